@@ -1,0 +1,185 @@
+/**
+ * Loading, validating and editing config.yaml: YAML with `${ENV}` substitution
+ * (from the process environment and the home's `.env`), validated against the
+ * schema with the key path in every error.
+ */
+import { readFile, writeFile, rename, chmod } from 'node:fs/promises';
+import { parseDocument, isMap, isScalar, type Document } from 'yaml';
+import { z } from 'zod';
+import { ConfigError, OcmError, fromSystemError } from './errors.js';
+import { configSchema, type Config } from './config-schema.js';
+
+export { configSchema, type Config };
+
+/** Parse a dotenv file: KEY=value lines, `#` comments, optional quotes, `export ` prefix. */
+export function parseDotEnv(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
+    if (!m) continue;
+    let value = m[2] ?? '';
+    if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) {
+      value = value.slice(1, -1);
+      if (m[2]!.startsWith('"')) value = value.replace(/\\n/g, '\n').replace(/\\"/g, '"');
+    } else {
+      value = value.replace(/\s+#.*$/, '');
+    }
+    out[m[1]!] = value;
+  }
+  return out;
+}
+
+/** Replace `${NAME}` and `${NAME:-default}` in every string of a plain value tree. */
+export function substituteEnv(value: unknown, env: Record<string, string | undefined>, missing: Set<string> = new Set()): unknown {
+  if (typeof value === 'string') {
+    return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_all, name: string, fallback: string | undefined) => {
+      const v = env[name];
+      if (v !== undefined && v !== '') return v;
+      if (fallback !== undefined) return fallback;
+      missing.add(name);
+      return '';
+    });
+  }
+  if (Array.isArray(value)) return value.map((v) => substituteEnv(v, env, missing));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteEnv(v, env, missing)]));
+  }
+  return value;
+}
+
+function issuePath(issue: z.core.$ZodIssue): string {
+  return issue.path.map(String).join('.');
+}
+
+/** Turn zod issues into one ConfigError naming every key path. */
+function toConfigError(error: z.ZodError, file: string): ConfigError {
+  const lines = error.issues.map((issue) => {
+    const path = issuePath(issue);
+    if (issue.code === 'unrecognized_keys') {
+      const keys = issue.keys.map((k) => (path ? `${path}.${k}` : k));
+      return `${keys.join(', ')}: unknown setting`;
+    }
+    return `${path || '(root)'}: ${issue.message}`;
+  });
+  const first = error.issues[0];
+  const keyPath = first
+    ? first.code === 'unrecognized_keys'
+      ? [issuePath(first), first.keys[0]].filter(Boolean).join('.')
+      : issuePath(first)
+    : undefined;
+  return new ConfigError(`Invalid configuration in ${file}:\n  ${lines.join('\n  ')}`, {
+    ...(keyPath ? { keyPath } : {}),
+    hint: 'Fix the setting(s) named above (see the comments in templates/config.yaml), then run `ocm-run config validate`.',
+    details: { issues: lines },
+  });
+}
+
+/** Validate a plain object (already env-substituted) against the schema. */
+export function validateConfig(raw: unknown, file = 'config.yaml'): Config {
+  const result = configSchema.safeParse(raw ?? {});
+  if (!result.success) throw toConfigError(result.error, file);
+  return result.data;
+}
+
+export interface LoadedConfig {
+  config: Config;
+  /** The config file path (may not exist: defaults were used). */
+  file: string;
+  /** Names referenced as ${NAME} with no value anywhere. */
+  missingEnv: string[];
+  /** The merged environment (process env over .env). */
+  env: Record<string, string | undefined>;
+}
+
+export async function loadDotEnv(path: string): Promise<Record<string, string>> {
+  try {
+    return parseDotEnv(await readFile(path, 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw fromSystemError(error, `read ${path}`);
+  }
+}
+
+export function parseConfigText(text: string, file: string): unknown {
+  const doc = parseDocument(text, { prettyErrors: true });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    throw new ConfigError(`config.yaml is not valid YAML (${file}): ${e.message.split('\n')[0]}`, {
+      hint: 'Fix the YAML syntax at the line shown (indentation, a missing colon or quote), then run `ocm-run config validate`.',
+      cause: e,
+    });
+  }
+  return doc.toJS() ?? {};
+}
+
+export async function loadConfig(options: { file: string; envFile: string; env?: NodeJS.ProcessEnv }): Promise<LoadedConfig> {
+  const dotenv = await loadDotEnv(options.envFile);
+  const env: Record<string, string | undefined> = { ...dotenv, ...(options.env ?? process.env) };
+  let text: string | undefined;
+  try {
+    text = await readFile(options.file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fromSystemError(error, `read ${options.file}`);
+  }
+  const raw = text === undefined ? {} : parseConfigText(text, options.file);
+  const missing = new Set<string>();
+  const substituted = substituteEnv(raw, env, missing);
+  const config = validateConfig(substituted, options.file);
+  return { config, file: options.file, missingEnv: [...missing], env };
+}
+
+/** Read a value by dotted path from a config object. */
+export function getConfigValue(config: Config, keyPath: string): unknown {
+  let node: unknown = config;
+  for (const part of keyPath.split('.').filter(Boolean)) {
+    if (node && typeof node === 'object' && part in (node as object)) node = (node as Record<string, unknown>)[part];
+    else throw new OcmError('CONFIG_KEY_UNKNOWN', `Unknown setting "${keyPath}".`, { hint: 'Run `ocm-run config get` to list every setting.' });
+  }
+  return node;
+}
+
+/** Parse a CLI value: YAML scalar/flow syntax (numbers, booleans, [lists], {maps}), else a string. */
+export function parseCliValue(text: string): unknown {
+  try {
+    const doc = parseDocument(text);
+    if (doc.errors.length === 0) return doc.toJS();
+  } catch {
+    /* fall through */
+  }
+  return text;
+}
+
+/**
+ * Set a value in config.yaml keeping the user's comments and layout, after
+ * checking that the result is valid. Writes atomically, mode 0600.
+ */
+export async function setConfigValue(options: { file: string; envFile: string; keyPath: string; value: unknown; env?: NodeJS.ProcessEnv }): Promise<void> {
+  let text = '';
+  try {
+    text = await readFile(options.file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fromSystemError(error, `read ${options.file}`);
+  }
+  const doc: Document = parseDocument(text);
+  if (doc.errors.length > 0) parseConfigText(text, options.file); // throws the friendly error
+  const path = options.keyPath.split('.').filter(Boolean);
+  if (path.length === 0) throw new OcmError('BAD_INPUT', 'config set needs a key, e.g. `ocm-run config set active_memory.budget_tokens 3000`.');
+  if (!isMap(doc.contents) && !(doc.contents === null || isScalar(doc.contents))) {
+    throw new ConfigError(`${options.file} is not a YAML mapping.`, { hint: 'Restore it from templates/config.yaml.' });
+  }
+  doc.setIn(path, options.value);
+  const next = doc.toString();
+  // Validate the result (with env substitution) before writing anything.
+  const dotenv = await loadDotEnv(options.envFile);
+  validateConfig(substituteEnv(parseConfigText(next, options.file), { ...dotenv, ...(options.env ?? process.env) }), options.file);
+  const tmp = `${options.file}.tmp-${process.pid}`;
+  try {
+    await writeFile(tmp, next, { mode: 0o600 });
+    await chmod(tmp, 0o600);
+    await rename(tmp, options.file);
+  } catch (error) {
+    throw fromSystemError(error, `write ${options.file}`);
+  }
+}

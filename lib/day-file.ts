@@ -1,0 +1,366 @@
+/**
+ * Daily observation files: Markdown with YAML frontmatter (DESIGN §3).
+ *
+ * The body is parsed with remark to find the list items; every byte that is not
+ * an observation line (headings, notes a user added, blank lines) is kept as
+ * raw text, so `format(parse(text)) === text` for any file, hand-edited or not.
+ * Only what the program changes is re-formatted: appended or removed
+ * observations and the frontmatter keys it owns.
+ *
+ * Provenance lives in the frontmatter, keyed by observation id:
+ *   provenance:
+ *     o-7f3a9c21e0: openclaw main 5f2a9c1e e1f2a3b4,c5d6e7f8
+ */
+import matter from 'gray-matter';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import type { List, ListItem, Root } from 'mdast';
+import { OcmError } from './errors.js';
+import { formatObservationLine, parseObservationContent } from './observation-line.js';
+import type { Observation, Provenance, Tier } from './types.js';
+
+export interface Frontmatter {
+  /** Parsed data (empty when there is none or it is broken). */
+  data: Record<string, unknown>;
+  /** The exact frontmatter block including the `---` lines and final newline; '' when absent. */
+  raw: string;
+  /** The YAML error when the block is broken. */
+  error?: string;
+  /** Program changed the data: regenerate on format. */
+  dirty: boolean;
+}
+
+export type Segment =
+  | { kind: 'raw'; text: string }
+  | { kind: 'obs'; line: ParsedObservation; raw: string; dirty: boolean };
+
+export interface ParsedObservation {
+  priority: Observation['priority'];
+  done: boolean;
+  time: string;
+  category: string;
+  text: string;
+  tags: string[];
+  /** Undefined for a hand-written line without a block id. */
+  id: string | undefined;
+  /** Continuation lines (nested notes) under the item, kept verbatim. */
+  extra: string;
+  /** 1-based line of the item in the file. */
+  startLine: number;
+  endLine: number;
+}
+
+export interface DayFile {
+  frontmatter: Frontmatter;
+  segments: Segment[];
+}
+
+const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
+const OWNED_KEYS = ['date', 'tier', 'agent', 'observations', 'tags'] as const;
+
+function parseFrontmatter(text: string): { fm: Frontmatter; body: string; bodyLineOffset: number } {
+  const m = FRONTMATTER.exec(text);
+  if (!m || !text.startsWith('---')) return { fm: { data: {}, raw: '', dirty: false }, body: text, bodyLineOffset: 0 };
+  const raw = m[0];
+  const body = text.slice(raw.length);
+  const bodyLineOffset = raw.split('\n').length - 1;
+  try {
+    // gray-matter with the `yaml` engine (core schema: dates stay strings).
+    // Passing options disables gray-matter's content cache (shared mutable objects).
+    const parsed = matter(raw, { engines: { yaml: (s: string) => parseYaml(s) as object } });
+    const data = parsed.data && typeof parsed.data === 'object' && !Array.isArray(parsed.data) ? (parsed.data as Record<string, unknown>) : {};
+    return { fm: { data, raw, dirty: false }, body, bodyLineOffset };
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+    return { fm: { data: {}, raw, error: message, dirty: false }, body, bodyLineOffset };
+  }
+}
+
+/** Offsets of every top-level list item in a Markdown body, via remark. */
+function listItemRanges(body: string): Array<{ start: number; end: number; line: number; endLine: number; node: ListItem }> {
+  const tree = unified().use(remarkParse).parse(body) as Root;
+  const out: Array<{ start: number; end: number; line: number; endLine: number; node: ListItem }> = [];
+  for (const child of tree.children) {
+    if (child.type !== 'list') continue;
+    for (const item of (child as List).children) {
+      const start = item.position?.start.offset;
+      const end = item.position?.end.offset;
+      if (start === undefined || end === undefined) continue;
+      out.push({ start, end, line: item.position!.start.line, endLine: item.position!.end.line, node: item });
+    }
+  }
+  return out;
+}
+
+/** Parse a day file. Never throws on content: broken frontmatter is kept and flagged. */
+export function parseDayFile(text: string): DayFile {
+  const { fm, body, bodyLineOffset } = parseFrontmatter(text);
+  const segments: Segment[] = [];
+  if (fm.raw) segments.push({ kind: 'raw', text: '' }); // placeholder keeps indices simple
+  segments.length = 0;
+  let cursor = 0;
+  for (const range of listItemRanges(body)) {
+    const raw = body.slice(range.start, range.end);
+    const firstNewline = raw.indexOf('\n');
+    const firstLine = firstNewline === -1 ? raw : raw.slice(0, firstNewline);
+    const bullet = /^[-*+][ \t]+/.exec(firstLine);
+    const parsed = bullet ? parseObservationContent(firstLine.slice(bullet[0].length)) : undefined;
+    if (!parsed) continue;
+    if (range.start > cursor) segments.push({ kind: 'raw', text: body.slice(cursor, range.start) });
+    segments.push({
+      kind: 'obs',
+      raw,
+      dirty: false,
+      line: {
+        ...parsed,
+        extra: firstNewline === -1 ? '' : raw.slice(firstNewline),
+        startLine: range.line + bodyLineOffset,
+        endLine: range.endLine + bodyLineOffset,
+      },
+    });
+    cursor = range.end;
+  }
+  if (cursor < body.length) segments.push({ kind: 'raw', text: body.slice(cursor) });
+  return { frontmatter: fm, segments };
+}
+
+function formatFrontmatter(fm: Frontmatter): string {
+  if (!fm.dirty) return fm.raw;
+  const ordered: Record<string, unknown> = {};
+  for (const key of OWNED_KEYS) if (fm.data[key] !== undefined) ordered[key] = fm.data[key];
+  for (const [key, value] of Object.entries(fm.data)) {
+    if (key === 'provenance' || key in ordered) continue;
+    ordered[key] = value;
+  }
+  if (fm.data.provenance !== undefined) ordered.provenance = fm.data.provenance;
+  const yaml = stringifyYaml(ordered, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'any' }).replace(/^tags:\n((?:\s+- .*\n)+)/m, (_m, items: string) => {
+    const list = items
+      .trim()
+      .split('\n')
+      .map((l) => l.replace(/^\s*-\s*/, '').trim());
+    return `tags: [${list.join(', ')}]\n`;
+  });
+  return `---\n${yaml}---\n`;
+}
+
+function formatSegment(seg: Segment): string {
+  if (seg.kind === 'raw') return seg.text;
+  if (!seg.dirty) return seg.raw;
+  const { line } = seg;
+  return formatObservationLine({ ...line, id: line.id ?? '' }) + line.extra;
+}
+
+/** Serialise a day file. For an unchanged parse, returns the input byte for byte. */
+export function formatDayFile(file: DayFile): string {
+  return formatFrontmatter(file.frontmatter) + file.segments.map(formatSegment).join('');
+}
+
+/** A new, empty day file. */
+export function createDayFile(options: { date: string; agent: string; tier: Tier }): DayFile {
+  return {
+    frontmatter: {
+      data: { date: options.date, tier: options.tier, agent: options.agent, observations: 0, tags: [] },
+      raw: '',
+      dirty: true,
+    },
+    segments: [{ kind: 'raw', text: `# ${options.date}\n` }],
+  };
+}
+
+/** `source agent session e1,e2` ⇄ Provenance. Spaces inside fields are %-encoded. */
+export function formatProvenance(p: Provenance): string {
+  const enc = (s: string) => s.replace(/%/g, '%25').replace(/\s/g, '%20').replace(/,/g, '%2C');
+  return [enc(p.source), enc(p.agent), enc(p.session), p.entryIds.map(enc).join(',') || '-'].join(' ');
+}
+
+export function parseProvenance(text: unknown): Provenance | undefined {
+  if (typeof text !== 'string') return undefined;
+  const [source, agent, session, entries] = text.trim().split(/\s+/);
+  if (!source || !agent || !session) return undefined;
+  const dec = (s: string) => decodeURIComponent(s);
+  return {
+    source: dec(source),
+    agent: dec(agent),
+    session: dec(session),
+    entryIds: !entries || entries === '-' ? [] : entries.split(',').map(dec),
+  };
+}
+
+function provenanceMap(fm: Frontmatter): Record<string, unknown> {
+  const p = fm.data.provenance;
+  return p && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : {};
+}
+
+export interface FileContext {
+  /** Date from the file name, used when frontmatter has none. */
+  date?: string;
+  agent?: string;
+  tier?: Tier;
+}
+
+export interface LocatedObservation extends Observation {
+  startLine: number;
+  endLine: number;
+}
+
+/** Every observation in the file, with date/agent from frontmatter (or context) and provenance. */
+export function listObservations(file: DayFile, context: FileContext = {}): LocatedObservation[] {
+  const fmDate = typeof file.frontmatter.data.date === 'string' ? file.frontmatter.data.date : undefined;
+  const date = fmDate ?? context.date ?? '';
+  const agent = typeof file.frontmatter.data.agent === 'string' ? file.frontmatter.data.agent : context.agent ?? 'main';
+  const prov = provenanceMap(file.frontmatter);
+  const out: LocatedObservation[] = [];
+  for (const seg of file.segments) {
+    if (seg.kind !== 'obs') continue;
+    const l = seg.line;
+    const provenance = l.id ? parseProvenance(prov[l.id]) : undefined;
+    out.push({
+      id: l.id ?? `line-${l.startLine}`,
+      date,
+      time: l.time,
+      priority: l.priority,
+      done: l.done,
+      category: l.category,
+      text: l.text,
+      tags: l.tags,
+      agent,
+      ...(provenance ? { provenance } : {}),
+      startLine: l.startLine,
+      endLine: l.endLine,
+    });
+  }
+  return out;
+}
+
+export function observationIds(file: DayFile): Set<string> {
+  const ids = new Set<string>();
+  for (const seg of file.segments) if (seg.kind === 'obs' && seg.line.id) ids.add(seg.line.id);
+  return ids;
+}
+
+function refreshOwnedFrontmatter(file: DayFile): void {
+  const obs = file.segments.filter((s): s is Extract<Segment, { kind: 'obs' }> => s.kind === 'obs');
+  const tags = new Set<string>();
+  for (const s of obs) for (const t of s.line.tags) tags.add(t);
+  const ids = new Set(obs.map((s) => s.line.id).filter(Boolean));
+  const prov = provenanceMap(file.frontmatter);
+  const keptProv: Record<string, unknown> = {};
+  for (const [id, value] of Object.entries(prov)) if (ids.has(id)) keptProv[id] = value;
+  file.frontmatter.data.observations = obs.length;
+  file.frontmatter.data.tags = [...tags].sort();
+  if (Object.keys(keptProv).length > 0) file.frontmatter.data.provenance = keptProv;
+  else delete file.frontmatter.data.provenance;
+  file.frontmatter.dirty = true;
+}
+
+function assertWritable(file: DayFile, path: string): void {
+  if (file.frontmatter.error) {
+    throw new OcmError('BAD_INPUT', `${path} has a broken frontmatter block (${file.frontmatter.error}); it is not rewritten.`, {
+      hint: 'Fix the YAML between the --- lines (or delete the block); the pending observations are written on the next run, nothing is lost.',
+      details: { path },
+    });
+  }
+}
+
+/**
+ * Append observations whose id is not in the file yet. Returns how many were
+ * added. New lines go after the last observation (before any trailing notes).
+ */
+export function appendObservations(file: DayFile, observations: Observation[], path = 'day file'): number {
+  const existing = observationIds(file);
+  const fresh = observations.filter((o) => !existing.has(o.id) && (existing.add(o.id), true));
+  if (fresh.length === 0) return 0;
+  assertWritable(file, path);
+  let lastObs = -1;
+  file.segments.forEach((s, i) => {
+    if (s.kind === 'obs') lastObs = i;
+  });
+  const newSegments: Segment[] = [];
+  for (const o of fresh) {
+    const line: ParsedObservation = {
+      priority: o.priority,
+      done: o.done,
+      time: o.time,
+      category: o.category,
+      text: o.text,
+      tags: o.tags,
+      id: o.id,
+      extra: '',
+      startLine: 0,
+      endLine: 0,
+    };
+    newSegments.push({ kind: 'raw', text: '\n' }, { kind: 'obs', line, raw: formatObservationLine({ ...line, id: o.id }), dirty: false });
+  }
+  if (lastObs >= 0) {
+    file.segments.splice(lastObs + 1, 0, ...newSegments);
+  } else {
+    // First observations: after the existing text, separated by a blank line.
+    const body = file.segments.map(formatSegment).join('');
+    const sep = body === '' ? '' : body.endsWith('\n\n') ? '' : body.endsWith('\n') ? '\n' : '\n\n';
+    newSegments[0] = { kind: 'raw', text: sep };
+    file.segments.push(...newSegments);
+  }
+  // Make sure the file ends with a newline after the appended list.
+  const last = file.segments[file.segments.length - 1]!;
+  if (last.kind === 'obs') file.segments.push({ kind: 'raw', text: '\n' });
+  const prov = { ...provenanceMap(file.frontmatter) };
+  for (const o of fresh) if (o.provenance) prov[o.id] = formatProvenance(o.provenance);
+  file.frontmatter.data.provenance = prov;
+  refreshOwnedFrontmatter(file);
+  return fresh.length;
+}
+
+/** Remove observations by id (with their continuation lines). Returns the removed ids. */
+export function removeObservations(file: DayFile, ids: Iterable<string>, path = 'day file'): string[] {
+  const wanted = new Set(ids);
+  const removed: string[] = [];
+  const next: Segment[] = [];
+  for (const seg of file.segments) {
+    if (seg.kind === 'obs' && seg.line.id && wanted.has(seg.line.id)) {
+      removed.push(seg.line.id);
+      // Drop the newline that separated it from the previous segment.
+      const prev = next[next.length - 1];
+      if (prev && prev.kind === 'raw' && prev.text.endsWith('\n')) prev.text = prev.text.slice(0, -1);
+      continue;
+    }
+    next.push(seg);
+  }
+  if (removed.length === 0) return removed;
+  assertWritable(file, path);
+  // Re-join a leading newline if we stripped one before a following obs line.
+  for (let i = 1; i < next.length; i++) {
+    const prev = next[i - 1]!;
+    const cur = next[i]!;
+    if (cur.kind === 'obs' && prev.kind === 'raw' && !prev.text.endsWith('\n') && prev.text !== '') prev.text += '\n';
+    if (cur.kind === 'obs' && prev.kind === 'obs') next.splice(i, 0, { kind: 'raw', text: '\n' });
+  }
+  file.segments = next.filter((s) => !(s.kind === 'raw' && s.text === ''));
+  refreshOwnedFrontmatter(file);
+  return removed;
+}
+
+/** Replace fields of one observation (marks it for re-formatting). */
+export function updateObservation(file: DayFile, id: string, patch: Partial<Pick<Observation, 'priority' | 'done' | 'category' | 'text' | 'tags' | 'time'>>): boolean {
+  for (const seg of file.segments) {
+    if (seg.kind === 'obs' && seg.line.id === id) {
+      Object.assign(seg.line, patch);
+      seg.dirty = true;
+      refreshOwnedFrontmatter(file);
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Set a frontmatter key the program owns (e.g. tier when a file moves). */
+export function setFrontmatter(file: DayFile, key: string, value: unknown): void {
+  file.frontmatter.data[key] = value;
+  file.frontmatter.dirty = true;
+}
+
+/** Date (YYYY-MM-DD) from a day file's name, if it has one. */
+export function dateFromFileName(path: string): string | undefined {
+  const m = /(\d{4}-\d{2}-\d{2})(?:[^/\\]*)?\.md$/.exec(path);
+  return m?.[1];
+}

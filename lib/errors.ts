@@ -1,0 +1,123 @@
+/**
+ * Typed errors. Every error a user can meet says what went wrong, why, and
+ * what to do next (`hint`), and maps to a CLI exit code (DESIGN §7).
+ */
+
+export const EXIT = {
+  ok: 0,
+  error: 1,
+  config: 2,
+  daemonNotRunning: 3,
+  permission: 4,
+  llm: 5,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export type ErrorCode =
+  | 'CONFIG_INVALID'
+  | 'CONFIG_MISSING'
+  | 'CONFIG_KEY_UNKNOWN'
+  | 'PERMISSION_DENIED'
+  | 'LOCKED'
+  | 'DISK_FULL'
+  | 'NOT_FOUND'
+  | 'BAD_INPUT'
+  | 'PATH_OUTSIDE_ROOTS'
+  | 'LLM_ERROR'
+  | 'DAEMON_NOT_RUNNING'
+  | 'IO_ERROR'
+  | 'INTERNAL';
+
+const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
+  CONFIG_INVALID: EXIT.config,
+  CONFIG_MISSING: EXIT.config,
+  CONFIG_KEY_UNKNOWN: EXIT.config,
+  PERMISSION_DENIED: EXIT.permission,
+  LOCKED: EXIT.error,
+  DISK_FULL: EXIT.error,
+  NOT_FOUND: EXIT.error,
+  BAD_INPUT: EXIT.error,
+  PATH_OUTSIDE_ROOTS: EXIT.permission,
+  LLM_ERROR: EXIT.llm,
+  DAEMON_NOT_RUNNING: EXIT.daemonNotRunning,
+  IO_ERROR: EXIT.error,
+  INTERNAL: EXIT.error,
+};
+
+export interface OcmErrorOptions {
+  /** What to do next. */
+  hint?: string;
+  /** Extra machine-readable details (never secrets). */
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+export class OcmError extends Error {
+  readonly code: ErrorCode;
+  readonly hint: string | undefined;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: OcmErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'OcmError';
+    this.code = code;
+    this.hint = options.hint;
+    this.details = options.details;
+  }
+
+  get exitCode(): ExitCode {
+    return EXIT_BY_CODE[this.code];
+  }
+}
+
+export class ConfigError extends OcmError {
+  /** Dotted key path of the offending setting, e.g. "active_memory.budget_tokens". */
+  readonly keyPath: string | undefined;
+  constructor(message: string, options: OcmErrorOptions & { keyPath?: string } = {}) {
+    super('CONFIG_INVALID', message, options);
+    this.name = 'ConfigError';
+    this.keyPath = options.keyPath;
+  }
+}
+
+/**
+ * Turn a Node.js system error (EACCES, ENOSPC, …) into an OcmError with a hint.
+ * Other errors are returned unchanged.
+ */
+export function fromSystemError(error: unknown, action: string): unknown {
+  if (error instanceof OcmError) return error;
+  const err = error as NodeJS.ErrnoException | undefined;
+  const code = err?.code;
+  const path = err?.path ? ` (${err.path})` : '';
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return new OcmError('PERMISSION_DENIED', `Permission denied while trying to ${action}${path}.`, {
+        hint: 'Check the owner and mode of the memory home (directories 0700, files 0600) or pass --home to a writable folder.',
+        cause: error,
+      });
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return new OcmError('DISK_FULL', `The disk is full: could not ${action}${path}.`, {
+        hint: 'Free some space and run the job again; nothing was lost (the cursor did not advance).',
+        cause: error,
+      });
+    case 'EROFS':
+      return new OcmError('PERMISSION_DENIED', `Read-only file system: could not ${action}${path}.`, {
+        hint: 'Point --home / OCM_HOME at a writable folder.',
+        cause: error,
+      });
+    default:
+      return error;
+  }
+}
+
+/** Human-readable one-liner (plus hint) for any thrown value. */
+export function describeError(error: unknown): { message: string; hint?: string; code: string } {
+  if (error instanceof OcmError) {
+    return { message: error.message, ...(error.hint ? { hint: error.hint } : {}), code: error.code };
+  }
+  if (error instanceof Error) return { message: error.message, code: 'INTERNAL' };
+  return { message: String(error), code: 'INTERNAL' };
+}

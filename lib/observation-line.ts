@@ -1,0 +1,129 @@
+/**
+ * One observation as one Markdown list line (DESIGN §3):
+ *
+ *   - 🔴 09:15 [preference] User prefers TypeScript. #typescript ^o-7f3a9c21e0
+ *   - ✅ 🟡 11:20 [task] Ship the auth fix. ^o-c93e0f55aa
+ *
+ * Pure parse/format; no I/O.
+ */
+import { createHash } from 'node:crypto';
+import type { Observation, Priority } from './types.js';
+
+export const PRIORITY_EMOJI: Record<Priority, string> = { high: '🔴', medium: '🟡', low: '🟢' };
+export const DONE_EMOJI = '✅';
+const EMOJI_PRIORITY = new Map<string, Priority>([
+  ['🔴', 'high'],
+  ['🟡', 'medium'],
+  ['🟢', 'low'],
+  ['🟠', 'medium'],
+  ['⚪', 'low'],
+]);
+
+/** Obsidian-style tag: letters/digits/_/-//, at least one non-digit. */
+export const TAG_PATTERN = /#((?=[\p{L}\p{N}_/-]*[\p{L}_])[\p{L}\p{N}_/-]+)/gu;
+const TRAILING_TAGS = /((?:\s+#(?=[\p{L}\p{N}_/-]*[\p{L}_])[\p{L}\p{N}_/-]+)+)\s*$/u;
+const BLOCK_ID = /\s+\^([A-Za-z0-9-]+)\s*$/;
+const MARKERS = /^(?:(?:✅|🔴|🟡|🟢|🟠|⚪)\uFE0F?\s*)+/u;
+const TIME = /^(\d{1,2}:\d{2})(?::\d{2})?\s+/;
+const CATEGORY = /^\[([\p{L}\p{N}_ -]{1,40})\]\s*/u;
+
+export interface ParsedLine {
+  priority: Priority;
+  done: boolean;
+  time: string;
+  category: string;
+  text: string;
+  tags: string[];
+  id: string | undefined;
+}
+
+/**
+ * Parse the first line of a list item (without the "- " bullet). Returns
+ * undefined when the line is not an observation (no priority/done marker).
+ */
+export function parseObservationContent(content: string): ParsedLine | undefined {
+  let rest = content.trim();
+  const markers = MARKERS.exec(rest);
+  if (!markers) return undefined;
+  let priority: Priority | undefined;
+  let done = false;
+  for (const ch of markers[0].replace(/\uFE0F|\s/g, '')) {
+    if (ch === DONE_EMOJI) done = true;
+    const p = EMOJI_PRIORITY.get(ch);
+    if (p && !priority) priority = p;
+  }
+  rest = rest.slice(markers[0].length);
+  let time = '';
+  const t = TIME.exec(rest);
+  if (t) {
+    time = t[1]!.padStart(5, '0');
+    rest = rest.slice(t[0].length);
+  }
+  let category = '';
+  const c = CATEGORY.exec(rest);
+  if (c) {
+    category = c[1]!.trim().toLowerCase();
+    rest = rest.slice(c[0].length);
+  }
+  let id: string | undefined;
+  const b = BLOCK_ID.exec(rest);
+  if (b) {
+    id = b[1];
+    rest = rest.slice(0, b.index);
+  }
+  const tags: string[] = [];
+  const trailing = TRAILING_TAGS.exec(rest);
+  if (trailing) {
+    rest = rest.slice(0, trailing.index);
+  }
+  for (const m of (rest + (trailing ? trailing[1] : '')).matchAll(TAG_PATTERN)) {
+    const tag = m[1]!;
+    if (!tags.includes(tag)) tags.push(tag);
+  }
+  return {
+    priority: priority ?? (done ? 'medium' : 'medium'),
+    done,
+    time,
+    category: category || 'fact',
+    text: rest.trim(),
+    tags,
+    id,
+  };
+}
+
+/** Collapse whitespace so an observation stays one line. */
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Format the list line for an observation (with the "- " bullet, no newline). */
+export function formatObservationLine(obs: Pick<Observation, 'priority' | 'done' | 'time' | 'category' | 'text' | 'tags' | 'id'>): string {
+  const text = oneLine(obs.text);
+  const inline = new Set([...text.matchAll(TAG_PATTERN)].map((m) => m[1]));
+  const extraTags = obs.tags.filter((t) => !inline.has(t)).map((t) => `#${t}`);
+  const parts = ['-'];
+  if (obs.done) parts.push(DONE_EMOJI);
+  parts.push(PRIORITY_EMOJI[obs.priority]);
+  if (obs.time) parts.push(obs.time);
+  parts.push(`[${obs.category}]`);
+  parts.push(text);
+  parts.push(...extraTags);
+  parts.push(`^${obs.id}`);
+  return parts.join(' ');
+}
+
+/** Normalise text for identity: case, spacing and trailing punctuation do not matter. */
+export function normaliseForId(text: string): string {
+  return oneLine(text).toLowerCase().replace(/[.!?。…]+$/u, '');
+}
+
+/**
+ * A stable observation id: the same fact from the same session always gets the
+ * same id, so re-running a job after a crash cannot duplicate it.
+ */
+export function observationId(parts: { agent: string; session: string; category: string; text: string; salt?: string }): string {
+  const h = createHash('sha256')
+    .update([parts.agent, parts.session, parts.category, normaliseForId(parts.text), parts.salt ?? ''].join('\u0000'))
+    .digest('hex');
+  return `o-${h.slice(0, 10)}`;
+}

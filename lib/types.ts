@@ -1,0 +1,155 @@
+/**
+ * Core data types shared by every module: transcript messages, observations,
+ * provenance, and the contracts of transcript sources and observers.
+ */
+
+/** Where a transcript came from. */
+export type SourceKind =
+  | 'openclaw' // OpenClaw file era (pi session format v3 JSONL)
+  | 'openclaw-db' // OpenClaw database era (SQLite transcript_events)
+  | 'pi' // the pi coding agent's own sessions
+  | 'claude-code'
+  | 'codex'
+  | 'generic'
+  | 'demo';
+
+export type Role = 'user' | 'assistant' | 'tool' | 'system';
+
+/**
+ * One normalised transcript message, already stripped of transport noise
+ * (timestamp prefixes, untrusted-metadata blocks) and secret-masked before any
+ * Observer sees it.
+ */
+export interface Message {
+  role: Role;
+  /** Plain text an Observer needs (tool calls/results reduced to a short line). */
+  text: string;
+  /** ISO 8601 timestamp of the entry. */
+  time: string;
+  /** Transcript entry id (pi: 8 hex; Claude Code: uuid; DB: seq as string…). */
+  entryId: string;
+  source: SourceKind;
+  agent: string;
+  session: string;
+  /** For tool messages: the tool name. */
+  toolName?: string;
+}
+
+/** high 🔴, medium 🟡, low 🟢. */
+export type Priority = 'high' | 'medium' | 'low';
+
+/** Known categories; hand-edited files may carry any other word. */
+export const KNOWN_CATEGORIES = ['preference', 'decision', 'task', 'state', 'fact', 'event'] as const;
+export type Category = string;
+
+export type Tier = 'hot' | 'warm' | 'cold';
+
+/** Where an observation came from: recoverable by id, returned by `search --json`. */
+export interface Provenance {
+  source: SourceKind | string;
+  agent: string;
+  session: string;
+  entryIds: string[];
+}
+
+export interface Observation {
+  /** Stable unique id, written as the Obsidian block id `^o-…`. */
+  id: string;
+  /** Local date YYYY-MM-DD (configured time zone). */
+  date: string;
+  /** Local time HH:MM, or '' when unknown. */
+  time: string;
+  priority: Priority;
+  /** ✅ marks a completed task. */
+  done: boolean;
+  category: Category;
+  text: string;
+  /** Tags without '#'. */
+  tags: string[];
+  agent: string;
+  provenance?: Provenance;
+}
+
+/** What an Observer is asked to look at: one session's new messages. */
+export interface ObserverBatch {
+  source: SourceKind;
+  agent: string;
+  session: string;
+  messages: Message[];
+  /** IANA time zone for dates/times of observations. */
+  timeZone: string;
+  /** Wall clock of the run (ISO), for anchoring relative dates when messages lack one. */
+  now: string;
+}
+
+export interface LlmUsage {
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  calls: number;
+}
+
+export interface ObserverResult {
+  observations: Observation[];
+  /** What the user is working on now, if the batch tells. */
+  currentTask?: string;
+  usage?: LlmUsage[];
+}
+
+export interface Observer {
+  /** 'heuristic' (offline rules) or 'llm'. Shown by `status`. */
+  readonly kind: 'heuristic' | 'llm';
+  /** A human label, e.g. "heuristic (offline)" or "llm gpt-4o-mini". */
+  readonly label: string;
+  observe(batch: ObserverBatch): Promise<ObserverResult>;
+}
+
+/** A line or row that could not be read. Counted and logged, never fatal. */
+export interface MalformedRecord {
+  path: string;
+  /** 1-based line number (file sources) or row key. */
+  line: number | string;
+  reason: string;
+}
+
+/** One readable unit of a source: a transcript file, or a DB session. */
+export interface SourceStream {
+  /** Stable key for the cursor, e.g. "openclaw:main:<sessionId>". */
+  key: string;
+  kind: SourceKind;
+  agent: string;
+  session: string;
+  /** File path (or database path) it is read from now. */
+  path: string;
+  /** Size in bytes (files) for progress/status. */
+  size?: number;
+  /** The stream will not grow any more (renamed by /reset, deleted, ...). */
+  ended?: boolean;
+}
+
+/** Opaque, JSON-serialisable per-stream cursor kept in `.ocm/state.json`. */
+export type Cursor = Record<string, unknown>;
+
+export interface StreamChunk {
+  messages: Message[];
+  /** Cursor after the last entry of this chunk. Persist only once its messages are observed. */
+  cursor: Cursor;
+  malformed: MalformedRecord[];
+  /** True when the stream has nothing more to read after this chunk (for now). */
+  done: boolean;
+}
+
+export interface ReadLimits {
+  /** Stop a chunk after about this many bytes (files). */
+  maxBytes: number;
+  /** Stop a chunk after this many messages. */
+  maxMessages: number;
+}
+
+export interface TranscriptSource {
+  readonly kind: SourceKind;
+  /** Find every stream this source can read now. */
+  discover(): Promise<SourceStream[]>;
+  /** Read the messages after `cursor` (undefined: from the start). */
+  read(stream: SourceStream, cursor: Cursor | undefined, limits: ReadLimits): Promise<StreamChunk>;
+}
