@@ -1,0 +1,298 @@
+/**
+ * Secret masking. Every transcript text is masked before any Observer sees it
+ * and before anything is stored or logged.
+ *
+ * A match is replaced by `[REDACTED:<kind>]`; no part of the secret survives
+ * (key=value pairs keep the key name and the separator, URLs keep the scheme
+ * and host). Masking is idempotent: masking masked text changes nothing and
+ * counts nothing.
+ *
+ * Every built-in pattern is linear-time: no nested quantifiers, bounded
+ * repetition where a match could otherwise be retried from many positions,
+ * and a fixed literal (prefix/keyword) that anchors each match.
+ */
+import { ConfigError } from './errors.js';
+
+export interface MaskingOptions {
+  /** Also mask e-mail addresses (off by default: they are often useful memory). */
+  emails?: boolean;
+  /** Extra patterns (from `masking.extra_patterns`); matches become `[REDACTED:custom]`. */
+  extraPatterns?: RegExp[];
+}
+
+export interface MaskResult {
+  text: string;
+  /** Number of secrets replaced. */
+  count: number;
+  /** Distinct kinds replaced, in first-seen order. */
+  kinds: string[];
+}
+
+export type SecretKind =
+  | 'private-key'
+  | 'url-credentials'
+  | 'slack-webhook'
+  | 'anthropic-key'
+  | 'openai-key'
+  | 'github-token'
+  | 'aws-access-key'
+  | 'aws-secret-key'
+  | 'slack-token'
+  | 'google-api-key'
+  | 'jwt'
+  | 'bearer-token'
+  | 'secret'
+  | 'email'
+  | 'custom';
+
+/** The replacement text for a secret of this kind. */
+export function redaction(kind: string): string {
+  return `[REDACTED:${kind}]`;
+}
+
+const HAS_DIGIT = /[0-9]/;
+
+type Replacer = (match: string, groups: (string | undefined)[]) => string | null;
+
+interface Rule {
+  kind: SecretKind;
+  pattern: RegExp;
+  /** Build the replacement; `null` keeps the match (a near miss). Default: the whole match becomes the redaction. */
+  replace?: Replacer;
+}
+
+/** Keys whose value is a secret in `key=value` / `key: value` / `"key": "value"` pairs. */
+const SECRET_KEYWORDS = [
+  'password',
+  'passwd',
+  'passphrase',
+  'token',
+  'secret',
+  'api[_-]?key',
+  'apikey',
+  'access[_-]?key',
+  'private[_-]?key',
+  'client[_-]?secret',
+  'auth[_-]?token',
+].join('|');
+
+const RULES: Rule[] = [
+  {
+    // scheme://user:pass@host → scheme://[REDACTED:url-credentials]@host
+    kind: 'url-credentials',
+    pattern: /(?<![a-zA-Z0-9+.-])([a-zA-Z][a-zA-Z0-9+.-]{0,20}:\/\/)[^\s/:@[\]"'<>]{1,256}:[^\s/@[\]"'<>]{1,256}@/g,
+    replace: (_m, g) => `${g[0]}${redaction('url-credentials')}@`,
+  },
+  {
+    kind: 'slack-webhook',
+    pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{8,512}/g,
+  },
+  { kind: 'anthropic-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,512}/g },
+  {
+    kind: 'openai-key',
+    pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,512}/g,
+    // Real keys always mix in digits; "sk-learn-is-a-python-library" does not.
+    replace: (m) => (HAS_DIGIT.test(m) ? redaction('openai-key') : null),
+  },
+  { kind: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g },
+  { kind: 'aws-access-key', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g },
+  {
+    kind: 'aws-secret-key',
+    pattern: /\b(aws_secret_access_key["']?\s{0,5}[=:]\s{0,5}["']?)(?!\[REDACTED)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi,
+    replace: (_m, g) => `${g[0]}${redaction('aws-secret-key')}`,
+  },
+  { kind: 'slack-token', pattern: /\bxox[abeoprs]-[A-Za-z0-9-]{10,512}/g },
+  { kind: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+  { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}\.[A-Za-z0-9_-]{8,4096}/g },
+  {
+    kind: 'bearer-token',
+    pattern: /\b([Bb]earer\s{1,5})([A-Za-z0-9._~+/=-]{12,4096})/g,
+    // Prose ("Bearer responsibilities") has no digits or token punctuation.
+    replace: (_m, g) => (/[0-9._~+/=-]/.test(g[1] ?? '') ? `${g[0]}${redaction('bearer-token')}` : null),
+  },
+  {
+    // password=…, passwd: …, "api_key": "…", DB_PASSWORD='…', token=… (not max_tokens=…: the keyword must end the
+    // key or be followed by _ . - and more key characters).
+    kind: 'secret',
+    pattern: new RegExp(
+      `((?:${SECRET_KEYWORDS})(?:[_.-][A-Za-z0-9_.-]{0,40})?["']?\\s{0,5}[=:]\\s{0,5})` +
+        `(?:"(?!\\[REDACTED)([^"\\n]{1,512})"|'(?!\\[REDACTED)([^'\\n]{1,512})'|(?!\\[REDACTED)([^\\s"'\`<>,;(){}[\\]]{1,512}))`,
+      'gi',
+    ),
+    replace: (_m, g) => {
+      const value = g[1] ?? g[2] ?? g[3] ?? '';
+      // ${ENV_VAR} references and obvious placeholders are not secrets (and are useful memory).
+      if (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(value) || /^(?:\*+|x+|\.\.\.|<[^>]*>)$/i.test(value)) return null;
+      const quote = g[1] !== undefined ? '"' : g[2] !== undefined ? "'" : '';
+      return `${g[0]}${quote}${redaction('secret')}${quote}`;
+    },
+  },
+];
+
+const EMAIL_RULE: Rule = {
+  kind: 'email',
+  pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b/g,
+};
+
+const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
+const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
+/** Body of a truncated block (no END line): base64, line breaks (real or JSON-escaped), PEM header values. */
+const PEM_BODY = /[A-Za-z0-9+/=\s\\:,]{0,65536}/y;
+const PEM_MAX_BLOCK = 65536;
+
+/**
+ * PEM private-key blocks, BEGIN … END. A block whose END is missing (output
+ * cut short) is masked to the end of its base64 body. Linear: the END search
+ * result is reused for every BEGIN before it.
+ */
+function maskPrivateKeys(text: string, seen: Map<string, number>): string {
+  if (!text.includes('PRIVATE KEY')) return text;
+  const out: string[] = [];
+  let last = 0;
+  let endSearchFrom = -1;
+  let nextEnd: RegExpExecArray | null = null;
+  PEM_BEGIN.lastIndex = 0;
+  for (let begin = PEM_BEGIN.exec(text); begin !== null; begin = PEM_BEGIN.exec(text)) {
+    const afterBegin = begin.index + begin[0].length;
+    if (endSearchFrom < 0 || (nextEnd !== null && nextEnd.index < afterBegin)) {
+      PEM_END.lastIndex = afterBegin;
+      nextEnd = PEM_END.exec(text);
+      endSearchFrom = afterBegin;
+    }
+    let stop: number;
+    if (nextEnd !== null && nextEnd.index - afterBegin <= PEM_MAX_BLOCK) {
+      stop = nextEnd.index + nextEnd[0].length;
+    } else {
+      PEM_BODY.lastIndex = afterBegin;
+      const body = PEM_BODY.exec(text);
+      stop = afterBegin + trimmedLength(body ? body[0] : '');
+    }
+    out.push(text.slice(last, begin.index), redaction('private-key'));
+    seen.set('private-key', (seen.get('private-key') ?? 0) + 1);
+    last = stop;
+    PEM_BEGIN.lastIndex = stop;
+  }
+  out.push(text.slice(last));
+  return out.join('');
+}
+
+/** Length of `body` without trailing white space and JSON-escaped line breaks (`\\n`). */
+function trimmedLength(body: string): number {
+  let end = body.length;
+  for (;;) {
+    if (end > 0 && /\s/.test(body[end - 1] ?? '')) end -= 1;
+    else if (end > 1 && body[end - 1] === 'n' && body[end - 2] === '\\') end -= 2;
+    else return end;
+  }
+}
+
+function applyRule(text: string, rule: Rule, seen: Map<string, number>): string {
+  rule.pattern.lastIndex = 0;
+  return text.replace(rule.pattern, (...args: unknown[]) => {
+    const match = args[0] as string;
+    // args: match, ...groups, offset, input[, namedGroups]
+    let end = args.length - 2;
+    if (typeof args[args.length - 1] === 'object' && args[args.length - 1] !== null) end = args.length - 3;
+    const groups = args.slice(1, end) as (string | undefined)[];
+    if (match.length === 0) return match;
+    const replacement = rule.replace ? rule.replace(match, groups) : redaction(rule.kind);
+    if (replacement === null || replacement === match) return match;
+    seen.set(rule.kind, (seen.get(rule.kind) ?? 0) + 1);
+    return replacement;
+  });
+}
+
+const REDACTED_TOKEN = /\[REDACTED:[a-z-]+\]/g;
+
+/**
+ * Replace secrets in `text`. Pure. Extra patterns run last and never match
+ * inside an existing `[REDACTED:…]` label.
+ */
+export function maskSecrets(text: string, options: MaskingOptions = {}): MaskResult {
+  const seen = new Map<string, number>();
+  let out = maskPrivateKeys(text, seen);
+  for (const rule of RULES) out = applyRule(out, rule, seen);
+  if (options.emails) out = applyRule(out, EMAIL_RULE, seen);
+  for (const pattern of options.extraPatterns ?? []) out = applyExtra(out, pattern, seen);
+  let count = 0;
+  for (const n of seen.values()) count += n;
+  return { text: out, count, kinds: [...seen.keys()] };
+}
+
+function applyExtra(text: string, pattern: RegExp, seen: Map<string, number>): string {
+  const global = pattern.global ? pattern : new RegExp(pattern.source, `${pattern.flags}g`);
+  // Split around existing redactions so a custom pattern cannot eat into them (keeps masking idempotent).
+  const parts: string[] = [];
+  let last = 0;
+  REDACTED_TOKEN.lastIndex = 0;
+  for (let m = REDACTED_TOKEN.exec(text); m !== null; m = REDACTED_TOKEN.exec(text)) {
+    parts.push(maskCustom(text.slice(last, m.index), global, seen), m[0]);
+    last = m.index + m[0].length;
+  }
+  parts.push(maskCustom(text.slice(last), global, seen));
+  return parts.join('');
+}
+
+function maskCustom(text: string, pattern: RegExp, seen: Map<string, number>): string {
+  if (text.length === 0) return text;
+  pattern.lastIndex = 0;
+  return text.replace(pattern, (match: string) => {
+    if (match.length === 0) return match;
+    seen.set('custom', (seen.get('custom') ?? 0) + 1);
+    return redaction('custom');
+  });
+}
+
+/**
+ * Compile `masking.extra_patterns` from config. A pattern may be written as a
+ * plain source (`acme_[a-z0-9]{32}`, case-sensitive) or as `/source/flags`.
+ * A bad pattern is a ConfigError that says which one and why.
+ */
+export function compileExtraPatterns(patterns: readonly string[], keyPath = 'masking.extra_patterns'): RegExp[] {
+  return patterns.map((raw, index) => {
+    const where = `${keyPath}[${index}]`;
+    if (typeof raw !== 'string' || raw.length === 0) {
+      throw new ConfigError(`${where} is empty.`, {
+        keyPath: where,
+        hint: 'Remove the empty entry or write a regular expression, e.g. "acme_[a-z0-9]{32}".',
+      });
+    }
+    if (raw.length > 1000) {
+      throw new ConfigError(`${where} is longer than 1000 characters.`, {
+        keyPath: where,
+        hint: 'Split it into several shorter patterns.',
+      });
+    }
+    let source = raw;
+    let flags = '';
+    const literal = /^\/(.+)\/([a-z]*)$/s.exec(raw);
+    if (literal) {
+      source = literal[1] ?? '';
+      flags = literal[2] ?? '';
+      if (/[^imsu]/.test(flags)) {
+        throw new ConfigError(`${where} has unsupported flags "${flags}".`, {
+          keyPath: where,
+          hint: 'Only the flags i, m, s and u are allowed (g is added automatically).',
+        });
+      }
+    }
+    let regex: RegExp;
+    try {
+      regex = new RegExp(source, `${flags}g`);
+    } catch (error) {
+      throw new ConfigError(`${where} is not a valid regular expression: ${(error as Error).message}`, {
+        keyPath: where,
+        hint: 'Fix the pattern (JavaScript regular-expression syntax; escape backslashes in YAML double quotes, or use single quotes).',
+        cause: error,
+      });
+    }
+    if (regex.test('')) {
+      throw new ConfigError(`${where} matches the empty string, so it would mask nothing useful.`, {
+        keyPath: where,
+        hint: 'Make the pattern require at least one character, e.g. use + instead of *.',
+      });
+    }
+    regex.lastIndex = 0;
+    return regex;
+  });
+}
