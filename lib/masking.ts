@@ -116,13 +116,13 @@ const RULES: Rule[] = [
     kind: 'secret',
     pattern: new RegExp(
       `((?:${SECRET_KEYWORDS})(?:[_.-][A-Za-z0-9_.-]{0,40})?["']?\\s{0,5}[=:]\\s{0,5})` +
-        `(?:"(?!\\[REDACTED)([^"\\n]{1,512})"|'(?!\\[REDACTED)([^'\\n]{1,512})'|(?!\\[REDACTED)([^\\s"'\`<>,;(){}[\\]]{1,512}))`,
+        `(?:"(?!\\[REDACTED|\\$\\{[A-Za-z_][A-Za-z0-9_]{0,100}\\})([^"\\n]{1,512})"|'(?!\\[REDACTED|\\$\\{[A-Za-z_][A-Za-z0-9_]{0,100}\\})([^'\\n]{1,512})'|(?!\\[REDACTED|\\$\\{[A-Za-z_][A-Za-z0-9_]{0,100}\\})([^\\s"'\`<>,;(){}[\\]]{1,512}))`,
       'gi',
     ),
     replace: (_m, g) => {
       const value = g[1] ?? g[2] ?? g[3] ?? '';
       // ${ENV_VAR} references and obvious placeholders are not secrets (and are useful memory).
-      if (/^\$\{?[A-Za-z_][A-Za-z0-9_]*\}?$/.test(value) || /^(?:\*+|x+|\.\.\.|<[^>]*>)$/i.test(value)) return null;
+      if (/^(?:\*+|x+|\.\.\.|<[^>]*>)$/i.test(value)) return null;
       const quote = g[1] !== undefined ? '"' : g[2] !== undefined ? "'" : '';
       return `${g[0]}${quote}${redaction('secret')}${quote}`;
     },
