@@ -19,6 +19,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const handle = await open(tmp, 'w', options.mode ?? 0o600);
     try {
+      await handle.chmod(options.mode ?? 0o600);
       await handle.writeFile(data);
       await handle.sync();
     } finally {

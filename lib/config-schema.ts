@@ -1,192 +1,165 @@
 /**
  * The config.yaml schema: every key, its type and its default. Documented for
  * users in templates/config.yaml (keep both in step).
+ *
+ * Valibot rather than zod: it validates the same way but loads in ~10 ms
+ * instead of ~100 ms, and config is read on every cron tick.
  */
-import { z } from 'zod';
+import * as v from 'valibot';
 
-const llmEndpoint = {
-  /** heuristic | openai | openrouter | gemini | anthropic | ollama | lmstudio | custom */
-  provider: z.enum(['heuristic', 'openai', 'openrouter', 'gemini', 'anthropic', 'ollama', 'lmstudio', 'custom']).default('heuristic'),
-  model: z.string().default(''),
-  api_base: z.string().default(''),
-  api_key: z.string().default(''),
-};
+const int = (min: number, max?: number) =>
+  max === undefined ? v.pipe(v.number(), v.integer(), v.minValue(min)) : v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
+const num = (min: number, max?: number) => (max === undefined ? v.pipe(v.number(), v.minValue(min)) : v.pipe(v.number(), v.minValue(min), v.maxValue(max)));
+const str = (fallback = '') => v.optional(v.string(), fallback);
+const bool = (fallback: boolean) => v.optional(v.boolean(), fallback);
+const list = <S extends v.GenericSchema>(item: S) => v.optional(v.array(item), () => []);
+/** A nested section: absent means all its defaults. */
+const section = <E extends v.ObjectEntries>(entries: E) => v.optional(v.strictObject(entries), () => ({}) as never);
 
-const fallbackEntry = z.strictObject({
-  provider: llmEndpoint.provider,
-  model: z.string(),
-  api_base: z.string().default(''),
-  api_key: z.string().default(''),
+export const LLM_PROVIDERS = ['heuristic', 'openai', 'openrouter', 'gemini', 'anthropic', 'ollama', 'lmstudio', 'custom'] as const;
+export const EMBEDDING_PROVIDERS = ['openai', 'openrouter', 'gemini', 'ollama', 'lmstudio', 'custom'] as const;
+
+const fallbackEntry = v.strictObject({
+  provider: v.picklist(LLM_PROVIDERS),
+  model: v.string(),
+  api_base: str(),
+  api_key: str(),
 });
 
-const retryDelays = z.array(z.number().int().min(0)).default([2000, 4000, 8000]);
+const llmRole = (defaults: { temperature: number; max_tokens: number; timeout_ms: number }) => ({
+  provider: v.optional(v.picklist(LLM_PROVIDERS), 'heuristic'),
+  model: str(),
+  api_base: str(),
+  api_key: str(),
+  temperature: v.optional(num(0, 2), defaults.temperature),
+  max_tokens: v.optional(int(1), defaults.max_tokens),
+  timeout_ms: v.optional(int(100), defaults.timeout_ms),
+  fallback: list(fallbackEntry),
+  retry_delays_ms: v.optional(v.array(int(0)), () => [2000, 4000, 8000]),
+});
 
-export const configSchema = z.strictObject({
+export const configSchema = v.strictObject({
   /** IANA time zone for observation dates/times; '' = the system's. */
-  timezone: z.string().default(''),
+  timezone: str(),
 
-  active_memory: z
-    .strictObject({
-      budget_tokens: z.number().int().min(200).max(200000).default(4000),
-      recent_days: z.number().int().min(1).max(365).default(7),
-    })
-    .prefault({}),
+  active_memory: section({
+    budget_tokens: v.optional(int(200, 200000), 4000),
+    recent_days: v.optional(int(1, 365), 7),
+  }),
 
-  observer: z
-    .strictObject({
-      ...llmEndpoint,
-      temperature: z.number().min(0).max(2).default(0.3),
-      max_tokens: z.number().int().min(1).default(2000),
-      timeout_ms: z.number().int().min(100).default(60000),
-      fallback: z.array(fallbackEntry).default([]),
-      /** Buffer a session's messages until this many unobserved tokens… */
-      batch_tokens: z.number().int().min(1).default(2000),
-      /** …or until the session has been idle this long. */
-      idle_minutes: z.number().min(0).default(10),
-      retry_delays_ms: retryDelays,
-    })
-    .prefault({}),
+  observer: section({
+    ...llmRole({ temperature: 0.3, max_tokens: 2000, timeout_ms: 60000 }),
+    /** Buffer a session's messages until this many unobserved tokens… */
+    batch_tokens: v.optional(int(1), 2000),
+    /** …or until the session has been idle this long. */
+    idle_minutes: v.optional(num(0), 10),
+  }),
 
-  reflector: z
-    .strictObject({
-      ...llmEndpoint,
-      temperature: z.number().min(0).max(2).default(0),
-      max_tokens: z.number().int().min(1).default(4000),
-      timeout_ms: z.number().int().min(100).default(120000),
-      fallback: z.array(fallbackEntry).default([]),
-      retry_delays_ms: retryDelays,
-      /** Reflect when hot observations exceed this many tokens. */
-      threshold_tokens: z.number().int().min(100).default(30000),
-    })
-    .prefault({}),
+  reflector: section({
+    ...llmRole({ temperature: 0, max_tokens: 4000, timeout_ms: 120000 }),
+    /** Reflect when hot observations exceed this many tokens. */
+    threshold_tokens: v.optional(int(100), 30000),
+  }),
 
-  sources: z
-    .strictObject({
-      openclaw: z
-        .strictObject({
-          enabled: z.boolean().default(true),
-          /** State dirs to read; [] = $OPENCLAW_STATE_DIR, else ~/.openclaw and ~/.clawdbot. */
-          state_dirs: z.array(z.string()).default([]),
-          /** Agent ids to observe; [] = all. */
-          agents: z.array(z.string()).default([]),
-        })
-        .prefault({}),
-      openclaw_db: z.strictObject({ enabled: z.boolean().default(true) }).prefault({}),
-      pi: z.strictObject({ enabled: z.boolean().default(false), dir: z.string().default('~/.pi/agent/sessions') }).prefault({}),
-      claude_code: z.strictObject({ enabled: z.boolean().default(false), dir: z.string().default('~/.claude/projects') }).prefault({}),
-      codex: z.strictObject({ enabled: z.boolean().default(false), dir: z.string().default('~/.codex/sessions') }).prefault({}),
-      generic: z
-        .array(
-          z.strictObject({
-            name: z.string().min(1),
-            enabled: z.boolean().default(true),
-            /** A glob of files to read. */
-            path: z.string().min(1),
-            format: z.enum(['jsonl', 'regex']).default('jsonl'),
-            agent: z.string().default('main'),
-            /** jsonl: dotted field paths. */
-            fields: z
-              .strictObject({
-                role: z.string().default('role'),
-                text: z.string().default('text'),
-                time: z.string().default('timestamp'),
-                session: z.string().default(''),
-                id: z.string().default(''),
-              })
-              .prefault({}),
-            /** regex: named groups (?<text>…) and optional (?<time>…). */
-            user_pattern: z.string().default(''),
-            assistant_pattern: z.string().default(''),
-            timestamp_pattern: z.string().default(''),
-          }),
-        )
-        .default([]),
-    })
-    .prefault({}),
+  sources: section({
+    openclaw: section({
+      enabled: bool(true),
+      /** State dirs to read; [] = $OPENCLAW_STATE_DIR, else ~/.openclaw and ~/.clawdbot. */
+      state_dirs: list(v.string()),
+      /** Agent ids to observe; [] = all. */
+      agents: list(v.string()),
+    }),
+    openclaw_db: section({ enabled: bool(true) }),
+    pi: section({ enabled: bool(false), dir: str('~/.pi/agent/sessions') }),
+    claude_code: section({ enabled: bool(false), dir: str('~/.claude/projects') }),
+    codex: section({ enabled: bool(false), dir: str('~/.codex/sessions') }),
+    generic: list(
+      v.strictObject({
+        name: v.pipe(v.string(), v.minLength(1)),
+        enabled: bool(true),
+        /** A glob of files to read. */
+        path: v.pipe(v.string(), v.minLength(1)),
+        format: v.optional(v.picklist(['jsonl', 'regex']), 'jsonl'),
+        agent: str('main'),
+        /** jsonl: dotted field paths. */
+        fields: section({
+          role: str('role'),
+          text: str('text'),
+          time: str('timestamp'),
+          session: str(),
+          id: str(),
+        }),
+        /** regex: named groups (?<text>…) and optional (?<time>…). */
+        user_pattern: str(),
+        assistant_pattern: str(),
+        timestamp_pattern: str(),
+      }),
+    ),
+  }),
 
-  masking: z
-    .strictObject({
-      emails: z.boolean().default(false),
-      /** Extra regular expressions whose matches are masked. */
-      extra_patterns: z.array(z.string()).default([]),
-    })
-    .prefault({}),
+  masking: section({
+    emails: bool(false),
+    /** Extra regular expressions whose matches are masked. */
+    extra_patterns: list(v.string()),
+  }),
 
-  search: z
-    .strictObject({
-      vector_weight: z.number().min(0).max(1).default(0.7),
-      text_weight: z.number().min(0).max(1).default(0.3),
-      min_score: z.number().min(0).max(1).default(0),
-      default_limit: z.number().int().min(1).max(1000).default(10),
-    })
-    .prefault({}),
+  search: section({
+    vector_weight: v.optional(num(0, 1), 0.7),
+    text_weight: v.optional(num(0, 1), 0.3),
+    min_score: v.optional(num(0, 1), 0),
+    default_limit: v.optional(int(1, 1000), 10),
+  }),
 
-  embeddings: z
-    .strictObject({
-      enabled: z.boolean().default(false),
-      provider: z.enum(['openai', 'openrouter', 'gemini', 'ollama', 'lmstudio', 'custom']).default('openai'),
-      model: z.string().default('text-embedding-3-small'),
-      api_base: z.string().default(''),
-      api_key: z.string().default(''),
-      batch_size: z.number().int().min(1).max(2048).default(64),
-      timeout_ms: z.number().int().min(100).default(30000),
-    })
-    .prefault({}),
+  embeddings: section({
+    enabled: bool(false),
+    provider: v.optional(v.picklist(EMBEDDING_PROVIDERS), 'openai'),
+    model: str('text-embedding-3-small'),
+    api_base: str(),
+    api_key: str(),
+    batch_size: v.optional(int(1, 2048), 64),
+    timeout_ms: v.optional(int(100), 30000),
+  }),
 
-  tiers: z
-    .strictObject({
-      hot_ttl_days: z.number().int().min(1).default(90),
-      warm_ttl_days: z.number().int().min(1).default(365),
-      auto_hot_to_warm: z.boolean().default(true),
-      cold_requires_approval: z.boolean().default(true),
-      /** Per-priority hot retention in days, e.g. { low: 30 }. */
-      ttl_by_priority: z
-        .strictObject({ high: z.number().int().min(1).optional(), medium: z.number().int().min(1).optional(), low: z.number().int().min(1).optional() })
-        .default({}),
-      /** The Obsidian vault of the cold tier ('' = none configured). */
-      vault_path: z.string().default(''),
-    })
-    .prefault({}),
+  tiers: section({
+    hot_ttl_days: v.optional(int(1), 90),
+    warm_ttl_days: v.optional(int(1), 365),
+    auto_hot_to_warm: bool(true),
+    cold_requires_approval: bool(true),
+    /** Per-priority hot retention in days, e.g. { low: 30 }. */
+    ttl_by_priority: section({ high: v.optional(int(1)), medium: v.optional(int(1)), low: v.optional(int(1)) }),
+    /** The Obsidian vault of the cold tier ('' = none configured). */
+    vault_path: str(),
+  }),
 
-  sync: z
-    .strictObject({
-      git: z
-        .strictObject({
-          enabled: z.boolean().default(false),
-          remote: z.string().default(''),
-          branch: z.string().default('main'),
-        })
-        .prefault({}),
-      /** A shell command run after tier/sync, e.g. "rclone sync <vault>/OC-Memory remote:OC-Memory". */
-      command: z.string().default(''),
-      after_tier: z.boolean().default(false),
-    })
-    .prefault({}),
+  sync: section({
+    git: section({
+      enabled: bool(false),
+      remote: str(),
+      branch: str('main'),
+    }),
+    /** A shell command run after tier/sync, e.g. "rclone sync <vault>/OC-Memory remote:OC-Memory". */
+    command: str(),
+    after_tier: bool(false),
+  }),
 
-  alerts: z
-    .strictObject({
-      enabled: z.boolean().default(true),
-      /** OpenClaw gateway base URL ('' = discover). */
-      openclaw_url: z.string().default(''),
-      openclaw_token: z.string().default(''),
-      openclaw_hooks_path: z.string().default('/hooks'),
-      /** Any URL receiving {source, event, severity, details, timestamp}. */
-      webhook_url: z.string().default(''),
-      min_interval_minutes: z.number().min(0).default(60),
-    })
-    .prefault({}),
+  alerts: section({
+    enabled: bool(true),
+    /** OpenClaw gateway base URL ('' = discover). */
+    openclaw_url: str(),
+    openclaw_token: str(),
+    openclaw_hooks_path: str('/hooks'),
+    /** Any URL receiving {source, event, severity, details, timestamp}. */
+    webhook_url: str(),
+    min_interval_minutes: v.optional(num(0), 60),
+  }),
 
-  schedule: z
-    .strictObject({
-      every_minutes: z.number().int().min(1).max(1440).default(1),
-    })
-    .prefault({}),
+  schedule: section({
+    every_minutes: v.optional(int(1, 1440), 1),
+  }),
 
-  logging: z
-    .strictObject({
-      level: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
-    })
-    .prefault({}),
+  logging: section({
+    level: v.optional(v.picklist(['debug', 'info', 'warn', 'error']), 'info'),
+  }),
 });
 
-export type Config = z.infer<typeof configSchema>;
+export type Config = v.InferOutput<typeof configSchema>;

@@ -4,8 +4,8 @@
  * schema with the key path in every error.
  */
 import { readFile, writeFile, rename, chmod } from 'node:fs/promises';
-import { parseDocument, isMap, isScalar, type Document } from 'yaml';
-import { z } from 'zod';
+import jsYaml from 'js-yaml';
+import * as v from 'valibot';
 import { ConfigError, OcmError, fromSystemError } from './errors.js';
 import { configSchema, type Config } from './config-schema.js';
 
@@ -49,26 +49,14 @@ export function substituteEnv(value: unknown, env: Record<string, string | undef
   return value;
 }
 
-function issuePath(issue: z.core.$ZodIssue): string {
-  return issue.path.map(String).join('.');
-}
-
-/** Turn zod issues into one ConfigError naming every key path. */
-function toConfigError(error: z.ZodError, file: string): ConfigError {
-  const lines = error.issues.map((issue) => {
-    const path = issuePath(issue);
-    if (issue.code === 'unrecognized_keys') {
-      const keys = issue.keys.map((k) => (path ? `${path}.${k}` : k));
-      return `${keys.join(', ')}: unknown setting`;
-    }
-    return `${path || '(root)'}: ${issue.message}`;
+/** Turn schema issues into one ConfigError naming every key path. */
+function toConfigError(issues: readonly v.BaseIssue<unknown>[], file: string): ConfigError {
+  const lines = issues.map((issue) => {
+    const path = v.getDotPath(issue) ?? '(root)';
+    if (issue.expected === 'never') return `${path}: unknown setting`;
+    return `${path}: ${issue.message}`;
   });
-  const first = error.issues[0];
-  const keyPath = first
-    ? first.code === 'unrecognized_keys'
-      ? [issuePath(first), first.keys[0]].filter(Boolean).join('.')
-      : issuePath(first)
-    : undefined;
+  const keyPath = issues[0] ? v.getDotPath(issues[0]) ?? undefined : undefined;
   return new ConfigError(`Invalid configuration in ${file}:\n  ${lines.join('\n  ')}`, {
     ...(keyPath ? { keyPath } : {}),
     hint: 'Fix the setting(s) named above (see the comments in templates/config.yaml), then run `ocm-run config validate`.',
@@ -78,9 +66,9 @@ function toConfigError(error: z.ZodError, file: string): ConfigError {
 
 /** Validate a plain object (already env-substituted) against the schema. */
 export function validateConfig(raw: unknown, file = 'config.yaml'): Config {
-  const result = configSchema.safeParse(raw ?? {});
-  if (!result.success) throw toConfigError(result.error, file);
-  return result.data;
+  const result = v.safeParse(configSchema, raw ?? {});
+  if (!result.success) throw toConfigError(result.issues, file);
+  return result.output;
 }
 
 export interface LoadedConfig {
@@ -102,16 +90,18 @@ export async function loadDotEnv(path: string): Promise<Record<string, string>> 
   }
 }
 
+/** Parse config YAML (js-yaml: fast to load on every tick; core schema, so dates stay strings). */
 export function parseConfigText(text: string, file: string): unknown {
-  const doc = parseDocument(text, { prettyErrors: true });
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0]!;
-    throw new ConfigError(`config.yaml is not valid YAML (${file}): ${e.message.split('\n')[0]}`, {
+  try {
+    return jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, filename: file }) ?? {};
+  } catch (error) {
+    const e = error as Error & { mark?: { line: number; column: number } };
+    const where = e.mark ? ` at line ${e.mark.line + 1}, column ${e.mark.column + 1}` : '';
+    throw new ConfigError(`config.yaml is not valid YAML (${file})${where}: ${(e as { reason?: string }).reason ?? e.message.split('\n')[0]}`, {
       hint: 'Fix the YAML syntax at the line shown (indentation, a missing colon or quote), then run `ocm-run config validate`.',
-      cause: e,
+      cause: error,
     });
   }
-  return doc.toJS() ?? {};
 }
 
 export async function loadConfig(options: { file: string; envFile: string; env?: NodeJS.ProcessEnv }): Promise<LoadedConfig> {
@@ -143,12 +133,10 @@ export function getConfigValue(config: Config, keyPath: string): unknown {
 /** Parse a CLI value: YAML scalar/flow syntax (numbers, booleans, [lists], {maps}), else a string. */
 export function parseCliValue(text: string): unknown {
   try {
-    const doc = parseDocument(text);
-    if (doc.errors.length === 0) return doc.toJS();
+    return jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA }) ?? text;
   } catch {
-    /* fall through */
+    return text;
   }
-  return text;
 }
 
 /**
@@ -162,7 +150,9 @@ export async function setConfigValue(options: { file: string; envFile: string; k
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fromSystemError(error, `read ${options.file}`);
   }
-  const doc: Document = parseDocument(text);
+  // The `yaml` package's Document API keeps the user's comments and layout.
+  const { parseDocument, isMap, isScalar } = await import('yaml');
+  const doc = parseDocument(text);
   if (doc.errors.length > 0) parseConfigText(text, options.file); // throws the friendly error
   const path = options.keyPath.split('.').filter(Boolean);
   if (path.length === 0) throw new OcmError('BAD_INPUT', 'config set needs a key, e.g. `ocm-run config set active_memory.budget_tokens 3000`.');

@@ -81,6 +81,11 @@ export function dayFilePath(paths: HomePaths, tier: Exclude<Tier, 'cold'>, agent
   return join(...parts);
 }
 
+/** active_memory.md for agent main, active_memory.<agent>.md for the others. */
+export function activeMemoryPath(paths: HomePaths, agent: string): string {
+  return agent === DEFAULT_AGENT ? paths.activeMemory : join(paths.root, `active_memory.${agentSlug(agent)}.md`);
+}
+
 /** Create the home tree (0700 dirs). Returns true when it was created now. */
 export async function ensureHome(paths: HomePaths, configTemplate: () => Promise<string>): Promise<boolean> {
   let created = false;

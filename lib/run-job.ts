@@ -1,0 +1,127 @@
+/**
+ * One scheduled tick (DESIGN §4.5): every job that is due, in order, under one
+ * lock per home. Also `observe` alone. Each step records its last run, success
+ * and error in state.json for `status`.
+ */
+import type { Config } from './config-schema.js';
+import { describeError } from './errors.js';
+import type { HomePaths } from './home.js';
+import { withHomeLock } from './lock.js';
+import type { Logger } from './log.js';
+import { readState, writeState } from './state.js';
+import { resolveTimeZone } from './time-zone.js';
+import type { Observer, TranscriptSource } from './types.js';
+import type { ObserveJobResult, ObserveProgress } from './observe-job.js';
+import { exists } from './home.js';
+
+export interface TickOptions {
+  paths: HomePaths;
+  config: Config;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  now?: () => Date;
+  /** Override the configured sources (demo, tests). */
+  sources?: TranscriptSource[];
+  observer?: Observer;
+  onProgress?: (p: ObserveProgress) => void;
+  /** Wait this long for another job's lock (ms). */
+  lockWaitMs?: number;
+  /** Steps to run; default: all that are due. */
+  steps?: Array<'observe' | 'active_memory' | 'index'>;
+}
+
+export interface TickResult {
+  observe?: ObserveJobResult;
+  activeMemory: Array<{ agent: string; path: string; tokens: number; included: number; dropped: number }>;
+  index?: unknown;
+  durationMs: number;
+}
+
+async function recordJob(paths: HomePaths, job: string, startedAt: Date, endedAt: Date, error?: unknown): Promise<void> {
+  const { state } = await readState(paths.state);
+  const rec = (state.jobs[job] ??= {});
+  rec.lastRun = startedAt.toISOString();
+  rec.lastDurationMs = endedAt.getTime() - startedAt.getTime();
+  if (error === undefined) rec.lastSuccess = endedAt.toISOString();
+  else {
+    const d = describeError(error);
+    rec.lastError = { at: endedAt.toISOString(), message: d.message, code: d.code };
+  }
+  await writeState(paths.state, state);
+}
+
+/** Run the observe step alone (no lock: the caller holds it). */
+export async function observeStep(options: TickOptions): Promise<ObserveJobResult> {
+  const now = options.now ?? (() => new Date());
+  const [{ runObserveJob }, { createSources }, { createObserver }] = await Promise.all([
+    import('./observe-job.js'),
+    import('./sources/registry.js'),
+    import('./observer-factory.js'),
+  ]);
+  const sources = options.sources ?? (await createSources({ config: options.config, env: options.env, logger: options.logger }));
+  const observer = options.observer ?? (await createObserver(options.config));
+  return runObserveJob({
+    paths: options.paths,
+    sources,
+    observer,
+    logger: options.logger,
+    timeZone: resolveTimeZone(options.config.timezone),
+    now,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+}
+
+/** Rebuild active memory for the given agents (and for main when its file is missing). */
+export async function activeMemoryStep(options: TickOptions, agents: string[]): Promise<TickResult['activeMemory']> {
+  const now = options.now ?? (() => new Date());
+  const { rebuildActiveMemory } = await import('./active-memory-file.js');
+  const out: TickResult['activeMemory'] = [];
+  const want = new Set(agents);
+  if (!(await exists(options.paths.activeMemory))) want.add('main');
+  for (const agent of [...want].sort()) {
+    const r = await rebuildActiveMemory({ paths: options.paths, config: options.config, agent, timeZone: resolveTimeZone(options.config.timezone), now: now() });
+    options.logger.log('info', 'active_memory.rebuilt', { agent, tokens: r.tokens, included: r.included, dropped: r.dropped });
+    out.push({ agent, path: r.path, tokens: r.tokens, included: r.included, dropped: r.dropped });
+  }
+  return out;
+}
+
+/** One tick under the home lock. */
+export async function runTick(options: TickOptions): Promise<TickResult> {
+  const now = options.now ?? (() => new Date());
+  const started = now();
+  const steps = new Set(options.steps ?? ['observe', 'active_memory', 'index']);
+  return withHomeLock(
+    options.paths.lock,
+    async () => {
+      const result: TickResult = { activeMemory: [], durationMs: 0 };
+      let changedAgents: string[] = [];
+      if (steps.has('observe')) {
+        const t0 = now();
+        try {
+          result.observe = await observeStep(options);
+          changedAgents = result.observe.changedAgents;
+          const failure = result.observe.failures[0];
+          await recordJob(options.paths, 'observe', t0, now(), failure ? Object.assign(new Error(failure.message), { code: failure.code }) : undefined);
+        } catch (error) {
+          await recordJob(options.paths, 'observe', t0, now(), error);
+          throw error;
+        }
+      }
+      if (steps.has('active_memory')) {
+        const t0 = now();
+        try {
+          result.activeMemory = await activeMemoryStep(options, changedAgents);
+          if (result.activeMemory.length > 0) await recordJob(options.paths, 'active_memory', t0, now());
+        } catch (error) {
+          await recordJob(options.paths, 'active_memory', t0, now(), error);
+          throw error;
+        }
+      }
+      result.durationMs = now().getTime() - started.getTime();
+      await recordJob(options.paths, 'run', started, now());
+      return result;
+    },
+    { waitMs: options.lockWaitMs ?? 30000 },
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * Token counts with js-tiktoken (o200k_base, the encoding of current OpenAI
+ * models; a fair estimate for others). The rank table (a few MB) is loaded on
+ * first use, so jobs that count nothing start fast.
+ */
+import { createRequire } from 'node:module';
+import type { Tiktoken as TiktokenType } from 'js-tiktoken/lite';
+
+const require = createRequire(import.meta.url);
+let encoder: TiktokenType | undefined;
+
+function getEncoder(): TiktokenType {
+  if (!encoder) {
+    const { Tiktoken } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
+    const ranks = require('js-tiktoken/ranks/o200k_base') as { default?: unknown };
+    encoder = new Tiktoken((ranks.default ?? ranks) as ConstructorParameters<typeof Tiktoken>[0]);
+  }
+  return encoder;
+}
+
+/** Exact token count of `text`. */
+export function countTokens(text: string): number {
+  if (!text) return 0;
+  return getEncoder().encode(text).length;
+}
+
+/**
+ * A fast estimate for volume statistics (transcript tokens read, batching
+ * thresholds): exact BPE is ~1 MB/s in pure JS, far too slow for the observe
+ * hot path. About one token per 4 Latin characters and one per CJK/Hangul
+ * character (o200k averages ~1.0–1.3 for Hangul syllables).
+ */
+export function estimateTokens(text: string): number {
+  if (!text) return 0;
+  let wide = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) >= 0x1100) wide++;
+  }
+  return Math.ceil((text.length - wide) / 4 + wide);
+}

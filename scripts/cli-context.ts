@@ -1,0 +1,103 @@
+/**
+ * What every command gets: where the home is, the config (loaded on demand),
+ * loggers, and output that knows about --json and terminals. CLI plumbing only.
+ */
+import { readFile } from 'node:fs/promises';
+import { ensureHome, homePaths, resolveHomeDir, type HomePaths } from '../lib/home.js';
+import { loadConfig, type LoadedConfig } from '../lib/config.js';
+import { createFileLogger, type Logger, type LogLevel } from '../lib/log.js';
+import { packagePath } from '../lib/package-root.js';
+
+export interface GlobalOptions {
+  home?: string;
+  config?: string;
+  verbose?: boolean;
+  json?: boolean;
+}
+
+export interface CommandContext {
+  paths: HomePaths;
+  configFile: string;
+  json: boolean;
+  verbose: boolean;
+  /** stdout is a terminal (show progress); false under cron. */
+  isTTY: boolean;
+  env: NodeJS.ProcessEnv;
+  /** Load and validate config.yaml, creating the home on first use. Cached. */
+  config(): Promise<LoadedConfig>;
+  /** A JSON-lines logger writing to <home>/logs/<name>.log (echoed to stderr with --verbose). */
+  logger(name: string): Logger;
+  out(text: string): void;
+  err(text: string): void;
+  now(): Date;
+  /** Await pending log writes before exit. */
+  flush(): Promise<void>;
+}
+
+export type OptionSpec = [flags: string, description: string, config?: { default?: unknown; type?: unknown[] }];
+
+export interface CommandSpec {
+  /** cac syntax, e.g. 'search <query>' or 'config [action] [key] [value]'. */
+  name: string;
+  description: string;
+  options?: OptionSpec[];
+  examples?: string[];
+  /** Extra aliases (cac). */
+  alias?: string;
+  /** Accept unknown options (passed through). */
+  allowUnknownOptions?: boolean;
+  run(ctx: CommandContext, args: unknown[], options: Record<string, unknown>): Promise<number | void>;
+}
+
+export function configTemplate(): Promise<string> {
+  return readFile(packagePath('templates', 'config.yaml'), 'utf8');
+}
+
+export function createContext(options: GlobalOptions, env: NodeJS.ProcessEnv = process.env): CommandContext {
+  const root = resolveHomeDir(options.home, env);
+  const paths = homePaths(root);
+  const configFile = options.config ?? env.OCM_CONFIG ?? paths.config;
+  const loggers: Logger[] = [];
+  let loaded: Promise<LoadedConfig> | undefined;
+  let level: LogLevel = 'info';
+  const ctx: CommandContext = {
+    paths,
+    configFile,
+    json: Boolean(options.json),
+    verbose: Boolean(options.verbose),
+    isTTY: Boolean(process.stdout.isTTY) && !env.CI,
+    env,
+    config() {
+      loaded ??= (async () => {
+        await ensureHome(paths, configTemplate);
+        const result = await loadConfig({ file: configFile, envFile: paths.env, env });
+        level = result.config.logging.level;
+        return result;
+      })();
+      return loaded;
+    },
+    logger(name) {
+      const logger = createFileLogger({
+        dir: paths.logs,
+        name,
+        level: ctx.verbose ? 'debug' : level,
+        ...(ctx.verbose
+          ? { sinks: [(r) => process.stderr.write(`${r.level.padEnd(5)} ${r.event} ${JSON.stringify({ ...r, time: undefined, level: undefined, event: undefined })}\n`)] }
+          : {}),
+      });
+      loggers.push(logger);
+      return logger;
+    },
+    out(text) {
+      process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    },
+    err(text) {
+      process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+    },
+    now: () => new Date(),
+    async flush() {
+      await Promise.all(loggers.map((l) => l.flush()));
+    },
+  };
+  return ctx;
+}

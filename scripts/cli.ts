@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+/**
+ * ocm-run / oc-memory: the command-line entry. Parses arguments with cac,
+ * dispatches to one command module, prints errors as what / why / what next,
+ * and exits with the DESIGN §7 codes. Command modules load their heavy
+ * dependencies lazily so a tick with nothing to do starts fast.
+ */
+import { cac } from 'cac';
+import { readFileSync } from 'node:fs';
+import { commands } from './commands/index.js';
+import { createContext, type CommandContext } from './cli-context.js';
+import { describeError, EXIT, OcmError } from '../lib/errors.js';
+import { packagePath } from '../lib/package-root.js';
+
+const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
+
+function printError(ctx: CommandContext | undefined, error: unknown, json: boolean): number {
+  const { message, hint, code } = describeError(error);
+  const exit = error instanceof OcmError ? error.exitCode : EXIT.error;
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ error: { code, message, ...(hint ? { hint } : {}) } })}\n`);
+  } else {
+    process.stderr.write(`ocm-run: ${message}\n`);
+    if (hint) process.stderr.write(`  → ${hint}\n`);
+    if (!(error instanceof OcmError) && error instanceof Error && (ctx?.verbose || process.env.OCM_DEBUG)) {
+      process.stderr.write(`${error.stack ?? ''}\n`);
+    }
+  }
+  return exit;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const cli = cac('ocm-run');
+  cli
+    .option('--home <dir>', 'Memory home (default: $OCM_HOME or ~/.openclaw/oc-memory)')
+    .option('--config <path>', 'Config file (default: <home>/config.yaml)')
+    .option('--verbose', 'Log every step to stderr')
+    .option('--json', 'Machine-readable output where output is data');
+
+  let pending: Promise<number> | undefined;
+  let ctxRef: CommandContext | undefined;
+  for (const spec of commands) {
+    const cmd = cli.command(spec.name, spec.description);
+    if (spec.alias) cmd.alias(spec.alias);
+    if (spec.allowUnknownOptions) cmd.allowUnknownOptions();
+    for (const [flags, description, config] of spec.options ?? []) cmd.option(flags, description, config as never);
+    for (const example of spec.examples ?? []) cmd.example(example);
+    cmd.action((...actionArgs: unknown[]) => {
+      const options = (actionArgs.pop() ?? {}) as Record<string, unknown>;
+      const ctx = createContext({
+        home: options.home as string | undefined,
+        config: options.config as string | undefined,
+        verbose: Boolean(options.verbose),
+        json: Boolean(options.json),
+      });
+      ctxRef = ctx;
+      pending = (async () => {
+        try {
+          const code = await spec.run(ctx, actionArgs, options);
+          return code ?? EXIT.ok;
+        } finally {
+          await ctx.flush();
+        }
+      })();
+    });
+  }
+  cli.help();
+  cli.version(pkg.version);
+
+  try {
+    cli.parse(['node', 'ocm-run', ...argv], { run: false });
+    if (!cli.matchedCommand) {
+      if (cli.options.help || cli.options.version) return EXIT.ok;
+      const name = cli.args[0];
+      if (name) {
+        throw new OcmError('BAD_INPUT', `Unknown command "${name}".`, { hint: 'Run `ocm-run --help` for the list of commands.' });
+      }
+      cli.outputHelp();
+      return EXIT.ok;
+    }
+    if (cli.options.help) return EXIT.ok;
+    await cli.runMatchedCommand();
+    return pending ? await pending : EXIT.ok;
+  } catch (error) {
+    const argvJson = argv.includes('--json');
+    if (error instanceof Error && error.name === 'CACError') {
+      return printError(ctxRef, new OcmError('BAD_INPUT', error.message, { hint: 'Run `ocm-run <command> --help` for its options.' }), argvJson);
+    }
+    return printError(ctxRef, error, argvJson);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`ocm-run: ${String(error)}\n`);
+    process.exitCode = EXIT.error;
+  },
+);

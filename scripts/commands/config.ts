@@ -1,0 +1,40 @@
+import type { CommandSpec } from '../cli-context.js';
+import { OcmError } from '../../lib/errors.js';
+
+export const command: CommandSpec = {
+  name: 'config [action] [key] [value]',
+  description: 'Show or change settings: config get [key] | config set <key> <value> | config validate',
+  examples: ['ocm-run config get active_memory.budget_tokens', 'ocm-run config set active_memory.budget_tokens 3000', 'ocm-run config validate'],
+  async run(ctx, args) {
+    const [action = 'get', key, value] = args as [string | undefined, string | undefined, string | undefined];
+    const { getConfigValue, parseCliValue, setConfigValue } = await import('../../lib/config.js');
+    const { stringify } = await import('yaml');
+    switch (action) {
+      case 'get': {
+        const { config } = await ctx.config();
+        const v = key ? getConfigValue(config, key) : config;
+        if (ctx.json) ctx.out(JSON.stringify(v, null, 2));
+        else ctx.out(typeof v === 'object' && v !== null ? stringify(v).trimEnd() : String(v));
+        return;
+      }
+      case 'set': {
+        if (!key || value === undefined) throw new OcmError('BAD_INPUT', 'config set needs a key and a value.', { hint: 'Example: ocm-run config set active_memory.budget_tokens 3000' });
+        await ctx.config();
+        await setConfigValue({ file: ctx.configFile, envFile: ctx.paths.env, keyPath: key, value: parseCliValue(value), env: ctx.env });
+        ctx.out(ctx.json ? JSON.stringify({ ok: true, key }) : `Set ${key} in ${ctx.configFile}.`);
+        return;
+      }
+      case 'validate': {
+        const loaded = await ctx.config();
+        if (ctx.json) ctx.out(JSON.stringify({ ok: true, file: loaded.file, missingEnv: loaded.missingEnv }));
+        else {
+          ctx.out(`✅ ${loaded.file} is valid.`);
+          for (const name of loaded.missingEnv) ctx.out(`⚠️  \${${name}} is referenced but not set (in the environment or ${ctx.paths.env}).`);
+        }
+        return;
+      }
+      default:
+        throw new OcmError('BAD_INPUT', `Unknown config action "${action}".`, { hint: 'Use config get [key], config set <key> <value> or config validate.' });
+    }
+  },
+};

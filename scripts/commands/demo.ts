@@ -1,0 +1,55 @@
+import type { CommandSpec } from '../cli-context.js';
+import { createContext } from '../cli-context.js';
+
+export const command: CommandSpec = {
+  name: 'demo',
+  description: 'Run the whole pipeline offline on the bundled sample transcripts and show the result',
+  examples: ['ocm-run demo', 'ocm-run demo --home /tmp/ocm-demo'],
+  async run(ctx0, _args, options) {
+    const { mkdtemp } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join, relative } = await import('node:path');
+    // Never touch the user's real memory home unless asked to explicitly.
+    const home = (options.home as string | undefined) ?? (await mkdtemp(join(tmpdir(), 'ocm-demo-')));
+    const ctx = createContext({ home, config: options.config as string | undefined, verbose: ctx0.verbose, json: ctx0.json });
+    const { config, env } = await ctx.config();
+    const { packagePath } = await import('../../lib/package-root.js');
+    const { runTick } = await import('../../lib/run-job.js');
+    const { createOpenClawFileSource } = await import('../../lib/sources/openclaw-files.js');
+    const { maskingOptions } = await import('../../lib/sources/registry.js');
+    const { readFile } = await import('node:fs/promises');
+    const logger = ctx.logger('demo');
+    const samples = packagePath('samples', 'openclaw');
+    const result = await runTick({
+      paths: ctx.paths,
+      config,
+      env,
+      logger,
+      sources: [createOpenClawFileSource({ stateDirs: [samples], masking: maskingOptions(config), logger })],
+    });
+    await ctx.flush();
+    const active = await readFile(ctx.paths.activeMemory, 'utf8');
+    if (ctx.json) {
+      ctx.out(JSON.stringify({ home, observe: result.observe, activeMemory: result.activeMemory }));
+      return;
+    }
+    const o = result.observe!;
+    const lines = [
+      `OC-Memory demo — offline, heuristic observer, sample transcripts from ${samples}`,
+      '',
+      `Read ${o.messages} messages from ${o.streams} transcript files → ${o.observations} observations${o.malformed ? ` (${o.malformed} malformed lines skipped)` : ''}.`,
+      '',
+      `Memory home: ${home}`,
+      `  ${relative(home, ctx.paths.memory)}/        daily observation files (Markdown)`,
+      `  active_memory.md  what the agent loads every turn`,
+      ...result.activeMemory.filter((a) => a.agent !== 'main').map((a) => `  ${relative(home, a.path)}  (agent ${a.agent})`),
+      `  logs/             JSON-lines logs`,
+      '',
+      `Try: ocm-run status --home ${home}`,
+      '',
+      '──── active_memory.md ────',
+      active.trimEnd(),
+    ];
+    ctx.out(lines.join('\n'));
+  },
+};

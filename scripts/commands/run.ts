@@ -1,0 +1,19 @@
+import type { CommandSpec } from '../cli-context.js';
+
+export const command: CommandSpec = {
+  name: 'run',
+  description: 'One scheduled tick: every job that is due, in order, under one lock (what cron calls)',
+  examples: ['ocm-run run', '* * * * * ocm-run run --home ~/.openclaw/oc-memory'],
+  async run(ctx) {
+    const { config, env } = await ctx.config();
+    const { runTick } = await import('../../lib/run-job.js');
+    const result = await runTick({ paths: ctx.paths, config, env, logger: ctx.logger('run') });
+    const o = result.observe;
+    if (ctx.json) ctx.out(JSON.stringify(result));
+    else if (ctx.isTTY || ctx.verbose) {
+      ctx.out(`Tick done in ${result.durationMs} ms: ${o?.messages ?? 0} new messages, ${o?.observations ?? 0} new observations.`);
+    }
+    for (const f of o?.failures ?? []) ctx.err(`ocm-run: could not observe ${f.stream}: ${f.message}`);
+    return (o?.failures.length ?? 0) > 0 ? 1 : 0;
+  },
+};

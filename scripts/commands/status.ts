@@ -1,0 +1,41 @@
+import type { CommandSpec } from '../cli-context.js';
+
+export const command: CommandSpec = {
+  name: 'status',
+  description: 'Sources seen, observations per agent and day, last runs and errors, observer in use, token figures',
+  examples: ['ocm-run status', 'ocm-run status --json'],
+  async run(ctx) {
+    const { config } = await ctx.config();
+    const { collectStatus } = await import('../../lib/status.js');
+    const s = await collectStatus(ctx.paths, config);
+    if (ctx.json) {
+      ctx.out(JSON.stringify(s, null, 2));
+      return;
+    }
+    const lines: string[] = [];
+    lines.push(`OC-Memory · ${s.home}`);
+    lines.push(`Observer: ${s.observer.label}`);
+    lines.push('');
+    lines.push('Sources:');
+    if (s.sources.length === 0) lines.push('  none read yet (run `ocm-run observe`)');
+    for (const src of s.sources) {
+      lines.push(`  ${src.kind.padEnd(12)} agent ${src.agent.padEnd(10)} ${String(src.streams).padStart(4)} streams ${String(src.messages).padStart(7)} messages${src.malformed ? ` · ${src.malformed} malformed lines skipped` : ''} · last read ${src.lastRead.slice(0, 19).replace('T', ' ')}`);
+    }
+    lines.push('');
+    lines.push(`Observations: ${s.observations.total}`);
+    for (const [agent, a] of Object.entries(s.observations.byAgent)) {
+      const days = Object.entries(a.byDay).sort(([x], [y]) => y.localeCompare(x));
+      lines.push(`  ${agent}: ${a.total} in ${days.length} days; latest: ${days.slice(0, 5).map(([d, n]) => `${d} (${n})`).join(', ')}`);
+    }
+    lines.push('');
+    lines.push('Jobs:');
+    for (const [job, rec] of Object.entries(s.jobs)) {
+      lines.push(`  ${job.padEnd(14)} last run ${rec.lastRun?.slice(0, 19).replace('T', ' ') ?? 'never'}${rec.lastDurationMs !== undefined ? ` (${rec.lastDurationMs} ms)` : ''}${rec.lastSuccess ? '' : ' · never succeeded'}`);
+    }
+    if (s.lastError) lines.push(`Last error: ${s.lastError.job} at ${s.lastError.at}: ${s.lastError.message}`);
+    lines.push('');
+    const am = Object.entries(s.tokens.activeMemory).map(([a, t]) => `${a} ${t}`).join(', ') || 'not built yet';
+    lines.push(`Tokens: ${s.tokens.transcriptRead} transcript tokens read (estimate) → active memory ${am} (budget ${s.tokens.activeMemoryBudget})`);
+    ctx.out(lines.join('\n'));
+  },
+};
