@@ -1,0 +1,251 @@
+/**
+ * The offline heuristic Observer (DESIGN §4): rules, no network. Turns one
+ * session's new messages into prioritised, categorised observations that keep
+ * the facts of both speakers — names, numbers, dates, places, technologies —
+ * and skip greetings, thanks and chit-chat. English and Korean.
+ *
+ * Per message: prose is cleaned (code, tool lines, Markdown removed) and split
+ * into sentences; each sentence is classified; sentences with a strong
+ * category (preference, decision, task, state, question, or high priority)
+ * become their own observation, the remaining informative sentences of the
+ * message are kept together as one fact/event observation. First-person
+ * sentences are restated for the speaker ("I prefer X" → "User prefers X"),
+ * and relative dates get the absolute date appended ("tomorrow (2026-04-11)").
+ *
+ * Deterministic: the same batch and options give the same observations and
+ * ids, so re-observing after a crash cannot duplicate anything.
+ */
+import { observationId, oneLine } from '../observation-line.js';
+import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority } from '../types.js';
+import { analyseEnglish, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
+import { analyseKorean, KOREAN_ROLE_LABEL, restateKorean } from './rules-ko.js';
+import { cleanMessageText, isKorean, splitSentences } from './sentences.js';
+import { detectTags } from './tags.js';
+import { annotateDates, findDateAnchors, localDateTime, type LocalDateTime } from './time.js';
+
+export interface SpeakerNames {
+  /** Name of the person behind `user` messages. */
+  user?: string;
+  /** Name behind `assistant` messages (an agent's name, or the second person in a chat between people). */
+  assistant?: string;
+}
+
+export interface HeuristicObserverOptions {
+  /** Names to attribute statements to instead of "User"/"Assistant"; may depend on the batch. */
+  speakerNames?: SpeakerNames | ((batch: ObserverBatch) => SpeakerNames | undefined);
+  /** Keep questions the assistant asks (default false: they are prompts, not facts). */
+  keepAssistantQuestions?: boolean;
+  /** At most this many informative sentences are kept together per message (default 6). */
+  maxSentencesPerObservation?: number;
+  /** Observation texts are cut at about this many characters (default 600). */
+  maxObservationChars?: number;
+}
+
+const PRIORITY_RANK: Record<Priority, number> = { low: 0, medium: 1, high: 2 };
+const MAX_SENTENCE_CHARS = 400;
+
+interface Piece {
+  analysis: SentenceAnalysis;
+  /** Restated sentence, with resolved dates. */
+  body: string;
+  korean: boolean;
+}
+
+interface Draft {
+  category: string;
+  priority: Priority;
+  done: boolean;
+  text: string;
+  tags: string[];
+  message: Message;
+  local: LocalDateTime;
+  working: boolean;
+  question: boolean;
+  role: 'user' | 'assistant';
+}
+
+/** Create the offline heuristic Observer. */
+export function createHeuristicObserver(options: HeuristicObserverOptions = {}): Observer {
+  return {
+    kind: 'heuristic',
+    label: 'heuristic (offline)',
+    observe: async (batch) => observeWithRules(batch, options),
+  };
+}
+
+/** The Observer's work as a pure function of the batch. */
+export function observeWithRules(batch: ObserverBatch, options: HeuristicObserverOptions = {}): ObserverResult {
+  const names = (typeof options.speakerNames === 'function' ? options.speakerNames(batch) : options.speakerNames) ?? {};
+  const fallbackLocal = localDateTime(batch.now, batch.timeZone) ?? localDateTime('1970-01-01T00:00:00Z', 'UTC')!;
+  const drafts: Draft[] = [];
+  for (const message of batch.messages) {
+    if (message.role !== 'user' && message.role !== 'assistant') continue;
+    const local = localDateTime(message.time, batch.timeZone) ?? fallbackLocal;
+    drafts.push(...observeMessage(message, message.role, local, names, options));
+  }
+
+  const byId = new Map<string, Observation>();
+  const observations: Observation[] = [];
+  let currentTask: string | undefined;
+  let currentTaskStrength = -1;
+  for (const d of drafts) {
+    const id = observationId({ agent: batch.agent, session: batch.session, category: d.category, text: d.text });
+    const existing = byId.get(id);
+    if (existing) {
+      const ids = existing.provenance!.entryIds;
+      if (!ids.includes(d.message.entryId)) ids.push(d.message.entryId);
+      continue;
+    }
+    const obs: Observation = {
+      id,
+      date: d.local.date,
+      time: d.local.time,
+      priority: d.priority,
+      done: d.done,
+      category: d.category,
+      text: d.text,
+      tags: d.tags,
+      agent: batch.agent,
+      provenance: { source: d.message.source ?? batch.source, agent: batch.agent, session: batch.session, entryIds: [d.message.entryId] },
+    };
+    byId.set(id, obs);
+    observations.push(obs);
+    if (d.role === 'user' && !d.done) {
+      // The latest work statement or task wins; a question only when there is nothing else.
+      const strength = d.working || d.category === 'task' && !d.question ? 1 : d.category === 'task' ? 0 : -1;
+      if (strength >= 0 && strength >= currentTaskStrength) {
+        currentTask = d.text;
+        currentTaskStrength = strength;
+      }
+    }
+  }
+  return currentTask === undefined ? { observations } : { observations, currentTask };
+}
+
+function observeMessage(
+  message: Message,
+  role: 'user' | 'assistant',
+  local: LocalDateTime,
+  names: SpeakerNames,
+  options: HeuristicObserverOptions,
+): Draft[] {
+  const cleaned = cleanMessageText(message.text ?? '');
+  if (!cleaned.text) return [];
+  const sentences = splitSentences(cleaned.text);
+  const messageKorean = isKorean(cleaned.text);
+  const speakerName = names[role];
+  const listenerName = role === 'user' ? names.assistant : names.user;
+  const knownNames = [names.user, names.assistant].filter((n): n is string => !!n);
+  const speaker = speakerName ?? (messageKorean ? KOREAN_ROLE_LABEL[role] : role === 'user' ? 'User' : 'Assistant');
+  // Resolve "you" only in a chat between two named people.
+  const listener = speakerName && listenerName ? listenerName : undefined;
+
+  const pieces: Piece[] = [];
+  for (const raw of sentences) {
+    const korean = isKorean(raw);
+    let sentence = korean ? stripKoreanAddress(raw, knownNames) : stripAddress(raw, knownNames);
+    if (!sentence) continue;
+    if (sentence.length > MAX_SENTENCE_CHARS) sentence = truncate(sentence, MAX_SENTENCE_CHARS);
+    const anchors = findDateAnchors(sentence, local);
+    const ctx = {
+      names: knownNames,
+      futureDate: anchors.some((a) => a.future && a.resolved !== local.date),
+      pastDate: anchors.some((a) => !a.future),
+    };
+    const analysis = korean ? analyseKorean(sentence, ctx) : analyseEnglish(sentence, ctx);
+    if (analysis.kind === 'filler') continue;
+    if (analysis.kind === 'question' && role === 'assistant' && !options.keepAssistantQuestions) continue;
+    const dated = annotateDates(sentence, anchors);
+    let body: string;
+    if (analysis.kind === 'question') {
+      body = korean ? `${speaker} 질문: ${restateKorean(dated, speaker)}` : questionBody(dated, speaker, listener);
+    } else {
+      body = korean ? restateKorean(dated, speaker) : restateEnglish(dated, speaker, listener);
+    }
+    pieces.push({ analysis, body, korean });
+  }
+
+  const drafts: Draft[] = [];
+  const maxSentences = options.maxSentencesPerObservation ?? 6;
+  const maxChars = options.maxObservationChars ?? 600;
+  let group: Piece[] = [];
+  const flushGroup = (): void => {
+    if (group.length === 0) return;
+    const kept = group.slice(0, maxSentences);
+    const category = kept.some((p) => p.analysis.category === 'event') ? 'event' : 'fact';
+    const priority = kept.reduce<Priority>((acc, p) => (PRIORITY_RANK[p.analysis.priority] > PRIORITY_RANK[acc] ? p.analysis.priority : acc), 'low');
+    const text = finishText(attribute(kept.map((p) => finishSentence(p.body)).join(' '), speaker, kept[0]!.korean), maxChars);
+    drafts.push(draft(text, category, priority, false, kept.some((p) => p.analysis.working), false));
+    group = [];
+  };
+  const draft = (text: string, category: string, priority: Priority, done: boolean, working: boolean, question: boolean): Draft => ({
+    category,
+    priority,
+    done,
+    text,
+    tags: detectTags(text, cleaned.codeLanguages, 3, [speaker, ...knownNames]),
+    message,
+    local,
+    working,
+    question,
+    role,
+  });
+
+  for (const p of pieces) {
+    const a = p.analysis;
+    const strong = a.kind === 'question' || a.category !== 'fact' && a.category !== 'event' || a.priority === 'high' || a.done;
+    if (!strong) {
+      group.push(p);
+      continue;
+    }
+    flushGroup();
+    const sentence = a.kind === 'question' && p.korean ? p.body.trim().replace(/[?？]*$/, '?') : finishSentence(p.body);
+    const text = finishText(a.kind === 'question' ? sentence : attribute(sentence, speaker, p.korean), maxChars);
+    drafts.push(draft(text, a.category, a.priority, a.done, a.working, a.kind === 'question'));
+  }
+  flushGroup();
+  return drafts;
+}
+
+/** "How do I validate JWT refresh tokens?" → "User asked how to validate JWT refresh tokens." */
+function questionBody(sentence: string, speaker: string, listener: string | undefined): string {
+  const restated = restateQuestion(sentence);
+  if (restated !== sentence.trim()) return `${speaker} asked ${restateEnglish(restated, speaker, listener)}`;
+  return `${speaker} asked: ${restateEnglish(sentence.trim(), speaker, listener)}`;
+}
+
+/** Prefix the speaker unless the text already starts with them. */
+function attribute(text: string, speaker: string, _korean: boolean): string {
+  return text.startsWith(speaker) ? text : `${speaker}: ${text}`;
+}
+
+/** End a sentence with a period (questions keep nothing; "!" becomes "."). */
+function finishSentence(s: string): string {
+  let t = s.trim().replace(/\s*[!]+$/, '.').replace(/\s*\?+$/, '').replace(/[,;:\s-]+$/, '');
+  if (!/[.。…)"'\]]$/.test(t) && !/[\p{Extended_Pictographic}]$/u.test(t)) t += '.';
+  return t;
+}
+
+function finishText(text: string, maxChars: number): string {
+  let t = oneLine(text).replace(/([.!?])\1+/g, '$1');
+  if (!/[.。…)"'\]?]$/.test(t) && !/[\p{Extended_Pictographic}]$/u.test(t)) t += '.';
+  return t.length > maxChars ? truncate(t, maxChars) : t;
+}
+
+function truncate(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const cut = s.slice(0, max);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[,;:\s]+$/, '')}…`;
+}
+
+/** Korean vocatives: "민수님, …", "민수야 …". */
+function stripKoreanAddress(sentence: string, names: string[]): string {
+  let s = sentence.trim();
+  for (const name of names) {
+    if (name.length < 2) continue;
+    const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    s = s.replace(new RegExp(`^${esc}(?:님|씨|아|야)?\\s*[,!.]\\s*`), '');
+  }
+  return s.replace(/^(?:네|넵|응|아|오|와|음|그래|좋아요|좋아|알겠어요|알겠습니다)\s*[,!.~]+\s*/, '').trim();
+}

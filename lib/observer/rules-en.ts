@@ -1,0 +1,303 @@
+/**
+ * English rules of the heuristic Observer: is a sentence filler, a question
+ * or a statement; which category and priority it has; and how to restate it
+ * in the third person ("I prefer X" → "User prefers X"). Pure functions.
+ */
+import type { Priority } from '../types.js';
+
+export interface SentenceAnalysis {
+  kind: 'filler' | 'question' | 'statement';
+  category: 'preference' | 'decision' | 'task' | 'state' | 'fact' | 'event';
+  priority: Priority;
+  done: boolean;
+  /** Words that carry content (not stop words, filler or speaker names). */
+  contentWords: number;
+  /** The speaker says what they are working on now. */
+  working: boolean;
+}
+
+export interface AnalysisContext {
+  /** Names of the speakers (ignored as content, stripped as vocatives). */
+  names: string[];
+  /** A resolved relative date in the sentence points to the future. */
+  futureDate: boolean;
+  /** A resolved relative date in the sentence points to the past. */
+  pastDate: boolean;
+}
+
+const STOP = new Set(`a about above after again against all also am an and any are aren't as at be because been before
+being below between both but by can can't cannot could couldn't did didn't do does doesn't doing don't down during each
+few for from further had hadn't has hasn't have haven't having he he'd he'll he's her here here's hers herself him himself
+his how how's i i'd i'll i'm i've if in into is isn't it it's its itself let's me more most mustn't my myself no nor not of
+off on once only or other ought our ours ourselves out over own same shan't she she'd she'll she's should shouldn't so some
+such than that that's the their theirs them themselves then there there's these they they'd they'll they're they've this
+those through to too under until up very was wasn't we we'd we'll we're we've were weren't what what's when when's where
+where's which while who who's whom why why's with won't would wouldn't you you'd you'll you're you've your yours yourself
+yourselves will just now get got gets getting go going gone went really much many lot lots thing things stuff something
+anything everything nothing one ones way kind sort bit still even ever yet already again maybe perhaps probably though
+although however anyway anyways actually basically literally definitely totally absolutely certainly indeed pretty quite
+rather somewhat kinda sorta gonna wanna gotta ya yeah yes yep yup nope nah ok okay alright hey hi hello hiya heya howdy
+yo bye goodbye cya later soon thanks thank thx ty tysm welcome please sorry oh ooh ah aw aww wow whoa woah hmm um uh er
+lol haha hahaha hehe lmao omg btw tbh imo idk lmk well like know think mean guess see say said tell told hear heard make
+made take took come came look looks looked looking seem seems seemed sound sounds sounded feel feels felt feeling`.split(/\s+/));
+
+/** Evaluative words that make a sentence chit-chat when nothing else is said. */
+const FILLER = new Set(`great cool nice good glad happy fantastic wonderful lovely sweet awesome amazing incredible
+impressive brilliant perfect excellent super beautiful gorgeous neat fun funny interesting exciting excited fab fabulous
+terrific outstanding stunning adorable cute wild crazy insane epic legendary sick dope rad proud congrats congratulations
+best true right exactly agree agreed absolutely sure course problem worries care luck wish wishes hope hoping love loved
+lovin loving like liked appreciate appreciated appreciation grateful thankful means meant inspiring inspired inspiration
+touching heartwarming special blast awesome amazing totally completely truly super so soo sooo such real wonderful day
+night morning evening chat talk talking catch catching share sharing hear hearing glad keep up work going awesome job
+same too also here there back yours mine choice idea question point`.split(/\s+/));
+
+/** Whole-sentence chit-chat patterns (after vocatives and punctuation are removed). */
+const FILLER_PHRASES = [
+  /^(?:(?:hi|hey|hello|hiya|heya|howdy|yo|good (?:morning|afternoon|evening|night)|morning|evening)\b.*)$/,
+  /^(?:how (?:are|have) you(?: been| doing)?|how's it going|how are things|what's up|whats up|sup|what's new|anything new|how was your (?:day|weekend|week))$/,
+  /^(?:thanks?(?: you)?|thank you so much|many thanks|cheers|ty|thx)(?: (?:so|very) much)?(?: for (?:sharing|asking|the (?:help|support|chat|advice|tip|info|kind words)|your (?:help|support|kind words)|everything|that))?$/,
+  /^(?:you're welcome|no problem|no worries|my pleasure|any ?time|of course|sure thing|sure|np)$/,
+  /^(?:talk (?:to you )?(?:soon|later)|see you(?: soon| later| around)?|take care|bye(?: for now)?|catch you later|have a (?:good|great|nice|lovely|wonderful) (?:day|one|night|evening|weekend|time)|good night|night)$/,
+  /^(?:me too|same here|you too|same|likewise|agreed|i agree|totally agree|exactly|absolutely|definitely|for sure|indeed|true|right|yes|no|ok|okay|got it|sounds good|sounds great|sounds like a plan|makes sense|fair enough|i see|cool|nice|great|awesome|wow|lol|haha)$/,
+  /^(?:keep (?:it )?up the (?:good|great|amazing|awesome) work|good luck(?: with .*)?|best of luck(?: with .*)?|you (?:got|can do) this|proud of you|i'm (?:so )?(?:happy|glad|proud) for you)$/,
+];
+
+const PREFERENCE = new RegExp(
+  [
+    String.raw`\b(?:i|we)\s+(?:really\s+|much\s+|strongly\s+|generally\s+|always\s+|definitely\s+|totally\s+|absolutely\s+|do\s+|still\s+|just\s+|kinda\s+|also\s+|especially\s+|personally\s+)*(?:prefer|like|love|enjoy|hate|dislike|detest|adore|loathe|can't stand|cannot stand)\b`,
+    String.raw`\bprefer(?:s|red|ence)?\b[^.]*\b(?:over|to|instead of|rather than)\b`,
+    String.raw`\b(?:my|our) (?:favou?rite|preference|preferred|go-to)\b`,
+    String.raw`\b(?:i'm|i am|we're|we are) (?:a (?:big |huge )?fan of|not a (?:big )?fan of|into|really into|keen on|passionate about|obsessed with|allergic to|vegetarian|vegan)\b`,
+    String.raw`\b(?:i|we) (?:always|never) (?:use|write|do|run|want|eat|drink|buy)\b`,
+    String.raw`^(?:please\s+)?(?:always|never|don't|do not) (?:ever\s+)?(?:use|suggest|write|give me|call me|add|put)\b`,
+    String.raw`\bi'd (?:rather|prefer)\b`,
+    String.raw`\bi (?:would|'d) like (?:you )?to (?:always|never)\b`,
+  ].join('|'),
+  'i',
+);
+
+const DECISION = new RegExp(
+  [
+    String.raw`\b(?:decided|decide to|decision (?:is|was)|made (?:a|the) (?:decision|call)|final decision)\b`,
+    String.raw`\b(?:we|i)(?:'ll| will| are going to|'re going to| shall) (?:use|go with|stick with|pick|adopt|switch to|build (?:it )?(?:on|with))\b`,
+    String.raw`\blet's (?:go with|use|stick with|pick|choose|adopt|do|build|keep)\b`,
+    String.raw`\b(?:we're|we are|i'm|i am) going with\b`,
+    String.raw`\b(?:chose|chosen|settled on|opted for|agreed (?:to|on)|sticking with|going forward we)\b`,
+    String.raw`\bthe plan is\b`,
+    String.raw`\b(?:will be|is going to be|is|as) (?:the|our) (?:main|primary|default|single source of truth)\b`,
+  ].join('|'),
+  'i',
+);
+
+const STATE = new RegExp(
+  [
+    String.raw`\b(?:switched|switching|moved|moving|migrated|migrating|upgraded|downgraded|converted|transitioned|changed|ported)\b(?:\s+\S+){0,4}?\s+(?:from|to|over to|back to)\b`,
+    String.raw`\b(?:now using|now use|now uses|now on|no longer|not anymore|anymore|started using|stopped using|replaced|is now|are now|am now|i'm now|we're now|has become|have become|became|used to)\b`,
+  ].join('|'),
+  'i',
+);
+
+const DONE = new RegExp(
+  [
+    String.raw`\b(?:i|we|it|that|this|everything|they|he|she)\s+(?:have\s+|has\s+|'ve\s+|'s\s+)?(?:just\s+|finally\s+|now\s+|already\s+)?(?:finished|completed|fixed|resolved|shipped|deployed|merged|released|solved|submitted|wrapped up|closed)\b`,
+    String.raw`\b(?:is|are|'s|was|were)\s+(?:now\s+|all\s+|finally\s+)?(?:done|finished|complete|completed|fixed|resolved|merged|deployed|shipped|live)\b`,
+    String.raw`\b(?:works now|now works|got it working|it works|all tests pass(?:ing|ed)?|tests (?:are )?(?:now )?passing|done with)\b`,
+    String.raw`^(?:done|fixed|finished|merged|shipped|deployed|completed|resolved)\b`,
+  ].join('|'),
+  'i',
+);
+
+/** Work-ish objects: a completion about these is a finished task (✅). */
+const TASK_OBJECT = /\b(?:bug|bugs|issue|feature|task|ticket|pr|pull request|migration|tests?|build|deploy(?:ment)?|release|refactor|fix|it|that|this|chapter|draft|report|homework|assignment|project|code|endpoint|api|setup|script|job|module|service|function|page|docs?|document|review|the \w+)\b/i;
+
+const STRUGGLE = /\b(?:struggl(?:e|es|ed|ing)|confus(?:ed|ing|es)|don't (?:really )?(?:get|understand)|do not understand|can't (?:figure out|understand|wrap my head)|cannot (?:figure out|understand)|having (?:a hard time|trouble|difficulty|problems?)|stuck (?:on|with)|lost (?:with|on)|doesn't make sense|makes no sense|hard (?:time )?(?:to understand|grasping)|wrap my head around|(?:keeps?|keep) failing|error|broken|not working|doesn't work)\b/i;
+
+const DEADLINE_WORD = /\b(?:deadline|due|demo|launch|release|ship|submit|submission|present|presentation|exam|test|meeting|interview|appointment|review|standup|call|flight|trip|party|wedding|event)\b/i;
+const BY_DATE = /\b(?:by|before|until|till|due|no later than)\s+(?:the\s+)?(?:end of|tomorrow|tonight|today|next|this|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d{1,2}(?:st|nd|rd|th)?|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d{4}-\d{2})/i;
+const EXPLICIT_DATE = /\b(?:\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)\b/i;
+
+const TASK = new RegExp(
+  [
+    String.raw`\b(?:i|we)(?:\s+really|\s+still|\s+also|\s+definitely|\s+just)?\s*(?:need to|have to|must|should|'ll need to|got to|gotta|want to|wanna|plan to|am planning to|'m planning to|are planning to|'re planning to|'m going to|am going to|are going to|'re going to|'m gonna|'re gonna|will|'ll|intend to|hope to|'m hoping to|'m trying to|am trying to|are trying to|'m about to)\b`,
+    String.raw`\b(?:todo|to-do|remind me|don't forget|make sure to|next step|action item|on my list)\b`,
+    String.raw`^(?:please\s+|so\s+|ok(?:ay)?\s+|now\s+)?(?:can|could|would|will) you\s+(?:please\s+)?(?:help|write|create|add|fix|implement|build|make|set up|explain|show|review|check|update|refactor|generate|draft|remind|find|look)\b`,
+    String.raw`^(?:please\s+|so\s+|ok(?:ay)?\s+|now\s+)?(?:help me|write|create|add|fix|implement|build|make|set up|explain|show me|review|check|update|refactor|generate|draft|remind me|let's)\b`,
+  ].join('|'),
+  'i',
+);
+
+const WORKING = /\b(?:i'm|i am|we're|we are)\s+(?:currently\s+|now\s+|still\s+|also\s+)?(?:working on|building|writing|developing|implementing|making|creating|setting up|learning|studying|preparing|migrating|refactoring|debugging|fixing|designing|planning)\b|^(?:please\s+)?(?:(?:can|could) you\s+)?help me\b/i;
+
+const PAST_VERB = /\b(?:went|visited|attended|met|joined|celebrated|travell?ed|took|saw|watched|won|bought|adopted|graduated|married|got|had|did|made|gave|received|started|began|signed|scored|ran|hiked|painted|wrote|read|tried|learned|learnt|found|lost|broke|left|came|spent|held|threw|hosted|organi[sz]ed|volunteered|participated|competed|performed|published|was|were|\w{3,}ed)\b/i;
+
+const QUESTION_START = /^(?:what|what's|whats|how|how's|why|when|where|which|who|whose|whom|is|are|am|was|were|do|does|did|can|could|should|would|will|shall|have|has|had|may|might|any|anything|anyone|isn't|aren't|don't|doesn't|didn't|won't|can't|wouldn't|shouldn't)\b/i;
+
+function words(sentence: string): string[] {
+  return sentence
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}'#+.-]+/gu, ' ')
+    .split(/\s+/)
+    .map((w) => w.replace(/^['.-]+|['.-]+$/g, '').replace(/'s$/, ''))
+    .filter(Boolean);
+}
+
+/** Remove vocatives and leading interjections: "Wow, Caroline! That's great" → "That's great". */
+export function stripAddress(sentence: string, names: string[]): string {
+  let s = sentence.trim();
+  const nameAlt = names
+    .filter((n) => n.length >= 2)
+    .flatMap((n) => [n, n.slice(0, Math.max(3, Math.ceil(n.length / 2)))])
+    .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  if (nameAlt.length) {
+    const names = `(?:${nameAlt.join('|')})[a-z]*`;
+    s = s.replace(new RegExp(`(?:,\\s*|\\s+)${names}\\s*([!.?,]*)\\s*$`, 'i'), '$1');
+    s = s.replace(new RegExp(`^(?:(?:hey|hi|hello|oh|wow|yeah|yes|thanks|thank you|aw+|ha+|dear)\\s*,?\\s*)?${names}\\s*[,!.]\\s*`, 'i'), '');
+    s = s.replace(new RegExp(`,\\s*${names}\\s*,`, 'gi'), ',');
+  }
+  // Leading interjections ("Yeah, I painted…" → "I painted…").
+  for (let i = 0; i < 3; i++) {
+    const next = s.replace(/^(?:yeah|yes|yep|yup|oh|ooh|wow|whoa|well|so|hey|ok|okay|haha|hahaha|lol|um|uh|hmm|totally|absolutely|definitely|sure|right|aw+|omg|oh man|oh wow|also|anyway|anyways|btw|by the way|honestly|actually|ah|true|exactly|indeed|of course|no way|nice|cool|great)\s*[,!.:-]+\s*/i, '');
+    if (next === s) break;
+    s = next;
+  }
+  return s.trim();
+}
+
+/** Is the sentence a question? */
+export function isQuestion(sentence: string): boolean {
+  const s = sentence.trim();
+  return /\?["')\]]*\s*$/.test(s) || (QUESTION_START.test(s) && !/[.!]\s*$/.test(s) && s.split(/\s+/).length <= 12 && !/\b(?:i|we)\b/i.test(s.split(/\s+/).slice(0, 2).join(' ')));
+}
+
+export function countContentWords(sentence: string, names: string[]): number {
+  const nameSet = new Set(names.map((n) => n.toLowerCase()));
+  let n = 0;
+  for (const w of words(sentence)) {
+    if (w.length < 2 && !/\d/.test(w)) continue;
+    if (STOP.has(w) || FILLER.has(w) || nameSet.has(w)) continue;
+    if ([...nameSet].some((name) => name.length >= 3 && name.startsWith(w) && w.length >= 3)) continue;
+    n++;
+  }
+  return n;
+}
+
+function isFillerPhrase(sentence: string): boolean {
+  const s = sentence.toLowerCase().replace(/[^\p{L}\p{N}'\s]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  if (!s) return true;
+  return FILLER_PHRASES.some((re) => re.test(s));
+}
+
+/** Classify one English sentence (already stripped of vocatives/interjections). */
+export function analyseEnglish(sentence: string, ctx: AnalysisContext): SentenceAnalysis {
+  const contentWords = countContentWords(sentence, ctx.names);
+  const base: SentenceAnalysis = { kind: 'statement', category: 'fact', priority: 'low', done: false, contentWords, working: false };
+  if (contentWords === 0 || (isFillerPhrase(sentence) && contentWords < 3)) return { ...base, kind: 'filler' };
+  if (isQuestion(sentence)) {
+    const hasTopic = contentWords >= 2 || /\d|[A-Z]{2,}|\b\w+\.\w+\b/.test(sentence);
+    if (!hasTopic) return { ...base, kind: 'filler' };
+    return { ...base, kind: 'question', category: 'task', priority: 'medium', working: WORKING.test(sentence) };
+  }
+  const working = WORKING.test(sentence);
+  const hasDate = ctx.futureDate || EXPLICIT_DATE.test(sentence);
+  const deadline = (ctx.futureDate && (DEADLINE_WORD.test(sentence) || BY_DATE.test(sentence) || TASK.test(sentence))) ||
+    (BY_DATE.test(sentence) && hasDate) || /\bdeadline\b/i.test(sentence);
+  if (DONE.test(sentence) && !/\b(?:not|n't|never)\b[^.]*\b(?:done|finished|fixed|resolved|working)\b/i.test(sentence) && !ctx.futureDate) {
+    if (TASK_OBJECT.test(sentence)) return { ...base, category: 'task', priority: 'medium', done: true, working };
+    return { ...base, category: 'event', priority: 'medium', working };
+  }
+  if (DECISION.test(sentence)) return { ...base, category: 'decision', priority: 'high', working };
+  if (PREFERENCE.test(sentence)) return { ...base, category: 'preference', priority: 'high', working };
+  if (deadline) return { ...base, category: 'task', priority: 'high', working };
+  if (STATE.test(sentence)) return { ...base, category: 'state', priority: 'medium', working };
+  if (STRUGGLE.test(sentence)) return { ...base, category: 'fact', priority: 'high', working };
+  if (TASK.test(sentence) || working) return { ...base, category: 'task', priority: 'medium', working };
+  if (ctx.pastDate || (PAST_VERB.test(sentence) && /\b(?:i|we|my|our)\b/i.test(sentence))) {
+    return { ...base, category: 'event', priority: 'medium', working };
+  }
+  const specific = /\d/.test(sentence) || /(?<=\S\s+)\p{Lu}[\p{L}\p{N}]+/u.test(sentence) || contentWords >= 4;
+  return { ...base, category: 'fact', priority: specific ? 'medium' : 'low', working };
+}
+
+// ---------------------------------------------------------------------------
+// Third-person restatement
+
+const MODAL_OR_PAST = new Set(`can can't cannot could couldn't will won't would wouldn't should shouldn't shall must
+mustn't might may did didn't had hadn't was wasn't were went got made saw took came gave found thought told became left
+felt brought began kept held wrote stood heard meant set met ran paid sat spoke led read grew lost fell sent built
+understood drew broke spent cut drove bought wore chose sought threw caught dealt won forgot lent taught ate drank sang
+swam flew rode hid shot slept fought fed hung knew put hit hurt quit shut bet cost split spread upset forgave froze woke
+stole struck swore tore bit blew dug lit sank shook spun sprang stuck stung swept swung bent bound bled bred clung crept
+fled flung ground knelt leapt slid strove wept wound overcame undertook withdrew mistook misunderstood used also just
+really still never always often usually sometimes recently finally actually even only already totally definitely
+absolutely kinda sorta too personally honestly literally simply currently now then first def truly mostly rarely
+certainly probably generally and or but to`.split(/\s+/));
+
+const ADVERBS = new Set(`really just also always never still actually usually often sometimes recently finally even only
+already totally definitely absolutely kinda sorta personally honestly literally simply currently now truly mostly rarely
+certainly probably generally mainly especially seriously genuinely`.split(/\s+/));
+
+/** "I" + optional adverbs + the verb to conjugate. */
+const ADVERB_THEN_VERB = new RegExp(`\\bI((?:\\s+(?:${[...ADVERBS].join('|')}))*)\\s+([A-Za-z']+)\\b`, 'g');
+
+/** Present-tense verbs that look like past tense, participles or adverbs. */
+const PRESENT_LOOKALIKES = new Set(`need feed bleed speed proceed succeed exceed seed heed breed weed embed shed bring sing
+ring sting swing cling fling spring string wring apply reply rely fly supply multiply comply imply ally`.split(/\s+/));
+
+const IRREGULAR_PRESENT: Record<string, string> = { have: 'has', do: 'does', go: 'goes', am: 'is', be: 'is' };
+
+/** Third-person singular of a present-tense verb ("prefer" → "prefers"), or the word unchanged. */
+export function thirdPerson(word: string): string {
+  const lower = word.toLowerCase();
+  if (IRREGULAR_PRESENT[lower]) return IRREGULAR_PRESENT[lower]!;
+  if (MODAL_OR_PAST.has(lower) || !/^[a-z]+$/.test(lower) || lower.length < 2) return word;
+  if (/(?:ed|ing|ly|'t)$/.test(lower) && !PRESENT_LOOKALIKES.has(lower)) return word;
+  if (/(?:s|sh|ch|x|z|o)$/.test(lower)) return word + 'es';
+  if (/[^aeiou]y$/.test(lower)) return word.slice(0, -1) + 'ies';
+  return word + 's';
+}
+
+function possessive(name: string): string {
+  return /s$/i.test(name) ? `${name}'` : `${name}'s`;
+}
+
+/**
+ * Restate first-person English in the third person for `speaker`:
+ * "I prefer TypeScript" → "User prefers TypeScript", "my novel" → "User's novel".
+ * When `listener` is given (both speakers are known people), second-person
+ * subject forms are resolved too: "you're a great counselor" → "Caroline is a great counselor".
+ */
+export function restateEnglish(sentence: string, speaker: string, listener?: string): string {
+  let s = sentence;
+  s = s.replace(/\bI'm\b|\bI am\b/g, `${speaker} is`);
+  s = s.replace(/\bI've\b|\bI have\b/g, `${speaker} has`);
+  s = s.replace(/\bI haven't\b/g, `${speaker} hasn't`);
+  s = s.replace(/\bI'd\b/g, `${speaker} would`);
+  s = s.replace(/\bI'll\b/g, `${speaker} will`);
+  s = s.replace(/\bI don't\b/g, `${speaker} doesn't`);
+  s = s.replace(/\bI do not\b/g, `${speaker} does not`);
+  s = s.replace(ADVERB_THEN_VERB, (_all, advs: string, verb: string) => `${speaker}${advs} ${thirdPerson(verb)}`);
+  s = s.replace(/\bI\b/g, speaker);
+  s = s.replace(/\b[Mm]y\b/g, possessive(speaker));
+  s = s.replace(/\b[Mm]ine\b/g, possessive(speaker));
+  s = s.replace(/\b[Mm]yself\b/g, speaker);
+  s = s.replace(/(?<![A-Za-z'])[Mm]e\b(?!')/g, speaker);
+  if (listener) {
+    s = s.replace(/\b[Yy]ou're\b|\b[Yy]ou are\b/g, `${listener} is`);
+    s = s.replace(/\b[Yy]ou've\b|\b[Yy]ou have\b/g, `${listener} has`);
+    s = s.replace(/\b[Yy]ou were\b/g, `${listener} was`);
+    s = s.replace(/\b[Yy]ou'd\b/g, `${listener} would`);
+    s = s.replace(/\b[Yy]ou'll\b/g, `${listener} will`);
+    s = s.replace(/\b[Yy]our\b/g, possessive(listener));
+    s = s.replace(/\b[Yy]ours\b/g, possessive(listener));
+    s = s.replace(/\b[Yy]ourself\b/g, listener);
+  }
+  return s;
+}
+
+/** "How do I validate JWT refresh tokens?" → "how to validate JWT refresh tokens". */
+export function restateQuestion(sentence: string): string {
+  let s = sentence.trim().replace(/^(?:so|also|and|but|quick question|question|hey|ok(?:ay)?)\s*[:,]?\s+/i, '');
+  const howTo = /^(how|what|where|when|why|which|who)\s+(?:do|can|should|could|would|shall|might)\s+(?:i|we)\s+/i.exec(s);
+  if (howTo) return `${howTo[1]!.toLowerCase()} to ${s.slice(howTo[0].length)}`.replace(/\?+\s*$/, '');
+  return s;
+}

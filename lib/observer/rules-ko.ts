@@ -1,0 +1,118 @@
+/**
+ * Korean rules of the heuristic Observer: filler, questions, categories and
+ * a third-person restatement ("저는 … 선호해요" → "사용자는 … 선호해요").
+ * Particles stay attached to words; rules match stems and endings. Pure functions.
+ */
+import type { AnalysisContext, SentenceAnalysis } from './rules-en.js';
+
+/** Whole eojeols (space-separated words) that carry no content on their own. */
+const FILLER_WORD = new RegExp(
+  '^(?:' +
+    [
+      '안녕\\S*', '반가\\S*', '반갑\\S*', '감사\\S*', '고마\\S*', '고맙\\S*', '네+', '넵', '넹', '응+', '어+', '예', '아니요', '아뇨',
+      '좋\\S*', '알겠\\S*', '알았\\S*', '오케이', '오키', 'ㅇㅋ', 'ㅇㅇ', 'ㅋ+', 'ㅎ+', 'ㅠ+', 'ㅜ+', '와+', '우와', '대박\\S*', '굿',
+      '수고\\S*', '그렇\\S*', '그래\\S*', '맞\\S*', '물론\\S*', '천만\\S*', '정말\\S*', '진짜\\S*', '너무', '아주', '매우', '완전',
+      '되게', '참', '잘', '도와주\\S*', '도와줘서', '덕분\\S*', '최고\\S*', '멋\\S*', '훌륭\\S*', '축하\\S*', '재밌\\S*', '재미있\\S*',
+      '다행\\S*', '혹시', '그럼', '그러면', '그리고', '그래서', '근데', '음+', '아+', '오+', '헐', '와우', '부탁\\S*', '드려요',
+      '드립니다', '해요', '합니다', '했어요', '요', '이에요', '예요', '입니다', '같아요', '같네요', '보여요', '보이네요', '하세요',
+      '계세요', '주세요', '봐요', '봐', '또', '다음에', '나중에', '뵐게요', '봬요', '이야기', '얘기\\S*', '저', '나', '저는', '나는',
+      '제가', '내가', '저도', '나도', '우리', '우리는', '우리도', '그거', '이거', '그게', '이게', '그건', '이건', '것', '거',
+      '것도', '정도', '이렇게', '그렇게', '어떻게', '왜', '뭐', '무엇', '어디', '언제', '누구', '있어요', '있습니다', '있어',
+      '없어요', '없습니다', '하고', '해서', '하는', '한', '할', '된', '되는', '수', '있는', '위해', '위한', '님',
+    ].join('|') +
+    ')$',
+);
+
+const PREFERENCE = /(선호|좋아해|좋아합니다|좋아하는|좋아함|좋아하지|싫어|싫습니다|싫다|싫은|별로(?:야|예요|에요|입니다|라서)|취향|즐겨|마음에 들|더 좋|더 나아|더 낫|더 편해|더 편하|항상\s.*(?:써|쓰|사용)|절대\s.*(?:쓰지|안 쓰|사용하지|하지)|쓰지 (?:마|말아)|(?:하지|쓰지) 말아 ?주)/;
+const DECISION = /(결정|하기로|쓰기로|사용하기로|가기로|정했|정하자|확정|채택|선택했|고르기로|(?:으)?로 가자|(?:으)?로 갑시다|(?:으)?로 하자|(?:으)?로 합시다|로 정리|쓰자|씁시다|사용하자|사용합시다)/;
+const STATE = /(바꿨|바꾸었|바꿔서|바꿨어|전환했|전환하|이전했|옮겼|마이그레이션|갈아탔|교체했|변경했|(?:에서|부터)\s.*(?:로|으로)\s?(?:바꿨|옮겼|이전|변경|전환|갈아)|이제는?\s.*(?:써요|씁니다|써|사용해|사용합니다|사용 중)|더 이상|이제 안|그만뒀|그만두었)/;
+const DONE = /(완료|끝났|끝냈|끝냄|마쳤|마무리했|마무리됐|해결했|해결됐|해결되었|해결 완료|고쳤|수정했|수정 완료|배포했|배포 완료|성공했|통과했|머지했|다 했|다했|제출했)/;
+const TASK_OBJECT = /(버그|이슈|기능|작업|티켓|PR|풀 리퀘스트|마이그레이션|테스트|빌드|배포|릴리스|리팩터링|수정|챕터|장|초안|보고서|숙제|과제|프로젝트|코드|엔드포인트|API|설정|스크립트|모듈|서비스|함수|페이지|문서|리뷰|그거|이거|그것|이것)/i;
+const STRUGGLE = /(어려워|어렵|헷갈|이해가 (?:잘 )?안|이해를 못|모르겠|막혔|막혀|힘들어|힘듭|잘 안 ?돼|안 ?돼요|에러|오류|실패)/;
+const DEADLINE_WORD = /(까지|마감|데드라인|기한|데모|발표|출시|릴리스|제출|시험|회의|미팅|면접|약속|일정)/;
+const TASK = /(해야|할 예정|할 거|할게|할께|하려고|하려구|계획|예정|해 ?줘|해 ?주세요|해 ?주실|부탁|만들어 ?(?:줘|주세요)|알려 ?(?:줘|주세요)|설명해|도와 ?(?:줘|주세요)|작업 중|작업하고|만들고 있|하고 있어|하는 중|준비 중|준비하고|공부하고|배우고|개발하고|구현하고|할 일|잊지 말)/;
+const WORKING = /(작업 중|작업하고 있|만들고 있|개발하고 있|개발 중|구현하고 있|구현 중|공부하고 있|공부 중|배우고 있|준비하고 있|준비 중|쓰고 있|하는 중|도와 ?(?:줘|주세요))/;
+const PAST = /(었|았|였|했|갔|왔|봤|샀|됐|났|썼|줬)(어|다|습니다|어요|지|는데|고|음)|다녀왔/;
+const QUESTION_END = /(까|까요|나요|니|냐|가요|을까|ㄹ까|는지|은지|죠|지요|어때|어때요|뭐야|뭐예요|뭔가요)[?？]?\s*$/;
+const QUESTION_WORD = /(어떻게|왜|뭐|무엇|무슨|언제|어디|누구|어느|몇|어떤|얼마)/;
+
+function eojeols(sentence: string): string[] {
+  return sentence
+    .replace(/[^\p{L}\p{N}\s#+.-]+/gu, ' ')
+    .split(/\s+/)
+    .map((w) => w.replace(/^[.-]+|[.-]+$/g, ''))
+    .filter(Boolean);
+}
+
+export function countKoreanContent(sentence: string, names: string[]): number {
+  let n = 0;
+  for (const w of eojeols(sentence)) {
+    if (FILLER_WORD.test(w)) continue;
+    if (names.some((name) => name.length >= 2 && w.startsWith(name))) continue;
+    if (/^[A-Za-z]+$/.test(w) && w.length < 2) continue;
+    n++;
+  }
+  return n;
+}
+
+export function isKoreanQuestion(sentence: string): boolean {
+  const s = sentence.trim();
+  if (/[?？]\s*$/.test(s)) return true;
+  return QUESTION_END.test(s) && QUESTION_WORD.test(s);
+}
+
+/** Classify one Korean sentence. */
+export function analyseKorean(sentence: string, ctx: AnalysisContext): SentenceAnalysis {
+  const contentWords = countKoreanContent(sentence, ctx.names);
+  const base: SentenceAnalysis = { kind: 'statement', category: 'fact', priority: 'low', done: false, contentWords, working: false };
+  if (contentWords === 0) return { ...base, kind: 'filler' };
+  const working = WORKING.test(sentence);
+  if (isKoreanQuestion(sentence)) {
+    if (contentWords < 2 && !/[A-Za-z]{2,}|\d/.test(sentence)) return { ...base, kind: 'filler' };
+    return { ...base, kind: 'question', category: 'task', priority: 'medium', working };
+  }
+  const deadline = (ctx.futureDate && (DEADLINE_WORD.test(sentence) || TASK.test(sentence))) || /(마감|데드라인)/.test(sentence);
+  if (DONE.test(sentence) && !/(안 끝|못 끝|아직|미완료)/.test(sentence) && !ctx.futureDate) {
+    if (TASK_OBJECT.test(sentence)) return { ...base, category: 'task', priority: 'medium', done: true, working };
+    return { ...base, category: 'event', priority: 'medium', working };
+  }
+  if (DECISION.test(sentence)) return { ...base, category: 'decision', priority: 'high', working };
+  if (PREFERENCE.test(sentence)) return { ...base, category: 'preference', priority: 'high', working };
+  if (deadline) return { ...base, category: 'task', priority: 'high', working };
+  if (STATE.test(sentence)) return { ...base, category: 'state', priority: 'medium', working };
+  if (STRUGGLE.test(sentence)) return { ...base, category: 'fact', priority: 'high', working };
+  if (TASK.test(sentence) || working) return { ...base, category: 'task', priority: 'medium', working };
+  if (ctx.pastDate || PAST.test(sentence)) return { ...base, category: 'event', priority: 'medium', working };
+  const specific = /\d|[A-Za-z]{2,}/.test(sentence) || contentWords >= 3;
+  return { ...base, category: 'fact', priority: specific ? 'medium' : 'low', working };
+}
+
+/** Does the Hangul syllable have a final consonant (받침)? */
+function hasBatchim(word: string): boolean {
+  const last = word.charCodeAt(word.length - 1);
+  if (last < 0xac00 || last > 0xd7a3) return false;
+  return (last - 0xac00) % 28 !== 0;
+}
+
+function particle(word: string, withBatchim: string, without: string): string {
+  return word + (hasBatchim(word) ? withBatchim : without);
+}
+
+/**
+ * Restate first-person Korean for `speaker`: 저는/나는 → speaker는,
+ * 제가/내가 → speaker가, 제/내/저의 → speaker의, 저를/나를 → speaker를.
+ */
+export function restateKorean(sentence: string, speaker: string): string {
+  const B = '(?<![\\p{L}\\p{N}])';
+  const A = '(?![\\p{L}\\p{N}])';
+  return sentence
+    .replace(new RegExp(`${B}(?:저는|나는)${A}`, 'gu'), particle(speaker, '은', '는'))
+    .replace(new RegExp(`${B}(?:제가|내가)${A}`, 'gu'), particle(speaker, '이', '가'))
+    .replace(new RegExp(`${B}(?:저도|나도)${A}`, 'gu'), `${speaker}도`)
+    .replace(new RegExp(`${B}(?:저를|나를)${A}`, 'gu'), particle(speaker, '을', '를'))
+    .replace(new RegExp(`${B}(?:저한테|나한테|저에게|나에게)${A}`, 'gu'), `${speaker}에게`)
+    .replace(new RegExp(`${B}(?:저의|나의|제|내)(?=\\s)`, 'gu'), `${speaker}의`);
+}
+
+/** Korean label for a role when no name is known. */
+export const KOREAN_ROLE_LABEL = { user: '사용자', assistant: '어시스턴트' } as const;

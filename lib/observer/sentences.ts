@@ -1,0 +1,130 @@
+/**
+ * Text preparation for the heuristic Observer: strip what is not prose (code
+ * blocks, tool-call lines, Markdown markers) and split the rest into
+ * sentences, for English and Korean. Pure functions.
+ */
+
+const HANGUL = /[\uAC00-\uD7A3\u3131-\u318E]/g;
+const LATIN = /[A-Za-z]/g;
+
+/** True when the text is mainly Korean (more Hangul syllables than Latin letters). */
+export function isKorean(text: string): boolean {
+  const h = text.match(HANGUL)?.length ?? 0;
+  if (h === 0) return false;
+  const l = text.match(LATIN)?.length ?? 0;
+  return h * 2 >= l;
+}
+
+export interface CleanText {
+  /** Prose lines, Markdown markers removed. */
+  text: string;
+  /** Info strings of removed fenced code blocks ("ts", "sql"…), for tags. */
+  codeLanguages: string[];
+}
+
+const FENCE = /^\s*(```|~~~)\s*([\w+#.-]*)[^\n]*\n[\s\S]*?(?:^\s*\1\s*$|(?![\s\S]))/gm;
+/** Lines that are tool plumbing rather than conversation. */
+const TOOL_LINE = /^\s*(?:\[(?:tool|tool[ _-]?call|tool[ _-]?result|toolCall|toolResult|function[ _-]?call|thinking|bash|exec)\b[^\]]*\]|(?:→|->|=>)\s*\w+\(|\$ )/i;
+
+/**
+ * Reduce a message to prose: fenced code removed (languages remembered),
+ * tool-call lines dropped, Markdown list/heading/quote markers, emphasis and
+ * inline-code backticks removed, links reduced to their text.
+ */
+export function cleanMessageText(raw: string): CleanText {
+  const codeLanguages: string[] = [];
+  let text = raw.replace(/\r\n?/g, '\n').replace(/[\u2018\u2019\u02BC]/g, "'").replace(/[\u201C\u201D]/g, '"');
+  text = text.replace(FENCE, (_all, _fence: string, lang: string) => {
+    if (lang) codeLanguages.push(lang.toLowerCase());
+    return '\n';
+  });
+  const lines: string[] = [];
+  for (let line of text.split('\n')) {
+    if (TOOL_LINE.test(line)) continue;
+    if (/^\s*\|.*\|\s*$/.test(line)) {
+      // Table row: keep the cell text, drop separator rows.
+      if (/^[\s|:-]+$/.test(line)) continue;
+      line = line.split('|').map((c) => c.trim()).filter(Boolean).join(', ');
+    }
+    line = line
+      .replace(/^\s{0,8}(?:#{1,6}\s+|>\s?|[-*+•]\s+|\d{1,3}[.)]\s+)/, '')
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]+)\]\((?:[^)]*)\)/g, '$1')
+      .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
+      .replace(/(^|[\s(])[*_](?=\S)([^*_\n]+?)(?<=\S)[*_](?=[\s).,!?:;]|$)/g, '$1$2')
+      .replace(/`([^`\n]+)`/g, '$1')
+      .trim();
+    if (line) lines.push(line);
+  }
+  return { text: lines.join('\n'), codeLanguages };
+}
+
+/** Abbreviations after which a period does not end a sentence. */
+const ABBREVIATIONS = new Set([
+  'mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'etc', 'e.g', 'i.e', 'eg', 'ie', 'approx',
+  'no', 'vol', 'fig', 'inc', 'ltd', 'co', 'corp', 'dept', 'est', 'jan', 'feb', 'mar', 'apr', 'jun',
+  'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'a.m', 'p.m', 'u.s', 'u.k', 'mt', 'ft', 'ave',
+]);
+
+/** Korean sentence-final endings that close a sentence even without punctuation. */
+const KO_FINAL = /(?:습니다|니다|어요|아요|여요|해요|예요|에요|이에요|세요|네요|군요|죠|지요|래요|대요|을게요|ㄹ게요|게요|거든요|는데요|했다|한다|된다|있다|없다|이다|였다|었다|았다|겠다|했어|했음|할게|할래|했지|거야|이야|했네)$/;
+
+/**
+ * Split prose into sentences. Lines are split on sentence-final punctuation
+ * (. ! ? … 。 and runs of them), except after abbreviations, inside numbers,
+ * versions, file names and URLs; Korean lines are also split after a
+ * sentence-final ending followed by a space.
+ */
+export function splitSentences(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    if (!trimmed) continue;
+    for (const piece of splitLine(trimmed)) {
+      const s = piece.trim();
+      if (s) out.push(s);
+    }
+  }
+  return out;
+}
+
+function splitLine(line: string): string[] {
+  const pieces: string[] = [];
+  let start = 0;
+  // Candidate boundaries: punctuation run followed by whitespace (or closing quote/bracket then whitespace).
+  const boundary = /([.!?…。！？]+)(["')\]]*)(\s+)/g;
+  for (let m = boundary.exec(line); m; m = boundary.exec(line)) {
+    const punct = m[1]!;
+    const endOfSentence = m.index + punct.length + m[2]!.length;
+    if (punct === '.') {
+      const before = line.slice(start, m.index);
+      const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
+      if (ABBREVIATIONS.has(lastWord) || ABBREVIATIONS.has(lastWord.replace(/\.$/, ''))) continue;
+      // Single initials ("J. R. R. Tolkien").
+      if (/(?:^|\s)\p{Lu}$/u.test(before)) continue;
+    }
+    pieces.push(line.slice(start, endOfSentence));
+    start = endOfSentence + m[3]!.length;
+  }
+  pieces.push(line.slice(start));
+  // Korean: split after sentence-final endings without punctuation.
+  const result: string[] = [];
+  for (const piece of pieces) {
+    if (!/[\uAC00-\uD7A3]/.test(piece)) {
+      result.push(piece);
+      continue;
+    }
+    const words = piece.split(/\s+/);
+    let current: string[] = [];
+    for (const [i, w] of words.entries()) {
+      current.push(w);
+      const bare = w.replace(/[~^♡♥❤️😊😂ㅋㅎ]+$/u, '');
+      if (i < words.length - 1 && current.length >= 2 && KO_FINAL.test(bare)) {
+        result.push(current.join(' '));
+        current = [];
+      }
+    }
+    if (current.length) result.push(current.join(' '));
+  }
+  return result;
+}

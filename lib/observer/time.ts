@@ -1,0 +1,353 @@
+/**
+ * Calendar helpers for the heuristic Observer: the local date/time of an
+ * instant in an IANA time zone, and anchoring relative date expressions
+ * ("tomorrow", "next Friday", "last week", "내일", "다음 주 금요일") to real
+ * dates. Pure functions; the clock is always passed in.
+ */
+
+/** A calendar day, independent of any time zone. */
+export interface CalendarDay {
+  year: number;
+  /** 1–12 */
+  month: number;
+  /** 1–31 */
+  day: number;
+}
+
+export interface LocalDateTime extends CalendarDay {
+  /** YYYY-MM-DD */
+  date: string;
+  /** HH:MM (24 h) */
+  time: string;
+  /** 0 = Sunday … 6 = Saturday */
+  weekday: number;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    formatters.set(timeZone, f);
+  }
+  return f;
+}
+
+/** Is this a time zone Intl knows? */
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    formatterFor(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The local date and time of an ISO instant in `timeZone`. Returns undefined
+ * when the instant cannot be parsed. An unknown time zone falls back to UTC.
+ */
+export function localDateTime(iso: string, timeZone: string): LocalDateTime | undefined {
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) return undefined;
+  const f = isValidTimeZone(timeZone) ? formatterFor(timeZone) : formatterFor('UTC');
+  const parts: Record<string, string> = {};
+  for (const p of f.formatToParts(new Date(ms))) parts[p.type] = p.value;
+  const year = Number(parts.year);
+  const month = Number(parts.month);
+  const day = Number(parts.day);
+  const hour = parts.hour === '24' ? '00' : parts.hour!;
+  const day0: CalendarDay = { year, month, day };
+  return {
+    ...day0,
+    date: formatDay(day0),
+    time: `${hour}:${parts.minute}`,
+    weekday: weekdayOf(day0),
+  };
+}
+
+function pad(n: number, width = 2): string {
+  return String(n).padStart(width, '0');
+}
+
+export function formatDay(d: CalendarDay): string {
+  return `${pad(d.year, 4)}-${pad(d.month)}-${pad(d.day)}`;
+}
+
+function toUtc(d: CalendarDay): Date {
+  return new Date(Date.UTC(d.year, d.month - 1, d.day));
+}
+
+function fromUtc(date: Date): CalendarDay {
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
+export function weekdayOf(d: CalendarDay): number {
+  return toUtc(d).getUTCDay();
+}
+
+export function addDays(d: CalendarDay, days: number): CalendarDay {
+  const date = toUtc(d);
+  date.setUTCDate(date.getUTCDate() + days);
+  return fromUtc(date);
+}
+
+/** Monday of the week containing `d` (weeks start on Monday). */
+export function mondayOf(d: CalendarDay): CalendarDay {
+  const wd = weekdayOf(d);
+  return addDays(d, -((wd + 6) % 7));
+}
+
+export const MONTH_NAMES = [
+  'January', 'February', 'March', 'April', 'May', 'June',
+  'July', 'August', 'September', 'October', 'November', 'December',
+] as const;
+
+function monthLabel(year: number, month: number): string {
+  const m = ((month - 1) % 12 + 12) % 12;
+  const y = year + Math.floor((month - 1) / 12);
+  return `${MONTH_NAMES[m]} ${y}`;
+}
+
+/** Which way a bare weekday ("on Friday") points, from the sentence's tense. */
+export type Direction = 'past' | 'future';
+
+/** The occurrence of `weekday` nearest to `ref` in `direction` (same day counts for the future). */
+function nearestWeekday(ref: CalendarDay, weekday: number, direction: Direction): CalendarDay {
+  const wd = weekdayOf(ref);
+  if (direction === 'future') return addDays(ref, (weekday - wd + 7) % 7);
+  const back = (wd - weekday + 7) % 7 || 7;
+  return addDays(ref, -back);
+}
+
+/** `weekday` (0 = Sunday) in the week (Mon–Sun) that starts `weeksFromNow` weeks from ref's week. */
+function weekdayInWeek(ref: CalendarDay, weekday: number, weeksFromNow: number): CalendarDay {
+  const monday = addDays(mondayOf(ref), 7 * weeksFromNow);
+  return addDays(monday, (weekday + 6) % 7);
+}
+
+const EN_WEEKDAYS: Record<string, number> = {
+  sunday: 0, sun: 0, monday: 1, mon: 1, tuesday: 2, tue: 2, tues: 2, wednesday: 3, wed: 3,
+  thursday: 4, thu: 4, thurs: 4, friday: 5, fri: 5, saturday: 6, sat: 6,
+};
+const KO_WEEKDAYS: Record<string, number> = { 일: 0, 월: 1, 화: 2, 수: 3, 목: 4, 금: 5, 토: 6 };
+
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8,
+  nine: 9, ten: 10, eleven: 11, twelve: 12, couple: 2, 'a couple of': 2, 'a couple': 2,
+};
+
+/** One relative expression found in a sentence and the date it resolves to. */
+export interface DateAnchor {
+  /** The expression as written. */
+  expression: string;
+  /** What was appended after it, e.g. "2026-04-17", "week of 2026-04-13", "April 2026", "2025". */
+  resolved: string;
+  /** The first day it refers to (for deadlines). */
+  day: CalendarDay;
+  /** True when the expression points into the future (relative to the message). */
+  future: boolean;
+  /** Index of the end of the expression in the original sentence. */
+  end: number;
+}
+
+interface Rule {
+  re: RegExp;
+  resolve: (m: RegExpExecArray, ref: CalendarDay, direction: Direction) => { resolved: string; day: CalendarDay; future: boolean } | undefined;
+}
+
+function dayResult(day: CalendarDay, ref: CalendarDay): { resolved: string; day: CalendarDay; future: boolean } {
+  return { resolved: formatDay(day), day, future: toUtc(day).getTime() >= toUtc(ref).getTime() };
+}
+
+function weekResult(monday: CalendarDay, future: boolean) {
+  return { resolved: `week of ${formatDay(monday)}`, day: monday, future };
+}
+
+function monthResult(ref: CalendarDay, offset: number) {
+  const first = fromUtc(new Date(Date.UTC(ref.year, ref.month - 1 + offset, 1)));
+  return { resolved: monthLabel(first.year, first.month), day: first, future: offset >= 0 };
+}
+
+function yearResult(ref: CalendarDay, offset: number) {
+  const year = ref.year + offset;
+  return { resolved: String(year), day: { year, month: 1, day: 1 }, future: offset >= 0 };
+}
+
+function count(word: string): number | undefined {
+  const w = word.toLowerCase().trim();
+  if (/^\d+$/.test(w)) return Number(w);
+  return NUMBER_WORDS[w];
+}
+
+function unitShift(ref: CalendarDay, n: number, unit: string, sign: 1 | -1) {
+  const u = unit.toLowerCase();
+  if (u.startsWith('day') || u === '일') return dayResult(addDays(ref, sign * n), ref);
+  if (u.startsWith('week') || u === '주') return weekResult(mondayOf(addDays(ref, sign * 7 * n)), sign > 0);
+  if (u.startsWith('month') || u === '달' || u === '개월') return monthResult(ref, sign * n);
+  if (u.startsWith('year') || u === '년' || u === '해') return yearResult(ref, sign * n);
+  return undefined;
+}
+
+const WD = '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs)?|fri|sat|sun)';
+const NUM = '(\\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a couple|couple of)';
+
+/** English rules, most specific first. Each regex is global and case-insensitive. */
+const EN_RULES: Rule[] = [
+  { re: /\bthe day after tomorrow\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, 2), ref) },
+  { re: /\bthe day before yesterday\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, -2), ref) },
+  { re: /\b(tomorrow|tmrw|tmr)\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, 1), ref) },
+  { re: /\b(yesterday|last night)\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, -1), ref) },
+  { re: /\b(today|tonight|this morning|this afternoon|this evening)\b/gi, resolve: (_m, ref) => dayResult(ref, ref) },
+  {
+    re: new RegExp(`\\b(next|this coming|coming|this|last|this past|past)\\s+${WD}\\b`, 'gi'),
+    resolve: (m, ref) => {
+      const which = m[1]!.toLowerCase();
+      const wd = EN_WEEKDAYS[m[2]!.toLowerCase()]!;
+      if (which === 'next') return dayResult(weekdayInWeek(ref, wd, 1), ref);
+      if (which === 'last' || which === 'this past' || which === 'past') return dayResult(nearestWeekday(ref, wd, 'past'), ref);
+      return dayResult(nearestWeekday(ref, wd, 'future'), ref);
+    },
+  },
+  {
+    re: new RegExp(`\\b(on|by|until|till|before|due|from|since|this)\\s+${WD}\\b`, 'gi'),
+    resolve: (m, ref, direction) => {
+      const prep = m[1]!.toLowerCase();
+      const wd = EN_WEEKDAYS[m[2]!.toLowerCase()]!;
+      const dir: Direction = prep === 'since' ? 'past' : prep === 'by' || prep === 'until' || prep === 'till' || prep === 'due' ? 'future' : direction;
+      return dayResult(nearestWeekday(ref, wd, dir), ref);
+    },
+  },
+  { re: /\b(last|this past|past) weekend\b/gi, resolve: (_m, ref) => dayResult(nearestWeekday(ref, 6, 'past'), ref) },
+  {
+    re: /\b(this|next|coming|this coming) weekend\b/gi,
+    resolve: (m, ref) => {
+      // Said on a weekend, "next weekend" is the following one; otherwise the coming Saturday.
+      const onWeekend = weekdayOf(ref) === 6 || weekdayOf(ref) === 0;
+      const sat = m[1]!.toLowerCase() === 'next' && onWeekend ? weekdayInWeek(ref, 6, 1) : nearestWeekday(ref, 6, 'future');
+      return dayResult(sat, ref);
+    },
+  },
+  { re: /\b(last|past|previous) week\b/gi, resolve: (_m, ref) => weekResult(mondayOf(addDays(ref, -7)), false) },
+  { re: /\b(next|coming|following) week\b/gi, resolve: (_m, ref) => weekResult(mondayOf(addDays(ref, 7)), true) },
+  { re: /\bthis week\b/gi, resolve: (_m, ref) => weekResult(mondayOf(ref), true) },
+  { re: /\b(?:by |at )?the end of (?:the |this )?week\b/gi, resolve: (_m, ref) => dayResult(weekdayInWeek(ref, 5, 0), ref) },
+  { re: /\b(?:by |at )?the end of (?:the |this )?month\b/gi, resolve: (_m, ref) => dayResult(addDays(fromUtc(new Date(Date.UTC(ref.year, ref.month, 1))), -1), ref) },
+  { re: /\b(last|past|previous) month\b/gi, resolve: (_m, ref) => monthResult(ref, -1) },
+  { re: /\b(next|coming) month\b/gi, resolve: (_m, ref) => monthResult(ref, 1) },
+  { re: /\bthis month\b/gi, resolve: (_m, ref) => monthResult(ref, 0) },
+  { re: /\blast year\b/gi, resolve: (_m, ref) => yearResult(ref, -1) },
+  { re: /\bnext year\b/gi, resolve: (_m, ref) => yearResult(ref, 1) },
+  { re: /\bthis year\b/gi, resolve: (_m, ref) => yearResult(ref, 0) },
+  {
+    re: new RegExp(`\\b${NUM}\\s+(days?|weeks?|months?|years?)\\s+ago\\b`, 'gi'),
+    resolve: (m, ref) => {
+      const n = count(m[1]!.replace(/ of$/i, ''));
+      return n === undefined ? undefined : unitShift(ref, n, m[2]!, -1);
+    },
+  },
+  {
+    re: new RegExp(`\\bin\\s+${NUM}\\s+(days?|weeks?|months?|years?)\\b`, 'gi'),
+    resolve: (m, ref) => {
+      const n = count(m[1]!.replace(/ of$/i, ''));
+      return n === undefined ? undefined : unitShift(ref, n, m[2]!, 1);
+    },
+  },
+];
+
+/** Korean rules. Korean writes "지난주"/"지난 주" both ways, so spaces are optional. */
+const KO_RULES: Rule[] = [
+  { re: /(?:그저께|그제)/g, resolve: (_m, ref) => dayResult(addDays(ref, -2), ref) },
+  { re: /어제|어젯밤/g, resolve: (_m, ref) => dayResult(addDays(ref, -1), ref) },
+  { re: /오늘|오늘밤|오늘 밤/g, resolve: (_m, ref) => dayResult(ref, ref) },
+  { re: /내일모레|모레/g, resolve: (_m, ref) => dayResult(addDays(ref, 2), ref) },
+  { re: /글피/g, resolve: (_m, ref) => dayResult(addDays(ref, 3), ref) },
+  { re: /내일/g, resolve: (_m, ref) => dayResult(addDays(ref, 1), ref) },
+  {
+    re: /(다음|담|다다음|이번|지난|저번)\s?주\s?([월화수목금토일])요일/g,
+    resolve: (m, ref) => {
+      const which = m[1]!;
+      const weeks = which === '다다음' ? 2 : which === '다음' || which === '담' ? 1 : which === '이번' ? 0 : -1;
+      return dayResult(weekdayInWeek(ref, KO_WEEKDAYS[m[2]!]!, weeks), ref);
+    },
+  },
+  {
+    re: /([월화수목금토일])요일/g,
+    resolve: (m, ref, direction) => dayResult(nearestWeekday(ref, KO_WEEKDAYS[m[1]!]!, direction), ref),
+  },
+  { re: /(지난|저번)\s?주말/g, resolve: (_m, ref) => dayResult(nearestWeekday(ref, 6, 'past'), ref) },
+  { re: /(이번|다음)\s?주말/g, resolve: (_m, ref) => dayResult(nearestWeekday(ref, 6, 'future'), ref) },
+  { re: /(지난|저번)\s?주(?![말년])/g, resolve: (_m, ref) => weekResult(mondayOf(addDays(ref, -7)), false) },
+  { re: /(다음|담)\s?주(?![말년])/g, resolve: (_m, ref) => weekResult(mondayOf(addDays(ref, 7)), true) },
+  { re: /이번\s?주(?![말년])/g, resolve: (_m, ref) => weekResult(mondayOf(ref), true) },
+  { re: /(지난|저번)\s?달/g, resolve: (_m, ref) => monthResult(ref, -1) },
+  { re: /다음\s?달/g, resolve: (_m, ref) => monthResult(ref, 1) },
+  { re: /이번\s?달/g, resolve: (_m, ref) => monthResult(ref, 0) },
+  { re: /재작년/g, resolve: (_m, ref) => yearResult(ref, -2) },
+  { re: /작년|지난해/g, resolve: (_m, ref) => yearResult(ref, -1) },
+  { re: /내년/g, resolve: (_m, ref) => yearResult(ref, 1) },
+  { re: /올해|금년/g, resolve: (_m, ref) => yearResult(ref, 0) },
+  { re: /(\d{1,3})\s?(일|주|달|개월|년)\s?(전|후|뒤)/g, resolve: (m, ref) => unitShift(ref, Number(m[1]), m[2]!, m[3] === '전' ? -1 : 1) },
+];
+
+const EN_PAST = /\b(went|was|were|did|had|got|made|saw|took|came|met|visited|attended|ago|yesterday|last|used to|\w{3,}ed)\b/i;
+const EN_FUTURE = /\b(will|'ll|going to|gonna|plan(?:ning)? to|want to|have to|need to|must|should|shall|by|until|due|deadline|next|upcoming|coming|can't wait|looking forward)\b/i;
+const KO_PAST = /(었|았|였|했|갔|왔|봤|샀|됐)(어|다|습니다|어요|지|는데|고)|지난|저번|어제/;
+const KO_FUTURE = /(까지|예정|할 거|할게|하려|계획|다음|마감|해야|ㄹ 거|을 거|겠)/;
+
+/** Which way a bare weekday in this sentence points. */
+export function sentenceDirection(sentence: string, korean: boolean): Direction {
+  if (korean) return KO_PAST.test(sentence) && !KO_FUTURE.test(sentence) ? 'past' : 'future';
+  return EN_PAST.test(sentence) && !EN_FUTURE.test(sentence) ? 'past' : 'future';
+}
+
+/**
+ * Find relative date expressions in `sentence` and resolve them against `ref`
+ * (the message's local day). Overlapping matches keep the first, most
+ * specific rule. Anchors are returned in text order.
+ */
+export function findDateAnchors(sentence: string, ref: CalendarDay): DateAnchor[] {
+  const anchors: (DateAnchor & { start: number })[] = [];
+  const hasHangul = /[\uAC00-\uD7A3]/.test(sentence);
+  const rules = hasHangul ? [...KO_RULES, ...EN_RULES] : EN_RULES;
+  const direction = sentenceDirection(sentence, hasHangul);
+  for (const rule of rules) {
+    rule.re.lastIndex = 0;
+    for (let m = rule.re.exec(sentence); m; m = rule.re.exec(sentence)) {
+      const start = m.index;
+      const end = start + m[0].length;
+      if (anchors.some((a) => start < a.end && end > a.start)) continue;
+      const r = rule.resolve(m, ref, direction);
+      if (!r) continue;
+      anchors.push({ expression: m[0], resolved: r.resolved, day: r.day, future: r.future, end, start });
+    }
+  }
+  anchors.sort((a, b) => a.start - b.start);
+  return anchors.map(({ start: _start, ...a }) => a);
+}
+
+/**
+ * Append the resolved date after each relative expression, keeping the
+ * original wording: "demo on Friday" → "demo on Friday (2026-04-17)".
+ * An expression already followed by a parenthesised date is left alone.
+ */
+export function annotateDates(sentence: string, anchors: DateAnchor[]): string {
+  let out = '';
+  let pos = 0;
+  for (const a of anchors) {
+    out += sentence.slice(pos, a.end);
+    const after = sentence.slice(a.end);
+    if (!/^\s*\(\s*\d{4}/.test(after)) out += ` (${a.resolved})`;
+    pos = a.end;
+  }
+  return out + sentence.slice(pos);
+}
