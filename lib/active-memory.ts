@@ -130,7 +130,10 @@ function render(input: ActiveMemoryInput, items: Item[], counts: { tokens: numbe
 export function buildActiveMemory(input: ActiveMemoryInput): ActiveMemoryResult {
   const obs = input.observations;
   const dates = [...new Set(obs.map((o) => o.date).filter(Boolean))].sort();
-  const recentDates = new Set(dates.slice(-input.recentDays));
+  // Recent = the calendar window of `recentDays` ending on the newest day with observations.
+  const newest = dates[dates.length - 1];
+  const windowStart = newest ? new Date(Date.parse(`${newest}T00:00:00Z`) - (input.recentDays - 1) * 86_400_000).toISOString().slice(0, 10) : '';
+  const recentDates = new Set(dates.filter((d) => d >= windowStart));
   const items: Item[] = [];
   const push = (section: Item['section'], text: string, rank: number, date: string, count: number) =>
     items.push({ section, text, rank, date, obs: count, est: estimateTokens(text) + 1 });
