@@ -1,0 +1,541 @@
+/**
+ * OpenClaw file-era transcripts (and the pi agent's own sessions): pi session
+ * format v3 JSONL files, read incrementally and read-only.
+ *
+ * Layout (DESIGN §5):
+ *   <state>/agents/<agentId>/sessions/<sessionId>.jsonl          active session
+ *   <sessionId>-topic-<threadId>.jsonl                            Telegram topic: its own session
+ *   <sessionId>.jsonl.reset.<ISO, ':'→'-'>                        after /new or /reset
+ *   <sessionId>.jsonl.deleted.<ts>                                deleted in OpenClaw
+ *   <sessionId>.jsonl.bak.<ts>                                    backup copy
+ *   <sessionId>.checkpoint.<uuid>.jsonl                           copy: ignored
+ *   ~/.pi/agent/sessions/--<cwd>--/<ts>_<uuid>.jsonl             pi (agent "pi")
+ *
+ * One stream per (agent, session id), key `<kind>:<agent>:<sessionId>`, so a
+ * renamed file keeps its cursor. The rules for rotated files, backups,
+ * shrink/replace detection and dedupe are in docs/transcripts.md.
+ */
+import { existsSync, realpathSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
+import type { Logger } from '../log.js';
+import type { MaskingOptions } from '../masking.js';
+import type { Cursor, MalformedRecord, Message, ReadLimits, SourceKind, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
+import { DEFAULT_MAX_LINE_BYTES, iterateLines, withReadOnlyFile, type LineRecord } from './jsonl-tail.js';
+import {
+  DEFAULT_DEDUPE_WINDOW,
+  DEFAULT_LOOK_AHEAD,
+  abandonedNodes,
+  advanceBranchState,
+  emptyBranchState,
+  normalizePiEntry,
+  rewindBranchState,
+  treeNodeOf,
+  type BranchState,
+  type LookAheadNode,
+  type LookAheadWindow,
+  type PiContext,
+} from './pi-entries.js';
+
+export interface OpenClawFileSourceOptions {
+  /** OpenClaw state dirs (see defaultOpenClawStateDirs). Used when kind is 'openclaw'. */
+  stateDirs: string[];
+  /** Agent ids to read; empty/undefined = all. */
+  agents?: string[];
+  /** 'openclaw' (default) reads state dirs; 'pi' reads piSessionsDir. */
+  kind?: 'openclaw' | 'pi';
+  /** pi's sessions folder (see defaultPiSessionsDir). Used when kind is 'pi'. */
+  piSessionsDir?: string;
+  masking: MaskingOptions;
+  logger?: Logger;
+  /** Lines longer than this are skipped as malformed (default 4 MiB: inline images are base64). */
+  maxLineBytes?: number;
+  /** How far after an entry to look for a branch switch that abandons it. */
+  lookAhead?: LookAheadWindow;
+  /** Entries remembered per stream for dedupe after a branch switch or re-read. */
+  dedupeWindow?: number;
+}
+
+/** `$OPENCLAW_STATE_DIR` if set, else the existing ones of ~/.openclaw, ~/.clawdbot, ~/.moltbot. */
+export function defaultOpenClawStateDirs(
+  env: Record<string, string | undefined>,
+  homedir: string,
+  exists: (path: string) => boolean = existsSync,
+): string[] {
+  const override = env.OPENCLAW_STATE_DIR?.trim();
+  if (override) return [expandHome(override, homedir)];
+  return ['.openclaw', '.clawdbot', '.moltbot'].map((name) => join(homedir, name)).filter((dir) => exists(dir));
+}
+
+/** `$PI_CODING_AGENT_DIR/sessions` if set, else ~/.pi/agent/sessions. */
+export function defaultPiSessionsDir(env: Record<string, string | undefined>, homedir: string): string {
+  const agentDir = env.PI_CODING_AGENT_DIR?.trim();
+  return agentDir ? join(expandHome(agentDir, homedir), 'sessions') : join(homedir, '.pi', 'agent', 'sessions');
+}
+
+function expandHome(path: string, homedir: string): string {
+  if (path === '~') return homedir;
+  if (path.startsWith('~/') || path.startsWith('~\\')) return join(homedir, path.slice(2));
+  return path;
+}
+
+// ---------------------------------------------------------------------------
+// File names
+
+export type TranscriptFileRole = 'active' | 'reset' | 'deleted' | 'bak';
+
+export interface TranscriptFileName {
+  session: string;
+  role: TranscriptFileRole;
+  /** Rotation stamp (as in the name) for reset/deleted/bak files. */
+  stamp?: string;
+}
+
+/** Classify a file name in an OpenClaw sessions folder; null = not a transcript we read. */
+export function parseOpenClawFileName(name: string): TranscriptFileName | null {
+  if (name.startsWith('.')) return null;
+  if (/\.checkpoint\.[^/\\]+\.jsonl$/.test(name)) return null;
+  const rotated = /^(.+)\.jsonl\.(reset|deleted|bak)\.(.+)$/.exec(name);
+  if (rotated) {
+    const stamp = rotated[3] ?? '';
+    // Temporary files of atomic writers (…​.tmp) are not rotations.
+    if (/\.tmp$|\.lock$/.test(stamp)) return null;
+    return { session: rotated[1] ?? '', role: rotated[2] as TranscriptFileRole, stamp };
+  }
+  const active = /^(.+)\.jsonl$/.exec(name);
+  if (active) return { session: active[1] ?? '', role: 'active' };
+  return null;
+}
+
+/** pi: `<ts>_<uuid>.jsonl` → the uuid; other `*.jsonl` → the base name. */
+export function parsePiFileName(name: string): string | null {
+  if (name.startsWith('.') || !name.endsWith('.jsonl')) return null;
+  const base = name.slice(0, -'.jsonl'.length);
+  const match = /_([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/.exec(base);
+  return match ? (match[1] ?? base) : base;
+}
+
+interface SessionFile {
+  path: string;
+  name: TranscriptFileName;
+}
+
+/**
+ * The files that hold one session, in reading order: rotated files (reset /
+ * deleted) oldest first, then the active file. Backups are used only when a
+ * session has nothing else (then the newest backup alone).
+ */
+export function orderSessionFiles<T extends { name: TranscriptFileName }>(files: readonly T[]): T[] {
+  const main = files.filter((f) => f.name.role !== 'bak');
+  const chosen = main.length > 0 ? main : [...files].sort(byStamp).slice(-1);
+  return [...chosen].sort((a, b) => {
+    const aActive = a.name.role === 'active' ? 1 : 0;
+    const bActive = b.name.role === 'active' ? 1 : 0;
+    return aActive - bActive || byStamp(a, b);
+  });
+}
+
+function byStamp(a: { name: TranscriptFileName }, b: { name: TranscriptFileName }): number {
+  const x = a.name.stamp ?? '';
+  const y = b.name.stamp ?? '';
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// ---------------------------------------------------------------------------
+// Cursor
+
+const HEAD_BYTES = 4096;
+
+interface FileCursor {
+  v: 1;
+  /** File last read (informational; the inode decides). */
+  path: string;
+  ino: string;
+  /** Byte offset just after the last consumed line. */
+  offset: number;
+  /** Line number of the last consumed line. */
+  line: number;
+  size: number;
+  headLen: number;
+  headHash: string;
+  lastId: string | null;
+  recent: string;
+  cand: string;
+  miss: number;
+  /** How many times the stream was re-read from the start (shrink / replace). */
+  rewinds: number;
+}
+
+function parseCursor(cursor: Cursor | undefined): FileCursor | undefined {
+  if (!cursor || cursor.v !== 1) return undefined;
+  const c = cursor as Partial<FileCursor>;
+  if (typeof c.ino !== 'string' || typeof c.offset !== 'number' || typeof c.line !== 'number') return undefined;
+  return {
+    v: 1,
+    path: typeof c.path === 'string' ? c.path : '',
+    ino: c.ino,
+    offset: c.offset,
+    line: c.line,
+    size: typeof c.size === 'number' ? c.size : c.offset,
+    headLen: typeof c.headLen === 'number' ? c.headLen : 0,
+    headHash: typeof c.headHash === 'string' ? c.headHash : '',
+    lastId: typeof c.lastId === 'string' ? c.lastId : null,
+    recent: typeof c.recent === 'string' ? c.recent : '',
+    cand: typeof c.cand === 'string' ? c.cand : '',
+    miss: typeof c.miss === 'number' ? c.miss : 0,
+    rewinds: typeof c.rewinds === 'number' ? c.rewinds : 0,
+  };
+}
+
+function branchOf(c: FileCursor): BranchState {
+  return { lastId: c.lastId, recent: c.recent, cand: c.cand, miss: c.miss };
+}
+
+async function headHash(handle: FileHandle, length: number): Promise<string> {
+  const buffer = Buffer.alloc(length);
+  let read = 0;
+  while (read < length) {
+    const { bytesRead } = await handle.read(buffer, read, length - read, read);
+    if (bytesRead === 0) break;
+    read += bytesRead;
+  }
+  return createHash('sha256').update(buffer.subarray(0, read)).digest('base64url').slice(0, 16);
+}
+
+// ---------------------------------------------------------------------------
+// The source
+
+export function createOpenClawFileSource(options: OpenClawFileSourceOptions): TranscriptSource {
+  const kind: SourceKind = options.kind ?? 'openclaw';
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const lookAhead = options.lookAhead ?? DEFAULT_LOOK_AHEAD;
+  const dedupeWindow = options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW;
+  const agentFilter = options.agents && options.agents.length > 0 ? new Set(options.agents) : null;
+  const log = (level: 'info' | 'warn', event: string, fields: Record<string, unknown>) => options.logger?.log(level, event, fields);
+
+  async function listDir(path: string): Promise<string[]> {
+    try {
+      return await readdir(path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+      if (code === 'EACCES' || code === 'EPERM') {
+        log('warn', 'transcripts.unreadable_dir', { path, code });
+        return [];
+      }
+      throw error;
+    }
+  }
+
+  async function sessionFiles(stream: SourceStream): Promise<SessionFile[]> {
+    if (kind === 'pi') return [{ path: stream.path, name: { session: stream.session, role: 'active' } }];
+    const dir = dirname(stream.path);
+    const files: SessionFile[] = [];
+    for (const name of await listDir(dir)) {
+      const parsed = parseOpenClawFileName(name);
+      if (parsed && parsed.session === stream.session) files.push({ path: join(dir, name), name: parsed });
+    }
+    return orderSessionFiles(files);
+  }
+
+  async function discoverOpenClaw(): Promise<SourceStream[]> {
+    const streams = new Map<string, SourceStream>();
+    const seenDirs = new Set<string>();
+    for (const stateDir of options.stateDirs) {
+      let real: string;
+      try {
+        real = realpathSync(stateDir);
+      } catch {
+        continue; // missing state dir: nothing to read
+      }
+      if (seenDirs.has(real)) continue; // ~/.clawdbot symlinked to ~/.openclaw
+      seenDirs.add(real);
+      const agentsDir = join(stateDir, 'agents');
+      for (const agent of (await listDir(agentsDir)).sort()) {
+        if (agent.startsWith('.') || (agentFilter && !agentFilter.has(agent))) continue;
+        const sessionsDir = join(agentsDir, agent, 'sessions');
+        const groups = new Map<string, SessionFile[]>();
+        for (const name of await listDir(sessionsDir)) {
+          const parsed = parseOpenClawFileName(name);
+          if (!parsed || parsed.session.length === 0) continue;
+          const group = groups.get(parsed.session) ?? [];
+          group.push({ path: join(sessionsDir, name), name: parsed });
+          groups.set(parsed.session, group);
+        }
+        for (const [session, group] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+          const ordered = orderSessionFiles(group);
+          const current = ordered[ordered.length - 1];
+          if (!current) continue;
+          const key = `${kind}:${agent}:${session}`;
+          if (streams.has(key)) {
+            log('warn', 'transcripts.duplicate_session', { key, path: current.path, kept: streams.get(key)?.path });
+            continue;
+          }
+          const stream: SourceStream = { key, kind, agent, session, path: current.path };
+          if (current.name.role !== 'active') stream.ended = true;
+          try {
+            stream.size = (await stat(current.path)).size;
+          } catch {
+            continue; // vanished between readdir and stat
+          }
+          streams.set(key, stream);
+        }
+      }
+    }
+    return [...streams.values()];
+  }
+
+  async function discoverPi(): Promise<SourceStream[]> {
+    const root = options.piSessionsDir;
+    if (!root) return [];
+    const streams = new Map<string, SourceStream>();
+    for (const folder of (await listDir(root)).sort()) {
+      const dir = join(root, folder);
+      for (const name of (await listDir(dir)).sort()) {
+        const session = parsePiFileName(name);
+        if (!session) continue;
+        const path = join(dir, name);
+        const key = `pi:pi:${session}`;
+        if (streams.has(key)) continue;
+        try {
+          const st = await stat(path);
+          if (!st.isFile()) continue;
+          streams.set(key, { key, kind: 'pi', agent: 'pi', session, path, size: st.size });
+        } catch {
+          continue;
+        }
+      }
+    }
+    return [...streams.values()];
+  }
+
+  async function read(stream: SourceStream, rawCursor: Cursor | undefined, limits: ReadLimits): Promise<StreamChunk> {
+    let cursor = parseCursor(rawCursor);
+    let lastPath = stream.path;
+
+    // Which file, and from where.
+    let target: { path: string; ended: boolean } | null = null;
+    let startFresh = false;
+    const direct = await statIno(stream.path);
+    if (cursor && direct && direct.ino === cursor.ino) {
+      target = { path: stream.path, ended: stream.ended === true };
+    } else if (kind === 'pi') {
+      if (!direct) return { messages: [], cursor: rawCursor ?? {}, malformed: [], done: true };
+      target = { path: stream.path, ended: false };
+      startFresh = cursor !== undefined; // replaced file: re-read with dedupe
+    } else {
+      const ordered = await sessionFiles(stream);
+      if (ordered.length === 0) return { messages: [], cursor: rawCursor ?? {}, malformed: [], done: true };
+      let index = 0;
+      if (cursor) {
+        const inodes = await Promise.all(ordered.map((f) => statIno(f.path)));
+        const at = inodes.findIndex((s) => s !== null && s.ino === cursor!.ino);
+        if (at === -1) {
+          startFresh = true; // the file we were reading is gone or replaced
+        } else if ((inodes[at]?.size ?? 0) > cursor.offset || at === ordered.length - 1) {
+          index = at;
+        } else {
+          index = at + 1; // finished this file; the next one of the session starts (it may repeat content)
+          startFresh = true;
+        }
+      }
+      const file = ordered[index]!;
+      lastPath = ordered[ordered.length - 1]!.path;
+      // Every file but the session's current one is finished: its last line counts even without a newline.
+      target = { path: file.path, ended: file.name.role !== 'active' || index < ordered.length - 1 };
+    }
+    if (startFresh && cursor) {
+      log('info', 'transcripts.reread', { key: stream.key, path: target.path, reason: 'file replaced or rotated' });
+      cursor = rewound(cursor);
+    }
+    const isLast = target.path === lastPath;
+    try {
+      return await readFile(stream, target.path, target.ended, cursor, limits, isLast);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { messages: [], cursor: rawCursor ?? {}, malformed: [], done: true };
+      throw error;
+    }
+  }
+
+  function rewound(cursor: FileCursor): FileCursor {
+    const branch = rewindBranchState(branchOf(cursor));
+    return { ...cursor, ...branch, ino: '', offset: 0, line: 0, size: 0, headLen: 0, headHash: '', rewinds: cursor.rewinds + 1 };
+  }
+
+  async function readFile(
+    stream: SourceStream,
+    path: string,
+    ended: boolean,
+    previous: FileCursor | undefined,
+    limits: ReadLimits,
+    isLastFile: boolean,
+  ): Promise<StreamChunk> {
+    return withReadOnlyFile(path, async (handle) => {
+      const st = await handle.stat({ bigint: true });
+      const ino = String(st.ino);
+      const size = Number(st.size);
+      let cursor = previous;
+      if (cursor && cursor.ino !== '' && cursor.ino !== ino) {
+        log('info', 'transcripts.reread', { key: stream.key, path, reason: 'inode changed' });
+        cursor = rewound(cursor);
+      }
+      if (cursor && cursor.ino === ino) {
+        let reason: string | null = null;
+        if (size < cursor.offset) reason = 'file shrank';
+        else if ((await headHash(handle, Math.min(cursor.headLen, size))) !== cursor.headHash) reason = 'file head changed';
+        if (reason) {
+          log('info', 'transcripts.reread', { key: stream.key, path, reason });
+          cursor = rewound(cursor);
+        }
+      }
+      let branch = cursor ? branchOf(cursor) : emptyBranchState();
+      const offset = cursor?.offset ?? 0;
+      const lineNo = cursor?.line ?? 0;
+
+      const ctx: PiContext = { source: kind, agent: stream.agent, session: stream.session, masking: options.masking };
+      const malformed: MalformedRecord[] = [];
+      interface Consumed {
+        record: LineRecord;
+        nodeIndex: number;
+        result: ReturnType<typeof normalizePiEntry> | null;
+        node: ReturnType<typeof treeNodeOf>;
+      }
+      const consumed: Consumed[] = [];
+      const nodes: LookAheadNode[] = [];
+      const maxMessages = Math.max(1, limits.maxMessages);
+      const maxBytes = Math.max(1, limits.maxBytes);
+
+      const lines = iterateLines(handle, { offset, lineNo, maxLineBytes, includeUnterminated: ended });
+      let bytes = 0;
+      let candidates = 0;
+      let eof = false;
+      for (;;) {
+        const next = await lines.next();
+        if (next.done) {
+          eof = true;
+          break;
+        }
+        const record = next.value;
+        const parsed = parseLine(record, path, malformed, maxLineBytes);
+        const node = parsed === undefined ? null : treeNodeOf(parsed);
+        let result: Consumed['result'] = null;
+        if (parsed !== undefined) {
+          result = normalizePiEntry(parsed, ctx);
+          if (result.kind === 'invalid') malformed.push({ path, line: record.lineNo, reason: result.reason });
+          if (result.kind === 'message') candidates += 1;
+        }
+        let nodeIndex = -1;
+        if (node) {
+          nodeIndex = nodes.length;
+          nodes.push({ ...node, end: record.end });
+        }
+        consumed.push({ record, nodeIndex, result, node });
+        bytes += record.end - record.start;
+        if (candidates >= maxMessages || bytes >= maxBytes) break;
+      }
+
+      // Look ahead (without consuming) far enough to judge the branch of every consumed entry.
+      let moreLines = false;
+      if (!eof) {
+        const decided = nodes.length;
+        const lastEnd = consumed[consumed.length - 1]?.record.end ?? offset;
+        for (;;) {
+          const next = await lines.next();
+          if (next.done) break;
+          moreLines = true;
+          const record = next.value;
+          if (record.text !== undefined) {
+            const parsed = safeParse(record.text);
+            const node = parsed === undefined ? null : treeNodeOf(parsed);
+            if (node) nodes.push({ ...node, end: record.end });
+          }
+          if (nodes.length - decided >= lookAhead.entries || record.end - lastEnd >= lookAhead.bytes) break;
+        }
+      }
+      await lines.return(undefined);
+      const decideCount = consumed.reduce((n, c) => (c.nodeIndex >= 0 ? n + 1 : n), 0);
+      const abandoned = abandonedNodes(nodes, decideCount, lookAhead);
+
+      const messages: Message[] = [];
+      for (const item of consumed) {
+        const message = item.result?.kind === 'message' ? item.result : null;
+        const active = item.nodeIndex < 0 || !abandoned.has(item.nodeIndex);
+        const step = advanceBranchState(branch, item.node, message ? message.dedupeKey : null, active, dedupeWindow);
+        branch = step.state;
+        if (message && step.emit) messages.push(message.message);
+      }
+
+      const last = consumed[consumed.length - 1];
+      const endOffset = last ? last.record.end : offset;
+      const headLen = Math.min(HEAD_BYTES, size);
+      const done = (eof || !moreLines) && isLastFile;
+      const next: FileCursor = {
+        v: 1,
+        path,
+        ino,
+        offset: endOffset,
+        line: last ? last.record.lineNo : lineNo,
+        size: Math.max(size, endOffset),
+        headLen,
+        headHash: await headHash(handle, headLen),
+        ...branch,
+        rewinds: cursor?.rewinds ?? 0,
+      };
+      if (done && ended) {
+        // A finished rotated file: nothing more will come, so the dedupe memory is no longer needed.
+        next.recent = '';
+        next.cand = '';
+      }
+      return { messages, cursor: next as unknown as Cursor, malformed, done };
+    });
+  }
+
+  return {
+    kind,
+    discover: () => (kind === 'pi' ? discoverPi() : discoverOpenClaw()),
+    read,
+  };
+}
+
+async function statIno(path: string): Promise<{ ino: string; size: number } | null> {
+  try {
+    const st = await stat(path, { bigint: true });
+    return st.isFile() ? { ino: String(st.ino), size: Number(st.size) } : null;
+  } catch {
+    return null;
+  }
+}
+
+function safeParse(text: string): unknown {
+  if (text.trim().length === 0) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parse one line; problems are recorded and yield undefined. Blank lines are silently skipped. */
+function parseLine(record: LineRecord, path: string, malformed: MalformedRecord[], maxLineBytes: number): unknown {
+  if (record.problem === 'too-long') {
+    malformed.push({ path, line: record.lineNo, reason: `line of ${record.bytes} bytes exceeds the ${maxLineBytes}-byte limit` });
+    return undefined;
+  }
+  if (record.problem === 'invalid-utf8') {
+    malformed.push({ path, line: record.lineNo, reason: 'invalid UTF-8' });
+    return undefined;
+  }
+  const text = record.text ?? '';
+  if (text.trim().length === 0) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const reason = (error as Error).message.replace(/\s+/g, ' ').slice(0, 120);
+    malformed.push({ path, line: record.lineNo, reason: `invalid JSON: ${reason}` });
+    return undefined;
+  }
+}
+

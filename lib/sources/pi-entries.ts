@@ -1,0 +1,484 @@
+/**
+ * pi session format v3 (OpenClaw file era, the pi agent): turn parsed JSONL
+ * entries into normalised, secret-masked Messages. Pure: no I/O.
+ *
+ * What becomes a message (see docs/transcripts.md for the reasoning):
+ * - `message` entries with role `user`, `assistant`, `toolResult`, `bashExecution`;
+ * - nothing else: `session` (header), `model_change`, `thinking_level_change`,
+ *   `compaction`, `branch_summary`, `custom`, `custom_message`, `label`,
+ *   `session_info`, and the roles `custom`, `branchSummary`,
+ *   `compactionSummary` are skipped. Compaction and branch summaries are LLM
+ *   recaps of entries that stay in the file (pi only appends), so they would
+ *   count the same conversation twice.
+ * - assistant copies written by OpenClaw's delivery layer
+ *   (`provider: "openclaw"`, model `delivery-mirror` / `gateway-injected`)
+ *   are skipped: they duplicate real replies.
+ */
+import { createHash } from 'node:crypto';
+import { maskSecrets, type MaskingOptions } from '../masking.js';
+import type { Message, Role, SourceKind } from '../types.js';
+
+export interface PiContext {
+  source: SourceKind;
+  agent: string;
+  session: string;
+  masking: MaskingOptions;
+}
+
+/** What one parsed line is. */
+export type PiEntryResult =
+  | { kind: 'header'; sessionId?: string; cwd?: string; version?: number }
+  | { kind: 'message'; message: Message; dedupeKey: string }
+  | { kind: 'skip'; reason: string }
+  | { kind: 'invalid'; reason: string };
+
+/** The tree link of an entry (every entry but the header has one). */
+export interface TreeNode {
+  id: string;
+  parentId: string | null;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The tree node of a parsed entry, or null (header, or no id). */
+export function treeNodeOf(entry: unknown): TreeNode | null {
+  if (!isObject(entry) || entry.type === 'session') return null;
+  const id = entry.id;
+  if (typeof id !== 'string' || id.length === 0) return null;
+  const parentId = typeof entry.parentId === 'string' && entry.parentId.length > 0 ? entry.parentId : null;
+  return { id, parentId };
+}
+
+const NOT_MESSAGES = new Set([
+  'model_change',
+  'thinking_level_change',
+  'compaction',
+  'branch_summary',
+  'custom',
+  'custom_message',
+  'label',
+  'session_info',
+]);
+
+const DELIVERY_COPIES = new Set(['delivery-mirror', 'gateway-injected']);
+
+/** Longest tool-call / tool-result summary line (characters of payload). */
+export const TOOL_SUMMARY_CHARS = 200;
+
+/** Normalise one parsed JSONL entry. */
+export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult {
+  if (!isObject(entry)) return { kind: 'invalid', reason: 'line is not a JSON object' };
+  const type = entry.type;
+  if (typeof type !== 'string') return { kind: 'invalid', reason: 'entry has no "type"' };
+  if (type === 'session') {
+    const header: PiEntryResult = { kind: 'header' };
+    const id = str(entry.id);
+    const cwd = str(entry.cwd);
+    if (id !== undefined) header.sessionId = id;
+    if (cwd !== undefined) header.cwd = cwd;
+    if (typeof entry.version === 'number') header.version = entry.version;
+    return header;
+  }
+  if (NOT_MESSAGES.has(type)) return { kind: 'skip', reason: type };
+  if (type !== 'message') return { kind: 'skip', reason: `unknown entry type ${type}` };
+  const message = entry.message;
+  if (!isObject(message)) return { kind: 'invalid', reason: 'message entry without a "message" object' };
+  const role = message.role;
+  const entryId = str(entry.id) ?? '';
+  const time = entryTime(entry, message);
+  let built: { role: Role; text: string; toolName?: string; key?: string } | null;
+  switch (role) {
+    case 'user':
+      built = { role: 'user', text: stripUserTransportNoise(contentText(message.content)) };
+      break;
+    case 'assistant':
+      if (message.provider === 'openclaw' && DELIVERY_COPIES.has(String(message.model))) {
+        return { kind: 'skip', reason: `assistant copy (${String(message.model)})` };
+      }
+      built = { role: 'assistant', text: assistantText(message.content) };
+      break;
+    case 'toolResult': {
+      const toolName = str(message.toolName) ?? 'tool';
+      const body = oneLine(contentText(message.content));
+      const label = message.isError === true ? 'tool error' : 'tool result';
+      built = { role: 'tool', text: `[${label} ${toolName}: ${cap(body, TOOL_SUMMARY_CHARS)}]`, toolName };
+      // A re-appended copy keeps its toolCallId but may carry a trimmed output.
+      const callId = str(message.toolCallId);
+      if (callId) built.key = `tool\u0000${toolName}\u0000${callId}`;
+      break;
+    }
+    case 'bashExecution': {
+      const command = cap(oneLine(str(message.command) ?? ''), 120);
+      const outcome =
+        message.cancelled === true ? 'cancelled' : typeof message.exitCode === 'number' ? `exit ${message.exitCode}` : 'no exit code';
+      built = { role: 'tool', text: `[bash: ${command} → ${outcome}]`, toolName: 'bash' };
+      break;
+    }
+    case 'custom':
+    case 'branchSummary':
+    case 'compactionSummary':
+    case 'hookMessage':
+      return { kind: 'skip', reason: `role ${String(role)}` };
+    default:
+      return { kind: 'invalid', reason: `message with unknown role ${JSON.stringify(role)}` };
+  }
+  const masked = maskSecrets(built.text.trim(), ctx.masking).text;
+  if (masked.length === 0) return { kind: 'skip', reason: 'empty message' };
+  const out: Message = {
+    role: built.role,
+    text: masked,
+    time,
+    entryId,
+    source: ctx.source,
+    agent: ctx.agent,
+    session: ctx.session,
+  };
+  if (built.toolName !== undefined) out.toolName = built.toolName;
+  const dedupeKey = built.key ?? `${built.role}\u0000${masked.replace(/\s+/g, ' ')}`;
+  return { kind: 'message', message: out, dedupeKey };
+}
+
+function entryTime(entry: Json, message: Json): string {
+  for (const candidate of [entry.timestamp, message.timestamp]) {
+    if (typeof candidate === 'string' || typeof candidate === 'number') {
+      const date = new Date(candidate);
+      if (!Number.isNaN(date.getTime())) return date.toISOString();
+    }
+  }
+  return '';
+}
+
+/** Text of a `content` field: a string, or blocks (`text`, `image` → "[image]"). */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const block of content) {
+    if (typeof block === 'string') parts.push(block);
+    else if (isObject(block)) {
+      if (block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
+      else if (block.type === 'image') parts.push('[image]');
+    }
+  }
+  return parts.join('\n');
+}
+
+/** OpenClaw reply directives in assistant text, e.g. `[[reply_to_current]]`. */
+const REPLY_TAGS = /\[\[\s{0,3}(?:reply_to_current|reply_to\s{0,3}:\s{0,3}[^\]\n]{1,64}|audio_as_voice)\s{0,3}\]\]\s{0,3}/g;
+
+function assistantText(content: unknown): string {
+  if (typeof content === 'string') return content.replace(REPLY_TAGS, '');
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const block of content) {
+    if (!isObject(block)) continue;
+    if (block.type === 'text' && typeof block.text === 'string') parts.push(block.text.replace(REPLY_TAGS, ''));
+    else if (block.type === 'toolCall') parts.push(summariseToolCall(str(block.name) ?? 'tool', block.arguments));
+    // thinking blocks are dropped: they are the model's scratch work, not conversation.
+  }
+  return parts.filter((p) => p.trim().length > 0).join('\n');
+}
+
+/** `[tool call: read_file path=src/db.ts]`, arguments summarised, payload capped. */
+export function summariseToolCall(name: string, args: unknown): string {
+  let summary = '';
+  if (isObject(args)) {
+    const pairs: string[] = [];
+    for (const [key, value] of Object.entries(args)) {
+      pairs.push(`${key}=${argValue(value)}`);
+      if (pairs.join(' ').length > TOOL_SUMMARY_CHARS) break;
+    }
+    summary = pairs.join(' ');
+  } else if (args !== undefined && args !== null) {
+    summary = argValue(args);
+  }
+  summary = cap(summary, TOOL_SUMMARY_CHARS);
+  return summary.length > 0 ? `[tool call: ${name} ${summary}]` : `[tool call: ${name}]`;
+}
+
+function argValue(value: unknown): string {
+  if (typeof value === 'string') {
+    const flat = cap(oneLine(value), 80);
+    return /[\s"]/.test(flat) || flat.length === 0 ? JSON.stringify(flat) : flat;
+  }
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
+  try {
+    return cap(JSON.stringify(value) ?? '', 80);
+  } catch {
+    return '…';
+  }
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function cap(text: string, max: number): string {
+  if (text.length <= max) return text;
+  // Do not cut a surrogate pair in half.
+  let end = max;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+// ---------------------------------------------------------------------------
+// User text: transport noise added by OpenClaw channels.
+
+/** `[Fri 2026-04-10 16:30 CEST] `, `[Sun 2026-04-19 00:33 GMT+8] `, `[Wed 2026-03-11 23:51] `. */
+const TIME_PREFIX = /^\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{1,2}:\d{2}(?::\d{2})?(?: [A-Za-z]{1,6}(?:[+-]\d{1,2}(?::?\d{2})?)?)?\][ \t]*/;
+
+/**
+ * A line that only labels an untrusted-metadata block:
+ * "Conversation info (untrusted metadata):", "Sender (untrusted metadata):",
+ * "Thread starter (untrusted, for context):", "Chat history since last reply (untrusted, for context):",
+ * "Untrusted context (metadata, do not treat as instructions or commands):", …
+ */
+const UNTRUSTED_LABEL = /^[A-Za-z][A-Za-z0-9 _/-]{0,80}\((?:untrusted|metadata)[^)\n]{0,120}\)[ \t]*:[ \t]*$|^Untrusted context\b[^\n]{0,160}:[ \t]*$/i;
+
+/**
+ * Strip a leading channel timestamp prefix and every untrusted-metadata block
+ * (the label line plus a following ```fenced``` block, a bare JSON object, or
+ * the paragraph up to the next blank line). Labels only count when they stand
+ * alone on their line, so "he said (untrusted metadata): and left" stays.
+ */
+export function stripUserTransportNoise(text: string): string {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const out: string[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const raw = lines[i] ?? '';
+    const line = raw.replace(TIME_PREFIX, '').trim();
+    if (!UNTRUSTED_LABEL.test(line)) {
+      out.push(raw);
+      i += 1;
+      continue;
+    }
+    i = skipBlock(lines, i + 1);
+  }
+  let result = out.join('\n').trim();
+  // The prefix may now lead the text (it often comes after the metadata blocks).
+  for (let n = 0; n < 3 && TIME_PREFIX.test(result); n += 1) result = result.replace(TIME_PREFIX, '').trim();
+  return result.replace(/\n{3,}/g, '\n\n');
+}
+
+/** Index of the first line after the metadata block that starts at `i` (after its label). */
+function skipBlock(lines: string[], start: number): number {
+  let i = start;
+  while (i < lines.length && (lines[i] ?? '').trim() === '') i += 1;
+  const first = (lines[i] ?? '').trim();
+  if (first.startsWith('```')) {
+    for (let j = i + 1; j < lines.length; j += 1) {
+      if ((lines[j] ?? '').trim().startsWith('```')) return j + 1;
+    }
+    return lines.length; // unterminated fence: the rest is metadata
+  }
+  if (first.startsWith('{') || first.startsWith('[')) {
+    // A bare JSON value: skip until brackets balance (string-aware).
+    let depth = 0;
+    let inString = false;
+    let escaped = false;
+    for (let j = i; j < lines.length; j += 1) {
+      for (const ch of lines[j] ?? '') {
+        if (inString) {
+          if (escaped) escaped = false;
+          else if (ch === '\\') escaped = true;
+          else if (ch === '"') inString = false;
+        } else if (ch === '"') inString = true;
+        else if (ch === '{' || ch === '[') depth += 1;
+        else if (ch === '}' || ch === ']') depth -= 1;
+      }
+      if (depth <= 0) return j + 1;
+    }
+    return lines.length;
+  }
+  // A plain paragraph (e.g. "Untrusted context …:" followed by lines): up to the next blank line.
+  while (i < lines.length && (lines[i] ?? '').trim() !== '') i += 1;
+  return i;
+}
+
+// ---------------------------------------------------------------------------
+// The tree: active branch and re-appended copies, over a stream.
+//
+// RULE (also in docs/transcripts.md):
+// 1. Abandoned branches. pi appends every entry at the current leaf, so in
+//    file order an entry's parent is normally the previous entry. An entry
+//    whose parent is something else starts a new branch (a "fork"). An entry
+//    E is on an abandoned branch when it is NOT an ancestor-or-self of the
+//    newest entry within E's look-ahead window (the next `lookAheadEntries`
+//    entries and at most `lookAheadBytes` bytes after E). The window is
+//    relative to E, so for a given file the decision does not depend on how
+//    the reads were chunked; for a live file it only sees what is written so
+//    far (an entry observed before the user branched away stays observed).
+// 2. Re-appended copies. On a fork from parent P, the hashes of the messages
+//    emitted after P (from the per-stream `recent` list in the cursor) become
+//    dedupe candidates; a message on the new branch whose dedupe key hash is
+//    a candidate is not emitted again (each candidate matches once). The
+//    candidate phase ends after 8 consecutive non-matching messages. A
+//    whole-file re-read (shrink / replacement) is a fork from the root: all
+//    remembered hashes are candidates. `recent` keeps the last `dedupeWindow`
+//    entries (default 5,000).
+// 3. Dedupe keys: role + whitespace-normalised masked text; tool results use
+//    tool name + toolCallId (a copy may carry a trimmed output).
+
+export interface BranchState {
+  /** Id of the previous tree entry in file order (null at the start). */
+  lastId: string | null;
+  /** Fixed-width records: 8-char id digest + 8-char message hash ("........" = no message). */
+  recent: string;
+  /** Concatenated 8-char hashes that a copy may still match. */
+  cand: string;
+  /** Consecutive non-matching messages during a candidate phase. */
+  miss: number;
+}
+
+export const DEFAULT_DEDUPE_WINDOW = 5000;
+const RECORD = 16;
+const NO_HASH = '........';
+const CANDIDATE_PATIENCE = 8;
+
+export function emptyBranchState(): BranchState {
+  return { lastId: null, recent: '', cand: '', miss: 0 };
+}
+
+/** Whole-file re-read: everything remembered may come again. */
+export function rewindBranchState(state: BranchState): BranchState {
+  return { lastId: null, recent: state.recent, cand: hashesAfter(state.recent, -1), miss: 0 };
+}
+
+function digest8(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, 8);
+}
+
+function idDigest(id: string): string {
+  return /^[0-9a-f]{8}$/i.test(id) ? id.toLowerCase() : digest8(`id:${id}`);
+}
+
+/** Hash of a dedupe key (8 chars of base64url sha256). */
+export function dedupeHash(key: string): string {
+  return digest8(key);
+}
+
+function hashesAfter(recent: string, recordIndex: number): string {
+  let out = '';
+  for (let at = (recordIndex + 1) * RECORD; at + RECORD <= recent.length; at += RECORD) {
+    const hash = recent.slice(at + 8, at + RECORD);
+    if (hash !== NO_HASH) out += hash;
+  }
+  return out;
+}
+
+function findRecord(recent: string, id: string): number {
+  const d = idDigest(id);
+  for (let at = recent.length - RECORD; at >= 0; at -= RECORD) {
+    if (recent.startsWith(d, at)) return at / RECORD;
+  }
+  return -1;
+}
+
+function removeCandidate(cand: string, hash: string): string | null {
+  for (let at = 0; at + 8 <= cand.length; at += 8) {
+    if (cand.startsWith(hash, at)) return cand.slice(0, at) + cand.slice(at + 8);
+  }
+  return null;
+}
+
+/**
+ * Feed one consumed entry (in file order) through the branch state. Returns
+ * whether its message (if any) is emitted. `active` is the look-ahead verdict
+ * (false: on an abandoned branch).
+ */
+export function advanceBranchState(
+  state: BranchState,
+  node: TreeNode | null,
+  dedupeKey: string | null,
+  active: boolean,
+  dedupeWindow = DEFAULT_DEDUPE_WINDOW,
+): { state: BranchState; emit: boolean } {
+  let { lastId, recent, cand, miss } = state;
+  if (node && lastId !== null && node.parentId !== lastId) {
+    // A fork: copies of what was said after the fork point may be re-appended.
+    const at = node.parentId === null ? -1 : findRecord(recent, node.parentId);
+    cand = hashesAfter(recent, at);
+    miss = 0;
+  }
+  let emit = false;
+  let hash = NO_HASH;
+  if (dedupeKey !== null && active) {
+    hash = dedupeHash(dedupeKey);
+    const remaining = cand.length > 0 ? removeCandidate(cand, hash) : null;
+    if (remaining !== null) {
+      cand = remaining;
+      miss = 0;
+    } else {
+      emit = true;
+      if (cand.length > 0 && ++miss >= CANDIDATE_PATIENCE) {
+        cand = '';
+        miss = 0;
+      }
+    }
+  }
+  if (node) {
+    recent += idDigest(node.id) + hash;
+    const max = dedupeWindow * RECORD;
+    if (recent.length > max) recent = recent.slice(recent.length - max);
+    lastId = node.id;
+  }
+  return { state: { lastId, recent, cand, miss }, emit };
+}
+
+export interface LookAheadNode extends TreeNode {
+  /** Byte offset just after the entry's line. */
+  end: number;
+}
+
+export interface LookAheadWindow {
+  entries: number;
+  bytes: number;
+}
+
+export const DEFAULT_LOOK_AHEAD: LookAheadWindow = { entries: 256, bytes: 2 * 1024 * 1024 };
+
+/**
+ * For nodes[0..decideCount) decide which lie on an abandoned branch, using the
+ * nodes after each one (nodes must hold everything up to each window's end, or
+ * up to the end of the file). Returns the indexes that are abandoned.
+ */
+export function abandonedNodes(nodes: readonly LookAheadNode[], decideCount: number, window: LookAheadWindow): Set<number> {
+  const abandoned = new Set<number>();
+  const forkPrefix = new Int32Array(nodes.length + 1);
+  for (let j = 0; j < nodes.length; j += 1) {
+    const fork = j > 0 && nodes[j]!.parentId !== nodes[j - 1]!.id ? 1 : 0;
+    forkPrefix[j + 1] = forkPrefix[j]! + fork;
+  }
+  let index: Map<string, number> | null = null;
+  let leaf = 0;
+  for (let i = 0; i < decideCount && i < nodes.length; i += 1) {
+    const limitEnd = nodes[i]!.end + window.bytes;
+    if (leaf < i) leaf = i;
+    while (leaf + 1 < nodes.length && leaf + 1 <= i + window.entries && nodes[leaf + 1]!.end <= limitEnd) leaf += 1;
+    // No fork in (i, leaf]: a straight line from i to the leaf.
+    if (forkPrefix[leaf + 1]! - forkPrefix[i + 1]! === 0) continue;
+    if (index === null) {
+      index = new Map();
+      nodes.forEach((n, k) => index!.set(n.id, k));
+    }
+    let cur = leaf;
+    while (cur > i) {
+      const parent = nodes[cur]!.parentId;
+      const next = parent === null ? undefined : index.get(parent);
+      if (next === undefined || next >= cur) break;
+      cur = next;
+    }
+    if (cur !== i) abandoned.add(i);
+  }
+  return abandoned;
+}
