@@ -17,7 +17,7 @@
  */
 import { observationId, oneLine } from '../observation-line.js';
 import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority } from '../types.js';
-import { analyseEnglish, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
+import { analyseEnglish, expandShorthand, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
 import { analyseKorean, KOREAN_ROLE_LABEL, restateKorean } from './rules-ko.js';
 import { cleanMessageText, isKorean, splitSentences } from './sentences.js';
 import { detectTags } from './tags.js';
@@ -37,6 +37,12 @@ export interface HeuristicObserverOptions {
   keepAssistantQuestions?: boolean;
   /** At most this many informative sentences are kept together per message (default 6). */
   maxSentencesPerObservation?: number;
+  /**
+   * Keep the question a reply answers with the reply's first observation
+   * (default true): "Melanie painted that lake sunrise last year (2022) (reply to
+   * Caroline: "Is this your own painting?")".
+   */
+  replyContext?: boolean;
   /** Observation texts are cut at about this many characters (default 600). */
   maxObservationChars?: number;
 }
@@ -49,6 +55,13 @@ interface Piece {
   /** Restated sentence, with resolved dates. */
   body: string;
   korean: boolean;
+}
+
+/** The question the previous speaker ended with, for the reply that follows. */
+interface ReplyContext {
+  role: 'user' | 'assistant';
+  speaker: string;
+  question: string;
 }
 
 interface Draft {
@@ -78,10 +91,14 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
   const names = (typeof options.speakerNames === 'function' ? options.speakerNames(batch) : options.speakerNames) ?? {};
   const fallbackLocal = localDateTime(batch.now, batch.timeZone) ?? localDateTime('1970-01-01T00:00:00Z', 'UTC')!;
   const drafts: Draft[] = [];
+  let pendingQuestion: ReplyContext | undefined;
   for (const message of batch.messages) {
     if (message.role !== 'user' && message.role !== 'assistant') continue;
     const local = localDateTime(message.time, batch.timeZone) ?? fallbackLocal;
-    drafts.push(...observeMessage(message, message.role, local, names, options));
+    const replyTo = pendingQuestion && pendingQuestion.role !== message.role && options.replyContext !== false ? pendingQuestion : undefined;
+    const { drafts: messageDrafts, lastQuestion } = observeMessage(message, message.role, local, names, options, replyTo);
+    drafts.push(...messageDrafts);
+    pendingQuestion = lastQuestion;
   }
 
   const byId = new Map<string, Observation>();
@@ -128,9 +145,10 @@ function observeMessage(
   local: LocalDateTime,
   names: SpeakerNames,
   options: HeuristicObserverOptions,
-): Draft[] {
+  replyTo: ReplyContext | undefined,
+): { drafts: Draft[]; lastQuestion: ReplyContext | undefined } {
   const cleaned = cleanMessageText(message.text ?? '');
-  if (!cleaned.text) return [];
+  if (!cleaned.text) return { drafts: [], lastQuestion: undefined };
   const sentences = splitSentences(cleaned.text);
   const messageKorean = isKorean(cleaned.text);
   const speakerName = names[role];
@@ -141,9 +159,10 @@ function observeMessage(
   const listener = speakerName && listenerName ? listenerName : undefined;
 
   const pieces: Piece[] = [];
+  let lastQuestion: ReplyContext | undefined;
   for (const raw of sentences) {
     const korean = isKorean(raw);
-    let sentence = korean ? stripKoreanAddress(raw, knownNames) : stripAddress(raw, knownNames);
+    let sentence = korean ? stripKoreanAddress(raw, knownNames) : stripAddress(expandShorthand(raw), knownNames);
     if (!sentence) continue;
     if (sentence.length > MAX_SENTENCE_CHARS) sentence = truncate(sentence, MAX_SENTENCE_CHARS);
     const anchors = findDateAnchors(sentence, local);
@@ -153,6 +172,7 @@ function observeMessage(
       pastDate: anchors.some((a) => !a.future),
     };
     const analysis = korean ? analyseKorean(sentence, ctx) : analyseEnglish(sentence, ctx);
+    lastQuestion = analysis.kind === 'question' ? { role, speaker, question: sentence } : analysis.kind === 'filler' ? lastQuestion : undefined;
     if (analysis.kind === 'filler') continue;
     if (analysis.kind === 'question' && role === 'assistant' && !options.keepAssistantQuestions) continue;
     const dated = annotateDates(sentence, anchors);
@@ -204,7 +224,19 @@ function observeMessage(
     drafts.push(draft(text, a.category, a.priority, a.done, a.working, a.kind === 'question'));
   }
   flushGroup();
-  return drafts;
+  if (replyTo && drafts.length > 0) {
+    // An answer often lacks the words of the question it answers ("Yes, last year!"):
+    // keep the question with the first observation of the reply.
+    const first = drafts[0]!;
+    const q = replyTo.question.replace(/\s+/g, ' ').trim();
+    const context = korean(first.text) ? ` (${replyTo.speaker}의 질문 "${q}"에 대한 답)` : ` (reply to ${replyTo.speaker}: "${q}")`;
+    first.text = finishText(first.text + context, maxChars + context.length);
+  }
+  return { drafts, lastQuestion };
+}
+
+function korean(text: string): boolean {
+  return isKorean(text);
 }
 
 /** "How do I validate JWT refresh tokens?" → "User asked how to validate JWT refresh tokens." */

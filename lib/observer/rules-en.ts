@@ -146,7 +146,7 @@ export function stripAddress(sentence: string, names: string[]): string {
   let s = sentence.trim();
   const nameAlt = names
     .filter((n) => n.length >= 2)
-    .flatMap((n) => [n, n.slice(0, Math.max(3, Math.ceil(n.length / 2)))])
+    .flatMap((n) => [n, n.slice(0, 3)])
     .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   if (nameAlt.length) {
     const names = `(?:${nameAlt.join('|')})[a-z]*`;
@@ -230,7 +230,7 @@ stole struck swore tore bit blew dug lit sank shook spun sprang stuck stung swep
 fled flung ground knelt leapt slid strove wept wound overcame undertook withdrew mistook misunderstood used also just
 really still never always often usually sometimes recently finally actually even only already totally definitely
 absolutely kinda sorta too personally honestly literally simply currently now then first def truly mostly rarely
-certainly probably generally and or but to`.split(/\s+/));
+certainly probably generally and or but to gonna wanna gotta`.split(/\s+/));
 
 const ADVERBS = new Set(`really just also always never still actually usually often sometimes recently finally even only
 already totally definitely absolutely kinda sorta personally honestly literally simply currently now truly mostly rarely
@@ -279,7 +279,7 @@ export function restateEnglish(sentence: string, speaker: string, listener?: str
   s = s.replace(/\bI\b/g, speaker);
   s = s.replace(/\b[Mm]y\b/g, possessive(speaker));
   s = s.replace(/\b[Mm]ine\b/g, possessive(speaker));
-  s = s.replace(/\b[Mm]yself\b/g, speaker);
+  s = s.replace(/\b[Mm]yself\b/g, 'themself');
   s = s.replace(/(?<![A-Za-z'])[Mm]e\b(?!')/g, speaker);
   if (listener) {
     s = s.replace(/\b[Yy]ou're\b|\b[Yy]ou are\b/g, `${listener} is`);
@@ -289,7 +289,51 @@ export function restateEnglish(sentence: string, speaker: string, listener?: str
     s = s.replace(/\b[Yy]ou'll\b/g, `${listener} will`);
     s = s.replace(/\b[Yy]our\b/g, possessive(listener));
     s = s.replace(/\b[Yy]ours\b/g, possessive(listener));
-    s = s.replace(/\b[Yy]ourself\b/g, listener);
+    s = s.replace(/\b[Yy]ourself\b/g, 'themself');
+  }
+  return s;
+}
+
+/** Chat shorthand spelled out, so a search for "favorite" finds "fav". */
+const SHORTHAND: [RegExp, string][] = [
+  [/\bfavs?\b/gi, 'favorite'],
+  [/\bfave\b/gi, 'favorite'],
+  [/\bpics\b/gi, 'pictures'],
+  [/\bpic\b/gi, 'picture'],
+  [/\bpix\b/gi, 'pictures'],
+  [/\bb-?days?\b/gi, 'birthday'],
+  [/\bgonna\b/gi, 'going to'],
+  [/\bwanna\b/gi, 'want to'],
+  [/\bgotta\b/gi, 'got to'],
+  [/\bkinda\b/gi, 'kind of'],
+  [/\bsorta\b/gi, 'sort of'],
+  [/\bthx\b/gi, 'thanks'],
+  [/\bpl[sz]\b/gi, 'please'],
+  [/\b(?:cuz|coz|bc)\b/gi, 'because'],
+  [/\bconvo\b/gi, 'conversation'],
+  [/\bvacay\b/gi, 'vacation'],
+  [/\bedu\b/gi, 'education'],
+  [/\bbiz\b/gi, 'business'],
+  [/\bw\/(?=\s)/gi, 'with'],
+  [/\btmrw\b/gi, 'tomorrow'],
+  [/\bthru\b/gi, 'through'],
+  [/\bppl\b/gi, 'people'],
+  [/\bmins\b/gi, 'minutes'],
+  [/\bhrs\b/gi, 'hours'],
+  [/\byrs\b/gi, 'years'],
+  [/\bmo(?:s|nths)\b(?=\s+ago)/gi, 'months'],
+  [/\bthinkin'/gi, 'thinking'],
+  [/\bdoin'/gi, 'doing'],
+  [/\bgoin'/gi, 'going'],
+  [/\bnothin'/gi, 'nothing'],
+  [/\bsomethin'/gi, 'something'],
+];
+
+/** Spell out common chat shorthand ("fav pic" → "favorite picture"). */
+export function expandShorthand(sentence: string): string {
+  let s = sentence;
+  for (const [re, full] of SHORTHAND) {
+    s = s.replace(re, (m) => (m[0] === m[0]!.toUpperCase() && m[0] !== m[0]!.toLowerCase() ? full[0]!.toUpperCase() + full.slice(1) : full));
   }
   return s;
 }
