@@ -31,6 +31,7 @@ import {
   advanceBranchState,
   emptyBranchState,
   normalizePiEntry,
+  rememberedEntry,
   rewindBranchState,
   treeNodeOf,
   type BranchState,
@@ -457,7 +458,8 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
       }
       await lines.return(undefined);
       const decideCount = consumed.reduce((n, c) => (c.nodeIndex >= 0 ? n + 1 : n), 0);
-      const abandoned = abandonedNodes(nodes, decideCount, lookAhead);
+      const before = branch;
+      const abandoned = abandonedNodes(nodes, decideCount, lookAhead, (id) => rememberedEntry(before, id));
 
       const messages: Message[] = [];
       for (const item of consumed) {

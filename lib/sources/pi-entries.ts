@@ -405,10 +405,13 @@ export function advanceBranchState(
 ): { state: BranchState; emit: boolean } {
   let { lastId, recent, cand, miss } = state;
   if (node && lastId !== null && node.parentId !== lastId) {
-    // A fork: copies of what was said after the fork point may be re-appended.
+    // A fork: copies of what was said after the fork point may be re-appended. A parent we never
+    // saw (a torn or malformed line) is not a fork: the entry continues the line.
     const at = node.parentId === null ? -1 : findRecord(recent, node.parentId);
-    cand = hashesAfter(recent, at);
-    miss = 0;
+    if (node.parentId === null || at >= 0) {
+      cand = hashesAfter(recent, at);
+      miss = 0;
+    }
   }
   let emit = false;
   let hash = NO_HASH;
@@ -447,12 +450,25 @@ export interface LookAheadWindow {
 
 export const DEFAULT_LOOK_AHEAD: LookAheadWindow = { entries: 256, bytes: 2 * 1024 * 1024 };
 
+/** Whether `id` is among the entries remembered in `state.recent` (entries before the current read). */
+export function rememberedEntry(state: BranchState, id: string): boolean {
+  return findRecord(state.recent, id) >= 0;
+}
+
 /**
  * For nodes[0..decideCount) decide which lie on an abandoned branch, using the
  * nodes after each one (nodes must hold everything up to each window's end, or
- * up to the end of the file). Returns the indexes that are abandoned.
+ * up to the end of the file). `isEarlier(id)` tells whether an id belongs to an
+ * entry before nodes[0] (already read). A parent found nowhere (a torn or
+ * malformed line) is taken to be the entry just before its child.
+ * Returns the indexes that are abandoned.
  */
-export function abandonedNodes(nodes: readonly LookAheadNode[], decideCount: number, window: LookAheadWindow): Set<number> {
+export function abandonedNodes(
+  nodes: readonly LookAheadNode[],
+  decideCount: number,
+  window: LookAheadWindow,
+  isEarlier: (id: string) => boolean = () => false,
+): Set<number> {
   const abandoned = new Set<number>();
   const forkPrefix = new Int32Array(nodes.length + 1);
   for (let j = 0; j < nodes.length; j += 1) {
@@ -474,9 +490,11 @@ export function abandonedNodes(nodes: readonly LookAheadNode[], decideCount: num
     let cur = leaf;
     while (cur > i) {
       const parent = nodes[cur]!.parentId;
-      const next = parent === null ? undefined : index.get(parent);
-      if (next === undefined || next >= cur) break;
-      cur = next;
+      if (parent === null) break; // a new root: i is not on the way
+      const next = index.get(parent);
+      if (next !== undefined && next < cur) cur = next;
+      else if (next === undefined && isEarlier(parent)) break; // forked from before i
+      else cur -= 1; // missing parent: assume the entry just before
     }
     if (cur !== i) abandoned.add(i);
   }
