@@ -3,7 +3,7 @@
  * fsync the folder. A reader (or a job killed mid-write) sees the old file or
  * the new one, never half of one.
  */
-import { open, rename, unlink, mkdir } from 'node:fs/promises';
+import { open, rename, unlink, mkdir, readdir } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fromSystemError } from './errors.js';
@@ -45,4 +45,36 @@ async function syncDir(dir: string): Promise<void> {
   } catch {
     /* some file systems refuse fsync on directories; the rename is still atomic */
   }
+}
+
+const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Remove temp files left in `dir` by writers that were killed mid-write (their
+ * pid is gone). The real files next to them are intact: the rename never happened.
+ */
+export async function removeStaleTempFiles(dir: string): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const m = TEMP_NAME.exec(name);
+    if (!m || processAlive(Number(m[1]))) continue;
+    await unlink(join(dir, name)).catch(() => undefined);
+    removed++;
+  }
+  return removed;
 }

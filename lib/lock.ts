@@ -1,10 +1,13 @@
 /**
  * One lock per memory home (proper-lockfile), so two jobs never write the same
- * files at once. A lock left by a killed process goes stale and is taken over.
+ * files at once. A lock left by a killed process is recovered: at once when
+ * its owner (pid recorded inside the lock) is gone from this host, otherwise
+ * when it goes stale (not refreshed for `staleMs`).
  */
 import lockfile from 'proper-lockfile';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
 import { OcmError } from './errors.js';
 
 export interface LockOptions {
@@ -16,38 +19,81 @@ export interface LockOptions {
 
 export type Release = () => Promise<void>;
 
+interface Owner {
+  pid: number;
+  host: string;
+  since: string;
+}
+
+function lockDir(target: string): string {
+  return `${target}.lock`;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Remove the lock when its recorded owner is a dead process on this host. */
+async function breakDeadOwnerLock(target: string): Promise<boolean> {
+  let owner: Owner;
+  try {
+    owner = JSON.parse(await readFile(join(lockDir(target), 'owner.json'), 'utf8')) as Owner;
+  } catch {
+    return false;
+  }
+  if (owner.host !== hostname() || owner.pid === process.pid || isAlive(owner.pid)) return false;
+  await rm(lockDir(target), { recursive: true, force: true });
+  return true;
+}
+
+async function tryLock(target: string, stale: number): Promise<() => Promise<void>> {
+  return lockfile.lock(target, {
+    stale,
+    update: Math.floor(stale / 3),
+    retries: 0,
+    realpath: false,
+    onCompromised: () => {
+      /* another process took the lock over after we stalled; our writes are atomic, the next tick repairs */
+    },
+  });
+}
+
 /** Take the home lock. `target` is a plain file that stands for the home. */
 export async function acquireHomeLock(target: string, options: LockOptions = {}): Promise<Release> {
   await mkdir(dirname(target), { recursive: true, mode: 0o700 });
   await writeFile(target, '', { flag: 'a', mode: 0o600 });
   const waitMs = options.waitMs ?? 30000;
   const stale = Math.max(options.staleMs ?? 15000, 5000);
-  const retries = waitMs <= 0 ? 0 : { retries: Math.ceil(waitMs / 200), factor: 1, minTimeout: 200, maxTimeout: 200 };
-  try {
-    const release = await lockfile.lock(target, {
-      stale,
-      update: Math.floor(stale / 3),
-      retries,
-      realpath: false,
-      onCompromised: () => {
-        /* another process took the lock over after we stalled; our writes are atomic, the next tick repairs */
-      },
-    });
-    return async () => {
-      try {
-        await release();
-      } catch {
-        /* already released or compromised */
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      const release = await tryLock(target, stale);
+      const owner: Owner = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
+      await writeFile(join(lockDir(target), 'owner.json'), JSON.stringify(owner)).catch(() => undefined);
+      return async () => {
+        await rm(join(lockDir(target), 'owner.json'), { force: true }).catch(() => undefined);
+        try {
+          await release();
+        } catch {
+          /* already released or compromised */
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      if (await breakDeadOwnerLock(target)) continue;
+      if (Date.now() >= deadline) {
+        throw new OcmError('LOCKED', 'Another OC-Memory job is running on this memory home.', {
+          hint: 'Wait for it to finish (cron ticks are short), or stop `ocm-run watch`. A lock left by a crashed job is recovered automatically.',
+          cause: error,
+        });
       }
-    };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') {
-      throw new OcmError('LOCKED', 'Another OC-Memory job is running on this memory home.', {
-        hint: 'Wait for it to finish (cron ticks are short), or stop `ocm-run watch`. A lock left by a crashed job expires by itself within seconds.',
-        cause: error,
-      });
+      await new Promise((r) => setTimeout(r, 100));
     }
-    throw error;
   }
 }
 

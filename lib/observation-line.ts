@@ -118,12 +118,13 @@ export function normaliseForId(text: string): string {
 }
 
 /**
- * A stable observation id: the same fact from the same session always gets the
- * same id, so re-running a job after a crash cannot duplicate it.
+ * A stable observation id: the same fact from the same session on the same day
+ * always gets the same id, so re-running a job after a crash cannot duplicate
+ * it; the same words on another day are another observation.
  */
-export function observationId(parts: { agent: string; session: string; category: string; text: string; salt?: string }): string {
+export function observationId(parts: { agent: string; session: string; date?: string; category: string; text: string; salt?: string }): string {
   const h = createHash('sha256')
-    .update([parts.agent, parts.session, parts.category, normaliseForId(parts.text), parts.salt ?? ''].join('\u0000'))
+    .update([parts.agent, parts.session, parts.date ?? '', parts.category, normaliseForId(parts.text), parts.salt ?? ''].join('\u0000'))
     .digest('hex');
   return `o-${h.slice(0, 10)}`;
 }

@@ -86,6 +86,20 @@ export async function activeMemoryStep(options: TickOptions, agents: string[]): 
   return out;
 }
 
+/** Temp files of writers killed mid-write (their targets are intact). */
+async function removeLeftoverTempFiles(paths: HomePaths): Promise<void> {
+  const { readdir } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const { removeStaleTempFiles } = await import('./atomic-file.js');
+  const dirs = [paths.root, paths.machine, paths.memory];
+  try {
+    for (const e of await readdir(paths.memory, { withFileTypes: true })) if (e.isDirectory()) dirs.push(join(paths.memory, e.name));
+  } catch {
+    /* no memory yet */
+  }
+  for (const dir of dirs) await removeStaleTempFiles(dir);
+}
+
 /** One tick under the home lock. */
 export async function runTick(options: TickOptions): Promise<TickResult> {
   const now = options.now ?? (() => new Date());
@@ -95,6 +109,7 @@ export async function runTick(options: TickOptions): Promise<TickResult> {
     options.paths.lock,
     async () => {
       const result: TickResult = { activeMemory: [], durationMs: 0 };
+      await removeLeftoverTempFiles(options.paths);
       let changedAgents: string[] = [];
       if (steps.has('observe')) {
         const t0 = now();

@@ -17,8 +17,8 @@
  */
 import { observationId, oneLine } from '../observation-line.js';
 import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority } from '../types.js';
-import { analyseEnglish, expandShorthand, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
-import { analyseKorean, KOREAN_ROLE_LABEL, restateKorean } from './rules-ko.js';
+import { analyseEnglish, expandShorthand, isQuestion, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
+import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } from './rules-ko.js';
 import { cleanMessageText, isKorean, splitSentences } from './sentences.js';
 import { detectTags } from './tags.js';
 import { annotateDates, findDateAnchors, localDateTime, type LocalDateTime } from './time.js';
@@ -55,6 +55,8 @@ interface Piece {
   /** Restated sentence, with resolved dates. */
   body: string;
   korean: boolean;
+  /** Words in the sentence as written. */
+  words: number;
 }
 
 /** The question the previous speaker ended with, for the reply that follows. */
@@ -62,7 +64,12 @@ interface ReplyContext {
   role: 'user' | 'assistant';
   speaker: string;
   question: string;
+  /** ISO time of the question: a message much later is not its answer. */
+  time: string;
 }
+
+/** A message within this time of a question is taken as its answer. */
+const REPLY_WINDOW_MS = 2 * 60 * 60 * 1000;
 
 interface Draft {
   category: string;
@@ -106,7 +113,7 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
   let currentTask: string | undefined;
   let currentTaskStrength = -1;
   for (const d of drafts) {
-    const id = observationId({ agent: batch.agent, session: batch.session, category: d.category, text: d.text });
+    const id = observationId({ agent: batch.agent, session: batch.session, date: d.local.date, category: d.category, text: d.text });
     const existing = byId.get(id);
     if (existing) {
       const ids = existing.provenance!.entryIds;
@@ -170,9 +177,12 @@ function observeMessage(
       names: knownNames,
       futureDate: anchors.some((a) => a.future && a.resolved !== local.date),
       pastDate: anchors.some((a) => !a.future),
+      role,
     };
     const analysis = korean ? analyseKorean(sentence, ctx) : analyseEnglish(sentence, ctx);
-    lastQuestion = analysis.kind === 'question' ? { role, speaker, question: sentence } : analysis.kind === 'filler' ? lastQuestion : undefined;
+    // Remember a question with any content for the reply, even one too thin to be an observation itself.
+    const asked = analysis.kind === 'question' || (analysis.contentWords > 0 && (korean ? isKoreanQuestion(sentence) : isQuestion(sentence)));
+    lastQuestion = asked ? { role, speaker, question: sentence, time: message.time } : analysis.kind === 'filler' ? lastQuestion : undefined;
     if (analysis.kind === 'filler') continue;
     if (analysis.kind === 'question' && role === 'assistant' && !options.keepAssistantQuestions) continue;
     const dated = annotateDates(sentence, anchors);
@@ -182,8 +192,9 @@ function observeMessage(
     } else {
       body = korean ? restateKorean(dated, speaker) : restateEnglish(dated, speaker, listener);
     }
-    pieces.push({ analysis, body, korean });
+    pieces.push({ analysis, body, korean, words: sentence.split(/\s+/).length });
   }
+  mergeShortLeads(pieces);
 
   const drafts: Draft[] = [];
   const maxSentences = options.maxSentencesPerObservation ?? 6;
@@ -203,7 +214,8 @@ function observeMessage(
     priority,
     done,
     text,
-    tags: detectTags(text, cleaned.codeLanguages, 3, [speaker, ...knownNames]),
+    // Tags from what was said, not from the attribution added in front of it.
+    tags: detectTags(text.startsWith(`${speaker}: `) ? text.slice(speaker.length + 2) : text, cleaned.codeLanguages, 3, [speaker, ...knownNames]),
     message,
     local,
     working,
@@ -224,7 +236,7 @@ function observeMessage(
     drafts.push(draft(text, a.category, a.priority, a.done, a.working, a.kind === 'question'));
   }
   flushGroup();
-  if (replyTo && drafts.length > 0) {
+  if (replyTo && drafts.length > 0 && Date.parse(message.time) - Date.parse(replyTo.time) <= REPLY_WINDOW_MS) {
     // An answer often lacks the words of the question it answers ("Yes, last year!"):
     // keep the question with the first observation of the reply.
     const first = drafts[0]!;
@@ -246,6 +258,26 @@ function questionBody(sentence: string, speaker: string, listener: string | unde
   return `${speaker} asked: ${restateEnglish(sentence.trim(), speaker, listener)}`;
 }
 
+/**
+ * A very short statement that leans on the next sentence ("Fixed it! Migrations
+ * run cleanly now.") is joined to it: one observation with the stronger category.
+ */
+function mergeShortLeads(pieces: Piece[]): void {
+  for (let i = 0; i < pieces.length - 1; i++) {
+    const lead = pieces[i]!;
+    const next = pieces[i + 1]!;
+    if (lead.words > 3 || lead.analysis.kind !== 'statement' || next.analysis.kind !== 'statement') continue;
+    const a = lead.analysis.category !== 'fact' || lead.analysis.done ? lead.analysis : next.analysis;
+    const priority = PRIORITY_RANK[lead.analysis.priority] > PRIORITY_RANK[next.analysis.priority] ? lead.analysis.priority : next.analysis.priority;
+    pieces.splice(i, 2, {
+      analysis: { ...a, priority, working: lead.analysis.working || next.analysis.working, contentWords: lead.analysis.contentWords + next.analysis.contentWords },
+      body: `${finishSentence(lead.body)} ${next.body}`,
+      korean: lead.korean,
+      words: lead.words + next.words,
+    });
+  }
+}
+
 /** Prefix the speaker unless the text already starts with them. */
 function attribute(text: string, speaker: string, _korean: boolean): string {
   return text.startsWith(speaker) ? text : `${speaker}: ${text}`;
@@ -259,7 +291,7 @@ function finishSentence(s: string): string {
 }
 
 function finishText(text: string, maxChars: number): string {
-  let t = oneLine(text).replace(/([.!?])\1+/g, '$1');
+  let t = oneLine(text).replace(/([!?])\1+/g, '$1').replace(/([.!?])[.!?]+$/, '$1');
   if (!/[.。…)"'\]?]$/.test(t) && !/[\p{Extended_Pictographic}]$/u.test(t)) t += '.';
   return t.length > maxChars ? truncate(t, maxChars) : t;
 }
@@ -279,5 +311,8 @@ function stripKoreanAddress(sentence: string, names: string[]): string {
     const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     s = s.replace(new RegExp(`^${esc}(?:님|씨|아|야)?\\s*[,!.]\\s*`), '');
   }
-  return s.replace(/^(?:네|넵|응|아|오|와|음|그래|좋아요|좋아|알겠어요|알겠습니다)\s*[,!.~]+\s*/, '').trim();
+  return s
+    .replace(/^(?:네|넵|응|아|오|와|음|그래|좋아요|좋아|알겠어요|알겠습니다)\s*[,!.~]+\s*/, '')
+    .replace(/^(?:그리고|그런데|근데|그래서|참|아 참)\s+/, '')
+    .trim();
 }
