@@ -23,6 +23,8 @@ export interface AnalysisContext {
   futureDate: boolean;
   /** A resolved relative date in the sentence points to the past. */
   pastDate: boolean;
+  /** Who says it: requests and imperatives are tasks only from the user (from the assistant they are advice). */
+  role: 'user' | 'assistant';
 }
 
 const STOP = new Set(`a about above after again against all also am an and any are aren't as at be because been before
@@ -38,7 +40,7 @@ anything everything nothing one ones way kind sort bit still even ever yet alrea
 although however anyway anyways actually basically literally definitely totally absolutely certainly indeed pretty quite
 rather somewhat kinda sorta gonna wanna gotta ya yeah yes yep yup nope nah ok okay alright hey hi hello hiya heya howdy
 yo bye goodbye cya later soon thanks thank thx ty tysm welcome please sorry oh ooh ah aw aww wow whoa woah hmm um uh er
-lol haha hahaha hehe lmao omg btw tbh imo idk lmk well like know think mean guess see say said tell told hear heard make
+lol haha hahaha hehe lmao omg btw tbh imo idk lmk well like know think mean because since switching keep guess see say said tell told hear heard make
 made take took come came look looks looked looking seem seems seemed sound sounds sounded feel feels felt feeling`.split(/\s+/));
 
 /** Evaluative words that make a sentence chit-chat when nothing else is said. */
@@ -49,7 +51,7 @@ best true right exactly agree agreed absolutely sure course problem worries care
 lovin loving like liked appreciate appreciated appreciation grateful thankful means meant inspiring inspired inspiration
 touching heartwarming special blast awesome amazing totally completely truly super so soo sooo such real wonderful day
 night morning evening chat talk talking catch catching share sharing hear hearing glad keep up work going awesome job
-same too also here there back yours mine choice idea question point`.split(/\s+/));
+same too also here there back yours mine choice idea question point noted understood gotcha roger help assist else today`.split(/\s+/));
 
 /** Whole-sentence chit-chat patterns (after vocatives and punctuation are removed). */
 const FILLER_PHRASES = [
@@ -120,17 +122,31 @@ const TASK = new RegExp(
   [
     String.raw`\b(?:i|we)(?:\s+really|\s+still|\s+also|\s+definitely|\s+just)?\s*(?:need to|have to|must|should|'ll need to|got to|gotta|want to|wanna|plan to|am planning to|'m planning to|are planning to|'re planning to|'m going to|am going to|are going to|'re going to|'m gonna|'re gonna|will|'ll|intend to|hope to|'m hoping to|'m trying to|am trying to|are trying to|'m about to)\b`,
     String.raw`\b(?:todo|to-do|remind me|don't forget|make sure to|next step|action item|on my list)\b`,
-    String.raw`^(?:please\s+|so\s+|ok(?:ay)?\s+|now\s+)?(?:can|could|would|will) you\s+(?:please\s+)?(?:help|write|create|add|fix|implement|build|make|set up|explain|show|review|check|update|refactor|generate|draft|remind|find|look)\b`,
-    String.raw`^(?:please\s+|so\s+|ok(?:ay)?\s+|now\s+)?(?:help me|write|create|add|fix|implement|build|make|set up|explain|show me|review|check|update|refactor|generate|draft|remind me|let's)\b`,
   ].join('|'),
   'i',
 );
 
-const WORKING = /\b(?:i'm|i am|we're|we are)\s+(?:currently\s+|now\s+|still\s+|also\s+)?(?:working on|building|writing|developing|implementing|making|creating|setting up|learning|studying|preparing|migrating|refactoring|debugging|fixing|designing|planning)\b|^(?:please\s+)?(?:(?:can|could) you\s+)?help me\b/i;
+/** A request to the other party ("can you add…", "fix the…"): a task when the user says it. */
+const REQUEST = new RegExp(
+  [
+    String.raw`^(?:please\s+|so\s+|ok(?:ay)?\s+|now\s+)?(?:can|could|would|will) you\s+(?:please\s+)?(?:help|write|create|add|fix|implement|build|make|set up|explain|show|review|check|update|refactor|generate|draft|remind|find|look)\b`,
+    String.raw`^(?:please\s+|so\s+|ok(?:ay)?\s+|now\s+)?(?:help me|write|create|add|fix|implement|build|make|set up|explain|show me|review|check|update|refactor|generate|draft|remind me|let's)\b`,
+    String.raw`\bplease\s*[.!]?$`,
+  ].join('|'),
+  'i',
+);
 
-const PAST_VERB = /\b(?:went|visited|attended|met|joined|celebrated|travell?ed|took|saw|watched|won|bought|adopted|graduated|married|got|had|did|made|gave|received|started|began|signed|scored|ran|hiked|painted|wrote|read|tried|learned|learnt|found|lost|broke|left|came|spent|held|threw|hosted|organi[sz]ed|volunteered|participated|competed|performed|published|was|were|\w{3,}ed)\b/i;
+const WORKING = /\b(?:i'm|i am|we're|we are)\s+(?:currently\s+|now\s+|still\s+|also\s+)?(?:working on|building|writing|developing|implementing|making|creating|setting up|starting|learning|studying|preparing|migrating|refactoring|debugging|fixing|designing|planning)\b|^(?:please\s+)?(?:(?:can|could) you\s+)?help me\b/i;
+
+const PAST_VERB = /\b(?:i|we|he|she|they|my \w+|our \w+)\s+(?:(?:just|also|finally|recently|really|actually|already|\w+ly)\s+)?(?:went|visited|attended|met|joined|celebrated|travell?ed|took|saw|watched|won|bought|adopted|graduated|married|got|had|did|made|gave|received|started|began|signed|scored|ran|hiked|painted|wrote|read|tried|learned|learnt|found|lost|broke|left|came|spent|held|threw|hosted|organi[sz]ed|volunteered|participated|competed|performed|published|was|were|\w{3,}ed)\b/i;
 
 const QUESTION_START = /^(?:what|what's|whats|how|how's|why|when|where|which|who|whose|whom|is|are|am|was|were|do|does|did|can|could|should|would|will|shall|have|has|had|may|might|any|anything|anyone|isn't|aren't|don't|doesn't|didn't|won't|can't|wouldn't|shouldn't)\b/i;
+
+/** A common English word (stop word or chit-chat), i.e. not a name when capitalised. */
+export function isCommonWord(word: string): boolean {
+  const w = word.toLowerCase();
+  return STOP.has(w) || FILLER.has(w);
+}
 
 function words(sentence: string): string[] {
   return sentence
@@ -199,7 +215,7 @@ export function analyseEnglish(sentence: string, ctx: AnalysisContext): Sentence
   }
   const working = WORKING.test(sentence);
   const hasDate = ctx.futureDate || EXPLICIT_DATE.test(sentence);
-  const deadline = (ctx.futureDate && (DEADLINE_WORD.test(sentence) || BY_DATE.test(sentence) || TASK.test(sentence))) ||
+  const deadline = (ctx.futureDate && (DEADLINE_WORD.test(sentence) || BY_DATE.test(sentence) || TASK.test(sentence) || REQUEST.test(sentence))) ||
     (BY_DATE.test(sentence) && hasDate) || /\bdeadline\b/i.test(sentence);
   if (DONE.test(sentence) && !/\b(?:not|n't|never)\b[^.]*\b(?:done|finished|fixed|resolved|working)\b/i.test(sentence) && !ctx.futureDate) {
     if (TASK_OBJECT.test(sentence)) return { ...base, category: 'task', priority: 'medium', done: true, working };
@@ -210,8 +226,8 @@ export function analyseEnglish(sentence: string, ctx: AnalysisContext): Sentence
   if (deadline) return { ...base, category: 'task', priority: 'high', working };
   if (STATE.test(sentence)) return { ...base, category: 'state', priority: 'medium', working };
   if (STRUGGLE.test(sentence)) return { ...base, category: 'fact', priority: 'high', working };
-  if (TASK.test(sentence) || working) return { ...base, category: 'task', priority: 'medium', working };
-  if (ctx.pastDate || (PAST_VERB.test(sentence) && /\b(?:i|we|my|our)\b/i.test(sentence))) {
+  if (TASK.test(sentence) || working || (ctx.role === 'user' && REQUEST.test(sentence))) return { ...base, category: 'task', priority: 'medium', working };
+  if (ctx.pastDate || PAST_VERB.test(sentence)) {
     return { ...base, category: 'event', priority: 'medium', working };
   }
   const specific = /\d/.test(sentence) || /(?<=\S\s+)\p{Lu}[\p{L}\p{N}]+/u.test(sentence) || contentWords >= 4;

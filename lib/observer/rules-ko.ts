@@ -12,7 +12,7 @@ const FILLER_WORD = new RegExp(
       '안녕\\S*', '반가\\S*', '반갑\\S*', '감사\\S*', '고마\\S*', '고맙\\S*', '네+', '넵', '넹', '응+', '어+', '예', '아니요', '아뇨',
       '좋\\S*', '알겠\\S*', '알았\\S*', '오케이', '오키', 'ㅇㅋ', 'ㅇㅇ', 'ㅋ+', 'ㅎ+', 'ㅠ+', 'ㅜ+', '와+', '우와', '대박\\S*', '굿',
       '수고\\S*', '그렇\\S*', '그래\\S*', '맞\\S*', '물론\\S*', '천만\\S*', '정말\\S*', '진짜\\S*', '너무', '아주', '매우', '완전',
-      '되게', '참', '잘', '도와주\\S*', '도와줘서', '덕분\\S*', '최고\\S*', '멋\\S*', '훌륭\\S*', '축하\\S*', '재밌\\S*', '재미있\\S*',
+      '되게', '참', '잘', '도와주\\S*', '도와드\\S*', '무엇', '도와줘서', '덕분\\S*', '최고\\S*', '멋\\S*', '훌륭\\S*', '축하\\S*', '재밌\\S*', '재미있\\S*',
       '다행\\S*', '혹시', '그럼', '그러면', '그리고', '그래서', '근데', '음+', '아+', '오+', '헐', '와우', '부탁\\S*', '드려요',
       '드립니다', '해요', '합니다', '했어요', '요', '이에요', '예요', '입니다', '같아요', '같네요', '보여요', '보이네요', '하세요',
       '계세요', '주세요', '봐요', '봐', '또', '다음에', '나중에', '뵐게요', '봬요', '이야기', '얘기\\S*', '저', '나', '저는', '나는',
@@ -27,10 +27,11 @@ const PREFERENCE = /(선호|좋아해|좋아합니다|좋아하는|좋아함|좋
 const DECISION = /(결정|하기로|쓰기로|사용하기로|가기로|정했|정하자|확정|채택|선택했|고르기로|(?:으)?로 가자|(?:으)?로 갑시다|(?:으)?로 하자|(?:으)?로 합시다|로 정리|쓰자|씁시다|사용하자|사용합시다)/;
 const STATE = /(바꿨|바꾸었|바꿔서|바꿨어|전환했|전환하|이전했|옮겼|마이그레이션|갈아탔|교체했|변경했|(?:에서|부터)\s.*(?:로|으로)\s?(?:바꿨|옮겼|이전|변경|전환|갈아)|이제는?\s.*(?:써요|씁니다|써|사용해|사용합니다|사용 중)|더 이상|이제 안|그만뒀|그만두었)/;
 const DONE = /(완료|끝났|끝냈|끝냄|마쳤|마무리했|마무리됐|해결했|해결됐|해결되었|해결 완료|고쳤|수정했|수정 완료|배포했|배포 완료|성공했|통과했|머지했|다 했|다했|제출했)/;
-const TASK_OBJECT = /(버그|이슈|기능|작업|티켓|PR|풀 리퀘스트|마이그레이션|테스트|빌드|배포|릴리스|리팩터링|수정|챕터|장|초안|보고서|숙제|과제|프로젝트|코드|엔드포인트|API|설정|스크립트|모듈|서비스|함수|페이지|문서|리뷰|그거|이거|그것|이것)/i;
+const TASK_OBJECT = /(버그|이슈|기능|작업|티켓|PR|풀 리퀘스트|마이그레이션|테스트|빌드|배포|릴리스|리팩터링|수정|챕터|초안|보고서|숙제|과제|프로젝트|코드|엔드포인트|API|설정|스크립트|모듈|서비스|함수|페이지|문서|리뷰|그거|이거|그것|이것)/i;
 const STRUGGLE = /(어려워|어렵|헷갈|이해가 (?:잘 )?안|이해를 못|모르겠|막혔|막혀|힘들어|힘듭|잘 안 ?돼|안 ?돼요|에러|오류|실패)/;
 const DEADLINE_WORD = /(까지|마감|데드라인|기한|데모|발표|출시|릴리스|제출|시험|회의|미팅|면접|약속|일정)/;
-const TASK = /(해야|할 예정|할 거|할게|할께|하려고|하려구|계획|예정|해 ?줘|해 ?주세요|해 ?주실|부탁|만들어 ?(?:줘|주세요)|알려 ?(?:줘|주세요)|설명해|도와 ?(?:줘|주세요)|작업 중|작업하고|만들고 있|하고 있어|하는 중|준비 중|준비하고|공부하고|배우고|개발하고|구현하고|할 일|잊지 말)/;
+const REQUEST = /(해 ?줘|해 ?주세요|해 ?주실|부탁|만들어 ?(?:줘|주세요)|알려 ?(?:줘|주세요)|설명해 ?(?:줘|주세요)|도와 ?(?:줘|주세요))/;
+const TASK = /(해야|할 예정|할 거|할게|할께|하려고|하려구|계획|예정|작업 중|작업하고|만들고 있|하고 있어|하는 중|준비 중|준비하고|공부하고|배우고|개발하고|구현하고|할 일|잊지 말)/;
 const WORKING = /(작업 중|작업하고 있|만들고 있|개발하고 있|개발 중|구현하고 있|구현 중|공부하고 있|공부 중|배우고 있|준비하고 있|준비 중|쓰고 있|하는 중|도와 ?(?:줘|주세요))/;
 const PAST = /(었|았|였|했|갔|왔|봤|샀|됐|났|썼|줬)(어|다|습니다|어요|지|는데|고|음)|다녀왔/;
 const QUESTION_END = /(까|까요|나요|니|냐|가요|을까|ㄹ까|는지|은지|죠|지요|어때|어때요|뭐야|뭐예요|뭔가요)[?？]?\s*$/;
@@ -44,10 +45,13 @@ function eojeols(sentence: string): string[] {
     .filter(Boolean);
 }
 
+/** Common particles, longest first, stripped before a word is checked against the filler list. */
+const PARTICLE = /(?:에서|으로|한테|에게|까지|부터|처럼|보다|이랑|이나|을|를|이|가|은|는|에|로|도|만|의|와|과|랑|께|요)$/;
+
 export function countKoreanContent(sentence: string, names: string[]): number {
   let n = 0;
   for (const w of eojeols(sentence)) {
-    if (FILLER_WORD.test(w)) continue;
+    if (FILLER_WORD.test(w) || (w.length > 1 && FILLER_WORD.test(w.replace(PARTICLE, '')))) continue;
     if (names.some((name) => name.length >= 2 && w.startsWith(name))) continue;
     if (/^[A-Za-z]+$/.test(w) && w.length < 2) continue;
     n++;
@@ -71,7 +75,7 @@ export function analyseKorean(sentence: string, ctx: AnalysisContext): SentenceA
     if (contentWords < 2 && !/[A-Za-z]{2,}|\d/.test(sentence)) return { ...base, kind: 'filler' };
     return { ...base, kind: 'question', category: 'task', priority: 'medium', working };
   }
-  const deadline = (ctx.futureDate && (DEADLINE_WORD.test(sentence) || TASK.test(sentence))) || /(마감|데드라인)/.test(sentence);
+  const deadline = (ctx.futureDate && (DEADLINE_WORD.test(sentence) || TASK.test(sentence) || REQUEST.test(sentence))) || /(마감|데드라인)/.test(sentence);
   if (DONE.test(sentence) && !/(안 끝|못 끝|아직|미완료)/.test(sentence) && !ctx.futureDate) {
     if (TASK_OBJECT.test(sentence)) return { ...base, category: 'task', priority: 'medium', done: true, working };
     return { ...base, category: 'event', priority: 'medium', working };
@@ -81,7 +85,8 @@ export function analyseKorean(sentence: string, ctx: AnalysisContext): SentenceA
   if (deadline) return { ...base, category: 'task', priority: 'high', working };
   if (STATE.test(sentence)) return { ...base, category: 'state', priority: 'medium', working };
   if (STRUGGLE.test(sentence)) return { ...base, category: 'fact', priority: 'high', working };
-  if (TASK.test(sentence) || working) return { ...base, category: 'task', priority: 'medium', working };
+  const request = REQUEST.test(sentence);
+  if (TASK.test(sentence) || working || (request && ctx.role === 'user')) return { ...base, category: 'task', priority: 'medium', working };
   if (ctx.pastDate || PAST.test(sentence)) return { ...base, category: 'event', priority: 'medium', working };
   const specific = /\d|[A-Za-z]{2,}/.test(sentence) || contentWords >= 3;
   return { ...base, category: 'fact', priority: specific ? 'medium' : 'low', working };

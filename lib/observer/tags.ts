@@ -3,6 +3,7 @@
  * Korean spellings), code-block languages, and explicit #hashtags. At most a
  * few, lowercase, in order of appearance.
  */
+import { isCommonWord } from './rules-en.js';
 
 /** [tag, pattern] — patterns match whole words, case-insensitively. */
 const TECH: [string, RegExp][] = [
@@ -23,6 +24,9 @@ const TECH: [string, RegExp][] = [
   ['sqlite', /\bsqlite3?\b/i],
   ['mongodb', /\b(mongo(?:db)?)\b|몽고/i],
   ['redis', /\bredis\b|레디스/i],
+  ['grafana', /\bgrafana\b/i],
+  ['kibana', /\bkibana\b/i],
+  ['prometheus', /\bprometheus\b/i],
   ['elasticsearch', /\b(elasticsearch|opensearch)\b/i],
   ['kafka', /\bkafka\b|카프카/i],
   ['graphql', /\bgraphql\b/i],
@@ -61,7 +65,7 @@ const CODE_LANG: Record<string, string> = {
 const HASHTAG = /(?:^|\s)#([\p{L}_][\p{L}\p{N}_-]{1,30})/gu;
 
 /** Capitalised words inside a sentence (not its first word): names, places, products. */
-const PROPER_NOUN = /(?<=[\p{Ll}\p{N},;]\s+)\p{Lu}[\p{Ll}]{2,}(?:-[\p{Lu}\p{Ll}]+)?\b/gu;
+const PROPER_NOUN = /(?<=[\p{Ll}\p{N},;:]\s+)\p{Lu}[\p{Ll}]{2,}(?:-[\p{Lu}\p{Ll}]+)?\b/gu;
 const NOT_NAMES = new Set(['user', 'assistant', 'the', 'this', 'that', 'and', 'but', 'i', 'okay', 'yes', 'no', 'please', 'thanks',
   'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may',
   'june', 'july', 'august', 'september', 'october', 'november', 'december', 'english', 'korean', 'god', 'mom', 'dad']);
@@ -92,7 +96,7 @@ export function detectTags(text: string, codeLanguages: string[] = [], max = 3, 
     const excluded = new Set(exclude.map((e) => e.toLowerCase()));
     for (const m of text.matchAll(PROPER_NOUN)) {
       const tag = m[0].toLowerCase();
-      if (excluded.has(tag) || NOT_NAMES.has(tag) || tags.includes(tag)) continue;
+      if (excluded.has(tag) || NOT_NAMES.has(tag) || isCommonWord(tag) || tags.includes(tag)) continue;
       tags.push(tag);
       break;
     }

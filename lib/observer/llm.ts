@@ -1,0 +1,412 @@
+/**
+ * The LLM Observer (DESIGN §4): one chat call per batch of a session's new
+ * messages, with the prompt from prompts/observer.md (overridable from the
+ * home). The answer is parsed line by line with the day-file line format;
+ * what is malformed is repaired when the intent is unambiguous (a missing
+ * bullet or priority, a JSON list instead of lines, a date outside the batch)
+ * and otherwise the call is retried — garbage is never written.
+ *
+ * Input is kept close to the new content's size: one line per message, a
+ * role letter, the time only when it moves on, tool output cut short; no
+ * earlier observations are re-sent.
+ */
+import { LlmError, MalformedOutputError } from '../llm/errors.js';
+import type { LlmClient } from '../llm/client.js';
+import { mergeUsage } from '../llm/usage.js';
+import type { Logger } from '../log.js';
+import { maskSecrets } from '../masking.js';
+import { observationId, oneLine, parseObservationContent } from '../observation-line.js';
+import { localDateTime } from '../time-zone.js';
+import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority } from '../types.js';
+import { KNOWN_CATEGORIES } from '../types.js';
+
+export interface LlmObserverOptions {
+  client: LlmClient;
+  /** The system prompt (prompts/observer.md or the home's override). */
+  prompt: string;
+  logger: Logger;
+  /** Tool output is cut to this many characters (default 400). */
+  maxToolChars?: number;
+  /** Print a time marker again only after this many minutes (default 10). */
+  timeStepMinutes?: number;
+}
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MAX_TEXT_CHARS = 600;
+
+interface LocalMessage {
+  message: Message;
+  date: string;
+  time: string;
+  /** Minutes since epoch (for time steps). */
+  minute: number;
+}
+
+function localise(messages: Message[], timeZone: string, fallbackIso: string): LocalMessage[] {
+  return messages.map((message) => {
+    let instant = new Date(message.time);
+    if (Number.isNaN(instant.getTime())) instant = new Date(fallbackIso);
+    const { date, time } = localDateTime(instant, timeZone);
+    return { message, date, time, minute: Math.floor(instant.getTime() / 60000) };
+  });
+}
+
+function weekday(date: string): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return WEEKDAYS[new Date(Date.UTC(y!, m! - 1, d!)).getUTCDay()]!;
+}
+
+function roleTag(m: Message): string {
+  switch (m.role) {
+    case 'user':
+      return 'U';
+    case 'assistant':
+      return 'A';
+    case 'tool':
+      return `T(${m.toolName ?? 'tool'})`;
+    default:
+      return 'S';
+  }
+}
+
+/** The user message of an Observer call: the batch, compact. */
+export function formatBatchForLlm(batch: ObserverBatch, options: { maxToolChars?: number; timeStepMinutes?: number } = {}): string {
+  const maxTool = options.maxToolChars ?? 400;
+  const step = options.timeStepMinutes ?? 10;
+  const lines: string[] = [];
+  let lastDate = '';
+  let lastMinute = -Infinity;
+  for (const l of localise(batch.messages, batch.timeZone, batch.now)) {
+    if (l.date !== lastDate) {
+      lines.push(`## ${l.date} (${weekday(l.date)})`);
+      lastDate = l.date;
+      lastMinute = -Infinity;
+    }
+    let text = oneLine(l.message.text);
+    if (!text) continue;
+    if (l.message.role === 'tool' && text.length > maxTool) text = `${text.slice(0, maxTool)}…`;
+    const showTime = l.minute - lastMinute >= step;
+    if (showTime) lastMinute = l.minute;
+    lines.push(`${showTime ? `${l.time} ` : ''}${roleTag(l.message)}: ${text}`);
+  }
+  return lines.join('\n');
+}
+
+export interface ParsedObserverOutput {
+  observations: Observation[];
+  currentTask?: string;
+  /** Lines fixed up (missing bullet/priority/category/time, out-of-batch date, JSON). */
+  repaired: number;
+  /** Lines that were not observations and were left out. */
+  dropped: number;
+}
+
+const DATE_HEADER = /^#{1,6}\s*(\d{4}-\d{2}-\d{2})\b/;
+const BARE_DATE = /^\**(\d{4}-\d{2}-\d{2})(?:\s*\([A-Za-z]+\))?\**:?$/;
+const CURRENT_TASK = /^(?:[-*]\s*)?\**current task\**\s*[:：]\s*(.*)$/i;
+const NONE = /^(?:none|nothing(?: worth keeping)?|no observations?)\.?$/i;
+const BULLET = /^(?:[-*+•]|\d{1,3}[.)])\s+/;
+const PRIORITY_WORD = /^\((high|medium|low)\)\s*|^(high|medium|low)\s*[:—-]\s*/i;
+const CATEGORY_SYNONYMS: Record<string, string> = {
+  preferences: 'preference',
+  pref: 'preference',
+  like: 'preference',
+  decisions: 'decision',
+  plan: 'decision',
+  tasks: 'task',
+  todo: 'task',
+  goal: 'task',
+  question: 'task',
+  request: 'task',
+  status: 'state',
+  change: 'state',
+  facts: 'fact',
+  info: 'fact',
+  information: 'fact',
+  context: 'fact',
+  note: 'fact',
+  events: 'event',
+  activity: 'event',
+  milestone: 'event',
+};
+
+function normaliseCategory(category: string): { category: string; repaired: boolean } {
+  const c = category.trim().toLowerCase();
+  if ((KNOWN_CATEGORIES as readonly string[]).includes(c)) return { category: c, repaired: false };
+  const mapped = CATEGORY_SYNONYMS[c];
+  if (mapped) return { category: mapped, repaired: true };
+  // Any other single word is kept (the format allows more categories); anything else is a fact.
+  return /^[a-z][a-z-]{1,20}$/.test(c) ? { category: c, repaired: false } : { category: 'fact', repaired: true };
+}
+
+function contentWords(text: string): Set<string> {
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length > 2),
+  );
+}
+
+/** Entry ids an observation most likely came from: same minute, else best word overlap. */
+function provenanceIds(local: LocalMessage[], date: string, time: string, text: string): string[] {
+  const words = contentWords(text);
+  const overlap = (l: LocalMessage) => {
+    let n = 0;
+    for (const w of contentWords(l.message.text)) if (words.has(w)) n++;
+    return n;
+  };
+  const sameMinute = time ? local.filter((l) => l.date === date && l.time === time) : [];
+  if (sameMinute.length > 0) {
+    const scored = sameMinute.map((l) => ({ l, n: overlap(l) }));
+    const best = Math.max(...scored.map((s) => s.n));
+    const chosen = best > 0 ? scored.filter((s) => s.n === best) : scored;
+    return chosen.slice(0, 5).map((s) => s.l.message.entryId);
+  }
+  const scored = local.map((l) => ({ l, n: overlap(l) })).filter((s) => s.n > 0);
+  scored.sort((a, b) => b.n - a.n);
+  if (scored.length > 0) return scored.slice(0, 3).map((s) => s.l.message.entryId);
+  const sameDay = local.filter((l) => l.date === date);
+  return (sameDay.length > 0 ? sameDay : local).slice(-1).map((l) => l.message.entryId);
+}
+
+interface RawLine {
+  date?: string;
+  priority?: Priority;
+  done: boolean;
+  time: string;
+  category?: string;
+  text: string;
+  tags: string[];
+  repaired: boolean;
+}
+
+function fromJson(text: string): { lines: RawLine[]; currentTask?: string } | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const obj = data as { observations?: unknown; current_task?: unknown; currentTask?: unknown };
+  const list = Array.isArray(data) ? data : Array.isArray(obj?.observations) ? obj.observations : undefined;
+  if (!list) return undefined;
+  const lines: RawLine[] = [];
+  for (const item of list) {
+    if (!item || typeof item !== 'object') continue;
+    const o = item as Record<string, unknown>;
+    const body = typeof o.text === 'string' ? o.text : typeof o.observation === 'string' ? o.observation : undefined;
+    if (!body) continue;
+    const p = String(o.priority ?? '').toLowerCase();
+    const priority: Priority | undefined = p === 'high' || p === '🔴' ? 'high' : p === 'low' || p === '🟢' ? 'low' : p === 'medium' || p === '🟡' ? 'medium' : undefined;
+    lines.push({
+      ...(typeof o.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(o.date) ? { date: o.date } : {}),
+      ...(priority ? { priority } : {}),
+      done: o.done === true,
+      time: typeof o.time === 'string' && /^\d{1,2}:\d{2}$/.test(o.time) ? o.time.padStart(5, '0') : '',
+      ...(typeof o.category === 'string' ? { category: o.category } : {}),
+      text: body,
+      tags: Array.isArray(o.tags) ? o.tags.filter((t): t is string => typeof t === 'string').map((t) => t.replace(/^#/, '')) : [],
+      repaired: true,
+    });
+  }
+  const task = typeof obj?.current_task === 'string' ? obj.current_task : typeof obj?.currentTask === 'string' ? obj.currentTask : undefined;
+  return { lines, ...(task ? { currentTask: task } : {}) };
+}
+
+/**
+ * Parse, validate and repair an Observer answer into observations for this
+ * batch. Throws MalformedOutputError when it cannot be trusted.
+ */
+export function parseObserverOutput(answer: string, batch: ObserverBatch): ParsedObserverOutput {
+  const local = localise(batch.messages, batch.timeZone, batch.now);
+  const dates = [...new Set(local.map((l) => l.date))].sort();
+  const lastDate = dates[dates.length - 1] ?? localDateTime(new Date(batch.now), batch.timeZone).date;
+  const text = answer
+    .replace(/^\s*```[a-z]*\s*\n?/i, '')
+    .replace(/\n?```\s*$/, '')
+    .trim();
+
+  let raw: RawLine[] = [];
+  let currentTask: string | undefined;
+  let dropped = 0;
+  let sawNone = false;
+  const json = text.startsWith('[') || text.startsWith('{') ? fromJson(text) : undefined;
+  if (json) {
+    raw = json.lines;
+    currentTask = json.currentTask;
+  } else {
+    let date: string | undefined;
+    for (const rawLine of text.split(/\r?\n/)) {
+      const line = rawLine.trim();
+      if (!line || /^```/.test(line) || /^-{3,}$/.test(line)) continue;
+      const header = DATE_HEADER.exec(line) ?? BARE_DATE.exec(line);
+      if (header) {
+        date = header[1];
+        continue;
+      }
+      const task = CURRENT_TASK.exec(line);
+      if (task) {
+        currentTask = task[1]!.trim();
+        continue;
+      }
+      if (NONE.test(line)) {
+        sawNone = true;
+        continue;
+      }
+      const bullet = BULLET.exec(line);
+      let content = bullet ? line.slice(bullet[0].length) : line;
+      let repaired = !bullet;
+      let forced: Priority | undefined;
+      const word = PRIORITY_WORD.exec(content);
+      if (word) {
+        forced = (word[1] ?? word[2])!.toLowerCase() as Priority;
+        content = content.slice(word[0].length);
+        repaired = true;
+      }
+      let parsed = parseObservationContent(content);
+      if (!parsed) {
+        // No priority marker. A bullet with a [category] or a sentence is still clearly an observation.
+        if (!bullet || !/\p{L}{2,}.*\s.*\p{L}{2,}/u.test(content)) {
+          dropped++;
+          continue;
+        }
+        parsed = parseObservationContent(`🟡 ${content}`);
+        repaired = true;
+        if (!parsed) {
+          dropped++;
+          continue;
+        }
+      } else if (!bullet) {
+        repaired = true;
+      }
+      raw.push({
+        ...(date ? { date } : {}),
+        priority: forced ?? parsed.priority,
+        done: parsed.done,
+        time: parsed.time,
+        category: parsed.category,
+        text: parsed.text,
+        tags: parsed.tags,
+        repaired,
+      });
+    }
+  }
+
+  const observations: Observation[] = [];
+  const seen = new Set<string>();
+  let repairedCount = 0;
+  for (const r of raw) {
+    let body = oneLine(maskSecrets(r.text).text);
+    if (body.length < 3 || !/\p{L}/u.test(body)) {
+      dropped++;
+      continue;
+    }
+    let repaired = r.repaired;
+    if (body.length > MAX_TEXT_CHARS) {
+      body = `${body.slice(0, MAX_TEXT_CHARS).replace(/\s+\S*$/, '')}…`;
+      repaired = true;
+    }
+    // The date is that of a message in the batch: a date the model made up is re-anchored.
+    let date = r.date;
+    let time = r.time;
+    if (time && !/^([01]\d|2[0-3]):[0-5]\d$/.test(time)) {
+      time = '';
+      repaired = true;
+    }
+    if (!date || !dates.includes(date)) {
+      const byTime = time ? local.find((l) => l.time === time && (!date || l.date === date)) ?? local.find((l) => l.time === time) : undefined;
+      if (date) repaired = true;
+      date = byTime?.date ?? lastDate;
+    }
+    if (!time) {
+      const ids = provenanceIds(local, date, '', body);
+      const from = local.find((l) => l.message.entryId === ids[0]);
+      time = from && from.date === date ? from.time : '';
+    }
+    const cat = normaliseCategory(r.category ?? 'fact');
+    if (cat.repaired) repaired = true;
+    const priority = r.priority ?? 'medium';
+    if (!r.priority) repaired = true;
+    const id = observationId({ agent: batch.agent, session: batch.session, category: cat.category, text: body, salt: date });
+    if (seen.has(id)) continue;
+    seen.add(id);
+    if (repaired) repairedCount++;
+    observations.push({
+      id,
+      date,
+      time,
+      priority,
+      done: r.done,
+      category: cat.category,
+      text: body,
+      tags: [...new Set(r.tags)],
+      agent: batch.agent,
+      provenance: { source: batch.source, agent: batch.agent, session: batch.session, entryIds: provenanceIds(local, date, time, body) },
+    });
+  }
+
+  if (observations.length === 0 && !sawNone && (dropped > 0 || raw.length > 0)) {
+    throw new MalformedOutputError(`no usable observation line in the answer (${dropped} unreadable lines)`, text.slice(0, 200));
+  }
+  if (observations.length > 0 && dropped > 2 * observations.length + 2) {
+    throw new MalformedOutputError(`${dropped} unreadable lines against ${observations.length} observations`, text.slice(0, 200));
+  }
+  if (currentTask !== undefined) {
+    currentTask = oneLine(maskSecrets(currentTask).text).replace(/^\*+|\*+$/g, '');
+    if (!currentTask || /^(none|unclear|unknown|n\/a|-)\.?$/i.test(currentTask)) currentTask = undefined;
+  }
+  return { observations, ...(currentTask ? { currentTask } : {}), repaired: repairedCount, dropped };
+}
+
+/** Create the LLM Observer. */
+export function createLlmObserver(options: LlmObserverOptions): Observer {
+  const { client, logger } = options;
+  const observeOnce = async (batch: ObserverBatch): Promise<ObserverResult> => {
+    const user = formatBatchForLlm(batch, {
+      ...(options.maxToolChars !== undefined ? { maxToolChars: options.maxToolChars } : {}),
+      ...(options.timeStepMinutes !== undefined ? { timeStepMinutes: options.timeStepMinutes } : {}),
+    });
+    const result = await client.chat({ system: options.prompt, user, parse: (answer) => parseObserverOutput(answer, batch) });
+    const parsed = result.value;
+    if (parsed.repaired > 0 || parsed.dropped > 0) {
+      logger.log('info', 'observer.output_repaired', { session: batch.session, repaired: parsed.repaired, dropped: parsed.dropped });
+    }
+    return { observations: parsed.observations, ...(parsed.currentTask ? { currentTask: parsed.currentTask } : {}), usage: result.usage };
+  };
+
+  /** Too long for the model: observe the halves (a single message is shortened). */
+  const observe = async (batch: ObserverBatch, depth = 0): Promise<ObserverResult> => {
+    try {
+      return await observeOnce(batch);
+    } catch (error) {
+      if (!(error instanceof LlmError) || error.errorClass !== 'context_length' || depth >= 6) throw error;
+      let parts: ObserverBatch[];
+      if (batch.messages.length > 1) {
+        const mid = Math.ceil(batch.messages.length / 2);
+        parts = [
+          { ...batch, messages: batch.messages.slice(0, mid) },
+          { ...batch, messages: batch.messages.slice(mid) },
+        ];
+      } else {
+        const m = batch.messages[0]!;
+        parts = [{ ...batch, messages: [{ ...m, text: `${m.text.slice(0, Math.floor(m.text.length / 2))}…` }] }];
+      }
+      logger.log('warn', 'observer.batch_split', { session: batch.session, messages: batch.messages.length, parts: parts.length });
+      const results: ObserverResult[] = [];
+      for (const p of parts) results.push(await observe(p, depth + 1));
+      const task = [...results].reverse().find((r) => r.currentTask)?.currentTask;
+      return {
+        observations: results.flatMap((r) => r.observations),
+        ...(task ? { currentTask: task } : {}),
+        usage: mergeUsage(error.usage, ...results.map((r) => r.usage)),
+      };
+    }
+  };
+
+  return {
+    kind: 'llm',
+    label: `llm ${client.label}`,
+    observe: (batch) => observe(batch),
+  };
+}
