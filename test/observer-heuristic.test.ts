@@ -290,7 +290,7 @@ test('ids are stable across runs and computed with observationId', () => {
   const b = observe(turns);
   assert.deepEqual(a, b);
   for (const o of a) {
-    assert.equal(o.id, observationId({ agent: 'main', session: 's1', category: o.category, text: o.text }));
+    assert.equal(o.id, observationId({ agent: 'main', session: 's1', date: o.date, category: o.category, text: o.text }));
     assert.match(o.id, /^o-[0-9a-f]{10}$/);
   }
   assert.equal(new Set(a.map((o) => o.id)).size, a.length);
