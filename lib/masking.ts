@@ -59,6 +59,8 @@ interface Rule {
   pattern: RegExp;
   /** Build the replacement; `null` keeps the match (a near miss). Default: the whole match becomes the redaction. */
   replace?: Replacer;
+  /** A literal every match contains: when the text lacks it, the rule is skipped (speed only). */
+  needle?: string;
 }
 
 /** Keys whose value is a secret in `key=value` / `key: value` / `"key": "value"` pairs. */
@@ -80,16 +82,19 @@ const RULES: Rule[] = [
   {
     // scheme://user:pass@host → scheme://[REDACTED:url-credentials]@host
     kind: 'url-credentials',
+    needle: '://',
     pattern: /(?<![a-zA-Z0-9+.-])([a-zA-Z][a-zA-Z0-9+.-]{0,20}:\/\/)[^\s/:@[\]"'<>]{1,256}:[^\s/@[\]"'<>]{1,256}@/g,
     replace: (_m, g) => `${g[0]}${redaction('url-credentials')}@`,
   },
   {
     kind: 'slack-webhook',
+    needle: 'hooks.slack.com',
     pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{8,512}/g,
   },
-  { kind: 'anthropic-key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,512}/g },
+  { kind: 'anthropic-key', needle: 'sk-ant-', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,512}/g },
   {
     kind: 'openai-key',
+    needle: 'sk-',
     pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,512}/g,
     // Real keys always mix in digits; "sk-learn-is-a-python-library" does not.
     replace: (m) => (HAS_DIGIT.test(m) ? redaction('openai-key') : null),
@@ -101,11 +106,12 @@ const RULES: Rule[] = [
     pattern: /\b(aws_secret_access_key["']?\s{0,5}[=:]\s{0,5}["']?)(?!\[REDACTED)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi,
     replace: (_m, g) => `${g[0]}${redaction('aws-secret-key')}`,
   },
-  { kind: 'slack-token', pattern: /\bxox[abeoprs]-[A-Za-z0-9-]{10,512}/g },
-  { kind: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
-  { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}\.[A-Za-z0-9_-]{8,4096}/g },
+  { kind: 'slack-token', needle: 'xox', pattern: /\bxox[abeoprs]-[A-Za-z0-9-]{10,512}/g },
+  { kind: 'google-api-key', needle: 'AIza', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+  { kind: 'jwt', needle: 'eyJ', pattern: /\beyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}\.[A-Za-z0-9_-]{8,4096}/g },
   {
     kind: 'bearer-token',
+    needle: 'earer',
     pattern: /\b([Bb]earer\s{1,5})([A-Za-z0-9._~+/=-]{12,4096})/g,
     // Prose ("Bearer responsibilities") has no digits or token punctuation.
     replace: (_m, g) => (/[0-9._~+/=-]/.test(g[1] ?? '') ? `${g[0]}${redaction('bearer-token')}` : null),
@@ -131,6 +137,7 @@ const RULES: Rule[] = [
 
 const EMAIL_RULE: Rule = {
   kind: 'email',
+  needle: '@',
   pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b/g,
 };
 
@@ -187,6 +194,7 @@ function trimmedLength(body: string): number {
 }
 
 function applyRule(text: string, rule: Rule, seen: Map<string, number>): string {
+  if (rule.needle !== undefined && !text.includes(rule.needle)) return text;
   rule.pattern.lastIndex = 0;
   return text.replace(rule.pattern, (...args: unknown[]) => {
     const match = args[0] as string;

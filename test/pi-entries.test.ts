@@ -237,5 +237,5 @@ test('branch state: abandoned entries are neither emitted nor offered as candida
   assert.equal(step.emit, true);
   state = emptyBranchState();
   for (let k = 0; k < 50; k += 1) state = advanceBranchState(state, { id: `id${k}`, parentId: k ? `id${k - 1}` : null }, `m${k}`, true, 10).state;
-  assert.equal(state.recent.length, 10 * 16);
+  assert.ok(state.recent.length >= 10 * 16 && state.recent.length <= 15 * 16, `${state.recent.length}`);
 });

@@ -146,7 +146,10 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
   return { kind: 'message', message: out, dedupeKey };
 }
 
+const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 function entryTime(entry: Json, message: Json): string {
+  if (typeof entry.timestamp === 'string' && CANONICAL_ISO.test(entry.timestamp)) return entry.timestamp;
   for (const candidate of [entry.timestamp, message.timestamp]) {
     if (typeof candidate === 'string' || typeof candidate === 'number') {
       const date = new Date(candidate);
@@ -325,7 +328,7 @@ function skipBlock(lines: string[], start: number): number {
 //    candidate phase ends after 8 consecutive non-matching messages. A
 //    whole-file re-read (shrink / replacement) is a fork from the root: all
 //    remembered hashes are candidates. `recent` keeps the last `dedupeWindow`
-//    entries (default 5,000).
+//    entries (default 5,000; trimmed in batches, so up to 1.5× that).
 // 3. Dedupe keys: role + whitespace-normalised masked text; tool results use
 //    tool name + toolCallId (a copy may carry a trimmed output).
 
@@ -431,8 +434,9 @@ export function advanceBranchState(
   }
   if (node) {
     recent += idDigest(node.id) + hash;
+    // Trim in batches (amortised O(1) per entry): keep between 1 and 1.5 windows, deterministically.
     const max = dedupeWindow * RECORD;
-    if (recent.length > max) recent = recent.slice(recent.length - max);
+    if (recent.length > max + Math.max(RECORD, Math.floor(dedupeWindow / 2) * RECORD)) recent = recent.slice(recent.length - max);
     lastId = node.id;
   }
   return { state: { lastId, recent, cand, miss }, emit };
