@@ -12,6 +12,7 @@ import {
   parseOpenClawFileName,
   type OpenClawFileSourceOptions,
 } from '../lib/sources/openclaw-files.js';
+import { OcmError } from '../lib/errors.js';
 import type { Cursor, MalformedRecord, Message, ReadLimits, SourceStream, TranscriptSource } from '../lib/types.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'openclaw');
@@ -506,4 +507,19 @@ test('rotation at scale: 100 conversations, /reset, 50 more in the new file: all
     expected.set(`x answer ${n}`, 1);
   }
   assert.deepEqual(new Map([...seen].sort()), new Map([...expected].sort()));
+});
+
+test('an unreadable transcript is a PERMISSION_DENIED error with a hint', { skip: process.getuid?.() === 0 ? 'root can read anything' : false }, async () => {
+  const state = await tempState();
+  const path = await put(state, 'main', 's.jsonl', HEADER('s') + conversations(0, 1, null).text);
+  const { chmod } = await import('node:fs/promises');
+  await chmod(path, 0o000);
+  const src = source(state);
+  await assert.rejects(src.read(await only(src), undefined, BIG), (error: unknown) => {
+    assert.ok(error instanceof OcmError);
+    assert.equal(error.code, 'PERMISSION_DENIED');
+    assert.match(error.hint ?? '', /read access/);
+    return true;
+  });
+  await chmod(path, 0o600);
 });

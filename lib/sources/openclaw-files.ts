@@ -20,6 +20,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
+import { OcmError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MaskingOptions } from '../masking.js';
 import type { Cursor, MalformedRecord, Message, ReadLimits, SourceKind, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
@@ -357,6 +358,12 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return { messages: [], cursor: rawCursor ?? {}, malformed: [], done: true };
+      if (code === 'EACCES' || code === 'EPERM') {
+        throw new OcmError('PERMISSION_DENIED', `Cannot read the transcript ${target.path}: permission denied.`, {
+          hint: 'Run OC-Memory as the user that runs the agent, or give that user read access to the file. Its cursor did not move.',
+          cause: error,
+        });
+      }
       throw error;
     }
   }
