@@ -272,8 +272,9 @@ test('relative date expressions resolve against the local day', () => {
   assert.deepEqual(resolved('in 2 weeks'), ['week of 2026-04-20']);
   assert.deepEqual(resolved('어제'), ['2026-04-07']);
   assert.deepEqual(resolved('이번 주 금요일'), ['2026-04-10']);
-  assert.deepEqual(resolved('지난주'), ['week of 2026-03-30']);
-  assert.deepEqual(resolved('작년'), ['2025']);
+  assert.deepEqual(resolved('지난주'), ['2026-03-30 주']);
+  assert.deepEqual(resolved('다음 달'), ['2026년 5월']);
+  assert.deepEqual(resolved('작년'), ['2025년']);
   assert.deepEqual(resolved('3일 전'), ['2026-04-05']);
 });
 

@@ -82,7 +82,7 @@ const DECISION = new RegExp(
   [
     String.raw`\b(?:decided|decide to|decision (?:is|was)|made (?:a|the) (?:decision|call)|final decision)\b`,
     String.raw`\b(?:we|i)(?:'ll| will| are going to|'re going to| shall) (?:use|go with|stick with|pick|adopt|switch to|build (?:it )?(?:on|with))\b`,
-    String.raw`\blet's (?:go with|use|stick with|pick|choose|adopt|do|build|keep)\b`,
+    String.raw`\blet's (?:go with|use|stick with|pick|choose|adopt|switch to)\b`,
     String.raw`\b(?:we're|we are|i'm|i am) going with\b`,
     String.raw`\b(?:chose|chosen|settled on|opted for|agreed (?:to|on)|sticking with|going forward we)\b`,
     String.raw`\bthe plan is\b`,
@@ -170,6 +170,8 @@ export function stripAddress(sentence: string, names: string[]): string {
     s = s.replace(new RegExp(`^(?:(?:hey|hi|hello|oh|wow|yeah|yes|thanks|thank you|aw+|ha+|dear)\\s*,?\\s*)?${names}\\s*[,!.]\\s*`, 'i'), '');
     s = s.replace(new RegExp(`,\\s*${names}\\s*,`, 'gi'), ',');
   }
+  // Tag questions: "I can send it tomorrow, how does that sound?" is a statement.
+  s = s.replace(/,\s*(?:how does that sound|does that sound good|sound good|right|ok(?:ay)?|alright|you know|isn't it|aren't they|don't you think|what do you think|no|yeah)\s*\?+\s*$/i, '.');
   // Leading interjections ("Yeah, I painted…" → "I painted…").
   for (let i = 0; i < 3; i++) {
     const next = s.replace(/^(?:yeah|yes|yep|yup|oh|ooh|wow|whoa|well|so|hey|ok|okay|haha|hahaha|lol|um|uh|hmm|totally|absolutely|definitely|sure|right|aw+|omg|oh man|oh wow|also|anyway|anyways|btw|by the way|honestly|actually|ah|true|exactly|indeed|of course|no way|nice|cool|great)\s*[,!.:-]+\s*/i, '');

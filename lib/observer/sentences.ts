@@ -88,6 +88,9 @@ export function splitSentences(text: string): string[] {
   return out;
 }
 
+/** A sentence that starts like a question. */
+const QUESTION_LEAD = /^(?:what|how|why|when|where|which|who|is|are|do|does|did|can|could|should|would|will|have|has)\b/i;
+
 function splitLine(line: string): string[] {
   const pieces: string[] = [];
   let start = 0;
@@ -107,6 +110,11 @@ function splitLine(line: string): string[] {
     start = endOfSentence + m[3]!.length;
   }
   pieces.push(line.slice(start));
+  // "I'm trying to pick the right ones - any advice on that?": a statement and a question.
+  for (let i = 0; i < pieces.length; i++) {
+    const m = /^(.{12,}?[^\s-])\s+[-–—]\s+([^-–—]{3,}\?["')\]]*)\s*$/.exec(pieces[i]!);
+    if (m && !/\?/.test(m[1]!) && !QUESTION_LEAD.test(m[1]!)) pieces.splice(i, 1, `${m[1]}.`, m[2]!);
+  }
   // Korean: split after sentence-final endings without punctuation.
   const result: string[] = [];
   for (const piece of pieces) {

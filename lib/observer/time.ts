@@ -332,7 +332,17 @@ export function findDateAnchors(sentence: string, ref: CalendarDay): DateAnchor[
     }
   }
   anchors.sort((a, b) => a.start - b.start);
-  return anchors.map(({ start: _start, ...a }) => a);
+  return anchors.map(({ start: _start, ...a }) => (hasHangul ? { ...a, resolved: koreanLabel(a.resolved) } : a));
+}
+
+/** "week of 2026-03-30" → "2026-03-30 주", "May 2026" → "2026년 5월", "2025" → "2025년". */
+function koreanLabel(resolved: string): string {
+  const week = /^week of (\S+)$/.exec(resolved);
+  if (week) return `${week[1]} 주`;
+  const month = /^(\w+) (\d{4})$/.exec(resolved);
+  if (month) return `${month[2]}년 ${MONTH_NAMES.indexOf(month[1] as (typeof MONTH_NAMES)[number]) + 1}월`;
+  if (/^\d{4}$/.test(resolved)) return `${resolved}년`;
+  return resolved;
 }
 
 /**
