@@ -6,6 +6,23 @@
  * Crash safety: day files are written atomically before the cursor moves, and
  * observation ids are stable, so a job killed at any point and run again
  * re-reads at most one chunk and appends nothing twice.
+ *
+ * LLM Observer (kind 'llm'): messages are batched per session. The cursor
+ * does not move past messages that have not been observed yet; a session's
+ * new messages wait (and are simply re-read on the next tick, which is cheap)
+ * until they reach `observer.batch_tokens`, the session has been idle for
+ * `observer.idle_minutes`, or the stream has ended (/reset rename). Because
+ * an LLM does not give the same answer twice, a crash between "write the
+ * observations" and "advance the cursor" must not call it again: each batch's
+ * result is first recorded in a journal in state.json (`extra.observeJournal`:
+ * the cursor it started from, the entry ids already observed since, and the
+ * observations not yet confirmed on disk), then written to the day files.
+ * A run that finds a journal for the current cursor writes its observations
+ * again (ids dedupe) and skips its entry ids, so every entry reaches the
+ * Observer once. The journal is dropped in the same atomic state write that
+ * advances the cursor. When the LLM fails after its retries, the cursor stays
+ * where it is, the failure is recorded and reported (exit code 5), and the
+ * next run retries the same messages; there is no switch to the heuristic.
  */
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-file.js';
@@ -14,7 +31,9 @@ import { describeError } from './errors.js';
 import { readState, writeState, type State } from './state.js';
 import { estimateTokens } from './tokens.js';
 import type { Logger } from './log.js';
-import type { Message, Observation, Observer, ReadLimits, SourceStream, TranscriptSource } from './types.js';
+import type { Cursor, LlmUsage, Message, Observation, Observer, ObserverBatch, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from './types.js';
+import { EXIT } from './errors.js';
+import { localDateTime } from './time-zone.js';
 
 export interface ObserveProgress {
   stream: SourceStream;
@@ -31,12 +50,26 @@ export interface ObserveJobOptions {
   now?: () => Date;
   limits?: ReadLimits;
   onProgress?: (progress: ObserveProgress) => void;
+  /** Batching of the LLM Observer (ignored by the heuristic one, which observes every chunk at once). */
+  batching?: BatchingOptions;
+}
+
+export interface BatchingOptions {
+  /** Observe a session once this many unobserved tokens (estimate) wait… */
+  batchTokens: number;
+  /** …or once its newest message is this old… */
+  idleMinutes: number;
+  /** …or now, whatever is waiting (`observe` run by hand with --flush, benchmarks). */
+  flushAll?: boolean;
 }
 
 export interface StreamFailure {
   stream: string;
   message: string;
   code: string;
+  /** LLM failures: auth, rate_limit, timeout, context_length, server, connection, request, malformed. */
+  errorClass?: string;
+  hint?: string;
 }
 
 export interface ObserveJobResult {
@@ -49,6 +82,18 @@ export interface ObserveJobResult {
   /** Agents whose memory changed (their active memory needs a rebuild). */
   changedAgents: string[];
   currentTask: Record<string, string>;
+  /** LLM tokens and calls of this run, per model. */
+  usage: LlmUsage[];
+  /** Messages read but held back until their session's batch is full or idle (LLM Observer). */
+  waiting: { streams: number; messages: number; tokens: number };
+  /** Streams not looked at because the LLM was unavailable (after a failure in this run). */
+  skippedStreams: number;
+}
+
+/** The CLI exit code for an observe run: 5 when the LLM failed, 1 for other failures, else 0. */
+export function observeExitCode(result: Pick<ObserveJobResult, 'failures'>): number {
+  if (result.failures.some((f) => f.code === 'LLM_ERROR')) return EXIT.llm;
+  return result.failures.length > 0 ? EXIT.error : EXIT.ok;
 }
 
 export const DEFAULT_READ_LIMITS: ReadLimits = { maxBytes: 4 * 1024 * 1024, maxMessages: 2000 };
@@ -104,8 +149,13 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     failures: [],
     changedAgents: [],
     currentTask: {},
+    usage: [],
+    waiting: { streams: 0, messages: 0, tokens: 0 },
+    skippedStreams: 0,
   };
   const changed = new Set<string>();
+  const batched = options.observer.kind === 'llm';
+  let llmDown = false;
 
   for (const source of options.sources) {
     let streams: SourceStream[];
@@ -119,24 +169,50 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     }
     for (const stream of streams) {
       result.streams++;
+      if (llmDown) {
+        result.skippedStreams++;
+        continue;
+      }
       try {
-        await observeStream(stream, source, state, options, limits, now, result, changed);
+        if (batched) await observeStreamBatched(stream, source, state, options, limits, now, result, changed);
+        else await observeStream(stream, source, state, options, limits, now, result, changed);
       } catch (error) {
         const d = describeError(error);
-        logger.log('error', 'stream.failed', { stream: stream.key, path: stream.path, error: d.message, code: d.code });
-        result.failures.push({ stream: stream.key, message: d.message, code: d.code });
+        const errorClass = (error as { errorClass?: string }).errorClass;
+        logger.log('error', 'stream.failed', { stream: stream.key, path: stream.path, error: d.message, code: d.code, ...(errorClass ? { errorClass } : {}) });
+        result.failures.push({ stream: stream.key, message: d.message, code: d.code, ...(errorClass ? { errorClass } : {}), ...(d.hint ? { hint: d.hint } : {}) });
+        if (d.code === 'LLM_ERROR') {
+          await recordLlmFailure(paths, state, error, now(), options.timeZone, result);
+          // The endpoint is down, refusing us or out of quota: do not hammer it for every other session.
+          // A batch the model cannot handle (malformed, too long) only stops its own session.
+          if (errorClass !== 'malformed' && errorClass !== 'context_length') llmDown = true;
+        }
       }
     }
   }
   result.changedAgents = [...changed].sort();
+  if (result.skippedStreams > 0) logger.log('warn', 'observe.llm_unavailable', { skippedStreams: result.skippedStreams });
   logger.log('info', 'observe.done', {
     streams: result.streams,
     messages: result.messages,
     observations: result.observations,
     malformed: result.malformed,
     failures: result.failures.length,
+    ...(batched ? { waiting: result.waiting, usage: result.usage } : {}),
   });
   return result;
+}
+
+async function recordLlmFailure(paths: HomePaths, state: State, error: unknown, at: Date, timeZone: string, result: ObserveJobResult): Promise<void> {
+  const { recordLlmError, recordUsage, mergeUsage } = await import('./llm/usage.js');
+  const e = error as { errorClass?: string; message: string; usage?: LlmUsage[]; attempts?: Array<{ endpoint: string }> };
+  if (e.usage && e.usage.length > 0) {
+    recordUsage(state, 'observer', e.usage, at, localDateTime(at, timeZone).date);
+    result.usage = mergeUsage(result.usage, e.usage);
+  }
+  const endpoint = e.attempts?.[e.attempts.length - 1]?.endpoint;
+  recordLlmError(state, 'observer', at, { errorClass: (e.errorClass ?? 'server') as never, message: e.message, ...(endpoint ? { endpoint } : {}) });
+  await writeState(paths.state, state);
 }
 
 async function observeStream(
@@ -199,6 +275,178 @@ async function observeStream(
     result.malformed += chunk.malformed.length;
     result.transcriptTokens += tokens;
     options.onProgress?.({ stream, messages: chunk.messages.length, observations: added });
+    if (chunk.done || !cursorMoved) break;
+  }
+}
+
+/** What a stream's journal holds between an LLM batch and the cursor moving past it. */
+interface ObserveJournal {
+  /** The stream cursor the pending chunk starts at (null: the start). */
+  from: Cursor | null;
+  /** Entries of that chunk already observed. */
+  entryIds: string[];
+  /** Observations of the last batch, until they are known to be on disk. */
+  unwritten: Observation[];
+}
+
+function journals(state: State): Record<string, ObserveJournal> {
+  return ((state.extra.observeJournal ??= {}) as Record<string, ObserveJournal>);
+}
+
+function sameCursor(a: Cursor | null | undefined, b: Cursor | null | undefined): boolean {
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+}
+
+/** Split messages into batches of about `limit` tokens (a single large message is a batch of its own). */
+export function splitIntoBatches(messages: Message[], limit: number): Message[][] {
+  const out: Message[][] = [];
+  let current: Message[] = [];
+  let tokens = 0;
+  for (const m of messages) {
+    const t = estimateTokens(m.text);
+    if (current.length > 0 && tokens + t > limit) {
+      out.push(current);
+      current = [];
+      tokens = 0;
+    }
+    current.push(m);
+    tokens += t;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}
+
+function isIdle(messages: Message[], idleMinutes: number, now: Date): boolean {
+  if (idleMinutes <= 0) return true;
+  const newest = Math.max(...messages.map((m) => Date.parse(m.time)).filter((t) => Number.isFinite(t)));
+  if (!Number.isFinite(newest)) return true;
+  return now.getTime() - newest >= idleMinutes * 60_000;
+}
+
+async function observeStreamBatched(
+  stream: SourceStream,
+  source: TranscriptSource,
+  state: State,
+  options: ObserveJobOptions,
+  limits: ReadLimits,
+  now: () => Date,
+  result: ObserveJobResult,
+  changed: Set<string>,
+): Promise<void> {
+  const { logger, paths } = options;
+  const batching = options.batching ?? { batchTokens: 2000, idleMinutes: 10 };
+  const { recordUsage, recordLlmSuccess, mergeUsage } = await import('./llm/usage.js');
+  const all = journals(state);
+  let journal: ObserveJournal | undefined = all[stream.key];
+  if (journal && !sameCursor(journal.from, state.streams[stream.key]?.cursor)) {
+    // The cursor moved past it (killed after the state write that advanced it): nothing pending.
+    delete all[stream.key];
+    journal = undefined;
+    await writeState(paths.state, state);
+  }
+  if (journal && journal.unwritten.length > 0) {
+    // Killed between journal and day files: write the recorded observations (ids dedupe), no new LLM call.
+    const added = await writeObservations(paths, journal.unwritten);
+    logger.log('info', 'observe.journal_replayed', { stream: stream.key, observations: journal.unwritten.length, added });
+    if (added > 0) changed.add(stream.agent);
+    state.totals.observations += added;
+    result.observations += added;
+    journal.unwritten = [];
+    await writeState(paths.state, state);
+  }
+
+  for (;;) {
+    const previous = state.streams[stream.key];
+    const chunk: StreamChunk = await source.read(stream, previous?.cursor, limits);
+    const observed = new Set(journal?.entryIds ?? []);
+    const fresh = chunk.messages.filter((m) => !observed.has(m.entryId));
+    const batches = splitIntoBatches(fresh, batching.batchTokens);
+    const last = batches[batches.length - 1];
+    const lastFull = last !== undefined && streamTokens(last) >= batching.batchTokens;
+    const flushRest =
+      batching.flushAll === true || stream.ended === true || !chunk.done || (last !== undefined && isIdle(last, batching.idleMinutes, now()));
+    const toSend = last !== undefined && !lastFull && !flushRest ? batches.slice(0, -1) : batches;
+
+    let added = 0;
+    for (const messages of toSend) {
+      const batch: ObserverBatch = {
+        source: stream.kind,
+        agent: stream.agent,
+        session: stream.session,
+        messages,
+        timeZone: options.timeZone,
+        now: now().toISOString(),
+      };
+      const observedBatch = await options.observer.observe(batch);
+      const at = now();
+      if (observedBatch.usage?.length) {
+        recordUsage(state, 'observer', observedBatch.usage, at, localDateTime(at, options.timeZone).date);
+        result.usage = mergeUsage(result.usage, observedBatch.usage);
+      }
+      recordLlmSuccess(state, 'observer', at);
+      journal = {
+        from: previous?.cursor ?? null,
+        entryIds: [...(journal?.entryIds ?? []), ...messages.map((m) => m.entryId)],
+        unwritten: observedBatch.observations,
+      };
+      all[stream.key] = journal;
+      if (observedBatch.currentTask) {
+        result.currentTask[stream.agent] = observedBatch.currentTask;
+        const tasks = (state.extra.currentTask ??= {}) as Record<string, { text: string; at: string }>;
+        tasks[stream.agent] = { text: observedBatch.currentTask, at: messages[messages.length - 1]!.time };
+      }
+      // The journal reaches the disk before the observations do.
+      await writeState(paths.state, state);
+      const n = await writeObservations(paths, observedBatch.observations);
+      journal.unwritten = [];
+      added += n;
+      if (n > 0) changed.add(stream.agent);
+      state.totals.observations += n;
+      result.messages += messages.length;
+      result.observations += n;
+      options.onProgress?.({ stream, messages: messages.length, observations: n });
+    }
+
+    const held = batches.length - toSend.length === 1 ? batches[batches.length - 1]! : undefined;
+    if (held) {
+      // Not enough yet: the cursor stays; the next tick re-reads these messages.
+      const waiting = ((state.extra.observeWaiting ??= {}) as Record<string, { messages: number; tokens: number; since: string }>);
+      waiting[stream.key] = { messages: held.length, tokens: streamTokens(held), since: held[0]!.time };
+      result.waiting.streams++;
+      result.waiting.messages += held.length;
+      result.waiting.tokens += streamTokens(held);
+      if (toSend.length > 0) await writeState(paths.state, state);
+      logger.log('debug', 'observe.batch_waiting', { stream: stream.key, messages: held.length, tokens: streamTokens(held) });
+      return;
+    }
+
+    // Everything in the chunk is observed: advance the cursor and drop the journal in one write.
+    for (const bad of chunk.malformed) {
+      logger.log('warn', 'transcript.malformed', { stream: stream.key, path: bad.path, line: bad.line, reason: bad.reason });
+    }
+    const tokens = streamTokens(chunk.messages);
+    state.streams[stream.key] = {
+      cursor: chunk.cursor,
+      kind: stream.kind,
+      agent: stream.agent,
+      session: stream.session,
+      path: stream.path,
+      updatedAt: now().toISOString(),
+      messages: (previous?.messages ?? 0) + chunk.messages.length,
+      tokens: (previous?.tokens ?? 0) + tokens,
+      malformed: (previous?.malformed ?? 0) + chunk.malformed.length,
+    };
+    delete all[stream.key];
+    delete ((state.extra.observeWaiting ??= {}) as Record<string, unknown>)[stream.key];
+    journal = undefined;
+    state.totals.messages += chunk.messages.length;
+    state.totals.transcriptTokens += tokens;
+    state.totals.malformed += chunk.malformed.length;
+    const cursorMoved = !sameCursor(previous?.cursor, chunk.cursor);
+    if (cursorMoved || toSend.length > 0 || chunk.malformed.length > 0) await writeState(paths.state, state);
+    result.malformed += chunk.malformed.length;
+    result.transcriptTokens += tokens;
+    if (toSend.length === 0) options.onProgress?.({ stream, messages: 0, observations: added });
     if (chunk.done || !cursorMoved) break;
   }
 }

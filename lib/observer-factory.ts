@@ -1,8 +1,11 @@
 /**
  * Which Observer a job uses: the heuristic (offline) one when the provider is
- * `heuristic` or no model is configured; otherwise the LLM Observer.
+ * `heuristic` or no model is configured; otherwise the LLM Observer (with the
+ * fallback chain, retries and prompt from the home). There is no silent
+ * switch from one to the other: an LLM that fails makes the job fail.
  */
 import type { Config } from './config-schema.js';
+import type { Logger } from './log.js';
 import type { Observer } from './types.js';
 
 export function observerKind(config: Config): 'heuristic' | 'llm' {
@@ -14,13 +17,29 @@ export function observerLabel(config: Config): string {
   return observerKind(config) === 'heuristic' ? 'heuristic (offline)' : `llm ${config.observer.provider}/${config.observer.model}`;
 }
 
-export async function createObserver(config: Config): Promise<Observer> {
+export interface ObserverDeps {
+  /** Environment (process env merged with the home's .env) for API keys. */
+  env?: Record<string, string | undefined>;
+  /** The memory home, for prompt overrides in <home>/prompts/. */
+  homeRoot?: string;
+  logger?: Logger;
+  /** For tests: a fetch to use instead of the global one. */
+  fetch?: typeof fetch;
+}
+
+export async function createObserver(config: Config, deps: ObserverDeps = {}): Promise<Observer> {
   if (observerKind(config) === 'heuristic') {
     const { createHeuristicObserver } = await import('./observer/heuristic.js');
     return createHeuristicObserver();
   }
-  const { OcmError } = await import('./errors.js');
-  throw new OcmError('CONFIG_INVALID', `The LLM Observer (${config.observer.provider}) is not available in this build.`, {
-    hint: 'Set observer.provider to heuristic (offline) for now.',
-  });
+  const [{ createLlmClient }, { loadPrompt }, { createLlmObserver }, { createMemoryLogger }] = await Promise.all([
+    import('./llm/client.js'),
+    import('./llm/prompts.js'),
+    import('./observer/llm.js'),
+    import('./log.js'),
+  ]);
+  const logger = deps.logger ?? createMemoryLogger();
+  const client = createLlmClient('observer', config.observer, deps.env ?? {}, { logger, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+  const prompt = await loadPrompt('observer', deps.homeRoot);
+  return createLlmObserver({ client, prompt: prompt.text, logger });
 }
