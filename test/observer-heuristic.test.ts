@@ -175,6 +175,41 @@ test('speaker names replace roles, first and second person are restated', () => 
   assert.deepEqual(m.provenance?.entryIds, ['e0000001']);
 });
 
+test('speaker names are learned from how the two address each other', () => {
+  const turns: Turn[] = [
+    ['user', 'Hey Mel! I adopted a dog named Max last week.'],
+    ['assistant', 'Aww, congrats Caroline! I started pottery classes.'],
+    ['user', 'I love hiking with Max on weekends.'],
+  ];
+  const obs = observe(turns);
+  // The first message names only the listener; from the reply on, both are known.
+  assert.match(find(obs, /adopted/).text, /^User adopted a dog named Max last week/);
+  assert.equal(find(obs, /pottery/).text, 'Mel started pottery classes.');
+  assert.equal(find(obs, /hiking/).text, 'Caroline loves hiking with Max on weekends.');
+  // Given names win; inference can be switched off.
+  assert.match(find(observe(turns, {}, { speakerNames: { user: 'Caro' } }), /hiking/).text, /^Caro loves/);
+  assert.match(find(observe(turns, {}, { inferSpeakerNames: false }), /hiking/).text, /^User loves/);
+});
+
+test('re-observing a longer batch from the same start restates earlier messages identically', () => {
+  const turns: Turn[] = [
+    ['user', 'Hey Mel! How do I validate JWT refresh tokens?'],
+    ['assistant', 'Hi Caroline! Rotate them on every use and store a hash in Redis.'],
+    ['user', 'Thanks! We decided to use PostgreSQL. The demo is on Friday.'],
+    ['assistant', 'What colour are Mira\'s eyes?'],
+    ['user', 'Grey-green. I fixed the login bug yesterday.'],
+    ['user', 'I prefer TypeScript over JavaScript.'],
+  ];
+  const full = observe(turns);
+  for (let k = 1; k < turns.length; k++) {
+    for (const o of observe(turns.slice(0, k))) {
+      const same = full.find((f) => f.id === o.id);
+      assert.ok(same, `prefix of ${k} messages produced ${o.text}, missing from the full batch`);
+      assert.equal(same.text, o.text);
+    }
+  }
+});
+
 test('a reply keeps the question it answers', () => {
   const obs = observe(
     [
@@ -336,6 +371,16 @@ test('code blocks and tool lines are not observations, their language is a tag',
   const o = only(obs);
   assert.doesNotMatch(o.text, /run\(x\)|tool call/);
   assert.ok(o.tags.includes('typescript'));
+});
+
+test('huge and adversarial messages are observed without error; only the start of a huge message counts', () => {
+  const inputs = ['**a '.repeat(50_000), '.'.repeat(200_000), 'Dr. '.repeat(20_000), '['.repeat(100_000), '저는 '.repeat(50_000), '```\n'.repeat(20_000)];
+  for (const text of inputs) {
+    for (const o of observe([['user', text]])) assert.ok(o.text.length <= 700, o.text.slice(0, 80));
+  }
+  const long = observe([['user', 'I prefer TypeScript over JavaScript. ' + 'Filler words here. '.repeat(5_000) + 'I prefer tabs over spaces.']]);
+  assert.ok(long.some((o) => /TypeScript/.test(o.text)));
+  assert.ok(!long.some((o) => /tabs over spaces/.test(o.text)), 'text past the cap is not read');
 });
 
 // ---------------------------------------------------------------------------

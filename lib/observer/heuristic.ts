@@ -20,19 +20,23 @@ import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Pri
 import { analyseEnglish, expandShorthand, isQuestion, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
 import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } from './rules-ko.js';
 import { cleanMessageText, isKorean, splitSentences } from './sentences.js';
+import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
 import { detectTags } from './tags.js';
 import { annotateDates, findDateAnchors, localDateTime, type LocalDateTime } from './time.js';
 
-export interface SpeakerNames {
-  /** Name of the person behind `user` messages. */
-  user?: string;
-  /** Name behind `assistant` messages (an agent's name, or the second person in a chat between people). */
-  assistant?: string;
-}
+export type { SpeakerNames } from './speakers.js';
 
 export interface HeuristicObserverOptions {
   /** Names to attribute statements to instead of "User"/"Assistant"; may depend on the batch. */
   speakerNames?: SpeakerNames | ((batch: ObserverBatch) => SpeakerNames | undefined);
+  /**
+   * Learn the speakers' names from how they address each other ("Hey
+   * Caroline!", "Thanks, Mel") when `speakerNames` does not give them
+   * (default true). A message's name comes only from the batch up to that
+   * message, so a re-run from the same cursor restates it the same way.
+   * Without a name a role is "User" / "Assistant" (사용자 / 어시스턴트).
+   */
+  inferSpeakerNames?: boolean;
   /** Keep questions the assistant asks (default false: they are prompts, not facts). */
   keepAssistantQuestions?: boolean;
   /** At most this many informative sentences are kept together per message (default 6). */
@@ -49,6 +53,7 @@ export interface HeuristicObserverOptions {
 
 const PRIORITY_RANK: Record<Priority, number> = { low: 0, medium: 1, high: 2 };
 const MAX_SENTENCE_CHARS = 400;
+const MAX_MESSAGE_CHARS = 20_000;
 
 interface Piece {
   analysis: SentenceAnalysis;
@@ -95,13 +100,16 @@ export function createHeuristicObserver(options: HeuristicObserverOptions = {}):
 
 /** The Observer's work as a pure function of the batch. */
 export function observeWithRules(batch: ObserverBatch, options: HeuristicObserverOptions = {}): ObserverResult {
-  const names = (typeof options.speakerNames === 'function' ? options.speakerNames(batch) : options.speakerNames) ?? {};
+  const given = (typeof options.speakerNames === 'function' ? options.speakerNames(batch) : options.speakerNames) ?? {};
+  const tracker = options.inferSpeakerNames !== false && (!given.user || !given.assistant) ? new SpeakerNameTracker() : undefined;
   const fallbackLocal = localDateTime(batch.now, batch.timeZone) ?? localDateTime('1970-01-01T00:00:00Z', 'UTC')!;
   const drafts: Draft[] = [];
   let pendingQuestion: ReplyContext | undefined;
   for (const message of batch.messages) {
     if (message.role !== 'user' && message.role !== 'assistant') continue;
     const local = localDateTime(message.time, batch.timeZone) ?? fallbackLocal;
+    tracker?.add(message);
+    const names: SpeakerNames = tracker ? { ...tracker.names(), ...given } : given;
     const replyTo = pendingQuestion && pendingQuestion.role !== message.role && options.replyContext !== false ? pendingQuestion : undefined;
     const { drafts: messageDrafts, lastQuestion } = observeMessage(message, message.role, local, names, options, replyTo);
     drafts.push(...messageDrafts);
@@ -154,7 +162,8 @@ function observeMessage(
   options: HeuristicObserverOptions,
   replyTo: ReplyContext | undefined,
 ): { drafts: Draft[]; lastQuestion: ReplyContext | undefined } {
-  const cleaned = cleanMessageText(message.text ?? '');
+  // Observations summarise; a pasted log or file beyond this adds nothing but time.
+  const cleaned = cleanMessageText((message.text ?? '').slice(0, MAX_MESSAGE_CHARS));
   if (!cleaned.text) return { drafts: [], lastQuestion: undefined };
   const sentences = splitSentences(cleaned.text);
   const messageKorean = isKorean(cleaned.text);

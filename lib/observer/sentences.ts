@@ -48,11 +48,12 @@ export function cleanMessageText(raw: string): CleanText {
     }
     line = line
       .replace(/^\s{0,8}(?:#{1,6}\s+|>\s?|[-*+•]\s+|\d{1,3}[.)]\s+)/, '')
-      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/\[([^\]]+)\]\((?:[^)]*)\)/g, '$1')
-      .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
-      .replace(/(^|[\s(])[*_](?=\S)([^*_\n]+?)(?<=\S)[*_](?=[\s).,!?:;]|$)/g, '$1$2')
-      .replace(/`([^`\n]+)`/g, '$1')
+      // Bounded quantifiers keep these linear on adversarial input.
+      .replace(/!\[([^\][\n]{0,200})\]\([^()\s]{0,500}\)/g, '$1')
+      .replace(/\[([^\][\n]{1,200})\]\([^()\s]{0,500}\)/g, '$1')
+      .replace(/(\*\*|__)(?=[^\s*_])([^*_\n]{1,300}?)(?<=\S)\1/g, '$2')
+      .replace(/(^|[\s(])[*_](?=[^\s*_])([^*_\n]{1,300}?)(?<=\S)[*_](?=[\s).,!?:;]|$)/g, '$1$2')
+      .replace(/`([^`\n]{1,300})`/g, '$1')
       .trim();
     if (line) lines.push(line);
   }
@@ -95,12 +96,14 @@ function splitLine(line: string): string[] {
   const pieces: string[] = [];
   let start = 0;
   // Candidate boundaries: punctuation run followed by whitespace (or closing quote/bracket then whitespace).
-  const boundary = /([.!?…。！？]+)(["')\]]*)(\s+)/g;
+  // The lookbehind starts a match only at the beginning of a punctuation run (linear on "......").
+  const boundary = /(?<![.!?…。！？])([.!?…。！？]+)(["')\]]*)(\s+)/g;
   for (let m = boundary.exec(line); m; m = boundary.exec(line)) {
     const punct = m[1]!;
     const endOfSentence = m.index + punct.length + m[2]!.length;
     if (punct === '.') {
-      const before = line.slice(start, m.index);
+      // Only the last few characters matter (and looking further would be quadratic).
+      const before = line.slice(Math.max(start, m.index - 16), m.index);
       const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
       if (ABBREVIATIONS.has(lastWord) || ABBREVIATIONS.has(lastWord.replace(/\.$/, ''))) continue;
       // Single initials ("J. R. R. Tolkien").
