@@ -12,16 +12,15 @@ export function resolveTimeZone(configured: string): string {
 }
 
 /** { date: 'YYYY-MM-DD', time: 'HH:MM' } of an instant in a zone. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
 export function localDateTime(instant: Date, timeZone: string): { date: string; time: string } {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(instant);
+  let fmt = formatters.get(timeZone);
+  if (!fmt) {
+    fmt = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    formatters.set(timeZone, fmt);
+  }
+  const parts = fmt.formatToParts(instant);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
   return { date: `${get('year')}-${get('month')}-${get('day')}`, time: `${get('hour')}:${get('minute')}` };
 }

@@ -1,0 +1,118 @@
+/**
+ * Observe throughput and the cost of an idle tick (issue #2):
+ *  - MB/s of JSONL through the whole observe job (read, normalise, mask,
+ *    heuristic Observer, Markdown write, cursor), beside a same-run baseline
+ *    that only reads the same file and JSON.parses its lines;
+ *  - a `run` tick with nothing new (fresh process): wall time and peak RSS,
+ *    beside a bare `node -e 0`.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { execa } from 'execa';
+import { runObserveJob } from '../lib/observe-job.js';
+import { homePaths, ensureHome } from '../lib/home.js';
+import { createOpenClawFileSource } from '../lib/sources/openclaw-files.js';
+import { createHeuristicObserver } from '../lib/observer/heuristic.js';
+import { createMemoryLogger } from '../lib/log.js';
+import { generateConversation, PiSessionWriter } from '../test/helpers/pi-writer.js';
+
+export interface ObserveBenchResult {
+  transcriptMB: number;
+  lines: number;
+  baselineMBps: number;
+  observeMBps: number;
+  ratio: number;
+  observations: number;
+  idleTick: { p50Ms: number; bareNodeP50Ms: number; overBareMs: number; peakRssMB: number };
+}
+
+const CLI = resolve(import.meta.dirname, '..', 'dist', 'scripts', 'cli.js');
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+async function timeProcess(args: string[], env: Record<string, string> = {}): Promise<{ ms: number; rssMB: number }> {
+  const r = await execa('/usr/bin/time', ['-f', '%e %M', ...args], { reject: false, env: { ...process.env, ...env } });
+  const [secs, kb] = String(r.stderr).trim().split('\n').pop()!.split(' ');
+  return { ms: Number(secs) * 1000, rssMB: Number(kb) / 1024 };
+}
+
+export async function runObserveBench(options: { exchanges?: number; ticks?: number } = {}): Promise<ObserveBenchResult> {
+  const exchanges = options.exchanges ?? 20000;
+  const root = await mkdtemp(join(tmpdir(), 'ocm-bench-observe-'));
+  try {
+    const stateDir = join(root, 'openclaw');
+    const sessions = join(stateDir, 'agents', 'main', 'sessions');
+    await mkdir(sessions, { recursive: true });
+    const id = '00000001-0000-4000-8000-00000000b001';
+    const w = new PiSessionWriter(id, new Date('2026-02-01T08:00:00Z'), 20_000);
+    const file = join(sessions, `${id}.jsonl`);
+    await writeFile(file, w.header() + generateConversation(w, exchanges, 42));
+    const bytes = (await readFile(file)).length;
+
+    // Baseline: read the file and JSON.parse every line.
+    const t0 = performance.now();
+    const text = await readFile(file, 'utf8');
+    let lines = 0;
+    for (const line of text.split('\n')) {
+      if (!line) continue;
+      JSON.parse(line);
+      lines++;
+    }
+    const baselineS = (performance.now() - t0) / 1000;
+
+    // The observe job, in process (no active-memory rebuild: that is a separate step).
+    const home = join(root, 'home');
+    const paths = homePaths(home);
+    await ensureHome(paths, async () => 'timezone: UTC\n');
+    const logger = createMemoryLogger();
+    const t1 = performance.now();
+    const result = await runObserveJob({
+      paths,
+      sources: [createOpenClawFileSource({ stateDirs: [stateDir], masking: { emails: false, extraPatterns: [] }, logger })],
+      observer: createHeuristicObserver(),
+      logger,
+      timeZone: 'UTC',
+    });
+    const observeS = (performance.now() - t1) / 1000;
+
+    // Idle tick: `run` with nothing new, as a fresh process.
+    await writeFile(paths.config, `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(stateDir)}]\n`);
+    await execa(process.execPath, [CLI, 'run', '--home', home]); // first tick builds active memory
+    const ticks: number[] = [];
+    const rss: number[] = [];
+    const bare: number[] = [];
+    for (let i = 0; i < (options.ticks ?? 7); i++) {
+      const b = await timeProcess([process.execPath, '-e', '0']);
+      bare.push(b.ms);
+      const t = await timeProcess([process.execPath, CLI, 'run', '--home', home]);
+      ticks.push(t.ms);
+      rss.push(t.rssMB);
+    }
+    const mb = bytes / 1e6;
+    return {
+      transcriptMB: Number(mb.toFixed(2)),
+      lines,
+      baselineMBps: Number((mb / baselineS).toFixed(1)),
+      observeMBps: Number((mb / observeS).toFixed(1)),
+      ratio: Number((baselineS / observeS).toFixed(3)),
+      observations: result.observations,
+      idleTick: {
+        p50Ms: median(ticks),
+        bareNodeP50Ms: median(bare),
+        overBareMs: Number((median(ticks) - median(bare)).toFixed(0)),
+        peakRssMB: Number(Math.max(...rss).toFixed(1)),
+      },
+    };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = await runObserveBench({ exchanges: Number(process.env.OCM_BENCH_EXCHANGES ?? 20000) });
+  console.log(JSON.stringify(r, null, 2));
+}
