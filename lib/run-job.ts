@@ -26,6 +26,8 @@ export interface TickOptions {
   onProgress?: (p: ObserveProgress) => void;
   /** Wait this long for another job's lock (ms). */
   lockWaitMs?: number;
+  /** LLM Observer: observe what waits for a batch now (observe --flush). */
+  flush?: boolean;
   /** Steps to run; default: all that are due. */
   steps?: Array<'observe' | 'active_memory' | 'index'>;
 }
@@ -53,13 +55,13 @@ async function recordJob(paths: HomePaths, job: string, startedAt: Date, endedAt
 /** Run the observe step alone (no lock: the caller holds it). */
 export async function observeStep(options: TickOptions): Promise<ObserveJobResult> {
   const now = options.now ?? (() => new Date());
-  const [{ runObserveJob }, { createSources }, { createObserver }] = await Promise.all([
+  const [{ runObserveJob }, { createSources }, { createLazyObserver }] = await Promise.all([
     import('./observe-job.js'),
     import('./sources/registry.js'),
     import('./observer-factory.js'),
   ]);
   const sources = options.sources ?? (await createSources({ config: options.config, env: options.env, logger: options.logger }));
-  const observer = options.observer ?? (await createObserver(options.config));
+  const observer = options.observer ?? createLazyObserver(options.config, { env: options.env, homeRoot: options.paths.root, logger: options.logger });
   return runObserveJob({
     paths: options.paths,
     sources,
@@ -68,16 +70,18 @@ export async function observeStep(options: TickOptions): Promise<ObserveJobResul
     timeZone: resolveTimeZone(options.config.timezone),
     now,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    batching: { batchTokens: options.config.observer.batch_tokens, idleMinutes: options.config.observer.idle_minutes, ...(options.flush ? { flushAll: true } : {}) },
   });
 }
 
 /** Rebuild active memory for the given agents (and for main when its file is missing). */
 export async function activeMemoryStep(options: TickOptions, agents: string[]): Promise<TickResult['activeMemory']> {
   const now = options.now ?? (() => new Date());
-  const { rebuildActiveMemory } = await import('./active-memory-file.js');
   const out: TickResult['activeMemory'] = [];
   const want = new Set(agents);
   if (!(await exists(options.paths.activeMemory))) want.add('main');
+  if (want.size === 0) return out;
+  const { rebuildActiveMemory } = await import('./active-memory-file.js');
   for (const agent of [...want].sort()) {
     const r = await rebuildActiveMemory({ paths: options.paths, config: options.config, agent, timeZone: resolveTimeZone(options.config.timezone), now: now() });
     options.logger.log('info', 'active_memory.rebuilt', { agent, tokens: r.tokens, included: r.included, dropped: r.dropped });
@@ -116,6 +120,10 @@ export async function runTick(options: TickOptions): Promise<TickResult> {
         try {
           result.observe = await observeStep(options);
           changedAgents = result.observe.changedAgents;
+          if (result.observe.failures.some((f) => f.code === 'LLM_ERROR')) {
+            const { alertLlmFailures } = await import('./alerts.js');
+            await alertLlmFailures({ config: options.config, paths: options.paths, env: options.env, logger: options.logger, now }, 'observer', result.observe.failures);
+          }
           const failure = result.observe.failures[0];
           await recordJob(options.paths, 'observe', t0, now(), failure ? Object.assign(new Error(failure.message), { code: failure.code }) : undefined);
         } catch (error) {

@@ -4,8 +4,9 @@ import { createProgress } from '../progress.js';
 export const command: CommandSpec = {
   name: 'observe',
   description: 'Read new transcript lines, write observations to the day files, refresh active memory',
-  examples: ['ocm-run observe', 'ocm-run observe --json'],
-  async run(ctx) {
+  examples: ['ocm-run observe', 'ocm-run observe --json', 'ocm-run observe --flush'],
+  options: [['--flush', 'LLM Observer: observe messages still waiting for a full batch now']],
+  async run(ctx, _args, options) {
     const { config, env } = await ctx.config();
     const { runTick } = await import('../../lib/run-job.js');
     const progress = createProgress(ctx.isTTY && !ctx.json);
@@ -17,6 +18,7 @@ export const command: CommandSpec = {
       env,
       logger: ctx.logger('observer'),
       steps: ['observe', 'active_memory'],
+      flush: Boolean(options.flush),
       onProgress: (p) => {
         messages += p.messages;
         observations += p.observations;
@@ -32,7 +34,8 @@ export const command: CommandSpec = {
       if (o.malformed) ctx.out(`Skipped ${o.malformed} malformed lines (details in ${ctx.paths.logs}/observer.log).`);
       for (const a of result.activeMemory) ctx.out(`Active memory (${a.agent}): ${a.path} · ${a.tokens} tokens`);
     }
-    for (const f of o.failures) ctx.err(`ocm-run: could not observe ${f.stream}: ${f.message}`);
-    return o.failures.length > 0 ? 1 : 0;
+    for (const f of o.failures) ctx.err(`ocm-run: could not observe ${f.stream}: ${f.message}${f.hint ? `\n  → ${f.hint}` : ''}`);
+    const { observeExitCode } = await import('../../lib/observe-job.js');
+    return observeExitCode(o);
   },
 };

@@ -14,6 +14,7 @@ export const command: CommandSpec = {
       ctx.out(`Tick done in ${result.durationMs} ms: ${o?.messages ?? 0} new messages, ${o?.observations ?? 0} new observations.`);
     }
     for (const f of o?.failures ?? []) ctx.err(`ocm-run: could not observe ${f.stream}: ${f.message}`);
-    return (o?.failures.length ?? 0) > 0 ? 1 : 0;
+    const { observeExitCode } = await import('../../lib/observe-job.js');
+    return observeExitCode({ failures: o?.failures ?? [] });
   },
 };
