@@ -1,0 +1,179 @@
+/**
+ * What gets indexed: every memory file of every tier, turned into search
+ * documents. Day files (hot memory/, warm archive/, cold vault) are parsed
+ * only with lib/day-file.ts; reflections (Markdown with frontmatter, format
+ * owned by the Reflector) are read generically: each top-level list item or
+ * paragraph is one document, category `reflection`, tier `hot`.
+ */
+import { createHash } from 'node:crypto';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import matter from 'gray-matter';
+import jsYaml from 'js-yaml';
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import type { Root, RootContent } from 'mdast';
+import { dateFromFileName, listObservations, parseDayFile } from '../day-file.js';
+import { DEFAULT_AGENT, expandHome, type HomePaths } from '../home.js';
+import { PRIORITY_EMOJI, TAG_PATTERN } from '../observation-line.js';
+import type { Priority, Tier } from '../types.js';
+import type { SearchDoc } from './types.js';
+
+/** The kinds of memory file, each with its own root and parser. */
+export type SourceKind = 'hot' | 'reflection' | 'warm' | 'cold';
+
+export interface MemoryRoot {
+  kind: SourceKind;
+  /** Tier the documents belong to (reflections are hot). */
+  tier: Tier;
+  dir: string;
+}
+
+/** The memory roots of a home (the cold root only when a vault is configured). */
+export function memoryRoots(paths: HomePaths, vaultPath: string): MemoryRoot[] {
+  const roots: MemoryRoot[] = [
+    { kind: 'hot', tier: 'hot', dir: paths.memory },
+    { kind: 'reflection', tier: 'hot', dir: paths.reflections },
+    { kind: 'warm', tier: 'warm', dir: paths.archive },
+  ];
+  if (vaultPath.trim()) roots.push({ kind: 'cold', tier: 'cold', dir: join(expandHome(vaultPath.trim()), 'OC-Memory') });
+  return roots;
+}
+
+/** How a file is named in results: relative to the home when inside it, absolute otherwise. */
+export function displayPath(paths: HomePaths, file: string): string {
+  const rel = relative(paths.root, file);
+  if (!rel || rel.startsWith('..') || isAbsolute(rel)) return file;
+  return rel.split(sep).join('/');
+}
+
+/** Agent of a day file from where it lives: memory/<agent>/…, archive/<agent>/<YYYY>/…; main otherwise. */
+export function agentFromPath(root: MemoryRoot, file: string): string {
+  const parts = relative(root.dir, file).split(sep);
+  if (parts.length < 2) return DEFAULT_AGENT;
+  const first = parts[0]!;
+  if (root.kind === 'hot') return first;
+  if (/^\d{4}$/.test(first)) return DEFAULT_AGENT;
+  return first;
+}
+
+/** Documents of one day file (any tier). */
+export function dayFileDocuments(text: string, options: { path: string; tier: Tier; agent: string; fileName: string }): SearchDoc[] {
+  const file = parseDayFile(text);
+  const date = dateFromFileName(options.fileName);
+  const observations = listObservations(file, { ...(date ? { date } : {}), agent: options.agent, tier: options.tier });
+  return observations.map((o) => ({
+    id: o.id,
+    path: options.path,
+    startLine: o.startLine,
+    endLine: o.endLine,
+    date: o.date,
+    time: o.time,
+    priority: o.priority,
+    done: o.done,
+    category: o.category,
+    tier: options.tier,
+    agent: o.agent,
+    tags: o.tags,
+    text: o.text,
+    ...(o.provenance ? { provenance: o.provenance } : {}),
+  }));
+}
+
+const EMOJI_TO_PRIORITY = new Map<string, Priority>(Object.entries(PRIORITY_EMOJI).map(([p, e]) => [e, p as Priority]));
+const DATE = /\d{4}-\d{2}-\d{2}/g;
+const OBSERVATION_REF = /\bo-[0-9a-f]{6,}\b/g;
+const BLOCK_ID = /\s+\^([A-Za-z0-9-]+)\s*$/;
+
+function lastDate(value: unknown): string | undefined {
+  if (typeof value !== 'string' && !(value instanceof Date)) return undefined;
+  const text = value instanceof Date ? value.toISOString() : value;
+  const all = text.match(DATE);
+  return all ? all[all.length - 1] : undefined;
+}
+
+function sliceLines(lines: string[], start: number, end: number): string {
+  return lines.slice(start - 1, end).join('\n');
+}
+
+/**
+ * Documents of a reflection file: each top-level list item or paragraph.
+ * The date is the end of the period the reflection covers (frontmatter `date`,
+ * `period_end`, `end`, `until`, `to` or `period`), else the file name's date.
+ */
+export function reflectionDocuments(text: string, options: { path: string; fileName: string }): SearchDoc[] {
+  let data: Record<string, unknown> = {};
+  let body = text;
+  let offset = 0;
+  const fm = /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  if (fm) {
+    body = text.slice(fm[0].length);
+    offset = fm[0].split('\n').length - 1;
+    try {
+      const parsed = matter(fm[0], { engines: { yaml: (s: string) => jsYaml.load(s, { schema: jsYaml.CORE_SCHEMA }) as object } });
+      if (parsed.data && typeof parsed.data === 'object') data = parsed.data as Record<string, unknown>;
+    } catch {
+      /* a broken frontmatter still leaves the body searchable */
+    }
+  }
+  const date =
+    lastDate(data.date) ?? lastDate(data.period_end) ?? lastDate(data.end) ?? lastDate(data.until) ?? lastDate(data.to) ?? lastDate(data.period) ?? dateFromFileName(options.fileName) ?? '';
+  const agent = typeof data.agent === 'string' && data.agent ? data.agent : DEFAULT_AGENT;
+  const fileTags = Array.isArray(data.tags) ? data.tags.filter((t): t is string => typeof t === 'string') : [];
+  const tree = unified().use(remarkParse).parse(body) as Root;
+  const lines = body.split('\n');
+  const blocks: Array<{ start: number; end: number }> = [];
+  const visit = (node: RootContent) => {
+    if (node.type === 'list') {
+      for (const item of node.children) if (item.position) blocks.push({ start: item.position.start.line, end: item.position.end.line });
+    } else if ((node.type === 'paragraph' || node.type === 'blockquote') && node.position) {
+      blocks.push({ start: node.position.start.line, end: node.position.end.line });
+    }
+  };
+  for (const child of tree.children) visit(child);
+  const docs: SearchDoc[] = [];
+  const seen = new Set<string>();
+  for (const block of blocks) {
+    let raw = sliceLines(lines, block.start, block.end)
+      .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
+      .replace(/^>\s?/gm, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+    let priority: Priority = 'medium';
+    let done = false;
+    for (;;) {
+      const m = /^(✅|🔴|🟡|🟢)\uFE0F?\s*/u.exec(raw);
+      if (!m) break;
+      if (m[1] === '✅') done = true;
+      else priority = EMOJI_TO_PRIORITY.get(m[1]!) ?? priority;
+      raw = raw.slice(m[0].length);
+    }
+    let id: string | undefined;
+    const b = BLOCK_ID.exec(raw);
+    if (b) {
+      id = b[1];
+      raw = raw.slice(0, b.index).trim();
+    }
+    if (!raw) continue;
+    const tags = [...new Set([...fileTags, ...[...raw.matchAll(TAG_PATTERN)].map((m) => m[1]!)])];
+    id ??= `r-${createHash('sha256').update(`${options.path}\u0000${raw}`).digest('hex').slice(0, 10)}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    docs.push({
+      id,
+      path: options.path,
+      startLine: block.start + offset,
+      endLine: block.end + offset,
+      date,
+      time: '',
+      priority,
+      done,
+      category: 'reflection',
+      tier: 'hot',
+      agent,
+      tags,
+      text: raw,
+      provenance: { source: 'reflection', agent, session: options.path, entryIds: [...new Set(raw.match(OBSERVATION_REF) ?? [])] },
+    });
+  }
+  return docs;
+}

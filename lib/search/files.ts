@@ -1,0 +1,34 @@
+/**
+ * Small file helpers of the index. Index files are rebuildable caches: they
+ * are written atomically (temp + rename, a reader never sees half a file) but
+ * without fsync — after a power loss a broken segment is detected and rebuilt.
+ */
+import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { dirname, basename, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import fg from 'fast-glob';
+import { fromSystemError } from '../errors.js';
+
+export async function writeIndexFile(path: string, data: string | Uint8Array): Promise<void> {
+  const dir = dirname(path);
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await writeFile(tmp, data, { mode: 0o600 });
+    await rename(tmp, path);
+  } catch (error) {
+    await unlink(tmp).catch(() => undefined);
+    throw fromSystemError(error, `write the search index file ${path}`);
+  }
+}
+
+/** Markdown files under `dir` (recursive), skipping dot folders/files (.obsidian, .trash, temp files). Absolute paths, sorted. */
+export async function listMarkdown(dir: string): Promise<string[]> {
+  try {
+    const files = await fg('**/*.md', { cwd: dir, absolute: true, dot: false, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true });
+    return files.sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Light Korean analysis for search: strip the particle (조사) or the common
+ * verb/copula ending attached to a word, so 데이터베이스를 / 데이터베이스에서는
+ * match 데이터베이스 and 인증은 matches 인증, and 배포했다 / 배포하기로 match 배포.
+ *
+ * No dictionary (a morphological analyser such as mecab-ko needs a native
+ * binary and ~100 MB of data): a word keeps its surface form and gains the
+ * stripped stem as a second term, so over-stripping costs a little precision
+ * but never loses the surface match. Pure functions.
+ */
+
+/**
+ * Suffixes removed from a Hangul word, longest first. Particles first, then
+ * endings of 하다/되다 verbs built on Sino-Korean nouns (결정했다 → 결정) and
+ * the copula (개발자입니다 → 개발자).
+ */
+const SUFFIXES: readonly string[] = [
+  // compound particles
+  '에서부터', '으로부터', '이라고는', '에서처럼',
+  '로부터', '에게서', '한테서', '이라고', '이라는', '이라도', '이라면', '에서는', '에서도', '에서의', '에게는', '에게도',
+  '으로는', '으로도', '으로서', '으로써', '까지는', '까지도', '부터는', '보다는', '처럼은', '만으로', '이든지', '에다가',
+  '이나마', '이었다', '이에요', '입니다', '이었고', '였습니다', '이었습니다',
+  // 하다 / 되다 verb endings after a noun
+  '하였습니다', '했습니다', '합니다', '하였다', '했었다', '했어요', '하려고', '하기로', '하는데', '하면서', '했는데', '하지만',
+  '되었다', '되었습니다', '됐습니다', '됩니다', '되어서', '되면서', '되는데',
+  '했다', '했고', '해서', '해야', '하고', '하는', '하기', '하면', '하지', '하여', '한다', '해요', '했던', '할까', '하자',
+  '됐다', '된다', '되는', '되고', '되어', '되면', '된',
+  '시켰다', '시킨다', '시키는',
+  // simple particles (two syllables)
+  '에서', '에게', '한테', '께서', '으로', '이랑', '보다', '처럼', '만큼', '마다', '까지', '부터', '라고', '라는', '이나', '이며',
+  '이고', '에는', '에도', '에의', '와는', '과는', '로는', '로도', '로서', '로써', '이다', '였다', '예요', '이야', '이요', '조차',
+  '밖에', '마저', '이든', '든지', '에다',
+  // single syllables
+  '은', '는', '이', '가', '을', '를', '의', '에', '께', '로', '와', '과', '도', '만', '나', '랑', '야', '요', '할', '한', '함', '됨',
+];
+
+/** Suffixes of one syllable are ambiguous (나이, 회의, 서비스는): only stripped when at least two syllables remain. */
+const MIN_STEM_AFTER_SHORT = 2;
+const MIN_STEM_AFTER_LONG = 1;
+
+const HANGUL_SYLLABLE = /^[\uAC00-\uD7A3]+$/;
+
+/** Is `word` made only of Hangul syllables? */
+export function isHangulWord(word: string): boolean {
+  return HANGUL_SYLLABLE.test(word);
+}
+
+/** A bare particle or ending carries no meaning on its own (e.g. the 을 of "PostgreSQL을"). */
+export function isKoreanFunctionWord(word: string): boolean {
+  return SUFFIX_SET.has(word);
+}
+
+const SUFFIX_SET = new Set(SUFFIXES);
+const BY_LENGTH = [...SUFFIXES].sort((a, b) => b.length - a.length);
+
+/**
+ * The word without its particle or ending, or the word itself when nothing
+ * (safely) strips. Only one suffix is removed: 데이터베이스에서는 is in the
+ * list as one compound.
+ */
+export function koreanStem(word: string): string {
+  for (const suffix of BY_LENGTH) {
+    if (suffix.length >= word.length || !word.endsWith(suffix)) continue;
+    const stemLength = word.length - suffix.length;
+    const min = suffix.length === 1 ? MIN_STEM_AFTER_SHORT : MIN_STEM_AFTER_LONG;
+    if (stemLength >= min) return word.slice(0, stemLength);
+  }
+  return word;
+}

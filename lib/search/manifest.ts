@@ -1,0 +1,113 @@
+/**
+ * The per-tier index manifest: which memory file is indexed by which segment,
+ * under which content hash. One manifest per tier (`.ocm/index/<tier>/`), so a
+ * search over the hot tier never reads warm or cold data.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { writeFileAtomic } from '../atomic-file.js';
+import type { Tier } from '../types.js';
+import { ANALYZER_VERSION } from './tokenizer.js';
+import { SEGMENT_FORMAT } from './segment.js';
+
+export const MANIFEST_FORMAT = 1;
+export const TIERS: readonly Tier[] = ['hot', 'warm', 'cold'];
+
+export interface VectorInfo {
+  /** Embedding model key (provider endpoint + model); vectors of another key are stale. */
+  model: string;
+  dims: number;
+  /** Sidecar file name in the tier folder. */
+  file: string;
+  /** Documents that have a vector (the rest failed to embed). */
+  count: number;
+}
+
+export interface ManifestEntry {
+  /** sha256 of the file content. */
+  hash: string;
+  size: number;
+  mtimeMs: number;
+  /** When the content hash was last checked (ms since epoch). */
+  checkedMs: number;
+  segment: string;
+  docs: number;
+  minDay: number;
+  maxDay: number;
+  agents: string[];
+  kind: string;
+  vectors?: VectorInfo;
+}
+
+export interface TierManifest {
+  format: number;
+  segmentFormat: number;
+  analyzer: number;
+  tier: Tier;
+  /** Changes whenever the tier's index changes (query-cache key). */
+  generation: string;
+  updatedAt: string;
+  files: Record<string, ManifestEntry>;
+}
+
+export function tierDir(indexDir: string, tier: Tier): string {
+  return join(indexDir, tier);
+}
+
+export function manifestPath(indexDir: string, tier: Tier): string {
+  return join(tierDir(indexDir, tier), 'manifest.json');
+}
+
+export function emptyManifest(tier: Tier): TierManifest {
+  return {
+    format: MANIFEST_FORMAT,
+    segmentFormat: SEGMENT_FORMAT,
+    analyzer: ANALYZER_VERSION,
+    tier,
+    generation: newGeneration(),
+    updatedAt: new Date(0).toISOString(),
+    files: {},
+  };
+}
+
+export function newGeneration(): string {
+  return randomBytes(8).toString('hex');
+}
+
+export type ManifestState = 'ok' | 'missing' | 'corrupt' | 'version';
+
+/** Read a tier manifest. Never throws: a missing, corrupt or old manifest is reported as such. */
+export function readManifest(indexDir: string, tier: Tier): { manifest: TierManifest; state: ManifestState; reason?: string } {
+  let text: string;
+  try {
+    text = readFileSync(manifestPath(indexDir, tier), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { manifest: emptyManifest(tier), state: 'missing' };
+    return { manifest: emptyManifest(tier), state: 'corrupt', reason: (error as Error).message };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return { manifest: emptyManifest(tier), state: 'corrupt', reason: `manifest is not JSON (${(error as Error).message})` };
+  }
+  const m = data as Partial<TierManifest> | null;
+  if (!m || typeof m !== 'object' || typeof m.files !== 'object' || m.files === null || typeof m.generation !== 'string') {
+    return { manifest: emptyManifest(tier), state: 'corrupt', reason: 'manifest has the wrong shape' };
+  }
+  if (m.format !== MANIFEST_FORMAT || m.segmentFormat !== SEGMENT_FORMAT || m.analyzer !== ANALYZER_VERSION || m.tier !== tier) {
+    return { manifest: emptyManifest(tier), state: 'version', reason: `index format ${String(m.format)}/${String(m.segmentFormat)}/${String(m.analyzer)} differs from ${MANIFEST_FORMAT}/${SEGMENT_FORMAT}/${ANALYZER_VERSION}` };
+  }
+  for (const [key, entry] of Object.entries(m.files)) {
+    if (!entry || typeof entry !== 'object' || typeof entry.segment !== 'string' || typeof entry.hash !== 'string' || !/^seg-[0-9a-f]+\.seg$/.test(entry.segment)) {
+      return { manifest: emptyManifest(tier), state: 'corrupt', reason: `manifest entry ${key} is malformed` };
+    }
+  }
+  return { manifest: m as TierManifest, state: 'ok' };
+}
+
+export async function writeManifest(indexDir: string, manifest: TierManifest): Promise<void> {
+  await writeFileAtomic(manifestPath(indexDir, manifest.tier), `${JSON.stringify(manifest)}\n`);
+}

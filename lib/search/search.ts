@@ -1,0 +1,193 @@
+/**
+ * `search`: the repeated-query cache, the query embedding (hybrid mode when
+ * the sidecar has vectors and the endpoint answers, text mode otherwise — and
+ * it says why), ranking, and the result records of DESIGN §7. A missing,
+ * corrupt or old-format index is rebuilt (under the home lock) rather than
+ * failing the search.
+ */
+import type { HomePaths } from '../home.js';
+import type { Logger } from '../log.js';
+import { withHomeLock } from '../lock.js';
+import type { Config } from '../config-schema.js';
+import type { Tier } from '../types.js';
+import { embedBatch, EmbeddingError, embeddingSettings, type EmbeddingSettings } from './embeddings.js';
+import { updateIndex } from './indexer.js';
+import { TIERS } from './manifest.js';
+import { QueryCache } from './query-cache.js';
+import { IndexSnapshot, IndexUnavailable, rank, type Hit } from './searcher.js';
+import { dayString } from './segment.js';
+import { makeSnippet } from './snippet.js';
+import type { SearchFilters, SearchResponse, SearchResult } from './types.js';
+
+export type SearchConfig = Pick<Config, 'search' | 'embeddings' | 'tiers'>;
+
+export interface SearchRequest {
+  query: string;
+  limit?: number;
+  filters?: SearchFilters;
+  /** Use and fill the repeated-query cache (default true). */
+  cache?: boolean;
+}
+
+export interface SearchDeps {
+  logger?: Logger;
+  now?: () => Date;
+  fetch?: typeof fetch;
+  /** How long to wait for the home lock when the index must be rebuilt (ms). */
+  lockWaitMs?: number;
+}
+
+function normaliseFilters(f: SearchFilters = {}): SearchFilters {
+  const sorted = (xs?: string[]) => (xs?.length ? [...new Set(xs)].sort() : undefined);
+  const out: SearchFilters = {};
+  if (f.since) out.since = f.since;
+  if (f.until) out.until = f.until;
+  const p = sorted(f.priorities);
+  if (p) out.priorities = p as SearchFilters['priorities'];
+  const c = sorted(f.categories?.map((x) => x.toLowerCase()));
+  if (c) out.categories = c;
+  const t = sorted(f.tiers);
+  if (t) out.tiers = t as Tier[];
+  const a = sorted(f.agents);
+  if (a) out.agents = a;
+  const g = sorted(f.tags?.map((x) => x.toLowerCase().replace(/^#/, '')));
+  if (g) out.tags = g;
+  return out;
+}
+
+async function rebuild(paths: HomePaths, config: SearchConfig, deps: SearchDeps, reason: string): Promise<string> {
+  deps.logger?.log('warn', 'search.index_rebuild', { reason });
+  await withHomeLock(
+    paths.lock,
+    () =>
+      updateIndex(paths, config, {
+        ...(deps.logger ? { logger: deps.logger } : {}),
+        ...(deps.now ? { now: deps.now } : {}),
+        ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      }),
+    { waitMs: deps.lockWaitMs ?? 30000 },
+  );
+  return reason;
+}
+
+async function queryVector(settings: EmbeddingSettings, query: string, cache: QueryCache | undefined, deps: SearchDeps): Promise<{ vector?: Float32Array; warning?: string }> {
+  const cached = cache?.getVector(settings.key, query);
+  if (cached) return { vector: cached };
+  try {
+    const [vector] = await embedBatch({ ...settings, timeoutMs: Math.min(settings.timeoutMs, 15000) }, [query], deps.fetch);
+    cache?.setVector(settings.key, query, vector!, (deps.now?.() ?? new Date()).getTime());
+    return { vector: vector! };
+  } catch (error) {
+    if (!(error instanceof EmbeddingError)) throw error;
+    deps.logger?.log('warn', 'search.embedding_failed', { error: error.message, kind: error.kind });
+    return { warning: `Text-only search: ${error.message}.` };
+  }
+}
+
+export async function searchMemory(paths: HomePaths, config: SearchConfig, request: SearchRequest, deps: SearchDeps = {}): Promise<SearchResponse> {
+  const query = request.query.trim();
+  const filters = normaliseFilters(request.filters);
+  const limit = Math.max(1, Math.floor(request.limit ?? config.search.default_limit));
+  const tiers = filters.tiers ?? [...TIERS];
+  const settings = embeddingSettings(config);
+  const warnings: string[] = [];
+  const useCache = request.cache !== false;
+  const cache = useCache ? new QueryCache(paths.index) : undefined;
+  const now = () => (deps.now?.() ?? new Date()).getTime();
+  const cacheKey = JSON.stringify({
+    q: query,
+    f: filters,
+    l: limit,
+    w: [config.search.vector_weight, config.search.text_weight],
+    m: config.search.min_score,
+    e: settings?.key ?? null,
+  });
+
+  let { generations, problems } = IndexSnapshot.generations(paths.index, tiers);
+  if (problems.length > 0) {
+    const first = problems[0]!;
+    const missing = problems.every((p) => p.state === 'missing');
+    warnings.push(
+      await rebuild(paths, config, deps, missing ? 'Built the search index (it did not exist yet).' : `Rebuilt the search index: ${first.message}.`),
+    );
+    ({ generations } = IndexSnapshot.generations(paths.index, tiers));
+  }
+
+  if (cache && warnings.length === 0) {
+    const hit = cache.getResponse<SearchResponse>(cacheKey, generations);
+    if (hit) return { ...hit, cached: true };
+  }
+
+  let vector: Float32Array | undefined;
+  if (settings && query) {
+    const q = await queryVector(settings, query, cache, deps);
+    vector = q.vector;
+    if (q.warning) warnings.push(q.warning);
+  }
+
+  let snapshot: IndexSnapshot;
+  try {
+    snapshot = IndexSnapshot.load(paths.index, tiers, filters, settings?.key);
+  } catch (error) {
+    if (!(error instanceof IndexUnavailable)) throw error;
+    warnings.push(await rebuild(paths, config, deps, `Rebuilt the search index: ${error.message}.`));
+    snapshot = IndexSnapshot.load(paths.index, tiers, filters, settings?.key);
+  }
+  if (settings && vector && snapshot.vectorDocs === 0 && snapshot.totalDocs > 0) {
+    warnings.push('Text-only search: no document has an embedding yet (run `ocm-run index` while the embeddings endpoint is reachable).');
+  }
+
+  const ranked = rank(snapshot, query, {
+    limit,
+    filters,
+    vectorWeight: config.search.vector_weight,
+    textWeight: config.search.text_weight,
+    minScore: config.search.min_score,
+    ...(vector ? { queryVector: vector } : {}),
+  });
+  const results = assemble(ranked.hits, ranked.terms);
+  const response: SearchResponse = { results, mode: ranked.hybrid ? 'hybrid' : 'text', warnings, cached: false, terms: ranked.terms };
+  if (cache) {
+    // A degraded answer (endpoint down, index just rebuilt) is not cached: the next query retries.
+    if (warnings.length === 0) cache.setResponse(cacheKey, snapshot.generations, response, now());
+    await cache.save();
+  }
+  return response;
+}
+
+/** Turn ranked hits into result records (reads the stored text of just these documents). */
+export function assemble(hits: Hit[], terms: string[]): SearchResult[] {
+  const bySegment = new Map<Hit['seg'], number[]>();
+  for (const h of hits) {
+    const list = bySegment.get(h.seg) ?? [];
+    list.push(h.doc);
+    bySegment.set(h.seg, list);
+  }
+  const stored = new Map<Hit['seg'], Map<number, import('./segment.js').StoredDoc>>();
+  for (const [seg, docs] of bySegment) stored.set(seg, seg.segment.readStored(docs));
+  return hits.map((h) => {
+    const s = h.seg.segment;
+    const doc = stored.get(h.seg)!.get(h.doc)!;
+    const agent = s.agentOf(h.doc);
+    const snippet = makeSnippet(doc.text, terms);
+    return {
+      id: doc.id,
+      path: h.seg.key,
+      startLine: doc.startLine,
+      endLine: doc.endLine,
+      score: Math.round(h.score * 10000) / 10000,
+      snippet: snippet.text,
+      date: dayString(s.docDay[h.doc]!),
+      time: doc.time,
+      priority: s.priorityOf(h.doc),
+      category: s.categoryOf(h.doc),
+      tier: h.seg.tier,
+      agent,
+      tags: doc.tags,
+      done: doc.done,
+      text: doc.text,
+      provenance: doc.provenance ?? { source: 'manual', agent, session: '', entryIds: [] },
+      scores: { text: Math.round(h.text * 10000) / 10000, vector: h.vector === null ? null : Math.round(h.vector * 10000) / 10000 },
+    };
+  });
+}

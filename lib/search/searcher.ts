@@ -1,0 +1,382 @@
+/**
+ * Ranking over loaded segments: BM25 full text (Lucene's formula, k1 1.2,
+ * b 0.75, statistics over the segments in scope) plus, when the segments have
+ * vectors and a query vector is given, cosine similarity; combined as
+ * `vectorWeight · vector + textWeight · text`, each normalised to 0..1 by its
+ * best score. Filters are applied before ranking; ties go to the higher
+ * priority, then the more recent observation.
+ */
+import { join } from 'node:path';
+import type { Tier } from '../types.js';
+import { readManifest, tierDir, type ManifestEntry, type ManifestState } from './manifest.js';
+import { dayNumber, PRIORITY_CODE, Segment } from './segment.js';
+import { prefixEligible, queryTerms } from './tokenizer.js';
+import type { SearchFilters } from './types.js';
+import { loadVectorFile, type SegmentVectors } from './vectors.js';
+
+const K1 = 1.2;
+const B = 0.75;
+/** Weight of a prefix expansion relative to an exact match (as MiniSearch's default 0.375, decaying with the extra length). */
+const PREFIX_WEIGHT = 0.375;
+const MAX_EXPANSIONS = 48;
+
+export interface ScopedSegment {
+  tier: Tier;
+  key: string;
+  entry: ManifestEntry;
+  segment: Segment;
+  /** Global number of the segment's first document in this snapshot. */
+  base: number;
+  vectors?: SegmentVectors;
+}
+
+export class IndexUnavailable extends Error {
+  readonly tier: Tier;
+  readonly state: ManifestState | 'segment';
+  constructor(tier: Tier, state: ManifestState | 'segment', message: string) {
+    super(message);
+    this.name = 'IndexUnavailable';
+    this.tier = tier;
+    this.state = state;
+  }
+}
+
+/** The segments a query looks at, loaded once (a long-running process may keep it). */
+export class IndexSnapshot {
+  readonly segments: ScopedSegment[];
+  readonly totalDocs: number;
+  readonly totalLength: number;
+  /** Tier → manifest generation (query-cache key). */
+  readonly generations: Record<string, string>;
+  /** Documents in scope that have a vector of the requested model. */
+  readonly vectorDocs: number;
+
+  private constructor(segments: ScopedSegment[], generations: Record<string, string>) {
+    this.segments = segments;
+    this.generations = generations;
+    let docs = 0;
+    let length = 0;
+    let vectorDocs = 0;
+    for (const s of segments) {
+      s.base = docs;
+      docs += s.segment.docCount;
+      length += s.segment.header.totalLength;
+      if (s.vectors) for (let i = 0; i < s.vectors.scales.length; i++) if (s.vectors.scales[i]! > 0) vectorDocs++;
+    }
+    this.totalDocs = docs;
+    this.totalLength = length;
+    this.vectorDocs = vectorDocs;
+  }
+
+  /** Manifest generations of some tiers, without loading segments (cheap: for the query cache). */
+  static generations(indexDir: string, tiers: readonly Tier[]): { generations: Record<string, string>; problems: IndexUnavailable[] } {
+    const generations: Record<string, string> = {};
+    const problems: IndexUnavailable[] = [];
+    for (const tier of tiers) {
+      const read = readManifest(indexDir, tier);
+      if (read.state !== 'ok') problems.push(new IndexUnavailable(tier, read.state, read.reason ?? `the ${tier} index is ${read.state}`));
+      generations[tier] = read.manifest.generation;
+    }
+    return { generations, problems };
+  }
+
+  /**
+   * Load the segments of `tiers` that can hold matches for `filters` (segments
+   * outside the date range or of other agents are skipped unread). Throws
+   * IndexUnavailable when a manifest or segment is missing, corrupt or old.
+   */
+  static load(indexDir: string, tiers: readonly Tier[], filters: SearchFilters = {}, modelKey?: string): IndexSnapshot {
+    const since = filters.since ? dayNumber(filters.since) : 0;
+    const until = filters.until ? dayNumber(filters.until) : 0;
+    const agents = filters.agents?.length ? new Set(filters.agents) : undefined;
+    const segments: ScopedSegment[] = [];
+    const generations: Record<string, string> = {};
+    for (const tier of tiers) {
+      const read = readManifest(indexDir, tier);
+      if (read.state !== 'ok') throw new IndexUnavailable(tier, read.state, read.reason ?? `the ${tier} index is ${read.state}`);
+      generations[tier] = read.manifest.generation;
+      const dir = tierDir(indexDir, tier);
+      for (const [key, entry] of Object.entries(read.manifest.files)) {
+        if (entry.docs === 0) continue;
+        if ((since || until) && entry.maxDay === 0) continue;
+        if (since && entry.maxDay < since) continue;
+        if (until && entry.minDay > until) continue;
+        if (agents && !entry.agents.some((a) => agents.has(a))) continue;
+        let segment: Segment;
+        try {
+          segment = Segment.load(join(dir, entry.segment));
+        } catch (error) {
+          throw new IndexUnavailable(tier, 'segment', `index segment of ${key} is unreadable (${(error as Error).message})`);
+        }
+        const vectors =
+          modelKey && entry.vectors?.model === modelKey ? loadVectorFile(join(dir, entry.vectors.file), { model: modelKey, docCount: segment.docCount }) : undefined;
+        segments.push({ tier, key, entry, segment, base: 0, ...(vectors ? { vectors } : {}) });
+      }
+    }
+    return new IndexSnapshot(segments, generations);
+  }
+}
+
+/** Per-segment filter, compiled once per query. */
+function compileFilter(seg: Segment, filters: SearchFilters): ((d: number) => boolean) | null | undefined {
+  const since = filters.since ? dayNumber(filters.since) : 0;
+  const until = filters.until ? dayNumber(filters.until) : 0;
+  let categoryOk: Uint8Array | undefined;
+  if (filters.categories?.length) {
+    const wanted = new Set(filters.categories.map((c) => c.toLowerCase()));
+    categoryOk = Uint8Array.from(seg.header.categories, (c) => (wanted.has(c.toLowerCase()) ? 1 : 0));
+    if (!categoryOk.some((x) => x)) return null;
+  }
+  let agentOk: Uint8Array | undefined;
+  if (filters.agents?.length) {
+    const wanted = new Set(filters.agents);
+    agentOk = Uint8Array.from(seg.header.agents, (a) => (wanted.has(a) ? 1 : 0));
+    if (!agentOk.some((x) => x)) return null;
+  }
+  let priorityMask = 0;
+  if (filters.priorities?.length) for (const p of filters.priorities) priorityMask |= 1 << PRIORITY_CODE[p];
+  let tagIds: number[] | undefined;
+  if (filters.tags?.length) {
+    tagIds = [];
+    for (const tag of filters.tags) {
+      const i = seg.header.tags.indexOf(tag.toLowerCase().replace(/^#/, ''));
+      if (i === -1) return null;
+      tagIds.push(i);
+    }
+  }
+  if (!since && !until && !categoryOk && !agentOk && !priorityMask && !tagIds) return undefined; // everything passes
+  return (d: number) => {
+    const day = seg.docDay[d]!;
+    if (since && (day === 0 || day < since)) return false;
+    if (until && (day === 0 || day > until)) return false;
+    if (categoryOk && !categoryOk[seg.docCategory[d]!]) return false;
+    if (agentOk && !agentOk[seg.docAgent[d]!]) return false;
+    if (priorityMask && !(priorityMask & (1 << seg.docPriority[d]!))) return false;
+    if (tagIds) {
+      const from = seg.docTagStart[d]!;
+      const to = seg.docTagStart[d + 1]!;
+      for (const t of tagIds) {
+        let found = false;
+        for (let i = from; i < to; i++) if (seg.docTagIds[i] === t) found = true;
+        if (!found) return false;
+      }
+    }
+    return true;
+  };
+}
+
+export interface RankOptions {
+  limit: number;
+  filters: SearchFilters;
+  vectorWeight: number;
+  textWeight: number;
+  minScore: number;
+  /** Normalised query vector: hybrid ranking over segments with vectors. */
+  queryVector?: Float32Array;
+}
+
+export interface Hit {
+  seg: ScopedSegment;
+  doc: number;
+  score: number;
+  text: number;
+  vector: number | null;
+}
+
+/** Expansion of the query terms into index terms with weights. */
+function expandTerms(snapshot: IndexSnapshot, terms: string[]): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const q of terms) {
+    weights.set(q, Math.max(weights.get(q) ?? 0, 1));
+    if (!prefixEligible(q)) continue;
+    const key = Buffer.from(q, 'utf8');
+    const found = new Set<string>();
+    for (const s of snapshot.segments) {
+      const [from, to] = s.segment.prefixRange(key);
+      for (let i = from; i < to && found.size < 4 * MAX_EXPANSIONS; i++) found.add(s.segment.termAt(i));
+    }
+    found.delete(q);
+    const nearest = [...found].sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).slice(0, MAX_EXPANSIONS);
+    for (const t of nearest) {
+      const distance = t.length - q.length;
+      const w = (PREFIX_WEIGHT * t.length) / (t.length + 0.3 * distance);
+      weights.set(t, Math.max(weights.get(t) ?? 0, w));
+    }
+  }
+  return weights;
+}
+
+/** Compare hits: score, then priority (high first), then newer date/time, then id order for stability. */
+function better(a: Hit, b: Hit): number {
+  if (Math.abs(a.score - b.score) > 1e-9) return b.score - a.score;
+  const pa = a.seg.segment.docPriority[a.doc]!;
+  const pb = b.seg.segment.docPriority[b.doc]!;
+  if (pa !== pb) return pa - pb;
+  const da = a.seg.segment.docDay[a.doc]!;
+  const db = b.seg.segment.docDay[b.doc]!;
+  if (da !== db) return db - da;
+  const ma = a.seg.segment.docMinute[a.doc]!;
+  const mb = b.seg.segment.docMinute[b.doc]!;
+  if (ma !== mb) return mb - ma;
+  return a.seg.base + a.doc - (b.seg.base + b.doc);
+}
+
+/** Keep the best `k` of a stream of (global doc, score) pairs. */
+class TopK {
+  readonly k: number;
+  readonly docs: number[] = [];
+  readonly scores: number[] = [];
+  private minIndex = -1;
+  constructor(k: number) {
+    this.k = k;
+  }
+  offer(doc: number, score: number): void {
+    if (this.docs.length < this.k) {
+      this.docs.push(doc);
+      this.scores.push(score);
+      if (this.docs.length === this.k) this.recomputeMin();
+      return;
+    }
+    if (score <= this.scores[this.minIndex]!) return;
+    this.docs[this.minIndex] = doc;
+    this.scores[this.minIndex] = score;
+    this.recomputeMin();
+  }
+  private recomputeMin(): void {
+    let m = 0;
+    for (let i = 1; i < this.scores.length; i++) if (this.scores[i]! < this.scores[m]!) m = i;
+    this.minIndex = m;
+  }
+  get min(): number {
+    return this.docs.length < this.k ? -Infinity : this.scores[this.minIndex]!;
+  }
+}
+
+export interface RankResult {
+  hits: Hit[];
+  terms: string[];
+  /** Ranking used vectors. */
+  hybrid: boolean;
+}
+
+/** Rank the snapshot's documents for a query. */
+export function rank(snapshot: IndexSnapshot, query: string, options: RankOptions): RankResult {
+  const terms = queryTerms(query);
+  const segments = snapshot.segments.filter((s) => !options.filters.tiers?.length || options.filters.tiers.includes(s.tier));
+  const filters = new Map<ScopedSegment, ((d: number) => boolean) | null | undefined>();
+  for (const s of segments) filters.set(s, compileFilter(s.segment, options.filters));
+  const live = segments.filter((s) => filters.get(s) !== null);
+  const total = snapshot.totalDocs;
+  const hybrid = Boolean(options.queryVector) && live.some((s) => s.vectors);
+  // Candidates: more than the limit when two rankings are fused.
+  const k = hybrid ? Math.max(options.limit * 5, 50) : options.limit;
+
+  // ---- BM25
+  const textScores = new Float64Array(total);
+  const touched: number[] = [];
+  if (terms.length > 0 && total > 0) {
+    const weights = expandTerms(snapshot, terms);
+    const avgdl = snapshot.totalLength / Math.max(1, total) || 1;
+    const passCache = new Int8Array(total); // 0 unknown, 1 pass, -1 fail
+    for (const [term, weight] of weights) {
+      const key = Buffer.from(term, 'utf8');
+      const found: Array<[ScopedSegment, number]> = [];
+      let df = 0;
+      for (const s of snapshot.segments) {
+        const i = s.segment.find(key);
+        if (i === -1) continue;
+        df += s.segment.postingStart[i + 1]! - s.segment.postingStart[i]!;
+        if (filters.get(s) !== null && filters.has(s)) found.push([s, i]);
+      }
+      if (df === 0) continue;
+      const idf = Math.log(1 + (total - df + 0.5) / (df + 0.5));
+      const factor = weight * idf * (K1 + 1);
+      for (const [s, i] of found) {
+        const seg = s.segment;
+        const filter = filters.get(s);
+        const from = seg.postingStart[i]!;
+        const to = seg.postingStart[i + 1]!;
+        for (let p = from; p < to; p++) {
+          const d = seg.postingDoc[p]!;
+          const g = s.base + d;
+          if (filter) {
+            let pass = passCache[g]!;
+            if (pass === 0) passCache[g] = pass = filter(d) ? 1 : -1;
+            if (pass < 0) continue;
+          }
+          const tf = seg.postingTf[p]!;
+          const norm = tf + K1 * (1 - B + (B * seg.docLength[d]!) / avgdl);
+          const before = textScores[g]!;
+          if (before === 0) touched.push(g);
+          textScores[g] = before + (factor * tf) / norm;
+        }
+      }
+    }
+  }
+  let maxText = 0;
+  for (const g of touched) if (textScores[g]! > maxText) maxText = textScores[g]!;
+  const textTop = new TopK(k);
+  for (const g of touched) if (textScores[g]! > textTop.min) textTop.offer(g, textScores[g]!);
+
+  // ---- vectors
+  const locate = (g: number): [ScopedSegment, number] => {
+    let lo = 0;
+    let hi = snapshot.segments.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (snapshot.segments[mid]!.base <= g) lo = mid;
+      else hi = mid - 1;
+    }
+    const s = snapshot.segments[lo]!;
+    return [s, g - s.base];
+  };
+  const cosine = (s: ScopedSegment, d: number): number | null => {
+    const v = s.vectors;
+    const q = options.queryVector;
+    if (!v || !q || v.dims !== q.length) return null;
+    const scale = v.scales[d]!;
+    if (scale === 0) return null;
+    let dot = 0;
+    const base = d * v.dims;
+    for (let i = 0; i < v.dims; i++) dot += q[i]! * v.data[base + i]!;
+    return dot * scale;
+  };
+  const vectorScores = new Map<number, number>();
+  let maxVector = 0;
+  if (hybrid) {
+    const vecTop = new TopK(k);
+    for (const s of live) {
+      if (!s.vectors) continue;
+      const filter = filters.get(s);
+      for (let d = 0; d < s.segment.docCount; d++) {
+        if (filter && !filter(d)) continue;
+        const c = cosine(s, d);
+        if (c === null) continue;
+        if (c > maxVector) maxVector = c;
+        if (c > vecTop.min) vecTop.offer(s.base + d, c);
+      }
+    }
+    vecTop.docs.forEach((g, i) => vectorScores.set(g, vecTop.scores[i]!));
+  }
+
+  // ---- fuse
+  const candidates = new Set<number>([...textTop.docs, ...vectorScores.keys()]);
+  const wSum = options.vectorWeight + options.textWeight || 1;
+  const wv = hybrid ? options.vectorWeight / wSum : 0;
+  const wt = hybrid ? options.textWeight / wSum : 1;
+  const hits: Hit[] = [];
+  for (const g of candidates) {
+    const [s, d] = locate(g);
+    const text = maxText > 0 ? textScores[g]! / maxText : 0;
+    let vector: number | null = null;
+    if (hybrid) {
+      const c = vectorScores.get(g) ?? cosine(s, d);
+      vector = c === null || maxVector <= 0 ? 0 : Math.max(0, c) / maxVector;
+    }
+    const score = wt * text + wv * (vector ?? 0);
+    if (score <= 0 || score < options.minScore) continue;
+    hits.push({ seg: s, doc: d, score, text, vector });
+  }
+  hits.sort(better);
+  return { hits: hits.slice(0, options.limit), terms, hybrid };
+}

@@ -1,0 +1,193 @@
+/**
+ * The search analyzer: text → index terms, the same for documents and queries.
+ *
+ * - Case folding (and NFKC, so full-width ＡＢＣ and half-width forms agree).
+ * - English: stop words dropped, light stemming (Porter, the `stemmer` package,
+ *   the algorithm SQLite FTS5's `porter` tokenizer uses): "deployed",
+ *   "deploying", "deploys" all become "deploy".
+ * - Identifiers stay findable as written: `POSTGRES_URL`, `ticket-4242`,
+ *   `v1.2.3`, `api.example.com`, `getUserById` are one term (folded, not
+ *   stemmed) plus their parts (postgres, url; ticket, 4242; get, user, id).
+ * - Korean: a word gives its surface form and its stem without the particle or
+ *   ending (lib/search/korean.ts), so 데이터베이스를 matches 데이터베이스.
+ *   A Latin word with a Hangul particle glued on (PostgreSQL을) is split at
+ *   the script boundary.
+ * - Chinese / Japanese (no spaces between words): overlapping character
+ *   bigrams, the standard dictionary-free CJK approach (as in Lucene's CJK
+ *   analyzer); a lone character is kept as a unigram.
+ *
+ * Pure functions, no I/O.
+ */
+import { stemmer } from 'stemmer';
+import { isKoreanFunctionWord, koreanStem } from './korean.js';
+
+/** Bump when the terms produced for the same text change: stored indexes are rebuilt. */
+export const ANALYZER_VERSION = 1;
+
+const ENGLISH_STOP_WORDS = new Set(
+  (
+    'a about above after again against all am an and any are as at be because been before being below between both but by ' +
+    'can could did do does doing down during each few for from further had has have having he her here hers herself him ' +
+    'himself his how i if in into is it its itself just me more most my myself no nor not of off on once only or other ' +
+    'our ours ourselves out over own same she should so some such than that the their theirs them themselves then there ' +
+    'these they this those through to too under until up very was we were what when where which while who whom why will ' +
+    'with would you your yours yourself yourselves im ive youre youve youll dont doesnt didnt isnt arent wasnt ' +
+    'werent hasnt havent hadnt wont wouldnt cant couldnt shouldnt lets thats theres whats hes shes its also us yes ok'
+  ).split(' '),
+);
+
+/** A run of letters/digits with inner connectors (_ - . / : @ + #) kept together as one identifier. */
+const RAW_TOKEN = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}]+)*(?:[_\-./:@+#][\p{L}\p{M}\p{N}]+(?:['’][\p{L}]+)*)*/gu;
+const CONNECTOR = /[_\-./:@+#]/;
+
+type Script = 'hangul' | 'cjk' | 'other';
+
+function scriptOf(code: number): Script {
+  if ((code >= 0xac00 && code <= 0xd7a3) || (code >= 0x1100 && code <= 0x11ff) || (code >= 0x3130 && code <= 0x318f)) return 'hangul';
+  if (
+    (code >= 0x4e00 && code <= 0x9fff) || // CJK unified ideographs
+    (code >= 0x3400 && code <= 0x4dbf) || // extension A
+    (code >= 0x3040 && code <= 0x30ff) || // hiragana, katakana
+    (code >= 0x31f0 && code <= 0x31ff) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0x20000 && code <= 0x2fa1f)
+  )
+    return 'cjk';
+  return 'other';
+}
+
+/** Split a token into runs of one script each ("postgresql을" → ["postgresql", "을"]). */
+function scriptRuns(token: string): Array<{ text: string; script: Script }> {
+  const runs: Array<{ text: string; script: Script }> = [];
+  let current = '';
+  let currentScript: Script | undefined;
+  for (const ch of token) {
+    const script = scriptOf(ch.codePointAt(0)!);
+    if (script !== currentScript && current) {
+      runs.push({ text: current, script: currentScript! });
+      current = '';
+    }
+    currentScript = script;
+    current += ch;
+  }
+  if (current) runs.push({ text: current, script: currentScript! });
+  return runs;
+}
+
+const ASCII_WORD = /^[a-z]+$/;
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
+/** One plain word (no connectors) of Latin or other alphabetic script. */
+function wordTerm(word: string): string | undefined {
+  const w = word.replace(/['’]s$/, '').replace(/['’]/g, '');
+  if (!w || ENGLISH_STOP_WORDS.has(w)) return undefined;
+  if (ASCII_WORD.test(w)) return w.length > 2 ? stemmer(w) : w;
+  return w;
+}
+
+function pushHangul(run: string, out: string[]): void {
+  if (isKoreanFunctionWord(run)) return;
+  out.push(run);
+  const stem = koreanStem(run);
+  if (stem !== run) out.push(stem);
+}
+
+function pushCjk(run: string, out: string[]): void {
+  const chars = [...run];
+  if (chars.length === 1) {
+    out.push(run);
+    return;
+  }
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+}
+
+/** Terms of a word without connectors (may still mix scripts). */
+function pushWord(original: string, folded: string, out: string[]): void {
+  const runs = scriptRuns(folded);
+  if (runs.length === 1 && runs[0]!.script === 'other') {
+    const term = wordTerm(folded);
+    if (term) out.push(term);
+    // camelCase / PascalCase identifiers: also their parts.
+    const parts = camelParts(original);
+    if (parts.length > 1) {
+      if (term !== folded && term !== undefined) out.push(folded);
+      for (const p of parts) {
+        const t = wordTerm(p.toLowerCase());
+        if (t) out.push(t);
+      }
+    }
+    return;
+  }
+  for (const run of runs) {
+    if (run.script === 'hangul') pushHangul(run.text, out);
+    else if (run.script === 'cjk') pushCjk(run.text, out);
+    else {
+      const term = wordTerm(run.text);
+      if (term) out.push(term);
+    }
+  }
+}
+
+/** getUserById → [get, User, By, Id]; HTTPServer → [HTTP, Server]; only for mixed-case words. */
+function camelParts(word: string): string[] {
+  if (!/[a-z]/.test(word) || !/[A-Z]/.test(word.slice(1))) return [];
+  return word.split(/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/).filter(Boolean);
+}
+
+/**
+ * Analyze text into index terms (with repeats: term frequency counts).
+ * Documents and queries go through the same function.
+ */
+export function analyze(text: string): string[] {
+  const out: string[] = [];
+  if (!text) return out;
+  const normalized = ASCII_ONLY.test(text) ? text : text.normalize('NFKC');
+  for (const m of normalized.matchAll(RAW_TOKEN)) {
+    const original = m[0];
+    let terms = memo.get(original);
+    if (terms === undefined) {
+      terms = tokenTerms(original);
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      memo.set(original, terms);
+    }
+    for (const t of terms) out.push(t);
+  }
+  return out;
+}
+
+/** Word → terms memo: vocabulary is Zipfian, so most tokens repeat (bounded; cleared when full). */
+const memo = new Map<string, readonly string[]>();
+const MEMO_LIMIT = 200_000;
+
+function tokenTerms(original: string): string[] {
+  const out: string[] = [];
+  const folded = original.toLowerCase();
+  if (CONNECTOR.test(folded)) {
+    // An identifier: the whole thing as written (folded), then its parts.
+    const whole = folded.replace(/['’]/g, '');
+    if (scriptRuns(whole).every((r) => r.script === 'other')) out.push(whole);
+    const originalParts = original.split(/[_\-./:@+#]+/);
+    for (const part of originalParts) if (part) pushWord(part, part.toLowerCase(), out);
+  } else {
+    pushWord(original, folded, out);
+  }
+  return out;
+}
+
+/** Distinct terms of a query, in order of first appearance. */
+export function queryTerms(query: string): string[] {
+  return [...new Set(analyze(query))];
+}
+
+/**
+ * Whether a query term also matches index terms that start with it
+ * (typeahead-style: "postg" finds postgresql). Not for short terms (too many
+ * expansions), pure numbers, or CJK bigrams.
+ */
+export function prefixEligible(term: string): boolean {
+  const first = term.codePointAt(0)!;
+  const script = scriptOf(first);
+  if (script === 'cjk') return false;
+  if (script === 'hangul') return [...term].length >= 2;
+  return term.length >= 4 && !/^\d+$/.test(term);
+}

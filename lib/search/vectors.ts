@@ -1,0 +1,292 @@
+/**
+ * The embedding sidecar.
+ *
+ * - Cache: `.ocm/index/embeddings/<model key>.rows`, append-only rows
+ *   [16-byte content hash | f32 scale | int8 × dims], keyed by the text's
+ *   content hash and the model key, so a re-index never re-embeds unchanged
+ *   text (a file that moves to the warm tier keeps its vectors too).
+ * - Per segment: `<segment>.<model key>.vec`, the int8 vectors of its
+ *   documents in document order, read by search for the segments in scope.
+ *
+ * Vectors are L2-normalised and quantised to int8 with one scale per vector
+ * (cosine error ~1e-3, a quarter of the Float32 size).
+ */
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { appendFile, mkdir, truncate, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { HomePaths } from '../home.js';
+import type { Logger } from '../log.js';
+import type { Tier } from '../types.js';
+import { embedAll, EmbeddingError, type EmbeddingSettings } from './embeddings.js';
+import { writeIndexFile } from './files.js';
+import { tierDir, type TierManifest } from './manifest.js';
+import { Segment, SegmentError } from './segment.js';
+
+export { embeddingSettings, type EmbeddingSettings } from './embeddings.js';
+
+const VEC_MAGIC = Buffer.from('OCMVEC01', 'latin1');
+const HASH_BYTES = 16;
+
+export function textHash(text: string): Buffer {
+  return createHash('sha256').update(text).digest().subarray(0, HASH_BYTES);
+}
+
+export function quantise(v: Float32Array, out: Int8Array, offset: number): number {
+  let max = 0;
+  for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]!));
+  if (max === 0) return 0;
+  const scale = max / 127;
+  for (let i = 0; i < v.length; i++) out[offset + i] = Math.round(v[i]! / scale);
+  return scale;
+}
+
+/** The append-only embedding cache of one model. */
+export class EmbeddingCache {
+  private readonly rowsPath: string;
+  private readonly metaPath: string;
+  readonly model: string;
+  dims: number;
+  private rows: Buffer;
+  private count: number;
+  private readonly byHash = new Map<string, number>();
+  private pending: Buffer[] = [];
+
+  private constructor(dir: string, key: string, model: string) {
+    this.rowsPath = join(dir, `${key}.rows`);
+    this.metaPath = join(dir, `${key}.json`);
+    this.model = model;
+    this.dims = 0;
+    this.rows = Buffer.alloc(0);
+    this.count = 0;
+  }
+
+  static open(indexDir: string, settings: EmbeddingSettings): EmbeddingCache {
+    const dir = join(indexDir, 'embeddings');
+    const cache = new EmbeddingCache(dir, settings.key, settings.model);
+    try {
+      const meta = JSON.parse(readFileSync(cache.metaPath, 'utf8')) as { dims?: number; model?: string };
+      if (typeof meta.dims === 'number' && meta.dims > 0 && meta.model === settings.model) cache.dims = meta.dims;
+    } catch {
+      /* no cache yet, or unreadable: start empty */
+    }
+    if (cache.dims > 0 && existsSync(cache.rowsPath)) {
+      const bytes = readFileSync(cache.rowsPath);
+      const rowSize = cache.rowSize;
+      // A torn last row (killed mid-append) is ignored and cut off on the next append.
+      cache.count = Math.floor(bytes.length / rowSize);
+      cache.rows = bytes.subarray(0, cache.count * rowSize);
+      for (let r = 0; r < cache.count; r++) cache.byHash.set(cache.rows.toString('hex', r * rowSize, r * rowSize + HASH_BYTES), r);
+    }
+    return cache;
+  }
+
+  get rowSize(): number {
+    return HASH_BYTES + 4 + this.dims;
+  }
+
+  get size(): number {
+    return this.byHash.size;
+  }
+
+  has(hash: Buffer): boolean {
+    return this.byHash.has(hash.toString('hex'));
+  }
+
+  /** Copy the cached vector of `hash` into out[offset…]; returns its scale (0 when absent). */
+  copyInto(hash: Buffer, out: Int8Array, offset: number): number {
+    const row = this.byHash.get(hash.toString('hex'));
+    if (row === undefined) return 0;
+    const at = row < this.count ? this.rows : Buffer.concat(this.pending);
+    const base = (row < this.count ? row : row - this.count) * this.rowSize;
+    const scale = at.readFloatLE(base + HASH_BYTES);
+    out.set(new Int8Array(at.buffer, at.byteOffset + base + HASH_BYTES + 4, this.dims), offset);
+    return scale;
+  }
+
+  add(hash: Buffer, vector: Float32Array): void {
+    if (this.dims === 0) this.dims = vector.length;
+    if (vector.length !== this.dims) throw new EmbeddingError('api', `the model returned ${vector.length} dimensions, the cache holds ${this.dims}`);
+    const row = Buffer.alloc(this.rowSize);
+    hash.copy(row, 0);
+    const q = new Int8Array(row.buffer, row.byteOffset + HASH_BYTES + 4, this.dims);
+    const scale = quantise(vector, q, 0);
+    row.writeFloatLE(scale, HASH_BYTES);
+    this.byHash.set(hash.toString('hex'), this.count + this.pending.length);
+    this.pending.push(row);
+  }
+
+  /** Append the new rows to disk. */
+  async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    await mkdir(join(this.rowsPath, '..'), { recursive: true, mode: 0o700 });
+    await writeFile(this.metaPath, `${JSON.stringify({ model: this.model, dims: this.dims, hashBytes: HASH_BYTES })}\n`, { mode: 0o600 });
+    if (existsSync(this.rowsPath)) {
+      const fd = openSync(this.rowsPath, 'r');
+      const size = fstatSync(fd).size;
+      closeSync(fd);
+      if (size % this.rowSize !== 0) await truncate(this.rowsPath, size - (size % this.rowSize));
+    }
+    const data = Buffer.concat(this.pending);
+    await appendFile(this.rowsPath, data, { mode: 0o600 });
+    this.rows = Buffer.concat([this.rows, data]);
+    this.count += this.pending.length;
+    this.pending = [];
+  }
+}
+
+/** The vectors of one segment, as read by search. */
+export interface SegmentVectors {
+  dims: number;
+  /** Per document; 0 = no vector. */
+  scales: Float32Array;
+  data: Int8Array;
+}
+
+export function vectorFileName(segment: string, modelKey: string): string {
+  return `${segment.replace(/\.seg$/, '')}.${modelKey}.vec`;
+}
+
+export function buildVectorFile(meta: { model: string; dims: number; segment: string }, scales: Float32Array, data: Int8Array): Buffer {
+  const header = Buffer.from(JSON.stringify({ ...meta, count: scales.length }), 'utf8');
+  const start = (12 + header.length + 7) & ~7;
+  const out = Buffer.alloc(start + scales.byteLength + data.byteLength);
+  VEC_MAGIC.copy(out, 0);
+  out.writeUInt32LE(header.length, 8);
+  header.copy(out, 12);
+  Buffer.from(scales.buffer, scales.byteOffset, scales.byteLength).copy(out, start);
+  Buffer.from(data.buffer, data.byteOffset, data.byteLength).copy(out, start + scales.byteLength);
+  return out;
+}
+
+/** Read a segment's vector sidecar; undefined when missing or not matching (search then treats it as text-only). */
+export function loadVectorFile(path: string, expect: { model: string; docCount: number }): SegmentVectors | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const bytes = Buffer.from(new ArrayBuffer(size));
+    readSync(fd, bytes, 0, size, 0);
+    if (size < 12 || !bytes.subarray(0, 8).equals(VEC_MAGIC)) return undefined;
+    const headerLength = bytes.readUInt32LE(8);
+    const meta = JSON.parse(bytes.toString('utf8', 12, 12 + headerLength)) as { model: string; dims: number; count: number };
+    if (meta.model !== expect.model || meta.count !== expect.docCount || !(meta.dims > 0)) return undefined;
+    const start = (12 + headerLength + 7) & ~7;
+    if (start + meta.count * 4 + meta.count * meta.dims !== size) return undefined;
+    return {
+      dims: meta.dims,
+      scales: new Float32Array(bytes.buffer, start, meta.count),
+      data: new Int8Array(bytes.buffer, start + meta.count * 4, meta.count * meta.dims),
+    };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export interface EmbedStats {
+  embedded: number;
+  cacheHits: number;
+  warnings: string[];
+  /** Every indexed document of every tier has a vector of this model. */
+  complete: boolean;
+  /** Sidecar files replaced (to delete once the manifests are written). */
+  obsolete: Array<{ tier: Tier; segment: string }>;
+}
+
+/**
+ * Give every segment a vector sidecar for the configured model: cached
+ * vectors are reused, the rest are embedded in batches. An unreachable or
+ * failing endpoint stops embedding (warning); search stays text-only for
+ * documents without vectors and the next run retries.
+ */
+export async function embedSegments(
+  paths: HomePaths,
+  settings: EmbeddingSettings,
+  manifests: Map<Tier, TierManifest>,
+  options: { fetch?: typeof fetch; logger?: Logger; onChange: (tier: Tier) => void },
+): Promise<EmbedStats> {
+  const stats: EmbedStats = { embedded: 0, cacheHits: 0, warnings: [], complete: true, obsolete: [] };
+  const cache = EmbeddingCache.open(paths.index, settings);
+  type Work = { tier: Tier; key: string; segment: Segment; hashes: Buffer[] };
+  const work: Work[] = [];
+  const missing = new Map<string, string>(); // hash hex → text
+  for (const [tier, manifest] of manifests) {
+    for (const [key, entry] of Object.entries(manifest.files)) {
+      if (entry.vectors && entry.vectors.model === settings.key && entry.vectors.count === entry.docs) continue;
+      let segment: Segment;
+      try {
+        segment = Segment.load(join(tierDir(paths.index, tier), entry.segment));
+      } catch (error) {
+        if (error instanceof SegmentError) continue; // rebuilt by the next text index run
+        throw error;
+      }
+      const all = Array.from({ length: segment.docCount }, (_, i) => i);
+      const stored = segment.readStored(all);
+      const hashes = all.map((d) => {
+        const text = stored.get(d)!.text;
+        const h = textHash(text);
+        if (text.trim()) {
+          if (cache.has(h)) stats.cacheHits++;
+          else missing.set(h.toString('hex'), text);
+        }
+        return h;
+      });
+      work.push({ tier, key, segment, hashes });
+    }
+  }
+  const pendingHashes = [...missing.keys()];
+  let failure: string | undefined;
+  if (pendingHashes.length > 0) {
+    const texts = pendingHashes.map((h) => missing.get(h)!);
+    try {
+      await embedAll(settings, texts, {
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        onBatch: (done, vectors, from) => {
+          vectors.forEach((v, i) => cache.add(Buffer.from(pendingHashes[from + i]!, 'hex'), v));
+          stats.embedded += vectors.length;
+          options.logger?.log('debug', 'index.embedded', { done, total: texts.length });
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof EmbeddingError)) throw error;
+      failure = error.message;
+      stats.warnings.push(`Embeddings unavailable, search stays text-only for ${texts.length - stats.embedded} documents: ${error.message}`);
+      options.logger?.log('warn', 'index.embeddings_failed', { error: error.message, kind: error.kind, embedded: stats.embedded });
+    }
+    await cache.flush();
+  }
+  for (const w of work) {
+    const entry = manifests.get(w.tier)!.files[w.key]!;
+    const dims = cache.dims;
+    if (dims === 0) {
+      stats.complete = false;
+      continue;
+    }
+    const scales = new Float32Array(w.segment.docCount);
+    const data = new Int8Array(w.segment.docCount * dims);
+    let count = 0;
+    w.hashes.forEach((h, d) => {
+      const scale = cache.copyInto(h, data, d * dims);
+      scales[d] = scale;
+      if (scale > 0) count++;
+    });
+    const file = vectorFileName(entry.segment, settings.key);
+    await writeIndexFile(join(tierDir(paths.index, w.tier), file), buildVectorFile({ model: settings.key, dims, segment: entry.segment }, scales, data));
+    if (entry.vectors && entry.vectors.file !== file) stats.obsolete.push({ tier: w.tier, segment: entry.vectors.file });
+    entry.vectors = { model: settings.key, dims, file, count };
+    options.onChange(w.tier);
+  }
+  for (const manifest of manifests.values()) {
+    for (const entry of Object.values(manifest.files)) {
+      if (!entry.vectors || entry.vectors.model !== settings.key || entry.vectors.count < entry.docs) stats.complete = false;
+    }
+  }
+  if (failure) stats.complete = false;
+  return stats;
+}
