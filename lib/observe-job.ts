@@ -98,8 +98,14 @@ export function observeExitCode(result: Pick<ObserveJobResult, 'failures'>): num
 
 export const DEFAULT_READ_LIMITS: ReadLimits = { maxBytes: 4 * 1024 * 1024, maxMessages: 2000 };
 
-/** Append observations to their day files (grouped by agent and date). */
-export async function writeObservations(paths: HomePaths, observations: Observation[]): Promise<number> {
+type DayFile = import('./day-file.js').DayFile;
+
+/**
+ * Append observations to their day files (grouped by agent and date). `cache`
+ * keeps files parsed earlier in the same job (under the lock nobody else
+ * writes them), so a long transcript does not re-parse a growing file per chunk.
+ */
+export async function writeObservations(paths: HomePaths, observations: Observation[], cache: Map<string, DayFile> = new Map()): Promise<number> {
   if (observations.length === 0) return 0;
   // Loaded here, not at start-up: a tick with nothing new never parses Markdown.
   const { dateFromFileName, appendObservations, createDayFile, formatDayFile, parseDayFile } = await import('./day-file.js');
@@ -112,18 +118,22 @@ export async function writeObservations(paths: HomePaths, observations: Observat
   }
   let added = 0;
   for (const [path, list] of groups) {
-    let text: string | undefined;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    let file = cache.get(path);
+    if (!file) {
+      let text: string | undefined;
+      try {
+        text = await readFile(path, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+      file = text === undefined ? createDayFile({ date: list[0]!.date || dateFromFileName(path) || '', agent: list[0]!.agent, tier: 'hot' }) : parseDayFile(text);
     }
-    const file = text === undefined ? createDayFile({ date: list[0]!.date || dateFromFileName(path) || '', agent: list[0]!.agent, tier: 'hot' }) : parseDayFile(text);
     const n = appendObservations(file, list, path);
     if (n > 0) {
       await writeFileAtomic(path, formatDayFile(file), { mode: 0o600 });
       added += n;
     }
+    cache.set(path, file);
   }
   return added;
 }
@@ -154,6 +164,7 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     skippedStreams: 0,
   };
   const changed = new Set<string>();
+  const dayFiles = new Map<string, DayFile>();
   const batched = options.observer.kind === 'llm';
   let llmDown = false;
 
@@ -174,8 +185,8 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
         continue;
       }
       try {
-        if (batched) await observeStreamBatched(stream, source, state, options, limits, now, result, changed);
-        else await observeStream(stream, source, state, options, limits, now, result, changed);
+        if (batched) await observeStreamBatched(stream, source, state, options, limits, now, result, changed, dayFiles);
+        else await observeStream(stream, source, state, options, limits, now, result, changed, dayFiles);
       } catch (error) {
         const d = describeError(error);
         const errorClass = (error as { errorClass?: string }).errorClass;
@@ -224,6 +235,7 @@ async function observeStream(
   now: () => Date,
   result: ObserveJobResult,
   changed: Set<string>,
+  dayFiles: Map<string, DayFile>,
 ): Promise<void> {
   const { logger, paths } = options;
   for (;;) {
@@ -243,7 +255,7 @@ async function observeStream(
         now: now().toISOString(),
       };
       const observed = await options.observer.observe(batch);
-      added = await writeObservations(paths, observed.observations);
+      added = await writeObservations(paths, observed.observations, dayFiles);
       if (observed.currentTask) {
         result.currentTask[stream.agent] = observed.currentTask;
         const tasks = (state.extra.currentTask ??= {}) as Record<string, { text: string; at: string }>;
@@ -332,6 +344,7 @@ async function observeStreamBatched(
   now: () => Date,
   result: ObserveJobResult,
   changed: Set<string>,
+  dayFiles: Map<string, DayFile>,
 ): Promise<void> {
   const { logger, paths } = options;
   const batching = options.batching ?? { batchTokens: 2000, idleMinutes: 10 };
@@ -346,7 +359,7 @@ async function observeStreamBatched(
   }
   if (journal && journal.unwritten.length > 0) {
     // Killed between journal and day files: write the recorded observations (ids dedupe), no new LLM call.
-    const added = await writeObservations(paths, journal.unwritten);
+    const added = await writeObservations(paths, journal.unwritten, dayFiles);
     logger.log('info', 'observe.journal_replayed', { stream: stream.key, observations: journal.unwritten.length, added });
     if (added > 0) changed.add(stream.agent);
     state.totals.observations += added;
@@ -397,7 +410,7 @@ async function observeStreamBatched(
       }
       // The journal reaches the disk before the observations do.
       await writeState(paths.state, state);
-      const n = await writeObservations(paths, observedBatch.observations);
+      const n = await writeObservations(paths, observedBatch.observations, dayFiles);
       journal.unwritten = [];
       added += n;
       if (n > 0) changed.add(stream.agent);

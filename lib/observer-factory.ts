@@ -43,3 +43,19 @@ export async function createObserver(config: Config, deps: ObserverDeps = {}): P
   const prompt = await loadPrompt('observer', deps.homeRoot);
   return createLlmObserver({ client, prompt: prompt.text, logger });
 }
+
+/**
+ * The same Observer, created on first use: a tick with nothing new never
+ * loads the rules or the LLM SDK. Creation errors surface from observe().
+ */
+export function createLazyObserver(config: Config, deps: ObserverDeps = {}): Observer {
+  let loading: Promise<Observer> | undefined;
+  return {
+    kind: observerKind(config),
+    label: observerLabel(config),
+    async observe(batch) {
+      loading ??= createObserver(config, deps);
+      return (await loading).observe(batch);
+    },
+  };
+}
