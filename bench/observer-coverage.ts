@@ -13,7 +13,7 @@
  *     turns — a sanity check for the Observer, not the project's evaluation.
  *
  * Usage: node --import tsx bench/observer-coverage.ts [--data DIR] [--no-names]
- *        [--no-infer-names] [--no-captions] [--show-missed N] [--json FILE]
+ *        [--infer-names] [--no-captions] [--show-missed N] [--json FILE]
  */
 import { readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
     options: {
       data: { type: 'string', default: resolve(process.cwd(), '../shared/data/locomo-dev') },
       'no-names': { type: 'boolean', default: false },
-      'no-infer-names': { type: 'boolean', default: false },
+      'infer-names': { type: 'boolean', default: false },
       'no-captions': { type: 'boolean', default: false },
       'show-missed': { type: 'string', default: '0' },
       'show-skipped': { type: 'string', default: '0' },
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
       for (const m of session) texts.set(m.entryId, m.text);
       const result = observeWithRules(
         { source: 'demo', agent: 'locomo', session: session[0]!.session, messages: session, timeZone: 'UTC', now: session.at(-1)!.time },
-        { ...(values['no-names'] ? {} : { speakerNames: conv.speakers }), inferSpeakerNames: !values['no-infer-names'] },
+        { ...(values['no-names'] ? {} : { speakerNames: conv.speakers }), inferSpeakerNames: values['infer-names'] },
       );
       all.push(...result.observations);
     }
@@ -173,7 +173,7 @@ async function main(): Promise<void> {
     evidenceTurnsCovered: coveredEvidence,
     questions: r.obs10!.length,
     recall: { observationsR5: mean(r.obs5!), observationsR10: mean(r.obs10!), rawTurnsR5: mean(r.raw5!), rawTurnsR10: mean(r.raw10!) },
-    options: { names: !values['no-names'], inferNames: !values['no-infer-names'], captions: !values['no-captions'] },
+    options: { names: !values['no-names'], inferNames: values['infer-names'], captions: !values['no-captions'] },
     ms: Math.round(ms),
   };
   console.log('Heuristic Observer coverage on LoCoMo');

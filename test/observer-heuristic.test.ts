@@ -181,14 +181,14 @@ test('speaker names are learned from how the two address each other', () => {
     ['assistant', 'Aww, congrats Caroline! I started pottery classes.'],
     ['user', 'I love hiking with Max on weekends.'],
   ];
-  const obs = observe(turns);
+  const obs = observe(turns, {}, { inferSpeakerNames: true });
   // The first message names only the listener; from the reply on, both are known.
   assert.match(find(obs, /adopted/).text, /^User adopted a dog named Max last week/);
   assert.equal(find(obs, /pottery/).text, 'Mel started pottery classes.');
   assert.equal(find(obs, /hiking/).text, 'Caroline loves hiking with Max on weekends.');
-  // Given names win; inference can be switched off.
-  assert.match(find(observe(turns, {}, { speakerNames: { user: 'Caro' } }), /hiking/).text, /^Caro loves/);
-  assert.match(find(observe(turns, {}, { inferSpeakerNames: false }), /hiking/).text, /^User loves/);
+  // Given names win; by default roles stay "User"/"Assistant" in every batch.
+  assert.match(find(observe(turns, {}, { inferSpeakerNames: true, speakerNames: { user: 'Caro' } }), /hiking/).text, /^Caro loves/);
+  assert.match(find(observe(turns), /hiking/).text, /^User loves/);
 });
 
 test('re-observing a longer batch from the same start restates earlier messages identically', () => {
@@ -200,9 +200,10 @@ test('re-observing a longer batch from the same start restates earlier messages 
     ['user', 'Grey-green. I fixed the login bug yesterday.'],
     ['user', 'I prefer TypeScript over JavaScript.'],
   ];
-  const full = observe(turns);
+  const options = { inferSpeakerNames: true };
+  const full = observe(turns, {}, options);
   for (let k = 1; k < turns.length; k++) {
-    for (const o of observe(turns.slice(0, k))) {
+    for (const o of observe(turns.slice(0, k), {}, options)) {
       const same = full.find((f) => f.id === o.id);
       assert.ok(same, `prefix of ${k} messages produced ${o.text}, missing from the full batch`);
       assert.equal(same.text, o.text);

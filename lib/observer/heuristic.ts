@@ -31,10 +31,12 @@ export interface HeuristicObserverOptions {
   speakerNames?: SpeakerNames | ((batch: ObserverBatch) => SpeakerNames | undefined);
   /**
    * Learn the speakers' names from how they address each other ("Hey
-   * Caroline!", "Thanks, Mel") when `speakerNames` does not give them
-   * (default true). A message's name comes only from the batch up to that
-   * message, so a re-run from the same cursor restates it the same way.
-   * Without a name a role is "User" / "Assistant" (사용자 / 어시스턴트).
+   * Caroline!", "Thanks, Mel") when `speakerNames` does not give them.
+   * A message's name comes only from the batch up to that message, so a
+   * re-run from the same cursor restates it the same way; but batches are
+   * independent, so a live session observed tick by tick may name a speaker
+   * in one batch and not in the next. Default false: without a name a role is
+   * "User" / "Assistant" (사용자 / 어시스턴트), the same in every batch.
    */
   inferSpeakerNames?: boolean;
   /** Keep questions the assistant asks (default false: they are prompts, not facts). */
@@ -101,7 +103,7 @@ export function createHeuristicObserver(options: HeuristicObserverOptions = {}):
 /** The Observer's work as a pure function of the batch. */
 export function observeWithRules(batch: ObserverBatch, options: HeuristicObserverOptions = {}): ObserverResult {
   const given = (typeof options.speakerNames === 'function' ? options.speakerNames(batch) : options.speakerNames) ?? {};
-  const tracker = options.inferSpeakerNames !== false && (!given.user || !given.assistant) ? new SpeakerNameTracker() : undefined;
+  const tracker = options.inferSpeakerNames === true && (!given.user || !given.assistant) ? new SpeakerNameTracker() : undefined;
   const fallbackLocal = localDateTime(batch.now, batch.timeZone) ?? localDateTime('1970-01-01T00:00:00Z', 'UTC')!;
   const drafts: Draft[] = [];
   let pendingQuestion: ReplyContext | undefined;
