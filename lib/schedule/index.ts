@@ -1,0 +1,70 @@
+/**
+ * The schedule of one memory home: which node, CLI, home and log file the
+ * scheduler runs, the templates from `cron/`, and whether ticks are arriving.
+ */
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { HomePaths } from '../home.js';
+import { packagePath } from '../package-root.js';
+import { readState } from '../state.js';
+import type { ScheduleTarget } from './render.js';
+import type { ScheduleTemplates } from './install.js';
+
+export * from './render.js';
+export * from './install.js';
+export * from './crontab.js';
+
+export function defaultHomeDir(userHome: string = homedir()): string {
+  return join(userHome, '.openclaw', 'oc-memory');
+}
+
+/** The built CLI entry the scheduler runs. */
+export function cliEntry(): string {
+  return packagePath('dist', 'scripts', 'cli.js');
+}
+
+export function scheduleTarget(paths: HomePaths, everyMinutes: number, options: { node?: string; cli?: string; userHome?: string } = {}): ScheduleTarget {
+  return {
+    node: options.node ?? process.execPath,
+    cli: options.cli ?? cliEntry(),
+    home: paths.root,
+    log: join(paths.logs, 'schedule.log'),
+    everyMinutes,
+    defaultHome: paths.root === defaultHomeDir(options.userHome),
+  };
+}
+
+export async function loadScheduleTemplates(): Promise<ScheduleTemplates> {
+  const read = (name: string) => readFile(packagePath('cron', name), 'utf8');
+  const [crontab, launchd, systemdService, systemdTimer, schtasks] = await Promise.all([
+    read('crontab.txt'),
+    read('launchd.plist'),
+    read('systemd.service'),
+    read('systemd.timer'),
+    read('schtasks.xml'),
+  ]);
+  return { crontab, launchd, systemdService, systemdTimer, schtasks };
+}
+
+export interface TickHealth {
+  lastRun?: string;
+  lastSuccess?: string;
+  /** A tick ran within twice the interval (plus a minute of slack). */
+  ticking: boolean;
+  minutesSinceLastRun?: number;
+}
+
+/** When the last tick ran, from state.json, and whether that is recent enough. */
+export async function tickHealth(paths: HomePaths, everyMinutes: number, now: Date = new Date()): Promise<TickHealth> {
+  const { state } = await readState(paths.state);
+  const run = state.jobs.run;
+  if (!run?.lastRun) return { ticking: false };
+  const minutes = (now.getTime() - Date.parse(run.lastRun)) / 60000;
+  return {
+    lastRun: run.lastRun,
+    ...(run.lastSuccess ? { lastSuccess: run.lastSuccess } : {}),
+    ticking: minutes <= everyMinutes * 2 + 1,
+    minutesSinceLastRun: Math.round(minutes * 10) / 10,
+  };
+}

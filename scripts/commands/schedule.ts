@@ -1,0 +1,90 @@
+import type { CommandSpec } from '../cli-context.js';
+import { OcmError } from '../../lib/errors.js';
+
+export const command: CommandSpec = {
+  name: 'schedule [action]',
+  description: 'Run `ocm-run run` on a schedule: schedule install | uninstall | status (cron, launchd, systemd, Windows Task Scheduler)',
+  options: [
+    ['--platform <name>', 'cron | launchd | systemd | schtasks (default: detected)'],
+    ['--every <minutes>', 'Minutes between ticks (default: schedule.every_minutes)'],
+    ['--dry-run', 'Print what would be written and run, change nothing'],
+  ],
+  examples: ['ocm-run schedule install', 'ocm-run schedule install --every 5 --dry-run', 'ocm-run schedule status --json', 'ocm-run schedule uninstall'],
+  async run(ctx, args, options) {
+    const action = (args[0] as string | undefined) ?? 'status';
+    if (!['install', 'uninstall', 'status'].includes(action)) {
+      throw new OcmError('BAD_INPUT', `Unknown schedule action "${action}".`, { hint: 'Use schedule install, schedule uninstall or schedule status.' });
+    }
+    const dryRun = Boolean(options.dryRun);
+    // Only a real install creates the home (the tick's log goes there); status and dry runs change nothing.
+    const { loadConfig } = await import('../../lib/config.js');
+    const { config } = action === 'install' && !dryRun ? await ctx.config() : await loadConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env });
+    const s = await import('../../lib/schedule/index.js');
+    const env = { runner: s.defaultRunner, xdgConfigHome: ctx.env.XDG_CONFIG_HOME };
+    let platform: import('../../lib/schedule/index.js').Platform;
+    if (options.platform !== undefined) {
+      const p = String(options.platform);
+      if (!s.isPlatform(p)) throw new OcmError('BAD_INPUT', `Unknown platform "${p}".`, { hint: 'Use cron, launchd, systemd or schtasks.' });
+      platform = p;
+    } else platform = await s.detectPlatform(s.defaultRunner);
+    const every = options.every !== undefined ? Number(options.every) : config.schedule.every_minutes;
+    if (!Number.isInteger(every) || every < 1 || every > 1440) {
+      throw new OcmError('BAD_INPUT', `--every must be a whole number of minutes from 1 to 1440 (got ${String(options.every)}).`);
+    }
+    const target = s.scheduleTarget(ctx.paths, every);
+    const templates = await s.loadScheduleTemplates();
+
+    if (action === 'install') {
+      const plan = s.planSchedule(platform, target, templates, env);
+      if (dryRun) {
+        if (ctx.json) {
+          ctx.out(JSON.stringify({ dryRun: true, platform, name: plan.name, cronBlock: plan.cronBlock, files: plan.files.map((f) => ({ path: f.path, content: f.content })), commands: plan.commands }, null, 2));
+          return;
+        }
+        const lines = [`Dry run: schedule for ${ctx.paths.root} with ${platform}, every ${every} minute(s). Nothing was changed.`, ''];
+        if (plan.cronBlock) lines.push('Would add to your crontab (other lines untouched):', '', plan.cronBlock, '');
+        for (const f of plan.files) lines.push(`Would write ${f.path}:`, '', f.content.trimEnd(), '');
+        lines.push('Would run:', ...plan.commands.map((c) => `  ${c.join(' ')}`));
+        ctx.out(lines.join('\n'));
+        return;
+      }
+      const result = await s.installSchedule(plan, target, env);
+      if (options.every !== undefined && every !== config.schedule.every_minutes) {
+        const { setConfigValue } = await import('../../lib/config.js');
+        await setConfigValue({ file: ctx.configFile, envFile: ctx.paths.env, keyPath: 'schedule.every_minutes', value: every, env: ctx.env });
+      }
+      if (ctx.json) ctx.out(JSON.stringify({ ok: true, platform, name: plan.name, unchanged: result.unchanged, everyMinutes: every, log: target.log }));
+      else {
+        ctx.out(`${result.unchanged ? 'Already installed' : 'Installed'}: ${platform} runs \`ocm-run run\` every ${every} minute(s) for ${ctx.paths.root} (${plan.name}).`);
+        ctx.out(`Output goes to ${target.log}. Check with: ocm-run schedule status`);
+      }
+      return;
+    }
+
+    if (action === 'uninstall') {
+      const r = await s.uninstallSchedule(platform, target, templates, env, dryRun);
+      if (ctx.json) ctx.out(JSON.stringify({ ok: true, dryRun, platform, found: r.found, removedFiles: r.removedFiles, commands: r.commands }));
+      else if (!r.found) ctx.out(`No ${platform} schedule is installed for ${ctx.paths.root}; nothing to do.`);
+      else {
+        const verb = dryRun ? 'Would remove' : 'Removed';
+        ctx.out(`${verb} the ${platform} schedule for ${ctx.paths.root}.`);
+        for (const f of r.removedFiles) ctx.out(`  ${dryRun ? 'would delete' : 'deleted'} ${f}`);
+        for (const c of r.commands) ctx.out(`  ${dryRun ? 'would run' : 'ran'} ${c.join(' ')}`);
+      }
+      return;
+    }
+
+    const st = await s.scheduleStatus(platform, target, templates, env);
+    const health = await s.tickHealth(ctx.paths, st.everyMinutes ?? every, ctx.now());
+    if (ctx.json) {
+      ctx.out(JSON.stringify({ ...st, ...health }, null, 2));
+      return;
+    }
+    const lines = [
+      `Schedule (${platform}, ${st.name}): ${st.installed ? 'installed' : 'not installed'}${st.active === undefined ? '' : st.active ? ', active' : ', not active'}${st.everyMinutes ? `, every ${st.everyMinutes} minute(s)` : ''}`,
+      `Last tick: ${health.lastRun ? `${health.lastRun.slice(0, 19).replace('T', ' ')} UTC (${health.minutesSinceLastRun} min ago)${health.ticking ? '' : ' — late'}` : 'never'}`,
+    ];
+    if (!st.installed) lines.push('Install with: ocm-run schedule install');
+    ctx.out(lines.join('\n'));
+  },
+};
