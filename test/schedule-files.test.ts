@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import * as plist from 'plist';
-import { DOMParser } from '@xmldom/xmldom';
+import { DOMParser, type Document } from '@xmldom/xmldom';
 import {
   cronSchedule,
   encodeUtf16le,
@@ -93,7 +93,7 @@ function parseXml(text: string): Document {
   const errors: string[] = [];
   const doc = new DOMParser({ onError: (level: string, message: string) => void (level !== 'warning' && errors.push(message)) }).parseFromString(text, 'text/xml');
   assert.deepEqual(errors, [], 'the XML is well-formed');
-  return doc as unknown as Document;
+  return doc;
 }
 
 test('cron: schedule fields for every interval cron can express, refusal for the others', () => {
@@ -183,7 +183,7 @@ test('schtasks: the task XML parses (from UTF-16 with BOM), has the task namespa
     const decoded = bytes.subarray(2).toString('utf16le');
     assert.ok(decoded.includes('\r\n'), 'Windows line endings');
     const doc = parseXml(decoded);
-    const task = doc.documentElement;
+    const task = doc.documentElement!;
     assert.equal(task.tagName, 'Task');
     assert.equal(task.getAttribute('xmlns'), 'http://schemas.microsoft.com/windows/2004/02/mit/task');
     const one = (name: string) => doc.getElementsByTagName(name)[0]?.textContent ?? '';
