@@ -198,14 +198,16 @@ export function formatDayFile(file: DayFile): string {
 }
 
 /** A new, empty day file. */
-export function createDayFile(options: { date: string; agent: string; tier: Tier }): DayFile {
+export function createDayFile(options: { date: string; agent: string; tier: Tier; /** Body template (templates/daily.md); `{{date}}`, `{{agent}}` are filled in. */ template?: string }): DayFile {
+  const template = options.template ?? '# {{date}}\n';
+  const body = template.replace(/\{\{(date|agent)\}\}/g, (_m, key: 'date' | 'agent') => options[key]);
   return {
     frontmatter: {
       data: { date: options.date, tier: options.tier, agent: options.agent, observations: 0, tags: [] },
       raw: '',
       dirty: true,
     },
-    segments: [{ kind: 'raw', text: `# ${options.date}\n` }],
+    segments: [{ kind: 'raw', text: body.endsWith('\n') ? body : `${body}\n` }],
   };
 }
 

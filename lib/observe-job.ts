@@ -100,6 +100,27 @@ export const DEFAULT_READ_LIMITS: ReadLimits = { maxBytes: 4 * 1024 * 1024, maxM
 
 type DayFile = import('./day-file.js').DayFile;
 
+const dailyTemplates = new Map<string, Promise<string>>();
+/** templates/daily.md: the user's copy in <home>/templates/ wins over the bundled one. */
+function dailyTemplate(paths: HomePaths): Promise<string> {
+  let text = dailyTemplates.get(paths.root);
+  if (text) return text;
+  text = (async () => {
+    const { join } = await import('node:path');
+    const { packagePath } = await import('./package-root.js');
+    for (const candidate of [join(paths.root, 'templates', 'daily.md'), packagePath('templates', 'daily.md')]) {
+      try {
+        return await readFile(candidate, 'utf8');
+      } catch {
+        /* next */
+      }
+    }
+    return '# {{date}}\n';
+  })();
+  dailyTemplates.set(paths.root, text);
+  return text;
+}
+
 /**
  * Append observations to their day files (grouped by agent and date). `cache`
  * keeps files parsed earlier in the same job (under the lock nobody else
@@ -126,7 +147,10 @@ export async function writeObservations(paths: HomePaths, observations: Observat
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       }
-      file = text === undefined ? createDayFile({ date: list[0]!.date || dateFromFileName(path) || '', agent: list[0]!.agent, tier: 'hot' }) : parseDayFile(text);
+      file =
+        text === undefined
+          ? createDayFile({ date: list[0]!.date || dateFromFileName(path) || '', agent: list[0]!.agent, tier: 'hot', template: await dailyTemplate(paths) })
+          : parseDayFile(text);
     }
     const n = appendObservations(file, list, path);
     if (n > 0) {
