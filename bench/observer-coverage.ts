@@ -51,7 +51,7 @@ interface Conversation {
   id: string;
   speakers: { user: string; assistant: string };
   sessions: Message[][];
-  questions: { question: string; evidence: string[] }[];
+  questions: { question: string; evidence: string[]; category: number }[];
 }
 
 export async function loadLocomo(dir: string, captions: boolean): Promise<Conversation[]> {
@@ -81,7 +81,7 @@ export async function loadLocomo(dir: string, captions: boolean): Promise<Conver
     }
     const questions = ((raw.qa ?? []) as Qa[])
       .filter((q) => q.category !== 5 && Array.isArray(q.evidence) && q.evidence.length > 0)
-      .map((q) => ({ question: q.question, evidence: q.evidence! }));
+      .map((q) => ({ question: q.question, evidence: q.evidence!, category: q.category }));
     out.push({ id, speakers: { user, assistant }, sessions, questions });
   }
   return out;
@@ -126,6 +126,7 @@ async function main(): Promise<void> {
   const missed: string[] = [];
   const skipped: string[] = [];
   const r: Record<string, number[]> = { obs5: [], obs10: [], raw5: [], raw10: [] };
+  const byCategory = new Map<number, { obs10: number[]; raw10: number[] }>();
   const started = performance.now();
   for (const conv of convs) {
     const all: Observation[] = [];
@@ -159,6 +160,10 @@ async function main(): Promise<void> {
       r.obs10!.push(recallAt(10, ro, q.evidence));
       r.raw5!.push(recallAt(5, rr, q.evidence));
       r.raw10!.push(recallAt(10, rr, q.evidence));
+      const c = byCategory.get(q.category) ?? { obs10: [], raw10: [] };
+      c.obs10.push(recallAt(10, ro, q.evidence));
+      c.raw10.push(recallAt(10, rr, q.evidence));
+      byCategory.set(q.category, c);
     }
   }
   const ms = performance.now() - started;
@@ -173,6 +178,7 @@ async function main(): Promise<void> {
     evidenceTurnsCovered: coveredEvidence,
     questions: r.obs10!.length,
     recall: { observationsR5: mean(r.obs5!), observationsR10: mean(r.obs10!), rawTurnsR5: mean(r.raw5!), rawTurnsR10: mean(r.raw10!) },
+    recallAt10ByCategory: Object.fromEntries([...byCategory].map(([c, v]) => [c, { observations: mean(v.obs10), rawTurns: mean(v.raw10), questions: v.obs10.length }])),
     options: { names: !values['no-names'], inferNames: values['infer-names'], captions: !values['no-captions'] },
     ms: Math.round(ms),
   };
@@ -185,6 +191,10 @@ async function main(): Promise<void> {
   console.log(`                    R@5     R@10`);
   console.log(`    observations    ${summary.recall.observationsR5.toFixed(3)}   ${summary.recall.observationsR10.toFixed(3)}`);
   console.log(`    raw turns       ${summary.recall.rawTurnsR5.toFixed(3)}   ${summary.recall.rawTurnsR10.toFixed(3)}`);
+  const CATEGORY_NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
+  for (const [c, v] of [...byCategory].sort((a, b) => a[0] - b[0])) {
+    console.log(`    R@10 ${(CATEGORY_NAMES[c] ?? String(c)).padEnd(12)} obs ${mean(v.obs10).toFixed(3)}  raw ${mean(v.raw10).toFixed(3)}  (${v.obs10.length} q)`);
+  }
   console.log(`  observe time            ${summary.ms} ms`);
   const showMissed = Number(values['show-missed']);
   if (showMissed > 0) {

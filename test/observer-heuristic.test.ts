@@ -119,6 +119,19 @@ test('a user question is an observation; an assistant question and content-free 
   assert.deepEqual(observe([['user', 'How are you?'], ['user', 'What now?'], ['user', 'Any thoughts?']]), []);
 });
 
+test('requests, standing rules and facts about the user', () => {
+  assert.equal(only(observe([['user', 'Can you set up the CI, please?']])).text, 'User asked Assistant to set up the CI.');
+  const rule = only(observe([['user', 'Remember: never commit directly to main, always open a PR.']]));
+  assert.equal(rule.category, 'preference');
+  assert.equal(rule.priority, 'high');
+  const obs = observe([['user', 'Merged it. Btw, my name is Dana and I work at Fintech GmbH in Berlin.']]);
+  assert.equal(obs.length, 2, 'a topic change is not merged into the short lead');
+  const me = find(obs, /Dana/);
+  assert.equal(me.text, "User's name is Dana and User works at Fintech GmbH in Berlin.");
+  assert.equal(me.priority, 'high');
+  assert.deepEqual(observe([['assistant', 'Let me know if you also want a release job.'], ['assistant', 'Hope this helps!']]), []);
+});
+
 test('greetings, thanks and chit-chat are skipped; the facts around them are kept', () => {
   assert.deepEqual(
     observe([

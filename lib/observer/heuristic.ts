@@ -17,7 +17,7 @@
  */
 import { observationId, oneLine } from '../observation-line.js';
 import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority } from '../types.js';
-import { analyseEnglish, expandShorthand, isQuestion, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
+import { analyseEnglish, expandShorthand, isQuestion, requestOf, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
 import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } from './rules-ko.js';
 import { cleanMessageText, isKorean, splitSentences } from './sentences.js';
 import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
@@ -64,6 +64,8 @@ interface Piece {
   korean: boolean;
   /** Words in the sentence as written. */
   words: number;
+  /** The sentence as written (before vocatives and interjections were removed). */
+  raw: string;
 }
 
 /** The question the previous speaker ended with, for the reply that follows. */
@@ -199,11 +201,11 @@ function observeMessage(
     const dated = annotateDates(sentence, anchors);
     let body: string;
     if (analysis.kind === 'question') {
-      body = korean ? `${speaker} 질문: ${restateKorean(dated, speaker)}` : questionBody(dated, speaker, listener);
+      body = korean ? `${speaker} 질문: ${restateKorean(dated, speaker)}` : questionBody(dated, speaker, listener, listenerName ?? (role === 'user' ? 'Assistant' : 'User'));
     } else {
       body = korean ? restateKorean(dated, speaker) : restateEnglish(dated, speaker, listener);
     }
-    pieces.push({ analysis, body, korean, words: sentence.split(/\s+/).length });
+    pieces.push({ analysis, body, korean, words: sentence.split(/\s+/).length, raw });
   }
   mergeShortLeads(pieces);
 
@@ -263,7 +265,9 @@ function korean(text: string): boolean {
 }
 
 /** "How do I validate JWT refresh tokens?" → "User asked how to validate JWT refresh tokens." */
-function questionBody(sentence: string, speaker: string, listener: string | undefined): string {
+function questionBody(sentence: string, speaker: string, listener: string | undefined, listenerLabel: string): string {
+  const request = requestOf(sentence);
+  if (request) return `${speaker} asked ${listener ?? listenerLabel} to ${restateEnglish(request, speaker, listener)}`;
   const restated = restateQuestion(sentence);
   if (restated !== sentence.trim()) return `${speaker} asked ${restateEnglish(restated, speaker, listener)}`;
   return `${speaker} asked: ${restateEnglish(sentence.trim(), speaker, listener)}`;
@@ -273,11 +277,15 @@ function questionBody(sentence: string, speaker: string, listener: string | unde
  * A very short statement that leans on the next sentence ("Fixed it! Migrations
  * run cleanly now.") is joined to it: one observation with the stronger category.
  */
+const TOPIC_CHANGE = /^(?:btw|by the way|also|anyway|anyways|oh|p\.?s\.?|another thing|unrelated|separately|그리고|근데|그런데|참|아 참)\b/iu;
+
 function mergeShortLeads(pieces: Piece[]): void {
   for (let i = 0; i < pieces.length - 1; i++) {
     const lead = pieces[i]!;
     const next = pieces[i + 1]!;
     if (lead.words > 3 || lead.analysis.kind !== 'statement' || next.analysis.kind !== 'statement') continue;
+    // "Merged it. Btw, my name is Dana": the next sentence starts another topic.
+    if (TOPIC_CHANGE.test(next.raw) || (next.analysis.priority === 'high' && next.analysis.category !== lead.analysis.category)) continue;
     const a = lead.analysis.category !== 'fact' || lead.analysis.done ? lead.analysis : next.analysis;
     const priority = PRIORITY_RANK[lead.analysis.priority] > PRIORITY_RANK[next.analysis.priority] ? lead.analysis.priority : next.analysis.priority;
     pieces.splice(i, 2, {
@@ -285,6 +293,7 @@ function mergeShortLeads(pieces: Piece[]): void {
       body: `${finishSentence(lead.body)} ${next.body}`,
       korean: lead.korean,
       words: lead.words + next.words,
+      raw: `${lead.raw} ${next.raw}`,
     });
   }
 }

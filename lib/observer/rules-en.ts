@@ -61,8 +61,12 @@ const FILLER_PHRASES = [
   /^(?:you're welcome|no problem|no worries|my pleasure|any ?time|of course|sure thing|sure|np)$/,
   /^(?:talk (?:to you )?(?:soon|later)|see you(?: soon| later| around)?|take care|bye(?: for now)?|catch you later|have a (?:good|great|nice|lovely|wonderful) (?:day|one|night|evening|weekend|time)|good night|night)$/,
   /^(?:me too|same here|you too|same|likewise|agreed|i agree|totally agree|exactly|absolutely|definitely|for sure|indeed|true|right|yes|no|ok|okay|got it|sounds good|sounds great|sounds like a plan|makes sense|fair enough|i see|cool|nice|great|awesome|wow|lol|haha)$/,
+  /^(?:let me know|just let me know|feel free to ask|hope (?:this|that) helps|happy to help|glad (?:i could|to) help)\b.*$/,
   /^(?:keep (?:it )?up the (?:good|great|amazing|awesome) work|good luck(?: with .*)?|best of luck(?: with .*)?|you (?:got|can do) this|proud of you|i'm (?:so )?(?:happy|glad|proud) for you)$/,
 ];
+
+/** Closing offers that carry nothing to remember, however long ("Let me know if you also want a release job"). */
+const SIGN_OFF = /^(?:just\s+)?(?:let me know|feel free to (?:ask|reach out|ping)|hope (?:this|that|it) helps|happy to help|glad (?:i could|to) help|any (?:other )?questions)\b/i;
 
 const PREFERENCE = new RegExp(
   [
@@ -71,7 +75,9 @@ const PREFERENCE = new RegExp(
     String.raw`\b(?:my|our) (?:favou?rite|preference|preferred|go-to)\b`,
     String.raw`\b(?:i'm|i am|we're|we are) (?:a (?:big |huge )?fan of|not a (?:big )?fan of|into|really into|keen on|passionate about|obsessed with|allergic to|vegetarian|vegan)\b`,
     String.raw`\b(?:i|we) (?:always|never) (?:use|write|do|run|want|eat|drink|buy)\b`,
-    String.raw`^(?:please\s+)?(?:always|never|don't|do not) (?:ever\s+)?(?:use|suggest|write|give me|call me|add|put)\b`,
+    String.raw`^(?:(?:remember|note|rule|important|fyi|reminder|from now on)\s*[:,-]?\s*)?(?:please\s+)?(?:always|never)\s+\w+`,
+    String.raw`^(?:(?:remember|note|rule|important|fyi|reminder|from now on)\s*[:,-]?\s*)?(?:please\s+)?(?:don't|do not) (?:ever\s+)?(?:use|suggest|write|give me|call me|add|put|commit|push|deploy|run|touch|change|delete)\b`,
+    String.raw`\bfrom now on\b`,
     String.raw`\bi'd (?:rather|prefer)\b`,
     String.raw`\bi (?:would|'d) like (?:you )?to (?:always|never)\b`,
   ].join('|'),
@@ -111,6 +117,9 @@ const DONE = new RegExp(
 
 /** Work-ish objects: a completion about these is a finished task (✅). */
 const TASK_OBJECT = /\b(?:bug|bugs|issue|feature|task|ticket|pr|pull request|migration|tests?|build|deploy(?:ment)?|release|refactor|fix|it|that|this|chapter|draft|report|homework|assignment|project|code|endpoint|api|setup|script|job|module|service|function|page|docs?|document|review|the \w+)\b/i;
+
+/** Who the speaker is: name, work, home, family. Durable facts worth keeping at high priority. */
+const PROFILE = /\b(?:my name is|call me|i work (?:at|for|as|in)|i'm working (?:at|for)|i live in|i'm from|i am from|i'm based in|i was born|i grew up in|i'm (?:a|an) (?:software|senior|junior|lead|staff|data|backend|frontend|full-?stack|student|teacher|nurse|doctor|designer|engineer|developer|writer|manager)|my (?:wife|husband|partner|girlfriend|boyfriend|son|daughter|kids?|children|mom|mother|dad|father|brother|sister|birthday|job|company|boss|manager|team) (?:is|are|was|'s|just|has|have|named|called)\b)/i;
 
 const STRUGGLE = /\b(?:struggl(?:e|es|ed|ing)|confus(?:ed|ing|es)|don't (?:really )?(?:get|understand)|do not understand|can't (?:figure out|understand|wrap my head)|cannot (?:figure out|understand)|having (?:a hard time|trouble|difficulty|problems?)|stuck (?:on|with)|lost (?:with|on)|doesn't make sense|makes no sense|hard (?:time )?(?:to understand|grasping)|wrap my head around|(?:keeps?|keep) failing|error|broken|not working|doesn't work)\b/i;
 
@@ -174,10 +183,11 @@ export function stripAddress(sentence: string, names: string[]): string {
   s = s.replace(/,\s*(?:how does that sound|does that sound good|sound good|right|ok(?:ay)?|alright|you know|isn't it|aren't they|don't you think|what do you think|no|yeah)\s*\?+\s*$/i, '.');
   // Leading interjections ("Yeah, I painted…" → "I painted…").
   for (let i = 0; i < 3; i++) {
-    const next = s.replace(/^(?:yeah|yes|yep|yup|oh|ooh|wow|whoa|well|so|hey|ok|okay|haha|hahaha|lol|um|uh|hmm|totally|absolutely|definitely|sure|right|aw+|omg|oh man|oh wow|also|anyway|anyways|btw|by the way|honestly|actually|ah|true|exactly|indeed|of course|no way|nice|cool|great)\s*[,!.:-]+\s*/i, '');
+    const next = s.replace(/^(?:yeah|yes|yep|yup|oh|ooh|wow|whoa|well|so|hey|ok|okay|haha|hahaha|lol|um|uh|hmm|totally|absolutely|definitely|sure|right|aw+|omg|oh man|oh wow|also|anyway|anyways|btw|by the way|honestly|actually|ah|true|exactly|indeed|of course|no way|nice|cool|great|perfect|awesome|ugh|welp|alright|gotcha|got it|noted|fyi)\s*[,!.:-]+\s*/i, '');
     if (next === s) break;
     s = next;
   }
+  s = s.replace(/^(?:ugh|welp|btw|fyi|so|anyway)\s+(?=\S)/i, '');
   return s.trim();
 }
 
@@ -209,7 +219,7 @@ function isFillerPhrase(sentence: string): boolean {
 export function analyseEnglish(sentence: string, ctx: AnalysisContext): SentenceAnalysis {
   const contentWords = countContentWords(sentence, ctx.names);
   const base: SentenceAnalysis = { kind: 'statement', category: 'fact', priority: 'low', done: false, contentWords, working: false };
-  if (contentWords === 0 || (isFillerPhrase(sentence) && contentWords < 3)) return { ...base, kind: 'filler' };
+  if (contentWords === 0 || (isFillerPhrase(sentence) && contentWords < 3) || SIGN_OFF.test(sentence)) return { ...base, kind: 'filler' };
   if (isQuestion(sentence)) {
     const hasTopic = contentWords >= 2 || /\d|[A-Z]{2,}|\b\w+\.\w+\b/.test(sentence);
     if (!hasTopic) return { ...base, kind: 'filler' };
@@ -227,7 +237,7 @@ export function analyseEnglish(sentence: string, ctx: AnalysisContext): Sentence
   if (PREFERENCE.test(sentence)) return { ...base, category: 'preference', priority: 'high', working };
   if (deadline) return { ...base, category: 'task', priority: 'high', working };
   if (STATE.test(sentence)) return { ...base, category: 'state', priority: 'medium', working };
-  if (STRUGGLE.test(sentence)) return { ...base, category: 'fact', priority: 'high', working };
+  if (STRUGGLE.test(sentence) || PROFILE.test(sentence)) return { ...base, category: 'fact', priority: 'high', working };
   if (TASK.test(sentence) || working || (ctx.role === 'user' && REQUEST.test(sentence))) return { ...base, category: 'task', priority: 'medium', working };
   if (ctx.pastDate || PAST_VERB.test(sentence)) {
     return { ...base, category: 'event', priority: 'medium', working };
@@ -357,6 +367,12 @@ export function expandShorthand(sentence: string): string {
 }
 
 /** "How do I validate JWT refresh tokens?" → "how to validate JWT refresh tokens". */
+/** "Can you set up the CI?" → "set up the CI" (a request, not a question). */
+export function requestOf(sentence: string): string | undefined {
+  const m = /^(?:please\s+)?(?:can|could|would|will) you(?: please)?\s+(?!be\b|have\b|know\b|tell if\b)(.+?)(?:,?\s*please)?\s*\?*\s*$/i.exec(sentence.trim());
+  return m ? m[1] : undefined;
+}
+
 export function restateQuestion(sentence: string): string {
   let s = sentence.trim().replace(/^(?:so|also|and|but|quick question|question|hey|ok(?:ay)?)\s*[:,]?\s+/i, '');
   const howTo = /^(how|what|where|when|why|which|who)\s+(?:do|can|should|could|would|shall|might)\s+(?:i|we)\s+/i.exec(s);
