@@ -1,0 +1,118 @@
+/**
+ * Memory homes for tier tests: real day files written with lib/day-file.ts,
+ * dated relative to an injected "today", plus helpers to read back every
+ * observation id per tier and to hash a whole tree.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { appendObservations, createDayFile, formatDayFile, parseDayFile } from '../../lib/day-file.js';
+import { dayFilePath, homePaths, type HomePaths } from '../../lib/home.js';
+import { observationId } from '../../lib/observation-line.js';
+import { validateConfig } from '../../lib/config.js';
+import type { Config } from '../../lib/config-schema.js';
+import { addDays } from '../../lib/tiers/age.js';
+import { listAllTierFiles } from '../../lib/tiers/locations.js';
+import type { Observation, Priority, Tier } from '../../lib/types.js';
+
+export const PRIORITIES: Priority[] = ['high', 'medium', 'low'];
+
+export function makeObservation(i: number, date: string, extra: Partial<Observation> = {}): Observation {
+  const agent = extra.agent ?? 'main';
+  const text = extra.text ?? `Observation number ${i} about project ${['Atlas', 'Borealis', 'Cobalt', 'Dune'][i % 4]} and topic ${i % 17}.`;
+  return {
+    id: observationId({ agent, session: `s-${i % 7}`, category: 'fact', text, salt: String(i) }),
+    date,
+    time: `${String(8 + (i % 12)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`,
+    priority: PRIORITIES[i % 3]!,
+    done: false,
+    category: ['fact', 'decision', 'preference', 'task'][i % 4]!,
+    text,
+    tags: i % 5 === 0 ? ['project'] : [],
+    agent,
+    provenance: { source: 'openclaw', agent, session: `s-${i % 7}`, entryIds: [`e${i.toString(16).padStart(7, '0')}`] },
+    ...extra,
+  };
+}
+
+/** Write observations into hot day files (grouped by agent and date). */
+export async function writeHot(paths: HomePaths, observations: Observation[], tier: Exclude<Tier, 'cold'> = 'hot'): Promise<void> {
+  const groups = new Map<string, Observation[]>();
+  for (const o of observations) {
+    const p = dayFilePath(paths, tier, o.agent, o.date);
+    groups.set(p, [...(groups.get(p) ?? []), o]);
+  }
+  for (const [p, list] of groups) {
+    let file;
+    try {
+      file = parseDayFile(await readFile(p, 'utf8'));
+    } catch {
+      file = createDayFile({ date: list[0]!.date, agent: list[0]!.agent, tier });
+    }
+    appendObservations(file, list, p);
+    await mkdir(dirname(p), { recursive: true });
+    await writeFile(p, formatDayFile(file), { mode: 0o600 });
+  }
+}
+
+/** Observations spread evenly over ages [minAge, maxAge] days before today. */
+export function spread(count: number, minAge: number, maxAge: number, today: string, offset: number, agents = ['main']): Observation[] {
+  const out: Observation[] = [];
+  const span = maxAge - minAge + 1;
+  for (let k = 0; k < count; k++) {
+    const i = offset + k;
+    const age = minAge + (k % span);
+    out.push(makeObservation(i, addDays(today, -age), { agent: agents[i % agents.length]! }));
+  }
+  return out;
+}
+
+export function testConfig(overrides: Record<string, unknown> = {}): Config {
+  const base: Record<string, unknown> = {
+    timezone: 'UTC',
+    sources: { openclaw: { enabled: false }, openclaw_db: { enabled: false } },
+    ...overrides,
+  };
+  return validateConfig(base);
+}
+
+export async function newHome(dir: string): Promise<HomePaths> {
+  const paths = homePaths(join(dir, 'home'));
+  for (const d of [paths.memory, paths.archive, paths.reflections, paths.machine, paths.logs]) await mkdir(d, { recursive: true });
+  return paths;
+}
+
+/** tier → list of observation ids found in that tier's files (with duplicates). */
+export async function idsByTier(paths: HomePaths, vault: string): Promise<Record<Tier, string[]>> {
+  const out: Record<Tier, string[]> = { hot: [], warm: [], cold: [] };
+  for (const f of await listAllTierFiles(paths, vault)) {
+    const day = parseDayFile(await readFile(f.path, 'utf8'));
+    for (const seg of day.segments) if (seg.kind === 'obs' && seg.line.id) out[f.tier].push(seg.line.id);
+  }
+  return out;
+}
+
+/** sha256 of every file under the given roots (relative path → hash). Missing roots are empty. */
+export async function hashTree(roots: string[], options: { skip?: (rel: string) => boolean } = {}): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (root: string, dir: string) => {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      const rel = `${root}:${relative(root, p)}`;
+      if (options.skip?.(relative(root, p))) continue;
+      if (e.isDirectory()) await walk(root, p);
+      else if (e.isFile()) {
+        const st = await stat(p);
+        out[rel] = `${createHash('sha256').update(await readFile(p)).digest('hex')}:${(st.mode & 0o777).toString(8)}`;
+      }
+    }
+  };
+  for (const r of roots) await walk(r, r);
+  return out;
+}
