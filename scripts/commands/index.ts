@@ -2,9 +2,15 @@
 import type { CommandSpec } from '../cli-context.js';
 import { command as config } from './config.js';
 import { command as demo } from './demo.js';
+import { command as get } from './get.js';
+import { command as indexCmd } from './index-cmd.js';
 import { command as observe } from './observe.js';
 import { command as run } from './run.js';
 import { command as schedule } from './schedule.js';
+import { command as start } from './start.js';
+import { command as stop } from './stop.js';
+import { command as watch } from './watch.js';
+import { command as search } from './search.js';
 import { command as status } from './status.js';
 
-export const commands: CommandSpec[] = [observe, run, status, config, demo, schedule];
+export const commands: CommandSpec[] = [observe, run, status, config, demo, schedule, watch, start, stop, indexCmd, search, get];

@@ -1,0 +1,42 @@
+import type { CommandSpec } from '../cli-context.js';
+
+export const command: CommandSpec = {
+  name: 'search <query>',
+  description: 'Search the memory (hybrid full text + embeddings when configured, else full text)',
+  examples: [
+    'ocm-run search "postgres migration"',
+    'ocm-run search 데이터베이스 --since 30d --priority high',
+    'ocm-run search POSTGRES_URL --tier hot,warm --json',
+  ],
+  options: [
+    ['--limit <n>', 'Maximum number of results (default: search.default_limit, 10)'],
+    ['--priority <p>', 'Only these priorities: high, medium, low (comma-separated)'],
+    ['--category <c>', 'Only these categories (decision, preference, task, reflection, …)'],
+    ['--since <date>', 'From this date: YYYY-MM-DD, or 7d / 2w / 3m / 1y back from today'],
+    ['--until <date>', 'Up to this date (inclusive)'],
+    ['--tier <t>', 'Only these tiers: hot, warm, cold (a hot-only search never reads warm/cold)'],
+    ['--agent <a>', 'Only observations of these agents'],
+    ['--tag <t>', 'Only observations carrying all these tags'],
+    ['--no-cache', 'Do not use the repeated-query cache'],
+  ],
+  async run(ctx, args, options) {
+    const query = String(args[0] ?? '');
+    const { config } = await ctx.config();
+    const { filtersFromOptions, parseLimit } = await import('../../lib/search/filters.js');
+    const filters = filtersFromOptions(options, ctx.now(), config.timezone);
+    const limit = parseLimit(options.limit, config.search.default_limit);
+    const { searchMemory } = await import('../../lib/search/search.js');
+    const response = await searchMemory(
+      ctx.paths,
+      config,
+      { query, limit, filters, cache: options.cache !== false },
+      { logger: ctx.logger('search'), now: () => ctx.now() },
+    );
+    const { searchHuman, searchJson } = await import('../../lib/search/format.js');
+    if (ctx.json) ctx.out(searchJson(response));
+    else {
+      for (const w of response.warnings) ctx.err(`ocm-run: ${w}`);
+      ctx.out(searchHuman(query, response, { color: ctx.isTTY && !ctx.env.NO_COLOR, verbose: ctx.verbose }));
+    }
+  },
+};
