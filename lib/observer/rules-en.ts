@@ -188,6 +188,8 @@ export function stripAddress(sentence: string, names: string[]): string {
     s = next;
   }
   s = s.replace(/^(?:ugh|welp|btw|fyi|so|anyway)\s+(?=\S)/i, '');
+  // Lead-ins that only ask to remember what follows.
+  s = s.replace(/^(?:(?:please\s+)?keep (?:this|that|it) (?:straight|in mind)(?: for me)?|for the record|just so you know|note to self)\s*[:,-]\s*/i, '');
   return s.trim();
 }
 
@@ -237,7 +239,8 @@ export function analyseEnglish(sentence: string, ctx: AnalysisContext): Sentence
   if (PREFERENCE.test(sentence)) return { ...base, category: 'preference', priority: 'high', working };
   if (deadline) return { ...base, category: 'task', priority: 'high', working };
   if (STATE.test(sentence)) return { ...base, category: 'state', priority: 'medium', working };
-  if (STRUGGLE.test(sentence) || PROFILE.test(sentence)) return { ...base, category: 'fact', priority: 'high', working };
+  // Struggling is the user's state; an assistant explaining an error is a plain fact.
+  if ((STRUGGLE.test(sentence) && ctx.role === 'user') || PROFILE.test(sentence)) return { ...base, category: 'fact', priority: 'high', working };
   if (TASK.test(sentence) || working || (ctx.role === 'user' && REQUEST.test(sentence))) return { ...base, category: 'task', priority: 'medium', working };
   if (ctx.pastDate || PAST_VERB.test(sentence)) {
     return { ...base, category: 'event', priority: 'medium', working };

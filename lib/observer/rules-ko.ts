@@ -84,7 +84,7 @@ export function analyseKorean(sentence: string, ctx: AnalysisContext): SentenceA
   if (PREFERENCE.test(sentence)) return { ...base, category: 'preference', priority: 'high', working };
   if (deadline) return { ...base, category: 'task', priority: 'high', working };
   if (STATE.test(sentence)) return { ...base, category: 'state', priority: 'medium', working };
-  if (STRUGGLE.test(sentence)) return { ...base, category: 'fact', priority: 'high', working };
+  if (STRUGGLE.test(sentence) && ctx.role === 'user') return { ...base, category: 'fact', priority: 'high', working };
   const request = REQUEST.test(sentence);
   if (TASK.test(sentence) || working || (request && ctx.role === 'user')) return { ...base, category: 'task', priority: 'medium', working };
   if (ctx.pastDate || PAST.test(sentence)) return { ...base, category: 'event', priority: 'medium', working };
