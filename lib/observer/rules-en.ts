@@ -116,7 +116,7 @@ const DONE = new RegExp(
 );
 
 /** Work-ish objects: a completion about these is a finished task (✅). */
-const TASK_OBJECT = /\b(?:bug|bugs|issue|feature|task|ticket|pr|pull request|migration|tests?|build|deploy(?:ment)?|release|refactor|fix|it|that|this|chapter|draft|report|homework|assignment|project|code|endpoint|api|setup|script|job|module|service|function|page|docs?|document|review|the \w+)\b/i;
+const TASK_OBJECT = /\b(?:slides|presentation|prep|preparation|upgrade|install(?:ation)?|bug|bugs|issue|feature|task|ticket|pr|pull request|migration|tests?|build|deploy(?:ment)?|release|refactor|fix|it|that|this|chapter|draft|report|homework|assignment|project|code|endpoint|api|setup|script|job|module|service|function|page|docs?|document|review|the \w+)\b/i;
 
 /** Who the speaker is: name, work, home, family. Durable facts worth keeping at high priority. */
 const PROFILE = /\b(?:my name is|call me|i work (?:at|for|as|in)|i'm working (?:at|for)|i live in|i'm from|i am from|i'm based in|i was born|i grew up in|i'm (?:a|an) (?:software|senior|junior|lead|staff|data|backend|frontend|full-?stack|student|teacher|nurse|doctor|designer|engineer|developer|writer|manager)|my (?:wife|husband|partner|girlfriend|boyfriend|son|daughter|kids?|children|mom|mother|dad|father|brother|sister|birthday|job|company|boss|manager|team) (?:is|are|was|'s|just|has|have|named|called)\b)/i;
