@@ -180,8 +180,8 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
           maxDay,
           agents: [...agents],
           kind: root.kind,
-          // Same segment name means same content: vectors stay valid.
-          ...(entry?.vectors && entry.segment === name ? { vectors: entry.vectors } : {}),
+          // Same segment name means same content: vectors stay valid (a rebuild re-creates them from the cache).
+          ...(entry?.vectors && entry.segment === name && !options.rebuild ? { vectors: entry.vectors } : {}),
         };
         if (entry) result.changed++;
         else result.added++;
