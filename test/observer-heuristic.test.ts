@@ -58,6 +58,7 @@ test('createHeuristicObserver: kind, label and an async observe', async () => {
 test('an empty batch, tool and system messages give no observations', () => {
   assert.deepEqual(observe([]), []);
   assert.deepEqual(observe([['tool', '[tool result bash: Container ledger-postgres Started]'], ['system', 'You are a helpful assistant.']]), []);
+  assert.deepEqual(observe([['user', '[image]'], ['assistant', '[tool call: read path=src/db.ts]']]), []);
 });
 
 // ---------------------------------------------------------------------------

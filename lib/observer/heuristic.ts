@@ -300,7 +300,9 @@ function mergeShortLeads(pieces: Piece[]): void {
 
 /** Prefix the speaker unless the text already starts with them. */
 function attribute(text: string, speaker: string, _korean: boolean): string {
-  return text.startsWith(speaker) ? text : `${speaker}: ${text}`;
+  if (text.startsWith(speaker)) return text;
+  // "User: we're on GitHub" reads better as "User: We're on GitHub".
+  return `${speaker}: ${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
 
 /** End a sentence with a period (questions keep nothing; "!" becomes "."). */

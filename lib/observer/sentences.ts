@@ -41,6 +41,8 @@ export function cleanMessageText(raw: string): CleanText {
   const lines: string[] = [];
   for (let line of text.split('\n')) {
     if (TOOL_LINE.test(line)) continue;
+    // A bare attachment placeholder from the transcript reader says nothing.
+    if (/^\s*\[(?:image|file|audio|video|attachment|sticker)\]\s*$/i.test(line)) continue;
     if (/^\s*\|.*\|\s*$/.test(line)) {
       // Table row: keep the cell text, drop separator rows.
       if (/^[\s|:-]+$/.test(line)) continue;
