@@ -51,7 +51,7 @@ best true right exactly agree agreed absolutely sure course problem worries care
 lovin loving like liked appreciate appreciated appreciation grateful thankful means meant inspiring inspired inspiration
 touching heartwarming special blast awesome amazing totally completely truly super so soo sooo such real wonderful day
 night morning evening chat talk talking catch catching share sharing hear hearing glad keep up work going awesome job
-same too also here there back yours mine choice idea question point noted understood gotcha roger help assist else today`.split(/\s+/));
+same too also here there back yours mine choice idea question point noted understood gotcha roger help assist else today prob probs`.split(/\s+/));
 
 /** Whole-sentence chit-chat patterns (after vocatives and punctuation are removed). */
 const FILLER_PHRASES = [
@@ -75,7 +75,7 @@ const PREFERENCE = new RegExp(
     String.raw`\b(?:my|our) (?:favou?rite|preference|preferred|go-to)\b`,
     String.raw`\b(?:i'm|i am|we're|we are) (?:a (?:big |huge )?fan of|not a (?:big )?fan of|into|really into|keen on|passionate about|obsessed with|allergic to|vegetarian|vegan)\b`,
     String.raw`\b(?:i|we) (?:always|never) (?:use|write|do|run|want|eat|drink|buy)\b`,
-    String.raw`^(?:(?:remember|note|rule|important|fyi|reminder|from now on)\s*[:,-]?\s*)?(?:please\s+)?(?:always|never)\s+\w+`,
+    String.raw`^(?:(?:remember|note|rule|important|fyi|reminder|from now on)\s*[:,-]?\s*)?(?:please\s+)?(?:always|never)\s+(?!(?:here|there|been|be|a|an|the|so|too|fun|good|great|nice)\b)[a-z]+`,
     String.raw`^(?:(?:remember|note|rule|important|fyi|reminder|from now on)\s*[:,-]?\s*)?(?:please\s+)?(?:don't|do not) (?:ever\s+)?(?:use|suggest|write|give me|call me|add|put|commit|push|deploy|run|touch|change|delete)\b`,
     String.raw`\bfrom now on\b`,
     String.raw`\bi'd (?:rather|prefer)\b`,
@@ -221,7 +221,8 @@ function isFillerPhrase(sentence: string): boolean {
 export function analyseEnglish(sentence: string, ctx: AnalysisContext): SentenceAnalysis {
   const contentWords = countContentWords(sentence, ctx.names);
   const base: SentenceAnalysis = { kind: 'statement', category: 'fact', priority: 'low', done: false, contentWords, working: false };
-  if (contentWords === 0 || (isFillerPhrase(sentence) && contentWords < 3) || SIGN_OFF.test(sentence)) return { ...base, kind: 'filler' };
+  const signOff = SIGN_OFF.test(sentence) && !/\b(?:i|we)(?:'ll| will)\b/i.test(sentence);
+  if (contentWords === 0 || (isFillerPhrase(sentence) && contentWords < 3) || signOff) return { ...base, kind: 'filler' };
   if (isQuestion(sentence)) {
     const hasTopic = contentWords >= 2 || /\d|[A-Z]{2,}|\b\w+\.\w+\b/.test(sentence);
     if (!hasTopic) return { ...base, kind: 'filler' };
@@ -339,6 +340,10 @@ const SHORTHAND: [RegExp, string][] = [
   [/\bkinda\b/gi, 'kind of'],
   [/\bsorta\b/gi, 'sort of'],
   [/\bthx\b/gi, 'thanks'],
+  [/\blemme\b/gi, 'let me'],
+  [/\bgimme\b/gi, 'give me'],
+  [/\bvids\b/gi, 'videos'],
+  [/\bvid\b/gi, 'video'],
   [/\bpl[sz]\b/gi, 'please'],
   [/\b(?:cuz|coz|bc)\b/gi, 'because'],
   [/\bconvo\b/gi, 'conversation'],

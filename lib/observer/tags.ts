@@ -65,7 +65,7 @@ const CODE_LANG: Record<string, string> = {
 const HASHTAG = /(?:^|\s)#([\p{L}_][\p{L}\p{N}_-]{1,30})/gu;
 
 /** Capitalised words inside a sentence (not its first word): names, places, products. */
-const PROPER_NOUN = /(?<=[\p{Ll}\p{N},;:]\s+)\p{Lu}[\p{Ll}]{2,}(?:-[\p{Lu}\p{Ll}]+)?\b|^\p{Lu}\p{Ll}{2,}(?=['’]s\s)/gu;
+const PROPER_NOUN = /(?<=[\p{Ll}\p{N},;]\s+)\p{Lu}[\p{Ll}]{2,}(?:-[\p{Lu}\p{Ll}]+)?\b|^\p{Lu}\p{Ll}{2,}(?=['’]s\s)/gu;
 const NOT_NAMES = new Set(['user', 'assistant', 'the', 'this', 'that', 'and', 'but', 'i', 'okay', 'yes', 'no', 'please', 'thanks',
   'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may',
   'june', 'july', 'august', 'september', 'october', 'november', 'december', 'english', 'korean', 'god', 'mom', 'dad']);
