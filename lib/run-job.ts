@@ -29,13 +29,15 @@ export interface TickOptions {
   /** LLM Observer: observe what waits for a batch now (observe --flush). */
   flush?: boolean;
   /** Steps to run; default: all that are due. */
-  steps?: Array<'observe' | 'active_memory' | 'index'>;
+  steps?: Array<'observe' | 'active_memory' | 'index' | 'tier'>;
 }
 
 export interface TickResult {
   observe?: ObserveJobResult;
   activeMemory: Array<{ agent: string; path: string; tokens: number; included: number; dropped: number }>;
   index?: unknown;
+  /** Interrupted moves finished, the daily tier job, sync (lib/tiers/tier-step.ts). */
+  tier?: import('./tiers/tier-step.js').TierTickResult;
   durationMs: number;
 }
 
@@ -108,7 +110,7 @@ async function removeLeftoverTempFiles(paths: HomePaths): Promise<void> {
 export async function runTick(options: TickOptions): Promise<TickResult> {
   const now = options.now ?? (() => new Date());
   const started = now();
-  const steps = new Set(options.steps ?? ['observe', 'active_memory', 'index']);
+  const steps = new Set(options.steps ?? ['observe', 'active_memory', 'index', 'tier']);
   return withHomeLock(
     options.paths.lock,
     async () => {
@@ -140,6 +142,22 @@ export async function runTick(options: TickOptions): Promise<TickResult> {
           await recordJob(options.paths, 'active_memory', t0, now(), error);
           throw error;
         }
+      }
+      if (steps.has('index')) {
+        const t0 = now();
+        try {
+          const { updateIndex } = await import('./search/indexer.js');
+          result.index = await updateIndex(options.paths, options.config, { logger: options.logger, now });
+          await recordJob(options.paths, 'index', t0, now());
+        } catch (error) {
+          await recordJob(options.paths, 'index', t0, now(), error);
+          throw error;
+        }
+      }
+      if (steps.has('tier')) {
+        // Finishes interrupted moves every tick; the tier job once a day; then sync if due. Records its own runs.
+        const { tierTickStep } = await import('./tiers/tier-step.js');
+        result.tier = await tierTickStep({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now });
       }
       result.durationMs = now().getTime() - started.getTime();
       await recordJob(options.paths, 'run', started, now());
