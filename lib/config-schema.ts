@@ -53,6 +53,12 @@ export const configSchema = v.strictObject({
     batch_tokens: v.optional(int(1), 2000),
     /** …or until the session has been idle this long. */
     idle_minutes: v.optional(num(0), 10),
+    /** Who speaks: observations say "Dana prefers…" instead of "User prefers…" ('' = "User"). */
+    user_name: str(),
+    /** The agent's (or the other person's) name ('' = "Assistant"). */
+    assistant_name: str(),
+    /** Heuristic Observer: learn names from how speakers address each other ("Thanks, Mel"). */
+    infer_names: bool(false),
   }),
 
   reflector: section({

@@ -30,7 +30,11 @@ export interface ObserverDeps {
 export async function createObserver(config: Config, deps: ObserverDeps = {}): Promise<Observer> {
   if (observerKind(config) === 'heuristic') {
     const { createHeuristicObserver } = await import('./observer/heuristic.js');
-    return createHeuristicObserver();
+    const { user_name: user, assistant_name: assistant, infer_names: inferSpeakerNames } = config.observer;
+    return createHeuristicObserver({
+      ...(user || assistant ? { speakerNames: { ...(user ? { user } : {}), ...(assistant ? { assistant } : {}) } } : {}),
+      inferSpeakerNames,
+    });
   }
   const [{ createLlmClient }, { loadPrompt }, { createLlmObserver }, { createMemoryLogger }] = await Promise.all([
     import('./llm/client.js'),
