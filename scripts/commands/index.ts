@@ -12,5 +12,9 @@ import { command as stop } from './stop.js';
 import { command as watch } from './watch.js';
 import { command as search } from './search.js';
 import { command as status } from './status.js';
+import { command as tier } from './tier.js';
+import { command as archive } from './archive.js';
+import { command as approvals } from './approvals.js';
+import { command as sync } from './sync.js';
 
-export const commands: CommandSpec[] = [observe, run, status, config, demo, schedule, watch, start, stop, indexCmd, search, get];
+export const commands: CommandSpec[] = [observe, run, status, config, demo, schedule, watch, start, stop, indexCmd, search, get, tier, archive, approvals, sync];

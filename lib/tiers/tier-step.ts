@@ -1,0 +1,91 @@
+/**
+ * The tier step of a scheduled tick (`run`): every tick finishes any move a
+ * killed run left half done (cheap when there is none); once a day (local
+ * date) the tier job itself runs; then, with `sync.after_tier`, a sync — and
+ * on any tick, a sync that failed earlier is retried when its backoff is up.
+ * Callers hold the home lock.
+ */
+import type { Config } from '../config-schema.js';
+import { describeError } from '../errors.js';
+import type { HomePaths } from '../home.js';
+import type { Logger } from '../log.js';
+import { readState, writeState } from '../state.js';
+import { resolveTimeZone } from '../time-zone.js';
+import { localToday } from './age.js';
+import { searchIndexUpdater } from './search-index.js';
+import { recoverTierOps, runTierJob, type TierJobOptions, type TierRunResult } from './tier-job.js';
+import type { RecoveryResult } from './ops.js';
+
+export interface TierTickOptions {
+  paths: HomePaths;
+  config: Config;
+  logger: Logger;
+  env: NodeJS.ProcessEnv;
+  now: () => Date;
+  onStep?: TierJobOptions['onStep'];
+}
+
+export interface TierTickResult {
+  recovered: RecoveryResult;
+  /** The daily job ran in this tick. */
+  ran: boolean;
+  tier?: TierRunResult;
+  sync?: unknown;
+  error?: { message: string; code: string };
+}
+
+/** After a failed tier run, wait this long before the next attempt. */
+const RETRY_AFTER_FAILURE_MS = 60 * 60 * 1000;
+
+/** Is the daily tier job due? Not when it succeeded today, nor within an hour of a failure. */
+export async function tierDue(paths: HomePaths, config: Config, now: Date): Promise<boolean> {
+  const { state } = await readState(paths.state);
+  const rec = state.jobs.tier;
+  const zone = resolveTimeZone(config.timezone);
+  if (rec?.lastSuccess && localToday(new Date(rec.lastSuccess), zone) === localToday(now, zone)) return false;
+  if (rec?.lastError && (!rec.lastSuccess || rec.lastError.at > rec.lastSuccess) && now.getTime() - Date.parse(rec.lastError.at) < RETRY_AFTER_FAILURE_MS) return false;
+  return true;
+}
+
+/** Record a run of the tier job (the `tier` command records its runs too, so `run` does not repeat them the same day). */
+export async function recordTierRun(paths: HomePaths, at: Date, error?: unknown, startedAt: Date = at): Promise<void> {
+  const { state } = await readState(paths.state);
+  const rec = (state.jobs.tier ??= {});
+  rec.lastRun = startedAt.toISOString();
+  rec.lastDurationMs = at.getTime() - startedAt.getTime();
+  if (error === undefined) rec.lastSuccess = at.toISOString();
+  else {
+    const d = describeError(error);
+    rec.lastError = { at: at.toISOString(), message: d.message, code: d.code };
+  }
+  await writeState(paths.state, state);
+}
+
+export async function tierTickStep(options: TierTickOptions): Promise<TierTickResult> {
+  const job: TierJobOptions = {
+    paths: options.paths,
+    config: options.config,
+    logger: options.logger,
+    now: options.now,
+    updateIndex: searchIndexUpdater(options),
+    ...(options.onStep ? { onStep: options.onStep } : {}),
+  };
+  const recovered = await recoverTierOps(job);
+  const result: TierTickResult = { recovered, ran: false };
+  if (await tierDue(options.paths, options.config, options.now())) {
+    const started = options.now();
+    try {
+      result.tier = await runTierJob(job);
+      result.ran = true;
+      await recordTierRun(options.paths, options.now(), undefined, started);
+    } catch (error) {
+      await recordTierRun(options.paths, options.now(), error, started);
+      const d = describeError(error);
+      result.error = { message: d.message, code: d.code };
+      options.logger.log('error', 'tier.failed', { error: d.message, code: d.code });
+    }
+  }
+  const { syncStep } = await import('../sync/index.js');
+  result.sync = await syncStep({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now: options.now }, { afterTier: result.ran });
+  return result;
+}

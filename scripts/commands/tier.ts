@@ -1,0 +1,54 @@
+import type { CommandSpec } from '../cli-context.js';
+import { OcmError } from '../../lib/errors.js';
+import { tierOptions, underLock } from '../tier-context.js';
+
+export const command: CommandSpec = {
+  name: 'tier',
+  description: 'Age the memory: hot days past tiers.hot_ttl_days move to warm, warm days past tiers.warm_ttl_days are proposed for the cold tier (runs daily from `run`)',
+  options: [
+    ['--dry-run', 'Show what would move (counts, size, dates, tokens freed from hot); change nothing'],
+    ['--rollback <op>', 'Restore every file of a finished move exactly (op id from the output or --history)'],
+    ['--history', 'List the recent moves, approvals and rollbacks from .ocm/audit.log'],
+  ],
+  examples: ['ocm-run tier --dry-run', 'ocm-run tier', 'ocm-run tier --history', 'ocm-run tier --rollback op-20260212-101500-3fa9c1'],
+  async run(ctx, _args, options) {
+    const opts = await tierOptions(ctx);
+    if (options.history) {
+      const { readAudit } = await import('../../lib/tiers/audit.js');
+      const entries = (await readAudit(ctx.paths.audit)).slice(-30);
+      if (ctx.json) {
+        ctx.out(JSON.stringify({ entries: entries.map(({ files: _f, ...e }) => e) }));
+        return;
+      }
+      if (entries.length === 0) ctx.out('No tier history yet.');
+      for (const e of entries) {
+        const counts = e.counts as { files?: number; observations?: number } | undefined;
+        const what = [e.from && e.to ? `${String(e.from)} → ${String(e.to)}` : '', e.target ? `of ${String(e.target)}` : '', counts ? `${counts.files ?? 0} files, ${counts.observations ?? 0} observations` : '']
+          .filter(Boolean)
+          .join(' · ');
+        ctx.out(`${e.time.slice(0, 19).replace('T', ' ')}  ${e.action.padEnd(8)} ${e.op ?? ''.padEnd(26)}  ${what}`);
+      }
+      return;
+    }
+    if (typeof options.rollback === 'string' || options.rollback === true) {
+      if (typeof options.rollback !== 'string') throw new OcmError('BAD_INPUT', '--rollback needs an op id.', { hint: '`ocm-run tier --history` lists the op ids.' });
+      const { rollbackTierOp } = await import('../../lib/tiers/tier-job.js');
+      const r = await underLock(ctx, () => rollbackTierOp(opts, options.rollback as string));
+      if (ctx.json) ctx.out(JSON.stringify(r));
+      else {
+        ctx.out(`Rolled back ${r.target}: ${r.files} files restored byte for byte (${r.observations} observations) as op ${r.id}.`);
+        ctx.out('Days that are still due are moved (or proposed) again by the daily tier job; raise tiers.hot_ttl_days, reject the proposal, or pin (#pin) what should stay.');
+      }
+      return;
+    }
+    const { runTierJob } = await import('../../lib/tiers/tier-job.js');
+    const { formatTierResult } = await import('../../lib/tiers/report.js');
+    const result = await underLock(ctx, () => runTierJob({ ...opts, dryRun: Boolean(options.dryRun) }));
+    if (!result.dryRun) {
+      const { recordTierRun } = await import('../../lib/tiers/tier-step.js');
+      await recordTierRun(ctx.paths, opts.now());
+    }
+    if (ctx.json) ctx.out(JSON.stringify(result));
+    else ctx.out(formatTierResult(result).join('\n'));
+  },
+};

@@ -1,0 +1,41 @@
+/**
+ * What the tier, archive and approvals commands share: the tier job's options
+ * from the command context, under the home lock. CLI plumbing only.
+ *
+ * Test hook: with OCM_TEST=1 (set by the test runner only) and
+ * OCM_TEST_CRASH_AT=<step> (staged, prepared, copied-one, copied, indexed,
+ * removed-one, removed, audited, committed), the process kills itself with
+ * SIGKILL at that step of the first op, so tests can prove a killed move is
+ * completed or undone by the next run.
+ */
+import type { CommandContext } from './cli-context.js';
+import type { TierJobOptions } from '../lib/tiers/tier-job.js';
+
+export function crashHook(env: NodeJS.ProcessEnv): TierJobOptions['onStep'] | undefined {
+  const at = env.OCM_TEST === '1' ? env.OCM_TEST_CRASH_AT : undefined;
+  if (!at) return undefined;
+  return (step) => {
+    if (step === at) process.kill(process.pid, 'SIGKILL');
+  };
+}
+
+export async function tierOptions(ctx: CommandContext, logName = 'tier'): Promise<TierJobOptions> {
+  const { config } = await ctx.config();
+  const { searchIndexUpdater } = await import('../lib/tiers/search-index.js');
+  const logger = ctx.logger(logName);
+  const now = () => ctx.now();
+  const onStep = crashHook(ctx.env);
+  return {
+    paths: ctx.paths,
+    config,
+    logger,
+    now,
+    updateIndex: searchIndexUpdater({ paths: ctx.paths, config, logger, now }),
+    ...(onStep ? { onStep } : {}),
+  };
+}
+
+export async function underLock<T>(ctx: CommandContext, fn: () => Promise<T>): Promise<T> {
+  const { withHomeLock } = await import('../lib/lock.js');
+  return withHomeLock(ctx.paths.lock, fn, { waitMs: 30_000 });
+}
