@@ -8,6 +8,7 @@ import { activeMemoryPath, type HomePaths } from './home.js';
 import { listHotDayFiles, readObservations } from './memory-files.js';
 import { observerLabel, observerKind } from './observer-factory.js';
 import { readState, type JobRecord } from './state.js';
+import { daemonStatus, type DaemonStatus } from './daemon.js';
 
 export interface StatusReport {
   home: string;
@@ -17,6 +18,10 @@ export interface StatusReport {
   jobs: Record<string, JobRecord>;
   lastError?: { job: string; at: string; message: string; code: string };
   tokens: { transcriptRead: number; activeMemory: Record<string, number>; activeMemoryBudget: number };
+  /** The background watcher (`start --daemon` / `watch`). */
+  daemon: DaemonStatus;
+  /** The scheduler entry, when the caller looked it up (see lib/schedule collectScheduleInfo). */
+  schedule?: import('./schedule/index.js').ScheduleInfo;
 }
 
 function headerTokens(text: string): number | undefined {
@@ -66,5 +71,6 @@ export async function collectStatus(paths: HomePaths, config: Config): Promise<S
     jobs: state.jobs,
     ...(lastError ? { lastError } : {}),
     tokens: { transcriptRead: state.totals.transcriptTokens, activeMemory, activeMemoryBudget: config.active_memory.budget_tokens },
+    daemon: await daemonStatus(paths),
   };
 }

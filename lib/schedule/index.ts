@@ -68,3 +68,37 @@ export async function tickHealth(paths: HomePaths, everyMinutes: number, now: Da
     minutesSinceLastRun: Math.round(minutes * 10) / 10,
   };
 }
+
+export interface ScheduleInfo {
+  platform: import('./render.js').Platform;
+  installed: boolean;
+  active?: boolean;
+  everyMinutes: number;
+  lastRun?: string;
+  minutesSinceLastRun?: number;
+  ticking: boolean;
+}
+
+/** The schedule's state for `status` and `doctor`: installed on the detected platform, and ticking. */
+export async function collectScheduleInfo(
+  paths: HomePaths,
+  configuredEvery: number,
+  env: { runner?: import('./install.js').CommandRunner; xdgConfigHome?: string | undefined; platform?: import('./render.js').Platform; now?: Date } = {},
+): Promise<ScheduleInfo> {
+  const { defaultRunner, detectPlatform, scheduleStatus } = await import('./install.js');
+  const runner = env.runner ?? defaultRunner;
+  const platform = env.platform ?? (await detectPlatform(runner));
+  const templates = await loadScheduleTemplates();
+  const st = await scheduleStatus(platform, scheduleTarget(paths, configuredEvery), templates, { runner, xdgConfigHome: env.xdgConfigHome });
+  const every = st.everyMinutes ?? configuredEvery;
+  const health = await tickHealth(paths, every, env.now);
+  return {
+    platform,
+    installed: st.installed,
+    ...(st.active !== undefined ? { active: st.active } : {}),
+    everyMinutes: every,
+    ...(health.lastRun ? { lastRun: health.lastRun } : {}),
+    ...(health.minutesSinceLastRun !== undefined ? { minutesSinceLastRun: health.minutesSinceLastRun } : {}),
+    ticking: health.ticking,
+  };
+}

@@ -8,6 +8,8 @@ export const command: CommandSpec = {
     const { config } = await ctx.config();
     const { collectStatus } = await import('../../lib/status.js');
     const s = await collectStatus(ctx.paths, config);
+    const { collectScheduleInfo } = await import('../../lib/schedule/index.js');
+    s.schedule = await collectScheduleInfo(ctx.paths, config.schedule.every_minutes, { xdgConfigHome: ctx.env.XDG_CONFIG_HOME, now: ctx.now() }).catch(() => undefined);
     if (ctx.json) {
       ctx.out(JSON.stringify(s, null, 2));
       return;
@@ -15,6 +17,13 @@ export const command: CommandSpec = {
     const lines: string[] = [];
     lines.push(`OC-Memory · ${s.home}`);
     lines.push(`Observer: ${s.observer.label}`);
+    const { formatUptime } = await import('../../lib/daemon.js');
+    lines.push(s.daemon.running ? `Watcher: running (PID ${s.daemon.pid}, up ${formatUptime(s.daemon.uptimeSeconds ?? 0)}${s.daemon.mode === 'daemon' ? `, log ${s.daemon.log}` : ', foreground'})` : 'Watcher: not running (start with `ocm-run start --daemon`)');
+    if (s.schedule) {
+      const sc = s.schedule;
+      const last = sc.lastRun ? `last tick ${sc.lastRun.slice(0, 19).replace('T', ' ')} UTC (${sc.minutesSinceLastRun} min ago)` : 'no tick yet';
+      lines.push(`Schedule: ${sc.installed ? `${sc.platform}, every ${sc.everyMinutes} min${sc.active === false ? ' (not active)' : ''}` : `not installed (\`ocm-run schedule install\`)`} · ${last}${sc.installed && sc.lastRun && !sc.ticking ? ' — late' : ''}`);
+    }
     lines.push('');
     lines.push('Sources:');
     if (s.sources.length === 0) lines.push('  none read yet (run `ocm-run observe`)');
