@@ -92,10 +92,10 @@ export async function idsByTier(paths: HomePaths, vault: string): Promise<Record
   return out;
 }
 
-/** sha256 of every file under the given roots (relative path → hash). Missing roots are empty. */
+/** sha256 and mode of every file under the given roots ("<root index>:<relative path>" → hash). Missing roots are empty. */
 export async function hashTree(roots: string[], options: { skip?: (rel: string) => boolean } = {}): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  const walk = async (root: string, dir: string) => {
+  const walk = async (root: string, dir: string, label: number) => {
     let entries: import('node:fs').Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -104,15 +104,21 @@ export async function hashTree(roots: string[], options: { skip?: (rel: string) 
     }
     for (const e of entries) {
       const p = join(dir, e.name);
-      const rel = `${root}:${relative(root, p)}`;
+      const rel = `${label}:${relative(root, p)}`;
       if (options.skip?.(relative(root, p))) continue;
-      if (e.isDirectory()) await walk(root, p);
+      if (e.isDirectory()) await walk(root, p, label);
       else if (e.isFile()) {
         const st = await stat(p);
         out[rel] = `${createHash('sha256').update(await readFile(p)).digest('hex')}:${(st.mode & 0o777).toString(8)}`;
       }
     }
   };
-  for (const r of roots) await walk(r, r);
+  for (const [i, r] of roots.entries()) await walk(r, r, i);
   return out;
+}
+
+/** The keys whose values differ between two tree hashes (for short assertion messages). */
+export function treeDiff(a: Record<string, string>, b: Record<string, string>): string[] {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].filter((k) => a[k] !== b[k]).sort();
 }
