@@ -1,0 +1,46 @@
+/**
+ * A second process that behaves like OpenClaw's writer: appends transcript
+ * rows to an agent database, one transaction per row, with no busy timeout —
+ * so if a reader ever blocked it, the insert would fail at once with
+ * SQLITE_BUSY and be counted. Prints a JSON summary on stdout.
+ *
+ *   node --import tsx openclaw-db-writer.ts <db> <sessionId> <rows> <firstSeq>
+ */
+import Database from 'better-sqlite3';
+import { zstdRawFrame } from './openclaw-db.js';
+import { PiSessionWriter } from './pi-writer.js';
+
+const [dbPath, sessionId, rowsArg, firstSeqArg] = process.argv.slice(2);
+const rows = Number(rowsArg);
+let seq = Number(firstSeqArg);
+const db = new Database(dbPath!);
+db.pragma('busy_timeout = 0');
+const insert = db.prepare('INSERT INTO transcript_events (session_id, seq, event_json, created_at, event_zstd, event_utf8_bytes) VALUES (?, ?, ?, ?, ?, ?)');
+const writer = new PiSessionWriter(sessionId!, new Date('2026-09-02T08:00:00Z'), 1000);
+let inserted = 0;
+let busy = 0;
+const errors: string[] = [];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+for (let i = 0; i < rows; i++) {
+  const line = writer.message({ role: i % 2 === 0 ? 'user' : 'assistant', text: `Note number ${i}: the answer is ${i * 7}.` }).trim();
+  const bytes = Buffer.from(line, 'utf8');
+  seq += 1;
+  // Retry the same row until it is in (as OpenClaw's writer would), counting every refusal.
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    try {
+      if (i % 5 === 4) insert.run(sessionId, seq, null, Date.now(), Buffer.from(zstdRawFrame(bytes)), bytes.byteLength);
+      else insert.run(sessionId, seq, line, Date.now(), null, null);
+      inserted++;
+      break;
+    } catch (error) {
+      const code = String((error as { code?: unknown }).code ?? '');
+      if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) busy++;
+      else errors.push(String((error as Error).message));
+      await sleep(1);
+    }
+  }
+  if (i % 3 === 0) await sleep(1);
+}
+db.close();
+process.stdout.write(`${JSON.stringify({ inserted, busy, errors, lastSeq: seq })}\n`);
