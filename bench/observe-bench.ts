@@ -50,7 +50,8 @@ export async function runObserveBench(options: { exchanges?: number; ticks?: num
     const id = '00000001-0000-4000-8000-00000000b001';
     const w = new PiSessionWriter(id, new Date('2026-02-01T08:00:00Z'), 20_000);
     const file = join(sessions, `${id}.jsonl`);
-    await writeFile(file, w.header() + generateConversation(w, exchanges, 42));
+    // A coding-agent transcript: 40 % of exchanges read a file of 20–150 lines (tool results are most of the bytes of real sessions).
+    await writeFile(file, w.header() + generateConversation(w, exchanges, 42, { toolShare: 0.4, toolLines: [20, 150] }));
     const bytes = (await readFile(file)).length;
 
     // Baseline: read the file and JSON.parse every line.

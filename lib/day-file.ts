@@ -174,15 +174,43 @@ function formatFrontmatter(fm: Frontmatter): string {
     if (key === 'provenance' || key in ordered) continue;
     ordered[key] = value;
   }
-  if (fm.data.provenance !== undefined) ordered.provenance = fm.data.provenance;
-  const yaml = stringifyYaml(ordered, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'any' }).replace(/^tags:\n((?:\s+- .*\n)+)/m, (_m, items: string) => {
-    const list = items
-      .trim()
-      .split('\n')
-      .map((l) => l.replace(/^\s*-\s*/, '').trim());
-    return `tags: [${list.join(', ')}]\n`;
-  });
-  return `---\n${yaml}---\n`;
+  const provenance = fm.data.provenance;
+  const yaml = (Object.keys(ordered).length ? stringifyYaml(ordered, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'any' }) : '').replace(
+    /^tags:\n((?:\s+- .*\n)+)/m,
+    (_m, items: string) => {
+      const list = items
+        .trim()
+        .split('\n')
+        .map((l) => l.replace(/^\s*-\s*/, '').trim());
+      return `tags: [${list.join(', ')}]\n`;
+    },
+  );
+  return `---\n${yaml}${provenance === undefined ? '' : formatProvenanceBlock(provenance)}---\n`;
+}
+
+/** A YAML plain scalar we may write unquoted (our ids and provenance strings always are). */
+const PLAIN_SCALAR = /^[A-Za-z0-9_][A-Za-z0-9_.:%,/+ -]*$/;
+function yamlScalar(text: string): string {
+  return PLAIN_SCALAR.test(text) && !/: |:$| #|\s$/.test(text) && !/^(true|false|null|~|yes|no|on|off|[-+]?[0-9.]+(e[-+]?[0-9]+)?)$/i.test(text) ? text : JSON.stringify(text);
+}
+
+/**
+ * The provenance map, one `id: source agent session entries` line each. Written
+ * by hand: it is the one part of a day file's frontmatter that grows with
+ * every observation, and a generic YAML serialiser re-emitting it on every
+ * append made long transcripts quadratic.
+ */
+function formatProvenanceBlock(provenance: unknown): string {
+  if (!provenance || typeof provenance !== 'object' || Array.isArray(provenance)) {
+    return stringifyYaml({ provenance }, { lineWidth: 0 });
+  }
+  const entries = Object.entries(provenance as Record<string, unknown>);
+  if (entries.length === 0) return 'provenance: {}\n';
+  let out = 'provenance:\n';
+  for (const [id, value] of entries) {
+    out += typeof value === 'string' ? `  ${yamlScalar(id)}: ${yamlScalar(value)}\n` : stringifyYaml({ [id]: value }, { lineWidth: 0 }).replace(/^/gm, '  ').replace(/ +$/, '');
+  }
+  return out;
 }
 
 function formatSegment(seg: Segment): string {

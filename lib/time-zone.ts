@@ -13,14 +13,56 @@ export function resolveTimeZone(configured: string): string {
 
 /** { date: 'YYYY-MM-DD', time: 'HH:MM' } of an instant in a zone. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
+const offsets = new Map<string, number>();
+const BUCKET = 15 * 60_000;
 
-export function localDateTime(instant: Date, timeZone: string): { date: string; time: string } {
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
   let fmt = formatters.get(timeZone);
   if (!fmt) {
-    fmt = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    fmt = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
     formatters.set(timeZone, fmt);
   }
-  const parts = fmt.formatToParts(instant);
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '00';
-  return { date: `${get('year')}-${get('month')}-${get('day')}`, time: `${get('hour')}:${get('minute')}` };
+  return fmt;
+}
+
+/**
+ * The zone's UTC offset (ms) at an instant. Intl's formatToParts costs tens of
+ * microseconds, so the offset is computed once per zone and UTC quarter-hour and
+ * cached (zones change offset only on quarter-hour boundaries: Lord Howe shifts at :30).
+ */
+export function zoneOffsetMs(ms: number, timeZone: string): number {
+  const bucket = Math.floor(ms / BUCKET);
+  const key = `${timeZone}\u0000${bucket}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    const at = bucket * BUCKET;
+    const parts: Record<string, string> = {};
+    for (const p of formatterFor(timeZone).formatToParts(new Date(at))) parts[p.type] = p.value;
+    const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour) % 24, Number(parts.minute), Number(parts.second));
+    offset = asUtc - at;
+    if (offsets.size > 100_000) offsets.clear();
+    offsets.set(key, offset);
+  }
+  return offset;
+}
+
+/** Wall-clock fields of an instant in a zone. */
+export function zonedFields(ms: number, timeZone: string): { year: number; month: number; day: number; hour: number; minute: number; weekday: number } {
+  const local = new Date(ms + zoneOffsetMs(ms, timeZone));
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    weekday: local.getUTCDay(),
+  };
+}
+
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** { date: 'YYYY-MM-DD', time: 'HH:MM' } of an instant in a zone. */
+export function localDateTime(instant: Date, timeZone: string): { date: string; time: string } {
+  const f = zonedFields(instant.getTime(), timeZone);
+  return { date: `${pad(f.year, 4)}-${pad(f.month)}-${pad(f.day)}`, time: `${pad(f.hour)}:${pad(f.minute)}` };
 }

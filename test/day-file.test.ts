@@ -162,3 +162,18 @@ test('observation lines: tags, ids, markers and non-observations', () => {
   assert.notEqual(observationId({ agent: 'a', session: 's', category: 'fact', text: 'x' }), observationId({ agent: 'b', session: 's', category: 'fact', text: 'x' }));
   assert.equal(observationId({ agent: 'a', session: 's', category: 'fact', text: 'Hello  world.' }), observationId({ agent: 'a', session: 's', category: 'fact', text: 'hello world' }));
 });
+
+test('provenance with awkward session ids and entry ids round-trips through the frontmatter', () => {
+  const file = createDayFile({ date: '2026-02-12', agent: 'main', tier: 'hot' });
+  const odd = [
+    { source: 'generic', agent: 'main', session: 'log 2026-02-12T10:00:00 #1', entryIds: ['line:12', 'a,b'] },
+    { source: 'claude-code', agent: 'main', session: 'true', entryIds: [] },
+    { source: 'openclaw', agent: 'main', session: '-starts-with-dash: yes', entryIds: ['0001'] },
+  ];
+  const list = odd.map((p, i) => obs(`Fact number ${i} about the ledger.`, { provenance: p }));
+  appendObservations(file, list);
+  const text = formatDayFile(file);
+  const back = listObservations(parseDayFile(text));
+  assert.deepEqual(back.map((o) => o.provenance), odd);
+  assert.equal(formatDayFile(parseDayFile(text)), text);
+});

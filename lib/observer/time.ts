@@ -4,6 +4,7 @@
  * ("tomorrow", "next Friday", "last week", "내일", "다음 주 금요일") to real
  * dates. Pure functions; the clock is always passed in.
  */
+import { zonedFields } from '../time-zone.js';
 
 /** A calendar day, independent of any time zone. */
 export interface CalendarDay {
@@ -44,6 +45,7 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
 
 /** Is this a time zone Intl knows? */
 export function isValidTimeZone(timeZone: string): boolean {
+  if (formatters.has(timeZone)) return true;
   try {
     formatterFor(timeZone);
     return true;
@@ -59,19 +61,13 @@ export function isValidTimeZone(timeZone: string): boolean {
 export function localDateTime(iso: string, timeZone: string): LocalDateTime | undefined {
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) return undefined;
-  const f = isValidTimeZone(timeZone) ? formatterFor(timeZone) : formatterFor('UTC');
-  const parts: Record<string, string> = {};
-  for (const p of f.formatToParts(new Date(ms))) parts[p.type] = p.value;
-  const year = Number(parts.year);
-  const month = Number(parts.month);
-  const day = Number(parts.day);
-  const hour = parts.hour === '24' ? '00' : parts.hour!;
-  const day0: CalendarDay = { year, month, day };
+  const f = zonedFields(ms, isValidTimeZone(timeZone) ? timeZone : 'UTC');
+  const day0: CalendarDay = { year: f.year, month: f.month, day: f.day };
   return {
     ...day0,
     date: formatDay(day0),
-    time: `${hour}:${parts.minute}`,
-    weekday: weekdayOf(day0),
+    time: `${pad(f.hour)}:${pad(f.minute)}`,
+    weekday: f.weekday,
   };
 }
 

@@ -97,15 +97,39 @@ const ASSISTANT_TEMPLATES = [
   'The failing test was caused by {s} returning a stale token.',
 ];
 
+const CODE_LINES = [
+  "import { Pool } from 'pg';",
+  'export async function handler(req: Request): Promise<Response> {',
+  '  const token = req.headers.get("authorization")?.slice(7) ?? "";',
+  '  if (!token) return new Response("unauthorized", { status: 401 });',
+  '  const rows = await pool.query("SELECT id, amount FROM invoices WHERE owner = $1", [userId]);',
+  '  for (const row of rows.rows) total += Number(row.amount);',
+  '  return Response.json({ total, count: rows.rowCount });',
+  '}',
+];
+
+export interface ConversationOptions {
+  /** Share of exchanges with a tool call (default 0.3). */
+  toolShare?: number;
+  /** Lines of tool output per call: [min, max] (default [20, 20]). */
+  toolLines?: [number, number];
+}
+
 /** A deterministic realistic conversation: `n` user/assistant exchanges with some tool calls. */
-export function generateConversation(writer: PiSessionWriter, n: number, seed = 1): string {
+export function generateConversation(writer: PiSessionWriter, n: number, seed = 1, options: ConversationOptions = {}): string {
   let out = '';
   let x = seed;
   const rand = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const [minLines, maxLines] = options.toolLines ?? [20, 20];
   for (let i = 0; i < n; i++) {
     const s = SUBJECTS[Math.floor(rand() * SUBJECTS.length)]!;
     out += writer.message({ role: 'user', text: `${USER_TEMPLATES[Math.floor(rand() * USER_TEMPLATES.length)]!.replace('{s}', s)} (item ${seed}-${i})` });
-    if (rand() < 0.3) out += writer.toolExchange('read_file', { path: `src/${i}.ts` }, `export const value${i} = ${i};\n`.repeat(20));
+    if (rand() < (options.toolShare ?? 0.3)) {
+      const lines = minLines + Math.floor(rand() * (maxLines - minLines + 1));
+      let output = '';
+      for (let l = 0; l < lines; l++) output += `${CODE_LINES[(i + l) % CODE_LINES.length]} // ${i}:${l}\n`;
+      out += writer.toolExchange('read_file', { path: `src/${i}.ts` }, output);
+    }
     out += writer.message({ role: 'assistant', text: `${ASSISTANT_TEMPLATES[Math.floor(rand() * ASSISTANT_TEMPLATES.length)]!.replace('{s}', s)} (item ${seed}-${i})` });
   }
   return out;
