@@ -329,8 +329,12 @@ async function commitOp(ctx: OpContext, m: OpManifest, recovering: boolean): Pro
   ctx.onStep?.('committed', m.id);
 }
 
-/** Put every file of the op back to its "before" state from the kept copies. */
-export async function abortOp(ctx: OpContext, m: OpManifest, reason: string): Promise<void> {
+/**
+ * Put every file of the op back to its "before" state from the kept copies.
+ * A file someone else changed meanwhile (neither before nor after) is left as
+ * they made it; its old bytes, if kept, stay in the op folder. Returns those.
+ */
+export async function abortOp(ctx: OpContext, m: OpManifest, reason: string): Promise<string[]> {
   const order = [...m.changes.filter((c) => c.role === 'source'), ...m.changes.filter((c) => c.role !== 'source')];
   const stuck: string[] = [];
   for (const c of order) {
@@ -351,18 +355,23 @@ export async function abortOp(ctx: OpContext, m: OpManifest, reason: string): Pr
     }
     await writeFileAtomic(c.path, kept, { mode: c.mode });
   }
-  if (stuck.length > 0) {
-    throw new OcmError('IO_ERROR', `Op ${m.id} could not be undone for ${stuck.length} file(s): ${stuck.slice(0, 3).join(', ')}${stuck.length > 3 ? ', …' : ''}.`, {
-      hint: `They were changed by someone else meanwhile. The old bytes are kept in ${join(opDir(ctx.paths, m.id), 'before')}; compare them by hand, then delete that op folder.`,
-    });
-  }
   const touched = m.changes.map((c) => c.path);
   if (touched.length > 0) await ctx.onChanged?.(touched, 'sources');
-  await appendAudit(ctx.paths.audit, { time: ctx.now().toISOString(), action: 'abort', op: m.id, kind: m.kind, reason, files: touched.map((p) => auditPath(ctx.paths.root, p)) });
+  await appendAudit(ctx.paths.audit, {
+    time: ctx.now().toISOString(),
+    action: 'abort',
+    op: m.id,
+    kind: m.kind,
+    reason,
+    files: touched.map((p) => auditPath(ctx.paths.root, p)),
+    ...(stuck.length > 0 ? { leftAsFound: stuck.map((p) => auditPath(ctx.paths.root, p)) } : {}),
+  });
   m.state = 'aborted';
   m.committedAt = ctx.now().toISOString();
   await writeManifest(ctx.paths, m);
   await rm(stagedPack(ctx.paths, m.id), { force: true });
+  ctx.logger.log('warn', 'tier.op_aborted', { op: m.id, reason, leftAsFound: stuck });
+  return stuck;
 }
 
 export interface RecoveryResult {
