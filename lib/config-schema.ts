@@ -77,8 +77,9 @@ export const configSchema = v.strictObject({
     }),
     openclaw_db: section({ enabled: bool(true) }),
     pi: section({ enabled: bool(false), dir: str('~/.pi/agent/sessions') }),
-    claude_code: section({ enabled: bool(false), dir: str('~/.claude/projects') }),
-    codex: section({ enabled: bool(false), dir: str('~/.codex/sessions') }),
+    /** `agent`: the memory the transcripts are filed under (its own by default; "main" merges them). */
+    claude_code: section({ enabled: bool(false), dir: str('~/.claude/projects'), agent: str('claude-code') }),
+    codex: section({ enabled: bool(false), dir: str('~/.codex/sessions'), agent: str('codex') }),
     generic: list(
       v.strictObject({
         name: v.pipe(v.string(), v.minLength(1)),
