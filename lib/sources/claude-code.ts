@@ -1,0 +1,220 @@
+/**
+ * Claude Code transcripts (DESIGN §5), read-only and incrementally:
+ *
+ *   <dir>/<project: cwd with '/' → '-'>/<sessionId>.jsonl             a session
+ *   <dir>/<project>/<sessionId>/subagents/<agent-id>.jsonl            its sub-agents (Task tool)
+ *   <dir>/<project>/agent-<id>.jsonl                                  sub-agents of older versions
+ *
+ * Lines: `{type: user|assistant|summary|system|file-history-snapshot|…, uuid,
+ * parentUuid, sessionId, cwd, timestamp, isSidechain, message:{role, content}}`.
+ * Content blocks `text`, `thinking`, `tool_use`, `tool_result` (tool results
+ * arrive in user lines), `image`.
+ *
+ * What becomes a message: user text (tool results as one-line `[tool result
+ * …]` messages), assistant text and tool calls (`[tool call …]`); dropped:
+ * thinking, `summary` / `system` lines (compaction boundaries), compaction
+ * summaries (`isCompactSummary`), meta lines (`isMeta`), API error stand-ins,
+ * interruption markers, and slash-command / system-reminder markup.
+ *
+ * Sub-agents are attributed: their prompt is written by the main agent, not
+ * the user, so it becomes an assistant message "[to sub-agent] …", and their
+ * replies are "[sub-agent] …". Each file is its own stream with its own cursor.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { Logger } from '../log.js';
+import type { MaskingOptions } from '../masking.js';
+import type { Cursor, Message, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
+import { blocksText, isObject, isoTime, makeMessage, str, summariseToolCall, summariseToolResult, type MessageContext } from './message-text.js';
+import { readTailedFile, type LineParser } from './tailed-file.js';
+
+export interface ClaudeCodeSourceOptions {
+  /** The projects folder (default ~/.claude/projects). */
+  dir: string;
+  /** Agent name the observations are filed under (default "claude-code"). */
+  agent: string;
+  masking: MaskingOptions;
+  logger?: Logger;
+}
+
+/** `$CLAUDE_CONFIG_DIR/projects` if set, else ~/.claude/projects. */
+export function defaultClaudeCodeDir(env: Record<string, string | undefined>, homedir: string): string {
+  const configDir = env.CLAUDE_CONFIG_DIR?.trim();
+  return configDir ? join(configDir, 'projects') : join(homedir, '.claude', 'projects');
+}
+
+interface ClaudeState {
+  /** tool_use id → tool name, for naming results (bounded). */
+  tools: Record<string, string>;
+}
+
+const MAX_PENDING_TOOLS = 64;
+
+/** Markup Claude Code puts in user text that is not conversation. */
+const NOISE_BLOCKS =
+  /<(system-reminder|command-name|command-message|command-args|local-command-stdout|local-command-stderr|bash-stdout|bash-stderr|user-memory-input)>[\s\S]*?<\/\1>/g;
+const BASH_INPUT = /<bash-input>([\s\S]*?)<\/bash-input>/g;
+const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
+
+export function stripClaudeNoise(text: string): string {
+  const cleaned = text.replace(NOISE_BLOCKS, '').replace(BASH_INPUT, (_m, cmd: string) => `[bash: ${cmd.trim()}]`).trim();
+  return INTERRUPTED.test(cleaned) ? '' : cleaned;
+}
+
+function rememberTool(state: ClaudeState, id: string, name: string): void {
+  state.tools[id] = name;
+  const keys = Object.keys(state.tools);
+  if (keys.length > MAX_PENDING_TOOLS) delete state.tools[keys[0]!];
+}
+
+function toolResultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  return blocksText(content);
+}
+
+/** Normalise one parsed Claude Code line. Pure apart from the small `state`. */
+export function normalizeClaudeCodeEntry(
+  entry: unknown,
+  ctx: MessageContext & { subagent: boolean },
+  state: ClaudeState,
+): { messages: Message[]; invalid?: string } {
+  if (!isObject(entry)) return { messages: [], invalid: 'line is not a JSON object' };
+  const type = entry.type;
+  if (typeof type !== 'string') return { messages: [], invalid: 'entry has no "type"' };
+  if (type !== 'user' && type !== 'assistant') return { messages: [] }; // summary, system, file-history-snapshot, progress, …
+  const message = entry.message;
+  if (!isObject(message)) return { messages: [], invalid: `${type} entry without a "message" object` };
+  if (entry.isMeta === true || entry.isCompactSummary === true || entry.isApiErrorMessage === true) return { messages: [] };
+  const sidechain = ctx.subagent || entry.isSidechain === true;
+  const time = isoTime(entry.timestamp);
+  const entryId = str(entry.uuid) ?? '';
+  const out: Message[] = [];
+  const push = (m: Message | null) => {
+    if (m) out.push(m);
+  };
+
+  if (type === 'user') {
+    const content = message.content;
+    const texts: string[] = [];
+    if (typeof content === 'string') texts.push(content);
+    else if (Array.isArray(content)) {
+      for (const block of content) {
+        if (!isObject(block)) continue;
+        if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+        else if (block.type === 'image') texts.push('[image]');
+        else if (block.type === 'tool_result') {
+          const id = str(block.tool_use_id) ?? '';
+          const name = state.tools[id] ?? 'tool';
+          delete state.tools[id];
+          push(makeMessage(ctx, { role: 'tool', text: summariseToolResult(name, toolResultText(block.content), block.is_error === true), time, entryId, toolName: name }));
+        }
+      }
+    }
+    const text = stripClaudeNoise(texts.join('\n'));
+    if (text.length > 0) {
+      // A sub-agent's "user" is the main agent handing it a task.
+      push(makeMessage(ctx, sidechain ? { role: 'assistant', text: `[to sub-agent] ${text}`, time, entryId } : { role: 'user', text, time, entryId }));
+    }
+    return { messages: out };
+  }
+
+  // assistant
+  const parts: string[] = [];
+  const content = message.content;
+  if (typeof content === 'string') parts.push(content);
+  else if (Array.isArray(content)) {
+    for (const block of content) {
+      if (!isObject(block)) continue;
+      if (block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
+      else if (block.type === 'tool_use') {
+        const name = str(block.name) ?? 'tool';
+        const id = str(block.id);
+        if (id) rememberTool(state, id, name);
+        parts.push(summariseToolCall(name, block.input));
+      }
+      // thinking / redacted_thinking: the model's scratch work, dropped.
+    }
+  }
+  const text = parts.filter((p) => p.trim().length > 0).join('\n');
+  if (text.length > 0) push(makeMessage(ctx, { role: 'assistant', text: sidechain ? `[sub-agent] ${text}` : text, time, entryId }));
+  return { messages: out };
+}
+
+function claudeParser(ctx: MessageContext & { subagent: boolean }): LineParser<ClaudeState> {
+  return {
+    initial: () => ({ tools: {} }),
+    revive: (raw) => ({ tools: isObject(raw) && isObject(raw.tools) ? (raw.tools as Record<string, string>) : {} }),
+    line(text, state) {
+      let entry: unknown;
+      try {
+        entry = JSON.parse(text);
+      } catch (error) {
+        return { messages: [], invalid: `invalid JSON: ${(error as Error).message.slice(0, 120)}` };
+      }
+      return normalizeClaudeCodeEntry(entry, ctx, state);
+    },
+  };
+}
+
+async function listDir(path: string): Promise<string[]> {
+  try {
+    return (await readdir(path)).sort();
+  } catch {
+    return [];
+  }
+}
+
+export function createClaudeCodeSource(options: ClaudeCodeSourceOptions): TranscriptSource {
+  const { agent } = options;
+  async function addStream(streams: SourceStream[], path: string, session: string): Promise<void> {
+    try {
+      const st = await stat(path);
+      if (!st.isFile()) return;
+      const key = `claude-code:${agent}:${session}`;
+      streams.push({ key, kind: 'claude-code', agent, session, path, size: st.size });
+    } catch {
+      // vanished between readdir and stat
+    }
+  }
+
+  return {
+    kind: 'claude-code',
+    async discover() {
+      const streams: SourceStream[] = [];
+      for (const project of await listDir(options.dir)) {
+        if (project.startsWith('.')) continue;
+        const projectDir = join(options.dir, project);
+        const names = await listDir(projectDir);
+        for (const name of names) {
+          const path = join(projectDir, name);
+          if (name.endsWith('.jsonl')) {
+            const stem = basename(name, '.jsonl');
+            // Older versions: sub-agent files beside the sessions.
+            if (stem.startsWith('agent-')) await addStream(streams, path, `${project}/${stem}`);
+            else await addStream(streams, path, stem);
+          } else if (!name.startsWith('.')) {
+            const subDir = join(path, 'subagents');
+            for (const sub of await listDir(subDir)) {
+              if (sub.endsWith('.jsonl')) await addStream(streams, join(subDir, sub), `${name}/subagents/${basename(sub, '.jsonl')}`);
+            }
+          }
+        }
+      }
+      return streams;
+    },
+    read(stream: SourceStream, cursor: Cursor | undefined, limits: ReadLimits): Promise<StreamChunk> {
+      // Sub-agent streams have a session like `<session>/subagents/agent-x` (see discover).
+      const subagent = stream.session.includes('/');
+      const ctx = { source: 'claude-code' as const, agent: stream.agent, session: stream.session, masking: options.masking, subagent };
+      return readTailedFile({
+        path: stream.path,
+        cursor,
+        limits,
+        parser: claudeParser(ctx),
+        ended: stream.ended === true,
+        key: stream.key,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
+    },
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * Small pure helpers shared by the non-pi transcript readers (Claude Code,
+ * Codex, generic): building a masked Message, reducing tool calls and tool
+ * results to one short line, reading text out of content blocks. The pi
+ * format keeps its own rules in pi-entries.ts; the tool-call line format is
+ * the same (summariseToolCall).
+ */
+import { maskSecrets, type MaskingOptions } from '../masking.js';
+import type { Message, Role, SourceKind } from '../types.js';
+import { summariseToolCall, TOOL_SUMMARY_CHARS } from './pi-entries.js';
+
+export { summariseToolCall, TOOL_SUMMARY_CHARS };
+
+export type Json = Record<string, unknown>;
+
+export function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function str(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Cut to `max` characters (plus "…"), never inside a surrogate pair. */
+export function cap(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}…`;
+}
+
+/** An ISO timestamp from an ISO string or epoch number (seconds or ms); '' when absent/invalid. */
+export function isoTime(value: unknown): string {
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    // Epoch seconds (< year 2286 in ms terms) vs milliseconds.
+    const ms = value < 1e11 ? value * 1000 : value;
+    const d = new Date(ms);
+    return Number.isNaN(d.getTime()) ? '' : d.toISOString();
+  }
+  if (typeof value === 'string' && value.trim().length > 0) {
+    const trimmed = value.trim();
+    const d = /^\d+(\.\d+)?$/.test(trimmed) ? new Date(Number(trimmed) < 1e11 ? Number(trimmed) * 1000 : Number(trimmed)) : new Date(trimmed);
+    return Number.isNaN(d.getTime()) ? '' : d.toISOString();
+  }
+  return '';
+}
+
+/** `[tool result Bash: first 200 characters]` / `[tool error Bash: …]`. */
+export function summariseToolResult(name: string, output: string, isError = false): string {
+  const label = isError ? 'tool error' : 'tool result';
+  const body = cap(oneLine(output), TOOL_SUMMARY_CHARS);
+  return body.length > 0 ? `[${label} ${name}: ${body}]` : `[${label} ${name}]`;
+}
+
+/**
+ * Text of a content value: a string, or an array of blocks whose `text` is
+ * taken when the block type is one of `textTypes`; images become "[image]".
+ */
+export function blocksText(content: unknown, textTypes: readonly string[] = ['text']): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const block of content) {
+    if (typeof block === 'string') parts.push(block);
+    else if (isObject(block)) {
+      const type = str(block.type) ?? 'text';
+      if (textTypes.includes(type) && typeof block.text === 'string') parts.push(block.text);
+      else if (type === 'image' || type === 'input_image' || type === 'localImage') parts.push('[image]');
+    }
+  }
+  return parts.join('\n');
+}
+
+export interface MessageContext {
+  source: SourceKind;
+  agent: string;
+  session: string;
+  masking: MaskingOptions;
+}
+
+/** A trimmed, secret-masked Message, or null when nothing is left to say. */
+export function makeMessage(
+  ctx: MessageContext,
+  fields: { role: Role; text: string; time: string; entryId: string; toolName?: string | undefined },
+): Message | null {
+  const masked = maskSecrets(fields.text.trim(), ctx.masking).text;
+  if (masked.length === 0) return null;
+  const message: Message = {
+    role: fields.role,
+    text: masked,
+    time: fields.time,
+    entryId: fields.entryId,
+    source: ctx.source,
+    agent: ctx.agent,
+    session: ctx.session,
+  };
+  if (fields.toolName !== undefined) message.toolName = fields.toolName;
+  return message;
+}
+
+/** Value at a dotted path (`message.content.0.text`); undefined when any step is missing. */
+export function valueAtPath(value: unknown, path: string): unknown {
+  if (path === '') return undefined;
+  let current: unknown = value;
+  for (const step of path.split('.')) {
+    if (Array.isArray(current) && /^\d+$/.test(step)) current = current[Number(step)];
+    else if (isObject(current)) current = current[step];
+    else return undefined;
+    if (current === undefined) return undefined;
+  }
+  return current;
+}

@@ -1,0 +1,252 @@
+/**
+ * Incremental, read-only reading of one append-only line file — the JSONL
+ * transcripts of Claude Code and Codex, generic JSONL and text logs — with a
+ * JSON-serialisable cursor that survives rotation. A format plugs in as a
+ * LineParser (one complete line → zero or more Messages).
+ *
+ * Rotation rules (docs/sources.md):
+ * - The cursor remembers the file's inode, the byte offset after the last
+ *   consumed line, and a hash of the file's first bytes.
+ * - The path now holds another inode: if the old inode still exists in the
+ *   same folder (logrotate renamed `app.log` → `app.log.1`), its unread rest
+ *   is read first (its last line counts even without a newline), then the new
+ *   file from its start. If the old inode is gone, the file was replaced (an
+ *   atomic rewrite): it is re-read from the start, skipping messages not newer
+ *   than the last one observed.
+ * - Same inode but the file shrank, or its head changed (copytruncate, a
+ *   rewrite in place): re-read from the start with the same skipping.
+ * - A last line without its newline is left for the next read (the writer is
+ *   mid-append), unless the stream has ended.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, stat, type FileHandle } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { OcmError } from '../errors.js';
+import type { Logger } from '../log.js';
+import type { Cursor, MalformedRecord, Message, ReadLimits, StreamChunk } from '../types.js';
+import { DEFAULT_MAX_LINE_BYTES, iterateLines, withReadOnlyFile } from './jsonl-tail.js';
+
+/** A transcript format: how one line becomes messages. */
+export interface LineParser<S> {
+  /** Parser state at the start of a file (small: it is stored in the cursor). */
+  initial(): S;
+  /** State back from a cursor (tolerant of older/garbled shapes). */
+  revive(raw: unknown): S;
+  /** One complete, non-blank line. `invalid` marks it malformed (counted, logged, skipped). */
+  line(text: string, state: S, lineNo: number): { messages: Message[]; invalid?: string };
+  /** End of a chunk: messages still held back (e.g. a multi-line log message). */
+  flush?(state: S): Message[];
+}
+
+export interface TailCursor {
+  v: 1;
+  ino: string;
+  offset: number;
+  line: number;
+  headLen: number;
+  headHash: string;
+  /** Newest message time observed (ISO), for skipping after a re-read. */
+  lastTime: string;
+  /** While re-reading a rewritten file: skip messages with time <= this. */
+  skipUntil: string;
+  rewinds: number;
+  state: unknown;
+}
+
+export interface TailReadOptions<S> {
+  path: string;
+  cursor: Cursor | undefined;
+  limits: ReadLimits;
+  parser: LineParser<S>;
+  /** The file will not grow any more: its last line counts without a newline. */
+  ended?: boolean;
+  maxLineBytes?: number;
+  logger?: Logger;
+  /** Stream key, for log lines. */
+  key: string;
+}
+
+const HEAD_BYTES = 4096;
+
+function parseTailCursor(cursor: Cursor | undefined): TailCursor | undefined {
+  if (!cursor || cursor.v !== 1 || typeof cursor.ino !== 'string' || typeof cursor.offset !== 'number') return undefined;
+  const c = cursor as Partial<TailCursor>;
+  return {
+    v: 1,
+    ino: c.ino!,
+    offset: c.offset!,
+    line: typeof c.line === 'number' ? c.line : 0,
+    headLen: typeof c.headLen === 'number' ? c.headLen : 0,
+    headHash: typeof c.headHash === 'string' ? c.headHash : '',
+    lastTime: typeof c.lastTime === 'string' ? c.lastTime : '',
+    skipUntil: typeof c.skipUntil === 'string' ? c.skipUntil : '',
+    rewinds: typeof c.rewinds === 'number' ? c.rewinds : 0,
+    state: c.state,
+  };
+}
+
+async function headHash(handle: FileHandle, length: number): Promise<string> {
+  const buffer = Buffer.alloc(length);
+  let read = 0;
+  while (read < length) {
+    const { bytesRead } = await handle.read(buffer, read, length - read, read);
+    if (bytesRead === 0) break;
+    read += bytesRead;
+  }
+  return createHash('sha256').update(buffer.subarray(0, read)).digest('base64url').slice(0, 16);
+}
+
+export async function statFile(path: string): Promise<{ ino: string; size: number; mtimeMs: number } | null> {
+  try {
+    const st = await stat(path, { bigint: true });
+    return st.isFile() ? { ino: String(st.ino), size: Number(st.size), mtimeMs: Number(st.mtimeMs) } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A file in `dir` with inode `ino` (a rotated-away transcript), or null. */
+async function findInode(dir: string, ino: string, except: string): Promise<{ path: string; size: number } | null> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return null;
+  }
+  for (const name of names) {
+    const path = join(dir, name);
+    if (path === except) continue;
+    const st = await statFile(path);
+    if (st && st.ino === ino) return { path, size: st.size };
+  }
+  return null;
+}
+
+function rewind(cursor: TailCursor, skip: boolean): TailCursor {
+  return {
+    ...cursor,
+    ino: '',
+    offset: 0,
+    line: 0,
+    headLen: 0,
+    headHash: '',
+    skipUntil: skip ? cursor.lastTime : '',
+    rewinds: cursor.rewinds + 1,
+    state: undefined,
+  };
+}
+
+/** Read the messages after the cursor, following rotation. */
+export async function readTailedFile<S>(options: TailReadOptions<S>): Promise<StreamChunk> {
+  const { path, logger, key } = options;
+  let cursor = parseTailCursor(options.cursor);
+  const current = await statFile(path);
+  const unchanged = { messages: [], cursor: options.cursor ?? {}, malformed: [], done: true };
+  if (cursor && cursor.ino !== '' && (!current || current.ino !== cursor.ino)) {
+    const old = await findInode(dirname(path), cursor.ino, path);
+    if (old && old.size > cursor.offset) {
+      // Rotated away with unread lines: finish the old file first.
+      const chunk = await readOne(options, old.path, true, cursor);
+      return { ...chunk, done: false };
+    }
+    if (!current) return unchanged; // rotated or deleted, and no new file yet
+    logger?.log('info', 'transcripts.reread', { key, path, reason: old ? 'rotated: new file' : 'file replaced' });
+    cursor = rewind(cursor, !old);
+  }
+  if (!current) return unchanged;
+  return readOne(options, path, options.ended === true, cursor);
+}
+
+async function readOne<S>(options: TailReadOptions<S>, path: string, ended: boolean, previous: TailCursor | undefined): Promise<StreamChunk> {
+  const { parser, logger, key, limits } = options;
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  try {
+    return await withReadOnlyFile(path, async (handle) => {
+      const st = await handle.stat({ bigint: true });
+      const ino = String(st.ino);
+      const size = Number(st.size);
+      let cursor = previous;
+      if (cursor && cursor.ino !== '' && cursor.ino !== ino) {
+        logger?.log('info', 'transcripts.reread', { key, path, reason: 'inode changed' });
+        cursor = rewind(cursor, true);
+      }
+      if (cursor && cursor.ino === ino) {
+        let reason: string | null = null;
+        if (size < cursor.offset) reason = 'file shrank';
+        else if ((await headHash(handle, Math.min(cursor.headLen, size))) !== cursor.headHash) reason = 'file head changed';
+        if (reason) {
+          logger?.log('info', 'transcripts.reread', { key, path, reason });
+          cursor = rewind(cursor, true);
+        }
+      }
+      const state = cursor?.state === undefined ? parser.initial() : parser.revive(cursor.state);
+      let lastTime = cursor?.lastTime ?? '';
+      let skipUntil = cursor?.skipUntil ?? '';
+      const offset = cursor?.offset ?? 0;
+      const malformed: MalformedRecord[] = [];
+      const messages: Message[] = [];
+      const maxMessages = Math.max(1, limits.maxMessages);
+      const maxBytes = Math.max(1, limits.maxBytes);
+
+      const accept = (list: Message[]) => {
+        for (const m of list) {
+          if (skipUntil !== '' && m.time !== '') {
+            if (m.time <= skipUntil) continue;
+            skipUntil = '';
+          }
+          messages.push(m);
+          if (m.time > lastTime) lastTime = m.time;
+        }
+      };
+
+      let endOffset = offset;
+      let endLine = cursor?.line ?? 0;
+      let bytes = 0;
+      let eof = true;
+      for await (const record of iterateLines(handle, { offset, lineNo: endLine, maxLineBytes, includeUnterminated: ended })) {
+        endOffset = record.end;
+        endLine = record.lineNo;
+        bytes += record.end - record.start;
+        if (record.problem === 'too-long') {
+          malformed.push({ path, line: record.lineNo, reason: `line of ${record.bytes} bytes exceeds the ${maxLineBytes}-byte limit` });
+        } else if (record.problem === 'invalid-utf8') {
+          malformed.push({ path, line: record.lineNo, reason: 'invalid UTF-8' });
+        } else if ((record.text ?? '').trim().length > 0) {
+          const result = parser.line(record.text ?? '', state, record.lineNo);
+          if (result.invalid) malformed.push({ path, line: record.lineNo, reason: result.invalid });
+          accept(result.messages);
+        }
+        if (messages.length >= maxMessages || bytes >= maxBytes) {
+          eof = false;
+          break;
+        }
+      }
+      if (parser.flush) accept(parser.flush(state));
+      if (!eof && endOffset >= size) eof = true;
+      const headLen = Math.min(HEAD_BYTES, size);
+      const next: TailCursor = {
+        v: 1,
+        ino,
+        offset: endOffset,
+        line: endLine,
+        headLen,
+        headHash: await headHash(handle, headLen),
+        lastTime,
+        skipUntil,
+        rewinds: cursor?.rewinds ?? 0,
+        state,
+      };
+      return { messages, cursor: next as unknown as Cursor, malformed, done: eof };
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { messages: [], cursor: options.cursor ?? {}, malformed: [], done: true };
+    if (code === 'EACCES' || code === 'EPERM') {
+      throw new OcmError('PERMISSION_DENIED', `Cannot read the transcript ${path}: permission denied.`, {
+        hint: 'Run OC-Memory as the user that runs the agent, or give that user read access to the file. Its cursor did not move.',
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
