@@ -177,3 +177,34 @@ test('malformed lines (torn JSON, binary garbage, invalid UTF-8, a 5 MB line) ar
     await cleanup();
   }
 });
+
+test('a day file with hand-broken frontmatter is never rewritten; its new observations wait (cursor held) until the YAML is fixed', async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const stateDir = join(dir, 'openclaw');
+    const home = await makeHome(dir, 'home', stateDir);
+    const id = uuid(21);
+    const w = new PiSessionWriter(id, new Date('2026-05-02T09:00:00Z'));
+    await mkdir(join(stateDir, 'agents', 'main', 'sessions'), { recursive: true });
+    await writeFile(sessionPath(stateDir, 'main', id), w.header() + w.message({ role: 'user', text: 'I prefer Rust for the parser service.' }));
+    assert.equal((await runCli(['observe', '--home', home])).code, 0);
+    const dayFile = join(home, 'memory', '2026-05-02.md');
+    const broken = (await readFile(dayFile, 'utf8')).replace('tier: hot', 'tier: [hot');
+    await writeFile(dayFile, broken);
+    await appendFile(sessionPath(stateDir, 'main', id), w.message({ role: 'user', text: 'We decided to deploy the parser on Fly.io.' }));
+    const r = await runCli(['observe', '--home', home]);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /broken frontmatter/);
+    assert.equal(await readFile(dayFile, 'utf8'), broken, 'the hand-broken file is untouched');
+    const status = JSON.parse((await runCli(['status', '--home', home, '--json'])).stdout);
+    assert.match(status.lastError.message, /broken frontmatter/);
+    // The user fixes the YAML: the waiting observation is written on the next run.
+    await writeFile(dayFile, broken.replace('tier: [hot', 'tier: hot'));
+    assert.equal((await runCli(['observe', '--home', home])).code, 0);
+    const rows = await snapshotObservations(home);
+    assert.ok(rows.some((x) => /Fly\.io/.test(x.text)));
+    assert.ok(rows.some((x) => /Rust/.test(x.text)));
+  } finally {
+    await cleanup();
+  }
+});

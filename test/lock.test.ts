@@ -1,0 +1,59 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdir, writeFile, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { acquireHomeLock, withHomeLock } from '../lib/lock.js';
+import { tempDir } from './helpers/cli.js';
+
+test('a second job waits for the lock, or fails with LOCKED and a hint when it may not wait', async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const target = join(dir, '.ocm', 'home');
+    const release = await acquireHomeLock(target);
+    await assert.rejects(acquireHomeLock(target, { waitMs: 0 }), (e: Error & { code?: string; hint?: string }) => e.code === 'LOCKED' && /Another OC-Memory job/.test(e.message) && Boolean(e.hint));
+    const order: string[] = [];
+    const waiting = withHomeLock(target, async () => order.push('second'), { waitMs: 5000 });
+    await new Promise((r) => setTimeout(r, 300));
+    order.push('first-done');
+    await release();
+    await waiting;
+    assert.deepEqual(order, ['first-done', 'second']);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('a lock whose owner was killed is taken over at once, not after the stale timeout', async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const target = join(dir, '.ocm', 'home');
+    // A real process takes the lock and is killed with SIGKILL while holding it.
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', `import('${new URL('../lib/lock.ts', import.meta.url).pathname}').then(async (m) => { await m.acquireHomeLock(${JSON.stringify(target)}); process.stdout.write('locked\\n'); setInterval(() => {}, 1000); })`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('locked') && resolve()));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('exit', r));
+    assert.ok((await stat(`${target}.lock`)).isDirectory(), 'the dead owner left its lock behind');
+    const t0 = Date.now();
+    const release = await acquireHomeLock(target, { waitMs: 0, staleMs: 60_000 });
+    await release();
+    assert.ok(Date.now() - t0 < 60_000);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('a lock whose recorded owner is alive is respected', async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const target = join(dir, '.ocm', 'home');
+    await mkdir(`${target}.lock`, { recursive: true });
+    await writeFile(target, '');
+    // Owner: this very test process (alive) → must not be broken.
+    await writeFile(join(`${target}.lock`, 'owner.json'), JSON.stringify({ pid: process.ppid, host: hostname(), since: new Date().toISOString() }));
+    await assert.rejects(acquireHomeLock(target, { waitMs: 0, staleMs: 60_000 }), /Another OC-Memory job/);
+  } finally {
+    await cleanup();
+  }
+});
