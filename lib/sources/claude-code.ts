@@ -200,7 +200,8 @@ export function createClaudeCodeSource(options: ClaudeCodeSourceOptions): Transc
           }
         }
       }
-      return streams;
+      // A session before its sub-agents (their session names extend the session id).
+      return streams.sort((a, b) => (a.session < b.session ? -1 : a.session > b.session ? 1 : 0));
     },
     read(stream: SourceStream, cursor: Cursor | undefined, limits: ReadLimits): Promise<StreamChunk> {
       // Sub-agent streams have a session like `<session>/subagents/agent-x` (see discover).

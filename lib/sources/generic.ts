@@ -14,8 +14,9 @@
  * Regex logs: `user_pattern` / `assistant_pattern` match the first line of a
  * message and capture it in a named group `text` (else the whole match) and
  * optionally `time`; `timestamp_pattern` finds the time when the pattern has
- * no `time` group. Lines matching neither pattern continue the previous
- * message of the same read.
+ * no `time` group. A line matching neither pattern continues the previous
+ * message of the same read — unless it matches `timestamp_pattern` (then it is
+ * some other record, e.g. a join notice, and is skipped).
  */
 import fg from 'fast-glob';
 import { stat } from 'node:fs/promises';
@@ -152,6 +153,8 @@ export function regexParser(ctx: MessageContext, patterns: { user: RegExp | null
         state.open = { role, text: body, time: timeOf(text, m.groups), line: lineNo };
         return { messages: done };
       }
+      // A line with its own timestamp is another record (a join notice, a system line): it ends the message.
+      if (patterns.timestamp?.test(text)) return { messages: finish(state) };
       if (state.open) state.open.text += `\n${text}`;
       return { messages: [] };
     },

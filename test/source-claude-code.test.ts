@@ -1,0 +1,145 @@
+/**
+ * Claude Code transcripts: fixtures written from the documented line shapes
+ * (tool use, a sub-agent file, a compaction boundary and summary, meta and
+ * command lines, an API error stand-in), read through the source; cursors,
+ * growth, and rotation of a file.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFile, cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createClaudeCodeSource, defaultClaudeCodeDir, stripClaudeNoise } from '../lib/sources/claude-code.js';
+import type { Message } from '../lib/types.js';
+import { drain, drainAll } from './helpers/drain-source.js';
+
+const FIXTURE = resolve(import.meta.dirname, 'fixtures', 'claude-code', 'projects');
+const SESSION = '5d0c6a3e-1f2b-4c3d-9e8f-0a1b2c3d4e5f';
+
+async function copyFixture(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const root = await mkdtemp(join(tmpdir(), 'ocm-claude-'));
+  const dir = join(root, 'projects');
+  await cp(FIXTURE, dir, { recursive: true });
+  return { dir, cleanup: () => rm(root, { recursive: true, force: true }) };
+}
+
+const lines = (messages: Message[]) => messages.map((m) => `${m.role}: ${m.text}`);
+
+test('a Claude Code session and its sub-agent: text, tool calls and results reduced, thinking and noise dropped, sub-agent attributed', async () => {
+  const { dir, cleanup } = await copyFixture();
+  try {
+    const source = createClaudeCodeSource({ dir, agent: 'claude-code', masking: {} });
+    const streams = await source.discover();
+    assert.deepEqual(
+      streams.map((s) => [s.key, s.session]),
+      [
+        [`claude-code:claude-code:${SESSION}`, SESSION],
+        [`claude-code:claude-code:${SESSION}/subagents/agent-a1b2c3d4`, `${SESSION}/subagents/agent-a1b2c3d4`],
+      ],
+    );
+    const main = await drain(source, streams[0]!, undefined);
+    assert.deepEqual(lines(main.messages), [
+      'user: I prefer pnpm over npm in this repo. Add retries to the checkout client.',
+      "assistant: I'll look at the checkout client first.",
+      'assistant: [tool call: Bash command="rg -n \\"fetch(\\" src/checkout.ts" description="Find fetch calls"]',
+      'tool: [tool result Bash: 12: const res = await fetch(url, { method: "POST" });]',
+      'assistant: [tool call: Task description="Review retry policy" prompt="Review src/checkout.ts and propose a retry policy with exponential backoff." subagent_type=code-reviewer]',
+      'tool: [tool result Task: Use 3 attempts with 200 ms base delay and jitter; do not retry 4xx.]',
+      'assistant: Added retries: 3 attempts, 200 ms base delay with jitter, no retry on 4xx.',
+      'user: [image]\nHere is the failing test output. The CI token is [REDACTED:github-token]',
+      'assistant: The test fails because the mock server returns 503 twice; the retry now covers it.',
+    ]);
+    assert.deepEqual(main.malformed, []);
+    assert.ok(main.messages.every((m) => m.source === 'claude-code' && m.agent === 'claude-code' && m.session === SESSION));
+    assert.equal(main.messages[0]!.entryId, 'u-0003');
+    assert.equal(main.messages[0]!.time, '2026-09-01T09:01:00.000Z');
+    assert.equal(main.messages[3]!.toolName, 'Bash');
+    const all = main.messages.map((m) => m.text).join('\n');
+    assert.doesNotMatch(all, /secret plan|The user wants retries|Caveat|command-name|summarized below|API Error|interrupted/);
+
+    const sub = await drain(source, streams[1]!, undefined);
+    assert.deepEqual(lines(sub.messages), [
+      'assistant: [to sub-agent] Review src/checkout.ts and propose a retry policy with exponential backoff.',
+      'assistant: [sub-agent] [tool call: Read file_path=/home/dev/shop/src/checkout.ts]',
+      'tool: [tool result Read: export async function checkout() { /* 80 lines */ }]',
+      'assistant: [sub-agent] Use 3 attempts with 200 ms base delay and jitter; do not retry 4xx.',
+    ]);
+    assert.ok(!sub.messages.some((m) => m.role === 'user'), "a sub-agent's prompt is not the user's words");
+  } finally {
+    await cleanup();
+  }
+});
+
+test('Claude Code: chunks and growth keep their cursor; a broken line is counted; a tool result in a later chunk keeps its tool name', async () => {
+  const { dir, cleanup } = await copyFixture();
+  try {
+    const source = createClaudeCodeSource({ dir, agent: 'main', masking: {} });
+    const [stream] = await source.discover();
+    const chunked = await drain(source, stream!, undefined, { maxBytes: 1 << 20, maxMessages: 1 });
+    const whole = await drain(source, stream!, undefined);
+    assert.deepEqual(chunked.messages, whole.messages, 'one message per chunk gives the same messages');
+    assert.ok(chunked.chunks >= whole.messages.length);
+
+    const file = join(dir, '-home-dev-shop', `${SESSION}.jsonl`);
+    const base = { sessionId: SESSION, cwd: '/home/dev/shop', isSidechain: false, userType: 'external' };
+    await appendFile(
+      file,
+      '{"type":"user", this is not json\n' +
+        `${JSON.stringify({ ...base, type: 'assistant', uuid: 'u-0017', timestamp: '2026-09-01T09:12:00.000Z', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_09', name: 'Edit', input: { file_path: 'a.ts' } }] } })}\n`,
+    );
+    const grown = await drain(source, stream!, whole.cursor);
+    assert.deepEqual(lines(grown.messages), ['assistant: [tool call: Edit file_path=a.ts]']);
+    assert.equal(grown.malformed.length, 1);
+    assert.match(grown.malformed[0]!.reason, /invalid JSON/);
+    // The result arrives later, half-written first (no newline yet): not read until complete.
+    const result = JSON.stringify({ ...base, type: 'user', uuid: 'u-0018', timestamp: '2026-09-01T09:12:01.000Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_09', content: 'ok', is_error: true }] } });
+    await appendFile(file, result.slice(0, 40));
+    const partial = await drain(source, stream!, grown.cursor);
+    assert.deepEqual(partial.messages, []);
+    await appendFile(file, `${result.slice(40)}\n`);
+    const completed = await drain(source, stream!, partial.cursor);
+    assert.deepEqual(lines(completed.messages), ['tool: [tool error Edit: ok]']);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('Claude Code: a file rewritten in place (same content, new inode) repeats nothing; new lines after it are read', async () => {
+  const { dir, cleanup } = await copyFixture();
+  try {
+    const source = createClaudeCodeSource({ dir, agent: 'main', masking: {} });
+    const [stream] = await source.discover();
+    const first = await drain(source, stream!, undefined);
+    const file = join(dir, '-home-dev-shop', `${SESSION}.jsonl`);
+    const text = await readFile(file, 'utf8');
+    const extra = `${JSON.stringify({ type: 'user', sessionId: SESSION, uuid: 'u-0100', timestamp: '2026-09-01T10:00:00.000Z', message: { role: 'user', content: 'Ship it on Monday.' } })}\n`;
+    await writeFile(`${file}.tmp`, text + extra);
+    await rename(`${file}.tmp`, file); // an atomic rewrite: new inode, old one gone
+    const after = await drain(source, stream!, first.cursor);
+    assert.deepEqual(lines(after.messages), ['user: Ship it on Monday.']);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('stripClaudeNoise and the default folder', () => {
+  assert.equal(stripClaudeNoise('<bash-input>git status</bash-input>'), '[bash: git status]');
+  assert.equal(stripClaudeNoise('<local-command-stdout>Set model to opus</local-command-stdout>'), '');
+  assert.equal(stripClaudeNoise('[Request interrupted by user for tool use]'), '');
+  assert.equal(stripClaudeNoise('Keep <b>this</b> text'), 'Keep <b>this</b> text');
+  assert.equal(defaultClaudeCodeDir({}, '/home/u'), join('/home/u', '.claude', 'projects'));
+  assert.equal(defaultClaudeCodeDir({ CLAUDE_CONFIG_DIR: '/cfg/claude' }, '/home/u'), join('/cfg/claude', 'projects'));
+});
+
+test('Claude Code: older sub-agent files beside the sessions are attributed too', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'ocm-claude-'));
+  try {
+    const project = join(root, '-home-dev-x');
+    await cp(join(FIXTURE, '-home-dev-shop', SESSION, 'subagents', 'agent-a1b2c3d4.jsonl'), join(project, 'agent-77aa.jsonl'));
+    const { streams, messages } = await drainAll(createClaudeCodeSource({ dir: root, agent: 'claude-code', masking: {} }));
+    assert.deepEqual(streams.map((s) => s.session), ['-home-dev-x/agent-77aa']);
+    assert.ok(messages.length === 4 && messages[0]!.text.startsWith('[to sub-agent]'));
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
