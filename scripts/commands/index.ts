@@ -4,6 +4,7 @@ import { command as config } from './config.js';
 import { command as demo } from './demo.js';
 import { command as get } from './get.js';
 import { command as indexCmd } from './index-cmd.js';
+import { command as integrate } from './integrate.js';
 import { command as observe } from './observe.js';
 import { command as run } from './run.js';
 import { command as schedule } from './schedule.js';
@@ -17,4 +18,4 @@ import { command as archive } from './archive.js';
 import { command as approvals } from './approvals.js';
 import { command as sync } from './sync.js';
 
-export const commands: CommandSpec[] = [observe, run, status, config, demo, schedule, watch, start, stop, indexCmd, search, get, tier, archive, approvals, sync];
+export const commands: CommandSpec[] = [observe, run, status, config, demo, schedule, watch, start, stop, integrate, indexCmd, search, get, tier, archive, approvals, sync];

@@ -1,0 +1,78 @@
+import type { CommandSpec } from '../cli-context.js';
+import { OcmError } from '../../lib/errors.js';
+
+export const command: CommandSpec = {
+  name: 'integrate [target]',
+  description: 'Hook OC-Memory into OpenClaw: memory folders in openclaw.json (comments kept, backed up) + the OC-Memory plugin; --uninstall reverses it',
+  options: [
+    ['--print', 'Only print the settings and where the plugin goes; change nothing'],
+    ['--uninstall', 'Remove the settings and the plugin again'],
+    ['--keys <which>', 'Extra-paths key(s) to write: both (default) | current (memory.search) | legacy (agents.defaults.memorySearch)'],
+  ],
+  examples: ['ocm-run integrate openclaw', 'ocm-run integrate openclaw --print', 'ocm-run integrate openclaw --uninstall'],
+  async run(ctx, args, options) {
+    const target = (args[0] as string | undefined) ?? 'openclaw';
+    if (target !== 'openclaw') throw new OcmError('BAD_INPUT', `Unknown integration "${target}".`, { hint: 'Only `ocm-run integrate openclaw` exists so far.' });
+    const keys = options.keys === undefined ? 'both' : String(options.keys);
+    if (!['both', 'current', 'legacy'].includes(keys)) throw new OcmError('BAD_INPUT', `--keys must be both, current or legacy (got ${keys}).`);
+    const i = await import('../../lib/openclaw-integration.js');
+    const { cliEntry } = await import('../../lib/schedule/index.js');
+    const plugin = { home: ctx.paths.root, node: process.execPath, cli: cliEntry() };
+    const keyChoice = keys as import('../../lib/openclaw-integration.js').PathsKeys;
+
+    if (options.print) {
+      const location = await i.locateOpenClaw(ctx.env);
+      const { packagePath } = await import('../../lib/package-root.js');
+      const snippet = i.integrationSnippet({ folders: i.memoryFolders(ctx.paths), plugin, keys: keyChoice });
+      if (ctx.json) {
+        ctx.out(JSON.stringify({ configPath: location.configPath, pluginDir: location.pluginDir, settings: JSON.parse(snippet) }, null, 2));
+        return;
+      }
+      ctx.out(
+        [
+          `Add this to ${location.configPath} (merge it with what is there; OpenClaw reads JSON5):`,
+          '',
+          snippet,
+          '',
+          `and copy the plugin: mkdir -p "${location.pluginDir}" && cp "${packagePath('templates', 'openclaw-plugin')}"/* "${location.pluginDir}/"`,
+          '',
+          'Then restart the OpenClaw gateway. (`ocm-run integrate openclaw` does all of this for you, with a backup.)',
+        ].join('\n'),
+      );
+      return;
+    }
+
+    if (options.uninstall) {
+      const r = await i.uninstallOpenClawIntegration({ paths: ctx.paths, env: ctx.env });
+      if (ctx.json) {
+        ctx.out(JSON.stringify({ ok: true, ...r }));
+        return;
+      }
+      const lines: string[] = [];
+      if (r.mode === 'none' && !r.pluginRemoved) lines.push('Nothing of OC-Memory was found in OpenClaw; nothing to do.');
+      else {
+        lines.push(r.mode === 'restored' ? `Restored ${r.configPath} exactly as it was before the integration.` : r.mode === 'deleted' ? `Removed ${r.configPath} (created by the integration).` : r.mode === 'edited' ? `Took OC-Memory's settings out of ${r.configPath} (your later edits are kept):` : `${r.configPath} had no OC-Memory settings.`);
+        if (r.mode === 'edited') for (const c of r.changes) lines.push(`  ${c}`);
+        if (r.pluginRemoved) lines.push('Removed the OC-Memory plugin.');
+        lines.push('Restart the OpenClaw gateway to apply.');
+      }
+      ctx.out(lines.join('\n'));
+      return;
+    }
+
+    await ctx.config();
+    const r = await i.installOpenClawIntegration({ paths: ctx.paths, env: ctx.env, plugin, keys: keyChoice });
+    if (ctx.json) {
+      ctx.out(JSON.stringify({ ok: true, configPath: r.location.configPath, changes: r.changes, backup: r.backup, pluginDir: r.pluginDir, validated: r.validated }));
+      return;
+    }
+    const lines = [`OpenClaw integration for ${ctx.paths.root}:`];
+    if (r.changes.length === 0) lines.push(`  ${r.location.configPath} already had every OC-Memory setting.`);
+    for (const c of r.changes) lines.push(`  ${r.location.configPath}: ${c}`);
+    if (r.backup) lines.push(`  backup of the original: ${r.backup}`);
+    lines.push(`  plugin installed in ${r.pluginDir}`);
+    if (r.validated === 'ok') lines.push('  `openclaw config validate` accepts the result.');
+    lines.push('Restart the OpenClaw gateway to load it. Undo with: ocm-run integrate openclaw --uninstall');
+    ctx.out(lines.join('\n'));
+  },
+};
