@@ -12,10 +12,13 @@ import { command as start } from './start.js';
 import { command as stop } from './stop.js';
 import { command as watch } from './watch.js';
 import { command as search } from './search.js';
+import { command as sources } from './sources.js';
 import { command as status } from './status.js';
 import { command as tier } from './tier.js';
 import { command as archive } from './archive.js';
 import { command as approvals } from './approvals.js';
 import { command as sync } from './sync.js';
+import { command as forget } from './forget.js';
+import { command as exportCmd } from './export.js';
 
-export const commands: CommandSpec[] = [observe, run, status, config, demo, schedule, watch, start, stop, integrate, indexCmd, search, get, tier, archive, approvals, sync];
+export const commands: CommandSpec[] = [observe, run, status, config, demo, schedule, watch, start, stop, integrate, indexCmd, search, get, tier, archive, approvals, sync, forget, exportCmd, sources];

@@ -1,0 +1,327 @@
+/**
+ * `forget` — the right to erasure. Finds observations by id, by a text query
+ * (with an optional date range) or all of them, in every tier, and removes
+ * them from:
+ *   - the day files (hot, warm, cold; a day left with nothing but its title
+ *     is deleted),
+ *   - the rollback copies of tier moves (.ocm/ops/*: those ops can then no
+ *     longer be rolled back exactly),
+ *   - reflections that quote or link them (the home's and the vault's copies:
+ *     the lines that hold the text or the id),
+ *   - the search index and the embedding vectors (segments of changed files
+ *     are rebuilt; cached vectors of the forgotten texts are dropped),
+ *   - active_memory.md (rebuilt), the current-task note in state.json and
+ *     log lines that carry the text.
+ * The audit log records the ids and counts, never the text or the query.
+ * Callers hold the home lock.
+ */
+import { readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-file.js';
+import type { Config } from './config-schema.js';
+import { formatDayFile, listObservations, parseDayFile, removeObservations, type DayFile } from './day-file.js';
+import { OcmError } from './errors.js';
+import { type HomePaths } from './home.js';
+import type { Logger } from './log.js';
+import { readState, writeState } from './state.js';
+import type { Priority, Tier } from './types.js';
+import { appendAudit, auditPath } from './tiers/audit.js';
+import { coldRoot, listAllTierFiles, VAULT_REFLECTIONS, type TierFile } from './tiers/locations.js';
+import { listOpCopies, listOpIds, markScrubbed, opsDir } from './tiers/ops.js';
+import { readApprovals, writeApprovals } from './tiers/approvals.js';
+import type { IndexUpdater } from './tiers/search-index.js';
+
+export interface ForgetSelector {
+  ids?: string[];
+  /** Case-insensitive text (or #tag) to match in observations. */
+  query?: string;
+  /** Inclusive date range (YYYY-MM-DD) on the observation's day. */
+  since?: string;
+  until?: string;
+  all?: boolean;
+}
+
+export interface ForgetTarget {
+  id: string;
+  path: string;
+  tier: Tier;
+  date: string;
+  agent: string;
+  priority: Priority;
+  /** For the preview only; never logged. */
+  text: string;
+  /** A hand-written line without a block id. */
+  anonymous: boolean;
+}
+
+export interface ForgetPlan {
+  targets: ForgetTarget[];
+  /** Requested ids that were not found. */
+  notFound: string[];
+  byTier: Record<Tier, number>;
+}
+
+export interface ForgetResult {
+  observations: number;
+  files: number;
+  filesRemoved: number;
+  copiesScrubbed: number;
+  reflectionsEdited: number;
+  logsEdited: number;
+  activeMemory: string[];
+  notFound: string[];
+}
+
+export interface ForgetOptions {
+  paths: HomePaths;
+  config: Config;
+  logger: Logger;
+  now: () => Date;
+  updateIndex?: IndexUpdater;
+  /** Rebuild active memory for an agent (lib/active-memory-file.ts). */
+  rebuildActiveMemory?: (agent: string) => Promise<string>;
+}
+
+function fold(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+function matches(o: { text: string; tags: string[] }, query: string): boolean {
+  const q = fold(query);
+  if (!q) return false;
+  if (q.startsWith('#') && !q.includes(' ')) return o.tags.some((t) => fold(t) === q.slice(1));
+  return fold(o.text).includes(q) || o.tags.some((t) => fold(t) === q.replace(/^#/, ''));
+}
+
+/** Parse a file and give anonymous (hand-written, no block id) lines a temporary id so they can be removed too. */
+function parseWithAnonIds(text: string): DayFile {
+  const file = parseDayFile(text);
+  for (const seg of file.segments) if (seg.kind === 'obs' && !seg.line.id) seg.line.id = `line-${seg.line.startLine}`;
+  return file;
+}
+
+export async function planForget(paths: HomePaths, config: Config, selector: ForgetSelector): Promise<ForgetPlan> {
+  const modes = [selector.all ? 1 : 0, selector.ids?.length ? 1 : 0, selector.query ? 1 : 0].reduce((a, b) => a + b, 0);
+  if (modes !== 1) {
+    throw new OcmError('BAD_INPUT', 'Say what to forget: observation ids, --query TEXT, or --all (one of them).', { hint: 'Examples: ocm-run forget o-7f3a9c21e0 · ocm-run forget --query "my address" · ocm-run forget --all' });
+  }
+  const wanted = new Set(selector.ids ?? []);
+  const found = new Set<string>();
+  const targets: ForgetTarget[] = [];
+  const files: TierFile[] = await listAllTierFiles(paths, config.tiers.vault_path);
+  for (const f of files) {
+    if (selector.since && f.date < selector.since) continue;
+    if (selector.until && f.date > selector.until) continue;
+    let text: string;
+    try {
+      text = await readFile(f.path, 'utf8');
+    } catch {
+      continue;
+    }
+    const day = parseDayFile(text);
+    for (const o of listObservations(day, { date: f.date, agent: f.agent, tier: f.tier })) {
+      const anonymous = !day.segments.some((s) => s.kind === 'obs' && s.line.id === o.id);
+      const hit = selector.all || (wanted.size > 0 ? wanted.has(o.id) : matches(o, selector.query ?? ''));
+      if (!hit) continue;
+      if (wanted.has(o.id)) found.add(o.id);
+      targets.push({ id: o.id, path: f.path, tier: f.tier, date: o.date || f.date, agent: o.agent, priority: o.priority, text: o.text, anonymous });
+    }
+  }
+  const byTier: Record<Tier, number> = { hot: 0, warm: 0, cold: 0 };
+  for (const t of targets) byTier[t.tier]++;
+  return { targets, notFound: [...wanted].filter((id) => !found.has(id)), byTier };
+}
+
+/** The file is nothing but its title (and blank lines / the cold-note header): delete it. */
+function isEmptyDay(file: DayFile): boolean {
+  if (file.segments.some((s) => s.kind === 'obs')) return false;
+  const body = file.segments.map((s) => (s.kind === 'raw' ? s.text : '')).join('');
+  return body
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .every((l) => /^#\s+\d{4}-\d{2}-\d{2}\s*$/.test(l) || /\[\[OC-Memory\//.test(l));
+}
+
+async function listFiles(dir: string, suffix: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string) => {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await readdir(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) await walk(p);
+      else if (e.isFile() && e.name.endsWith(suffix)) out.push(p);
+    }
+  };
+  await walk(dir);
+  return out;
+}
+
+/** Drop the lines of a text file that hold a forgotten id or text. Returns the new text, or undefined when unchanged. */
+function withoutLines(text: string, ids: Set<string>, texts: string[]): string | undefined {
+  const lines = text.split('\n');
+  const kept = lines.filter((line) => {
+    for (const id of ids) if (line.includes(id)) return false;
+    for (const t of texts) if (line.includes(t)) return false;
+    return true;
+  });
+  return kept.length === lines.length ? undefined : kept.join('\n');
+}
+
+export async function applyForget(options: ForgetOptions, plan: ForgetPlan, selector: ForgetSelector): Promise<ForgetResult> {
+  const { paths, config } = options;
+  const result: ForgetResult = { observations: 0, files: 0, filesRemoved: 0, copiesScrubbed: 0, reflectionsEdited: 0, logsEdited: 0, activeMemory: [], notFound: plan.notFound };
+  const byPath = new Map<string, ForgetTarget[]>();
+  for (const t of plan.targets) byPath.set(t.path, [...(byPath.get(t.path) ?? []), t]);
+  const ids = new Set(plan.targets.filter((t) => !t.anonymous).map((t) => t.id));
+  // Texts short enough to be common words are matched only through their ids.
+  const texts = [...new Set(plan.targets.map((t) => t.text).filter((t) => t.length >= 12))];
+  const agents = new Set<string>(['main']);
+  const changed: string[] = [];
+  const removedSources = new Set<string>();
+
+  for (const [path, targets] of byPath) {
+    const text = await readFile(path, 'utf8');
+    const file = parseWithAnonIds(text);
+    const removed = removeObservations(file, targets.map((t) => t.id), path);
+    if (removed.length === 0) continue;
+    result.observations += removed.length;
+    result.files++;
+    changed.push(path);
+    for (const t of targets) agents.add(t.agent);
+    if (isEmptyDay(file)) {
+      await unlink(path);
+      result.filesRemoved++;
+      removedSources.add(path);
+    } else {
+      // Anonymous lines were given temporary ids only to remove them; kept ones format as they were (not dirty).
+      const mode = (await stat(path)).mode & 0o777;
+      await writeFileAtomic(path, formatDayFile(file), { mode });
+    }
+  }
+
+  // Rollback copies of tier moves.
+  for (const copy of await listOpCopies(paths)) {
+    const text = await readFile(copy.path, 'utf8').catch(() => undefined);
+    if (text === undefined) continue;
+    if (![...ids].some((id) => text.includes(id)) && !texts.some((t) => text.includes(t))) continue;
+    const file = parseWithAnonIds(text);
+    const drop = listObservations(file)
+      .filter((o) => ids.has(o.id) || texts.includes(o.text))
+      .map((o) => o.id);
+    removeObservations(file, drop);
+    let next = formatDayFile(file);
+    next = withoutLines(next, ids, texts) ?? next;
+    await writeFileAtomic(copy.path, next);
+    await markScrubbed(paths, copy.op);
+    result.copiesScrubbed++;
+  }
+
+  // Reflections in the home and their copies in the vault.
+  const cold = coldRoot(config.tiers.vault_path);
+  const reflectionFiles = [...(await listFiles(paths.reflections, '.md')), ...(cold ? await listFiles(join(cold, VAULT_REFLECTIONS), '.md') : [])];
+  for (const p of reflectionFiles) {
+    const text = await readFile(p, 'utf8');
+    const next = withoutLines(text, ids, texts);
+    if (next === undefined) continue;
+    await writeFileAtomic(p, next, { mode: (await stat(p)).mode & 0o777 });
+    changed.push(p);
+    result.reflectionsEdited++;
+  }
+
+  // Log lines that carry the text (JSON-lines logs).
+  for (const p of await listFiles(paths.logs, '.log')) {
+    const text = await readFile(p, 'utf8');
+    if (!texts.some((t) => text.includes(t) || text.includes(JSON.stringify(t).slice(1, -1)))) continue;
+    const escaped = texts.map((t) => JSON.stringify(t).slice(1, -1));
+    const next = withoutLines(text, new Set(), [...texts, ...escaped]);
+    if (next !== undefined) {
+      await writeFileAtomic(p, next);
+      result.logsEdited++;
+    }
+  }
+
+  // The current-task note and any unwritten observe journal in state.json.
+  const { state } = await readState(paths.state);
+  const raw = JSON.stringify(state.extra);
+  if (texts.some((t) => raw.includes(JSON.stringify(t).slice(1, -1))) || [...ids].some((id) => raw.includes(id))) {
+    const tasks = (state.extra.currentTask ?? {}) as Record<string, { text: string }>;
+    for (const [agent, task] of Object.entries(tasks)) if (texts.some((t) => task.text.includes(t))) delete tasks[agent];
+    const journals = (state.extra.observeJournal ?? {}) as Record<string, { unwritten?: Array<{ id: string; text: string }> }>;
+    for (const j of Object.values(journals)) if (j.unwritten) j.unwritten = j.unwritten.filter((o) => !ids.has(o.id) && !texts.includes(o.text));
+    await writeState(paths.state, state);
+  }
+
+  // Proposals whose day is gone.
+  const approvals = await readApprovals(paths.approvals);
+  const pending = approvals.pending.filter((p) => !removedSources.has(p.source));
+  if (pending.length !== approvals.pending.length) await writeApprovals(paths.approvals, { ...approvals, pending });
+
+  if (selector.all) {
+    for (const p of await listFiles(paths.reflections, '.md')) await unlink(p).catch(() => undefined);
+    if (cold) await rm(join(cold, VAULT_REFLECTIONS), { recursive: true, force: true });
+    for (const id of await listOpIds(paths)) await rm(join(opsDir(paths), id), { recursive: true, force: true });
+    await rm(paths.index, { recursive: true, force: true });
+  }
+
+  // The index drops the changed files' old segments; cached vectors of the forgotten texts go too.
+  await options.updateIndex?.(changed);
+  await dropCachedVectors(paths, plan.targets.map((t) => t.text));
+
+  for (const agent of [...agents].sort()) {
+    const path = await options.rebuildActiveMemory?.(agent);
+    if (path) result.activeMemory.push(path);
+  }
+
+  await appendAudit(paths.audit, {
+    time: options.now().toISOString(),
+    action: 'forget',
+    selector: selector.all ? 'all' : selector.ids?.length ? 'ids' : 'query',
+    ...(selector.since ? { since: selector.since } : {}),
+    ...(selector.until ? { until: selector.until } : {}),
+    ids: plan.targets.filter((t) => !t.anonymous).map((t) => t.id),
+    files: changed.map((p) => auditPath(paths.root, p)),
+    counts: {
+      observations: result.observations,
+      files: result.files,
+      filesRemoved: result.filesRemoved,
+      copiesScrubbed: result.copiesScrubbed,
+      reflectionsEdited: result.reflectionsEdited,
+      logsEdited: result.logsEdited,
+      byTier: plan.byTier,
+    },
+  });
+  options.logger.log('info', 'forget.done', { observations: result.observations, files: result.files });
+  return result;
+}
+
+/**
+ * The embedding cache (lib/search/vectors.ts) keeps vectors by the hash of the
+ * embedded text, which is the observation's text. A cache file holding one of
+ * the forgotten hashes is deleted (the search index re-embeds what it still
+ * needs); per-file vector sidecars of changed files were dropped by the index
+ * update.
+ */
+async function dropCachedVectors(paths: HomePaths, texts: string[]): Promise<void> {
+  if (texts.length === 0) return;
+  const dir = join(paths.index, 'embeddings');
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  const { textHash } = await import('./search/vectors.js');
+  const hashes = texts.map((t) => textHash(t));
+  for (const name of names) {
+    if (!name.endsWith('.rows')) continue;
+    const bytes = await readFile(join(dir, name));
+    if (!hashes.some((h) => bytes.includes(h))) continue;
+    await unlink(join(dir, name)).catch(() => undefined);
+    await unlink(join(dir, name.replace(/\.rows$/, '.json'))).catch(() => undefined);
+  }
+}

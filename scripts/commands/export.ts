@@ -1,0 +1,36 @@
+import type { CommandSpec } from '../cli-context.js';
+import { OcmError } from '../../lib/errors.js';
+import type { Tier } from '../../lib/types.js';
+
+export const command: CommandSpec = {
+  name: 'export',
+  description: 'Write every observation with its metadata and provenance as JSON or CSV (data portability)',
+  options: [
+    ['--format <format>', 'json or csv', { default: 'json' }],
+    ['--tier <tier>', 'hot, warm, cold or all (comma-separated for several)', { default: 'all' }],
+    ['--output <file>', 'Write to this file (mode 0600) instead of stdout'],
+  ],
+  examples: ['ocm-run export --format json --output memory.json', 'ocm-run export --format csv --tier warm,cold > old.csv'],
+  async run(ctx, _args, options) {
+    const format = String(options.format ?? 'json');
+    if (format !== 'json' && format !== 'csv') throw new OcmError('BAD_INPUT', `--format must be json or csv, not "${format}".`, { hint: 'For example: ocm-run export --format csv' });
+    const tierArg = String(options.tier ?? 'all');
+    const tiers: Tier[] = tierArg === 'all' ? ['hot', 'warm', 'cold'] : (tierArg.split(',').map((t) => t.trim()) as Tier[]);
+    for (const t of tiers) if (!['hot', 'warm', 'cold'].includes(t)) throw new OcmError('BAD_INPUT', `--tier must be hot, warm, cold or all, not "${t}".`, { hint: 'For example: --tier warm,cold' });
+    const { config } = await ctx.config();
+    const { collectExport, formatExport } = await import('../../lib/export.js');
+    const records = await collectExport(ctx.paths, config, tiers);
+    const text = formatExport(records, format, ctx.now());
+    if (options.output) {
+      const { resolve } = await import('node:path');
+      const { writeFileAtomic } = await import('../../lib/atomic-file.js');
+      const { appendAudit } = await import('../../lib/tiers/audit.js');
+      const out = resolve(String(options.output));
+      await writeFileAtomic(out, text, { mode: 0o600 });
+      await appendAudit(ctx.paths.audit, { time: ctx.now().toISOString(), action: 'export', format, tiers, output: out, counts: { observations: records.length } });
+      ctx.err(`Exported ${records.length} observation(s) to ${out}.`);
+    } else {
+      process.stdout.write(text);
+    }
+  },
+};

@@ -1,0 +1,96 @@
+import type { CommandSpec } from '../cli-context.js';
+import { OcmError } from '../../lib/errors.js';
+import { tierOptions, underLock } from '../tier-context.js';
+
+async function confirm(question: string): Promise<boolean> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await rl.question(question)).trim().toLowerCase() === 'forget';
+  } finally {
+    rl.close();
+  }
+}
+
+export const command: CommandSpec = {
+  name: 'forget [...ids]',
+  description: 'Erase observations everywhere (day files of every tier, rollback copies, reflections, index, vectors, active memory): by id, by --query, or --all',
+  options: [
+    ['--query <text>', 'Forget every observation whose text (or #tag) contains this'],
+    ['--since <date>', 'Only days on or after YYYY-MM-DD'],
+    ['--until <date>', 'Only days on or before YYYY-MM-DD'],
+    ['--all', 'Forget all observations and reflections'],
+    ['--dry-run', 'Show what would be forgotten; change nothing'],
+    ['--yes', 'Do not ask for confirmation (for scripts)'],
+  ],
+  examples: ['ocm-run forget o-7f3a9c21e0', 'ocm-run forget --query "home address" --since 2026-01-01', 'ocm-run forget --all --yes'],
+  async run(ctx, args, options) {
+    const ids = ((args[0] as string[] | undefined) ?? []).map(String);
+    const date = (v: unknown, flag: string) => {
+      if (v === undefined) return undefined;
+      const s = String(v);
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) throw new OcmError('BAD_INPUT', `${flag} must be a date like 2026-02-12.`, { hint: `For example: ${flag} 2026-01-01` });
+      return s;
+    };
+    const selector = {
+      ...(ids.length ? { ids } : {}),
+      ...(options.query !== undefined ? { query: String(options.query) } : {}),
+      ...(options.since !== undefined ? { since: date(options.since, '--since') } : {}),
+      ...(options.until !== undefined ? { until: date(options.until, '--until') } : {}),
+      ...(options.all ? { all: true } : {}),
+    };
+    const opts = await tierOptions(ctx, 'forget');
+    const { planForget, applyForget } = await import('../../lib/forget.js');
+    const { recoverTierOps } = await import('../../lib/tiers/tier-job.js');
+    return underLock(ctx, async () => {
+      await recoverTierOps(opts);
+      const plan = await planForget(ctx.paths, opts.config, selector);
+      const n = plan.targets.length;
+      const files = new Set(plan.targets.map((t) => t.path)).size;
+      if (!ctx.json) {
+        if (n === 0) ctx.out('Nothing matches; nothing to forget.');
+        else {
+          ctx.out(`${options.dryRun ? 'Would forget' : 'About to forget'} ${n} observation(s) in ${files} day file(s): hot ${plan.byTier.hot}, warm ${plan.byTier.warm}, cold ${plan.byTier.cold}.`);
+          for (const t of plan.targets.slice(0, 15)) ctx.out(`  ${t.date} ${t.tier.padEnd(4)} ${t.id}  ${t.text.length > 80 ? `${t.text.slice(0, 79)}…` : t.text}`);
+          if (n > 15) ctx.out(`  … and ${n - 15} more`);
+        }
+        if (plan.notFound.length) ctx.err(`Not found: ${plan.notFound.join(', ')}`);
+      }
+      if (options.dryRun || n === 0) {
+        if (ctx.json) ctx.out(JSON.stringify({ dryRun: Boolean(options.dryRun), observations: n, files, byTier: plan.byTier, notFound: plan.notFound, targets: plan.targets }));
+        return n === 0 && plan.notFound.length > 0 ? 1 : 0;
+      }
+      if (!options.yes) {
+        if (!process.stdin.isTTY) {
+          throw new OcmError('BAD_INPUT', `Forgetting ${n} observation(s) needs a confirmation.`, { hint: 'Run it in a terminal to confirm, or pass --yes (scripts). --dry-run shows what would go.' });
+        }
+        if (!(await confirm(`This cannot be undone. Type "forget" to erase these ${n} observation(s): `))) {
+          ctx.err('Nothing was forgotten.');
+          return 1;
+        }
+      }
+      const { rebuildActiveMemory } = await import('../../lib/active-memory-file.js');
+      const { resolveTimeZone } = await import('../../lib/time-zone.js');
+      const result = await applyForget(
+        {
+          ...opts,
+          rebuildActiveMemory: async (agent) =>
+            (await rebuildActiveMemory({ paths: ctx.paths, config: opts.config, agent, timeZone: resolveTimeZone(opts.config.timezone), now: opts.now() })).path,
+        },
+        plan,
+        selector,
+      );
+      if (ctx.json) {
+        ctx.out(JSON.stringify(result));
+        return 0;
+      }
+      ctx.out(
+        `Forgot ${result.observations} observation(s) from ${result.files} day file(s)${result.filesRemoved ? ` (${result.filesRemoved} left empty and removed)` : ''}; ` +
+          `scrubbed ${result.copiesScrubbed} rollback copie(s), ${result.reflectionsEdited} reflection(s), ${result.logsEdited} log file(s); index, vectors and active memory updated.`,
+      );
+      ctx.out('The agent transcripts themselves are not touched (OC-Memory only reads them).');
+      if (opts.config.sync.git.enabled) ctx.out('Git history (and any remote) still holds the old text: rewrite it with `git filter-repo` if it must go there too.');
+      return 0;
+    });
+  },
+};
