@@ -75,3 +75,16 @@ test('snippets mark the words that matched, through the same analyzer', () => {
   assert.ok(cut.text.length <= 122 && cut.text.startsWith('…') && cut.text.endsWith('…'));
   assert.ok(markSnippet(cut, '[', ']').includes('[POSTGRES_URL]'));
 });
+
+test('dates in a query find what was observed that day (or mentioned it)', async () => {
+  const { dateTerms } = await import('../lib/search/tokenizer.js');
+  const { documentTerms } = await import('../lib/search/segment.js');
+  assert.deepEqual(dateTerms('What did we decide on October 13, 2023?'), ['@2023-10-13', '@2023-10']);
+  assert.deepEqual(dateTerms('the 8th December, 2023 call'), ['@2023-12-08', '@2023-12']);
+  assert.deepEqual(dateTerms('anything in December 2023'), ['@2023-12']);
+  assert.deepEqual(dateTerms('2026년 2월 12일 회의'), ['@2026-02-12', '@2026-02']);
+  assert.deepEqual(dateTerms('released yesterday (2023-05-07)'), ['@2023-05-07', '@2023-05']);
+  const doc = documentTerms({ text: 'Painted a sunset.', tags: [], category: 'event', date: '2023-10-13' });
+  assert.ok(doc.includes('@2023-10-13') && doc.includes('@2023-10'));
+  assert.equal(prefixEligible('@2023-10'), false);
+});

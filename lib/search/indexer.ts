@@ -103,7 +103,11 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
     if (read.state === 'missing') dirty.add(tier);
     if (read.state === 'corrupt' || read.state === 'version') {
       result.recovered.push(tier);
-      result.warnings.push(`The ${tier} index was unreadable (${read.reason ?? read.state}); rebuilt it.`);
+      result.warnings.push(
+        read.state === 'version'
+          ? `The ${tier} index was built by another version (${read.reason ?? ''}); rebuilt it.`
+          : `The ${tier} index was unreadable (${read.reason ?? read.state}); rebuilt it.`,
+      );
       log('warn', 'index.recovered', { tier, state: read.state, reason: read.reason });
       dirty.add(tier);
     }

@@ -9,7 +9,7 @@
 import { join } from 'node:path';
 import type { Tier } from '../types.js';
 import { readManifest, tierDir, type ManifestEntry, type ManifestState } from './manifest.js';
-import { dayNumber, PRIORITY_CODE, Segment } from './segment.js';
+import { dayNumber, documentTerms, PRIORITY_CODE, Segment } from './segment.js';
 import { prefixEligible, queryTerms } from './tokenizer.js';
 import type { SearchFilters } from './types.js';
 import { loadVectorFile, type SegmentVectors } from './vectors.js';
@@ -66,6 +66,12 @@ export class IndexSnapshot {
     this.totalDocs = docs;
     this.totalLength = length;
     this.vectorDocs = vectorDocs;
+  }
+
+  /** A snapshot over segments already in memory (benchmarks, evaluation). */
+  static fromSegments(segments: Array<{ tier: Tier; key: string; segment: Segment }>): IndexSnapshot {
+    const scoped = segments.map((s) => ({ ...s, base: 0, entry: { hash: '', size: 0, mtimeMs: 0, checkedMs: 0, segment: '', docs: s.segment.docCount, minDay: s.segment.header.minDay, maxDay: s.segment.header.maxDay, agents: s.segment.header.agents, kind: 'memory' } }));
+    return new IndexSnapshot(scoped, {});
   }
 
   /** Manifest generations of some tiers, without loading segments (cheap: for the query cache). */
@@ -173,6 +179,10 @@ export interface RankOptions {
   minScore: number;
   /** Normalised query vector: hybrid ranking over segments with vectors. */
   queryVector?: Float32Array;
+  /** Expand query words to longer index terms (postg → postgresql). Default on. */
+  prefix?: boolean;
+  /** Pseudo-relevance feedback (second text pass). Default off. */
+  feedback?: boolean;
 }
 
 export interface Hit {
@@ -184,11 +194,11 @@ export interface Hit {
 }
 
 /** Expansion of the query terms into index terms with weights. */
-function expandTerms(snapshot: IndexSnapshot, terms: string[]): Map<string, number> {
+function expandTerms(snapshot: IndexSnapshot, terms: string[], prefix = true): Map<string, number> {
   const weights = new Map<string, number>();
   for (const q of terms) {
     weights.set(q, Math.max(weights.get(q) ?? 0, 1));
-    if (!prefixEligible(q)) continue;
+    if (!prefix || !prefixEligible(q)) continue;
     const key = Buffer.from(q, 'utf8');
     const found = new Set<string>();
     for (const s of snapshot.segments) {
@@ -259,6 +269,121 @@ export interface RankResult {
   hybrid: boolean;
 }
 
+
+/** Number of documents containing `term` across the snapshot. */
+function documentFrequency(snapshot: IndexSnapshot, key: Buffer): number {
+  let df = 0;
+  for (const s of snapshot.segments) {
+    const i = s.segment.find(key);
+    if (i !== -1) df += s.segment.postingStart[i + 1]! - s.segment.postingStart[i]!;
+  }
+  return df;
+}
+
+/** BM25 scores of every document matching the weighted terms (filters applied). */
+function scoreText(
+  snapshot: IndexSnapshot,
+  weights: Map<string, number>,
+  filters: Map<ScopedSegment, ((d: number) => boolean) | null | undefined>,
+  total: number,
+): { scores: Float64Array; touched: number[] } {
+  const scores = new Float64Array(total);
+  const touched: number[] = [];
+  const avgdl = snapshot.totalLength / Math.max(1, total) || 1;
+  const passCache = new Int8Array(total); // 0 unknown, 1 pass, -1 fail
+  for (const [term, weight] of weights) {
+    const key = Buffer.from(term, 'utf8');
+    const found: Array<[ScopedSegment, number]> = [];
+    let df = 0;
+    for (const s of snapshot.segments) {
+      const i = s.segment.find(key);
+      if (i === -1) continue;
+      df += s.segment.postingStart[i + 1]! - s.segment.postingStart[i]!;
+      if (filters.has(s) && filters.get(s) !== null) found.push([s, i]);
+    }
+    if (df === 0) continue;
+    const idf = Math.log(1 + (total - df + 0.5) / (df + 0.5));
+    const factor = weight * idf * (K1 + 1);
+    for (const [s, i] of found) {
+      const seg = s.segment;
+      const filter = filters.get(s);
+      const from = seg.postingStart[i]!;
+      const to = seg.postingStart[i + 1]!;
+      for (let p = from; p < to; p++) {
+        const d = seg.postingDoc[p]!;
+        const g = s.base + d;
+        if (filter) {
+          let pass = passCache[g]!;
+          if (pass === 0) passCache[g] = pass = filter(d) ? 1 : -1;
+          if (pass < 0) continue;
+        }
+        const tf = seg.postingTf[p]!;
+        const norm = tf + K1 * (1 - B + (B * seg.docLength[d]!) / avgdl);
+        const before = scores[g]!;
+        if (before === 0) touched.push(g);
+        scores[g] = before + (factor * tf) / norm;
+      }
+    }
+  }
+  return { scores, touched };
+}
+
+const FEEDBACK_DOCS = 8;
+const FEEDBACK_TERMS = 10;
+const FEEDBACK_WEIGHT = 0.4;
+
+/**
+ * Pseudo-relevance feedback (RM3-style): the terms that weigh most in the
+ * best first-pass hits (term share × hit score × idf) join the query with a
+ * lower weight. Standard recall booster for short queries over short texts.
+ */
+function feedbackTerms(snapshot: IndexSnapshot, scores: Float64Array, touched: number[], exclude: Set<string>, total: number): Map<string, number> {
+  const top = new TopK(FEEDBACK_DOCS);
+  for (const g of touched) if (scores[g]! > top.min) top.offer(g, scores[g]!);
+  const max = Math.max(...top.scores);
+  const relevance = new Map<string, number>();
+  const bySegment = new Map<ScopedSegment, Array<[number, number]>>();
+  top.docs.forEach((g, i) => {
+    const [s, d] = locateIn(snapshot, g);
+    const list = bySegment.get(s) ?? [];
+    list.push([d, top.scores[i]! / max]);
+    bySegment.set(s, list);
+  });
+  for (const [s, docs] of bySegment) {
+    const stored = s.segment.readStored(docs.map(([d]) => d));
+    for (const [d, weight] of docs) {
+      const doc = stored.get(d);
+      if (!doc) continue;
+      const terms = documentTerms({ text: doc.text, tags: doc.tags, category: s.segment.categoryOf(d) });
+      for (const t of terms) if (!exclude.has(t) && t.length > 1) relevance.set(t, (relevance.get(t) ?? 0) + weight / terms.length);
+    }
+  }
+  const scored: Array<[string, number]> = [];
+  for (const [t, r] of relevance) {
+    const df = documentFrequency(snapshot, Buffer.from(t, 'utf8'));
+    if (df < 2) continue; // a term of one document only finds that document again
+    scored.push([t, r * Math.log(1 + (total - df + 0.5) / (df + 0.5))]);
+  }
+  scored.sort((a, b) => b[1] - a[1]);
+  const best = scored.slice(0, FEEDBACK_TERMS);
+  const out = new Map<string, number>();
+  const top1 = best[0]?.[1] ?? 0;
+  for (const [t, w] of best) out.set(t, (FEEDBACK_WEIGHT * w) / top1);
+  return out;
+}
+
+function locateIn(snapshot: IndexSnapshot, g: number): [ScopedSegment, number] {
+  let lo = 0;
+  let hi = snapshot.segments.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (snapshot.segments[mid]!.base <= g) lo = mid;
+    else hi = mid - 1;
+  }
+  const s = snapshot.segments[lo]!;
+  return [s, g - s.base];
+}
+
 /** Rank the snapshot's documents for a query. */
 export function rank(snapshot: IndexSnapshot, query: string, options: RankOptions): RankResult {
   const terms = queryTerms(query);
@@ -271,45 +396,17 @@ export function rank(snapshot: IndexSnapshot, query: string, options: RankOption
   // Candidates: more than the limit when two rankings are fused.
   const k = hybrid ? Math.max(options.limit * 5, 50) : options.limit;
 
-  // ---- BM25
-  const textScores = new Float64Array(total);
-  const touched: number[] = [];
+  // ---- BM25 (with optional pseudo-relevance feedback: a second pass with terms of the first pass's best hits)
+  let textScores: Float64Array = new Float64Array(total);
+  let touched: number[] = [];
   if (terms.length > 0 && total > 0) {
-    const weights = expandTerms(snapshot, terms);
-    const avgdl = snapshot.totalLength / Math.max(1, total) || 1;
-    const passCache = new Int8Array(total); // 0 unknown, 1 pass, -1 fail
-    for (const [term, weight] of weights) {
-      const key = Buffer.from(term, 'utf8');
-      const found: Array<[ScopedSegment, number]> = [];
-      let df = 0;
-      for (const s of snapshot.segments) {
-        const i = s.segment.find(key);
-        if (i === -1) continue;
-        df += s.segment.postingStart[i + 1]! - s.segment.postingStart[i]!;
-        if (filters.get(s) !== null && filters.has(s)) found.push([s, i]);
-      }
-      if (df === 0) continue;
-      const idf = Math.log(1 + (total - df + 0.5) / (df + 0.5));
-      const factor = weight * idf * (K1 + 1);
-      for (const [s, i] of found) {
-        const seg = s.segment;
-        const filter = filters.get(s);
-        const from = seg.postingStart[i]!;
-        const to = seg.postingStart[i + 1]!;
-        for (let p = from; p < to; p++) {
-          const d = seg.postingDoc[p]!;
-          const g = s.base + d;
-          if (filter) {
-            let pass = passCache[g]!;
-            if (pass === 0) passCache[g] = pass = filter(d) ? 1 : -1;
-            if (pass < 0) continue;
-          }
-          const tf = seg.postingTf[p]!;
-          const norm = tf + K1 * (1 - B + (B * seg.docLength[d]!) / avgdl);
-          const before = textScores[g]!;
-          if (before === 0) touched.push(g);
-          textScores[g] = before + (factor * tf) / norm;
-        }
+    const weights = expandTerms(snapshot, terms, options.prefix !== false);
+    ({ scores: textScores, touched } = scoreText(snapshot, weights, filters, total));
+    if (options.feedback && touched.length > 0) {
+      const expansion = feedbackTerms(snapshot, textScores, touched, new Set(weights.keys()), total);
+      if (expansion.size > 0) {
+        for (const [t, w] of expansion) weights.set(t, Math.max(weights.get(t) ?? 0, w));
+        ({ scores: textScores, touched } = scoreText(snapshot, weights, filters, total));
       }
     }
   }

@@ -15,7 +15,7 @@
  * read only for the documents a query returns.
  */
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
-import { analyze, ANALYZER_VERSION } from './tokenizer.js';
+import { analyze, ANALYZER_VERSION, ownDateTerms } from './tokenizer.js';
 import type { Priority, Provenance, Tier } from '../types.js';
 import type { SearchDoc } from './types.js';
 
@@ -105,8 +105,9 @@ export function minuteNumber(time: string): number {
 }
 
 /** The terms a document is indexed under: its text, tags and category. */
-export function documentTerms(doc: Pick<SearchDoc, 'text' | 'tags' | 'category'>): string[] {
+export function documentTerms(doc: Pick<SearchDoc, 'text' | 'tags' | 'category'> & { date?: string }): string[] {
   const terms = analyze(doc.text);
+  if (doc.date) for (const t of ownDateTerms(doc.date)) terms.push(t);
   for (const tag of doc.tags) for (const t of analyze(tag.replace(/[/_-]/g, ' '))) terms.push(t);
   if (doc.category && doc.category !== 'fact') for (const t of analyze(doc.category)) terms.push(t);
   return terms;

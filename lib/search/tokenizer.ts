@@ -22,7 +22,7 @@ import { stemmer } from 'stemmer';
 import { isKoreanFunctionWord, koreanStem } from './korean.js';
 
 /** Bump when the terms produced for the same text change: stored indexes are rebuilt. */
-export const ANALYZER_VERSION = 1;
+export const ANALYZER_VERSION = 2;
 
 const ENGLISH_STOP_WORDS = new Set(
   (
@@ -134,12 +134,73 @@ function camelParts(word: string): string[] {
   return word.split(/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/).filter(Boolean);
 }
 
+const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const DAY = '(\\d{1,2})(?:st|nd|rd|th)?';
+const ISO_DATE = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
+const MONTH_DAY_YEAR = new RegExp(`\\b${MONTH}\\.?\\s+${DAY},?\\s*(\\d{4})\\b`, 'gi');
+const DAY_MONTH_YEAR = new RegExp(`\\b${DAY}\\s+(?:of\\s+)?${MONTH}\\.?,?\\s*(\\d{4})\\b`, 'gi');
+const MONTH_YEAR = new RegExp(`\\b${MONTH}\\.?,?\\s+(\\d{4})\\b`, 'gi');
+/** Korean dates: 2026년 2월 12일, 2월 12일 2026년 is rare; also 2026년 2월. */
+const KOREAN_DATE = /(\d{4})년\s*(\d{1,2})월(?:\s*(\d{1,2})일)?/g;
+
+function monthIndex(name: string): number {
+  return MONTH_NAMES.indexOf(name.slice(0, 3).toLowerCase()) + 1;
+}
+
+function dayTerm(y: number, m: number, d: number): string | undefined {
+  if (m < 1 || m > 12 || d < 1 || d > 31) return undefined;
+  return `@${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/**
+ * Date terms of a text: "@2026-02-12" for a day and "@2026-02" for its month,
+ * from ISO dates, "February 12, 2026", "12th Feb 2026", "2026년 2월 12일", and
+ * "@2026-02" alone from "February 2026". A query naming a date thereby finds
+ * what was observed that day (documents also carry their own date's terms).
+ */
+export function dateTerms(text: string): string[] {
+  const out: string[] = [];
+  if (!/\d{4}/.test(text)) return out;
+  const add = (y: number, m: number, d?: number) => {
+    if (m < 1 || m > 12) return;
+    if (d !== undefined) {
+      const t = dayTerm(y, m, d);
+      if (t) out.push(t);
+    }
+    out.push(`@${y}-${String(m).padStart(2, '0')}`);
+  };
+  const covered: Array<[number, number]> = [];
+  const note = (m: RegExpMatchArray) => covered.push([m.index!, m.index! + m[0].length]);
+  for (const m of text.matchAll(ISO_DATE)) add(Number(m[1]), Number(m[2]), Number(m[3]));
+  for (const m of text.matchAll(MONTH_DAY_YEAR)) {
+    add(Number(m[3]), monthIndex(m[1]!), Number(m[2]));
+    note(m);
+  }
+  for (const m of text.matchAll(DAY_MONTH_YEAR)) {
+    add(Number(m[3]), monthIndex(m[2]!), Number(m[1]));
+    note(m);
+  }
+  for (const m of text.matchAll(MONTH_YEAR)) {
+    if (covered.some(([s, e]) => m.index! >= s && m.index! < e)) continue;
+    add(Number(m[2]), monthIndex(m[1]!));
+  }
+  for (const m of text.matchAll(KOREAN_DATE)) add(Number(m[1]), Number(m[2]), m[3] ? Number(m[3]) : undefined);
+  return out;
+}
+
+/** The date terms of a document's own date (YYYY-MM-DD). */
+export function ownDateTerms(date: string): string[] {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  return m ? [`@${m[1]}-${m[2]}-${m[3]}`, `@${m[1]}-${m[2]}`] : [];
+}
+
 /**
  * Analyze text into index terms (with repeats: term frequency counts).
  * Documents and queries go through the same function.
  */
 export function analyze(text: string): string[] {
-  const out: string[] = [];
+  const out: string[] = dateTerms(text);
   if (!text) return out;
   const normalized = ASCII_ONLY.test(text) ? text : text.normalize('NFKC');
   for (const m of normalized.matchAll(RAW_TOKEN)) {
@@ -185,6 +246,7 @@ export function queryTerms(query: string): string[] {
  * expansions), pure numbers, or CJK bigrams.
  */
 export function prefixEligible(term: string): boolean {
+  if (term.startsWith('@')) return false; // date terms
   const first = term.codePointAt(0)!;
   const script = scriptOf(first);
   if (script === 'cjk') return false;

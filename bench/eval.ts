@@ -1,0 +1,43 @@
+/**
+ * `npm run eval`: retrieval-quality sections, each printing a table and
+ * writing JSON to bench/results/. Add a section: one entry in SECTIONS.
+ *
+ *   npm run eval                   all sections
+ *   npm run eval -- locomo --cli   one section, with its flags
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+
+interface Section {
+  name: string;
+  run(args: string[]): Promise<{ table: string; json: unknown }>;
+}
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+const SECTIONS: Section[] = [
+  {
+    name: 'locomo',
+    async run(args) {
+      const { runLocomoEval, locomoTable } = await import('./locomo-eval.js');
+      const report = await runLocomoEval({
+        dataDir: resolve(ROOT, '..', 'shared', 'data', 'locomo-dev'),
+        useCli: args.includes('--cli'),
+        keep: args.includes('--keep'),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      return { table: locomoTable(report), json: report };
+    },
+  },
+];
+
+const args = process.argv.slice(2);
+const wanted = args.filter((a) => !a.startsWith('--'));
+await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
+for (const section of SECTIONS) {
+  if (wanted.length && !wanted.includes(section.name)) continue;
+  process.stderr.write(`== eval: ${section.name}\n`);
+  const { table, json } = await section.run(args);
+  process.stdout.write(`${table}\n\n`);
+  await writeFile(join(ROOT, 'bench', 'results', `eval-${section.name}.json`), `${JSON.stringify({ at: new Date().toISOString(), ...(json as object) }, null, 2)}\n`);
+}
