@@ -22,6 +22,8 @@ export interface StatusReport {
   daemon: DaemonStatus;
   /** The scheduler entry, when the caller looked it up (see lib/schedule collectScheduleInfo). */
   schedule?: import('./schedule/index.js').ScheduleInfo;
+  /** Day files per tier, pending approvals, interrupted moves, the sync queue (lib/tiers/status.ts). */
+  tiers: import('./tiers/status.js').TierStatus;
 }
 
 function headerTokens(text: string): number | undefined {
@@ -72,5 +74,6 @@ export async function collectStatus(paths: HomePaths, config: Config): Promise<S
     ...(lastError ? { lastError } : {}),
     tokens: { transcriptRead: state.totals.transcriptTokens, activeMemory, activeMemoryBudget: config.active_memory.budget_tokens },
     daemon: await daemonStatus(paths),
+    tiers: await (await import('./tiers/status.js')).collectTierStatus(paths, config),
   };
 }
