@@ -51,8 +51,16 @@ class Git {
 
   async run(args: string[], options: { allowFail?: boolean } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
     let result;
+    // Files git writes (checkout, rebase, pull) get 0600 like every memory file: the child inherits the umask.
+    const umask = process.umask(0o077);
+    let child;
     try {
-      result = await execa('git', [...this.identity, ...args], { cwd: this.cwd, env: GIT_ENV, reject: false, timeout: this.timeoutMs, stdin: 'ignore' });
+      child = execa('git', [...this.identity, ...args], { cwd: this.cwd, env: GIT_ENV, reject: false, timeout: this.timeoutMs, stdin: 'ignore' });
+    } finally {
+      process.umask(umask);
+    }
+    try {
+      result = await child;
     } catch (error) {
       throw new OcmError('IO_ERROR', `Could not run git: ${(error as Error).message}`, { hint: 'Install Git (https://git-scm.com) or turn off sync.git.enabled.' });
     }
@@ -102,8 +110,11 @@ export async function gitSync(options: GitSyncOptions): Promise<GitSyncResult> {
   const email = await git.run(['config', 'user.email'], { allowFail: true });
   if (email.code !== 0 || !email.stdout) git.setIdentity(['-c', 'user.name=OC-Memory', '-c', `user.email=oc-memory@${hostname() || 'localhost'}`]);
 
-  const commitAll = async (message: string, paths: string[] = [':(glob)**/*.md', '.gitattributes', '.gitignore']) => {
-    await git.run(['add', '-A', '--', ...paths]);
+  const MARKDOWN = ':(glob)**/*.md';
+  const commitAll = async (message: string, paths: string[] = [MARKDOWN, '.gitattributes', '.gitignore']) => {
+    // A pathspec that matches nothing is an error for git add: leave the Markdown one out when there is none yet.
+    const anyMarkdown = (await git.run(['ls-files', '-co', '--exclude-standard', '--', MARKDOWN])).stdout.length > 0;
+    await git.run(['add', '-A', '--', ...paths.filter((p) => p !== MARKDOWN || anyMarkdown)]);
     const staged = (await git.run(['diff', '--cached', '--name-only'])).stdout.split('\n').filter(Boolean);
     if (staged.length === 0) return 0;
     await git.run(['commit', '-q', '--no-verify', '-m', message]);
