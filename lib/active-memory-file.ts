@@ -3,8 +3,8 @@
  * files, the current task in state, and the reflections; written atomically, 0644.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { buildActiveMemory, type ActiveMemoryResult, type ReflectionRef } from './active-memory.js';
+import { join, relative, sep } from 'node:path';
+import { buildActiveMemory, type ActiveMemoryInput, type ActiveMemoryResult, type ReflectionRef } from './active-memory.js';
 import { writeFileAtomic } from './atomic-file.js';
 import { activeMemoryPath, type HomePaths } from './home.js';
 
@@ -34,9 +34,48 @@ export interface RebuildOptions {
   reflections?: ReflectionRef[];
 }
 
+/** Where each reflection line ranks against raw observations: priority first, then recency. */
+const REFLECTION_BASE: Record<'high' | 'medium' | 'low', number> = { high: 240, medium: 140, low: 40 };
+
+/**
+ * Reflections stand in for the older observations they cover: those are left
+ * out of the raw list (observations of the recent window always stay raw),
+ * and the reflections' lines come in instead, newest and most important first.
+ */
+export async function reflectionInputs(
+  paths: HomePaths,
+  agent: string,
+  observations: Array<{ id: string; date: string }>,
+  recentDays: number,
+): Promise<{ keep: Set<string>; lines: NonNullable<ActiveMemoryInput['reflectionLines']>; refs: ReflectionRef[] }> {
+  const { listReflections } = await import('./reflector/file.js');
+  const reflections = await listReflections(paths, agent);
+  const keep = new Set(observations.map((o) => o.id));
+  if (reflections.length === 0) return { keep, lines: [], refs: [] };
+  const dates = observations.map((o) => o.date).filter(Boolean).sort();
+  const newest = dates[dates.length - 1];
+  const windowStart = newest ? new Date(Date.parse(`${newest}T00:00:00Z`) - (recentDays - 1) * 86_400_000).toISOString().slice(0, 10) : '';
+  const covered = new Set<string>();
+  for (const r of reflections) for (const id of r.meta.sourceObservations) covered.add(id);
+  for (const o of observations) if (covered.has(o.id) && o.date < windowStart) keep.delete(o.id);
+  const all = reflections.flatMap((r) => r.lines).sort((a, b) => b.date.localeCompare(a.date));
+  const lines = all.map((l, i) => ({ text: l.text, priority: l.priority, period: l.date, rank: REFLECTION_BASE[l.priority] - Math.min(i, 99) * 0.5 }));
+  // Links are short and lead to everything else: the newest ones rank above most lines.
+  const refs = [...reflections].reverse().map((r, i) => ({
+    rank: 300 - Math.min(i, 99),
+    path: relative(paths.root, r.path).split(sep).join('/'),
+    periodStart: r.meta.periodStart,
+    periodEnd: r.meta.periodEnd,
+    title: `Reflection ${r.meta.periodStart} → ${r.meta.periodEnd} (${r.meta.sourceObservations.length} observations, ${r.meta.compressionRatio}:1)`,
+  }));
+  return { keep, lines, refs };
+}
+
 export async function rebuildActiveMemory(options: RebuildOptions): Promise<ActiveMemoryResult & { path: string }> {
   const { paths, config, agent } = options;
-  const observations = await readObservations(await listHotDayFiles(paths, agent));
+  const all = await readObservations(await listHotDayFiles(paths, agent));
+  const reflected = await reflectionInputs(paths, agent, all, config.active_memory.recent_days);
+  const observations = all.filter((o) => reflected.keep.has(o.id));
   const { state } = await readState(paths.state);
   const tasks = (state.extra.currentTask ?? {}) as Record<string, { text: string; at: string }>;
   const local = localDateTime(options.now, options.timeZone);
@@ -44,7 +83,8 @@ export async function rebuildActiveMemory(options: RebuildOptions): Promise<Acti
     template: await loadActiveMemoryTemplate(paths),
     agent,
     observations,
-    ...(options.reflections ? { reflections: options.reflections } : {}),
+    ...(options.reflections || reflected.refs.length > 0 ? { reflections: options.reflections ?? reflected.refs } : {}),
+    ...(reflected.lines.length > 0 ? { reflectionLines: reflected.lines } : {}),
     ...(tasks[agent] ? { currentTask: tasks[agent] } : {}),
     budgetTokens: config.active_memory.budget_tokens,
     recentDays: config.active_memory.recent_days,

@@ -15,6 +15,8 @@ export interface ReflectionRef {
   periodEnd: string;
   /** A one-line summary or title. */
   title: string;
+  /** Higher is kept first (default 100). */
+  rank?: number;
 }
 
 export interface ActiveMemoryInput {
@@ -22,8 +24,8 @@ export interface ActiveMemoryInput {
   agent: string;
   observations: Observation[];
   reflections?: ReflectionRef[];
-  /** Reflection lines that stand in for older periods (from the Reflector). */
-  reflectionLines?: Array<{ text: string; priority: Priority; period: string }>;
+  /** Reflection lines that stand in for older periods (from the Reflector); higher `rank` is kept first (default 150). */
+  reflectionLines?: Array<{ text: string; priority: Priority; period: string; rank?: number }>;
   currentTask?: { text: string; at: string };
   budgetTokens: number;
   recentDays: number;
@@ -165,8 +167,8 @@ export function buildActiveMemory(input: ActiveMemoryInput): ActiveMemoryResult 
   key.forEach((o, i) => push('key', line(o, true), 250 - Math.min(i, 200), o.date, 1));
 
   // Reflections cover older periods.
-  for (const r of input.reflectionLines ?? []) push('key', `- ${PRIORITY_EMOJI[r.priority]} ${r.text} (${r.period})`, 150, '', 0);
-  for (const r of input.reflections ?? []) push('reflections', `- [${r.title}](${r.path}) — ${r.periodStart} → ${r.periodEnd}`, 100, '', 0);
+  for (const r of input.reflectionLines ?? []) push('key', `- ${PRIORITY_EMOJI[r.priority]} ${r.text} (${r.period})`, r.rank ?? 150, '', 0);
+  for (const r of input.reflections ?? []) push('reflections', `- [${r.title}](${r.path}) — ${r.periodStart} → ${r.periodEnd}`, r.rank ?? 100, '', 0);
 
   const ordered = [...items].sort((a, b) => b.rank - a.rank);
   const period = dates.length ? `${dates[0]} → ${dates[dates.length - 1]}` : 'no observations yet';

@@ -91,7 +91,7 @@ export interface ObserveJobResult {
 }
 
 /** The CLI exit code for an observe run: 5 when the LLM failed, 1 for other failures, else 0. */
-export function observeExitCode(result: Pick<ObserveJobResult, 'failures'>): number {
+export function observeExitCode(result: { failures: Array<{ code: string }> }): number {
   if (result.failures.some((f) => f.code === 'LLM_ERROR')) return EXIT.llm;
   return result.failures.length > 0 ? EXIT.error : EXIT.ok;
 }

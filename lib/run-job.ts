@@ -29,13 +29,17 @@ export interface TickOptions {
   /** LLM Observer: observe what waits for a batch now (observe --flush). */
   flush?: boolean;
   /** Steps to run; default: all that are due. */
-  steps?: Array<'observe' | 'active_memory' | 'index' | 'tier'>;
+  steps?: Array<'observe' | 'reflect' | 'active_memory' | 'index' | 'tier'>;
 }
 
 export interface TickResult {
   observe?: ObserveJobResult;
   activeMemory: Array<{ agent: string; path: string; tokens: number; included: number; dropped: number }>;
   index?: unknown;
+  /** Reflections written this tick (lib/reflector/job.ts). */
+  reflect?: import('./reflector/job.js').ReflectJobResult;
+  /** The reflect step failed (recorded and alerted; the tick went on). */
+  reflectError?: { message: string; code: string; hint?: string; errorClass?: string };
   /** Interrupted moves finished, the daily tier job, sync (lib/tiers/tier-step.ts). */
   tier?: import('./tiers/tier-step.js').TierTickResult;
   durationMs: number;
@@ -92,6 +96,31 @@ export async function activeMemoryStep(options: TickOptions, agents: string[]): 
   return out;
 }
 
+/**
+ * The reflect step of a tick, for the given agents: reflects when due (see
+ * lib/reflector/job.ts). A failure is recorded and alerted there, and kept in
+ * the result (`run` exits 5 for an LLM error) without stopping the tick.
+ * Returns the agents that got a new reflection.
+ */
+async function reflectStep(options: TickOptions, result: TickResult, agents: string[], overBudget: string[]): Promise<string[]> {
+  const now = options.now ?? (() => new Date());
+  const t0 = now();
+  const { runReflectJob } = await import('./reflector/job.js');
+  try {
+    const r = await runReflectJob({ paths: options.paths, config: options.config, env: options.env, logger: options.logger, timeZone: resolveTimeZone(options.config.timezone), now, agents, overBudget });
+    result.reflect = result.reflect ? { ...r, reflections: [...result.reflect.reflections, ...r.reflections], checked: [...result.reflect.checked, ...r.checked] } : r;
+    if (r.reflections.length > 0) await recordJob(options.paths, 'reflect', t0, now());
+    return [...new Set(r.reflections.map((x) => x.agent))];
+  } catch (error) {
+    await recordJob(options.paths, 'reflect', t0, now(), error);
+    const d = describeError(error);
+    const errorClass = (error as { errorClass?: string }).errorClass;
+    result.reflectError = { message: d.message, code: d.code, ...(d.hint ? { hint: d.hint } : {}), ...(errorClass ? { errorClass } : {}) };
+    options.logger.log('error', 'reflect.failed', { error: d.message, code: d.code, ...(errorClass ? { errorClass } : {}) });
+    return [];
+  }
+}
+
 /** Temp files of writers killed mid-write (their targets are intact). */
 async function removeLeftoverTempFiles(paths: HomePaths): Promise<void> {
   const { readdir } = await import('node:fs/promises');
@@ -110,7 +139,7 @@ async function removeLeftoverTempFiles(paths: HomePaths): Promise<void> {
 export async function runTick(options: TickOptions): Promise<TickResult> {
   const now = options.now ?? (() => new Date());
   const started = now();
-  const steps = new Set(options.steps ?? ['observe', 'active_memory', 'index', 'tier']);
+  const steps = new Set(options.steps ?? ['observe', 'reflect', 'active_memory', 'index', 'tier']);
   return withHomeLock(
     options.paths.lock,
     async () => {
@@ -133,10 +162,21 @@ export async function runTick(options: TickOptions): Promise<TickResult> {
           throw error;
         }
       }
+      // Reflect when new observations pushed an agent over reflector.threshold_tokens.
+      if (steps.has('reflect') && changedAgents.length > 0) await reflectStep(options, result, changedAgents, []);
       if (steps.has('active_memory')) {
         const t0 = now();
         try {
           result.activeMemory = await activeMemoryStep(options, changedAgents);
+          // …or when active memory could not hold everything: reflect, then rebuild.
+          const over = result.activeMemory.filter((a) => a.dropped > 0).map((a) => a.agent);
+          if (steps.has('reflect') && over.length > 0 && !result.reflectError) {
+            const written = await reflectStep(options, result, over, over);
+            if (written.length > 0) {
+              const rebuilt = await activeMemoryStep(options, written);
+              result.activeMemory = [...result.activeMemory.filter((a) => !written.includes(a.agent)), ...rebuilt];
+            }
+          }
           if (result.activeMemory.length > 0) await recordJob(options.paths, 'active_memory', t0, now());
         } catch (error) {
           await recordJob(options.paths, 'active_memory', t0, now(), error);

@@ -20,5 +20,7 @@ import { command as approvals } from './approvals.js';
 import { command as sync } from './sync.js';
 import { command as forget } from './forget.js';
 import { command as exportCmd } from './export.js';
+import { command as reflect } from './reflect.js';
+import { command as alerts } from './alerts.js';
 
-export const commands: CommandSpec[] = [observe, run, status, config, demo, schedule, watch, start, stop, integrate, indexCmd, search, get, tier, archive, approvals, sync, forget, exportCmd, sources];
+export const commands: CommandSpec[] = [observe, run, status, config, demo, schedule, watch, start, stop, integrate, indexCmd, search, get, tier, archive, approvals, sync, forget, exportCmd, sources, reflect, alerts];

@@ -1,0 +1,69 @@
+import type { CommandSpec } from '../cli-context.js';
+
+export const command: CommandSpec = {
+  name: 'alerts [action]',
+  description: 'Where alerts go: show (default) the OpenClaw hooks endpoint and test the connection; save it to config; send a test alert',
+  examples: ['ocm-run alerts', 'ocm-run alerts save', 'ocm-run alerts test'],
+  async run(ctx, args) {
+    const action = String(args[0] ?? 'show');
+    if (!['show', 'save', 'test'].includes(action)) {
+      const { OcmError } = await import('../../lib/errors.js');
+      throw new OcmError('BAD_INPUT', `Unknown alerts action "${action}".`, { hint: 'Use `ocm-run alerts`, `ocm-run alerts save` or `ocm-run alerts test`.' });
+    }
+    const { config, env } = await ctx.config();
+    const { discoverOpenClawEndpoint, testOpenClawConnection, saveOpenClawEndpoint } = await import('../../lib/openclaw-config.js');
+    const endpoint = await discoverOpenClawEndpoint({ env, alerts: config.alerts });
+    if (action === 'test') {
+      const { sendAlert } = await import('../../lib/alerts.js');
+      const outcome = await sendAlert(
+        { config, paths: ctx.paths, env, logger: ctx.logger('alerts') },
+        {
+          event: 'test',
+          errorClass: 'test',
+          severity: 'info',
+          summary: 'This is a test alert from OC-Memory.',
+          cause: 'Someone ran `ocm-run alerts test`.',
+          action: 'Nothing to do: alerts reach you.',
+        },
+        { force: true },
+      );
+      if (ctx.json) ctx.out(JSON.stringify(outcome));
+      else if (outcome.sent.length > 0) ctx.out(`Test alert sent to: ${outcome.sent.join(', ')}.`);
+      else ctx.out(`No alert sent (${outcome.skipped ?? 'every target failed'}).${outcome.errors.map((e) => `\n  ${e}`).join('')}`);
+      return outcome.sent.length > 0 ? 0 : 1;
+    }
+    const check = await testOpenClawConnection(endpoint);
+    const shown = {
+      url: endpoint.url,
+      urlSource: endpoint.urlSource,
+      hooksPath: endpoint.hooksPath,
+      hooksEnabled: endpoint.hooksEnabled,
+      token: endpoint.token ? `set (from ${endpoint.tokenSource})` : 'none',
+      openclawConfig: endpoint.configPath ?? null,
+      webhookUrl: config.alerts.webhook_url || null,
+      enabled: config.alerts.enabled,
+      connection: check,
+      ...(endpoint.warning ? { warning: endpoint.warning } : {}),
+    };
+    let saved = false;
+    if (action === 'save' && check.ok) {
+      await saveOpenClawEndpoint({ file: ctx.configFile, envFile: ctx.paths.env, endpoint, env });
+      saved = true;
+    }
+    if (ctx.json) ctx.out(JSON.stringify({ ...shown, saved }));
+    else {
+      ctx.out(
+        [
+          `Alerts ${config.alerts.enabled ? 'on' : 'off'} (at most one per error class every ${config.alerts.min_interval_minutes} min)`,
+          `OpenClaw gateway: ${endpoint.url} (from ${endpoint.urlSource}), hooks ${endpoint.url}${endpoint.hooksPath}/agent`,
+          `Hooks token: ${shown.token}${endpoint.configPath ? ` · openclaw.json: ${endpoint.configPath}` : ''}`,
+          ...(endpoint.warning ? [`Warning: ${endpoint.warning}`] : []),
+          `Connection: ${check.ok ? 'OK' : 'failed'} — ${check.message}${check.hint ? `\n  → ${check.hint}` : ''}`,
+          `Webhook URL: ${config.alerts.webhook_url || 'none'}`,
+          ...(action === 'save' ? [saved ? `Saved alerts.openclaw_url and alerts.openclaw_hooks_path to ${ctx.configFile} (the token stays in openclaw.json).` : 'Not saved: the connection test failed.'] : []),
+        ].join('\n'),
+      );
+    }
+    return action === 'save' && !saved ? 1 : 0;
+  },
+};

@@ -1,0 +1,61 @@
+import type { CommandSpec } from '../cli-context.js';
+
+export const command: CommandSpec = {
+  name: 'reflect',
+  description: 'Compress older observations into reflections (when over the thresholds, or now with --force)',
+  options: [
+    ['--force', 'Reflect now, whatever the thresholds'],
+    ['--agent <id>', 'Only this agent'],
+    ['--all', 'Also reflect the recent days that active memory shows raw'],
+  ],
+  examples: ['ocm-run reflect', 'ocm-run reflect --force', 'ocm-run reflect --force --agent work --json'],
+  async run(ctx, _args, options) {
+    const { config, env } = await ctx.config();
+    const [{ runReflectJob }, { withHomeLock }, { rebuildActiveMemory }, { resolveTimeZone }] = await Promise.all([
+      import('../../lib/reflector/job.js'),
+      import('../../lib/lock.js'),
+      import('../../lib/active-memory-file.js'),
+      import('../../lib/time-zone.js'),
+    ]);
+    const logger = ctx.logger('reflector');
+    const timeZone = resolveTimeZone(config.timezone);
+    const { relative } = await import('node:path');
+    const outcome = await withHomeLock(
+      ctx.paths.lock,
+      async () => {
+        const result = await runReflectJob({
+          paths: ctx.paths,
+          config,
+          env,
+          logger,
+          timeZone,
+          force: Boolean(options.force),
+          includeRecent: Boolean(options.all),
+          ...(typeof options.agent === 'string' ? { agents: [options.agent] } : {}),
+        });
+        const rebuilt = [];
+        for (const agent of [...new Set(result.reflections.map((r) => r.agent))]) {
+          rebuilt.push({ agent, ...(await rebuildActiveMemory({ paths: ctx.paths, config, agent, timeZone, now: ctx.now() })) });
+        }
+        return { result, rebuilt };
+      },
+      { waitMs: 30_000 },
+    );
+    const { result, rebuilt } = outcome;
+    if (ctx.json) {
+      ctx.out(JSON.stringify({ ...result, activeMemory: rebuilt.map((a) => ({ agent: a.agent, path: a.path, tokens: a.tokens })) }));
+      return;
+    }
+    if (result.reflections.length === 0) {
+      const why = result.checked.map((c) => `${c.agent}: ${c.unreflectedTokens} unreflected tokens (threshold ${c.threshold}) — ${c.reason}`);
+      ctx.out(`Nothing to reflect.${why.length ? `\n  ${why.join('\n  ')}` : ' No observations yet.'}${options.force ? '' : '\n  Use --force to reflect now.'}`);
+      return;
+    }
+    for (const r of result.reflections) {
+      ctx.out(
+        `${relative(ctx.paths.root, r.path)}: ${r.periodStart} → ${r.periodEnd}, ${r.observations} observations, ${r.tokensBefore} → ${r.tokensAfter} tokens (${r.compressionRatio}:1), key terms kept ${Math.round(r.keywordPreservation * 100)} %${r.keywordPreservation < 0.7 ? ' ⚠ under 70 %' : ''}`,
+      );
+    }
+    for (const a of rebuilt) ctx.out(`Active memory (${a.agent}): ${a.tokens} tokens`);
+  },
+};
