@@ -6,55 +6,19 @@
  * paragraph is one document, category `reflection`, tier `hot`.
  */
 import { createHash } from 'node:crypto';
-import { isAbsolute, join, relative, sep } from 'node:path';
 import matter from 'gray-matter';
 import jsYaml from 'js-yaml';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import type { Root, RootContent } from 'mdast';
 import { dateFromFileName, listObservations, parseDayFile } from '../day-file.js';
-import { DEFAULT_AGENT, expandHome, type HomePaths } from '../home.js';
+import { DEFAULT_AGENT } from '../home.js';
+import { agentFromPath } from './roots.js';
 import { PRIORITY_EMOJI, TAG_PATTERN } from '../observation-line.js';
 import type { Priority, Tier } from '../types.js';
 import type { SearchDoc } from './types.js';
 
-/** The kinds of memory file, each with its own root and parser. */
-export type SourceKind = 'hot' | 'reflection' | 'warm' | 'cold';
-
-export interface MemoryRoot {
-  kind: SourceKind;
-  /** Tier the documents belong to (reflections are hot). */
-  tier: Tier;
-  dir: string;
-}
-
-/** The memory roots of a home (the cold root only when a vault is configured). */
-export function memoryRoots(paths: HomePaths, vaultPath: string): MemoryRoot[] {
-  const roots: MemoryRoot[] = [
-    { kind: 'hot', tier: 'hot', dir: paths.memory },
-    { kind: 'reflection', tier: 'hot', dir: paths.reflections },
-    { kind: 'warm', tier: 'warm', dir: paths.archive },
-  ];
-  if (vaultPath.trim()) roots.push({ kind: 'cold', tier: 'cold', dir: join(expandHome(vaultPath.trim()), 'OC-Memory') });
-  return roots;
-}
-
-/** How a file is named in results: relative to the home when inside it, absolute otherwise. */
-export function displayPath(paths: HomePaths, file: string): string {
-  const rel = relative(paths.root, file);
-  if (!rel || rel.startsWith('..') || isAbsolute(rel)) return file;
-  return rel.split(sep).join('/');
-}
-
-/** Agent of a day file from where it lives: memory/<agent>/…, archive/<agent>/<YYYY>/…; main otherwise. */
-export function agentFromPath(root: MemoryRoot, file: string): string {
-  const parts = relative(root.dir, file).split(sep);
-  if (parts.length < 2) return DEFAULT_AGENT;
-  const first = parts[0]!;
-  if (root.kind === 'hot') return first;
-  if (/^\d{4}$/.test(first)) return DEFAULT_AGENT;
-  return first;
-}
+export { memoryRoots, displayPath, agentFromPath, type MemoryRoot, type SourceKind } from './roots.js';
 
 /** Documents of one day file (any tier). */
 export function dayFileDocuments(text: string, options: { path: string; tier: Tier; agent: string; fileName: string }): SearchDoc[] {

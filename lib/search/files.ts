@@ -6,7 +6,6 @@
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import fg from 'fast-glob';
 import { fromSystemError } from '../errors.js';
 
 export async function writeIndexFile(path: string, data: string | Uint8Array): Promise<void> {
@@ -24,6 +23,7 @@ export async function writeIndexFile(path: string, data: string | Uint8Array): P
 
 /** Markdown files under `dir` (recursive), skipping dot folders/files (.obsidian, .trash, temp files). Absolute paths, sorted. */
 export async function listMarkdown(dir: string): Promise<string[]> {
+  const { default: fg } = await import('fast-glob');
   try {
     const files = await fg('**/*.md', { cwd: dir, absolute: true, dot: false, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true });
     return files.sort();

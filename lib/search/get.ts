@@ -9,7 +9,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { OcmError } from '../errors.js';
 import type { HomePaths } from '../home.js';
-import { memoryRoots } from './documents.js';
+import { memoryRoots } from './roots.js';
 import { readManifest, tierDir, TIERS } from './manifest.js';
 import { Segment } from './segment.js';
 import { assemble, searchMemory, type SearchConfig, type SearchDeps } from './search.js';

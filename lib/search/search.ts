@@ -7,11 +7,9 @@
  */
 import type { HomePaths } from '../home.js';
 import type { Logger } from '../log.js';
-import { withHomeLock } from '../lock.js';
 import type { Config } from '../config-schema.js';
 import type { Tier } from '../types.js';
 import { embedBatch, EmbeddingError, embeddingSettings, type EmbeddingSettings } from './embeddings.js';
-import { updateIndex } from './indexer.js';
 import { TIERS } from './manifest.js';
 import { QueryCache } from './query-cache.js';
 import { IndexSnapshot, IndexUnavailable, rank, type Hit } from './searcher.js';
@@ -57,6 +55,9 @@ function normaliseFilters(f: SearchFilters = {}): SearchFilters {
 
 async function rebuild(paths: HomePaths, config: SearchConfig, deps: SearchDeps, reason: string): Promise<string> {
   deps.logger?.log('warn', 'search.index_rebuild', { reason });
+  // Loaded only when needed: the indexer pulls in the Markdown parsers.
+  const { withHomeLock } = await import('../lock.js');
+  const { updateIndex } = await import('./indexer.js');
   await withHomeLock(
     paths.lock,
     () =>

@@ -12,7 +12,7 @@ import { readManifest, tierDir, type ManifestEntry, type ManifestState } from '.
 import { dayNumber, documentTerms, PRIORITY_CODE, Segment } from './segment.js';
 import { prefixEligible, queryTerms } from './tokenizer.js';
 import type { SearchFilters } from './types.js';
-import { loadVectorFile, type SegmentVectors } from './vectors.js';
+import { loadVectorFile, type SegmentVectors } from './vector-file.js';
 
 const K1 = 1.2;
 const B = 0.75;

@@ -1,0 +1,61 @@
+/**
+ * `npm run bench`: speed and memory sections, each printing a table and
+ * writing JSON to bench/results/. Add a section: one entry in SECTIONS.
+ *
+ *   npm run bench                          all sections
+ *   npm run bench -- search --n 20000      one section, with its flags
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+interface Section {
+  name: string;
+  run(args: Record<string, string | boolean | undefined>): Promise<{ table: string; json: unknown }>;
+}
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+const SECTIONS: Section[] = [
+  {
+    name: 'search',
+    async run(args) {
+      const { runSearchBench, searchBenchTable } = await import('./search-bench.js');
+      const report = await runSearchBench({
+        n: args.n ? Number(args.n) : 100_000,
+        queries: args.queries ? Number(args.queries) : 40,
+        keep: Boolean(args.keep),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      return { table: searchBenchTable(report), json: report };
+    },
+  },
+  {
+    name: 'tier',
+    async run(args) {
+      const { runTierBench, tierBenchTable } = await import('./tier-bench.js');
+      const report = await runTierBench({
+        n: args.n ? Number(args.n) : 50_000,
+        queries: args.queries ? Number(args.queries) : 20,
+        keep: Boolean(args.keep),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      return { table: tierBenchTable(report), json: report };
+    },
+  },
+];
+
+const { values, positionals } = parseArgs({
+  args: process.argv.slice(2),
+  allowPositionals: true,
+  strict: false,
+  options: { n: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' } },
+});
+await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
+for (const section of SECTIONS) {
+  if (positionals.length && !positionals.includes(section.name)) continue;
+  process.stderr.write(`== bench: ${section.name}\n`);
+  const { table, json } = await section.run(values);
+  process.stdout.write(`${table}\n\n`);
+  await writeFile(join(ROOT, 'bench', 'results', `bench-${section.name}.json`), `${JSON.stringify({ at: new Date().toISOString(), ...(json as object) }, null, 2)}\n`);
+}
