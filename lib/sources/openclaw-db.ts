@@ -62,6 +62,8 @@ export const KNOWN_SCHEMA_VERSION = 19;
 export const DEFAULT_MAX_ROW_BYTES = 16 * 1024 * 1024;
 /** Rows fetched per read transaction. */
 const PAGE_ROWS = 128;
+/** An open database handle unused this long is closed. */
+const IDLE_CLOSE_MS = 1000;
 
 export interface OpenClawDbSourceOptions {
   stateDirs: string[];
@@ -372,13 +374,64 @@ export function createOpenClawDbSource(options: OpenClawDbSourceOptions): Transc
     });
   }
 
+  /**
+   * Open handles, kept for a moment between the reads of one tick (opening
+   * and inspecting a database for each of hundreds of sessions is the
+   * slowest part of an idle tick). An idle connection holds no lock and no
+   * read transaction, so keeping it does not hinder OpenClaw. The schema is
+   * re-inspected whenever SQLite's schema cookie changes, and the file is
+   * reopened when its inode changes.
+   */
+  interface OpenDb {
+    db: ReadOnlyDatabase;
+    ino: number;
+    cookie: number;
+    schema: AgentDbSchema;
+    timer?: NodeJS.Timeout;
+  }
+  const handles = new Map<string, OpenDb>();
+
+  function closeHandle(path: string): void {
+    const entry = handles.get(path);
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    entry.db.close();
+    handles.delete(path);
+  }
+
+  async function acquire(path: string): Promise<OpenDb> {
+    const ino = (await stat(path).catch(() => null))?.ino ?? -1;
+    let entry = handles.get(path);
+    if (entry) {
+      clearTimeout(entry.timer);
+      if (entry.ino !== ino) {
+        closeHandle(path);
+        entry = undefined;
+      }
+    }
+    if (!entry) {
+      const db = await openReadOnly(path, { busyTimeoutMs });
+      entry = { db, ino, cookie: Number.NaN, schema: undefined as unknown as AgentDbSchema };
+      handles.set(path, entry);
+    }
+    const cookie = numberOf(entry.db.pragma('schema_version')) ?? 0;
+    if (cookie !== entry.cookie) {
+      entry.schema = inspectSchema(entry.db);
+      entry.cookie = cookie;
+    }
+    return entry;
+  }
+
   /** Run `fn` on the open database; a locked or changing database means "not now". */
-  async function withDb<T>(path: string, what: string, fn: (db: ReadOnlyDatabase) => T): Promise<{ value: T } | { retry: string }> {
-    let db: ReadOnlyDatabase | undefined;
+  async function withDb<T>(path: string, what: string, fn: (db: ReadOnlyDatabase, schema: AgentDbSchema) => T): Promise<{ value: T } | { retry: string }> {
     try {
-      db = await openReadOnly(path, { busyTimeoutMs });
-      return { value: fn(db) };
+      const entry = await acquire(path);
+      const value = fn(entry.db, entry.schema);
+      entry.timer = setTimeout(() => closeHandle(path), IDLE_CLOSE_MS);
+      entry.timer.unref();
+      return { value };
     } catch (error) {
+      closeHandle(path);
       if (isBusyError(error) || isSchemaError(error)) {
         const reason = isBusyError(error) ? 'locked' : 'schema changing';
         log('warn', 'openclaw_db.retry_later', { path, what, reason, error: (error as Error).message });
@@ -392,16 +445,13 @@ export function createOpenClawDbSource(options: OpenClawDbSourceOptions): Transc
         });
       }
       throw error;
-    } finally {
-      db?.close();
     }
   }
 
   async function discover(): Promise<SourceStream[]> {
     const streams: SourceStream[] = [];
     for (const { agent, path } of await findAgentDatabases(options.stateDirs, options.agents)) {
-      const result = await withDb(path, 'discover', (db) => {
-        const schema = inspectSchema(db);
+      const result = await withDb(path, 'discover', (db, schema) => {
         if (!readable(schema)) {
           if (schema.eventColumns.size > 0) log('warn', 'openclaw_db.unreadable_schema', { path, columns: [...schema.eventColumns] });
           return [];
@@ -420,7 +470,7 @@ export function createOpenClawDbSource(options: OpenClawDbSourceOptions): Transc
 
   async function read(stream: SourceStream, rawCursor: Cursor | undefined, limits: ReadLimits): Promise<StreamChunk> {
     const notNow: StreamChunk = { messages: [], cursor: rawCursor ?? {}, malformed: [], done: true };
-    const result = await withDb(stream.path, 'read', (db) => readChunk(db, stream, parseDbCursor(rawCursor), limits));
+    const result = await withDb(stream.path, 'read', (db, schema) => readChunk(db, schema, stream, parseDbCursor(rawCursor), limits));
     return 'retry' in result || result.value === null ? notNow : result.value;
   }
 
@@ -428,10 +478,9 @@ export function createOpenClawDbSource(options: OpenClawDbSourceOptions): Transc
    * One chunk. Rows come in pages of PAGE_ROWS, each page its own short read
    * transaction (autocommit); decoding happens between pages, never inside one.
    */
-  function readChunk(db: ReadOnlyDatabase, stream: SourceStream, previous: DbCursor | undefined, limits: ReadLimits): StreamChunk | null {
+  function readChunk(db: ReadOnlyDatabase, schema: AgentDbSchema, stream: SourceStream, previous: DbCursor | undefined, limits: ReadLimits): StreamChunk | null {
     const path = stream.path;
     const session = stream.session;
-    const schema = inspectSchema(db);
     if (!readable(schema)) return null;
     let cursor = previous;
     if (schema.version > KNOWN_SCHEMA_VERSION && (cursor?.sv ?? 0) < schema.version) warnNewerSchema(path, schema);
