@@ -2,6 +2,7 @@
 import type { CommandSpec } from '../cli-context.js';
 import { command as config } from './config.js';
 import { command as demo } from './demo.js';
+import { command as doctor } from './doctor.js';
 import { command as get } from './get.js';
 import { command as indexCmd } from './index-cmd.js';
 import { command as integrate } from './integrate.js';
@@ -23,4 +24,4 @@ import { command as exportCmd } from './export.js';
 import { command as reflect } from './reflect.js';
 import { command as alerts } from './alerts.js';
 
-export const commands: CommandSpec[] = [observe, run, status, config, demo, schedule, watch, start, stop, integrate, indexCmd, search, get, tier, archive, approvals, sync, forget, exportCmd, sources, reflect, alerts];
+export const commands: CommandSpec[] = [observe, run, status, config, demo, schedule, watch, start, stop, integrate, doctor, indexCmd, search, get, tier, archive, approvals, sync, forget, exportCmd, sources, reflect, alerts];

@@ -1,0 +1,20 @@
+import type { CommandSpec } from '../cli-context.js';
+
+export const command: CommandSpec = {
+  name: 'doctor',
+  description: 'Check everything OC-Memory needs (config, API key, paths, permissions, OpenClaw, schedule, index, disk): ✅ / ⚠️ / ❌ with the fix',
+  options: [['--offline', 'Do not make the live API-key call']],
+  examples: ['ocm-run doctor', 'ocm-run doctor --json'],
+  async run(ctx, _args, options) {
+    const { homedir } = await import('node:os');
+    const { ensureHome } = await import('../../lib/home.js');
+    const { configTemplate } = await import('../cli-context.js');
+    await ensureHome(ctx.paths, configTemplate).catch(() => undefined); // a failure shows up as a check
+    const { runDoctor, formatChecks } = await import('../../lib/doctor.js');
+    const checks = await runDoctor({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, userHome: homedir(), now: ctx.now(), offline: Boolean(options.offline) });
+    const failed = checks.some((c) => c.status === 'fail');
+    if (ctx.json) ctx.out(JSON.stringify({ ok: !failed, checks }, null, 2));
+    else ctx.out(formatChecks(checks));
+    return failed ? 1 : 0;
+  },
+};
