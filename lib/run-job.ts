@@ -53,7 +53,8 @@ async function recordJob(paths: HomePaths, job: string, startedAt: Date, endedAt
   if (error === undefined) rec.lastSuccess = endedAt.toISOString();
   else {
     const d = describeError(error);
-    rec.lastError = { at: endedAt.toISOString(), message: d.message, code: d.code };
+    const code = (error as { code?: unknown }).code;
+    rec.lastError = { at: endedAt.toISOString(), message: d.message, code: typeof code === 'string' ? code : d.code };
   }
   await writeState(paths.state, state);
 }

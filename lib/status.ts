@@ -8,6 +8,7 @@ import { activeMemoryPath, type HomePaths } from './home.js';
 import { listHotDayFiles, readObservations } from './memory-files.js';
 import { observerLabel, observerKind } from './observer-factory.js';
 import { readState, type JobRecord } from './state.js';
+import { localDateTime, resolveTimeZone } from './time-zone.js';
 import { daemonStatus, type DaemonStatus } from './daemon.js';
 
 export interface StatusReport {
@@ -24,6 +25,8 @@ export interface StatusReport {
   schedule?: import('./schedule/index.js').ScheduleInfo;
   /** Day files per tier, pending approvals, interrupted moves, the sync queue (lib/tiers/status.ts). */
   tiers: import('./tiers/status.js').TierStatus;
+  /** Observer/Reflector in use, LLM usage and cost, last LLM error, waiting batches, reflections (lib/llm/status.ts). */
+  llm: import('./llm/status.js').LlmStatus;
 }
 
 function headerTokens(text: string): number | undefined {
@@ -75,5 +78,6 @@ export async function collectStatus(paths: HomePaths, config: Config): Promise<S
     tokens: { transcriptRead: state.totals.transcriptTokens, activeMemory, activeMemoryBudget: config.active_memory.budget_tokens },
     daemon: await daemonStatus(paths),
     tiers: await (await import('./tiers/status.js')).collectTierStatus(paths, config),
+    llm: await (await import('./llm/status.js')).collectLlmStatus(paths, config, state, localDateTime(new Date(), resolveTimeZone(config.timezone)).date),
   };
 }
