@@ -10,6 +10,7 @@ import { command as observe } from './observe.js';
 import { command as run } from './run.js';
 import { command as schedule } from './schedule.js';
 import { command as start } from './start.js';
+import { command as stats } from './stats.js';
 import { command as stop } from './stop.js';
 import { command as watch } from './watch.js';
 import { command as search } from './search.js';
@@ -24,4 +25,4 @@ import { command as exportCmd } from './export.js';
 import { command as reflect } from './reflect.js';
 import { command as alerts } from './alerts.js';
 
-export const commands: CommandSpec[] = [observe, run, status, config, demo, schedule, watch, start, stop, integrate, doctor, indexCmd, search, get, tier, archive, approvals, sync, forget, exportCmd, sources, reflect, alerts];
+export const commands: CommandSpec[] = [observe, run, status, config, demo, schedule, watch, start, stop, integrate, doctor, stats, indexCmd, search, get, tier, archive, approvals, sync, forget, exportCmd, sources, reflect, alerts];

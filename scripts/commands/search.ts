@@ -26,12 +26,16 @@ export const command: CommandSpec = {
     const filters = filtersFromOptions(options, ctx.now(), config.timezone);
     const limit = parseLimit(options.limit, config.search.default_limit);
     const { searchMemory } = await import('../../lib/search/search.js');
+    const started = performance.now();
+    const logger = ctx.logger('search');
     const response = await searchMemory(
       ctx.paths,
       config,
       { query, limit, filters, cache: options.cache !== false },
-      { logger: ctx.logger('search'), now: () => ctx.now() },
+      { logger, now: () => ctx.now() },
     );
+    // Timings for `stats` (average search time).
+    logger.log('info', 'search.done', { ms: Math.round((performance.now() - started) * 10) / 10, results: response.results.length, mode: response.mode, cached: response.cached });
     const { searchHuman, searchJson } = await import('../../lib/search/format.js');
     if (ctx.json) ctx.out(searchJson(response));
     else {

@@ -1,0 +1,40 @@
+import type { CommandSpec } from '../cli-context.js';
+import { OcmError } from '../../lib/errors.js';
+
+export const command: CommandSpec = {
+  name: 'stats',
+  description: 'Statistics: storage per tier, priority/category distribution, observations per day, token efficiency, compression, LLM usage and cost, search times',
+  options: [
+    ['--detailed', 'Every day, every model, every reflection'],
+    ['--export <file>', 'Also write the figures to FILE.json or FILE.csv'],
+  ],
+  examples: ['ocm-run stats', 'ocm-run stats --detailed', 'ocm-run stats --export stats.csv'],
+  async run(ctx, _args, options) {
+    const exportTo = options.export === undefined ? undefined : String(options.export);
+    if (exportTo !== undefined && !/\.(json|csv)$/i.test(exportTo)) {
+      throw new OcmError('BAD_INPUT', `--export needs a .json or .csv file name (got ${exportTo}).`, { hint: 'Example: ocm-run stats --export stats.csv' });
+    }
+    const { config } = await ctx.config();
+    const { collectStats, formatStats, statsRows } = await import('../../lib/stats.js');
+    const stats = await collectStats(ctx.paths, config, { now: ctx.now() });
+    if (exportTo) {
+      const { writeFile } = await import('node:fs/promises');
+      const { resolve } = await import('node:path');
+      let text: string;
+      if (/\.json$/i.test(exportTo)) text = `${JSON.stringify(stats, null, 2)}\n`;
+      else {
+        const { stringify } = await import('csv-stringify/sync');
+        text = stringify([['section', 'key', 'value'], ...statsRows(stats)]);
+      }
+      const { fromSystemError } = await import('../../lib/errors.js');
+      await writeFile(resolve(exportTo), text).catch((error: unknown) => {
+        throw fromSystemError(error, `write ${exportTo}`);
+      });
+    }
+    if (ctx.json) ctx.out(JSON.stringify(stats, null, 2));
+    else {
+      ctx.out(formatStats(stats, Boolean(options.detailed)));
+      if (exportTo) ctx.out(`\nWrote ${exportTo}.`);
+    }
+  },
+};
