@@ -22,15 +22,13 @@ export interface ReadOnlyDatabase {
   readonly path: string;
   all<T>(sql: string, ...params: unknown[]): T[];
   get<T>(sql: string, ...params: unknown[]): T | undefined;
-  /** Prepare once, run many times (each run is its own short read transaction unless inside read()). */
+  /** Prepare once, run many times (each run is its own short read transaction). */
   prepare<T>(sql: string): (...params: unknown[]) => T[];
   /** A PRAGMA's single value, e.g. user_version. */
   pragma(name: string): unknown;
   hasTable(name: string): boolean;
   /** Column names of a table (empty when the table does not exist). */
   columns(table: string): Set<string>;
-  /** Run `fn` in one read transaction (one consistent snapshot). */
-  read<T>(fn: () => T): T;
   close(): void;
 }
 
@@ -112,14 +110,6 @@ export async function openReadOnly(path: string, options: OpenOptions = {}): Pro
       if (!IDENTIFIER.test(table)) return new Set();
       const rows = db.prepare(`SELECT name FROM pragma_table_info('${table}')`).all() as Array<{ name: string }>;
       return new Set(rows.map((r) => r.name));
-    },
-    read(fn) {
-      db.exec('BEGIN');
-      try {
-        return fn();
-      } finally {
-        if (db.inTransaction) db.exec('COMMIT');
-      }
     },
     close() {
       if (db.open) db.close();
