@@ -29,6 +29,18 @@ const SECTIONS: Section[] = [
       return { table: locomoTable(report), json: report };
     },
   },
+  {
+    name: 'tokens',
+    async run(args) {
+      const { runTokenEfficiency, tokenEfficiencyTable } = await import('./token-efficiency.js');
+      const report = await runTokenEfficiency({
+        dataDir: resolve(ROOT, '..', 'shared', 'data', 'locomo-dev'),
+        keep: args.includes('--keep'),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      return { table: tokenEfficiencyTable(report), json: report };
+    },
+  },
 ];
 
 const args = process.argv.slice(2);
