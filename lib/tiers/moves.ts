@@ -25,27 +25,37 @@ import { coldRoot, listAllTierFiles, tierFilePath, type TierFile } from './locat
 import type { PlannedChange } from './ops.js';
 import type { FileFacts, Move } from './plan.js';
 
-/** Read and parse tier files into the facts planning needs. */
-export async function readFacts(files: TierFile[]): Promise<FileFacts[]> {
-  const out: FileFacts[] = [];
-  for (const file of files) {
-    let text: string;
-    try {
-      text = await readFile(file.path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw error;
+/** Parsed day files from planning, reused by buildMoves when the file has not changed since. */
+export type ParsedCache = Map<string, { text: string; day: DayFile }>;
+
+/** Read and parse tier files into the facts planning needs (a few files at a time). */
+export async function readFacts(files: TierFile[], cache?: ParsedCache): Promise<FileFacts[]> {
+  const out: Array<FileFacts | undefined> = new Array(files.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < files.length) {
+      const i = next++;
+      const file = files[i]!;
+      let text: string;
+      try {
+        text = await readFile(file.path, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw error;
+      }
+      const day = parseDayFile(text);
+      const observations = [];
+      for (const seg of day.segments) {
+        if (seg.kind !== 'obs') continue;
+        observations.push({ id: seg.line.id, priority: seg.line.priority, tags: seg.line.tags, text: seg.line.text, bytes: Buffer.byteLength(seg.raw) + 1 });
+      }
+      const pin = day.frontmatter.data.pin;
+      out[i] = { file, observations, pinnedDay: pin === true || pin === 'true', bytes: Buffer.byteLength(text) };
+      cache?.set(file.path, { text, day });
     }
-    const day = parseDayFile(text);
-    const observations = [];
-    for (const seg of day.segments) {
-      if (seg.kind !== 'obs') continue;
-      observations.push({ id: seg.line.id, priority: seg.line.priority, tags: seg.line.tags, text: seg.line.text, bytes: Buffer.byteLength(seg.raw) + 1 });
-    }
-    const pin = day.frontmatter.data.pin;
-    out.push({ file, observations, pinnedDay: pin === true || pin === 'true', bytes: Buffer.byteLength(text) });
-  }
-  return out;
+  };
+  await Promise.all(Array.from({ length: Math.min(8, files.length) }, worker));
+  return out.filter((f): f is FileFacts => f !== undefined);
 }
 
 export interface MoveContext {
@@ -53,6 +63,8 @@ export interface MoveContext {
   vaultPath: string;
   /** templates/cold-note.md (or the user's copy). */
   coldTemplate: string;
+  /** Files parsed while planning (used when unchanged since). */
+  parsed?: ParsedCache;
 }
 
 export interface BuiltMoves {
@@ -152,7 +164,10 @@ export async function buildMoves(ctx: MoveContext, moves: Move[]): Promise<Built
       continue;
     }
     const srcHash = sha256(srcBytes);
-    const src = parseDayFile(srcBytes.toString('utf8'));
+    const srcText = srcBytes.toString('utf8');
+    const cached = ctx.parsed?.get(source.path);
+    const src = cached && cached.text === srcText ? cached.day : parseDayFile(srcText);
+    ctx.parsed?.delete(source.path);
     const destPath = tierFilePath(ctx.paths, ctx.vaultPath, to, source.agent, source.date);
     const destBytes = await readBytesIfExists(destPath);
     const destHash = destBytes === undefined ? null : sha256(destBytes);

@@ -16,7 +16,7 @@ import { localToday } from './age.js';
 import { addProposals, proposalId, readApprovals, selectPending, writeApprovals, type Proposal } from './approvals.js';
 import { appendAudit, auditPath } from './audit.js';
 import { coldRoot, listTierFiles, type TierFile } from './locations.js';
-import { buildMoves, readFacts } from './moves.js';
+import { buildMoves, readFacts, type ParsedCache } from './moves.js';
 import { pruneOps, recoverOps, rollbackOp, runOp, type OpContext, type OpKind, type OpManifest, type RecoveryResult } from './ops.js';
 import { flatTtlRule, hotTtlRule, planMoves, summarizeMoves, type Move, type MoveSummary, type TtlRule } from './plan.js';
 import type { IndexUpdater } from './search-index.js';
@@ -87,18 +87,18 @@ function minTtl(config: Config): number {
 }
 
 /** Facts of the files of a tier that are at least `minAge` days old (younger files are not even read). */
-async function factsOf(options: TierJobOptions, tier: Tier, todayDate: string, minAge: number) {
+async function factsOf(options: TierJobOptions, tier: Tier, todayDate: string, minAge: number, cache?: ParsedCache) {
   const { ageInDays } = await import('./age.js');
   const files = (await listTierFiles(options.paths, options.config.tiers.vault_path, tier)).filter((f) => ageInDays(f.date, todayDate) >= minAge);
-  return readFacts(files);
+  return readFacts(files, cache);
 }
 
-async function executeMoves(options: TierJobOptions, moves: Move[], from: Tier, to: Tier, audit: Record<string, unknown> = {}): Promise<{ op?: OpManifest; skipped: TierRunResult['skipped']; vault?: VaultSetup }> {
+async function executeMoves(options: TierJobOptions, moves: Move[], from: Tier, to: Tier, audit: Record<string, unknown> = {}, parsed?: ParsedCache): Promise<{ op?: OpManifest; skipped: TierRunResult['skipped']; vault?: VaultSetup }> {
   if (moves.length === 0) return { skipped: [] };
   let vault: VaultSetup | undefined;
   if (to === 'cold') vault = await ensureVault(options.config.tiers.vault_path);
   const built = await buildMoves(
-    { paths: options.paths, vaultPath: options.config.tiers.vault_path, coldTemplate: to === 'cold' ? await loadColdNoteTemplate(options.paths) : '' },
+    { paths: options.paths, vaultPath: options.config.tiers.vault_path, coldTemplate: to === 'cold' ? await loadColdNoteTemplate(options.paths) : '', ...(parsed ? { parsed } : {}) },
     moves,
   );
   if (built.changes.length === 0) return { skipped: built.skipped, ...(vault ? { vault } : {}) };
@@ -168,12 +168,14 @@ export async function runTierJob(options: TierJobOptions & { dryRun?: boolean })
   const t = options.config.tiers;
 
   const hotRule: TtlRule = hotTtlRule({ hotTtlDays: t.hot_ttl_days, ttlByPriority: t.ttl_by_priority });
-  const hotMoves = planMoves(await factsOf(options, 'hot', todayDate, minTtl(options.config)), { to: 'warm', today: todayDate, ttl: hotRule });
+  const hotParsed: ParsedCache = new Map();
+  const hotMoves = planMoves(await factsOf(options, 'hot', todayDate, minTtl(options.config), dryRun ? undefined : hotParsed), { to: 'warm', today: todayDate, ttl: hotRule });
   const hotSummary = summarizeMoves(hotMoves, 'hot', 'warm');
   if (t.auto_hot_to_warm) {
     if (hotMoves.length > 0) result.moved.push(hotSummary);
     if (!dryRun) {
-      const done = await executeMoves(options, hotMoves, 'hot', 'warm', { reason: 'hot_ttl' });
+      const done = await executeMoves(options, hotMoves, 'hot', 'warm', { reason: 'hot_ttl' }, hotParsed);
+      hotParsed.clear();
       if (done.op) result.ops.push(report(done.op));
       result.skipped.push(...done.skipped);
     }
@@ -183,7 +185,8 @@ export async function runTierJob(options: TierJobOptions & { dryRun?: boolean })
   }
 
   // In a dry run the hot files have not moved: count them as warm for the cold plan.
-  const warmFacts = await factsOf(options, 'warm', todayDate, t.warm_ttl_days);
+  const warmParsed: ParsedCache = new Map();
+  const warmFacts = await factsOf(options, 'warm', todayDate, t.warm_ttl_days, dryRun ? undefined : warmParsed);
   if (dryRun && t.auto_hot_to_warm) {
     const { ageInDays } = await import('./age.js');
     const wouldBeWarm = hotMoves.filter((m) => m.whole && ageInDays(m.source.date, todayDate) >= t.warm_ttl_days);
@@ -202,7 +205,7 @@ export async function runTierJob(options: TierJobOptions & { dryRun?: boolean })
     } else {
       result.moved.push(summarizeMoves(coldMoves, 'warm', 'cold'));
       if (!dryRun) {
-        const done = await executeMoves(options, coldMoves, 'warm', 'cold', { reason: 'warm_ttl' });
+        const done = await executeMoves(options, coldMoves, 'warm', 'cold', { reason: 'warm_ttl' }, warmParsed);
         if (done.op) result.ops.push(report(done.op));
         if (done.vault) result.vault = done.vault;
         result.skipped.push(...done.skipped);
@@ -235,10 +238,11 @@ export async function runArchive(options: ArchiveOptions): Promise<TierRunResult
   const result = emptyResult(dryRun, todayDate, recovered);
   const rule = flatTtlRule(options.olderThanDays);
   if (options.to === 'warm') {
-    const moves = planMoves(await factsOf(options, 'hot', todayDate, options.olderThanDays), { to: 'warm', today: todayDate, ttl: rule });
+    const parsed: ParsedCache = new Map();
+    const moves = planMoves(await factsOf(options, 'hot', todayDate, options.olderThanDays, dryRun ? undefined : parsed), { to: 'warm', today: todayDate, ttl: rule });
     if (moves.length > 0) result.moved.push(summarizeMoves(moves, 'hot', 'warm'));
     if (!dryRun) {
-      const done = await executeMoves(options, moves, 'hot', 'warm', { reason: `archive --older-than ${options.olderThanDays}` });
+      const done = await executeMoves(options, moves, 'hot', 'warm', { reason: `archive --older-than ${options.olderThanDays}` }, parsed);
       if (done.op) result.ops.push(report(done.op));
       result.skipped.push(...done.skipped);
     }
@@ -251,13 +255,14 @@ export async function runArchive(options: ArchiveOptions): Promise<TierRunResult
   }
   const direct = Boolean(options.approveAll) || !options.config.tiers.cold_requires_approval;
   for (const from of ['hot', 'warm'] as const) {
-    const moves = planMoves(await factsOf(options, from, todayDate, options.olderThanDays), { to: 'cold', today: todayDate, ttl: rule });
+    const parsed: ParsedCache = new Map();
+    const moves = planMoves(await factsOf(options, from, todayDate, options.olderThanDays, dryRun ? undefined : parsed), { to: 'cold', today: todayDate, ttl: rule });
     if (moves.length === 0) continue;
     const summary = summarizeMoves(moves, from, 'cold');
     if (direct) {
       result.moved.push(summary);
       if (!dryRun) {
-        const done = await executeMoves(options, moves, from, 'cold', { reason: `archive --older-than ${options.olderThanDays}`, approved: 'approve-all' });
+        const done = await executeMoves(options, moves, from, 'cold', { reason: `archive --older-than ${options.olderThanDays}`, approved: 'approve-all' }, parsed);
         if (done.op) result.ops.push(report(done.op));
         if (done.vault) result.vault = done.vault;
         result.skipped.push(...done.skipped);
