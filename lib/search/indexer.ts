@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir, stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ANALYZER_VERSION } from './tokenizer.js';
-import { buildSegment, SEGMENT_FORMAT } from './segment.js';
+import { buildSegment, Segment, SEGMENT_FORMAT } from './segment.js';
 import { dayFileDocuments, displayPath, agentFromPath, memoryRoots, reflectionDocuments, type MemoryRoot } from './documents.js';
 import { listMarkdown, writeIndexFile } from './files.js';
 import { newGeneration, readManifest, tierDir, TIERS, writeManifest, type ManifestEntry, type TierManifest } from './manifest.js';
@@ -150,7 +150,7 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
           continue;
         }
         const hash = sha256(text);
-        if (entry && !options.rebuild && entry.hash === hash && entry.kind === root.kind && (await exists(segmentPath))) {
+        if (entry && !options.rebuild && entry.hash === hash && entry.kind === root.kind && Segment.quickCheck(segmentPath)) {
           manifest.files[key] = { ...entry, size: st.size, mtimeMs: st.mtimeMs, checkedMs: now().getTime() };
           dirty.add(tier);
           result.unchanged++;

@@ -53,7 +53,7 @@ function normaliseFilters(f: SearchFilters = {}): SearchFilters {
   return out;
 }
 
-async function rebuild(paths: HomePaths, config: SearchConfig, deps: SearchDeps, reason: string): Promise<string> {
+async function rebuild(paths: HomePaths, config: SearchConfig, deps: SearchDeps, reason: string, full?: Tier[]): Promise<string> {
   deps.logger?.log('warn', 'search.index_rebuild', { reason });
   // Loaded only when needed: the indexer pulls in the Markdown parsers.
   const { withHomeLock } = await import('../lock.js');
@@ -62,6 +62,7 @@ async function rebuild(paths: HomePaths, config: SearchConfig, deps: SearchDeps,
     paths.lock,
     () =>
       updateIndex(paths, config, {
+        ...(full ? { rebuild: true, tiers: full } : {}),
         ...(deps.logger ? { logger: deps.logger } : {}),
         ...(deps.now ? { now: deps.now } : {}),
         ...(deps.fetch ? { fetch: deps.fetch } : {}),
@@ -131,7 +132,8 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
     snapshot = IndexSnapshot.load(paths.index, tiers, filters, settings?.key);
   } catch (error) {
     if (!(error instanceof IndexUnavailable)) throw error;
-    warnings.push(await rebuild(paths, config, deps, `Rebuilt the search index: ${error.message}.`));
+    // An unreadable segment: rebuild that tier in full (its hashes may still match).
+    warnings.push(await rebuild(paths, config, deps, `Rebuilt the search index: ${error.message}.`, error.state === 'segment' ? [error.tier] : undefined));
     snapshot = IndexSnapshot.load(paths.index, tiers, filters, settings?.key);
   }
   if (settings && vector && snapshot.vectorDocs === 0 && snapshot.totalDocs > 0) {

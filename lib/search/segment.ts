@@ -392,6 +392,33 @@ export class Segment {
     }
   }
 
+  /** Cheap validity check (magic, versions, size against the header) without loading the sections. */
+  static quickCheck(file: string): boolean {
+    let fd: number;
+    try {
+      fd = openSync(file, 'r');
+    } catch {
+      return false;
+    }
+    try {
+      const size = fstatSync(fd).size;
+      if (size < 12) return false;
+      const head = Buffer.alloc(12);
+      readSync(fd, head, 0, 12, 0);
+      if (!head.subarray(0, 8).equals(MAGIC)) return false;
+      const length = head.readUInt32LE(8);
+      if (12 + length > size) return false;
+      const bytes = Buffer.alloc(length);
+      readSync(fd, bytes, 0, length, 12);
+      const header = JSON.parse(bytes.toString('utf8')) as SegmentHeader;
+      return header.format === SEGMENT_FORMAT && header.analyzer === ANALYZER_VERSION && header.storeOffset + header.storeLength === size;
+    } catch {
+      return false;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
   get docCount(): number {
     return this.header.docCount;
   }
