@@ -136,6 +136,8 @@ export const configSchema = v.strictObject({
     ttl_by_priority: section({ high: v.optional(int(1)), medium: v.optional(int(1)), low: v.optional(int(1)) }),
     /** The Obsidian vault of the cold tier ('' = none configured). */
     vault_path: str(),
+    /** Keep the old bytes of moved files this many days, for `tier --rollback`. */
+    rollback_days: v.optional(int(1), 30),
   }),
 
   sync: section({

@@ -56,10 +56,9 @@ export interface TierRunResult {
   pruned: string[];
 }
 
-/** Rollback data is kept this many days (tiers.rollback_days when the schema has it). */
+/** Rollback data is kept this many days (tiers.rollback_days). */
 export function rollbackDays(config: Config): number {
-  const days = (config.tiers as { rollback_days?: number }).rollback_days;
-  return typeof days === 'number' && days > 0 ? days : 30;
+  return config.tiers.rollback_days;
 }
 
 function opContext(options: TierJobOptions): OpContext {
