@@ -125,6 +125,8 @@ export const configSchema = v.strictObject({
     api_key: str(),
     batch_size: v.optional(int(1, 2048), 64),
     timeout_ms: v.optional(int(100), 30000),
+    /** Ask for shorter vectors (OpenAI text-embedding-3 models); 0 = the model's own size. */
+    dimensions: v.optional(int(0, 8192), 0),
   }),
 
   tiers: section({

@@ -16,6 +16,8 @@ export interface EmbeddingSettings {
   apiKey: string;
   batchSize: number;
   timeoutMs: number;
+  /** Requested vector size (OpenAI text-embedding-3 models can shorten vectors); 0 = the model's own. */
+  dimensions: number;
   /** Identifies the vector space: vectors of another key are not comparable. */
   key: string;
 }
@@ -35,8 +37,8 @@ export function embeddingSettings(config: Pick<Config, 'embeddings'>): Embedding
   if (!e.enabled) return undefined;
   const apiBase = (e.api_base || DEFAULT_BASES[e.provider] || '').replace(/\/+$/, '');
   const slug = e.model.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 40) || 'model';
-  const key = `${slug}-${createHash('sha256').update(`${e.provider}\u0000${apiBase}\u0000${e.model}`).digest('hex').slice(0, 8)}`;
-  return { provider: e.provider, model: e.model, apiBase, apiKey: e.api_key, batchSize: e.batch_size, timeoutMs: e.timeout_ms, key };
+  const key = `${slug}-${createHash('sha256').update(`${e.provider}\u0000${apiBase}\u0000${e.model}\u0000${e.dimensions || ''}`).digest('hex').slice(0, 8)}`;
+  return { provider: e.provider, model: e.model, apiBase, apiKey: e.api_key, batchSize: e.batch_size, timeoutMs: e.timeout_ms, dimensions: e.dimensions, key };
 }
 
 export class EmbeddingError extends Error {
@@ -72,7 +74,7 @@ export async function embedBatch(settings: EmbeddingSettings, texts: string[], f
         'content-type': 'application/json',
         ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}),
       },
-      body: JSON.stringify({ model: settings.model, input: texts, encoding_format: 'float' }),
+      body: JSON.stringify({ model: settings.model, input: texts, encoding_format: 'float', ...(settings.dimensions > 0 ? { dimensions: settings.dimensions } : {}) }),
       signal: controller.signal,
     });
   } catch (error) {
