@@ -146,6 +146,11 @@ export async function runTick(options: TickOptions): Promise<TickResult> {
     async () => {
       const result: TickResult = { activeMemory: [], durationMs: 0 };
       await removeLeftoverTempFiles(options.paths);
+      if (steps.has('tier')) {
+        // A tier move a killed run left half done is finished first, so every step sees whole files.
+        const { recoverInterruptedMoves } = await import('./tiers/tier-step.js');
+        await recoverInterruptedMoves({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now });
+      }
       let changedAgents: string[] = [];
       if (steps.has('observe')) {
         const t0 = now();

@@ -19,7 +19,7 @@
  */
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic } from '../atomic-file.js';
 import { OcmError } from '../errors.js';
 import type { HomePaths } from '../home.js';
@@ -374,6 +374,24 @@ export async function abortOp(ctx: OpContext, m: OpManifest, reason: string): Pr
   return stuck;
 }
 
+/** Temp files a killed install left beside the op's files (`.<name>.<pid>.<hex>.tmp`). */
+async function removeTempFiles(paths: string[]): Promise<void> {
+  const byDir = new Map<string, Set<string>>();
+  for (const p of paths) byDir.set(dirname(p), (byDir.get(dirname(p)) ?? new Set()).add(basename(p)));
+  for (const [dir, names] of byDir) {
+    let entries: string[];
+    try {
+      entries = await readdir(dir);
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const m = /^\.(.+)\.\d+\.[0-9a-f]{8}\.tmp$/.exec(e);
+      if (m && names.has(m[1]!)) await rm(join(dir, e), { force: true });
+    }
+  }
+}
+
 export interface RecoveryResult {
   completed: string[];
   aborted: string[];
@@ -397,6 +415,7 @@ export async function recoverOps(ctx: OpContext): Promise<RecoveryResult> {
     }
     if (m.state !== 'prepared') continue;
     try {
+      await removeTempFiles(m.changes.map((c) => c.path));
       await applyAndCommit(ctx, m, true);
       result.completed.push(id);
       ctx.logger.log('warn', 'tier.op_recovered', { op: id, kind: m.kind, files: m.changes.length });

@@ -61,8 +61,8 @@ export async function recordTierRun(paths: HomePaths, at: Date, error?: unknown,
   await writeState(paths.state, state);
 }
 
-export async function tierTickStep(options: TierTickOptions): Promise<TierTickResult> {
-  const job: TierJobOptions = {
+function jobOptions(options: TierTickOptions): TierJobOptions {
+  return {
     paths: options.paths,
     config: options.config,
     logger: options.logger,
@@ -70,6 +70,17 @@ export async function tierTickStep(options: TierTickOptions): Promise<TierTickRe
     updateIndex: searchIndexUpdater(options),
     ...(options.onStep ? { onStep: options.onStep } : {}),
   };
+}
+
+/** Finish moves a killed run left (the start of every tick; cheap when there are none). */
+export async function recoverInterruptedMoves(options: TierTickOptions): Promise<RecoveryResult> {
+  const recovered = await recoverTierOps(jobOptions(options));
+  if (recovered.completed.length + recovered.aborted.length > 0) options.logger.log('warn', 'tier.recovered', { ...recovered });
+  return recovered;
+}
+
+export async function tierTickStep(options: TierTickOptions): Promise<TierTickResult> {
+  const job = jobOptions(options);
   const recovered = await recoverTierOps(job);
   const result: TierTickResult = { recovered, ran: false };
   if (await tierDue(options.paths, options.config, options.now())) {
