@@ -74,16 +74,33 @@ function jobOptions(options: TierTickOptions): TierJobOptions {
 
 /** Finish moves a killed run left (the start of every tick; cheap when there are none). */
 export async function recoverInterruptedMoves(options: TierTickOptions): Promise<RecoveryResult> {
-  const recovered = await recoverTierOps(jobOptions(options));
-  if (recovered.completed.length + recovered.aborted.length > 0) options.logger.log('warn', 'tier.recovered', { ...recovered });
-  return recovered;
+  try {
+    const recovered = await recoverTierOps(jobOptions(options));
+    if (recovered.completed.length + recovered.aborted.length > 0) options.logger.log('warn', 'tier.recovered', { ...recovered });
+    return recovered;
+  } catch (error) {
+    // Never block observing: the tier step reports it (status shows the error).
+    options.logger.log('error', 'tier.recover_failed', { error: describeError(error).message });
+    return { completed: [], aborted: [], discarded: [] };
+  }
 }
 
 export async function tierTickStep(options: TierTickOptions): Promise<TierTickResult> {
   const job = jobOptions(options);
-  const recovered = await recoverTierOps(job);
+  let recovered: RecoveryResult = { completed: [], aborted: [], discarded: [] };
+  let recoverError: unknown;
+  try {
+    recovered = await recoverTierOps(job);
+  } catch (error) {
+    recoverError = error;
+  }
   const result: TierTickResult = { recovered, ran: false };
-  if (await tierDue(options.paths, options.config, options.now())) {
+  if (recoverError !== undefined) {
+    const d = describeError(recoverError);
+    result.error = { message: d.message, code: d.code };
+    await recordTierRun(options.paths, options.now(), recoverError);
+    options.logger.log('error', 'tier.failed', { error: d.message, code: d.code });
+  } else if (await tierDue(options.paths, options.config, options.now())) {
     const started = options.now();
     try {
       result.tier = await runTierJob(job);
