@@ -24,6 +24,7 @@ const SECTIONS: Section[] = [
         dataDir: resolve(ROOT, '..', 'shared', 'data', 'locomo-dev'),
         useCli: args.includes('--cli'),
         keep: args.includes('--keep'),
+        names: !args.includes('--no-names'),
         log: (line) => process.stderr.write(`${line}\n`),
       });
       return { table: locomoTable(report), json: report };

@@ -10,6 +10,12 @@
  * for every question instead). A question scores the share of its evidence
  * turns found through the results' `provenance.entryIds` (R@5, R@10).
  *
+ * Each conversation's home gets a config.yaml naming its two speakers
+ * (`observer.user_name: <speaker_a>`, `observer.assistant_name: <speaker_b>`),
+ * as a user who tells OC-Memory their own name and their agent's would: the
+ * Observer then writes "Melanie prefers…" instead of "User prefers…", and
+ * LoCoMo questions name people. `--no-names` leaves them unset (roles only).
+ *
  * Same-run baselines over the raw turns (no Observer):
  *   - fts5: SQLite FTS5 (the sqlite3 binary), question words OR-ed, stop words
  *     dropped — the reference method of shared/data/README.md;
@@ -44,6 +50,8 @@ export interface MethodScores {
 
 export interface LocomoReport {
   conversations: number;
+  /** Speaker names were given in each home's config (observer.user_name / assistant_name). */
+  speakerNames: boolean;
   turns: number;
   questions: number;
   observations: number;
@@ -133,7 +141,8 @@ async function cli(args: string[]): Promise<string> {
   return String(res.stdout);
 }
 
-export async function runLocomoEval(options: { dataDir: string; useCli?: boolean; keep?: boolean; log?: (line: string) => void }): Promise<LocomoReport> {
+export async function runLocomoEval(options: { dataDir: string; useCli?: boolean; keep?: boolean; names?: boolean; log?: (line: string) => void }): Promise<LocomoReport> {
+  const names = options.names !== false;
   const log = options.log ?? (() => undefined);
   const work = await mkdtemp(join(tmpdir(), 'ocm-locomo-'));
   const conversations = await loadConversations(options.dataDir);
@@ -155,6 +164,8 @@ export async function runLocomoEval(options: { dataDir: string; useCli?: boolean
           'timezone: UTC',
           'observer:',
           '  provider: heuristic',
+          // The user's own name and their agent's: a setting any user can make.
+          ...(names ? [`  user_name: ${JSON.stringify(conv.speakerA)}`, `  assistant_name: ${JSON.stringify(conv.speakerB)}`] : []),
           'sources:',
           '  openclaw:',
           `    state_dirs: [${JSON.stringify(state)}]`,
@@ -211,6 +222,7 @@ export async function runLocomoEval(options: { dataDir: string; useCli?: boolean
   }
   return {
     conversations: conversations.length,
+    speakerNames: names,
     turns,
     questions: rows.pipeline.length,
     observations,
@@ -230,6 +242,9 @@ export function locomoTable(report: LocomoReport): string {
   const cats = Object.keys(report.methods.pipeline.byCategory);
   const lines = [
     `LoCoMo retrieval (${report.conversations} conversations, ${report.turns} turns, ${report.questions} questions, ${report.observations} observations, ${report.mode} mode)`,
+    report.speakerNames
+      ? 'speaker names set in each home\'s config.yaml: observer.user_name = speaker_a, observer.assistant_name = speaker_b (--no-names: roles only)'
+      : 'no speaker names configured: the Observer writes User / Assistant',
     '',
     `| method | R@5 | R@10 | ${cats.map((c) => `R@10 ${c}`).join(' | ')} | turns in top 10 |`,
     `|---|---|---|${cats.map(() => '---').join('|')}|---|`,
