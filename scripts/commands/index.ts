@@ -9,6 +9,7 @@ import { command as integrate } from './integrate.js';
 import { command as observe } from './observe.js';
 import { command as run } from './run.js';
 import { command as schedule } from './schedule.js';
+import { command as setup } from './setup.js';
 import { command as start } from './start.js';
 import { command as stats } from './stats.js';
 import { command as stop } from './stop.js';
@@ -25,4 +26,4 @@ import { command as exportCmd } from './export.js';
 import { command as reflect } from './reflect.js';
 import { command as alerts } from './alerts.js';
 
-export const commands: CommandSpec[] = [observe, run, status, config, demo, schedule, watch, start, stop, integrate, doctor, stats, indexCmd, search, get, tier, archive, approvals, sync, forget, exportCmd, sources, reflect, alerts];
+export const commands: CommandSpec[] = [observe, run, status, config, demo, schedule, watch, start, stop, integrate, doctor, stats, setup, indexCmd, search, get, tier, archive, approvals, sync, forget, exportCmd, sources, reflect, alerts];

@@ -1,0 +1,286 @@
+/**
+ * The setup wizard's answers: the six steps, their defaults (built-in, from
+ * an existing config for --reconfigure, from flags), the validation of every
+ * answer (shared by the prompts and the flags, so both refuse the same input
+ * with the same reason), and the config.yaml values they become. Pure.
+ */
+import { isAbsolute } from 'node:path';
+import type { Config } from '../config-schema.js';
+import { OcmError } from '../errors.js';
+import { PROVIDER_PRESETS, type LlmProvider } from '../llm/presets.js';
+
+export const STEPS = ['basics', 'tiers', 'llm', 'obsidian', 'sync', 'review'] as const;
+export type Step = (typeof STEPS)[number];
+
+export const STEP_TITLES: Record<Step, string> = {
+  basics: '1/6 Basics',
+  tiers: '2/6 Memory tiers',
+  llm: '3/6 LLM provider',
+  obsidian: '4/6 Obsidian vault',
+  sync: '5/6 Sync',
+  review: '6/6 Review and confirm',
+};
+
+/** The providers the wizard offers (LM Studio and custom stay reachable through flags). */
+export const WIZARD_PROVIDERS = ['gemini', 'openai', 'anthropic', 'openrouter', 'ollama', 'heuristic'] as const;
+export type SetupProvider = LlmProvider | 'heuristic';
+
+export const DEFAULT_MODELS: Record<SetupProvider, string> = {
+  heuristic: '',
+  gemini: 'gemini-2.5-flash',
+  openai: 'gpt-4o-mini',
+  anthropic: 'claude-3-5-haiku-latest',
+  openrouter: 'google/gemini-2.5-flash',
+  ollama: 'llama3.1:8b',
+  lmstudio: 'qwen2.5-7b-instruct',
+  custom: '',
+};
+
+export interface Basics {
+  home: string;
+  budgetTokens: number;
+  everyMinutes: number;
+}
+export interface Tiers {
+  hotTtlDays: number;
+  warmTtlDays: number;
+  autoHotToWarm: boolean;
+  coldRequiresApproval: boolean;
+}
+export interface Llm {
+  provider: SetupProvider;
+  model: string;
+  reflectorModel: string;
+  /** '' = the provider's default endpoint. */
+  apiBase: string;
+}
+export interface Obsidian {
+  /** '' = no cold tier vault. */
+  vaultPath: string;
+}
+export interface Sync {
+  mode: 'none' | 'git' | 'command';
+  gitRemote: string;
+  gitBranch: string;
+  command: string;
+}
+
+export interface SetupAnswers {
+  basics: Basics;
+  tiers: Tiers;
+  llm: Llm;
+  obsidian: Obsidian;
+  sync: Sync;
+}
+
+export function defaultAnswers(home: string): SetupAnswers {
+  return {
+    basics: { home, budgetTokens: 4000, everyMinutes: 1 },
+    tiers: { hotTtlDays: 90, warmTtlDays: 365, autoHotToWarm: true, coldRequiresApproval: true },
+    llm: { provider: 'heuristic', model: '', reflectorModel: '', apiBase: '' },
+    obsidian: { vaultPath: '' },
+    sync: { mode: 'none', gitRemote: '', gitBranch: 'main', command: '' },
+  };
+}
+
+/** The current settings as answers (`--reconfigure`). */
+export function answersFromConfig(config: Config, home: string): SetupAnswers {
+  const provider = config.observer.provider as SetupProvider;
+  return {
+    basics: { home, budgetTokens: config.active_memory.budget_tokens, everyMinutes: config.schedule.every_minutes },
+    tiers: {
+      hotTtlDays: config.tiers.hot_ttl_days,
+      warmTtlDays: config.tiers.warm_ttl_days,
+      autoHotToWarm: config.tiers.auto_hot_to_warm,
+      coldRequiresApproval: config.tiers.cold_requires_approval,
+    },
+    llm: { provider, model: config.observer.model, reflectorModel: config.reflector.model || config.observer.model, apiBase: config.observer.api_base },
+    obsidian: { vaultPath: config.tiers.vault_path },
+    sync: {
+      mode: config.sync.git.enabled ? 'git' : config.sync.command ? 'command' : 'none',
+      gitRemote: config.sync.git.remote,
+      gitBranch: config.sync.git.branch || 'main',
+      command: config.sync.command,
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Validation: each returns the reason an answer is refused, or undefined.
+
+function intIn(text: string, min: number, max: number, what: string): string | undefined {
+  const t = text.trim();
+  if (!/^\d+$/.test(t)) return `${what} must be a whole number`;
+  const n = Number(t);
+  if (n < min || n > max) return `${what} must be between ${min} and ${max}`;
+  return undefined;
+}
+
+export const validate = {
+  home(text: string): string | undefined {
+    const t = text.trim();
+    if (!t) return 'the memory home cannot be empty';
+    if (!(t === '~' || t.startsWith('~/') || isAbsolute(t))) return 'use an absolute path (or one starting with ~/)';
+    if (/[\n\r]/.test(t)) return 'the path cannot contain a line break';
+    return undefined;
+  },
+  budgetTokens: (text: string) => intIn(text, 200, 200000, 'the token budget'),
+  everyMinutes: (text: string) => intIn(text, 1, 1440, 'the interval (minutes)'),
+  hotTtlDays: (text: string) => intIn(text, 1, 36500, 'the hot tier age (days)'),
+  warmTtlDays(text: string, hotTtlDays: number): string | undefined {
+    const base = intIn(text, 1, 36500, 'the warm tier age (days)');
+    if (base) return base;
+    if (Number(text.trim()) <= hotTtlDays) return `the warm tier age must be more than the hot tier age (${hotTtlDays} days)`;
+    return undefined;
+  },
+  model(text: string, provider: SetupProvider): string | undefined {
+    if (provider === 'heuristic') return undefined;
+    if (!text.trim()) return 'name a model (e.g. ' + (DEFAULT_MODELS[provider] || 'the one your endpoint serves') + ')';
+    if (/\s/.test(text.trim())) return 'a model name has no spaces';
+    return undefined;
+  },
+  apiBase(text: string, provider: SetupProvider): string | undefined {
+    const t = text.trim();
+    if (!t) return provider === 'custom' ? 'a custom provider needs the base URL of its OpenAI-compatible API' : undefined;
+    try {
+      const u = new URL(t);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'use an http:// or https:// URL';
+    } catch {
+      return 'that is not a URL (e.g. http://127.0.0.1:11434/v1)';
+    }
+    return undefined;
+  },
+  apiKey(text: string): string | undefined {
+    const t = text.trim();
+    if (!t) return 'type or paste the API key (it is checked, then saved to .env with mode 0600)';
+    if (/\s/.test(t)) return 'an API key has no spaces';
+    if (t.length < 8) return 'that is too short to be an API key';
+    return undefined;
+  },
+  vaultPath(text: string): string | undefined {
+    const t = text.trim();
+    if (!t) return undefined;
+    return validate.home(t)?.replace('the memory home', 'the vault path');
+  },
+  gitRemote(text: string): string | undefined {
+    const t = text.trim();
+    if (!t) return 'give the remote URL (e.g. git@github.com:you/memory.git)';
+    if (/\s/.test(t)) return 'a Git remote has no spaces';
+    return undefined;
+  },
+  gitBranch(text: string): string | undefined {
+    const t = text.trim();
+    if (!t) return 'give a branch name';
+    if (!/^[A-Za-z0-9._/-]+$/.test(t) || t.startsWith('-') || t.includes('..')) return 'that is not a valid branch name';
+    return undefined;
+  },
+  syncCommand(text: string): string | undefined {
+    return text.trim() ? undefined : 'give the command to run (e.g. rclone sync … remote:OC-Memory)';
+  },
+};
+
+export function needsKey(provider: SetupProvider): boolean {
+  return provider !== 'heuristic' && PROVIDER_PRESETS[provider].needsKey;
+}
+
+/** The .env variable that holds the provider's key. */
+export function keyEnvName(provider: SetupProvider): string | undefined {
+  return provider === 'heuristic' ? undefined : PROVIDER_PRESETS[provider].keyEnv[0];
+}
+
+/** config.yaml values for the answers, as [dotted key, value] pairs. */
+export function configValues(a: SetupAnswers): Array<[string, unknown]> {
+  const llm = a.llm;
+  const env = keyEnvName(llm.provider);
+  const keyRef = env ? `\${${env}}` : '';
+  const out: Array<[string, unknown]> = [
+    ['active_memory.budget_tokens', a.basics.budgetTokens],
+    ['schedule.every_minutes', a.basics.everyMinutes],
+    ['tiers.hot_ttl_days', a.tiers.hotTtlDays],
+    ['tiers.warm_ttl_days', a.tiers.warmTtlDays],
+    ['tiers.auto_hot_to_warm', a.tiers.autoHotToWarm],
+    ['tiers.cold_requires_approval', a.tiers.coldRequiresApproval],
+    ['tiers.vault_path', a.obsidian.vaultPath.trim()],
+    ['observer.provider', llm.provider],
+    ['observer.model', llm.model],
+    ['observer.api_base', llm.apiBase.trim()],
+    ['observer.api_key', llm.provider === 'heuristic' ? '' : keyRef],
+    ['reflector.provider', llm.provider],
+    ['reflector.model', llm.reflectorModel || llm.model],
+    ['reflector.api_base', llm.apiBase.trim()],
+    ['reflector.api_key', llm.provider === 'heuristic' ? '' : keyRef],
+    ['sync.git.enabled', a.sync.mode === 'git'],
+    ['sync.git.remote', a.sync.mode === 'git' ? a.sync.gitRemote.trim() : ''],
+    ['sync.git.branch', a.sync.gitBranch.trim() || 'main'],
+    ['sync.command', a.sync.mode === 'command' ? a.sync.command.trim() : ''],
+  ];
+  return out;
+}
+
+/** A readable summary for the review step. */
+export function summarize(a: SetupAnswers, keyNote: string): string {
+  const p = a.llm.provider;
+  const llm =
+    p === 'heuristic'
+      ? 'heuristic observer (offline, no API key, nothing leaves this machine)'
+      : `${PROVIDER_PRESETS[p].name}: observer ${a.llm.model}, reflector ${a.llm.reflectorModel || a.llm.model}${a.llm.apiBase ? ` at ${a.llm.apiBase}` : ''} · ${keyNote}`;
+  return [
+    `Home:          ${a.basics.home}`,
+    `Active memory: at most ${a.basics.budgetTokens} tokens · tick every ${a.basics.everyMinutes} min`,
+    `Tiers:         hot ${a.tiers.hotTtlDays} days → warm${a.tiers.autoHotToWarm ? ' (automatic)' : ' (manual)'} · warm ${a.tiers.warmTtlDays} days → cold${a.tiers.coldRequiresApproval ? ' (after approval)' : ' (automatic)'}`,
+    `LLM:           ${llm}`,
+    `Obsidian:      ${a.obsidian.vaultPath ? a.obsidian.vaultPath : 'no cold-tier vault'}`,
+    `Sync:          ${a.sync.mode === 'git' ? `Git ${a.sync.gitRemote} (${a.sync.gitBranch})` : a.sync.mode === 'command' ? `command: ${a.sync.command}` : 'none'}`,
+  ].join('\n');
+}
+
+function bool(value: unknown, flag: string): boolean {
+  if (typeof value === 'boolean') return value;
+  const t = String(value).toLowerCase();
+  if (['yes', 'y', 'true', '1', 'on'].includes(t)) return true;
+  if (['no', 'n', 'false', '0', 'off'].includes(t)) return false;
+  throw new OcmError('BAD_INPUT', `--${flag} must be yes or no (got ${String(value)}).`);
+}
+
+function check(reason: string | undefined, flag: string): void {
+  if (reason) throw new OcmError('BAD_INPUT', `--${flag}: ${reason}.`, { hint: 'Run `ocm-run setup --help` for every flag.' });
+}
+
+/** Apply command-line flags over defaults; every value is validated like at the prompt. */
+export function answersFromFlags(options: Record<string, unknown>, base: SetupAnswers): SetupAnswers {
+  const a: SetupAnswers = structuredClone(base);
+  // A flag given twice arrives as a list: the last one wins, as in most CLIs.
+  const str = (v: unknown) => (v === undefined ? undefined : String(Array.isArray(v) ? v[v.length - 1] : v));
+  const set = <T>(v: T | undefined, apply: (v: T) => void) => v !== undefined && apply(v);
+  set(str(options.budgetTokens), (v) => (check(validate.budgetTokens(v), 'budget-tokens'), (a.basics.budgetTokens = Number(v))));
+  set(str(options.every), (v) => (check(validate.everyMinutes(v), 'every'), (a.basics.everyMinutes = Number(v))));
+  set(str(options.hotTtlDays), (v) => (check(validate.hotTtlDays(v), 'hot-ttl-days'), (a.tiers.hotTtlDays = Number(v))));
+  set(str(options.warmTtlDays), (v) => (a.tiers.warmTtlDays = Number(v)));
+  check(validate.warmTtlDays(String(a.tiers.warmTtlDays), a.tiers.hotTtlDays), 'warm-ttl-days');
+  set(options.autoHotToWarm, (v) => (a.tiers.autoHotToWarm = bool(v, 'auto-hot-to-warm')));
+  set(options.coldApproval, (v) => (a.tiers.coldRequiresApproval = bool(v, 'cold-approval')));
+  set(str(options.provider), (v) => {
+    if (!(v === 'heuristic' || v in PROVIDER_PRESETS)) throw new OcmError('BAD_INPUT', `--provider must be one of ${[...WIZARD_PROVIDERS, 'lmstudio', 'custom'].join(', ')} (got ${v}).`);
+    if (v !== a.llm.provider) a.llm = { provider: v as SetupProvider, model: DEFAULT_MODELS[v as SetupProvider], reflectorModel: '', apiBase: '' };
+  });
+  set(str(options.model), (v) => (a.llm.model = v));
+  set(str(options.reflectorModel), (v) => (a.llm.reflectorModel = v));
+  set(str(options.apiBase), (v) => (a.llm.apiBase = v));
+  if (a.llm.provider === 'heuristic') a.llm = { provider: 'heuristic', model: '', reflectorModel: '', apiBase: '' };
+  check(validate.model(a.llm.model, a.llm.provider), 'model');
+  check(validate.apiBase(a.llm.apiBase, a.llm.provider), 'api-base');
+  set(str(options.vault), (v) => (check(validate.vaultPath(v), 'vault'), (a.obsidian.vaultPath = v.trim())));
+  set(str(options.sync), (v) => {
+    if (!['none', 'git', 'command'].includes(v)) throw new OcmError('BAD_INPUT', `--sync must be none, git or command (got ${v}).`);
+    a.sync.mode = v as Sync['mode'];
+  });
+  set(str(options.gitRemote), (v) => (a.sync.gitRemote = v));
+  set(str(options.gitBranch), (v) => (a.sync.gitBranch = v));
+  set(str(options.syncCommand), (v) => (a.sync.command = v));
+  if (a.sync.mode === 'git') {
+    check(validate.gitRemote(a.sync.gitRemote), 'git-remote');
+    check(validate.gitBranch(a.sync.gitBranch), 'git-branch');
+  }
+  if (a.sync.mode === 'command') check(validate.syncCommand(a.sync.command), 'sync-command');
+  return a;
+}

@@ -1,0 +1,282 @@
+/**
+ * The interactive `setup` wizard (terminal UI with @clack/prompts): six
+ * steps, each answer checked as it is typed (lib/setup/answers validate), the
+ * API key masked and tried with a live call before it is kept, progress saved
+ * after every step so an interrupted run resumes. Everything it decides is
+ * written by lib/setup/apply.
+ */
+import * as p from '@clack/prompts';
+import type { CommandContext } from './cli-context.js';
+import { expandHome, homePaths } from '../lib/home.js';
+import { loadDotEnv } from '../lib/config.js';
+import { PROVIDER_PRESETS } from '../lib/llm/presets.js';
+import {
+  DEFAULT_MODELS,
+  STEP_TITLES,
+  STEPS,
+  WIZARD_PROVIDERS,
+  keyEnvName,
+  needsKey,
+  summarize,
+  validate,
+  type SetupAnswers,
+  type SetupProvider,
+  type Step,
+} from '../lib/setup/answers.js';
+import { saveProgress, clearProgress, type SetupProgress } from '../lib/setup/progress.js';
+
+class Cancelled extends Error {}
+
+function ask<T>(value: T): Exclude<T, symbol> {
+  if (p.isCancel(value)) throw new Cancelled();
+  return value as Exclude<T, symbol>;
+}
+
+/** A text prompt whose empty answer means "keep the default"; the validator sees what was typed. */
+async function textWithDefault(message: string, value: string, check?: (text: string) => string | undefined): Promise<string> {
+  const answer = ask(
+    await p.text({
+      message,
+      placeholder: value || undefined,
+      defaultValue: value,
+      ...(check ? { validate: (t: string | undefined) => (t ? check(t) : value ? undefined : check('')) } : {}),
+    }),
+  );
+  return (answer || value).trim();
+}
+
+async function numberWithDefault(message: string, value: number, check: (text: string) => string | undefined): Promise<number> {
+  return Number(await textWithDefault(message, String(value), check));
+}
+
+async function confirmWith(message: string, value: boolean): Promise<boolean> {
+  return ask(await p.confirm({ message, initialValue: value }));
+}
+
+export interface WizardState {
+  answers: SetupAnswers;
+  /** A key typed in this run (never saved to the progress file). */
+  apiKey?: string;
+  /** The key is already available (environment or the home's .env). */
+  keyAvailable: boolean;
+}
+
+async function keyAlreadyThere(answers: SetupAnswers, env: NodeJS.ProcessEnv): Promise<boolean> {
+  const name = keyEnvName(answers.llm.provider);
+  if (!name) return false;
+  if (env[name]) return true;
+  const dotenv = await loadDotEnv(homePaths(expandHome(answers.basics.home)).env);
+  return Boolean(dotenv[name]);
+}
+
+/** Ask for the key (masked) and try it until it works, or the user chooses otherwise. */
+async function askKey(state: WizardState, env: NodeJS.ProcessEnv): Promise<void> {
+  const { checkLlmKey } = await import('../lib/setup/key-check.js');
+  const llm = state.answers.llm;
+  const name = keyEnvName(llm.provider)!;
+  for (;;) {
+    const keep = state.keyAvailable;
+    const typed = ask(
+      await p.password({
+        message: `${PROVIDER_PRESETS[llm.provider as Exclude<SetupProvider, 'heuristic'>].name} API key${keep ? ' (Enter keeps the saved one)' : ''}`,
+        mask: '•',
+        validate: (t: string | undefined) => (!t && keep ? undefined : validate.apiKey(t ?? '')),
+      }),
+    );
+    const key = typed.trim();
+    const spin = p.spinner();
+    spin.start('Checking the key with one tiny call…');
+    const probeEnv: Record<string, string | undefined> = { ...env, ...(await loadDotEnv(homePaths(expandHome(state.answers.basics.home)).env)) };
+    if (key) probeEnv[name] = key;
+    const r = await checkLlmKey({ provider: llm.provider, model: llm.model, api_base: llm.apiBase, api_key: key }, probeEnv, { timeoutMs: 20_000 }).catch((e: unknown) => ({ outcome: 'error' as const, message: (e as Error).message }));
+    if (r.outcome === 'accepted') {
+      spin.stop('The key works.');
+      if (key) state.apiKey = key;
+      state.keyAvailable = true;
+      return;
+    }
+    spin.error(`Not accepted: ${r.message}`);
+    const next = ask(
+      await p.select({
+        message: 'What now?',
+        options: [
+          { value: 'retry', label: 'Type the key again' },
+          { value: 'keep', label: 'Keep it anyway (fix it later; ticks retry and nothing is lost)' },
+        ],
+      }),
+    );
+    if (next === 'keep') {
+      if (key) state.apiKey = key;
+      state.keyAvailable = true;
+      return;
+    }
+  }
+}
+
+async function stepBasics(a: SetupAnswers): Promise<void> {
+  a.basics.home = await textWithDefault('Memory home (where the Markdown memory lives)', a.basics.home, validate.home);
+  a.basics.budgetTokens = await numberWithDefault('Active memory token budget (what the agent loads every turn)', a.basics.budgetTokens, validate.budgetTokens);
+  a.basics.everyMinutes = await numberWithDefault('Poll interval in minutes (how often the scheduled tick runs)', a.basics.everyMinutes, validate.everyMinutes);
+}
+
+async function stepTiers(a: SetupAnswers): Promise<void> {
+  a.tiers.hotTtlDays = await numberWithDefault('Days an observation stays hot (memory/) before it moves to warm (archive/)', a.tiers.hotTtlDays, validate.hotTtlDays);
+  const hot = a.tiers.hotTtlDays;
+  a.tiers.warmTtlDays = await numberWithDefault('Days before warm observations are proposed for the cold tier (Obsidian)', Math.max(a.tiers.warmTtlDays, hot + 1), (t) => validate.warmTtlDays(t, hot));
+  a.tiers.autoHotToWarm = await confirmWith('Move hot → warm automatically?', a.tiers.autoHotToWarm);
+  a.tiers.coldRequiresApproval = await confirmWith('Ask for approval before moving warm → cold?', a.tiers.coldRequiresApproval);
+}
+
+async function stepLlm(state: WizardState, env: NodeJS.ProcessEnv): Promise<void> {
+  const a = state.answers;
+  const labels: Record<(typeof WIZARD_PROVIDERS)[number], string> = {
+    gemini: 'Google Gemini',
+    openai: 'OpenAI',
+    anthropic: 'Anthropic',
+    openrouter: 'OpenRouter',
+    ollama: 'Ollama (local)',
+    heuristic: 'Offline heuristic (no LLM, nothing leaves this machine)',
+  };
+  const current = (WIZARD_PROVIDERS as readonly string[]).includes(a.llm.provider) ? a.llm.provider : 'heuristic';
+  const provider = ask(
+    await p.select({
+      message: 'Which LLM turns conversations into observations?',
+      initialValue: current as (typeof WIZARD_PROVIDERS)[number],
+      options: WIZARD_PROVIDERS.map((value) => ({ value, label: labels[value] })),
+    }),
+  ) as SetupProvider;
+  if (provider !== a.llm.provider) a.llm = { provider, model: DEFAULT_MODELS[provider], reflectorModel: '', apiBase: '' };
+  if (provider === 'heuristic') {
+    a.llm = { provider, model: '', reflectorModel: '', apiBase: '' };
+    return;
+  }
+  a.llm.model = await textWithDefault('Observer model', a.llm.model || DEFAULT_MODELS[provider], (t) => validate.model(t, provider));
+  a.llm.reflectorModel = await textWithDefault('Reflector model (compresses old observations)', a.llm.reflectorModel || a.llm.model, (t) => validate.model(t, provider));
+  const preset = PROVIDER_PRESETS[provider as Exclude<SetupProvider, 'heuristic'>];
+  const base = await textWithDefault(`API endpoint (Enter for ${preset.baseURL || 'none'})`, a.llm.apiBase || preset.baseURL, (t) => validate.apiBase(t, provider));
+  a.llm.apiBase = base === preset.baseURL ? '' : base;
+  state.keyAvailable = await keyAlreadyThere(a, env);
+  if (needsKey(provider)) await askKey(state, env);
+  else {
+    const { checkLlmKey } = await import('../lib/setup/key-check.js');
+    const spin = p.spinner();
+    spin.start(`Checking ${preset.name}…`);
+    const r = await checkLlmKey({ provider, model: a.llm.model, api_base: a.llm.apiBase, api_key: '' }, env, { timeoutMs: 10_000 });
+    if (r.outcome === 'accepted') spin.stop(`${preset.name} answered.`);
+    else spin.error(`${preset.name} did not answer (${r.message}); setup goes on — start it before the first tick.`);
+  }
+}
+
+async function stepObsidian(a: SetupAnswers): Promise<void> {
+  const path = await textWithDefault('Obsidian vault for the cold tier (empty: none)', a.obsidian.vaultPath, validate.vaultPath);
+  a.obsidian.vaultPath = path;
+  if (!path) return;
+  const { stat } = await import('node:fs/promises');
+  const exists = await stat(expandHome(path)).then(
+    (s) => (s.isDirectory() ? 'dir' : 'file'),
+    () => 'none',
+  );
+  if (exists === 'file') {
+    p.log.error(`${path} is a file, not a folder.`);
+    return stepObsidian(a);
+  }
+  if (exists === 'none' && !(await confirmWith(`${path} does not exist. Create it from OC-Memory's vault template?`, true))) {
+    a.obsidian.vaultPath = '';
+  }
+}
+
+async function stepSync(a: SetupAnswers): Promise<void> {
+  a.sync.mode = ask(
+    await p.select({
+      message: 'Sync the memory elsewhere?',
+      initialValue: a.sync.mode,
+      options: [
+        { value: 'none' as const, label: 'No (skip)' },
+        { value: 'git' as const, label: 'Git remote (commit + push after changes)' },
+        { value: 'command' as const, label: 'A command (e.g. rclone)' },
+      ],
+    }),
+  );
+  if (a.sync.mode === 'git') {
+    a.sync.gitRemote = await textWithDefault('Git remote URL', a.sync.gitRemote, validate.gitRemote);
+    a.sync.gitBranch = await textWithDefault('Branch', a.sync.gitBranch || 'main', validate.gitBranch);
+  } else if (a.sync.mode === 'command') {
+    a.sync.command = await textWithDefault('Command to run after changes', a.sync.command, validate.syncCommand);
+  }
+}
+
+export type WizardOutcome =
+  | { kind: 'done'; state: WizardState; installSchedule: boolean; integrateOpenClaw: boolean }
+  | { kind: 'cancelled' }
+  | { kind: 'quit' };
+
+/** Run the steps not done yet; progress is saved after each one. */
+export async function runWizard(ctx: CommandContext, options: { progress: SetupProgress; progressFile: string; defaults: SetupAnswers; openClawFound: boolean }): Promise<WizardOutcome> {
+  const { progress } = options;
+  const state: WizardState = { answers: { ...options.defaults, ...(progress.answers as SetupAnswers) }, keyAvailable: false };
+  p.intro(progress.mode === 'reconfigure' ? 'OC-Memory setup — changing the current settings' : 'OC-Memory setup');
+  if (progress.done.length > 0) p.note(`Resuming where you stopped: ${progress.done.map((s) => STEP_TITLES[s]).join(', ')} already answered.`, 'Welcome back');
+  const save = async (step: Step) => {
+    if (!progress.done.includes(step)) progress.done.push(step);
+    progress.answers = state.answers;
+    progress.updatedAt = new Date().toISOString();
+    await saveProgress(options.progressFile, progress);
+  };
+  const runStep = async (step: Step) => {
+    p.log.step(STEP_TITLES[step]);
+    if (step === 'basics') await stepBasics(state.answers);
+    else if (step === 'tiers') await stepTiers(state.answers);
+    else if (step === 'llm') await stepLlm(state, ctx.env);
+    else if (step === 'obsidian') await stepObsidian(state.answers);
+    else if (step === 'sync') await stepSync(state.answers);
+    await save(step);
+  };
+  try {
+    for (const step of STEPS) {
+      if (step === 'review' || progress.done.includes(step)) continue;
+      await runStep(step);
+    }
+    // A key typed before an interruption was not kept: ask again when one is needed and missing.
+    if (needsKey(state.answers.llm.provider) && !state.apiKey) {
+      state.keyAvailable = await keyAlreadyThere(state.answers, ctx.env);
+      if (!state.keyAvailable) {
+        p.log.info('The API key is never stored between runs: please type it again.');
+        await askKey(state, ctx.env);
+      }
+    }
+    for (;;) {
+      p.log.step(STEP_TITLES.review);
+      const keyNote = !needsKey(state.answers.llm.provider) ? 'no key needed' : state.apiKey ? `key checked, saved to .env as ${keyEnvName(state.answers.llm.provider)}` : 'key already saved';
+      p.note(summarize(state.answers, keyNote), 'Review');
+      const choice = ask(
+        await p.select({
+          message: 'Write this configuration?',
+          options: [
+            { value: 'write' as const, label: 'Yes, write it' },
+            { value: 'change' as const, label: 'Change a step' },
+            { value: 'quit' as const, label: 'Not now (answers are kept for next time)' },
+          ],
+        }),
+      );
+      if (choice === 'quit') {
+        p.outro('Nothing written. Run `ocm-run setup` again to pick up from the review.');
+        return { kind: 'quit' };
+      }
+      if (choice === 'write') break;
+      const which = ask(await p.select({ message: 'Which step?', options: STEPS.filter((s) => s !== 'review').map((s) => ({ value: s, label: STEP_TITLES[s] })) }));
+      await runStep(which);
+    }
+    await save('review');
+    const installSchedule = await confirmWith('Install the schedule now (runs `ocm-run run` every few minutes)?', true);
+    const integrateOpenClaw = options.openClawFound ? await confirmWith('Set up the OpenClaw integration (memory folders in openclaw.json + the plugin)?', true) : false;
+    return { kind: 'done', state, installSchedule, integrateOpenClaw };
+  } catch (error) {
+    if (error instanceof Cancelled) {
+      p.cancel(`Setup paused after ${progress.done.length} of 6 steps. Run \`ocm-run setup\` again to continue where you stopped.`);
+      return { kind: 'cancelled' };
+    }
+    throw error;
+  }
+}
+
+export { p as prompts };
