@@ -19,7 +19,9 @@ export const command: CommandSpec = {
     for (const t of tiers) if (!['hot', 'warm', 'cold'].includes(t)) throw new OcmError('BAD_INPUT', `--tier must be hot, warm, cold or all, not "${t}".`, { hint: 'For example: --tier warm,cold' });
     const { config } = await ctx.config();
     const { collectExport, formatExport } = await import('../../lib/export.js');
-    const records = await collectExport(ctx.paths, config, tiers);
+    // Under the home lock: never read a day while a tier move is half done.
+    const { underLock } = await import('../tier-context.js');
+    const records = await underLock(ctx, () => collectExport(ctx.paths, config, tiers));
     const text = formatExport(records, format, ctx.now());
     if (options.output) {
       const { resolve } = await import('node:path');
