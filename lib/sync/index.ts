@@ -3,15 +3,15 @@
  * configured command (e.g. rclone), with an offline queue: a failed sync is
  * recorded in state.json, retried on later ticks with a growing pause (1, 2,
  * 4 … 60 minutes), and reported by `status`. A failed sync never touches local
- * data. Callers hold the home lock.
+ * data. Callers hold the home lock. Git and execa load only when a sync runs.
  */
 import type { Config } from '../config-schema.js';
 import { describeError, OcmError } from '../errors.js';
 import type { HomePaths } from '../home.js';
 import type { Logger } from '../log.js';
 import { readState, writeState, type State } from '../state.js';
-import { runSyncCommand, type CommandSyncResult } from './command.js';
-import { gitSync, type GitSyncResult } from './git.js';
+import type { CommandSyncResult } from './command.js';
+import type { GitSyncResult } from './git.js';
 
 export interface SyncOptions {
   paths: HomePaths;
@@ -71,6 +71,7 @@ export async function runSync(options: SyncOptions, trigger: SyncResult['trigger
   const started = options.now();
   if (config.sync.git.enabled) {
     try {
+      const { gitSync } = await import('./git.js');
       result.git = await gitSync({ root: options.paths.root, remote: config.sync.git.remote, branch: config.sync.git.branch || 'main', now: options.now });
       options.logger.log('info', 'sync.git', { committed: result.git.committed, pulled: result.git.pulled, pushed: result.git.pushed, repaired: result.git.repaired.length });
     } catch (error) {
@@ -80,6 +81,7 @@ export async function runSync(options: SyncOptions, trigger: SyncResult['trigger
   }
   if (config.sync.command.trim()) {
     try {
+      const { runSyncCommand } = await import('./command.js');
       result.command = await runSyncCommand(config.sync.command, { home: options.paths.root, vault: config.tiers.vault_path }, { env: { ...process.env, ...options.env } });
       options.logger.log('info', 'sync.command', { exitCode: result.command.exitCode, durationMs: result.command.durationMs });
     } catch (error) {

@@ -3,7 +3,8 @@
  * killed run left half done (cheap when there is none); once a day (local
  * date) the tier job itself runs; then, with `sync.after_tier`, a sync — and
  * on any tick, a sync that failed earlier is retried when its backoff is up.
- * Callers hold the home lock.
+ * Callers hold the home lock. A tick with nothing due loads no Markdown
+ * parser: the tier job itself is imported only when it runs.
  */
 import type { Config } from '../config-schema.js';
 import { describeError } from '../errors.js';
@@ -13,8 +14,8 @@ import { readState, writeState } from '../state.js';
 import { resolveTimeZone } from '../time-zone.js';
 import { localToday } from './age.js';
 import { searchIndexUpdater } from './search-index.js';
-import { recoverTierOps, runTierJob, type TierJobOptions, type TierRunResult } from './tier-job.js';
-import type { RecoveryResult } from './ops.js';
+import type { TierJobOptions, TierRunResult } from './tier-job.js';
+import { recoverOps, type RecoveryResult } from './ops.js';
 
 export interface TierTickOptions {
   paths: HomePaths;
@@ -61,6 +62,12 @@ export async function recordTierRun(paths: HomePaths, at: Date, error?: unknown,
   await writeState(paths.state, state);
 }
 
+/** Recovery needs only the journal (no Markdown parsing). */
+function recoverTierOps(job: TierJobOptions): Promise<RecoveryResult> {
+  const update = job.updateIndex;
+  return recoverOps({ paths: job.paths, now: job.now, logger: job.logger, ...(update ? { onChanged: (changed: string[]) => update(changed) } : {}) });
+}
+
 function jobOptions(options: TierTickOptions): TierJobOptions {
   return {
     paths: options.paths,
@@ -103,6 +110,7 @@ export async function tierTickStep(options: TierTickOptions): Promise<TierTickRe
   } else if (await tierDue(options.paths, options.config, options.now())) {
     const started = options.now();
     try {
+      const { runTierJob } = await import('./tier-job.js');
       result.tier = await runTierJob(job);
       result.ran = true;
       await recordTierRun(options.paths, options.now(), undefined, started);
@@ -113,6 +121,7 @@ export async function tierTickStep(options: TierTickOptions): Promise<TierTickRe
       options.logger.log('error', 'tier.failed', { error: d.message, code: d.code });
     }
   }
+  if (!options.config.sync.git.enabled && !options.config.sync.command.trim()) return result;
   const { syncStep } = await import('../sync/index.js');
   result.sync = await syncStep({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now: options.now }, { afterTier: result.ran });
   return result;
