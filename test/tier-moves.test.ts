@@ -202,3 +202,27 @@ test('approvals: reject keeps a day in warm and out of later proposals; archive 
   const audit = await readAudit(paths.audit);
   assert.deepEqual(audit.map((e) => e.action), ['propose', 'reject', 'propose', 'move', 'approve']);
 });
+
+test('auto_hot_to_warm off: hot days are proposed and move on approval; archive --to cold --approve-all moves hot days straight to the vault', async (t) => {
+  const { paths, vault, options } = await setup(t, { tiers: { auto_hot_to_warm: false } });
+  await writeHot(paths, [...spread(3, 100, 102, TODAY, 0), ...spread(2, 500, 501, TODAY, 10)]);
+  const run = await runTierJob(options);
+  assert.equal(run.ops.length, 0);
+  assert.equal(run.proposals.added.length, 5);
+  assert.ok(run.proposals.added.every((p) => p.from === 'hot' && p.to === 'warm'));
+  const hotToWarm = run.proposals.added.filter((p) => p.date === addDays(TODAY, -100));
+  await approveProposals(options, hotToWarm.map((p) => p.id));
+  let ids = await idsByTier(paths, vault);
+  assert.equal(ids.warm.length, 1);
+  assert.equal(ids.hot.length, 4);
+  const archived = await runArchive({ ...options, olderThanDays: 400, to: 'cold', approveAll: true });
+  assert.equal(archived.ops.length, 1);
+  assert.equal(archived.ops[0]!.kind, 'hot-to-cold');
+  ids = await idsByTier(paths, vault);
+  assert.equal(ids.cold.length, 2);
+  assert.equal(ids.hot.length, 2);
+  const pending = (await readApprovals(paths.approvals)).pending;
+  assert.ok(!pending.some((p) => p.date === addDays(TODAY, -500)), 'proposals of days that moved are dropped');
+  const note = parseDayFile(await readFile(join(vault, 'OC-Memory', addDays(TODAY, -500).slice(0, 4), `${addDays(TODAY, -500)}.md`), 'utf8'));
+  assert.equal(note.frontmatter.data.tier, 'cold');
+});

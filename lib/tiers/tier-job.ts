@@ -108,6 +108,8 @@ async function executeMoves(options: TierJobOptions, moves: Move[], from: Tier, 
     audit: { action: 'move', from, to, ...audit },
   });
   options.logger.log('info', 'tier.moved', { op: op.id, from, to, files: op.counts.files, observations: op.counts.observations });
+  // Proposals for days that are gone from where they were proposed are settled.
+  await dropPending(options, op.changes.filter((c) => c.role === 'source' && c.after === null).map((c) => c.path));
   return { op, skipped: built.skipped, ...(vault ? { vault } : {}) };
 }
 
@@ -265,7 +267,6 @@ export async function runArchive(options: ArchiveOptions): Promise<TierRunResult
         if (done.op) result.ops.push(report(done.op));
         if (done.vault) result.vault = done.vault;
         result.skipped.push(...done.skipped);
-        if (done.op) await dropPending(options, moves.map((m) => proposalId(m.source.path, 'cold')));
       }
     } else {
       result.proposed.push(summary);
@@ -278,10 +279,13 @@ export async function runArchive(options: ArchiveOptions): Promise<TierRunResult
   return result;
 }
 
-async function dropPending(options: TierJobOptions, ids: string[]): Promise<void> {
+/** Drop pending proposals whose source file was moved away. */
+async function dropPending(options: TierJobOptions, sources: string[]): Promise<void> {
+  if (sources.length === 0) return;
+  const gone = new Set(sources);
   const file = await readApprovals(options.paths.approvals);
   const before = file.pending.length;
-  file.pending = file.pending.filter((p) => !ids.includes(p.id));
+  file.pending = file.pending.filter((p) => !gone.has(p.source));
   if (file.pending.length !== before) await writeApprovals(options.paths.approvals, file);
 }
 
