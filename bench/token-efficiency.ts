@@ -184,6 +184,7 @@ async function offline(conv: LocomoConversation, dir: string): Promise<Conversat
 function scriptedObserver(req: RecordedRequest) {
   const out: string[] = [];
   for (const line of (req.messages[1]?.content ?? '').split('\n')) {
+    if (/^# Session \d+$/.test(line)) out.push(line);
     const h = /^## (\d{4}-\d{2}-\d{2})/.exec(line);
     if (h) out.push(`## ${h[1]}`);
     else if (/^(?:\d\d:\d\d )?U: /.test(line)) out.push(`- 🟡 [fact] ${line.replace(/^(?:\d\d:\d\d )?U: /, 'User: ').slice(0, 80)}`);
@@ -191,7 +192,7 @@ function scriptedObserver(req: RecordedRequest) {
   return ok(out.length > 1 ? out.join('\n') : 'NONE');
 }
 
-async function observerCost(convs: LocomoConversation[], dir: string): Promise<ObserverCost> {
+export async function observerCost(convs: LocomoConversation[], dir: string, batchTokens?: number): Promise<ObserverCost> {
   const server = await startOpenAiServer(scriptedObserver);
   try {
     let transcriptTokens = 0;
@@ -203,7 +204,7 @@ async function observerCost(convs: LocomoConversation[], dir: string): Promise<O
       await mkdir(paths.machine, { recursive: true });
       const config = validateConfig({
         timezone: 'UTC',
-        observer: { provider: 'custom', model: 'scripted', api_base: server.url, api_key: 'bench', retry_delays_ms: [10, 20, 40] },
+        observer: { provider: 'custom', model: 'scripted', api_base: server.url, api_key: 'bench', retry_delays_ms: [10, 20, 40], ...(batchTokens ? { batch_tokens: batchTokens } : {}) },
       });
       await runObserveJob({
         paths,

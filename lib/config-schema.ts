@@ -49,8 +49,12 @@ export const configSchema = v.strictObject({
 
   observer: section({
     ...llmRole({ temperature: 0.3, max_tokens: 2000, timeout_ms: 60000 }),
-    /** Buffer a session's messages until this many unobserved tokens… */
-    batch_tokens: v.optional(int(1), 2000),
+    /**
+     * Buffer a session's messages until this many unobserved tokens (short
+     * finished sessions are packed together up to it)… 4000 keeps the LLM
+     * Observer's input within 1.2× the new content (bench/token-efficiency.ts).
+     */
+    batch_tokens: v.optional(int(1), 4000),
     /** …or until the session has been idle this long. */
     idle_minutes: v.optional(num(0), 10),
     /** Who speaks: observations say "Dana prefers…" instead of "User prefers…" ('' = "User"). */

@@ -20,9 +20,12 @@
  * A run that finds a journal for the current cursor writes its observations
  * again (ids dedupe) and skips its entry ids, so every entry reaches the
  * Observer once. The journal is dropped in the same atomic state write that
- * advances the cursor. When the LLM fails after its retries, the cursor stays
- * where it is, the failure is recorded and reported (exit code 5), and the
- * next run retries the same messages; there is no switch to the heuristic.
+ * advances the cursor. Short sessions that are done (idle or ended) are
+ * packed together up to batch_tokens into one Observer call
+ * (`observeMany`), so the system prompt is not paid once per short session.
+ * When the LLM fails after its retries, the cursor stays where it is, the
+ * failure is recorded and reported (exit code 5), and the next run retries
+ * the same messages; there is no switch to the heuristic.
  */
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-file.js';
@@ -191,6 +194,7 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
   const dayFiles = new Map<string, DayFile>();
   const batched = options.observer.kind === 'llm';
   let llmDown = false;
+  const tails: PendingTail[] = [];
 
   for (const source of options.sources) {
     let streams: SourceStream[];
@@ -209,8 +213,10 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
         continue;
       }
       try {
-        if (batched) await observeStreamBatched(stream, source, state, options, limits, now, result, changed, dayFiles);
-        else await observeStream(stream, source, state, options, limits, now, result, changed, dayFiles);
+        if (batched) {
+          const tail = await observeStreamBatched(stream, source, state, options, limits, now, result, changed, dayFiles);
+          if (tail) tails.push(tail);
+        } else await observeStream(stream, source, state, options, limits, now, result, changed, dayFiles);
       } catch (error) {
         const d = describeError(error);
         const errorClass = (error as { errorClass?: string }).errorClass;
@@ -224,6 +230,10 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
         }
       }
     }
+  }
+  if (tails.length > 0) {
+    if (llmDown) result.skippedStreams += tails.length;
+    else await observePendingTails(tails, state, options, now, result, changed, dayFiles);
   }
   result.changedAgents = [...changed].sort();
   if (result.skippedStreams > 0) logger.log('warn', 'observe.llm_unavailable', { skippedStreams: result.skippedStreams });
@@ -359,6 +369,94 @@ function isIdle(messages: Message[], idleMinutes: number, now: Date): boolean {
   return now.getTime() - newest >= idleMinutes * 60_000;
 }
 
+/** A session's last, small batch, ready to be observed together with other sessions' (one LLM call). */
+interface PendingTail {
+  stream: SourceStream;
+  previous: State['streams'][string] | undefined;
+  chunk: StreamChunk;
+  messages: Message[];
+  journal: ObserveJournal | undefined;
+}
+
+/** Everything in the chunk is observed: advance the cursor and drop the journal, in one state write. */
+async function advanceStream(
+  stream: SourceStream,
+  previous: State['streams'][string] | undefined,
+  chunk: StreamChunk,
+  state: State,
+  options: ObserveJobOptions,
+  now: () => Date,
+  result: ObserveJobResult,
+  wrote: boolean,
+): Promise<boolean> {
+  const { logger, paths } = options;
+  for (const bad of chunk.malformed) {
+    logger.log('warn', 'transcript.malformed', { stream: stream.key, path: bad.path, line: bad.line, reason: bad.reason });
+  }
+  const tokens = streamTokens(chunk.messages);
+  state.streams[stream.key] = {
+    cursor: chunk.cursor,
+    kind: stream.kind,
+    agent: stream.agent,
+    session: stream.session,
+    path: stream.path,
+    updatedAt: now().toISOString(),
+    messages: (previous?.messages ?? 0) + chunk.messages.length,
+    tokens: (previous?.tokens ?? 0) + tokens,
+    malformed: (previous?.malformed ?? 0) + chunk.malformed.length,
+  };
+  delete journals(state)[stream.key];
+  delete ((state.extra.observeWaiting ??= {}) as Record<string, unknown>)[stream.key];
+  state.totals.messages += chunk.messages.length;
+  state.totals.transcriptTokens += tokens;
+  state.totals.malformed += chunk.malformed.length;
+  const cursorMoved = !sameCursor(previous?.cursor, chunk.cursor);
+  if (cursorMoved || wrote || chunk.malformed.length > 0) await writeState(paths.state, state);
+  result.malformed += chunk.malformed.length;
+  result.transcriptTokens += tokens;
+  return cursorMoved;
+}
+
+/** Record one Observer answer for a stream: usage, current task, and the journal (written by the caller). */
+function journalBatch(
+  stream: SourceStream,
+  previous: State['streams'][string] | undefined,
+  journal: ObserveJournal | undefined,
+  messages: Message[],
+  observed: { observations: Observation[]; currentTask?: string },
+  state: State,
+  result: ObserveJobResult,
+): ObserveJournal {
+  const next: ObserveJournal = {
+    from: previous?.cursor ?? null,
+    entryIds: [...(journal?.entryIds ?? []), ...messages.map((m) => m.entryId)],
+    unwritten: observed.observations,
+  };
+  journals(state)[stream.key] = next;
+  if (observed.currentTask) {
+    result.currentTask[stream.agent] = observed.currentTask;
+    const tasks = (state.extra.currentTask ??= {}) as Record<string, { text: string; at: string }>;
+    tasks[stream.agent] = { text: observed.currentTask, at: messages[messages.length - 1]!.time };
+  }
+  return next;
+}
+
+async function recordObserverUsage(state: State, usage: LlmUsage[] | undefined, options: ObserveJobOptions, now: () => Date, result: ObserveJobResult): Promise<void> {
+  const { recordUsage, recordLlmSuccess, mergeUsage } = await import('./llm/usage.js');
+  const at = now();
+  if (usage?.length) {
+    recordUsage(state, 'observer', usage, at, localDateTime(at, options.timeZone).date);
+    result.usage = mergeUsage(result.usage, usage);
+  }
+  recordLlmSuccess(state, 'observer', at);
+}
+
+/**
+ * Observe one stream with batching. Full batches go to the Observer at once;
+ * a flushable last batch smaller than a batch is returned (when the Observer
+ * can observe several sessions in one call) to be packed with other
+ * sessions' by observePendingTails.
+ */
 async function observeStreamBatched(
   stream: SourceStream,
   source: TranscriptSource,
@@ -369,10 +467,10 @@ async function observeStreamBatched(
   result: ObserveJobResult,
   changed: Set<string>,
   dayFiles: Map<string, DayFile>,
-): Promise<void> {
+): Promise<PendingTail | undefined> {
   const { logger, paths } = options;
-  const batching = options.batching ?? { batchTokens: 2000, idleMinutes: 10 };
-  const { recordUsage, recordLlmSuccess, mergeUsage } = await import('./llm/usage.js');
+  const batching = options.batching ?? { batchTokens: 4000, idleMinutes: 10 };
+  const packable = typeof options.observer.observeMany === 'function';
   const all = journals(state);
   let journal: ObserveJournal | undefined = all[stream.key];
   if (journal && !sameCursor(journal.from, state.streams[stream.key]?.cursor)) {
@@ -402,7 +500,8 @@ async function observeStreamBatched(
     const lastFull = last !== undefined && streamTokens(last) >= batching.batchTokens;
     const flushRest =
       batching.flushAll === true || stream.ended === true || !chunk.done || (last !== undefined && isIdle(last, batching.idleMinutes, now()));
-    const toSend = last !== undefined && !lastFull && !flushRest ? batches.slice(0, -1) : batches;
+    const packTail = packable && last !== undefined && !lastFull && flushRest && chunk.done;
+    const toSend = last !== undefined && !lastFull && (!flushRest || packTail) ? batches.slice(0, -1) : batches;
 
     let added = 0;
     for (const messages of toSend) {
@@ -415,23 +514,8 @@ async function observeStreamBatched(
         now: now().toISOString(),
       };
       const observedBatch = await options.observer.observe(batch);
-      const at = now();
-      if (observedBatch.usage?.length) {
-        recordUsage(state, 'observer', observedBatch.usage, at, localDateTime(at, options.timeZone).date);
-        result.usage = mergeUsage(result.usage, observedBatch.usage);
-      }
-      recordLlmSuccess(state, 'observer', at);
-      journal = {
-        from: previous?.cursor ?? null,
-        entryIds: [...(journal?.entryIds ?? []), ...messages.map((m) => m.entryId)],
-        unwritten: observedBatch.observations,
-      };
-      all[stream.key] = journal;
-      if (observedBatch.currentTask) {
-        result.currentTask[stream.agent] = observedBatch.currentTask;
-        const tasks = (state.extra.currentTask ??= {}) as Record<string, { text: string; at: string }>;
-        tasks[stream.agent] = { text: observedBatch.currentTask, at: messages[messages.length - 1]!.time };
-      }
+      await recordObserverUsage(state, observedBatch.usage, options, now, result);
+      journal = journalBatch(stream, previous, journal, messages, observedBatch, state, result);
       // The journal reaches the disk before the observations do.
       await writeState(paths.state, state);
       const n = await writeObservations(paths, observedBatch.observations, dayFiles);
@@ -444,6 +528,10 @@ async function observeStreamBatched(
       options.onProgress?.({ stream, messages: messages.length, observations: n });
     }
 
+    if (packTail) {
+      if (toSend.length > 0) await writeState(paths.state, state);
+      return { stream, previous, chunk, messages: last, journal };
+    }
     const held = batches.length - toSend.length === 1 ? batches[batches.length - 1]! : undefined;
     if (held) {
       // Not enough yet: the cursor stays; the next tick re-reads these messages.
@@ -454,36 +542,89 @@ async function observeStreamBatched(
       result.waiting.tokens += streamTokens(held);
       if (toSend.length > 0) await writeState(paths.state, state);
       logger.log('debug', 'observe.batch_waiting', { stream: stream.key, messages: held.length, tokens: streamTokens(held) });
-      return;
+      return undefined;
     }
 
-    // Everything in the chunk is observed: advance the cursor and drop the journal in one write.
-    for (const bad of chunk.malformed) {
-      logger.log('warn', 'transcript.malformed', { stream: stream.key, path: bad.path, line: bad.line, reason: bad.reason });
-    }
-    const tokens = streamTokens(chunk.messages);
-    state.streams[stream.key] = {
-      cursor: chunk.cursor,
-      kind: stream.kind,
-      agent: stream.agent,
-      session: stream.session,
-      path: stream.path,
-      updatedAt: now().toISOString(),
-      messages: (previous?.messages ?? 0) + chunk.messages.length,
-      tokens: (previous?.tokens ?? 0) + tokens,
-      malformed: (previous?.malformed ?? 0) + chunk.malformed.length,
-    };
-    delete all[stream.key];
-    delete ((state.extra.observeWaiting ??= {}) as Record<string, unknown>)[stream.key];
     journal = undefined;
-    state.totals.messages += chunk.messages.length;
-    state.totals.transcriptTokens += tokens;
-    state.totals.malformed += chunk.malformed.length;
-    const cursorMoved = !sameCursor(previous?.cursor, chunk.cursor);
-    if (cursorMoved || toSend.length > 0 || chunk.malformed.length > 0) await writeState(paths.state, state);
-    result.malformed += chunk.malformed.length;
-    result.transcriptTokens += tokens;
+    const cursorMoved = await advanceStream(stream, previous, chunk, state, options, now, result, toSend.length > 0);
     if (toSend.length === 0) options.onProgress?.({ stream, messages: 0, observations: added });
-    if (chunk.done || !cursorMoved) break;
+    if (chunk.done || !cursorMoved) return undefined;
+  }
+}
+
+/**
+ * Observe the small last batches of several sessions together: packed per
+ * agent up to batch_tokens, one Observer call per pack (the system prompt is
+ * paid once, not once per short session). Each session keeps its own
+ * journal, observations and cursor.
+ */
+async function observePendingTails(
+  tails: PendingTail[],
+  state: State,
+  options: ObserveJobOptions,
+  now: () => Date,
+  result: ObserveJobResult,
+  changed: Set<string>,
+  dayFiles: Map<string, DayFile>,
+): Promise<void> {
+  const { paths } = options;
+  const limit = options.batching?.batchTokens ?? 4000;
+  const packs: PendingTail[][] = [];
+  for (const agent of [...new Set(tails.map((t) => `${t.stream.kind}\u0000${t.stream.agent}`))]) {
+    let pack: PendingTail[] = [];
+    let tokens = 0;
+    for (const t of tails.filter((x) => `${x.stream.kind}\u0000${x.stream.agent}` === agent)) {
+      const n = streamTokens(t.messages);
+      if (pack.length > 0 && tokens + n > limit) {
+        packs.push(pack);
+        pack = [];
+        tokens = 0;
+      }
+      pack.push(t);
+      tokens += n;
+    }
+    if (pack.length > 0) packs.push(pack);
+  }
+  let llmDown = false;
+  for (const pack of packs) {
+    if (llmDown) {
+      result.skippedStreams += pack.length;
+      continue;
+    }
+    const batches: ObserverBatch[] = pack.map((t) => ({
+      source: t.stream.kind,
+      agent: t.stream.agent,
+      session: t.stream.session,
+      messages: t.messages,
+      timeZone: options.timeZone,
+      now: now().toISOString(),
+    }));
+    try {
+      const answers = pack.length === 1 || !options.observer.observeMany ? [await options.observer.observe(batches[0]!)] : await options.observer.observeMany(batches);
+      await recordObserverUsage(state, answers.flatMap((a) => a.usage ?? []), options, now, result);
+      const journalsNow = pack.map((t, i) => journalBatch(t.stream, t.previous, t.journal, t.messages, answers[i] ?? { observations: [] }, state, result));
+      await writeState(paths.state, state);
+      for (const [i, t] of pack.entries()) {
+        const n = await writeObservations(paths, answers[i]?.observations ?? [], dayFiles);
+        journalsNow[i]!.unwritten = [];
+        if (n > 0) changed.add(t.stream.agent);
+        state.totals.observations += n;
+        result.messages += t.messages.length;
+        result.observations += n;
+        options.onProgress?.({ stream: t.stream, messages: t.messages.length, observations: n });
+      }
+      for (const t of pack) await advanceStream(t.stream, t.previous, t.chunk, state, options, now, result, true);
+    } catch (error) {
+      const d = describeError(error);
+      const errorClass = (error as { errorClass?: string }).errorClass;
+      for (const t of pack) {
+        options.logger.log('error', 'stream.failed', { stream: t.stream.key, path: t.stream.path, error: d.message, code: d.code, ...(errorClass ? { errorClass } : {}) });
+        result.failures.push({ stream: t.stream.key, message: d.message, code: d.code, ...(errorClass ? { errorClass } : {}), ...(d.hint ? { hint: d.hint } : {}) });
+      }
+      if (d.code === 'LLM_ERROR') {
+        await recordLlmFailure(paths, state, error, now(), options.timeZone, result);
+        if (errorClass !== 'malformed' && errorClass !== 'context_length') llmDown = true;
+      }
+    }
   }
 }

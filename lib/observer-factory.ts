@@ -6,7 +6,7 @@
  */
 import type { Config } from './config-schema.js';
 import type { Logger } from './log.js';
-import type { Observer } from './types.js';
+import type { Observer, ObserverBatch } from './types.js';
 
 export function observerKind(config: Config): 'heuristic' | 'llm' {
   return config.observer.provider === 'heuristic' || !config.observer.model ? 'heuristic' : 'llm';
@@ -61,5 +61,14 @@ export function createLazyObserver(config: Config, deps: ObserverDeps = {}): Obs
       loading ??= createObserver(config, deps);
       return (await loading).observe(batch);
     },
+    ...(observerKind(config) === 'llm'
+      ? {
+          async observeMany(batches: ObserverBatch[]) {
+            loading ??= createObserver(config, deps);
+            const observer = await loading;
+            return observer.observeMany ? observer.observeMany(batches) : Promise.all(batches.map((b) => observer.observe(b)));
+          },
+        }
+      : {}),
   };
 }

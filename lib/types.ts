@@ -102,6 +102,12 @@ export interface Observer {
   /** A human label, e.g. "heuristic (offline)" or "llm gpt-4o-mini". */
   readonly label: string;
   observe(batch: ObserverBatch): Promise<ObserverResult>;
+  /**
+   * Optional: observe several sessions' small batches in one call (the LLM
+   * Observer: one system prompt for many short sessions). Results in the
+   * same order; the call's usage is reported once.
+   */
+  observeMany?(batches: ObserverBatch[]): Promise<ObserverResult[]>;
 }
 
 /** A line or row that could not be read. Counted and logged, never fatal. */

@@ -18,7 +18,7 @@ function role(url: string, extra: Partial<LlmRoleConfig> = {}): LlmRoleConfig {
     api_key: KEY,
     temperature: 0.3,
     max_tokens: 500,
-    timeout_ms: 5000,
+    timeout_ms: 30000,
     fallback: [],
     retry_delays_ms: [10, 20, 40],
     ...extra,

@@ -12,7 +12,7 @@ import { validateConfig } from '../lib/config.js';
 import { homePaths, type HomePaths } from '../lib/home.js';
 import { createMemoryLogger } from '../lib/log.js';
 import { createObserver } from '../lib/observer-factory.js';
-import { parseObserverOutput, formatBatchForLlm } from '../lib/observer/llm.js';
+import { parseObserverOutput, parseObserverOutputMany, formatBatchForLlm } from '../lib/observer/llm.js';
 import { MalformedOutputError } from '../lib/llm/errors.js';
 import { observeExitCode, runObserveJob, type BatchingOptions } from '../lib/observe-job.js';
 import { createOpenClawFileSource } from '../lib/sources/openclaw-files.js';
@@ -31,6 +31,7 @@ function echoModel(mark = 'said'): (req: RecordedRequest) => Reply {
   return (req) => {
     const out: string[] = [];
     for (const line of (req.messages[1]?.content ?? '').split('\n')) {
+      if (/^# Session \d+$/.test(line)) out.push(line);
       const header = /^## (\d{4}-\d{2}-\d{2})/.exec(line);
       if (header) out.push(`## ${header[1]}`);
       const user = /^(?:\d\d:\d\d )?U: (.*)$/.exec(line);
@@ -262,7 +263,36 @@ test('fallback model used when the first fails; the home prompt override is what
   }
 });
 
-test('an unreachable LLM stops the run after the first session (others untouched) instead of hammering it', async () => {
+test('short finished sessions are observed together in one call, each keeping its own observations and cursor', async () => {
+  const ctx = await setup(new Date('2026-03-01T08:00:00Z'));
+  const server = await startOpenAiServer(echoModel());
+  try {
+    const ids = ['44444444-0000-4000-8000-000000000001', '44444444-0000-4000-8000-000000000002', '44444444-0000-4000-8000-000000000003'];
+    for (const [i, id] of ids.entries()) {
+      const w = new PiSessionWriter(id, new Date(`2026-03-0${i + 1}T08:00:00Z`));
+      await writeFile(join(ctx.sessionsDir, `${id}.jsonl`), w.header() + w.message({ role: 'user', text: `Session ${i} fact: server ${i} runs Debian ${10 + i}.` }) + w.message({ role: 'assistant', text: 'ok' }));
+    }
+    const r = await observe(ctx, config(server.url), new Date('2026-03-05T12:00:00Z'));
+    assert.equal(r.result.failures.length, 0);
+    assert.equal(server.requests.length, 1, 'one call for three short sessions');
+    const input = server.requests[0]!.messages[1]!.content;
+    assert.match(input, /^# Session 1\n## 2026-03-01 \(Sun\)\n08:00 U: Session 0 fact/);
+    assert.match(input, /# Session 3\n## 2026-03-03/);
+    assert.equal(r.result.observations, 3);
+    const { state } = await readState(ctx.paths.state);
+    for (const id of ids) assert.ok(state.streams[`openclaw:main:${id}`], 'every cursor advanced');
+    for (const [i, id] of ids.entries()) {
+      const day = await readFile(join(ctx.paths.memory, `2026-03-0${i + 1}.md`), 'utf8');
+      assert.match(day, new RegExp(`Session ${i} fact`));
+      assert.match(day, new RegExp(`openclaw main ${id} `), 'provenance names its own session');
+    }
+  } finally {
+    await server.close();
+    await ctx.cleanup();
+  }
+});
+
+test('an unreachable LLM fails the run without hammering it: one call, retried, every session left where it was', async () => {
   const ctx = await setup(new Date('2026-03-01T08:00:00Z'));
   const server = await startOpenAiServer([status(429, 'rate limited', { 'retry-after-ms': '5' })]);
   try {
@@ -270,10 +300,10 @@ test('an unreachable LLM stops the run after the first session (others untouched
     const other = new PiSessionWriter('22222222-0000-4000-8000-000000000000', new Date('2026-03-01T08:00:00Z'));
     await writeFile(join(ctx.sessionsDir, '22222222-0000-4000-8000-000000000000.jsonl'), other.header() + other.message({ role: 'user', text: 'Another session with a fact about Redis 7.' }));
     const r = await observe(ctx, config(server.url), NOW);
-    assert.equal(r.result.failures.length, 1);
-    assert.equal(r.result.failures[0]!.errorClass, 'rate_limit');
-    assert.equal(r.result.skippedStreams, 1);
-    assert.equal(server.requests.length, 4);
+    assert.deepEqual(r.result.failures.map((f) => f.errorClass), ['rate_limit', 'rate_limit']);
+    assert.equal(server.requests.length, 4, 'one packed call and its three retries');
+    const { state } = await readState(ctx.paths.state);
+    assert.deepEqual(Object.keys(state.streams), []);
   } finally {
     await server.close();
     await ctx.cleanup();
@@ -367,4 +397,14 @@ test('input format stays compact: role letters, time only when it moves, tool ou
   assert.equal(lines[1], '09:15 U: first');
   assert.equal(lines[2], 'A: second');
   assert.ok(lines[3]!.startsWith('09:40 T(bash): xxx') && lines[3]!.length < 450);
+});
+
+test('parser for several sessions: split at "# Session N", a left-out session had nothing, no headers is malformed', () => {
+  const a = batch([{ text: 'I use Vim' }]);
+  const b = { ...batch([{ text: 'Deploy is on Monday' }]), session: 's2' };
+  const out = parseObserverOutputMany('# Session 2\n- 🟡 [task] Deploy on Monday.\n# Session 1\n- 🔴 [preference] User uses Vim.', [a, b]);
+  assert.equal(out[0]!.observations[0]!.text, 'User uses Vim.');
+  assert.equal(out[1]!.observations[0]!.provenance!.session, 's2');
+  assert.deepEqual(parseObserverOutputMany('# Session 1\n- 🔴 [preference] User uses Vim.', [a, b])[1]!.observations, []);
+  assert.throws(() => parseObserverOutputMany('- 🔴 [preference] User uses Vim.', [a, b]), MalformedOutputError);
 });

@@ -359,6 +359,38 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
   return { observations, ...(currentTask ? { currentTask } : {}), repaired: repairedCount, dropped };
 }
 
+/** Several sessions in one call: each under `# Session N`. */
+export function formatBatchesForLlm(batches: ObserverBatch[], options: { maxToolChars?: number; timeStepMinutes?: number } = {}): string {
+  return batches.map((b, i) => `# Session ${i + 1}\n${formatBatchForLlm(b, options)}`).join('\n');
+}
+
+const SESSION_HEADER = /^\s*#\s+session\s+(\d+)\b.*$/i;
+
+/** Split a several-sessions answer at its `# Session N` headers and parse each part for its batch. */
+export function parseObserverOutputMany(answer: string, batches: ObserverBatch[]): ParsedObserverOutput[] {
+  if (batches.length === 1) return [parseObserverOutput(answer, batches[0]!)];
+  const parts = new Map<number, string[]>();
+  let current: number | undefined;
+  for (const line of answer.replace(/^\s*```[a-z]*\s*\n?/i, '').replace(/\n?```\s*$/, '').split(/\r?\n/)) {
+    const header = SESSION_HEADER.exec(line);
+    if (header) {
+      current = Number(header[1]);
+      if (!parts.has(current)) parts.set(current, []);
+      continue;
+    }
+    if (current !== undefined) parts.get(current)!.push(line);
+  }
+  if (parts.size === 0) {
+    if (/^\s*none\.?\s*$/i.test(answer)) return batches.map(() => ({ observations: [], repaired: 0, dropped: 0 }));
+    throw new MalformedOutputError('the answer did not keep the sessions apart (no "# Session N" headers)', answer.slice(0, 200));
+  }
+  // A session the model left out had nothing worth keeping.
+  return batches.map((b, i) => {
+    const part = parts.get(i + 1);
+    return part && part.join('').trim() ? parseObserverOutput(part.join('\n'), b) : { observations: [], repaired: 0, dropped: 0 };
+  });
+}
+
 /** Create the LLM Observer. */
 export function createLlmObserver(options: LlmObserverOptions): Observer {
   const { client, logger } = options;
@@ -404,9 +436,33 @@ export function createLlmObserver(options: LlmObserverOptions): Observer {
     }
   };
 
+  const format = {
+    ...(options.maxToolChars !== undefined ? { maxToolChars: options.maxToolChars } : {}),
+    ...(options.timeStepMinutes !== undefined ? { timeStepMinutes: options.timeStepMinutes } : {}),
+  };
+  const observeMany = async (batches: ObserverBatch[]): Promise<ObserverResult[]> => {
+    if (batches.length === 1) return [await observe(batches[0]!)];
+    try {
+      const result = await client.chat({ system: options.prompt, user: formatBatchesForLlm(batches, format), parse: (answer) => parseObserverOutputMany(answer, batches) });
+      const repaired = result.value.reduce((n, p) => n + p.repaired, 0);
+      const dropped = result.value.reduce((n, p) => n + p.dropped, 0);
+      if (repaired > 0 || dropped > 0) logger.log('info', 'observer.output_repaired', { sessions: batches.length, repaired, dropped });
+      return result.value.map((p, i) => ({ observations: p.observations, ...(p.currentTask ? { currentTask: p.currentTask } : {}), ...(i === 0 ? { usage: result.usage } : {}) }));
+    } catch (error) {
+      // Too long together: one call per session (each may split further).
+      if (!(error instanceof LlmError) || error.errorClass !== 'context_length') throw error;
+      logger.log('warn', 'observer.batch_split', { sessions: batches.length });
+      const out: ObserverResult[] = [];
+      for (const b of batches) out.push(await observe(b));
+      if (out[0]) out[0] = { ...out[0], usage: mergeUsage(error.usage, out[0].usage) };
+      return out;
+    }
+  };
+
   return {
     kind: 'llm',
     label: `llm ${client.label}`,
     observe: (batch) => observe(batch),
+    observeMany,
   };
 }

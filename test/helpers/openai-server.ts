@@ -72,6 +72,8 @@ function contentText(content: unknown): string {
 }
 
 export async function startOpenAiServer(script: Script): Promise<OpenAiTestServer> {
+  // Load the tokenizer now, not inside the first request (a client timeout must not depend on it).
+  countTokens('warm up');
   let current = script;
   let index = 0;
   const requests: RecordedRequest[] = [];
