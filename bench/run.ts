@@ -43,13 +43,26 @@ const SECTIONS: Section[] = [
       return { table: tierBenchTable(report), json: report };
     },
   },
+  {
+    name: 'watch',
+    async run(args) {
+      const { runWatchBench, watchBenchTable } = await import('./watch-latency.js');
+      const report = await runWatchBench({
+        n: args.n ? Number(args.n) : 100,
+        idleSeconds: args.idle ? Number(args.idle) : 20,
+        keep: Boolean(args.keep),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      return { table: watchBenchTable(report), json: report };
+    },
+  },
 ];
 
 const { values, positionals } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
   strict: false,
-  options: { n: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' } },
+  options: { n: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' }, idle: { type: 'string' } },
 });
 await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
 for (const section of SECTIONS) {
