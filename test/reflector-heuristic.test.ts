@@ -15,7 +15,7 @@ import { observationId } from '../lib/observation-line.js';
 import { writeObservations } from '../lib/observe-job.js';
 import { rebuildActiveMemory } from '../lib/active-memory-file.js';
 import { contentWords, keyTerms, normaliseDates, preservation } from '../lib/reflector/keywords.js';
-import { reflectWithRules, splitSubject, telegraph } from '../lib/reflector/heuristic.js';
+import { reflectToRatio, reflectWithRules, splitSubject, telegraph } from '../lib/reflector/heuristic.js';
 import { formatReflectionFile, listReflections, parseReflectionFile } from '../lib/reflector/file.js';
 import { measureReflection, runReflectJob, selectForReflection, splitIntoPeriods } from '../lib/reflector/job.js';
 import { renderObservations } from '../lib/reflector/render.js';
@@ -126,6 +126,15 @@ test('a larger period compresses at least 3:1 (with 15 % high-priority lines kep
   assert.ok(m.compressionRatio >= 3, `compression ${m.compressionRatio}`);
   assert.ok(m.keywordPreservation >= 0.7, `keywords ${m.keywordPreservation} missing ${m.missing.join(',')}`);
   assert.ok(lines.filter((l) => l.priority === 'high').length >= 12, 'high-priority items survive');
+});
+
+test('the budget is calibrated in exact tokens: never much under the target ratio, near it when there is enough to say', () => {
+  const obs = generated(12, 20).filter((x) => x.priority !== 'high');
+  const input = { agent: 'main', periodStart: obs[0]!.date, periodEnd: obs[obs.length - 1]!.date, observations: obs };
+  const loose = measureReflection(obs, reflectToRatio(input, 5));
+  assert.ok(loose.compressionRatio >= 5 * 0.95, `target 5, got ${loose.compressionRatio} (repetitive input: nothing new is padded in)`);
+  const tight = measureReflection(obs, reflectToRatio(input, 12));
+  assert.ok(Math.abs(tight.compressionRatio - 12) / 12 < 0.1, `target 12, got ${tight.compressionRatio}`);
 });
 
 test('reflection file: frontmatter fields and lines survive a round trip', () => {
