@@ -47,6 +47,8 @@ export interface TierBenchReport {
 const QUERIES = ['postgres migration', 'POSTGRES_URL', 'Kubernetes', 'memory leak', '데이터베이스를', '인증 서비스', 'billing pipeline', 'ticket-4242', 'deployed to production', 'quantum entanglement recipes'];
 
 async function timed(cmd: string, args: string[]): Promise<{ ms: number; rssMb: number | null; stdout: string }> {
+  // Start each measurement with no dirty pages left by the previous step (its writeback is not this step's cost).
+  await execa('sync', [], { reject: false });
   const useTime = existsSync(TIME);
   const started = performance.now();
   const res = useTime
