@@ -95,7 +95,10 @@ export interface ObserveJobResult {
 
 /** The CLI exit code for an observe run: 5 when the LLM failed, 1 for other failures, else 0. */
 export function observeExitCode(result: { failures: Array<{ code: string }> }): number {
-  if (result.failures.some((f) => f.code === 'LLM_ERROR')) return EXIT.llm;
+  const codes = new Set(result.failures.map((f) => f.code));
+  if (codes.has('LLM_ERROR')) return EXIT.llm;
+  if (codes.has('CONFIG_INVALID') || codes.has('CONFIG_MISSING')) return EXIT.config;
+  if (codes.has('PERMISSION_DENIED')) return EXIT.permission;
   return result.failures.length > 0 ? EXIT.error : EXIT.ok;
 }
 
@@ -228,6 +231,8 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
           // A batch the model cannot handle (malformed, too long) only stops its own session.
           if (errorClass !== 'malformed' && errorClass !== 'context_length') llmDown = true;
         }
+        // The LLM Observer could not even be set up (no API key…): the same for every session.
+        if (batched && d.code.startsWith('CONFIG_')) llmDown = true;
       }
     }
   }

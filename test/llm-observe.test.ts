@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { validateConfig } from '../lib/config.js';
 import { homePaths, type HomePaths } from '../lib/home.js';
 import { createMemoryLogger } from '../lib/log.js';
-import { createObserver } from '../lib/observer-factory.js';
+import { createLazyObserver, createObserver } from '../lib/observer-factory.js';
 import { parseObserverOutput, parseObserverOutputMany, formatBatchForLlm } from '../lib/observer/llm.js';
 import { MalformedOutputError } from '../lib/llm/errors.js';
 import { observeExitCode, runObserveJob, type BatchingOptions } from '../lib/observe-job.js';
@@ -306,6 +306,34 @@ test('an unreachable LLM fails the run without hammering it: one call, retried, 
     assert.deepEqual(Object.keys(state.streams), []);
   } finally {
     await server.close();
+    await ctx.cleanup();
+  }
+});
+
+test('an LLM Observer that cannot be set up (no API key) is a configuration error (exit 2) with the fix, nothing read past', async () => {
+  const ctx = await setup(new Date('2026-03-01T08:00:00Z'));
+  try {
+    await say(ctx, 2);
+    const other = new PiSessionWriter('55555555-0000-4000-8000-000000000000', new Date('2026-03-01T08:00:00Z'));
+    await writeFile(join(ctx.sessionsDir, '55555555-0000-4000-8000-000000000000.jsonl'), other.header() + other.message({ role: 'user', text: 'Redis 7 runs on port 6380.' }));
+    const cfg = validateConfig({ timezone: 'UTC', observer: { provider: 'openai', model: 'gpt-4o-mini' } });
+    const logger = createMemoryLogger();
+    const result = await runObserveJob({
+      paths: ctx.paths,
+      sources: [createOpenClawFileSource({ stateDirs: [ctx.stateDir], masking: {} })],
+      observer: createLazyObserver(cfg, { env: {}, homeRoot: ctx.paths.root, logger }),
+      logger,
+      timeZone: 'UTC',
+      now: () => NOW,
+      batching: { batchTokens: 4000, idleMinutes: 10 },
+    });
+    assert.ok(result.failures.length >= 1);
+    assert.ok(result.failures.every((f) => f.code === 'CONFIG_INVALID'));
+    assert.match(result.failures[0]!.hint ?? '', /OPENAI_API_KEY/);
+    assert.equal(observeExitCode(result), 2);
+    const { state } = await readState(ctx.paths.state);
+    assert.deepEqual(Object.keys(state.streams), []);
+  } finally {
     await ctx.cleanup();
   }
 });
