@@ -86,7 +86,7 @@ export const command: CommandSpec = {
       }
       ctx.out(
         `Forgot ${result.observations} observation(s) from ${result.files} day file(s)${result.filesRemoved ? ` (${result.filesRemoved} left empty and removed)` : ''}; ` +
-          `scrubbed ${result.copiesScrubbed} rollback copie(s), ${result.reflectionsEdited} reflection(s), ${result.logsEdited} log file(s); index, vectors and active memory updated.`,
+          `scrubbed ${result.copiesScrubbed} rollback cop${result.copiesScrubbed === 1 ? "y" : "ies"}, ${result.reflectionsEdited} reflection(s), ${result.logsEdited} log file(s); index, vectors and active memory updated.`,
       );
       ctx.out('The agent transcripts themselves are not touched (OC-Memory only reads them).');
       if (opts.config.sync.git.enabled) ctx.out('Git history (and any remote) still holds the old text: rewrite it with `git filter-repo` if it must go there too.');
