@@ -192,6 +192,10 @@ test('reflections and the cold tier (vault) are indexed too', async () => {
   await writeFile(join(vault, 'OC-Memory', '2024', '2024-03-03.md'), cold.text);
   await mkdir(join(vault, '.obsidian'), { recursive: true });
   await writeFile(join(vault, '.obsidian', 'notes.md'), '- 🔴 must not be indexed perl');
+  // The vault's README note and its copies of reflections are not cold observations.
+  await mkdir(join(vault, 'OC-Memory', 'Reflections'), { recursive: true });
+  await writeFile(join(vault, 'OC-Memory', 'README.md'), '# OC-Memory\n\n- 🔴 perl mentioned in the readme\n');
+  await writeFile(join(vault, 'OC-Memory', 'Reflections', '2026-W07.md'), '# Week 7\n\n- 🔴 perl in a reflection copy\n');
   const cfg = testConfig({ tiers: { vault_path: vault } });
   await updateIndex(paths, cfg);
 

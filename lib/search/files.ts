@@ -22,10 +22,10 @@ export async function writeIndexFile(path: string, data: string | Uint8Array): P
 }
 
 /** Markdown files under `dir` (recursive), skipping dot folders/files (.obsidian, .trash, temp files). Absolute paths, sorted. */
-export async function listMarkdown(dir: string): Promise<string[]> {
+export async function listMarkdown(dir: string, ignore: string[] = []): Promise<string[]> {
   const { default: fg } = await import('fast-glob');
   try {
-    const files = await fg('**/*.md', { cwd: dir, absolute: true, dot: false, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true });
+    const files = await fg('**/*.md', { cwd: dir, absolute: true, dot: false, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore });
     return files.sort();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];

@@ -115,7 +115,7 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
     manifests.set(tier, manifest);
     const seen = new Set<string>();
     for (const root of roots.filter((r) => r.tier === tier)) {
-      for (const file of await listMarkdown(root.dir)) {
+      for (const file of await listMarkdown(root.dir, root.ignore)) {
         const key = displayPath(paths, file);
         if (seen.has(key)) continue;
         seen.add(key);

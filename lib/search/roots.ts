@@ -15,6 +15,8 @@ export interface MemoryRoot {
   /** Tier the documents belong to (reflections are hot). */
   tier: Tier;
   dir: string;
+  /** Globs (relative to dir) that are not memory files. */
+  ignore?: string[];
 }
 
 /** The memory roots of a home (the cold root only when a vault is configured). */
@@ -24,7 +26,8 @@ export function memoryRoots(paths: HomePaths, vaultPath: string): MemoryRoot[] {
     { kind: 'reflection', tier: 'hot', dir: paths.reflections },
     { kind: 'warm', tier: 'warm', dir: paths.archive },
   ];
-  if (vaultPath.trim()) roots.push({ kind: 'cold', tier: 'cold', dir: join(expandHome(vaultPath.trim()), 'OC-Memory') });
+  // The vault folder also holds its README note and copies of reflections (indexed from reflections/ already).
+  if (vaultPath.trim()) roots.push({ kind: 'cold', tier: 'cold', dir: join(expandHome(vaultPath.trim()), 'OC-Memory'), ignore: ['README.md', 'Reflections/**'] });
   return roots;
 }
 
