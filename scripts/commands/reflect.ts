@@ -48,7 +48,7 @@ export const command: CommandSpec = {
     }
     if (result.reflections.length === 0) {
       const why = result.checked.map((c) => `${c.agent}: ${c.unreflectedTokens} unreflected tokens (threshold ${c.threshold}) — ${c.reason}`);
-      ctx.out(`Nothing to reflect.${why.length ? `\n  ${why.join('\n  ')}` : ' No observations yet.'}${options.force ? '' : '\n  Use --force to reflect now.'}`);
+      ctx.out(`Nothing to reflect.${why.length ? `\n  ${why.join('\n  ')}` : ' There are no observations in the hot tier (memory/).'}${options.force ? '' : '\n  Use --force to reflect now.'}`);
       return;
     }
     for (const r of result.reflections) {
