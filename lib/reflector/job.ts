@@ -25,6 +25,7 @@ import { formatReflectionFile, listReflections, reflectionFileName, reflectionsD
 import { keyTerms, missingTerms, preservation } from './keywords.js';
 import { renderObservations, renderReflectionLines, sortObservations } from './render.js';
 import type { ReflectionLine, Reflector } from './types.js';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Under this keyword preservation a reflection is reported (warning + alert). */
@@ -163,7 +164,17 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
 
   try {
     for (const agent of agents) {
-      const observations = (await readObservations(await listHotDayFiles(paths, agent))).filter((o) => !o.id.startsWith('line-'));
+      const files = await listHotDayFiles(paths, agent);
+      if (!options.force && !overBudget.has(agent)) {
+        // Cheap upper bound first (a tick must stay fast): the files cannot hold more tokens than bytes / 3.
+        let bytes = 0;
+        for (const f of files) bytes += await stat(f.path).then((st) => st.size, () => 0);
+        if (bytes / 3 <= threshold) {
+          result.checked.push({ agent, unreflectedTokens: Math.round(bytes / 4), threshold, due: false, reason: 'below threshold' });
+          continue;
+        }
+      }
+      const observations = (await readObservations(files)).filter((o) => !o.id.startsWith('line-'));
       if (observations.length === 0) continue;
       const reflected = new Set<string>();
       for (const r of await listReflections(paths, agent)) for (const id of r.meta.sourceObservations) reflected.add(id);
