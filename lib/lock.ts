@@ -7,7 +7,7 @@
 import lockfile from 'proper-lockfile';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { OcmError } from './errors.js';
 
 export interface LockOptions {
@@ -29,6 +29,16 @@ function lockDir(target: string): string {
   return `${target}.lock`;
 }
 
+/**
+ * Who holds the lock. Beside the lock folder, not in it: proper-lockfile
+ * watches the folder's mtime, and a file written inside it changes that mtime,
+ * so the lock counted as compromised at its first refresh (5 s), was never
+ * removed on release, and the next job waited the full stale time (15 s).
+ */
+function ownerFile(target: string): string {
+  return `${target}.owner.json`;
+}
+
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -42,7 +52,7 @@ function isAlive(pid: number): boolean {
 async function breakDeadOwnerLock(target: string): Promise<boolean> {
   let owner: Owner;
   try {
-    owner = JSON.parse(await readFile(join(lockDir(target), 'owner.json'), 'utf8')) as Owner;
+    owner = JSON.parse(await readFile(ownerFile(target), 'utf8')) as Owner;
   } catch {
     return false;
   }
@@ -74,9 +84,9 @@ export async function acquireHomeLock(target: string, options: LockOptions = {})
     try {
       const release = await tryLock(target, stale);
       const owner: Owner = { pid: process.pid, host: hostname(), since: new Date().toISOString() };
-      await writeFile(join(lockDir(target), 'owner.json'), JSON.stringify(owner)).catch(() => undefined);
+      await writeFile(ownerFile(target), JSON.stringify(owner), { mode: 0o600 }).catch(() => undefined);
       return async () => {
-        await rm(join(lockDir(target), 'owner.json'), { force: true }).catch(() => undefined);
+        await rm(ownerFile(target), { force: true }).catch(() => undefined);
         try {
           await release();
         } catch {

@@ -51,8 +51,21 @@ test('a lock whose recorded owner is alive is respected', async () => {
     await mkdir(`${target}.lock`, { recursive: true });
     await writeFile(target, '');
     // Owner: this very test process (alive) → must not be broken.
-    await writeFile(join(`${target}.lock`, 'owner.json'), JSON.stringify({ pid: process.ppid, host: hostname(), since: new Date().toISOString() }));
+    await writeFile(`${target}.owner.json`, JSON.stringify({ pid: process.ppid, host: hostname(), since: new Date().toISOString() }));
     await assert.rejects(acquireHomeLock(target, { waitMs: 0, staleMs: 60_000 }), /Another OC-Memory job/);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('a lock held past its first refresh is released cleanly: the next job gets it at once', async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const target = join(dir, '.ocm', 'home');
+    // staleMs 6 s → refresh every 2 s; hold it through a refresh.
+    await withHomeLock(target, () => new Promise((r) => setTimeout(r, 2500)), { staleMs: 6000 });
+    await assert.rejects(stat(`${target}.lock`), 'the lock folder is gone after release');
+    await withHomeLock(target, async () => undefined, { waitMs: 0, staleMs: 6000 });
   } finally {
     await cleanup();
   }
