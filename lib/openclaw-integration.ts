@@ -21,7 +21,7 @@ import { dirname, join } from 'node:path';
 import { JsonArrayNode, JsonObjectNode, JsonParser } from '@croct/json5-parser';
 import { writeFileAtomic } from './atomic-file.js';
 import { ConfigError, OcmError, fromSystemError } from './errors.js';
-import type { HomePaths } from './home.js';
+import { exists, type HomePaths } from './home.js';
 import { openClawConfigPath } from './openclaw-config.js';
 import { packagePath } from './package-root.js';
 
@@ -42,15 +42,6 @@ export interface OpenClawLocation {
   pluginDir: string;
   stateDirExists: boolean;
   configExists: boolean;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Where OpenClaw keeps its config and extensions, as OpenClaw itself resolves them. */

@@ -12,6 +12,7 @@ import type { Config } from './config-schema.js';
 import { activeMemoryPath, DEFAULT_AGENT, expandHome, type HomePaths } from './home.js';
 import { dateFromFileName, listObservations, parseDayFile } from './day-file.js';
 import { readState } from './state.js';
+import { headerTokens } from './status.js';
 import { estimateTokens } from './tokens.js';
 import type { Observation } from './types.js';
 
@@ -109,11 +110,6 @@ function agentOf(root: string, file: string, yearFolder: boolean): string {
   const rel = file.slice(root.length + 1).split(/[/\\]/);
   const depth = yearFolder ? 3 : 2;
   return rel.length >= depth ? rel[0]! : DEFAULT_AGENT;
-}
-
-function headerTokens(text: string): number | undefined {
-  const m = /·\s*(\d+)\s*\/\s*\d+\s*tokens/.exec(text);
-  return m ? Number(m[1]) : undefined;
 }
 
 function percentile(sorted: number[], p: number): number {

@@ -29,7 +29,8 @@ export interface StatusReport {
   llm: import('./llm/status.js').LlmStatus;
 }
 
-function headerTokens(text: string): number | undefined {
+/** The token count in active_memory.md's header line ("· 1491 / 4000 tokens"). */
+export function headerTokens(text: string): number | undefined {
   const m = /·\s*(\d+)\s*\/\s*\d+\s*tokens/.exec(text);
   return m ? Number(m[1]) : undefined;
 }

@@ -10,6 +10,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { OcmError, fromSystemError } from '../errors.js';
+import { exists } from '../home.js';
 import { findCronBlock, removeCronBlock, upsertCronBlock } from './crontab.js';
 import {
   encodeUtf16le,
@@ -234,15 +235,6 @@ export interface UninstallResult {
   found: boolean;
 }
 
-async function existing(path: string): Promise<boolean> {
-  try {
-    await readFile(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Remove the schedule for this home. `dryRun` only says what would be done. */
 export async function uninstallSchedule(platform: Platform, target: ScheduleTarget, templates: ScheduleTemplates, env: ScheduleEnv, dryRun = false): Promise<UninstallResult> {
   const { runner } = env;
@@ -256,7 +248,7 @@ export async function uninstallSchedule(platform: Platform, target: ScheduleTarg
   }
   const plan = planSchedule(platform, target, templates, env);
   const files: string[] = [];
-  for (const f of plan.files) if (await existing(f.path)) files.push(f.path);
+  for (const f of plan.files) if (await exists(f.path)) files.push(f.path);
   const commands: string[][] =
     platform === 'launchd'
       ? [['launchctl', 'bootout', `gui/${uidOf(env)}/${names.label}`]]
@@ -308,14 +300,14 @@ export async function scheduleStatus(platform: Platform, target: ScheduleTarget,
     case 'launchd': {
       const plan = planSchedule(platform, target, templates, env);
       const file = plan.files[0]!.path;
-      const installed = await existing(file);
+      const installed = await exists(file);
       const r = await runner('launchctl', ['print', `gui/${uidOf(env)}/${names.label}`]);
       return { platform, installed, active: r.code === 0, name: names.label, detail: file };
     }
     case 'systemd': {
       const plan = planSchedule(platform, target, templates, env);
       const timer = plan.files[1]!.path;
-      const installed = await existing(timer);
+      const installed = await exists(timer);
       const r = await runner('systemctl', ['--user', 'is-active', `${names.unit}.timer`]);
       let every: number | undefined;
       if (installed) {
