@@ -109,11 +109,24 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
   const fallbackLocal = localDateTime(batch.now, batch.timeZone) ?? localDateTime('1970-01-01T00:00:00Z', 'UTC')!;
   const drafts: Draft[] = [];
   let pendingQuestion: ReplyContext | undefined;
+  // Messages come seconds apart: the local date and time are worked out once per minute.
+  const localByMinute = new Map<number, LocalDateTime>();
+  const localOf = (iso: string): LocalDateTime => {
+    const ms = Date.parse(iso);
+    if (!Number.isFinite(ms)) return fallbackLocal;
+    const minute = Math.floor(ms / 60_000);
+    let local = localByMinute.get(minute);
+    if (!local) {
+      local = localDateTime(iso, batch.timeZone) ?? fallbackLocal;
+      localByMinute.set(minute, local);
+    }
+    return local;
+  };
   for (const message of batch.messages) {
     if (message.role !== 'user' && message.role !== 'assistant') continue;
-    const local = localDateTime(message.time, batch.timeZone) ?? fallbackLocal;
+    const local = localOf(message.time);
     tracker?.add(message);
-    const names: SpeakerNames = tracker ? { ...tracker.names(), ...given } : given;
+    const names: SpeakerNames = tracker ? mergeNames(tracker.names(), given) : given;
     const replyTo = pendingQuestion && pendingQuestion.role !== message.role && options.replyContext !== false ? pendingQuestion : undefined;
     const { drafts: messageDrafts, lastQuestion } = observeMessage(message, message.role, local, names, options, replyTo);
     drafts.push(...messageDrafts);
@@ -156,6 +169,16 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
     }
   }
   return currentTask === undefined ? { observations } : { observations, currentTask };
+}
+
+/** Given names win over learned ones. */
+function mergeNames(learned: SpeakerNames, given: SpeakerNames): SpeakerNames {
+  const out: SpeakerNames = {};
+  const user = given.user ?? learned.user;
+  const assistant = given.assistant ?? learned.assistant;
+  if (user !== undefined) out.user = user;
+  if (assistant !== undefined) out.assistant = assistant;
+  return out;
 }
 
 function observeMessage(
@@ -325,13 +348,26 @@ function truncate(s: string, max: number): string {
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[,;:\s]+$/, '')}…`;
 }
 
+/** Korean vocative pattern of a name, compiled once. */
+const koreanVocatives = new Map<string, RegExp>();
+
+function koreanVocative(name: string): RegExp {
+  let re = koreanVocatives.get(name);
+  if (!re) {
+    const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    re = new RegExp(`^${esc}(?:님|씨|아|야)?\\s*[,!.]\\s*`);
+    if (koreanVocatives.size >= 256) koreanVocatives.clear();
+    koreanVocatives.set(name, re);
+  }
+  return re;
+}
+
 /** Korean vocatives: "민수님, …", "민수야 …". */
 function stripKoreanAddress(sentence: string, names: string[]): string {
   let s = sentence.trim();
   for (const name of names) {
     if (name.length < 2) continue;
-    const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    s = s.replace(new RegExp(`^${esc}(?:님|씨|아|야)?\\s*[,!.]\\s*`), '');
+    s = s.replace(koreanVocative(name), '');
   }
   return s
     .replace(/^(?:네|넵|응|아|오|와|음|그래|좋아요|좋아|알겠어요|알겠습니다)\s*[,!.~]+\s*/, '')

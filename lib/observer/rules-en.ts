@@ -157,27 +157,84 @@ export function isCommonWord(word: string): boolean {
   return STOP.has(w) || FILLER.has(w);
 }
 
+const NOT_WORD_CHARS = /[^\p{L}\p{N}'#+.-]+/gu;
+const ASCII = /^[\x00-\x7f]*$/;
+const WORD_EDGES = /^['.-]+|['.-]+$/g;
+
+/** Lowercase words of a sentence: runs of letters, digits and ' # + . - (edges trimmed, "'s" dropped). */
 function words(sentence: string): string[] {
-  return sentence
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}'#+.-]+/gu, ' ')
-    .split(/\s+/)
-    .map((w) => w.replace(/^['.-]+|['.-]+$/g, '').replace(/'s$/, ''))
-    .filter(Boolean);
+  const lower = sentence.toLowerCase();
+  const out: string[] = [];
+  if (!ASCII.test(lower)) {
+    for (const raw of lower.replace(NOT_WORD_CHARS, ' ').split(' ')) addWord(raw, out);
+    return out;
+  }
+  // ASCII: a character scan instead of a regex replace and split (several times faster).
+  let start = -1;
+  for (let i = 0; i <= lower.length; i++) {
+    const c = i < lower.length ? lower.charCodeAt(i) : 32;
+    // a-z 0-9 ' # + . -
+    const inWord = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 39 || c === 35 || c === 43 || c === 46 || c === 45;
+    if (inWord) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      addWord(lower.slice(start, i), out);
+      start = -1;
+    }
+  }
+  return out;
+}
+
+function addWord(raw: string, out: string[]): void {
+  if (!raw) return;
+  let w = raw;
+  const first = w.charCodeAt(0);
+  const last = w.charCodeAt(w.length - 1);
+  // ' (39), - (45), . (46) at either end
+  if (first === 39 || first === 45 || first === 46 || last === 39 || last === 45 || last === 46) w = w.replace(WORD_EDGES, '');
+  if (w.endsWith("'s")) w = w.slice(0, -2);
+  if (w) out.push(w);
+}
+
+interface VocativePatterns {
+  trailing: RegExp;
+  leading: RegExp;
+  inner: RegExp;
+}
+
+/** Vocative patterns per set of names, compiled once (a batch has the same two names for every sentence). */
+const vocativeCache = new Map<string, VocativePatterns | null>();
+
+function vocativePatterns(names: string[]): VocativePatterns | null {
+  const key = names.join('\u0000');
+  let cached = vocativeCache.get(key);
+  if (cached !== undefined) return cached;
+  const nameAlt = names
+    .filter((n) => n.length >= 2)
+    .flatMap((n) => [n, n.slice(0, 3)])
+    .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  if (nameAlt.length === 0) cached = null;
+  else {
+    const alt = `(?:${nameAlt.join('|')})[a-z]*`;
+    cached = {
+      trailing: new RegExp(`(?:,\\s*|\\s+)${alt}\\s*([!.?,]*)\\s*$`, 'i'),
+      leading: new RegExp(`^(?:(?:hey|hi|hello|oh|wow|yeah|yes|thanks|thank you|aw+|ha+|dear)\\s*,?\\s*)?${alt}\\s*[,!.]\\s*`, 'i'),
+      inner: new RegExp(`,\\s*${alt}\\s*,`, 'gi'),
+    };
+  }
+  if (vocativeCache.size >= 256) vocativeCache.clear();
+  vocativeCache.set(key, cached);
+  return cached;
 }
 
 /** Remove vocatives and leading interjections: "Wow, Caroline! That's great" → "That's great". */
 export function stripAddress(sentence: string, names: string[]): string {
   let s = sentence.trim();
-  const nameAlt = names
-    .filter((n) => n.length >= 2)
-    .flatMap((n) => [n, n.slice(0, 3)])
-    .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  if (nameAlt.length) {
-    const names = `(?:${nameAlt.join('|')})[a-z]*`;
-    s = s.replace(new RegExp(`(?:,\\s*|\\s+)${names}\\s*([!.?,]*)\\s*$`, 'i'), '$1');
-    s = s.replace(new RegExp(`^(?:(?:hey|hi|hello|oh|wow|yeah|yes|thanks|thank you|aw+|ha+|dear)\\s*,?\\s*)?${names}\\s*[,!.]\\s*`, 'i'), '');
-    s = s.replace(new RegExp(`,\\s*${names}\\s*,`, 'gi'), ',');
+  const vocatives = vocativePatterns(names);
+  if (vocatives) {
+    s = s.replace(vocatives.trailing, '$1');
+    s = s.replace(vocatives.leading, '');
+    s = s.replace(vocatives.inner, ',');
   }
   // Tag questions: "I can send it tomorrow, how does that sound?" is a statement.
   s = s.replace(/,\s*(?:how does that sound|does that sound good|sound good|right|ok(?:ay)?|alright|you know|isn't it|aren't they|don't you think|what do you think|no|yeah)\s*\?+\s*$/i, '.');
@@ -200,15 +257,24 @@ export function isQuestion(sentence: string): boolean {
 }
 
 export function countContentWords(sentence: string, names: string[]): number {
-  const nameSet = new Set(names.map((n) => n.toLowerCase()));
   let n = 0;
+  const lowerNames = names.length === 0 ? names : names.map((name) => name.toLowerCase());
   for (const w of words(sentence)) {
     if (w.length < 2 && !/\d/.test(w)) continue;
-    if (STOP.has(w) || FILLER.has(w) || nameSet.has(w)) continue;
-    if ([...nameSet].some((name) => name.length >= 3 && name.startsWith(w) && w.length >= 3)) continue;
+    if (STOP.has(w) || FILLER.has(w)) continue;
+    if (lowerNames.length > 0 && isNameWord(w, lowerNames)) continue;
     n++;
   }
   return n;
+}
+
+/** A speaker's name, or (3+ letters) the start of one: "mel" for Melanie. */
+function isNameWord(w: string, lowerNames: string[]): boolean {
+  for (const name of lowerNames) {
+    if (name === w) return true;
+    if (name.length >= 3 && w.length >= 3 && name.startsWith(w)) return true;
+  }
+  return false;
 }
 
 function isFillerPhrase(sentence: string): boolean {
@@ -222,22 +288,21 @@ export function analyseEnglish(sentence: string, ctx: AnalysisContext): Sentence
   const contentWords = countContentWords(sentence, ctx.names);
   const base: SentenceAnalysis = { kind: 'statement', category: 'fact', priority: 'low', done: false, contentWords, working: false };
   const signOff = SIGN_OFF.test(sentence) && !/\b(?:i|we)(?:'ll| will)\b/i.test(sentence);
-  if (contentWords === 0 || (isFillerPhrase(sentence) && contentWords < 3) || signOff) return { ...base, kind: 'filler' };
+  if (contentWords === 0 || (contentWords < 3 && isFillerPhrase(sentence)) || signOff) return { ...base, kind: 'filler' };
   if (isQuestion(sentence)) {
     const hasTopic = contentWords >= 2 || /\d|[A-Z]{2,}|\b\w+\.\w+\b/.test(sentence);
     if (!hasTopic) return { ...base, kind: 'filler' };
     return { ...base, kind: 'question', category: 'task', priority: 'medium', working: WORKING.test(sentence) };
   }
   const working = WORKING.test(sentence);
-  const hasDate = ctx.futureDate || EXPLICIT_DATE.test(sentence);
-  const deadline = (ctx.futureDate && (DEADLINE_WORD.test(sentence) || BY_DATE.test(sentence) || TASK.test(sentence) || REQUEST.test(sentence))) ||
-    (BY_DATE.test(sentence) && hasDate) || /\bdeadline\b/i.test(sentence);
   if (DONE.test(sentence) && !/\b(?:not|n't|never)\b[^.]*\b(?:done|finished|fixed|resolved|working)\b/i.test(sentence) && !ctx.futureDate) {
     if (TASK_OBJECT.test(sentence)) return { ...base, category: 'task', priority: 'medium', done: true, working };
     return { ...base, category: 'event', priority: 'medium', working };
   }
   if (DECISION.test(sentence)) return { ...base, category: 'decision', priority: 'high', working };
   if (PREFERENCE.test(sentence)) return { ...base, category: 'preference', priority: 'high', working };
+  const deadline = (ctx.futureDate && (DEADLINE_WORD.test(sentence) || BY_DATE.test(sentence) || TASK.test(sentence) || REQUEST.test(sentence))) ||
+    (BY_DATE.test(sentence) && (ctx.futureDate || EXPLICIT_DATE.test(sentence))) || /\bdeadline\b/i.test(sentence);
   if (deadline) return { ...base, category: 'task', priority: 'high', working };
   if (STATE.test(sentence)) return { ...base, category: 'state', priority: 'medium', working };
   // Struggling is the user's state; an assistant explaining an error is a plain fact.
@@ -298,32 +363,102 @@ function possessive(name: string): string {
  * When `listener` is given (both speakers are known people), second-person
  * subject forms are resolved too: "you're a great counselor" → "Caroline is a great counselor".
  */
+/** Anything restateEnglish would rewrite for the speaker / the listener. */
+const FIRST_PERSON = /\bI\b|\b[Mm](?:y|ine|yself|e)\b/;
+const SECOND_PERSON = /\b[Yy]ou/;
+
 export function restateEnglish(sentence: string, speaker: string, listener?: string): string {
   let s = sentence;
-  s = s.replace(/\bI'm\b|\bI am\b/g, `${speaker} is`);
-  s = s.replace(/\bI've\b|\bI have\b/g, `${speaker} has`);
-  s = s.replace(/\bI haven't\b/g, `${speaker} hasn't`);
-  s = s.replace(/\bI'd\b/g, `${speaker} would`);
-  s = s.replace(/\bI'll\b/g, `${speaker} will`);
-  s = s.replace(/\bI don't\b/g, `${speaker} doesn't`);
-  s = s.replace(/\bI do not\b/g, `${speaker} does not`);
-  s = s.replace(ADVERB_THEN_VERB, (_all, advs: string, verb: string) => `${speaker}${advs} ${thirdPerson(verb)}`);
-  s = s.replace(/\bI\b/g, speaker);
-  s = s.replace(/\b[Mm]y\b/g, possessive(speaker));
-  s = s.replace(/\b[Mm]ine\b/g, possessive(speaker));
-  s = s.replace(/\b[Mm]yself\b/g, 'themself');
-  s = s.replace(/(?<![A-Za-z'])[Mm]e\b(?!')/g, speaker);
-  if (listener) {
-    s = s.replace(/\b[Yy]ou're\b|\b[Yy]ou are\b/g, `${listener} is`);
-    s = s.replace(/\b[Yy]ou've\b|\b[Yy]ou have\b/g, `${listener} has`);
-    s = s.replace(/\b[Yy]ou were\b/g, `${listener} was`);
-    s = s.replace(/\b[Yy]ou'd\b/g, `${listener} would`);
-    s = s.replace(/\b[Yy]ou'll\b/g, `${listener} will`);
-    s = s.replace(/\b[Yy]our\b/g, possessive(listener));
-    s = s.replace(/\b[Yy]ours\b/g, possessive(listener));
-    s = s.replace(/\b[Yy]ourself\b/g, 'themself');
-  }
+  if (FIRST_PERSON.test(s)) s = restateFirstPerson(s, speaker);
+  if (listener && SECOND_PERSON.test(s)) s = restateSecondPerson(s, listener);
   return s;
+}
+
+/**
+ * First-person forms, most specific first; one pass over the sentence. Group 1:
+ * the adverbs and group 2: the verb of "I (adverbs) verb".
+ */
+const FIRST_PERSON_FORMS = new RegExp(
+  [
+    String.raw`\bI'm\b|\bI am\b`,
+    String.raw`\bI've\b|\bI have\b`,
+    String.raw`\bI haven't\b`,
+    String.raw`\bI'd\b`,
+    String.raw`\bI'll\b`,
+    String.raw`\bI don't\b`,
+    String.raw`\bI do not\b`,
+    // (a verb that is itself "I…" is a stutter: "I I'd")
+    ADVERB_THEN_VERB.source.replace(String.raw`\s+([A-Za-z']+)`, String.raw`\s+(?!I\b)([A-Za-z']+)`),
+    String.raw`\bI\b`,
+    String.raw`\b[Mm]y\b`,
+    String.raw`\b[Mm]ine\b`,
+    String.raw`\b[Mm]yself\b`,
+    String.raw`(?<![A-Za-z'])[Mm]e\b(?!')`,
+  ].join('|'),
+  'g',
+);
+
+function restateFirstPerson(sentence: string, speaker: string): string {
+  return sentence.replace(FIRST_PERSON_FORMS, (m: string, advs: string | undefined, verb: string | undefined) => {
+    if (verb !== undefined) return `${speaker}${advs ?? ''} ${thirdPerson(verb)}`;
+    switch (m) {
+      case "I'm":
+      case 'I am':
+        return `${speaker} is`;
+      case "I've":
+      case 'I have':
+        return `${speaker} has`;
+      case "I haven't":
+        return `${speaker} hasn't`;
+      case "I'd":
+        return `${speaker} would`;
+      case "I'll":
+        return `${speaker} will`;
+      case "I don't":
+        return `${speaker} doesn't`;
+      case 'I do not':
+        return `${speaker} does not`;
+      case 'I':
+        return speaker;
+      case 'my':
+      case 'My':
+      case 'mine':
+      case 'Mine':
+        return possessive(speaker);
+      case 'myself':
+      case 'Myself':
+        return 'themself';
+      default:
+        return speaker; // me, Me
+    }
+  });
+}
+
+/** Second-person forms, most specific first, one pass. */
+const SECOND_PERSON_FORMS = /\b[Yy]ou're\b|\b[Yy]ou are\b|\b[Yy]ou've\b|\b[Yy]ou have\b|\b[Yy]ou were\b|\b[Yy]ou'd\b|\b[Yy]ou'll\b|\b[Yy]our\b|\b[Yy]ours\b|\b[Yy]ourself\b/g;
+
+function restateSecondPerson(sentence: string, listener: string): string {
+  return sentence.replace(SECOND_PERSON_FORMS, (m: string) => {
+    switch (m.slice(3)) {
+      case "'re":
+      case ' are':
+        return `${listener} is`;
+      case "'ve":
+      case ' have':
+        return `${listener} has`;
+      case ' were':
+        return `${listener} was`;
+      case "'d":
+        return `${listener} would`;
+      case "'ll":
+        return `${listener} will`;
+      case 'r':
+      case 'rs':
+        return possessive(listener);
+      default:
+        return 'themself'; // yourself
+    }
+  });
 }
 
 /** Chat shorthand spelled out, so a search for "favorite" finds "fav". */
@@ -365,13 +500,27 @@ const SHORTHAND: [RegExp, string][] = [
   [/\bsomethin'/gi, 'something'],
 ];
 
+/** All shorthand patterns as one regex, alternatives in table order (one pass instead of one per pattern). */
+const SHORTHAND_ANY = new RegExp(SHORTHAND.map(([re]) => `(${re.source})`).join('|'), 'gi');
+/** Capture-group number of each pattern in SHORTHAND_ANY. */
+const SHORTHAND_GROUP: number[] = [];
+{
+  let group = 1;
+  for (const [re] of SHORTHAND) {
+    SHORTHAND_GROUP.push(group);
+    group += 1 + (new RegExp(`${re.source}|`).exec('')!.length - 1);
+  }
+}
+
 /** Spell out common chat shorthand ("fav pic" → "favorite picture"). */
 export function expandShorthand(sentence: string): string {
-  let s = sentence;
-  for (const [re, full] of SHORTHAND) {
-    s = s.replace(re, (m) => (m[0] === m[0]!.toUpperCase() && m[0] !== m[0]!.toLowerCase() ? full[0]!.toUpperCase() + full.slice(1) : full));
-  }
-  return s;
+  return sentence.replace(SHORTHAND_ANY, (...args: unknown[]) => {
+    const m = args[0] as string;
+    let i = 0;
+    while (args[SHORTHAND_GROUP[i]!] === undefined) i++;
+    const full = SHORTHAND[i]![1];
+    return m[0] === m[0]!.toUpperCase() && m[0] !== m[0]!.toLowerCase() ? full[0]!.toUpperCase() + full.slice(1) : full;
+  });
 }
 
 /** "How do I validate JWT refresh tokens?" → "how to validate JWT refresh tokens". */

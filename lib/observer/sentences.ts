@@ -5,12 +5,13 @@
  */
 
 const HANGUL = /[\uAC00-\uD7A3\u3131-\u318E]/g;
+const HANGUL_ANY = /[\uAC00-\uD7A3\u3131-\u318E]/;
 const LATIN = /[A-Za-z]/g;
 
 /** True when the text is mainly Korean (more Hangul syllables than Latin letters). */
 export function isKorean(text: string): boolean {
+  if (!HANGUL_ANY.test(text)) return false;
   const h = text.match(HANGUL)?.length ?? 0;
-  if (h === 0) return false;
   const l = text.match(LATIN)?.length ?? 0;
   return h * 2 >= l;
 }
@@ -25,6 +26,9 @@ export interface CleanText {
 const FENCE = /^\s*(```|~~~)\s*([\w+#.-]*)[^\n]*\n[\s\S]*?(?:^\s*\1\s*$|(?![\s\S]))/gm;
 /** Lines that are tool plumbing rather than conversation. */
 const TOOL_LINE = /^\s*(?:\[(?:tool|tool[ _-]?call|tool[ _-]?result|toolCall|toolResult|function[ _-]?call|thinking|bash|exec)\b[^\]]*\]|(?:→|->|=>)\s*\w+\(|\$ )/i;
+
+/** Could the line hold a Markdown marker, emphasis, a link or inline code? (Else only trimming applies.) */
+const MARKDOWN_HINT = /^\s{0,8}(?:#|>|[-*+•]\s|\d{1,3}[.)]\s)|[[*_`]/;
 
 /**
  * Reduce a message to prose: fenced code removed (languages remembered),
@@ -47,6 +51,11 @@ export function cleanMessageText(raw: string): CleanText {
       // Table row: keep the cell text, drop separator rows.
       if (/^[\s|:-]+$/.test(line)) continue;
       line = line.split('|').map((c) => c.trim()).filter(Boolean).join(', ');
+    }
+    if (!MARKDOWN_HINT.test(line)) {
+      line = line.trim();
+      if (line) lines.push(line);
+      continue;
     }
     line = line
       .replace(/^\s{0,8}(?:#{1,6}\s+|>\s?|[-*+•]\s+|\d{1,3}[.)]\s+)/, '')

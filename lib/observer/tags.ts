@@ -5,55 +5,83 @@
  */
 import { isCommonWord } from './rules-en.js';
 
-/** [tag, pattern] — patterns match whole words, case-insensitively. */
-const TECH: [string, RegExp][] = [
-  ['typescript', /\b(typescript|ts|tsx)\b|타입스크립트/i],
-  ['javascript', /\b(javascript|js|jsx|ecmascript)\b|자바스크립트/i],
-  ['python', /\b(python|py|pip|pytest)\b|파이썬/i],
-  ['rust', /\b(rust|cargo|rustc)\b|러스트/i],
-  ['golang', /\b(golang|go (?:module|lang|routine)s?)\b|고랭/i],
-  ['java', /\bjava\b(?!script)|자바(?!스크립트)/i],
-  ['kotlin', /\bkotlin\b|코틀린/i],
-  ['swift', /\bswift(?:ui)?\b|스위프트/i],
-  ['csharp', /\bc#|\.net\b|\bdotnet\b/i],
-  ['cpp', /\bc\+\+/i],
-  ['ruby', /\b(ruby|rails)\b|루비/i],
-  ['php', /\b(php|laravel)\b/i],
-  ['postgres', /\b(postgres(?:ql)?|psql|pg)\b|포스트그레(?:스|SQL)?/i],
-  ['mysql', /\b(mysql|mariadb)\b/i],
-  ['sqlite', /\bsqlite3?\b/i],
-  ['mongodb', /\b(mongo(?:db)?)\b|몽고/i],
-  ['redis', /\bredis\b|레디스/i],
-  ['grafana', /\bgrafana\b/i],
-  ['kibana', /\bkibana\b/i],
-  ['prometheus', /\bprometheus\b/i],
-  ['elasticsearch', /\b(elasticsearch|opensearch)\b/i],
-  ['kafka', /\bkafka\b|카프카/i],
-  ['graphql', /\bgraphql\b/i],
-  ['docker', /\b(docker|dockerfile)\b|도커/i],
-  ['kubernetes', /\b(kubernetes|k8s|kubectl|helm)\b|쿠버네티스/i],
-  ['aws', /\b(aws|s3|ec2|lambda)\b/i],
-  ['gcp', /\b(gcp|google cloud|bigquery)\b/i],
-  ['azure', /\bazure\b/i],
-  ['react', /\b(react|next\.?js|jsx)\b|리액트/i],
-  ['vue', /\bvue(?:\.?js)?\b/i],
-  ['svelte', /\bsvelte(?:kit)?\b/i],
-  ['node', /\b(node(?:\.?js)?|npm|pnpm|yarn|deno|bun)\b|노드/i],
-  ['jwt', /\b(jwt|json web tokens?)\b/i],
-  ['oauth', /\b(oauth2?|oidc|openid)\b/i],
-  ['auth', /\b(auth|authentication|authorization|login|sign[- ]?in|refresh tokens?)\b|인증|로그인/i],
-  ['async', /\b(async|await|promise\.all|callback hell)\b|비동기/i],
-  ['git', /\b(git|github|gitlab|pull requests?)\b/i],
-  ['ci', /\b(ci|ci\/cd|github actions|jenkins)\b/i],
-  ['testing', /\b(unit tests?|jest|vitest|mocha|tests? suite|e2e)\b|테스트/i],
-  ['api', /\b(apis?|rest api|endpoints?|grpc)\b/i],
-  ['llm', /\b(llm|gpt-?\d*|openai|claude|gemini|ollama|embedding)s?\b/i],
-  ['linux', /\b(linux|ubuntu|debian|systemd)\b|리눅스/i],
-  ['macos', /\b(macos|launchd|homebrew)\b/i],
-  ['css', /\b(css|tailwind|sass|scss)\b/i],
-  ['html', /\bhtml\b/i],
-  ['sql', /\bsql\b/i],
+/**
+ * [tag, pattern, words]: patterns match whole words, case-insensitively; `words` are the
+ * lowercase alphanumeric words one of which every English match contains (`gpt*`: a word
+ * starting so), so a text without any of them skips the pattern. Korean text runs every pattern.
+ */
+const TECH: [string, RegExp, string[]][] = [
+  ['typescript', /\b(typescript|ts|tsx)\b|타입스크립트/i, ['typescript', 'ts', 'tsx']],
+  ['javascript', /\b(javascript|js|jsx|ecmascript)\b|자바스크립트/i, ['javascript', 'js', 'jsx', 'ecmascript']],
+  ['python', /\b(python|py|pip|pytest)\b|파이썬/i, ['python', 'py', 'pip', 'pytest']],
+  ['rust', /\b(rust|cargo|rustc)\b|러스트/i, ['rust', 'cargo', 'rustc']],
+  ['golang', /\b(golang|go (?:module|lang|routine)s?)\b|고랭/i, ['golang', 'go']],
+  ['java', /\bjava\b(?!script)|자바(?!스크립트)/i, ['java']],
+  ['kotlin', /\bkotlin\b|코틀린/i, ['kotlin']],
+  ['swift', /\bswift(?:ui)?\b|스위프트/i, ['swift', 'swiftui']],
+  ['csharp', /\bc#|\.net\b|\bdotnet\b/i, ['c', 'net', 'dotnet']],
+  ['cpp', /\bc\+\+/i, ['c']],
+  ['ruby', /\b(ruby|rails)\b|루비/i, ['ruby', 'rails']],
+  ['php', /\b(php|laravel)\b/i, ['php', 'laravel']],
+  ['postgres', /\b(postgres(?:ql)?|psql|pg)\b|포스트그레(?:스|SQL)?/i, ['postgres', 'postgresql', 'psql', 'pg']],
+  ['mysql', /\b(mysql|mariadb)\b/i, ['mysql', 'mariadb']],
+  ['sqlite', /\bsqlite3?\b/i, ['sqlite', 'sqlite3']],
+  ['mongodb', /\b(mongo(?:db)?)\b|몽고/i, ['mongo', 'mongodb']],
+  ['redis', /\bredis\b|레디스/i, ['redis']],
+  ['grafana', /\bgrafana\b/i, ['grafana']],
+  ['kibana', /\bkibana\b/i, ['kibana']],
+  ['prometheus', /\bprometheus\b/i, ['prometheus']],
+  ['elasticsearch', /\b(elasticsearch|opensearch)\b/i, ['elasticsearch', 'opensearch']],
+  ['kafka', /\bkafka\b|카프카/i, ['kafka']],
+  ['graphql', /\bgraphql\b/i, ['graphql']],
+  ['docker', /\b(docker|dockerfile)\b|도커/i, ['docker', 'dockerfile']],
+  ['kubernetes', /\b(kubernetes|k8s|kubectl|helm)\b|쿠버네티스/i, ['kubernetes', 'k8s', 'kubectl', 'helm']],
+  ['aws', /\b(aws|s3|ec2|lambda)\b/i, ['aws', 's3', 'ec2', 'lambda']],
+  ['gcp', /\b(gcp|google cloud|bigquery)\b/i, ['gcp', 'google', 'bigquery']],
+  ['azure', /\bazure\b/i, ['azure']],
+  ['react', /\b(react|next\.?js|jsx)\b|리액트/i, ['react', 'next', 'nextjs', 'jsx']],
+  ['vue', /\bvue(?:\.?js)?\b/i, ['vue', 'vuejs']],
+  ['svelte', /\bsvelte(?:kit)?\b/i, ['svelte', 'sveltekit']],
+  ['node', /\b(node(?:\.?js)?|npm|pnpm|yarn|deno|bun)\b|노드/i, ['node', 'nodejs', 'npm', 'pnpm', 'yarn', 'deno', 'bun']],
+  ['jwt', /\b(jwt|json web tokens?)\b/i, ['jwt', 'json']],
+  ['oauth', /\b(oauth2?|oidc|openid)\b/i, ['oauth', 'oauth2', 'oidc', 'openid']],
+  ['auth', /\b(auth|authentication|authorization|login|sign[- ]?in|refresh tokens?)\b|인증|로그인/i, ['auth', 'authentication', 'authorization', 'login', 'sign', 'signin', 'refresh']],
+  ['async', /\b(async|await|promise\.all|callback hell)\b|비동기/i, ['async', 'await', 'promise', 'callback']],
+  ['git', /\b(git|github|gitlab|pull requests?)\b/i, ['git', 'github', 'gitlab', 'pull']],
+  ['ci', /\b(ci|ci\/cd|github actions|jenkins)\b/i, ['ci', 'github', 'jenkins']],
+  ['testing', /\b(unit tests?|jest|vitest|mocha|tests? suite|e2e)\b|테스트/i, ['unit', 'jest', 'vitest', 'mocha', 'test', 'tests', 'e2e']],
+  ['api', /\b(apis?|rest api|endpoints?|grpc)\b/i, ['api', 'apis', 'rest', 'endpoint', 'endpoints', 'grpc']],
+  ['llm', /\b(llm|gpt-?\d*|openai|claude|gemini|ollama|embedding)s?\b/i, ['llm', 'llms', 'gpt*', 'openai', 'openais', 'claude', 'claudes', 'gemini', 'geminis', 'ollama', 'ollamas', 'embedding', 'embeddings']],
+  ['linux', /\b(linux|ubuntu|debian|systemd)\b|리눅스/i, ['linux', 'ubuntu', 'debian', 'systemd']],
+  ['macos', /\b(macos|launchd|homebrew)\b/i, ['macos', 'launchd', 'homebrew']],
+  ['css', /\b(css|tailwind|sass|scss)\b/i, ['css', 'tailwind', 'sass', 'scss']],
+  ['html', /\bhtml\b/i, ['html']],
+  ['sql', /\bsql\b/i, ['sql']],
 ];
+
+const HANGUL = /[\uAC00-\uD7A3]/;
+
+/** Trigger word → numbers of the TECH entries it may start; and the `prefix*` triggers. */
+const TRIGGERS = new Map<string, number[]>();
+const PREFIX_TRIGGERS: Array<[string, number]> = [];
+TECH.forEach(([, , words], i) => {
+  for (const w of words) {
+    if (w.endsWith('*')) PREFIX_TRIGGERS.push([w.slice(0, -1), i]);
+    else TRIGGERS.set(w, [...(TRIGGERS.get(w) ?? []), i]);
+  }
+});
+
+/** Which TECH entries may match `text` (all of them for Korean text). */
+function candidateEntries(text: string): boolean[] {
+  const candidate = new Array<boolean>(TECH.length).fill(false);
+  if (HANGUL.test(text)) return candidate.fill(true);
+  for (const w of text.toLowerCase().split(/[^a-z0-9]+/)) {
+    const entries = TRIGGERS.get(w);
+    if (entries) for (const i of entries) candidate[i] = true;
+    for (const [prefix, i] of PREFIX_TRIGGERS) if (w.startsWith(prefix)) candidate[i] = true;
+  }
+  return candidate;
+}
 
 const CODE_LANG: Record<string, string> = {
   ts: 'typescript', typescript: 'typescript', tsx: 'typescript', js: 'javascript', javascript: 'javascript',
@@ -77,8 +105,11 @@ const NOT_NAMES = new Set(['user', 'assistant', 'the', 'this', 'that', 'and', 'b
  */
 export function detectTags(text: string, codeLanguages: string[] = [], max = 3, exclude: string[] = []): string[] {
   const found: { tag: string; at: number }[] = [];
-  for (const m of text.matchAll(HASHTAG)) found.push({ tag: m[1]!.toLowerCase(), at: m.index ?? 0 });
-  for (const [tag, re] of TECH) {
+  if (text.includes('#')) for (const m of text.matchAll(HASHTAG)) found.push({ tag: m[1]!.toLowerCase(), at: m.index ?? 0 });
+  const candidate = candidateEntries(text);
+  for (let i = 0; i < TECH.length; i++) {
+    if (!candidate[i]) continue;
+    const [tag, re] = TECH[i]!;
     const m = re.exec(text);
     if (m) found.push({ tag, at: m.index });
   }
