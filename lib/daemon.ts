@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
 import { OcmError } from './errors.js';
 import type { HomePaths } from './home.js';
+import { isAlive } from './lock.js';
 
 export interface DaemonRecord {
   pid: number;
@@ -36,15 +37,7 @@ export function daemonPaths(paths: HomePaths): { pidfile: string; log: string } 
   return { pidfile: join(paths.machine, 'watch.pid'), log: join(paths.logs, 'daemon.log') };
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { isAlive };
 
 /** On Linux, check the PID is still an ocm-run watch (PIDs get reused); elsewhere trust the pidfile. */
 async function looksLikeOurs(pid: number): Promise<boolean> {

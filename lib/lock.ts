@@ -39,7 +39,8 @@ function ownerFile(target: string): string {
   return `${target}.owner.json`;
 }
 
-function isAlive(pid: number): boolean {
+/** The process exists (EPERM: it does, under another user). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
