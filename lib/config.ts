@@ -173,3 +173,20 @@ export async function setConfigValue(options: { file: string; envFile: string; k
     throw fromSystemError(error, `write ${options.file}`);
   }
 }
+
+const SECRET_KEY = /(^|_)(api_key|token|secret|password)$/;
+
+/**
+ * A copy of a config value with secrets hidden: any key named *api_key,
+ * *token, *secret or *password shows as "[hidden: set]" (or '' when empty),
+ * so `config get` never prints a key that came from .env.
+ */
+export function hideSecrets(value: unknown, keyPath = ''): unknown {
+  const last = keyPath.split('.').pop() ?? '';
+  if (typeof value === 'string') return SECRET_KEY.test(last) && value ? '[hidden: set]' : value;
+  if (Array.isArray(value)) return value.map((v, i) => hideSecrets(v, `${keyPath}.${i}`));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, hideSecrets(v, keyPath ? `${keyPath}.${k}` : k)]));
+  }
+  return value;
+}

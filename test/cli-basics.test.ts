@@ -102,8 +102,13 @@ test('${ENV} substitution from the environment and from .env', async () => {
     assert.equal(r.stdout.trim(), 'Asia/Seoul');
     r = await runCli(['config', 'get', 'observer.model', '--home', home]);
     assert.equal(r.stdout.trim(), 'gpt-4o-mini');
-    r = await runCli(['config', 'get', 'observer.api_key', '--home', home], { env: { MY_KEY: 'from-env' } });
+    r = await runCli(['config', 'get', 'observer.api_key', '--home', home, '--show-secrets'], { env: { MY_KEY: 'from-env' } });
     assert.equal(r.stdout.trim(), 'from-env', 'the process environment wins over .env');
+    r = await runCli(['config', 'get', 'observer.api_key', '--home', home], { env: { MY_KEY: 'from-env' } });
+    assert.equal(r.stdout.trim(), '[hidden: set]', 'secrets are hidden unless asked for');
+    r = await runCli(['config', 'get', 'observer', '--home', home, '--json'], { env: { MY_KEY: 'from-env' } });
+    assert.equal(JSON.parse(r.stdout).api_key, '[hidden: set]');
+    assert.ok(!r.stdout.includes('from-env'));
     await writeFile(join(home, 'config.yaml'), 'observer:\n  api_key: ${NOT_SET_ANYWHERE}\n');
     r = await runCli(['config', 'validate', '--home', home]);
     assert.equal(r.code, 0);

@@ -4,15 +4,17 @@ import { OcmError } from '../../lib/errors.js';
 export const command: CommandSpec = {
   name: 'config [action] [key] [value]',
   description: 'Show or change settings: config get [key] | config set <key> <value> | config validate',
+  options: [['--show-secrets', 'config get: print API keys and tokens instead of [hidden: set]']],
   examples: ['ocm-run config get active_memory.budget_tokens', 'ocm-run config set active_memory.budget_tokens 3000', 'ocm-run config validate'],
-  async run(ctx, args) {
+  async run(ctx, args, options) {
     const [action = 'get', key, value] = args as [string | undefined, string | undefined, string | undefined];
-    const { getConfigValue, parseCliValue, setConfigValue } = await import('../../lib/config.js');
+    const { getConfigValue, hideSecrets, parseCliValue, setConfigValue } = await import('../../lib/config.js');
     const { stringify } = await import('yaml');
     switch (action) {
       case 'get': {
         const { config } = await ctx.config();
-        const v = key ? getConfigValue(config, key) : config;
+        const raw = key ? getConfigValue(config, key) : config;
+        const v = options.showSecrets ? raw : hideSecrets(raw, key ?? '');
         if (ctx.json) ctx.out(JSON.stringify(v, null, 2));
         else ctx.out(typeof v === 'object' && v !== null ? stringify(v).trimEnd() : String(v));
         return;
