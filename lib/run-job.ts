@@ -192,8 +192,26 @@ export async function runTick(options: TickOptions): Promise<TickResult> {
       if (steps.has('index')) {
         const t0 = now();
         try {
-          const { updateIndex } = await import('./search/indexer.js');
-          result.index = await updateIndex(options.paths, options.config, { logger: options.logger, now });
+          // Nothing changed since a complete update: skip without loading the indexer.
+          const { memoryFingerprint } = await import('./search/fingerprint.js');
+          // What the index depends on besides the files: the embedding space.
+          const { api_key: _key, ...embeddingSpace } = options.config.embeddings;
+          const salt = JSON.stringify(embeddingSpace);
+          const before = await memoryFingerprint(options.paths, options.config.tiers.vault_path);
+          const { state } = await readState(options.paths.state);
+          const last = state.extra.indexFingerprint as { hash: string; at: number; salt: string } | undefined;
+          const settled = last !== undefined && last.at - before.newestMtimeMs > 2000;
+          if (!(last?.hash === before.hash && last.salt === salt && settled)) {
+            const { updateIndex } = await import('./search/indexer.js');
+            const updated = await updateIndex(options.paths, options.config, { logger: options.logger, now });
+            result.index = updated;
+            const after = await memoryFingerprint(options.paths, options.config.tiers.vault_path);
+            const fresh = await readState(options.paths.state);
+            // Only a complete update (no warnings: every file read, every vector computed) may be skipped next time.
+            if (updated.warnings.length === 0) fresh.state.extra.indexFingerprint = { hash: after.hash, at: now().getTime(), salt };
+            else delete fresh.state.extra.indexFingerprint;
+            await writeState(options.paths.state, fresh.state);
+          }
           await recordJob(options.paths, 'index', t0, now());
         } catch (error) {
           await recordJob(options.paths, 'index', t0, now(), error);
