@@ -239,6 +239,32 @@ test('a reply keeps the question it answers', () => {
   assert.deepEqual(only(observe([['assistant', 'What pet do you have?'], ['user', 'A tabby cat named Oliver.']], {}, { replyContext: false })).text, 'User: A tabby cat named Oliver.');
 });
 
+test('the quoted question is part of the provenance of the reply; an attachment after the question keeps it pending', () => {
+  const obs = observe(
+    [
+      ['assistant', 'Great news! How often do you all work out together? [image: a photo of a family at a gym]'],
+      ['user', 'Three times a week; it keeps us on track.'],
+    ],
+    {},
+    { speakerNames: { user: 'John', assistant: 'Maria' } },
+  );
+  const reply = find(obs, /^John: Three times a week/);
+  assert.equal(reply.text, 'John: Three times a week; it keeps us on track. (reply to Maria: "How often do you all work out together?")');
+  assert.deepEqual(reply.provenance!.entryIds, ['e0000001', 'e0000000']);
+  // A statement after the question does clear it: the reply may answer the statement.
+  const cleared = observe(
+    [
+      ['assistant', 'How often do you work out? I go every day.'],
+      ['user', 'Three times a week.'],
+    ],
+    {},
+    { speakerNames: { user: 'John', assistant: 'Maria' } },
+  );
+  const plain = find(cleared, /^John: Three times a week/);
+  assert.equal(plain.text, 'John: Three times a week.');
+  assert.deepEqual(plain.provenance!.entryIds, ['e0000001']);
+});
+
 // ---------------------------------------------------------------------------
 // Korean
 

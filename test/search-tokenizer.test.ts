@@ -43,6 +43,14 @@ test('English: case folding, stop words and light stemming', () => {
   assert.deepEqual(analyze("it's what I'm doing"), []);
 });
 
+test('English: irregular verb forms and plurals match their base form; look-alike nouns stay themselves', () => {
+  assert.deepEqual(shares('Maria bought a puppy and took it home', 'What did Maria buy? Where did she take it?'), queryTerms('maria buy take'));
+  assert.deepEqual(shares('The children ran a 5K', 'How far did the child run?'), queryTerms('child run'));
+  assert.deepEqual(shares('Joanna felt proud and wrote a script', 'How does Joanna feel about writing?'), queryTerms('joanna feel writing'));
+  // "left", "ground", "rose", "wound" are also nouns: not folded into leave / grind / rise / wind.
+  assert.deepEqual(analyze('left ground rose wound'), ['left', 'ground', 'rose', 'wound']);
+});
+
 test('identifiers stay findable as written, and by their parts', () => {
   const terms = analyze('Set POSTGRES_URL for ticket-4242 in getUserById (v1.2.3)');
   for (const t of ['postgres_url', 'ticket-4242', 'getuserbyid', 'v1.2.3']) assert.ok(terms.includes(t), t);

@@ -75,12 +75,19 @@ interface ReplyContext {
   question: string;
   /** ISO time of the question: a message much later is not its answer. */
   time: string;
+  /** Entry id of the message that asked it (provenance of the reply's observation too). */
+  entryId: string;
 }
+
+/** A sentence that only describes an attachment: "[image: a photo of a dog]". */
+const ATTACHMENT = /^\[(?:image|photo|picture|file|video|audio|attachment|sticker|shared)\b[^\]]*\]$/i;
 
 /** A message within this time of a question is taken as its answer. */
 const REPLY_WINDOW_MS = 2 * 60 * 60 * 1000;
 
 interface Draft {
+  /** Entry id of the question this observation quotes as its context. */
+  contextEntryId?: string;
   category: string;
   priority: Priority;
   done: boolean;
@@ -142,7 +149,7 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
     const existing = byId.get(id);
     if (existing) {
       const ids = existing.provenance!.entryIds;
-      if (!ids.includes(d.message.entryId)) ids.push(d.message.entryId);
+      for (const e of entryIdsOf(d)) if (!ids.includes(e)) ids.push(e);
       continue;
     }
     const obs: Observation = {
@@ -155,7 +162,7 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
       text: d.text,
       tags: d.tags,
       agent: batch.agent,
-      provenance: { source: d.message.source ?? batch.source, agent: batch.agent, session: batch.session, entryIds: [d.message.entryId] },
+      provenance: { source: d.message.source ?? batch.source, agent: batch.agent, session: batch.session, entryIds: entryIdsOf(d) },
     };
     byId.set(id, obs);
     observations.push(obs);
@@ -169,6 +176,11 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
     }
   }
   return currentTask === undefined ? { observations } : { observations, currentTask };
+}
+
+/** The message an observation comes from, then the question it quotes. */
+function entryIdsOf(d: Draft): string[] {
+  return d.contextEntryId ? [d.message.entryId, d.contextEntryId] : [d.message.entryId];
 }
 
 /** Given names win over learned ones. */
@@ -218,7 +230,9 @@ function observeMessage(
     const analysis = korean ? analyseKorean(sentence, ctx) : analyseEnglish(sentence, ctx);
     // Remember a question with any content for the reply, even one too thin to be an observation itself.
     const asked = analysis.kind === 'question' || (analysis.contentWords > 0 && (korean ? isKoreanQuestion(sentence) : isQuestion(sentence)));
-    lastQuestion = asked ? { role, speaker, question: sentence, time: message.time } : analysis.kind === 'filler' ? lastQuestion : undefined;
+    // An attachment's description ("[image: …]") after a question does not answer it.
+    const keepsQuestion = analysis.kind === 'filler' || ATTACHMENT.test(raw);
+    lastQuestion = asked ? { role, speaker, question: sentence, time: message.time, entryId: message.entryId } : keepsQuestion ? lastQuestion : undefined;
     if (analysis.kind === 'filler') continue;
     if (analysis.kind === 'question' && role === 'assistant' && !options.keepAssistantQuestions) continue;
     const dated = annotateDates(sentence, anchors);
@@ -279,6 +293,8 @@ function observeMessage(
     const q = replyTo.question.replace(/\s+/g, ' ').trim();
     const context = korean(first.text) ? ` (${replyTo.speaker}의 질문 "${q}"에 대한 답)` : ` (reply to ${replyTo.speaker}: "${q}")`;
     first.text = finishText(first.text + context, maxChars + context.length);
+    // The quoted question comes from another entry: it is part of this observation's provenance.
+    if (replyTo.entryId !== message.entryId) first.contextEntryId = replyTo.entryId;
   }
   return { drafts, lastQuestion };
 }

@@ -22,7 +22,7 @@ import { stemmer } from 'stemmer';
 import { isKoreanFunctionWord, koreanStem } from './korean.js';
 
 /** Bump when the terms produced for the same text change: stored indexes are rebuilt. */
-export const ANALYZER_VERSION = 2;
+export const ANALYZER_VERSION = 3;
 
 const ENGLISH_STOP_WORDS = new Set(
   (
@@ -74,6 +74,37 @@ function scriptRuns(token: string): Array<{ text: string; script: Script }> {
   return runs;
 }
 
+/**
+ * Irregular English forms → their base form, so "bought" finds "buy" and
+ * "children" finds "child" (Porter stemming only handles regular endings).
+ * Forms that are also common nouns or other words (bound, ground, left, rose,
+ * wound…) are left out.
+ */
+const IRREGULAR_BASE = new Map<string, string>(
+  `
+  arisen:arise arose:arise ate:eat awoke:awake awoken:awake beaten:beat became:become began:begin begun:begin
+  bent:bend bit:bite bitten:bite bled:bleed blew:blow blown:blow bought:buy bred:breed broke:break broken:break
+  brought:bring built:build burnt:burn came:come caught:catch children:child chose:choose chosen:choose clung:cling
+  crept:creep dealt:deal drank:drink drawn:draw dreamt:dream drew:draw driven:drive drove:drive drunk:drink dug:dig
+  eaten:eat fallen:fall fed:feed feet:foot fell:fall felt:feel fled:flee flew:fly flown:fly forbade:forbid
+  forbidden:forbid forgave:forgive forgiven:forgive forgot:forget forgotten:forget fought:fight found:find
+  froze:freeze frozen:freeze gave:give geese:goose given:give got:get gotten:get grew:grow grown:grow heard:hear
+  held:hold hid:hide hidden:hide hung:hang kept:keep knelt:kneel knew:know known:know leant:lean leapt:leap
+  learnt:learn led:lead lent:lend lost:lose made:make meant:mean men:man met:meet mice:mouse paid:pay people:person
+  ran:run rang:ring ridden:ride risen:rise rode:ride rung:ring said:say sang:sing sank:sink sat:sit saw:see seen:see
+  sent:send shaken:shake shone:shine shook:shake shot:shoot shown:show shrank:shrink shrunk:shrink slept:sleep
+  slid:slide sold:sell sought:seek spat:spit sped:speed spent:spend spoke:speak spoken:speak spun:spin stank:stink
+  stole:steal stolen:steal stood:stand striven:strive strove:strive struck:strike stuck:stick stung:sting stunk:stink
+  sung:sing sunk:sink swam:swim swept:sweep swore:swear sworn:swear swum:swim swung:swing taken:take taught:teach
+  teeth:tooth thought:think threw:throw thrown:throw told:tell took:take tore:tear torn:tear understood:understand
+  wept:weep withdrawn:withdraw withdrew:withdraw woke:wake woken:wake women:woman won:win wore:wear worn:wear
+  wove:weave woven:weave written:write wrote:write
+`
+    .trim()
+    .split(/\s+/)
+    .map((pair) => pair.split(':') as [string, string]),
+);
+
 const ASCII_WORD = /^[a-z]+$/;
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
@@ -81,7 +112,10 @@ const ASCII_ONLY = /^[\x00-\x7f]*$/;
 function wordTerm(word: string): string | undefined {
   const w = word.replace(/['’]s$/, '').replace(/['’]/g, '');
   if (!w || ENGLISH_STOP_WORDS.has(w)) return undefined;
-  if (ASCII_WORD.test(w)) return w.length > 2 ? stemmer(w) : w;
+  if (ASCII_WORD.test(w)) {
+    const base = IRREGULAR_BASE.get(w) ?? w;
+    return base.length > 2 ? stemmer(base) : base;
+  }
   return w;
 }
 
