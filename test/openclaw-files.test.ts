@@ -509,17 +509,36 @@ test('rotation at scale: 100 conversations, /reset, 50 more in the new file: all
   assert.deepEqual(new Map([...seen].sort()), new Map([...expected].sort()));
 });
 
-test('an unreadable transcript is a PERMISSION_DENIED error with a hint', { skip: process.getuid?.() === 0 ? 'root can read anything' : false }, async () => {
+test('an unreadable transcript is a PERMISSION_DENIED error with a hint', async () => {
   const state = await tempState();
   const path = await put(state, 'main', 's.jsonl', HEADER('s') + conversations(0, 1, null).text);
   const { chmod } = await import('node:fs/promises');
   await chmod(path, 0o000);
-  const src = source(state);
-  await assert.rejects(src.read(await only(src), undefined, BIG), (error: unknown) => {
-    assert.ok(error instanceof OcmError);
-    assert.equal(error.code, 'PERMISSION_DENIED');
-    assert.match(error.hint ?? '', /read access/);
-    return true;
-  });
-  await chmod(path, 0o600);
+  try {
+    if (process.getuid?.() !== 0) {
+      const src = source(state);
+      await assert.rejects(src.read(await only(src), undefined, BIG), (error: unknown) => {
+        assert.ok(error instanceof OcmError);
+        assert.equal(error.code, 'PERMISSION_DENIED');
+        assert.match(error.hint ?? '', /read access/);
+        return true;
+      });
+      return;
+    }
+    // Root reads anything: read as the unprivileged `nobody` in a child process instead.
+    for (const dir of [state, join(state, 'agents'), join(state, 'agents', 'main'), join(state, 'agents', 'main', 'sessions')]) await chmod(dir, 0o755);
+    const lib = new URL('../lib/sources/openclaw-files.ts', import.meta.url).pathname;
+    const script = `import { createOpenClawFileSource } from ${JSON.stringify(lib)};
+const src = createOpenClawFileSource({ stateDirs: [${JSON.stringify(state)}], masking: {} });
+const [stream] = await src.discover();
+try { await src.read(stream, undefined, { maxBytes: 1e6, maxMessages: 1e6 }); console.log(JSON.stringify({ ok: true })); }
+catch (e) { console.log(JSON.stringify({ name: e.name, code: e.code, hint: e.hint })); }`;
+    const { execa } = await import('execa');
+    const r = await execa('runuser', ['-u', 'nobody', '--', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script], { reject: false, cwd: new URL('..', import.meta.url).pathname, env: { HOME: '/tmp' } });
+    const out = JSON.parse(String(r.stdout).trim().split('\n').pop() ?? '{}');
+    assert.equal(out.code, 'PERMISSION_DENIED', String(r.stderr));
+    assert.match(out.hint ?? '', /read access/);
+  } finally {
+    await chmod(path, 0o600);
+  }
 });
