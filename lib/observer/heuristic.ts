@@ -49,6 +49,12 @@ export interface HeuristicObserverOptions {
    * Caroline: "Is this your own painting?")".
    */
   replyContext?: boolean;
+  /**
+   * A user's question that the next message answers is not an observation of
+   * its own: the answer's observation quotes it and cites its entry (default
+   * true). One observation per exchange instead of two that compete in search.
+   */
+  mergeAnsweredQuestions?: boolean;
   /** Observation texts are cut at about this many characters (default 600). */
   maxObservationChars?: number;
 }
@@ -66,6 +72,8 @@ interface Piece {
   words: number;
   /** The sentence as written (before vocatives and interjections were removed). */
   raw: string;
+  /** The observation made of this piece, once drafted. */
+  draft?: Draft;
 }
 
 /** The question the previous speaker ended with, for the reply that follows. */
@@ -77,6 +85,8 @@ interface ReplyContext {
   time: string;
   /** Entry id of the message that asked it (provenance of the reply's observation too). */
   entryId: string;
+  /** The question's own observation, if it became one. */
+  piece?: Piece;
 }
 
 /** A sentence that only describes an attachment: "[image: a photo of a dog]". */
@@ -88,6 +98,8 @@ const REPLY_WINDOW_MS = 2 * 60 * 60 * 1000;
 interface Draft {
   /** Entry id of the question this observation quotes as its context. */
   contextEntryId?: string;
+  /** A question whose answer's observation quotes it: not written on its own. */
+  answered?: boolean;
   category: string;
   priority: Priority;
   done: boolean;
@@ -135,7 +147,9 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
     tracker?.add(message);
     const names: SpeakerNames = tracker ? mergeNames(tracker.names(), given) : given;
     const replyTo = pendingQuestion && pendingQuestion.role !== message.role && options.replyContext !== false ? pendingQuestion : undefined;
-    const { drafts: messageDrafts, lastQuestion } = observeMessage(message, message.role, local, names, options, replyTo);
+    const { drafts: messageDrafts, lastQuestion, quoted } = observeMessage(message, message.role, local, names, options, replyTo);
+    const asked = replyTo?.piece?.draft;
+    if (quoted && asked && options.mergeAnsweredQuestions !== false) asked.answered = true;
     drafts.push(...messageDrafts);
     pendingQuestion = lastQuestion;
   }
@@ -144,7 +158,20 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
   const observations: Observation[] = [];
   let currentTask: string | undefined;
   let currentTaskStrength = -1;
+  const considerTask = (d: Draft): void => {
+    if (d.role !== 'user' || d.done) return;
+    // The latest work statement or task wins; a question only when there is nothing else.
+    const strength = d.working || d.category === 'task' && !d.question ? 1 : d.category === 'task' ? 0 : -1;
+    if (strength >= 0 && strength >= currentTaskStrength) {
+      currentTask = d.text;
+      currentTaskStrength = strength;
+    }
+  };
   for (const d of drafts) {
+    if (d.answered) {
+      considerTask(d);
+      continue;
+    }
     const id = observationId({ agent: batch.agent, session: batch.session, date: d.local.date, category: d.category, text: d.text });
     const existing = byId.get(id);
     if (existing) {
@@ -166,14 +193,7 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
     };
     byId.set(id, obs);
     observations.push(obs);
-    if (d.role === 'user' && !d.done) {
-      // The latest work statement or task wins; a question only when there is nothing else.
-      const strength = d.working || d.category === 'task' && !d.question ? 1 : d.category === 'task' ? 0 : -1;
-      if (strength >= 0 && strength >= currentTaskStrength) {
-        currentTask = d.text;
-        currentTaskStrength = strength;
-      }
-    }
+    considerTask(d);
   }
   return currentTask === undefined ? { observations } : { observations, currentTask };
 }
@@ -200,10 +220,10 @@ function observeMessage(
   names: SpeakerNames,
   options: HeuristicObserverOptions,
   replyTo: ReplyContext | undefined,
-): { drafts: Draft[]; lastQuestion: ReplyContext | undefined } {
+): { drafts: Draft[]; lastQuestion: ReplyContext | undefined; quoted: boolean } {
   // Observations summarise; a pasted log or file beyond this adds nothing but time.
   const cleaned = cleanMessageText((message.text ?? '').slice(0, MAX_MESSAGE_CHARS));
-  if (!cleaned.text) return { drafts: [], lastQuestion: undefined };
+  if (!cleaned.text) return { drafts: [], lastQuestion: undefined, quoted: false };
   const sentences = splitSentences(cleaned.text);
   const messageKorean = isKorean(cleaned.text);
   const speakerName = names[role];
@@ -242,7 +262,9 @@ function observeMessage(
     } else {
       body = korean ? restateKorean(dated, speaker) : restateEnglish(dated, speaker, listener);
     }
-    pieces.push({ analysis, body, korean, words: sentence.split(/\s+/).length, raw });
+    const piece: Piece = { analysis, body, korean, words: sentence.split(/\s+/).length, raw };
+    pieces.push(piece);
+    if (asked && lastQuestion) lastQuestion.piece = piece;
   }
   mergeShortLeads(pieces);
 
@@ -283,10 +305,14 @@ function observeMessage(
     flushGroup();
     const sentence = a.kind === 'question' && p.korean ? p.body.trim().replace(/[?？]*$/, '?') : finishSentence(p.body);
     const text = finishText(a.kind === 'question' ? sentence : attribute(sentence, speaker, p.korean), maxChars);
-    drafts.push(draft(text, a.category, a.priority, a.done, a.working, a.kind === 'question'));
+    const made = draft(text, a.category, a.priority, a.done, a.working, a.kind === 'question');
+    p.draft = made;
+    drafts.push(made);
   }
   flushGroup();
+  let quoted = false;
   if (replyTo && drafts.length > 0 && Date.parse(message.time) - Date.parse(replyTo.time) <= REPLY_WINDOW_MS) {
+    quoted = true;
     // An answer often lacks the words of the question it answers ("Yes, last year!"):
     // keep the question with the first observation of the reply.
     const first = drafts[0]!;
@@ -296,7 +322,7 @@ function observeMessage(
     // The quoted question comes from another entry: it is part of this observation's provenance.
     if (replyTo.entryId !== message.entryId) first.contextEntryId = replyTo.entryId;
   }
-  return { drafts, lastQuestion };
+  return { drafts, lastQuestion, quoted };
 }
 
 function korean(text: string): boolean {
@@ -346,14 +372,24 @@ function attribute(text: string, speaker: string, _korean: boolean): string {
 
 /** End a sentence with a period (questions keep nothing; "!" becomes "."). */
 function finishSentence(s: string): string {
-  let t = s.trim().replace(/\s*[!]+$/, '.').replace(/\s*\?+$/, '').replace(/[,;:\s-]+$/, '');
-  if (!/[.。…)"'\]]$/.test(t) && !/[\p{Extended_Pictographic}]$/u.test(t)) t += '.';
+  let t = s.trim();
+  // The replacements only apply when the sentence ends in one of these characters.
+  if (ENDS_OPEN.test(t)) t = t.replace(/\s*[!]+$/, '.').replace(/\s*\?+$/, '').replace(/[,;:\s-]+$/, '');
+  if (!CLOSED.test(t) && !/[\p{Extended_Pictographic}]$/u.test(t)) t += '.';
   return t;
 }
 
+const ENDS_OPEN = /[!?,;:\s-]$/;
+const CLOSED = /[.。…)"'\]]$/;
+const CLOSED_OR_QUESTION = /[.。…)"'\]?]$/;
+/** Whitespace that oneLine() would change: anything but single spaces inside the text. */
+const LOOSE_SPACE = /[^\S ]| {2}|^ | $/;
+
 function finishText(text: string, maxChars: number): string {
-  let t = oneLine(text).replace(/([!?])\1+/g, '$1').replace(/([.!?])[.!?]+$/, '$1');
-  if (!/[.。…)"'\]?]$/.test(t) && !/[\p{Extended_Pictographic}]$/u.test(t)) t += '.';
+  let t = LOOSE_SPACE.test(text) ? oneLine(text) : text;
+  if (t.includes('!!') || t.includes('??')) t = t.replace(/([!?])\1+/g, '$1');
+  if (/[.!?][.!?]$/.test(t)) t = t.replace(/([.!?])[.!?]+$/, '$1');
+  if (!CLOSED_OR_QUESTION.test(t) && !/[\p{Extended_Pictographic}]$/u.test(t)) t += '.';
   return t.length > maxChars ? truncate(t, maxChars) : t;
 }
 

@@ -23,6 +23,8 @@ export interface CleanText {
   codeLanguages: string[];
 }
 
+/** Carriage returns and curly quotes, normalised before anything else. */
+const SPECIAL_CHARS = /[\r\u2018\u2019\u02BC\u201C\u201D]/;
 const FENCE = /^\s*(```|~~~)\s*([\w+#.-]*)[^\n]*\n[\s\S]*?(?:^\s*\1\s*$|(?![\s\S]))/gm;
 /** Lines that are tool plumbing rather than conversation. */
 const TOOL_LINE = /^\s*(?:\[(?:tool|tool[ _-]?call|tool[ _-]?result|toolCall|toolResult|function[ _-]?call|thinking|bash|exec)\b[^\]]*\]|(?:→|->|=>)\s*\w+\(|\$ )/i;
@@ -37,11 +39,14 @@ const MARKDOWN_HINT = /^\s{0,8}(?:#|>|[-*+•]\s|\d{1,3}[.)]\s)|[[*_`]/;
  */
 export function cleanMessageText(raw: string): CleanText {
   const codeLanguages: string[] = [];
-  let text = raw.replace(/\r\n?/g, '\n').replace(/[\u2018\u2019\u02BC]/g, "'").replace(/[\u201C\u201D]/g, '"');
-  text = text.replace(FENCE, (_all, _fence: string, lang: string) => {
-    if (lang) codeLanguages.push(lang.toLowerCase());
-    return '\n';
-  });
+  let text = raw;
+  if (SPECIAL_CHARS.test(text)) text = text.replace(/\r\n?/g, '\n').replace(/[\u2018\u2019\u02BC]/g, "'").replace(/[\u201C\u201D]/g, '"');
+  if (text.includes('```') || text.includes('~~~')) {
+    text = text.replace(FENCE, (_all, _fence: string, lang: string) => {
+      if (lang) codeLanguages.push(lang.toLowerCase());
+      return '\n';
+    });
+  }
   const lines: string[] = [];
   for (let line of text.split('\n')) {
     if (TOOL_LINE.test(line)) continue;
