@@ -4,10 +4,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { appendFile, mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CLI, runCli, tempDir } from './helpers/cli.js';
+import { runCli, tempDir } from './helpers/cli.js';
+import { killRepeatedly } from './helpers/kill-loop.js';
 import { generateConversation, PiSessionWriter } from './helpers/pi-writer.js';
 import { snapshotObservations } from './helpers/memory-snapshot.js';
 
@@ -50,28 +50,7 @@ test('kill -9 at random moments during observe, 20+ times, then finish: same obs
     assert.ok(expected.length > 2000, `a long transcript gives many observations (${expected.length})`);
 
     const crashed = await makeHome(dir, 'crashed', stateDir);
-    let seed = 7;
-    const rand = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
-    let kills = 0;
-    for (let i = 0; i < 24; i++) {
-      const child = spawn(process.execPath, [CLI, 'observe', '--home', crashed], { stdio: 'ignore', env: { ...process.env, CI: '1' } });
-      const delay = 150 + Math.floor(rand() * 1200);
-      const exited = await new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => {
-          child.kill('SIGKILL');
-          resolve(false);
-        }, delay);
-        child.on('exit', () => {
-          clearTimeout(timer);
-          resolve(true);
-        });
-      });
-      if (!exited) {
-        kills++;
-        await new Promise((res) => child.on('exit', res));
-      }
-      if (exited && i > 4) break; // finished on its own: the rest is already done
-    }
+    const kills = await killRepeatedly(['observe', '--home', crashed], { seed: 7 });
     assert.ok(kills >= 5, `the job was really killed mid-run (${kills} kills)`);
     const done = await runCli(['observe', '--home', crashed, '--json'], { timeoutMs: 300_000 });
     assert.equal(done.code, 0, done.stderr);
