@@ -276,13 +276,10 @@ async function observeStream(
   changed: Set<string>,
   dayFiles: Map<string, DayFile>,
 ): Promise<void> {
-  const { logger, paths } = options;
+  const { paths } = options;
   for (;;) {
     const previous = state.streams[stream.key];
     const chunk = await source.read(stream, previous?.cursor, limits);
-    for (const bad of chunk.malformed) {
-      logger.log('warn', 'transcript.malformed', { stream: stream.key, path: bad.path, line: bad.line, reason: bad.reason });
-    }
     let added = 0;
     if (chunk.messages.length > 0) {
       const batch = {
@@ -302,29 +299,11 @@ async function observeStream(
       }
       if (added > 0) changed.add(stream.agent);
     }
-    // Advance the cursor only now that the observations are on disk.
-    const tokens = streamTokens(chunk.messages);
-    state.streams[stream.key] = {
-      cursor: chunk.cursor,
-      kind: stream.kind,
-      agent: stream.agent,
-      session: stream.session,
-      path: stream.path,
-      updatedAt: now().toISOString(),
-      messages: (previous?.messages ?? 0) + chunk.messages.length,
-      tokens: (previous?.tokens ?? 0) + tokens,
-      malformed: (previous?.malformed ?? 0) + chunk.malformed.length,
-    };
-    state.totals.messages += chunk.messages.length;
-    state.totals.transcriptTokens += tokens;
     state.totals.observations += added;
-    state.totals.malformed += chunk.malformed.length;
-    const cursorMoved = JSON.stringify(previous?.cursor) !== JSON.stringify(chunk.cursor);
-    if (cursorMoved || chunk.messages.length > 0 || chunk.malformed.length > 0) await writeState(paths.state, state);
+    // Advance the cursor only now that the observations are on disk.
+    const cursorMoved = await advanceStream(stream, previous, chunk, state, options, now, result, chunk.messages.length > 0);
     result.messages += chunk.messages.length;
     result.observations += added;
-    result.malformed += chunk.malformed.length;
-    result.transcriptTokens += tokens;
     options.onProgress?.({ stream, messages: chunk.messages.length, observations: added });
     if (chunk.done || !cursorMoved) break;
   }
