@@ -239,3 +239,24 @@ test('branch state: abandoned entries are neither emitted nor offered as candida
   for (let k = 0; k < 50; k += 1) state = advanceBranchState(state, { id: `id${k}`, parentId: k ? `id${k - 1}` : null }, `m${k}`, true, 10).state;
   assert.ok(state.recent.length >= 10 * 16 && state.recent.length <= 15 * 16, `${state.recent.length}`);
 });
+
+test('a long tool output is summarised exactly as collapsing the whole text would (random whitespace runs)', () => {
+  let x = 99;
+  const rand = () => ((x = (x * 48271) % 2147483647) / 2147483647);
+  const pieces = ['word', 'x', 'долго', '데이터', '😀', '\t', '\n\n', ' ', ' '.repeat(500), '\n'.repeat(3000)];
+  for (let i = 0; i < 300; i++) {
+    let text = '';
+    const n = Math.floor(rand() * 900);
+    for (let k = 0; k < n; k++) text += pieces[Math.floor(rand() * pieces.length)];
+    const collapsed = text.replace(/\s+/g, ' ').trim();
+    let expected = collapsed;
+    if (collapsed.length > 200) {
+      let end = 200;
+      const code = collapsed.charCodeAt(end - 1);
+      if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+      expected = `${collapsed.slice(0, end)}…`;
+    }
+    const r = normalizePiEntry(entry(`t${i}`, null, { role: 'toolResult', toolCallId: `c${i}`, toolName: 'read_file', content: [{ type: 'text', text }], isError: false }), ctx);
+    assert.equal(textOf(r), `[tool result read_file: ${expected}]`);
+  }
+});

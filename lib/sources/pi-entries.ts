@@ -107,16 +107,15 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
       break;
     case 'toolResult': {
       const toolName = str(message.toolName) ?? 'tool';
-      const body = oneLine(contentText(message.content));
       const label = message.isError === true ? 'tool error' : 'tool result';
-      built = { role: 'tool', text: `[${label} ${toolName}: ${cap(body, TOOL_SUMMARY_CHARS)}]`, toolName };
+      built = { role: 'tool', text: `[${label} ${toolName}: ${capOneLine(contentText(message.content), TOOL_SUMMARY_CHARS)}]`, toolName };
       // A re-appended copy keeps its toolCallId but may carry a trimmed output.
       const callId = str(message.toolCallId);
       if (callId) built.key = `tool\u0000${toolName}\u0000${callId}`;
       break;
     }
     case 'bashExecution': {
-      const command = cap(oneLine(str(message.command) ?? ''), 120);
+      const command = capOneLine(str(message.command) ?? '', 120);
       const outcome =
         message.cancelled === true ? 'cancelled' : typeof message.exitCode === 'number' ? `exit ${message.exitCode}` : 'no exit code';
       built = { role: 'tool', text: `[bash: ${command} → ${outcome}]`, toolName: 'bash' };
@@ -209,7 +208,7 @@ export function summariseToolCall(name: string, args: unknown): string {
 
 function argValue(value: unknown): string {
   if (typeof value === 'string') {
-    const flat = cap(oneLine(value), 80);
+    const flat = capOneLine(value, 80);
     return /[\s"]/.test(flat) || flat.length === 0 ? JSON.stringify(flat) : flat;
   }
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
@@ -222,6 +221,19 @@ function argValue(value: unknown): string {
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * `cap(oneLine(text), max)` without collapsing a whole multi-kilobyte tool
+ * output: the first `max` characters of the collapsed text depend only on a
+ * prefix, as long as that prefix still collapses to more than `max`.
+ */
+function capOneLine(text: string, max: number): string {
+  if (text.length > max * 8) {
+    const head = oneLine(text.slice(0, max * 8));
+    if (head.length > max) return cap(head, max);
+  }
+  return cap(oneLine(text), max);
 }
 
 function cap(text: string, max: number): string {
