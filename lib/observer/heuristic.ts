@@ -262,7 +262,7 @@ function observeMessage(
     } else {
       body = korean ? restateKorean(dated, speaker) : restateEnglish(dated, speaker, listener);
     }
-    const piece: Piece = { analysis, body, korean, words: sentence.split(/\s+/).length, raw };
+    const piece: Piece = { analysis, body, korean, words: splitCount(sentence), raw };
     pieces.push(piece);
     if (asked && lastQuestion) lastQuestion.piece = piece;
   }
@@ -391,6 +391,23 @@ function finishText(text: string, maxChars: number): string {
   if (/[.!?][.!?]$/.test(t)) t = t.replace(/([.!?])[.!?]+$/, '$1');
   if (!CLOSED_OR_QUESTION.test(t) && !/[\p{Extended_Pictographic}]$/u.test(t)) t += '.';
   return t.length > maxChars ? truncate(t, maxChars) : t;
+}
+
+/** `text.split(/\s+/).length`, without building the array. */
+function splitCount(text: string): number {
+  let pieces = 1;
+  let inSpace = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (space && !inSpace) pieces++;
+    inSpace = space;
+  }
+  return pieces;
+}
+
+/** The characters of the regex class \s. */
+function isSpace(c: number): boolean {
+  return (c >= 9 && c <= 13) || c === 32 || c === 160 || c === 5760 || (c >= 8192 && c <= 8202) || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279;
 }
 
 function truncate(s: string, max: number): string {

@@ -197,6 +197,8 @@ function addWord(raw: string, out: string[]): void {
 }
 
 interface VocativePatterns {
+  /** Does the sentence contain the start of a name at all? (Every pattern needs one.) */
+  any: RegExp;
   trailing: RegExp;
   leading: RegExp;
   inner: RegExp;
@@ -216,7 +218,9 @@ function vocativePatterns(names: string[]): VocativePatterns | null {
   if (nameAlt.length === 0) cached = null;
   else {
     const alt = `(?:${nameAlt.join('|')})[a-z]*`;
+    const starts = names.filter((n) => n.length >= 2).map((n) => n.slice(0, 3).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     cached = {
+      any: new RegExp(starts.join('|'), 'i'),
       trailing: new RegExp(`(?:,\\s*|\\s+)${alt}\\s*([!.?,]*)\\s*$`, 'i'),
       leading: new RegExp(`^(?:(?:hey|hi|hello|oh|wow|yeah|yes|thanks|thank you|aw+|ha+|dear)\\s*,?\\s*)?${alt}\\s*[,!.]\\s*`, 'i'),
       inner: new RegExp(`,\\s*${alt}\\s*,`, 'gi'),
@@ -231,7 +235,7 @@ function vocativePatterns(names: string[]): VocativePatterns | null {
 export function stripAddress(sentence: string, names: string[]): string {
   let s = sentence.trim();
   const vocatives = vocativePatterns(names);
-  if (vocatives) {
+  if (vocatives && vocatives.any.test(s)) {
     s = s.replace(vocatives.trailing, '$1');
     s = s.replace(vocatives.leading, '');
     s = s.replace(vocatives.inner, ',');
