@@ -10,16 +10,20 @@ import type { CommandContext } from './cli-context.js';
 import { expandHome, homePaths } from '../lib/home.js';
 import { loadDotEnv } from '../lib/config.js';
 import { PROVIDER_PRESETS } from '../lib/llm/presets.js';
+import { OcmError } from '../lib/errors.js';
 import {
   DEFAULT_MODELS,
   STEP_TITLES,
   STEPS,
   WIZARD_PROVIDERS,
+  chosenSources,
   keyEnvName,
   needsKey,
+  parseSources,
   summarize,
   validate,
   type SetupAnswers,
+  type SourceChoice,
   type SetupProvider,
   type Step,
 } from '../lib/setup/answers.js';
@@ -113,10 +117,40 @@ async function askKey(state: WizardState, env: NodeJS.ProcessEnv): Promise<void>
   }
 }
 
-async function stepBasics(a: SetupAnswers): Promise<void> {
+/** What discovery found for the sources question (or why it could not look). */
+export interface FoundSources {
+  choices: SourceChoice[];
+  problem?: string;
+}
+
+/** Which other agents to observe: the ones found on this machine, none selected unless already on. */
+async function askSources(a: SetupAnswers, found: FoundSources): Promise<void> {
+  if (found.problem) p.log.warn(`Could not look for other agents' transcripts (${found.problem}); \`ocm-run sources\` lists them later.`);
+  if (found.choices.length === 0) {
+    p.log.info('Every OpenClaw agent is observed. No pi, Claude Code or Codex transcripts were found here; `ocm-run config set sources.<kind>.enabled true` turns one on later.');
+    return;
+  }
+  const offered = found.choices.map((c) => c.source);
+  const picked = ask(
+    await p.multiselect({
+      message: "Also observe these agents' transcripts? (every OpenClaw agent is observed anyway; Space selects, Enter confirms, none is fine)",
+      options: found.choices.map((c) => ({ value: c.source, label: c.label })),
+      initialValues: a.sources.observe.filter((s) => offered.includes(s)),
+      required: false,
+    }),
+  );
+  // The same names and rules as `--sources` (the prompt can only offer valid ones).
+  const text = picked.join(',');
+  const reason = validate.sources(text);
+  if (reason) throw new OcmError('INTERNAL', `The sources question offered a name it does not accept: ${reason}.`);
+  a.sources.observe = chosenSources(a.sources.observe, offered, parseSources(text));
+}
+
+async function stepBasics(a: SetupAnswers, findSources: () => Promise<FoundSources>): Promise<void> {
   a.basics.home = await textWithDefault('Memory home (where the Markdown memory lives)', a.basics.home, validate.home);
   a.basics.budgetTokens = await numberWithDefault('Active memory token budget (what the agent loads every turn)', a.basics.budgetTokens, validate.budgetTokens);
   a.basics.everyMinutes = await numberWithDefault('Poll interval in minutes (how often the scheduled tick runs)', a.basics.everyMinutes, validate.everyMinutes);
+  await askSources(a, await findSources());
 }
 
 async function stepTiers(a: SetupAnswers): Promise<void> {
@@ -211,8 +245,13 @@ export type WizardOutcome =
   | { kind: 'quit' };
 
 /** Run the steps not done yet; progress is saved after each one. */
-export async function runWizard(ctx: CommandContext, options: { progress: SetupProgress; progressFile: string; defaults: SetupAnswers; openClawFound: boolean }): Promise<WizardOutcome> {
+export async function runWizard(
+  ctx: CommandContext,
+  options: { progress: SetupProgress; progressFile: string; defaults: SetupAnswers; openClawFound: boolean; findSources: () => Promise<FoundSources> },
+): Promise<WizardOutcome> {
   const { progress } = options;
+  let found: Promise<FoundSources> | undefined;
+  const findSources = () => (found ??= options.findSources());
   const state: WizardState = { answers: { ...options.defaults, ...(progress.answers as SetupAnswers) }, keyAvailable: false };
   p.intro(progress.mode === 'reconfigure' ? 'OC-Memory setup — changing the current settings' : 'OC-Memory setup');
   if (progress.done.length > 0) p.note(`Resuming where you stopped: ${progress.done.map((s) => STEP_TITLES[s]).join(', ')} already answered.`, 'Welcome back');
@@ -224,7 +263,7 @@ export async function runWizard(ctx: CommandContext, options: { progress: SetupP
   };
   const runStep = async (step: Step) => {
     p.log.step(STEP_TITLES[step]);
-    if (step === 'basics') await stepBasics(state.answers);
+    if (step === 'basics') await stepBasics(state.answers, findSources);
     else if (step === 'tiers') await stepTiers(state.answers);
     else if (step === 'llm') await stepLlm(state, ctx.env);
     else if (step === 'obsidian') await stepObsidian(state.answers);

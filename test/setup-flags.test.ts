@@ -2,19 +2,23 @@
  * `setup --yes …`: every wizard answer as a flag, validated the same way the
  * prompts validate (a refused value writes nothing), the key checked live
  * against a real local OpenAI-compatible server before it is saved, the
- * integration on request; and the plain `setup` refusing to ask questions
- * without a terminal.
+ * integration on request; `--sources` choosing the other agents observed
+ * on a machine with Claude Code and Codex transcripts; and the plain `setup`
+ * refusing to ask questions without a terminal.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import JSON5 from 'json5';
-import { answersFromFlags, configValues, defaultAnswers, validate } from '../lib/setup/answers.js';
+import { answersFromFlags, chosenSources, configValues, defaultAnswers, sourceChoices, validate } from '../lib/setup/answers.js';
+import type { SourceReport } from '../lib/sources/discovery.js';
 import { setEnvValue } from '../lib/setup/apply.js';
 import { parseDotEnv } from '../lib/config.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { ok, startOpenAiServer, status } from './helpers/openai-server.js';
+
+const FIXTURES = resolve(import.meta.dirname, 'fixtures');
 
 test('answers: flags are validated like the prompts and become config values', () => {
   const base = defaultAnswers('/home/ada/.openclaw/oc-memory');
@@ -122,6 +126,75 @@ test('setup --yes --provider heuristic needs no key; setup without a terminal an
     const re = await runCli(['setup', '--reconfigure', '--yes', '--home', join(dir, 'h4')], { env });
     assert.equal(re.code, 2);
     assert.match(re.stderr, /no setup to change/);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('answers: --sources names the other agents to observe, checked by the same rules as the wizard question', () => {
+  const base = defaultAnswers('/home/ada/.openclaw/oc-memory');
+  assert.deepEqual(base.sources.observe, [], 'other agents are opt-in');
+  const a = answersFromFlags({ sources: 'codex, Claude_Code' }, base);
+  assert.deepEqual(a.sources.observe, ['claude-code', 'codex']);
+  const values = Object.fromEntries(configValues(a));
+  assert.deepEqual([values['sources.claude_code.enabled'], values['sources.codex.enabled'], values['sources.pi.enabled']], [true, true, false]);
+  assert.deepEqual(answersFromFlags({ sources: 'none' }, a).sources.observe, []);
+  assert.deepEqual(answersFromFlags({ sources: ['pi', 'codex'] }, a).sources.observe, ['codex'], 'the last --sources wins');
+  assert.deepEqual(answersFromFlags({}, a).sources.observe, ['claude-code', 'codex'], 'no flag keeps the current choice');
+  assert.throws(() => answersFromFlags({ sources: 'claude-code,cursor' }, base), (e: Error & { exitCode?: number }) => /--sources: unknown source "cursor": choose from pi, claude-code, codex/.test(e.message) && e.exitCode === 2);
+  assert.throws(() => answersFromFlags({ sources: 'openclaw' }, base), /OpenClaw is always observed/);
+  assert.equal(validate.sources('none,pi'), '"none" cannot be combined with source names');
+  assert.equal(validate.sources(''), undefined);
+  // What the question offers: only sources found, labelled with path and sessions as discovery reports them.
+  const report = (kind: SourceReport['kind'], found: boolean, sessions: number) => ({ kind, name: kind, path: `/u/${kind}`, found, sessions }) as SourceReport;
+  assert.deepEqual(sourceChoices([report('openclaw', true, 3), report('codex', true, 1), report('pi', false, 0), report('claude-code', true, 4)]), [
+    { source: 'claude-code', label: 'Claude Code — /u/claude-code · 4 sessions' },
+    { source: 'codex', label: 'Codex CLI — /u/codex · 1 session' },
+  ]);
+  // A source that is on but was not offered (its folder is gone right now) stays on.
+  assert.deepEqual(chosenSources(['pi', 'codex'], ['claude-code', 'codex'], ['claude-code']), ['pi', 'claude-code']);
+});
+
+test('setup --yes --sources claude-code: only Claude Code joins OpenClaw; an unknown name is refused (exit 2, nothing written); --reconfigure keeps the choice', async () => {
+  const { dir, cleanup } = await tempDir('ocm-setup-');
+  try {
+    // A machine (HOME = dir) with Claude Code and Codex transcripts, no pi.
+    await cp(join(FIXTURES, 'claude-code', 'projects'), join(dir, '.claude', 'projects'), { recursive: true });
+    await cp(join(FIXTURES, 'codex', 'sessions'), join(dir, '.codex', 'sessions'), { recursive: true });
+    const home = join(dir, 'home');
+    const env = { HOME: dir, USERPROFILE: dir, XDG_STATE_HOME: join(dir, 'state'), OPENCLAW_STATE_DIR: undefined, CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined, PI_CODING_AGENT_DIR: undefined };
+    const setup = (...flags: string[]) => runCli(['setup', '--yes', '--provider', 'heuristic', '--home', home, ...flags], { env });
+    const sources = async () => {
+      const r = await runCli(['sources', '--json', '--home', home], { env });
+      assert.equal(r.code, 0, r.stderr);
+      const list = (JSON.parse(r.stdout) as { sources: SourceReport[] }).sources;
+      return Object.fromEntries(list.map((s) => [s.kind, { found: s.found, enabled: s.enabled }]));
+    };
+
+    const unknown = await setup('--sources', 'claude-code,cursor');
+    assert.equal(unknown.code, 2, unknown.stderr);
+    assert.match(unknown.stderr, /--sources: unknown source "cursor": choose from pi, claude-code, codex \(comma-separated\), or none/);
+    await assert.rejects(stat(join(home, 'config.yaml')), 'nothing written');
+
+    const r = await setup('--sources', 'claude-code');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Observed: every OpenClaw agent, Claude Code\./);
+    assert.deepEqual(await sources(), {
+      openclaw: { found: false, enabled: true },
+      pi: { found: false, enabled: false },
+      'claude-code': { found: true, enabled: true },
+      codex: { found: true, enabled: false },
+    });
+
+    const again = await runCli(['setup', '--reconfigure', '--yes', '--home', home, '--budget-tokens', '3000'], { env });
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /Observed: every OpenClaw agent, Claude Code\./, 'the current choice is the default');
+    assert.equal((await sources())['claude-code']!.enabled, true);
+
+    const off = await runCli(['setup', '--reconfigure', '--yes', '--home', home, '--sources', 'none'], { env });
+    assert.equal(off.code, 0, off.stderr);
+    assert.equal((await sources())['claude-code']!.enabled, false);
+    assert.match(await readFile(join(home, 'config.yaml'), 'utf8'), /claude_code:\n\s+enabled: false/);
   } finally {
     await cleanup();
   }

@@ -3,17 +3,21 @@
  * invalid answers refused at the prompt with the reason, an interruption
  * (Ctrl-C) and a resume, the API key typed masked and checked against a real
  * local OpenAI-compatible server (a wrong key is refused, the right one
- * kept), then --reconfigure with the current values as defaults.
+ * kept), then --reconfigure with the current values as defaults; the
+ * sources question skipped when no other agent's transcripts exist, then
+ * offering the Claude Code and Codex transcripts found (one chosen), and
+ * starting from the chosen one on the next --reconfigure.
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { cp, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import JSON5 from 'json5';
 import { CLI, tempDir } from './helpers/cli.js';
 import { hasTmux, TmuxSession } from './helpers/tmux.js';
 import { ok, startOpenAiServer, status, type OpenAiTestServer } from './helpers/openai-server.js';
 
+const FIXTURES = resolve(import.meta.dirname, 'fixtures');
 const GOOD = 'sk-good-4f1c9a7e2b';
 const BAD = 'sk-bad-00000000000';
 
@@ -58,6 +62,8 @@ test('wizard: six steps with refusals, Ctrl-C after step 2, resume, masked key c
     await s1.waitFor(/Poll interval/);
     await s1.type('5');
     await s1.keys('Enter');
+    // No other agent's transcripts on this machine yet: the sources question is skipped.
+    await s1.waitFor(/Every OpenClaw agent is observed\. No pi, Claude Code or Codex transcripts were found here/);
     await s1.waitFor(/stays hot/);
     await s1.type('30');
     await s1.keys('Enter');
@@ -160,8 +166,11 @@ test('wizard: six steps with refusals, Ctrl-C after step 2, resume, masked key c
   assert.deepEqual(auths, [`Bearer ${BAD}`, `Bearer ${GOOD}`], 'one live check per typed key');
 });
 
-test('wizard --reconfigure: current values are the defaults, the saved key is kept, comments survive', async (t) => {
+test('wizard --reconfigure: current values are the defaults, the saved key is kept, comments survive; Claude Code found and chosen', async (t) => {
   if (skip) return t.skip(skip);
+  // Claude Code and Codex transcripts appear on the machine: basics now asks which to observe.
+  await cp(join(FIXTURES, 'claude-code', 'projects'), join(dir, '.claude', 'projects'), { recursive: true });
+  await cp(join(FIXTURES, 'codex', 'sessions'), join(dir, '.codex', 'sessions'), { recursive: true });
   const configPath = join(home, 'config.yaml');
   await writeFile(configPath, `${await readFile(configPath, 'utf8')}# my own note at the end\n`);
   const before = server.requests.length;
@@ -175,6 +184,13 @@ test('wizard --reconfigure: current values are the defaults, the saved key is ke
     await s.type('2500');
     await s.keys('Enter');
     await s.waitFor(/Poll interval[^\n]*\n[^\n]*5/);
+    await s.keys('Enter');
+    const question = await s.waitFor(/Also observe these agents' transcripts\?[^\n]*every OpenClaw agent is observed anyway/);
+    assert.match(question, /◻ Claude Code — [^\n]*\/\.claude\/projects · \d+ sessions?/, 'found, with path and sessions, not selected');
+    assert.match(question, /◻ Codex CLI — [^\n]*\/\.codex\/sessions · 3 sessions/);
+    assert.doesNotMatch(question, /pi — /, 'pi is not on this machine: not offered');
+    await s.keys('Space');
+    await s.waitFor(/◼ Claude Code/);
     await s.keys('Enter');
     await s.waitFor(/stays hot[^\n]*\n[^\n]*30/);
     await s.keys('Enter');
@@ -203,7 +219,8 @@ test('wizard --reconfigure: current values are the defaults, the saved key is ke
     await s.keys('Enter');
     await s.waitFor(/Branch/);
     await s.keys('Enter');
-    await s.waitFor(/Write this configuration\?/);
+    const review = await s.waitFor(/Write this configuration\?/);
+    assert.match(review, /Sources: +OpenClaw \(every agent\) \+ Claude Code +│/);
     await s.keys('Enter');
     await s.waitFor(/Install the schedule now/);
     await s.keys('Right', 'Enter');
@@ -223,4 +240,27 @@ test('wizard --reconfigure: current values are the defaults, the saved key is ke
   assert.match(await readFile(join(home, '.env'), 'utf8'), new RegExp(`^OPENAI_API_KEY=${GOOD}$`, 'm'));
   assert.equal(server.requests.length, before + 1);
   assert.equal(server.requests.at(-1)!.authorization, `Bearer ${GOOD}`, 'the saved key was checked');
+  assert.match(config, /claude_code:\n\s+enabled: true/);
+  assert.match(config, /codex:\n\s+enabled: false/);
+});
+
+test('wizard --reconfigure: the sources question starts from the sources now observed', async (t) => {
+  if (skip) return t.skip(skip);
+  const s = await TmuxSession.start('ocm-wizard-d', `${process.execPath} ${CLI} setup --reconfigure --home ${home}`, env);
+  try {
+    await s.waitFor(/Memory home/);
+    await s.keys('Enter');
+    await s.waitFor(/token budget/);
+    await s.keys('Enter');
+    await s.waitFor(/Poll interval/);
+    await s.keys('Enter');
+    const question = await s.waitFor(/Also observe these agents' transcripts\?/);
+    assert.match(question, /◼ Claude Code — /);
+    assert.match(question, /◻ Codex CLI — /);
+    await s.keys('C-c');
+    await s.waitFor(/EXIT=130/);
+  } finally {
+    await s.kill();
+  }
+  assert.match(await readFile(join(home, 'config.yaml'), 'utf8'), /claude_code:\n\s+enabled: true/, 'nothing changed by a cancelled run');
 });

@@ -8,6 +8,7 @@ import { isAbsolute } from 'node:path';
 import type { Config } from '../config-schema.js';
 import { OcmError } from '../errors.js';
 import { PROVIDER_PRESETS, type LlmProvider } from '../llm/presets.js';
+import type { SourceReport } from '../sources/discovery.js';
 
 export const STEPS = ['basics', 'tiers', 'llm', 'obsidian', 'sync', 'review'] as const;
 export type Step = (typeof STEPS)[number];
@@ -65,8 +66,28 @@ export interface Sync {
   command: string;
 }
 
+/**
+ * The other agents whose transcripts setup can turn on (asked in the basics
+ * step). OpenClaw is not among them: every OpenClaw agent is observed by
+ * default; these are opt-in (DESIGN §5, docs/sources.md).
+ */
+export const OPTIONAL_SOURCES = ['pi', 'claude-code', 'codex'] as const;
+export type OptionalSource = (typeof OPTIONAL_SOURCES)[number];
+
+/** config.yaml section of each (`sources.<key>.enabled`). */
+export const OPTIONAL_SOURCE_KEYS: Record<OptionalSource, 'pi' | 'claude_code' | 'codex'> = { pi: 'pi', 'claude-code': 'claude_code', codex: 'codex' };
+
+export const OPTIONAL_SOURCE_LABELS: Record<OptionalSource, string> = { pi: 'pi', 'claude-code': 'Claude Code', codex: 'Codex CLI' };
+
+export interface Sources {
+  /** Other agents observed besides OpenClaw, in OPTIONAL_SOURCES order. */
+  observe: OptionalSource[];
+}
+
 export interface SetupAnswers {
   basics: Basics;
+  /** Answered in the basics step. */
+  sources: Sources;
   tiers: Tiers;
   llm: Llm;
   obsidian: Obsidian;
@@ -76,6 +97,7 @@ export interface SetupAnswers {
 export function defaultAnswers(home: string): SetupAnswers {
   return {
     basics: { home, budgetTokens: 4000, everyMinutes: 1 },
+    sources: { observe: [] },
     tiers: { hotTtlDays: 90, warmTtlDays: 365, autoHotToWarm: true, coldRequiresApproval: true },
     llm: { provider: 'heuristic', model: '', reflectorModel: '', apiBase: '' },
     obsidian: { vaultPath: '' },
@@ -88,6 +110,7 @@ export function answersFromConfig(config: Config, home: string): SetupAnswers {
   const provider = config.observer.provider as SetupProvider;
   return {
     basics: { home, budgetTokens: config.active_memory.budget_tokens, everyMinutes: config.schedule.every_minutes },
+    sources: { observe: OPTIONAL_SOURCES.filter((s) => config.sources[OPTIONAL_SOURCE_KEYS[s]].enabled) },
     tiers: {
       hotTtlDays: config.tiers.hot_ttl_days,
       warmTtlDays: config.tiers.warm_ttl_days,
@@ -116,7 +139,59 @@ function intIn(text: string, min: number, max: number, what: string): string | u
   return undefined;
 }
 
+/** A source name as typed: the kind (`claude-code`) or its config key (`claude_code`), any case. */
+function sourceName(text: string): OptionalSource | undefined {
+  const t = text.trim().toLowerCase().replace(/_/g, '-');
+  return (OPTIONAL_SOURCES as readonly string[]).includes(t) ? (t as OptionalSource) : undefined;
+}
+
+/** Names separated by commas or spaces; `none` (or nothing) = no other agent. */
+function sourceNames(text: string): string[] {
+  const names = text.split(/[\s,]+/).filter(Boolean);
+  return names.length === 1 && names[0]!.toLowerCase() === 'none' ? [] : names;
+}
+
+/** The other agents named in `text` (validated with validate.sources first), in OPTIONAL_SOURCES order. */
+export function parseSources(text: string): OptionalSource[] {
+  const chosen = new Set(sourceNames(text).map(sourceName));
+  return OPTIONAL_SOURCES.filter((s) => chosen.has(s));
+}
+
+/** A found source the basics step offers. */
+export interface SourceChoice {
+  source: OptionalSource;
+  /** Name, path and session count, as `ocm-run sources` reports them. */
+  label: string;
+}
+
+/** The other agents' transcripts that discovery found on this machine, in OPTIONAL_SOURCES order. */
+export function sourceChoices(reports: SourceReport[]): SourceChoice[] {
+  return OPTIONAL_SOURCES.flatMap((source) => {
+    const r = reports.find((x) => x.kind === source && x.found);
+    return r ? [{ source, label: `${OPTIONAL_SOURCE_LABELS[source]} — ${r.path} · ${r.sessions} session${r.sessions === 1 ? '' : 's'}` }] : [];
+  });
+}
+
+/**
+ * What is observed after the question: the ones picked among those offered,
+ * plus the ones already on that were not offered (not found right now — a
+ * missing folder does not silently turn a source off).
+ */
+export function chosenSources(current: OptionalSource[], offered: OptionalSource[], picked: OptionalSource[]): OptionalSource[] {
+  const on = new Set([...picked, ...current.filter((s) => !offered.includes(s))]);
+  return OPTIONAL_SOURCES.filter((s) => on.has(s));
+}
+
 export const validate = {
+  sources(text: string): string | undefined {
+    for (const name of sourceNames(text)) {
+      if (sourceName(name)) continue;
+      if (/^openclaw/i.test(name)) return `OpenClaw is always observed (every agent); name only the other agents to add: ${OPTIONAL_SOURCES.join(', ')}`;
+      if (name.toLowerCase() === 'none') return '"none" cannot be combined with source names';
+      return `unknown source "${name}": choose from ${OPTIONAL_SOURCES.join(', ')} (comma-separated), or none`;
+    }
+    return undefined;
+  },
   home(text: string): string | undefined {
     const t = text.trim();
     if (!t) return 'the memory home cannot be empty';
@@ -195,6 +270,8 @@ export function configValues(a: SetupAnswers): Array<[string, unknown]> {
   const keyRef = env ? `\${${env}}` : '';
   const out: Array<[string, unknown]> = [
     ['active_memory.budget_tokens', a.basics.budgetTokens],
+    // Every optional source is written, so a source turned off in --reconfigure is off.
+    ...OPTIONAL_SOURCES.map((s): [string, unknown] => [`sources.${OPTIONAL_SOURCE_KEYS[s]}.enabled`, a.sources.observe.includes(s)]),
     ['schedule.every_minutes', a.basics.everyMinutes],
     ['tiers.hot_ttl_days', a.tiers.hotTtlDays],
     ['tiers.warm_ttl_days', a.tiers.warmTtlDays],
@@ -226,6 +303,7 @@ export function summarize(a: SetupAnswers, keyNote: string): string {
       : `${PROVIDER_PRESETS[p].name}: observer ${a.llm.model}, reflector ${a.llm.reflectorModel || a.llm.model}${a.llm.apiBase ? ` at ${a.llm.apiBase}` : ''} · ${keyNote}`;
   return [
     `Home:          ${a.basics.home}`,
+    `Sources:       OpenClaw (every agent)${a.sources.observe.map((s) => ` + ${OPTIONAL_SOURCE_LABELS[s]}`).join('')}`,
     `Active memory: at most ${a.basics.budgetTokens} tokens · tick every ${a.basics.everyMinutes} min`,
     `Tiers:         hot ${a.tiers.hotTtlDays} days → warm${a.tiers.autoHotToWarm ? ' (automatic)' : ' (manual)'} · warm ${a.tiers.warmTtlDays} days → cold${a.tiers.coldRequiresApproval ? ' (after approval)' : ' (automatic)'}`,
     `LLM:           ${llm}`,
@@ -254,6 +332,12 @@ export function answersFromFlags(options: Record<string, unknown>, base: SetupAn
   const set = <T>(v: T | undefined, apply: (v: T) => void) => v !== undefined && apply(v);
   set(str(options.budgetTokens), (v) => (check(validate.budgetTokens(v), 'budget-tokens'), (a.basics.budgetTokens = Number(v))));
   set(str(options.every), (v) => (check(validate.everyMinutes(v), 'every'), (a.basics.everyMinutes = Number(v))));
+  set(str(options.sources), (v) => {
+    const reason = validate.sources(v);
+    // Which sources to read is configuration: exit 2, like the other config errors (DESIGN §7).
+    if (reason) throw new OcmError('CONFIG_INVALID', `--sources: ${reason}.`, { hint: 'See what is on this machine with `ocm-run sources`; OpenClaw needs no flag.' });
+    a.sources = { observe: parseSources(v) };
+  });
   set(str(options.hotTtlDays), (v) => (check(validate.hotTtlDays(v), 'hot-ttl-days'), (a.tiers.hotTtlDays = Number(v))));
   set(str(options.warmTtlDays), (v) => (a.tiers.warmTtlDays = Number(v)));
   check(validate.warmTtlDays(String(a.tiers.warmTtlDays), a.tiers.hotTtlDays), 'warm-ttl-days');

@@ -9,6 +9,8 @@ async function finish(ctx: CommandContext, answers: Answers, apiKey: string | un
   const { applySetup } = await import('../../lib/setup/apply.js');
   const applied = await applySetup({ answers, ...(apiKey ? { apiKey } : {}), configTemplate, env: ctx.env });
   say(`Wrote ${applied.configFile}${applied.keySaved ? ` and ${applied.paths.env} (${applied.keySaved}, mode 0600)` : ''}.`);
+  const { OPTIONAL_SOURCE_LABELS } = await import('../../lib/setup/answers.js');
+  say(`Observed: every OpenClaw agent${answers.sources.observe.map((s) => `, ${OPTIONAL_SOURCE_LABELS[s]}`).join('')}.`);
   if (applied.vault?.created) say(`Created the Obsidian ${applied.vault.created === 'vault' ? 'vault' : 'OC-Memory folder'} at ${applied.vault.root} from the template.`);
   let code: number = EXIT.ok;
   if (installSchedule) {
@@ -57,11 +59,12 @@ async function finish(ctx: CommandContext, answers: Answers, apiKey: string | un
 
 export const command: CommandSpec = {
   name: 'setup',
-  description: 'Set OC-Memory up: six steps (basics, tiers, LLM, Obsidian, sync, review); resumes when interrupted; --yes with flags for scripts',
+  description: 'Set OC-Memory up: six steps (basics and sources, tiers, LLM, Obsidian, sync, review); resumes when interrupted; --yes with flags for scripts',
   options: [
     ['--reconfigure', 'Change an existing setup (current values are the defaults)'],
     ['--yes', 'Non-interactive: take every answer from the flags (or the defaults)'],
     ['--budget-tokens <n>', 'Active memory token budget (200–200000)'],
+    ['--sources <names>', 'Other agents to observe besides OpenClaw (always on): pi, claude-code, codex, comma-separated, or none'],
     ['--every <minutes>', 'Poll interval of the scheduled tick (1–1440)'],
     ['--hot-ttl-days <n>', 'Days an observation stays hot'],
     ['--warm-ttl-days <n>', 'Days before warm observations are proposed for cold'],
@@ -86,6 +89,7 @@ export const command: CommandSpec = {
     'ocm-run setup',
     'ocm-run setup --reconfigure',
     'ocm-run setup --yes --provider ollama --model llama3.1:8b --install-schedule',
+    'ocm-run setup --yes --sources claude-code,codex',
     'OPENAI_API_KEY=sk-… ocm-run setup --yes --provider openai --api-key-env OPENAI_API_KEY --vault ~/Obsidian/Memory',
   ],
   async run(ctx, _args, options) {
@@ -97,7 +101,8 @@ export const command: CommandSpec = {
     if (options.reconfigure && !hasConfig) {
       throw new OcmError('CONFIG_MISSING', `There is no setup to change at ${ctx.paths.root} (no config.yaml).`, { hint: 'Run `ocm-run setup` first (or pass --home to the home you set up).' });
     }
-    const base = hasConfig ? A.answersFromConfig((await loadConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env })).config, ctx.paths.root) : A.defaultAnswers(ctx.paths.root);
+    const current = hasConfig ? (await loadConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env })).config : undefined;
+    const base = current ? A.answersFromConfig(current, ctx.paths.root) : A.defaultAnswers(ctx.paths.root);
     const defaults = A.answersFromFlags(options, base);
     const progressFile = P.progressPath(ctx.paths.root, ctx.env);
 
@@ -138,7 +143,19 @@ export const command: CommandSpec = {
     const { locateOpenClaw } = await import('../../lib/openclaw-integration.js');
     const oc = await locateOpenClaw(ctx.env);
     const { runWizard, prompts } = await import('../setup-wizard.js');
-    const outcome = await runWizard(ctx, { progress, progressFile, defaults, openClawFound: oc.stateDirExists || oc.configExists });
+    // The other agents' transcripts on this machine, for the sources question (looked for once, when basics is asked).
+    const findSources = async (): Promise<import('../setup-wizard.js').FoundSources> => {
+      try {
+        const { validateConfig } = await import('../../lib/config.js');
+        const { discoverSources } = await import('../../lib/sources/discovery.js');
+        const reports = await discoverSources({ config: current ?? validateConfig({}), env: ctx.env, statePath: ctx.paths.state });
+        return { choices: A.sourceChoices(reports) };
+      } catch (error) {
+        const { describeError } = await import('../../lib/errors.js');
+        return { choices: [], problem: describeError(error).message };
+      }
+    };
+    const outcome = await runWizard(ctx, { progress, progressFile, defaults, openClawFound: oc.stateDirExists || oc.configExists, findSources });
     if (outcome.kind === 'cancelled') return 130;
     if (outcome.kind === 'quit') return EXIT.ok;
     const spin = prompts.spinner();
