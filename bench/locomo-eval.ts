@@ -253,11 +253,13 @@ export function locomoTable(report: LocomoReport): string {
     const m = report.methods[key];
     lines.push(`| ${names[key]} | ${f(m.r5)} | ${f(m.r10)} | ${cats.map((c) => f(m.byCategory[c]?.r10 ?? 0)).join(' | ')} | ${m.turnsAt10.toFixed(1)} |`);
   }
-  lines.push('', `| category | questions | pipeline R@5 | pipeline R@10 | FTS5 R@5 | FTS5 R@10 |`, '|---|---|---|---|---|---|');
-  for (const c of cats) {
-    const p = report.methods.pipeline.byCategory[c]!;
-    const b = report.methods.fts5.byCategory[c]!;
-    lines.push(`| ${c} | ${p.questions} | ${f(p.r5)} | ${f(p.r10)} | ${f(b.r5)} | ${f(b.r10)} |`);
+  lines.push('', `| category | questions | OC-Memory R@5 | OC-Memory R@10 | BM25 raw turns R@5 | BM25 raw turns R@10 | FTS5 R@5 | FTS5 R@10 |`, '|---|---|---|---|---|---|---|---|');
+  for (const c of [...cats, 'all']) {
+    const pick = (m: MethodScores) => (c === 'all' ? { r5: m.r5, r10: m.r10, questions: report.questions } : m.byCategory[c]!);
+    const p = pick(report.methods.pipeline);
+    const b = pick(report.methods.bm25);
+    const t = pick(report.methods.fts5);
+    lines.push(`| ${c} | ${p.questions} | ${f(p.r5)} | ${f(p.r10)} | ${f(b.r5)} | ${f(b.r10)} | ${f(t.r5)} | ${f(t.r10)} |`);
   }
   lines.push('', `time: observe ${report.seconds.observe} s, index ${report.seconds.index} s, ${report.questions} searches ${report.seconds.search} s`);
   return lines.join('\n');
