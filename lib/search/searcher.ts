@@ -1,6 +1,6 @@
 /**
- * Ranking over loaded segments: BM25 full text (Lucene's formula, k1 1.2,
- * b 0.75, statistics over the segments in scope) plus, when the segments have
+ * Ranking over loaded segments: BM25+ full text (Lucene's formula, k1 1.2,
+ * b 0.75, δ 1, statistics over the segments in scope) plus, when the segments have
  * vectors and a query vector is given, cosine similarity; combined as
  * `vectorWeight · vector + textWeight · text`, each normalised to 0..1 by its
  * best score. Filters are applied before ranking; ties go to the higher
@@ -16,6 +16,14 @@ import { loadVectorFile, type SegmentVectors } from './vector-file.js';
 
 const K1 = 1.2;
 const B = 0.75;
+/**
+ * BM25+ (Lv & Zhai, "Lower-bounding term frequency normalization", CIKM 2011):
+ * every matching term adds at least DELTA · idf, so a long document that
+ * contains the word is not scored below a short one that lacks it (plain BM25
+ * drives a long document's term score towards zero). δ = 1 is the paper's
+ * default. Observations vary a lot in length (a reply quotes its question).
+ */
+const DELTA = 1;
 /** Weight of a prefix expansion relative to an exact match (as MiniSearch's default 0.375, decaying with the extra length). */
 const PREFIX_WEIGHT = 0.375;
 const MAX_EXPANSIONS = 48;
@@ -304,6 +312,7 @@ function scoreText(
     if (df === 0) continue;
     const idf = Math.log(1 + (total - df + 0.5) / (df + 0.5));
     const factor = weight * idf * (K1 + 1);
+    const lowerBound = DELTA * weight * idf;
     for (const [s, i] of found) {
       const seg = s.segment;
       const filter = filters.get(s);
@@ -321,7 +330,7 @@ function scoreText(
         const norm = tf + K1 * (1 - B + (B * seg.docLength[d]!) / avgdl);
         const before = scores[g]!;
         if (before === 0) touched.push(g);
-        scores[g] = before + (factor * tf) / norm;
+        scores[g] = before + (factor * tf) / norm + lowerBound;
       }
     }
   }
