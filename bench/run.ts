@@ -18,6 +18,14 @@ const ROOT = resolve(import.meta.dirname, '..');
 
 const SECTIONS: Section[] = [
   {
+    name: 'observe',
+    async run(args) {
+      const { runObserveBench, observeBenchTable } = await import('./observe-bench.js');
+      const report = await runObserveBench({ exchanges: args.n ? Number(args.n) : 5000 });
+      return { table: observeBenchTable(report), json: report };
+    },
+  },
+  {
     name: 'search',
     async run(args) {
       const { runSearchBench, searchBenchTable } = await import('./search-bench.js');

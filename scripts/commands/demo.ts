@@ -26,6 +26,8 @@ export const command: CommandSpec = {
       env,
       logger,
       sources: [createOpenClawFileSource({ stateDirs: [samples], masking: maskingOptions(config), logger })],
+      // The samples are dated in the past: the tier step would archive them at once, so the demo leaves ageing out.
+      steps: ['observe', 'reflect', 'active_memory', 'index'],
     });
     await ctx.flush();
     const active = await readFile(ctx.paths.activeMemory, 'utf8');
