@@ -4,7 +4,8 @@
  * schema with the key path in every error.
  */
 import { readFile, writeFile, rename, chmod } from 'node:fs/promises';
-import jsYaml from 'js-yaml';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import * as v from 'valibot';
 import { ConfigError, OcmError, fromSystemError } from './errors.js';
 import { configSchema, type Config } from './config-schema.js';
@@ -90,10 +91,17 @@ export async function loadDotEnv(path: string): Promise<Record<string, string>> 
   }
 }
 
+const require = createRequire(import.meta.url);
+/** js-yaml, loaded on first use (a run whose config is unchanged reads the parse cache instead). */
+function jsYaml(): typeof import('js-yaml') {
+  return require('js-yaml') as typeof import('js-yaml');
+}
+
 /** Parse config YAML (js-yaml: fast to load on every tick; core schema, so dates stay strings). */
 export function parseConfigText(text: string, file: string): unknown {
   try {
-    return jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, filename: file }) ?? {};
+    const yaml = jsYaml();
+    return yaml.load(text, { schema: yaml.CORE_SCHEMA, filename: file }) ?? {};
   } catch (error) {
     const e = error as Error & { mark?: { line: number; column: number } };
     const where = e.mark ? ` at line ${e.mark.line + 1}, column ${e.mark.column + 1}` : '';
@@ -104,7 +112,33 @@ export function parseConfigText(text: string, file: string): unknown {
   }
 }
 
-export async function loadConfig(options: { file: string; envFile: string; env?: NodeJS.ProcessEnv }): Promise<LoadedConfig> {
+/**
+ * The parsed (not yet substituted) YAML of config.yaml, from a cache keyed by
+ * the file's content hash when it has not changed: every cron tick and every
+ * `search` process reads config, and YAML parsing is a good part of a fresh
+ * process's start-up. The cache holds what config.yaml holds (references like
+ * ${OPENAI_API_KEY}, not their values), mode 0600 under .ocm/.
+ */
+async function parseConfigCached(text: string, file: string, cacheFile: string | undefined): Promise<unknown> {
+  if (!cacheFile) return parseConfigText(text, file);
+  const hash = createHash('sha256').update(text).digest('hex');
+  try {
+    const cached = JSON.parse(await readFile(cacheFile, 'utf8')) as { v: number; hash: string; raw: unknown };
+    if (cached.v === 1 && cached.hash === hash) return cached.raw;
+  } catch {
+    /* no cache yet, or unreadable: parse */
+  }
+  const raw = parseConfigText(text, file);
+  try {
+    const { writeFileAtomic } = await import('./atomic-file.js');
+    await writeFileAtomic(cacheFile, JSON.stringify({ v: 1, hash, raw }), { mode: 0o600 });
+  } catch {
+    /* a cache only */
+  }
+  return raw;
+}
+
+export async function loadConfig(options: { file: string; envFile: string; env?: NodeJS.ProcessEnv; /** Parse cache (e.g. <home>/.ocm/config-cache.json). */ cacheFile?: string }): Promise<LoadedConfig> {
   const dotenv = await loadDotEnv(options.envFile);
   const env: Record<string, string | undefined> = { ...dotenv, ...(options.env ?? process.env) };
   let text: string | undefined;
@@ -113,7 +147,7 @@ export async function loadConfig(options: { file: string; envFile: string; env?:
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fromSystemError(error, `read ${options.file}`);
   }
-  const raw = text === undefined ? {} : parseConfigText(text, options.file);
+  const raw = text === undefined ? {} : await parseConfigCached(text, options.file, options.cacheFile);
   const missing = new Set<string>();
   const substituted = substituteEnv(raw, env, missing);
   const config = validateConfig(substituted, options.file);
@@ -133,7 +167,8 @@ export function getConfigValue(config: Config, keyPath: string): unknown {
 /** Parse a CLI value: YAML scalar/flow syntax (numbers, booleans, [lists], {maps}), else a string. */
 export function parseCliValue(text: string): unknown {
   try {
-    return jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA }) ?? text;
+    const yaml = jsYaml();
+    return yaml.load(text, { schema: yaml.CORE_SCHEMA }) ?? text;
   } catch {
     return text;
   }

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { ensureHome, homePaths, resolveHomeDir, type HomePaths } from '../lib/home.js';
-import { loadConfig, type LoadedConfig } from '../lib/config.js';
+import type { LoadedConfig } from '../lib/config.js';
 import { createFileLogger, type Logger, type LogLevel } from '../lib/log.js';
 import { packagePath } from '../lib/package-root.js';
 
@@ -70,7 +70,9 @@ export function createContext(options: GlobalOptions, env: NodeJS.ProcessEnv = p
     config() {
       loaded ??= (async () => {
         await ensureHome(paths, configTemplate);
-        const result = await loadConfig({ file: configFile, envFile: paths.env, env });
+        const { loadConfig } = await import('../lib/config.js');
+        const { join } = await import('node:path');
+        const result = await loadConfig({ file: configFile, envFile: paths.env, env, cacheFile: join(paths.machine, 'config-cache.json') });
         level = result.config.logging.level;
         return result;
       })();

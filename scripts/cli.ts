@@ -7,7 +7,7 @@
  */
 import { cac } from 'cac';
 import { readFileSync } from 'node:fs';
-import { commands } from './commands/index.js';
+import { loadCommandsFor } from './commands/index.js';
 import { createContext, type CommandContext } from './cli-context.js';
 import { describeError, EXIT, OcmError } from '../lib/errors.js';
 import { packagePath } from '../lib/package-root.js';
@@ -39,7 +39,7 @@ export async function main(argv: string[]): Promise<number> {
 
   let pending: Promise<number> | undefined;
   let ctxRef: CommandContext | undefined;
-  for (const spec of commands) {
+  for (const spec of await loadCommandsFor(argv)) {
     const cmd = cli.command(spec.name, spec.description);
     if (spec.alias) cmd.alias(spec.alias);
     if (spec.allowUnknownOptions) cmd.allowUnknownOptions();

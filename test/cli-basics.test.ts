@@ -3,9 +3,12 @@ import assert from 'node:assert/strict';
 import { readFile, stat, writeFile, chmod, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CLI, runCli, tempDir } from './helpers/cli.js';
-import { commands } from '../scripts/commands/index.js';
+import { COMMAND_LOADERS, loadAllCommands } from '../scripts/commands/index.js';
 
 test('every command has --help', async () => {
+  const commands = await loadAllCommands();
+  // The loader names are the commands' own names.
+  assert.deepEqual(commands.map((c) => c.name.split(' ')[0]), Object.keys(COMMAND_LOADERS));
   for (const spec of commands) {
     const name = spec.name.split(' ')[0]!;
     const r = await runCli([name, '--help']);

@@ -1,29 +1,53 @@
-/** Every command of the CLI. Each module keeps heavy imports inside run(). */
+/**
+ * Every command of the CLI, by name, loaded on demand: a process that runs one
+ * command (every cron tick, every `search` from the OpenClaw plugin) loads one
+ * command module, not all of them. Each module keeps heavy imports inside run().
+ */
 import type { CommandSpec } from '../cli-context.js';
-import { command as config } from './config.js';
-import { command as demo } from './demo.js';
-import { command as doctor } from './doctor.js';
-import { command as get } from './get.js';
-import { command as indexCmd } from './index-cmd.js';
-import { command as integrate } from './integrate.js';
-import { command as observe } from './observe.js';
-import { command as run } from './run.js';
-import { command as schedule } from './schedule.js';
-import { command as setup } from './setup.js';
-import { command as start } from './start.js';
-import { command as stats } from './stats.js';
-import { command as stop } from './stop.js';
-import { command as watch } from './watch.js';
-import { command as search } from './search.js';
-import { command as sources } from './sources.js';
-import { command as status } from './status.js';
-import { command as tier } from './tier.js';
-import { command as archive } from './archive.js';
-import { command as approvals } from './approvals.js';
-import { command as sync } from './sync.js';
-import { command as forget } from './forget.js';
-import { command as exportCmd } from './export.js';
-import { command as reflect } from './reflect.js';
-import { command as alerts } from './alerts.js';
 
-export const commands: CommandSpec[] = [observe, run, status, config, demo, schedule, watch, start, stop, integrate, doctor, stats, setup, indexCmd, search, get, tier, archive, approvals, sync, forget, exportCmd, sources, reflect, alerts];
+type Loader = () => Promise<{ command: CommandSpec }>;
+
+/** In the order `--help` lists them. */
+export const COMMAND_LOADERS: Record<string, Loader> = {
+  observe: () => import('./observe.js'),
+  run: () => import('./run.js'),
+  status: () => import('./status.js'),
+  config: () => import('./config.js'),
+  demo: () => import('./demo.js'),
+  schedule: () => import('./schedule.js'),
+  watch: () => import('./watch.js'),
+  start: () => import('./start.js'),
+  stop: () => import('./stop.js'),
+  integrate: () => import('./integrate.js'),
+  doctor: () => import('./doctor.js'),
+  stats: () => import('./stats.js'),
+  setup: () => import('./setup.js'),
+  index: () => import('./index-cmd.js'),
+  search: () => import('./search.js'),
+  get: () => import('./get.js'),
+  tier: () => import('./tier.js'),
+  archive: () => import('./archive.js'),
+  approvals: () => import('./approvals.js'),
+  sync: () => import('./sync.js'),
+  forget: () => import('./forget.js'),
+  export: () => import('./export.js'),
+  sources: () => import('./sources.js'),
+  reflect: () => import('./reflect.js'),
+  alerts: () => import('./alerts.js'),
+};
+
+/** Every command (for the top-level help, an unknown command, and tests). */
+export async function loadAllCommands(): Promise<CommandSpec[]> {
+  return Promise.all(Object.values(COMMAND_LOADERS).map(async (load) => (await load()).command));
+}
+
+/**
+ * The commands a command line can be running: every known command name among
+ * its words (usually just the first; an option value that happens to be a
+ * command name only loads one more). No command name at all: every command.
+ */
+export async function loadCommandsFor(argv: string[]): Promise<CommandSpec[]> {
+  const named = [...new Set(argv.filter((word) => Object.hasOwn(COMMAND_LOADERS, word)))];
+  if (named.length === 0) return loadAllCommands();
+  return Promise.all(named.map(async (name) => (await COMMAND_LOADERS[name]!()).command));
+}
