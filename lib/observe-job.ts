@@ -327,23 +327,28 @@ function sameCursor(a: Cursor | null | undefined, b: Cursor | null | undefined):
   return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 }
 
-/** Split messages into batches of about `limit` tokens (a single large message is a batch of its own). */
-export function splitIntoBatches(messages: Message[], limit: number): Message[][] {
-  const out: Message[][] = [];
-  let current: Message[] = [];
+/** Greedy packing in order: groups of about `limit` tokens (one item over the limit is a group of its own). */
+function packByTokens<T>(items: T[], tokensOf: (item: T) => number, limit: number): T[][] {
+  const out: T[][] = [];
+  let current: T[] = [];
   let tokens = 0;
-  for (const m of messages) {
-    const t = estimateTokens(m.text);
+  for (const item of items) {
+    const t = tokensOf(item);
     if (current.length > 0 && tokens + t > limit) {
       out.push(current);
       current = [];
       tokens = 0;
     }
-    current.push(m);
+    current.push(item);
     tokens += t;
   }
   if (current.length > 0) out.push(current);
   return out;
+}
+
+/** Split messages into batches of about `limit` tokens (a single large message is a batch of its own). */
+export function splitIntoBatches(messages: Message[], limit: number): Message[][] {
+  return packByTokens(messages, (m) => estimateTokens(m.text), limit);
 }
 
 function isIdle(messages: Message[], idleMinutes: number, now: Date): boolean {
@@ -555,19 +560,8 @@ async function observePendingTails(
   const limit = options.batching?.batchTokens ?? 4000;
   const packs: PendingTail[][] = [];
   for (const agent of [...new Set(tails.map((t) => `${t.stream.kind}\u0000${t.stream.agent}`))]) {
-    let pack: PendingTail[] = [];
-    let tokens = 0;
-    for (const t of tails.filter((x) => `${x.stream.kind}\u0000${x.stream.agent}` === agent)) {
-      const n = streamTokens(t.messages);
-      if (pack.length > 0 && tokens + n > limit) {
-        packs.push(pack);
-        pack = [];
-        tokens = 0;
-      }
-      pack.push(t);
-      tokens += n;
-    }
-    if (pack.length > 0) packs.push(pack);
+    const mine = tails.filter((x) => `${x.stream.kind}\u0000${x.stream.agent}` === agent);
+    packs.push(...packByTokens(mine, (t) => streamTokens(t.messages), limit));
   }
   let llmDown = false;
   for (const pack of packs) {

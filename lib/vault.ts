@@ -13,10 +13,10 @@
  * The vault is created from `vault-template/` when missing; an existing vault
  * only gets the `OC-Memory/` folder and its README note.
  */
-import { cp, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { dateFromFileName, parseDayFile, setFrontmatter, type DayFile } from './day-file.js';
-import { DEFAULT_AGENT, expandHome, type HomePaths } from './home.js';
+import { DEFAULT_AGENT, expandHome, type HomePaths, exists } from './home.js';
 import { packagePath } from './package-root.js';
 import { fromSystemError } from './errors.js';
 import { VAULT_FOLDER, VAULT_REFLECTIONS } from './tiers/locations.js';
@@ -27,15 +27,6 @@ export interface VaultSetup {
   root: string;
   /** 'vault': the whole vault was created from the template; 'folder': only OC-Memory/ in an existing vault. */
   created?: 'vault' | 'folder';
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Make sure the vault and its OC-Memory folder exist (idempotent). */

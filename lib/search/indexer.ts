@@ -21,6 +21,7 @@ import type { Config } from '../config-schema.js';
 import type { Tier } from '../types.js';
 import type { SearchDoc, SearchMode } from './types.js';
 import { embedSegments, embeddingSettings, type EmbedStats } from './vectors.js';
+import { exists } from '../home.js';
 
 export type IndexConfig = Pick<Config, 'embeddings' | 'tiers'>;
 
@@ -242,15 +243,6 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
   result.durationMs = Date.now() - started;
   log('info', 'index.updated', { ...result, warnings: result.warnings.length });
   return result;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Segment/vector files no manifest entry refers to (left by a crash or a stale run). */

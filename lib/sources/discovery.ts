@@ -17,6 +17,7 @@ import { readState, type StreamState } from '../state.js';
 import type { SourceKind, SourceStream, TranscriptSource } from '../types.js';
 import { isoTime } from './message-text.js';
 import { maskingOptions, openClawStateDirs, sourceDir } from './registry.js';
+import { exists } from '../home.js';
 
 export interface SourceCursorSummary {
   /** Sessions that have a cursor. */
@@ -131,15 +132,6 @@ function uniqueReal(dirs: string[]): string[] {
     seen.add(real);
     return true;
   });
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Summarise file streams (sizes, mtimes, cursor offsets) into one report. */
