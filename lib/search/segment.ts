@@ -359,7 +359,9 @@ export class Segment {
     try {
       const size = fstatSync(fd).size;
       if (size < 12) throw new SegmentError('file too short');
-      const first = Buffer.alloc(Math.min(size, 65536));
+      // Read into a fresh ArrayBuffer (offset 0, so 8-aligned for the typed-array views):
+      // a small segment is then used in place, without a second buffer and a copy.
+      const first = Buffer.from(new ArrayBuffer(Math.min(size, 65536)));
       readSync(fd, first, 0, first.length, 0);
       if (!first.subarray(0, 8).equals(MAGIC)) throw new SegmentError('not a segment file');
       const headerLength = first.readUInt32LE(8);
@@ -379,10 +381,11 @@ export class Segment {
       if (header.format !== SEGMENT_FORMAT || header.analyzer !== ANALYZER_VERSION) throw new SegmentError('version mismatch');
       if (header.bom !== 0x01020304) throw new SegmentError('byte order mismatch');
       if (header.storeOffset + header.storeLength !== size) throw new SegmentError('size does not match the header (truncated?)');
-      // A fresh, 8-aligned buffer for the typed-array views.
-      const bytes = Buffer.from(new ArrayBuffer(header.storeOffset));
-      if (header.storeOffset <= first.length) first.copy(bytes, 0, 0, header.storeOffset);
+      let bytes: Buffer;
+      if (header.storeOffset <= first.length) bytes = first.subarray(0, header.storeOffset);
       else {
+        // A fresh, 8-aligned buffer for the typed-array views.
+        bytes = Buffer.from(new ArrayBuffer(header.storeOffset));
         first.copy(bytes, 0);
         readSync(fd, bytes, first.length, header.storeOffset - first.length, first.length);
       }
