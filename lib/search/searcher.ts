@@ -425,17 +425,7 @@ export function rank(snapshot: IndexSnapshot, query: string, options: RankOption
   for (const g of touched) if (textScores[g]! > textTop.min) textTop.offer(g, textScores[g]!);
 
   // ---- vectors
-  const locate = (g: number): [ScopedSegment, number] => {
-    let lo = 0;
-    let hi = snapshot.segments.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (snapshot.segments[mid]!.base <= g) lo = mid;
-      else hi = mid - 1;
-    }
-    const s = snapshot.segments[lo]!;
-    return [s, g - s.base];
-  };
+  const locate = (g: number): [ScopedSegment, number] => locateIn(snapshot, g);
   const cosine = (s: ScopedSegment, d: number): number | null => {
     const v = s.vectors;
     const q = options.queryVector;
