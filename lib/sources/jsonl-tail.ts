@@ -6,6 +6,7 @@
  * `maxLineBytes` is never buffered whole: it is reported as too long and
  * skipped. Read-only: the file is opened with 'r' and never written.
  */
+import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 
 export interface LineRecord {
@@ -112,4 +113,16 @@ export async function withReadOnlyFile<T>(path: string, fn: (handle: FileHandle)
   } finally {
     await handle.close();
   }
+}
+
+/** A short hash of the first `length` bytes: tells a rewritten or replaced file from one that only grew. */
+export async function headHash(handle: FileHandle, length: number): Promise<string> {
+  const buffer = Buffer.alloc(length);
+  let read = 0;
+  while (read < length) {
+    const { bytesRead } = await handle.read(buffer, read, length - read, read);
+    if (bytesRead === 0) break;
+    read += bytesRead;
+  }
+  return createHash('sha256').update(buffer.subarray(0, read)).digest('base64url').slice(0, 16);
 }

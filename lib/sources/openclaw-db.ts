@@ -42,14 +42,13 @@ import type { Cursor, MalformedRecord, Message, ReadLimits, SourceStream, Stream
 import {
   DEFAULT_DEDUPE_WINDOW,
   DEFAULT_LOOK_AHEAD,
-  abandonedNodes,
-  advanceBranchState,
   emptyBranchState,
   normalizePiEntry,
-  rememberedEntry,
   rewindBranchState,
+  settleConsumed,
   treeNodeOf,
   type BranchState,
+  type ConsumedEntry,
   type LookAheadNode,
   type LookAheadWindow,
   type PiContext,
@@ -538,11 +537,8 @@ export function createOpenClawDbSource(options: OpenClawDbSourceOptions): Transc
     const ctx: PiContext = { source: 'openclaw-db', agent: stream.agent, session, masking: options.masking };
     const malformed: MalformedRecord[] = [];
     let branch: BranchState = cursor ?? emptyBranchState();
-    interface Consumed {
+    interface Consumed extends ConsumedEntry {
       row: EventRow;
-      nodeIndex: number;
-      result: ReturnType<typeof normalizePiEntry> | null;
-      node: ReturnType<typeof treeNodeOf>;
     }
     const consumed: Consumed[] = [];
     const nodes: LookAheadNode[] = [];
@@ -593,22 +589,14 @@ export function createOpenClawDbSource(options: OpenClawDbSourceOptions): Transc
         if (nodes.length - decided >= lookAhead.entries || offset - lastEnd >= lookAhead.bytes) break;
       }
     }
-    const before = branch;
-    const abandoned = abandonedNodes(nodes, decided, lookAhead, (id) => rememberedEntry(before, id));
-
+    const settled = settleConsumed(consumed, nodes, decided, lookAhead, branch, dedupeWindow);
+    branch = settled.branch;
     const messages: Message[] = [];
-    for (const item of consumed) {
-      const message = item.result?.kind === 'message' ? item.result : null;
-      const active = item.nodeIndex < 0 || !abandoned.has(item.nodeIndex);
-      const step = advanceBranchState(branch, item.node, message ? message.dedupeKey : null, active, dedupeWindow);
-      branch = step.state;
-      if (message && step.emit) {
-        const m = message.message;
-        const created = numberOf(item.row.created_at);
-        if (m.time === '' && created !== null) m.time = new Date(created).toISOString();
-        if (m.entryId === '') m.entryId = `seq:${item.row.seq}`;
-        messages.push(m);
-      }
+    for (const { item, message: m } of settled.emitted) {
+      const created = numberOf(item.row.created_at);
+      if (m.time === '' && created !== null) m.time = new Date(created).toISOString();
+      if (m.entryId === '') m.entryId = `seq:${item.row.seq}`;
+      messages.push(m);
     }
 
     const last = consumed[consumed.length - 1];

@@ -17,25 +17,23 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 import { OcmError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MaskingOptions } from '../masking.js';
 import type { Cursor, MalformedRecord, Message, ReadLimits, SourceKind, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
-import { DEFAULT_MAX_LINE_BYTES, iterateLines, withReadOnlyFile, type LineRecord } from './jsonl-tail.js';
+import { DEFAULT_MAX_LINE_BYTES, headHash, iterateLines, withReadOnlyFile, type LineRecord } from './jsonl-tail.js';
 import {
   DEFAULT_DEDUPE_WINDOW,
   DEFAULT_LOOK_AHEAD,
-  abandonedNodes,
-  advanceBranchState,
   emptyBranchState,
   normalizePiEntry,
-  rememberedEntry,
   rewindBranchState,
+  settleConsumed,
   treeNodeOf,
   type BranchState,
+  type ConsumedEntry,
   type LookAheadNode,
   type LookAheadWindow,
   type PiContext,
@@ -193,17 +191,6 @@ function parseCursor(cursor: Cursor | undefined): FileCursor | undefined {
 
 function branchOf(c: FileCursor): BranchState {
   return { lastId: c.lastId, recent: c.recent, cand: c.cand, miss: c.miss };
-}
-
-async function headHash(handle: FileHandle, length: number): Promise<string> {
-  const buffer = Buffer.alloc(length);
-  let read = 0;
-  while (read < length) {
-    const { bytesRead } = await handle.read(buffer, read, length - read, read);
-    if (bytesRead === 0) break;
-    read += bytesRead;
-  }
-  return createHash('sha256').update(buffer.subarray(0, read)).digest('base64url').slice(0, 16);
 }
 
 // ---------------------------------------------------------------------------
@@ -405,11 +392,8 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
 
       const ctx: PiContext = { source: kind, agent: stream.agent, session: stream.session, masking: options.masking };
       const malformed: MalformedRecord[] = [];
-      interface Consumed {
+      interface Consumed extends ConsumedEntry {
         record: LineRecord;
-        nodeIndex: number;
-        result: ReturnType<typeof normalizePiEntry> | null;
-        node: ReturnType<typeof treeNodeOf>;
       }
       const consumed: Consumed[] = [];
       const nodes: LookAheadNode[] = [];
@@ -465,17 +449,9 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
       }
       await lines.return(undefined);
       const decideCount = consumed.reduce((n, c) => (c.nodeIndex >= 0 ? n + 1 : n), 0);
-      const before = branch;
-      const abandoned = abandonedNodes(nodes, decideCount, lookAhead, (id) => rememberedEntry(before, id));
-
-      const messages: Message[] = [];
-      for (const item of consumed) {
-        const message = item.result?.kind === 'message' ? item.result : null;
-        const active = item.nodeIndex < 0 || !abandoned.has(item.nodeIndex);
-        const step = advanceBranchState(branch, item.node, message ? message.dedupeKey : null, active, dedupeWindow);
-        branch = step.state;
-        if (message && step.emit) messages.push(message.message);
-      }
+      const settled = settleConsumed(consumed, nodes, decideCount, lookAhead, branch, dedupeWindow);
+      branch = settled.branch;
+      const messages: Message[] = settled.emitted.map((e) => e.message);
 
       const last = consumed[consumed.length - 1];
       const endOffset = last ? last.record.end : offset;

@@ -516,3 +516,39 @@ export function abandonedNodes(
   }
   return abandoned;
 }
+
+/** One entry a reader consumed: its normalised result and its place among the look-ahead nodes. */
+export interface ConsumedEntry {
+  /** Index in the look-ahead `nodes` (-1: not a tree entry). */
+  nodeIndex: number;
+  result: PiEntryResult | null;
+  node: TreeNode | null;
+}
+
+/**
+ * Settle a read: judge each consumed entry's branch with the look-ahead nodes
+ * (the first `decideCount` nodes are the consumed ones), advance the branch
+ * state, and return the messages to emit, each with the entry it came from.
+ * Shared by the file and the database readers.
+ */
+export function settleConsumed<T extends ConsumedEntry>(
+  consumed: readonly T[],
+  nodes: readonly LookAheadNode[],
+  decideCount: number,
+  window: LookAheadWindow,
+  branch: BranchState,
+  dedupeWindow: number,
+): { emitted: Array<{ item: T; message: Message }>; branch: BranchState } {
+  const before = branch;
+  const abandoned = abandonedNodes(nodes, decideCount, window, (id) => rememberedEntry(before, id));
+  const emitted: Array<{ item: T; message: Message }> = [];
+  let state = branch;
+  for (const item of consumed) {
+    const message = item.result?.kind === 'message' ? item.result : null;
+    const active = item.nodeIndex < 0 || !abandoned.has(item.nodeIndex);
+    const step = advanceBranchState(state, item.node, message ? message.dedupeKey : null, active, dedupeWindow);
+    state = step.state;
+    if (message && step.emit) emitted.push({ item, message: message.message });
+  }
+  return { emitted, branch: state };
+}

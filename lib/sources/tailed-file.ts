@@ -18,13 +18,12 @@
  * - A last line without its newline is left for the next read (the writer is
  *   mid-append), unless the stream has ended.
  */
-import { createHash } from 'node:crypto';
 import { readdir, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { OcmError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Cursor, MalformedRecord, Message, ReadLimits, StreamChunk } from '../types.js';
-import { DEFAULT_MAX_LINE_BYTES, iterateLines, withReadOnlyFile } from './jsonl-tail.js';
+import { DEFAULT_MAX_LINE_BYTES, headHash, iterateLines, withReadOnlyFile } from './jsonl-tail.js';
 
 /** A transcript format: how one line becomes messages. */
 export interface LineParser<S> {
@@ -83,17 +82,6 @@ function parseTailCursor(cursor: Cursor | undefined): TailCursor | undefined {
     rewinds: typeof c.rewinds === 'number' ? c.rewinds : 0,
     state: c.state,
   };
-}
-
-async function headHash(handle: FileHandle, length: number): Promise<string> {
-  const buffer = Buffer.alloc(length);
-  let read = 0;
-  while (read < length) {
-    const { bytesRead } = await handle.read(buffer, read, length - read, read);
-    if (bytesRead === 0) break;
-    read += bytesRead;
-  }
-  return createHash('sha256').update(buffer.subarray(0, read)).digest('base64url').slice(0, 16);
 }
 
 export async function statFile(path: string): Promise<{ ino: string; size: number; mtimeMs: number } | null> {
