@@ -129,7 +129,7 @@ async function bm25Baseline(conv: LocomoConversation, questions: LocomoConversat
   );
   const file = join(dir, `turns-${conv.id}.seg`);
   await writeFile(file, buildSegment(docs, { path: 'turns', tier: 'hot', sourceHash: '' }));
-  const snapshot = IndexSnapshot.fromSegments([{ tier: 'hot', key: 'turns', segment: Segment.load(file) }]);
+  const snapshot = IndexSnapshot.fromSegments([{ tier: 'hot', segment: Segment.load(file) }]);
   return questions.map((question) =>
     rank(snapshot, question.question, { limit: 10, filters: {}, vectorWeight: 0, textWeight: 1, minScore: 0 }).hits.map((h) => [h.seg.segment.docId(h.doc)]),
   );

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { updateIndex } from '../lib/search/indexer.js';
 import { searchMemory } from '../lib/search/search.js';
 import { tempHome, testConfig, writeDay } from './search-fixtures.js';
@@ -165,6 +166,37 @@ test('the embedding cache: a re-index or rebuild makes no embedding call; an edi
   const again2 = await searchMemory(paths, config, { query: 'automobile', limit: 4 });
   assert.equal(again2.mode, 'hybrid');
   assert.equal(server.calls, before);
+});
+
+test('a pack gets its vectors from the embedding cache; hybrid answers are the same as from per-file segments', async () => {
+  const server = await embeddingServer();
+  servers.push(server);
+  const { paths, day } = await seed();
+  const config = hybridConfig(server.url);
+  await updateIndex(paths, config, { looseSegmentLimit: Infinity });
+  const query = async (q: string) => (await searchMemory(paths, config, { query: q, cache: false })).results.map((x) => [x.id, x.score, x.scores.vector]);
+  const loose = [await query('automobile'), await query('billing postgresql'), await query('dog')];
+  const calls = server.calls;
+
+  const packed = await updateIndex(paths, config, { looseSegmentLimit: 1 });
+  assert.equal(packed.mode, 'hybrid');
+  assert.equal(packed.embedded, 0);
+  assert.equal(server.calls, calls, 'merging re-embeds nothing');
+  const manifest = JSON.parse(await readFile(join(paths.index, 'hot', 'manifest.json'), 'utf8')) as { pack?: { segment: string }; files: Record<string, { segment: string; vectors?: { file: string } }> };
+  assert.ok(manifest.pack);
+  for (const e of Object.values(manifest.files)) {
+    assert.equal(e.segment, manifest.pack.segment);
+    assert.ok(e.vectors?.file.startsWith(manifest.pack.segment.replace(/\.seg$/, '')), 'the pack has its own vector file');
+  }
+  assert.deepEqual([await query('automobile'), await query('billing postgresql'), await query('dog')], loose);
+
+  // An edited file of the pack: its new text is embedded, its old vectors are out of scope.
+  const text = await readFile(day.path, 'utf8');
+  await writeFile(day.path, text.replace('User bought a new sedan for the family trips.', 'User sold the old piano.'));
+  const edited = await updateIndex(paths, config, { looseSegmentLimit: 1 });
+  assert.equal(edited.embedded, 1);
+  const res = await searchMemory(paths, config, { query: 'automobile', cache: false });
+  assert.ok(res.results.every((x) => !x.text.includes('sedan')));
 });
 
 test('an unreachable endpoint: index and search fall back to text mode and say so', async () => {

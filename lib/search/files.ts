@@ -3,7 +3,7 @@
  * are written atomically (temp + rename, a reader never sees half a file) but
  * without fsync — after a power loss a broken segment is detected and rebuilt.
  */
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fromSystemError } from '../errors.js';
@@ -14,6 +14,25 @@ export async function writeIndexFile(path: string, data: string | Uint8Array): P
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     await writeFile(tmp, data, { mode: 0o600 });
+    await rename(tmp, path);
+  } catch (error) {
+    await unlink(tmp).catch(() => undefined);
+    throw fromSystemError(error, `write the search index file ${path}`);
+  }
+}
+
+/** Like writeIndexFile, for a file too large to build in memory: `write` fills the open temp file. */
+export async function writeIndexFileWith(path: string, write: (handle: FileHandle) => Promise<void>): Promise<void> {
+  const dir = dirname(path);
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const handle = await open(tmp, 'w', 0o600);
+    try {
+      await write(handle);
+    } finally {
+      await handle.close();
+    }
     await rename(tmp, path);
   } catch (error) {
     await unlink(tmp).catch(() => undefined);

@@ -10,11 +10,10 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { OcmError } from '../errors.js';
 import type { HomePaths } from '../home.js';
 import { memoryRoots } from './roots.js';
-import { readManifest, tierDir, TIERS } from './manifest.js';
-import { Segment } from './segment.js';
+import { TIERS } from './manifest.js';
+import { IndexSnapshot, IndexUnavailable } from './searcher.js';
 import { assemble, searchMemory, type SearchConfig, type SearchDeps } from './search.js';
 import type { SearchResult } from './types.js';
-import { join } from 'node:path';
 
 export interface LineRange {
   kind: 'lines';
@@ -96,23 +95,20 @@ export async function getObservation(paths: HomePaths, config: SearchConfig, id:
   for (let attempt = 0; attempt < 2; attempt++) {
     let broken = false;
     for (const tier of TIERS) {
-      const read = readManifest(paths.index, tier);
-      if (read.state !== 'ok') {
+      let snapshot: IndexSnapshot;
+      try {
+        snapshot = IndexSnapshot.load(paths.index, [tier]);
+      } catch (error) {
+        if (!(error instanceof IndexUnavailable)) throw error;
         broken = true;
         continue;
       }
-      for (const [path, entry] of Object.entries(read.manifest.files)) {
-        let segment: Segment;
-        try {
-          segment = Segment.load(join(tierDir(paths.index, tier), entry.segment));
-        } catch {
-          broken = true;
-          continue;
-        }
+      for (const seg of snapshot.segments) {
+        const { segment, excluded } = seg;
         if (segment.idBytes.indexOf(key) === -1) continue;
         for (let d = 0; d < segment.docCount; d++) {
-          if (segment.docId(d) !== id) continue;
-          const [result] = assemble([{ seg: { tier, key: path, entry, segment, base: 0 }, doc: d, score: 1, text: 1, vector: null }], []);
+          if (excluded?.[d] || segment.docId(d) !== id) continue;
+          const [result] = assemble([{ seg, doc: d, score: 1, text: 1, vector: null }], []);
           return result;
         }
       }

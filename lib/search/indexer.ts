@@ -1,8 +1,10 @@
 /**
  * Keeping the search index in step with the memory files: one segment per
  * file, rebuilt only when the file's content hash changes; deleted files drop
- * out; a corrupt or old-format index is detected and rebuilt. Then, when
- * embeddings are configured, the vector sidecars of segments that lack them.
+ * out; a corrupt or old-format index is detected and rebuilt. A tier's
+ * settled files are merged into its pack when enough of them have gathered,
+ * and at once when a file of the pack changed (pack.ts).
+ * Then, when embeddings are configured, the vector sidecars of segments that lack them.
  *
  * Callers hold the home lock (the `index` command, `run`).
  */
@@ -10,7 +12,8 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir, stat, unlink } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { ANALYZER_VERSION } from './tokenizer.js';
-import { buildSegment, Segment, SEGMENT_FORMAT } from './segment.js';
+import { buildSegment, Segment, SEGMENT_FORMAT, SegmentError, type SegmentFile } from './segment.js';
+import { isSettled, LOOSE_SEGMENT_LIMIT, packPlan, writePack, type PackSource } from './pack.js';
 import { dayFileDocuments, displayPath, agentFromPath, memoryRoots, reflectionDocuments, type MemoryRoot } from './documents.js';
 import { listMarkdown, writeIndexFile } from './files.js';
 import { newGeneration, readManifest, tierDir, TIERS, writeManifest, type ManifestEntry, type TierManifest } from './manifest.js';
@@ -34,6 +37,8 @@ export interface IndexOptions {
   tiers?: Tier[];
   /** fetch used for the embeddings endpoint (tests may pass their own). */
   fetch?: typeof fetch;
+  /** Merge a tier's segments into its pack when it has more loose ones of settled files than this (default LOOSE_SEGMENT_LIMIT; Infinity: only to drop stale documents). */
+  looseSegmentLimit?: number;
 }
 
 export interface IndexResult {
@@ -205,6 +210,8 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
       dirty.add(tier);
       log('debug', 'index.file', { path: key, state: 'removed' });
     }
+    const packOptions = { looseLimit: options.looseSegmentLimit ?? LOOSE_SEGMENT_LIMIT, nowMs: now().getTime() };
+    if (await packTier(dir, tier, manifest, obsolete, packOptions, log)) dirty.add(tier);
     result.files += Object.keys(manifest.files).length;
   }
 
@@ -245,6 +252,71 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
   return result;
 }
 
+/**
+ * Merge the tier's pack (its current documents) and the loose segments of
+ * settled files into a new pack when `packPlan` says so. Returns true when the
+ * manifest changed. A segment that cannot be read leaves the tier as it is
+ * (search detects it and rebuilds).
+ */
+async function packTier(
+  dir: string,
+  tier: Tier,
+  manifest: TierManifest,
+  obsolete: Array<{ tier: Tier; segment: string }>,
+  options: { looseLimit: number; nowMs: number },
+  log: (level: 'debug' | 'info' | 'warn' | 'error', event: string, fields?: Record<string, unknown>) => void,
+): Promise<boolean> {
+  const files = manifest.files;
+  const current = manifest.pack?.segment;
+  const loose = new Set<string>();
+  let packCurrentDocs = 0;
+  let packReferenced = false;
+  for (const entry of Object.values(files)) {
+    if (entry.segment === current) {
+      packReferenced = true;
+      packCurrentDocs += entry.docs;
+    } else if (isSettled(entry, options.nowMs)) loose.add(entry.segment);
+  }
+  let changed = false;
+  if (manifest.pack && !packReferenced) {
+    // Every file of the pack was edited, moved or deleted.
+    obsolete.push({ tier, segment: manifest.pack.segment });
+    delete manifest.pack;
+    changed = true;
+  }
+  const staleDocs = manifest.pack ? manifest.pack.docs - packCurrentDocs : 0;
+  if (!packPlan({ settledLoose: loose.size, staleDocs }, options.looseLimit)) return changed;
+
+  const started = Date.now();
+  const isCurrent = (name: string, f: SegmentFile) => {
+    const entry = Object.hasOwn(files, f.path) ? files[f.path] : undefined;
+    return entry !== undefined && entry.segment === name && entry.hash === f.sourceHash;
+  };
+  const sources: PackSource[] = (manifest.pack ? [manifest.pack.segment, ...loose] : [...loose]).map((name) => ({ file: join(dir, name), keep: (f) => isCurrent(name, f) }));
+  let pack: Awaited<ReturnType<typeof writePack>>;
+  try {
+    pack = await writePack(dir, tier, sources);
+  } catch (error) {
+    if (!(error instanceof SegmentError)) throw error;
+    log('warn', 'index.pack_skipped', { tier, error: error.message });
+    return changed;
+  }
+  const { name } = pack;
+  for (const f of pack.files) {
+    const entry = files[f.path]!;
+    if (entry.segment === name) continue;
+    obsolete.push({ tier, segment: entry.segment });
+    // Vectors follow document numbers: the pack gets its own sidecar (from the embedding cache).
+    if (entry.vectors) obsolete.push({ tier, segment: entry.vectors.file });
+    delete entry.vectors;
+    entry.segment = name;
+  }
+  if (manifest.pack && manifest.pack.segment !== name) obsolete.push({ tier, segment: manifest.pack.segment });
+  manifest.pack = { segment: name, docs: pack.docs };
+  log('info', 'index.packed', { tier, files: pack.files.length, docs: pack.docs, loose: loose.size, ms: Date.now() - started });
+  return true;
+}
+
 /** Segment/vector files no manifest entry refers to (left by a crash or a stale run). */
 async function removeStrays(dir: string, manifest: TierManifest): Promise<void> {
   let names: string[];
@@ -258,8 +330,11 @@ async function removeStrays(dir: string, manifest: TierManifest): Promise<void> 
     used.add(e.segment);
     if (e.vectors) used.add(e.vectors.file);
   }
+  if (manifest.pack) used.add(manifest.pack.segment);
   for (const name of names) {
-    if ((name.startsWith('seg-') && !used.has(name)) || (name.startsWith('.seg-') && name.endsWith('.tmp'))) {
+    const indexFile = name.startsWith('seg-') || name.startsWith('pack-');
+    const temporary = (name.startsWith('.seg-') || name.startsWith('.pack-')) && name.endsWith('.tmp');
+    if ((indexFile && !used.has(name)) || temporary) {
       await unlink(join(dir, name)).catch(() => undefined);
     }
   }

@@ -1,7 +1,8 @@
 /**
  * The per-tier index manifest: which memory file is indexed by which segment,
  * under which content hash. One manifest per tier (`.ocm/index/<tier>/`), so a
- * search over the hot tier never reads warm or cold data.
+ * search over the hot tier never reads warm or cold data. A segment is a
+ * file's own (`seg-…`) or the tier's pack of many files (`pack-…`, pack.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,9 @@ import type { Tier } from '../types.js';
 import { ANALYZER_VERSION } from './tokenizer.js';
 import { SEGMENT_FORMAT } from './segment.js';
 
-export const MANIFEST_FORMAT = 1;
+/** 2: entries may point at a pack. A format-1 manifest (no packs) is read as is. */
+export const MANIFEST_FORMAT = 2;
+const READABLE_FORMATS = [1, MANIFEST_FORMAT];
 export const TIERS: readonly Tier[] = ['hot', 'warm', 'cold'];
 
 export interface VectorInfo {
@@ -49,6 +52,8 @@ export interface TierManifest {
   generation: string;
   updatedAt: string;
   files: Record<string, ManifestEntry>;
+  /** The tier's pack: its file name and document count (current and stale). */
+  pack?: { segment: string; docs: number };
 }
 
 export function tierDir(indexDir: string, tier: Tier): string {
@@ -75,6 +80,9 @@ export function newGeneration(): string {
   return randomBytes(8).toString('hex');
 }
 
+/** Segment file names: never a path (a manifest cannot point outside the tier folder). */
+const SEGMENT_NAME = /^(?:seg|pack)-[0-9a-f]+\.seg$/;
+
 export type ManifestState = 'ok' | 'missing' | 'corrupt' | 'version';
 
 /** Read a tier manifest. Never throws: a missing, corrupt or old manifest is reported as such. */
@@ -97,13 +105,16 @@ export function readManifest(indexDir: string, tier: Tier): { manifest: TierMani
   if (!m || typeof m !== 'object' || typeof m.files !== 'object' || m.files === null || typeof m.generation !== 'string') {
     return { manifest: emptyManifest(tier), state: 'corrupt', reason: 'manifest has the wrong shape' };
   }
-  if (m.format !== MANIFEST_FORMAT || m.segmentFormat !== SEGMENT_FORMAT || m.analyzer !== ANALYZER_VERSION || m.tier !== tier) {
+  if (!READABLE_FORMATS.includes(m.format as number) || m.segmentFormat !== SEGMENT_FORMAT || m.analyzer !== ANALYZER_VERSION || m.tier !== tier) {
     return { manifest: emptyManifest(tier), state: 'version', reason: `index format ${String(m.format)}/${String(m.segmentFormat)}/${String(m.analyzer)} differs from ${MANIFEST_FORMAT}/${SEGMENT_FORMAT}/${ANALYZER_VERSION}` };
   }
   for (const [key, entry] of Object.entries(m.files)) {
-    if (!entry || typeof entry !== 'object' || typeof entry.segment !== 'string' || typeof entry.hash !== 'string' || !/^seg-[0-9a-f]+\.seg$/.test(entry.segment)) {
+    if (!entry || typeof entry !== 'object' || typeof entry.segment !== 'string' || typeof entry.hash !== 'string' || !SEGMENT_NAME.test(entry.segment)) {
       return { manifest: emptyManifest(tier), state: 'corrupt', reason: `manifest entry ${key} is malformed` };
     }
+  }
+  if (m.pack !== undefined && (!m.pack || typeof m.pack !== 'object' || typeof m.pack.segment !== 'string' || !SEGMENT_NAME.test(m.pack.segment) || !(m.pack.docs >= 0))) {
+    return { manifest: emptyManifest(tier), state: 'corrupt', reason: 'manifest pack entry is malformed' };
   }
   return { manifest: m as TierManifest, state: 'ok' };
 }

@@ -128,13 +128,20 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
   }
 
   let snapshot: IndexSnapshot;
+  const load = () => IndexSnapshot.load(paths.index, tiers, filters, settings?.key);
   try {
-    snapshot = IndexSnapshot.load(paths.index, tiers, filters, settings?.key);
+    snapshot = load();
   } catch (error) {
     if (!(error instanceof IndexUnavailable)) throw error;
-    // An unreadable segment: rebuild that tier in full (its hashes may still match).
-    warnings.push(await rebuild(paths, config, deps, `Rebuilt the search index: ${error.message}.`, error.state === 'segment' ? [error.tier] : undefined));
-    snapshot = IndexSnapshot.load(paths.index, tiers, filters, settings?.key);
+    // An `index` run may have replaced a segment (a merge) after the manifest was read: when a manifest changed, look again first.
+    const current = IndexSnapshot.generations(paths.index, tiers).generations;
+    const again = tiers.some((tier) => current[tier] !== generations[tier]) ? tryLoad(load) : error;
+    if (again instanceof IndexSnapshot) snapshot = again;
+    else {
+      // An unreadable segment: rebuild that tier in full (its hashes may still match).
+      warnings.push(await rebuild(paths, config, deps, `Rebuilt the search index: ${again.message}.`, again.state === 'segment' ? [again.tier] : undefined));
+      snapshot = load();
+    }
   }
   if (settings && vector && snapshot.vectorDocs === 0 && snapshot.totalDocs > 0) {
     warnings.push('Text-only search: no document has an embedding yet (run `ocm-run index` while the embeddings endpoint is reachable).');
@@ -158,6 +165,15 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
   return response;
 }
 
+function tryLoad(load: () => IndexSnapshot): IndexSnapshot | IndexUnavailable {
+  try {
+    return load();
+  } catch (error) {
+    if (error instanceof IndexUnavailable) return error;
+    throw error;
+  }
+}
+
 /** Turn ranked hits into result records (reads the stored text of just these documents). */
 export function assemble(hits: Hit[], terms: string[]): SearchResult[] {
   const bySegment = new Map<Hit['seg'], number[]>();
@@ -175,7 +191,7 @@ export function assemble(hits: Hit[], terms: string[]): SearchResult[] {
     const snippet = makeSnippet(doc.text, terms);
     return {
       id: doc.id,
-      path: h.seg.key,
+      path: s.pathOf(h.doc),
       startLine: doc.startLine,
       endLine: doc.endLine,
       score: Math.round(h.score * 10000) / 10000,

@@ -1,6 +1,6 @@
 /**
  * Ranking over loaded segments: BM25+ full text (Lucene's formula, k1 1.2,
- * b 0.75, δ 1, statistics over the segments in scope) plus, when the segments have
+ * b 0.75, δ 1, statistics over the documents in scope) plus, when the segments have
  * vectors and a query vector is given, cosine similarity; combined as
  * `vectorWeight · vector + textWeight · text`, each normalised to 0..1 by its
  * best score. Filters are applied before ranking; ties go to the higher
@@ -30,11 +30,20 @@ const MAX_EXPANSIONS = 48;
 
 export interface ScopedSegment {
   tier: Tier;
-  key: string;
-  entry: ManifestEntry;
+  /** Segment file name ('' for a segment given in memory). */
+  name: string;
   segment: Segment;
   /** Global number of the segment's first document in this snapshot. */
   base: number;
+  /**
+   * 1 for a document out of scope: of a file whose current content is in another
+   * segment (a pack's edited, moved or deleted file), or of a file the filters
+   * rule out as a whole (date range, agent). Absent: every document is in scope.
+   */
+  excluded?: Uint8Array;
+  /** Documents in scope, and the sum of their lengths. */
+  docs: number;
+  length: number;
   vectors?: SegmentVectors;
 }
 
@@ -52,8 +61,11 @@ export class IndexUnavailable extends Error {
 /** The segments a query looks at, loaded once (a long-running process may keep it). */
 export class IndexSnapshot {
   readonly segments: ScopedSegment[];
+  /** Documents in scope (the N of BM25) and the sum of their lengths. */
   readonly totalDocs: number;
   readonly totalLength: number;
+  /** Global document numbers run 0 … docSpace - 1 (out-of-scope documents included). */
+  readonly docSpace: number;
   /** Tier → manifest generation (query-cache key). */
   readonly generations: Record<string, string>;
   /** Documents in scope that have a vector of the requested model. */
@@ -62,23 +74,26 @@ export class IndexSnapshot {
   private constructor(segments: ScopedSegment[], generations: Record<string, string>) {
     this.segments = segments;
     this.generations = generations;
+    let space = 0;
     let docs = 0;
     let length = 0;
     let vectorDocs = 0;
     for (const s of segments) {
-      s.base = docs;
-      docs += s.segment.docCount;
-      length += s.segment.header.totalLength;
-      if (s.vectors) for (let i = 0; i < s.vectors.scales.length; i++) if (s.vectors.scales[i]! > 0) vectorDocs++;
+      s.base = space;
+      space += s.segment.docCount;
+      docs += s.docs;
+      length += s.length;
+      if (s.vectors) for (let i = 0; i < s.vectors.scales.length; i++) if (s.vectors.scales[i]! > 0 && !s.excluded?.[i]) vectorDocs++;
     }
+    this.docSpace = space;
     this.totalDocs = docs;
     this.totalLength = length;
     this.vectorDocs = vectorDocs;
   }
 
   /** A snapshot over segments already in memory (benchmarks, evaluation). */
-  static fromSegments(segments: Array<{ tier: Tier; key: string; segment: Segment }>): IndexSnapshot {
-    const scoped = segments.map((s) => ({ ...s, base: 0, entry: { hash: '', size: 0, mtimeMs: 0, checkedMs: 0, segment: '', docs: s.segment.docCount, minDay: s.segment.header.minDay, maxDay: s.segment.header.maxDay, agents: s.segment.header.agents, kind: 'memory' } }));
+  static fromSegments(segments: Array<{ tier: Tier; segment: Segment }>): IndexSnapshot {
+    const scoped = segments.map((s) => ({ tier: s.tier, name: '', segment: s.segment, base: 0, docs: s.segment.docCount, length: s.segment.header.totalLength }));
     return new IndexSnapshot(scoped, {});
   }
 
@@ -95,44 +110,74 @@ export class IndexSnapshot {
   }
 
   /**
-   * Load the segments of `tiers` that can hold matches for `filters` (segments
-   * outside the date range or of other agents are skipped unread). Throws
-   * IndexUnavailable when a manifest or segment is missing, corrupt or old.
+   * Load the segments of `tiers` that can hold matches for `filters`: files
+   * outside the date range or of other agents are out of scope (a segment of
+   * such files only is skipped unread). Throws IndexUnavailable when a
+   * manifest or segment is missing, corrupt or old.
    */
   static load(indexDir: string, tiers: readonly Tier[], filters: SearchFilters = {}, modelKey?: string): IndexSnapshot {
     const since = filters.since ? dayNumber(filters.since) : 0;
     const until = filters.until ? dayNumber(filters.until) : 0;
     const agents = filters.agents?.length ? new Set(filters.agents) : undefined;
+    const inScope = (entry: ManifestEntry): boolean => {
+      if (entry.docs === 0) return false;
+      if ((since || until) && entry.maxDay === 0) return false;
+      if (since && entry.maxDay < since) return false;
+      if (until && entry.minDay > until) return false;
+      if (agents && !entry.agents.some((a) => agents.has(a))) return false;
+      return true;
+    };
     const segments: ScopedSegment[] = [];
     const generations: Record<string, string> = {};
     for (const tier of tiers) {
       const read = readManifest(indexDir, tier);
       if (read.state !== 'ok') throw new IndexUnavailable(tier, read.state, read.reason ?? `the ${tier} index is ${read.state}`);
+      const files = read.manifest.files;
       generations[tier] = read.manifest.generation;
       const dir = tierDir(indexDir, tier);
-      for (const [key, entry] of Object.entries(read.manifest.files)) {
-        if (entry.docs === 0) continue;
-        if ((since || until) && entry.maxDay === 0) continue;
-        if (since && entry.maxDay < since) continue;
-        if (until && entry.minDay > until) continue;
-        if (agents && !entry.agents.some((a) => agents.has(a))) continue;
+      // Segment file → its files in scope (a pack holds many).
+      const wanted = new Map<string, Array<[key: string, entry: ManifestEntry]>>();
+      for (const [key, entry] of Object.entries(files)) {
+        if (!inScope(entry)) continue;
+        const list = wanted.get(entry.segment);
+        if (list) list.push([key, entry]);
+        else wanted.set(entry.segment, [[key, entry]]);
+      }
+      for (const [name, entries] of wanted) {
         let segment: Segment;
         try {
-          segment = Segment.load(join(dir, entry.segment));
+          segment = Segment.load(join(dir, name));
         } catch (error) {
-          throw new IndexUnavailable(tier, 'segment', `index segment of ${key} is unreadable (${(error as Error).message})`);
+          const what = entries.length === 1 ? entries[0]![0] : `${entries.length} files`;
+          throw new IndexUnavailable(tier, 'segment', `index segment of ${what} is unreadable (${(error as Error).message})`);
         }
-        const vectors =
-          modelKey && entry.vectors?.model === modelKey ? loadVectorFile(join(dir, entry.vectors.file), { model: modelKey, docCount: segment.docCount }) : undefined;
-        segments.push({ tier, key, entry, segment, base: 0, ...(vectors ? { vectors } : {}) });
+        let excluded: Uint8Array | undefined;
+        let docs = 0;
+        let length = 0;
+        for (const f of segment.files) {
+          const entry = Object.hasOwn(files, f.path) ? files[f.path] : undefined;
+          if (entry && entry.segment === name && entry.hash === f.sourceHash && inScope(entry)) {
+            docs += f.docs;
+            length += f.length;
+          } else if (f.docs > 0) {
+            excluded ??= new Uint8Array(segment.docCount);
+            excluded.fill(1, f.firstDoc, f.firstDoc + f.docs);
+          }
+        }
+        const withVectors = modelKey ? entries.find(([, e]) => e.vectors?.model === modelKey)?.[1] : undefined;
+        const vectors = withVectors?.vectors ? loadVectorFile(join(dir, withVectors.vectors.file), { model: modelKey!, docCount: segment.docCount }) : undefined;
+        segments.push({ tier, name, segment, base: 0, docs, length, ...(excluded ? { excluded } : {}), ...(vectors ? { vectors } : {}) });
       }
     }
     return new IndexSnapshot(segments, generations);
   }
 }
 
-/** Per-segment filter, compiled once per query. */
-function compileFilter(seg: Segment, filters: SearchFilters): ((d: number) => boolean) | null | undefined {
+/** Per-segment filter, compiled once per query (undefined: every document passes; null: none does). */
+function compileFilter(s: ScopedSegment, filters: SearchFilters): ((d: number) => boolean) | null | undefined {
+  const seg = s.segment;
+  const excluded = s.excluded;
+  if (s.docs === 0) return null;
   const since = filters.since ? dayNumber(filters.since) : 0;
   const until = filters.until ? dayNumber(filters.until) : 0;
   let categoryOk: Uint8Array | undefined;
@@ -158,8 +203,9 @@ function compileFilter(seg: Segment, filters: SearchFilters): ((d: number) => bo
       tagIds.push(i);
     }
   }
-  if (!since && !until && !categoryOk && !agentOk && !priorityMask && !tagIds) return undefined; // everything passes
+  if (!excluded && !since && !until && !categoryOk && !agentOk && !priorityMask && !tagIds) return undefined; // everything passes
   return (d: number) => {
+    if (excluded && excluded[d]) return false;
     const day = seg.docDay[d]!;
     if (since && (day === 0 || day < since)) return false;
     if (until && (day === 0 || day > until)) return false;
@@ -208,14 +254,16 @@ function expandTerms(snapshot: IndexSnapshot, terms: string[], prefix = true): M
     weights.set(q, Math.max(weights.get(q) ?? 0, 1));
     if (!prefix || !prefixEligible(q)) continue;
     const key = Buffer.from(q, 'utf8');
+    // Every index term with the prefix (then the nearest ones are kept): the
+    // same expansions however the documents are split into segments.
     const found = new Set<string>();
     for (const s of snapshot.segments) {
       const [from, to] = s.segment.prefixRange(key);
-      for (let i = from; i < to && found.size < 4 * MAX_EXPANSIONS; i++) found.add(s.segment.termAt(i));
+      const terms = s.segment.termsBetween(from, to);
+      for (let i = from; i < to; i++) if (!s.excluded || postingsInScope(s, i) > 0) found.add(terms[i - from]!);
     }
     found.delete(q);
-    const nearest = [...found].sort((a, b) => a.length - b.length || (a < b ? -1 : 1)).slice(0, MAX_EXPANSIONS);
-    for (const t of nearest) {
+    for (const t of nearest(found, MAX_EXPANSIONS)) {
       const distance = t.length - q.length;
       const w = (PREFIX_WEIGHT * t.length) / (t.length + 0.3 * distance);
       weights.set(t, Math.max(weights.get(t) ?? 0, w));
@@ -224,7 +272,23 @@ function expandTerms(snapshot: IndexSnapshot, terms: string[], prefix = true): M
   return weights;
 }
 
-/** Compare hits: score, then priority (high first), then newer date/time, then id order for stability. */
+/** The `max` shortest terms, equal lengths in code-unit order (as sorting by length, then `<`). */
+function nearest(terms: Set<string>, max: number): string[] {
+  const byLength: string[][] = [];
+  for (const t of terms) (byLength[t.length] ??= []).push(t);
+  const out: string[] = [];
+  for (const bucket of byLength) {
+    if (!bucket) continue;
+    bucket.sort(); // default order: UTF-16 code units, the order of `<`
+    for (const t of bucket) {
+      if (out.length === max) return out;
+      out.push(t);
+    }
+  }
+  return out;
+}
+
+/** Compare hits: score, then priority (high first), then newer date/time, then index order for stability. */
 function better(a: Hit, b: Hit): number {
   if (Math.abs(a.score - b.score) > 1e-9) return b.score - a.score;
   const pa = a.seg.segment.docPriority[a.doc]!;
@@ -239,7 +303,7 @@ function better(a: Hit, b: Hit): number {
   return a.seg.base + a.doc - (b.seg.base + b.doc);
 }
 
-/** Keep the best `k` of a stream of (global doc, score) pairs. */
+/** Keep the best `k` of a stream of (global doc, score) pairs (of equal scores, the first offered). */
 class TopK {
   readonly k: number;
   readonly docs: number[] = [];
@@ -283,9 +347,21 @@ function documentFrequency(snapshot: IndexSnapshot, key: Buffer): number {
   let df = 0;
   for (const s of snapshot.segments) {
     const i = s.segment.find(key);
-    if (i !== -1) df += s.segment.postingStart[i + 1]! - s.segment.postingStart[i]!;
+    if (i !== -1) df += postingsInScope(s, i);
   }
   return df;
+}
+
+/** Number of documents in scope among the postings of term `i`. */
+function postingsInScope(s: ScopedSegment, i: number): number {
+  const from = s.segment.postingStart[i]!;
+  const to = s.segment.postingStart[i + 1]!;
+  const excluded = s.excluded;
+  if (!excluded) return to - from;
+  const docs = s.segment.postingDoc;
+  let n = 0;
+  for (let p = from; p < to; p++) if (!excluded[docs[p]!]) n++;
+  return n;
 }
 
 /** BM25 scores of every document matching the weighted terms (filters applied). */
@@ -295,10 +371,10 @@ function scoreText(
   filters: Map<ScopedSegment, ((d: number) => boolean) | null | undefined>,
   total: number,
 ): { scores: Float64Array; touched: number[] } {
-  const scores = new Float64Array(total);
+  const scores = new Float64Array(snapshot.docSpace);
   const touched: number[] = [];
   const avgdl = snapshot.totalLength / Math.max(1, total) || 1;
-  const passCache = new Int8Array(total); // 0 unknown, 1 pass, -1 fail
+  const passCache = new Int8Array(snapshot.docSpace); // 0 unknown, 1 pass, -1 fail
   for (const [term, weight] of weights) {
     const key = Buffer.from(term, 'utf8');
     const found: Array<[ScopedSegment, number]> = [];
@@ -306,7 +382,7 @@ function scoreText(
     for (const s of snapshot.segments) {
       const i = s.segment.find(key);
       if (i === -1) continue;
-      df += s.segment.postingStart[i + 1]! - s.segment.postingStart[i]!;
+      df += postingsInScope(s, i);
       if (filters.has(s) && filters.get(s) !== null) found.push([s, i]);
     }
     if (df === 0) continue;
@@ -398,7 +474,7 @@ export function rank(snapshot: IndexSnapshot, query: string, options: RankOption
   const terms = queryTerms(query);
   const segments = snapshot.segments.filter((s) => !options.filters.tiers?.length || options.filters.tiers.includes(s.tier));
   const filters = new Map<ScopedSegment, ((d: number) => boolean) | null | undefined>();
-  for (const s of segments) filters.set(s, compileFilter(s.segment, options.filters));
+  for (const s of segments) filters.set(s, compileFilter(s, options.filters));
   const live = segments.filter((s) => filters.get(s) !== null);
   const total = snapshot.totalDocs;
   const hybrid = Boolean(options.queryVector) && live.some((s) => s.vectors);
@@ -406,7 +482,7 @@ export function rank(snapshot: IndexSnapshot, query: string, options: RankOption
   const k = hybrid ? Math.max(options.limit * 5, 50) : options.limit;
 
   // ---- BM25 (with optional pseudo-relevance feedback: a second pass with terms of the first pass's best hits)
-  let textScores: Float64Array = new Float64Array(total);
+  let textScores: Float64Array = new Float64Array(snapshot.docSpace);
   let touched: number[] = [];
   if (terms.length > 0 && total > 0) {
     const weights = expandTerms(snapshot, terms, options.prefix !== false);
@@ -420,9 +496,16 @@ export function rank(snapshot: IndexSnapshot, query: string, options: RankOption
     }
   }
   let maxText = 0;
-  for (const g of touched) if (textScores[g]! > maxText) maxText = textScores[g]!;
   const textTop = new TopK(k);
-  for (const g of touched) if (textScores[g]! > textTop.min) textTop.offer(g, textScores[g]!);
+  let textMin = textTop.min;
+  for (const g of touched) {
+    const score = textScores[g]!;
+    if (score > maxText) maxText = score;
+    if (score > textMin) {
+      textTop.offer(g, score);
+      textMin = textTop.min;
+    }
+  }
 
   // ---- vectors
   const locate = (g: number): [ScopedSegment, number] => locateIn(snapshot, g);

@@ -13,8 +13,12 @@
  *   sections (each 8-byte aligned, offsets in the header) | store (JSON lines)
  * The store (display fields: text, tags, provenance, lines) comes last and is
  * read only for the documents a query returns.
+ *
+ * A segment holds the documents of one memory file, or — a pack (lib/search/pack.ts)
+ * — of many files, each a contiguous run of documents listed in `files`.
  */
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
 import { analyze, ANALYZER_VERSION, ownDateTerms } from './tokenizer.js';
 import type { Priority, Provenance, Tier } from '../types.js';
 import type { SearchDoc } from './types.js';
@@ -24,15 +28,29 @@ const MAGIC = Buffer.from('OCMSEG01', 'latin1');
 const PRIORITIES: Priority[] = ['high', 'medium', 'low'];
 export const PRIORITY_CODE: Record<Priority, number> = { high: 0, medium: 1, low: 2 };
 
+/** One source file of a segment: its documents are firstDoc … firstDoc + docs - 1. */
+export interface SegmentFile {
+  path: string;
+  /** Content hash of the file the documents were read from. */
+  sourceHash: string;
+  firstDoc: number;
+  docs: number;
+  /** Sum of the documents' lengths (terms). */
+  length: number;
+}
+
 export interface SegmentHeader {
   format: number;
   analyzer: number;
   /** 0x01020304 written as u32: detects a different byte order. */
   bom: number;
+  /** The source file ('' for a pack: see `files`). */
   path: string;
   tier: Tier;
-  /** Content hash of the source file. */
+  /** Content hash of the source file ('' for a pack). */
   sourceHash: string;
+  /** The source files, in document order (absent in segments written before packs: one file, `path`). */
+  files?: SegmentFile[];
   docCount: number;
   totalLength: number;
   termCount: number;
@@ -47,7 +65,7 @@ export interface SegmentHeader {
   storeLength: number;
 }
 
-type SectionName =
+export type SectionName =
   | 'termOffsets'
   | 'termBytes'
   | 'postingStart'
@@ -223,67 +241,120 @@ export function buildSegment(docs: SearchDoc[], meta: { path: string; tier: Tier
     o += c.length;
   });
   storeOffsets[docCount] = o;
-  const store = Buffer.concat(storeChunks);
 
-  const sectionData: Array<[SectionName, ArrayBufferView]> = [
-    ['termOffsets', termOffsets],
-    ['termBytes', termBytes],
-    ['postingStart', postingStart],
-    ['postingDoc', postingDoc],
-    ['postingTf', postingTf],
-    ['docLength', docLength],
-    ['docDay', docDay],
-    ['docMinute', docMinute],
-    ['docPriority', docPriority],
-    ['docCategory', docCategory],
-    ['docAgent', docAgent],
-    ['docTagStart', docTagStart],
-    ['docTagIds', new Uint16Array(tagIds)],
-    ['idOffsets', idOffsets],
-    ['idBytes', Buffer.concat(idChunks)],
-    ['storeOffsets', storeOffsets],
-  ];
+  return encodeSegment(
+    {
+      path: meta.path,
+      tier: meta.tier,
+      sourceHash: meta.sourceHash,
+      files: [{ path: meta.path, sourceHash: meta.sourceHash, firstDoc: 0, docs: docCount, length: totalLength }],
+      docCount,
+      totalLength,
+      termCount,
+      postingCount,
+      minDay,
+      maxDay,
+      categories,
+      agents,
+      tags,
+    },
+    {
+      termOffsets,
+      termBytes,
+      postingStart,
+      postingDoc,
+      postingTf,
+      docLength,
+      docDay,
+      docMinute,
+      docPriority,
+      docCategory,
+      docAgent,
+      docTagStart,
+      docTagIds: new Uint16Array(tagIds),
+      idOffsets,
+      idBytes: Buffer.concat(idChunks),
+      storeOffsets,
+    },
+    storeChunks,
+  );
+}
+
+/** What describes a segment's content (the rest of the header is layout). */
+export type SegmentDescription = Omit<SegmentHeader, 'format' | 'analyzer' | 'bom' | 'sections' | 'storeOffset' | 'storeLength'>;
+
+/** Where everything goes in a segment file. */
+export interface SegmentLayout {
+  /** Magic, header length and header: the first bytes of the file. */
+  prefix: Buffer;
+  /** Each section's bytes at its (8-aligned) offset, in file order. */
+  sections: Array<{ offset: number; bytes: Uint8Array }>;
+  storeOffset: number;
+  /** File size. */
+  size: number;
+}
+
+/** Lay out a segment file: magic, header, 8-aligned sections, then `storeLength` bytes of store. */
+export function layoutSegment(description: SegmentDescription, sections: Record<SectionName, ArrayBufferView>, storeLength: number): SegmentLayout {
+  const sectionData = Object.entries(sections) as Array<[SectionName, ArrayBufferView]>;
   const header: SegmentHeader = {
     format: SEGMENT_FORMAT,
     analyzer: ANALYZER_VERSION,
     bom: 0x01020304,
-    path: meta.path,
-    tier: meta.tier,
-    sourceHash: meta.sourceHash,
-    docCount,
-    totalLength,
-    termCount,
-    postingCount,
-    minDay,
-    maxDay,
-    categories,
-    agents,
-    tags,
+    ...description,
     sections: {} as SegmentHeader['sections'],
     storeOffset: 0,
-    storeLength: store.length,
+    storeLength,
   };
   // Offsets depend on the header length, which depends on the offsets: lay out
   // sections after a header padded to a fixed, generous size.
   const headerProbe = Buffer.from(JSON.stringify({ ...header, sections: Object.fromEntries(sectionData.map(([n]) => [n, [4294967295, 4294967295]])), storeOffset: 4294967295 }), 'utf8');
   const dataStart = align8(12 + headerProbe.length);
   let cursor = dataStart;
+  const placed: SegmentLayout['sections'] = [];
   for (const [name, view] of sectionData) {
     header.sections[name] = [cursor, view.byteLength];
+    placed.push({ offset: cursor, bytes: new Uint8Array(view.buffer, view.byteOffset, view.byteLength) });
     cursor = align8(cursor + view.byteLength);
   }
   header.storeOffset = cursor;
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
-  const out = Buffer.alloc(cursor + store.length);
-  MAGIC.copy(out, 0);
-  out.writeUInt32LE(headerBytes.length, 8);
-  headerBytes.copy(out, 12);
-  for (const [name, view] of sectionData) {
-    const [offset] = header.sections[name];
-    Buffer.from(view.buffer, view.byteOffset, view.byteLength).copy(out, offset);
+  const prefix = Buffer.alloc(12 + headerBytes.length);
+  MAGIC.copy(prefix, 0);
+  prefix.writeUInt32LE(headerBytes.length, 8);
+  headerBytes.copy(prefix, 12);
+  return { prefix, sections: placed, storeOffset: cursor, size: cursor + storeLength };
+}
+
+/** A whole segment file in memory: its layout, then the store from its chunks, in order. */
+export function encodeSegment(description: SegmentDescription, sections: Record<SectionName, ArrayBufferView>, store: Uint8Array[]): Buffer {
+  let storeLength = 0;
+  for (const chunk of store) storeLength += chunk.length;
+  const layout = layoutSegment(description, sections, storeLength);
+  const out = Buffer.alloc(layout.size);
+  layout.prefix.copy(out, 0);
+  for (const { offset, bytes } of layout.sections) out.set(bytes, offset);
+  let cursor = layout.storeOffset;
+  for (const chunk of store) {
+    out.set(chunk, cursor);
+    cursor += chunk.length;
   }
-  store.copy(out, cursor);
   return out;
+}
+
+/** One buffer for reading many segments one after the other (merging), instead of one buffer each. */
+export class SegmentScratch {
+  private buffer = new ArrayBuffer(0);
+
+  /** A view of the first `length` bytes (8-aligned); when it has to grow, the first `keep` bytes are kept. */
+  take(length: number, keep = 0): Buffer {
+    if (this.buffer.byteLength < length) {
+      const grown = new ArrayBuffer(Math.max(length, 2 * this.buffer.byteLength));
+      new Uint8Array(grown).set(new Uint8Array(this.buffer, 0, keep));
+      this.buffer = grown;
+    }
+    return Buffer.from(this.buffer, 0, length);
+  }
 }
 
 /** A loaded segment: typed-array views over its bytes (the store stays on disk). */
@@ -306,6 +377,8 @@ export class Segment {
   readonly idOffsets: Uint32Array;
   readonly idBytes: Buffer;
   readonly storeOffsets: Uint32Array;
+  /** The source files, in document order (one for a file's own segment, many for a pack). */
+  readonly files: SegmentFile[];
 
   private constructor(file: string, header: SegmentHeader, bytes: Buffer) {
     this.file = file;
@@ -351,17 +424,31 @@ export class Segment {
     ) {
       throw new SegmentError('section sizes do not match the header');
     }
+    this.files = header.files ?? [{ path: header.path, sourceHash: header.sourceHash, firstDoc: 0, docs: docCount, length: header.totalLength }];
+    let next = 0;
+    for (const f of this.files) {
+      if (!f || typeof f.path !== 'string' || typeof f.sourceHash !== 'string' || f.firstDoc !== next || !(f.docs >= 0) || !(f.length >= 0)) {
+        throw new SegmentError('file table does not match the documents');
+      }
+      next += f.docs;
+    }
+    if (next !== docCount) throw new SegmentError('file table does not match the documents');
   }
 
-  /** Read a segment file (everything but the store). Throws SegmentError when it is not a valid segment. */
-  static load(file: string): Segment {
+  /**
+   * Read a segment file (everything but the store). Throws SegmentError when
+   * it is not a valid segment. With `scratch`, the bytes are read into its
+   * buffer (the segment is valid until the next load into the same scratch).
+   */
+  static load(file: string, scratch?: SegmentScratch): Segment {
     const fd = openSync(file, 'r');
     try {
       const size = fstatSync(fd).size;
       if (size < 12) throw new SegmentError('file too short');
       // Read into a fresh ArrayBuffer (offset 0, so 8-aligned for the typed-array views):
       // a small segment is then used in place, without a second buffer and a copy.
-      const first = Buffer.from(new ArrayBuffer(Math.min(size, 65536)));
+      const firstLength = Math.min(size, 65536);
+      const first = scratch ? scratch.take(firstLength) : Buffer.from(new ArrayBuffer(firstLength));
       readSync(fd, first, 0, first.length, 0);
       if (!first.subarray(0, 8).equals(MAGIC)) throw new SegmentError('not a segment file');
       const headerLength = first.readUInt32LE(8);
@@ -384,9 +471,12 @@ export class Segment {
       let bytes: Buffer;
       if (header.storeOffset <= first.length) bytes = first.subarray(0, header.storeOffset);
       else {
-        // A fresh, 8-aligned buffer for the typed-array views.
-        bytes = Buffer.from(new ArrayBuffer(header.storeOffset));
-        first.copy(bytes, 0);
+        // A fresh (or the scratch's), 8-aligned buffer for the typed-array views.
+        if (scratch) bytes = scratch.take(header.storeOffset, first.length);
+        else {
+          bytes = Buffer.from(new ArrayBuffer(header.storeOffset));
+          first.copy(bytes, 0);
+        }
         readSync(fd, bytes, first.length, header.storeOffset - first.length, first.length);
       }
       return new Segment(file, header, bytes);
@@ -452,18 +542,69 @@ export class Segment {
     return i < this.header.termCount && this.compareAt(i, key) === 0 ? i : -1;
   }
 
-  /** Indexes [from, to) of the terms starting with `prefix`. */
+  /** Indexes [from, to) of the terms starting with `prefix` (two binary searches). */
   prefixRange(prefix: Buffer): [number, number] {
     const from = this.lowerBound(prefix);
-    let to = from;
-    const n = this.header.termCount;
-    while (to < n) {
-      const start = this.termOffsets[to]!;
-      const end = this.termOffsets[to + 1]!;
-      if (end - start < prefix.length || this.termBytes.compare(prefix, 0, prefix.length, start, start + prefix.length) !== 0) break;
-      to++;
+    // Every term with the prefix sorts before the prefix with its last byte below 0xff incremented (and the rest cut).
+    let end = prefix.length;
+    while (end > 0 && prefix[end - 1] === 0xff) end--;
+    if (end === 0) return [from, this.header.termCount];
+    const after = Buffer.from(prefix.subarray(0, end));
+    after[end - 1]!++;
+    return [from, Math.max(from, this.lowerBound(after))];
+  }
+
+  /** The terms [from, to), decoded (an all-ASCII run in one go). */
+  termsBetween(from: number, to: number): string[] {
+    const out: string[] = new Array(Math.max(0, to - from));
+    if (to <= from) return out;
+    const start = this.termOffsets[from]!;
+    const bytes = this.termBytes.subarray(start, this.termOffsets[to]!);
+    if (isAscii(bytes)) {
+      const text = bytes.toString('latin1');
+      for (let i = from; i < to; i++) out[i - from] = text.slice(this.termOffsets[i]! - start, this.termOffsets[i + 1]! - start);
+    } else {
+      for (let i = from; i < to; i++) out[i - from] = this.termAt(i);
     }
-    return [from, to];
+    return out;
+  }
+
+  /** Index in `files` of the file document `d` comes from. */
+  fileIndexOf(d: number): number {
+    const files = this.files;
+    let lo = 0;
+    let hi = files.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (files[mid]!.firstDoc <= d) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Path of the file document `d` comes from. */
+  pathOf(d: number): string {
+    return this.files[this.fileIndexOf(d)]!.path;
+  }
+
+  /** File positions [start, end) of the stored documents [from, to). */
+  storeRange(from: number, to: number): [start: number, end: number] {
+    return [this.header.storeOffset + this.storeOffsets[from]!, this.header.storeOffset + this.storeOffsets[to]!];
+  }
+
+  /** The raw store bytes (JSON lines) of documents [from, to), one positional read. */
+  readStoreBytes(from: number, to: number): Buffer {
+    const start = this.storeOffsets[from]!;
+    const end = this.storeOffsets[to]!;
+    const out = Buffer.alloc(end - start);
+    if (out.length === 0) return out;
+    const fd = openSync(this.file, 'r');
+    try {
+      if (readSync(fd, out, 0, out.length, this.header.storeOffset + start) !== out.length) throw new SegmentError('store truncated');
+    } finally {
+      closeSync(fd);
+    }
+    return out;
   }
 
   docId(d: number): string {

@@ -5,8 +5,9 @@
  *   [16-byte content hash | f32 scale | int8 × dims], keyed by the text's
  *   content hash and the model key, so a re-index never re-embeds unchanged
  *   text (a file that moves to the warm tier keeps its vectors too).
- * - Per segment: `<segment>.<model key>.vec`, the int8 vectors of its
- *   documents in document order, read by search for the segments in scope.
+ * - Per segment (a file's own, or a pack): `<segment>.<model key>.vec`, the
+ *   int8 vectors of its documents in document order, read by search for the
+ *   segments in scope.
  *
  * Vectors are L2-normalised and quantised to int8 with one scale per vector
  * (cosine error ~1e-3, a quarter of the Float32 size).
@@ -20,8 +21,8 @@ import type { Logger } from '../log.js';
 import type { Tier } from '../types.js';
 import { embedAll, EmbeddingError, type EmbeddingSettings } from './embeddings.js';
 import { writeIndexFile } from './files.js';
-import { tierDir, type TierManifest } from './manifest.js';
-import { Segment, SegmentError } from './segment.js';
+import { tierDir, type ManifestEntry, type TierManifest } from './manifest.js';
+import { Segment, SegmentError, type StoredDoc } from './segment.js';
 
 export { embeddingSettings, type EmbeddingSettings } from './embeddings.js';
 
@@ -161,31 +162,43 @@ export async function embedSegments(
 ): Promise<EmbedStats> {
   const stats: EmbedStats = { embedded: 0, cacheHits: 0, warnings: [], complete: true, obsolete: [] };
   const cache = EmbeddingCache.open(paths.index, settings);
-  type Work = { tier: Tier; key: string; segment: Segment; hashes: Buffer[] };
+  /** One segment file (a file's own, or a pack of many) and the text hash of each of its current documents. */
+  type Work = { tier: Tier; name: string; segment: Segment; entries: Array<[key: string, entry: ManifestEntry]>; hashes: Array<Buffer | undefined> };
   const work: Work[] = [];
   const missing = new Map<string, string>(); // hash hex → text
   for (const [tier, manifest] of manifests) {
+    const bySegment = new Map<string, Array<[string, ManifestEntry]>>();
     for (const [key, entry] of Object.entries(manifest.files)) {
-      if (entry.vectors && entry.vectors.model === settings.key && entry.vectors.count === entry.docs) continue;
+      const list = bySegment.get(entry.segment);
+      if (list) list.push([key, entry]);
+      else bySegment.set(entry.segment, [[key, entry]]);
+    }
+    for (const [name, entries] of bySegment) {
+      if (entries.every(([, e]) => e.vectors && e.vectors.model === settings.key && e.vectors.count === e.docs)) continue;
       let segment: Segment;
       try {
-        segment = Segment.load(join(tierDir(paths.index, tier), entry.segment));
+        segment = Segment.load(join(tierDir(paths.index, tier), name));
       } catch (error) {
         if (error instanceof SegmentError) continue; // rebuilt by the next text index run
         throw error;
       }
-      const all = Array.from({ length: segment.docCount }, (_, i) => i);
-      const stored = segment.readStored(all);
-      const hashes = all.map((d) => {
-        const text = stored.get(d)!.text;
-        const h = textHash(text);
-        if (text.trim()) {
-          if (cache.has(h)) stats.cacheHits++;
-          else missing.set(h.toString('hex'), text);
+      const hashes: Array<Buffer | undefined> = new Array(segment.docCount).fill(undefined);
+      for (const f of segment.files) {
+        const entry = Object.hasOwn(manifest.files, f.path) ? manifest.files[f.path] : undefined;
+        // A pack's documents of a file edited or deleted since are not embedded.
+        if (!entry || entry.segment !== name || entry.hash !== f.sourceHash || f.docs === 0) continue;
+        const lines = segment.readStoreBytes(f.firstDoc, f.firstDoc + f.docs).toString('utf8').split('\n');
+        for (let i = 0; i < f.docs; i++) {
+          const text = (JSON.parse(lines[i]!) as StoredDoc).text;
+          const h = textHash(text);
+          if (text.trim()) {
+            if (cache.has(h)) stats.cacheHits++;
+            else missing.set(h.toString('hex'), text);
+          }
+          hashes[f.firstDoc + i] = h;
         }
-        return h;
-      });
-      work.push({ tier, key, segment, hashes });
+      }
+      work.push({ tier, name, segment, entries, hashes });
     }
   }
   const pendingHashes = [...missing.keys()];
@@ -210,7 +223,6 @@ export async function embedSegments(
     await cache.flush();
   }
   for (const w of work) {
-    const entry = manifests.get(w.tier)!.files[w.key]!;
     const dims = cache.dims;
     if (dims === 0) {
       stats.complete = false;
@@ -218,16 +230,19 @@ export async function embedSegments(
     }
     const scales = new Float32Array(w.segment.docCount);
     const data = new Int8Array(w.segment.docCount * dims);
-    let count = 0;
     w.hashes.forEach((h, d) => {
-      const scale = cache.copyInto(h, data, d * dims);
-      scales[d] = scale;
-      if (scale > 0) count++;
+      if (h) scales[d] = cache.copyInto(h, data, d * dims);
     });
-    const file = vectorFileName(entry.segment, settings.key);
-    await writeIndexFile(join(tierDir(paths.index, w.tier), file), buildVectorFile({ model: settings.key, dims, segment: entry.segment }, scales, data));
-    if (entry.vectors && entry.vectors.file !== file) stats.obsolete.push({ tier: w.tier, segment: entry.vectors.file });
-    entry.vectors = { model: settings.key, dims, file, count };
+    const file = vectorFileName(w.name, settings.key);
+    await writeIndexFile(join(tierDir(paths.index, w.tier), file), buildVectorFile({ model: settings.key, dims, segment: w.name }, scales, data));
+    const slots = new Map(w.segment.files.map((f) => [f.path, f]));
+    for (const [key, entry] of w.entries) {
+      const f = slots.get(key);
+      let count = 0;
+      if (f) for (let d = f.firstDoc; d < f.firstDoc + f.docs; d++) if (scales[d]! > 0) count++;
+      if (entry.vectors && entry.vectors.file !== file) stats.obsolete.push({ tier: w.tier, segment: entry.vectors.file });
+      entry.vectors = { model: settings.key, dims, file, count };
+    }
     options.onChange(w.tier);
   }
   for (const manifest of manifests.values()) {
