@@ -4,33 +4,15 @@
  * schema with the key path in every error.
  */
 import { readFile, writeFile, rename, chmod } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import * as v from 'valibot';
 import { ConfigError, OcmError, fromSystemError } from './errors.js';
 import { configSchema, type Config } from './config-schema.js';
+import { hasEnvReferences, readConfigCache, schemaFingerprint, writeConfigCache } from './config-cache.js';
+import { loadDotEnv, parseDotEnv } from './dotenv.js';
 
 export { configSchema, type Config };
-
-/** Parse a dotenv file: KEY=value lines, `#` comments, optional quotes, `export ` prefix. */
-export function parseDotEnv(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    if (!line || line.startsWith('#')) continue;
-    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
-    if (!m) continue;
-    let value = m[2] ?? '';
-    if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) {
-      value = value.slice(1, -1);
-      if (m[2]!.startsWith('"')) value = value.replace(/\\n/g, '\n').replace(/\\"/g, '"');
-    } else {
-      value = value.replace(/\s+#.*$/, '');
-    }
-    out[m[1]!] = value;
-  }
-  return out;
-}
+export { loadDotEnv, parseDotEnv };
 
 /** Replace `${NAME}` and `${NAME:-default}` in every string of a plain value tree. */
 export function substituteEnv(value: unknown, env: Record<string, string | undefined>, missing: Set<string> = new Set()): unknown {
@@ -82,15 +64,6 @@ export interface LoadedConfig {
   env: Record<string, string | undefined>;
 }
 
-export async function loadDotEnv(path: string): Promise<Record<string, string>> {
-  try {
-    return parseDotEnv(await readFile(path, 'utf8'));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw fromSystemError(error, `read ${path}`);
-  }
-}
-
 const require = createRequire(import.meta.url);
 /** js-yaml, loaded on first use (a run whose config is unchanged reads the parse cache instead). */
 function jsYaml(): typeof import('js-yaml') {
@@ -113,32 +86,11 @@ export function parseConfigText(text: string, file: string): unknown {
 }
 
 /**
- * The parsed (not yet substituted) YAML of config.yaml, from a cache keyed by
- * the file's content hash when it has not changed: every cron tick and every
- * `search` process reads config, and YAML parsing is a good part of a fresh
- * process's start-up. The cache holds what config.yaml holds (references like
- * ${OPENAI_API_KEY}, not their values), mode 0600 under .ocm/.
+ * Load config.yaml: .env, `${NAME}` substitution, validation. With `cacheFile`
+ * the parsed YAML (and, for a config without references, the validated
+ * config) is cached for the next process (config-cache.ts).
  */
-async function parseConfigCached(text: string, file: string, cacheFile: string | undefined): Promise<unknown> {
-  if (!cacheFile) return parseConfigText(text, file);
-  const hash = createHash('sha256').update(text).digest('hex');
-  try {
-    const cached = JSON.parse(await readFile(cacheFile, 'utf8')) as { v: number; hash: string; raw: unknown };
-    if (cached.v === 1 && cached.hash === hash) return cached.raw;
-  } catch {
-    /* no cache yet, or unreadable: parse */
-  }
-  const raw = parseConfigText(text, file);
-  try {
-    const { writeFileAtomic } = await import('./atomic-file.js');
-    await writeFileAtomic(cacheFile, JSON.stringify({ v: 1, hash, raw }), { mode: 0o600 });
-  } catch {
-    /* a cache only */
-  }
-  return raw;
-}
-
-export async function loadConfig(options: { file: string; envFile: string; env?: NodeJS.ProcessEnv; /** Parse cache (e.g. <home>/.ocm/config-cache.json). */ cacheFile?: string }): Promise<LoadedConfig> {
+export async function loadConfig(options: { file: string; envFile: string; env?: NodeJS.ProcessEnv; /** e.g. <home>/.ocm/config-cache.json */ cacheFile?: string }): Promise<LoadedConfig> {
   const dotenv = await loadDotEnv(options.envFile);
   const env: Record<string, string | undefined> = { ...dotenv, ...(options.env ?? process.env) };
   let text: string | undefined;
@@ -147,10 +99,17 @@ export async function loadConfig(options: { file: string; envFile: string; env?:
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fromSystemError(error, `read ${options.file}`);
   }
-  const raw = text === undefined ? {} : await parseConfigCached(text, options.file, options.cacheFile);
+  const cached = text !== undefined && options.cacheFile ? await readConfigCache(options.cacheFile) : undefined;
+  const raw = text === undefined ? {} : cached?.text === text ? cached.raw : parseConfigText(text, options.file);
   const missing = new Set<string>();
   const substituted = substituteEnv(raw, env, missing);
   const config = validateConfig(substituted, options.file);
+  if (text !== undefined && options.cacheFile) {
+    const schema = hasEnvReferences(raw) ? undefined : await schemaFingerprint().catch(() => undefined);
+    if (cached?.text !== text || cached.checked?.schema !== schema) {
+      await writeConfigCache(options.cacheFile, { text, raw, ...(schema ? { checked: { schema, config } } : {}) });
+    }
+  }
   return { config, file: options.file, missingEnv: [...missing], env };
 }
 

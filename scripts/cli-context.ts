@@ -70,9 +70,9 @@ export function createContext(options: GlobalOptions, env: NodeJS.ProcessEnv = p
     config() {
       loaded ??= (async () => {
         await ensureHome(paths, configTemplate);
-        const { loadConfig } = await import('../lib/config.js');
+        const { loadConfigCached } = await import('../lib/config-cache.js');
         const { join } = await import('node:path');
-        const result = await loadConfig({ file: configFile, envFile: paths.env, env, cacheFile: join(paths.machine, 'config-cache.json') });
+        const result = await loadConfigCached({ file: configFile, envFile: paths.env, env, cacheFile: join(paths.machine, 'config-cache.json') });
         level = result.config.logging.level;
         return result;
       })();
