@@ -6,7 +6,7 @@
  * of start-up (measured on the reference machine), and `ocm-run search` is a
  * fresh process that embeds one query; the request itself is one JSON POST.
  */
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { Config } from '../config-schema.js';
 
 export interface EmbeddingSettings {
@@ -31,12 +31,16 @@ const DEFAULT_BASES: Record<string, string> = {
   custom: '',
 };
 
+const require = createRequire(import.meta.url);
+
 /** Settings from config, or undefined when embeddings are off (text-only search). */
 export function embeddingSettings(config: Pick<Config, 'embeddings'>): EmbeddingSettings | undefined {
   const e = config.embeddings;
   if (!e.enabled) return undefined;
   const apiBase = (e.api_base || DEFAULT_BASES[e.provider] || '').replace(/\/+$/, '');
   const slug = e.model.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 40) || 'model';
+  // node:crypto only when embeddings are on (a text-only search does not load it).
+  const { createHash } = require('node:crypto') as typeof import('node:crypto');
   const key = `${slug}-${createHash('sha256').update(`${e.provider}\u0000${apiBase}\u0000${e.model}\u0000${e.dimensions || ''}`).digest('hex').slice(0, 8)}`;
   return { provider: e.provider, model: e.model, apiBase, apiKey: e.api_key, batchSize: e.batch_size, timeoutMs: e.timeout_ms, dimensions: e.dimensions, key };
 }

@@ -1,36 +1,17 @@
 /**
  * Printing search and get results: the human form (one block per result:
  * priority emoji, date and time, category, score, snippet with the match
- * highlighted, path:line) and the `--json` form of DESIGN §7. Pure.
+ * highlighted, path:line); the `--json` form of DESIGN §7 is format-json.ts. Pure.
  */
 import { DONE_EMOJI, PRIORITY_EMOJI } from '../observation-line.js';
 import { makeSnippet, markSnippet } from './snippet.js';
 import type { GetResult } from './get.js';
 import type { SearchResponse, SearchResult } from './types.js';
 
+export { getJson, searchJson } from './format-json.js';
+
 const BOLD_YELLOW = ['\u001b[1;33m', '\u001b[0m'] as const;
 const DIM = ['\u001b[2m', '\u001b[0m'] as const;
-
-/** `search --json`: exactly the DESIGN §7 fields (plus `warnings` when there are any). */
-export function searchJson(response: SearchResponse): string {
-  return JSON.stringify({
-    results: response.results.map((r) => ({
-      id: r.id,
-      path: r.path,
-      startLine: r.startLine,
-      endLine: r.endLine,
-      score: r.score,
-      snippet: r.snippet,
-      date: r.date,
-      priority: r.priority,
-      category: r.category,
-      tier: r.tier,
-      provenance: { source: r.provenance.source, agent: r.provenance.agent, session: r.provenance.session, entryIds: r.provenance.entryIds },
-    })),
-    mode: response.mode,
-    ...(response.warnings.length ? { warnings: response.warnings } : {}),
-  });
-}
 
 function headerLine(r: SearchResult, color: boolean): string {
   const when = [r.date, r.time].filter(Boolean).join(' ') || 'undated';
@@ -66,26 +47,6 @@ export function searchHuman(query: string, response: SearchResponse, options: { 
   lines.push('');
   lines.push(`${dimOpen}${n} result${n === 1 ? '' : 's'} · ${response.mode} search${response.cached ? ' · cached' : ''}${dimClose}`);
   return lines.join('\n');
-}
-
-export function getJson(result: GetResult): string {
-  if (result.kind === 'lines') return JSON.stringify({ path: result.path, from: result.from, lines: result.lines, totalLines: result.totalLines, text: result.text });
-  return JSON.stringify({
-    id: result.id,
-    path: result.path,
-    startLine: result.startLine,
-    endLine: result.endLine,
-    date: result.date,
-    time: result.time,
-    priority: result.priority,
-    done: result.done,
-    category: result.category,
-    tier: result.tier,
-    agent: result.agent,
-    tags: result.tags,
-    text: result.text,
-    provenance: result.provenance,
-  });
 }
 
 export function getHuman(result: GetResult): string {

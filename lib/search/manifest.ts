@@ -6,8 +6,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { writeFileAtomic } from '../atomic-file.js';
 import type { Tier } from '../types.js';
 import { ANALYZER_VERSION } from './tokenizer.js';
 import { SEGMENT_FORMAT } from './segment.js';
@@ -76,8 +74,9 @@ export function emptyManifest(tier: Tier): TierManifest {
   };
 }
 
+/** A random id (Web Crypto's global: no module to load for a search that only reads manifests). */
 export function newGeneration(): string {
-  return randomBytes(8).toString('hex');
+  return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(8))).toString('hex');
 }
 
 /** Segment file names: never a path (a manifest cannot point outside the tier folder). */
@@ -120,5 +119,6 @@ export function readManifest(indexDir: string, tier: Tier): { manifest: TierMani
 }
 
 export async function writeManifest(indexDir: string, manifest: TierManifest): Promise<void> {
+  const { writeFileAtomic } = await import('../atomic-file.js');
   await writeFileAtomic(manifestPath(indexDir, manifest.tier), `${JSON.stringify(manifest)}\n`);
 }

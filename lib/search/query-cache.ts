@@ -7,7 +7,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeIndexFile } from './files.js';
 
 const FORMAT = 1;
 const MAX_RESPONSES = 100;
@@ -67,6 +66,7 @@ export class QueryCache {
   async save(): Promise<void> {
     if (!this.dirty) return;
     this.dirty = false;
+    const { writeIndexFile } = await import('./files.js');
     await writeIndexFile(this.path, JSON.stringify(this.data)).catch(() => undefined);
   }
 }

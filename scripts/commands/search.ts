@@ -36,9 +36,11 @@ export const command: CommandSpec = {
     );
     // Timings for `stats` (average search time).
     logger.log('info', 'search.done', { ms: Math.round((performance.now() - started) * 10) / 10, results: response.results.length, mode: response.mode, cached: response.cached });
-    const { searchHuman, searchJson } = await import('../../lib/search/format.js');
-    if (ctx.json) ctx.out(searchJson(response));
-    else {
+    if (ctx.json) {
+      const { searchJson } = await import('../../lib/search/format-json.js');
+      ctx.out(searchJson(response));
+    } else {
+      const { searchHuman } = await import('../../lib/search/format.js');
       for (const w of response.warnings) ctx.err(`ocm-run: ${w}`);
       ctx.out(searchHuman(query, response, { color: ctx.isTTY && !ctx.env.NO_COLOR, verbose: ctx.verbose }));
     }

@@ -1,0 +1,48 @@
+/**
+ * The `--json` form of search and get results (DESIGN §7). Apart from the
+ * human form (format.ts) so that `search --json` — the OpenClaw plugin's
+ * call — loads nothing it does not print. Pure.
+ */
+import type { GetResult } from './get.js';
+import type { SearchResponse } from './types.js';
+
+/** `search --json`: exactly the DESIGN §7 fields (plus `warnings` when there are any). */
+export function searchJson(response: SearchResponse): string {
+  return JSON.stringify({
+    results: response.results.map((r) => ({
+      id: r.id,
+      path: r.path,
+      startLine: r.startLine,
+      endLine: r.endLine,
+      score: r.score,
+      snippet: r.snippet,
+      date: r.date,
+      priority: r.priority,
+      category: r.category,
+      tier: r.tier,
+      provenance: { source: r.provenance.source, agent: r.provenance.agent, session: r.provenance.session, entryIds: r.provenance.entryIds },
+    })),
+    mode: response.mode,
+    ...(response.warnings.length ? { warnings: response.warnings } : {}),
+  });
+}
+
+export function getJson(result: GetResult): string {
+  if (result.kind === 'lines') return JSON.stringify({ path: result.path, from: result.from, lines: result.lines, totalLines: result.totalLines, text: result.text });
+  return JSON.stringify({
+    id: result.id,
+    path: result.path,
+    startLine: result.startLine,
+    endLine: result.endLine,
+    date: result.date,
+    time: result.time,
+    priority: result.priority,
+    done: result.done,
+    category: result.category,
+    tier: result.tier,
+    agent: result.agent,
+    tags: result.tags,
+    text: result.text,
+    provenance: result.provenance,
+  });
+}
