@@ -174,6 +174,46 @@ test('files still being written (today, yesterday) stay out of the pack, so appe
   assertSameAnswers(await answers(paths), await answers(await unpackedTwin(paths)));
 });
 
+test('a large pack: its postings are read from disk per query term; answers are those of per-file segments', async () => {
+  const paths = await tempHome();
+  for (let d = 1; d <= 14; d++) {
+    const date = `2026-02-${String(d).padStart(2, '0')}`;
+    const obs: Obs[] = [];
+    for (let i = 0; i < 220; i++) {
+      const filler = Array.from({ length: (d * 220 + i) % 37 }, (_, k) => FILLER[(k + i) % FILLER.length]).join(' ');
+      obs.push({ text: `${TOPICS[(d + i) % TOPICS.length]} item-${d}-${i} ${filler}`, priority: (['high', 'medium', 'low'] as const)[i % 3], time: `${String(8 + (i % 12)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}` });
+    }
+    await writeDay(paths, date, obs);
+  }
+  await updateIndex(paths, config);
+  const m = await manifest(paths);
+  assert.ok(m.pack);
+  const { Segment } = await import('../lib/search/segment.js');
+  const file = join(paths.index, 'hot', m.pack.segment);
+  const header = Segment.load(file).header;
+  assert.ok(header.sections.postingDoc[1] + header.sections.postingTf[1] > 65536, 'postings large enough to stay on disk');
+  const lazy = Segment.load(file, { lazyPostings: true });
+  const eager = Segment.load(file);
+  const i = eager.find(Buffer.from('migrat'));
+  assert.ok(i >= 0);
+  const [from, to] = [eager.postingStart[i]!, eager.postingStart[i + 1]!];
+  assert.notDeepEqual(lazy.postingDoc.subarray(from, to), eager.postingDoc.subarray(from, to), 'not read before it is asked for');
+  lazy.loadPostings([i]);
+  assert.deepEqual(lazy.postingDoc.subarray(from, to), eager.postingDoc.subarray(from, to));
+  assert.deepEqual(lazy.postingTf.subarray(from, to), eager.postingTf.subarray(from, to));
+
+  const twin = await tempHome();
+  await cp(paths.memory, twin.memory, { recursive: true });
+  await updateIndex(twin, config, { looseSegmentLimit: Infinity });
+  for (const query of ['postgres migration', 'item-7-12', 'hiking', 'deplo', '데이터베이스를', 'alpha invoice']) {
+    for (const filters of [{}, { since: '2026-02-10' }, { priorities: ['low' as const] }]) {
+      const got = await searchMemory(paths, config, { query, filters, limit: 10, cache: false });
+      const want = await searchMemory(twin, config, { query, filters, limit: 10, cache: false });
+      assert.deepEqual(got.results.map((x) => [x.id, x.score]), want.results.map((x) => [x.id, x.score]), `${query} ${JSON.stringify(filters)}`);
+    }
+  }
+});
+
 test('a corrupt pack: search and get rebuild the index instead of failing; --rebuild makes a new pack', async () => {
   const paths = await tempHome();
   const days = await seedDays(paths, 16);

@@ -101,7 +101,7 @@ export async function writePack(dir: string, tier: Tier, sources: PackSource[]):
   const scratch = new SegmentScratch();
   // Sizes are bounded by the sources' (dropped documents make the pack smaller).
   let docBound = 0;
-  for (const source of sources) docBound += Segment.load(source.file, scratch).docCount;
+  for (const source of sources) docBound += Segment.load(source.file, { scratch }).docCount;
   const files: SegmentFile[] = [];
   const maps: Int32Array[] = []; // per source: old → new document number, -1 when dropped
   const termIdsBySource: Int32Array[] = []; // per source: term index → distinct term number
@@ -133,7 +133,7 @@ export async function writePack(dir: string, tier: Tier, sources: PackSource[]):
 
   // ---- pass 1: files, documents, dictionary, posting counts
   for (const source of sources) {
-    const seg = Segment.load(source.file, scratch);
+    const seg = Segment.load(source.file, { scratch });
     const map = new Int32Array(seg.docCount).fill(-1);
     const h = seg.header;
     const categoryMap = h.categories.map((c) => internId(categories, categoryIds, c));
@@ -213,7 +213,7 @@ export async function writePack(dir: string, tier: Tier, sources: PackSource[]):
   const postingDoc = new Uint32Array(postingCount);
   const postingTf = new Uint16Array(postingCount);
   sources.forEach((source, s) => {
-    const seg = Segment.load(source.file, scratch);
+    const seg = Segment.load(source.file, { scratch });
     const map = maps[s]!;
     const ids = termIdsBySource[s]!;
     if (ids.length !== seg.header.termCount) throw new SegmentError(`${source.file} changed while it was merged`);

@@ -146,7 +146,7 @@ export class IndexSnapshot {
       for (const [name, entries] of wanted) {
         let segment: Segment;
         try {
-          segment = Segment.load(join(dir, name));
+          segment = Segment.load(join(dir, name), { lazyPostings: true });
         } catch (error) {
           const what = entries.length === 1 ? entries[0]![0] : `${entries.length} files`;
           throw new IndexUnavailable(tier, 'segment', `index segment of ${what} is unreadable (${(error as Error).message})`);
@@ -358,6 +358,7 @@ function postingsInScope(s: ScopedSegment, i: number): number {
   const to = s.segment.postingStart[i + 1]!;
   const excluded = s.excluded;
   if (!excluded) return to - from;
+  s.segment.loadPostings([i]);
   const docs = s.segment.postingDoc;
   let n = 0;
   for (let p = from; p < to; p++) if (!excluded[docs[p]!]) n++;
@@ -375,13 +376,27 @@ function scoreText(
   const touched: number[] = [];
   const avgdl = snapshot.totalLength / Math.max(1, total) || 1;
   const passCache = new Int8Array(snapshot.docSpace); // 0 unknown, 1 pass, -1 fail
-  for (const [term, weight] of weights) {
+  // Where each term is, then its postings read (lazily loaded segments: one read pass per segment).
+  const located = new Map<string, Array<[ScopedSegment, number]>>();
+  const wanted = new Map<ScopedSegment, number[]>();
+  for (const term of weights.keys()) {
     const key = Buffer.from(term, 'utf8');
-    const found: Array<[ScopedSegment, number]> = [];
-    let df = 0;
+    const at: Array<[ScopedSegment, number]> = [];
     for (const s of snapshot.segments) {
       const i = s.segment.find(key);
       if (i === -1) continue;
+      at.push([s, i]);
+      const list = wanted.get(s);
+      if (list) list.push(i);
+      else wanted.set(s, [i]);
+    }
+    located.set(term, at);
+  }
+  for (const [s, terms] of wanted) s.segment.loadPostings(terms);
+  for (const [term, weight] of weights) {
+    const found: Array<[ScopedSegment, number]> = [];
+    let df = 0;
+    for (const [s, i] of located.get(term)!) {
       df += postingsInScope(s, i);
       if (filters.has(s) && filters.get(s) !== null) found.push([s, i]);
     }
@@ -394,16 +409,18 @@ function scoreText(
       const filter = filters.get(s);
       const from = seg.postingStart[i]!;
       const to = seg.postingStart[i + 1]!;
+      const { postingDoc, postingTf, docLength } = seg;
+      const base = s.base;
       for (let p = from; p < to; p++) {
-        const d = seg.postingDoc[p]!;
-        const g = s.base + d;
+        const d = postingDoc[p]!;
+        const g = base + d;
         if (filter) {
           let pass = passCache[g]!;
           if (pass === 0) passCache[g] = pass = filter(d) ? 1 : -1;
           if (pass < 0) continue;
         }
-        const tf = seg.postingTf[p]!;
-        const norm = tf + K1 * (1 - B + (B * seg.docLength[d]!) / avgdl);
+        const tf = postingTf[p]!;
+        const norm = tf + K1 * (1 - B + (B * docLength[d]!) / avgdl);
         const before = scores[g]!;
         if (before === 0) touched.push(g);
         scores[g] = before + (factor * tf) / norm + lowerBound;

@@ -342,6 +342,33 @@ export function encodeSegment(description: SegmentDescription, sections: Record<
   return out;
 }
 
+/** Read bytes [from, to) of the file into the same positions of `bytes`. */
+function readFully(fd: number, bytes: Buffer, from: number, to: number): void {
+  let at = from;
+  while (at < to) {
+    const n = readSync(fd, bytes, at, to - at, at);
+    if (n === 0) throw new SegmentError('file truncated');
+    at += n;
+  }
+}
+
+/**
+ * The byte range of the postings sections (postingDoc, postingTf: next to each
+ * other, no other section inside) past `readFrom` (what is read already), or
+ * undefined when that is too little to be worth leaving out of the read.
+ */
+function postingsGap(header: SegmentHeader, readFrom: number): [number, number] | undefined {
+  const s = header.sections;
+  if (!Array.isArray(s?.postingDoc) || !Array.isArray(s?.postingTf)) return undefined;
+  const start = Math.min(s.postingDoc[0], s.postingTf[0]);
+  const end = Math.max(s.postingDoc[0] + s.postingDoc[1], s.postingTf[0] + s.postingTf[1]);
+  if (end > header.storeOffset || end - Math.max(start, readFrom) < 65536) return undefined;
+  for (const [name, [offset, length]] of Object.entries(s)) {
+    if (name !== 'postingDoc' && name !== 'postingTf' && offset < end && offset + length > start) return undefined;
+  }
+  return [Math.max(start, readFrom), end];
+}
+
 /** One buffer for reading many segments one after the other (merging), instead of one buffer each. */
 export class SegmentScratch {
   private buffer = new ArrayBuffer(0);
@@ -380,7 +407,10 @@ export class Segment {
   /** The source files, in document order (one for a file's own segment, many for a pack). */
   readonly files: SegmentFile[];
 
-  private constructor(file: string, header: SegmentHeader, bytes: Buffer) {
+  /** For a segment loaded with lazy postings: 1 for each term whose postings are in memory. */
+  private postingsLoaded: Uint8Array | undefined;
+
+  private constructor(file: string, header: SegmentHeader, bytes: Buffer, lazyPostings = false) {
     this.file = file;
     this.header = header;
     const section = <T>(name: SectionName, Ctor: { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number }): T => {
@@ -433,14 +463,46 @@ export class Segment {
       next += f.docs;
     }
     if (next !== docCount) throw new SegmentError('file table does not match the documents');
+    if (lazyPostings) this.postingsLoaded = new Uint8Array(termCount);
+  }
+
+  /**
+   * Make sure the postings of these terms are in `postingDoc` / `postingTf`
+   * (a segment loaded with lazy postings reads them now, one open for all).
+   * Every reader of postings calls this first.
+   */
+  loadPostings(terms: readonly number[]): void {
+    const loaded = this.postingsLoaded;
+    if (!loaded || terms.every((i) => loaded[i])) return;
+    const fd = openSync(this.file, 'r');
+    try {
+      for (const i of terms) {
+        if (loaded[i]) continue;
+        const from = this.postingStart[i]!;
+        const to = this.postingStart[i + 1]!;
+        for (const [name, view] of [['postingDoc', this.postingDoc], ['postingTf', this.postingTf]] as const) {
+          const size = view.BYTES_PER_ELEMENT;
+          const target = new Uint8Array(view.buffer, view.byteOffset + from * size, (to - from) * size);
+          if (target.length > 0 && readSync(fd, target, 0, target.length, this.header.sections[name][0] + from * size) !== target.length) {
+            throw new SegmentError('postings truncated');
+          }
+        }
+        loaded[i] = 1;
+      }
+    } finally {
+      closeSync(fd);
+    }
   }
 
   /**
    * Read a segment file (everything but the store). Throws SegmentError when
    * it is not a valid segment. With `scratch`, the bytes are read into its
    * buffer (the segment is valid until the next load into the same scratch).
+   * With `lazyPostings`, the postings of a large segment stay on disk until
+   * `loadPostings` asks for some terms' (a query needs a few terms of thousands).
    */
-  static load(file: string, scratch?: SegmentScratch): Segment {
+  static load(file: string, options: { scratch?: SegmentScratch; lazyPostings?: boolean } = {}): Segment {
+    const { scratch } = options;
     const fd = openSync(file, 'r');
     try {
       const size = fstatSync(fd).size;
@@ -469,6 +531,7 @@ export class Segment {
       if (header.bom !== 0x01020304) throw new SegmentError('byte order mismatch');
       if (header.storeOffset + header.storeLength !== size) throw new SegmentError('size does not match the header (truncated?)');
       let bytes: Buffer;
+      let lazy = false;
       if (header.storeOffset <= first.length) bytes = first.subarray(0, header.storeOffset);
       else {
         // A fresh (or the scratch's), 8-aligned buffer for the typed-array views.
@@ -477,9 +540,15 @@ export class Segment {
           bytes = Buffer.from(new ArrayBuffer(header.storeOffset));
           first.copy(bytes, 0);
         }
-        readSync(fd, bytes, first.length, header.storeOffset - first.length, first.length);
+        const gap = options.lazyPostings ? postingsGap(header, first.length) : undefined;
+        if (gap) {
+          // Everything but the postings (the gap's pages are never touched).
+          readFully(fd, bytes, first.length, gap[0]);
+          readFully(fd, bytes, gap[1], header.storeOffset);
+          lazy = true;
+        } else readFully(fd, bytes, first.length, header.storeOffset);
       }
-      return new Segment(file, header, bytes);
+      return new Segment(file, header, bytes, lazy);
     } finally {
       closeSync(fd);
     }
