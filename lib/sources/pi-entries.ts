@@ -14,9 +14,10 @@
  *   (`provider: "openclaw"`, model `delivery-mirror` / `gateway-injected`)
  *   are skipped: they duplicate real replies.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { maskSecrets, type MaskingOptions } from '../masking.js';
 import type { Message, Role, SourceKind } from '../types.js';
+import { cap, capOneLine, collapseWhiteSpace } from './whitespace.js';
 
 export interface PiContext {
   source: SourceKind;
@@ -141,7 +142,7 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
     session: ctx.session,
   };
   if (built.toolName !== undefined) out.toolName = built.toolName;
-  const dedupeKey = built.key ?? `${built.role}\u0000${masked.replace(/\s+/g, ' ')}`;
+  const dedupeKey = built.key ?? `${built.role}\u0000${collapseWhiteSpace(masked)}`;
   return { kind: 'message', message: out, dedupeKey };
 }
 
@@ -217,32 +218,6 @@ function argValue(value: unknown): string {
   } catch {
     return '…';
   }
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-/**
- * `cap(oneLine(text), max)` without collapsing a whole multi-kilobyte tool
- * output: the first `max` characters of the collapsed text depend only on a
- * prefix, as long as that prefix still collapses to more than `max`.
- */
-function capOneLine(text: string, max: number): string {
-  if (text.length > max * 8) {
-    const head = oneLine(text.slice(0, max * 8));
-    if (head.length > max) return cap(head, max);
-  }
-  return cap(oneLine(text), max);
-}
-
-function cap(text: string, max: number): string {
-  if (text.length <= max) return text;
-  // Do not cut a surrogate pair in half.
-  let end = max;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}…`;
 }
 
 // ---------------------------------------------------------------------------
@@ -369,8 +344,18 @@ export function rewindBranchState(state: BranchState): BranchState {
   return { lastId: null, recent: state.recent, cand: hashesAfter(state.recent, -1), miss: 0 };
 }
 
+/**
+ * base64url sha256 of a string. The one-shot `crypto.hash` (Node ≥ 20.12) is
+ * about twice as fast as a Hash object for short keys; older Node 20 releases
+ * lack it. Both give the same digest.
+ */
+const sha256: (text: string) => string =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'base64url')
+    : (text) => crypto.createHash('sha256').update(text).digest('base64url');
+
 function digest8(text: string): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, 8);
+  return sha256(text).slice(0, 8);
 }
 
 function idDigest(id: string): string {
