@@ -23,15 +23,15 @@ import { OcmError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MaskingOptions } from '../masking.js';
 import type { Cursor, MalformedRecord, Message, ReadLimits, SourceKind, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
-import { DEFAULT_MAX_LINE_BYTES, headHash, iterateLines, withReadOnlyFile, type LineRecord } from './jsonl-tail.js';
+import { DEFAULT_MAX_LINE_BYTES, headHash, iterateLineBatches, withReadOnlyFile, type LineRecord } from './jsonl-tail.js';
 import {
   DEFAULT_DEDUPE_WINDOW,
   DEFAULT_LOOK_AHEAD,
   emptyBranchState,
+  lookAheadNodeOf,
   normalizePiEntry,
   rewindBranchState,
   settleConsumed,
-  treeNodeOf,
   type BranchState,
   type ConsumedEntry,
   type LookAheadNode,
@@ -400,19 +400,31 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
       const maxMessages = Math.max(1, limits.maxMessages);
       const maxBytes = Math.max(1, limits.maxBytes);
 
-      const lines = iterateLines(handle, { offset, lineNo, maxLineBytes, includeUnterminated: ended });
+      // Lines come in batches (one per buffer read): an await per batch, not per line.
+      const batches = iterateLineBatches(handle, { offset, lineNo, maxLineBytes, includeUnterminated: ended });
+      let batch: LineRecord[] = [];
+      let at = 0;
+      /** The next line, or undefined at the end of the file. */
+      const nextLine = async (): Promise<LineRecord | undefined> => {
+        if (at === batch.length) {
+          const next = await batches.next();
+          if (next.done) return undefined;
+          batch = next.value;
+          at = 0;
+        }
+        return batch[at++];
+      };
       let bytes = 0;
       let candidates = 0;
       let eof = false;
       for (;;) {
-        const next = await lines.next();
-        if (next.done) {
+        const record = at < batch.length ? batch[at++]! : await nextLine();
+        if (record === undefined) {
           eof = true;
           break;
         }
-        const record = next.value;
         const parsed = parseLine(record, path, malformed, maxLineBytes);
-        const node = parsed === undefined ? null : treeNodeOf(parsed);
+        const node = parsed === undefined ? null : lookAheadNodeOf(parsed, record.end);
         let result: Consumed['result'] = null;
         if (parsed !== undefined) {
           result = normalizePiEntry(parsed, ctx);
@@ -422,7 +434,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
         let nodeIndex = -1;
         if (node) {
           nodeIndex = nodes.length;
-          nodes.push({ ...node, end: record.end });
+          nodes.push(node);
         }
         consumed.push({ record, nodeIndex, result, node });
         bytes += record.end - record.start;
@@ -435,19 +447,18 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
         const decided = nodes.length;
         const lastEnd = consumed[consumed.length - 1]?.record.end ?? offset;
         for (;;) {
-          const next = await lines.next();
-          if (next.done) break;
+          const record = at < batch.length ? batch[at++]! : await nextLine();
+          if (record === undefined) break;
           moreLines = true;
-          const record = next.value;
           if (record.text !== undefined) {
             const parsed = safeParse(record.text);
-            const node = parsed === undefined ? null : treeNodeOf(parsed);
-            if (node) nodes.push({ ...node, end: record.end });
+            const node = parsed === undefined ? null : lookAheadNodeOf(parsed, record.end);
+            if (node) nodes.push(node);
           }
           if (nodes.length - decided >= lookAhead.entries || record.end - lastEnd >= lookAhead.bytes) break;
         }
       }
-      await lines.return(undefined);
+      await batches.return(undefined);
       const decideCount = consumed.reduce((n, c) => (c.nodeIndex >= 0 ? n + 1 : n), 0);
       const settled = settleConsumed(consumed, nodes, decideCount, lookAhead, branch, dedupeWindow);
       branch = settled.branch;

@@ -51,11 +51,20 @@ function str(value: unknown): string | undefined {
 
 /** The tree node of a parsed entry, or null (header, or no id). */
 export function treeNodeOf(entry: unknown): TreeNode | null {
+  const node = lookAheadNodeOf(entry, 0);
+  return node && { id: node.id, parentId: node.parentId };
+}
+
+/** The tree node of a parsed entry whose line ends at byte `end`, as one object (readers make one per line). */
+export function lookAheadNodeOf(entry: unknown, end: number): LookAheadNode | null {
   if (!isObject(entry) || entry.type === 'session') return null;
   const id = entry.id;
   if (typeof id !== 'string' || id.length === 0) return null;
-  const parentId = typeof entry.parentId === 'string' && entry.parentId.length > 0 ? entry.parentId : null;
-  return { id, parentId };
+  return { id, parentId: parentIdOf(entry), end };
+}
+
+function parentIdOf(entry: Json): string | null {
+  return typeof entry.parentId === 'string' && entry.parentId.length > 0 ? entry.parentId : null;
 }
 
 const NOT_MESSAGES = new Set([
