@@ -6,6 +6,7 @@ import { createHeuristicObserver, observeWithRules, type HeuristicObserverOption
 import { findDateAnchors, localDateTime } from '../lib/observer/time.js';
 import { splitSentences } from '../lib/observer/sentences.js';
 import { detectTags } from '../lib/observer/tags.js';
+import { expandShorthand } from '../lib/observer/rules-en.js';
 import { observationId } from '../lib/observation-line.js';
 import { maskSecrets } from '../lib/masking.js';
 import type { Message, Observation, ObserverBatch, Role } from '../lib/types.js';
@@ -303,6 +304,37 @@ test('Korean preference and decision in one message become two observations', ()
   const dec = find(obs, /Vitest/);
   assert.equal(dec.category, 'decision');
   assert.equal(dec.priority, 'high');
+});
+
+test('chat shorthand is spelled out, every pattern', () => {
+  const cases: [string, string][] = [
+    ["my fav pic", "my favorite picture"],
+    ["two favs", "two favorite"],
+    ["the fave", "the favorite"],
+    ["those pics and pix", "those pictures and pictures"],
+    ["my b-day and bdays", "my birthday and birthday"],
+    ["gonna, wanna, gotta", "going to, want to, got to"],
+    ["kinda sorta", "kind of sort of"],
+    ["thx!", "thanks!"],
+    ["lemme see, gimme that", "let me see, give me that"],
+    ["vids of the vid", "videos of the video"],
+    ["pls and plz", "please and please"],
+    ["cuz coz bc", "because because because"],
+    ["a long convo", "a long conversation"],
+    ["our vacay", "our vacation"],
+    ["higher edu", "higher education"],
+    ["my biz", "my business"],
+    ["coffee w/ milk", "coffee with milk"],
+    ["tmrw", "tomorrow"],
+    ["thru the night", "through the night"],
+    ["ppl", "people"],
+    ["10 mins, 2 hrs, 3 yrs", "10 minutes, 2 hours, 3 years"],
+    ["2 mos ago and 3 months ago", "2 months ago and 3 months ago"],
+    ["thinkin' doin' goin' nothin' somethin'", "thinking doing going nothing something"],
+    ["Fav Pics", "Favorite Pictures"],
+    ["nothing to expand here", "nothing to expand here"],
+  ];
+  for (const [input, expected] of cases) assert.equal(expandShorthand(input), expected, input);
 });
 
 test('a parenthetical aside joins the sentence before it', () => {

@@ -516,8 +516,15 @@ const SHORTHAND_GROUP: number[] = [];
   }
 }
 
+/**
+ * The word starts every SHORTHAND pattern begins with: a sentence without any of
+ * them (most) skips the 35-group regex above.
+ */
+const SHORTHAND_START = /\b(?:fav|pic|pix|b-?day|gonna|wanna|gotta|kinda|sorta|thx|lemme|gimme|vid|pl[sz]|cuz|coz|bc|convo|vacay|edu|biz|w\/|tmrw|thru|ppl|mins|hrs|yrs|mo|thinkin|doin|goin|nothin|somethin)/i;
+
 /** Spell out common chat shorthand ("fav pic" → "favorite picture"). */
 export function expandShorthand(sentence: string): string {
+  if (!SHORTHAND_START.test(sentence)) return sentence;
   return sentence.replace(SHORTHAND_ANY, (...args: unknown[]) => {
     const m = args[0] as string;
     let i = 0;
