@@ -374,14 +374,30 @@ function attribute(text: string, speaker: string, _korean: boolean): string {
 function finishSentence(s: string): string {
   let t = s.trim();
   // The replacements only apply when the sentence ends in one of these characters.
-  if (ENDS_OPEN.test(t)) t = t.replace(/\s*[!]+$/, '.').replace(/\s*\?+$/, '').replace(/[,;:\s-]+$/, '');
-  if (!CLOSED.test(t) && !/[\p{Extended_Pictographic}]$/u.test(t)) t += '.';
+  if (ENDS_OPEN.test(lastChar(t))) t = t.replace(/\s*[!]+$/, '.').replace(/\s*\?+$/, '').replace(/[,;:\s-]+$/, '');
+  if (!CLOSED.includes(lastChar(t)) && !endsWithPictograph(t)) t += '.';
   return t;
 }
 
-const ENDS_OPEN = /[!?,;:\s-]$/;
-const CLOSED = /[.。…)"'\]]$/;
-const CLOSED_OR_QUESTION = /[.。…)"'\]?]$/;
+// End tests look at the last character only: a `$`-anchored regex is tried from every position.
+const ENDS_OPEN = /^[!?,;:\s-]$/;
+const CLOSED = '.。…)"\']';
+const CLOSED_OR_QUESTION = '.。…)"\']?';
+const PICTOGRAPH = /^\p{Extended_Pictographic}$/u;
+
+/** The last UTF-16 unit of `t`; NUL for '' (in no set: `''.includes('')` would be true). */
+function lastChar(t: string): string {
+  return t.length === 0 ? '\0' : t[t.length - 1]!;
+}
+
+/** Does `t` end with an emoji-like pictograph (`/\p{Extended_Pictographic}$/u`)? None is ASCII. */
+function endsWithPictograph(t: string): boolean {
+  const n = t.length;
+  if (n === 0 || t.charCodeAt(n - 1) < 0x80) return false;
+  const low = t.charCodeAt(n - 1);
+  const pair = n >= 2 && low >= 0xdc00 && low <= 0xdfff && t.charCodeAt(n - 2) >= 0xd800 && t.charCodeAt(n - 2) <= 0xdbff;
+  return PICTOGRAPH.test(t.slice(pair ? n - 2 : n - 1));
+}
 /** Whitespace that oneLine() would change: anything but single spaces inside the text. */
 const LOOSE_SPACE = /[^\S ]| {2}|^ | $/;
 
@@ -389,7 +405,7 @@ function finishText(text: string, maxChars: number): string {
   let t = LOOSE_SPACE.test(text) ? oneLine(text) : text;
   if (t.includes('!!') || t.includes('??')) t = t.replace(/([!?])\1+/g, '$1');
   if (/[.!?][.!?]$/.test(t)) t = t.replace(/([.!?])[.!?]+$/, '$1');
-  if (!CLOSED_OR_QUESTION.test(t) && !/[\p{Extended_Pictographic}]$/u.test(t)) t += '.';
+  if (!CLOSED_OR_QUESTION.includes(lastChar(t)) && !endsWithPictograph(t)) t += '.';
   return t.length > maxChars ? truncate(t, maxChars) : t;
 }
 
