@@ -239,10 +239,15 @@ export function createDayFile(options: { date: string; agent: string; tier: Tier
   };
 }
 
+/** Characters `enc` changes: most fields (ids, names) have none, and a test is cheaper than three replaces. */
+const PROVENANCE_SPECIAL = /[%\s,]/;
+function enc(s: string): string {
+  return PROVENANCE_SPECIAL.test(s) ? s.replace(/%/g, '%25').replace(/\s/g, '%20').replace(/,/g, '%2C') : s;
+}
+
 /** `source agent session e1,e2` ⇄ Provenance. Spaces inside fields are %-encoded. */
 export function formatProvenance(p: Provenance): string {
-  const enc = (s: string) => s.replace(/%/g, '%25').replace(/\s/g, '%20').replace(/,/g, '%2C');
-  return [enc(p.source), enc(p.agent), enc(p.session), p.entryIds.map(enc).join(',') || '-'].join(' ');
+  return `${enc(p.source)} ${enc(p.agent)} ${enc(p.session)} ${p.entryIds.map(enc).join(',') || '-'}`;
 }
 
 export function parseProvenance(text: unknown): Provenance | undefined {
@@ -261,6 +266,15 @@ export function parseProvenance(text: unknown): Provenance | undefined {
 function provenanceMap(fm: Frontmatter): Record<string, unknown> {
   const p = fm.data.provenance;
   return p && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : {};
+}
+
+/** The file's provenance map to add to; a new one when it has none. */
+function ownProvenanceMap(fm: Frontmatter): Record<string, unknown> {
+  const p = fm.data.provenance;
+  if (p && typeof p === 'object' && !Array.isArray(p)) return p as Record<string, unknown>;
+  // Prototype-less: V8 keeps such an object as a hash table from the start, where
+  // a `{}` given thousands of new keys one by one gets a new hidden class per key.
+  return Object.create(null) as Record<string, unknown>;
 }
 
 export interface FileContext {
@@ -311,21 +325,39 @@ export function observationIds(file: DayFile): Set<string> {
 }
 
 function refreshOwnedFrontmatter(file: DayFile): void {
-  const obs = file.segments.filter((s): s is Extract<Segment, { kind: 'obs' }> => s.kind === 'obs');
+  let count = 0;
   const tags = new Set<string>();
-  for (const s of obs) for (const t of s.line.tags) tags.add(t);
-  const ids = new Set(obs.map((s) => s.line.id).filter(Boolean));
+  const ids = new Set<string>();
+  for (const s of file.segments) {
+    if (s.kind !== 'obs') continue;
+    count++;
+    for (const t of s.line.tags) tags.add(t);
+    if (s.line.id) ids.add(s.line.id);
+  }
   const prov = provenanceMap(file.frontmatter);
-  const keptProv: Record<string, unknown> = {};
-  for (const [id, value] of Object.entries(prov)) if (ids.has(id)) keptProv[id] = value;
-  file.frontmatter.data.observations = obs.length;
+  const keys = Object.keys(prov);
+  // Provenance of lines no longer in the file goes. Usually every entry stays:
+  // then the map is kept as it is (adding thousands of keys to a new object one by one is slow).
+  let keptProv = prov;
+  let kept = keys.length;
+  if (!keys.every((id) => ids.has(id))) {
+    keptProv = {};
+    kept = 0;
+    for (const id of keys) {
+      if (!ids.has(id)) continue;
+      keptProv[id] = prov[id];
+      kept++;
+    }
+  }
+  file.frontmatter.data.observations = count;
   file.frontmatter.data.tags = [...tags].sort();
-  if (Object.keys(keptProv).length > 0) file.frontmatter.data.provenance = keptProv;
+  if (kept > 0) file.frontmatter.data.provenance = keptProv;
   else delete file.frontmatter.data.provenance;
   file.frontmatter.dirty = true;
 }
 
-function assertWritable(file: DayFile, path: string): void {
+/** Throws (BAD_INPUT, with a hint) when the program must not rewrite this file: its frontmatter is broken. */
+export function assertWritable(file: DayFile, path: string): void {
   if (file.frontmatter.error) {
     throw new OcmError('BAD_INPUT', `${path} has a broken frontmatter block (${file.frontmatter.error}); it is not rewritten.`, {
       hint: 'Fix the YAML between the --- lines (or delete the block); the pending observations are written on the next run, nothing is lost.',
@@ -343,10 +375,8 @@ export function appendObservations(file: DayFile, observations: Observation[], p
   const fresh = observations.filter((o) => !existing.has(o.id) && (existing.add(o.id), true));
   if (fresh.length === 0) return 0;
   assertWritable(file, path);
-  let lastObs = -1;
-  file.segments.forEach((s, i) => {
-    if (s.kind === 'obs') lastObs = i;
-  });
+  let lastObs = file.segments.length - 1;
+  while (lastObs >= 0 && file.segments[lastObs]!.kind !== 'obs') lastObs--;
   const newSegments: Segment[] = [];
   for (const o of fresh) {
     const line: ParsedObservation = {
@@ -361,21 +391,25 @@ export function appendObservations(file: DayFile, observations: Observation[], p
       startLine: 0,
       endLine: 0,
     };
-    newSegments.push({ kind: 'raw', text: '\n' }, { kind: 'obs', line, raw: formatObservationLine({ ...line, id: o.id }), dirty: false });
+    newSegments.push({ kind: 'raw', text: '\n' }, { kind: 'obs', line, raw: formatObservationLine(o), dirty: false });
   }
   if (lastObs >= 0) {
-    file.segments.splice(lastObs + 1, 0, ...newSegments);
+    // In place, without spreading the new segments as arguments (a long list would overflow the stack).
+    const after = file.segments.splice(lastObs + 1);
+    for (const seg of newSegments) file.segments.push(seg);
+    for (const seg of after) file.segments.push(seg);
   } else {
     // First observations: after the existing text, separated by a blank line.
     const body = file.segments.map(formatSegment).join('');
     const sep = body === '' ? '' : body.endsWith('\n\n') ? '' : body.endsWith('\n') ? '\n' : '\n\n';
     newSegments[0] = { kind: 'raw', text: sep };
-    file.segments.push(...newSegments);
+    for (const seg of newSegments) file.segments.push(seg);
   }
   // Make sure the file ends with a newline after the appended list.
   const last = file.segments[file.segments.length - 1]!;
   if (last.kind === 'obs') file.segments.push({ kind: 'raw', text: '\n' });
-  const prov = { ...provenanceMap(file.frontmatter) };
+  // Added to the file's own map (not a copy of it: copying thousands of keys per append is slow).
+  const prov = ownProvenanceMap(file.frontmatter);
   for (const o of fresh) if (o.provenance) prov[o.id] = formatProvenance(o.provenance);
   file.frontmatter.data.provenance = prov;
   refreshOwnedFrontmatter(file);
