@@ -393,7 +393,9 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
       const ctx: PiContext = { source: kind, agent: stream.agent, session: stream.session, masking: options.masking };
       const malformed: MalformedRecord[] = [];
       interface Consumed extends ConsumedEntry {
-        record: LineRecord;
+        /** Where its line ends and its number (not the line itself: the text is garbage once parsed). */
+        end: number;
+        lineNo: number;
       }
       const consumed: Consumed[] = [];
       const nodes: LookAheadNode[] = [];
@@ -436,7 +438,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
           nodeIndex = nodes.length;
           nodes.push(node);
         }
-        consumed.push({ record, nodeIndex, result, node });
+        consumed.push({ end: record.end, lineNo: record.lineNo, nodeIndex, result, node });
         bytes += record.end - record.start;
         if (candidates >= maxMessages || bytes >= maxBytes) break;
       }
@@ -445,7 +447,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
       let moreLines = false;
       if (!eof) {
         const decided = nodes.length;
-        const lastEnd = consumed[consumed.length - 1]?.record.end ?? offset;
+        const lastEnd = consumed[consumed.length - 1]?.end ?? offset;
         for (;;) {
           const record = at < batch.length ? batch[at++]! : await nextLine();
           if (record === undefined) break;
@@ -465,7 +467,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
       const messages: Message[] = settled.emitted.map((e) => e.message);
 
       const last = consumed[consumed.length - 1];
-      const endOffset = last ? last.record.end : offset;
+      const endOffset = last ? last.end : offset;
       const headLen = Math.min(HEAD_BYTES, size);
       const done = (eof || !moreLines) && isLastFile;
       const next: FileCursor = {
@@ -473,7 +475,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
         path,
         ino,
         offset: endOffset,
-        line: last ? last.record.lineNo : lineNo,
+        line: last ? last.lineNo : lineNo,
         size: Math.max(size, endOffset),
         headLen,
         headHash: await headHash(handle, headLen),
