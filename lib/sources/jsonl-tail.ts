@@ -132,14 +132,19 @@ export async function withReadOnlyFile<T>(path: string, fn: (handle: FileHandle)
   }
 }
 
-/** A short hash of the first `length` bytes: tells a rewritten or replaced file from one that only grew. */
-export async function headHash(handle: FileHandle, length: number): Promise<string> {
+/** Up to `length` bytes from `position` (fewer at the end of the file). */
+export async function readBytes(handle: FileHandle, position: number, length: number): Promise<Buffer> {
   const buffer = Buffer.alloc(length);
   let read = 0;
   while (read < length) {
-    const { bytesRead } = await handle.read(buffer, read, length - read, read);
+    const { bytesRead } = await handle.read(buffer, read, length - read, position + read);
     if (bytesRead === 0) break;
     read += bytesRead;
   }
-  return createHash('sha256').update(buffer.subarray(0, read)).digest('base64url').slice(0, 16);
+  return buffer.subarray(0, read);
+}
+
+/** A short hash of the first `length` bytes: tells a rewritten or replaced file from one that only grew. */
+export async function headHash(handle: FileHandle, length: number): Promise<string> {
+  return createHash('sha256').update(await readBytes(handle, 0, length)).digest('base64url').slice(0, 16);
 }
