@@ -234,11 +234,11 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
 
   /** The carried lines if they start at this file's `offset` and the file still holds the same bytes there. */
   async function takeCarried(handle: FileHandle, ino: string, offset: number, lineNo: number): Promise<CarriedLines | null> {
-    const carry = carried;
+    const offered = carried;
     carried = null;
-    if (!carry || carry.ino !== ino || carry.offset !== offset || carry.lineNo !== lineNo) return null;
-    const now = await readBytes(handle, offset, carry.bytes.length);
-    return now.equals(carry.bytes) ? carry : null;
+    if (!offered || offered.ino !== ino || offered.offset !== offset || offered.lineNo !== lineNo) return null;
+    const now = await readBytes(handle, offset, offered.bytes.length);
+    return now.equals(offered.bytes) ? offered : null;
   }
 
   /** Keep the newline-terminated lines looked ahead at, with the bytes they were read from. */
