@@ -257,7 +257,15 @@ function formatPlainOwnedKeys(ordered: Record<string, unknown>): string | undefi
 
 /** A YAML plain scalar we may write unquoted (our ids and provenance strings always are). */
 const PLAIN_SCALAR = /^[A-Za-z0-9_][A-Za-z0-9_.:%,/+ -]*$/;
+/**
+ * A subset of those decided by one test: starts with a letter (not a number),
+ * words of plain characters without ':' or '#', single spaces between them.
+ * Our ids and provenance strings are; the full test runs for anything else.
+ */
+const SIMPLE_SCALAR = /^[A-Za-z_][A-Za-z0-9_.%,/+-]*(?: [A-Za-z0-9_.%,/+-]+)*$/;
+const RESERVED_WORD = /^(?:true|false|null|yes|no|on|off)$/i;
 function yamlScalar(text: string): string {
+  if (SIMPLE_SCALAR.test(text) && !RESERVED_WORD.test(text)) return text;
   return PLAIN_SCALAR.test(text) && !/: |:$| #|\s$/.test(text) && !/^(true|false|null|~|yes|no|on|off|[-+]?[0-9.]+(e[-+]?[0-9]+)?)$/i.test(text) ? text : JSON.stringify(text);
 }
 
@@ -271,10 +279,13 @@ function formatProvenanceBlock(provenance: unknown): string {
   if (!provenance || typeof provenance !== 'object' || Array.isArray(provenance)) {
     return yamlLib().stringify({ provenance }, { lineWidth: 0 });
   }
-  const entries = Object.entries(provenance as Record<string, unknown>);
-  if (entries.length === 0) return 'provenance: {}\n';
+  const map = provenance as Record<string, unknown>;
+  // Object.keys, not entries: entries is several times slower on a map of thousands of keys.
+  const ids = Object.keys(map);
+  if (ids.length === 0) return 'provenance: {}\n';
   let out = 'provenance:\n';
-  for (const [id, value] of entries) {
+  for (const id of ids) {
+    const value = map[id];
     out += typeof value === 'string' ? `  ${yamlScalar(id)}: ${yamlScalar(value)}\n` : yamlLib().stringify({ [id]: value }, { lineWidth: 0 }).replace(/^/gm, '  ').replace(/ +$/, '');
   }
   return out;
@@ -391,15 +402,16 @@ export function observationIds(file: DayFile): Set<string> {
   return ids;
 }
 
-function refreshOwnedFrontmatter(file: DayFile): void {
+/** Recount the owned keys and drop provenance of lines no longer there. `lineIds`: the file's ids, when the caller has them. */
+function refreshOwnedFrontmatter(file: DayFile, lineIds?: Set<string>): void {
   let count = 0;
   const tags = new Set<string>();
-  const ids = new Set<string>();
+  const ids = lineIds ?? new Set<string>();
   for (const s of file.segments) {
     if (s.kind !== 'obs') continue;
     count++;
     for (const t of s.line.tags) tags.add(t);
-    if (s.line.id) ids.add(s.line.id);
+    if (!lineIds && s.line.id) ids.add(s.line.id);
   }
   const prov = provenanceMap(file.frontmatter);
   const keys = Object.keys(prov);
@@ -407,11 +419,13 @@ function refreshOwnedFrontmatter(file: DayFile): void {
   // then the map is kept as it is (adding thousands of keys to a new object one by one is slow).
   let keptProv = prov;
   let kept = keys.length;
-  if (!keys.every((id) => ids.has(id))) {
+  // (An empty id is never a line's id.)
+  const isLine = (id: string) => id !== '' && ids.has(id);
+  if (!keys.every(isLine)) {
     keptProv = {};
     kept = 0;
     for (const id of keys) {
-      if (!ids.has(id)) continue;
+      if (!isLine(id)) continue;
       keptProv[id] = prov[id];
       kept++;
     }
@@ -479,7 +493,8 @@ export function appendObservations(file: DayFile, observations: Observation[], p
   const prov = ownProvenanceMap(file.frontmatter);
   for (const o of fresh) if (o.provenance) prov[o.id] = formatProvenance(o.provenance);
   file.frontmatter.data.provenance = prov;
-  refreshOwnedFrontmatter(file);
+  // `existing` now holds exactly the ids of the file's lines.
+  refreshOwnedFrontmatter(file, existing);
   return fresh.length;
 }
 
