@@ -188,8 +188,15 @@ export function parseDayFile(text: string): DayFile {
       kind: 'obs',
       raw,
       dirty: false,
+      // Spelled out, not `...parsed`: a spread plus three keys is several times slower per line.
       line: {
-        ...parsed,
+        priority: parsed.priority,
+        done: parsed.done,
+        time: parsed.time,
+        category: parsed.category,
+        text: parsed.text,
+        tags: parsed.tags,
+        id: parsed.id,
         extra: firstNewline === -1 ? '' : raw.slice(firstNewline),
         startLine: range.line + bodyLineOffset,
         endLine: range.endLine + bodyLineOffset,
