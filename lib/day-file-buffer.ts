@@ -13,7 +13,7 @@
  * past the observations (observe-job.ts: JobOutput.save()).
  */
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from './atomic-file.js';
+import { writeFilesAtomic } from './atomic-file.js';
 import { dayFilePath, type HomePaths } from './home.js';
 import type { Observation } from './types.js';
 
@@ -72,12 +72,16 @@ export class DayFileBuffer {
     // Loaded here, not at start-up: a tick with nothing new never parses Markdown.
     const dayFile = await import('./day-file.js');
     const groups = new Map<string, Observation[]>();
-    // A chunk has thousands of observations and a few (agent, date) pairs: each path is built once.
-    const pathOf = new Map<string, string>();
+    // A chunk has thousands of observations, in runs of a few (agent, date) pairs: a path is built per run.
+    let agent: string | undefined;
+    let date: string | undefined;
+    let path = '';
     for (const o of observations) {
-      const key = `${o.agent}\u0000${o.date}`;
-      let path = pathOf.get(key);
-      if (path === undefined) pathOf.set(key, (path = dayFilePath(this.paths, 'hot', o.agent, o.date)));
+      if (o.agent !== agent || o.date !== date) {
+        agent = o.agent;
+        date = o.date;
+        path = dayFilePath(this.paths, 'hot', agent, date);
+      }
       const list = groups.get(path);
       if (list) list.push(o);
       else groups.set(path, [o]);
@@ -99,10 +103,11 @@ export class DayFileBuffer {
     return added;
   }
 
-  /** Append the queued observations and write every changed file (atomically). */
+  /** Append the queued observations and write every changed file (atomically, fsyncs in parallel). */
   async flush(): Promise<void> {
     if (this.files.size === 0) return;
     const { appendObservations, formatDayFile } = await import('./day-file.js');
+    const changed: Array<[BufferedDayFile, string]> = [];
     for (const [path, entry] of this.files) {
       if (entry.queued.length > 0) {
         // One append of everything queued gives the same file as one append per chunk.
@@ -110,10 +115,11 @@ export class DayFileBuffer {
         entry.queued = [];
         entry.dirty = true;
       }
-      if (!entry.dirty) continue;
-      await writeFileAtomic(path, formatDayFile(entry.file), { mode: 0o600 });
-      entry.dirty = false;
+      if (entry.dirty) changed.push([entry, path]);
     }
+    if (changed.length === 0) return;
+    await writeFilesAtomic(changed.map(([entry, path]) => ({ path, data: formatDayFile(entry.file), mode: 0o600 })));
+    for (const [entry] of changed) entry.dirty = false;
   }
 
   /** add() then flush(): for callers that write as they go (the LLM Observer's journal). */

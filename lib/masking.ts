@@ -157,14 +157,14 @@ const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 /** Body of a truncated block (no END line): base64, line breaks (real or JSON-escaped), PEM header values. */
 const PEM_BODY = /[A-Za-z0-9+/=\s\\:,]{0,65536}/y;
 const PEM_MAX_BLOCK = 65536;
+/** Every PEM private-key block contains this. */
+const PEM_ANCHOR = 'PRIVATE KEY';
 
 /**
  * PEM private-key blocks, BEGIN … END. A block whose END is missing (output
  * cut short) is masked to the end of its base64 body. Linear: the END search
  * result is reused for every BEGIN before it.
  */
-const PEM_ANCHOR = 'PRIVATE KEY';
-
 function maskPrivateKeys(text: string, seen: Map<string, number>): string {
   if (!text.includes(PEM_ANCHOR)) return text;
   const out: string[] = [];

@@ -21,6 +21,7 @@ const EMOJI_PRIORITY = new Map<string, Priority>([
 
 /** Obsidian-style tag: letters/digits/_/-//, at least one non-digit. */
 export const TAG_PATTERN = /#((?=[\p{L}\p{N}_/-]*[\p{L}_])[\p{L}\p{N}_/-]+)/gu;
+const TAG_SCAN = new RegExp(TAG_PATTERN.source, TAG_PATTERN.flags);
 const TRAILING_TAGS = /((?:\s+#(?=[\p{L}\p{N}_/-]*[\p{L}_])[\p{L}\p{N}_/-]+)+)\s*$/u;
 const BLOCK_ID = /\s+\^([A-Za-z0-9-]+)\s*$/;
 const MARKERS = /^(?:(?:✅|🔴|🟡|🟢|🟠|⚪)\uFE0F?\s*)+/u;
@@ -76,9 +77,14 @@ export function parseObservationContent(content: string): ParsedLine | undefined
   if (trailing) {
     rest = rest.slice(0, trailing.index);
   }
-  for (const m of (rest + (trailing ? trailing[1] : '')).matchAll(TAG_PATTERN)) {
-    const tag = m[1]!;
-    if (!tags.includes(tag)) tags.push(tag);
+  const tagged = trailing ? rest + trailing[1] : rest;
+  if (tagged.includes('#')) {
+    // exec on a private copy of the pattern: cheaper per line than matchAll's iterator.
+    TAG_SCAN.lastIndex = 0;
+    for (let m = TAG_SCAN.exec(tagged); m; m = TAG_SCAN.exec(tagged)) {
+      const tag = m[1]!;
+      if (!tags.includes(tag)) tags.push(tag);
+    }
   }
   return {
     priority: priority ?? (done ? 'medium' : 'medium'),

@@ -328,8 +328,21 @@ function journals(state: State): Record<string, ObserveJournal> {
   return ((state.extra.observeJournal ??= {}) as Record<string, ObserveJournal>);
 }
 
+/**
+ * JSON of cursors already compared. A cursor can hold a source's dedupe memory
+ * (~100 KB): each chunk's is compared as the new cursor and again as the next
+ * read's previous one. A cursor is a value (each read returns a new one).
+ */
+const cursorJsonCache = new WeakMap<Cursor, string>();
+function cursorJson(cursor: Cursor | null | undefined): string {
+  if (!cursor) return JSON.stringify(cursor ?? null);
+  let json = cursorJsonCache.get(cursor);
+  if (json === undefined) cursorJsonCache.set(cursor, (json = JSON.stringify(cursor)));
+  return json;
+}
+
 function sameCursor(a: Cursor | null | undefined, b: Cursor | null | undefined): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  return a === b || cursorJson(a) === cursorJson(b);
 }
 
 /** Greedy packing in order: groups of about `limit` tokens (one item over the limit is a group of its own). */

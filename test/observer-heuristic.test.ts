@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHeuristicObserver, observeWithRules, type HeuristicObserverOptions } from '../lib/observer/heuristic.js';
-import { findDateAnchors, localDateTime } from '../lib/observer/time.js';
+import { findDateAnchors, localClock, localDateTime } from '../lib/observer/time.js';
 import { splitSentences } from '../lib/observer/sentences.js';
 import { detectTags } from '../lib/observer/tags.js';
 import { expandShorthand } from '../lib/observer/rules-en.js';
@@ -335,6 +335,25 @@ test('chat shorthand is spelled out, every pattern', () => {
     ["nothing to expand here", "nothing to expand here"],
   ];
   for (const [input, expected] of cases) assert.equal(expandShorthand(input), expected, input);
+});
+
+test('localClock agrees with localDateTime across zones, DST and odd offsets', () => {
+  const zones = ['UTC', 'Asia/Seoul', 'America/New_York', 'Europe/Berlin', 'Asia/Kolkata', 'Australia/Lord_Howe', 'America/St_Johns', 'Pacific/Chatham', 'Not/AZone'];
+  let x = 12345;
+  const rand = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (const zone of zones) {
+    const clock = localClock(zone);
+    // Random instants 1960–2040, then a dense walk (7 s steps, in and out of order) across 2026's DST changes.
+    const instants: number[] = [];
+    for (let i = 0; i < 2000; i++) instants.push(Math.floor(Date.UTC(1960, 0, 1) + rand() * (Date.UTC(2040, 0, 1) - Date.UTC(1960, 0, 1))));
+    for (const start of [Date.UTC(2026, 2, 8, 5), Date.UTC(2026, 2, 29, 0), Date.UTC(2026, 3, 4, 14), Date.UTC(2026, 9, 4, 14), Date.UTC(2026, 10, 1, 5)]) {
+      for (let t = start; t < start + 3 * 3_600_000; t += 7_000) instants.push(t, t - 3_600_000);
+    }
+    for (const ms of instants) {
+      const iso = new Date(ms).toISOString();
+      assert.deepEqual(clock(ms), localDateTime(iso, zone), `${zone} ${iso}`);
+    }
+  }
 });
 
 test('a parenthetical aside joins the sentence before it', () => {

@@ -48,6 +48,10 @@ test('user text: timestamp prefix and untrusted-metadata blocks are stripped (al
     ['Chat history since last reply (untrusted, for context):\n```json\n[{"from":"x"}]\n```\nNow answer.', 'Now answer.'],
     ['he said (untrusted metadata): and left', 'he said (untrusted metadata): and left'],
     ['A [Fri 2026-04-10 16:30 CEST] in the middle stays', 'A [Fri 2026-04-10 16:30 CEST] in the middle stays'],
+    // Label words in any case take the full path; texts without them the quick one, with the same clean-up.
+    ['SENDER (UNTRUSTED METADATA):\n```json\n{"a":1}\n```\nLoud label.', 'Loud label.'],
+    ['The metadata is\r\nin\r\n\r\n\r\n\r\nthe file.  ', 'The metadata is\nin\n\nthe file.'],
+    ['  \r\n[Fri 2026-04-10 16:30 CEST]  Plain\r\r\rtext\n\n\n\nhere \n', 'Plain\n\ntext\n\nhere'],
   ];
   for (const [input, expected] of cases) assert.equal(stripUserTransportNoise(input), expected, input);
 });

@@ -22,7 +22,7 @@ import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } fro
 import { cleanMessageText, isKorean, splitSentences } from './sentences.js';
 import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
 import { detectTags } from './tags.js';
-import { annotateDates, findDateAnchors, localDateTime, type LocalDateTime } from './time.js';
+import { annotateDates, findDateAnchors, localClock, localDateTime, type LocalDateTime } from './time.js';
 
 export type { SpeakerNames } from './speakers.js';
 
@@ -128,18 +128,10 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
   const fallbackLocal = localDateTime(batch.now, batch.timeZone) ?? localDateTime('1970-01-01T00:00:00Z', 'UTC')!;
   const drafts: Draft[] = [];
   let pendingQuestion: ReplyContext | undefined;
-  // Messages come seconds apart: the local date and time are worked out once per minute.
-  const localByMinute = new Map<number, LocalDateTime>();
+  const clock = localClock(batch.timeZone);
   const localOf = (iso: string): LocalDateTime => {
     const ms = Date.parse(iso);
-    if (!Number.isFinite(ms)) return fallbackLocal;
-    const minute = Math.floor(ms / 60_000);
-    let local = localByMinute.get(minute);
-    if (!local) {
-      local = localDateTime(iso, batch.timeZone) ?? fallbackLocal;
-      localByMinute.set(minute, local);
-    }
-    return local;
+    return Number.isFinite(ms) ? clock(ms) : fallbackLocal;
   };
   for (const message of batch.messages) {
     if (message.role !== 'user' && message.role !== 'assistant') continue;

@@ -116,7 +116,8 @@ function splitLine(line: string): string[] {
   let start = 0;
   // Candidate boundaries: punctuation run followed by whitespace (or closing quote/bracket then whitespace).
   // The lookbehind starts a match only at the beginning of a punctuation run (linear on "......").
-  const boundary = /(?<![.!?…。！？])([.!?…。！？]+)(["')\]]*)(\s+)/g;
+  // (The lookbehind follows the first mark it checks, so positions without a mark fail at once.)
+  const boundary = /([.!?…。！？](?<![.!?…。！？].)[.!?…。！？]*)(["')\]]*)(\s+)/g;
   for (let m = boundary.exec(line); m; m = boundary.exec(line)) {
     const punct = m[1]!;
     const endOfSentence = m.index + punct.length + m[2]!.length;
@@ -146,7 +147,8 @@ function splitLine(line: string): string[] {
   }
   // "I'm trying to pick the right ones - any advice on that?": a statement and a question.
   for (let i = 0; i < pieces.length; i++) {
-    const m = /^(.{12,}?[^\s-])\s+[-–—]\s+([^-–—]{3,}\?["')\]]*)\s*$/.exec(pieces[i]!);
+    // (Only a piece with a "?" can match: most skip the backtracking regex.)
+    const m = pieces[i]!.includes('?') ? /^(.{12,}?[^\s-])\s+[-–—]\s+([^-–—]{3,}\?["')\]]*)\s*$/.exec(pieces[i]!) : null;
     if (m && !/\?/.test(m[1]!) && !QUESTION_LEAD.test(m[1]!)) pieces.splice(i, 1, `${m[1]}.`, m[2]!);
   }
   // Korean: split after sentence-final endings without punctuation.

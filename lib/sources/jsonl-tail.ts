@@ -6,6 +6,7 @@
  * `maxLineBytes` is never buffered whole: it is reported as too long and
  * skipped. Read-only: the file is opened with 'r' and never written.
  */
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 
@@ -59,7 +60,7 @@ export async function* iterateLineBatches(handle: FileHandle, options: LineReadO
   let tooLong = false;
 
   /** The record of the line that ends at file offset `end`; `tail` is its part in the current buffer. */
-  const finish = (end: number, terminated: boolean, tail: Uint8Array): LineRecord => {
+  const finish = (end: number, terminated: boolean, tail: Buffer): LineRecord => {
     lineNo += 1;
     const length = (terminated ? end - 1 : end) - lineStart;
     const record: LineRecord = { lineNo, start: lineStart, end, bytes: length };
@@ -69,10 +70,15 @@ export async function* iterateLineBatches(handle: FileHandle, options: LineReadO
       // A line inside one buffer is decoded in place; only a line split across reads is joined.
       let bytes = pieces.length === 0 ? tail : Buffer.concat([...pieces, tail], pieceBytes + tail.length);
       if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
-      try {
-        record.text = decoder.decode(bytes);
-      } catch {
-        record.problem = 'invalid-utf8';
+      if (isAscii(bytes)) {
+        // Plain ASCII is valid UTF-8 and has no BOM: copy it as a one-byte string, skipping the decoder.
+        record.text = bytes.toString('latin1');
+      } else {
+        try {
+          record.text = decoder.decode(bytes);
+        } catch {
+          record.problem = 'invalid-utf8';
+        }
       }
     }
     pieces = [];
@@ -109,7 +115,7 @@ export async function* iterateLineBatches(handle: FileHandle, options: LineReadO
   if (options.includeUnterminated && position > lineStart) yield [finish(position, false, EMPTY)];
 }
 
-const EMPTY = new Uint8Array(0);
+const EMPTY = Buffer.alloc(0);
 
 /** Complete lines of an open file from `offset`, one at a time (see iterateLineBatches). */
 export async function* iterateLines(handle: FileHandle, options: LineReadOptions): AsyncGenerator<LineRecord> {
@@ -126,14 +132,19 @@ export async function withReadOnlyFile<T>(path: string, fn: (handle: FileHandle)
   }
 }
 
-/** A short hash of the first `length` bytes: tells a rewritten or replaced file from one that only grew. */
-export async function headHash(handle: FileHandle, length: number): Promise<string> {
+/** Up to `length` bytes from `position` (fewer at the end of the file). */
+export async function readBytes(handle: FileHandle, position: number, length: number): Promise<Buffer> {
   const buffer = Buffer.alloc(length);
   let read = 0;
   while (read < length) {
-    const { bytesRead } = await handle.read(buffer, read, length - read, read);
+    const { bytesRead } = await handle.read(buffer, read, length - read, position + read);
     if (bytesRead === 0) break;
     read += bytesRead;
   }
-  return createHash('sha256').update(buffer.subarray(0, read)).digest('base64url').slice(0, 16);
+  return buffer.subarray(0, read);
+}
+
+/** A short hash of the first `length` bytes: tells a rewritten or replaced file from one that only grew. */
+export async function headHash(handle: FileHandle, length: number): Promise<string> {
+  return createHash('sha256').update(await readBytes(handle, 0, length)).digest('base64url').slice(0, 16);
 }

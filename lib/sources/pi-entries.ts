@@ -250,7 +250,20 @@ const UNTRUSTED_LABEL = /^[A-Za-z][A-Za-z0-9 _/-]{0,80}\((?:untrusted|metadata)[
  * alone on their line, so "he said (untrusted metadata): and left" stays.
  */
 export function stripUserTransportNoise(text: string): string {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const normalised = text.replace(/\r\n?/g, '\n');
+  // Most messages carry no metadata block: without one of the label words no line can be a label.
+  let result = (MAY_HOLD_LABEL.test(normalised) ? withoutMetadataBlocks(normalised) : normalised).trim();
+  // The prefix may now lead the text (it often comes after the metadata blocks).
+  for (let n = 0; n < 3 && TIME_PREFIX.test(result); n += 1) result = result.replace(TIME_PREFIX, '').trim();
+  return result.replace(/\n{3,}/g, '\n\n');
+}
+
+/** Every UNTRUSTED_LABEL match contains one of these words. */
+const MAY_HOLD_LABEL = /untrusted|metadata/i;
+
+/** The text without its untrusted-metadata blocks (label lines and what they label). */
+function withoutMetadataBlocks(text: string): string {
+  const lines = text.split('\n');
   const out: string[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -263,10 +276,7 @@ export function stripUserTransportNoise(text: string): string {
     }
     i = skipBlock(lines, i + 1);
   }
-  let result = out.join('\n').trim();
-  // The prefix may now lead the text (it often comes after the metadata blocks).
-  for (let n = 0; n < 3 && TIME_PREFIX.test(result); n += 1) result = result.replace(TIME_PREFIX, '').trim();
-  return result.replace(/\n{3,}/g, '\n\n');
+  return out.join('\n');
 }
 
 /** Index of the first line after the metadata block that starts at `i` (after its label). */
@@ -412,40 +422,52 @@ export function advanceBranchState(
   active: boolean,
   dedupeWindow = DEFAULT_DEDUPE_WINDOW,
 ): { state: BranchState; emit: boolean } {
-  let { lastId, recent, cand, miss } = state;
-  if (node && lastId !== null && node.parentId !== lastId) {
+  const next = copyBranchState(state);
+  const emit = stepBranchState(next, node, dedupeKey, active, dedupeWindow);
+  return { state: next, emit };
+}
+
+/** The branch fields only (a reader may pass its whole cursor as the state). */
+function copyBranchState(state: BranchState): BranchState {
+  return { lastId: state.lastId, recent: state.recent, cand: state.cand, miss: state.miss };
+}
+
+/** advanceBranchState on a state the caller owns: updates it in place (no objects per entry). */
+function stepBranchState(state: BranchState, node: TreeNode | null, dedupeKey: string | null, active: boolean, dedupeWindow: number): boolean {
+  if (node && state.lastId !== null && node.parentId !== state.lastId) {
     // A fork: copies of what was said after the fork point may be re-appended. A parent we never
     // saw (a torn or malformed line) is not a fork: the entry continues the line.
-    const at = node.parentId === null ? -1 : findRecord(recent, node.parentId);
+    const at = node.parentId === null ? -1 : findRecord(state.recent, node.parentId);
     if (node.parentId === null || at >= 0) {
-      cand = hashesAfter(recent, at);
-      miss = 0;
+      state.cand = hashesAfter(state.recent, at);
+      state.miss = 0;
     }
   }
   let emit = false;
   let hash = NO_HASH;
   if (dedupeKey !== null && active) {
     hash = dedupeHash(dedupeKey);
-    const remaining = cand.length > 0 ? removeCandidate(cand, hash) : null;
+    const remaining = state.cand.length > 0 ? removeCandidate(state.cand, hash) : null;
     if (remaining !== null) {
-      cand = remaining;
-      miss = 0;
+      state.cand = remaining;
+      state.miss = 0;
     } else {
       emit = true;
-      if (cand.length > 0 && ++miss >= CANDIDATE_PATIENCE) {
-        cand = '';
-        miss = 0;
+      if (state.cand.length > 0 && ++state.miss >= CANDIDATE_PATIENCE) {
+        state.cand = '';
+        state.miss = 0;
       }
     }
   }
   if (node) {
-    recent += idDigest(node.id) + hash;
+    let recent = state.recent + (idDigest(node.id) + hash);
     // Trim in batches (amortised O(1) per entry): keep between 1 and 1.5 windows, deterministically.
     const max = dedupeWindow * RECORD;
     if (recent.length > max + Math.max(RECORD, Math.floor(dedupeWindow / 2) * RECORD)) recent = recent.slice(recent.length - max);
-    lastId = node.id;
+    state.recent = recent;
+    state.lastId = node.id;
   }
-  return { state: { lastId, recent, cand, miss }, emit };
+  return emit;
 }
 
 export interface LookAheadNode extends TreeNode {
@@ -536,13 +558,14 @@ export function settleConsumed<T extends ConsumedEntry>(
   const before = branch;
   const abandoned = abandonedNodes(nodes, decideCount, window, (id) => rememberedEntry(before, id));
   const emitted: Array<{ item: T; message: Message }> = [];
-  let state = branch;
+  // Nothing read: the state passes through as it came (the database reader passes its whole cursor here).
+  if (consumed.length === 0) return { emitted, branch };
+  const state = copyBranchState(branch);
   for (const item of consumed) {
     const message = item.result?.kind === 'message' ? item.result : null;
     const active = item.nodeIndex < 0 || !abandoned.has(item.nodeIndex);
-    const step = advanceBranchState(state, item.node, message ? message.dedupeKey : null, active, dedupeWindow);
-    state = step.state;
-    if (message && step.emit) emitted.push({ item, message: message.message });
+    const emit = stepBranchState(state, item.node, message ? message.dedupeKey : null, active, dedupeWindow);
+    if (message && emit) emitted.push({ item, message: message.message });
   }
   return { emitted, branch: state };
 }
