@@ -240,6 +240,21 @@ const ACTIVE_EMAIL_RULE = activate(EMAIL_RULE);
  */
 const MAY_HOLD_SECRET = anyLiteral([PEM_ANCHOR, ...RULES.flatMap((rule) => rule.anchors)], true);
 
+/** Anchors of the rules whose matches can be kilobytes long (a JWT up to ~16 KiB, a bearer token 4 KiB). */
+const LONG_MATCH_ANCHORS = /eyJ|earer/i;
+
+/**
+ * How far past the end of `kept` a built-in secret that starts inside it can
+ * reach (0: no rule's anchor is in `kept`, so none starts there). Every rule's
+ * secret follows its anchor, and a PEM block without its END is masked to the
+ * end of what is given, so masking `kept` plus this many characters and then
+ * cutting never leaves part of a secret unmasked.
+ */
+export function secretReach(kept: string): number {
+  if (!MAY_HOLD_SECRET.test(kept)) return 0;
+  return LONG_MATCH_ANCHORS.test(kept) ? 17 * 1024 : 1024;
+}
+
 function applyRule(text: string, rule: ActiveRule, seen: Map<string, number>): string {
   if (!rule.mayMatch(text)) return text;
   rule.pattern.lastIndex = 0;

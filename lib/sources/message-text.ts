@@ -8,7 +8,7 @@
 import { maskSecrets, type MaskingOptions } from '../masking.js';
 import type { Message, Role, SourceKind } from '../types.js';
 import { summariseToolCall, TOOL_SUMMARY_CHARS } from './pi-entries.js';
-import { capOneLine } from './whitespace.js';
+import { capOneLineMasked } from './masked-cap.js';
 
 export { summariseToolCall, TOOL_SUMMARY_CHARS };
 
@@ -41,7 +41,7 @@ export function isoTime(value: unknown): string {
 /** `[tool result Bash: first 200 characters]` / `[tool error Bash: …]`. */
 export function summariseToolResult(name: string, output: string, isError = false): string {
   const label = isError ? 'tool error' : 'tool result';
-  const body = capOneLine(output, TOOL_SUMMARY_CHARS);
+  const body = capOneLineMasked(output, TOOL_SUMMARY_CHARS);
   return body.length > 0 ? `[${label} ${name}: ${body}]` : `[${label} ${name}]`;
 }
 

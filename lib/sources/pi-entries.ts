@@ -17,6 +17,7 @@
 import * as crypto from 'node:crypto';
 import { maskSecrets, type MaskingOptions } from '../masking.js';
 import type { Message, Role, SourceKind } from '../types.js';
+import { capMasked, capOneLineMasked } from './masked-cap.js';
 import { cap, capOneLine, collapseWhiteSpace } from './whitespace.js';
 
 export interface PiContext {
@@ -118,14 +119,14 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
     case 'toolResult': {
       const toolName = str(message.toolName) ?? 'tool';
       const label = message.isError === true ? 'tool error' : 'tool result';
-      built = { role: 'tool', text: `[${label} ${toolName}: ${capOneLine(contentText(message.content), TOOL_SUMMARY_CHARS)}]`, toolName };
+      built = { role: 'tool', text: `[${label} ${toolName}: ${capOneLineMasked(contentText(message.content), TOOL_SUMMARY_CHARS)}]`, toolName };
       // A re-appended copy keeps its toolCallId but may carry a trimmed output.
       const callId = str(message.toolCallId);
       if (callId) built.key = `tool\u0000${toolName}\u0000${callId}`;
       break;
     }
     case 'bashExecution': {
-      const command = capOneLine(str(message.command) ?? '', 120);
+      const command = capOneLineMasked(str(message.command) ?? '', 120);
       const outcome =
         message.cancelled === true ? 'cancelled' : typeof message.exitCode === 'number' ? `exit ${message.exitCode}` : 'no exit code';
       built = { role: 'tool', text: `[bash: ${command} → ${outcome}]`, toolName: 'bash' };
@@ -212,18 +213,18 @@ export function summariseToolCall(name: string, args: unknown): string {
   } else if (args !== undefined && args !== null) {
     summary = argValue(args);
   }
-  summary = cap(summary, TOOL_SUMMARY_CHARS);
+  summary = capMasked(summary, TOOL_SUMMARY_CHARS);
   return summary.length > 0 ? `[tool call: ${name} ${summary}]` : `[tool call: ${name}]`;
 }
 
 function argValue(value: unknown): string {
   if (typeof value === 'string') {
-    const flat = capOneLine(value, 80);
+    const flat = capOneLineMasked(value, 80);
     return /[\s"]/.test(flat) || flat.length === 0 ? JSON.stringify(flat) : flat;
   }
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
   try {
-    return cap(JSON.stringify(value) ?? '', 80);
+    return capMasked(JSON.stringify(value) ?? '', 80);
   } catch {
     return '…';
   }
