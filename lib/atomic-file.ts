@@ -12,21 +12,60 @@ export interface AtomicWriteOptions {
   mode?: number;
 }
 
+export interface AtomicFile {
+  path: string;
+  data: string | Uint8Array;
+  /** Default 0o600. */
+  mode?: number;
+}
+
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+  await writeFilesAtomic([{ path, data, ...(options.mode !== undefined ? { mode: options.mode } : {}) }]);
+}
+
+/**
+ * Several files, each written atomically as by writeFileAtomic, with the disk
+ * waits shared: the temp files are written and fsynced concurrently, then
+ * renamed in order, then each folder is fsynced once. Every file is the old
+ * one or the new one, never half of one; when this throws, some may be new.
+ */
+export async function writeFilesAtomic(files: AtomicFile[]): Promise<void> {
+  const written = await Promise.allSettled(files.map((f) => writeTemp(f)));
+  const temps = written.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
+  const failed = written.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  let next = 0;
+  try {
+    if (failed) throw failed.reason;
+    for (; next < files.length; next++) {
+      const { path } = files[next]!;
+      try {
+        await rename(temps[next]!, path);
+      } catch (error) {
+        throw fromSystemError(error, `write ${path}`);
+      }
+    }
+  } catch (error) {
+    await Promise.all(temps.slice(next).map((tmp) => (tmp ? unlink(tmp).catch(() => undefined) : undefined)));
+    throw error;
+  }
+  await Promise.all([...new Set(files.map((f) => dirname(f.path)))].map(syncDir));
+}
+
+/** The data in a fsynced temp file next to `path`; returns the temp file's path. */
+async function writeTemp({ path, data, mode = 0o600 }: AtomicFile): Promise<string> {
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const handle = await open(tmp, 'w', options.mode ?? 0o600);
+    const handle = await open(tmp, 'w', mode);
     try {
-      await handle.chmod(options.mode ?? 0o600);
+      await handle.chmod(mode);
       await handle.writeFile(data);
       await handle.sync();
     } finally {
       await handle.close();
     }
-    await rename(tmp, path);
-    await syncDir(dir);
+    return tmp;
   } catch (error) {
     await unlink(tmp).catch(() => undefined);
     throw fromSystemError(error, `write ${path}`);

@@ -11,15 +11,41 @@
  *   provenance:
  *     o-7f3a9c21e0: openclaw main 5f2a9c1e e1f2a3b4,c5d6e7f8
  */
-import matter from 'gray-matter';
-import { stringify as stringifyYaml } from 'yaml';
-import jsYaml from 'js-yaml';
-import { unified } from 'unified';
-import remarkParse from 'remark-parse';
+import { createRequire } from 'node:module';
 import type { List, ListItem, Root } from 'mdast';
 import { OcmError } from './errors.js';
 import { formatObservationLine, parseObservationContent } from './observation-line.js';
 import type { Observation, Provenance, Tier } from './types.js';
+
+/*
+ * The YAML and Markdown libraries are most of this module's loading time
+ * (~200 ms), and a file the program wrote needs none but `yaml` (to write
+ * the frontmatter) and js-yaml (to read it): they load on first use.
+ * js-yaml and yaml are CommonJS, so a synchronous require() is fine.
+ */
+const require = createRequire(import.meta.url);
+const jsYaml = (): typeof import('js-yaml') => require('js-yaml') as typeof import('js-yaml');
+const yamlLib = (): typeof import('yaml') => require('yaml') as typeof import('yaml');
+
+type MarkdownParse = (body: string) => Root;
+function markdownParser(unified: typeof import('unified').unified, remarkParse: typeof import('remark-parse').default): MarkdownParse {
+  return (body) => unified().use(remarkParse).parse(body) as Root;
+}
+/**
+ * remark parses the bodies the fast path below does not take (hand-edited
+ * files). It is ESM-only: Node >= 20.19 / 22.12 can require() it on first
+ * use; older Node cannot, so there it is loaded with this module.
+ */
+let parseMarkdown: MarkdownParse | undefined = process.features.require_module
+  ? undefined
+  : await Promise.all([import('unified'), import('remark-parse')]).then(([u, r]) => markdownParser(u.unified, r.default));
+function markdownTree(body: string): Root {
+  parseMarkdown ??= markdownParser(
+    (require('unified') as typeof import('unified')).unified,
+    (require('remark-parse') as typeof import('remark-parse')).default,
+  );
+  return parseMarkdown(body);
+}
 
 export interface Frontmatter {
   /** Parsed data (empty when there is none or it is broken). */
@@ -67,12 +93,21 @@ function parseFrontmatter(text: string): { fm: Frontmatter; body: string; bodyLi
   const body = text.slice(raw.length);
   const bodyLineOffset = raw.split('\n').length - 1;
   try {
-    // gray-matter with js-yaml's core schema (dates stay strings). Not the `yaml`
+    // js-yaml with its core schema (dates stay strings). Not the `yaml`
     // package here: its duplicate-key check is quadratic, ~40 ms for the
     // 1000-entry provenance map of a busy day (js-yaml: ~5 ms, same errors on
-    // duplicate keys). Passing options disables gray-matter's content cache.
-    const parsed = matter(raw, { engines: { yaml: (s: string) => jsYaml.load(s, { schema: jsYaml.CORE_SCHEMA }) as object } });
-    const data = parsed.data && typeof parsed.data === 'object' && !Array.isArray(parsed.data) ? (parsed.data as Record<string, unknown>) : {};
+    // duplicate keys). The YAML text is what gray-matter (used before, ~60 ms
+    // to load) handed its engine: after the opening `---`, up to the first
+    // line that starts with `---`; nothing but comments is an empty map.
+    const afterOpen = raw.slice(3);
+    const close = afterOpen.indexOf('\n---');
+    const yamlText = close === -1 ? afterOpen : afterOpen.slice(0, close);
+    let parsed: unknown = {};
+    if (yamlText.replace(/^\s*#[^\n]+/gm, '').trim() !== '') {
+      const yaml = jsYaml();
+      parsed = yaml.load(yamlText, { schema: yaml.CORE_SCHEMA });
+    }
+    const data = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
     return { fm: { data, raw, dirty: false }, body, bodyLineOffset };
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
@@ -120,7 +155,7 @@ export function listItemRanges(body: string): ItemRange[] {
 }
 
 export function remarkListItemRanges(body: string): ItemRange[] {
-  const tree = unified().use(remarkParse).parse(body) as Root;
+  const tree = markdownTree(body);
   const out: ItemRange[] = [];
   for (const child of tree.children) {
     if (child.type !== 'list') continue;
@@ -153,8 +188,15 @@ export function parseDayFile(text: string): DayFile {
       kind: 'obs',
       raw,
       dirty: false,
+      // Spelled out, not `...parsed`: a spread plus three keys is several times slower per line.
       line: {
-        ...parsed,
+        priority: parsed.priority,
+        done: parsed.done,
+        time: parsed.time,
+        category: parsed.category,
+        text: parsed.text,
+        tags: parsed.tags,
+        id: parsed.id,
         extra: firstNewline === -1 ? '' : raw.slice(firstNewline),
         startLine: range.line + bodyLineOffset,
         endLine: range.endLine + bodyLineOffset,
@@ -175,22 +217,62 @@ function formatFrontmatter(fm: Frontmatter): string {
     ordered[key] = value;
   }
   const provenance = fm.data.provenance;
-  const yaml = (Object.keys(ordered).length ? stringifyYaml(ordered, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'any' }) : '').replace(
-    /^tags:\n((?:\s+- .*\n)+)/m,
-    (_m, items: string) => {
-      const list = items
-        .trim()
-        .split('\n')
-        .map((l) => l.replace(/^\s*-\s*/, '').trim());
-      return `tags: [${list.join(', ')}]\n`;
-    },
-  );
+  const yaml =
+    formatPlainOwnedKeys(ordered) ??
+    (Object.keys(ordered).length ? yamlLib().stringify(ordered, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'any' }) : '').replace(
+      /^tags:\n((?:\s+- .*\n)+)/m,
+      (_m, items: string) => {
+        const list = items
+          .trim()
+          .split('\n')
+          .map((l) => l.replace(/^\s*-\s*/, '').trim());
+        return `tags: [${list.join(', ')}]\n`;
+      },
+    );
   return `---\n${yaml}${provenance === undefined ? '' : formatProvenanceBlock(provenance)}---\n`;
+}
+
+/** A string the `yaml` serialiser writes as it is: a name, a date, a tag; never one that reads as a number, bool or null. */
+const PLAIN_WORD = /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/;
+const READS_AS_OTHER_TYPE = /^(?:[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-f]+|true|false|null|yes|no|on|off|y|n)$/i;
+function isPlainWord(value: unknown): value is string {
+  return typeof value === 'string' && PLAIN_WORD.test(value) && !READS_AS_OTHER_TYPE.test(value);
+}
+
+/**
+ * The owned keys exactly as the `yaml` serialiser (with the flow-style tags
+ * above) writes them, without loading it (~55 ms of a job): only when every
+ * key is owned and every value is a plain word or an integer, and the tags a
+ * list of plain words — what the program writes. Undefined otherwise.
+ * test/day-file.test.ts checks it against the serialiser.
+ */
+function formatPlainOwnedKeys(ordered: Record<string, unknown>): string | undefined {
+  let out = '';
+  for (const [key, value] of Object.entries(ordered)) {
+    if (!(OWNED_KEYS as readonly string[]).includes(key)) return undefined;
+    if (key === 'tags' && Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) if (!isPlainWord(value[i])) return undefined;
+      out += `${key}: [${value.join(', ')}]\n`;
+    } else if (isPlainWord(value) || (Number.isSafeInteger(value) && !Object.is(value, -0))) {
+      out += `${key}: ${String(value)}\n`;
+    } else {
+      return undefined;
+    }
+  }
+  return out;
 }
 
 /** A YAML plain scalar we may write unquoted (our ids and provenance strings always are). */
 const PLAIN_SCALAR = /^[A-Za-z0-9_][A-Za-z0-9_.:%,/+ -]*$/;
+/**
+ * A subset of those decided by one test: starts with a letter (not a number),
+ * words of plain characters without ':' or '#', single spaces between them.
+ * Our ids and provenance strings are; the full test runs for anything else.
+ */
+const SIMPLE_SCALAR = /^[A-Za-z_][A-Za-z0-9_.%,/+-]*(?: [A-Za-z0-9_.%,/+-]+)*$/;
+const RESERVED_WORD = /^(?:true|false|null|yes|no|on|off)$/i;
 function yamlScalar(text: string): string {
+  if (SIMPLE_SCALAR.test(text) && !RESERVED_WORD.test(text)) return text;
   return PLAIN_SCALAR.test(text) && !/: |:$| #|\s$/.test(text) && !/^(true|false|null|~|yes|no|on|off|[-+]?[0-9.]+(e[-+]?[0-9]+)?)$/i.test(text) ? text : JSON.stringify(text);
 }
 
@@ -202,13 +284,16 @@ function yamlScalar(text: string): string {
  */
 function formatProvenanceBlock(provenance: unknown): string {
   if (!provenance || typeof provenance !== 'object' || Array.isArray(provenance)) {
-    return stringifyYaml({ provenance }, { lineWidth: 0 });
+    return yamlLib().stringify({ provenance }, { lineWidth: 0 });
   }
-  const entries = Object.entries(provenance as Record<string, unknown>);
-  if (entries.length === 0) return 'provenance: {}\n';
+  const map = provenance as Record<string, unknown>;
+  // Object.keys, not entries: entries is several times slower on a map of thousands of keys.
+  const ids = Object.keys(map);
+  if (ids.length === 0) return 'provenance: {}\n';
   let out = 'provenance:\n';
-  for (const [id, value] of entries) {
-    out += typeof value === 'string' ? `  ${yamlScalar(id)}: ${yamlScalar(value)}\n` : stringifyYaml({ [id]: value }, { lineWidth: 0 }).replace(/^/gm, '  ').replace(/ +$/, '');
+  for (const id of ids) {
+    const value = map[id];
+    out += typeof value === 'string' ? `  ${yamlScalar(id)}: ${yamlScalar(value)}\n` : yamlLib().stringify({ [id]: value }, { lineWidth: 0 }).replace(/^/gm, '  ').replace(/ +$/, '');
   }
   return out;
 }
@@ -239,10 +324,15 @@ export function createDayFile(options: { date: string; agent: string; tier: Tier
   };
 }
 
+/** Characters `enc` changes: most fields (ids, names) have none, and a test is cheaper than three replaces. */
+const PROVENANCE_SPECIAL = /[%\s,]/;
+function enc(s: string): string {
+  return PROVENANCE_SPECIAL.test(s) ? s.replace(/%/g, '%25').replace(/\s/g, '%20').replace(/,/g, '%2C') : s;
+}
+
 /** `source agent session e1,e2` ⇄ Provenance. Spaces inside fields are %-encoded. */
 export function formatProvenance(p: Provenance): string {
-  const enc = (s: string) => s.replace(/%/g, '%25').replace(/\s/g, '%20').replace(/,/g, '%2C');
-  return [enc(p.source), enc(p.agent), enc(p.session), p.entryIds.map(enc).join(',') || '-'].join(' ');
+  return `${enc(p.source)} ${enc(p.agent)} ${enc(p.session)} ${p.entryIds.map(enc).join(',') || '-'}`;
 }
 
 export function parseProvenance(text: unknown): Provenance | undefined {
@@ -261,6 +351,15 @@ export function parseProvenance(text: unknown): Provenance | undefined {
 function provenanceMap(fm: Frontmatter): Record<string, unknown> {
   const p = fm.data.provenance;
   return p && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : {};
+}
+
+/** The file's provenance map to add to; a new one when it has none. */
+function ownProvenanceMap(fm: Frontmatter): Record<string, unknown> {
+  const p = fm.data.provenance;
+  if (p && typeof p === 'object' && !Array.isArray(p)) return p as Record<string, unknown>;
+  // Prototype-less: V8 keeps such an object as a hash table from the start, where
+  // a `{}` given thousands of new keys one by one gets a new hidden class per key.
+  return Object.create(null) as Record<string, unknown>;
 }
 
 export interface FileContext {
@@ -310,22 +409,43 @@ export function observationIds(file: DayFile): Set<string> {
   return ids;
 }
 
-function refreshOwnedFrontmatter(file: DayFile): void {
-  const obs = file.segments.filter((s): s is Extract<Segment, { kind: 'obs' }> => s.kind === 'obs');
+/** Recount the owned keys and drop provenance of lines no longer there. `lineIds`: the file's ids, when the caller has them. */
+function refreshOwnedFrontmatter(file: DayFile, lineIds?: Set<string>): void {
+  let count = 0;
   const tags = new Set<string>();
-  for (const s of obs) for (const t of s.line.tags) tags.add(t);
-  const ids = new Set(obs.map((s) => s.line.id).filter(Boolean));
+  const ids = lineIds ?? new Set<string>();
+  for (const s of file.segments) {
+    if (s.kind !== 'obs') continue;
+    count++;
+    for (const t of s.line.tags) tags.add(t);
+    if (!lineIds && s.line.id) ids.add(s.line.id);
+  }
   const prov = provenanceMap(file.frontmatter);
-  const keptProv: Record<string, unknown> = {};
-  for (const [id, value] of Object.entries(prov)) if (ids.has(id)) keptProv[id] = value;
-  file.frontmatter.data.observations = obs.length;
+  const keys = Object.keys(prov);
+  // Provenance of lines no longer in the file goes. Usually every entry stays:
+  // then the map is kept as it is (adding thousands of keys to a new object one by one is slow).
+  let keptProv = prov;
+  let kept = keys.length;
+  // (An empty id is never a line's id.)
+  const isLine = (id: string) => id !== '' && ids.has(id);
+  if (!keys.every(isLine)) {
+    keptProv = {};
+    kept = 0;
+    for (const id of keys) {
+      if (!isLine(id)) continue;
+      keptProv[id] = prov[id];
+      kept++;
+    }
+  }
+  file.frontmatter.data.observations = count;
   file.frontmatter.data.tags = [...tags].sort();
-  if (Object.keys(keptProv).length > 0) file.frontmatter.data.provenance = keptProv;
+  if (kept > 0) file.frontmatter.data.provenance = keptProv;
   else delete file.frontmatter.data.provenance;
   file.frontmatter.dirty = true;
 }
 
-function assertWritable(file: DayFile, path: string): void {
+/** Throws (BAD_INPUT, with a hint) when the program must not rewrite this file: its frontmatter is broken. */
+export function assertWritable(file: DayFile, path: string): void {
   if (file.frontmatter.error) {
     throw new OcmError('BAD_INPUT', `${path} has a broken frontmatter block (${file.frontmatter.error}); it is not rewritten.`, {
       hint: 'Fix the YAML between the --- lines (or delete the block); the pending observations are written on the next run, nothing is lost.',
@@ -343,10 +463,8 @@ export function appendObservations(file: DayFile, observations: Observation[], p
   const fresh = observations.filter((o) => !existing.has(o.id) && (existing.add(o.id), true));
   if (fresh.length === 0) return 0;
   assertWritable(file, path);
-  let lastObs = -1;
-  file.segments.forEach((s, i) => {
-    if (s.kind === 'obs') lastObs = i;
-  });
+  let lastObs = file.segments.length - 1;
+  while (lastObs >= 0 && file.segments[lastObs]!.kind !== 'obs') lastObs--;
   const newSegments: Segment[] = [];
   for (const o of fresh) {
     const line: ParsedObservation = {
@@ -361,24 +479,29 @@ export function appendObservations(file: DayFile, observations: Observation[], p
       startLine: 0,
       endLine: 0,
     };
-    newSegments.push({ kind: 'raw', text: '\n' }, { kind: 'obs', line, raw: formatObservationLine({ ...line, id: o.id }), dirty: false });
+    newSegments.push({ kind: 'raw', text: '\n' }, { kind: 'obs', line, raw: formatObservationLine(o), dirty: false });
   }
   if (lastObs >= 0) {
-    file.segments.splice(lastObs + 1, 0, ...newSegments);
+    // In place, without spreading the new segments as arguments (a long list would overflow the stack).
+    const after = file.segments.splice(lastObs + 1);
+    for (const seg of newSegments) file.segments.push(seg);
+    for (const seg of after) file.segments.push(seg);
   } else {
     // First observations: after the existing text, separated by a blank line.
     const body = file.segments.map(formatSegment).join('');
     const sep = body === '' ? '' : body.endsWith('\n\n') ? '' : body.endsWith('\n') ? '\n' : '\n\n';
     newSegments[0] = { kind: 'raw', text: sep };
-    file.segments.push(...newSegments);
+    for (const seg of newSegments) file.segments.push(seg);
   }
   // Make sure the file ends with a newline after the appended list.
   const last = file.segments[file.segments.length - 1]!;
   if (last.kind === 'obs') file.segments.push({ kind: 'raw', text: '\n' });
-  const prov = { ...provenanceMap(file.frontmatter) };
+  // Added to the file's own map (not a copy of it: copying thousands of keys per append is slow).
+  const prov = ownProvenanceMap(file.frontmatter);
   for (const o of fresh) if (o.provenance) prov[o.id] = formatProvenance(o.provenance);
   file.frontmatter.data.provenance = prov;
-  refreshOwnedFrontmatter(file);
+  // `existing` now holds exactly the ids of the file's lines.
+  refreshOwnedFrontmatter(file, existing);
   return fresh.length;
 }
 

@@ -59,8 +59,12 @@ interface Rule {
   pattern: RegExp;
   /** Build the replacement; `null` keeps the match (a near miss). Default: the whole match becomes the redaction. */
   replace?: Replacer;
-  /** A literal every match contains: when the text lacks it, the rule is skipped (speed only). */
-  needle?: string;
+  /**
+   * Literals one of which every match contains (compared case-insensitively
+   * when the pattern is): when the text holds none of them, the rule is
+   * skipped. Speed only; see MAY_HOLD_SECRET.
+   */
+  anchors: readonly string[];
 }
 
 /** Keys whose value is a secret in `key=value` / `key: value` / `"key": "value"` pairs. */
@@ -82,36 +86,41 @@ const RULES: Rule[] = [
   {
     // scheme://user:pass@host → scheme://[REDACTED:url-credentials]@host
     kind: 'url-credentials',
-    needle: '://',
+    anchors: ['://'],
     pattern: /(?<![a-zA-Z0-9+.-])([a-zA-Z][a-zA-Z0-9+.-]{0,20}:\/\/)[^\s/:@[\]"'<>]{1,256}:[^\s/@[\]"'<>]{1,256}@/g,
     replace: (_m, g) => `${g[0]}${redaction('url-credentials')}@`,
   },
   {
     kind: 'slack-webhook',
-    needle: 'hooks.slack.com',
+    anchors: ['hooks.slack.com'],
     pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{8,512}/g,
   },
-  { kind: 'anthropic-key', needle: 'sk-ant-', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,512}/g },
+  { kind: 'anthropic-key', anchors: ['sk-ant-'], pattern: /\bsk-ant-[A-Za-z0-9_-]{20,512}/g },
   {
     kind: 'openai-key',
-    needle: 'sk-',
+    anchors: ['sk-'],
     pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,512}/g,
     // Real keys always mix in digits; "sk-learn-is-a-python-library" does not.
     replace: (m) => (HAS_DIGIT.test(m) ? redaction('openai-key') : null),
   },
-  { kind: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g },
-  { kind: 'aws-access-key', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g },
+  {
+    kind: 'github-token',
+    anchors: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
+    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g,
+  },
+  { kind: 'aws-access-key', anchors: ['AKIA', 'ASIA', 'ABIA', 'ACCA'], pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g },
   {
     kind: 'aws-secret-key',
+    anchors: ['aws_secret_access_key'],
     pattern: /\b(aws_secret_access_key["']?\s{0,5}[=:]\s{0,5}["']?)(?!\[REDACTED)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi,
     replace: (_m, g) => `${g[0]}${redaction('aws-secret-key')}`,
   },
-  { kind: 'slack-token', needle: 'xox', pattern: /\bxox[abeoprs]-[A-Za-z0-9-]{10,512}/g },
-  { kind: 'google-api-key', needle: 'AIza', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
-  { kind: 'jwt', needle: 'eyJ', pattern: /\beyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}\.[A-Za-z0-9_-]{8,4096}/g },
+  { kind: 'slack-token', anchors: ['xox'], pattern: /\bxox[abeoprs]-[A-Za-z0-9-]{10,512}/g },
+  { kind: 'google-api-key', anchors: ['AIza'], pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+  { kind: 'jwt', anchors: ['eyJ'], pattern: /\beyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}\.[A-Za-z0-9_-]{8,4096}/g },
   {
     kind: 'bearer-token',
-    needle: 'earer',
+    anchors: ['earer'],
     pattern: /\b([Bb]earer\s{1,5})([A-Za-z0-9._~+/=-]{12,4096})/g,
     // Prose ("Bearer responsibilities") has no digits or token punctuation.
     replace: (_m, g) => (/[0-9._~+/=-]/.test(g[1] ?? '') ? `${g[0]}${redaction('bearer-token')}` : null),
@@ -120,6 +129,8 @@ const RULES: Rule[] = [
     // password=…, passwd: …, "api_key": "…", DB_PASSWORD='…', token=… (not max_tokens=…: the keyword must end the
     // key or be followed by _ . - and more key characters).
     kind: 'secret',
+    // Every keyword contains one of these (password, passwd, passphrase; api_key, …; client_secret; auth_token).
+    anchors: ['pass', 'token', 'secret', 'key'],
     pattern: new RegExp(
       `((?:${SECRET_KEYWORDS})(?:[_.-][A-Za-z0-9_.-]{0,40})?["']?\\s{0,5}[=:]\\s{0,5})` +
         `(?:"(?!\\[REDACTED|\\$\\{[A-Za-z_][A-Za-z0-9_]{0,100}\\})([^"\\n]{1,512})"|'(?!\\[REDACTED|\\$\\{[A-Za-z_][A-Za-z0-9_]{0,100}\\})([^'\\n]{1,512})'|(?!\\[REDACTED|\\$\\{[A-Za-z_][A-Za-z0-9_]{0,100}\\})([^\\s"'\`<>,;(){}[\\]]{1,512}))`,
@@ -137,7 +148,7 @@ const RULES: Rule[] = [
 
 const EMAIL_RULE: Rule = {
   kind: 'email',
-  needle: '@',
+  anchors: ['@'],
   pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b/g,
 };
 
@@ -146,6 +157,8 @@ const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 /** Body of a truncated block (no END line): base64, line breaks (real or JSON-escaped), PEM header values. */
 const PEM_BODY = /[A-Za-z0-9+/=\s\\:,]{0,65536}/y;
 const PEM_MAX_BLOCK = 65536;
+/** Every PEM private-key block contains this. */
+const PEM_ANCHOR = 'PRIVATE KEY';
 
 /**
  * PEM private-key blocks, BEGIN … END. A block whose END is missing (output
@@ -153,7 +166,7 @@ const PEM_MAX_BLOCK = 65536;
  * result is reused for every BEGIN before it.
  */
 function maskPrivateKeys(text: string, seen: Map<string, number>): string {
-  if (!text.includes('PRIVATE KEY')) return text;
+  if (!text.includes(PEM_ANCHOR)) return text;
   const out: string[] = [];
   let last = 0;
   let endSearchFrom = -1;
@@ -193,8 +206,57 @@ function trimmedLength(body: string): number {
   }
 }
 
-function applyRule(text: string, rule: Rule, seen: Map<string, number>): string {
-  if (rule.needle !== undefined && !text.includes(rule.needle)) return text;
+function escapeLiteral(literal: string): string {
+  return literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A test for "one of these literals occurs" (case-insensitive if asked). */
+function anyLiteral(literals: readonly string[], ignoreCase: boolean): RegExp {
+  return new RegExp(literals.map(escapeLiteral).join('|'), ignoreCase ? 'i' : '');
+}
+
+/** A rule with its anchor test compiled. */
+interface ActiveRule extends Rule {
+  mayMatch: (text: string) => boolean;
+}
+
+function activate(rule: Rule): ActiveRule {
+  const [only] = rule.anchors;
+  if (rule.anchors.length === 1 && only !== undefined && !rule.pattern.ignoreCase) {
+    return { ...rule, mayMatch: (text) => text.includes(only) }; // one exact literal: includes() beats a regex
+  }
+  const test = anyLiteral(rule.anchors, rule.pattern.ignoreCase);
+  return { ...rule, mayMatch: (text) => test.test(text) };
+}
+
+const ACTIVE_RULES = RULES.map(activate);
+const ACTIVE_EMAIL_RULE = activate(EMAIL_RULE);
+
+/**
+ * Whether a built-in rule (or a PEM block) could match: one scan for all
+ * their anchors instead of one per rule, so the many texts that hold none of
+ * them (most conversation) are passed over at once. Case-insensitive, so it
+ * accepts everything each rule's own anchor test accepts.
+ */
+const MAY_HOLD_SECRET = anyLiteral([PEM_ANCHOR, ...RULES.flatMap((rule) => rule.anchors)], true);
+
+/** Anchors of the rules whose matches can be kilobytes long (a JWT up to ~16 KiB, a bearer token 4 KiB). */
+const LONG_MATCH_ANCHORS = /eyJ|earer/i;
+
+/**
+ * How far past the end of `kept` a built-in secret that starts inside it can
+ * reach (0: no rule's anchor is in `kept`, so none starts there). Every rule's
+ * secret follows its anchor, and a PEM block without its END is masked to the
+ * end of what is given, so masking `kept` plus this many characters and then
+ * cutting never leaves part of a secret unmasked.
+ */
+export function secretReach(kept: string): number {
+  if (!MAY_HOLD_SECRET.test(kept)) return 0;
+  return LONG_MATCH_ANCHORS.test(kept) ? 17 * 1024 : 1024;
+}
+
+function applyRule(text: string, rule: ActiveRule, seen: Map<string, number>): string {
+  if (!rule.mayMatch(text)) return text;
   rule.pattern.lastIndex = 0;
   return text.replace(rule.pattern, (...args: unknown[]) => {
     const match = args[0] as string;
@@ -218,9 +280,13 @@ const REDACTED_TOKEN = /\[REDACTED:[a-z-]+\]/g;
  */
 export function maskSecrets(text: string, options: MaskingOptions = {}): MaskResult {
   const seen = new Map<string, number>();
-  let out = maskPrivateKeys(text, seen);
-  for (const rule of RULES) out = applyRule(out, rule, seen);
-  if (options.emails) out = applyRule(out, EMAIL_RULE, seen);
+  let out = text;
+  // No rule can match text without an anchor, and nothing is replaced then: skipping them all changes nothing.
+  if (MAY_HOLD_SECRET.test(text)) {
+    out = maskPrivateKeys(out, seen);
+    for (const rule of ACTIVE_RULES) out = applyRule(out, rule, seen);
+  }
+  if (options.emails) out = applyRule(out, ACTIVE_EMAIL_RULE, seen);
   for (const pattern of options.extraPatterns ?? []) out = applyExtra(out, pattern, seen);
   let count = 0;
   for (const n of seen.values()) count += n;

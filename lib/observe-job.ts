@@ -5,7 +5,11 @@
  *
  * Crash safety: day files are written atomically before the cursor moves, and
  * observation ids are stable, so a job killed at any point and run again
- * re-reads at most one chunk and appends nothing twice.
+ * appends nothing twice and loses nothing. The heuristic Observer's results
+ * are kept in memory across chunks and saved (day files, then cursor) when a
+ * stream ends and at least every `checkpointMs` (2 s): a killed job redoes at
+ * most that much work, and a long transcript does not rewrite a growing day
+ * file after every chunk.
  *
  * LLM Observer (kind 'llm'): messages are batched per session. The cursor
  * does not move past messages that have not been observed yet; a session's
@@ -27,9 +31,8 @@
  * failure is recorded and reported (exit code 5), and the next run retries
  * the same messages; there is no switch to the heuristic.
  */
-import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from './atomic-file.js';
-import { dayFilePath, type HomePaths } from './home.js';
+import { DayFileBuffer } from './day-file-buffer.js';
+import type { HomePaths } from './home.js';
 import { describeError } from './errors.js';
 import { readState, writeState, type State } from './state.js';
 import { estimateTokens } from './tokens.js';
@@ -55,6 +58,12 @@ export interface ObserveJobOptions {
   onProgress?: (progress: ObserveProgress) => void;
   /** Batching of the LLM Observer (ignored by the heuristic one, which observes every chunk at once). */
   batching?: BatchingOptions;
+  /**
+   * Heuristic Observer: save progress (day files, then the cursor) at least
+   * this often (ms) while a stream is read in many chunks; a stream's end is
+   * always saved. 0: after every chunk. Default DEFAULT_CHECKPOINT_MS.
+   */
+  checkpointMs?: number;
 }
 
 export interface BatchingOptions {
@@ -104,68 +113,54 @@ export function observeExitCode(result: { failures: Array<{ code: string }> }): 
 
 export const DEFAULT_READ_LIMITS: ReadLimits = { maxBytes: 4 * 1024 * 1024, maxMessages: 2000 };
 
-type DayFile = import('./day-file.js').DayFile;
-
-const dailyTemplates = new Map<string, Promise<string>>();
-/** templates/daily.md: the user's copy in <home>/templates/ wins over the bundled one. */
-function dailyTemplate(paths: HomePaths): Promise<string> {
-  let text = dailyTemplates.get(paths.root);
-  if (text) return text;
-  text = (async () => {
-    const { join } = await import('node:path');
-    const { packagePath } = await import('./package-root.js');
-    for (const candidate of [join(paths.root, 'templates', 'daily.md'), packagePath('templates', 'daily.md')]) {
-      try {
-        return await readFile(candidate, 'utf8');
-      } catch {
-        /* next */
-      }
-    }
-    return '# {{date}}\n';
-  })();
-  dailyTemplates.set(paths.root, text);
-  return text;
+/** Append observations to their day files (grouped by agent and date) and write those files. Returns how many were new. */
+export async function writeObservations(paths: HomePaths, observations: Observation[]): Promise<number> {
+  return new DayFileBuffer(paths).write(observations);
 }
 
+/** Work a killed job may have to redo: the heuristic path saves at least this often. */
+export const DEFAULT_CHECKPOINT_MS = 2000;
+
 /**
- * Append observations to their day files (grouped by agent and date). `cache`
- * keeps files parsed earlier in the same job (under the lock nobody else
- * writes them), so a long transcript does not re-parse a growing file per chunk.
+ * Where a job's results go: day files (buffered) and state.json. The one rule
+ * of crash safety lives in save(): state.json, whose cursors say what has been
+ * observed, is written only after every observation changed in memory is on
+ * disk. Nothing else in this job writes state.json.
  */
-export async function writeObservations(paths: HomePaths, observations: Observation[], cache: Map<string, DayFile> = new Map()): Promise<number> {
-  if (observations.length === 0) return 0;
-  // Loaded here, not at start-up: a tick with nothing new never parses Markdown.
-  const { dateFromFileName, appendObservations, createDayFile, formatDayFile, parseDayFile } = await import('./day-file.js');
-  const groups = new Map<string, Observation[]>();
-  for (const o of observations) {
-    const path = dayFilePath(paths, 'hot', o.agent, o.date);
-    const list = groups.get(path);
-    if (list) list.push(o);
-    else groups.set(path, [o]);
+class JobOutput {
+  readonly dayFiles: DayFileBuffer;
+  private stateChanged = false;
+  private savedAt = performance.now();
+
+  constructor(
+    private readonly paths: HomePaths,
+    private readonly state: State,
+    private readonly checkpointMs: number,
+  ) {
+    this.dayFiles = new DayFileBuffer(paths);
   }
-  let added = 0;
-  for (const [path, list] of groups) {
-    let file = cache.get(path);
-    if (!file) {
-      let text: string | undefined;
-      try {
-        text = await readFile(path, 'utf8');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
-      file =
-        text === undefined
-          ? createDayFile({ date: list[0]!.date || dateFromFileName(path) || '', agent: list[0]!.agent, tier: 'hot', template: await dailyTemplate(paths) })
-          : parseDayFile(text);
-    }
-    const n = appendObservations(file, list, path);
-    if (n > 0) {
-      await writeFileAtomic(path, formatDayFile(file), { mode: 0o600 });
-      added += n;
-    }
-    cache.set(path, file);
+
+  /** The in-memory state changed (cursor, totals); it reaches the disk with the next save(). */
+  markStateChanged(): void {
+    this.stateChanged = true;
   }
-  return added;
+
+  /** The last save is `checkpointMs` old. */
+  get saveDue(): boolean {
+    return performance.now() - this.savedAt >= this.checkpointMs;
+  }
+
+  /** Write the changed day files, then state.json. */
+  async save(): Promise<void> {
+    await this.dayFiles.flush();
+    await writeState(this.paths.state, this.state);
+    this.stateChanged = false;
+    this.savedAt = performance.now();
+  }
+
+  async saveIfChanged(): Promise<void> {
+    if (this.stateChanged || this.dayFiles.pending) await this.save();
+  }
 }
 
 function streamTokens(messages: Message[]): number {
@@ -194,7 +189,7 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     skippedStreams: 0,
   };
   const changed = new Set<string>();
-  const dayFiles = new Map<string, DayFile>();
+  const out = new JobOutput(paths, state, options.checkpointMs ?? DEFAULT_CHECKPOINT_MS);
   const batched = options.observer.kind === 'llm';
   let llmDown = false;
   const tails: PendingTail[] = [];
@@ -217,16 +212,16 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
       }
       try {
         if (batched) {
-          const tail = await observeStreamBatched(stream, source, state, options, limits, now, result, changed, dayFiles);
+          const tail = await observeStreamBatched(stream, source, state, options, limits, now, result, changed, out);
           if (tail) tails.push(tail);
-        } else await observeStream(stream, source, state, options, limits, now, result, changed, dayFiles);
+        } else await observeStream(stream, source, state, options, limits, now, result, changed, out);
       } catch (error) {
         const d = describeError(error);
         const errorClass = (error as { errorClass?: string }).errorClass;
         logger.log('error', 'stream.failed', { stream: stream.key, path: stream.path, error: d.message, code: d.code, ...(errorClass ? { errorClass } : {}) });
         result.failures.push({ stream: stream.key, message: d.message, code: d.code, ...(errorClass ? { errorClass } : {}), ...(d.hint ? { hint: d.hint } : {}) });
         if (d.code === 'LLM_ERROR') {
-          await recordLlmFailure(paths, state, error, now(), options.timeZone, result);
+          await recordLlmFailure(out, state, error, now(), options.timeZone, result);
           // The endpoint is down, refusing us or out of quota: do not hammer it for every other session.
           // A batch the model cannot handle (malformed, too long) only stops its own session.
           if (errorClass !== 'malformed' && errorClass !== 'context_length') llmDown = true;
@@ -238,7 +233,15 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
   }
   if (tails.length > 0) {
     if (llmDown) result.skippedStreams += tails.length;
-    else await observePendingTails(tails, state, options, now, result, changed, dayFiles);
+    else await observePendingTails(tails, state, options, now, result, changed, out);
+  }
+  try {
+    // A stream that failed midway leaves earlier chunks' progress unsaved.
+    await out.saveIfChanged();
+  } catch (error) {
+    const d = describeError(error);
+    logger.log('error', 'observe.save_failed', { error: d.message, code: d.code });
+    result.failures.push({ stream: 'state', message: d.message, code: d.code, ...(d.hint ? { hint: d.hint } : {}) });
   }
   result.changedAgents = [...changed].sort();
   if (result.skippedStreams > 0) logger.log('warn', 'observe.llm_unavailable', { skippedStreams: result.skippedStreams });
@@ -253,7 +256,7 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
   return result;
 }
 
-async function recordLlmFailure(paths: HomePaths, state: State, error: unknown, at: Date, timeZone: string, result: ObserveJobResult): Promise<void> {
+async function recordLlmFailure(out: JobOutput, state: State, error: unknown, at: Date, timeZone: string, result: ObserveJobResult): Promise<void> {
   const { recordLlmError, recordUsage, mergeUsage } = await import('./llm/usage.js');
   const e = error as { errorClass?: string; message: string; usage?: LlmUsage[]; attempts?: Array<{ endpoint: string }> };
   if (e.usage && e.usage.length > 0) {
@@ -262,7 +265,7 @@ async function recordLlmFailure(paths: HomePaths, state: State, error: unknown, 
   }
   const endpoint = e.attempts?.[e.attempts.length - 1]?.endpoint;
   recordLlmError(state, 'observer', at, { errorClass: (e.errorClass ?? 'server') as never, message: e.message, ...(endpoint ? { endpoint } : {}) });
-  await writeState(paths.state, state);
+  await out.save();
 }
 
 async function observeStream(
@@ -274,9 +277,8 @@ async function observeStream(
   now: () => Date,
   result: ObserveJobResult,
   changed: Set<string>,
-  dayFiles: Map<string, DayFile>,
+  out: JobOutput,
 ): Promise<void> {
-  const { paths } = options;
   for (;;) {
     const previous = state.streams[stream.key];
     const chunk = await source.read(stream, previous?.cursor, limits);
@@ -291,7 +293,7 @@ async function observeStream(
         now: now().toISOString(),
       };
       const observed = await options.observer.observe(batch);
-      added = await writeObservations(paths, observed.observations, dayFiles);
+      added = await out.dayFiles.add(observed.observations);
       if (observed.currentTask) {
         result.currentTask[stream.agent] = observed.currentTask;
         const tasks = (state.extra.currentTask ??= {}) as Record<string, { text: string; at: string }>;
@@ -300,12 +302,15 @@ async function observeStream(
       if (added > 0) changed.add(stream.agent);
     }
     state.totals.observations += added;
-    // Advance the cursor only now that the observations are on disk.
-    const cursorMoved = await advanceStream(stream, previous, chunk, state, options, now, result, chunk.messages.length > 0);
+    // The cursor moves in memory; out.save() writes it after the observations.
+    const { moved, stateChanged } = advanceStream(stream, previous, chunk, state, options, now, result, chunk.messages.length > 0);
+    if (stateChanged) out.markStateChanged();
     result.messages += chunk.messages.length;
     result.observations += added;
     options.onProgress?.({ stream, messages: chunk.messages.length, observations: added });
-    if (chunk.done || !cursorMoved) break;
+    const last = chunk.done || !moved;
+    if (last || out.saveDue) await out.saveIfChanged();
+    if (last) break;
   }
 }
 
@@ -323,8 +328,21 @@ function journals(state: State): Record<string, ObserveJournal> {
   return ((state.extra.observeJournal ??= {}) as Record<string, ObserveJournal>);
 }
 
+/**
+ * JSON of cursors already compared. A cursor can hold a source's dedupe memory
+ * (~100 KB): each chunk's is compared as the new cursor and again as the next
+ * read's previous one. A cursor is a value (each read returns a new one).
+ */
+const cursorJsonCache = new WeakMap<Cursor, string>();
+function cursorJson(cursor: Cursor | null | undefined): string {
+  if (!cursor) return JSON.stringify(cursor ?? null);
+  let json = cursorJsonCache.get(cursor);
+  if (json === undefined) cursorJsonCache.set(cursor, (json = JSON.stringify(cursor)));
+  return json;
+}
+
 function sameCursor(a: Cursor | null | undefined, b: Cursor | null | undefined): boolean {
-  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  return a === b || cursorJson(a) === cursorJson(b);
 }
 
 /** Greedy packing in order: groups of about `limit` tokens (one item over the limit is a group of its own). */
@@ -367,8 +385,11 @@ interface PendingTail {
   journal: ObserveJournal | undefined;
 }
 
-/** Everything in the chunk is observed: advance the cursor and drop the journal, in one state write. */
-async function advanceStream(
+/**
+ * Everything in the chunk is observed: advance the cursor and drop the journal
+ * (in memory; the caller saves, after the observations, when `stateChanged`).
+ */
+function advanceStream(
   stream: SourceStream,
   previous: State['streams'][string] | undefined,
   chunk: StreamChunk,
@@ -377,8 +398,8 @@ async function advanceStream(
   now: () => Date,
   result: ObserveJobResult,
   wrote: boolean,
-): Promise<boolean> {
-  const { logger, paths } = options;
+): { moved: boolean; stateChanged: boolean } {
+  const { logger } = options;
   for (const bad of chunk.malformed) {
     logger.log('warn', 'transcript.malformed', { stream: stream.key, path: bad.path, line: bad.line, reason: bad.reason });
   }
@@ -399,11 +420,10 @@ async function advanceStream(
   state.totals.messages += chunk.messages.length;
   state.totals.transcriptTokens += tokens;
   state.totals.malformed += chunk.malformed.length;
-  const cursorMoved = !sameCursor(previous?.cursor, chunk.cursor);
-  if (cursorMoved || wrote || chunk.malformed.length > 0) await writeState(paths.state, state);
+  const moved = !sameCursor(previous?.cursor, chunk.cursor);
   result.malformed += chunk.malformed.length;
   result.transcriptTokens += tokens;
-  return cursorMoved;
+  return { moved, stateChanged: moved || wrote || chunk.malformed.length > 0 };
 }
 
 /** Record one Observer answer for a stream: usage, current task, and the journal (written by the caller). */
@@ -455,9 +475,9 @@ async function observeStreamBatched(
   now: () => Date,
   result: ObserveJobResult,
   changed: Set<string>,
-  dayFiles: Map<string, DayFile>,
+  out: JobOutput,
 ): Promise<PendingTail | undefined> {
-  const { logger, paths } = options;
+  const { logger } = options;
   const batching = options.batching ?? { batchTokens: 4000, idleMinutes: 10 };
   const packable = typeof options.observer.observeMany === 'function';
   const all = journals(state);
@@ -466,17 +486,17 @@ async function observeStreamBatched(
     // The cursor moved past it (killed after the state write that advanced it): nothing pending.
     delete all[stream.key];
     journal = undefined;
-    await writeState(paths.state, state);
+    await out.save();
   }
   if (journal && journal.unwritten.length > 0) {
     // Killed between journal and day files: write the recorded observations (ids dedupe), no new LLM call.
-    const added = await writeObservations(paths, journal.unwritten, dayFiles);
+    const added = await out.dayFiles.write(journal.unwritten);
     logger.log('info', 'observe.journal_replayed', { stream: stream.key, observations: journal.unwritten.length, added });
     if (added > 0) changed.add(stream.agent);
     state.totals.observations += added;
     result.observations += added;
     journal.unwritten = [];
-    await writeState(paths.state, state);
+    await out.save();
   }
 
   for (;;) {
@@ -506,8 +526,8 @@ async function observeStreamBatched(
       await recordObserverUsage(state, observedBatch.usage, options, now, result);
       journal = journalBatch(stream, previous, journal, messages, observedBatch, state, result);
       // The journal reaches the disk before the observations do.
-      await writeState(paths.state, state);
-      const n = await writeObservations(paths, observedBatch.observations, dayFiles);
+      await out.save();
+      const n = await out.dayFiles.write(observedBatch.observations);
       journal.unwritten = [];
       added += n;
       if (n > 0) changed.add(stream.agent);
@@ -518,7 +538,7 @@ async function observeStreamBatched(
     }
 
     if (packTail) {
-      if (toSend.length > 0) await writeState(paths.state, state);
+      if (toSend.length > 0) await out.save();
       return { stream, previous, chunk, messages: last, journal };
     }
     const held = batches.length - toSend.length === 1 ? batches[batches.length - 1]! : undefined;
@@ -529,15 +549,16 @@ async function observeStreamBatched(
       result.waiting.streams++;
       result.waiting.messages += held.length;
       result.waiting.tokens += streamTokens(held);
-      if (toSend.length > 0) await writeState(paths.state, state);
+      if (toSend.length > 0) await out.save();
       logger.log('debug', 'observe.batch_waiting', { stream: stream.key, messages: held.length, tokens: streamTokens(held) });
       return undefined;
     }
 
     journal = undefined;
-    const cursorMoved = await advanceStream(stream, previous, chunk, state, options, now, result, toSend.length > 0);
+    const { moved, stateChanged } = advanceStream(stream, previous, chunk, state, options, now, result, toSend.length > 0);
+    if (stateChanged) await out.save();
     if (toSend.length === 0) options.onProgress?.({ stream, messages: 0, observations: added });
-    if (chunk.done || !cursorMoved) return undefined;
+    if (chunk.done || !moved) return undefined;
   }
 }
 
@@ -554,9 +575,8 @@ async function observePendingTails(
   now: () => Date,
   result: ObserveJobResult,
   changed: Set<string>,
-  dayFiles: Map<string, DayFile>,
+  out: JobOutput,
 ): Promise<void> {
-  const { paths } = options;
   const limit = options.batching?.batchTokens ?? 4000;
   const packs: PendingTail[][] = [];
   for (const agent of [...new Set(tails.map((t) => `${t.stream.kind}\u0000${t.stream.agent}`))]) {
@@ -581,9 +601,9 @@ async function observePendingTails(
       const answers = pack.length === 1 || !options.observer.observeMany ? [await options.observer.observe(batches[0]!)] : await options.observer.observeMany(batches);
       await recordObserverUsage(state, answers.flatMap((a) => a.usage ?? []), options, now, result);
       const journalsNow = pack.map((t, i) => journalBatch(t.stream, t.previous, t.journal, t.messages, answers[i] ?? { observations: [] }, state, result));
-      await writeState(paths.state, state);
+      await out.save();
       for (const [i, t] of pack.entries()) {
-        const n = await writeObservations(paths, answers[i]?.observations ?? [], dayFiles);
+        const n = await out.dayFiles.write(answers[i]?.observations ?? []);
         journalsNow[i]!.unwritten = [];
         if (n > 0) changed.add(t.stream.agent);
         state.totals.observations += n;
@@ -591,7 +611,9 @@ async function observePendingTails(
         result.observations += n;
         options.onProgress?.({ stream: t.stream, messages: t.messages.length, observations: n });
       }
-      for (const t of pack) await advanceStream(t.stream, t.previous, t.chunk, state, options, now, result, true);
+      for (const t of pack) advanceStream(t.stream, t.previous, t.chunk, state, options, now, result, true);
+      // Every cursor of the pack, and the journals dropped, in one state write.
+      await out.save();
     } catch (error) {
       const d = describeError(error);
       const errorClass = (error as { errorClass?: string }).errorClass;
@@ -600,7 +622,7 @@ async function observePendingTails(
         result.failures.push({ stream: t.stream.key, message: d.message, code: d.code, ...(errorClass ? { errorClass } : {}), ...(d.hint ? { hint: d.hint } : {}) });
       }
       if (d.code === 'LLM_ERROR') {
-        await recordLlmFailure(paths, state, error, now(), options.timeZone, result);
+        await recordLlmFailure(out, state, error, now(), options.timeZone, result);
         if (errorClass !== 'malformed' && errorClass !== 'context_length') llmDown = true;
       }
     }

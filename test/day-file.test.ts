@@ -1,5 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { execa } from 'execa';
+import matter from 'gray-matter';
+import jsYaml from 'js-yaml';
 import {
   appendObservations,
   createDayFile,
@@ -9,7 +13,7 @@ import {
   removeObservations,
   updateObservation,
 } from '../lib/day-file.js';
-import { formatObservationLine, observationId, parseObservationContent } from '../lib/observation-line.js';
+import { formatObservationLine, normaliseForId, observationId, oneLine, parseObservationContent } from '../lib/observation-line.js';
 import type { Observation } from '../lib/types.js';
 
 function obs(text: string, extra: Partial<Observation> = {}): Observation {
@@ -176,4 +180,99 @@ test('provenance with awkward session ids and entry ids round-trips through the 
   const back = listObservations(parseDayFile(text));
   assert.deepEqual(back.map((o) => o.provenance), odd);
   assert.equal(formatDayFile(parseDayFile(text)), text);
+});
+
+test('oneLine, normaliseForId and observationId agree with their plain regex definitions on awkward text', () => {
+  const texts = ['', ' ', 'tidy text', 'a  b', '\tTabbed\n', 'x\u00a0y', 'x\u2028y', '\ufeffBOM', ' lead', 'trail ', 'a \n b', 'Done.', 'Done...!?', 'end。', 'end…', '...', '!?', 'MiXeD Case', 'İstanbul ß', 'emoji 🎉!', 'dots. in. middle.', '.leading'];
+  for (const text of texts) {
+    const reference = text.replace(/\s+/g, ' ').trim();
+    assert.equal(oneLine(text), reference, JSON.stringify(text));
+    assert.equal(normaliseForId(text), reference.toLowerCase().replace(/[.!?。…]+$/u, ''), JSON.stringify(text));
+    const parts = { agent: 'main', session: 's 1', date: '2026-02-12', category: 'fact', text, salt: 'x' };
+    const key = [parts.agent, parts.session, parts.date, parts.category, normaliseForId(text), parts.salt].join('\u0000');
+    assert.equal(observationId(parts), `o-${createHash('sha256').update(key).digest('hex').slice(0, 10)}`);
+  }
+  // Optional parts are empty strings in the key.
+  const bare = { agent: 'main', session: 's', category: 'fact', text: 'Hi.' };
+  assert.equal(observationId(bare), `o-${createHash('sha256').update(['main', 's', '', 'fact', 'hi', ''].join('\u0000')).digest('hex').slice(0, 10)}`);
+});
+
+test('owned frontmatter keys are written as the yaml serialiser writes them, for plain and awkward values alike', () => {
+  const values = ['main', 'my-agent', 'a_b', 'node.js', 'a/b', '2026-02-12', '2026', '1e5', '0x1F', '0o17', '1.5', 'true', 'Yes', 'no', 'on', 'null', 'y', 'N', 'two words', 'a: b', 'x #y', '#tag', '-dash', 'ünïcode', '', "it's", 'tab\there'];
+  for (const value of values) {
+    const data = { date: value, tier: 'hot', agent: value, observations: 3, tags: [value, 'other'] };
+    // An extra key sends the whole block through the serialiser: the reference for the owned lines.
+    const owned = createDayFile({ date: '2026-02-12', agent: 'main', tier: 'hot' });
+    Object.assign(owned.frontmatter.data, data);
+    const withExtra = createDayFile({ date: '2026-02-12', agent: 'main', tier: 'hot' });
+    Object.assign(withExtra.frontmatter.data, data, { zz: 1 });
+    assert.equal(formatDayFile(owned), formatDayFile(withExtra).replace('zz: 1\n', ''), JSON.stringify(value));
+  }
+  for (const tags of [[], ['only']]) {
+    const owned = createDayFile({ date: '2026-02-12', agent: 'main', tier: 'hot' });
+    owned.frontmatter.data.tags = tags;
+    const withExtra = createDayFile({ date: '2026-02-12', agent: 'main', tier: 'hot' });
+    Object.assign(withExtra.frontmatter.data, { tags, zz: 1 });
+    assert.equal(formatDayFile(owned), formatDayFile(withExtra).replace('zz: 1\n', ''));
+  }
+});
+
+test('frontmatter is read as gray-matter with js-yaml read it: empty, comments only, CRLF, odd closing lines, broken YAML', () => {
+  const blocks = [
+    '---\n---\n',
+    '---\n# just a comment\n---\n',
+    '--- \ndate: 2026-02-12\n---\n',
+    '---\r\ndate: 2026-02-12\r\ntags: [a, b]\r\n---\r\n',
+    '---\ntitle: a --- b\n---\n',
+    '---\ntitle: x---\n',
+    '---\na: 1\n---x: 2\n---\n',
+    '---\n- a\n- b\n---\n',
+    '---\njust a string\n---\n',
+    '---\ndate: 2026-02-12\ndate: 2026-02-13\n---\n',
+    '---\ntags: [unclosed\n---\n',
+    '---\nn: 012\nt: yes\nd: 2026-02-12T10:00:00Z\n---\n',
+  ];
+  for (const block of blocks) {
+    const text = `${block}# 2026-02-12\n`;
+    const file = parseDayFile(text);
+    const raw = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/.exec(text)![0];
+    let data: unknown = {};
+    let error: string | undefined;
+    try {
+      data = matter(raw, { engines: { yaml: (s: string) => jsYaml.load(s, { schema: jsYaml.CORE_SCHEMA }) as object } }).data;
+    } catch (e) {
+      error = (e as Error).message.split('\n')[0];
+    }
+    const expected = data && typeof data === 'object' && !Array.isArray(data) ? data : {};
+    assert.deepEqual(file.frontmatter.data, error ? {} : expected, JSON.stringify(block));
+    assert.equal(file.frontmatter.error, error, JSON.stringify(block));
+    assert.equal(formatDayFile(file), text, 'an unchanged parse is byte-identical');
+  }
+});
+
+test('appending in one call gives the same file as appending chunk by chunk, with notes after the list and into a new file', () => {
+  const many = Array.from({ length: 40 }, (_, i) => obs(`Fact ${i} about the deploy.`, { tags: i % 3 === 0 ? ['deploy'] : [], time: `10:${String(i).padStart(2, '0')}` }));
+  const starts = [
+    () => createDayFile({ date: '2026-02-12', agent: 'main', tier: 'hot', template: '# {{date}}\n\nNotes first.' }),
+    () => parseDayFile(`${DESIGN_EXAMPLE}\nA note after the list.\n`),
+  ];
+  for (const start of starts) {
+    const once = start();
+    assert.equal(appendObservations(once, many), many.length);
+    const chunked = start();
+    for (let i = 0; i < many.length; i += 7) appendObservations(chunked, many.slice(i, i + 7));
+    assert.equal(formatDayFile(once), formatDayFile(chunked));
+    assert.equal(listObservations(parseDayFile(formatDayFile(once))).length, listObservations(once).length);
+  }
+});
+
+test('the Markdown parser also loads where require() cannot load ES modules (Node < 20.19): a hand-edited body parses the same', { skip: process.features.require_module !== true && 'this Node cannot require() ES modules: every test here runs that way' }, async () => {
+  const body = '# 2026-02-12\n\nA note.\n\n- 🔴 09:15 [fact] Likes tea. ^o-1111111111\n  a nested line\n\n* 🟡 [fact] Star bullet. ^o-2222222222\n';
+  const code = `const m = await import(${JSON.stringify(new URL('../lib/day-file.ts', import.meta.url).href)});
+console.log(JSON.stringify([process.features.require_module, m.listObservations(m.parseDayFile(${JSON.stringify(body)}))]));`;
+  const child = await execa(process.execPath, ['--no-experimental-require-module', '--import', 'tsx', '--input-type=module', '-e', code]);
+  const [canRequire, list] = JSON.parse(child.stdout) as [boolean, unknown];
+  assert.equal(canRequire, false);
+  assert.deepEqual(list, JSON.parse(JSON.stringify(listObservations(parseDayFile(body)))));
+  assert.equal(listObservations(parseDayFile(body)).length, 2);
 });

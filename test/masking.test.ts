@@ -88,6 +88,27 @@ test('key=value / key: value pairs keep the key, mask the value', () => {
   }
 });
 
+test('every keyword and key prefix is found in any letter case (the one-scan anchor test never skips a rule that matches)', () => {
+  const cases: Array<[string, string]> = [
+    ['PassPhrase=c0rrect-horse', 'PassPhrase=[REDACTED:secret]'],
+    ['ACCESS_KEY=abc123', 'ACCESS_KEY=[REDACTED:secret]'],
+    ['Private-Key: abc123', 'Private-Key: [REDACTED:secret]'],
+    ['AUTH_TOKEN=abc123', 'AUTH_TOKEN=[REDACTED:secret]'],
+    ['ApiKey=abc123', 'ApiKey=[REDACTED:secret]'],
+    ['Client_Secret=abc123', 'Client_Secret=[REDACTED:secret]'],
+    ['PASSWD=abc123', 'PASSWD=[REDACTED:secret]'],
+    [`AWS_Secret_Access_Key = ${AWS_SECRET}`, 'AWS_Secret_Access_Key = [REDACTED:aws-secret-key]'],
+    [`ghu_${'aB1'.repeat(12)}`, '[REDACTED:github-token]'],
+    [`ghr_${'aB1'.repeat(12)}`, '[REDACTED:github-token]'],
+    [`ASIA${'IOSFODNN7EXAMPLE'}`, '[REDACTED:aws-access-key]'],
+    [`ABIA${'IOSFODNN7EXAMPLE'}`, '[REDACTED:aws-access-key]'],
+    [`ACCA${'IOSFODNN7EXAMPLE'}`, '[REDACTED:aws-access-key]'],
+    [`Authorization: BEARER abc.def-123456`, 'Authorization: BEARER abc.def-123456'], // the bearer pattern is [Bb]earer: all-caps stays, anchored or not
+  ];
+  for (const [input, expected] of cases) assert.equal(maskSecrets(input, {}).text, expected, input);
+  assert.deepEqual(maskSecrets('nothing to hide here, just words', {}), { text: 'nothing to hide here, just words', count: 0, kinds: [] });
+});
+
 test('a known key format inside a pair is labelled by its kind, once', () => {
   const r = maskSecrets(`OPENAI_API_KEY=${OPENAI}`, {});
   assert.equal(r.text, 'OPENAI_API_KEY=[REDACTED:openai-key]');

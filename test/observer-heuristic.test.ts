@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHeuristicObserver, observeWithRules, type HeuristicObserverOptions } from '../lib/observer/heuristic.js';
-import { findDateAnchors, localDateTime } from '../lib/observer/time.js';
+import { findDateAnchors, localClock, localDateTime } from '../lib/observer/time.js';
 import { splitSentences } from '../lib/observer/sentences.js';
+import { detectTags } from '../lib/observer/tags.js';
+import { expandShorthand } from '../lib/observer/rules-en.js';
 import { observationId } from '../lib/observation-line.js';
 import { maskSecrets } from '../lib/masking.js';
 import type { Message, Observation, ObserverBatch, Role } from '../lib/types.js';
@@ -302,6 +304,81 @@ test('Korean preference and decision in one message become two observations', ()
   const dec = find(obs, /Vitest/);
   assert.equal(dec.category, 'decision');
   assert.equal(dec.priority, 'high');
+});
+
+test('chat shorthand is spelled out, every pattern', () => {
+  const cases: [string, string][] = [
+    ["my fav pic", "my favorite picture"],
+    ["two favs", "two favorite"],
+    ["the fave", "the favorite"],
+    ["those pics and pix", "those pictures and pictures"],
+    ["my b-day and bdays", "my birthday and birthday"],
+    ["gonna, wanna, gotta", "going to, want to, got to"],
+    ["kinda sorta", "kind of sort of"],
+    ["thx!", "thanks!"],
+    ["lemme see, gimme that", "let me see, give me that"],
+    ["vids of the vid", "videos of the video"],
+    ["pls and plz", "please and please"],
+    ["cuz coz bc", "because because because"],
+    ["a long convo", "a long conversation"],
+    ["our vacay", "our vacation"],
+    ["higher edu", "higher education"],
+    ["my biz", "my business"],
+    ["coffee w/ milk", "coffee with milk"],
+    ["tmrw", "tomorrow"],
+    ["thru the night", "through the night"],
+    ["ppl", "people"],
+    ["10 mins, 2 hrs, 3 yrs", "10 minutes, 2 hours, 3 years"],
+    ["2 mos ago and 3 months ago", "2 months ago and 3 months ago"],
+    ["thinkin' doin' goin' nothin' somethin'", "thinking doing going nothing something"],
+    ["Fav Pics", "Favorite Pictures"],
+    ["nothing to expand here", "nothing to expand here"],
+  ];
+  for (const [input, expected] of cases) assert.equal(expandShorthand(input), expected, input);
+});
+
+test('localClock agrees with localDateTime across zones, DST and odd offsets', () => {
+  const zones = ['UTC', 'Asia/Seoul', 'America/New_York', 'Europe/Berlin', 'Asia/Kolkata', 'Australia/Lord_Howe', 'America/St_Johns', 'Pacific/Chatham', 'Not/AZone'];
+  let x = 12345;
+  const rand = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (const zone of zones) {
+    const clock = localClock(zone);
+    // Random instants 1960–2040, then a dense walk (7 s steps, in and out of order) across 2026's DST changes.
+    const instants: number[] = [];
+    for (let i = 0; i < 2000; i++) instants.push(Math.floor(Date.UTC(1960, 0, 1) + rand() * (Date.UTC(2040, 0, 1) - Date.UTC(1960, 0, 1))));
+    for (const start of [Date.UTC(2026, 2, 8, 5), Date.UTC(2026, 2, 29, 0), Date.UTC(2026, 3, 4, 14), Date.UTC(2026, 9, 4, 14), Date.UTC(2026, 10, 1, 5)]) {
+      for (let t = start; t < start + 3 * 3_600_000; t += 7_000) instants.push(t, t - 3_600_000);
+    }
+    for (const ms of instants) {
+      const iso = new Date(ms).toISOString();
+      assert.deepEqual(clock(ms), localDateTime(iso, zone), `${zone} ${iso}`);
+    }
+  }
+});
+
+test('a parenthetical aside joins the sentence before it', () => {
+  assert.deepEqual(splitSentences('I finished the migration today. (ticket 4242)'), ['I finished the migration today (ticket 4242).']);
+  assert.deepEqual(splitSentences('Can you explain how Redis handles retries? (item 7)'), ['Can you explain how Redis handles retries (item 7)?']);
+  // At the start there is nothing to join it to.
+  assert.deepEqual(splitSentences('(item 1) Hello there. Bye.'), ['(item 1) Hello there.', 'Bye.']);
+  const o = only(observe([['user', 'I finished the billing migration today. (ticket 4242)']]));
+  assert.equal(o.text, 'User finished the billing migration today (2026-04-08) (ticket 4242).');
+});
+
+test('tags: trigger words and proper nouns, ASCII and not', () => {
+  assert.deepEqual(detectTags('We moved from MySQL to PostgreSQL and Redis'), ['mysql', 'postgres', 'redis']);
+  assert.deepEqual(detectTags('Deploy with K8S, then ask GPT-4'), ['kubernetes', 'llm']);
+  // Trigger words count only as whole words.
+  assert.deepEqual(detectTags('the pgadmin and tsconfig files'), []);
+  // A capitalised word inside a sentence is a name; the first word only before "'s".
+  assert.deepEqual(detectTags('We hiked near Banff with Mira'), ['banff']);
+  assert.deepEqual(detectTags("Mira's sister likes hiking"), ['mira']);
+  assert.deepEqual(detectTags('Then Tom-Kat arrived, Zoe too'), ['tom-kat']);
+  assert.deepEqual(detectTags('met Zed3 and then Ann'), ['ann']);
+  assert.deepEqual(detectTags('We hiked near Banff with Mira', [], 3, ['banff']), ['mira']);
+  // Non-ASCII text takes the exact Unicode rules: Émile is a name, Ünal too.
+  assert.deepEqual(detectTags('We met Émile in Zürich'), ['émile']);
+  assert.deepEqual(detectTags('café owner Ünal uses Redis'), ['redis', 'ünal']);
 });
 
 test('Korean sentences split without punctuation', () => {

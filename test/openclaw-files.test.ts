@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, mkdtemp, readFile, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, open, readFile, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -392,6 +392,27 @@ test('incremental reads with random limits equal one full read (property-style, 
       }
     }
   }
+});
+
+test('lines looked ahead at are re-read when the file changed there in place (same inode, size and head)', async () => {
+  const state = await tempState();
+  const path = await put(state, 'main', 'inplace.jsonl', HEADER('inplace') + conversations(0, 60, null).text);
+  const src = source(state);
+  const stream = await only(src);
+  const first = await src.read(stream, undefined, { maxBytes: BIG.maxBytes, maxMessages: 50 });
+  assert.equal(first.messages.length, 50);
+  assert.equal(first.done, false);
+  // Rewrite a line after the cursor, inside the look-ahead of the first read, without changing the size.
+  const body = await readFile(path, 'utf8');
+  const at = body.indexOf('c question 30');
+  assert.ok(at > (first.cursor as { offset: number }).offset);
+  const handle = await open(path, 'r+');
+  await handle.write('C QUESTION 30', at);
+  await handle.close();
+  const rest = await readAll(src, stream, first.cursor);
+  assert.equal(rest.messages.length, 70);
+  assert.ok(rest.messages.some((m) => m.text === 'C QUESTION 30'));
+  assert.ok(!rest.messages.some((m) => m.text === 'c question 30'));
 });
 
 test('Telegram topic files are their own sessions; two agents are kept apart; the agent filter works', async () => {

@@ -48,6 +48,10 @@ test('user text: timestamp prefix and untrusted-metadata blocks are stripped (al
     ['Chat history since last reply (untrusted, for context):\n```json\n[{"from":"x"}]\n```\nNow answer.', 'Now answer.'],
     ['he said (untrusted metadata): and left', 'he said (untrusted metadata): and left'],
     ['A [Fri 2026-04-10 16:30 CEST] in the middle stays', 'A [Fri 2026-04-10 16:30 CEST] in the middle stays'],
+    // Label words in any case take the full path; texts without them the quick one, with the same clean-up.
+    ['SENDER (UNTRUSTED METADATA):\n```json\n{"a":1}\n```\nLoud label.', 'Loud label.'],
+    ['The metadata is\r\nin\r\n\r\n\r\n\r\nthe file.  ', 'The metadata is\nin\n\nthe file.'],
+    ['  \r\n[Fri 2026-04-10 16:30 CEST]  Plain\r\r\rtext\n\n\n\nhere \n', 'Plain\n\ntext\n\nhere'],
   ];
   for (const [input, expected] of cases) assert.equal(stripUserTransportNoise(input), expected, input);
 });
@@ -149,6 +153,30 @@ test('every message text is masked with the given options', () => {
   assert.equal(textOf(r), 'my key [REDACTED:anthropic-key], mail me at [REDACTED:email]');
   const tool = normalizePiEntry(entry('k2', null, { role: 'toolResult', toolCallId: 'c', toolName: 'bash', content: [{ type: 'text', text: 'DB_PASSWORD=hunter2' }] }), ctx);
   assert.equal(textOf(tool), '[tool result bash: DB_PASSWORD=[REDACTED:secret]]');
+});
+
+test('a secret cut at a summary edge is masked whole, never left in part', () => {
+  // [secret, a piece of it that must never show]
+  const secrets: Array<[string, string]> = [
+    [`sk-ant-api03-${'Q7x'.repeat(14)}`, 'Q7xQ7x'],
+    [`eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ.${'s1G'.repeat(12)}`, 'hbGciO'],
+    ['password=Tr0ub4dor&3xyz', 'Tr0ub4'],
+  ];
+  for (const [secret, piece] of secrets) {
+    // Tool outputs are summarised to 200 characters: put the secret across that edge at every offset.
+    for (let at = 180; at < 200; at++) {
+      const text = textOf(normalizePiEntry(entry('t', null, { role: 'toolResult', toolCallId: 'c', toolName: 'bash', content: [{ type: 'text', text: `${'a '.repeat(100)}`.slice(0, at - 1) + ` ${secret} tail` }] }), ctx));
+      assert.ok(!text.includes(piece), `offset ${at}: ${text}`);
+    }
+    // Tool-call arguments are cut at 80 characters.
+    for (let at = 60; at < 80; at++) {
+      const text = summariseToolCall('run', { command: `${'b '.repeat(40)}`.slice(0, at - 1) + ` ${secret}` });
+      assert.ok(!text.includes(piece), `argument offset ${at}: ${text}`);
+    }
+  }
+  // Without an anchor in the kept part nothing changes.
+  const plain = textOf(normalizePiEntry(entry('t', null, { role: 'toolResult', toolCallId: 'c', toolName: 'bash', content: [{ type: 'text', text: 'x'.repeat(300) }] }), ctx));
+  assert.equal(plain, `[tool result bash: ${'x'.repeat(200)}…]`);
 });
 
 // --- tree ---------------------------------------------------------------

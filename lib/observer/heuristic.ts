@@ -22,7 +22,7 @@ import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } fro
 import { cleanMessageText, isKorean, splitSentences } from './sentences.js';
 import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
 import { detectTags } from './tags.js';
-import { annotateDates, findDateAnchors, localDateTime, type LocalDateTime } from './time.js';
+import { annotateDates, findDateAnchors, localClock, localDateTime, type LocalDateTime } from './time.js';
 
 export type { SpeakerNames } from './speakers.js';
 
@@ -68,7 +68,7 @@ interface Piece {
   /** Restated sentence, with resolved dates. */
   body: string;
   korean: boolean;
-  /** Words in the sentence as written. */
+  /** Words in the sentence as written, counted up to SHORT_LEAD_WORDS + 1 (only "is it short?" is asked). */
   words: number;
   /** The sentence as written (before vocatives and interjections were removed). */
   raw: string;
@@ -128,18 +128,10 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
   const fallbackLocal = localDateTime(batch.now, batch.timeZone) ?? localDateTime('1970-01-01T00:00:00Z', 'UTC')!;
   const drafts: Draft[] = [];
   let pendingQuestion: ReplyContext | undefined;
-  // Messages come seconds apart: the local date and time are worked out once per minute.
-  const localByMinute = new Map<number, LocalDateTime>();
+  const clock = localClock(batch.timeZone);
   const localOf = (iso: string): LocalDateTime => {
     const ms = Date.parse(iso);
-    if (!Number.isFinite(ms)) return fallbackLocal;
-    const minute = Math.floor(ms / 60_000);
-    let local = localByMinute.get(minute);
-    if (!local) {
-      local = localDateTime(iso, batch.timeZone) ?? fallbackLocal;
-      localByMinute.set(minute, local);
-    }
-    return local;
+    return Number.isFinite(ms) ? clock(ms) : fallbackLocal;
   };
   for (const message of batch.messages) {
     if (message.role !== 'user' && message.role !== 'assistant') continue;
@@ -262,7 +254,7 @@ function observeMessage(
     } else {
       body = korean ? restateKorean(dated, speaker) : restateEnglish(dated, speaker, listener);
     }
-    const piece: Piece = { analysis, body, korean, words: splitCount(sentence), raw };
+    const piece: Piece = { analysis, body, korean, words: splitCount(sentence, SHORT_LEAD_WORDS + 1), raw };
     pieces.push(piece);
     if (asked && lastQuestion) lastQuestion.piece = piece;
   }
@@ -342,13 +334,16 @@ function questionBody(sentence: string, speaker: string, listener: string | unde
  * A very short statement that leans on the next sentence ("Fixed it! Migrations
  * run cleanly now.") is joined to it: one observation with the stronger category.
  */
+/** A lead of at most this many words may join the next sentence. */
+const SHORT_LEAD_WORDS = 3;
+
 const TOPIC_CHANGE = /^(?:btw|by the way|also|anyway|anyways|oh|p\.?s\.?|another thing|unrelated|separately|그리고|근데|그런데|참|아 참)\b/iu;
 
 function mergeShortLeads(pieces: Piece[]): void {
   for (let i = 0; i < pieces.length - 1; i++) {
     const lead = pieces[i]!;
     const next = pieces[i + 1]!;
-    if (lead.words > 3 || lead.analysis.kind !== 'statement' || next.analysis.kind !== 'statement') continue;
+    if (lead.words > SHORT_LEAD_WORDS || lead.analysis.kind !== 'statement' || next.analysis.kind !== 'statement') continue;
     // "Merged it. Btw, my name is Dana": the next sentence starts another topic.
     if (TOPIC_CHANGE.test(next.raw) || (next.analysis.priority === 'high' && next.analysis.category !== lead.analysis.category)) continue;
     const a = lead.analysis.category !== 'fact' || lead.analysis.done ? lead.analysis : next.analysis;
@@ -374,14 +369,30 @@ function attribute(text: string, speaker: string, _korean: boolean): string {
 function finishSentence(s: string): string {
   let t = s.trim();
   // The replacements only apply when the sentence ends in one of these characters.
-  if (ENDS_OPEN.test(t)) t = t.replace(/\s*[!]+$/, '.').replace(/\s*\?+$/, '').replace(/[,;:\s-]+$/, '');
-  if (!CLOSED.test(t) && !/[\p{Extended_Pictographic}]$/u.test(t)) t += '.';
+  if (ENDS_OPEN.test(lastChar(t))) t = t.replace(/\s*[!]+$/, '.').replace(/\s*\?+$/, '').replace(/[,;:\s-]+$/, '');
+  if (!CLOSED.includes(lastChar(t)) && !endsWithPictograph(t)) t += '.';
   return t;
 }
 
-const ENDS_OPEN = /[!?,;:\s-]$/;
-const CLOSED = /[.。…)"'\]]$/;
-const CLOSED_OR_QUESTION = /[.。…)"'\]?]$/;
+// End tests look at the last character only: a `$`-anchored regex is tried from every position.
+const ENDS_OPEN = /^[!?,;:\s-]$/;
+const CLOSED = '.。…)"\']';
+const CLOSED_OR_QUESTION = '.。…)"\']?';
+const PICTOGRAPH = /^\p{Extended_Pictographic}$/u;
+
+/** The last UTF-16 unit of `t`; NUL for '' (in no set: `''.includes('')` would be true). */
+function lastChar(t: string): string {
+  return t.length === 0 ? '\0' : t[t.length - 1]!;
+}
+
+/** Does `t` end with an emoji-like pictograph (`/\p{Extended_Pictographic}$/u`)? None is ASCII. */
+function endsWithPictograph(t: string): boolean {
+  const n = t.length;
+  if (n === 0 || t.charCodeAt(n - 1) < 0x80) return false;
+  const low = t.charCodeAt(n - 1);
+  const pair = n >= 2 && low >= 0xdc00 && low <= 0xdfff && t.charCodeAt(n - 2) >= 0xd800 && t.charCodeAt(n - 2) <= 0xdbff;
+  return PICTOGRAPH.test(t.slice(pair ? n - 2 : n - 1));
+}
 /** Whitespace that oneLine() would change: anything but single spaces inside the text. */
 const LOOSE_SPACE = /[^\S ]| {2}|^ | $/;
 
@@ -389,15 +400,15 @@ function finishText(text: string, maxChars: number): string {
   let t = LOOSE_SPACE.test(text) ? oneLine(text) : text;
   if (t.includes('!!') || t.includes('??')) t = t.replace(/([!?])\1+/g, '$1');
   if (/[.!?][.!?]$/.test(t)) t = t.replace(/([.!?])[.!?]+$/, '$1');
-  if (!CLOSED_OR_QUESTION.test(t) && !/[\p{Extended_Pictographic}]$/u.test(t)) t += '.';
+  if (!CLOSED_OR_QUESTION.includes(lastChar(t)) && !endsWithPictograph(t)) t += '.';
   return t.length > maxChars ? truncate(t, maxChars) : t;
 }
 
-/** `text.split(/\s+/).length`, without building the array. */
-function splitCount(text: string): number {
+/** `Math.min(text.split(/\s+/).length, cap)`, without building the array or reading past the cap. */
+function splitCount(text: string, cap: number): number {
   let pieces = 1;
   let inSpace = false;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0; i < text.length && pieces < cap; i++) {
     const space = isSpace(text.charCodeAt(i));
     if (space && !inSpace) pieces++;
     inSpace = space;

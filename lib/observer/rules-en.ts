@@ -282,7 +282,9 @@ function isNameWord(w: string, lowerNames: string[]): boolean {
 }
 
 function isFillerPhrase(sentence: string): boolean {
-  const s = sentence.toLowerCase().replace(/[^\p{L}\p{N}'\s]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  const lower = sentence.toLowerCase();
+  // On ASCII text the Unicode classes are a-z and 0-9 (and the ASCII one is several times faster).
+  const s = (ASCII.test(lower) ? lower.replace(/[^a-z0-9'\s]+/g, ' ') : lower.replace(/[^\p{L}\p{N}'\s]+/gu, ' ')).replace(/\s+/g, ' ').trim();
   if (!s) return true;
   return FILLER_PHRASES.some((re) => re.test(s));
 }
@@ -315,7 +317,7 @@ export function analyseEnglish(sentence: string, ctx: AnalysisContext): Sentence
   if (ctx.pastDate || PAST_VERB.test(sentence)) {
     return { ...base, category: 'event', priority: 'medium', working };
   }
-  const specific = /\d/.test(sentence) || /(?<=\S\s+)\p{Lu}[\p{L}\p{N}]+/u.test(sentence) || contentWords >= 4;
+  const specific = /\d/.test(sentence) || contentWords >= 4 || (ASCII.test(sentence) ? /(?<=\S\s+)[A-Z][A-Za-z0-9]+/ : /(?<=\S\s+)\p{Lu}[\p{L}\p{N}]+/u).test(sentence);
   return { ...base, category: 'fact', priority: specific ? 'medium' : 'low', working };
 }
 
@@ -516,8 +518,15 @@ const SHORTHAND_GROUP: number[] = [];
   }
 }
 
+/**
+ * The word starts every SHORTHAND pattern begins with: a sentence without any of
+ * them (most) skips the 35-group regex above.
+ */
+const SHORTHAND_START = /\b(?:fav|pic|pix|b-?day|gonna|wanna|gotta|kinda|sorta|thx|lemme|gimme|vid|pl[sz]|cuz|coz|bc|convo|vacay|edu|biz|w\/|tmrw|thru|ppl|mins|hrs|yrs|mo|thinkin|doin|goin|nothin|somethin)/i;
+
 /** Spell out common chat shorthand ("fav pic" → "favorite picture"). */
 export function expandShorthand(sentence: string): string {
+  if (!SHORTHAND_START.test(sentence)) return sentence;
   return sentence.replace(SHORTHAND_ANY, (...args: unknown[]) => {
     const m = args[0] as string;
     let i = 0;

@@ -105,6 +105,9 @@ export function splitSentences(text: string): string[] {
   return out;
 }
 
+/** A sentence that is only a parenthetical aside: "(item 42)", "(see PR #12)." */
+const PARENTHETICAL = /^\([^()]{1,200}\)[.!?…。！？]*$/;
+
 /** A sentence that starts like a question. */
 const QUESTION_LEAD = /^(?:what|how|why|when|where|which|who|is|are|do|does|did|can|could|should|would|will|have|has)\b/i;
 
@@ -113,7 +116,8 @@ function splitLine(line: string): string[] {
   let start = 0;
   // Candidate boundaries: punctuation run followed by whitespace (or closing quote/bracket then whitespace).
   // The lookbehind starts a match only at the beginning of a punctuation run (linear on "......").
-  const boundary = /(?<![.!?…。！？])([.!?…。！？]+)(["')\]]*)(\s+)/g;
+  // (The lookbehind follows the first mark it checks, so positions without a mark fail at once.)
+  const boundary = /([.!?…。！？](?<![.!?…。！？].)[.!?…。！？]*)(["')\]]*)(\s+)/g;
   for (let m = boundary.exec(line); m; m = boundary.exec(line)) {
     const punct = m[1]!;
     const endOfSentence = m.index + punct.length + m[2]!.length;
@@ -129,9 +133,22 @@ function splitLine(line: string): string[] {
     start = endOfSentence + m[3]!.length;
   }
   pieces.push(line.slice(start));
+  // "I finished the migration today. (ticket 4242)": a parenthetical on its own says
+  // nothing without the sentence before it, so it joins that sentence, before its final
+  // punctuation ("I finished the migration today (ticket 4242).").
+  for (let i = 1; i < pieces.length; i++) {
+    const aside = pieces[i]!.trim();
+    if (!PARENTHETICAL.test(aside)) continue;
+    const previous = pieces[i - 1]!.trimEnd();
+    const end = /[.!?…。！？]+$/.exec(previous);
+    const joined = end ? `${previous.slice(0, end.index)} ${aside.replace(/[.!?…。！？]+$/, '')}${end[0]}` : `${previous} ${aside}`;
+    pieces.splice(i - 1, 2, joined);
+    i--;
+  }
   // "I'm trying to pick the right ones - any advice on that?": a statement and a question.
   for (let i = 0; i < pieces.length; i++) {
-    const m = /^(.{12,}?[^\s-])\s+[-–—]\s+([^-–—]{3,}\?["')\]]*)\s*$/.exec(pieces[i]!);
+    // (Only a piece with a "?" can match: most skip the backtracking regex.)
+    const m = pieces[i]!.includes('?') ? /^(.{12,}?[^\s-])\s+[-–—]\s+([^-–—]{3,}\?["')\]]*)\s*$/.exec(pieces[i]!) : null;
     if (m && !/\?/.test(m[1]!) && !QUESTION_LEAD.test(m[1]!)) pieces.splice(i, 1, `${m[1]}.`, m[2]!);
   }
   // Korean: split after sentence-final endings without punctuation.

@@ -60,6 +60,7 @@ const TECH: [string, RegExp, string[]][] = [
 ];
 
 const HANGUL = /[\uAC00-\uD7A3]/;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Trigger word → numbers of the TECH entries it may start; and the `prefix*` triggers. */
 const TRIGGERS = new Map<string, number[]>();
@@ -71,16 +72,52 @@ TECH.forEach(([, , words], i) => {
   }
 });
 
-/** Which TECH entries may match `text` (all of them for Korean text). */
-function candidateEntries(text: string): boolean[] {
-  const candidate = new Array<boolean>(TECH.length).fill(false);
-  if (HANGUL.test(text)) return candidate.fill(true);
-  for (const w of text.toLowerCase().split(/[^a-z0-9]+/)) {
-    const entries = TRIGGERS.get(w);
-    if (entries) for (const i of entries) candidate[i] = true;
-    for (const [prefix, i] of PREFIX_TRIGGERS) if (w.startsWith(prefix)) candidate[i] = true;
+/**
+ * Any trigger word as a whole [A-Za-z0-9] word, case-insensitively: on ASCII
+ * text this finds exactly the words that `toLowerCase().split(/[^a-z0-9]+/)`
+ * would look up, in one regex pass instead of a split and a lookup per word.
+ */
+const TRIGGER_WORD = new RegExp(
+  `(?<![a-z0-9])(?:${[...TRIGGERS.keys(), ...PREFIX_TRIGGERS.map(([p]) => `${p}[a-z0-9]*`)]
+    .sort((x, y) => y.length - x.length)
+    .join('|')})(?![a-z0-9])`,
+  'gi',
+);
+
+/** Scratch flags for candidateEntries (one per TECH entry), cleared after each use. */
+const marks = new Uint8Array(TECH.length);
+
+function markWord(w: string): void {
+  const entries = TRIGGERS.get(w);
+  if (entries) for (const i of entries) marks[i] = 1;
+  for (const [prefix, i] of PREFIX_TRIGGERS) if (w.startsWith(prefix)) marks[i] = 1;
+}
+
+/**
+ * Numbers of the TECH entries that may match `text`, ascending (all of them
+ * for Korean text): those whose trigger words occur among the text's
+ * lowercase [a-z0-9] words.
+ */
+function candidateEntries(text: string): number[] {
+  const out: number[] = [];
+  if (HANGUL.test(text)) {
+    for (let i = 0; i < TECH.length; i++) out.push(i);
+    return out;
   }
-  return candidate;
+  if (NON_ASCII.test(text)) {
+    // toLowerCase() can turn a non-ASCII letter into ASCII ones (K, İ): keep its exact word split.
+    for (const w of text.toLowerCase().split(/[^a-z0-9]+/)) markWord(w);
+  } else {
+    TRIGGER_WORD.lastIndex = 0;
+    for (let m = TRIGGER_WORD.exec(text); m; m = TRIGGER_WORD.exec(text)) markWord(m[0].toLowerCase());
+  }
+  for (let i = 0; i < marks.length; i++) {
+    if (marks[i]) {
+      out.push(i);
+      marks[i] = 0;
+    }
+  }
+  return out;
 }
 
 const CODE_LANG: Record<string, string> = {
@@ -106,9 +143,7 @@ const NOT_NAMES = new Set(['user', 'assistant', 'the', 'this', 'that', 'and', 'b
 export function detectTags(text: string, codeLanguages: string[] = [], max = 3, exclude: string[] = []): string[] {
   const found: { tag: string; at: number }[] = [];
   if (text.includes('#')) for (const m of text.matchAll(HASHTAG)) found.push({ tag: m[1]!.toLowerCase(), at: m.index ?? 0 });
-  const candidate = candidateEntries(text);
-  for (let i = 0; i < TECH.length; i++) {
-    if (!candidate[i]) continue;
+  for (const i of candidateEntries(text)) {
     const [tag, re] = TECH[i]!;
     const m = re.exec(text);
     if (m) found.push({ tag, at: m.index });
@@ -125,14 +160,70 @@ export function detectTags(text: string, codeLanguages: string[] = [], max = 3, 
   if (tags.includes('postgres') || tags.includes('mysql') || tags.includes('sqlite')) removeTag(tags, 'sql');
   if (tags.length < max) {
     const excluded = new Set(exclude.map((e) => e.toLowerCase()));
-    for (const m of text.matchAll(PROPER_NOUN)) {
-      const tag = m[0].toLowerCase();
+    const ascii = !NON_ASCII.test(text);
+    PROPER_NOUN.lastIndex = 0;
+    for (let at = 0; ; ) {
+      let word: string;
+      if (ascii) {
+        const span = nextAsciiProperNoun(text, at);
+        if (!span) break;
+        word = text.slice(span[0], span[1]);
+        at = span[1];
+      } else {
+        const m = PROPER_NOUN.exec(text);
+        if (!m) break;
+        word = m[0];
+      }
+      const tag = word.toLowerCase();
       if (excluded.has(tag) || NOT_NAMES.has(tag) || isCommonWord(tag) || tags.includes(tag)) continue;
       tags.push(tag);
       break;
     }
   }
   return tags.slice(0, max);
+}
+
+const isUpper = (c: number): boolean => c >= 65 && c <= 90;
+const isLower = (c: number): boolean => c >= 97 && c <= 122;
+const isLetter = (c: number): boolean => isUpper(c) || isLower(c);
+/** The characters of \w. */
+const isWordChar = (c: number): boolean => isLetter(c) || (c >= 48 && c <= 57) || c === 95;
+/** ASCII characters of \s. */
+const isAsciiSpace = (c: number): boolean => (c >= 9 && c <= 13) || c === 32;
+
+/**
+ * The next match of PROPER_NOUN in ASCII `text` at or after `from`, as
+ * [start, end), found by a character scan: Unicode property classes make the
+ * regex several times slower, and on ASCII text \p{Lu} is A–Z, \p{Ll} a–z,
+ * \p{N} 0–9 and \s the ASCII spaces.
+ */
+function nextAsciiProperNoun(text: string, from: number): [number, number] | undefined {
+  const n = text.length;
+  for (let p = from; p < n; p++) {
+    if (!isUpper(text.charCodeAt(p))) continue;
+    let e = p + 1;
+    while (e < n && isLower(text.charCodeAt(e))) e++;
+    if (e - p - 1 < 2) continue;
+    if (p === 0) {
+      // ^[A-Z][a-z]{2,}(?=['’]s\s)
+      if (text.charCodeAt(e) === 39 && text.charCodeAt(e + 1) === 115 && isAsciiSpace(text.charCodeAt(e + 2))) return [0, e];
+      continue;
+    }
+    // (?<=[a-z0-9,;]\s+): spaces right before the capital, a lowercase letter, digit, comma or semicolon before them.
+    let q = p - 1;
+    if (!isAsciiSpace(text.charCodeAt(q))) continue;
+    while (q >= 0 && isAsciiSpace(text.charCodeAt(q))) q--;
+    const before = q >= 0 ? text.charCodeAt(q) : -1;
+    if (!(isLower(before) || (before >= 48 && before <= 57) || before === 44 || before === 59)) continue;
+    // (?:-[A-Za-z]+)?\b
+    if (text.charCodeAt(e) === 45 && isLetter(text.charCodeAt(e + 1))) {
+      let f = e + 1;
+      while (f < n && isLetter(text.charCodeAt(f))) f++;
+      if (f >= n || !isWordChar(text.charCodeAt(f))) return [p, f];
+    }
+    if (e >= n || !isWordChar(text.charCodeAt(e))) return [p, e];
+  }
+  return undefined;
 }
 
 function removeTag(tags: string[], tag: string): void {

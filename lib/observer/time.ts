@@ -4,7 +4,7 @@
  * ("tomorrow", "next Friday", "last week", "내일", "다음 주 금요일") to real
  * dates. Pure functions; the clock is always passed in.
  */
-import { zonedFields } from '../time-zone.js';
+import { zonedFields, zoneOffsetMs } from '../time-zone.js';
 
 /** A calendar day, independent of any time zone. */
 export interface CalendarDay {
@@ -70,6 +70,46 @@ export function localDateTime(iso: string, timeZone: string): LocalDateTime | un
     date: formatDay(f),
     time: `${pad(f.hour)}:${pad(f.minute)}`,
     weekday: f.weekday,
+  };
+}
+
+/** "HH:MM" of each minute of a day, built on first use. */
+let clockTimes: string[] | undefined;
+
+/**
+ * localDateTime() for many instants in one zone, as a function of epoch ms:
+ * the zone offset is looked up once per UTC quarter-hour (zones change offset
+ * only on quarter-hour boundaries), the date fields once per local day and the
+ * result once per local minute — messages come seconds apart. Same values as
+ * localDateTime(); an unknown zone falls back to UTC.
+ */
+export function localClock(timeZone: string): (ms: number) => LocalDateTime {
+  const zone = isValidTimeZone(timeZone) ? timeZone : 'UTC';
+  const times = (clockTimes ??= Array.from({ length: 1440 }, (_, m) => `${pad(Math.floor(m / 60))}:${pad(m % 60)}`));
+  let bucket = NaN;
+  let offset = 0;
+  let minute = NaN;
+  let dayNumber = NaN;
+  let day = { year: 0, month: 0, day: 0, date: '', weekday: 0 };
+  let last: LocalDateTime | undefined;
+  return (ms) => {
+    const b = Math.floor(ms / 900_000);
+    if (b !== bucket) {
+      bucket = b;
+      offset = zoneOffsetMs(ms, zone);
+    }
+    const localMinute = Math.floor((ms + offset) / 60_000);
+    if (localMinute === minute && last) return last;
+    minute = localMinute;
+    const d = Math.floor(localMinute / 1440);
+    if (d !== dayNumber) {
+      dayNumber = d;
+      const at = new Date(d * 86_400_000);
+      const fields = { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() };
+      day = { ...fields, date: formatDay(fields), weekday: at.getUTCDay() };
+    }
+    last = { year: day.year, month: day.month, day: day.day, date: day.date, time: times[localMinute - d * 1440]!, weekday: day.weekday };
+    return last;
   };
 }
 

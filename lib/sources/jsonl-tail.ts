@@ -6,6 +6,7 @@
  * `maxLineBytes` is never buffered whole: it is reported as too long and
  * skipped. Read-only: the file is opened with 'r' and never written.
  */
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 
@@ -41,31 +42,43 @@ export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
 const NEWLINE = 0x0a;
 
-/** Iterate complete lines of an open file from `offset`. Stop early by breaking out of the loop. */
-export async function* iterateLines(handle: FileHandle, options: LineReadOptions): AsyncGenerator<LineRecord> {
+/**
+ * Complete lines of an open file from `offset`, one batch per buffer read
+ * (a batch is never empty). Batching spares the caller an await per line;
+ * stop early by breaking out of the loop (reading stops at the next batch).
+ */
+export async function* iterateLineBatches(handle: FileHandle, options: LineReadOptions): AsyncGenerator<LineRecord[]> {
   const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   const bufferBytes = Math.max(4096, options.bufferBytes ?? 256 * 1024);
   const buffer = Buffer.allocUnsafe(bufferBytes);
   let position = options.offset;
   let lineNo = options.lineNo;
   let lineStart = options.offset;
+  // The start of a line that began in an earlier read (copied: the buffer is reused).
   let pieces: Buffer[] = [];
   let pieceBytes = 0;
   let tooLong = false;
 
-  const finish = (end: number, terminated: boolean): LineRecord => {
+  /** The record of the line that ends at file offset `end`; `tail` is its part in the current buffer. */
+  const finish = (end: number, terminated: boolean, tail: Buffer): LineRecord => {
     lineNo += 1;
     const length = (terminated ? end - 1 : end) - lineStart;
     const record: LineRecord = { lineNo, start: lineStart, end, bytes: length };
-    if (tooLong) {
+    if (tooLong || length > options.maxLineBytes) {
       record.problem = 'too-long';
     } else {
-      let bytes = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, pieceBytes);
+      // A line inside one buffer is decoded in place; only a line split across reads is joined.
+      let bytes = pieces.length === 0 ? tail : Buffer.concat([...pieces, tail], pieceBytes + tail.length);
       if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
-      try {
-        record.text = decoder.decode(bytes);
-      } catch {
-        record.problem = 'invalid-utf8';
+      if (isAscii(bytes)) {
+        // Plain ASCII is valid UTF-8 and has no BOM: copy it as a one-byte string, skipping the decoder.
+        record.text = bytes.toString('latin1');
+      } else {
+        try {
+          record.text = decoder.decode(bytes);
+        } catch {
+          record.problem = 'invalid-utf8';
+        }
       }
     }
     pieces = [];
@@ -78,31 +91,35 @@ export async function* iterateLines(handle: FileHandle, options: LineReadOptions
   for (;;) {
     const { bytesRead } = await handle.read(buffer, 0, bufferBytes, position);
     if (bytesRead === 0) break;
+    const filled = buffer.subarray(0, bytesRead);
+    const batch: LineRecord[] = [];
     let from = 0;
-    while (from < bytesRead) {
-      const nl = buffer.indexOf(NEWLINE, from);
-      const to = nl === -1 || nl >= bytesRead ? bytesRead : nl;
-      const length = to - from;
-      if (!tooLong) {
-        if (pieceBytes + length > options.maxLineBytes) {
-          tooLong = true;
-          pieces = [];
-          pieceBytes = 0;
-        } else if (length > 0) {
-          pieces.push(Buffer.from(buffer.subarray(from, to)));
-          pieceBytes += length;
-        }
-      }
-      if (nl === -1 || nl >= bytesRead) {
-        from = bytesRead;
+    for (let nl = filled.indexOf(NEWLINE, from); nl !== -1; nl = filled.indexOf(NEWLINE, from)) {
+      batch.push(finish(position + nl + 1, true, tooLong ? EMPTY : filled.subarray(from, nl)));
+      from = nl + 1;
+    }
+    if (from < bytesRead && !tooLong) {
+      // The start of a line that continues in the next read: keep it unless it is already too long.
+      if (pieceBytes + (bytesRead - from) > options.maxLineBytes) {
+        tooLong = true;
+        pieces = [];
+        pieceBytes = 0;
       } else {
-        yield finish(position + nl + 1, true);
-        from = nl + 1;
+        pieces.push(Buffer.from(filled.subarray(from)));
+        pieceBytes += bytesRead - from;
       }
     }
     position += bytesRead;
+    if (batch.length > 0) yield batch;
   }
-  if (options.includeUnterminated && position > lineStart) yield finish(position, false);
+  if (options.includeUnterminated && position > lineStart) yield [finish(position, false, EMPTY)];
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** Complete lines of an open file from `offset`, one at a time (see iterateLineBatches). */
+export async function* iterateLines(handle: FileHandle, options: LineReadOptions): AsyncGenerator<LineRecord> {
+  for await (const batch of iterateLineBatches(handle, options)) yield* batch;
 }
 
 /** Open a file read-only, run `fn`, always close it. */
@@ -115,14 +132,19 @@ export async function withReadOnlyFile<T>(path: string, fn: (handle: FileHandle)
   }
 }
 
-/** A short hash of the first `length` bytes: tells a rewritten or replaced file from one that only grew. */
-export async function headHash(handle: FileHandle, length: number): Promise<string> {
+/** Up to `length` bytes from `position` (fewer at the end of the file). */
+export async function readBytes(handle: FileHandle, position: number, length: number): Promise<Buffer> {
   const buffer = Buffer.alloc(length);
   let read = 0;
   while (read < length) {
-    const { bytesRead } = await handle.read(buffer, read, length - read, read);
+    const { bytesRead } = await handle.read(buffer, read, length - read, position + read);
     if (bytesRead === 0) break;
     read += bytesRead;
   }
-  return createHash('sha256').update(buffer.subarray(0, read)).digest('base64url').slice(0, 16);
+  return buffer.subarray(0, read);
+}
+
+/** A short hash of the first `length` bytes: tells a rewritten or replaced file from one that only grew. */
+export async function headHash(handle: FileHandle, length: number): Promise<string> {
+  return createHash('sha256').update(await readBytes(handle, 0, length)).digest('base64url').slice(0, 16);
 }

@@ -8,6 +8,7 @@
 import { maskSecrets, type MaskingOptions } from '../masking.js';
 import type { Message, Role, SourceKind } from '../types.js';
 import { summariseToolCall, TOOL_SUMMARY_CHARS } from './pi-entries.js';
+import { capOneLineMasked } from './masked-cap.js';
 
 export { summariseToolCall, TOOL_SUMMARY_CHARS };
 
@@ -19,19 +20,6 @@ export function isObject(value: unknown): value is Json {
 
 export function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
-}
-
-export function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-/** Cut to `max` characters (plus "…"), never inside a surrogate pair. */
-export function cap(text: string, max: number): string {
-  if (text.length <= max) return text;
-  let end = max;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}…`;
 }
 
 /** An ISO timestamp from an ISO string or epoch number (seconds or ms); '' when absent/invalid. */
@@ -53,7 +41,7 @@ export function isoTime(value: unknown): string {
 /** `[tool result Bash: first 200 characters]` / `[tool error Bash: …]`. */
 export function summariseToolResult(name: string, output: string, isError = false): string {
   const label = isError ? 'tool error' : 'tool result';
-  const body = cap(oneLine(output), TOOL_SUMMARY_CHARS);
+  const body = capOneLineMasked(output, TOOL_SUMMARY_CHARS);
   return body.length > 0 ? `[${label} ${name}: ${body}]` : `[${label} ${name}]`;
 }
 

@@ -23,15 +23,15 @@ import { OcmError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { MaskingOptions } from '../masking.js';
 import type { Cursor, MalformedRecord, Message, ReadLimits, SourceKind, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
-import { DEFAULT_MAX_LINE_BYTES, headHash, iterateLines, withReadOnlyFile, type LineRecord } from './jsonl-tail.js';
+import { DEFAULT_MAX_LINE_BYTES, headHash, iterateLineBatches, readBytes, withReadOnlyFile, type LineRecord } from './jsonl-tail.js';
 import {
   DEFAULT_DEDUPE_WINDOW,
   DEFAULT_LOOK_AHEAD,
   emptyBranchState,
+  lookAheadNodeOf,
   normalizePiEntry,
   rewindBranchState,
   settleConsumed,
-  treeNodeOf,
   type BranchState,
   type ConsumedEntry,
   type LookAheadNode,
@@ -194,6 +194,32 @@ function branchOf(c: FileCursor): BranchState {
 }
 
 // ---------------------------------------------------------------------------
+// Look-ahead lines carried to the next read
+
+/** A line with its parsed entry once parsed (undefined: not parsed yet, blank, or not JSON). */
+interface ReadLine extends LineRecord {
+  entry?: unknown;
+}
+
+/**
+ * The lines a read looked ahead at (parsed, not consumed), kept for the next
+ * read of the same file, which starts right there: a chunked read of a long
+ * transcript then decodes and parses each line once instead of once more per
+ * look-ahead. The next read takes them only when its cursor is where they
+ * start and the file still holds the very same bytes there (compared byte for
+ * byte); only newline-terminated lines are kept, so the same bytes are the
+ * same lines and the result is what reading them again would give.
+ */
+interface CarriedLines {
+  ino: string;
+  /** Byte offset and line number just before the first carried line. */
+  offset: number;
+  lineNo: number;
+  bytes: Buffer;
+  lines: ReadLine[];
+}
+
+// ---------------------------------------------------------------------------
 // The source
 
 export function createOpenClawFileSource(options: OpenClawFileSourceOptions): TranscriptSource {
@@ -203,6 +229,29 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
   const dedupeWindow = options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW;
   const agentFilter = options.agents && options.agents.length > 0 ? new Set(options.agents) : null;
   const log = (level: 'info' | 'warn', event: string, fields: Record<string, unknown>) => options.logger?.log(level, event, fields);
+  /** What the last read looked ahead at (see CarriedLines). */
+  let carried: CarriedLines | null = null;
+
+  /** The carried lines if they start at this file's `offset` and the file still holds the same bytes there. */
+  async function takeCarried(handle: FileHandle, ino: string, offset: number, lineNo: number): Promise<CarriedLines | null> {
+    const offered = carried;
+    carried = null;
+    if (!offered || offered.ino !== ino || offered.offset !== offset || offered.lineNo !== lineNo) return null;
+    const now = await readBytes(handle, offset, offered.bytes.length);
+    return now.equals(offered.bytes) ? offered : null;
+  }
+
+  /** Keep the newline-terminated lines looked ahead at, with the bytes they were read from. */
+  async function carry(handle: FileHandle, ino: string, offset: number, lineNo: number, lines: ReadLine[]): Promise<void> {
+    const kept: ReadLine[] = [];
+    for (const line of lines) {
+      if (line.end - line.start !== line.bytes + 1) break; // unterminated: it may still grow
+      kept.push(line);
+    }
+    const last = kept[kept.length - 1];
+    if (!last) return;
+    carried = { ino, offset, lineNo, bytes: await readBytes(handle, offset, last.end - offset), lines: kept };
+  }
 
   async function listDir(path: string): Promise<string[]> {
     try {
@@ -393,26 +442,43 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
       const ctx: PiContext = { source: kind, agent: stream.agent, session: stream.session, masking: options.masking };
       const malformed: MalformedRecord[] = [];
       interface Consumed extends ConsumedEntry {
-        record: LineRecord;
+        /** Where its line ends and its number (not the line itself: the text is garbage once parsed). */
+        end: number;
+        lineNo: number;
       }
       const consumed: Consumed[] = [];
       const nodes: LookAheadNode[] = [];
       const maxMessages = Math.max(1, limits.maxMessages);
       const maxBytes = Math.max(1, limits.maxBytes);
 
-      const lines = iterateLines(handle, { offset, lineNo, maxLineBytes, includeUnterminated: ended });
+      // Lines come in batches (one per buffer read): an await per batch, not per line. The first
+      // batch may be the previous read's look-ahead, already parsed.
+      const reuse = await takeCarried(handle, ino, offset, lineNo);
+      let batch: ReadLine[] = reuse ? reuse.lines : [];
+      let at = 0;
+      const resume = reuse ? { offset: offset + reuse.bytes.length, lineNo: batch[batch.length - 1]!.lineNo } : { offset, lineNo };
+      const batches = iterateLineBatches(handle, { ...resume, maxLineBytes, includeUnterminated: ended });
+      /** The next line, or undefined at the end of the file. */
+      const nextLine = async (): Promise<ReadLine | undefined> => {
+        if (at === batch.length) {
+          const next = await batches.next();
+          if (next.done) return undefined;
+          batch = next.value;
+          at = 0;
+        }
+        return batch[at++];
+      };
       let bytes = 0;
       let candidates = 0;
       let eof = false;
       for (;;) {
-        const next = await lines.next();
-        if (next.done) {
+        const record = at < batch.length ? batch[at++]! : await nextLine();
+        if (record === undefined) {
           eof = true;
           break;
         }
-        const record = next.value;
-        const parsed = parseLine(record, path, malformed, maxLineBytes);
-        const node = parsed === undefined ? null : treeNodeOf(parsed);
+        const parsed = record.entry !== undefined ? record.entry : parseLine(record, path, malformed, maxLineBytes);
+        const node = parsed === undefined ? null : lookAheadNodeOf(parsed, record.end);
         let result: Consumed['result'] = null;
         if (parsed !== undefined) {
           result = normalizePiEntry(parsed, ctx);
@@ -422,39 +488,39 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
         let nodeIndex = -1;
         if (node) {
           nodeIndex = nodes.length;
-          nodes.push({ ...node, end: record.end });
+          nodes.push(node);
         }
-        consumed.push({ record, nodeIndex, result, node });
+        consumed.push({ end: record.end, lineNo: record.lineNo, nodeIndex, result, node });
         bytes += record.end - record.start;
         if (candidates >= maxMessages || bytes >= maxBytes) break;
       }
 
       // Look ahead (without consuming) far enough to judge the branch of every consumed entry.
       let moreLines = false;
+      const lookedAt: ReadLine[] = [];
+      const lastEnd = consumed[consumed.length - 1]?.end ?? offset;
       if (!eof) {
         const decided = nodes.length;
-        const lastEnd = consumed[consumed.length - 1]?.record.end ?? offset;
         for (;;) {
-          const next = await lines.next();
-          if (next.done) break;
+          const record = at < batch.length ? batch[at++]! : await nextLine();
+          if (record === undefined) break;
           moreLines = true;
-          const record = next.value;
-          if (record.text !== undefined) {
-            const parsed = safeParse(record.text);
-            const node = parsed === undefined ? null : treeNodeOf(parsed);
-            if (node) nodes.push({ ...node, end: record.end });
-          }
+          if (record.entry === undefined && record.text !== undefined) record.entry = safeParse(record.text);
+          const node = record.entry === undefined ? null : lookAheadNodeOf(record.entry, record.end);
+          if (node) nodes.push(node);
+          lookedAt.push(record);
           if (nodes.length - decided >= lookAhead.entries || record.end - lastEnd >= lookAhead.bytes) break;
         }
       }
-      await lines.return(undefined);
+      await batches.return(undefined);
+      await carry(handle, ino, lastEnd, consumed[consumed.length - 1]?.lineNo ?? lineNo, lookedAt);
       const decideCount = consumed.reduce((n, c) => (c.nodeIndex >= 0 ? n + 1 : n), 0);
       const settled = settleConsumed(consumed, nodes, decideCount, lookAhead, branch, dedupeWindow);
       branch = settled.branch;
       const messages: Message[] = settled.emitted.map((e) => e.message);
 
       const last = consumed[consumed.length - 1];
-      const endOffset = last ? last.record.end : offset;
+      const endOffset = last ? last.end : offset;
       const headLen = Math.min(HEAD_BYTES, size);
       const done = (eof || !moreLines) && isLastFile;
       const next: FileCursor = {
@@ -462,7 +528,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
         path,
         ino,
         offset: endOffset,
-        line: last ? last.record.lineNo : lineNo,
+        line: last ? last.lineNo : lineNo,
         size: Math.max(size, endOffset),
         headLen,
         headHash: await headHash(handle, headLen),

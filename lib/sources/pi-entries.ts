@@ -14,9 +14,11 @@
  *   (`provider: "openclaw"`, model `delivery-mirror` / `gateway-injected`)
  *   are skipped: they duplicate real replies.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { maskSecrets, type MaskingOptions } from '../masking.js';
 import type { Message, Role, SourceKind } from '../types.js';
+import { capMasked, capOneLineMasked } from './masked-cap.js';
+import { cap, capOneLine, collapseWhiteSpace } from './whitespace.js';
 
 export interface PiContext {
   source: SourceKind;
@@ -50,11 +52,20 @@ function str(value: unknown): string | undefined {
 
 /** The tree node of a parsed entry, or null (header, or no id). */
 export function treeNodeOf(entry: unknown): TreeNode | null {
+  const node = lookAheadNodeOf(entry, 0);
+  return node && { id: node.id, parentId: node.parentId };
+}
+
+/** The tree node of a parsed entry whose line ends at byte `end`, as one object (readers make one per line). */
+export function lookAheadNodeOf(entry: unknown, end: number): LookAheadNode | null {
   if (!isObject(entry) || entry.type === 'session') return null;
   const id = entry.id;
   if (typeof id !== 'string' || id.length === 0) return null;
-  const parentId = typeof entry.parentId === 'string' && entry.parentId.length > 0 ? entry.parentId : null;
-  return { id, parentId };
+  return { id, parentId: parentIdOf(entry), end };
+}
+
+function parentIdOf(entry: Json): string | null {
+  return typeof entry.parentId === 'string' && entry.parentId.length > 0 ? entry.parentId : null;
 }
 
 const NOT_MESSAGES = new Set([
@@ -108,14 +119,14 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
     case 'toolResult': {
       const toolName = str(message.toolName) ?? 'tool';
       const label = message.isError === true ? 'tool error' : 'tool result';
-      built = { role: 'tool', text: `[${label} ${toolName}: ${capOneLine(contentText(message.content), TOOL_SUMMARY_CHARS)}]`, toolName };
+      built = { role: 'tool', text: `[${label} ${toolName}: ${capOneLineMasked(contentText(message.content), TOOL_SUMMARY_CHARS)}]`, toolName };
       // A re-appended copy keeps its toolCallId but may carry a trimmed output.
       const callId = str(message.toolCallId);
       if (callId) built.key = `tool\u0000${toolName}\u0000${callId}`;
       break;
     }
     case 'bashExecution': {
-      const command = capOneLine(str(message.command) ?? '', 120);
+      const command = capOneLineMasked(str(message.command) ?? '', 120);
       const outcome =
         message.cancelled === true ? 'cancelled' : typeof message.exitCode === 'number' ? `exit ${message.exitCode}` : 'no exit code';
       built = { role: 'tool', text: `[bash: ${command} → ${outcome}]`, toolName: 'bash' };
@@ -141,7 +152,7 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
     session: ctx.session,
   };
   if (built.toolName !== undefined) out.toolName = built.toolName;
-  const dedupeKey = built.key ?? `${built.role}\u0000${masked.replace(/\s+/g, ' ')}`;
+  const dedupeKey = built.key ?? `${built.role}\u0000${collapseWhiteSpace(masked)}`;
   return { kind: 'message', message: out, dedupeKey };
 }
 
@@ -202,47 +213,21 @@ export function summariseToolCall(name: string, args: unknown): string {
   } else if (args !== undefined && args !== null) {
     summary = argValue(args);
   }
-  summary = cap(summary, TOOL_SUMMARY_CHARS);
+  summary = capMasked(summary, TOOL_SUMMARY_CHARS);
   return summary.length > 0 ? `[tool call: ${name} ${summary}]` : `[tool call: ${name}]`;
 }
 
 function argValue(value: unknown): string {
   if (typeof value === 'string') {
-    const flat = capOneLine(value, 80);
+    const flat = capOneLineMasked(value, 80);
     return /[\s"]/.test(flat) || flat.length === 0 ? JSON.stringify(flat) : flat;
   }
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
   try {
-    return cap(JSON.stringify(value) ?? '', 80);
+    return capMasked(JSON.stringify(value) ?? '', 80);
   } catch {
     return '…';
   }
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
-/**
- * `cap(oneLine(text), max)` without collapsing a whole multi-kilobyte tool
- * output: the first `max` characters of the collapsed text depend only on a
- * prefix, as long as that prefix still collapses to more than `max`.
- */
-function capOneLine(text: string, max: number): string {
-  if (text.length > max * 8) {
-    const head = oneLine(text.slice(0, max * 8));
-    if (head.length > max) return cap(head, max);
-  }
-  return cap(oneLine(text), max);
-}
-
-function cap(text: string, max: number): string {
-  if (text.length <= max) return text;
-  // Do not cut a surrogate pair in half.
-  let end = max;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
-  return `${text.slice(0, end)}…`;
 }
 
 // ---------------------------------------------------------------------------
@@ -266,7 +251,20 @@ const UNTRUSTED_LABEL = /^[A-Za-z][A-Za-z0-9 _/-]{0,80}\((?:untrusted|metadata)[
  * alone on their line, so "he said (untrusted metadata): and left" stays.
  */
 export function stripUserTransportNoise(text: string): string {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const normalised = text.replace(/\r\n?/g, '\n');
+  // Most messages carry no metadata block: without one of the label words no line can be a label.
+  let result = (MAY_HOLD_LABEL.test(normalised) ? withoutMetadataBlocks(normalised) : normalised).trim();
+  // The prefix may now lead the text (it often comes after the metadata blocks).
+  for (let n = 0; n < 3 && TIME_PREFIX.test(result); n += 1) result = result.replace(TIME_PREFIX, '').trim();
+  return result.replace(/\n{3,}/g, '\n\n');
+}
+
+/** Every UNTRUSTED_LABEL match contains one of these words. */
+const MAY_HOLD_LABEL = /untrusted|metadata/i;
+
+/** The text without its untrusted-metadata blocks (label lines and what they label). */
+function withoutMetadataBlocks(text: string): string {
+  const lines = text.split('\n');
   const out: string[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -279,10 +277,7 @@ export function stripUserTransportNoise(text: string): string {
     }
     i = skipBlock(lines, i + 1);
   }
-  let result = out.join('\n').trim();
-  // The prefix may now lead the text (it often comes after the metadata blocks).
-  for (let n = 0; n < 3 && TIME_PREFIX.test(result); n += 1) result = result.replace(TIME_PREFIX, '').trim();
-  return result.replace(/\n{3,}/g, '\n\n');
+  return out.join('\n');
 }
 
 /** Index of the first line after the metadata block that starts at `i` (after its label). */
@@ -369,8 +364,18 @@ export function rewindBranchState(state: BranchState): BranchState {
   return { lastId: null, recent: state.recent, cand: hashesAfter(state.recent, -1), miss: 0 };
 }
 
+/**
+ * base64url sha256 of a string. The one-shot `crypto.hash` (Node ≥ 20.12) is
+ * about twice as fast as a Hash object for short keys; older Node 20 releases
+ * lack it. Both give the same digest.
+ */
+const sha256: (text: string) => string =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'base64url')
+    : (text) => crypto.createHash('sha256').update(text).digest('base64url');
+
 function digest8(text: string): string {
-  return createHash('sha256').update(text).digest('base64url').slice(0, 8);
+  return sha256(text).slice(0, 8);
 }
 
 function idDigest(id: string): string {
@@ -418,40 +423,52 @@ export function advanceBranchState(
   active: boolean,
   dedupeWindow = DEFAULT_DEDUPE_WINDOW,
 ): { state: BranchState; emit: boolean } {
-  let { lastId, recent, cand, miss } = state;
-  if (node && lastId !== null && node.parentId !== lastId) {
+  const next = copyBranchState(state);
+  const emit = stepBranchState(next, node, dedupeKey, active, dedupeWindow);
+  return { state: next, emit };
+}
+
+/** The branch fields only (a reader may pass its whole cursor as the state). */
+function copyBranchState(state: BranchState): BranchState {
+  return { lastId: state.lastId, recent: state.recent, cand: state.cand, miss: state.miss };
+}
+
+/** advanceBranchState on a state the caller owns: updates it in place (no objects per entry). */
+function stepBranchState(state: BranchState, node: TreeNode | null, dedupeKey: string | null, active: boolean, dedupeWindow: number): boolean {
+  if (node && state.lastId !== null && node.parentId !== state.lastId) {
     // A fork: copies of what was said after the fork point may be re-appended. A parent we never
     // saw (a torn or malformed line) is not a fork: the entry continues the line.
-    const at = node.parentId === null ? -1 : findRecord(recent, node.parentId);
+    const at = node.parentId === null ? -1 : findRecord(state.recent, node.parentId);
     if (node.parentId === null || at >= 0) {
-      cand = hashesAfter(recent, at);
-      miss = 0;
+      state.cand = hashesAfter(state.recent, at);
+      state.miss = 0;
     }
   }
   let emit = false;
   let hash = NO_HASH;
   if (dedupeKey !== null && active) {
     hash = dedupeHash(dedupeKey);
-    const remaining = cand.length > 0 ? removeCandidate(cand, hash) : null;
+    const remaining = state.cand.length > 0 ? removeCandidate(state.cand, hash) : null;
     if (remaining !== null) {
-      cand = remaining;
-      miss = 0;
+      state.cand = remaining;
+      state.miss = 0;
     } else {
       emit = true;
-      if (cand.length > 0 && ++miss >= CANDIDATE_PATIENCE) {
-        cand = '';
-        miss = 0;
+      if (state.cand.length > 0 && ++state.miss >= CANDIDATE_PATIENCE) {
+        state.cand = '';
+        state.miss = 0;
       }
     }
   }
   if (node) {
-    recent += idDigest(node.id) + hash;
+    let recent = state.recent + (idDigest(node.id) + hash);
     // Trim in batches (amortised O(1) per entry): keep between 1 and 1.5 windows, deterministically.
     const max = dedupeWindow * RECORD;
     if (recent.length > max + Math.max(RECORD, Math.floor(dedupeWindow / 2) * RECORD)) recent = recent.slice(recent.length - max);
-    lastId = node.id;
+    state.recent = recent;
+    state.lastId = node.id;
   }
-  return { state: { lastId, recent, cand, miss }, emit };
+  return emit;
 }
 
 export interface LookAheadNode extends TreeNode {
@@ -542,13 +559,14 @@ export function settleConsumed<T extends ConsumedEntry>(
   const before = branch;
   const abandoned = abandonedNodes(nodes, decideCount, window, (id) => rememberedEntry(before, id));
   const emitted: Array<{ item: T; message: Message }> = [];
-  let state = branch;
+  // Nothing read: the state passes through as it came (the database reader passes its whole cursor here).
+  if (consumed.length === 0) return { emitted, branch };
+  const state = copyBranchState(branch);
   for (const item of consumed) {
     const message = item.result?.kind === 'message' ? item.result : null;
     const active = item.nodeIndex < 0 || !abandoned.has(item.nodeIndex);
-    const step = advanceBranchState(state, item.node, message ? message.dedupeKey : null, active, dedupeWindow);
-    state = step.state;
-    if (message && step.emit) emitted.push({ item, message: message.message });
+    const emit = stepBranchState(state, item.node, message ? message.dedupeKey : null, active, dedupeWindow);
+    if (message && emit) emitted.push({ item, message: message.message });
   }
   return { emitted, branch: state };
 }

@@ -1,0 +1,147 @@
+/**
+ * The day files one observe job touches, parsed once and changed in memory.
+ *
+ * A long transcript is read in many chunks, and one day's file receives
+ * observations from several of them. Appending to the file and rewriting it
+ * after every chunk re-formats and re-writes (with two fsyncs) a file that
+ * grows to a megabyte, again and again. Here `add` only dedupes new
+ * observations against the file (and each other) and queues them; `flush`
+ * appends each file's queue and writes every changed file once, atomically.
+ * Under the home lock nobody else writes these files during the job.
+ *
+ * The caller decides when to flush, and must flush before it writes a cursor
+ * past the observations (observe-job.ts: JobOutput.save()).
+ */
+import { readFile } from 'node:fs/promises';
+import { writeFilesAtomic } from './atomic-file.js';
+import { dayFilePath, type HomePaths } from './home.js';
+import type { Observation } from './types.js';
+
+type DayFileModule = typeof import('./day-file.js');
+type DayFile = import('./day-file.js').DayFile;
+
+interface BufferedDayFile {
+  file: DayFile;
+  /** Ids in the file or queued for it. */
+  ids: Set<string>;
+  /** New observations, in arrival order, not yet appended to `file`. */
+  queued: Observation[];
+  /** `file` holds observations that are not on disk yet. */
+  dirty: boolean;
+}
+
+const dailyTemplates = new Map<string, Promise<string>>();
+/** templates/daily.md: the user's copy in <home>/templates/ wins over the bundled one. */
+function dailyTemplate(paths: HomePaths): Promise<string> {
+  let text = dailyTemplates.get(paths.root);
+  if (text) return text;
+  text = (async () => {
+    const { join } = await import('node:path');
+    const { packagePath } = await import('./package-root.js');
+    for (const candidate of [join(paths.root, 'templates', 'daily.md'), packagePath('templates', 'daily.md')]) {
+      try {
+        return await readFile(candidate, 'utf8');
+      } catch {
+        /* next */
+      }
+    }
+    return '# {{date}}\n';
+  })();
+  dailyTemplates.set(paths.root, text);
+  return text;
+}
+
+export class DayFileBuffer {
+  private readonly files = new Map<string, BufferedDayFile>();
+
+  constructor(private readonly paths: HomePaths) {}
+
+  /** Some observations are not on disk yet. */
+  get pending(): boolean {
+    for (const entry of this.files.values()) if (entry.dirty || entry.queued.length > 0) return true;
+    return false;
+  }
+
+  /**
+   * Queue observations for their day files (by agent and date). Returns how
+   * many are new (ids neither in the file nor queued). Throws, queueing nothing
+   * for that file, when a file that would change has a broken frontmatter.
+   */
+  async add(observations: Observation[]): Promise<number> {
+    if (observations.length === 0) return 0;
+    // Loaded here, not at start-up: a tick with nothing new never parses Markdown.
+    const dayFile = await import('./day-file.js');
+    const groups = new Map<string, Observation[]>();
+    // A chunk has thousands of observations, in runs of a few (agent, date) pairs: a path is built per run.
+    let agent: string | undefined;
+    let date: string | undefined;
+    let path = '';
+    for (const o of observations) {
+      if (o.agent !== agent || o.date !== date) {
+        agent = o.agent;
+        date = o.date;
+        path = dayFilePath(this.paths, 'hot', agent, date);
+      }
+      const list = groups.get(path);
+      if (list) list.push(o);
+      else groups.set(path, [o]);
+    }
+    let added = 0;
+    for (const [path, list] of groups) {
+      const entry = this.files.get(path) ?? (await this.load(dayFile, path, list[0]!));
+      const fresh = list.filter((o) => !entry.ids.has(o.id));
+      if (fresh.length === 0) continue;
+      // Checked before the ids are taken: a file that cannot be written must not swallow them.
+      dayFile.assertWritable(entry.file, path);
+      for (const o of fresh) {
+        if (entry.ids.has(o.id)) continue;
+        entry.ids.add(o.id);
+        entry.queued.push(o);
+        added++;
+      }
+    }
+    return added;
+  }
+
+  /** Append the queued observations and write every changed file (atomically, fsyncs in parallel). */
+  async flush(): Promise<void> {
+    if (this.files.size === 0) return;
+    const { appendObservations, formatDayFile } = await import('./day-file.js');
+    const changed: Array<[BufferedDayFile, string]> = [];
+    for (const [path, entry] of this.files) {
+      if (entry.queued.length > 0) {
+        // One append of everything queued gives the same file as one append per chunk.
+        appendObservations(entry.file, entry.queued, path);
+        entry.queued = [];
+        entry.dirty = true;
+      }
+      if (entry.dirty) changed.push([entry, path]);
+    }
+    if (changed.length === 0) return;
+    await writeFilesAtomic(changed.map(([entry, path]) => ({ path, data: formatDayFile(entry.file), mode: 0o600 })));
+    for (const [entry] of changed) entry.dirty = false;
+  }
+
+  /** add() then flush(): for callers that write as they go (the LLM Observer's journal). */
+  async write(observations: Observation[]): Promise<number> {
+    const added = await this.add(observations);
+    await this.flush();
+    return added;
+  }
+
+  private async load(dayFile: DayFileModule, path: string, first: Observation): Promise<BufferedDayFile> {
+    let text: string | undefined;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const file =
+      text === undefined
+        ? dayFile.createDayFile({ date: first.date || dayFile.dateFromFileName(path) || '', agent: first.agent, tier: 'hot', template: await dailyTemplate(this.paths) })
+        : dayFile.parseDayFile(text);
+    const entry: BufferedDayFile = { file, ids: dayFile.observationIds(file), queued: [], dirty: false };
+    this.files.set(path, entry);
+    return entry;
+  }
+}
