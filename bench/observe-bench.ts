@@ -24,6 +24,8 @@ export interface ObserveBenchResult {
   observeMBps: number;
   ratio: number;
   observations: number;
+  /** Where the observe job's time went (s): the source reader, the Observer, the rest (day files, cursor). */
+  split: { readerS: number; observerS: number; restS: number };
   idleTick: { p50Ms: number; bareNodeP50Ms: number; overBareMs: number; peakRssMB: number };
 }
 
@@ -70,14 +72,35 @@ export async function runObserveBench(options: { exchanges?: number; ticks?: num
     const paths = homePaths(home);
     await ensureHome(paths, async () => 'timezone: UTC\n');
     const logger = createMemoryLogger();
+    // The real source and Observer, with their calls timed.
+    const source = createOpenClawFileSource({ stateDirs: [stateDir], masking: { emails: false, extraPatterns: [] }, logger });
+    const observer = createHeuristicObserver();
+    let readerMs = 0;
+    let observerMs = 0;
+    const timedSource: typeof source = {
+      ...source,
+      read: async (stream, cursor, limits) => {
+        const t = performance.now();
+        try {
+          return await source.read(stream, cursor, limits);
+        } finally {
+          readerMs += performance.now() - t;
+        }
+      },
+    };
+    const timedObserver: typeof observer = {
+      ...observer,
+      observe: async (batch) => {
+        const t = performance.now();
+        try {
+          return await observer.observe(batch);
+        } finally {
+          observerMs += performance.now() - t;
+        }
+      },
+    };
     const t1 = performance.now();
-    const result = await runObserveJob({
-      paths,
-      sources: [createOpenClawFileSource({ stateDirs: [stateDir], masking: { emails: false, extraPatterns: [] }, logger })],
-      observer: createHeuristicObserver(),
-      logger,
-      timeZone: 'UTC',
-    });
+    const result = await runObserveJob({ paths, sources: [timedSource], observer: timedObserver, logger, timeZone: 'UTC' });
     const observeS = (performance.now() - t1) / 1000;
 
     // Idle tick: `run` with nothing new, as a fresh process.
@@ -103,6 +126,11 @@ export async function runObserveBench(options: { exchanges?: number; ticks?: num
       observeMBps: Number((mb / observeS).toFixed(1)),
       ratio: Number((baselineS / observeS).toFixed(3)),
       observations: result.observations,
+      split: {
+        readerS: Number((readerMs / 1000).toFixed(2)),
+        observerS: Number((observerMs / 1000).toFixed(2)),
+        restS: Number((observeS - (readerMs + observerMs) / 1000).toFixed(2)),
+      },
       idleTick: {
         p50Ms: median(ticks),
         bareNodeP50Ms: median(bare),
@@ -121,6 +149,7 @@ export function observeBenchTable(r: ObserveBenchResult): string {
     ['transcript', `${r.transcriptMB} MB, ${r.lines} JSONL lines → ${r.observations} observations`, ''],
     ['baseline: read + JSON.parse', `${r.baselineMBps} MB/s`, ''],
     ['observe job (read, normalise, mask, heuristic Observer, Markdown, cursor)', `${r.observeMBps} MB/s = ${(r.ratio * 100).toFixed(1)} % of baseline`, '≥ 25 %'],
+    ['… of which source reader / heuristic Observer / rest (day files, cursor)', `${r.split.readerS} s / ${r.split.observerS} s / ${r.split.restS} s`, ''],
     ['bare `node -e 0`, p50', `${r.idleTick.bareNodeP50Ms} ms`, ''],
     ['idle `ocm-run run` tick, p50', `${r.idleTick.p50Ms} ms (+${r.idleTick.overBareMs} ms over bare node)`, '≤ +200 ms'],
     ['idle tick peak RSS', `${r.idleTick.peakRssMB} MB`, '≤ 80 MB'],
