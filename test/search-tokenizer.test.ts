@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze, prefixEligible, queryTerms } from '../lib/search/tokenizer.js';
+import { analyze, ASCII_ONLY, prefixEligible, queryTerms, RAW_TOKEN, RAW_TOKEN_ASCII } from '../lib/search/tokenizer.js';
 import { koreanStem } from '../lib/search/korean.js';
 import { makeSnippet, markSnippet } from '../lib/search/snippet.js';
 
@@ -95,4 +95,18 @@ test('dates in a query find what was observed that day (or mentioned it)', async
   const doc = documentTerms({ text: 'Painted a sunset.', tags: [], category: 'event', date: '2023-10-13' });
   assert.ok(doc.includes('@2023-10-13') && doc.includes('@2023-10'));
   assert.equal(prefixEligible('@2023-10'), false);
+});
+
+test('ASCII text is split by the cheap ASCII pattern exactly as by the Unicode one', () => {
+  const chars = "abcxyzABCXYZ0189 _-./:@+#'’\t,;!?()[]\"";
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const samples = ["don't stop", 'POSTGRES_URL=x', 'ticket-4242.', 'v1.2.3-rc.1', "it's api.example.com/v2#a+b@c", 'a__b--c..d', "'quoted' -x- _y_"];
+  for (let n = 0; n < 3000; n++) samples.push(Array.from({ length: 1 + Math.floor(random() * 30) }, () => chars[Math.floor(random() * chars.length)]).join(''));
+  for (const text of samples) {
+    if (!ASCII_ONLY.test(text)) continue;
+    const unicode = [...text.matchAll(RAW_TOKEN)].map((m) => [m.index, m[0]]);
+    const ascii = [...text.matchAll(RAW_TOKEN_ASCII)].map((m) => [m.index, m[0]]);
+    assert.deepEqual(ascii, unicode, text);
+  }
 });

@@ -102,6 +102,13 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
   const manifests = new Map<Tier, TierManifest>();
   const dirty = new Set<Tier>();
   const obsolete: Array<{ tier: Tier; segment: string }> = [];
+  // A pack is checked once per run, not once for each of its files.
+  const checked = new Map<string, boolean>();
+  const segmentIsValid = (path: string) => {
+    let ok = checked.get(path);
+    if (ok === undefined) checked.set(path, (ok = Segment.quickCheck(path)));
+    return ok;
+  };
 
   for (const tier of tiers) {
     const dir = tierDir(paths.index, tier);
@@ -156,7 +163,7 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
           continue;
         }
         const hash = sha256(text);
-        if (entry && !options.rebuild && entry.hash === hash && entry.kind === root.kind && Segment.quickCheck(segmentPath)) {
+        if (entry && !options.rebuild && entry.hash === hash && entry.kind === root.kind && segmentIsValid(segmentPath)) {
           manifest.files[key] = { ...entry, size: st.size, mtimeMs: st.mtimeMs, checkedMs: now().getTime() };
           dirty.add(tier);
           result.unchanged++;

@@ -515,7 +515,8 @@ export function rank(snapshot: IndexSnapshot, query: string, options: RankOption
   let maxText = 0;
   const textTop = new TopK(k);
   let textMin = textTop.min;
-  for (const g of touched) {
+  for (let j = 0; j < touched.length; j++) {
+    const g = touched[j]!;
     const score = textScores[g]!;
     if (score > maxText) maxText = score;
     if (score > textMin) {

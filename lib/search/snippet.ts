@@ -3,7 +3,7 @@
  * analysed query terms (same analyzer as the index, so "deployed" is marked
  * for the query "deploy" and 데이터베이스를 for 데이터베이스). Pure.
  */
-import { analyze, prefixEligible } from './tokenizer.js';
+import { analyze, ASCII_ONLY, prefixEligible, RAW_TOKEN, RAW_TOKEN_ASCII } from './tokenizer.js';
 
 export interface Snippet {
   text: string;
@@ -11,7 +11,6 @@ export interface Snippet {
   highlights: Array<[number, number]>;
 }
 
-const WORD = /[\p{L}\p{M}\p{N}]+(?:['’][\p{L}]+)*(?:[_\-./:@+#][\p{L}\p{M}\p{N}]+(?:['’][\p{L}]+)*)*/gu;
 
 export function matchesQuery(word: string, terms: ReadonlySet<string>, prefixes: readonly string[]): boolean {
   for (const t of analyze(word)) {
@@ -26,7 +25,7 @@ export function makeSnippet(text: string, queryTerms: readonly string[], max = 2
   const terms = new Set(queryTerms);
   const prefixes = queryTerms.filter(prefixEligible);
   const matches: Array<[number, number]> = [];
-  for (const m of text.matchAll(WORD)) {
+  for (const m of text.matchAll(ASCII_ONLY.test(text) ? RAW_TOKEN_ASCII : RAW_TOKEN)) {
     if (matchesQuery(m[0], terms, prefixes)) matches.push([m.index, m.index + m[0].length]);
   }
   if (text.length <= max) return { text, highlights: matches };
