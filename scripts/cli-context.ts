@@ -46,6 +46,11 @@ export interface CommandSpec {
   alias?: string;
   /** Accept unknown options (passed through). */
   allowUnknownOptions?: boolean;
+  /**
+   * Answers and exits within a fraction of a second (search, get): V8's
+   * optimising compiler is held back for it (SHORT_LIVED_V8_FLAGS in cli.ts).
+   */
+  shortLived?: boolean;
   run(ctx: CommandContext, args: unknown[], options: Record<string, unknown>): Promise<number | void>;
 }
 

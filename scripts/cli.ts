@@ -14,6 +14,17 @@ import { packagePath } from '../lib/package-root.js';
 
 const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
 
+/**
+ * For a short-lived command: V8 optimises a function in background threads
+ * once it has run a while (the interrupt budget), and exit waits for those
+ * compile jobs. A process that answers in ~0.2 s never runs the optimised
+ * code long enough to pay for it; a budget ~15 times the default keeps V8 to
+ * its interpreter and baseline code. Measured at 100k observations: `search`
+ * 255 -> 226 ms p50 wall, ~35 ms less CPU; a full index build (what a search
+ * runs when the index is missing) ~11% slower.
+ */
+const SHORT_LIVED_V8_FLAGS = '--interrupt-budget=1000000';
+
 function printError(ctx: CommandContext | undefined, error: unknown, json: boolean): number {
   const { message, hint, code } = describeError(error);
   const exit = error instanceof OcmError ? error.exitCode : EXIT.error;
@@ -56,6 +67,7 @@ export async function main(argv: string[]): Promise<number> {
       ctxRef = ctx;
       pending = (async () => {
         try {
+          if (spec.shortLived) (await import('node:v8')).setFlagsFromString(SHORT_LIVED_V8_FLAGS);
           const code = await spec.run(ctx, actionArgs, options);
           return code ?? EXIT.ok;
         } finally {

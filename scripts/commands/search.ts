@@ -3,6 +3,7 @@ import type { CommandSpec } from '../cli-context.js';
 export const command: CommandSpec = {
   name: 'search <query>',
   description: 'Search the memory (hybrid full text + embeddings when configured, else full text)',
+  shortLived: true,
   examples: [
     'ocm-run search "postgres migration"',
     'ocm-run search 데이터베이스 --since 30d --priority high',
