@@ -7,12 +7,16 @@
  * grows to a megabyte, again and again. Here `add` only dedupes new
  * observations against the file (and each other) and queues them; `flush`
  * appends each file's queue and writes every changed file once, atomically.
- * Under the home lock nobody else writes these files during the job.
+ * Under the home lock no other job writes these files; a person may, in an
+ * editor, while a long job runs: before writing a file, `flush` checks that
+ * it is still the file that was read (or last written), and if it changed
+ * reads it again and appends the unsaved observations to the edited text, so
+ * the edit is kept.
  *
  * The caller decides when to flush, and must flush before it writes a cursor
  * past the observations (observe-job.ts: JobOutput.save()).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { writeFilesAtomic } from './atomic-file.js';
 import { dayFilePath, type HomePaths } from './home.js';
 import type { Observation } from './types.js';
@@ -26,8 +30,31 @@ interface BufferedDayFile {
   ids: Set<string>;
   /** New observations, in arrival order, not yet appended to `file`. */
   queued: Observation[];
+  /** Observations appended to `file` but not on disk yet (a write failed). */
+  unsaved: Observation[];
   /** `file` holds observations that are not on disk yet. */
   dirty: boolean;
+  /** Size and mtime of the file as read or last written (undefined: it did not exist). */
+  stamp: FileStamp | undefined;
+}
+
+interface FileStamp {
+  size: number;
+  mtimeMs: number;
+}
+
+async function stampOf(path: string): Promise<FileStamp | undefined> {
+  try {
+    const st = await stat(path);
+    return { size: st.size, mtimeMs: st.mtimeMs };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function sameStamp(a: FileStamp | undefined, b: FileStamp | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs);
 }
 
 const dailyTemplates = new Map<string, Promise<string>>();
@@ -106,20 +133,47 @@ export class DayFileBuffer {
   /** Append the queued observations and write every changed file (atomically, fsyncs in parallel). */
   async flush(): Promise<void> {
     if (this.files.size === 0) return;
-    const { appendObservations, formatDayFile } = await import('./day-file.js');
+    const dayFile = await import('./day-file.js');
     const changed: Array<[BufferedDayFile, string]> = [];
     for (const [path, entry] of this.files) {
+      if (entry.queued.length === 0 && !entry.dirty) continue;
+      // Edited (or removed) on disk since it was read: start again from what is there now.
+      if (!sameStamp(entry.stamp, await stampOf(path))) await this.reload(dayFile, path, entry);
       if (entry.queued.length > 0) {
         // One append of everything queued gives the same file as one append per chunk.
-        appendObservations(entry.file, entry.queued, path);
+        dayFile.appendObservations(entry.file, entry.queued, path);
+        entry.unsaved.push(...entry.queued);
         entry.queued = [];
         entry.dirty = true;
       }
       if (entry.dirty) changed.push([entry, path]);
     }
     if (changed.length === 0) return;
-    await writeFilesAtomic(changed.map(([entry, path]) => ({ path, data: formatDayFile(entry.file), mode: 0o600 })));
-    for (const [entry] of changed) entry.dirty = false;
+    await writeFilesAtomic(changed.map(([entry, path]) => ({ path, data: dayFile.formatDayFile(entry.file), mode: 0o600 })));
+    for (const [entry, path] of changed) {
+      entry.dirty = false;
+      entry.unsaved = [];
+      entry.stamp = await stampOf(path);
+    }
+  }
+
+  /** Re-read a file that changed on disk; what was queued or unsaved for it is queued again. */
+  private async reload(dayFile: DayFileModule, path: string, entry: BufferedDayFile): Promise<void> {
+    const pending = [...entry.unsaved, ...entry.queued];
+    const fresh = await this.read(dayFile, path, pending[0]);
+    entry.file = fresh.file;
+    entry.ids = dayFile.observationIds(fresh.file);
+    entry.stamp = fresh.stamp;
+    entry.unsaved = [];
+    entry.dirty = false;
+    entry.queued = [];
+    for (const o of pending) {
+      if (entry.ids.has(o.id)) continue;
+      entry.ids.add(o.id);
+      entry.queued.push(o);
+    }
+    // The edited file may not be writable any more (a broken frontmatter): fail before anything is lost.
+    if (entry.queued.length > 0) dayFile.assertWritable(entry.file, path);
   }
 
   /** add() then flush(): for callers that write as they go (the LLM Observer's journal). */
@@ -130,6 +184,15 @@ export class DayFileBuffer {
   }
 
   private async load(dayFile: DayFileModule, path: string, first: Observation): Promise<BufferedDayFile> {
+    const { file, stamp } = await this.read(dayFile, path, first);
+    const entry: BufferedDayFile = { file, ids: dayFile.observationIds(file), queued: [], unsaved: [], dirty: false, stamp };
+    this.files.set(path, entry);
+    return entry;
+  }
+
+  /** The file as it is on disk (a new one from the template when there is none), with its stamp. */
+  private async read(dayFile: DayFileModule, path: string, first: Observation | undefined): Promise<{ file: DayFile; stamp: FileStamp | undefined }> {
+    const stamp = await stampOf(path);
     let text: string | undefined;
     try {
       text = await readFile(path, 'utf8');
@@ -138,10 +201,8 @@ export class DayFileBuffer {
     }
     const file =
       text === undefined
-        ? dayFile.createDayFile({ date: first.date || dayFile.dateFromFileName(path) || '', agent: first.agent, tier: 'hot', template: await dailyTemplate(this.paths) })
+        ? dayFile.createDayFile({ date: first?.date || dayFile.dateFromFileName(path) || '', agent: first?.agent ?? '', tier: 'hot', template: await dailyTemplate(this.paths) })
         : dayFile.parseDayFile(text);
-    const entry: BufferedDayFile = { file, ids: dayFile.observationIds(file), queued: [], dirty: false };
-    this.files.set(path, entry);
-    return entry;
+    return { file, stamp: text === undefined ? undefined : stamp };
   }
 }

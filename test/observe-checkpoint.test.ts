@@ -9,7 +9,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { homePaths, type HomePaths } from '../lib/home.js';
 import { createMemoryLogger } from '../lib/log.js';
@@ -171,6 +171,51 @@ test('a stream that fails midway keeps the progress of its earlier chunks; the n
 
     await observe(home, source(stateDir));
     assert.deepEqual(await dayFiles(home), await dayFiles(clean));
+  } finally {
+    await cleanup();
+  }
+});
+
+test('a day file edited by hand while a job holds it in memory keeps the edit and gets every new observation', async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const note = 'A note I wrote by hand while the job ran.';
+    /** Observe 20 exchanges, then 40 more in a second job that saves only at its end; `edit` may change a day file mid-job. */
+    const twoJobs = async (name: string, edit: boolean): Promise<{ files: Record<string, string>; edited: string; edits: number }> => {
+      const stateDir = join(dir, name, 'openclaw');
+      const sessions = join(stateDir, 'agents', 'main', 'sessions');
+      await mkdir(sessions, { recursive: true });
+      const id = '33333333-0000-4000-8000-000000000000';
+      const transcript = join(sessions, `${id}.jsonl`);
+      // 20 minutes per message: both halves of the conversation land in the same day files.
+      const w = new PiSessionWriter(id, new Date('2026-02-01T08:00:00Z'), 20 * 60_000);
+      await writeFile(transcript, w.header() + generateConversation(w, 20, 5, { toolLines: [2, 4] }));
+      const home = homePaths(join(dir, name, 'home'));
+      await observe(home, source(stateDir));
+      const edited = Object.keys(await dayFiles(home))[0]!;
+      await appendFile(transcript, generateConversation(w, 40, 6, { toolLines: [2, 4] }));
+      let edits = 0;
+      await observe(
+        home,
+        source(stateDir, async (i) => {
+          // The job has read the day file by its third read; it writes it only at the end.
+          if (!edit || i !== 2) return;
+          const path = join(home.memory, edited);
+          await writeFile(path, `${await readFile(path, 'utf8')}\n${note}\n`);
+          edits++;
+        }),
+        3_600_000,
+      );
+      return { files: await dayFiles(home), edited, edits };
+    };
+    const plain = await twoJobs('plain', false);
+    const withEdit = await twoJobs('edited', true);
+    assert.equal(withEdit.edits, 1);
+    assert.ok(withEdit.files[withEdit.edited]!.includes(note), 'the hand edit survives the job');
+    // Every observation is there, once: the same as without the edit.
+    const ids = (files: Record<string, string>) => Object.values(files).flatMap((t) => [...t.matchAll(/\^(o-[0-9a-f]{10})$/gm)].map((m) => m[1]!)).sort();
+    assert.ok(ids(plain.files).length > 40);
+    assert.deepEqual(ids(withEdit.files), ids(plain.files));
   } finally {
     await cleanup();
   }
