@@ -52,7 +52,7 @@ export async function writeFilesAtomic(files: AtomicFile[]): Promise<void> {
 }
 
 /** The data in a fsynced temp file next to `path`; returns the temp file's path. */
-async function writeTemp({ path, data, mode = 0o600 }: AtomicFile): Promise<string> {
+export async function writeTemp({ path, data, mode = 0o600 }: AtomicFile): Promise<string> {
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {

@@ -3,9 +3,10 @@
  * keeping a byte-exact copy of a file (hard link, or copy across devices),
  * and durable deletes. Every helper says what it did; none prints.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { copyFile, link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { writeTemp } from '../atomic-file.js';
 import { fromSystemError } from '../errors.js';
 
 /** SHA-256 of a string or bytes, hex. */
@@ -114,18 +115,8 @@ export async function removeDurable(path: string, options: { sync?: boolean } = 
  * rename. The caller fsyncs the folder (once for many files).
  */
 export async function installFile(path: string, data: Uint8Array, mode: number): Promise<void> {
-  const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = await writeTemp({ path, data, mode });
   try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const handle = await open(tmp, 'w', mode);
-    try {
-      await handle.chmod(mode);
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
     await rename(tmp, path);
   } catch (error) {
     await unlink(tmp).catch(() => undefined);
