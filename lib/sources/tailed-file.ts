@@ -18,7 +18,7 @@
  * - A last line without its newline is left for the next read (the writer is
  *   mid-append), unless the stream has ended.
  */
-import { readdir, stat, type FileHandle } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { OcmError } from '../errors.js';
 import type { Logger } from '../log.js';
