@@ -37,7 +37,7 @@ import { describeError } from './errors.js';
 import { readState, writeState, type State } from './state.js';
 import { estimateTokens } from './tokens.js';
 import type { Logger } from './log.js';
-import type { Cursor, LlmUsage, Message, Observation, Observer, ObserverBatch, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from './types.js';
+import type { Cursor, LlmUsage, Message, Observation, Observer, ObserverBatch, ObserverResult, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from './types.js';
 import { EXIT } from './errors.js';
 import { localDateTime } from './time-zone.js';
 
@@ -279,20 +279,33 @@ async function observeStream(
   changed: Set<string>,
   out: JobOutput,
 ): Promise<void> {
+  // A pipeline: while chunk N's observations are written, the Observer already works on
+  // chunk N+1 and chunk N+2 is being read (an Observer on a worker thread runs in
+  // parallel with the reading). Only reading and observing run ahead: observations are
+  // written and the cursor moves strictly in order, and nothing is saved for a chunk
+  // before its observations, so the cursor on disk never passes an observation that
+  // is not on disk.
+  const start = (chunk: StreamChunk): InFlight => ({
+    chunk,
+    observing: chunk.messages.length > 0 ? settled(options.observer.observe(batchOf(stream, chunk.messages, options, now))) : undefined,
+  });
+  const readAfter = (chunk: StreamChunk) => (chunk.done ? undefined : settled(source.read(stream, chunk.cursor, limits)));
+  let current = start(await source.read(stream, state.streams[stream.key]?.cursor, limits));
+  let next = readAfter(current.chunk);
   for (;;) {
+    const { chunk } = current;
+    const observed = current.observing ? unwrap(await current.observing) : undefined;
+    // Hand the Observer its next chunk before writing this one's observations.
+    let following: InFlight | undefined;
+    if (next) {
+      const read = await next;
+      following = read.ok ? start(read.value) : undefined;
+      next = following ? readAfter(following.chunk) : undefined;
+      if (!read.ok) current.failedAfter = read.error;
+    }
     const previous = state.streams[stream.key];
-    const chunk = await source.read(stream, previous?.cursor, limits);
     let added = 0;
-    if (chunk.messages.length > 0) {
-      const batch = {
-        source: stream.kind,
-        agent: stream.agent,
-        session: stream.session,
-        messages: chunk.messages,
-        timeZone: options.timeZone,
-        now: now().toISOString(),
-      };
-      const observed = await options.observer.observe(batch);
+    if (observed) {
       added = await out.dayFiles.add(observed.observations);
       if (observed.currentTask) {
         result.currentTask[stream.agent] = observed.currentTask;
@@ -310,8 +323,40 @@ async function observeStream(
     options.onProgress?.({ stream, messages: chunk.messages.length, observations: added });
     const last = chunk.done || !moved;
     if (last || out.saveDue) await out.saveIfChanged();
+    // A chunk that did not move the cursor ends the stream (what was read ahead from it is
+    // dropped); a read that failed ends it with its error, after the chunks before it.
     if (last) break;
+    if (current.failedAfter !== undefined) throw current.failedAfter;
+    if (!following) break;
+    current = following;
   }
+}
+
+/** A chunk read, and the Observer's work on it (a promise that never rejects). */
+interface InFlight {
+  chunk: StreamChunk;
+  observing: Promise<Settled<ObserverResult>> | undefined;
+  /** The read of the next chunk failed: thrown once this chunk is done. */
+  failedAfter?: unknown;
+}
+
+function batchOf(stream: SourceStream, messages: Message[], options: ObserveJobOptions, now: () => Date): ObserverBatch {
+  return { source: stream.kind, agent: stream.agent, session: stream.session, messages, timeZone: options.timeZone, now: now().toISOString() };
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+/** A promise that never rejects (a read ahead may fail while nobody awaits it yet). */
+function settled<T>(promise: Promise<T>): Promise<Settled<T>> {
+  return promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+}
+
+function unwrap<T>(s: Settled<T>): T {
+  if (s.ok) return s.value;
+  throw s.error;
 }
 
 /** What a stream's journal holds between an LLM batch and the cursor moving past it. */

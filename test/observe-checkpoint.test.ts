@@ -9,14 +9,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFile, cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { cpSync } from 'node:fs';
+import { appendFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { homePaths, type HomePaths } from '../lib/home.js';
 import { createMemoryLogger } from '../lib/log.js';
 import { runObserveJob, type ObserveJobResult } from '../lib/observe-job.js';
 import { createHeuristicObserver } from '../lib/observer/heuristic.js';
 import { createOpenClawFileSource } from '../lib/sources/openclaw-files.js';
-import type { TranscriptSource } from '../lib/types.js';
+import type { Observer, TranscriptSource } from '../lib/types.js';
 import { tempDir } from './helpers/cli.js';
 import { generateConversation, PiSessionWriter } from './helpers/pi-writer.js';
 
@@ -118,9 +119,13 @@ test('stopped at any chunk boundary and run again, the job ends with exactly wha
         live,
         source(stateDir, async (i) => {
           const copy = join(dir, `snap-${checkpointMs}-${i}`);
-          await cp(live.root, copy, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-            if (error.code !== 'ENOENT') throw error;
-          });
+          // A synchronous copy is one moment, as a kill is: the job reads ahead, so its
+          // saves run while this hook does (an async copy could mix before and after).
+          try {
+            cpSync(live.root, copy, { recursive: true });
+          } catch (error) {
+            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+          }
           snapshots.push(copy);
           // Some reads take longer than the 40 ms interval: it saves at some boundaries and not at others.
           if (i % 3 === 2) await new Promise((r) => setTimeout(r, 50));
@@ -216,6 +221,82 @@ test('a day file edited by hand while a job holds it in memory keeps the edit an
     const ids = (files: Record<string, string>) => Object.values(files).flatMap((t) => [...t.matchAll(/\^(o-[0-9a-f]{10})$/gm)].map((m) => m[1]!)).sort();
     assert.ok(ids(plain.files).length > 40);
     assert.deepEqual(ids(withEdit.files), ids(plain.files));
+  } finally {
+    await cleanup();
+  }
+});
+
+test('the job reads the next chunk while the Observer works, and still writes in order', async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const stateDir = join(dir, 'openclaw');
+    await writeTranscript(stateDir);
+    const events: string[] = [];
+    const inline = createHeuristicObserver();
+    let calls = 0;
+    // An Observer that takes its time (as one on another thread or across the network).
+    const slow: Observer = {
+      kind: 'heuristic',
+      label: 'slow',
+      observe: async (batch) => {
+        const n = calls++;
+        events.push(`observe ${n}`);
+        await new Promise((r) => setTimeout(r, 30));
+        events.push(`observed ${n}`);
+        return inline.observe(batch);
+      },
+    };
+    const home = homePaths(join(dir, 'home'));
+    await runObserveJob({
+      paths: home,
+      sources: [source(stateDir, async (i) => void events.push(`read ${i}`))],
+      observer: slow,
+      logger: createMemoryLogger(),
+      timeZone: 'UTC',
+      now: () => NOW,
+      limits: LIMITS,
+    });
+    // Chunk 1 is read and handed to the Observer before chunk 0's observations are back.
+    assert.ok(events.indexOf('read 1') < events.indexOf('observed 0'), events.slice(0, 6).join(', '));
+    assert.ok(events.indexOf('observe 1') < events.indexOf('observed 0') + 2);
+    const clean = homePaths(join(dir, 'clean'));
+    await observe(clean, source(stateDir));
+    assert.deepEqual(await dayFiles(home), await dayFiles(clean));
+    assert.deepEqual(await stateJson(home), await stateJson(clean));
+  } finally {
+    await cleanup();
+  }
+});
+
+test('an Observer that fails on a chunk: the chunks before it are saved, the ones read ahead are not, the next run completes', async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const stateDir = join(dir, 'openclaw');
+    await writeTranscript(stateDir);
+    const inline = createHeuristicObserver();
+    let calls = 0;
+    const failing: Observer = {
+      kind: 'heuristic',
+      label: 'fails on the fourth chunk',
+      observe: async (batch) => {
+        if (calls++ === 3) throw new Error('observer broke');
+        return inline.observe(batch);
+      },
+    };
+    const home = homePaths(join(dir, 'home'));
+    let reads = 0;
+    const first = await runObserveJob({ paths: home, sources: [source(stateDir, async () => void reads++)], observer: failing, logger: createMemoryLogger(), timeZone: 'UTC', now: () => NOW, limits: LIMITS, checkpointMs: 3_600_000 });
+    assert.match(first.failures[0]!.message, /observer broke/);
+    assert.equal(calls, 4);
+    assert.ok(reads >= 5, `the job had read past the failing chunk (${reads} reads)`);
+    const saved = Object.values((await stateJson(home)).streams)[0]!;
+    assert.equal(saved.messages, first.messages, 'the cursor covers exactly the chunks whose observations were written');
+    const lines = Object.values(await dayFiles(home)).join('').split('\n').filter((l) => /\^o-[0-9a-f]{10}$/.test(l));
+    assert.equal(lines.length, first.observations);
+    await observe(home, source(stateDir));
+    const clean = homePaths(join(dir, 'clean'));
+    await observe(clean, source(stateDir));
+    assert.deepEqual(await dayFiles(home), await dayFiles(clean));
   } finally {
     await cleanup();
   }
