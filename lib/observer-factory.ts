@@ -29,9 +29,10 @@ export interface ObserverDeps {
 
 export async function createObserver(config: Config, deps: ObserverDeps = {}): Promise<Observer> {
   if (observerKind(config) === 'heuristic') {
-    const { createHeuristicObserver } = await import('./observer/heuristic.js');
+    // On a worker thread once a batch is large (a backlog): the next chunk is read meanwhile.
+    const { createThreadedHeuristicObserver } = await import('./observer/heuristic-thread.js');
     const { user_name: user, assistant_name: assistant, infer_names: inferSpeakerNames } = config.observer;
-    return createHeuristicObserver({
+    return createThreadedHeuristicObserver({
       ...(user || assistant ? { speakerNames: { ...(user ? { user } : {}), ...(assistant ? { assistant } : {}) } } : {}),
       inferSpeakerNames,
     });

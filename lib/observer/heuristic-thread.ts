@@ -1,0 +1,173 @@
+/**
+ * The heuristic Observer on a worker thread, for large backlogs. The rules
+ * are the same code as the inline Observer (heuristic.ts) and deterministic,
+ * so where a batch is observed never changes its observations: this only
+ * lets the observe job read and mask the next chunk of a transcript on the
+ * main thread while the rules work on the current one.
+ *
+ * - Small batches are observed inline until one reaches `minMessages`: a
+ *   tick with a few new messages never pays for starting a thread (~40 ms).
+ * - With fewer than two CPUs there is nothing to gain: always inline.
+ * - A worker that cannot start or dies is not retried: the batches it held,
+ *   and every later one, are observed inline. An error thrown by the rules
+ *   themselves is the caller's error, as inline.
+ * - An idle worker does not keep the process alive and ends after `idleMs`.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Message, Observer, ObserverBatch, ObserverResult } from '../types.js';
+import { observeWithRules, type HeuristicObserverOptions } from './heuristic.js';
+import type { WorkerOptions, WorkerReply, WorkerRequest } from './heuristic-worker.js';
+import type { SpeakerNames } from './speakers.js';
+
+export interface ThreadOptions {
+  /** The first batch with at least this many messages starts the worker (default 500). */
+  minMessages?: number;
+  /** Use a worker only when the machine has at least this many CPUs (default 2). */
+  minCpus?: number;
+  /** An idle worker ends after this many milliseconds (default 1000). */
+  idleMs?: number;
+  /** The worker's entry module (default: heuristic-worker next to this module). */
+  workerUrl?: URL;
+}
+
+export interface ThreadedObserver extends Observer {
+  /** Batches observed on the worker thread so far (the rest ran inline). */
+  readonly threadedBatches: number;
+  /** End the worker now (it also ends by itself when idle). */
+  close(): Promise<void>;
+}
+
+interface Pending {
+  batch: ObserverBatch;
+  options: HeuristicObserverOptions;
+  resolve: (result: ObserverResult) => void;
+  reject: (error: Error) => void;
+}
+
+function isConversation(message: Message): boolean {
+  return message.role === 'user' || message.role === 'assistant';
+}
+
+/**
+ * What the worker runs. From the compiled package: heuristic-worker.js. From
+ * the TypeScript source (tests, tsx), tsx's loader is not active in worker
+ * threads (privatenumber/tsx#354): the worker registers it, then imports the
+ * .ts module.
+ */
+function workerEntry(url: URL | undefined): [string | URL, { eval?: boolean }] {
+  if (url) return [url, {}];
+  if (!import.meta.url.endsWith('.ts')) return [new URL('./heuristic-worker.js', import.meta.url), {}];
+  const source = new URL('./heuristic-worker.ts', import.meta.url).href;
+  return [`const { register } = await import('tsx/esm/api'); register(); await import(${JSON.stringify(source)});`, { eval: true }];
+}
+
+/** Create the heuristic Observer that moves to a worker thread once a batch is large. */
+export function createThreadedHeuristicObserver(options: HeuristicObserverOptions = {}, thread: ThreadOptions = {}): ThreadedObserver {
+  const minMessages = thread.minMessages ?? 500;
+  const idleMs = thread.idleMs ?? 1000;
+  let usable = availableParallelism() >= (thread.minCpus ?? 2);
+  let worker: Worker | undefined;
+  let nextId = 0;
+  let threadedBatches = 0;
+  let idleTimer: NodeJS.Timeout | undefined;
+  const pending = new Map<number, Pending>();
+
+  const optionsFor = (batch: ObserverBatch): HeuristicObserverOptions => {
+    if (typeof options.speakerNames !== 'function') return options;
+    const names = options.speakerNames(batch);
+    const { speakerNames: _function, ...rest } = options;
+    return names ? { ...rest, speakerNames: names } : rest;
+  };
+
+  const inline = (p: Pending): void => {
+    try {
+      p.resolve(observeWithRules(p.batch, p.options));
+    } catch (error) {
+      p.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+
+  /** The worker is gone: observe what it held inline, and everything after. */
+  const abandon = (): void => {
+    usable = false;
+    worker = undefined;
+    clearTimeout(idleTimer);
+    const held = [...pending.values()];
+    pending.clear();
+    for (const p of held) inline(p);
+  };
+
+  const start = (): Worker => {
+    const { speakerNames: _names, ...plain } = options;
+    const [entry, how] = workerEntry(thread.workerUrl);
+    const w = new Worker(entry, { ...how, workerData: plain satisfies WorkerOptions });
+    w.on('message', (reply: WorkerReply) => {
+      const p = pending.get(reply.id);
+      if (!p) return;
+      pending.delete(reply.id);
+      if ('result' in reply) p.resolve(reply.result);
+      else p.reject(Object.assign(new Error(reply.error.message), reply.error.stack ? { stack: reply.error.stack } : {}));
+      if (pending.size === 0) idle(w);
+    });
+    w.on('error', () => {
+      if (worker === w) abandon();
+    });
+    w.on('exit', () => {
+      if (worker === w) abandon();
+    });
+    return w;
+  };
+
+  const idle = (w: Worker): void => {
+    w.unref();
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => {
+      if (worker === w && pending.size === 0) {
+        worker = undefined;
+        void w.terminate();
+      }
+    }, idleMs);
+    idleTimer.unref();
+  };
+
+  return {
+    kind: 'heuristic',
+    label: 'heuristic (offline)',
+    get threadedBatches() {
+      return threadedBatches;
+    },
+    observe(batch) {
+      return new Promise<ObserverResult>((resolve, reject) => {
+        const p: Pending = { batch, options: optionsFor(batch), resolve, reject };
+        if (!worker && (!usable || batch.messages.length < minMessages)) return inline(p);
+        try {
+          worker ??= start();
+        } catch {
+          usable = false;
+          return inline(p);
+        }
+        clearTimeout(idleTimer);
+        worker.ref();
+        const id = nextId++;
+        pending.set(id, p);
+        threadedBatches++;
+        // (optionsFor has resolved a speakerNames function to this batch's names.)
+        const names = p.options.speakerNames as SpeakerNames | undefined;
+        // The rules look at user and assistant messages only: tool lines need not be copied across.
+        const sent = batch.messages.every(isConversation) ? batch : { ...batch, messages: batch.messages.filter(isConversation) };
+        const request: WorkerRequest = names ? { id, batch: sent, speakerNames: names } : { id, batch: sent };
+        worker.postMessage(request);
+      });
+    },
+    async close() {
+      clearTimeout(idleTimer);
+      const w = worker;
+      worker = undefined;
+      if (w) await w.terminate();
+      const held = [...pending.values()];
+      pending.clear();
+      for (const p of held) inline(p);
+    },
+  };
+}
