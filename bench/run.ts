@@ -21,7 +21,7 @@ const SECTIONS: Section[] = [
     name: 'observe',
     async run(args) {
       const { runObserveBench, observeBenchTable } = await import('./observe-bench.js');
-      const report = await runObserveBench({ exchanges: args.n ? Number(args.n) : 5000 });
+      const report = await runObserveBench(args.n ? { exchanges: Number(args.n) } : {});
       return { table: observeBenchTable(report), json: report };
     },
   },
