@@ -11,7 +11,7 @@ import { describeError } from '../errors.js';
 import type { HomePaths } from '../home.js';
 import type { Logger } from '../log.js';
 import { readState, writeState } from '../state.js';
-import { resolveTimeZone } from '../time-zone.js';
+import { nextLocalDateChange, resolveTimeZone } from '../time-zone.js';
 import { localToday } from './age.js';
 import { searchIndexUpdater } from './search-index.js';
 import type { TierJobOptions, TierRunResult } from './tier-job.js';
@@ -24,6 +24,8 @@ export interface TierTickOptions {
   env: NodeJS.ProcessEnv;
   now: () => Date;
   onStep?: TierJobOptions['onStep'];
+  /** The configured time zone, resolved (run-job passes its per-tick cached resolver); default: resolveTimeZone. */
+  timeZone?: () => Promise<string>;
 }
 
 export interface TierTickResult {
@@ -38,12 +40,42 @@ export interface TierTickResult {
 /** After a failed tier run, wait this long before the next attempt. */
 const RETRY_AFTER_FAILURE_MS = 60 * 60 * 1000;
 
+/**
+ * What tierDue keeps in state.extra.tierDue: for the last success `after` in
+ * `zone`, the first instant whose local date differs (nextLocalDateChange).
+ * Before it, the job already ran "today", which an idle tick then knows by
+ * comparing numbers — no Intl, whose start-up costs ≈ 30 ms. Any other
+ * success (the `tier` command, a run), zone or time-zone data misses.
+ */
+interface TierDueCache {
+  zone: string;
+  after: string;
+  tzdata: string;
+  notBefore: number;
+}
+
 /** Is the daily tier job due? Not when it succeeded today, nor within an hour of a failure. */
-export async function tierDue(paths: HomePaths, config: Config, now: Date): Promise<boolean> {
+export async function tierDue(paths: HomePaths, config: Config, now: Date, timeZone?: () => Promise<string>): Promise<boolean> {
   const { state } = await readState(paths.state);
   const rec = state.jobs.tier;
-  const zone = resolveTimeZone(config.timezone);
-  if (rec?.lastSuccess && localToday(new Date(rec.lastSuccess), zone) === localToday(now, zone)) return false;
+  if (rec?.lastSuccess) {
+    const zone = timeZone ? await timeZone() : resolveTimeZone(config.timezone);
+    const success = Date.parse(rec.lastSuccess);
+    const tzdata = process.versions.tz ?? '';
+    const cached = state.extra.tierDue as Partial<TierDueCache> | undefined;
+    const hit = cached?.zone === zone && cached.after === rec.lastSuccess && cached.tzdata === tzdata && typeof cached.notBefore === 'number';
+    let notBefore = hit ? cached.notBefore! : undefined;
+    if (notBefore === undefined && Number.isFinite(success)) {
+      notBefore = nextLocalDateChange(success, zone);
+      const fresh = await readState(paths.state);
+      fresh.state.extra.tierDue = { zone, after: rec.lastSuccess, tzdata, notBefore } satisfies TierDueCache;
+      await writeState(paths.state, fresh.state);
+    }
+    const t = now.getTime();
+    // Within [success, notBefore) the local date is the success's own: ran today. Otherwise compare the dates themselves.
+    const today = notBefore !== undefined && t >= success && t < notBefore ? true : localToday(new Date(rec.lastSuccess), zone) === localToday(now, zone);
+    if (today) return false;
+  }
   if (rec?.lastError && (!rec.lastSuccess || rec.lastError.at > rec.lastSuccess) && now.getTime() - Date.parse(rec.lastError.at) < RETRY_AFTER_FAILURE_MS) return false;
   return true;
 }
@@ -107,7 +139,7 @@ export async function tierTickStep(options: TierTickOptions): Promise<TierTickRe
     result.error = { message: d.message, code: d.code };
     await recordTierRun(options.paths, options.now(), recoverError);
     options.logger.log('error', 'tier.failed', { error: d.message, code: d.code });
-  } else if (await tierDue(options.paths, options.config, options.now())) {
+  } else if (await tierDue(options.paths, options.config, options.now(), options.timeZone)) {
     const started = options.now();
     try {
       const { runTierJob } = await import('./tier-job.js');
