@@ -4,7 +4,8 @@
  * date) the tier job itself runs; then, with `sync.after_tier`, a sync — and
  * on any tick, a sync that failed earlier is retried when its backoff is up.
  * Callers hold the home lock. A tick with nothing due loads no Markdown
- * parser: the tier job itself is imported only when it runs.
+ * parser: the tier job itself is imported only when it runs, the move
+ * journal's code only when the journal has an op to finish (op-scan.ts).
  */
 import type { Config } from '../config-schema.js';
 import { describeError } from '../errors.js';
@@ -15,7 +16,8 @@ import { nextLocalDateChange, resolveTimeZone } from '../time-zone.js';
 import { localToday } from './age.js';
 import { searchIndexUpdater } from './search-index.js';
 import type { TierJobOptions, TierRunResult } from './tier-job.js';
-import { recoverOps, type RecoveryResult } from './ops.js';
+import type { RecoveryResult } from './ops.js';
+import { hasPendingOps } from './op-scan.js';
 
 export interface TierTickOptions {
   paths: HomePaths;
@@ -94,8 +96,10 @@ export async function recordTierRun(paths: HomePaths, at: Date, error?: unknown,
   await writeState(paths.state, state);
 }
 
-/** Recovery needs only the journal (no Markdown parsing). */
-function recoverTierOps(job: TierJobOptions): Promise<RecoveryResult> {
+/** Recovery needs only the journal (no Markdown parsing); ops.ts is loaded only when the journal has work. */
+async function recoverTierOps(job: TierJobOptions): Promise<RecoveryResult> {
+  if (!(await hasPendingOps(job.paths))) return { completed: [], aborted: [], discarded: [] };
+  const { recoverOps } = await import('./ops.js');
   const update = job.updateIndex;
   return recoverOps({ paths: job.paths, now: job.now, logger: job.logger, ...(update ? { onChanged: (changed: string[]) => update(changed) } : {}) });
 }
