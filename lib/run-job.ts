@@ -9,7 +9,7 @@ import type { HomePaths } from './home.js';
 import { withHomeLock } from './lock.js';
 import type { Logger } from './log.js';
 import { readState, writeState } from './state.js';
-import { resolveTimeZone } from './time-zone.js';
+import { fixedZoneOffsetMs, resolveTimeZone } from './time-zone.js';
 import type { Observer, TranscriptSource } from './types.js';
 import type { ObserveJobResult, ObserveProgress } from './observe-job.js';
 import { exists } from './home.js';
@@ -28,6 +28,11 @@ export interface TickOptions {
   lockWaitMs?: number;
   /** LLM Observer: observe what waits for a batch now (observe --flush). */
   flush?: boolean;
+  /**
+   * The configured time zone, resolved (runTick passes one that resolves once
+   * per tick through .ocm/time-zone.json); default: resolveTimeZone.
+   */
+  timeZone?: () => Promise<string>;
   /** Steps to run; default: all that are due. */
   steps?: Array<'observe' | 'reflect' | 'active_memory' | 'index' | 'tier'>;
 }
@@ -43,6 +48,24 @@ export interface TickResult {
   /** Interrupted moves finished, the daily tier job, sync (lib/tiers/tier-step.ts). */
   tier?: import('./tiers/tier-step.js').TierTickResult;
   durationMs: number;
+}
+
+/** The tick's time zone: options.timeZone, or the configured zone resolved now. */
+async function tickZone(options: TickOptions): Promise<string> {
+  return options.timeZone ? options.timeZone() : resolveTimeZone(options.config.timezone);
+}
+
+/** A per-tick resolver: the cached zone, looked up once, only when a step needs local time. */
+function tickZoneResolver(options: TickOptions): () => Promise<string> {
+  let zone: Promise<string> | undefined;
+  return () => {
+    zone ??= (async () => {
+      if (options.config.timezone && fixedZoneOffsetMs(options.config.timezone) !== undefined) return resolveTimeZone(options.config.timezone);
+      const { resolveTimeZoneCached, zoneCacheFile } = await import('./time-zone-cache.js');
+      return resolveTimeZoneCached(zoneCacheFile(options.paths.machine), options.config.timezone);
+    })();
+    return zone;
+  };
 }
 
 async function recordJob(paths: HomePaths, job: string, startedAt: Date, endedAt: Date, error?: unknown): Promise<void> {
@@ -69,12 +92,13 @@ export async function observeStep(options: TickOptions): Promise<ObserveJobResul
   ]);
   const sources = options.sources ?? (await createSources({ config: options.config, env: options.env, logger: options.logger }));
   const observer = options.observer ?? createLazyObserver(options.config, { env: options.env, homeRoot: options.paths.root, logger: options.logger });
+  const timeZone = await tickZone(options);
   return runObserveJob({
     paths: options.paths,
     sources,
     observer,
     logger: options.logger,
-    timeZone: resolveTimeZone(options.config.timezone),
+    timeZone,
     now,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     batching: { batchTokens: options.config.observer.batch_tokens, idleMinutes: options.config.observer.idle_minutes, ...(options.flush ? { flushAll: true } : {}) },
@@ -90,7 +114,7 @@ export async function activeMemoryStep(options: TickOptions, agents: string[]): 
   if (want.size === 0) return out;
   const { rebuildActiveMemory } = await import('./active-memory-file.js');
   for (const agent of [...want].sort()) {
-    const r = await rebuildActiveMemory({ paths: options.paths, config: options.config, agent, timeZone: resolveTimeZone(options.config.timezone), now: now() });
+    const r = await rebuildActiveMemory({ paths: options.paths, config: options.config, agent, timeZone: await tickZone(options), now: now() });
     options.logger.log('info', 'active_memory.rebuilt', { agent, tokens: r.tokens, included: r.included, dropped: r.dropped });
     out.push({ agent, path: r.path, tokens: r.tokens, included: r.included, dropped: r.dropped });
   }
@@ -108,7 +132,7 @@ async function reflectStep(options: TickOptions, result: TickResult, agents: str
   const t0 = now();
   const { runReflectJob } = await import('./reflector/job.js');
   try {
-    const r = await runReflectJob({ paths: options.paths, config: options.config, env: options.env, logger: options.logger, timeZone: resolveTimeZone(options.config.timezone), now, agents, overBudget });
+    const r = await runReflectJob({ paths: options.paths, config: options.config, env: options.env, logger: options.logger, timeZone: await tickZone(options), now, agents, overBudget });
     result.reflect = result.reflect ? { ...r, reflections: [...result.reflect.reflections, ...r.reflections], checked: [...result.reflect.checked, ...r.checked] } : r;
     if (r.reflections.length > 0) await recordJob(options.paths, 'reflect', t0, now());
     return [...new Set(r.reflections.map((x) => x.agent))];
@@ -137,7 +161,8 @@ async function removeLeftoverTempFiles(paths: HomePaths): Promise<void> {
 }
 
 /** One tick under the home lock. */
-export async function runTick(options: TickOptions): Promise<TickResult> {
+export async function runTick(tickOptions: TickOptions): Promise<TickResult> {
+  const options: TickOptions = { ...tickOptions, timeZone: tickOptions.timeZone ?? tickZoneResolver(tickOptions) };
   const now = options.now ?? (() => new Date());
   const started = now();
   const steps = new Set(options.steps ?? ['observe', 'reflect', 'active_memory', 'index', 'tier']);
@@ -221,7 +246,7 @@ export async function runTick(options: TickOptions): Promise<TickResult> {
       if (steps.has('tier')) {
         // Finishes interrupted moves every tick; the tier job once a day; then sync if due. Records its own runs.
         const { tierTickStep } = await import('./tiers/tier-step.js');
-        result.tier = await tierTickStep({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now });
+        result.tier = await tierTickStep({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now, timeZone: options.timeZone! });
       }
       result.durationMs = now().getTime() - started.getTime();
       await recordJob(options.paths, 'run', started, now());

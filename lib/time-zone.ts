@@ -1,8 +1,30 @@
 /** Time-zone helpers: the configured zone, validated; local date/time strings. */
 import { ConfigError } from './errors.js';
 
+const HOUR = 3_600_000;
+
+/**
+ * The UTC offset (ms) of a zone whose offset never changes — UTC and its
+ * aliases, `Etc/GMT±N` — or undefined for any other zone. Known without Intl:
+ * a process's first Intl.DateTimeFormat loads ICU's locale data (≈ 30 ms), too
+ * much for a cron tick that has nothing to do. Only names Intl accepts
+ * (case-insensitive, as Intl): `Etc/GMT+5` is UTC−5; `Etc/GMT+13`, `Etc/GMT+05`
+ * are not zones.
+ */
+export function fixedZoneOffsetMs(zone: string): number | undefined {
+  const name = zone.toLowerCase();
+  if (name === 'utc' || name === 'etc/utc' || name === 'gmt' || name === 'etc/gmt' || name === 'etc/gmt0') return 0;
+  const m = /^etc\/gmt([+-])(0|[1-9]\d?)$/.exec(name);
+  if (!m) return undefined;
+  const hours = Number(m[2]);
+  if (hours === 0) return 0;
+  if (m[1] === '+' ? hours > 12 : hours > 14) return undefined;
+  return (m[1] === '+' ? -hours : hours) * HOUR;
+}
+
 export function resolveTimeZone(configured: string): string {
   const zone = configured || Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  if (fixedZoneOffsetMs(zone) !== undefined) return zone;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
   } catch {
@@ -31,6 +53,8 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
  * cached (zones change offset only on quarter-hour boundaries: Lord Howe shifts at :30).
  */
 export function zoneOffsetMs(ms: number, timeZone: string): number {
+  const fixed = fixedZoneOffsetMs(timeZone);
+  if (fixed !== undefined) return fixed;
   const bucket = Math.floor(ms / BUCKET);
   const key = `${timeZone}\u0000${bucket}`;
   let offset = offsets.get(key);
@@ -57,6 +81,31 @@ export function zonedFields(ms: number, timeZone: string): { year: number; month
     minute: local.getUTCMinutes(),
     weekday: local.getUTCDay(),
   };
+}
+
+const DAY = 86_400_000;
+
+/**
+ * The first instant at or after `fromMs` whose local calendar date (in the
+ * zone, as localDateTime gives it) differs from that of `fromMs`: the next
+ * local midnight, or the edge of a DST shift across midnight. Every instant in
+ * [fromMs, result) has the same local date as `fromMs`. Walks the zone's
+ * offset quarter-hour by quarter-hour, as zoneOffsetMs computes it.
+ */
+export function nextLocalDateChange(fromMs: number, timeZone: string): number {
+  const dayStart = Math.floor((fromMs + zoneOffsetMs(fromMs, timeZone)) / DAY) * DAY;
+  let t = fromMs;
+  // A date lasts at most a day plus the largest shift; 5 days of quarter-hours is plenty.
+  for (let i = 0; i < 480; i++) {
+    const offset = zoneOffsetMs(t, timeZone);
+    const bucketEnd = (Math.floor(t / BUCKET) + 1) * BUCKET;
+    // In this quarter-hour the local time is t + offset: the date is the same while dayStart ≤ t + offset < dayStart + DAY.
+    if (t + offset < dayStart) return t;
+    const leaves = dayStart + DAY - offset;
+    if (leaves < bucketEnd) return Math.max(t, leaves);
+    t = bucketEnd;
+  }
+  return t;
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');

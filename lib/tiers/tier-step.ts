@@ -4,18 +4,20 @@
  * date) the tier job itself runs; then, with `sync.after_tier`, a sync — and
  * on any tick, a sync that failed earlier is retried when its backoff is up.
  * Callers hold the home lock. A tick with nothing due loads no Markdown
- * parser: the tier job itself is imported only when it runs.
+ * parser: the tier job itself is imported only when it runs, the move
+ * journal's code only when the journal has an op to finish (op-scan.ts).
  */
 import type { Config } from '../config-schema.js';
 import { describeError } from '../errors.js';
 import type { HomePaths } from '../home.js';
 import type { Logger } from '../log.js';
 import { readState, writeState } from '../state.js';
-import { resolveTimeZone } from '../time-zone.js';
+import { nextLocalDateChange, resolveTimeZone } from '../time-zone.js';
 import { localToday } from './age.js';
 import { searchIndexUpdater } from './search-index.js';
 import type { TierJobOptions, TierRunResult } from './tier-job.js';
-import { recoverOps, type RecoveryResult } from './ops.js';
+import type { RecoveryResult } from './ops.js';
+import { hasPendingOps } from './op-scan.js';
 
 export interface TierTickOptions {
   paths: HomePaths;
@@ -24,6 +26,8 @@ export interface TierTickOptions {
   env: NodeJS.ProcessEnv;
   now: () => Date;
   onStep?: TierJobOptions['onStep'];
+  /** The configured time zone, resolved (run-job passes its per-tick cached resolver); default: resolveTimeZone. */
+  timeZone?: () => Promise<string>;
 }
 
 export interface TierTickResult {
@@ -38,12 +42,42 @@ export interface TierTickResult {
 /** After a failed tier run, wait this long before the next attempt. */
 const RETRY_AFTER_FAILURE_MS = 60 * 60 * 1000;
 
+/**
+ * What tierDue keeps in state.extra.tierDue: for the last success `after` in
+ * `zone`, the first instant whose local date differs (nextLocalDateChange).
+ * Before it, the job already ran "today", which an idle tick then knows by
+ * comparing numbers — no Intl, whose start-up costs ≈ 30 ms. Any other
+ * success (the `tier` command, a run), zone or time-zone data misses.
+ */
+interface TierDueCache {
+  zone: string;
+  after: string;
+  tzdata: string;
+  notBefore: number;
+}
+
 /** Is the daily tier job due? Not when it succeeded today, nor within an hour of a failure. */
-export async function tierDue(paths: HomePaths, config: Config, now: Date): Promise<boolean> {
+export async function tierDue(paths: HomePaths, config: Config, now: Date, timeZone?: () => Promise<string>): Promise<boolean> {
   const { state } = await readState(paths.state);
   const rec = state.jobs.tier;
-  const zone = resolveTimeZone(config.timezone);
-  if (rec?.lastSuccess && localToday(new Date(rec.lastSuccess), zone) === localToday(now, zone)) return false;
+  if (rec?.lastSuccess) {
+    const zone = timeZone ? await timeZone() : resolveTimeZone(config.timezone);
+    const success = Date.parse(rec.lastSuccess);
+    const tzdata = process.versions.tz ?? '';
+    const cached = state.extra.tierDue as Partial<TierDueCache> | undefined;
+    const hit = cached?.zone === zone && cached.after === rec.lastSuccess && cached.tzdata === tzdata && typeof cached.notBefore === 'number';
+    let notBefore = hit ? cached.notBefore! : undefined;
+    if (notBefore === undefined && Number.isFinite(success)) {
+      notBefore = nextLocalDateChange(success, zone);
+      const fresh = await readState(paths.state);
+      fresh.state.extra.tierDue = { zone, after: rec.lastSuccess, tzdata, notBefore } satisfies TierDueCache;
+      await writeState(paths.state, fresh.state);
+    }
+    const t = now.getTime();
+    // Within [success, notBefore) the local date is the success's own: ran today. Otherwise compare the dates themselves.
+    const today = notBefore !== undefined && t >= success && t < notBefore ? true : localToday(new Date(rec.lastSuccess), zone) === localToday(now, zone);
+    if (today) return false;
+  }
   if (rec?.lastError && (!rec.lastSuccess || rec.lastError.at > rec.lastSuccess) && now.getTime() - Date.parse(rec.lastError.at) < RETRY_AFTER_FAILURE_MS) return false;
   return true;
 }
@@ -62,8 +96,10 @@ export async function recordTierRun(paths: HomePaths, at: Date, error?: unknown,
   await writeState(paths.state, state);
 }
 
-/** Recovery needs only the journal (no Markdown parsing). */
-function recoverTierOps(job: TierJobOptions): Promise<RecoveryResult> {
+/** Recovery needs only the journal (no Markdown parsing); ops.ts is loaded only when the journal has work. */
+async function recoverTierOps(job: TierJobOptions): Promise<RecoveryResult> {
+  if (!(await hasPendingOps(job.paths))) return { completed: [], aborted: [], discarded: [] };
+  const { recoverOps } = await import('./ops.js');
   const update = job.updateIndex;
   return recoverOps({ paths: job.paths, now: job.now, logger: job.logger, ...(update ? { onChanged: (changed: string[]) => update(changed) } : {}) });
 }
@@ -107,7 +143,7 @@ export async function tierTickStep(options: TierTickOptions): Promise<TierTickRe
     result.error = { message: d.message, code: d.code };
     await recordTierRun(options.paths, options.now(), recoverError);
     options.logger.log('error', 'tier.failed', { error: d.message, code: d.code });
-  } else if (await tierDue(options.paths, options.config, options.now())) {
+  } else if (await tierDue(options.paths, options.config, options.now(), options.timeZone)) {
     const started = options.now();
     try {
       const { runTierJob } = await import('./tier-job.js');
