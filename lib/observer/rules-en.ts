@@ -131,9 +131,10 @@ const PREFERENCE = gated(
     ].join('|'),
     'i',
   ),
+  // "Remember: always…" may come with nothing between the words ("rememberalways"); "from now on always…" has "now".
   `prefer prefers preferred preference like love enjoy hate dislike detest adore loathe can cannot favorite favourite go
     fan into keen passionate obsessed allergic vegetarian vegan always never use suggest write give call add put commit push deploy
-    run touch change delete now rather ${glue('remember note rule important fyi reminder on', 'always never')}`,
+    run touch change delete now rather ${glue('remember note rule important fyi reminder', 'always never')}`,
 );
 
 const DECISION = gated(
@@ -214,6 +215,7 @@ const TASK = gated(
     ].join('|'),
     'i',
   ),
+  // `\s*` lets the verb follow "I", "we" or the adverb directly: "ineed to", "i reallyneed to".
   `need have must should ll got gotta want wanna plan am m are re will intend hope todo do remind forget sure step action list
     ${glue('i we really still also definitely just', 'need have must should got gotta want wanna plan am are will intend hope')}`,
 );
@@ -263,6 +265,55 @@ const NOT_WORD_CHARS = /[^\p{L}\p{N}'#+.-]+/gu;
 const ASCII = /^[\x00-\x7f]*$/;
 const WORD_EDGES = /^['.-]+|['.-]+$/g;
 
+/**
+ * WORD_FLAGS as an open-addressing hash table keyed by a hash of the char codes,
+ * so the scan looks up a word where it stands in the sentence, without slicing
+ * it out into a new string first.
+ */
+class WordTable {
+  private readonly keys: string[];
+  private readonly flags: Int32Array;
+  private readonly mask: number;
+
+  constructor(words: Map<string, number>) {
+    let size = 1024;
+    while (size < words.size * 4) size *= 2;
+    this.mask = size - 1;
+    this.keys = new Array<string>(size).fill('');
+    this.flags = new Int32Array(size);
+    for (const [w, f] of words) {
+      let h = WORD_HASH_START;
+      for (let i = 0; i < w.length; i++) h = wordHashStep(h, w.charCodeAt(i));
+      let j = this.slot(h);
+      while (this.keys[j] !== '') j = (j + 1) & this.mask;
+      this.keys[j] = w;
+      this.flags[j] = f;
+    }
+  }
+
+  private slot(hash: number): number {
+    return (hash ^ (hash >>> 15)) & this.mask;
+  }
+
+  /** The flags of text[start, end), whose hash is `hash` (0 for a word not in the table). */
+  get(text: string, start: number, end: number, hash: number): number {
+    for (let j = this.slot(hash); ; j = (j + 1) & this.mask) {
+      const k = this.keys[j]!;
+      if (k === '') return 0;
+      if (k.length === end - start && text.startsWith(k, start)) return this.flags[j]!;
+    }
+  }
+}
+
+/** FNV-1a over char codes. */
+const WORD_HASH_START = 0x811c9dc5 | 0;
+function wordHashStep(hash: number, c: number): number {
+  return Math.imul(hash ^ c, 0x01000193);
+}
+
+/** Built on first use, when every rule has added its words. */
+let wordTable: WordTable | undefined;
+
 /** What one scan of a sentence's words tells. */
 interface SentenceWords {
   /** Words that carry content (see countContentWords). */
@@ -279,31 +330,38 @@ interface SentenceWords {
  */
 function scanWords(sentence: string, names: string[]): SentenceWords {
   const lower = sentence.toLowerCase();
-  const counter = new ContentCounter(names);
+  const lowerNames = names.length === 0 ? names : names.map((name) => name.toLowerCase());
+  let n = 0;
   if (!ASCII.test(sentence)) {
     // Unicode letters: the regexes' \b does not see them as word characters, so no gate is proven closed.
     for (const raw of lower.replace(NOT_WORD_CHARS, ' ').split(' ')) {
       const w = trimWord(raw);
-      counter.add(w, WORD_FLAGS.get(w) ?? 0);
+      if (w && isContent(WORD_FLAGS.get(w) ?? 0, w, 0, w.length, lowerNames)) n++;
     }
-    return { contentWords: counter.n, gates: ALL_GATES };
+    return { contentWords: n, gates: ALL_GATES };
   }
   // ASCII: a character scan instead of a regex replace and split (several times faster).
+  const table = (wordTable ??= new WordTable(WORD_FLAGS));
   let gates = 0;
   let wordStart = -1; // the word (a-z 0-9 ' # + . -) being scanned
   let runStart = -1; // its run of a-z 0-9 being scanned
+  let hash = 0; // of the run
   let plain = true; // the word is a single run (no ' # + . -)
   for (let i = 0; i <= lower.length; i++) {
     const c = i < lower.length ? lower.charCodeAt(i) : 32;
     if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-      if (runStart < 0) runStart = i;
-      if (wordStart < 0) wordStart = i;
+      if (runStart < 0) {
+        runStart = i;
+        hash = WORD_HASH_START;
+        if (wordStart < 0) wordStart = i;
+      }
+      hash = wordHashStep(hash, c);
       continue;
     }
     const inWord = c === 39 || c === 35 || c === 43 || c === 46 || c === 45; // ' # + . -
     if (!plain || inWord) {
       // The run ends inside a longer word: its flags count for the gates only.
-      if (runStart >= 0) gates |= WORD_FLAGS.get(lower.slice(runStart, i)) ?? 0;
+      if (runStart >= 0) gates |= table.get(lower, runStart, i, hash);
       runStart = -1;
     }
     if (inWord) {
@@ -311,20 +369,19 @@ function scanWords(sentence: string, names: string[]): SentenceWords {
       plain = false;
     } else if (wordStart >= 0) {
       if (plain) {
-        // One lookup for both: the word is its only run.
-        const w = lower.slice(wordStart, i);
-        const flags = WORD_FLAGS.get(w) ?? 0;
+        // The word is its only run: one lookup for both.
+        const flags = table.get(lower, wordStart, i, hash);
         gates |= flags;
-        counter.add(w, flags);
+        if (isContent(flags, lower, wordStart, i, lowerNames)) n++;
       } else {
         const w = trimWord(lower.slice(wordStart, i));
-        counter.add(w, WORD_FLAGS.get(w) ?? 0);
+        if (w && isContent(WORD_FLAGS.get(w) ?? 0, w, 0, w.length, lowerNames)) n++;
       }
       wordStart = runStart = -1;
       plain = true;
     }
   }
-  return { contentWords: counter.n, gates };
+  return { contentWords: n, gates };
 }
 
 /** A raw word without ' - . at its edges and without a final "'s" ("" when nothing is left). */
@@ -339,25 +396,17 @@ function trimWord(raw: string): string {
   return w;
 }
 
-/** Counts the words that carry content: not stop words, filler or speaker names; one letter only if a digit. */
-class ContentCounter {
-  n = 0;
-  private lowerNames: string[] | undefined;
-  constructor(private readonly names: string[]) {}
-
-  /** `flags`: WORD_FLAGS of `w`. */
-  add(w: string, flags: number): void {
-    if (!w || (flags & COMMON) !== 0) return;
-    if (w.length < 2) {
-      const c = w.charCodeAt(0);
-      if (c < 48 || c > 57) return;
-    }
-    if (this.names.length > 0) {
-      this.lowerNames ??= this.names.map((name) => name.toLowerCase());
-      if (isNameWord(w, this.lowerNames)) return;
-    }
-    this.n++;
+/**
+ * Does the word text[start, end) (non-empty, with WORD_FLAGS `flags`) carry content:
+ * not a stop word, filler or a speaker's name; a single character only if a digit.
+ */
+function isContent(flags: number, text: string, start: number, end: number, lowerNames: string[]): boolean {
+  if ((flags & COMMON) !== 0) return false;
+  if (end - start < 2) {
+    const c = text.charCodeAt(start);
+    if (c < 48 || c > 57) return false;
   }
+  return lowerNames.length === 0 || !isNameWord(text.slice(start, end), lowerNames);
 }
 
 interface VocativePatterns {
