@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { countContentWords, isCommonWord, ruleGates } from '../lib/observer/rules-en.js';
+import { countContentWords, isCommonWord, isQuestion, ruleGates, thirdPerson } from '../lib/observer/rules-en.js';
 import { splitSentences } from '../lib/observer/sentences.js';
 
 // The English rules skip a rule's regex when the sentence has none of the words
@@ -237,4 +237,20 @@ test('content words: stop words, filler, names and punctuation inside words', ()
     assert.equal(countContentWords(s, []), referenceContentWords(s, []), s);
     assert.equal(countContentWords(s, names), referenceContentWords(s, names), s);
   }
+});
+
+test('thirdPerson: every ending rule and exception', () => {
+  const expected: Record<string, string> = {
+    prefer: 'prefers', like: 'likes', go: 'goes', do: 'does', have: 'has', am: 'is', watch: 'watches', wash: 'washes', fix: 'fixes',
+    buzz: 'buzzes', echo: 'echoes', try: 'tries', play: 'plays', fly: 'flies', need: 'needs', bring: 'brings', apply: 'applies',
+    started: 'started', going: 'going', really: 'really', cant: 'cants', "can't": "can't", can: 'can', x: 'x', Ping: 'Ping',
+    WATCH: 'WATCHes', Try: 'Tries', pass: 'passes', bless: 'blesses', stay: 'stays', enjoy: 'enjoys', deny: 'denies',
+    sketch: 'sketches', teach: 'teaches', embed: 'embeds', sh: 'shes', oy: 'oys', by: 'bies',
+  };
+  for (const [word, third] of Object.entries(expected)) assert.equal(thirdPerson(word), third, word);
+});
+
+test('isQuestion: a question mark followed only by closing quotes, brackets and space', () => {
+  for (const s of ['Really?', 'Is it "ready?"', "(is it done?)'", 'done?]  ', '?', 'x?\u00a0']) assert.equal(isQuestion(s), true, s);
+  for (const s of ['', '?x', 'It is.', '"Done?" she said.', '??-', 'It is?.']) assert.equal(isQuestion(s), false, s);
 });
