@@ -7,13 +7,14 @@ import { splitSentences } from '../lib/observer/sentences.js';
 
 // The English rules skip a rule's regex when the sentence has none of the words
 // the rule is built from (its gate). A gate must never be closed on a sentence
-// the regex matches: checked here on real sentences and on many random
-// sentences made of the rules' own words, glued and punctuated in odd ways.
+// the regex matches: checked here on real sentences, on random sentences made of
+// the rules' own words (glued and punctuated in odd ways) and on strings
+// generated from the regexes themselves.
 
 /** Sentences of the English test inputs and the sample transcripts. */
 function realSentences(): string[] {
   const texts: string[] = [];
-  const source = readFileSync(join('test', 'observer-heuristic.test.ts'), 'utf8');
+  const source = readFileSync(join(import.meta.dirname, 'observer-heuristic.test.ts'), 'utf8');
   for (const m of source.matchAll(/'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\$]|\\.)*)`/g)) texts.push(m[1] ?? m[2] ?? m[3] ?? '');
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir)) {
@@ -33,8 +34,10 @@ function realSentences(): string[] {
       }
     }
   };
-  walk('samples');
-  return texts.flatMap((t) => splitSentences(t)).filter((s) => s.length > 0);
+  walk(join(import.meta.dirname, '..', 'samples'));
+  const sentences = texts.flatMap((t) => splitSentences(t)).filter((s) => s.length > 0);
+  assert.ok(sentences.length > 1000, 'the test inputs and samples were read');
+  return sentences;
 }
 
 /** A small deterministic PRNG (mulberry32). */
@@ -212,7 +215,6 @@ test('a rule gate is open on every sentence its regex matches', () => {
     // Non-ASCII text opens every gate.
     assert.ok(ruleGates(`${s} café`).every((g) => g.open), s);
   }
-  if (process.env.GATE_COUNTS) console.log(matched);
   // Not a vacuous check: every rule matched many sentences.
   for (const { rule } of ruleGates('')) assert.ok((matched.get(rule) ?? 0) >= 30, `${rule} matched only ${matched.get(rule) ?? 0} sentences`);
 });

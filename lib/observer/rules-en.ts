@@ -473,7 +473,6 @@ export function isQuestion(sentence: string): boolean {
   return endsWithQuestionMark(s) || (QUESTION_START.test(s) && !/[.!]\s*$/.test(s) && s.split(/\s+/).length <= 12 && !/\b(?:i|we)\b/i.test(s.split(/\s+/).slice(0, 2).join(' ')));
 }
 
-/** Words that carry content: not stop words, filler or speaker names (or their starts); one letter only if a digit. */
 /** /\?["')\]]*\s*$/ on a trimmed string (no trailing \s): a "?" followed only by closing quotes and brackets. */
 function endsWithQuestionMark(s: string): boolean {
   let i = s.length - 1;
@@ -481,6 +480,7 @@ function endsWithQuestionMark(s: string): boolean {
   return s.charCodeAt(i) === 63; // ? (NaN before the start)
 }
 
+/** Words that carry content: not stop words, filler or speaker names (or their starts); one letter only if a digit. */
 export function countContentWords(sentence: string, names: string[]): number {
   return scanWords(sentence, names).contentWords;
 }
