@@ -402,6 +402,9 @@ test('parser repairs what is unambiguous: fences, numbering, missing bullet/prio
   assert.equal(json.observations[0]!.priority, 'high');
   assert.equal(json.observations[0]!.text, 'User picked Redis.');
   assert.deepEqual(parseObserverOutput('NONE', b).observations, []);
+  // Words that are also Object.prototype keys are plain categories.
+  const proto = parseObserverOutput('- 🟡 [constructor] User builds class constructors.\n- 🟡 [tostring] User overrides toString.', b);
+  assert.deepEqual(proto.observations.map((o) => o.category), ['constructor', 'tostring']);
 });
 
 test('parser: garbage is never accepted (throws for a retry); secrets in the answer are masked', () => {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { countContentWords, isCommonWord, isQuestion, ruleGates, thirdPerson } from '../lib/observer/rules-en.js';
+import { countContentWords, isCommonWord, isQuestion, restateEnglish, ruleGates, thirdPerson } from '../lib/observer/rules-en.js';
 import { splitSentences } from '../lib/observer/sentences.js';
 
 // The English rules skip a rule's regex when the sentence has none of the words
@@ -255,4 +255,10 @@ test('thirdPerson: every ending rule and exception', () => {
 test('isQuestion: a question mark followed only by closing quotes, brackets and space', () => {
   for (const s of ['Really?', 'Is it "ready?"', "(is it done?)'", 'done?]  ', '?', 'x?\u00a0']) assert.equal(isQuestion(s), true, s);
   for (const s of ['', '?x', 'It is.', '"Done?" she said.', '??-', 'It is?.']) assert.equal(isQuestion(s), false, s);
+});
+
+test('thirdPerson and restateEnglish: words that are Object.prototype keys are plain verbs', () => {
+  assert.equal(thirdPerson('constructor'), 'constructors');
+  assert.equal(thirdPerson('valueOf'), 'valueOfs');
+  assert.equal(restateEnglish('I constructor things daily.', 'User'), 'User constructors things daily.');
 });

@@ -107,7 +107,8 @@ const CURRENT_TASK = /^(?:[-*]\s*)?\**current task\**\s*[:：]\s*(.*)$/i;
 const NONE = /^(?:none|nothing(?: worth keeping)?|no observations?)\.?$/i;
 const BULLET = /^(?:[-*+•]|\d{1,3}[.)])\s+/;
 const PRIORITY_WORD = /^\((high|medium|low)\)\s*|^(high|medium|low)\s*[:—-]\s*/i;
-const CATEGORY_SYNONYMS: Record<string, string> = {
+// A Map: a category such as "constructor" must not find Object.prototype's.
+const CATEGORY_SYNONYMS = new Map(Object.entries({
   preferences: 'preference',
   pref: 'preference',
   like: 'preference',
@@ -128,12 +129,12 @@ const CATEGORY_SYNONYMS: Record<string, string> = {
   events: 'event',
   activity: 'event',
   milestone: 'event',
-};
+}));
 
 function normaliseCategory(category: string): { category: string; repaired: boolean } {
   const c = category.trim().toLowerCase();
   if ((KNOWN_CATEGORIES as readonly string[]).includes(c)) return { category: c, repaired: false };
-  const mapped = CATEGORY_SYNONYMS[c];
+  const mapped = CATEGORY_SYNONYMS.get(c);
   if (mapped) return { category: mapped, repaired: true };
   // Any other single word is kept (the format allows more categories); anything else is a fact.
   return /^[a-z][a-z-]{1,20}$/.test(c) ? { category: c, repaired: false } : { category: 'fact', repaired: true };

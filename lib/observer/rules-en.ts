@@ -560,12 +560,14 @@ const ADVERB_THEN_VERB = new RegExp(`\\bI((?:\\s+(?:${[...ADVERBS].join('|')}))*
 const PRESENT_LOOKALIKES = new Set(`need feed bleed speed proceed succeed exceed seed heed breed weed embed shed bring sing
 ring sting swing cling fling spring string wring apply reply rely fly supply multiply comply imply ally`.split(/\s+/));
 
-const IRREGULAR_PRESENT: Record<string, string> = { have: 'has', do: 'does', go: 'goes', am: 'is', be: 'is' };
+// A Map, not an object literal: "constructor" or "toString" must not find Object.prototype's.
+const IRREGULAR_PRESENT = new Map([['have', 'has'], ['do', 'does'], ['go', 'goes'], ['am', 'is'], ['be', 'is']]);
 
 /** Third-person singular of a present-tense verb ("prefer" → "prefers"), or the word unchanged. */
 export function thirdPerson(word: string): string {
   const lower = word.toLowerCase();
-  if (IRREGULAR_PRESENT[lower]) return IRREGULAR_PRESENT[lower]!;
+  const irregular = IRREGULAR_PRESENT.get(lower);
+  if (irregular) return irregular;
   if (MODAL_OR_PAST.has(lower) || lower.length < 2 || !isLowercaseLetters(lower)) return word;
   // (String ends instead of regexes: this runs for nearly every "I <verb>".)
   if ((lower.endsWith('ed') || lower.endsWith('ing') || lower.endsWith('ly')) && !PRESENT_LOOKALIKES.has(lower)) return word;
