@@ -8,6 +8,11 @@ const HANGUL = /[\uAC00-\uD7A3\u3131-\u318E]/g;
 const HANGUL_ANY = /[\uAC00-\uD7A3\u3131-\u318E]/;
 const LATIN = /[A-Za-z]/g;
 
+/** Does the text hold any Hangul (syllable or jamo)? Without any, it is not Korean. */
+export function hasHangul(text: string): boolean {
+  return HANGUL_ANY.test(text);
+}
+
 /** True when the text is mainly Korean (more Hangul syllables than Latin letters). */
 export function isKorean(text: string): boolean {
   if (!HANGUL_ANY.test(text)) return false;

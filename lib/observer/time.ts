@@ -73,6 +73,48 @@ export function localDateTime(iso: string, timeZone: string): LocalDateTime | un
   };
 }
 
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+}
+
+/** The number written by the ASCII digits of `s` from `start` to `end`, or -1. */
+function digitsAt(s: string, start: number, end: number): number {
+  let value = 0;
+  for (let i = start; i < end; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+/**
+ * `Date.parse(iso)`. Transcripts stamp messages as "YYYY-MM-DDTHH:MM:SS[.mmm]Z":
+ * that form, with every field in range, is read field by field (Date.parse costs
+ * about a microsecond); anything else — other forms, impossible dates, leap
+ * seconds, years before 1000 — goes to Date.parse itself.
+ */
+export function instantMs(iso: string): number {
+  const n = iso.length;
+  const shape =
+    (n === 20 || (n === 24 && iso.charCodeAt(19) === 46)) && iso.charCodeAt(n - 1) === 90 && iso.charCodeAt(4) === 45 && iso.charCodeAt(7) === 45 &&
+    iso.charCodeAt(10) === 84 && iso.charCodeAt(13) === 58 && iso.charCodeAt(16) === 58;
+  if (shape) {
+    const year = digitsAt(iso, 0, 4);
+    const month = digitsAt(iso, 5, 7);
+    const day = digitsAt(iso, 8, 10);
+    const hour = digitsAt(iso, 11, 13);
+    const minute = digitsAt(iso, 14, 16);
+    const second = digitsAt(iso, 17, 19);
+    const milli = n === 24 ? digitsAt(iso, 20, 23) : 0;
+    if (year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && milli >= 0) {
+      return Date.UTC(year, month - 1, day, hour, minute, second, milli);
+    }
+  }
+  return Date.parse(iso);
+}
+
 /** "HH:MM" of each minute of a day, built on first use. */
 let clockTimes: string[] | undefined;
 
@@ -398,6 +440,7 @@ function koreanLabel(resolved: string): string {
  * An expression already followed by a parenthesised date is left alone.
  */
 export function annotateDates(sentence: string, anchors: DateAnchor[]): string {
+  if (anchors.length === 0) return sentence;
   let out = '';
   let pos = 0;
   for (const a of anchors) {
