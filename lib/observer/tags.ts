@@ -73,16 +73,43 @@ TECH.forEach(([, , words], i) => {
 });
 
 /**
- * Any trigger word as a whole [A-Za-z0-9] word, case-insensitively: on ASCII
- * text this finds exactly the words that `toLowerCase().split(/[^a-z0-9]+/)`
- * would look up, in one regex pass instead of a split and a lookup per word.
+ * The trigger words as a trie over [a-z0-9] (36 children per node, -1 for none),
+ * so an ASCII text's words are looked up as they are scanned, case-folded on
+ * the way, without a substring per word. Node 0 is the root.
  */
-const TRIGGER_WORD = new RegExp(
-  `(?<![a-z0-9])(?:${[...TRIGGERS.keys(), ...PREFIX_TRIGGERS.map(([p]) => `${p}[a-z0-9]*`)]
-    .sort((x, y) => y.length - x.length)
-    .join('|')})(?![a-z0-9])`,
-  'gi',
-);
+const TRIE_WIDTH = 36;
+let trieChildren = new Int32Array(TRIE_WIDTH).fill(-1);
+/** Per node: entries of the trigger word ending there; the entry of a `prefix*` trigger ending there (or -1). */
+const trieWords: (number[] | undefined)[] = [undefined];
+const triePrefix: number[] = [-1];
+
+/** Trie index of an ASCII letter or digit (either case), or -1. */
+function trieIndex(c: number): number {
+  if (c >= 0x61 && c <= 0x7a) return c - 0x61;
+  if (c >= 0x41 && c <= 0x5a) return c - 0x41;
+  if (c >= 0x30 && c <= 0x39) return 26 + c - 0x30;
+  return -1;
+}
+
+function trieNode(word: string): number {
+  let node = 0;
+  for (let k = 0; k < word.length; k++) {
+    const slot = node * TRIE_WIDTH + trieIndex(word.charCodeAt(k));
+    if (trieChildren[slot] === -1) {
+      const created = trieWords.length;
+      trieWords.push(undefined);
+      triePrefix.push(-1);
+      const grown = new Int32Array((created + 1) * TRIE_WIDTH).fill(-1);
+      grown.set(trieChildren);
+      trieChildren = grown;
+      trieChildren[slot] = created;
+    }
+    node = trieChildren[slot]!;
+  }
+  return node;
+}
+for (const [w, entries] of TRIGGERS) trieWords[trieNode(w)] = entries;
+for (const [prefix, i] of PREFIX_TRIGGERS) triePrefix[trieNode(prefix)] = i;
 
 /** Scratch flags for candidateEntries (one per TECH entry), cleared after each use. */
 const marks = new Uint8Array(TECH.length);
@@ -94,22 +121,48 @@ function markWord(w: string): void {
 }
 
 /**
+ * Mark the trigger words among ASCII `text`'s [A-Za-z0-9] words, case-insensitively
+ * (the words `toLowerCase().split(/[^a-z0-9]+/)` would look up): each word walks the
+ * trie until it leaves it.
+ */
+function markAsciiWords(text: string): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (trieIndex(text.charCodeAt(i)) < 0) {
+      i++;
+      continue;
+    }
+    let node = 0;
+    for (; i < n; i++) {
+      const k = trieIndex(text.charCodeAt(i));
+      if (k < 0) break;
+      if (node >= 0) {
+        node = trieChildren[node * TRIE_WIDTH + k]!;
+        // `gpt*`: every word going on from the prefix.
+        if (node >= 0 && triePrefix[node]! >= 0) marks[triePrefix[node]!] = 1;
+      }
+    }
+    const entries = node >= 0 ? trieWords[node] : undefined;
+    if (entries) for (const e of entries) marks[e] = 1;
+  }
+}
+
+/**
  * Numbers of the TECH entries that may match `text`, ascending (all of them
  * for Korean text): those whose trigger words occur among the text's
- * lowercase [a-z0-9] words.
+ * lowercase [a-z0-9] words. `ascii`: the text has no non-ASCII character.
  */
-function candidateEntries(text: string): number[] {
+function candidateEntries(text: string, ascii: boolean): number[] {
   const out: number[] = [];
-  if (HANGUL.test(text)) {
+  if (ascii) {
+    markAsciiWords(text);
+  } else if (HANGUL.test(text)) {
     for (let i = 0; i < TECH.length; i++) out.push(i);
     return out;
-  }
-  if (NON_ASCII.test(text)) {
+  } else {
     // toLowerCase() can turn a non-ASCII letter into ASCII ones (K, İ): keep its exact word split.
     for (const w of text.toLowerCase().split(/[^a-z0-9]+/)) markWord(w);
-  } else {
-    TRIGGER_WORD.lastIndex = 0;
-    for (let m = TRIGGER_WORD.exec(text); m; m = TRIGGER_WORD.exec(text)) markWord(m[0].toLowerCase());
   }
   for (let i = 0; i < marks.length; i++) {
     if (marks[i]) {
@@ -141,14 +194,15 @@ const NOT_NAMES = new Set(['user', 'assistant', 'the', 'this', 'that', 'and', 'b
  * place) that is not one of `exclude` (the speakers).
  */
 export function detectTags(text: string, codeLanguages: string[] = [], max = 3, exclude: string[] = []): string[] {
+  const ascii = !NON_ASCII.test(text);
   const found: { tag: string; at: number }[] = [];
   if (text.includes('#')) for (const m of text.matchAll(HASHTAG)) found.push({ tag: m[1]!.toLowerCase(), at: m.index ?? 0 });
-  for (const i of candidateEntries(text)) {
+  for (const i of candidateEntries(text, ascii)) {
     const [tag, re] = TECH[i]!;
     const m = re.exec(text);
     if (m) found.push({ tag, at: m.index });
   }
-  found.sort((a, b) => a.at - b.at);
+  if (found.length > 1) found.sort(byPosition);
   const tags: string[] = [];
   for (const { tag } of found) if (!tags.includes(tag)) tags.push(tag);
   for (const lang of codeLanguages) {
@@ -159,8 +213,6 @@ export function detectTags(text: string, codeLanguages: string[] = [], max = 3, 
   if (tags.includes('jwt') || tags.includes('oauth')) removeTag(tags, 'auth');
   if (tags.includes('postgres') || tags.includes('mysql') || tags.includes('sqlite')) removeTag(tags, 'sql');
   if (tags.length < max) {
-    const excluded = new Set(exclude.map((e) => e.toLowerCase()));
-    const ascii = !NON_ASCII.test(text);
     PROPER_NOUN.lastIndex = 0;
     for (let at = 0; ; ) {
       let word: string;
@@ -175,12 +227,20 @@ export function detectTags(text: string, codeLanguages: string[] = [], max = 3, 
         word = m[0];
       }
       const tag = word.toLowerCase();
-      if (excluded.has(tag) || NOT_NAMES.has(tag) || isCommonWord(tag) || tags.includes(tag)) continue;
+      if (NOT_NAMES.has(tag) || isCommonWord(tag) || tags.includes(tag) || isExcluded(tag, exclude)) continue;
       tags.push(tag);
       break;
     }
   }
-  return tags.slice(0, max);
+  return tags.length <= max ? tags : tags.slice(0, max);
+}
+
+const byPosition = (a: { at: number }, b: { at: number }): number => a.at - b.at;
+
+/** Is `tag` one of `exclude`, lowercased? */
+function isExcluded(tag: string, exclude: string[]): boolean {
+  for (const e of exclude) if (e.toLowerCase() === tag) return true;
+  return false;
 }
 
 const isUpper = (c: number): boolean => c >= 65 && c <= 90;
