@@ -109,7 +109,9 @@ function isOneLine(text: string): boolean {
   let previousSpace = false;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c === 0x20) {
+    if (c > 0x20 && c < 0xa0) {
+      previousSpace = false;
+    } else if (c === 0x20) {
       if (previousSpace) return false;
       previousSpace = true;
     } else if (isWhiteSpace(c)) {

@@ -126,6 +126,9 @@ export function splitSentences(text: string): string[] {
 /** A sentence that is only a parenthetical aside: "(item 42)", "(see PR #12)." */
 const PARENTHETICAL = /^\([^()]{1,200}\)[.!?…。！？]*$/;
 
+/** White space, a dash, white space: the split of a statement and a question needs one. */
+const SPACED_DASH = /\s[-–—]\s/;
+
 /** A sentence that starts like a question. */
 const QUESTION_LEAD = /^(?:what|how|why|when|where|which|who|is|are|do|does|did|can|could|should|would|will|have|has)\b/i;
 
@@ -133,7 +136,8 @@ const HANGUL_SYLLABLE = /[\uAC00-\uD7A3]/;
 
 /** `. ! ? … 。 ！ ？` */
 function isFinalMark(c: number): boolean {
-  return c === 0x2e || c === 0x21 || c === 0x3f || c === 0x2026 || c === 0x3002 || c === 0xff01 || c === 0xff1f;
+  // (Letters fail the first test.)
+  return c <= 0x3f ? c === 0x2e || c === 0x21 || c === 0x3f : c >= 0x2026 && (c === 0x2026 || c === 0x3002 || c === 0xff01 || c === 0xff1f);
 }
 
 /** `" ' ) ]`: may close a sentence after its final punctuation. */
@@ -209,28 +213,16 @@ function splitLine(line: string, out: string[]): void {
       continue;
     }
     if (!(single && periodContinues(line, start, i))) {
-      pieces.push(line.slice(start, endOfSentence));
+      addPiece(pieces, line.slice(start, endOfSentence));
       start = j;
     }
     i = j;
   }
-  pieces.push(line.slice(start));
-  // "I finished the migration today. (ticket 4242)": a parenthetical on its own says
-  // nothing without the sentence before it, so it joins that sentence, before its final
-  // punctuation ("I finished the migration today (ticket 4242).").
-  for (let i = 1; i < pieces.length; i++) {
-    const aside = pieces[i]!.trim();
-    if (!PARENTHETICAL.test(aside)) continue;
-    const previous = pieces[i - 1]!.trimEnd();
-    const end = finalMarksStart(previous);
-    const joined = end < previous.length ? `${previous.slice(0, end)} ${aside.slice(0, finalMarksStart(aside))}${previous.slice(end)}` : `${previous} ${aside}`;
-    pieces.splice(i - 1, 2, joined);
-    i--;
-  }
+  addPiece(pieces, line.slice(start));
   // "I'm trying to pick the right ones - any advice on that?": a statement and a question.
   for (let i = 0; i < pieces.length; i++) {
-    // (Only a piece with a "?" can match: most skip the backtracking regex.)
-    const m = pieces[i]!.includes('?') ? /^(.{12,}?[^\s-])\s+[-–—]\s+([^-–—]{3,}\?["')\]]*)\s*$/.exec(pieces[i]!) : null;
+    // (Only a piece with a "?" and a spaced dash can match: most skip the backtracking regex.)
+    const m = pieces[i]!.includes('?') && SPACED_DASH.test(pieces[i]!) ? /^(.{12,}?[^\s-])\s+[-–—]\s+([^-–—]{3,}\?["')\]]*)\s*$/.exec(pieces[i]!) : null;
     if (m && !/\?/.test(m[1]!) && !QUESTION_LEAD.test(m[1]!)) pieces.splice(i, 1, `${m[1]}.`, m[2]!);
   }
   // Korean: split after sentence-final endings without punctuation.
@@ -252,6 +244,23 @@ function splitLine(line: string, out: string[]): void {
     }
     if (current.length) pushTrimmed(out, current.join(' '));
   }
+}
+
+/**
+ * Append a piece of a line, except that a parenthetical on its own ("I finished the
+ * migration today. (ticket 4242)") says nothing without the sentence before it, so
+ * it joins that sentence, before its final punctuation ("I finished the migration
+ * today (ticket 4242).").
+ */
+function addPiece(pieces: string[], piece: string): void {
+  const aside = pieces.length > 0 ? piece.trim() : '';
+  if (!aside || aside.charCodeAt(0) !== 0x28 || !PARENTHETICAL.test(aside)) {
+    pieces.push(piece);
+    return;
+  }
+  const previous = pieces[pieces.length - 1]!.trimEnd();
+  const end = finalMarksStart(previous);
+  pieces[pieces.length - 1] = end < previous.length ? `${previous.slice(0, end)} ${aside.slice(0, finalMarksStart(aside))}${previous.slice(end)}` : `${previous} ${aside}`;
 }
 
 function pushTrimmed(out: string[], piece: string): void {

@@ -83,12 +83,14 @@ let trieChildren = new Int32Array(TRIE_WIDTH).fill(-1);
 const trieWords: (number[] | undefined)[] = [undefined];
 const triePrefix: number[] = [-1];
 
+/** Trie index of each ASCII code: a–z and A–Z 0–25, 0–9 26–35, anything else -1. */
+const TRIE_INDEX = Int8Array.from({ length: 128 }, (_, c) =>
+  c >= 0x61 && c <= 0x7a ? c - 0x61 : c >= 0x41 && c <= 0x5a ? c - 0x41 : c >= 0x30 && c <= 0x39 ? 26 + c - 0x30 : -1,
+);
+
 /** Trie index of an ASCII letter or digit (either case), or -1. */
 function trieIndex(c: number): number {
-  if (c >= 0x61 && c <= 0x7a) return c - 0x61;
-  if (c >= 0x41 && c <= 0x5a) return c - 0x41;
-  if (c >= 0x30 && c <= 0x39) return 26 + c - 0x30;
-  return -1;
+  return c < 128 ? TRIE_INDEX[c]! : -1;
 }
 
 function trieNode(word: string): number {
