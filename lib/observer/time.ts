@@ -255,6 +255,8 @@ export interface DateAnchor {
 
 interface Rule {
   re: RegExp;
+  /** Date words (DateWord bits) the pattern needs one of; a sentence without any skips it. Korean rules: none, always tried. */
+  words?: number;
   resolve: (m: RegExpExecArray, ref: CalendarDay, direction: Direction) => { resolved: string; day: CalendarDay; future: boolean } | undefined;
 }
 
@@ -291,17 +293,58 @@ function unitShift(ref: CalendarDay, n: number, unit: string, sign: 1 | -1) {
   return undefined;
 }
 
+/** Words that English date expressions start from, as bits (`Rule.words`). */
+const W = {
+  TOMORROW: 1, YESTERDAY: 2, NIGHT: 4, TODAY: 8, DAYTIME: 16, WEEKDAY: 32, WEEK: 64, MONTH: 128, YEAR: 256, DAY: 512,
+} as const;
+
+/** Word starts (lowercase) and their bits: a word of the sentence starting so, in any case, sets the bit. */
+const DATE_WORDS: [string, number][] = [
+  ['tomorrow', W.TOMORROW], ['tmr', W.TOMORROW], ['yesterday', W.YESTERDAY], ['night', W.NIGHT], ['today', W.TODAY], ['tonight', W.TODAY],
+  ['morning', W.DAYTIME], ['afternoon', W.DAYTIME], ['evening', W.DAYTIME],
+  ['mon', W.WEEKDAY], ['tue', W.WEEKDAY], ['wed', W.WEEKDAY], ['thu', W.WEEKDAY], ['fri', W.WEEKDAY], ['sat', W.WEEKDAY], ['sun', W.WEEKDAY],
+  ['week', W.WEEK], ['month', W.MONTH], ['year', W.YEAR], ['day', W.DAY],
+];
+/** DATE_WORDS by first letter (a = 0). */
+const DATE_WORDS_BY_LETTER: [string, number][][] = Array.from({ length: 26 }, (_, k) => DATE_WORDS.filter(([w]) => w.charCodeAt(0) - 0x61 === k));
+
+const isAsciiLetter = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+/** The characters of \w (without the u flag). */
+const isWordChar = (c: number): boolean => isAsciiLetter(c) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
+
+/**
+ * The date words of `sentence` as W bits: each word start (a letter after no \w, as `\b`
+ * sees it) is compared with the DATE_WORDS of its letter, ASCII case-insensitively
+ * (as the rules' /i does: no non-ASCII character matches an ASCII one).
+ */
+function dateWordsIn(sentence: string): number {
+  let found = 0;
+  const n = sentence.length;
+  for (let i = 0; i < n; i++) {
+    const c = sentence.charCodeAt(i);
+    if (!isAsciiLetter(c) || (i > 0 && isWordChar(sentence.charCodeAt(i - 1)))) continue;
+    for (const [word, bit] of DATE_WORDS_BY_LETTER[(c | 0x20) - 0x61]!) {
+      if (found & bit || i + word.length > n) continue;
+      let k = 1;
+      while (k < word.length && (sentence.charCodeAt(i + k) | 0x20) === word.charCodeAt(k)) k++;
+      if (k === word.length) found |= bit;
+    }
+  }
+  return found;
+}
+
 const WD = '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs)?|fri|sat|sun)';
 const NUM = '(\\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a couple|couple of)';
 
 /** English rules, most specific first. Each regex is global and case-insensitive. */
 const EN_RULES: Rule[] = [
-  { re: /\bthe day after tomorrow\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, 2), ref) },
-  { re: /\bthe day before yesterday\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, -2), ref) },
-  { re: /\b(tomorrow|tmrw|tmr)\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, 1), ref) },
-  { re: /\b(yesterday|last night)\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, -1), ref) },
-  { re: /\b(today|tonight|this morning|this afternoon|this evening)\b/gi, resolve: (_m, ref) => dayResult(ref, ref) },
+  { words: W.TOMORROW, re: /\bthe day after tomorrow\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, 2), ref) },
+  { words: W.YESTERDAY, re: /\bthe day before yesterday\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, -2), ref) },
+  { words: W.TOMORROW, re: /\b(tomorrow|tmrw|tmr)\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, 1), ref) },
+  { words: W.YESTERDAY | W.NIGHT, re: /\b(yesterday|last night)\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, -1), ref) },
+  { words: W.TODAY | W.DAYTIME, re: /\b(today|tonight|this morning|this afternoon|this evening)\b/gi, resolve: (_m, ref) => dayResult(ref, ref) },
   {
+    words: W.WEEKDAY,
     re: new RegExp(`\\b(next|this coming|coming|this|last|this past|past)\\s+${WD}\\b`, 'gi'),
     resolve: (m, ref) => {
       const which = m[1]!.toLowerCase();
@@ -312,6 +355,7 @@ const EN_RULES: Rule[] = [
     },
   },
   {
+    words: W.WEEKDAY,
     re: new RegExp(`\\b(on|by|until|till|before|due|from|since|this)\\s+${WD}\\b`, 'gi'),
     resolve: (m, ref, direction) => {
       const prep = m[1]!.toLowerCase();
@@ -320,8 +364,9 @@ const EN_RULES: Rule[] = [
       return dayResult(nearestWeekday(ref, wd, dir), ref);
     },
   },
-  { re: /\b(last|this past|past) weekend\b/gi, resolve: (_m, ref) => dayResult(nearestWeekday(ref, 6, 'past'), ref) },
+  { words: W.WEEK, re: /\b(last|this past|past) weekend\b/gi, resolve: (_m, ref) => dayResult(nearestWeekday(ref, 6, 'past'), ref) },
   {
+    words: W.WEEK,
     re: /\b(this|next|coming|this coming) weekend\b/gi,
     resolve: (m, ref) => {
       // Said on a weekend, "next weekend" is the following one; otherwise the coming Saturday.
@@ -330,18 +375,19 @@ const EN_RULES: Rule[] = [
       return dayResult(sat, ref);
     },
   },
-  { re: /\b(last|past|previous) week\b/gi, resolve: (_m, ref) => weekResult(mondayOf(addDays(ref, -7)), false) },
-  { re: /\b(next|coming|following) week\b/gi, resolve: (_m, ref) => weekResult(mondayOf(addDays(ref, 7)), true) },
-  { re: /\bthis week\b/gi, resolve: (_m, ref) => weekResult(mondayOf(ref), true) },
-  { re: /\b(?:by |at )?the end of (?:the |this )?week\b/gi, resolve: (_m, ref) => dayResult(weekdayInWeek(ref, 5, 0), ref) },
-  { re: /\b(?:by |at )?the end of (?:the |this )?month\b/gi, resolve: (_m, ref) => dayResult(addDays(fromUtc(new Date(Date.UTC(ref.year, ref.month, 1))), -1), ref) },
-  { re: /\b(last|past|previous) month\b/gi, resolve: (_m, ref) => monthResult(ref, -1) },
-  { re: /\b(next|coming) month\b/gi, resolve: (_m, ref) => monthResult(ref, 1) },
-  { re: /\bthis month\b/gi, resolve: (_m, ref) => monthResult(ref, 0) },
-  { re: /\blast year\b/gi, resolve: (_m, ref) => yearResult(ref, -1) },
-  { re: /\bnext year\b/gi, resolve: (_m, ref) => yearResult(ref, 1) },
-  { re: /\bthis year\b/gi, resolve: (_m, ref) => yearResult(ref, 0) },
+  { words: W.WEEK, re: /\b(last|past|previous) week\b/gi, resolve: (_m, ref) => weekResult(mondayOf(addDays(ref, -7)), false) },
+  { words: W.WEEK, re: /\b(next|coming|following) week\b/gi, resolve: (_m, ref) => weekResult(mondayOf(addDays(ref, 7)), true) },
+  { words: W.WEEK, re: /\bthis week\b/gi, resolve: (_m, ref) => weekResult(mondayOf(ref), true) },
+  { words: W.WEEK, re: /\b(?:by |at )?the end of (?:the |this )?week\b/gi, resolve: (_m, ref) => dayResult(weekdayInWeek(ref, 5, 0), ref) },
+  { words: W.MONTH, re: /\b(?:by |at )?the end of (?:the |this )?month\b/gi, resolve: (_m, ref) => dayResult(addDays(fromUtc(new Date(Date.UTC(ref.year, ref.month, 1))), -1), ref) },
+  { words: W.MONTH, re: /\b(last|past|previous) month\b/gi, resolve: (_m, ref) => monthResult(ref, -1) },
+  { words: W.MONTH, re: /\b(next|coming) month\b/gi, resolve: (_m, ref) => monthResult(ref, 1) },
+  { words: W.MONTH, re: /\bthis month\b/gi, resolve: (_m, ref) => monthResult(ref, 0) },
+  { words: W.YEAR, re: /\blast year\b/gi, resolve: (_m, ref) => yearResult(ref, -1) },
+  { words: W.YEAR, re: /\bnext year\b/gi, resolve: (_m, ref) => yearResult(ref, 1) },
+  { words: W.YEAR, re: /\bthis year\b/gi, resolve: (_m, ref) => yearResult(ref, 0) },
   {
+    words: W.DAY | W.WEEK | W.MONTH | W.YEAR,
     re: new RegExp(`\\b${NUM}\\s+(days?|weeks?|months?|years?)\\s+ago\\b`, 'gi'),
     resolve: (m, ref) => {
       const n = count(m[1]!.replace(/ of$/i, ''));
@@ -349,6 +395,7 @@ const EN_RULES: Rule[] = [
     },
   },
   {
+    words: W.DAY | W.WEEK | W.MONTH | W.YEAR,
     re: new RegExp(`\\bin\\s+${NUM}\\s+(days?|weeks?|months?|years?)\\b`, 'gi'),
     resolve: (m, ref) => {
       const n = count(m[1]!.replace(/ of$/i, ''));
@@ -394,9 +441,6 @@ const KO_RULES: Rule[] = [
 
 const KO_AND_EN_RULES = [...KO_RULES, ...EN_RULES];
 const HANGUL_SYLLABLE = /[\uAC00-\uD7A3]/;
-/** Every English rule needs one of these word starts (a superset: a hit only means the rules run). */
-const EN_DATE_WORD = /\b(?:tomorrow|tmrw?|yesterday|night|today|tonight|morning|afternoon|evening|mon|tue|wed|thu|fri|sat|sun|week|month|year|day)/i;
-const EN_WEEKDAY_WORD = /\b(?:mon|tue|wed|thu|fri|sat|sun)/i;
 
 const EN_PAST = /\b(went|was|were|did|had|got|made|saw|took|came|met|visited|attended|ago|yesterday|last|used to|\w{3,}ed)\b/i;
 const EN_FUTURE = /\b(will|'ll|going to|gonna|plan(?:ning)? to|want to|have to|need to|must|should|shall|by|until|due|deadline|next|upcoming|coming|can't wait|looking forward)\b/i;
@@ -416,13 +460,15 @@ export function sentenceDirection(sentence: string, korean: boolean): Direction 
  */
 export function findDateAnchors(sentence: string, ref: CalendarDay): DateAnchor[] {
   const hasHangul = HANGUL_SYLLABLE.test(sentence);
-  // Most sentences name no date at all: one cheap test instead of every rule.
-  if (!hasHangul && !EN_DATE_WORD.test(sentence)) return [];
+  // Most sentences name no date at all: one scan instead of every rule, and only the rules whose words occur.
+  const words = dateWordsIn(sentence);
+  if (!hasHangul && words === 0) return [];
   const anchors: (DateAnchor & { start: number })[] = [];
   const rules = hasHangul ? KO_AND_EN_RULES : EN_RULES;
   // Only bare weekdays ("on Friday", "금요일") depend on the tense of the sentence.
-  const direction = (hasHangul && /요일/.test(sentence)) || EN_WEEKDAY_WORD.test(sentence) ? sentenceDirection(sentence, hasHangul) : 'future';
+  const direction = (hasHangul && /요일/.test(sentence)) || (words & W.WEEKDAY) !== 0 ? sentenceDirection(sentence, hasHangul) : 'future';
   for (const rule of rules) {
+    if (rule.words !== undefined && (rule.words & words) === 0) continue;
     rule.re.lastIndex = 0;
     for (let m = rule.re.exec(sentence); m; m = rule.re.exec(sentence)) {
       const start = m.index;
