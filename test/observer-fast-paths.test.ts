@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cleanMessageText, splitSentences } from '../lib/observer/sentences.js';
 import { detectTags } from '../lib/observer/tags.js';
-import { findDateAnchors, instantMs } from '../lib/observer/time.js';
+import { addDays, findDateAnchors, instantMs, weekdayOf } from '../lib/observer/time.js';
 import { oneLine } from '../lib/observation-line.js';
 
 test('instantMs is Date.parse, also on stamps the field-by-field reading does not take', () => {
@@ -114,5 +114,22 @@ test('findDateAnchors: rules skipped for want of their date words still find eve
   ];
   for (const [sentence, anchors] of cases) {
     assert.deepEqual(findDateAnchors(sentence, ref).map((a) => [a.expression, a.resolved]), anchors, sentence);
+  }
+});
+
+test('addDays and weekdayOf on day numbers agree with Date, years 0-99 (read as 19xx by Date.UTC) included', () => {
+  const viaDate = (d: { year: number; month: number; day: number }, days: number) => {
+    const date = new Date(Date.UTC(d.year, d.month - 1, d.day));
+    date.setUTCDate(date.getUTCDate() + days);
+    return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+  };
+  for (const year of [50, 99, 100, 1600, 1900, 1969, 1970, 2000, 2024, 2026, 2100, 9999]) {
+    for (const month of [1, 2, 3, 12]) {
+      for (const day of [1, 28, 29, 31, 0, -5]) {
+        const d = { year, month, day };
+        assert.equal(weekdayOf(d), new Date(Date.UTC(year, month - 1, day)).getUTCDay(), JSON.stringify(d));
+        for (const days of [0, 1, -1, 30, -365, 1000, -146097]) assert.deepEqual(addDays(d, days), viaDate(d, days), `${JSON.stringify(d)} ${days}`);
+      }
+    }
   }
 });

@@ -176,22 +176,44 @@ export function formatDay(d: CalendarDay): string {
   return `${pad(d.year, 4)}-${pad(d.month)}-${pad(d.day)}`;
 }
 
-function toUtc(d: CalendarDay): Date {
-  return new Date(Date.UTC(d.year, d.month - 1, d.day));
-}
-
 function fromUtc(date: Date): CalendarDay {
   return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
 }
 
+/**
+ * Days since 1970-01-01 of a calendar day: `Date.UTC(year, month - 1, day) / 86_400_000`
+ * (the day may run past its month). Calendar arithmetic on day numbers allocates no
+ * Date; months 1–12 of years 100–200000 are computed, anything else is Date.UTC's
+ * (which reads years 0–99 as 1900–1999, and gives NaN out of its range).
+ */
+function dayNumber(d: CalendarDay): number {
+  const { year, month, day } = d;
+  if (year >= 100 && year <= 200_000 && month >= 1 && month <= 12 && Number.isInteger(year) && Number.isInteger(month) && Number.isInteger(day) && Math.abs(day) <= 1_000_000) {
+    return daysSinceEpoch(year, month, day);
+  }
+  return Date.UTC(year, month - 1, day) / 86_400_000;
+}
+
+/** The calendar day of a day number, as Date reads it (H. Hinnant's civil_from_days; NaN fields outside Date's range). */
+function dayOf(n: number): CalendarDay {
+  if (!(Math.abs(n) <= 100_000_000)) return fromUtc(new Date(n * 86_400_000));
+  const z = n + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shifted = Math.floor((5 * dayOfYear + 2) / 153);
+  const month = shifted < 10 ? shifted + 3 : shifted - 9;
+  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day: dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1 };
+}
+
 export function weekdayOf(d: CalendarDay): number {
-  return toUtc(d).getUTCDay();
+  // 1970-01-01 was a Thursday.
+  return ((dayNumber(d) % 7) + 11) % 7;
 }
 
 export function addDays(d: CalendarDay, days: number): CalendarDay {
-  const date = toUtc(d);
-  date.setUTCDate(date.getUTCDate() + days);
-  return fromUtc(date);
+  return dayOf(dayNumber(d) + days);
 }
 
 /** Monday of the week containing `d` (weeks start on Monday). */
@@ -261,7 +283,7 @@ interface Rule {
 }
 
 function dayResult(day: CalendarDay, ref: CalendarDay): { resolved: string; day: CalendarDay; future: boolean } {
-  return { resolved: formatDay(day), day, future: toUtc(day).getTime() >= toUtc(ref).getTime() };
+  return { resolved: formatDay(day), day, future: dayNumber(day) >= dayNumber(ref) };
 }
 
 function weekResult(monday: CalendarDay, future: boolean) {
