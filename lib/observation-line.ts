@@ -7,7 +7,6 @@
  * Pure parse/format; no I/O.
  */
 import * as crypto from 'node:crypto';
-import { isWhiteSpace } from './sources/whitespace.js';
 import type { Observation, Priority } from './types.js';
 
 export const PRIORITY_EMOJI: Record<Priority, string> = { high: '🔴', medium: '🟡', low: '🟢' };
@@ -98,35 +97,13 @@ export function parseObservationContent(content: string): ParsedLine | undefined
   };
 }
 
-/**
- * Is `text` as `oneLine` leaves it: white space only as single plain spaces, none
- * at either end? (`!/\s\s|[^\S ]|^\s|\s$/.test(text)`, in one pass without a regex.)
- */
-function isOneLine(text: string): boolean {
-  const n = text.length;
-  if (n === 0) return true;
-  if (text.charCodeAt(0) === 0x20 || text.charCodeAt(n - 1) === 0x20) return false;
-  let previousSpace = false;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c > 0x20 && c < 0xa0) {
-      previousSpace = false;
-    } else if (c === 0x20) {
-      if (previousSpace) return false;
-      previousSpace = true;
-    } else if (isWhiteSpace(c)) {
-      return false;
-    } else {
-      previousSpace = false;
-    }
-  }
-  return true;
-}
+/** Whitespace that `oneLine` would change: a run of two, any but a plain space, or at either end. */
+const UNTIDY_SPACE = /\s\s|[^\S ]|^\s|\s$/;
 
 /** Collapse whitespace so an observation stays one line. */
 export function oneLine(text: string): string {
   // Most texts are already tidy: testing is much cheaper than replace + trim (both allocate).
-  return isOneLine(text) ? text : text.replace(/\s+/g, ' ').trim();
+  return UNTIDY_SPACE.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
 }
 
 /** Format the list line for an observation (with the "- " bullet, no newline). */

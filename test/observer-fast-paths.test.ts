@@ -8,7 +8,6 @@ import assert from 'node:assert/strict';
 import { cleanMessageText, splitSentences } from '../lib/observer/sentences.js';
 import { detectTags } from '../lib/observer/tags.js';
 import { addDays, findDateAnchors, instantMs, weekdayOf } from '../lib/observer/time.js';
-import { oneLine } from '../lib/observation-line.js';
 
 test('instantMs is Date.parse, also on stamps the field-by-field reading does not take', () => {
   const stamps = [
@@ -79,12 +78,6 @@ test('detectTags: ASCII text (trie lookup) tags as it does with a non-ASCII word
       assert.deepEqual(detectTags(t, [], 3, exclude), detectTags(`${t} é`, [], 3, exclude), t);
       assert.deepEqual(detectTags(t, ['sql'], 5, exclude), detectTags(`${t} é`, ['sql'], 5, exclude), t);
     }
-  }
-});
-
-test('oneLine is the regex collapse, untouched text returned as is', () => {
-  for (const s of ['', ' ', 'a', 'a b', 'a  b', 'a\tb', 'a\u00a0b', ' a', 'a ', '\u2028', 'a\u3000b', 'a\nb', 'a b c', '\ufeffa', 'é b']) {
-    assert.equal(oneLine(s), s.replace(/\s+/g, ' ').trim(), JSON.stringify(s));
   }
 });
 

@@ -320,38 +320,23 @@ const W = {
   TOMORROW: 1, YESTERDAY: 2, NIGHT: 4, TODAY: 8, DAYTIME: 16, WEEKDAY: 32, WEEK: 64, MONTH: 128, YEAR: 256, DAY: 512,
 } as const;
 
-/** Word starts (lowercase) and their bits: a word of the sentence starting so, in any case, sets the bit. */
-const DATE_WORDS: [string, number][] = [
-  ['tomorrow', W.TOMORROW], ['tmr', W.TOMORROW], ['yesterday', W.YESTERDAY], ['night', W.NIGHT], ['today', W.TODAY], ['tonight', W.TODAY],
-  ['morning', W.DAYTIME], ['afternoon', W.DAYTIME], ['evening', W.DAYTIME],
-  ['mon', W.WEEKDAY], ['tue', W.WEEKDAY], ['wed', W.WEEKDAY], ['thu', W.WEEKDAY], ['fri', W.WEEKDAY], ['sat', W.WEEKDAY], ['sun', W.WEEKDAY],
-  ['week', W.WEEK], ['month', W.MONTH], ['year', W.YEAR], ['day', W.DAY],
-];
-/** DATE_WORDS by first letter (a = 0). */
-const DATE_WORDS_BY_LETTER: [string, number][][] = Array.from({ length: 26 }, (_, k) => DATE_WORDS.filter(([w]) => w.charCodeAt(0) - 0x61 === k));
-
-const isAsciiLetter = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
-/** The characters of \w (without the u flag). */
-const isWordChar = (c: number): boolean => isAsciiLetter(c) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
-
 /**
- * The date words of `sentence` as W bits: each word start (a letter after no \w, as `\b`
- * sees it) is compared with the DATE_WORDS of its letter, ASCII case-insensitively
- * (as the rules' /i does: no non-ASCII character matches an ASCII one).
+ * The word starts every English rule needs one of, case-insensitively, after `\b`
+ * (`month` before `mon`, so that each is told apart), and their bits.
  */
+const DATE_WORD = /\b(?:tomorrow|tmr|yesterday|night|today|tonight|morning|afternoon|evening|month|mon|tue|wed|thu|fri|sat|sun|week|year|day)/gi;
+const DATE_WORD_BITS = new Map<string, number>([
+  ['tomorrow', W.TOMORROW], ['tmr', W.TOMORROW], ['yesterday', W.YESTERDAY], ['night', W.NIGHT], ['today', W.TODAY], ['tonight', W.TODAY],
+  ['morning', W.DAYTIME], ['afternoon', W.DAYTIME], ['evening', W.DAYTIME], ['month', W.MONTH],
+  ['mon', W.WEEKDAY], ['tue', W.WEEKDAY], ['wed', W.WEEKDAY], ['thu', W.WEEKDAY], ['fri', W.WEEKDAY], ['sat', W.WEEKDAY], ['sun', W.WEEKDAY],
+  ['week', W.WEEK], ['year', W.YEAR], ['day', W.DAY],
+]);
+
+/** The date words of `sentence` as W bits (0 for most sentences: the first search fails). */
 function dateWordsIn(sentence: string): number {
   let found = 0;
-  const n = sentence.length;
-  for (let i = 0; i < n; i++) {
-    const c = sentence.charCodeAt(i);
-    if (!isAsciiLetter(c) || (i > 0 && isWordChar(sentence.charCodeAt(i - 1)))) continue;
-    for (const [word, bit] of DATE_WORDS_BY_LETTER[(c | 0x20) - 0x61]!) {
-      if (found & bit || i + word.length > n) continue;
-      let k = 1;
-      while (k < word.length && (sentence.charCodeAt(i + k) | 0x20) === word.charCodeAt(k)) k++;
-      if (k === word.length) found |= bit;
-    }
-  }
+  DATE_WORD.lastIndex = 0;
+  for (let m = DATE_WORD.exec(sentence); m; m = DATE_WORD.exec(sentence)) found |= DATE_WORD_BITS.get(m[0].toLowerCase())!;
   return found;
 }
 
