@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { cleanMessageText, splitSentences } from '../lib/observer/sentences.js';
 import { detectTags } from '../lib/observer/tags.js';
 import { addDays, findDateAnchors, instantMs, weekdayOf } from '../lib/observer/time.js';
+import { oneLine } from '../lib/observation-line.js';
 
 test('instantMs is Date.parse, also on stamps the field-by-field reading does not take', () => {
   const stamps = [
@@ -124,5 +125,11 @@ test('addDays and weekdayOf on day numbers agree with Date, years 0-99 (read as 
         for (const days of [0, 1, -1, 30, -365, 1000, -146097]) assert.deepEqual(addDays(d, days), viaDate(d, days), `${JSON.stringify(d)} ${days}`);
       }
     }
+  }
+});
+
+test('oneLine (ends tested apart from the inside) is the regex collapse, tidy text returned as is', () => {
+  for (const s of ['', ' ', 'a', 'a b', 'a  b', 'a\tb', 'a\u00a0b', ' a', 'a ', '\ta', 'a\t', '\u2028', 'a\u3000b', 'a\nb', 'a b c', '\ufeffa', 'é b', '  ']) {
+    assert.equal(oneLine(s), s.replace(/\s+/g, ' ').trim(), JSON.stringify(s));
   }
 });
