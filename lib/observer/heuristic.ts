@@ -328,7 +328,7 @@ function observeMessage(
     // An answer often lacks the words of the question it answers ("Yes, last year!"):
     // keep the question with the first observation of the reply.
     const reply = drafts[first]!;
-    const q = replyTo.question.replace(/\s+/g, ' ').trim();
+    const q = oneLine(replyTo.question);
     const context = korean(reply.text) ? ` (${replyTo.speaker}의 질문 "${q}"에 대한 답)` : ` (reply to ${replyTo.speaker}: "${q}")`;
     reply.text = finishText(reply.text + context, scope.maxChars + context.length);
     // The quoted question comes from another entry: it is part of this observation's provenance.

@@ -86,15 +86,19 @@ function cleanLine(line: string): string {
     }
   }
   if (!MARKDOWN_HINT.test(line)) return line.trim();
-  return line
-    .replace(/^\s{0,8}(?:#{1,6}\s+|>\s?|[-*+•]\s+|\d{1,3}[.)]\s+)/, '')
-    // Bounded quantifiers keep these linear on adversarial input.
-    .replace(/!\[([^\][\n]{0,200})\]\([^()\s]{0,500}\)/g, '$1')
-    .replace(/\[([^\][\n]{1,200})\]\([^()\s]{0,500}\)/g, '$1')
-    .replace(/(\*\*|__)(?=[^\s*_])([^*_\n]{1,300}?)(?<=\S)\1/g, '$2')
-    .replace(/(^|[\s(])[*_](?=[^\s*_])([^*_\n]{1,300}?)(?<=\S)[*_](?=[\s).,!?:;]|$)/g, '$1$2')
-    .replace(/`([^`\n]{1,300})`/g, '$1')
-    .trim();
+  line = line.replace(/^\s{0,8}(?:#{1,6}\s+|>\s?|[-*+•]\s+|\d{1,3}[.)]\s+)/, '');
+  // Each replacement only where its marker occurs ("POSTGRES_URL" has a hint, no link or code).
+  // Bounded quantifiers keep these linear on adversarial input.
+  if (line.includes('](')) {
+    line = line.replace(/!\[([^\][\n]{0,200})\]\([^()\s]{0,500}\)/g, '$1').replace(/\[([^\][\n]{1,200})\]\([^()\s]{0,500}\)/g, '$1');
+  }
+  if (line.includes('*') || line.includes('_')) {
+    line = line
+      .replace(/(\*\*|__)(?=[^\s*_])([^*_\n]{1,300}?)(?<=\S)\1/g, '$2')
+      .replace(/(^|[\s(])[*_](?=[^\s*_])([^*_\n]{1,300}?)(?<=\S)[*_](?=[\s).,!?:;]|$)/g, '$1$2');
+  }
+  if (line.includes('`')) line = line.replace(/`([^`\n]{1,300})`/g, '$1');
+  return line.trim();
 }
 
 /** Abbreviations after which a period does not end a sentence. */
@@ -133,6 +137,8 @@ const SPACED_DASH = /\s[-–—]\s/;
 const QUESTION_LEAD = /^(?:what|how|why|when|where|which|who|is|are|do|does|did|can|could|should|would|will|have|has)\b/i;
 
 const HANGUL_SYLLABLE = /[\uAC00-\uD7A3]/;
+
+const FINAL_MARK = /[.!?…。！？]/g;
 
 /** `. ! ? … 。 ！ ？` */
 function isFinalMark(c: number): boolean {
@@ -198,7 +204,11 @@ function splitLine(line: string, out: string[]): void {
   // (`/([.!?…。！？]+)(["')\]]*)(\s+)/g`, each run taken whole from its first mark).
   const n = line.length;
   for (let i = 0; i < n; ) {
-    if (!isFinalMark(line.charCodeAt(i)) || (i > 0 && isFinalMark(line.charCodeAt(i - 1)))) {
+    // The next mark, found by the regex engine (test() builds no match array).
+    FINAL_MARK.lastIndex = i;
+    if (!FINAL_MARK.test(line)) break;
+    i = FINAL_MARK.lastIndex - 1;
+    if (i > 0 && isFinalMark(line.charCodeAt(i - 1))) {
       i++;
       continue;
     }
