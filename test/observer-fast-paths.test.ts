@@ -72,7 +72,8 @@ test('detectTags: ASCII text (trie lookup) tags as it does with a non-ASCII word
   const texts = [
     'I use TypeScript and ts-node', 'GPT4o vs gpt-4 vs GPT', 'node.js and Node', 'C# and .NET, also c++', 'k8s with kubectl', 'sign-in via OAuth2',
     'PostgreSQL over MySQL', 'pull requests on GitHub', 'JSON web tokens', 'x_ts ts_x tsx2 TSX', 'Python3 and pytest', 'Go modules, golang',
-    'embeddings from OpenAI', 'We met Caroline in Seoul', 'Tests suite on CI', 'REST API endpoints', '#deploy and #Rust', 'java not javascript',
+    'embeddings from OpenAI', 'We met Caroline in Seoul', "Caroline's dog saw Max", 'we met  Mary-Jane there', 'x, Anna; Bob and 1 Carl',
+    'ok Zed_x then Abc1 then Ann-b2 and Eve-', 'I AM Alan. Then\tBrian came', 'Tests suite on CI', 'REST API endpoints', '#deploy and #Rust', 'java not javascript',
   ];
   for (const t of texts) {
     for (const exclude of [[], ['Caroline']]) {

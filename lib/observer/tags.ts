@@ -60,7 +60,6 @@ const TECH: [string, RegExp, string[]][] = [
 ];
 
 const HANGUL = /[\uAC00-\uD7A3]/;
-const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Trigger word → numbers of the TECH entries it may start; and the `prefix*` triggers. */
 const TRIGGERS = new Map<string, number[]>();
@@ -123,18 +122,33 @@ function markWord(w: string): void {
 }
 
 /**
- * Mark the trigger words among ASCII `text`'s [A-Za-z0-9] words, case-insensitively
- * (the words `toLowerCase().split(/[^a-z0-9]+/)` would look up): each word walks the
- * trie until it leaves it.
+ * Capitals at the start of the text or right after white space, as the last
+ * markAsciiWords pass met them: where a proper noun of ASCII text can start.
  */
-function markAsciiWords(text: string): void {
+const capitals: number[] = [];
+
+/**
+ * Mark the trigger words among `text`'s [A-Za-z0-9] words, case-insensitively
+ * (the words `toLowerCase().split(/[^a-z0-9]+/)` would look up on ASCII text):
+ * each word walks the trie until it leaves it. The same pass notes the
+ * proper-noun starts (`capitals`). Returns false, with nothing marked, at the
+ * first non-ASCII character: such text takes the general paths.
+ */
+function markAsciiWords(text: string): boolean {
+  capitals.length = 0;
   const n = text.length;
   let i = 0;
   while (i < n) {
-    if (trieIndex(text.charCodeAt(i)) < 0) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) {
+      marks.fill(0);
+      return false;
+    }
+    if (TRIE_INDEX[c]! < 0) {
       i++;
       continue;
     }
+    if (c >= 0x41 && c <= 0x5a && (i === 0 || isAsciiSpace(text.charCodeAt(i - 1)))) capitals.push(i);
     let node = 0;
     for (; i < n; i++) {
       const k = trieIndex(text.charCodeAt(i));
@@ -148,17 +162,18 @@ function markAsciiWords(text: string): void {
     const entries = node >= 0 ? trieWords[node] : undefined;
     if (entries) for (const e of entries) marks[e] = 1;
   }
+  return true;
 }
 
 /**
  * Numbers of the TECH entries that may match `text`, ascending (all of them
  * for Korean text): those whose trigger words occur among the text's
- * lowercase [a-z0-9] words. `ascii`: the text has no non-ASCII character.
+ * lowercase [a-z0-9] words. `ascii`: markAsciiWords(text) has marked them.
  */
 function candidateEntries(text: string, ascii: boolean): number[] {
   const out: number[] = [];
   if (ascii) {
-    markAsciiWords(text);
+    // Marked already.
   } else if (HANGUL.test(text)) {
     for (let i = 0; i < TECH.length; i++) out.push(i);
     return out;
@@ -196,7 +211,7 @@ const NOT_NAMES = new Set(['user', 'assistant', 'the', 'this', 'that', 'and', 'b
  * place) that is not one of `exclude` (the speakers).
  */
 export function detectTags(text: string, codeLanguages: string[] = [], max = 3, exclude: string[] = []): string[] {
-  const ascii = !NON_ASCII.test(text);
+  const ascii = markAsciiWords(text);
   const found: { tag: string; at: number }[] = [];
   if (text.includes('#')) for (const m of text.matchAll(HASHTAG)) found.push({ tag: m[1]!.toLowerCase(), at: m.index ?? 0 });
   for (const i of candidateEntries(text, ascii)) {
@@ -216,13 +231,14 @@ export function detectTags(text: string, codeLanguages: string[] = [], max = 3, 
   if (tags.includes('postgres') || tags.includes('mysql') || tags.includes('sqlite')) removeTag(tags, 'sql');
   if (tags.length < max) {
     PROPER_NOUN.lastIndex = 0;
-    for (let at = 0; ; ) {
+    for (let k = 0; ; ) {
       let word: string;
       if (ascii) {
-        const span = nextAsciiProperNoun(text, at);
-        if (!span) break;
-        word = text.slice(span[0], span[1]);
-        at = span[1];
+        // (No candidate lies inside an earlier match: a match holds no white space.)
+        let end = -1;
+        while (k < capitals.length && end < 0) end = asciiProperNounEnd(text, capitals[k++]!);
+        if (end < 0) break;
+        word = text.slice(capitals[k - 1]!, end);
       } else {
         const m = PROPER_NOUN.exec(text);
         if (!m) break;
@@ -254,38 +270,33 @@ const isWordChar = (c: number): boolean => isLetter(c) || (c >= 48 && c <= 57) |
 const isAsciiSpace = (c: number): boolean => (c >= 9 && c <= 13) || c === 32;
 
 /**
- * The next match of PROPER_NOUN in ASCII `text` at or after `from`, as
- * [start, end), found by a character scan: Unicode property classes make the
- * regex several times slower, and on ASCII text \p{Lu} is A–Z, \p{Ll} a–z,
- * \p{N} 0–9 and \s the ASCII spaces.
+ * Where the match of PROPER_NOUN starting at `p` in ASCII `text` ends, or -1.
+ * `p` is 0 or follows white space (the candidates `capitals` holds). A character
+ * scan: Unicode property classes make the regex several times slower, and on
+ * ASCII text \p{Lu} is A–Z, \p{Ll} a–z, \p{N} 0–9 and \s the ASCII spaces.
  */
-function nextAsciiProperNoun(text: string, from: number): [number, number] | undefined {
+function asciiProperNounEnd(text: string, p: number): number {
   const n = text.length;
-  for (let p = from; p < n; p++) {
-    if (!isUpper(text.charCodeAt(p))) continue;
-    let e = p + 1;
-    while (e < n && isLower(text.charCodeAt(e))) e++;
-    if (e - p - 1 < 2) continue;
-    if (p === 0) {
-      // ^[A-Z][a-z]{2,}(?=['’]s\s)
-      if (text.charCodeAt(e) === 39 && text.charCodeAt(e + 1) === 115 && isAsciiSpace(text.charCodeAt(e + 2))) return [0, e];
-      continue;
-    }
-    // (?<=[a-z0-9,;]\s+): spaces right before the capital, a lowercase letter, digit, comma or semicolon before them.
-    let q = p - 1;
-    if (!isAsciiSpace(text.charCodeAt(q))) continue;
-    while (q >= 0 && isAsciiSpace(text.charCodeAt(q))) q--;
-    const before = q >= 0 ? text.charCodeAt(q) : -1;
-    if (!(isLower(before) || (before >= 48 && before <= 57) || before === 44 || before === 59)) continue;
-    // (?:-[A-Za-z]+)?\b
-    if (text.charCodeAt(e) === 45 && isLetter(text.charCodeAt(e + 1))) {
-      let f = e + 1;
-      while (f < n && isLetter(text.charCodeAt(f))) f++;
-      if (f >= n || !isWordChar(text.charCodeAt(f))) return [p, f];
-    }
-    if (e >= n || !isWordChar(text.charCodeAt(e))) return [p, e];
+  let e = p + 1;
+  while (e < n && isLower(text.charCodeAt(e))) e++;
+  if (e - p - 1 < 2) return -1;
+  if (p === 0) {
+    // ^[A-Z][a-z]{2,}(?=['’]s\s)
+    return text.charCodeAt(e) === 39 && text.charCodeAt(e + 1) === 115 && isAsciiSpace(text.charCodeAt(e + 2)) ? e : -1;
   }
-  return undefined;
+  // (?<=[a-z0-9,;]\s+): spaces right before the capital, a lowercase letter, digit, comma or semicolon before them.
+  let q = p - 1;
+  if (!isAsciiSpace(text.charCodeAt(q))) return -1;
+  while (q >= 0 && isAsciiSpace(text.charCodeAt(q))) q--;
+  const before = q >= 0 ? text.charCodeAt(q) : -1;
+  if (!(isLower(before) || (before >= 48 && before <= 57) || before === 44 || before === 59)) return -1;
+  // (?:-[A-Za-z]+)?\b
+  if (text.charCodeAt(e) === 45 && isLetter(text.charCodeAt(e + 1))) {
+    let f = e + 1;
+    while (f < n && isLetter(text.charCodeAt(f))) f++;
+    if (f >= n || !isWordChar(text.charCodeAt(f))) return f;
+  }
+  return e >= n || !isWordChar(text.charCodeAt(e)) ? e : -1;
 }
 
 function removeTag(tags: string[], tag: string): void {
