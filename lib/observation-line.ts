@@ -97,13 +97,19 @@ export function parseObservationContent(content: string): ParsedLine | undefined
   };
 }
 
-/** Whitespace that `oneLine` would change: a run of two, any but a plain space, or at either end. */
-const UNTIDY_SPACE = /\s\s|[^\S ]|^\s|\s$/;
+/** Whitespace inside a text that `oneLine` would change: any but a plain space, or two spaces. */
+const UNTIDY_SPACE = /[^\S ]| {2}/;
+
+/** Would `oneLine` change `text`? (`/\s\s|[^\S ]|^\s|\s$/.test(text)`: the ends are two character tests.) */
+function untidy(text: string): boolean {
+  const n = text.length;
+  return (n > 0 && (text.charCodeAt(0) === 0x20 || text.charCodeAt(n - 1) === 0x20)) || UNTIDY_SPACE.test(text);
+}
 
 /** Collapse whitespace so an observation stays one line. */
 export function oneLine(text: string): string {
   // Most texts are already tidy: testing is much cheaper than replace + trim (both allocate).
-  return UNTIDY_SPACE.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+  return untidy(text) ? text.replace(/\s+/g, ' ').trim() : text;
 }
 
 /** Format the list line for an observation (with the "- " bullet, no newline). */

@@ -35,7 +35,8 @@ export function resolveTimeZone(configured: string): string {
 
 /** { date: 'YYYY-MM-DD', time: 'HH:MM' } of an instant in a zone. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
-const offsets = new Map<string, number>();
+/** Per zone: UTC quarter-hour number → offset (number keys: no key string built per lookup). */
+const offsets = new Map<string, Map<number, number>>();
 const BUCKET = 15 * 60_000;
 
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
@@ -53,19 +54,24 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
  * cached (zones change offset only on quarter-hour boundaries: Lord Howe shifts at :30).
  */
 export function zoneOffsetMs(ms: number, timeZone: string): number {
-  const fixed = fixedZoneOffsetMs(timeZone);
-  if (fixed !== undefined) return fixed;
+  // UTC and fixed offsets have no transitions: Intl gives them one offset at every instant
+  // it can format (others, NaN included, take the Intl path and throw as before).
+  if (Math.abs(ms) < 8.6e15) {
+    const fixed = timeZone === 'UTC' ? 0 : fixedZoneOffsetMs(timeZone);
+    if (fixed !== undefined) return fixed;
+  }
   const bucket = Math.floor(ms / BUCKET);
-  const key = `${timeZone}\u0000${bucket}`;
-  let offset = offsets.get(key);
+  let zone = offsets.get(timeZone);
+  if (!zone) offsets.set(timeZone, (zone = new Map()));
+  let offset = zone.get(bucket);
   if (offset === undefined) {
     const at = bucket * BUCKET;
     const parts: Record<string, string> = {};
     for (const p of formatterFor(timeZone).formatToParts(new Date(at))) parts[p.type] = p.value;
     const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour) % 24, Number(parts.minute), Number(parts.second));
     offset = asUtc - at;
-    if (offsets.size > 100_000) offsets.clear();
-    offsets.set(key, offset);
+    if (zone.size > 100_000) zone.clear();
+    zone.set(bucket, offset);
   }
   return offset;
 }

@@ -19,10 +19,11 @@ import { observationId, oneLine } from '../observation-line.js';
 import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority } from '../types.js';
 import { analyseEnglish, expandShorthand, isQuestion, requestOf, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
 import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } from './rules-ko.js';
-import { cleanMessageText, isKorean, splitSentences } from './sentences.js';
+import { cleanMessageText, hasHangul, isKorean, splitSentences } from './sentences.js';
 import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
 import { detectTags } from './tags.js';
-import { annotateDates, findDateAnchors, localClock, localDateTime, type LocalDateTime } from './time.js';
+import { annotateDates, findDateAnchors, instantMs, localClock, localDateTime, type DateAnchor, type LocalDateTime } from './time.js';
+import { isWhiteSpace } from '../sources/whitespace.js';
 
 export type { SpeakerNames } from './speakers.js';
 
@@ -81,8 +82,8 @@ interface ReplyContext {
   role: 'user' | 'assistant';
   speaker: string;
   question: string;
-  /** ISO time of the question: a message much later is not its answer. */
-  time: string;
+  /** Time of the question (epoch ms, NaN if unreadable): a message much later is not its answer. */
+  timeMs: number;
   /** Entry id of the message that asked it (provenance of the reply's observation too). */
   entryId: string;
   /** The question's own observation, if it became one. */
@@ -97,9 +98,9 @@ const REPLY_WINDOW_MS = 2 * 60 * 60 * 1000;
 
 interface Draft {
   /** Entry id of the question this observation quotes as its context. */
-  contextEntryId?: string;
+  contextEntryId: string | undefined;
   /** A question whose answer's observation quotes it: not written on its own. */
-  answered?: boolean;
+  answered: boolean;
   category: string;
   priority: Priority;
   done: boolean;
@@ -127,23 +128,31 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
   const tracker = options.inferSpeakerNames === true && (!given.user || !given.assistant) ? new SpeakerNameTracker() : undefined;
   const fallbackLocal = localDateTime(batch.now, batch.timeZone) ?? localDateTime('1970-01-01T00:00:00Z', 'UTC')!;
   const drafts: Draft[] = [];
+  const settings: MessageSettings = {
+    options,
+    maxSentences: options.maxSentencesPerObservation ?? 6,
+    maxChars: options.maxObservationChars ?? 600,
+    replyContext: options.replyContext !== false,
+  };
   let pendingQuestion: ReplyContext | undefined;
   const clock = localClock(batch.timeZone);
-  const localOf = (iso: string): LocalDateTime => {
-    const ms = Date.parse(iso);
-    return Number.isFinite(ms) ? clock(ms) : fallbackLocal;
-  };
+  // The names' list is rebuilt only when the names change (given names: once per batch).
+  let namesOfList: SpeakerNames | undefined;
+  let knownNames: string[] = [];
   for (const message of batch.messages) {
     if (message.role !== 'user' && message.role !== 'assistant') continue;
-    const local = localOf(message.time);
+    const ms = instantMs(message.time);
+    const local = Number.isFinite(ms) ? clock(ms) : fallbackLocal;
     tracker?.add(message);
     const names: SpeakerNames = tracker ? mergeNames(tracker.names(), given) : given;
-    const replyTo = pendingQuestion && pendingQuestion.role !== message.role && options.replyContext !== false ? pendingQuestion : undefined;
-    const { drafts: messageDrafts, lastQuestion, quoted } = observeMessage(message, message.role, local, names, options, replyTo);
-    const asked = replyTo?.piece?.draft;
-    if (quoted && asked && options.mergeAnsweredQuestions !== false) asked.answered = true;
-    drafts.push(...messageDrafts);
-    pendingQuestion = lastQuestion;
+    if (names !== namesOfList) {
+      namesOfList = names;
+      knownNames = [];
+      if (names.user) knownNames.push(names.user);
+      if (names.assistant) knownNames.push(names.assistant);
+    }
+    const replyTo = pendingQuestion && pendingQuestion.role !== message.role && settings.replyContext ? pendingQuestion : undefined;
+    pendingQuestion = observeMessage(message, message.role, ms, local, names, knownNames, settings, replyTo, drafts);
   }
 
   const byId = new Map<string, Observation>();
@@ -205,22 +214,54 @@ function mergeNames(learned: SpeakerNames, given: SpeakerNames): SpeakerNames {
   return out;
 }
 
+/** What observeMessage needs of the options, read once per batch. */
+interface MessageSettings {
+  options: HeuristicObserverOptions;
+  maxSentences: number;
+  maxChars: number;
+  replyContext: boolean;
+}
+
+/** The message being drafted: what every draft of it shares. */
+interface DraftScope {
+  message: Message;
+  role: 'user' | 'assistant';
+  local: LocalDateTime;
+  speaker: string;
+  /** Names that are not tags: the speaker and both parties. */
+  notTags: string[];
+  codeLanguages: string[];
+  maxSentences: number;
+  maxChars: number;
+  /** The batch's drafts, appended to. */
+  drafts: Draft[];
+}
+
+/**
+ * Append the drafts of one message to `drafts` (marking the question it answers
+ * as answered) and return the question it ends with, for the next message.
+ */
 function observeMessage(
   message: Message,
   role: 'user' | 'assistant',
+  timeMs: number,
   local: LocalDateTime,
   names: SpeakerNames,
-  options: HeuristicObserverOptions,
+  knownNames: string[],
+  settings: MessageSettings,
   replyTo: ReplyContext | undefined,
-): { drafts: Draft[]; lastQuestion: ReplyContext | undefined; quoted: boolean } {
+  drafts: Draft[],
+): ReplyContext | undefined {
+  const options = settings.options;
   // Observations summarise; a pasted log or file beyond this adds nothing but time.
   const cleaned = cleanMessageText((message.text ?? '').slice(0, MAX_MESSAGE_CHARS));
-  if (!cleaned.text) return { drafts: [], lastQuestion: undefined, quoted: false };
+  if (!cleaned.text) return undefined;
   const sentences = splitSentences(cleaned.text);
-  const messageKorean = isKorean(cleaned.text);
+  // Sentences are pieces of the text: without Hangul in it, none is Korean.
+  const hangul = hasHangul(cleaned.text);
+  const messageKorean = hangul && isKorean(cleaned.text);
   const speakerName = names[role];
   const listenerName = role === 'user' ? names.assistant : names.user;
-  const knownNames = [names.user, names.assistant].filter((n): n is string => !!n);
   const speaker = speakerName ?? (messageKorean ? KOREAN_ROLE_LABEL[role] : role === 'user' ? 'User' : 'Assistant');
   // Resolve "you" only in a chat between two named people.
   const listener = speakerName && listenerName ? listenerName : undefined;
@@ -228,23 +269,18 @@ function observeMessage(
   const pieces: Piece[] = [];
   let lastQuestion: ReplyContext | undefined;
   for (const raw of sentences) {
-    const korean = isKorean(raw);
+    const korean = hangul && isKorean(raw);
     let sentence = korean ? stripKoreanAddress(raw, knownNames) : stripAddress(expandShorthand(raw), knownNames);
     if (!sentence) continue;
     if (sentence.length > MAX_SENTENCE_CHARS) sentence = truncate(sentence, MAX_SENTENCE_CHARS);
     const anchors = findDateAnchors(sentence, local);
-    const ctx = {
-      names: knownNames,
-      futureDate: anchors.some((a) => a.future && a.resolved !== local.date),
-      pastDate: anchors.some((a) => !a.future),
-      role,
-    };
+    const ctx = { names: knownNames, futureDate: pointsAhead(anchors, local.date), pastDate: pointsBack(anchors), role };
     const analysis = korean ? analyseKorean(sentence, ctx) : analyseEnglish(sentence, ctx);
     // Remember a question with any content for the reply, even one too thin to be an observation itself.
     const asked = analysis.kind === 'question' || (analysis.contentWords > 0 && (korean ? isKoreanQuestion(sentence) : isQuestion(sentence)));
     // An attachment's description ("[image: …]") after a question does not answer it.
     const keepsQuestion = analysis.kind === 'filler' || ATTACHMENT.test(raw);
-    lastQuestion = asked ? { role, speaker, question: sentence, time: message.time, entryId: message.entryId } : keepsQuestion ? lastQuestion : undefined;
+    lastQuestion = asked ? { role, speaker, question: sentence, timeMs, entryId: message.entryId } : keepsQuestion ? lastQuestion : undefined;
     if (analysis.kind === 'filler') continue;
     if (analysis.kind === 'question' && role === 'assistant' && !options.keepAssistantQuestions) continue;
     const dated = annotateDates(sentence, anchors);
@@ -260,33 +296,19 @@ function observeMessage(
   }
   mergeShortLeads(pieces);
 
-  const drafts: Draft[] = [];
-  const maxSentences = options.maxSentencesPerObservation ?? 6;
-  const maxChars = options.maxObservationChars ?? 600;
-  let group: Piece[] = [];
-  const flushGroup = (): void => {
-    if (group.length === 0) return;
-    const kept = group.slice(0, maxSentences);
-    const category = kept.some((p) => p.analysis.category === 'event') ? 'event' : 'fact';
-    const priority = kept.reduce<Priority>((acc, p) => (PRIORITY_RANK[p.analysis.priority] > PRIORITY_RANK[acc] ? p.analysis.priority : acc), 'low');
-    const text = finishText(attribute(kept.map((p) => finishSentence(p.body)).join(' '), speaker, kept[0]!.korean), maxChars);
-    drafts.push(draft(text, category, priority, false, kept.some((p) => p.analysis.working), false));
-    group = [];
-  };
-  const draft = (text: string, category: string, priority: Priority, done: boolean, working: boolean, question: boolean): Draft => ({
-    category,
-    priority,
-    done,
-    text,
-    // Tags from what was said, not from the attribution added in front of it.
-    tags: detectTags(text.startsWith(`${speaker}: `) ? text.slice(speaker.length + 2) : text, cleaned.codeLanguages, 3, [speaker, ...knownNames]),
+  const first = drafts.length;
+  const scope: DraftScope = {
     message,
-    local,
-    working,
-    question,
     role,
-  });
-
+    local,
+    speaker,
+    notTags: [speaker, ...knownNames],
+    codeLanguages: cleaned.codeLanguages,
+    maxSentences: settings.maxSentences,
+    maxChars: settings.maxChars,
+    drafts,
+  };
+  const group: Piece[] = [];
   for (const p of pieces) {
     const a = p.analysis;
     const strong = a.kind === 'question' || a.category !== 'fact' && a.category !== 'event' || a.priority === 'high' || a.done;
@@ -294,27 +316,80 @@ function observeMessage(
       group.push(p);
       continue;
     }
-    flushGroup();
+    flushGroup(group, scope);
     const sentence = a.kind === 'question' && p.korean ? p.body.trim().replace(/[?？]*$/, '?') : finishSentence(p.body);
-    const text = finishText(a.kind === 'question' ? sentence : attribute(sentence, speaker, p.korean), maxChars);
-    const made = draft(text, a.category, a.priority, a.done, a.working, a.kind === 'question');
+    const text = finishText(a.kind === 'question' ? sentence : attribute(sentence, speaker, p.korean), scope.maxChars);
+    const made = draft(text, a.category, a.priority, a.done, a.working, a.kind === 'question', scope);
     p.draft = made;
     drafts.push(made);
   }
-  flushGroup();
-  let quoted = false;
-  if (replyTo && drafts.length > 0 && Date.parse(message.time) - Date.parse(replyTo.time) <= REPLY_WINDOW_MS) {
-    quoted = true;
+  flushGroup(group, scope);
+  if (replyTo && drafts.length > first && timeMs - replyTo.timeMs <= REPLY_WINDOW_MS) {
     // An answer often lacks the words of the question it answers ("Yes, last year!"):
     // keep the question with the first observation of the reply.
-    const first = drafts[0]!;
-    const q = replyTo.question.replace(/\s+/g, ' ').trim();
-    const context = korean(first.text) ? ` (${replyTo.speaker}의 질문 "${q}"에 대한 답)` : ` (reply to ${replyTo.speaker}: "${q}")`;
-    first.text = finishText(first.text + context, maxChars + context.length);
+    const reply = drafts[first]!;
+    const q = oneLine(replyTo.question);
+    const context = korean(reply.text) ? ` (${replyTo.speaker}의 질문 "${q}"에 대한 답)` : ` (reply to ${replyTo.speaker}: "${q}")`;
+    reply.text = finishText(reply.text + context, scope.maxChars + context.length);
     // The quoted question comes from another entry: it is part of this observation's provenance.
-    if (replyTo.entryId !== message.entryId) first.contextEntryId = replyTo.entryId;
+    if (replyTo.entryId !== message.entryId) reply.contextEntryId = replyTo.entryId;
+    // The question is quoted here: it is not written on its own.
+    const asked = replyTo.piece?.draft;
+    if (asked && options.mergeAnsweredQuestions !== false) asked.answered = true;
   }
-  return { drafts, lastQuestion, quoted };
+  return lastQuestion;
+}
+
+/** Does an anchor point to a day after the message's (`futureDate` of the analysis)? */
+function pointsAhead(anchors: DateAnchor[], today: string): boolean {
+  for (const a of anchors) if (a.future && a.resolved !== today) return true;
+  return false;
+}
+
+/** Does an anchor point to the past (`pastDate` of the analysis)? */
+function pointsBack(anchors: DateAnchor[]): boolean {
+  for (const a of anchors) if (!a.future) return true;
+  return false;
+}
+
+/** One observation of the informative sentences gathered so far (at most maxSentences); empties `group`. */
+function flushGroup(group: Piece[], scope: DraftScope): void {
+  if (group.length === 0) return;
+  const kept = group.length <= scope.maxSentences ? group : group.slice(0, scope.maxSentences);
+  let event = false;
+  let working = false;
+  let priority: Priority = 'low';
+  let body = '';
+  for (let i = 0; i < kept.length; i++) {
+    const a = kept[i]!.analysis;
+    if (a.category === 'event') event = true;
+    if (a.working) working = true;
+    if (PRIORITY_RANK[a.priority] > PRIORITY_RANK[priority]) priority = a.priority;
+    body = i === 0 ? finishSentence(kept[i]!.body) : `${body} ${finishSentence(kept[i]!.body)}`;
+  }
+  const text = finishText(attribute(body, scope.speaker, kept[0]!.korean), scope.maxChars);
+  scope.drafts.push(draft(text, event ? 'event' : 'fact', priority, false, working, false, scope));
+  group.length = 0;
+}
+
+function draft(text: string, category: string, priority: Priority, done: boolean, working: boolean, question: boolean, scope: DraftScope): Draft {
+  const speaker = scope.speaker;
+  // Tags from what was said, not from the attribution ("Speaker: ") added in front of it.
+  const attributed = text.startsWith(speaker) && text.charCodeAt(speaker.length) === 58 && text.charCodeAt(speaker.length + 1) === 32;
+  return {
+    contextEntryId: undefined,
+    answered: false,
+    category,
+    priority,
+    done,
+    text,
+    tags: detectTags(attributed ? text.slice(speaker.length + 2) : text, scope.codeLanguages, 3, scope.notTags),
+    message: scope.message,
+    local: scope.local,
+    working,
+    question,
+    role: scope.role,
+  };
 }
 
 function korean(text: string): boolean {
@@ -362,6 +437,9 @@ function mergeShortLeads(pieces: Piece[]): void {
 function attribute(text: string, speaker: string, _korean: boolean): string {
   if (text.startsWith(speaker)) return text;
   // "User: we're on GitHub" reads better as "User: We're on GitHub".
+  const c = text.charCodeAt(0);
+  // (toUpperCase changes no ASCII character but a–z.)
+  if (c < 0x61 || (c > 0x7a && c < 0x80)) return `${speaker}: ${text}`;
   return `${speaker}: ${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
 
@@ -369,21 +447,26 @@ function attribute(text: string, speaker: string, _korean: boolean): string {
 function finishSentence(s: string): string {
   let t = s.trim();
   // The replacements only apply when the sentence ends in one of these characters.
-  if (ENDS_OPEN.test(lastChar(t))) t = t.replace(/\s*[!]+$/, '.').replace(/\s*\?+$/, '').replace(/[,;:\s-]+$/, '');
-  if (!CLOSED.includes(lastChar(t)) && !endsWithPictograph(t)) t += '.';
+  if (endsOpen(t)) t = t.replace(/\s*[!]+$/, '.').replace(/\s*\?+$/, '').replace(/[,;:\s-]+$/, '');
+  if (!endsClosed(t, false) && !endsWithPictograph(t)) t += '.';
   return t;
 }
 
 // End tests look at the last character only: a `$`-anchored regex is tried from every position.
-const ENDS_OPEN = /^[!?,;:\s-]$/;
-const CLOSED = '.。…)"\']';
-const CLOSED_OR_QUESTION = '.。…)"\']?';
-const PICTOGRAPH = /^\p{Extended_Pictographic}$/u;
 
-/** The last UTF-16 unit of `t`; NUL for '' (in no set: `''.includes('')` would be true). */
-function lastChar(t: string): string {
-  return t.length === 0 ? '\0' : t[t.length - 1]!;
+/** Does `t` end with one of `!?,;:-` or white space? */
+function endsOpen(t: string): boolean {
+  const c = t.length === 0 ? -1 : t.charCodeAt(t.length - 1);
+  return c === 0x21 || c === 0x3f || c === 0x2c || c === 0x3b || c === 0x3a || c === 0x2d || isWhiteSpace(c);
 }
+
+/** Does `t` end with one of `.。…)"'\]` (or `?` when `question`)? */
+function endsClosed(t: string, question: boolean): boolean {
+  const c = t.length === 0 ? -1 : t.charCodeAt(t.length - 1);
+  return c === 0x2e || c === 0x3002 || c === 0x2026 || c === 0x29 || c === 0x22 || c === 0x27 || c === 0x5d || (question && c === 0x3f);
+}
+
+const PICTOGRAPH = /^\p{Extended_Pictographic}$/u;
 
 /** Does `t` end with an emoji-like pictograph (`/\p{Extended_Pictographic}$/u`)? None is ASCII. */
 function endsWithPictograph(t: string): boolean {
@@ -393,14 +476,18 @@ function endsWithPictograph(t: string): boolean {
   const pair = n >= 2 && low >= 0xdc00 && low <= 0xdfff && t.charCodeAt(n - 2) >= 0xd800 && t.charCodeAt(n - 2) <= 0xdbff;
   return PICTOGRAPH.test(t.slice(pair ? n - 2 : n - 1));
 }
-/** Whitespace that oneLine() would change: anything but single spaces inside the text. */
-const LOOSE_SPACE = /[^\S ]| {2}|^ | $/;
+
+/** `.`, `!` or `?` */
+function isEndMark(c: number): boolean {
+  return c === 0x2e || c === 0x21 || c === 0x3f;
+}
 
 function finishText(text: string, maxChars: number): string {
-  let t = LOOSE_SPACE.test(text) ? oneLine(text) : text;
+  let t = oneLine(text);
   if (t.includes('!!') || t.includes('??')) t = t.replace(/([!?])\1+/g, '$1');
-  if (/[.!?][.!?]$/.test(t)) t = t.replace(/([.!?])[.!?]+$/, '$1');
-  if (!CLOSED_OR_QUESTION.includes(lastChar(t)) && !endsWithPictograph(t)) t += '.';
+  // (/[.!?][.!?]$/.test(t), from the last two characters.)
+  if (t.length >= 2 && isEndMark(t.charCodeAt(t.length - 1)) && isEndMark(t.charCodeAt(t.length - 2))) t = t.replace(/([.!?])[.!?]+$/, '$1');
+  if (!endsClosed(t, true) && !endsWithPictograph(t)) t += '.';
   return t.length > maxChars ? truncate(t, maxChars) : t;
 }
 
@@ -409,16 +496,11 @@ function splitCount(text: string, cap: number): number {
   let pieces = 1;
   let inSpace = false;
   for (let i = 0; i < text.length && pieces < cap; i++) {
-    const space = isSpace(text.charCodeAt(i));
+    const space = isWhiteSpace(text.charCodeAt(i));
     if (space && !inSpace) pieces++;
     inSpace = space;
   }
   return pieces;
-}
-
-/** The characters of the regex class \s. */
-function isSpace(c: number): boolean {
-  return (c >= 9 && c <= 13) || c === 32 || c === 160 || c === 5760 || (c >= 8192 && c <= 8202) || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279;
 }
 
 function truncate(s: string, max: number): string {

@@ -3,10 +3,16 @@
  * blocks, tool-call lines, Markdown markers) and split the rest into
  * sentences, for English and Korean. Pure functions.
  */
+import { isWhiteSpace } from '../sources/whitespace.js';
 
 const HANGUL = /[\uAC00-\uD7A3\u3131-\u318E]/g;
 const HANGUL_ANY = /[\uAC00-\uD7A3\u3131-\u318E]/;
 const LATIN = /[A-Za-z]/g;
+
+/** Does the text hold any Hangul (syllable or jamo)? Without any, it is not Korean. */
+export function hasHangul(text: string): boolean {
+  return HANGUL_ANY.test(text);
+}
 
 /** True when the text is mainly Korean (more Hangul syllables than Latin letters). */
 export function isKorean(text: string): boolean {
@@ -25,9 +31,14 @@ export interface CleanText {
 
 /** Carriage returns and curly quotes, normalised before anything else. */
 const SPECIAL_CHARS = /[\r\u2018\u2019\u02BC\u201C\u201D]/;
+/** Anything but one line of text to clean: special characters, a line break, a possible fence. */
+const NOT_ONE_PLAIN_LINE = /[\r\u2018\u2019\u02BC\u201C\u201D\n`~]/;
 const FENCE = /^\s*(```|~~~)\s*([\w+#.-]*)[^\n]*\n[\s\S]*?(?:^\s*\1\s*$|(?![\s\S]))/gm;
 /** Lines that are tool plumbing rather than conversation. */
 const TOOL_LINE = /^\s*(?:\[(?:tool|tool[ _-]?call|tool[ _-]?result|toolCall|toolResult|function[ _-]?call|thinking|bash|exec)\b[^\]]*\]|(?:→|->|=>)\s*\w+\(|\$ )/i;
+/** A bare attachment placeholder from the transcript reader. */
+const PLACEHOLDER_LINE = /^\s*\[(?:image|file|audio|video|attachment|sticker)\]\s*$/i;
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
 
 /** Could the line hold a Markdown marker, emphasis, a link or inline code? (Else only trimming applies.) */
 const MARKDOWN_HINT = /^\s{0,8}(?:#|>|[-*+•]\s|\d{1,3}[.)]\s)|[[*_`]/;
@@ -39,6 +50,8 @@ const MARKDOWN_HINT = /^\s{0,8}(?:#|>|[-*+•]\s|\d{1,3}[.)]\s)|[[*_`]/;
  */
 export function cleanMessageText(raw: string): CleanText {
   const codeLanguages: string[] = [];
+  // Most messages are one line without special characters: one scan says so, and the line is all there is to clean.
+  if (!NOT_ONE_PLAIN_LINE.test(raw)) return { text: cleanLine(raw), codeLanguages };
   let text = raw;
   if (SPECIAL_CHARS.test(text)) text = text.replace(/\r\n?/g, '\n').replace(/[\u2018\u2019\u02BC]/g, "'").replace(/[\u201C\u201D]/g, '"');
   if (text.includes('```') || text.includes('~~~')) {
@@ -47,33 +60,45 @@ export function cleanMessageText(raw: string): CleanText {
       return '\n';
     });
   }
+  if (!text.includes('\n')) return { text: cleanLine(text), codeLanguages };
   const lines: string[] = [];
-  for (let line of text.split('\n')) {
-    if (TOOL_LINE.test(line)) continue;
-    // A bare attachment placeholder from the transcript reader says nothing.
-    if (/^\s*\[(?:image|file|audio|video|attachment|sticker)\]\s*$/i.test(line)) continue;
-    if (/^\s*\|.*\|\s*$/.test(line)) {
-      // Table row: keep the cell text, drop separator rows.
-      if (/^[\s|:-]+$/.test(line)) continue;
-      line = line.split('|').map((c) => c.trim()).filter(Boolean).join(', ');
-    }
-    if (!MARKDOWN_HINT.test(line)) {
-      line = line.trim();
-      if (line) lines.push(line);
-      continue;
-    }
-    line = line
-      .replace(/^\s{0,8}(?:#{1,6}\s+|>\s?|[-*+•]\s+|\d{1,3}[.)]\s+)/, '')
-      // Bounded quantifiers keep these linear on adversarial input.
-      .replace(/!\[([^\][\n]{0,200})\]\([^()\s]{0,500}\)/g, '$1')
-      .replace(/\[([^\][\n]{1,200})\]\([^()\s]{0,500}\)/g, '$1')
-      .replace(/(\*\*|__)(?=[^\s*_])([^*_\n]{1,300}?)(?<=\S)\1/g, '$2')
-      .replace(/(^|[\s(])[*_](?=[^\s*_])([^*_\n]{1,300}?)(?<=\S)[*_](?=[\s).,!?:;]|$)/g, '$1$2')
-      .replace(/`([^`\n]{1,300})`/g, '$1')
-      .trim();
-    if (line) lines.push(line);
+  for (const line of text.split('\n')) {
+    const cleaned = cleanLine(line);
+    if (cleaned) lines.push(cleaned);
   }
   return { text: lines.join('\n'), codeLanguages };
+}
+
+/** One line of a message as prose ('' for a line that is not). */
+function cleanLine(line: string): string {
+  // Tool lines, placeholders and table rows start with one of `[ → - = $ |` after white space.
+  let first = 0;
+  while (first < line.length && isWhiteSpace(line.charCodeAt(first))) first++;
+  const c = line.charCodeAt(first);
+  if (c === 0x5b || c === 0x2192 || c === 0x2d || c === 0x3d || c === 0x24 || c === 0x7c) {
+    if (TOOL_LINE.test(line)) return '';
+    // A bare attachment placeholder from the transcript reader says nothing.
+    if (PLACEHOLDER_LINE.test(line)) return '';
+    if (TABLE_ROW.test(line)) {
+      // Table row: keep the cell text, drop separator rows.
+      if (/^[\s|:-]+$/.test(line)) return '';
+      line = line.split('|').map((cell) => cell.trim()).filter(Boolean).join(', ');
+    }
+  }
+  if (!MARKDOWN_HINT.test(line)) return line.trim();
+  line = line.replace(/^\s{0,8}(?:#{1,6}\s+|>\s?|[-*+•]\s+|\d{1,3}[.)]\s+)/, '');
+  // Each replacement only where its marker occurs ("POSTGRES_URL" has a hint, no link or code).
+  // Bounded quantifiers keep these linear on adversarial input.
+  if (line.includes('](')) {
+    line = line.replace(/!\[([^\][\n]{0,200})\]\([^()\s]{0,500}\)/g, '$1').replace(/\[([^\][\n]{1,200})\]\([^()\s]{0,500}\)/g, '$1');
+  }
+  if (line.includes('*') || line.includes('_')) {
+    line = line
+      .replace(/(\*\*|__)(?=[^\s*_])([^*_\n]{1,300}?)(?<=\S)\1/g, '$2')
+      .replace(/(^|[\s(])[*_](?=[^\s*_])([^*_\n]{1,300}?)(?<=\S)[*_](?=[\s).,!?:;]|$)/g, '$1$2');
+  }
+  if (line.includes('`')) line = line.replace(/`([^`\n]{1,300})`/g, '$1');
+  return line.trim();
 }
 
 /** Abbreviations after which a period does not end a sentence. */
@@ -82,6 +107,8 @@ const ABBREVIATIONS = new Set([
   'no', 'vol', 'fig', 'inc', 'ltd', 'co', 'corp', 'dept', 'est', 'jan', 'feb', 'mar', 'apr', 'jun',
   'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'a.m', 'p.m', 'u.s', 'u.k', 'mt', 'ft', 'ave',
 ]);
+
+const LONGEST_ABBREVIATION = Math.max(...Array.from(ABBREVIATIONS, (a) => a.length));
 
 /** Korean sentence-final endings that close a sentence even without punctuation. */
 const KO_FINAL = /(?:습니다|니다|어요|아요|여요|해요|예요|에요|이에요|세요|네요|군요|죠|지요|래요|대요|을게요|ㄹ게요|게요|거든요|는데요|했다|한다|된다|있다|없다|이다|였다|었다|았다|겠다|했어|했음|할게|할래|했지|거야|이야|했네)$/;
@@ -94,68 +121,125 @@ const KO_FINAL = /(?:습니다|니다|어요|아요|여요|해요|예요|에요|
  */
 export function splitSentences(text: string): string[] {
   const out: string[] = [];
-  for (const line of text.split('\n')) {
-    const trimmed = line.trim();
-    if (!trimmed) continue;
-    for (const piece of splitLine(trimmed)) {
-      const s = piece.trim();
-      if (s) out.push(s);
-    }
-  }
+  // (Most texts are one line: no split.)
+  if (!text.includes('\n')) splitLine(text.trim(), out);
+  else for (const line of text.split('\n')) splitLine(line.trim(), out);
   return out;
 }
 
 /** A sentence that is only a parenthetical aside: "(item 42)", "(see PR #12)." */
 const PARENTHETICAL = /^\([^()]{1,200}\)[.!?…。！？]*$/;
 
+/** White space, a dash, white space: the split of a statement and a question needs one. */
+const SPACED_DASH = /\s[-–—]\s/;
+
 /** A sentence that starts like a question. */
 const QUESTION_LEAD = /^(?:what|how|why|when|where|which|who|is|are|do|does|did|can|could|should|would|will|have|has)\b/i;
 
-function splitLine(line: string): string[] {
+const HANGUL_SYLLABLE = /[\uAC00-\uD7A3]/;
+
+const FINAL_MARK = /[.!?…。！？]/g;
+
+/** `. ! ? … 。 ！ ？` */
+function isFinalMark(c: number): boolean {
+  // (Letters fail the first test.)
+  return c <= 0x3f ? c === 0x2e || c === 0x21 || c === 0x3f : c >= 0x2026 && (c === 0x2026 || c === 0x3002 || c === 0xff01 || c === 0xff1f);
+}
+
+/** `" ' ) ]`: may close a sentence after its final punctuation. */
+function isCloser(c: number): boolean {
+  return c === 0x22 || c === 0x27 || c === 0x29 || c === 0x5d;
+}
+
+/** Where the final punctuation at the end of `s` starts (`/[.!?…。！？]+$/`; `s.length` if none). */
+function finalMarksStart(s: string): number {
+  let end = s.length;
+  while (end > 0 && isFinalMark(s.charCodeAt(end - 1))) end--;
+  return end;
+}
+
+const isAsciiLetter = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+
+/**
+ * Does the period at `dot` not end a sentence: after an abbreviation ("Dr.",
+ * "e.g.") or a single initial ("J. R. R. Tolkien")? Only the text from `from`
+ * (the sentence's start) and at most 16 characters back is looked at.
+ */
+function periodContinues(line: string, from: number, dot: number): boolean {
+  const windowStart = Math.max(from, dot - 16);
+  // The run of letters and periods before the dot (`/([\p{L}.]+)$/u`), and whether the
+  // letter before the dot starts the window or follows a space (`/(?:^|\s)\p{Lu}$/u`).
+  // On ASCII that is a scan; a non-ASCII character on the way takes the regexes.
+  let p = dot;
+  while (p > windowStart) {
+    const c = line.charCodeAt(p - 1);
+    if (c >= 0x80) return periodContinuesUnicode(line.slice(windowStart, dot));
+    if (!isAsciiLetter(c) && c !== 0x2e) break;
+    p--;
+  }
+  if (dot - p > 0 && dot - p <= LONGEST_ABBREVIATION + 1) {
+    const lastWord = line.slice(p, dot).toLowerCase();
+    if (ABBREVIATIONS.has(lastWord) || (lastWord.endsWith('.') && ABBREVIATIONS.has(lastWord.slice(0, -1)))) return true;
+  }
+  if (dot === windowStart) return false;
+  const last = line.charCodeAt(dot - 1);
+  if (last >= 0x80) return periodContinuesUnicode(line.slice(windowStart, dot));
+  return last >= 0x41 && last <= 0x5a && (dot - 1 === windowStart || isWhiteSpace(line.charCodeAt(dot - 2)));
+}
+
+/** periodContinues() by the regexes, on the text before the period. */
+function periodContinuesUnicode(before: string): boolean {
+  const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
+  if (ABBREVIATIONS.has(lastWord) || ABBREVIATIONS.has(lastWord.replace(/\.$/, ''))) return true;
+  // Single initials ("J. R. R. Tolkien").
+  return /(?:^|\s)\p{Lu}$/u.test(before);
+}
+
+/** Split one trimmed line into sentences, appending the non-empty ones (trimmed) to `out`. */
+function splitLine(line: string, out: string[]): void {
+  if (!line) return;
   const pieces: string[] = [];
   let start = 0;
-  // Candidate boundaries: punctuation run followed by whitespace (or closing quote/bracket then whitespace).
-  // The lookbehind starts a match only at the beginning of a punctuation run (linear on "......").
-  // (The lookbehind follows the first mark it checks, so positions without a mark fail at once.)
-  const boundary = /([.!?…。！？](?<![.!?…。！？].)[.!?…。！？]*)(["')\]]*)(\s+)/g;
-  for (let m = boundary.exec(line); m; m = boundary.exec(line)) {
-    const punct = m[1]!;
-    const endOfSentence = m.index + punct.length + m[2]!.length;
-    if (punct === '.') {
-      // Only the last few characters matter (and looking further would be quadratic).
-      const before = line.slice(Math.max(start, m.index - 16), m.index);
-      const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
-      if (ABBREVIATIONS.has(lastWord) || ABBREVIATIONS.has(lastWord.replace(/\.$/, ''))) continue;
-      // Single initials ("J. R. R. Tolkien").
-      if (/(?:^|\s)\p{Lu}$/u.test(before)) continue;
+  // Boundaries: a run of final punctuation, closing quotes/brackets, then white space
+  // (`/([.!?…。！？]+)(["')\]]*)(\s+)/g`, each run taken whole from its first mark).
+  const n = line.length;
+  for (let i = 0; i < n; ) {
+    // The next mark, found by the regex engine (test() builds no match array).
+    FINAL_MARK.lastIndex = i;
+    if (!FINAL_MARK.test(line)) break;
+    i = FINAL_MARK.lastIndex - 1;
+    if (i > 0 && isFinalMark(line.charCodeAt(i - 1))) {
+      i++;
+      continue;
     }
-    pieces.push(line.slice(start, endOfSentence));
-    start = endOfSentence + m[3]!.length;
+    let j = i + 1;
+    while (j < n && isFinalMark(line.charCodeAt(j))) j++;
+    const single = j === i + 1 && line.charCodeAt(i) === 0x2e;
+    while (j < n && isCloser(line.charCodeAt(j))) j++;
+    const endOfSentence = j;
+    while (j < n && isWhiteSpace(line.charCodeAt(j))) j++;
+    if (j === endOfSentence) {
+      i++;
+      continue;
+    }
+    if (!(single && periodContinues(line, start, i))) {
+      addPiece(pieces, line.slice(start, endOfSentence));
+      start = j;
+    }
+    i = j;
   }
-  pieces.push(line.slice(start));
-  // "I finished the migration today. (ticket 4242)": a parenthetical on its own says
-  // nothing without the sentence before it, so it joins that sentence, before its final
-  // punctuation ("I finished the migration today (ticket 4242).").
-  for (let i = 1; i < pieces.length; i++) {
-    const aside = pieces[i]!.trim();
-    if (!PARENTHETICAL.test(aside)) continue;
-    const previous = pieces[i - 1]!.trimEnd();
-    const end = /[.!?…。！？]+$/.exec(previous);
-    const joined = end ? `${previous.slice(0, end.index)} ${aside.replace(/[.!?…。！？]+$/, '')}${end[0]}` : `${previous} ${aside}`;
-    pieces.splice(i - 1, 2, joined);
-    i--;
-  }
+  addPiece(pieces, line.slice(start));
   // "I'm trying to pick the right ones - any advice on that?": a statement and a question.
   for (let i = 0; i < pieces.length; i++) {
-    // (Only a piece with a "?" can match: most skip the backtracking regex.)
-    const m = pieces[i]!.includes('?') ? /^(.{12,}?[^\s-])\s+[-–—]\s+([^-–—]{3,}\?["')\]]*)\s*$/.exec(pieces[i]!) : null;
+    // (Only a piece with a "?" and a spaced dash can match: most skip the backtracking regex.)
+    const m = pieces[i]!.includes('?') && SPACED_DASH.test(pieces[i]!) ? /^(.{12,}?[^\s-])\s+[-–—]\s+([^-–—]{3,}\?["')\]]*)\s*$/.exec(pieces[i]!) : null;
     if (m && !/\?/.test(m[1]!) && !QUESTION_LEAD.test(m[1]!)) pieces.splice(i, 1, `${m[1]}.`, m[2]!);
   }
   // Korean: split after sentence-final endings without punctuation.
-  const result: string[] = [];
+  const hangul = HANGUL_SYLLABLE.test(line);
   for (const piece of pieces) {
-    if (!/[\uAC00-\uD7A3]/.test(piece)) {
-      result.push(piece);
+    if (!hangul || !HANGUL_SYLLABLE.test(piece)) {
+      pushTrimmed(out, piece);
       continue;
     }
     const words = piece.split(/\s+/);
@@ -164,11 +248,32 @@ function splitLine(line: string): string[] {
       current.push(w);
       const bare = w.replace(/[~^♡♥❤️😊😂ㅋㅎ]+$/u, '');
       if (i < words.length - 1 && current.length >= 2 && KO_FINAL.test(bare)) {
-        result.push(current.join(' '));
+        pushTrimmed(out, current.join(' '));
         current = [];
       }
     }
-    if (current.length) result.push(current.join(' '));
+    if (current.length) pushTrimmed(out, current.join(' '));
   }
-  return result;
+}
+
+/**
+ * Append a piece of a line, except that a parenthetical on its own ("I finished the
+ * migration today. (ticket 4242)") says nothing without the sentence before it, so
+ * it joins that sentence, before its final punctuation ("I finished the migration
+ * today (ticket 4242).").
+ */
+function addPiece(pieces: string[], piece: string): void {
+  const aside = pieces.length > 0 ? piece.trim() : '';
+  if (!aside || aside.charCodeAt(0) !== 0x28 || !PARENTHETICAL.test(aside)) {
+    pieces.push(piece);
+    return;
+  }
+  const previous = pieces[pieces.length - 1]!.trimEnd();
+  const end = finalMarksStart(previous);
+  pieces[pieces.length - 1] = end < previous.length ? `${previous.slice(0, end)} ${aside.slice(0, finalMarksStart(aside))}${previous.slice(end)}` : `${previous} ${aside}`;
+}
+
+function pushTrimmed(out: string[], piece: string): void {
+  const s = piece.trim();
+  if (s) out.push(s);
 }

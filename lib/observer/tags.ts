@@ -60,7 +60,6 @@ const TECH: [string, RegExp, string[]][] = [
 ];
 
 const HANGUL = /[\uAC00-\uD7A3]/;
-const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Trigger word → numbers of the TECH entries it may start; and the `prefix*` triggers. */
 const TRIGGERS = new Map<string, number[]>();
@@ -73,16 +72,45 @@ TECH.forEach(([, , words], i) => {
 });
 
 /**
- * Any trigger word as a whole [A-Za-z0-9] word, case-insensitively: on ASCII
- * text this finds exactly the words that `toLowerCase().split(/[^a-z0-9]+/)`
- * would look up, in one regex pass instead of a split and a lookup per word.
+ * The trigger words as a trie over [a-z0-9] (36 children per node, -1 for none),
+ * so an ASCII text's words are looked up as they are scanned, case-folded on
+ * the way, without a substring per word. Node 0 is the root.
  */
-const TRIGGER_WORD = new RegExp(
-  `(?<![a-z0-9])(?:${[...TRIGGERS.keys(), ...PREFIX_TRIGGERS.map(([p]) => `${p}[a-z0-9]*`)]
-    .sort((x, y) => y.length - x.length)
-    .join('|')})(?![a-z0-9])`,
-  'gi',
+const TRIE_WIDTH = 36;
+let trieChildren = new Int32Array(TRIE_WIDTH).fill(-1);
+/** Per node: entries of the trigger word ending there; the entry of a `prefix*` trigger ending there (or -1). */
+const trieWords: (number[] | undefined)[] = [undefined];
+const triePrefix: number[] = [-1];
+
+/** Trie index of each ASCII code: a–z and A–Z 0–25, 0–9 26–35, anything else -1. */
+const TRIE_INDEX = Int8Array.from({ length: 128 }, (_, c) =>
+  c >= 0x61 && c <= 0x7a ? c - 0x61 : c >= 0x41 && c <= 0x5a ? c - 0x41 : c >= 0x30 && c <= 0x39 ? 26 + c - 0x30 : -1,
 );
+
+/** Trie index of an ASCII letter or digit (either case), or -1. */
+function trieIndex(c: number): number {
+  return c < 128 ? TRIE_INDEX[c]! : -1;
+}
+
+function trieNode(word: string): number {
+  let node = 0;
+  for (let k = 0; k < word.length; k++) {
+    const slot = node * TRIE_WIDTH + trieIndex(word.charCodeAt(k));
+    if (trieChildren[slot] === -1) {
+      const created = trieWords.length;
+      trieWords.push(undefined);
+      triePrefix.push(-1);
+      const grown = new Int32Array((created + 1) * TRIE_WIDTH).fill(-1);
+      grown.set(trieChildren);
+      trieChildren = grown;
+      trieChildren[slot] = created;
+    }
+    node = trieChildren[slot]!;
+  }
+  return node;
+}
+for (const [w, entries] of TRIGGERS) trieWords[trieNode(w)] = entries;
+for (const [prefix, i] of PREFIX_TRIGGERS) triePrefix[trieNode(prefix)] = i;
 
 /** Scratch flags for candidateEntries (one per TECH entry), cleared after each use. */
 const marks = new Uint8Array(TECH.length);
@@ -94,22 +122,64 @@ function markWord(w: string): void {
 }
 
 /**
+ * Capitals at the start of the text or right after white space, as the last
+ * markAsciiWords pass met them: where a proper noun of ASCII text can start.
+ */
+const capitals: number[] = [];
+
+/**
+ * Mark the trigger words among `text`'s [A-Za-z0-9] words, case-insensitively
+ * (the words `toLowerCase().split(/[^a-z0-9]+/)` would look up on ASCII text):
+ * each word walks the trie until it leaves it. The same pass notes the
+ * proper-noun starts (`capitals`). Returns false, with nothing marked, at the
+ * first non-ASCII character: such text takes the general paths.
+ */
+function markAsciiWords(text: string): boolean {
+  capitals.length = 0;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) {
+      marks.fill(0);
+      return false;
+    }
+    if (TRIE_INDEX[c]! < 0) {
+      i++;
+      continue;
+    }
+    if (c >= 0x41 && c <= 0x5a && (i === 0 || isAsciiSpace(text.charCodeAt(i - 1)))) capitals.push(i);
+    let node = 0;
+    for (; i < n; i++) {
+      const k = trieIndex(text.charCodeAt(i));
+      if (k < 0) break;
+      if (node >= 0) {
+        node = trieChildren[node * TRIE_WIDTH + k]!;
+        // `gpt*`: every word going on from the prefix.
+        if (node >= 0 && triePrefix[node]! >= 0) marks[triePrefix[node]!] = 1;
+      }
+    }
+    const entries = node >= 0 ? trieWords[node] : undefined;
+    if (entries) for (const e of entries) marks[e] = 1;
+  }
+  return true;
+}
+
+/**
  * Numbers of the TECH entries that may match `text`, ascending (all of them
  * for Korean text): those whose trigger words occur among the text's
- * lowercase [a-z0-9] words.
+ * lowercase [a-z0-9] words. `ascii`: markAsciiWords(text) has marked them.
  */
-function candidateEntries(text: string): number[] {
+function candidateEntries(text: string, ascii: boolean): number[] {
   const out: number[] = [];
-  if (HANGUL.test(text)) {
+  if (ascii) {
+    // Marked already.
+  } else if (HANGUL.test(text)) {
     for (let i = 0; i < TECH.length; i++) out.push(i);
     return out;
-  }
-  if (NON_ASCII.test(text)) {
+  } else {
     // toLowerCase() can turn a non-ASCII letter into ASCII ones (K, İ): keep its exact word split.
     for (const w of text.toLowerCase().split(/[^a-z0-9]+/)) markWord(w);
-  } else {
-    TRIGGER_WORD.lastIndex = 0;
-    for (let m = TRIGGER_WORD.exec(text); m; m = TRIGGER_WORD.exec(text)) markWord(m[0].toLowerCase());
   }
   for (let i = 0; i < marks.length; i++) {
     if (marks[i]) {
@@ -141,14 +211,15 @@ const NOT_NAMES = new Set(['user', 'assistant', 'the', 'this', 'that', 'and', 'b
  * place) that is not one of `exclude` (the speakers).
  */
 export function detectTags(text: string, codeLanguages: string[] = [], max = 3, exclude: string[] = []): string[] {
+  const ascii = markAsciiWords(text);
   const found: { tag: string; at: number }[] = [];
   if (text.includes('#')) for (const m of text.matchAll(HASHTAG)) found.push({ tag: m[1]!.toLowerCase(), at: m.index ?? 0 });
-  for (const i of candidateEntries(text)) {
+  for (const i of candidateEntries(text, ascii)) {
     const [tag, re] = TECH[i]!;
     const m = re.exec(text);
     if (m) found.push({ tag, at: m.index });
   }
-  found.sort((a, b) => a.at - b.at);
+  if (found.length > 1) found.sort(byPosition);
   const tags: string[] = [];
   for (const { tag } of found) if (!tags.includes(tag)) tags.push(tag);
   for (const lang of codeLanguages) {
@@ -159,28 +230,35 @@ export function detectTags(text: string, codeLanguages: string[] = [], max = 3, 
   if (tags.includes('jwt') || tags.includes('oauth')) removeTag(tags, 'auth');
   if (tags.includes('postgres') || tags.includes('mysql') || tags.includes('sqlite')) removeTag(tags, 'sql');
   if (tags.length < max) {
-    const excluded = new Set(exclude.map((e) => e.toLowerCase()));
-    const ascii = !NON_ASCII.test(text);
     PROPER_NOUN.lastIndex = 0;
-    for (let at = 0; ; ) {
+    for (let k = 0; ; ) {
       let word: string;
       if (ascii) {
-        const span = nextAsciiProperNoun(text, at);
-        if (!span) break;
-        word = text.slice(span[0], span[1]);
-        at = span[1];
+        // (No candidate lies inside an earlier match: a match holds no white space.)
+        let end = -1;
+        while (k < capitals.length && end < 0) end = asciiProperNounEnd(text, capitals[k++]!);
+        if (end < 0) break;
+        word = text.slice(capitals[k - 1]!, end);
       } else {
         const m = PROPER_NOUN.exec(text);
         if (!m) break;
         word = m[0];
       }
       const tag = word.toLowerCase();
-      if (excluded.has(tag) || NOT_NAMES.has(tag) || isCommonWord(tag) || tags.includes(tag)) continue;
+      if (NOT_NAMES.has(tag) || isCommonWord(tag) || tags.includes(tag) || isExcluded(tag, exclude)) continue;
       tags.push(tag);
       break;
     }
   }
-  return tags.slice(0, max);
+  return tags.length <= max ? tags : tags.slice(0, max);
+}
+
+const byPosition = (a: { at: number }, b: { at: number }): number => a.at - b.at;
+
+/** Is `tag` one of `exclude`, lowercased? */
+function isExcluded(tag: string, exclude: string[]): boolean {
+  for (const e of exclude) if (e.toLowerCase() === tag) return true;
+  return false;
 }
 
 const isUpper = (c: number): boolean => c >= 65 && c <= 90;
@@ -192,38 +270,33 @@ const isWordChar = (c: number): boolean => isLetter(c) || (c >= 48 && c <= 57) |
 const isAsciiSpace = (c: number): boolean => (c >= 9 && c <= 13) || c === 32;
 
 /**
- * The next match of PROPER_NOUN in ASCII `text` at or after `from`, as
- * [start, end), found by a character scan: Unicode property classes make the
- * regex several times slower, and on ASCII text \p{Lu} is A–Z, \p{Ll} a–z,
- * \p{N} 0–9 and \s the ASCII spaces.
+ * Where the match of PROPER_NOUN starting at `p` in ASCII `text` ends, or -1.
+ * `p` is 0 or follows white space (the candidates `capitals` holds). A character
+ * scan: Unicode property classes make the regex several times slower, and on
+ * ASCII text \p{Lu} is A–Z, \p{Ll} a–z, \p{N} 0–9 and \s the ASCII spaces.
  */
-function nextAsciiProperNoun(text: string, from: number): [number, number] | undefined {
+function asciiProperNounEnd(text: string, p: number): number {
   const n = text.length;
-  for (let p = from; p < n; p++) {
-    if (!isUpper(text.charCodeAt(p))) continue;
-    let e = p + 1;
-    while (e < n && isLower(text.charCodeAt(e))) e++;
-    if (e - p - 1 < 2) continue;
-    if (p === 0) {
-      // ^[A-Z][a-z]{2,}(?=['’]s\s)
-      if (text.charCodeAt(e) === 39 && text.charCodeAt(e + 1) === 115 && isAsciiSpace(text.charCodeAt(e + 2))) return [0, e];
-      continue;
-    }
-    // (?<=[a-z0-9,;]\s+): spaces right before the capital, a lowercase letter, digit, comma or semicolon before them.
-    let q = p - 1;
-    if (!isAsciiSpace(text.charCodeAt(q))) continue;
-    while (q >= 0 && isAsciiSpace(text.charCodeAt(q))) q--;
-    const before = q >= 0 ? text.charCodeAt(q) : -1;
-    if (!(isLower(before) || (before >= 48 && before <= 57) || before === 44 || before === 59)) continue;
-    // (?:-[A-Za-z]+)?\b
-    if (text.charCodeAt(e) === 45 && isLetter(text.charCodeAt(e + 1))) {
-      let f = e + 1;
-      while (f < n && isLetter(text.charCodeAt(f))) f++;
-      if (f >= n || !isWordChar(text.charCodeAt(f))) return [p, f];
-    }
-    if (e >= n || !isWordChar(text.charCodeAt(e))) return [p, e];
+  let e = p + 1;
+  while (e < n && isLower(text.charCodeAt(e))) e++;
+  if (e - p - 1 < 2) return -1;
+  if (p === 0) {
+    // ^[A-Z][a-z]{2,}(?=['’]s\s)
+    return text.charCodeAt(e) === 39 && text.charCodeAt(e + 1) === 115 && isAsciiSpace(text.charCodeAt(e + 2)) ? e : -1;
   }
-  return undefined;
+  // (?<=[a-z0-9,;]\s+): spaces right before the capital, a lowercase letter, digit, comma or semicolon before them.
+  let q = p - 1;
+  if (!isAsciiSpace(text.charCodeAt(q))) return -1;
+  while (q >= 0 && isAsciiSpace(text.charCodeAt(q))) q--;
+  const before = q >= 0 ? text.charCodeAt(q) : -1;
+  if (!(isLower(before) || (before >= 48 && before <= 57) || before === 44 || before === 59)) return -1;
+  // (?:-[A-Za-z]+)?\b
+  if (text.charCodeAt(e) === 45 && isLetter(text.charCodeAt(e + 1))) {
+    let f = e + 1;
+    while (f < n && isLetter(text.charCodeAt(f))) f++;
+    if (f >= n || !isWordChar(text.charCodeAt(f))) return f;
+  }
+  return e >= n || !isWordChar(text.charCodeAt(e)) ? e : -1;
 }
 
 function removeTag(tags: string[], tag: string): void {

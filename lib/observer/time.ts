@@ -73,6 +73,61 @@ export function localDateTime(iso: string, timeZone: string): LocalDateTime | un
   };
 }
 
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+}
+
+/**
+ * Days from 1970-01-01 to a (proleptic Gregorian) date, as `Date.UTC(year, month - 1, day) / 86_400_000`
+ * for month 1–12 (H. Hinnant's days_from_civil; Date.UTC itself is slow to call).
+ */
+function daysSinceEpoch(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
+/** The number written by the ASCII digits of `s` from `start` to `end`, or -1. */
+function digitsAt(s: string, start: number, end: number): number {
+  let value = 0;
+  for (let i = start; i < end; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
+}
+
+/**
+ * `Date.parse(iso)`. Transcripts stamp messages as "YYYY-MM-DDTHH:MM:SS[.mmm]Z":
+ * that form, with every field in range, is read field by field (Date.parse costs
+ * about a microsecond); anything else — other forms, impossible dates, leap
+ * seconds, years before 1000 — goes to Date.parse itself.
+ */
+export function instantMs(iso: string): number {
+  const n = iso.length;
+  const shape =
+    (n === 20 || (n === 24 && iso.charCodeAt(19) === 46)) && iso.charCodeAt(n - 1) === 90 && iso.charCodeAt(4) === 45 && iso.charCodeAt(7) === 45 &&
+    iso.charCodeAt(10) === 84 && iso.charCodeAt(13) === 58 && iso.charCodeAt(16) === 58;
+  if (shape) {
+    const year = digitsAt(iso, 0, 4);
+    const month = digitsAt(iso, 5, 7);
+    const day = digitsAt(iso, 8, 10);
+    const hour = digitsAt(iso, 11, 13);
+    const minute = digitsAt(iso, 14, 16);
+    const second = digitsAt(iso, 17, 19);
+    const milli = n === 24 ? digitsAt(iso, 20, 23) : 0;
+    if (year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && milli >= 0) {
+      return daysSinceEpoch(year, month, day) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000 + milli;
+    }
+  }
+  return Date.parse(iso);
+}
+
 /** "HH:MM" of each minute of a day, built on first use. */
 let clockTimes: string[] | undefined;
 
@@ -121,22 +176,44 @@ export function formatDay(d: CalendarDay): string {
   return `${pad(d.year, 4)}-${pad(d.month)}-${pad(d.day)}`;
 }
 
-function toUtc(d: CalendarDay): Date {
-  return new Date(Date.UTC(d.year, d.month - 1, d.day));
-}
-
 function fromUtc(date: Date): CalendarDay {
   return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
 }
 
+/**
+ * Days since 1970-01-01 of a calendar day: `Date.UTC(year, month - 1, day) / 86_400_000`
+ * (the day may run past its month). Calendar arithmetic on day numbers allocates no
+ * Date; months 1–12 of years 100–200000 are computed, anything else is Date.UTC's
+ * (which reads years 0–99 as 1900–1999, and gives NaN out of its range).
+ */
+function dayNumber(d: CalendarDay): number {
+  const { year, month, day } = d;
+  if (year >= 100 && year <= 200_000 && month >= 1 && month <= 12 && Number.isInteger(year) && Number.isInteger(month) && Number.isInteger(day) && Math.abs(day) <= 1_000_000) {
+    return daysSinceEpoch(year, month, day);
+  }
+  return Date.UTC(year, month - 1, day) / 86_400_000;
+}
+
+/** The calendar day of a day number, as Date reads it (H. Hinnant's civil_from_days; NaN fields outside Date's range). */
+function dayOf(n: number): CalendarDay {
+  if (!(Math.abs(n) <= 100_000_000)) return fromUtc(new Date(n * 86_400_000));
+  const z = n + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const shifted = Math.floor((5 * dayOfYear + 2) / 153);
+  const month = shifted < 10 ? shifted + 3 : shifted - 9;
+  return { year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day: dayOfYear - Math.floor((153 * shifted + 2) / 5) + 1 };
+}
+
 export function weekdayOf(d: CalendarDay): number {
-  return toUtc(d).getUTCDay();
+  // 1970-01-01 was a Thursday.
+  return ((dayNumber(d) % 7) + 11) % 7;
 }
 
 export function addDays(d: CalendarDay, days: number): CalendarDay {
-  const date = toUtc(d);
-  date.setUTCDate(date.getUTCDate() + days);
-  return fromUtc(date);
+  return dayOf(dayNumber(d) + days);
 }
 
 /** Monday of the week containing `d` (weeks start on Monday). */
@@ -200,11 +277,13 @@ export interface DateAnchor {
 
 interface Rule {
   re: RegExp;
+  /** Date words (DateWord bits) the pattern needs one of; a sentence without any skips it. Korean rules: none, always tried. */
+  words?: number;
   resolve: (m: RegExpExecArray, ref: CalendarDay, direction: Direction) => { resolved: string; day: CalendarDay; future: boolean } | undefined;
 }
 
 function dayResult(day: CalendarDay, ref: CalendarDay): { resolved: string; day: CalendarDay; future: boolean } {
-  return { resolved: formatDay(day), day, future: toUtc(day).getTime() >= toUtc(ref).getTime() };
+  return { resolved: formatDay(day), day, future: dayNumber(day) >= dayNumber(ref) };
 }
 
 function weekResult(monday: CalendarDay, future: boolean) {
@@ -236,17 +315,43 @@ function unitShift(ref: CalendarDay, n: number, unit: string, sign: 1 | -1) {
   return undefined;
 }
 
+/** Words that English date expressions start from, as bits (`Rule.words`). */
+const W = {
+  TOMORROW: 1, YESTERDAY: 2, NIGHT: 4, TODAY: 8, DAYTIME: 16, WEEKDAY: 32, WEEK: 64, MONTH: 128, YEAR: 256, DAY: 512,
+} as const;
+
+/**
+ * The word starts every English rule needs one of, case-insensitively, after `\b`
+ * (`month` before `mon`, so that each is told apart), and their bits.
+ */
+const DATE_WORD = /\b(?:tomorrow|tmr|yesterday|night|today|tonight|morning|afternoon|evening|month|mon|tue|wed|thu|fri|sat|sun|week|year|day)/gi;
+const DATE_WORD_BITS = new Map<string, number>([
+  ['tomorrow', W.TOMORROW], ['tmr', W.TOMORROW], ['yesterday', W.YESTERDAY], ['night', W.NIGHT], ['today', W.TODAY], ['tonight', W.TODAY],
+  ['morning', W.DAYTIME], ['afternoon', W.DAYTIME], ['evening', W.DAYTIME], ['month', W.MONTH],
+  ['mon', W.WEEKDAY], ['tue', W.WEEKDAY], ['wed', W.WEEKDAY], ['thu', W.WEEKDAY], ['fri', W.WEEKDAY], ['sat', W.WEEKDAY], ['sun', W.WEEKDAY],
+  ['week', W.WEEK], ['year', W.YEAR], ['day', W.DAY],
+]);
+
+/** The date words of `sentence` as W bits (0 for most sentences: the first search fails). */
+function dateWordsIn(sentence: string): number {
+  let found = 0;
+  DATE_WORD.lastIndex = 0;
+  for (let m = DATE_WORD.exec(sentence); m; m = DATE_WORD.exec(sentence)) found |= DATE_WORD_BITS.get(m[0].toLowerCase())!;
+  return found;
+}
+
 const WD = '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs)?|fri|sat|sun)';
 const NUM = '(\\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a couple|couple of)';
 
 /** English rules, most specific first. Each regex is global and case-insensitive. */
 const EN_RULES: Rule[] = [
-  { re: /\bthe day after tomorrow\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, 2), ref) },
-  { re: /\bthe day before yesterday\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, -2), ref) },
-  { re: /\b(tomorrow|tmrw|tmr)\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, 1), ref) },
-  { re: /\b(yesterday|last night)\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, -1), ref) },
-  { re: /\b(today|tonight|this morning|this afternoon|this evening)\b/gi, resolve: (_m, ref) => dayResult(ref, ref) },
+  { words: W.TOMORROW, re: /\bthe day after tomorrow\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, 2), ref) },
+  { words: W.YESTERDAY, re: /\bthe day before yesterday\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, -2), ref) },
+  { words: W.TOMORROW, re: /\b(tomorrow|tmrw|tmr)\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, 1), ref) },
+  { words: W.YESTERDAY | W.NIGHT, re: /\b(yesterday|last night)\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, -1), ref) },
+  { words: W.TODAY | W.DAYTIME, re: /\b(today|tonight|this morning|this afternoon|this evening)\b/gi, resolve: (_m, ref) => dayResult(ref, ref) },
   {
+    words: W.WEEKDAY,
     re: new RegExp(`\\b(next|this coming|coming|this|last|this past|past)\\s+${WD}\\b`, 'gi'),
     resolve: (m, ref) => {
       const which = m[1]!.toLowerCase();
@@ -257,6 +362,7 @@ const EN_RULES: Rule[] = [
     },
   },
   {
+    words: W.WEEKDAY,
     re: new RegExp(`\\b(on|by|until|till|before|due|from|since|this)\\s+${WD}\\b`, 'gi'),
     resolve: (m, ref, direction) => {
       const prep = m[1]!.toLowerCase();
@@ -265,8 +371,9 @@ const EN_RULES: Rule[] = [
       return dayResult(nearestWeekday(ref, wd, dir), ref);
     },
   },
-  { re: /\b(last|this past|past) weekend\b/gi, resolve: (_m, ref) => dayResult(nearestWeekday(ref, 6, 'past'), ref) },
+  { words: W.WEEK, re: /\b(last|this past|past) weekend\b/gi, resolve: (_m, ref) => dayResult(nearestWeekday(ref, 6, 'past'), ref) },
   {
+    words: W.WEEK,
     re: /\b(this|next|coming|this coming) weekend\b/gi,
     resolve: (m, ref) => {
       // Said on a weekend, "next weekend" is the following one; otherwise the coming Saturday.
@@ -275,18 +382,19 @@ const EN_RULES: Rule[] = [
       return dayResult(sat, ref);
     },
   },
-  { re: /\b(last|past|previous) week\b/gi, resolve: (_m, ref) => weekResult(mondayOf(addDays(ref, -7)), false) },
-  { re: /\b(next|coming|following) week\b/gi, resolve: (_m, ref) => weekResult(mondayOf(addDays(ref, 7)), true) },
-  { re: /\bthis week\b/gi, resolve: (_m, ref) => weekResult(mondayOf(ref), true) },
-  { re: /\b(?:by |at )?the end of (?:the |this )?week\b/gi, resolve: (_m, ref) => dayResult(weekdayInWeek(ref, 5, 0), ref) },
-  { re: /\b(?:by |at )?the end of (?:the |this )?month\b/gi, resolve: (_m, ref) => dayResult(addDays(fromUtc(new Date(Date.UTC(ref.year, ref.month, 1))), -1), ref) },
-  { re: /\b(last|past|previous) month\b/gi, resolve: (_m, ref) => monthResult(ref, -1) },
-  { re: /\b(next|coming) month\b/gi, resolve: (_m, ref) => monthResult(ref, 1) },
-  { re: /\bthis month\b/gi, resolve: (_m, ref) => monthResult(ref, 0) },
-  { re: /\blast year\b/gi, resolve: (_m, ref) => yearResult(ref, -1) },
-  { re: /\bnext year\b/gi, resolve: (_m, ref) => yearResult(ref, 1) },
-  { re: /\bthis year\b/gi, resolve: (_m, ref) => yearResult(ref, 0) },
+  { words: W.WEEK, re: /\b(last|past|previous) week\b/gi, resolve: (_m, ref) => weekResult(mondayOf(addDays(ref, -7)), false) },
+  { words: W.WEEK, re: /\b(next|coming|following) week\b/gi, resolve: (_m, ref) => weekResult(mondayOf(addDays(ref, 7)), true) },
+  { words: W.WEEK, re: /\bthis week\b/gi, resolve: (_m, ref) => weekResult(mondayOf(ref), true) },
+  { words: W.WEEK, re: /\b(?:by |at )?the end of (?:the |this )?week\b/gi, resolve: (_m, ref) => dayResult(weekdayInWeek(ref, 5, 0), ref) },
+  { words: W.MONTH, re: /\b(?:by |at )?the end of (?:the |this )?month\b/gi, resolve: (_m, ref) => dayResult(addDays(fromUtc(new Date(Date.UTC(ref.year, ref.month, 1))), -1), ref) },
+  { words: W.MONTH, re: /\b(last|past|previous) month\b/gi, resolve: (_m, ref) => monthResult(ref, -1) },
+  { words: W.MONTH, re: /\b(next|coming) month\b/gi, resolve: (_m, ref) => monthResult(ref, 1) },
+  { words: W.MONTH, re: /\bthis month\b/gi, resolve: (_m, ref) => monthResult(ref, 0) },
+  { words: W.YEAR, re: /\blast year\b/gi, resolve: (_m, ref) => yearResult(ref, -1) },
+  { words: W.YEAR, re: /\bnext year\b/gi, resolve: (_m, ref) => yearResult(ref, 1) },
+  { words: W.YEAR, re: /\bthis year\b/gi, resolve: (_m, ref) => yearResult(ref, 0) },
   {
+    words: W.DAY | W.WEEK | W.MONTH | W.YEAR,
     re: new RegExp(`\\b${NUM}\\s+(days?|weeks?|months?|years?)\\s+ago\\b`, 'gi'),
     resolve: (m, ref) => {
       const n = count(m[1]!.replace(/ of$/i, ''));
@@ -294,6 +402,7 @@ const EN_RULES: Rule[] = [
     },
   },
   {
+    words: W.DAY | W.WEEK | W.MONTH | W.YEAR,
     re: new RegExp(`\\bin\\s+${NUM}\\s+(days?|weeks?|months?|years?)\\b`, 'gi'),
     resolve: (m, ref) => {
       const n = count(m[1]!.replace(/ of$/i, ''));
@@ -339,9 +448,6 @@ const KO_RULES: Rule[] = [
 
 const KO_AND_EN_RULES = [...KO_RULES, ...EN_RULES];
 const HANGUL_SYLLABLE = /[\uAC00-\uD7A3]/;
-/** Every English rule needs one of these word starts (a superset: a hit only means the rules run). */
-const EN_DATE_WORD = /\b(?:tomorrow|tmrw?|yesterday|night|today|tonight|morning|afternoon|evening|mon|tue|wed|thu|fri|sat|sun|week|month|year|day)/i;
-const EN_WEEKDAY_WORD = /\b(?:mon|tue|wed|thu|fri|sat|sun)/i;
 
 const EN_PAST = /\b(went|was|were|did|had|got|made|saw|took|came|met|visited|attended|ago|yesterday|last|used to|\w{3,}ed)\b/i;
 const EN_FUTURE = /\b(will|'ll|going to|gonna|plan(?:ning)? to|want to|have to|need to|must|should|shall|by|until|due|deadline|next|upcoming|coming|can't wait|looking forward)\b/i;
@@ -361,13 +467,15 @@ export function sentenceDirection(sentence: string, korean: boolean): Direction 
  */
 export function findDateAnchors(sentence: string, ref: CalendarDay): DateAnchor[] {
   const hasHangul = HANGUL_SYLLABLE.test(sentence);
-  // Most sentences name no date at all: one cheap test instead of every rule.
-  if (!hasHangul && !EN_DATE_WORD.test(sentence)) return [];
+  // Most sentences name no date at all: one scan instead of every rule, and only the rules whose words occur.
+  const words = dateWordsIn(sentence);
+  if (!hasHangul && words === 0) return [];
   const anchors: (DateAnchor & { start: number })[] = [];
   const rules = hasHangul ? KO_AND_EN_RULES : EN_RULES;
   // Only bare weekdays ("on Friday", "금요일") depend on the tense of the sentence.
-  const direction = (hasHangul && /요일/.test(sentence)) || EN_WEEKDAY_WORD.test(sentence) ? sentenceDirection(sentence, hasHangul) : 'future';
+  const direction = (hasHangul && /요일/.test(sentence)) || (words & W.WEEKDAY) !== 0 ? sentenceDirection(sentence, hasHangul) : 'future';
   for (const rule of rules) {
+    if (rule.words !== undefined && (rule.words & words) === 0) continue;
     rule.re.lastIndex = 0;
     for (let m = rule.re.exec(sentence); m; m = rule.re.exec(sentence)) {
       const start = m.index;
@@ -398,6 +506,7 @@ function koreanLabel(resolved: string): string {
  * An expression already followed by a parenthesised date is left alone.
  */
 export function annotateDates(sentence: string, anchors: DateAnchor[]): string {
+  if (anchors.length === 0) return sentence;
   let out = '';
   let pos = 0;
   for (const a of anchors) {
