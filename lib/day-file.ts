@@ -272,7 +272,8 @@ const PLAIN_SCALAR = /^[A-Za-z0-9_][A-Za-z0-9_.:%,/+ -]*$/;
 const SIMPLE_SCALAR = /^[A-Za-z_][A-Za-z0-9_.%,/+-]*(?: [A-Za-z0-9_.%,/+-]+)*$/;
 const RESERVED_WORD = /^(?:true|false|null|yes|no|on|off)$/i;
 function yamlScalar(text: string): string {
-  if (SIMPLE_SCALAR.test(text) && !RESERVED_WORD.test(text)) return text;
+  // (No reserved word is longer than 5 characters: ids and provenance strings skip that test.)
+  if (SIMPLE_SCALAR.test(text) && (text.length > 5 || !RESERVED_WORD.test(text))) return text;
   return PLAIN_SCALAR.test(text) && !/: |:$| #|\s$/.test(text) && !/^(true|false|null|~|yes|no|on|off|[-+]?[0-9.]+(e[-+]?[0-9]+)?)$/i.test(text) ? text : JSON.stringify(text);
 }
 
@@ -332,7 +333,13 @@ function enc(s: string): string {
 
 /** `source agent session e1,e2` ⇄ Provenance. Spaces inside fields are %-encoded. */
 export function formatProvenance(p: Provenance): string {
-  return `${enc(p.source)} ${enc(p.agent)} ${enc(p.session)} ${p.entryIds.map(enc).join(',') || '-'}`;
+  return provenanceWith(`${enc(p.source)} ${enc(p.agent)} ${enc(p.session)} `, p.entryIds);
+}
+
+/** formatProvenance from its encoded `source agent session ` prefix. */
+function provenanceWith(prefix: string, entryIds: readonly string[]): string {
+  if (entryIds.length === 1) return prefix + (enc(entryIds[0]!) || '-'); // the common case, without map and join
+  return `${prefix}${entryIds.map(enc).join(',') || '-'}`;
 }
 
 export function parseProvenance(text: unknown): Provenance | undefined {
@@ -498,7 +505,18 @@ export function appendObservations(file: DayFile, observations: Observation[], p
   if (last.kind === 'obs') file.segments.push({ kind: 'raw', text: '\n' });
   // Added to the file's own map (not a copy of it: copying thousands of keys per append is slow).
   const prov = ownProvenanceMap(file.frontmatter);
-  for (const o of fresh) if (o.provenance) prov[o.id] = formatProvenance(o.provenance);
+  // Observations come in runs from one session: its encoded `source agent session ` prefix is made once per run.
+  let run: Provenance | undefined;
+  let prefix = '';
+  for (const o of fresh) {
+    const p = o.provenance;
+    if (!p) continue;
+    if (run === undefined || p.source !== run.source || p.agent !== run.agent || p.session !== run.session) {
+      run = p;
+      prefix = `${enc(p.source)} ${enc(p.agent)} ${enc(p.session)} `;
+    }
+    prov[o.id] = provenanceWith(prefix, p.entryIds);
+  }
   file.frontmatter.data.provenance = prov;
   // `existing` now holds exactly the ids of the file's lines.
   refreshOwnedFrontmatter(file, existing);
