@@ -291,12 +291,50 @@ function formatProvenanceBlock(provenance: unknown): string {
   // Object.keys, not entries: entries is several times slower on a map of thousands of keys.
   const ids = Object.keys(map);
   if (ids.length === 0) return 'provenance: {}\n';
-  let out = 'provenance:\n';
-  for (const id of ids) {
+  const memo = provenanceMemos.get(map);
+  const reuse = memo !== undefined && startsWithMemo(map, ids, memo);
+  let out = reuse ? memo.text : 'provenance:\n';
+  const values: string[] = reuse ? memo.values : [];
+  let strings = true;
+  for (let i = reuse ? memo.ids.length : 0; i < ids.length; i++) {
+    const id = ids[i]!;
     const value = map[id];
-    out += typeof value === 'string' ? `  ${yamlScalar(id)}: ${yamlScalar(value)}\n` : yamlLib().stringify({ [id]: value }, { lineWidth: 0 }).replace(/^/gm, '  ').replace(/ +$/, '');
+    if (typeof value === 'string') {
+      out += `  ${yamlScalar(id)}: ${yamlScalar(value)}\n`;
+      values.push(value);
+    } else {
+      out += yamlLib().stringify({ [id]: value }, { lineWidth: 0 }).replace(/^/gm, '  ').replace(/ +$/, '');
+      strings = false;
+    }
   }
+  if (strings) provenanceMemos.set(map, { ids, values, text: out });
+  else provenanceMemos.delete(map);
   return out;
+}
+
+/**
+ * What formatProvenanceBlock last wrote for a map whose values were all
+ * strings: its keys and values then, and the text. A day file that grows by
+ * appends is written after every chunk of a long job; its block then only
+ * needs its new lines formatted. The text is reused only when the map still
+ * starts with the very same keys and values in the same order (checked entry
+ * by entry, by identity: far cheaper than formatting a line), so it is what
+ * formatting every entry again would give.
+ */
+interface ProvenanceMemo {
+  ids: string[];
+  values: string[];
+  text: string;
+}
+const provenanceMemos = new WeakMap<object, ProvenanceMemo>();
+
+function startsWithMemo(map: Record<string, unknown>, ids: readonly string[], memo: ProvenanceMemo): boolean {
+  if (memo.ids.length > ids.length) return false;
+  for (let i = 0; i < memo.ids.length; i++) {
+    const id = ids[i]!;
+    if (id !== memo.ids[i] || map[id] !== memo.values[i]) return false;
+  }
+  return true;
 }
 
 function formatSegment(seg: Segment): string {

@@ -123,9 +123,9 @@ export function formatObservationLine(obs: Pick<Observation, 'priority' | 'done'
   if (obs.time) line += ` ${obs.time}`;
   line += ` [${obs.category}] ${text}`;
   if (obs.tags.length > 0) {
-    // Tags the text already carries inline are not repeated at the end.
-    const inline = new Set(text.includes('#') ? Array.from(text.matchAll(TAG_PATTERN), (m) => m[1]) : []);
-    for (const t of obs.tags) if (!inline.has(t)) line += ` #${t}`;
+    // Tags the text already carries inline are not repeated at the end (a text without '#' carries none).
+    const inline = text.includes('#') ? new Set(Array.from(text.matchAll(TAG_PATTERN), (m) => m[1])) : undefined;
+    for (const t of obs.tags) if (!inline?.has(t)) line += ` #${t}`;
   }
   return `${line} ^${obs.id}`;
 }
