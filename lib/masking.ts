@@ -268,8 +268,12 @@ export function secretReach(kept: string): number {
   return LONG_MATCH_ANCHORS.test(kept) ? 17 * 1024 : 1024;
 }
 
-/** `text` with the rule's matches replaced (the very same string when there is none to replace). */
-function applyRule(text: string, rule: ActiveRule, seen: Map<string, number>): string {
+/**
+ * `text` with the rule's matches replaced (the very same string when there is none to replace). With
+ * `keep`, only the result's first `keep` characters count: matches that would land after them (and all
+ * later ones) are left as they are, and the rest of the text is not searched.
+ */
+function applyRule(text: string, rule: ActiveRule, seen: Map<string, number>, keep = Infinity): string {
   if (!rule.mayMatch(text)) return text;
   const pattern = rule.pattern;
   // What text.replace(pattern, fn) does, without its per-match argument list; only replaced matches cost a slice.
@@ -282,11 +286,13 @@ function applyRule(text: string, rule: ActiveRule, seen: Map<string, number>): s
       pattern.lastIndex += 1;
       continue;
     }
+    if (out.length + (m.index - last) >= keep) break; // lands after the kept part, as do all later matches
     const replacement = rule.replace ? rule.replace(m) : redaction(rule.kind);
     if (replacement === null || replacement === match) continue;
     seen.set(rule.kind, (seen.get(rule.kind) ?? 0) + 1);
     out += text.slice(last, m.index) + replacement;
     last = m.index + match.length;
+    if (out.length >= keep) break;
   }
   return last === 0 ? text : out + text.slice(last);
 }
@@ -299,25 +305,43 @@ const REDACTED_TOKEN = /\[REDACTED:[a-z-]+\]/g;
  */
 export function maskSecrets(text: string, options: MaskingOptions = {}): MaskResult {
   const seen = new Map<string, number>();
-  let out = text;
-  // No rule can match text without an anchor, and nothing is replaced then: skipping such rules changes nothing.
-  // Without an exact anchor the case-sensitive rules are skipped, until a rule changes the text (a replacement
-  // brings new text): from there on every rule tests its own anchors again.
-  let exact = EXACT_ANCHORS.test(text);
-  if (exact || FOLDED_ANCHORS.test(text)) {
-    if (exact) out = maskPrivateKeys(out, seen);
-    for (const rule of ACTIVE_RULES) {
-      if (!exact && !rule.pattern.ignoreCase) continue;
-      const before = out;
-      out = applyRule(out, rule, seen);
-      if (out !== before) exact = true;
-    }
-  }
+  let out = maskBuiltIn(text, seen, Infinity);
   if (options.emails) out = applyRule(out, ACTIVE_EMAIL_RULE, seen);
   for (const pattern of options.extraPatterns ?? []) out = applyExtra(out, pattern, seen);
   let count = 0;
   for (const n of seen.values()) count += n;
   return { text: out, count, kinds: [...seen.keys()] };
+}
+
+/**
+ * `maskSecrets(text).text.slice(0, length)`: the start of a text masked by the
+ * built-in rules, for a caller that cuts the masked text there (a summary of a
+ * long tool output). The last rule stops where its output passes `length`;
+ * every other rule still masks the whole text, because its replacements can
+ * move later text into the kept part or change what a later rule matches there.
+ */
+export function maskedPrefix(text: string, length: number): string {
+  const masked = maskBuiltIn(text, new Map(), length);
+  return masked.length > length ? masked.slice(0, length) : masked;
+}
+
+/** The built-in rules and PEM blocks over `text`. `keep`: see applyRule; it applies to the last rule only. */
+function maskBuiltIn(text: string, seen: Map<string, number>, keep: number): string {
+  // No rule can match text without an anchor, and nothing is replaced then: skipping such rules changes nothing.
+  // Without an exact anchor the case-sensitive rules are skipped, until a rule changes the text (a replacement
+  // brings new text): from there on every rule tests its own anchors again.
+  let exact = EXACT_ANCHORS.test(text);
+  if (!exact && !FOLDED_ANCHORS.test(text)) return text;
+  let out = exact ? maskPrivateKeys(text, seen) : text;
+  const lastRule = ACTIVE_RULES.length - 1;
+  for (let i = 0; i <= lastRule; i++) {
+    const rule = ACTIVE_RULES[i]!;
+    if (!exact && !rule.pattern.ignoreCase) continue;
+    const before = out;
+    out = applyRule(out, rule, seen, i === lastRule ? keep : Infinity);
+    if (out !== before) exact = true;
+  }
+  return out;
 }
 
 function applyExtra(text: string, pattern: RegExp, seen: Map<string, number>): string {
