@@ -142,7 +142,8 @@ export async function withReadOnlyFile<T>(path: string, fn: (handle: FileHandle)
 
 /** Up to `length` bytes from `position` (fewer at the end of the file). */
 export async function readBytes(handle: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
+  // Not zero-filled: only the bytes read are returned.
+  const buffer = Buffer.allocUnsafe(length);
   let read = 0;
   while (read < length) {
     const { bytesRead } = await handle.read(buffer, read, length - read, position + read);
