@@ -142,7 +142,8 @@ export class DayFileBuffer {
       if (entry.queued.length > 0) {
         // One append of everything queued gives the same file as one append per chunk.
         dayFile.appendObservations(entry.file, entry.queued, path);
-        entry.unsaved.push(...entry.queued);
+        // Not push(...queued): a long queue spread as arguments overflows the stack (~120k observations).
+        for (const o of entry.queued) entry.unsaved.push(o);
         entry.queued = [];
         entry.dirty = true;
       }

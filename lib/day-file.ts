@@ -272,7 +272,8 @@ const PLAIN_SCALAR = /^[A-Za-z0-9_][A-Za-z0-9_.:%,/+ -]*$/;
 const SIMPLE_SCALAR = /^[A-Za-z_][A-Za-z0-9_.%,/+-]*(?: [A-Za-z0-9_.%,/+-]+)*$/;
 const RESERVED_WORD = /^(?:true|false|null|yes|no|on|off)$/i;
 function yamlScalar(text: string): string {
-  if (SIMPLE_SCALAR.test(text) && !RESERVED_WORD.test(text)) return text;
+  // (No reserved word is longer than 5 characters: ids and provenance strings skip that test.)
+  if (SIMPLE_SCALAR.test(text) && (text.length > 5 || !RESERVED_WORD.test(text))) return text;
   return PLAIN_SCALAR.test(text) && !/: |:$| #|\s$/.test(text) && !/^(true|false|null|~|yes|no|on|off|[-+]?[0-9.]+(e[-+]?[0-9]+)?)$/i.test(text) ? text : JSON.stringify(text);
 }
 
@@ -290,12 +291,50 @@ function formatProvenanceBlock(provenance: unknown): string {
   // Object.keys, not entries: entries is several times slower on a map of thousands of keys.
   const ids = Object.keys(map);
   if (ids.length === 0) return 'provenance: {}\n';
-  let out = 'provenance:\n';
-  for (const id of ids) {
+  const memo = provenanceMemos.get(map);
+  const reuse = memo !== undefined && startsWithMemo(map, ids, memo);
+  let out = reuse ? memo.text : 'provenance:\n';
+  const values: string[] = reuse ? memo.values : [];
+  let strings = true;
+  for (let i = reuse ? memo.ids.length : 0; i < ids.length; i++) {
+    const id = ids[i]!;
     const value = map[id];
-    out += typeof value === 'string' ? `  ${yamlScalar(id)}: ${yamlScalar(value)}\n` : yamlLib().stringify({ [id]: value }, { lineWidth: 0 }).replace(/^/gm, '  ').replace(/ +$/, '');
+    if (typeof value === 'string') {
+      out += `  ${yamlScalar(id)}: ${yamlScalar(value)}\n`;
+      values.push(value);
+    } else {
+      out += yamlLib().stringify({ [id]: value }, { lineWidth: 0 }).replace(/^/gm, '  ').replace(/ +$/, '');
+      strings = false;
+    }
   }
+  if (strings) provenanceMemos.set(map, { ids, values, text: out });
+  else provenanceMemos.delete(map);
   return out;
+}
+
+/**
+ * What formatProvenanceBlock last wrote for a map whose values were all
+ * strings: its keys and values then, and the text. A day file that grows by
+ * appends is written after every chunk of a long job; its block then only
+ * needs its new lines formatted. The text is reused only when the map still
+ * starts with the very same keys and values in the same order (checked entry
+ * by entry, by identity: far cheaper than formatting a line), so it is what
+ * formatting every entry again would give.
+ */
+interface ProvenanceMemo {
+  ids: string[];
+  values: string[];
+  text: string;
+}
+const provenanceMemos = new WeakMap<object, ProvenanceMemo>();
+
+function startsWithMemo(map: Record<string, unknown>, ids: readonly string[], memo: ProvenanceMemo): boolean {
+  if (memo.ids.length > ids.length) return false;
+  for (let i = 0; i < memo.ids.length; i++) {
+    const id = ids[i]!;
+    if (id !== memo.ids[i] || map[id] !== memo.values[i]) return false;
+  }
+  return true;
 }
 
 function formatSegment(seg: Segment): string {
@@ -332,7 +371,13 @@ function enc(s: string): string {
 
 /** `source agent session e1,e2` ⇄ Provenance. Spaces inside fields are %-encoded. */
 export function formatProvenance(p: Provenance): string {
-  return `${enc(p.source)} ${enc(p.agent)} ${enc(p.session)} ${p.entryIds.map(enc).join(',') || '-'}`;
+  return provenanceWith(`${enc(p.source)} ${enc(p.agent)} ${enc(p.session)} `, p.entryIds);
+}
+
+/** formatProvenance from its encoded `source agent session ` prefix. */
+function provenanceWith(prefix: string, entryIds: readonly string[]): string {
+  if (entryIds.length === 1) return prefix + (enc(entryIds[0]!) || '-'); // the common case, without map and join
+  return `${prefix}${entryIds.map(enc).join(',') || '-'}`;
 }
 
 export function parseProvenance(text: unknown): Provenance | undefined {
@@ -498,7 +543,18 @@ export function appendObservations(file: DayFile, observations: Observation[], p
   if (last.kind === 'obs') file.segments.push({ kind: 'raw', text: '\n' });
   // Added to the file's own map (not a copy of it: copying thousands of keys per append is slow).
   const prov = ownProvenanceMap(file.frontmatter);
-  for (const o of fresh) if (o.provenance) prov[o.id] = formatProvenance(o.provenance);
+  // Observations come in runs from one session: its encoded `source agent session ` prefix is made once per run.
+  let run: Provenance | undefined;
+  let prefix = '';
+  for (const o of fresh) {
+    const p = o.provenance;
+    if (!p) continue;
+    if (run === undefined || p.source !== run.source || p.agent !== run.agent || p.session !== run.session) {
+      run = p;
+      prefix = `${enc(p.source)} ${enc(p.agent)} ${enc(p.session)} `;
+    }
+    prov[o.id] = provenanceWith(prefix, p.entryIds);
+  }
   file.frontmatter.data.provenance = prov;
   // `existing` now holds exactly the ids of the file's lines.
   refreshOwnedFrontmatter(file, existing);

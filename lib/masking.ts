@@ -52,7 +52,8 @@ export function redaction(kind: string): string {
 
 const HAS_DIGIT = /[0-9]/;
 
-type Replacer = (match: string, groups: (string | undefined)[]) => string | null;
+/** `m` is the match: m[0] the whole match, m[1]… its groups. */
+type Replacer = (m: RegExpExecArray) => string | null;
 
 interface Rule {
   kind: SecretKind;
@@ -88,7 +89,7 @@ const RULES: Rule[] = [
     kind: 'url-credentials',
     anchors: ['://'],
     pattern: /(?<![a-zA-Z0-9+.-])([a-zA-Z][a-zA-Z0-9+.-]{0,20}:\/\/)[^\s/:@[\]"'<>]{1,256}:[^\s/@[\]"'<>]{1,256}@/g,
-    replace: (_m, g) => `${g[0]}${redaction('url-credentials')}@`,
+    replace: (m) => `${m[1]}${redaction('url-credentials')}@`,
   },
   {
     kind: 'slack-webhook',
@@ -101,7 +102,7 @@ const RULES: Rule[] = [
     anchors: ['sk-'],
     pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,512}/g,
     // Real keys always mix in digits; "sk-learn-is-a-python-library" does not.
-    replace: (m) => (HAS_DIGIT.test(m) ? redaction('openai-key') : null),
+    replace: (m) => (HAS_DIGIT.test(m[0]) ? redaction('openai-key') : null),
   },
   {
     kind: 'github-token',
@@ -113,7 +114,7 @@ const RULES: Rule[] = [
     kind: 'aws-secret-key',
     anchors: ['aws_secret_access_key'],
     pattern: /\b(aws_secret_access_key["']?\s{0,5}[=:]\s{0,5}["']?)(?!\[REDACTED)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi,
-    replace: (_m, g) => `${g[0]}${redaction('aws-secret-key')}`,
+    replace: (m) => `${m[1]}${redaction('aws-secret-key')}`,
   },
   { kind: 'slack-token', anchors: ['xox'], pattern: /\bxox[abeoprs]-[A-Za-z0-9-]{10,512}/g },
   { kind: 'google-api-key', anchors: ['AIza'], pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
@@ -123,7 +124,7 @@ const RULES: Rule[] = [
     anchors: ['earer'],
     pattern: /\b([Bb]earer\s{1,5})([A-Za-z0-9._~+/=-]{12,4096})/g,
     // Prose ("Bearer responsibilities") has no digits or token punctuation.
-    replace: (_m, g) => (/[0-9._~+/=-]/.test(g[1] ?? '') ? `${g[0]}${redaction('bearer-token')}` : null),
+    replace: (m) => (/[0-9._~+/=-]/.test(m[2] ?? '') ? `${m[1]}${redaction('bearer-token')}` : null),
   },
   {
     // password=…, passwd: …, "api_key": "…", DB_PASSWORD='…', token=… (not max_tokens=…: the keyword must end the
@@ -136,12 +137,12 @@ const RULES: Rule[] = [
         `(?:"(?!\\[REDACTED|\\$\\{[A-Za-z_][A-Za-z0-9_]{0,100}\\})([^"\\n]{1,512})"|'(?!\\[REDACTED|\\$\\{[A-Za-z_][A-Za-z0-9_]{0,100}\\})([^'\\n]{1,512})'|(?!\\[REDACTED|\\$\\{[A-Za-z_][A-Za-z0-9_]{0,100}\\})([^\\s"'\`<>,;(){}[\\]]{1,512}))`,
       'gi',
     ),
-    replace: (_m, g) => {
-      const value = g[1] ?? g[2] ?? g[3] ?? '';
+    replace: (m) => {
+      const value = m[2] ?? m[3] ?? m[4] ?? '';
       // ${ENV_VAR} references and obvious placeholders are not secrets (and are useful memory).
       if (/^(?:\*+|x+|\.\.\.|<[^>]*>)$/i.test(value)) return null;
-      const quote = g[1] !== undefined ? '"' : g[2] !== undefined ? "'" : '';
-      return `${g[0]}${quote}${redaction('secret')}${quote}`;
+      const quote = m[2] !== undefined ? '"' : m[3] !== undefined ? "'" : '';
+      return `${m[1]}${quote}${redaction('secret')}${quote}`;
     },
   },
 ];
@@ -240,6 +241,18 @@ const ACTIVE_EMAIL_RULE = activate(EMAIL_RULE);
  */
 const MAY_HOLD_SECRET = anyLiteral([PEM_ANCHOR, ...RULES.flatMap((rule) => rule.anchors)], true);
 
+/**
+ * The same split by case, for maskSecrets: the exact anchors of the
+ * case-sensitive rules and of PEM blocks, and the anchors of the
+ * case-insensitive rules ("key", "token", … common words in code). A text
+ * that holds "token" but none of the exact anchors (a tool output) is then
+ * spared the case-sensitive rules without a test per rule; and the exact
+ * anchors, being matched without case folding, are found several times
+ * faster than by MAY_HOLD_SECRET.
+ */
+const EXACT_ANCHORS = anyLiteral([PEM_ANCHOR, ...RULES.filter((rule) => !rule.pattern.ignoreCase).flatMap((rule) => rule.anchors)], false);
+const FOLDED_ANCHORS = anyLiteral(RULES.filter((rule) => rule.pattern.ignoreCase).flatMap((rule) => rule.anchors), true);
+
 /** Anchors of the rules whose matches can be kilobytes long (a JWT up to ~16 KiB, a bearer token 4 KiB). */
 const LONG_MATCH_ANCHORS = /eyJ|earer/i;
 
@@ -255,21 +268,33 @@ export function secretReach(kept: string): number {
   return LONG_MATCH_ANCHORS.test(kept) ? 17 * 1024 : 1024;
 }
 
-function applyRule(text: string, rule: ActiveRule, seen: Map<string, number>): string {
+/**
+ * `text` with the rule's matches replaced (the very same string when there is none to replace). With
+ * `keep`, only the result's first `keep` characters count: matches that would land after them (and all
+ * later ones) are left as they are, and the rest of the text is not searched.
+ */
+function applyRule(text: string, rule: ActiveRule, seen: Map<string, number>, keep = Infinity): string {
   if (!rule.mayMatch(text)) return text;
-  rule.pattern.lastIndex = 0;
-  return text.replace(rule.pattern, (...args: unknown[]) => {
-    const match = args[0] as string;
-    // args: match, ...groups, offset, input[, namedGroups]
-    let end = args.length - 2;
-    if (typeof args[args.length - 1] === 'object' && args[args.length - 1] !== null) end = args.length - 3;
-    const groups = args.slice(1, end) as (string | undefined)[];
-    if (match.length === 0) return match;
-    const replacement = rule.replace ? rule.replace(match, groups) : redaction(rule.kind);
-    if (replacement === null || replacement === match) return match;
+  const pattern = rule.pattern;
+  // What text.replace(pattern, fn) does, without its per-match argument list; only replaced matches cost a slice.
+  let out = '';
+  let last = 0;
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
+    const match = m[0];
+    if (match.length === 0) {
+      pattern.lastIndex += 1;
+      continue;
+    }
+    if (out.length + (m.index - last) >= keep) break; // lands after the kept part, as do all later matches
+    const replacement = rule.replace ? rule.replace(m) : redaction(rule.kind);
+    if (replacement === null || replacement === match) continue;
     seen.set(rule.kind, (seen.get(rule.kind) ?? 0) + 1);
-    return replacement;
-  });
+    out += text.slice(last, m.index) + replacement;
+    last = m.index + match.length;
+    if (out.length >= keep) break;
+  }
+  return last === 0 ? text : out + text.slice(last);
 }
 
 const REDACTED_TOKEN = /\[REDACTED:[a-z-]+\]/g;
@@ -280,17 +305,43 @@ const REDACTED_TOKEN = /\[REDACTED:[a-z-]+\]/g;
  */
 export function maskSecrets(text: string, options: MaskingOptions = {}): MaskResult {
   const seen = new Map<string, number>();
-  let out = text;
-  // No rule can match text without an anchor, and nothing is replaced then: skipping them all changes nothing.
-  if (MAY_HOLD_SECRET.test(text)) {
-    out = maskPrivateKeys(out, seen);
-    for (const rule of ACTIVE_RULES) out = applyRule(out, rule, seen);
-  }
+  let out = maskBuiltIn(text, seen, Infinity);
   if (options.emails) out = applyRule(out, ACTIVE_EMAIL_RULE, seen);
   for (const pattern of options.extraPatterns ?? []) out = applyExtra(out, pattern, seen);
   let count = 0;
   for (const n of seen.values()) count += n;
   return { text: out, count, kinds: [...seen.keys()] };
+}
+
+/**
+ * `maskSecrets(text).text.slice(0, length)`: the start of a text masked by the
+ * built-in rules, for a caller that cuts the masked text there (a summary of a
+ * long tool output). The last rule stops where its output passes `length`;
+ * every other rule still masks the whole text, because its replacements can
+ * move later text into the kept part or change what a later rule matches there.
+ */
+export function maskedPrefix(text: string, length: number): string {
+  const masked = maskBuiltIn(text, new Map(), length);
+  return masked.length > length ? masked.slice(0, length) : masked;
+}
+
+/** The built-in rules and PEM blocks over `text`. `keep`: see applyRule; it applies to the last rule only. */
+function maskBuiltIn(text: string, seen: Map<string, number>, keep: number): string {
+  // No rule can match text without an anchor, and nothing is replaced then: skipping such rules changes nothing.
+  // Without an exact anchor the case-sensitive rules are skipped, until a rule changes the text (a replacement
+  // brings new text): from there on every rule tests its own anchors again.
+  let exact = EXACT_ANCHORS.test(text);
+  if (!exact && !FOLDED_ANCHORS.test(text)) return text;
+  let out = exact ? maskPrivateKeys(text, seen) : text;
+  const lastRule = ACTIVE_RULES.length - 1;
+  for (let i = 0; i <= lastRule; i++) {
+    const rule = ACTIVE_RULES[i]!;
+    if (!exact && !rule.pattern.ignoreCase) continue;
+    const before = out;
+    out = applyRule(out, rule, seen, i === lastRule ? keep : Infinity);
+    if (out !== before) exact = true;
+  }
+  return out;
 }
 
 function applyExtra(text: string, pattern: RegExp, seen: Map<string, number>): string {

@@ -7,6 +7,7 @@
  * Pure parse/format; no I/O.
  */
 import * as crypto from 'node:crypto';
+import { isWhiteSpace } from './sources/whitespace.js';
 import type { Observation, Priority } from './types.js';
 
 export const PRIORITY_EMOJI: Record<Priority, string> = { high: '🔴', medium: '🟡', low: '🟢' };
@@ -97,13 +98,16 @@ export function parseObservationContent(content: string): ParsedLine | undefined
   };
 }
 
-/** Whitespace inside a text that `oneLine` would change: any but a plain space, or two spaces. */
-const UNTIDY_SPACE = /[^\S ]| {2}/;
+/**
+ * Whitespace that `oneLine` would change inside a text: any but a plain space, or a space before more white
+ * space. With a look at both ends this is `/\s\s|[^\S ]|^\s|\s$/`, whose four alternatives tried at every
+ * character cost half as much again (oneLine runs for every observation the Observer makes and writes).
+ */
+const UNTIDY_INSIDE = /[^\S ]| \s/;
 
-/** Would `oneLine` change `text`? (`/\s\s|[^\S ]|^\s|\s$/.test(text)`: the ends are two character tests.) */
 function untidy(text: string): boolean {
   const n = text.length;
-  return (n > 0 && (text.charCodeAt(0) === 0x20 || text.charCodeAt(n - 1) === 0x20)) || UNTIDY_SPACE.test(text);
+  return n > 0 && (isWhiteSpace(text.charCodeAt(0)) || isWhiteSpace(text.charCodeAt(n - 1)) || UNTIDY_INSIDE.test(text));
 }
 
 /** Collapse whitespace so an observation stays one line. */
@@ -119,9 +123,9 @@ export function formatObservationLine(obs: Pick<Observation, 'priority' | 'done'
   if (obs.time) line += ` ${obs.time}`;
   line += ` [${obs.category}] ${text}`;
   if (obs.tags.length > 0) {
-    // Tags the text already carries inline are not repeated at the end.
-    const inline = new Set(text.includes('#') ? Array.from(text.matchAll(TAG_PATTERN), (m) => m[1]) : []);
-    for (const t of obs.tags) if (!inline.has(t)) line += ` #${t}`;
+    // Tags the text already carries inline are not repeated at the end (a text without '#' carries none).
+    const inline = text.includes('#') ? new Set(Array.from(text.matchAll(TAG_PATTERN), (m) => m[1])) : undefined;
+    for (const t of obs.tags) if (!inline?.has(t)) line += ` #${t}`;
   }
   return `${line} ^${obs.id}`;
 }

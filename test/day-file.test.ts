@@ -182,6 +182,35 @@ test('provenance with awkward session ids and entry ids round-trips through the 
   assert.equal(formatDayFile(parseDayFile(text)), text);
 });
 
+test('a file written again after appends gets the provenance block that formatting every entry gives, whatever changed in the map', () => {
+  const file = createDayFile({ date: '2026-02-12', agent: 'main', tier: 'hot' });
+  // The same file with a copy of its map: nothing remembered about it, every line formatted.
+  const reference = () => {
+    const data = { ...file.frontmatter.data };
+    if (data.provenance) data.provenance = { ...(data.provenance as Record<string, unknown>) };
+    return formatDayFile({ frontmatter: { ...file.frontmatter, data }, segments: file.segments });
+  };
+  const step = (texts: string[], provenance?: Observation['provenance']) => {
+    appendObservations(file, texts.map((t) => obs(t, provenance ? { provenance } : {})));
+    assert.equal(formatDayFile(file), reference());
+  };
+  step(['First fact.', 'Second fact.', 'Third fact.']);
+  step(['Fourth fact.'], { source: 'openclaw', agent: 'main', session: 's 2', entryIds: ['', 'x,y'] });
+  const prov = file.frontmatter.data.provenance as Record<string, unknown>;
+  const [first, second] = Object.keys(prov);
+  prov[first!] = 'openclaw main other e1'; // changed in place: same key, same place
+  assert.equal(formatDayFile(file), reference());
+  step(['Fifth fact.']);
+  delete prov[second!];
+  prov[second!] = 'openclaw main s1 z9'; // the same key again, now at the end
+  assert.equal(formatDayFile(file), reference());
+  prov[first!] = { not: 'a string' };
+  assert.equal(formatDayFile(file), reference());
+  step(['Sixth fact.']);
+  prov[first!] = 'openclaw main s1 back';
+  step(['Seventh fact.']);
+});
+
 test('oneLine, normaliseForId and observationId agree with their plain regex definitions on awkward text', () => {
   const texts = ['', ' ', 'tidy text', 'a  b', '\tTabbed\n', 'x\u00a0y', 'x\u2028y', '\ufeffBOM', ' lead', 'trail ', 'a \n b', 'Done.', 'Done...!?', 'end。', 'end…', '...', '!?', 'MiXeD Case', 'İstanbul ß', 'emoji 🎉!', 'dots. in. middle.', '.leading'];
   for (const text of texts) {

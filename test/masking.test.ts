@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileExtraPatterns, maskSecrets } from '../lib/masking.js';
+import { compileExtraPatterns, maskedPrefix, maskSecrets } from '../lib/masking.js';
 import { ConfigError } from '../lib/errors.js';
 
 // Secrets are assembled at run time so this file itself does not look like a leaked credential.
@@ -179,6 +179,22 @@ test('idempotent: masking twice equals masking once, and counts nothing the seco
   assert.equal(twice.count, 0);
   assert.ok(once.count >= SECRETS.length + 5);
   assert.ok(!/REDACTED:custom/.test(once.text.replace('[REDACTED:custom]', '')), 'extra pattern matched once, not inside labels');
+});
+
+test('maskedPrefix is the start of maskSecrets\' text, cut anywhere: before, inside, after and between secrets', () => {
+  // Secrets and key=value pairs back to back, so a cut falls inside matches, between them, and where a
+  // shorter redaction has pulled later text forward.
+  let x = 11;
+  const rand = () => (x = (x * 48271) % 2147483647) / 2147483647;
+  const pieces = [...SECRETS.map(([, s]) => s), 'password=hunter2x', `token: "${rep('t0k', 40)}"`, 'api_key=', 'Bearer abc123def456ghi', 'https://u:p@h.io/x', ' ', '\n', 'plain words ', 'key', '[REDACTED:secret]'];
+  for (let i = 0; i < 300; i++) {
+    let text = '';
+    for (let k = Math.floor(rand() * 12); k > 0; k--) text += pieces[Math.floor(rand() * pieces.length)];
+    const full = maskSecrets(text).text;
+    for (const length of [0, 1, 7, 20, 50, 81, 120, 201, 400, 1000, 5000]) {
+      assert.equal(maskedPrefix(text, length), full.slice(0, length), `${length}: ${JSON.stringify(text.slice(0, 80))}`);
+    }
+  }
 });
 
 test('extra patterns from config: plain and /…/flags forms', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cap, capOneLine, collapseWhiteSpace, oneLine } from '../lib/sources/whitespace.js';
+import { cap, capOneLine, collapseWhiteSpace, oneLine, oneLineStart } from '../lib/sources/whitespace.js';
 
 /** The regular-expression spellings the fast paths must agree with. */
 const slowCollapse = (text: string) => text.replace(/\s+/g, ' ');
@@ -29,6 +29,27 @@ test('capOneLine and collapseWhiteSpace agree with the regular expressions on ra
     for (const max of [1, 2, 3, 80, 120, 200, 1000]) {
       assert.equal(capOneLine(text, max), slowCapOneLine(text, max), `max ${max}: ${JSON.stringify(text.slice(0, 60))}`);
     }
+  }
+});
+
+test('oneLineStart: a start taken further is the start built at once (cut inside a word, at a space, at a line break)', () => {
+  let x = 3;
+  const rand = () => (x = (x * 48271) % 2147483647) / 2147483647;
+  const pieces = ['word', 'x', 'ab cd', '😀', '\t', '\n  ', ' ', '  ', '\u00a0', 'y'.repeat(40)];
+  for (let i = 0; i < 2000; i++) {
+    let text = rand() < 0.5 ? ' ' : '';
+    for (let k = Math.floor(rand() * 40); k > 0; k--) text += pieces[Math.floor(rand() * pieces.length)];
+    const first = 1 + Math.floor(rand() * 30);
+    const second = first + Math.floor(rand() * 60);
+    const once = oneLineStart(text, second).text;
+    const further = oneLineStart(text, second, oneLineStart(text, first)).text;
+    const whole = slowCollapse(text).trim();
+    // Both are starts of the one-line text, long enough for a cut at `second - 1`.
+    for (const start of [once, further]) {
+      assert.ok(whole.startsWith(start), JSON.stringify({ text, first, second, start }));
+      assert.ok(start.length >= Math.min(second, whole.length), JSON.stringify({ text, first, second, start }));
+    }
+    assert.equal(cap(further, second - 1), cap(whole, second - 1));
   }
 });
 

@@ -59,15 +59,22 @@ export async function* iterateLineBatches(handle: FileHandle, options: LineReadO
   let pieceBytes = 0;
   let tooLong = false;
 
-  /** The record of the line that ends at file offset `end`; `tail` is its part in the current buffer. */
-  const finish = (end: number, terminated: boolean, tail: Buffer): LineRecord => {
+  /**
+   * The record of the line that ends at file offset `end`; its part in the current buffer is
+   * `source[from, to)`. `asciiSource`: that buffer is all ASCII (tested once for all its lines).
+   */
+  const finish = (end: number, terminated: boolean, source: Buffer, from: number, to: number, asciiSource: boolean): LineRecord => {
     lineNo += 1;
     const length = (terminated ? end - 1 : end) - lineStart;
     const record: LineRecord = { lineNo, start: lineStart, end, bytes: length };
     if (tooLong || length > options.maxLineBytes) {
       record.problem = 'too-long';
+    } else if (asciiSource && pieces.length === 0) {
+      // The common case, decoded straight from the buffer: the same text as below, without a view per line.
+      record.text = source.toString('latin1', from, to > from && source[to - 1] === 0x0d ? to - 1 : to);
     } else {
       // A line inside one buffer is decoded in place; only a line split across reads is joined.
+      const tail = source.subarray(from, to);
       let bytes = pieces.length === 0 ? tail : Buffer.concat([...pieces, tail], pieceBytes + tail.length);
       if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
       if (isAscii(bytes)) {
@@ -92,10 +99,11 @@ export async function* iterateLineBatches(handle: FileHandle, options: LineReadO
     const { bytesRead } = await handle.read(buffer, 0, bufferBytes, position);
     if (bytesRead === 0) break;
     const filled = buffer.subarray(0, bytesRead);
+    const ascii = isAscii(filled);
     const batch: LineRecord[] = [];
     let from = 0;
     for (let nl = filled.indexOf(NEWLINE, from); nl !== -1; nl = filled.indexOf(NEWLINE, from)) {
-      batch.push(finish(position + nl + 1, true, tooLong ? EMPTY : filled.subarray(from, nl)));
+      batch.push(tooLong ? finish(position + nl + 1, true, EMPTY, 0, 0, false) : finish(position + nl + 1, true, filled, from, nl, ascii));
       from = nl + 1;
     }
     if (from < bytesRead && !tooLong) {
@@ -112,7 +120,7 @@ export async function* iterateLineBatches(handle: FileHandle, options: LineReadO
     position += bytesRead;
     if (batch.length > 0) yield batch;
   }
-  if (options.includeUnterminated && position > lineStart) yield [finish(position, false, EMPTY)];
+  if (options.includeUnterminated && position > lineStart) yield [finish(position, false, EMPTY, 0, 0, false)];
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -134,7 +142,8 @@ export async function withReadOnlyFile<T>(path: string, fn: (handle: FileHandle)
 
 /** Up to `length` bytes from `position` (fewer at the end of the file). */
 export async function readBytes(handle: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
+  // Not zero-filled: only the bytes read are returned.
+  const buffer = Buffer.allocUnsafe(length);
   let read = 0;
   while (read < length) {
     const { bytesRead } = await handle.read(buffer, read, length - read, position + read);

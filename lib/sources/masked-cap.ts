@@ -6,19 +6,27 @@
  * anchor, the built-in rules mask a window long enough for any secret that
  * starts there, and the cut is made in the masked text. Pure.
  */
-import { maskSecrets, secretReach } from '../masking.js';
-import { cap, capOneLine } from './whitespace.js';
+import { maskedPrefix, secretReach } from '../masking.js';
+import { cap, oneLineStart } from './whitespace.js';
 
-/** `capOneLine(text, max)`, with built-in secrets masked before the cut. */
+/**
+ * `capOneLine(text, max)`, with built-in secrets masked before the cut. The
+ * window to mask continues the one-line text already built for the kept
+ * part, and the cut looks at its first `max + 1` masked characters only, so
+ * only those are asked for.
+ */
 export function capOneLineMasked(text: string, max: number): string {
-  const kept = capOneLine(text, max);
+  const start = oneLineStart(text, max + 1);
+  const kept = cap(start.text, max);
   const reach = secretReach(kept);
-  return reach === 0 ? kept : cap(maskSecrets(capOneLine(text, max + reach)).text, max);
+  if (reach === 0) return kept;
+  const window = cap(oneLineStart(text, max + reach + 1, start).text, max + reach); // = capOneLine(text, max + reach)
+  return cap(maskedPrefix(window, max + 1), max);
 }
 
 /** `cap(text, max)`, with built-in secrets masked before the cut. */
 export function capMasked(text: string, max: number): string {
   const kept = cap(text, max);
   const reach = secretReach(kept);
-  return reach === 0 ? kept : cap(maskSecrets(text.slice(0, max + reach)).text, max);
+  return reach === 0 ? kept : cap(maskedPrefix(text.slice(0, max + reach), max + 1), max);
 }

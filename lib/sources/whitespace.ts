@@ -32,7 +32,9 @@ export function collapseWhiteSpace(text: string): string {
   let previousSpace = false;
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
-    if (code === 0x20) {
+    if (code > 0x20 && code < 0xa0) {
+      previousSpace = false; // printable ASCII, the common case, without the full test
+    } else if (code === 0x20) {
       if (previousSpace) return text.replace(/\s+/g, ' ');
       previousSpace = true;
     } else if (isWhiteSpace(code)) {
@@ -61,25 +63,56 @@ export function cap(text: string, max: number): string {
 /**
  * `cap(oneLine(text), max)`, reading only as much of `text` as the result
  * needs: a 5 KB tool output summarised to 200 characters costs about 200
- * characters of work, not a pass over the whole output. The words (runs of
- * non-white-space) are joined with single spaces until one character more
- * than `max` is known, which is all `cap` looks at.
+ * characters of work, not a pass over the whole output.
  */
 export function capOneLine(text: string, max: number): string {
+  return cap(oneLineStart(text, max + 1).text, max);
+}
+
+/** The start of `oneLine(text)`, built as far as asked; an earlier start can be taken further. */
+export interface OneLineStart {
+  /** The first characters of `oneLine(text)`: at least the `limit` asked for, unless it is shorter. */
+  text: string;
+  /** Where in `text` building stopped. */
+  next: number;
+  /** Building stopped inside a run of text (at the limit), not at white space. */
+  midRun: boolean;
+}
+
+/**
+ * The first `limit` characters (or one more) of `oneLine(text)`, or all of it
+ * when shorter: what `cap` needs for a cut at `limit - 1`. `from` is a
+ * shorter start of the same text, continued rather than built again.
+ * The text is copied in runs, not word by word: a stretch of `text` whose
+ * words are already separated by single plain spaces is its own one-line
+ * form, so a run ends only where white space needs collapsing (a line break,
+ * an indent, a tab), and a run of code or prose costs one slice.
+ */
+export function oneLineStart(text: string, limit: number, from?: OneLineStart): OneLineStart {
   const length = text.length;
-  let out = '';
-  let i = 0;
-  while (i < length) {
-    while (i < length && isWhiteSpace(text.charCodeAt(i))) i += 1;
-    if (i === length) break; // trailing white space is trimmed
-    if (out.length > 0) out += ' ';
-    // Never copy more of a long word than can still be kept.
-    const stop = Math.min(length, i + (max + 1 - out.length));
+  let out = from ? from.text : '';
+  let i = from ? from.next : 0;
+  // Continuing a run cut at the limit: no space goes before the rest of it (if it went on).
+  let midRun = from !== undefined && from.midRun && i < length && !isWhiteSpace(text.charCodeAt(i));
+  while (i < length && out.length < limit) {
+    if (!midRun) {
+      while (i < length && isWhiteSpace(text.charCodeAt(i))) i += 1;
+      if (i === length) break; // trailing white space is trimmed
+      if (out.length > 0) out += ' ';
+    }
+    // Never copy more than can still be kept.
+    const stop = Math.min(length, i + (limit - out.length));
     let j = i + 1;
-    while (j < stop && !isWhiteSpace(text.charCodeAt(j))) j += 1;
+    for (; j < stop; j += 1) {
+      const code = text.charCodeAt(j);
+      if (code > 0x20 && code < 0xa0) continue; // printable ASCII: never white space
+      // A single plain space before more text stays as it is; any other white space ends the run.
+      if (code === 0x20 ? j + 1 < length && !isWhiteSpace(text.charCodeAt(j + 1)) : !isWhiteSpace(code)) continue;
+      break;
+    }
     out += text.slice(i, j);
-    if (out.length > max) break;
+    midRun = j >= stop; // stopped by the limit (or the end of the text), not by white space
     i = j;
   }
-  return cap(out, max);
+  return { text: out, next: i, midRun };
 }
