@@ -258,8 +258,10 @@ const LONG_MATCH_ANCHORS = /eyJ|earer/i;
 
 /**
  * How far past the end of `kept` a built-in secret that starts inside it can
- * reach (0: no rule's anchor is in `kept`, so none starts there). Every rule's
- * secret follows its anchor, and a PEM block without its END is masked to the
+ * reach (0: no rule's anchor is in `kept`, so none starts there). A rule's
+ * match may begin before its anchor (a key name before `api_key=`, "Bearer"
+ * before "earer", a scheme before "://"), but the secret part of every match
+ * comes after the anchor, and a PEM block without its END is masked to the
  * end of what is given, so masking `kept` plus this many characters and then
  * cutting never leaves part of a secret unmasked.
  */
