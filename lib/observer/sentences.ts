@@ -92,11 +92,8 @@ function cleanLine(line: string): string {
   if (line.includes('](')) {
     line = line.replace(/!\[([^\][\n]{0,200})\]\([^()\s]{0,500}\)/g, '$1').replace(/\[([^\][\n]{1,200})\]\([^()\s]{0,500}\)/g, '$1');
   }
-  if (line.includes('*') || line.includes('_')) {
-    line = line
-      .replace(/(\*\*|__)(?=[^\s*_])([^*_\n]{1,300}?)(?<=\S)\1/g, '$2')
-      .replace(/(^|[\s(])[*_](?=[^\s*_])([^*_\n]{1,300}?)(?<=\S)[*_](?=[\s).,!?:;]|$)/g, '$1$2');
-  }
+  if (line.includes('**') || line.includes('__')) line = line.replace(/(\*\*|__)(?=[^\s*_])([^*_\n]{1,300}?)(?<=\S)\1/g, '$2');
+  if (line.includes('*') || line.includes('_')) line = line.replace(/(^|[\s(])[*_](?=[^\s*_])([^*_\n]{1,300}?)(?<=\S)[*_](?=[\s).,!?:;]|$)/g, '$1$2');
   if (line.includes('`')) line = line.replace(/`([^`\n]{1,300})`/g, '$1');
   return line.trim();
 }
