@@ -370,6 +370,8 @@ test('tags: trigger words and proper nouns, ASCII and not', () => {
   assert.deepEqual(detectTags('Deploy with K8S, then ask GPT-4'), ['kubernetes', 'llm']);
   // Trigger words count only as whole words.
   assert.deepEqual(detectTags('the pgadmin and tsconfig files'), []);
+  // Code languages: known ones map to a tag; a label that is an Object.prototype key is no language.
+  assert.deepEqual(detectTags('see the snippet', ['ts', 'constructor', 'tostring', 'bash']), ['typescript', 'shell']);
   // A capitalised word inside a sentence is a name; the first word only before "'s".
   assert.deepEqual(detectTags('We hiked near Banff with Mira'), ['banff']);
   assert.deepEqual(detectTags("Mira's sister likes hiking"), ['mira']);

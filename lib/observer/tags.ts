@@ -190,12 +190,13 @@ function candidateEntries(text: string, ascii: boolean): number[] {
   return out;
 }
 
-const CODE_LANG: Record<string, string> = {
+// A Map: a code block labelled ```constructor must not find Object.prototype's.
+const CODE_LANG = new Map(Object.entries({
   ts: 'typescript', typescript: 'typescript', tsx: 'typescript', js: 'javascript', javascript: 'javascript',
   jsx: 'javascript', py: 'python', python: 'python', rs: 'rust', rust: 'rust', go: 'golang', sql: 'sql',
   java: 'java', kt: 'kotlin', rb: 'ruby', php: 'php', sh: 'shell', bash: 'shell', zsh: 'shell',
   yaml: 'yaml', yml: 'yaml', dockerfile: 'docker', css: 'css', html: 'html',
-};
+}));
 
 const HASHTAG = /(?:^|\s)#([\p{L}_][\p{L}\p{N}_-]{1,30})/gu;
 
@@ -223,7 +224,7 @@ export function detectTags(text: string, codeLanguages: string[] = [], max = 3, 
   const tags: string[] = [];
   for (const { tag } of found) if (!tags.includes(tag)) tags.push(tag);
   for (const lang of codeLanguages) {
-    const tag = CODE_LANG[lang];
+    const tag = CODE_LANG.get(lang);
     if (tag && !tags.includes(tag)) tags.push(tag);
   }
   // A specific tag makes its generic parent redundant.
