@@ -268,6 +268,9 @@ async function recordLlmFailure(out: JobOutput, state: State, error: unknown, at
   await out.save();
 }
 
+/** Chunks a stream reads, and hands to the Observer, ahead of the one whose observations are being written. */
+const READ_AHEAD = 3;
+
 async function observeStream(
   stream: SourceStream,
   source: TranscriptSource,
@@ -279,30 +282,38 @@ async function observeStream(
   changed: Set<string>,
   out: JobOutput,
 ): Promise<void> {
-  // A pipeline: while chunk N's observations are written, the Observer already works on
-  // chunk N+1 and chunk N+2 is being read (an Observer on a worker thread runs in
-  // parallel with the reading). Only reading and observing run ahead: observations are
-  // written and the cursor moves strictly in order, and nothing is saved for a chunk
-  // before its observations, so the cursor on disk never passes an observation that
-  // is not on disk.
-  const start = (chunk: StreamChunk): InFlight => ({
-    chunk,
-    observing: chunk.messages.length > 0 ? settled(options.observer.observe(batchOf(stream, chunk.messages, options, now))) : undefined,
-  });
-  const readAfter = (chunk: StreamChunk) => (chunk.done ? undefined : settled(source.read(stream, chunk.cursor, limits)));
-  let current = start(await source.read(stream, state.streams[stream.key]?.cursor, limits));
-  let next = readAfter(current.chunk);
-  for (;;) {
+  // A pipeline: up to READ_AHEAD chunks past the one being written are read and handed
+  // to the Observer, so an Observer on a worker thread always has work while the main
+  // thread reads, masks and writes. Only reading and observing run ahead: observations
+  // are written and the cursor moves strictly in order, and nothing is saved for a chunk
+  // before its observations, so the cursor on disk never passes an observation that is
+  // not on disk.
+  const queue: InFlight[] = [];
+  let cursor = state.streams[stream.key]?.cursor;
+  let more = true;
+  let readFailure: { error: unknown } | undefined;
+  const fill = async (): Promise<void> => {
+    while (more && queue.length <= READ_AHEAD) {
+      let chunk: StreamChunk;
+      try {
+        chunk = await source.read(stream, cursor, limits);
+      } catch (error) {
+        if (queue.length === 0) throw error;
+        // The chunks before it are written first; then the stream fails with this error.
+        readFailure = { error };
+        more = false;
+        return;
+      }
+      queue.push({ chunk, observing: chunk.messages.length > 0 ? settled(options.observer.observe(batchOf(stream, chunk.messages, options, now))) : undefined });
+      // A chunk that does not move the cursor is the last one (reading on would read it again).
+      if (chunk.done || sameCursor(cursor, chunk.cursor)) more = false;
+      cursor = chunk.cursor;
+    }
+  };
+  await fill();
+  for (let current = queue.shift(); current; current = queue.shift()) {
     const { chunk } = current;
     const observed = current.observing ? unwrap(await current.observing) : undefined;
-    // Hand the Observer its next chunk before writing this one's observations.
-    let following: InFlight | undefined;
-    if (next) {
-      const read = await next;
-      following = read.ok ? start(read.value) : undefined;
-      next = following ? readAfter(following.chunk) : undefined;
-      if (!read.ok) current.failedAfter = read.error;
-    }
     const previous = state.streams[stream.key];
     let added = 0;
     if (observed) {
@@ -323,21 +334,16 @@ async function observeStream(
     options.onProgress?.({ stream, messages: chunk.messages.length, observations: added });
     const last = chunk.done || !moved;
     if (last || out.saveDue) await out.saveIfChanged();
-    // A chunk that did not move the cursor ends the stream (what was read ahead from it is
-    // dropped); a read that failed ends it with its error, after the chunks before it.
-    if (last) break;
-    if (current.failedAfter !== undefined) throw current.failedAfter;
-    if (!following) break;
-    current = following;
+    if (last) return;
+    await fill();
   }
+  if (readFailure) throw readFailure.error;
 }
 
 /** A chunk read, and the Observer's work on it (a promise that never rejects). */
 interface InFlight {
   chunk: StreamChunk;
   observing: Promise<Settled<ObserverResult>> | undefined;
-  /** The read of the next chunk failed: thrown once this chunk is done. */
-  failedAfter?: unknown;
 }
 
 function batchOf(stream: SourceStream, messages: Message[], options: ObserveJobOptions, now: () => Date): ObserverBatch {
