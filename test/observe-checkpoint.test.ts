@@ -287,8 +287,8 @@ test('an Observer that fails on a chunk: the chunks before it are saved, the one
     let reads = 0;
     const first = await runObserveJob({ paths: home, sources: [source(stateDir, async () => void reads++)], observer: failing, logger: createMemoryLogger(), timeZone: 'UTC', now: () => NOW, limits: LIMITS, checkpointMs: 3_600_000 });
     assert.match(first.failures[0]!.message, /observer broke/);
-    assert.equal(calls, 4);
-    assert.ok(reads >= 5, `the job had read past the failing chunk (${reads} reads)`);
+    // Chunks past the failing one had been read and handed to the Observer; none of them is saved.
+    assert.ok(calls > 4 && reads > 4, `the job had read past the failing chunk (${reads} reads, ${calls} Observer calls)`);
     const saved = Object.values((await stateJson(home)).streams)[0]!;
     assert.equal(saved.messages, first.messages, 'the cursor covers exactly the chunks whose observations were written');
     const lines = Object.values(await dayFiles(home)).join('').split('\n').filter((l) => /\^o-[0-9a-f]{10}$/.test(l));
