@@ -34,6 +34,8 @@ export interface ThreadOptions {
 export interface ThreadedObserver extends Observer {
   /** Batches observed on the worker thread so far (the rest ran inline). */
   readonly threadedBatches: number;
+  /** Milliseconds the rules took on the worker thread so far. */
+  readonly workerMs: number;
   /** End the worker now (it also ends by itself when idle). */
   close(): Promise<void>;
 }
@@ -70,6 +72,7 @@ export function createThreadedHeuristicObserver(options: HeuristicObserverOption
   let worker: Worker | undefined;
   let nextId = 0;
   let threadedBatches = 0;
+  let busyMs = 0;
   let idleTimer: NodeJS.Timeout | undefined;
   const pending = new Map<number, Pending>();
 
@@ -106,7 +109,10 @@ export function createThreadedHeuristicObserver(options: HeuristicObserverOption
       const p = pending.get(reply.id);
       if (!p) return;
       pending.delete(reply.id);
-      if ('result' in reply) p.resolve(reply.result);
+      if ('json' in reply) {
+        busyMs += reply.ms;
+        p.resolve(JSON.parse(reply.json) as ObserverResult);
+      }
       else p.reject(Object.assign(new Error(reply.error.message), reply.error.stack ? { stack: reply.error.stack } : {}));
       if (pending.size === 0) idle(w);
     });
@@ -136,6 +142,9 @@ export function createThreadedHeuristicObserver(options: HeuristicObserverOption
     label: 'heuristic (offline)',
     get threadedBatches() {
       return threadedBatches;
+    },
+    get workerMs() {
+      return busyMs;
     },
     observe(batch) {
       return new Promise<ObserverResult>((resolve, reject) => {
