@@ -352,7 +352,7 @@ function batchOf(stream: SourceStream, messages: Message[], options: ObserveJobO
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
-/** A promise that never rejects (a read ahead may fail while nobody awaits it yet). */
+/** A promise that never rejects (the Observer may fail on a chunk handed over ahead while nobody awaits it yet). */
 function settled<T>(promise: Promise<T>): Promise<Settled<T>> {
   return promise.then(
     (value) => ({ ok: true, value }),
