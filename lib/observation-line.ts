@@ -7,7 +7,7 @@
  * Pure parse/format; no I/O.
  */
 import * as crypto from 'node:crypto';
-import { isWhiteSpace } from './sources/whitespace.js';
+import { isWhiteSpace } from './whitespace.js';
 import type { Observation, Priority } from './types.js';
 
 export const PRIORITY_EMOJI: Record<Priority, string> = { high: '🔴', medium: '🟡', low: '🟢' };

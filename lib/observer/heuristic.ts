@@ -23,7 +23,7 @@ import { cleanMessageText, hasHangul, isKorean, splitSentences } from './sentenc
 import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
 import { detectTags } from './tags.js';
 import { annotateDates, findDateAnchors, instantMs, localClock, localDateTime, type DateAnchor, type LocalDateTime } from './time.js';
-import { isWhiteSpace } from '../sources/whitespace.js';
+import { isWhiteSpace } from '../whitespace.js';
 
 export type { SpeakerNames } from './speakers.js';
 

@@ -7,7 +7,7 @@
  * starts there, and the cut is made in the masked text. Pure.
  */
 import { maskedPrefix, secretReach } from '../masking.js';
-import { cap, oneLineStart } from './whitespace.js';
+import { cap, oneLineStart } from '../whitespace.js';
 
 /**
  * `capOneLine(text, max)`, with built-in secrets masked before the cut. The

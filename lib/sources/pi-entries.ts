@@ -18,7 +18,7 @@ import * as crypto from 'node:crypto';
 import { maskSecrets, type MaskingOptions } from '../masking.js';
 import type { Message, Role, SourceKind } from '../types.js';
 import { capMasked, capOneLineMasked } from './masked-cap.js';
-import { collapseWhiteSpace } from './whitespace.js';
+import { collapseWhiteSpace } from '../whitespace.js';
 
 export interface PiContext {
   source: SourceKind;

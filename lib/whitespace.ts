@@ -1,5 +1,5 @@
 /**
- * White-space helpers for transcript text: collapse runs to one space, and
+ * White-space helpers for transcript and observation text: collapse runs to one space, and
  * reduce a (possibly multi-kilobyte) text to one capped line. Pure.
  *
  * "White space" is exactly what `/\s/` and `String.prototype.trim` mean, so
