@@ -49,11 +49,11 @@ function source(stateDir: string, beforeRead?: ReadHook): TranscriptSource {
   };
 }
 
-function observe(paths: HomePaths, src: TranscriptSource, checkpointMs?: number): Promise<ObserveJobResult> {
+function observe(paths: HomePaths, src: TranscriptSource, checkpointMs?: number, observer: Observer = createHeuristicObserver()): Promise<ObserveJobResult> {
   return runObserveJob({
     paths,
     sources: [src],
-    observer: createHeuristicObserver(),
+    observer,
     logger: createMemoryLogger(),
     timeZone: 'UTC',
     now: () => NOW,
@@ -247,15 +247,7 @@ test('the job reads the next chunk while the Observer works, and still writes in
       },
     };
     const home = homePaths(join(dir, 'home'));
-    await runObserveJob({
-      paths: home,
-      sources: [source(stateDir, async (i) => void events.push(`read ${i}`))],
-      observer: slow,
-      logger: createMemoryLogger(),
-      timeZone: 'UTC',
-      now: () => NOW,
-      limits: LIMITS,
-    });
+    await observe(home, source(stateDir, async (i) => void events.push(`read ${i}`)), undefined, slow);
     // Chunk 1 is read and handed to the Observer before chunk 0's observations are back.
     assert.ok(events.indexOf('read 1') < events.indexOf('observed 0'), events.slice(0, 6).join(', '));
     assert.ok(events.indexOf('observe 1') < events.indexOf('observed 0') + 2);
@@ -285,7 +277,7 @@ test('an Observer that fails on a chunk: the chunks before it are saved, the one
     };
     const home = homePaths(join(dir, 'home'));
     let reads = 0;
-    const first = await runObserveJob({ paths: home, sources: [source(stateDir, async () => void reads++)], observer: failing, logger: createMemoryLogger(), timeZone: 'UTC', now: () => NOW, limits: LIMITS, checkpointMs: 3_600_000 });
+    const first = await observe(home, source(stateDir, async () => void reads++), 3_600_000, failing);
     assert.match(first.failures[0]!.message, /observer broke/);
     // Chunks past the failing one had been read and handed to the Observer; none of them is saved.
     assert.ok(calls > 4 && reads > 4, `the job had read past the failing chunk (${reads} reads, ${calls} Observer calls)`);
