@@ -91,14 +91,19 @@ export function createThreadedHeuristicObserver(options: HeuristicObserverOption
     }
   };
 
-  /** The worker is gone: observe what it held inline, and everything after. */
-  const abandon = (): void => {
-    usable = false;
-    worker = undefined;
+  /** The worker is gone or going: what it held is observed inline. */
+  const observeHeldInline = (): void => {
     clearTimeout(idleTimer);
+    worker = undefined;
     const held = [...pending.values()];
     pending.clear();
     for (const p of held) inline(p);
+  };
+
+  /** The worker failed: what it held, and everything after, is observed inline. */
+  const abandon = (): void => {
+    usable = false;
+    observeHeldInline();
   };
 
   const start = (): Worker => {
@@ -112,8 +117,7 @@ export function createThreadedHeuristicObserver(options: HeuristicObserverOption
       if ('json' in reply) {
         busyMs += reply.ms;
         p.resolve(JSON.parse(reply.json) as ObserverResult);
-      }
-      else p.reject(Object.assign(new Error(reply.error.message), reply.error.stack ? { stack: reply.error.stack } : {}));
+      } else p.reject(Object.assign(new Error(reply.error.message), reply.error.stack ? { stack: reply.error.stack } : {}));
       if (pending.size === 0) idle(w);
     });
     w.on('error', () => {
@@ -170,13 +174,9 @@ export function createThreadedHeuristicObserver(options: HeuristicObserverOption
       });
     },
     async close() {
-      clearTimeout(idleTimer);
       const w = worker;
-      worker = undefined;
+      observeHeldInline();
       if (w) await w.terminate();
-      const held = [...pending.values()];
-      pending.clear();
-      for (const p of held) inline(p);
     },
   };
 }
