@@ -69,9 +69,9 @@ export async function tierDue(paths: HomePaths, config: Config, now: Date, timeZ
     let notBefore = hit ? cached.notBefore! : undefined;
     if (notBefore === undefined && Number.isFinite(success)) {
       notBefore = nextLocalDateChange(success, zone);
-      const fresh = await readState(paths.state);
-      fresh.state.extra.tierDue = { zone, after: rec.lastSuccess, tzdata, notBefore } satisfies TierDueCache;
-      await writeState(paths.state, fresh.state);
+      // (The caller holds the home lock: the state read above is still current.)
+      state.extra.tierDue = { zone, after: rec.lastSuccess, tzdata, notBefore } satisfies TierDueCache;
+      await writeState(paths.state, state);
     }
     const t = now.getTime();
     // Within [success, notBefore) the local date is the success's own: ran today. Otherwise compare the dates themselves.
