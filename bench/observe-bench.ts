@@ -9,12 +9,8 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
-import { runObserveJob } from '../lib/observe-job.js';
-import { homePaths, ensureHome } from '../lib/home.js';
-import { createOpenClawFileSource } from '../lib/sources/openclaw-files.js';
-import { createThreadedHeuristicObserver } from '../lib/observer/heuristic-thread.js';
-import { createMemoryLogger } from '../lib/log.js';
 import { generateConversation, PiSessionWriter } from '../test/helpers/pi-writer.js';
 
 export interface ObserveBenchResult {
@@ -36,7 +32,18 @@ export interface ObserveBenchResult {
   idleTick: { p50Ms: number; bareNodeP50Ms: number; overBareMs: number; peakRssMB: number };
 }
 
-const CLI = resolve(import.meta.dirname, '..', 'dist', 'scripts', 'cli.js');
+const DIST = resolve(import.meta.dirname, '..', 'dist');
+const CLI = join(DIST, 'scripts', 'cli.js');
+
+/**
+ * The job's modules as the package ships them (`dist/`, which `npm run bench`
+ * builds first), not this TypeScript run through tsx: a user's `ocm-run`
+ * never compiles TypeScript, and the Observer's worker thread would
+ * otherwise load tsx and compile every module it needs while being timed.
+ */
+async function shipped<T>(module: string): Promise<T> {
+  return (await import(pathToFileURL(join(DIST, module)).href)) as T;
+}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -54,6 +61,11 @@ export const DEFAULT_EXCHANGES = 20_000;
 
 export async function runObserveBench(options: { exchanges?: number; ticks?: number } = {}): Promise<ObserveBenchResult> {
   const exchanges = options.exchanges ?? DEFAULT_EXCHANGES;
+  const { runObserveJob } = await shipped<typeof import('../lib/observe-job.js')>('lib/observe-job.js');
+  const { homePaths, ensureHome } = await shipped<typeof import('../lib/home.js')>('lib/home.js');
+  const { createOpenClawFileSource } = await shipped<typeof import('../lib/sources/openclaw-files.js')>('lib/sources/openclaw-files.js');
+  const { createThreadedHeuristicObserver } = await shipped<typeof import('../lib/observer/heuristic-thread.js')>('lib/observer/heuristic-thread.js');
+  const { createMemoryLogger } = await shipped<typeof import('../lib/log.js')>('lib/log.js');
   const root = await mkdtemp(join(tmpdir(), 'ocm-bench-observe-'));
   try {
     const stateDir = join(root, 'openclaw');
