@@ -271,6 +271,9 @@ async function recordLlmFailure(out: JobOutput, state: State, error: unknown, at
 /** Chunks a stream reads, and hands to the Observer, ahead of the one whose observations are being written. */
 const READ_AHEAD = 3;
 
+/** A stream read from its start with at least this many bytes is a backlog: the Observer is told to get ready. */
+export const BACKLOG_BYTES = 2 * 1024 * 1024;
+
 async function observeStream(
   stream: SourceStream,
   source: TranscriptSource,
@@ -290,6 +293,7 @@ async function observeStream(
   // not on disk.
   const queue: InFlight[] = [];
   let cursor = state.streams[stream.key]?.cursor;
+  if (cursor === undefined && (stream.size ?? 0) >= BACKLOG_BYTES) options.observer.prepare?.();
   let more = true;
   let readFailure: { error: unknown } | undefined;
   const fill = async (): Promise<void> => {

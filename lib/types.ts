@@ -108,6 +108,12 @@ export interface Observer {
    * same order; the call's usage is reported once.
    */
   observeMany?(batches: ObserverBatch[]): Promise<ObserverResult[]>;
+  /**
+   * Optional: a large backlog is about to be read. An Observer that needs
+   * time to get ready (the heuristic one starts a worker thread) starts now,
+   * while the job reads the first chunk. Only a hint: observe() works without it.
+   */
+  prepare?(): void;
 }
 
 /** A line or row that could not be read. Counted and logged, never fatal. */

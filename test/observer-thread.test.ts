@@ -7,11 +7,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { execa } from 'execa';
 import { join } from 'node:path';
 import { homePaths, type HomePaths } from '../lib/home.js';
 import { createMemoryLogger } from '../lib/log.js';
-import { runObserveJob } from '../lib/observe-job.js';
+import { BACKLOG_BYTES, runObserveJob } from '../lib/observe-job.js';
 import { createHeuristicObserver, observeWithRules } from '../lib/observer/heuristic.js';
 import { createThreadedHeuristicObserver } from '../lib/observer/heuristic-thread.js';
 import { createOpenClawFileSource } from '../lib/sources/openclaw-files.js';
@@ -86,6 +87,35 @@ test('batches below minMessages are observed inline until a large one starts the
   assert.equal(oneCpu.threadedBatches, 0, 'no worker when the machine has too few CPUs');
 });
 
+test('prepare() starts the worker before any batch: then even a small batch is observed there, with the same result', async () => {
+  const threaded = createThreadedHeuristicObserver({}, { minMessages: 1000 });
+  try {
+    threaded.prepare();
+    const batch = batchOf(7);
+    assert.deepEqual(await threaded.observe(batch), observeWithRules(batch));
+    assert.equal(threaded.threadedBatches, 1);
+  } finally {
+    await threaded.close();
+  }
+  const oneCpu = createThreadedHeuristicObserver({}, { minMessages: 1000, minCpus: 10_000 });
+  oneCpu.prepare();
+  await oneCpu.observe(batchOf(7));
+  assert.equal(oneCpu.threadedBatches, 0, 'no worker when the machine has too few CPUs');
+});
+
+test('a prepared worker that never gets a batch does not keep the process alive', async () => {
+  const module = new URL('../lib/observer/heuristic-thread.ts', import.meta.url).href;
+  const code = `const { createThreadedHeuristicObserver } = await import(${JSON.stringify(module)});
+createThreadedHeuristicObserver({}, { idleMs: 60_000 }).prepare();
+console.log('prepared');`;
+  const started = performance.now();
+  const child = await execa(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { reject: false, timeout: 30_000 });
+  assert.equal(child.exitCode, 0, child.stderr);
+  assert.equal(child.stdout, 'prepared');
+  // Far less than the idle timeout: the process ended without waiting for the worker.
+  assert.ok(performance.now() - started < 30_000 && !child.timedOut);
+});
+
 test('a worker that dies: its batches and every later one are observed inline, with the same result', async () => {
   const threaded = createThreadedHeuristicObserver({}, { minMessages: 1, workerUrl: fixture('exits.mjs') });
   const batches = [batchOf(30), batchOf(31), batchOf(32)];
@@ -105,12 +135,12 @@ test('an error thrown by the rules on the worker is the caller\'s error', async 
   }
 });
 
-async function writeTranscript(stateDir: string, exchanges: number): Promise<void> {
+async function writeTranscript(stateDir: string, exchanges: number, toolLines: [number, number] = [2, 30]): Promise<void> {
   const dir = join(stateDir, 'agents', 'main', 'sessions');
   await mkdir(dir, { recursive: true });
   const id = '44444444-0000-4000-8000-000000000000';
   const w = new PiSessionWriter(id, new Date('2026-02-01T08:00:00Z'), 11 * 60_000);
-  await writeFile(join(dir, `${id}.jsonl`), w.header() + generateConversation(w, exchanges, 9, { toolShare: 0.4, toolLines: [2, 30] }));
+  await writeFile(join(dir, `${id}.jsonl`), w.header() + generateConversation(w, exchanges, 9, { toolShare: 0.4, toolLines }));
 }
 
 async function memoryFiles(paths: HomePaths): Promise<Record<string, string>> {
@@ -147,6 +177,49 @@ test('the observe job with the threaded Observer (reading ahead) writes what it 
     assert.deepEqual(a.files, b.files);
     assert.deepEqual(a.state.streams, b.state.streams);
     assert.deepEqual({ ...a.result, failures: a.result.failures.length }, { ...b.result, failures: b.result.failures.length });
+  } finally {
+    await cleanup();
+  }
+});
+
+test('the observe job tells the Observer to prepare when it starts a backlog, and only then', async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const stateDir = join(dir, 'openclaw');
+    await writeTranscript(stateDir, 1000, [20, 150]);
+    const sessions = join(stateDir, 'agents', 'main', 'sessions');
+    const [big] = await readdir(sessions);
+    assert.ok((await stat(join(sessions, big!))).size >= BACKLOG_BYTES, 'the transcript is a backlog');
+    // A second, small session: read from its start too, but no backlog.
+    const w = new PiSessionWriter('55555555-0000-4000-8000-000000000000', new Date('2026-02-02T08:00:00Z'), 60_000);
+    await writeFile(join(sessions, '55555555-0000-4000-8000-000000000000.jsonl'), w.header() + generateConversation(w, 20, 3, {}));
+    const paths = homePaths(join(dir, 'home'));
+    const events: string[] = [];
+    const inline = createHeuristicObserver();
+    const recording: Observer = {
+      kind: inline.kind,
+      label: inline.label,
+      prepare: () => events.push('prepare'),
+      observe: (batch) => {
+        events.push(`observe ${batch.session.slice(0, 8)}`);
+        return inline.observe(batch);
+      },
+    };
+    const job = () =>
+      runObserveJob({ paths, sources: [createOpenClawFileSource({ stateDirs: [stateDir], masking: {} })], observer: recording, logger: createMemoryLogger(), timeZone: 'UTC', now: () => new Date('2026-03-01T00:00:00Z') });
+    await job();
+    const prepared = events.indexOf('prepare');
+    assert.deepEqual(events.filter((e) => e === 'prepare'), ['prepare'], 'once: for the big session only');
+    assert.equal(events[prepared + 1], 'observe 44444444', 'before the big session\'s first batch');
+    assert.ok(events.includes('observe 55555555'));
+    // Later ticks continue from a cursor: never a backlog.
+    events.length = 0;
+    const lines = (await readFile(join(sessions, big!), 'utf8')).trimEnd().split('\n');
+    const lastId = (JSON.parse(lines[lines.length - 1]!) as { id: string }).id;
+    const entry = { type: 'message', id: 'feed0001', parentId: lastId, timestamp: '2026-02-20T08:00:00.000Z', message: { role: 'user', content: 'I switched to a standing desk today.' } };
+    await appendFile(join(sessions, big!), `${JSON.stringify(entry)}\n`);
+    await job();
+    assert.deepEqual(events, ['observe 44444444'], 'the new line is observed, without prepare()');
   } finally {
     await cleanup();
   }

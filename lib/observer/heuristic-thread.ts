@@ -7,6 +7,8 @@
  *
  * - Small batches are observed inline until one reaches `minMessages`: a
  *   tick with a few new messages never pays for starting a thread (~40 ms).
+ * - `prepare()` (the job's hint that a large backlog is coming) starts the
+ *   worker at once, so that it is ready when the first batch has been read.
  * - With fewer than two CPUs there is nothing to gain: always inline.
  * - A worker that cannot start or dies is not retried: the batches it held,
  *   and every later one, are observed inline. An error thrown by the rules
@@ -36,6 +38,8 @@ export interface ThreadedObserver extends Observer {
   readonly threadedBatches: number;
   /** Milliseconds the rules took on the worker thread so far. */
   readonly workerMs: number;
+  /** Start the worker now, if the machine has the CPUs for one (see Observer.prepare). */
+  prepare(): void;
   /** End the worker now (it also ends by itself when idle). */
   close(): Promise<void>;
 }
@@ -172,6 +176,16 @@ export function createThreadedHeuristicObserver(options: HeuristicObserverOption
         const request: WorkerRequest = names ? { id, batch: sent, speakerNames: names } : { id, batch: sent };
         worker.postMessage(request);
       });
+    },
+    prepare() {
+      if (worker || !usable) return;
+      try {
+        worker = start();
+      } catch {
+        usable = false;
+        return;
+      }
+      idle(worker); // nothing to do yet: it does not keep the process alive, and ends if no batch comes
     },
     async close() {
       const w = worker;
