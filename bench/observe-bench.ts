@@ -6,7 +6,7 @@
  *  - a `run` tick with nothing new (fresh process): wall time and peak RSS,
  *    beside a bare `node -e 0`.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -29,6 +29,12 @@ export interface ObserveBenchResult {
    * inline), and how many batches ran on the worker thread.
    */
   split: { readerS: number; observerS: number; batches: number; threadedBatches: number };
+  /**
+   * The job's CPU seconds by thread (Linux, from /proc; absent elsewhere): the main thread,
+   * threads the job started (the Observer's worker), and the process's other threads (V8's
+   * compiler and garbage-collector helpers, libuv's file I/O pool).
+   */
+  threads?: { mainS: number; startedS: number; otherS: number };
   idleTick: { p50Ms: number; bareNodeP50Ms: number; overBareMs: number; peakRssMB: number };
 }
 
@@ -54,6 +60,35 @@ async function timeProcess(args: string[], env: Record<string, string> = {}): Pr
   const r = await execa('/usr/bin/time', ['-f', '%e %M', ...args], { reject: false, env: { ...process.env, ...env } });
   const [secs, kb] = String(r.stderr).trim().split('\n').pop()!.split(' ');
   return { ms: Number(secs) * 1000, rssMB: Number(kb) / 1024 };
+}
+
+/** CPU milliseconds of each of this process's threads, by thread id (undefined without /proc). */
+async function threadCpuMs(): Promise<Map<string, number> | undefined> {
+  try {
+    const tick = 1000 / Number((await execa('getconf', ['CLK_TCK'], { reject: false })).stdout || 100);
+    const out = new Map<string, number>();
+    for (const tid of await readdir('/proc/self/task')) {
+      const stat = await readFile(`/proc/self/task/${tid}/stat`, 'utf8').catch(() => '');
+      // Fields after the command name: state is field 3, utime 14, stime 15.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (fields.length > 12) out.set(tid, (Number(fields[11]) + Number(fields[12])) * tick);
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+function threadSplit(before: Map<string, number> | undefined, after: Map<string, number> | undefined): ObserveBenchResult['threads'] {
+  if (!before || !after) return undefined;
+  const split = { mainS: 0, startedS: 0, otherS: 0 };
+  for (const [tid, ms] of after) {
+    const s = (ms - (before.get(tid) ?? 0)) / 1000;
+    if (tid === String(process.pid)) split.mainS += s;
+    else if (before.has(tid)) split.otherS += s;
+    else split.startedS += s;
+  }
+  return { mainS: Number(split.mainS.toFixed(2)), startedS: Number(split.startedS.toFixed(2)), otherS: Number(split.otherS.toFixed(2)) };
 }
 
 /** 20,000 exchanges: a 63 MB transcript (a month of heavy coding-agent use: a large backlog). */
@@ -128,11 +163,13 @@ export async function runObserveBench(options: { exchanges?: number; ticks?: num
         }
       },
     };
+    const threadsBefore = await threadCpuMs();
     const c1 = process.cpuUsage();
     const t1 = performance.now();
     const result = await runObserveJob({ paths, sources: [timedSource], observer: timedObserver, logger, timeZone: 'UTC' });
     const observeS = (performance.now() - t1) / 1000;
     const jobCpu = process.cpuUsage(c1);
+    const threads = threadSplit(threadsBefore, await threadCpuMs());
     await observer.close();
     const cpuS = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
 
@@ -166,6 +203,7 @@ export async function runObserveBench(options: { exchanges?: number; ticks?: num
         batches,
         threadedBatches: observer.threadedBatches,
       },
+      ...(threads ? { threads } : {}),
       idleTick: {
         p50Ms: median(ticks),
         bareNodeP50Ms: median(bare),
@@ -186,6 +224,9 @@ export function observeBenchTable(r: ObserveBenchResult): string {
     ['observe job (read, normalise, mask, heuristic Observer, Markdown, cursor)', `${r.observeMBps} MB/s = ${(r.ratio * 100).toFixed(1)} % of baseline`, '≥ 25 %'],
     ['… CPU time, all threads: baseline / job', `${r.cpu.baselineS} s / ${r.cpu.jobS} s = ${(r.cpu.ratio * 100).toFixed(1)} %`, ''],
     ['… source reader (main thread) / heuristic Observer rules', `${r.split.readerS} s / ${r.split.observerS} s (${r.split.threadedBatches} of ${r.split.batches} batches on the worker thread)`, ''],
+    ...(r.threads
+      ? [['… CPU by thread: main / Observer worker / V8 compiler, GC and I/O threads', `${r.threads.mainS} s / ${r.threads.startedS} s / ${r.threads.otherS} s`, '']]
+      : []),
     ['bare `node -e 0`, p50', `${r.idleTick.bareNodeP50Ms} ms`, ''],
     ['idle `ocm-run run` tick, p50', `${r.idleTick.p50Ms} ms (+${r.idleTick.overBareMs} ms over bare node)`, '≤ +200 ms'],
     ['idle tick peak RSS', `${r.idleTick.peakRssMB} MB`, '≤ 80 MB'],
