@@ -225,11 +225,14 @@ test('the observe job tells the Observer to prepare when it starts a backlog, an
   }
 });
 
-test('`observe` on a backlog (the compiled worker) exits at once and writes what the inline Observer writes', async () => {
+test('`observe` on a backlog (the compiled worker, prepared before the first read) exits at once and writes what the inline Observer writes', async () => {
   const { dir, cleanup } = await tempDir();
   try {
     const stateDir = join(dir, 'openclaw');
-    await writeTranscript(stateDir, 1500);
+    // Large enough to be a backlog: the job prepares the worker before the first chunk is read.
+    await writeTranscript(stateDir, 1200, [20, 150]);
+    const sessions = join(stateDir, 'agents', 'main', 'sessions');
+    assert.ok((await stat(join(sessions, (await readdir(sessions))[0]!))).size >= BACKLOG_BYTES);
     const home = join(dir, 'home');
     await mkdir(home, { recursive: true });
     await writeFile(join(home, 'config.yaml'), `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(stateDir)}]\n  openclaw_db:\n    enabled: false\n`);
