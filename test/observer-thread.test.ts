@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { execa } from 'execa';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { homePaths, type HomePaths } from '../lib/home.js';
 import { createMemoryLogger } from '../lib/log.js';
 import { BACKLOG_BYTES, runObserveJob } from '../lib/observe-job.js';
@@ -135,12 +135,22 @@ test('an error thrown by the rules on the worker is the caller\'s error', async 
   }
 });
 
-async function writeTranscript(stateDir: string, exchanges: number, toolLines: [number, number] = [2, 30]): Promise<void> {
+/** Session 44444444 of agent main; returns the file's path. */
+async function writeTranscript(stateDir: string, exchanges: number, toolLines: [number, number] = [2, 30]): Promise<string> {
   const dir = join(stateDir, 'agents', 'main', 'sessions');
   await mkdir(dir, { recursive: true });
   const id = '44444444-0000-4000-8000-000000000000';
   const w = new PiSessionWriter(id, new Date('2026-02-01T08:00:00Z'), 11 * 60_000);
-  await writeFile(join(dir, `${id}.jsonl`), w.header() + generateConversation(w, exchanges, 9, { toolShare: 0.4, toolLines }));
+  const path = join(dir, `${id}.jsonl`);
+  await writeFile(path, w.header() + generateConversation(w, exchanges, 9, { toolShare: 0.4, toolLines }));
+  return path;
+}
+
+/** A transcript large enough for the job to treat it as a backlog (long tool results); returns its path. */
+async function writeBacklog(stateDir: string, exchanges: number): Promise<string> {
+  const path = await writeTranscript(stateDir, exchanges, [20, 150]);
+  assert.ok((await stat(path)).size >= BACKLOG_BYTES, 'the transcript is a backlog');
+  return path;
 }
 
 async function memoryFiles(paths: HomePaths): Promise<Record<string, string>> {
@@ -186,10 +196,8 @@ test('the observe job tells the Observer to prepare when it starts a backlog, an
   const { dir, cleanup } = await tempDir();
   try {
     const stateDir = join(dir, 'openclaw');
-    await writeTranscript(stateDir, 1000, [20, 150]);
-    const sessions = join(stateDir, 'agents', 'main', 'sessions');
-    const [big] = await readdir(sessions);
-    assert.ok((await stat(join(sessions, big!))).size >= BACKLOG_BYTES, 'the transcript is a backlog');
+    const big = await writeBacklog(stateDir, 1000);
+    const sessions = dirname(big);
     // A second, small session: read from its start too, but no backlog.
     const w = new PiSessionWriter('55555555-0000-4000-8000-000000000000', new Date('2026-02-02T08:00:00Z'), 60_000);
     await writeFile(join(sessions, '55555555-0000-4000-8000-000000000000.jsonl'), w.header() + generateConversation(w, 20, 3, {}));
@@ -214,10 +222,10 @@ test('the observe job tells the Observer to prepare when it starts a backlog, an
     assert.ok(events.includes('observe 55555555'));
     // Later ticks continue from a cursor: never a backlog.
     events.length = 0;
-    const lines = (await readFile(join(sessions, big!), 'utf8')).trimEnd().split('\n');
+    const lines = (await readFile(big, 'utf8')).trimEnd().split('\n');
     const lastId = (JSON.parse(lines[lines.length - 1]!) as { id: string }).id;
     const entry = { type: 'message', id: 'feed0001', parentId: lastId, timestamp: '2026-02-20T08:00:00.000Z', message: { role: 'user', content: 'I switched to a standing desk today.' } };
-    await appendFile(join(sessions, big!), `${JSON.stringify(entry)}\n`);
+    await appendFile(big, `${JSON.stringify(entry)}\n`);
     await job();
     assert.deepEqual(events, ['observe 44444444'], 'the new line is observed, without prepare()');
   } finally {
@@ -230,9 +238,7 @@ test('`observe` on a backlog (the compiled worker, prepared before the first rea
   try {
     const stateDir = join(dir, 'openclaw');
     // Large enough to be a backlog: the job prepares the worker before the first chunk is read.
-    await writeTranscript(stateDir, 1200, [20, 150]);
-    const sessions = join(stateDir, 'agents', 'main', 'sessions');
-    assert.ok((await stat(join(sessions, (await readdir(sessions))[0]!))).size >= BACKLOG_BYTES);
+    await writeBacklog(stateDir, 1200);
     const home = join(dir, 'home');
     await mkdir(home, { recursive: true });
     await writeFile(join(home, 'config.yaml'), `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(stateDir)}]\n  openclaw_db:\n    enabled: false\n`);
