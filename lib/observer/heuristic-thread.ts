@@ -133,6 +133,17 @@ export function createThreadedHeuristicObserver(options: HeuristicObserverOption
     return w;
   };
 
+  /** The worker, started if there is none yet; undefined when none can run (then every batch is observed inline). */
+  const running = (): Worker | undefined => {
+    if (worker || !usable) return worker;
+    try {
+      worker = start();
+    } catch {
+      usable = false;
+    }
+    return worker;
+  };
+
   const idle = (w: Worker): void => {
     w.unref();
     clearTimeout(idleTimer);
@@ -157,15 +168,11 @@ export function createThreadedHeuristicObserver(options: HeuristicObserverOption
     observe(batch) {
       return new Promise<ObserverResult>((resolve, reject) => {
         const p: Pending = { batch, options: optionsFor(batch), resolve, reject };
-        if (!worker && (!usable || batch.messages.length < minMessages)) return inline(p);
-        try {
-          worker ??= start();
-        } catch {
-          usable = false;
-          return inline(p);
-        }
+        if (!worker && batch.messages.length < minMessages) return inline(p);
+        const w = running();
+        if (!w) return inline(p);
         clearTimeout(idleTimer);
-        worker.ref();
+        w.ref();
         const id = nextId++;
         pending.set(id, p);
         threadedBatches++;
@@ -174,18 +181,13 @@ export function createThreadedHeuristicObserver(options: HeuristicObserverOption
         // The rules look at user and assistant messages only: tool lines need not be copied across.
         const sent = batch.messages.every(isConversation) ? batch : { ...batch, messages: batch.messages.filter(isConversation) };
         const request: WorkerRequest = names ? { id, batch: sent, speakerNames: names } : { id, batch: sent };
-        worker.postMessage(request);
+        w.postMessage(request);
       });
     },
     prepare() {
-      if (worker || !usable) return;
-      try {
-        worker = start();
-      } catch {
-        usable = false;
-        return;
-      }
-      idle(worker); // nothing to do yet: it does not keep the process alive, and ends if no batch comes
+      if (worker) return;
+      const w = running();
+      if (w) idle(w); // nothing to do yet: it does not keep the process alive, and ends if no batch comes
     },
     async close() {
       const w = worker;
