@@ -43,84 +43,125 @@ export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
 /**
+ * The reader's progress between reads: what `finishLine` needs to make the
+ * next record. A plain object with every field set from the start and
+ * module-level functions, not closures in the generator: those were compiled
+ * again for each new closure.
+ */
+interface LineState {
+  /** Line number of the last finished line. */
+  lineNo: number;
+  /** Byte offset of the line being read. */
+  lineStart: number;
+  readonly maxLineBytes: number;
+  readonly decoder: InstanceType<typeof TextDecoder>;
+  /** The start of a line that began in an earlier read (copied: the buffer is reused); emptied in place. */
+  readonly pieces: Buffer[];
+  pieceBytes: number;
+  /** The line being read is already longer than the limit: its bytes are not kept. */
+  tooLong: boolean;
+}
+
+function lineState(options: LineReadOptions): LineState {
+  return {
+    lineNo: options.lineNo,
+    lineStart: options.offset,
+    maxLineBytes: options.maxLineBytes,
+    decoder: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }),
+    // Empty, but made to hold objects: a `[]` holds small integers until its first push of a Buffer changes its map.
+    pieces: [EMPTY].slice(0, 0),
+    pieceBytes: 0,
+    tooLong: false,
+  };
+}
+
+/**
+ * The record of the line that ends at file offset `end`; its part in the current buffer is
+ * `source[from, to)`. `asciiSource`: that buffer is all ASCII (tested once for all its lines).
+ */
+function finishLine(state: LineState, end: number, terminated: boolean, source: Buffer, from: number, to: number, asciiSource: boolean): LineRecord {
+  const lineNo = ++state.lineNo;
+  const start = state.lineStart;
+  const length = (terminated ? end - 1 : end) - start;
+  let record: LineRecord;
+  if (state.tooLong || length > state.maxLineBytes) {
+    record = { lineNo, start, end, bytes: length, problem: 'too-long' };
+  } else if (asciiSource && state.pieces.length === 0) {
+    // The common case, decoded straight from the buffer: the same text as below, without a view per line.
+    record = { lineNo, start, end, bytes: length, text: source.toString('latin1', from, to > from && source[to - 1] === 0x0d ? to - 1 : to) };
+  } else {
+    record = decodeLine(state, lineNo, start, end, length, source.subarray(from, to));
+  }
+  if (state.pieces.length > 0) state.pieces.length = 0;
+  state.pieceBytes = 0;
+  state.tooLong = false;
+  state.lineStart = end;
+  return record;
+}
+
+/** A line that is not plain ASCII inside one buffer: decoded in place, or joined when split across reads. */
+function decodeLine(state: LineState, lineNo: number, start: number, end: number, length: number, tail: Buffer): LineRecord {
+  let bytes = state.pieces.length === 0 ? tail : Buffer.concat([...state.pieces, tail], state.pieceBytes + tail.length);
+  if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
+  // Plain ASCII is valid UTF-8 and has no BOM: copy it as a one-byte string, skipping the decoder.
+  if (isAscii(bytes)) return { lineNo, start, end, bytes: length, text: bytes.toString('latin1') };
+  try {
+    return { lineNo, start, end, bytes: length, text: state.decoder.decode(bytes) };
+  } catch {
+    return { lineNo, start, end, bytes: length, problem: 'invalid-utf8' };
+  }
+}
+
+/** Keep `rest`, the start of a line that continues in the next read, unless the line is already too long. */
+function keepPiece(state: LineState, rest: Buffer): void {
+  if (state.tooLong) return;
+  if (state.pieceBytes + rest.length > state.maxLineBytes) {
+    state.tooLong = true;
+    state.pieces.length = 0;
+    state.pieceBytes = 0;
+  } else {
+    state.pieces.push(Buffer.from(rest));
+    state.pieceBytes += rest.length;
+  }
+}
+
+/**
  * Complete lines of an open file from `offset`, one batch per buffer read
  * (a batch is never empty). Batching spares the caller an await per line;
  * stop early by breaking out of the loop (reading stops at the next batch).
  */
 export async function* iterateLineBatches(handle: FileHandle, options: LineReadOptions): AsyncGenerator<LineRecord[]> {
-  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   const bufferBytes = Math.max(4096, options.bufferBytes ?? 256 * 1024);
+  const includeUnterminated = options.includeUnterminated === true;
   const buffer = Buffer.allocUnsafe(bufferBytes);
+  const lines = lineState(options);
   let position = options.offset;
-  let lineNo = options.lineNo;
-  let lineStart = options.offset;
-  // The start of a line that began in an earlier read (copied: the buffer is reused).
-  let pieces: Buffer[] = [];
-  let pieceBytes = 0;
-  let tooLong = false;
-
-  /**
-   * The record of the line that ends at file offset `end`; its part in the current buffer is
-   * `source[from, to)`. `asciiSource`: that buffer is all ASCII (tested once for all its lines).
-   */
-  const finish = (end: number, terminated: boolean, source: Buffer, from: number, to: number, asciiSource: boolean): LineRecord => {
-    lineNo += 1;
-    const length = (terminated ? end - 1 : end) - lineStart;
-    const record: LineRecord = { lineNo, start: lineStart, end, bytes: length };
-    if (tooLong || length > options.maxLineBytes) {
-      record.problem = 'too-long';
-    } else if (asciiSource && pieces.length === 0) {
-      // The common case, decoded straight from the buffer: the same text as below, without a view per line.
-      record.text = source.toString('latin1', from, to > from && source[to - 1] === 0x0d ? to - 1 : to);
-    } else {
-      // A line inside one buffer is decoded in place; only a line split across reads is joined.
-      const tail = source.subarray(from, to);
-      let bytes = pieces.length === 0 ? tail : Buffer.concat([...pieces, tail], pieceBytes + tail.length);
-      if (bytes.length > 0 && bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
-      if (isAscii(bytes)) {
-        // Plain ASCII is valid UTF-8 and has no BOM: copy it as a one-byte string, skipping the decoder.
-        record.text = bytes.toString('latin1');
-      } else {
-        try {
-          record.text = decoder.decode(bytes);
-        } catch {
-          record.problem = 'invalid-utf8';
-        }
-      }
-    }
-    pieces = [];
-    pieceBytes = 0;
-    tooLong = false;
-    lineStart = end;
-    return record;
-  };
-
   for (;;) {
     const { bytesRead } = await handle.read(buffer, 0, bufferBytes, position);
     if (bytesRead === 0) break;
     const filled = buffer.subarray(0, bytesRead);
-    const ascii = isAscii(filled);
-    const batch: LineRecord[] = [];
-    let from = 0;
-    for (let nl = filled.indexOf(NEWLINE, from); nl !== -1; nl = filled.indexOf(NEWLINE, from)) {
-      batch.push(tooLong ? finish(position + nl + 1, true, EMPTY, 0, 0, false) : finish(position + nl + 1, true, filled, from, nl, ascii));
-      from = nl + 1;
-    }
-    if (from < bytesRead && !tooLong) {
-      // The start of a line that continues in the next read: keep it unless it is already too long.
-      if (pieceBytes + (bytesRead - from) > options.maxLineBytes) {
-        tooLong = true;
-        pieces = [];
-        pieceBytes = 0;
-      } else {
-        pieces.push(Buffer.from(filled.subarray(from)));
-        pieceBytes += bytesRead - from;
-      }
-    }
+    const batch = splitLines(lines, filled, position);
     position += bytesRead;
     if (batch.length > 0) yield batch;
   }
-  if (options.includeUnterminated && position > lineStart) yield [finish(position, false, EMPTY, 0, 0, false)];
+  if (includeUnterminated && position > lines.lineStart) yield [finishLine(lines, position, false, EMPTY, 0, 0, false)];
+}
+
+/**
+ * The lines that end in `filled` (read from file offset `position`); the rest is kept for the next read.
+ * Out of the generator: a plain function is optimised as a whole, not entered mid-loop.
+ */
+function splitLines(lines: LineState, filled: Buffer, position: number): LineRecord[] {
+  const ascii = isAscii(filled);
+  const batch: LineRecord[] = [];
+  let from = 0;
+  for (let nl = filled.indexOf(NEWLINE, from); nl !== -1; nl = filled.indexOf(NEWLINE, from)) {
+    const end = position + nl + 1;
+    batch.push(lines.tooLong ? finishLine(lines, end, true, EMPTY, 0, 0, false) : finishLine(lines, end, true, filled, from, nl, ascii));
+    from = nl + 1;
+  }
+  if (from < filled.length) keepPiece(lines, filled.subarray(from));
+  return batch;
 }
 
 const EMPTY = Buffer.alloc(0);
