@@ -9,6 +9,7 @@
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
+import { objectArray } from '../object-array.js';
 
 export interface LineRecord {
   /** 1-based line number. */
@@ -68,8 +69,7 @@ function lineState(options: LineReadOptions): LineState {
     lineStart: options.offset,
     maxLineBytes: options.maxLineBytes,
     decoder: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }),
-    // Empty, but made to hold objects: a `[]` holds small integers until its first push of a Buffer changes its map.
-    pieces: [EMPTY].slice(0, 0),
+    pieces: objectArray<Buffer>(),
     pieceBytes: 0,
     tooLong: false,
   };

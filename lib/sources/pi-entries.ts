@@ -19,6 +19,7 @@ import { maskSecrets, type MaskingOptions } from '../masking.js';
 import type { Message, Role, SourceKind } from '../types.js';
 import { capMasked, capOneLineMasked } from './masked-cap.js';
 import { collapseWhiteSpace } from '../whitespace.js';
+import { objectArray } from '../object-array.js';
 
 export interface PiContext {
   source: SourceKind;
@@ -558,15 +559,30 @@ export function settleConsumed<T extends ConsumedEntry>(
 ): { emitted: Array<{ item: T; message: Message }>; branch: BranchState } {
   const before = branch;
   const abandoned = abandonedNodes(nodes, decideCount, window, (id) => rememberedEntry(before, id));
-  const emitted: Array<{ item: T; message: Message }> = [];
+  const emitted = objectArray<{ item: T; message: Message }>();
   // Nothing read: the state passes through as it came (the database reader passes its whole cursor here).
   if (consumed.length === 0) return { emitted, branch };
   const state = copyBranchState(branch);
+  emitEntries(consumed, abandoned, state, dedupeWindow, emitted);
+  return { emitted, branch: state };
+}
+
+/**
+ * settleConsumed's loop, on its own: a chunk's loop runs long enough to be optimised while it
+ * runs (on-stack replacement), before any code after it has run; code after the loop that
+ * never ran deoptimised that compiled loop again on every later call.
+ */
+function emitEntries<T extends ConsumedEntry>(
+  consumed: readonly T[],
+  abandoned: Set<number>,
+  state: BranchState,
+  dedupeWindow: number,
+  emitted: Array<{ item: T; message: Message }>,
+): void {
   for (const item of consumed) {
     const message = item.result?.kind === 'message' ? item.result : null;
     const active = item.nodeIndex < 0 || !abandoned.has(item.nodeIndex);
     const emit = stepBranchState(state, item.node, message ? message.dedupeKey : null, active, dedupeWindow);
     if (message && emit) emitted.push({ item, message: message.message });
   }
-  return { emitted, branch: state };
 }
