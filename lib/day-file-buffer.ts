@@ -28,9 +28,9 @@ interface BufferedDayFile {
   file: DayFile;
   /** Ids in the file or queued for it. */
   ids: Set<string>;
-  /** New observations, in arrival order, not yet appended to `file`. */
+  /** New observations, in arrival order, not yet appended to `file` (replaced, never changed in place). */
   queued: Observation[];
-  /** Observations appended to `file` but not on disk yet (a write failed). */
+  /** Observations appended to `file` but not on disk yet (a write failed; replaced, never changed in place). */
   unsaved: Observation[];
   /** `file` holds observations that are not on disk yet. */
   dirty: boolean;
@@ -78,6 +78,48 @@ function dailyTemplate(paths: HomePaths): Promise<string> {
   return text;
 }
 
+/**
+ * Observations by day file (agent and date), in arrival order. A chunk has thousands of
+ * observations, in runs of a few (agent, date) pairs: a path is built per run.
+ */
+function groupByDayFile(paths: HomePaths, observations: Observation[]): Map<string, Observation[]> {
+  const groups = new Map<string, Observation[]>();
+  let agent: string | undefined;
+  let date: string | undefined;
+  let list: Observation[] | undefined;
+  for (const o of observations) {
+    if (list === undefined || o.agent !== agent || o.date !== date) {
+      agent = o.agent;
+      date = o.date;
+      const path = dayFilePath(paths, 'hot', agent, date);
+      list = groups.get(path);
+      if (list === undefined) {
+        // [o], not []: an empty array holds small integers until its first push of an object.
+        groups.set(path, (list = [o]));
+        continue;
+      }
+    }
+    list.push(o);
+  }
+  return groups;
+}
+
+/**
+ * Queue the observations whose ids are neither in the file nor queued (nor earlier in `list`);
+ * returns how many. Throws, queueing nothing, when the file would change but cannot be written.
+ * (Queues are replaced, never pushed to: a new `[]` holds small integers, and its first push of
+ * an observation changed its map and deoptimised this loop for every new day file.)
+ */
+function queueNew(dayFile: DayFileModule, entry: BufferedDayFile, list: Observation[], path: string): number {
+  const fresh = list.filter((o) => !entry.ids.has(o.id));
+  if (fresh.length === 0) return 0;
+  // Checked before the ids are taken: a file that cannot be written must not swallow them.
+  dayFile.assertWritable(entry.file, path);
+  const queued = fresh.filter((o) => !entry.ids.has(o.id) && (entry.ids.add(o.id), true));
+  entry.queued = entry.queued.length === 0 ? queued : entry.queued.concat(queued);
+  return queued.length;
+}
+
 export class DayFileBuffer {
   private readonly files = new Map<string, BufferedDayFile>();
 
@@ -98,34 +140,10 @@ export class DayFileBuffer {
     if (observations.length === 0) return 0;
     // Loaded here, not at start-up: a tick with nothing new never parses Markdown.
     const dayFile = await import('./day-file.js');
-    const groups = new Map<string, Observation[]>();
-    // A chunk has thousands of observations, in runs of a few (agent, date) pairs: a path is built per run.
-    let agent: string | undefined;
-    let date: string | undefined;
-    let path = '';
-    for (const o of observations) {
-      if (o.agent !== agent || o.date !== date) {
-        agent = o.agent;
-        date = o.date;
-        path = dayFilePath(this.paths, 'hot', agent, date);
-      }
-      const list = groups.get(path);
-      if (list) list.push(o);
-      else groups.set(path, [o]);
-    }
     let added = 0;
-    for (const [path, list] of groups) {
+    for (const [path, list] of groupByDayFile(this.paths, observations)) {
       const entry = this.files.get(path) ?? (await this.load(dayFile, path, list[0]!));
-      const fresh = list.filter((o) => !entry.ids.has(o.id));
-      if (fresh.length === 0) continue;
-      // Checked before the ids are taken: a file that cannot be written must not swallow them.
-      dayFile.assertWritable(entry.file, path);
-      for (const o of fresh) {
-        if (entry.ids.has(o.id)) continue;
-        entry.ids.add(o.id);
-        entry.queued.push(o);
-        added++;
-      }
+      added += queueNew(dayFile, entry, list, path);
     }
     return added;
   }
@@ -142,8 +160,7 @@ export class DayFileBuffer {
       if (entry.queued.length > 0) {
         // One append of everything queued gives the same file as one append per chunk.
         dayFile.appendObservations(entry.file, entry.queued, path);
-        // Not push(...queued): a long queue spread as arguments overflows the stack (~120k observations).
-        for (const o of entry.queued) entry.unsaved.push(o);
+        entry.unsaved = entry.unsaved.length === 0 ? entry.queued : entry.unsaved.concat(entry.queued);
         entry.queued = [];
         entry.dirty = true;
       }
@@ -167,12 +184,7 @@ export class DayFileBuffer {
     entry.stamp = fresh.stamp;
     entry.unsaved = [];
     entry.dirty = false;
-    entry.queued = [];
-    for (const o of pending) {
-      if (entry.ids.has(o.id)) continue;
-      entry.ids.add(o.id);
-      entry.queued.push(o);
-    }
+    entry.queued = pending.filter((o) => !entry.ids.has(o.id) && (entry.ids.add(o.id), true));
     // The edited file may not be writable any more (a broken frontmatter): fail before anything is lost.
     if (entry.queued.length > 0) dayFile.assertWritable(entry.file, path);
   }
