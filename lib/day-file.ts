@@ -344,9 +344,19 @@ function formatSegment(seg: Segment): string {
   return formatObservationLine({ ...line, id: line.id ?? '' }) + line.extra;
 }
 
+/**
+ * The segments' text. A loop, not `map(formatSegment).join('')`: optimised code makes
+ * map's result with another map than the interpreter did, and join deoptimised on it.
+ */
+function formatSegments(segments: readonly Segment[]): string {
+  let out = '';
+  for (const seg of segments) out += formatSegment(seg);
+  return out;
+}
+
 /** Serialise a day file. For an unchanged parse, returns the input byte for byte. */
 export function formatDayFile(file: DayFile): string {
-  return formatFrontmatter(file.frontmatter) + file.segments.map(formatSegment).join('');
+  return formatFrontmatter(file.frontmatter) + formatSegments(file.segments);
 }
 
 /** A new, empty day file. */
@@ -376,8 +386,11 @@ export function formatProvenance(p: Provenance): string {
 
 /** formatProvenance from its encoded `source agent session ` prefix. */
 function provenanceWith(prefix: string, entryIds: readonly string[]): string {
-  if (entryIds.length === 1) return prefix + (enc(entryIds[0]!) || '-'); // the common case, without map and join
-  return `${prefix}${entryIds.map(enc).join(',') || '-'}`;
+  if (entryIds.length === 1) return prefix + (enc(entryIds[0]!) || '-'); // the common case
+  // = entryIds.map(enc).join(','), without the array that deoptimised join (see formatSegments).
+  let ids = '';
+  for (let i = 0; i < entryIds.length; i++) ids += i === 0 ? enc(entryIds[i]!) : `,${enc(entryIds[i]!)}`;
+  return prefix + (ids || '-');
 }
 
 export function parseProvenance(text: unknown): Provenance | undefined {
@@ -504,14 +517,26 @@ export function assertWritable(file: DayFile, path: string): void {
  * added. New lines go after the last observation (before any trailing notes).
  */
 export function appendObservations(file: DayFile, observations: Observation[], path = 'day file'): number {
+  // Each loop below is a function of its own: a job appends a few times to each of its day files,
+  // thousands of lines at a time, so the loops are what gets optimised, one small function each.
   const existing = observationIds(file);
   const fresh = observations.filter((o) => !existing.has(o.id) && (existing.add(o.id), true));
   if (fresh.length === 0) return 0;
   assertWritable(file, path);
-  let lastObs = file.segments.length - 1;
-  while (lastObs >= 0 && file.segments[lastObs]!.kind !== 'obs') lastObs--;
-  const newSegments: Segment[] = [];
-  for (const o of fresh) {
+  insertSegments(file.segments, observationSegments(fresh));
+  // Added to the file's own map (not a copy of it: copying thousands of keys per append is slow).
+  const prov = ownProvenanceMap(file.frontmatter);
+  addProvenance(prov, fresh);
+  file.frontmatter.data.provenance = prov;
+  // `existing` now holds exactly the ids of the file's lines.
+  refreshOwnedFrontmatter(file, existing);
+  return fresh.length;
+}
+
+/** A blank-line separator and the formatted line, for each observation. */
+function observationSegments(observations: Observation[]): Segment[] {
+  const out: Segment[] = [];
+  for (const o of observations) {
     const line: ParsedObservation = {
       priority: o.priority,
       done: o.done,
@@ -524,29 +549,39 @@ export function appendObservations(file: DayFile, observations: Observation[], p
       startLine: 0,
       endLine: 0,
     };
-    newSegments.push({ kind: 'raw', text: '\n' }, { kind: 'obs', line, raw: formatObservationLine(o), dirty: false });
+    out.push({ kind: 'raw', text: '\n' }, { kind: 'obs', line, raw: formatObservationLine(o), dirty: false });
   }
+  return out;
+}
+
+/**
+ * Insert new observation segments (each after its separator) after the last observation, before
+ * any trailing notes; the first observations go after the existing text, after a blank line.
+ * The file then ends with a newline.
+ */
+function insertSegments(segments: Segment[], added: Segment[]): void {
+  let lastObs = segments.length - 1;
+  while (lastObs >= 0 && segments[lastObs]!.kind !== 'obs') lastObs--;
   if (lastObs >= 0) {
     // In place, without spreading the new segments as arguments (a long list would overflow the stack).
-    const after = file.segments.splice(lastObs + 1);
-    for (const seg of newSegments) file.segments.push(seg);
-    for (const seg of after) file.segments.push(seg);
+    const after = segments.splice(lastObs + 1);
+    for (const seg of added) segments.push(seg);
+    for (const seg of after) segments.push(seg);
   } else {
-    // First observations: after the existing text, separated by a blank line.
-    const body = file.segments.map(formatSegment).join('');
+    const body = formatSegments(segments);
     const sep = body === '' ? '' : body.endsWith('\n\n') ? '' : body.endsWith('\n') ? '\n' : '\n\n';
-    newSegments[0] = { kind: 'raw', text: sep };
-    for (const seg of newSegments) file.segments.push(seg);
+    added[0] = { kind: 'raw', text: sep };
+    for (const seg of added) segments.push(seg);
   }
-  // Make sure the file ends with a newline after the appended list.
-  const last = file.segments[file.segments.length - 1]!;
-  if (last.kind === 'obs') file.segments.push({ kind: 'raw', text: '\n' });
-  // Added to the file's own map (not a copy of it: copying thousands of keys per append is slow).
-  const prov = ownProvenanceMap(file.frontmatter);
+  if (segments[segments.length - 1]!.kind === 'obs') segments.push({ kind: 'raw', text: '\n' });
+}
+
+/** Provenance lines of new observations, in the file's map. */
+function addProvenance(prov: Record<string, unknown>, observations: Observation[]): void {
   // Observations come in runs from one session: its encoded `source agent session ` prefix is made once per run.
   let run: Provenance | undefined;
   let prefix = '';
-  for (const o of fresh) {
+  for (const o of observations) {
     const p = o.provenance;
     if (!p) continue;
     if (run === undefined || p.source !== run.source || p.agent !== run.agent || p.session !== run.session) {
@@ -555,10 +590,6 @@ export function appendObservations(file: DayFile, observations: Observation[], p
     }
     prov[o.id] = provenanceWith(prefix, p.entryIds);
   }
-  file.frontmatter.data.provenance = prov;
-  // `existing` now holds exactly the ids of the file's lines.
-  refreshOwnedFrontmatter(file, existing);
-  return fresh.length;
 }
 
 /** Remove observations by id (with their continuation lines). Returns the removed ids. */
