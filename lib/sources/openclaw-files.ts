@@ -20,6 +20,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 import { OcmError } from '../errors.js';
+import { objectArray } from '../object-array.js';
 import type { Logger } from '../log.js';
 import type { MaskingOptions } from '../masking.js';
 import type { Cursor, MalformedRecord, Message, ReadLimits, SourceKind, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
@@ -243,14 +244,13 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
 
   /** Keep the newline-terminated lines looked ahead at, with the bytes they were read from. */
   async function carry(handle: FileHandle, ino: string, offset: number, lineNo: number, lines: ReadLine[]): Promise<void> {
-    const kept: ReadLine[] = [];
-    for (const line of lines) {
-      if (line.end - line.start !== line.bytes + 1) break; // unterminated: it may still grow
-      kept.push(line);
-    }
-    const last = kept[kept.length - 1];
-    if (!last) return;
-    carried = { ino, offset, lineNo, bytes: await readBytes(handle, offset, last.end - offset), lines: kept };
+    let count = 0;
+    // Up to the first unterminated line: it may still grow.
+    while (count < lines.length && lines[count]!.end - lines[count]!.start === lines[count]!.bytes + 1) count++;
+    // (Tested, not read past the end: reading kept[-1] of an empty list deoptimised this function.)
+    if (count === 0) return;
+    const kept = count === lines.length ? lines : lines.slice(0, count);
+    carried = { ino, offset, lineNo, bytes: await readBytes(handle, offset, kept[count - 1]!.end - offset), lines: kept };
   }
 
   async function listDir(path: string): Promise<string[]> {
@@ -517,7 +517,10 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
       const decideCount = consumed.reduce((n, c) => (c.nodeIndex >= 0 ? n + 1 : n), 0);
       const settled = settleConsumed(consumed, nodes, decideCount, lookAhead, branch, dedupeWindow);
       branch = settled.branch;
-      const messages: Message[] = settled.emitted.map((e) => e.message);
+      // A loop, not emitted.map(): map's result has another map in optimised code than in the
+      // interpreter, and the job's loops over chunk.messages deoptimised on it.
+      const messages = objectArray<Message>();
+      for (const e of settled.emitted) messages.push(e.message);
 
       const last = consumed[consumed.length - 1];
       const endOffset = last ? last.end : offset;
