@@ -462,11 +462,12 @@ function stepBranchState(state: BranchState, node: TreeNode | null, dedupeKey: s
     }
   }
   if (node) {
-    let recent = state.recent + (idDigest(node.id) + hash);
+    const recent = state.recent + (idDigest(node.id) + hash);
     // Trim in batches (amortised O(1) per entry): keep between 1 and 1.5 windows, deterministically.
-    const max = dedupeWindow * RECORD;
-    if (recent.length > max + Math.max(RECORD, Math.floor(dedupeWindow / 2) * RECORD)) recent = recent.slice(recent.length - max);
-    state.recent = recent;
+    // Sliced every time, from 0 (the string itself, no copy) until a batch is due: a branch taken
+    // once in thousands of entries deoptimised the compiled code the first time it was.
+    const excess = recent.length - dedupeWindow * RECORD;
+    state.recent = recent.slice(excess > Math.max(RECORD, Math.floor(dedupeWindow / 2) * RECORD) ? excess : 0);
     state.lastId = node.id;
   }
   return emit;
