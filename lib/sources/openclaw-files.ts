@@ -244,10 +244,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
 
   /** Keep the newline-terminated lines looked ahead at, with the bytes they were read from. */
   async function carry(handle: FileHandle, ino: string, offset: number, lineNo: number, lines: ReadLine[]): Promise<void> {
-    let count = 0;
-    // Up to the first unterminated line: it may still grow.
-    while (count < lines.length && lines[count]!.end - lines[count]!.start === lines[count]!.bytes + 1) count++;
-    // (Tested, not read past the end: reading kept[-1] of an empty list deoptimised this function.)
+    const count = terminatedLines(lines);
     if (count === 0) return;
     const kept = count === lines.length ? lines : lines.slice(0, count);
     carried = { ino, offset, lineNo, bytes: await readBytes(handle, offset, kept[count - 1]!.end - offset), lines: kept };
@@ -561,6 +558,16 @@ async function statIno(path: string): Promise<{ ino: string; size: number } | nu
   } catch {
     return null;
   }
+}
+
+/**
+ * How many lines from the first end with a newline (an unterminated line may still grow). A
+ * function of its own: as a loop inside the async `carry`, it had that whole function optimised.
+ */
+function terminatedLines(lines: readonly LineRecord[]): number {
+  let count = 0;
+  while (count < lines.length && lines[count]!.end - lines[count]!.start === lines[count]!.bytes + 1) count++;
+  return count;
 }
 
 function safeParse(text: string): unknown {
