@@ -213,7 +213,10 @@ export function weekdayOf(d: CalendarDay): number {
 }
 
 export function addDays(d: CalendarDay, days: number): CalendarDay {
-  return dayOf(dayNumber(d) + days);
+  const n = dayNumber(d);
+  // Not `n + -0` (a negated 0, e.g. a Monday's offset to its own Monday): that sum is a heap number, which
+  // deopts the calendar code and changes the map of every {year, month, day} object built from it.
+  return dayOf(days === 0 ? n : n + days);
 }
 
 /** Monday of the week containing `d` (weeks start on Monday). */
