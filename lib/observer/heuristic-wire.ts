@@ -11,6 +11,10 @@
  * of handling ~10 small values per message or observation (on a 56k-message
  * backlog: the main thread's share ~4x less, the worker's ~5x less).
  *
+ * The table travels as JSON text: JSON.parse internalises short strings (up to
+ * 10 characters: roles, priorities, categories, dates, times), as a JSON result
+ * did, and comparisons with literals and keyed lookups want them internalised.
+ *
  * Undefined where a string is expected (hand-made input) travels as length -1 /
  * index -1, so an unpacked batch or result is deep-equal to the packed one.
  */
@@ -25,7 +29,8 @@ export interface PackedBatch {
   now: string;
   /** Per message: role, source (table indices); text, time, entryId, agent, session (lengths in `chars`). */
   ints: Int32Array;
-  table: (string | undefined)[];
+  /** JSON array of the distinct strings `ints` point to. */
+  table: string;
   chars: string;
 }
 
@@ -33,7 +38,8 @@ export interface PackedResult {
   count: number;
   /** Per observation: see packResult. */
   ints: Int32Array;
-  table: (string | undefined)[];
+  /** JSON array of the distinct strings `ints` point to. */
+  table: string;
   chars: string;
   currentTask?: string;
 }
@@ -42,10 +48,12 @@ const MESSAGE_INTS = 7;
 
 /** Strings that repeat go into a table, once each. */
 class StringTable {
-  readonly values: (string | undefined)[] = [];
-  private readonly index = new Map<string | undefined, number>();
+  private readonly values: string[] = [];
+  private readonly index = new Map<string, number>();
 
+  /** -1 for undefined. */
   of(value: string | undefined): number {
+    if (value === undefined) return -1;
     let i = this.index.get(value);
     if (i === undefined) {
       i = this.values.length;
@@ -53,6 +61,10 @@ class StringTable {
       this.index.set(value, i);
     }
     return i;
+  }
+
+  json(): string {
+    return JSON.stringify(this.values);
   }
 }
 
@@ -78,12 +90,15 @@ class TextWriter {
 class TextReader {
   private at = 0;
   private pos = 0;
+  private readonly table: string[];
 
   constructor(
     private readonly ints: Int32Array,
     private readonly chars: string,
-    private readonly table: (string | undefined)[],
-  ) {}
+    table: string,
+  ) {
+    this.table = JSON.parse(table) as string[];
+  }
 
   int(): number {
     return this.ints[this.at++]!;
@@ -98,7 +113,8 @@ class TextReader {
   }
 
   entry(): string | undefined {
-    return this.table[this.ints[this.at++]!];
+    const i = this.ints[this.at++]!;
+    return i < 0 ? undefined : this.table[i];
   }
 }
 
@@ -121,7 +137,7 @@ export function packBatch(batch: ObserverBatch): PackedBatch {
     w.int(table.of(m.session));
   }
   const { source, agent, session, timeZone, now } = batch;
-  return { source, agent, session, timeZone, now, ints: Int32Array.from(w.ints), table: table.values, chars: w.chars };
+  return { source, agent, session, timeZone, now, ints: Int32Array.from(w.ints), table: table.json(), chars: w.chars };
 }
 
 /** The batch packBatch packed (worker thread): every message built alike, so the rules meet one message shape. */
@@ -169,7 +185,7 @@ export function packResult(result: ObserverResult): PackedResult {
     w.int(p.entryIds.length);
     for (const e of p.entryIds) w.text(e);
   }
-  const packed: PackedResult = { count: result.observations.length, ints: Int32Array.from(w.ints), table: table.values, chars: w.chars };
+  const packed: PackedResult = { count: result.observations.length, ints: Int32Array.from(w.ints), table: table.json(), chars: w.chars };
   if (result.currentTask !== undefined) packed.currentTask = result.currentTask;
   return packed;
 }

@@ -341,13 +341,13 @@ function observeMessage(
 }
 
 /** Does an anchor point to a day after the message's (`futureDate` of the analysis)? */
-function pointsAhead(anchors: DateAnchor[], today: string): boolean {
+function pointsAhead(anchors: readonly DateAnchor[], today: string): boolean {
   for (const a of anchors) if (a.future && a.resolved !== today) return true;
   return false;
 }
 
 /** Does an anchor point to the past (`pastDate` of the analysis)? */
-function pointsBack(anchors: DateAnchor[]): boolean {
+function pointsBack(anchors: readonly DateAnchor[]): boolean {
   for (const a of anchors) if (!a.future) return true;
   return false;
 }
