@@ -27,7 +27,7 @@ export interface PackedBatch {
   session: string;
   timeZone: string;
   now: string;
-  /** Per message: role, source (table indices); text, time, entryId, agent, session (lengths in `chars`). */
+  /** Per message: role (0 user, 1 assistant), source, text, time, entryId, agent, session (see packBatch). */
   ints: Int32Array;
   /** JSON array of the distinct strings `ints` point to. */
   table: string;
@@ -116,47 +116,78 @@ class TextReader {
     const i = this.ints[this.at++]!;
     return i < 0 ? undefined : this.table[i];
   }
+
+  /** entry(), or `batchValue` where the writer wrote BATCH_VALUE. */
+  entryOr(batchValue: string | undefined): string | undefined {
+    if (this.ints[this.at] === BATCH_VALUE) {
+      this.at++;
+      return batchValue;
+    }
+    return this.entry();
+  }
 }
 
 function isConversation(message: Message): boolean {
   return message.role === 'user' || message.role === 'assistant';
 }
 
+/**
+ * A message's source, agent or session that is the batch's own (as nearly always): no
+ * table lookup. (A table lookup's first misses come before V8 keeps feedback for the
+ * function, so code optimised on a batch whose misses were all early deopts at the
+ * start of the next one.)
+ */
+const BATCH_VALUE = -2;
+
+/*
+ * Each loop is a function of its own with nothing before or after it: a function first
+ * called with a long loop is compiled on-stack mid-loop, when nothing it does before or
+ * after the loop has left any type feedback yet, and that code deoptimises at the first
+ * statement after the loop (the next batch: again).
+ */
+
 /** The batch with only its user and assistant messages, packed (main thread). */
 export function packBatch(batch: ObserverBatch): PackedBatch {
+  const { source, agent, session, timeZone, now } = batch;
   const table = new StringTable();
   const w = new TextWriter();
-  for (const m of batch.messages) {
+  writeMessages(w, table, batch.messages, source, agent, session);
+  return { source, agent, session, timeZone, now, ints: Int32Array.from(w.ints), table: table.json(), chars: w.chars };
+}
+
+function writeMessages(w: TextWriter, table: StringTable, messages: Message[], source: string, agent: string, session: string): void {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
     if (!isConversation(m)) continue;
-    w.int(table.of(m.role));
-    w.int(table.of(m.source));
+    w.int(m.role === 'user' ? 0 : 1);
+    w.int(m.source === source ? BATCH_VALUE : table.of(m.source));
     w.text(m.text);
     w.text(m.time);
     w.text(m.entryId);
-    w.int(table.of(m.agent));
-    w.int(table.of(m.session));
+    w.int(m.agent === agent ? BATCH_VALUE : table.of(m.agent));
+    w.int(m.session === session ? BATCH_VALUE : table.of(m.session));
   }
-  const { source, agent, session, timeZone, now } = batch;
-  return { source, agent, session, timeZone, now, ints: Int32Array.from(w.ints), table: table.json(), chars: w.chars };
 }
 
 /** The batch packBatch packed (worker thread): every message built alike, so the rules meet one message shape. */
 export function unpackBatch(packed: PackedBatch): ObserverBatch {
-  const r = new TextReader(packed.ints, packed.chars, packed.table);
-  const count = packed.ints.length / MESSAGE_INTS;
+  const { source, agent, session, timeZone, now } = packed;
   const messages: Message[] = [];
+  readMessages(new TextReader(packed.ints, packed.chars, packed.table), packed.ints.length / MESSAGE_INTS, source, agent, session, messages);
+  return { source, agent, session, messages, timeZone, now };
+}
+
+function readMessages(r: TextReader, count: number, source: string, agent: string, session: string, messages: Message[]): void {
   for (let i = 0; i < count; i++) {
-    const role = r.entry() as Message['role'];
-    const source = r.entry() as Message['source'];
+    const role = r.int() === 0 ? 'user' : 'assistant';
+    const messageSource = r.entryOr(source) as Message['source'];
     const text = r.text()!;
     const time = r.text()!;
     const entryId = r.text()!;
-    const agent = r.entry()!;
-    const session = r.entry()!;
-    messages.push({ role, text, time, entryId, source, agent, session });
+    const messageAgent = r.entryOr(agent)!;
+    const messageSession = r.entryOr(session)!;
+    messages.push({ role, text, time, entryId, source: messageSource, agent: messageAgent, session: messageSession });
   }
-  const { source, agent, session, timeZone, now } = packed;
-  return { source, agent, session, messages, timeZone, now };
 }
 
 /**
@@ -167,7 +198,15 @@ export function unpackBatch(packed: PackedBatch): ObserverBatch {
 export function packResult(result: ObserverResult): PackedResult {
   const table = new StringTable();
   const w = new TextWriter();
-  for (const o of result.observations) {
+  writeObservations(w, table, result.observations);
+  const packed: PackedResult = { count: result.observations.length, ints: Int32Array.from(w.ints), table: table.json(), chars: w.chars };
+  if (result.currentTask !== undefined) packed.currentTask = result.currentTask;
+  return packed;
+}
+
+function writeObservations(w: TextWriter, table: StringTable, observations: Observation[]): void {
+  for (let i = 0; i < observations.length; i++) {
+    const o = observations[i]!;
     const p = o.provenance!;
     w.text(o.id);
     w.int(table.of(o.date));
@@ -185,17 +224,18 @@ export function packResult(result: ObserverResult): PackedResult {
     w.int(p.entryIds.length);
     for (const e of p.entryIds) w.text(e);
   }
-  const packed: PackedResult = { count: result.observations.length, ints: Int32Array.from(w.ints), table: table.json(), chars: w.chars };
-  if (result.currentTask !== undefined) packed.currentTask = result.currentTask;
-  return packed;
 }
 
 /** The result packResult packed (main thread). */
 export function unpackResult(packed: PackedResult): ObserverResult {
-  const r = new TextReader(packed.ints, packed.chars, packed.table);
   // (Arrays filled by push, as the inline Observer's: packed elements, the same array maps downstream.)
   const observations: Observation[] = [];
-  for (let i = 0; i < packed.count; i++) {
+  readObservations(new TextReader(packed.ints, packed.chars, packed.table), packed.count, observations);
+  return packed.currentTask === undefined ? { observations } : { observations, currentTask: packed.currentTask };
+}
+
+function readObservations(r: TextReader, count: number, observations: Observation[]): void {
+  for (let i = 0; i < count; i++) {
     const id = r.text()!;
     const date = r.entry()!;
     const time = r.entry()!;
@@ -213,5 +253,4 @@ export function unpackResult(packed: PackedResult): ObserverResult {
     for (let e = r.int(); e > 0; e--) entryIds.push(r.text()!);
     observations.push({ id, date, time, priority, done, category, text, tags, agent, provenance: { source, agent: provenanceAgent, session, entryIds } });
   }
-  return packed.currentTask === undefined ? { observations } : { observations, currentTask: packed.currentTask };
 }
