@@ -17,8 +17,9 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Message, Observer, ObserverBatch, ObserverResult } from '../types.js';
+import type { Observer, ObserverBatch, ObserverResult } from '../types.js';
 import { observeWithRules, type HeuristicObserverOptions } from './heuristic.js';
+import { packBatch, unpackResult } from './heuristic-wire.js';
 import type { WorkerOptions, WorkerReply, WorkerRequest } from './heuristic-worker.js';
 import type { SpeakerNames } from './speakers.js';
 
@@ -49,10 +50,6 @@ interface Pending {
   options: HeuristicObserverOptions;
   resolve: (result: ObserverResult) => void;
   reject: (error: Error) => void;
-}
-
-function isConversation(message: Message): boolean {
-  return message.role === 'user' || message.role === 'assistant';
 }
 
 /**
@@ -118,9 +115,9 @@ export function createThreadedHeuristicObserver(options: HeuristicObserverOption
       const p = pending.get(reply.id);
       if (!p) return;
       pending.delete(reply.id);
-      if ('json' in reply) {
+      if ('result' in reply) {
         busyMs += reply.ms;
-        p.resolve(JSON.parse(reply.json) as ObserverResult);
+        p.resolve(unpackResult(reply.result));
       } else p.reject(Object.assign(new Error(reply.error.message), reply.error.stack ? { stack: reply.error.stack } : {}));
       if (pending.size === 0) idle(w);
     });
@@ -178,8 +175,8 @@ export function createThreadedHeuristicObserver(options: HeuristicObserverOption
         threadedBatches++;
         // (optionsFor has resolved a speakerNames function to this batch's names.)
         const names = p.options.speakerNames as SpeakerNames | undefined;
-        // The rules look at user and assistant messages only: tool lines need not be copied across.
-        const sent = batch.messages.every(isConversation) ? batch : { ...batch, messages: batch.messages.filter(isConversation) };
+        // (Packed with its user and assistant messages only: the rules read no others.)
+        const sent = packBatch(batch);
         const request: WorkerRequest = names ? { id, batch: sent, speakerNames: names } : { id, batch: sent };
         w.postMessage(request);
       });

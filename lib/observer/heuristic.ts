@@ -127,58 +127,82 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
   const given = (typeof options.speakerNames === 'function' ? options.speakerNames(batch) : options.speakerNames) ?? {};
   const tracker = options.inferSpeakerNames === true && (!given.user || !given.assistant) ? new SpeakerNameTracker() : undefined;
   const fallbackLocal = localDateTime(batch.now, batch.timeZone) ?? localDateTime('1970-01-01T00:00:00Z', 'UTC')!;
-  const drafts: Draft[] = [];
   const settings: MessageSettings = {
     options,
     maxSentences: options.maxSentencesPerObservation ?? 6,
     maxChars: options.maxObservationChars ?? 600,
     replyContext: options.replyContext !== false,
   };
-  let pendingQuestion: ReplyContext | undefined;
-  const clock = localClock(batch.timeZone);
-  // The names' list is rebuilt only when the names change (given names: once per batch).
-  let namesOfList: SpeakerNames | undefined;
-  let knownNames: string[] = [];
-  for (const message of batch.messages) {
-    if (message.role !== 'user' && message.role !== 'assistant') continue;
-    const ms = instantMs(message.time);
-    const local = Number.isFinite(ms) ? clock(ms) : fallbackLocal;
-    tracker?.add(message);
-    const names: SpeakerNames = tracker ? mergeNames(tracker.names(), given) : given;
-    if (names !== namesOfList) {
-      namesOfList = names;
-      knownNames = [];
-      if (names.user) knownNames.push(names.user);
-      if (names.assistant) knownNames.push(names.assistant);
-    }
-    const replyTo = pendingQuestion && pendingQuestion.role !== message.role && settings.replyContext ? pendingQuestion : undefined;
-    pendingQuestion = observeMessage(message, message.role, ms, local, names, knownNames, settings, replyTo, drafts);
-  }
-
-  const byId = new Map<string, Observation>();
+  // Each loop's body is a method: it is optimised once, early, for every batch, instead of
+  // this function being compiled on-stack for the first long batch and again when called again.
+  // (The arrays are made here: a literal in a class field initializer starts every batch's array
+  // as small integers again, and the methods that push to it deopt on each new one.)
+  const drafts: Draft[] = [];
+  const messages = new MessageLoop(given, tracker, fallbackLocal, localClock(batch.timeZone), settings, drafts);
+  for (const message of batch.messages) messages.add(message);
   const observations: Observation[] = [];
-  let currentTask: string | undefined;
-  let currentTaskStrength = -1;
-  const considerTask = (d: Draft): void => {
-    if (d.role !== 'user' || d.done) return;
-    // The latest work statement or task wins; a question only when there is nothing else.
-    const strength = d.working || d.category === 'task' && !d.question ? 1 : d.category === 'task' ? 0 : -1;
-    if (strength >= 0 && strength >= currentTaskStrength) {
-      currentTask = d.text;
-      currentTaskStrength = strength;
+  const list = new ObservationList(batch, observations);
+  for (const d of drafts) list.add(d);
+  return list.result();
+}
+
+/** The drafts of a batch's messages, message by message, and what one message passes to the next. */
+class MessageLoop {
+  private pendingQuestion: ReplyContext | undefined = undefined;
+  // The names' list is rebuilt only when the names change (given names: once per batch).
+  private namesOfList: SpeakerNames | undefined = undefined;
+  private knownNames: string[] = [];
+
+  constructor(
+    private readonly given: SpeakerNames,
+    private readonly tracker: SpeakerNameTracker | undefined,
+    private readonly fallbackLocal: LocalDateTime,
+    private readonly clock: (ms: number) => LocalDateTime,
+    private readonly settings: MessageSettings,
+    private readonly drafts: Draft[],
+  ) {}
+
+  add(message: Message): void {
+    if (message.role !== 'user' && message.role !== 'assistant') return;
+    const ms = instantMs(message.time);
+    const local = Number.isFinite(ms) ? this.clock(ms) : this.fallbackLocal;
+    this.tracker?.add(message);
+    const names: SpeakerNames = this.tracker ? mergeNames(this.tracker.names(), this.given) : this.given;
+    if (names !== this.namesOfList) {
+      this.namesOfList = names;
+      this.knownNames = [];
+      if (names.user) this.knownNames.push(names.user);
+      if (names.assistant) this.knownNames.push(names.assistant);
     }
-  };
-  for (const d of drafts) {
+    const pending = this.pendingQuestion;
+    const replyTo = pending && pending.role !== message.role && this.settings.replyContext ? pending : undefined;
+    this.pendingQuestion = observeMessage(message, message.role, ms, local, names, this.knownNames, this.settings, replyTo, this.drafts);
+  }
+}
+
+/** A batch's observations from its drafts, in order: one per id, and the current task. */
+class ObservationList {
+  private readonly byId = new Map<string, Observation>();
+  private currentTask: string | undefined = undefined;
+  private currentTaskStrength = -1;
+
+  constructor(
+    private readonly batch: ObserverBatch,
+    private readonly observations: Observation[],
+  ) {}
+
+  add(d: Draft): void {
     if (d.answered) {
-      considerTask(d);
-      continue;
+      this.considerTask(d);
+      return;
     }
+    const batch = this.batch;
     const id = observationId({ agent: batch.agent, session: batch.session, date: d.local.date, category: d.category, text: d.text });
-    const existing = byId.get(id);
+    const existing = this.byId.get(id);
     if (existing) {
       const ids = existing.provenance!.entryIds;
       for (const e of entryIdsOf(d)) if (!ids.includes(e)) ids.push(e);
-      continue;
+      return;
     }
     const obs: Observation = {
       id,
@@ -192,11 +216,25 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
       agent: batch.agent,
       provenance: { source: d.message.source ?? batch.source, agent: batch.agent, session: batch.session, entryIds: entryIdsOf(d) },
     };
-    byId.set(id, obs);
-    observations.push(obs);
-    considerTask(d);
+    this.byId.set(id, obs);
+    this.observations.push(obs);
+    this.considerTask(d);
   }
-  return currentTask === undefined ? { observations } : { observations, currentTask };
+
+  result(): ObserverResult {
+    const observations = this.observations;
+    return this.currentTask === undefined ? { observations } : { observations, currentTask: this.currentTask };
+  }
+
+  private considerTask(d: Draft): void {
+    if (d.role !== 'user' || d.done) return;
+    // The latest work statement or task wins; a question only when there is nothing else.
+    const strength = d.working || d.category === 'task' && !d.question ? 1 : d.category === 'task' ? 0 : -1;
+    if (strength >= 0 && strength >= this.currentTaskStrength) {
+      this.currentTask = d.text;
+      this.currentTaskStrength = strength;
+    }
+  }
 }
 
 /** The message an observation comes from, then the question it quotes. */
@@ -341,13 +379,13 @@ function observeMessage(
 }
 
 /** Does an anchor point to a day after the message's (`futureDate` of the analysis)? */
-function pointsAhead(anchors: DateAnchor[], today: string): boolean {
+function pointsAhead(anchors: readonly DateAnchor[], today: string): boolean {
   for (const a of anchors) if (a.future && a.resolved !== today) return true;
   return false;
 }
 
 /** Does an anchor point to the past (`pastDate` of the analysis)? */
-function pointsBack(anchors: DateAnchor[]): boolean {
+function pointsBack(anchors: readonly DateAnchor[]): boolean {
   for (const a of anchors) if (!a.future) return true;
   return false;
 }

@@ -161,7 +161,8 @@ export function localClock(timeZone: string): (ms: number) => LocalDateTime {
       dayNumber = d;
       const at = new Date(d * 86_400_000);
       const fields = { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() };
-      day = { ...fields, date: formatDay(fields), weekday: at.getUTCDay() };
+      // One literal, not `{ ...fields, … }`: that map would extend CalendarDay's, and go stale whenever CalendarDay's changes.
+      day = { year: fields.year, month: fields.month, day: fields.day, date: formatDay(fields), weekday: at.getUTCDay() };
     }
     last = { year: day.year, month: day.month, day: day.day, date: day.date, time: times[localMinute - d * 1440]!, weekday: day.weekday };
     return last;
@@ -213,7 +214,10 @@ export function weekdayOf(d: CalendarDay): number {
 }
 
 export function addDays(d: CalendarDay, days: number): CalendarDay {
-  return dayOf(dayNumber(d) + days);
+  const n = dayNumber(d);
+  // Not `n + -0` (a negated 0, e.g. a Monday's offset to its own Monday): that sum is a heap number, which
+  // deopts the calendar code and changes the map of every {year, month, day} object built from it.
+  return dayOf(days === 0 ? n : n + days);
 }
 
 /** Monday of the week containing `d` (weeks start on Monday). */
@@ -461,15 +465,22 @@ export function sentenceDirection(sentence: string, korean: boolean): Direction 
 }
 
 /**
+ * The anchors of a sentence without any (most sentences). The elements kind of every other
+ * result (objects, packed): an empty literal's would be another array map for the callers,
+ * which then deoptimise when the first date turns up.
+ */
+const NO_ANCHORS: readonly DateAnchor[] = [{} as DateAnchor].slice(0, 0);
+
+/**
  * Find relative date expressions in `sentence` and resolve them against `ref`
  * (the message's local day). Overlapping matches keep the first, most
  * specific rule. Anchors are returned in text order.
  */
-export function findDateAnchors(sentence: string, ref: CalendarDay): DateAnchor[] {
+export function findDateAnchors(sentence: string, ref: CalendarDay): readonly DateAnchor[] {
   const hasHangul = HANGUL_SYLLABLE.test(sentence);
   // Most sentences name no date at all: one scan instead of every rule, and only the rules whose words occur.
   const words = dateWordsIn(sentence);
-  if (!hasHangul && words === 0) return [];
+  if (!hasHangul && words === 0) return NO_ANCHORS;
   const anchors: (DateAnchor & { start: number })[] = [];
   const rules = hasHangul ? KO_AND_EN_RULES : EN_RULES;
   // Only bare weekdays ("on Friday", "금요일") depend on the tense of the sentence.
@@ -486,8 +497,12 @@ export function findDateAnchors(sentence: string, ref: CalendarDay): DateAnchor[
       anchors.push({ expression: m[0], resolved: r.resolved, day: r.day, future: r.future, end, start });
     }
   }
+  if (anchors.length === 0) return NO_ANCHORS;
   anchors.sort((a, b) => a.start - b.start);
-  return anchors.map((a) => ({ expression: a.expression, resolved: hasHangul ? koreanLabel(a.resolved) : a.resolved, day: a.day, future: a.future, end: a.end }));
+  // Pushed, not `anchors.map(…)`: the array map of map()'s result depends on whether it was inlined.
+  const found: DateAnchor[] = [];
+  for (const a of anchors) found.push({ expression: a.expression, resolved: hasHangul ? koreanLabel(a.resolved) : a.resolved, day: a.day, future: a.future, end: a.end });
+  return found;
 }
 
 /** "week of 2026-03-30" → "2026-03-30 주", "May 2026" → "2026년 5월", "2025" → "2025년". */
@@ -505,7 +520,7 @@ function koreanLabel(resolved: string): string {
  * original wording: "demo on Friday" → "demo on Friday (2026-04-17)".
  * An expression already followed by a parenthesised date is left alone.
  */
-export function annotateDates(sentence: string, anchors: DateAnchor[]): string {
+export function annotateDates(sentence: string, anchors: readonly DateAnchor[]): string {
   if (anchors.length === 0) return sentence;
   let out = '';
   let pos = 0;
