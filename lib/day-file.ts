@@ -293,10 +293,21 @@ function formatProvenanceBlock(provenance: unknown): string {
   if (ids.length === 0) return 'provenance: {}\n';
   const memo = provenanceMemos.get(map);
   const reuse = memo !== undefined && startsWithMemo(map, ids, memo);
-  let out = reuse ? memo.text : 'provenance:\n';
   const values: string[] = reuse ? memo.values : [];
-  let strings = true;
-  for (let i = reuse ? memo.ids.length : 0; i < ids.length; i++) {
+  const out = provenanceLines(reuse ? memo.text : 'provenance:\n', map, ids, reuse ? memo.ids.length : 0, values);
+  // `values` has a value for every line only when every value was a string.
+  if (values.length === ids.length) provenanceMemos.set(map, { ids, values, text: out });
+  else provenanceMemos.delete(map);
+  return out;
+}
+
+/**
+ * `out` with the lines of ids[from..], each string value also pushed to `values`. The loop of
+ * formatProvenanceBlock, on its own: optimised while its first long call ran, formatProvenanceBlock
+ * lacked feedback for the memo branch it had not taken yet and deoptimised on its next call.
+ */
+function provenanceLines(out: string, map: Record<string, unknown>, ids: readonly string[], from: number, values: string[]): string {
+  for (let i = from; i < ids.length; i++) {
     const id = ids[i]!;
     const value = map[id];
     if (typeof value === 'string') {
@@ -304,11 +315,8 @@ function formatProvenanceBlock(provenance: unknown): string {
       values.push(value);
     } else {
       out += yamlLib().stringify({ [id]: value }, { lineWidth: 0 }).replace(/^/gm, '  ').replace(/ +$/, '');
-      strings = false;
     }
   }
-  if (strings) provenanceMemos.set(map, { ids, values, text: out });
-  else provenanceMemos.delete(map);
   return out;
 }
 
@@ -536,7 +544,11 @@ export function appendObservations(file: DayFile, observations: Observation[], p
 /** A blank-line separator and the formatted line, for each observation. */
 function observationSegments(observations: Observation[]): Segment[] {
   const out: Segment[] = [];
-  for (const o of observations) {
+  // An index loop, not for…of: a job's first call runs its loop long enough to be optimised
+  // before any feedback was recorded for the code before it (the iterator), and that code
+  // then deoptimised the function on its next call ("insufficient type feedback").
+  for (let i = 0; i < observations.length; i++) {
+    const o = observations[i]!;
     const line: ParsedObservation = {
       priority: o.priority,
       done: o.done,
@@ -581,7 +593,9 @@ function addProvenance(prov: Record<string, unknown>, observations: Observation[
   // Observations come in runs from one session: its encoded `source agent session ` prefix is made once per run.
   let run: Provenance | undefined;
   let prefix = '';
-  for (const o of observations) {
+  // An index loop: see observationSegments.
+  for (let i = 0; i < observations.length; i++) {
+    const o = observations[i]!;
     const p = o.provenance;
     if (!p) continue;
     if (run === undefined || p.source !== run.source || p.agent !== run.agent || p.session !== run.session) {

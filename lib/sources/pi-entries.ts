@@ -580,7 +580,9 @@ function emitEntries<T extends ConsumedEntry>(
   dedupeWindow: number,
   emitted: Array<{ item: T; message: Message }>,
 ): void {
-  for (const item of consumed) {
+  // An index loop: code before a first long loop has no feedback (see day-file observationSegments).
+  for (let i = 0; i < consumed.length; i++) {
+    const item = consumed[i]!;
     const message = item.result?.kind === 'message' ? item.result : null;
     const active = item.nodeIndex < 0 || !abandoned.has(item.nodeIndex);
     const emit = stepBranchState(state, item.node, message ? message.dedupeKey : null, active, dedupeWindow);
