@@ -38,6 +38,7 @@ import {
   type LookAheadNode,
   type LookAheadWindow,
   type PiContext,
+  type PiEntryResult,
 } from './pi-entries.js';
 
 export interface OpenClawFileSourceOptions {
@@ -197,21 +198,36 @@ function branchOf(c: FileCursor): BranchState {
 // ---------------------------------------------------------------------------
 // Look-ahead lines carried to the next read
 
-/** A line with its parsed entry once parsed (undefined: not parsed yet, blank, or not JSON). */
+/** A line with its entry once parsed and normalised (undefined: not yet, blank, or not JSON). */
 interface ReadLine extends LineRecord {
-  entry?: unknown;
+  prepared?: PreparedEntry;
+}
+
+/** What a parsed line is: its tree node and its normalised result. */
+interface PreparedEntry {
+  node: LookAheadNode | null;
+  result: PiEntryResult;
+}
+
+function prepareEntry(entry: unknown, end: number, ctx: PiContext): PreparedEntry {
+  return { node: lookAheadNodeOf(entry, end), result: normalizePiEntry(entry, ctx) };
 }
 
 /**
- * The lines a read looked ahead at (parsed, not consumed), kept for the next
- * read of the same file, which starts right there: a chunked read of a long
- * transcript then decodes and parses each line once instead of once more per
- * look-ahead. The next read takes them only when its cursor is where they
+ * The lines a read looked ahead at (parsed and normalised, not consumed), kept
+ * for the next read of the same stream and file, which starts right there: a
+ * chunked read of a long transcript then decodes and parses each line once
+ * instead of once more per look-ahead. A line is kept as its result, not as
+ * its text and parsed entry (a tool output of kilobytes): what is kept from
+ * one read to the next outlives young-generation collections and is copied
+ * to the old generation. The next read takes them only when its cursor is where they
  * start and the file still holds the very same bytes there (compared byte for
  * byte); only newline-terminated lines are kept, so the same bytes are the
  * same lines and the result is what reading them again would give.
  */
 interface CarriedLines {
+  /** The stream (the results are normalised for it). */
+  key: string;
   ino: string;
   /** Byte offset and line number just before the first carried line. */
   offset: number;
@@ -234,20 +250,20 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
   let carried: CarriedLines | null = null;
 
   /** The carried lines if they start at this file's `offset` and the file still holds the same bytes there. */
-  async function takeCarried(handle: FileHandle, ino: string, offset: number, lineNo: number): Promise<CarriedLines | null> {
+  async function takeCarried(handle: FileHandle, key: string, ino: string, offset: number, lineNo: number): Promise<CarriedLines | null> {
     const offered = carried;
     carried = null;
-    if (!offered || offered.ino !== ino || offered.offset !== offset || offered.lineNo !== lineNo) return null;
+    if (!offered || offered.key !== key || offered.ino !== ino || offered.offset !== offset || offered.lineNo !== lineNo) return null;
     const now = await readBytes(handle, offset, offered.bytes.length);
     return now.equals(offered.bytes) ? offered : null;
   }
 
   /** Keep the newline-terminated lines looked ahead at, with the bytes they were read from. */
-  async function carry(handle: FileHandle, ino: string, offset: number, lineNo: number, lines: ReadLine[]): Promise<void> {
+  async function carry(handle: FileHandle, key: string, ino: string, offset: number, lineNo: number, lines: ReadLine[]): Promise<void> {
     const count = terminatedLines(lines);
     if (count === 0) return;
     const kept = count === lines.length ? lines : lines.slice(0, count);
-    carried = { ino, offset, lineNo, bytes: await readBytes(handle, offset, kept[count - 1]!.end - offset), lines: kept };
+    carried = { key, ino, offset, lineNo, bytes: await readBytes(handle, offset, kept[count - 1]!.end - offset), lines: kept };
   }
 
   async function listDir(path: string): Promise<string[]> {
@@ -450,7 +466,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
 
       // Lines come in batches (one per buffer read): an await per batch, not per line. The first
       // batch may be the previous read's look-ahead, already parsed.
-      const reuse = await takeCarried(handle, ino, offset, lineNo);
+      const reuse = await takeCarried(handle, stream.key, ino, offset, lineNo);
       let batch: ReadLine[] = reuse ? reuse.lines : [];
       let at = 0;
       const resume = reuse ? { offset: offset + reuse.bytes.length, lineNo: batch[batch.length - 1]!.lineNo } : { offset, lineNo };
@@ -474,13 +490,17 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
           eof = true;
           break;
         }
-        const parsed = record.entry !== undefined ? record.entry : parseLine(record, path, malformed, maxLineBytes);
-        const node = parsed === undefined ? null : lookAheadNodeOf(parsed, record.end);
+        let prepared = record.prepared;
+        if (prepared === undefined) {
+          const parsed = parseLine(record, path, malformed, maxLineBytes);
+          if (parsed !== undefined) prepared = prepareEntry(parsed, record.end, ctx);
+        }
+        const node = prepared === undefined ? null : prepared.node;
         let result: Consumed['result'] = null;
-        if (parsed !== undefined) {
-          result = normalizePiEntry(parsed, ctx);
-          if (result.kind === 'invalid') malformed.push({ path, line: record.lineNo, reason: result.reason });
-          if (result.kind === 'message') candidates += 1;
+        if (prepared !== undefined) {
+          result = prepared.result;
+          if (prepared.result.kind === 'invalid') malformed.push({ path, line: record.lineNo, reason: prepared.result.reason });
+          if (prepared.result.kind === 'message') candidates += 1;
         }
         let nodeIndex = -1;
         if (node) {
@@ -502,15 +522,21 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
           const record = at < batch.length ? batch[at++]! : await nextLine();
           if (record === undefined) break;
           moreLines = true;
-          if (record.entry === undefined && record.text !== undefined) record.entry = safeParse(record.text);
-          const node = record.entry === undefined ? null : lookAheadNodeOf(record.entry, record.end);
+          if (record.prepared === undefined && record.text !== undefined) {
+            const entry = safeParse(record.text);
+            if (entry !== undefined) {
+              record.prepared = prepareEntry(entry, record.end, ctx);
+              record.text = undefined; // not needed any more (a line that did not parse keeps it for its error)
+            }
+          }
+          const node = record.prepared === undefined ? null : record.prepared.node;
           if (node) nodes.push(node);
           lookedAt.push(record);
           if (nodes.length - decided >= lookAhead.entries || record.end - lastEnd >= lookAhead.bytes) break;
         }
       }
       await batches.return(undefined);
-      await carry(handle, ino, lastEnd, consumed[consumed.length - 1]?.lineNo ?? lineNo, lookedAt);
+      await carry(handle, stream.key, ino, lastEnd, consumed[consumed.length - 1]?.lineNo ?? lineNo, lookedAt);
       const decideCount = consumed.reduce((n, c) => (c.nodeIndex >= 0 ? n + 1 : n), 0);
       const settled = settleConsumed(consumed, nodes, decideCount, lookAhead, branch, dedupeWindow);
       branch = settled.branch;
