@@ -52,6 +52,16 @@ export function redaction(kind: string): string {
 
 const HAS_DIGIT = /[0-9]/;
 
+/**
+ * Replacements counted by kind, in first-seen order; null: not counted (a caller that only
+ * wants the text spares a Map per text).
+ */
+type Seen = Map<string, number> | null;
+
+function count(seen: Seen, kind: string): void {
+  if (seen !== null) seen.set(kind, (seen.get(kind) ?? 0) + 1);
+}
+
 /** `m` is the match: m[0] the whole match, m[1]… its groups. */
 type Replacer = (m: RegExpExecArray) => string | null;
 
@@ -166,7 +176,7 @@ const PEM_ANCHOR = 'PRIVATE KEY';
  * cut short) is masked to the end of its base64 body. Linear: the END search
  * result is reused for every BEGIN before it.
  */
-function maskPrivateKeys(text: string, seen: Map<string, number>): string {
+function maskPrivateKeys(text: string, seen: Seen): string {
   if (!text.includes(PEM_ANCHOR)) return text;
   const out: string[] = [];
   let last = 0;
@@ -189,7 +199,7 @@ function maskPrivateKeys(text: string, seen: Map<string, number>): string {
       stop = afterBegin + trimmedLength(body ? body[0] : '');
     }
     out.push(text.slice(last, begin.index), redaction('private-key'));
-    seen.set('private-key', (seen.get('private-key') ?? 0) + 1);
+    count(seen, 'private-key');
     last = stop;
     PEM_BEGIN.lastIndex = stop;
   }
@@ -275,7 +285,7 @@ export function secretReach(kept: string): number {
  * `keep`, only the result's first `keep` characters count: matches that would land after them (and all
  * later ones) are left as they are, and the rest of the text is not searched.
  */
-function applyRule(text: string, rule: ActiveRule, seen: Map<string, number>, keep = Infinity): string {
+function applyRule(text: string, rule: ActiveRule, seen: Seen, keep = Infinity): string {
   if (!rule.mayMatch(text)) return text;
   const pattern = rule.pattern;
   // What text.replace(pattern, fn) does, without its per-match argument list; only replaced matches cost a slice.
@@ -291,7 +301,7 @@ function applyRule(text: string, rule: ActiveRule, seen: Map<string, number>, ke
     if (out.length + (m.index - last) >= keep) break; // lands after the kept part, as do all later matches
     const replacement = rule.replace ? rule.replace(m) : redaction(rule.kind);
     if (replacement === null || replacement === match) continue;
-    seen.set(rule.kind, (seen.get(rule.kind) ?? 0) + 1);
+    count(seen, rule.kind);
     out += text.slice(last, m.index) + replacement;
     last = m.index + match.length;
     if (out.length >= keep) break;
@@ -307,12 +317,22 @@ const REDACTED_TOKEN = /\[REDACTED:[a-z-]+\]/g;
  */
 export function maskSecrets(text: string, options: MaskingOptions = {}): MaskResult {
   const seen = new Map<string, number>();
+  const out = maskWith(text, options, seen);
+  let replaced = 0;
+  for (const n of seen.values()) replaced += n;
+  return { text: out, count: replaced, kinds: [...seen.keys()] };
+}
+
+/** `maskSecrets(text, options).text`, without counting: for a caller that keeps only the text (every transcript message). */
+export function maskedText(text: string, options: MaskingOptions = {}): string {
+  return maskWith(text, options, null);
+}
+
+function maskWith(text: string, options: MaskingOptions, seen: Seen): string {
   let out = maskBuiltIn(text, seen, Infinity);
   if (options.emails) out = applyRule(out, ACTIVE_EMAIL_RULE, seen);
   for (const pattern of options.extraPatterns ?? []) out = applyExtra(out, pattern, seen);
-  let count = 0;
-  for (const n of seen.values()) count += n;
-  return { text: out, count, kinds: [...seen.keys()] };
+  return out;
 }
 
 /**
@@ -323,12 +343,12 @@ export function maskSecrets(text: string, options: MaskingOptions = {}): MaskRes
  * move later text into the kept part or change what a later rule matches there.
  */
 export function maskedPrefix(text: string, length: number): string {
-  const masked = maskBuiltIn(text, new Map(), length);
+  const masked = maskBuiltIn(text, null, length);
   return masked.length > length ? masked.slice(0, length) : masked;
 }
 
 /** The built-in rules and PEM blocks over `text`. `keep`: see applyRule; it applies to the last rule only. */
-function maskBuiltIn(text: string, seen: Map<string, number>, keep: number): string {
+function maskBuiltIn(text: string, seen: Seen, keep: number): string {
   // No rule can match text without an anchor, and nothing is replaced then: skipping such rules changes nothing.
   // Without an exact anchor the case-sensitive rules are skipped, until a rule changes the text (a replacement
   // brings new text): from there on every rule tests its own anchors again.
@@ -346,7 +366,7 @@ function maskBuiltIn(text: string, seen: Map<string, number>, keep: number): str
   return out;
 }
 
-function applyExtra(text: string, pattern: RegExp, seen: Map<string, number>): string {
+function applyExtra(text: string, pattern: RegExp, seen: Seen): string {
   const global = pattern.global ? pattern : new RegExp(pattern.source, `${pattern.flags}g`);
   // Split around existing redactions so a custom pattern cannot eat into them (keeps masking idempotent).
   const parts: string[] = [];
@@ -360,12 +380,12 @@ function applyExtra(text: string, pattern: RegExp, seen: Map<string, number>): s
   return parts.join('');
 }
 
-function maskCustom(text: string, pattern: RegExp, seen: Map<string, number>): string {
+function maskCustom(text: string, pattern: RegExp, seen: Seen): string {
   if (text.length === 0) return text;
   pattern.lastIndex = 0;
   return text.replace(pattern, (match: string) => {
     if (match.length === 0) return match;
-    seen.set('custom', (seen.get('custom') ?? 0) + 1);
+    count(seen, 'custom');
     return redaction('custom');
   });
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileExtraPatterns, maskedPrefix, maskSecrets } from '../lib/masking.js';
+import { compileExtraPatterns, maskedPrefix, maskedText, maskSecrets } from '../lib/masking.js';
 import { ConfigError } from '../lib/errors.js';
 
 // Secrets are assembled at run time so this file itself does not look like a leaked credential.
@@ -191,6 +191,8 @@ test('maskedPrefix is the start of maskSecrets\' text, cut anywhere: before, ins
     let text = '';
     for (let k = Math.floor(rand() * 12); k > 0; k--) text += pieces[Math.floor(rand() * pieces.length)];
     const full = maskSecrets(text).text;
+    const options = { emails: true, extraPatterns: [/plain/g] };
+    assert.equal(maskedText(text, options), maskSecrets(text, options).text, 'maskedText is maskSecrets\' text');
     for (const length of [0, 1, 7, 20, 50, 81, 120, 201, 400, 1000, 5000]) {
       assert.equal(maskedPrefix(text, length), full.slice(0, length), `${length}: ${JSON.stringify(text.slice(0, 80))}`);
     }

@@ -5,7 +5,7 @@
  * format keeps its own rules in pi-entries.ts; the tool-call line format is
  * the same (summariseToolCall).
  */
-import { maskSecrets, type MaskingOptions } from '../masking.js';
+import { maskedText, type MaskingOptions } from '../masking.js';
 import type { Message, Role, SourceKind } from '../types.js';
 import { summariseToolCall, TOOL_SUMMARY_CHARS } from './pi-entries.js';
 import { capOneLineMasked } from './masked-cap.js';
@@ -76,7 +76,7 @@ export function makeMessage(
   ctx: MessageContext,
   fields: { role: Role; text: string; time: string; entryId: string; toolName?: string | undefined },
 ): Message | null {
-  const masked = maskSecrets(fields.text.trim(), ctx.masking).text;
+  const masked = maskedText(fields.text.trim(), ctx.masking);
   if (masked.length === 0) return null;
   const message: Message = {
     role: fields.role,

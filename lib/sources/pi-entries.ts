@@ -15,7 +15,7 @@
  *   are skipped: they duplicate real replies.
  */
 import * as crypto from 'node:crypto';
-import { maskSecrets, type MaskingOptions } from '../masking.js';
+import { maskedText, type MaskingOptions } from '../masking.js';
 import type { Message, Role, SourceKind } from '../types.js';
 import { capMasked, capOneLineMasked } from './masked-cap.js';
 import { collapseWhiteSpace } from '../whitespace.js';
@@ -141,7 +141,7 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
     default:
       return { kind: 'invalid', reason: `message with unknown role ${JSON.stringify(role)}` };
   }
-  const masked = maskSecrets(built.text.trim(), ctx.masking).text;
+  const masked = maskedText(built.text.trim(), ctx.masking);
   if (masked.length === 0) return { kind: 'skip', reason: 'empty message' };
   const out: Message = {
     role: built.role,
