@@ -19,7 +19,7 @@
  * index -1, so an unpacked batch or result is deep-equal to the packed one.
  */
 import type { Message, Observation, ObserverBatch, ObserverResult } from '../types.js';
-import { MessageRecord, ObservationRecord, ProvenanceRecord } from './records.js';
+import { MessageRecord, objectArray, ObservationRecord, ProvenanceRecord } from './records.js';
 
 /** A batch's user and assistant messages (the only ones the rules read). */
 export interface PackedBatch {
@@ -49,7 +49,7 @@ const MESSAGE_INTS = 7;
 
 /** Strings that repeat go into a table, once each. */
 class StringTable {
-  private readonly values: string[] = [];
+  private readonly values = objectArray<string>();
   private readonly index = new Map<string, number>();
 
   /** -1 for undefined. */
@@ -173,7 +173,7 @@ function writeMessages(w: TextWriter, table: StringTable, messages: Message[], s
 /** The batch packBatch packed (worker thread): every message built alike (records.ts), so the rules meet one message shape. */
 export function unpackBatch(packed: PackedBatch): ObserverBatch {
   const { source, agent, session, timeZone, now } = packed;
-  const messages: Message[] = [];
+  const messages = objectArray<Message>();
   readMessages(new TextReader(packed.ints, packed.chars, packed.table), packed.ints.length / MESSAGE_INTS, source, agent, session, messages);
   return { source, agent, session, messages, timeZone, now };
 }
@@ -230,7 +230,7 @@ function writeObservations(w: TextWriter, table: StringTable, observations: Obse
 /** The result packResult packed (main thread). */
 export function unpackResult(packed: PackedResult): ObserverResult {
   // (Objects and arrays made as the inline Observer makes them (records.ts): the same maps downstream.)
-  const observations: Observation[] = [];
+  const observations = objectArray<Observation>();
   readObservations(new TextReader(packed.ints, packed.chars, packed.table), packed.count, observations);
   return packed.currentTask === undefined ? { observations } : { observations, currentTask: packed.currentTask };
 }

@@ -20,7 +20,7 @@ import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Pri
 import { analyseEnglish, expandShorthand, isQuestion, requestOf, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
 import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } from './rules-ko.js';
 import { cleanMessageText, hasHangul, isKorean, splitSentences } from './sentences.js';
-import { ObservationRecord, ProvenanceRecord } from './records.js';
+import { objectArray, ObservationRecord, ProvenanceRecord } from './records.js';
 import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
 import { detectTags } from './tags.js';
 import { annotateDates, findDateAnchors, instantMs, localClock, localDateTime, type DateAnchor, type LocalDateTime } from './time.js';
@@ -145,12 +145,12 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
   };
   // Each loop's body is a method: it is optimised once, early, for every batch, instead of
   // this function being compiled on-stack for the first long batch and again when called again.
-  // (The arrays are made here: a literal in a class field initializer starts every batch's array
-  // as small integers again, and the methods that push to it deopt on each new one.)
-  const drafts: Draft[] = [];
+  // (Both arrays are made before the first loop: code compiled on-stack in that loop has no
+  // type feedback for what follows it, and would deoptimise on objectArray's store.)
+  const drafts = objectArray<Draft>();
+  const observations = objectArray<Observation>();
   const messages = new MessageLoop(given, tracker, fallbackLocal, localClock(batch.timeZone), settings, drafts);
   for (const message of batch.messages) messages.add(message);
-  const observations: Observation[] = [];
   const list = new ObservationList(batch, observations);
   for (const d of drafts) list.add(d);
   return list.result();
