@@ -15,7 +15,7 @@
  * Deterministic: the same batch and options give the same observations and
  * ids, so re-observing after a crash cannot duplicate anything.
  */
-import { observationId, oneLine } from '../observation-line.js';
+import { observationIdOfLine, oneLine } from '../observation-line.js';
 import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority } from '../types.js';
 import { analyseEnglish, expandShorthand, isQuestion, requestOf, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
 import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } from './rules-ko.js';
@@ -113,6 +113,7 @@ class Draft {
     readonly category: string,
     readonly priority: Priority,
     readonly done: boolean,
+    /** Always from finishText(): one line, as oneLine() gives it. */
     public text: string,
     readonly tags: string[],
     readonly message: Message,
@@ -207,7 +208,8 @@ class ObservationList {
       return;
     }
     const batch = this.batch;
-    const id = observationId({ agent: batch.agent, session: batch.session, date: d.local.date, category: d.category, text: d.text });
+    // (A draft's text is finishText()'s, which is oneLine()'s.)
+    const id = observationIdOfLine({ agent: batch.agent, session: batch.session, date: d.local.date, category: d.category, text: d.text });
     const existing = this.byId.get(id);
     if (existing) {
       const ids = existing.provenance!.entryIds;
@@ -515,6 +517,7 @@ function isEndMark(c: number): boolean {
 /** "!!" or "??" (one regex pass instead of two `includes`). */
 const REPEATED_MARK = /!!|\?\?/;
 
+/** The text as an observation: one line as oneLine() gives it (what follows oneLine adds no white space, truncate trims it). */
 function finishText(text: string, maxChars: number): string {
   let t = oneLine(text);
   if (REPEATED_MARK.test(t)) t = t.replace(/([!?])\1+/g, '$1');
