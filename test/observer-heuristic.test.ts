@@ -479,6 +479,22 @@ test('ids are stable across runs and computed with observationId', () => {
   assert.notEqual(c[0]!.id, a[0]!.id);
 });
 
+test('texts with odd white space, cut texts and quoted questions get observationId ids too', () => {
+  // (The Observer skips oneLine() for ids: its texts come out of oneLine() already.)
+  const long = Array.from({ length: 80 }, (_, i) => `word${i}\t `).join(' ');
+  const obs = observe([
+    ['user', 'I  prefer\tTypeScript \u00a0 over   JavaScript !!  '],
+    ['user', `We decided:\n\n  use  PostgreSQL ,\r\n  and ${long}`],
+    ['user', 'Is   this\tyour own painting ??'],
+    ['assistant', '  Yes,   I painted it   last year ,  '],
+    ['user', `I need to ${'fix the flaky  login test   ;  '.repeat(40)}`],
+  ]);
+  assert.ok(obs.length >= 4);
+  for (const o of obs) assert.equal(o.id, observationId({ agent: 'main', session: 's1', date: o.date, category: o.category, text: o.text }), o.text);
+  assert.ok(obs.some((o) => o.text.endsWith('…')), 'a cut text');
+  assert.ok(obs.some((o) => o.text.includes('(reply to')), 'a quoted question');
+});
+
 test('provenance names the source, agent, session and entry ids; duplicates merge', () => {
   const obs = observe([
     ['user', 'I prefer TypeScript over JavaScript.'],

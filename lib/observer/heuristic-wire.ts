@@ -19,6 +19,7 @@
  * index -1, so an unpacked batch or result is deep-equal to the packed one.
  */
 import type { Message, Observation, ObserverBatch, ObserverResult } from '../types.js';
+import { MessageRecord, objectArray, ObservationRecord, ProvenanceRecord } from './records.js';
 
 /** A batch's user and assistant messages (the only ones the rules read). */
 export interface PackedBatch {
@@ -48,7 +49,7 @@ const MESSAGE_INTS = 7;
 
 /** Strings that repeat go into a table, once each. */
 class StringTable {
-  private readonly values: string[] = [];
+  private readonly values = objectArray<string>();
   private readonly index = new Map<string, number>();
 
   /** -1 for undefined. */
@@ -169,10 +170,10 @@ function writeMessages(w: TextWriter, table: StringTable, messages: Message[], s
   }
 }
 
-/** The batch packBatch packed (worker thread): every message built alike, so the rules meet one message shape. */
+/** The batch packBatch packed (worker thread): every message built alike (records.ts), so the rules meet one message shape. */
 export function unpackBatch(packed: PackedBatch): ObserverBatch {
   const { source, agent, session, timeZone, now } = packed;
-  const messages: Message[] = [];
+  const messages = objectArray<Message>();
   readMessages(new TextReader(packed.ints, packed.chars, packed.table), packed.ints.length / MESSAGE_INTS, source, agent, session, messages);
   return { source, agent, session, messages, timeZone, now };
 }
@@ -186,7 +187,7 @@ function readMessages(r: TextReader, count: number, source: string, agent: strin
     const entryId = r.text()!;
     const messageAgent = r.entryOr(agent)!;
     const messageSession = r.entryOr(session)!;
-    messages.push({ role, text, time, entryId, source: messageSource, agent: messageAgent, session: messageSession });
+    messages.push(new MessageRecord(role, text, time, entryId, messageSource, messageAgent, messageSession));
   }
 }
 
@@ -228,8 +229,8 @@ function writeObservations(w: TextWriter, table: StringTable, observations: Obse
 
 /** The result packResult packed (main thread). */
 export function unpackResult(packed: PackedResult): ObserverResult {
-  // (Arrays filled by push, as the inline Observer's: packed elements, the same array maps downstream.)
-  const observations: Observation[] = [];
+  // (Objects and arrays made as the inline Observer makes them (records.ts): the same maps downstream.)
+  const observations = objectArray<Observation>();
   readObservations(new TextReader(packed.ints, packed.chars, packed.table), packed.count, observations);
   return packed.currentTask === undefined ? { observations } : { observations, currentTask: packed.currentTask };
 }
@@ -243,14 +244,14 @@ function readObservations(r: TextReader, count: number, observations: Observatio
     const done = r.int() === 1;
     const category = r.entry()!;
     const text = r.text()!;
-    const tags: string[] = [];
+    const tags = new Array<string>();
     for (let t = r.int(); t > 0; t--) tags.push(r.entry()!);
     const agent = r.entry()!;
     const source = r.entry()!;
     const provenanceAgent = r.entry()!;
     const session = r.entry()!;
-    const entryIds: string[] = [];
+    const entryIds = new Array<string>();
     for (let e = r.int(); e > 0; e--) entryIds.push(r.text()!);
-    observations.push({ id, date, time, priority, done, category, text, tags, agent, provenance: { source, agent: provenanceAgent, session, entryIds } });
+    observations.push(new ObservationRecord(id, date, time, priority, done, category, text, tags, agent, new ProvenanceRecord(source, provenanceAgent, session, entryIds)));
   }
 }

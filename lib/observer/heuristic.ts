@@ -15,11 +15,12 @@
  * Deterministic: the same batch and options give the same observations and
  * ids, so re-observing after a crash cannot duplicate anything.
  */
-import { observationId, oneLine } from '../observation-line.js';
+import { observationIdOfLine, oneLine } from '../observation-line.js';
 import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority } from '../types.js';
 import { analyseEnglish, expandShorthand, isQuestion, requestOf, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
 import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } from './rules-ko.js';
 import { cleanMessageText, hasHangul, isKorean, splitSentences } from './sentences.js';
+import { objectArray, ObservationRecord, ProvenanceRecord } from './records.js';
 import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
 import { detectTags } from './tags.js';
 import { annotateDates, findDateAnchors, instantMs, localClock, localDateTime, type DateAnchor, type LocalDateTime } from './time.js';
@@ -96,21 +97,31 @@ const ATTACHMENT = /^\[(?:image|photo|picture|file|video|audio|attachment|sticke
 /** A message within this time of a question is taken as its answer. */
 const REPLY_WINDOW_MS = 2 * 60 * 60 * 1000;
 
-interface Draft {
+/**
+ * One observation in the making. A class, not an object literal: every draft lives until the
+ * batch ends, and V8 switches a literal's allocation site to old-space allocation after a few
+ * scavenges, deoptimising every function that inlined it (draft, flushGroup, detectTags…).
+ * Objects made by `new` carry no allocation site.
+ */
+class Draft {
   /** Entry id of the question this observation quotes as its context. */
-  contextEntryId: string | undefined;
+  contextEntryId: string | undefined = undefined;
   /** A question whose answer's observation quotes it: not written on its own. */
-  answered: boolean;
-  category: string;
-  priority: Priority;
-  done: boolean;
-  text: string;
-  tags: string[];
-  message: Message;
-  local: LocalDateTime;
-  working: boolean;
-  question: boolean;
-  role: 'user' | 'assistant';
+  answered = false;
+
+  constructor(
+    readonly category: string,
+    readonly priority: Priority,
+    readonly done: boolean,
+    /** Always from finishText(): one line, as oneLine() gives it. */
+    public text: string,
+    readonly tags: string[],
+    readonly message: Message,
+    readonly local: LocalDateTime,
+    readonly working: boolean,
+    readonly question: boolean,
+    readonly role: 'user' | 'assistant',
+  ) {}
 }
 
 /** Create the offline heuristic Observer. */
@@ -135,12 +146,12 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
   };
   // Each loop's body is a method: it is optimised once, early, for every batch, instead of
   // this function being compiled on-stack for the first long batch and again when called again.
-  // (The arrays are made here: a literal in a class field initializer starts every batch's array
-  // as small integers again, and the methods that push to it deopt on each new one.)
-  const drafts: Draft[] = [];
+  // (Both arrays are made before the first loop: code compiled on-stack in that loop has no
+  // type feedback for what follows it, and would deoptimise on objectArray's store.)
+  const drafts = objectArray<Draft>();
+  const observations = objectArray<Observation>();
   const messages = new MessageLoop(given, tracker, fallbackLocal, localClock(batch.timeZone), settings, drafts);
   for (const message of batch.messages) messages.add(message);
-  const observations: Observation[] = [];
   const list = new ObservationList(batch, observations);
   for (const d of drafts) list.add(d);
   return list.result();
@@ -197,25 +208,16 @@ class ObservationList {
       return;
     }
     const batch = this.batch;
-    const id = observationId({ agent: batch.agent, session: batch.session, date: d.local.date, category: d.category, text: d.text });
+    // (A draft's text is finishText()'s, which is oneLine()'s.)
+    const id = observationIdOfLine({ agent: batch.agent, session: batch.session, date: d.local.date, category: d.category, text: d.text });
     const existing = this.byId.get(id);
     if (existing) {
       const ids = existing.provenance!.entryIds;
       for (const e of entryIdsOf(d)) if (!ids.includes(e)) ids.push(e);
       return;
     }
-    const obs: Observation = {
-      id,
-      date: d.local.date,
-      time: d.local.time,
-      priority: d.priority,
-      done: d.done,
-      category: d.category,
-      text: d.text,
-      tags: d.tags,
-      agent: batch.agent,
-      provenance: { source: d.message.source ?? batch.source, agent: batch.agent, session: batch.session, entryIds: entryIdsOf(d) },
-    };
+    const provenance = new ProvenanceRecord(d.message.source ?? batch.source, batch.agent, batch.session, entryIdsOf(d));
+    const obs = new ObservationRecord(id, d.local.date, d.local.time, d.priority, d.done, d.category, d.text, d.tags, batch.agent, provenance);
     this.byId.set(id, obs);
     this.observations.push(obs);
     this.considerTask(d);
@@ -239,7 +241,11 @@ class ObservationList {
 
 /** The message an observation comes from, then the question it quotes. */
 function entryIdsOf(d: Draft): string[] {
-  return d.contextEntryId ? [d.message.entryId, d.contextEntryId] : [d.message.entryId];
+  // (`new Array()`, not a literal: see records.ts.)
+  const ids = new Array<string>();
+  ids.push(d.message.entryId);
+  if (d.contextEntryId) ids.push(d.contextEntryId);
+  return ids;
 }
 
 /** Given names win over learned ones. */
@@ -414,20 +420,8 @@ function draft(text: string, category: string, priority: Priority, done: boolean
   const speaker = scope.speaker;
   // Tags from what was said, not from the attribution ("Speaker: ") added in front of it.
   const attributed = text.startsWith(speaker) && text.charCodeAt(speaker.length) === 58 && text.charCodeAt(speaker.length + 1) === 32;
-  return {
-    contextEntryId: undefined,
-    answered: false,
-    category,
-    priority,
-    done,
-    text,
-    tags: detectTags(attributed ? text.slice(speaker.length + 2) : text, scope.codeLanguages, 3, scope.notTags),
-    message: scope.message,
-    local: scope.local,
-    working,
-    question,
-    role: scope.role,
-  };
+  const tags = detectTags(attributed ? text.slice(speaker.length + 2) : text, scope.codeLanguages, 3, scope.notTags);
+  return new Draft(category, priority, done, text, tags, scope.message, scope.local, working, question, scope.role);
 }
 
 function korean(text: string): boolean {
@@ -523,6 +517,7 @@ function isEndMark(c: number): boolean {
 /** "!!" or "??" (one regex pass instead of two `includes`). */
 const REPEATED_MARK = /!!|\?\?/;
 
+/** The text as an observation: one line as oneLine() gives it (what follows oneLine adds no white space, truncate trims it). */
 function finishText(text: string, maxChars: number): string {
   let t = oneLine(text);
   if (REPEATED_MARK.test(t)) t = t.replace(/([!?])\1+/g, '$1');

@@ -272,6 +272,8 @@ const WORD_EDGES = /^['.-]+|['.-]+$/g;
  */
 class WordTable {
   private readonly keys: string[];
+  private readonly hashes: Int32Array;
+  /** 0: an empty slot (a word without flags is left out: its lookup gives 0 all the same). */
   private readonly flags: Int32Array;
   private readonly mask: number;
 
@@ -280,13 +282,15 @@ class WordTable {
     while (size < words.size * 4) size *= 2;
     this.mask = size - 1;
     this.keys = new Array<string>(size).fill('');
+    this.hashes = new Int32Array(size);
     this.flags = new Int32Array(size);
     for (const [w, f] of words) {
-      let h = WORD_HASH_START;
-      for (let i = 0; i < w.length; i++) h = wordHashStep(h, w.charCodeAt(i));
+      if (f === 0) continue;
+      const h = wordHash(w, 0, w.length);
       let j = this.slot(h);
-      while (this.keys[j] !== '') j = (j + 1) & this.mask;
+      while (this.flags[j] !== 0) j = (j + 1) & this.mask;
       this.keys[j] = w;
+      this.hashes[j] = h;
       this.flags[j] = f;
     }
   }
@@ -297,12 +301,26 @@ class WordTable {
 
   /** The flags of text[start, end), whose hash is `hash` (0 for a word not in the table). */
   get(text: string, start: number, end: number, hash: number): number {
+    // (The word is compared only where the hash matches: most probes end at an empty slot or a hash.)
     for (let j = this.slot(hash); ; j = (j + 1) & this.mask) {
-      const k = this.keys[j]!;
-      if (k === '') return 0;
-      if (k.length === end - start && text.startsWith(k, start)) return this.flags[j]!;
+      const f = this.flags[j]!;
+      if (f === 0) return 0;
+      if (this.hashes[j] === hash && this.keys[j]!.length === end - start && sameChars(this.keys[j]!, text, start)) return f;
     }
   }
+}
+
+/** Is `key` at `start` in `text`? (`text.startsWith(key, start)`, which is a call out of optimised code.) */
+function sameChars(key: string, text: string, start: number): boolean {
+  for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
+  return true;
+}
+
+/** wordHashStep over text[start, end). */
+function wordHash(text: string, start: number, end: number): number {
+  let h = WORD_HASH_START;
+  for (let i = start; i < end; i++) h = wordHashStep(h, text.charCodeAt(i));
+  return h;
 }
 
 /** FNV-1a over char codes. */
@@ -374,14 +392,24 @@ function scanWords(sentence: string, names: string[]): SentenceWords {
         gates |= flags;
         if (isContent(flags, lower, wordStart, i, lowerNames)) n++;
       } else {
-        const w = trimWord(lower.slice(wordStart, i));
-        if (w && isContent(WORD_FLAGS.get(w) ?? 0, w, 0, w.length, lowerNames)) n++;
+        // trimWord() on the word's bounds, and the table instead of WORD_FLAGS (same flags): no substring.
+        let start = wordStart;
+        let end = i;
+        while (start < end && isWordEdge(lower.charCodeAt(start))) start++;
+        while (end > start && isWordEdge(lower.charCodeAt(end - 1))) end--;
+        if (end - start >= 2 && lower.charCodeAt(end - 2) === 39 && lower.charCodeAt(end - 1) === 115) end -= 2; // 's
+        if (end > start && isContent(table.get(lower, start, end, wordHash(lower, start, end)), lower, start, end, lowerNames)) n++;
       }
       wordStart = runStart = -1;
       plain = true;
     }
   }
   return { contentWords: n, gates };
+}
+
+/** ' - . : trimmed from a word's edges. */
+function isWordEdge(c: number): boolean {
+  return c === 39 || c === 45 || c === 46;
 }
 
 /** A raw word without ' - . at its edges and without a final "'s" ("" when nothing is left). */
