@@ -1,13 +1,16 @@
 /**
- * Empty arrays made to hold objects. A `[]` starts as an array of small
- * integers (V8's PACKED_SMI_ELEMENTS) and changes its map at the first push
- * of an object; code optimised for arrays of objects deoptimises on that
- * change, and again for every new `[]` a hot loop fills. Use this for arrays
- * created per call (or per file) and filled with objects in a hot loop.
+ * Empty arrays whose elements are of V8's "any value" kind from the start, as a
+ * filled array of objects or strings. A `[]` starts as an array of small
+ * integers (PACKED_SMI_ELEMENTS), and its literal's allocation site does not
+ * always learn otherwise: it changes its map at the first push of an object or
+ * string, and code optimised for arrays of objects deoptimises on that change,
+ * again for every new `[]` a hot loop fills (observeMessage's drafts, the
+ * reader's chunk messages, the worker wire's tables). Use this for arrays
+ * created per call (or per file or batch) and filled in a hot loop.
  */
-const SEED: readonly object[] = [{}];
+const SEED: readonly unknown[] = [{}];
 
-/** An empty array whose elements are objects from the start. */
-export function objectArray<T extends object>(): T[] {
+/** An empty array whose elements kind already holds any value. */
+export function objectArray<T>(): T[] {
   return SEED.slice(0, 0) as T[];
 }

@@ -19,7 +19,8 @@
  * index -1, so an unpacked batch or result is deep-equal to the packed one.
  */
 import type { Message, Observation, ObserverBatch, ObserverResult } from '../types.js';
-import { MessageRecord, objectArray, ObservationRecord, ProvenanceRecord } from './records.js';
+import { objectArray } from '../object-array.js';
+import { MessageRecord, ObservationRecord, ProvenanceRecord } from './records.js';
 
 /** A batch's user and assistant messages (the only ones the rules read). */
 export interface PackedBatch {

@@ -20,7 +20,8 @@ import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Pri
 import { analyseEnglish, expandShorthand, isQuestion, requestOf, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
 import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } from './rules-ko.js';
 import { cleanMessageText, hasHangul, isKorean, splitSentences } from './sentences.js';
-import { objectArray, ObservationRecord, ProvenanceRecord } from './records.js';
+import { objectArray } from '../object-array.js';
+import { ObservationRecord, ProvenanceRecord } from './records.js';
 import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
 import { detectTags } from './tags.js';
 import { annotateDates, findDateAnchors, instantMs, localClock, localDateTime, type DateAnchor, type LocalDateTime } from './time.js';

@@ -71,16 +71,3 @@ export const ObservationRecord = plainConstructor(function (
   this.agent = agent;
   this.provenance = provenance;
 });
-
-/**
- * An empty array whose elements are already of V8's "any value" kind, as a filled
- * array of objects or strings. A new empty `[]` is "small integers" until its first
- * push (and its literal's allocation site does not always learn otherwise), and
- * optimised code that has only met arrays of objects deoptimises on it: that of
- * observeMessage or readMessages at the next batch.
- */
-export function objectArray<T>(): T[] {
-  const a: unknown[] = [undefined];
-  a.length = 0;
-  return a as T[];
-}
