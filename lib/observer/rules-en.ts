@@ -254,11 +254,14 @@ const PAST_VERB = gated(
 
 const QUESTION_START = /^(?:what|what's|whats|how|how's|why|when|where|which|who|whose|whom|is|are|am|was|were|do|does|did|can|could|should|would|will|shall|have|has|had|may|might|any|anything|anyone|isn't|aren't|don't|doesn't|didn't|won't|can't|wouldn't|shouldn't)\b/i;
 
-/** For tests: every gated rule, and whether the words of `sentence` open its gate (a rule that matches must be open). */
-export function ruleGates(sentence: string): { rule: string; re: RegExp; open: boolean }[] {
+/**
+ * For tests: every gated rule, whether the words of `sentence` open its gate (a rule that matches
+ * must be open), and whether the rule matches as analyseEnglish tests it (as `re` must say).
+ */
+export function ruleGates(sentence: string): { rule: string; re: RegExp; open: boolean; matches: boolean }[] {
   const rules = { PREFERENCE, DECISION, STATE, DONE, PROFILE, STRUGGLE, DEADLINE_WORD, DEADLINE, BY_DATE, TASK, REQUEST, WORKING, PAST_VERB };
-  const { gates } = scanWords(sentence, []);
-  return Object.entries(rules).map(([rule, { re, gate }]) => ({ rule, re, open: (gates & gate) !== 0 }));
+  const words = scanWords(sentence, []);
+  return Object.entries(rules).map(([rule, r]) => ({ rule, re: r.re, open: (words.gates & r.gate) !== 0, matches: matches(r, sentence, words) }));
 }
 
 /** A common English word (stop word or chit-chat), i.e. not a name when capitalised. */
