@@ -207,13 +207,19 @@ test('a rule gate is open on every sentence its regex matches', () => {
   ];
   const matched = new Map<string, number>();
   for (const s of sentences) {
-    for (const { rule, re, open } of ruleGates(s)) {
-      if (!re.test(s)) continue;
+    for (const { rule, re, open, matches } of ruleGates(s)) {
+      const hit = re.test(s);
+      // (The rules run without the i flag on the lowercased sentence: the same answer.)
+      assert.equal(matches, hit, `${rule} on ${JSON.stringify(s)}`);
+      if (!hit) continue;
       matched.set(rule, (matched.get(rule) ?? 0) + 1);
       assert.ok(open, `${rule} matches but its gate is closed: ${JSON.stringify(s)}`);
     }
-    // Non-ASCII text opens every gate.
-    assert.ok(ruleGates(`${s} café`).every((g) => g.open), s);
+    // Non-ASCII text opens every gate; İ and the Kelvin sign lowercase into ASCII ("i̇", "k"), which the i flag does not match.
+    for (const t of [`${s} café`, s.replace(/i/g, '\u0130'), s.replace(/k/g, '\u212A')]) {
+      for (const g of ruleGates(t)) assert.equal(g.matches, g.re.test(t), `${g.rule} on ${JSON.stringify(t)}`);
+      if (t !== s) assert.ok(ruleGates(t).every((g) => g.open), t);
+    }
   }
   // Not a vacuous check: every rule matched many sentences.
   for (const { rule } of ruleGates('')) assert.ok((matched.get(rule) ?? 0) >= 30, `${rule} matched only ${matched.get(rule) ?? 0} sentences`);

@@ -83,6 +83,11 @@ let ALL_GATES = 0;
 /** A rule regex and the gate bit of its words. */
 interface GatedRule {
   re: RegExp;
+  /**
+   * `re` without its i flag, for the lowercased sentence (SentenceWords.lower): the same
+   * answer, and several times cheaper to compile (and ~15 % faster to run) than case-folding.
+   */
+  lower: RegExp;
   gate: number;
 }
 
@@ -95,13 +100,16 @@ interface GatedRule {
  * two literals) is part of a longer run: list the glued forms too (see glue()).
  * The regex stays the definition of the rule; the gate only proves that it cannot
  * match. test/observer-rules-en.test.ts checks the gates on many sentences.
+ * `re` is case-insensitive and written in lowercase ASCII (see GatedRule.lower).
  */
 function gated(re: RegExp, words: string): GatedRule {
+  // (No capital outside an escape, and no escape by code: `\x41` is an "A" whatever its case.)
+  if (!re.flags.includes('i') || /\\[xuc]|[^\x00-\x7f]/.test(re.source) || /[A-Z]/.test(re.source.replace(/\\./g, ''))) throw new Error(`gated(): not a lowercase case-insensitive rule: ${re}`);
   const gate = nextGateBit;
   nextGateBit *= 2;
   ALL_GATES |= gate;
   for (const w of words.trim().split(/\s+/)) WORD_FLAGS.set(w, (WORD_FLAGS.get(w) ?? 0) | gate);
-  return { re, gate };
+  return { re, lower: new RegExp(re.source, re.flags.replace('i', '')), gate };
 }
 
 /** Every head word directly followed by every tail word ("i" + "need" → "ineed"). */
@@ -110,9 +118,9 @@ function glue(heads: string, tails: string): string {
   return heads.trim().split(/\s+/).flatMap((h) => t.map((w) => h + w)).join(' ');
 }
 
-/** Does the rule match? (Skips the regex when the sentence lacks all of its words.) */
-function matches(rule: GatedRule, sentence: string, gates: number): boolean {
-  return (gates & rule.gate) !== 0 && rule.re.test(sentence);
+/** Does the rule match `sentence`, whose scanWords() are `words`? (Skips the regex when the sentence lacks all of its words.) */
+function matches(rule: GatedRule, sentence: string, words: SentenceWords): boolean {
+  return (words.gates & rule.gate) !== 0 && (words.lower !== undefined ? rule.lower.test(words.lower) : rule.re.test(sentence));
 }
 
 const PREFERENCE = gated(
@@ -246,11 +254,14 @@ const PAST_VERB = gated(
 
 const QUESTION_START = /^(?:what|what's|whats|how|how's|why|when|where|which|who|whose|whom|is|are|am|was|were|do|does|did|can|could|should|would|will|shall|have|has|had|may|might|any|anything|anyone|isn't|aren't|don't|doesn't|didn't|won't|can't|wouldn't|shouldn't)\b/i;
 
-/** For tests: every gated rule, and whether the words of `sentence` open its gate (a rule that matches must be open). */
-export function ruleGates(sentence: string): { rule: string; re: RegExp; open: boolean }[] {
+/**
+ * For tests: every gated rule, whether the words of `sentence` open its gate (a rule that matches
+ * must be open), and whether the rule matches as analyseEnglish tests it (as `re` must say).
+ */
+export function ruleGates(sentence: string): { rule: string; re: RegExp; open: boolean; matches: boolean }[] {
   const rules = { PREFERENCE, DECISION, STATE, DONE, PROFILE, STRUGGLE, DEADLINE_WORD, DEADLINE, BY_DATE, TASK, REQUEST, WORKING, PAST_VERB };
-  const { gates } = scanWords(sentence, []);
-  return Object.entries(rules).map(([rule, { re, gate }]) => ({ rule, re, open: (gates & gate) !== 0 }));
+  const words = scanWords(sentence, []);
+  return Object.entries(rules).map(([rule, r]) => ({ rule, re: r.re, open: (words.gates & r.gate) !== 0, matches: matches(r, sentence, words) }));
 }
 
 /** A common English word (stop word or chit-chat), i.e. not a name when capitalised. */
@@ -338,7 +349,15 @@ interface SentenceWords {
   contentWords: number;
   /** Gate bits of the rules whose words occur (see gated()). */
   gates: number;
+  /**
+   * The sentence lowercased, where a case-insensitive ASCII pattern matches it as it matches the
+   * sentence: unless it holds İ or the Kelvin sign, the only characters beyond ASCII that
+   * lowercase into ASCII (a pattern's i flag without u never folds them to ASCII letters).
+   */
+  lower: string | undefined;
 }
+
+const LOWERCASES_INTO_ASCII = /[\u0130\u212A]/;
 
 /**
  * Count the content words of a sentence and find the rule gates its words open.
@@ -356,7 +375,7 @@ function scanWords(sentence: string, names: string[]): SentenceWords {
       const w = trimWord(raw);
       if (w && isContent(WORD_FLAGS.get(w) ?? 0, w, 0, w.length, lowerNames)) n++;
     }
-    return { contentWords: n, gates: ALL_GATES };
+    return { contentWords: n, gates: ALL_GATES, lower: LOWERCASES_INTO_ASCII.test(sentence) ? undefined : lower };
   }
   // ASCII: a character scan instead of a regex replace and split (several times faster).
   const table = (wordTable ??= new WordTable(WORD_FLAGS));
@@ -404,7 +423,7 @@ function scanWords(sentence: string, names: string[]): SentenceWords {
       plain = true;
     }
   }
-  return { contentWords: n, gates };
+  return { contentWords: n, gates, lower };
 }
 
 /** ' - . : trimmed from a word's edges. */
@@ -532,8 +551,9 @@ function isFillerPhrase(sentence: string): boolean {
 
 /** Classify one English sentence (already stripped of vocatives/interjections). */
 export function analyseEnglish(sentence: string, ctx: AnalysisContext): SentenceAnalysis {
-  const { contentWords, gates } = scanWords(sentence, ctx.names);
-  const has = (rule: GatedRule): boolean => matches(rule, sentence, gates);
+  const words = scanWords(sentence, ctx.names);
+  const contentWords = words.contentWords;
+  const has = (rule: GatedRule): boolean => matches(rule, sentence, words);
   const base: SentenceAnalysis = { kind: 'statement', category: 'fact', priority: 'low', done: false, contentWords, working: false };
   const signOff = SIGN_OFF.test(sentence) && !/\b(?:i|we)(?:'ll| will)\b/i.test(sentence);
   if (contentWords === 0 || (contentWords < 3 && isFillerPhrase(sentence)) || signOff) return { ...base, kind: 'filler' };
