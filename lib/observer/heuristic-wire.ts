@@ -20,7 +20,8 @@
  */
 import type { Message, Observation, ObserverBatch, ObserverResult } from '../types.js';
 import { objectArray } from '../object-array.js';
-import { MessageRecord, ObservationRecord, ProvenanceRecord } from './records.js';
+import { MessageRecord } from '../plain-record.js';
+import { ObservationRecord, ProvenanceRecord } from './records.js';
 
 /** A batch's user and assistant messages (the only ones the rules read). */
 export interface PackedBatch {
@@ -171,7 +172,7 @@ function writeMessages(w: TextWriter, table: StringTable, messages: Message[], s
   }
 }
 
-/** The batch packBatch packed (worker thread): every message built alike (records.ts), so the rules meet one message shape. */
+/** The batch packBatch packed (worker thread): every message built alike (lib/plain-record.ts), so the rules meet one message shape. */
 export function unpackBatch(packed: PackedBatch): ObserverBatch {
   const { source, agent, session, timeZone, now } = packed;
   const messages = objectArray<Message>();

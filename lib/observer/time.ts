@@ -5,7 +5,7 @@
  * dates. Pure functions; the clock is always passed in.
  */
 import { fixedZoneOffsetMs, zonedFields, zoneOffsetMs } from '../time-zone.js';
-import { plainConstructor } from './records.js';
+import { plainConstructor } from '../plain-record.js';
 
 /** A calendar day, independent of any time zone. */
 export interface CalendarDay {
@@ -27,7 +27,7 @@ export interface LocalDateTime extends CalendarDay {
 
 /**
  * A LocalDateTime as the clocks make them: by `new`, not as a literal. Every message's
- * drafts keep theirs until the batch ends (see records.ts).
+ * drafts keep theirs until the batch ends (see lib/plain-record.ts).
  */
 const LocalInstant = plainConstructor(function (this: LocalDateTime, year: number, month: number, day: number, date: string, time: string, weekday: number) {
   this.year = year;

@@ -21,6 +21,7 @@ import { dirname, join } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 import { OcmError } from '../errors.js';
 import { objectArray } from '../object-array.js';
+import { plainConstructor } from '../plain-record.js';
 import type { Logger } from '../log.js';
 import type { MaskingOptions } from '../masking.js';
 import type { Cursor, MalformedRecord, Message, ReadLimits, SourceKind, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
@@ -31,6 +32,7 @@ import {
   emptyBranchState,
   lookAheadNodeOf,
   normalizePiEntry,
+  PiContextRecord,
   rewindBranchState,
   settleConsumed,
   type BranchState,
@@ -39,6 +41,7 @@ import {
   type LookAheadWindow,
   type PiContext,
   type PiEntryResult,
+  type TreeNode,
 } from './pi-entries.js';
 
 export interface OpenClawFileSourceOptions {
@@ -195,6 +198,29 @@ function branchOf(c: FileCursor): BranchState {
   return { lastId: c.lastId, recent: c.recent, cand: c.cand, miss: c.miss };
 }
 
+/** An entry a read consumed. */
+interface Consumed extends ConsumedEntry {
+  /** Where its line ends and its number (not the line itself: the text is garbage once parsed). */
+  end: number;
+  lineNo: number;
+}
+
+/** Kept until the read is settled: `new`, not a literal (see PreparedEntryRecord). */
+const ConsumedRecord = plainConstructor(function (
+  this: Consumed,
+  end: number,
+  lineNo: number,
+  nodeIndex: number,
+  result: PiEntryResult | null,
+  node: TreeNode | null,
+) {
+  this.end = end;
+  this.lineNo = lineNo;
+  this.nodeIndex = nodeIndex;
+  this.result = result;
+  this.node = node;
+});
+
 // ---------------------------------------------------------------------------
 // Look-ahead lines carried to the next read
 
@@ -209,8 +235,15 @@ interface PreparedEntry {
   result: PiEntryResult;
 }
 
+// Kept per line until the read is settled, look-ahead ones until the next read: `new`, not
+// literals, so their allocation sites are never pretenured mid-run (see lib/plain-record.ts).
+const PreparedEntryRecord = plainConstructor(function (this: PreparedEntry, node: LookAheadNode | null, result: PiEntryResult) {
+  this.node = node;
+  this.result = result;
+});
+
 function prepareEntry(entry: unknown, end: number, ctx: PiContext): PreparedEntry {
-  return { node: lookAheadNodeOf(entry, end), result: normalizePiEntry(entry, ctx) };
+  return new PreparedEntryRecord(lookAheadNodeOf(entry, end), normalizePiEntry(entry, ctx));
 }
 
 /**
@@ -452,13 +485,8 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
       const offset = cursor?.offset ?? 0;
       const lineNo = cursor?.line ?? 0;
 
-      const ctx: PiContext = { source: kind, agent: stream.agent, session: stream.session, masking: options.masking };
+      const ctx: PiContext = new PiContextRecord(kind, stream.agent, stream.session, options.masking);
       const malformed: MalformedRecord[] = [];
-      interface Consumed extends ConsumedEntry {
-        /** Where its line ends and its number (not the line itself: the text is garbage once parsed). */
-        end: number;
-        lineNo: number;
-      }
       const consumed: Consumed[] = [];
       const nodes: LookAheadNode[] = [];
       const maxMessages = Math.max(1, limits.maxMessages);
@@ -507,7 +535,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
           nodeIndex = nodes.length;
           nodes.push(node);
         }
-        consumed.push({ end: record.end, lineNo: record.lineNo, nodeIndex, result, node });
+        consumed.push(new ConsumedRecord(record.end, record.lineNo, nodeIndex, result, node));
         bytes += record.end - record.start;
         if (candidates >= maxMessages || bytes >= maxBytes) break;
       }

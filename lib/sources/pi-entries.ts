@@ -20,6 +20,7 @@ import type { Message, Role, SourceKind } from '../types.js';
 import { capMasked, capOneLineMasked } from './masked-cap.js';
 import { collapseWhiteSpace } from '../whitespace.js';
 import { objectArray } from '../object-array.js';
+import { MessageRecord, plainConstructor } from '../plain-record.js';
 
 export interface PiContext {
   source: SourceKind;
@@ -27,6 +28,18 @@ export interface PiContext {
   session: string;
   masking: MaskingOptions;
 }
+
+/**
+ * A PiContext, by `new` (a reader makes one per read). As an object literal, its second run
+ * (the literal's boilerplate) widened the `masking` field's type, which invalidated the
+ * optimised normalizePiEntry (it inlines the masking of every message) mid-run.
+ */
+export const PiContextRecord = plainConstructor(function (this: PiContext, source: SourceKind, agent: string, session: string, masking: MaskingOptions) {
+  this.source = source;
+  this.agent = agent;
+  this.session = session;
+  this.masking = masking;
+});
 
 /** What one parsed line is. */
 export type PiEntryResult =
@@ -62,8 +75,25 @@ export function lookAheadNodeOf(entry: unknown, end: number): LookAheadNode | nu
   if (!isObject(entry) || entry.type === 'session') return null;
   const id = entry.id;
   if (typeof id !== 'string' || id.length === 0) return null;
-  return { id, parentId: parentIdOf(entry), end };
+  return new LookAheadNodeRecord(id, parentIdOf(entry), end);
 }
+
+// The reader keeps these per entry until its read is settled (and carries look-ahead ones to the
+// next read): made by `new`, not as literals, so V8 does not pretenure a literal's allocation site
+// mid-run and recompile every function that inlined it (see lib/plain-record.ts).
+const LookAheadNodeRecord = plainConstructor(function (this: LookAheadNode, id: string, parentId: string | null, end: number) {
+  this.id = id;
+  this.parentId = parentId;
+  this.end = end;
+});
+
+type MessageResult = Extract<PiEntryResult, { kind: 'message' }>;
+
+const MessageResultRecord = plainConstructor(function (this: MessageResult, message: Message, dedupeKey: string) {
+  this.kind = 'message';
+  this.message = message;
+  this.dedupeKey = dedupeKey;
+});
 
 function parentIdOf(entry: Json): string | null {
   return typeof entry.parentId === 'string' && entry.parentId.length > 0 ? entry.parentId : null;
@@ -143,18 +173,10 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
   }
   const masked = maskedText(built.text.trim(), ctx.masking);
   if (masked.length === 0) return { kind: 'skip', reason: 'empty message' };
-  const out: Message = {
-    role: built.role,
-    text: masked,
-    time,
-    entryId,
-    source: ctx.source,
-    agent: ctx.agent,
-    session: ctx.session,
-  };
+  const out: Message = new MessageRecord(built.role, masked, time, entryId, ctx.source, ctx.agent, ctx.session);
   if (built.toolName !== undefined) out.toolName = built.toolName;
   const dedupeKey = built.key ?? `${built.role}\u0000${collapseWhiteSpace(masked)}`;
-  return { kind: 'message', message: out, dedupeKey };
+  return new MessageResultRecord(out, dedupeKey);
 }
 
 const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
