@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import type { List, ListItem, Root } from 'mdast';
 import { OcmError } from './errors.js';
 import { formatObservationLine, parseObservationContent } from './observation-line.js';
+import { plainConstructor } from './plain-record.js';
 import type { Observation, Provenance, Tier } from './types.js';
 
 /*
@@ -541,6 +542,35 @@ export function appendObservations(file: DayFile, observations: Observation[], p
   return fresh.length;
 }
 
+// An append's segments stay in the day file for the rest of the job: made by `new`, not as
+// literals, so V8 does not pretenure the literals' allocation sites mid-run and recompile
+// observationSegments and the writers that inlined it (see lib/plain-record.ts).
+const RawSegment = plainConstructor(function (this: Segment & { kind: 'raw' }, text: string) {
+  this.kind = 'raw';
+  this.text = text;
+});
+
+const ObsSegment = plainConstructor(function (this: Segment & { kind: 'obs' }, line: ParsedObservation, raw: string) {
+  this.kind = 'obs';
+  this.line = line;
+  this.raw = raw;
+  this.dirty = false;
+});
+
+/** The ParsedObservation of an observation being appended (no continuation lines, no place yet). */
+const AppendedLine = plainConstructor(function (this: ParsedObservation, o: Observation) {
+  this.priority = o.priority;
+  this.done = o.done;
+  this.time = o.time;
+  this.category = o.category;
+  this.text = o.text;
+  this.tags = o.tags;
+  this.id = o.id;
+  this.extra = '';
+  this.startLine = 0;
+  this.endLine = 0;
+});
+
 /** A blank-line separator and the formatted line, for each observation. */
 function observationSegments(observations: Observation[]): Segment[] {
   const out: Segment[] = [];
@@ -549,19 +579,7 @@ function observationSegments(observations: Observation[]): Segment[] {
   // then deoptimised the function on its next call ("insufficient type feedback").
   for (let i = 0; i < observations.length; i++) {
     const o = observations[i]!;
-    const line: ParsedObservation = {
-      priority: o.priority,
-      done: o.done,
-      time: o.time,
-      category: o.category,
-      text: o.text,
-      tags: o.tags,
-      id: o.id,
-      extra: '',
-      startLine: 0,
-      endLine: 0,
-    };
-    out.push({ kind: 'raw', text: '\n' }, { kind: 'obs', line, raw: formatObservationLine(o), dirty: false });
+    out.push(new RawSegment('\n'), new ObsSegment(new AppendedLine(o), formatObservationLine(o)));
   }
   return out;
 }
