@@ -242,7 +242,7 @@ class ObservationList {
 
 /** The message an observation comes from, then the question it quotes. */
 function entryIdsOf(d: Draft): string[] {
-  // (`new Array()`, not a literal: see records.ts.)
+  // (`new Array()`, not a literal: see lib/plain-record.ts.)
   const ids = new Array<string>();
   ids.push(d.message.entryId);
   if (d.contextEntryId) ids.push(d.contextEntryId);

@@ -231,7 +231,7 @@ export function detectTags(text: string, codeLanguages: string[] = [], max = 3, 
     if (m) found.push({ tag, at: m.index });
   }
   if (found.length > 1) found.sort(byPosition);
-  // (`new Array()`, not a literal: the tags live on in the observation, see records.ts.)
+  // (`new Array()`, not a literal: the tags live on in the observation, see lib/plain-record.ts.)
   const tags = new Array<string>();
   for (const { tag } of found) if (!tags.includes(tag)) tags.push(tag);
   for (const lang of codeLanguages) {
