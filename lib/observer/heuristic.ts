@@ -100,9 +100,7 @@ const REPLY_WINDOW_MS = 2 * 60 * 60 * 1000;
 
 /**
  * One observation in the making. A class, not an object literal: every draft lives until the
- * batch ends, and V8 switches a literal's allocation site to old-space allocation after a few
- * scavenges, deoptimising every function that inlined it (draft, flushGroup, detectTags…).
- * Objects made by `new` carry no allocation site.
+ * batch ends (why that matters: lib/plain-record.ts).
  */
 class Draft {
   /** Entry id of the question this observation quotes as its context. */
