@@ -4,14 +4,15 @@
  * A long transcript is read in many chunks, and one day's file receives
  * observations from several of them. Appending to the file and rewriting it
  * after every chunk re-formats and re-writes (with two fsyncs) a file that
- * grows to a megabyte, again and again. Here `add` only dedupes new
- * observations against the file (and each other) and queues them; `flush`
- * appends each file's queue and writes every changed file once, atomically.
+ * grows to a megabyte, again and again. Here `add` appends new observations
+ * (ids neither in the file nor earlier in the job) to the file in memory, as
+ * each chunk's observations arrive, so that the work overlaps the Observer's;
+ * `flush` writes every changed file once, atomically.
  * Under the home lock no other job writes these files; a person may, in an
  * editor, while a long job runs: before writing a file, `flush` checks that
  * it is still the file that was read (or last written), and if it changed
- * reads it again and appends the unsaved observations to the edited text, so
- * the edit is kept.
+ * reads it again and appends the unsaved lines to the edited text, so the
+ * edit is kept.
  *
  * The caller decides when to flush, and must flush before it writes a cursor
  * past the observations (observe-job.ts: JobOutput.save()).
@@ -23,17 +24,19 @@ import type { Observation } from './types.js';
 
 type DayFileModule = typeof import('./day-file.js');
 type DayFile = import('./day-file.js').DayFile;
+type DayFileAppender = import('./day-file.js').DayFileAppender;
 
 interface BufferedDayFile {
-  file: DayFile;
-  /** Ids in the file or queued for it. */
-  ids: Set<string>;
-  /** New observations, in arrival order, not yet appended to `file` (replaced, never changed in place). */
-  queued: Observation[];
-  /** Observations appended to `file` but not on disk yet (a write failed; replaced, never changed in place). */
-  unsaved: Observation[];
-  /** `file` holds observations that are not on disk yet. */
-  dirty: boolean;
+  /** The file in memory, with every observation added so far. */
+  appender: DayFileAppender;
+  /**
+   * How many of the file's lines are not on disk yet: its last ones (an append goes after the last line).
+   * The lines themselves are the record of them, rather than the observations they came from, which
+   * would stay in memory (tens of MB on a long backlog) until the write.
+   */
+  unsaved: number;
+  /** The first of those lines' observation (its date and agent fill in a new file if this one is removed meanwhile). */
+  firstUnsaved: Observation | undefined;
   /** Size and mtime of the file as read or last written (undefined: it did not exist). */
   stamp: FileStamp | undefined;
 }
@@ -104,22 +107,6 @@ function groupByDayFile(paths: HomePaths, observations: Observation[]): Map<stri
   return groups;
 }
 
-/**
- * Queue the observations whose ids are neither in the file nor queued (nor earlier in `list`);
- * returns how many. Throws, queueing nothing, when the file would change but cannot be written.
- * (Queues are replaced, never pushed to: a new `[]` holds small integers, and its first push of
- * an observation changed its map and deoptimised this loop for every new day file.)
- */
-function queueNew(dayFile: DayFileModule, entry: BufferedDayFile, list: Observation[], path: string): number {
-  const fresh = list.filter((o) => !entry.ids.has(o.id));
-  if (fresh.length === 0) return 0;
-  // Checked before the ids are taken: a file that cannot be written must not swallow them.
-  dayFile.assertWritable(entry.file, path);
-  const queued = fresh.filter((o) => !entry.ids.has(o.id) && (entry.ids.add(o.id), true));
-  entry.queued = entry.queued.length === 0 ? queued : entry.queued.concat(queued);
-  return queued.length;
-}
-
 export class DayFileBuffer {
   private readonly files = new Map<string, BufferedDayFile>();
 
@@ -127,14 +114,15 @@ export class DayFileBuffer {
 
   /** Some observations are not on disk yet. */
   get pending(): boolean {
-    for (const entry of this.files.values()) if (entry.dirty || entry.queued.length > 0) return true;
+    for (const entry of this.files.values()) if (entry.unsaved > 0) return true;
     return false;
   }
 
   /**
-   * Queue observations for their day files (by agent and date). Returns how
-   * many are new (ids neither in the file nor queued). Throws, queueing nothing
-   * for that file, when a file that would change has a broken frontmatter.
+   * Append observations to their day files (by agent and date), in memory.
+   * Returns how many are new (ids neither in the file nor added before).
+   * Throws, adding nothing to that file, when a file that would change has a
+   * broken frontmatter.
    */
   async add(observations: Observation[]): Promise<number> {
     if (observations.length === 0) return 0;
@@ -143,50 +131,45 @@ export class DayFileBuffer {
     let added = 0;
     for (const [path, list] of groupByDayFile(this.paths, observations)) {
       const entry = this.files.get(path) ?? (await this.load(dayFile, path, list[0]!));
-      added += queueNew(dayFile, entry, list, path);
+      if (entry.unsaved === 0) entry.firstUnsaved = list.find((o) => !entry.appender.ids.has(o.id));
+      const n = entry.appender.append(list, path);
+      entry.unsaved += n;
+      added += n;
     }
     return added;
   }
 
-  /** Append the queued observations and write every changed file (atomically, fsyncs in parallel). */
+  /** Write every file with unsaved lines (atomically, fsyncs in parallel). */
   async flush(): Promise<void> {
     if (this.files.size === 0) return;
     const dayFile = await import('./day-file.js');
     const changed: Array<[BufferedDayFile, string]> = [];
     for (const [path, entry] of this.files) {
-      if (entry.queued.length === 0 && !entry.dirty) continue;
+      if (entry.unsaved === 0) continue;
       // Edited (or removed) on disk since it was read: start again from what is there now.
       if (!sameStamp(entry.stamp, await stampOf(path))) await this.reload(dayFile, path, entry);
-      if (entry.queued.length > 0) {
-        // One append of everything queued gives the same file as one append per chunk.
-        dayFile.appendObservations(entry.file, entry.queued, path);
-        entry.unsaved = entry.unsaved.length === 0 ? entry.queued : entry.unsaved.concat(entry.queued);
-        entry.queued = [];
-        entry.dirty = true;
-      }
-      if (entry.dirty) changed.push([entry, path]);
+      if (entry.unsaved > 0) changed.push([entry, path]);
     }
     if (changed.length === 0) return;
-    await writeFilesAtomic(changed.map(([entry, path]) => ({ path, data: dayFile.formatDayFile(entry.file), mode: 0o600 })));
+    await writeFilesAtomic(changed.map(([entry, path]) => ({ path, data: dayFile.formatDayFile(entry.appender.file), mode: 0o600 })));
     for (const [entry, path] of changed) {
-      entry.dirty = false;
-      entry.unsaved = [];
+      entry.unsaved = 0;
+      entry.firstUnsaved = undefined;
       entry.stamp = await stampOf(path);
     }
   }
 
-  /** Re-read a file that changed on disk; what was queued or unsaved for it is queued again. */
+  /**
+   * Re-read a file that changed on disk, and append to it the unsaved lines it does not have.
+   * Throws, before anything is lost, when the edited file cannot be written any more (a broken frontmatter).
+   */
   private async reload(dayFile: DayFileModule, path: string, entry: BufferedDayFile): Promise<void> {
-    const pending = [...entry.unsaved, ...entry.queued];
-    const fresh = await this.read(dayFile, path, pending[0]);
-    entry.file = fresh.file;
-    entry.ids = dayFile.observationIds(fresh.file);
+    const fresh = await this.read(dayFile, path, entry.firstUnsaved);
+    const appender = new dayFile.DayFileAppender(fresh.file);
+    const unsaved = appender.appendLastLinesOf(entry.appender.file, entry.unsaved, path);
+    entry.appender = appender;
+    entry.unsaved = unsaved;
     entry.stamp = fresh.stamp;
-    entry.unsaved = [];
-    entry.dirty = false;
-    entry.queued = pending.filter((o) => !entry.ids.has(o.id) && (entry.ids.add(o.id), true));
-    // The edited file may not be writable any more (a broken frontmatter): fail before anything is lost.
-    if (entry.queued.length > 0) dayFile.assertWritable(entry.file, path);
   }
 
   /** add() then flush(): for callers that write as they go (the LLM Observer's journal). */
@@ -198,7 +181,7 @@ export class DayFileBuffer {
 
   private async load(dayFile: DayFileModule, path: string, first: Observation): Promise<BufferedDayFile> {
     const { file, stamp } = await this.read(dayFile, path, first);
-    const entry: BufferedDayFile = { file, ids: dayFile.observationIds(file), queued: [], unsaved: [], dirty: false, stamp };
+    const entry: BufferedDayFile = { appender: new dayFile.DayFileAppender(file), unsaved: 0, firstUnsaved: undefined, stamp };
     this.files.set(path, entry);
     return entry;
   }

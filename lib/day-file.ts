@@ -526,20 +526,117 @@ export function assertWritable(file: DayFile, path: string): void {
  * added. New lines go after the last observation (before any trailing notes).
  */
 export function appendObservations(file: DayFile, observations: Observation[], path = 'day file'): number {
-  // Each loop below is a function of its own: a job appends a few times to each of its day files,
-  // thousands of lines at a time, so the loops are what gets optimised, one small function each.
-  const existing = observationIds(file);
-  const fresh = observations.filter((o) => !existing.has(o.id) && (existing.add(o.id), true));
-  if (fresh.length === 0) return 0;
-  assertWritable(file, path);
-  insertSegments(file.segments, observationSegments(fresh));
-  // Added to the file's own map (not a copy of it: copying thousands of keys per append is slow).
-  const prov = ownProvenanceMap(file.frontmatter);
-  addProvenance(prov, fresh);
-  file.frontmatter.data.provenance = prov;
-  // `existing` now holds exactly the ids of the file's lines.
-  refreshOwnedFrontmatter(file, existing);
-  return fresh.length;
+  return new DayFileAppender(file).append(observations, path);
+}
+
+/**
+ * One day file that is appended to many times (a long observe job appends each chunk's observations as they
+ * arrive). appendObservations recounts the whole file (ids, tags, provenance) on every append; here only the
+ * first append does, and later ones update the count, tags and provenance from their new lines alone, which
+ * gives the same file as long as nothing else changes it meanwhile.
+ */
+export class DayFileAppender {
+  /** Ids of the file's lines. */
+  readonly ids: Set<string>;
+  /** The file's tags and number of lines once the first append has recounted them (then its owned keys are current). */
+  private tags: Set<string> | undefined;
+  private count = 0;
+
+  constructor(readonly file: DayFile) {
+    this.ids = observationIds(file);
+  }
+
+  /** appendObservations: throws, changing nothing, when the file would change but has a broken frontmatter. */
+  append(observations: Observation[], path = 'day file'): number {
+    // Each loop below is a function of its own: a job appends a few times to each of its day files,
+    // thousands of lines at a time, so the loops are what gets optimised, one small function each.
+    if (allKnown(this.ids, observations)) return 0;
+    assertWritable(this.file, path);
+    const fresh = observations.filter((o) => !this.ids.has(o.id) && (this.ids.add(o.id), true));
+    insertSegments(this.file.segments, observationSegments(fresh));
+    // Added to the file's own map (not a copy of it: copying thousands of keys per append is slow).
+    const prov = ownProvenanceMap(this.file.frontmatter);
+    const withProvenance = addProvenance(prov, fresh);
+    this.file.frontmatter.data.provenance = prov;
+    this.updateOwnedFrontmatter(fresh.length, withProvenance > 0, tagsOf(fresh));
+    return fresh.length;
+  }
+
+  /**
+   * The last `count` lines of `other` (an earlier state of this file, whose newest lines are not on disk)
+   * that this file does not have, appended as they are there, with their provenance: for a file that
+   * was edited on disk meanwhile. Returns how many.
+   */
+  appendLastLinesOf(other: DayFile, count: number, path = 'day file'): number {
+    const lines = lastObservationSegments(other.segments, count).filter((s) => !this.ids.has(s.line.id!));
+    if (lines.length === 0) return 0;
+    assertWritable(this.file, path);
+    const added: Segment[] = [];
+    const from = provenanceMap(other.frontmatter);
+    const prov = ownProvenanceMap(this.file.frontmatter);
+    let withProvenance = 0;
+    for (const seg of lines) {
+      const id = seg.line.id!;
+      this.ids.add(id);
+      added.push(new RawSegment('\n'), seg);
+      if (from[id] !== undefined) {
+        prov[id] = from[id];
+        withProvenance++;
+      }
+    }
+    insertSegments(this.file.segments, added);
+    this.file.frontmatter.data.provenance = prov;
+    const tags = new Set<string>();
+    for (const seg of lines) for (const t of seg.line.tags) tags.add(t);
+    this.updateOwnedFrontmatter(lines.length, withProvenance > 0, tags);
+    return lines.length;
+  }
+
+  /** The owned keys after `added` new lines (`withProvenance`: some have provenance) with these tags. */
+  private updateOwnedFrontmatter(added: number, withProvenance: boolean, newTags: Set<string>): void {
+    const fm = this.file.frontmatter;
+    if (this.tags === undefined) {
+      // `ids` now holds exactly the ids of the file's lines.
+      refreshOwnedFrontmatter(this.file, this.ids);
+      this.tags = new Set(fm.data.tags as string[]);
+      this.count = fm.data.observations as number;
+      return;
+    }
+    // Since the recount every provenance key is a line's, and new lines only add keys: none goes.
+    this.count += added;
+    fm.data.observations = this.count;
+    const before = this.tags.size;
+    for (const t of newTags) this.tags.add(t);
+    if (this.tags.size !== before) fm.data.tags = [...this.tags].sort();
+    if (!withProvenance && fm.data.provenance !== undefined && isEmptyMap(fm.data.provenance as Record<string, unknown>)) delete fm.data.provenance;
+    fm.dirty = true;
+  }
+}
+
+function allKnown(ids: Set<string>, observations: Observation[]): boolean {
+  for (let i = 0; i < observations.length; i++) if (!ids.has(observations[i]!.id)) return false;
+  return true;
+}
+
+function tagsOf(observations: Observation[]): Set<string> {
+  const tags = new Set<string>();
+  for (let i = 0; i < observations.length; i++) for (const t of observations[i]!.tags) tags.add(t);
+  return tags;
+}
+
+function isEmptyMap(map: Record<string, unknown>): boolean {
+  for (const _ in map) return false;
+  return true;
+}
+
+/** The last `count` observation segments with an id, in file order. */
+function lastObservationSegments(segments: readonly Segment[], count: number): Array<Segment & { kind: 'obs' }> {
+  const out: Array<Segment & { kind: 'obs' }> = [];
+  for (let i = segments.length - 1; i >= 0 && out.length < count; i--) {
+    const seg = segments[i]!;
+    if (seg.kind === 'obs' && seg.line.id) out.push(seg);
+  }
+  return out.reverse();
 }
 
 // An append's segments stay in the day file for the rest of the job: made by `new`, not as
@@ -607,10 +704,11 @@ function insertSegments(segments: Segment[], added: Segment[]): void {
 }
 
 /** Provenance lines of new observations, in the file's map. */
-function addProvenance(prov: Record<string, unknown>, observations: Observation[]): void {
+function addProvenance(prov: Record<string, unknown>, observations: Observation[]): number {
   // Observations come in runs from one session: its encoded `source agent session ` prefix is made once per run.
   let run: Provenance | undefined;
   let prefix = '';
+  let added = 0;
   // An index loop: see observationSegments.
   for (let i = 0; i < observations.length; i++) {
     const o = observations[i]!;
@@ -621,7 +719,9 @@ function addProvenance(prov: Record<string, unknown>, observations: Observation[
       prefix = `${enc(p.source)} ${enc(p.agent)} ${enc(p.session)} `;
     }
     prov[o.id] = provenanceWith(prefix, p.entryIds);
+    added++;
   }
+  return added;
 }
 
 /** Remove observations by id (with their continuation lines). Returns the removed ids. */
