@@ -37,7 +37,7 @@ import { describeError } from './errors.js';
 import { readState, writeState, type State } from './state.js';
 import { estimateTokens } from './tokens.js';
 import type { Logger } from './log.js';
-import type { Cursor, LlmUsage, Message, Observation, Observer, ObserverBatch, ObserverResult, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from './types.js';
+import type { Cursor, LlmUsage, MalformedRecord, Message, Observation, Observer, ObserverBatch, ObserverResult, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from './types.js';
 import { EXIT } from './errors.js';
 import { localDateTime } from './time-zone.js';
 
@@ -308,7 +308,7 @@ async function observeStream(
         more = false;
         return;
       }
-      queue.push({ chunk, observing: chunk.messages.length > 0 ? settled(options.observer.observe(batchOf(stream, chunk.messages, options, now))) : undefined });
+      queue.push({ chunk: readChunk(chunk), observing: chunk.messages.length > 0 ? settled(options.observer.observe(batchOf(stream, chunk.messages, options, now))) : undefined });
       // A chunk that does not move the cursor is the last one (reading on would read it again).
       if (chunk.done || sameCursor(cursor, chunk.cursor)) more = false;
       cursor = chunk.cursor;
@@ -325,17 +325,17 @@ async function observeStream(
       if (observed.currentTask) {
         result.currentTask[stream.agent] = observed.currentTask;
         const tasks = (state.extra.currentTask ??= {}) as Record<string, { text: string; at: string }>;
-        tasks[stream.agent] = { text: observed.currentTask, at: chunk.messages[chunk.messages.length - 1]!.time };
+        tasks[stream.agent] = { text: observed.currentTask, at: chunk.lastTime! };
       }
       if (added > 0) changed.add(stream.agent);
     }
     state.totals.observations += added;
     // The cursor moves in memory; out.save() writes it after the observations.
-    const { moved, stateChanged } = advanceStream(stream, previous, chunk, state, options, now, result, chunk.messages.length > 0);
+    const { moved, stateChanged } = advanceStream(stream, previous, chunk, state, options, now, result, chunk.messages > 0);
     if (stateChanged) out.markStateChanged();
-    result.messages += chunk.messages.length;
+    result.messages += chunk.messages;
     result.observations += added;
-    options.onProgress?.({ stream, messages: chunk.messages.length, observations: added });
+    options.onProgress?.({ stream, messages: chunk.messages, observations: added });
     const last = chunk.done || !moved;
     if (last || out.saveDue) await out.saveIfChanged();
     if (last) return;
@@ -346,8 +346,35 @@ async function observeStream(
 
 /** A chunk read, and the Observer's work on it (a promise that never rejects). */
 interface InFlight {
-  chunk: StreamChunk;
+  chunk: ReadChunk;
   observing: Promise<Settled<ObserverResult>> | undefined;
+}
+
+/**
+ * What the job needs of a chunk once its messages have gone to the Observer: not the messages.
+ * Kept until the chunk's observations are written, several chunks later, they were most of the
+ * main thread's garbage that lived long enough to be copied and promoted by the young-generation GC.
+ */
+interface ReadChunk {
+  cursor: Cursor;
+  malformed: MalformedRecord[];
+  done: boolean;
+  messages: number;
+  tokens: number;
+  /** The last message's time (undefined: no message). */
+  lastTime: string | undefined;
+}
+
+function readChunk(chunk: StreamChunk): ReadChunk {
+  const { messages } = chunk;
+  return {
+    cursor: chunk.cursor,
+    malformed: chunk.malformed,
+    done: chunk.done,
+    messages: messages.length,
+    tokens: streamTokens(messages),
+    lastTime: messages.length > 0 ? messages[messages.length - 1]!.time : undefined,
+  };
 }
 
 function batchOf(stream: SourceStream, messages: Message[], options: ObserveJobOptions, now: () => Date): ObserverBatch {
@@ -447,7 +474,7 @@ interface PendingTail {
 function advanceStream(
   stream: SourceStream,
   previous: State['streams'][string] | undefined,
-  chunk: StreamChunk,
+  chunk: ReadChunk,
   state: State,
   options: ObserveJobOptions,
   now: () => Date,
@@ -458,7 +485,7 @@ function advanceStream(
   for (const bad of chunk.malformed) {
     logger.log('warn', 'transcript.malformed', { stream: stream.key, path: bad.path, line: bad.line, reason: bad.reason });
   }
-  const tokens = streamTokens(chunk.messages);
+  const { tokens } = chunk;
   state.streams[stream.key] = {
     cursor: chunk.cursor,
     kind: stream.kind,
@@ -466,13 +493,13 @@ function advanceStream(
     session: stream.session,
     path: stream.path,
     updatedAt: now().toISOString(),
-    messages: (previous?.messages ?? 0) + chunk.messages.length,
+    messages: (previous?.messages ?? 0) + chunk.messages,
     tokens: (previous?.tokens ?? 0) + tokens,
     malformed: (previous?.malformed ?? 0) + chunk.malformed.length,
   };
   delete journals(state)[stream.key];
   delete ((state.extra.observeWaiting ??= {}) as Record<string, unknown>)[stream.key];
-  state.totals.messages += chunk.messages.length;
+  state.totals.messages += chunk.messages;
   state.totals.transcriptTokens += tokens;
   state.totals.malformed += chunk.malformed.length;
   const moved = !sameCursor(previous?.cursor, chunk.cursor);
@@ -610,7 +637,7 @@ async function observeStreamBatched(
     }
 
     journal = undefined;
-    const { moved, stateChanged } = advanceStream(stream, previous, chunk, state, options, now, result, toSend.length > 0);
+    const { moved, stateChanged } = advanceStream(stream, previous, readChunk(chunk), state, options, now, result, toSend.length > 0);
     if (stateChanged) await out.save();
     if (toSend.length === 0) options.onProgress?.({ stream, messages: 0, observations: added });
     if (chunk.done || !moved) return undefined;
@@ -666,7 +693,7 @@ async function observePendingTails(
         result.observations += n;
         options.onProgress?.({ stream: t.stream, messages: t.messages.length, observations: n });
       }
-      for (const t of pack) advanceStream(t.stream, t.previous, t.chunk, state, options, now, result, true);
+      for (const t of pack) advanceStream(t.stream, t.previous, readChunk(t.chunk), state, options, now, result, true);
       // Every cursor of the pack, and the journals dropped, in one state write.
       await out.save();
     } catch (error) {

@@ -19,7 +19,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Observer, ObserverBatch, ObserverResult } from '../types.js';
 import { observeWithRules, type HeuristicObserverOptions } from './heuristic.js';
-import { packBatch, unpackResult } from './heuristic-wire.js';
+import { packBatch, unpackBatch, unpackResult, type PackedBatch } from './heuristic-wire.js';
 import type { WorkerOptions, WorkerReply, WorkerRequest } from './heuristic-worker.js';
 import type { SpeakerNames } from './speakers.js';
 
@@ -45,11 +45,20 @@ export interface ThreadedObserver extends Observer {
   close(): Promise<void>;
 }
 
-interface Pending {
-  batch: ObserverBatch;
+interface Answer {
   options: HeuristicObserverOptions;
   resolve: (result: ObserverResult) => void;
   reject: (error: Error) => void;
+}
+
+/** A batch the worker holds. */
+interface Pending extends Answer {
+  /**
+   * The batch as sent, for observing it inline if the worker dies before answering. Not the batch
+   * itself: its messages would stay in memory (and be copied by the young-generation GC) until the
+   * answer. The worker observes this batch unpacked, so inline it gives the same observations.
+   */
+  sent: PackedBatch;
 }
 
 /**
@@ -84,9 +93,9 @@ export function createThreadedHeuristicObserver(options: HeuristicObserverOption
     return names ? { ...rest, speakerNames: names } : rest;
   };
 
-  const inline = (p: Pending): void => {
+  const inline = (batch: ObserverBatch, p: Answer): void => {
     try {
-      p.resolve(observeWithRules(p.batch, p.options));
+      p.resolve(observeWithRules(batch, p.options));
     } catch (error) {
       p.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -98,7 +107,7 @@ export function createThreadedHeuristicObserver(options: HeuristicObserverOption
     worker = undefined;
     const held = [...pending.values()];
     pending.clear();
-    for (const p of held) inline(p);
+    for (const p of held) inline(unpackBatch(p.sent), p);
   };
 
   /** The worker failed: what it held, and everything after, is observed inline. */
@@ -164,19 +173,19 @@ export function createThreadedHeuristicObserver(options: HeuristicObserverOption
     },
     observe(batch) {
       return new Promise<ObserverResult>((resolve, reject) => {
-        const p: Pending = { batch, options: optionsFor(batch), resolve, reject };
-        if (!worker && batch.messages.length < minMessages) return inline(p);
+        const answer: Answer = { options: optionsFor(batch), resolve, reject };
+        if (!worker && batch.messages.length < minMessages) return inline(batch, answer);
         const w = running();
-        if (!w) return inline(p);
+        if (!w) return inline(batch, answer);
         clearTimeout(idleTimer);
         w.ref();
         const id = nextId++;
-        pending.set(id, p);
-        threadedBatches++;
-        // (optionsFor has resolved a speakerNames function to this batch's names.)
-        const names = p.options.speakerNames as SpeakerNames | undefined;
         // (Packed with its user and assistant messages only: the rules read no others.)
         const sent = packBatch(batch);
+        pending.set(id, { ...answer, sent });
+        threadedBatches++;
+        // (optionsFor has resolved a speakerNames function to this batch's names.)
+        const names = answer.options.speakerNames as SpeakerNames | undefined;
         const request: WorkerRequest = names ? { id, batch: sent, speakerNames: names } : { id, batch: sent };
         w.postMessage(request);
       });
