@@ -668,17 +668,38 @@ const AppendedLine = plainConstructor(function (this: ParsedObservation, o: Obse
   this.endLine = 0;
 });
 
+/**
+ * The strings, in place, as slices of one flat string. A string built with `+` is a tree of its
+ * pieces (a formatted line: a dozen small strings); kept for the rest of a job, as an append's
+ * lines and provenance are, each tree was copied by the young-generation GC until promoted.
+ * Joined once, each is one slice of a string that, this large, the young generation never copies.
+ */
+function compactStrings(strings: string[]): void {
+  const all = strings.join('');
+  let at = 0;
+  for (let i = 0; i < strings.length; i++) {
+    const end = at + strings[i]!.length;
+    strings[i] = all.slice(at, end);
+    at = end;
+  }
+}
+
 /** A blank-line separator and the formatted line, for each observation. */
 function observationSegments(observations: Observation[]): Segment[] {
+  const lines = observations.map(formatLine);
+  compactStrings(lines);
   const out: Segment[] = [];
   // An index loop, not for…of: a job's first call runs its loop long enough to be optimised
   // before any feedback was recorded for the code before it (the iterator), and that code
   // then deoptimised the function on its next call ("insufficient type feedback").
   for (let i = 0; i < observations.length; i++) {
-    const o = observations[i]!;
-    out.push(new RawSegment('\n'), new ObsSegment(new AppendedLine(o), formatObservationLine(o)));
+    out.push(new RawSegment('\n'), new ObsSegment(new AppendedLine(observations[i]!), lines[i]!));
   }
   return out;
+}
+
+function formatLine(o: Observation): string {
+  return formatObservationLine(o);
 }
 
 /**
@@ -703,12 +724,21 @@ function insertSegments(segments: Segment[], added: Segment[]): void {
   if (segments[segments.length - 1]!.kind === 'obs') segments.push({ kind: 'raw', text: '\n' });
 }
 
-/** Provenance lines of new observations, in the file's map. */
+/** Provenance lines of new observations, in the file's map. Returns how many. */
 function addProvenance(prov: Record<string, unknown>, observations: Observation[]): number {
+  const ids: string[] = [];
+  const values: string[] = [];
+  provenanceValues(observations, ids, values);
+  compactStrings(values);
+  for (let i = 0; i < ids.length; i++) prov[ids[i]!] = values[i];
+  return ids.length;
+}
+
+/** The ids of the observations with provenance, and their provenance values. */
+function provenanceValues(observations: Observation[], ids: string[], values: string[]): void {
   // Observations come in runs from one session: its encoded `source agent session ` prefix is made once per run.
   let run: Provenance | undefined;
   let prefix = '';
-  let added = 0;
   // An index loop: see observationSegments.
   for (let i = 0; i < observations.length; i++) {
     const o = observations[i]!;
@@ -718,10 +748,9 @@ function addProvenance(prov: Record<string, unknown>, observations: Observation[
       run = p;
       prefix = `${enc(p.source)} ${enc(p.agent)} ${enc(p.session)} `;
     }
-    prov[o.id] = provenanceWith(prefix, p.entryIds);
-    added++;
+    ids.push(o.id);
+    values.push(provenanceWith(prefix, p.entryIds));
   }
-  return added;
 }
 
 /** Remove observations by id (with their continuation lines). Returns the removed ids. */
