@@ -686,20 +686,19 @@ function compactStrings(strings: string[]): void {
 
 /** A blank-line separator and the formatted line, for each observation. */
 function observationSegments(observations: Observation[]): Segment[] {
-  const lines = observations.map(formatLine);
-  compactStrings(lines);
-  const out: Segment[] = [];
+  // Pushed, not `observations.map(…)`: optimised code makes map's result with another map than the
+  // interpreter did, and the code reading it deoptimised (see formatSegments).
+  const lines: string[] = [];
   // An index loop, not for…of: a job's first call runs its loop long enough to be optimised
   // before any feedback was recorded for the code before it (the iterator), and that code
   // then deoptimised the function on its next call ("insufficient type feedback").
+  for (let i = 0; i < observations.length; i++) lines.push(formatObservationLine(observations[i]!));
+  compactStrings(lines);
+  const out: Segment[] = [];
   for (let i = 0; i < observations.length; i++) {
     out.push(new RawSegment('\n'), new ObsSegment(new AppendedLine(observations[i]!), lines[i]!));
   }
   return out;
-}
-
-function formatLine(o: Observation): string {
-  return formatObservationLine(o);
 }
 
 /**
