@@ -311,7 +311,10 @@ function observeMessage(
 
   const pieces: Piece[] = [];
   let lastQuestion: ReplyContext | undefined;
-  for (const raw of sentences) {
+  // (Indexed loops here and below: for-of inlines the iterator protocol, and this function is
+  // already the Observer's largest TurboFan compile.)
+  for (let r = 0; r < sentences.length; r++) {
+    const raw = sentences[r]!;
     const korean = hangul && isKorean(raw);
     let sentence = korean ? stripKoreanAddress(raw, knownNames) : stripAddress(expandShorthand(raw), knownNames);
     if (!sentence) continue;
@@ -345,14 +348,15 @@ function observeMessage(
     role,
     local,
     speaker,
-    notTags: [speaker, ...knownNames],
+    notTags: [speaker].concat(knownNames),
     codeLanguages: cleaned.codeLanguages,
     maxSentences: settings.maxSentences,
     maxChars: settings.maxChars,
     drafts,
   };
   const group: Piece[] = [];
-  for (const p of pieces) {
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i]!;
     const a = p.analysis;
     const strong = a.kind === 'question' || a.category !== 'fact' && a.category !== 'event' || a.priority === 'high' || a.done;
     if (!strong) {
