@@ -348,7 +348,7 @@ function observeMessage(
     role,
     local,
     speaker,
-    notTags: [speaker].concat(knownNames),
+    notTags: [speaker, ...knownNames],
     codeLanguages: cleaned.codeLanguages,
     maxSentences: settings.maxSentences,
     maxChars: settings.maxChars,
