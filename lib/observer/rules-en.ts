@@ -556,33 +556,46 @@ export function analyseEnglish(sentence: string, ctx: AnalysisContext): Sentence
   const words = scanWords(sentence, ctx.names);
   const contentWords = words.contentWords;
   const has = (rule: GatedRule): boolean => matches(rule, sentence, words);
-  const base: SentenceAnalysis = { kind: 'statement', category: 'fact', priority: 'low', done: false, contentWords, working: false };
   const signOff = SIGN_OFF.test(sentence) && !/\b(?:i|we)(?:'ll| will)\b/i.test(sentence);
-  if (contentWords === 0 || (contentWords < 3 && isFillerPhrase(sentence)) || signOff) return { ...base, kind: 'filler' };
+  // (Every result is made by analysis(): one object literal instead of a spread of a base
+  // object per outcome, which made this one of the Observer's larger TurboFan compiles.)
+  if (contentWords === 0 || (contentWords < 3 && isFillerPhrase(sentence)) || signOff) return analysis('filler', 'fact', 'low', false, contentWords, false);
   if (isQuestion(sentence)) {
     const hasTopic = contentWords >= 2 || /\d|[A-Z]{2,}|\b\w+\.\w+\b/.test(sentence);
-    if (!hasTopic) return { ...base, kind: 'filler' };
-    return { ...base, kind: 'question', category: 'task', priority: 'medium', working: has(WORKING) };
+    if (!hasTopic) return analysis('filler', 'fact', 'low', false, contentWords, false);
+    return analysis('question', 'task', 'medium', false, contentWords, has(WORKING));
   }
   const working = has(WORKING);
   if (has(DONE) && !/\b(?:not|n't|never)\b[^.]*\b(?:done|finished|fixed|resolved|working)\b/i.test(sentence) && !ctx.futureDate) {
-    if (TASK_OBJECT.test(sentence)) return { ...base, category: 'task', priority: 'medium', done: true, working };
-    return { ...base, category: 'event', priority: 'medium', working };
+    if (TASK_OBJECT.test(sentence)) return analysis('statement', 'task', 'medium', true, contentWords, working);
+    return analysis('statement', 'event', 'medium', false, contentWords, working);
   }
-  if (has(DECISION)) return { ...base, category: 'decision', priority: 'high', working };
-  if (has(PREFERENCE)) return { ...base, category: 'preference', priority: 'high', working };
+  if (has(DECISION)) return analysis('statement', 'decision', 'high', false, contentWords, working);
+  if (has(PREFERENCE)) return analysis('statement', 'preference', 'high', false, contentWords, working);
   const deadline = (ctx.futureDate && (has(DEADLINE_WORD) || has(BY_DATE) || has(TASK) || has(REQUEST))) ||
     (has(BY_DATE) && (ctx.futureDate || EXPLICIT_DATE.test(sentence))) || has(DEADLINE);
-  if (deadline) return { ...base, category: 'task', priority: 'high', working };
-  if (has(STATE)) return { ...base, category: 'state', priority: 'medium', working };
+  if (deadline) return analysis('statement', 'task', 'high', false, contentWords, working);
+  if (has(STATE)) return analysis('statement', 'state', 'medium', false, contentWords, working);
   // Struggling is the user's state; an assistant explaining an error is a plain fact.
-  if ((ctx.role === 'user' && has(STRUGGLE)) || has(PROFILE)) return { ...base, category: 'fact', priority: 'high', working };
-  if (has(TASK) || working || (ctx.role === 'user' && has(REQUEST))) return { ...base, category: 'task', priority: 'medium', working };
+  if ((ctx.role === 'user' && has(STRUGGLE)) || has(PROFILE)) return analysis('statement', 'fact', 'high', false, contentWords, working);
+  if (has(TASK) || working || (ctx.role === 'user' && has(REQUEST))) return analysis('statement', 'task', 'medium', false, contentWords, working);
   if (ctx.pastDate || has(PAST_VERB)) {
-    return { ...base, category: 'event', priority: 'medium', working };
+    return analysis('statement', 'event', 'medium', false, contentWords, working);
   }
   const specific = /\d/.test(sentence) || contentWords >= 4 || (ASCII.test(sentence) ? /(?<=\S\s+)[A-Z][A-Za-z0-9]+/ : /(?<=\S\s+)\p{Lu}[\p{L}\p{N}]+/u).test(sentence);
-  return { ...base, category: 'fact', priority: specific ? 'medium' : 'low', working };
+  return analysis('statement', 'fact', specific ? 'medium' : 'low', false, contentWords, working);
+}
+
+/** A SentenceAnalysis, its properties in the order rules-ko.ts's literals have them (one object shape). */
+function analysis(
+  kind: SentenceAnalysis['kind'],
+  category: SentenceAnalysis['category'],
+  priority: Priority,
+  done: boolean,
+  contentWords: number,
+  working: boolean,
+): SentenceAnalysis {
+  return { kind, category, priority, done, contentWords, working };
 }
 
 // ---------------------------------------------------------------------------

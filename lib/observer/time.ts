@@ -495,7 +495,9 @@ export function findDateAnchors(sentence: string, ref: CalendarDay): readonly Da
   const rules = hasHangul ? KO_AND_EN_RULES : EN_RULES;
   // Only bare weekdays ("on Friday", "금요일") depend on the tense of the sentence.
   const direction = (hasHangul && /요일/.test(sentence)) || (words & W.WEEKDAY) !== 0 ? sentenceDirection(sentence, hasHangul) : 'future';
-  for (const rule of rules) {
+  // (Indexed loops: for-of inlines the iterator protocol into the compiled function.)
+  for (let k = 0; k < rules.length; k++) {
+    const rule = rules[k]!;
     if (rule.words !== undefined && (rule.words & words) === 0) continue;
     rule.re.lastIndex = 0;
     for (let m = rule.re.exec(sentence); m; m = rule.re.exec(sentence)) {
@@ -511,7 +513,10 @@ export function findDateAnchors(sentence: string, ref: CalendarDay): readonly Da
   anchors.sort((a, b) => a.start - b.start);
   // Pushed, not `anchors.map(…)`: the array map of map()'s result depends on whether it was inlined.
   const found: DateAnchor[] = [];
-  for (const a of anchors) found.push({ expression: a.expression, resolved: hasHangul ? koreanLabel(a.resolved) : a.resolved, day: a.day, future: a.future, end: a.end });
+  for (let i = 0; i < anchors.length; i++) {
+    const a = anchors[i]!;
+    found.push({ expression: a.expression, resolved: hasHangul ? koreanLabel(a.resolved) : a.resolved, day: a.day, future: a.future, end: a.end });
+  }
   return found;
 }
 
@@ -534,7 +539,8 @@ export function annotateDates(sentence: string, anchors: readonly DateAnchor[]):
   if (anchors.length === 0) return sentence;
   let out = '';
   let pos = 0;
-  for (const a of anchors) {
+  for (let i = 0; i < anchors.length; i++) {
+    const a = anchors[i]!;
     out += sentence.slice(pos, a.end);
     const after = sentence.slice(a.end);
     if (!/^\s*\(\s*\d{4}/.test(after)) out += ` (${a.resolved})`;
