@@ -219,14 +219,13 @@ function writeObservations(w: TextWriter, table: StringTable, observations: Obse
     w.int(table.of(o.category));
     w.text(o.text);
     w.int(o.tags.length);
-    // (Indexed loops: for-of inlines the iterator protocol into the compiled function.)
-    for (let t = 0; t < o.tags.length; t++) w.int(table.of(o.tags[t]!));
+    for (const tag of o.tags) w.int(table.of(tag));
     w.int(table.of(o.agent));
     w.int(table.of(p.source));
     w.int(table.of(p.agent));
     w.int(table.of(p.session));
     w.int(p.entryIds.length);
-    for (let e = 0; e < p.entryIds.length; e++) w.text(p.entryIds[e]!);
+    for (const e of p.entryIds) w.text(e);
   }
 }
 
