@@ -212,7 +212,8 @@ class ObservationList {
     const existing = this.byId.get(id);
     if (existing) {
       const ids = existing.provenance!.entryIds;
-      for (const e of entryIdsOf(d)) if (!ids.includes(e)) ids.push(e);
+      const more = entryIdsOf(d);
+      for (let i = 0; i < more.length; i++) if (!ids.includes(more[i]!)) ids.push(more[i]!);
       return;
     }
     const provenance = new ProvenanceRecord(d.message.source ?? batch.source, batch.agent, batch.session, entryIdsOf(d));
@@ -311,7 +312,10 @@ function observeMessage(
 
   const pieces: Piece[] = [];
   let lastQuestion: ReplyContext | undefined;
-  for (const raw of sentences) {
+  // (Indexed loops here and below: for-of inlines the iterator protocol, and this function is
+  // already the Observer's largest TurboFan compile.)
+  for (let r = 0; r < sentences.length; r++) {
+    const raw = sentences[r]!;
     const korean = hangul && isKorean(raw);
     let sentence = korean ? stripKoreanAddress(raw, knownNames) : stripAddress(expandShorthand(raw), knownNames);
     if (!sentence) continue;
@@ -352,7 +356,8 @@ function observeMessage(
     drafts,
   };
   const group: Piece[] = [];
-  for (const p of pieces) {
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i]!;
     const a = p.analysis;
     const strong = a.kind === 'question' || a.category !== 'fact' && a.category !== 'event' || a.priority === 'high' || a.done;
     if (!strong) {
@@ -385,13 +390,13 @@ function observeMessage(
 
 /** Does an anchor point to a day after the message's (`futureDate` of the analysis)? */
 function pointsAhead(anchors: readonly DateAnchor[], today: string): boolean {
-  for (const a of anchors) if (a.future && a.resolved !== today) return true;
+  for (let i = 0; i < anchors.length; i++) if (anchors[i]!.future && anchors[i]!.resolved !== today) return true;
   return false;
 }
 
 /** Does an anchor point to the past (`pastDate` of the analysis)? */
 function pointsBack(anchors: readonly DateAnchor[]): boolean {
-  for (const a of anchors) if (!a.future) return true;
+  for (let i = 0; i < anchors.length; i++) if (!anchors[i]!.future) return true;
   return false;
 }
 

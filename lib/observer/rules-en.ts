@@ -405,19 +405,21 @@ function scanWords(sentence: string, names: string[]): SentenceWords {
       if (wordStart < 0) wordStart = i;
       plain = false;
     } else if (wordStart >= 0) {
-      if (plain) {
-        // The word is its only run: one lookup for both.
-        const flags = table.get(lower, wordStart, i, hash);
-        gates |= flags;
-        if (isContent(flags, lower, wordStart, i, lowerNames)) n++;
-      } else {
+      // (One lookup and one content test for both kinds of word: a smaller function to compile.)
+      let start = wordStart;
+      let end = i;
+      let wordHashValue = hash; // a plain word is its only run: one lookup for both
+      if (!plain) {
         // trimWord() on the word's bounds, and the table instead of WORD_FLAGS (same flags): no substring.
-        let start = wordStart;
-        let end = i;
         while (start < end && isWordEdge(lower.charCodeAt(start))) start++;
         while (end > start && isWordEdge(lower.charCodeAt(end - 1))) end--;
         if (end - start >= 2 && lower.charCodeAt(end - 2) === 39 && lower.charCodeAt(end - 1) === 115) end -= 2; // 's
-        if (end > start && isContent(table.get(lower, start, end, wordHash(lower, start, end)), lower, start, end, lowerNames)) n++;
+        wordHashValue = wordHash(lower, start, end);
+      }
+      if (end > start) {
+        const flags = table.get(lower, start, end, wordHashValue);
+        if (plain) gates |= flags;
+        if (isContent(flags, lower, start, end, lowerNames)) n++;
       }
       wordStart = runStart = -1;
       plain = true;
@@ -554,33 +556,46 @@ export function analyseEnglish(sentence: string, ctx: AnalysisContext): Sentence
   const words = scanWords(sentence, ctx.names);
   const contentWords = words.contentWords;
   const has = (rule: GatedRule): boolean => matches(rule, sentence, words);
-  const base: SentenceAnalysis = { kind: 'statement', category: 'fact', priority: 'low', done: false, contentWords, working: false };
   const signOff = SIGN_OFF.test(sentence) && !/\b(?:i|we)(?:'ll| will)\b/i.test(sentence);
-  if (contentWords === 0 || (contentWords < 3 && isFillerPhrase(sentence)) || signOff) return { ...base, kind: 'filler' };
+  // (Every result is made by analysis(): one object literal instead of a spread of a base
+  // object per outcome, which made this one of the Observer's larger TurboFan compiles.)
+  if (contentWords === 0 || (contentWords < 3 && isFillerPhrase(sentence)) || signOff) return analysis('filler', 'fact', 'low', false, contentWords, false);
   if (isQuestion(sentence)) {
     const hasTopic = contentWords >= 2 || /\d|[A-Z]{2,}|\b\w+\.\w+\b/.test(sentence);
-    if (!hasTopic) return { ...base, kind: 'filler' };
-    return { ...base, kind: 'question', category: 'task', priority: 'medium', working: has(WORKING) };
+    if (!hasTopic) return analysis('filler', 'fact', 'low', false, contentWords, false);
+    return analysis('question', 'task', 'medium', false, contentWords, has(WORKING));
   }
   const working = has(WORKING);
   if (has(DONE) && !/\b(?:not|n't|never)\b[^.]*\b(?:done|finished|fixed|resolved|working)\b/i.test(sentence) && !ctx.futureDate) {
-    if (TASK_OBJECT.test(sentence)) return { ...base, category: 'task', priority: 'medium', done: true, working };
-    return { ...base, category: 'event', priority: 'medium', working };
+    if (TASK_OBJECT.test(sentence)) return analysis('statement', 'task', 'medium', true, contentWords, working);
+    return analysis('statement', 'event', 'medium', false, contentWords, working);
   }
-  if (has(DECISION)) return { ...base, category: 'decision', priority: 'high', working };
-  if (has(PREFERENCE)) return { ...base, category: 'preference', priority: 'high', working };
+  if (has(DECISION)) return analysis('statement', 'decision', 'high', false, contentWords, working);
+  if (has(PREFERENCE)) return analysis('statement', 'preference', 'high', false, contentWords, working);
   const deadline = (ctx.futureDate && (has(DEADLINE_WORD) || has(BY_DATE) || has(TASK) || has(REQUEST))) ||
     (has(BY_DATE) && (ctx.futureDate || EXPLICIT_DATE.test(sentence))) || has(DEADLINE);
-  if (deadline) return { ...base, category: 'task', priority: 'high', working };
-  if (has(STATE)) return { ...base, category: 'state', priority: 'medium', working };
+  if (deadline) return analysis('statement', 'task', 'high', false, contentWords, working);
+  if (has(STATE)) return analysis('statement', 'state', 'medium', false, contentWords, working);
   // Struggling is the user's state; an assistant explaining an error is a plain fact.
-  if ((ctx.role === 'user' && has(STRUGGLE)) || has(PROFILE)) return { ...base, category: 'fact', priority: 'high', working };
-  if (has(TASK) || working || (ctx.role === 'user' && has(REQUEST))) return { ...base, category: 'task', priority: 'medium', working };
+  if ((ctx.role === 'user' && has(STRUGGLE)) || has(PROFILE)) return analysis('statement', 'fact', 'high', false, contentWords, working);
+  if (has(TASK) || working || (ctx.role === 'user' && has(REQUEST))) return analysis('statement', 'task', 'medium', false, contentWords, working);
   if (ctx.pastDate || has(PAST_VERB)) {
-    return { ...base, category: 'event', priority: 'medium', working };
+    return analysis('statement', 'event', 'medium', false, contentWords, working);
   }
   const specific = /\d/.test(sentence) || contentWords >= 4 || (ASCII.test(sentence) ? /(?<=\S\s+)[A-Z][A-Za-z0-9]+/ : /(?<=\S\s+)\p{Lu}[\p{L}\p{N}]+/u).test(sentence);
-  return { ...base, category: 'fact', priority: specific ? 'medium' : 'low', working };
+  return analysis('statement', 'fact', specific ? 'medium' : 'low', false, contentWords, working);
+}
+
+/** A SentenceAnalysis, its properties in the order rules-ko.ts's literals have them (one object shape). */
+function analysis(
+  kind: SentenceAnalysis['kind'],
+  category: SentenceAnalysis['category'],
+  priority: Priority,
+  done: boolean,
+  contentWords: number,
+  working: boolean,
+): SentenceAnalysis {
+  return { kind, category, priority, done, contentWords, working };
 }
 
 // ---------------------------------------------------------------------------

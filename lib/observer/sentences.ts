@@ -234,7 +234,8 @@ function splitLine(line: string, out: string[]): void {
   }
   // Korean: split after sentence-final endings without punctuation.
   const hangul = HANGUL_SYLLABLE.test(line);
-  for (const piece of pieces) {
+  for (let p = 0; p < pieces.length; p++) {
+    const piece = pieces[p]!;
     if (!hangul || !HANGUL_SYLLABLE.test(piece)) {
       pushTrimmed(out, piece);
       continue;

@@ -118,6 +118,12 @@ for (const [prefix, i] of PREFIX_TRIGGERS) triePrefix[trieNode(prefix)] = i;
 /** Scratch flags for candidateEntries (one per TECH entry), cleared after each use. */
 const marks = new Uint8Array(TECH.length);
 
+/** Mark the trigger words among the lowercase [a-z0-9] words of (non-ASCII) `text`. */
+function markWords(text: string): void {
+  // toLowerCase() can turn a non-ASCII letter into ASCII ones (K, İ): keep its exact word split.
+  for (const w of text.toLowerCase().split(/[^a-z0-9]+/)) markWord(w);
+}
+
 function markWord(w: string): void {
   const entries = TRIGGERS.get(w);
   if (entries) for (const i of entries) marks[i] = 1;
@@ -129,6 +135,8 @@ function markWord(w: string): void {
  * markAsciiWords pass met them: where a proper noun of ASCII text can start.
  */
 const capitals: number[] = [];
+/** How many of `capitals` the last pass found (the array is reused, not truncated: setting `length` is a runtime call). */
+let capitalCount = 0;
 
 /**
  * Mark the trigger words among `text`'s [A-Za-z0-9] words, case-insensitively
@@ -138,7 +146,7 @@ const capitals: number[] = [];
  * first non-ASCII character: such text takes the general paths.
  */
 function markAsciiWords(text: string): boolean {
-  capitals.length = 0;
+  capitalCount = 0;
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -152,7 +160,7 @@ function markAsciiWords(text: string): boolean {
       i++;
       continue;
     }
-    if (c >= 0x41 && c <= 0x5a && (i === 0 || isAsciiSpace(text.charCodeAt(i - 1)))) capitals.push(i);
+    if (c >= 0x41 && c <= 0x5a && (i === 0 || isAsciiSpace(text.charCodeAt(i - 1)))) capitals[capitalCount++] = i;
     // Walk the trie while the word's characters stay in it…
     let node = 0;
     for (;;) {
@@ -188,8 +196,7 @@ function candidateEntries(text: string, ascii: boolean): number[] {
     for (let i = 0; i < TECH.length; i++) out.push(i);
     return out;
   } else {
-    // toLowerCase() can turn a non-ASCII letter into ASCII ones (K, İ): keep its exact word split.
-    for (const w of text.toLowerCase().split(/[^a-z0-9]+/)) markWord(w);
+    markWords(text);
   }
   for (let i = 0; i < marks.length; i++) {
     if (marks[i]) {
@@ -224,18 +231,21 @@ const NOT_NAMES = new Set(['user', 'assistant', 'the', 'this', 'that', 'and', 'b
 export function detectTags(text: string, codeLanguages: string[] = [], max = 3, exclude: string[] = []): string[] {
   const ascii = markAsciiWords(text);
   const found: { tag: string; at: number }[] = [];
-  if (text.includes('#')) for (const m of text.matchAll(HASHTAG)) found.push({ tag: m[1]!.toLowerCase(), at: m.index ?? 0 });
-  for (const i of candidateEntries(text, ascii)) {
-    const [tag, re] = TECH[i]!;
-    const m = re.exec(text);
-    if (m) found.push({ tag, at: m.index });
+  if (text.includes('#')) findHashtags(text, found);
+  // (Indexed loops, no destructuring: for-of and `const [a, b] =` inline the iterator protocol,
+  // which made this one of the Observer's costliest TurboFan compiles.)
+  const candidates = candidateEntries(text, ascii);
+  for (let c = 0; c < candidates.length; c++) {
+    const entry = TECH[candidates[c]!]!;
+    const m = entry[1].exec(text);
+    if (m) found.push({ tag: entry[0], at: m.index });
   }
   if (found.length > 1) found.sort(byPosition);
   // (`new Array()`, not a literal: the tags live on in the observation, see lib/plain-record.ts.)
   const tags = new Array<string>();
-  for (const { tag } of found) if (!tags.includes(tag)) tags.push(tag);
-  for (const lang of codeLanguages) {
-    const tag = CODE_LANG.get(lang);
+  for (let f = 0; f < found.length; f++) if (!tags.includes(found[f]!.tag)) tags.push(found[f]!.tag);
+  for (let l = 0; l < codeLanguages.length; l++) {
+    const tag = CODE_LANG.get(codeLanguages[l]!);
     if (tag && !tags.includes(tag)) tags.push(tag);
   }
   // A specific tag makes its generic parent redundant.
@@ -248,7 +258,7 @@ export function detectTags(text: string, codeLanguages: string[] = [], max = 3, 
       if (ascii) {
         // (No candidate lies inside an earlier match: a match holds no white space.)
         let end = -1;
-        while (k < capitals.length && end < 0) end = asciiProperNounEnd(text, capitals[k++]!);
+        while (k < capitalCount && end < 0) end = asciiProperNounEnd(text, capitals[k++]!);
         if (end < 0) break;
         word = text.slice(capitals[k - 1]!, end);
       } else {
@@ -267,9 +277,14 @@ export function detectTags(text: string, codeLanguages: string[] = [], max = 3, 
 
 const byPosition = (a: { at: number }, b: { at: number }): number => a.at - b.at;
 
+/** The #hashtags of `text`, appended to `found`. */
+function findHashtags(text: string, found: { tag: string; at: number }[]): void {
+  for (const m of text.matchAll(HASHTAG)) found.push({ tag: m[1]!.toLowerCase(), at: m.index ?? 0 });
+}
+
 /** Is `tag` one of `exclude`, lowercased? */
 function isExcluded(tag: string, exclude: string[]): boolean {
-  for (const e of exclude) if (e.toLowerCase() === tag) return true;
+  for (let i = 0; i < exclude.length; i++) if (exclude[i]!.toLowerCase() === tag) return true;
   return false;
 }
 
