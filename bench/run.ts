@@ -4,6 +4,7 @@
  *
  *   npm run bench                          all sections
  *   npm run bench -- search --n 20000      one section, with its flags
+ *   npm run bench -- observe --runs 3      observe: measurements per figure (default 5)
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -21,7 +22,7 @@ const SECTIONS: Section[] = [
     name: 'observe',
     async run(args) {
       const { runObserveBench, observeBenchTable } = await import('./observe-bench.js');
-      const report = await runObserveBench(args.n ? { exchanges: Number(args.n) } : {});
+      const report = await runObserveBench({ ...(args.n ? { exchanges: Number(args.n) } : {}), ...(args.runs ? { runs: Number(args.runs) } : {}) });
       return { table: observeBenchTable(report), json: report };
     },
   },
@@ -70,7 +71,7 @@ const { values, positionals } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
   strict: false,
-  options: { n: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' }, idle: { type: 'string' } },
+  options: { n: { type: 'string' }, runs: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' }, idle: { type: 'string' } },
 });
 await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
 for (const section of SECTIONS) {
