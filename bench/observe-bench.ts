@@ -12,6 +12,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
+import { homePaths } from '../lib/home.js';
 import { generateConversation, PiSessionWriter } from '../test/helpers/pi-writer.js';
 
 export interface ObserveBenchResult {
@@ -126,8 +127,7 @@ export async function runObserveBench(options: { exchanges?: number; runs?: numb
 
     // Idle tick: `run` with nothing new, as a fresh process (in the last run's home).
     const home = join(root, `home-${runs - 1}`);
-    const paths = { config: join(home, 'config.yaml') };
-    await writeFile(paths.config, `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(stateDir)}]\n`);
+    await writeFile(homePaths(home).config, `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(stateDir)}]\n`);
     await execa(process.execPath, [CLI, 'run', '--home', home]); // first tick builds active memory and the index
     await new Promise((r) => setTimeout(r, 2500)); // past the index's mtime safety window
     await execa(process.execPath, [CLI, 'run', '--home', home]);
