@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { DayFileBuffer } from '../lib/day-file-buffer.js';
 import { appendObservations, formatDayFile, listObservations, parseDayFile } from '../lib/day-file.js';
-import { dayFilePath, ensureHome, homePaths } from '../lib/home.js';
+import { dayFilePath, ensureHome, homePaths, type HomePaths } from '../lib/home.js';
 import type { Observation } from '../lib/types.js';
 import { tempDir } from './helpers/cli.js';
 
@@ -26,11 +26,20 @@ function makeObservations(from: number, count: number): Observation[] {
   });
 }
 
-test('one flush of a very long queue for one day file writes it (no argument spread of the queue)', async () => {
+/** A new memory home for `fn`, with the path of the day file the observations above go to; removed afterwards. */
+async function withHome(fn: (paths: HomePaths, path: string) => Promise<void>): Promise<void> {
   const { dir, cleanup } = await tempDir();
   try {
     const paths = homePaths(dir);
     await ensureHome(paths, async () => '');
+    await fn(paths, dayFilePath(paths, 'hot', 'main', '2026-02-12'));
+  } finally {
+    await cleanup();
+  }
+}
+
+test('one flush of a very long queue for one day file writes it (no argument spread of the queue)', async () => {
+  await withHome(async (paths, path) => {
     // More than a call's arguments can hold: a queue spread into push() overflowed the stack here.
     const count = 130_000;
     const observations = makeObservations(0, count);
@@ -38,20 +47,14 @@ test('one flush of a very long queue for one day file writes it (no argument spr
     assert.equal(await buffer.add(observations), count);
     await buffer.flush();
     assert.equal(buffer.pending, false);
-    const written = listObservations(parseDayFile(await readFile(dayFilePath(paths, 'hot', 'main', '2026-02-12'), 'utf8')));
+    const written = listObservations(parseDayFile(await readFile(path, 'utf8')));
     assert.equal(written.length, count);
     assert.equal(written[count - 1]!.id, observations[count - 1]!.id);
-  } finally {
-    await cleanup();
-  }
+  });
 });
 
 test('observations added in several chunks give the file one append of them all gives, also to a hand-made file', async () => {
-  const { dir, cleanup } = await tempDir();
-  try {
-    const paths = homePaths(dir);
-    await ensureHome(paths, async () => '');
-    const path = dayFilePath(paths, 'hot', 'main', '2026-02-12');
+  await withHome(async (paths, path) => {
     // Hand-made: a wrong count, provenance of a line that is gone, a note after the last line.
     const handMade = [
       '---',
@@ -79,17 +82,11 @@ test('observations added in several chunks give the file one append of them all 
     const expected = parseDayFile(handMade);
     appendObservations(expected, all);
     assert.equal(await readFile(path, 'utf8'), formatDayFile(expected));
-  } finally {
-    await cleanup();
-  }
+  });
 });
 
 test('a file edited or removed between add and flush: the unsaved lines go to what is on disk, as one append would put them', async () => {
-  const { dir, cleanup } = await tempDir();
-  try {
-    const paths = homePaths(dir);
-    await ensureHome(paths, async () => '');
-    const path = dayFilePath(paths, 'hot', 'main', '2026-02-12');
+  await withHome(async (paths, path) => {
     const buffer = new DayFileBuffer(paths);
     const all = makeObservations(0, 30);
     await buffer.add(all.slice(0, 10));
@@ -114,7 +111,5 @@ test('a file edited or removed between add and flush: the unsaved lines go to wh
     const written = listObservations(parseDayFile(await readFile(path, 'utf8')));
     assert.deepEqual(written.map((o) => o.id), makeObservations(30, 5).map((o) => o.id));
     assert.equal(written[0]!.date, '2026-02-12');
-  } finally {
-    await cleanup();
-  }
+  });
 });
