@@ -7,8 +7,10 @@
  *    for our plugin. The file is edited through a concrete syntax tree
  *    (@croct/json5-parser) so the user's comments, unquoted keys, quotes and
  *    trailing commas stay as they were; it is backed up first.
- * 2. The plugin in templates/openclaw-plugin/ is copied to
- *    <state dir>/extensions/oc-memory/.
+ * 2. The plugin — its manifests from templates/openclaw-plugin/ and its
+ *    JavaScript compiled by `npm run build` into dist/templates/openclaw-plugin/
+ *    (OpenClaw refuses to install a package whose entry is TypeScript only) —
+ *    is copied to <state dir>/extensions/oc-memory/.
  *
  * `--uninstall` reverses both: when openclaw.json is still exactly what we
  * wrote, the backup is restored byte for byte; when the user edited it since,
@@ -29,7 +31,15 @@ import { packagePath } from './package-root.js';
 type JsonValue = Parameters<JsonObjectNode['set']>[1];
 
 export const PLUGIN_ID = 'oc-memory';
-export const PLUGIN_FILES = ['openclaw.plugin.json', 'package.json', 'index.ts'] as const;
+export const PLUGIN_FILES = ['openclaw.plugin.json', 'package.json', 'index.js'] as const;
+
+/**
+ * Where each file of the plugin package comes from: the manifests as written,
+ * the entry as compiled (package.json's `openclaw.extensions` names index.js).
+ */
+export function pluginSourcePath(name: (typeof PLUGIN_FILES)[number]): string {
+  return name.endsWith('.js') ? packagePath('dist', 'templates', 'openclaw-plugin', name) : packagePath('templates', 'openclaw-plugin', name);
+}
 
 /** Which extra-paths key(s) to write: the current one, the older one, or both (default). */
 export type PathsKeys = 'both' | 'current' | 'legacy';
@@ -371,9 +381,11 @@ export const openClawValidator: Validator = async (configPath) => {
 async function copyPlugin(pluginDir: string): Promise<string[]> {
   await mkdir(pluginDir, { recursive: true });
   const out: string[] = [];
+  // An install from before the plugin was compiled left its TypeScript entry there.
+  await rm(join(pluginDir, 'index.ts'), { force: true });
   for (const name of PLUGIN_FILES) {
     const to = join(pluginDir, name);
-    await copyFile(packagePath('templates', 'openclaw-plugin', name), to);
+    await copyFile(pluginSourcePath(name), to);
     out.push(to);
   }
   return out;
@@ -503,8 +515,10 @@ export async function uninstallOpenClawIntegration(options: { paths: HomePaths; 
     if (manifest.id === PLUGIN_ID) {
       const names = await readdir(pluginDir);
       // Only our files: leave anything the user put there.
-      for (const name of PLUGIN_FILES) await rm(join(pluginDir, name), { force: true });
-      if (names.every((n) => (PLUGIN_FILES as readonly string[]).includes(n))) await rm(pluginDir, { recursive: true, force: true });
+      // index.ts: the entry of installs from before the plugin was compiled.
+      const ours: readonly string[] = [...PLUGIN_FILES, 'index.ts'];
+      for (const name of ours) await rm(join(pluginDir, name), { force: true });
+      if (names.every((n) => ours.includes(n))) await rm(pluginDir, { recursive: true, force: true });
       pluginRemoved = true;
     }
   } catch {
@@ -546,9 +560,9 @@ export async function integrationStatus(options: { paths: HomePaths; env: Record
     }
   }
   try {
-    const installed = await readFile(join(location.pluginDir, 'index.ts'), 'utf8');
+    const installed = await readFile(join(location.pluginDir, 'index.js'), 'utf8');
     status.pluginInstalled = true;
-    status.pluginOutdated = installed !== (await readFile(packagePath('templates', 'openclaw-plugin', 'index.ts'), 'utf8'));
+    status.pluginOutdated = installed !== (await readFile(pluginSourcePath('index.js'), 'utf8'));
   } catch {
     /* not installed */
   }

@@ -8,7 +8,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmod, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import JSON5 from 'json5';
 import { applyIntegration, removeIntegration, integrationSnippet } from '../lib/openclaw-integration.js';
 import { runCli, tempDir } from './helpers/cli.js';
@@ -109,12 +111,19 @@ test('integrate openclaw: backup, plugin copied, idempotent, and --uninstall res
     assert.equal(backups.length, 1);
     assert.equal(await readFile(join(s.stateDir, backups[0]!), 'utf8'), ORIGINAL, 'the backup is the original');
     const pluginDir = join(s.stateDir, 'extensions', 'oc-memory');
-    assert.deepEqual((await readdir(pluginDir)).sort(), ['index.ts', 'openclaw.plugin.json', 'package.json']);
+    assert.deepEqual((await readdir(pluginDir)).sort(), ['index.js', 'openclaw.plugin.json', 'package.json']);
     const manifest = JSON.parse(await readFile(join(pluginDir, 'openclaw.plugin.json'), 'utf8'));
     assert.equal(manifest.id, 'oc-memory');
     assert.equal(manifest.kind, undefined, 'not a memory-slot plugin: OpenClaw keeps its own memory');
     assert.ok(manifest.configSchema.properties.home);
-    assert.deepEqual(JSON.parse(await readFile(join(pluginDir, 'package.json'), 'utf8')).openclaw, { extensions: ['./index.ts'] });
+    assert.deepEqual(JSON.parse(await readFile(join(pluginDir, 'package.json'), 'utf8')).openclaw, { extensions: ['./index.js'] });
+    // The entry is compiled JavaScript that plain Node loads (no TypeScript loader), as OpenClaw's installer requires.
+    const loaded = execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(pathToFileURL(join(pluginDir, 'index.js')).href)}); console.log(m.default.id, typeof m.default.register);`], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    assert.equal(loaded.trim(), 'oc-memory function');
 
     const again = await runCli(['integrate', 'openclaw', '--home', s.home], { env: s.env });
     assert.equal(again.code, 0, again.stderr);

@@ -1,6 +1,7 @@
 /**
- * The OpenClaw plugin (templates/openclaw-plugin/index.ts), loaded the way
- * OpenClaw loads it — its default export's register(api) — with a recording
+ * The OpenClaw plugin as it is shipped — compiled by `npm run build` to
+ * dist/templates/openclaw-plugin/index.js from templates/openclaw-plugin/index.ts —
+ * loaded the way OpenClaw loads it — its default export's register(api) — with a recording
  * `api`, and its handlers called against a real memory home built by the
  * real pipeline (`ocm-run demo`) and the real `ocm-run search --json`.
  */
@@ -8,9 +9,15 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import plugin, { approxTokens, composeContext, lastUserMessages, sectionLines, type PluginApi } from '../templates/openclaw-plugin/index.js';
+import { pathToFileURL } from 'node:url';
+import type { PluginApi } from '../templates/openclaw-plugin/index.js';
 import { readState } from '../lib/state.js';
 import { CLI, runCli, tempDir } from './helpers/cli.js';
+import { packagePath } from '../lib/package-root.js';
+
+// The compiled plugin, not its source: what OpenClaw runs.
+const compiled = (await import(pathToFileURL(packagePath('dist', 'templates', 'openclaw-plugin', 'index.js')).href)) as typeof import('../templates/openclaw-plugin/index.js');
+const { default: plugin, approxTokens, composeContext, lastUserMessages, sectionLines } = compiled;
 import { PiSessionWriter } from './helpers/pi-writer.js';
 
 interface Recorded {
