@@ -1,0 +1,33 @@
+/**
+ * The marker around OC-Memory's injected memory and the names of its own
+ * tools: what every transcript reader uses to never observe them again.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { hasInjectedContext, isOwnTool, stripInjectedContext, wrapInjectedContext } from '../lib/injected-context.js';
+
+test('a wrapped memory block is recognised and stripped, the words around it stay', () => {
+  const block = wrapInjectedContext('## Preferences and constraints\n- 🔴 User prefers PostgreSQL');
+  assert.ok(block.startsWith('<oc-memory>\n') && block.endsWith('\n</oc-memory>'));
+  const text = `${block}\n\nWhich database should we use for the new service?`;
+  assert.equal(hasInjectedContext(text), true);
+  assert.equal(stripInjectedContext(text), 'Which database should we use for the new service?');
+  assert.equal(stripInjectedContext(`before\n${block}\nafter`), 'before\n\nafter');
+  // Two blocks, and one cut off before its closing tag.
+  assert.equal(stripInjectedContext(`${block} a ${block}`), 'a');
+  assert.equal(stripInjectedContext('keep this\n<oc-memory>\n- 🔴 User prefers'), 'keep this');
+  assert.equal(stripInjectedContext('no block here'), 'no block here');
+  assert.equal(hasInjectedContext('<oc-memories> are not ours'), false);
+});
+
+test("OC-Memory's own tools, as each agent names them", () => {
+  for (const name of ['mcp__oc-memory__search', 'mcp__oc_memory__remember', 'mcp__oc-memory', 'MCP__OC-MEMORY__get', 'oc_memory_search', 'oc_memory_remember']) {
+    assert.equal(isOwnTool(name), true, name);
+  }
+  assert.equal(isOwnTool('search', 'mcp__oc-memory'), true);
+  assert.equal(isOwnTool('search', 'mcp__oc_memory'), true);
+  for (const name of ['Bash', 'memory_search', 'mcp__github__search', 'mcp__oc-memory-fork__search', 'mcp__other__oc_memory', 'search']) {
+    assert.equal(isOwnTool(name), false, name);
+  }
+  assert.equal(isOwnTool('search', 'mcp__github'), false);
+});
