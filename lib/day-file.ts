@@ -82,6 +82,24 @@ export interface ParsedObservation {
 export interface DayFile {
   frontmatter: Frontmatter;
   segments: Segment[];
+  /**
+   * How the file was saved, when not as the program writes it (UTF-8, no BOM, LF): a byte-order
+   * mark (Windows Notepad), CRLF line endings throughout. Parsed without them, written back with them,
+   * new lines included (see README "File formats").
+   */
+  encoding?: { bom: boolean; crlf: boolean };
+}
+
+const BOM = '\uFEFF';
+
+/** The text without a leading BOM and, when every line ends in CRLF, with LF endings; and what was taken off. */
+function withoutSavedEncoding(text: string): { text: string; encoding?: DayFile['encoding'] } {
+  const bom = text.startsWith(BOM);
+  if (bom) text = text.slice(1);
+  // Only a file whose every newline is CRLF is normalised, so that writing LF back as CRLF gives the same bytes.
+  const crlf = text.includes('\r\n') && !/(?:^|[^\r])\n/.test(text);
+  if (crlf) text = text.replace(/\r\n/g, '\n');
+  return bom || crlf ? { text, encoding: { bom, crlf } } : { text };
 }
 
 const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
@@ -171,7 +189,8 @@ export function remarkListItemRanges(body: string): ItemRange[] {
 }
 
 /** Parse a day file. Never throws on content: broken frontmatter is kept and flagged. */
-export function parseDayFile(text: string): DayFile {
+export function parseDayFile(saved: string): DayFile {
+  const { text, encoding } = withoutSavedEncoding(saved);
   const { fm, body, bodyLineOffset } = parseFrontmatter(text);
   const segments: Segment[] = [];
   if (fm.raw) segments.push({ kind: 'raw', text: '' }); // placeholder keeps indices simple
@@ -206,7 +225,7 @@ export function parseDayFile(text: string): DayFile {
     cursor = range.end;
   }
   if (cursor < body.length) segments.push({ kind: 'raw', text: body.slice(cursor) });
-  return { frontmatter: fm, segments };
+  return encoding ? { frontmatter: fm, segments, encoding } : { frontmatter: fm, segments };
 }
 
 function formatFrontmatter(fm: Frontmatter): string {
@@ -365,7 +384,9 @@ function formatSegments(segments: readonly Segment[]): string {
 
 /** Serialise a day file. For an unchanged parse, returns the input byte for byte. */
 export function formatDayFile(file: DayFile): string {
-  return formatFrontmatter(file.frontmatter) + formatSegments(file.segments);
+  const text = formatFrontmatter(file.frontmatter) + formatSegments(file.segments);
+  if (!file.encoding) return text;
+  return (file.encoding.bom ? BOM : '') + (file.encoding.crlf ? text.replace(/\n/g, '\r\n') : text);
 }
 
 /** A new, empty day file. */
