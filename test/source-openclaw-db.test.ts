@@ -14,7 +14,7 @@ import { createMemoryLogger } from '../lib/log.js';
 import { createOpenClawDbSource, decodeEventPayload, type OpenClawDbSourceOptions } from '../lib/sources/openclaw-db.js';
 import type { Cursor, Message, TranscriptSource } from '../lib/types.js';
 import { BIG, drain, drainAll } from './helpers/drain-source.js';
-import { addWindow, agentDbPath, createAgentDb, DbTranscript, fixtureEvent, zstdRawFrame } from './helpers/openclaw-db.js';
+import { addRealWindow, addWindow, agentDbPath, createAgentDb, createRealAgentDb, DbTranscript, fixtureEvent, zstdRawFrame } from './helpers/openclaw-db.js';
 import { PiSessionWriter } from './helpers/pi-writer.js';
 
 const A = 'aaaaaaaa-0000-4000-8000-000000000001';
@@ -298,6 +298,37 @@ test('a rewritten transcript (new generation) is re-read without repeating what 
     const second = await drain(src, stream!, first.cursor);
     assert.deepEqual(texts(second.messages), ['user: She starts school in September.']);
     assert.ok(logger.records.some((r) => r.event === 'transcripts.reread'));
+    db.close();
+  });
+});
+
+test("schema 23 (OpenClaw 2026.9.6's real tables): known, no warning; a rewrite seen through transcript_rewrite_watermarks is re-read", async () => {
+  await withState(async (stateDir) => {
+    const db = createRealAgentDb(agentDbPath(stateDir, 'main'));
+    addRealWindow(db, A, 'agent:main:main');
+    const watermark = db.prepare('INSERT OR REPLACE INTO transcript_rewrite_watermarks (session_id, generation, updated_at) VALUES (?, ?, 0)');
+    watermark.run(A, 'g1');
+    const t = new DbTranscript(db, A);
+    const e1 = event('a0000001', null, 'user', 'We deploy with Helm.');
+    const e3 = event('a0000003', 'a0000002', 'user', 'Thanks.');
+    t.add(e1);
+    t.add(event('a0000002', 'a0000001', 'assistant', 'Helm it is.'));
+    t.add(e3);
+    const logger = createMemoryLogger();
+    const src = source(stateDir, { logger });
+    const [stream] = await src.discover();
+    const first = await drain(src, stream!, undefined);
+    assert.deepEqual(texts(first.messages), ['user: We deploy with Helm.', 'assistant: Helm it is.', 'user: Thanks.']);
+    // OpenClaw rewrites the middle of the transcript in place (same seqs, the last row unchanged) and moves the watermark.
+    db.prepare('UPDATE transcript_events SET event_json = ? WHERE session_id = ? AND seq = 2').run(
+      JSON.stringify(event('a0000002', 'a0000001', 'assistant', 'Helm it is; the charts live in deploy/charts.')),
+      A,
+    );
+    watermark.run(A, 'g2');
+    const second = await drain(src, stream!, first.cursor);
+    assert.deepEqual(texts(second.messages), ['assistant: Helm it is; the charts live in deploy/charts.']);
+    assert.ok(logger.records.some((r) => r.event === 'transcripts.reread' && r.reason === 'transcript generation changed'));
+    assert.equal(logger.records.filter((r) => r.event === 'openclaw_db.newer_schema').length, 0, 'schema 23 is known');
     db.close();
   });
 });

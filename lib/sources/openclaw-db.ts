@@ -56,8 +56,20 @@ import {
 } from './pi-entries.js';
 
 export const AGENT_DB_FILE = 'openclaw-agent.sqlite';
-/** The newest agent-database schema version this reader was written against. */
-export const KNOWN_SCHEMA_VERSION = 19;
+/**
+ * The newest agent-database schema version this reader was written against:
+ * OpenClaw 2026.9.6's OPENCLAW_AGENT_SCHEMA_VERSION (its published package,
+ * dist/openclaw-agent-db-contract-*.mjs; the tables are copied in
+ * test/fixtures/openclaw-db/schema-v23.sql).
+ */
+export const KNOWN_SCHEMA_VERSION = 23;
+/**
+ * Where a session's transcript generation is kept: schema 23 renamed
+ * `session_transcript_generations` (≤ 22) to `transcript_rewrite_watermarks`
+ * (OpenClaw's migration: `ALTER TABLE session_transcript_generations RENAME
+ * TO transcript_rewrite_watermarks`). Both have (session_id, generation).
+ */
+const GENERATION_TABLES = ['transcript_rewrite_watermarks', 'session_transcript_generations'] as const;
 /** Rows whose decoded JSON is larger than this are skipped as malformed. */
 export const DEFAULT_MAX_ROW_BYTES = 16 * 1024 * 1024;
 /** Rows fetched per read transaction. */
@@ -137,7 +149,8 @@ export interface AgentDbSchema {
   /** transcript_events columns (empty: no transcripts here yet, or mid-migration). */
   eventColumns: Set<string>;
   compressed: boolean;
-  hasGenerations: boolean;
+  /** The table holding each session's transcript generation (see GENERATION_TABLES), or null. */
+  generations: (typeof GENERATION_TABLES)[number] | null;
 }
 
 function numberOf(value: unknown): number | null {
@@ -161,7 +174,7 @@ export function inspectSchema(db: ReadOnlyDatabase): AgentDbSchema {
     version: Math.max(userVersion, metaVersion ?? 0),
     eventColumns,
     compressed: eventColumns.has('event_zstd') && eventColumns.has('event_utf8_bytes'),
-    hasGenerations: db.columns('session_transcript_generations').has('generation'),
+    generations: GENERATION_TABLES.find((table) => db.columns(table).has('generation')) ?? null,
   };
 }
 
@@ -327,7 +340,7 @@ interface DbCursor extends BranchState {
   seq: number;
   /** Fingerprint of the row at `seq`, to notice a rewritten transcript. */
   fp: string;
-  /** session_transcript_generations.generation when last read ('' = unknown). */
+  /** The session's transcript generation when last read ('' = unknown; see GENERATION_TABLES). */
   gen: string;
   /** Schema version already warned about for this stream. */
   sv: number;
@@ -485,8 +498,8 @@ export function createOpenClawDbSource(options: OpenClawDbSourceOptions): Transc
     let cursor = previous;
     if (schema.version > KNOWN_SCHEMA_VERSION && (cursor?.sv ?? 0) < schema.version) warnNewerSchema(path, schema);
 
-    const gen = schema.hasGenerations
-      ? String(db.get<{ g: unknown }>('SELECT generation AS g FROM session_transcript_generations WHERE session_id = ?', session)?.g ?? '')
+    const gen = schema.generations
+      ? String(db.get<{ g: unknown }>(`SELECT generation AS g FROM ${schema.generations} WHERE session_id = ?`, session)?.g ?? '')
       : '';
     if (cursor && cursor.seq >= 0) {
       let reason: string | null = null;

@@ -160,3 +160,39 @@ export function addWindow(db: Database.Database, sessionId: string, key: string,
   db.prepare('INSERT OR REPLACE INTO session_windows VALUES (?, ?, ?, ?, ?, ?)').run(sessionId, key, previous, reason, 0, 0);
   db.prepare('INSERT OR REPLACE INTO session_nodes VALUES (?, ?, ?, ?)').run(key, sessionId, '{}', 0);
 }
+
+/** OpenClaw 2026.9.6's own agent-database schema (version 23), copied from its package. */
+export function realSchemaSql(): string {
+  return readFileSync(join(FIXTURES, 'schema-v23.sql'), 'utf8');
+}
+
+/** A database with OpenClaw 2026.9.6's real tables (schema 23) and its schema_meta row. */
+export function createRealAgentDb(path: string): Database.Database {
+  const db = createAgentDb(path, { schemaSql: realSchemaSql(), schemaVersion: 23 });
+  db.prepare('INSERT INTO schema_meta (meta_key, role, schema_version, agent_id, app_version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+    'primary',
+    'agent',
+    23,
+    'main',
+    '2026.9.6',
+    0,
+    0,
+  );
+  return db;
+}
+
+/** A session window in the real schema (its key's node first: the foreign key needs it). */
+export function addRealWindow(
+  db: Database.Database,
+  sessionId: string,
+  key: string,
+  options: { previous?: string; reason?: string; hookSource?: 'webhook' | 'gmail' } = {},
+): void {
+  db.prepare(
+    `INSERT INTO session_nodes (session_key, current_session_id, entry_json, updated_at) VALUES (?, ?, '{}', 0)
+     ON CONFLICT(session_key) DO UPDATE SET current_session_id = excluded.current_session_id`,
+  ).run(key, sessionId);
+  db.prepare(
+    'INSERT INTO session_windows (session_id, session_key, previous_session_id, reason, created_at, updated_at, hook_external_content_source) VALUES (?, ?, ?, ?, 0, 0, ?)',
+  ).run(sessionId, key, options.previous ?? null, options.reason ?? (options.previous ? 'reset' : 'initial'), options.hookSource ?? null);
+}
