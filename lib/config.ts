@@ -123,8 +123,27 @@ export function getConfigValue(config: Config, keyPath: string): unknown {
   return node;
 }
 
-/** Parse a CLI value: YAML scalar/flow syntax (numbers, booleans, [lists], {maps}), else a string. */
-export function parseCliValue(text: string): unknown {
+/** The schema of one key path ('observer.user_name'), through optional wrappers and sections; undefined when unknown. */
+function schemaAt(keyPath: string): v.GenericSchema | undefined {
+  let schema: unknown = configSchema;
+  for (const key of keyPath.split('.').filter(Boolean)) {
+    while (schema && typeof schema === 'object' && 'wrapped' in schema) schema = (schema as { wrapped: unknown }).wrapped;
+    const entries = schema && typeof schema === 'object' && 'entries' in schema ? (schema as { entries: Record<string, unknown> }).entries : undefined;
+    if (!entries || !Object.hasOwn(entries, key)) return undefined;
+    schema = entries[key];
+  }
+  while (schema && typeof schema === 'object' && 'wrapped' in schema) schema = (schema as { wrapped: unknown }).wrapped;
+  return schema as v.GenericSchema;
+}
+
+/**
+ * Parse a CLI value for a key: text as typed where the schema wants text
+ * (`observer.user_name 007` stays "007", `""` stays empty), otherwise YAML
+ * scalar/flow syntax (numbers, booleans, [lists], {maps}), else a string.
+ */
+export function parseCliValue(text: string, keyPath?: string): unknown {
+  const type = keyPath === undefined ? undefined : schemaAt(keyPath)?.type;
+  if (type === 'string' || type === 'picklist') return text;
   try {
     const yaml = jsYaml();
     return yaml.load(text, { schema: yaml.CORE_SCHEMA }) ?? text;

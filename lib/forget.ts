@@ -39,6 +39,12 @@ export interface ForgetSelector {
   since?: string;
   until?: string;
   all?: boolean;
+  /**
+   * The user confirmed (`--query … --all`) that the query may match most of
+   * the memory; without it such a query is refused (a typo or an empty-ish
+   * query must not erase everything).
+   */
+  broad?: boolean;
 }
 
 export interface ForgetTarget {
@@ -59,6 +65,8 @@ export interface ForgetPlan {
   /** Requested ids that were not found. */
   notFound: string[];
   byTier: Record<Tier, number>;
+  /** Every observation in the memory (all tiers), to tell a query that matches most of it. */
+  total: number;
 }
 
 export interface ForgetResult {
@@ -100,18 +108,35 @@ function parseWithAnonIds(text: string): DayFile {
   return file;
 }
 
+/** A query matching more than this share of all observations needs `broad` (`--query … --all`). */
+export const BROAD_QUERY_SHARE = 0.5;
+
+/** The plan of a query that matches most of the memory, not confirmed as such: refuse it. */
+export function assertNarrowEnough(plan: ForgetPlan, selector: ForgetSelector): void {
+  if (selector.query === undefined || selector.broad) return;
+  const n = plan.targets.length;
+  if (n === 0 || n <= plan.total * BROAD_QUERY_SHARE) return;
+  throw new OcmError('BAD_INPUT', `--query "${selector.query}" matches ${n} of ${plan.total} observations, most of the memory; nothing was forgotten.`, {
+    hint: 'Check it with --dry-run. If you really mean all of them, add --all to the same command (forget --query TEXT --all).',
+  });
+}
+
 export async function planForget(paths: HomePaths, config: Config, selector: ForgetSelector): Promise<ForgetPlan> {
-  const modes = [selector.all ? 1 : 0, selector.ids?.length ? 1 : 0, selector.query ? 1 : 0].reduce((a, b) => a + b, 0);
+  if (selector.query !== undefined && fold(selector.query) === '') {
+    throw new OcmError('BAD_INPUT', 'The --query text is empty; it would match every observation. Nothing was forgotten.', {
+      hint: 'Give the words to forget, e.g. --query "home address"; to forget everything use --all.',
+    });
+  }
+  const modes = [selector.all ? 1 : 0, selector.ids?.length ? 1 : 0, selector.query !== undefined ? 1 : 0].reduce((a, b) => a + b, 0);
   if (modes !== 1) {
     throw new OcmError('BAD_INPUT', 'Say what to forget: observation ids, --query TEXT, or --all (one of them).', { hint: 'Examples: ocm-run forget o-7f3a9c21e0 · ocm-run forget --query "my address" · ocm-run forget --all' });
   }
   const wanted = new Set(selector.ids ?? []);
   const found = new Set<string>();
   const targets: ForgetTarget[] = [];
+  let total = 0;
   const files: TierFile[] = await listAllTierFiles(paths, config.tiers.vault_path);
   for (const f of files) {
-    if (selector.since && f.date < selector.since) continue;
-    if (selector.until && f.date > selector.until) continue;
     let text: string;
     try {
       text = await readFile(f.path, 'utf8');
@@ -119,7 +144,11 @@ export async function planForget(paths: HomePaths, config: Config, selector: For
       continue;
     }
     const day = parseDayFile(text);
-    for (const o of listObservations(day, { date: f.date, agent: f.agent, tier: f.tier })) {
+    const observations = listObservations(day, { date: f.date, agent: f.agent, tier: f.tier });
+    total += observations.length;
+    if (selector.since && f.date < selector.since) continue;
+    if (selector.until && f.date > selector.until) continue;
+    for (const o of observations) {
       const anonymous = !day.segments.some((s) => s.kind === 'obs' && s.line.id === o.id);
       const hit = selector.all || (wanted.size > 0 ? wanted.has(o.id) : matches(o, selector.query ?? ''));
       if (!hit) continue;
@@ -129,7 +158,7 @@ export async function planForget(paths: HomePaths, config: Config, selector: For
   }
   const byTier: Record<Tier, number> = { hot: 0, warm: 0, cold: 0 };
   for (const t of targets) byTier[t.tier]++;
-  return { targets, notFound: [...wanted].filter((id) => !found.has(id)), byTier };
+  return { targets, notFound: [...wanted].filter((id) => !found.has(id)), byTier, total };
 }
 
 /** The file is nothing but its title (and blank lines / the cold-note header): delete it. */
@@ -173,6 +202,7 @@ function withoutLines(text: string, ids: Set<string>, texts: string[]): string |
 }
 
 export async function applyForget(options: ForgetOptions, plan: ForgetPlan, selector: ForgetSelector): Promise<ForgetResult> {
+  assertNarrowEnough(plan, selector);
   const { paths, config } = options;
   const result: ForgetResult = { observations: 0, files: 0, filesRemoved: 0, copiesScrubbed: 0, reflectionsEdited: 0, logsEdited: 0, activeMemory: [], notFound: plan.notFound };
   const byPath = new Map<string, ForgetTarget[]>();

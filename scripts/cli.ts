@@ -11,6 +11,7 @@ import { loadCommandsFor } from './commands/index.js';
 import { createContext, type CommandContext } from './cli-context.js';
 import { describeError, EXIT, OcmError } from '../lib/errors.js';
 import { packagePath } from '../lib/package-root.js';
+import { keepWordsAsText } from './text-argv.js';
 
 const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
 
@@ -42,6 +43,7 @@ function printError(ctx: CommandContext | undefined, error: unknown, json: boole
 
 export async function main(argv: string[]): Promise<number> {
   const cli = cac('ocm-run');
+  keepWordsAsText(cli);
   cli
     .option('--home <dir>', 'Memory home (default: $OCM_HOME or ~/.openclaw/oc-memory)')
     .option('--config <path>', 'Config file (default: <home>/config.yaml)')

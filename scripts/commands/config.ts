@@ -22,7 +22,7 @@ export const command: CommandSpec = {
       case 'set': {
         if (!key || value === undefined) throw new OcmError('BAD_INPUT', 'config set needs a key and a value.', { hint: 'Example: ocm-run config set active_memory.budget_tokens 3000' });
         await ctx.config();
-        await setConfigValue({ file: ctx.configFile, envFile: ctx.paths.env, keyPath: key, value: parseCliValue(value), env: ctx.env });
+        await setConfigValue({ file: ctx.configFile, envFile: ctx.paths.env, keyPath: key, value: parseCliValue(value, key), env: ctx.env });
         ctx.out(ctx.json ? JSON.stringify({ ok: true, key }) : `Set ${key} in ${ctx.configFile}.`);
         return;
       }

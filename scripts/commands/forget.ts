@@ -19,7 +19,7 @@ export const command: CommandSpec = {
     ['--query <text>', 'Forget every observation whose text (or #tag) contains this'],
     ['--since <date>', 'Only days on or after YYYY-MM-DD'],
     ['--until <date>', 'Only days on or before YYYY-MM-DD'],
-    ['--all', 'Forget all observations and reflections'],
+    ['--all', 'Forget all observations and reflections; with --query: forget what it matches even when that is most of the memory'],
     ['--dry-run', 'Show what would be forgotten; change nothing'],
     ['--yes', 'Do not ask for confirmation (for scripts)'],
   ],
@@ -37,10 +37,11 @@ export const command: CommandSpec = {
       ...(options.query !== undefined ? { query: String(options.query) } : {}),
       ...(options.since !== undefined ? { since: date(options.since, '--since') } : {}),
       ...(options.until !== undefined ? { until: date(options.until, '--until') } : {}),
-      ...(options.all ? { all: true } : {}),
+      // --all with --query: the user knows the query matches most of the memory (lib/forget.ts assertNarrowEnough).
+      ...(options.all ? (options.query !== undefined ? { broad: true } : { all: true }) : {}),
     };
     const opts = await tierOptions(ctx, 'forget');
-    const { planForget, applyForget } = await import('../../lib/forget.js');
+    const { assertNarrowEnough, planForget, applyForget } = await import('../../lib/forget.js');
     const { recoverTierOps } = await import('../../lib/tiers/tier-job.js');
     return underLock(ctx, async () => {
       await recoverTierOps(opts);
@@ -56,6 +57,7 @@ export const command: CommandSpec = {
         }
         if (plan.notFound.length) ctx.err(`Not found: ${plan.notFound.join(', ')}`);
       }
+      if (!options.dryRun) assertNarrowEnough(plan, selector);
       if (options.dryRun || n === 0) {
         if (ctx.json) ctx.out(JSON.stringify({ dryRun: Boolean(options.dryRun), observations: n, files, byTier: plan.byTier, notFound: plan.notFound, targets: plan.targets }));
         return n === 0 && plan.notFound.length > 0 ? 1 : 0;
