@@ -11,6 +11,7 @@ import type { Config } from '../config-schema.js';
 import type { Tier } from '../types.js';
 import { embedBatch, EmbeddingError, embeddingSettings, type EmbeddingSettings } from './embeddings.js';
 import { TIERS } from './manifest.js';
+import type { OpenIndex } from './open-index.js';
 import { QueryCache } from './query-cache.js';
 import { IndexSnapshot, IndexUnavailable, rank, type Hit } from './searcher.js';
 import { dayString } from './segment.js';
@@ -33,6 +34,11 @@ export interface SearchDeps {
   fetch?: typeof fetch;
   /** How long to wait for the home lock when the index must be rebuilt (ms). */
   lockWaitMs?: number;
+  /**
+   * The index kept open by a long-lived process: its snapshot is reused while
+   * the manifests are unchanged, instead of loading the segments per query.
+   */
+  openIndex?: OpenIndex;
 }
 
 function normaliseFilters(f: SearchFilters = {}): SearchFilters {
@@ -105,14 +111,15 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
     e: settings?.key ?? null,
   });
 
-  let { generations, problems } = IndexSnapshot.generations(paths.index, tiers);
+  const generationsNow = () => (deps.openIndex ? deps.openIndex.generations(tiers, settings?.key) : IndexSnapshot.generations(paths.index, tiers));
+  let { generations, problems } = generationsNow();
   if (problems.length > 0) {
     const first = problems[0]!;
     const missing = problems.every((p) => p.state === 'missing');
     warnings.push(
       await rebuild(paths, config, deps, missing ? 'Built the search index (it did not exist yet).' : `Rebuilt the search index: ${first.message}.`),
     );
-    ({ generations } = IndexSnapshot.generations(paths.index, tiers));
+    ({ generations } = generationsNow());
   }
 
   if (cache && warnings.length === 0) {
@@ -128,7 +135,8 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
   }
 
   let snapshot: IndexSnapshot;
-  const load = () => IndexSnapshot.load(paths.index, tiers, filters, settings?.key);
+  // An open index holds every file in scope (rank applies the filters per document); a one-off load skips files the filters rule out.
+  const load = () => (deps.openIndex ? deps.openIndex.snapshot(tiers, settings?.key) : IndexSnapshot.load(paths.index, tiers, filters, settings?.key));
   try {
     snapshot = load();
   } catch (error) {

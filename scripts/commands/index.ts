@@ -25,6 +25,7 @@ export const COMMAND_LOADERS: Record<string, Loader> = {
   index: () => import('./index-cmd.js'),
   search: () => import('./search.js'),
   get: () => import('./get.js'),
+  mcp: () => import('./mcp.js'),
   tier: () => import('./tier.js'),
   archive: () => import('./archive.js'),
   approvals: () => import('./approvals.js'),

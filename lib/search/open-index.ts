@@ -1,0 +1,85 @@
+/**
+ * The search index kept open by a long-lived process (`ocm-run mcp`, an agent
+ * plugin): segments are loaded once and reused by every query, and reloaded
+ * only when an `index` run has replaced a tier's manifest since. Whether it
+ * changed is told by the manifest file's size, mtime and inode (one stat per
+ * tier per query); the manifest is re-read only then, and a new snapshot is
+ * built only when its generation differs (docs/running.md, "The MCP server").
+ *
+ * A snapshot is loaded without filters (every file in scope); `rank` applies a
+ * query's filters document by document, so one snapshot serves every query.
+ */
+import { statSync } from 'node:fs';
+import type { Tier } from '../types.js';
+import { manifestPath, TIERS } from './manifest.js';
+import { IndexSnapshot, IndexUnavailable } from './searcher.js';
+
+interface ManifestStamp {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
+interface Loaded {
+  snapshot: IndexSnapshot;
+  /** The manifests' stamps when the snapshot was loaded. */
+  stamps: Array<ManifestStamp | undefined>;
+  modelKey: string | undefined;
+}
+
+function stampOf(path: string): ManifestStamp | undefined {
+  try {
+    const st = statSync(path);
+    return { size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
+  } catch {
+    return undefined;
+  }
+}
+
+function sameStamp(a: ManifestStamp | undefined, b: ManifestStamp | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino);
+}
+
+export class OpenIndex {
+  private readonly loaded = new Map<string, Loaded>();
+  /** Snapshots built so far (reloads after a change included): for tests and `stats`. */
+  loads = 0;
+
+  constructor(readonly indexDir: string) {}
+
+  /**
+   * The snapshot of `tiers`, reloaded when a manifest changed since the last
+   * call. Throws IndexUnavailable as IndexSnapshot.load does (the caller
+   * rebuilds the index and asks again).
+   */
+  snapshot(tiers: readonly Tier[] = TIERS, modelKey?: string): IndexSnapshot {
+    const key = tiers.join(',');
+    const stamps = tiers.map((tier) => stampOf(manifestPath(this.indexDir, tier)));
+    const held = this.loaded.get(key);
+    if (held && held.modelKey === modelKey && held.stamps.every((s, i) => sameStamp(s, stamps[i]))) return held.snapshot;
+    const snapshot = IndexSnapshot.load(this.indexDir, tiers, {}, modelKey);
+    // The same generations (a manifest rewritten with the same content): keep the segments already loaded.
+    if (held && held.modelKey === modelKey && tiers.every((t) => held.snapshot.generations[t] === snapshot.generations[t])) {
+      held.stamps = stamps;
+      return held.snapshot;
+    }
+    this.loads++;
+    this.loaded.set(key, { snapshot, stamps, modelKey });
+    return snapshot;
+  }
+
+  /** Manifest generations of the snapshot `snapshot(tiers)` would return (loading it if needed). */
+  generations(tiers: readonly Tier[] = TIERS, modelKey?: string): { generations: Record<string, string>; problems: IndexUnavailable[] } {
+    try {
+      return { generations: { ...this.snapshot(tiers, modelKey).generations }, problems: [] };
+    } catch (error) {
+      if (!(error instanceof IndexUnavailable)) throw error;
+      return IndexSnapshot.generations(this.indexDir, tiers);
+    }
+  }
+
+  /** Forget every loaded snapshot (the next query loads afresh). */
+  close(): void {
+    this.loaded.clear();
+  }
+}

@@ -1,0 +1,37 @@
+import type { CommandSpec } from '../cli-context.js';
+
+export const command: CommandSpec = {
+  name: 'mcp',
+  description: 'Serve the memory to an agent over MCP (stdio): search_memory, get_memory, remember, active_memory',
+  options: [['--agent <name>', 'The agent whose memory `remember` writes and `active_memory` reads (default: main)']],
+  examples: ['ocm-run mcp', 'ocm-run mcp --agent claude-code', 'claude mcp add --scope user oc-memory -- ocm-run mcp --agent claude-code'],
+  async run(ctx, _args, options) {
+    const agent = options.agent === undefined ? 'main' : String(options.agent).trim();
+    const { OcmError } = await import('../../lib/errors.js');
+    if (!agent) throw new OcmError('BAD_INPUT', '--agent needs a name.', { hint: 'For example --agent claude-code.' });
+    const { config } = await ctx.config();
+    const logger = ctx.logger('mcp');
+    const { OpenIndex } = await import('../../lib/search/open-index.js');
+    const { createMcpServer } = await import('../../lib/mcp-server.js');
+    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+    const { readFileSync } = await import('node:fs');
+    const { packagePath } = await import('../../lib/package-root.js');
+    const version = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
+    const openIndex = new OpenIndex(ctx.paths.index);
+    const server = createMcpServer({ version, context: { paths: ctx.paths, config, agent, openIndex, logger, now: () => ctx.now() } });
+    const transport = new StdioServerTransport();
+    // Served until the client closes stdin (or ends the process); stdout carries the protocol only.
+    const closed = new Promise<void>((resolve) => {
+      server.onclose = () => resolve();
+      process.stdin.once('end', () => resolve());
+      process.stdin.once('close', () => resolve());
+    });
+    server.onerror = (error) => logger.log('warn', 'mcp.transport_error', { error: error.message });
+    await server.connect(transport);
+    logger.log('info', 'mcp.start', { agent, pid: process.pid });
+    await closed;
+    await server.close().catch(() => undefined);
+    openIndex.close();
+    logger.log('info', 'mcp.stop', { agent });
+  },
+};
