@@ -19,6 +19,11 @@ export interface DaemonRecord {
   /** How it was started: foreground `watch`/`start`, or `start --daemon`. */
   mode: 'foreground' | 'daemon';
   log?: string;
+  /**
+   * When the OS says this process started (processStartTime): a PID and its
+   * start time name one process for certain, even after the PID is reused.
+   */
+  processStart?: string;
 }
 
 export interface DaemonStatus {
@@ -29,7 +34,7 @@ export interface DaemonStatus {
   mode?: DaemonRecord['mode'];
   log: string;
   pidfile: string;
-  /** A pidfile was left by a process that is gone (removed when seen). */
+  /** A pidfile was left by a process that is gone, or whose PID now names another process (removed when seen). */
   stale?: boolean;
 }
 
@@ -39,15 +44,42 @@ export function daemonPaths(paths: HomePaths): { pidfile: string; log: string } 
 
 export { isAlive };
 
-/** On Linux, check the PID is still an ocm-run watch (PIDs get reused); elsewhere trust the pidfile. */
-async function looksLikeOurs(pid: number): Promise<boolean> {
-  if (process.platform !== 'linux') return true;
-  try {
-    const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
-    return cmdline.some((a) => a === 'watch' || a === 'start');
-  } catch {
-    return true;
+/**
+ * When process `pid` started, as the OS keeps it: on Linux field 22 of
+ * /proc/<pid>/stat (clock ticks since boot), elsewhere `ps -o lstart=`.
+ * Undefined when the process is gone or the OS cannot tell.
+ */
+export async function processStartTime(pid: number): Promise<string | undefined> {
+  if (process.platform === 'linux') {
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses; fields count from after its last ")".
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return fields[19] ? `linux:${fields[19]}` : undefined;
+    } catch {
+      return undefined;
+    }
   }
+  try {
+    const { execFile } = await import('node:child_process');
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile('ps', ['-o', 'lstart=', '-p', String(pid)], { timeout: 5000 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+    );
+    return out.trim() ? `ps:${out.trim()}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The pidfile's process is the watcher that wrote it: alive, and started at
+ * the recorded time. A PID reused by any other process (`npm start`, another
+ * `watch`) has another start time; a pidfile without one (an older version, or
+ * an OS that cannot tell) is never trusted enough to signal.
+ */
+async function isRecordedProcess(record: DaemonRecord): Promise<boolean> {
+  if (!isAlive(record.pid) || record.processStart === undefined) return false;
+  return (await processStartTime(record.pid)) === record.processStart;
 }
 
 async function readRecord(pidfile: string): Promise<DaemonRecord | undefined> {
@@ -63,7 +95,7 @@ export async function daemonStatus(paths: HomePaths, now: Date = new Date()): Pr
   const { pidfile, log } = daemonPaths(paths);
   const record = await readRecord(pidfile);
   if (!record) return { running: false, log, pidfile };
-  if (!isAlive(record.pid) || !(await looksLikeOurs(record.pid))) {
+  if (!(await isRecordedProcess(record))) {
     await rm(pidfile, { force: true });
     return { running: false, log, pidfile, stale: true };
   }
@@ -90,7 +122,8 @@ export async function claimPidfile(paths: HomePaths, mode: DaemonRecord['mode'],
     });
   }
   const { pidfile, log } = daemonPaths(paths);
-  const record: DaemonRecord = { pid: process.pid, startedAt: now.toISOString(), home: paths.root, mode, ...(mode === 'daemon' ? { log } : {}) };
+  const processStart = await processStartTime(process.pid);
+  const record: DaemonRecord = { pid: process.pid, startedAt: now.toISOString(), home: paths.root, mode, ...(mode === 'daemon' ? { log } : {}), ...(processStart ? { processStart } : {}) };
   await writeFileAtomic(pidfile, `${JSON.stringify(record)}\n`, { mode: 0o600 });
   return async () => {
     const current = await readRecord(pidfile);
@@ -175,9 +208,12 @@ export async function stopDaemon(paths: HomePaths, options: { force?: boolean; t
     });
   }
   const pid = status.pid;
+  const record = await readRecord(daemonPaths(paths).pidfile);
   const started = Date.now();
   const timeoutMs = options.timeoutMs ?? 10000;
-  const signal = (sig: NodeJS.Signals) => {
+  // Checked again right before each signal: the watcher may have ended and its PID been reused meanwhile.
+  const signal = async (sig: NodeJS.Signals) => {
+    if (!record || record.pid !== pid || !(await isRecordedProcess(record))) return;
     try {
       process.kill(pid, sig);
     } catch (error) {
@@ -188,13 +224,14 @@ export async function stopDaemon(paths: HomePaths, options: { force?: boolean; t
   };
   const waitGone = async (ms: number) => {
     const deadline = Date.now() + ms;
+    const gone = async () => !record || !(await isRecordedProcess(record));
     while (Date.now() < deadline) {
-      if (!isAlive(pid)) return true;
+      if (await gone()) return true;
       await sleep(50);
     }
-    return !isAlive(pid);
+    return gone();
   };
-  signal('SIGTERM');
+  await signal('SIGTERM');
   if (await waitGone(timeoutMs)) {
     await rm(daemonPaths(paths).pidfile, { force: true }).catch(() => undefined);
     return { pid, killed: false, waitedMs: Date.now() - started };
@@ -204,7 +241,7 @@ export async function stopDaemon(paths: HomePaths, options: { force?: boolean; t
       hint: 'It may be finishing a long tick; wait, or run `ocm-run stop --force` to kill it (nothing is lost: the cursor advances last).',
     });
   }
-  signal('SIGKILL');
+  await signal('SIGKILL');
   await waitGone(5000);
   await rm(daemonPaths(paths).pidfile, { force: true });
   return { pid, killed: true, waitedMs: Date.now() - started };

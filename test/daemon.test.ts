@@ -11,7 +11,7 @@ import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { PiSessionWriter } from './helpers/pi-writer.js';
-import { isAlive } from '../lib/daemon.js';
+import { isAlive, processStartTime } from '../lib/daemon.js';
 import { readState } from '../lib/state.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -102,7 +102,9 @@ test('daemon: stop --force kills a watcher that ignores SIGTERM; a stale pidfile
     await mkdir(join(home, '.ocm'), { recursive: true });
     await sleep(300);
     const pidfile = join(home, '.ocm', 'watch.pid');
-    await writeFile(pidfile, JSON.stringify({ pid: stubborn.pid, startedAt: new Date().toISOString(), home, mode: 'daemon' }));
+    const processStart = await processStartTime(stubborn.pid!);
+    assert.ok(processStart, 'the OS tells when the process started');
+    await writeFile(pidfile, JSON.stringify({ pid: stubborn.pid, startedAt: new Date().toISOString(), home, mode: 'daemon', processStart }));
 
     const polite = await runCli(['stop', '--timeout', '1', '--home', home]);
     assert.equal(polite.code, 1);
@@ -123,6 +125,35 @@ test('daemon: stop --force kills a watcher that ignores SIGTERM; a stale pidfile
     await assert.rejects(stat(pidfile));
   } finally {
     if (stubborn.pid && isAlive(stubborn.pid)) stubborn.kill('SIGKILL');
+    await cleanup();
+  }
+});
+
+test('daemon: stop never signals a process that merely reuses the pidfile\'s PID (an `npm start`, another watch)', async () => {
+  const { dir, cleanup } = await tempDir('ocm-daemon-');
+  // Looks like a watcher to any argv test: "start" and "watch" among its words.
+  const bystander = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000);', 'start', 'watch'], { stdio: 'ignore' });
+  try {
+    const home = join(dir, 'home');
+    await mkdir(join(home, '.ocm'), { recursive: true });
+    const pidfile = join(home, '.ocm', 'watch.pid');
+    const real = await until('the bystander to start', async () => processStartTime(bystander.pid!));
+    const records = [
+      // The watcher that wrote it started at another time: the PID was reused.
+      { pid: bystander.pid, startedAt: new Date().toISOString(), home, mode: 'daemon', processStart: `${real}0` },
+      // An older pidfile with no start time: not certain enough to signal.
+      { pid: bystander.pid, startedAt: new Date().toISOString(), home, mode: 'daemon' },
+    ];
+    for (const record of records) {
+      await writeFile(pidfile, JSON.stringify(record));
+      const stop = await runCli(['stop', '--force', '--timeout', '1', '--home', home]);
+      assert.equal(stop.code, 3, stop.stdout + stop.stderr);
+      assert.match(stop.stderr, /not running/);
+      assert.ok(isAlive(bystander.pid!), 'the bystander still runs');
+      await assert.rejects(stat(pidfile), 'the stale pidfile is removed');
+    }
+  } finally {
+    if (bystander.pid && isAlive(bystander.pid)) bystander.kill('SIGKILL');
     await cleanup();
   }
 });
