@@ -174,6 +174,7 @@ async function checkOpenClaw(config: Config, options: DoctorOptions): Promise<Ch
   if (dbs > 0 && !config.sources.openclaw_db.enabled) {
     checks.push(warn('openclaw.db', 'OpenClaw database transcripts', 'this OpenClaw keeps transcripts in SQLite, but sources.openclaw_db is disabled', '`ocm-run config set sources.openclaw_db.enabled true`'));
   }
+  if (dbs > 0 && config.sources.openclaw_db.enabled) checks.push(await checkSqlite());
   if (json.warning) {
     checks.push(fail('openclaw.config', 'openclaw.json', json.warning, 'Fix openclaw.json (OpenClaw’s `openclaw doctor` helps); OC-Memory only reads it.'));
     return checks;
@@ -192,6 +193,18 @@ async function checkOpenClaw(config: Config, options: DoctorOptions): Promise<Ch
     );
   }
   return checks;
+}
+
+/** Which SQLite driver reads OpenClaw's databases (docs/sources.md, "Libraries"), or what is missing. */
+async function checkSqlite(): Promise<Check> {
+  const { describeSqliteDriver } = await import('./sqlite.js');
+  try {
+    const d = await describeSqliteDriver();
+    return ok('sqlite', 'SQLite', `${d.name} (SQLite ${d.sqliteVersion}, Node ${process.versions.node})`);
+  } catch (error) {
+    const e = describeError(error);
+    return fail('sqlite', 'SQLite', e.message, e.hint ?? 'Run OC-Memory with Node 22.13 or newer.');
+  }
 }
 
 async function checkSchedule(config: Config, options: DoctorOptions): Promise<Check[]> {

@@ -27,6 +27,7 @@ export type ErrorCode =
   | 'LLM_ERROR'
   | 'DAEMON_NOT_RUNNING'
   | 'IO_ERROR'
+  | 'DEPENDENCY_MISSING'
   | 'INTERNAL';
 
 const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
@@ -42,6 +43,7 @@ const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   LLM_ERROR: EXIT.llm,
   DAEMON_NOT_RUNNING: EXIT.daemonNotRunning,
   IO_ERROR: EXIT.error,
+  DEPENDENCY_MISSING: EXIT.error,
   INTERNAL: EXIT.error,
 };
 

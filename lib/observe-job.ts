@@ -201,7 +201,7 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     } catch (error) {
       const d = describeError(error);
       logger.log('error', 'source.discover_failed', { source: source.kind, error: d.message });
-      result.failures.push({ stream: source.kind, message: d.message, code: d.code });
+      result.failures.push({ stream: source.kind, message: d.message, code: d.code, ...(d.hint ? { hint: d.hint } : {}) });
       continue;
     }
     for (const stream of streams) {

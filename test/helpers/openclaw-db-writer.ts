@@ -6,14 +6,14 @@
  *
  *   node --import tsx openclaw-db-writer.ts <db> <sessionId> <rows> <firstSeq>
  */
-import Database from 'better-sqlite3';
 import { zstdRawFrame } from './openclaw-db.js';
 import { PiSessionWriter } from './pi-writer.js';
+import { openWritable } from './sqlite-writable.js';
 
 const [dbPath, sessionId, rowsArg, firstSeqArg] = process.argv.slice(2);
 const rows = Number(rowsArg);
 let seq = Number(firstSeqArg);
-const db = new Database(dbPath!);
+const db = openWritable(dbPath!);
 db.pragma('busy_timeout = 0');
 const insert = db.prepare('INSERT INTO transcript_events (session_id, seq, event_json, created_at, event_zstd, event_utf8_bytes) VALUES (?, ?, ?, ?, ?, ?)');
 const writer = new PiSessionWriter(sessionId!, new Date('2026-09-02T08:00:00Z'), 1000);
@@ -34,8 +34,10 @@ for (let i = 0; i < rows; i++) {
       inserted++;
       break;
     } catch (error) {
-      const code = String((error as { code?: unknown }).code ?? '');
-      if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) busy++;
+      // better-sqlite3 names the code; node:sqlite numbers it (5 busy, 6 locked).
+      const { code, errcode } = error as { code?: unknown; errcode?: unknown };
+      const primary = typeof errcode === 'number' ? errcode & 0xff : -1;
+      if (String(code ?? '').startsWith('SQLITE_BUSY') || String(code ?? '').startsWith('SQLITE_LOCKED') || primary === 5 || primary === 6) busy++;
       else errors.push(String((error as Error).message));
       await sleep(1);
     }

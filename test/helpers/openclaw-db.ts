@@ -4,10 +4,10 @@
  * compressed payload columns, session_windows, session_nodes, schema_meta,
  * session_transcript_generations), written through a real SQLite connection.
  */
-import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { openWritable, type WritableDb, type WritableStatement } from './sqlite-writable.js';
 
 export const FIXTURES = resolve(import.meta.dirname, '..', 'fixtures', 'openclaw-db');
 
@@ -64,9 +64,9 @@ export interface CreateOptions {
   schemaSql?: string;
 }
 
-export function createAgentDb(path: string, options: CreateOptions = {}): Database.Database {
+export function createAgentDb(path: string, options: CreateOptions = {}): WritableDb {
   mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  const db = openWritable(path);
   db.pragma(`journal_mode = ${options.journal ?? 'wal'}`);
   db.pragma('busy_timeout = 5000');
   db.exec(options.schemaSql ?? AGENT_SCHEMA_SQL);
@@ -123,9 +123,9 @@ export interface InsertOptions {
 /** Rows of one session, seq counting up. */
 export class DbTranscript {
   private seq: number;
-  private readonly insert: Database.Statement;
+  private readonly insert: WritableStatement;
   constructor(
-    readonly db: Database.Database,
+    readonly db: WritableDb,
     readonly sessionId: string,
     startSeq = 0,
   ) {
@@ -156,7 +156,7 @@ export class DbTranscript {
   }
 }
 
-export function addWindow(db: Database.Database, sessionId: string, key: string, previous: string | null = null, reason = previous ? 'reset' : 'initial'): void {
+export function addWindow(db: WritableDb, sessionId: string, key: string, previous: string | null = null, reason = previous ? 'reset' : 'initial'): void {
   db.prepare('INSERT OR REPLACE INTO session_windows VALUES (?, ?, ?, ?, ?, ?)').run(sessionId, key, previous, reason, 0, 0);
   db.prepare('INSERT OR REPLACE INTO session_nodes VALUES (?, ?, ?, ?)').run(key, sessionId, '{}', 0);
 }
