@@ -167,7 +167,7 @@ export function realSchemaSql(): string {
 }
 
 /** A database with OpenClaw 2026.9.6's real tables (schema 23) and its schema_meta row. */
-export function createRealAgentDb(path: string): Database.Database {
+export function createRealAgentDb(path: string): WritableDb {
   const db = createAgentDb(path, { schemaSql: realSchemaSql(), schemaVersion: 23 });
   db.prepare('INSERT INTO schema_meta (meta_key, role, schema_version, agent_id, app_version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
     'primary',
@@ -183,7 +183,7 @@ export function createRealAgentDb(path: string): Database.Database {
 
 /** A session window in the real schema (its key's node first: the foreign key needs it). */
 export function addRealWindow(
-  db: Database.Database,
+  db: WritableDb,
   sessionId: string,
   key: string,
   options: { previous?: string; reason?: string; hookSource?: 'webhook' | 'gmail' } = {},
