@@ -15,7 +15,8 @@
  * does not move past messages that have not been observed yet; a session's
  * new messages wait (and are simply re-read on the next tick, which is cheap)
  * until they reach `observer.batch_tokens`, the session has been idle for
- * `observer.idle_minutes`, or the stream has ended (/reset rename). Because
+ * `observer.idle_minutes`, the stream has ended (/reset rename), or the chunk
+ * ends a segment (a reset event in the same session). Because
  * an LLM does not give the same answer twice, a crash between "write the
  * observations" and "advance the cursor" must not call it again: each batch's
  * result is first recorded in a journal in state.json (`extra.observeJournal`:
@@ -590,7 +591,11 @@ async function observeStreamBatched(
     const last = batches[batches.length - 1];
     const lastFull = last !== undefined && streamTokens(last) >= batching.batchTokens;
     const flushRest =
-      batching.flushAll === true || stream.ended === true || !chunk.done || (last !== undefined && isIdle(last, batching.idleMinutes, now()));
+      batching.flushAll === true ||
+      stream.ended === true ||
+      chunk.segmentEnded === true ||
+      !chunk.done ||
+      (last !== undefined && isIdle(last, batching.idleMinutes, now()));
     const packTail = packable && last !== undefined && !lastFull && flushRest && chunk.done;
     const toSend = last !== undefined && !lastFull && (!flushRest || packTail) ? batches.slice(0, -1) : batches;
 

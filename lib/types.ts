@@ -149,6 +149,12 @@ export interface StreamChunk {
   malformed: MalformedRecord[];
   /** True when the stream has nothing more to read after this chunk (for now). */
   done: boolean;
+  /**
+   * The chunk ends a segment of the session (OpenClaw 2026.9's `/new` or
+   * `/reset` appends a reset event to the same session): its messages are
+   * complete, as if the stream had ended, and are not held for more.
+   */
+  segmentEnded?: boolean;
 }
 
 export interface ReadLimits {

@@ -175,6 +175,28 @@ test('a session that ended (/reset rename) is observed at once, however small', 
   }
 });
 
+test("a reset event in the same session (OpenClaw 2026.9's /new) ends a segment: what came before it is observed at once", async () => {
+  const ctx = await setup(new Date(NOW.getTime() - 60_000));
+  const server = await startOpenAiServer(echoModel());
+  try {
+    const before = await say(ctx, 1);
+    await appendFile(ctx.file, ctx.writer.entry({ type: 'reset', reason: 'new' }));
+    const r = await observe(ctx, config(server.url), NOW);
+    assert.equal(server.requests.length, 1, 'the segment before the reset is not held back');
+    assert.deepEqual(userLinesSent(server), before.map((t) => `U: ${t}`));
+    assert.equal(r.result.waiting.messages, 0);
+    assert.equal(r.result.malformed, 0, 'reset is a known entry');
+    // The new segment waits for more, as any fresh conversation does.
+    await say(ctx, 1, 1);
+    const r2 = await observe(ctx, config(server.url), new Date(NOW.getTime() + 1000));
+    assert.equal(server.requests.length, 1);
+    assert.equal(r2.result.waiting.messages, 2);
+  } finally {
+    await server.close();
+    await ctx.cleanup();
+  }
+});
+
 test('LLM failure after the last retry: cursor stays, error recorded, exit code 5; the retry later adds everything once', async () => {
   const ctx = await setup(new Date('2026-03-01T08:00:00Z'));
   const server = await startOpenAiServer([status(500, 'upstream exploded')]);

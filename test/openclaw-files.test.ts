@@ -368,11 +368,29 @@ test('malformed lines (torn JSON, binary garbage, invalid UTF-8, a 5 MB line) ar
   );
 });
 
+test("OpenClaw's housekeeping in a 2026.2.x session: heartbeat, cron and hook turns, silent replies, OC-Memory's own block and tool are never messages", async () => {
+  const state = await tempState();
+  await put(state, 'main', '5e2a1b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b.jsonl', await fixture('housekeeping-2026.2.jsonl'));
+  const src = source(state);
+  const { messages, malformed } = await readAll(src, await only(src));
+  assert.deepEqual(texts(messages), [
+    'user: We deploy the shop with Helm charts.',
+    'assistant: Got it: Helm for the shop.',
+    'user: Which database should the invoices service use?',
+    'assistant: PostgreSQL, as you prefer.',
+    'user: Sounds good. Also, my manager is Dana.',
+    'user: Thanks! The invoices service goes live on March 3.',
+    'assistant: Noted: live on March 3.',
+  ]);
+  assert.deepEqual(malformed, []);
+});
+
 test('incremental reads with random limits equal one full read (property-style, many seeds)', async () => {
   const state = await tempState();
   await put(state, 'main', 'basic.jsonl', await fixture('basic-session.jsonl'));
   await put(state, 'main', 'branched.jsonl', await fixture('branched-session.jsonl'));
   await put(state, 'main', 'torn.jsonl', await fixture('torn-middle.jsonl'));
+  await put(state, 'main', 'housekeeping.jsonl', await fixture('housekeeping-2026.2.jsonl'));
   await put(state, 'main', 'gen.jsonl', HEADER('gen') + conversations(0, 40, null).text);
   // A branch switch in the middle of a longer generated file.
   const left = conversations(0, 10, null, 'l');

@@ -4,6 +4,8 @@ import {
   abandonedNodes,
   advanceBranchState,
   emptyBranchState,
+  housekeepingTurn,
+  isSilentReply,
   normalizePiEntry,
   rewindBranchState,
   stripUserTransportNoise,
@@ -287,4 +289,31 @@ test('a long tool output is summarised exactly as collapsing the whole text woul
     const r = normalizePiEntry(entry(`t${i}`, null, { role: 'toolResult', toolCallId: `c${i}`, toolName: 'read_file', content: [{ type: 'text', text }], isError: false }), ctx);
     assert.equal(textOf(r), `[tool result read_file: ${expected}]`);
   }
+});
+
+test("silent replies (OpenClaw's src/auto-reply/tokens.ts) are recognised; replies that merely mention a token are not", () => {
+  for (const text of ['NO_REPLY', '  HEARTBEAT_OK ', '**NO_REPLY**', 'NO_REPLY NO_REPLY', 'no_reply.', '"NO_REPLY"', '{"action":"NO_REPLY"}']) {
+    assert.equal(isSilentReply(text), true, text);
+  }
+  for (const text of ['What does NO_REPLY mean in OpenClaw?', '{"action":"NO_REPLY","text":"hi"}', 'Done.']) assert.equal(isSilentReply(text), false, text);
+  const reply = normalizePiEntry(entry('a1', null, { role: 'assistant', content: [{ type: 'text', text: 'The backup ran fine. NO_REPLY' }] }), ctx);
+  assert.equal(textOf(reply), 'The backup ran fine.');
+  assert.deepEqual(normalizePiEntry(entry('a2', null, { role: 'assistant', content: [{ type: 'text', text: 'HEARTBEAT_OK' }] }), ctx), { kind: 'skip', reason: 'silent reply' });
+});
+
+test('housekeeping turns: wake stand-ins, internal_system provenance, 2026.2 prompts, hooks; the user\'s own words are not', () => {
+  const cases: Array<[Record<string, unknown>, string, string | null]> = [
+    [{ provenance: { kind: 'internal_system', sourceTool: 'cron' } }, 'Summarise my inbox', 'internal_system (cron)'],
+    [{}, '[OpenClaw heartbeat poll]', 'wake turn'],
+    [{}, '[OpenClaw exec completion]\nDisable automatic completion turns with tools.exec.notifyOnExit=false', 'wake turn'],
+    [{}, 'An async command you ran earlier has completed. The result is shown in the system messages above.', 'wake prompt'],
+    [{}, 'Pre-compaction memory flush. Store durable memories now.', 'wake prompt'],
+    [{}, 'Look at the dashboards; reply HEARTBEAT_OK when all is well.\nCurrent time: Monday 09:00 (UTC)', 'heartbeat prompt'],
+    [{}, '<<<EXTERNAL_UNTRUSTED_CONTENT id="x">>>\nSource: Webhook\n---\nping', 'hook'],
+    [{ provenance: { kind: 'external_user' } }, 'Why does my heartbeat poll say HEARTBEAT_OK?', null],
+    [{}, 'I read HEARTBEAT.md if it exists, is that fine?', null],
+    [{}, '<<<EXTERNAL_UNTRUSTED_CONTENT id="x">>>\nSource: Web Fetch\n---\npage', null],
+  ];
+  for (const [message, text, expected] of cases) assert.equal(housekeepingTurn(message, text), expected, text);
+  assert.deepEqual(normalizePiEntry({ type: 'reset', id: 'r1', parentId: 'a1', timestamp: '2026-09-01T10:00:00.000Z', reason: 'reset' }, ctx), { kind: 'boundary', reason: 'reset' });
 });

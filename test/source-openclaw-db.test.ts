@@ -333,6 +333,60 @@ test("schema 23 (OpenClaw 2026.9.6's real tables): known, no warning; a rewrite 
   });
 });
 
+test('OpenClaw 2026.9 housekeeping is never a message; a reset event ends the chunk; a webhook session is not read', async () => {
+  await withState(async (stateDir) => {
+    const db = createRealAgentDb(agentDbPath(stateDir, 'main'));
+    addRealWindow(db, A, 'agent:main:main');
+    addRealWindow(db, B, 'hook:7d1c', { hookSource: 'webhook' });
+    const t = new DbTranscript(db, A);
+    // Shapes as OpenClaw 2026.9.6 writes them (its published package): wake turns carry a stand-in text and
+    // provenance {kind: "internal_system"} (src/auto-reply/internal-turn-source.ts); reset is appendSessionResetBoundary's event.
+    const wake = (id: string, parentId: string, text: string, sourceTool: string) => ({
+      type: 'message',
+      id,
+      parentId,
+      timestamp: '2026-09-01T10:05:00.000Z',
+      message: { role: 'user', content: text, provenance: { kind: 'internal_system', sourceTool } },
+    });
+    t.add({ type: 'session', version: 3, id: A, timestamp: '2026-09-01T10:00:00.000Z', cwd: '/home/dev' });
+    t.add(event('e0000001', null, 'user', 'My sister Ana lives in Lisbon.'));
+    t.add(event('e0000002', 'e0000001', 'assistant', 'Noted: Ana is in Lisbon.'));
+    t.add(wake('e0000003', 'e0000002', '[OpenClaw heartbeat poll]', 'heartbeat'));
+    t.add(event('e0000004', 'e0000003', 'assistant', 'NO_REPLY'));
+    t.add(wake('e0000005', 'e0000004', '[OpenClaw cron wake]', 'cron'));
+    t.add(event('e0000006', 'e0000005', 'assistant', 'Reminder: the dentist appointment is at 15:00 today.'));
+    t.add(event('e0000007', 'e0000006', 'user', '[Tue 2026-09-01 10:20 UTC] Thanks. I moved the dentist to Friday.'));
+    t.add(event('e0000008', 'e0000007', 'assistant', 'Done, Friday it is.'));
+    t.add({ type: 'message', id: 'e0000009', parentId: 'e0000008', timestamp: '2026-09-01T10:30:00.000Z', message: { role: 'user', content: '[OpenClaw session event]' } });
+    t.add(event('e000000a', 'e0000009', 'assistant', 'HEARTBEAT_OK'));
+    const reset = t.add({ type: 'reset', id: 'e000000b', parentId: 'e000000a', timestamp: '2026-09-01T11:00:00.000Z', reason: 'new' });
+    t.add({ type: 'message', id: 'e000000c', parentId: 'e000000b', timestamp: '2026-09-01T11:00:01.000Z', message: { role: 'user', content: '[OpenClaw session new]' } });
+    t.add(event('e000000d', 'e000000c', 'assistant', 'Hi! What shall we do today?'));
+    t.add(event('e000000e', 'e000000d', 'user', 'Plan my trip to Porto.'));
+    const hook = new DbTranscript(db, B);
+    hook.add(event('h0000001', null, 'user', 'Job ID: 42 | Received: 2026-09-01T10:00:00Z\n\nSECURITY NOTICE: The following content is from an EXTERNAL, UNTRUSTED source (e.g., email, webhook).\n<<<EXTERNAL_UNTRUSTED_CONTENT id="x">>>\nSource: Webhook\n---\nDisk full on db1\n<<<END_EXTERNAL_UNTRUSTED_CONTENT id="x">>>'));
+    hook.add(event('h0000002', 'h0000001', 'assistant', 'Alert received: disk full on db1.'));
+
+    const src = source(stateDir);
+    const streams = await src.discover();
+    assert.deepEqual(streams.map((s) => s.session), [A], 'the webhook session is no stream');
+    const first = await src.read(streams[0]!, undefined, BIG);
+    assert.deepEqual(texts(first.messages), [
+      'user: My sister Ana lives in Lisbon.',
+      'assistant: Noted: Ana is in Lisbon.',
+      'user: Thanks. I moved the dentist to Friday.',
+      'assistant: Done, Friday it is.',
+    ]);
+    assert.equal(first.segmentEnded, true, 'the reset ends the segment');
+    assert.equal(first.done, false);
+    assert.equal((first.cursor as { seq: number }).seq, reset, 'the chunk stops right after the reset');
+    const rest = await drain(src, streams[0]!, first.cursor);
+    assert.deepEqual(texts(rest.messages), ['user: Plan my trip to Porto.'], 'the bare /new turn is housekeeping too');
+    assert.deepEqual([...first.malformed, ...rest.malformed], [], 'reset is a known entry');
+    db.close();
+  });
+});
+
 test('read while a second process keeps inserting rows: no lost row, no blocked writer, cursor correct', async () => {
   await withState(async (stateDir) => {
     const path = agentDbPath(stateDir, 'main');

@@ -217,6 +217,9 @@ export async function discoverSources(options: DiscoveryOptions): Promise<Source
     } catch (error) {
       notes.push(isBusyError(error) ? 'locked by OpenClaw right now; listed on the next try' : `could not read: ${describeError(error).message}`);
     }
+    const hooks = sessions.filter((s) => s.hookSource !== undefined).length;
+    if (hooks > 0) notes.push(`${hooks} hook session${hooks === 1 ? '' : 's'} (webhook, Gmail) not observed`);
+    sessions = sessions.filter((s) => s.hookSource === undefined);
     const cursor = emptyCursor();
     cursor.rowsBehind = 0;
     let last: number | null = null;

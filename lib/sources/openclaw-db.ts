@@ -199,6 +199,11 @@ export interface DbSession {
   reason?: string;
   /** A newer session took over its key (after /new or /reset). */
   ended: boolean;
+  /**
+   * The session came in through a hook (`session_windows.hook_external_content_source`:
+   * `webhook` for `/hooks/agent`, `gmail`): external content, never observed.
+   */
+  hookSource?: string;
   lastSeq: number;
   /** created_at of the last row (ms since epoch), when known. */
   lastCreatedAt?: number;
@@ -208,6 +213,7 @@ interface KeyInfo {
   key?: string;
   previous?: string;
   reason?: string;
+  hook?: string;
 }
 
 /** session_id → key (session_windows, or sessions), key → current session id (session_nodes, or session_routes). */
@@ -219,10 +225,12 @@ function sessionKeys(db: ReadOnlyDatabase): { keys: Map<string, KeyInfo>; curren
   if (windows.has('session_id') && windows.has('session_key')) {
     const prev = windows.has('previous_session_id') ? 'previous_session_id' : 'NULL';
     const reason = windows.has('reason') ? 'reason' : 'NULL';
-    for (const r of db.all<{ id: string; key: string; prev: string | null; reason: string | null }>(
-      `SELECT session_id AS id, session_key AS key, ${prev} AS prev, ${reason} AS reason FROM session_windows`,
+    const hook = windows.has('hook_external_content_source') ? 'hook_external_content_source' : 'NULL';
+    for (const r of db.all<{ id: string; key: string; prev: string | null; reason: string | null; hook: string | null }>(
+      `SELECT session_id AS id, session_key AS key, ${prev} AS prev, ${reason} AS reason, ${hook} AS hook FROM session_windows`,
     )) {
       const info: KeyInfo = { key: r.key };
+      if (r.hook) info.hook = r.hook;
       if (r.prev) {
         info.previous = r.prev;
         successors.add(r.prev);
@@ -276,6 +284,7 @@ export function listDbSessions(db: ReadOnlyDatabase, schema: AgentDbSchema): DbS
     if (info.key !== undefined) session.sessionKey = info.key;
     if (info.previous !== undefined) session.previousSessionId = info.previous;
     if (info.reason !== undefined) session.reason = info.reason;
+    if (info.hook !== undefined) session.hookSource = info.hook;
     const at = numberOf(r.last_at);
     if (at !== null) session.lastCreatedAt = at;
     return session;
@@ -361,6 +370,7 @@ function parseDbCursor(cursor: Cursor | undefined): DbCursor | undefined {
     recent: typeof c.recent === 'string' ? c.recent : '',
     cand: typeof c.cand === 'string' ? c.cand : '',
     miss: typeof c.miss === 'number' ? c.miss : 0,
+    quiet: c.quiet === true,
   };
 }
 
@@ -473,6 +483,8 @@ export function createOpenClawDbSource(options: OpenClawDbSourceOptions): Transc
       });
       if ('retry' in result) continue;
       for (const s of result.value) {
+        // A hook's session (an alert OC-Memory posted to /hooks/agent, a Gmail push) is not the user talking.
+        if (s.hookSource !== undefined) continue;
         const stream: SourceStream = { key: `openclaw-db:${agent}:${s.sessionId}`, kind: 'openclaw-db', agent, session: s.sessionId, path };
         if (s.ended) stream.ended = true;
         streams.push(stream);
@@ -561,6 +573,7 @@ export function createOpenClawDbSource(options: OpenClawDbSourceOptions): Transc
     let offset = 0;
     let candidates = 0;
     let eof = false;
+    let segmentEnded = false;
     for (;;) {
       const row = nextRow();
       if (!row) {
@@ -585,6 +598,11 @@ export function createOpenClawDbSource(options: OpenClawDbSourceOptions): Transc
         nodes.push({ ...node, end: offset });
       }
       consumed.push({ row, nodeIndex, result, node });
+      // A reset boundary (/new, /reset in the same session) ends the chunk: what came before it is one finished segment.
+      if (result !== null && result.kind === 'boundary') {
+        segmentEnded = true;
+        break;
+      }
       if (candidates >= maxMessages || offset >= maxBytes) break;
     }
     // Look ahead (without consuming) far enough to judge the branch of every consumed entry.
@@ -629,7 +647,9 @@ export function createOpenClawDbSource(options: OpenClawDbSourceOptions): Transc
       next.recent = '';
       next.cand = '';
     }
-    return { messages, cursor: next as unknown as Cursor, malformed, done };
+    const chunk: StreamChunk = { messages, cursor: next as unknown as Cursor, malformed, done };
+    if (segmentEnded) chunk.segmentEnded = true;
+    return chunk;
   }
 
   return { kind: 'openclaw-db', discover, read };

@@ -169,6 +169,7 @@ interface FileCursor {
   recent: string;
   cand: string;
   miss: number;
+  quiet: boolean;
   /** How many times the stream was re-read from the start (shrink / replace). */
   rewinds: number;
 }
@@ -190,12 +191,13 @@ function parseCursor(cursor: Cursor | undefined): FileCursor | undefined {
     recent: typeof c.recent === 'string' ? c.recent : '',
     cand: typeof c.cand === 'string' ? c.cand : '',
     miss: typeof c.miss === 'number' ? c.miss : 0,
+    quiet: c.quiet === true,
     rewinds: typeof c.rewinds === 'number' ? c.rewinds : 0,
   };
 }
 
 function branchOf(c: FileCursor): BranchState {
-  return { lastId: c.lastId, recent: c.recent, cand: c.cand, miss: c.miss };
+  return { lastId: c.lastId, recent: c.recent, cand: c.cand, miss: c.miss, quiet: c.quiet };
 }
 
 /** An entry a read consumed. */
@@ -512,6 +514,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
       let bytes = 0;
       let candidates = 0;
       let eof = false;
+      let segmentEnded = false;
       for (;;) {
         const record = at < batch.length ? batch[at++]! : await nextLine();
         if (record === undefined) {
@@ -537,6 +540,11 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
         }
         consumed.push(new ConsumedRecord(record.end, record.lineNo, nodeIndex, result, node));
         bytes += record.end - record.start;
+        // A reset boundary ends the chunk: what came before it is one finished segment.
+        if (result !== null && result.kind === 'boundary') {
+          segmentEnded = true;
+          break;
+        }
         if (candidates >= maxMessages || bytes >= maxBytes) break;
       }
 
@@ -594,7 +602,9 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
         next.recent = '';
         next.cand = '';
       }
-      return { messages, cursor: next as unknown as Cursor, malformed, done };
+      const chunk: StreamChunk = { messages, cursor: next as unknown as Cursor, malformed, done };
+      if (segmentEnded) chunk.segmentEnded = true;
+      return chunk;
     });
   }
 

@@ -13,8 +13,19 @@
  * - assistant copies written by OpenClaw's delivery layer
  *   (`provider: "openclaw"`, model `delivery-mirror` / `gateway-injected`)
  *   are skipped: they duplicate real replies.
+ * - OpenClaw's housekeeping is never a message: a user turn OpenClaw started
+ *   itself (heartbeat, cron and exec wakes, session events, a bare /new, a
+ *   pre-compaction memory flush, a webhook or email hook; see
+ *   housekeepingTurn) is skipped with everything until the next user message,
+ *   and silent replies (`NO_REPLY`, `HEARTBEAT_OK`) are dropped.
+ * - `{"type":"reset"}` (OpenClaw 2026.9's /new and /reset in the same session,
+ *   `appendSessionResetBoundary`) ends a segment: readers end the chunk there.
+ * - OC-Memory's own injected memory block (`<oc-memory>`) is stripped from
+ *   user text, and calls to / results of its own tools are dropped
+ *   (lib/injected-context.ts).
  */
 import * as crypto from 'node:crypto';
+import { isOwnTool, stripInjectedContext } from '../injected-context.js';
 import { maskedText, type MaskingOptions } from '../masking.js';
 import type { Message, Role, SourceKind } from '../types.js';
 import { capMasked, capOneLineMasked } from './masked-cap.js';
@@ -46,7 +57,11 @@ export type PiEntryResult =
   | { kind: 'header'; sessionId?: string; cwd?: string; version?: number }
   | { kind: 'message'; message: Message; dedupeKey: string }
   | { kind: 'skip'; reason: string }
-  | { kind: 'invalid'; reason: string };
+  | { kind: 'invalid'; reason: string }
+  /** The end of a segment (`{"type":"reset"}`): what was said before it is done. */
+  | { kind: 'boundary'; reason: string }
+  /** A user turn OpenClaw started itself: it and every message until the next user message are skipped. */
+  | { kind: 'housekeeping'; reason: string };
 
 /** The tree link of an entry (every entry but the header has one). */
 export interface TreeNode {
@@ -129,6 +144,7 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
     if (typeof entry.version === 'number') header.version = entry.version;
     return header;
   }
+  if (type === 'reset') return { kind: 'boundary', reason: 'reset' };
   if (NOT_MESSAGES.has(type)) return { kind: 'skip', reason: type };
   if (type !== 'message') return { kind: 'skip', reason: `unknown entry type ${type}` };
   const message = entry.message;
@@ -138,17 +154,26 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
   const time = entryTime(entry, message);
   let built: { role: Role; text: string; toolName?: string; key?: string } | null;
   switch (role) {
-    case 'user':
-      built = { role: 'user', text: stripUserTransportNoise(contentText(message.content)) };
+    case 'user': {
+      // OC-Memory's own memory block first: the channel's time prefix may follow it.
+      const text = stripUserTransportNoise(stripInjectedContext(contentText(message.content)));
+      const housekeeping = housekeepingTurn(message, text);
+      if (housekeeping !== null) return { kind: 'housekeeping', reason: housekeeping };
+      built = { role: 'user', text };
       break;
-    case 'assistant':
+    }
+    case 'assistant': {
       if (message.provider === 'openclaw' && DELIVERY_COPIES.has(String(message.model))) {
         return { kind: 'skip', reason: `assistant copy (${String(message.model)})` };
       }
-      built = { role: 'assistant', text: assistantText(message.content) };
+      const text = assistantText(message.content);
+      if (isSilentReply(text)) return { kind: 'skip', reason: 'silent reply' };
+      built = { role: 'assistant', text: withoutSilentToken(text) };
       break;
+    }
     case 'toolResult': {
       const toolName = str(message.toolName) ?? 'tool';
+      if (isOwnTool(toolName)) return { kind: 'skip', reason: `OC-Memory tool result (${toolName})` };
       const label = message.isError === true ? 'tool error' : 'tool result';
       built = { role: 'tool', text: `[${label} ${toolName}: ${capOneLineMasked(contentText(message.content), TOOL_SUMMARY_CHARS)}]`, toolName };
       // A re-appended copy keeps its toolCallId but may carry a trimmed output.
@@ -217,7 +242,10 @@ function assistantText(content: unknown): string {
   for (const block of content) {
     if (!isObject(block)) continue;
     if (block.type === 'text' && typeof block.text === 'string') parts.push(block.text.replace(REPLY_TAGS, ''));
-    else if (block.type === 'toolCall') parts.push(summariseToolCall(str(block.name) ?? 'tool', block.arguments));
+    else if (block.type === 'toolCall') {
+      const name = str(block.name) ?? 'tool';
+      if (!isOwnTool(name)) parts.push(summariseToolCall(name, block.arguments));
+    }
     // thinking blocks are dropped: they are the model's scratch work, not conversation.
   }
   return parts.filter((p) => p.trim().length > 0).join('\n');
@@ -251,6 +279,76 @@ function argValue(value: unknown): string {
   } catch {
     return '…';
   }
+}
+
+// ---------------------------------------------------------------------------
+// OpenClaw's housekeeping: turns it starts itself, silent replies.
+
+/**
+ * 2026.9 writes a short stand-in for every wake turn (src/auto-reply/heartbeat.ts,
+ * INTERNAL_WAKE_TRANSCRIPT_PROMPTS): `[OpenClaw heartbeat poll]`, `[OpenClaw cron
+ * wake]`, `[OpenClaw exec completion]`, `[OpenClaw session event]`, and for a
+ * bare /new or /reset `[OpenClaw session new]` / `[OpenClaw session reset]`.
+ */
+const WAKE_STAND_IN = /^\[OpenClaw [a-z][a-z -]{0,40}\]/;
+/**
+ * 2026.2.x (the file era) wrote the prompt itself: the default heartbeat prompt,
+ * the cron-event and exec-event prompts (src/infra/heartbeat-runner.ts), the
+ * bare-/new startup prompt, and the pre-compaction memory flush.
+ */
+const FILE_ERA_PROMPT =
+  /^(?:Read HEARTBEAT\.md if it exists|A scheduled reminder has been triggered\.|A scheduled cron event was triggered|An async command you ran earlier has completed\.|A new session was started via \/new or \/reset|Pre-compaction memory flush\.)/;
+/** A custom heartbeat prompt: it asks for HEARTBEAT_OK and OpenClaw appends the time on its own last line. */
+const CUSTOM_HEARTBEAT = /\bHEARTBEAT_OK\b[\s\S]*\nCurrent time: [^\n]+$/;
+/**
+ * A hook turn (`/hooks/agent`, Gmail): OpenClaw wraps the external content
+ * (src/security/external-content.ts, buildSafeExternalPrompt) — "Job ID: …",
+ * a SECURITY NOTICE, then `<<<EXTERNAL_UNTRUSTED_CONTENT id="…">>>` with a
+ * `Source: Webhook` / `Source: Email` line. It is not the user speaking.
+ */
+const HOOK_PROMPT =
+  /^(?:Job ID: [^\n]*\n+)?SECURITY NOTICE: The following content is from an EXTERNAL, UNTRUSTED source|<<<EXTERNAL_UNTRUSTED_CONTENT[^>\n]{0,160}>>>\s*\nSource: (?:Webhook|Email)\b/;
+
+/** Why this user message starts a turn OpenClaw began itself (never observed), or null for the user's own words. */
+export function housekeepingTurn(message: Json, text: string): string | null {
+  const provenance = message.provenance;
+  if (isObject(provenance) && provenance.kind === 'internal_system') return `internal_system${typeof provenance.sourceTool === 'string' ? ` (${provenance.sourceTool})` : ''}`;
+  if (WAKE_STAND_IN.test(text)) return 'wake turn';
+  if (FILE_ERA_PROMPT.test(text)) return 'wake prompt';
+  if (text.includes('HEARTBEAT_OK') && CUSTOM_HEARTBEAT.test(text)) return 'heartbeat prompt';
+  if (text.includes('EXTERNAL') && HOOK_PROMPT.test(text)) return 'hook';
+  return null;
+}
+
+/**
+ * Silent replies (src/auto-reply/tokens.ts): `NO_REPLY` / `HEARTBEAT_OK` alone
+ * (repeated, in markdown emphasis or punctuation), as a JSON string, or as
+ * `{"action":"NO_REPLY"}`. OpenClaw delivers nothing for them.
+ */
+const SILENT_ONLY = /^[\p{P}\s]*(?:NO_REPLY|HEARTBEAT_OK)(?:[\p{P}\s]+(?:NO_REPLY|HEARTBEAT_OK))*[\p{P}\s]*$/iu;
+const SILENT_TOKEN = /NO_REPLY|HEARTBEAT_OK/i;
+
+export function isSilentReply(text: string): boolean {
+  if (!SILENT_TOKEN.test(text)) return false;
+  const trimmed = text.trim();
+  if (SILENT_ONLY.test(trimmed)) return true;
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('"')) return false;
+  try {
+    const value = JSON.parse(trimmed) as unknown;
+    if (typeof value === 'string') return SILENT_ONLY.test(value);
+    return isObject(value) && Object.keys(value).length === 1 && typeof value.action === 'string' && SILENT_ONLY.test(value.action);
+  } catch {
+    return false;
+  }
+}
+
+/** A silent token OpenClaw strips before delivery: trailing `NO_REPLY`, or `HEARTBEAT_OK` at either edge. */
+const TRAILING_SILENT = /(?:^|\s+|\*+)(?:NO_REPLY|HEARTBEAT_OK)(?:\s+(?:NO_REPLY|HEARTBEAT_OK))*[\s*.]*$/i;
+const LEADING_HEARTBEAT_OK = /^[\s*]*HEARTBEAT_OK\b[\s*:.,-]*/i;
+
+function withoutSilentToken(text: string): string {
+  if (!SILENT_TOKEN.test(text)) return text;
+  return text.replace(TRAILING_SILENT, '').replace(LEADING_HEARTBEAT_OK, '').trim();
 }
 
 // ---------------------------------------------------------------------------
@@ -371,6 +469,8 @@ export interface BranchState {
   cand: string;
   /** Consecutive non-matching messages during a candidate phase. */
   miss: number;
+  /** Inside a housekeeping turn (a heartbeat, a wake, a hook): its messages are not emitted. */
+  quiet: boolean;
 }
 
 export const DEFAULT_DEDUPE_WINDOW = 5000;
@@ -379,12 +479,12 @@ const NO_HASH = '........';
 const CANDIDATE_PATIENCE = 8;
 
 export function emptyBranchState(): BranchState {
-  return { lastId: null, recent: '', cand: '', miss: 0 };
+  return { lastId: null, recent: '', cand: '', miss: 0, quiet: false };
 }
 
 /** Whole-file re-read: everything remembered may come again. */
 export function rewindBranchState(state: BranchState): BranchState {
-  return { lastId: null, recent: state.recent, cand: hashesAfter(state.recent, -1), miss: 0 };
+  return { lastId: null, recent: state.recent, cand: hashesAfter(state.recent, -1), miss: 0, quiet: false };
 }
 
 /**
@@ -453,7 +553,7 @@ export function advanceBranchState(
 
 /** The branch fields only (a reader may pass its whole cursor as the state). */
 function copyBranchState(state: BranchState): BranchState {
-  return { lastId: state.lastId, recent: state.recent, cand: state.cand, miss: state.miss };
+  return { lastId: state.lastId, recent: state.recent, cand: state.cand, miss: state.miss, quiet: state.quiet };
 }
 
 /** advanceBranchState on a state the caller owns: updates it in place (no objects per entry). */
@@ -605,9 +705,18 @@ function emitEntries<T extends ConsumedEntry>(
   // An index loop: code before a first long loop has no feedback (see day-file observationSegments).
   for (let i = 0; i < consumed.length; i++) {
     const item = consumed[i]!;
-    const message = item.result?.kind === 'message' ? item.result : null;
+    const result = item.result;
     const active = item.nodeIndex < 0 || !abandoned.has(item.nodeIndex);
-    const emit = stepBranchState(state, item.node, message ? message.dedupeKey : null, active, dedupeWindow);
+    const message = result !== null && result.kind === 'message' ? result : null;
+    if (active && result !== null) updateQuiet(state, result);
+    const emit = stepBranchState(state, item.node, message !== null && !state.quiet ? message.dedupeKey : null, active, dedupeWindow);
     if (message && emit) emitted.push({ item, message: message.message });
   }
+}
+
+/** A housekeeping turn starts quiet; the user's next message (or a segment's end) ends it. */
+function updateQuiet(state: BranchState, result: PiEntryResult): void {
+  if (result.kind === 'housekeeping') state.quiet = true;
+  else if (result.kind === 'boundary') state.quiet = false;
+  else if (result.kind === 'message' && result.message.role === 'user') state.quiet = false;
 }

@@ -80,6 +80,19 @@ export class PiSessionWriter {
     this.parent = id2;
     return `${a}\n${r}\n`;
   }
+
+  /**
+   * Any other entry chained like a message (`{"type":"reset", reason}` as OpenClaw 2026.9's
+   * appendSessionResetBoundary writes it, a `message` with extra fields, …).
+   */
+  entry(fields: Record<string, unknown>): string {
+    const id = entryId(`${this.sessionId}:${this.n++}`);
+    const timestamp = new Date(this.time).toISOString();
+    this.time += this.stepMs;
+    const line = JSON.stringify({ ...fields, id, parentId: this.parent, timestamp });
+    this.parent = id;
+    return `${line}\n`;
+  }
 }
 
 const SUBJECTS = ['PostgreSQL', 'Redis', 'TypeScript', 'the auth service', 'the billing API', 'Kubernetes', 'the mobile app', 'GraphQL', 'the CI pipeline', 'Terraform'];
