@@ -1,6 +1,6 @@
 /**
  * Rebuild active_memory.md (or active_memory.<agent>.md) from the hot day
- * files, the current task in state, and the reflections; written atomically, 0644.
+ * files, the current task in state, and the reflections; written atomically, 0600 (owner-only, like everything in the home).
  */
 import { readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
@@ -91,6 +91,6 @@ export async function rebuildActiveMemory(options: RebuildOptions): Promise<Acti
     updatedAt: `${local.date} ${local.time} (${options.timeZone})`,
   });
   const path = activeMemoryPath(paths, agent);
-  await writeFileAtomic(path, result.text, { mode: 0o644 });
+  await writeFileAtomic(path, result.text, { mode: 0o600 });
   return { ...result, path };
 }

@@ -2,10 +2,10 @@
  * The memory home: where it is, what lives where (DESIGN §2), and creating it
  * with the right permissions on first use.
  */
-import { mkdir, chmod, stat, writeFile, readFile } from 'node:fs/promises';
+import { mkdir, chmod, lstat, readdir, stat, writeFile, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fromSystemError } from './errors.js';
+import { fromSystemError, OcmError } from './errors.js';
 import type { Tier } from './types.js';
 
 /** The agent whose files live directly in memory/ (others get memory/<agent>/). */
@@ -86,9 +86,10 @@ export function activeMemoryPath(paths: HomePaths, agent: string): string {
   return agent === DEFAULT_AGENT ? paths.activeMemory : join(paths.root, `active_memory.${agentSlug(agent)}.md`);
 }
 
-/** Create the home tree (0700 dirs). Returns true when it was created now. */
+/** Create the home tree (0700 dirs), or make an existing one owner-only (see secureHome). Returns true when it was created now. */
 export async function ensureHome(paths: HomePaths, configTemplate: () => Promise<string>): Promise<boolean> {
   let created = false;
+  await secureHome(paths.root);
   try {
     for (const dir of [paths.root, paths.memory, paths.reflections, paths.archive, paths.machine, paths.index, paths.logs]) {
       try {
@@ -115,6 +116,55 @@ export async function ensureHome(paths: HomePaths, configTemplate: () => Promise
     throw fromSystemError(error, `create the memory home at ${paths.root}`);
   }
   return created;
+}
+
+/** Permission bits for anyone but the owner. */
+const GROUP_OR_OTHER = 0o077;
+
+/**
+ * Everything the memory home holds is the owner's alone (README "The memory home"): an existing home that
+ * other users may enter (0755, a tmpfs root's 1777) is made 0700, and what it holds loses its
+ * group/other bits, once, when that is found. A home that belongs to another user is not ours to
+ * change: refused with a hint. No-op where there are no POSIX owners (Windows).
+ */
+export async function secureHome(root: string): Promise<void> {
+  const uid = process.getuid?.();
+  if (uid === undefined || process.platform === 'win32') return;
+  let info: import('node:fs').Stats;
+  try {
+    info = await stat(root);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // created 0700 by ensureHome
+    throw fromSystemError(error, `read the memory home ${root}`);
+  }
+  if (!info.isDirectory()) {
+    throw new OcmError('BAD_INPUT', `The memory home ${root} is not a folder.`, { hint: 'Point --home (or OCM_HOME) at a folder, or remove that file.', details: { path: root } });
+  }
+  if ((info.mode & (GROUP_OR_OTHER | 0o7000)) === 0) return;
+  if (info.uid !== uid) {
+    throw new OcmError(
+      'PERMISSION_DENIED',
+      `The memory home ${root} can be read by other users (mode ${(info.mode & 0o7777).toString(8)}) and belongs to user ${info.uid}, not to you (${uid}): memory would not be private there.`,
+      { hint: `Use a folder of your own (--home or OCM_HOME, e.g. ${join(root, 'oc-memory')}), or have its owner run: chmod 700 ${root}`, details: { path: root } },
+    );
+  }
+  try {
+    await chmod(root, 0o700);
+    await tightenTree(root);
+  } catch (error) {
+    throw fromSystemError(error, `make the memory home ${root} private (chmod 700)`);
+  }
+}
+
+/** Drop group/other permission bits from everything under `dir` (symbolic links are not followed). */
+async function tightenTree(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isSymbolicLink()) continue;
+    const info = await lstat(path);
+    if ((info.mode & GROUP_OR_OTHER) !== 0) await chmod(path, info.mode & 0o700);
+    if (entry.isDirectory()) await tightenTree(path);
+  }
 }
 
 function ignoreExists(error: NodeJS.ErrnoException): void {

@@ -104,6 +104,11 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+// Everything this process creates is the owner's alone, whatever the user's umask (README "The memory home"):
+// memory files, the index, logs, locks, `stats --export`. Only the CLI sets it: lib/ also runs inside other
+// programs (the OpenClaw plugin), whose umask is theirs.
+process.umask(process.umask() | 0o077);
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

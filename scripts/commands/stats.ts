@@ -27,7 +27,7 @@ export const command: CommandSpec = {
         text = stringify([['section', 'key', 'value'], ...statsRows(stats)]);
       }
       const { fromSystemError } = await import('../../lib/errors.js');
-      await writeFile(resolve(exportTo), text).catch((error: unknown) => {
+      await writeFile(resolve(exportTo), text, { mode: 0o600 }).catch((error: unknown) => {
         throw fromSystemError(error, `write ${exportTo}`);
       });
     }
