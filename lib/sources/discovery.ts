@@ -9,13 +9,14 @@
  * database era); pi, Claude Code, Codex and generic logs are opt-in.
  */
 import { realpathSync } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { describeError } from '../errors.js';
 import type { Config } from '../config-schema.js';
 import { readState, type StreamState } from '../state.js';
 import type { SourceKind, SourceStream, TranscriptSource } from '../types.js';
 import { isoTime } from './message-text.js';
+import { openRegularFile } from './jsonl-tail.js';
 import { maskingOptions, openClawStateDirs, sourceDir } from './registry.js';
 import { exists } from '../home.js';
 
@@ -92,7 +93,7 @@ const TAIL_BYTES = 64 * 1024;
  */
 export async function lastEntryTime(path: string): Promise<string | null> {
   try {
-    const handle = await open(path, 'r');
+    const handle = await openRegularFile(path);
     try {
       const { size } = await handle.stat();
       const length = Math.min(size, TAIL_BYTES);

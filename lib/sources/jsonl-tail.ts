@@ -8,6 +8,7 @@
  */
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
+import { constants as fsConstants, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { objectArray } from '../object-array.js';
 
@@ -171,13 +172,54 @@ export async function* iterateLines(handle: FileHandle, options: LineReadOptions
   for await (const batch of iterateLineBatches(handle, options)) yield* batch;
 }
 
-/** Open a file read-only, run `fn`, always close it. */
+/**
+ * Thrown (code `ENOTREG`) for a transcript path that is not a regular file: a FIFO, a socket, a device or a
+ * symbolic link to one (/dev/zero, /dev/urandom). Reading one never ends, or blocks until a writer comes,
+ * while the job holds the home lock; readers skip it with a log entry (docs/trust.md).
+ */
+export class NotRegularFileError extends Error {
+  readonly code = 'ENOTREG';
+  constructor(readonly path: string, readonly type: string) {
+    super(`${path} is ${type}, not a regular file: only regular files are read as transcripts`);
+  }
+}
+
+/** O_NONBLOCK: opening a FIFO returns at once instead of waiting for a writer (undefined on Windows, which has no FIFOs in the file system). */
+const OPEN_READ_NONBLOCKING = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0);
+
+function fileType(st: Stats): string {
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  if (st.isDirectory()) return 'a folder';
+  return 'not a regular file';
+}
+
+/**
+ * Open a regular file read-only, run `fn`, always close it. Anything else (after following symbolic
+ * links) throws NotRegularFileError before a byte is read: the type is checked on the open handle, so a
+ * path swapped between a stat and the open cannot slip a device in.
+ */
 export async function withReadOnlyFile<T>(path: string, fn: (handle: FileHandle) => Promise<T>): Promise<T> {
-  const handle = await open(path, 'r');
+  const handle = await openRegularFile(path);
   try {
     return await fn(handle);
   } finally {
     await handle.close();
+  }
+}
+
+/** A read-only handle on a regular file (see withReadOnlyFile); the caller closes it. */
+export async function openRegularFile(path: string): Promise<FileHandle> {
+  const handle = await open(path, OPEN_READ_NONBLOCKING);
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) throw new NotRegularFileError(path, fileType(st));
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
   }
 }
 

@@ -442,6 +442,10 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return { messages: [], cursor: rawCursor ?? {}, malformed: [], done: true };
+      if (code === 'ENOTREG') {
+        log('warn', 'transcripts.not_regular_file', { key: stream.key, path: target.path, reason: (error as Error).message });
+        return { messages: [], cursor: rawCursor ?? {}, malformed: [], done: true };
+      }
       if (code === 'EACCES' || code === 'EPERM') {
         throw new OcmError('PERMISSION_DENIED', `Cannot read the transcript ${target.path}: permission denied.`, {
           hint: 'Run OC-Memory as the user that runs the agent, or give that user read access to the file. Its cursor did not move.',

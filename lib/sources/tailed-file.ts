@@ -229,6 +229,10 @@ async function readOne<S>(options: TailReadOptions<S>, path: string, ended: bool
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { messages: [], cursor: options.cursor ?? {}, malformed: [], done: true };
+    if (code === 'ENOTREG') {
+      logger?.log('warn', 'transcripts.not_regular_file', { key, path, reason: (error as Error).message });
+      return { messages: [], cursor: options.cursor ?? {}, malformed: [], done: true };
+    }
     if (code === 'EACCES' || code === 'EPERM') {
       throw new OcmError('PERMISSION_DENIED', `Cannot read the transcript ${path}: permission denied.`, {
         hint: 'Run OC-Memory as the user that runs the agent, or give that user read access to the file. Its cursor did not move.',
