@@ -52,7 +52,9 @@ export function createMcpServer(options: McpServerOptions): Server {
     try {
       const out = await tool.run(args ?? {}, context);
       context.logger?.log('info', 'mcp.call', { tool: name, ms: Math.round((performance.now() - started) * 10) / 10 });
-      return { content: [{ type: 'text', text: out.text }], structuredContent: out.data };
+      // Text only: Claude Code (2.1.x) hands a result's structuredContent, when there is one, to the model instead of its text,
+      // and the text is the form written for a model (the data stays for in-process callers).
+      return { content: [{ type: 'text', text: out.text }] };
     } catch (error) {
       const { message, hint, code } = describeError(error);
       context.logger?.log(error instanceof OcmError ? 'info' : 'error', 'mcp.call_failed', { tool: name, code, error: message });

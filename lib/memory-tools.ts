@@ -39,7 +39,7 @@ export interface ToolHints {
 export interface ToolOutput {
   /** What the model reads. */
   text: string;
-  /** The same answer as data (MCP `structuredContent`). */
+  /** The same answer as data, for in-process callers (an agent plugin's tool details). */
   data: Record<string, unknown>;
 }
 
@@ -200,7 +200,8 @@ function shownPath(paths: HomePaths, path: string): string {
 
 function provenanceLine(r: Pick<SearchResult, 'provenance'>): string {
   const p = r.provenance;
-  const session = p.session ? ` session ${p.session.length > 12 ? p.session.slice(0, 8) : p.session}` : '';
+  // A transcript's session id (a UUID) by its first 8 characters, as `ocm-run search` shows it; a client name in full.
+  const session = p.session ? ` session ${/^[0-9a-f-]{20,}$/i.test(p.session) ? p.session.slice(0, 8) : cut(p.session, 40)}` : '';
   return `${p.source} ${p.agent}${session}`;
 }
 

@@ -26,6 +26,7 @@ export const COMMAND_LOADERS: Record<string, Loader> = {
   search: () => import('./search.js'),
   get: () => import('./get.js'),
   mcp: () => import('./mcp.js'),
+  hook: () => import('./hook.js'),
   tier: () => import('./tier.js'),
   archive: () => import('./archive.js'),
   approvals: () => import('./approvals.js'),

@@ -2,17 +2,18 @@ import type { CommandSpec } from '../cli-context.js';
 import { OcmError } from '../../lib/errors.js';
 
 export const command: CommandSpec = {
-  name: 'integrate [target]',
-  description: 'Hook OC-Memory into OpenClaw: memory folders in openclaw.json (comments kept, backed up) + the OC-Memory plugin; --uninstall reverses it',
+  name: 'integrate [target] [action]',
+  description: 'Hook OC-Memory into OpenClaw (memory folders in openclaw.json + the OC-Memory plugin) or Claude Code (MCP server + hooks; `integrate claude-code status`); --uninstall reverses it',
   options: [
     ['--print', 'Only print the settings and where the plugin goes; change nothing'],
     ['--uninstall', 'Remove the settings and the plugin again'],
     ['--keys <which>', 'Extra-paths key(s) to write: both (default) | current (memory.search) | legacy (agents.defaults.memorySearch)'],
   ],
-  examples: ['ocm-run integrate openclaw', 'ocm-run integrate openclaw --print', 'ocm-run integrate openclaw --uninstall'],
+  examples: ['ocm-run integrate openclaw', 'ocm-run integrate openclaw --print', 'ocm-run integrate openclaw --uninstall', 'ocm-run integrate claude-code', 'ocm-run integrate claude-code status'],
   async run(ctx, args, options) {
     const target = (args[0] as string | undefined) ?? 'openclaw';
-    if (target !== 'openclaw') throw new OcmError('BAD_INPUT', `Unknown integration "${target}".`, { hint: 'Only `ocm-run integrate openclaw` exists so far.' });
+    if (target === 'claude-code') return (await import('./integrate-claude-code.js')).runClaudeCodeIntegration(ctx, args[1] as string | undefined, options);
+    if (target !== 'openclaw') throw new OcmError('BAD_INPUT', `Unknown integration "${target}".`, { hint: 'Use `ocm-run integrate openclaw` or `ocm-run integrate claude-code`.' });
     const keys = options.keys === undefined ? 'both' : String(options.keys);
     if (!['both', 'current', 'legacy'].includes(keys)) throw new OcmError('BAD_INPUT', `--keys must be both, current or legacy (got ${keys}).`);
     const i = await import('../../lib/openclaw-integration.js');

@@ -1,0 +1,111 @@
+import type { CommandSpec } from '../cli-context.js';
+
+const EVENTS = ['session-start', 'prompt', 'after-turn'] as const;
+type HookEvent = (typeof EVENTS)[number];
+
+/** stdin as text: what the agent wrote before closing it, or what came within `ms` (an agent that keeps it open must not hang the hook). */
+function readStdin(ms: number): Promise<string> {
+  if (process.stdin.isTTY) return Promise.resolve('');
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const done = () => {
+      clearTimeout(timer);
+      process.stdin.pause();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const timer = setTimeout(done, ms);
+    process.stdin.on('data', (c: Buffer) => chunks.push(c));
+    process.stdin.once('end', done);
+    process.stdin.once('error', done);
+  });
+}
+
+export const command: CommandSpec = {
+  name: 'hook <event>',
+  description: "An agent's hook (Claude Code's protocol, JSON on stdin): session-start | prompt | after-turn. Prints memory as additionalContext; never fails the agent",
+  shortLived: true,
+  options: [
+    ['--agent <name>', 'The agent whose memory this is (default: main)'],
+    ['--timeout-ms <ms>', 'prompt: give up on the lookup after this long and add nothing (default $OCM_HOOK_TIMEOUT_MS or 1500)'],
+    ['--background', 'after-turn: run the observe + index job itself (what the hook starts)'],
+  ],
+  examples: ['echo \'{"prompt":"which database do we use?"}\' | ocm-run hook prompt --agent claude-code'],
+  async run(ctx, args, options) {
+    const event = String(args[0] ?? '') as HookEvent;
+    const { OcmError } = await import('../../lib/errors.js');
+    if (!EVENTS.includes(event)) throw new OcmError('BAD_INPUT', `Unknown hook event "${event}".`, { hint: `Use one of: ${EVENTS.join(', ')}.` });
+    const agent = options.agent === undefined ? 'main' : String(options.agent);
+    const logger = ctx.logger('hooks');
+    const started = performance.now();
+    if (event === 'after-turn' && options.background) return runBackground(ctx, agent);
+    // Whatever goes wrong, the agent's turn goes on: log it, print nothing, exit 0.
+    try {
+      const { parseHookInput } = await import('../../lib/agent-hooks.js');
+      const input = parseHookInput(await readStdin(2000));
+      if (event === 'after-turn') {
+        await startBackground(ctx, agent);
+        logger.log('debug', 'hook.after_turn', { agent, session: input.session_id, ms: Math.round(performance.now() - started) });
+        return;
+      }
+      const { config } = await ctx.config();
+      if (event === 'session-start') {
+        const { sessionStartContext, additionalContextOutput } = await import('../../lib/agent-hooks.js');
+        const context = await sessionStartContext({ paths: ctx.paths, config, agent });
+        logger.log('info', 'hook.session_start', { agent, chars: context?.length ?? 0, ms: Math.round(performance.now() - started) });
+        if (context) ctx.out(additionalContextOutput('SessionStart', context));
+        return;
+      }
+      const timeoutMs = Math.max(50, Number(options.timeoutMs ?? ctx.env.OCM_HOOK_TIMEOUT_MS ?? 1500) || 1500);
+      const { promptContext, additionalContextOutput } = await import('../../lib/agent-hooks.js');
+      const lookup = promptContext({ paths: ctx.paths, config, prompt: input.prompt ?? '' });
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), timeoutMs);
+      });
+      const result = await Promise.race([lookup, late]);
+      clearTimeout(timer);
+      const ms = Math.round(performance.now() - started);
+      if (result === 'late') {
+        logger.log('warn', 'hook.prompt_late', { agent, timeoutMs });
+        await ctx.flush();
+        process.exit(0); // abandon the lookup: the prompt goes on without memory
+      }
+      logger.log('info', 'hook.prompt', { agent, results: result?.results.length ?? 0, ms });
+      if (result) ctx.out(additionalContextOutput('UserPromptSubmit', result.text));
+    } catch (error) {
+      logger.log('warn', 'hook.failed', { event, agent, error: (error as Error).message });
+    }
+  },
+};
+
+/** Start the observe + index job detached (or ask the running one to go round again), and return at once. */
+async function startBackground(ctx: import('../cli-context.js').CommandContext, agent: string): Promise<void> {
+  const { afterTurnNeedsJob, startedAfterTurnJob } = await import('../../lib/after-turn.js');
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(ctx.paths.machine, { recursive: true, mode: 0o700 });
+  if (!(await afterTurnNeedsJob(ctx.paths))) return;
+  const { spawn } = await import('node:child_process');
+  const args = [process.argv[1]!, 'hook', 'after-turn', '--background', '--home', ctx.paths.root, '--agent', agent];
+  if (ctx.configFile !== ctx.paths.config) args.push('--config', ctx.configFile);
+  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', windowsHide: true, env: { ...process.env, CI: '1' } });
+  child.on('error', () => undefined);
+  if (child.pid) await startedAfterTurnJob(ctx.paths, child.pid);
+  child.unref();
+}
+
+async function runBackground(ctx: import('../cli-context.js').CommandContext, agent: string): Promise<void> {
+  const logger = ctx.logger('hooks');
+  const { config, env } = await ctx.config();
+  const { runAfterTurnJob } = await import('../../lib/after-turn.js');
+  const { runTick } = await import('../../lib/run-job.js');
+  const started = performance.now();
+  try {
+    const rounds = await runAfterTurnJob(ctx.paths, async () => {
+      const r = await runTick({ paths: ctx.paths, config, env, logger, steps: ['observe', 'active_memory', 'index'], lockWaitMs: 120_000 });
+      logger.log('info', 'hook.after_turn_job', { agent, observations: r.observe?.observations ?? 0, failures: r.observe?.failures.length ?? 0 });
+    });
+    logger.log('info', 'hook.after_turn_done', { agent, rounds, ms: Math.round(performance.now() - started) });
+  } catch (error) {
+    logger.log('warn', 'hook.after_turn_failed', { agent, error: (error as Error).message });
+  }
+}
