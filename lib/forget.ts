@@ -25,7 +25,8 @@ import { type HomePaths } from './home.js';
 import type { Logger } from './log.js';
 import { readState, writeState } from './state.js';
 import type { Priority, Tier } from './types.js';
-import { appendAudit, auditPath } from './tiers/audit.js';
+import { appendAudit, auditPath, hasAuditEntry } from './tiers/audit.js';
+import { type ForgetCounts, newForgetId, readForgetJournals, removeForgetJournal, writeForgetJournal, type ForgetJournal, type ForgetJournalTarget } from './forget-journal.js';
 import { coldRoot, listAllTierFiles, VAULT_REFLECTIONS, type TierFile } from './tiers/locations.js';
 import { listOpCopies, listOpIds, markScrubbed, opsDir } from './tiers/ops.js';
 import { readApprovals, writeApprovals } from './tiers/approvals.js';
@@ -69,13 +70,7 @@ export interface ForgetPlan {
   total: number;
 }
 
-export interface ForgetResult {
-  observations: number;
-  files: number;
-  filesRemoved: number;
-  copiesScrubbed: number;
-  reflectionsEdited: number;
-  logsEdited: number;
+export interface ForgetResult extends ForgetCounts {
   activeMemory: string[];
   notFound: string[];
 }
@@ -88,6 +83,8 @@ export interface ForgetOptions {
   updateIndex?: IndexUpdater;
   /** Rebuild active memory for an agent (lib/active-memory-file.ts). */
   rebuildActiveMemory?: (agent: string) => Promise<string>;
+  /** Called at every named step (test hook; may never return). */
+  onStep?: (step: ForgetStep, id: string) => void;
 }
 
 function fold(text: string): string {
@@ -201,38 +198,127 @@ function withoutLines(text: string, ids: Set<string>, texts: string[]): string |
   return kept.length === lines.length ? undefined : kept.join('\n');
 }
 
+/** Named points of a forget, for tests that kill a run at a chosen moment (OCM_TEST_CRASH_AT). */
+export type ForgetStep =
+  | 'forget-journaled'
+  | 'forget-day-file'
+  | 'forget-day-files'
+  | 'forget-copies'
+  | 'forget-reflections'
+  | 'forget-logs'
+  | 'forget-state'
+  | 'forget-indexed'
+  | 'forget-active-memory'
+  | 'forget-audited';
+
+/**
+ * Forget what the plan found, as a journaled operation: the journal is
+ * written first, then every place is cleaned (each step idempotent), the
+ * audit entry appended, and the journal removed. A run killed anywhere is
+ * completed by recoverForgets (the next forget or tick).
+ */
 export async function applyForget(options: ForgetOptions, plan: ForgetPlan, selector: ForgetSelector): Promise<ForgetResult> {
   assertNarrowEnough(plan, selector);
-  const { paths, config } = options;
-  const result: ForgetResult = { observations: 0, files: 0, filesRemoved: 0, copiesScrubbed: 0, reflectionsEdited: 0, logsEdited: 0, activeMemory: [], notFound: plan.notFound };
-  const byPath = new Map<string, ForgetTarget[]>();
-  for (const t of plan.targets) byPath.set(t.path, [...(byPath.get(t.path) ?? []), t]);
-  const ids = new Set(plan.targets.filter((t) => !t.anonymous).map((t) => t.id));
-  // Texts short enough to be common words are matched only through their ids.
-  const texts = [...new Set(plan.targets.map((t) => t.text).filter((t) => t.length >= 12))];
-  const agents = new Set<string>(['main']);
-  const changed: string[] = [];
-  const removedSources = new Set<string>();
+  const journal: ForgetJournal = {
+    version: 1,
+    id: newForgetId(options.now()),
+    createdAt: options.now().toISOString(),
+    selector: { kind: selector.all ? 'all' : selector.ids?.length ? 'ids' : 'query', ...(selector.since ? { since: selector.since } : {}), ...(selector.until ? { until: selector.until } : {}) },
+    targets: plan.targets,
+    byTier: plan.byTier,
+    notFound: plan.notFound,
+    changed: [],
+    counts: { observations: 0, files: 0, filesRemoved: 0, copiesScrubbed: 0, reflectionsEdited: 0, logsEdited: 0 },
+  };
+  await writeForgetJournal(options.paths, journal);
+  options.onStep?.('forget-journaled', journal.id);
+  return completeForget(options, journal, false);
+}
 
+/**
+ * The options a forget (or its recovery in a tick) runs with: the search
+ * index updated incrementally, active memory rebuilt in the given zone.
+ */
+export async function forgetOptionsFor(base: {
+  paths: HomePaths;
+  config: Config;
+  logger: Logger;
+  now: () => Date;
+  timeZone: () => Promise<string>;
+  onStep?: (step: string, id: string) => void;
+}): Promise<ForgetOptions> {
+  const { searchIndexUpdater } = await import('./tiers/search-index.js');
+  return {
+    paths: base.paths,
+    config: base.config,
+    logger: base.logger,
+    now: base.now,
+    updateIndex: searchIndexUpdater(base),
+    rebuildActiveMemory: async (agent) => {
+      const { rebuildActiveMemory } = await import('./active-memory-file.js');
+      return (await rebuildActiveMemory({ paths: base.paths, config: base.config, agent, timeZone: await base.timeZone(), now: base.now() })).path;
+    },
+    ...(base.onStep ? { onStep: base.onStep } : {}),
+  };
+}
+
+/** Complete every forget a killed run left (the start of every forget and tick). Returns what each did in all. */
+export async function recoverForgets(options: ForgetOptions): Promise<ForgetResult[]> {
+  const done: ForgetResult[] = [];
+  for (const journal of await readForgetJournals(options.paths)) {
+    done.push(await completeForget(options, journal, true));
+    options.logger.log('warn', 'forget.recovered', { id: journal.id, observations: journal.targets.length });
+  }
+  return done;
+}
+
+async function completeForget(options: ForgetOptions, journal: ForgetJournal, recovering: boolean): Promise<ForgetResult> {
+  const { paths, config } = options;
+  const step = (name: ForgetStep) => options.onStep?.(name, journal.id);
+  const counts = journal.counts;
+  const changed = new Set(journal.changed);
+  const save = async () => {
+    journal.changed = [...changed];
+    await writeForgetJournal(paths, journal);
+  };
+  const byPath = new Map<string, ForgetJournalTarget[]>();
+  for (const t of journal.targets) byPath.set(t.path, [...(byPath.get(t.path) ?? []), t]);
+  const ids = new Set(journal.targets.filter((t) => !t.anonymous).map((t) => t.id));
+  // Texts short enough to be common words are matched only through their ids.
+  const texts = [...new Set(journal.targets.map((t) => t.text).filter((t) => t.length >= 12))];
+  const agents = new Set<string>(['main', ...journal.targets.map((t) => t.agent)]);
+
+  // Day files. A file already without its targets (an earlier, killed run) is left alone.
   for (const [path, targets] of byPath) {
-    const text = await readFile(path, 'utf8');
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
+    }
     const file = parseWithAnonIds(text);
-    const removed = removeObservations(file, targets.map((t) => t.id), path);
+    const anonymousTexts = new Set(targets.filter((t) => t.anonymous).map((t) => t.text));
+    const drop = listObservations(file)
+      .filter((o) => ids.has(o.id) || (o.id.startsWith('line-') && anonymousTexts.has(o.text)))
+      .map((o) => o.id);
+    const removed = removeObservations(file, drop, path);
     if (removed.length === 0) continue;
-    result.observations += removed.length;
-    result.files++;
-    changed.push(path);
-    for (const t of targets) agents.add(t.agent);
+    counts.observations += removed.length;
+    counts.files++;
+    changed.add(path);
     if (isEmptyDay(file)) {
       await unlink(path);
-      result.filesRemoved++;
-      removedSources.add(path);
+      counts.filesRemoved++;
     } else {
       // Anonymous lines were given temporary ids only to remove them; kept ones format as they were (not dirty).
       const mode = (await stat(path)).mode & 0o777;
       await writeFileAtomic(path, formatDayFile(file), { mode });
     }
+    await save();
+    step('forget-day-file');
   }
+  step('forget-day-files');
 
   // Rollback copies of tier moves.
   for (const copy of await listOpCopies(paths)) {
@@ -248,8 +334,10 @@ export async function applyForget(options: ForgetOptions, plan: ForgetPlan, sele
     next = withoutLines(next, ids, texts) ?? next;
     await writeFileAtomic(copy.path, next);
     await markScrubbed(paths, copy.op);
-    result.copiesScrubbed++;
+    counts.copiesScrubbed++;
   }
+  await save();
+  step('forget-copies');
 
   // Reflections in the home and their copies in the vault.
   const cold = coldRoot(config.tiers.vault_path);
@@ -259,9 +347,11 @@ export async function applyForget(options: ForgetOptions, plan: ForgetPlan, sele
     const next = withoutLines(text, ids, texts);
     if (next === undefined) continue;
     await writeFileAtomic(p, next, { mode: (await stat(p)).mode & 0o777 });
-    changed.push(p);
-    result.reflectionsEdited++;
+    changed.add(p);
+    counts.reflectionsEdited++;
+    await save();
   }
+  step('forget-reflections');
 
   // Log lines that carry the text (JSON-lines logs).
   for (const p of await listFiles(paths.logs, '.log')) {
@@ -271,9 +361,11 @@ export async function applyForget(options: ForgetOptions, plan: ForgetPlan, sele
     const next = withoutLines(text, new Set(), [...texts, ...escaped]);
     if (next !== undefined) {
       await writeFileAtomic(p, next);
-      result.logsEdited++;
+      counts.logsEdited++;
     }
   }
+  await save();
+  step('forget-logs');
 
   // The current-task note and any unwritten observe journal in state.json.
   const { state } = await readState(paths.state);
@@ -288,45 +380,61 @@ export async function applyForget(options: ForgetOptions, plan: ForgetPlan, sele
 
   // Proposals whose day is gone.
   const approvals = await readApprovals(paths.approvals);
-  const pending = approvals.pending.filter((p) => !removedSources.has(p.source));
+  const gone = new Set<string>();
+  for (const path of byPath.keys()) if (!(await exists(path))) gone.add(path);
+  const pending = approvals.pending.filter((p) => !gone.has(p.source));
   if (pending.length !== approvals.pending.length) await writeApprovals(paths.approvals, { ...approvals, pending });
 
-  if (selector.all) {
+  if (journal.selector.kind === 'all') {
     for (const p of await listFiles(paths.reflections, '.md')) await unlink(p).catch(() => undefined);
     if (cold) await rm(join(cold, VAULT_REFLECTIONS), { recursive: true, force: true });
     for (const id of await listOpIds(paths)) await rm(join(opsDir(paths), id), { recursive: true, force: true });
     await rm(paths.index, { recursive: true, force: true });
   }
+  step('forget-state');
 
-  // The index drops the changed files' old segments; cached vectors of the forgotten texts go too.
-  await options.updateIndex?.(changed);
-  await dropCachedVectors(paths, plan.targets.map((t) => t.text));
+  // The index drops the changed files' old segments; cached vectors of the
+  // forgotten texts go too, and the query cache (its answers quote snippets,
+  // its keys are query texts) is dropped whole: it is only a cache.
+  await options.updateIndex?.([...changed]);
+  await dropCachedVectors(paths, journal.targets.map((t) => t.text));
+  await rm(join(paths.index, 'query-cache.json'), { force: true });
+  step('forget-indexed');
 
+  const activeMemory: string[] = [];
   for (const agent of [...agents].sort()) {
     const path = await options.rebuildActiveMemory?.(agent);
-    if (path) result.activeMemory.push(path);
+    if (path) activeMemory.push(path);
   }
+  step('forget-active-memory');
 
-  await appendAudit(paths.audit, {
-    time: options.now().toISOString(),
-    action: 'forget',
-    selector: selector.all ? 'all' : selector.ids?.length ? 'ids' : 'query',
-    ...(selector.since ? { since: selector.since } : {}),
-    ...(selector.until ? { until: selector.until } : {}),
-    ids: plan.targets.filter((t) => !t.anonymous).map((t) => t.id),
-    files: changed.map((p) => auditPath(paths.root, p)),
-    counts: {
-      observations: result.observations,
-      files: result.files,
-      filesRemoved: result.filesRemoved,
-      copiesScrubbed: result.copiesScrubbed,
-      reflectionsEdited: result.reflectionsEdited,
-      logsEdited: result.logsEdited,
-      byTier: plan.byTier,
-    },
-  });
-  options.logger.log('info', 'forget.done', { observations: result.observations, files: result.files });
-  return result;
+  if (!(await hasAuditEntry(paths.audit, journal.id, 'forget'))) {
+    await appendAudit(paths.audit, {
+      time: options.now().toISOString(),
+      action: 'forget',
+      op: journal.id,
+      selector: journal.selector.kind,
+      ...(journal.selector.since ? { since: journal.selector.since } : {}),
+      ...(journal.selector.until ? { until: journal.selector.until } : {}),
+      ids: journal.targets.filter((t) => !t.anonymous).map((t) => t.id),
+      files: [...changed].map((p) => auditPath(paths.root, p)),
+      counts: { ...counts, byTier: journal.byTier },
+      ...(recovering ? { recovered: true } : {}),
+    });
+  }
+  step('forget-audited');
+  await removeForgetJournal(paths, journal.id);
+  options.logger.log('info', 'forget.done', { observations: counts.observations, files: counts.files, ...(recovering ? { recovered: true } : {}) });
+  return { ...counts, activeMemory, notFound: journal.notFound };
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -176,6 +176,17 @@ export async function runTick(tickOptions: TickOptions): Promise<TickResult> {
         const { recoverInterruptedMoves } = await import('./tiers/tier-step.js');
         await recoverInterruptedMoves({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now });
       }
+      // A forget a killed run left half done is completed before any step reads the memory (lib/forget-journal.ts).
+      const { hasPendingForgets } = await import('./forget-journal.js');
+      if (await hasPendingForgets(options.paths)) {
+        const { forgetOptionsFor, recoverForgets } = await import('./forget.js');
+        try {
+          await recoverForgets(await forgetOptionsFor({ paths: options.paths, config: options.config, logger: options.logger, now, timeZone: options.timeZone! }));
+        } catch (error) {
+          // Never block observing; the next tick (or forget) tries again, the journal stays.
+          options.logger.log('error', 'forget.recover_failed', { error: describeError(error).message });
+        }
+      }
       let changedAgents: string[] = [];
       if (steps.has('observe')) {
         const t0 = now();

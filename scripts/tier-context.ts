@@ -4,14 +4,15 @@
  *
  * Test hook: with OCM_TEST=1 (set by the test runner only) and
  * OCM_TEST_CRASH_AT=<step> (staged, prepared, copied-one, copied, indexed,
- * removed-one, removed, audited, committed), the process kills itself with
- * SIGKILL at that step of the first op, so tests can prove a killed move is
- * completed or undone by the next run.
+ * removed-one, removed, audited, committed; for `forget` the ForgetStep
+ * names of lib/forget.ts, forget-journaled … forget-audited), the process
+ * kills itself with SIGKILL at that step, so tests can prove a killed move or
+ * forget is completed (or undone) by the next run.
  */
 import type { CommandContext } from './cli-context.js';
 import type { TierJobOptions } from '../lib/tiers/tier-job.js';
 
-export function crashHook(env: NodeJS.ProcessEnv): TierJobOptions['onStep'] | undefined {
+export function crashHook(env: NodeJS.ProcessEnv): ((step: string) => void) | undefined {
   const at = env.OCM_TEST === '1' ? env.OCM_TEST_CRASH_AT : undefined;
   if (!at) return undefined;
   return (step) => {

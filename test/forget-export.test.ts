@@ -1,10 +1,9 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
+import { embeddingServer, filesContaining, secretHome } from './helpers/forget-home.js';
 import { idsByTier, makeObservation, newHome, spread, testConfig, writeHot } from './helpers/tier-home.js';
 import { createMemoryLogger } from '../lib/log.js';
 import { appendObservations, createDayFile, formatDayFile, parseDayFile } from '../lib/day-file.js';
@@ -12,102 +11,30 @@ import { dayFilePath, type HomePaths } from '../lib/home.js';
 import { addDays } from '../lib/tiers/age.js';
 import { readAudit } from '../lib/tiers/audit.js';
 import { tierFilePath } from '../lib/tiers/locations.js';
-import { approveProposals, runTierJob } from '../lib/tiers/tier-job.js';
-import { textHash } from '../lib/search/vectors.js';
+import { runTierJob } from '../lib/tiers/tier-job.js';
 import { collectExport, formatExport, parseExport, type ExportRecord } from '../lib/export.js';
 import type { Observation } from '../lib/types.js';
 
 const TODAY = new Date().toISOString().slice(0, 10);
-const SECRET = 'my home address is 42 Wallaby Way, Sydney';
-
-/** A real local server speaking the OpenAI embeddings API (hashed bag-of-words vectors). */
-async function embeddingServer(): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const { input, model } = JSON.parse(body) as { input: string[]; model: string };
-      const data = input.map((text, index) => {
-        const v = new Array<number>(16).fill(0);
-        for (const w of text.toLowerCase().match(/[a-z]+/g) ?? []) v[w.length % 16]! += 1;
-        v[0]! += 0.5;
-        return { object: 'embedding', index, embedding: v };
-      });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', model, data, usage: { prompt_tokens: 1, total_tokens: 1 } }));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => new Promise((r) => server.close(() => r())) };
-}
 
 const servers: Array<{ close: () => Promise<void> }> = [];
 after(async () => {
   for (const s of servers) await s.close();
 });
 
-async function filesContaining(roots: string[], needles: Array<string | Buffer>): Promise<string[]> {
-  const hits: string[] = [];
-  const walk = async (dir: string) => {
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) await walk(p);
-      else if (e.isFile()) {
-        const bytes = await readFile(p);
-        if (needles.some((n) => bytes.includes(n))) hits.push(p);
-      }
-    }
-  };
-  for (const r of roots) await walk(r);
-  return hits;
-}
-
 test('forget --query removes the text from every file, the index and the vectors, and active memory; the audit keeps ids, not text', async (t) => {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
   const server = await embeddingServer();
   servers.push(server);
-  const paths = await newHome(dir);
-  const vault = join(dir, 'vault');
-  const configYaml = [
-    'timezone: UTC',
-    'sources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}',
-    `tiers: {vault_path: ${JSON.stringify(vault)}}`,
-    `embeddings: {enabled: true, provider: custom, model: bag-16, api_base: ${JSON.stringify(server.url)}, api_key: sk-test}`,
-    '',
-  ].join('\n');
-  await writeFile(paths.config, configYaml);
-  const config = testConfig({ tiers: { vault_path: vault }, embeddings: { enabled: true, provider: 'custom', model: 'bag-16', api_base: server.url, api_key: 'sk-test' } });
-  // The secret in each tier (and in a recent day, so active memory holds it), among other observations.
-  const secretIn = (i: number, age: number) => makeObservation(i, addDays(TODAY, -age), { text: `${SECRET} (note ${i}).`, priority: 'high' });
-  const secrets = [secretIn(9001, 1), secretIn(9002, 120), secretIn(9003, 400)];
-  await writeHot(paths, [...spread(30, 0, 10, TODAY, 0), ...spread(30, 100, 200, TODAY, 100), ...spread(10, 380, 420, TODAY, 200), ...secrets]);
-  await writeFile(
-    join(paths.reflections, 'r1.md'),
-    `---\nperiod_start: ${addDays(TODAY, -420)}\nperiod_end: ${addDays(TODAY, -380)}\n---\n# Reflection\n\n- The user said ${SECRET} (note 9003). ^${secrets[2]!.id}\n- Other things happened.\n`,
-  );
-  await mkdir(paths.logs, { recursive: true });
-  await writeFile(join(paths.logs, 'observer.log'), `${JSON.stringify({ event: 'debug', text: `${SECRET} (note 9001).` })}\n${JSON.stringify({ event: 'other' })}\n`);
-  // Tier moves leave rollback copies that hold the text too; then index (with vectors) and active memory.
-  const options = { paths, config, logger: createMemoryLogger(), now: () => new Date() };
-  await runTierJob(options);
-  await approveProposals(options, ['all']);
-  const run = await runCli(['run', '--home', paths.root]);
-  assert.equal(run.code, 0, run.stderr);
-  const everywhere = [paths.root, vault];
-  const needles = [Buffer.from('Wallaby Way'), ...secrets.map((s) => textHash(s.text))];
+  const { paths, vault, secrets, needles, everywhere } = await secretHome(dir, server.url, TODAY);
   const before = await filesContaining(everywhere, needles);
   assert.ok(before.some((p) => p.includes('.ocm/ops/')), 'a rollback copy holds it');
   assert.ok(before.some((p) => p.endsWith('active_memory.md')), 'active memory holds it');
   assert.ok(before.some((p) => p.includes('.ocm/index')), 'the index holds it');
   assert.ok(before.some((p) => p.endsWith('.rows')), 'the embedding cache holds its vector');
   assert.ok(before.some((p) => p.includes(join('OC-Memory', '20'))), 'a cold note holds it');
+  assert.ok(before.some((p) => p.endsWith('query-cache.json')), 'the query cache holds it');
   const countBefore = Object.values(await idsByTier(paths, vault)).flat().length;
 
   // Without --yes and without a terminal: refused, nothing changes.

@@ -1,6 +1,6 @@
 import type { CommandSpec } from '../cli-context.js';
 import { OcmError } from '../../lib/errors.js';
-import { tierOptions, underLock } from '../tier-context.js';
+import { crashHook, tierOptions, underLock } from '../tier-context.js';
 
 async function confirm(question: string): Promise<boolean> {
   const { createInterface } = await import('node:readline/promises');
@@ -41,10 +41,17 @@ export const command: CommandSpec = {
       ...(options.all ? (options.query !== undefined ? { broad: true } : { all: true }) : {}),
     };
     const opts = await tierOptions(ctx, 'forget');
-    const { assertNarrowEnough, planForget, applyForget } = await import('../../lib/forget.js');
+    const { assertNarrowEnough, forgetOptionsFor, planForget, applyForget, recoverForgets } = await import('../../lib/forget.js');
     const { recoverTierOps } = await import('../../lib/tiers/tier-job.js');
+    const { resolveTimeZone } = await import('../../lib/time-zone.js');
+    const onStep = crashHook(ctx.env);
+    const forgetOptions = await forgetOptionsFor({ paths: opts.paths, config: opts.config, logger: opts.logger, now: opts.now, timeZone: async () => resolveTimeZone(opts.config.timezone), ...(onStep ? { onStep } : {}) });
     return underLock(ctx, async () => {
       await recoverTierOps(opts);
+      // A forget a killed run left half done is completed first (lib/forget-journal.ts).
+      for (const done of await recoverForgets(forgetOptions)) {
+        ctx.err(`Completed an interrupted forget: ${done.observations} more observation(s) removed; reflections, logs, index, caches and active memory scrubbed; audit entry written.`);
+      }
       const plan = await planForget(ctx.paths, opts.config, selector);
       const n = plan.targets.length;
       const files = new Set(plan.targets.map((t) => t.path)).size;
@@ -71,17 +78,7 @@ export const command: CommandSpec = {
           return 1;
         }
       }
-      const { rebuildActiveMemory } = await import('../../lib/active-memory-file.js');
-      const { resolveTimeZone } = await import('../../lib/time-zone.js');
-      const result = await applyForget(
-        {
-          ...opts,
-          rebuildActiveMemory: async (agent) =>
-            (await rebuildActiveMemory({ paths: ctx.paths, config: opts.config, agent, timeZone: resolveTimeZone(opts.config.timezone), now: opts.now() })).path,
-        },
-        plan,
-        selector,
-      );
+      const result = await applyForget(forgetOptions, plan, selector);
       if (ctx.json) {
         ctx.out(JSON.stringify(result));
         return 0;

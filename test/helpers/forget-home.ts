@@ -1,0 +1,109 @@
+/**
+ * A memory home where one secret sits everywhere `forget` must reach: day
+ * files of every tier, a rollback copy of a tier move, a reflection, a log
+ * line, the search index, the embedding cache (from a real local embeddings
+ * server), the query cache and active memory. Used by the forget tests.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runCli } from './cli.js';
+import { makeObservation, newHome, spread, testConfig, writeHot } from './tier-home.js';
+import { createMemoryLogger } from '../../lib/log.js';
+import type { HomePaths } from '../../lib/home.js';
+import { addDays } from '../../lib/tiers/age.js';
+import { approveProposals, runTierJob } from '../../lib/tiers/tier-job.js';
+import { textHash } from '../../lib/search/vectors.js';
+import type { Observation } from '../../lib/types.js';
+
+export const SECRET = 'my home address is 42 Wallaby Way, Sydney';
+
+/** A real local server speaking the OpenAI embeddings API (hashed bag-of-words vectors). */
+export async function embeddingServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const { input, model } = JSON.parse(body) as { input: string[]; model: string };
+      const data = input.map((text, index) => {
+        const v = new Array<number>(16).fill(0);
+        for (const w of text.toLowerCase().match(/[a-z]+/g) ?? []) v[w.length % 16]! += 1;
+        v[0]! += 0.5;
+        return { object: 'embedding', index, embedding: v };
+      });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', model, data, usage: { prompt_tokens: 1, total_tokens: 1 } }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+/** Every file under the roots whose bytes hold one of the needles. */
+export async function filesContaining(roots: string[], needles: Array<string | Buffer>): Promise<string[]> {
+  const hits: string[] = [];
+  const walk = async (dir: string) => {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) await walk(p);
+      else if (e.isFile()) {
+        const bytes = await readFile(p);
+        if (needles.some((n) => bytes.includes(n))) hits.push(p);
+      }
+    }
+  };
+  for (const r of roots) await walk(r);
+  return hits;
+}
+
+export interface SecretHome {
+  paths: HomePaths;
+  vault: string;
+  /** The three observations holding the secret (hot, warm, cold). */
+  secrets: Observation[];
+  /** The secret's text and its vectors' hashes: no file may hold one after forget. */
+  needles: Buffer[];
+  /** Home and vault. */
+  everywhere: string[];
+}
+
+export async function secretHome(dir: string, embeddingsUrl: string, today: string): Promise<SecretHome> {
+  const paths = await newHome(dir);
+  const vault = join(dir, 'vault');
+  const configYaml = [
+    'timezone: UTC',
+    'sources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}',
+    `tiers: {vault_path: ${JSON.stringify(vault)}}`,
+    `embeddings: {enabled: true, provider: custom, model: bag-16, api_base: ${JSON.stringify(embeddingsUrl)}, api_key: sk-test}`,
+    '',
+  ].join('\n');
+  await writeFile(paths.config, configYaml);
+  const config = testConfig({ tiers: { vault_path: vault }, embeddings: { enabled: true, provider: 'custom', model: 'bag-16', api_base: embeddingsUrl, api_key: 'sk-test' } });
+  // The secret in each tier (and in a recent day, so active memory holds it), among other observations.
+  const secretIn = (i: number, age: number) => makeObservation(i, addDays(today, -age), { text: `${SECRET} (note ${i}).`, priority: 'high' });
+  const secrets = [secretIn(9001, 1), secretIn(9002, 120), secretIn(9003, 400)];
+  await writeHot(paths, [...spread(30, 0, 10, today, 0), ...spread(30, 100, 200, today, 100), ...spread(10, 380, 420, today, 200), ...secrets]);
+  await writeFile(
+    join(paths.reflections, 'r1.md'),
+    `---\nperiod_start: ${addDays(today, -420)}\nperiod_end: ${addDays(today, -380)}\n---\n# Reflection\n\n- The user said ${SECRET} (note 9003). ^${secrets[2]!.id}\n- Other things happened.\n`,
+  );
+  await mkdir(paths.logs, { recursive: true });
+  await writeFile(join(paths.logs, 'observer.log'), `${JSON.stringify({ event: 'debug', text: `${SECRET} (note 9001).` })}\n${JSON.stringify({ event: 'other' })}\n`);
+  // Tier moves leave rollback copies that hold the text too; then index (with vectors) and active memory.
+  const options = { paths, config, logger: createMemoryLogger(), now: () => new Date() };
+  await runTierJob(options);
+  await approveProposals(options, ['all']);
+  const run = await runCli(['run', '--home', paths.root]);
+  if (run.code !== 0) throw new Error(`run failed: ${run.stderr}`);
+  // The query cache keeps the answer (with its snippet) of a search for it.
+  const search = await runCli(['search', 'Wallaby Way', '--tier', 'hot,warm,cold', '--home', paths.root]);
+  if (search.code !== 0) throw new Error(`search failed: ${search.stderr}`);
+  return { paths, vault, secrets, needles: [Buffer.from('Wallaby Way'), ...secrets.map((s) => textHash(s.text))], everywhere: [paths.root, vault] };
+}
