@@ -14,6 +14,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config-schema.js';
+import { readConfigText } from './config-file.js';
 import type { LoadedConfig } from './config.js';
 import { loadDotEnv } from './dotenv.js';
 
@@ -83,12 +84,13 @@ export function schemaFingerprint(): Promise<string> {
  * to no `${NAME}` and the schema is the same; undefined otherwise.
  */
 export async function cachedConfig(options: { file: string; envFile: string; env?: NodeJS.ProcessEnv; cacheFile: string }): Promise<LoadedConfig | undefined> {
-  let text: string;
+  let text: string | undefined;
   try {
-    text = await readFile(options.file, 'utf8');
+    text = await readConfigText(options.file);
   } catch {
-    return undefined; // loadConfig reports it (or uses the defaults)
+    return undefined; // loadConfig reports it
   }
+  if (text === undefined) return undefined; // loadConfig uses the defaults
   const cached = await readConfigCache(options.cacheFile);
   if (!cached?.checked || cached.text !== text) return undefined;
   try {

@@ -3,13 +3,14 @@
  * (from the process environment and the home's `.env`), validated against the
  * schema with the key path in every error.
  */
-import { readFile, writeFile, rename, chmod } from 'node:fs/promises';
+import { writeFile, rename, chmod } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as v from 'valibot';
 import { ConfigError, OcmError, fromSystemError } from './errors.js';
 import { configSchema, type Config } from './config-schema.js';
 import { hasEnvReferences, readConfigCache, schemaFingerprint, writeConfigCache } from './config-cache.js';
 import { loadDotEnv, parseDotEnv } from './dotenv.js';
+import { readConfigText } from './config-file.js';
 
 export { configSchema, type Config };
 export { loadDotEnv, parseDotEnv };
@@ -32,13 +33,47 @@ export function substituteEnv(value: unknown, env: Record<string, string | undef
   return value;
 }
 
+/** Values (scalars, lists, maps) the parsed config may expand to, counting every alias use. */
+export const MAX_CONFIG_NODES = 100_000;
+/** Issues listed in a validation error, and characters of each (the rest is counted, not echoed). */
+const MAX_ISSUES_SHOWN = 20;
+const MAX_ISSUE_CHARS = 200;
+
+/**
+ * YAML aliases let a few lines stand for billions of values (`a: &a [x, x]`,
+ * `b: &b [*a, *a]`, …): harmless to parse, since each alias is one shared
+ * object, but everything that walks the tree afterwards (substitution,
+ * validation, the cache) would expand it. Count the values as a walk would
+ * see them and stop at MAX_CONFIG_NODES.
+ */
+function assertBoundedTree(root: unknown, file: string): void {
+  let seen = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (++seen > MAX_CONFIG_NODES) {
+      throw new ConfigError(`${file} expands to more than ${MAX_CONFIG_NODES.toLocaleString('en-US')} values (YAML aliases \`*name\` nested inside each other).`, {
+        hint: 'Write the settings out instead of repeating aliases; templates/config.yaml has every setting.',
+      });
+    }
+    if (Array.isArray(value)) stack.push(...value);
+    else if (value !== null && typeof value === 'object') stack.push(...Object.values(value));
+  }
+}
+
+/** One issue line, bounded: a 50 MB value is not echoed back. */
+function boundedIssue(line: string): string {
+  return line.length <= MAX_ISSUE_CHARS ? line : `${line.slice(0, MAX_ISSUE_CHARS)}… (${(line.length - MAX_ISSUE_CHARS).toLocaleString('en-US')} more characters)`;
+}
+
 /** Turn schema issues into one ConfigError naming every key path. */
 function toConfigError(issues: readonly v.BaseIssue<unknown>[], file: string): ConfigError {
-  const lines = issues.map((issue) => {
+  const all = issues.map((issue) => {
     const path = v.getDotPath(issue) ?? '(root)';
-    if (issue.expected === 'never') return `${path}: unknown setting`;
-    return `${path}: ${issue.message}`;
+    if (issue.expected === 'never') return boundedIssue(`${path}: unknown setting`);
+    return boundedIssue(`${path}: ${issue.message}`);
   });
+  const lines = all.length > MAX_ISSUES_SHOWN ? [...all.slice(0, MAX_ISSUES_SHOWN), `… and ${all.length - MAX_ISSUES_SHOWN} more`] : all;
   const keyPath = issues[0] ? v.getDotPath(issues[0]) ?? undefined : undefined;
   return new ConfigError(`Invalid configuration in ${file}:\n  ${lines.join('\n  ')}`, {
     ...(keyPath ? { keyPath } : {}),
@@ -74,11 +109,14 @@ function jsYaml(): typeof import('js-yaml') {
 export function parseConfigText(text: string, file: string): unknown {
   try {
     const yaml = jsYaml();
-    return yaml.load(text, { schema: yaml.CORE_SCHEMA, filename: file }) ?? {};
+    const raw = yaml.load(text, { schema: yaml.CORE_SCHEMA, filename: file }) ?? {};
+    assertBoundedTree(raw, file);
+    return raw;
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     const e = error as Error & { mark?: { line: number; column: number } };
     const where = e.mark ? ` at line ${e.mark.line + 1}, column ${e.mark.column + 1}` : '';
-    throw new ConfigError(`config.yaml is not valid YAML (${file})${where}: ${(e as { reason?: string }).reason ?? e.message.split('\n')[0]}`, {
+    throw new ConfigError(`config.yaml is not valid YAML (${file})${where}: ${boundedIssue((e as { reason?: string }).reason ?? e.message.split('\n')[0]!)}`, {
       hint: 'Fix the YAML syntax at the line shown (indentation, a missing colon or quote), then run `ocm-run config validate`.',
       cause: error,
     });
@@ -93,12 +131,7 @@ export function parseConfigText(text: string, file: string): unknown {
 export async function loadConfig(options: { file: string; envFile: string; env?: NodeJS.ProcessEnv; /** e.g. <home>/.ocm/config-cache.json */ cacheFile?: string }): Promise<LoadedConfig> {
   const dotenv = await loadDotEnv(options.envFile);
   const env: Record<string, string | undefined> = { ...dotenv, ...(options.env ?? process.env) };
-  let text: string | undefined;
-  try {
-    text = await readFile(options.file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fromSystemError(error, `read ${options.file}`);
-  }
+  const text = await readConfigText(options.file);
   const cached = text !== undefined && options.cacheFile ? await readConfigCache(options.cacheFile) : undefined;
   const raw = text === undefined ? {} : cached?.text === text ? cached.raw : parseConfigText(text, options.file);
   const missing = new Set<string>();
@@ -157,12 +190,7 @@ export function parseCliValue(text: string, keyPath?: string): unknown {
  * checking that the result is valid. Writes atomically, mode 0600.
  */
 export async function setConfigValue(options: { file: string; envFile: string; keyPath: string; value: unknown; env?: NodeJS.ProcessEnv }): Promise<void> {
-  let text = '';
-  try {
-    text = await readFile(options.file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fromSystemError(error, `read ${options.file}`);
-  }
+  const text = (await readConfigText(options.file)) ?? '';
   // The `yaml` package's Document API keeps the user's comments and layout.
   const { parseDocument, isMap, isScalar } = await import('yaml');
   const doc = parseDocument(text);
