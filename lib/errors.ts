@@ -107,7 +107,7 @@ export function fromSystemError(error: unknown, action: string): unknown {
       });
     case 'EROFS':
       return new OcmError('PERMISSION_DENIED', `Read-only file system: could not ${action}${path}.`, {
-        hint: 'Point --home / OCM_HOME at a writable folder.',
+        hint: 'The file system is mounted read-only: remount it read-write, or point --home / OCM_HOME at a writable folder.',
         cause: error,
       });
     default:

@@ -8,7 +8,7 @@ import lockfile from 'proper-lockfile';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { OcmError } from './errors.js';
+import { fromSystemError, OcmError } from './errors.js';
 
 export interface LockOptions {
   /** How long to wait for another job to finish (ms). 0 = fail at once. */
@@ -76,8 +76,12 @@ async function tryLock(target: string, stale: number): Promise<() => Promise<voi
 
 /** Take the home lock. `target` is a plain file that stands for the home. */
 export async function acquireHomeLock(target: string, options: LockOptions = {}): Promise<Release> {
-  await mkdir(dirname(target), { recursive: true, mode: 0o700 });
-  await writeFile(target, '', { flag: 'a', mode: 0o600 });
+  try {
+    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+    await writeFile(target, '', { flag: 'a', mode: 0o600 });
+  } catch (error) {
+    throw fromSystemError(error, "take the memory home's lock");
+  }
   const waitMs = options.waitMs ?? 30000;
   const stale = Math.max(options.staleMs ?? 15000, 5000);
   const deadline = Date.now() + waitMs;
@@ -95,7 +99,7 @@ export async function acquireHomeLock(target: string, options: LockOptions = {})
         }
       };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw fromSystemError(error, "take the memory home's lock");
       if (await breakDeadOwnerLock(target)) continue;
       if (Date.now() >= deadline) {
         throw new OcmError('LOCKED', 'Another OC-Memory job is running on this memory home.', {

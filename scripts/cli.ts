@@ -9,7 +9,7 @@ import { cac } from 'cac';
 import { readFileSync } from 'node:fs';
 import { loadCommandsFor } from './commands/index.js';
 import { createContext, type CommandContext } from './cli-context.js';
-import { describeError, EXIT, OcmError } from '../lib/errors.js';
+import { describeError, EXIT, fromSystemError, OcmError } from '../lib/errors.js';
 import { packagePath } from '../lib/package-root.js';
 import { keepWordsAsText } from './text-argv.js';
 
@@ -26,7 +26,9 @@ const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { v
  */
 const SHORT_LIVED_V8_FLAGS = '--interrupt-budget=1000000';
 
-function printError(ctx: CommandContext | undefined, error: unknown, json: boolean): number {
+function printError(ctx: CommandContext | undefined, thrown: unknown, json: boolean): number {
+  // A file-system refusal no job caught itself (read-only home, permissions, full disk) still gets its exit code and hint.
+  const error = fromSystemError(thrown, 'finish the command');
   const { message, hint, code } = describeError(error);
   const exit = error instanceof OcmError ? error.exitCode : EXIT.error;
   if (json) {
