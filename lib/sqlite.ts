@@ -198,8 +198,9 @@ function noDriver(failures: Array<[SqliteDriverName, unknown]>): OcmError {
   return new OcmError('DEPENDENCY_MISSING', `Reading SQLite databases (OpenClaw's agent databases) needs SQLite, and none could be loaded on Node ${process.versions.node} (${reasons}).`, {
     hint:
       'Run OC-Memory with Node 22.13 or newer, which has SQLite built in (OpenClaw 2026.9 already needs Node 24), ' +
-      'or build the optional better-sqlite3 package: `npm rebuild better-sqlite3` in the OC-Memory folder ' +
-      '(it compiles when no prebuilt binary can be downloaded: python3, make, a C++ compiler, and Node headers; offline, `npm config set nodedir <folder with include/node>`).',
+      'or install the optional better-sqlite3 package: where no prebuilt binary can be downloaded it compiles, which needs python3, make, a C++ compiler ' +
+      'and Node\'s headers (offline: `npm config set nodedir <folder with include/node>`); then run `npm ci` again in the OC-Memory folder ' +
+      '(`npm rebuild better-sqlite3` when the package is there but not built). docs/sources.md, "Libraries", has the details.',
     details: { driversTried: failures.map(([name]) => name) },
     cause: failures.at(-1)?.[1],
   });

@@ -131,7 +131,7 @@ test('without better-sqlite3 on Node 20: observe says what is missing (exit 1, h
     assert.equal(observed.code, 1, observed.stderr);
     assert.match(observed.stderr, /could not observe openclaw-db: Reading SQLite databases .* needs SQLite, and none could be loaded on Node 20/);
     assert.match(observed.stderr, /better-sqlite3: Cannot find package/);
-    assert.match(observed.stderr, /→ Run OC-Memory with Node 22\.13 or newer.*npm rebuild better-sqlite3/);
+    assert.match(observed.stderr, /→ Run OC-Memory with Node 22\.13 or newer.*install the optional better-sqlite3 package.*npm ci/);
     assert.deepEqual(await observedTexts(process.execPath, home), ['openclaw: User prefers short answers.'], 'the file-era transcript is observed all the same');
     const doctor = await cli(process.execPath, ['doctor', '--offline', '--json', '--home', home], without);
     const check = sqliteCheck(doctor.stdout);
