@@ -28,11 +28,12 @@ test('index, search (human and --json exactly as DESIGN §7), get, and refusals'
   assert.equal(body.mode, 'text');
   assert.equal(body.results.length, 1);
   const r = body.results[0];
-  assert.deepEqual(Object.keys(r), ['id', 'path', 'startLine', 'endLine', 'score', 'snippet', 'date', 'priority', 'category', 'tier', 'provenance']);
+  assert.deepEqual(Object.keys(r), ['id', 'path', 'startLine', 'endLine', 'score', 'relevance', 'snippet', 'date', 'priority', 'category', 'tier', 'provenance']);
   assert.equal(r.id, day.ids[0]);
   assert.equal(r.path, 'memory/2026-02-12.md');
   assert.deepEqual(r.provenance, { source: 'openclaw', agent: 'main', session: 'sess-1', entryIds: ['a1b2c3d4', 'e5f6a7b8'] });
   assert.equal(typeof r.score, 'number');
+  assert.equal(r.relevance, 1, 'the one query word is in the result');
 
   const korean = await runCli(['search', '데이터베이스', '--home', home, '--json']);
   assert.deepEqual(JSON.parse(korean.stdout).results.map((x: { id: string }) => x.id), [day.ids[1]]);
@@ -72,4 +73,27 @@ test('index, search (human and --json exactly as DESIGN §7), get, and refusals'
   const rb = JSON.parse(recovered.stdout);
   assert.equal(rb.results[0].id, day.ids[0]);
   assert.match(rb.warnings.join(' '), /Rebuilt the search index/);
+});
+
+test('search and get notice an index behind the memory files (a new, changed or removed file) and update it before answering', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  await writeDay(paths, '2026-02-12', [{ text: 'PostgreSQL is the main database.', category: 'decision' }]);
+  const idx = await runCli(['index', '--home', home]);
+  assert.equal(idx.code, 0, idx.stderr);
+
+  // Written after the last index update, by any writer (here: by hand).
+  const later = await writeDay(paths, '2026-02-13', [{ text: "The user's sister Ana lives in Lisbon." }]);
+  const found = await runCli(['search', 'sister Lisbon', '--home', home, '--json']);
+  assert.equal(found.code, 0, found.stderr);
+  const body = JSON.parse(found.stdout);
+  assert.deepEqual(body.results.map((x: { id: string }) => x.id), [later.ids[0]], 'the new file is searched');
+  assert.equal(body.warnings, undefined, 'brought up to date, nothing to warn about');
+
+  const changed = await writeDay(paths, '2026-02-13', [{ text: 'Ana moved from Lisbon to Porto.' }]);
+  const got = await runCli(['get', changed.ids[0]!, '--home', home, '--json']);
+  assert.equal(got.code, 0, got.stderr);
+  assert.equal(JSON.parse(got.stdout).text, 'Ana moved from Lisbon to Porto.');
+  const old = await runCli(['search', 'sister', '--home', home, '--json']);
+  assert.deepEqual(JSON.parse(old.stdout).results, [], 'the replaced text is gone from the answers');
 });

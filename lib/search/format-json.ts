@@ -15,6 +15,7 @@ export function searchJson(response: SearchResponse): string {
       startLine: r.startLine,
       endLine: r.endLine,
       score: r.score,
+      ...(r.relevance !== undefined ? { relevance: r.relevance } : {}),
       snippet: r.snippet,
       date: r.date,
       priority: r.priority,

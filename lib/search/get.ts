@@ -12,7 +12,7 @@ import type { HomePaths } from '../home.js';
 import { memoryRoots } from './roots.js';
 import { TIERS } from './manifest.js';
 import { IndexSnapshot, IndexUnavailable } from './searcher.js';
-import { assemble, searchMemory, type SearchConfig, type SearchDeps } from './search.js';
+import { assemble, refreshIfStale, searchMemory, type SearchConfig, type SearchDeps } from './search.js';
 import type { SearchResult } from './types.js';
 
 export interface LineRange {
@@ -92,6 +92,8 @@ export async function readLineRange(paths: HomePaths, vaultPath: string, target:
 /** Find an observation by id in the index (rebuilt first if it is missing or broken). */
 export async function getObservation(paths: HomePaths, config: SearchConfig, id: string, deps: SearchDeps = {}): Promise<SearchResult | undefined> {
   const key = Buffer.from(id, 'utf8');
+  // What was just written is found too: an index behind the files is updated first.
+  await refreshIfStale(paths, config, TIERS, deps);
   for (let attempt = 0; attempt < 2; attempt++) {
     let broken = false;
     for (const tier of TIERS) {

@@ -3,7 +3,8 @@
  * the sidecar has vectors and the endpoint answers, text mode otherwise — and
  * it says why), ranking, and the result records of DESIGN §7. A missing,
  * corrupt or old-format index is rebuilt (under the home lock) rather than
- * failing the search.
+ * failing the search, and an index behind the memory files (freshness.ts) is
+ * brought up to date before answering.
  */
 import type { HomePaths } from '../home.js';
 import type { Logger } from '../log.js';
@@ -12,7 +13,9 @@ import type { Tier } from '../types.js';
 import { embedBatch, EmbeddingError, embeddingSettings, type EmbeddingSettings } from './embeddings.js';
 import { TIERS } from './manifest.js';
 import type { OpenIndex } from './open-index.js';
+import { indexStaleness } from './freshness.js';
 import { QueryCache } from './query-cache.js';
+import { relevanceScorer, type RelevanceOf } from './relevance.js';
 import { IndexSnapshot, IndexUnavailable, rank, type Hit } from './searcher.js';
 import { dayString } from './segment.js';
 import { makeSnippet } from './snippet.js';
@@ -61,6 +64,29 @@ function normaliseFilters(f: SearchFilters = {}): SearchFilters {
 
 async function rebuild(paths: HomePaths, config: SearchConfig, deps: SearchDeps, reason: string, full?: Tier[]): Promise<string> {
   deps.logger?.log('warn', 'search.index_rebuild', { reason });
+  await updateUnderLock(paths, config, deps, full);
+  return reason;
+}
+
+/**
+ * Bring an index that is behind the memory files up to date (an incremental
+ * update). Undefined when it is current now; a warning when the home stayed
+ * locked (a long job holds it) and the answer may miss the newest memories.
+ */
+export async function refreshIfStale(paths: HomePaths, config: SearchConfig, tiers: readonly Tier[], deps: SearchDeps = {}): Promise<string | undefined> {
+  const staleness = await indexStaleness(paths, config.tiers.vault_path, tiers);
+  if (!staleness.stale) return undefined;
+  deps.logger?.log('info', 'search.index_refresh', { reason: staleness.reason });
+  try {
+    await updateUnderLock(paths, config, { ...deps, lockWaitMs: deps.lockWaitMs ?? 10000 });
+    return undefined;
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'LOCKED') throw error;
+    return `The search index is behind the memory files (${staleness.reason ?? 'changed'}) and another job holds the home: results may miss the newest memories.`;
+  }
+}
+
+async function updateUnderLock(paths: HomePaths, config: SearchConfig, deps: SearchDeps, full?: readonly Tier[]): Promise<void> {
   // Loaded only when needed: the indexer pulls in the Markdown parsers.
   const { withHomeLock } = await import('../lock.js');
   const { updateIndex } = await import('./indexer.js');
@@ -68,14 +94,13 @@ async function rebuild(paths: HomePaths, config: SearchConfig, deps: SearchDeps,
     paths.lock,
     () =>
       updateIndex(paths, config, {
-        ...(full ? { rebuild: true, tiers: full } : {}),
+        ...(full ? { rebuild: true, tiers: [...full] } : {}),
         ...(deps.logger ? { logger: deps.logger } : {}),
         ...(deps.now ? { now: deps.now } : {}),
         ...(deps.fetch ? { fetch: deps.fetch } : {}),
       }),
     { waitMs: deps.lockWaitMs ?? 30000 },
   );
-  return reason;
 }
 
 async function queryVector(settings: EmbeddingSettings, query: string, cache: QueryCache | undefined, deps: SearchDeps): Promise<{ vector?: Float32Array; warning?: string }> {
@@ -103,6 +128,8 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
   const cache = useCache ? new QueryCache(paths.index) : undefined;
   const now = () => (deps.now?.() ?? new Date()).getTime();
   const cacheKey = JSON.stringify({
+    // The shape of a cached response: 2 since results carry `relevance`.
+    v: 2,
     q: query,
     f: filters,
     l: limit,
@@ -121,6 +148,9 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
     );
     ({ generations } = generationsNow());
   }
+  const behind = await refreshIfStale(paths, config, tiers, deps);
+  if (behind) warnings.push(behind);
+  ({ generations } = generationsNow());
 
   if (cache && warnings.length === 0) {
     const hit = cache.getResponse<SearchResponse>(cacheKey, generations);
@@ -163,7 +193,7 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
     minScore: config.search.min_score,
     ...(vector ? { queryVector: vector } : {}),
   });
-  const results = assemble(ranked.hits, ranked.terms);
+  const results = assemble(ranked.hits, ranked.terms, relevanceScorer(snapshot, ranked.terms));
   const response: SearchResponse = { results, mode: ranked.hybrid ? 'hybrid' : 'text', warnings, cached: false, terms: ranked.terms };
   if (cache) {
     // A degraded answer (endpoint down, index just rebuilt) is not cached: the next query retries.
@@ -183,7 +213,7 @@ function tryLoad(load: () => IndexSnapshot): IndexSnapshot | IndexUnavailable {
 }
 
 /** Turn ranked hits into result records (reads the stored text of just these documents). */
-export function assemble(hits: Hit[], terms: string[]): SearchResult[] {
+export function assemble(hits: Hit[], terms: string[], relevanceOf?: RelevanceOf): SearchResult[] {
   const bySegment = new Map<Hit['seg'], number[]>();
   for (const h of hits) {
     const list = bySegment.get(h.seg) ?? [];
@@ -215,6 +245,7 @@ export function assemble(hits: Hit[], terms: string[]): SearchResult[] {
       text: doc.text,
       provenance: doc.provenance ?? { source: 'manual', agent, session: '', entryIds: [] },
       scores: { text: Math.round(h.text * 10000) / 10000, vector: h.vector === null ? null : Math.round(h.vector * 10000) / 10000 },
+      ...(relevanceOf ? { relevance: relevanceOf({ text: doc.text, tags: doc.tags, category: s.categoryOf(h.doc), date: dayString(s.docDay[h.doc]!) }) } : {}),
     };
   });
 }

@@ -343,7 +343,7 @@ export interface RankResult {
 
 
 /** Number of documents containing `term` across the snapshot. */
-function documentFrequency(snapshot: IndexSnapshot, key: Buffer): number {
+export function documentFrequency(snapshot: IndexSnapshot, key: Buffer): number {
   let df = 0;
   for (const s of snapshot.segments) {
     const i = s.segment.find(key);

@@ -68,6 +68,11 @@ export interface SearchResult {
   provenance: Provenance;
   /** Score parts (normalised 0..1) for --verbose / debugging. */
   scores: { text: number; vector: number | null };
+  /**
+   * How much of the query this result covers, 0..1, not scaled to the best hit
+   * (relevance.ts): absent for a result looked up by id.
+   */
+  relevance?: number;
 }
 
 export interface SearchResponse {

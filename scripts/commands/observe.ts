@@ -3,7 +3,7 @@ import { createProgress } from '../progress.js';
 
 export const command: CommandSpec = {
   name: 'observe',
-  description: 'Read new transcript lines, write observations to the day files, refresh active memory',
+  description: 'Read new transcript lines, write observations to the day files, refresh active memory and the search index',
   examples: ['ocm-run observe', 'ocm-run observe --json', 'ocm-run observe --flush'],
   options: [['--flush', 'LLM Observer: observe messages still waiting for a full batch now']],
   async run(ctx, _args, options) {
@@ -17,7 +17,8 @@ export const command: CommandSpec = {
       config,
       env,
       logger: ctx.logger('observer'),
-      steps: ['observe', 'active_memory'],
+      // 'index': what was just observed is searchable at once (the next turn's memory lookup finds it).
+      steps: ['observe', 'active_memory', 'index'],
       flush: Boolean(options.flush),
       onProgress: (p) => {
         messages += p.messages;

@@ -1,0 +1,49 @@
+/**
+ * Is the search index behind the memory files? A memory file that is new,
+ * changed (size or mtime differ from its manifest entry) or gone since the
+ * last index update makes the index stale: `search` and `get` refresh it
+ * before answering, so what a writer (observe, forget, a hand edit) put in a
+ * file a moment ago is found (README, "Search"). A listing and one stat per
+ * file; no file is read and the indexer is not loaded.
+ */
+import { stat } from 'node:fs/promises';
+import type { HomePaths } from '../home.js';
+import type { Tier } from '../types.js';
+import { listMarkdown } from './files.js';
+import { readManifest } from './manifest.js';
+import { displayPath, memoryRoots } from './roots.js';
+
+export interface Staleness {
+  stale: boolean;
+  /** The first difference found, for the log ("memory/2026-04-06.md changed"). */
+  reason?: string;
+}
+
+/** Compare the memory files of `tiers` with their manifests (a missing or unreadable manifest is stale too: an update rebuilds it). */
+export async function indexStaleness(paths: HomePaths, vaultPath: string, tiers: readonly Tier[]): Promise<Staleness> {
+  const roots = memoryRoots(paths, vaultPath).filter((r) => tiers.includes(r.tier));
+  for (const tier of tiers) {
+    const read = readManifest(paths.index, tier);
+    if (read.state !== 'ok') return { stale: true, reason: `the ${tier} index is ${read.state}` };
+    const indexed = read.manifest.files;
+    const seen = new Set<string>();
+    for (const root of roots.filter((r) => r.tier === tier)) {
+      for (const file of await listMarkdown(root.dir, root.ignore)) {
+        const key = displayPath(paths, file);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const entry = Object.hasOwn(indexed, key) ? indexed[key] : undefined;
+        if (!entry) return { stale: true, reason: `${key} is new` };
+        let st;
+        try {
+          st = await stat(file);
+        } catch {
+          return { stale: true, reason: `${key} is gone` };
+        }
+        if (st.size !== entry.size || st.mtimeMs !== entry.mtimeMs) return { stale: true, reason: `${key} changed` };
+      }
+    }
+    for (const key of Object.keys(indexed)) if (!seen.has(key)) return { stale: true, reason: `${key} is gone` };
+  }
+  return { stale: false };
+}
