@@ -1,33 +1,38 @@
 /**
  * The OpenClaw plugin as it is shipped — compiled by `npm run build` to
  * dist/templates/openclaw-plugin/index.js from templates/openclaw-plugin/index.ts —
- * loaded the way OpenClaw loads it — its default export's register(api) — with a recording
- * `api`, and its handlers called against a real memory home built by the
- * real pipeline (`ocm-run demo`) and the real `ocm-run search --json`.
+ * loaded the way OpenClaw loads it — its default export's register(api) — with a
+ * recording `api`, and its handlers called with the event and ctx shapes of
+ * OpenClaw's hooks (before_prompt_build: `{prompt, messages}` where messages is
+ * the history before the current request; ctx: agentId, trigger) against a
+ * real memory home built by the real pipeline (`ocm-run demo`). The search runs
+ * in-process through the built lib of this checkout (the plugin's `cli`).
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginApi } from '../templates/openclaw-plugin/index.js';
 import { readState } from '../lib/state.js';
 import { CLI, runCli, tempDir } from './helpers/cli.js';
+import { PiSessionWriter } from './helpers/pi-writer.js';
 import { packagePath } from '../lib/package-root.js';
 
 // The compiled plugin, not its source: what OpenClaw runs.
 const compiled = (await import(pathToFileURL(packagePath('dist', 'templates', 'openclaw-plugin', 'index.js')).href)) as typeof import('../templates/openclaw-plugin/index.js');
-const { default: plugin, approxTokens, composeContext, lastUserMessages, sectionLines } = compiled;
-import { PiSessionWriter } from './helpers/pi-writer.js';
+const { default: plugin, approxTokens, composeContext, sectionLines, highPriorityFirst } = compiled;
 
+type Handler = (event: unknown, ctx?: unknown) => unknown;
 interface Recorded {
   api: PluginApi;
-  handlers: Map<string, (event: unknown, ctx?: unknown) => unknown>;
+  handlers: Map<string, Handler>;
   logs: Array<{ level: string; message: string }>;
+  prompt(event: unknown, ctx?: unknown): Promise<string | undefined>;
 }
 
 function recordingApi(pluginConfig: unknown): Recorded {
-  const handlers = new Map<string, (event: unknown, ctx?: unknown) => unknown>();
+  const handlers = new Map<string, Handler>();
   const logs: Recorded['logs'] = [];
   const api: PluginApi = {
     pluginConfig,
@@ -42,27 +47,39 @@ function recordingApi(pluginConfig: unknown): Recorded {
     },
   };
   plugin.register(api);
-  return { api, handlers, logs };
+  return {
+    api,
+    handlers,
+    logs,
+    async prompt(event, ctx) {
+      const out = (await handlers.get('before_prompt_build')!(event, ctx)) as { prependContext: string } | undefined;
+      return out?.prependContext;
+    },
+  };
+}
+
+function relatedLines(text: string | undefined): string[] {
+  if (!text || !text.includes('## Related memories\n')) return [];
+  return text.split('## Related memories\n')[1]!.split('\n').filter((l) => l.startsWith('- '));
 }
 
 let dir = '';
 let cleanup: () => Promise<void> = async () => undefined;
 let home = '';
+let config: Record<string, unknown> = {};
 
-const turn = {
-  messages: [
-    { role: 'user', content: 'Which language should the backend services use?' },
-    { role: 'assistant', content: [{ type: 'text', text: 'Let me check what you prefer.' }] },
-    { role: 'user', content: [{ type: 'text', text: 'Set up the project in TypeScript with strict mode please.' }] },
-  ],
-  prompt: 'Set up the project in TypeScript with strict mode please.',
-};
+/** History before the current request (OpenClaw's event.messages), about something else. */
+const history = [
+  { role: 'user', content: "Tell me again what Mira's brother does." },
+  { role: 'assistant', content: [{ type: 'text', text: 'Tomas keeps the lighthouse.' }] },
+];
 
 before(async () => {
   ({ dir, cleanup } = await tempDir('ocm-plugin-'));
   home = join(dir, 'home');
   const demo = await runCli(['demo', '--home', home], { env: { HOME: dir } });
   assert.equal(demo.code, 0, demo.stderr);
+  config = { home, node: process.execPath, cli: CLI, timeoutMs: 14000 };
 });
 
 after(async () => {
@@ -70,7 +87,7 @@ after(async () => {
 });
 
 test('the plugin registers before_prompt_build, agent_end and before_reset, and is not a memory-slot plugin', () => {
-  const r = recordingApi({ home, node: process.execPath, cli: CLI });
+  const r = recordingApi(config);
   assert.deepEqual([...r.handlers.keys()].sort(), ['agent_end', 'before_prompt_build', 'before_reset']);
   assert.equal((plugin as { kind?: string }).kind, undefined);
   assert.equal(plugin.id, 'oc-memory');
@@ -79,80 +96,120 @@ test('the plugin registers before_prompt_build, agent_end and before_reset, and 
   assert.match(off.logs[0]!.message, /needs home, node and cli/);
 });
 
-test('before_prompt_build prepends current task, preferences and related memories (score ≥ 0.4) with a marker, within the cap', async () => {
-  const r = recordingApi({ home, node: process.execPath, cli: CLI });
-  const out = (await r.handlers.get('before_prompt_build')!(turn, { agentId: 'main' })) as { prependContext: string };
-  const text = out.prependContext;
+test('the current request (event.prompt) drives the related memories, not the history before it', async () => {
+  const r = recordingApi(config);
+  const text = await r.prompt({ prompt: 'Which database did we choose as the main store for the ledger?', messages: history }, { agentId: 'main', trigger: 'user' });
+  assert.ok(text);
   assert.match(text, /^<oc-memory>/);
   assert.match(text, /<\/oc-memory>$/);
-  assert.match(text, /## Current task\n- .*Active task:/);
   assert.match(text, /## Preferences and constraints\n[^#]*TypeScript over JavaScript/);
-  assert.match(text, /## Related memories\n- /, 'search results made it in');
-  const related = text.split('## Related memories\n')[1]!.split('\n').filter((l) => l.startsWith('- '));
-  assert.ok(related.length >= 1);
-  assert.ok(!related.some((l) => /User prefers TypeScript over JavaScript/.test(l)), 'a result already in the preferences is not repeated');
+  const related = relatedLines(text);
+  assert.ok(related.some((l) => /PostgreSQL as the main store/.test(l)), `the database decision is related: ${related.join(' | ')}`);
+  assert.ok(!related.some((l) => /Mira|Tomas|lighthouse/.test(l)), 'the earlier question is not the query');
   assert.match(text, /🧠 memory used: current task, \d+ preferences?, \d+ related memor/);
   assert.ok(approxTokens(text) <= 800);
-  assert.ok(r.logs.some((l) => /tokens of memory/.test(l.message)));
 
-  // The same search from the CLI: every related line comes from a result scoring at least 0.4.
-  const search = await runCli(['search', lastUserMessages(turn).join(' '), '--json', '--limit', '5', '--home', home]);
-  const results = JSON.parse(search.stdout).results as Array<{ score: number; snippet: string }>;
-  for (const line of related) {
-    const hit = results.find((res) => line.endsWith(res.snippet));
-    assert.ok(hit, `related line comes from the search: ${line}`);
-    assert.ok(hit.score >= 0.4);
-  }
-
-  const small = recordingApi({ home, node: process.execPath, cli: CLI, maxTokens: 120 });
-  const capped = (await small.handlers.get('before_prompt_build')!(turn, { agentId: 'main' })) as { prependContext: string };
-  assert.ok(approxTokens(capped.prependContext) <= 120, `capped: ${approxTokens(capped.prependContext)} tokens`);
+  const small = recordingApi({ ...config, maxTokens: 120 });
+  const capped = await small.prompt({ prompt: 'Which database did we choose?', messages: history }, { agentId: 'main' });
+  assert.ok(capped && approxTokens(capped) <= 120, `capped: ${capped ? approxTokens(capped) : 0} tokens`);
 });
 
-test('before_prompt_build never breaks a turn: broken CLI, a hanging search, a missing home', async () => {
-  const brokenCli = recordingApi({ home, node: process.execPath, cli: join(dir, 'no-such-cli.js') });
-  const a = (await brokenCli.handlers.get('before_prompt_build')!(turn, {})) as { prependContext: string };
-  assert.match(a.prependContext, /Preferences and constraints/, 'active memory still used');
-  assert.doesNotMatch(a.prependContext, /Related memories/);
-  assert.ok(brokenCli.logs.some((l) => l.level === 'warn' && /search skipped/.test(l.message)));
+test('an unrelated request gets no related memories (an absolute relevance floor), while the CLI still ranks something first', async () => {
+  const r = recordingApi(config);
+  const prompt = 'I want to buy some bananas';
+  const text = await r.prompt({ prompt, messages: history }, { agentId: 'main', trigger: 'user' });
+  assert.deepEqual(relatedLines(text), [], `nothing related to bananas: ${text}`);
+  const search = await runCli(['search', prompt, '--json', '--home', home]);
+  const results = JSON.parse(search.stdout).results as Array<{ score: number; relevance: number; snippet: string }>;
+  assert.ok(results.length > 0 && results[0]!.score === 1, 'the ranking alone scores its best hit 1.0');
+  assert.ok(results.every((x) => x.relevance < 0.5), 'but no result covers the request');
+});
 
-  const slow = join(dir, 'slow-cli.js');
-  await writeFile(slow, 'setTimeout(() => {}, 60_000);\n');
-  const hanging = recordingApi({ home, node: process.execPath, cli: slow, timeoutMs: 400 });
-  const b = (await hanging.handlers.get('before_prompt_build')!(turn, {})) as { prependContext: string } | undefined;
-  assert.ok(b === undefined || !/Related memories/.test(b.prependContext));
-  assert.ok(hanging.logs.some((l) => l.level === 'warn'), 'the timeout is logged');
+test("each agent sees only its own memory (the main agent too), unless the user shares another agent's", async () => {
+  const r = recordingApi(config);
+  const prompt = 'Which tool did we decide on for the Q2 ops report dashboards?';
+  const main = await r.prompt({ prompt, messages: [] }, { agentId: 'main', trigger: 'user' });
+  assert.ok(!relatedLines(main).some((l) => /Grafana/.test(l)), `agent work's decision stays out of main's prompt: ${main}`);
+  const noAgent = await r.prompt({ prompt, messages: [] }, {});
+  assert.ok(!relatedLines(noAgent).some((l) => /Grafana/.test(l)), 'no agent id means main');
+  const work = await r.prompt({ prompt, messages: [] }, { agentId: 'work', trigger: 'user' });
+  assert.ok(relatedLines(work).some((l) => /Grafana/.test(l)), `agent work finds its own decision: ${work}`);
+  assert.doesNotMatch(work ?? '', /TypeScript over JavaScript/, "main's preferences are not work's");
+  const other = await r.prompt({ prompt: 'Which database did we choose as the main store?', messages: [] }, { agentId: 'ops', trigger: 'user' });
+  assert.equal(other, undefined, `an agent with no memory gets none of main's: ${other}`);
 
-  const nowhere = recordingApi({ home: join(dir, 'missing-home'), node: join(dir, 'no-node'), cli: slow });
-  const c = await nowhere.handlers.get('before_prompt_build')!({ messages: 'not an array' }, null);
-  assert.equal(c, undefined, 'nothing to add, and no exception');
-  assert.deepEqual(lastUserMessages({ currentUserMessage: 'only this' }), ['only this']);
+  const shared = recordingApi({ ...config, shareFrom: ['work'] });
+  const mainShared = await shared.prompt({ prompt, messages: [] }, { agentId: 'main', trigger: 'user' });
+  assert.ok(relatedLines(mainShared).some((l) => /Grafana/.test(l)), 'shared explicitly: found');
+});
+
+test('no lookup for heartbeat, cron and memory runs, nor for OpenClaw housekeeping prompts; a session start puts 🔴 first', async () => {
+  const r = recordingApi(config);
+  const request = { prompt: 'Which database did we choose as the main store?', messages: history };
+  for (const trigger of ['heartbeat', 'cron', 'memory']) {
+    assert.equal(await r.prompt(request, { agentId: 'main', trigger }), undefined, trigger);
+    assert.ok(r.logs.some((l) => l.message.includes(`no memory lookup for a ${trigger} run`)));
+  }
+  for (const prompt of ['[OpenClaw heartbeat poll]', '[OpenClaw session event]\nThe exec finished.', 'Read HEARTBEAT.md if it exists. If nothing needs attention, reply HEARTBEAT_OK.']) {
+    assert.equal(await r.prompt({ prompt, messages: history }, { agentId: 'main', trigger: 'user' }), undefined, prompt);
+  }
+  const start = await r.prompt(
+    { prompt: 'A new session was started via /new or /reset. Run your Session Startup sequence - read the required files before responding to the user.', messages: [] },
+    { agentId: 'main', trigger: 'user' },
+  );
+  assert.ok(start);
+  assert.deepEqual(relatedLines(start), [], 'no request, so nothing "related"');
+  const task = start.split('## Current task\n')[1]!.split('\n##')[0]!.split('\n');
+  assert.match(task[0]!, /🔴/, `the 🔴 item leads at the start: ${task.join(' | ')}`);
+  const later = await r.prompt({ prompt: 'Which database did we choose as the main store?', messages: history }, { agentId: 'main', trigger: 'user' });
+  assert.doesNotMatch(later!.split('## Current task\n')[1]!.split('\n')[0]!, /🔴/, 'later in a conversation the newest task leads');
+  assert.deepEqual(highPriorityFirst(['- 🟡 a', '- 🔴 b', '- 🟢 c', '- 🔴 d']), ['- 🔴 b', '- 🔴 d', '- 🟡 a', '- 🟢 c']);
+});
+
+test('before_prompt_build never breaks a turn: OC-Memory not loadable, a missing home, odd events', async () => {
+  const broken = recordingApi({ ...config, cli: join(dir, 'nowhere', 'dist', 'scripts', 'cli.js') });
+  assert.equal(await broken.prompt({ prompt: 'Which database did we choose?', messages: [] }, {}), undefined);
+  assert.ok(broken.logs.some((l) => l.level === 'warn' && /could not load OC-Memory/.test(l.message)));
+
+  const nowhere = recordingApi({ ...config, home: join(dir, 'missing-home') });
+  assert.equal(await nowhere.prompt({ prompt: 'Which database did we choose?', messages: 'not an array' }, null), undefined, 'nothing to add, and no exception');
+  assert.equal(await nowhere.prompt(undefined, undefined), undefined);
   assert.deepEqual(sectionLines('## Current context\n_None yet._\n## Next', /current/i), []);
   assert.equal(composeContext({ task: [], preferences: [], related: [], maxTokens: 500, marker: true }), undefined);
 });
 
-test('agent_end runs observe on the real home, which reads the new transcript line', async () => {
+test('what was said a turn ago is found on the next turn: agent_end observes in the background, and the index follows', async () => {
   const stateDir = join(dir, 'openclaw');
   const sessions = join(stateDir, 'agents', 'main', 'sessions');
   await mkdir(sessions, { recursive: true });
-  const w = new PiSessionWriter('9c8b7a6d-1111-4222-8333-944455556666', new Date('2026-04-11T10:00:00Z'));
-  await writeFile(join(sessions, '9c8b7a6d-1111-4222-8333-944455556666.jsonl'), w.header() + w.message({ role: 'user', text: 'From now on I want release notes written in British English.' }) + w.message({ role: 'assistant', text: 'Understood.' }));
+  const session = '9c8b7a6d-1111-4222-8333-944455556666';
+  const w = new PiSessionWriter(session, new Date('2026-04-11T10:00:00Z'));
+  const file = join(sessions, `${session}.jsonl`);
+  await writeFile(file, w.header() + w.message({ role: 'user', text: 'By the way, my sister Ana lives in Lisbon.' }) + w.message({ role: 'assistant', text: 'Noted: your sister Ana lives in Lisbon.' }));
   const saved = process.env.OPENCLAW_STATE_DIR;
   process.env.OPENCLAW_STATE_DIR = stateDir; // the spawned observe inherits OpenClaw's environment
   try {
-    const r = recordingApi({ home, node: process.execPath, cli: CLI });
-    await r.handlers.get('agent_end')!({ success: true, messages: [] }, { agentId: 'main' });
-    const deadline = Date.now() + 60_000;
-    let found = false;
-    while (!found && Date.now() < deadline) {
-      const { state } = await readState(join(home, '.ocm', 'state.json'));
-      found = Object.values(state.streams).some((s) => s.session === '9c8b7a6d-1111-4222-8333-944455556666' && s.messages >= 2);
-      if (!found) await new Promise((res) => setTimeout(res, 200));
-    }
-    assert.ok(found, 'observe ran in the background and read the session');
-    // A burst of turn ends starts one observe, not one per event.
-    await r.handlers.get('before_reset')!({}, {});
-    assert.ok(!r.logs.some((l) => l.level === 'warn'));
+    const r = recordingApi(config);
+    const prompt = { prompt: 'Where does my sister live?', messages: [{ role: 'user', content: 'By the way, my sister Ana lives in Lisbon.' }] };
+    const before = await r.prompt(prompt, { agentId: 'main', trigger: 'user' });
+    assert.ok(!relatedLines(before).some((l) => /Lisbon/.test(l)), 'not observed yet');
+
+    const started = Date.now();
+    r.handlers.get('agent_end')!({ success: true, messages: [] }, { agentId: 'main', trigger: 'user' });
+    assert.ok(Date.now() - started < 1000, 'agent_end returns at once');
+    // The next prompt comes right away: the plugin waits (bounded) for the observe it started.
+    const next = await r.prompt(prompt, { agentId: 'main', trigger: 'user' });
+    assert.ok(relatedLines(next).some((l) => /sister Ana lives in Lisbon/.test(l)), `the new fact is related now: ${next}`);
+    const { state } = await readState(join(home, '.ocm', 'state.json'));
+    assert.ok(Object.values(state.streams).some((s) => s.session === session && s.messages >= 2), 'observe ran and read the session');
+
+    // The CLI path: `ocm-run observe` leaves the index up to date, so `search` and `get` find the newest line.
+    await appendFile(file, w.message({ role: 'user', text: 'My brother Luis moved to Porto last spring.' }));
+    const observed = await runCli(['observe', '--home', home], { env: { OPENCLAW_STATE_DIR: stateDir } });
+    assert.equal(observed.code, 0, observed.stderr);
+    const manifest = JSON.parse(await readFile(join(home, '.ocm', 'index', 'hot', 'manifest.json'), 'utf8')) as { files: Record<string, { size: number }> };
+    const dayFiles = Object.entries(manifest.files).filter(([k]) => /^memory\/\d{4}-\d{2}-\d{2}\.md$/.test(k));
+    for (const [key, entry] of dayFiles) assert.equal(entry.size, (await readFile(join(home, key))).length, `${key} indexed as it is now`);
   } finally {
     if (saved === undefined) delete process.env.OPENCLAW_STATE_DIR;
     else process.env.OPENCLAW_STATE_DIR = saved;

@@ -1,32 +1,51 @@
 /**
- * OC-Memory's OpenClaw plugin (installed by `ocm-run integrate openclaw`).
+ * OC-Memory's OpenClaw plugin (installed by `ocm-run integrate openclaw`,
+ * shipped as index.js compiled by `npm run build`). README, "Using it with
+ * OpenClaw", and docs/running.md describe what it does; in short:
  *
- * - before_prompt_build: prepends a compact memory context — the current task
- *   and the preferences from active_memory.md, plus the best results of an
- *   OC-Memory search on the last three user messages (score ≥ minScore) —
- *   within a token cap, with a discreet marker line saying memory was used.
- * - agent_end / before_reset: has OC-Memory observe the transcript now, so
- *   memory is up to date without waiting for the next scheduled tick.
+ * - before_prompt_build: prepends a compact memory context for the agent that
+ *   is asked — the current task and the preferences from its active memory
+ *   file, and the memories related to the current request (OpenClaw's
+ *   `event.prompt`; `event.messages` is the history before it) that pass an
+ *   absolute relevance floor — within a token cap, with a marker line. Only
+ *   that agent's memory (plus agents the user shares with it: `shareFrom`).
+ *   Nothing at all for heartbeat, cron and memory-flush runs (`ctx.trigger`)
+ *   or OpenClaw's own housekeeping prompts; at a conversation's start the 🔴
+ *   items come first. The search runs in this process: OC-Memory's built lib
+ *   (lib/recall.ts of the install `cli` belongs to) is imported once and
+ *   keeps the index open between prompts.
+ * - agent_end / before_reset: start `ocm-run observe` in the background
+ *   (detached; it takes the home's lock itself), so the reply is not delayed;
+ *   the next prompt waits a bounded time for an observe still running, so
+ *   what was said a turn ago is found.
  *
  * It must never break a turn: every step has a time limit, every error is
  * logged and swallowed, and a failed lookup just means no memory this turn.
- * No dependencies beyond Node's own modules (it is copied, not npm-installed).
+ * No dependencies beyond Node's own modules and the OC-Memory install.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { MemoryRecall, PromptKind } from '../../lib/recall.js';
 
 export interface PluginConfig {
   home: string;
   node: string;
   cli: string;
+  /** Replaced by minRelevance (scores are relative to the best hit); still accepted. */
   minScore?: number;
+  minRelevance?: number;
   maxTokens?: number;
   searchLimit?: number;
   timeoutMs?: number;
   observeOnEnd?: boolean;
   marker?: boolean;
+  /** Agents whose memory every agent may also see (the user shares it explicitly). */
+  shareFrom?: string[];
 }
+
+type ResolvedConfig = Required<Omit<PluginConfig, 'minScore'>>;
 
 interface Logger {
   info?(message: string): void;
@@ -41,9 +60,8 @@ export interface PluginApi {
   on(hook: string, handler: (event: any, ctx?: any) => unknown, options?: { priority?: number; timeoutMs?: number }): void;
 }
 
-interface SearchResult {
-  id: string;
-  score: number;
+/** What the context shows of a related memory. */
+export interface RelatedMemory {
   snippet: string;
   date?: string;
   priority?: string;
@@ -51,6 +69,9 @@ interface SearchResult {
 }
 
 const PRIORITY_MARK: Record<string, string> = { high: '🔴', medium: '🟡', low: '🟢' };
+/** OpenClaw's `ctx.trigger` of runs that are not a user's turn (src/plugins/hook types: "user", "heartbeat", "cron", "memory"). */
+const NO_LOOKUP_TRIGGERS = new Set(['heartbeat', 'cron', 'memory']);
+const DEFAULT_AGENT = 'main';
 
 /** About four characters a token: the plugin carries no tokenizer. */
 export function approxTokens(text: string): number {
@@ -72,34 +93,21 @@ export function sectionLines(markdown: string, heading: RegExp): string[] {
   return out;
 }
 
-function messageText(message: any): string {
-  if (!message) return '';
-  const content = message.content ?? message.text;
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((b: any) => (b && typeof b === 'object' && typeof b.text === 'string' ? b.text : typeof b === 'string' ? b : '')).join(' ');
-  return '';
+/** 🔴 lines first, the rest in their order (a conversation's start: what matters most, not what is newest). */
+export function highPriorityFirst(lines: string[]): string[] {
+  const high = lines.filter((l) => l.includes('🔴'));
+  return [...high, ...lines.filter((l) => !l.includes('🔴'))];
 }
 
-/** The last three user messages (the current request included), newest last. */
-export function lastUserMessages(event: any, count = 3): string[] {
-  const texts: string[] = [];
+/** Whether the history before the current request holds a user message (no: the conversation starts now). */
+export function hasEarlierUserMessage(event: any): boolean {
   const messages: any[] = Array.isArray(event?.messages) ? event.messages : [];
-  for (const m of messages) {
-    const role = m?.role ?? m?.message?.role;
-    if (role === 'user') texts.push(messageText(m.message ?? m));
-  }
-  const current = typeof event?.currentUserMessage === 'string' ? event.currentUserMessage : undefined;
-  if (current && texts[texts.length - 1] !== current) texts.push(current);
-  if (texts.length === 0 && typeof event?.prompt === 'string') texts.push(event.prompt);
-  return texts
-    .map((t) => t.replace(/\s+/g, ' ').trim())
-    .filter(Boolean)
-    .slice(-count);
+  return messages.some((m) => (m?.role ?? m?.message?.role) === 'user');
 }
 
-function activeMemoryFile(home: string, agent: string | undefined): string {
-  if (!agent || agent === 'main') return join(home, 'active_memory.md');
-  return join(home, `active_memory.${agent.replace(/[^\p{L}\p{N}._-]+/gu, '_').replace(/^\.+/, '_')}.md`);
+function activeMemoryFile(home: string, agent: string): string {
+  if (agent === DEFAULT_AGENT) return join(home, 'active_memory.md');
+  return join(home, `active_memory.${agent.replace(/[^\p{L}\p{N}._-]+/gu, '_').replace(/^\.+/, '_') || '_'}.md`);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -118,25 +126,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   });
 }
 
-function runSearch(config: Required<PluginConfig>, query: string, agent: string | undefined, timeoutMs: number): Promise<SearchResult[]> {
-  const args = [config.cli, 'search', query, '--json', '--limit', String(config.searchLimit), '--home', config.home];
-  if (agent) args.push('--agent', agent);
-  return new Promise((resolve, reject) => {
-    execFile(config.node, args, { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, windowsHide: true, env: { ...process.env, CI: '1' } }, (error, stdout) => {
-      if (error) {
-        reject(error);
-        return;
-      }
-      try {
-        const parsed = JSON.parse(String(stdout)) as { results?: SearchResult[] };
-        resolve(Array.isArray(parsed.results) ? parsed.results : []);
-      } catch (e) {
-        reject(e);
-      }
-    });
-  });
-}
-
 export interface MemoryContext {
   text: string;
   tokens: number;
@@ -146,7 +135,7 @@ export interface MemoryContext {
 }
 
 /** Build the prepended context; undefined when there is nothing worth adding. */
-export function composeContext(parts: { task: string[]; preferences: string[]; related: SearchResult[]; maxTokens: number; marker: boolean }): MemoryContext | undefined {
+export function composeContext(parts: { task: string[]; preferences: string[]; related: RelatedMemory[]; maxTokens: number; marker: boolean }): MemoryContext | undefined {
   const known = new Set([...parts.task, ...parts.preferences].map((l) => l.toLowerCase()));
   const related = parts.related.filter((r) => ![...known].some((k) => k.includes(r.snippet.toLowerCase().slice(0, 60))));
   const sections: Array<{ title: string; lines: string[] }> = [
@@ -187,45 +176,146 @@ export function composeContext(parts: { task: string[]; preferences: string[]; r
   return { text, tokens: approxTokens(text), ...counts };
 }
 
-function resolveConfig(raw: unknown): Required<PluginConfig> | undefined {
+function resolveConfig(raw: unknown): ResolvedConfig | undefined {
   const c = (raw && typeof raw === 'object' ? raw : {}) as Partial<PluginConfig>;
   if (!c.home || !c.node || !c.cli) return undefined;
   return {
     home: c.home,
     node: c.node,
     cli: c.cli,
-    minScore: typeof c.minScore === 'number' ? c.minScore : 0.4,
+    minRelevance: typeof c.minRelevance === 'number' ? c.minRelevance : 0.5,
     maxTokens: typeof c.maxTokens === 'number' ? c.maxTokens : 800,
     searchLimit: typeof c.searchLimit === 'number' ? c.searchLimit : 5,
-    timeoutMs: typeof c.timeoutMs === 'number' ? c.timeoutMs : 2500,
+    timeoutMs: typeof c.timeoutMs === 'number' ? c.timeoutMs : 4000,
     observeOnEnd: c.observeOnEnd !== false,
     marker: c.marker !== false,
+    shareFrom: Array.isArray(c.shareFrom) ? c.shareFrom.filter((a): a is string => typeof a === 'string' && a.length > 0) : [],
   };
 }
 
-/** Look up memory for one prompt. Never throws. */
-export async function buildMemoryContext(config: Required<PluginConfig>, event: any, ctx: any, logger: Logger): Promise<MemoryContext | undefined> {
-  const started = Date.now();
-  const agent: string | undefined = typeof ctx?.agentId === 'string' ? ctx.agentId : undefined;
-  const [active, results] = await Promise.all([
-    readFile(activeMemoryFile(config.home, agent), 'utf8').catch(() => readFile(activeMemoryFile(config.home, 'main'), 'utf8').catch(() => '')),
-    (async () => {
-      const query = lastUserMessages(event).join(' ').slice(-600);
-      if (!query || config.searchLimit === 0) return [] as SearchResult[];
-      try {
-        return await runSearch(config, query, agent && agent !== 'main' ? agent : undefined, Math.max(100, config.timeoutMs - 100));
-      } catch (error) {
-        logger.warn?.(`oc-memory: search skipped (${(error as Error).message.split('\n')[0]})`);
-        return [] as SearchResult[];
-      }
-    })(),
-  ]);
-  const task = sectionLines(active, /current context/i).filter((l) => !/^-?\s*_/.test(l));
-  const preferences = sectionLines(active, /preferences/i);
-  const related = results.filter((r) => typeof r.score === 'number' && r.score >= config.minScore && typeof r.snippet === 'string');
-  const context = composeContext({ task, preferences, related, maxTokens: config.maxTokens, marker: config.marker });
-  logger.info?.(`oc-memory: ${context ? `${context.tokens} tokens of memory (${context.related} related)` : 'no memory to add'} in ${Date.now() - started} ms`);
-  return context;
+type RecallModule = typeof import('../../lib/recall.js');
+
+/** OC-Memory's recall, loaded from the install `cli` belongs to (<root>/dist/scripts/cli.js → <root>/dist/lib/recall.js). */
+function recallModuleUrl(cli: string): string {
+  return pathToFileURL(join(dirname(dirname(cli)), 'lib', 'recall.js')).href;
+}
+
+/** One plugin instance: the open recall and the background observe. */
+export class MemoryPlugin {
+  readonly config: ResolvedConfig;
+  private readonly logger: Logger;
+  private recall: Promise<{ module: RecallModule; recall: MemoryRecall }> | undefined;
+  private observing: ChildProcess | undefined;
+  private observeAgain = false;
+  private observeDone: Promise<void> = Promise.resolve();
+
+  constructor(config: ResolvedConfig, logger: Logger) {
+    this.config = config;
+    this.logger = logger;
+  }
+
+  /** The recall of this home, opened on first use (and again after a failure). */
+  openRecall(): Promise<{ module: RecallModule; recall: MemoryRecall }> {
+    this.recall ??= (async () => {
+      const module = (await import(recallModuleUrl(this.config.cli))) as RecallModule;
+      return { module, recall: await module.MemoryRecall.open(this.config.home) };
+    })();
+    this.recall.catch(() => {
+      this.recall = undefined;
+    });
+    return this.recall;
+  }
+
+  /** The memory context for one prompt; undefined when there is nothing to add. */
+  async contextFor(event: any, ctx: any): Promise<MemoryContext | undefined> {
+    const started = Date.now();
+    const trigger: string | undefined = typeof ctx?.trigger === 'string' ? ctx.trigger : undefined;
+    if (trigger && NO_LOOKUP_TRIGGERS.has(trigger)) {
+      this.logger.info?.(`oc-memory: no memory lookup for a ${trigger} run`);
+      return undefined;
+    }
+    const agent: string = typeof ctx?.agentId === 'string' && ctx.agentId ? ctx.agentId : DEFAULT_AGENT;
+    let loaded: { module: RecallModule; recall: MemoryRecall };
+    try {
+      loaded = await this.openRecall();
+    } catch (error) {
+      // Without OC-Memory's lib it cannot tell a request from OpenClaw's housekeeping: add nothing.
+      this.logger.warn?.(`oc-memory: no memory this turn: could not load OC-Memory from ${this.config.cli} (${(error as Error).message.split('\n')[0]})`);
+      return undefined;
+    }
+    const { module, recall } = loaded;
+    const prompt = module.classifyPrompt(typeof event?.prompt === 'string' ? event.prompt : '');
+    if (prompt.kind === 'housekeeping' || prompt.kind === 'empty') {
+      this.logger.info?.(`oc-memory: no memory for ${prompt.kind === 'empty' ? 'an empty prompt' : "one of OpenClaw's housekeeping prompts"}`);
+      return undefined;
+    }
+    const starting = prompt.kind === 'session-start' || !hasEarlierUserMessage(event);
+    // What the last turn said is observed by now (a bounded wait: a slow observe costs memory, never the turn).
+    await withTimeout(this.observeDone, Math.max(100, this.config.timeoutMs - 1000), 'the previous observe').catch(() => undefined);
+    const [active, related] = await Promise.all([
+      readFile(activeMemoryFile(this.config.home, agent), 'utf8').catch(() => ''),
+      this.relatedMemories(recall, prompt.kind, prompt.text, agent),
+    ]);
+    const taskLines = sectionLines(active, /current context/i).filter((l) => !/^-?\s*_/.test(l));
+    const task = starting ? highPriorityFirst(taskLines) : taskLines;
+    const preferences = starting ? highPriorityFirst(sectionLines(active, /preferences/i)) : sectionLines(active, /preferences/i);
+    const context = composeContext({ task, preferences, related, maxTokens: this.config.maxTokens, marker: this.config.marker });
+    this.logger.info?.(`oc-memory: ${context ? `${context.tokens} tokens of memory (${context.related} related)` : 'no memory to add'} for agent ${agent} in ${Date.now() - started} ms`);
+    return context;
+  }
+
+  private async relatedMemories(recall: MemoryRecall, kind: PromptKind, query: string, agent: string): Promise<RelatedMemory[]> {
+    if (kind !== 'request' || this.config.searchLimit === 0) return [];
+    try {
+      const found = await recall.related({
+        query: query.slice(0, 1000),
+        agents: [agent, ...this.config.shareFrom],
+        limit: this.config.searchLimit,
+        minRelevance: this.config.minRelevance,
+        lockWaitMs: Math.max(100, this.config.timeoutMs - 1000),
+      });
+      for (const w of found.warnings) this.logger.warn?.(`oc-memory: ${w}`);
+      return found.results;
+    } catch (error) {
+      this.logger.warn?.(`oc-memory: search skipped (${(error as Error).message.split('\n')[0]})`);
+      return [];
+    }
+  }
+
+  /** Start `ocm-run observe` in the background; while one runs, one more follows it (it may have read the transcript before this turn ended). */
+  observe(why: string): void {
+    if (!this.config.observeOnEnd) return;
+    if (this.observing) {
+      this.observeAgain = true;
+      return;
+    }
+    let child: ChildProcess;
+    try {
+      child = spawn(this.config.node, [this.config.cli, 'observe', '--home', this.config.home], { detached: true, stdio: 'ignore', windowsHide: true, env: { ...process.env, CI: '1' } });
+    } catch (error) {
+      this.logger.warn?.(`oc-memory: observe after ${why} failed to start (${(error as Error).message})`);
+      return;
+    }
+    this.observing = child;
+    this.observeDone = new Promise<void>((resolve) => {
+      const finished = () => {
+        if (this.observing !== child) return;
+        this.observing = undefined;
+        resolve();
+        if (this.observeAgain) {
+          this.observeAgain = false;
+          this.observe(`${why} (again)`);
+        }
+      };
+      child.once('error', (error) => {
+        this.logger.warn?.(`oc-memory: observe after ${why} failed to start (${error.message})`);
+        finished();
+      });
+      child.once('exit', finished);
+    });
+    // The gateway may exit while it runs: the observe goes on, and it keeps nothing alive here.
+    child.unref();
+  }
 }
 
 const plugin = {
@@ -239,11 +329,14 @@ const plugin = {
       logger.warn?.('oc-memory: plugin config needs home, node and cli; run `ocm-run integrate openclaw` again. Memory is off for now.');
       return;
     }
+    const memory = new MemoryPlugin(config, logger);
+    // Open the index now, so the first prompt does not wait for it.
+    memory.openRecall().catch((error: unknown) => logger.warn?.(`oc-memory: could not load OC-Memory from ${config.cli} (${(error as Error).message.split('\n')[0]}); will retry on the next prompt`));
     api.on(
       'before_prompt_build',
       async (event: any, ctx: any) => {
         try {
-          const context = await withTimeout(buildMemoryContext(config, event, ctx, logger), config.timeoutMs, 'the memory lookup');
+          const context = await withTimeout(memory.contextFor(event, ctx), config.timeoutMs, 'the memory lookup');
           return context ? { prependContext: context.text } : undefined;
         } catch (error) {
           logger.warn?.(`oc-memory: no memory this turn (${(error as Error).message})`);
@@ -252,23 +345,8 @@ const plugin = {
       },
       { timeoutMs: config.timeoutMs + 500 },
     );
-
-    let lastObserve = 0;
-    const observe = (why: string) => {
-      if (!config.observeOnEnd) return;
-      const now = Date.now();
-      if (now - lastObserve < 3000) return; // a burst of turns: one observe is enough (the lock serialises the rest)
-      lastObserve = now;
-      try {
-        const child = spawn(config.node, [config.cli, 'observe', '--home', config.home], { detached: true, stdio: 'ignore', windowsHide: true, env: { ...process.env, CI: '1' } });
-        child.on('error', (error) => logger.warn?.(`oc-memory: observe after ${why} failed to start (${error.message})`));
-        child.unref();
-      } catch (error) {
-        logger.warn?.(`oc-memory: observe after ${why} failed to start (${(error as Error).message})`);
-      }
-    };
-    api.on('agent_end', () => observe('agent_end'));
-    api.on('before_reset', () => observe('before_reset'));
+    api.on('agent_end', () => memory.observe('agent_end'));
+    api.on('before_reset', () => memory.observe('before_reset'));
   },
 };
 

@@ -1,0 +1,158 @@
+/**
+ * Memory recall for an agent's next prompt, in-process: what the OpenClaw
+ * plugin loads from the OC-Memory install it is configured with (README,
+ * "Using it with OpenClaw"), instead of starting `ocm-run search` per turn.
+ *
+ * A MemoryRecall keeps the index snapshot of one agent scope open between
+ * prompts and reloads it only when a tier's manifest generation changed.
+ * Before each lookup it checks that the index is not behind the memory files
+ * (search/freshness.ts) and updates it when it is, so what was observed after
+ * the last turn is found on this one. Results must pass an absolute relevance
+ * floor (search/relevance.ts): none is better than a wrong one.
+ *
+ * Text ranking only: a query embedding is an HTTP request per prompt, longer
+ * than the time a prompt may wait.
+ */
+import { stat } from 'node:fs/promises';
+import { loadConfig } from './config.js';
+import type { Config } from './config-schema.js';
+import { agentSlug, homePaths, type HomePaths } from './home.js';
+import type { Logger } from './log.js';
+import { TIERS } from './search/manifest.js';
+import { relevanceScorer } from './search/relevance.js';
+import { assemble, refreshIfStale } from './search/search.js';
+import { IndexSnapshot, IndexUnavailable, rank } from './search/searcher.js';
+import type { SearchResult } from './search/types.js';
+import { stripUserTransportNoise } from './sources/pi-entries.js';
+
+export interface RecallRequest {
+  /** The user's current request (OpenClaw's `before_prompt_build` event.prompt). */
+  query: string;
+  /** Agents whose memory may be used: the asking agent, plus any the user shares with it. */
+  agents: string[];
+  limit: number;
+  /** Results must cover at least this share of the query (0..1, search/relevance.ts). */
+  minRelevance: number;
+  /** How long to wait for the home lock when the index must be updated first (ms). */
+  lockWaitMs?: number;
+}
+
+export interface RecallResult {
+  results: SearchResult[];
+  /** Why the answer may be incomplete (the index could not be brought up to date). */
+  warnings: string[];
+  /** Results the relevance floor kept out. */
+  belowFloor: number;
+}
+
+/**
+ * Prompts OpenClaw writes itself: internal wake markers (`[OpenClaw heartbeat
+ * poll]`, `[OpenClaw session event]`, `[OpenClaw exec completion]`, cron
+ * wakes) and the heartbeat instruction. No memory is looked up for them.
+ */
+const HOUSEKEEPING = [/^\[OpenClaw [a-z][a-z -]{2,40}\]/i, /\bHEARTBEAT_OK\b/, /^Read HEARTBEAT\.md\b/i];
+
+/** The greeting turn OpenClaw starts after `/new` or `/reset`: a conversation's start, with no request in it. */
+const SESSION_START = /^A new session was started via \/new or \/reset\b/i;
+
+export type PromptKind = 'request' | 'session-start' | 'housekeeping' | 'empty';
+
+/** The user's words of a prompt (channel timestamp and untrusted-metadata blocks removed), and what kind of prompt it is. */
+export function classifyPrompt(prompt: string): { kind: PromptKind; text: string } {
+  const text = stripUserTransportNoise(prompt).replace(/\s+/g, ' ').trim();
+  if (!text) return { kind: 'empty', text };
+  if (HOUSEKEEPING.some((re) => re.test(text))) return { kind: 'housekeeping', text };
+  if (SESSION_START.test(text)) return { kind: 'session-start', text };
+  return { kind: 'request', text };
+}
+
+export class MemoryRecall {
+  readonly paths: HomePaths;
+  private config: Config;
+  private configMtimeMs: number;
+  private readonly logger: Logger | undefined;
+  private snapshot: { scope: string; snapshot: IndexSnapshot } | undefined;
+
+  private constructor(paths: HomePaths, config: Config, configMtimeMs: number, logger?: Logger) {
+    this.paths = paths;
+    this.config = config;
+    this.configMtimeMs = configMtimeMs;
+    this.logger = logger;
+  }
+
+  /** Open a memory home (its config.yaml and .env; defaults when there is no config file). */
+  static async open(home: string, options: { logger?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<MemoryRecall> {
+    const paths = homePaths(home);
+    const { config } = await loadConfig({ file: paths.config, envFile: paths.env, ...(options.env ? { env: options.env } : {}) });
+    return new MemoryRecall(paths, config, await mtimeOf(paths.config), options.logger);
+  }
+
+  /** The memories related to a request, best first; only the agents' own (and shared) memory. */
+  async related(request: RecallRequest): Promise<RecallResult> {
+    const warnings: string[] = [];
+    if (!request.query.trim() || request.limit <= 0 || request.agents.length === 0) return { results: [], warnings, belowFloor: 0 };
+    await this.reloadConfigIfChanged();
+    const behind = await refreshIfStale(this.paths, this.config, TIERS, {
+      ...(this.logger ? { logger: this.logger } : {}),
+      lockWaitMs: request.lockWaitMs ?? 1000,
+    });
+    if (behind) warnings.push(behind);
+    const agents = [...new Set(request.agents.map(agentSlug))].sort();
+    const filters = { agents };
+    let snapshot = this.currentSnapshot(agents.join('\n'), filters);
+    const search = (snap: IndexSnapshot) => {
+      const ranked = rank(snap, request.query, {
+        // More candidates than asked for: the relevance floor may drop some.
+        limit: request.limit * 3,
+        filters,
+        vectorWeight: this.config.search.vector_weight,
+        textWeight: this.config.search.text_weight,
+        minScore: 0,
+      });
+      return assemble(ranked.hits, ranked.terms, relevanceScorer(snap, ranked.terms));
+    };
+    let all: SearchResult[];
+    try {
+      all = search(snapshot);
+    } catch (error) {
+      // A segment replaced between the generation check and the read (an index merge): load again, once.
+      if (!isSegmentGone(error)) throw error;
+      this.snapshot = undefined;
+      snapshot = this.currentSnapshot(agents.join('\n'), filters);
+      all = search(snapshot);
+    }
+    const kept = all.filter((r) => (r.relevance ?? 0) >= request.minRelevance).slice(0, request.limit);
+    return { results: kept, warnings, belowFloor: all.length - kept.length };
+  }
+
+  /** The open snapshot of this scope, or a new one when the index changed since. */
+  private currentSnapshot(scope: string, filters: { agents: string[] }): IndexSnapshot {
+    const { generations, problems } = IndexSnapshot.generations(this.paths.index, TIERS);
+    const open = this.snapshot;
+    if (problems.length === 0 && open && open.scope === scope && TIERS.every((t) => open.snapshot.generations[t] === generations[t])) return open.snapshot;
+    const snapshot = IndexSnapshot.load(this.paths.index, TIERS, filters);
+    this.snapshot = { scope, snapshot };
+    this.logger?.log('debug', 'recall.snapshot_loaded', { scope, docs: snapshot.totalDocs });
+    return snapshot;
+  }
+
+  private async reloadConfigIfChanged(): Promise<void> {
+    const mtime = await mtimeOf(this.paths.config);
+    if (mtime === this.configMtimeMs) return;
+    const { config } = await loadConfig({ file: this.paths.config, envFile: this.paths.env });
+    this.config = config;
+    this.configMtimeMs = mtime;
+  }
+}
+
+async function mtimeOf(file: string): Promise<number> {
+  try {
+    return (await stat(file)).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function isSegmentGone(error: unknown): boolean {
+  return error instanceof IndexUnavailable || (error as NodeJS.ErrnoException).code === 'ENOENT';
+}
