@@ -5,6 +5,7 @@
  *   npm run bench                          all sections
  *   npm run bench -- search --n 20000      one section, with its flags
  *   npm run bench -- observe --runs 3      observe: measurements per figure (default 5)
+ *   npm run bench -- plugin --turns 60     OpenClaw plugin: before_prompt_build turns (≥ 50)
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -40,6 +41,19 @@ const SECTIONS: Section[] = [
     },
   },
   {
+    name: 'plugin',
+    async run(args) {
+      const { runPluginBench, pluginBenchTable } = await import('./plugin-bench.js');
+      const report = await runPluginBench({
+        n: args.n ? Number(args.n) : 100_000,
+        turns: args.turns ? Number(args.turns) : 60,
+        keep: Boolean(args.keep),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      return { table: pluginBenchTable(report), json: report };
+    },
+  },
+  {
     name: 'tier',
     async run(args) {
       const { runTierBench, tierBenchTable } = await import('./tier-bench.js');
@@ -71,7 +85,7 @@ const { values, positionals } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
   strict: false,
-  options: { n: { type: 'string' }, runs: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' }, idle: { type: 'string' } },
+  options: { n: { type: 'string' }, turns: { type: 'string' }, runs: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' }, idle: { type: 'string' } },
 });
 await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
 for (const section of SECTIONS) {

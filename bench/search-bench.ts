@@ -35,7 +35,7 @@ const TIME = '/usr/bin/time';
  * prompts/; node_modules linked), so a rebuild of dist/ while the benchmark
  * runs cannot break or slow the measured processes.
  */
-async function snapshotCli(work: string): Promise<string> {
+export async function snapshotCli(work: string): Promise<string> {
   const pkg = join(work, 'pkg');
   await mkdir(pkg, { recursive: true });
   for (const part of ['dist', 'package.json', 'templates', 'prompts']) {
@@ -62,7 +62,7 @@ export interface SearchBenchReport {
   targets: Record<string, { value: number; target: string; ok: boolean }>;
 }
 
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return NaN;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));

@@ -3,8 +3,9 @@
  * plugin loads from the OC-Memory install it is configured with (README,
  * "Using it with OpenClaw"), instead of starting `ocm-run search` per turn.
  *
- * A MemoryRecall keeps the index snapshot of one agent scope open between
- * prompts and reloads it only when a tier's manifest generation changed.
+ * A MemoryRecall keeps the index snapshot of each agent scope open between
+ * prompts (a gateway serves several agents; the last SCOPES of them) and
+ * reloads one only when a tier's manifest generation changed.
  * Before each lookup it checks that the index is not behind the memory files
  * (search/freshness.ts) and updates it when it is, so what was observed after
  * the last turn is found on this one. Results must pass an absolute relevance
@@ -66,12 +67,16 @@ export function classifyPrompt(prompt: string): { kind: PromptKind; text: string
   return { kind: 'request', text };
 }
 
+/** Agent scopes whose snapshots stay open. */
+const SCOPES = 8;
+
 export class MemoryRecall {
   readonly paths: HomePaths;
   private config: Config;
   private configMtimeMs: number;
   private readonly logger: Logger | undefined;
-  private snapshot: { scope: string; snapshot: IndexSnapshot } | undefined;
+  /** Open snapshots by scope (the sorted agent list), least recently used first. */
+  private readonly snapshots = new Map<string, IndexSnapshot>();
 
   private constructor(paths: HomePaths, config: Config, configMtimeMs: number, logger?: Logger) {
     this.paths = paths;
@@ -117,7 +122,7 @@ export class MemoryRecall {
     } catch (error) {
       // A segment replaced between the generation check and the read (an index merge): load again, once.
       if (!isSegmentGone(error)) throw error;
-      this.snapshot = undefined;
+      this.snapshots.delete(agents.join('\n'));
       snapshot = this.currentSnapshot(agents.join('\n'), filters);
       all = search(snapshot);
     }
@@ -128,11 +133,16 @@ export class MemoryRecall {
   /** The open snapshot of this scope, or a new one when the index changed since. */
   private currentSnapshot(scope: string, filters: { agents: string[] }): IndexSnapshot {
     const { generations, problems } = IndexSnapshot.generations(this.paths.index, TIERS);
-    const open = this.snapshot;
-    if (problems.length === 0 && open && open.scope === scope && TIERS.every((t) => open.snapshot.generations[t] === generations[t])) return open.snapshot;
-    const snapshot = IndexSnapshot.load(this.paths.index, TIERS, filters);
-    this.snapshot = { scope, snapshot };
-    this.logger?.log('debug', 'recall.snapshot_loaded', { scope, docs: snapshot.totalDocs });
+    const open = this.snapshots.get(scope);
+    this.snapshots.delete(scope);
+    let snapshot: IndexSnapshot;
+    if (problems.length === 0 && open && TIERS.every((t) => open.generations[t] === generations[t])) snapshot = open;
+    else {
+      snapshot = IndexSnapshot.load(this.paths.index, TIERS, filters);
+      this.logger?.log('debug', 'recall.snapshot_loaded', { scope, docs: snapshot.totalDocs });
+    }
+    this.snapshots.set(scope, snapshot);
+    for (const old of this.snapshots.keys()) if (this.snapshots.size > SCOPES) this.snapshots.delete(old);
     return snapshot;
   }
 

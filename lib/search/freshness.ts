@@ -26,24 +26,22 @@ export async function indexStaleness(paths: HomePaths, vaultPath: string, tiers:
     const read = readManifest(paths.index, tier);
     if (read.state !== 'ok') return { stale: true, reason: `the ${tier} index is ${read.state}` };
     const indexed = read.manifest.files;
-    const seen = new Set<string>();
+    const files = new Map<string, string>();
     for (const root of roots.filter((r) => r.tier === tier)) {
       for (const file of await listMarkdown(root.dir, root.ignore)) {
         const key = displayPath(paths, file);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        const entry = Object.hasOwn(indexed, key) ? indexed[key] : undefined;
-        if (!entry) return { stale: true, reason: `${key} is new` };
-        let st;
-        try {
-          st = await stat(file);
-        } catch {
-          return { stale: true, reason: `${key} is gone` };
-        }
-        if (st.size !== entry.size || st.mtimeMs !== entry.mtimeMs) return { stale: true, reason: `${key} changed` };
+        if (!files.has(key)) files.set(key, file);
       }
     }
-    for (const key of Object.keys(indexed)) if (!seen.has(key)) return { stale: true, reason: `${key} is gone` };
+    for (const key of files.keys()) if (!Object.hasOwn(indexed, key)) return { stale: true, reason: `${key} is new` };
+    for (const key of Object.keys(indexed)) if (!files.has(key)) return { stale: true, reason: `${key} is gone` };
+    // All stats at once: a home has a file per agent and day.
+    const stats = await Promise.all([...files].map(([key, file]) => stat(file).then((st) => ({ key, st }), () => ({ key, st: undefined }))));
+    for (const { key, st } of stats) {
+      const entry = indexed[key]!;
+      if (!st) return { stale: true, reason: `${key} is gone` };
+      if (st.size !== entry.size || st.mtimeMs !== entry.mtimeMs) return { stale: true, reason: `${key} changed` };
+    }
   }
   return { stale: false };
 }

@@ -1,0 +1,150 @@
+/**
+ * What the OpenClaw plugin adds to a prompt (the `npm run bench` section
+ * "plugin"): the compiled plugin (dist/templates/openclaw-plugin/index.js of a
+ * private copy of the built package) registered with a recording `api`, its
+ * `before_prompt_build` handler called turn after turn on a home of N
+ * observations (default 100k, 90 days, agents main and work), beside a
+ * same-run baseline: a plugin whose handler returns nothing. Both are timed
+ * alternately on the same events; the figure is the per-turn difference.
+ * The plugin's first turn (OC-Memory's lib imported, the index opened) is
+ * reported apart. Target: p95 of the added time ≤ 50 ms.
+ *
+ *   node --import tsx bench/run.ts plugin [--n 100000] [--turns 60]
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { execa } from 'execa';
+import { homePaths } from '../lib/home.js';
+import { writeCorpus } from './search-corpus.js';
+import { benchQueries, percentile, snapshotCli } from './search-bench.js';
+import type { PluginApi } from '../templates/openclaw-plugin/index.js';
+
+export interface PluginBenchReport {
+  observations: number;
+  files: number;
+  turns: number;
+  loadAverage: number[];
+  firstTurnMs: number;
+  plugin: { p50: number; p95: number };
+  baseline: { p50: number; p95: number };
+  added: { p50: number; p95: number };
+  /** Turns that got a memory context, and of those with related memories. */
+  injected: number;
+  withRelated: number;
+  targets: Record<string, { value: number; target: string; ok: boolean }>;
+}
+
+type Handler = (event: unknown, ctx: unknown) => Promise<unknown>;
+
+function register(plugin: { register(api: PluginApi): void }, pluginConfig: unknown): Handler {
+  let handler: Handler | undefined;
+  plugin.register({
+    pluginConfig,
+    logger: {},
+    on(hook, h) {
+      if (hook === 'before_prompt_build') handler = h as Handler;
+    },
+  });
+  if (!handler) throw new Error('before_prompt_build was not registered');
+  return handler;
+}
+
+async function timedCall(handler: Handler, event: unknown, ctx: unknown): Promise<{ ms: number; out: unknown }> {
+  const started = performance.now();
+  const out = await handler(event, ctx);
+  return { ms: performance.now() - started, out };
+}
+
+export async function runPluginBench(options: { n?: number; turns?: number; keep?: boolean; log?: (s: string) => void } = {}): Promise<PluginBenchReport> {
+  const log = options.log ?? (() => undefined);
+  const n = options.n ?? 100_000;
+  const turns = Math.max(50, options.turns ?? 60);
+  const work = await mkdtemp(join(tmpdir(), 'ocm-plugin-bench-'));
+  const paths = homePaths(join(work, 'home'));
+  try {
+    const cli = await snapshotCli(work);
+    log(`  generating ${n} observations over 90 days…`);
+    await mkdir(paths.root, { recursive: true });
+    await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\n', { mode: 0o600 });
+    const corpus = await writeCorpus(paths, { observations: n, days: 90, endDate: '2026-03-31', agents: ['work'], korean: 0.3 });
+    log('  ocm-run observe (active memory and the index, as after a turn)…');
+    const observed = await execa(process.execPath, [cli, 'observe', '--home', paths.root], { reject: false, env: { CI: '1' } });
+    if (observed.exitCode !== 0) throw new Error(`observe failed: ${String(observed.stderr).slice(0, 500)}`);
+
+    const compiled = (await import(pathToFileURL(join(dirname(dirname(cli)), 'templates', 'openclaw-plugin', 'index.js')).href)) as typeof import('../templates/openclaw-plugin/index.js');
+    const plugin = register(compiled.default, { home: paths.root, node: process.execPath, cli, timeoutMs: 14000 });
+    const baseline = register({ register: (api) => api.on('before_prompt_build', async () => undefined) }, {});
+
+    const queries = benchQueries(turns + 1);
+    const eventOf = (i: number) => ({
+      prompt: `[Tue 2026-03-31 10:${String(i % 60).padStart(2, '0')} UTC] What do you remember about ${queries[i]!}?`,
+      messages: [
+        { role: 'user', content: 'Good morning.' },
+        { role: 'assistant', content: [{ type: 'text', text: 'Good morning! What are we working on?' }] },
+      ],
+    });
+    const ctxOf = (i: number) => ({ agentId: i % 4 === 3 ? 'work' : 'main', trigger: 'user', sessionKey: 'agent:main:main' });
+
+    log('  first turn (lib import, index opened)…');
+    const first = await timedCall(plugin, eventOf(0), ctxOf(0));
+    // Warm both scopes (main and work) once, as a gateway does in its first minutes.
+    await plugin(eventOf(1), ctxOf(3));
+
+    log(`  ${turns} turns, plugin and baseline alternately…`);
+    const pluginMs: number[] = [];
+    const baselineMs: number[] = [];
+    const added: number[] = [];
+    let injected = 0;
+    let withRelated = 0;
+    for (let i = 1; i <= turns; i++) {
+      const event = eventOf(i);
+      const ctx = ctxOf(i);
+      const pair = i % 2 === 0 ? [await timedCall(plugin, event, ctx), await timedCall(baseline, event, ctx)] : (([b, p]) => [p, b])([await timedCall(baseline, event, ctx), await timedCall(plugin, event, ctx)]);
+      const [p, b] = pair as [{ ms: number; out: unknown }, { ms: number; out: unknown }];
+      pluginMs.push(p.ms);
+      baselineMs.push(b.ms);
+      added.push(Math.max(0, p.ms - b.ms));
+      const text = (p.out as { prependContext?: string } | undefined)?.prependContext;
+      if (text) injected++;
+      if (text?.includes('## Related memories')) withRelated++;
+    }
+    const report: PluginBenchReport = {
+      observations: corpus.observations,
+      files: corpus.files.length,
+      turns,
+      loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
+      firstTurnMs: Math.round(first.ms),
+      plugin: { p50: percentile(pluginMs, 50), p95: percentile(pluginMs, 95) },
+      baseline: { p50: percentile(baselineMs, 50), p95: percentile(baselineMs, 95) },
+      added: { p50: percentile(added, 50), p95: percentile(added, 95) },
+      injected,
+      withRelated,
+      targets: {},
+    };
+    report.targets['before_prompt_build added p95 ≤ 50 ms'] = { value: report.added.p95, target: '≤ 50 ms', ok: report.added.p95 <= 50 };
+    return report;
+  } finally {
+    if (!options.keep) await rm(work, { recursive: true, force: true });
+    else log(`  kept ${work}`);
+  }
+}
+
+export function pluginBenchTable(r: PluginBenchReport): string {
+  return [
+    `OpenClaw plugin, before_prompt_build on ${r.observations.toLocaleString('en')} observations (${r.files} day files, agents main and work); ${r.turns} turns; load average ${r.loadAverage.join(' ')}`,
+    '',
+    '| measure | p50 | p95 |',
+    '|---|---|---|',
+    `| plugin (in-process recall, index kept open) | ${r.plugin.p50} ms | ${r.plugin.p95} ms |`,
+    `| baseline plugin returning nothing | ${r.baseline.p50} ms | ${r.baseline.p95} ms |`,
+    `| **added by the plugin** (per turn) | ${r.added.p50} ms | ${r.added.p95} ms |`,
+    '',
+    `First turn (lib import, index opened): ${r.firstTurnMs} ms. Turns with a memory context: ${r.injected} of ${r.turns}, with related memories: ${r.withRelated}.`,
+    '',
+    '| target | measured | ok |',
+    '|---|---|---|',
+    ...Object.entries(r.targets).map(([k, v]) => `| ${k} | ${v.value} ms | ${v.ok ? 'yes' : 'NO'} |`),
+  ].join('\n');
+}
