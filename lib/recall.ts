@@ -3,9 +3,9 @@
  * plugin loads from the OC-Memory install it is configured with (README,
  * "Using it with OpenClaw"), instead of starting `ocm-run search` per turn.
  *
- * A MemoryRecall keeps the index snapshot of each agent scope open between
- * prompts (a gateway serves several agents; the last SCOPES of them) and
- * reloads one only when a tier's manifest generation changed.
+ * A MemoryRecall keeps the index open between prompts (search/open-index.ts:
+ * reloaded only when an index update replaced a manifest; one snapshot serves
+ * every agent, the agent filter applies per document).
  * Before each lookup it checks that the index is not behind the memory files
  * (search/freshness.ts) and updates it when it is, so what was observed after
  * the last turn is found on this one. Results must pass an absolute relevance
@@ -22,7 +22,8 @@ import type { Logger } from './log.js';
 import { TIERS } from './search/manifest.js';
 import { relevanceScorer } from './search/relevance.js';
 import { assemble, refreshIfStale } from './search/search.js';
-import { IndexSnapshot, IndexUnavailable, rank } from './search/searcher.js';
+import { OpenIndex } from './search/open-index.js';
+import { IndexUnavailable, rank, type IndexSnapshot } from './search/searcher.js';
 import type { SearchResult } from './search/types.js';
 import { stripUserTransportNoise } from './sources/pi-entries.js';
 
@@ -67,22 +68,19 @@ export function classifyPrompt(prompt: string): { kind: PromptKind; text: string
   return { kind: 'request', text };
 }
 
-/** Agent scopes whose snapshots stay open. */
-const SCOPES = 8;
-
 export class MemoryRecall {
   readonly paths: HomePaths;
   private config: Config;
   private configMtimeMs: number;
   private readonly logger: Logger | undefined;
-  /** Open snapshots by scope (the sorted agent list), least recently used first. */
-  private readonly snapshots = new Map<string, IndexSnapshot>();
+  private readonly index: OpenIndex;
 
   private constructor(paths: HomePaths, config: Config, configMtimeMs: number, logger?: Logger) {
     this.paths = paths;
     this.config = config;
     this.configMtimeMs = configMtimeMs;
     this.logger = logger;
+    this.index = new OpenIndex(paths.index);
   }
 
   /** Open a memory home (its config.yaml and .env; defaults when there is no config file). */
@@ -104,7 +102,7 @@ export class MemoryRecall {
     if (behind) warnings.push(behind);
     const agents = [...new Set(request.agents.map(agentSlug))].sort();
     const filters = { agents };
-    let snapshot = this.currentSnapshot(agents.join('\n'), filters);
+    let snapshot = this.index.snapshot(TIERS);
     const search = (snap: IndexSnapshot) => {
       const ranked = rank(snap, request.query, {
         // More candidates than asked for: the relevance floor may drop some.
@@ -122,28 +120,12 @@ export class MemoryRecall {
     } catch (error) {
       // A segment replaced between the generation check and the read (an index merge): load again, once.
       if (!isSegmentGone(error)) throw error;
-      this.snapshots.delete(agents.join('\n'));
-      snapshot = this.currentSnapshot(agents.join('\n'), filters);
+      this.index.close();
+      snapshot = this.index.snapshot(TIERS);
       all = search(snapshot);
     }
     const kept = all.filter((r) => (r.relevance ?? 0) >= request.minRelevance).slice(0, request.limit);
     return { results: kept, warnings, belowFloor: all.length - kept.length };
-  }
-
-  /** The open snapshot of this scope, or a new one when the index changed since. */
-  private currentSnapshot(scope: string, filters: { agents: string[] }): IndexSnapshot {
-    const { generations, problems } = IndexSnapshot.generations(this.paths.index, TIERS);
-    const open = this.snapshots.get(scope);
-    this.snapshots.delete(scope);
-    let snapshot: IndexSnapshot;
-    if (problems.length === 0 && open && TIERS.every((t) => open.generations[t] === generations[t])) snapshot = open;
-    else {
-      snapshot = IndexSnapshot.load(this.paths.index, TIERS, filters);
-      this.logger?.log('debug', 'recall.snapshot_loaded', { scope, docs: snapshot.totalDocs });
-    }
-    this.snapshots.set(scope, snapshot);
-    for (const old of this.snapshots.keys()) if (this.snapshots.size > SCOPES) this.snapshots.delete(old);
-    return snapshot;
   }
 
   private async reloadConfigIfChanged(): Promise<void> {
