@@ -27,6 +27,7 @@ import type { MaskingOptions } from '../masking.js';
 import type { Cursor, Message, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
 import { blocksText, isObject, isoTime, makeMessage, str, summariseToolCall, summariseToolResult, type MessageContext } from './message-text.js';
 import { readTailedFile, type LineParser } from './tailed-file.js';
+import { invalidJsonReason, nameForLog } from './log-safe.js';
 
 export interface ClaudeCodeSourceOptions {
   /** The projects folder (default ~/.claude/projects). */
@@ -83,7 +84,7 @@ export function normalizeClaudeCodeEntry(
   if (typeof type !== 'string') return { messages: [], invalid: 'entry has no "type"' };
   if (type !== 'user' && type !== 'assistant') return { messages: [] }; // summary, system, file-history-snapshot, progress, …
   const message = entry.message;
-  if (!isObject(message)) return { messages: [], invalid: `${type} entry without a "message" object` };
+  if (!isObject(message)) return { messages: [], invalid: `${nameForLog(type)} entry without a "message" object` };
   if (entry.isMeta === true || entry.isCompactSummary === true || entry.isApiErrorMessage === true) return { messages: [] };
   const sidechain = ctx.subagent || entry.isSidechain === true;
   const time = isoTime(entry.timestamp);
@@ -149,7 +150,7 @@ function claudeParser(ctx: MessageContext & { subagent: boolean }): LineParser<C
       try {
         entry = JSON.parse(text);
       } catch (error) {
-        return { messages: [], invalid: `invalid JSON: ${(error as Error).message.slice(0, 120)}` };
+        return { messages: [], invalid: invalidJsonReason(error) };
       }
       return normalizeClaudeCodeEntry(entry, ctx, state);
     },

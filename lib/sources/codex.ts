@@ -26,6 +26,7 @@ import type { MaskingOptions } from '../masking.js';
 import type { Cursor, Message, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
 import { isObject, isoTime, makeMessage, str, summariseToolCall, summariseToolResult, type MessageContext } from './message-text.js';
 import { readTailedFile, type LineParser } from './tailed-file.js';
+import { invalidJsonReason, nameForLog } from './log-safe.js';
 
 export interface CodexSourceOptions {
   /** The sessions folder (default ~/.codex/sessions). */
@@ -183,7 +184,7 @@ export function normalizeCodexLine(entry: unknown, lineNo: number, ctx: MessageC
   const fallbackId = `L${lineNo}`;
   if (type && OUTER_TYPES.has(type) && 'payload' in entry) {
     const payload = entry.payload;
-    if (!isObject(payload)) return { messages: [], invalid: `${type} line without a "payload" object` };
+    if (!isObject(payload)) return { messages: [], invalid: `${nameForLog(type)} line without a "payload" object` };
     if (type === 'session_meta') {
       const meta = isObject(payload.meta) ? payload.meta : payload; // some versions nest it
       state.sub = subagentLabel(meta.source);
@@ -209,7 +210,7 @@ function codexParser(ctx: MessageContext): LineParser<CodexState> {
       try {
         entry = JSON.parse(text);
       } catch (error) {
-        return { messages: [], invalid: `invalid JSON: ${(error as Error).message.slice(0, 120)}` };
+        return { messages: [], invalid: invalidJsonReason(error) };
       }
       return normalizeCodexLine(entry, lineNo, ctx, state);
     },

@@ -28,6 +28,7 @@ import type { MaskingOptions } from '../masking.js';
 import type { Cursor, Message, ReadLimits, Role, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
 import { blocksText, isObject, isoTime, makeMessage, valueAtPath, type MessageContext } from './message-text.js';
 import { readTailedFile, type LineParser } from './tailed-file.js';
+import { invalidJsonReason } from './log-safe.js';
 
 export interface GenericSourceConfig {
   name: string;
@@ -96,7 +97,7 @@ export function jsonlParser(ctx: MessageContext, fields: GenericSourceConfig['fi
       try {
         entry = JSON.parse(text);
       } catch (error) {
-        return { messages: [], invalid: `invalid JSON: ${(error as Error).message.slice(0, 120)}` };
+        return { messages: [], invalid: invalidJsonReason(error) };
       }
       const role = roleOf(valueAtPath(entry, fields.role));
       if (!role) return { messages: [], invalid: `no known role at "${fields.role}"` };

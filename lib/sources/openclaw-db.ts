@@ -54,6 +54,7 @@ import {
   type LookAheadWindow,
   type PiContext,
 } from './pi-entries.js';
+import { invalidJsonReason } from './log-safe.js';
 
 export const AGENT_DB_FILE = 'openclaw-agent.sqlite';
 /**
@@ -555,7 +556,7 @@ export function createOpenClawDbSource(options: OpenClawDbSourceOptions): Transc
       try {
         return { entry: JSON.parse(decoded.text) as unknown, size };
       } catch (error) {
-        return { error: `invalid JSON: ${(error as Error).message.replace(/\s+/g, ' ').slice(0, 120)}`, size };
+        return { error: invalidJsonReason(error), size };
       }
     };
 

@@ -43,6 +43,7 @@ import {
   type PiEntryResult,
   type TreeNode,
 } from './pi-entries.js';
+import { invalidJsonReason } from './log-safe.js';
 
 export interface OpenClawFileSourceOptions {
   /** OpenClaw state dirs (see defaultOpenClawStateDirs). Used when kind is 'openclaw'. */
@@ -662,8 +663,7 @@ function parseLine(record: LineRecord, path: string, malformed: MalformedRecord[
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    const reason = (error as Error).message.replace(/\s+/g, ' ').slice(0, 120);
-    malformed.push({ path, line: record.lineNo, reason: `invalid JSON: ${reason}` });
+    malformed.push({ path, line: record.lineNo, reason: invalidJsonReason(error) });
     return undefined;
   }
 }

@@ -32,6 +32,7 @@ import { capMasked, capOneLineMasked } from './masked-cap.js';
 import { collapseWhiteSpace } from '../whitespace.js';
 import { objectArray } from '../object-array.js';
 import { MessageRecord, plainConstructor } from '../plain-record.js';
+import { nameForLog } from './log-safe.js';
 
 export interface PiContext {
   source: SourceKind;
@@ -194,7 +195,7 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
     case 'hookMessage':
       return { kind: 'skip', reason: `role ${String(role)}` };
     default:
-      return { kind: 'invalid', reason: `message with unknown role ${JSON.stringify(role)}` };
+      return { kind: 'invalid', reason: `message with unknown role ${nameForLog(role)}` };
   }
   const masked = maskedText(built.text.trim(), ctx.masking);
   if (masked.length === 0) return { kind: 'skip', reason: 'empty message' };
