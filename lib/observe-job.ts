@@ -468,6 +468,9 @@ interface PendingTail {
   journal: ObserveJournal | undefined;
 }
 
+/** Malformed lines of one chunk logged one by one (the rest in one `transcript.malformed_more` record). */
+const MALFORMED_LOGGED_PER_CHUNK = 5;
+
 /**
  * Everything in the chunk is observed: advance the cursor and drop the journal
  * (in memory; the caller saves, after the observations, when `stateChanged`).
@@ -483,8 +486,13 @@ function advanceStream(
   wrote: boolean,
 ): { moved: boolean; stateChanged: boolean } {
   const { logger } = options;
-  for (const bad of chunk.malformed) {
+  // A garbage file has a malformed line per line: the first few are logged one by one, the rest counted.
+  for (const bad of chunk.malformed.slice(0, MALFORMED_LOGGED_PER_CHUNK)) {
     logger.log('warn', 'transcript.malformed', { stream: stream.key, path: bad.path, line: bad.line, reason: bad.reason });
+  }
+  if (chunk.malformed.length > MALFORMED_LOGGED_PER_CHUNK) {
+    const rest = chunk.malformed.slice(MALFORMED_LOGGED_PER_CHUNK);
+    logger.log('warn', 'transcript.malformed_more', { stream: stream.key, path: rest[0]!.path, count: rest.length, firstLine: rest[0]!.line, lastLine: rest.at(-1)!.line });
   }
   const { tokens } = chunk;
   state.streams[stream.key] = {
