@@ -54,6 +54,19 @@ const SECTIONS: Section[] = [
     },
   },
   {
+    name: 'mcp',
+    async run(args) {
+      const { runMcpBench, mcpBenchTable } = await import('./mcp-bench.js');
+      const report = await runMcpBench({
+        n: args.n ? Number(args.n) : 100_000,
+        queries: args.queries ? Number(args.queries) : 40,
+        keep: Boolean(args.keep),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      return { table: mcpBenchTable(report), json: report };
+    },
+  },
+  {
     name: 'tier',
     async run(args) {
       const { runTierBench, tierBenchTable } = await import('./tier-bench.js');

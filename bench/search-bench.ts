@@ -70,7 +70,7 @@ export function percentile(values: number[], p: number): number {
 }
 
 /** Run a command; wall ms and (with /usr/bin/time) peak RSS in MB. */
-async function timed(cmd: string, args: string[], options: { input?: string } = {}): Promise<{ ms: number; rssMb: number | null; stdout: string }> {
+export async function timed(cmd: string, args: string[], options: { input?: string } = {}): Promise<{ ms: number; rssMb: number | null; stdout: string }> {
   const useTime = existsSync(TIME);
   const started = performance.now();
   const res = useTime

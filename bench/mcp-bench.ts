@@ -1,0 +1,115 @@
+/**
+ * The MCP server and the per-prompt hook at scale (the `npm run bench`
+ * section "mcp").
+ *
+ * On a fresh home of N observations (default 100k, bench/search-corpus.ts,
+ * indexed with `ocm-run index`):
+ *   - `search_memory` through `ocm-run mcp`, driven by the MCP SDK's client over
+ *     stdio as an agent drives it: the first call (which opens the index) and
+ *     the p50/p95 of the calls after it (the index kept open), beside a
+ *     same-run baseline: `active_memory`, a call that reads one small file (the
+ *     protocol's own round trip);
+ *   - the per-prompt hook: `ocm-run hook prompt` as the fresh process an agent
+ *     starts before each prompt, prompt JSON on stdin — the time it adds to a
+ *     prompt (an agent without the hook adds none) — beside a bare `node -e 0`.
+ *
+ *   node --import tsx bench/run.ts mcp [--n 100000] [--queries 40]
+ */
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { homePaths } from '../lib/home.js';
+import { benchQueries, percentile, snapshotCli, timed } from './search-bench.js';
+import { writeCorpus } from './search-corpus.js';
+
+export interface McpBenchReport {
+  observations: number;
+  loadAverage: number[];
+  mcp: { firstCallMs: number; p50: number; p95: number; calls: number; baselineP50: number; baselineP95: number };
+  hook: { p50: number; p95: number; injected: number; prompts: number; nodeBareP50: number; nodeBareP95: number };
+  targets: Record<string, { value: number; target: string; ok: boolean }>;
+}
+
+/** Prompts as a user types them: the bench queries inside a sentence. */
+function prompts(n: number): string[] {
+  return benchQueries(n).map((q, i) => (i % 2 === 0 ? `Can you remind me what we said about ${q}?` : `Let's continue with ${q} — what was decided?`));
+}
+
+export async function runMcpBench(options: { n?: number; queries?: number; keep?: boolean; log?: (s: string) => void } = {}): Promise<McpBenchReport> {
+  const log = options.log ?? (() => undefined);
+  const n = options.n ?? 100_000;
+  const work = await mkdtemp(join(tmpdir(), 'ocm-mcp-bench-'));
+  const paths = homePaths(join(work, 'home'));
+  const queries = benchQueries(options.queries ?? 40);
+  try {
+    const CLI = await snapshotCli(work);
+    log(`  generating ${n} observations…`);
+    await mkdir(paths.root, { recursive: true });
+    await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\n', { mode: 0o600 });
+    await writeCorpus(paths, { observations: n, days: 90, endDate: '2026-03-31', agents: ['work'], korean: 0.3 });
+    log('  index build…');
+    const built = JSON.parse((await timed(process.execPath, [CLI, 'index', '--json', '--home', paths.root])).stdout) as { documents: number };
+
+    log('  search_memory through ocm-run mcp…');
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--home', paths.root], env: { PATH: process.env.PATH ?? '', HOME: work, CI: '1' }, stderr: 'ignore' });
+    const client = new Client({ name: 'ocm-bench', version: '1' });
+    await client.connect(transport, { timeout: 60_000 });
+    const call = async (name: string, args: Record<string, unknown>): Promise<number> => {
+      const t = performance.now();
+      const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 });
+      if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.content)}`);
+      return performance.now() - t;
+    };
+    const firstCallMs = await call('search_memory', { query: queries[0]! });
+    const searches: number[] = [];
+    for (let round = 0; round < 3; round++) for (const q of queries) searches.push(await call('search_memory', { query: q }));
+    const baseline: number[] = [];
+    for (let i = 0; i < queries.length; i++) baseline.push(await call('active_memory', {}));
+    await client.close();
+
+    log('  ocm-run hook prompt as fresh processes…');
+    const hook: number[] = [];
+    let injected = 0;
+    const list = prompts(Math.min(20, queries.length));
+    for (const prompt of list) {
+      const r = await timed(process.execPath, [CLI, 'hook', 'prompt', '--home', paths.root, '--timeout-ms', '5000'], { input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt }) });
+      hook.push(r.ms);
+      if (r.stdout.includes('additionalContext')) injected++;
+    }
+    const bare: number[] = [];
+    for (let i = 0; i < 20; i++) bare.push((await timed(process.execPath, ['-e', '0'])).ms);
+
+    const report: McpBenchReport = {
+      observations: built.documents,
+      loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
+      mcp: { firstCallMs: Math.round(firstCallMs), p50: percentile(searches, 50), p95: percentile(searches, 95), calls: searches.length, baselineP50: percentile(baseline, 50), baselineP95: percentile(baseline, 95) },
+      hook: { p50: percentile(hook, 50), p95: percentile(hook, 95), injected, prompts: list.length, nodeBareP50: percentile(bare, 50), nodeBareP95: percentile(bare, 95) },
+      targets: {},
+    };
+    report.targets = {
+      'MCP search_memory p95 ≤ 30 ms': { value: report.mcp.p95, target: '≤ 30 ms', ok: report.mcp.p95 <= 30 },
+      'per-prompt hook added p95 ≤ 150 ms': { value: report.hook.p95, target: '≤ 150 ms', ok: report.hook.p95 <= 150 },
+    };
+    return report;
+  } finally {
+    if (!options.keep) await rm(work, { recursive: true, force: true });
+    else log(`  kept ${work}`);
+  }
+}
+
+export function mcpBenchTable(r: McpBenchReport): string {
+  return [
+    `MCP server and per-prompt hook at ${r.observations.toLocaleString('en')} observations; load average ${r.loadAverage.join(' ')}`,
+    '',
+    '| measure | OC-Memory | same-run baseline |',
+    '|---|---|---|',
+    `| \`search_memory\` via \`ocm-run mcp\` (SDK client, stdio), p50 / p95 over ${r.mcp.calls} calls | ${r.mcp.p50} / ${r.mcp.p95} ms (first call, opening the index: ${r.mcp.firstCallMs} ms) | \`active_memory\` round trip: ${r.mcp.baselineP50} / ${r.mcp.baselineP95} ms |`,
+    `| per-prompt hook (\`ocm-run hook prompt\`, fresh process) added to a prompt, p50 / p95 | ${r.hook.p50} / ${r.hook.p95} ms (memory injected for ${r.hook.injected} of ${r.hook.prompts} prompts) | no hook: 0 ms; \`node -e 0\`: ${r.hook.nodeBareP50} / ${r.hook.nodeBareP95} ms |`,
+    '',
+    '| target | measured | ok |',
+    '|---|---|---|',
+    ...Object.entries(r.targets).map(([k, v]) => `| ${k} | ${v.value} | ${v.ok ? 'yes' : 'NO'} |`),
+  ].join('\n');
+}

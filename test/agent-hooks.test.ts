@@ -1,0 +1,132 @@
+/**
+ * `ocm-run hook session-start | prompt | after-turn` as the child processes an
+ * agent runs, with the hook event JSON on stdin (Claude Code's protocol).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runCli } from './helpers/cli.js';
+import { tempHome, writeDay } from './search-fixtures.js';
+import { localDateTime } from '../lib/time-zone.js';
+import { contentTerms, passesFloor } from '../lib/search/relevance.js';
+
+const hook = (home: string, event: string, input: unknown, extra: string[] = [], env: Record<string, string> = {}) =>
+  runCli(['hook', event, '--home', home, '--agent', 'claude-code', ...extra], { input: typeof input === 'string' ? input : JSON.stringify(input), env: { HOME: home, ...env } });
+
+async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+test('relevance floor: enough of the prompt\'s own words, not just one shared word', () => {
+  const terms = contentTerms('Which database does the billing service use?');
+  assert.ok(passesFloor(terms, 'User decided the billing service uses PostgreSQL 16 as its database.'));
+  assert.ok(!passesFloor(terms, 'The database of the blog is SQLite.'), 'one word of five is not enough');
+  assert.ok(!passesFloor(contentTerms('Tell me a joke about cats in Paris'), 'User went to Paris in May.'));
+  assert.ok(passesFloor(contentTerms('postgres'), 'Moved the cache to PostgreSQL.'), 'a one-word prompt matching by prefix');
+  assert.ok(!passesFloor([], 'anything'));
+});
+
+test('hook session-start: the active memory as additionalContext in the marker, nothing when there is none', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  try {
+    const none = await hook(home, 'session-start', { hook_event_name: 'SessionStart', source: 'startup', session_id: 's1' });
+    assert.equal(none.code, 0, none.stderr);
+    assert.equal(none.stdout, '');
+    await writeFile(join(home, 'active_memory.claude-code.md'), '# Active memory\n\n## Preferences\n- 🔴 User prefers tabs over spaces in Go code.\n');
+    const some = await hook(home, 'session-start', { hook_event_name: 'SessionStart', source: 'startup', session_id: 's1' });
+    assert.equal(some.code, 0, some.stderr);
+    const out = JSON.parse(some.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    assert.equal(out.hookSpecificOutput.hookEventName, 'SessionStart');
+    assert.match(out.hookSpecificOutput.additionalContext, /^<oc-memory>\nLong-term memory from earlier conversations \(OC-Memory\)/);
+    assert.match(out.hookSpecificOutput.additionalContext, /User prefers tabs over spaces in Go code\.\n<\/oc-memory>$/);
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+});
+
+test('hook prompt: related memories above the floor; nothing for an unrelated prompt, a missing index, bad input or a slash command', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  try {
+    await writeDay(paths, '2026-02-12', [
+      { text: 'User decided the billing service uses PostgreSQL 16 as its database.', category: 'decision', priority: 'high' },
+      { text: 'User went to Paris in May.', category: 'event' },
+    ]);
+    const noIndex = await hook(home, 'prompt', { prompt: 'Which database does the billing service use?' });
+    assert.equal(noIndex.code, 0, noIndex.stderr);
+    assert.equal(noIndex.stdout, '', 'no index yet: nothing, and no rebuild on the prompt path');
+    assert.equal(existsSync(join(paths.index, 'hot')), false);
+    assert.equal((await runCli(['index', '--home', home])).code, 0);
+
+    const related = await hook(home, 'prompt', { hook_event_name: 'UserPromptSubmit', prompt: 'Which database does the billing service use?' });
+    assert.equal(related.code, 0, related.stderr);
+    const out = JSON.parse(related.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    assert.equal(out.hookSpecificOutput.hookEventName, 'UserPromptSubmit');
+    assert.match(out.hookSpecificOutput.additionalContext, /^<oc-memory>\nMemories related to this prompt/);
+    assert.match(out.hookSpecificOutput.additionalContext, /- 🔴 2026-02-12 \[decision\] User decided the billing service uses PostgreSQL 16 as its database\. \(o-[0-9a-f]{10}\)/);
+    assert.doesNotMatch(out.hookSpecificOutput.additionalContext, /Paris/);
+
+    // Search does find the Paris line for this prompt (scores are relative); the floor is what keeps it out.
+    const searched = await runCli(['search', 'Tell me a joke about cats in Paris', '--home', home, '--json']);
+    assert.equal(JSON.parse(searched.stdout).results.length, 1);
+    const unrelated = await hook(home, 'prompt', { prompt: 'Tell me a joke about cats in Paris' });
+    assert.equal(unrelated.code, 0, unrelated.stderr);
+    assert.equal(unrelated.stdout, '');
+
+    for (const input of ['not json at all', '', '{"prompt": 42}', JSON.stringify({ prompt: '/compact' })]) {
+      const r = await hook(home, 'prompt', input);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, '', `nothing for ${input}`);
+    }
+    const unknown = await runCli(['hook', 'teatime', '--home', home]);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /Unknown hook event "teatime"/);
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+});
+
+test('hook after-turn: returns at once and a background job observes and indexes the turn; Stop and SessionEnd at once do no harm', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  try {
+    await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\n  claude_code:\n    enabled: true\n');
+    const now = new Date();
+    const session = '0b6d9f0e-3c1a-4f5e-9d2b-7a8c6e4f1a2b';
+    const project = join(home, '.claude', 'projects', '-work-shop');
+    await mkdir(project, { recursive: true });
+    const line = (uuid: string, type: string, content: unknown, at: number) =>
+      JSON.stringify({ sessionId: session, cwd: '/work/shop', version: '2.1.332', type, uuid, parentUuid: null, timestamp: new Date(now.getTime() + at).toISOString(), message: { role: type, content } });
+    await writeFile(
+      join(project, `${session}.jsonl`),
+      [line('u-1', 'user', 'I prefer tabs over spaces in Go code.', 0), line('a-1', 'assistant', [{ type: 'text', text: 'Got it: tabs in Go.' }], 1000)].join('\n') + '\n',
+    );
+    const input = { hook_event_name: 'Stop', session_id: session, transcript_path: join(project, `${session}.jsonl`), cwd: '/work/shop' };
+    const [a, b] = await Promise.all([hook(home, 'after-turn', input), hook(home, 'after-turn', { ...input, hook_event_name: 'SessionEnd' })]);
+    assert.equal(a.code, 0, a.stderr);
+    assert.equal(b.code, 0, b.stderr);
+    assert.equal(a.stdout + b.stdout, '');
+    const dayFile = join(paths.memory, 'claude-code', `${localDateTime(now, 'UTC').date}.md`);
+    await waitFor('the observation in the day file', async () => {
+      const text = await readFile(dayFile, 'utf8').catch(() => '');
+      return /\[preference\] User prefers tabs over spaces in Go code/.test(text) ? true : undefined;
+    });
+    await waitFor('the background job to finish', async () => (existsSync(join(paths.machine, 'after-turn.json')) ? undefined : true));
+    const found = await runCli(['search', 'tabs Go', '--home', home, '--json']);
+    const snippets = (JSON.parse(found.stdout).results as Array<{ snippet: string }>).map((r) => r.snippet);
+    assert.ok(snippets.some((s) => /tabs over spaces in Go/.test(s.replace(/\*\*/g, ''))), `indexed by the job, no manual step: ${snippets.join(' | ')}`);
+    const log = await readFile(join(paths.logs, 'hooks.log'), 'utf8');
+    assert.match(log, /"event":"hook.after_turn_done"/);
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+});
