@@ -96,11 +96,10 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
   const terms = contentTerms(prompt);
   if (terms.length === 0) return undefined;
   // A missing or broken index is rebuilt by a search, under the home lock: far too slow for a prompt. Nothing this turn; the after-turn job builds it.
-  if (!options.openIndex) {
-    const { IndexSnapshot } = await import('./search/searcher.js');
-    const { TIERS } = await import('./search/manifest.js');
-    if (IndexSnapshot.generations(options.paths.index, TIERS).problems.length > 0) return undefined;
-  }
+  const { TIERS } = await import('./search/manifest.js');
+  const { IndexSnapshot } = await import('./search/searcher.js');
+  const { problems } = options.openIndex ? options.openIndex.generations(TIERS) : IndexSnapshot.generations(options.paths.index, TIERS);
+  if (problems.length > 0) return undefined;
   const { searchMemory } = await import('./search/search.js');
   const limit = options.limit ?? 5;
   const response = await searchMemory(

@@ -130,3 +130,38 @@ test('hook after-turn: returns at once and a background job observes and indexes
     await rm(home, { recursive: true, force: true });
   }
 });
+
+test('hook prompt: a running ocm-run mcp on the home answers it over its socket (the index already open), and the answer is the same as the hook\'s own', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { CLI } = await import('./helpers/cli.js');
+  try {
+    await writeDay(paths, '2026-02-12', [{ text: 'User decided the billing service uses PostgreSQL 16 as its database.', category: 'decision', priority: 'high' }]);
+    assert.equal((await runCli(['index', '--home', home])).code, 0);
+    const prompt = { prompt: 'Which database does the billing service use?' };
+    const alone = await hook(home, 'prompt', prompt);
+    const client = new Client({ name: 'hook-test', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--home', home], env: { PATH: process.env.PATH ?? '', HOME: home, CI: '1' }, stderr: 'ignore' }), { timeout: 30_000 });
+    try {
+      await waitFor('the socket', async () => ((await readFile(join(paths.logs, 'mcp.log'), 'utf8').catch(() => '')).includes('"socket":"') ? true : undefined));
+      const served = await hook(home, 'prompt', prompt);
+      assert.equal(served.code, 0, served.stderr);
+      assert.equal(served.stdout, alone.stdout);
+      assert.match(served.stdout, /PostgreSQL 16/);
+      const unrelated = await hook(home, 'prompt', { prompt: 'Tell me a joke about cats in Paris' });
+      assert.equal(unrelated.stdout, '');
+      const log = await readFile(join(paths.logs, 'hooks.log'), 'utf8');
+      assert.equal((log.match(/"via":"mcp"/g) ?? []).length, 2, log);
+    } finally {
+      await client.close();
+    }
+    // The server is gone: its socket is removed and the hook looks up itself again.
+    await waitFor('the socket removed', async () => (existsSync(join(paths.machine, 'run')) && (await import('node:fs/promises')).readdir(join(paths.machine, 'run')).then((n) => (n.length === 0 ? true : undefined))));
+    const after = await hook(home, 'prompt', prompt);
+    assert.equal(after.stdout, alone.stdout);
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+});

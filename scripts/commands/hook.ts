@@ -47,6 +47,19 @@ export const command: CommandSpec = {
         logger.log('debug', 'hook.after_turn', { agent, session: input.session_id, ms: Math.round(performance.now() - started) });
         return;
       }
+      if (event === 'prompt') {
+        // A running `ocm-run mcp` on this home holds the index open: ask it first (no config, no index to load here).
+        const { askPromptSocket } = await import('../../lib/prompt-socket.js');
+        const reply = await askPromptSocket(ctx.paths, { prompt: input.prompt ?? '' }, Math.min(1000, promptTimeout(ctx, options)));
+        if (reply) {
+          logger.log('info', 'hook.prompt', { agent, via: 'mcp', injected: reply.context !== null, ms: Math.round(performance.now() - started) });
+          if (reply.context) {
+            const { additionalContextOutput } = await import('../../lib/agent-hooks.js');
+            ctx.out(additionalContextOutput('UserPromptSubmit', reply.context));
+          }
+          return;
+        }
+      }
       const { config } = await ctx.config();
       if (event === 'session-start') {
         const { sessionStartContext, additionalContextOutput } = await import('../../lib/agent-hooks.js');
@@ -55,7 +68,7 @@ export const command: CommandSpec = {
         if (context) ctx.out(additionalContextOutput('SessionStart', context));
         return;
       }
-      const timeoutMs = Math.max(50, Number(options.timeoutMs ?? ctx.env.OCM_HOOK_TIMEOUT_MS ?? 1500) || 1500);
+      const timeoutMs = promptTimeout(ctx, options) - (performance.now() - started);
       const { promptContext, additionalContextOutput } = await import('../../lib/agent-hooks.js');
       const lookup = promptContext({ paths: ctx.paths, config, prompt: input.prompt ?? '' });
       let timer: NodeJS.Timeout | undefined;
@@ -70,13 +83,18 @@ export const command: CommandSpec = {
         await ctx.flush();
         process.exit(0); // abandon the lookup: the prompt goes on without memory
       }
-      logger.log('info', 'hook.prompt', { agent, results: result?.results.length ?? 0, ms });
+      logger.log('info', 'hook.prompt', { agent, via: 'self', results: result?.results.length ?? 0, ms });
       if (result) ctx.out(additionalContextOutput('UserPromptSubmit', result.text));
     } catch (error) {
       logger.log('warn', 'hook.failed', { event, agent, error: (error as Error).message });
     }
   },
 };
+
+/** How long the prompt hook may take in all (ms). */
+function promptTimeout(ctx: import('../cli-context.js').CommandContext, options: Record<string, unknown>): number {
+  return Math.max(50, Number(options.timeoutMs ?? ctx.env.OCM_HOOK_TIMEOUT_MS ?? 1500) || 1500);
+}
 
 /** Start the observe + index job detached (or ask the running one to go round again), and return at once. */
 async function startBackground(ctx: import('../cli-context.js').CommandContext, agent: string): Promise<void> {

@@ -28,8 +28,16 @@ export const command: CommandSpec = {
     });
     server.onerror = (error) => logger.log('warn', 'mcp.transport_error', { error: error.message });
     await server.connect(transport);
-    logger.log('info', 'mcp.start', { agent, pid: process.pid });
+    // The agents' prompt hooks ask this process for related memories (the index is open here): lib/prompt-socket.ts.
+    const { servePromptSocket } = await import('../../lib/prompt-socket.js');
+    const { promptContext } = await import('../../lib/agent-hooks.js');
+    const socket = await servePromptSocket(ctx.paths, async (request) => (await promptContext({ paths: ctx.paths, config, prompt: request.prompt, ...(request.agents ? { agents: request.agents } : {}), openIndex }))?.text).catch((error: Error) => {
+      logger.log('warn', 'mcp.socket_failed', { error: error.message });
+      return undefined;
+    });
+    logger.log('info', 'mcp.start', { agent, pid: process.pid, socket: socket?.path ?? null });
     await closed;
+    await socket?.close().catch(() => undefined);
     await server.close().catch(() => undefined);
     openIndex.close();
     logger.log('info', 'mcp.stop', { agent });
