@@ -14,7 +14,7 @@ import { wrapInjectedContext } from './injected-context.js';
 import { readActiveMemory } from './memory-tools.js';
 import { PRIORITY_EMOJI } from './observation-line.js';
 import type { OpenIndex } from './search/open-index.js';
-import { contentTerms, DEFAULT_RELEVANCE_FLOOR, passesFloor, type RelevanceFloor } from './search/relevance.js';
+import { DEFAULT_MIN_RELEVANCE } from './search/relevance.js';
 import type { SearchResult } from './search/types.js';
 
 /** The fields of a hook event OC-Memory uses (every one optional: agents differ). */
@@ -71,7 +71,8 @@ export interface PromptContextOptions {
   limit?: number;
   /** Characters of context at most. */
   maxChars?: number;
-  floor?: RelevanceFloor;
+  /** Results below this absolute relevance (search/relevance.ts) are left out (default DEFAULT_MIN_RELEVANCE). */
+  minRelevance?: number;
   openIndex?: OpenIndex;
 }
 
@@ -93,8 +94,6 @@ export interface PromptContext {
 export async function promptContext(options: PromptContextOptions): Promise<PromptContext | undefined> {
   const prompt = options.prompt.replace(/\s+/g, ' ').trim().slice(0, 1000);
   if (!worthLookingUp(prompt)) return undefined;
-  const terms = contentTerms(prompt);
-  if (terms.length === 0) return undefined;
   // A missing or broken index is rebuilt by a search, under the home lock: far too slow for a prompt. Nothing this turn; the after-turn job builds it.
   const { TIERS } = await import('./search/manifest.js');
   const { IndexSnapshot } = await import('./search/searcher.js');
@@ -108,8 +107,8 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
     { query: prompt, limit: limit * 3, filters: options.agents?.length ? { agents: options.agents } : {}, cache: false },
     options.openIndex ? { openIndex: options.openIndex } : {},
   );
-  const floor = options.floor ?? DEFAULT_RELEVANCE_FLOOR;
-  const relevant = response.results.filter((r) => passesFloor(terms, r.text, floor)).slice(0, limit);
+  const floor = options.minRelevance ?? DEFAULT_MIN_RELEVANCE;
+  const relevant = response.results.filter((r) => (r.relevance ?? 0) >= floor).slice(0, limit);
   if (relevant.length === 0) return undefined;
   const maxChars = options.maxChars ?? 3200;
   const lines: string[] = [];
