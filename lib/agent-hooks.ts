@@ -11,11 +11,13 @@
 import type { Config } from './config-schema.js';
 import type { HomePaths } from './home.js';
 import { wrapInjectedContext } from './injected-context.js';
-import { readActiveMemory } from './memory-tools.js';
-import { PRIORITY_EMOJI } from './observation-line.js';
 import type { OpenIndex } from './search/open-index.js';
-import { DEFAULT_MIN_RELEVANCE } from './search/relevance.js';
 import type { SearchResult } from './search/types.js';
+
+/*
+ * A hook is a fresh process per event: what only one path needs is imported
+ * on that path (parsing the input and printing the output load nothing).
+ */
 
 /** The fields of a hook event OC-Memory uses (every one optional: agents differ). */
 export interface HookInput {
@@ -55,6 +57,7 @@ export function additionalContextOutput(event: HookEventName, context: string): 
  */
 export async function sessionStartContext(options: { paths: HomePaths; config: Config; agent: string; budgetTokens?: number }): Promise<string | undefined> {
   const budget = options.budgetTokens ?? options.config.active_memory.budget_tokens;
+  const { readActiveMemory } = await import('./active-memory-reader.js');
   const active = await readActiveMemory(options.paths, options.agent, budget);
   if (!active) return undefined;
   const intro = "Long-term memory from earlier conversations (OC-Memory). Use it when relevant; the user's latest words win over it. The tools search_memory and remember (server oc-memory) look up and save more.";
@@ -107,6 +110,8 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
     { query: prompt, limit: limit * 3, filters: options.agents?.length ? { agents: options.agents } : {}, cache: false },
     options.openIndex ? { openIndex: options.openIndex } : {},
   );
+  const { DEFAULT_MIN_RELEVANCE } = await import('./search/relevance.js');
+  const { PRIORITY_EMOJI } = await import('./observation-line.js');
   const floor = options.minRelevance ?? DEFAULT_MIN_RELEVANCE;
   const relevant = response.results.filter((r) => (r.relevance ?? 0) >= floor).slice(0, limit);
   if (relevant.length === 0) return undefined;

@@ -8,12 +8,13 @@
  * window plus the same data as a plain object. None deletes anything.
  * (docs/running.md, "The MCP server".)
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { readFile } from 'node:fs/promises';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
 import { relative, isAbsolute } from 'node:path';
+import { readActiveMemory } from './active-memory-reader.js';
 import type { Config } from './config-schema.js';
 import { OcmError } from './errors.js';
-import { activeMemoryPath, dayFilePath, DEFAULT_AGENT, type HomePaths } from './home.js';
+import { dayFilePath, type HomePaths } from './home.js';
 import type { Logger } from './log.js';
 import { PRIORITY_EMOJI } from './observation-line.js';
 import type { OpenIndex } from './search/open-index.js';
@@ -149,7 +150,9 @@ const validators = new Map<JsonSchemaObject, ValidateFunction>();
 function validatorOf(schema: JsonSchemaObject): ValidateFunction {
   let v = validators.get(schema);
   if (!v) {
-    ajv ??= new Ajv({ allErrors: true, strict: false, unicodeRegExp: true });
+    // Loaded on first use (~40 ms): a process that only imports this module for its types or helpers does not pay it.
+    const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
+    ajv ??= new AjvClass({ allErrors: true, strict: false, unicodeRegExp: true });
     v = ajv.compile(schema);
     validators.set(schema, v);
   }
@@ -452,28 +455,6 @@ const activeMemoryTool: MemoryTool = {
     return { text: active.text, data: { agent: active.agent, path: shownPath(ctx.paths, active.path), text: active.text } };
   },
 };
-
-/**
- * The active memory of `agent` (active_memory.<agent>.md; main's when the
- * agent has none yet), cut to about `budgetTokens`. Undefined when neither
- * exists or both are empty.
- */
-export async function readActiveMemory(paths: HomePaths, agent: string, budgetTokens: number): Promise<{ agent: string; path: string; text: string } | undefined> {
-  for (const who of agent === DEFAULT_AGENT ? [agent] : [agent, DEFAULT_AGENT]) {
-    const path = activeMemoryPath(paths, who);
-    let text: string;
-    try {
-      text = (await readFile(path, 'utf8')).trim();
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw error;
-    }
-    if (!text) continue;
-    // About four characters a token; the file is built within the budget already, this only bounds a hand-edited one.
-    return { agent: who, path, text: cut(text, Math.max(800, budgetTokens * 4)) };
-  }
-  return undefined;
-}
 
 /** Every memory tool, in the order they are listed to a model. */
 export const MEMORY_TOOLS: readonly MemoryTool[] = [searchTool, getTool, rememberTool, activeMemoryTool];
