@@ -25,7 +25,7 @@ import { assemble, refreshIfStale } from './search/search.js';
 import { OpenIndex } from './search/open-index.js';
 import { IndexUnavailable, rank, type IndexSnapshot } from './search/searcher.js';
 import type { SearchResult } from './search/types.js';
-import { stripUserTransportNoise } from './sources/pi-entries.js';
+import { housekeepingTurn, stripUserTransportNoise } from './sources/pi-entries.js';
 
 export interface RecallRequest {
   /** The user's current request (OpenClaw's `before_prompt_build` event.prompt). */
@@ -47,25 +47,24 @@ export interface RecallResult {
   belowFloor: number;
 }
 
-/**
- * Prompts OpenClaw writes itself: internal wake markers (`[OpenClaw heartbeat
- * poll]`, `[OpenClaw session event]`, `[OpenClaw exec completion]`, cron
- * wakes) and the heartbeat instruction. No memory is looked up for them.
- */
-const HOUSEKEEPING = [/^\[OpenClaw [a-z][a-z -]{2,40}\]/i, /\bHEARTBEAT_OK\b/, /^Read HEARTBEAT\.md\b/i];
-
 /** The greeting turn OpenClaw starts after `/new` or `/reset`: a conversation's start, with no request in it. */
 const SESSION_START = /^A new session was started via \/new or \/reset\b/i;
 
 export type PromptKind = 'request' | 'session-start' | 'housekeeping' | 'empty';
 
-/** The user's words of a prompt (channel timestamp and untrusted-metadata blocks removed), and what kind of prompt it is. */
+/**
+ * The user's words of a prompt (channel timestamp and untrusted-metadata
+ * blocks removed), and what kind of prompt it is: OpenClaw's own turns —
+ * heartbeat, cron and exec wakes, session events, hook deliveries such as
+ * OC-Memory's own alerts (the transcript reader's housekeepingTurn) — get no
+ * memory; its `/new` greeting is a conversation's start.
+ */
 export function classifyPrompt(prompt: string): { kind: PromptKind; text: string } {
-  const text = stripUserTransportNoise(prompt).replace(/\s+/g, ' ').trim();
+  const text = stripUserTransportNoise(prompt).trim();
   if (!text) return { kind: 'empty', text };
-  if (HOUSEKEEPING.some((re) => re.test(text))) return { kind: 'housekeeping', text };
   if (SESSION_START.test(text)) return { kind: 'session-start', text };
-  return { kind: 'request', text };
+  if (housekeepingTurn({}, text)) return { kind: 'housekeeping', text };
+  return { kind: 'request', text: text.replace(/\s+/g, ' ') };
 }
 
 export class MemoryRecall {

@@ -150,7 +150,8 @@ test('no lookup for heartbeat, cron and memory runs, nor for OpenClaw housekeepi
     assert.equal(await r.prompt(request, { agentId: 'main', trigger }), undefined, trigger);
     assert.ok(r.logs.some((l) => l.message.includes(`no memory lookup for a ${trigger} run`)));
   }
-  for (const prompt of ['[OpenClaw heartbeat poll]', '[OpenClaw session event]\nThe exec finished.', 'Read HEARTBEAT.md if it exists. If nothing needs attention, reply HEARTBEAT_OK.']) {
+  const alert = 'Job ID: 3f2a\n\nSECURITY NOTICE: The following content is from an EXTERNAL, UNTRUSTED source (e.g., email, webhook).\n<<<EXTERNAL_UNTRUSTED_CONTENT id="1">>>\nSource: Webhook\n---\nOC-Memory: the database for the ledger is PostgreSQL; the observer failed.\n<<<END_EXTERNAL_UNTRUSTED_CONTENT id="1">>>';
+  for (const prompt of ['[OpenClaw heartbeat poll]', '[OpenClaw session event]\nThe exec finished.', 'Read HEARTBEAT.md if it exists. If nothing needs attention, reply HEARTBEAT_OK.', alert]) {
     assert.equal(await r.prompt({ prompt, messages: history }, { agentId: 'main', trigger: 'user' }), undefined, prompt);
   }
   const start = await r.prompt(
