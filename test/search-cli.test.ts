@@ -34,6 +34,8 @@ test('index, search (human and --json exactly as DESIGN §7), get, and refusals'
   assert.deepEqual(r.provenance, { source: 'openclaw', agent: 'main', session: 'sess-1', entryIds: ['a1b2c3d4', 'e5f6a7b8'] });
   assert.equal(typeof r.score, 'number');
   assert.equal(r.relevance, 1, 'the one query word is in the result');
+  const framed = JSON.parse((await runCli(['search', 'What do you remember about the database?', '--home', home, '--json'])).stdout);
+  assert.equal(framed.results[0].relevance, 1, 'words that only frame the request do not count');
 
   const korean = await runCli(['search', '데이터베이스', '--home', home, '--json']);
   assert.deepEqual(JSON.parse(korean.stdout).results.map((x: { id: string }) => x.id), [day.ids[1]]);

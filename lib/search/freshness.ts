@@ -6,7 +6,7 @@
  * file a moment ago is found (README, "Search"). A listing and one stat per
  * file; no file is read and the indexer is not loaded.
  */
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import type { HomePaths } from '../home.js';
 import type { Tier } from '../types.js';
 import { listMarkdown } from './files.js';
@@ -35,10 +35,10 @@ export async function indexStaleness(paths: HomePaths, vaultPath: string, tiers:
     }
     for (const key of files.keys()) if (!Object.hasOwn(indexed, key)) return { stale: true, reason: `${key} is new` };
     for (const key of Object.keys(indexed)) if (!files.has(key)) return { stale: true, reason: `${key} is gone` };
-    // All stats at once: a home has a file per agent and day.
-    const stats = await Promise.all([...files].map(([key, file]) => stat(file).then((st) => ({ key, st }), () => ({ key, st: undefined }))));
-    for (const { key, st } of stats) {
+    // Synchronous stats: a file per agent and day, a fraction of a millisecond in all (queued async stats took several).
+    for (const [key, file] of files) {
       const entry = indexed[key]!;
+      const st = statSync(file, { throwIfNoEntry: false });
       if (!st) return { stale: true, reason: `${key} is gone` };
       if (st.size !== entry.size || st.mtimeMs !== entry.mtimeMs) return { stale: true, reason: `${key} changed` };
     }

@@ -11,7 +11,8 @@
  *   the query terms it contains (a longer word the term is a prefix of counts
  *   half) over the weight of the query's heaviest terms (at most HEAVIEST of
  *   them, so a long request can still be matched by what it is mostly
- *   about), capped at 1.
+ *   about), capped at 1; words that only frame a request (remember, tell,
+ *   want…) do not count.
  */
 import { documentTerms } from './segment.js';
 import { documentFrequency, type IndexSnapshot } from './searcher.js';
@@ -26,6 +27,13 @@ export const DEFAULT_MIN_RELEVANCE = 0.5;
 
 /** Terms of the query that count in the denominator. */
 const HEAVIEST = 4;
+/**
+ * Words that frame a request rather than say what it is about ("what do you
+ * remember about…", "can you tell me…", "I want to…"): left out of the
+ * measure (a framing word no memory contains would otherwise weigh most).
+ * Analysed as the query is, so their stems match.
+ */
+const REQUEST_WORDS = new Set(analyze('remember remind recall tell know think want need please thanks thank say said mention mentioned talk talked discuss discussed ask asked again anything something'));
 const PREFIX_CREDIT = 0.5;
 
 export type RelevanceOf = (doc: Pick<SearchDoc, 'text' | 'tags' | 'category'> & { date?: string }) => number;
@@ -33,7 +41,8 @@ export type RelevanceOf = (doc: Pick<SearchDoc, 'text' | 'tags' | 'category'> & 
 /** The relevance measure for one query's terms over a snapshot. */
 export function relevanceScorer(snapshot: IndexSnapshot, terms: readonly string[]): RelevanceOf {
   const total = Math.max(1, snapshot.totalDocs);
-  const weighted = terms.map((term) => {
+  const about = terms.filter((t) => !REQUEST_WORDS.has(t));
+  const weighted = (about.length > 0 ? about : terms).map((term) => {
     const df = documentFrequency(snapshot, Buffer.from(term, 'utf8'));
     return { term, weight: Math.log(1 + (total - df + 0.5) / (df + 0.5)), prefix: prefixEligible(term) };
   });

@@ -15,7 +15,7 @@ export interface MemoryRoot {
   /** Tier the documents belong to (reflections are hot). */
   tier: Tier;
   dir: string;
-  /** Globs (relative to dir) that are not memory files. */
+  /** What is not memory under dir: a file (`README.md`) or a folder and its content (`Reflections/**`); see listMarkdown. */
   ignore?: string[];
 }
 

@@ -128,8 +128,8 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
   const cache = useCache ? new QueryCache(paths.index) : undefined;
   const now = () => (deps.now?.() ?? new Date()).getTime();
   const cacheKey = JSON.stringify({
-    // The shape of a cached response: 2 since results carry `relevance`.
-    v: 2,
+    // The shape of a cached response: 2 since results carry `relevance`, 3 since framing words do not count in it.
+    v: 3,
     q: query,
     f: filters,
     l: limit,
