@@ -7,13 +7,19 @@
  * Only what the program changes is re-formatted: appended or removed
  * observations and the frontmatter keys it owns.
  *
- * Provenance lives in the frontmatter, keyed by observation id:
- *   provenance:
- *     o-7f3a9c21e0: openclaw main 5f2a9c1e e1f2a3b4,c5d6e7f8
+ * Provenance lives in a comment block at the end of the file, one line per observation id, so the
+ * first lines of a file (what a chunking indexer such as OpenClaw's memory_search reads first) carry
+ * observations, not ids:
+ *   <!-- oc-memory provenance (id: source agent session entries)
+ *   o-7f3a9c21e0: openclaw main 5f2a9c1e e1f2a3b4,c5d6e7f8
+ *   -->
+ * Files written before keep a `provenance:` map in the frontmatter; it is read, and moved to the
+ * block the first time the program rewrites the file (README "File formats").
  */
 import { createRequire } from 'node:module';
 import type { List, ListItem, Root } from 'mdast';
 import { OcmError } from './errors.js';
+import { editFrontmatter, readFrontmatterYaml, splitFrontmatter, yamlValue } from './frontmatter.js';
 import { formatObservationLine, parseObservationContent } from './observation-line.js';
 import { plainConstructor } from './plain-record.js';
 import type { Observation, Provenance, Tier } from './types.js';
@@ -25,7 +31,6 @@ import type { Observation, Provenance, Tier } from './types.js';
  * js-yaml and yaml are CommonJS, so a synchronous require() is fine.
  */
 const require = createRequire(import.meta.url);
-const jsYaml = (): typeof import('js-yaml') => require('js-yaml') as typeof import('js-yaml');
 const yamlLib = (): typeof import('yaml') => require('yaml') as typeof import('yaml');
 
 type MarkdownParse = (body: string) => Root;
@@ -57,6 +62,13 @@ export interface Frontmatter {
   error?: string;
   /** Program changed the data: regenerate on format. */
   dirty: boolean;
+  /**
+   * The data as read, before the program changed anything: a changed block is edited key by key
+   * against it (comments and the user's layout stay). Absent for a new block.
+   */
+  original?: Record<string, unknown>;
+  /** Whether `raw` is exactly what the program writes for `original` (then it is written anew, fast). Decided on first write. */
+  canonical?: boolean;
 }
 
 export type Segment =
@@ -74,6 +86,8 @@ export interface ParsedObservation {
   id: string | undefined;
   /** Continuation lines (nested notes) under the item, kept verbatim. */
   extra: string;
+  /** The id was written on a line of its own under the item (`  ^o-…`), not at the end of its first line. */
+  idInExtra: boolean;
   /** 1-based line of the item in the file. */
   startLine: number;
   endLine: number;
@@ -88,7 +102,25 @@ export interface DayFile {
    * new lines included (see README "File formats").
    */
   encoding?: { bom: boolean; crlf: boolean };
+  /** Provenance by observation id: the block at the end of the file (and a `provenance:` map of an older frontmatter). */
+  provenance?: ProvenanceBlock;
 }
+
+export interface ProvenanceBlock {
+  /** id → `source agent session entries` (see formatProvenance). */
+  map: Record<string, unknown>;
+  /** The segment that holds the block's text, in the file's segments (its text is '' while the file has no block). */
+  segment: Segment & { kind: 'raw' };
+  /** The map changed: the block is written anew. */
+  dirty: boolean;
+  /** The frontmatter still holds a `provenance:` map (a file written before the block): it goes on the next write. */
+  inFrontmatter: boolean;
+}
+
+/** The first line of the provenance block, and its last. */
+const PROVENANCE_OPEN = '<!-- oc-memory provenance';
+const PROVENANCE_HEADER = `${PROVENANCE_OPEN} (id: source agent session entries)\n`;
+const PROVENANCE_CLOSE = '-->';
 
 const BOM = '\uFEFF';
 
@@ -102,36 +134,89 @@ function withoutSavedEncoding(text: string): { text: string; encoding?: DayFile[
   return bom || crlf ? { text, encoding: { bom, crlf } } : { text };
 }
 
-const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
 const OWNED_KEYS = ['date', 'tier', 'agent', 'observations', 'tags'] as const;
 
-function parseFrontmatter(text: string): { fm: Frontmatter; body: string; bodyLineOffset: number } {
-  const m = FRONTMATTER.exec(text);
-  if (!m || !text.startsWith('---')) return { fm: { data: {}, raw: '', dirty: false }, body: text, bodyLineOffset: 0 };
-  const raw = m[0];
-  const body = text.slice(raw.length);
-  const bodyLineOffset = raw.split('\n').length - 1;
+function parseFrontmatter(text: string): { fm: Frontmatter; body: string; bodyLineOffset: number; provenance?: Record<string, unknown> } {
+  const block = splitFrontmatter(text);
+  if (!block) return { fm: { data: {}, raw: '', dirty: false }, body: text, bodyLineOffset: 0 };
+  const { raw, body, lines: bodyLineOffset } = block;
   try {
-    // js-yaml with its core schema (dates stay strings). Not the `yaml`
-    // package here: its duplicate-key check is quadratic, ~40 ms for the
-    // 1000-entry provenance map of a busy day (js-yaml: ~5 ms, same errors on
-    // duplicate keys). The YAML text is what gray-matter (used before, ~60 ms
-    // to load) handed its engine: after the opening `---`, up to the first
-    // line that starts with `---`; nothing but comments is an empty map.
-    const afterOpen = raw.slice(3);
-    const close = afterOpen.indexOf('\n---');
-    const yamlText = close === -1 ? afterOpen : afterOpen.slice(0, close);
-    let parsed: unknown = {};
-    if (yamlText.replace(/^\s*#[^\n]+/gm, '').trim() !== '') {
-      const yaml = jsYaml();
-      parsed = yaml.load(yamlText, { schema: yaml.CORE_SCHEMA });
+    // js-yaml (lib/frontmatter.ts): not the `yaml` package, whose duplicate-key check is quadratic,
+    // ~40 ms for the 1000-entry provenance map of a busy day in a file written before the block.
+    const data = readFrontmatterYaml(block.yaml);
+    const original = { ...data };
+    const provenance = data.provenance;
+    if (provenance && typeof provenance === 'object' && !Array.isArray(provenance)) {
+      delete data.provenance;
+      return { fm: { data, raw, dirty: false, original }, body, bodyLineOffset, provenance: provenance as Record<string, unknown> };
     }
-    const data = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-    return { fm: { data, raw, dirty: false }, body, bodyLineOffset };
+    return { fm: { data, raw, dirty: false, original }, body, bodyLineOffset };
   } catch (error) {
     const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
     return { fm: { data: {}, raw, error: message, dirty: false }, body, bodyLineOffset };
   }
+}
+
+/** Where the provenance block sits in a body: [start, end) of its lines, and its map. Undefined when there is none. */
+function findProvenanceBlock(body: string): { start: number; end: number; map: Record<string, unknown> } | undefined {
+  let start = body.lastIndexOf(`\n${PROVENANCE_OPEN}`);
+  if (start !== -1) start += 1;
+  else if (body.startsWith(PROVENANCE_OPEN)) start = 0;
+  else return undefined;
+  const first = body.indexOf('\n', start);
+  if (first === -1) return undefined;
+  let close = first;
+  for (;;) {
+    const next = body.indexOf('\n', close + 1);
+    const line = body.slice(close + 1, next === -1 ? body.length : next);
+    if (line.trimEnd() === PROVENANCE_CLOSE) {
+      const end = next === -1 ? body.length : next + 1;
+      return { start, end, map: parseProvenanceLines(body.slice(first + 1, close + 1)) };
+    }
+    if (next === -1) return undefined; // never closed: an ordinary HTML comment
+    close = next;
+  }
+}
+
+function hasSeveralProvenanceBlocks(body: string): boolean {
+  const first = body.startsWith(PROVENANCE_OPEN) ? 0 : body.indexOf(`\n${PROVENANCE_OPEN}`);
+  return first !== -1 && body.indexOf(`\n${PROVENANCE_OPEN}`, first + 1) !== -1;
+}
+
+/**
+ * A body with more than one provenance block, as Git's union merge leaves a day file both devices
+ * appended to (each side's block, one perhaps unclosed, with the other side's lines between): every
+ * other line stays where it is, the provenance lines go into one block at the end. The file is then
+ * not what was read: union repair writes it back (lib/sync/union-repair.ts).
+ */
+function joinProvenanceBlocks(body: string): string {
+  const kept: string[] = [];
+  // By id (both sides have the lines they had in common): the first place, the last value.
+  const provenance = new Map<string, string>();
+  let inBlock = false;
+  for (const line of body.split('\n')) {
+    if (line.startsWith(PROVENANCE_OPEN)) inBlock = true;
+    else if (inBlock && line.trimEnd() === PROVENANCE_CLOSE) inBlock = false;
+    else if (inBlock && PROVENANCE_LINE.test(line)) provenance.set(line.slice(0, line.indexOf(':')), line);
+    else kept.push(line);
+  }
+  while (kept.length > 0 && kept[kept.length - 1]!.trim() === '') kept.pop();
+  return `${kept.join('\n')}\n\n${PROVENANCE_HEADER}${[...provenance.values()].map((l) => `${l}\n`).join('')}${PROVENANCE_CLOSE}\n`;
+}
+
+const PROVENANCE_LINE = /^[^\s:]+: \S/;
+
+/** `id: value` lines (others, blank ones, are skipped; a repeated id: the last wins). */
+function parseProvenanceLines(text: string): Record<string, unknown> {
+  const map = Object.create(null) as Record<string, unknown>;
+  for (const line of text.split('\n')) {
+    const colon = line.indexOf(': ');
+    if (colon <= 0) continue;
+    const id = line.slice(0, colon).trim();
+    const value = line.slice(colon + 2).trim();
+    if (id !== '' && !/\s/.test(id) && value !== '') map[id] = value;
+  }
+  return map;
 }
 
 type ItemRange = { start: number; end: number; line: number; endLine: number; node?: ListItem };
@@ -191,10 +276,39 @@ export function remarkListItemRanges(body: string): ItemRange[] {
 /** Parse a day file. Never throws on content: broken frontmatter is kept and flagged. */
 export function parseDayFile(saved: string): DayFile {
   const { text, encoding } = withoutSavedEncoding(saved);
-  const { fm, body, bodyLineOffset } = parseFrontmatter(text);
+  const { fm, body: saidBody, bodyLineOffset, provenance: inFrontmatter } = parseFrontmatter(text);
+  const body = hasSeveralProvenanceBlocks(saidBody) ? joinProvenanceBlocks(saidBody) : saidBody;
   const segments: Segment[] = [];
-  if (fm.raw) segments.push({ kind: 'raw', text: '' }); // placeholder keeps indices simple
-  segments.length = 0;
+  const found = findProvenanceBlock(body);
+  let blockSegment: (Segment & { kind: 'raw' }) | undefined;
+  if (!found) {
+    pushBodySegments(segments, body, bodyLineOffset);
+  } else {
+    // The block is one raw segment; what a user wrote after it is read as usual.
+    pushBodySegments(segments, body.slice(0, found.start), bodyLineOffset);
+    blockSegment = { kind: 'raw', text: body.slice(found.start, found.end) };
+    segments.push(blockSegment);
+    if (found.end < body.length) {
+      const before = body.slice(0, found.end);
+      let lines = 0;
+      for (let i = before.indexOf('\n'); i !== -1; i = before.indexOf('\n', i + 1)) lines++;
+      pushBodySegments(segments, body.slice(found.end), bodyLineOffset + lines);
+    }
+  }
+  const file: DayFile = encoding ? { frontmatter: fm, segments, encoding } : { frontmatter: fm, segments };
+  if (found || inFrontmatter) {
+    let map = found?.map ?? (Object.create(null) as Record<string, unknown>);
+    if (inFrontmatter) {
+      // Both (a file written before the block, then merged or edited): the block's lines win.
+      map = Object.assign(Object.create(null) as Record<string, unknown>, inFrontmatter, found?.map);
+    }
+    file.provenance = { map, segment: blockSegment ?? { kind: 'raw', text: '' }, dirty: false, inFrontmatter: inFrontmatter !== undefined };
+  }
+  return file;
+}
+
+/** The segments of a Markdown body whose first line is line `lineOffset + 1` of the file. */
+function pushBodySegments(segments: Segment[], body: string, lineOffset: number): void {
   let cursor = 0;
   for (const range of listItemRanges(body)) {
     const raw = body.slice(range.start, range.end);
@@ -204,6 +318,9 @@ export function parseDayFile(saved: string): DayFile {
     const parsed = bullet ? parseObservationContent(firstLine.slice(bullet[0].length)) : undefined;
     if (!parsed) continue;
     if (range.start > cursor) segments.push({ kind: 'raw', text: body.slice(cursor, range.start) });
+    const extra = firstNewline === -1 ? '' : raw.slice(firstNewline);
+    // An id a user moved onto a line of its own under the item (Obsidian's style for a block id) is still its id.
+    const ownLineId = parsed.id === undefined && extra !== '' ? OWN_LINE_ID.exec(extra)?.[1] : undefined;
     segments.push({
       kind: 'obs',
       raw,
@@ -216,27 +333,53 @@ export function parseDayFile(saved: string): DayFile {
         category: parsed.category,
         text: parsed.text,
         tags: parsed.tags,
-        id: parsed.id,
-        extra: firstNewline === -1 ? '' : raw.slice(firstNewline),
-        startLine: range.line + bodyLineOffset,
-        endLine: range.endLine + bodyLineOffset,
+        id: ownLineId ?? parsed.id,
+        extra,
+        idInExtra: ownLineId !== undefined,
+        startLine: range.line + lineOffset,
+        endLine: range.endLine + lineOffset,
       },
     });
     cursor = range.end;
   }
   if (cursor < body.length) segments.push({ kind: 'raw', text: body.slice(cursor) });
-  return encoding ? { frontmatter: fm, segments, encoding } : { frontmatter: fm, segments };
 }
+
+/** A continuation line that is only a block id. */
+const OWN_LINE_ID = /\n[ \t]*\^(o-[0-9a-f]{6,})[ \t]*(?:\n|$)/;
 
 function formatFrontmatter(fm: Frontmatter): string {
   if (!fm.dirty) return fm.raw;
+  if (fm.raw === '' || fm.original === undefined) return canonicalFrontmatter(fm.data);
+  fm.canonical ??= fm.raw === canonicalFrontmatter(fm.original);
+  if (fm.canonical) return canonicalFrontmatter(fm.data);
+  // Edited by hand (comments, flow lists, keys of the user's own): only the changed keys change,
+  // and tags in the user's order stay in it while they are the same tags.
+  const tags = fm.data.tags;
+  const before = fm.original.tags;
+  const data = Array.isArray(tags) && Array.isArray(before) && sameMembers(tags, before) ? { ...fm.data, tags: before } : fm.data;
+  return editFrontmatter(fm.raw, fm.original, data, frontmatterScalar) ?? canonicalFrontmatter(fm.data);
+}
+
+function sameMembers(a: readonly unknown[], b: readonly unknown[]): boolean {
+  const set = new Set(b);
+  return a.length === set.size && a.every((v) => set.has(v));
+}
+
+/** A value in a frontmatter the program edits: as formatPlainOwnedKeys writes it, else quoted by the YAML serialiser. */
+function frontmatterScalar(value: unknown): string {
+  return isPlainWord(value) || (Number.isSafeInteger(value) && !Object.is(value, -0)) ? String(value) : yamlValue(value);
+}
+
+/** The frontmatter block exactly as the program writes it for `data` (owned keys first). */
+function canonicalFrontmatter(data: Record<string, unknown>): string {
   const ordered: Record<string, unknown> = {};
-  for (const key of OWNED_KEYS) if (fm.data[key] !== undefined) ordered[key] = fm.data[key];
-  for (const [key, value] of Object.entries(fm.data)) {
+  for (const key of OWNED_KEYS) if (data[key] !== undefined) ordered[key] = data[key];
+  for (const [key, value] of Object.entries(data)) {
     if (key === 'provenance' || key in ordered) continue;
     ordered[key] = value;
   }
-  const provenance = fm.data.provenance;
+  const provenance = data.provenance;
   const yaml =
     formatPlainOwnedKeys(ordered) ??
     (Object.keys(ordered).length ? yamlLib().stringify(ordered, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'any' }) : '').replace(
@@ -249,7 +392,8 @@ function formatFrontmatter(fm: Frontmatter): string {
         return `tags: [${list.join(', ')}]\n`;
       },
     );
-  return `---\n${yaml}${provenance === undefined ? '' : formatProvenanceBlock(provenance)}---\n`;
+  // A `provenance:` map only in the data as read from a file written before the block (to recognise its own text).
+  return `---\n${yaml}${provenance === undefined ? '' : formatFrontmatterProvenance(provenance)}---\n`;
 }
 
 /** A string the `yaml` serialiser writes as it is: a name, a date, a tag; never one that reads as a number, bool or null. */
@@ -298,27 +442,22 @@ function yamlScalar(text: string): string {
 }
 
 /**
- * The provenance map, one `id: source agent session entries` line each. Written
- * by hand: it is the one part of a day file's frontmatter that grows with
- * every observation, and a generic YAML serialiser re-emitting it on every
- * append made long transcripts quadratic.
+ * The provenance block at the end of a day file: one `id: source agent session entries` line each,
+ * inside an HTML comment (hidden in Obsidian's reading view). Written by hand: it grows with every
+ * observation, and a long job writes it after every chunk (see ProvenanceMemo).
  */
-function formatProvenanceBlock(provenance: unknown): string {
-  if (!provenance || typeof provenance !== 'object' || Array.isArray(provenance)) {
-    return yamlLib().stringify({ provenance }, { lineWidth: 0 });
-  }
-  const map = provenance as Record<string, unknown>;
+function formatProvenanceBlock(map: Record<string, unknown>): string {
   // Object.keys, not entries: entries is several times slower on a map of thousands of keys.
   const ids = Object.keys(map);
-  if (ids.length === 0) return 'provenance: {}\n';
+  if (ids.length === 0) return '';
   const memo = provenanceMemos.get(map);
   const reuse = memo !== undefined && startsWithMemo(map, ids, memo);
   const values: string[] = reuse ? memo.values : [];
-  const out = provenanceLines(reuse ? memo.text : 'provenance:\n', map, ids, reuse ? memo.ids.length : 0, values);
+  const out = provenanceLines(reuse ? memo.text : PROVENANCE_HEADER, map, ids, reuse ? memo.ids.length : 0, values);
   // `values` has a value for every line only when every value was a string.
   if (values.length === ids.length) provenanceMemos.set(map, { ids, values, text: out });
   else provenanceMemos.delete(map);
-  return out;
+  return `${out}${PROVENANCE_CLOSE}\n`;
 }
 
 /**
@@ -331,11 +470,29 @@ function provenanceLines(out: string, map: Record<string, unknown>, ids: readonl
     const id = ids[i]!;
     const value = map[id];
     if (typeof value === 'string') {
-      out += `  ${yamlScalar(id)}: ${yamlScalar(value)}\n`;
+      out += `${id}: ${value}\n`;
       values.push(value);
     } else {
-      out += yamlLib().stringify({ [id]: value }, { lineWidth: 0 }).replace(/^/gm, '  ').replace(/ +$/, '');
+      // Not ours (a hand edit of an older frontmatter map): kept, on one line.
+      out += `${id}: ${JSON.stringify(value) ?? ''}\n`;
     }
+  }
+  return out;
+}
+
+/**
+ * A `provenance:` map as the program wrote it into the frontmatter before the block: only to tell
+ * a frontmatter the program wrote from one a user edited (see formatFrontmatter).
+ */
+function formatFrontmatterProvenance(provenance: unknown): string {
+  if (!provenance || typeof provenance !== 'object' || Array.isArray(provenance)) return yamlLib().stringify({ provenance }, { lineWidth: 0 });
+  const map = provenance as Record<string, unknown>;
+  const ids = Object.keys(map);
+  if (ids.length === 0) return 'provenance: {}\n';
+  let out = 'provenance:\n';
+  for (const id of ids) {
+    const value = map[id];
+    out += typeof value === 'string' ? `  ${yamlScalar(id)}: ${yamlScalar(value)}\n` : yamlLib().stringify({ [id]: value }, { lineWidth: 0 }).replace(/^/gm, '  ').replace(/ +$/, '');
   }
   return out;
 }
@@ -369,7 +526,8 @@ function formatSegment(seg: Segment): string {
   if (seg.kind === 'raw') return seg.text;
   if (!seg.dirty) return seg.raw;
   const { line } = seg;
-  return formatObservationLine({ ...line, id: line.id ?? '' }) + line.extra;
+  // An id on a line of its own stays there (in `extra`).
+  return formatObservationLine({ ...line, id: line.idInExtra ? '' : line.id ?? '' }) + line.extra;
 }
 
 /**
@@ -384,9 +542,47 @@ function formatSegments(segments: readonly Segment[]): string {
 
 /** Serialise a day file. For an unchanged parse, returns the input byte for byte. */
 export function formatDayFile(file: DayFile): string {
+  settleProvenance(file);
   const text = formatFrontmatter(file.frontmatter) + formatSegments(file.segments);
   if (!file.encoding) return text;
   return (file.encoding.bom ? BOM : '') + (file.encoding.crlf ? text.replace(/\n/g, '\r\n') : text);
+}
+
+/**
+ * Before a write: a `provenance:` map found in the frontmatter's data goes to the block (union-repair
+ * reads a merged older frontmatter into the data), a file still holding such a map in its frontmatter
+ * loses it there as soon as either part changes, and a changed block gets its new text.
+ */
+function settleProvenance(file: DayFile): void {
+  const fm = file.frontmatter;
+  const stray = fm.data.provenance;
+  if (stray !== undefined) {
+    delete fm.data.provenance;
+    fm.dirty = true;
+    if (stray && typeof stray === 'object' && !Array.isArray(stray)) {
+      const block = provenanceBlock(file);
+      for (const [id, value] of Object.entries(stray)) if (!(id in block.map)) block.map[id] = value;
+      block.dirty = true;
+    }
+  }
+  const block = file.provenance;
+  if (!block) return;
+  if (block.inFrontmatter && (fm.dirty || block.dirty)) {
+    fm.dirty = true;
+    block.dirty = true;
+  }
+  if (!block.dirty) return;
+  const text = formatProvenanceBlock(block.map);
+  const seg = block.segment;
+  if (!file.segments.includes(seg)) {
+    if (text === '') return;
+    // A new block: last in the file, after a blank line.
+    const body = formatSegments(file.segments);
+    const sep = body === '' || body.endsWith('\n\n') ? '' : body.endsWith('\n') ? '\n' : '\n\n';
+    if (sep !== '') file.segments.push({ kind: 'raw', text: sep });
+    file.segments.push(seg);
+  }
+  seg.text = text;
 }
 
 /** A new, empty day file. */
@@ -436,18 +632,29 @@ export function parseProvenance(text: unknown): Provenance | undefined {
   };
 }
 
-function provenanceMap(fm: Frontmatter): Record<string, unknown> {
-  const p = fm.data.provenance;
-  return p && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : {};
+const NO_PROVENANCE: Record<string, unknown> = Object.freeze(Object.create(null) as Record<string, unknown>);
+
+function provenanceMap(file: DayFile): Record<string, unknown> {
+  return file.provenance?.map ?? NO_PROVENANCE;
 }
 
-/** The file's provenance map to add to; a new one when it has none. */
-function ownProvenanceMap(fm: Frontmatter): Record<string, unknown> {
-  const p = fm.data.provenance;
-  if (p && typeof p === 'object' && !Array.isArray(p)) return p as Record<string, unknown>;
+/** The file's provenance block to add to; a new, empty one when it has none. */
+function provenanceBlock(file: DayFile): ProvenanceBlock {
   // Prototype-less: V8 keeps such an object as a hash table from the start, where
   // a `{}` given thousands of new keys one by one gets a new hidden class per key.
-  return Object.create(null) as Record<string, unknown>;
+  file.provenance ??= { map: Object.create(null) as Record<string, unknown>, segment: { kind: 'raw', text: '' }, dirty: false, inFrontmatter: false };
+  return file.provenance;
+}
+
+/** Ids written anywhere in the file's body but the provenance block (an id moved by hand off its line is still there). */
+function mentionedIds(file: DayFile): Set<string> {
+  const ids = new Set<string>();
+  for (const seg of file.segments) {
+    if (seg === file.provenance?.segment) continue;
+    const text = seg.kind === 'raw' ? seg.text : seg.raw;
+    for (const m of text.matchAll(/\bo-[0-9a-f]{6,}\b/g)) ids.add(m[0]);
+  }
+  return ids;
 }
 
 export interface FileContext {
@@ -467,7 +674,7 @@ export function listObservations(file: DayFile, context: FileContext = {}): Loca
   const fmDate = typeof file.frontmatter.data.date === 'string' ? file.frontmatter.data.date : undefined;
   const date = fmDate ?? context.date ?? '';
   const agent = typeof file.frontmatter.data.agent === 'string' ? file.frontmatter.data.agent : context.agent ?? 'main';
-  const prov = provenanceMap(file.frontmatter);
+  const prov = provenanceMap(file);
   const out: LocatedObservation[] = [];
   for (const seg of file.segments) {
     if (seg.kind !== 'obs') continue;
@@ -508,27 +715,25 @@ function refreshOwnedFrontmatter(file: DayFile, lineIds?: Set<string>): void {
     for (const t of s.line.tags) tags.add(t);
     if (!lineIds && s.line.id) ids.add(s.line.id);
   }
-  const prov = provenanceMap(file.frontmatter);
+  const prov = provenanceMap(file);
   const keys = Object.keys(prov);
-  // Provenance of lines no longer in the file goes. Usually every entry stays:
+  // Provenance of ids no longer in the file goes. Usually every entry stays:
   // then the map is kept as it is (adding thousands of keys to a new object one by one is slow).
-  let keptProv = prov;
-  let kept = keys.length;
   // (An empty id is never a line's id.)
   const isLine = (id: string) => id !== '' && ids.has(id);
   if (!keys.every(isLine)) {
-    keptProv = {};
-    kept = 0;
-    for (const id of keys) {
-      if (!isLine(id)) continue;
-      keptProv[id] = prov[id];
-      kept++;
-    }
+    // An id a user moved off its line (onto a line of its own, into a note) still exists: its provenance stays.
+    const mentioned = mentionedIds(file);
+    const kept = Object.create(null) as Record<string, unknown>;
+    for (const id of keys) if (isLine(id) || mentioned.has(id)) kept[id] = prov[id];
+    const block = provenanceBlock(file);
+    block.map = kept;
+    block.dirty = true;
+    // The block's text follows at once (callers read the raw segments, e.g. to tell an emptied day).
+    if (file.segments.includes(block.segment)) block.segment.text = formatProvenanceBlock(kept);
   }
   file.frontmatter.data.observations = count;
   file.frontmatter.data.tags = [...tags].sort();
-  if (kept > 0) file.frontmatter.data.provenance = keptProv;
-  else delete file.frontmatter.data.provenance;
   file.frontmatter.dirty = true;
 }
 
@@ -574,12 +779,11 @@ export class DayFileAppender {
     if (allKnown(this.ids, observations)) return 0;
     assertWritable(this.file, path);
     const fresh = observations.filter((o) => !this.ids.has(o.id) && (this.ids.add(o.id), true));
-    insertSegments(this.file.segments, observationSegments(fresh));
+    insertSegments(this.file.segments, observationSegments(fresh), this.file.provenance?.segment);
     // Added to the file's own map (not a copy of it: copying thousands of keys per append is slow).
-    const prov = ownProvenanceMap(this.file.frontmatter);
-    const withProvenance = addProvenance(prov, fresh);
-    this.file.frontmatter.data.provenance = prov;
-    this.updateOwnedFrontmatter(fresh.length, withProvenance > 0, tagsOf(fresh));
+    const block = provenanceBlock(this.file);
+    if (addProvenance(block.map, fresh) > 0) block.dirty = true;
+    this.updateOwnedFrontmatter(fresh.length, tagsOf(fresh));
     return fresh.length;
   }
 
@@ -593,8 +797,9 @@ export class DayFileAppender {
     if (lines.length === 0) return 0;
     assertWritable(this.file, path);
     const added: Segment[] = [];
-    const from = provenanceMap(other.frontmatter);
-    const prov = ownProvenanceMap(this.file.frontmatter);
+    const from = provenanceMap(other);
+    const block = provenanceBlock(this.file);
+    const prov = block.map;
     let withProvenance = 0;
     for (const seg of lines) {
       const id = seg.line.id!;
@@ -605,16 +810,16 @@ export class DayFileAppender {
         withProvenance++;
       }
     }
-    insertSegments(this.file.segments, added);
-    this.file.frontmatter.data.provenance = prov;
+    insertSegments(this.file.segments, added, this.file.provenance?.segment);
+    if (withProvenance > 0) block.dirty = true;
     const tags = new Set<string>();
     for (const seg of lines) for (const t of seg.line.tags) tags.add(t);
-    this.updateOwnedFrontmatter(lines.length, withProvenance > 0, tags);
+    this.updateOwnedFrontmatter(lines.length, tags);
     return lines.length;
   }
 
-  /** The owned keys after `added` new lines (`withProvenance`: some have provenance) with these tags. */
-  private updateOwnedFrontmatter(added: number, withProvenance: boolean, newTags: Set<string>): void {
+  /** The owned keys after `added` new lines with these tags. */
+  private updateOwnedFrontmatter(added: number, newTags: Set<string>): void {
     const fm = this.file.frontmatter;
     if (this.tags === undefined) {
       // `ids` now holds exactly the ids of the file's lines.
@@ -629,7 +834,6 @@ export class DayFileAppender {
     const before = this.tags.size;
     for (const t of newTags) this.tags.add(t);
     if (this.tags.size !== before) fm.data.tags = [...this.tags].sort();
-    if (!withProvenance && fm.data.provenance !== undefined && isEmptyMap(fm.data.provenance as Record<string, unknown>)) delete fm.data.provenance;
     fm.dirty = true;
   }
 }
@@ -643,11 +847,6 @@ function tagsOf(observations: Observation[]): Set<string> {
   const tags = new Set<string>();
   for (let i = 0; i < observations.length; i++) for (const t of observations[i]!.tags) tags.add(t);
   return tags;
-}
-
-function isEmptyMap(map: Record<string, unknown>): boolean {
-  for (const _ in map) return false;
-  return true;
 }
 
 /** The last `count` observation segments with an id, in file order. */
@@ -685,6 +884,7 @@ const AppendedLine = plainConstructor(function (this: ParsedObservation, o: Obse
   this.tags = o.tags;
   this.id = o.id;
   this.extra = '';
+  this.idInExtra = false;
   this.startLine = 0;
   this.endLine = 0;
 });
@@ -724,13 +924,22 @@ function observationSegments(observations: Observation[]): Segment[] {
 
 /**
  * Insert new observation segments (each after its separator) after the last observation, before
- * any trailing notes; the first observations go after the existing text, after a blank line.
+ * any trailing notes and the provenance block; the first observations go after the existing text, after a blank line.
  * The file then ends with a newline.
  */
-function insertSegments(segments: Segment[], added: Segment[]): void {
+function insertSegments(segments: Segment[], added: Segment[], provenanceSegment?: Segment): void {
   let lastObs = segments.length - 1;
   while (lastObs >= 0 && segments[lastObs]!.kind !== 'obs') lastObs--;
-  if (lastObs >= 0) {
+  const block = lastObs < 0 && provenanceSegment ? segments.indexOf(provenanceSegment) : -1;
+  if (block !== -1) {
+    // No observation yet, but a provenance block (of ids a user moved off their lines): the new lines go before it.
+    const after = segments.splice(block);
+    const body = formatSegments(segments);
+    added[0] = { kind: 'raw', text: body === '' || body.endsWith('\n\n') ? '' : body.endsWith('\n') ? '\n' : '\n\n' };
+    for (const seg of added) segments.push(seg);
+    segments.push({ kind: 'raw', text: '\n\n' });
+    for (const seg of after) segments.push(seg);
+  } else if (lastObs >= 0) {
     // In place, without spreading the new segments as arguments (a long list would overflow the stack).
     const after = segments.splice(lastObs + 1);
     for (const seg of added) segments.push(seg);

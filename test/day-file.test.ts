@@ -80,7 +80,9 @@ test('a new file: append → format → parse is lossless, and appending the sam
   );
   assert.equal(appendObservations(again, [a, b]), 0);
   assert.equal(formatDayFile(again), text);
-  assert.match(text, /^---\ndate: 2026-02-12\ntier: hot\nagent: main\nobservations: 2\ntags: \[typescript\]\nprovenance:\n/);
+  assert.match(text, /^---\ndate: 2026-02-12\ntier: hot\nagent: main\nobservations: 2\ntags: \[typescript\]\n---\n# 2026-02-12\n\n- 🔴/);
+  // Provenance is at the end, out of the first lines a chunking indexer reads.
+  assert.match(text, /\^o-[0-9a-f]+\n\n<!-- oc-memory provenance \(id: source agent session entries\)\no-[0-9a-f]+: openclaw main s1 a1b2c3d4,e5f6a7b8\no-[0-9a-f]+: openclaw main s1 a1b2c3d4,e5f6a7b8\n-->\n$/);
   assert.match(text, /- ✅ 🟡 \[task\] Ship the auth fix by Friday\. \^o-/);
 });
 
@@ -167,7 +169,7 @@ test('observation lines: tags, ids, markers and non-observations', () => {
   assert.equal(observationId({ agent: 'a', session: 's', category: 'fact', text: 'Hello  world.' }), observationId({ agent: 'a', session: 's', category: 'fact', text: 'hello world' }));
 });
 
-test('provenance with awkward session ids and entry ids round-trips through the frontmatter', () => {
+test('provenance with awkward session ids and entry ids round-trips through the provenance block', () => {
   const file = createDayFile({ date: '2026-02-12', agent: 'main', tier: 'hot' });
   const odd = [
     { source: 'generic', agent: 'main', session: 'log 2026-02-12T10:00:00 #1', entryIds: ['line:12', 'a,b'] },
@@ -186,9 +188,10 @@ test('a file written again after appends gets the provenance block that formatti
   const file = createDayFile({ date: '2026-02-12', agent: 'main', tier: 'hot' });
   // The same file with a copy of its map: nothing remembered about it, every line formatted.
   const reference = () => {
-    const data = { ...file.frontmatter.data };
-    if (data.provenance) data.provenance = { ...(data.provenance as Record<string, unknown>) };
-    return formatDayFile({ frontmatter: { ...file.frontmatter, data }, segments: file.segments });
+    const block = file.provenance!;
+    const segment = { ...block.segment };
+    const segments = file.segments.map((s) => (s === block.segment ? segment : s));
+    return formatDayFile({ frontmatter: { ...file.frontmatter }, segments, provenance: { ...block, map: { ...block.map }, segment, dirty: true } });
   };
   const step = (texts: string[], provenance?: Observation['provenance']) => {
     appendObservations(file, texts.map((t) => obs(t, provenance ? { provenance } : {})));
@@ -196,7 +199,7 @@ test('a file written again after appends gets the provenance block that formatti
   };
   step(['First fact.', 'Second fact.', 'Third fact.']);
   step(['Fourth fact.'], { source: 'openclaw', agent: 'main', session: 's 2', entryIds: ['', 'x,y'] });
-  const prov = file.frontmatter.data.provenance as Record<string, unknown>;
+  const prov = file.provenance!.map;
   const [first, second] = Object.keys(prov);
   prov[first!] = 'openclaw main other e1'; // changed in place: same key, same place
   assert.equal(formatDayFile(file), reference());

@@ -154,7 +154,50 @@ test('repairUnionMerged recounts a frontmatter with both sides\' keys and keeps 
   assert.equal(day.frontmatter.error, undefined);
   assert.equal(day.frontmatter.data.observations, 2);
   assert.deepEqual(day.frontmatter.data.tags, ['a', 'b']);
-  assert.deepEqual(Object.keys(day.frontmatter.data.provenance as object).sort(), ['o-1111111111', 'o-2222222222']);
-  assert.deepEqual(listObservations(day).map((o) => o.id).sort(), ['o-1111111111', 'o-2222222222']);
+  assert.equal(day.frontmatter.data.provenance, undefined, 'the maps moved to the provenance block');
+  assert.deepEqual(
+    listObservations(day).map((o) => [o.id, o.provenance?.session]).sort(),
+    [['o-1111111111', 's1'], ['o-2222222222', 's2']],
+  );
   assert.equal(repairUnionMerged(fixed), undefined, 'a clean file needs nothing');
+});
+
+test('repairUnionMerged joins the two provenance blocks a union merge leaves (one unclosed, the other side\'s lines between)', () => {
+  const merged = [
+    '---',
+    'date: 2026-06-15',
+    'tier: hot',
+    'agent: main',
+    'observations: 2',
+    'tags: [project]',
+    '---',
+    '# 2026-06-15',
+    '',
+    '- 🟡 09:01 [decision] Observation one. ^o-574dcb6a9c',
+    '- 🟡 18:10 [preference] Device A learned that the deploy key rotates monthly. #project ^o-410b26abbe',
+    '',
+    '<!-- oc-memory provenance (id: source agent session entries)',
+    'o-574dcb6a9c: openclaw main s-1 e0000001',
+    'o-410b26abbe: openclaw main s-3 e000000a',
+    '- 🟢 16:20 [fact] Device B noted the VPN endpoint moved. #vpn ^o-471f73c8b4',
+    '- 🔴 17:21 [decision] Device B also noted a second thing. ^o-d791f7451c',
+    '',
+    '<!-- oc-memory provenance (id: source agent session entries)',
+    'o-574dcb6a9c: openclaw main s-1 e0000001',
+    'o-471f73c8b4: openclaw main s-6 e0000014',
+    'o-d791f7451c: openclaw main s-0 e0000015',
+    '-->',
+    '',
+  ].join('\n');
+  // Read before the repair, every observation is there with its provenance.
+  assert.deepEqual(
+    listObservations(parseDayFile(merged)).map((o) => [o.id, o.provenance?.session]),
+    [['o-574dcb6a9c', 's-1'], ['o-410b26abbe', 's-3'], ['o-471f73c8b4', 's-6'], ['o-d791f7451c', 's-0']],
+  );
+  const fixed = repairUnionMerged(merged)!;
+  assert.ok(fixed, 'the file is rewritten');
+  assert.equal(fixed.split('<!-- oc-memory provenance').length, 2, 'one block');
+  assert.match(fixed, /^observations: 4$/m);
+  assert.match(fixed, /#vpn \^o-471f73c8b4\n- 🔴 17:21 .*\^o-d791f7451c\n\n<!-- oc-memory provenance .*\n(?:o-[0-9a-f]+: .+\n){4}-->\n$/);
+  assert.equal(repairUnionMerged(fixed), undefined);
 });

@@ -6,12 +6,11 @@
  * paragraph is one document, category `reflection`, tier `hot`.
  */
 import { createHash } from 'node:crypto';
-import matter from 'gray-matter';
-import jsYaml from 'js-yaml';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import type { Root, RootContent } from 'mdast';
 import { dateFromFileName, listObservations, parseDayFile } from '../day-file.js';
+import { readFrontmatterYaml, splitFrontmatter } from '../frontmatter.js';
 import { DEFAULT_AGENT } from '../home.js';
 import { agentFromPath } from './roots.js';
 import { PRIORITY_EMOJI, TAG_PATTERN } from '../observation-line.js';
@@ -66,15 +65,13 @@ function sliceLines(lines: string[], start: number, end: number): string {
  */
 export function reflectionDocuments(text: string, options: { path: string; fileName: string }): SearchDoc[] {
   let data: Record<string, unknown> = {};
-  let body = text;
-  let offset = 0;
-  const fm = /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  // Read as day files are (lib/frontmatter.ts); a byte-order mark (Windows Notepad) is not part of the text.
+  const fm = splitFrontmatter(text.startsWith('\uFEFF') ? text.slice(1) : text);
+  const body = fm ? fm.body : text;
+  const offset = fm ? fm.lines : 0;
   if (fm) {
-    body = text.slice(fm[0].length);
-    offset = fm[0].split('\n').length - 1;
     try {
-      const parsed = matter(fm[0], { engines: { yaml: (s: string) => jsYaml.load(s, { schema: jsYaml.CORE_SCHEMA }) as object } });
-      if (parsed.data && typeof parsed.data === 'object') data = parsed.data as Record<string, unknown>;
+      data = readFrontmatterYaml(fm.yaml);
     } catch {
       /* a broken frontmatter still leaves the body searchable */
     }

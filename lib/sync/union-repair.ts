@@ -2,7 +2,8 @@
  * After Git merged a day file by union (both devices appended), the body holds
  * every observation but the frontmatter may hold both sides' versions of the
  * keys the program owns (`observations: 3` and `observations: 4`, two `tags:`
- * lines, two `provenance:` maps). This reads such a frontmatter leniently —
+ * lines, two `provenance:` maps of files written before the provenance block),
+ * and the end of the file both sides' provenance blocks. This reads such a frontmatter leniently —
  * duplicate maps merged, duplicate scalars last-wins — and recounts it from the
  * body; an observation that arrived twice is kept once. Pure; no I/O.
  */
@@ -47,7 +48,8 @@ function duplicateIds(file: DayFile): string[] {
 /** The repaired text of a union-merged day file, or undefined when it needs nothing. */
 export function repairUnionMerged(text: string): string | undefined {
   const file = parseDayFile(text);
-  let changed = false;
+  // Two sides' provenance blocks are joined into one by the parser: written back even when nothing else changes.
+  let changed = formatDayFile(file) !== text;
   if (file.frontmatter.error) {
     const m = FENCE.exec(file.frontmatter.raw);
     const data = m ? lenientFrontmatter(m[1]!) : undefined;
