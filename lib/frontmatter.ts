@@ -2,8 +2,8 @@
  * YAML frontmatter of the Markdown files OC-Memory reads and writes (day files, reflections):
  * finding the block, reading it, and changing keys in it without touching anything else.
  *
- * Reading uses js-yaml with its core schema (dates stay strings): fast to load and ~8 times faster
- * than the `yaml` package on a large map. Changing uses the `yaml` package's Document API, only to
+ * Reading uses js-yaml with its core schema (dates stay strings): the `yaml` package's duplicate-key
+ * check is quadratic (~40 ms for a 1000-entry map, js-yaml ~5 ms), and js-yaml loads faster. Changing uses the `yaml` package's Document API, only to
  * find where each key's value sits in the text: the new value replaces those bytes and nothing else,
  * so comments, flow lists, quoting, blank lines and keys the program does not own stay byte for byte
  * (README "File formats").
