@@ -7,11 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { runCli, tempDir } from './helpers/cli.js';
-import { newHome } from './helpers/tier-home.js';
+import { makeObservation, newHome } from './helpers/tier-home.js';
 import { appendObservations, formatDayFile, listObservations, parseDayFile } from '../lib/day-file.js';
 import { dayFilePath } from '../lib/home.js';
-import { observationId } from '../lib/observation-line.js';
-import type { Observation } from '../lib/types.js';
 
 const BOM = '\uFEFF';
 const DAY = `---
@@ -36,20 +34,7 @@ const VARIANTS: Record<string, string> = {
   crlf: DAY.replace(/\n/g, '\r\n'),
 };
 
-function newObservation(text: string): Observation {
-  return {
-    id: observationId({ agent: 'main', session: 's2', category: 'fact', text }),
-    date: '2026-02-12',
-    time: '12:00',
-    priority: 'medium',
-    done: false,
-    category: 'fact',
-    text,
-    tags: ['lisbon'],
-    agent: 'main',
-    provenance: { source: 'openclaw', agent: 'main', session: 's2', entryIds: ['c0ffee00'] },
-  };
-}
+const newObservation = (text: string) => makeObservation(9, '2026-02-12', { text, tags: ['lisbon'] });
 
 for (const [name, saved] of Object.entries(VARIANTS)) {
   test(`a day file saved with ${name} is the same day, and is written back byte for byte`, () => {

@@ -27,20 +27,25 @@ async function logLines(logs: string): Promise<Array<Record<string, unknown>>> {
   return out;
 }
 
-test('a FIFO and symlinks to /dev/zero and /dev/urandom among the transcripts are skipped with a log entry; observe and sources finish', { skip: process.platform === 'win32' && 'no FIFOs or /dev/zero' }, async (t) => {
+/** A temp OpenClaw state folder with an empty sessions folder, and a memory home that reads it. */
+async function openClawHome(t: { after(fn: () => Promise<void>): void }) {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
   const sessions = join(dir, 'openclaw', 'agents', 'main', 'sessions');
   await mkdir(sessions, { recursive: true });
+  const home = join(dir, 'home');
+  await mkdir(home);
+  await writeFile(join(home, 'config.yaml'), 'timezone: UTC\nsources: {openclaw_db: {enabled: false}}\n');
+  return { dir, sessions, home, env: { OPENCLAW_STATE_DIR: join(dir, 'openclaw'), HOME: dir } };
+}
+
+test('a FIFO and symlinks to /dev/zero and /dev/urandom among the transcripts are skipped with a log entry; observe and sources finish', { skip: process.platform === 'win32' && 'no FIFOs or /dev/zero' }, async (t) => {
+  const { sessions, home, env } = await openClawHome(t);
   await copyFile(FIXTURE, join(sessions, `${SESSION}.jsonl`));
   const mkfifo = await execa('mkfifo', [join(sessions, `${SPECIAL.fifo}.jsonl`)], { reject: false, timeout: 10_000 });
   assert.equal(mkfifo.exitCode, 0, mkfifo.stderr);
   await symlink('/dev/zero', join(sessions, `${SPECIAL.zero}.jsonl`));
   await symlink('/dev/urandom', join(sessions, `${SPECIAL.urandom}.jsonl`));
-  const home = join(dir, 'home');
-  await mkdir(home);
-  await writeFile(join(home, 'config.yaml'), 'timezone: UTC\nsources: {openclaw_db: {enabled: false}}\n');
-  const env = { OPENCLAW_STATE_DIR: join(dir, 'openclaw'), HOME: dir };
 
   // Bounded: before the fix this never ended (the FIFO open blocks, /dev/zero never ends).
   const observe = await runCli(['observe', '--home', home], { env, timeoutMs: 60_000 });
@@ -58,19 +63,12 @@ test('a FIFO and symlinks to /dev/zero and /dev/urandom among the transcripts ar
 });
 
 test('a transcript line over the line bound is skipped with a log entry, and the lines after it are observed', async (t) => {
-  const { dir, cleanup } = await tempDir();
-  t.after(cleanup);
-  const sessions = join(dir, 'openclaw', 'agents', 'main', 'sessions');
-  await mkdir(sessions, { recursive: true });
+  const { sessions, home, env } = await openClawHome(t);
   const lines = (await readFile(FIXTURE, 'utf8')).split('\n');
   const at = lines.findIndex((l) => l.includes('Here is the error'));
   assert.ok(at > 0);
   const huge = `{"type":"message","junk":"${'x'.repeat(5 * 1024 * 1024)}"}`;
   await writeFile(join(sessions, `${SESSION}.jsonl`), [...lines.slice(0, at), huge, ...lines.slice(at)].join('\n'));
-  const home = join(dir, 'home');
-  await mkdir(home);
-  await writeFile(join(home, 'config.yaml'), 'timezone: UTC\nsources: {openclaw_db: {enabled: false}}\n');
-  const env = { OPENCLAW_STATE_DIR: join(dir, 'openclaw'), HOME: dir };
   const observe = await runCli(['observe', '--home', home], { env, timeoutMs: 60_000 });
   assert.equal(observe.code, 0, observe.stderr);
   const day = await readFile(join(home, 'memory', '2026-04-10.md'), 'utf8');
