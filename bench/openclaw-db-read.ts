@@ -11,25 +11,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenClawDbSource } from '../lib/sources/openclaw-db.js';
-import { addWindow, agentDbPath, createAgentDb, DbTranscript } from '../test/helpers/openclaw-db.js';
 import { drainAll } from '../test/helpers/drain-source.js';
-import { generateConversation, PiSessionWriter } from '../test/helpers/pi-writer.js';
+import { buildBenchAgentDb } from './openclaw-db-fixture.js';
 
 const sessions = Number(process.argv[2] ?? 200);
 const exchanges = Number(process.argv[3] ?? 50);
 const root = await mkdtemp(join(tmpdir(), 'ocm-bench-db-'));
 try {
-  const db = createAgentDb(agentDbPath(root, 'main'));
-  let rows = 0;
-  db.exec('BEGIN');
-  for (let s = 0; s < sessions; s++) {
-    const id = `session-${s}`;
-    addWindow(db, id, `agent:main:s${s}`);
-    const w = new PiSessionWriter(id, new Date('2026-09-01T00:00:00Z'));
-    rows += new DbTranscript(db, id).addLines(w.header() + generateConversation(w, exchanges, s + 1), s % 3 === 0 ? { compress: 'raw' } : {}).length;
-  }
-  db.exec('COMMIT');
-  db.close();
+  const rows = buildBenchAgentDb(root, sessions, exchanges);
   const source = createOpenClawDbSource({ stateDirs: [root], masking: {} });
   let t = performance.now();
   const first = await drainAll(source, new Map(), { maxBytes: 4 * 1024 * 1024, maxMessages: 2000 });

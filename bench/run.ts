@@ -6,6 +6,7 @@
  *   npm run bench -- search --n 20000      one section, with its flags
  *   npm run bench -- observe --runs 3      observe: measurements per figure (default 5)
  *   npm run bench -- plugin --turns 60     OpenClaw plugin: before_prompt_build turns (≥ 50)
+ *   npm run bench -- sqlite [--bs24 DIR]   OpenClaw database read: better-sqlite3 on Node 20 vs node:sqlite on Node 24
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -92,13 +93,25 @@ const SECTIONS: Section[] = [
       return { table: watchBenchTable(report), json: report };
     },
   },
+  {
+    name: 'sqlite',
+    async run(args) {
+      const { runSqliteDriverBench, sqliteDriverBenchTable } = await import('./sqlite-driver-bench.js');
+      const report = await runSqliteDriverBench({
+        ...(args.n ? { sessions: Number(args.n) } : {}),
+        ...(args.runs ? { runs: Number(args.runs) } : {}),
+        ...(typeof args.bs24 === 'string' ? { betterSqlite3Node24: args.bs24 } : {}),
+      });
+      return { table: sqliteDriverBenchTable(report), json: report };
+    },
+  },
 ];
 
 const { values, positionals } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
   strict: false,
-  options: { n: { type: 'string' }, turns: { type: 'string' }, runs: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' }, idle: { type: 'string' } },
+  options: { n: { type: 'string' }, turns: { type: 'string' }, runs: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' }, idle: { type: 'string' }, bs24: { type: 'string' } },
 });
 await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
 for (const section of SECTIONS) {
