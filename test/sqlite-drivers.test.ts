@@ -100,9 +100,10 @@ test('the same OpenClaw database is observed the same way by Node 20 (better-sql
   }
 });
 
-test('the OpenClaw database reader tests pass under Node 24 with node:sqlite', async () => {
+test('the OpenClaw database reader and discovery tests pass under Node 24 with node:sqlite', async () => {
   const node24 = await pinnedNode(NODE_24);
-  const r = await execa(node24, [join(REPO_ROOT, 'scripts', 'run-tests.mjs'), 'test/source-openclaw-db.test.ts'], {
+  // Run by Node 24, the test runner's children (tsx, the CLI, the concurrent writer) are Node 24 too.
+  const r = await execa(node24, [join(REPO_ROOT, 'scripts', 'run-tests.mjs'), 'test/source-openclaw-db.test.ts', 'test/source-discovery.test.ts'], {
     cwd: REPO_ROOT,
     reject: false,
     all: true,
@@ -114,7 +115,7 @@ test('the OpenClaw database reader tests pass under Node 24 with node:sqlite', a
   const output = String(r.all);
   assert.equal(r.exitCode, 0, output.slice(-4000));
   const passed = Number(/ℹ pass (\d+)/.exec(output)?.[1] ?? 0);
-  assert.ok(passed >= 8, `the reader tests ran (${passed} passed)\n${output.slice(-2000)}`);
+  assert.ok(passed >= 12, `the reader and discovery tests ran (${passed} passed)\n${output.slice(-2000)}`);
   assert.match(output, /ℹ fail 0/);
 });
 
