@@ -8,12 +8,13 @@ import { readFile } from 'node:fs/promises';
 import { activeMemoryPath, DEFAULT_AGENT, type HomePaths } from './home.js';
 
 /**
- * The active memory of `agent` (active_memory.<agent>.md; main's when the
- * agent has none yet), cut to about `budgetTokens`. Undefined when neither
- * exists or both are empty.
+ * The active memory of the first of `agents` that has one (active_memory.<agent>.md;
+ * main's when none of them has one yet), cut to about `budgetTokens`.
+ * Undefined when there is none at all.
  */
-export async function readActiveMemory(paths: HomePaths, agent: string, budgetTokens: number): Promise<{ agent: string; path: string; text: string } | undefined> {
-  for (const who of agent === DEFAULT_AGENT ? [agent] : [agent, DEFAULT_AGENT]) {
+export async function readActiveMemory(paths: HomePaths, agents: string | readonly string[], budgetTokens: number): Promise<{ agent: string; path: string; text: string } | undefined> {
+  const candidates = [...new Set([...(typeof agents === 'string' ? [agents] : agents), DEFAULT_AGENT])];
+  for (const who of candidates) {
     const path = activeMemoryPath(paths, who);
     let text: string;
     try {

@@ -55,10 +55,10 @@ export function additionalContextOutput(event: HookEventName, context: string): 
  * Session start: the agent's active memory (main's when it has none yet),
  * within `budgetTokens`, in the marker. Undefined when there is none.
  */
-export async function sessionStartContext(options: { paths: HomePaths; config: Config; agent: string; budgetTokens?: number }): Promise<string | undefined> {
+export async function sessionStartContext(options: { paths: HomePaths; config: Config; agent: string; fallbacks?: string[]; budgetTokens?: number }): Promise<string | undefined> {
   const budget = options.budgetTokens ?? options.config.active_memory.budget_tokens;
   const { readActiveMemory } = await import('./active-memory-reader.js');
-  const active = await readActiveMemory(options.paths, options.agent, budget);
+  const active = await readActiveMemory(options.paths, [options.agent, ...(options.fallbacks ?? [])], budget);
   if (!active) return undefined;
   const intro = "Long-term memory from earlier conversations (OC-Memory). Use it when relevant; the user's latest words win over it. The tools search_memory and remember (server oc-memory) look up and save more.";
   return wrapInjectedContext(`${intro}\n\n${active.text}`);

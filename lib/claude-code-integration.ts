@@ -57,6 +57,8 @@ export interface ClaudeCodeOptions {
   runner: Runner;
   /** The memory the observations and `remember` go to (sources.claude_code.agent). */
   agent: string;
+  /** Per-project memory (sources.claude_code.per_project): hooks and server pass --per-project. */
+  perProject?: boolean;
 }
 
 /** A word for a POSIX shell: single-quoted unless it is plain. */
@@ -82,11 +84,15 @@ export const PERMISSION_RULE = `mcp__${MCP_SERVER_NAME}`;
 
 /** The hook command for one kind (agent-neutral: any agent with Claude Code's hook protocol can run it). */
 export function hookCommand(options: ClaudeCodeOptions, kind: HookKind): string {
-  return [options.runner.node, options.runner.cli, 'hook', kind, '--agent', options.agent, '--home', options.paths.root].map(shellWord).join(' ');
+  const words = [options.runner.node, options.runner.cli, 'hook', kind, '--agent', options.agent, '--home', options.paths.root];
+  if (options.perProject && kind !== 'after-turn') words.push('--per-project');
+  return words.map(shellWord).join(' ');
 }
 
 export function mcpServerEntry(options: ClaudeCodeOptions): { type: 'stdio'; command: string; args: string[]; env: Record<string, string> } {
-  return { type: 'stdio', command: options.runner.node, args: [options.runner.cli, 'mcp', '--home', options.paths.root, '--agent', options.agent], env: {} };
+  const args = [options.runner.cli, 'mcp', '--home', options.paths.root, '--agent', options.agent];
+  if (options.perProject) args.push('--per-project');
+  return { type: 'stdio', command: options.runner.node, args, env: {} };
 }
 
 /** Is this hook command one of OC-Memory's (any home)? */
@@ -258,8 +264,8 @@ export interface ClaudeCodeRecord {
   mcpConfigCreated: boolean;
   settingsKeysCreated: string[];
   mcpKeysCreated: string[];
-  /** sources.claude_code.enabled was false and the integration turned it on. */
-  sourceEnabled: boolean;
+  /** Config keys the integration changed, with the value each had before (sources.claude_code.enabled, .per_project). */
+  configChanged: Record<string, unknown>;
   backups: string[];
   agent: string;
 }
@@ -305,14 +311,33 @@ export interface ClaudeCodeInstall {
   location: ClaudeCodeLocation;
   changes: string[];
   backups: string[];
-  sourceEnabled: boolean;
+  configChanged: Record<string, unknown>;
 }
 
-/**
- * Wire OC-Memory into Claude Code. `enableSource` turns on the Claude Code
- * transcript source in OC-Memory's config (returns whether it changed it).
- */
-export async function installClaudeCodeIntegration(options: ClaudeCodeOptions & { env: Record<string, string | undefined>; userHome?: string; enableSource: () => Promise<boolean>; now?: Date }): Promise<ClaudeCodeInstall> {
+/** OC-Memory's own config, as the integration reads and changes it. */
+export interface ConfigAccess {
+  get(key: string): unknown;
+  set(key: string, value: unknown): Promise<void>;
+}
+
+function wantedConfig(perProject: boolean): Record<string, unknown> {
+  return { 'sources.claude_code.enabled': true, 'sources.claude_code.per_project': perProject };
+}
+
+/** The config the integration needs: the Claude Code source on, per-project memory as asked. Returns what it changed, with the old values. */
+async function configure(config: ConfigAccess, perProject: boolean): Promise<Record<string, unknown>> {
+  const changed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(wantedConfig(perProject))) {
+    const before = config.get(key);
+    if (before === value) continue;
+    await config.set(key, value);
+    changed[key] = before;
+  }
+  return changed;
+}
+
+/** Wire OC-Memory into Claude Code, and turn on the Claude Code transcript source (and per-project memory if asked) in OC-Memory's config. */
+export async function installClaudeCodeIntegration(options: ClaudeCodeOptions & { env: Record<string, string | undefined>; userHome?: string; config: ConfigAccess; now?: Date }): Promise<ClaudeCodeInstall> {
   const location = locateClaudeCode(options.env, options.userHome);
   const now = options.now ?? new Date();
   const settingsText = await readIfExists(location.settingsPath);
@@ -332,7 +357,7 @@ export async function installClaudeCodeIntegration(options: ClaudeCodeOptions & 
     if (b) backups.push(b);
     await writeKeepingMode(location.mcpConfigPath, mcp.after);
   }
-  const sourceEnabled = await options.enableSource();
+  const configChanged = await configure(options.config, options.perProject ?? false);
   const record: ClaudeCodeRecord = {
     settingsPath: location.settingsPath,
     mcpConfigPath: location.mcpConfigPath,
@@ -340,15 +365,17 @@ export async function installClaudeCodeIntegration(options: ClaudeCodeOptions & 
     mcpConfigCreated: previous?.mcpConfigCreated ?? mcpText === undefined,
     settingsKeysCreated: [...new Set([...(previous?.settingsKeysCreated ?? []), ...hooks.created])],
     mcpKeysCreated: [...new Set([...(previous?.mcpKeysCreated ?? []), ...mcp.created])],
-    sourceEnabled: (previous?.sourceEnabled ?? false) || sourceEnabled,
+    // The values before the first run are the ones to put back.
+    configChanged: { ...configChanged, ...(previous?.configChanged ?? {}) },
     backups: [...(previous?.backups ?? []), ...backups],
     agent: options.agent,
   };
   await mkdir(dirname(recordPath(options.paths)), { recursive: true, mode: 0o700 });
   await writeFile(recordPath(options.paths), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
   const changes = [...hooks.changes.map((c) => `${location.settingsPath}: ${c}`), ...mcp.changes.map((c) => `${location.mcpConfigPath}: ${c}`)];
-  if (sourceEnabled) changes.push('OC-Memory config: sources.claude_code.enabled set to true');
-  return { location, changes, backups, sourceEnabled };
+  const wanted = wantedConfig(options.perProject ?? false);
+  for (const key of Object.keys(configChanged)) changes.push(`OC-Memory config: ${key} set to ${String(wanted[key])}`);
+  return { location, changes, backups, configChanged };
 }
 
 export interface ClaudeCodeUninstall {
@@ -358,8 +385,8 @@ export interface ClaudeCodeUninstall {
   deleted: string[];
 }
 
-/** Take out exactly what the integration added. `disableSource` turns the transcript source off again (called only if the integration turned it on). */
-export async function uninstallClaudeCodeIntegration(options: { paths: HomePaths; env: Record<string, string | undefined>; userHome?: string; disableSource: () => Promise<void> }): Promise<ClaudeCodeUninstall> {
+/** Take out exactly what the integration added, and put back the config values it changed. */
+export async function uninstallClaudeCodeIntegration(options: { paths: HomePaths; env: Record<string, string | undefined>; userHome?: string; config: ConfigAccess }): Promise<ClaudeCodeUninstall> {
   const record = await readRecord(options.paths);
   const location = record ? { settingsPath: record.settingsPath, mcpConfigPath: record.mcpConfigPath } : locateClaudeCode(options.env, options.userHome);
   const changes: string[] = [];
@@ -382,9 +409,9 @@ export async function uninstallClaudeCodeIntegration(options: { paths: HomePaths
       deleted.push(location.mcpConfigPath);
     } else if (r.changes.length) await writeKeepingMode(location.mcpConfigPath, r.text);
   }
-  if (record?.sourceEnabled) {
-    await options.disableSource();
-    changes.push('OC-Memory config: sources.claude_code.enabled set back to false');
+  for (const [key, before] of Object.entries(record?.configChanged ?? {})) {
+    await options.config.set(key, before ?? false);
+    changes.push(`OC-Memory config: ${key} set back to ${String(before ?? false)}`);
   }
   await rm(recordPath(options.paths), { force: true });
   return { location, changes, deleted };

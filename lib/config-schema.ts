@@ -82,7 +82,8 @@ export const configSchema = v.strictObject({
     openclaw_db: section({ enabled: bool(true) }),
     pi: section({ enabled: bool(false), dir: str('~/.pi/agent/sessions') }),
     /** `agent`: the memory the transcripts are filed under (its own by default; "main" merges them). */
-    claude_code: section({ enabled: bool(false), dir: str('~/.claude/projects'), agent: str('claude-code') }),
+    /** `per_project`: each project (Claude Code's cwd) its own memory, named by projectAgent() of lib/sources/claude-code.ts. */
+    claude_code: section({ enabled: bool(false), dir: str('~/.claude/projects'), agent: str('claude-code'), per_project: bool(false) }),
     codex: section({ enabled: bool(false), dir: str('~/.codex/sessions'), agent: str('codex') }),
     generic: list(
       v.strictObject({

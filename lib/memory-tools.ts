@@ -55,6 +55,10 @@ export interface MemoryToolContext {
   config: Config;
   /** The agent whose memory `remember` writes to and whose active memory is read. */
   agent: string;
+  /** Agents whose active memory stands in while `agent` has none (main's always last). */
+  activeMemoryFallbacks?: string[];
+  /** search_memory without an `agent` argument looks only at these agents' memory (default: every agent). */
+  defaultSearchAgents?: string[];
   /** The caller, for the provenance of what it remembers (undefined: unknown). */
   client(): ToolClient | undefined;
   openIndex: OpenIndex;
@@ -99,7 +103,7 @@ const SEARCH_SCHEMA: JsonSchemaObject = {
     since: { type: 'string', minLength: 1, maxLength: 20, description: 'From this date: YYYY-MM-DD, YYYY-MM, today, yesterday, or back from today: 7d, 2w, 3m, 1y.' },
     until: { type: 'string', minLength: 1, maxLength: 20, description: 'Up to this date, inclusive (same forms as since).' },
     tier: listOf({ type: 'string', enum: ['hot', 'warm', 'cold'] }, 'Only these tiers: hot (recent), warm (archived), cold (the Obsidian vault).'),
-    agent: listOf({ type: 'string', minLength: 1, maxLength: 100 }, 'Only the memory of these agents (default: every agent).'),
+    agent: listOf({ type: 'string', minLength: 1, maxLength: 100 }, "Only the memory of these agents (default: every agent's, or this project's and main's with per-project memory)."),
     tag: listOf({ type: 'string', minLength: 1, maxLength: 60 }, 'Only observations carrying all these tags (without #).'),
   },
   required: ['query'],
@@ -285,6 +289,7 @@ const searchTool: MemoryTool = {
       if (!(error instanceof OcmError)) throw error;
       throw new OcmError(error.code, `Invalid arguments for search_memory: ${error.message.replace(/--(\w+)/g, '$1')}`, { ...(error.hint ? { hint: error.hint.replace(/--(\w+) /g, '$1: ') } : {}) });
     }
+    if (!filters.agents && ctx.defaultSearchAgents?.length) filters.agents = ctx.defaultSearchAgents;
     const limit = args.limit ?? Math.min(SEARCH_LIMIT_DEFAULT, ctx.config.search.default_limit);
     const response = await searchOpen(ctx, { query: args.query, limit, filters });
     const lines: string[] = [];
@@ -450,7 +455,7 @@ const activeMemoryTool: MemoryTool = {
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(raw, ctx) {
     checkArguments<Record<string, never>>(activeMemoryTool, raw);
-    const active = await readActiveMemory(ctx.paths, ctx.agent, ctx.config.active_memory.budget_tokens);
+    const active = await readActiveMemory(ctx.paths, [ctx.agent, ...(ctx.activeMemoryFallbacks ?? [])], ctx.config.active_memory.budget_tokens);
     if (!active) return { text: `No active memory yet for agent ${ctx.agent} (it is written after the first conversations are observed).`, data: { agent: ctx.agent, text: '' } };
     return { text: active.text, data: { agent: active.agent, path: shownPath(ctx.paths, active.path), text: active.text } };
   },

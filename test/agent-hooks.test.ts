@@ -158,3 +158,68 @@ test('hook prompt: a running ocm-run mcp on the home answers it over its socket 
     await rm(home, { recursive: true, force: true });
   }
 });
+
+test('per-project memory: each Claude Code project is observed into its own memory; hooks and the MCP server use the project of their cwd, and main\'s memory', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { CLI } = await import('./helpers/cli.js');
+  const { projectAgent, projectFolder } = await import('../lib/claude-code-project.js');
+  try {
+    await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\n  claude_code:\n    enabled: true\n    per_project: true\n');
+    const shop = join(home, 'work', 'shop');
+    const blog = join(home, 'work', 'blog');
+    const now = new Date();
+    for (const [cwd, words, session] of [
+      [shop, 'The shop checkout must retry payments with exponential backoff.', '1a1a1a1a-0000-4000-8000-000000000001'],
+      [blog, 'The blog must retry image uploads with exponential backoff.', '2b2b2b2b-0000-4000-8000-000000000002'],
+    ] as const) {
+      await mkdir(cwd, { recursive: true });
+      const dir = join(home, '.claude', 'projects', projectFolder(cwd));
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, `${session}.jsonl`), `${JSON.stringify({ sessionId: session, cwd, version: '2.1.332', type: 'user', uuid: `u-${session.slice(0, 4)}`, parentUuid: null, timestamp: now.toISOString(), message: { role: 'user', content: words } })}\n`);
+    }
+    const observed = await runCli(['observe', '--home', home], { env: { HOME: home } });
+    assert.equal(observed.code, 0, observed.stderr);
+    assert.equal((await runCli(['index', '--home', home])).code, 0);
+    const shopAgent = projectAgent('claude-code', projectFolder(shop));
+    const blogAgent = projectAgent('claude-code', projectFolder(blog));
+    assert.match(shopAgent, /^claude-code\.shop-[0-9a-f]{6}$/);
+    const today = localDateTime(now, 'UTC').date;
+    assert.match(await readFile(join(paths.memory, shopAgent, `${today}.md`), 'utf8'), /shop checkout must retry payments/);
+    assert.match(await readFile(join(paths.memory, blogAgent, `${today}.md`), 'utf8'), /blog must retry image uploads/);
+
+    const prompt = await hook(home, 'prompt', { prompt: 'How do we retry with exponential backoff here?', cwd: shop }, ['--per-project']);
+    assert.equal(prompt.code, 0, prompt.stderr);
+    assert.match(prompt.stdout, /shop checkout must retry payments/);
+    assert.doesNotMatch(prompt.stdout, /blog/);
+    const everywhere = await hook(home, 'prompt', { prompt: 'How do we retry with exponential backoff here?', cwd: shop });
+    assert.match(everywhere.stdout, /blog must retry image uploads/, 'without --per-project every memory counts');
+
+    await writeFile(join(home, `active_memory.${shopAgent}.md`), '# Active memory\n\n## Current context\n- Shop: payment retries.\n');
+    const start = await hook(home, 'session-start', { cwd: shop }, ['--per-project']);
+    assert.match(start.stdout, /Shop: payment retries\./);
+    const otherStart = await hook(home, 'session-start', { cwd: blog }, ['--per-project']);
+    assert.match(otherStart.stdout, /Active memory — claude-code\.blog-[0-9a-f]{6}/, "observe built the blog's own active memory");
+    assert.match(otherStart.stdout, /blog must retry image uploads/);
+    assert.doesNotMatch(otherStart.stdout, /Shop/);
+
+    const client = new Client({ name: 'per-project-test', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--home', home, '--agent', 'claude-code', '--per-project'], cwd: shop, env: { PATH: process.env.PATH ?? '', HOME: home, CI: '1', TZ: 'UTC' }, stderr: 'ignore' }), { timeout: 30_000 });
+    try {
+      const text = (r: unknown) => (r as { content: Array<{ text: string }> }).content.map((c) => c.text).join('\n');
+      const found = text(await client.callTool({ name: 'search_memory', arguments: { query: 'retry exponential backoff' } }));
+      assert.match(found, /shop checkout/);
+      assert.doesNotMatch(found, /blog must retry/);
+      assert.match(text(await client.callTool({ name: 'search_memory', arguments: { query: 'retry exponential backoff', agent: blogAgent } })), /blog must retry/);
+      const saved = text(await client.callTool({ name: 'remember', arguments: { text: 'The shop uses Stripe for payments.' } }));
+      assert.match(saved, new RegExp(`in memory/${shopAgent.replace(/\./g, '\\.')}/${today}\\.md`));
+      assert.match(text(await client.callTool({ name: 'active_memory', arguments: {} })), /Shop: payment retries/);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+});

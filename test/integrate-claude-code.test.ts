@@ -105,3 +105,31 @@ test('integrate claude-code: a settings file it cannot edit is refused with the 
     await tmp.cleanup();
   }
 });
+
+test('integrate claude-code --per-project: the hooks and the server get --per-project, the config per_project; --uninstall puts the config back', async () => {
+  const tmp = await tempDir('ocm-cc-integrate-');
+  const home = join(tmp.dir, 'home');
+  const ocm = join(tmp.dir, 'ocm');
+  const env = { HOME: home, PATH };
+  try {
+    const r = await runCli(['integrate', 'claude-code', '--per-project', '--home', ocm], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /sources\.claude_code\.per_project set to true/);
+    const settings = JSON.parse(await readFile(join(home, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
+    assert.match(settings.hooks.SessionStart![0]!.hooks[0]!.command, / hook session-start .* --per-project$/);
+    assert.match(settings.hooks.UserPromptSubmit![0]!.hooks[0]!.command, / hook prompt .* --per-project$/);
+    assert.doesNotMatch(settings.hooks.Stop![0]!.hooks[0]!.command, /--per-project/, 'the reader files each project apart itself');
+    const server = (JSON.parse(await readFile(join(home, '.claude.json'), 'utf8')) as { mcpServers: Record<string, { args: string[] }> }).mcpServers['oc-memory']!;
+    assert.equal(server.args.at(-1), '--per-project');
+    assert.match(await readFile(join(ocm, 'config.yaml'), 'utf8'), /per_project: true/);
+    const removed = await runCli(['integrate', 'claude-code', '--uninstall', '--home', ocm], { env });
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.match(removed.stdout, /sources\.claude_code\.per_project set back to false/);
+    const config = await readFile(join(ocm, 'config.yaml'), 'utf8');
+    assert.match(config, /per_project: false/);
+    assert.match(config, /claude_code:\n\s+enabled: false/);
+    assert.equal(existsSync(join(home, '.claude', 'settings.json')), false, 'created by the integration, removed with it');
+  } finally {
+    await tmp.cleanup();
+  }
+});

@@ -26,6 +26,7 @@ import type { Logger } from '../log.js';
 import type { MaskingOptions } from '../masking.js';
 import type { Cursor, Message, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
 import { blocksText, isObject, isoTime, makeMessage, str, summariseToolCall, summariseToolResult, type MessageContext } from './message-text.js';
+import { projectAgent } from '../claude-code-project.js';
 import { readTailedFile, type LineParser } from './tailed-file.js';
 import { invalidJsonReason, nameForLog } from './log-safe.js';
 
@@ -34,6 +35,8 @@ export interface ClaudeCodeSourceOptions {
   dir: string;
   /** Agent name the observations are filed under (default "claude-code"). */
   agent: string;
+  /** File each project's sessions under its own agent, projectAgent(agent, project folder). */
+  perProject?: boolean;
   masking: MaskingOptions;
   logger?: Logger;
 }
@@ -167,12 +170,13 @@ async function listDir(path: string): Promise<string[]> {
 
 export function createClaudeCodeSource(options: ClaudeCodeSourceOptions): TranscriptSource {
   const { agent } = options;
-  async function addStream(streams: SourceStream[], path: string, session: string): Promise<void> {
+  async function addStream(streams: SourceStream[], path: string, session: string, project: string): Promise<void> {
     try {
       const st = await stat(path);
       if (!st.isFile()) return;
+      // The cursor key stays the configured agent's: turning per-project memory on or off does not read a session again.
       const key = `claude-code:${agent}:${session}`;
-      streams.push({ key, kind: 'claude-code', agent, session, path, size: st.size });
+      streams.push({ key, kind: 'claude-code', agent: options.perProject ? projectAgent(agent, project) : agent, session, path, size: st.size });
     } catch {
       // vanished between readdir and stat
     }
@@ -191,12 +195,12 @@ export function createClaudeCodeSource(options: ClaudeCodeSourceOptions): Transc
           if (name.endsWith('.jsonl')) {
             const stem = basename(name, '.jsonl');
             // Older versions: sub-agent files beside the sessions.
-            if (stem.startsWith('agent-')) await addStream(streams, path, `${project}/${stem}`);
-            else await addStream(streams, path, stem);
+            if (stem.startsWith('agent-')) await addStream(streams, path, `${project}/${stem}`, project);
+            else await addStream(streams, path, stem, project);
           } else if (!name.startsWith('.')) {
             const subDir = join(path, 'subagents');
             for (const sub of await listDir(subDir)) {
-              if (sub.endsWith('.jsonl')) await addStream(streams, join(subDir, sub), `${name}/subagents/${basename(sub, '.jsonl')}`);
+              if (sub.endsWith('.jsonl')) await addStream(streams, join(subDir, sub), `${name}/subagents/${basename(sub, '.jsonl')}`, project);
             }
           }
         }

@@ -64,7 +64,7 @@ export async function createSources(options: SourceOptions): Promise<TranscriptS
   }
   if (config.sources.claude_code.enabled) {
     const { createClaudeCodeSource } = await import('./claude-code.js');
-    sources.push(createClaudeCodeSource({ dir: await sourceDir('claude_code', config, env, home), agent: config.sources.claude_code.agent, masking, ...logger }));
+    sources.push(createClaudeCodeSource({ dir: await sourceDir('claude_code', config, env, home), agent: config.sources.claude_code.agent, perProject: config.sources.claude_code.per_project, masking, ...logger }));
   }
   if (config.sources.codex.enabled) {
     const { createCodexSource } = await import('./codex.js');

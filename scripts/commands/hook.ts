@@ -28,6 +28,7 @@ export const command: CommandSpec = {
     ['--agent <name>', 'The agent whose memory this is (default: main)'],
     ['--timeout-ms <ms>', 'prompt: give up on the lookup after this long and add nothing (default $OCM_HOOK_TIMEOUT_MS or 1500)'],
     ['--background', 'after-turn: run the observe + index job itself (what the hook starts)'],
+    ['--per-project', "Per-project memory: the event's cwd picks the project's memory (sources.claude_code.per_project)"],
   ],
   examples: ['echo \'{"prompt":"which database do we use?"}\' | ocm-run hook prompt --agent claude-code'],
   async run(ctx, args, options) {
@@ -42,6 +43,8 @@ export const command: CommandSpec = {
     try {
       const { parseHookInput } = await import('../../lib/agent-hooks.js');
       const input = parseHookInput(await readStdin(2000));
+      // Per-project memory: the project's agent first, then the agent's own memory and main's.
+      const scope = options.perProject && input.cwd ? await projectScope(agent, input.cwd) : undefined;
       if (event === 'after-turn') {
         await startBackground(ctx, agent);
         logger.log('debug', 'hook.after_turn', { agent, session: input.session_id, ms: Math.round(performance.now() - started) });
@@ -50,7 +53,7 @@ export const command: CommandSpec = {
       if (event === 'prompt') {
         // A running `ocm-run mcp` on this home holds the index open: ask it first (no config, no index to load here).
         const { askPromptSocket } = await import('../../lib/prompt-socket.js');
-        const reply = await askPromptSocket(ctx.paths, { prompt: input.prompt ?? '' }, Math.min(1000, promptTimeout(ctx, options)));
+        const reply = await askPromptSocket(ctx.paths, { prompt: input.prompt ?? '', ...(scope ? { agents: scope.searchAgents } : {}) }, Math.min(1000, promptTimeout(ctx, options)));
         if (reply) {
           logger.log('info', 'hook.prompt', { agent, via: 'mcp', injected: reply.context !== null, ms: Math.round(performance.now() - started) });
           if (reply.context) {
@@ -63,14 +66,14 @@ export const command: CommandSpec = {
       const { config } = await ctx.config();
       if (event === 'session-start') {
         const { sessionStartContext, additionalContextOutput } = await import('../../lib/agent-hooks.js');
-        const context = await sessionStartContext({ paths: ctx.paths, config, agent });
+        const context = await sessionStartContext({ paths: ctx.paths, config, agent: scope?.agent ?? agent, ...(scope ? { fallbacks: [agent] } : {}) });
         logger.log('info', 'hook.session_start', { agent, chars: context?.length ?? 0, ms: Math.round(performance.now() - started) });
         if (context) ctx.out(additionalContextOutput('SessionStart', context));
         return;
       }
       const timeoutMs = promptTimeout(ctx, options) - (performance.now() - started);
       const { promptContext, additionalContextOutput } = await import('../../lib/agent-hooks.js');
-      const lookup = promptContext({ paths: ctx.paths, config, prompt: input.prompt ?? '' });
+      const lookup = promptContext({ paths: ctx.paths, config, prompt: input.prompt ?? '', ...(scope ? { agents: scope.searchAgents } : {}) });
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<'late'>((resolve) => {
         timer = setTimeout(() => resolve('late'), timeoutMs);
@@ -90,6 +93,13 @@ export const command: CommandSpec = {
     }
   },
 };
+
+/** The project's agent and the memory a per-project lookup covers (the project's and main's). */
+async function projectScope(agent: string, cwd: string): Promise<{ agent: string; searchAgents: string[] }> {
+  const { projectAgent, projectFolder } = await import('../../lib/claude-code-project.js');
+  const project = projectAgent(agent, projectFolder(cwd));
+  return { agent: project, searchAgents: [project, 'main'] };
+}
 
 /** How long the prompt hook may take in all (ms). */
 function promptTimeout(ctx: import('../cli-context.js').CommandContext, options: Record<string, unknown>): number {

@@ -34,7 +34,7 @@ export async function runClaudeCodeIntegration(ctx: CommandContext, action: stri
   const { config } = await ctx.config();
   const agent = config.sources.claude_code.agent || 'claude-code';
   const runner = { node: process.execPath, cli: process.argv[1]! };
-  const base = { paths: ctx.paths, runner, agent };
+  const base = { paths: ctx.paths, runner, agent, perProject: Boolean(options.perProject) };
 
   if (action === 'status') {
     const s = await i.claudeCodeStatus({ paths: ctx.paths, env: ctx.env });
@@ -79,11 +79,14 @@ export async function runClaudeCodeIntegration(ctx: CommandContext, action: stri
     return;
   }
 
-  const { setConfigValue } = await import('../../lib/config.js');
-  const setSource = (value: boolean) => setConfigValue({ file: ctx.configFile, envFile: ctx.paths.env, keyPath: 'sources.claude_code.enabled', value, env: ctx.env });
+  const { getConfigValue, setConfigValue } = await import('../../lib/config.js');
+  const configAccess = {
+    get: (key: string) => getConfigValue(config, key),
+    set: (key: string, value: unknown) => setConfigValue({ file: ctx.configFile, envFile: ctx.paths.env, keyPath: key, value, env: ctx.env }),
+  };
 
   if (options.uninstall) {
-    const r = await i.uninstallClaudeCodeIntegration({ paths: ctx.paths, env: ctx.env, disableSource: () => setSource(false) });
+    const r = await i.uninstallClaudeCodeIntegration({ paths: ctx.paths, env: ctx.env, config: configAccess });
     if (ctx.json) {
       ctx.out(JSON.stringify({ ok: true, ...r }));
       return;
@@ -96,11 +99,7 @@ export async function runClaudeCodeIntegration(ctx: CommandContext, action: stri
   const r = await i.installClaudeCodeIntegration({
     ...base,
     env: ctx.env,
-    enableSource: async () => {
-      if (config.sources.claude_code.enabled) return false;
-      await setSource(true);
-      return true;
-    },
+    config: configAccess,
   });
   const claude = await findClaude(ctx.env);
   let validated: 'connected' | 'failed' | 'missing' | 'not-installed' = 'not-installed';
@@ -108,7 +107,7 @@ export async function runClaudeCodeIntegration(ctx: CommandContext, action: stri
     const v = await validateWithClaude(claude, ctx.env);
     validated = v.state;
     if (v.state === 'missing') {
-      await i.uninstallClaudeCodeIntegration({ paths: ctx.paths, env: ctx.env, disableSource: () => setSource(false) });
+      await i.uninstallClaudeCodeIntegration({ paths: ctx.paths, env: ctx.env, config: configAccess });
       throw new OcmError('CONFIG_INVALID', 'Claude Code does not list the oc-memory MCP server after the edit, so it was taken out again.', {
         hint: `\`claude mcp list\` said: ${v.output.slice(0, 400)}. Add it by hand (\`ocm-run integrate claude-code --print\`).`,
       });

@@ -7,6 +7,7 @@ export const command: CommandSpec = {
   options: [
     ['--print', 'Only print the settings and where the plugin goes; change nothing'],
     ['--uninstall', 'Remove the settings and the plugin again'],
+    ['--per-project', 'claude-code: each project (its working directory) gets its own memory; search looks at the project\'s and main\'s'],
     ['--keys <which>', 'Extra-paths key(s) to write: both (default) | current (memory.search) | legacy (agents.defaults.memorySearch)'],
   ],
   examples: ['ocm-run integrate openclaw', 'ocm-run integrate openclaw --print', 'ocm-run integrate openclaw --uninstall', 'ocm-run integrate claude-code', 'ocm-run integrate claude-code status'],

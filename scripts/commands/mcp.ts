@@ -3,7 +3,10 @@ import type { CommandSpec } from '../cli-context.js';
 export const command: CommandSpec = {
   name: 'mcp',
   description: 'Serve the memory to an agent over MCP (stdio): search_memory, get_memory, remember, active_memory',
-  options: [['--agent <name>', 'The agent whose memory `remember` writes and `active_memory` reads (default: main)']],
+  options: [
+    ['--agent <name>', 'The agent whose memory `remember` writes and `active_memory` reads (default: main)'],
+    ['--per-project', "Per-project memory: the project is the server's working directory (as the agent starts it); remember writes there, search looks at it and main"],
+  ],
   examples: ['ocm-run mcp', 'ocm-run mcp --agent claude-code', 'claude mcp add --scope user oc-memory -- ocm-run mcp --agent claude-code'],
   async run(ctx, _args, options) {
     const agent = options.agent === undefined ? 'main' : String(options.agent).trim();
@@ -18,7 +21,11 @@ export const command: CommandSpec = {
     const { packagePath } = await import('../../lib/package-root.js');
     const version = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
     const openIndex = new OpenIndex(ctx.paths.index);
-    const server = createMcpServer({ version, context: { paths: ctx.paths, config, agent, openIndex, logger, now: () => ctx.now() } });
+    // Per-project memory (sources.claude_code.per_project): the agent starts the server in the project's folder.
+    const { projectAgent, projectFolder } = await import('../../lib/claude-code-project.js');
+    const project = options.perProject ? projectAgent(agent, projectFolder(process.cwd())) : undefined;
+    const scope = project ? { agent: project, activeMemoryFallbacks: [agent], defaultSearchAgents: [project, 'main'] } : { agent };
+    const server = createMcpServer({ version, context: { paths: ctx.paths, config, ...scope, openIndex, logger, now: () => ctx.now() } });
     const transport = new StdioServerTransport();
     // Served until the client closes stdin (or ends the process); stdout carries the protocol only.
     const closed = new Promise<void>((resolve) => {
@@ -35,11 +42,11 @@ export const command: CommandSpec = {
       logger.log('warn', 'mcp.socket_failed', { error: error.message });
       return undefined;
     });
-    logger.log('info', 'mcp.start', { agent, pid: process.pid, socket: socket?.path ?? null });
+    logger.log('info', 'mcp.start', { agent: scope.agent, cwd: process.cwd(), pid: process.pid, socket: socket?.path ?? null });
     await closed;
     await socket?.close().catch(() => undefined);
     await server.close().catch(() => undefined);
     openIndex.close();
-    logger.log('info', 'mcp.stop', { agent });
+    logger.log('info', 'mcp.stop', { agent: scope.agent });
   },
 };
