@@ -470,6 +470,30 @@ test('pi sessions: ~/.pi/agent/sessions/--<cwd>--/<ts>_<uuid>.jsonl, agent "pi",
   assert.ok(messages.every((m) => m.source === 'pi' && m.agent === 'pi'));
   assert.equal(defaultPiSessionsDir({}, '/home/u'), '/home/u/.pi/agent/sessions');
   assert.equal(defaultPiSessionsDir({ PI_CODING_AGENT_DIR: '~/pi' }, '/home/u'), '/home/u/pi/sessions');
+  // pi's own order: the session-dir variable, then settings.json's sessionDir, then <agent dir>/sessions.
+  const settings = (dir: string) => (path: string) => (path === '/home/u/.pi/agent/settings.json' ? JSON.stringify({ sessionDir: dir }) : undefined);
+  assert.equal(defaultPiSessionsDir({ PI_CODING_AGENT_SESSION_DIR: '~/pi-sessions' }, '/home/u', settings('/elsewhere')), '/home/u/pi-sessions');
+  assert.equal(defaultPiSessionsDir({}, '/home/u', settings('~/flat')), '/home/u/flat');
+  assert.equal(defaultPiSessionsDir({}, '/home/u', () => '{not json'), '/home/u/.pi/agent/sessions');
+});
+
+test('pi sessions in a folder set by PI_CODING_AGENT_SESSION_DIR / --session-dir are flat: found beside the per-cwd folders (a real pi 0.73 session)', async () => {
+  const root = await tempState();
+  const name = '2026-11-26T10-40-56-657Z_01a21771-b14e-76bd-aed9-d16de0835c17.jsonl';
+  await writeFile(join(root, name), await readFile(join(FIXTURES, '..', 'pi', name)));
+  const nested = join(root, '--home-jin--');
+  await mkdir(nested, { recursive: true });
+  await writeFile(join(nested, `2026-04-10T14-29-58-000Z_0b6f1c2e-3d4a-4b5c-8d6e-7f8091a2b3c4.jsonl`), await fixture('basic-session.jsonl'));
+  const src = createOpenClawFileSource({ stateDirs: [], kind: 'pi', piSessionsDir: root, masking: {} });
+  const streams = await src.discover();
+  assert.deepEqual(streams.map((s) => s.session).sort(), ['01a21771-b14e-76bd-aed9-d16de0835c17', '0b6f1c2e-3d4a-4b5c-8d6e-7f8091a2b3c4']);
+  const flat = streams.find((s) => s.session.startsWith('01a21771'))!;
+  assert.deepEqual(texts((await readAll(src, flat)).messages), [
+    'user: Our staging database runs PostgreSQL 16; check it.',
+    'assistant: [tool call: bash command="echo hi"]',
+    'tool: [tool result bash: hi]',
+    'assistant: The staging database runs PostgreSQL 16.',
+  ]);
 });
 
 test('default state dirs: $OPENCLAW_STATE_DIR wins, else the existing ones; a symlinked dir is read once', async () => {

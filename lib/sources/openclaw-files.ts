@@ -15,7 +15,7 @@
  * renamed file keeps its cursor. The rules for rotated files, backups,
  * shrink/replace detection and dedupe are in docs/transcripts.md.
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
@@ -75,10 +75,44 @@ export function defaultOpenClawStateDirs(
   return ['.openclaw', '.clawdbot', '.moltbot'].map((name) => join(homedir, name)).filter((dir) => exists(dir));
 }
 
-/** `$PI_CODING_AGENT_DIR/sessions` if set, else ~/.pi/agent/sessions. */
-export function defaultPiSessionsDir(env: Record<string, string | undefined>, homedir: string): string {
-  const agentDir = env.PI_CODING_AGENT_DIR?.trim();
-  return agentDir ? join(expandHome(agentDir, homedir), 'sessions') : join(homedir, '.pi', 'agent', 'sessions');
+/**
+ * Where pi keeps its sessions, as pi itself decides it (its dist/main.js and
+ * config.js): `$PI_CODING_AGENT_SESSION_DIR`; else the `sessionDir` of
+ * `<agent dir>/settings.json`; else `<agent dir>/sessions`, the agent dir being
+ * `$PI_CODING_AGENT_DIR` or ~/.pi/agent. (A `--session-dir` given on pi's
+ * command line is not known here: set `sources.pi.dir` to it.)
+ */
+export function defaultPiSessionsDir(
+  env: Record<string, string | undefined>,
+  homedir: string,
+  readSettings: (path: string) => string | undefined = readTextIfPresent,
+): string {
+  const sessionDir = env.PI_CODING_AGENT_SESSION_DIR?.trim();
+  if (sessionDir) return expandHome(sessionDir, homedir);
+  const envAgentDir = env.PI_CODING_AGENT_DIR?.trim();
+  const agentDir = envAgentDir ? expandHome(envAgentDir, homedir) : join(homedir, '.pi', 'agent');
+  const configured = settingsSessionDir(readSettings(join(agentDir, 'settings.json')));
+  return configured ? expandHome(configured, homedir) : join(agentDir, 'sessions');
+}
+
+function readTextIfPresent(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `sessionDir` of a pi settings.json text, if it names one. */
+function settingsSessionDir(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const settings = JSON.parse(text) as unknown;
+    const dir = typeof settings === 'object' && settings !== null ? (settings as { sessionDir?: unknown }).sessionDir : undefined;
+    return typeof dir === 'string' && dir.trim().length > 0 ? dir.trim() : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function expandHome(path: string, homedir: string): string {
@@ -374,25 +408,35 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
     return [...streams.values()];
   }
 
+  /**
+   * pi's default folder has one sub-folder per working directory
+   * (`--<cwd>--/<ts>_<uuid>.jsonl`); a folder set with `--session-dir`,
+   * `PI_CODING_AGENT_SESSION_DIR` or `sessionDir` holds the files flat. Both are found.
+   */
   async function discoverPi(): Promise<SourceStream[]> {
     const root = options.piSessionsDir;
     if (!root) return [];
     const streams = new Map<string, SourceStream>();
-    for (const folder of (await listDir(root)).sort()) {
-      const dir = join(root, folder);
-      for (const name of (await listDir(dir)).sort()) {
+    const add = async (path: string, session: string): Promise<void> => {
+      const key = `pi:pi:${session}`;
+      if (streams.has(key)) return;
+      try {
+        const st = await stat(path);
+        if (st.isFile()) streams.set(key, { key, kind: 'pi', agent: 'pi', session, path, size: st.size });
+      } catch {
+        // vanished between readdir and stat
+      }
+    };
+    for (const entry of (await listDir(root)).sort()) {
+      const path = join(root, entry);
+      const flat = parsePiFileName(entry);
+      if (flat) {
+        await add(path, flat);
+        continue;
+      }
+      for (const name of (await listDir(path)).sort()) {
         const session = parsePiFileName(name);
-        if (!session) continue;
-        const path = join(dir, name);
-        const key = `pi:pi:${session}`;
-        if (streams.has(key)) continue;
-        try {
-          const st = await stat(path);
-          if (!st.isFile()) continue;
-          streams.set(key, { key, kind: 'pi', agent: 'pi', session, path, size: st.size });
-        } catch {
-          continue;
-        }
+        if (session) await add(join(path, name), session);
       }
     }
     return [...streams.values()];
