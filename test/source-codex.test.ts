@@ -74,6 +74,42 @@ test('Codex rollouts: user and assistant text, tool calls and outputs reduced, i
   }
 });
 
+test('Codex 0.169: a real rollout (exec_command failure, world_state, token_usage_record) and the newer shapes (MCP arrays, namespaces, compaction summary, sub-agent nickname, OC-Memory\'s own tool)', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'ocm-codex-169-'));
+  try {
+    const dir = join(root, 'sessions');
+    await cp(resolve(import.meta.dirname, 'fixtures', 'codex-0.169', 'sessions'), dir, { recursive: true });
+    const source = createCodexSource({ dir, agent: 'codex', masking: {} });
+    const streams = await source.discover();
+    assert.deepEqual(streams.map((s) => s.session), ['01a21772-9a9f-7c53-8a14-7dd573e81ae9', '01a2177a-0000-7000-8000-00000000000a', '01a2177b-0000-7000-8000-00000000000b']);
+    const real = await drain(source, streams[0]!, undefined);
+    assert.deepEqual(lines(real.messages), [
+      'user: Our staging database runs PostgreSQL 16; check it.',
+      'assistant: [tool call: shell_command command="ls /nonexistent-dir-xyz"]',
+      'tool: [tool result shell_command: unsupported call: shell_command]',
+      'assistant: [tool call: exec_command cmd="ls /nonexistent-dir-xyz"]',
+      "tool: [tool error exec_command: ls: cannot access '/nonexistent-dir-xyz': No such file or directory]",
+      'assistant: The staging database runs PostgreSQL 16.',
+    ]);
+    assert.deepEqual(real.malformed, []);
+    const main = await drain(source, streams[1]!, undefined);
+    assert.deepEqual(lines(main.messages), [
+      'user: Which database should the invoices service use?',
+      'assistant: [tool call: mcp__github.search_issues query="invoices db"]',
+      'tool: [tool result mcp__github.search_issues: Issue #12: invoices need row-level locking [image]]',
+      'assistant: PostgreSQL: issue #12 needs row-level locking, which it has.',
+      'user: Good. Ship it on Monday.',
+    ]);
+    const sub = await drain(source, streams[2]!, undefined);
+    assert.deepEqual(lines(sub.messages), [
+      'assistant: [to sub-agent Ptolemy (explorer)] Find where invoices are locked.',
+      'assistant: [sub-agent Ptolemy (explorer)] src/invoices/lock.ts takes a row lock with SELECT … FOR UPDATE.',
+    ]);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});
+
 test('Codex: a session keeps its cursor when it grows and when it is moved to archived_sessions', async () => {
   const { root, dir, cleanup } = await copyFixture();
   try {

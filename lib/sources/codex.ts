@@ -4,11 +4,23 @@
  *   <dir>/YYYY/MM/DD/rollout-<ts>-<uuid>.jsonl       (dir default ~/.codex/sessions)
  *   <dir>/../archived_sessions/rollout-….jsonl       sessions the user archived
  *
- * Lines `{timestamp, type, payload}` with type `session_meta`,
- * `response_item` (payload `message`, `function_call`,
+ * Lines `{timestamp, ordinal, type, payload, metadata}` with type
+ * `session_meta`, `response_item` (payload `message`, `function_call`,
  * `function_call_output`, `custom_tool_call(_output)`, `local_shell_call`,
- * `web_search_call`, `reasoning`), `turn_context`, `event_msg`, `compacted`.
- * Older rollouts have bare response items per line (no `payload`); both read.
+ * `web_search_call`, `reasoning`), `turn_context`, `event_msg`, `compacted`,
+ * and since 0.169 `world_state` (the model-visible environment) and
+ * `token_usage_record` (per-response usage). Older rollouts have bare response
+ * items per line (no `payload`); both read.
+ *
+ * Codex 0.169 (checked against a real `codex exec` rollout): a tool call may
+ * carry a `namespace` (MCP servers, `multi_agent_v1`), kept in the tool name;
+ * a tool output may be an array of content items (`input_text`,
+ * `input_image`: MCP results); `exec_command` output is a text with a
+ * "Process exited with code N" line (N ≠ 0 is a failure); a compaction summary
+ * is an assistant message whose line `metadata.compaction_output` is true (a
+ * recap of what was read already, skipped); a sub-agent's session_meta names
+ * it (`agent_nickname`, `agent_role`). OC-Memory's own tools and its injected
+ * memory block are never messages (lib/injected-context.ts).
  *
  * Messages come from `response_item`s only: `event_msg` repeats the same
  * user/agent text for the UI, `reasoning` is the model's scratch work,
@@ -24,6 +36,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../log.js';
 import type { MaskingOptions } from '../masking.js';
 import type { Cursor, Message, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
+import { isOwnTool, stripInjectedContext } from '../injected-context.js';
 import { isObject, isoTime, makeMessage, str, summariseToolCall, summariseToolResult, type MessageContext } from './message-text.js';
 import { readTailedFile, type LineParser } from './tailed-file.js';
 import { invalidJsonReason, nameForLog } from './log-safe.js';
@@ -44,19 +57,32 @@ export function defaultCodexDir(env: Record<string, string | undefined>, homedir
 }
 
 interface CodexState {
-  /** call_id → tool name (bounded). */
+  /** call_id → tool name (bounded); OWN_TOOL for a call to OC-Memory's own tools. */
   tools: Record<string, string>;
   /** Sub-agent label when the session is a sub-agent's ('' = the user's own session). */
   sub: string;
 }
 
 const MAX_PENDING_TOOLS = 64;
-const OUTER_TYPES = new Set(['session_meta', 'response_item', 'turn_context', 'event_msg', 'compacted']);
+const OUTER_TYPES = new Set(['session_meta', 'response_item', 'turn_context', 'event_msg', 'compacted', 'world_state', 'token_usage_record']);
+/** The tools map's mark for a call whose output is OC-Memory's own (never a message). */
+const OWN_TOOL = '\u0000oc-memory';
 /** Context Codex injects as user messages. */
 const INJECTED = /^\s*(?:<environment_context>|<user_instructions>|<user_shell_command>|<INSTRUCTIONS>|# AGENTS\.md instructions)/;
 const INJECTED_BLOCKS = /<(environment_context|user_instructions|INSTRUCTIONS)>[\s\S]*?<\/\1>/g;
 
-function subagentLabel(source: unknown): string {
+/** The sub-agent's label: its nickname (and role) when Codex names it, else the kind of sub-agent; '' for the user's own session. */
+function subagentLabel(meta: Record<string, unknown>): string {
+  const kind = subagentKind(meta.source);
+  if (kind === '') return '';
+  const spawn = isObject(meta.source) && isObject(meta.source.subagent) && isObject(meta.source.subagent.thread_spawn) ? meta.source.subagent.thread_spawn : {};
+  const nickname = str(meta.agent_nickname) ?? str(spawn.agent_nickname);
+  const role = str(meta.agent_role) ?? str(spawn.agent_role);
+  if (nickname) return role ? `${nickname} (${role})` : nickname;
+  return role ?? kind;
+}
+
+function subagentKind(source: unknown): string {
   if (!isObject(source)) return '';
   const sub = source.subagent;
   if (typeof sub === 'string') return sub;
@@ -78,8 +104,39 @@ function parseArguments(raw: unknown): unknown {
   }
 }
 
-/** The text and error flag of a tool output (a string, JSON `{output, metadata:{exit_code}}`, or `{content, success}`). */
+/** `exec_command` output: "Chunk ID: …\nWall time: …\nProcess exited with code N\n…\nOutput:\n<text>". */
+const EXIT_LINE = /^(?:Process exited with code|Exit code:)\s*(-?\d+)\s*$/m;
+const OUTPUT_AFTER = /^Output:\n/m;
+
+/** The text of an output given as content items (`input_text`, `output_text`, `text`; images as "[image]"). */
+function contentItemsText(items: unknown[]): string {
+  const parts: string[] = [];
+  for (const item of items) {
+    if (typeof item === 'string') parts.push(item);
+    else if (isObject(item)) {
+      if (typeof item.text === 'string') parts.push(item.text);
+      else if (str(item.type)?.includes('image')) parts.push('[image]');
+    }
+  }
+  return parts.join('\n');
+}
+
+/** A shell output's exit code and the text after its header, when it has that shape. */
+function shellOutput(text: string): { text: string; error: boolean } {
+  const exit = EXIT_LINE.exec(text);
+  if (!exit) return { text, error: false };
+  const body = OUTPUT_AFTER.exec(text);
+  return { text: body ? text.slice(body.index + body[0].length) : text, error: Number(exit[1]) !== 0 };
+}
+
+/**
+ * The text and error flag of a tool output: a string (a shell's, with its exit
+ * code line), JSON `{output, metadata:{exit_code}}` or `{content, success}`, or
+ * an array of content items (MCP results).
+ */
 function toolOutput(raw: unknown): { text: string; error: boolean } {
+  if (Array.isArray(raw)) return { text: contentItemsText(raw), error: false };
+  if (typeof raw === 'string' && !raw.trim().startsWith('{')) return shellOutput(raw);
   let value: unknown = raw;
   if (typeof raw === 'string') {
     const trimmed = raw.trim();
@@ -94,8 +151,10 @@ function toolOutput(raw: unknown): { text: string; error: boolean } {
   if (isObject(value)) {
     const meta = isObject(value.metadata) ? value.metadata : {};
     const exit = typeof meta.exit_code === 'number' ? meta.exit_code : undefined;
-    const text = typeof value.output === 'string' ? value.output : typeof value.content === 'string' ? value.content : JSON.stringify(value);
-    return { text, error: (exit !== undefined && exit !== 0) || value.success === false };
+    const body = value.output ?? value.content;
+    const text = typeof body === 'string' ? body : Array.isArray(body) ? contentItemsText(body) : JSON.stringify(value);
+    const shell = exit === undefined && typeof body === 'string' ? shellOutput(body) : { text, error: false };
+    return { text: shell.text, error: (exit !== undefined && exit !== 0) || value.success === false || shell.error };
   }
   return { text: String(value ?? ''), error: false };
 }
@@ -115,7 +174,7 @@ function messageText(content: unknown, role: string): string {
     const type = str(block.type) ?? '';
     if ((type === 'input_text' || type === 'output_text' || type === 'text') && typeof block.text === 'string') {
       if (role === 'user' && INJECTED.test(block.text)) continue;
-      parts.push(block.text);
+      parts.push(role === 'user' ? stripInjectedContext(block.text) : block.text);
     } else if (type === 'input_image') parts.push('[image]');
   }
   return parts.join('\n').replace(INJECTED_BLOCKS, '').trim();
@@ -142,8 +201,15 @@ function normalizeItem(item: Record<string, unknown>, time: string, fallbackId: 
     }
     case 'function_call':
     case 'custom_tool_call': {
-      const name = str(item.name) ?? 'tool';
+      const namespace = str(item.namespace);
+      const bare = str(item.name) ?? 'tool';
       const callId = str(item.call_id);
+      if (isOwnTool(bare, namespace)) {
+        // OC-Memory's own search / remember: what it returns is memory already.
+        if (callId) rememberTool(state, callId, OWN_TOOL);
+        return out;
+      }
+      const name = namespace ? `${namespace}.${bare}` : bare;
       if (callId) rememberTool(state, callId, name);
       const args = type === 'function_call' ? parseArguments(item.arguments) : item.input;
       push(makeMessage(ctx, { role: 'assistant', text: summariseToolCall(name, args), time, entryId }));
@@ -166,8 +232,11 @@ function normalizeItem(item: Record<string, unknown>, time: string, fallbackId: 
     case 'custom_tool_call_output':
     case 'local_shell_call_output': {
       const callId = str(item.call_id) ?? '';
-      const name = state.tools[callId] ?? 'tool';
+      const namespace = str(item.namespace);
+      const named = str(item.name);
+      const name = state.tools[callId] ?? (named ? (namespace ? `${namespace}.${named}` : named) : 'tool');
       delete state.tools[callId];
+      if (name === OWN_TOOL || (named !== undefined && isOwnTool(named, namespace))) return out;
       const { text, error } = toolOutput(item.output);
       push(makeMessage(ctx, { role: 'tool', text: summariseToolResult(name, text, error), time, entryId, toolName: name }));
       return out;
@@ -187,15 +256,23 @@ export function normalizeCodexLine(entry: unknown, lineNo: number, ctx: MessageC
     if (!isObject(payload)) return { messages: [], invalid: `${nameForLog(type)} line without a "payload" object` };
     if (type === 'session_meta') {
       const meta = isObject(payload.meta) ? payload.meta : payload; // some versions nest it
-      state.sub = subagentLabel(meta.source);
+      state.sub = subagentLabel(meta);
       return { messages: [] };
     }
     if (type !== 'response_item') return { messages: [] };
+    // A compaction summary: a recap of what was read already, not a new reply.
+    if (isCompactionOutput(entry.metadata) || isCompactionOutput(payload.metadata)) return { messages: [] };
     return { messages: normalizeItem(payload, isoTime(entry.timestamp) || isoTime(payload.timestamp), fallbackId, ctx, state) };
   }
+  // A line type of a newer Codex, with its payload: not an item of an older rollout.
+  if (type && 'payload' in entry && 'timestamp' in entry) return { messages: [] };
   // Older rollouts: a header line {id, timestamp, instructions}, state lines {record_type}, bare items.
   if (type === undefined) return { messages: [] };
   return { messages: normalizeItem(entry, isoTime(entry.timestamp), fallbackId, ctx, state) };
+}
+
+function isCompactionOutput(metadata: unknown): boolean {
+  return isObject(metadata) && metadata.compaction_output === true;
 }
 
 function codexParser(ctx: MessageContext): LineParser<CodexState> {
