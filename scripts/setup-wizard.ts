@@ -240,14 +240,14 @@ async function stepSync(a: SetupAnswers): Promise<void> {
 }
 
 export type WizardOutcome =
-  | { kind: 'done'; state: WizardState; installSchedule: boolean; integrateOpenClaw: boolean }
+  | { kind: 'done'; state: WizardState; installSchedule: boolean; integrateOpenClaw: boolean; integrateClaudeCode: boolean }
   | { kind: 'cancelled' }
   | { kind: 'quit' };
 
 /** Run the steps not done yet; progress is saved after each one. */
 export async function runWizard(
   ctx: CommandContext,
-  options: { progress: SetupProgress; progressFile: string; defaults: SetupAnswers; openClawFound: boolean; findSources: () => Promise<FoundSources> },
+  options: { progress: SetupProgress; progressFile: string; defaults: SetupAnswers; openClawFound: boolean; claudeCodeFound?: boolean; findSources: () => Promise<FoundSources> },
 ): Promise<WizardOutcome> {
   const { progress } = options;
   let found: Promise<FoundSources> | undefined;
@@ -308,7 +308,9 @@ export async function runWizard(
     await save('review');
     const installSchedule = await confirmWith('Install the schedule now (runs `ocm-run run` every few minutes)?', true);
     const integrateOpenClaw = options.openClawFound ? await confirmWith('Set up the OpenClaw integration (memory folders in openclaw.json + the plugin)?', true) : false;
-    return { kind: 'done', state, installSchedule, integrateOpenClaw };
+    // Opt-in: the memory for Claude Code edits Claude Code's own settings.
+    const integrateClaudeCode = options.claudeCodeFound ? await confirmWith('Give Claude Code the memory too (MCP server + hooks in ~/.claude, reversible with `ocm-run integrate claude-code --uninstall`)?', false) : false;
+    return { kind: 'done', state, installSchedule, integrateOpenClaw, integrateClaudeCode };
   } catch (error) {
     if (error instanceof Cancelled) {
       p.cancel(`Setup paused after ${progress.done.length} of 6 steps. Run \`ocm-run setup\` again to continue where you stopped.`);

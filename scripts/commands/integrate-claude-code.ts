@@ -79,14 +79,8 @@ export async function runClaudeCodeIntegration(ctx: CommandContext, action: stri
     return;
   }
 
-  const { getConfigValue, setConfigValue } = await import('../../lib/config.js');
-  const configAccess = {
-    get: (key: string) => getConfigValue(config, key),
-    set: (key: string, value: unknown) => setConfigValue({ file: ctx.configFile, envFile: ctx.paths.env, keyPath: key, value, env: ctx.env }),
-  };
-
   if (options.uninstall) {
-    const r = await i.uninstallClaudeCodeIntegration({ paths: ctx.paths, env: ctx.env, config: configAccess });
+    const r = await i.uninstallClaudeCodeIntegration({ paths: ctx.paths, env: ctx.env, config: await configAccess(config, ctx.configFile, ctx.paths, ctx.env) });
     if (ctx.json) {
       ctx.out(JSON.stringify({ ok: true, ...r }));
       return;
@@ -96,34 +90,53 @@ export async function runClaudeCodeIntegration(ctx: CommandContext, action: stri
     return;
   }
 
-  const r = await i.installClaudeCodeIntegration({
-    ...base,
-    env: ctx.env,
-    config: configAccess,
-  });
-  const claude = await findClaude(ctx.env);
-  let validated: 'connected' | 'failed' | 'missing' | 'not-installed' = 'not-installed';
+  const { result: r, validated, lines } = await setUpClaudeCode({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, perProject: Boolean(options.perProject) });
+  ctx.out(ctx.json ? JSON.stringify({ ok: true, ...r, validated }) : lines.join('\n'));
+}
+
+/** OC-Memory's config as the integration reads and changes it (changes keep the file's comments: config set). */
+async function configAccess(config: import('../../lib/config-schema.js').Config, file: string, paths: import('../../lib/home.js').HomePaths, env: NodeJS.ProcessEnv): Promise<import('../../lib/claude-code-integration.js').ConfigAccess> {
+  const { getConfigValue, setConfigValue } = await import('../../lib/config.js');
+  return {
+    get: (key) => getConfigValue(config, key),
+    set: (key, value) => setConfigValue({ file, envFile: paths.env, keyPath: key, value, env }),
+  };
+}
+
+export type Validation = 'connected' | 'failed' | 'missing' | 'not-installed';
+
+/**
+ * Install the integration for the home at `paths` (its config loaded from
+ * `configFile`), check it with `claude mcp list` when `claude` is on PATH, and
+ * say what was done. Shared by `integrate claude-code` and `setup`.
+ */
+export async function setUpClaudeCode(options: { paths: import('../../lib/home.js').HomePaths; configFile: string; env: NodeJS.ProcessEnv; perProject: boolean }): Promise<{ result: import('../../lib/claude-code-integration.js').ClaudeCodeInstall; validated: Validation; lines: string[] }> {
+  const { OcmError } = await import('../../lib/errors.js');
+  const i = await import('../../lib/claude-code-integration.js');
+  const { loadConfig } = await import('../../lib/config.js');
+  const { config } = await loadConfig({ file: options.configFile, envFile: options.paths.env, env: options.env });
+  const agent = config.sources.claude_code.agent || 'claude-code';
+  const access = await configAccess(config, options.configFile, options.paths, options.env);
+  const result = await i.installClaudeCodeIntegration({ paths: options.paths, runner: { node: process.execPath, cli: process.argv[1]! }, agent, perProject: options.perProject, env: options.env, config: access });
+  const claude = await findClaude(options.env);
+  let validated: Validation = 'not-installed';
   if (claude) {
-    const v = await validateWithClaude(claude, ctx.env);
+    const v = await validateWithClaude(claude, options.env);
     validated = v.state;
     if (v.state === 'missing') {
-      await i.uninstallClaudeCodeIntegration({ paths: ctx.paths, env: ctx.env, config: configAccess });
+      await i.uninstallClaudeCodeIntegration({ paths: options.paths, env: options.env, config: access });
       throw new OcmError('CONFIG_INVALID', 'Claude Code does not list the oc-memory MCP server after the edit, so it was taken out again.', {
         hint: `\`claude mcp list\` said: ${v.output.slice(0, 400)}. Add it by hand (\`ocm-run integrate claude-code --print\`).`,
       });
     }
   }
-  if (ctx.json) {
-    ctx.out(JSON.stringify({ ok: true, ...r, validated }));
-    return;
-  }
-  const lines = [`Claude Code integration for ${ctx.paths.root} (memory of agent "${agent}"):`];
-  if (r.changes.length === 0) lines.push('  everything was in place already.');
-  for (const c of r.changes) lines.push(`  ${c}`);
-  for (const b of r.backups) lines.push(`  backup of the original: ${b}`);
+  const lines = [`Claude Code integration for ${options.paths.root} (memory of agent "${agent}"${options.perProject ? ', one per project' : ''}):`];
+  if (result.changes.length === 0) lines.push('  everything was in place already.');
+  for (const c of result.changes) lines.push(`  ${c}`);
+  for (const b of result.backups) lines.push(`  backup of the original: ${b}`);
   if (validated === 'connected') lines.push('  `claude mcp list`: oc-memory connected.');
   else if (validated === 'failed') lines.push('  ⚠️ `claude mcp list` lists oc-memory but could not connect to it; run `ocm-run doctor`.');
   else lines.push('  (`claude` is not on PATH, so the result was not checked with `claude mcp list`.)');
   lines.push('New Claude Code sessions get it. Undo with: ocm-run integrate claude-code --uninstall');
-  ctx.out(lines.join('\n'));
+  return { result, validated, lines };
 }
