@@ -226,6 +226,9 @@ test('wizard --reconfigure: current values are the defaults, the saved key is ke
     await s.keys('Right', 'Enter');
     await s.waitFor(/Set up the OpenClaw integration/);
     await s.keys('Right', 'Enter');
+    // ~/.claude exists here: the opt-in Claude Code step is asked, "No" by default.
+    await s.waitFor(/Give Claude Code the memory too/);
+    await s.keys('Enter');
     const done = await s.waitFor(/EXIT=\d+/, { timeoutMs: 60_000 });
     assert.match(done, /EXIT=0/);
   } finally {
