@@ -32,6 +32,11 @@ export interface PinnedPackage {
   node?: string;
   /** Upper bound for the install. Default 10 minutes. */
   timeoutMs?: number;
+  /**
+   * npm `overrides` for the install, e.g. to replace a dependency that only a
+   * git URL provides (the tests reach the npm registry, not GitHub).
+   */
+  overrides?: Record<string, string>;
 }
 
 export interface InstalledPackage {
@@ -71,7 +76,7 @@ export async function installPinned(pkg: PinnedPackage): Promise<InstalledPackag
     if (existsSync(marker)) return result;
     await rm(prefix, { recursive: true, force: true });
     await mkdir(prefix, { recursive: true });
-    await writeFile(join(prefix, 'package.json'), JSON.stringify({ name: 'ocm-agent-cache', private: true }) + '\n');
+    await writeFile(join(prefix, 'package.json'), JSON.stringify({ name: 'ocm-agent-cache', private: true, ...(pkg.overrides ? { overrides: pkg.overrides } : {}) }) + '\n');
     const npmCli = await npmCliPath();
     const args = [
       npmCli,

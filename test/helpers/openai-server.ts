@@ -71,6 +71,22 @@ function contentText(content: unknown): string {
   return '';
 }
 
+/**
+ * A `stream: true` answer as server-sent events, the way OpenAI streams chat
+ * completions (agents such as OpenClaw always stream): a role chunk, the
+ * content, a finish chunk with usage, then `[DONE]`.
+ */
+function streamReply(res: ServerResponse, reply: { id: string; model: string; content: string; promptTokens: number; completionTokens: number }): void {
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (delta: Record<string, unknown>, finish: string | null, usage?: Record<string, number>) =>
+    `data: ${JSON.stringify({ id: reply.id, object: 'chat.completion.chunk', created, model: reply.model, choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.write(chunk({ role: 'assistant', content: '' }, null));
+  res.write(chunk({ content: reply.content }, null));
+  res.write(chunk({}, 'stop', { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens }));
+  res.end('data: [DONE]\n\n');
+}
+
 export async function startOpenAiServer(script: Script): Promise<OpenAiTestServer> {
   // Load the tokenizer now, not inside the first request (a client timeout must not depend on it).
   countTokens('warm up');
@@ -109,6 +125,10 @@ export async function startOpenAiServer(script: Script): Promise<OpenAiTestServe
     switch (reply.kind) {
       case 'ok': {
         record.completionTokens = countTokens(reply.content);
+        if (body.stream === true) {
+          streamReply(res, { id: `chatcmpl-test-${index}`, model: record.model, content: reply.content, promptTokens: record.promptTokens, completionTokens: record.completionTokens });
+          return;
+        }
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(
           JSON.stringify({
