@@ -1,16 +1,23 @@
 /**
  * `integrate openclaw`: make OpenClaw use OC-Memory without changing its
- * code (DESIGN §6).
+ * code (docs/running.md, "ocm-run integrate openclaw").
  *
- * 1. openclaw.json (JSON5) gets our memory folders in `memory.search.extraPaths`
- *    and in the older `agents.defaults.memorySearch.extraPaths`, and an entry
- *    for our plugin. The file is edited through a concrete syntax tree
- *    (@croct/json5-parser) so the user's comments, unquoted keys, quotes and
- *    trailing commas stay as they were; it is backed up first.
- * 2. The plugin — its manifests from templates/openclaw-plugin/ and its
+ * 1. The plugin — its manifests from templates/openclaw-plugin/ and its
  *    JavaScript compiled by `npm run build` into dist/templates/openclaw-plugin/
  *    (OpenClaw refuses to install a package whose entry is TypeScript only) —
- *    is copied to <state dir>/extensions/oc-memory/.
+ *    goes into <state dir>/extensions/oc-memory/: through `openclaw plugins
+ *    install` when OpenClaw's CLI is there (OpenClaw then records where it
+ *    came from and trusts it), copied otherwise.
+ * 2. openclaw.json (JSON5) gets our memory folders and an entry for our
+ *    plugin, in the keys the installed OpenClaw knows: 2026.9 reads
+ *    `memory.search.extraPaths` and rejects `agents.defaults.memorySearch`;
+ *    the 2026.2 file era reads only `agents.defaults.memorySearch.extraPaths`
+ *    and rejects `memory.search` and `plugins.entries.<id>.hooks`
+ *    (see docs/running.md). The file is edited through a concrete syntax tree
+ *    (@croct/json5-parser) so the user's comments, unquoted keys, quotes and
+ *    trailing commas stay as they were; it is backed up first, and the
+ *    result is checked by the installed OpenClaw on a temporary copy before
+ *    it replaces the real file (a running gateway reloads that file).
  *
  * `--uninstall` reverses both: when openclaw.json is still exactly what we
  * wrote, the backup is restored byte for byte; when the user edited it since,
@@ -24,6 +31,7 @@ import { JsonArrayNode, JsonObjectNode, JsonParser } from '@croct/json5-parser';
 import { writeFileAtomic } from './atomic-file.js';
 import { ConfigError, OcmError, fromSystemError } from './errors.js';
 import { exists, type HomePaths } from './home.js';
+import { installPluginWithOpenClaw, openClawVersion, parseOpenClawVersion, validateOpenClawConfig, versionBefore, type OpenClawCliOptions, type OpenClawVersion } from './openclaw-cli.js';
 import { openClawConfigPath } from './openclaw-config.js';
 import { packagePath } from './package-root.js';
 
@@ -41,8 +49,19 @@ export function pluginSourcePath(name: (typeof PLUGIN_FILES)[number]): string {
   return name.endsWith('.js') ? packagePath('dist', 'templates', 'openclaw-plugin', name) : packagePath('templates', 'openclaw-plugin', name);
 }
 
-/** Which extra-paths key(s) to write: the current one, the older one, or both (default). */
-export type PathsKeys = 'both' | 'current' | 'legacy';
+/**
+ * Which extra-paths key(s) to write: what the installed OpenClaw accepts
+ * (auto, the default), the current one, the older one, or both.
+ */
+export type PathsKeys = 'auto' | 'both' | 'current' | 'legacy';
+/** The keys of one OpenClaw era: where the folders go, and whether plugin entries know `hooks`. */
+export interface IntegrationShape {
+  keys: Exclude<PathsKeys, 'auto'>;
+  /** `plugins.entries.<id>.hooks.allowConversationAccess` (2026.9 needs it for conversation hooks; 2026.2 rejects it). */
+  conversationAccess: boolean;
+}
+export const CURRENT_SHAPE: IntegrationShape = { keys: 'current', conversationAccess: true };
+export const FILE_ERA_SHAPE: IntegrationShape = { keys: 'legacy', conversationAccess: false };
 const CURRENT_KEY = ['memory', 'search', 'extraPaths'];
 const LEGACY_KEY = ['agents', 'defaults', 'memorySearch', 'extraPaths'];
 
@@ -178,15 +197,29 @@ function addFolders(root: JsonObjectNode, path: string[], folders: string[], fil
 }
 
 /** Add our folders and plugin entry to openclaw.json text. Idempotent. */
-export function applyIntegration(text: string, options: { folders: string[]; plugin: PluginSettings; keys?: PathsKeys; file?: string }): EditResult {
+export interface ApplyOptions {
+  folders: string[];
+  plugin: PluginSettings;
+  /** Default: the current era's keys (memory.search, hooks allowed). */
+  shape?: IntegrationShape;
+  /** OpenClaw's own install record of the plugin (`plugins.installs.<id>`, 2026.2), kept in the file. */
+  installRecord?: unknown;
+  file?: string;
+}
+
+function pluginEntry(plugin: PluginSettings, shape: IntegrationShape): JsonValue {
+  return { enabled: true, ...(shape.conversationAccess ? { hooks: { allowConversationAccess: true } } : {}), config: { ...plugin } };
+}
+
+export function applyIntegration(text: string, options: ApplyOptions): EditResult {
   const file = options.file ?? 'openclaw.json';
   const root = parseConfigText(text, file);
   const result: EditResult = { text, changes: [], created: [], allowAdded: false };
-  const keys = options.keys ?? 'both';
-  if (keys !== 'legacy') addFolders(root, CURRENT_KEY, options.folders, file, result);
-  if (keys !== 'current') addFolders(root, LEGACY_KEY, options.folders, file, result);
+  const shape = options.shape ?? CURRENT_SHAPE;
+  if (shape.keys !== 'legacy') addFolders(root, CURRENT_KEY, options.folders, file, result);
+  if (shape.keys !== 'current') addFolders(root, LEGACY_KEY, options.folders, file, result);
 
-  const entry: JsonValue = { enabled: true, hooks: { allowConversationAccess: true }, config: { ...options.plugin } };
+  const entry = pluginEntry(options.plugin, shape);
   const entryPath = ['plugins', 'entries', PLUGIN_ID];
   const before = getAt(root, entryPath);
   if (!(before instanceof JsonObjectNode) || JSON.stringify(before.toJSON()) !== JSON.stringify(entry)) {
@@ -195,6 +228,17 @@ export function applyIntegration(text: string, options: { folders: string[]; plu
       if (created) result.created.push(created);
     } else objectAt(root, ['plugins', 'entries'], file).node.set(PLUGIN_ID, entry);
     result.changes.push(`${before === undefined ? 'added' : 'updated'} plugins.entries.${PLUGIN_ID}`);
+  }
+  if (options.installRecord !== undefined) {
+    const installPath = ['plugins', 'installs', PLUGIN_ID];
+    const have = getAt(root, installPath);
+    if (!(have instanceof JsonObjectNode) || JSON.stringify(have.toJSON()) !== JSON.stringify(options.installRecord)) {
+      if (have === undefined) {
+        const created = setDeep(root, installPath, options.installRecord as JsonValue, file);
+        if (created) result.created.push(created);
+      } else objectAt(root, ['plugins', 'installs'], file).node.set(PLUGIN_ID, options.installRecord as JsonValue);
+      result.changes.push(`recorded OpenClaw's install of the plugin (plugins.installs.${PLUGIN_ID})`);
+    }
   }
   const allow = getAt(root, ['plugins', 'allow']);
   if (allow instanceof JsonArrayNode && !allow.toJSON().includes(PLUGIN_ID)) {
@@ -271,8 +315,10 @@ export function removeIntegration(text: string, options: { folders: string[]; cr
     const list = dig(after, path);
     if (Array.isArray(list)) dig(after, path.slice(0, -1))[path[path.length - 1]!] = list.filter((v) => !options.folders.includes(String(v)));
   }
-  const entries = dig(after, ['plugins', 'entries']);
-  if (entries && typeof entries === 'object') delete entries[PLUGIN_ID];
+  for (const map of ['entries', 'installs']) {
+    const entries = dig(after, ['plugins', map]);
+    if (entries && typeof entries === 'object') delete entries[PLUGIN_ID];
+  }
   const removedWhole: string[][] = [];
   for (const path of [...options.created].sort((a, b) => a.length - b.length)) {
     if (removedWhole.some((r) => r.every((k, i) => path[i] === k))) continue;
@@ -294,10 +340,11 @@ export function removeIntegration(text: string, options: { folders: string[]; cr
       if (!inRemoved(path)) spans.push([element.location.start.index, element.location.end.index]);
     });
   }
-  const entry = propertyNode(root, ['plugins', 'entries', PLUGIN_ID]);
-  if (entry) {
-    changes.push(`removed plugins.entries.${PLUGIN_ID}`);
-    if (!inRemoved(['plugins', 'entries', PLUGIN_ID])) spans.push([entry.location.start.index, entry.location.end.index]);
+  for (const map of ['entries', 'installs']) {
+    const entry = propertyNode(root, ['plugins', map, PLUGIN_ID]);
+    if (!entry) continue;
+    changes.push(`removed plugins.${map}.${PLUGIN_ID}`);
+    if (!inRemoved(['plugins', map, PLUGIN_ID])) spans.push([entry.location.start.index, entry.location.end.index]);
   }
   if (options.allowAdded) {
     const allow = getAt(root, ['plugins', 'allow']);
@@ -316,12 +363,12 @@ export function removeIntegration(text: string, options: { folders: string[]; cr
 }
 
 /** The settings as a JSON5 snippet, for `--print` and for users who edit by hand. */
-export function integrationSnippet(options: { folders: string[]; plugin: PluginSettings; keys?: PathsKeys }): string {
-  const keys = options.keys ?? 'both';
+export function integrationSnippet(options: { folders: string[]; plugin: PluginSettings; shape?: IntegrationShape }): string {
+  const shape = options.shape ?? CURRENT_SHAPE;
   const data: Record<string, unknown> = {};
-  if (keys !== 'legacy') data.memory = { search: { extraPaths: options.folders } };
-  if (keys !== 'current') data.agents = { defaults: { memorySearch: { extraPaths: options.folders } } };
-  data.plugins = { entries: { [PLUGIN_ID]: { enabled: true, hooks: { allowConversationAccess: true }, config: options.plugin } } };
+  if (shape.keys !== 'legacy') data.memory = { search: { extraPaths: options.folders } };
+  if (shape.keys !== 'current') data.agents = { defaults: { memorySearch: { extraPaths: options.folders } } };
+  data.plugins = { entries: { [PLUGIN_ID]: pluginEntry(options.plugin, shape) } };
   return JSON.stringify(data, null, 2);
 }
 
@@ -359,24 +406,64 @@ export interface InstallReport {
   backup?: string;
   pluginDir: string;
   pluginFiles: string[];
+  /** How the plugin got there: OpenClaw's own installer (origin recorded) or a plain copy. */
+  pluginInstall: 'openclaw' | 'copied';
+  /** Why the plugin was copied although OpenClaw's CLI is there. */
+  pluginInstallNote?: string;
   createdConfig: boolean;
-  /** `openclaw config validate` result, when OpenClaw's CLI is installed. */
-  validated?: 'ok' | 'not-available';
+  /** The keys written. */
+  shape: IntegrationShape;
+  /** `openclaw --version`, when its CLI is installed. */
+  openClawVersion?: string;
+  /** The installed OpenClaw accepted the result (checked on a copy first), or there was no OpenClaw CLI to ask. */
+  validated: 'ok' | 'not-available';
 }
 
-export type Validator = (configPath: string) => Promise<{ ok: boolean; available: boolean; output: string }>;
+/** The first OpenClaw release whose schema has `memory.search` is after the 2026.2 file era. */
+const FIRST_AFTER_FILE_ERA: [number, number, number] = [2026, 3, 0];
 
-/** OpenClaw's own check, when its CLI is on PATH. */
-export const openClawValidator: Validator = async (configPath) => {
-  const { execa } = await import('execa');
-  try {
-    const r = await execa('openclaw', ['config', 'validate'], { reject: false, timeout: 30_000, env: { OPENCLAW_CONFIG_PATH: configPath }, stdin: 'ignore' });
-    if ((r as { code?: string }).code === 'ENOENT' || r.exitCode === 127) return { ok: true, available: false, output: '' };
-    return { ok: r.exitCode === 0, available: true, output: `${String(r.stdout)}\n${String(r.stderr)}`.trim() };
-  } catch {
-    return { ok: true, available: false, output: '' };
-  }
-};
+/**
+ * The shapes to try, most likely first: by the installed OpenClaw's version
+ * (or, without its CLI, the version that last wrote openclaw.json), then the
+ * others, in case the era boundary lies elsewhere. An explicit --keys choice
+ * is the only candidate for the paths.
+ */
+export function candidateShapes(keys: PathsKeys, version: OpenClawVersion | undefined): IntegrationShape[] {
+  const fileEra = version !== undefined && versionBefore(version, FIRST_AFTER_FILE_ERA);
+  const preferred = fileEra ? FILE_ERA_SHAPE : CURRENT_SHAPE;
+  const all: IntegrationShape[] = [preferred, fileEra ? CURRENT_SHAPE : FILE_ERA_SHAPE, { keys: preferred.keys, conversationAccess: !preferred.conversationAccess }, { keys: fileEra ? 'current' : 'legacy', conversationAccess: preferred.conversationAccess }];
+  if (keys === 'auto') return all;
+  const forced = [preferred.conversationAccess, !preferred.conversationAccess].map((conversationAccess) => ({ keys, conversationAccess }));
+  return forced;
+}
+
+/** OpenClaw's complaint is about what we added (so another shape may pass), not about the rest of the file. */
+function rejectsOurKeys(output: string): boolean {
+  return /memorySearch|memory\.search|memory: Unrecognized key: "search"|oc-memory|allowConversationAccess|"hooks"/.test(output);
+}
+
+/** The version that last wrote openclaw.json (`meta.lastTouchedVersion`), when OpenClaw's CLI cannot be asked. */
+function versionFromConfig(text: string): OpenClawVersion | undefined {
+  const m = /lastTouchedVersion["']?\s*:\s*["']([^"']+)["']/.exec(text);
+  return m ? parseOpenClawVersion(m[1]!) : undefined;
+}
+
+/** The shape `--print` shows: by the installed OpenClaw's version, no validation. */
+export async function printShape(options: { env: Record<string, string | undefined>; keys?: PathsKeys; configText?: string; cli?: OpenClawCliOptions }): Promise<{ shape: IntegrationShape; version?: OpenClawVersion }> {
+  const version = (await openClawVersion(options.cli ?? { env: options.env })) ?? (options.configText ? versionFromConfig(options.configText) : undefined);
+  return { shape: candidateShapes(options.keys ?? 'auto', version)[0]!, ...(version ? { version } : {}) };
+}
+
+/**
+ * The plugin as one package folder (manifests and compiled entry side by
+ * side), for `openclaw plugins install`: kept in the home's machine folder,
+ * so OpenClaw's record of where the plugin came from stays a real path.
+ */
+async function stagePluginPackage(paths: HomePaths): Promise<string> {
+  const dir = join(paths.machine, 'openclaw-plugin');
+  await copyPlugin(dir);
+  return dir;
+}
 
 async function copyPlugin(pluginDir: string): Promise<string[]> {
   await mkdir(pluginDir, { recursive: true });
@@ -391,6 +478,31 @@ async function copyPlugin(pluginDir: string): Promise<string[]> {
   return out;
 }
 
+/** OpenClaw's install record of our plugin in the file its installer wrote (2026.2 keeps it in openclaw.json). */
+async function installRecordIn(configPath: string): Promise<unknown> {
+  try {
+    const root = JsonParser.parse(await readFile(configPath, 'utf8'), JsonObjectNode);
+    const record = getAt(root, ['plugins', 'installs', PLUGIN_ID]);
+    return record instanceof JsonObjectNode ? record.toJSON() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Puts the plugin in place: through `openclaw plugins install` when the CLI
+ * is there, so OpenClaw records its origin; copied when there is no CLI or
+ * OpenClaw refuses the package (the note says why).
+ */
+async function placePlugin(location: OpenClawLocation, paths: HomePaths, cli: OpenClawCliOptions, configCopy: string): Promise<{ how: 'openclaw' | 'copied'; note?: string; files: string[] }> {
+  const installed = await installPluginWithOpenClaw(cli, await stagePluginPackage(paths), configCopy);
+  if (installed.ok) return { how: 'openclaw', files: PLUGIN_FILES.map((name) => join(location.pluginDir, name)) };
+  const files = await copyPlugin(location.pluginDir);
+  if (!installed.available) return { how: 'copied', files };
+  const reason = installed.output.split('\n').map((l) => l.trim()).filter((l) => l && !/^WARNING|outside ClawHub|^Plugin manifest id/.test(l)).slice(-2).join(' ');
+  return { how: 'copied', note: `\`openclaw plugins install\` refused it (${reason || 'no reason given'}), so it was copied and OpenClaw may warn that it cannot verify where it came from`, files };
+}
+
 export async function installOpenClawIntegration(options: {
   paths: HomePaths;
   env: Record<string, string | undefined>;
@@ -398,9 +510,11 @@ export async function installOpenClawIntegration(options: {
   keys?: PathsKeys;
   userHome?: string;
   now?: Date;
-  validate?: Validator;
+  /** How to run OpenClaw's CLI (default: `openclaw` on env.PATH). */
+  cli?: OpenClawCliOptions;
 }): Promise<InstallReport> {
   const { paths } = options;
+  const cli: OpenClawCliOptions = options.cli ?? { env: options.env };
   const location = await locateOpenClaw(options.env, options.userHome);
   if (!location.stateDirExists && !location.configExists) {
     throw new OcmError('NOT_FOUND', `OpenClaw was not found (no ${location.stateDir}).`, {
@@ -415,34 +529,92 @@ export async function installOpenClawIntegration(options: {
   } catch (error) {
     throw fromSystemError(error, `read ${location.configPath}`);
   }
+  // Refuse a broken file before anything is touched.
+  if (original.trim() !== '') parseConfigText(original, location.configPath);
+  const version = (await openClawVersion(cli)) ?? versionFromConfig(original);
   const createdConfig = previous?.configPath === location.configPath ? previous.createdConfig : !location.configExists;
-  const base = original.trim() === '' ? '{\n}\n' : original;
-  const edit = applyIntegration(base, { folders, plugin: options.plugin, ...(options.keys ? { keys: options.keys } : {}), file: location.configPath });
-  let next = edit.text;
-  if (original.trim() === '') next = `// OpenClaw configuration (JSON5). Created by OC-Memory's \`ocm-run integrate openclaw\`.\n${integrationSnippet({ folders, plugin: options.plugin, ...(options.keys ? { keys: options.keys } : {}) })}\n`;
+  const mode = location.configExists ? (await stat(location.configPath)).mode & 0o777 : 0o600;
 
   // Back up once, before our first edit; a later re-install keeps that original.
-  let backup = previous?.configPath === location.configPath ? previous.backup : '';
-  if (!backup && location.configExists && next !== original) {
+  let backup = previous?.configPath === location.configPath && previous.backup && (await exists(previous.backup)) ? previous.backup : '';
+  let backupMadeNow = false;
+  if (!backup && location.configExists) {
     const stamp = (options.now ?? new Date()).toISOString().replace(/[:.]/g, '-');
     backup = `${location.configPath}.oc-memory-backup-${stamp}`;
     await writeFileAtomic(backup, original, { mode: 0o600 });
+    backupMadeNow = true;
   }
-  if (next !== original) {
-    const mode = location.configExists ? (await stat(location.configPath)).mode & 0o777 : 0o600;
-    await writeFileAtomic(location.configPath, next, { mode });
+  const pluginWasThere = await exists(join(location.pluginDir, 'openclaw.plugin.json'));
+  const checkFile = join(dirname(location.configPath), `.openclaw.oc-memory-check-${process.pid}.json`);
+  // The plugin first, so OpenClaw checks our plugin entry against our manifest. Its installer
+  // rewrites the config it is given its own way (plain JSON, comments gone): it gets a copy,
+  // and only its install record is carried over into the user's file.
+  if (location.configExists) await writeFileAtomic(checkFile, original, { mode: 0o600 });
+  let placed: Awaited<ReturnType<typeof placePlugin>>;
+  let installRecord: unknown;
+  try {
+    placed = await placePlugin(location, paths, cli, checkFile);
+    installRecord = placed.how === 'openclaw' ? await installRecordIn(checkFile) : undefined;
+  } catch (error) {
+    await rm(checkFile, { force: true });
+    if (backupMadeNow) await rm(backup, { force: true });
+    throw error;
   }
-  const validate = options.validate ?? openClawValidator;
-  const check = await validate(location.configPath);
-  if (!check.ok) {
-    // OpenClaw refuses the result (e.g. an older build without memory.search): put the file back as it was.
-    if (location.configExists) await writeFileAtomic(location.configPath, original, { mode: (await stat(location.configPath)).mode & 0o777 });
+
+  const rollBack = async () => {
+    if (location.configExists) await writeFileAtomic(location.configPath, original, { mode });
     else await rm(location.configPath, { force: true });
-    throw new OcmError('CONFIG_INVALID', `OpenClaw rejected the edited openclaw.json, so it was put back as it was:\n${check.output.split('\n').slice(0, 6).join('\n')}`, {
-      hint: 'Your OpenClaw build may know only one of the two memory keys: try `ocm-run integrate openclaw --keys current` or `--keys legacy`.',
+    if (!pluginWasThere) await removePluginFiles(location.pluginDir);
+    if (backupMadeNow) await rm(backup, { force: true });
+  };
+
+  let chosen: { shape: IntegrationShape; edit: EditResult; next: string } | undefined;
+  let validated: InstallReport['validated'] = 'not-available';
+  const rejections: string[] = [];
+  try {
+    for (const shape of candidateShapes(options.keys ?? 'auto', version)) {
+      const base = original.trim() === '' ? '{\n}\n' : original;
+      const edit = applyIntegration(base, { folders, plugin: options.plugin, shape, ...(installRecord !== undefined ? { installRecord } : {}), file: location.configPath });
+      const next =
+        original.trim() === ''
+          ? `// OpenClaw configuration (JSON5). Created by OC-Memory's \`ocm-run integrate openclaw\`.\n${applyIntegration('{}', { folders, plugin: options.plugin, shape, ...(installRecord !== undefined ? { installRecord } : {}) }).text}\n`
+          : edit.text;
+      // The installed OpenClaw checks a copy first: the real file (which a running gateway reloads) only ever gets a result it accepts.
+      await writeFileAtomic(checkFile, next, { mode: 0o600 });
+      const check = await validateOpenClawConfig(cli, checkFile);
+      if (!check.available) {
+        chosen = { shape, edit, next };
+        break;
+      }
+      if (check.ok) {
+        chosen = { shape, edit, next };
+        validated = 'ok';
+        break;
+      }
+      rejections.push(check.output);
+      if (!rejectsOurKeys(check.output)) break;
+    }
+  } catch (error) {
+    await rollBack();
+    throw error;
+  } finally {
+    await rm(checkFile, { force: true });
+  }
+  if (!chosen) {
+    await rollBack();
+    const said = rejections[rejections.length - 1] ?? '';
+    throw new OcmError('CONFIG_INVALID', `OpenClaw${version ? ` ${version.text}` : ''} does not accept openclaw.json with OC-Memory's settings, so nothing was changed:\n${said.split('\n').slice(0, 8).join('\n')}`, {
+      hint: rejectsOurKeys(said)
+        ? 'Print the settings with `ocm-run integrate openclaw --print` and add what your OpenClaw accepts by hand, or report the OpenClaw version.'
+        : 'OpenClaw rejects the file for a reason of its own: fix that first (`openclaw doctor` helps), then run `ocm-run integrate openclaw` again.',
     });
   }
-  const pluginFiles = await copyPlugin(location.pluginDir);
+  const { shape, edit, next } = chosen;
+  if (next !== original) await writeFileAtomic(location.configPath, next, { mode });
+  if (backupMadeNow && next === original) {
+    await rm(backup, { force: true });
+    backup = '';
+  }
   const record: IntegrationRecord = {
     configPath: location.configPath,
     backup,
@@ -460,10 +632,30 @@ export async function installOpenClawIntegration(options: {
     changes: original.trim() === '' ? ['created openclaw.json with the OC-Memory settings'] : edit.changes,
     ...(backup ? { backup } : {}),
     pluginDir: location.pluginDir,
-    pluginFiles,
+    pluginFiles: placed.files,
+    pluginInstall: placed.how,
+    ...(placed.note ? { pluginInstallNote: placed.note } : {}),
     createdConfig: original.trim() === '',
-    validated: check.available ? 'ok' : 'not-available',
+    shape,
+    ...(version ? { openClawVersion: version.text } : {}),
+    validated,
   };
+}
+
+/** Our plugin's files (only ours: anything the user put there stays, and then the folder too). */
+async function removePluginFiles(pluginDir: string): Promise<boolean> {
+  try {
+    const manifest = JSON.parse(await readFile(join(pluginDir, 'openclaw.plugin.json'), 'utf8')) as { id?: string };
+    if (manifest.id !== PLUGIN_ID) return false;
+    const names = await readdir(pluginDir);
+    // index.ts: the entry of installs from before the plugin was compiled.
+    const ours: readonly string[] = [...PLUGIN_FILES, 'index.ts'];
+    for (const name of ours) await rm(join(pluginDir, name), { force: true });
+    if (names.every((n) => ours.includes(n))) await rm(pluginDir, { recursive: true, force: true });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export interface UninstallReport {
@@ -509,21 +701,7 @@ export async function uninstallOpenClawIntegration(options: { paths: HomePaths; 
       }
     }
   }
-  let pluginRemoved = false;
-  try {
-    const manifest = JSON.parse(await readFile(join(pluginDir, 'openclaw.plugin.json'), 'utf8')) as { id?: string };
-    if (manifest.id === PLUGIN_ID) {
-      const names = await readdir(pluginDir);
-      // Only our files: leave anything the user put there.
-      // index.ts: the entry of installs from before the plugin was compiled.
-      const ours: readonly string[] = [...PLUGIN_FILES, 'index.ts'];
-      for (const name of ours) await rm(join(pluginDir, name), { force: true });
-      if (names.every((n) => ours.includes(n))) await rm(pluginDir, { recursive: true, force: true });
-      pluginRemoved = true;
-    }
-  } catch {
-    /* not installed */
-  }
+  const pluginRemoved = await removePluginFiles(pluginDir);
   await rm(recordPath(paths), { force: true });
   return { configPath, mode, changes, pluginRemoved };
 }

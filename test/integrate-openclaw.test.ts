@@ -7,13 +7,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmod, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import JSON5 from 'json5';
-import { applyIntegration, removeIntegration, integrationSnippet } from '../lib/openclaw-integration.js';
+import { applyIntegration, removeIntegration, integrationSnippet, FILE_ERA_SHAPE } from '../lib/openclaw-integration.js';
 import { runCli, tempDir } from './helpers/cli.js';
+import { writeFakeOpenClaw } from './helpers/fake-openclaw-cli.js';
 
 const ORIGINAL = `// OpenClaw configuration — hand-written, please keep my notes!
 {
@@ -34,12 +35,17 @@ const ORIGINAL = `// OpenClaw configuration — hand-written, please keep my not
 }
 `;
 
+/** The same file as a 2026.9 user has it: the notes folder under memory.search (doctor moved it there). */
+const ORIGINAL_2026_9 = ORIGINAL.replace(/      memorySearch: \{\n        extraPaths: \['~\/notes',\], \/\/ my own notes stay searchable\n      \},\n/, '').replace('  plugins: {', "  memory: {\n    search: { extraPaths: ['~/notes',], }, // my own notes stay searchable\n  },\n  plugins: {");
+
 const COMMENTS = ['// OpenClaw configuration — hand-written, please keep my notes!', '/* the gateway */', '// my favourite', '// my own notes stay searchable'];
 const folders = ['/home/ada/.openclaw/oc-memory/memory', '/home/ada/.openclaw/oc-memory/reflections'];
 const plugin = { home: '/home/ada/.openclaw/oc-memory', node: '/usr/bin/node', cli: '/opt/ocm/dist/scripts/cli.js' };
 
-test('applyIntegration adds both keys, the plugin entry and the allow-list id, keeping every comment and the JSON5 style', () => {
-  const r = applyIntegration(ORIGINAL, { folders, plugin });
+const BOTH = { keys: 'both', conversationAccess: true } as const;
+
+test('applyIntegration adds both keys (when asked), the plugin entry and the allow-list id, keeping every comment and the JSON5 style', () => {
+  const r = applyIntegration(ORIGINAL, { folders, plugin, shape: BOTH });
   for (const c of COMMENTS) assert.ok(r.text.includes(c), `comment kept: ${c}`);
   assert.ok(r.text.includes("bind: 'loopback'"), 'single quotes and unquoted keys kept');
   const data = JSON5.parse(r.text);
@@ -52,7 +58,7 @@ test('applyIntegration adds both keys, the plugin entry and the allow-list id, k
   assert.deepEqual(r.created, [['memory'], ['plugins', 'entries']]);
   assert.equal(r.allowAdded, true);
 
-  const again = applyIntegration(r.text, { folders, plugin });
+  const again = applyIntegration(r.text, { folders, plugin, shape: BOTH });
   assert.equal(again.text, r.text, 'a second run changes nothing');
   assert.deepEqual(again.changes, []);
 
@@ -60,15 +66,24 @@ test('applyIntegration adds both keys, the plugin entry and the allow-list id, k
   for (const c of COMMENTS) assert.ok(back.text.includes(c), `comment kept after removal: ${c}`);
   assert.equal(back.text, ORIGINAL, 'removal is a minimal text edit: the original bytes come back');
   for (const layout of ['{}', '{"a": 1}\n', '// x\n{\n  "memory": {"search": {"extraPaths": ["u"]}}\n}\n', '{\n  "gateway": {\n    "port": 1\n  },\n  "memory": {\n    "search": {\n      "extraPaths": [\n        "u"\n      ]\n    }\n  }\n}\n']) {
-    const added = applyIntegration(layout, { folders, plugin });
+    const added = applyIntegration(layout, { folders, plugin, shape: BOTH });
     assert.equal(removeIntegration(added.text, { folders, created: added.created, allowAdded: added.allowAdded }).text, layout, `round trip of ${JSON.stringify(layout)}`);
   }
 
-  const current = JSON5.parse(applyIntegration('{}', { folders, plugin, keys: 'current' }).text);
-  assert.equal(current.agents, undefined);
-  const legacy = JSON5.parse(applyIntegration('{}', { folders, plugin, keys: 'legacy' }).text);
-  assert.equal(legacy.memory, undefined);
-  assert.deepEqual(JSON5.parse(integrationSnippet({ folders, plugin })).memory.search.extraPaths, folders);
+  const current = JSON5.parse(applyIntegration('{}', { folders, plugin }).text);
+  assert.equal(current.agents, undefined, 'by default only the key OpenClaw 2026.9 accepts');
+  assert.deepEqual(current.plugins.entries['oc-memory'].hooks, { allowConversationAccess: true });
+  const fileEra = JSON5.parse(applyIntegration('{}', { folders, plugin, shape: FILE_ERA_SHAPE }).text);
+  assert.equal(fileEra.memory, undefined, 'the 2026.2 file era rejects memory.search');
+  assert.deepEqual(fileEra.agents.defaults.memorySearch.extraPaths, folders);
+  assert.equal(fileEra.plugins.entries['oc-memory'].hooks, undefined, 'the 2026.2 file era rejects plugins.entries.<id>.hooks');
+  const snippet = JSON5.parse(integrationSnippet({ folders, plugin }));
+  assert.deepEqual(snippet.memory.search.extraPaths, folders);
+  assert.equal(snippet.agents, undefined, '--print shows no key 2026.9 rejects');
+  const record = { source: 'path', sourcePath: '/opt/ocm/templates/openclaw-plugin', installPath: '/x/extensions/oc-memory', version: '0.1.0' };
+  const withRecord = applyIntegration(ORIGINAL, { folders, plugin, shape: FILE_ERA_SHAPE, installRecord: record });
+  assert.deepEqual(JSON5.parse(withRecord.text).plugins.installs['oc-memory'], record, "OpenClaw's install record is kept");
+  assert.equal(removeIntegration(withRecord.text, { folders, created: withRecord.created, allowAdded: withRecord.allowAdded }).text, ORIGINAL, 'and taken out again on uninstall');
 });
 
 test('applyIntegration refuses to guess when a key has the wrong type, and reports broken JSON5', () => {
@@ -100,7 +115,7 @@ test('integrate openclaw: backup, plugin copied, idempotent, and --uninstall res
     const r = await runCli(['integrate', 'openclaw', '--home', s.home], { env: s.env });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /added memory\.search\.extraPaths/);
-    assert.match(r.stdout, /plugin installed in/);
+    assert.match(r.stdout, /plugin copied to/, 'no openclaw CLI: the plugin is copied');
     const edited = await readFile(s.configPath, 'utf8');
     for (const c of COMMENTS) assert.ok(edited.includes(c));
     assert.equal((await stat(s.configPath)).mode & 0o777, 0o640, "the file keeps the user's mode");
@@ -166,26 +181,94 @@ test('integrate openclaw --uninstall after the user edited openclaw.json takes o
   }
 });
 
-test("integrate openclaw: OpenClaw's validator rejecting the result puts the file back; --keys legacy then passes", async () => {
+test('integrate openclaw against OpenClaw 2026.9: only memory.search, the plugin placed first, a temporary copy validated before the real file changes', async () => {
   const s = await setup();
   try {
-    const bin = join(s.dir, 'bin');
-    await mkdir(bin);
-    // A stand-in for an older OpenClaw build whose strict schema does not know memory.search yet.
-    await writeFile(join(bin, 'openclaw'), `#!/bin/sh\n[ "$1 $2" = "config validate" ] || exit 64\nif grep -q '^  memory:' "$OPENCLAW_CONFIG_PATH"; then echo 'Invalid config: Unrecognized key: "memory"' >&2; exit 1; fi\necho 'Config valid'\n`);
-    await chmod(join(bin, 'openclaw'), 0o755);
-    const r = await runCli(['integrate', 'openclaw', '--home', s.home], { env: s.env });
-    assert.equal(r.code, 2, r.stdout + r.stderr);
-    assert.match(r.stderr, /OpenClaw rejected the edited openclaw\.json/);
-    assert.match(r.stderr, /Unrecognized key: "memory"/);
-    assert.match(r.stderr, /--keys legacy/);
-    assert.equal(await readFile(s.configPath, 'utf8'), ORIGINAL, 'put back exactly');
-    const ok = await runCli(['integrate', 'openclaw', '--keys', 'legacy', '--home', s.home], { env: s.env });
-    assert.equal(ok.code, 0, ok.stderr);
-    assert.match(ok.stdout, /openclaw config validate` accepts/);
+    const fake = await writeFakeOpenClaw(s.dir, { version: '2026.9.6' });
+    const env = { ...s.env, PATH: `${fake.binDir}:${process.env.PATH}` };
+    await writeFile(s.configPath, ORIGINAL_2026_9);
+    const printed = await runCli(['integrate', 'openclaw', '--print', '--home', s.home], { env });
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.doesNotMatch(printed.stdout, /memorySearch/, '--print shows no key 2026.9 rejects');
+    assert.match(printed.stdout, /"extraPaths"/);
+
+    const r = await runCli(['integrate', 'openclaw', '--home', s.home], { env });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
     const data = JSON5.parse(await readFile(s.configPath, 'utf8'));
-    assert.deepEqual(data.agents.defaults.memorySearch.extraPaths, ['~/notes', join(s.home, 'memory'), join(s.home, 'reflections')]);
+    assert.deepEqual(data.memory.search.extraPaths, ['~/notes', join(s.home, 'memory'), join(s.home, 'reflections')]);
+    assert.equal(data.agents.defaults.memorySearch, undefined, 'no agents.defaults.memorySearch: 2026.9 rejects it');
+    assert.deepEqual(data.plugins.entries['oc-memory'].hooks, { allowConversationAccess: true });
+    for (const c of COMMENTS) assert.ok((await readFile(s.configPath, 'utf8')).includes(c), `comment kept although OpenClaw's installer ran: ${c}`);
+    const calls = await fake.calls();
+    const install = calls.find((c) => c.args[0] === 'plugins' && c.args[1] === 'install');
+    assert.ok(install, 'the plugin is installed through OpenClaw');
+    assert.notEqual(install.configPath, '', "OpenClaw's installer rewrites a copy, not the user's file");
+    for (const c of calls) assert.equal(c.realConfig, ORIGINAL_2026_9, `the real file is untouched during openclaw ${c.args.join(' ')}`);
+    const validations = calls.filter((c) => c.args[0] === 'config' && c.args[1] === 'validate');
+    assert.ok(validations.length >= 1);
+    for (const v of validations) {
+      assert.notEqual(v.configPath, '', 'OPENCLAW_CONFIG_PATH set');
+      assert.notEqual(v.configPath, s.configPath, 'a temporary copy is validated, not the real file');
+      assert.equal(v.pluginPresent, true, 'the plugin is in place before the check');
+    }
+    assert.match(r.stdout, /OpenClaw 2026\.9\.6/);
+    assert.match(r.stdout, /OpenClaw checked the result/);
+    assert.deepEqual((await readdir(s.stateDir)).filter((n) => n.includes('oc-memory-check')), [], 'no temporary copy left');
+  } finally {
+    await s.cleanup();
+  }
+});
+
+test('integrate openclaw against the 2026.2 file era: agents.defaults.memorySearch, no hooks key, and OpenClaw\'s install record kept', async () => {
+  const s = await setup();
+  try {
+    const fake = await writeFakeOpenClaw(s.dir, { version: '2026.2.26' });
+    const env = { ...s.env, PATH: `${fake.binDir}:${process.env.PATH}` };
+    const printed = await runCli(['integrate', 'openclaw', '--print', '--home', s.home], { env });
+    assert.doesNotMatch(printed.stdout, /"memory": \{/, '--print shows no key 2026.2 rejects');
+    assert.doesNotMatch(printed.stdout, /allowConversationAccess/);
+
+    const r = await runCli(['integrate', 'openclaw', '--home', s.home], { env });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const text = await readFile(s.configPath, 'utf8');
+    for (const c of COMMENTS) assert.ok(text.includes(c), `comment kept: ${c}`);
+    const data = JSON5.parse(text);
     assert.equal(data.memory, undefined);
+    assert.deepEqual(data.agents.defaults.memorySearch.extraPaths, ['~/notes', join(s.home, 'memory'), join(s.home, 'reflections')]);
+    assert.equal(data.plugins.entries['oc-memory'].hooks, undefined);
+    assert.equal(data.plugins.installs['oc-memory'].source, 'path', "OpenClaw's record of where the plugin came from stays");
+    assert.match(r.stdout, /plugin installed by `openclaw plugins install`/);
+    const loads = (await fake.calls()).filter((c) => c.args[0] === 'config' && c.args[1] === 'get');
+    assert.ok(loads.length >= 1 && loads.every((c) => c.configPath !== s.configPath && c.configPath !== ''), 'the copy is checked by loading it');
+
+    const un = await runCli(['integrate', 'openclaw', '--uninstall', '--home', s.home], { env });
+    assert.equal(un.code, 0, un.stderr);
+    assert.equal(await readFile(s.configPath, 'utf8'), ORIGINAL, 'uninstall gives back the original bytes');
+  } finally {
+    await s.cleanup();
+  }
+});
+
+test('integrate openclaw: when OpenClaw rejects every shape, nothing changes — file byte for byte, no backup, no plugin — and no restart advice', async () => {
+  const s = await setup();
+  try {
+    const fake = await writeFakeOpenClaw(s.dir, { version: '2026.9.6', rejectPluginEntry: true });
+    const env = { ...s.env, PATH: `${fake.binDir}:${process.env.PATH}` };
+    const r = await runCli(['integrate', 'openclaw', '--home', s.home], { env });
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /does not accept openclaw\.json with OC-Memory's settings, so nothing was changed/);
+    assert.match(r.stderr, /must NOT have additional properties/);
+    assert.doesNotMatch(r.stdout + r.stderr, /[Rr]estart/, 'no restart advice after a failure');
+    assert.equal(await readFile(s.configPath, 'utf8'), ORIGINAL, 'put back exactly');
+    assert.deepEqual((await readdir(s.stateDir)).filter((n) => n.includes('oc-memory')), [], 'no backup, no temporary copy left');
+    await assert.rejects(stat(join(s.stateDir, 'extensions', 'oc-memory')), 'the plugin placed for the check is gone again');
+    for (const v of (await fake.calls()).filter((c) => c.args[1] === 'validate')) assert.equal(v.realConfig, ORIGINAL, 'the real file never held a rejected result');
+
+    const setupRun = await runCli(['setup', '--yes', '--provider', 'heuristic', '--integrate-openclaw', '--home', join(s.dir, 'home2')], { env });
+    assert.equal(setupRun.code, 1, setupRun.stdout + setupRun.stderr);
+    assert.match(setupRun.stdout, /The OpenClaw integration was not set up/);
+    assert.doesNotMatch(setupRun.stdout, /restart the OpenClaw gateway/);
+    assert.equal(await readFile(s.configPath, 'utf8'), ORIGINAL);
   } finally {
     await s.cleanup();
   }

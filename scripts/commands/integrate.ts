@@ -8,15 +8,15 @@ export const command: CommandSpec = {
     ['--print', 'Only print the settings and where the plugin goes; change nothing'],
     ['--uninstall', 'Remove the settings and the plugin again'],
     ['--per-project', 'claude-code: each project (its working directory) gets its own memory; search looks at the project\'s and main\'s'],
-    ['--keys <which>', 'Extra-paths key(s) to write: both (default) | current (memory.search) | legacy (agents.defaults.memorySearch)'],
+    ['--keys <which>', 'Extra-paths key(s) to write: auto (default: what the installed OpenClaw accepts) | current (memory.search) | legacy (agents.defaults.memorySearch) | both'],
   ],
   examples: ['ocm-run integrate openclaw', 'ocm-run integrate openclaw --print', 'ocm-run integrate openclaw --uninstall', 'ocm-run integrate claude-code', 'ocm-run integrate claude-code status'],
   async run(ctx, args, options) {
     const target = (args[0] as string | undefined) ?? 'openclaw';
     if (target === 'claude-code') return (await import('./integrate-claude-code.js')).runClaudeCodeIntegration(ctx, args[1] as string | undefined, options);
     if (target !== 'openclaw') throw new OcmError('BAD_INPUT', `Unknown integration "${target}".`, { hint: 'Use `ocm-run integrate openclaw` or `ocm-run integrate claude-code`.' });
-    const keys = options.keys === undefined ? 'both' : String(options.keys);
-    if (!['both', 'current', 'legacy'].includes(keys)) throw new OcmError('BAD_INPUT', `--keys must be both, current or legacy (got ${keys}).`);
+    const keys = options.keys === undefined ? 'auto' : String(options.keys);
+    if (!['auto', 'both', 'current', 'legacy'].includes(keys)) throw new OcmError('BAD_INPUT', `--keys must be auto, current, legacy or both (got ${keys}).`);
     const i = await import('../../lib/openclaw-integration.js');
     const { cliEntry } = await import('../../lib/schedule/index.js');
     const plugin = { home: ctx.paths.root, node: process.execPath, cli: cliEntry() };
@@ -24,21 +24,25 @@ export const command: CommandSpec = {
 
     if (options.print) {
       const location = await i.locateOpenClaw(ctx.env);
-      const { packagePath } = await import('../../lib/package-root.js');
-      const snippet = i.integrationSnippet({ folders: i.memoryFolders(ctx.paths), plugin, keys: keyChoice });
+      const { readFile } = await import('node:fs/promises');
+      const configText = await readFile(location.configPath, 'utf8').catch(() => undefined);
+      const { shape, version } = await i.printShape({ env: ctx.env, keys: keyChoice, ...(configText !== undefined ? { configText } : {}) });
+      const snippet = i.integrationSnippet({ folders: i.memoryFolders(ctx.paths), plugin, shape });
+      const sources = i.PLUGIN_FILES.map((name) => i.pluginSourcePath(name));
       if (ctx.json) {
-        ctx.out(JSON.stringify({ configPath: location.configPath, pluginDir: location.pluginDir, settings: JSON.parse(snippet) }, null, 2));
+        ctx.out(JSON.stringify({ configPath: location.configPath, pluginDir: location.pluginDir, pluginFiles: sources, openClawVersion: version?.text ?? null, settings: JSON.parse(snippet) }, null, 2));
         return;
       }
       ctx.out(
         [
-          `Add this to ${location.configPath} (merge it with what is there; OpenClaw reads JSON5):`,
+          `Add this to ${location.configPath} (merge it with what is there; OpenClaw reads JSON5)${version ? ` — the keys OpenClaw ${version.text} knows` : ' — the keys current OpenClaw releases know (no `openclaw` CLI found to ask)'}:`,
           '',
           snippet,
           '',
-          `and copy the plugin: mkdir -p "${location.pluginDir}" && cp "${packagePath('templates', 'openclaw-plugin')}"/* "${location.pluginDir}/"`,
+          `and install the plugin: put its files in one folder and run \`openclaw plugins install <that folder>\` (or copy them to ${location.pluginDir}/):`,
+          `  mkdir -p "${location.pluginDir}" && cp ${sources.map((f) => `"${f}"`).join(' ')} "${location.pluginDir}/"`,
           '',
-          'Then restart the OpenClaw gateway. (`ocm-run integrate openclaw` does all of this for you, with a backup.)',
+          'Check it with `openclaw config validate`, then restart the OpenClaw gateway. (`ocm-run integrate openclaw` does all of this for you, with a backup.)',
         ].join('\n'),
       );
       return;
@@ -65,15 +69,29 @@ export const command: CommandSpec = {
     await ctx.config();
     const r = await i.installOpenClawIntegration({ paths: ctx.paths, env: ctx.env, plugin, keys: keyChoice });
     if (ctx.json) {
-      ctx.out(JSON.stringify({ ok: true, configPath: r.location.configPath, changes: r.changes, backup: r.backup, pluginDir: r.pluginDir, validated: r.validated }));
+      ctx.out(
+        JSON.stringify({
+          ok: true,
+          configPath: r.location.configPath,
+          changes: r.changes,
+          backup: r.backup,
+          pluginDir: r.pluginDir,
+          pluginInstall: r.pluginInstall,
+          pluginInstallNote: r.pluginInstallNote,
+          keys: r.shape.keys,
+          openClawVersion: r.openClawVersion,
+          validated: r.validated,
+        }),
+      );
       return;
     }
-    const lines = [`OpenClaw integration for ${ctx.paths.root}:`];
+    const lines = [`OpenClaw${r.openClawVersion ? ` ${r.openClawVersion}` : ''} integration for ${ctx.paths.root}:`];
     if (r.changes.length === 0) lines.push(`  ${r.location.configPath} already had every OC-Memory setting.`);
     for (const c of r.changes) lines.push(`  ${r.location.configPath}: ${c}`);
     if (r.backup) lines.push(`  backup of the original: ${r.backup}`);
-    lines.push(`  plugin installed in ${r.pluginDir}`);
-    if (r.validated === 'ok') lines.push('  `openclaw config validate` accepts the result.');
+    lines.push(r.pluginInstall === 'openclaw' ? `  plugin installed by \`openclaw plugins install\` in ${r.pluginDir}` : `  plugin copied to ${r.pluginDir}`);
+    if (r.pluginInstallNote) lines.push(`  note: ${r.pluginInstallNote}`);
+    lines.push(r.validated === 'ok' ? '  OpenClaw checked the result (`openclaw config validate`) before it replaced openclaw.json.' : '  not checked by OpenClaw (no `openclaw` command found); `openclaw config validate` checks it.');
     lines.push('Restart the OpenClaw gateway to load it. Undo with: ocm-run integrate openclaw --uninstall');
     ctx.out(lines.join('\n'));
   },

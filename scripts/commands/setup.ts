@@ -29,12 +29,14 @@ async function finish(ctx: CommandContext, answers: Answers, apiKey: string | un
       code = EXIT.error;
     }
   }
+  let integrated = false;
   if (integrateOpenClaw) {
     try {
       const i = await import('../../lib/openclaw-integration.js');
       const { cliEntry } = await import('../../lib/schedule/index.js');
       const r = await i.installOpenClawIntegration({ paths: applied.paths, env: ctx.env, plugin: { home: applied.paths.root, node: process.execPath, cli: cliEntry() } });
       say(`OpenClaw integration: ${r.changes.length ? r.changes.join('; ') : 'already in place'}; plugin in ${r.pluginDir}${r.backup ? ` (backup: ${r.backup})` : ''}.`);
+      integrated = true;
     } catch (error) {
       const { describeError } = await import('../../lib/errors.js');
       const d = describeError(error);
@@ -63,7 +65,8 @@ async function finish(ctx: CommandContext, answers: Answers, apiKey: string | un
       `  ocm-run observe ${flag}           read the transcripts now`,
       `  ocm-run status ${flag}            what has been observed`,
       `  ocm-run start --daemon ${flag}    optional: sub-second updates`,
-      ...(integrateOpenClaw ? ['  restart the OpenClaw gateway so it loads the plugin'] : []),
+      // Only after a successful integration: after a failed one there is nothing new to load.
+      ...(integrated ? ['  restart the OpenClaw gateway so it loads the plugin'] : []),
     ].join('\n'),
   );
   return code;
