@@ -212,7 +212,7 @@ test('integrate openclaw against OpenClaw 2026.9: only memory.search, the plugin
       assert.equal(v.pluginPresent, true, 'the plugin is in place before the check');
     }
     assert.match(r.stdout, /OpenClaw 2026\.9\.6/);
-    assert.match(r.stdout, /OpenClaw checked the result/);
+    assert.match(r.stdout, /OpenClaw itself checked the result/);
     assert.deepEqual((await readdir(s.stateDir)).filter((n) => n.includes('oc-memory-check')), [], 'no temporary copy left');
   } finally {
     await s.cleanup();

@@ -91,7 +91,7 @@ export const command: CommandSpec = {
     if (r.backup) lines.push(`  backup of the original: ${r.backup}`);
     lines.push(r.pluginInstall === 'openclaw' ? `  plugin installed by \`openclaw plugins install\` in ${r.pluginDir}` : `  plugin copied to ${r.pluginDir}`);
     if (r.pluginInstallNote) lines.push(`  note: ${r.pluginInstallNote}`);
-    lines.push(r.validated === 'ok' ? '  OpenClaw checked the result (`openclaw config validate`) before it replaced openclaw.json.' : '  not checked by OpenClaw (no `openclaw` command found); `openclaw config validate` checks it.');
+    lines.push(r.validated === 'ok' ? '  OpenClaw itself checked the result on a copy before it replaced openclaw.json.' : '  not checked by OpenClaw (no `openclaw` command found); `openclaw config validate` checks it.');
     lines.push('Restart the OpenClaw gateway to load it. Undo with: ocm-run integrate openclaw --uninstall');
     ctx.out(lines.join('\n'));
   },
