@@ -73,6 +73,8 @@ export class MemoryRecall {
   private configMtimeMs: number;
   private readonly logger: Logger | undefined;
   private readonly index: OpenIndex;
+  /** A prepare() under way: a lookup waits for it rather than update the index a second time. */
+  private preparing: Promise<unknown> = Promise.resolve();
 
   private constructor(paths: HomePaths, config: Config, configMtimeMs: number, logger?: Logger) {
     this.paths = paths;
@@ -89,10 +91,25 @@ export class MemoryRecall {
     return new MemoryRecall(paths, config, await mtimeOf(paths.config), options.logger);
   }
 
+  /**
+   * Bring the index up to date and open it, ahead of the first prompt (a
+   * plugin calls this when it is loaded; building a missing index takes seconds).
+   */
+  prepare(lockWaitMs = 30000): Promise<string[]> {
+    const prepared = (async () => {
+      const behind = await refreshIfStale(this.paths, this.config, TIERS, { ...(this.logger ? { logger: this.logger } : {}), lockWaitMs });
+      this.index.snapshot(TIERS);
+      return behind ? [behind] : [];
+    })();
+    this.preparing = prepared;
+    return prepared;
+  }
+
   /** The memories related to a request, best first; only the agents' own (and shared) memory. */
   async related(request: RecallRequest): Promise<RecallResult> {
     const warnings: string[] = [];
     if (!request.query.trim() || request.limit <= 0 || request.agents.length === 0) return { results: [], warnings, belowFloor: 0 };
+    await this.preparing.catch(() => undefined);
     await this.reloadConfigIfChanged();
     const behind = await refreshIfStale(this.paths, this.config, TIERS, {
       ...(this.logger ? { logger: this.logger } : {}),

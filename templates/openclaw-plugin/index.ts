@@ -218,7 +218,13 @@ export class MemoryPlugin {
   openRecall(): Promise<{ module: RecallModule; recall: MemoryRecall }> {
     this.recall ??= (async () => {
       const module = (await import(recallModuleUrl(this.config.cli))) as RecallModule;
-      return { module, recall: await module.MemoryRecall.open(this.config.home) };
+      const recall = await module.MemoryRecall.open(this.config.home);
+      // Build or update the index and open it now, not during the first prompt; a failure here is the first lookup's to report.
+      recall.prepare().then(
+        (warnings) => warnings.forEach((w) => this.logger.warn?.(`oc-memory: ${w}`)),
+        () => undefined,
+      );
+      return { module, recall };
     })();
     this.recall.catch(() => {
       this.recall = undefined;
