@@ -25,7 +25,7 @@ import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ConfigError } from './errors.js';
-import type { HomePaths } from './home.js';
+import { readTextIfExists, type HomePaths } from './home.js';
 import { MCP_SERVER_NAME } from './injected-context.js';
 
 type JsonValue = Parameters<JsonObjectNode['set']>[1];
@@ -282,15 +282,6 @@ export async function readRecord(paths: HomePaths): Promise<ClaudeCodeRecord | u
   }
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
 async function backup(path: string, text: string | undefined, now: Date): Promise<string | undefined> {
   if (text === undefined) return undefined;
   const target = `${path}.oc-memory-backup-${now.toISOString().replace(/[:.]/g, '-')}`;
@@ -340,8 +331,8 @@ async function configure(config: ConfigAccess, perProject: boolean): Promise<Rec
 export async function installClaudeCodeIntegration(options: ClaudeCodeOptions & { env: Record<string, string | undefined>; userHome?: string; config: ConfigAccess; now?: Date }): Promise<ClaudeCodeInstall> {
   const location = locateClaudeCode(options.env, options.userHome);
   const now = options.now ?? new Date();
-  const settingsText = await readIfExists(location.settingsPath);
-  const mcpText = await readIfExists(location.mcpConfigPath);
+  const settingsText = await readTextIfExists(location.settingsPath);
+  const mcpText = await readTextIfExists(location.mcpConfigPath);
   const hooks = addHooks(settingsText, options, location.settingsPath);
   const mcp = addMcpServer(mcpText, options, location.mcpConfigPath);
   const previous = await readRecord(options.paths);
@@ -391,24 +382,19 @@ export async function uninstallClaudeCodeIntegration(options: { paths: HomePaths
   const location = record ? { settingsPath: record.settingsPath, mcpConfigPath: record.mcpConfigPath } : locateClaudeCode(options.env, options.userHome);
   const changes: string[] = [];
   const deleted: string[] = [];
-  const settingsText = await readIfExists(location.settingsPath);
-  if (settingsText !== undefined) {
-    const r = removeHooks(settingsText, record?.settingsKeysCreated ?? [], location.settingsPath);
-    changes.push(...r.changes.map((c) => `${location.settingsPath}: ${c}`));
-    if (record?.settingsCreated && isEmptyObjectText(r.text)) {
-      await rm(location.settingsPath, { force: true });
-      deleted.push(location.settingsPath);
-    } else if (r.changes.length) await writeKeepingMode(location.settingsPath, r.text);
-  }
-  const mcpText = await readIfExists(location.mcpConfigPath);
-  if (mcpText !== undefined) {
-    const r = removeMcpServer(mcpText, record?.mcpKeysCreated ?? [], location.mcpConfigPath);
-    changes.push(...r.changes.map((c) => `${location.mcpConfigPath}: ${c}`));
-    if (record?.mcpConfigCreated && isEmptyObjectText(r.text)) {
-      await rm(location.mcpConfigPath, { force: true });
-      deleted.push(location.mcpConfigPath);
-    } else if (r.changes.length) await writeKeepingMode(location.mcpConfigPath, r.text);
-  }
+  // Each file: our entries out; a file the integration created and that holds nothing else is deleted.
+  const undo = async (path: string, created: boolean, remove: (text: string) => { text: string; changes: string[] }) => {
+    const text = await readTextIfExists(path);
+    if (text === undefined) return;
+    const r = remove(text);
+    changes.push(...r.changes.map((c) => `${path}: ${c}`));
+    if (created && isEmptyObjectText(r.text)) {
+      await rm(path, { force: true });
+      deleted.push(path);
+    } else if (r.changes.length) await writeKeepingMode(path, r.text);
+  };
+  await undo(location.settingsPath, record?.settingsCreated ?? false, (text) => removeHooks(text, record?.settingsKeysCreated ?? [], location.settingsPath));
+  await undo(location.mcpConfigPath, record?.mcpConfigCreated ?? false, (text) => removeMcpServer(text, record?.mcpKeysCreated ?? [], location.mcpConfigPath));
   for (const [key, before] of Object.entries(record?.configChanged ?? {})) {
     await options.config.set(key, before ?? false);
     changes.push(`OC-Memory config: ${key} set back to ${String(before ?? false)}`);
@@ -435,8 +421,8 @@ export interface ClaudeCodeStatus {
 
 export async function claudeCodeStatus(options: { paths: HomePaths; env: Record<string, string | undefined>; userHome?: string }): Promise<ClaudeCodeStatus> {
   const location = locateClaudeCode(options.env, options.userHome);
-  const settings = await readIfExists(location.settingsPath);
-  const mcp = await readIfExists(location.mcpConfigPath);
+  const settings = await readTextIfExists(location.settingsPath);
+  const mcp = await readTextIfExists(location.mcpConfigPath);
   const hooks: Record<string, boolean> = {};
   const settingsData = safeJson(settings) as { hooks?: Record<string, Array<{ hooks?: Array<{ command?: unknown }> }>> } | undefined;
   for (const { event } of HOOK_EVENTS) hooks[event] = (settingsData?.hooks?.[event] ?? []).some((g) => (g?.hooks ?? []).some((h) => isOwnHookCommand(h?.command)));

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { waitFor } from './helpers/wait.js';
 import { runCli } from './helpers/cli.js';
 import { tempHome, writeDay } from './search-fixtures.js';
 import { localDateTime } from '../lib/time-zone.js';
@@ -14,15 +15,6 @@ import { localDateTime } from '../lib/time-zone.js';
 const hook = (home: string, event: string, input: unknown, extra: string[] = [], env: Record<string, string> = {}) =>
   runCli(['hook', event, '--home', home, '--agent', 'claude-code', ...extra], { input: typeof input === 'string' ? input : JSON.stringify(input), env: { HOME: home, ...env } });
 
-async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 test('hook session-start: the active memory as additionalContext in the marker, nothing when there is none', async () => {
   const paths = await tempHome();

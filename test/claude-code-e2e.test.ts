@@ -14,21 +14,12 @@ import { join } from 'node:path';
 import { installPinned, pinnedNode } from './helpers/agent-cache.js';
 import { startFakeAnthropic, startRecordingProxy, type MessagesRequest, type ModelScript } from './helpers/anthropic-server.js';
 import { CLI, tempDir } from './helpers/cli.js';
+import { waitFor } from './helpers/wait.js';
 import { localDateTime } from '../lib/time-zone.js';
 
 const CLAUDE_CODE_VERSION = '2.1.332';
 const TOOLS = ['mcp__oc-memory__search_memory', 'mcp__oc-memory__get_memory', 'mcp__oc-memory__remember', 'mcp__oc-memory__active_memory'];
 
-/** Poll until `check` returns a value (bounded). */
-async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 async function readIf(path: string): Promise<string | undefined> {
   return readFile(path, 'utf8').catch(() => undefined);
@@ -90,7 +81,7 @@ test('Claude Code (real CLI): integrate, MCP tools in the request, remember and 
   const claude = (prompt: string) => execa(claudeBin, ['-p', prompt], { cwd: project, env, extendEnv: false, reject: false, timeout: 300_000, stdin: 'ignore' });
   const today = localDateTime(new Date(), 'UTC').date;
   const dayFile = join(ocm, 'memory', 'claude-code', `${today}.md`);
-  const afterTurnIdle = async () => waitFor('the after-turn job to finish', async () => (existsSync(join(ocm, '.ocm', 'after-turn.json')) ? undefined : true));
+  const afterTurnIdle = async () => waitFor('the after-turn job to finish', async () => (existsSync(join(ocm, '.ocm', 'after-turn.json')) ? undefined : true), 120_000);
 
   try {
     const integrated = await ocmRun(['integrate', 'claude-code']);
@@ -122,7 +113,7 @@ test('Claude Code (real CLI): integrate, MCP tools in the request, remember and 
     await waitFor('the turn observed into the day file', async () => {
       const text = await readIf(dayFile);
       return text && /\[preference\] User's favourite database for the billing service is PostgreSQL 16/.test(text) ? text : undefined;
-    });
+    }, 120_000);
     await afterTurnIdle();
 
     // ---- Session 2: session-start and per-prompt memory; searches find session 1's fact and the remembered one.
