@@ -7,11 +7,17 @@
  * and host). Masking is idempotent: masking masked text changes nothing and
  * counts nothing.
  *
- * Every built-in pattern is linear-time: no nested quantifiers, bounded
- * repetition where a match could otherwise be retried from many positions,
- * and a fixed literal (prefix/keyword) that anchors each match.
+ * The rules: gitleaks' default rule set (lib/masking/gitleaks-rules.ts,
+ * generated from gitleaks' config, MIT licence) between OC-Memory's own key
+ * formats, labelled-value, prose, card-number and entropy rules
+ * (lib/masking/rules.ts). docs/masking.md lists them and the measured recall.
  */
 import { ConfigError } from './errors.js';
+import { GITLEAKS_MASKING_RULES } from './masking/gitleaks.js';
+import { KeywordAutomaton, type TextShape } from './masking/keyword-scan.js';
+import type { Rule } from './masking/rule.js';
+import { CONTEXT_RULES, EMAIL_RULE, FORMAT_RULES } from './masking/rules.js';
+import { unsafeRegexReason } from './masking/safe-pattern.js';
 
 export interface MaskingOptions {
   /** Also mask e-mail addresses (off by default: they are often useful memory). */
@@ -28,29 +34,10 @@ export interface MaskResult {
   kinds: string[];
 }
 
-export type SecretKind =
-  | 'private-key'
-  | 'url-credentials'
-  | 'slack-webhook'
-  | 'anthropic-key'
-  | 'openai-key'
-  | 'github-token'
-  | 'aws-access-key'
-  | 'aws-secret-key'
-  | 'slack-token'
-  | 'google-api-key'
-  | 'jwt'
-  | 'bearer-token'
-  | 'secret'
-  | 'email'
-  | 'custom';
-
 /** The replacement text for a secret of this kind. */
 export function redaction(kind: string): string {
   return `[REDACTED:${kind}]`;
 }
-
-const HAS_DIGIT = /[0-9]/;
 
 /**
  * Replacements counted by kind, in first-seen order; null: not counted (a caller that only
@@ -62,106 +49,12 @@ function count(seen: Seen, kind: string): void {
   if (seen !== null) seen.set(kind, (seen.get(kind) ?? 0) + 1);
 }
 
-/** `m` is the match: m[0] the whole match, m[1]… its groups. */
-type Replacer = (m: RegExpExecArray) => string | null;
-
-interface Rule {
-  kind: SecretKind;
-  pattern: RegExp;
-  /** Build the replacement; `null` keeps the match (a near miss). Default: the whole match becomes the redaction. */
-  replace?: Replacer;
-  /**
-   * Literals one of which every match contains (compared case-insensitively
-   * when the pattern is): when the text holds none of them, the rule is
-   * skipped. Speed only; see MAY_HOLD_SECRET.
-   */
-  anchors: readonly string[];
-}
-
-/** Keys whose value is a secret in `key=value` / `key: value` / `"key": "value"` pairs. */
-const SECRET_KEYWORDS = [
-  'password',
-  'passwd',
-  'passphrase',
-  'token',
-  'secret',
-  'api[_-]?key',
-  'apikey',
-  'access[_-]?key',
-  'private[_-]?key',
-  'client[_-]?secret',
-  'auth[_-]?token',
-].join('|');
-
-const RULES: Rule[] = [
-  {
-    // scheme://user:pass@host → scheme://[REDACTED:url-credentials]@host
-    kind: 'url-credentials',
-    anchors: ['://'],
-    pattern: /(?<![a-zA-Z0-9+.-])([a-zA-Z][a-zA-Z0-9+.-]{0,20}:\/\/)[^\s/:@[\]"'<>]{1,256}:[^\s/@[\]"'<>]{1,256}@/g,
-    replace: (m) => `${m[1]}${redaction('url-credentials')}@`,
-  },
-  {
-    kind: 'slack-webhook',
-    anchors: ['hooks.slack.com'],
-    pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{8,512}/g,
-  },
-  { kind: 'anthropic-key', anchors: ['sk-ant-'], pattern: /\bsk-ant-[A-Za-z0-9_-]{20,512}/g },
-  {
-    kind: 'openai-key',
-    anchors: ['sk-'],
-    pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,512}/g,
-    // Real keys always mix in digits; "sk-learn-is-a-python-library" does not.
-    replace: (m) => (HAS_DIGIT.test(m[0]) ? redaction('openai-key') : null),
-  },
-  {
-    kind: 'github-token',
-    anchors: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
-    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g,
-  },
-  { kind: 'aws-access-key', anchors: ['AKIA', 'ASIA', 'ABIA', 'ACCA'], pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g },
-  {
-    kind: 'aws-secret-key',
-    anchors: ['aws_secret_access_key'],
-    pattern: /\b(aws_secret_access_key["']?\s{0,5}[=:]\s{0,5}["']?)(?!\[REDACTED)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi,
-    replace: (m) => `${m[1]}${redaction('aws-secret-key')}`,
-  },
-  { kind: 'slack-token', anchors: ['xox'], pattern: /\bxox[abeoprs]-[A-Za-z0-9-]{10,512}/g },
-  { kind: 'google-api-key', anchors: ['AIza'], pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
-  { kind: 'jwt', anchors: ['eyJ'], pattern: /\beyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}\.[A-Za-z0-9_-]{8,4096}/g },
-  {
-    kind: 'bearer-token',
-    anchors: ['earer'],
-    pattern: /\b([Bb]earer\s{1,5})([A-Za-z0-9._~+/=-]{12,4096})/g,
-    // Prose ("Bearer responsibilities") has no digits or token punctuation.
-    replace: (m) => (/[0-9._~+/=-]/.test(m[2] ?? '') ? `${m[1]}${redaction('bearer-token')}` : null),
-  },
-  {
-    // password=…, passwd: …, "api_key": "…", DB_PASSWORD='…', token=… (not max_tokens=…: the keyword must end the
-    // key or be followed by _ . - and more key characters).
-    kind: 'secret',
-    // Every keyword contains one of these (password, passwd, passphrase; api_key, …; client_secret; auth_token).
-    anchors: ['pass', 'token', 'secret', 'key'],
-    pattern: new RegExp(
-      `((?:${SECRET_KEYWORDS})(?:[_.-][A-Za-z0-9_.-]{0,40})?["']?\\s{0,5}[=:]\\s{0,5})` +
-        `(?:"(?!\\[REDACTED|\\$\\{[A-Za-z_][A-Za-z0-9_]{0,100}\\})([^"\\n]{1,512})"|'(?!\\[REDACTED|\\$\\{[A-Za-z_][A-Za-z0-9_]{0,100}\\})([^'\\n]{1,512})'|(?!\\[REDACTED|\\$\\{[A-Za-z_][A-Za-z0-9_]{0,100}\\})([^\\s"'\`<>,;(){}[\\]]{1,512}))`,
-      'gi',
-    ),
-    replace: (m) => {
-      const value = m[2] ?? m[3] ?? m[4] ?? '';
-      // ${ENV_VAR} references and obvious placeholders are not secrets (and are useful memory).
-      if (/^(?:\*+|x+|\.\.\.|<[^>]*>)$/i.test(value)) return null;
-      const quote = m[2] !== undefined ? '"' : m[3] !== undefined ? "'" : '';
-      return `${m[1]}${quote}${redaction('secret')}${quote}`;
-    },
-  },
-];
-
-const EMAIL_RULE: Rule = {
-  kind: 'email',
-  anchors: ['@'],
-  pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b/g,
-};
+/**
+ * The built-in rules, in the order they are tried: OC-Memory's key formats,
+ * gitleaks' rules, then labelled values, prose, card numbers and the entropy
+ * rule. An earlier rule's redaction is never matched again by a later one.
+ */
+const RULES: readonly Rule[] = [...FORMAT_RULES, ...GITLEAKS_MASKING_RULES, ...CONTEXT_RULES];
 
 const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
@@ -221,62 +114,87 @@ function escapeLiteral(literal: string): string {
   return literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** A test for "one of these literals occurs" (case-insensitive if asked). */
-function anyLiteral(literals: readonly string[], ignoreCase: boolean): RegExp {
-  return new RegExp(literals.map(escapeLiteral).join('|'), ignoreCase ? 'i' : '');
-}
-
-/** A rule with its anchor test compiled. */
+/** A rule with its own keyword test compiled (used once a replacement has changed the text). */
 interface ActiveRule extends Rule {
   mayMatch: (text: string) => boolean;
 }
 
 function activate(rule: Rule): ActiveRule {
-  const [only] = rule.anchors;
-  if (rule.anchors.length === 1 && only !== undefined && !rule.pattern.ignoreCase) {
-    return { ...rule, mayMatch: (text) => text.includes(only) }; // one exact literal: includes() beats a regex
-  }
-  const test = anyLiteral(rule.anchors, rule.pattern.ignoreCase);
+  if (rule.keywords.length === 0) return { ...rule, mayMatch: () => true };
+  const test = new RegExp(rule.keywords.map(escapeLiteral).join('|'), 'i');
   return { ...rule, mayMatch: (text) => test.test(text) };
 }
 
 const ACTIVE_RULES = RULES.map(activate);
 const ACTIVE_EMAIL_RULE = activate(EMAIL_RULE);
 
-/**
- * Whether a built-in rule (or a PEM block) could match: one scan for all
- * their anchors instead of one per rule, so the many texts that hold none of
- * them (most conversation) are passed over at once. Case-insensitive, so it
- * accepts everything each rule's own anchor test accepts.
- */
-const MAY_HOLD_SECRET = anyLiteral([PEM_ANCHOR, ...RULES.flatMap((rule) => rule.anchors)], true);
+/** Rules tried on every text (no keyword). */
+const ALWAYS = ACTIVE_RULES.flatMap((rule, index) => (rule.keywords.length === 0 ? [index] : []));
 
 /**
- * The same split by case, for maskSecrets: the exact anchors of the
- * case-sensitive rules and of PEM blocks, and the anchors of the
- * case-insensitive rules ("key", "token", … common words in code). A text
- * that holds "token" but none of the exact anchors (a tool output) is then
- * spared the case-sensitive rules without a test per rule; and the exact
- * anchors, being matched without case folding, are found several times
- * faster than by MAY_HOLD_SECRET.
+ * Keyword dispatch: one pass (an Aho–Corasick automaton) finds which rules'
+ * keywords a text holds, so of the ~230 rules only those run, with those
+ * that have no keyword.
  */
-const EXACT_ANCHORS = anyLiteral([PEM_ANCHOR, ...RULES.filter((rule) => !rule.pattern.ignoreCase).flatMap((rule) => rule.anchors)], false);
-const FOLDED_ANCHORS = anyLiteral(RULES.filter((rule) => rule.pattern.ignoreCase).flatMap((rule) => rule.anchors), true);
+const KEYWORDS: string[] = [];
+const KEYWORD_RULES: number[][] = [];
+for (const [index, rule] of ACTIVE_RULES.entries()) {
+  for (const keyword of rule.keywords) {
+    let at = KEYWORDS.indexOf(keyword);
+    if (at < 0) {
+      at = KEYWORDS.push(keyword) - 1;
+      KEYWORD_RULES.push([]);
+    }
+    KEYWORD_RULES[at]!.push(index);
+  }
+}
+/** PEM blocks are masked by maskPrivateKeys, not by a rule: its anchor is the last keyword. */
+const PEM_KEYWORD = KEYWORDS.push(PEM_ANCHOR.toLowerCase()) - 1;
+const AUTOMATON = new KeywordAutomaton(KEYWORDS);
+
+/** Per rule, the number of the last scan that found one of its keywords (no set is built per text). */
+const stamps = new Uint32Array(ACTIVE_RULES.length);
+let stamp = 0;
+let pemSeen = false;
+
+function markKeyword(keyword: number): void {
+  if (keyword === PEM_KEYWORD) {
+    pemSeen = true;
+    return;
+  }
+  const rules = KEYWORD_RULES[keyword]!;
+  for (let i = 0; i < rules.length; i++) stamps[rules[i]!] = stamp;
+}
+
+const shape: TextShape = { keyRun: 0, digits: 0 };
+
+/** Marks the rules that can match `text` with a new stamp; returns it, and whether a PEM anchor was seen. */
+function scanKeywords(text: string): { stamp: number; pem: boolean } {
+  stamp = stamp === 0xffffffff ? 1 : stamp + 1;
+  if (stamp === 1) stamps.fill(0);
+  pemSeen = false;
+  AUTOMATON.scan(text, markKeyword, shape);
+  for (let i = 0; i < ALWAYS.length; i++) {
+    const rule = ACTIVE_RULES[ALWAYS[i]!]!;
+    if (shape.keyRun >= (rule.minKeyRun ?? 0) && shape.digits >= (rule.minDigits ?? 0)) stamps[ALWAYS[i]!] = stamp;
+  }
+  return { stamp, pem: pemSeen };
+}
 
 /** Anchors of the rules whose matches can be kilobytes long (a JWT up to ~16 KiB, a bearer token 4 KiB). */
 const LONG_MATCH_ANCHORS = /eyJ|earer/i;
 
 /**
  * How far past the end of `kept` a built-in secret that starts inside it can
- * reach (0: no rule's anchor is in `kept`, so none starts there). A rule's
- * match may begin before its anchor (a key name before `api_key=`, "Bearer"
- * before "earer", a scheme before "://"), but the secret part of every match
- * comes after the anchor, and a PEM block without its END is masked to the
- * end of what is given, so masking `kept` plus this many characters and then
- * cutting never leaves part of a secret unmasked.
+ * reach. A rule's match may begin before its keyword, but the secret part of
+ * every match ends within 1 KiB of where it starts (a JWT or bearer token
+ * within 17 KiB), and a PEM block without its END is masked to the end of
+ * what is given, so masking `kept` plus this many characters and then cutting
+ * never leaves part of a secret unmasked. 0 only for text in which no rule
+ * can start a match: no token character at all.
  */
 export function secretReach(kept: string): number {
-  if (!MAY_HOLD_SECRET.test(kept)) return 0;
+  if (!/[A-Za-z0-9]/.test(kept)) return 0;
   return LONG_MATCH_ANCHORS.test(kept) ? 17 * 1024 : 1024;
 }
 
@@ -286,8 +204,8 @@ export function secretReach(kept: string): number {
  * later ones) are left as they are, and the rest of the text is not searched.
  */
 function applyRule(text: string, rule: ActiveRule, seen: Seen, keep = Infinity): string {
-  if (!rule.mayMatch(text)) return text;
   const pattern = rule.pattern;
+  const label = redaction(rule.kind);
   // What text.replace(pattern, fn) does, without its per-match argument list; only replaced matches cost a slice.
   let out = '';
   let last = 0;
@@ -299,7 +217,7 @@ function applyRule(text: string, rule: ActiveRule, seen: Seen, keep = Infinity):
       continue;
     }
     if (out.length + (m.index - last) >= keep) break; // lands after the kept part, as do all later matches
-    const replacement = rule.replace ? rule.replace(m) : redaction(rule.kind);
+    const replacement = rule.replace ? rule.replace(m, label) : label;
     if (replacement === null || replacement === match) continue;
     count(seen, rule.kind);
     out += text.slice(last, m.index) + replacement;
@@ -309,7 +227,7 @@ function applyRule(text: string, rule: ActiveRule, seen: Seen, keep = Infinity):
   return last === 0 ? text : out + text.slice(last);
 }
 
-const REDACTED_TOKEN = /\[REDACTED:[a-z-]+\]/g;
+const REDACTED_TOKEN = /\[REDACTED:[a-z0-9-]+\]/g;
 
 /**
  * Replace secrets in `text`. Pure. Extra patterns run last and never match
@@ -330,7 +248,7 @@ export function maskedText(text: string, options: MaskingOptions = {}): string {
 
 function maskWith(text: string, options: MaskingOptions, seen: Seen): string {
   let out = maskBuiltIn(text, seen, Infinity);
-  if (options.emails) out = applyRule(out, ACTIVE_EMAIL_RULE, seen);
+  if (options.emails && ACTIVE_EMAIL_RULE.mayMatch(out)) out = applyRule(out, ACTIVE_EMAIL_RULE, seen);
   for (const pattern of options.extraPatterns ?? []) out = applyExtra(out, pattern, seen);
   return out;
 }
@@ -349,19 +267,19 @@ export function maskedPrefix(text: string, length: number): string {
 
 /** The built-in rules and PEM blocks over `text`. `keep`: see applyRule; it applies to the last rule only. */
 function maskBuiltIn(text: string, seen: Seen, keep: number): string {
-  // No rule can match text without an anchor, and nothing is replaced then: skipping such rules changes nothing.
-  // Without an exact anchor the case-sensitive rules are skipped, until a rule changes the text (a replacement
-  // brings new text): from there on every rule tests its own anchors again.
-  let exact = EXACT_ANCHORS.test(text);
-  if (!exact && !FOLDED_ANCHORS.test(text)) return text;
-  let out = exact ? maskPrivateKeys(text, seen) : text;
+  if (text.length === 0) return text;
+  const scan = scanKeywords(text);
+  let out = scan.pem ? maskPrivateKeys(text, seen) : text;
+  // Until a replacement changes the text, the scan says which rules can match; after one, each rule tests
+  // its own keywords again (a replacement can bring new text next to old).
+  let changed = out !== text;
   const lastRule = ACTIVE_RULES.length - 1;
   for (let i = 0; i <= lastRule; i++) {
     const rule = ACTIVE_RULES[i]!;
-    if (!exact && !rule.pattern.ignoreCase) continue;
+    if (changed ? !rule.mayMatch(out) : stamps[i] !== scan.stamp) continue;
     const before = out;
     out = applyRule(out, rule, seen, i === lastRule ? keep : Infinity);
-    if (out !== before) exact = true;
+    if (out !== before) changed = true;
   }
   return out;
 }
@@ -431,6 +349,13 @@ export function compileExtraPatterns(patterns: readonly string[], keyPath = 'mas
         keyPath: where,
         hint: 'Fix the pattern (JavaScript regular-expression syntax; escape backslashes in YAML double quotes, or use single quotes).',
         cause: error,
+      });
+    }
+    const unsafe = unsafeRegexReason(regex);
+    if (unsafe !== null) {
+      throw new ConfigError(`${where} is refused: ${unsafe}.`, {
+        keyPath: where,
+        hint: 'Write it without a repetition inside a repetition, e.g. "acme_[a-z0-9]{32}" rather than "(acme_[a-z0-9]+)+".',
       });
     }
     if (regex.test('')) {

@@ -1,0 +1,259 @@
+/**
+ * OC-Memory's own masking rules, around gitleaks' (lib/masking/gitleaks.ts):
+ * key formats that are often pasted bare into a conversation (where
+ * gitleaks, written for source files, wants a `name = value` context), labelled
+ * values (`password=…`, `"api_key": "…"`, `STRIPE_RK=…`), prose ("my password
+ * is …", "비밀번호는 …야"), Luhn-valid card numbers, and the context-aware
+ * entropy rule. See docs/masking.md for what each catches and leaves alone.
+ *
+ * Every pattern is linear-time: no nested quantifiers, bounded repetition
+ * where a match could otherwise be retried from many positions.
+ */
+import { ENTROPY_CANDIDATE, looksLikeSecret } from './entropy.js';
+import type { Rule } from './rule.js';
+
+const HAS_DIGIT = /[0-9]/;
+
+/** The text of `m` with the span of group `g` (found by indexOf from `from`) replaced. */
+function replaceGroup(m: RegExpExecArray, g: number, redaction: string, value = m[g] ?? ''): string {
+  const whole = m[0];
+  const at = m.indices?.[g]?.[0];
+  const start = at !== undefined ? at - m.index : whole.indexOf(value);
+  return whole.slice(0, start) + redaction + whole.slice(start + value.length);
+}
+
+/** Unquoted values that are words, types or placeholders in code and prose, not secrets. */
+const VALUE_WORDS = new Set(
+  `stored saved required optional empty missing none null nil undefined true false yes no on off hidden redacted masked
+  changed set unset same different wrong incorrect correct invalid valid expired not in the a an my your our his her their from see
+  ask managed provided generated configured removed rotated revoked string str int integer number bool boolean any object env
+  environment config default below above here there is was please todo tbd n/a na unknown secret password token key value
+  needed needs used using reset forgotten strong weak long short too also still now then ok fine good bad same again new old
+  it this that these those for with without via by of to at on be being been has have had`.split(/\s+/),
+);
+/** Placeholders and references written in place of a value. */
+const PLACEHOLDER = /^(?:\*+|[xX]{3,}|\.{3}|…|<[^>]*>?|\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|\{\{[^}]*\}?\}?|%[A-Za-z_][A-Za-z0-9_]*%|(?:process\.env|os\.environ|import\.meta\.env|env|this|self|config|settings|options|opts|props|params|args|req|request)(?:[.[][\w.'"\]\[]*)?)$/;
+
+/** Key names, split into lower-case words (snake, kebab, dotted and camel case). */
+function keyWords(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** A key word that makes the value a secret. */
+const SECRET_WORDS = new Set(['password', 'passwd', 'passphrase', 'passcode', 'pwd', 'pass', 'pw', 'token', 'secret', 'key', 'credential', 'credentials', 'auth', 'rk', 'sk', 'pat', 'pin', 'apikey', 'accesskey', 'secretkey', 'privatekey', 'authtoken', 'accesstoken', 'refreshtoken', 'clientsecret', 'masterkey', 'signingkey', 'appkey', 'authkey']);
+/** Of those, the ones whose value can be a short number (a PIN, a numeric password). */
+const NUMERIC_SECRET_WORDS = new Set(['password', 'passwd', 'passphrase', 'passcode', 'pwd', 'pass', 'pw', 'pin']);
+/** A key word that makes the value a count, a name or a setting about a secret, not the secret. */
+const HARMLESS_KEY_WORDS = new Set(
+  `budget count counts limit limits length len size usage used type types kind id ids name names url uri endpoint file path dir
+  expiry expires expiration ttl timeout max min estimate estimated cache rate window prefix header format policy encoding index
+  tokenizer tokens field label hint env var ref mode method strategy required enabled placeholder rotation version store storage
+  manager location provider source strength reset changed updated created at date time pattern regex column input prompt error
+  message hash algorithm algo alg length min_length chars bits rounds iterations salt_rounds id_token_ttl`.split(/\s+/),
+);
+
+function isSecretKey(key: string): { secret: boolean; numeric: boolean } {
+  const words = keyWords(key);
+  let secret = false;
+  let numeric = false;
+  for (const word of words) {
+    if (HARMLESS_KEY_WORDS.has(word)) return { secret: false, numeric: false };
+    if (SECRET_WORDS.has(word) || /(?:password|passwd|passphrase|token|secret)$/.test(word)) {
+      secret = true;
+      if (NUMERIC_SECRET_WORDS.has(word) || /pass(?:word|wd|phrase|code)$/.test(word)) numeric = true;
+    }
+  }
+  return { secret, numeric };
+}
+
+/** Whether an unquoted or quoted value is a real value rather than a word, type, number of things or placeholder. */
+function isSecretValue(value: string, quoted: boolean, numericAllowed: boolean): boolean {
+  if (value.length === 0) return false;
+  if (PLACEHOLDER.test(value)) return false;
+  if (!quoted && VALUE_WORDS.has(value.toLowerCase())) return false;
+  if (/^\d+$/.test(value) && !numericAllowed && value.length < 10) return false;
+  return true;
+}
+
+const KEY_CHARS = /[A-Za-z0-9_.-]/;
+
+/**
+ * `password=…`, `passwd: …`, `"api_key": "…"`, `DB_PASSWORD='…'`, `stripe_key: …`,
+ * `STRIPE_RK=…`: a key whose words name a secret (not `max_tokens`, `token_budget`,
+ * `monkey`), a value that is not a placeholder or a word.
+ */
+const KEY_VALUE: Rule = {
+  kind: 'secret',
+  keywords: ['pass', 'pwd', 'pw', 'token', 'secret', 'key', 'credential', 'auth', 'rk', 'sk', 'pat', 'pin'],
+  pattern:
+    /((?:pass(?:word|wd|phrase|code)?|pwd|pw|token|secret|key|credentials?|auth|rk|sk|pat|pin)(?:[_.-][A-Za-z0-9_.-]{0,40})?["']?\s{0,5}[=:]\s{0,5})(?:"(?!\[REDACTED)([^"\n]{1,512})"|'(?!\[REDACTED)([^'\n]{1,512})'|(?!\[REDACTED|\$\{)([^\s"'`<>,;(){}[\]]{1,512}))/gi,
+  replace: (m, redaction) => {
+    const input = m.input;
+    let start = m.index;
+    while (start > 0 && start > m.index - 64 && KEY_CHARS.test(input[start - 1] ?? '')) start -= 1;
+    const head = m[1] ?? '';
+    const key = input.slice(start, m.index) + head.replace(/["']?\s*[=:]\s*$/, '');
+    const { secret, numeric } = isSecretKey(key);
+    if (!secret) return null;
+    const quoted = m[2] !== undefined || m[3] !== undefined;
+    const value = m[2] ?? m[3] ?? m[4] ?? '';
+    if (!isSecretValue(value, quoted, numeric)) return null;
+    const quote = m[2] !== undefined ? '"' : m[3] !== undefined ? "'" : '';
+    return `${head}${quote}${redaction}${quote}`;
+  },
+};
+
+/** Trailing punctuation after a value in prose. */
+const TRAILING_PUNCTUATION = /[.,!?;:)\]}>]+$/;
+
+/** "my password is hunter2", "the PIN was 4821", "passphrase = …". */
+const PROSE_EN: Rule = {
+  kind: 'password',
+  keywords: ['pass', 'pwd', 'pw', 'pin'],
+  pattern: /\b(?:pass(?:word|phrase|code)|pwd|pw|pin(?: ?code)?)s?\s{1,3}(?:is|was|is now|will be|are|=|:)\s{1,3}["'“‘`]?(?!\[REDACTED)([^\s"'”’`]{3,128})/dgi,
+  replace: (m, redaction) => {
+    const raw = m[1] ?? '';
+    const value = raw.replace(TRAILING_PUNCTUATION, '');
+    if (value.length < 3 || VALUE_WORDS.has(value.toLowerCase()) || PLACEHOLDER.test(value)) return null;
+    if (/^[a-z]+$/.test(value) && PROSE_WORDS.has(value)) return null;
+    return replaceGroup(m, 1, redaction, value);
+  },
+};
+/** Common words after "password is" that are not the password. */
+const PROSE_WORDS = new Set(`incorrect wrong right correct expired changed stored saved shown hidden weak strong long short required missing empty blank encrypted hashed reset case sensitive protected different same fine valid invalid in on at for what how too very`.split(/\s+/));
+
+const HANGUL = /[\uac00-\ud7a3\u3131-\u318e]/;
+/** Korean endings and particles glued to a value: "hunter2야", "1234입니다", "abc123이고". */
+const KOREAN_TAIL = /(?:이에요|입니다|이야|예요|에요|이다|이고|라고|이라고|이요|야|요|임|다|고|[.,!?;:)~]+)+$/;
+
+/** "비밀번호는 hunter2야", "비번: 1234", "암호가 abc123이에요". */
+const PROSE_KO: Rule = {
+  kind: 'password',
+  keywords: ['비밀번호', '비번', '암호', '패스워드', '핀번호', '핀 번호'],
+  pattern: /(?:비밀번호|비번|암호|패스워드|핀 ?번호)\s{0,3}(?:는|은|가|이|를|을|도)?\s{0,3}(?:[:=]\s{0,3})?["'“‘`]?(?!\[REDACTED)([^\s"'”’`]{2,128})/dg,
+  replace: (m, redaction) => {
+    const value = (m[1] ?? '').replace(KOREAN_TAIL, '');
+    if (value.length < 2 || HANGUL.test(value) || VALUE_WORDS.has(value.toLowerCase()) || PLACEHOLDER.test(value)) return null;
+    return replaceGroup(m, 1, redaction, value);
+  },
+};
+
+/** Issuer prefixes of the card networks (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay, Maestro). */
+const CARD_PREFIX = /^(?:4|5[1-5]|2[2-7]|3[47]|6(?:011|5|4[4-9]|22)|35[2-8]|30[0-5]|3[689]|62|5[06-8]|6[37])/;
+
+function luhnValid(digits: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+/** 13–19 digits, plain or grouped by spaces or dashes, with a card network's prefix and a valid Luhn check digit. */
+const CARD: Rule = {
+  kind: 'card-number',
+  keywords: [],
+  minDigits: 13,
+  pattern: /(?<![\d.,-])\d(?:[ -]?\d){12,18}(?![\d])/g,
+  replace: (m, redaction) => {
+    const digits = m[0].replace(/[ -]/g, '');
+    if (digits.length < 13 || digits.length > 19) return null;
+    if (!CARD_PREFIX.test(digits) || !luhnValid(digits)) return null;
+    return redaction;
+  },
+};
+
+const ENTROPY: Rule = {
+  kind: 'high-entropy',
+  keywords: [],
+  minKeyRun: 16,
+  pattern: ENTROPY_CANDIDATE,
+  replace: (m, redaction) => (looksLikeSecret(m[0], m.input, m.index) ? redaction : null),
+};
+
+/** Rules for key formats, tried before gitleaks' rules (their kinds name the redactions of the common keys). */
+export const FORMAT_RULES: readonly Rule[] = [
+  {
+    // scheme://user:pass@host and scheme://:pass@host (redis) → scheme://[REDACTED:url-credentials]@host
+    kind: 'url-credentials',
+    keywords: ['://'],
+    pattern: /(?<![a-zA-Z0-9+.-])([a-zA-Z][a-zA-Z0-9+.-]{0,20}:\/\/)[^\s/:@[\]"'<>]{0,256}:[^\s/@[\]"'<>]{1,256}@/g,
+    replace: (m, redaction) => (m[0].includes(':[REDACTED') ? null : `${m[1]}${redaction}@`),
+  },
+  {
+    kind: 'slack-webhook',
+    keywords: ['hooks.slack.com'],
+    pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]{8,512}/g,
+  },
+  { kind: 'anthropic-key', keywords: ['sk-ant-'], pattern: /\bsk-ant-[A-Za-z0-9_-]{20,512}/g },
+  {
+    // Legacy, project, service-account and admin keys; also short test keys such as the PRD's `sk-1234567890abcdef`.
+    kind: 'openai-key',
+    keywords: ['sk-'],
+    pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{16,512}/g,
+    // Real keys always mix in digits; "sk-learn-is-a-python-library" does not.
+    replace: (m, redaction) => (HAS_DIGIT.test(m[0]) ? redaction : null),
+  },
+  {
+    kind: 'github-token',
+    keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
+    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b/g,
+  },
+  { kind: 'aws-access-key', keywords: ['akia', 'asia', 'abia', 'acca'], pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g },
+  {
+    kind: 'aws-secret-key',
+    keywords: ['aws_secret_access_key'],
+    pattern: /\b(aws_secret_access_key["']?\s{0,5}[=:]\s{0,5}["']?)(?!\[REDACTED)[A-Za-z0-9/+=]{40}(?![A-Za-z0-9/+=])/gi,
+    replace: (m, redaction) => `${m[1]}${redaction}`,
+  },
+  { kind: 'slack-token', keywords: ['xox'], pattern: /\bxox[abeoprs]-[A-Za-z0-9-]{10,512}/g },
+  { kind: 'google-api-key', keywords: ['aiza'], pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g },
+  { kind: 'jwt', keywords: ['eyj'], pattern: /\beyJ[A-Za-z0-9_-]{5,4096}\.eyJ[A-Za-z0-9_-]{5,8192}\.[A-Za-z0-9_-]{8,4096}/g },
+  {
+    kind: 'bearer-token',
+    keywords: ['earer'],
+    pattern: /\b([Bb]earer\s{1,5})([A-Za-z0-9._~+/=-]{12,4096})/g,
+    // Prose ("Bearer responsibilities") has no digits or token punctuation.
+    replace: (m, redaction) => (/[0-9._~+/=-]/.test(m[2] ?? '') ? `${m[1]}${redaction}` : null),
+  },
+  {
+    // Azure storage and Service Bus connection strings.
+    kind: 'azure-key',
+    keywords: ['accountkey', 'sharedaccesskey'],
+    pattern: /\b((?:AccountKey|SharedAccessKey)=)(?!\[REDACTED)[A-Za-z0-9+/]{20,200}={0,2}/gi,
+    replace: (m, redaction) => `${m[1]}${redaction}`,
+  },
+  {
+    // Discord bot token: base64 user id, timestamp, HMAC.
+    kind: 'discord-bot-token',
+    keywords: [],
+    minKeyRun: 27,
+    pattern: /(?<![A-Za-z0-9_.-])[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_.-])/g,
+  },
+  {
+    kind: 'telegram-bot-token',
+    keywords: [':a'],
+    pattern: /(?<![0-9])[0-9]{5,16}:A[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])/g,
+  },
+  { kind: 'twilio-account-sid', keywords: [], minKeyRun: 34, pattern: /\bAC[0-9a-f]{32}\b/g },
+];
+
+/** Rules for labelled values and prose, tried after gitleaks' rules (which name the provider when they know the key). */
+export const CONTEXT_RULES: readonly Rule[] = [KEY_VALUE, PROSE_EN, PROSE_KO, CARD, ENTROPY];
+
+export const EMAIL_RULE: Rule = {
+  kind: 'email',
+  keywords: ['@'],
+  pattern: /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63}){0,8}\.[A-Za-z]{2,24}\b/g,
+};

@@ -1,0 +1,15 @@
+/**
+ * `masking.extra_patterns` are run on every transcript line, so one with
+ * catastrophic (exponential) backtracking — `(a+)+$`, `^(\w+\s?)*$` — would
+ * hang `observe` on a line that almost matches. Such patterns are refused
+ * when the config is read, by the safe-regex checker (star height: a
+ * repetition inside a repetition). It does not see overlapping alternatives
+ * under a repetition (`(a|aa)+`); see docs/masking.md.
+ */
+import safeRegex from 'safe-regex';
+
+/** Why `pattern` is refused, or null when it is accepted. */
+export function unsafeRegexReason(pattern: RegExp): string | null {
+  if (safeRegex(pattern)) return null;
+  return 'it can backtrack catastrophically (a repetition inside a repetition, such as (a+)+ or (\\w+\\s?)*), which could hang observe on one line';
+}
