@@ -216,6 +216,9 @@ test('bad extra patterns are ConfigErrors with a hint and the key path', () => {
     ['', /empty/],
     ['a*', /empty string/],
     ['/abc/g', /unsupported flags/],
+    ['(a+)+$', /backtrack catastrophically/],
+    ['^(\\w+\\s?)*$', /backtrack catastrophically/],
+    ['/(x+x+)+y/i', /backtrack catastrophically/],
   ] as const) {
     assert.throws(
       () => compileExtraPatterns(['ok', bad]),
@@ -228,6 +231,15 @@ test('bad extra patterns are ConfigErrors with a hint and the key path', () => {
       },
     );
   }
+});
+
+test('a safe extra pattern of the same shape as a refused one is accepted and masks', () => {
+  for (const bad of ['(a+)+$', '(\\d+)*x', '([a-z0-9]+[-.]?)+@']) {
+    assert.throws(() => compileExtraPatterns([bad]), /backtrack catastrophically/, bad);
+  }
+  const [ok] = compileExtraPatterns(['acme_[a-z0-9]{32}']);
+  assert.ok(ok);
+  assert.equal(maskSecrets(`x acme_${'a1'.repeat(16)} y ${'a'.repeat(5000)}!`, { extraPatterns: [ok] }).count, 1);
 });
 
 test('5 MB adversarial inputs finish (no catastrophic backtracking) and stay correct', () => {
