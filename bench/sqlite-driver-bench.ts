@@ -16,7 +16,7 @@ import { pinnedNode } from '../test/helpers/agent-cache.js';
 import { buildBenchAgentDb } from './openclaw-db-fixture.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const CHILD = join(ROOT, 'bench', 'sqlite-driver-read.ts');
+const CHILD = join(ROOT, 'bench', 'sqlite-driver-read.mjs');
 const FROM_COPY = join(ROOT, 'bench', 'fixtures', 'better-sqlite3-from.mjs');
 
 interface Measurement {
@@ -34,7 +34,20 @@ export interface SqliteDriverReport {
   sessions: number;
   rows: number;
   runs: number;
-  configurations: Array<{ label: string; driver: string; sqlite: string; node: string; firstMs: number; idleMs: number; messages: number; firstVsBaseline: number; idleVsBaseline: number }>;
+  configurations: Array<{
+    label: string;
+    driver: string;
+    sqlite: string;
+    node: string;
+    firstMs: number;
+    idleMs: number;
+    messages: number;
+    firstVsBaseline: number;
+    idleVsBaseline: number;
+    /** Runs that finished, and how the others ended (signal or exit code, and the line that says why). */
+    completed: number;
+    failures: string[];
+  }>;
 }
 
 function median(xs: number[]): number {
@@ -58,19 +71,33 @@ export async function runSqliteDriverBench(options: { sessions?: number; exchang
         : []),
     ];
     const results = configurations.map(() => [] as Measurement[]);
+    const failures = configurations.map(() => [] as string[]);
     for (let run = 0; run < runs; run++) {
       for (const [i, c] of configurations.entries()) {
-        const r = await execa(c.node, ['--import', 'tsx', CHILD, root], { cwd: ROOT, env: c.env, extendEnv: true, timeout: 300_000 });
-        results[i]!.push(JSON.parse(String(r.stdout).trim().split('\n').at(-1)!) as Measurement);
+        const r = await execa(c.node, [CHILD, root], { cwd: ROOT, env: c.env, extendEnv: true, timeout: 300_000, reject: false });
+        // A configuration that crashes is reported as such, not allowed to end the benchmark.
+        if (r.exitCode !== 0) failures[i]!.push(`${r.signal ?? `exit ${r.exitCode}`}: ${String(r.stderr).trim().split('\n').find((l) => /Assertion|Error/.test(l))?.trim() ?? ''}`);
+        else results[i]!.push(JSON.parse(String(r.stdout).trim().split('\n').at(-1)!) as Measurement);
       }
     }
     const summary = configurations.map((c, i) => {
       const ms = results[i]!;
-      const m = ms[0]!;
-      if (ms.some((x) => x.messages !== results[0]![0]!.messages)) throw new Error(`${c.label} read a different number of messages`);
-      return { label: c.label, driver: m.driver, sqlite: m.sqlite, node: m.node, firstMs: median(ms.map((x) => x.firstMs)), idleMs: median(ms.map((x) => x.idleMs)), messages: m.messages };
+      if (ms.some((x) => x.messages !== ms[0]!.messages)) throw new Error(`${c.label}: runs read different numbers of messages`);
+      return {
+        label: c.label,
+        driver: ms[0]?.driver ?? c.env.OCM_SQLITE_DRIVER ?? '',
+        sqlite: ms[0]?.sqlite ?? '?',
+        node: ms[0]?.node ?? '?',
+        firstMs: ms.length ? median(ms.map((x) => x.firstMs)) : Number.NaN,
+        idleMs: ms.length ? median(ms.map((x) => x.idleMs)) : Number.NaN,
+        messages: ms[0]?.messages ?? 0,
+        completed: ms.length,
+        failures: failures[i]!,
+      };
     });
     const base = summary[0]!;
+    if (base.completed === 0) throw new Error(`the baseline never completed: ${base.failures[0]}`);
+    for (const s of summary) if (s.completed > 0 && s.messages !== base.messages) throw new Error(`${s.label} read ${s.messages} messages, the baseline ${base.messages}`);
     return {
       sessions,
       rows,
@@ -89,7 +116,12 @@ export function sqliteDriverBenchTable(report: SqliteDriverReport): string {
     '|---|---|---|---|---|---|',
   ];
   for (const c of report.configurations) {
-    lines.push(`| ${c.label} | ${c.driver} (${c.sqlite}) | ${c.firstMs.toFixed(0)} ms (${c.messages} messages) | ${c.firstVsBaseline.toFixed(2)} | ${c.idleMs.toFixed(1)} ms | ${c.idleVsBaseline.toFixed(2)} |`);
+    if (c.completed === 0) {
+      lines.push(`| ${c.label} | ${c.driver} | crashed in all ${c.failures.length} runs (${c.failures[0]}) | | | |`);
+      continue;
+    }
+    const crashed = c.failures.length ? ` — crashed in ${c.failures.length} of ${report.runs} runs (${c.failures[0]})` : '';
+    lines.push(`| ${c.label}${crashed} | ${c.driver} (${c.sqlite}) | ${c.firstMs.toFixed(0)} ms (${c.messages} messages) | ${c.firstVsBaseline.toFixed(2)} | ${c.idleMs.toFixed(1)} ms | ${c.idleVsBaseline.toFixed(2)} |`);
   }
   return lines.join('\n');
 }
