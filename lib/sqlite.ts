@@ -90,12 +90,7 @@ async function loadNodeSqlite(): Promise<Driver> {
         throw error;
       }
       return {
-        all: (sql, params) => db.prepare(sql).all(...params),
-        get: (sql, params) => db.prepare(sql).get(...params),
-        prepare(sql) {
-          const statement = db.prepare(sql);
-          return (params) => statement.all(...params);
-        },
+        ...cachedStatements((sql) => db.prepare(sql)),
         close() {
           if (db.isOpen) db.close();
         },
@@ -116,16 +111,46 @@ async function loadBetterSqlite3(): Promise<Driver> {
     open(path, busyTimeoutMs) {
       const db = new Database(path, { readonly: true, fileMustExist: true, timeout: busyTimeoutMs });
       return {
-        all: (sql, params) => db.prepare(sql).all(...params),
-        get: (sql, params) => db.prepare(sql).get(...params),
-        prepare(sql) {
-          const statement = db.prepare(sql);
-          return (params) => statement.all(...params);
-        },
+        ...cachedStatements((sql) => db.prepare(sql)),
         close() {
           if (db.open) db.close();
         },
       };
+    },
+  };
+}
+
+/** Statements kept per connection (the reader runs a handful of fixed queries, many times each). */
+const STATEMENT_CACHE_SIZE = 64;
+
+interface Statement {
+  all(...params: unknown[]): unknown[];
+  get(...params: unknown[]): unknown;
+}
+
+/**
+ * `all`/`get`/`prepare` over one connection, each SQL text prepared once: an
+ * idle tick asks every session the same few questions, and preparing them
+ * again each time was most of its cost. SQLite re-prepares a statement by
+ * itself when the schema changes under it.
+ */
+function cachedStatements(prepare: (sql: string) => Statement): Pick<Connection, 'all' | 'get' | 'prepare'> {
+  const cache = new Map<string, Statement>();
+  const statement = (sql: string): Statement => {
+    let s = cache.get(sql);
+    if (!s) {
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.clear();
+      s = prepare(sql);
+      cache.set(sql, s);
+    }
+    return s;
+  };
+  return {
+    all: (sql, params) => statement(sql).all(...params),
+    get: (sql, params) => statement(sql).get(...params),
+    prepare(sql) {
+      const s = statement(sql);
+      return (params) => s.all(...params);
     },
   };
 }
