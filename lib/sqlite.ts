@@ -24,6 +24,7 @@
  * The driver is loaded on first use, so commands that never touch a
  * database never pay for it.
  */
+import { statSync } from 'node:fs';
 import { OcmError } from './errors.js';
 
 export interface ReadOnlyDatabase {
@@ -279,6 +280,18 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Open an existing database read-only. */
 export async function openReadOnly(path: string, options: OpenOptions = {}): Promise<ReadOnlyDatabase> {
+  // SQLite opens a FIFO and then waits for a writer for ever: only regular files (symbolic links followed).
+  let regular = true;
+  try {
+    regular = statSync(path).isFile();
+  } catch {
+    // missing: SQLite's own error below says so
+  }
+  if (!regular) {
+    throw new OcmError('NOT_FOUND', `Cannot open the database ${path}: it is not a regular file.`, {
+      hint: 'Point OC-Memory at the database file itself, not at a pipe or a device.',
+    });
+  }
   const sqlite = await sqliteDriver();
   let db: Connection;
   try {

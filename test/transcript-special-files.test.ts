@@ -62,6 +62,22 @@ test('a FIFO and symlinks to /dev/zero and /dev/urandom among the transcripts ar
   assert.equal(again.code, 0, again.stderr);
 });
 
+test('a FIFO where OpenClaw keeps its agent database is not opened: observe and sources finish', { skip: process.platform === 'win32' && 'no FIFOs' }, async (t) => {
+  const { sessions, home, env } = await openClawHome(t);
+  await copyFile(FIXTURE, join(sessions, `${SESSION}.jsonl`));
+  const agentDir = join(sessions, '..', 'agent');
+  await mkdir(agentDir, { recursive: true });
+  const mkfifo = await execa('mkfifo', [join(agentDir, 'openclaw-agent.sqlite')], { reject: false, timeout: 10_000 });
+  assert.equal(mkfifo.exitCode, 0, mkfifo.stderr);
+  await writeFile(join(home, 'config.yaml'), 'timezone: UTC\n'); // the database source on, as by default
+  // Bounded: before the fix SQLite's open waited for a writer for ever (and SIGTERM did not end the job).
+  const observe = await runCli(['observe', '--home', home], { env, timeoutMs: 60_000 });
+  assert.equal(observe.code, 0, observe.stderr);
+  assert.match(await readFile(join(home, 'memory', '2026-04-10.md'), 'utf8'), /Postgres 16/);
+  const sources = await runCli(['sources', '--home', home], { env, timeoutMs: 60_000 });
+  assert.equal(sources.code, 0, sources.stderr);
+});
+
 test('a transcript line over the line bound is skipped with a log entry, and the lines after it are observed', async (t) => {
   const { sessions, home, env } = await openClawHome(t);
   const lines = (await readFile(FIXTURE, 'utf8')).split('\n');

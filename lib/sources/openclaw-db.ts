@@ -30,7 +30,7 @@
  * are understood, with one warning.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, realpathSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decompress } from 'fzstd';
@@ -297,6 +297,14 @@ export interface AgentDatabase {
   path: string;
 }
 
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** The agent databases under the state dirs (each real path once), sorted by agent. */
 export async function findAgentDatabases(stateDirs: readonly string[], agents?: readonly string[]): Promise<AgentDatabase[]> {
   const filter = agents && agents.length > 0 ? new Set(agents) : null;
@@ -313,7 +321,8 @@ export async function findAgentDatabases(stateDirs: readonly string[], agents?: 
     for (const agent of names) {
       if (agent.startsWith('.') || (filter && !filter.has(agent))) continue;
       const path = join(agentsDir, agent, 'agent', AGENT_DB_FILE);
-      if (!existsSync(path)) continue;
+      // Only a regular file (symbolic links followed): opening a FIFO would block the job under the lock (docs/trust.md).
+      if (!isRegularFile(path)) continue;
       let real = path;
       try {
         real = realpathSync(path);
