@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { agentSlug, DEFAULT_AGENT, type HomePaths } from './home.js';
 import { dateFromFileName, listObservations, parseDayFile, type LocatedObservation } from './day-file.js';
 import type { Tier } from './types.js';
-
-const DAY_FILE = /^\d{4}-\d{2}-\d{2}\.md$/;
+import { isDayFileName, isMisnamedDayFile, isRealDate } from './day-name.js';
 
 async function readdirSafe(dir: string): Promise<import('node:fs').Dirent[]> {
   try {
@@ -34,12 +33,12 @@ export async function listHotDayFiles(paths: HomePaths, agent?: string): Promise
   const entries = await readdirSafe(paths.memory);
   const wantMain = agent === undefined || agent === DEFAULT_AGENT;
   for (const e of entries) {
-    if (e.isFile() && DAY_FILE.test(e.name) && wantMain) {
+    if (e.isFile() && isDayFileName(e.name) && wantMain) {
       out.push({ path: join(paths.memory, e.name), agent: DEFAULT_AGENT, date: e.name.slice(0, 10), tier: 'hot' });
     } else if (e.isDirectory() && !e.name.startsWith('.')) {
       if (agent !== undefined && agentSlug(agent) !== e.name) continue;
       for (const f of await readdirSafe(join(paths.memory, e.name))) {
-        if (f.isFile() && DAY_FILE.test(f.name)) {
+        if (f.isFile() && isDayFileName(f.name)) {
           out.push({ path: join(paths.memory, e.name, f.name), agent: agent ?? e.name, date: f.name.slice(0, 10), tier: 'hot' });
         }
       }
@@ -61,10 +60,23 @@ export async function readObservations(files: DayFileRef[]): Promise<Array<Locat
     }
     const file = parseDayFile(text);
     for (const o of listObservations(file, { date: dateFromFileName(ref.path) ?? ref.date, agent: ref.agent, tier: ref.tier })) {
-      out.push({ ...o, path: ref.path, tier: ref.tier });
+      // A hand-edited frontmatter date that is no real day (2026-13-45): the file's own date stands.
+      out.push({ ...o, ...(isRealDate(o.date) ? {} : { date: ref.date }), path: ref.path, tier: ref.tier });
     }
   }
   return out;
+}
+
+/** Files in the hot tier shaped like day files but named for no real day (`2026-13-45.md`): not read; tell the user. */
+export async function misnamedDayFiles(paths: HomePaths): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdirSafe(paths.memory)) {
+    if (e.isFile() && isMisnamedDayFile(e.name)) out.push(join(paths.memory, e.name));
+    else if (e.isDirectory() && !e.name.startsWith('.')) {
+      for (const f of await readdirSafe(join(paths.memory, e.name))) if (f.isFile() && isMisnamedDayFile(f.name)) out.push(join(paths.memory, e.name, f.name));
+    }
+  }
+  return out.sort();
 }
 
 /** Agents that have hot memory. */

@@ -5,6 +5,7 @@
  */
 import type { Config } from './config-schema.js';
 import { describeError } from './errors.js';
+import { stopRequested } from './stop-request.js';
 import type { HomePaths } from './home.js';
 import { withHomeLock } from './lock.js';
 import type { Logger } from './log.js';
@@ -13,6 +14,8 @@ import { fixedZoneOffsetMs, resolveTimeZone } from './time-zone.js';
 import type { Observer, TranscriptSource } from './types.js';
 import type { ObserveJobResult, ObserveProgress } from './observe-job.js';
 import { exists } from './home.js';
+
+export type TickStep = 'observe' | 'reflect' | 'active_memory' | 'index' | 'tier';
 
 export interface TickOptions {
   paths: HomePaths;
@@ -34,7 +37,7 @@ export interface TickOptions {
    */
   timeZone?: () => Promise<string>;
   /** Steps to run; default: all that are due. */
-  steps?: Array<'observe' | 'reflect' | 'active_memory' | 'index' | 'tier'>;
+  steps?: TickStep[];
 }
 
 export interface TickResult {
@@ -165,7 +168,9 @@ export async function runTick(tickOptions: TickOptions): Promise<TickResult> {
   const options: TickOptions = { ...tickOptions, timeZone: tickOptions.timeZone ?? tickZoneResolver(tickOptions) };
   const now = options.now ?? (() => new Date());
   const started = now();
-  const steps = new Set(options.steps ?? ['observe', 'reflect', 'active_memory', 'index', 'tier']);
+  const wanted = new Set(options.steps ?? ['observe', 'reflect', 'active_memory', 'index', 'tier']);
+  // A step not yet begun when a signal asks the tick to stop (lib/stop-request.ts) is left to the next tick.
+  const steps = { has: (step: TickStep) => wanted.has(step) && !stopRequested() };
   return withHomeLock(
     options.paths.lock,
     async () => {

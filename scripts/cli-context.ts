@@ -51,6 +51,12 @@ export interface CommandSpec {
    * optimising compiler is held back for it (SHORT_LIVED_V8_FLAGS in cli.ts).
    */
   shortLived?: boolean;
+  /**
+   * A long job that asks lib/stop-request.ts between its steps: SIGTERM or
+   * SIGINT lets it finish the step it is in and exit (a second signal: at
+   * once). Other commands end on a signal straight away.
+   */
+  stopsBetweenSteps?: boolean;
   run(ctx: CommandContext, args: unknown[], options: Record<string, unknown>): Promise<number | void>;
 }
 

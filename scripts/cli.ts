@@ -43,6 +43,29 @@ function printError(ctx: CommandContext | undefined, thrown: unknown, json: bool
   return exit;
 }
 
+/**
+ * For a command that stops between steps: the first SIGTERM/SIGINT asks the
+ * job to stop (lib/stop-request.ts) and it exits 128+signal once the current
+ * step is done; a second one ends the process at once.
+ */
+async function stopBetweenSteps(): Promise<() => number | undefined> {
+  const { requestStop, stopRequested } = await import('../lib/stop-request.js');
+  const { constants } = await import('node:os');
+  const code = (signal: NodeJS.Signals) => 128 + (constants.signals[signal] ?? 15);
+  const onSignal = (signal: NodeJS.Signals) => {
+    const earlier = stopRequested();
+    if (earlier) process.exit(code(earlier));
+    requestStop(signal);
+    process.stderr.write(`ocm-run: ${signal}: stopping after the current step (send it again to stop at once).\n`);
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  return () => {
+    const signal = stopRequested();
+    return signal ? code(signal) : undefined;
+  };
+}
+
 export async function main(argv: string[]): Promise<number> {
   const cli = cac('ocm-run');
   keepWordsAsText(cli);
@@ -72,8 +95,9 @@ export async function main(argv: string[]): Promise<number> {
       pending = (async () => {
         try {
           if (spec.shortLived) (await import('node:v8')).setFlagsFromString(SHORT_LIVED_V8_FLAGS);
+          const stoppedCode = spec.stopsBetweenSteps ? await stopBetweenSteps() : undefined;
           const code = await spec.run(ctx, actionArgs, options);
-          return code ?? EXIT.ok;
+          return stoppedCode?.() ?? code ?? EXIT.ok;
         } finally {
           await ctx.flush();
         }

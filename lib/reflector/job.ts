@@ -15,7 +15,8 @@
 import { exists, type HomePaths } from '../home.js';
 import type { Config } from '../config-schema.js';
 import type { Logger } from '../log.js';
-import { listHotAgents, listHotDayFiles, readObservations } from '../memory-files.js';
+import { listHotAgents, listHotDayFiles, misnamedDayFiles, readObservations } from '../memory-files.js';
+import { stopRequested } from '../stop-request.js';
 import { readState, writeState } from '../state.js';
 import { localDateTime } from '../time-zone.js';
 import { countTokens, estimateTokens } from '../tokens.js';
@@ -50,6 +51,8 @@ export interface ReflectJobOptions {
   reflector?: Reflector;
   /** For tests: fetch used by the LLM client and alerts. */
   fetch?: typeof fetch;
+  /** Called at every named step (test hook: OCM_TEST_SIGNAL_AT / OCM_TEST_CRASH_AT). */
+  onStep?: (step: 'reflect-period') => void;
 }
 
 export interface ReflectionSummary {
@@ -77,6 +80,10 @@ export interface ReflectJobResult {
   reflections: ReflectionSummary[];
   checked: AgentCheck[];
   usage: LlmUsage[];
+  /** A signal asked the job to stop: it returned after the reflection it was writing; the rest waits for the next run. */
+  stopped?: NodeJS.Signals;
+  /** Hot files named for no real day (`2026-13-45.md`): not read. */
+  misnamed?: string[];
 }
 
 /** What the user should see about the last reflect run (state.extra.reflector). */
@@ -145,7 +152,7 @@ export function measureReflection(sources: Observation[], lines: ReflectionLine[
 }
 
 export async function runReflectJob(options: ReflectJobOptions): Promise<ReflectJobResult> {
-  const { paths, config, logger } = options;
+  const { paths, config, logger, onStep } = options;
   const now = options.now ?? (() => new Date());
   const result: ReflectJobResult = { reflections: [], checked: [], usage: [] };
   const threshold = config.reflector.threshold_tokens;
@@ -162,8 +169,14 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
     await writeState(paths.state, state);
   };
 
+  const misnamed = await misnamedDayFiles(paths);
+  if (misnamed.length > 0) {
+    result.misnamed = misnamed;
+    logger.log('warn', 'reflect.misnamed_day_files', { files: misnamed });
+  }
   try {
     for (const agent of agents) {
+      if ((result.stopped = stopRequested())) break;
       const files = await listHotDayFiles(paths, agent);
       if (!options.force && !overBudget.has(agent)) {
         // Cheap upper bound first (a tick must stay fast): the files cannot hold more tokens than bytes / 3.
@@ -197,6 +210,9 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
         reflector = await createReflector(config, { env: options.env, homeRoot: paths.root, logger, ...(options.fetch ? { fetch: options.fetch } : {}) });
       }
       for (const period of splitIntoPeriods(chosen, threshold)) {
+        // Between periods: every reflection so far is written whole and recorded.
+        if ((result.stopped = stopRequested())) break;
+        onStep?.('reflect-period');
         const periodStart = period[0]!.date;
         const periodEnd = period[period.length - 1]!.date;
         const draft = await reflector.reflect({ agent, periodStart, periodEnd, observations: period });

@@ -13,13 +13,13 @@ import { join } from 'node:path';
 import { agentSlug, dayFilePath, DEFAULT_AGENT, expandHome, type HomePaths } from '../home.js';
 import { listHotDayFiles } from '../memory-files.js';
 import type { Tier } from '../types.js';
+import { isDayFileName } from '../day-name.js';
 
 /** Folder of OC-Memory inside the user's vault. */
 export const VAULT_FOLDER = 'OC-Memory';
 /** Copies of reflections that cold notes link to, inside the vault folder. */
 export const VAULT_REFLECTIONS = 'Reflections';
 
-const DAY_FILE = /^\d{4}-\d{2}-\d{2}\.md$/;
 const YEAR = /^\d{4}$/;
 
 export interface TierFile {
@@ -63,7 +63,7 @@ async function listYearLayout(base: string, tier: Tier, skip: Set<string> = new 
     for (const y of await entries(dir)) {
       if (!y.isDirectory() || !YEAR.test(y.name)) continue;
       for (const f of await entries(join(dir, y.name))) {
-        if (f.isFile() && DAY_FILE.test(f.name)) out.push({ path: join(dir, y.name, f.name), tier, agent, date: f.name.slice(0, 10) });
+        if (f.isFile() && isDayFileName(f.name)) out.push({ path: join(dir, y.name, f.name), tier, agent, date: f.name.slice(0, 10) });
       }
     }
   };

@@ -1,5 +1,23 @@
 import type { CommandSpec } from '../cli-context.js';
 
+/**
+ * Test hook: with OCM_TEST=1 (the test runner only) and
+ * OCM_TEST_SIGNAL_AT=reflect-period, the job sends itself SIGTERM as it
+ * starts its first period, so a test stops it mid-job at a named step.
+ */
+function testSignalHook(env: NodeJS.ProcessEnv): { onStep?: (step: string) => void } {
+  const at = env.OCM_TEST === '1' ? env.OCM_TEST_SIGNAL_AT : undefined;
+  if (!at) return {};
+  let sent = false;
+  return {
+    onStep: (step) => {
+      if (step !== at || sent) return;
+      sent = true;
+      process.kill(process.pid, 'SIGTERM');
+    },
+  };
+}
+
 export const command: CommandSpec = {
   name: 'reflect',
   description: 'Compress older observations into reflections (when over the thresholds, or now with --force)',
@@ -9,6 +27,7 @@ export const command: CommandSpec = {
     ['--all', 'Also reflect the recent days that active memory shows raw'],
   ],
   examples: ['ocm-run reflect', 'ocm-run reflect --force', 'ocm-run reflect --force --agent work --json'],
+  stopsBetweenSteps: true,
   async run(ctx, _args, options) {
     const { config, env } = await ctx.config();
     const [{ runReflectJob }, { withHomeLock }, { rebuildActiveMemory }, { resolveTimeZone }] = await Promise.all([
@@ -32,6 +51,7 @@ export const command: CommandSpec = {
           force: Boolean(options.force),
           includeRecent: Boolean(options.all),
           ...(typeof options.agent === 'string' ? { agents: [options.agent] } : {}),
+          ...testSignalHook(ctx.env),
         });
         const rebuilt = [];
         for (const agent of [...new Set(result.reflections.map((r) => r.agent))]) {
@@ -42,6 +62,10 @@ export const command: CommandSpec = {
       { waitMs: 30_000 },
     );
     const { result, rebuilt } = outcome;
+    for (const file of result.misnamed ?? []) {
+      ctx.err(`⚠ ${relative(ctx.paths.root, file)} is not named for a real day (YYYY-MM-DD.md); it was not read. Rename it to the day its observations belong to.`);
+    }
+    if (result.stopped) ctx.err(`Stopped (${result.stopped}) after ${result.reflections.length} reflection(s); the rest is reflected on the next run.`);
     if (ctx.json) {
       ctx.out(JSON.stringify({ ...result, activeMemory: rebuilt.map((a) => ({ agent: a.agent, path: a.path, tokens: a.tokens })) }));
       return;

@@ -4,6 +4,7 @@ export const command: CommandSpec = {
   name: 'run',
   description: 'One scheduled tick: every job that is due, in order, under one lock (what cron calls)',
   examples: ['ocm-run run', '* * * * * ocm-run run --home ~/.openclaw/oc-memory'],
+  stopsBetweenSteps: true,
   async run(ctx) {
     const { config, env } = await ctx.config();
     const { runTick } = await import('../../lib/run-job.js');
