@@ -67,3 +67,96 @@ function ownServer(name: string): boolean {
   const match = /^mcp__(.+?)(?:__.*|[./].*)?$/i.exec(name);
   return match !== null && SERVER.test(match[1]!);
 }
+
+// ---------------------------------------------------------------------------
+// Recalled memory restated by the agent
+
+/** How many recalled items a stream remembers (the newest). */
+export const MAX_RECALLED = 32;
+/** Share of a recalled item's content words that, all found in one sentence, make it a restatement. */
+const RESTATED_SHARE = 0.75;
+
+/** Words that say nothing about what a memory is. */
+const FILLER = new Set(
+  'the and for with that this from into onto your you yours user users user\'s they them their are was were has have had not but all any can will would should could also just very its it\'s our ours about as per via than then when what which who whom where why how there here been being does did done use uses used using'.split(' '),
+);
+
+/** The content words of a text: lower-case letters and digits, three or more, filler left out, a plural `s` dropped. */
+function contentWords(text: string): Set<string> {
+  const words = new Set<string>();
+  for (const raw of text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'_-]*/gu) ?? []) {
+    const word = raw.replace(/'s$/, '');
+    if (word.length < 3 || FILLER.has(word)) continue;
+    words.add(word.length > 4 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word);
+  }
+  return words;
+}
+
+/**
+ * The memory items in a block OC-Memory injected or in its own tool's result:
+ * one per line, without the list mark, priority, date, time, category and
+ * block id, kept when it says something (two content words or more).
+ */
+export function recalledItems(text: string): string[] {
+  const items: string[] = [];
+  for (const line of stripTags(text).split('\n')) {
+    const item = line
+      .replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '')
+      .replace(/[🔴🟡🟢✅]/gu, ' ')
+      .replace(/\^o-[0-9a-z]+/gi, ' ')
+      .replace(/\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}:\d{2}\b/g, ' ')
+      .replace(/\[[a-z-]{2,20}\]/gi, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
+    if (item.startsWith('#') || item.length === 0) continue;
+    if (contentWords(item).size >= 2) items.push(item.slice(0, 300));
+  }
+  return items;
+}
+
+function stripTags(text: string): string {
+  return text.split(INJECTED_CONTEXT_OPEN).join('\n').split(INJECTED_CONTEXT_CLOSE).join('\n');
+}
+
+/** Remember `items`, newest last, at most MAX_RECALLED. */
+export function addRecalled(recalled: readonly string[], items: readonly string[]): string[] {
+  if (items.length === 0) return [...recalled];
+  const next = [...recalled.filter((r) => !items.includes(r)), ...items];
+  return next.slice(-MAX_RECALLED);
+}
+
+/** Does this sentence restate one of the recalled items (all but a quarter of its content words)? */
+export function restatesRecalled(sentence: string, recalled: readonly string[]): boolean {
+  if (recalled.length === 0) return false;
+  const words = contentWords(sentence);
+  if (words.size === 0) return false;
+  for (const item of recalled) {
+    const wanted = contentWords(item);
+    if (wanted.size < 2) continue;
+    let found = 0;
+    for (const w of wanted) if (words.has(w)) found += 1;
+    if (found / wanted.size >= RESTATED_SHARE) return true;
+  }
+  return false;
+}
+
+/**
+ * An assistant's text without the sentences that restate memory OC-Memory
+ * recalled in this conversation (an agent saying back "you prefer PostgreSQL"
+ * is not a new preference). Lines that are tool calls stay.
+ */
+export function withoutRestatedMemory(text: string, recalled: readonly string[]): string {
+  if (recalled.length === 0) return text;
+  const kept: string[] = [];
+  for (const line of text.split('\n')) {
+    if (line.startsWith('[tool call:')) {
+      kept.push(line);
+      continue;
+    }
+    const sentences = line.split(/(?<=[.!?])\s+/);
+    const left = sentences.filter((s) => !restatesRecalled(s, recalled));
+    if (left.length === sentences.length) kept.push(line);
+    else if (left.length > 0) kept.push(left.join(' '));
+  }
+  return kept.join('\n').trim();
+}

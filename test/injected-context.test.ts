@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hasInjectedContext, isOwnTool, stripInjectedContext, wrapInjectedContext } from '../lib/injected-context.js';
+import { addRecalled, hasInjectedContext, isOwnTool, recalledItems, restatesRecalled, stripInjectedContext, withoutRestatedMemory, wrapInjectedContext } from '../lib/injected-context.js';
 
 test('a wrapped memory block is recognised and stripped, the words around it stay', () => {
   const block = wrapInjectedContext('## Preferences and constraints\n- 🔴 User prefers PostgreSQL');
@@ -30,4 +30,23 @@ test("OC-Memory's own tools, as each agent names them", () => {
     assert.equal(isOwnTool(name), false, name);
   }
   assert.equal(isOwnTool('search', 'mcp__github'), false);
+});
+
+test('recalled memory items and sentences that restate them', () => {
+  const block = wrapInjectedContext(
+    '## Preferences and constraints\n- 🔴 User prefers PostgreSQL\n## Related memories\n- 🟡 2026-11-01 [fact] User\'s sister Ana lives in Lisbon ^o-1a2b3c\n- ok',
+  );
+  const items = recalledItems(block);
+  assert.deepEqual(items, ['User prefers PostgreSQL', "User's sister Ana lives in Lisbon"]);
+  assert.equal(restatesRecalled('You prefer PostgreSQL, so the invoices service will use PostgreSQL.', items), true);
+  assert.equal(restatesRecalled('Your sister Ana lives in Lisbon, right?', items), true);
+  assert.equal(restatesRecalled('We should move the queue to Redis.', items), false);
+  assert.equal(restatesRecalled('PostgreSQL 16 is installed.', items), false, 'one word of two is not a restatement');
+  assert.equal(
+    withoutRestatedMemory('You prefer PostgreSQL. I created the invoices table with a row lock.\n[tool call: Bash command="psql"]', items),
+    'I created the invoices table with a row lock.\n[tool call: Bash command="psql"]',
+  );
+  assert.equal(withoutRestatedMemory('Your sister Ana lives in Lisbon.', items), '');
+  assert.equal(withoutRestatedMemory('Nothing  recalled   here.', []), 'Nothing  recalled   here.');
+  assert.deepEqual(addRecalled(['a b'], ['c d', 'a b']), ['c d', 'a b']);
 });

@@ -143,3 +143,42 @@ test('Claude Code: older sub-agent files beside the sessions are attributed too'
     await rm(root, { recursive: true, force: true });
   }
 });
+
+test("Claude Code 2.1 as it really writes (real transcripts): task notifications, api-request-blob and attachments are not messages; a sub-agent is labelled by its meta.json type; OC-Memory's tool, hook context and its restatement are never observed", async () => {
+  const root = await mkdtemp(join(tmpdir(), 'ocm-claude-21-'));
+  try {
+    const dir = join(root, 'projects');
+    await cp(resolve(import.meta.dirname, 'fixtures', 'claude-code-2.1', 'projects'), dir, { recursive: true });
+    const source = createClaudeCodeSource({ dir, agent: 'claude-code', masking: {} });
+    const streams = await source.discover();
+    assert.deepEqual(streams.map((s) => s.session), [
+      '6e77943f-fd51-4068-b6f8-eaa42bff8c1f',
+      '6e77943f-fd51-4068-b6f8-eaa42bff8c1f/subagents/agent-adb4a8dc31b8d87c6',
+      'e6bc99b6-181b-43a2-ba37-fd12bce964db',
+    ]);
+    const main = await drain(source, streams[0]!, undefined);
+    assert.deepEqual(lines(main.messages), [
+      'user: My staging database runs PostgreSQL 16. Look around.',
+      'assistant: [tool call: Bash command="ls /nonexistent-dir-xyz" description="List a missing folder"]',
+      "tool: [tool error Bash: Exit code 2 ls: cannot access '/nonexistent-dir-xyz': No such file or directory]",
+      'assistant: [tool call: Agent description="Find the invoice lock" prompt="SUBTASK: find where invoices are locked." subagent_type=Explore run_in_background=true]',
+      'tool: [tool result Agent: Async agent launched successfully. (This tool result is internal metadata — never quote or paste any part of it, including the agentId below, into a user-facing reply.) agentId: adb4a8dc31b8d87c6 (int…]',
+      'assistant: I started a background search for the invoice lock.',
+      'assistant: The background agent found it: src/lock.ts.',
+    ]);
+    assert.deepEqual(main.malformed, []);
+    const sub = await drain(source, streams[1]!, undefined);
+    assert.deepEqual(lines(sub.messages), [
+      'assistant: [to sub-agent Explore] SUBTASK: find where invoices are locked.',
+      'assistant: [sub-agent Explore] Invoices are locked in src/lock.ts with SELECT FOR UPDATE.',
+    ]);
+    // The hook injected "User prefers PostgreSQL"; the search tool is OC-Memory's own; the reply only says it back.
+    const recall = await drain(source, streams[2]!, undefined);
+    assert.deepEqual(lines(recall.messages), ['user: Which database should the invoices service use?']);
+    // Read line by line (a cursor per line): the recalled memory survives the cursor.
+    const stepwise = await drain(source, streams[2]!, undefined, { maxBytes: 1, maxMessages: 1 });
+    assert.deepEqual(lines(stepwise.messages), lines(recall.messages));
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+});

@@ -5,10 +5,15 @@
  *   <dir>/<project>/<sessionId>/subagents/<agent-id>.jsonl            its sub-agents (Task tool)
  *   <dir>/<project>/agent-<id>.jsonl                                  sub-agents of older versions
  *
- * Lines: `{type: user|assistant|summary|system|file-history-snapshot|…, uuid,
- * parentUuid, sessionId, cwd, timestamp, isSidechain, message:{role, content}}`.
- * Content blocks `text`, `thinking`, `tool_use`, `tool_result` (tool results
- * arrive in user lines), `image`.
+ * Lines: `{type, uuid, parentUuid, sessionId, cwd, timestamp, isSidechain,
+ * message:{role, content}}`. Only `user` and `assistant` lines are
+ * conversation; Claude Code 2.1 also writes `attachment` (hook context,
+ * environment, listings), `queue-operation`, `last-prompt`, `api-request`,
+ * `api-request-shape`, `api-request-blob` (a copy of what went to the API),
+ * `atis-latch`, `tools-used`, `cost-state`, `mode`, `summary`, `system`,
+ * `file-history-snapshot`, … (docs/sources.md lists them). Content blocks
+ * `text`, `thinking`, `tool_use`, `tool_result` (tool results arrive in user
+ * lines), `image`.
  *
  * What becomes a message: user text (tool results as one-line `[tool result
  * …]` messages), assistant text and tool calls (`[tool call …]`); dropped:
@@ -17,11 +22,19 @@
  * interruption markers, and slash-command / system-reminder markup.
  *
  * Sub-agents are attributed: their prompt is written by the main agent, not
- * the user, so it becomes an assistant message "[to sub-agent] …", and their
- * replies are "[sub-agent] …". Each file is its own stream with its own cursor.
+ * the user, so it becomes an assistant message "[to sub-agent Explore] …", and
+ * their replies are "[sub-agent Explore] …" (the type from the sub-agent's
+ * `agent-<id>.meta.json`). Each file is its own stream with its own cursor.
+ *
+ * Not the user's words: a `user` line whose `origin.kind` says another sender
+ * wrote it (`task-notification`: a background task's result; `peer`,
+ * `coordinator`, `plugin`, `auto-continuation`, `observer-activity`) or whose
+ * `promptSource` is `system`. OC-Memory's own tools (`mcp__oc-memory__…`) and
+ * its `<oc-memory>` block are never messages (lib/injected-context.ts).
  */
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { addRecalled, hasInjectedContext, isOwnTool, recalledItems, stripInjectedContext, withoutRestatedMemory } from '../injected-context.js';
 import type { Logger } from '../log.js';
 import type { MaskingOptions } from '../masking.js';
 import type { Cursor, Message, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
@@ -50,9 +63,23 @@ export function defaultClaudeCodeDir(env: Record<string, string | undefined>, ho
 interface ClaudeState {
   /** tool_use id → tool name, for naming results (bounded). */
   tools: Record<string, string>;
+  /** What OC-Memory recalled in this session (hook context, its tools' results): an assistant restating it says nothing new. */
+  recalled: string[];
 }
 
 const MAX_PENDING_TOOLS = 64;
+/** The tools map's mark for a call to OC-Memory's own tools: its result is memory already. */
+const OWN_TOOL = '\u0000oc-memory';
+/** `origin.kind` of user lines another sender wrote (Claude Code 2.1). `human`, `voice-call`, `channel`, `composer` are the user. */
+const NOT_USER_ORIGINS = new Set(['task-notification', 'peer', 'coordinator', 'plugin', 'auto-continuation', 'observer-activity']);
+const TASK_NOTIFICATION = /^\s*<task-notification>/;
+
+/** Was this user line written by someone other than the user (a background task's notification, another agent, the system)? */
+function notUsersWords(entry: Record<string, unknown>, text: string): boolean {
+  const origin = entry.origin;
+  if (isObject(origin) && typeof origin.kind === 'string' && NOT_USER_ORIGINS.has(origin.kind)) return true;
+  return entry.promptSource === 'system' || TASK_NOTIFICATION.test(text);
+}
 
 /** Markup Claude Code puts in user text that is not conversation. */
 const NOISE_BLOCKS =
@@ -79,17 +106,27 @@ function toolResultText(content: unknown): string {
 /** Normalise one parsed Claude Code line. Pure apart from the small `state`. */
 export function normalizeClaudeCodeEntry(
   entry: unknown,
-  ctx: MessageContext & { subagent: boolean },
+  ctx: ClaudeContext,
   state: ClaudeState,
 ): { messages: Message[]; invalid?: string } {
   if (!isObject(entry)) return { messages: [], invalid: 'line is not a JSON object' };
   const type = entry.type;
   if (typeof type !== 'string') return { messages: [], invalid: 'entry has no "type"' };
-  if (type !== 'user' && type !== 'assistant') return { messages: [] }; // summary, system, file-history-snapshot, progress, …
+  if (type === 'attachment') {
+    // A hook's additionalContext (OC-Memory's SessionStart / UserPromptSubmit hooks): remember what it recalled.
+    const attachment = entry.attachment;
+    if (isObject(attachment) && attachment.type === 'hook_additional_context') {
+      const content = Array.isArray(attachment.content) ? attachment.content.filter((c): c is string => typeof c === 'string').join('\n') : str(attachment.content) ?? '';
+      if (hasInjectedContext(content)) state.recalled = addRecalled(state.recalled, recalledItems(content));
+    }
+    return { messages: [] };
+  }
+  if (type !== 'user' && type !== 'assistant') return { messages: [] }; // summary, system, api-request-blob, queue-operation, last-prompt, …
   const message = entry.message;
   if (!isObject(message)) return { messages: [], invalid: `${nameForLog(type)} entry without a "message" object` };
   if (entry.isMeta === true || entry.isCompactSummary === true || entry.isApiErrorMessage === true) return { messages: [] };
   const sidechain = ctx.subagent || entry.isSidechain === true;
+  const label = ctx.subagentType ? ` ${ctx.subagentType}` : '';
   const time = isoTime(entry.timestamp);
   const entryId = str(entry.uuid) ?? '';
   const out: Message[] = [];
@@ -110,14 +147,20 @@ export function normalizeClaudeCodeEntry(
           const id = str(block.tool_use_id) ?? '';
           const name = state.tools[id] ?? 'tool';
           delete state.tools[id];
+          if (name === OWN_TOOL) {
+            state.recalled = addRecalled(state.recalled, recalledItems(toolResultText(block.content)));
+            continue;
+          }
           push(makeMessage(ctx, { role: 'tool', text: summariseToolResult(name, toolResultText(block.content), block.is_error === true), time, entryId, toolName: name }));
         }
       }
     }
-    const text = stripClaudeNoise(texts.join('\n'));
-    if (text.length > 0) {
+    const raw = texts.join('\n');
+    if (hasInjectedContext(raw)) state.recalled = addRecalled(state.recalled, recalledItems(raw));
+    const text = stripClaudeNoise(stripInjectedContext(raw));
+    if (text.length > 0 && !notUsersWords(entry, text)) {
       // A sub-agent's "user" is the main agent handing it a task.
-      push(makeMessage(ctx, sidechain ? { role: 'assistant', text: `[to sub-agent] ${text}`, time, entryId } : { role: 'user', text, time, entryId }));
+      push(makeMessage(ctx, sidechain ? { role: 'assistant', text: `[to sub-agent${label}] ${text}`, time, entryId } : { role: 'user', text, time, entryId }));
     }
     return { messages: out };
   }
@@ -133,21 +176,42 @@ export function normalizeClaudeCodeEntry(
       else if (block.type === 'tool_use') {
         const name = str(block.name) ?? 'tool';
         const id = str(block.id);
-        if (id) rememberTool(state, id, name);
-        parts.push(summariseToolCall(name, block.input));
+        const own = isOwnTool(name);
+        if (id) rememberTool(state, id, own ? OWN_TOOL : name);
+        if (!own) parts.push(summariseToolCall(name, block.input));
       }
       // thinking / redacted_thinking: the model's scratch work, dropped.
     }
   }
-  const text = parts.filter((p) => p.trim().length > 0).join('\n');
-  if (text.length > 0) push(makeMessage(ctx, { role: 'assistant', text: sidechain ? `[sub-agent] ${text}` : text, time, entryId }));
+  const text = withoutRestatedMemory(parts.filter((p) => p.trim().length > 0).join('\n'), state.recalled);
+  if (text.length > 0) push(makeMessage(ctx, { role: 'assistant', text: sidechain ? `[sub-agent${label}] ${text}` : text, time, entryId }));
   return { messages: out };
 }
 
-function claudeParser(ctx: MessageContext & { subagent: boolean }): LineParser<ClaudeState> {
+interface ClaudeContext extends MessageContext {
+  subagent: boolean;
+  /** The sub-agent's type (`Explore`, `general-purpose`, …) from its `.meta.json`, when known. */
+  subagentType?: string;
+}
+
+/** `agentType` of a sub-agent's `agent-<id>.meta.json` (written beside its transcript by Claude Code 2.1), if readable. */
+async function subagentType(transcript: string): Promise<string | undefined> {
+  try {
+    const meta = JSON.parse(await readFile(transcript.replace(/\.jsonl$/, '.meta.json'), 'utf8')) as unknown;
+    const type = isObject(meta) ? str(meta.agentType) : undefined;
+    return type && type.trim().length > 0 && type.length <= 64 ? type.trim() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function claudeParser(ctx: ClaudeContext): LineParser<ClaudeState> {
   return {
-    initial: () => ({ tools: {} }),
-    revive: (raw) => ({ tools: isObject(raw) && isObject(raw.tools) ? (raw.tools as Record<string, string>) : {} }),
+    initial: () => ({ tools: {}, recalled: [] }),
+    revive: (raw) => ({
+      tools: isObject(raw) && isObject(raw.tools) ? (raw.tools as Record<string, string>) : {},
+      recalled: isObject(raw) && Array.isArray(raw.recalled) ? raw.recalled.filter((r): r is string => typeof r === 'string') : [],
+    }),
     line(text, state) {
       let entry: unknown;
       try {
@@ -208,10 +272,12 @@ export function createClaudeCodeSource(options: ClaudeCodeSourceOptions): Transc
       // A session before its sub-agents (their session names extend the session id).
       return streams.sort((a, b) => (a.session < b.session ? -1 : a.session > b.session ? 1 : 0));
     },
-    read(stream: SourceStream, cursor: Cursor | undefined, limits: ReadLimits): Promise<StreamChunk> {
+    async read(stream: SourceStream, cursor: Cursor | undefined, limits: ReadLimits): Promise<StreamChunk> {
       // Sub-agent streams have a session like `<session>/subagents/agent-x` (see discover).
       const subagent = stream.session.includes('/');
-      const ctx = { source: 'claude-code' as const, agent: stream.agent, session: stream.session, masking: options.masking, subagent };
+      const ctx: ClaudeContext = { source: 'claude-code', agent: stream.agent, session: stream.session, masking: options.masking, subagent };
+      const type = subagent ? await subagentType(stream.path) : undefined;
+      if (type !== undefined) ctx.subagentType = type;
       return readTailedFile({
         path: stream.path,
         cursor,
