@@ -108,7 +108,8 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
     options.paths,
     options.config,
     { query: prompt, limit: limit * 3, filters: options.agents?.length ? { agents: options.agents } : {}, cache: false },
-    options.openIndex ? { openIndex: options.openIndex } : {},
+    // Never wait for the home lock on a prompt: an index behind the files (an after-turn job running) answers as it is.
+    { lockWaitMs: 0, ...(options.openIndex ? { openIndex: options.openIndex } : {}) },
   );
   const { DEFAULT_MIN_RELEVANCE } = await import('./search/relevance.js');
   const { PRIORITY_EMOJI } = await import('./observation-line.js');

@@ -252,7 +252,8 @@ interface SearchArgs {
 /** Search with the open index; a segment an `index` run removed under the query is reloaded once. */
 export async function searchOpen(ctx: MemoryToolContext, request: import('./search/search.js').SearchRequest): Promise<import('./search/types.js').SearchResponse> {
   const { searchMemory } = await import('./search/search.js');
-  const deps = { openIndex: ctx.openIndex, ...(ctx.logger ? { logger: ctx.logger } : {}), ...(ctx.now ? { now: ctx.now } : {}) };
+  // A short wait for the home lock when the index is behind the files: a long job holding it must not hold up the agent.
+  const deps = { openIndex: ctx.openIndex, lockWaitMs: 2000, ...(ctx.logger ? { logger: ctx.logger } : {}), ...(ctx.now ? { now: ctx.now } : {}) };
   try {
     return await searchMemory(ctx.paths, ctx.config, { ...request, cache: false }, deps);
   } catch (error) {

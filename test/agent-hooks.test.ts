@@ -215,3 +215,25 @@ test('per-project memory: each Claude Code project is observed into its own memo
     await rm(home, { recursive: true, force: true });
   }
 });
+
+test('hook prompt: an index behind the files while another job holds the home lock answers from the index as it is, without waiting for the lock', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  const { acquireHomeLock } = await import('../lib/lock.js');
+  try {
+    await writeDay(paths, '2026-02-12', [{ text: 'User decided the billing service uses PostgreSQL 16 as its database.', category: 'decision', priority: 'high' }]);
+    assert.equal((await runCli(['index', '--home', home])).code, 0);
+    await writeDay(paths, '2026-02-13', [{ text: 'Something new that is not indexed yet.' }]);
+    const release = await acquireHomeLock(paths.lock, { waitMs: 5000 });
+    try {
+      // Waiting for the lock (10 s by default for a search) would pass the 8 s the hook is given, and it would print nothing.
+      const r = await hook(home, 'prompt', { prompt: 'Which database does the billing service use?' }, ['--timeout-ms', '8000']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /PostgreSQL 16/);
+    } finally {
+      await release();
+    }
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+});

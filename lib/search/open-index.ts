@@ -5,6 +5,8 @@
  * changed is told by the manifest file's size, mtime and inode (one stat per
  * tier per query); the manifest is re-read only then, and a new snapshot is
  * built only when its generation differs (docs/running.md, "The MCP server").
+ * Whether the memory files are ahead of the index (search/freshness.ts) is
+ * checked at most once every FRESHNESS_TRUST_MS.
  *
  * A snapshot is loaded without filters (every file in scope); `rank` applies a
  * query's filters document by document, so one snapshot serves every query.
@@ -40,12 +42,31 @@ function sameStamp(a: ManifestStamp | undefined, b: ManifestStamp | undefined): 
   return a === b || (a !== undefined && b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino);
 }
 
+/**
+ * How long a check that the memory files and the index agree is trusted
+ * (search/freshness.ts lists and stats every memory file: several ms per
+ * query). A file written less than this before a query may be missed by it;
+ * OC-Memory's own writers (observe, remember) update the index themselves.
+ */
+export const FRESHNESS_TRUST_MS = 1000;
+
 export class OpenIndex {
   private readonly loaded = new Map<string, Loaded>();
+  private readonly freshAt = new Map<string, number>();
   /** Snapshots built so far (reloads after a change included): for tests and `stats`. */
   loads = 0;
 
   constructor(readonly indexDir: string) {}
+
+  /** The memory files of `tiers` were found in step with the index less than FRESHNESS_TRUST_MS ago. */
+  checkedFresh(tiers: readonly Tier[]): boolean {
+    const at = this.freshAt.get(tiers.join(','));
+    return at !== undefined && performance.now() - at < FRESHNESS_TRUST_MS;
+  }
+
+  markFresh(tiers: readonly Tier[]): void {
+    this.freshAt.set(tiers.join(','), performance.now());
+  }
 
   /**
    * The snapshot of `tiers`, reloaded when a manifest changed since the last
@@ -81,5 +102,6 @@ export class OpenIndex {
   /** Forget every loaded snapshot (the next query loads afresh). */
   close(): void {
     this.loaded.clear();
+    this.freshAt.clear();
   }
 }

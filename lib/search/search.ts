@@ -74,8 +74,13 @@ async function rebuild(paths: HomePaths, config: SearchConfig, deps: SearchDeps,
  * locked (a long job holds it) and the answer may miss the newest memories.
  */
 export async function refreshIfStale(paths: HomePaths, config: SearchConfig, tiers: readonly Tier[], deps: SearchDeps = {}): Promise<string | undefined> {
+  // A long-lived process asking again and again: the files were found in step with the index a moment ago.
+  if (deps.openIndex?.checkedFresh(tiers)) return undefined;
   const staleness = await indexStaleness(paths, config.tiers.vault_path, tiers);
-  if (!staleness.stale) return undefined;
+  if (!staleness.stale) {
+    deps.openIndex?.markFresh(tiers);
+    return undefined;
+  }
   deps.logger?.log('info', 'search.index_refresh', { reason: staleness.reason });
   try {
     await updateUnderLock(paths, config, { ...deps, lockWaitMs: deps.lockWaitMs ?? 10000 });
