@@ -131,7 +131,9 @@ test('integrate openclaw: backup, plugin copied, idempotent, and --uninstall res
     assert.equal(manifest.id, 'oc-memory');
     assert.equal(manifest.kind, undefined, 'not a memory-slot plugin: OpenClaw keeps its own memory');
     assert.ok(manifest.configSchema.properties.home);
-    assert.deepEqual(JSON.parse(await readFile(join(pluginDir, 'package.json'), 'utf8')).openclaw, { extensions: ['./index.js'] });
+    const pluginPackage = JSON.parse(await readFile(join(pluginDir, 'package.json'), 'utf8'));
+    assert.deepEqual(pluginPackage.openclaw, { extensions: ['./index.js'] });
+    assert.equal(pluginPackage.name, manifest.id, 'OpenClaw 2026.2 warns "plugin id mismatch" when the package name differs from the manifest id');
     // The entry is compiled JavaScript that plain Node loads (no TypeScript loader), as OpenClaw's installer requires.
     const loaded = execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(pathToFileURL(join(pluginDir, 'index.js')).href)}); console.log(m.default.id, typeof m.default.register);`], {
       encoding: 'utf8',
