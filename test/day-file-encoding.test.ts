@@ -10,6 +10,7 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { makeObservation, newHome } from './helpers/tier-home.js';
 import { appendObservations, formatDayFile, listObservations, parseDayFile } from '../lib/day-file.js';
 import { dayFilePath } from '../lib/home.js';
+import { formatReflectionFile, parseReflectionFile } from '../lib/reflector/file.js';
 
 const BOM = '\uFEFF';
 const DAY = `---
@@ -74,6 +75,16 @@ test('a file with mixed line endings is kept as it is, and new lines get LF', ()
   assert.ok(out.startsWith(BOM + '---\n'));
   assert.ok(out.includes('# 2026-02-12\r\n'));
   assert.equal(listObservations(parseDayFile(out)).length, 3);
+});
+
+test('a reflection file saved with a BOM and CRLF endings is still a reflection, with the same fields and lines', () => {
+  const text = formatReflectionFile(
+    { periodStart: '2026-01-01', periodEnd: '2026-01-31', agent: 'main', reflector: 'heuristic', created: '2026-02-12T10:00:00.000Z', tokensBefore: 1200, tokensAfter: 300, compressionRatio: 4, keywordPreservation: 0.9, sourceObservations: ['o-7f3a9c21e0'] },
+    [{ date: '2026-01-05', priority: 'high', done: false, category: 'decision', text: 'PostgreSQL is the main database.', tags: [] }],
+  );
+  const plain = parseReflectionFile(text, 'r.md');
+  assert.ok(plain);
+  assert.deepEqual(parseReflectionFile(BOM + text.replace(/\n/g, '\r\n'), 'r.md'), plain);
 });
 
 test('status, search, get, active memory and forget treat a BOM / BOM+CRLF day file as the day it is', async (t) => {

@@ -27,7 +27,8 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
+import { stringify as stringifyYaml } from 'yaml';
+import { readFrontmatterYaml, splitFrontmatter } from '../frontmatter.js';
 import { agentSlug, DEFAULT_AGENT, type HomePaths } from '../home.js';
 import { parseObservationContent } from '../observation-line.js';
 import { renderReflectionLines } from './render.js';
@@ -84,8 +85,6 @@ export function formatReflectionFile(meta: ReflectionMeta, lines: ReflectionLine
   return `---\n${yaml}---\n# Reflection · ${meta.periodStart} → ${meta.periodEnd}\n\n${body || '_Nothing lasting in this period._\n'}`;
 }
 
-const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-
 function str(v: unknown): string {
   return typeof v === 'string' ? v : v instanceof Date ? v.toISOString().slice(0, 10) : v === undefined || v === null ? '' : String(v);
 }
@@ -96,11 +95,12 @@ function num(v: unknown): number {
 
 /** Parse a reflection file; undefined when it is not one (no period in the frontmatter). */
 export function parseReflectionFile(text: string, path: string): ReflectionFile | undefined {
-  const m = FRONTMATTER.exec(text);
-  if (!m) return undefined;
+  // Read as day files are (lib/frontmatter.ts), past a byte-order mark a Windows editor may have saved.
+  const fm = splitFrontmatter(text.startsWith('\uFEFF') ? text.slice(1) : text);
+  if (!fm) return undefined;
   let data: Record<string, unknown>;
   try {
-    data = (parseYaml(m[1]!) ?? {}) as Record<string, unknown>;
+    data = readFrontmatterYaml(fm.yaml);
   } catch {
     return undefined;
   }
@@ -109,7 +109,7 @@ export function parseReflectionFile(text: string, path: string): ReflectionFile 
   if (!/^\d{4}-\d{2}-\d{2}$/.test(periodStart) || !/^\d{4}-\d{2}-\d{2}$/.test(periodEnd)) return undefined;
   const lines: ReflectionLine[] = [];
   let date = periodStart;
-  for (const raw of text.slice(m[0].length).split(/\r?\n/)) {
+  for (const raw of fm.body.split(/\r?\n/)) {
     const header = /^##\s+(\d{4}-\d{2}-\d{2})/.exec(raw);
     if (header) {
       date = header[1]!;
