@@ -377,7 +377,7 @@ test("OpenClaw's housekeeping in a 2026.2.x session: heartbeat, cron and hook tu
     'user: We deploy the shop with Helm charts.',
     'assistant: Got it: Helm for the shop.',
     'user: Which database should the invoices service use?',
-    'assistant: PostgreSQL, as you prefer.',
+    // "PostgreSQL, as you prefer." only says back what OC-Memory recalled (its block and its search tool).
     'user: Sounds good. Also, my manager is Dana.',
     'user: Thanks! The invoices service goes live on March 3.',
     'assistant: Noted: live on March 3.',

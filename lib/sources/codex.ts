@@ -36,7 +36,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../log.js';
 import type { MaskingOptions } from '../masking.js';
 import type { Cursor, Message, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
-import { isOwnTool, stripInjectedContext } from '../injected-context.js';
+import { addRecalled, hasInjectedContext, isOwnTool, recalledItems, stripInjectedContext, withoutRestatedMemory } from '../injected-context.js';
 import { isObject, isoTime, makeMessage, str, summariseToolCall, summariseToolResult, type MessageContext } from './message-text.js';
 import { readTailedFile, type LineParser } from './tailed-file.js';
 import { invalidJsonReason, nameForLog } from './log-safe.js';
@@ -61,6 +61,8 @@ interface CodexState {
   tools: Record<string, string>;
   /** Sub-agent label when the session is a sub-agent's ('' = the user's own session). */
   sub: string;
+  /** What OC-Memory recalled in this session (its tools' outputs, its injected block): an assistant restating it says nothing new. */
+  recalled: string[];
 }
 
 const MAX_PENDING_TOOLS = 64;
@@ -165,7 +167,7 @@ function rememberTool(state: CodexState, id: string, name: string): void {
   if (keys.length > MAX_PENDING_TOOLS) delete state.tools[keys[0]!];
 }
 
-function messageText(content: unknown, role: string): string {
+function messageText(content: unknown, role: string, state: CodexState): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   const parts: string[] = [];
@@ -174,6 +176,7 @@ function messageText(content: unknown, role: string): string {
     const type = str(block.type) ?? '';
     if ((type === 'input_text' || type === 'output_text' || type === 'text') && typeof block.text === 'string') {
       if (role === 'user' && INJECTED.test(block.text)) continue;
+      if (role === 'user' && hasInjectedContext(block.text)) state.recalled = addRecalled(state.recalled, recalledItems(block.text));
       parts.push(role === 'user' ? stripInjectedContext(block.text) : block.text);
     } else if (type === 'input_image') parts.push('[image]');
   }
@@ -193,7 +196,8 @@ function normalizeItem(item: Record<string, unknown>, time: string, fallbackId: 
     case 'message': {
       const role = str(item.role) ?? '';
       if (role !== 'user' && role !== 'assistant') return out; // developer / system: instructions
-      const text = messageText(item.content, role);
+      const said = messageText(item.content, role, state);
+      const text = role === 'assistant' ? withoutRestatedMemory(said, state.recalled) : said;
       if (text.length === 0) return out;
       if (role === 'user') push(makeMessage(ctx, sub ? { role: 'assistant', text: `[to sub-agent ${sub}] ${text}`, time, entryId } : { role: 'user', text, time, entryId }));
       else push(makeMessage(ctx, { role: 'assistant', text: sub ? `[sub-agent ${sub}] ${text}` : text, time, entryId }));
@@ -236,7 +240,10 @@ function normalizeItem(item: Record<string, unknown>, time: string, fallbackId: 
       const named = str(item.name);
       const name = state.tools[callId] ?? (named ? (namespace ? `${namespace}.${named}` : named) : 'tool');
       delete state.tools[callId];
-      if (name === OWN_TOOL || (named !== undefined && isOwnTool(named, namespace))) return out;
+      if (name === OWN_TOOL || (named !== undefined && isOwnTool(named, namespace))) {
+        state.recalled = addRecalled(state.recalled, recalledItems(toolOutput(item.output).text));
+        return out;
+      }
       const { text, error } = toolOutput(item.output);
       push(makeMessage(ctx, { role: 'tool', text: summariseToolResult(name, text, error), time, entryId, toolName: name }));
       return out;
@@ -277,10 +284,11 @@ function isCompactionOutput(metadata: unknown): boolean {
 
 function codexParser(ctx: MessageContext): LineParser<CodexState> {
   return {
-    initial: () => ({ tools: {}, sub: '' }),
+    initial: () => ({ tools: {}, sub: '', recalled: [] }),
     revive: (raw) => ({
       tools: isObject(raw) && isObject(raw.tools) ? (raw.tools as Record<string, string>) : {},
       sub: isObject(raw) && typeof raw.sub === 'string' ? raw.sub : '',
+      recalled: isObject(raw) && Array.isArray(raw.recalled) ? raw.recalled.filter((r): r is string => typeof r === 'string') : [],
     }),
     line(text, state, lineNo) {
       let entry: unknown;

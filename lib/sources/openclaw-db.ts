@@ -381,6 +381,7 @@ function parseDbCursor(cursor: Cursor | undefined): DbCursor | undefined {
     cand: typeof c.cand === 'string' ? c.cand : '',
     miss: typeof c.miss === 'number' ? c.miss : 0,
     quiet: c.quiet === true,
+    recalled: typeof c.recalled === 'string' ? c.recalled : '',
   };
 }
 

@@ -205,6 +205,7 @@ interface FileCursor {
   cand: string;
   miss: number;
   quiet: boolean;
+  recalled: string;
   /** How many times the stream was re-read from the start (shrink / replace). */
   rewinds: number;
 }
@@ -227,12 +228,13 @@ function parseCursor(cursor: Cursor | undefined): FileCursor | undefined {
     cand: typeof c.cand === 'string' ? c.cand : '',
     miss: typeof c.miss === 'number' ? c.miss : 0,
     quiet: c.quiet === true,
+    recalled: typeof c.recalled === 'string' ? c.recalled : '',
     rewinds: typeof c.rewinds === 'number' ? c.rewinds : 0,
   };
 }
 
 function branchOf(c: FileCursor): BranchState {
-  return { lastId: c.lastId, recent: c.recent, cand: c.cand, miss: c.miss, quiet: c.quiet };
+  return { lastId: c.lastId, recent: c.recent, cand: c.cand, miss: c.miss, quiet: c.quiet, recalled: c.recalled };
 }
 
 /** An entry a read consumed. */

@@ -25,7 +25,7 @@
  *   (lib/injected-context.ts).
  */
 import * as crypto from 'node:crypto';
-import { isOwnTool, stripInjectedContext } from '../injected-context.js';
+import { addRecalled, hasInjectedContext, isOwnTool, recalledItems, stripInjectedContext, withoutRestatedMemory } from '../injected-context.js';
 import { maskedText, type MaskingOptions } from '../masking.js';
 import type { Message, Role, SourceKind } from '../types.js';
 import { capMasked, capOneLineMasked } from './masked-cap.js';
@@ -56,7 +56,10 @@ export const PiContextRecord = plainConstructor(function (this: PiContext, sourc
 /** What one parsed line is. */
 export type PiEntryResult =
   | { kind: 'header'; sessionId?: string; cwd?: string; version?: number }
-  | { kind: 'message'; message: Message; dedupeKey: string }
+  /** `recalled`: memory OC-Memory injected into this (user) message, or null. */
+  | { kind: 'message'; message: Message; dedupeKey: string; recalled: string[] | null }
+  /** The result of one of OC-Memory's own tools: not a message, but what it recalled. */
+  | { kind: 'recall'; items: string[] }
   | { kind: 'skip'; reason: string }
   | { kind: 'invalid'; reason: string }
   /** The end of a segment (`{"type":"reset"}`): what was said before it is done. */
@@ -105,10 +108,11 @@ const LookAheadNodeRecord = plainConstructor(function (this: LookAheadNode, id: 
 
 type MessageResult = Extract<PiEntryResult, { kind: 'message' }>;
 
-const MessageResultRecord = plainConstructor(function (this: MessageResult, message: Message, dedupeKey: string) {
+const MessageResultRecord = plainConstructor(function (this: MessageResult, message: Message, dedupeKey: string, recalled: string[] | null) {
   this.kind = 'message';
   this.message = message;
   this.dedupeKey = dedupeKey;
+  this.recalled = recalled;
 });
 
 function parentIdOf(entry: Json): string | null {
@@ -154,10 +158,13 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
   const entryId = str(entry.id) ?? '';
   const time = entryTime(entry, message);
   let built: { role: Role; text: string; toolName?: string; key?: string } | null;
+  let recalled: string[] | null = null;
   switch (role) {
     case 'user': {
       // OC-Memory's own memory block first: the channel's time prefix may follow it.
-      const text = stripUserTransportNoise(stripInjectedContext(contentText(message.content)));
+      const raw = contentText(message.content);
+      if (hasInjectedContext(raw)) recalled = recalledItems(raw);
+      const text = stripUserTransportNoise(stripInjectedContext(raw));
       const housekeeping = housekeepingTurn(message, text);
       if (housekeeping !== null) return { kind: 'housekeeping', reason: housekeeping };
       built = { role: 'user', text };
@@ -174,7 +181,7 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
     }
     case 'toolResult': {
       const toolName = str(message.toolName) ?? 'tool';
-      if (isOwnTool(toolName)) return { kind: 'skip', reason: `OC-Memory tool result (${toolName})` };
+      if (isOwnTool(toolName)) return { kind: 'recall', items: recalledItems(contentText(message.content)) };
       const label = message.isError === true ? 'tool error' : 'tool result';
       built = { role: 'tool', text: `[${label} ${toolName}: ${capOneLineMasked(contentText(message.content), TOOL_SUMMARY_CHARS)}]`, toolName };
       // A re-appended copy keeps its toolCallId but may carry a trimmed output.
@@ -202,7 +209,7 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
   const out: Message = new MessageRecord(built.role, masked, time, entryId, ctx.source, ctx.agent, ctx.session);
   if (built.toolName !== undefined) out.toolName = built.toolName;
   const dedupeKey = built.key ?? `${built.role}\u0000${collapseWhiteSpace(masked)}`;
-  return new MessageResultRecord(out, dedupeKey);
+  return new MessageResultRecord(out, dedupeKey, recalled);
 }
 
 const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -472,6 +479,8 @@ export interface BranchState {
   miss: number;
   /** Inside a housekeeping turn (a heartbeat, a wake, a hook): its messages are not emitted. */
   quiet: boolean;
+  /** What OC-Memory recalled in this stream, one item per line (see lib/injected-context.ts): restating it is not news. */
+  recalled: string;
 }
 
 export const DEFAULT_DEDUPE_WINDOW = 5000;
@@ -480,12 +489,12 @@ const NO_HASH = '........';
 const CANDIDATE_PATIENCE = 8;
 
 export function emptyBranchState(): BranchState {
-  return { lastId: null, recent: '', cand: '', miss: 0, quiet: false };
+  return { lastId: null, recent: '', cand: '', miss: 0, quiet: false, recalled: '' };
 }
 
 /** Whole-file re-read: everything remembered may come again. */
 export function rewindBranchState(state: BranchState): BranchState {
-  return { lastId: null, recent: state.recent, cand: hashesAfter(state.recent, -1), miss: 0, quiet: false };
+  return { lastId: null, recent: state.recent, cand: hashesAfter(state.recent, -1), miss: 0, quiet: false, recalled: '' };
 }
 
 /**
@@ -554,7 +563,7 @@ export function advanceBranchState(
 
 /** The branch fields only (a reader may pass its whole cursor as the state). */
 function copyBranchState(state: BranchState): BranchState {
-  return { lastId: state.lastId, recent: state.recent, cand: state.cand, miss: state.miss, quiet: state.quiet };
+  return { lastId: state.lastId, recent: state.recent, cand: state.cand, miss: state.miss, quiet: state.quiet, recalled: state.recalled };
 }
 
 /** advanceBranchState on a state the caller owns: updates it in place (no objects per entry). */
@@ -710,9 +719,26 @@ function emitEntries<T extends ConsumedEntry>(
     const active = item.nodeIndex < 0 || !abandoned.has(item.nodeIndex);
     const message = result !== null && result.kind === 'message' ? result : null;
     if (active && result !== null) updateQuiet(state, result);
+    if (active && result !== null) rememberRecalled(state, result);
     const emit = stepBranchState(state, item.node, message !== null && !state.quiet ? message.dedupeKey : null, active, dedupeWindow);
-    if (message && emit) emitted.push({ item, message: message.message });
+    if (message && emit && withoutRestatement(state, message.message)) emitted.push({ item, message: message.message });
   }
+}
+
+/** Keep what OC-Memory recalled (its tool's result, the block it injected into a user message). */
+function rememberRecalled(state: BranchState, result: PiEntryResult): void {
+  const items = result.kind === 'recall' ? result.items : result.kind === 'message' ? result.recalled : null;
+  if (items === null || items.length === 0) return;
+  state.recalled = addRecalled(state.recalled === '' ? [] : state.recalled.split('\n'), items).join('\n');
+}
+
+/** An assistant message without the sentences that restate recalled memory; false when nothing is left. */
+function withoutRestatement(state: BranchState, message: Message): boolean {
+  if (state.recalled === '' || message.role !== 'assistant') return true;
+  const text = withoutRestatedMemory(message.text, state.recalled.split('\n'));
+  if (text.length === 0) return false;
+  message.text = text;
+  return true;
 }
 
 /** A housekeeping turn starts quiet; the user's next message (or a segment's end) ends it. */
