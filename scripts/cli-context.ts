@@ -101,11 +101,12 @@ export function createContext(options: GlobalOptions, env: NodeJS.ProcessEnv = p
       loggers.push(logger);
       return logger;
     },
+    // A closed pipe (`| head`) drops the output; scripts/cli.ts keeps the EPIPE from crashing the command.
     out(text) {
-      process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+      if (!process.stdout.destroyed) process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     },
     err(text) {
-      process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+      if (!process.stderr.destroyed) process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
     },
     now: () => new Date(),
     async flush() {

@@ -66,7 +66,22 @@ async function stopBetweenSteps(): Promise<() => number | undefined> {
   };
 }
 
+/**
+ * A reader that stops early (`ocm-run forget … | head -1`) closes the pipe:
+ * later writes fail with EPIPE. That must not crash the command half-way (a
+ * destructive one may have changed files already): further output is
+ * dropped and the command runs to its end with its own exit code.
+ */
+function survivePipeClosed(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+    throw error;
+  });
+}
+
 export async function main(argv: string[]): Promise<number> {
+  survivePipeClosed(process.stdout);
+  survivePipeClosed(process.stderr);
   const cli = cac('ocm-run');
   keepWordsAsText(cli);
   cli

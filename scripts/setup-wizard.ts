@@ -63,6 +63,18 @@ export interface WizardState {
   apiKey?: string;
   /** The key is already available (environment or the home's .env). */
   keyAvailable: boolean;
+  /** What the provider said when the key was tried in this run; 'refused' when the user kept it anyway. */
+  keyCheck?: 'accepted' | 'refused';
+}
+
+/** The review's line about the API key: says "checked" only when the provider accepted it. */
+export function reviewKeyNote(state: WizardState): string {
+  const provider = state.answers.llm.provider;
+  if (!needsKey(provider)) return 'no key needed';
+  const saved = state.apiKey ? `saved to .env as ${keyEnvName(provider)}` : 'already saved';
+  if (state.keyCheck === 'accepted') return `key checked, ${saved}`;
+  if (state.keyCheck === 'refused') return `key NOT accepted by the provider (kept anyway: fix it in .env), ${saved}`;
+  return `key not checked, ${saved}`;
 }
 
 async function keyAlreadyThere(answers: SetupAnswers, env: NodeJS.ProcessEnv): Promise<boolean> {
@@ -97,6 +109,7 @@ async function askKey(state: WizardState, env: NodeJS.ProcessEnv): Promise<void>
       spin.stop('The key works.');
       if (key) state.apiKey = key;
       state.keyAvailable = true;
+      state.keyCheck = 'accepted';
       return;
     }
     spin.error(`Not accepted: ${r.message}`);
@@ -112,6 +125,7 @@ async function askKey(state: WizardState, env: NodeJS.ProcessEnv): Promise<void>
     if (next === 'keep') {
       if (key) state.apiKey = key;
       state.keyAvailable = true;
+      state.keyCheck = 'refused';
       return;
     }
   }
@@ -285,8 +299,7 @@ export async function runWizard(
     }
     for (;;) {
       p.log.step(STEP_TITLES.review);
-      const keyNote = !needsKey(state.answers.llm.provider) ? 'no key needed' : state.apiKey ? `key checked, saved to .env as ${keyEnvName(state.answers.llm.provider)}` : 'key already saved';
-      p.note(summarize(state.answers, keyNote), 'Review');
+      p.note(summarize(state.answers, reviewKeyNote(state)), 'Review');
       const choice = ask(
         await p.select({
           message: 'Write this configuration?',

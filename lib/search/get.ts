@@ -122,8 +122,17 @@ export async function getObservation(paths: HomePaths, config: SearchConfig, id:
   return undefined;
 }
 
+/**
+ * An id as the user may paste it: `o-373b9ef913`, the block id `^o-373b9ef913`
+ * copied from a day file, or the bare hash `373b9ef913`.
+ */
+export function normaliseIdTarget(target: string): string {
+  const t = target.trim().replace(/^\^(?=[or]-)/, '');
+  return /^[0-9a-f]{10}$/i.test(t) ? `o-${t.toLowerCase()}` : t;
+}
+
 export async function getMemory(paths: HomePaths, config: SearchConfig, target: string, deps: SearchDeps = {}): Promise<GetResult> {
-  const t = target.trim();
+  const t = normaliseIdTarget(target);
   if (ID.test(t)) {
     const found = await getObservation(paths, config, t, deps);
     if (!found) {
