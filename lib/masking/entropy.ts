@@ -79,5 +79,5 @@ export function looksLikeSecret(value: string, input: string, index: number): bo
   // Bare: never hex (git SHAs, hashes), never a very long blob (images, bundles); all three classes, random-looking.
   if (hex || value.length < 24 || value.length > 128) return false;
   if (c.upper === 0 || c.lower === 0 || c.digit < 2) return false;
-  return entropy >= (value.length >= 32 ? 4.4 : 4.1);
+  return entropy >= (value.length >= 32 ? 4.2 : 4.0);
 }

@@ -43,34 +43,56 @@ function keyWords(key: string): string[] {
     .filter(Boolean);
 }
 
-/** A key word that makes the value a secret. */
-const SECRET_WORDS = new Set(['password', 'passwd', 'passphrase', 'passcode', 'pwd', 'pass', 'pw', 'token', 'secret', 'key', 'credential', 'credentials', 'auth', 'rk', 'sk', 'pat', 'pin', 'apikey', 'accesskey', 'secretkey', 'privatekey', 'authtoken', 'accesstoken', 'refreshtoken', 'clientsecret', 'masterkey', 'signingkey', 'appkey', 'authkey']);
+/** Key words that make any real value a secret. */
+const STRONG_WORDS = new Set(['password', 'passwd', 'passphrase', 'passcode', 'pwd', 'token', 'secret', 'secrets', 'credential', 'credentials', 'apikey', 'accesskey', 'secretkey', 'privatekey', 'authtoken', 'accesstoken', 'refreshtoken', 'clientsecret', 'masterkey', 'signingkey']);
+/** Key words also common in code and prose (`const key = …`, `pass = 0`): the value must look like a secret. */
+const WEAK_WORDS = new Set(['key', 'pass', 'pw', 'auth', 'pin', 'pat', 'sk', 'rk']);
+/** Pairs of words that name a secret together: api key, access key, private key, client secret… */
+const STRONG_PAIRS = new Set(['api key', 'access key', 'secret key', 'private key', 'auth token', 'client secret', 'master key', 'signing key', 'app key', 'auth key', 'license key', 'encryption key', 'service key']);
 /** Of those, the ones whose value can be a short number (a PIN, a numeric password). */
-const NUMERIC_SECRET_WORDS = new Set(['password', 'passwd', 'passphrase', 'passcode', 'pwd', 'pass', 'pw', 'pin']);
+const NUMERIC_WORDS = new Set(['password', 'passwd', 'passphrase', 'passcode', 'pwd', 'pass', 'pw', 'pin']);
 /** A key word that makes the value a count, a name or a setting about a secret, not the secret. */
 const HARMLESS_KEY_WORDS = new Set(
   `budget count counts limit limits length len size usage used type types kind id ids name names url uri endpoint file path dir
   expiry expires expiration ttl timeout max min estimate estimated cache rate window prefix header format policy encoding index
   tokenizer tokens field label hint env var ref mode method strategy required enabled placeholder rotation version store storage
   manager location provider source strength reset changed updated created at date time pattern regex column input prompt error
-  message hash algorithm algo alg length min_length chars bits rounds iterations salt_rounds id_token_ttl`.split(/\s+/),
+  message hash algorithm algo alg chars bits rounds iterations`.split(/\s+/),
 );
 
-function isSecretKey(key: string): { secret: boolean; numeric: boolean } {
+type KeyStrength = 'strong' | 'weak' | null;
+
+/** How surely the key names a secret: strong (`DB_PASSWORD`, `apiKey`), weak (`key`, `stripe_rk`), or not at all. */
+function keyStrength(key: string): { strength: KeyStrength; numeric: boolean } {
   const words = keyWords(key);
-  let secret = false;
+  let strength: KeyStrength = null;
   let numeric = false;
-  for (const word of words) {
-    if (HARMLESS_KEY_WORDS.has(word)) return { secret: false, numeric: false };
-    if (SECRET_WORDS.has(word) || /(?:password|passwd|passphrase|token|secret)$/.test(word)) {
-      secret = true;
-      if (NUMERIC_SECRET_WORDS.has(word) || /pass(?:word|wd|phrase|code)$/.test(word)) numeric = true;
-    }
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (HARMLESS_KEY_WORDS.has(word)) return { strength: null, numeric: false };
+    const pair = i > 0 ? `${words[i - 1]} ${word}` : '';
+    if (STRONG_WORDS.has(word) || STRONG_PAIRS.has(pair) || /(?:password|passwd|passphrase|token|secret)$/.test(word)) strength = 'strong';
+    else if (WEAK_WORDS.has(word) && strength === null) strength = 'weak';
+    if (NUMERIC_WORDS.has(word) || /pass(?:word|wd|phrase|code)$/.test(word)) numeric = true;
   }
-  return { secret, numeric };
+  return { strength, numeric };
 }
 
-/** Whether an unquoted or quoted value is a real value rather than a word, type, number of things or placeholder. */
+/** An unquoted value that is code: a comparison (`key === x`), a call, a camelCase or dotted name, an operator next. */
+function isCode(value: string, after: string): boolean {
+  if (value.startsWith('=')) return true;
+  if (/^[(.[]|^\s{0,3}(?:[=|&?+*/<>!]|\.\w)/.test(after)) return true;
+  // A camelCase name (jsonToken) or a CONSTANT_NAME (RAW_TOKEN, OPENAI_API_KEY): a variable, not its value.
+  return !/[0-9]/.test(value) && (/^[a-z_$][a-z_$]{1,}(?:[A-Z][a-z]{2,})+$/.test(value) || /^[A-Z]+(?:_[A-Z]+)+$/.test(value));
+}
+
+/** Whether a value looks like a secret by itself: long enough, with a digit and a letter (or digits for a PIN). */
+function looksRandom(value: string, numeric: boolean): boolean {
+  if (numeric && /^\d{4,}$/.test(value)) return true;
+  return value.length >= 8 && /[0-9]/.test(value) && /[A-Za-z]/.test(value);
+}
+
+/** Whether a value is a real value rather than a word, type, count or placeholder. */
 function isSecretValue(value: string, quoted: boolean, numericAllowed: boolean): boolean {
   if (value.length === 0) return false;
   if (PLACEHOLDER.test(value)) return false;
@@ -97,11 +119,13 @@ const KEY_VALUE: Rule = {
     while (start > 0 && start > m.index - 64 && KEY_CHARS.test(input[start - 1] ?? '')) start -= 1;
     const head = m[1] ?? '';
     const key = input.slice(start, m.index) + head.replace(/["']?\s*[=:]\s*$/, '');
-    const { secret, numeric } = isSecretKey(key);
-    if (!secret) return null;
+    const { strength, numeric } = keyStrength(key);
+    if (strength === null) return null;
     const quoted = m[2] !== undefined || m[3] !== undefined;
     const value = m[2] ?? m[3] ?? m[4] ?? '';
+    if (!quoted && isCode(value, input.slice(m.index + m[0].length, m.index + m[0].length + 4))) return null;
     if (!isSecretValue(value, quoted, numeric)) return null;
+    if (strength === 'weak' && !looksRandom(value, numeric)) return null;
     const quote = m[2] !== undefined ? '"' : m[3] !== undefined ? "'" : '';
     return `${head}${quote}${redaction}${quote}`;
   },
@@ -114,7 +138,7 @@ const TRAILING_PUNCTUATION = /[.,!?;:)\]}>]+$/;
 const PROSE_EN: Rule = {
   kind: 'password',
   keywords: ['pass', 'pwd', 'pw', 'pin'],
-  pattern: /\b(?:pass(?:word|phrase|code)|pwd|pw|pin(?: ?code)?)s?\s{1,3}(?:is|was|is now|will be|are|=|:)\s{1,3}["'“‘`]?(?!\[REDACTED)([^\s"'”’`]{3,128})/dgi,
+  pattern: /\b(?:pass(?:word|phrase|code)|pwd|pw|pin(?: ?code)?)s?\s{1,3}(?:is|was|is now|will be|are|:)\s{1,3}["'“‘`]?(?!\[REDACTED)([^\s"'”’`]{3,128})/dgi,
   replace: (m, redaction) => {
     const raw = m[1] ?? '';
     const value = raw.replace(TRAILING_PUNCTUATION, '');
@@ -246,6 +270,9 @@ export const FORMAT_RULES: readonly Rule[] = [
     keywords: [':a'],
     pattern: /(?<![0-9])[0-9]{5,16}:A[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])/g,
   },
+  // gitleaks wants "mailgun" / "new relic" next to these; their prefixes are distinctive enough bare.
+  { kind: 'mailgun-key', keywords: ['key-'], pattern: /\bkey-[0-9a-f]{32}\b/g },
+  { kind: 'new-relic-key', keywords: ['nrak-'], pattern: /\bNRAK-[A-Z0-9]{27}\b/g },
   { kind: 'twilio-account-sid', keywords: [], minKeyRun: 34, pattern: /\bAC[0-9a-f]{32}\b/g },
 ];
 
