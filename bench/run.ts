@@ -5,6 +5,7 @@
  *   npm run bench                          all sections
  *   npm run bench -- search --n 20000      one section, with its flags
  *   npm run bench -- observe --runs 3      observe: measurements per figure (default 5)
+ *   npm run bench -- masking --seed 7      masking corpus recall per kind and channel (--n: instances per kind and context)
  *   npm run bench -- plugin --turns 60     OpenClaw plugin: before_prompt_build turns (≥ 50)
  *   npm run bench -- sqlite [--bs24 DIR]   OpenClaw database read: better-sqlite3 on Node 20 vs node:sqlite on Node 24
  */
@@ -81,6 +82,16 @@ const SECTIONS: Section[] = [
     },
   },
   {
+    // Recall of the generated secret corpus per kind and channel (docs/masking.md), with the CLI as a child process.
+    name: 'masking',
+    async run(args) {
+      const { runMaskingChannels, maskingChannelsTable } = await import('../test/helpers/masking-channels.js');
+      const seed = args.seed ? Number(args.seed) : 20261126;
+      const report = await runMaskingChannels({ seed, perContext: args.n ? Number(args.n) : 1, log: (line) => process.stderr.write(`${line}\n`) });
+      return { table: maskingChannelsTable(report), json: report };
+    },
+  },
+  {
     name: 'watch',
     async run(args) {
       const { runWatchBench, watchBenchTable } = await import('./watch-latency.js');
@@ -111,7 +122,7 @@ const { values, positionals } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
   strict: false,
-  options: { n: { type: 'string' }, turns: { type: 'string' }, runs: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' }, idle: { type: 'string' }, bs24: { type: 'string' } },
+  options: { seed: { type: 'string' }, n: { type: 'string' }, turns: { type: 'string' }, runs: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' }, idle: { type: 'string' }, bs24: { type: 'string' } },
 });
 await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
 for (const section of SECTIONS) {

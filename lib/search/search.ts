@@ -6,6 +6,7 @@
  * failing the search, and an index behind the memory files (freshness.ts) is
  * brought up to date before answering.
  */
+import { maskedText } from '../masking.js';
 import type { HomePaths } from '../home.js';
 import type { Logger } from '../log.js';
 import type { Config } from '../config-schema.js';
@@ -123,7 +124,9 @@ async function queryVector(settings: EmbeddingSettings, query: string, cache: Qu
 }
 
 export async function searchMemory(paths: HomePaths, config: SearchConfig, request: SearchRequest, deps: SearchDeps = {}): Promise<SearchResponse> {
-  const query = request.query.trim();
+  // A secret typed into a query must not reach the query cache or an embedding provider (memory is masked, so
+  // the masked query finds what the raw one would).
+  const query = maskedText(request.query.trim());
   const filters = normaliseFilters(request.filters);
   const limit = Math.max(1, Math.floor(request.limit ?? config.search.default_limit));
   const tiers = filters.tiers ?? [...TIERS];
