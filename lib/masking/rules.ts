@@ -72,6 +72,8 @@ function keyStrength(key: string): { strength: KeyStrength; numeric: boolean } {
     if (HARMLESS_KEY_WORDS.has(word)) return { strength: null, numeric: false };
     const pair = i > 0 ? `${words[i - 1]} ${word}` : '';
     if (STRONG_WORDS.has(word) || STRONG_PAIRS.has(pair) || /(?:password|passwd|passphrase|token|secret)$/.test(word)) strength = 'strong';
+    // ADMIN_PASS, stripe_rk, db-pass: a weak word closing a snake or kebab name is a name for a secret.
+    else if (WEAK_WORDS.has(word) && i === words.length - 1 && i > 0 && /[_-]/.test(key)) strength = 'strong';
     else if (WEAK_WORDS.has(word) && strength === null) strength = 'weak';
     if (NUMERIC_WORDS.has(word) || /pass(?:word|wd|phrase|code)$/.test(word)) numeric = true;
   }
