@@ -310,6 +310,8 @@ test('housekeeping turns: wake stand-ins, internal_system provenance, 2026.2 pro
     [{}, 'Pre-compaction memory flush. Store durable memories now.', 'wake prompt'],
     [{}, 'Look at the dashboards; reply HEARTBEAT_OK when all is well.\nCurrent time: Monday 09:00 (UTC)', 'heartbeat prompt'],
     [{}, '<<<EXTERNAL_UNTRUSTED_CONTENT id="x">>>\nSource: Webhook\n---\nping', 'hook'],
+    [{}, '[cron:7f3a Morning brief] Summarise my calendar for today.', 'cron run'],
+    [{}, '[cron] is a word I use for scheduled jobs', null],
     [{ provenance: { kind: 'external_user' } }, 'Why does my heartbeat poll say HEARTBEAT_OK?', null],
     [{}, 'I read HEARTBEAT.md if it exists, is that fine?', null],
     [{}, '<<<EXTERNAL_UNTRUSTED_CONTENT id="x">>>\nSource: Web Fetch\n---\npage', null],

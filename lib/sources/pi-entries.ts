@@ -306,6 +306,8 @@ const WAKE_STAND_IN = /^\[OpenClaw [a-z][a-z -]{0,40}\]/;
  */
 const FILE_ERA_PROMPT =
   /^(?:Read HEARTBEAT\.md if it exists|A scheduled reminder has been triggered\.|A scheduled cron event was triggered|An async command you ran earlier has completed\.|A new session was started via \/new or \/reset|Pre-compaction memory flush\.)/;
+/** An isolated cron run's prompt, `[cron:<job id> <job name>] <message>` (both eras; src/cron/isolated-agent). */
+const CRON_RUN = /^\[cron:[^\]\s]+(?: [^\]\n]{0,120})?\]/;
 /** A custom heartbeat prompt: it asks for HEARTBEAT_OK and OpenClaw appends the time on its own last line. */
 const CUSTOM_HEARTBEAT = /\bHEARTBEAT_OK\b[\s\S]*\nCurrent time: [^\n]+$/;
 /**
@@ -323,6 +325,7 @@ export function housekeepingTurn(message: Json, text: string): string | null {
   if (isObject(provenance) && provenance.kind === 'internal_system') return `internal_system${typeof provenance.sourceTool === 'string' ? ` (${provenance.sourceTool})` : ''}`;
   if (WAKE_STAND_IN.test(text)) return 'wake turn';
   if (FILE_ERA_PROMPT.test(text)) return 'wake prompt';
+  if (CRON_RUN.test(text)) return 'cron run';
   if (text.includes('HEARTBEAT_OK') && CUSTOM_HEARTBEAT.test(text)) return 'heartbeat prompt';
   if (text.includes('EXTERNAL') && HOOK_PROMPT.test(text)) return 'hook';
   return null;
