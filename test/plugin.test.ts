@@ -179,6 +179,17 @@ test('before_prompt_build never breaks a turn: OC-Memory not loadable, a missing
   assert.equal(composeContext({ task: [], preferences: [], related: [], maxTokens: 500, marker: true }), undefined);
 });
 
+test('a long preference list does not crowd the related memories out of the token cap', () => {
+  const preferences = Array.from({ length: 60 }, (_, i) => `- 🟡 [preference] User prefers tool number ${i} over the others for the team's daily work.`);
+  const related = [{ snippet: "User's sister Ana lives in Lisbon.", date: '2026-11-26', priority: 'medium', category: 'fact' }];
+  const context = composeContext({ task: ['- Active task: the Q2 report'], preferences, related, maxTokens: 400, marker: true });
+  assert.ok(context && context.tokens <= 400, `within the cap: ${context?.tokens}`);
+  assert.match(context.text, /## Current task\n- Active task: the Q2 report/);
+  assert.match(context.text, /## Related memories\n- 🟡 2026-11-26 \[fact\] User's sister Ana lives in Lisbon\./);
+  assert.ok(context.preferences > 0 && context.preferences < 60, 'preferences fill what is left');
+  assert.ok(context.text.indexOf('## Preferences') < context.text.indexOf('## Related memories'), 'the usual order');
+});
+
 test('what was said a turn ago is found on the next turn: agent_end observes in the background, and the index follows', async () => {
   const stateDir = join(dir, 'openclaw');
   const sessions = join(stateDir, 'agents', 'main', 'sessions');

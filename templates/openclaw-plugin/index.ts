@@ -149,21 +149,26 @@ export function composeContext(parts: { task: string[]; preferences: string[]; r
   const counts = { task: 0, preferences: 0, related: 0 };
   const header = '<oc-memory>\nLong-term memory from earlier conversations (OC-Memory). Use it when relevant; the user\'s latest words win over it.';
   const footer = '</oc-memory>';
-  let text = header;
   let used = approxTokens(header) + approxTokens(footer) + 20;
   const keys = ['task', 'preferences', 'related'] as const;
-  sections.forEach((section, i) => {
-    const kept: string[] = [];
+  // The budget goes to the current task, then to what this request is about, then to standing preferences
+  // (a long preference list must not crowd out the related memories); the sections show in their usual order.
+  const kept: string[][] = [[], [], []];
+  for (const i of [0, 2, 1]) {
+    const section = sections[i]!;
+    const titleCost = approxTokens(section.title) + 2;
     for (const line of section.lines) {
-      const cost = approxTokens(line) + 1;
+      const cost = approxTokens(line) + 1 + (kept[i]!.length === 0 ? titleCost : 0);
       if (used + cost > parts.maxTokens) break;
-      kept.push(line.startsWith('- ') ? line : `- ${line}`);
+      kept[i]!.push(line.startsWith('- ') ? line : `- ${line}`);
       used += cost;
     }
-    if (kept.length === 0) return;
-    counts[keys[i]!] = kept.length;
-    text += `\n## ${section.title}\n${kept.join('\n')}`;
-    used += approxTokens(section.title) + 2;
+  }
+  let text = header;
+  sections.forEach((section, i) => {
+    if (kept[i]!.length === 0) return;
+    counts[keys[i]!] = kept[i]!.length;
+    text += `\n## ${section.title}\n${kept[i]!.join('\n')}`;
   });
   if (counts.task + counts.preferences + counts.related === 0) return undefined;
   if (parts.marker) {
