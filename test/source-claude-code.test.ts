@@ -16,10 +16,10 @@ import { drain, drainAll } from './helpers/drain-source.js';
 const FIXTURE = resolve(import.meta.dirname, 'fixtures', 'claude-code', 'projects');
 const SESSION = '5d0c6a3e-1f2b-4c3d-9e8f-0a1b2c3d4e5f';
 
-async function copyFixture(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+async function copyFixture(fixture = FIXTURE): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'ocm-claude-'));
   const dir = join(root, 'projects');
-  await cp(FIXTURE, dir, { recursive: true });
+  await cp(fixture, dir, { recursive: true });
   return { dir, cleanup: () => rm(root, { recursive: true, force: true }) };
 }
 
@@ -145,10 +145,8 @@ test('Claude Code: older sub-agent files beside the sessions are attributed too'
 });
 
 test("Claude Code 2.1 as it really writes (real transcripts): task notifications, api-request-blob and attachments are not messages; a sub-agent is labelled by its meta.json type; OC-Memory's tool, hook context and its restatement are never observed", async () => {
-  const root = await mkdtemp(join(tmpdir(), 'ocm-claude-21-'));
+  const { dir, cleanup } = await copyFixture(resolve(import.meta.dirname, 'fixtures', 'claude-code-2.1', 'projects'));
   try {
-    const dir = join(root, 'projects');
-    await cp(resolve(import.meta.dirname, 'fixtures', 'claude-code-2.1', 'projects'), dir, { recursive: true });
     const source = createClaudeCodeSource({ dir, agent: 'claude-code', masking: {} });
     const streams = await source.discover();
     assert.deepEqual(streams.map((s) => s.session), [
@@ -179,6 +177,6 @@ test("Claude Code 2.1 as it really writes (real transcripts): task notifications
     const stepwise = await drain(source, streams[2]!, undefined, { maxBytes: 1, maxMessages: 1 });
     assert.deepEqual(lines(stepwise.messages), lines(recall.messages));
   } finally {
-    await rm(root, { recursive: true, force: true });
+    await cleanup();
   }
 });

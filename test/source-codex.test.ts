@@ -18,10 +18,10 @@ const U1 = '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 const U2 = '0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a6c';
 const U3 = '5973b6c0-94b8-487b-a530-2aeb6098ae0e';
 
-async function copyFixture(): Promise<{ root: string; dir: string; cleanup: () => Promise<void> }> {
+async function copyFixture(fixture = FIXTURE): Promise<{ root: string; dir: string; cleanup: () => Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'ocm-codex-'));
   const dir = join(root, 'sessions');
-  await cp(FIXTURE, dir, { recursive: true });
+  await cp(fixture, dir, { recursive: true });
   return { root, dir, cleanup: () => rm(root, { recursive: true, force: true }) };
 }
 
@@ -75,10 +75,8 @@ test('Codex rollouts: user and assistant text, tool calls and outputs reduced, i
 });
 
 test('Codex 0.169: a real rollout (exec_command failure, world_state, token_usage_record) and the newer shapes (MCP arrays, namespaces, compaction summary, sub-agent nickname, OC-Memory\'s own tool)', async () => {
-  const root = await mkdtemp(join(tmpdir(), 'ocm-codex-169-'));
+  const { dir, cleanup } = await copyFixture(resolve(import.meta.dirname, 'fixtures', 'codex-0.169', 'sessions'));
   try {
-    const dir = join(root, 'sessions');
-    await cp(resolve(import.meta.dirname, 'fixtures', 'codex-0.169', 'sessions'), dir, { recursive: true });
     const source = createCodexSource({ dir, agent: 'codex', masking: {} });
     const streams = await source.discover();
     assert.deepEqual(streams.map((s) => s.session), ['01a21772-9a9f-7c53-8a14-7dd573e81ae9', '01a2177a-0000-7000-8000-00000000000a', '01a2177b-0000-7000-8000-00000000000b']);
@@ -106,7 +104,7 @@ test('Codex 0.169: a real rollout (exec_command failure, world_state, token_usag
       'assistant: [sub-agent Ptolemy (explorer)] src/invoices/lock.ts takes a row lock with SELECT … FOR UPDATE.',
     ]);
   } finally {
-    await rm(root, { recursive: true, force: true });
+    await cleanup();
   }
 });
 
