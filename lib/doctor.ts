@@ -34,6 +34,8 @@ export interface DoctorOptions {
   scheduleInfo?: (paths: HomePaths, every: number) => Promise<import('./schedule/index.js').ScheduleInfo>;
   /** `openclaw --version`, when its CLI is installed (injected for tests). */
   openClawVersion?: () => Promise<string | undefined>;
+  /** How to run OpenClaw's CLI for its own checks (default: `openclaw` on env.PATH). */
+  openClawCli?: import('./openclaw-cli.js').OpenClawCliOptions;
 }
 
 const ok = (id: string, title: string, detail: string): Check => ({ id, status: 'ok', title, detail });
@@ -191,6 +193,41 @@ async function checkOpenClaw(config: Config, options: DoctorOptions): Promise<Ch
         ? ok('openclaw.integration', 'OpenClaw integration', `${configPath}: ${parts.join(', ')}`)
         : warn('openclaw.integration', 'OpenClaw integration', `${configPath}: ${parts.join(', ')}`, '`ocm-run integrate openclaw` (safe to run again; it backs up openclaw.json first)'),
     );
+    checks.push(...(await checkWithOpenClaw(st, options)));
+  }
+  return checks;
+}
+
+/**
+ * The integration as the installed OpenClaw sees it: its own validation of
+ * openclaw.json, and our plugin's load status and origin (`openclaw plugins
+ * inspect`, `plugins info` on 2026.2). Nothing when its CLI is not installed.
+ */
+async function checkWithOpenClaw(st: import('./openclaw-integration.js').IntegrationStatus, options: DoctorOptions): Promise<Check[]> {
+  const { inspectPlugin, validateOpenClawConfig } = await import('./openclaw-cli.js');
+  const { PLUGIN_ID } = await import('./openclaw-integration.js');
+  const cli = options.openClawCli ?? { env: options.env };
+  const checks: Check[] = [];
+  if (st.location.configExists) {
+    const v = await validateOpenClawConfig(cli, st.location.configPath);
+    if (!v.available) return checks;
+    checks.push(
+      v.ok
+        ? ok('openclaw.validate', 'OpenClaw accepts openclaw.json', 'its own validation passes')
+        : fail('openclaw.validate', 'OpenClaw rejects openclaw.json', v.output.split('\n').slice(0, 6).join('; ') || 'no details', /memorySearch|memory\.search|"search"|oc-memory|hooks/.test(v.output) ? 'OC-Memory’s keys are named: run `ocm-run integrate openclaw` again (it writes the keys this OpenClaw accepts; `--uninstall` first removes old ones); else `openclaw doctor --fix`' : '`openclaw doctor --fix`, or fix what OpenClaw lists by hand'),
+    );
+  }
+  if (!st.pluginEntry && !st.pluginInstalled) return checks;
+  const p = await inspectPlugin(cli, PLUGIN_ID);
+  if (!p.available) return checks;
+  if (!p.found) {
+    checks.push(fail('openclaw.plugin', 'OC-Memory plugin in OpenClaw', 'OpenClaw does not know the plugin', '`ocm-run integrate openclaw` installs it'));
+  } else if (p.status !== 'loaded') {
+    checks.push(fail('openclaw.plugin', 'OC-Memory plugin in OpenClaw', `status ${p.status ?? 'unknown'}${p.error ? `: ${p.error}` : ''}`, '`ocm-run integrate openclaw` again; `openclaw plugins doctor` shows OpenClaw’s own diagnosis'));
+  } else if (p.untracked || p.warnings.length > 0) {
+    checks.push(warn('openclaw.plugin', 'OC-Memory plugin in OpenClaw', `loaded, but ${p.untracked ? 'OpenClaw has no record of where it came from (it warns it cannot verify it)' : p.warnings[0]}`, '`ocm-run integrate openclaw` installs it through `openclaw plugins install`, which records its origin'));
+  } else {
+    checks.push(ok('openclaw.plugin', 'OC-Memory plugin in OpenClaw', `loaded${p.installSource ? `, installed from a ${p.installSource}` : ''}${p.enabled === false ? ' (disabled)' : ''}`));
   }
   return checks;
 }

@@ -136,8 +136,10 @@ export interface PluginLoadStatus {
   /** e.g. "loaded", "error", "disabled". */
   status?: string;
   enabled?: boolean;
-  /** Where OpenClaw says the plugin came from (2026.9: trust.installSource). */
+  /** Where OpenClaw says the plugin came from (2026.9: trust.installSource; 2026.2: plugins.installs.<id>.source). */
   installSource?: string;
+  /** OpenClaw has no install record for it (2026.9: trust.reason "record-missing"): it warns it cannot verify its origin. */
+  untracked: boolean;
   /** OpenClaw's own error for the plugin, when it failed to load. */
   error?: string;
   /** Lines OpenClaw printed that warn about this plugin (origin, id mismatch…). */
@@ -148,7 +150,7 @@ export interface PluginLoadStatus {
 /** `openclaw plugins inspect <id> --json` (2026.9) or `plugins info <id> --json` (2026.2). */
 export async function inspectPlugin(options: OpenClawCliOptions, id: string): Promise<PluginLoadStatus> {
   let r = await run(options, ['plugins', 'inspect', id, '--json']);
-  if (!r.available) return { available: false, found: false, warnings: [], output: '' };
+  if (!r.available) return { available: false, found: false, untracked: false, warnings: [], output: '' };
   if (r.code !== 0 && /unknown command|too many arguments/i.test(r.output)) r = await run(options, ['plugins', 'info', id, '--json']);
   const start = r.output.indexOf('{');
   let parsed: Record<string, any> | undefined;
@@ -176,9 +178,9 @@ export async function inspectPlugin(options: OpenClawCliOptions, id: string): Pr
   const plugin = (parsed?.plugin ?? parsed) as Record<string, any> | undefined;
   const warnings = r.output
     .split('\n')
-    .filter((l) => l.includes(id) && /warn|can't verify|cannot verify|mismatch|untracked|provenance|may auto-load/i.test(l))
+    .filter((l) => l.includes(id) && /can't verify|cannot verify|mismatch|untracked|provenance/i.test(l))
     .map((l) => l.trim());
-  if (!plugin || plugin.id !== id) return { available: true, found: false, warnings, output: r.output };
+  if (!plugin || plugin.id !== id) return { available: true, found: false, untracked: false, warnings, output: r.output };
   return {
     available: true,
     found: true,
@@ -186,6 +188,7 @@ export async function inspectPlugin(options: OpenClawCliOptions, id: string): Pr
     ...(typeof plugin.enabled === 'boolean' ? { enabled: plugin.enabled } : {}),
     ...(typeof plugin.trust?.installSource === 'string' ? { installSource: plugin.trust.installSource } : {}),
     ...(typeof plugin.error === 'string' ? { error: plugin.error } : {}),
+    untracked: plugin.trust?.reason === 'record-missing',
     warnings,
     output: r.output,
   };

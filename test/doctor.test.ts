@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { PiSessionWriter } from './helpers/pi-writer.js';
 import { ok, startOpenAiServer, status } from './helpers/openai-server.js';
+import { writeFakeOpenClaw } from './helpers/fake-openclaw-cli.js';
 
 interface Check {
   id: string;
@@ -145,6 +146,43 @@ test('doctor checks the API key with one live call: accepted, rejected (401), mi
     assert.equal(offline.by('llm')!.status, 'warn');
   } finally {
     await server.close();
+    await cleanup();
+  }
+});
+
+test("doctor asks the installed OpenClaw: its own validation of openclaw.json and the plugin's load status and origin", async () => {
+  const { dir, cleanup } = await tempDir('ocm-doctor-');
+  try {
+    const home = join(dir, 'home');
+    const stateDir = await openClawFixture(dir);
+    const fake = await writeFakeOpenClaw(dir, { version: '2026.9.6' });
+    const env = { OPENCLAW_STATE_DIR: stateDir, HOME: dir, PATH: `${fake.binDir}:${process.env.PATH}` };
+    assert.equal((await runCli(['run', '--home', home], { env })).code, 0);
+    const integrated = await runCli(['integrate', 'openclaw', '--home', home], { env });
+    assert.equal(integrated.code, 0, integrated.stdout + integrated.stderr);
+    const d = await doctor(home, env);
+    assert.equal(d.by('openclaw.validate')?.status, 'ok', JSON.stringify(d.checks, null, 2));
+    assert.equal(d.by('openclaw.plugin')?.status, 'ok');
+    assert.match(d.by('openclaw.plugin')!.detail, /loaded, installed from a path/);
+    const validateCalls = (await fake.calls()).filter((c) => c.args[1] === 'validate');
+    assert.equal(validateCalls[validateCalls.length - 1]!.configPath, join(stateDir, 'openclaw.json'), 'doctor validates the real file');
+
+    // A key this OpenClaw rejects (what the old default wrote): OpenClaw's complaint, and the fix.
+    const configPath = join(stateDir, 'openclaw.json');
+    await writeFile(configPath, (await readFile(configPath, 'utf8')).replace('gateway: {', 'agents: { defaults: { memorySearch: { extraPaths: ["/x"] } } },\n  gateway: {'));
+    const broken = await doctor(home, env);
+    assert.equal(broken.code, 1);
+    assert.equal(broken.by('openclaw.validate')?.status, 'fail');
+    assert.match(broken.by('openclaw.validate')!.detail, /Unrecognized key: "memorySearch"/);
+    assert.match(broken.by('openclaw.validate')!.fix!, /ocm-run integrate openclaw/);
+
+    // A plugin only copied (no install record): loaded, but OpenClaw cannot vouch for its origin.
+    await rm(join(stateDir, '.fake-install-record'));
+    const untracked = await doctor(home, env);
+    assert.equal(untracked.by('openclaw.plugin')?.status, 'warn');
+    assert.match(untracked.by('openclaw.plugin')!.detail, /no record of where it came from/);
+    assert.match(untracked.by('openclaw.plugin')!.fix!, /openclaw plugins install/);
+  } finally {
     await cleanup();
   }
 });

@@ -14,6 +14,10 @@
  *   command that loads the config rejects `memory.search` and
  *   `plugins.entries.<id>.hooks`; `plugins install` knows neither flag and
  *   records `plugins.installs.<id>` in openclaw.json.
+ * - `plugins inspect <id> --json` (2026.9; `plugins info` on 2026.2) reports
+ *   the plugin loaded, trusted with `trust.installSource: "path"` when it
+ *   was installed through `plugins install`, `trust.reason:
+ *   "record-missing"` when it was only copied.
  * - `rejectPluginEntry`: a build that rejects our plugin entry whatever its
  *   shape (to prove the roll-back).
  */
@@ -109,7 +113,19 @@ if (a === 'plugins' && b === 'install') {
   if (FILE_ERA) { data.plugins.installs = data.plugins.installs || {}; data.plugins.installs['oc-memory'] = { source: 'path', sourcePath: c, installPath: target, version: pkg.version }; }
   data.meta = { lastTouchedVersion: VERSION };
   fs.writeFileSync(configPath, JSON.stringify(data, null, 2) + '\\n');
+  fs.writeFileSync(path.join(state, '.fake-install-record'), c);
   out('Installed plugin: oc-memory');
+  process.exit(0);
+}
+if (a === 'plugins' && (b === 'inspect' || b === 'info')) {
+  if (FILE_ERA && b === 'inspect') fail("error: unknown command 'inspect'");
+  if (!FILE_ERA && b === 'info') fail("error: unknown command 'info'");
+  const dir = path.join(state, 'extensions', c);
+  if (!fs.existsSync(path.join(dir, 'openclaw.plugin.json'))) fail('Plugin not found: ' + c);
+  const recorded = fs.existsSync(path.join(state, '.fake-install-record'));
+  const plugin = { id: c, enabled: true, status: 'loaded', origin: 'global', rootDir: dir };
+  if (!FILE_ERA) plugin.trust = recorded ? { reason: 'origin-path', origin: 'global', installSource: 'path' } : { reason: 'record-missing', origin: 'global' };
+  out(JSON.stringify(FILE_ERA ? plugin : { plugin }, null, 2));
   process.exit(0);
 }
 fail('fake openclaw: unsupported command ' + args.join(' '), 64);
