@@ -84,6 +84,18 @@ export class ConfigError extends OcmError {
 }
 
 /**
+ * The file system refused a write: full (ENOSPC, EDQUOT), read-only (EROFS)
+ * or not ours (EACCES, EPERM), raw or as the OcmError fromSystemError made of
+ * it. A command that only reads (search) answers from what exists instead.
+ */
+export function isWriteRefused(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === 'string' && ['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'DISK_FULL', 'PERMISSION_DENIED'].includes(e.code)) return true;
+  }
+  return false;
+}
+
+/**
  * Turn a Node.js system error (EACCES, ENOSPC, …) into an OcmError with a hint.
  * Other errors are returned unchanged.
  */
@@ -102,7 +114,7 @@ export function fromSystemError(error: unknown, action: string): unknown {
     case 'ENOSPC':
     case 'EDQUOT':
       return new OcmError('DISK_FULL', `The disk is full: could not ${action}${path}.`, {
-        hint: 'Free some space and run the job again; nothing was lost (the cursor did not advance).',
+        hint: 'Free some space and run the command again.',
         cause: error,
       });
     case 'EROFS':

@@ -218,6 +218,8 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
         } else await observeStream(stream, source, state, options, limits, now, result, changed, out);
       } catch (error) {
         const d = describeError(error);
+        // The cursor advances only after the observations are written: a full disk lost nothing of this session.
+        if (d.code === 'DISK_FULL') d.hint = `${d.hint ?? 'Free some space.'} Nothing was lost: this session's cursor did not advance, so the next run reads it again.`;
         const errorClass = (error as { errorClass?: string }).errorClass;
         logger.log('error', 'stream.failed', { stream: stream.key, path: stream.path, error: d.message, code: d.code, ...(errorClass ? { errorClass } : {}) });
         result.failures.push({ stream: stream.key, message: d.message, code: d.code, ...(errorClass ? { errorClass } : {}), ...(d.hint ? { hint: d.hint } : {}) });

@@ -6,6 +6,7 @@
  * failing the search, and an index behind the memory files (freshness.ts) is
  * brought up to date before answering.
  */
+import { describeError, isWriteRefused } from '../errors.js';
 import { maskedText } from '../masking.js';
 import type { HomePaths } from '../home.js';
 import type { Logger } from '../log.js';
@@ -87,6 +88,12 @@ export async function refreshIfStale(paths: HomePaths, config: SearchConfig, tie
     await updateUnderLock(paths, config, { ...deps, lockWaitMs: deps.lockWaitMs ?? 10000 });
     return undefined;
   } catch (error) {
+    if (isWriteRefused(error)) {
+      // Full or read-only disk: answer from the index as it is.
+      const d = describeError(error);
+      deps.logger?.log('warn', 'search.index_refresh_failed', { error: d.message, code: d.code });
+      return `The search index is behind the memory files and could not be updated (${d.message}): results may miss the newest memories.`;
+    }
     if ((error as { code?: unknown }).code !== 'LOCKED') throw error;
     return `The search index is behind the memory files (${staleness.reason ?? 'changed'}) and another job holds the home: results may miss the newest memories.`;
   }
@@ -206,7 +213,7 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
   if (cache) {
     // A degraded answer (endpoint down, index just rebuilt) is not cached: the next query retries.
     if (warnings.length === 0) cache.setResponse(cacheKey, snapshot.generations, response, now());
-    await cache.save();
+    await cache.save(); // (never throws: a cache that cannot be written is skipped)
   }
   return response;
 }
