@@ -5,7 +5,9 @@
  *
  * A MemoryRecall keeps the index open between prompts (search/open-index.ts:
  * reloaded only when an index update replaced a manifest; one snapshot serves
- * every agent, the agent filter applies per document).
+ * every agent, the agent filter applies per document), and watches the memory
+ * files (search/change-watch.ts) so that it compares them with the index only
+ * after something changed.
  * Before each lookup it checks that the index is not behind the memory files
  * (search/freshness.ts) and updates it when it is, so what was observed after
  * the last turn is found on this one. Results must pass an absolute relevance
@@ -14,7 +16,7 @@
  * Text ranking only: a query embedding is an HTTP request per prompt, longer
  * than the time a prompt may wait.
  */
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { loadConfig } from './config.js';
 import type { Config } from './config-schema.js';
 import { agentSlug, homePaths, type HomePaths } from './home.js';
@@ -22,7 +24,9 @@ import type { Logger } from './log.js';
 import { TIERS } from './search/manifest.js';
 import { relevanceScorer } from './search/relevance.js';
 import { assemble, refreshIfStale } from './search/search.js';
+import { ChangeWatch } from './search/change-watch.js';
 import { OpenIndex } from './search/open-index.js';
+import { memoryRoots } from './search/roots.js';
 import { IndexUnavailable, rank, type IndexSnapshot } from './search/searcher.js';
 import type { SearchResult } from './search/types.js';
 import { housekeepingTurn, stripUserTransportNoise } from './sources/pi-entries.js';
@@ -73,6 +77,8 @@ export class MemoryRecall {
   private configMtimeMs: number;
   private readonly logger: Logger | undefined;
   private readonly index: OpenIndex;
+  /** Tells whether the memory files may have changed since they last agreed with the index. */
+  private readonly changes: ChangeWatch;
   /** A prepare() under way: a lookup waits for it rather than update the index a second time. */
   private preparing: Promise<unknown> = Promise.resolve();
 
@@ -82,13 +88,15 @@ export class MemoryRecall {
     this.configMtimeMs = configMtimeMs;
     this.logger = logger;
     this.index = new OpenIndex(paths.index);
+    const cold = memoryRoots(paths, config.tiers.vault_path).filter((r) => r.tier === 'cold').map((r) => r.dir);
+    this.changes = new ChangeWatch(paths.root, cold);
   }
 
   /** Open a memory home (its config.yaml and .env; defaults when there is no config file). */
   static async open(home: string, options: { logger?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<MemoryRecall> {
     const paths = homePaths(home);
     const { config } = await loadConfig({ file: paths.config, envFile: paths.env, ...(options.env ? { env: options.env } : {}) });
-    return new MemoryRecall(paths, config, await mtimeOf(paths.config), options.logger);
+    return new MemoryRecall(paths, config, mtimeOf(paths.config), options.logger);
   }
 
   /**
@@ -97,7 +105,7 @@ export class MemoryRecall {
    */
   prepare(lockWaitMs = 30000): Promise<string[]> {
     const prepared = (async () => {
-      const behind = await refreshIfStale(this.paths, this.config, TIERS, { ...(this.logger ? { logger: this.logger } : {}), lockWaitMs });
+      const behind = await this.ensureFresh(lockWaitMs);
       this.index.snapshot(TIERS);
       return behind ? [behind] : [];
     })();
@@ -111,10 +119,7 @@ export class MemoryRecall {
     if (!request.query.trim() || request.limit <= 0 || request.agents.length === 0) return { results: [], warnings, belowFloor: 0 };
     await this.preparing.catch(() => undefined);
     await this.reloadConfigIfChanged();
-    const behind = await refreshIfStale(this.paths, this.config, TIERS, {
-      ...(this.logger ? { logger: this.logger } : {}),
-      lockWaitMs: request.lockWaitMs ?? 1000,
-    });
+    const behind = await this.ensureFresh(request.lockWaitMs ?? 1000);
     if (behind) warnings.push(behind);
     const agents = [...new Set(request.agents.map(agentSlug))].sort();
     const filters = { agents };
@@ -144,8 +149,32 @@ export class MemoryRecall {
     return { results: kept, warnings, belowFloor: all.length - kept.length };
   }
 
+  /**
+   * Update an index that is behind the memory files (search/freshness.ts) —
+   * compared only when the watch saw a change since the last clean comparison.
+   * A warning when the home stayed locked.
+   */
+  private async ensureFresh(lockWaitMs: number): Promise<string | undefined> {
+    if (!this.changes.mayHaveChanged()) return undefined;
+    this.changes.markClean();
+    try {
+      const behind = await refreshIfStale(this.paths, this.config, TIERS, { ...(this.logger ? { logger: this.logger } : {}), lockWaitMs });
+      if (behind) this.changes.markDirty();
+      return behind;
+    } catch (error) {
+      this.changes.markDirty();
+      throw error;
+    }
+  }
+
+  /** Stop watching the memory files (a plugin being unloaded). */
+  close(): void {
+    this.changes.close();
+    this.index.close();
+  }
+
   private async reloadConfigIfChanged(): Promise<void> {
-    const mtime = await mtimeOf(this.paths.config);
+    const mtime = mtimeOf(this.paths.config);
     if (mtime === this.configMtimeMs) return;
     const { config } = await loadConfig({ file: this.paths.config, envFile: this.paths.env });
     this.config = config;
@@ -153,12 +182,9 @@ export class MemoryRecall {
   }
 }
 
-async function mtimeOf(file: string): Promise<number> {
-  try {
-    return (await stat(file)).mtimeMs;
-  } catch {
-    return 0;
-  }
+/** Synchronous: one stat per prompt, cheaper than a thread-pool turn on a busy gateway. */
+function mtimeOf(file: string): number {
+  return statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 }
 
 function isSegmentGone(error: unknown): boolean {

@@ -190,6 +190,20 @@ test('a long preference list does not crowd the related memories out of the toke
   assert.ok(context.text.indexOf('## Preferences') < context.text.indexOf('## Related memories'), 'the usual order');
 });
 
+test('a memory file changed by another writer (here a hand edit) is found on the next prompt: the plugin notices the index is behind', async () => {
+  const r = recordingApi(config);
+  const prompt = { prompt: 'Does my cat hide from thunderstorms?', messages: history };
+  const before = await r.prompt(prompt, { agentId: 'main', trigger: 'user' });
+  assert.ok(!relatedLines(before).some((l) => /Miso/.test(l)));
+  await appendFile(join(home, 'memory', '2026-04-10.md'), "- 🟡 09:00 [fact] User's cat is called Miso and hides from thunderstorms.\n");
+  // The change reaches the plugin's file watch through the event loop: ask until it shows (bounded), as a user's next turn would.
+  let next: string | undefined;
+  const deadline = Date.now() + 20_000;
+  do next = await r.prompt(prompt, { agentId: 'main', trigger: 'user' });
+  while (!relatedLines(next).some((l) => /Miso/.test(l)) && Date.now() < deadline && (await new Promise((res) => setTimeout(res, 100))) === undefined);
+  assert.ok(relatedLines(next).some((l) => /cat is called Miso/.test(l)), `the hand-written fact is related: ${next}`);
+});
+
 test('what was said a turn ago is found on the next turn: agent_end observes in the background, and the index follows', async () => {
   const stateDir = join(dir, 'openclaw');
   const sessions = join(stateDir, 'agents', 'main', 'sessions');
