@@ -11,6 +11,7 @@ import { writeFileAtomic } from './atomic-file.js';
 import { OcmError } from './errors.js';
 import type { HomePaths } from './home.js';
 import { isAlive } from './lock.js';
+import { rotateLogIfLarge } from './log.js';
 
 export interface DaemonRecord {
   pid: number;
@@ -155,6 +156,7 @@ export async function startDaemon(options: {
   const current = await daemonStatus(paths);
   if (current.running) return { alreadyRunning: true, status: current };
   const { log } = daemonPaths(paths);
+  await rotateLogIfLarge(log);
   const handle = await open(log, 'a', 0o600);
   const startOffset = (await handle.stat()).size;
   let exited: number | null | undefined;

@@ -30,6 +30,17 @@ export interface Logger {
 
 export type LogSink = (record: LogRecord) => void;
 
+/**
+ * For a log something else appends to (cron's `>> schedule.log`, the
+ * daemon's stdout): past `maxBytes` it becomes `<file>.1` (replacing the one
+ * before). A writer that has it open goes on writing to `.1`; the next one
+ * starts a new file.
+ */
+export async function rotateLogIfLarge(file: string, maxBytes = MAX_LOG_BYTES): Promise<void> {
+  const size = await stat(file).then((s) => s.size, () => 0);
+  if (size > maxBytes) await rename(file, `${file}.1`).catch(() => undefined);
+}
+
 /** A logger appending JSON lines to logs/<name>.log (and errors also to logs/errors.log). */
 export function createFileLogger(options: {
   dir: string;

@@ -69,3 +69,20 @@ test('a log past its size limit is rotated to <name>.log.1: bounded on disk, new
     await cleanup();
   }
 });
+
+test('schedule.log, which cron appends to, is rotated by the next run past the size limit', async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const home = join(dir, 'home');
+    const first = await runCli(['run', '--home', home]);
+    assert.equal(first.code, 0, first.stderr);
+    const log = join(home, 'logs', 'schedule.log');
+    await writeFile(log, `${'a tick that failed, again\n'.repeat(250_000)}`); // 6.5 MB of cron output
+    const r = await runCli(['run', '--home', home]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok((await stat(`${log}.1`)).size > 6_000_000, 'the old output moved to schedule.log.1');
+    assert.equal(await stat(log).then(() => true, () => false), false, 'a new schedule.log starts with the next cron line');
+  } finally {
+    await cleanup();
+  }
+});

@@ -7,6 +7,10 @@ export const command: CommandSpec = {
   stopsBetweenSteps: true,
   async run(ctx) {
     const { config, env } = await ctx.config();
+    // cron appends this command's output to schedule.log (lib/schedule): keep that file bounded too.
+    const { rotateLogIfLarge } = await import('../../lib/log.js');
+    const { join } = await import('node:path');
+    await rotateLogIfLarge(join(ctx.paths.logs, 'schedule.log'));
     const { runTick } = await import('../../lib/run-job.js');
     const result = await runTick({ paths: ctx.paths, config, env, logger: ctx.logger('run') });
     const o = result.observe;
