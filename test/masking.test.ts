@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileExtraPatterns, maskedPrefix, maskedText, maskSecrets } from '../lib/masking.js';
 import { ConfigError } from '../lib/errors.js';
+import { KeywordAutomaton } from '../lib/masking/keyword-scan.js';
 
 // Secrets are assembled at run time so this file itself does not look like a leaked credential.
 const rep = (c: string, n: number) => c.repeat(n);
@@ -264,4 +265,21 @@ test('5 MB adversarial inputs finish (no catastrophic backtracking) and stay cor
   const r = maskSecrets(haystack, { emails: true });
   assert.ok(r.text.endsWith('[REDACTED:openai-key] end'));
   assert.equal(r.count, 1);
+});
+
+test('the keyword pass finds every keyword: nested, overlapping, in any ASCII case, and in Hangul', () => {
+  const keywords = ['sk', 'sk_live', 'live_', 'ive_x', '비밀번호', '번호', 'abc'];
+  const automaton = new KeywordAutomaton(keywords);
+  const found = (text: string) => {
+    const seen = new Set<string>();
+    automaton.scan(text, (k) => seen.add(keywords[k]!), { keyRun: 0, digits: 0 });
+    return [...seen].sort();
+  };
+  assert.deepEqual(found('SK_LIVE_X'), ['ive_x', 'live_', 'sk', 'sk_live'].sort());
+  assert.deepEqual(found('내 비밀번호는'), ['번호', '비밀번호'].sort());
+  assert.deepEqual(found('ab abd aBc'), ['abc']);
+  assert.deepEqual(found('nothing here'), []);
+  const shape = { keyRun: 0, digits: 0 };
+  automaton.scan('id a1B2c3 and 4111 1111-1111 x', () => {}, shape);
+  assert.deepEqual(shape, { keyRun: 6, digits: 12 });
 });

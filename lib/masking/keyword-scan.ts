@@ -7,12 +7,12 @@
  * skips those rules' regexes.
  */
 
-/** Token characters: [A-Za-z0-9+/=_~-]; 1 = letter, 2 = digit, 3 = other token character. */
+/** Token characters: [A-Za-z0-9+/=_~-]; bit 1 = letter, bit 2 = digit, bit 4 = other token character. */
 const TOKEN = new Uint8Array(128);
 for (let c = 65; c <= 90; c++) TOKEN[c] = 1;
 for (let c = 97; c <= 122; c++) TOKEN[c] = 1;
 for (let c = 48; c <= 57; c++) TOKEN[c] = 2;
-for (const c of '+/=_~-') TOKEN[c.charCodeAt(0)] = 3;
+for (const c of '+/=_~-') TOKEN[c.charCodeAt(0)] = 4;
 
 export interface TextShape {
   /** Length of the longest run of token characters that holds a digit and a letter. */
@@ -25,11 +25,11 @@ const ROOT = 0;
 const ASCII = 128;
 
 export class KeywordAutomaton {
-  /** Full transition table for ASCII characters: next = ascii[state * 128 + code]. */
-  private readonly ascii: Int32Array;
-  /** Trie edges for other characters (Hangul keywords), per state. */
-  private readonly wide: Array<Map<number, number> | undefined>;
+  /** Trie edges per state (keyword characters, lower case). */
+  private readonly edges: Array<Map<number, number>>;
   private readonly fail: Int32Array;
+  /** Transitions for ASCII characters, filled on first use (-1: not yet): next = ascii[state * 128 + code]. */
+  private readonly ascii: Int32Array;
   /** Keyword indices that end at a state, including those of its failure chain. */
   private readonly outputs: Array<readonly number[]>;
 
@@ -51,47 +51,43 @@ export class KeywordAutomaton {
       }
       ends[state]!.push(index);
     });
+    this.edges = edges;
     const count = edges.length;
     this.fail = new Int32Array(count);
-    this.ascii = new Int32Array(count * ASCII);
-    this.wide = new Array<Map<number, number> | undefined>(count);
+    this.ascii = new Int32Array(count * ASCII).fill(-1);
     this.outputs = new Array<readonly number[]>(count);
-    // Breadth-first: a state's failure target is complete before the state itself.
-    const order: number[] = [ROOT];
     this.outputs[ROOT] = ends[ROOT]!;
+    // Breadth-first: a state's failure target is complete before its children need it.
+    const order: number[] = [ROOT];
     for (let head = 0; head < order.length; head++) {
       const state = order[head]!;
-      for (let code = 0; code < ASCII; code++) {
-        const next = edges[state]!.get(code);
-        if (next !== undefined) {
-          this.fail[next] = state === ROOT ? ROOT : this.ascii[this.fail[state]! * ASCII + code]!;
-          this.ascii[state * ASCII + code] = next;
-          order.push(next);
-        } else {
-          this.ascii[state * ASCII + code] = state === ROOT ? ROOT : this.ascii[this.fail[state]! * ASCII + code]!;
-        }
-      }
-      for (const [code, next] of edges[state]!) {
-        if (code < ASCII) continue;
-        let target = ROOT;
-        for (let f = state === ROOT ? -1 : this.fail[state]!; f !== -1; f = f === ROOT ? -1 : this.fail[f]!) {
-          const t = edges[f]!.get(code);
-          if (t !== undefined) {
-            target = t;
-            break;
-          }
-        }
-        this.fail[next] = target;
-        (this.wide[state] ??= new Map()).set(code, next);
-        order.push(next);
+      for (const [code, child] of edges[state]!) {
+        this.fail[child] = state === ROOT ? ROOT : this.step(this.fail[state]!, code);
+        const own = ends[child]!;
+        const inherited = this.outputs[this.fail[child]!]!;
+        this.outputs[child] = inherited.length === 0 ? own : [...own, ...inherited];
+        order.push(child);
       }
     }
-    for (const state of order) {
-      if (state === ROOT) continue;
-      const own = ends[state]!;
-      const inherited = this.outputs[this.fail[state]!] ?? [];
-      this.outputs[state] = inherited.length === 0 ? own : [...own, ...inherited];
+  }
+
+  /** The automaton's move from `state` on `code` (computed by the failure chain; cached for ASCII). */
+  private step(state: number, code: number): number {
+    if (code < ASCII) {
+      const cached = this.ascii[state * ASCII + code]!;
+      if (cached >= 0) return cached;
     }
+    let next = ROOT;
+    for (let s = state; ; s = this.fail[s]!) {
+      const edge = this.edges[s]!.get(code);
+      if (edge !== undefined) {
+        next = edge;
+        break;
+      }
+      if (s === ROOT) break;
+    }
+    if (code < ASCII) this.ascii[state * ASCII + code] = next;
+    return next;
   }
 
   /**
@@ -103,7 +99,7 @@ export class KeywordAutomaton {
     const outputs = this.outputs;
     let state = ROOT;
     let run = 0;
-    let runKinds = 0; // bit 1: a letter, bit 2: a digit
+    let runKinds = 0; // bit 1: a letter, bit 2: a digit, bit 4: other
     let keyRun = 0;
     let digits = 0;
     let maxDigits = 0;
@@ -117,7 +113,7 @@ export class KeywordAutomaton {
           run += 1;
           runKinds |= kind;
         } else {
-          if (runKinds === 3 && run > keyRun) keyRun = run;
+          if ((runKinds & 3) === 3 && run > keyRun) keyRun = run;
           run = 0;
           runKinds = 0;
         }
@@ -132,29 +128,22 @@ export class KeywordAutomaton {
           previousDigit = false;
         }
         if (code >= 65 && code <= 90) code += 32;
-        state = ascii[state * ASCII + code]!;
+        const next = ascii[state * ASCII + code]!;
+        state = next >= 0 ? next : this.step(state, code);
       } else {
-        if (runKinds === 3 && run > keyRun) keyRun = run;
+        if ((runKinds & 3) === 3 && run > keyRun) keyRun = run;
         run = 0;
         runKinds = 0;
         digits = 0;
         previousDigit = false;
         separator = false;
-        state = this.wideStep(state, code);
+        state = this.step(state, code);
       }
       const out = outputs[state]!;
       if (out.length !== 0) for (let k = 0; k < out.length; k++) found(out[k]!);
     }
-    if (runKinds === 3 && run > keyRun) keyRun = run;
+    if ((runKinds & 3) === 3 && run > keyRun) keyRun = run;
     shape.keyRun = keyRun;
     shape.digits = maxDigits;
-  }
-
-  private wideStep(state: number, code: number): number {
-    for (let s = state; ; s = this.fail[s]!) {
-      const next = this.wide[s]?.get(code);
-      if (next !== undefined) return next;
-      if (s === ROOT) return ROOT;
-    }
   }
 }
