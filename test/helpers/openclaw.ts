@@ -102,6 +102,8 @@ export function sandboxConfig(options: { version: string; port: number; token: s
     : { ownership: 'explicit', entries: Object.fromEntries([['main', {}], ...agents.map((id) => [id, { workspace: workspace(id) }])]) };
   return {
     gateway: { mode: 'local', port: options.port, bind: 'loopback', auth: { mode: 'token', token: options.token } },
+    // The webhook endpoint OC-Memory's alerts post to (`<hooks.path>/agent`).
+    hooks: { enabled: true, token: `hooks-${options.token}`, path: '/hooks' },
     logging: { file: options.logFile },
     update: { checkOnStart: false },
     models: {
@@ -119,8 +121,8 @@ export function sandboxConfig(options: { version: string; port: number; token: s
       defaults: {
         model: { primary: `${options.provider.provider}/${options.provider.model}` },
         workspace: join(options.home, 'workspace'),
-        // 2026.9 runs heartbeats of a multi-agent roster only for a named owner.
-        ...(agents.length > 0 && !options.version.startsWith('2026.2.') ? { heartbeat: { agentId: 'main' } } : {}),
+        // 2026.9 runs heartbeats, wakes and webhook turns of a multi-agent roster only for a named owner.
+        ...(agents.length > 0 && !options.version.startsWith('2026.2.') ? { systemAgent: { agentId: 'main' } } : {}),
       },
       ...(agents.length > 0 ? roster : {}),
     },
@@ -137,6 +139,9 @@ export async function createOpenClawSandbox(release: OpenClawRelease, root: stri
   const token = `ocm-test-${port}-${process.pid}`;
   const config = sandboxConfig({ version: release.version, port, token, provider, home, logFile: join(stateDir, 'logs', 'openclaw.log'), ...(options.agents ? { agents: options.agents } : {}) });
   await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  // A heartbeat with nothing to do is skipped: give main's a task, so a wake reaches the model.
+  await mkdir(join(home, 'workspace'), { recursive: true });
+  await writeFile(join(home, 'workspace', 'HEARTBEAT.md'), '# Heartbeat\n\n- Check whether the nightly build finished.\n');
   const env: Record<string, string> = {
     HOME: home,
     OPENCLAW_STATE_DIR: stateDir,

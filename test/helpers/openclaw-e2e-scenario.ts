@@ -1,0 +1,234 @@
+/**
+ * The end-to-end scenario against a real OpenClaw release (issue #17, "The
+ * test that proves it"): the release from the npm registry, its gateway on
+ * 127.0.0.1 with a fake OpenAI-compatible provider that records every
+ * request, a memory home set up by `ocm-run setup`, the default
+ * `ocm-run integrate openclaw`, and real turns through `openclaw agent`.
+ *
+ * One test file per release calls `defineOpenClawEndToEnd(version)`, so the
+ * two releases run side by side. The steps share one gateway and run in
+ * order; every wait is bounded.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import JSON5 from 'json5';
+import { runCli, tempDir } from './cli.js';
+import { ok, startOpenAiServer, type OpenAiTestServer, type RecordedRequest } from './openai-server.js';
+import { agentTurn, createOpenClawSandbox, installOpenClaw, runOpenClaw, startGateway, waitFor, type OpenClawSandbox, type RunningGateway } from './openclaw.js';
+
+/** What a step needs that another engineer's work provides; the step is marked todo until it has landed. */
+export interface Pending {
+  [step: string]: string | undefined;
+}
+
+interface Scenario {
+  sandbox: OpenClawSandbox;
+  provider: OpenAiTestServer;
+  gateway?: RunningGateway;
+  memoryHome: string;
+  integrateOutput: string;
+  cleanup(): Promise<void>;
+}
+
+const FACT_TURN = 'Please remember: my sister Ana lives in Lisbon. Our Kubernetes cluster runs version 1.29 on three nodes.';
+const SISTER_QUESTION = 'Where does my sister live?';
+const WORK_FACT_TURN = 'Decision for the work project: we use Grafana for the dashboards, not Kibana.';
+const DASHBOARD_QUESTION = 'What do we use for the dashboards?';
+const HEARTBEAT_TASK = 'Check whether the nightly build finished.';
+
+/** OpenClaw's heartbeat prompt (2026.2 and 2026.9 both name HEARTBEAT.md in it). */
+function isHeartbeatRequest(request: RecordedRequest): boolean {
+  return request.messages.some((m) => m.role === 'user' && /HEARTBEAT|heartbeat poll/i.test(m.content));
+}
+
+/** The fake model: an acknowledgement, or HEARTBEAT_OK to a heartbeat (as a real model is told to answer). */
+function reply(request: RecordedRequest) {
+  return ok(isHeartbeatRequest(request) ? 'HEARTBEAT_OK' : 'Noted.');
+}
+
+/** Every request's text, all messages joined. */
+function requestText(request: RecordedRequest): string {
+  return request.messages.map((m) => m.content).join('\n');
+}
+
+/**
+ * The memory OC-Memory's plugin put in front of this turn's prompt
+ * (`<oc-memory>` … `</oc-memory>` in the messages after the last assistant
+ * message), or ''. Earlier turns' blocks stay in the history OpenClaw
+ * replays (2026.2 keeps them in the user messages): they are not this turn's.
+ */
+export function injectedMemory(request: RecordedRequest): string {
+  const lastAssistant = request.messages.map((m) => m.role).lastIndexOf('assistant');
+  const text = request.messages
+    .slice(lastAssistant + 1)
+    .map((m) => m.content)
+    .join('\n');
+  const blocks = text.match(/<oc-memory>[\s\S]*?<\/oc-memory>/g);
+  return blocks ? blocks.join('\n') : '';
+}
+
+/** The request the model got for the turn that asked `question` (the last one that carries it as a user message). */
+function requestFor(provider: OpenAiTestServer, question: string, since: number): RecordedRequest {
+  const found = provider.requests.slice(since).filter((r) => r.messages.some((m) => m.role === 'user' && m.content.includes(question)));
+  assert.ok(found.length > 0, `no model request carried "${question}" (requests since: ${provider.requests.length - since})`);
+  return found[found.length - 1]!;
+}
+
+/** Every Markdown file under the memory home's memory folder, joined. */
+async function memoryText(home: string): Promise<string> {
+  const dir = join(home, 'memory');
+  const names = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
+  const texts = await Promise.all(names.filter((n) => n.endsWith('.md')).map((n) => readFile(join(dir, n), 'utf8').catch(() => '')));
+  return texts.join('\n');
+}
+
+function assertTurn(result: { code: number; stdout: string; stderr: string }, what: string): void {
+  assert.equal(result.code, 0, `${what}: openclaw agent exited ${result.code}\n${result.stdout.slice(-1500)}\n${result.stderr.slice(-1500)}`);
+}
+
+/** Bounds: a turn on a loaded 2-core machine, observing after a turn, the gateway's start. */
+const TURN_MS = 240_000;
+const OBSERVED_MS = 120_000;
+
+export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): void {
+  const fileEra = version.startsWith('2026.2.');
+  const todo = (step: string) => (pending[step] ? { todo: pending[step] } : {});
+
+  describe(`OpenClaw ${version} end to end (real gateway, fake provider on 127.0.0.1)`, { timeout: 30 * 60_000 }, () => {
+    let s: Scenario;
+
+    before(async () => {
+      const release = await installOpenClaw(version);
+      const temp = await tempDir(`ocm-openclaw-${version}-`);
+      const provider = await startOpenAiServer(reply);
+      const sandbox = await createOpenClawSandbox(release, temp.dir, { provider: 'fake', model: 'fake-model', baseUrl: provider.url }, { agents: ['work'] });
+      const memoryHome = join(temp.dir, 'memory-home');
+      s = {
+        sandbox,
+        provider,
+        memoryHome,
+        integrateOutput: '',
+        async cleanup() {
+          await s.gateway?.stop();
+          await provider.close();
+          await temp.cleanup();
+        },
+      };
+      const setup = await runCli(['setup', '--yes', '--provider', 'heuristic', '--home', memoryHome], { env: sandbox.env, timeoutMs: 120_000 });
+      assert.equal(setup.code, 0, setup.stdout + setup.stderr);
+      // The default integration, with the release's `openclaw` first on PATH (as a user has it).
+      const integrate = await runCli(['integrate', 'openclaw', '--home', memoryHome], { env: sandbox.env, timeoutMs: 600_000 });
+      s.integrateOutput = integrate.stdout + integrate.stderr;
+      assert.equal(integrate.code, 0, s.integrateOutput);
+      s.gateway = await startGateway(sandbox);
+    });
+
+    after(async () => {
+      await s?.cleanup();
+    });
+
+    test('the default integrate openclaw leaves a config the release accepts', async () => {
+      assert.match(s.integrateOutput, new RegExp(`OpenClaw ${version.replace(/\./g, '\\.')} integration`));
+      assert.match(s.integrateOutput, /OpenClaw itself checked the result/);
+      const config = await readFile(s.sandbox.configPath, 'utf8');
+      if (fileEra) assert.doesNotMatch(config, /"memory":\s*\{\s*"search"/, '2026.2 rejects memory.search');
+      else assert.doesNotMatch(config, /memorySearch/, '2026.9 rejects agents.defaults.memorySearch');
+      // OpenClaw's own check of the real file (2026.2 has no `config validate`: any command that loads the file checks it).
+      const check = fileEra ? await runOpenClaw(s.sandbox, ['config', 'get', 'plugins']) : await runOpenClaw(s.sandbox, ['config', 'validate', '--json']);
+      assert.equal(check.code, 0, check.stdout + check.stderr);
+      if (!fileEra) assert.equal((JSON.parse(check.stdout) as { valid: boolean }).valid, true);
+      assert.doesNotMatch(check.stdout + check.stderr, /Config invalid|Invalid config/);
+    });
+
+    test('OpenClaw shows the plugin loaded and trusted: installed through its installer, no provenance warning', async () => {
+      const r = await runOpenClaw(s.sandbox, fileEra ? ['plugins', 'info', 'oc-memory', '--json'] : ['plugins', 'inspect', 'oc-memory', '--json']);
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      const parsed = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Record<string, any>;
+      const plugin = (parsed.plugin ?? parsed) as Record<string, any>;
+      assert.equal(plugin.id, 'oc-memory');
+      assert.equal(plugin.status, 'loaded', JSON.stringify(plugin).slice(0, 2000));
+      assert.equal(plugin.enabled, true);
+      if (fileEra) {
+        const config = JSON5.parse(await readFile(s.sandbox.configPath, 'utf8')) as { plugins?: { installs?: Record<string, { source?: string }> } };
+        assert.equal(config.plugins?.installs?.['oc-memory']?.source, 'path', '2026.2 records the install in openclaw.json: OpenClaw knows where it came from');
+      } else {
+        assert.equal(plugin.trust?.installSource, 'path', `OpenClaw recorded the install: ${JSON.stringify(plugin.trust)}`);
+        assert.notEqual(plugin.trust?.reason, 'record-missing');
+      }
+      assert.doesNotMatch(r.stdout + r.stderr, /can't verify where this plugin came from|cannot verify/i);
+      assert.doesNotMatch(r.stdout + r.stderr, /oc-memory[^\n]*(id mismatch|untracked)/i);
+      assert.doesNotMatch(s.gateway!.output(), /can't verify where this plugin came from[^\n]*oc-memory|oc-memory[^\n]*can't verify/i);
+    });
+
+    test("facts stated in one turn are in the day file", async () => {
+      assertTurn(await agentTurn(s.sandbox, 'main', FACT_TURN, { timeoutMs: TURN_MS }), 'fact turn');
+      // The plugin observes after the turn (agent_end): no manual observe here.
+      await waitFor('the fact in the memory files', async () => /Lisbon/.test(await memoryText(s.memoryHome)), { timeoutMs: OBSERVED_MS, everyMs: 1000 });
+      assert.match(await memoryText(s.memoryHome), /Ana[^\n]*Lisbon|Lisbon[^\n]*Ana/);
+    });
+
+    test('a later question carries the fact in the request the model receives (the current question drives the lookup)', todo('recall'), async () => {
+      const since = s.provider.requests.length;
+      assertTurn(await agentTurn(s.sandbox, 'main', SISTER_QUESTION, { timeoutMs: TURN_MS }), 'question turn');
+      const memory = injectedMemory(requestFor(s.provider, SISTER_QUESTION, since));
+      assert.match(memory, /Lisbon/, `the memory put in front of "${SISTER_QUESTION}":\n${memory || '(none)'}`);
+    });
+
+    test('after /new the question still brings the fact (from memory, not from the conversation)', todo('reset'), async () => {
+      assertTurn(await agentTurn(s.sandbox, 'main', '/new', { timeoutMs: TURN_MS }), '/new');
+      const since = s.provider.requests.length;
+      assertTurn(await agentTurn(s.sandbox, 'main', SISTER_QUESTION, { timeoutMs: TURN_MS }), 'question after /new');
+      const request = requestFor(s.provider, SISTER_QUESTION, since);
+      const conversation = request.messages.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => m.content.replace(/<oc-memory>[\s\S]*?<\/oc-memory>/g, ''));
+      assert.ok(!conversation.some((c) => c.includes(FACT_TURN)), 'the new session does not carry the old turn');
+      assert.match(injectedMemory(request), /Lisbon/);
+    });
+
+    test("a second agent's facts never reach the first agent's requests, and the other way round", todo('agents'), async () => {
+      assertTurn(await agentTurn(s.sandbox, 'work', WORK_FACT_TURN, { timeoutMs: TURN_MS }), 'work fact turn');
+      await waitFor("work's fact in the memory files", async () => /Grafana/.test(await memoryText(s.memoryHome)), { timeoutMs: OBSERVED_MS, everyMs: 1000 });
+      const since = s.provider.requests.length;
+      assertTurn(await agentTurn(s.sandbox, 'main', DASHBOARD_QUESTION, { timeoutMs: TURN_MS }), 'main asks about dashboards');
+      assertTurn(await agentTurn(s.sandbox, 'work', SISTER_QUESTION, { timeoutMs: TURN_MS }), 'work asks about the sister');
+      const mainRequest = requestFor(s.provider, DASHBOARD_QUESTION, since);
+      assert.doesNotMatch(requestText(mainRequest), /Grafana/, "work's decision is not in main's request");
+      const workRequest = requestFor(s.provider, SISTER_QUESTION, since);
+      assert.doesNotMatch(requestText(workRequest), /Lisbon/, "main's fact is not in work's request");
+      // And each agent still gets its own.
+      const workAgain = s.provider.requests.length;
+      assertTurn(await agentTurn(s.sandbox, 'work', DASHBOARD_QUESTION, { timeoutMs: TURN_MS }), 'work asks about dashboards');
+      assert.match(injectedMemory(requestFor(s.provider, DASHBOARD_QUESTION, workAgain)), /Grafana/);
+    });
+
+    test('a heartbeat wake produces no observation and no injection', todo('heartbeat'), async () => {
+      const since = s.provider.requests.length;
+      const wake = await runOpenClaw(s.sandbox, ['system', 'event', '--text', 'Nightly build status changed.', '--mode', 'now', '--json'], { timeoutMs: 120_000 });
+      assert.equal(wake.code, 0, wake.stdout + wake.stderr);
+      const heartbeat = await waitFor('the heartbeat request at the model', () => s.provider.requests.slice(since).find(isHeartbeatRequest), { timeoutMs: TURN_MS, everyMs: 500 });
+      assert.equal(injectedMemory(heartbeat), '', `no memory lookup on a heartbeat:\n${injectedMemory(heartbeat)}`);
+      const observed = await runCli(['observe', '--home', s.memoryHome], { env: s.sandbox.env, timeoutMs: 120_000 });
+      assert.equal(observed.code, 0, observed.stdout + observed.stderr);
+      const memory = await memoryText(s.memoryHome);
+      for (const housekeeping of [HEARTBEAT_TASK, 'HEARTBEAT_OK', 'Nightly build status changed', 'heartbeat poll', 'HEARTBEAT.md']) assert.ok(!memory.includes(housekeeping), `not observed: ${housekeeping}`);
+    });
+
+    test('an alert sent with ocm-run alerts test produces no observation and no injection', todo('alerts'), async () => {
+      const since = s.provider.requests.length;
+      // alerts.ts gives the hook endpoint 5 s; a gateway still busy with the heartbeat on a loaded
+      // machine can take longer to accept it: a timed-out send is tried again, at most three times.
+      let sent = await runCli(['alerts', 'test', '--home', s.memoryHome], { env: s.sandbox.env, timeoutMs: 120_000 });
+      for (let attempt = 1; attempt < 3 && sent.code !== 0 && /aborted due to timeout/.test(sent.stdout + sent.stderr); attempt++) {
+        sent = await runCli(['alerts', 'test', '--home', s.memoryHome], { env: s.sandbox.env, timeoutMs: 120_000 });
+      }
+      assert.equal(sent.code, 0, sent.stdout + sent.stderr);
+      const delivered = await waitFor('the alert turn at the model', () => s.provider.requests.slice(since).find((r) => requestText(r).includes('This is a test alert from OC-Memory')), { timeoutMs: TURN_MS, everyMs: 500 });
+      assert.equal(injectedMemory(delivered), '', 'no memory lookup on an alert delivery');
+      const observed = await runCli(['observe', '--home', s.memoryHome], { env: s.sandbox.env, timeoutMs: 120_000 });
+      assert.equal(observed.code, 0, observed.stdout + observed.stderr);
+      const memory = await memoryText(s.memoryHome);
+      for (const alertText of ['test alert from OC-Memory', 'Someone ran', 'SECURITY NOTICE', 'Job ID']) assert.ok(!memory.includes(alertText), `not observed: ${alertText}`);
+    });
+  });
+}
