@@ -13,7 +13,7 @@
  * (lib/masking/rules.ts). docs/masking.md lists them and the measured recall.
  */
 import { ConfigError } from './errors.js';
-import { GITLEAKS_MASKING_RULES } from './masking/gitleaks.js';
+import { gitleaksMaskingRules } from './masking/gitleaks.js';
 import { KeywordAutomaton, type TextShape } from './masking/keyword-scan.js';
 import type { Rule } from './masking/rule.js';
 import { CONTEXT_RULES, EMAIL_RULE, FORMAT_RULES } from './masking/rules.js';
@@ -54,7 +54,9 @@ function count(seen: Seen, kind: string): void {
  * gitleaks' rules, then labelled values, prose, card numbers and the entropy
  * rule. An earlier rule's redaction is never matched again by a later one.
  */
-const RULES: readonly Rule[] = [...FORMAT_RULES, ...GITLEAKS_MASKING_RULES, ...CONTEXT_RULES];
+function builtInRules(): Rule[] {
+  return [...FORMAT_RULES, ...gitleaksMaskingRules(), ...CONTEXT_RULES];
+}
 
 const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
@@ -125,37 +127,51 @@ function activate(rule: Rule): ActiveRule {
   return { ...rule, mayMatch: (text) => test.test(text) };
 }
 
-const ACTIVE_RULES = RULES.map(activate);
-const ACTIVE_EMAIL_RULE = activate(EMAIL_RULE);
-
+/*
+ * The engine is built on the first text to mask, not at import: compiling ~230
+ * rules and their keyword automaton costs tens of milliseconds, and a run tick
+ * with nothing new masks nothing.
+ */
+let ACTIVE_RULES: ActiveRule[] = [];
+let ACTIVE_EMAIL_RULE: ActiveRule | undefined;
 /** Rules tried on every text (no keyword). */
-const ALWAYS = ACTIVE_RULES.flatMap((rule, index) => (rule.keywords.length === 0 ? [index] : []));
+let ALWAYS: number[] = [];
+/** Per keyword (index in the automaton), the rules it switches on. */
+let KEYWORD_RULES: number[][] = [];
+/** PEM blocks are masked by maskPrivateKeys, not by a rule: its anchor is the last keyword. */
+let PEM_KEYWORD = -1;
+let AUTOMATON: KeywordAutomaton | undefined;
+/** Per rule, the number of the last scan that found one of its keywords (no set is built per text). */
+let stamps = new Uint32Array(0);
+let stamp = 0;
+let pemSeen = false;
 
 /**
  * Keyword dispatch: one pass (an Aho–Corasick automaton) finds which rules'
  * keywords a text holds, so of the ~230 rules only those run, with those
  * that have no keyword.
  */
-const KEYWORDS: string[] = [];
-const KEYWORD_RULES: number[][] = [];
-for (const [index, rule] of ACTIVE_RULES.entries()) {
-  for (const keyword of rule.keywords) {
-    let at = KEYWORDS.indexOf(keyword);
-    if (at < 0) {
-      at = KEYWORDS.push(keyword) - 1;
-      KEYWORD_RULES.push([]);
+function buildEngine(): KeywordAutomaton {
+  ACTIVE_RULES = builtInRules().map(activate);
+  ACTIVE_EMAIL_RULE = activate(EMAIL_RULE);
+  ALWAYS = ACTIVE_RULES.flatMap((rule, index) => (rule.keywords.length === 0 ? [index] : []));
+  const keywords: string[] = [];
+  KEYWORD_RULES = [];
+  for (const [index, rule] of ACTIVE_RULES.entries()) {
+    for (const keyword of rule.keywords) {
+      let at = keywords.indexOf(keyword);
+      if (at < 0) {
+        at = keywords.push(keyword) - 1;
+        KEYWORD_RULES.push([]);
+      }
+      KEYWORD_RULES[at]!.push(index);
     }
-    KEYWORD_RULES[at]!.push(index);
   }
+  PEM_KEYWORD = keywords.push(PEM_ANCHOR.toLowerCase()) - 1;
+  stamps = new Uint32Array(ACTIVE_RULES.length);
+  AUTOMATON = new KeywordAutomaton(keywords);
+  return AUTOMATON;
 }
-/** PEM blocks are masked by maskPrivateKeys, not by a rule: its anchor is the last keyword. */
-const PEM_KEYWORD = KEYWORDS.push(PEM_ANCHOR.toLowerCase()) - 1;
-const AUTOMATON = new KeywordAutomaton(KEYWORDS);
-
-/** Per rule, the number of the last scan that found one of its keywords (no set is built per text). */
-const stamps = new Uint32Array(ACTIVE_RULES.length);
-let stamp = 0;
-let pemSeen = false;
 
 function markKeyword(keyword: number): void {
   if (keyword === PEM_KEYWORD) {
@@ -173,7 +189,7 @@ function scanKeywords(text: string): { stamp: number; pem: boolean } {
   stamp = stamp === 0xffffffff ? 1 : stamp + 1;
   if (stamp === 1) stamps.fill(0);
   pemSeen = false;
-  AUTOMATON.scan(text, markKeyword, shape);
+  (AUTOMATON ?? buildEngine()).scan(text, markKeyword, shape);
   for (let i = 0; i < ALWAYS.length; i++) {
     const rule = ACTIVE_RULES[ALWAYS[i]!]!;
     if (shape.keyRun >= (rule.minKeyRun ?? 0) && shape.digits >= (rule.minDigits ?? 0)) stamps[ALWAYS[i]!] = stamp;
@@ -248,7 +264,11 @@ export function maskedText(text: string, options: MaskingOptions = {}): string {
 
 function maskWith(text: string, options: MaskingOptions, seen: Seen): string {
   let out = maskBuiltIn(text, seen, Infinity);
-  if (options.emails && ACTIVE_EMAIL_RULE.mayMatch(out)) out = applyRule(out, ACTIVE_EMAIL_RULE, seen);
+  if (options.emails) {
+    if (AUTOMATON === undefined) buildEngine();
+    const email = ACTIVE_EMAIL_RULE!;
+    if (email.mayMatch(out)) out = applyRule(out, email, seen);
+  }
   for (const pattern of options.extraPatterns ?? []) out = applyExtra(out, pattern, seen);
   return out;
 }

@@ -8,8 +8,6 @@ import { shannonEntropy } from './entropy.js';
 import { GITLEAKS_GLOBAL_ALLOW, GITLEAKS_RULES, type GitleaksAllowList, type GitleaksRule } from './gitleaks-rules.js';
 import type { Rule } from './rule.js';
 
-const globalRegexes = GITLEAKS_GLOBAL_ALLOW.regexes.map((source) => new RegExp(source));
-const globalStopwords = GITLEAKS_GLOBAL_ALLOW.stopwords;
 
 interface CompiledAllow {
   target: 'secret' | 'match';
@@ -33,10 +31,8 @@ function compileAllow(list: GitleaksAllowList): CompiledAllow {
   return { target: list.target, regexes: list.regexes.map((s) => new RegExp(s)), stopwords: list.stopwords };
 }
 
-const GLOBAL: CompiledAllow = { target: 'secret', regexes: globalRegexes, stopwords: globalStopwords };
-
-function toRule(data: GitleaksRule): Rule {
-  const lists = [GLOBAL, ...data.allow.map(compileAllow)];
+function toRule(data: GitleaksRule, global: CompiledAllow): Rule {
+  const lists = [global, ...data.allow.map(compileAllow)];
   return {
     kind: data.id,
     keywords: data.keywords,
@@ -67,4 +63,8 @@ function toRule(data: GitleaksRule): Rule {
   };
 }
 
-export const GITLEAKS_MASKING_RULES: readonly Rule[] = GITLEAKS_RULES.map(toRule);
+/** gitleaks' rules compiled (call once: each call compiles them anew). */
+export function gitleaksMaskingRules(): Rule[] {
+  const global = compileAllow({ target: 'secret', ...GITLEAKS_GLOBAL_ALLOW });
+  return GITLEAKS_RULES.map((rule) => toRule(rule, global));
+}
