@@ -57,6 +57,12 @@ export interface ObserveJobOptions {
   now?: () => Date;
   limits?: ReadLimits;
   onProgress?: (progress: ObserveProgress) => void;
+  /**
+   * Called at the named points of a save (test hook, may never return):
+   * 'observe-written' once the day files are on disk and the cursor not yet,
+   * 'observe-saved' once the cursor is too.
+   */
+  onStep?: (step: 'observe-written' | 'observe-saved') => void;
   /** Batching of the LLM Observer (ignored by the heuristic one, which observes every chunk at once). */
   batching?: BatchingOptions;
   /**
@@ -137,6 +143,7 @@ class JobOutput {
     private readonly paths: HomePaths,
     private readonly state: State,
     private readonly checkpointMs: number,
+    private readonly onStep?: ObserveJobOptions['onStep'],
   ) {
     this.dayFiles = new DayFileBuffer(paths);
   }
@@ -154,7 +161,9 @@ class JobOutput {
   /** Write the changed day files, then state.json. */
   async save(): Promise<void> {
     await this.dayFiles.flush();
+    this.onStep?.('observe-written');
     await writeState(this.paths.state, this.state);
+    this.onStep?.('observe-saved');
     this.stateChanged = false;
     this.savedAt = performance.now();
   }
@@ -190,7 +199,7 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     skippedStreams: 0,
   };
   const changed = new Set<string>();
-  const out = new JobOutput(paths, state, options.checkpointMs ?? DEFAULT_CHECKPOINT_MS);
+  const out = new JobOutput(paths, state, options.checkpointMs ?? DEFAULT_CHECKPOINT_MS, options.onStep);
   const batched = options.observer.kind === 'llm';
   let llmDown = false;
   const tails: PendingTail[] = [];

@@ -12,7 +12,7 @@ import type { Logger } from './log.js';
 import { readState, writeState } from './state.js';
 import { fixedZoneOffsetMs, resolveTimeZone } from './time-zone.js';
 import type { Observer, TranscriptSource } from './types.js';
-import type { ObserveJobResult, ObserveProgress } from './observe-job.js';
+import type { ObserveJobOptions, ObserveJobResult, ObserveProgress } from './observe-job.js';
 import { exists } from './home.js';
 
 export type TickStep = 'observe' | 'reflect' | 'active_memory' | 'index' | 'tier';
@@ -27,6 +27,8 @@ export interface TickOptions {
   sources?: TranscriptSource[];
   observer?: Observer;
   onProgress?: (p: ObserveProgress) => void;
+  /** Named points of the observe step's saves (test hook; lib/observe-job.ts). */
+  onObserveStep?: ObserveJobOptions['onStep'];
   /** Wait this long for another job's lock (ms). */
   lockWaitMs?: number;
   /** LLM Observer: observe what waits for a batch now (observe --flush). */
@@ -104,6 +106,7 @@ export async function observeStep(options: TickOptions): Promise<ObserveJobResul
     timeZone,
     now,
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.onObserveStep ? { onStep: options.onObserveStep } : {}),
     batching: { batchTokens: options.config.observer.batch_tokens, idleMinutes: options.config.observer.idle_minutes, ...(options.flush ? { flushAll: true } : {}) },
   });
 }

@@ -15,8 +15,12 @@ import type { TierJobOptions } from '../lib/tiers/tier-job.js';
 export function crashHook(env: NodeJS.ProcessEnv): ((step: string) => void) | undefined {
   const at = env.OCM_TEST === '1' ? env.OCM_TEST_CRASH_AT : undefined;
   if (!at) return undefined;
+  // "<step>:<n>": at the n-th time the run reaches that step (default the first).
+  const [name, nth] = at.split(':');
+  const times = Number(nth ?? 1);
+  let seen = 0;
   return (step) => {
-    if (step === at) process.kill(process.pid, 'SIGKILL');
+    if (step === name && ++seen === times) process.kill(process.pid, 'SIGKILL');
   };
 }
 

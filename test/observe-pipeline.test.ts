@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { appendFile, mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
-import { killRepeatedly } from './helpers/kill-loop.js';
+import { crashAtSteps } from './helpers/kill-loop.js';
 import { generateConversation, PiSessionWriter } from './helpers/pi-writer.js';
 import { snapshotObservations } from './helpers/memory-snapshot.js';
 
@@ -38,7 +38,7 @@ function assertNoDuplicates(rows: Array<{ id: string }>): void {
   assert.equal(new Set(ids).size, ids.length, 'no observation id appears twice');
 }
 
-test('kill -9 at random moments during observe, 20+ times, then finish: same observations as one uninterrupted run', async () => {
+test('kill -9 at named steps during observe (mid-chunk, after the day files, after the cursor), again and again, then finish: same observations as one uninterrupted run', async () => {
   const { dir, cleanup } = await tempDir();
   try {
     const stateDir = join(dir, 'openclaw');
@@ -50,7 +50,8 @@ test('kill -9 at random moments during observe, 20+ times, then finish: same obs
     assert.ok(expected.length > 2000, `a long transcript gives many observations (${expected.length})`);
 
     const crashed = await makeHome(dir, 'crashed', stateDir);
-    const kills = await killRepeatedly(['observe', '--home', crashed], { seed: 7 });
+    // SIGKILL mid-chunk and between "day files written" and "cursor saved" (no progress kept), then just after a save (progress kept), over and over: every step below is reached while work remains, so a run ends on its own only when all is done.
+    const kills = await crashAtSteps(['observe', '--home', crashed], ['observe-chunk', 'observe-written', 'observe-chunk', 'observe-written', 'observe-saved']);
     assert.ok(kills >= 5, `the job was really killed mid-run (${kills} kills)`);
     const done = await runCli(['observe', '--home', crashed, '--json'], { timeoutMs: 300_000 });
     assert.equal(done.code, 0, done.stderr);

@@ -1,7 +1,7 @@
 /**
  * Crash safety of the database source, through the CLI as a child process
  * (the foundation's kill -9 test, for OpenClaw's SQLite era): `ocm-run
- * observe` killed at random moments, 20+ times, then run to the end, gives
+ * observe` killed at named steps again and again, then run to the end, gives
  * exactly the observations of one uninterrupted run.
  */
 import { test } from 'node:test';
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
-import { killRepeatedly } from './helpers/kill-loop.js';
+import { crashAtSteps } from './helpers/kill-loop.js';
 import { snapshotObservations } from './helpers/memory-snapshot.js';
 import { addWindow, agentDbPath, createAgentDb, DbTranscript } from './helpers/openclaw-db.js';
 import { generateConversation, PiSessionWriter } from './helpers/pi-writer.js';
@@ -25,7 +25,7 @@ function uuid(n: number): string {
   return `${String(n).padStart(8, '0')}-0000-4000-8000-00000000db00`;
 }
 
-test('database source: kill -9 at random moments during observe, 20+ times, then finish → same observations as one uninterrupted run', async () => {
+test('database source: kill -9 at named steps during observe, again and again, then finish → same observations as one uninterrupted run', async () => {
   const { dir, cleanup } = await tempDir();
   try {
     const stateDir = join(dir, 'openclaw');
@@ -61,7 +61,8 @@ test('database source: kill -9 at random moments during observe, 20+ times, then
     assert.deepEqual([...new Set(expected.map((o) => o.agent))].sort(), ['main', 'work']);
 
     const crashed = await makeHome(dir, 'crashed', stateDir);
-    const kills = await killRepeatedly(['observe', '--home', crashed], { seed: 11 });
+    // SIGKILL mid-chunk and between "day files written" and "cursor saved" (no progress kept), then just after a save (progress kept), over and over: every step below is reached while work remains, so a run ends on its own only when all is done.
+    const kills = await crashAtSteps(['observe', '--home', crashed], ['observe-chunk', 'observe-written', 'observe-chunk', 'observe-written', 'observe-saved']);
     assert.ok(kills >= 5, `the job was really killed mid-run (${kills} kills)`);
     const done = await runCli(['observe', '--home', crashed, '--json'], { timeoutMs: 300_000 });
     assert.equal(done.code, 0, done.stderr);

@@ -13,7 +13,7 @@
  * (cosine error ~1e-3, a quarter of the Float32 size).
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
-import { appendFile, mkdir, truncate, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, truncate } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { HomePaths } from '../home.js';
@@ -120,7 +120,8 @@ export class EmbeddingCache {
   async flush(): Promise<void> {
     if (this.pending.length === 0) return;
     await mkdir(join(this.rowsPath, '..'), { recursive: true, mode: 0o700 });
-    await writeFile(this.metaPath, `${JSON.stringify({ model: this.model, dims: this.dims, hashBytes: HASH_BYTES })}\n`, { mode: 0o600 });
+    // Atomic: a search reads this without the home lock, and half a file read as "no cache" dropped its vectors.
+    await writeIndexFile(this.metaPath, `${JSON.stringify({ model: this.model, dims: this.dims, hashBytes: HASH_BYTES })}\n`);
     if (existsSync(this.rowsPath)) {
       const fd = openSync(this.rowsPath, 'r');
       const size = fstatSync(fd).size;

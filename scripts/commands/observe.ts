@@ -10,6 +10,8 @@ export const command: CommandSpec = {
     const { config, env } = await ctx.config();
     const { runTick } = await import('../../lib/run-job.js');
     const progress = createProgress(ctx.isTTY && !ctx.json);
+    const { crashHook } = await import('../tier-context.js');
+    const crash = crashHook(ctx.env);
     let messages = 0;
     let observations = 0;
     const result = await runTick({
@@ -20,7 +22,9 @@ export const command: CommandSpec = {
       // 'index': what was just observed is searchable at once (the next turn's memory lookup finds it).
       steps: ['observe', 'active_memory', 'index'],
       flush: Boolean(options.flush),
+      ...(crash ? { onObserveStep: crash } : {}),
       onProgress: (p) => {
+        if (p.messages > 0) crash?.('observe-chunk');
         messages += p.messages;
         observations += p.observations;
         progress.update(`observing ${p.stream.agent}/${p.stream.session.slice(0, 8)} · ${messages} messages · ${observations} observations`);

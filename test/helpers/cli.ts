@@ -12,14 +12,24 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * Run the CLI to its end. A run that outlives its bound (default 120 s: a
+ * loaded 2-core machine) is killed and reported as such — not handed back
+ * with an empty stdout that a test would then fail to parse ("Unexpected end
+ * of JSON input"). A run killed by a signal gives code -1.
+ */
 export async function runCli(args: string[], options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  const timeout = options.timeoutMs ?? 120_000;
   const result: Result = await execa(process.execPath, [CLI, ...args], {
     reject: false,
     env: { OCM_HOME: undefined, OPENCLAW_STATE_DIR: undefined, CI: '1', ...options.env },
     extendEnv: true,
-    timeout: options.timeoutMs ?? 60_000,
+    timeout,
     ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }),
   });
+  if (result.timedOut) {
+    throw new Error(`ocm-run ${args.join(' ')} did not finish within ${timeout / 1000} s and was killed (stderr: ${String(result.stderr).slice(-500)})`);
+  }
   return { code: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
