@@ -19,13 +19,18 @@ const ROOT = resolve(import.meta.dirname, '..');
 const CHILD = join(ROOT, 'bench', 'sqlite-driver-read.mjs');
 const FROM_COPY = join(ROOT, 'bench', 'fixtures', 'better-sqlite3-from.mjs');
 
-interface Measurement {
+/** What one configuration read: its driver and the times (ms) of the first read and of an idle tick. */
+interface DriverFigures {
   driver: string;
   sqlite: string;
   node: string;
   firstMs: number;
   idleMs: number;
   messages: number;
+}
+
+/** One run of bench/sqlite-driver-read.mjs. */
+interface Measurement extends DriverFigures {
   sessions: number;
   idleMessages: number;
 }
@@ -34,20 +39,17 @@ export interface SqliteDriverReport {
   sessions: number;
   rows: number;
   runs: number;
-  configurations: Array<{
-    label: string;
-    driver: string;
-    sqlite: string;
-    node: string;
-    firstMs: number;
-    idleMs: number;
-    messages: number;
-    firstVsBaseline: number;
-    idleVsBaseline: number;
-    /** Runs that finished, and how the others ended (signal or exit code, and the line that says why). */
-    completed: number;
-    failures: string[];
-  }>;
+  configurations: ConfigurationFigures[];
+}
+
+/** One configuration's medians against the baseline, and the runs that did not finish. */
+interface ConfigurationFigures extends DriverFigures {
+  label: string;
+  firstVsBaseline: number;
+  idleVsBaseline: number;
+  /** Runs that finished, and how the others ended (signal or exit code, and the line that says why). */
+  completed: number;
+  failures: string[];
 }
 
 function median(xs: number[]): number {

@@ -5,11 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execa } from 'execa';
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CLI, runCli, tempDir } from './helpers/cli.js';
+import { runCli, tempDir } from './helpers/cli.js';
+import { runOnRefusingDisk } from './helpers/refusing-disk.js';
 
 /** Nine levels of nine aliases each: 9^10 ≈ 3.5 billion values once expanded. */
 function aliasBomb(): string {
@@ -81,19 +81,9 @@ test('config.yaml as a folder or a FIFO: a clear message (exit 2), no raw EISDIR
   }
 });
 
-/** Runs the CLI with `home` bind-mounted read-only (a private mount namespace); undefined where that is not possible. */
-async function runOnReadOnlyHome(home: string, args: string[]): Promise<{ code: number; stderr: string } | undefined> {
-  const script = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" "$1" || exit 99; shift; exec "$@"';
-  const asRoot = process.getuid?.() === 0;
-  const r = await execa('unshare', [...(asRoot ? ['-m'] : ['-rm']), 'sh', '-c', script, 'sh', home, process.execPath, CLI, ...args, '--home', home], {
-    reject: false,
-    timeout: 60_000,
-    stdin: 'ignore',
-    env: { CI: '1', OCM_HOME: undefined },
-    extendEnv: true,
-  });
-  if (r.exitCode === 99 || (r.failed && r.exitCode === undefined)) return undefined;
-  return { code: r.exitCode ?? -1, stderr: String(r.stderr) };
+/** The CLI with `home` bind-mounted read-only; undefined where that is not possible. */
+function runOnReadOnlyHome(home: string, args: string[]): ReturnType<typeof runOnRefusingDisk> {
+  return runOnRefusingDisk('read-only', home, home, args);
 }
 
 test('a read-only home: every job exits 4 with a hint, not a raw EROFS', async (t) => {

@@ -8,31 +8,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa } from 'execa';
-import { CLI, runCli, tempDir } from './helpers/cli.js';
+import { runCli, tempDir } from './helpers/cli.js';
+import { runOnRefusingDisk } from './helpers/refusing-disk.js';
 import { makeObservation, newHome, writeHot } from './helpers/tier-home.js';
 
 const TODAY = new Date().toISOString().slice(0, 10);
 
-/** Run the CLI on a copy of `home` placed on a full 4 MB tmpfs, or on `home` bind-mounted read-only. Undefined: no mount namespace here. */
-async function runOnRefusingDisk(kind: 'full' | 'read-only', home: string, mount: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string } | undefined> {
-  const script =
-    kind === 'full'
-      ? 'mount -t tmpfs -o size=4m tmpfs "$2" && cp -a "$1"/. "$2"/ && (dd if=/dev/zero of="$2"/filler bs=4k 2>/dev/null; true) || exit 99; shift 2; exec "$@"'
-      : 'mount --bind "$1" "$2" && mount -o remount,bind,ro "$2" "$2" || exit 99; shift 2; exec "$@"';
-  const asRoot = process.getuid?.() === 0;
-  const r = await execa('unshare', [...(asRoot ? ['-m'] : ['-rm']), 'sh', '-c', script, 'sh', home, mount, process.execPath, CLI, ...args, '--home', mount], {
-    reject: false,
-    timeout: 60_000,
-    stdin: 'ignore',
-    env: { CI: '1', OCM_HOME: undefined },
-    extendEnv: true,
-  });
-  if (r.exitCode === 99 || (r.failed && r.exitCode === undefined)) return undefined;
-  return { code: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
-}
 
 test('search answers from the index it has on a full disk and on a read-only home; export says what is true', async (t) => {
   const { dir, cleanup } = await tempDir('ocm-full-');
@@ -45,7 +28,7 @@ test('search answers from the index it has on a full disk and on a read-only hom
   // A newer memory the index has not seen: search wants to update the index first.
   await writeHot(paths, [makeObservation(2, TODAY, { text: 'The quarterly budget moved to Monday.' })]);
   const mount = join(dir, 'mnt');
-  await execa('mkdir', ['-p', mount]);
+  await mkdir(mount, { recursive: true });
 
   const probe = await runOnRefusingDisk('full', paths.root, mount, ['--version']).catch(() => undefined);
   if (!probe || probe.code !== 0) return t.skip('no mount namespace here (unshare not allowed)');
