@@ -17,6 +17,7 @@
  *
  *   node --import tsx bench/run.ts mcp [--n 100000] [--queries 40]
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,9 +30,25 @@ import { writeCorpus } from './search-corpus.js';
 export interface McpBenchReport {
   observations: number;
   loadAverage: number[];
-  mcp: { firstCallMs: number; p50: number; p95: number; calls: number; baselineP50: number; baselineP95: number };
+  /** cpuPerCallMs: the server process's CPU time (user + system, /proc) over the searches, per call (null off Linux). */
+  mcp: { firstCallMs: number; p50: number; p95: number; calls: number; cpuPerCallMs: number | null; baselineP50: number; baselineP95: number };
   /** The hook with `ocm-run mcp` running (as under Claude Code) and without it. */
-  hook: { p50: number; p95: number; injected: number; aloneP50: number; aloneP95: number; aloneInjected: number; prompts: number; nodeBareP50: number; nodeBareP95: number };
+  hook: {
+    p50: number;
+    p95: number;
+    /** CPU ms (user + system) of the hook process, p50 / p95: what it costs on an idle machine is close to this. */
+    cpuP50: number | null;
+    cpuP95: number | null;
+    injected: number;
+    aloneP50: number;
+    aloneP95: number;
+    aloneCpuP50: number | null;
+    aloneInjected: number;
+    prompts: number;
+    nodeBareP50: number;
+    nodeBareP95: number;
+    nodeBareCpuP50: number | null;
+  };
   targets: Record<string, { value: number; target: string; ok: boolean }>;
 }
 
@@ -67,20 +84,25 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
     };
     const firstCallMs = await call('search_memory', { query: queries[0]! });
     const searches: number[] = [];
+    const cpuBefore = processCpuMs(transport.pid);
     for (let round = 0; round < 3; round++) for (const q of queries) searches.push(await call('search_memory', { query: q }));
+    const cpuAfter = processCpuMs(transport.pid);
+    const cpuPerCallMs = cpuBefore !== null && cpuAfter !== null ? Math.round(((cpuAfter - cpuBefore) / searches.length) * 10) / 10 : null;
     const baseline: number[] = [];
     for (let i = 0; i < queries.length; i++) baseline.push(await call('active_memory', {}));
 
     const list = prompts(Math.min(20, queries.length));
-    const runHooks = async (): Promise<{ ms: number[]; injected: number }> => {
+    const runHooks = async (): Promise<{ ms: number[]; cpu: number[]; injected: number }> => {
       const ms: number[] = [];
+      const cpu: number[] = [];
       let injected = 0;
       for (const prompt of list) {
         const r = await timed(process.execPath, [CLI, 'hook', 'prompt', '--home', paths.root, '--timeout-ms', '5000'], { input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt }) });
         ms.push(r.ms);
+        if (r.cpuMs !== null) cpu.push(r.cpuMs);
         if (r.stdout.includes('additionalContext')) injected++;
       }
-      return { ms, injected };
+      return { ms, cpu, injected };
     };
     log('  ocm-run hook prompt as fresh processes, the MCP server running (it answers over its socket)…');
     const served = await runHooks();
@@ -88,22 +110,32 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
     log('  ocm-run hook prompt as fresh processes, no MCP server (the hook loads the index itself)…');
     const alone = await runHooks();
     const bare: number[] = [];
-    for (let i = 0; i < 20; i++) bare.push((await timed(process.execPath, ['-e', '0'])).ms);
+    const bareCpu: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const r = await timed(process.execPath, ['-e', '0']);
+      bare.push(r.ms);
+      if (r.cpuMs !== null) bareCpu.push(r.cpuMs);
+    }
+    const cpuPercentile = (xs: number[], p: number) => (xs.length ? percentile(xs, p) : null);
 
     const report: McpBenchReport = {
       observations: built.documents,
       loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
-      mcp: { firstCallMs: Math.round(firstCallMs), p50: percentile(searches, 50), p95: percentile(searches, 95), calls: searches.length, baselineP50: percentile(baseline, 50), baselineP95: percentile(baseline, 95) },
+      mcp: { firstCallMs: Math.round(firstCallMs), p50: percentile(searches, 50), p95: percentile(searches, 95), calls: searches.length, cpuPerCallMs, baselineP50: percentile(baseline, 50), baselineP95: percentile(baseline, 95) },
       hook: {
         p50: percentile(served.ms, 50),
         p95: percentile(served.ms, 95),
+        cpuP50: cpuPercentile(served.cpu, 50),
+        cpuP95: cpuPercentile(served.cpu, 95),
         injected: served.injected,
         aloneP50: percentile(alone.ms, 50),
         aloneP95: percentile(alone.ms, 95),
+        aloneCpuP50: cpuPercentile(alone.cpu, 50),
         aloneInjected: alone.injected,
         prompts: list.length,
         nodeBareP50: percentile(bare, 50),
         nodeBareP95: percentile(bare, 95),
+        nodeBareCpuP50: cpuPercentile(bareCpu, 50),
       },
       targets: {},
     };
@@ -118,15 +150,26 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
   }
 }
 
+/** CPU time (user + system) of a process so far, from /proc (Linux; 10 ms ticks), or null. */
+function processCpuMs(pid: number | null): number | null {
+  if (pid === null) return null;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
 export function mcpBenchTable(r: McpBenchReport): string {
   return [
     `MCP server and per-prompt hook at ${r.observations.toLocaleString('en')} observations; load average ${r.loadAverage.join(' ')}`,
     '',
     '| measure | OC-Memory | same-run baseline |',
     '|---|---|---|',
-    `| \`search_memory\` via \`ocm-run mcp\` (SDK client, stdio), p50 / p95 over ${r.mcp.calls} calls | ${r.mcp.p50} / ${r.mcp.p95} ms (first call, opening the index: ${r.mcp.firstCallMs} ms) | \`active_memory\` round trip: ${r.mcp.baselineP50} / ${r.mcp.baselineP95} ms |`,
-    `| per-prompt hook (\`ocm-run hook prompt\`, fresh process) added to a prompt, \`ocm-run mcp\` running, p50 / p95 | ${r.hook.p50} / ${r.hook.p95} ms (memory injected for ${r.hook.injected} of ${r.hook.prompts} prompts) | no hook: 0 ms; \`node -e 0\`: ${r.hook.nodeBareP50} / ${r.hook.nodeBareP95} ms |`,
-    `| the same hook with no MCP server (it loads the index itself), p50 / p95 | ${r.hook.aloneP50} / ${r.hook.aloneP95} ms (injected for ${r.hook.aloneInjected}) | – |`,
+    `| \`search_memory\` via \`ocm-run mcp\` (SDK client, stdio), p50 / p95 over ${r.mcp.calls} calls | ${r.mcp.p50} / ${r.mcp.p95} ms; server CPU ${r.mcp.cpuPerCallMs ?? '–'} ms a call (first call, opening the index: ${r.mcp.firstCallMs} ms) | \`active_memory\` round trip: ${r.mcp.baselineP50} / ${r.mcp.baselineP95} ms |`,
+    `| per-prompt hook (\`ocm-run hook prompt\`, fresh process) added to a prompt, \`ocm-run mcp\` running, p50 / p95 | ${r.hook.p50} / ${r.hook.p95} ms wall, ${r.hook.cpuP50 ?? '–'} / ${r.hook.cpuP95 ?? '–'} ms CPU (memory injected for ${r.hook.injected} of ${r.hook.prompts} prompts) | no hook: 0 ms; \`node -e 0\`: ${r.hook.nodeBareP50} / ${r.hook.nodeBareP95} ms wall, ${r.hook.nodeBareCpuP50 ?? '–'} ms CPU |`,
+    `| the same hook with no MCP server (it loads the index itself), p50 / p95 | ${r.hook.aloneP50} / ${r.hook.aloneP95} ms wall, ${r.hook.aloneCpuP50 ?? '–'} ms CPU p50 (injected for ${r.hook.aloneInjected}) | – |`,
     '',
     '| target | measured | ok |',
     '|---|---|---|',

@@ -69,17 +69,18 @@ export function percentile(values: number[], p: number): number {
   return Math.round(sorted[i]! * 10) / 10;
 }
 
-/** Run a command; wall ms and (with /usr/bin/time) peak RSS in MB. */
-export async function timed(cmd: string, args: string[], options: { input?: string } = {}): Promise<{ ms: number; rssMb: number | null; stdout: string }> {
+/** Run a command; wall ms and (with /usr/bin/time) peak RSS in MB and CPU ms (user + system: less bent by a busy machine than wall time). */
+export async function timed(cmd: string, args: string[], options: { input?: string } = {}): Promise<{ ms: number; rssMb: number | null; cpuMs: number | null; stdout: string }> {
   const useTime = existsSync(TIME);
   const started = performance.now();
   const res = useTime
-    ? await execa(TIME, ['-f', '__RSS__%M', cmd, ...args], { reject: false, env: { CI: '1' }, extendEnv: true, ...(options.input !== undefined ? { input: options.input } : {}), maxBuffer: 256 * 1024 * 1024 })
+    ? await execa(TIME, ['-f', '__RSS__%M __CPU__%U %S', cmd, ...args], { reject: false, env: { CI: '1' }, extendEnv: true, ...(options.input !== undefined ? { input: options.input } : {}), maxBuffer: 256 * 1024 * 1024 })
     : await execa(cmd, args, { reject: false, env: { CI: '1' }, extendEnv: true, ...(options.input !== undefined ? { input: options.input } : {}), maxBuffer: 256 * 1024 * 1024 });
   const ms = performance.now() - started;
   if (res.exitCode !== 0) throw new Error(`${cmd} ${args.slice(0, 3).join(' ')} failed: ${String(res.stderr).slice(0, 500)}`);
   const m = /__RSS__(\d+)/.exec(String(res.stderr));
-  return { ms, rssMb: m ? Math.round(Number(m[1]) / 1024) : null, stdout: String(res.stdout) };
+  const cpu = /__CPU__([\d.]+) ([\d.]+)/.exec(String(res.stderr));
+  return { ms, rssMb: m ? Math.round(Number(m[1]) / 1024) : null, cpuMs: cpu ? Math.round((Number(cpu[1]) + Number(cpu[2])) * 1000) : null, stdout: String(res.stdout) };
 }
 
 /** Realistic queries: topic words, names, identifiers, Korean with particles, phrases, a miss. */
