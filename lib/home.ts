@@ -3,6 +3,7 @@
  * with the right permissions on first use.
  */
 import { mkdir, chmod, lstat, readdir, stat, writeFile, readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fromSystemError, OcmError } from './errors.js';
@@ -61,9 +62,20 @@ export function homePaths(root: string): HomePaths {
   };
 }
 
-/** A file-system-safe agent folder name. */
+/** An agent name that is already a safe folder name (and so its own slug). */
+const SAFE_AGENT = /^[\p{L}\p{N}_~-][\p{L}\p{N}._~-]*$/u;
+
+/**
+ * A file-system-safe agent folder name, different for different agents: a
+ * name that is safe already is kept; any other gets its unsafe characters
+ * replaced and `~` plus a hash of the full name appended, so `team x` and
+ * `team_x` (or `a/b` and `a:b`) never share files. A slug is its own slug
+ * (folder names read back as agents map to the same folder).
+ */
 export function agentSlug(agent: string): string {
-  return agent.replace(/[^\p{L}\p{N}._-]+/gu, '_').replace(/^\.+/, '_') || '_';
+  if (SAFE_AGENT.test(agent)) return agent;
+  const readable = agent.replace(/[^\p{L}\p{N}._~-]+/gu, '_').replace(/^\.+/, '_') || '_';
+  return `${readable}~${createHash('sha256').update(agent).digest('hex').slice(0, 8)}`;
 }
 
 /**

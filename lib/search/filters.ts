@@ -70,10 +70,10 @@ const PRIORITY_WORDS: Record<string, Priority> = {
 };
 
 /** Comma/space separated values from one or repeated options. */
-export function listOption(value: unknown): string[] {
+export function listOption(value: unknown, separator: RegExp = /[,\s]+/): string[] {
   const raw = Array.isArray(value) ? value : value === undefined || value === null || value === '' ? [] : [value];
   return raw
-    .flatMap((v) => String(v).split(/[,\s]+/))
+    .flatMap((v) => String(v).split(separator))
     .map((v) => v.trim())
     .filter(Boolean);
 }
@@ -110,7 +110,8 @@ export function filtersFromOptions(options: Record<string, unknown>, now: Date, 
   if (categories.length) filters.categories = categories.map((c) => c.toLowerCase());
   const tiers = listOption(options.tier);
   if (tiers.length) filters.tiers = parseTiers(tiers);
-  const agents = listOption(options.agent);
+  // Agent names may hold spaces (`team x`): only commas separate them.
+  const agents = listOption(options.agent, /\s*,\s*/);
   if (agents.length) filters.agents = agents;
   const tags = listOption(options.tag).map((t) => t.replace(/^#/, '').toLowerCase());
   if (tags.length) filters.tags = tags;
