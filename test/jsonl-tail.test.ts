@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { iterateLineBatches, iterateLines, type LineReadOptions, type LineRecord } from '../lib/sources/jsonl-tail.js';
@@ -75,4 +75,26 @@ test('line reader: ASCII, UTF-8, BOMs, CRLF, invalid bytes, lines across buffers
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('one read ends at the size the file had when it began: lines appended meanwhile wait for the next read', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'ocm-tail-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const path = join(dir, 'grow.jsonl');
+  const line = (i: number) => `{"n":${i},"pad":"${'x'.repeat(200)}"}\n`;
+  await writeFile(path, Array.from({ length: 60 }, (_, i) => line(i)).join(''));
+  const handle = await open(path, 'r');
+  t.after(() => handle.close());
+  const seen: number[] = [];
+  let appended = 0;
+  for await (const batch of iterateLineBatches(handle, { offset: 0, lineNo: 0, maxLineBytes: 10_000, bufferBytes: 4096 })) {
+    for (const r of batch) seen.push((JSON.parse(r.text!) as { n: number }).n);
+    // A writer that keeps appending while the reader works (each batch brings more).
+    if (appended < 20) {
+      await appendFile(path, Array.from({ length: 10 }, (_, i) => line(1000 + appended * 10 + i)).join(''));
+      appended++;
+    }
+  }
+  assert.ok(appended > 1, 'the file grew during the read');
+  assert.deepEqual(seen, Array.from({ length: 60 }, (_, i) => i));
 });

@@ -137,8 +137,13 @@ export async function* iterateLineBatches(handle: FileHandle, options: LineReadO
   const buffer = Buffer.allocUnsafe(bufferBytes);
   const lines = lineState(options);
   let position = options.offset;
+  // One read covers what the file held when it began: a writer appending faster than this reads
+  // (a line that never ends) cannot keep it going; what comes later is read next time.
+  const { size } = await handle.stat();
   for (;;) {
-    const { bytesRead } = await handle.read(buffer, 0, bufferBytes, position);
+    const want = Math.min(bufferBytes, size - position);
+    if (want <= 0) break;
+    const { bytesRead } = await handle.read(buffer, 0, want, position);
     if (bytesRead === 0) break;
     const filled = buffer.subarray(0, bytesRead);
     const batch = splitLines(lines, filled, position);
