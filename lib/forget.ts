@@ -48,18 +48,8 @@ export interface ForgetSelector {
   broad?: boolean;
 }
 
-export interface ForgetTarget {
-  id: string;
-  path: string;
-  tier: Tier;
-  date: string;
-  agent: string;
-  priority: Priority;
-  /** For the preview only; never logged. */
-  text: string;
-  /** A hand-written line without a block id. */
-  anonymous: boolean;
-}
+/** One observation to forget (as the journal keeps it, lib/forget-journal.ts). */
+export type ForgetTarget = ForgetJournalTarget;
 
 export interface ForgetPlan {
   targets: ForgetTarget[];
