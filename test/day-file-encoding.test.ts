@@ -7,27 +7,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { runCli, tempDir } from './helpers/cli.js';
+import { LEGACY_DAY } from './helpers/day-files.js';
 import { makeObservation, newHome } from './helpers/tier-home.js';
 import { appendObservations, formatDayFile, listObservations, parseDayFile } from '../lib/day-file.js';
 import { dayFilePath } from '../lib/home.js';
 import { formatReflectionFile, parseReflectionFile } from '../lib/reflector/file.js';
 
 const BOM = '\uFEFF';
-const DAY = `---
-date: 2026-02-12
-tier: hot
-agent: main
-observations: 2
-tags: [postgres, typescript]
-provenance:
-  o-7f3a9c21e0: openclaw main s1 a1b2c3d4
-  o-0b41d2e8aa: openclaw main s1 e5f6a7b8
----
-# 2026-02-12
-
-- 🔴 09:15 [preference] User prefers TypeScript over JavaScript for backend services. #typescript ^o-7f3a9c21e0
-- 🔴 10:30 [decision] PostgreSQL is the main database, Redis for caching. #postgres ^o-0b41d2e8aa
-`;
+const DAY = LEGACY_DAY;
 
 const VARIANTS: Record<string, string> = {
   bom: BOM + DAY,
@@ -60,7 +47,7 @@ for (const [name, saved] of Object.entries(VARIANTS)) {
     assert.equal(again.frontmatter.data.date, '2026-02-12');
     assert.deepEqual(
       listObservations(again).map((o) => o.text),
-      ['User prefers TypeScript over JavaScript for backend services.', 'PostgreSQL is the main database, Redis for caching.', 'User’s sister Ana lives in Lisbon.'],
+      ['User prefers TypeScript over JavaScript.', 'PostgreSQL is the main database.', 'User’s sister Ana lives in Lisbon.'],
     );
   });
 }

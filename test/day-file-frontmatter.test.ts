@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { appendObservations, formatDayFile, listObservations, parseDayFile, removeObservations, setFrontmatter } from '../lib/day-file.js';
 import { observationId } from '../lib/observation-line.js';
 import type { Observation } from '../lib/types.js';
+import { DAY_BODY, LEGACY_DAY } from './helpers/day-files.js';
 
 function obs(text: string, extra: Partial<Observation> = {}): Observation {
   return {
@@ -26,23 +27,8 @@ function obs(text: string, extra: Partial<Observation> = {}): Observation {
   };
 }
 
-const BODY = `# 2026-02-12
-
-- 🔴 09:15 [preference] User prefers TypeScript over JavaScript. #typescript ^o-7f3a9c21e0
-- 🔴 10:30 [decision] PostgreSQL is the main database. #postgres ^o-0b41d2e8aa
-`;
-
-const LEGACY = `---
-date: 2026-02-12
-tier: hot
-agent: main
-observations: 2
-tags: [postgres, typescript]
-provenance:
-  o-7f3a9c21e0: openclaw main s1 a1b2c3d4
-  o-0b41d2e8aa: openclaw main s1 e5f6a7b8
----
-${BODY}`;
+const BODY = DAY_BODY;
+const LEGACY = LEGACY_DAY;
 
 const HAND_EDITED = `---
 # Written by me, keep this.
