@@ -304,7 +304,7 @@ test('a rewritten transcript (new generation) is re-read without repeating what 
 
 test("schema 23 (OpenClaw 2026.9.6's real tables): known, no warning; a rewrite seen through transcript_rewrite_watermarks is re-read", async () => {
   await withState(async (stateDir) => {
-    const db = createRealAgentDb(agentDbPath(stateDir, 'main'));
+    const db = await createRealAgentDb(agentDbPath(stateDir, 'main'));
     addRealWindow(db, A, 'agent:main:main');
     const watermark = db.prepare('INSERT OR REPLACE INTO transcript_rewrite_watermarks (session_id, generation, updated_at) VALUES (?, ?, 0)');
     watermark.run(A, 'g1');
@@ -335,7 +335,7 @@ test("schema 23 (OpenClaw 2026.9.6's real tables): known, no warning; a rewrite 
 
 test('OpenClaw 2026.9 housekeeping is never a message; a reset event ends the chunk; a webhook session is not read', async () => {
   await withState(async (stateDir) => {
-    const db = createRealAgentDb(agentDbPath(stateDir, 'main'));
+    const db = await createRealAgentDb(agentDbPath(stateDir, 'main'));
     addRealWindow(db, A, 'agent:main:main');
     addRealWindow(db, B, 'hook:7d1c', { hookSource: 'webhook' });
     const t = new DbTranscript(db, A);

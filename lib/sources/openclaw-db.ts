@@ -60,8 +60,8 @@ export const AGENT_DB_FILE = 'openclaw-agent.sqlite';
 /**
  * The newest agent-database schema version this reader was written against:
  * OpenClaw 2026.9.6's OPENCLAW_AGENT_SCHEMA_VERSION (its published package,
- * dist/openclaw-agent-db-contract-*.mjs; the tables are copied in
- * test/fixtures/openclaw-db/schema-v23.sql).
+ * dist/openclaw-agent-db-contract-*.mjs; the tests make databases with its
+ * real tables, read from the installed package by test/helpers/openclaw-schema.ts).
  */
 export const KNOWN_SCHEMA_VERSION = 23;
 /**

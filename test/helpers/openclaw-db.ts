@@ -7,6 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { openClawAgentSchemaSql } from './openclaw-schema.js';
 import { openWritable, type WritableDb, type WritableStatement } from './sqlite-writable.js';
 
 export const FIXTURES = resolve(import.meta.dirname, '..', 'fixtures', 'openclaw-db');
@@ -161,14 +162,12 @@ export function addWindow(db: WritableDb, sessionId: string, key: string, previo
   db.prepare('INSERT OR REPLACE INTO session_nodes VALUES (?, ?, ?, ?)').run(key, sessionId, '{}', 0);
 }
 
-/** OpenClaw 2026.9.6's own agent-database schema (version 23), copied from its package. */
-export function realSchemaSql(): string {
-  return readFileSync(join(FIXTURES, 'schema-v23.sql'), 'utf8');
-}
-
-/** A database with OpenClaw 2026.9.6's real tables (schema 23) and its schema_meta row. */
-export function createRealAgentDb(path: string): WritableDb {
-  const db = createAgentDb(path, { schemaSql: realSchemaSql(), schemaVersion: 23 });
+/**
+ * A database with OpenClaw 2026.9.6's real tables (schema 23, from its
+ * installed package: openclaw-schema.ts) and its schema_meta row.
+ */
+export async function createRealAgentDb(path: string): Promise<WritableDb> {
+  const db = createAgentDb(path, { schemaSql: await openClawAgentSchemaSql(), schemaVersion: 23 });
   db.prepare('INSERT INTO schema_meta (meta_key, role, schema_version, agent_id, app_version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
     'primary',
     'agent',

@@ -36,8 +36,9 @@ export interface OpenClawRelease {
  * Node that runs it. The 2026.2 releases pull libsignal from a git URL
  * (through @whiskeysockets/baileys, WhatsApp only); the tests reach the npm
  * registry, not GitHub, so it is replaced by the same library's npm release.
+ * `timeoutMs` bounds the npm install (agent-cache.ts's default otherwise).
  */
-export async function installOpenClaw(version: string): Promise<OpenClawRelease> {
+export async function installOpenClaw(version: string, options: { timeoutMs?: number } = {}): Promise<OpenClawRelease> {
   const node = await pinnedNode(OPENCLAW_NODE);
   const fileEra = version.startsWith('2026.2.');
   const installed = await installPinned({
@@ -45,6 +46,7 @@ export async function installOpenClaw(version: string): Promise<OpenClawRelease>
     version,
     scripts: true,
     node,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     ...(fileEra ? { overrides: { libsignal: 'npm:libsignal@6.0.0' } } : {}),
   });
   const entry = join(installed.packageDir, 'openclaw.mjs');
