@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.js';
 import { OcmError } from './errors.js';
 import type { HomePaths } from './home.js';
-import { isAlive } from './lock.js';
+import { isAlive, processStartTime } from './lock.js';
 import { rotateLogIfLarge } from './log.js';
 
 export interface DaemonRecord {
@@ -43,34 +43,7 @@ export function daemonPaths(paths: HomePaths): { pidfile: string; log: string } 
   return { pidfile: join(paths.machine, 'watch.pid'), log: join(paths.logs, 'daemon.log') };
 }
 
-export { isAlive };
-
-/**
- * When process `pid` started, as the OS keeps it: on Linux field 22 of
- * /proc/<pid>/stat (clock ticks since boot), elsewhere `ps -o lstart=`.
- * Undefined when the process is gone or the OS cannot tell.
- */
-export async function processStartTime(pid: number): Promise<string | undefined> {
-  if (process.platform === 'linux') {
-    try {
-      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-      // "pid (comm) state ppid …": comm may hold spaces and parentheses; fields count from after its last ")".
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return fields[19] ? `linux:${fields[19]}` : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  try {
-    const { execFile } = await import('node:child_process');
-    const out = await new Promise<string>((resolve, reject) =>
-      execFile('ps', ['-o', 'lstart=', '-p', String(pid)], { timeout: 5000 }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
-    );
-    return out.trim() ? `ps:${out.trim()}` : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export { isAlive, processStartTime };
 
 /**
  * The pidfile's process is the watcher that wrote it: alive, and started at

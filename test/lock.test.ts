@@ -70,3 +70,37 @@ test('a lock held past its first refresh is released cleanly: the next job gets 
     await cleanup();
   }
 });
+
+test('a live owner whose CPU-bound step keeps it from refreshing the lock is not taken over as stale', async () => {
+  const { dir, cleanup } = await tempDir();
+  const target = join(dir, '.ocm', 'home');
+  const stop = join(dir, 'stop');
+  // A real process takes the lock, then blocks its event loop (no lock refresh) until told to stop.
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '-e', `import('${new URL('../lib/lock.ts', import.meta.url).pathname}').then(async (m) => { const release = await m.acquireHomeLock(${JSON.stringify(target)}, { staleMs: 5000 }); process.stdout.write('locked\\n'); const { existsSync } = await import('node:fs'); while (!existsSync(${JSON.stringify(stop)})) {} await release(); process.stdout.write('released\\n'); })`],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  try {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const until = async (what: string, ok: () => Promise<boolean> | boolean, ms = 60_000) => {
+      const deadline = Date.now() + ms;
+      while (!(await ok())) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    await until('the child to take the lock', () => out.includes('locked'));
+    // Its lock is older than staleMs now: it has not been refreshed while the child computes.
+    await until('the lock to pass its stale age', async () => (await stat(`${target}.lock`)).mtimeMs < Date.now() - 6000);
+    await assert.rejects(acquireHomeLock(target, { waitMs: 0, staleMs: 5000 }), /Another OC-Memory job/);
+    await writeFile(stop, '');
+    await until('the child to release', () => out.includes('released'));
+    const release = await acquireHomeLock(target, { waitMs: 5000, staleMs: 5000 });
+    await release();
+  } finally {
+    child.kill('SIGKILL');
+    await cleanup();
+  }
+});
