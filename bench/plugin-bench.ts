@@ -30,6 +30,8 @@ export interface PluginBenchReport {
   plugin: { p50: number; p95: number };
   baseline: { p50: number; p95: number };
   added: { p50: number; p95: number };
+  /** CPU time (user + system) of the plugin's turns: what the wall time is on an idle machine, without the waits for a busy one's cores. */
+  pluginCpu: { p50: number; p95: number };
   /** Turns that got a memory context, and of those with related memories. */
   injected: number;
   withRelated: number;
@@ -51,10 +53,13 @@ function register(plugin: { register(api: PluginApi): void }, pluginConfig: unkn
   return handler;
 }
 
-async function timedCall(handler: Handler, event: unknown, ctx: unknown): Promise<{ ms: number; out: unknown }> {
+async function timedCall(handler: Handler, event: unknown, ctx: unknown): Promise<{ ms: number; cpuMs: number; out: unknown }> {
+  const cpu = process.cpuUsage();
   const started = performance.now();
   const out = await handler(event, ctx);
-  return { ms: performance.now() - started, out };
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return { ms, cpuMs: (used.user + used.system) / 1000, out };
 }
 
 export async function runPluginBench(options: { n?: number; turns?: number; keep?: boolean; log?: (s: string) => void } = {}): Promise<PluginBenchReport> {
@@ -96,14 +101,16 @@ export async function runPluginBench(options: { n?: number; turns?: number; keep
     const pluginMs: number[] = [];
     const baselineMs: number[] = [];
     const added: number[] = [];
+    const pluginCpu: number[] = [];
     let injected = 0;
     let withRelated = 0;
     for (let i = 1; i <= turns; i++) {
       const event = eventOf(i);
       const ctx = ctxOf(i);
       const pair = i % 2 === 0 ? [await timedCall(plugin, event, ctx), await timedCall(baseline, event, ctx)] : (([b, p]) => [p, b])([await timedCall(baseline, event, ctx), await timedCall(plugin, event, ctx)]);
-      const [p, b] = pair as [{ ms: number; out: unknown }, { ms: number; out: unknown }];
+      const [p, b] = pair as [{ ms: number; cpuMs: number; out: unknown }, { ms: number; cpuMs: number; out: unknown }];
       pluginMs.push(p.ms);
+      pluginCpu.push(p.cpuMs);
       baselineMs.push(b.ms);
       added.push(Math.max(0, p.ms - b.ms));
       const text = (p.out as { prependContext?: string } | undefined)?.prependContext;
@@ -119,6 +126,7 @@ export async function runPluginBench(options: { n?: number; turns?: number; keep
       plugin: { p50: percentile(pluginMs, 50), p95: percentile(pluginMs, 95) },
       baseline: { p50: percentile(baselineMs, 50), p95: percentile(baselineMs, 95) },
       added: { p50: percentile(added, 50), p95: percentile(added, 95) },
+      pluginCpu: { p50: percentile(pluginCpu, 50), p95: percentile(pluginCpu, 95) },
       injected,
       withRelated,
       targets: {},
@@ -140,6 +148,7 @@ export function pluginBenchTable(r: PluginBenchReport): string {
     `| plugin (in-process recall, index kept open) | ${r.plugin.p50} ms | ${r.plugin.p95} ms |`,
     `| baseline plugin returning nothing | ${r.baseline.p50} ms | ${r.baseline.p95} ms |`,
     `| **added by the plugin** (per turn) | ${r.added.p50} ms | ${r.added.p95} ms |`,
+    `| CPU time of the plugin's turn (user + system) | ${r.pluginCpu.p50} ms | ${r.pluginCpu.p95} ms |`,
     '',
     `First turn (lib import, index opened): ${r.firstTurnMs} ms. Turns with a memory context: ${r.injected} of ${r.turns}, with related memories: ${r.withRelated}.`,
     '',
