@@ -16,10 +16,10 @@
  * Text ranking only: a query embedding is an HTTP request per prompt, longer
  * than the time a prompt may wait.
  */
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { loadConfig } from './config.js';
 import type { Config } from './config-schema.js';
-import { agentSlug, homePaths, type HomePaths } from './home.js';
+import { activeMemoryPath, agentSlug, homePaths, type HomePaths } from './home.js';
 import type { Logger } from './log.js';
 import { TIERS } from './search/manifest.js';
 import { relevanceScorer } from './search/relevance.js';
@@ -111,6 +111,19 @@ export class MemoryRecall {
     })();
     this.preparing = prepared;
     return prepared;
+  }
+
+  /**
+   * An agent's active memory file (activeMemoryPath: no other agent's), '' when
+   * it has none. Synchronous: a few KB, and an async read waits for a
+   * thread-pool turn, which on a busy gateway cost more than the read.
+   */
+  activeMemory(agent: string): string {
+    try {
+      return readFileSync(activeMemoryPath(this.paths, agent), 'utf8');
+    } catch {
+      return '';
+    }
   }
 
   /** The memories related to a request, best first; only the agents' own (and shared) memory. */

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginApi } from '../templates/openclaw-plugin/index.js';
 import { readState } from '../lib/state.js';
+import { activeMemoryPath, homePaths } from '../lib/home.js';
 import { CLI, runCli, tempDir } from './helpers/cli.js';
 import { PiSessionWriter } from './helpers/pi-writer.js';
 import { packagePath } from '../lib/package-root.js';
@@ -137,6 +138,11 @@ test("each agent sees only its own memory (the main agent too), unless the user 
   assert.doesNotMatch(work ?? '', /TypeScript over JavaScript/, "main's preferences are not work's");
   const other = await r.prompt({ prompt: 'Which database did we choose as the main store?', messages: [] }, { agentId: 'ops', trigger: 'user' });
   assert.equal(other, undefined, `an agent with no memory gets none of main's: ${other}`);
+
+  // An agent name that is not a safe folder name: its files are where OC-Memory puts them (activeMemoryPath).
+  await writeFile(activeMemoryPath(homePaths(home), 'team x'), '# Active memory\n\n## Preferences and constraints\n- 🔴 [preference] Team x writes release notes in British English.\n');
+  const team = await r.prompt({ prompt: 'Draft the release notes.', messages: [] }, { agentId: 'team x', trigger: 'user' });
+  assert.match(team ?? '', /British English/, `agent "team x" gets its own active memory: ${team}`);
 
   const shared = recordingApi({ ...config, shareFrom: ['work'] });
   const mainShared = await shared.prompt({ prompt, messages: [] }, { agentId: 'main', trigger: 'user' });

@@ -24,7 +24,6 @@
  * No dependencies beyond Node's own modules and the OC-Memory install.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { MemoryRecall, PromptKind } from '../../lib/recall.js';
@@ -103,19 +102,6 @@ export function highPriorityFirst(lines: string[]): string[] {
 export function hasEarlierUserMessage(event: any): boolean {
   const messages: any[] = Array.isArray(event?.messages) ? event.messages : [];
   return messages.some((m) => (m?.role ?? m?.message?.role) === 'user');
-}
-
-function activeMemoryFile(home: string, agent: string): string {
-  if (agent === DEFAULT_AGENT) return join(home, 'active_memory.md');
-  return join(home, `active_memory.${agent.replace(/[^\p{L}\p{N}._-]+/gu, '_').replace(/^\.+/, '_') || '_'}.md`);
-}
-
-function readActiveMemory(home: string, agent: string): string {
-  try {
-    return readFileSync(activeMemoryFile(home, agent), 'utf8');
-  } catch {
-    return '';
-  }
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -271,8 +257,7 @@ export class MemoryPlugin {
     const starting = prompt.kind === 'session-start' || !hasEarlierUserMessage(event);
     // What the last turn said is observed by now (a bounded wait: a slow observe costs memory, never the turn).
     await withTimeout(this.observeDone, Math.max(100, this.config.timeoutMs - 1000), 'the previous observe').catch(() => undefined);
-    // A few KB, read synchronously: an async read waits for a thread-pool turn, which on a busy gateway cost more than the read.
-    const active = readActiveMemory(this.config.home, agent);
+    const active = recall.activeMemory(agent);
     const related = await this.relatedMemories(recall, prompt.kind, prompt.text, agent);
     const taskLines = sectionLines(active, /current context/i).filter((l) => !/^-?\s*_/.test(l));
     const task = starting ? highPriorityFirst(taskLines) : taskLines;
