@@ -92,12 +92,7 @@ const NEVER_STALE = 2 ** 40;
  * lives; by age (`staleMs`) when the owner cannot be told.
  */
 async function mayBreak(target: string, staleMs: number): Promise<boolean> {
-  let owner: Owner | undefined;
-  try {
-    owner = JSON.parse(await readFile(ownerFile(target), 'utf8')) as Owner;
-  } catch {
-    owner = undefined;
-  }
+  const owner = await readOwner(target);
   if (owner && owner.host === hostname() && Number.isInteger(owner.pid) && owner.pid !== process.pid) {
     if (!isAlive(owner.pid)) return true;
     if (owner.processStart === undefined) return false;
@@ -122,6 +117,15 @@ async function tryLock(target: string, stale: number): Promise<() => Promise<voi
       /* the lock folder was removed under us (by hand, or by a job on another host after we stalled); our writes are atomic, the next tick repairs */
     },
   });
+}
+
+async function readOwner(target: string): Promise<Owner | undefined> {
+  try {
+    const owner = JSON.parse(await readFile(ownerFile(target), 'utf8')) as Owner;
+    return owner && Number.isInteger(owner.pid) ? owner : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The owner record, written whole (temp file, rename): a reader never sees half of one. */
@@ -163,8 +167,10 @@ export async function acquireHomeLock(target: string, options: LockOptions = {})
         continue;
       }
       if (Date.now() >= deadline) {
-        throw new OcmError('LOCKED', 'Another OC-Memory job is running on this memory home.', {
-          hint: 'Wait for it to finish (cron ticks are short), or stop `ocm-run watch`. A lock left by a crashed job is recovered automatically.',
+        const owner = await readOwner(target);
+        const who = owner ? ` (PID ${owner.pid}${owner.host !== hostname() ? ` on ${owner.host}` : ''}, since ${owner.since})` : '';
+        throw new OcmError('LOCKED', `Another OC-Memory job${who} is running on this memory home.`, {
+          hint: `Wait for it to finish (cron ticks are short), or stop \`ocm-run watch\`. A lock left by a crashed job is recovered automatically; a job that hangs keeps it until it is stopped${owner ? ` (kill ${owner.pid})` : ''}.`,
           cause: error,
         });
       }

@@ -94,7 +94,7 @@ test('a live owner whose CPU-bound step keeps it from refreshing the lock is not
     await until('the child to take the lock', () => out.includes('locked'));
     // Its lock is older than staleMs now: it has not been refreshed while the child computes.
     await until('the lock to pass its stale age', async () => (await stat(`${target}.lock`)).mtimeMs < Date.now() - 6000);
-    await assert.rejects(acquireHomeLock(target, { waitMs: 0, staleMs: 5000 }), /Another OC-Memory job/);
+    await assert.rejects(acquireHomeLock(target, { waitMs: 0, staleMs: 5000 }), (e: Error & { hint?: string }) => new RegExp(`Another OC-Memory job \\(PID ${child.pid}, since `).test(e.message) && e.hint!.includes(`kill ${child.pid}`));
     await writeFile(stop, '');
     await until('the child to release', () => out.includes('released'));
     const release = await acquireHomeLock(target, { waitMs: 5000, staleMs: 5000 });
