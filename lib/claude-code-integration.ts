@@ -134,8 +134,16 @@ export interface FileEdit {
   created: string[];
 }
 
-/** Add (or bring up to date) the hooks in settings.json text. Idempotent. */
-export function addHooks(text: string | undefined, options: ClaudeCodeOptions, file = 'settings.json'): FileEdit {
+/** Which hook events an agent gets, and whether its hooks file also carries Claude Code's permission rule. */
+export interface HookWiring {
+  events: ReadonlyArray<{ event: string; kind: HookKind; timeout: number }>;
+  permission: boolean;
+}
+
+const CLAUDE_CODE_WIRING: HookWiring = { events: HOOK_EVENTS, permission: true };
+
+/** Add (or bring up to date) the hooks in settings.json text (or another file in Claude Code's hook format, such as Codex's hooks.json). Idempotent. */
+export function addHooks(text: string | undefined, options: ClaudeCodeOptions, file = 'settings.json', wiring: HookWiring = CLAUDE_CODE_WIRING): FileEdit {
   const root = parseObject(text?.trim() ? text : '{}', file);
   const changes: string[] = [];
   const created: string[] = [];
@@ -145,7 +153,7 @@ export function addHooks(text: string | undefined, options: ClaudeCodeOptions, f
     hooks = root.get('hooks') as JsonObjectNode;
     created.push('hooks');
   }
-  for (const { event, kind, timeout } of HOOK_EVENTS) {
+  for (const { event, kind, timeout } of wiring.events) {
     const command = hookCommand(options, kind);
     const group: JsonValue = { hooks: [{ type: 'command', command, timeout }] };
     if (!hooks.has(event)) {
@@ -166,7 +174,7 @@ export function addHooks(text: string | undefined, options: ClaudeCodeOptions, f
       changes.push(`updated the ${event} hook`);
     }
   }
-  addPermission(root, file, changes, created);
+  if (wiring.permission) addPermission(root, file, changes, created);
   return { path: file, before: text, after: changes.length ? render(root, text) : (text ?? ''), changes, created };
 }
 
@@ -202,13 +210,13 @@ function removePermission(root: JsonObjectNode, created: readonly string[], chan
 }
 
 /** Take OC-Memory's hooks and permission rule out of settings.json text: our entries, and the lists and objects the integration created once they are empty. */
-export function removeHooks(text: string, created: readonly string[], file = 'settings.json'): { text: string; changes: string[] } {
+export function removeHooks(text: string, created: readonly string[], file = 'settings.json', wiring: HookWiring = CLAUDE_CODE_WIRING): { text: string; changes: string[] } {
   const root = parseObject(text, file);
   const changes: string[] = [];
-  removePermission(root, created, changes);
+  if (wiring.permission) removePermission(root, created, changes);
   const hooks = objectChild(root, 'hooks', file);
   if (!hooks) return { text: changes.length ? root.toString() : text, changes };
-  for (const { event } of HOOK_EVENTS) {
+  for (const { event } of wiring.events) {
     if (!hooks.has(event)) continue;
     const list = hooks.get(event);
     if (!(list instanceof JsonArrayNode)) continue;
@@ -282,7 +290,7 @@ export async function readRecord(paths: HomePaths): Promise<ClaudeCodeRecord | u
   }
 }
 
-async function backup(path: string, text: string | undefined, now: Date): Promise<string | undefined> {
+export async function backup(path: string, text: string | undefined, now: Date): Promise<string | undefined> {
   if (text === undefined) return undefined;
   const target = `${path}.oc-memory-backup-${now.toISOString().replace(/[:.]/g, '-')}`;
   await copyFile(path, target);
@@ -290,7 +298,7 @@ async function backup(path: string, text: string | undefined, now: Date): Promis
 }
 
 /** Write `text` over `path` keeping its mode (a new file: 0600, as Claude Code's own). */
-async function writeKeepingMode(path: string, text: string): Promise<void> {
+export async function writeKeepingMode(path: string, text: string): Promise<void> {
   const { writeFileAtomic } = await import('./atomic-file.js');
   const { stat } = await import('node:fs/promises');
   const mode = await stat(path).then((st) => st.mode & 0o777, () => 0o600);
@@ -403,7 +411,7 @@ export async function uninstallClaudeCodeIntegration(options: { paths: HomePaths
   return { location, changes, deleted };
 }
 
-function isEmptyObjectText(text: string): boolean {
+export function isEmptyObjectText(text: string): boolean {
   try {
     const v = JSON.parse(text) as unknown;
     return !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;
@@ -430,7 +438,7 @@ export async function claudeCodeStatus(options: { paths: HomePaths; env: Record<
   return { location, mcpServer: !!mcpData?.mcpServers?.[MCP_SERVER_NAME], hooks, installedByRecord: (await readRecord(options.paths)) !== undefined };
 }
 
-function safeJson(text: string | undefined): unknown {
+export function safeJson(text: string | undefined): unknown {
   if (text === undefined) return undefined;
   try {
     return JSON.parse(text) as unknown;

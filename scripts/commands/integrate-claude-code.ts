@@ -95,7 +95,7 @@ export async function runClaudeCodeIntegration(ctx: CommandContext, action: stri
 }
 
 /** OC-Memory's config as the integration reads and changes it (changes keep the file's comments: config set). */
-async function configAccess(config: import('../../lib/config-schema.js').Config, file: string, paths: import('../../lib/home.js').HomePaths, env: NodeJS.ProcessEnv): Promise<import('../../lib/claude-code-integration.js').ConfigAccess> {
+export async function configAccess(config: import('../../lib/config-schema.js').Config, file: string, paths: import('../../lib/home.js').HomePaths, env: NodeJS.ProcessEnv): Promise<import('../../lib/claude-code-integration.js').ConfigAccess> {
   const { getConfigValue, setConfigValue } = await import('../../lib/config.js');
   return {
     get: (key) => getConfigValue(config, key),
