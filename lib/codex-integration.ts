@@ -112,9 +112,9 @@ export function withoutBlock(text: string, inserted?: string): { text: string; r
   return { text: text.slice(0, begin) + text.slice(end), removed: true };
 }
 
-/** Append OC-Memory's block to config.toml text (taking an older one out first); returns the text and exactly what was appended. */
-export function withBlock(text: string | undefined, block: string, file = 'config.toml'): { text: string; inserted: string } {
-  const base = text === undefined ? '' : withoutBlock(text).text;
+/** Append OC-Memory's block to config.toml text (taking out the one appended before, `previous`, first); returns the text and exactly what was appended. */
+export function withBlock(text: string | undefined, block: string, file = 'config.toml', previous?: string): { text: string; inserted: string } {
+  const base = text === undefined ? '' : withoutBlock(text, previous).text;
   if (base.trim()) checkToml(base, file, 'is not TOML OC-Memory can edit');
   const separator = base === '' ? '' : base.endsWith('\n\n') ? '' : base.endsWith('\n') ? '\n' : '\n\n';
   const inserted = `${separator}${block}`;
@@ -175,7 +175,7 @@ export async function installCodexIntegration(options: ClaudeCodeOptions & { env
   const backups: string[] = [];
   // Check both edits before writing either.
   const hooks = addHooks(hooksText, options, location.hooksPath, CODEX_HOOK_WIRING);
-  let config = withBlock(configText, configBlock(options, []), location.configPath);
+  let config = withBlock(configText, configBlock(options, []), location.configPath, previous?.inserted);
   if (!previous) {
     for (const [path, text] of [[location.configPath, configText], [location.hooksPath, hooks.changes.length ? hooksText : undefined]] as const) {
       const b = await backup(path, text, now);
@@ -190,7 +190,7 @@ export async function installCodexIntegration(options: ClaudeCodeOptions & { env
   const listed = await options.listHooks();
   const ours = (listed ?? []).filter((h) => h.sourcePath === location.hooksPath && isOwnHookCommand(h.command));
   const trust = ours.map((h) => ({ key: h.key, hash: h.currentHash }));
-  config = withBlock(configText, configBlock(options, trust), location.configPath);
+  config = withBlock(configText, configBlock(options, trust), location.configPath, previous?.inserted);
   if (config.text !== configText) {
     await writeKeepingMode(location.configPath, config.text);
     changes.push(`${location.configPath}: ${configText?.includes(BLOCK_START) ? 'updated' : 'added'} the MCP server ${MCP_SERVER_NAME}${trust.length ? ` and trust for ${trust.length} hooks` : ''}`);

@@ -254,14 +254,14 @@ async function stepSync(a: SetupAnswers): Promise<void> {
 }
 
 export type WizardOutcome =
-  | { kind: 'done'; state: WizardState; installSchedule: boolean; integrateOpenClaw: boolean; integrateClaudeCode: boolean }
+  | { kind: 'done'; state: WizardState; installSchedule: boolean; integrateOpenClaw: boolean; integrateClaudeCode: boolean; integrateCodex: boolean }
   | { kind: 'cancelled' }
   | { kind: 'quit' };
 
 /** Run the steps not done yet; progress is saved after each one. */
 export async function runWizard(
   ctx: CommandContext,
-  options: { progress: SetupProgress; progressFile: string; defaults: SetupAnswers; openClawFound: boolean; claudeCodeFound?: boolean; findSources: () => Promise<FoundSources> },
+  options: { progress: SetupProgress; progressFile: string; defaults: SetupAnswers; openClawFound: boolean; claudeCodeFound?: boolean; codexFound?: boolean; findSources: () => Promise<FoundSources> },
 ): Promise<WizardOutcome> {
   const { progress } = options;
   let found: Promise<FoundSources> | undefined;
@@ -323,7 +323,8 @@ export async function runWizard(
     const integrateOpenClaw = options.openClawFound ? await confirmWith('Set up the OpenClaw integration (memory folders in openclaw.json + the plugin)?', true) : false;
     // Opt-in: the memory for Claude Code edits Claude Code's own settings.
     const integrateClaudeCode = options.claudeCodeFound ? await confirmWith('Give Claude Code the memory too (MCP server + hooks in ~/.claude, reversible with `ocm-run integrate claude-code --uninstall`)?', false) : false;
-    return { kind: 'done', state, installSchedule, integrateOpenClaw, integrateClaudeCode };
+    const integrateCodex = options.codexFound ? await confirmWith('Give Codex the memory too (MCP server + trusted hooks in ~/.codex, reversible with `ocm-run integrate codex --uninstall`)?', false) : false;
+    return { kind: 'done', state, installSchedule, integrateOpenClaw, integrateClaudeCode, integrateCodex };
   } catch (error) {
     if (error instanceof Cancelled) {
       p.cancel(`Setup paused after ${progress.done.length} of 6 steps. Run \`ocm-run setup\` again to continue where you stopped.`);

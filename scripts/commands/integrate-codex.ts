@@ -66,42 +66,45 @@ export async function runCodexIntegration(ctx: CommandContext, action: string | 
     return;
   }
 
-  const { result, validated, lines } = await setUpCodex({ ctx, config: access, base });
+  const { result, validated, lines } = await setUpCodex({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env });
   ctx.out(ctx.json ? JSON.stringify({ ok: true, ...result, validated }) : lines.join('\n'));
 }
 
 /**
- * Install the integration, have Codex trust its hooks and check the MCP
- * server with `codex mcp list` when `codex` is on PATH, and say what was done.
+ * Install the integration for the home at `paths` (its config loaded from
+ * `configFile`), have Codex trust its hooks and check the MCP server with
+ * `codex mcp list` when `codex` is on PATH, and say what was done. Shared by
+ * `integrate codex` and `setup`.
  */
-async function setUpCodex(options: {
-  ctx: CommandContext;
-  config: import('../../lib/claude-code-integration.js').ConfigAccess;
-  base: import('../../lib/claude-code-integration.js').ClaudeCodeOptions;
-}): Promise<{ result: import('../../lib/codex-integration.js').CodexInstall; validated: string; lines: string[] }> {
-  const { ctx } = options;
+export async function setUpCodex(options: { paths: import('../../lib/home.js').HomePaths; configFile: string; env: NodeJS.ProcessEnv }): Promise<{ result: import('../../lib/codex-integration.js').CodexInstall; validated: string; lines: string[] }> {
   const { OcmError } = await import('../../lib/errors.js');
   const i = await import('../../lib/codex-integration.js');
   const cli = await import('../../lib/codex-cli.js');
-  const codex = await cli.findCodex(ctx.env);
+  const { loadConfig } = await import('../../lib/config.js');
+  const { config } = await loadConfig({ file: options.configFile, envFile: options.paths.env, env: options.env });
+  const agent = config.sources.codex.agent || 'codex';
+  const access = await configAccess(config, options.configFile, options.paths, options.env);
+  const codex = await cli.findCodex(options.env);
   const result = await i.installCodexIntegration({
-    ...options.base,
-    env: ctx.env,
-    config: options.config,
-    listHooks: async () => (codex ? cli.listCodexHooks(codex, ctx.env, process.cwd()) : undefined),
+    paths: options.paths,
+    runner: { node: process.execPath, cli: process.argv[1]! },
+    agent,
+    env: options.env,
+    config: access,
+    listHooks: async () => (codex ? cli.listCodexHooks(codex, options.env, process.cwd()) : undefined),
   });
   let validated = 'not-installed';
   if (codex) {
-    const v = await cli.codexListsMcpServer(codex, ctx.env);
+    const v = await cli.codexListsMcpServer(codex, options.env);
     validated = v.state;
     if (v.state === 'missing') {
-      await i.uninstallCodexIntegration({ paths: ctx.paths, env: ctx.env, config: options.config });
+      await i.uninstallCodexIntegration({ paths: options.paths, env: options.env, config: access });
       throw new OcmError('CONFIG_INVALID', 'Codex does not list the oc-memory MCP server after the edit, so it was taken out again.', {
         hint: `\`codex mcp list\` said: ${v.output.slice(0, 400)}. Add it by hand (\`ocm-run integrate codex --print\`).`,
       });
     }
   }
-  const lines = [`Codex integration for ${ctx.paths.root} (memory of agent "${options.base.agent}"):`];
+  const lines = [`Codex integration for ${options.paths.root} (memory of agent "${agent}"):`];
   if (result.changes.length === 0) lines.push('  everything was in place already.');
   for (const c of result.changes) lines.push(`  ${c}`);
   for (const b of result.backups) lines.push(`  backup of the original: ${b}`);

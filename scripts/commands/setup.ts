@@ -5,7 +5,7 @@ import { EXIT, OcmError } from '../../lib/errors.js';
 type Answers = import('../../lib/setup/answers.js').SetupAnswers;
 
 /** After the config is written: schedule, OpenClaw integration, next steps. Shared by both paths. */
-async function finish(ctx: CommandContext, answers: Answers, apiKey: string | undefined, installSchedule: boolean, integrateOpenClaw: boolean, say: (text: string) => void, integrateClaudeCode = false): Promise<number> {
+async function finish(ctx: CommandContext, answers: Answers, apiKey: string | undefined, installSchedule: boolean, integrateOpenClaw: boolean, say: (text: string) => void, agents: { claudeCode?: boolean; codex?: boolean } = {}): Promise<number> {
   const { applySetup } = await import('../../lib/setup/apply.js');
   const applied = await applySetup({ answers, ...(apiKey ? { apiKey } : {}), configTemplate, env: ctx.env });
   say(`Wrote ${applied.configFile}${applied.keySaved ? ` and ${applied.paths.env} (${applied.keySaved}, mode 0600)` : ''}.`);
@@ -44,7 +44,7 @@ async function finish(ctx: CommandContext, answers: Answers, apiKey: string | un
       code = EXIT.error;
     }
   }
-  if (integrateClaudeCode) {
+  if (agents.claudeCode) {
     try {
       const { setUpClaudeCode } = await import('./integrate-claude-code.js');
       const r = await setUpClaudeCode({ paths: applied.paths, configFile: applied.configFile, env: ctx.env, perProject: false });
@@ -53,6 +53,18 @@ async function finish(ctx: CommandContext, answers: Answers, apiKey: string | un
       const { describeError } = await import('../../lib/errors.js');
       const d = describeError(error);
       say(`The Claude Code integration was not set up: ${d.message}${d.hint ? ` (${d.hint})` : ''}`);
+      code = EXIT.error;
+    }
+  }
+  if (agents.codex) {
+    try {
+      const { setUpCodex } = await import('./integrate-codex.js');
+      const r = await setUpCodex({ paths: applied.paths, configFile: applied.configFile, env: ctx.env });
+      for (const line of r.lines) say(line);
+    } catch (error) {
+      const { describeError } = await import('../../lib/errors.js');
+      const d = describeError(error);
+      say(`The Codex integration was not set up: ${d.message}${d.hint ? ` (${d.hint})` : ''}`);
       code = EXIT.error;
     }
   }
@@ -100,6 +112,7 @@ export const command: CommandSpec = {
     ['--install-schedule', 'Also install the schedule (with --yes)'],
     ['--integrate-openclaw', 'Also set up the OpenClaw integration (with --yes)'],
     ['--integrate-claude-code', 'Also give Claude Code the memory: MCP server and hooks (with --yes)'],
+    ['--integrate-codex', 'Also give Codex the memory: MCP server and trusted hooks (with --yes)'],
   ],
   examples: [
     'ocm-run setup',
@@ -144,7 +157,7 @@ export const command: CommandSpec = {
           throw new OcmError('LLM_ERROR', `The ${provider} check failed: ${r.message}. Nothing was written.`, { hint: 'Fix the key, model or endpoint and run setup again, or pass --skip-key-check to save it anyway.' });
         }
       }
-      const code = await finish(ctx, defaults, key, Boolean(options.installSchedule), Boolean(options.integrateOpenclaw), (t) => ctx.out(t), Boolean(options.integrateClaudeCode));
+      const code = await finish(ctx, defaults, key, Boolean(options.installSchedule), Boolean(options.integrateOpenclaw), (t) => ctx.out(t), { claudeCode: Boolean(options.integrateClaudeCode), codex: Boolean(options.integrateCodex) });
       await P.clearProgress(progressFile);
       return code;
     }
@@ -175,7 +188,9 @@ export const command: CommandSpec = {
     const { exists: found } = await import('../../lib/home.js');
     const { dirname } = await import('node:path');
     const claudeCodeFound = await found(dirname(locateClaudeCode(ctx.env).settingsPath));
-    const outcome = await runWizard(ctx, { progress, progressFile, defaults, openClawFound: oc.stateDirExists || oc.configExists, claudeCodeFound, findSources });
+    const { locateCodex } = await import('../../lib/codex-integration.js');
+    const codexFound = await found(locateCodex(ctx.env).codexHome);
+    const outcome = await runWizard(ctx, { progress, progressFile, defaults, openClawFound: oc.stateDirExists || oc.configExists, claudeCodeFound, codexFound, findSources });
     if (outcome.kind === 'cancelled') return 130;
     if (outcome.kind === 'quit') return EXIT.ok;
     const spin = prompts.spinner();
@@ -183,7 +198,7 @@ export const command: CommandSpec = {
     const lines: string[] = [];
     let code: number;
     try {
-      code = await finish(ctx, outcome.state.answers, outcome.state.apiKey, outcome.installSchedule, outcome.integrateOpenClaw, (t) => lines.push(t), outcome.integrateClaudeCode);
+      code = await finish(ctx, outcome.state.answers, outcome.state.apiKey, outcome.installSchedule, outcome.integrateOpenClaw, (t) => lines.push(t), { claudeCode: outcome.integrateClaudeCode, codex: outcome.integrateCodex });
     } catch (error) {
       spin.error('Could not write the configuration.');
       throw error;

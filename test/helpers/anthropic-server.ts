@@ -32,7 +32,7 @@ export interface FakeAnthropic {
   close(): Promise<void>;
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -83,11 +83,11 @@ function jsonReply(res: ServerResponse, model: string, reply: ModelReply): void 
   );
 }
 
-function listen(server: Server): Promise<string> {
+export function listen(server: Server): Promise<string> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
-function closeServer(server: Server): Promise<void> {
+export function closeServer(server: Server): Promise<void> {
   server.closeAllConnections?.();
   return new Promise((resolve) => server.close(() => resolve()));
 }

@@ -1,0 +1,200 @@
+/**
+ * The real Codex CLI (pinned, from the npm registry, installed into the
+ * agent cache) with OC-Memory integrated, run headless (`codex exec`, always
+ * under a time limit: with its model server down it retries for ever)
+ * against a fake Responses API on 127.0.0.1 that records every request and
+ * scripts the model's tool calls. HOME is a temp dir; plugins (which reach a
+ * public Git host), the update check and usage metrics (OpenTelemetry to
+ * ab.chatgpt.com) are off; an HTTP(S) proxy that
+ * refuses and records everything stands in for the rest of the network.
+ *
+ * Codex hands MCP tools to the model behind its tool search: the first
+ * request carries a `tool_search` tool, the model searches, and the oc-memory
+ * tools arrive in the `tool_search_output` as the namespace `mcp__oc_memory`.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execa } from 'execa';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { installPinned } from './helpers/agent-cache.js';
+import { startRecordingProxy } from './helpers/anthropic-server.js';
+import { startFakeResponses, type ResponsesReply, type ResponsesRequest, type ResponsesScript } from './helpers/responses-server.js';
+import { CLI, tempDir } from './helpers/cli.js';
+import { waitFor } from './helpers/wait.js';
+import { localDateTime } from '../lib/time-zone.js';
+
+const CODEX_VERSION = '0.169.0';
+const NAMESPACE = 'mcp__oc_memory';
+const TOOLS = ['search_memory', 'get_memory', 'remember', 'active_memory'];
+
+async function readIf(path: string): Promise<string | undefined> {
+  return readFile(path, 'utf8').catch(() => undefined);
+}
+
+const inputItems = (r: ResponsesRequest): Array<Record<string, any>> => (Array.isArray(r.body.input) ? r.body.input : []);
+
+/** The text of every function_call_output in a request. */
+function toolOutputs(r: ResponsesRequest): string[] {
+  return inputItems(r)
+    .filter((x) => x.type === 'function_call_output')
+    .map((x) => (typeof x.output === 'string' ? x.output : Array.isArray(x.output) ? x.output.map((c: { text?: string }) => c.text ?? '').join('\n') : ''));
+}
+
+/** Search for the deferred tools first, as a real model does, then the scripted calls, then `finalText`. */
+function scripted(calls: Array<{ name: string; arguments: Record<string, unknown> }>, finalText: string): ResponsesScript {
+  return (req): ResponsesReply => {
+    if (!inputItems(req).some((x) => x.type === 'tool_search_output')) return { toolSearch: { query: 'memory search remember' } };
+    const done = toolOutputs(req).length;
+    const next = calls[done];
+    return next ? { functionCall: { name: next.name, namespace: NAMESPACE, arguments: next.arguments } } : { text: finalText };
+  };
+}
+
+test('Codex (real CLI): integrate, MCP tools through tool search, remember and search across sessions, session-start and per-prompt memory from trusted hooks, after-turn observe, offline, uninstall restores the config', { timeout: 900_000 }, async () => {
+  const codexPkg = await installPinned({ name: '@openai/codex', version: CODEX_VERSION });
+  const codexBin = codexPkg.bin('codex');
+  const tmp = await tempDir('ocm-codex-e2e-');
+  const home = join(tmp.dir, 'home');
+  const ocm = join(tmp.dir, 'ocm');
+  const project = join(tmp.dir, 'project');
+  const codexHome = join(home, '.codex');
+  for (const dir of [home, ocm, project, codexHome]) await mkdir(dir, { recursive: true });
+  await writeFile(join(ocm, 'config.yaml'), 'timezone: UTC\n');
+
+  let script: ResponsesScript = () => ({ text: 'OK.' });
+  const api = await startFakeResponses((req, i) => script(req, i));
+  const proxy = await startRecordingProxy();
+  // The user's own config and hooks, which must come back byte for byte.
+  const userConfig = [
+    '# my Codex settings',
+    'model = "gpt-5.5"   # a model whose metadata Codex knows (tool search on)',
+    'model_provider = "fake"',
+    'approval_policy = "never"',
+    'sandbox_mode = "danger-full-access"',
+    'check_for_update_on_startup = false',
+    '',
+    '[model_providers.fake]',
+    'name = "fake"',
+    `base_url = "${api.url}"`,
+    'wire_api = "responses"',
+    'env_key = "FAKE_KEY"',
+    '',
+    '[features]',
+    'plugins = false',
+    '',
+    '# no usage metrics to ab.chatgpt.com',
+    '[analytics]',
+    'enabled = false',
+    '',
+    '[otel]',
+    'metrics_exporter = "none"',
+    '',
+  ].join('\n');
+  const configPath = join(codexHome, 'config.toml');
+  await writeFile(configPath, userConfig);
+  const userHooks = '{\n  "hooks": {\n    "Stop": [\n      { "hooks": [ { "type": "command", "command": "true" } ] }\n    ]\n  }\n}\n';
+  const hooksPath = join(codexHome, 'hooks.json');
+  await writeFile(hooksPath, userHooks);
+
+  const env: Record<string, string> = {
+    PATH: `${join(codexPkg.prefix, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
+    HOME: home,
+    TZ: 'UTC',
+    FAKE_KEY: 'sk-test-0000',
+    HTTPS_PROXY: proxy.url,
+    HTTP_PROXY: proxy.url,
+    NO_PROXY: '127.0.0.1,localhost',
+    // A loaded CI machine: the per-prompt lookup gets more time than the 1.5 s default.
+    OCM_HOOK_TIMEOUT_MS: '4000',
+  };
+  const ocmRun = (args: string[]) => execa(process.execPath, [CLI, ...args, '--home', ocm], { env, extendEnv: false, reject: false, timeout: 180_000, stdin: 'ignore' });
+  const codex = (prompt: string) => execa(codexBin, ['exec', '--skip-git-repo-check', '-C', project, prompt], { env, extendEnv: false, reject: false, timeout: 240_000, stdin: 'ignore' });
+  const today = localDateTime(new Date(), 'UTC').date;
+  const dayFile = join(ocm, 'memory', 'codex', `${today}.md`);
+  const afterTurnIdle = async () => waitFor('the after-turn job to finish', async () => (existsSync(join(ocm, '.ocm', 'after-turn.json')) ? undefined : true), 120_000);
+
+  try {
+    const integrated = await ocmRun(['integrate', 'codex']);
+    assert.equal(integrated.exitCode, 0, `${integrated.stdout}\n${integrated.stderr}`);
+    assert.match(integrated.stdout, /hooks trusted with the hashes Codex itself computed/);
+    assert.match(integrated.stdout, /`codex mcp list`: oc-memory enabled\./);
+    const status = await ocmRun(['integrate', 'codex', 'status']);
+    assert.doesNotMatch(status.stdout, /❌/, status.stdout);
+    assert.ok((await readFile(configPath, 'utf8')).startsWith(userConfig), 'the user\'s config.toml is kept byte for byte ahead of the oc-memory block');
+
+    // ---- Session 1: the model finds the tools, calls remember; the user's words are observed by the Stop hook.
+    script = scripted([{ name: 'remember', arguments: { text: 'The staging host is db-stage-7.' } }], 'Noted.');
+    const first = await codex('My favourite database for the billing service is PostgreSQL 16. Remember that the staging host is db-stage-7.');
+    assert.equal(first.exitCode, 0, `${first.stdout}\n${first.stderr}`);
+    assert.match(first.stdout, /Noted\./);
+    assert.match(first.stderr, /hook: SessionStart Completed/, 'Codex ran the trusted session-start hook');
+    assert.match(first.stderr, /hook: Stop Completed/, 'Codex ran the trusted Stop hook');
+    const s1 = [...api.requests];
+    assert.ok(s1.length >= 3, `session 1 made ${s1.length} requests`);
+    assert.ok((s1[0]!.body.tools ?? []).some((t: { type?: string }) => t.type === 'tool_search'), 'the first request offers tool search');
+    const found = inputItems(s1[1]!).find((x) => x.type === 'tool_search_output');
+    const namespace = (found?.tools ?? []).find((t: { name?: string }) => t.name === NAMESPACE);
+    assert.ok(namespace, `the tool search returned the ${NAMESPACE} namespace`);
+    for (const name of TOOLS) {
+      const tool = namespace.tools.find((t: { name: string }) => t.name === name);
+      assert.ok(tool, `${name} in the tools the request carries`);
+      assert.ok(String(tool.description).length > 80);
+      assert.equal(tool.parameters.type, 'object');
+    }
+    const saved = toolOutputs(s1[2]!).join('\n');
+    assert.match(saved, /Saved to memory as o-[0-9a-f]{10} \(🔴 high, fact\) in memory\/codex\//);
+    assert.match(await readFile(dayFile, 'utf8'), /- 🔴 \d\d:\d\d \[fact\] The staging host is db-stage-7\. \^o-/);
+    // No manual step: the Stop hook observes the rollout and indexes it.
+    await waitFor('the turn observed into the day file', async () => {
+      const text = await readIf(dayFile);
+      return text && /PostgreSQL 16/.test(text) ? text : undefined;
+    }, 120_000);
+    await afterTurnIdle();
+
+    // ---- Session 2: session-start and per-prompt memory; searches find session 1's fact and the remembered one.
+    const before = api.requests.length;
+    script = scripted(
+      [
+        { name: 'search_memory', arguments: { query: 'billing database' } },
+        { name: 'search_memory', arguments: { query: 'staging host' } },
+      ],
+      'You like PostgreSQL 16; staging is db-stage-7.',
+    );
+    const second = await codex('Which database do I like for the billing service?');
+    assert.equal(second.exitCode, 0, `${second.stdout}\n${second.stderr}`);
+    const s2 = api.requests.slice(before);
+    assert.ok(s2.length >= 4, `session 2 made ${s2.length} requests`);
+    const firstRaw = s2[0]!.raw;
+    assert.match(firstRaw, /<oc-memory>\\nLong-term memory from earlier conversations \(OC-Memory\)/, 'session-start context');
+    assert.match(firstRaw, /The staging host is db-stage-7/, 'active memory carries the 🔴 remembered fact');
+    assert.match(firstRaw, /<oc-memory>\\nMemories related to this prompt[^<]*PostgreSQL 16/, 'per-prompt related memories');
+    const billing = toolOutputs(s2[2]!).join('\n');
+    assert.match(billing, /memor(y|ies) for "billing database"/);
+    assert.match(billing, /PostgreSQL 16/);
+    const staging = toolOutputs(s2[3]!).at(-1)!;
+    assert.match(staging, /The staging host is db-stage-7\./);
+    assert.match(staging, /from remember codex/);
+    // The following request carries what the search returned.
+    assert.match(s2[3]!.raw, /PostgreSQL 16/);
+    await afterTurnIdle();
+
+    // ---- Nothing left loopback.
+    assert.deepEqual(proxy.attempts, []);
+    for (const r of api.requests) assert.match(r.path, /^\/v1\/responses/);
+
+    // ---- Uninstall: the user's config.toml and hooks.json come back byte for byte; Codex lists no oc-memory server.
+    const removed = await ocmRun(['integrate', 'codex', '--uninstall']);
+    assert.equal(removed.exitCode, 0, removed.stderr);
+    assert.equal(await readFile(configPath, 'utf8'), userConfig);
+    assert.equal(await readFile(hooksPath, 'utf8'), userHooks);
+    assert.match(await readFile(join(ocm, 'config.yaml'), 'utf8'), /^timezone: UTC\n/);
+    const list = await execa(codexBin, ['mcp', 'list'], { env, extendEnv: false, reject: false, timeout: 90_000, stdin: 'ignore' });
+    assert.doesNotMatch(String(list.stdout), /oc-memory/);
+  } finally {
+    await api.close();
+    await proxy.close();
+    await tmp.cleanup();
+  }
+});
