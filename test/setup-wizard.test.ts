@@ -229,6 +229,9 @@ test('wizard --reconfigure: current values are the defaults, the saved key is ke
     // ~/.claude exists here: the opt-in Claude Code step is asked, "No" by default.
     await s.waitFor(/Give Claude Code the memory too/);
     await s.keys('Enter');
+    // ~/.codex exists too: the opt-in Codex step is asked, "No" by default.
+    await s.waitFor(/Give Codex the memory too/);
+    await s.keys('Enter');
     const done = await s.waitFor(/EXIT=\d+/, { timeoutMs: 60_000 });
     assert.match(done, /EXIT=0/);
   } finally {
