@@ -278,16 +278,26 @@ export interface ClaudeCodeRecord {
   agent: string;
 }
 
-export function recordPath(paths: HomePaths): string {
-  return join(paths.machine, 'integrations', 'claude-code.json');
+/** Where an agent integration keeps what it did (to undo exactly that): <home>/.ocm/integrations/<agent>.json. */
+export function integrationRecordPath(paths: HomePaths, agent: 'claude-code' | 'codex'): string {
+  return join(paths.machine, 'integrations', `${agent}.json`);
 }
 
-export async function readRecord(paths: HomePaths): Promise<ClaudeCodeRecord | undefined> {
+export function recordPath(paths: HomePaths): string {
+  return integrationRecordPath(paths, 'claude-code');
+}
+
+/** An integration's record, or undefined when there is none (or it cannot be read). */
+export async function readIntegrationRecord<T>(path: string): Promise<T | undefined> {
   try {
-    return JSON.parse(await readFile(recordPath(paths), 'utf8')) as ClaudeCodeRecord;
+    return JSON.parse(await readFile(path, 'utf8')) as T;
   } catch {
     return undefined;
   }
+}
+
+export async function readRecord(paths: HomePaths): Promise<ClaudeCodeRecord | undefined> {
+  return readIntegrationRecord<ClaudeCodeRecord>(recordPath(paths));
 }
 
 export async function backup(path: string, text: string | undefined, now: Date): Promise<string | undefined> {

@@ -15,11 +15,11 @@ import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { MCP_SERVER_NAME } from './injected-context.js';
 
-/** `codex` on PATH, or undefined. */
-export async function findCodex(env: Record<string, string | undefined>): Promise<string | undefined> {
+/** An executable `command` on PATH (an agent's CLI: `codex`, `claude`), or undefined. */
+export async function findOnPath(command: string, env: Record<string, string | undefined>): Promise<string | undefined> {
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (!dir) continue;
-    const candidate = join(dir, 'codex');
+    const candidate = join(dir, command);
     try {
       await access(candidate, constants.X_OK);
       return candidate;

@@ -26,15 +26,17 @@
  * appended block needs none. Uninstall removes exactly that block.
  */
 import { parse as parseToml, stringify as stringifyToml } from 'smol-toml';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
   addHooks,
   backup,
   isEmptyObjectText,
+  integrationRecordPath,
   isOwnHookCommand,
   mcpServerEntry,
+  readIntegrationRecord,
   removeHooks,
   safeJson,
   writeKeepingMode,
@@ -142,15 +144,11 @@ export interface CodexRecord {
 }
 
 export function codexRecordPath(paths: HomePaths): string {
-  return join(paths.machine, 'integrations', 'codex.json');
+  return integrationRecordPath(paths, 'codex');
 }
 
 export async function readCodexRecord(paths: HomePaths): Promise<CodexRecord | undefined> {
-  try {
-    return JSON.parse(await readFile(codexRecordPath(paths), 'utf8')) as CodexRecord;
-  } catch {
-    return undefined;
-  }
+  return readIntegrationRecord<CodexRecord>(codexRecordPath(paths));
 }
 
 /** Asks Codex for its hooks (lib/codex-cli.ts listCodexHooks); undefined when `codex` is not installed. */

@@ -1,23 +1,6 @@
 /** `ocm-run integrate claude-code [status] [--print] [--uninstall]` (dispatched from integrate.ts). */
 import type { CommandContext } from '../cli-context.js';
 
-/** `claude` on PATH, or undefined. */
-async function findClaude(env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  const { access, constants } = await import('node:fs/promises');
-  const { delimiter, join } = await import('node:path');
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, 'claude');
-    try {
-      await access(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      /* next */
-    }
-  }
-  return undefined;
-}
-
 /** `claude mcp list` (it starts every server and checks it answers): how it sees oc-memory. */
 async function validateWithClaude(claude: string, env: NodeJS.ProcessEnv): Promise<{ state: 'connected' | 'failed' | 'missing'; output: string }> {
   const { execa } = await import('execa');
@@ -118,7 +101,8 @@ export async function setUpClaudeCode(options: { paths: import('../../lib/home.j
   const agent = config.sources.claude_code.agent || 'claude-code';
   const access = await configAccess(config, options.configFile, options.paths, options.env);
   const result = await i.installClaudeCodeIntegration({ paths: options.paths, runner: { node: process.execPath, cli: process.argv[1]! }, agent, perProject: options.perProject, env: options.env, config: access });
-  const claude = await findClaude(options.env);
+  const { findOnPath } = await import('../../lib/codex-cli.js');
+  const claude = await findOnPath('claude', options.env);
   let validated: Validation = 'not-installed';
   if (claude) {
     const v = await validateWithClaude(claude, options.env);

@@ -84,7 +84,7 @@ export async function setUpCodex(options: { paths: import('../../lib/home.js').H
   const { config } = await loadConfig({ file: options.configFile, envFile: options.paths.env, env: options.env });
   const agent = config.sources.codex.agent || 'codex';
   const access = await configAccess(config, options.configFile, options.paths, options.env);
-  const codex = await cli.findCodex(options.env);
+  const codex = await cli.findOnPath('codex', options.env);
   const result = await i.installCodexIntegration({
     paths: options.paths,
     runner: { node: process.execPath, cli: process.argv[1]! },

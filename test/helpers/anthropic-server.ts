@@ -32,7 +32,17 @@ export interface FakeAnthropic {
   close(): Promise<void>;
 }
 
-export function readBody(req: IncomingMessage): Promise<string> {
+/** A request's body as text and as parsed JSON ({} when none or not JSON). */
+export async function readJsonBody(req: IncomingMessage): Promise<{ raw: string; body: Record<string, any> }> {
+  const raw = await readBody(req);
+  try {
+    return { raw, body: raw ? (JSON.parse(raw) as Record<string, any>) : {} };
+  } catch {
+    return { raw, body: {} };
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -97,13 +107,7 @@ export async function startFakeAnthropic(initial: ModelScript = () => ({ text: '
   const requests: MessagesRequest[] = [];
   let messageCalls = 0;
   const server = createServer(async (req, res) => {
-    const raw = await readBody(req);
-    let body: Record<string, any> = {};
-    try {
-      body = raw ? (JSON.parse(raw) as Record<string, any>) : {};
-    } catch {
-      /* recorded as is */
-    }
+    const { raw, body } = await readJsonBody(req);
     const request: MessagesRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, raw };
     requests.push(request);
     const path = (req.url ?? '').split('?')[0];

@@ -8,7 +8,7 @@
  * answers in its next request.
  */
 import { createServer } from 'node:http';
-import { closeServer, listen, readBody } from './anthropic-server.js';
+import { closeServer, listen, readJsonBody } from './anthropic-server.js';
 
 export interface ResponsesRequest {
   method: string;
@@ -48,13 +48,7 @@ export async function startFakeResponses(initial: ResponsesScript = () => ({ tex
   const requests: ResponsesRequest[] = [];
   let calls = 0;
   const server = createServer(async (req, res) => {
-    const raw = await readBody(req);
-    let body: Record<string, any> = {};
-    try {
-      body = raw ? (JSON.parse(raw) as Record<string, any>) : {};
-    } catch {
-      /* recorded as is */
-    }
+    const { raw, body } = await readJsonBody(req);
     const request: ResponsesRequest = { method: req.method ?? '', path: req.url ?? '', body, raw };
     requests.push(request);
     if (req.method !== 'POST' || !(req.url ?? '').split('?')[0]!.endsWith('/responses')) {
