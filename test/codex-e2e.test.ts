@@ -149,7 +149,7 @@ test('Codex (real CLI): integrate, MCP tools through tool search, remember and s
     assert.ok(withTools > 0, `the tool search returned the ${NAMESPACE} namespace\n${first.stderr.slice(-1500)}`);
     const namespace = memoryNamespace(s1[withTools]!)!;
     for (const name of TOOLS) {
-      const tool = namespace.tools.find((t: { name: string }) => t.name === name);
+      const tool = namespace.tools.find((t) => t.name === name);
       assert.ok(tool, `${name} in the tools the request carries`);
       assert.ok(String(tool.description).length > 80);
       assert.equal(tool.parameters.type, 'object');
