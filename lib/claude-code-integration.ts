@@ -279,7 +279,7 @@ export interface ClaudeCodeRecord {
 }
 
 /** Where an agent integration keeps what it did (to undo exactly that): <home>/.ocm/integrations/<agent>.json. */
-export function integrationRecordPath(paths: HomePaths, agent: 'claude-code' | 'codex'): string {
+export function integrationRecordPath(paths: HomePaths, agent: 'claude-code' | 'codex' | 'pi'): string {
   return join(paths.machine, 'integrations', `${agent}.json`);
 }
 

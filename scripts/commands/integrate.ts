@@ -3,7 +3,7 @@ import { OcmError } from '../../lib/errors.js';
 
 export const command: CommandSpec = {
   name: 'integrate [target] [action]',
-  description: 'Hook OC-Memory into OpenClaw (memory folders in openclaw.json + the OC-Memory plugin), Claude Code or Codex (MCP server + hooks; `integrate claude-code status`, `integrate codex status`); --uninstall reverses it',
+  description: 'Hook OC-Memory into OpenClaw (memory folders in openclaw.json + the OC-Memory plugin), Claude Code or Codex (MCP server + hooks), pi (an extension with the same tools and hooks; `integrate claude-code status`, `integrate codex status`); --uninstall reverses it',
   options: [
     ['--print', 'Only print the settings and where the plugin goes; change nothing'],
     ['--uninstall', 'Remove the settings and the plugin again'],
@@ -14,8 +14,9 @@ export const command: CommandSpec = {
   async run(ctx, args, options) {
     const target = (args[0] as string | undefined) ?? 'openclaw';
     if (target === 'claude-code') return (await import('./integrate-claude-code.js')).runClaudeCodeIntegration(ctx, args[1] as string | undefined, options);
+    if (target === 'pi') return (await import('./integrate-pi.js')).runPiIntegration(ctx, args[1] as string | undefined, options);
     if (target === 'codex') return (await import('./integrate-codex.js')).runCodexIntegration(ctx, args[1] as string | undefined, options);
-    if (target !== 'openclaw') throw new OcmError('BAD_INPUT', `Unknown integration "${target}".`, { hint: 'Use `ocm-run integrate openclaw`, `ocm-run integrate claude-code` or `ocm-run integrate codex`.' });
+    if (target !== 'openclaw') throw new OcmError('BAD_INPUT', `Unknown integration "${target}".`, { hint: 'Use `ocm-run integrate openclaw`, `ocm-run integrate claude-code`, `ocm-run integrate codex` or `ocm-run integrate pi`.' });
     const keys = options.keys === undefined ? 'auto' : String(options.keys);
     if (!['auto', 'both', 'current', 'legacy'].includes(keys)) throw new OcmError('BAD_INPUT', `--keys must be auto, current, legacy or both (got ${keys}).`);
     const i = await import('../../lib/openclaw-integration.js');

@@ -1,0 +1,45 @@
+/** `ocm-run integrate pi [--print] [--uninstall]` (dispatched from integrate.ts). */
+import type { CommandContext } from '../cli-context.js';
+import { configAccess } from './integrate-claude-code.js';
+
+export async function runPiIntegration(ctx: CommandContext, action: string | undefined, options: Record<string, unknown>): Promise<number | void> {
+  const { OcmError } = await import('../../lib/errors.js');
+  const i = await import('../../lib/pi-integration.js');
+  const { config } = await ctx.config();
+  const base = { paths: ctx.paths, runner: { node: process.execPath, cli: process.argv[1]! }, agent: 'pi' };
+  if (action === 'status') {
+    const { exists } = await import('../../lib/home.js');
+    const { join } = await import('node:path');
+    const { extensionDir } = i.locatePi(ctx.env);
+    const installed = await exists(join(extensionDir, 'oc-memory.json'));
+    if (ctx.json) ctx.out(JSON.stringify({ extensionDir, installed, sourceEnabled: config.sources.pi.enabled }));
+    else ctx.out([`pi integration for ${ctx.paths.root}:`, `  ${installed ? '✅' : '❌'} extension in ${extensionDir}`, `  ${config.sources.pi.enabled ? '✅' : '❌'} pi transcripts observed (sources.pi.enabled)`].join('\n'));
+    return;
+  }
+  if (action !== undefined) throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate pi.`, { hint: 'Use `ocm-run integrate pi`, `… status`, `… --print` or `… --uninstall`.' });
+  if (options.print) {
+    const { extensionDir } = i.locatePi(ctx.env);
+    const { packagePath } = await import('../../lib/package-root.js');
+    ctx.out(
+      [
+        `Copy ${packagePath('templates', 'pi-extension', 'index.ts')} to ${extensionDir}/index.ts and write ${extensionDir}/oc-memory.json:`,
+        '',
+        JSON.stringify(i.piExtensionSettings(base), null, 2),
+        '',
+        'and turn on the transcript source: ocm-run config set sources.pi.enabled true',
+        '(`ocm-run integrate pi` does all of this for you.)',
+      ].join('\n'),
+    );
+    return;
+  }
+  const access = await configAccess(config, ctx.configFile, ctx.paths, ctx.env);
+  if (options.uninstall) {
+    const r = await i.uninstallPiIntegration({ paths: ctx.paths, env: ctx.env, config: access });
+    if (ctx.json) ctx.out(JSON.stringify({ ok: true, ...r }));
+    else ctx.out(r.changes.length ? ['Took OC-Memory out of pi:', ...r.changes.map((c) => `  ${c}`)].join('\n') : 'Nothing of OC-Memory was found in pi; nothing to do.');
+    return;
+  }
+  const r = await i.installPiIntegration({ ...base, env: ctx.env, config: access });
+  if (ctx.json) ctx.out(JSON.stringify({ ok: true, ...r }));
+  else ctx.out([`pi integration for ${ctx.paths.root} (memory of agent "pi"):`, ...r.changes.map((c) => `  ${c}`), 'New pi sessions get it. Undo with: ocm-run integrate pi --uninstall'].join('\n'));
+}

@@ -1,0 +1,95 @@
+/**
+ * OC-Memory for pi (installed by `ocm-run integrate pi`; removed by
+ * `ocm-run integrate pi --uninstall`). pi has no MCP client, so this
+ * extension is one: it starts `ocm-run mcp` (the same server Claude Code and
+ * Codex use) and registers its tools (search_memory, get_memory, remember,
+ * active_memory) with pi.registerTool; before each prompt it runs OC-Memory's
+ * own hook command (`ocm-run hook session-start` on the first prompt of a
+ * session, `ocm-run hook prompt` on each) and hands pi the context it prints;
+ * after each prompt (agent_end) and at session_shutdown it runs `ocm-run hook
+ * after-turn`, which starts observe + index in the background.
+ * Settings come from oc-memory.json beside this file.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+interface Settings {
+  node: string;
+  cli: string;
+  home: string;
+  agent: string;
+  /** The MCP SDK's client modules, from OC-Memory's own dependencies. */
+  sdkClient: string;
+  sdkStdio: string;
+}
+
+const settings = JSON.parse(readFileSync(join(__dirname, 'oc-memory.json'), 'utf8')) as Settings;
+
+/** Run `ocm-run hook <kind>` with the event on stdin; its stdout (never throws, bounded). */
+function runHook(kind: string, input: Record<string, unknown>, timeoutMs: number): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn(settings.node, [settings.cli, 'hook', kind, '--agent', settings.agent, '--home', settings.home], { stdio: ['pipe', 'pipe', 'ignore'] });
+    let out = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    child.on('error', () => resolve(''));
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve(out);
+    });
+    child.stdin.end(JSON.stringify(input));
+  });
+}
+
+function additionalContext(output: string): string | undefined {
+  try {
+    const text = JSON.parse(output)?.hookSpecificOutput?.additionalContext;
+    return typeof text === 'string' && text ? text : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export default async function ocMemory(pi: any) {
+  const { Client } = await import(pathToFileURL(settings.sdkClient).href);
+  const { StdioClientTransport } = await import(pathToFileURL(settings.sdkStdio).href);
+  const client = new Client({ name: 'oc-memory-pi', version: '1' });
+  await client.connect(new StdioClientTransport({ command: settings.node, args: [settings.cli, 'mcp', '--home', settings.home, '--agent', settings.agent], stderr: 'ignore' }));
+  const { tools } = await client.listTools();
+  for (const tool of tools) {
+    pi.registerTool({
+      name: tool.name,
+      label: tool.name,
+      description: tool.description ?? tool.name,
+      parameters: tool.inputSchema,
+      async execute(_id: string, params: Record<string, unknown>) {
+        const result = await client.callTool({ name: tool.name, arguments: params });
+        const text = (result.content ?? []).map((c: { text?: string }) => c.text ?? '').join('\n');
+        return { content: [{ type: 'text', text: result.isError ? `Error: ${text}` : text }], details: {} };
+      },
+    });
+  }
+
+  let started = false;
+  pi.on('before_agent_start', async (event: { prompt?: string }, ctx: { cwd?: string }) => {
+    const parts: string[] = [];
+    if (!started) {
+      started = true;
+      const context = additionalContext(await runHook('session-start', { cwd: ctx?.cwd }, 10_000));
+      if (context) parts.push(context);
+    }
+    const related = additionalContext(await runHook('prompt', { prompt: event.prompt ?? '', cwd: ctx?.cwd }, 5_000));
+    if (related) parts.push(related);
+    if (parts.length === 0) return undefined;
+    return { message: { customType: 'oc-memory', content: parts.join('\n\n'), display: false } };
+  });
+  pi.on('agent_end', async () => {
+    await runHook('after-turn', {}, 10_000);
+  });
+  pi.on('session_shutdown', async () => {
+    await runHook('after-turn', {}, 10_000);
+    await client.close().catch(() => undefined);
+  });
+}
