@@ -204,7 +204,8 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
 
     test('a heartbeat wake produces no observation and no injection', todo('heartbeat'), async () => {
       const since = s.provider.requests.length;
-      const wake = await runOpenClaw(s.sandbox, ['system', 'event', '--text', 'Nightly build status changed.', '--mode', 'now', '--json'], { timeoutMs: 120_000 });
+      // --expect-final: back when the heartbeat run has finished, so the next step finds the gateway idle.
+      const wake = await runOpenClaw(s.sandbox, ['system', 'event', '--text', 'Nightly build status changed.', '--mode', 'now', '--json', '--expect-final', '--timeout', String(TURN_MS)], { timeoutMs: TURN_MS + 30_000 });
       assert.equal(wake.code, 0, wake.stdout + wake.stderr);
       const heartbeat = await waitFor('the heartbeat request at the model', () => s.provider.requests.slice(since).find(isHeartbeatRequest), { timeoutMs: TURN_MS, everyMs: 500 });
       assert.equal(injectedMemory(heartbeat), '', `no memory lookup on a heartbeat:\n${injectedMemory(heartbeat)}`);
@@ -217,9 +218,9 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
     test('an alert sent with ocm-run alerts test produces no observation and no injection', todo('alerts'), async () => {
       const since = s.provider.requests.length;
       // alerts.ts gives the hook endpoint 5 s; a gateway still busy with the heartbeat on a loaded
-      // machine can take longer to accept it: a timed-out send is tried again, at most three times.
+      // machine can take longer to accept it: a timed-out send is tried again, at most four times.
       let sent = await runCli(['alerts', 'test', '--home', s.memoryHome], { env: s.sandbox.env, timeoutMs: 120_000 });
-      for (let attempt = 1; attempt < 3 && sent.code !== 0 && /aborted due to timeout/.test(sent.stdout + sent.stderr); attempt++) {
+      for (let attempt = 1; attempt < 4 && sent.code !== 0 && /aborted due to timeout/.test(sent.stdout + sent.stderr); attempt++) {
         sent = await runCli(['alerts', 'test', '--home', s.memoryHome], { env: s.sandbox.env, timeoutMs: 120_000 });
       }
       assert.equal(sent.code, 0, sent.stdout + sent.stderr);
