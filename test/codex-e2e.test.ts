@@ -23,15 +23,12 @@ import { startRecordingProxy } from './helpers/anthropic-server.js';
 import { startFakeResponses, type ResponsesReply, type ResponsesRequest, type ResponsesScript } from './helpers/responses-server.js';
 import { CLI, tempDir } from './helpers/cli.js';
 import { waitFor } from './helpers/wait.js';
+import { REMEMBER_CALLS, SEARCH_CALLS, SESSION_ONE_PROMPT, SESSION_TWO_ANSWER, SESSION_TWO_PROMPT, assertRecalled, assertRememberedAndObserved } from './helpers/memory-scenario.js';
 import { localDateTime } from '../lib/time-zone.js';
 
 const CODEX_VERSION = '0.169.0';
 const NAMESPACE = 'mcp__oc_memory';
 const TOOLS = ['search_memory', 'get_memory', 'remember', 'active_memory'];
-
-async function readIf(path: string): Promise<string | undefined> {
-  return readFile(path, 'utf8').catch(() => undefined);
-}
 
 const inputItems = (r: ResponsesRequest): Array<Record<string, any>> => (Array.isArray(r.body.input) ? r.body.input : []);
 
@@ -136,8 +133,8 @@ test('Codex (real CLI): integrate, MCP tools through tool search, remember and s
     assert.ok((await readFile(configPath, 'utf8')).startsWith(userConfig), 'the user\'s config.toml is kept byte for byte ahead of the oc-memory block');
 
     // ---- Session 1: the model finds the tools, calls remember; the user's words are observed by the Stop hook.
-    script = scripted([{ name: 'remember', arguments: { text: 'The staging host is db-stage-7.' } }], 'Noted.');
-    const first = await codex('My favourite database for the billing service is PostgreSQL 16. Remember that the staging host is db-stage-7.');
+    script = scripted(REMEMBER_CALLS, 'Noted.');
+    const first = await codex(SESSION_ONE_PROMPT);
     assert.equal(first.exitCode, 0, `${first.stdout}\n${first.stderr}`);
     assert.match(first.stdout, /Noted\./);
     assert.match(first.stderr, /hook: SessionStart Completed/, 'Codex ran the trusted session-start hook');
@@ -154,43 +151,24 @@ test('Codex (real CLI): integrate, MCP tools through tool search, remember and s
       assert.ok(String(tool.description).length > 80);
       assert.equal(tool.parameters.type, 'object');
     }
-    const saved = toolOutputs(s1[withTools + 1]!).join('\n');
-    assert.match(saved, /Saved to memory as o-[0-9a-f]{10} \(🔴 high, fact\) in memory\/codex\//);
-    assert.match(await readFile(dayFile, 'utf8'), /- 🔴 \d\d:\d\d \[fact\] The staging host is db-stage-7\. \^o-/);
     // No manual step: the Stop hook observes the rollout and indexes it.
-    await waitFor('the turn observed into the day file', async () => {
-      const text = await readIf(dayFile);
-      return text && /PostgreSQL 16/.test(text) ? text : undefined;
-    }, 120_000);
-    await afterTurnIdle();
+    await assertRememberedAndObserved({ saved: toolOutputs(s1[withTools + 1]!).join('\n'), dayFile, agent: 'codex', afterTurnIdle });
 
     // ---- Session 2: session-start and per-prompt memory; searches find session 1's fact and the remembered one.
     const before = api.requests.length;
-    script = scripted(
-      [
-        { name: 'search_memory', arguments: { query: 'billing database' } },
-        { name: 'search_memory', arguments: { query: 'staging host' } },
-      ],
-      'You like PostgreSQL 16; staging is db-stage-7.',
-    );
-    const second = await codex('Which database do I like for the billing service?');
+    script = scripted(SEARCH_CALLS, SESSION_TWO_ANSWER);
+    const second = await codex(SESSION_TWO_PROMPT);
     assert.equal(second.exitCode, 0, `${second.stdout}\n${second.stderr}`);
     const s2 = api.requests.slice(before);
     assert.ok(s2.length >= 4, `session 2 made ${s2.length} requests`);
-    const firstRaw = s2[0]!.raw;
-    assert.match(firstRaw, /<oc-memory>\\nLong-term memory from earlier conversations \(OC-Memory\)/, 'session-start context');
-    assert.match(firstRaw, /The staging host is db-stage-7/, 'active memory carries the 🔴 remembered fact');
-    assert.match(firstRaw, /<oc-memory>\\nMemories related to this prompt[^<]*PostgreSQL 16/, 'per-prompt related memories');
-    const withOutputs = (n: number) => s2.find((r) => toolOutputs(r).length === n);
-    assert.ok(withOutputs(1) && withOutputs(2), 'both searches were answered');
-    const billing = toolOutputs(withOutputs(1)!).join('\n');
-    assert.match(billing, /memor(y|ies) for "billing database"/);
-    assert.match(billing, /PostgreSQL 16/);
-    const staging = toolOutputs(withOutputs(2)!).at(-1)!;
-    assert.match(staging, /The staging host is db-stage-7\./);
-    assert.match(staging, /from remember codex/);
-    // The following request carries what the search returned.
-    assert.match(withOutputs(2)!.raw, /PostgreSQL 16/);
+    assertRecalled({
+      firstRaw: s2[0]!.raw,
+      afterOutputs: (n) => {
+        const r = s2.find((x) => toolOutputs(x).length === n);
+        return r && { outputs: toolOutputs(r), raw: r.raw };
+      },
+      agent: 'codex',
+    });
     await afterTurnIdle();
 
     // ---- Nothing left loopback.

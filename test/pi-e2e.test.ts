@@ -17,14 +17,11 @@ import { startRecordingProxy } from './helpers/anthropic-server.js';
 import { startFakeChatCompletions, type ChatReply, type ChatRequest, type ChatScript } from './helpers/chat-completions-server.js';
 import { CLI, tempDir } from './helpers/cli.js';
 import { waitFor } from './helpers/wait.js';
+import { REMEMBER_CALLS, SEARCH_CALLS, SESSION_ONE_PROMPT, SESSION_TWO_ANSWER, SESSION_TWO_PROMPT, assertRecalled, assertRememberedAndObserved } from './helpers/memory-scenario.js';
 import { localDateTime } from '../lib/time-zone.js';
 
 const PI_VERSION = '0.73.1';
 const TOOLS = ['search_memory', 'get_memory', 'remember', 'active_memory'];
-
-async function readIf(path: string): Promise<string | undefined> {
-  return readFile(path, 'utf8').catch(() => undefined);
-}
 
 const messages = (r: ChatRequest): Array<Record<string, any>> => (Array.isArray(r.body.messages) ? r.body.messages : []);
 const toolOutputs = (r: ChatRequest): string[] => messages(r).filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
@@ -76,8 +73,8 @@ test('pi (real CLI): integrate, the memory tools in the request, remember and se
     assert.doesNotMatch(status.stdout, /❌/, status.stdout);
 
     // ---- Session 1: remember; the user's words are observed after the turn.
-    script = scripted([{ name: 'remember', arguments: { text: 'The staging host is db-stage-7.' } }], 'Noted.');
-    const first = await pi('My favourite database for the billing service is PostgreSQL 16. Remember that the staging host is db-stage-7.');
+    script = scripted(REMEMBER_CALLS, 'Noted.');
+    const first = await pi(SESSION_ONE_PROMPT);
     assert.equal(first.exitCode, 0, `${first.stdout}\n${first.stderr}`);
     assert.match(first.stdout, /Noted\./);
     const s1 = [...api.requests];
@@ -88,34 +85,23 @@ test('pi (real CLI): integrate, the memory tools in the request, remember and se
       assert.ok(String(tool.function.description).length > 80);
       assert.equal(tool.function.parameters.type, 'object');
     }
-    assert.match(toolOutputs(s1[1]!).join('\n'), /Saved to memory as o-[0-9a-f]{10} \(🔴 high, fact\) in memory\/pi\//);
-    assert.match(await readFile(dayFile, 'utf8'), /- 🔴 \d\d:\d\d \[fact\] The staging host is db-stage-7\. \^o-/);
-    await waitFor('the turn observed into the day file', async () => {
-      const text = await readIf(dayFile);
-      return text && /PostgreSQL 16/.test(text) ? text : undefined;
-    }, 120_000);
-    await afterTurnIdle();
+    await assertRememberedAndObserved({ saved: toolOutputs(s1[1]!).join('\n'), dayFile, agent: 'pi', afterTurnIdle });
 
     // ---- Session 2: session-start and per-prompt memory; searches find both facts.
     const before = api.requests.length;
-    script = scripted(
-      [
-        { name: 'search_memory', arguments: { query: 'billing database' } },
-        { name: 'search_memory', arguments: { query: 'staging host' } },
-      ],
-      'You like PostgreSQL 16; staging is db-stage-7.',
-    );
-    const second = await pi('Which database do I like for the billing service?');
+    script = scripted(SEARCH_CALLS, SESSION_TWO_ANSWER);
+    const second = await pi(SESSION_TWO_PROMPT);
     assert.equal(second.exitCode, 0, `${second.stdout}\n${second.stderr}`);
     const s2 = api.requests.slice(before);
     assert.ok(s2.length >= 3, `session 2 made ${s2.length} requests`);
-    assert.match(s2[0]!.raw, /<oc-memory>\\nLong-term memory from earlier conversations \(OC-Memory\)/, 'session-start context');
-    assert.match(s2[0]!.raw, /The staging host is db-stage-7/, 'active memory carries the 🔴 remembered fact');
-    assert.match(s2[0]!.raw, /<oc-memory>\\nMemories related to this prompt[^<]*PostgreSQL 16/, 'per-prompt related memories');
-    const withOutputs = (n: number) => s2.find((r) => toolOutputs(r).length === n);
-    assert.match(toolOutputs(withOutputs(1)!).join('\n'), /PostgreSQL 16/);
-    assert.match(toolOutputs(withOutputs(2)!).at(-1)!, /The staging host is db-stage-7\./);
-    assert.match(withOutputs(2)!.raw, /PostgreSQL 16/, 'the following request carries what the search returned');
+    assertRecalled({
+      firstRaw: s2[0]!.raw,
+      afterOutputs: (n) => {
+        const r = s2.find((x) => toolOutputs(x).length === n);
+        return r && { outputs: toolOutputs(r), raw: r.raw };
+      },
+      agent: 'pi',
+    });
     await afterTurnIdle();
 
     assert.deepEqual(proxy.attempts, []);
