@@ -21,7 +21,9 @@ import { REMEMBER_CALLS, SEARCH_CALLS, SESSION_ONE_PROMPT, SESSION_TWO_ANSWER, S
 import { localDateTime } from '../lib/time-zone.js';
 
 const PI_VERSION = '0.73.1';
-const TOOLS = ['search_memory', 'get_memory', 'remember', 'active_memory'];
+/** The server's tools as the extension names them for pi (the prefix OC-Memory's readers know as their own). */
+const TOOLS = ['oc_memory_search', 'oc_memory_get', 'oc_memory_remember', 'oc_memory_active'];
+const piName = (serverName: string) => `oc_memory_${serverName.replace(/_memory$/, '')}`;
 
 const messages = (r: ChatRequest): Array<Record<string, any>> => (Array.isArray(r.body.messages) ? r.body.messages : []);
 const toolOutputs = (r: ChatRequest): string[] => messages(r).filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
@@ -29,7 +31,7 @@ const toolOutputs = (r: ChatRequest): string[] => messages(r).filter((m) => m.ro
 function scripted(calls: Array<{ name: string; arguments: Record<string, unknown> }>, finalText: string): ChatScript {
   return (req): ChatReply => {
     const next = calls[toolOutputs(req).length];
-    return next ? { toolCall: next } : { text: finalText };
+    return next ? { toolCall: { name: piName(next.name), arguments: next.arguments } } : { text: finalText };
   };
 }
 

@@ -2,8 +2,8 @@
  * OC-Memory for pi (installed by `ocm-run integrate pi`; removed by
  * `ocm-run integrate pi --uninstall`). pi has no MCP client, so this
  * extension is one: it starts `ocm-run mcp` (the same server Claude Code and
- * Codex use) and registers its tools (search_memory, get_memory, remember,
- * active_memory) with pi.registerTool; before each prompt it runs OC-Memory's
+ * Codex use) and registers its tools with pi.registerTool as oc_memory_search,
+ * oc_memory_get, oc_memory_remember and oc_memory_active; before each prompt it runs OC-Memory's
  * own hook command (`ocm-run hook session-start` on the first prompt of a
  * session, `ocm-run hook prompt` on each) and hands pi the context it prints;
  * after each prompt (agent_end) and at session_shutdown it runs `ocm-run hook
@@ -59,9 +59,11 @@ export default async function ocMemory(pi: any) {
   await client.connect(new StdioClientTransport({ command: settings.node, args: [settings.cli, 'mcp', '--home', settings.home, '--agent', settings.agent], stderr: 'ignore' }));
   const { tools } = await client.listTools();
   for (const tool of tools) {
+    // oc_memory_search, oc_memory_remember…: the prefix by which OC-Memory's transcript readers know their own tools (lib/injected-context.ts), so a recalled memory is never observed again as a new fact.
+    const name = `oc_memory_${tool.name.replace(/_memory$/, '')}`;
     pi.registerTool({
-      name: tool.name,
-      label: tool.name,
+      name,
+      label: name,
       description: tool.description ?? tool.name,
       parameters: tool.inputSchema,
       async execute(_id: string, params: Record<string, unknown>) {
