@@ -12,8 +12,15 @@ import { runCli } from './helpers/cli.js';
 import { tempHome, writeDay } from './search-fixtures.js';
 import { localDateTime } from '../lib/time-zone.js';
 
+/**
+ * The prompt hook gives up on its lookup after 1.5 s by default and adds
+ * nothing (a slow lookup never blocks the prompt). None of these tests is about
+ * that limit, so they give the lookup a minute: on a loaded machine a cut-off
+ * lookup would print '' and read as "nothing related".
+ */
+const GENEROUS_LOOKUP_MS = '60000';
 const hook = (home: string, event: string, input: unknown, extra: string[] = [], env: Record<string, string> = {}) =>
-  runCli(['hook', event, '--home', home, '--agent', 'claude-code', ...extra], { input: typeof input === 'string' ? input : JSON.stringify(input), env: { HOME: home, ...env } });
+  runCli(['hook', event, '--home', home, '--agent', 'claude-code', ...extra], { input: typeof input === 'string' ? input : JSON.stringify(input), env: { HOME: home, OCM_HOOK_TIMEOUT_MS: GENEROUS_LOOKUP_MS, ...env } });
 
 
 test('hook session-start: the active memory as additionalContext in the marker, nothing when there is none', async () => {
