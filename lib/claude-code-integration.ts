@@ -89,10 +89,19 @@ export function hookCommand(options: ClaudeCodeOptions, kind: HookKind): string 
   return words.map(shellWord).join(' ');
 }
 
-export function mcpServerEntry(options: ClaudeCodeOptions): { type: 'stdio'; command: string; args: string[]; env: Record<string, string> } {
+/**
+ * The server entry. `alwaysLoad: true`: Claude Code (2.1.332) connects MCP
+ * servers in the background and sends the first request without the tools of
+ * one not connected yet — on a busy machine `ocm-run mcp` (a Node process
+ * loading the MCP SDK) takes seconds to answer `initialize`, and the first
+ * turn had no memory tools. An `alwaysLoad` server is waited for before the
+ * first request (within Claude Code's MCP_TIMEOUT) and its tools are never
+ * deferred. docs/running.md, "Claude Code".
+ */
+export function mcpServerEntry(options: ClaudeCodeOptions): { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; alwaysLoad: true } {
   const args = [options.runner.cli, 'mcp', '--home', options.paths.root, '--agent', options.agent];
   if (options.perProject) args.push('--per-project');
-  return { type: 'stdio', command: options.runner.node, args, env: {} };
+  return { type: 'stdio', command: options.runner.node, args, env: {}, alwaysLoad: true };
 }
 
 /** Is this hook command one of OC-Memory's (any home)? */

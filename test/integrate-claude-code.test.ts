@@ -49,8 +49,9 @@ test('integrate claude-code: hooks, permission and MCP server added keeping the 
       assert.match(ours.command, new RegExp(` hook ${kind} --agent claude-code --home ${ocm.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`));
       assert.ok(ours.timeout > 0 && ours.timeout <= 10);
     }
-    const claudeJson = JSON.parse(await readFile(claudeJsonPath, 'utf8')) as { mcpServers: Record<string, { type: string; command: string; args: string[] }> };
+    const claudeJson = JSON.parse(await readFile(claudeJsonPath, 'utf8')) as { mcpServers: Record<string, { type: string; command: string; args: string[]; alwaysLoad?: boolean }> };
     assert.equal(claudeJson.mcpServers['oc-memory']!.command, process.execPath);
+    assert.equal(claudeJson.mcpServers['oc-memory']!.alwaysLoad, true, 'connected before the first request, not in the background');
     assert.deepEqual(claudeJson.mcpServers['oc-memory']!.args.slice(1), ['mcp', '--home', ocm, '--agent', 'claude-code']);
     const backups = (await readdir(dirname(settingsPath))).filter((f) => f.startsWith('settings.json.oc-memory-backup-'));
     assert.equal(backups.length, 1);
