@@ -132,6 +132,23 @@ export function describeError(error: unknown): { message: string; hint?: string;
   if (error instanceof OcmError) {
     return { message: error.message, ...(error.hint ? { hint: error.hint } : {}), code: error.code };
   }
+  if (isModuleLoadSyntaxError(error)) {
+    return {
+      message: `one of OC-Memory's program files could not be loaded (${error.message}): a JavaScript file of its installation is incomplete or damaged.`,
+      hint: 'If an install, update or build of oc-memory is running, let it finish and run the command again; otherwise reinstall oc-memory. `node --check <file>` on the .js files of its dist/ folder names the broken one.',
+      code: 'INTERNAL',
+    };
+  }
   if (error instanceof Error) return { message: error.message, code: 'INTERNAL' };
   return { message: String(error), code: 'INTERNAL' };
+}
+
+/**
+ * A SyntaxError raised by Node's module loader while compiling one of our
+ * modules (a file cut short while npm or a build rewrites it), not by a parser
+ * of data: on its own its text ("Invalid or unexpected token") says nothing to
+ * a user, and Node 20 keeps the file's name out of the error object.
+ */
+function isModuleLoadSyntaxError(error: unknown): error is SyntaxError {
+  return error instanceof SyntaxError && /\(node:internal\/modules\//.test(error.stack ?? '');
 }

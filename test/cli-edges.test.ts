@@ -78,3 +78,27 @@ test('the setup review says "key checked" only when the provider accepted the ke
   assert.doesNotMatch(reviewKeyNote(state({ keyCheck: 'refused' })), /key checked/);
   assert.doesNotMatch(reviewKeyNote(state({})), /key checked/);
 });
+
+test('a program file cut short (an install or build rewriting it) is reported as a damaged installation, not a bare "Invalid or unexpected token"', async () => {
+  const { dir, cleanup } = await tempDir('ocm-damaged-install-');
+  try {
+    // A copy of the built package whose search module ends in the middle of a string, as a file does while npm or tsc writes it.
+    const { cp, symlink } = await import('node:fs/promises');
+    const { dirname, join } = await import('node:path');
+    const root = dirname(dirname(dirname(CLI)));
+    const pkg = join(dir, 'pkg');
+    for (const part of ['package.json', 'dist', 'templates', 'prompts']) await cp(join(root, part), join(pkg, part), { recursive: true });
+    await symlink(join(root, 'node_modules'), join(pkg, 'node_modules'));
+    const module = join(pkg, 'dist', 'lib', 'search', 'search.js');
+    const text = await readFile(module, 'utf8');
+    await writeFile(module, text.slice(0, text.indexOf("'", text.indexOf('export ')) + 4));
+    const { paths } = await home(join(dir, 'h'), 3);
+    const { execa } = await import('execa');
+    const r = await execa(process.execPath, [join(pkg, 'dist', 'scripts', 'cli.js'), 'search', 'budget', '--home', paths.root], { reject: false, timeout: 120_000, stdin: 'ignore', env: { CI: '1' } });
+    assert.equal(r.exitCode, 1, r.stderr);
+    assert.match(r.stderr, /one of OC-Memory's program files could not be loaded \(Invalid or unexpected token\)/);
+    assert.match(r.stderr, /reinstall oc-memory/);
+  } finally {
+    await cleanup();
+  }
+});
