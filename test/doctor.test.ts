@@ -23,9 +23,12 @@ interface Check {
 
 async function doctor(home: string, env: Record<string, string>, extra: string[] = []) {
   const r = await runCli(['doctor', '--json', '--home', home, ...extra], { env });
-  const parsed = JSON.parse(r.stdout) as { ok: boolean; checks: Check[] };
-  const by = (id: string) => parsed.checks.find((c) => c.id === id);
-  return { code: r.code, ...parsed, by };
+  const parsed = JSON.parse(r.stdout) as { ok: boolean; checks?: Check[]; error?: { message: string } };
+  // doctor reports every finding as a check; an error object means the command itself failed.
+  if (!Array.isArray(parsed.checks)) throw new Error(`doctor failed (exit ${r.code}): ${r.stdout} ${r.stderr}`);
+  const checks = parsed.checks;
+  const by = (id: string) => checks.find((c) => c.id === id);
+  return { code: r.code, ok: parsed.ok, checks, by };
 }
 
 async function openClawFixture(dir: string): Promise<string> {
