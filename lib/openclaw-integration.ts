@@ -30,7 +30,7 @@ import { dirname, join } from 'node:path';
 import { JsonArrayNode, JsonObjectNode, JsonParser } from '@croct/json5-parser';
 import { writeFileAtomic } from './atomic-file.js';
 import { ConfigError, OcmError, fromSystemError } from './errors.js';
-import { exists, type HomePaths } from './home.js';
+import { agentSlug, DEFAULT_AGENT, exists, type HomePaths } from './home.js';
 import { installPluginWithOpenClaw, openClawVersion, parseOpenClawVersion, validateOpenClawConfig, versionBefore, type OpenClawCliOptions, type OpenClawVersion } from './openclaw-cli.js';
 import { openClawConfigPath } from './openclaw-config.js';
 import { packagePath } from './package-root.js';
@@ -168,31 +168,99 @@ function setDeep(root: JsonObjectNode, path: string[], value: JsonValue, file: s
   return existed ? undefined : path.slice(0, i + 1);
 }
 
+/** The node at `path`; a numeric key indexes a list (`agents.list.1`). */
 function getAt(root: JsonObjectNode, path: string[]): unknown {
   let node: unknown = root;
   for (const key of path) {
+    if (node instanceof JsonArrayNode && /^\d+$/.test(key)) {
+      node = node.elements[Number(key)];
+      if (node === undefined) return undefined;
+      continue;
+    }
     if (!(node instanceof JsonObjectNode) || !node.has(key)) return undefined;
     node = node.get(key);
   }
   return node;
 }
 
-function addFolders(root: JsonObjectNode, path: string[], folders: string[], file: string, result: EditResult): void {
+/**
+ * One entry of OpenClaw's extraPaths: a folder or file, or (2026.9 only) a
+ * folder with a glob its files must match relative to it
+ * (normalizeConfiguredMemoryExtraPaths / matchesExtraMemoryPathEntry in
+ * OpenClaw's memory host; 2026.2 takes plain strings only).
+ */
+export type ExtraPath = string | { path: string; pattern: string };
+const extraPathKey = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+const describeExtraPath = (value: ExtraPath): string => (typeof value === 'string' ? value : `${value.path} (${value.pattern})`);
+
+/** Per-agent extra-paths keys, below an agent's entry: 2026.9 `memory.search`, 2026.2 `memorySearch`. */
+const AGENT_CURRENT_KEY = ['memory', 'search', 'extraPaths'];
+const AGENT_LEGACY_KEY = ['memorySearch', 'extraPaths'];
+
+/**
+ * What one OpenClaw agent should search of OC-Memory's folders (`roots`:
+ * memory/ and reflections/). Agent main's files lie at a root's top, every
+ * other agent's in <root>/<agentSlug> (lib/home.ts, dayFilePath), and
+ * OpenClaw walks a folder recursively: main gets the root limited to its top
+ * files by the glob `*.md` (path.posix.matchesGlob: `*` never crosses a `/`)
+ * where OpenClaw supports patterns, and nothing where it does not (2026.2),
+ * since the bare root would show it every agent's folder.
+ */
+export function agentExtraPaths(roots: string[], agentId: string, patterns: boolean): ExtraPath[] {
+  if (agentId !== DEFAULT_AGENT) return roots.map((root) => join(root, agentSlug(agentId)));
+  return patterns ? roots.map((root) => ({ path: root, pattern: '*.md' })) : [];
+}
+
+/** The agents openclaw.json configures, as OpenClaw lists them (`agents.entries` by id, else `agents.list`). */
+function configuredAgents(root: JsonObjectNode): Array<{ id: string; path: string[]; node: JsonObjectNode }> {
+  const entries = getAt(root, ['agents', 'entries']);
+  if (entries instanceof JsonObjectNode) {
+    return entries.properties.flatMap((p) => {
+      const id = String(p.key.toJSON());
+      const node = entries.get(id);
+      return node instanceof JsonObjectNode ? [{ id, path: ['agents', 'entries', id], node }] : [];
+    });
+  }
+  const list = getAt(root, ['agents', 'list']);
+  if (!(list instanceof JsonArrayNode)) return [];
+  return list.elements.flatMap((node, i) => {
+    if (!(node instanceof JsonObjectNode) || !node.has('id')) return [];
+    const id = node.get('id').toJSON();
+    return typeof id === 'string' && id.trim() ? [{ id: id.trim(), path: ['agents', 'list', String(i)], node }] : [];
+  });
+}
+
+function addFolders(root: JsonObjectNode, path: string[], folders: ExtraPath[], file: string, result: EditResult, under: string[] = []): void {
+  if (folders.length === 0) return;
   const current = getAt(root, path);
+  const shown = describePath([...under, ...path]);
   if (current === undefined) {
-    const created = setDeep(root, path, folders, file);
-    if (created) result.created.push(created);
-    result.changes.push(`added ${describePath(path)} = [${folders.join(', ')}]`);
+    const created = setDeep(root, path, folders as JsonValue, file);
+    if (created) result.created.push([...under, ...created]);
+    result.changes.push(`added ${shown} = [${folders.map(describeExtraPath).join(', ')}]`);
     return;
   }
   if (!(current instanceof JsonArrayNode)) {
-    throw new ConfigError(`${file}: ${describePath(path)} is not a list.`, { hint: 'Make it a list of folders, then run `ocm-run integrate openclaw` again.' });
+    throw new ConfigError(`${file}: ${shown} is not a list.`, { hint: 'Make it a list of folders, then run `ocm-run integrate openclaw` again.' });
   }
-  const have = new Set(current.toJSON().map((v) => String(v)));
-  const missing = folders.filter((f) => !have.has(f));
+  const have = new Set(current.toJSON().map(extraPathKey));
+  const missing = folders.filter((f) => !have.has(extraPathKey(f)));
   if (missing.length > 0) {
-    current.push(...missing);
-    result.changes.push(`added ${missing.join(', ')} to ${describePath(path)}`);
+    current.push(...(missing as JsonValue[]));
+    result.changes.push(`added ${missing.map(describeExtraPath).join(', ')} to ${shown}`);
+  }
+}
+
+/** Take `folders` out of the list at `path` (an earlier install's shared roots). */
+function dropFolders(root: JsonObjectNode, path: string[], folders: string[], result: EditResult): void {
+  const current = getAt(root, path);
+  if (!(current instanceof JsonArrayNode)) return;
+  const values = current.toJSON();
+  for (let i = values.length - 1; i >= 0; i--) {
+    if (typeof values[i] === 'string' && folders.includes(values[i] as string)) {
+      current.delete(i);
+      result.changes.push(`removed ${String(values[i])} from ${describePath(path)} (each agent now gets only its own memory)`);
+    }
   }
 }
 
@@ -216,8 +284,19 @@ export function applyIntegration(text: string, options: ApplyOptions): EditResul
   const root = parseConfigText(text, file);
   const result: EditResult = { text, changes: [], created: [], allowAdded: false };
   const shape = options.shape ?? CURRENT_SHAPE;
-  if (shape.keys !== 'legacy') addFolders(root, CURRENT_KEY, options.folders, file, result);
-  if (shape.keys !== 'current') addFolders(root, LEGACY_KEY, options.folders, file, result);
+  const agents = configuredAgents(root);
+  const eras: Array<{ global: string[]; perAgent: string[]; patterns: boolean }> = [];
+  if (shape.keys !== 'legacy') eras.push({ global: CURRENT_KEY, perAgent: AGENT_CURRENT_KEY, patterns: true });
+  if (shape.keys !== 'current') eras.push({ global: LEGACY_KEY, perAgent: AGENT_LEGACY_KEY, patterns: false });
+  for (const era of eras) {
+    // Only agent main: the shared key. Several agents: OpenClaw adds the shared key's
+    // paths to every agent's (resolveMemoryHostSearchPathConfig), so each gets its own instead.
+    if (agents.length === 0) addFolders(root, era.global, options.folders, file, result);
+    else {
+      dropFolders(root, era.global, options.folders, result);
+      for (const agent of agents) addFolders(agent.node, era.perAgent, agentExtraPaths(options.folders, agent.id, era.patterns), file, result, agent.path);
+    }
+  }
 
   const entry = pluginEntry(options.plugin, shape);
   const entryPath = ['plugins', 'entries', PLUGIN_ID];
@@ -311,9 +390,15 @@ export function removeIntegration(text: string, options: { folders: string[]; cr
   // What the settings look like without our parts, to know which created keys end up empty.
   const after = root.toJSON() as Record<string, any>;
   const dig = (obj: any, path: string[]) => path.reduce((o, k) => (o && typeof o === 'object' ? o[k] : undefined), obj);
-  for (const path of [CURRENT_KEY, LEGACY_KEY]) {
+  // Ours: the shared roots, and each configured agent's own paths (in either era's form).
+  const lists: Array<{ path: string[]; ours: Set<string> }> = [CURRENT_KEY, LEGACY_KEY].map((path) => ({ path, ours: new Set(options.folders) }));
+  for (const agent of configuredAgents(root)) {
+    const ours = new Set([true, false].flatMap((patterns) => agentExtraPaths(options.folders, agent.id, patterns)).map(extraPathKey));
+    for (const key of [AGENT_CURRENT_KEY, AGENT_LEGACY_KEY]) lists.push({ path: [...agent.path, ...key], ours });
+  }
+  for (const { path, ours } of lists) {
     const list = dig(after, path);
-    if (Array.isArray(list)) dig(after, path.slice(0, -1))[path[path.length - 1]!] = list.filter((v) => !options.folders.includes(String(v)));
+    if (Array.isArray(list)) dig(after, path.slice(0, -1))[path[path.length - 1]!] = list.filter((v) => !ours.has(extraPathKey(v)));
   }
   for (const map of ['entries', 'installs']) {
     const entries = dig(after, ['plugins', map]);
@@ -330,13 +415,13 @@ export function removeIntegration(text: string, options: { folders: string[]; cr
     }
   }
   const inRemoved = (path: string[]) => removedWhole.some((r) => r.every((k, i) => path[i] === k));
-  for (const path of [CURRENT_KEY, LEGACY_KEY]) {
+  for (const { path, ours } of lists) {
     const list = getAt(root, path);
     if (!(list instanceof JsonArrayNode)) continue;
     list.elements.forEach((element, i) => {
-      const value = String(list.toJSON()[i]);
-      if (!options.folders.includes(value)) return;
-      changes.push(`removed ${value} from ${describePath(path)}`);
+      const value = list.toJSON()[i];
+      if (!ours.has(extraPathKey(value))) return;
+      changes.push(`removed ${describeExtraPath(value as ExtraPath)} from ${describePath(path)}`);
       if (!inRemoved(path)) spans.push([element.location.start.index, element.location.end.index]);
     });
   }
@@ -363,11 +448,26 @@ export function removeIntegration(text: string, options: { folders: string[]; cr
 }
 
 /** The settings as a JSON5 snippet, for `--print` and for users who edit by hand. */
-export function integrationSnippet(options: { folders: string[]; plugin: PluginSettings; shape?: IntegrationShape }): string {
+export function integrationSnippet(options: { folders: string[]; plugin: PluginSettings; shape?: IntegrationShape; configText?: string }): string {
   const shape = options.shape ?? CURRENT_SHAPE;
   const data: Record<string, unknown> = {};
-  if (shape.keys !== 'legacy') data.memory = { search: { extraPaths: options.folders } };
-  if (shape.keys !== 'current') data.agents = { defaults: { memorySearch: { extraPaths: options.folders } } };
+  let agents: ReturnType<typeof configuredAgents> = [];
+  try {
+    agents = options.configText ? configuredAgents(parseConfigText(options.configText, 'openclaw.json')) : [];
+  } catch {
+    /* an unreadable file: show the shared keys */
+  }
+  if (agents.length === 0) {
+    if (shape.keys !== 'legacy') data.memory = { search: { extraPaths: options.folders } };
+    if (shape.keys !== 'current') data.agents = { defaults: { memorySearch: { extraPaths: options.folders } } };
+  } else {
+    // Each configured agent its own memory, in the form the file lists agents.
+    const own = (id: string) => ({
+      ...(shape.keys !== 'legacy' ? { memory: { search: { extraPaths: agentExtraPaths(options.folders, id, true) } } } : {}),
+      ...(shape.keys !== 'current' && agentExtraPaths(options.folders, id, false).length > 0 ? { memorySearch: { extraPaths: agentExtraPaths(options.folders, id, false) } } : {}),
+    });
+    data.agents = agents[0]!.path[1] === 'entries' ? { entries: Object.fromEntries(agents.map((a) => [a.id, own(a.id)])) } : { list: agents.map((a) => ({ id: a.id, ...own(a.id) })) };
+  }
   data.plugins = { entries: { [PLUGIN_ID]: pluginEntry(options.plugin, shape) } };
   return JSON.stringify(data, null, 2);
 }
@@ -726,12 +826,16 @@ export async function integrationStatus(options: { paths: HomePaths; env: Record
   if (location.configExists) {
     try {
       const root = parseConfigText(await readFile(location.configPath, 'utf8'), location.configPath);
-      const has = (path: string[]) => {
+      const listHas = (path: string[], values: ExtraPath[]) => {
         const v = getAt(root, path);
-        return v instanceof JsonArrayNode && folders.every((f) => v.toJSON().includes(f));
+        return values.length === 0 || (v instanceof JsonArrayNode && values.every((f) => v.toJSON().map(extraPathKey).includes(extraPathKey(f))));
       };
-      status.currentKey = has(CURRENT_KEY);
-      status.legacyKey = has(LEGACY_KEY);
+      // Only main: the shared key; several agents: each its own (see applyIntegration).
+      const agents = configuredAgents(root);
+      const has = (global: string[], perAgent: string[], patterns: boolean) =>
+        agents.length === 0 ? listHas(global, folders) : agents.every((a) => listHas([...a.path, ...perAgent], agentExtraPaths(folders, a.id, patterns)));
+      status.currentKey = has(CURRENT_KEY, AGENT_CURRENT_KEY, true);
+      status.legacyKey = has(LEGACY_KEY, AGENT_LEGACY_KEY, false);
       status.pluginEntry = getAt(root, ['plugins', 'entries', PLUGIN_ID]) instanceof JsonObjectNode;
     } catch (error) {
       status.warning = (error as Error).message;

@@ -287,3 +287,52 @@ test('integrate openclaw without OpenClaw says what to do', async () => {
     await cleanup();
   }
 });
+
+test("integrate openclaw with several OpenClaw agents: each agent's extraPaths reach only its own memory, never the shared root OpenClaw adds to every agent", async () => {
+  const s = await setup();
+  try {
+    const mem = join(s.home, 'memory');
+    const refl = join(s.home, 'reflections');
+    // 2026.9: agents keyed by id; an earlier install had put the shared roots in memory.search (every agent saw memory/work/…).
+    const fake9 = await writeFakeOpenClaw(s.dir, { version: '2026.9.6' });
+    const env9 = { ...s.env, PATH: `${fake9.binDir}:${process.env.PATH}` };
+    const era9 = `{\n  // mine\n  memory: { search: { extraPaths: ['~/notes', '${mem}', '${refl}'] } },\n  agents: { entries: { main: {}, work: { workspace: '/w' }, 'team x': {} } },\n}\n`;
+    await writeFile(s.configPath, era9);
+    const r9 = await runCli(['integrate', 'openclaw', '--home', s.home], { env: env9 });
+    assert.equal(r9.code, 0, r9.stdout + r9.stderr);
+    const data9 = JSON5.parse(await readFile(s.configPath, 'utf8'));
+    assert.deepEqual(data9.memory.search.extraPaths, ['~/notes'], "the shared roots are gone (OpenClaw adds memory.search's paths to every agent's); the user's own stays");
+    assert.deepEqual(data9.agents.entries.main.memory.search.extraPaths, [{ path: mem, pattern: '*.md' }, { path: refl, pattern: '*.md' }], "main: only the files at the roots' top (its own), not the agents' sub-folders");
+    assert.deepEqual(data9.agents.entries.work.memory.search.extraPaths, [join(mem, 'work'), join(refl, 'work')]);
+    assert.equal(data9.agents.entries.work.workspace, '/w');
+    const teamX = data9.agents.entries['team x'].memory.search.extraPaths as string[];
+    assert.match(teamX[0]!, new RegExp(`^${mem}/team_x~[0-9a-f]{8}$`), 'an agent id that is not a safe folder name gets the folder OC-Memory writes it to (agentSlug)');
+    const again = await runCli(['integrate', 'openclaw', '--home', s.home], { env: env9 });
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+    assert.deepEqual(JSON5.parse(await readFile(s.configPath, 'utf8')), data9, 'a second run changes nothing');
+    const printed = await runCli(['integrate', 'openclaw', '--print', '--home', s.home], { env: env9 });
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.match(printed.stdout, /"work": \{\s*"memory": \{\s*"search": \{\s*"extraPaths"/, '--print shows the per-agent keys');
+    await writeFile(s.configPath, `${await readFile(s.configPath, 'utf8')}\n// edited by the user\n`);
+    const un9 = await runCli(['integrate', 'openclaw', '--uninstall', '--home', s.home], { env: env9 });
+    assert.equal(un9.code, 0, un9.stdout + un9.stderr);
+    const after9 = JSON5.parse(await readFile(s.configPath, 'utf8'));
+    assert.deepEqual(after9.memory.search.extraPaths, ['~/notes']);
+    for (const id of ['main', 'work', 'team x']) assert.equal(after9.agents.entries[id].memory, undefined, `uninstall takes ${id}'s paths (and the keys it added) out again`);
+    assert.equal(after9.agents.entries.work.workspace, '/w');
+
+    // 2026.2: agents listed; its extraPaths are plain strings walked recursively (no patterns), so main gets no root at all.
+    const fake2 = await writeFakeOpenClaw(s.dir, { version: '2026.2.26' });
+    const env2 = { ...s.env, PATH: `${fake2.binDir}:${process.env.PATH}` };
+    await writeFile(s.configPath, `{\n  agents: { list: [{ id: 'main', 'default': true }, { id: 'work' }] },\n}\n`);
+    const r2 = await runCli(['integrate', 'openclaw', '--home', s.home], { env: env2 });
+    assert.equal(r2.code, 0, r2.stdout + r2.stderr);
+    const data2 = JSON5.parse(await readFile(s.configPath, 'utf8'));
+    assert.equal(data2.agents.defaults?.memorySearch, undefined, 'no shared memorySearch.extraPaths: every agent would see every folder');
+    assert.equal(data2.agents.list[0].memorySearch, undefined, 'main: nothing (2026.2 cannot leave out the sub-folders of a root)');
+    assert.deepEqual(data2.agents.list[1].memorySearch.extraPaths, [join(mem, 'work'), join(refl, 'work')]);
+    assert.equal(data2.memory, undefined);
+  } finally {
+    await s.cleanup();
+  }
+});

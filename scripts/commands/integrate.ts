@@ -29,7 +29,7 @@ export const command: CommandSpec = {
       const { readFile } = await import('node:fs/promises');
       const configText = await readFile(location.configPath, 'utf8').catch(() => undefined);
       const { shape, version } = await i.printShape({ env: ctx.env, keys: keyChoice, ...(configText !== undefined ? { configText } : {}) });
-      const snippet = i.integrationSnippet({ folders: i.memoryFolders(ctx.paths), plugin, shape });
+      const snippet = i.integrationSnippet({ folders: i.memoryFolders(ctx.paths), plugin, shape, ...(configText !== undefined ? { configText } : {}) });
       const sources = i.PLUGIN_FILES.map((name) => i.pluginSourcePath(name));
       if (ctx.json) {
         ctx.out(JSON.stringify({ configPath: location.configPath, pluginDir: location.pluginDir, pluginFiles: sources, openClawVersion: version?.text ?? null, settings: JSON.parse(snippet) }, null, 2));
