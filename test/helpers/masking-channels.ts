@@ -69,7 +69,10 @@ async function readTree(dir: string, skip: (path: string) => boolean = () => fal
     if (skip(p)) continue;
     if (e.isDirectory()) out += await readTree(p, skip);
     // latin1 keeps every byte: SQLite pages and JSON alike are searched as they are on disk.
-    else out += `${(await readFile(p)).toString('utf8')}\n${(await readFile(p)).toString('latin1')}\n`;
+    else {
+      const bytes = await readFile(p);
+      out += `${bytes.toString('utf8')}\n${bytes.toString('latin1')}\n`;
+    }
   }
   return out;
 }
