@@ -1,31 +1,12 @@
 /**
- * English rules of the heuristic Observer: is a sentence filler, a question
- * or a statement; which category and priority it has; and how to restate it
- * in the third person ("I prefer X" → "User prefers X"). Pure functions.
+ * English rules of the heuristic Observer: the patterns of the shared rule
+ * cascade (rules.ts) for English — is a sentence filler, a question or a
+ * statement; which category and priority it has — and how to restate it in
+ * the third person ("I prefer X" → "User prefers X"). Pure functions.
  */
-import type { Priority } from '../types.js';
+import { analyse, type AnalysisContext, type Language, type Pattern, type SentenceAnalysis } from './rules.js';
 
-export interface SentenceAnalysis {
-  kind: 'filler' | 'question' | 'statement';
-  category: 'preference' | 'decision' | 'task' | 'state' | 'fact' | 'event';
-  priority: Priority;
-  done: boolean;
-  /** Words that carry content (not stop words, filler or speaker names). */
-  contentWords: number;
-  /** The speaker says what they are working on now. */
-  working: boolean;
-}
-
-export interface AnalysisContext {
-  /** Names of the speakers (ignored as content, stripped as vocatives). */
-  names: string[];
-  /** A resolved relative date in the sentence points to the future. */
-  futureDate: boolean;
-  /** A resolved relative date in the sentence points to the past. */
-  pastDate: boolean;
-  /** Who says it: requests and imperatives are tasks only from the user (from the assistant they are advice). */
-  role: 'user' | 'assistant';
-}
+export type { AnalysisContext, SentenceAnalysis } from './rules.js';
 
 const STOP = new Set(`a about above after again against all also am an and any are aren't as at be because been before
 being below between both but by can can't cannot could couldn't did didn't do does doesn't doing don't down during each
@@ -69,58 +50,43 @@ const FILLER_PHRASES = [
 const SIGN_OFF = /^(?:just\s+)?(?:let me know|feel free to (?:ask|reach out|ping)|hope (?:this|that|it) helps|happy to help|glad (?:i could|to) help|any (?:other )?questions)\b/i;
 
 // ---------------------------------------------------------------------------
-// Word gates: most sentences contain none of the words a rule is built from, and
-// one scan of the sentence's words (needed anyway to count content words) tells
-// which rules can match at all; only those regexes run.
+// Patterns and their word gates: most sentences contain none of the words a
+// pattern is built from, and one pass over the sentence's words (needed anyway
+// to count content words) tells which patterns can match at all; only those
+// regexes run. The gates are derived from PATTERNS below (one bit each).
 
-/** Per lowercase word: COMMON (a stop or filler word) and the gate bits of the rules that need it. */
-const WORD_FLAGS = new Map<string, number>();
-const COMMON = 1;
-let nextGateBit = 2;
-/** Every gate bit: a sentence the scan cannot vouch for (non-ASCII) runs every rule. */
-let ALL_GATES = 0;
-
-/** A rule regex and the gate bit of its words. */
-interface GatedRule {
+/** A pattern regex with the words it cannot match without. */
+interface GatedPattern {
   re: RegExp;
   /**
    * `re` without its i flag, for the lowercased sentence (SentenceWords.lower): the same
    * answer, and several times cheaper to compile (and ~15 % faster to run) than case-folding.
    */
   lower: RegExp;
-  gate: number;
+  words: string[];
 }
 
 /**
- * A rule with the words it cannot match without. `words` must hold, for every
+ * A pattern with the words it cannot match without. `words` must hold, for every
  * match of every alternative of `re`, a word that occurs in the match as a whole
  * run of ASCII letters and digits: bounded on both sides by a non-word character
  * (space, ', -, …) or an end of the sentence, as a literal between \b's or \s's is.
  * A word glued to its neighbour (where the regex allows `\s*` or nothing between
  * two literals) is part of a longer run: list the glued forms too (see glue()).
- * The regex stays the definition of the rule; the gate only proves that it cannot
+ * The regex stays the definition of the pattern; the gate only proves that it cannot
  * match. test/observer-rules-en.test.ts checks the gates on many sentences.
- * `re` is case-insensitive and written in lowercase ASCII (see GatedRule.lower).
+ * `re` is case-insensitive and written in lowercase ASCII (see GatedPattern.lower).
  */
-function gated(re: RegExp, words: string): GatedRule {
+function gated(re: RegExp, words: string): GatedPattern {
   // (No capital outside an escape, and no escape by code: `\x41` is an "A" whatever its case.)
   if (!re.flags.includes('i') || /\\[xuc]|[^\x00-\x7f]/.test(re.source) || /[A-Z]/.test(re.source.replace(/\\./g, ''))) throw new Error(`gated(): not a lowercase case-insensitive rule: ${re}`);
-  const gate = nextGateBit;
-  nextGateBit *= 2;
-  ALL_GATES |= gate;
-  for (const w of words.trim().split(/\s+/)) WORD_FLAGS.set(w, (WORD_FLAGS.get(w) ?? 0) | gate);
-  return { re, lower: new RegExp(re.source, re.flags.replace('i', '')), gate };
+  return { re, lower: new RegExp(re.source, re.flags.replace('i', '')), words: words.trim().split(/\s+/) };
 }
 
 /** Every head word directly followed by every tail word ("i" + "need" → "ineed"). */
 function glue(heads: string, tails: string): string {
   const t = tails.trim().split(/\s+/);
   return heads.trim().split(/\s+/).flatMap((h) => t.map((w) => h + w)).join(' ');
-}
-
-/** Does the rule match `sentence`, whose scanWords() are `words`? (Skips the regex when the sentence lacks all of its words.) */
-function matches(rule: GatedRule, sentence: string, words: SentenceWords): boolean {
-  return (words.gates & rule.gate) !== 0 && (words.lower !== undefined ? rule.lower.test(words.lower) : rule.re.test(sentence));
 }
 
 const PREFERENCE = gated(
@@ -254,100 +220,72 @@ const PAST_VERB = gated(
 
 const QUESTION_START = /^(?:what|what's|whats|how|how's|why|when|where|which|who|whose|whom|is|are|am|was|were|do|does|did|can|could|should|would|will|shall|have|has|had|may|might|any|anything|anyone|isn't|aren't|don't|doesn't|didn't|won't|can't|wouldn't|shouldn't)\b/i;
 
+/** The English pattern of each name the cascade (rules.ts) tests. */
+const PATTERNS: Record<Pattern, GatedPattern | RegExp> = {
+  done: DONE,
+  notDone: /\b(?:not|n't|never)\b[^.]*\b(?:done|finished|fixed|resolved|working)\b/i,
+  taskObject: TASK_OBJECT,
+  decision: DECISION,
+  preference: PREFERENCE,
+  deadlineWord: DEADLINE_WORD,
+  deadline: DEADLINE,
+  byDate: BY_DATE,
+  explicitDate: EXPLICIT_DATE,
+  state: STATE,
+  struggle: STRUGGLE,
+  profile: PROFILE,
+  task: TASK,
+  request: REQUEST,
+  working: WORKING,
+  pastVerb: PAST_VERB,
+};
+
+/** The gated patterns, each with its gate bit. */
+const GATES = Object.entries(PATTERNS)
+  .filter((entry): entry is [Pattern, GatedPattern] => !(entry[1] instanceof RegExp))
+  .map(([name, pattern], i) => ({ name, pattern, bit: 1 << i }));
+// A gate is one bit of a 31-bit number: one more gated pattern needs a wider set of gates.
+if (GATES.length > 31) throw new Error(`rules-en: ${GATES.length} gated patterns, at most 31 gates`);
+const GATE_OF = new Map(GATES.map((g) => [g.name, g]));
+/** Every gate open: a sentence the word pass cannot vouch for (non-ASCII) runs every pattern. */
+const ALL_GATES = GATES.reduce((all, g) => all | g.bit, 0);
+/** The gate bits each word opens. */
+const GATES_OF_WORD = new Map<string, number>();
+for (const { pattern, bit } of GATES) for (const w of pattern.words) GATES_OF_WORD.set(w, (GATES_OF_WORD.get(w) ?? 0) | bit);
+
+/** Does the pattern match `sentence`, whose scanWords() are `words`? (Skips the regex when the sentence lacks all of a gated pattern's words.) */
+function matches(name: Pattern, sentence: string, words: SentenceWords): boolean {
+  const gate = GATE_OF.get(name);
+  if (gate === undefined) return (PATTERNS[name] as RegExp).test(sentence);
+  return (words.gates & gate.bit) !== 0 && (words.lower !== undefined ? gate.pattern.lower.test(words.lower) : gate.pattern.re.test(sentence));
+}
+
 /**
- * For tests: every gated rule, whether the words of `sentence` open its gate (a rule that matches
- * must be open), and whether the rule matches as analyseEnglish tests it (as `re` must say).
+ * For tests: every gated pattern, whether the words of `sentence` open its gate (a pattern that matches
+ * must be open), and whether the pattern matches as the rules test it (as `re` must say).
  */
 export function ruleGates(sentence: string): { rule: string; re: RegExp; open: boolean; matches: boolean }[] {
-  const rules = { PREFERENCE, DECISION, STATE, DONE, PROFILE, STRUGGLE, DEADLINE_WORD, DEADLINE, BY_DATE, TASK, REQUEST, WORKING, PAST_VERB };
   const words = scanWords(sentence, []);
-  return Object.entries(rules).map(([rule, r]) => ({ rule, re: r.re, open: (words.gates & r.gate) !== 0, matches: matches(r, sentence, words) }));
+  return GATES.map(({ name, pattern, bit }) => ({ rule: name, re: pattern.re, open: (words.gates & bit) !== 0, matches: matches(name, sentence, words) }));
 }
+
+/** Stop words and chit-chat. */
+const COMMON = new Set([...STOP, ...FILLER]);
 
 /** A common English word (stop word or chit-chat), i.e. not a name when capitalised. */
 export function isCommonWord(word: string): boolean {
-  return ((WORD_FLAGS.get(word.toLowerCase()) ?? 0) & COMMON) !== 0;
+  return COMMON.has(word.toLowerCase());
 }
 
-for (const w of STOP) WORD_FLAGS.set(w, (WORD_FLAGS.get(w) ?? 0) | COMMON);
-for (const w of FILLER) WORD_FLAGS.set(w, (WORD_FLAGS.get(w) ?? 0) | COMMON);
-
-const NOT_WORD_CHARS = /[^\p{L}\p{N}'#+.-]+/gu;
+const NOT_WORD_CHARS = /[^\p{L}\p{N}'#+.-]+/u;
 const ASCII = /^[\x00-\x7f]*$/;
 const WORD_EDGES = /^['.-]+|['.-]+$/g;
 
-/**
- * WORD_FLAGS as an open-addressing hash table keyed by a hash of the char codes,
- * so the scan looks up a word where it stands in the sentence, without slicing
- * it out into a new string first.
- */
-class WordTable {
-  private readonly keys: string[];
-  private readonly hashes: Int32Array;
-  /** 0: an empty slot (a word without flags is left out: its lookup gives 0 all the same). */
-  private readonly flags: Int32Array;
-  private readonly mask: number;
-
-  constructor(words: Map<string, number>) {
-    let size = 1024;
-    while (size < words.size * 4) size *= 2;
-    this.mask = size - 1;
-    this.keys = new Array<string>(size).fill('');
-    this.hashes = new Int32Array(size);
-    this.flags = new Int32Array(size);
-    for (const [w, f] of words) {
-      if (f === 0) continue;
-      const h = wordHash(w, 0, w.length);
-      let j = this.slot(h);
-      while (this.flags[j] !== 0) j = (j + 1) & this.mask;
-      this.keys[j] = w;
-      this.hashes[j] = h;
-      this.flags[j] = f;
-    }
-  }
-
-  private slot(hash: number): number {
-    return (hash ^ (hash >>> 15)) & this.mask;
-  }
-
-  /** The flags of text[start, end), whose hash is `hash` (0 for a word not in the table). */
-  get(text: string, start: number, end: number, hash: number): number {
-    // (The word is compared only where the hash matches: most probes end at an empty slot or a hash.)
-    for (let j = this.slot(hash); ; j = (j + 1) & this.mask) {
-      const f = this.flags[j]!;
-      if (f === 0) return 0;
-      if (this.hashes[j] === hash && this.keys[j]!.length === end - start && sameChars(this.keys[j]!, text, start)) return f;
-    }
-  }
-}
-
-/** Is `key` at `start` in `text`? (`text.startsWith(key, start)`, which is a call out of optimised code.) */
-function sameChars(key: string, text: string, start: number): boolean {
-  for (let i = 0; i < key.length; i++) if (key.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
-  return true;
-}
-
-/** wordHashStep over text[start, end). */
-function wordHash(text: string, start: number, end: number): number {
-  let h = WORD_HASH_START;
-  for (let i = start; i < end; i++) h = wordHashStep(h, text.charCodeAt(i));
-  return h;
-}
-
-/** FNV-1a over char codes. */
-const WORD_HASH_START = 0x811c9dc5 | 0;
-function wordHashStep(hash: number, c: number): number {
-  return Math.imul(hash ^ c, 0x01000193);
-}
-
-/** Built on first use, when every rule has added its words. */
-let wordTable: WordTable | undefined;
-
-/** What one scan of a sentence's words tells. */
+/** What one pass over a sentence's words tells. */
 interface SentenceWords {
   /** Words that carry content (see countContentWords). */
   contentWords: number;
-  /** Gate bits of the rules whose words occur (see gated()). */
+  /** Gate bits of the patterns whose words occur. */
   gates: number;
   /**
    * The sentence lowercased, where a case-insensitive ASCII pattern matches it as it matches the
@@ -360,102 +298,37 @@ interface SentenceWords {
 const LOWERCASES_INTO_ASCII = /[\u0130\u212A]/;
 
 /**
- * Count the content words of a sentence and find the rule gates its words open.
+ * Count the content words of a sentence and find the gates its words open.
  * Words are the lowercase runs of letters, digits and ' # + . - (edges trimmed,
  * "'s" dropped); gates look at the runs of letters and digits inside them
  * ("don't" → "don", "t"), as regex word boundaries see them.
  */
 function scanWords(sentence: string, names: string[]): SentenceWords {
   const lower = sentence.toLowerCase();
-  const lowerNames = names.length === 0 ? names : names.map((name) => name.toLowerCase());
-  let n = 0;
-  if (!ASCII.test(sentence)) {
-    // Unicode letters: the regexes' \b does not see them as word characters, so no gate is proven closed.
-    for (const raw of lower.replace(NOT_WORD_CHARS, ' ').split(' ')) {
-      const w = trimWord(raw);
-      if (w && isContent(WORD_FLAGS.get(w) ?? 0, w, 0, w.length, lowerNames)) n++;
-    }
-    return { contentWords: n, gates: ALL_GATES, lower: LOWERCASES_INTO_ASCII.test(sentence) ? undefined : lower };
+  const lowerNames = names.map((name) => name.toLowerCase());
+  let contentWords = 0;
+  for (const raw of lower.split(NOT_WORD_CHARS)) {
+    const w = trimWord(raw);
+    if (w && isContent(w, lowerNames)) contentWords++;
   }
-  // ASCII: a character scan instead of a regex replace and split (several times faster).
-  const table = (wordTable ??= new WordTable(WORD_FLAGS));
+  // Unicode letters: the regexes' \b does not see them as word characters, so no gate is proven closed.
+  if (!ASCII.test(sentence)) return { contentWords, gates: ALL_GATES, lower: LOWERCASES_INTO_ASCII.test(sentence) ? undefined : lower };
   let gates = 0;
-  let wordStart = -1; // the word (a-z 0-9 ' # + . -) being scanned
-  let runStart = -1; // its run of a-z 0-9 being scanned
-  let hash = 0; // of the run
-  let plain = true; // the word is a single run (no ' # + . -)
-  for (let i = 0; i <= lower.length; i++) {
-    const c = i < lower.length ? lower.charCodeAt(i) : 32;
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-      if (runStart < 0) {
-        runStart = i;
-        hash = WORD_HASH_START;
-        if (wordStart < 0) wordStart = i;
-      }
-      hash = wordHashStep(hash, c);
-      continue;
-    }
-    const inWord = c === 39 || c === 35 || c === 43 || c === 46 || c === 45; // ' # + . -
-    if (!plain || inWord) {
-      // The run ends inside a longer word: its flags count for the gates only.
-      if (runStart >= 0) gates |= table.get(lower, runStart, i, hash);
-      runStart = -1;
-    }
-    if (inWord) {
-      if (wordStart < 0) wordStart = i;
-      plain = false;
-    } else if (wordStart >= 0) {
-      // (One lookup and one content test for both kinds of word: a smaller function to compile.)
-      let start = wordStart;
-      let end = i;
-      let wordHashValue = hash; // a plain word is its only run: one lookup for both
-      if (!plain) {
-        // trimWord() on the word's bounds, and the table instead of WORD_FLAGS (same flags): no substring.
-        while (start < end && isWordEdge(lower.charCodeAt(start))) start++;
-        while (end > start && isWordEdge(lower.charCodeAt(end - 1))) end--;
-        if (end - start >= 2 && lower.charCodeAt(end - 2) === 39 && lower.charCodeAt(end - 1) === 115) end -= 2; // 's
-        wordHashValue = wordHash(lower, start, end);
-      }
-      if (end > start) {
-        const flags = table.get(lower, start, end, wordHashValue);
-        if (plain) gates |= flags;
-        if (isContent(flags, lower, start, end, lowerNames)) n++;
-      }
-      wordStart = runStart = -1;
-      plain = true;
-    }
-  }
-  return { contentWords: n, gates, lower };
-}
-
-/** ' - . : trimmed from a word's edges. */
-function isWordEdge(c: number): boolean {
-  return c === 39 || c === 45 || c === 46;
+  for (const run of lower.match(/[a-z0-9]+/g) ?? []) gates |= GATES_OF_WORD.get(run) ?? 0;
+  return { contentWords, gates, lower };
 }
 
 /** A raw word without ' - . at its edges and without a final "'s" ("" when nothing is left). */
 function trimWord(raw: string): string {
-  if (!raw) return raw;
-  let w = raw;
-  const first = w.charCodeAt(0);
-  const last = w.charCodeAt(w.length - 1);
-  // ' (39), - (45), . (46) at either end
-  if (first === 39 || first === 45 || first === 46 || last === 39 || last === 45 || last === 46) w = w.replace(WORD_EDGES, '');
-  if (w.endsWith("'s")) w = w.slice(0, -2);
-  return w;
+  const w = raw.replace(WORD_EDGES, '');
+  return w.endsWith("'s") ? w.slice(0, -2) : w;
 }
 
-/**
- * Does the word text[start, end) (non-empty, with WORD_FLAGS `flags`) carry content:
- * not a stop word, filler or a speaker's name; a single character only if a digit.
- */
-function isContent(flags: number, text: string, start: number, end: number, lowerNames: string[]): boolean {
-  if ((flags & COMMON) !== 0) return false;
-  if (end - start < 2) {
-    const c = text.charCodeAt(start);
-    if (c < 48 || c > 57) return false;
-  }
-  return lowerNames.length === 0 || !isNameWord(text.slice(start, end), lowerNames);
+/** Does the (non-empty) word carry content: not a stop word, filler or a speaker's name; a single character only if a digit. */
+function isContent(w: string, lowerNames: string[]): boolean {
+  if (COMMON.has(w)) return false;
+  if (w.length < 2 && !(w >= '0' && w <= '9')) return false;
+  return !isNameWord(w, lowerNames);
 }
 
 interface VocativePatterns {
@@ -522,11 +395,9 @@ export function isQuestion(sentence: string): boolean {
   return endsWithQuestionMark(s) || (QUESTION_START.test(s) && !/[.!]\s*$/.test(s) && s.split(/\s+/).length <= 12 && !/\b(?:i|we)\b/i.test(s.split(/\s+/).slice(0, 2).join(' ')));
 }
 
-/** /\?["')\]]*\s*$/ on a trimmed string (no trailing \s): a "?" followed only by closing quotes and brackets. */
+/** A "?" followed only by closing quotes and brackets, on a trimmed string. */
 function endsWithQuestionMark(s: string): boolean {
-  let i = s.length - 1;
-  for (let c = s.charCodeAt(i); c === 34 || c === 39 || c === 41 || c === 93; c = s.charCodeAt(i)) i--; // " ' ) ]
-  return s.charCodeAt(i) === 63; // ? (NaN before the start)
+  return /\?["')\]]*$/.test(s);
 }
 
 /** Words that carry content: not stop words, filler or speaker names (or their starts); one letter only if a digit. */
@@ -536,11 +407,7 @@ export function countContentWords(sentence: string, names: string[]): number {
 
 /** A speaker's name, or (3+ letters) the start of one: "mel" for Melanie. */
 function isNameWord(w: string, lowerNames: string[]): boolean {
-  for (const name of lowerNames) {
-    if (name === w) return true;
-    if (name.length >= 3 && w.length >= 3 && name.startsWith(w)) return true;
-  }
-  return false;
+  return lowerNames.some((name) => name === w || (name.length >= 3 && w.length >= 3 && name.startsWith(w)));
 }
 
 function isFillerPhrase(sentence: string): boolean {
@@ -551,51 +418,24 @@ function isFillerPhrase(sentence: string): boolean {
   return FILLER_PHRASES.some((re) => re.test(s));
 }
 
+
+/** The English side of the cascade (rules.ts). */
+const english: Language = {
+  read(sentence, names) {
+    const words = scanWords(sentence, names);
+    return { contentWords: words.contentWords, has: (pattern) => matches(pattern, sentence, words) };
+  },
+  isChitChat: (sentence, contentWords) =>
+    (contentWords < 3 && isFillerPhrase(sentence)) || (SIGN_OFF.test(sentence) && !/\b(?:i|we)(?:'ll| will)\b/i.test(sentence)),
+  isQuestion,
+  questionHasTopic: (sentence, contentWords) => contentWords >= 2 || /\d|[A-Z]{2,}|\b\w+\.\w+\b/.test(sentence),
+  isSpecific: (sentence, contentWords) =>
+    /\d/.test(sentence) || contentWords >= 4 || (ASCII.test(sentence) ? /(?<=\S\s+)[A-Z][A-Za-z0-9]+/ : /(?<=\S\s+)\p{Lu}[\p{L}\p{N}]+/u).test(sentence),
+};
+
 /** Classify one English sentence (already stripped of vocatives/interjections). */
 export function analyseEnglish(sentence: string, ctx: AnalysisContext): SentenceAnalysis {
-  const words = scanWords(sentence, ctx.names);
-  const contentWords = words.contentWords;
-  const has = (rule: GatedRule): boolean => matches(rule, sentence, words);
-  const signOff = SIGN_OFF.test(sentence) && !/\b(?:i|we)(?:'ll| will)\b/i.test(sentence);
-  // (Every result is made by analysis(): one object literal instead of a spread of a base
-  // object per outcome, which made this one of the Observer's larger TurboFan compiles.)
-  if (contentWords === 0 || (contentWords < 3 && isFillerPhrase(sentence)) || signOff) return analysis('filler', 'fact', 'low', false, contentWords, false);
-  if (isQuestion(sentence)) {
-    const hasTopic = contentWords >= 2 || /\d|[A-Z]{2,}|\b\w+\.\w+\b/.test(sentence);
-    if (!hasTopic) return analysis('filler', 'fact', 'low', false, contentWords, false);
-    return analysis('question', 'task', 'medium', false, contentWords, has(WORKING));
-  }
-  const working = has(WORKING);
-  if (has(DONE) && !/\b(?:not|n't|never)\b[^.]*\b(?:done|finished|fixed|resolved|working)\b/i.test(sentence) && !ctx.futureDate) {
-    if (TASK_OBJECT.test(sentence)) return analysis('statement', 'task', 'medium', true, contentWords, working);
-    return analysis('statement', 'event', 'medium', false, contentWords, working);
-  }
-  if (has(DECISION)) return analysis('statement', 'decision', 'high', false, contentWords, working);
-  if (has(PREFERENCE)) return analysis('statement', 'preference', 'high', false, contentWords, working);
-  const deadline = (ctx.futureDate && (has(DEADLINE_WORD) || has(BY_DATE) || has(TASK) || has(REQUEST))) ||
-    (has(BY_DATE) && (ctx.futureDate || EXPLICIT_DATE.test(sentence))) || has(DEADLINE);
-  if (deadline) return analysis('statement', 'task', 'high', false, contentWords, working);
-  if (has(STATE)) return analysis('statement', 'state', 'medium', false, contentWords, working);
-  // Struggling is the user's state; an assistant explaining an error is a plain fact.
-  if ((ctx.role === 'user' && has(STRUGGLE)) || has(PROFILE)) return analysis('statement', 'fact', 'high', false, contentWords, working);
-  if (has(TASK) || working || (ctx.role === 'user' && has(REQUEST))) return analysis('statement', 'task', 'medium', false, contentWords, working);
-  if (ctx.pastDate || has(PAST_VERB)) {
-    return analysis('statement', 'event', 'medium', false, contentWords, working);
-  }
-  const specific = /\d/.test(sentence) || contentWords >= 4 || (ASCII.test(sentence) ? /(?<=\S\s+)[A-Z][A-Za-z0-9]+/ : /(?<=\S\s+)\p{Lu}[\p{L}\p{N}]+/u).test(sentence);
-  return analysis('statement', 'fact', specific ? 'medium' : 'low', false, contentWords, working);
-}
-
-/** A SentenceAnalysis, its properties in the order rules-ko.ts's literals have them (one object shape). */
-function analysis(
-  kind: SentenceAnalysis['kind'],
-  category: SentenceAnalysis['category'],
-  priority: Priority,
-  done: boolean,
-  contentWords: number,
-  working: boolean,
-): SentenceAnalysis {
-  return { kind, category, priority, done, contentWords, working };
+  return analyse(english, sentence, ctx);
 }
 
 // ---------------------------------------------------------------------------
@@ -643,11 +483,7 @@ export function thirdPerson(word: string): string {
 
 /** Only a-z? */
 function isLowercaseLetters(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 97 || c > 122) return false;
-  }
-  return true;
+  return /^[a-z]*$/.test(s);
 }
 
 function possessive(name: string): string {
@@ -696,16 +532,7 @@ const FIRST_PERSON_FORMS = new RegExp(
 );
 
 function restateFirstPerson(sentence: string, speaker: string): string {
-  // An exec loop rather than replace() with a callback (about twice as fast here; no form matches the empty string).
-  const re = FIRST_PERSON_FORMS;
-  re.lastIndex = 0;
-  let out = '';
-  let done = 0;
-  for (let m = re.exec(sentence); m !== null; m = re.exec(sentence)) {
-    out += sentence.slice(done, m.index) + firstPersonForm(m[0], m[1], m[2], speaker);
-    done = re.lastIndex;
-  }
-  return done === 0 ? sentence : out + sentence.slice(done);
+  return sentence.replace(FIRST_PERSON_FORMS, (m: string, advs: string | undefined, verb: string | undefined) => firstPersonForm(m, advs, verb, speaker));
 }
 
 /** The restatement of one match of FIRST_PERSON_FORMS. */

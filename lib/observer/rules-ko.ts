@@ -1,9 +1,10 @@
 /**
- * Korean rules of the heuristic Observer: filler, questions, categories and
- * a third-person restatement ("저는 … 선호해요" → "사용자는 … 선호해요").
- * Particles stay attached to words; rules match stems and endings. Pure functions.
+ * Korean rules of the heuristic Observer: the patterns of the shared rule
+ * cascade (rules.ts) for Korean — filler, questions, categories — and a
+ * third-person restatement ("저는 … 선호해요" → "사용자는 … 선호해요").
+ * Particles stay attached to words; patterns match stems and endings. Pure functions.
  */
-import type { AnalysisContext, SentenceAnalysis } from './rules-en.js';
+import { analyse, type AnalysisContext, type Language, type Pattern, type SentenceAnalysis } from './rules.js';
 
 /** Whole eojeols (space-separated words) that carry no content on their own. */
 const FILLER_WORD = new RegExp(
@@ -65,31 +66,41 @@ export function isKoreanQuestion(sentence: string): boolean {
   return QUESTION_END.test(s) && QUESTION_WORD.test(s);
 }
 
+/** The Korean pattern of each name the cascade (rules.ts) tests; null where Korean has none. */
+const PATTERNS: Record<Pattern, RegExp | null> = {
+  done: DONE,
+  notDone: /(안 끝|못 끝|아직|미완료)/,
+  taskObject: TASK_OBJECT,
+  decision: DECISION,
+  preference: PREFERENCE,
+  deadlineWord: DEADLINE_WORD,
+  deadline: /(마감|데드라인)/,
+  byDate: null,
+  explicitDate: null,
+  state: STATE,
+  struggle: STRUGGLE,
+  profile: null,
+  task: TASK,
+  request: REQUEST,
+  working: WORKING,
+  pastVerb: PAST,
+};
+
+/** The Korean side of the cascade (rules.ts). */
+const korean: Language = {
+  read: (sentence, names) => ({
+    contentWords: countKoreanContent(sentence, names),
+    has: (pattern) => PATTERNS[pattern]?.test(sentence) ?? false,
+  }),
+  isChitChat: () => false,
+  isQuestion: isKoreanQuestion,
+  questionHasTopic: (sentence, contentWords) => contentWords >= 2 || /[A-Za-z]{2,}|\d/.test(sentence),
+  isSpecific: (sentence, contentWords) => /\d|[A-Za-z]{2,}/.test(sentence) || contentWords >= 3,
+};
+
 /** Classify one Korean sentence. */
 export function analyseKorean(sentence: string, ctx: AnalysisContext): SentenceAnalysis {
-  const contentWords = countKoreanContent(sentence, ctx.names);
-  const base: SentenceAnalysis = { kind: 'statement', category: 'fact', priority: 'low', done: false, contentWords, working: false };
-  if (contentWords === 0) return { ...base, kind: 'filler' };
-  const working = WORKING.test(sentence);
-  if (isKoreanQuestion(sentence)) {
-    if (contentWords < 2 && !/[A-Za-z]{2,}|\d/.test(sentence)) return { ...base, kind: 'filler' };
-    return { ...base, kind: 'question', category: 'task', priority: 'medium', working };
-  }
-  const deadline = (ctx.futureDate && (DEADLINE_WORD.test(sentence) || TASK.test(sentence) || REQUEST.test(sentence))) || /(마감|데드라인)/.test(sentence);
-  if (DONE.test(sentence) && !/(안 끝|못 끝|아직|미완료)/.test(sentence) && !ctx.futureDate) {
-    if (TASK_OBJECT.test(sentence)) return { ...base, category: 'task', priority: 'medium', done: true, working };
-    return { ...base, category: 'event', priority: 'medium', working };
-  }
-  if (DECISION.test(sentence)) return { ...base, category: 'decision', priority: 'high', working };
-  if (PREFERENCE.test(sentence)) return { ...base, category: 'preference', priority: 'high', working };
-  if (deadline) return { ...base, category: 'task', priority: 'high', working };
-  if (STATE.test(sentence)) return { ...base, category: 'state', priority: 'medium', working };
-  if (STRUGGLE.test(sentence) && ctx.role === 'user') return { ...base, category: 'fact', priority: 'high', working };
-  const request = REQUEST.test(sentence);
-  if (TASK.test(sentence) || working || (request && ctx.role === 'user')) return { ...base, category: 'task', priority: 'medium', working };
-  if (ctx.pastDate || PAST.test(sentence)) return { ...base, category: 'event', priority: 'medium', working };
-  const specific = /\d|[A-Za-z]{2,}/.test(sentence) || contentWords >= 3;
-  return { ...base, category: 'fact', priority: specific ? 'medium' : 'low', working };
+  return analyse(korean, sentence, ctx);
 }
 
 /** Does the Hangul syllable have a final consonant (받침)? */
