@@ -21,7 +21,6 @@ import type { List, ListItem, Root } from 'mdast';
 import { OcmError } from './errors.js';
 import { editFrontmatter, readFrontmatterYaml, splitFrontmatter, yamlValue } from './frontmatter.js';
 import { formatObservationLine, parseObservationContent } from './observation-line.js';
-import { plainConstructor } from './plain-record.js';
 import type { Observation, Provenance, Tier } from './types.js';
 
 /*
@@ -415,7 +414,7 @@ function formatPlainOwnedKeys(ordered: Record<string, unknown>): string | undefi
   for (const [key, value] of Object.entries(ordered)) {
     if (!(OWNED_KEYS as readonly string[]).includes(key)) return undefined;
     if (key === 'tags' && Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) if (!isPlainWord(value[i])) return undefined;
+      if (!value.every((tag) => isPlainWord(tag))) return undefined;
       out += `${key}: [${value.join(', ')}]\n`;
     } else if (isPlainWord(value) || (Number.isSafeInteger(value) && !Object.is(value, -0))) {
       out += `${key}: ${String(value)}\n`;
@@ -460,11 +459,7 @@ function formatProvenanceBlock(map: Record<string, unknown>): string {
   return `${out}${PROVENANCE_CLOSE}\n`;
 }
 
-/**
- * `out` with the lines of ids[from..], each string value also pushed to `values`. The loop of
- * formatProvenanceBlock, on its own: optimised while its first long call ran, formatProvenanceBlock
- * lacked feedback for the memo branch it had not taken yet and deoptimised on its next call.
- */
+/** `out` with the lines of ids[from..], each string value also pushed to `values`. */
 function provenanceLines(out: string, map: Record<string, unknown>, ids: readonly string[], from: number, values: string[]): string {
   for (let i = from; i < ids.length; i++) {
     const id = ids[i]!;
@@ -530,14 +525,9 @@ function formatSegment(seg: Segment): string {
   return formatObservationLine({ ...line, id: line.idInExtra ? '' : line.id ?? '' }) + line.extra;
 }
 
-/**
- * The segments' text. A loop, not `map(formatSegment).join('')`: optimised code makes
- * map's result with another map than the interpreter did, and join deoptimised on it.
- */
+/** The segments' text. */
 function formatSegments(segments: readonly Segment[]): string {
-  let out = '';
-  for (const seg of segments) out += formatSegment(seg);
-  return out;
+  return segments.map(formatSegment).join('');
 }
 
 /** Serialise a day file. For an unchanged parse, returns the input byte for byte. */
@@ -612,11 +602,7 @@ export function formatProvenance(p: Provenance): string {
 
 /** formatProvenance from its encoded `source agent session ` prefix. */
 function provenanceWith(prefix: string, entryIds: readonly string[]): string {
-  if (entryIds.length === 1) return prefix + (enc(entryIds[0]!) || '-'); // the common case
-  // = entryIds.map(enc).join(','), without the array that deoptimised join (see formatSegments).
-  let ids = '';
-  for (let i = 0; i < entryIds.length; i++) ids += i === 0 ? enc(entryIds[i]!) : `,${enc(entryIds[i]!)}`;
-  return prefix + (ids || '-');
+  return prefix + (entryIds.map(enc).join(',') || '-');
 }
 
 export function parseProvenance(text: unknown): Provenance | undefined {
@@ -640,8 +626,7 @@ function provenanceMap(file: DayFile): Record<string, unknown> {
 
 /** The file's provenance block to add to; a new, empty one when it has none. */
 function provenanceBlock(file: DayFile): ProvenanceBlock {
-  // Prototype-less: V8 keeps such an object as a hash table from the start, where
-  // a `{}` given thousands of new keys one by one gets a new hidden class per key.
+  // Prototype-less: an id is a key like any other (none finds Object.prototype's).
   file.provenance ??= { map: Object.create(null) as Record<string, unknown>, segment: { kind: 'raw', text: '' }, dirty: false, inFrontmatter: false };
   return file.provenance;
 }
@@ -804,7 +789,7 @@ export class DayFileAppender {
     for (const seg of lines) {
       const id = seg.line.id!;
       this.ids.add(id);
-      added.push(new RawSegment('\n'), seg);
+      added.push({ kind: 'raw', text: '\n' }, seg);
       if (from[id] !== undefined) {
         prov[id] = from[id];
         withProvenance++;
@@ -839,13 +824,12 @@ export class DayFileAppender {
 }
 
 function allKnown(ids: Set<string>, observations: Observation[]): boolean {
-  for (let i = 0; i < observations.length; i++) if (!ids.has(observations[i]!.id)) return false;
-  return true;
+  return observations.every((o) => ids.has(o.id));
 }
 
 function tagsOf(observations: Observation[]): Set<string> {
   const tags = new Set<string>();
-  for (let i = 0; i < observations.length; i++) for (const t of observations[i]!.tags) tags.add(t);
+  for (const o of observations) for (const t of o.tags) tags.add(t);
   return tags;
 }
 
@@ -859,67 +843,17 @@ function lastObservationSegments(segments: readonly Segment[], count: number): A
   return out.reverse();
 }
 
-// An append's segments stay in the day file for the rest of the job: made by `new`, not as
-// literals, so V8 does not pretenure the literals' allocation sites mid-run and recompile
-// observationSegments and the writers that inlined it (see lib/plain-record.ts).
-const RawSegment = plainConstructor(function (this: Segment & { kind: 'raw' }, text: string) {
-  this.kind = 'raw';
-  this.text = text;
-});
-
-const ObsSegment = plainConstructor(function (this: Segment & { kind: 'obs' }, line: ParsedObservation, raw: string) {
-  this.kind = 'obs';
-  this.line = line;
-  this.raw = raw;
-  this.dirty = false;
-});
-
 /** The ParsedObservation of an observation being appended (no continuation lines, no place yet). */
-const AppendedLine = plainConstructor(function (this: ParsedObservation, o: Observation) {
-  this.priority = o.priority;
-  this.done = o.done;
-  this.time = o.time;
-  this.category = o.category;
-  this.text = o.text;
-  this.tags = o.tags;
-  this.id = o.id;
-  this.extra = '';
-  this.idInExtra = false;
-  this.startLine = 0;
-  this.endLine = 0;
-});
-
-/**
- * The strings, in place, as slices of one flat string. A string built with `+` is a tree of its
- * pieces (a formatted line: a dozen small strings); kept for the rest of a job, as an append's
- * lines and provenance are, each tree was copied by the young-generation GC until promoted.
- * Joined once, each is one slice of a string that, this large, the young generation never copies.
- */
-function compactStrings(strings: string[]): void {
-  const all = strings.join('');
-  let at = 0;
-  for (let i = 0; i < strings.length; i++) {
-    const end = at + strings[i]!.length;
-    strings[i] = all.slice(at, end);
-    at = end;
-  }
+function appendedLine(o: Observation): ParsedObservation {
+  return { priority: o.priority, done: o.done, time: o.time, category: o.category, text: o.text, tags: o.tags, id: o.id, extra: '', idInExtra: false, startLine: 0, endLine: 0 };
 }
 
 /** A blank-line separator and the formatted line, for each observation. */
 function observationSegments(observations: Observation[]): Segment[] {
-  // Pushed, not `observations.map(…)`: optimised code makes map's result with another map than the
-  // interpreter did, and the code reading it deoptimised (see formatSegments).
-  const lines: string[] = [];
-  // An index loop, not for…of: a job's first call runs its loop long enough to be optimised
-  // before any feedback was recorded for the code before it (the iterator), and that code
-  // then deoptimised the function on its next call ("insufficient type feedback").
-  for (let i = 0; i < observations.length; i++) lines.push(formatObservationLine(observations[i]!));
-  compactStrings(lines);
-  const out: Segment[] = [];
-  for (let i = 0; i < observations.length; i++) {
-    out.push(new RawSegment('\n'), new ObsSegment(new AppendedLine(observations[i]!), lines[i]!));
-  }
-  return out;
+  return observations.flatMap((o): Segment[] => [
+    { kind: 'raw', text: '\n' },
+    { kind: 'obs', line: appendedLine(o), raw: formatObservationLine(o), dirty: false },
+  ]);
 }
 
 /**
@@ -958,7 +892,6 @@ function addProvenance(prov: Record<string, unknown>, observations: Observation[
   const ids: string[] = [];
   const values: string[] = [];
   provenanceValues(observations, ids, values);
-  compactStrings(values);
   for (let i = 0; i < ids.length; i++) prov[ids[i]!] = values[i];
   return ids.length;
 }
@@ -968,9 +901,7 @@ function provenanceValues(observations: Observation[], ids: string[], values: st
   // Observations come in runs from one session: its encoded `source agent session ` prefix is made once per run.
   let run: Provenance | undefined;
   let prefix = '';
-  // An index loop: see observationSegments.
-  for (let i = 0; i < observations.length; i++) {
-    const o = observations[i]!;
+  for (const o of observations) {
     const p = o.provenance;
     if (!p) continue;
     if (run === undefined || p.source !== run.source || p.agent !== run.agent || p.session !== run.session) {

@@ -10,6 +10,10 @@
  * table that integers point into: both threads copy a few large buffers instead
  * of handling ~10 small values per message or observation (on a 56k-message
  * backlog: the main thread's share ~4x less, the worker's ~5x less).
+ * Kept for speed: about 8 % of the CPU time of a cold 63 MB backlog against a
+ * structured clone of the objects (issue 18's measurement; see it with
+ * `npm run bench -- observe`). test/observer-wire.test.ts is its oracle: what is
+ * unpacked is deep-equal to the plain objects that were packed.
  *
  * The table travels as JSON text: JSON.parse internalises short strings (up to
  * 10 characters: roles, priorities, categories, dates, times), as a JSON result
@@ -19,9 +23,6 @@
  * index -1, so an unpacked batch or result is deep-equal to the packed one.
  */
 import type { Message, Observation, ObserverBatch, ObserverResult } from '../types.js';
-import { objectArray } from '../object-array.js';
-import { MessageRecord } from '../plain-record.js';
-import { ObservationRecord, ProvenanceRecord } from './records.js';
 
 /** A batch's user and assistant messages (the only ones the rules read). */
 export interface PackedBatch {
@@ -51,7 +52,7 @@ const MESSAGE_INTS = 7;
 
 /** Strings that repeat go into a table, once each. */
 class StringTable {
-  private readonly values = objectArray<string>();
+  private readonly values: string[] = [];
   private readonly index = new Map<string, number>();
 
   /** -1 for undefined. */
@@ -134,20 +135,8 @@ function isConversation(message: Message): boolean {
   return message.role === 'user' || message.role === 'assistant';
 }
 
-/**
- * A message's source, agent or session that is the batch's own (as nearly always): no
- * table lookup. (A table lookup's first misses come before V8 keeps feedback for the
- * function, so code optimised on a batch whose misses were all early deopts at the
- * start of the next one.)
- */
+/** A message's source, agent or session that is the batch's own (as nearly always): no table entry. */
 const BATCH_VALUE = -2;
-
-/*
- * Each loop is a function of its own with nothing before or after it: a function first
- * called with a long loop is compiled on-stack mid-loop, when nothing it does before or
- * after the loop has left any type feedback yet, and that code deoptimises at the first
- * statement after the loop (the next batch: again).
- */
 
 /** The batch with only its user and assistant messages, packed (main thread). */
 export function packBatch(batch: ObserverBatch): PackedBatch {
@@ -159,8 +148,7 @@ export function packBatch(batch: ObserverBatch): PackedBatch {
 }
 
 function writeMessages(w: TextWriter, table: StringTable, messages: Message[], source: string, agent: string, session: string): void {
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i]!;
+  for (const m of messages) {
     if (!isConversation(m)) continue;
     w.int(m.role === 'user' ? 0 : 1);
     w.int(m.source === source ? BATCH_VALUE : table.of(m.source));
@@ -172,10 +160,10 @@ function writeMessages(w: TextWriter, table: StringTable, messages: Message[], s
   }
 }
 
-/** The batch packBatch packed (worker thread): every message built alike (lib/plain-record.ts), so the rules meet one message shape. */
+/** The batch packBatch packed (worker thread). */
 export function unpackBatch(packed: PackedBatch): ObserverBatch {
   const { source, agent, session, timeZone, now } = packed;
-  const messages = objectArray<Message>();
+  const messages: Message[] = [];
   readMessages(new TextReader(packed.ints, packed.chars, packed.table), packed.ints.length / MESSAGE_INTS, source, agent, session, messages);
   return { source, agent, session, messages, timeZone, now };
 }
@@ -189,7 +177,7 @@ function readMessages(r: TextReader, count: number, source: string, agent: strin
     const entryId = r.text()!;
     const messageAgent = r.entryOr(agent)!;
     const messageSession = r.entryOr(session)!;
-    messages.push(new MessageRecord(role, text, time, entryId, messageSource, messageAgent, messageSession));
+    messages.push({ role, text, time, entryId, source: messageSource, agent: messageAgent, session: messageSession });
   }
 }
 
@@ -208,8 +196,7 @@ export function packResult(result: ObserverResult): PackedResult {
 }
 
 function writeObservations(w: TextWriter, table: StringTable, observations: Observation[]): void {
-  for (let i = 0; i < observations.length; i++) {
-    const o = observations[i]!;
+  for (const o of observations) {
     const p = o.provenance!;
     w.text(o.id);
     w.int(table.of(o.date));
@@ -231,8 +218,7 @@ function writeObservations(w: TextWriter, table: StringTable, observations: Obse
 
 /** The result packResult packed (main thread). */
 export function unpackResult(packed: PackedResult): ObserverResult {
-  // (Objects and arrays made as the inline Observer makes them (records.ts): the same maps downstream.)
-  const observations = objectArray<Observation>();
+  const observations: Observation[] = [];
   readObservations(new TextReader(packed.ints, packed.chars, packed.table), packed.count, observations);
   return packed.currentTask === undefined ? { observations } : { observations, currentTask: packed.currentTask };
 }
@@ -246,14 +232,14 @@ function readObservations(r: TextReader, count: number, observations: Observatio
     const done = r.int() === 1;
     const category = r.entry()!;
     const text = r.text()!;
-    const tags = new Array<string>();
+    const tags: string[] = [];
     for (let t = r.int(); t > 0; t--) tags.push(r.entry()!);
     const agent = r.entry()!;
     const source = r.entry()!;
     const provenanceAgent = r.entry()!;
     const session = r.entry()!;
-    const entryIds = new Array<string>();
+    const entryIds: string[] = [];
     for (let e = r.int(); e > 0; e--) entryIds.push(r.text()!);
-    observations.push(new ObservationRecord(id, date, time, priority, done, category, text, tags, agent, new ProvenanceRecord(source, provenanceAgent, session, entryIds)));
+    observations.push({ id, date, time, priority, done, category, text, tags, agent, provenance: { source, agent: provenanceAgent, session, entryIds } });
   }
 }

@@ -16,16 +16,13 @@
  * ids, so re-observing after a crash cannot duplicate anything.
  */
 import { observationIdOfLine, oneLine } from '../observation-line.js';
-import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority } from '../types.js';
+import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority, Provenance } from '../types.js';
 import { analyseEnglish, expandShorthand, isQuestion, requestOf, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
 import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } from './rules-ko.js';
 import { cleanMessageText, hasHangul, isKorean, splitSentences } from './sentences.js';
-import { objectArray } from '../object-array.js';
-import { ObservationRecord, ProvenanceRecord } from './records.js';
 import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
 import { detectTags } from './tags.js';
 import { annotateDates, findDateAnchors, instantMs, localClock, localDateTime, type DateAnchor, type LocalDateTime } from './time.js';
-import { isWhiteSpace } from '../whitespace.js';
 
 export type { SpeakerNames } from './speakers.js';
 
@@ -98,10 +95,7 @@ const ATTACHMENT = /^\[(?:image|photo|picture|file|video|audio|attachment|sticke
 /** A message within this time of a question is taken as its answer. */
 const REPLY_WINDOW_MS = 2 * 60 * 60 * 1000;
 
-/**
- * One observation in the making. A class, not an object literal: every draft lives until the
- * batch ends (why that matters: lib/plain-record.ts).
- */
+/** One observation in the making. */
 class Draft {
   /** Entry id of the question this observation quotes as its context. */
   contextEntryId: string | undefined = undefined;
@@ -143,12 +137,8 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
     maxChars: options.maxObservationChars ?? 600,
     replyContext: options.replyContext !== false,
   };
-  // Each loop's body is a method: it is optimised once, early, for every batch, instead of
-  // this function being compiled on-stack for the first long batch and again when called again.
-  // (Both arrays are made before the first loop: code compiled on-stack in that loop has no
-  // type feedback for what follows it, and would deoptimise on objectArray's store.)
-  const drafts = objectArray<Draft>();
-  const observations = objectArray<Observation>();
+  const drafts: Draft[] = [];
+  const observations: Observation[] = [];
   const messages = new MessageLoop(given, tracker, fallbackLocal, localClock(batch.timeZone), settings, drafts);
   for (const message of batch.messages) messages.add(message);
   const list = new ObservationList(batch, observations);
@@ -213,11 +203,11 @@ class ObservationList {
     if (existing) {
       const ids = existing.provenance!.entryIds;
       const more = entryIdsOf(d);
-      for (let i = 0; i < more.length; i++) if (!ids.includes(more[i]!)) ids.push(more[i]!);
+      for (const e of more) if (!ids.includes(e)) ids.push(e);
       return;
     }
-    const provenance = new ProvenanceRecord(d.message.source ?? batch.source, batch.agent, batch.session, entryIdsOf(d));
-    const obs = new ObservationRecord(id, d.local.date, d.local.time, d.priority, d.done, d.category, d.text, d.tags, batch.agent, provenance);
+    const provenance: Provenance = { source: d.message.source ?? batch.source, agent: batch.agent, session: batch.session, entryIds: entryIdsOf(d) };
+    const obs: Observation = { id, date: d.local.date, time: d.local.time, priority: d.priority, done: d.done, category: d.category, text: d.text, tags: d.tags, agent: batch.agent, provenance };
     this.byId.set(id, obs);
     this.observations.push(obs);
     this.considerTask(d);
@@ -241,9 +231,7 @@ class ObservationList {
 
 /** The message an observation comes from, then the question it quotes. */
 function entryIdsOf(d: Draft): string[] {
-  // (`new Array()`, not a literal: see lib/plain-record.ts.)
-  const ids = new Array<string>();
-  ids.push(d.message.entryId);
+  const ids = [d.message.entryId];
   if (d.contextEntryId) ids.push(d.contextEntryId);
   return ids;
 }
@@ -312,10 +300,7 @@ function observeMessage(
 
   const pieces: Piece[] = [];
   let lastQuestion: ReplyContext | undefined;
-  // (Indexed loops here and below: for-of inlines the iterator protocol, and this function is
-  // already the Observer's largest TurboFan compile.)
-  for (let r = 0; r < sentences.length; r++) {
-    const raw = sentences[r]!;
+  for (const raw of sentences) {
     const korean = hangul && isKorean(raw);
     let sentence = korean ? stripKoreanAddress(raw, knownNames) : stripAddress(expandShorthand(raw), knownNames);
     if (!sentence) continue;
@@ -356,8 +341,7 @@ function observeMessage(
     drafts,
   };
   const group: Piece[] = [];
-  for (let i = 0; i < pieces.length; i++) {
-    const p = pieces[i]!;
+  for (const p of pieces) {
     const a = p.analysis;
     const strong = a.kind === 'question' || a.category !== 'fact' && a.category !== 'event' || a.priority === 'high' || a.done;
     if (!strong) {
@@ -390,14 +374,12 @@ function observeMessage(
 
 /** Does an anchor point to a day after the message's (`futureDate` of the analysis)? */
 function pointsAhead(anchors: readonly DateAnchor[], today: string): boolean {
-  for (let i = 0; i < anchors.length; i++) if (anchors[i]!.future && anchors[i]!.resolved !== today) return true;
-  return false;
+  return anchors.some((a) => a.future && a.resolved !== today);
 }
 
 /** Does an anchor point to the past (`pastDate` of the analysis)? */
 function pointsBack(anchors: readonly DateAnchor[]): boolean {
-  for (let i = 0; i < anchors.length; i++) if (!anchors[i]!.future) return true;
-  return false;
+  return anchors.some((a) => !a.future);
 }
 
 /** One observation of the informative sentences gathered so far (at most maxSentences); empties `group`. */
@@ -407,14 +389,12 @@ function flushGroup(group: Piece[], scope: DraftScope): void {
   let event = false;
   let working = false;
   let priority: Priority = 'low';
-  let body = '';
-  for (let i = 0; i < kept.length; i++) {
-    const a = kept[i]!.analysis;
+  for (const { analysis: a } of kept) {
     if (a.category === 'event') event = true;
     if (a.working) working = true;
     if (PRIORITY_RANK[a.priority] > PRIORITY_RANK[priority]) priority = a.priority;
-    body = i === 0 ? finishSentence(kept[i]!.body) : `${body} ${finishSentence(kept[i]!.body)}`;
   }
+  const body = kept.map((p) => finishSentence(p.body)).join(' ');
   const text = finishText(attribute(body, scope.speaker, kept[0]!.korean), scope.maxChars);
   scope.drafts.push(draft(text, event ? 'event' : 'fact', priority, false, working, false, scope));
   group.length = 0;
@@ -423,7 +403,7 @@ function flushGroup(group: Piece[], scope: DraftScope): void {
 function draft(text: string, category: string, priority: Priority, done: boolean, working: boolean, question: boolean, scope: DraftScope): Draft {
   const speaker = scope.speaker;
   // Tags from what was said, not from the attribution ("Speaker: ") added in front of it.
-  const attributed = text.startsWith(speaker) && text.charCodeAt(speaker.length) === 58 && text.charCodeAt(speaker.length + 1) === 32;
+  const attributed = text.startsWith(`${speaker}: `);
   const tags = detectTags(attributed ? text.slice(speaker.length + 2) : text, scope.codeLanguages, 3, scope.notTags);
   return new Draft(category, priority, done, text, tags, scope.message, scope.local, working, question, scope.role);
 }
@@ -473,9 +453,6 @@ function mergeShortLeads(pieces: Piece[]): void {
 function attribute(text: string, speaker: string, _korean: boolean): string {
   if (text.startsWith(speaker)) return text;
   // "User: we're on GitHub" reads better as "User: We're on GitHub".
-  const c = text.charCodeAt(0);
-  // (toUpperCase changes no ASCII character but a–z.)
-  if (c < 0x61 || (c > 0x7a && c < 0x80)) return `${speaker}: ${text}`;
   return `${speaker}: ${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
 
@@ -488,59 +465,38 @@ function finishSentence(s: string): string {
   return t;
 }
 
-// End tests look at the last character only: a `$`-anchored regex is tried from every position.
+// (End tests look at the last character only: a `$`-anchored regex is tried from every position.)
 
 /** Does `t` end with one of `!?,;:-` or white space? */
 function endsOpen(t: string): boolean {
-  const c = t.length === 0 ? -1 : t.charCodeAt(t.length - 1);
-  return c === 0x21 || c === 0x3f || c === 0x2c || c === 0x3b || c === 0x3a || c === 0x2d || isWhiteSpace(c);
+  return /[!?,;:\-\s]/.test(t.slice(-1));
 }
 
 /** Does `t` end with one of `.。…)"'\]` (or `?` when `question`)? */
 function endsClosed(t: string, question: boolean): boolean {
-  const c = t.length === 0 ? -1 : t.charCodeAt(t.length - 1);
-  return c === 0x2e || c === 0x3002 || c === 0x2026 || c === 0x29 || c === 0x22 || c === 0x27 || c === 0x5d || (question && c === 0x3f);
+  return (question ? /[.。…)"'\]?]/ : /[.。…)"'\]]/).test(t.slice(-1));
 }
 
-const PICTOGRAPH = /^\p{Extended_Pictographic}$/u;
-
-/** Does `t` end with an emoji-like pictograph (`/\p{Extended_Pictographic}$/u`)? None is ASCII. */
+/** Does `t` end with an emoji-like pictograph? */
 function endsWithPictograph(t: string): boolean {
-  const n = t.length;
-  if (n === 0 || t.charCodeAt(n - 1) < 0x80) return false;
-  const low = t.charCodeAt(n - 1);
-  const pair = n >= 2 && low >= 0xdc00 && low <= 0xdfff && t.charCodeAt(n - 2) >= 0xd800 && t.charCodeAt(n - 2) <= 0xdbff;
-  return PICTOGRAPH.test(t.slice(pair ? n - 2 : n - 1));
+  return /\p{Extended_Pictographic}$/u.test(t.slice(-2));
 }
 
-/** `.`, `!` or `?` */
-function isEndMark(c: number): boolean {
-  return c === 0x2e || c === 0x21 || c === 0x3f;
-}
-
-/** "!!" or "??" (one regex pass instead of two `includes`). */
+/** "!!" or "??" */
 const REPEATED_MARK = /!!|\?\?/;
 
 /** The text as an observation: one line as oneLine() gives it (what follows oneLine adds no white space, truncate trims it). */
 function finishText(text: string, maxChars: number): string {
   let t = oneLine(text);
   if (REPEATED_MARK.test(t)) t = t.replace(/([!?])\1+/g, '$1');
-  // (/[.!?][.!?]$/.test(t), from the last two characters.)
-  if (t.length >= 2 && isEndMark(t.charCodeAt(t.length - 1)) && isEndMark(t.charCodeAt(t.length - 2))) t = t.replace(/([.!?])[.!?]+$/, '$1');
+  if (/[.!?][.!?]$/.test(t.slice(-2))) t = t.replace(/([.!?])[.!?]+$/, '$1');
   if (!endsClosed(t, true) && !endsWithPictograph(t)) t += '.';
   return t.length > maxChars ? truncate(t, maxChars) : t;
 }
 
-/** `Math.min(text.split(/\s+/).length, cap)`, without building the array or reading past the cap. */
+/** How many pieces `text.split(/\s+/)` makes, at most `cap`. */
 function splitCount(text: string, cap: number): number {
-  let pieces = 1;
-  let inSpace = false;
-  for (let i = 0; i < text.length && pieces < cap; i++) {
-    const space = isWhiteSpace(text.charCodeAt(i));
-    if (space && !inSpace) pieces++;
-    inSpace = space;
-  }
-  return pieces;
+  return Math.min(text.split(/\s+/).length, cap);
 }
 
 function truncate(s: string, max: number): string {

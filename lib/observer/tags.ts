@@ -232,20 +232,16 @@ export function detectTags(text: string, codeLanguages: string[] = [], max = 3, 
   const ascii = markAsciiWords(text);
   const found: { tag: string; at: number }[] = [];
   if (text.includes('#')) findHashtags(text, found);
-  // (Indexed loops, no destructuring: for-of and `const [a, b] =` inline the iterator protocol,
-  // which made this one of the Observer's costliest TurboFan compiles.)
-  const candidates = candidateEntries(text, ascii);
-  for (let c = 0; c < candidates.length; c++) {
-    const entry = TECH[candidates[c]!]!;
-    const m = entry[1].exec(text);
-    if (m) found.push({ tag: entry[0], at: m.index });
+  for (const c of candidateEntries(text, ascii)) {
+    const [tag, re] = TECH[c]!;
+    const m = re.exec(text);
+    if (m) found.push({ tag, at: m.index });
   }
   if (found.length > 1) found.sort(byPosition);
-  // (`new Array()`, not a literal: the tags live on in the observation, see lib/plain-record.ts.)
-  const tags = new Array<string>();
-  for (let f = 0; f < found.length; f++) if (!tags.includes(found[f]!.tag)) tags.push(found[f]!.tag);
-  for (let l = 0; l < codeLanguages.length; l++) {
-    const tag = CODE_LANG.get(codeLanguages[l]!);
+  const tags: string[] = [];
+  for (const { tag } of found) if (!tags.includes(tag)) tags.push(tag);
+  for (const language of codeLanguages) {
+    const tag = CODE_LANG.get(language);
     if (tag && !tags.includes(tag)) tags.push(tag);
   }
   // A specific tag makes its generic parent redundant.
@@ -284,8 +280,7 @@ function findHashtags(text: string, found: { tag: string; at: number }[]): void 
 
 /** Is `tag` one of `exclude`, lowercased? */
 function isExcluded(tag: string, exclude: string[]): boolean {
-  for (let i = 0; i < exclude.length; i++) if (exclude[i]!.toLowerCase() === tag) return true;
-  return false;
+  return exclude.some((name) => name.toLowerCase() === tag);
 }
 
 const isUpper = (c: number): boolean => c >= 65 && c <= 90;

@@ -5,7 +5,6 @@
  * dates. Pure functions; the clock is always passed in.
  */
 import { fixedZoneOffsetMs, zonedFields, zoneOffsetMs } from '../time-zone.js';
-import { plainConstructor } from '../plain-record.js';
 
 /** A calendar day, independent of any time zone. */
 export interface CalendarDay {
@@ -24,19 +23,6 @@ export interface LocalDateTime extends CalendarDay {
   /** 0 = Sunday … 6 = Saturday */
   weekday: number;
 }
-
-/**
- * A LocalDateTime as the clocks make them: by `new`, not as a literal. Every message's
- * drafts keep theirs until the batch ends (see lib/plain-record.ts).
- */
-const LocalInstant = plainConstructor(function (this: LocalDateTime, year: number, month: number, day: number, date: string, time: string, weekday: number) {
-  this.year = year;
-  this.month = month;
-  this.day = day;
-  this.date = date;
-  this.time = time;
-  this.weekday = weekday;
-});
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -78,7 +64,7 @@ export function localDateTime(iso: string, timeZone: string): LocalDateTime | un
   const ms = Date.parse(iso);
   if (!Number.isFinite(ms)) return undefined;
   const f = zonedFields(ms, isValidTimeZone(timeZone) ? timeZone : 'UTC');
-  return new LocalInstant(f.year, f.month, f.day, formatDay(f), `${pad(f.hour)}:${pad(f.minute)}`, f.weekday);
+  return { year: f.year, month: f.month, day: f.day, date: formatDay(f), time: `${pad(f.hour)}:${pad(f.minute)}`, weekday: f.weekday };
 }
 
 function daysInMonth(year: number, month: number): number {
@@ -111,8 +97,6 @@ function twoDigitsAt(s: string, at: number): number {
  * that form, with every field in range, is read field by field (Date.parse costs
  * about a microsecond); anything else — other forms, impossible dates, leap
  * seconds, years before 1000 — goes to Date.parse itself.
- * (Fields are read two digits at a time, without a loop per field: seven inlined
- * loops made this small function one of the Observer's costlier TurboFan compiles.)
  */
 export function instantMs(iso: string): number {
   const n = iso.length;
@@ -171,10 +155,9 @@ export function localClock(timeZone: string): (ms: number) => LocalDateTime {
       dayNumber = d;
       const at = new Date(d * 86_400_000);
       const fields = { year: at.getUTCFullYear(), month: at.getUTCMonth() + 1, day: at.getUTCDate() };
-      // One literal, not `{ ...fields, … }`: that map would extend CalendarDay's, and go stale whenever CalendarDay's changes.
-      day = { year: fields.year, month: fields.month, day: fields.day, date: formatDay(fields), weekday: at.getUTCDay() };
+      day = { ...fields, date: formatDay(fields), weekday: at.getUTCDay() };
     }
-    last = new LocalInstant(day.year, day.month, day.day, day.date, times[localMinute - d * 1440]!, day.weekday);
+    last = { year: day.year, month: day.month, day: day.day, date: day.date, time: times[localMinute - d * 1440]!, weekday: day.weekday };
     return last;
   };
 }
@@ -224,10 +207,7 @@ export function weekdayOf(d: CalendarDay): number {
 }
 
 export function addDays(d: CalendarDay, days: number): CalendarDay {
-  const n = dayNumber(d);
-  // Not `n + -0` (a negated 0, e.g. a Monday's offset to its own Monday): that sum is a heap number, which
-  // deopts the calendar code and changes the map of every {year, month, day} object built from it.
-  return dayOf(days === 0 ? n : n + days);
+  return dayOf(dayNumber(d) + days);
 }
 
 /** Monday of the week containing `d` (weeks start on Monday). */
@@ -474,12 +454,8 @@ export function sentenceDirection(sentence: string, korean: boolean): Direction 
   return EN_PAST.test(sentence) && !EN_FUTURE.test(sentence) ? 'past' : 'future';
 }
 
-/**
- * The anchors of a sentence without any (most sentences). The elements kind of every other
- * result (objects, packed): an empty literal's would be another array map for the callers,
- * which then deoptimise when the first date turns up.
- */
-const NO_ANCHORS: readonly DateAnchor[] = [{} as DateAnchor].slice(0, 0);
+/** The anchors of a sentence without any (most sentences). */
+const NO_ANCHORS: readonly DateAnchor[] = [];
 
 /**
  * Find relative date expressions in `sentence` and resolve them against `ref`

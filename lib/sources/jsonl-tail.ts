@@ -10,7 +10,6 @@ import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { constants as fsConstants, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { objectArray } from '../object-array.js';
 
 export interface LineRecord {
   /** 1-based line number. */
@@ -70,7 +69,7 @@ function lineState(options: LineReadOptions): LineState {
     lineStart: options.offset,
     maxLineBytes: options.maxLineBytes,
     decoder: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }),
-    pieces: objectArray<Buffer>(),
+    pieces: [],
     pieceBytes: 0,
     tooLong: false,
   };

@@ -44,7 +44,6 @@ import {
   DEFAULT_LOOK_AHEAD,
   emptyBranchState,
   normalizePiEntry,
-  PiContextRecord,
   rewindBranchState,
   settleConsumed,
   treeNodeOf,
@@ -571,7 +570,7 @@ export function createOpenClawDbSource(options: OpenClawDbSourceOptions): Transc
     };
 
     // Decode and normalise with the file era's rules (pi-entries.ts); `end` plays the byte offset.
-    const ctx: PiContext = new PiContextRecord('openclaw-db', stream.agent, session, options.masking);
+    const ctx: PiContext = { source: 'openclaw-db', agent: stream.agent, session, masking: options.masking };
     const malformed: MalformedRecord[] = [];
     let branch: BranchState = cursor ?? emptyBranchState();
     interface Consumed extends ConsumedEntry {

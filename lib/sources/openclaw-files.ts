@@ -20,8 +20,6 @@ import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
 import { OcmError } from '../errors.js';
-import { objectArray } from '../object-array.js';
-import { plainConstructor } from '../plain-record.js';
 import type { Logger } from '../log.js';
 import type { MaskingOptions } from '../masking.js';
 import type { Cursor, MalformedRecord, Message, ReadLimits, SourceKind, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
@@ -32,7 +30,6 @@ import {
   emptyBranchState,
   lookAheadNodeOf,
   normalizePiEntry,
-  PiContextRecord,
   rewindBranchState,
   settleConsumed,
   type BranchState,
@@ -244,22 +241,6 @@ interface Consumed extends ConsumedEntry {
   lineNo: number;
 }
 
-/** Kept until the read is settled: `new`, not a literal (see PreparedEntryRecord). */
-const ConsumedRecord = plainConstructor(function (
-  this: Consumed,
-  end: number,
-  lineNo: number,
-  nodeIndex: number,
-  result: PiEntryResult | null,
-  node: TreeNode | null,
-) {
-  this.end = end;
-  this.lineNo = lineNo;
-  this.nodeIndex = nodeIndex;
-  this.result = result;
-  this.node = node;
-});
-
 // ---------------------------------------------------------------------------
 // Look-ahead lines carried to the next read
 
@@ -274,15 +255,8 @@ interface PreparedEntry {
   result: PiEntryResult;
 }
 
-// Kept per line until the read is settled, look-ahead ones until the next read: `new`, not
-// literals, so their allocation sites are never pretenured mid-run (see lib/plain-record.ts).
-const PreparedEntryRecord = plainConstructor(function (this: PreparedEntry, node: LookAheadNode | null, result: PiEntryResult) {
-  this.node = node;
-  this.result = result;
-});
-
 function prepareEntry(entry: unknown, end: number, ctx: PiContext): PreparedEntry {
-  return new PreparedEntryRecord(lookAheadNodeOf(entry, end), normalizePiEntry(entry, ctx));
+  return { node: lookAheadNodeOf(entry, end), result: normalizePiEntry(entry, ctx) };
 }
 
 /**
@@ -538,7 +512,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
       const offset = cursor?.offset ?? 0;
       const lineNo = cursor?.line ?? 0;
 
-      const ctx: PiContext = new PiContextRecord(kind, stream.agent, stream.session, options.masking);
+      const ctx: PiContext = { source: kind, agent: stream.agent, session: stream.session, masking: options.masking };
       const malformed: MalformedRecord[] = [];
       const consumed: Consumed[] = [];
       const nodes: LookAheadNode[] = [];
@@ -589,7 +563,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
           nodeIndex = nodes.length;
           nodes.push(node);
         }
-        consumed.push(new ConsumedRecord(record.end, record.lineNo, nodeIndex, result, node));
+        consumed.push({ end: record.end, lineNo: record.lineNo, nodeIndex, result, node });
         bytes += record.end - record.start;
         // A reset boundary ends the chunk: what came before it is one finished segment.
         if (result !== null && result.kind === 'boundary') {
@@ -627,10 +601,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
       const decideCount = consumed.reduce((n, c) => (c.nodeIndex >= 0 ? n + 1 : n), 0);
       const settled = settleConsumed(consumed, nodes, decideCount, lookAhead, branch, dedupeWindow);
       branch = settled.branch;
-      // A loop, not emitted.map(): map's result has another map in optimised code than in the
-      // interpreter, and the job's loops over chunk.messages deoptimised on it.
-      const messages = objectArray<Message>();
-      for (const e of settled.emitted) messages.push(e.message);
+      const messages = settled.emitted.map((e) => e.message);
 
       const last = consumed[consumed.length - 1];
       const endOffset = last ? last.end : offset;

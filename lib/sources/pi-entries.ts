@@ -30,8 +30,6 @@ import { maskedText, type MaskingOptions } from '../masking.js';
 import type { Message, Role, SourceKind } from '../types.js';
 import { capMasked, capOneLineMasked } from './masked-cap.js';
 import { collapseWhiteSpace } from '../whitespace.js';
-import { objectArray } from '../object-array.js';
-import { MessageRecord, plainConstructor } from '../plain-record.js';
 import { nameForLog } from './log-safe.js';
 
 export interface PiContext {
@@ -40,18 +38,6 @@ export interface PiContext {
   session: string;
   masking: MaskingOptions;
 }
-
-/**
- * A PiContext, by `new` (a reader makes one per read). As an object literal, its second run
- * (the literal's boilerplate) widened the `masking` field's type, which invalidated the
- * optimised normalizePiEntry (it inlines the masking of every message) mid-run.
- */
-export const PiContextRecord = plainConstructor(function (this: PiContext, source: SourceKind, agent: string, session: string, masking: MaskingOptions) {
-  this.source = source;
-  this.agent = agent;
-  this.session = session;
-  this.masking = masking;
-});
 
 /** What one parsed line is. */
 export type PiEntryResult =
@@ -94,26 +80,8 @@ export function lookAheadNodeOf(entry: unknown, end: number): LookAheadNode | nu
   if (!isObject(entry) || entry.type === 'session') return null;
   const id = entry.id;
   if (typeof id !== 'string' || id.length === 0) return null;
-  return new LookAheadNodeRecord(id, parentIdOf(entry), end);
+  return { id, parentId: parentIdOf(entry), end };
 }
-
-// The reader keeps these per entry until its read is settled (and carries look-ahead ones to the
-// next read): made by `new`, not as literals, so V8 does not pretenure a literal's allocation site
-// mid-run and recompile every function that inlined it (see lib/plain-record.ts).
-const LookAheadNodeRecord = plainConstructor(function (this: LookAheadNode, id: string, parentId: string | null, end: number) {
-  this.id = id;
-  this.parentId = parentId;
-  this.end = end;
-});
-
-type MessageResult = Extract<PiEntryResult, { kind: 'message' }>;
-
-const MessageResultRecord = plainConstructor(function (this: MessageResult, message: Message, dedupeKey: string, recalled: string[] | null) {
-  this.kind = 'message';
-  this.message = message;
-  this.dedupeKey = dedupeKey;
-  this.recalled = recalled;
-});
 
 function parentIdOf(entry: Json): string | null {
   return typeof entry.parentId === 'string' && entry.parentId.length > 0 ? entry.parentId : null;
@@ -206,10 +174,10 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
   }
   const masked = maskedText(built.text.trim(), ctx.masking);
   if (masked.length === 0) return { kind: 'skip', reason: 'empty message' };
-  const out: Message = new MessageRecord(built.role, masked, time, entryId, ctx.source, ctx.agent, ctx.session);
+  const out: Message = { role: built.role, text: masked, time, entryId, source: ctx.source, agent: ctx.agent, session: ctx.session };
   if (built.toolName !== undefined) out.toolName = built.toolName;
   const dedupeKey = built.key ?? `${built.role}\u0000${collapseWhiteSpace(masked)}`;
-  return new MessageResultRecord(out, dedupeKey, recalled);
+  return { kind: 'message', message: out, dedupeKey, recalled };
 }
 
 const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -599,8 +567,6 @@ function stepBranchState(state: BranchState, node: TreeNode | null, dedupeKey: s
   if (node) {
     const recent = state.recent + (idDigest(node.id) + hash);
     // Trim in batches (amortised O(1) per entry): keep between 1 and 1.5 windows, deterministically.
-    // Sliced every time, from 0 (the string itself, no copy) until a batch is due: a branch taken
-    // once in thousands of entries deoptimised the compiled code the first time it was.
     const excess = recent.length - dedupeWindow * RECORD;
     state.recent = recent.slice(excess > Math.max(RECORD, Math.floor(dedupeWindow / 2) * RECORD) ? excess : 0);
     state.lastId = node.id;
@@ -695,7 +661,7 @@ export function settleConsumed<T extends ConsumedEntry>(
 ): { emitted: Array<{ item: T; message: Message }>; branch: BranchState } {
   const before = branch;
   const abandoned = abandonedNodes(nodes, decideCount, window, (id) => rememberedEntry(before, id));
-  const emitted = objectArray<{ item: T; message: Message }>();
+  const emitted: { item: T; message: Message }[] = [];
   // Nothing read: the state passes through as it came (the database reader passes its whole cursor here).
   if (consumed.length === 0) return { emitted, branch };
   const state = copyBranchState(branch);
@@ -703,11 +669,7 @@ export function settleConsumed<T extends ConsumedEntry>(
   return { emitted, branch: state };
 }
 
-/**
- * settleConsumed's loop, on its own: a chunk's loop runs long enough to be optimised while it
- * runs (on-stack replacement), before any code after it has run; code after the loop that
- * never ran deoptimised that compiled loop again on every later call.
- */
+/** settleConsumed's loop: each consumed entry through the branch state, the messages to emit into `emitted`. */
 function emitEntries<T extends ConsumedEntry>(
   consumed: readonly T[],
   abandoned: Set<number>,
@@ -715,9 +677,7 @@ function emitEntries<T extends ConsumedEntry>(
   dedupeWindow: number,
   emitted: Array<{ item: T; message: Message }>,
 ): void {
-  // An index loop: code before a first long loop has no feedback (see day-file observationSegments).
-  for (let i = 0; i < consumed.length; i++) {
-    const item = consumed[i]!;
+  for (const item of consumed) {
     const result = item.result;
     const active = item.nodeIndex < 0 || !abandoned.has(item.nodeIndex);
     const message = result !== null && result.kind === 'message' ? result : null;
