@@ -125,19 +125,41 @@ export function addRecalled(recalled: readonly string[], items: readonly string[
   return next.slice(-MAX_RECALLED);
 }
 
-/** Does this sentence restate one of the recalled items (all but a quarter of its content words)? */
+/**
+ * Words by which a reply says what it recalls rather than what is new: "you
+ * like PostgreSQL" restates "User's favourite database is PostgreSQL".
+ */
+const STANCE = new Set('like liked love loved prefer preferred favourite favorite want wanted said told remember remembered recall recalled know knew noted mentioned'.split(' '));
+
+/**
+ * Does this sentence restate recalled memory? Either it holds three quarters
+ * of one item's content words ("You prefer PostgreSQL, so …" after "User
+ * prefers PostgreSQL"), or it says nothing but what the recalled items say
+ * together: two content words or more, every one (stance words such as
+ * "like" aside) found in them ("You like PostgreSQL 16; staging is
+ * db-stage-7." after "User's favourite database … is PostgreSQL 16" and "The
+ * staging host is db-stage-7").
+ */
 export function restatesRecalled(sentence: string, recalled: readonly string[]): boolean {
   if (recalled.length === 0) return false;
   const words = contentWords(sentence);
   if (words.size === 0) return false;
+  const union = new Set<string>();
   for (const item of recalled) {
     const wanted = contentWords(item);
+    for (const w of wanted) union.add(w);
     if (wanted.size < 2) continue;
     let found = 0;
     for (const w of wanted) if (words.has(w)) found += 1;
     if (found / wanted.size >= RESTATED_SHARE) return true;
   }
-  return false;
+  let said = 0;
+  for (const w of words) {
+    if (STANCE.has(w)) continue;
+    if (!union.has(w)) return false;
+    said += 1;
+  }
+  return said >= 2;
 }
 
 /**

@@ -15,6 +15,7 @@ import { installPinned, pinnedNode } from './helpers/agent-cache.js';
 import { startFakeAnthropic, startRecordingProxy, type MessagesRequest, type ModelScript } from './helpers/anthropic-server.js';
 import { CLI, tempDir } from './helpers/cli.js';
 import { waitFor } from './helpers/wait.js';
+import { SESSION_TWO_ANSWER, assertRestatementNotObserved } from './helpers/memory-scenario.js';
 import { localDateTime } from '../lib/time-zone.js';
 
 const CLAUDE_CODE_VERSION = '2.1.332';
@@ -122,7 +123,7 @@ test('Claude Code (real CLI): integrate, MCP tools in the request, remember and 
       const results = toolResults(req);
       if (results.length === 0) return { toolUse: { name: 'mcp__oc-memory__search_memory', input: { query: 'billing database' } } };
       if (results.length === 1) return { toolUse: { name: 'mcp__oc-memory__search_memory', input: { query: 'staging host' } } };
-      return { text: 'You like PostgreSQL 16; staging is db-stage-7.' };
+      return { text: SESSION_TWO_ANSWER };
     };
     const second = await claude('Which database do I like for the billing service?');
     assert.equal(second.exitCode, 0, second.stderr);
@@ -142,6 +143,7 @@ test('Claude Code (real CLI): integrate, MCP tools in the request, remember and 
     // The next request carries what the search returned.
     assert.match(s2[2]!.raw, /PostgreSQL 16 on|PostgreSQL 16\./);
     await afterTurnIdle();
+    await assertRestatementNotObserved({ dayFile });
 
     // ---- Nothing left loopback.
     assert.deepEqual(proxy.attempts, []);

@@ -23,7 +23,7 @@ import { startRecordingProxy } from './helpers/anthropic-server.js';
 import { startFakeResponses, type ResponsesReply, type ResponsesRequest, type ResponsesScript } from './helpers/responses-server.js';
 import { CLI, tempDir } from './helpers/cli.js';
 import { waitFor } from './helpers/wait.js';
-import { REMEMBER_CALLS, SEARCH_CALLS, SESSION_ONE_PROMPT, SESSION_TWO_ANSWER, SESSION_TWO_PROMPT, assertRecalled, assertRememberedAndObserved } from './helpers/memory-scenario.js';
+import { REMEMBER_CALLS, SEARCH_CALLS, SESSION_ONE_PROMPT, SESSION_TWO_ANSWER, SESSION_TWO_PROMPT, assertRecalled, assertRememberedAndObserved, assertRestatementNotObserved } from './helpers/memory-scenario.js';
 import { localDateTime } from '../lib/time-zone.js';
 
 const CODEX_VERSION = '0.169.0';
@@ -170,6 +170,7 @@ test('Codex (real CLI): integrate, MCP tools through tool search, remember and s
       agent: 'codex',
     });
     await afterTurnIdle();
+    await assertRestatementNotObserved({ dayFile });
 
     // ---- Nothing left loopback.
     assert.deepEqual(proxy.attempts, []);

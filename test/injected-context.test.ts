@@ -49,4 +49,10 @@ test('recalled memory items and sentences that restate them', () => {
   assert.equal(withoutRestatedMemory('Your sister Ana lives in Lisbon.', items), '');
   assert.equal(withoutRestatedMemory('Nothing  recalled   here.', []), 'Nothing  recalled   here.');
   assert.deepEqual(addRecalled(['a b'], ['c d', 'a b']), ['c d', 'a b']);
+  // A reply that says nothing but what several recalled items say together (stance words such as "like" aside) restates them.
+  const two = ["User's favourite database for the billing service is PostgreSQL 16.", 'The staging host is db-stage-7.'];
+  assert.equal(restatesRecalled('You like PostgreSQL 16; staging is db-stage-7.', two), true);
+  assert.equal(restatesRecalled('I migrated the billing service to PostgreSQL 16.', two), false, 'a new word is news');
+  assert.equal(restatesRecalled('You like PostgreSQL.', two), false, 'one word is too little to tell');
+
 });

@@ -496,6 +496,23 @@ test('pi sessions in a folder set by PI_CODING_AGENT_SESSION_DIR / --session-dir
   ]);
 });
 
+test("pi with OC-Memory's extension (a real pi 0.73 session): the hidden memory block, the oc_memory_search calls and results, and the reply that only says the recalled memory back are never observed", async () => {
+  const root = await tempState();
+  const name = '2026-11-26T13-15-50-194Z_01a217ff-8030-73ab-beef-fee57865c5d4.jsonl';
+  await writeFile(join(root, name), await readFile(join(FIXTURES, '..', 'pi', name)));
+  const src = createOpenClawFileSource({ stateDirs: [], kind: 'pi', piSessionsDir: root, masking: {} });
+  const [stream] = await src.discover();
+  // The extension's context is a custom_message (customType "oc-memory"); the reply "You like PostgreSQL 16; staging is db-stage-7." restates it and the two search results.
+  const whole = texts((await readAll(src, stream!)).messages);
+  assert.deepEqual(whole, ['user: Which database do I like for the billing service?']);
+  // Read one entry at a time (a cursor per entry): what was recalled survives the cursor.
+  assert.deepEqual(texts((await readAll(src, stream!, undefined, { maxBytes: 1, maxMessages: 1 })).messages), whole);
+  // The same reply with nothing recalled before it is the agent's own words, and is read.
+  const lines = (await readFile(join(root, name), 'utf8')).split('\n').filter((l) => l && !/"customType":"oc-memory"|"toolName":"oc_memory_search"/.test(l));
+  await writeFile(join(root, name), `${lines.join('\n')}\n`);
+  assert.deepEqual(texts((await readAll(src, stream!)).messages), ['user: Which database do I like for the billing service?', 'assistant: You like PostgreSQL 16; staging is db-stage-7.']);
+});
+
 test('default state dirs: $OPENCLAW_STATE_DIR wins, else the existing ones; a symlinked dir is read once', async () => {
   assert.deepEqual(defaultOpenClawStateDirs({ OPENCLAW_STATE_DIR: '~/oc' }, '/home/u', () => true), ['/home/u/oc']);
   assert.deepEqual(

@@ -17,7 +17,7 @@ import { startRecordingProxy } from './helpers/anthropic-server.js';
 import { startFakeChatCompletions, type ChatReply, type ChatRequest, type ChatScript } from './helpers/chat-completions-server.js';
 import { CLI, tempDir } from './helpers/cli.js';
 import { waitFor } from './helpers/wait.js';
-import { REMEMBER_CALLS, SEARCH_CALLS, SESSION_ONE_PROMPT, SESSION_TWO_ANSWER, SESSION_TWO_PROMPT, assertRecalled, assertRememberedAndObserved } from './helpers/memory-scenario.js';
+import { REMEMBER_CALLS, SEARCH_CALLS, SESSION_ONE_PROMPT, SESSION_TWO_ANSWER, SESSION_TWO_PROMPT, assertRecalled, assertRememberedAndObserved, assertRestatementNotObserved } from './helpers/memory-scenario.js';
 import { localDateTime } from '../lib/time-zone.js';
 
 const PI_VERSION = '0.73.1';
@@ -105,6 +105,7 @@ test('pi (real CLI): integrate, the memory tools in the request, remember and se
       agent: 'pi',
     });
     await afterTurnIdle();
+    await assertRestatementNotObserved({ dayFile });
 
     assert.deepEqual(proxy.attempts, []);
     for (const r of api.requests) assert.match(r.path, /^\/v1\/chat\/completions/);

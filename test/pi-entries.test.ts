@@ -139,6 +139,15 @@ test('non-message entries and summary roles are not messages', () => {
   assert.equal(normalizePiEntry({ type: 'message', id: 'x' }, ctx).kind, 'invalid');
 });
 
+test("OC-Memory's memory block in a custom message (its pi extension's hidden context) is not a message, but what it recalled", () => {
+  const block = "<oc-memory>\nMemories related to this prompt:\n- 🔴 2026-11-26 [preference] User's favourite database is PostgreSQL 16. (o-059e515fc5)\n</oc-memory>";
+  const recall = { kind: 'recall', items: ['Memories related to this prompt:', "User's favourite database is PostgreSQL 16. (o-059e515fc5)"] };
+  assert.deepEqual(normalizePiEntry({ type: 'custom_message', customType: 'oc-memory', content: block, display: false, id: 'c1', parentId: null }, ctx), recall);
+  assert.deepEqual(normalizePiEntry(entry('c2', null, { role: 'custom', customType: 'oc-memory', content: [{ type: 'text', text: block }] }), ctx), recall);
+  // Another extension's custom message stays out, recalling nothing.
+  assert.equal(normalizePiEntry({ type: 'custom_message', customType: 'other', content: 'User likes tea.', id: 'c3', parentId: null }, ctx).kind, 'skip');
+});
+
 test('time comes from the entry timestamp (ISO), falling back to the message timestamp; entryId is the entry id', () => {
   const r = normalizePiEntry({ type: 'message', id: 'abcd0123', parentId: null, message: { role: 'user', content: 'hi', timestamp: 1775831400000 } }, ctx);
   assert.equal(r.kind, 'message');

@@ -22,7 +22,9 @@
  *   `appendSessionResetBoundary`) ends a segment: readers end the chunk there.
  * - OC-Memory's own injected memory block (`<oc-memory>`) is stripped from
  *   user text, and calls to / results of its own tools are dropped
- *   (lib/injected-context.ts).
+ *   (lib/injected-context.ts). OC-Memory's pi extension hands its block to pi
+ *   as a hidden custom message (`custom_message`, `customType: "oc-memory"`):
+ *   never a message, but what it recalled is kept, like a tool's result.
  */
 import * as crypto from 'node:crypto';
 import { addRecalled, hasInjectedContext, isOwnTool, recalledItems, stripInjectedContext, withoutRestatedMemory } from '../injected-context.js';
@@ -118,6 +120,7 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
     return header;
   }
   if (type === 'reset') return { kind: 'boundary', reason: 'reset' };
+  if (type === 'custom_message') return injectedMessage(entry) ?? { kind: 'skip', reason: type };
   if (NOT_MESSAGES.has(type)) return { kind: 'skip', reason: type };
   if (type !== 'message') return { kind: 'skip', reason: `unknown entry type ${type}` };
   const message = entry.message;
@@ -165,6 +168,7 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
       break;
     }
     case 'custom':
+      return injectedMessage(message) ?? { kind: 'skip', reason: 'role custom' };
     case 'branchSummary':
     case 'compactionSummary':
     case 'hookMessage':
@@ -178,6 +182,13 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
   if (built.toolName !== undefined) out.toolName = built.toolName;
   const dedupeKey = built.key ?? `${built.role}\u0000${collapseWhiteSpace(masked)}`;
   return { kind: 'message', message: out, dedupeKey, recalled };
+}
+
+/** A custom message carrying OC-Memory's memory block (its pi extension's context): what it recalled; null for any other. */
+function injectedMessage(custom: Json): PiEntryResult | null {
+  const text = contentText(custom.content);
+  if (!hasInjectedContext(text)) return null;
+  return { kind: 'recall', items: recalledItems(text) };
 }
 
 const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

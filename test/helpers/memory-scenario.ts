@@ -16,7 +16,8 @@ export const SEARCH_CALLS = [
   { name: 'search_memory', arguments: { query: 'billing database' } },
   { name: 'search_memory', arguments: { query: 'staging host' } },
 ];
-export const SESSION_TWO_ANSWER = 'You like PostgreSQL 16; staging is db-stage-7.';
+/** A restatement of what the searches recalled, then one new statement (so it shows the turn was observed). */
+export const SESSION_TWO_ANSWER = 'You like PostgreSQL 16; staging is db-stage-7. I scheduled the invoice export for 02:00 UTC every night.';
 
 /** Session 1: `remember` answered and written; the turn observed into the day file by the after-turn hook, with no manual step. */
 export async function assertRememberedAndObserved(options: { saved: string; dayFile: string; agent: string; afterTurnIdle: () => Promise<unknown> }): Promise<void> {
@@ -50,4 +51,18 @@ export function assertRecalled(options: { firstRaw: string; afterOutputs: (n: nu
   assert.match(staging, /The staging host is db-stage-7\./);
   assert.match(staging, new RegExp(`from remember ${options.agent}`));
   assert.match(two.raw, /PostgreSQL 16/, 'the following request carries what the search returned');
+}
+
+/**
+ * Session 2, once the after-turn job ran: the reply's new statement was
+ * observed, its restatement of the recalled memory was not (OC-Memory's own
+ * recall is never observed again as a new fact).
+ */
+export async function assertRestatementNotObserved(options: { dayFile: string }): Promise<void> {
+  const text = await waitFor('session 2 observed into the day file', async () => {
+    const t = await readFile(options.dayFile, 'utf8').catch(() => undefined);
+    return t && /invoice export/.test(t) ? t : undefined;
+  }, 120_000);
+  const observations = text.split('\n').filter((l) => /^- [🔴🟡🟢]/u.test(l));
+  assert.deepEqual(observations.filter((l) => /You like|staging is db-stage-7/.test(l)), [], 'the restated memory is not observed');
 }
