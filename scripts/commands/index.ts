@@ -36,6 +36,7 @@ export const COMMAND_LOADERS: Record<string, Loader> = {
   sources: () => import('./sources.js'),
   reflect: () => import('./reflect.js'),
   alerts: () => import('./alerts.js'),
+  ui: () => import('./ui.js'),
 };
 
 /** Every command (for the top-level help, an unknown command, and tests). */

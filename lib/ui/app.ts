@@ -1,0 +1,454 @@
+/**
+ * The dashboard's routes (`ocm-run ui`, docs/dashboard.md): a hono app over
+ * one memory home. Reading pages read the memory files, state and logs as
+ * they are at the moment of the request; changing ones (POST) go through
+ * lib/ui/curate.ts and answer with a redirect back to the page they came
+ * from. Every text from the memory is masked (lib/masking.ts, the same rules
+ * as every other output) before it reaches a page.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Hono, type Context } from 'hono';
+import { getCookie, setCookie } from 'hono/cookie';
+import { secureHeaders } from 'hono/secure-headers';
+import { html } from 'hono/html';
+import type { Config } from '../config-schema.js';
+import { describeError, OcmError } from '../errors.js';
+import { activeMemoryPath, DEFAULT_AGENT, readTextIfExists, type HomePaths } from '../home.js';
+import type { Logger } from '../log.js';
+import { maskedText } from '../masking.js';
+import { listHotAgents } from '../memory-files.js';
+import { packagePath } from '../package-root.js';
+import { filtersFromOptions, parseLimit } from '../search/filters.js';
+import { OpenIndex } from '../search/open-index.js';
+import { makeSnippet } from '../search/snippet.js';
+import { maskingOptions } from '../sources/registry.js';
+import { headerTokens } from '../status.js';
+import { countTokens } from '../tokens.js';
+import type { Provenance, Tier } from '../types.js';
+import { accessGuard, type Refusal } from './guard.js';
+import { addObservation, approveMoves, editObservation, forgetObservations, parsePriority, parseTags, rejectMoves, rollbackMove, type CurateContext } from './curate.js';
+import { chooseLang, messagesFor, type MessageKey } from './messages.js';
+import { addForm, chart, editForm, filterForm, forgetForm, layout, observationItem, postButton, table, type FilterValues, type Html, type ObservationView, type PageFrame } from './pages.js';
+import { findDayFile, readDayObservations, timelinePage } from './timeline.js';
+
+export interface UiAppOptions {
+  paths: HomePaths;
+  config: Config;
+  logger: Logger;
+  now: () => Date;
+  /** The random token of this run (lib/ui/server.ts). */
+  token: string;
+  /** The port the server listens on, once it does. */
+  port: () => number;
+  /** How long a change waits for a job holding the home lock (ms). */
+  lockWaitMs?: number;
+}
+
+export interface UiApp {
+  app: Hono;
+  openIndex: OpenIndex;
+}
+
+/** Notices a change can come back with (?note=…); nothing else is shown from the address. */
+const NOTES = ['saved', 'added', 'alreadyThere', 'forgot', 'approved', 'rejected', 'rolledBack'] as const satisfies readonly MessageKey[];
+type Note = (typeof NOTES)[number];
+
+const SEARCH_LIMIT = 50;
+const AUDIT_SHOWN = 50;
+const INJECTIONS_SHOWN = 20;
+
+const require = createRequire(import.meta.url);
+
+interface Asset {
+  path: () => string;
+  type: string;
+}
+
+const ASSETS: Record<string, Asset> = {
+  'ui.css': { path: () => packagePath('templates', 'ui', 'ui.css'), type: 'text/css; charset=utf-8' },
+  'ui.js': { path: () => packagePath('templates', 'ui', 'ui.js'), type: 'text/javascript; charset=utf-8' },
+  // uPlot (MIT) from node_modules: no CDN, the dashboard works offline.
+  'uplot.js': { path: () => require.resolve('uplot/dist/uPlot.iife.min.js'), type: 'text/javascript; charset=utf-8' },
+  'uplot.css': { path: () => require.resolve('uplot/dist/uPlot.min.css'), type: 'text/css; charset=utf-8' },
+};
+
+/** A path inside the dashboard to go back to (never another site). */
+function safeBack(value: unknown, fallback = '/'): string {
+  const s = typeof value === 'string' ? value : '';
+  return s.startsWith('/') && !s.startsWith('//') && !s.startsWith('/\\') ? s : fallback;
+}
+
+function withNote(back: string, note: Note, about?: string): string {
+  const url = new URL(back, 'http://x');
+  url.searchParams.set('note', note);
+  if (about) url.searchParams.set('about', about);
+  else url.searchParams.delete('about');
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+function statusOf(code: string): 400 | 404 | 409 | 500 | 503 {
+  if (code === 'BAD_INPUT' || code === 'PATH_OUTSIDE_ROOTS') return 400;
+  if (code === 'NOT_FOUND') return 404;
+  if (code === 'LOCKED') return 409;
+  if (code === 'DISK_FULL' || code === 'PERMISSION_DENIED') return 503;
+  return 500;
+}
+
+export function createUiApp(options: UiAppOptions): UiApp {
+  const { paths, config } = options;
+  const openIndex = new OpenIndex(paths.index);
+  const masking = maskingOptions(config);
+  const mask = (text: string) => maskedText(text, masking);
+  const curate: CurateContext = { paths, config, logger: options.logger, now: options.now, openIndex, lockWaitMs: options.lockWaitMs ?? 20_000 };
+  const app = new Hono();
+
+  const frameOf = (c: Context, section: PageFrame['section']): PageFrame => {
+    const lang = chooseLang(c.req.query('lang') ?? getCookie(c, 'ocm_ui_lang'), c.req.header('accept-language'));
+    if (c.req.query('lang')) setCookie(c, 'ocm_ui_lang', lang, { sameSite: 'Strict', path: '/' });
+    const url = new URL(c.req.url);
+    url.searchParams.delete('lang');
+    const noteKey = c.req.query('note');
+    const m = messagesFor(lang);
+    const about = c.req.query('about');
+    const notice = (NOTES as readonly string[]).includes(noteKey ?? '') ? `${m[noteKey as Note]}${about ? ` ${mask(about)}` : ''}` : undefined;
+    return { lang, m, here: `${url.pathname}${url.search}`, section, ...(notice ? { notice } : {}) };
+  };
+
+  const refuse = (c: Context, why: Refusal) => {
+    const m = messagesFor(chooseLang(undefined, c.req.header('accept-language')));
+    const text = why === 'foreign-host' ? m.foreignHost : why === 'foreign-origin' ? m.foreignOrigin : m.denied;
+    options.logger.log('warn', 'ui.refused', { why, path: c.req.path });
+    return c.text(text, why === 'no-token' ? 401 : 403);
+  };
+
+  app.use('*', accessGuard({ token: options.token, port: options.port, refuse }));
+  app.use(
+    '*',
+    secureHeaders({
+      contentSecurityPolicy: { defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'"], imgSrc: ["'self'", 'data:'], formAction: ["'self'"], frameAncestors: ["'none'"], baseUri: ["'none'"] },
+      // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on a form POST, which the guard must refuse.
+      referrerPolicy: 'same-origin',
+      crossOriginResourcePolicy: 'same-origin',
+    }),
+  );
+  app.use('*', async (c, next) => {
+    await next();
+    if (!c.req.path.startsWith('/assets/')) c.header('Cache-Control', 'no-store');
+  });
+
+  app.onError((error, c) => {
+    const { message, hint, code } = describeError(error);
+    options.logger.log(code === 'INTERNAL' ? 'error' : 'warn', 'ui.error', { path: c.req.path, code, error: mask(message) });
+    const frame = frameOf(c, 'error');
+    const body = html`<p class="error" role="alert">${mask(message)}</p>${hint ? html`<p class="hint">→ ${mask(hint)}</p>` : ''}<p><a href="${safeBack(c.req.header('referer') ? new URL(c.req.header('referer')!).pathname : '/')}">${frame.m.back}</a></p>`;
+    return c.html(layout(frame, frame.m.errorTitle, body), statusOf(code));
+  });
+
+  app.get('/assets/:name', async (c) => {
+    const asset = Object.hasOwn(ASSETS, c.req.param('name')) ? ASSETS[c.req.param('name')] : undefined;
+    if (!asset) return c.notFound();
+    c.header('Content-Type', asset.type);
+    c.header('Cache-Control', 'private, max-age=3600');
+    return c.body(await readFile(asset.path()));
+  });
+
+  const maskView = (o: ObservationView): ObservationView => ({
+    ...o,
+    text: mask(o.text),
+    tags: o.tags.map(mask),
+    ...(o.provenance ? { provenance: { ...o.provenance, session: mask(o.provenance.session) } } : {}),
+  });
+
+  const filterValues = (c: Context): FilterValues => {
+    const q = c.req.query();
+    const out: FilterValues = {};
+    for (const key of ['agent', 'priority', 'category', 'tier', 'tag', 'since', 'until'] as const) if (q[key]) out[key] = q[key];
+    return out;
+  };
+
+  const knownAgents = async (): Promise<string[]> => [...new Set([DEFAULT_AGENT, ...(await listHotAgents(paths))])].sort();
+
+  // ---- Timeline
+  app.get('/', async (c) => {
+    const frame = frameOf(c, 'timeline');
+    const { m } = frame;
+    const values = filterValues(c);
+    const filters = filtersFromOptions(values as Record<string, unknown>, options.now(), config.timezone);
+    const day = c.req.query('day');
+    const skip = Number(c.req.query('skip') ?? 0);
+    const from = day && /^\d{4}-\d{2}-\d{2}$/.test(day) ? { day, skip: Number.isInteger(skip) && skip > 0 ? skip : 0 } : undefined;
+    const page = await timelinePage(paths, config, filters, from);
+    const back = frame.here;
+    const agents = [...new Set([...page.agents, ...(await knownAgents())])].sort();
+    let olderUrl: string | undefined;
+    if (page.older) {
+      const url = new URL(frame.here, 'http://x');
+      url.searchParams.set('day', page.older.day);
+      url.searchParams.set('skip', String(page.older.skip));
+      url.searchParams.delete('note');
+      url.searchParams.delete('about');
+      olderUrl = `${url.pathname}${url.search}`;
+    }
+    const body = html`${filterForm(frame, '/', values, agents)}
+${addForm(frame, agents, back)}
+${page.days.length === 0 ? html`<p class="empty">${m.noObservations}</p>` : ''}
+${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date}"><h2 id="d-${day.date}">${day.date} <small>${day.observations.length} ${m.observations}</small></h2>
+<ul class="observations">${day.observations.map((o) => observationItem(frame, maskView(o), back))}</ul></section>`)}
+<nav class="pager">${from ? html`<a href="/">${m.newest}</a>` : ''} ${olderUrl ? html`<a href="${olderUrl}" rel="next">${m.older}</a>` : ''}</nav>`;
+    return c.html(layout(frame, m.timelineTitle, body));
+  });
+
+  // ---- Search: the engine and filters of `ocm-run search` on the index this process keeps open.
+  app.get('/search', async (c) => {
+    const frame = frameOf(c, 'search');
+    const { m } = frame;
+    const query = (c.req.query('q') ?? '').trim();
+    const values = filterValues(c);
+    const agents = await knownAgents();
+    const queryBox = html`<label class="q">${m.searchTitle} <input type="search" name="q" value="${query}" placeholder="${m.searchPlaceholder}" autofocus data-search></label>`;
+    let results: Html | string = '';
+    if (query) {
+      const filters = filtersFromOptions(values as Record<string, unknown>, options.now(), config.timezone);
+      const limit = parseLimit(c.req.query('limit'), SEARCH_LIMIT);
+      const { searchOpen } = await import('../memory-tools.js');
+      const started = performance.now();
+      const response = await searchOpen({ paths, config, agent: DEFAULT_AGENT, client: () => undefined, openIndex, logger: options.logger, now: options.now }, { query, limit, filters });
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      // Timings for `stats` and the health page (average search time), as `ocm-run search` logs them.
+      options.logger.log('info', 'search.done', { ms, results: response.results.length, mode: response.mode, cached: false, via: 'ui' });
+      const views = response.results.map((r): ObservationView => {
+        const text = mask(r.text);
+        return maskView({
+          id: r.id,
+          date: r.date,
+          time: r.time,
+          priority: r.priority,
+          done: r.done,
+          category: r.category,
+          text,
+          tags: r.tags,
+          agent: r.agent,
+          provenance: r.provenance as Provenance,
+          startLine: r.startLine,
+          endLine: r.endLine,
+          tier: r.tier,
+          file: r.path,
+          pinned: r.tags.some((t) => ['pin', 'pinned', 'user_marked', 'user-marked'].includes(t.toLowerCase())),
+          anonymous: !/^[or]-/.test(r.id) || r.id.startsWith('r-'),
+          snippet: makeSnippet(text, response.terms, 400),
+        });
+      });
+      results = html`<p class="summary" data-results="${views.length}">${views.length} · ${m.searchMode} ${response.mode} · ${ms} ${m.searchMs}</p>
+${response.warnings.map((w) => html`<p class="warn">${mask(w)}</p>`)}
+${views.length === 0 ? html`<p class="empty">${m.searchNone}</p>` : html`<ul class="observations results">${views.map((v) => observationItem(frame, v, frame.here))}</ul>`}`;
+    }
+    return c.html(layout(frame, m.searchTitle, html`${filterForm(frame, '/search', values, agents, queryBox)}${results}`));
+  });
+
+  // ---- One observation: edit and forget
+  const findObservation = async (fileRef: string, id: string): Promise<ObservationView> => {
+    const file = await findDayFile(paths, config, fileRef);
+    const found = file ? (await readDayObservations(paths, file)).find((o) => o.id === id && !o.anonymous) : undefined;
+    if (!found) throw new OcmError('NOT_FOUND', `Observation ${id} is not in ${fileRef} (any more).`, { hint: 'A job or an editor changed the file meanwhile: go back and reload the page.' });
+    return found;
+  };
+
+  app.get('/observation', async (c) => {
+    const frame = frameOf(c, 'timeline');
+    const o = await findObservation(c.req.query('file') ?? '', c.req.query('id') ?? '');
+    return c.html(layout(frame, frame.m.editTitle, editForm(frame, maskView(o), safeBack(c.req.query('back')))));
+  });
+
+  app.get('/observation/forget', async (c) => {
+    const frame = frameOf(c, 'timeline');
+    const o = await findObservation(c.req.query('file') ?? '', c.req.query('id') ?? '');
+    return c.html(layout(frame, frame.m.forgetTitle, forgetForm(frame, maskView(o), safeBack(c.req.query('back')))));
+  });
+
+  const form = async (c: Context): Promise<Record<string, string>> => {
+    const body = await c.req.parseBody();
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(body)) if (typeof v === 'string') out[k] = v;
+    return out;
+  };
+
+  app.post('/observation/edit', async (c) => {
+    const f = await form(c);
+    const r = await editObservation(curate, f.file ?? '', f.id ?? '', {
+      text: f.text ?? '',
+      priority: parsePriority(f.priority ?? ''),
+      category: f.category ?? '',
+      tags: parseTags(f.tags ?? ''),
+      done: f.done === 'true',
+    });
+    return c.redirect(withNote(safeBack(f.back), 'saved', `${f.id} → ${r.path}`), 303);
+  });
+
+  app.post('/observation/pin', async (c) => {
+    const f = await form(c);
+    await editObservation(curate, f.file ?? '', f.id ?? '', { pinned: f.pinned === 'true' });
+    return c.redirect(withNote(safeBack(f.back), 'saved', f.id), 303);
+  });
+
+  app.post('/observation/done', async (c) => {
+    const f = await form(c);
+    await editObservation(curate, f.file ?? '', f.id ?? '', { done: f.done === 'true' });
+    return c.redirect(withNote(safeBack(f.back), 'saved', f.id), 303);
+  });
+
+  app.post('/observation/forget', async (c) => {
+    const f = await form(c);
+    await forgetObservations(curate, [f.id ?? '']);
+    // The page it came from may have been the observation's own: go back to where it was listed.
+    return c.redirect(withNote(safeBack(f.back), 'forgot', f.id), 303);
+  });
+
+  app.post('/observation/add', async (c) => {
+    const f = await form(c);
+    const agent = (f.agent ?? DEFAULT_AGENT).trim() || DEFAULT_AGENT;
+    const r = await addObservation(curate, { agent, text: f.text ?? '', priority: parsePriority(f.priority ?? 'high'), category: (f.category ?? 'fact').trim().toLowerCase() || 'fact', tags: parseTags(f.tags ?? '') });
+    return c.redirect(withNote(safeBack(f.back), r.added ? 'added' : 'alreadyThere', r.observation.id), 303);
+  });
+
+  // ---- A day file, line by line (the target of every "in memory/…:12" link)
+  app.get('/file', async (c) => {
+    const frame = frameOf(c, 'file');
+    const ref = c.req.query('path') ?? '';
+    const file = await findDayFile(paths, config, ref);
+    if (!file) throw new OcmError('NOT_FOUND', `${ref} is not a day file of this memory.`, { hint: 'Follow a link from the timeline or a search.' });
+    const lines = mask(await readFile(file.path, 'utf8')).split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    const body = html`<p class="meta">${file.tier} · ${file.agent} · ${file.date}</p><ol class="file">${lines.map((line, i) => html`<li id="L${i + 1}"><code>${line}</code></li>`)}</ol>`;
+    return c.html(layout(frame, ref, body));
+  });
+
+  // ---- Active memory
+  app.get('/active', async (c) => {
+    const frame = frameOf(c, 'active');
+    const { m } = frame;
+    const budget = config.active_memory.budget_tokens;
+    const sections: Html[] = [];
+    for (const agent of await knownAgents()) {
+      const text = await readTextIfExists(activeMemoryPath(paths, agent));
+      if (text === undefined && agent !== DEFAULT_AGENT) continue;
+      // The count the builder wrote in the header line (exact BPE of a hand-edited file otherwise).
+      const tokens = text ? (headerTokens(text) ?? countTokens(text)) : 0;
+      sections.push(html`<section class="active" aria-labelledby="a-${agent}"><h2 id="a-${agent}">${agent}</h2>
+${text ? html`<p class="tokens"><meter min="0" max="${budget}" value="${Math.min(tokens, budget)}" high="${Math.round(budget * 0.9)}"></meter> <strong data-tokens="${tokens}">${tokens}</strong> ${m.tokensOfBudget} ${budget}${tokens > budget ? html` <span class="warn">${m.overBudget}</span>` : ''}</p>
+<pre class="active-text">${mask(text)}</pre>` : html`<p class="empty">${m.activeNone}</p>`}</section>`);
+    }
+    const injections = await lastInjections(paths);
+    const injectionRows = injections.map((r) => [String(r.time ?? '').slice(0, 19).replace('T', ' '), String(r.event ?? ''), mask(String(r.agent ?? '')), String(r.via ?? ''), String(r.results ?? r.chars ?? (r.injected === undefined ? '' : r.injected)), String(r.ms ?? '')]);
+    const body = html`${sections}<section><h2>${m.injectionsTitle}</h2><p class="hint">${m.injectionsNote}</p>
+${injectionRows.length ? table(['time', 'event', 'agent', 'via', 'results / chars', 'ms'], injectionRows) : html`<p class="empty">${m.injectionsNone}</p>`}</section>`;
+    return c.html(layout(frame, m.activeTitle, body));
+  });
+
+  // ---- Tiers
+  app.get('/tiers', async (c) => {
+    const frame = frameOf(c, 'tiers');
+    const { m } = frame;
+    const { listTierFiles } = await import('../tiers/locations.js');
+    const { readApprovals } = await import('../tiers/approvals.js');
+    const { describeProposals, formatBytes } = await import('../tiers/report.js');
+    const { readAudit } = await import('../tiers/audit.js');
+    const rows: Array<Array<string | number>> = [];
+    for (const tier of ['hot', 'warm', 'cold'] as const satisfies readonly Tier[]) {
+      const files = await listTierFiles(paths, config.tiers.vault_path, tier);
+      let bytes = 0;
+      for (const f of files) bytes += await stat(f.path).then((s) => s.size, () => 0);
+      const dates = files.map((f) => f.date).sort();
+      rows.push([tier, files.length, formatBytes(bytes), dates[0] ?? '—', dates.at(-1) ?? '—']);
+    }
+    const pending = await describeProposals((await readApprovals(paths.approvals)).pending);
+    const audit = (await readAudit(paths.audit)).slice(-AUDIT_SHOWN).reverse();
+    const back = '/tiers';
+    const body = html`${table(['', m.tierFiles, m.tierBytes, m.tierOldest, m.tierNewest], rows)}
+<section><h2>${m.pendingTitle}</h2>
+${pending.length === 0 ? html`<p class="empty">${m.pendingNone}</p>` : html`<ul class="proposals">${pending.map((p) => html`<li class="proposal" data-proposal="${p.id}"><strong>${p.from} → ${p.to}</strong> ${p.date} · ${p.agent} · ${p.observations} ${m.observations} · ${formatBytes(p.bytes)} · <code>${p.id}</code> <span class="reason">${p.reason}</span>
+${p.sample.length ? html`<ul class="sample">${p.sample.map((s) => html`<li>${mask(s)}</li>`)}</ul>` : ''}
+${postButton('/tiers/approve', { id: p.id, back }, m.approve)} ${postButton('/tiers/reject', { id: p.id, back }, m.reject)}</li>`)}</ul>`}</section>
+<section><h2>${m.auditTitle}</h2>
+${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table(['time', 'action', 'op', ''], audit.map((e) => [e.time.slice(0, 19).replace('T', ' '), e.action, e.op ?? '', e.action === 'move' && e.op ? postButton('/tiers/rollback', { op: e.op, back }, m.rollback) : auditSummary(e)]))}</section>`;
+    return c.html(layout(frame, m.tiersTitle, body));
+  });
+
+  app.post('/tiers/approve', async (c) => {
+    const f = await form(c);
+    await approveMoves(curate, [f.id ?? '']);
+    return c.redirect(withNote(safeBack(f.back, '/tiers'), 'approved', f.id), 303);
+  });
+
+  app.post('/tiers/reject', async (c) => {
+    const f = await form(c);
+    await rejectMoves(curate, [f.id ?? '']);
+    return c.redirect(withNote(safeBack(f.back, '/tiers'), 'rejected', f.id), 303);
+  });
+
+  app.post('/tiers/rollback', async (c) => {
+    const f = await form(c);
+    const op = await rollbackMove(curate, f.op ?? '');
+    return c.redirect(withNote(safeBack(f.back, '/tiers'), 'rolledBack', op), 303);
+  });
+
+  // ---- Health and figures
+  app.get('/health', async (c) => {
+    const frame = frameOf(c, 'health');
+    const { m } = frame;
+    const { collectStatus } = await import('../status.js');
+    const { collectStats, searchTimes } = await import('../stats.js');
+    const { readState } = await import('../state.js');
+    const status = await collectStatus(paths, config);
+    const stats = await collectStats(paths, config, { now: options.now() });
+    const { state } = await readState(paths.state);
+    const when = (s: string | undefined) => (s ? s.slice(0, 19).replace('T', ' ') : '—');
+    const jobs = Object.entries(status.jobs).map(([name, j]) => [name, when(j.lastRun), when(j.lastSuccess), j.lastError ? mask(`${when(j.lastError.at)} ${j.lastError.code}: ${j.lastError.message}`) : m.none]);
+    const streams = Object.values(state.streams)
+      .slice(0, 200)
+      .map((s) => [s.kind, mask(s.agent), mask(s.session), mask(s.path), mask(JSON.stringify(s.cursor))]);
+    const usage = stats.llm.rows.map((r) => [r.role, r.model, r.inputTokens, r.outputTokens, r.calls, r.costUsd === null ? '—' : r.costUsd.toFixed(4)]);
+    const logText = (await readTextIfExists(join(paths.logs, 'search.log'))) ?? '';
+    const uiLog = (await readTextIfExists(join(paths.logs, 'ui.log'))) ?? '';
+    const latencies = [...searchTimes(logText), ...searchTimes(uiLog)].slice(-200);
+    const active = stats.tokens.activeMemory;
+    const body = html`<section><h2>${m.jobsTitle}</h2>${jobs.length ? table([m.job, m.lastRun, m.lastOk, m.lastError], jobs) : html`<p class="empty">${m.none}</p>`}
+${status.lastError ? html`<p class="error">${m.lastError}: ${status.lastError.job} ${when(status.lastError.at)} — ${mask(status.lastError.message)}</p>` : ''}</section>
+<section><h2>${m.sourcesTitle}</h2>
+${table(['source', 'agent', m.streams, m.messages, m.malformed, m.lastRead], status.sources.map((s) => [s.kind, mask(s.agent), s.streams, s.messages, s.malformed, when(s.lastRead)]))}
+<details><summary>cursors (${streams.length})</summary>${table(['source', 'agent', 'session', 'path', 'cursor'], streams)}</details></section>
+<section><h2>${m.llmTitle}</h2>${usage.length ? table([m.role, m.model, m.inputTokens, m.outputTokens, m.calls, m.cost], usage) : html`<p class="empty">${m.llmNone}</p>`}</section>
+<section><h2>${m.chartsTitle}</h2>
+<p>${m.transcriptTokens}: <strong>${stats.tokens.transcriptRead}</strong> · ${m.activeTokens}: <strong>${Object.values(active).reduce((a, b) => a + b, 0)}</strong>${stats.tokens.efficiency ? html` · ${m.efficiency} ${stats.tokens.efficiency.toFixed(1)}×` : ''} · ${m.searchLatency}: <strong>${stats.search.p95Ms ?? '—'}</strong> ms</p>
+${chart('per-day', m.chartPerDay, { x: stats.observations.perDay.map((d) => d.date), series: [{ label: m.observations, values: stats.observations.perDay.map((d) => d.count) }] })}
+${chart('llm-per-day', m.llmTitle, { x: stats.llm.byDay.map((d) => d.date), series: [{ label: m.inputTokens, values: stats.llm.byDay.map((d) => d.inputTokens) }, { label: m.outputTokens, values: stats.llm.byDay.map((d) => d.outputTokens) }] })}
+${chart('tokens', m.chartTokens, { x: ['transcripts', ...Object.keys(active)], series: [{ label: 'tokens', values: [stats.tokens.transcriptRead, ...Object.values(active)] }] })}
+${chart('search-ms', m.chartSearch, { x: latencies.map((_, i) => String(i + 1)), series: [{ label: 'ms', values: latencies }] })}
+</section>`;
+    return c.html(layout(frame, m.healthTitle, body));
+  });
+
+  return { app, openIndex };
+}
+
+function auditSummary(e: import('../tiers/audit.js').AuditEntry): string {
+  const counts = e.counts && typeof e.counts === 'object' ? Object.entries(e.counts as Record<string, unknown>).map(([k, v]) => `${k} ${String(v)}`).join(', ') : '';
+  const target = typeof e.target === 'string' ? `→ ${e.target}` : '';
+  return [counts, target].filter(Boolean).join(' ');
+}
+
+/** The last injections the hooks logged (logs/hook.log: hook.prompt, hook.session_start). */
+async function lastInjections(paths: HomePaths): Promise<Array<Record<string, unknown>>> {
+  const text = (await readTextIfExists(join(paths.logs, 'hook.log'))) ?? '';
+  const out: Array<Record<string, unknown>> = [];
+  for (const line of text.split('\n')) {
+    if (!line.includes('"hook.prompt"') && !line.includes('"hook.session_start"')) continue;
+    try {
+      out.push(JSON.parse(line) as Record<string, unknown>);
+    } catch {
+      // A line cut short by a crash: skipped, as every log reader does.
+    }
+  }
+  return out.slice(-INJECTIONS_SHOWN).reverse();
+}

@@ -1,0 +1,181 @@
+/**
+ * What the dashboard changes, each through the code the CLI uses for it
+ * (docs/dashboard.md, "Correcting and curating"):
+ * - an edit (text, priority, category, tags, pin, done) is made on the parsed
+ *   day file (lib/day-file.ts keeps every other byte as it was), written with
+ *   one atomic rename (lib/atomic-file.ts) under the home lock, then the
+ *   search index and the agent's active memory are brought up to date — the
+ *   file reads as if the line had been changed in an editor;
+ * - "remember this" is the `remember` tool's rememberObservation;
+ * - forget is `ocm-run forget`'s journaled planForget / applyForget;
+ * - approve, reject and rollback are the tier job's, as `ocm-run approvals`
+ *   and `ocm-run tier --rollback` run them.
+ * Text a user types is masked before it is written, as everywhere.
+ */
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../atomic-file.js';
+import type { Config } from '../config-schema.js';
+import { formatDayFile, parseDayFile, updateObservation, assertWritable } from '../day-file.js';
+import { OcmError } from '../errors.js';
+import type { HomePaths } from '../home.js';
+import { withHomeLock } from '../lock.js';
+import type { Logger } from '../log.js';
+import { maskSecrets } from '../masking.js';
+import { oneLine } from '../observation-line.js';
+import type { OpenIndex } from '../search/open-index.js';
+import { maskingOptions } from '../sources/registry.js';
+import { PIN_TAGS } from '../tiers/plan.js';
+import type { TierJobOptions } from '../tiers/tier-job.js';
+import type { Priority } from '../types.js';
+import { findDayFile } from './timeline.js';
+
+export interface CurateContext {
+  paths: HomePaths;
+  config: Config;
+  logger: Logger;
+  now: () => Date;
+  openIndex: OpenIndex;
+  /** How long a change waits for a job holding the home lock (ms). */
+  lockWaitMs: number;
+}
+
+export interface ObservationEdit {
+  text?: string;
+  priority?: Priority;
+  category?: string;
+  tags?: string[];
+  done?: boolean;
+  pinned?: boolean;
+}
+
+export interface EditResult {
+  path: string;
+  /** Secrets masked out of the new text. */
+  masked: number;
+}
+
+const PRIORITIES: readonly Priority[] = ['high', 'medium', 'low'];
+
+export function parsePriority(value: string): Priority {
+  if ((PRIORITIES as readonly string[]).includes(value)) return value as Priority;
+  throw new OcmError('BAD_INPUT', `Priority "${value}" is not high, medium or low.`, { hint: 'Choose high, medium or low.' });
+}
+
+/** Tags as typed (`#a b, c`): words without '#', lower-cased, once each. */
+export function parseTags(text: string): string[] {
+  return [...new Set(text.split(/[\s,]+/).map((t) => t.replace(/^#/, '').toLowerCase()).filter(Boolean))];
+}
+
+function tierOptionsOf(ctx: CurateContext): Promise<TierJobOptions> {
+  return import('../tiers/search-index.js').then(({ searchIndexUpdater }) => ({
+    paths: ctx.paths,
+    config: ctx.config,
+    logger: ctx.logger,
+    now: ctx.now,
+    updateIndex: searchIndexUpdater(ctx),
+  }));
+}
+
+function underLock<T>(ctx: CurateContext, fn: () => Promise<T>): Promise<T> {
+  return withHomeLock(ctx.paths.lock, fn, { waitMs: ctx.lockWaitMs });
+}
+
+async function forgetOptions(ctx: CurateContext): Promise<import('../forget.js').ForgetOptions> {
+  const { forgetOptionsFor } = await import('../forget.js');
+  const { resolveTimeZone } = await import('../time-zone.js');
+  return forgetOptionsFor({ paths: ctx.paths, config: ctx.config, logger: ctx.logger, now: ctx.now, timeZone: async () => resolveTimeZone(ctx.config.timezone) });
+}
+
+/** Change one observation of one day file (identified as the timeline and search name it). */
+export async function editObservation(ctx: CurateContext, fileRef: string, id: string, edit: ObservationEdit): Promise<EditResult> {
+  const file = await findDayFile(ctx.paths, ctx.config, fileRef);
+  if (!file) throw new OcmError('NOT_FOUND', `${fileRef} is not a day file of this memory.`, { hint: 'Open the observation from the timeline or a search again.' });
+  let masked = 0;
+  const patch: Parameters<typeof updateObservation>[2] = {};
+  if (edit.text !== undefined) {
+    const m = maskSecrets(oneLine(edit.text.trim()), maskingOptions(ctx.config));
+    if (!m.text) throw new OcmError('BAD_INPUT', 'The text is empty.', { hint: 'To remove an observation, forget it.' });
+    patch.text = m.text;
+    masked = m.count;
+  }
+  if (edit.priority !== undefined) patch.priority = edit.priority;
+  if (edit.category !== undefined) {
+    const category = edit.category.trim().toLowerCase();
+    if (!/^[\p{L}\p{N}_-]{1,40}$/u.test(category)) throw new OcmError('BAD_INPUT', `Category "${edit.category}" must be one word (letters, digits, - or _).`, { hint: 'For example: decision, preference, task, fact.' });
+    patch.category = category;
+  }
+  if (edit.done !== undefined) patch.done = edit.done;
+  const options = await forgetOptions(ctx);
+  await underLock(ctx, async () => {
+    const day = parseDayFile(await readFile(file.path, 'utf8'));
+    const current = day.segments.find((s) => s.kind === 'obs' && s.line.id === id);
+    if (!current || current.kind !== 'obs') {
+      throw new OcmError('NOT_FOUND', `Observation ${id} is no longer in ${fileRef}; nothing was changed.`, { hint: 'A job or an editor changed the file meanwhile: reload the page.' });
+    }
+    assertWritable(day, file.path);
+    let tags = edit.tags ?? current.line.tags;
+    if (edit.pinned === true && !tags.some((t) => PIN_TAGS.has(t.toLowerCase()))) tags = [...tags, 'pin'];
+    if (edit.pinned === false) tags = tags.filter((t) => !PIN_TAGS.has(t.toLowerCase()));
+    if (edit.tags !== undefined || edit.pinned !== undefined) patch.tags = tags;
+    updateObservation(day, id, patch);
+    await writeFileAtomic(file.path, formatDayFile(day));
+    await options.updateIndex?.([file.path]);
+    if (file.tier === 'hot') await options.rebuildActiveMemory?.(file.agent);
+  });
+  ctx.openIndex.close();
+  ctx.logger.log('info', 'ui.edit', { id, fields: Object.keys(edit), masked });
+  return { path: file.path, masked };
+}
+
+/** "Remember this": the remember tool's write (masked, today's day file of the agent, index updated). */
+export async function addObservation(
+  ctx: CurateContext,
+  args: { agent: string; text: string; priority: Priority; category: string; tags: string[] },
+): Promise<import('../memory-tools.js').Remembered> {
+  const { rememberObservation } = await import('../memory-tools.js');
+  const remembered = await rememberObservation(
+    { paths: ctx.paths, config: ctx.config, agent: args.agent, client: () => ({ name: 'ocm-run ui' }), openIndex: ctx.openIndex, logger: ctx.logger, now: ctx.now, lockWaitMs: ctx.lockWaitMs },
+    { text: args.text, priority: args.priority, category: args.category, tags: args.tags },
+  );
+  ctx.openIndex.close();
+  return remembered;
+}
+
+/** `ocm-run forget ID… --yes`: interrupted forgets and moves are completed first, as there. */
+export async function forgetObservations(ctx: CurateContext, ids: string[]): Promise<import('../forget.js').ForgetResult> {
+  const { planForget, applyForget, recoverForgets } = await import('../forget.js');
+  const { recoverTierOps } = await import('../tiers/tier-job.js');
+  const options = await forgetOptions(ctx);
+  const tierOptions = await tierOptionsOf(ctx);
+  const result = await underLock(ctx, async () => {
+    await recoverTierOps(tierOptions);
+    await recoverForgets(options);
+    const plan = await planForget(ctx.paths, ctx.config, { ids });
+    if (plan.targets.length === 0) throw new OcmError('NOT_FOUND', `Not found: ${ids.join(', ')}; nothing was forgotten.`, { hint: 'It may have been forgotten or edited meanwhile: reload the page.' });
+    return applyForget(options, plan, { ids });
+  });
+  ctx.openIndex.close();
+  return result;
+}
+
+export async function approveMoves(ctx: CurateContext, ids: string[]): Promise<import('../tiers/tier-job.js').ApprovalResult> {
+  const { approveProposals } = await import('../tiers/tier-job.js');
+  const options = await tierOptionsOf(ctx);
+  const result = await underLock(ctx, () => approveProposals(options, ids));
+  ctx.openIndex.close();
+  return result;
+}
+
+export async function rejectMoves(ctx: CurateContext, ids: string[]): Promise<number> {
+  const { rejectProposals } = await import('../tiers/tier-job.js');
+  const options = await tierOptionsOf(ctx);
+  return (await underLock(ctx, () => rejectProposals(options, ids))).length;
+}
+
+export async function rollbackMove(ctx: CurateContext, opId: string): Promise<string> {
+  const { rollbackTierOp } = await import('../tiers/tier-job.js');
+  const options = await tierOptionsOf(ctx);
+  const result = await underLock(ctx, () => rollbackTierOp(options, opId));
+  ctx.openIndex.close();
+  return result.id;
+}

@@ -1,0 +1,64 @@
+/**
+ * Serving the dashboard (`ocm-run ui`): the hono app of lib/ui/app.ts on
+ * @hono/node-server, bound to 127.0.0.1 only, with a new random token for
+ * every start (docs/dashboard.md). The caller prints the address and stops it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createAdaptorServer } from '@hono/node-server';
+import type { Config } from '../config-schema.js';
+import { OcmError } from '../errors.js';
+import type { HomePaths } from '../home.js';
+import type { Logger } from '../log.js';
+import { createUiApp } from './app.js';
+
+export const UI_HOST = '127.0.0.1';
+export const DEFAULT_UI_PORT = 4747;
+
+export interface UiServerOptions {
+  paths: HomePaths;
+  config: Config;
+  logger: Logger;
+  now: () => Date;
+  /** 0: any free port. */
+  port: number;
+  lockWaitMs?: number;
+}
+
+export interface UiServer {
+  /** The address to open, token included. */
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
+  const token = randomBytes(24).toString('base64url');
+  let port = options.port;
+  const { app, openIndex } = createUiApp({ ...options, token, port: () => port });
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: UI_HOST });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new OcmError('BAD_INPUT', `Port ${options.port} on ${UI_HOST} is in use.`, { hint: 'Choose another with --port N, or --port 0 for any free port.' })
+          : error,
+      );
+    });
+    server.listen(options.port, UI_HOST, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  options.logger.log('info', 'ui.start', { port });
+  return {
+    url: `http://${UI_HOST}:${port}/?token=${token}`,
+    port,
+    token,
+    close: () =>
+      new Promise<void>((resolve) => {
+        openIndex.close();
+        (server as import('node:http').Server).closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,42 @@
+import type { CommandSpec } from '../cli-context.js';
+
+/** The platform's "open this address in the browser" command. */
+function opener(url: string): [string, string[]] {
+  if (process.platform === 'darwin') return ['open', [url]];
+  if (process.platform === 'win32') return ['cmd', ['/c', 'start', '', url]];
+  return ['xdg-open', [url]];
+}
+
+export const command: CommandSpec = {
+  name: 'ui',
+  description: 'A local web dashboard over the memory: timeline, search, edit / pin / forget, active memory, tiers and approvals, health and charts',
+  options: [
+    ['--port <n>', 'Port on 127.0.0.1 (default 4747; 0: any free port)'],
+    ['--open', 'Open the dashboard in the browser'],
+  ],
+  examples: ['ocm-run ui', 'ocm-run ui --open', 'ocm-run ui --port 0 --home /tmp/demo'],
+  async run(ctx, _args, options) {
+    const { OcmError } = await import('../../lib/errors.js');
+    const { DEFAULT_UI_PORT, startUiServer } = await import('../../lib/ui/server.js');
+    const port = options.port === undefined ? DEFAULT_UI_PORT : /^\d{1,5}$/.test(String(options.port)) ? Number(options.port) : NaN;
+    if (!(port >= 0 && port <= 65535)) {
+      throw new OcmError('BAD_INPUT', `--port "${String(options.port)}" is not a port number (0 to 65535).`, { hint: 'For example --port 4747, or --port 0 for any free port.' });
+    }
+    const { config } = await ctx.config();
+    const logger = ctx.logger('ui');
+    const server = await startUiServer({ paths: ctx.paths, config, logger, now: () => ctx.now(), port });
+    ctx.out(ctx.json ? JSON.stringify({ url: server.url, port: server.port }) : `OC-Memory dashboard: ${server.url}`);
+    if (!ctx.json) ctx.err('Only this address (with its token) opens it; it listens on 127.0.0.1 only. Ctrl-C stops it.');
+    if (options.open) {
+      const { execa } = await import('execa');
+      const [cmd, argv] = opener(server.url);
+      execa(cmd, argv, { detached: true, stdio: 'ignore', reject: false }).catch(() => undefined);
+    }
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    });
+    await server.close();
+    logger.log('info', 'ui.stop', {});
+  },
+};

@@ -1,0 +1,70 @@
+// OC-Memory dashboard (ocm-run ui): keyboard shortcuts and charts. Everything
+// works without this file; it only adds keys and draws the charts with uPlot
+// (served from the package's node_modules, no network).
+(function () {
+  'use strict';
+  var pendingG = false;
+  function items() { return Array.prototype.slice.call(document.querySelectorAll('li.obs')); }
+  function current() { return document.querySelector('li.obs.current'); }
+  function move(step) {
+    var list = items();
+    if (!list.length) return;
+    var at = list.indexOf(current());
+    var next = list[Math.max(0, Math.min(list.length - 1, at + step))] || list[0];
+    list.forEach(function (li) { li.classList.remove('current'); });
+    next.classList.add('current');
+    next.focus();
+    next.scrollIntoView({ block: 'nearest' });
+  }
+  document.addEventListener('keydown', function (e) {
+    var t = e.target;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT')) {
+      if (e.key === 'Escape') t.blur();
+      return;
+    }
+    if (pendingG) {
+      pendingG = false;
+      var link = document.querySelector('header nav a[data-key="' + e.key + '"]');
+      if (link) { e.preventDefault(); link.click(); }
+      return;
+    }
+    if (e.key === 'g') { pendingG = true; return; }
+    if (e.key === '/') {
+      var box = document.querySelector('input[data-search]');
+      e.preventDefault();
+      if (box) box.focus(); else location.href = '/search';
+      return;
+    }
+    if (e.key === 'j') { e.preventDefault(); move(1); return; }
+    if (e.key === 'k') { e.preventDefault(); move(-1); return; }
+    if (e.key === 'e') {
+      var cur = current();
+      var edit = cur && cur.querySelector('a[data-action="edit"]');
+      if (edit) { e.preventDefault(); edit.click(); }
+    }
+  });
+
+  function drawCharts() {
+    if (typeof uPlot === 'undefined') return;
+    var colours = ['#0b57d0', '#c5221f', '#188038', '#b06000'];
+    document.querySelectorAll('script[data-chart]').forEach(function (node) {
+      var data = JSON.parse(node.textContent || '{}');
+      var target = document.getElementById(node.getAttribute('data-chart'));
+      if (!target || !data.x || data.x.length === 0) return;
+      var xs = data.x.map(function (_, i) { return i; });
+      var opts = {
+        width: Math.min(1000, (target.parentElement || document.body).clientWidth || 800),
+        height: 220,
+        scales: { x: { time: false } },
+        axes: [{ values: function (_, ticks) { return ticks.map(function (i) { return data.x[i] !== undefined ? data.x[i] : ''; }); } }, {}],
+        series: [{}].concat(data.series.map(function (s, i) {
+          return { label: s.label, stroke: colours[i % colours.length], width: 2, fill: i === 0 ? 'rgba(11,87,208,0.08)' : undefined };
+        })),
+      };
+      new uPlot(opts, [xs].concat(data.series.map(function (s) { return s.values; })), target);
+      target.setAttribute('data-drawn', 'true');
+    });
+  }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', drawCharts); else drawCharts();
+})();
