@@ -23,7 +23,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { homePaths } from '../lib/home.js';
+import { homePaths } from '../lib/platform/home.js';
 import { benchQueries, percentile, snapshotCli, timed } from './search-bench.js';
 import { writeCorpus } from './search-corpus.js';
 

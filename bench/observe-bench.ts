@@ -12,7 +12,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
-import { homePaths } from '../lib/home.js';
+import { homePaths } from '../lib/platform/home.js';
 import { generateConversation, PiSessionWriter } from '../test/helpers/pi-writer.js';
 
 export interface ObserveBenchResult {

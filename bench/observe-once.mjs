@@ -89,16 +89,16 @@ if (mode === 'baseline') {
   const s = (performance.now() - t0) / 1000;
   console.log(JSON.stringify({ s, cpuS: cpuS(process.cpuUsage(c0)), lines }));
 } else {
-  const { runObserveJob } = await shipped('lib/observe-job.js');
-  const { homePaths, ensureHome } = await shipped('lib/home.js');
+  const { runObserveJob } = await shipped('lib/observe/job.js');
+  const { homePaths, ensureHome } = await shipped('lib/platform/home.js');
   const { createOpenClawFileSource } = await shipped('lib/sources/openclaw-files.js');
   const { createThreadedHeuristicObserver } = await shipped('lib/observer/heuristic-thread.js');
-  const { createMemoryLogger } = await shipped('lib/log.js');
+  const { createMemoryLogger } = await shipped('lib/platform/log.js');
   const paths = homePaths(home);
   await ensureHome(paths, async () => 'timezone: UTC\n');
   const logger = createMemoryLogger();
   const source = createOpenClawFileSource({ stateDirs: [input], masking: { emails: false, extraPatterns: [] }, logger });
-  // The heuristic Observer as `observe` creates it (lib/observer-factory.ts): on a worker thread for large batches.
+  // The heuristic Observer as `observe` creates it (lib/observer/factory.ts): on a worker thread for large batches.
   const observer = createThreadedHeuristicObserver();
   // The real source and Observer, with their calls timed.
   let readerMs = 0;

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import MiniSearch from 'minisearch';
 import { observeWithRules } from '../lib/observer/heuristic.js';
 import { analyze } from '../lib/search/tokenizer.js';
-import type { Message, Observation } from '../lib/types.js';
+import type { Message, Observation } from '../lib/core/types.js';
 
 interface Turn {
   speaker: string;

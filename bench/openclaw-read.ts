@@ -8,8 +8,8 @@ import { mkdtemp, mkdir, rm, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createOpenClawFileSource } from '../lib/sources/openclaw-files.js';
-import { maskSecrets } from '../lib/masking.js';
-import type { Cursor } from '../lib/types.js';
+import { maskSecrets } from '../lib/masking/masking.js';
+import type { Cursor } from '../lib/core/types.js';
 
 const megabytes = Number(process.argv[2] ?? 100);
 const root = await mkdtemp(join(tmpdir(), 'ocm-bench-'));

@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
-import { homePaths } from '../lib/home.js';
+import { homePaths } from '../lib/platform/home.js';
 import { writeCorpus } from './search-corpus.js';
 import { benchQueries, percentile, snapshotCli } from './search-bench.js';
 import type { PluginApi } from '../templates/openclaw-plugin/index.js';

@@ -19,11 +19,11 @@ import { tmpdir, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { addDays, dayFileText, dayObservations, makeGenerator, writeCorpus } from './search-corpus.js';
-import { dayFilePath, homePaths } from '../lib/home.js';
-import { validateConfig } from '../lib/config.js';
+import { dayFilePath, homePaths } from '../lib/platform/home.js';
+import { validateConfig } from '../lib/config/config.js';
 import { IndexSnapshot, rank } from '../lib/search/searcher.js';
 import { assemble, searchMemory } from '../lib/search/search.js';
-import { listObservations, parseDayFile } from '../lib/day-file.js';
+import { listObservations, parseDayFile } from '../lib/memory/day-file.js';
 import { readFile } from 'node:fs/promises';
 import { listMarkdown } from '../lib/search/files.js';
 

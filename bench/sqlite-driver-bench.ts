@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- sqlite`: reading OpenClaw's agent database with each
- * SQLite driver (lib/sqlite.ts) — better-sqlite3 under Node 20 (the same-run
+ * SQLite driver (lib/platform/sqlite.ts) — better-sqlite3 under Node 20 (the same-run
  * baseline) and node:sqlite under Node 24 (the pinned Node OpenClaw 2026.9
  * needs) — and, when `--bs24 <folder>` names a better-sqlite3 built for Node
  * 24, better-sqlite3 under Node 24 too, which separates the driver from the

@@ -22,7 +22,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { writeCorpus, addDays } from './search-corpus.js';
-import { homePaths } from '../lib/home.js';
+import { homePaths } from '../lib/platform/home.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TIME = '/usr/bin/time';

@@ -3,10 +3,10 @@
  * loggers, and output that knows about --json and terminals. CLI plumbing only.
  */
 import { readFile } from 'node:fs/promises';
-import { ensureHome, homePaths, resolveHomeDir, type HomePaths } from '../lib/home.js';
-import type { LoadedConfig } from '../lib/config.js';
-import { createFileLogger, type Logger, type LogLevel } from '../lib/log.js';
-import { packagePath } from '../lib/package-root.js';
+import { ensureHome, homePaths, resolveHomeDir, type HomePaths } from '../lib/platform/home.js';
+import type { LoadedConfig } from '../lib/config/config.js';
+import { createFileLogger, type Logger, type LogLevel } from '../lib/platform/log.js';
+import { packagePath } from '../lib/platform/package-root.js';
 
 export interface GlobalOptions {
   home?: string;
@@ -52,7 +52,7 @@ export interface CommandSpec {
    */
   shortLived?: boolean;
   /**
-   * A long job that asks lib/stop-request.ts between its steps: SIGTERM or
+   * A long job that asks lib/platform/stop-request.ts between its steps: SIGTERM or
    * SIGINT lets it finish the step it is in and exit (a second signal: at
    * once). Other commands end on a signal straight away.
    */
@@ -81,7 +81,7 @@ export function createContext(options: GlobalOptions, env: NodeJS.ProcessEnv = p
     config() {
       loaded ??= (async () => {
         await ensureHome(paths, configTemplate);
-        const { loadConfigCached } = await import('../lib/config-cache.js');
+        const { loadConfigCached } = await import('../lib/config/config-cache.js');
         const { join } = await import('node:path');
         const result = await loadConfigCached({ file: configFile, envFile: paths.env, env, cacheFile: join(paths.machine, 'config-cache.json') });
         level = result.config.logging.level;

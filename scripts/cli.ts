@@ -9,8 +9,8 @@ import { cac } from 'cac';
 import { readFileSync } from 'node:fs';
 import { loadCommandsFor } from './commands/index.js';
 import { createContext, type CommandContext } from './cli-context.js';
-import { describeError, EXIT, fromSystemError, OcmError } from '../lib/errors.js';
-import { packagePath } from '../lib/package-root.js';
+import { describeError, EXIT, fromSystemError, OcmError } from '../lib/core/errors.js';
+import { packagePath } from '../lib/platform/package-root.js';
 import { keepWordsAsText } from './text-argv.js';
 
 const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
@@ -45,11 +45,11 @@ function printError(ctx: CommandContext | undefined, thrown: unknown, json: bool
 
 /**
  * For a command that stops between steps: the first SIGTERM/SIGINT asks the
- * job to stop (lib/stop-request.ts) and it exits 128+signal once the current
+ * job to stop (lib/platform/stop-request.ts) and it exits 128+signal once the current
  * step is done; a second one ends the process at once.
  */
 async function stopBetweenSteps(): Promise<() => number | undefined> {
-  const { requestStop, stopRequested } = await import('../lib/stop-request.js');
+  const { requestStop, stopRequested } = await import('../lib/platform/stop-request.js');
   const { constants } = await import('node:os');
   const code = (signal: NodeJS.Signals) => 128 + (constants.signals[signal] ?? 15);
   const onSignal = (signal: NodeJS.Signals) => {

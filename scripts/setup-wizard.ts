@@ -7,10 +7,10 @@
  */
 import * as p from '@clack/prompts';
 import type { CommandContext } from './cli-context.js';
-import { expandHome, homePaths } from '../lib/home.js';
-import { loadDotEnv } from '../lib/config.js';
+import { expandHome, homePaths } from '../lib/platform/home.js';
+import { loadDotEnv } from '../lib/config/config.js';
 import { PROVIDER_PRESETS } from '../lib/llm/presets.js';
-import { OcmError } from '../lib/errors.js';
+import { OcmError } from '../lib/core/errors.js';
 import {
   DEFAULT_MODELS,
   STEP_TITLES,

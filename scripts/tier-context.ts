@@ -5,7 +5,7 @@
  * Test hook: with OCM_TEST=1 (set by the test runner only) and
  * OCM_TEST_CRASH_AT=<step> (staged, prepared, copied-one, copied, indexed,
  * removed-one, removed, audited, committed; for `forget` the ForgetStep
- * names of lib/forget.ts, forget-journaled … forget-audited), the process
+ * names of lib/memory/forget.ts, forget-journaled … forget-audited), the process
  * kills itself with SIGKILL at that step, so tests can prove a killed move or
  * forget is completed (or undone) by the next run.
  */
@@ -41,6 +41,6 @@ export async function tierOptions(ctx: CommandContext, logName = 'tier'): Promis
 }
 
 export async function underLock<T>(ctx: CommandContext, fn: () => Promise<T>): Promise<T> {
-  const { withHomeLock } = await import('../lib/lock.js');
+  const { withHomeLock } = await import('../lib/platform/lock.js');
   return withHomeLock(ctx.paths.lock, fn, { waitMs: 30_000 });
 }

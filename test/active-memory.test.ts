@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { buildActiveMemory, resolvePreferences } from '../lib/active-memory.js';
-import { countTokens } from '../lib/tokens.js';
-import { observationId } from '../lib/observation-line.js';
-import type { Observation, Priority } from '../lib/types.js';
+import { buildActiveMemory, resolvePreferences } from '../lib/memory/active-memory.js';
+import { countTokens } from '../lib/core/tokens.js';
+import { observationId } from '../lib/memory/observation-line.js';
+import type { Observation, Priority } from '../lib/core/types.js';
 
 const template = readFileSync(new URL('../templates/active_memory.md', import.meta.url), 'utf8');
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { waitFor } from './helpers/wait.js';
 import { runCli } from './helpers/cli.js';
 import { tempHome, writeDay } from './search-fixtures.js';
-import { localDateTime } from '../lib/time-zone.js';
+import { localDateTime } from '../lib/platform/time-zone.js';
 
 /**
  * The prompt hook gives up on its lookup after 1.5 s by default and adds
@@ -164,7 +164,7 @@ test('per-project memory: each Claude Code project is observed into its own memo
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
   const { CLI } = await import('./helpers/cli.js');
-  const { projectAgent, projectFolder } = await import('../lib/claude-code-project.js');
+  const { projectAgent, projectFolder } = await import('../lib/integrations/claude-code/project.js');
   try {
     await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\n  claude_code:\n    enabled: true\n    per_project: true\n');
     const shop = join(home, 'work', 'shop');
@@ -226,7 +226,7 @@ test('per-project memory: each Claude Code project is observed into its own memo
 test('hook prompt: an index behind the files while another job holds the home lock answers from the index as it is, without waiting for the lock', async () => {
   const paths = await tempHome();
   const home = paths.root;
-  const { acquireHomeLock } = await import('../lib/lock.js');
+  const { acquireHomeLock } = await import('../lib/platform/lock.js');
   try {
     await writeDay(paths, '2026-02-12', [{ text: 'User decided the billing service uses PostgreSQL 16 as its database.', category: 'decision', priority: 'high' }]);
     assert.equal((await runCli(['index', '--home', home])).code, 0);

@@ -10,7 +10,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { makeObservation, newHome, writeHot } from './helpers/tier-home.js';
-import { activeMemoryPath, agentSlug } from '../lib/home.js';
+import { activeMemoryPath, agentSlug } from '../lib/platform/home.js';
 
 test('agent slugs: distinct agents get distinct folders; a slug is its own slug; safe names stay as they are', () => {
   const names = ['team x', 'team_x', 'team/x', 'team:x', 'main', 'work', 'claude-code', '.hidden', '..', 'a b c', '한국 팀', ''];

@@ -16,7 +16,7 @@ import { startFakeAnthropic, startRecordingProxy, type MessagesRequest, type Mod
 import { CLI, tempDir } from './helpers/cli.js';
 import { waitFor } from './helpers/wait.js';
 import { SESSION_TWO_ANSWER, assertRestatementNotObserved } from './helpers/memory-scenario.js';
-import { localDateTime } from '../lib/time-zone.js';
+import { localDateTime } from '../lib/platform/time-zone.js';
 
 const CLAUDE_CODE_VERSION = '2.1.332';
 const TOOLS = ['mcp__oc-memory__search_memory', 'mcp__oc-memory__get_memory', 'mcp__oc-memory__remember', 'mcp__oc-memory__active_memory'];

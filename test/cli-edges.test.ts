@@ -12,7 +12,7 @@ import { CLI, runCli, tempDir } from './helpers/cli.js';
 import { idsByTier, makeObservation, newHome, writeHot } from './helpers/tier-home.js';
 import { reviewKeyNote, type WizardState } from '../scripts/setup-wizard.js';
 import { defaultAnswers } from '../lib/setup/answers.js';
-import type { HomePaths } from '../lib/home.js';
+import type { HomePaths } from '../lib/platform/home.js';
 
 const TODAY = new Date().toISOString().slice(0, 10);
 

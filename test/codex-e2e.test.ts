@@ -24,7 +24,7 @@ import { startFakeResponses, type ResponsesReply, type ResponsesRequest, type Re
 import { CLI, tempDir } from './helpers/cli.js';
 import { waitFor } from './helpers/wait.js';
 import { REMEMBER_CALLS, SEARCH_CALLS, SESSION_ONE_PROMPT, SESSION_TWO_ANSWER, SESSION_TWO_PROMPT, assertRecalled, assertRememberedAndObserved, assertRestatementNotObserved } from './helpers/memory-scenario.js';
-import { localDateTime } from '../lib/time-zone.js';
+import { localDateTime } from '../lib/platform/time-zone.js';
 
 const CODEX_VERSION = '0.169.0';
 const NAMESPACE = 'mcp__oc_memory';

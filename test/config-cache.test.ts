@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cachedConfig, loadConfigCached } from '../lib/config-cache.js';
-import { loadConfig } from '../lib/config.js';
-import { ConfigError } from '../lib/errors.js';
+import { cachedConfig, loadConfigCached } from '../lib/config/config-cache.js';
+import { loadConfig } from '../lib/config/config.js';
+import { ConfigError } from '../lib/core/errors.js';
 
 async function home() {
   const dir = await mkdtemp(join(tmpdir(), 'ocm-config-cache-'));

@@ -11,8 +11,8 @@ import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { PiSessionWriter } from './helpers/pi-writer.js';
-import { isAlive, processStartTime } from '../lib/daemon.js';
-import { readState } from '../lib/state.js';
+import { isAlive, processStartTime } from '../lib/jobs/daemon.js';
+import { readState } from '../lib/platform/state.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { DayFileBuffer } from '../lib/day-file-buffer.js';
-import { appendObservations, formatDayFile, listObservations, parseDayFile } from '../lib/day-file.js';
-import { dayFilePath, ensureHome, homePaths, type HomePaths } from '../lib/home.js';
-import type { Observation } from '../lib/types.js';
+import { DayFileBuffer } from '../lib/memory/day-file-buffer.js';
+import { appendObservations, formatDayFile, listObservations, parseDayFile } from '../lib/memory/day-file.js';
+import { dayFilePath, ensureHome, homePaths, type HomePaths } from '../lib/platform/home.js';
+import type { Observation } from '../lib/core/types.js';
 import { tempDir } from './helpers/cli.js';
 
 /** Observations for one day file; `tags` cycle so that later chunks bring new tags. */

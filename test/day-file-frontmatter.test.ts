@@ -6,9 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendObservations, formatDayFile, listObservations, parseDayFile, removeObservations, setFrontmatter } from '../lib/day-file.js';
-import { observationId } from '../lib/observation-line.js';
-import type { Observation } from '../lib/types.js';
+import { appendObservations, formatDayFile, listObservations, parseDayFile, removeObservations, setFrontmatter } from '../lib/memory/day-file.js';
+import { observationId } from '../lib/memory/observation-line.js';
+import type { Observation } from '../lib/core/types.js';
 import { DAY_BODY, LEGACY_DAY } from './helpers/day-files.js';
 
 function obs(text: string, extra: Partial<Observation> = {}): Observation {

@@ -5,15 +5,15 @@ import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { embeddingServer, filesContaining, secretHome } from './helpers/forget-home.js';
 import { idsByTier, makeObservation, newHome, spread, testConfig, writeHot } from './helpers/tier-home.js';
-import { createMemoryLogger } from '../lib/log.js';
-import { appendObservations, createDayFile, formatDayFile, parseDayFile } from '../lib/day-file.js';
-import { dayFilePath, type HomePaths } from '../lib/home.js';
+import { createMemoryLogger } from '../lib/platform/log.js';
+import { appendObservations, createDayFile, formatDayFile, parseDayFile } from '../lib/memory/day-file.js';
+import { dayFilePath, type HomePaths } from '../lib/platform/home.js';
 import { addDays } from '../lib/tiers/age.js';
 import { readAudit } from '../lib/tiers/audit.js';
 import { tierFilePath } from '../lib/tiers/locations.js';
 import { runTierJob } from '../lib/tiers/tier-job.js';
-import { collectExport, formatExport, parseExport, type ExportRecord } from '../lib/export.js';
-import type { Observation } from '../lib/types.js';
+import { collectExport, formatExport, parseExport, type ExportRecord } from '../lib/memory/export.js';
+import type { Observation } from '../lib/core/types.js';
 
 const TODAY = new Date().toISOString().slice(0, 10);
 

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import JSON5 from 'json5';
-import { applyIntegration, removeIntegration, integrationSnippet, FILE_ERA_SHAPE } from '../lib/openclaw-integration.js';
+import { applyIntegration, removeIntegration, integrationSnippet, FILE_ERA_SHAPE } from '../lib/integrations/openclaw/integration.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { writeFakeOpenClaw } from './helpers/fake-openclaw-cli.js';
 

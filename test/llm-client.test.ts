@@ -4,8 +4,8 @@ import { createServer } from 'node:net';
 import { createLlmClient, resolveLlmSettings, type LlmRoleConfig } from '../lib/llm/client.js';
 import { LlmError, MalformedOutputError, retryAfterMs } from '../lib/llm/errors.js';
 import { estimateCost } from '../lib/llm/pricing.js';
-import { ConfigError, EXIT } from '../lib/errors.js';
-import { createMemoryLogger } from '../lib/log.js';
+import { ConfigError, EXIT } from '../lib/core/errors.js';
+import { createMemoryLogger } from '../lib/platform/log.js';
 import { hang, ok, startOpenAiServer, status } from './helpers/openai-server.js';
 
 const KEY = 'sk-test-0123456789abcdefghijklmnopqrstuv';

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, writeFile, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { acquireHomeLock, withHomeLock } from '../lib/lock.js';
+import { acquireHomeLock, withHomeLock } from '../lib/platform/lock.js';
 import { tempDir } from './helpers/cli.js';
 
 test('a second job waits for the lock, or fails with LOCKED and a hint when it may not wait', async () => {
@@ -30,7 +30,7 @@ test('a lock whose owner was killed is taken over at once, not after the stale t
   try {
     const target = join(dir, '.ocm', 'home');
     // A real process takes the lock and is killed with SIGKILL while holding it.
-    const child = spawn(process.execPath, ['--import', 'tsx', '-e', `import('${new URL('../lib/lock.ts', import.meta.url).pathname}').then(async (m) => { await m.acquireHomeLock(${JSON.stringify(target)}); process.stdout.write('locked\\n'); setInterval(() => {}, 1000); })`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', `import('${new URL('../lib/platform/lock.ts', import.meta.url).pathname}').then(async (m) => { await m.acquireHomeLock(${JSON.stringify(target)}); process.stdout.write('locked\\n'); setInterval(() => {}, 1000); })`], { stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('locked') && resolve()));
     child.kill('SIGKILL');
     await new Promise((r) => child.on('exit', r));
@@ -78,7 +78,7 @@ test('a live owner whose CPU-bound step keeps it from refreshing the lock is not
   // A real process takes the lock, then blocks its event loop (no lock refresh) until told to stop.
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '-e', `import('${new URL('../lib/lock.ts', import.meta.url).pathname}').then(async (m) => { const release = await m.acquireHomeLock(${JSON.stringify(target)}, { staleMs: 5000 }); process.stdout.write('locked\\n'); const { existsSync } = await import('node:fs'); while (!existsSync(${JSON.stringify(stop)})) {} await release(); process.stdout.write('released\\n'); })`],
+    ['--import', 'tsx', '-e', `import('${new URL('../lib/platform/lock.ts', import.meta.url).pathname}').then(async (m) => { const release = await m.acquireHomeLock(${JSON.stringify(target)}, { staleMs: 5000 }); process.stdout.write('locked\\n'); const { existsSync } = await import('node:fs'); while (!existsSync(${JSON.stringify(stop)})) {} await release(); process.stdout.write('released\\n'); })`],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   try {

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createFileLogger } from '../lib/log.js';
+import { createFileLogger } from '../lib/platform/log.js';
 import { runCli, tempDir } from './helpers/cli.js';
 
 const SECRET = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';

@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { maskSecrets } from '../lib/masking.js';
+import { maskSecrets } from '../lib/masking/masking.js';
 import { harmlessCorpus, leaks, SECRET_KINDS, secretCorpus } from './helpers/secret-corpus.js';
 
 const SEED = Number(process.env.OCM_CORPUS_SEED ?? 20261126);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileExtraPatterns, maskedPrefix, maskedText, maskSecrets } from '../lib/masking.js';
-import { ConfigError } from '../lib/errors.js';
+import { compileExtraPatterns, maskedPrefix, maskedText, maskSecrets } from '../lib/masking/masking.js';
+import { ConfigError } from '../lib/core/errors.js';
 import { KeywordAutomaton } from '../lib/masking/keyword-scan.js';
 
 // Secrets are assembled at run time so this file itself does not look like a leaked credential.

@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLI, runCli } from './helpers/cli.js';
 import { tempHome, writeDay } from './search-fixtures.js';
-import { localDateTime } from '../lib/time-zone.js';
+import { localDateTime } from '../lib/platform/time-zone.js';
 
 async function connect(home: string, agent: string, clientName = 'mcp-test-client'): Promise<{ client: Client; close: () => Promise<void> }> {
   const transport = new StdioClientTransport({

@@ -12,12 +12,12 @@ import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
 import { appendFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { homePaths, type HomePaths } from '../lib/home.js';
-import { createMemoryLogger } from '../lib/log.js';
-import { runObserveJob, type ObserveJobResult } from '../lib/observe-job.js';
+import { homePaths, type HomePaths } from '../lib/platform/home.js';
+import { createMemoryLogger } from '../lib/platform/log.js';
+import { runObserveJob, type ObserveJobResult } from '../lib/observe/job.js';
 import { createHeuristicObserver } from '../lib/observer/heuristic.js';
 import { createOpenClawFileSource } from '../lib/sources/openclaw-files.js';
-import type { Observer, TranscriptSource } from '../lib/types.js';
+import type { Observer, TranscriptSource } from '../lib/core/types.js';
 import { tempDir } from './helpers/cli.js';
 import { generateConversation, PiSessionWriter } from './helpers/pi-writer.js';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { cleanMessageText, splitSentences } from '../lib/observer/sentences.js';
 import { detectTags } from '../lib/observer/tags.js';
 import { addDays, findDateAnchors, instantMs, weekdayOf } from '../lib/observer/time.js';
-import { oneLine } from '../lib/observation-line.js';
+import { oneLine } from '../lib/memory/observation-line.js';
 
 test('instantMs is Date.parse, also on stamps the field-by-field reading does not take', () => {
   const stamps = [

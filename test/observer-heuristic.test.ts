@@ -7,9 +7,9 @@ import { findDateAnchors, localClock, localDateTime } from '../lib/observer/time
 import { splitSentences } from '../lib/observer/sentences.js';
 import { detectTags } from '../lib/observer/tags.js';
 import { expandShorthand } from '../lib/observer/rules-en.js';
-import { observationId } from '../lib/observation-line.js';
-import { maskSecrets } from '../lib/masking.js';
-import type { Message, Observation, ObserverBatch, Role } from '../lib/types.js';
+import { observationId } from '../lib/memory/observation-line.js';
+import { maskSecrets } from '../lib/masking/masking.js';
+import type { Message, Observation, ObserverBatch, Role } from '../lib/core/types.js';
 
 // ---------------------------------------------------------------------------
 // helpers

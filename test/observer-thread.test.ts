@@ -10,13 +10,13 @@ import assert from 'node:assert/strict';
 import { appendFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import { dirname, join } from 'node:path';
-import { homePaths, type HomePaths } from '../lib/home.js';
-import { createMemoryLogger } from '../lib/log.js';
-import { BACKLOG_BYTES, runObserveJob } from '../lib/observe-job.js';
+import { homePaths, type HomePaths } from '../lib/platform/home.js';
+import { createMemoryLogger } from '../lib/platform/log.js';
+import { BACKLOG_BYTES, runObserveJob } from '../lib/observe/job.js';
 import { createHeuristicObserver, observeWithRules } from '../lib/observer/heuristic.js';
 import { createThreadedHeuristicObserver } from '../lib/observer/heuristic-thread.js';
 import { createOpenClawFileSource } from '../lib/sources/openclaw-files.js';
-import type { Message, Observer, ObserverBatch } from '../lib/types.js';
+import type { Message, Observer, ObserverBatch } from '../lib/core/types.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { generateConversation, PiSessionWriter } from './helpers/pi-writer.js';
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { homePaths } from '../lib/home.js';
+import { homePaths } from '../lib/platform/home.js';
 import { hasPendingOps } from '../lib/tiers/op-scan.js';
 import { tempDir } from './helpers/cli.js';
 

@@ -12,8 +12,8 @@ import {
   parseOpenClawFileName,
   type OpenClawFileSourceOptions,
 } from '../lib/sources/openclaw-files.js';
-import { OcmError } from '../lib/errors.js';
-import type { Cursor, MalformedRecord, Message, ReadLimits, SourceStream, TranscriptSource } from '../lib/types.js';
+import { OcmError } from '../lib/core/errors.js';
+import type { Cursor, MalformedRecord, Message, ReadLimits, SourceStream, TranscriptSource } from '../lib/core/types.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'openclaw');
 const BIG: ReadLimits = { maxBytes: 64 * 1024 * 1024, maxMessages: 1_000_000 };

@@ -13,9 +13,9 @@ import { pathToFileURL } from 'node:url';
 import { installPinned } from './helpers/agent-cache.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { newHome, writeHot } from './helpers/tier-home.js';
-import { appendObservations, createDayFile, formatDayFile } from '../lib/day-file.js';
-import { observationId } from '../lib/observation-line.js';
-import type { Observation } from '../lib/types.js';
+import { appendObservations, createDayFile, formatDayFile } from '../lib/memory/day-file.js';
+import { observationId } from '../lib/memory/observation-line.js';
+import type { Observation } from '../lib/core/types.js';
 
 type Chunk = { startLine: number; endLine: number; text: string };
 

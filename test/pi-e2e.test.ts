@@ -18,7 +18,7 @@ import { startFakeChatCompletions, type ChatReply, type ChatRequest, type ChatSc
 import { CLI, tempDir } from './helpers/cli.js';
 import { waitFor } from './helpers/wait.js';
 import { REMEMBER_CALLS, SEARCH_CALLS, SESSION_ONE_PROMPT, SESSION_TWO_ANSWER, SESSION_TWO_PROMPT, assertRecalled, assertRememberedAndObserved, assertRestatementNotObserved } from './helpers/memory-scenario.js';
-import { localDateTime } from '../lib/time-zone.js';
+import { localDateTime } from '../lib/platform/time-zone.js';
 
 const PI_VERSION = '0.73.1';
 /** The server's tools as the extension names them for pi (the prefix OC-Memory's readers know as their own). */

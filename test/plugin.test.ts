@@ -14,11 +14,11 @@ import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginApi } from '../templates/openclaw-plugin/index.js';
-import { readState } from '../lib/state.js';
-import { activeMemoryPath, homePaths } from '../lib/home.js';
+import { readState } from '../lib/platform/state.js';
+import { activeMemoryPath, homePaths } from '../lib/platform/home.js';
 import { CLI, runCli, tempDir } from './helpers/cli.js';
 import { PiSessionWriter } from './helpers/pi-writer.js';
-import { packagePath } from '../lib/package-root.js';
+import { packagePath } from '../lib/platform/package-root.js';
 
 // The compiled plugin, not its source: what OpenClaw runs.
 const compiled = (await import(pathToFileURL(packagePath('dist', 'templates', 'openclaw-plugin', 'index.js')).href)) as typeof import('../templates/openclaw-plugin/index.js');

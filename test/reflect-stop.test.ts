@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { runCli, tempDir } from './helpers/cli.js';
 import { makeObservation, newHome, writeHot } from './helpers/tier-home.js';
-import { acquireHomeLock } from '../lib/lock.js';
-import { countTokens } from '../lib/tokens.js';
-import type { HomePaths } from '../lib/home.js';
+import { acquireHomeLock } from '../lib/platform/lock.js';
+import { countTokens } from '../lib/core/tokens.js';
+import type { HomePaths } from '../lib/platform/home.js';
 
 async function home(dir: string): Promise<HomePaths> {
   const paths = await newHome(dir);

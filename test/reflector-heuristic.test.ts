@@ -8,19 +8,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { validateConfig } from '../lib/config.js';
-import { homePaths } from '../lib/home.js';
-import { createMemoryLogger } from '../lib/log.js';
-import { observationId } from '../lib/observation-line.js';
-import { writeObservations } from '../lib/observe-job.js';
-import { rebuildActiveMemory } from '../lib/active-memory-file.js';
+import { validateConfig } from '../lib/config/config.js';
+import { homePaths } from '../lib/platform/home.js';
+import { createMemoryLogger } from '../lib/platform/log.js';
+import { observationId } from '../lib/memory/observation-line.js';
+import { writeObservations } from '../lib/observe/job.js';
+import { rebuildActiveMemory } from '../lib/memory/active-memory-file.js';
 import { contentWords, keyTerms, normaliseDates, preservation } from '../lib/reflector/keywords.js';
 import { reflectToRatio, reflectWithRules, splitSubject, telegraph } from '../lib/reflector/heuristic.js';
 import { formatReflectionFile, listReflections, parseReflectionFile } from '../lib/reflector/file.js';
 import { measureReflection, runReflectJob, selectForReflection, splitIntoPeriods } from '../lib/reflector/job.js';
 import { renderObservations } from '../lib/reflector/render.js';
-import { countTokens } from '../lib/tokens.js';
-import type { Observation, Priority } from '../lib/types.js';
+import { countTokens } from '../lib/core/tokens.js';
+import type { Observation, Priority } from '../lib/core/types.js';
 import { tempDir } from './helpers/cli.js';
 
 function o(text: string, date: string, extra: Partial<Observation> = {}): Observation {

@@ -26,7 +26,7 @@ import {
   shQuote,
   everyFromCron,
   type ScheduleTarget,
-} from '../lib/schedule/index.js';
+} from '../lib/jobs/schedule/index.js';
 
 const GOLDEN = resolve(import.meta.dirname, 'fixtures', 'schedule');
 

@@ -2,11 +2,11 @@
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { appendObservations, createDayFile, formatDayFile } from '../lib/day-file.js';
-import { dayFilePath, homePaths, type HomePaths } from '../lib/home.js';
-import { observationId } from '../lib/observation-line.js';
-import { validateConfig, type Config } from '../lib/config.js';
-import type { Observation, Priority, Tier } from '../lib/types.js';
+import { appendObservations, createDayFile, formatDayFile } from '../lib/memory/day-file.js';
+import { dayFilePath, homePaths, type HomePaths } from '../lib/platform/home.js';
+import { observationId } from '../lib/memory/observation-line.js';
+import { validateConfig, type Config } from '../lib/config/config.js';
+import type { Observation, Priority, Tier } from '../lib/core/types.js';
 
 export interface Obs {
   text: string;

@@ -7,8 +7,8 @@ import { searchMemory } from '../lib/search/search.js';
 import { getMemory } from '../lib/search/get.js';
 import { manifestPath } from '../lib/search/manifest.js';
 import { filtersFromOptions } from '../lib/search/filters.js';
-import { OcmError } from '../lib/errors.js';
-import type { HomePaths } from '../lib/home.js';
+import { OcmError } from '../lib/core/errors.js';
+import type { HomePaths } from '../lib/platform/home.js';
 import { dayText, tempHome, testConfig, writeDay } from './search-fixtures.js';
 
 const config = testConfig();

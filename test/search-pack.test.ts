@@ -14,7 +14,7 @@ import { searchMemory } from '../lib/search/search.js';
 import { getMemory } from '../lib/search/get.js';
 import { manifestPath, type TierManifest } from '../lib/search/manifest.js';
 import { LOOSE_SEGMENT_LIMIT } from '../lib/search/pack.js';
-import { homePaths, type HomePaths } from '../lib/home.js';
+import { homePaths, type HomePaths } from '../lib/platform/home.js';
 import { runCli } from './helpers/cli.js';
 import { tempHome, testConfig, writeDay, type Obs } from './search-fixtures.js';
 

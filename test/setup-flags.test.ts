@@ -14,7 +14,7 @@ import JSON5 from 'json5';
 import { answersFromFlags, chosenSources, configValues, defaultAnswers, sourceChoices, validate } from '../lib/setup/answers.js';
 import type { SourceReport } from '../lib/sources/discovery.js';
 import { setEnvValue } from '../lib/setup/apply.js';
-import { parseDotEnv } from '../lib/config.js';
+import { parseDotEnv } from '../lib/config/config.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { ok, startOpenAiServer, status } from './helpers/openai-server.js';
 

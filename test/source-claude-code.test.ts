@@ -10,7 +10,7 @@ import { appendFile, cp, mkdtemp, readFile, rename, rm, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createClaudeCodeSource, defaultClaudeCodeDir, stripClaudeNoise } from '../lib/sources/claude-code.js';
-import type { Message } from '../lib/types.js';
+import type { Message } from '../lib/core/types.js';
 import { drain, drainAll } from './helpers/drain-source.js';
 
 const FIXTURE = resolve(import.meta.dirname, 'fixtures', 'claude-code', 'projects');

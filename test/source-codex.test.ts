@@ -10,7 +10,7 @@ import { appendFile, cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { codexSessionId, createCodexSource, defaultCodexDir } from '../lib/sources/codex.js';
-import type { Message } from '../lib/types.js';
+import type { Message } from '../lib/core/types.js';
 import { drain, drainAll } from './helpers/drain-source.js';
 
 const FIXTURE = resolve(import.meta.dirname, 'fixtures', 'codex', 'sessions');

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { appendFile, mkdtemp, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../lib/errors.js';
+import { ConfigError } from '../lib/core/errors.js';
 import { createGenericSource, roleOf, type GenericSourceConfig } from '../lib/sources/generic.js';
-import type { Message } from '../lib/types.js';
+import type { Message } from '../lib/core/types.js';
 import { drainAll } from './helpers/drain-source.js';
 
 async function withDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {

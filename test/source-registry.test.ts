@@ -5,8 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { validateConfig } from '../lib/config.js';
-import { ConfigError } from '../lib/errors.js';
+import { validateConfig } from '../lib/config/config.js';
+import { ConfigError } from '../lib/core/errors.js';
 import { createSources, sourceDir } from '../lib/sources/registry.js';
 
 test('defaults: every OpenClaw agent in both eras; pi, Claude Code, Codex and generic logs are opt-in', async () => {

@@ -1,6 +1,6 @@
 /**
  * OpenClaw's agent databases are read through node:sqlite on Node 22.13+ and
- * through the optional better-sqlite3 on Node 20 (lib/sqlite.ts). These run
+ * through the optional better-sqlite3 on Node 20 (lib/platform/sqlite.ts). These run
  * the same work both ways — the real CLI under this Node (20) and under the
  * pinned Node 24 that OpenClaw 2026.9 needs — and the case where
  * better-sqlite3 failed to install.

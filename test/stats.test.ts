@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { readState, writeState } from '../lib/state.js';
+import { readState, writeState } from '../lib/platform/state.js';
 import { recordUsage } from '../lib/llm/usage.js';
 import { estimateCost } from '../lib/llm/pricing.js';
-import { dateFromFileName, listObservations, parseDayFile } from '../lib/day-file.js';
+import { dateFromFileName, listObservations, parseDayFile } from '../lib/memory/day-file.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import fg from 'fast-glob';
 

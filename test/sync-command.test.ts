@@ -9,10 +9,10 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { hashTree, makeObservation, newHome, testConfig, writeHot } from './helpers/tier-home.js';
-import { createMemoryLogger } from '../lib/log.js';
-import { readState } from '../lib/state.js';
-import { expandSyncCommand } from '../lib/sync/command.js';
-import { readSyncState, retryDelayMs, runSync, syncStep } from '../lib/sync/index.js';
+import { createMemoryLogger } from '../lib/platform/log.js';
+import { readState } from '../lib/platform/state.js';
+import { expandSyncCommand } from '../lib/jobs/sync/command.js';
+import { readSyncState, retryDelayMs, runSync, syncStep } from '../lib/jobs/sync/index.js';
 
 /** A stand-in for rclone: fails while "offline" exists, records every call. */
 const FAKE_SYNC = `

@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { runCli, tempDir } from './helpers/cli.js';
 import { hashTree, idsByTier, makeObservation, newHome, testConfig, treeDiff, writeHot } from './helpers/tier-home.js';
-import { createMemoryLogger } from '../lib/log.js';
-import { listObservations, parseDayFile } from '../lib/day-file.js';
-import { dayFilePath, type HomePaths } from '../lib/home.js';
-import { readState } from '../lib/state.js';
-import { runSync, readSyncState } from '../lib/sync/index.js';
-import { repairUnionMerged } from '../lib/sync/union-repair.js';
+import { createMemoryLogger } from '../lib/platform/log.js';
+import { listObservations, parseDayFile } from '../lib/memory/day-file.js';
+import { dayFilePath, type HomePaths } from '../lib/platform/home.js';
+import { readState } from '../lib/platform/state.js';
+import { runSync, readSyncState } from '../lib/jobs/sync/index.js';
+import { repairUnionMerged } from '../lib/jobs/sync/union-repair.js';
 import { addDays } from '../lib/tiers/age.js';
 
 const TODAY = '2026-06-15';

@@ -11,7 +11,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { cac } from 'cac';
 import { runCli, tempDir } from './helpers/cli.js';
 import { idsByTier, makeObservation, newHome, writeHot } from './helpers/tier-home.js';
-import type { HomePaths } from '../lib/home.js';
+import type { HomePaths } from '../lib/platform/home.js';
 import { loadAllCommands } from '../scripts/commands/index.js';
 import { keepWordsAsText } from '../scripts/text-argv.js';
 

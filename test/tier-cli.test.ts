@@ -5,7 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { hashTree, idsByTier, newHome, spread, writeHot } from './helpers/tier-home.js';
-import { readState } from '../lib/state.js';
+import { readState } from '../lib/platform/state.js';
 import { readApprovals } from '../lib/tiers/approvals.js';
 
 const TODAY = new Date().toISOString().slice(0, 10);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { CLI, runCli, tempDir } from './helpers/cli.js';
 import { hashTree, idsByTier, newHome, spread, treeDiff, writeHot } from './helpers/tier-home.js';
-import { homePaths } from '../lib/home.js';
+import { homePaths } from '../lib/platform/home.js';
 import { readAudit } from '../lib/tiers/audit.js';
 import { rng } from '../bench/search-corpus.js';
 

@@ -6,9 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { homePaths, ensureHome } from '../lib/home.js';
-import { validateConfig } from '../lib/config.js';
-import { readState, writeState } from '../lib/state.js';
+import { homePaths, ensureHome } from '../lib/platform/home.js';
+import { validateConfig } from '../lib/config/config.js';
+import { readState, writeState } from '../lib/platform/state.js';
 import { recordTierRun, tierDue } from '../lib/tiers/tier-step.js';
 import { tempDir } from './helpers/cli.js';
 import { join } from 'node:path';

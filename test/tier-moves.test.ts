@@ -4,14 +4,14 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir } from './helpers/cli.js';
 import { hashTree, idsByTier, makeObservation, newHome, spread, testConfig, treeDiff, writeHot } from './helpers/tier-home.js';
-import { createMemoryLogger } from '../lib/log.js';
-import { listObservations, parseDayFile } from '../lib/day-file.js';
-import { dayFilePath, type HomePaths } from '../lib/home.js';
+import { createMemoryLogger } from '../lib/platform/log.js';
+import { listObservations, parseDayFile } from '../lib/memory/day-file.js';
+import { dayFilePath, type HomePaths } from '../lib/platform/home.js';
 import { addDays } from '../lib/tiers/age.js';
 import { readAudit } from '../lib/tiers/audit.js';
 import { readApprovals } from '../lib/tiers/approvals.js';
 import { approveProposals, rejectProposals, rollbackTierOp, runArchive, runTierJob, type TierJobOptions } from '../lib/tiers/tier-job.js';
-import type { Config } from '../lib/config-schema.js';
+import type { Config } from '../lib/config/config-schema.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const TODAY = '2026-06-15';

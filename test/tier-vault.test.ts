@@ -4,12 +4,12 @@ import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tempDir } from './helpers/cli.js';
 import { makeObservation, newHome, testConfig, writeHot } from './helpers/tier-home.js';
-import { createMemoryLogger } from '../lib/log.js';
-import { listObservations, parseDayFile } from '../lib/day-file.js';
+import { createMemoryLogger } from '../lib/platform/log.js';
+import { listObservations, parseDayFile } from '../lib/memory/day-file.js';
 import { addDays } from '../lib/tiers/age.js';
 import { approveProposals, runTierJob } from '../lib/tiers/tier-job.js';
 import { tierFilePath } from '../lib/tiers/locations.js';
-import { renderTemplate } from '../lib/vault.js';
+import { renderTemplate } from '../lib/tiers/vault.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
 const TODAY = '2026-06-15';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { resolveTimeZoneCached, zoneResolutionKey } from '../lib/time-zone-cache.js';
+import { resolveTimeZoneCached, zoneResolutionKey } from '../lib/platform/time-zone-cache.js';
 import { tempDir } from './helpers/cli.js';
 
 test('a named zone is resolved once, then read from the cache; another name misses', async () => {
@@ -40,7 +40,7 @@ test('the system zone is keyed by TZ, so a process with another TZ resolves afre
   try {
     const file = join(dir, 'time-zone.json');
     const resolveIn = async (tz: string) => {
-      const code = `import { resolveTimeZoneCached } from ${JSON.stringify(new URL('../lib/time-zone-cache.ts', import.meta.url).pathname)}; console.log(await resolveTimeZoneCached(${JSON.stringify(file)}, ''));`;
+      const code = `import { resolveTimeZoneCached } from ${JSON.stringify(new URL('../lib/platform/time-zone-cache.ts', import.meta.url).pathname)}; console.log(await resolveTimeZoneCached(${JSON.stringify(file)}, ''));`;
       const r = await execa(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { env: { TZ: tz } });
       return r.stdout.trim();
     };

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixedZoneOffsetMs, localDateTime, nextLocalDateChange, resolveTimeZone } from '../lib/time-zone.js';
+import { fixedZoneOffsetMs, localDateTime, nextLocalDateChange, resolveTimeZone } from '../lib/platform/time-zone.js';
 
 test('cached zone offsets agree with Intl for every zone shape, across DST transitions', () => {
   const zones = ['UTC', 'Asia/Seoul', 'America/New_York', 'Europe/Berlin', 'Asia/Kolkata', 'Australia/Lord_Howe', 'America/St_Johns', 'Pacific/Chatham'];

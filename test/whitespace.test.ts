@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cap, capOneLine, collapseWhiteSpace, oneLine, oneLineStart } from '../lib/whitespace.js';
+import { cap, capOneLine, collapseWhiteSpace, oneLine, oneLineStart } from '../lib/core/whitespace.js';
 
 /** The regular-expression spellings the fast paths must agree with. */
 const slowCollapse = (text: string) => text.replace(/\s+/g, ' ');

@@ -11,11 +11,11 @@
  * module (logs, errors) goes through `redact`.
  */
 import OpenAI from 'openai';
-import type { Config } from '../config-schema.js';
-import { ConfigError } from '../errors.js';
-import type { Logger } from '../log.js';
-import type { LlmUsage } from '../types.js';
-import { estimateTokens } from '../tokens.js';
+import type { Config } from '../config/config-schema.js';
+import { ConfigError } from '../core/errors.js';
+import type { Logger } from '../platform/log.js';
+import type { LlmUsage } from '../core/types.js';
+import { estimateTokens } from '../core/tokens.js';
 import { classifyLlmError, hintFor, LlmError, MalformedOutputError, redact, type LlmErrorClass } from './errors.js';
 import { isLlmProvider, PROVIDER_PRESETS, type LlmProvider } from './presets.js';
 

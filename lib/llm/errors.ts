@@ -4,9 +4,9 @@
  * a rejected request, or output the model got wrong (malformed).
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { OcmError } from '../errors.js';
-import { maskSecrets } from '../masking.js';
-import type { LlmUsage } from '../types.js';
+import { OcmError } from '../core/errors.js';
+import { maskSecrets } from '../masking/masking.js';
+import type { LlmUsage } from '../core/types.js';
 
 export type LlmErrorClass = 'auth' | 'rate_limit' | 'timeout' | 'context_length' | 'server' | 'connection' | 'request' | 'malformed';
 

@@ -3,7 +3,7 @@
  * each one's chat-completions API lives, which environment variable usually
  * holds its key, and whether it needs one at all (local servers do not).
  */
-import type { LLM_PROVIDERS } from '../config-schema.js';
+import type { LLM_PROVIDERS } from '../config/config-schema.js';
 
 export type LlmProvider = Exclude<(typeof LLM_PROVIDERS)[number], 'heuristic'>;
 

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { packagePath } from '../package-root.js';
+import { packagePath } from '../platform/package-root.js';
 
 export type PromptName = 'observer' | 'reflector';
 

@@ -4,10 +4,10 @@
  * today), the last LLM error, messages waiting for a batch, and the last
  * reflection with its scores. Read from state.json; reflections counted on disk.
  */
-import type { Config } from '../config-schema.js';
-import type { HomePaths } from '../home.js';
-import { observerKind, observerLabel } from '../observer-factory.js';
-import type { State } from '../state.js';
+import type { Config } from '../config/config-schema.js';
+import type { HomePaths } from '../platform/home.js';
+import { observerKind, observerLabel } from '../observer/factory.js';
+import type { State } from '../platform/state.js';
 import { reflectorKind, reflectorLabel } from '../reflector/factory.js';
 import type { ReflectorState } from '../reflector/job.js';
 import { grandTotal, llmState, type LlmState, type UsageTotals } from './usage.js';

@@ -4,8 +4,8 @@
  * per-day history, and the last error — what `status` and `stats` show.
  * Pure functions on the State object; the caller writes it.
  */
-import type { State } from '../state.js';
-import type { LlmUsage } from '../types.js';
+import type { State } from '../platform/state.js';
+import type { LlmUsage } from '../core/types.js';
 import { estimateCost } from './pricing.js';
 import type { LlmErrorClass } from './errors.js';
 

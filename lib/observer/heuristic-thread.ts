@@ -17,7 +17,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Observer, ObserverBatch, ObserverResult } from '../types.js';
+import type { Observer, ObserverBatch, ObserverResult } from '../core/types.js';
 import { observeWithRules, type HeuristicObserverOptions } from './heuristic.js';
 import { packBatch, unpackBatch, unpackResult, type PackedBatch } from './heuristic-wire.js';
 import type { WorkerOptions, WorkerReply, WorkerRequest } from './heuristic-worker.js';

@@ -22,7 +22,7 @@
  * Undefined where a string is expected (hand-made input) travels as length -1 /
  * index -1, so an unpacked batch or result is deep-equal to the packed one.
  */
-import type { Message, Observation, ObserverBatch, ObserverResult } from '../types.js';
+import type { Message, Observation, ObserverBatch, ObserverResult } from '../core/types.js';
 
 /** A batch's user and assistant messages (the only ones the rules read). */
 export interface PackedBatch {

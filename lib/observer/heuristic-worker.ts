@@ -4,7 +4,7 @@
  * in the order received.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ObserverResult } from '../types.js';
+import type { ObserverResult } from '../core/types.js';
 import { observeWithRules, type HeuristicObserverOptions } from './heuristic.js';
 import { packResult, unpackBatch, type PackedBatch, type PackedResult } from './heuristic-wire.js';
 import type { SpeakerNames } from './speakers.js';

@@ -15,8 +15,8 @@
  * Deterministic: the same batch and options give the same observations and
  * ids, so re-observing after a crash cannot duplicate anything.
  */
-import { observationIdOfLine, oneLine } from '../observation-line.js';
-import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority, Provenance } from '../types.js';
+import { observationIdOfLine, oneLine } from '../memory/observation-line.js';
+import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority, Provenance } from '../core/types.js';
 import { analyseEnglish, expandShorthand, isQuestion, requestOf, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
 import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } from './rules-ko.js';
 import { cleanMessageText, hasHangul, isKorean, splitSentences } from './sentences.js';

@@ -13,12 +13,12 @@
 import { LlmError, MalformedOutputError } from '../llm/errors.js';
 import type { LlmClient } from '../llm/client.js';
 import { mergeUsage } from '../llm/usage.js';
-import type { Logger } from '../log.js';
-import { maskSecrets } from '../masking.js';
-import { observationId, oneLine, parseObservationContent } from '../observation-line.js';
-import { localDateTime } from '../time-zone.js';
-import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority } from '../types.js';
-import { KNOWN_CATEGORIES } from '../types.js';
+import type { Logger } from '../platform/log.js';
+import { maskSecrets } from '../masking/masking.js';
+import { observationId, oneLine, parseObservationContent } from '../memory/observation-line.js';
+import { localDateTime } from '../platform/time-zone.js';
+import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority } from '../core/types.js';
+import { KNOWN_CATEGORIES } from '../core/types.js';
 
 export interface LlmObserverOptions {
   client: LlmClient;

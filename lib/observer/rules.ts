@@ -11,7 +11,7 @@
  * used before: add its name to `Pattern`, and the compiler asks each
  * language's pattern table for it (`null` where a language has none).
  */
-import type { Priority } from '../types.js';
+import type { Priority } from '../core/types.js';
 
 export interface SentenceAnalysis {
   kind: 'filler' | 'question' | 'statement';

@@ -3,7 +3,7 @@
  * blocks, tool-call lines, Markdown markers) and split the rest into
  * sentences, for English and Korean. Pure functions.
  */
-import { isWhiteSpace } from '../whitespace.js';
+import { isWhiteSpace } from '../core/whitespace.js';
 
 const HANGUL = /[\uAC00-\uD7A3\u3131-\u318E]/g;
 const HANGUL_ANY = /[\uAC00-\uD7A3\u3131-\u318E]/;

@@ -4,7 +4,7 @@
  * "Thanks, Mel!"); the name one role uses for the other is that other role's
  * name. Pure functions.
  */
-import type { Message } from '../types.js';
+import type { Message } from '../core/types.js';
 import { isCommonWord } from './rules-en.js';
 
 export interface SpeakerNames {

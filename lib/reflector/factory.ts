@@ -4,8 +4,8 @@
  * Reflector. As for the Observer, an LLM that fails is an error, never a
  * silent switch to the heuristic.
  */
-import type { Config } from '../config-schema.js';
-import type { Logger } from '../log.js';
+import type { Config } from '../config/config-schema.js';
+import type { Logger } from '../platform/log.js';
 import type { Reflector } from './types.js';
 
 export function reflectorKind(config: Config): 'heuristic' | 'llm' {
@@ -28,7 +28,7 @@ export async function createReflector(
     import('../llm/client.js'),
     import('../llm/prompts.js'),
     import('./llm.js'),
-    import('../log.js'),
+    import('../platform/log.js'),
   ]);
   const logger = deps.logger ?? createMemoryLogger();
   const client = createLlmClient('reflector', config.reflector, deps.env ?? {}, { logger, ...(deps.fetch ? { fetch: deps.fetch } : {}) });

@@ -28,9 +28,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stringify as stringifyYaml } from 'yaml';
-import { readFrontmatterYaml, splitFrontmatter } from '../frontmatter.js';
-import { agentSlug, DEFAULT_AGENT, type HomePaths } from '../home.js';
-import { parseObservationContent } from '../observation-line.js';
+import { readFrontmatterYaml, splitFrontmatter } from '../memory/frontmatter.js';
+import { agentSlug, DEFAULT_AGENT, type HomePaths } from '../platform/home.js';
+import { parseObservationContent } from '../memory/observation-line.js';
 import { renderReflectionLines } from './render.js';
 import type { ReflectionLine } from './types.js';
 
@@ -95,7 +95,7 @@ function num(v: unknown): number {
 
 /** Parse a reflection file; undefined when it is not one (no period in the frontmatter). */
 export function parseReflectionFile(text: string, path: string): ReflectionFile | undefined {
-  // Read as day files are (lib/frontmatter.ts), past a byte-order mark a Windows editor may have saved.
+  // Read as day files are (lib/memory/frontmatter.ts), past a byte-order mark a Windows editor may have saved.
   const fm = splitFrontmatter(text.startsWith('\uFEFF') ? text.slice(1) : text);
   if (!fm) return undefined;
   let data: Record<string, unknown>;

@@ -22,10 +22,10 @@
  * answer key words kept, against ~35 % for the same budget of leading lines.
  * Deterministic: the same observations give the same reflection.
  */
-import { normaliseForId, oneLine } from '../observation-line.js';
-import type { Observation, Priority } from '../types.js';
+import { normaliseForId, oneLine } from '../memory/observation-line.js';
+import type { Observation, Priority } from '../core/types.js';
 import { contentWords, keyTerms, normaliseWord, STOP_WORDS } from './keywords.js';
-import { countTokens, estimateTokens } from '../tokens.js';
+import { countTokens, estimateTokens } from '../core/tokens.js';
 import { renderObservations, renderReflectionLines, sortObservations } from './render.js';
 import type { ReflectionDraft, ReflectionInput, ReflectionLine, Reflector } from './types.js';
 

@@ -12,16 +12,16 @@
  * Reflector that fails after its retries makes the job fail (exit 5, alert);
  * reflections already written stay, the rest is tried on the next run.
  */
-import { exists, type HomePaths } from '../home.js';
-import type { Config } from '../config-schema.js';
-import type { Logger } from '../log.js';
-import { listHotAgents, listHotDayFiles, misnamedDayFiles, readObservations } from '../memory-files.js';
-import { stopRequested } from '../stop-request.js';
-import { readState, writeState } from '../state.js';
-import { localDateTime } from '../time-zone.js';
-import { countTokens, estimateTokens } from '../tokens.js';
-import type { LlmUsage, Observation } from '../types.js';
-import { writeFileAtomic } from '../atomic-file.js';
+import { exists, type HomePaths } from '../platform/home.js';
+import type { Config } from '../config/config-schema.js';
+import type { Logger } from '../platform/log.js';
+import { listHotAgents, listHotDayFiles, misnamedDayFiles, readObservations } from '../memory/memory-files.js';
+import { stopRequested } from '../platform/stop-request.js';
+import { readState, writeState } from '../platform/state.js';
+import { localDateTime } from '../platform/time-zone.js';
+import { countTokens, estimateTokens } from '../core/tokens.js';
+import type { LlmUsage, Observation } from '../core/types.js';
+import { writeFileAtomic } from '../platform/atomic-file.js';
 import { formatReflectionFile, listReflections, reflectionFileName, reflectionsDir, type ReflectionMeta } from './file.js';
 import { keyTerms, missingTerms, preservation } from './keywords.js';
 import { renderObservations, renderReflectionLines, sortObservations } from './render.js';
@@ -161,7 +161,7 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
   let reflector = options.reflector;
   const { recordUsage, recordLlmError, recordLlmSuccess, mergeUsage } = await import('../llm/usage.js');
 
-  const saveState = async (mutate: (extra: { reflector: ReflectorState }, state: import('../state.js').State) => void) => {
+  const saveState = async (mutate: (extra: { reflector: ReflectorState }, state: import('../platform/state.js').State) => void) => {
     const { state } = await readState(paths.state);
     const extra = state.extra as { reflector?: ReflectorState };
     extra.reflector ??= {};
@@ -260,7 +260,7 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
         });
         if (m.keywordPreservation < MIN_KEYWORD_PRESERVATION) {
           logger.log('warn', 'reflection.keywords_lost', { path, keywordPreservation: m.keywordPreservation, missing: m.missing });
-          const { sendAlert } = await import('../alerts.js');
+          const { sendAlert } = await import('../jobs/alerts.js');
           await sendAlert(
             { config, paths, env: options.env, logger, now, ...(options.fetch ? { fetch: options.fetch } : {}) },
             {
@@ -292,7 +292,7 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
       }
     }).catch(() => undefined);
     if (e.code === 'LLM_ERROR') {
-      const { alertLlmFailures } = await import('../alerts.js');
+      const { alertLlmFailures } = await import('../jobs/alerts.js');
       await alertLlmFailures({ config, paths, env: options.env, logger, now, ...(options.fetch ? { fetch: options.fetch } : {}) }, 'reflector', [
         { code: 'LLM_ERROR', message: String(e.message), ...(e.errorClass ? { errorClass: e.errorClass } : {}), ...(e.hint ? { hint: e.hint } : {}) },
       ]);

@@ -7,10 +7,10 @@
  */
 import type { LlmClient } from '../llm/client.js';
 import { MalformedOutputError } from '../llm/errors.js';
-import type { Logger } from '../log.js';
-import { maskSecrets } from '../masking.js';
-import { oneLine, parseObservationContent } from '../observation-line.js';
-import { countTokens } from '../tokens.js';
+import type { Logger } from '../platform/log.js';
+import { maskSecrets } from '../masking/masking.js';
+import { oneLine, parseObservationContent } from '../memory/observation-line.js';
+import { countTokens } from '../core/tokens.js';
 import { renderObservations } from './render.js';
 import type { ReflectionDraft, ReflectionInput, ReflectionLine, Reflector } from './types.js';
 

@@ -3,7 +3,7 @@
  * denser lines (DESIGN §4 "reflect"). Implemented by the offline heuristic
  * Reflector and the LLM Reflector; both produce the same reflection files.
  */
-import type { LlmUsage, Observation, Priority } from '../types.js';
+import type { LlmUsage, Observation, Priority } from '../core/types.js';
 
 /** One line of a reflection, dated (the reflection keeps the time line). */
 export interface ReflectionLine {

@@ -1,7 +1,7 @@
 /**
  * What gets indexed: every memory file of every tier, turned into search
  * documents. Day files (hot memory/, warm archive/, cold vault) are parsed
- * only with lib/day-file.ts; reflections (Markdown with frontmatter, format
+ * only with lib/memory/day-file.ts; reflections (Markdown with frontmatter, format
  * owned by the Reflector) are read generically: each top-level list item or
  * paragraph is one document, category `reflection`, tier `hot`.
  */
@@ -9,12 +9,12 @@ import { createHash } from 'node:crypto';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import type { Root, RootContent } from 'mdast';
-import { dateFromFileName, listObservations, parseDayFile } from '../day-file.js';
-import { readFrontmatterYaml, splitFrontmatter } from '../frontmatter.js';
-import { DEFAULT_AGENT } from '../home.js';
+import { dateFromFileName, listObservations, parseDayFile } from '../memory/day-file.js';
+import { readFrontmatterYaml, splitFrontmatter } from '../memory/frontmatter.js';
+import { DEFAULT_AGENT } from '../platform/home.js';
 import { agentFromPath } from './roots.js';
-import { PRIORITY_EMOJI, TAG_PATTERN } from '../observation-line.js';
-import type { Priority, Tier } from '../types.js';
+import { PRIORITY_EMOJI, TAG_PATTERN } from '../memory/observation-line.js';
+import type { Priority, Tier } from '../core/types.js';
 import type { SearchDoc } from './types.js';
 
 export { memoryRoots, displayPath, agentFromPath, type MemoryRoot, type SourceKind } from './roots.js';
@@ -65,7 +65,7 @@ function sliceLines(lines: string[], start: number, end: number): string {
  */
 export function reflectionDocuments(text: string, options: { path: string; fileName: string }): SearchDoc[] {
   let data: Record<string, unknown> = {};
-  // Read as day files are (lib/frontmatter.ts); a byte-order mark (Windows Notepad) is not part of the text.
+  // Read as day files are (lib/memory/frontmatter.ts); a byte-order mark (Windows Notepad) is not part of the text.
   const fm = splitFrontmatter(text.startsWith('\uFEFF') ? text.slice(1) : text);
   const body = fm ? fm.body : text;
   const offset = fm ? fm.lines : 0;

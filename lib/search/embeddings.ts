@@ -7,7 +7,7 @@
  * fresh process that embeds one query; the request itself is one JSON POST.
  */
 import { createRequire } from 'node:module';
-import type { Config } from '../config-schema.js';
+import type { Config } from '../config/config-schema.js';
 
 export interface EmbeddingSettings {
   provider: string;

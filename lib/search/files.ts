@@ -7,7 +7,7 @@ import { readdirSync, type Dirent } from 'node:fs';
 import { mkdir, open, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join, relative, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { fromSystemError } from '../errors.js';
+import { fromSystemError } from '../core/errors.js';
 
 export async function writeIndexFile(path: string, data: string | Uint8Array): Promise<void> {
   const dir = dirname(path);

@@ -2,8 +2,8 @@
  * Search filters from command-line words: dates (2026-02-12, 7d, 2w, 3m, 1y,
  * today, yesterday), priorities (high / 🔴 / h), tiers, comma lists. Pure.
  */
-import { OcmError } from '../errors.js';
-import type { Priority, Tier } from '../types.js';
+import { OcmError } from '../core/errors.js';
+import type { Priority, Tier } from '../core/types.js';
 import type { SearchFilters } from './types.js';
 
 /** YYYY-MM-DD of `date` in `timeZone` ('' = the system's). */

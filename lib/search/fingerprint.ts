@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { memoryRoots } from './roots.js';
-import type { HomePaths } from '../home.js';
+import type { HomePaths } from '../platform/home.js';
 
 export interface MemoryFingerprint {
   hash: string;

@@ -3,7 +3,7 @@
  * priority emoji, date and time, category, score, snippet with the match
  * highlighted, path:line); the `--json` form of DESIGN §7 is format-json.ts. Pure.
  */
-import { DONE_EMOJI, PRIORITY_EMOJI } from '../observation-line.js';
+import { DONE_EMOJI, PRIORITY_EMOJI } from '../memory/observation-line.js';
 import { makeSnippet, markSnippet } from './snippet.js';
 import type { GetResult } from './get.js';
 import type { SearchResponse, SearchResult } from './types.js';

@@ -7,8 +7,8 @@
  * file; no file is read and the indexer is not loaded.
  */
 import { statSync } from 'node:fs';
-import type { HomePaths } from '../home.js';
-import type { Tier } from '../types.js';
+import type { HomePaths } from '../platform/home.js';
+import type { Tier } from '../core/types.js';
 import { listMarkdown } from './files.js';
 import { readManifest } from './manifest.js';
 import { displayPath, memoryRoots } from './roots.js';

@@ -7,8 +7,8 @@
  */
 import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { OcmError } from '../errors.js';
-import type { HomePaths } from '../home.js';
+import { OcmError } from '../core/errors.js';
+import type { HomePaths } from '../platform/home.js';
 import { memoryRoots } from './roots.js';
 import { TIERS } from './manifest.js';
 import { IndexSnapshot, IndexUnavailable } from './searcher.js';

@@ -17,14 +17,14 @@ import { isSettled, LOOSE_SEGMENT_LIMIT, packPlan, writePack, type PackSource } 
 import { dayFileDocuments, displayPath, agentFromPath, memoryRoots, reflectionDocuments, type MemoryRoot } from './documents.js';
 import { listMarkdown, writeIndexFile } from './files.js';
 import { newGeneration, readManifest, tierDir, TIERS, writeManifest, type ManifestEntry, type TierManifest } from './manifest.js';
-import { fromSystemError } from '../errors.js';
-import type { HomePaths } from '../home.js';
-import type { Logger } from '../log.js';
-import type { Config } from '../config-schema.js';
-import type { Tier } from '../types.js';
+import { fromSystemError } from '../core/errors.js';
+import type { HomePaths } from '../platform/home.js';
+import type { Logger } from '../platform/log.js';
+import type { Config } from '../config/config-schema.js';
+import type { Tier } from '../core/types.js';
 import type { SearchDoc, SearchMode } from './types.js';
 import { embedSegments, embeddingSettings, type EmbedStats } from './vectors.js';
-import { exists } from '../home.js';
+import { exists } from '../platform/home.js';
 
 export type IndexConfig = Pick<Config, 'embeddings' | 'tiers'>;
 

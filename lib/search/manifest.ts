@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Tier } from '../types.js';
+import type { Tier } from '../core/types.js';
 import { ANALYZER_VERSION } from './tokenizer.js';
 import { SEGMENT_FORMAT } from './segment.js';
 
@@ -119,6 +119,6 @@ export function readManifest(indexDir: string, tier: Tier): { manifest: TierMani
 }
 
 export async function writeManifest(indexDir: string, manifest: TierManifest): Promise<void> {
-  const { writeFileAtomic } = await import('../atomic-file.js');
+  const { writeFileAtomic } = await import('../platform/atomic-file.js');
   await writeFileAtomic(manifestPath(indexDir, manifest.tier), `${JSON.stringify(manifest)}\n`);
 }

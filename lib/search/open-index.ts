@@ -12,7 +12,7 @@
  * query's filters document by document, so one snapshot serves every query.
  */
 import { statSync } from 'node:fs';
-import type { Tier } from '../types.js';
+import type { Tier } from '../core/types.js';
 import { manifestPath, TIERS } from './manifest.js';
 import { IndexSnapshot, IndexUnavailable } from './searcher.js';
 

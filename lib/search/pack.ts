@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Tier } from '../types.js';
+import type { Tier } from '../core/types.js';
 import type { ManifestEntry } from './manifest.js';
 import { ANALYZER_VERSION } from './tokenizer.js';
 import { layoutSegment, Segment, SEGMENT_FORMAT, SegmentError, SegmentScratch, type SegmentFile } from './segment.js';

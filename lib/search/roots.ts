@@ -4,8 +4,8 @@
  * parsers, so `search` and `get` start fast.
  */
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { DEFAULT_AGENT, expandHome, type HomePaths } from '../home.js';
-import type { Tier } from '../types.js';
+import { DEFAULT_AGENT, expandHome, type HomePaths } from '../platform/home.js';
+import type { Tier } from '../core/types.js';
 
 /** The kinds of memory file, each with its own root and parser. */
 export type SourceKind = 'hot' | 'reflection' | 'warm' | 'cold';

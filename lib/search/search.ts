@@ -6,12 +6,12 @@
  * failing the search, and an index behind the memory files (freshness.ts) is
  * brought up to date before answering.
  */
-import { describeError, isWriteRefused } from '../errors.js';
-import { maskedText } from '../masking.js';
-import type { HomePaths } from '../home.js';
-import type { Logger } from '../log.js';
-import type { Config } from '../config-schema.js';
-import type { Tier } from '../types.js';
+import { describeError, isWriteRefused } from '../core/errors.js';
+import { maskedText } from '../masking/masking.js';
+import type { HomePaths } from '../platform/home.js';
+import type { Logger } from '../platform/log.js';
+import type { Config } from '../config/config-schema.js';
+import type { Tier } from '../core/types.js';
 import { embedBatch, EmbeddingError, embeddingSettings, type EmbeddingSettings } from './embeddings.js';
 import { TIERS } from './manifest.js';
 import type { OpenIndex } from './open-index.js';
@@ -101,7 +101,7 @@ export async function refreshIfStale(paths: HomePaths, config: SearchConfig, tie
 
 async function updateUnderLock(paths: HomePaths, config: SearchConfig, deps: SearchDeps, full?: readonly Tier[]): Promise<void> {
   // Loaded only when needed: the indexer pulls in the Markdown parsers.
-  const { withHomeLock } = await import('../lock.js');
+  const { withHomeLock } = await import('../platform/lock.js');
   const { updateIndex } = await import('./indexer.js');
   await withHomeLock(
     paths.lock,

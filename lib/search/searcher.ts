@@ -7,7 +7,7 @@
  * priority, then the more recent observation.
  */
 import { join } from 'node:path';
-import type { Tier } from '../types.js';
+import type { Tier } from '../core/types.js';
 import { readManifest, tierDir, type ManifestEntry, type ManifestState } from './manifest.js';
 import { dayNumber, documentTerms, PRIORITY_CODE, Segment } from './segment.js';
 import { prefixEligible, queryTerms } from './tokenizer.js';

@@ -20,7 +20,7 @@
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { analyze, ANALYZER_VERSION, ownDateTerms } from './tokenizer.js';
-import type { Priority, Provenance, Tier } from '../types.js';
+import type { Priority, Provenance, Tier } from '../core/types.js';
 import type { SearchDoc } from './types.js';
 
 export const SEGMENT_FORMAT = 1;

@@ -1,7 +1,7 @@
 /**
  * Types of the search subsystem: what is indexed, what is asked, what comes back.
  */
-import type { Priority, Provenance, Tier } from '../types.js';
+import type { Priority, Provenance, Tier } from '../core/types.js';
 
 /** One searchable document: an observation of a day file, or a block of a reflection. */
 export interface SearchDoc {

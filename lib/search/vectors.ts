@@ -16,9 +16,9 @@ import { closeSync, existsSync, fstatSync, openSync, readFileSync } from 'node:f
 import { appendFile, mkdir, truncate } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { HomePaths } from '../home.js';
-import type { Logger } from '../log.js';
-import type { Tier } from '../types.js';
+import type { HomePaths } from '../platform/home.js';
+import type { Logger } from '../platform/log.js';
+import type { Tier } from '../core/types.js';
 import { embedAll, EmbeddingError, type EmbeddingSettings } from './embeddings.js';
 import { writeIndexFile } from './files.js';
 import { tierDir, type ManifestEntry, type TierManifest } from './manifest.js';

@@ -5,8 +5,8 @@
  * with the same reason), and the config.yaml values they become. Pure.
  */
 import { isAbsolute } from 'node:path';
-import type { Config } from '../config-schema.js';
-import { OcmError } from '../errors.js';
+import type { Config } from '../config/config-schema.js';
+import { OcmError } from '../core/errors.js';
 import { PROVIDER_PRESETS, type LlmProvider } from '../llm/presets.js';
 import type { SourceReport } from '../sources/discovery.js';
 

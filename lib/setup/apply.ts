@@ -5,9 +5,9 @@
  * vault-template/ when it does not exist yet.
  */
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../atomic-file.js';
-import { setConfigValue } from '../config.js';
-import { ensureHome, expandHome, homePaths, type HomePaths } from '../home.js';
+import { writeFileAtomic } from '../platform/atomic-file.js';
+import { setConfigValue } from '../config/config.js';
+import { ensureHome, expandHome, homePaths, type HomePaths } from '../platform/home.js';
 import { configValues, keyEnvName, type SetupAnswers } from './answers.js';
 
 /** Quote a .env value when it needs it (parseDotEnv reads it back). */
@@ -60,7 +60,7 @@ export async function applySetup(options: {
     await setConfigValue({ file: paths.config, envFile: paths.env, keyPath, value, ...(options.env ? { env: options.env } : {}) });
   }
   if (answers.obsidian.vaultPath) {
-    const { ensureVault } = await import('../vault.js');
+    const { ensureVault } = await import('../tiers/vault.js');
     result.vault = await ensureVault(expandHome(answers.obsidian.vaultPath, options.userHome));
   }
   return result;

@@ -4,9 +4,9 @@
  * Observer uses, so what passes here works in a tick. Used by `setup` before
  * it saves a key and by `doctor`.
  */
-import type { Config } from '../config-schema.js';
-import { ConfigError } from '../errors.js';
-import { createMemoryLogger } from '../log.js';
+import type { Config } from '../config/config-schema.js';
+import { ConfigError } from '../core/errors.js';
+import { createMemoryLogger } from '../platform/log.js';
 
 export type KeyCheckOutcome = 'accepted' | 'rejected' | 'no-key' | 'model' | 'unreachable' | 'error';
 

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../atomic-file.js';
+import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { SetupAnswers, Step } from './answers.js';
 
 export interface SetupProgress {

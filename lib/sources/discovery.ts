@@ -11,14 +11,14 @@
 import { realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { describeError } from '../errors.js';
-import type { Config } from '../config-schema.js';
-import { readState, type StreamState } from '../state.js';
-import type { SourceKind, SourceStream, TranscriptSource } from '../types.js';
+import { describeError } from '../core/errors.js';
+import type { Config } from '../config/config-schema.js';
+import { readState, type StreamState } from '../platform/state.js';
+import type { SourceKind, SourceStream, TranscriptSource } from '../core/types.js';
 import { isoTime } from './message-text.js';
 import { openRegularFile } from './jsonl-tail.js';
 import { maskingOptions, openClawStateDirs, sourceDir } from './registry.js';
-import { exists } from '../home.js';
+import { exists } from '../platform/home.js';
 
 export interface SourceCursorSummary {
   /** Sessions that have a cursor. */
@@ -204,7 +204,7 @@ export async function discoverSources(options: DiscoveryOptions): Promise<Source
 
   // OpenClaw, database era: one report per agent database.
   const db = await import('./openclaw-db.js');
-  const { withReadOnlyDatabase, isBusyError } = await import('../sqlite.js');
+  const { withReadOnlyDatabase, isBusyError } = await import('../platform/sqlite.js');
   for (const { agent, path } of await db.findAgentDatabases(stateDirs)) {
     const notes: string[] = [];
     let sessions: import('./openclaw-db.js').DbSession[] = [];

@@ -21,11 +21,11 @@
 import fg from 'fast-glob';
 import { stat } from 'node:fs/promises';
 import { basename, extname, resolve, sep } from 'node:path';
-import { ConfigError } from '../errors.js';
-import { expandHome } from '../home.js';
-import type { Logger } from '../log.js';
-import type { MaskingOptions } from '../masking.js';
-import type { Cursor, Message, ReadLimits, Role, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
+import { ConfigError } from '../core/errors.js';
+import { expandHome } from '../platform/home.js';
+import type { Logger } from '../platform/log.js';
+import type { MaskingOptions } from '../masking/masking.js';
+import type { Cursor, Message, ReadLimits, Role, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
 import { blocksText, isObject, isoTime, makeMessage, valueAtPath, type MessageContext } from './message-text.js';
 import { readTailedFile, type LineParser } from './tailed-file.js';
 import { invalidJsonReason } from './log-safe.js';

@@ -6,8 +6,8 @@
  * anchor, the built-in rules mask a window long enough for any secret that
  * starts there, and the cut is made in the masked text. Pure.
  */
-import { maskedPrefix, secretReach } from '../masking.js';
-import { cap, oneLineStart } from '../whitespace.js';
+import { maskedPrefix, secretReach } from '../masking/masking.js';
+import { cap, oneLineStart } from '../core/whitespace.js';
 
 /**
  * `capOneLine(text, max)`, with built-in secrets masked before the cut. The

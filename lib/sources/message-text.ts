@@ -5,8 +5,8 @@
  * format keeps its own rules in pi-entries.ts; the tool-call line format is
  * the same (summariseToolCall).
  */
-import { maskedText, type MaskingOptions } from '../masking.js';
-import type { Message, Role, SourceKind } from '../types.js';
+import { maskedText, type MaskingOptions } from '../masking/masking.js';
+import type { Message, Role, SourceKind } from '../core/types.js';
 import { summariseToolCall, TOOL_SUMMARY_CHARS } from './pi-entries.js';
 import { capOneLineMasked } from './masked-cap.js';
 

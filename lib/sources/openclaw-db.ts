@@ -34,11 +34,11 @@ import { realpathSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decompress } from 'fzstd';
-import { OcmError } from '../errors.js';
-import type { Logger } from '../log.js';
-import type { MaskingOptions } from '../masking.js';
-import { isBusyError, isCorruptError, isSchemaError, openReadOnly, type ReadOnlyDatabase } from '../sqlite.js';
-import type { Cursor, MalformedRecord, Message, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
+import { OcmError } from '../core/errors.js';
+import type { Logger } from '../platform/log.js';
+import type { MaskingOptions } from '../masking/masking.js';
+import { isBusyError, isCorruptError, isSchemaError, openReadOnly, type ReadOnlyDatabase } from '../platform/sqlite.js';
+import type { Cursor, MalformedRecord, Message, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
 import {
   DEFAULT_DEDUPE_WINDOW,
   DEFAULT_LOOK_AHEAD,

@@ -19,10 +19,10 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
-import { OcmError } from '../errors.js';
-import type { Logger } from '../log.js';
-import type { MaskingOptions } from '../masking.js';
-import type { Cursor, MalformedRecord, Message, ReadLimits, SourceKind, SourceStream, StreamChunk, TranscriptSource } from '../types.js';
+import { OcmError } from '../core/errors.js';
+import type { Logger } from '../platform/log.js';
+import type { MaskingOptions } from '../masking/masking.js';
+import type { Cursor, MalformedRecord, Message, ReadLimits, SourceKind, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
 import { DEFAULT_MAX_LINE_BYTES, headHash, iterateLineBatches, readBytes, withReadOnlyFile, type LineRecord } from './jsonl-tail.js';
 import {
   DEFAULT_DEDUPE_WINDOW,

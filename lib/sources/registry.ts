@@ -4,11 +4,11 @@
  * logs when enabled (opt-in).
  */
 import { homedir } from 'node:os';
-import { expandHome } from '../home.js';
-import { compileExtraPatterns } from '../masking.js';
-import type { Config } from '../config-schema.js';
-import type { Logger } from '../log.js';
-import type { TranscriptSource } from '../types.js';
+import { expandHome } from '../platform/home.js';
+import { compileExtraPatterns } from '../masking/masking.js';
+import type { Config } from '../config/config-schema.js';
+import type { Logger } from '../platform/log.js';
+import type { TranscriptSource } from '../core/types.js';
 
 export interface SourceOptions {
   config: Config;

@@ -20,9 +20,9 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { OcmError } from '../errors.js';
-import type { Logger } from '../log.js';
-import type { Cursor, MalformedRecord, Message, ReadLimits, StreamChunk } from '../types.js';
+import { OcmError } from '../core/errors.js';
+import type { Logger } from '../platform/log.js';
+import type { Cursor, MalformedRecord, Message, ReadLimits, StreamChunk } from '../core/types.js';
 import { DEFAULT_MAX_LINE_BYTES, headHash, iterateLines, withReadOnlyFile } from './jsonl-tail.js';
 
 /** A transcript format: how one line becomes messages. */

@@ -3,7 +3,7 @@
  * configured time zone (no hidden `new Date()`): a file dated today is 0 days
  * old, yesterday's is 1.
  */
-import { localDateTime } from '../time-zone.js';
+import { localDateTime } from '../platform/time-zone.js';
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

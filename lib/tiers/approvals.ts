@@ -5,9 +5,9 @@
  * of an observation (`approvals list` reads the summary from the file).
  */
 import { readFile, rename } from 'node:fs/promises';
-import { writeFileAtomic } from '../atomic-file.js';
-import { OcmError } from '../errors.js';
-import type { Tier } from '../types.js';
+import { writeFileAtomic } from '../platform/atomic-file.js';
+import { OcmError } from '../core/errors.js';
+import type { Tier } from '../core/types.js';
 import { sha256 } from './files.js';
 
 export interface Proposal {

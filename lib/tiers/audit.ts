@@ -9,7 +9,7 @@
  */
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, sep } from 'node:path';
-import { fromSystemError } from '../errors.js';
+import { fromSystemError } from '../core/errors.js';
 
 export type AuditAction =
   | 'move'

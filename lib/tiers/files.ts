@@ -6,8 +6,8 @@
 import { createHash } from 'node:crypto';
 import { copyFile, link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeTemp } from '../atomic-file.js';
-import { fromSystemError } from '../errors.js';
+import { writeTemp } from '../platform/atomic-file.js';
+import { fromSystemError } from '../core/errors.js';
 
 /** SHA-256 of a string or bytes, hex. */
 export function sha256(data: string | Uint8Array): string {

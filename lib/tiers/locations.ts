@@ -10,10 +10,10 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { agentSlug, dayFilePath, DEFAULT_AGENT, expandHome, type HomePaths } from '../home.js';
-import { listHotDayFiles } from '../memory-files.js';
-import type { Tier } from '../types.js';
-import { isDayFileName } from '../day-name.js';
+import { agentSlug, dayFilePath, DEFAULT_AGENT, expandHome, type HomePaths } from '../platform/home.js';
+import { listHotDayFiles } from '../memory/memory-files.js';
+import type { Tier } from '../core/types.js';
+import { isDayFileName } from '../core/day-name.js';
 
 /** Folder of OC-Memory inside the user's vault. */
 export const VAULT_FOLDER = 'OC-Memory';

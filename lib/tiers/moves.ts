@@ -16,10 +16,10 @@ import {
   setFrontmatter,
   type DayFile,
   type Segment,
-} from '../day-file.js';
-import type { HomePaths } from '../home.js';
-import type { Tier } from '../types.js';
-import { listReflectionPeriods, reflectionCopyPath, toColdNote, type ReflectionCover } from '../vault.js';
+} from '../memory/day-file.js';
+import type { HomePaths } from '../platform/home.js';
+import type { Tier } from '../core/types.js';
+import { listReflectionPeriods, reflectionCopyPath, toColdNote, type ReflectionCover } from './vault.js';
 import { readBytesIfExists, sha256 } from './files.js';
 import { coldRoot, listAllTierFiles, tierFilePath, type TierFile } from './locations.js';
 import type { PlannedChange } from './ops.js';

@@ -9,7 +9,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { HomePaths } from '../home.js';
+import type { HomePaths } from '../platform/home.js';
 
 const OP_ID = /^op-[0-9A-Za-z-]+$/;
 

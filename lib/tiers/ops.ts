@@ -20,10 +20,10 @@
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import { writeFileAtomic } from '../atomic-file.js';
-import { OcmError } from '../errors.js';
-import type { HomePaths } from '../home.js';
-import type { Logger } from '../log.js';
+import { writeFileAtomic } from '../platform/atomic-file.js';
+import { OcmError } from '../core/errors.js';
+import type { HomePaths } from '../platform/home.js';
+import type { Logger } from '../platform/log.js';
 import { appendAudit, auditPath, hasAuditEntry, type AuditAction } from './audit.js';
 import { fsyncPath, hashFile, installFile, preserveCopy, readBytesIfExists, removeDurable, sha256, writeDurable } from './files.js';
 

@@ -11,8 +11,8 @@
  *   with `pin: true` in its frontmatter) never moves.
  * - Warm days at least `tiers.warm_ttl_days` old are due for the cold tier.
  */
-import { estimateTokens } from '../tokens.js';
-import type { Priority, Tier } from '../types.js';
+import { estimateTokens } from '../core/tokens.js';
+import type { Priority, Tier } from '../core/types.js';
 import { ageInDays } from './age.js';
 import type { TierFile } from './locations.js';
 

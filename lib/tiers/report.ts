@@ -3,9 +3,9 @@
  * Pure formatting: the commands print them.
  */
 import { readFile } from 'node:fs/promises';
-import { listObservations, parseDayFile } from '../day-file.js';
-import { PRIORITY_EMOJI } from '../observation-line.js';
-import type { Priority } from '../types.js';
+import { listObservations, parseDayFile } from '../memory/day-file.js';
+import { PRIORITY_EMOJI } from '../memory/observation-line.js';
+import type { Priority } from '../core/types.js';
 import type { Proposal } from './approvals.js';
 import type { MoveSummary } from './plan.js';
 import type { TierRunResult } from './tier-job.js';

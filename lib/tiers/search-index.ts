@@ -5,9 +5,9 @@
  * index is rebuildable, so a failed update never fails a move: it is logged
  * and the next `ocm-run index` (or tick) repairs it.
  */
-import type { Config } from '../config-schema.js';
-import type { HomePaths } from '../home.js';
-import type { Logger } from '../log.js';
+import type { Config } from '../config/config-schema.js';
+import type { HomePaths } from '../platform/home.js';
+import type { Logger } from '../platform/log.js';
 
 export type IndexUpdater = (changed: string[]) => Promise<void>;
 

@@ -1,8 +1,8 @@
 /** What `status` shows about tiers and sync: day files per tier, pending approvals, interrupted moves, the sync queue. */
-import type { Config } from '../config-schema.js';
-import type { HomePaths } from '../home.js';
-import type { Tier } from '../types.js';
-import { syncStatus, type SyncState } from '../sync/index.js';
+import type { Config } from '../config/config-schema.js';
+import type { HomePaths } from '../platform/home.js';
+import type { Tier } from '../core/types.js';
+import { syncStatus, type SyncState } from '../jobs/sync/index.js';
 import { readApprovals } from './approvals.js';
 import { listTierFiles } from './locations.js';
 import { listOpIds, readManifest } from './ops.js';

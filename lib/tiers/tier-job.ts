@@ -5,13 +5,13 @@
  * Callers hold the home lock. Every run first finishes whatever a killed run
  * left (lib/tiers/ops.ts), so a move is never half done.
  */
-import type { Config } from '../config-schema.js';
-import { OcmError } from '../errors.js';
-import type { HomePaths } from '../home.js';
-import type { Logger } from '../log.js';
-import { resolveTimeZone } from '../time-zone.js';
-import type { Tier } from '../types.js';
-import { ensureVault, loadColdNoteTemplate, type VaultSetup } from '../vault.js';
+import type { Config } from '../config/config-schema.js';
+import { OcmError } from '../core/errors.js';
+import type { HomePaths } from '../platform/home.js';
+import type { Logger } from '../platform/log.js';
+import { resolveTimeZone } from '../platform/time-zone.js';
+import type { Tier } from '../core/types.js';
+import { ensureVault, loadColdNoteTemplate, type VaultSetup } from './vault.js';
 import { localToday } from './age.js';
 import { addProposals, proposalId, readApprovals, selectPending, writeApprovals, type Proposal } from './approvals.js';
 import { appendAudit, auditPath } from './audit.js';

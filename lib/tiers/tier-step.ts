@@ -7,12 +7,12 @@
  * parser: the tier job itself is imported only when it runs, the move
  * journal's code only when the journal has an op to finish (op-scan.ts).
  */
-import type { Config } from '../config-schema.js';
-import { describeError } from '../errors.js';
-import type { HomePaths } from '../home.js';
-import type { Logger } from '../log.js';
-import { readState, writeState } from '../state.js';
-import { nextLocalDateChange, resolveTimeZone } from '../time-zone.js';
+import type { Config } from '../config/config-schema.js';
+import { describeError } from '../core/errors.js';
+import type { HomePaths } from '../platform/home.js';
+import type { Logger } from '../platform/log.js';
+import { readState, writeState } from '../platform/state.js';
+import { nextLocalDateChange, resolveTimeZone } from '../platform/time-zone.js';
 import { localToday } from './age.js';
 import { searchIndexUpdater } from './search-index.js';
 import type { TierJobOptions, TierRunResult } from './tier-job.js';
@@ -158,7 +158,7 @@ export async function tierTickStep(options: TierTickOptions): Promise<TierTickRe
     }
   }
   if (!options.config.sync.git.enabled && !options.config.sync.command.trim()) return result;
-  const { syncStep } = await import('../sync/index.js');
+  const { syncStep } = await import('../jobs/sync/index.js');
   result.sync = await syncStep({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now: options.now }, { afterTier: result.ran });
   return result;
 }

@@ -3,7 +3,7 @@
  * one memory home. Reading pages read the memory files, state and logs as
  * they are at the moment of the request; changing ones (POST) go through
  * lib/ui/curate.ts and answer with a redirect back to the page they came
- * from. Every text from the memory is masked (lib/masking.ts, the same rules
+ * from. Every text from the memory is masked (lib/masking/masking.ts, the same rules
  * as every other output) before it reaches a page.
  */
 import { readFile, stat } from 'node:fs/promises';
@@ -13,20 +13,20 @@ import { Hono, type Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { secureHeaders } from 'hono/secure-headers';
 import { html } from 'hono/html';
-import type { Config } from '../config-schema.js';
-import { describeError, OcmError } from '../errors.js';
-import { activeMemoryPath, DEFAULT_AGENT, readTextIfExists, type HomePaths } from '../home.js';
-import type { Logger } from '../log.js';
-import { maskedText } from '../masking.js';
-import { listHotAgents } from '../memory-files.js';
-import { packagePath } from '../package-root.js';
+import type { Config } from '../config/config-schema.js';
+import { describeError, OcmError } from '../core/errors.js';
+import { activeMemoryPath, DEFAULT_AGENT, readTextIfExists, type HomePaths } from '../platform/home.js';
+import type { Logger } from '../platform/log.js';
+import { maskedText } from '../masking/masking.js';
+import { listHotAgents } from '../memory/memory-files.js';
+import { packagePath } from '../platform/package-root.js';
 import { filtersFromOptions, parseLimit } from '../search/filters.js';
 import { OpenIndex } from '../search/open-index.js';
 import { makeSnippet } from '../search/snippet.js';
 import { maskingOptions } from '../sources/registry.js';
-import { headerTokens } from '../status.js';
-import { countTokens } from '../tokens.js';
-import type { Provenance, Tier } from '../types.js';
+import { headerTokens } from '../features/status.js';
+import { countTokens } from '../core/tokens.js';
+import type { Provenance, Tier } from '../core/types.js';
 import { accessGuard, type Refusal } from './guard.js';
 import { addObservation, approveMoves, editObservation, forgetObservations, parsePriority, parseTags, rejectMoves, rollbackMove, type CurateContext } from './curate.js';
 import { chooseLang, messagesFor, type MessageKey } from './messages.js';
@@ -212,7 +212,7 @@ ${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date
     if (query) {
       const filters = filtersFromOptions(values as Record<string, unknown>, options.now(), config.timezone);
       const limit = parseLimit(c.req.query('limit'), SEARCH_LIMIT);
-      const { searchOpen } = await import('../memory-tools.js');
+      const { searchOpen } = await import('../integrations/mcp/memory-tools.js');
       const started = performance.now();
       const response = await searchOpen({ paths, config, agent: DEFAULT_AGENT, client: () => undefined, openIndex, logger: options.logger, now: options.now }, { query, limit, filters });
       const ms = Math.round((performance.now() - started) * 10) / 10;
@@ -397,9 +397,9 @@ ${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table(['time'
   app.get('/health', async (c) => {
     const frame = frameOf(c, 'health');
     const { m } = frame;
-    const { collectStatus } = await import('../status.js');
-    const { collectStats, searchTimes } = await import('../stats.js');
-    const { readState } = await import('../state.js');
+    const { collectStatus } = await import('../features/status.js');
+    const { collectStats, searchTimes } = await import('../features/stats.js');
+    const { readState } = await import('../platform/state.js');
     const status = await collectStatus(paths, config);
     const stats = await collectStats(paths, config, { now: options.now() });
     const { state } = await readState(paths.state);

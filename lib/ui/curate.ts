@@ -2,8 +2,8 @@
  * What the dashboard changes, each through the code the CLI uses for it
  * (docs/dashboard.md, "Correcting and curating"):
  * - an edit (text, priority, category, tags, pin, done) is made on the parsed
- *   day file (lib/day-file.ts keeps every other byte as it was), written with
- *   one atomic rename (lib/atomic-file.ts) under the home lock, then the
+ *   day file (lib/memory/day-file.ts keeps every other byte as it was), written with
+ *   one atomic rename (lib/platform/atomic-file.ts) under the home lock, then the
  *   search index and the agent's active memory are brought up to date — the
  *   file reads as if the line had been changed in an editor;
  * - "remember this" is the `remember` tool's rememberObservation;
@@ -13,20 +13,20 @@
  * Text a user types is masked before it is written, as everywhere.
  */
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../atomic-file.js';
-import type { Config } from '../config-schema.js';
-import { formatDayFile, parseDayFile, updateObservation, assertWritable } from '../day-file.js';
-import { OcmError } from '../errors.js';
-import type { HomePaths } from '../home.js';
-import { withHomeLock } from '../lock.js';
-import type { Logger } from '../log.js';
-import { maskSecrets } from '../masking.js';
-import { oneLine } from '../observation-line.js';
+import { writeFileAtomic } from '../platform/atomic-file.js';
+import type { Config } from '../config/config-schema.js';
+import { formatDayFile, parseDayFile, updateObservation, assertWritable } from '../memory/day-file.js';
+import { OcmError } from '../core/errors.js';
+import type { HomePaths } from '../platform/home.js';
+import { withHomeLock } from '../platform/lock.js';
+import type { Logger } from '../platform/log.js';
+import { maskSecrets } from '../masking/masking.js';
+import { oneLine } from '../memory/observation-line.js';
 import type { OpenIndex } from '../search/open-index.js';
 import { maskingOptions } from '../sources/registry.js';
 import { PIN_TAGS } from '../tiers/plan.js';
 import type { TierJobOptions } from '../tiers/tier-job.js';
-import type { Priority } from '../types.js';
+import type { Priority } from '../core/types.js';
 import { findDayFile } from './timeline.js';
 
 export interface CurateContext {
@@ -80,9 +80,9 @@ function underLock<T>(ctx: CurateContext, fn: () => Promise<T>): Promise<T> {
   return withHomeLock(ctx.paths.lock, fn, { waitMs: ctx.lockWaitMs });
 }
 
-async function forgetOptions(ctx: CurateContext): Promise<import('../forget.js').ForgetOptions> {
-  const { forgetOptionsFor } = await import('../forget.js');
-  const { resolveTimeZone } = await import('../time-zone.js');
+async function forgetOptions(ctx: CurateContext): Promise<import('../memory/forget.js').ForgetOptions> {
+  const { forgetOptionsFor } = await import('../memory/forget.js');
+  const { resolveTimeZone } = await import('../platform/time-zone.js');
   return forgetOptionsFor({ paths: ctx.paths, config: ctx.config, logger: ctx.logger, now: ctx.now, timeZone: async () => resolveTimeZone(ctx.config.timezone) });
 }
 
@@ -131,8 +131,8 @@ export async function editObservation(ctx: CurateContext, fileRef: string, id: s
 export async function addObservation(
   ctx: CurateContext,
   args: { agent: string; text: string; priority: Priority; category: string; tags: string[] },
-): Promise<import('../memory-tools.js').Remembered> {
-  const { rememberObservation } = await import('../memory-tools.js');
+): Promise<import('../integrations/mcp/memory-tools.js').Remembered> {
+  const { rememberObservation } = await import('../integrations/mcp/memory-tools.js');
   const remembered = await rememberObservation(
     { paths: ctx.paths, config: ctx.config, agent: args.agent, client: () => ({ name: 'ocm-run ui' }), openIndex: ctx.openIndex, logger: ctx.logger, now: ctx.now, lockWaitMs: ctx.lockWaitMs },
     { text: args.text, priority: args.priority, category: args.category, tags: args.tags },
@@ -142,8 +142,8 @@ export async function addObservation(
 }
 
 /** `ocm-run forget ID… --yes`: interrupted forgets and moves are completed first, as there. */
-export async function forgetObservations(ctx: CurateContext, ids: string[]): Promise<import('../forget.js').ForgetResult> {
-  const { planForget, applyForget, recoverForgets } = await import('../forget.js');
+export async function forgetObservations(ctx: CurateContext, ids: string[]): Promise<import('../memory/forget.js').ForgetResult> {
+  const { planForget, applyForget, recoverForgets } = await import('../memory/forget.js');
   const { recoverTierOps } = await import('../tiers/tier-job.js');
   const options = await forgetOptions(ctx);
   const tierOptions = await tierOptionsOf(ctx);

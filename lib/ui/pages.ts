@@ -8,10 +8,10 @@
  * the caller (lib/ui/app.ts).
  */
 import { html, raw } from 'hono/html';
-import type { LocatedObservation } from '../day-file.js';
-import { PRIORITY_EMOJI } from '../observation-line.js';
+import type { LocatedObservation } from '../memory/day-file.js';
+import { PRIORITY_EMOJI } from '../memory/observation-line.js';
 import type { Snippet } from '../search/snippet.js';
-import type { Priority, Provenance, Tier } from '../types.js';
+import type { Priority, Provenance, Tier } from '../core/types.js';
 import { type Lang, type Messages } from './messages.js';
 
 export type Html = ReturnType<typeof html>;

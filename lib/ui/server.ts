@@ -6,10 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
-import type { Config } from '../config-schema.js';
-import { OcmError } from '../errors.js';
-import type { HomePaths } from '../home.js';
-import type { Logger } from '../log.js';
+import type { Config } from '../config/config-schema.js';
+import { OcmError } from '../core/errors.js';
+import type { HomePaths } from '../platform/home.js';
+import type { Logger } from '../platform/log.js';
 import { createUiApp } from './app.js';
 
 export const UI_HOST = '127.0.0.1';

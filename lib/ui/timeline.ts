@@ -7,13 +7,13 @@
  */
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { Config } from '../config-schema.js';
-import { listObservations, parseDayFile, type LocatedObservation } from '../day-file.js';
-import type { HomePaths } from '../home.js';
+import type { Config } from '../config/config-schema.js';
+import { listObservations, parseDayFile, type LocatedObservation } from '../memory/day-file.js';
+import type { HomePaths } from '../platform/home.js';
 import type { SearchFilters } from '../search/types.js';
 import { listAllTierFiles, type TierFile } from '../tiers/locations.js';
 import { isPinned } from '../tiers/plan.js';
-import type { Tier } from '../types.js';
+import type { Tier } from '../core/types.js';
 
 export const PAGE_OBSERVATIONS = 200;
 export const MAX_DAYS_PER_PAGE = 60;

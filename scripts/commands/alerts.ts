@@ -7,14 +7,14 @@ export const command: CommandSpec = {
   async run(ctx, args) {
     const action = String(args[0] ?? 'show');
     if (!['show', 'save', 'test'].includes(action)) {
-      const { OcmError } = await import('../../lib/errors.js');
+      const { OcmError } = await import('../../lib/core/errors.js');
       throw new OcmError('BAD_INPUT', `Unknown alerts action "${action}".`, { hint: 'Use `ocm-run alerts`, `ocm-run alerts save` or `ocm-run alerts test`.' });
     }
     const { config, env } = await ctx.config();
-    const { discoverOpenClawEndpoint, testOpenClawConnection, saveOpenClawEndpoint } = await import('../../lib/openclaw-config.js');
+    const { discoverOpenClawEndpoint, testOpenClawConnection, saveOpenClawEndpoint } = await import('../../lib/integrations/openclaw/config.js');
     const endpoint = await discoverOpenClawEndpoint({ env, alerts: config.alerts });
     if (action === 'test') {
-      const { sendAlert } = await import('../../lib/alerts.js');
+      const { sendAlert } = await import('../../lib/jobs/alerts.js');
       const outcome = await sendAlert(
         { config, paths: ctx.paths, env, logger: ctx.logger('alerts') },
         {

@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../cli-context.js';
-import { OcmError } from '../../lib/errors.js';
+import { OcmError } from '../../lib/core/errors.js';
 import { tierOptions, underLock } from '../tier-context.js';
 
 export const command: CommandSpec = {

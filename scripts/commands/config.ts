@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../cli-context.js';
-import { OcmError } from '../../lib/errors.js';
+import { OcmError } from '../../lib/core/errors.js';
 
 export const command: CommandSpec = {
   name: 'config [action] [key] [value]',
@@ -8,7 +8,7 @@ export const command: CommandSpec = {
   examples: ['ocm-run config get active_memory.budget_tokens', 'ocm-run config set active_memory.budget_tokens 3000', 'ocm-run config validate'],
   async run(ctx, args, options) {
     const [action = 'get', key, value] = args as [string | undefined, string | undefined, string | undefined];
-    const { getConfigValue, hideSecrets, parseCliValue, setConfigValue } = await import('../../lib/config.js');
+    const { getConfigValue, hideSecrets, parseCliValue, setConfigValue } = await import('../../lib/config/config.js');
     const { stringify } = await import('yaml');
     switch (action) {
       case 'get': {

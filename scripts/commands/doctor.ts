@@ -7,10 +7,10 @@ export const command: CommandSpec = {
   examples: ['ocm-run doctor', 'ocm-run doctor --json'],
   async run(ctx, _args, options) {
     const { homedir } = await import('node:os');
-    const { ensureHome } = await import('../../lib/home.js');
+    const { ensureHome } = await import('../../lib/platform/home.js');
     const { configTemplate } = await import('../cli-context.js');
     await ensureHome(ctx.paths, configTemplate).catch(() => undefined); // a failure shows up as a check
-    const { runDoctor, formatChecks } = await import('../../lib/doctor.js');
+    const { runDoctor, formatChecks } = await import('../../lib/features/doctor.js');
     const checks = await runDoctor({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, userHome: homedir(), now: ctx.now(), offline: Boolean(options.offline) });
     const failed = checks.some((c) => c.status === 'fail');
     if (ctx.json) ctx.out(JSON.stringify({ ok: !failed, checks }, null, 2));

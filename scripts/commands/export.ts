@@ -1,6 +1,6 @@
 import type { CommandSpec } from '../cli-context.js';
-import { OcmError } from '../../lib/errors.js';
-import type { Tier } from '../../lib/types.js';
+import { OcmError } from '../../lib/core/errors.js';
+import type { Tier } from '../../lib/core/types.js';
 
 export const command: CommandSpec = {
   name: 'export',
@@ -18,14 +18,14 @@ export const command: CommandSpec = {
     const tiers: Tier[] = tierArg === 'all' ? ['hot', 'warm', 'cold'] : (tierArg.split(',').map((t) => t.trim()) as Tier[]);
     for (const t of tiers) if (!['hot', 'warm', 'cold'].includes(t)) throw new OcmError('BAD_INPUT', `--tier must be hot, warm, cold or all, not "${t}".`, { hint: 'For example: --tier warm,cold' });
     const { config } = await ctx.config();
-    const { collectExport, formatExport } = await import('../../lib/export.js');
+    const { collectExport, formatExport } = await import('../../lib/memory/export.js');
     // Under the home lock: never read a day while a tier move is half done.
     const { underLock } = await import('../tier-context.js');
     const records = await underLock(ctx, () => collectExport(ctx.paths, config, tiers));
     const text = formatExport(records, format, ctx.now());
     if (options.output) {
       const { resolve } = await import('node:path');
-      const { writeFileAtomic } = await import('../../lib/atomic-file.js');
+      const { writeFileAtomic } = await import('../../lib/platform/atomic-file.js');
       const { appendAudit } = await import('../../lib/tiers/audit.js');
       const out = resolve(String(options.output));
       await writeFileAtomic(out, text, { mode: 0o600 });

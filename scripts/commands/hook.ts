@@ -33,7 +33,7 @@ export const command: CommandSpec = {
   examples: ['echo \'{"prompt":"which database do we use?"}\' | ocm-run hook prompt --agent claude-code'],
   async run(ctx, args, options) {
     const event = String(args[0] ?? '') as HookEvent;
-    const { OcmError } = await import('../../lib/errors.js');
+    const { OcmError } = await import('../../lib/core/errors.js');
     if (!EVENTS.includes(event)) throw new OcmError('BAD_INPUT', `Unknown hook event "${event}".`, { hint: `Use one of: ${EVENTS.join(', ')}.` });
     const agent = options.agent === undefined ? 'main' : String(options.agent);
     const logger = ctx.logger('hooks');
@@ -41,7 +41,7 @@ export const command: CommandSpec = {
     if (event === 'after-turn' && options.background) return runBackground(ctx, agent);
     // Whatever goes wrong, the agent's turn goes on: log it, print nothing, exit 0.
     try {
-      const { parseHookInput } = await import('../../lib/agent-hooks.js');
+      const { parseHookInput } = await import('../../lib/integrations/agent-hooks.js');
       const input = parseHookInput(await readStdin(2000));
       // Per-project memory: the project's agent first, then the agent's own memory and main's.
       const scope = options.perProject && input.cwd ? await projectScope(agent, input.cwd) : undefined;
@@ -52,12 +52,12 @@ export const command: CommandSpec = {
       }
       if (event === 'prompt') {
         // A running `ocm-run mcp` on this home holds the index open: ask it first (no config, no index to load here).
-        const { askPromptSocket } = await import('../../lib/prompt-socket.js');
+        const { askPromptSocket } = await import('../../lib/integrations/prompt-socket.js');
         const reply = await askPromptSocket(ctx.paths, { prompt: input.prompt ?? '', ...(scope ? { agents: scope.searchAgents } : {}) }, Math.min(1000, promptTimeout(ctx, options)));
         if (reply) {
           logger.log('info', 'hook.prompt', { agent, via: 'mcp', injected: reply.context !== null, ms: Math.round(performance.now() - started) });
           if (reply.context) {
-            const { additionalContextOutput } = await import('../../lib/agent-hooks.js');
+            const { additionalContextOutput } = await import('../../lib/integrations/agent-hooks.js');
             ctx.out(additionalContextOutput('UserPromptSubmit', reply.context));
           }
           return;
@@ -65,14 +65,14 @@ export const command: CommandSpec = {
       }
       const { config } = await ctx.config();
       if (event === 'session-start') {
-        const { sessionStartContext, additionalContextOutput } = await import('../../lib/agent-hooks.js');
+        const { sessionStartContext, additionalContextOutput } = await import('../../lib/integrations/agent-hooks.js');
         const context = await sessionStartContext({ paths: ctx.paths, config, agent: scope?.agent ?? agent, ...(scope ? { fallbacks: [agent] } : {}) });
         logger.log('info', 'hook.session_start', { agent, chars: context?.length ?? 0, ms: Math.round(performance.now() - started) });
         if (context) ctx.out(additionalContextOutput('SessionStart', context));
         return;
       }
       const timeoutMs = promptTimeout(ctx, options) - (performance.now() - started);
-      const { promptContext, additionalContextOutput } = await import('../../lib/agent-hooks.js');
+      const { promptContext, additionalContextOutput } = await import('../../lib/integrations/agent-hooks.js');
       const lookup = promptContext({ paths: ctx.paths, config, prompt: input.prompt ?? '', ...(scope ? { agents: scope.searchAgents } : {}) });
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<'late'>((resolve) => {
@@ -96,7 +96,7 @@ export const command: CommandSpec = {
 
 /** The project's agent and the memory a per-project lookup covers (the project's and main's). */
 async function projectScope(agent: string, cwd: string): Promise<{ agent: string; searchAgents: string[] }> {
-  const { projectAgent, projectFolder } = await import('../../lib/claude-code-project.js');
+  const { projectAgent, projectFolder } = await import('../../lib/integrations/claude-code/project.js');
   const project = projectAgent(agent, projectFolder(cwd));
   return { agent: project, searchAgents: [project, 'main'] };
 }
@@ -108,7 +108,7 @@ function promptTimeout(ctx: import('../cli-context.js').CommandContext, options:
 
 /** Start the observe + index job detached (or ask the running one to go round again), and return at once. */
 async function startBackground(ctx: import('../cli-context.js').CommandContext, agent: string): Promise<void> {
-  const { afterTurnNeedsJob, startedAfterTurnJob } = await import('../../lib/after-turn.js');
+  const { afterTurnNeedsJob, startedAfterTurnJob } = await import('../../lib/integrations/after-turn.js');
   const { mkdir } = await import('node:fs/promises');
   await mkdir(ctx.paths.machine, { recursive: true, mode: 0o700 });
   if (!(await afterTurnNeedsJob(ctx.paths))) return;
@@ -124,8 +124,8 @@ async function startBackground(ctx: import('../cli-context.js').CommandContext, 
 async function runBackground(ctx: import('../cli-context.js').CommandContext, agent: string): Promise<void> {
   const logger = ctx.logger('hooks');
   const { config, env } = await ctx.config();
-  const { runAfterTurnJob } = await import('../../lib/after-turn.js');
-  const { runTick } = await import('../../lib/run-job.js');
+  const { runAfterTurnJob } = await import('../../lib/integrations/after-turn.js');
+  const { runTick } = await import('../../lib/jobs/run-job.js');
   const started = performance.now();
   try {
     const rounds = await runAfterTurnJob(ctx.paths, async () => {

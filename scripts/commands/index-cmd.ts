@@ -7,7 +7,7 @@ export const command: CommandSpec = {
   options: [['--rebuild', 'Rebuild every index segment (cached embeddings are reused)']],
   async run(ctx, _args, options) {
     const { config } = await ctx.config();
-    const { withHomeLock } = await import('../../lib/lock.js');
+    const { withHomeLock } = await import('../../lib/platform/lock.js');
     const { updateIndex } = await import('../../lib/search/indexer.js');
     const result = await withHomeLock(ctx.paths.lock, () =>
       updateIndex(ctx.paths, config, { logger: ctx.logger('index'), now: () => ctx.now(), rebuild: Boolean(options.rebuild) }),

@@ -12,8 +12,8 @@ async function validateWithClaude(claude: string, env: NodeJS.ProcessEnv): Promi
 }
 
 export async function runClaudeCodeIntegration(ctx: CommandContext, action: string | undefined, options: Record<string, unknown>): Promise<number | void> {
-  const { OcmError } = await import('../../lib/errors.js');
-  const i = await import('../../lib/claude-code-integration.js');
+  const { OcmError } = await import('../../lib/core/errors.js');
+  const i = await import('../../lib/integrations/claude-code/integration.js');
   const { config } = await ctx.config();
   const agent = config.sources.claude_code.agent || 'claude-code';
   const runner = { node: process.execPath, cli: process.argv[1]! };
@@ -78,8 +78,8 @@ export async function runClaudeCodeIntegration(ctx: CommandContext, action: stri
 }
 
 /** OC-Memory's config as the integration reads and changes it (changes keep the file's comments: config set). */
-export async function configAccess(config: import('../../lib/config-schema.js').Config, file: string, paths: import('../../lib/home.js').HomePaths, env: NodeJS.ProcessEnv): Promise<import('../../lib/claude-code-integration.js').ConfigAccess> {
-  const { getConfigValue, setConfigValue } = await import('../../lib/config.js');
+export async function configAccess(config: import('../../lib/config/config-schema.js').Config, file: string, paths: import('../../lib/platform/home.js').HomePaths, env: NodeJS.ProcessEnv): Promise<import('../../lib/integrations/claude-code/integration.js').ConfigAccess> {
+  const { getConfigValue, setConfigValue } = await import('../../lib/config/config.js');
   return {
     get: (key) => getConfigValue(config, key),
     set: (key, value) => setConfigValue({ file, envFile: paths.env, keyPath: key, value, env }),
@@ -93,15 +93,15 @@ export type Validation = 'connected' | 'failed' | 'missing' | 'not-installed';
  * `configFile`), check it with `claude mcp list` when `claude` is on PATH, and
  * say what was done. Shared by `integrate claude-code` and `setup`.
  */
-export async function setUpClaudeCode(options: { paths: import('../../lib/home.js').HomePaths; configFile: string; env: NodeJS.ProcessEnv; perProject: boolean }): Promise<{ result: import('../../lib/claude-code-integration.js').ClaudeCodeInstall; validated: Validation; lines: string[] }> {
-  const { OcmError } = await import('../../lib/errors.js');
-  const i = await import('../../lib/claude-code-integration.js');
-  const { loadConfig } = await import('../../lib/config.js');
+export async function setUpClaudeCode(options: { paths: import('../../lib/platform/home.js').HomePaths; configFile: string; env: NodeJS.ProcessEnv; perProject: boolean }): Promise<{ result: import('../../lib/integrations/claude-code/integration.js').ClaudeCodeInstall; validated: Validation; lines: string[] }> {
+  const { OcmError } = await import('../../lib/core/errors.js');
+  const i = await import('../../lib/integrations/claude-code/integration.js');
+  const { loadConfig } = await import('../../lib/config/config.js');
   const { config } = await loadConfig({ file: options.configFile, envFile: options.paths.env, env: options.env });
   const agent = config.sources.claude_code.agent || 'claude-code';
   const access = await configAccess(config, options.configFile, options.paths, options.env);
   const result = await i.installClaudeCodeIntegration({ paths: options.paths, runner: { node: process.execPath, cli: process.argv[1]! }, agent, perProject: options.perProject, env: options.env, config: access });
-  const { findOnPath } = await import('../../lib/codex-cli.js');
+  const { findOnPath } = await import('../../lib/integrations/codex/cli.js');
   const claude = await findOnPath('claude', options.env);
   let validated: Validation = 'not-installed';
   if (claude) {

@@ -3,8 +3,8 @@ import type { CommandContext } from '../cli-context.js';
 import { configAccess } from './integrate-claude-code.js';
 
 export async function runCodexIntegration(ctx: CommandContext, action: string | undefined, options: Record<string, unknown>): Promise<number | void> {
-  const { OcmError } = await import('../../lib/errors.js');
-  const i = await import('../../lib/codex-integration.js');
+  const { OcmError } = await import('../../lib/core/errors.js');
+  const i = await import('../../lib/integrations/codex/integration.js');
   const { config } = await ctx.config();
   const agent = config.sources.codex.agent || 'codex';
   const base = { paths: ctx.paths, runner: { node: process.execPath, cli: process.argv[1]! }, agent };
@@ -76,11 +76,11 @@ export async function runCodexIntegration(ctx: CommandContext, action: string | 
  * `codex mcp list` when `codex` is on PATH, and say what was done. Shared by
  * `integrate codex` and `setup`.
  */
-export async function setUpCodex(options: { paths: import('../../lib/home.js').HomePaths; configFile: string; env: NodeJS.ProcessEnv }): Promise<{ result: import('../../lib/codex-integration.js').CodexInstall; validated: string; lines: string[] }> {
-  const { OcmError } = await import('../../lib/errors.js');
-  const i = await import('../../lib/codex-integration.js');
-  const cli = await import('../../lib/codex-cli.js');
-  const { loadConfig } = await import('../../lib/config.js');
+export async function setUpCodex(options: { paths: import('../../lib/platform/home.js').HomePaths; configFile: string; env: NodeJS.ProcessEnv }): Promise<{ result: import('../../lib/integrations/codex/integration.js').CodexInstall; validated: string; lines: string[] }> {
+  const { OcmError } = await import('../../lib/core/errors.js');
+  const i = await import('../../lib/integrations/codex/integration.js');
+  const cli = await import('../../lib/integrations/codex/cli.js');
+  const { loadConfig } = await import('../../lib/config/config.js');
   const { config } = await loadConfig({ file: options.configFile, envFile: options.paths.env, env: options.env });
   const agent = config.sources.codex.agent || 'codex';
   const access = await configAccess(config, options.configFile, options.paths, options.env);

@@ -3,12 +3,12 @@ import type { CommandContext } from '../cli-context.js';
 import { configAccess } from './integrate-claude-code.js';
 
 export async function runPiIntegration(ctx: CommandContext, action: string | undefined, options: Record<string, unknown>): Promise<number | void> {
-  const { OcmError } = await import('../../lib/errors.js');
-  const i = await import('../../lib/pi-integration.js');
+  const { OcmError } = await import('../../lib/core/errors.js');
+  const i = await import('../../lib/integrations/pi/integration.js');
   const { config } = await ctx.config();
   const base = { paths: ctx.paths, runner: { node: process.execPath, cli: process.argv[1]! }, agent: 'pi' };
   if (action === 'status') {
-    const { exists } = await import('../../lib/home.js');
+    const { exists } = await import('../../lib/platform/home.js');
     const { join } = await import('node:path');
     const { extensionDir } = i.locatePi(ctx.env);
     const installed = await exists(join(extensionDir, 'oc-memory.json'));
@@ -19,7 +19,7 @@ export async function runPiIntegration(ctx: CommandContext, action: string | und
   if (action !== undefined) throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate pi.`, { hint: 'Use `ocm-run integrate pi`, `… status`, `… --print` or `… --uninstall`.' });
   if (options.print) {
     const { extensionDir } = i.locatePi(ctx.env);
-    const { packagePath } = await import('../../lib/package-root.js');
+    const { packagePath } = await import('../../lib/platform/package-root.js');
     ctx.out(
       [
         `Copy ${packagePath('templates', 'pi-extension', 'index.ts')} to ${extensionDir}/index.ts and write ${extensionDir}/oc-memory.json:`,

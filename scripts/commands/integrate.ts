@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../cli-context.js';
-import { OcmError } from '../../lib/errors.js';
+import { OcmError } from '../../lib/core/errors.js';
 
 export const command: CommandSpec = {
   name: 'integrate [target] [action]',
@@ -19,10 +19,10 @@ export const command: CommandSpec = {
     if (target !== 'openclaw') throw new OcmError('BAD_INPUT', `Unknown integration "${target}".`, { hint: 'Use `ocm-run integrate openclaw`, `ocm-run integrate claude-code`, `ocm-run integrate codex` or `ocm-run integrate pi`.' });
     const keys = options.keys === undefined ? 'auto' : String(options.keys);
     if (!['auto', 'both', 'current', 'legacy'].includes(keys)) throw new OcmError('BAD_INPUT', `--keys must be auto, current, legacy or both (got ${keys}).`);
-    const i = await import('../../lib/openclaw-integration.js');
-    const { cliEntry } = await import('../../lib/schedule/index.js');
+    const i = await import('../../lib/integrations/openclaw/integration.js');
+    const { cliEntry } = await import('../../lib/jobs/schedule/index.js');
     const plugin = { home: ctx.paths.root, node: process.execPath, cli: cliEntry() };
-    const keyChoice = keys as import('../../lib/openclaw-integration.js').PathsKeys;
+    const keyChoice = keys as import('../../lib/integrations/openclaw/integration.js').PathsKeys;
 
     if (options.print) {
       const location = await i.locateOpenClaw(ctx.env);

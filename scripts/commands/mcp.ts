@@ -10,19 +10,19 @@ export const command: CommandSpec = {
   examples: ['ocm-run mcp', 'ocm-run mcp --agent claude-code', 'claude mcp add --scope user oc-memory -- ocm-run mcp --agent claude-code'],
   async run(ctx, _args, options) {
     const agent = options.agent === undefined ? 'main' : String(options.agent).trim();
-    const { OcmError } = await import('../../lib/errors.js');
+    const { OcmError } = await import('../../lib/core/errors.js');
     if (!agent) throw new OcmError('BAD_INPUT', '--agent needs a name.', { hint: 'For example --agent claude-code.' });
     const { config } = await ctx.config();
     const logger = ctx.logger('mcp');
     const { OpenIndex } = await import('../../lib/search/open-index.js');
-    const { createMcpServer } = await import('../../lib/mcp-server.js');
+    const { createMcpServer } = await import('../../lib/integrations/mcp/server.js');
     const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
     const { readFileSync } = await import('node:fs');
-    const { packagePath } = await import('../../lib/package-root.js');
+    const { packagePath } = await import('../../lib/platform/package-root.js');
     const version = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
     const openIndex = new OpenIndex(ctx.paths.index);
     // Per-project memory (sources.claude_code.per_project): the agent starts the server in the project's folder.
-    const { projectAgent, projectFolder } = await import('../../lib/claude-code-project.js');
+    const { projectAgent, projectFolder } = await import('../../lib/integrations/claude-code/project.js');
     const project = options.perProject ? projectAgent(agent, projectFolder(process.cwd())) : undefined;
     const scope = project ? { agent: project, activeMemoryFallbacks: [agent], defaultSearchAgents: [project, 'main'] } : { agent };
     const server = createMcpServer({ version, context: { paths: ctx.paths, config, ...scope, openIndex, logger, now: () => ctx.now() } });
@@ -35,9 +35,9 @@ export const command: CommandSpec = {
     });
     server.onerror = (error) => logger.log('warn', 'mcp.transport_error', { error: error.message });
     await server.connect(transport);
-    // The agents' prompt hooks ask this process for related memories (the index is open here): lib/prompt-socket.ts.
-    const { servePromptSocket } = await import('../../lib/prompt-socket.js');
-    const { promptContext } = await import('../../lib/agent-hooks.js');
+    // The agents' prompt hooks ask this process for related memories (the index is open here): lib/integrations/prompt-socket.ts.
+    const { servePromptSocket } = await import('../../lib/integrations/prompt-socket.js');
+    const { promptContext } = await import('../../lib/integrations/agent-hooks.js');
     const socket = await servePromptSocket(ctx.paths, async (request) => (await promptContext({ paths: ctx.paths, config, prompt: request.prompt, ...(request.agents ? { agents: request.agents } : {}), openIndex }))?.text).catch((error: Error) => {
       logger.log('warn', 'mcp.socket_failed', { error: error.message });
       return undefined;

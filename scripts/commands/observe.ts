@@ -8,7 +8,7 @@ export const command: CommandSpec = {
   options: [['--flush', 'LLM Observer: observe messages still waiting for a full batch now']],
   async run(ctx, _args, options) {
     const { config, env } = await ctx.config();
-    const { runTick } = await import('../../lib/run-job.js');
+    const { runTick } = await import('../../lib/jobs/run-job.js');
     const progress = createProgress(ctx.isTTY && !ctx.json);
     const { crashHook } = await import('../tier-context.js');
     const crash = crashHook(ctx.env);
@@ -40,7 +40,7 @@ export const command: CommandSpec = {
       for (const a of result.activeMemory) ctx.out(`Active memory (${a.agent}): ${a.path} · ${a.tokens} tokens`);
     }
     for (const f of o.failures) ctx.err(`ocm-run: could not observe ${f.stream}: ${f.message}${f.hint ? `\n  → ${f.hint}` : ''}`);
-    const { observeExitCode } = await import('../../lib/observe-job.js');
+    const { observeExitCode } = await import('../../lib/observe/job.js');
     return observeExitCode(o);
   },
 };

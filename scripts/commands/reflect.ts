@@ -32,9 +32,9 @@ export const command: CommandSpec = {
     const { config, env } = await ctx.config();
     const [{ runReflectJob }, { withHomeLock }, { rebuildActiveMemory }, { resolveTimeZone }] = await Promise.all([
       import('../../lib/reflector/job.js'),
-      import('../../lib/lock.js'),
-      import('../../lib/active-memory-file.js'),
-      import('../../lib/time-zone.js'),
+      import('../../lib/platform/lock.js'),
+      import('../../lib/memory/active-memory-file.js'),
+      import('../../lib/platform/time-zone.js'),
     ]);
     const logger = ctx.logger('reflector');
     const timeZone = resolveTimeZone(config.timezone);

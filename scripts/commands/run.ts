@@ -8,10 +8,10 @@ export const command: CommandSpec = {
   async run(ctx) {
     const { config, env } = await ctx.config();
     // cron appends this command's output to schedule.log (lib/schedule): keep that file bounded too.
-    const { rotateLogIfLarge } = await import('../../lib/log.js');
+    const { rotateLogIfLarge } = await import('../../lib/platform/log.js');
     const { join } = await import('node:path');
     await rotateLogIfLarge(join(ctx.paths.logs, 'schedule.log'));
-    const { runTick } = await import('../../lib/run-job.js');
+    const { runTick } = await import('../../lib/jobs/run-job.js');
     const result = await runTick({ paths: ctx.paths, config, env, logger: ctx.logger('run') });
     const o = result.observe;
     if (ctx.json) ctx.out(JSON.stringify(result));
@@ -20,7 +20,7 @@ export const command: CommandSpec = {
     }
     for (const f of o?.failures ?? []) ctx.err(`ocm-run: could not observe ${f.stream}: ${f.message}${f.hint ? `\n  → ${f.hint}` : ''}`);
     if (result.reflectError) ctx.err(`ocm-run: could not reflect: ${result.reflectError.message}${result.reflectError.hint ? `\n  → ${result.reflectError.hint}` : ''}`);
-    const { observeExitCode } = await import('../../lib/observe-job.js');
+    const { observeExitCode } = await import('../../lib/observe/job.js');
     return observeExitCode({ failures: [...(o?.failures ?? []), ...(result.reflectError ? [result.reflectError] : [])] });
   },
 };

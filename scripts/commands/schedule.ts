@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../cli-context.js';
-import { OcmError } from '../../lib/errors.js';
+import { OcmError } from '../../lib/core/errors.js';
 
 export const command: CommandSpec = {
   name: 'schedule [action]',
@@ -17,11 +17,11 @@ export const command: CommandSpec = {
     }
     const dryRun = Boolean(options.dryRun);
     // Only a real install creates the home (the tick's log goes there); status and dry runs change nothing.
-    const { loadConfig } = await import('../../lib/config.js');
+    const { loadConfig } = await import('../../lib/config/config.js');
     const { config } = action === 'install' && !dryRun ? await ctx.config() : await loadConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env });
-    const s = await import('../../lib/schedule/index.js');
+    const s = await import('../../lib/jobs/schedule/index.js');
     const env = { runner: s.defaultRunner, xdgConfigHome: ctx.env.XDG_CONFIG_HOME };
-    let platform: import('../../lib/schedule/index.js').Platform;
+    let platform: import('../../lib/jobs/schedule/index.js').Platform;
     if (options.platform !== undefined) {
       const p = String(options.platform);
       if (!s.isPlatform(p)) throw new OcmError('BAD_INPUT', `Unknown platform "${p}".`, { hint: 'Use cron, launchd, systemd or schtasks.' });
@@ -50,7 +50,7 @@ export const command: CommandSpec = {
       }
       const result = await s.installSchedule(plan, target, env);
       if (options.every !== undefined && every !== config.schedule.every_minutes) {
-        const { setConfigValue } = await import('../../lib/config.js');
+        const { setConfigValue } = await import('../../lib/config/config.js');
         await setConfigValue({ file: ctx.configFile, envFile: ctx.paths.env, keyPath: 'schedule.every_minutes', value: every, env: ctx.env });
       }
       if (ctx.json) ctx.out(JSON.stringify({ ok: true, platform, name: plan.name, unchanged: result.unchanged, everyMinutes: every, log: target.log }));

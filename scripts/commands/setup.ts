@@ -1,6 +1,6 @@
 import type { CommandContext, CommandSpec } from '../cli-context.js';
 import { configTemplate } from '../cli-context.js';
-import { EXIT, OcmError } from '../../lib/errors.js';
+import { EXIT, OcmError } from '../../lib/core/errors.js';
 
 type Answers = import('../../lib/setup/answers.js').SetupAnswers;
 
@@ -15,7 +15,7 @@ async function finish(ctx: CommandContext, answers: Answers, apiKey: string | un
   let code: number = EXIT.ok;
   if (installSchedule) {
     try {
-      const s = await import('../../lib/schedule/index.js');
+      const s = await import('../../lib/jobs/schedule/index.js');
       const env = { runner: s.defaultRunner, xdgConfigHome: ctx.env.XDG_CONFIG_HOME };
       const platform = await s.detectPlatform(s.defaultRunner);
       const target = s.scheduleTarget(applied.paths, answers.basics.everyMinutes);
@@ -23,7 +23,7 @@ async function finish(ctx: CommandContext, answers: Answers, apiKey: string | un
       await s.installSchedule(plan, target, env);
       say(`Schedule installed: ${platform} runs \`ocm-run run\` every ${answers.basics.everyMinutes} minute(s).`);
     } catch (error) {
-      const { describeError } = await import('../../lib/errors.js');
+      const { describeError } = await import('../../lib/core/errors.js');
       const d = describeError(error);
       say(`The schedule was not installed: ${d.message}${d.hint ? ` (${d.hint})` : ''}`);
       code = EXIT.error;
@@ -32,13 +32,13 @@ async function finish(ctx: CommandContext, answers: Answers, apiKey: string | un
   let integrated = false;
   if (integrateOpenClaw) {
     try {
-      const i = await import('../../lib/openclaw-integration.js');
-      const { cliEntry } = await import('../../lib/schedule/index.js');
+      const i = await import('../../lib/integrations/openclaw/integration.js');
+      const { cliEntry } = await import('../../lib/jobs/schedule/index.js');
       const r = await i.installOpenClawIntegration({ paths: applied.paths, env: ctx.env, plugin: { home: applied.paths.root, node: process.execPath, cli: cliEntry() } });
       say(`OpenClaw integration: ${r.changes.length ? r.changes.join('; ') : 'already in place'}; plugin in ${r.pluginDir}${r.backup ? ` (backup: ${r.backup})` : ''}.`);
       integrated = true;
     } catch (error) {
-      const { describeError } = await import('../../lib/errors.js');
+      const { describeError } = await import('../../lib/core/errors.js');
       const d = describeError(error);
       say(`The OpenClaw integration was not set up: ${d.message}${d.hint ? ` (${d.hint})` : ''}`);
       code = EXIT.error;
@@ -50,7 +50,7 @@ async function finish(ctx: CommandContext, answers: Answers, apiKey: string | un
       const r = await setUpClaudeCode({ paths: applied.paths, configFile: applied.configFile, env: ctx.env, perProject: false });
       for (const line of r.lines) say(line);
     } catch (error) {
-      const { describeError } = await import('../../lib/errors.js');
+      const { describeError } = await import('../../lib/core/errors.js');
       const d = describeError(error);
       say(`The Claude Code integration was not set up: ${d.message}${d.hint ? ` (${d.hint})` : ''}`);
       code = EXIT.error;
@@ -62,7 +62,7 @@ async function finish(ctx: CommandContext, answers: Answers, apiKey: string | un
       const r = await setUpCodex({ paths: applied.paths, configFile: applied.configFile, env: ctx.env });
       for (const line of r.lines) say(line);
     } catch (error) {
-      const { describeError } = await import('../../lib/errors.js');
+      const { describeError } = await import('../../lib/core/errors.js');
       const d = describeError(error);
       say(`The Codex integration was not set up: ${d.message}${d.hint ? ` (${d.hint})` : ''}`);
       code = EXIT.error;
@@ -122,8 +122,8 @@ export const command: CommandSpec = {
     'OPENAI_API_KEY=sk-… ocm-run setup --yes --provider openai --api-key-env OPENAI_API_KEY --vault ~/Obsidian/Memory',
   ],
   async run(ctx, _args, options) {
-    const { exists } = await import('../../lib/home.js');
-    const { loadConfig } = await import('../../lib/config.js');
+    const { exists } = await import('../../lib/platform/home.js');
+    const { loadConfig } = await import('../../lib/config/config.js');
     const A = await import('../../lib/setup/answers.js');
     const P = await import('../../lib/setup/progress.js');
     const hasConfig = await exists(ctx.configFile);
@@ -144,7 +144,7 @@ export const command: CommandSpec = {
         const reason = A.validate.apiKey(key);
         if (reason) throw new OcmError('BAD_INPUT', `--api-key: ${reason}.`);
       }
-      const dotenv = await (await import('../../lib/config.js')).loadDotEnv(ctx.paths.env);
+      const dotenv = await (await import('../../lib/config/config.js')).loadDotEnv(ctx.paths.env);
       const known = key ?? (envName ? ctx.env[envName] || dotenv[envName] : undefined);
       if (A.needsKey(provider) && !known) {
         throw new OcmError('CONFIG_INVALID', `${provider} needs an API key.`, { hint: `Pass --api-key-env ${envName} (with the key in that variable) or --api-key, or choose --provider heuristic / ollama.` });
@@ -169,26 +169,26 @@ export const command: CommandSpec = {
     const saved = await P.readProgress(progressFile);
     const progress: import('../../lib/setup/progress.js').SetupProgress =
       saved && saved.mode === mode && !options.reconfigure ? saved : { version: 1, startedFor: ctx.paths.root, mode, done: [], answers: {}, updatedAt: new Date().toISOString() };
-    const { locateOpenClaw } = await import('../../lib/openclaw-integration.js');
+    const { locateOpenClaw } = await import('../../lib/integrations/openclaw/integration.js');
     const oc = await locateOpenClaw(ctx.env);
     const { runWizard, prompts } = await import('../setup-wizard.js');
     // The other agents' transcripts on this machine, for the sources question (looked for once, when basics is asked).
     const findSources = async (): Promise<import('../setup-wizard.js').FoundSources> => {
       try {
-        const { validateConfig } = await import('../../lib/config.js');
+        const { validateConfig } = await import('../../lib/config/config.js');
         const { discoverSources } = await import('../../lib/sources/discovery.js');
         const reports = await discoverSources({ config: current ?? validateConfig({}), env: ctx.env, statePath: ctx.paths.state });
         return { choices: A.sourceChoices(reports) };
       } catch (error) {
-        const { describeError } = await import('../../lib/errors.js');
+        const { describeError } = await import('../../lib/core/errors.js');
         return { choices: [], problem: describeError(error).message };
       }
     };
-    const { locateClaudeCode } = await import('../../lib/claude-code-integration.js');
-    const { exists: found } = await import('../../lib/home.js');
+    const { locateClaudeCode } = await import('../../lib/integrations/claude-code/integration.js');
+    const { exists: found } = await import('../../lib/platform/home.js');
     const { dirname } = await import('node:path');
     const claudeCodeFound = await found(dirname(locateClaudeCode(ctx.env).settingsPath));
-    const { locateCodex } = await import('../../lib/codex-integration.js');
+    const { locateCodex } = await import('../../lib/integrations/codex/integration.js');
     const codexFound = await found(locateCodex(ctx.env).codexHome);
     const outcome = await runWizard(ctx, { progress, progressFile, defaults, openClawFound: oc.stateDirExists || oc.configExists, claudeCodeFound, codexFound, findSources });
     if (outcome.kind === 'cancelled') return 130;

@@ -9,8 +9,8 @@ export const command: CommandSpec = {
   async run(ctx, _args, options) {
     if (!options.daemon) return watchForeground(ctx, 'foreground');
     await ctx.config(); // fail here, visibly, on a broken config
-    const { startDaemon, formatUptime } = await import('../../lib/daemon.js');
-    const { cliEntry } = await import('../../lib/schedule/index.js');
+    const { startDaemon, formatUptime } = await import('../../lib/jobs/daemon.js');
+    const { cliEntry } = await import('../../lib/jobs/schedule/index.js');
     const args = ctx.configFile !== ctx.paths.config ? ['--config', ctx.configFile] : [];
     const r = await startDaemon({ paths: ctx.paths, node: process.execPath, cli: cliEntry(), args, env: ctx.env });
     if (ctx.json) ctx.out(JSON.stringify({ ok: true, alreadyRunning: r.alreadyRunning, ...r.status }));

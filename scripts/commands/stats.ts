@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../cli-context.js';
-import { OcmError } from '../../lib/errors.js';
+import { OcmError } from '../../lib/core/errors.js';
 
 export const command: CommandSpec = {
   name: 'stats',
@@ -15,7 +15,7 @@ export const command: CommandSpec = {
       throw new OcmError('BAD_INPUT', `--export needs a .json or .csv file name (got ${exportTo}).`, { hint: 'Example: ocm-run stats --export stats.csv' });
     }
     const { config } = await ctx.config();
-    const { collectStats, formatStats, statsRows } = await import('../../lib/stats.js');
+    const { collectStats, formatStats, statsRows } = await import('../../lib/features/stats.js');
     const stats = await collectStats(ctx.paths, config, { now: ctx.now() });
     if (exportTo) {
       const { writeFile } = await import('node:fs/promises');
@@ -26,7 +26,7 @@ export const command: CommandSpec = {
         const { stringify } = await import('csv-stringify/sync');
         text = stringify([['section', 'key', 'value'], ...statsRows(stats)]);
       }
-      const { fromSystemError } = await import('../../lib/errors.js');
+      const { fromSystemError } = await import('../../lib/core/errors.js');
       await writeFile(resolve(exportTo), text, { mode: 0o600 }).catch((error: unknown) => {
         throw fromSystemError(error, `write ${exportTo}`);
       });

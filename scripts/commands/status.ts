@@ -6,9 +6,9 @@ export const command: CommandSpec = {
   examples: ['ocm-run status', 'ocm-run status --json'],
   async run(ctx) {
     const { config } = await ctx.config();
-    const { collectStatus } = await import('../../lib/status.js');
+    const { collectStatus } = await import('../../lib/features/status.js');
     const s = await collectStatus(ctx.paths, config);
-    const { collectScheduleInfo } = await import('../../lib/schedule/index.js');
+    const { collectScheduleInfo } = await import('../../lib/jobs/schedule/index.js');
     s.schedule = await collectScheduleInfo(ctx.paths, config.schedule.every_minutes, { xdgConfigHome: ctx.env.XDG_CONFIG_HOME, now: ctx.now() }).catch(() => undefined);
     if (ctx.json) {
       ctx.out(JSON.stringify(s, null, 2));
@@ -17,7 +17,7 @@ export const command: CommandSpec = {
     const lines: string[] = [];
     lines.push(`OC-Memory · ${s.home}`);
     lines.push(`Observer: ${s.observer.label}`);
-    const { formatUptime } = await import('../../lib/daemon.js');
+    const { formatUptime } = await import('../../lib/jobs/daemon.js');
     lines.push(s.daemon.running ? `Watcher: running (PID ${s.daemon.pid}, up ${formatUptime(s.daemon.uptimeSeconds ?? 0)}${s.daemon.mode === 'daemon' ? `, log ${s.daemon.log}` : ', foreground'})` : 'Watcher: not running (start with `ocm-run start --daemon`)');
     if (s.schedule) {
       const sc = s.schedule;

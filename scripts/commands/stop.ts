@@ -9,7 +9,7 @@ export const command: CommandSpec = {
   ],
   examples: ['ocm-run stop', 'ocm-run stop --force'],
   async run(ctx, _args, options) {
-    const { stopDaemon } = await import('../../lib/daemon.js');
+    const { stopDaemon } = await import('../../lib/jobs/daemon.js');
     const timeoutMs = options.timeout !== undefined ? Number(options.timeout) * 1000 : undefined;
     const r = await stopDaemon(ctx.paths, { force: Boolean(options.force), ...(timeoutMs !== undefined && Number.isFinite(timeoutMs) ? { timeoutMs } : {}) });
     if (ctx.json) ctx.out(JSON.stringify({ ok: true, ...r }));

@@ -7,7 +7,7 @@ export const command: CommandSpec = {
   examples: ['ocm-run sync', 'ocm-run config set sync.git.enabled true', 'ocm-run config set sync.command "rclone sync {cold} dropbox:OC-Memory"'],
   async run(ctx) {
     const { config, env } = await ctx.config();
-    const { runSync } = await import('../../lib/sync/index.js');
+    const { runSync } = await import('../../lib/jobs/sync/index.js');
     const r = await underLock(ctx, () => runSync({ paths: ctx.paths, config, env, logger: ctx.logger('sync'), now: () => ctx.now() }, 'manual'));
     if (ctx.json) {
       ctx.out(JSON.stringify(r));

@@ -9,9 +9,9 @@ export async function watchForeground(ctx: CommandContext, mode: 'foreground' | 
   const { config, env } = await ctx.config();
   const { homedir } = await import('node:os');
   const [{ runTick }, { startWatch, watchTargetsFromConfig }, { claimPidfile }] = await Promise.all([
-    import('../../lib/run-job.js'),
-    import('../../lib/watch.js'),
-    import('../../lib/daemon.js'),
+    import('../../lib/jobs/run-job.js'),
+    import('../../lib/jobs/watch.js'),
+    import('../../lib/jobs/daemon.js'),
   ]);
   const release = await claimPidfile(ctx.paths, mode, ctx.now());
   const logger = ctx.logger('watch');

@@ -12,7 +12,7 @@
  *   Nothing at all for heartbeat, cron and memory-flush runs (`ctx.trigger`)
  *   or OpenClaw's own housekeeping prompts; at a conversation's start the 🔴
  *   items come first. The search runs in this process: OC-Memory's built lib
- *   (lib/recall.ts of the install `cli` belongs to) is imported once and
+ *   (lib/integrations/recall.ts of the install `cli` belongs to) is imported once and
  *   keeps the index open between prompts.
  * - agent_end / before_reset: start `ocm-run observe` in the background
  *   (detached; it takes the home's lock itself), so the reply is not delayed;
@@ -26,7 +26,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { MemoryRecall, PromptKind } from '../../lib/recall.js';
+import type { MemoryRecall, PromptKind } from '../../lib/integrations/recall.js';
 
 export interface PluginConfig {
   home: string;
@@ -192,11 +192,11 @@ function resolveConfig(raw: unknown): ResolvedConfig | undefined {
   };
 }
 
-type RecallModule = typeof import('../../lib/recall.js');
+type RecallModule = typeof import('../../lib/integrations/recall.js');
 
-/** OC-Memory's recall, loaded from the install `cli` belongs to (<root>/dist/scripts/cli.js → <root>/dist/lib/recall.js). */
+/** OC-Memory's recall, loaded from the install `cli` belongs to (<root>/dist/scripts/cli.js → <root>/dist/lib/integrations/recall.js). */
 function recallModuleUrl(cli: string): string {
-  return pathToFileURL(join(dirname(dirname(cli)), 'lib', 'recall.js')).href;
+  return pathToFileURL(join(dirname(dirname(cli)), 'lib', 'integrations', 'recall.js')).href;
 }
 
 /** One plugin instance: the open recall and the background observe. */

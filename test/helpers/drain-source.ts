@@ -1,5 +1,5 @@
 /** Read a stream to its end the way the observe job does: chunk after chunk, cursor carried. */
-import type { Cursor, MalformedRecord, Message, ReadLimits, SourceStream, TranscriptSource } from '../../lib/types.js';
+import type { Cursor, MalformedRecord, Message, ReadLimits, SourceStream, TranscriptSource } from '../../lib/core/types.js';
 
 export const BIG: ReadLimits = { maxBytes: 64 * 1024 * 1024, maxMessages: 1_000_000 };
 

@@ -10,12 +10,12 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from './cli.js';
 import { makeObservation, newHome, spread, testConfig, writeHot } from './tier-home.js';
-import { createMemoryLogger } from '../../lib/log.js';
-import type { HomePaths } from '../../lib/home.js';
+import { createMemoryLogger } from '../../lib/platform/log.js';
+import type { HomePaths } from '../../lib/platform/home.js';
 import { addDays } from '../../lib/tiers/age.js';
 import { approveProposals, runTierJob } from '../../lib/tiers/tier-job.js';
 import { textHash } from '../../lib/search/vectors.js';
-import type { Observation } from '../../lib/types.js';
+import type { Observation } from '../../lib/core/types.js';
 
 export const SECRET = 'my home address is 42 Wallaby Way, Sydney';
 

@@ -1,6 +1,6 @@
 /** Read every observation of a memory home, for comparing end states. */
-import { listHotDayFiles, readObservations } from '../../lib/memory-files.js';
-import { homePaths } from '../../lib/home.js';
+import { listHotDayFiles, readObservations } from '../../lib/memory/memory-files.js';
+import { homePaths } from '../../lib/platform/home.js';
 
 export interface ObservationRow {
   id: string;

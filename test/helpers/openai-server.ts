@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { countTokens } from '../../lib/tokens.js';
+import { countTokens } from '../../lib/core/tokens.js';
 
 export interface ChatMessage {
   role: string;

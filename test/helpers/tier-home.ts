@@ -1,19 +1,19 @@
 /**
- * Memory homes for tier tests: real day files written with lib/day-file.ts,
+ * Memory homes for tier tests: real day files written with lib/memory/day-file.ts,
  * dated relative to an injected "today", plus helpers to read back every
  * observation id per tier and to hash a whole tree.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { appendObservations, createDayFile, formatDayFile, parseDayFile } from '../../lib/day-file.js';
-import { dayFilePath, homePaths, type HomePaths } from '../../lib/home.js';
-import { observationId } from '../../lib/observation-line.js';
-import { validateConfig } from '../../lib/config.js';
-import type { Config } from '../../lib/config-schema.js';
+import { appendObservations, createDayFile, formatDayFile, parseDayFile } from '../../lib/memory/day-file.js';
+import { dayFilePath, homePaths, type HomePaths } from '../../lib/platform/home.js';
+import { observationId } from '../../lib/memory/observation-line.js';
+import { validateConfig } from '../../lib/config/config.js';
+import type { Config } from '../../lib/config/config-schema.js';
 import { addDays } from '../../lib/tiers/age.js';
 import { listAllTierFiles } from '../../lib/tiers/locations.js';
-import type { Observation, Priority, Tier } from '../../lib/types.js';
+import type { Observation, Priority, Tier } from '../../lib/core/types.js';
 
 export const PRIORITIES: Priority[] = ['high', 'medium', 'low'];
 

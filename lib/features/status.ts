@@ -1,0 +1,84 @@
+/**
+ * What `status` reports: sources seen, observations per agent and day, last
+ * runs and errors, the observer in use, and token figures.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Config } from '../config/config-schema.js';
+import { activeMemoryPath, type HomePaths } from '../platform/home.js';
+import { listHotDayFiles, readObservations } from '../memory/memory-files.js';
+import { observerLabel, observerKind } from '../observer/factory.js';
+import { readState, type JobRecord } from '../platform/state.js';
+import { localDateTime, resolveTimeZone } from '../platform/time-zone.js';
+import { daemonStatus, type DaemonStatus } from '../jobs/daemon.js';
+
+export interface StatusReport {
+  home: string;
+  observer: { kind: 'heuristic' | 'llm'; label: string };
+  sources: Array<{ kind: string; agent: string; streams: number; messages: number; malformed: number; lastRead: string }>;
+  observations: { total: number; byAgent: Record<string, { total: number; byDay: Record<string, number> }> };
+  jobs: Record<string, JobRecord>;
+  lastError?: { job: string; at: string; message: string; code: string };
+  tokens: { transcriptRead: number; activeMemory: Record<string, number>; activeMemoryBudget: number };
+  /** The background watcher (`start --daemon` / `watch`). */
+  daemon: DaemonStatus;
+  /** The scheduler entry, when the caller looked it up (see lib/schedule collectScheduleInfo). */
+  schedule?: import('../jobs/schedule/index.js').ScheduleInfo;
+  /** Day files per tier, pending approvals, interrupted moves, the sync queue (lib/tiers/status.ts). */
+  tiers: import('../tiers/status.js').TierStatus;
+  /** Observer/Reflector in use, LLM usage and cost, last LLM error, waiting batches, reflections (lib/llm/status.ts). */
+  llm: import('../llm/status.js').LlmStatus;
+}
+
+/** The token count in active_memory.md's header line ("· 1491 / 4000 tokens"). */
+export function headerTokens(text: string): number | undefined {
+  const m = /·\s*(\d+)\s*\/\s*\d+\s*tokens/.exec(text);
+  return m ? Number(m[1]) : undefined;
+}
+
+export async function collectStatus(paths: HomePaths, config: Config): Promise<StatusReport> {
+  const { state } = await readState(paths.state);
+  const sources = new Map<string, StatusReport['sources'][number]>();
+  for (const s of Object.values(state.streams)) {
+    const key = `${s.kind}\u0000${s.agent}`;
+    const entry = sources.get(key) ?? { kind: s.kind, agent: s.agent, streams: 0, messages: 0, malformed: 0, lastRead: '' };
+    entry.streams++;
+    entry.messages += s.messages;
+    entry.malformed += s.malformed;
+    if (s.updatedAt > entry.lastRead) entry.lastRead = s.updatedAt;
+    sources.set(key, entry);
+  }
+  const observations = await readObservations(await listHotDayFiles(paths));
+  const byAgent: StatusReport['observations']['byAgent'] = {};
+  for (const o of observations) {
+    const a = (byAgent[o.agent] ??= { total: 0, byDay: {} });
+    a.total++;
+    a.byDay[o.date] = (a.byDay[o.date] ?? 0) + 1;
+  }
+  const activeMemory: Record<string, number> = {};
+  for (const agent of new Set(['main', ...Object.keys(byAgent)])) {
+    try {
+      const t = headerTokens(await readFile(activeMemoryPath(paths, agent), 'utf8'));
+      if (t !== undefined) activeMemory[agent] = t;
+    } catch {
+      /* not built yet */
+    }
+  }
+  let lastError: StatusReport['lastError'];
+  for (const [job, rec] of Object.entries(state.jobs)) {
+    if (rec.lastError && (!rec.lastSuccess || rec.lastError.at > rec.lastSuccess) && (!lastError || rec.lastError.at > lastError.at)) {
+      lastError = { job, ...rec.lastError };
+    }
+  }
+  return {
+    home: paths.root,
+    observer: { kind: observerKind(config), label: observerLabel(config) },
+    sources: [...sources.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.agent.localeCompare(b.agent)),
+    observations: { total: observations.length, byAgent },
+    jobs: state.jobs,
+    ...(lastError ? { lastError } : {}),
+    tokens: { transcriptRead: state.totals.transcriptTokens, activeMemory, activeMemoryBudget: config.active_memory.budget_tokens },
+    daemon: await daemonStatus(paths),
+    tiers: await (await import('../tiers/status.js')).collectTierStatus(paths, config),
+    llm: await (await import('../llm/status.js')).collectLlmStatus(paths, config, state, localDateTime(new Date(), resolveTimeZone(config.timezone)).date),
+  };
+}

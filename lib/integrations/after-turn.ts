@@ -1,0 +1,75 @@
+/**
+ * Observe + index after an agent's turn, in the background, coalesced: the
+ * agent's hook starts one background job and returns at once; a hook that
+ * fires while that job is still pending only asks it to go round once more
+ * (it may have read the transcript before the newest turn was written).
+ * The job itself runs under the home lock (runTick), so it never writes at
+ * the same time as a scheduled tick. State: <home>/.ocm/after-turn.json.
+ */
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { HomePaths } from '../platform/home.js';
+import { isAlive } from '../platform/lock.js';
+
+interface Pending {
+  pid: number;
+  /** A turn ended after the job started: go round once more. */
+  again: boolean;
+}
+
+export function afterTurnFile(paths: HomePaths): string {
+  return join(paths.machine, 'after-turn.json');
+}
+
+async function readPending(paths: HomePaths): Promise<Pending | undefined> {
+  try {
+    const p = JSON.parse(await readFile(afterTurnFile(paths), 'utf8')) as Pending;
+    return typeof p.pid === 'number' ? p : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function writePending(paths: HomePaths, pending: Pending): Promise<void> {
+  await writeFile(afterTurnFile(paths), JSON.stringify(pending), { mode: 0o600 });
+}
+
+/**
+ * A turn ended. True when a background job must be started (then call
+ * `startedAfterTurnJob` with its pid); false when a live one was asked to go
+ * round again.
+ */
+export async function afterTurnNeedsJob(paths: HomePaths): Promise<boolean> {
+  const pending = await readPending(paths);
+  if (pending && pending.pid !== process.pid && isAlive(pending.pid)) {
+    await writePending(paths, { pid: pending.pid, again: true });
+    return false;
+  }
+  return true;
+}
+
+export async function startedAfterTurnJob(paths: HomePaths, pid: number): Promise<void> {
+  await writePending(paths, { pid, again: false });
+}
+
+/**
+ * Run `job` (observe + index) until no turn ended meanwhile, at most
+ * `maxRounds` times; then clear the pending record (if it is still this
+ * process's).
+ */
+export async function runAfterTurnJob(paths: HomePaths, job: () => Promise<void>, maxRounds = 3): Promise<number> {
+  let rounds = 0;
+  try {
+    for (;;) {
+      await writePending(paths, { pid: process.pid, again: false });
+      await job();
+      rounds++;
+      const pending = await readPending(paths);
+      if (!pending?.again || pending.pid !== process.pid || rounds >= maxRounds) break;
+    }
+  } finally {
+    const pending = await readPending(paths);
+    if (pending?.pid === process.pid) await rm(afterTurnFile(paths), { force: true });
+  }
+  return rounds;
+}

@@ -1,0 +1,133 @@
+/**
+ * What OC-Memory's agent hooks say, for any agent whose hooks speak Claude
+ * Code's protocol (Claude Code; Codex's hooks.json uses the same one): a
+ * command gets the event as JSON on stdin (`session_id`, `transcript_path`,
+ * `cwd`, `prompt` for UserPromptSubmit…) and may print
+ * `{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`, whose
+ * text reaches the model. Every block injected is wrapped in the marker of
+ * lib/integrations/injected-context.ts, so the transcript readers never observe it again.
+ * (docs/running.md, "Claude Code".)
+ */
+import type { Config } from '../config/config-schema.js';
+import type { HomePaths } from '../platform/home.js';
+import { wrapInjectedContext } from './injected-context.js';
+import type { OpenIndex } from '../search/open-index.js';
+import type { SearchResult } from '../search/types.js';
+
+/*
+ * A hook is a fresh process per event: what only one path needs is imported
+ * on that path (parsing the input and printing the output load nothing).
+ */
+
+/** The fields of a hook event OC-Memory uses (every one optional: agents differ). */
+export interface HookInput {
+  hook_event_name?: string;
+  session_id?: string;
+  transcript_path?: string;
+  cwd?: string;
+  prompt?: string;
+  source?: string;
+}
+
+/** The event from a hook's stdin; {} for empty or unreadable input (a hook never fails on it). */
+export function parseHookInput(text: string): HookInput {
+  if (!text.trim()) return {};
+  try {
+    const data = JSON.parse(text) as unknown;
+    if (!data || typeof data !== 'object' || Array.isArray(data)) return {};
+    const d = data as Record<string, unknown>;
+    const out: HookInput = {};
+    for (const key of ['hook_event_name', 'session_id', 'transcript_path', 'cwd', 'prompt', 'source'] as const) if (typeof d[key] === 'string') out[key] = d[key];
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+export type HookEventName = 'SessionStart' | 'UserPromptSubmit';
+
+/** The JSON a hook prints to add `context` to the conversation. */
+export function additionalContextOutput(event: HookEventName, context: string): string {
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: context } });
+}
+
+/**
+ * Session start: the agent's active memory (main's when it has none yet),
+ * within `budgetTokens`, in the marker. Undefined when there is none.
+ */
+export async function sessionStartContext(options: { paths: HomePaths; config: Config; agent: string; fallbacks?: string[]; budgetTokens?: number }): Promise<string | undefined> {
+  const budget = options.budgetTokens ?? options.config.active_memory.budget_tokens;
+  const { readActiveMemory } = await import('../memory/active-memory-reader.js');
+  const active = await readActiveMemory(options.paths, [options.agent, ...(options.fallbacks ?? [])], budget);
+  if (!active) return undefined;
+  const intro = "Long-term memory from earlier conversations (OC-Memory). Use it when relevant; the user's latest words win over it. The tools search_memory and remember (server oc-memory) look up and save more.";
+  return wrapInjectedContext(`${intro}\n\n${active.text}`);
+}
+
+export interface PromptContextOptions {
+  paths: HomePaths;
+  config: Config;
+  prompt: string;
+  /** Only these agents' memory (default: every agent). */
+  agents?: string[];
+  /** Memories at most. */
+  limit?: number;
+  /** Characters of context at most. */
+  maxChars?: number;
+  /** Results below this absolute relevance (search/relevance.ts) are left out (default DEFAULT_MIN_RELEVANCE). */
+  minRelevance?: number;
+  openIndex?: OpenIndex;
+}
+
+/** Prompts too short or too mechanical to look anything up for. */
+function worthLookingUp(prompt: string): boolean {
+  const p = prompt.trim();
+  return p.length >= 8 && !p.startsWith('/');
+}
+
+export interface PromptContext {
+  text: string;
+  results: SearchResult[];
+}
+
+/**
+ * Memories related to the prompt: a search on its words, kept only above the
+ * absolute relevance floor, in the marker. Undefined when nothing is relevant.
+ */
+export async function promptContext(options: PromptContextOptions): Promise<PromptContext | undefined> {
+  const prompt = options.prompt.replace(/\s+/g, ' ').trim().slice(0, 1000);
+  if (!worthLookingUp(prompt)) return undefined;
+  // A missing or broken index is rebuilt by a search, under the home lock: far too slow for a prompt. Nothing this turn; the after-turn job builds it.
+  const { TIERS } = await import('../search/manifest.js');
+  const { IndexSnapshot } = await import('../search/searcher.js');
+  const { problems } = options.openIndex ? options.openIndex.generations(TIERS) : IndexSnapshot.generations(options.paths.index, TIERS);
+  if (problems.length > 0) return undefined;
+  const { searchMemory } = await import('../search/search.js');
+  const limit = options.limit ?? 5;
+  const response = await searchMemory(
+    options.paths,
+    options.config,
+    { query: prompt, limit: limit * 3, filters: options.agents?.length ? { agents: options.agents } : {}, cache: false },
+    // Never wait for the home lock on a prompt: an index behind the files (an after-turn job running) answers as it is.
+    { lockWaitMs: 0, ...(options.openIndex ? { openIndex: options.openIndex } : {}) },
+  );
+  const { DEFAULT_MIN_RELEVANCE } = await import('../search/relevance.js');
+  const { PRIORITY_EMOJI } = await import('../memory/observation-line.js');
+  const floor = options.minRelevance ?? DEFAULT_MIN_RELEVANCE;
+  const relevant = response.results.filter((r) => (r.relevance ?? 0) >= floor).slice(0, limit);
+  if (relevant.length === 0) return undefined;
+  const maxChars = options.maxChars ?? 3200;
+  const lines: string[] = [];
+  let used = 0;
+  const kept: SearchResult[] = [];
+  for (const r of relevant) {
+    const text = r.text.length > 400 ? `${r.text.slice(0, 399)}…` : r.text;
+    const line = `- ${PRIORITY_EMOJI[r.priority]} ${r.date}${r.date ? ' ' : ''}[${r.category}] ${text} (${r.id})`;
+    if (used + line.length > maxChars && kept.length > 0) break;
+    lines.push(line);
+    used += line.length + 1;
+    kept.push(r);
+  }
+  const text = wrapInjectedContext(`Memories related to this prompt, from earlier conversations (OC-Memory; get_memory shows where one came from):\n${lines.join('\n')}`);
+  return { text, results: kept };
+}

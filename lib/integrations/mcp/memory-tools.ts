@@ -1,0 +1,470 @@
+/**
+ * The memory tools an agent calls — search, get, remember, active memory —
+ * independent of how they reach it: the MCP server (lib/integrations/mcp/server.ts) lists
+ * them as they are, and an agent plugin can register the same definitions.
+ * Each tool has a description written for a model, a JSON Schema for its
+ * arguments (checked here with Ajv, so every transport refuses the same bad
+ * arguments with the same message), and answers with text sized for a context
+ * window plus the same data as a plain object. None deletes anything.
+ * (docs/running.md, "The MCP server".)
+ */
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import { relative, isAbsolute } from 'node:path';
+import { readActiveMemory } from '../../memory/active-memory-reader.js';
+import type { Config } from '../../config/config-schema.js';
+import { OcmError } from '../../core/errors.js';
+import { dayFilePath, type HomePaths } from '../../platform/home.js';
+import type { Logger } from '../../platform/log.js';
+import { PRIORITY_EMOJI } from '../../memory/observation-line.js';
+import type { OpenIndex } from '../../search/open-index.js';
+import type { SearchResult } from '../../search/types.js';
+import type { Observation, Priority } from '../../core/types.js';
+
+/** The slice of JSON Schema the tools use (what MCP's `inputSchema` carries). */
+export interface JsonSchemaObject {
+  type: 'object';
+  properties: Record<string, Record<string, unknown>>;
+  required?: string[];
+  additionalProperties: false;
+}
+
+/** MCP tool annotations (hints for the client; none of these tools deletes anything). */
+export interface ToolHints {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface ToolOutput {
+  /** What the model reads. */
+  text: string;
+  /** The same answer as data, for in-process callers (an agent plugin's tool details). */
+  data: Record<string, unknown>;
+}
+
+/** Who is calling: an MCP client's name and version from its `initialize` request. */
+export interface ToolClient {
+  name: string;
+  version?: string;
+}
+
+export interface MemoryToolContext {
+  paths: HomePaths;
+  config: Config;
+  /** The agent whose memory `remember` writes to and whose active memory is read. */
+  agent: string;
+  /** Agents whose active memory stands in while `agent` has none (main's always last). */
+  activeMemoryFallbacks?: string[];
+  /** search_memory without an `agent` argument looks only at these agents' memory (default: every agent). */
+  defaultSearchAgents?: string[];
+  /** The caller, for the provenance of what it remembers (undefined: unknown). */
+  client(): ToolClient | undefined;
+  openIndex: OpenIndex;
+  logger?: Logger;
+  now?: () => Date;
+  /** How long `remember` waits for the home lock while another job writes (ms). */
+  lockWaitMs?: number;
+}
+
+export interface MemoryTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: JsonSchemaObject;
+  annotations: ToolHints;
+  /** Run with arguments as received (validated here): throws OcmError BAD_INPUT for bad ones. */
+  run(args: unknown, ctx: MemoryToolContext): Promise<ToolOutput>;
+}
+
+/** Characters of one observation's text shown in a search answer (the whole line is one get_memory away). */
+const RESULT_TEXT_CHARS = 600;
+/** Characters of a whole answer: a few thousand tokens at most. */
+const ANSWER_CHARS = 12_000;
+export const SEARCH_LIMIT_DEFAULT = 8;
+export const SEARCH_LIMIT_MAX = 25;
+export const REMEMBER_MAX_CHARS = 2_000;
+/** The provenance session of every remembered observation (its id does not depend on the client). */
+const REMEMBER_SESSION = 'remember';
+
+const listOf = (items: Record<string, unknown>, description: string) => ({
+  description,
+  anyOf: [{ type: 'array', items, maxItems: 20 }, items],
+});
+
+const SEARCH_SCHEMA: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    query: { type: 'string', minLength: 1, maxLength: 1000, description: 'What to look for, in plain words (names, topics, the question itself).' },
+    limit: { type: 'integer', minimum: 1, maximum: SEARCH_LIMIT_MAX, description: `How many results at most (default ${SEARCH_LIMIT_DEFAULT}).` },
+    priority: listOf({ type: 'string', enum: ['high', 'medium', 'low'] }, 'Only these priorities: high (🔴 important), medium (🟡), low (🟢).'),
+    category: listOf({ type: 'string', minLength: 1, maxLength: 40 }, 'Only these categories: decision, preference, task, fact, event, state, reflection…'),
+    since: { type: 'string', minLength: 1, maxLength: 20, description: 'From this date: YYYY-MM-DD, YYYY-MM, today, yesterday, or back from today: 7d, 2w, 3m, 1y.' },
+    until: { type: 'string', minLength: 1, maxLength: 20, description: 'Up to this date, inclusive (same forms as since).' },
+    tier: listOf({ type: 'string', enum: ['hot', 'warm', 'cold'] }, 'Only these tiers: hot (recent), warm (archived), cold (the Obsidian vault).'),
+    agent: listOf({ type: 'string', minLength: 1, maxLength: 100 }, "Only the memory of these agents (default: every agent's, or this project's and main's with per-project memory)."),
+    tag: listOf({ type: 'string', minLength: 1, maxLength: 60 }, 'Only observations carrying all these tags (without #).'),
+  },
+  required: ['query'],
+  additionalProperties: false,
+};
+
+const GET_SCHEMA: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    target: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1000,
+      description: 'An observation id from search_memory (o-7f3a9c21e0), or a memory file with an optional line range: path[:from[:lines]], e.g. memory/2026-02-12.md:10:5.',
+    },
+  },
+  required: ['target'],
+  additionalProperties: false,
+};
+
+const REMEMBER_SCHEMA: JsonSchemaObject = {
+  type: 'object',
+  properties: {
+    text: {
+      type: 'string',
+      minLength: 1,
+      maxLength: REMEMBER_MAX_CHARS,
+      description: 'One self-contained sentence with the concrete details, e.g. "User\'s staging database is db-stage-2 on port 5433."',
+    },
+    priority: { type: 'string', enum: ['high', 'medium', 'low'], description: 'high (🔴, the default), medium (🟡) or low (🟢).' },
+    category: {
+      type: 'string',
+      pattern: '^[a-z][a-z-]{1,30}$',
+      description: 'One word: preference, decision, task, fact (the default), event or state.',
+    },
+    tags: { type: 'array', items: { type: 'string', pattern: '^#?[\\p{L}\\p{N}_/-]{1,40}$' }, maxItems: 10, description: 'Tags without spaces, e.g. ["billing", "infra"].' },
+  },
+  required: ['text'],
+  additionalProperties: false,
+};
+
+const NO_ARGUMENTS: JsonSchemaObject = { type: 'object', properties: {}, additionalProperties: false };
+
+/** One Ajv for every schema: `unicodeRegExp` for the \p{…} classes, every error reported. */
+let ajv: Ajv | undefined;
+const validators = new Map<JsonSchemaObject, ValidateFunction>();
+
+function validatorOf(schema: JsonSchemaObject): ValidateFunction {
+  let v = validators.get(schema);
+  if (!v) {
+    // Loaded on first use (~40 ms): a process that only imports this module for its types or helpers does not pay it.
+    const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
+    ajv ??= new AjvClass({ allErrors: true, strict: false, unicodeRegExp: true });
+    v = ajv.compile(schema);
+    validators.set(schema, v);
+  }
+  return v;
+}
+
+function describeAjvError(e: ErrorObject): string {
+  const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
+  if (e.keyword === 'additionalProperties') return `unknown argument "${String((e.params as { additionalProperty: string }).additionalProperty)}"`;
+  if (e.keyword === 'required') return `missing argument "${String((e.params as { missingProperty: string }).missingProperty)}"`;
+  if (e.keyword === 'enum') return `${where} must be one of ${((e.params as { allowedValues: unknown[] }).allowedValues).join(', ')}`;
+  if (e.keyword === 'pattern' && where.startsWith('tags')) return `${where} must be one word (letters, digits, _ / -)`;
+  return `${where || 'arguments'} ${e.message ?? 'is not valid'}`;
+}
+
+/** The arguments as the tool's schema describes them, or BAD_INPUT naming what is wrong. */
+function checkArguments<T>(tool: Pick<MemoryTool, 'name' | 'inputSchema'>, args: unknown): T {
+  const value = args === undefined || args === null ? {} : args;
+  const validate = validatorOf(tool.inputSchema);
+  if (validate(value)) return value as T;
+  // anyOf produces one error per branch: report each argument once, without the generic "must match a schema in anyOf".
+  const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'anyOf');
+  const messages = [...new Set(errors.map(describeAjvError))];
+  throw new OcmError('BAD_INPUT', `Invalid arguments for ${tool.name}: ${messages.join('; ') || 'not an object'}.`, {
+    hint: `See the ${tool.name} input schema; for example ${EXAMPLES[tool.name] ?? '{}'}.`,
+  });
+}
+
+const EXAMPLES: Record<string, string> = {
+  search_memory: '{"query": "staging database", "since": "30d"}',
+  get_memory: '{"target": "o-7f3a9c21e0"}',
+  remember: '{"text": "User prefers tabs over spaces.", "category": "preference"}',
+  active_memory: '{}',
+};
+
+const asList = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** A memory path as the user sees it: relative to the home when inside it. */
+function shownPath(paths: HomePaths, path: string): string {
+  if (!isAbsolute(path)) return path;
+  const rel = relative(paths.root, path);
+  return rel.startsWith('..') || isAbsolute(rel) ? path : rel;
+}
+
+function provenanceLine(r: Pick<SearchResult, 'provenance'>): string {
+  const p = r.provenance;
+  // A transcript's session id (a UUID) by its first 8 characters, as `ocm-run search` shows it; a client name in full.
+  const session = p.session ? ` session ${/^[0-9a-f-]{20,}$/i.test(p.session) ? p.session.slice(0, 8) : cut(p.session, 40)}` : '';
+  return `${p.source} ${p.agent}${session}`;
+}
+
+function resultData(paths: HomePaths, r: SearchResult): Record<string, unknown> {
+  return {
+    id: r.id,
+    date: r.date,
+    time: r.time,
+    priority: r.priority,
+    category: r.category,
+    agent: r.agent,
+    tier: r.tier,
+    tags: r.tags,
+    done: r.done,
+    text: r.text,
+    path: shownPath(paths, r.path),
+    lines: [r.startLine, r.endLine],
+    score: r.score,
+    provenance: r.provenance,
+  };
+}
+
+function resultLines(paths: HomePaths, r: SearchResult, n: number): string {
+  const when = r.time ? `${r.date} ${r.time}` : r.date || 'undated';
+  const head = `${n}. ${r.id} · ${when} · ${PRIORITY_EMOJI[r.priority]} ${r.priority} · ${r.category}${r.done ? ' · done' : ''} · agent ${r.agent}`;
+  return `${head}\n   ${cut(r.text, RESULT_TEXT_CHARS)}\n   (from ${provenanceLine(r)}; ${shownPath(paths, r.path)}:${r.startLine})`;
+}
+
+interface SearchArgs {
+  query: string;
+  limit?: number;
+  priority?: string | string[];
+  category?: string | string[];
+  since?: string;
+  until?: string;
+  tier?: string | string[];
+  agent?: string | string[];
+  tag?: string | string[];
+}
+
+/** Search with the open index; a segment an `index` run removed under the query is reloaded once. */
+export async function searchOpen(ctx: MemoryToolContext, request: import('../../search/search.js').SearchRequest): Promise<import('../../search/types.js').SearchResponse> {
+  const { searchMemory } = await import('../../search/search.js');
+  // A short wait for the home lock when the index is behind the files: a long job holding it must not hold up the agent.
+  const deps = { openIndex: ctx.openIndex, lockWaitMs: 2000, ...(ctx.logger ? { logger: ctx.logger } : {}), ...(ctx.now ? { now: ctx.now } : {}) };
+  try {
+    return await searchMemory(ctx.paths, ctx.config, { ...request, cache: false }, deps);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && (error as Error).name !== 'SegmentError') throw error;
+    ctx.openIndex.close();
+    return searchMemory(ctx.paths, ctx.config, { ...request, cache: false }, deps);
+  }
+}
+
+const searchTool: MemoryTool = {
+  name: 'search_memory',
+  title: 'Search long-term memory',
+  description: [
+    "Search the user's long-term memory (OC-Memory): observations kept from earlier conversations with this and other agents — decisions, preferences, facts, tasks, events — each with its date and priority (🔴 high, 🟡 medium, 🟢 low).",
+    'Use it before answering anything that may depend on what was said, decided or done before: names, choices, preferences, earlier work, "what did we…", "remind me…".',
+    'Returns the best matches first, each with an id (pass it to get_memory for the exact line and where it came from). Filters narrow by date, priority, category, agent or tag.',
+  ].join(' '),
+  inputSchema: SEARCH_SCHEMA,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(raw, ctx) {
+    const args = checkArguments<SearchArgs>(searchTool, raw);
+    const { filtersFromOptions } = await import('../../search/filters.js');
+    const now = ctx.now?.() ?? new Date();
+    let filters: import('../../search/types.js').SearchFilters;
+    try {
+      filters = filtersFromOptions(
+        { since: args.since, until: args.until, priority: asList(args.priority), category: asList(args.category), tier: asList(args.tier), agent: asList(args.agent), tag: asList(args.tag) },
+        now,
+        ctx.config.timezone,
+      );
+    } catch (error) {
+      // The filters' messages name command-line flags (--since); here they are arguments.
+      if (!(error instanceof OcmError)) throw error;
+      throw new OcmError(error.code, `Invalid arguments for search_memory: ${error.message.replace(/--(\w+)/g, '$1')}`, { ...(error.hint ? { hint: error.hint.replace(/--(\w+) /g, '$1: ') } : {}) });
+    }
+    if (!filters.agents && ctx.defaultSearchAgents?.length) filters.agents = ctx.defaultSearchAgents;
+    const limit = args.limit ?? Math.min(SEARCH_LIMIT_DEFAULT, ctx.config.search.default_limit);
+    const response = await searchOpen(ctx, { query: args.query, limit, filters });
+    const lines: string[] = [];
+    let used = 0;
+    let shown = 0;
+    for (const r of response.results) {
+      const block = resultLines(ctx.paths, r, shown + 1);
+      if (used + block.length > ANSWER_CHARS && shown > 0) break;
+      lines.push(block);
+      used += block.length + 1;
+      shown++;
+    }
+    const header =
+      response.results.length === 0
+        ? `No memory matches "${cut(args.query, 80)}".`
+        : `${shown} memor${shown === 1 ? 'y' : 'ies'} for "${cut(args.query, 80)}" (${response.mode} search${shown < response.results.length ? `; ${response.results.length - shown} more left out for length, narrow the query or use filters` : ''}):`;
+    const warnings = response.warnings.map((w) => `Note: ${w}`);
+    return {
+      text: [header, ...lines, ...warnings].join('\n'),
+      data: { query: args.query, mode: response.mode, results: response.results.slice(0, shown).map((r) => resultData(ctx.paths, r)), warnings: response.warnings },
+    };
+  },
+};
+
+/** Lines of a file shown by get_memory at most (the rest: ask for a range). */
+const GET_LINES_MAX = 200;
+
+const getTool: MemoryTool = {
+  name: 'get_memory',
+  title: 'Read one memory exactly',
+  description: [
+    'Read one observation by its id (o-…, from search_memory) with its date, priority, tags and where it came from (agent, session) — or lines of a memory file, path[:from[:lines]] with from 1-based, e.g. memory/2026-02-12.md:10:5.',
+    'Only files inside the memory can be read (memory/, archive/, reflections/, active_memory.md, the vault\'s OC-Memory folder).',
+  ].join(' '),
+  inputSchema: GET_SCHEMA,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(raw, ctx) {
+    const { target } = checkArguments<{ target: string }>(getTool, raw);
+    const { getMemory, parseTarget } = await import('../../search/get.js');
+    const parsed = parseTarget(target);
+    // Bounded unless the caller asked for a range: a whole day file can be megabytes.
+    const bounded = /^[or]-/.test(target.trim()) || parsed.lines !== undefined ? target : `${parsed.path}:${parsed.from ?? 1}:${GET_LINES_MAX}`;
+    const result = await getMemory(ctx.paths, ctx.config, bounded, { ...(ctx.logger ? { logger: ctx.logger } : {}), ...(ctx.now ? { now: ctx.now } : {}) });
+    if (result.kind === 'lines') {
+      const text = cut(result.text, ANSWER_CHARS);
+      const last = result.from + result.lines - 1;
+      const more = last < result.totalLines ? `\n(lines ${result.from}–${last} of ${result.totalLines}; ask for ${result.path}:${last + 1}:${GET_LINES_MAX} for more)` : '';
+      return {
+        text: `${result.path} lines ${result.from}–${last} of ${result.totalLines}:\n${text}${more}`,
+        data: { path: result.path, from: result.from, lines: result.lines, totalLines: result.totalLines, text },
+      };
+    }
+    const r = result;
+    const when = r.time ? `${r.date} ${r.time}` : r.date;
+    const text = [
+      `${r.id} · ${when} · ${PRIORITY_EMOJI[r.priority]} ${r.priority} · ${r.category}${r.done ? ' · done' : ''} · agent ${r.agent} · ${r.tier}`,
+      r.text,
+      ...(r.tags.length ? [`tags: ${r.tags.map((t) => `#${t}`).join(' ')}`] : []),
+      `from: ${r.provenance.source} ${r.provenance.agent}${r.provenance.session ? ` session ${r.provenance.session}` : ''}${r.provenance.entryIds.length ? ` entries ${r.provenance.entryIds.slice(0, 5).join(',')}` : ''}`,
+      `in: ${shownPath(ctx.paths, r.path)}:${r.startLine}`,
+    ].join('\n');
+    return { text, data: resultData(ctx.paths, r) };
+  },
+};
+
+interface RememberArgs {
+  text: string;
+  priority?: Priority;
+  category?: string;
+  tags?: string[];
+}
+
+/** What `remember` did: the observation (masked) and whether it was new. */
+export interface Remembered {
+  observation: Observation;
+  added: boolean;
+  path: string;
+  /** Secrets masked out of the text. */
+  masked: number;
+}
+
+/**
+ * Write one observation now to today's day file of `ctx.agent`, masked,
+ * under the home lock, and bring the hot index up to date so the next search
+ * finds it. The id depends on agent, day, category and text only: the same
+ * sentence remembered twice on a day is one observation.
+ */
+export async function rememberObservation(ctx: MemoryToolContext, args: RememberArgs): Promise<Remembered> {
+  const { maskSecrets } = await import('../../masking/masking.js');
+  const { maskingOptions } = await import('../../sources/registry.js');
+  const { oneLine, observationId } = await import('../../memory/observation-line.js');
+  const { localDateTime, resolveTimeZone } = await import('../../platform/time-zone.js');
+  const masked = maskSecrets(oneLine(args.text.trim()), maskingOptions(ctx.config));
+  const text = masked.text;
+  if (!text) throw new OcmError('BAD_INPUT', 'Invalid arguments for remember: text is empty.', { hint: 'Give one sentence to remember.' });
+  const category = args.category ?? 'fact';
+  const { date, time } = localDateTime(ctx.now?.() ?? new Date(), resolveTimeZone(ctx.config.timezone));
+  const client = ctx.client();
+  const observation: Observation = {
+    id: observationId({ agent: ctx.agent, session: REMEMBER_SESSION, date, category, text }),
+    date,
+    time,
+    priority: args.priority ?? 'high',
+    done: false,
+    category,
+    text,
+    tags: [...new Set((args.tags ?? []).map((t) => t.replace(/^#/, '').toLowerCase()))],
+    agent: ctx.agent,
+    provenance: {
+      source: 'remember',
+      agent: ctx.agent,
+      session: client ? `${client.name}${client.version ? `@${client.version}` : ''}` : 'unknown-client',
+      entryIds: [],
+    },
+  };
+  const { withHomeLock } = await import('../../platform/lock.js');
+  const { writeObservations } = await import('../../observe/job.js');
+  const { updateIndex } = await import('../../search/indexer.js');
+  const added = await withHomeLock(
+    ctx.paths.lock,
+    async () => {
+      const n = await writeObservations(ctx.paths, [observation]);
+      await updateIndex(ctx.paths, ctx.config, { tiers: ['hot'], ...(ctx.logger ? { logger: ctx.logger } : {}), ...(ctx.now ? { now: ctx.now } : {}) });
+      return n > 0;
+    },
+    { waitMs: ctx.lockWaitMs ?? 20_000 },
+  );
+  ctx.logger?.log('info', 'remember', { id: observation.id, agent: ctx.agent, added, masked: masked.count, client: observation.provenance!.session });
+  return { observation, added, path: dayFilePath(ctx.paths, 'hot', ctx.agent, date), masked: masked.count };
+}
+
+const rememberTool: MemoryTool = {
+  name: 'remember',
+  title: 'Save to long-term memory',
+  description: [
+    "Save something to the user's long-term memory now: when the user asks you to remember or note something (\"remember that…\", \"from now on…\"), or states a lasting preference, decision or fact worth keeping for later conversations.",
+    'Write one self-contained sentence in the third person with the concrete details (names, numbers, dates), e.g. "User\'s staging database is db-stage-2 on port 5433."',
+    'Saved as 🔴 high priority unless you say otherwise; saving the same sentence again on the same day changes nothing. Secrets are masked before anything is written.',
+  ].join(' '),
+  inputSchema: REMEMBER_SCHEMA,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(raw, ctx) {
+    const args = checkArguments<RememberArgs>(rememberTool, raw);
+    const r = await rememberObservation(ctx, args);
+    const o = r.observation;
+    const where = shownPath(ctx.paths, r.path);
+    const maskedNote = r.masked > 0 ? ` (${r.masked} secret${r.masked === 1 ? '' : 's'} masked)` : '';
+    const text = r.added
+      ? `Saved to memory as ${o.id} (${PRIORITY_EMOJI[o.priority]} ${o.priority}, ${o.category}) in ${where}${maskedNote}: ${o.text}`
+      : `Already in memory as ${o.id} (${where}); nothing changed.`;
+    return { text, data: { id: o.id, added: r.added, path: where, date: o.date, time: o.time, priority: o.priority, category: o.category, tags: o.tags, text: o.text, agent: o.agent, provenance: o.provenance } };
+  },
+};
+
+const activeMemoryTool: MemoryTool = {
+  name: 'active_memory',
+  title: 'Read the active memory',
+  description: [
+    "The user's active memory: a short summary OC-Memory keeps up to date — the current task, standing preferences and constraints, and recent important observations.",
+    'Read it at the start of a task if it has not been given to you in this conversation yet.',
+  ].join(' '),
+  inputSchema: NO_ARGUMENTS,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(raw, ctx) {
+    checkArguments<Record<string, never>>(activeMemoryTool, raw);
+    const active = await readActiveMemory(ctx.paths, [ctx.agent, ...(ctx.activeMemoryFallbacks ?? [])], ctx.config.active_memory.budget_tokens);
+    if (!active) return { text: `No active memory yet for agent ${ctx.agent} (it is written after the first conversations are observed).`, data: { agent: ctx.agent, text: '' } };
+    return { text: active.text, data: { agent: active.agent, path: shownPath(ctx.paths, active.path), text: active.text } };
+  },
+};
+
+/** Every memory tool, in the order they are listed to a model. */
+export const MEMORY_TOOLS: readonly MemoryTool[] = [searchTool, getTool, rememberTool, activeMemoryTool];
+
+export function findMemoryTool(name: string): MemoryTool | undefined {
+  return MEMORY_TOOLS.find((t) => t.name === name);
+}

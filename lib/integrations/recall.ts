@@ -1,0 +1,205 @@
+/**
+ * Memory recall for an agent's next prompt, in-process: what the OpenClaw
+ * plugin loads from the OC-Memory install it is configured with (README,
+ * "Using it with OpenClaw"), instead of starting `ocm-run search` per turn.
+ *
+ * A MemoryRecall keeps the index open between prompts (search/open-index.ts:
+ * reloaded only when an index update replaced a manifest; one snapshot serves
+ * every agent, the agent filter applies per document), and watches the memory
+ * files (search/change-watch.ts) so that it compares them with the index only
+ * after something changed.
+ * Before each lookup it checks that the index is not behind the memory files
+ * (search/freshness.ts) and updates it when it is, so what was observed after
+ * the last turn is found on this one. Results must pass an absolute relevance
+ * floor (search/relevance.ts): none is better than a wrong one.
+ *
+ * Text ranking only: a query embedding is an HTTP request per prompt, longer
+ * than the time a prompt may wait.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { loadConfig } from '../config/config.js';
+import type { Config } from '../config/config-schema.js';
+import { activeMemoryPath, agentSlug, homePaths, type HomePaths } from '../platform/home.js';
+import type { Logger } from '../platform/log.js';
+import { TIERS } from '../search/manifest.js';
+import { relevanceScorer } from '../search/relevance.js';
+import { assemble, refreshIfStale } from '../search/search.js';
+import { ChangeWatch } from '../search/change-watch.js';
+import { OpenIndex } from '../search/open-index.js';
+import { memoryRoots } from '../search/roots.js';
+import { IndexUnavailable, rank, type IndexSnapshot } from '../search/searcher.js';
+import type { SearchResult } from '../search/types.js';
+import { housekeepingTurn, stripUserTransportNoise } from '../sources/pi-entries.js';
+
+export interface RecallRequest {
+  /** The user's current request (OpenClaw's `before_prompt_build` event.prompt). */
+  query: string;
+  /** Agents whose memory may be used: the asking agent, plus any the user shares with it. */
+  agents: string[];
+  limit: number;
+  /** Results must cover at least this share of the query (0..1, search/relevance.ts). */
+  minRelevance: number;
+  /** How long to wait for the home lock when the index must be updated first (ms). */
+  lockWaitMs?: number;
+}
+
+export interface RecallResult {
+  results: SearchResult[];
+  /** Why the answer may be incomplete (the index could not be brought up to date). */
+  warnings: string[];
+  /** Results the relevance floor kept out. */
+  belowFloor: number;
+}
+
+/** The greeting turn OpenClaw starts after `/new` or `/reset`: a conversation's start, with no request in it. */
+const SESSION_START = /^A new session was started via \/new or \/reset\b/i;
+
+export type PromptKind = 'request' | 'session-start' | 'housekeeping' | 'empty';
+
+/**
+ * The user's words of a prompt (channel timestamp and untrusted-metadata
+ * blocks removed), and what kind of prompt it is: OpenClaw's own turns —
+ * heartbeat, cron and exec wakes, session events, hook deliveries such as
+ * OC-Memory's own alerts (the transcript reader's housekeepingTurn) — get no
+ * memory; its `/new` greeting is a conversation's start.
+ */
+export function classifyPrompt(prompt: string): { kind: PromptKind; text: string } {
+  const text = stripUserTransportNoise(prompt).trim();
+  if (!text) return { kind: 'empty', text };
+  if (SESSION_START.test(text)) return { kind: 'session-start', text };
+  if (housekeepingTurn({}, text)) return { kind: 'housekeeping', text };
+  return { kind: 'request', text: text.replace(/\s+/g, ' ') };
+}
+
+export class MemoryRecall {
+  readonly paths: HomePaths;
+  private config: Config;
+  private configMtimeMs: number;
+  private readonly logger: Logger | undefined;
+  private readonly index: OpenIndex;
+  /** Tells whether the memory files may have changed since they last agreed with the index. */
+  private readonly changes: ChangeWatch;
+  /** A prepare() under way: a lookup waits for it rather than update the index a second time. */
+  private preparing: Promise<unknown> = Promise.resolve();
+
+  private constructor(paths: HomePaths, config: Config, configMtimeMs: number, logger?: Logger) {
+    this.paths = paths;
+    this.config = config;
+    this.configMtimeMs = configMtimeMs;
+    this.logger = logger;
+    this.index = new OpenIndex(paths.index);
+    const cold = memoryRoots(paths, config.tiers.vault_path).filter((r) => r.tier === 'cold').map((r) => r.dir);
+    this.changes = new ChangeWatch(paths.root, cold);
+  }
+
+  /** Open a memory home (its config.yaml and .env; defaults when there is no config file). */
+  static async open(home: string, options: { logger?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<MemoryRecall> {
+    const paths = homePaths(home);
+    const { config } = await loadConfig({ file: paths.config, envFile: paths.env, ...(options.env ? { env: options.env } : {}) });
+    return new MemoryRecall(paths, config, mtimeOf(paths.config), options.logger);
+  }
+
+  /**
+   * Bring the index up to date and open it, ahead of the first prompt (a
+   * plugin calls this when it is loaded; building a missing index takes seconds).
+   */
+  prepare(lockWaitMs = 30000): Promise<string[]> {
+    const prepared = (async () => {
+      const behind = await this.ensureFresh(lockWaitMs);
+      this.index.snapshot(TIERS);
+      return behind ? [behind] : [];
+    })();
+    this.preparing = prepared;
+    return prepared;
+  }
+
+  /**
+   * An agent's active memory file (activeMemoryPath: no other agent's), '' when
+   * it has none. Synchronous: a few KB, and an async read waits for a
+   * thread-pool turn, which on a busy gateway cost more than the read.
+   */
+  activeMemory(agent: string): string {
+    try {
+      return readFileSync(activeMemoryPath(this.paths, agent), 'utf8');
+    } catch {
+      return '';
+    }
+  }
+
+  /** The memories related to a request, best first; only the agents' own (and shared) memory. */
+  async related(request: RecallRequest): Promise<RecallResult> {
+    const warnings: string[] = [];
+    if (!request.query.trim() || request.limit <= 0 || request.agents.length === 0) return { results: [], warnings, belowFloor: 0 };
+    await this.preparing.catch(() => undefined);
+    await this.reloadConfigIfChanged();
+    const behind = await this.ensureFresh(request.lockWaitMs ?? 1000);
+    if (behind) warnings.push(behind);
+    const agents = [...new Set(request.agents.map(agentSlug))].sort();
+    const filters = { agents };
+    let snapshot = this.index.snapshot(TIERS);
+    const search = (snap: IndexSnapshot) => {
+      const ranked = rank(snap, request.query, {
+        // More candidates than asked for: the relevance floor may drop some.
+        limit: request.limit * 3,
+        filters,
+        vectorWeight: this.config.search.vector_weight,
+        textWeight: this.config.search.text_weight,
+        minScore: 0,
+      });
+      return assemble(ranked.hits, ranked.terms, relevanceScorer(snap, ranked.terms));
+    };
+    let all: SearchResult[];
+    try {
+      all = search(snapshot);
+    } catch (error) {
+      // A segment replaced between the generation check and the read (an index merge): load again, once.
+      if (!isSegmentGone(error)) throw error;
+      this.index.close();
+      snapshot = this.index.snapshot(TIERS);
+      all = search(snapshot);
+    }
+    const kept = all.filter((r) => (r.relevance ?? 0) >= request.minRelevance).slice(0, request.limit);
+    return { results: kept, warnings, belowFloor: all.length - kept.length };
+  }
+
+  /**
+   * Update an index that is behind the memory files (search/freshness.ts) —
+   * compared only when the watch saw a change since the last clean comparison.
+   * A warning when the home stayed locked.
+   */
+  private async ensureFresh(lockWaitMs: number): Promise<string | undefined> {
+    if (!this.changes.mayHaveChanged()) return undefined;
+    this.changes.markClean();
+    try {
+      const behind = await refreshIfStale(this.paths, this.config, TIERS, { ...(this.logger ? { logger: this.logger } : {}), lockWaitMs });
+      if (behind) this.changes.markDirty();
+      return behind;
+    } catch (error) {
+      this.changes.markDirty();
+      throw error;
+    }
+  }
+
+  /** Stop watching the memory files (a plugin being unloaded). */
+  close(): void {
+    this.changes.close();
+    this.index.close();
+  }
+
+  private async reloadConfigIfChanged(): Promise<void> {
+    const mtime = mtimeOf(this.paths.config);
+    if (mtime === this.configMtimeMs) return;
+    const { config } = await loadConfig({ file: this.paths.config, envFile: this.paths.env });
+    this.config = config;
+    this.configMtimeMs = mtime;
+  }
+}
+
+/** Synchronous: one stat per prompt, cheaper than a thread-pool turn on a busy gateway. */
+function mtimeOf(file: string): number {
+  return statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+}
+
+function isSegmentGone(error: unknown): boolean {
+  return error instanceof IndexUnavailable || (error as NodeJS.ErrnoException).code === 'ENOENT';
+}

@@ -1,0 +1,276 @@
+/**
+ * One scheduled tick (DESIGN §4.5): every job that is due, in order, under one
+ * lock per home. Also `observe` alone. Each step records its last run, success
+ * and error in state.json for `status`.
+ */
+import type { Config } from '../config/config-schema.js';
+import { describeError } from '../core/errors.js';
+import { stopRequested } from '../platform/stop-request.js';
+import type { HomePaths } from '../platform/home.js';
+import { withHomeLock } from '../platform/lock.js';
+import type { Logger } from '../platform/log.js';
+import { readState, writeState } from '../platform/state.js';
+import { fixedZoneOffsetMs, resolveTimeZone } from '../platform/time-zone.js';
+import type { Observer, TranscriptSource } from '../core/types.js';
+import type { ObserveJobOptions, ObserveJobResult, ObserveProgress } from '../observe/job.js';
+import { exists } from '../platform/home.js';
+
+export type TickStep = 'observe' | 'reflect' | 'active_memory' | 'index' | 'tier';
+
+export interface TickOptions {
+  paths: HomePaths;
+  config: Config;
+  env: NodeJS.ProcessEnv;
+  logger: Logger;
+  now?: () => Date;
+  /** Override the configured sources (demo, tests). */
+  sources?: TranscriptSource[];
+  observer?: Observer;
+  onProgress?: (p: ObserveProgress) => void;
+  /** Named points of the observe step's saves (test hook; lib/observe/job.ts). */
+  onObserveStep?: ObserveJobOptions['onStep'];
+  /** Wait this long for another job's lock (ms). */
+  lockWaitMs?: number;
+  /** LLM Observer: observe what waits for a batch now (observe --flush). */
+  flush?: boolean;
+  /**
+   * The configured time zone, resolved (runTick passes one that resolves once
+   * per tick through .ocm/time-zone.json); default: resolveTimeZone.
+   */
+  timeZone?: () => Promise<string>;
+  /** Steps to run; default: all that are due. */
+  steps?: TickStep[];
+}
+
+export interface TickResult {
+  observe?: ObserveJobResult;
+  activeMemory: Array<{ agent: string; path: string; tokens: number; included: number; dropped: number }>;
+  index?: unknown;
+  /** Reflections written this tick (lib/reflector/job.ts). */
+  reflect?: import('../reflector/job.js').ReflectJobResult;
+  /** The reflect step failed (recorded and alerted; the tick went on). */
+  reflectError?: { message: string; code: string; hint?: string; errorClass?: string };
+  /** Interrupted moves finished, the daily tier job, sync (lib/tiers/tier-step.ts). */
+  tier?: import('../tiers/tier-step.js').TierTickResult;
+  durationMs: number;
+}
+
+/** The tick's time zone: options.timeZone, or the configured zone resolved now. */
+async function tickZone(options: TickOptions): Promise<string> {
+  return options.timeZone ? options.timeZone() : resolveTimeZone(options.config.timezone);
+}
+
+/** A per-tick resolver: the cached zone, looked up once, only when a step needs local time. */
+function tickZoneResolver(options: TickOptions): () => Promise<string> {
+  let zone: Promise<string> | undefined;
+  return () => {
+    zone ??= (async () => {
+      if (options.config.timezone && fixedZoneOffsetMs(options.config.timezone) !== undefined) return resolveTimeZone(options.config.timezone);
+      const { resolveTimeZoneCached, zoneCacheFile } = await import('../platform/time-zone-cache.js');
+      return resolveTimeZoneCached(zoneCacheFile(options.paths.machine), options.config.timezone);
+    })();
+    return zone;
+  };
+}
+
+async function recordJob(paths: HomePaths, job: string, startedAt: Date, endedAt: Date, error?: unknown): Promise<void> {
+  const { state } = await readState(paths.state);
+  const rec = (state.jobs[job] ??= {});
+  rec.lastRun = startedAt.toISOString();
+  rec.lastDurationMs = endedAt.getTime() - startedAt.getTime();
+  if (error === undefined) rec.lastSuccess = endedAt.toISOString();
+  else {
+    const d = describeError(error);
+    const code = (error as { code?: unknown }).code;
+    rec.lastError = { at: endedAt.toISOString(), message: d.message, code: typeof code === 'string' ? code : d.code };
+  }
+  await writeState(paths.state, state);
+}
+
+/** Run the observe step alone (no lock: the caller holds it). */
+export async function observeStep(options: TickOptions): Promise<ObserveJobResult> {
+  const now = options.now ?? (() => new Date());
+  const [{ runObserveJob }, { createSources }, { createLazyObserver }] = await Promise.all([
+    import('../observe/job.js'),
+    import('../sources/registry.js'),
+    import('../observer/factory.js'),
+  ]);
+  const sources = options.sources ?? (await createSources({ config: options.config, env: options.env, logger: options.logger }));
+  const observer = options.observer ?? createLazyObserver(options.config, { env: options.env, homeRoot: options.paths.root, logger: options.logger });
+  const timeZone = await tickZone(options);
+  return runObserveJob({
+    paths: options.paths,
+    sources,
+    observer,
+    logger: options.logger,
+    timeZone,
+    now,
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.onObserveStep ? { onStep: options.onObserveStep } : {}),
+    batching: { batchTokens: options.config.observer.batch_tokens, idleMinutes: options.config.observer.idle_minutes, ...(options.flush ? { flushAll: true } : {}) },
+  });
+}
+
+/** Rebuild active memory for the given agents (and for main when its file is missing). */
+export async function activeMemoryStep(options: TickOptions, agents: string[]): Promise<TickResult['activeMemory']> {
+  const now = options.now ?? (() => new Date());
+  const out: TickResult['activeMemory'] = [];
+  const want = new Set(agents);
+  if (!(await exists(options.paths.activeMemory))) want.add('main');
+  if (want.size === 0) return out;
+  const { rebuildActiveMemory } = await import('../memory/active-memory-file.js');
+  for (const agent of [...want].sort()) {
+    const r = await rebuildActiveMemory({ paths: options.paths, config: options.config, agent, timeZone: await tickZone(options), now: now() });
+    options.logger.log('info', 'active_memory.rebuilt', { agent, tokens: r.tokens, included: r.included, dropped: r.dropped });
+    out.push({ agent, path: r.path, tokens: r.tokens, included: r.included, dropped: r.dropped });
+  }
+  return out;
+}
+
+/**
+ * The reflect step of a tick, for the given agents: reflects when due (see
+ * lib/reflector/job.ts). A failure is recorded and alerted there, and kept in
+ * the result (`run` exits 5 for an LLM error) without stopping the tick.
+ * Returns the agents that got a new reflection.
+ */
+async function reflectStep(options: TickOptions, result: TickResult, agents: string[], overBudget: string[]): Promise<string[]> {
+  const now = options.now ?? (() => new Date());
+  const t0 = now();
+  const { runReflectJob } = await import('../reflector/job.js');
+  try {
+    const r = await runReflectJob({ paths: options.paths, config: options.config, env: options.env, logger: options.logger, timeZone: await tickZone(options), now, agents, overBudget });
+    result.reflect = result.reflect ? { ...r, reflections: [...result.reflect.reflections, ...r.reflections], checked: [...result.reflect.checked, ...r.checked] } : r;
+    if (r.reflections.length > 0) await recordJob(options.paths, 'reflect', t0, now());
+    return [...new Set(r.reflections.map((x) => x.agent))];
+  } catch (error) {
+    await recordJob(options.paths, 'reflect', t0, now(), error);
+    const d = describeError(error);
+    const errorClass = (error as { errorClass?: string }).errorClass;
+    result.reflectError = { message: d.message, code: d.code, ...(d.hint ? { hint: d.hint } : {}), ...(errorClass ? { errorClass } : {}) };
+    options.logger.log('error', 'reflect.failed', { error: d.message, code: d.code, ...(errorClass ? { errorClass } : {}) });
+    return [];
+  }
+}
+
+/** Temp files of writers killed mid-write (their targets are intact). */
+async function removeLeftoverTempFiles(paths: HomePaths): Promise<void> {
+  const { readdir } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const { removeStaleTempFiles } = await import('../platform/atomic-file.js');
+  const dirs = [paths.root, paths.machine, paths.memory];
+  try {
+    for (const e of await readdir(paths.memory, { withFileTypes: true })) if (e.isDirectory()) dirs.push(join(paths.memory, e.name));
+  } catch {
+    /* no memory yet */
+  }
+  for (const dir of dirs) await removeStaleTempFiles(dir);
+}
+
+/** One tick under the home lock. */
+export async function runTick(tickOptions: TickOptions): Promise<TickResult> {
+  const options: TickOptions = { ...tickOptions, timeZone: tickOptions.timeZone ?? tickZoneResolver(tickOptions) };
+  const now = options.now ?? (() => new Date());
+  const started = now();
+  const wanted = new Set(options.steps ?? ['observe', 'reflect', 'active_memory', 'index', 'tier']);
+  // A step not yet begun when a signal asks the tick to stop (lib/platform/stop-request.ts) is left to the next tick.
+  const steps = { has: (step: TickStep) => wanted.has(step) && !stopRequested() };
+  return withHomeLock(
+    options.paths.lock,
+    async () => {
+      const result: TickResult = { activeMemory: [], durationMs: 0 };
+      await removeLeftoverTempFiles(options.paths);
+      if (steps.has('tier')) {
+        // A tier move a killed run left half done is finished first, so every step sees whole files.
+        const { recoverInterruptedMoves } = await import('../tiers/tier-step.js');
+        await recoverInterruptedMoves({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now });
+      }
+      // A forget a killed run left half done is completed before any step reads the memory (lib/memory/forget-journal.ts).
+      const { hasPendingForgets } = await import('../memory/forget-journal.js');
+      if (await hasPendingForgets(options.paths)) {
+        const { forgetOptionsFor, recoverForgets } = await import('../memory/forget.js');
+        try {
+          await recoverForgets(await forgetOptionsFor({ paths: options.paths, config: options.config, logger: options.logger, now, timeZone: options.timeZone! }));
+        } catch (error) {
+          // Never block observing; the next tick (or forget) tries again, the journal stays.
+          options.logger.log('error', 'forget.recover_failed', { error: describeError(error).message });
+        }
+      }
+      let changedAgents: string[] = [];
+      if (steps.has('observe')) {
+        const t0 = now();
+        try {
+          result.observe = await observeStep(options);
+          changedAgents = result.observe.changedAgents;
+          if (result.observe.failures.some((f) => f.code === 'LLM_ERROR')) {
+            const { alertLlmFailures } = await import('./alerts.js');
+            await alertLlmFailures({ config: options.config, paths: options.paths, env: options.env, logger: options.logger, now }, 'observer', result.observe.failures);
+          }
+          const failure = result.observe.failures[0];
+          await recordJob(options.paths, 'observe', t0, now(), failure ? Object.assign(new Error(failure.message), { code: failure.code }) : undefined);
+        } catch (error) {
+          await recordJob(options.paths, 'observe', t0, now(), error);
+          throw error;
+        }
+      }
+      // Reflect when new observations pushed an agent over reflector.threshold_tokens.
+      if (steps.has('reflect') && changedAgents.length > 0) await reflectStep(options, result, changedAgents, []);
+      if (steps.has('active_memory')) {
+        const t0 = now();
+        try {
+          result.activeMemory = await activeMemoryStep(options, changedAgents);
+          // …or when active memory could not hold everything: reflect, then rebuild.
+          const over = result.activeMemory.filter((a) => a.dropped > 0).map((a) => a.agent);
+          if (steps.has('reflect') && over.length > 0 && !result.reflectError) {
+            const written = await reflectStep(options, result, over, over);
+            if (written.length > 0) {
+              const rebuilt = await activeMemoryStep(options, written);
+              result.activeMemory = [...result.activeMemory.filter((a) => !written.includes(a.agent)), ...rebuilt];
+            }
+          }
+          if (result.activeMemory.length > 0) await recordJob(options.paths, 'active_memory', t0, now());
+        } catch (error) {
+          await recordJob(options.paths, 'active_memory', t0, now(), error);
+          throw error;
+        }
+      }
+      if (steps.has('index')) {
+        const t0 = now();
+        try {
+          // Nothing changed since a complete update: skip without loading the indexer.
+          const { memoryFingerprint } = await import('../search/fingerprint.js');
+          // What the index depends on besides the files: the embedding space.
+          const { api_key: _key, ...embeddingSpace } = options.config.embeddings;
+          const salt = JSON.stringify(embeddingSpace);
+          const before = await memoryFingerprint(options.paths, options.config.tiers.vault_path);
+          const { state } = await readState(options.paths.state);
+          const last = state.extra.indexFingerprint as { hash: string; at: number; salt: string } | undefined;
+          const settled = last !== undefined && last.at - before.newestMtimeMs > 2000;
+          if (!(last?.hash === before.hash && last.salt === salt && settled)) {
+            const { updateIndex } = await import('../search/indexer.js');
+            const updated = await updateIndex(options.paths, options.config, { logger: options.logger, now });
+            result.index = updated;
+            const after = await memoryFingerprint(options.paths, options.config.tiers.vault_path);
+            const fresh = await readState(options.paths.state);
+            // Only a complete update (no warnings: every file read, every vector computed) may be skipped next time.
+            if (updated.warnings.length === 0) fresh.state.extra.indexFingerprint = { hash: after.hash, at: now().getTime(), salt };
+            else delete fresh.state.extra.indexFingerprint;
+            await writeState(options.paths.state, fresh.state);
+          }
+          await recordJob(options.paths, 'index', t0, now());
+        } catch (error) {
+          await recordJob(options.paths, 'index', t0, now(), error);
+          throw error;
+        }
+      }
+      if (steps.has('tier')) {
+        // Finishes interrupted moves every tick; the tier job once a day; then sync if due. Records its own runs.
+        const { tierTickStep } = await import('../tiers/tier-step.js');
+        result.tier = await tierTickStep({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now, timeZone: options.timeZone! });
+      }
+      result.durationMs = now().getTime() - started.getTime();
+      await recordJob(options.paths, 'run', started, now());
+      return result;
+    },
+    { waitMs: options.lockWaitMs ?? 30000 },
+  );
+}

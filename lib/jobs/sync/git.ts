@@ -1,0 +1,168 @@
+/**
+ * Git sync of the memory home (issue: multi-device and backup with existing
+ * tools): commit the Markdown (never `.env`, never `.ocm/` — index, vectors,
+ * rollback copies), `pull --rebase` when a remote is set, recount the
+ * frontmatter of day files Git merged by union, push.
+ *
+ * The home becomes a repository on first use, with a `.gitattributes` (day
+ * files merge by union) and a `.gitignore` from templates/. A failed pull
+ * aborts its rebase, so the working tree is left exactly as it was.
+ */
+import { execa } from 'execa';
+import { readFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../platform/atomic-file.js';
+import { OcmError } from '../../core/errors.js';
+import { exists } from '../../platform/home.js';
+import { packagePath } from '../../platform/package-root.js';
+import { repairUnionMerged } from './union-repair.js';
+
+export interface GitSyncOptions {
+  /** The memory home (the repository's work tree). */
+  root: string;
+  /** A remote URL or the name of a remote of the repository; '' = the repository's `origin`, if any. */
+  remote: string;
+  branch: string;
+  now: () => Date;
+  timeoutMs?: number;
+}
+
+export interface GitSyncResult {
+  initialised: boolean;
+  /** Files in the local commit (0: nothing to commit). */
+  committed: number;
+  commit?: string;
+  remote?: string;
+  pulled: boolean;
+  pushed: boolean;
+  /** Day files whose frontmatter was recounted after a union merge. */
+  repaired: string[];
+}
+
+const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_MERGE_AUTOEDIT: 'no', LC_ALL: 'C' };
+
+class Git {
+  constructor(
+    private readonly cwd: string,
+    private readonly timeoutMs: number,
+    private identity: string[] = [],
+  ) {}
+
+  async run(args: string[], options: { allowFail?: boolean } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+    let result;
+    // Files git writes (checkout, rebase, pull) get 0600 like every memory file: the child inherits the umask.
+    const umask = process.umask(0o077);
+    let child;
+    try {
+      child = execa('git', [...this.identity, ...args], { cwd: this.cwd, env: GIT_ENV, reject: false, timeout: this.timeoutMs, stdin: 'ignore' });
+    } finally {
+      process.umask(umask);
+    }
+    try {
+      result = await child;
+    } catch (error) {
+      throw new OcmError('IO_ERROR', `Could not run git: ${(error as Error).message}`, { hint: 'Install Git (https://git-scm.com) or turn off sync.git.enabled.' });
+    }
+    if ((result as { failed?: boolean; exitCode?: number }).exitCode === undefined && (result as { code?: string }).code === 'ENOENT') {
+      throw new OcmError('IO_ERROR', 'git is not installed (or not on PATH).', { hint: 'Install Git, or turn off sync.git.enabled.' });
+    }
+    const out = { code: result.exitCode ?? -1, stdout: String(result.stdout ?? '').trim(), stderr: String(result.stderr ?? '').trim() };
+    if (out.code !== 0 && !options.allowFail) {
+      const msg = (out.stderr || out.stdout).split('\n').slice(-3).join(' ').trim();
+      throw new OcmError('IO_ERROR', `git ${args[0]} failed: ${msg || `exit ${out.code}`}`, { hint: 'Nothing local was changed or lost; the sync is retried on the next ticks (see `ocm-run status`).', details: { args } });
+    }
+    return out;
+  }
+
+  setIdentity(args: string[]): void {
+    this.identity = args;
+  }
+}
+
+async function ensureFile(path: string, template: string): Promise<void> {
+  if (await exists(path)) return;
+  await writeFileAtomic(path, await readFile(packagePath('templates', template), 'utf8'), { mode: 0o644 });
+}
+
+async function resolveRemote(git: Git, configured: string): Promise<string | undefined> {
+  const names = (await git.run(['remote'])).stdout.split('\n').filter(Boolean);
+  if (!configured) return names.includes('origin') ? 'origin' : undefined;
+  if (names.includes(configured)) return configured;
+  if (names.includes('origin')) {
+    const url = (await git.run(['remote', 'get-url', 'origin'])).stdout;
+    if (url !== configured) await git.run(['remote', 'set-url', 'origin', configured]);
+  } else {
+    await git.run(['remote', 'add', 'origin', configured]);
+  }
+  return 'origin';
+}
+
+export async function gitSync(options: GitSyncOptions): Promise<GitSyncResult> {
+  const git = new Git(options.root, options.timeoutMs ?? 120_000);
+  const result: GitSyncResult = { initialised: false, committed: 0, pulled: false, pushed: false, repaired: [] };
+  if (!(await exists(join(options.root, '.git')))) {
+    await git.run(['init', '-q', '-b', options.branch]);
+    result.initialised = true;
+  }
+  await ensureFile(join(options.root, '.gitattributes'), 'sync-gitattributes');
+  await ensureFile(join(options.root, '.gitignore'), 'sync-gitignore');
+  const email = await git.run(['config', 'user.email'], { allowFail: true });
+  if (email.code !== 0 || !email.stdout) git.setIdentity(['-c', 'user.name=OC-Memory', '-c', `user.email=oc-memory@${hostname() || 'localhost'}`]);
+
+  const MARKDOWN = ':(glob)**/*.md';
+  const commitAll = async (message: string, paths: string[] = [MARKDOWN, '.gitattributes', '.gitignore']) => {
+    // A pathspec that matches nothing is an error for git add: leave the Markdown one out when there is none yet.
+    const anyMarkdown = (await git.run(['ls-files', '-co', '--exclude-standard', '--', MARKDOWN])).stdout.length > 0;
+    await git.run(['add', '-A', '--', ...paths.filter((p) => p !== MARKDOWN || anyMarkdown)]);
+    const staged = (await git.run(['diff', '--cached', '--name-only'])).stdout.split('\n').filter(Boolean);
+    if (staged.length === 0) return 0;
+    await git.run(['commit', '-q', '--no-verify', '-m', message]);
+    return staged.length;
+  };
+  const stamp = `${hostname() || 'device'} ${options.now().toISOString()}`;
+  result.committed = await commitAll(`ocm sync: ${stamp}`);
+  if (result.committed > 0) result.commit = (await git.run(['rev-parse', '--short', 'HEAD'])).stdout;
+
+  const remote = await resolveRemote(git, options.remote.trim());
+  if (!remote) return result;
+  result.remote = remote;
+  const heads = await git.run(['ls-remote', '--heads', remote, options.branch]);
+  const hasHead = (await git.run(['rev-parse', '--verify', '-q', 'HEAD'], { allowFail: true })).code === 0;
+  if (heads.stdout.trim()) {
+    const before = hasHead ? (await git.run(['rev-parse', 'HEAD'])).stdout : undefined;
+    const pull = await git.run(['pull', '-q', '--rebase', '--no-autostash', remote, options.branch], { allowFail: true });
+    if (pull.code !== 0) {
+      if ((await exists(join(options.root, '.git', 'rebase-merge'))) || (await exists(join(options.root, '.git', 'rebase-apply')))) {
+        await git.run(['rebase', '--abort'], { allowFail: true });
+      }
+      const msg = (pull.stderr || pull.stdout).split('\n').slice(-3).join(' ');
+      throw new OcmError('IO_ERROR', `git pull --rebase from ${remote} failed: ${msg}`, {
+        hint: 'Your local files are unchanged (the rebase was aborted); the sync is retried on the next ticks. If it keeps failing, resolve it by hand with git in the memory home.',
+      });
+    }
+    result.pulled = true;
+    const changed = before
+      ? (await git.run(['diff', '--name-only', before, 'HEAD'])).stdout.split('\n').filter(Boolean)
+      : (await git.run(['ls-files'])).stdout.split('\n').filter(Boolean);
+    for (const rel of changed) {
+      if (!/^(memory|archive)\/.*\d{4}-\d{2}-\d{2}\.md$/.test(rel)) continue;
+      const path = join(options.root, rel);
+      let text: string;
+      try {
+        text = await readFile(path, 'utf8');
+      } catch {
+        continue;
+      }
+      const repaired = repairUnionMerged(text);
+      if (repaired !== undefined && repaired !== text) {
+        await writeFileAtomic(path, repaired, { mode: 0o600 });
+        result.repaired.push(rel);
+      }
+    }
+    if (result.repaired.length > 0) await commitAll(`ocm sync: recount merged day files (${stamp})`, result.repaired);
+  }
+  await git.run(['push', '-q', remote, `HEAD:refs/heads/${options.branch}`]);
+  result.pushed = true;
+  return result;
+}

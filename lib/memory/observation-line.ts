@@ -1,0 +1,176 @@
+/**
+ * One observation as one Markdown list line (DESIGN §3):
+ *
+ *   - 🔴 09:15 [preference] User prefers TypeScript. #typescript ^o-7f3a9c21e0
+ *   - ✅ 🟡 11:20 [task] Ship the auth fix. ^o-c93e0f55aa
+ *
+ * Pure parse/format; no I/O.
+ */
+import * as crypto from 'node:crypto';
+import { oneLine } from '../core/whitespace.js';
+import type { Observation, Priority } from '../core/types.js';
+
+export const PRIORITY_EMOJI: Record<Priority, string> = { high: '🔴', medium: '🟡', low: '🟢' };
+export const DONE_EMOJI = '✅';
+const EMOJI_PRIORITY = new Map<string, Priority>([
+  ['🔴', 'high'],
+  ['🟡', 'medium'],
+  ['🟢', 'low'],
+  ['🟠', 'medium'],
+  ['⚪', 'low'],
+]);
+
+/** Obsidian-style tag: letters/digits/_/-//, at least one non-digit. */
+export const TAG_PATTERN = /#((?=[\p{L}\p{N}_/-]*[\p{L}_])[\p{L}\p{N}_/-]+)/gu;
+const TAG_SCAN = new RegExp(TAG_PATTERN.source, TAG_PATTERN.flags);
+const TRAILING_TAGS = /((?:\s+#(?=[\p{L}\p{N}_/-]*[\p{L}_])[\p{L}\p{N}_/-]+)+)\s*$/u;
+const BLOCK_ID = /\s+\^([A-Za-z0-9-]+)\s*$/;
+const MARKERS = /^(?:(?:✅|🔴|🟡|🟢|🟠|⚪)\uFE0F?\s*)+/u;
+const TIME = /^(\d{1,2}:\d{2})(?::\d{2})?\s+/;
+const CATEGORY = /^\[([\p{L}\p{N}_ -]{1,40})\]\s*/u;
+
+export interface ParsedLine {
+  priority: Priority;
+  done: boolean;
+  time: string;
+  category: string;
+  text: string;
+  tags: string[];
+  id: string | undefined;
+}
+
+/**
+ * Parse the first line of a list item (without the "- " bullet). Returns
+ * undefined when the line is not an observation (no priority/done marker).
+ */
+export function parseObservationContent(content: string): ParsedLine | undefined {
+  let rest = content.trim();
+  const markers = MARKERS.exec(rest);
+  if (!markers) return undefined;
+  let priority: Priority | undefined;
+  let done = false;
+  for (const ch of markers[0].replace(/\uFE0F|\s/g, '')) {
+    if (ch === DONE_EMOJI) done = true;
+    const p = EMOJI_PRIORITY.get(ch);
+    if (p && !priority) priority = p;
+  }
+  rest = rest.slice(markers[0].length);
+  let time = '';
+  const t = TIME.exec(rest);
+  if (t) {
+    time = t[1]!.padStart(5, '0');
+    rest = rest.slice(t[0].length);
+  }
+  let category = '';
+  const c = CATEGORY.exec(rest);
+  if (c) {
+    category = c[1]!.trim().toLowerCase();
+    rest = rest.slice(c[0].length);
+  }
+  let id: string | undefined;
+  const b = BLOCK_ID.exec(rest);
+  if (b) {
+    id = b[1];
+    rest = rest.slice(0, b.index);
+  }
+  const tags: string[] = [];
+  const trailing = TRAILING_TAGS.exec(rest);
+  if (trailing) {
+    rest = rest.slice(0, trailing.index);
+  }
+  const tagged = trailing ? rest + trailing[1] : rest;
+  if (tagged.includes('#')) {
+    // exec on a private copy of the pattern: cheaper per line than matchAll's iterator.
+    TAG_SCAN.lastIndex = 0;
+    for (let m = TAG_SCAN.exec(tagged); m; m = TAG_SCAN.exec(tagged)) {
+      const tag = m[1]!;
+      if (!tags.includes(tag)) tags.push(tag);
+    }
+  }
+  return {
+    priority: priority ?? (done ? 'medium' : 'medium'),
+    done,
+    time,
+    category: category || 'fact',
+    text: rest.trim(),
+    tags,
+    id,
+  };
+}
+
+/**
+ * Collapse whitespace so an observation stays one line: whitespace.ts's character loop, which returns a tidy
+ * text as it is (most are) without running a regular expression over every observation's text.
+ */
+export { oneLine };
+
+/** Format the list line for an observation (with the "- " bullet, no newline). */
+export function formatObservationLine(obs: Pick<Observation, 'priority' | 'done' | 'time' | 'category' | 'text' | 'tags' | 'id'>): string {
+  const text = oneLine(obs.text);
+  let line = obs.done ? `- ${DONE_EMOJI} ${PRIORITY_EMOJI[obs.priority]}` : `- ${PRIORITY_EMOJI[obs.priority]}`;
+  if (obs.time) line += ` ${obs.time}`;
+  line += ` [${obs.category}] ${text}`;
+  if (obs.tags.length > 0) {
+    // Tags the text already carries inline are not repeated at the end (a text without '#' carries none).
+    const inline = text.includes('#') ? new Set(Array.from(text.matchAll(TAG_PATTERN), (m) => m[1])) : undefined;
+    for (const t of obs.tags) if (!inline?.has(t)) line += ` #${t}`;
+  }
+  return `${line} ^${obs.id}`;
+}
+
+/** Sentence-ending punctuation that does not change an observation's identity (…, 。 and . ! ?). */
+function isEndPunctuation(code: number): boolean {
+  return code === 0x2e || code === 0x21 || code === 0x3f || code === 0x3002 || code === 0x2026;
+}
+
+/** Normalise text for identity: case, spacing and trailing punctuation do not matter. */
+export function normaliseForId(text: string): string {
+  return normaliseLineForId(oneLine(text));
+}
+
+/** normaliseForId() of a text that oneLine() leaves as it is. */
+function normaliseLineForId(line: string): string {
+  const lower = line.toLowerCase();
+  // Same as .replace(/[.!?。…]+$/u, ''), without running a regex over the whole text.
+  let end = lower.length;
+  while (end > 0 && isEndPunctuation(lower.charCodeAt(end - 1))) end--;
+  return end === lower.length ? lower : lower.slice(0, end);
+}
+
+/** SHA-256 as hex: one-shot crypto.hash (Node ≥ 20.12, ~3x faster per id) or a Hash object before that. */
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === 'function'
+    ? (text) => crypto.hash('sha256', text, 'hex')
+    : (text) => crypto.createHash('sha256').update(text).digest('hex');
+
+/**
+ * A stable observation id: the same fact from the same session on the same day
+ * always gets the same id, so re-running a job after a crash cannot duplicate
+ * it; the same words on another day are another observation.
+ */
+export function observationId(parts: ObservationIdParts): string {
+  return idOf(parts, normaliseForId(parts.text));
+}
+
+/**
+ * observationId() of a text that is one line already, as oneLine() gives it (no white space but
+ * single spaces between words): the same id, without scanning the text for white space again.
+ * The heuristic Observer's texts all come out of oneLine().
+ */
+export function observationIdOfLine(parts: ObservationIdParts): string {
+  return idOf(parts, normaliseLineForId(parts.text));
+}
+
+interface ObservationIdParts {
+  agent: string;
+  session: string;
+  date?: string;
+  category: string;
+  text: string;
+  salt?: string;
+}
+
+function idOf(parts: ObservationIdParts, normalised: string): string {
+  const key = `${parts.agent}\u0000${parts.session}\u0000${parts.date ?? ''}\u0000${parts.category}\u0000${normalised}\u0000${parts.salt ?? ''}`;
+  return `o-${sha256Hex(key).slice(0, 10)}`;
+}
