@@ -92,14 +92,16 @@ if (mode === 'baseline') {
   const { runObserveJob } = await shipped('lib/observe/job.js');
   const { homePaths, ensureHome } = await shipped('lib/platform/home.js');
   const { createOpenClawFileSource } = await shipped('lib/sources/openclaw-files.js');
-  const { createThreadedHeuristicObserver } = await shipped('lib/observer/heuristic-thread.js');
+  const { createLazyObserver } = await shipped('lib/observer/factory.js');
+  const { validateConfig } = await shipped('lib/config/config.js');
   const { createMemoryLogger } = await shipped('lib/platform/log.js');
   const paths = homePaths(home);
   await ensureHome(paths, async () => 'timezone: UTC\n');
   const logger = createMemoryLogger();
   const source = createOpenClawFileSource({ stateDirs: [input], masking: { emails: false, extraPatterns: [] }, logger });
-  // The heuristic Observer as `observe` creates it (lib/observer/factory.ts): on a worker thread for large batches.
-  const observer = createThreadedHeuristicObserver();
+  // The heuristic Observer as `observe` and `run` create it (lib/observer/factory.ts): created on first
+  // use, prepared by the job before a backlog's first chunk, on a worker thread for large batches.
+  const lazy = createLazyObserver(validateConfig({ observer: { provider: 'heuristic' } }));
   // The real source and Observer, with their calls timed.
   let readerMs = 0;
   let inlineMs = 0;
@@ -116,15 +118,18 @@ if (mode === 'baseline') {
       }
     },
   };
+  /** The threaded Observer the lazy one created. */
+  const threadedObserver = async () => /** @type {{ threadedBatches: number, workerMs: number, close(): Promise<void> }} */ (/** @type {unknown} */ (await lazy.created()));
   const timedObserver = {
-    ...observer,
-    /** @type {typeof observer.observe} */
+    ...lazy,
+    /** @type {typeof lazy.observe} */
     observe: async (batch) => {
       const t = performance.now();
+      const observer = await threadedObserver();
       const threaded = observer.threadedBatches;
       batches++;
       try {
-        return await observer.observe(batch);
+        return await lazy.observe(batch);
       } finally {
         // (A batch that went to the worker is timed there.)
         if (observer.threadedBatches === threaded) inlineMs += performance.now() - t;
@@ -139,6 +144,7 @@ if (mode === 'baseline') {
   const s = (performance.now() - t1) / 1000;
   const jobCpu = cpuS(process.cpuUsage(c1));
   const threads = threadSplit(threadsBefore, await threadCpuMs(tick));
+  const observer = await threadedObserver();
   await observer.close();
   console.log(
     JSON.stringify({

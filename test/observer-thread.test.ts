@@ -14,7 +14,9 @@ import { homePaths, type HomePaths } from '../lib/platform/home.js';
 import { createMemoryLogger } from '../lib/platform/log.js';
 import { BACKLOG_BYTES, runObserveJob } from '../lib/observe/job.js';
 import { createHeuristicObserver, observeWithRules } from '../lib/observer/heuristic.js';
-import { createThreadedHeuristicObserver } from '../lib/observer/heuristic-thread.js';
+import { createThreadedHeuristicObserver, type ThreadedObserver } from '../lib/observer/heuristic-thread.js';
+import { validateConfig } from '../lib/config/config.js';
+import { createLazyObserver } from '../lib/observer/factory.js';
 import { createOpenClawFileSource } from '../lib/sources/openclaw-files.js';
 import type { Message, Observer, ObserverBatch } from '../lib/core/types.js';
 import { runCli, tempDir } from './helpers/cli.js';
@@ -101,6 +103,21 @@ test('prepare() starts the worker before any batch: then even a small batch is o
   oneCpu.prepare();
   await oneCpu.observe(batchOf(7));
   assert.equal(oneCpu.threadedBatches, 0, 'no worker when the machine has too few CPUs');
+});
+
+test('the Observer jobs use (createLazyObserver) forwards prepare(): the worker it starts observes even a small batch, with the same result', async () => {
+  const lazy = createLazyObserver(validateConfig({ observer: { provider: 'heuristic' } }));
+  assert.equal(typeof lazy.prepare, 'function', 'the lazy Observer has prepare()');
+  lazy.prepare!();
+  const threaded = (await lazy.created()) as ThreadedObserver;
+  try {
+    const batch = batchOf(7);
+    assert.deepEqual(await lazy.observe(batch), observeWithRules(batch));
+    // A batch of 7 messages stays inline unless the worker was started by prepare().
+    assert.equal(threaded.threadedBatches, 1, 'the batch went to the worker prepare() started');
+  } finally {
+    await threaded.close();
+  }
 });
 
 test('a prepared worker that never gets a batch does not keep the process alive', async () => {

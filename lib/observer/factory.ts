@@ -49,27 +49,41 @@ export async function createObserver(config: Config, deps: ObserverDeps = {}): P
   return createLlmObserver({ client, prompt: prompt.text, logger });
 }
 
+/** An Observer created on first use (createLazyObserver). */
+export interface LazyObserver extends Observer {
+  /** The Observer itself, created now if no call has created it yet. */
+  created(): Promise<Observer>;
+}
+
 /**
  * The same Observer, created on first use: a tick with nothing new never
  * loads the rules or the LLM SDK. Creation errors surface from observe().
+ * Every optional method of the Observer is forwarded: `prepare()` starts the
+ * heuristic Observer's worker thread before a backlog's first chunk is read.
  */
-export function createLazyObserver(config: Config, deps: ObserverDeps = {}): Observer {
+export function createLazyObserver(config: Config, deps: ObserverDeps = {}): LazyObserver {
   let loading: Promise<Observer> | undefined;
-  return {
+  const created = (): Promise<Observer> => (loading ??= createObserver(config, deps));
+  const lazy: LazyObserver = {
     kind: observerKind(config),
     label: observerLabel(config),
+    created,
     async observe(batch) {
-      loading ??= createObserver(config, deps);
-      return (await loading).observe(batch);
+      return (await created()).observe(batch);
     },
-    ...(observerKind(config) === 'llm'
-      ? {
-          async observeMany(batches: ObserverBatch[]) {
-            loading ??= createObserver(config, deps);
-            const observer = await loading;
-            return observer.observeMany ? observer.observeMany(batches) : Promise.all(batches.map((b) => observer.observe(b)));
-          },
-        }
-      : {}),
+    prepare() {
+      // Only a hint: a creation error is observe()'s to report.
+      created().then(
+        (observer) => observer.prepare?.(),
+        () => undefined,
+      );
+    },
   };
+  if (observerKind(config) === 'llm') {
+    lazy.observeMany = async (batches: ObserverBatch[]) => {
+      const observer = await created();
+      return observer.observeMany ? observer.observeMany(batches) : Promise.all(batches.map((b) => observer.observe(b)));
+    };
+  }
+  return lazy;
 }
