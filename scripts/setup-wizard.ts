@@ -254,14 +254,14 @@ async function stepSync(a: SetupAnswers): Promise<void> {
 }
 
 export type WizardOutcome =
-  | { kind: 'done'; state: WizardState; installSchedule: boolean; integrateOpenClaw: boolean; integrateClaudeCode: boolean; integrateCodex: boolean }
+  | { kind: 'done'; state: WizardState; installSchedule: boolean; integrateOpenClaw: boolean; integrateClaudeCode: boolean; integrateCodex: boolean; integratePi: boolean }
   | { kind: 'cancelled' }
   | { kind: 'quit' };
 
 /** Run the steps not done yet; progress is saved after each one. */
 export async function runWizard(
   ctx: CommandContext,
-  options: { progress: SetupProgress; progressFile: string; defaults: SetupAnswers; openClawFound: boolean; claudeCodeFound?: boolean; codexFound?: boolean; findSources: () => Promise<FoundSources> },
+  options: { progress: SetupProgress; progressFile: string; defaults: SetupAnswers; openClawFound: boolean; claudeCodeFound?: boolean; codexFound?: boolean; piFound?: boolean; findSources: () => Promise<FoundSources> },
 ): Promise<WizardOutcome> {
   const { progress } = options;
   let found: Promise<FoundSources> | undefined;
@@ -321,10 +321,11 @@ export async function runWizard(
     await save('review');
     const installSchedule = await confirmWith('Install the schedule now (runs `ocm-run run` every few minutes)?', true);
     const integrateOpenClaw = options.openClawFound ? await confirmWith('Set up the OpenClaw integration (memory folders in openclaw.json + the plugin)?', true) : false;
-    // Opt-in: the memory for Claude Code edits Claude Code's own settings.
+    // Opt-in, asked only where the agent is installed: each edits the agent's own settings.
     const integrateClaudeCode = options.claudeCodeFound ? await confirmWith('Give Claude Code the memory too (MCP server + hooks in ~/.claude, reversible with `ocm-run integrate claude-code --uninstall`)?', false) : false;
     const integrateCodex = options.codexFound ? await confirmWith('Give Codex the memory too (MCP server + trusted hooks in ~/.codex, reversible with `ocm-run integrate codex --uninstall`)?', false) : false;
-    return { kind: 'done', state, installSchedule, integrateOpenClaw, integrateClaudeCode, integrateCodex };
+    const integratePi = options.piFound ? await confirmWith('Give pi the memory too (the oc-memory extension in ~/.pi/agent/extensions, reversible with `ocm-run integrate pi --uninstall`)?', false) : false;
+    return { kind: 'done', state, installSchedule, integrateOpenClaw, integrateClaudeCode, integrateCodex, integratePi };
   } catch (error) {
     if (error instanceof Cancelled) {
       p.cancel(`Setup paused after ${progress.done.length} of 6 steps. Run \`ocm-run setup\` again to continue where you stopped.`);

@@ -270,3 +270,41 @@ test('wizard --reconfigure: the sources question starts from the sources now obs
   }
   assert.match(await readFile(join(home, 'config.yaml'), 'utf8'), /claude_code:\n\s+enabled: true/, 'nothing changed by a cancelled run');
 });
+
+test('wizard --reconfigure with pi installed: the opt-in pi step is asked ("No" by default) and "Yes" writes the extension, as integrate pi does', async (t) => {
+  if (skip) return t.skip(skip);
+  await mkdir(join(dir, '.pi', 'agent'), { recursive: true });
+  const s = await TmuxSession.start('ocm-wizard-e', `${process.execPath} ${CLI} setup --reconfigure --home ${home}`, env);
+  try {
+    // Every step as it is (Enter), up to the opt-in steps after the review.
+    for (const step of [/Memory home/, /token budget/, /Poll interval/, /Also observe these agents' transcripts\?/, /stays hot/, /proposed for the cold tier/, /hot → warm automatically/, /approval before moving warm → cold/, /● OpenAI/, /Observer model/, /Reflector model/, /API endpoint/, /Enter keeps the saved one/]) {
+      await s.waitFor(step);
+      await s.keys('Enter');
+    }
+    await s.waitFor(/The key works\./);
+    for (const step of [/Obsidian vault for the cold tier/, /Sync the memory elsewhere/, /Git remote URL/, /Branch/, /Write this configuration\?/]) {
+      await s.waitFor(step);
+      await s.keys('Enter');
+    }
+    for (const question of [/Install the schedule now/, /Set up the OpenClaw integration/]) {
+      await s.waitFor(question);
+      await s.keys('Right', 'Enter');
+    }
+    for (const question of [/Give Claude Code the memory too/, /Give Codex the memory too/]) {
+      await s.waitFor(question);
+      await s.keys('Enter');
+    }
+    const asked = await s.waitFor(/Give pi the memory too[^\n]*\n(?:[^\n]*\n)?[^\n]*● No/);
+    assert.match(asked, /○ Yes \/ ● No/, '"No" by default');
+    await s.keys('Left', 'Enter');
+    const done = await s.waitFor(/EXIT=\d+/, { timeoutMs: 60_000 });
+    assert.match(done, /EXIT=0/);
+    assert.match(done, /pi integration for /);
+  } finally {
+    await s.kill();
+  }
+  const extension = join(dir, '.pi', 'agent', 'extensions', 'oc-memory');
+  assert.deepEqual((await readdir(extension)).sort(), ['index.ts', 'oc-memory.json']);
+  assert.equal((JSON.parse(await readFile(join(extension, 'oc-memory.json'), 'utf8')) as { home: string }).home, home);
+  assert.match(await readFile(join(home, 'config.yaml'), 'utf8'), /\bpi:\n\s+enabled: true/);
+});

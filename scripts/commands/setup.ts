@@ -4,8 +4,8 @@ import { EXIT, OcmError } from '../../lib/core/errors.js';
 
 type Answers = import('../../lib/setup/answers.js').SetupAnswers;
 
-/** After the config is written: schedule, OpenClaw integration, next steps. Shared by both paths. */
-async function finish(ctx: CommandContext, answers: Answers, apiKey: string | undefined, installSchedule: boolean, integrateOpenClaw: boolean, say: (text: string) => void, agents: { claudeCode?: boolean; codex?: boolean } = {}): Promise<number> {
+/** After the config is written: schedule, the OpenClaw integration, the opt-in agent integrations, next steps. Shared by both paths. */
+async function finish(ctx: CommandContext, answers: Answers, apiKey: string | undefined, installSchedule: boolean, integrateOpenClaw: boolean, say: (text: string) => void, agents: { claudeCode?: boolean; codex?: boolean; pi?: boolean } = {}): Promise<number> {
   const { applySetup } = await import('../../lib/setup/apply.js');
   const applied = await applySetup({ answers, ...(apiKey ? { apiKey } : {}), configTemplate, env: ctx.env });
   say(`Wrote ${applied.configFile}${applied.keySaved ? ` and ${applied.paths.env} (${applied.keySaved}, mode 0600)` : ''}.`);
@@ -44,27 +44,18 @@ async function finish(ctx: CommandContext, answers: Answers, apiKey: string | un
       code = EXIT.error;
     }
   }
-  if (agents.claudeCode) {
+  // The opt-in agent integrations, each through the same setup as `ocm-run integrate <agent>`.
+  const chosen: Array<{ name: string; setUp: () => Promise<{ lines: string[] }> }> = [];
+  if (agents.claudeCode) chosen.push({ name: 'Claude Code', setUp: async () => (await import('./integrate-claude-code.js')).setUpClaudeCode({ paths: applied.paths, configFile: applied.configFile, env: ctx.env, perProject: false }) });
+  if (agents.codex) chosen.push({ name: 'Codex', setUp: async () => (await import('./integrate-codex.js')).setUpCodex({ paths: applied.paths, configFile: applied.configFile, env: ctx.env }) });
+  if (agents.pi) chosen.push({ name: 'pi', setUp: async () => (await import('./integrate-pi.js')).setUpPi({ paths: applied.paths, configFile: applied.configFile, env: ctx.env }) });
+  for (const agent of chosen) {
     try {
-      const { setUpClaudeCode } = await import('./integrate-claude-code.js');
-      const r = await setUpClaudeCode({ paths: applied.paths, configFile: applied.configFile, env: ctx.env, perProject: false });
-      for (const line of r.lines) say(line);
+      for (const line of (await agent.setUp()).lines) say(line);
     } catch (error) {
       const { describeError } = await import('../../lib/core/errors.js');
       const d = describeError(error);
-      say(`The Claude Code integration was not set up: ${d.message}${d.hint ? ` (${d.hint})` : ''}`);
-      code = EXIT.error;
-    }
-  }
-  if (agents.codex) {
-    try {
-      const { setUpCodex } = await import('./integrate-codex.js');
-      const r = await setUpCodex({ paths: applied.paths, configFile: applied.configFile, env: ctx.env });
-      for (const line of r.lines) say(line);
-    } catch (error) {
-      const { describeError } = await import('../../lib/core/errors.js');
-      const d = describeError(error);
-      say(`The Codex integration was not set up: ${d.message}${d.hint ? ` (${d.hint})` : ''}`);
+      say(`The ${agent.name} integration was not set up: ${d.message}${d.hint ? ` (${d.hint})` : ''}`);
       code = EXIT.error;
     }
   }
@@ -113,6 +104,7 @@ export const command: CommandSpec = {
     ['--integrate-openclaw', 'Also set up the OpenClaw integration (with --yes)'],
     ['--integrate-claude-code', 'Also give Claude Code the memory: MCP server and hooks (with --yes)'],
     ['--integrate-codex', 'Also give Codex the memory: MCP server and trusted hooks (with --yes)'],
+    ['--integrate-pi', 'Also give pi the memory: the oc-memory extension (with --yes)'],
   ],
   examples: [
     'ocm-run setup',
@@ -157,7 +149,7 @@ export const command: CommandSpec = {
           throw new OcmError('LLM_ERROR', `The ${provider} check failed: ${r.message}. Nothing was written.`, { hint: 'Fix the key, model or endpoint and run setup again, or pass --skip-key-check to save it anyway.' });
         }
       }
-      const code = await finish(ctx, defaults, key, Boolean(options.installSchedule), Boolean(options.integrateOpenclaw), (t) => ctx.out(t), { claudeCode: Boolean(options.integrateClaudeCode), codex: Boolean(options.integrateCodex) });
+      const code = await finish(ctx, defaults, key, Boolean(options.installSchedule), Boolean(options.integrateOpenclaw), (t) => ctx.out(t), { claudeCode: Boolean(options.integrateClaudeCode), codex: Boolean(options.integrateCodex), pi: Boolean(options.integratePi) });
       await P.clearProgress(progressFile);
       return code;
     }
@@ -190,7 +182,9 @@ export const command: CommandSpec = {
     const claudeCodeFound = await found(dirname(locateClaudeCode(ctx.env).settingsPath));
     const { locateCodex } = await import('../../lib/integrations/codex/integration.js');
     const codexFound = await found(locateCodex(ctx.env).codexHome);
-    const outcome = await runWizard(ctx, { progress, progressFile, defaults, openClawFound: oc.stateDirExists || oc.configExists, claudeCodeFound, codexFound, findSources });
+    const { locatePi } = await import('../../lib/integrations/pi/integration.js');
+    const piFound = await found(locatePi(ctx.env).agentDir);
+    const outcome = await runWizard(ctx, { progress, progressFile, defaults, openClawFound: oc.stateDirExists || oc.configExists, claudeCodeFound, codexFound, piFound, findSources });
     if (outcome.kind === 'cancelled') return 130;
     if (outcome.kind === 'quit') return EXIT.ok;
     const spin = prompts.spinner();
@@ -198,7 +192,7 @@ export const command: CommandSpec = {
     const lines: string[] = [];
     let code: number;
     try {
-      code = await finish(ctx, outcome.state.answers, outcome.state.apiKey, outcome.installSchedule, outcome.integrateOpenClaw, (t) => lines.push(t), { claudeCode: outcome.integrateClaudeCode, codex: outcome.integrateCodex });
+      code = await finish(ctx, outcome.state.answers, outcome.state.apiKey, outcome.installSchedule, outcome.integrateOpenClaw, (t) => lines.push(t), { claudeCode: outcome.integrateClaudeCode, codex: outcome.integrateCodex, pi: outcome.integratePi });
     } catch (error) {
       spin.error('Could not write the configuration.');
       throw error;
