@@ -131,6 +131,11 @@ test('Codex (real CLI): integrate, MCP tools through tool search, remember and s
     const status = await ocmRun(['integrate', 'codex', 'status']);
     assert.doesNotMatch(status.stdout, /❌/, status.stdout);
     assert.ok((await readFile(configPath, 'utf8')).startsWith(userConfig), 'the user\'s config.toml is kept byte for byte ahead of the oc-memory block');
+    // doctor asks Codex itself whether it will run the hooks.
+    const doctor = async () => JSON.parse((await ocmRun(['doctor', '--json', '--offline'])).stdout) as { checks: Array<{ id: string; status: string; detail: string; fix?: string }> };
+    const trusted = (await doctor()).checks.find((c) => c.id === 'codex');
+    assert.equal(trusted?.status, 'ok', JSON.stringify(trusted));
+    assert.match(trusted!.detail, /3 of 3 hooks trusted \(as Codex reports\)/);
 
     // ---- Session 1: the model finds the tools, calls remember; the user's words are observed by the Stop hook.
     script = scripted(REMEMBER_CALLS, 'Noted.');
@@ -175,6 +180,15 @@ test('Codex (real CLI): integrate, MCP tools through tool search, remember and s
     // ---- Nothing left loopback.
     assert.deepEqual(proxy.attempts, []);
     for (const r of api.requests) assert.match(r.path, /^\/v1\/responses/);
+
+    // ---- A hook edited after it was trusted: Codex would skip it silently; doctor says so, from what Codex reports.
+    const hooksText = await readFile(hooksPath, 'utf8');
+    await writeFile(hooksPath, hooksText.replace(/(hook prompt [^"]*)"/, '$1 --timeout-ms 1500"'));
+    const modified = (await doctor()).checks.find((c) => c.id === 'codex');
+    assert.equal(modified?.status, 'fail', JSON.stringify(modified));
+    assert.match(modified!.detail, /Codex reports 1 of 3 oc-memory hooks as \w+: Codex skips an untrusted hook without a word/);
+    assert.match(modified!.fix!, /ocm-run integrate codex/);
+    await writeFile(hooksPath, hooksText);
 
     // ---- Uninstall: the user's config.toml and hooks.json come back byte for byte; Codex lists no oc-memory server.
     const removed = await ocmRun(['integrate', 'codex', '--uninstall']);

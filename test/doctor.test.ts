@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmod, mkdir, writeFile, readFile, readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { PiSessionWriter } from './helpers/pi-writer.js';
 import { ok, startOpenAiServer, status } from './helpers/openai-server.js';
@@ -185,6 +185,68 @@ test("doctor asks the installed OpenClaw: its own validation of openclaw.json an
     assert.equal(untracked.by('openclaw.plugin')?.status, 'warn');
     assert.match(untracked.by('openclaw.plugin')!.detail, /no record of where it came from/);
     assert.match(untracked.by('openclaw.plugin')!.fix!, /openclaw plugins install/);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('doctor checks the Claude Code, Codex and pi integrations: optional where not set up; the MCP server and hooks pointing at an OC-Memory that exists; untrusted Codex hooks said plainly; an outdated pi extension', async () => {
+  const { dir, cleanup } = await tempDir('ocm-doctor-agents-');
+  try {
+    const home = join(dir, 'ocm');
+    // The three agents installed (their folders), no `codex` on PATH (Codex itself cannot vouch for its hooks).
+    for (const d of ['.claude', '.codex', join('.pi', 'agent')]) await mkdir(join(dir, d), { recursive: true });
+    const env = { HOME: dir, PATH: dirname(process.execPath) };
+    assert.equal((await runCli(['run', '--home', home], { env })).code, 0);
+    const before = await doctor(home, env, ['--offline']);
+    for (const id of ['claude-code', 'codex', 'pi']) {
+      assert.equal(before.by(id)?.status, 'ok', id);
+      assert.match(before.by(id)!.detail, new RegExp(`not set up \\(optional: \`ocm-run integrate ${id}\``));
+    }
+    for (const agent of ['claude-code', 'codex', 'pi']) {
+      const r = await runCli(['integrate', agent, '--home', home], { env });
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+    }
+    const wired = await doctor(home, env, ['--offline']);
+    assert.equal(wired.by('claude-code')?.status, 'ok', JSON.stringify(wired.checks, null, 2));
+    assert.match(wired.by('claude-code')!.detail, /MCP server oc-memory in .*\.claude\.json, hooks SessionStart, UserPromptSubmit, Stop, SessionEnd, transcripts observed/);
+    assert.equal(wired.by('pi')?.status, 'ok');
+    assert.match(wired.by('pi')!.detail, /extension in .*extensions\/oc-memory \(this version's\)/);
+    // Codex's hooks could not be trusted without codex: said, with what happens and the fix.
+    assert.equal(wired.by('codex')?.status, 'warn');
+    assert.match(wired.by('codex')!.detail, /only 0 of 3 oc-memory hooks have a trusted_hash .*Codex skips an untrusted hook without a word/);
+    assert.match(wired.by('codex')!.fix!, /ocm-run integrate codex.*codex.*on PATH.*\/hooks/);
+
+    // Claude Code's server entry runs a CLI that is gone, one hook was taken out, the source turned off.
+    const claudeJsonPath = join(dir, '.claude.json');
+    const claudeJson = JSON.parse(await readFile(claudeJsonPath, 'utf8')) as { mcpServers: Record<string, { args: string[] }> };
+    claudeJson.mcpServers['oc-memory']!.args[0] = join(dir, 'old-install', 'dist', 'scripts', 'cli.js');
+    await writeFile(claudeJsonPath, JSON.stringify(claudeJson, null, 2));
+    const settingsPath = join(dir, '.claude', 'settings.json');
+    const settings = JSON.parse(await readFile(settingsPath, 'utf8')) as { hooks: Record<string, unknown> };
+    delete settings.hooks.UserPromptSubmit;
+    await writeFile(settingsPath, JSON.stringify(settings, null, 2));
+    assert.equal((await runCli(['config', 'set', 'sources.claude_code.enabled', 'false', '--home', home], { env })).code, 0);
+    // pi's extension edited (or left by another version of OC-Memory).
+    const extension = join(dir, '.pi', 'agent', 'extensions', 'oc-memory', 'index.ts');
+    await writeFile(extension, `${await readFile(extension, 'utf8')}\n// an older copy\n`);
+    const broken = await doctor(home, env, ['--offline']);
+    assert.equal(broken.code, 1);
+    const cc = broken.by('claude-code')!;
+    assert.equal(cc.status, 'fail');
+    assert.match(cc.detail, /the MCP server oc-memory runs .*old-install.*cli\.js, which does not exist/);
+    assert.match(cc.detail, /no oc-memory hook for UserPromptSubmit in .*settings\.json/);
+    assert.match(cc.detail, /Claude Code transcripts are not observed \(sources\.claude_code\.enabled is off\)/);
+    assert.match(cc.fix!, /ocm-run integrate claude-code/);
+    assert.equal(broken.by('pi')?.status, 'warn');
+    assert.match(broken.by('pi')!.detail, /not the one this version of OC-Memory ships/);
+    assert.match(broken.by('pi')!.fix!, /ocm-run integrate pi/);
+
+    // The fixes the checks name put it right.
+    for (const agent of ['claude-code', 'pi']) assert.equal((await runCli(['integrate', agent, '--home', home], { env })).code, 0);
+    const fixed = await doctor(home, env, ['--offline']);
+    assert.equal(fixed.by('claude-code')?.status, 'ok', JSON.stringify(fixed.by('claude-code')));
+    assert.equal(fixed.by('pi')?.status, 'ok');
   } finally {
     await cleanup();
   }

@@ -34,6 +34,8 @@ export interface DoctorOptions {
   scheduleInfo?: (paths: HomePaths, every: number) => Promise<import('../jobs/schedule/index.js').ScheduleInfo>;
   /** `openclaw --version`, when its CLI is installed (injected for tests). */
   openClawVersion?: () => Promise<string | undefined>;
+  /** How Codex reports its hooks (default: `codex app-server` from env.PATH; lib/doctor-agents.ts). */
+  codexHooks?: import('./doctor-agents.js').AgentChecksOptions['codexHooks'];
   /** How to run OpenClaw's CLI for its own checks (default: `openclaw` on env.PATH). */
   openClawCli?: import('../integrations/openclaw/cli.js').OpenClawCliOptions;
 }
@@ -316,6 +318,8 @@ export async function runDoctor(options: DoctorOptions): Promise<Check[]> {
     checks.push(...(await checkLlm(config, env, options)));
     checks.push(...(await checkOpenClaw(config, options)));
     checks.push(...(await checkSchedule(config, options)));
+    const { checkAgentIntegrations } = await import('./doctor-agents.js');
+    checks.push(...(await checkAgentIntegrations({ paths: options.paths, config, env: options.env, userHome: options.userHome, ...(options.codexHooks ? { codexHooks: options.codexHooks } : {}) })));
   }
   checks.push(...(await checkIndex(options.paths)));
   checks.push(...(await checkDisk(options.paths)));

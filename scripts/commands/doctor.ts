@@ -2,7 +2,7 @@ import type { CommandSpec } from '../cli-context.js';
 
 export const command: CommandSpec = {
   name: 'doctor',
-  description: 'Check everything OC-Memory needs (config, API key, paths, permissions, OpenClaw, schedule, index, disk): ✅ / ⚠️ / ❌ with the fix',
+  description: 'Check everything OC-Memory needs (config, API key, paths, permissions, OpenClaw, schedule, Claude Code / Codex / pi integrations, index, disk): ✅ / ⚠️ / ❌ with the fix',
   options: [['--offline', 'Do not make the live API-key call']],
   examples: ['ocm-run doctor', 'ocm-run doctor --json'],
   async run(ctx, _args, options) {
