@@ -34,7 +34,7 @@ export interface DoctorOptions {
   scheduleInfo?: (paths: HomePaths, every: number) => Promise<import('../jobs/schedule/index.js').ScheduleInfo>;
   /** `openclaw --version`, when its CLI is installed (injected for tests). */
   openClawVersion?: () => Promise<string | undefined>;
-  /** How Codex reports its hooks (default: `codex app-server` from env.PATH; lib/doctor-agents.ts). */
+  /** How Codex reports its hooks (default: `codex app-server` from env.PATH; lib/features/doctor-agents.ts). */
   codexHooks?: import('./doctor-agents.js').AgentChecksOptions['codexHooks'];
   /** How to run OpenClaw's CLI for its own checks (default: `openclaw` on env.PATH). */
   openClawCli?: import('../integrations/openclaw/cli.js').OpenClawCliOptions;

@@ -11,11 +11,11 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { Config } from './config-schema.js';
+import type { Config } from '../config/config-schema.js';
 import type { Check } from './doctor.js';
-import type { HomePaths } from './home.js';
-import { readTextIfExists } from './home.js';
-import { MCP_SERVER_NAME } from './injected-context.js';
+import type { HomePaths } from '../platform/home.js';
+import { readTextIfExists } from '../platform/home.js';
+import { MCP_SERVER_NAME } from '../integrations/injected-context.js';
 
 export interface AgentChecksOptions {
   paths: HomePaths;
@@ -128,7 +128,7 @@ function sourceFinding(enabled: boolean, key: string, label: string): Finding | 
 }
 
 async function claudeCodeCheck(options: AgentChecksOptions): Promise<Check[]> {
-  const i = await import('./claude-code-integration.js');
+  const i = await import('../integrations/claude-code/integration.js');
   const title = 'Claude Code integration';
   const location = i.locateClaudeCode(options.env, options.userHome);
   const settings = i.safeJson(await readTextIfExists(location.settingsPath));
@@ -154,8 +154,8 @@ async function claudeCodeCheck(options: AgentChecksOptions): Promise<Check[]> {
 }
 
 async function codexCheck(options: AgentChecksOptions): Promise<Check[]> {
-  const i = await import('./codex-integration.js');
-  const { isOwnHookCommand, safeJson } = await import('./claude-code-integration.js');
+  const i = await import('../integrations/codex/integration.js');
+  const { isOwnHookCommand, safeJson } = await import('../integrations/claude-code/integration.js');
   const { parse } = await import('smol-toml');
   const title = 'Codex integration';
   const location = i.locateCodex(options.env, options.userHome);
@@ -204,15 +204,15 @@ async function codexCheck(options: AgentChecksOptions): Promise<Check[]> {
 }
 
 async function codexHooksFromPath(env: Record<string, string | undefined>): Promise<Array<{ command: string | null; sourcePath: string; trustStatus: string }> | undefined> {
-  const cli = await import('./codex-cli.js');
+  const cli = await import('../integrations/codex/cli.js');
   const codex = await cli.findOnPath('codex', env);
   if (!codex) return undefined;
   return cli.listCodexHooks(codex, env, process.cwd(), 20_000);
 }
 
 async function piCheck(options: AgentChecksOptions): Promise<Check[]> {
-  const i = await import('./pi-integration.js');
-  const { packagePath } = await import('./package-root.js');
+  const i = await import('../integrations/pi/integration.js');
+  const { packagePath } = await import('../platform/package-root.js');
   const title = 'pi integration';
   const { agentDir, extensionDir } = i.locatePi(options.env, options.userHome);
   const installed = await readTextIfExists(join(extensionDir, 'index.ts'));
@@ -226,9 +226,9 @@ async function piCheck(options: AgentChecksOptions): Promise<Check[]> {
   else if (installed !== (await readFile(packagePath('templates', 'pi-extension', 'index.ts'), 'utf8'))) {
     findings.push({ status: 'warn', text: `the extension in ${extensionDir} is not the one this version of OC-Memory ships (installed by another version, or edited)` });
   }
-  let settings: Partial<import('./pi-integration.js').PiExtensionSettings> | undefined;
+  let settings: Partial<import('../integrations/pi/integration.js').PiExtensionSettings> | undefined;
   try {
-    settings = settingsText === undefined ? undefined : (JSON.parse(settingsText) as Partial<import('./pi-integration.js').PiExtensionSettings>);
+    settings = settingsText === undefined ? undefined : (JSON.parse(settingsText) as Partial<import('../integrations/pi/integration.js').PiExtensionSettings>);
   } catch {
     settings = undefined;
   }
