@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { PluginApi } from '../templates/openclaw-plugin/index.js';
+import type { AgentTool, PluginApi } from '../templates/openclaw-plugin/index.js';
 import { readState } from '../lib/platform/state.js';
 import { activeMemoryPath, homePaths } from '../lib/platform/home.js';
 import { CLI, runCli, tempDir } from './helpers/cli.js';
@@ -22,21 +22,29 @@ import { packagePath } from '../lib/platform/package-root.js';
 
 // The compiled plugin, not its source: what OpenClaw runs.
 const compiled = (await import(pathToFileURL(packagePath('dist', 'templates', 'openclaw-plugin', 'index.js')).href)) as typeof import('../templates/openclaw-plugin/index.js');
-const { default: plugin, approxTokens, composeContext, sectionLines, highPriorityFirst } = compiled;
+const { default: plugin, approxTokens, composeContext, sectionLines, highPriorityFirst, TOOL_NAMES } = compiled;
 
 type Handler = (event: unknown, ctx?: unknown) => unknown;
+type ToolFactory = Parameters<NonNullable<PluginApi['registerTool']>>[0];
 interface Recorded {
   api: PluginApi;
   handlers: Map<string, Handler>;
+  /** What api.registerTool got: the factory and the names it declared. */
+  tools: Array<{ factory: ToolFactory; names: string[] }>;
   logs: Array<{ level: string; message: string }>;
   prompt(event: unknown, ctx?: unknown): Promise<string | undefined>;
 }
 
+/** OpenClaw's version as api.runtime.version gives it to the plugin. */
+const OPENCLAW_VERSION = '2026.9.6';
+
 function recordingApi(pluginConfig: unknown): Recorded {
   const handlers = new Map<string, Handler>();
+  const tools: Recorded['tools'] = [];
   const logs: Recorded['logs'] = [];
   const api: PluginApi = {
     pluginConfig,
+    runtime: { version: OPENCLAW_VERSION },
     logger: {
       info: (message) => logs.push({ level: 'info', message }),
       warn: (message) => logs.push({ level: 'warn', message }),
@@ -46,17 +54,43 @@ function recordingApi(pluginConfig: unknown): Recorded {
       assert.ok(!handlers.has(hook), `${hook} registered once`);
       handlers.set(hook, handler);
     },
+    registerTool(factory, options) {
+      tools.push({ factory, names: options.names });
+    },
   };
   plugin.register(api);
   return {
     api,
     handlers,
+    tools,
     logs,
     async prompt(event, ctx) {
       const out = (await handlers.get('before_prompt_build')!(event, ctx)) as { prependContext: string } | undefined;
       return out?.prependContext;
     },
   };
+}
+
+/**
+ * The tools OpenClaw would give a run of `agentId`: the registered factory
+ * called with the run's context. On Node < 22.12 (no require of an ES module;
+ * OpenClaw itself needs 22.12) the definitions come from the import the
+ * plugin starts at register: asked again until they are there (bounded).
+ */
+async function toolsOf(r: Recorded, agentId: string | undefined): Promise<Map<string, AgentTool>> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const list = r.tools[0]!.factory(agentId === undefined ? {} : { agentId, sessionKey: `agent:${agentId}:main` });
+    if (list) return new Map(list.map((t) => [t.name, t]));
+    assert.ok(Date.now() < deadline, `the tool factory gave no tools: ${JSON.stringify(r.logs.slice(-3))}`);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
+
+async function callTool(tool: AgentTool, params: unknown): Promise<{ text: string; details: Record<string, unknown> }> {
+  const out = await tool.execute('call-1', params);
+  assert.equal(out.content.length, 1);
+  return { text: out.content[0]!.text, details: out.details };
 }
 
 function relatedLines(text: string | undefined): string[] {
@@ -94,7 +128,71 @@ test('the plugin registers before_prompt_build, agent_end and before_reset, and 
   assert.equal(plugin.id, 'oc-memory');
   const off = recordingApi({});
   assert.equal(off.handlers.size, 0, 'without its config it registers nothing');
+  assert.equal(off.tools.length, 0);
   assert.match(off.logs[0]!.message, /needs home, node and cli/);
+});
+
+test('the plugin registers one tool factory: the memory tools of lib/integrations/mcp/memory-tools.ts, named as its manifest declares them (contracts.tools)', async () => {
+  const r = recordingApi(config);
+  assert.equal(r.tools.length, 1);
+  const manifest = JSON.parse(await readFile(packagePath('templates', 'openclaw-plugin', 'openclaw.plugin.json'), 'utf8')) as { contracts: { tools: string[] }; toolMetadata: Record<string, { profiles?: string[]; optional?: boolean }> };
+  assert.deepEqual(r.tools[0]!.names, [...TOOL_NAMES]);
+  assert.deepEqual(manifest.contracts.tools, [...TOOL_NAMES], 'OpenClaw 2026.9 refuses a tool its plugin does not declare');
+  for (const name of TOOL_NAMES) assert.deepEqual(manifest.toolMetadata[name], { profiles: ['coding', 'messaging'] }, `${name}: not optional, and in the coding and messaging profiles`);
+  const tools = await toolsOf(r, 'work');
+  assert.deepEqual([...tools.keys()], [...TOOL_NAMES], 'the factory returns what it declared');
+  const { MEMORY_TOOLS } = await import('../lib/integrations/mcp/memory-tools.js');
+  for (const [i, lib] of MEMORY_TOOLS.entries()) {
+    const tool = tools.get(TOOL_NAMES[i]!)!;
+    assert.equal(tool.description, lib.description, 'the same description the MCP server lists');
+    assert.deepEqual(tool.parameters, lib.inputSchema, 'the same JSON Schema');
+    assert.equal(tool.label, lib.title);
+  }
+  const broken = recordingApi({ ...config, cli: join(dir, 'nowhere', 'dist', 'scripts', 'cli.js') });
+  assert.equal(broken.tools[0]!.factory({ agentId: 'work' }), null, 'without OC-Memory no tools, and no exception');
+  assert.ok(broken.logs.some((l) => l.level === 'warn' && /no memory tools this run: could not load OC-Memory/.test(l.message)));
+});
+
+test("remember from agent work writes to work's day file today (🔴, masked, provenance openclaw@version, idempotent); search reads only work's memory; the next prompt carries it", async () => {
+  const r = recordingApi(config);
+  const work = await toolsOf(r, 'work');
+  const main = await toolsOf(r, 'main');
+  const secret = 'sk-ant-api03-' + 'B'.repeat(40);
+  const saved = await callTool(work.get('oc_memory_remember')!, { text: `The work VPN gateway is vpn-gw-7 in Frankfurt (token ${secret}).` });
+  const d = saved.details as { id: string; path: string; date: string; priority: string; added: boolean; agent: string; provenance: { session: string } };
+  assert.equal(d.added, true, saved.text);
+  assert.equal(d.path, `memory/work/${d.date}.md`, "work's own day file");
+  assert.ok(Math.abs(Date.parse(d.date) - Date.parse(new Date().toISOString().slice(0, 10))) <= 86_400_000, `today: ${d.date}`);
+  assert.equal(d.priority, 'high');
+  assert.equal(d.agent, 'work');
+  assert.equal(d.provenance.session, `openclaw@${OPENCLAW_VERSION}`);
+  assert.match(saved.text, /^Saved to memory as o-[0-9a-f]{10} \(🔴 high, fact\) in memory\/work\/.*\(1 secret masked\)/);
+  const file = await readFile(join(home, d.path), 'utf8');
+  assert.match(file, new RegExp(`- 🔴 \\d\\d:\\d\\d \\[fact\\] The work VPN gateway is vpn-gw-7 in Frankfurt \\(token \\[REDACTED:[a-z-]+\\]\\)\\. \\^${d.id}`));
+  assert.doesNotMatch(file, /BBBBBBBBBB/);
+  const mainDay = await readFile(join(home, 'memory', `${d.date}.md`), 'utf8').catch(() => '');
+  assert.doesNotMatch(mainDay, /vpn-gw-7/, "nothing in main's day file");
+  const again = await callTool(work.get('oc_memory_remember')!, { text: `The work VPN gateway is vpn-gw-7 in Frankfurt (token ${secret}).` });
+  assert.match(again.text, new RegExp(`^Already in memory as ${d.id}`));
+
+  const found = await callTool(work.get('oc_memory_search')!, { query: 'VPN gateway Frankfurt' });
+  assert.match(found.text, new RegExp(`\\n1\\. ${d.id} · `), found.text);
+  const fromMain = await callTool(main.get('oc_memory_search')!, { query: 'VPN gateway Frankfurt' });
+  assert.doesNotMatch(fromMain.text, /vpn-gw-7/, `main does not see work's memory: ${fromMain.text}`);
+  await assert.rejects(callTool(work.get('oc_memory_search')!, { query: 'database', agent: 'main' }), /memory of agent main is not available here/);
+  const mainHit = await callTool(main.get('oc_memory_search')!, { query: 'main store database' });
+  const mainId = /\n1\. (o-[0-9a-f]{10}) /.exec(mainHit.text)?.[1];
+  assert.ok(mainId, mainHit.text);
+  await assert.rejects(callTool(work.get('oc_memory_get')!, { target: mainId }), new RegExp(`No observation ${mainId} in this agent's memory`));
+  await assert.rejects(callTool(work.get('oc_memory_get')!, { target: `memory/${d.date}.md` }), /only an observation id can be read here/);
+  const got = await callTool(work.get('oc_memory_get')!, { target: d.id });
+  assert.match(got.text, /vpn-gw-7 in Frankfurt/);
+  await assert.rejects(callTool(work.get('oc_memory_remember')!, { text: 'x', priority: 'urgent' }), /priority must be one of high, medium, low/);
+
+  const next = await r.prompt({ prompt: 'Which VPN gateway do we use at work?', messages: [] }, { agentId: 'work', trigger: 'user' });
+  assert.ok(relatedLines(next).some((l) => /vpn-gw-7/.test(l)), `the next prompt of work carries it: ${next}`);
+  const mainNext = await r.prompt({ prompt: 'Which VPN gateway do we use at work?', messages: [] }, { agentId: 'main', trigger: 'user' });
+  assert.doesNotMatch(mainNext ?? '', /vpn-gw-7/);
 });
 
 test('the current request (event.prompt) drives the related memories, not the history before it', async () => {

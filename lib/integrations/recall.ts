@@ -29,6 +29,7 @@ import { OpenIndex } from '../search/open-index.js';
 import { memoryRoots } from '../search/roots.js';
 import { IndexUnavailable, rank, type IndexSnapshot } from '../search/searcher.js';
 import type { SearchResult } from '../search/types.js';
+import type { MemoryToolContext, ToolClient } from './mcp/memory-tools.js';
 import { housekeepingTurn, stripUserTransportNoise } from '../sources/pi-entries.js';
 
 export interface RecallRequest {
@@ -178,6 +179,27 @@ export class MemoryRecall {
       this.changes.markDirty();
       throw error;
     }
+  }
+
+  /**
+   * What the memory tools (mcp/memory-tools.ts) need to run for `agent` with
+   * this recall's open index, so a plugin's tools and its prompt lookups share
+   * one index: `remember` writes to `agent`'s day file, search and get read
+   * only the memory of `agent` and of the agents shared with it.
+   */
+  async toolContext(options: { agent: string; sharedFrom?: string[]; client: ToolClient; lockWaitMs?: number }): Promise<MemoryToolContext> {
+    await this.reloadConfigIfChanged();
+    const scope = [...new Set([options.agent, ...(options.sharedFrom ?? [])].map(agentSlug))].sort();
+    return {
+      paths: this.paths,
+      config: this.config,
+      agent: options.agent,
+      agentScope: scope,
+      client: () => options.client,
+      openIndex: this.index,
+      ...(this.logger ? { logger: this.logger } : {}),
+      ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}),
+    };
   }
 
   /** Stop watching the memory files (a plugin being unloaded). */

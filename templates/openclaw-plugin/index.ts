@@ -14,6 +14,12 @@
  *   items come first. The search runs in this process: OC-Memory's built lib
  *   (lib/integrations/recall.ts of the install `cli` belongs to) is imported once and
  *   keeps the index open between prompts.
+ * - tools oc_memory_search, oc_memory_get, oc_memory_remember and
+ *   oc_memory_active (api.registerTool with a factory, so each is bound to
+ *   the agent of the run, `ctx.agentId`): OC-Memory's own memory tools
+ *   (lib/integrations/mcp/memory-tools.ts, the ones its MCP server serves), run in this
+ *   process on the same open index. `remember` writes to today's day file of
+ *   that agent; search and get read only that agent's memory (and `shareFrom`).
  * - agent_end / before_reset: start `ocm-run observe` in the background
  *   (detached; it takes the home's lock itself), so the reply is not delayed;
  *   the next prompt waits a bounded time for an observe still running, so
@@ -24,9 +30,11 @@
  * No dependencies beyond Node's own modules and the OC-Memory install.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { MemoryRecall, PromptKind } from '../../lib/integrations/recall.js';
+import type { MemoryTool } from '../../lib/integrations/mcp/memory-tools.js';
 
 export interface PluginConfig {
   home: string;
@@ -52,11 +60,35 @@ interface Logger {
   error?(message: string): void;
 }
 
+/**
+ * A tool as OpenClaw's agent runtime takes it (2026.2 and 2026.9 alike):
+ * JSON Schema parameters, execute(toolCallId, params, signal?), a result
+ * with the text the model reads and `details`. A thrown error reaches the
+ * model as the tool's error.
+ */
+export interface AgentTool {
+  name: string;
+  label: string;
+  description: string;
+  parameters: Record<string, unknown>;
+  execute(toolCallId: string, params: unknown, signal?: AbortSignal): Promise<{ content: Array<{ type: 'text'; text: string }>; details: Record<string, unknown> }>;
+}
+
+/** What OpenClaw hands a tool factory: the run's agent and session (more that this plugin does not use). */
+export interface ToolFactoryContext {
+  agentId?: string;
+  sessionKey?: string;
+}
+
 /** The part of OpenClaw's plugin API this plugin uses. */
 export interface PluginApi {
   pluginConfig?: unknown;
   logger?: Logger;
+  /** OpenClaw's version (api.runtime.version), for the provenance of what its agents remember. */
+  runtime?: { version?: unknown };
   on(hook: string, handler: (event: any, ctx?: any) => unknown, options?: { priority?: number; timeoutMs?: number }): void;
+  /** A factory is called per run with that run's context; `names` are the tools it returns (declared in openclaw.plugin.json `contracts.tools`). */
+  registerTool?(factory: (ctx: ToolFactoryContext) => AgentTool[] | null, options: { names: string[] }): void;
 }
 
 /** What the context shows of a related memory. */
@@ -193,11 +225,26 @@ function resolveConfig(raw: unknown): ResolvedConfig | undefined {
 }
 
 type RecallModule = typeof import('../../lib/integrations/recall.js');
+type ToolsModule = typeof import('../../lib/integrations/mcp/memory-tools.js');
+type NamesModule = typeof import('../../lib/integrations/injected-context.js');
 
-/** OC-Memory's recall, loaded from the install `cli` belongs to (<root>/dist/scripts/cli.js → <root>/dist/lib/integrations/recall.js). */
-function recallModuleUrl(cli: string): string {
-  return pathToFileURL(join(dirname(dirname(cli)), 'lib', 'integrations', 'recall.js')).href;
+/** A module of OC-Memory's built lib, in the install `cli` belongs to (<root>/dist/scripts/cli.js → <root>/dist/lib/<path>). */
+function libPath(cli: string, ...path: string[]): string {
+  return join(dirname(dirname(cli)), 'lib', ...path);
 }
+
+function recallModuleUrl(cli: string): string {
+  return pathToFileURL(libPath(cli, 'integrations', 'recall.js')).href;
+}
+
+/**
+ * The names the tools are registered under: `contracts.tools` of
+ * openclaw.plugin.json says the same (OpenClaw 2026.9 refuses a tool it does
+ * not declare), and lib/integrations/injected-context.ts pluginToolName makes them from
+ * the memory tools' names — the prefix by which the transcript readers know
+ * OC-Memory's own tool calls, so what they return is never observed again.
+ */
+export const TOOL_NAMES = ['oc_memory_search', 'oc_memory_get', 'oc_memory_remember', 'oc_memory_active'] as const;
 
 /** One plugin instance: the open recall and the background observe. */
 export class MemoryPlugin {
@@ -207,10 +254,80 @@ export class MemoryPlugin {
   private observing: ChildProcess | undefined;
   private observeAgain = false;
   private observeDone: Promise<void> = Promise.resolve();
+  private toolModules: { tools: ToolsModule; names: NamesModule } | undefined;
+  /** OpenClaw's version, named in the provenance of what its agents remember. */
+  private readonly clientVersion: string | undefined;
 
-  constructor(config: ResolvedConfig, logger: Logger) {
+  constructor(config: ResolvedConfig, logger: Logger, clientVersion?: string) {
     this.config = config;
     this.logger = logger;
+    this.clientVersion = clientVersion;
+  }
+
+  /** Load the memory tools' definitions ahead of the first run (a tool factory must answer synchronously). */
+  loadTools(): Promise<void> {
+    return Promise.all([import(pathToFileURL(libPath(this.config.cli, 'integrations', 'mcp', 'memory-tools.js')).href), import(pathToFileURL(libPath(this.config.cli, 'integrations', 'injected-context.js')).href)]).then(([tools, names]) => {
+      this.toolModules ??= { tools: tools as ToolsModule, names: names as NamesModule };
+    });
+  }
+
+  /**
+   * The definitions, synchronously: loaded already, or loaded now with
+   * require — an ES module can be required on Node ≥ 22.12, which every
+   * OpenClaw release that has plugin tools needs (OpenClaw 2026.2 loads a
+   * plugin again for each agent's workspace and asks for its tools at once).
+   */
+  private toolDefinitions(): { tools: ToolsModule; names: NamesModule } {
+    if (!this.toolModules) {
+      const require = createRequire(this.config.cli);
+      this.toolModules = { tools: require(libPath(this.config.cli, 'integrations', 'mcp', 'memory-tools.js')) as ToolsModule, names: require(libPath(this.config.cli, 'integrations', 'injected-context.js')) as NamesModule };
+    }
+    return this.toolModules;
+  }
+
+  /**
+   * The memory tools for one run of agent `ctx.agentId` (main when none is
+   * given), or null when OC-Memory's lib cannot be loaded (logged: the run
+   * goes on without them).
+   */
+  toolsFor(ctx: ToolFactoryContext | undefined): AgentTool[] | null {
+    const agent = typeof ctx?.agentId === 'string' && ctx.agentId ? ctx.agentId : DEFAULT_AGENT;
+    let modules: { tools: ToolsModule; names: NamesModule };
+    try {
+      modules = this.toolDefinitions();
+    } catch (error) {
+      this.logger.warn?.(`oc-memory: no memory tools this run: could not load OC-Memory from ${this.config.cli} (${(error as Error).message.split('\n')[0]})`);
+      return null;
+    }
+    return modules.tools.MEMORY_TOOLS.map((tool) => this.agentTool(tool, modules.names.pluginToolName(tool.name), agent));
+  }
+
+  private agentTool(tool: MemoryTool, name: string, agent: string): AgentTool {
+    return {
+      name,
+      label: tool.title,
+      description: tool.description,
+      parameters: tool.inputSchema as unknown as Record<string, unknown>,
+      execute: async (_toolCallId, params) => {
+        const started = Date.now();
+        const { recall } = await this.openRecall();
+        const context = await recall.toolContext({
+          agent,
+          sharedFrom: this.config.shareFrom,
+          client: { name: 'openclaw', ...(this.clientVersion ? { version: this.clientVersion } : {}) },
+        });
+        try {
+          const out = await tool.run(params ?? {}, context);
+          this.logger.info?.(`oc-memory: ${name} for agent ${agent} in ${Date.now() - started} ms`);
+          return { content: [{ type: 'text', text: out.text }], details: out.data };
+        } catch (error) {
+          // The model reads the message and the hint (what to pass instead); the run goes on.
+          const hint = (error as { hint?: unknown }).hint;
+          this.logger.info?.(`oc-memory: ${name} for agent ${agent} failed (${(error as Error).message.split('\n')[0]})`);
+          throw new Error(typeof hint === 'string' && hint ? `${(error as Error).message}\n→ ${hint}` : (error as Error).message);
+        }
+      },
+    };
   }
 
   /** The recall of this home, opened on first use (and again after a failure). */
@@ -332,9 +449,14 @@ const plugin = {
       logger.warn?.('oc-memory: plugin config needs home, node and cli; run `ocm-run integrate openclaw` again. Memory is off for now.');
       return;
     }
-    const memory = new MemoryPlugin(config, logger);
+    const version = typeof api.runtime?.version === 'string' ? api.runtime.version : undefined;
+    const memory = new MemoryPlugin(config, logger, version);
     // Open the index now, so the first prompt does not wait for it.
     memory.openRecall().catch((error: unknown) => logger.warn?.(`oc-memory: could not load OC-Memory from ${config.cli} (${(error as Error).message.split('\n')[0]}); will retry on the next prompt`));
+    if (typeof api.registerTool === 'function') {
+      memory.loadTools().catch(() => undefined); // a failure is the tool factory's to report
+      api.registerTool((ctx) => memory.toolsFor(ctx), { names: [...TOOL_NAMES] });
+    }
     api.on(
       'before_prompt_build',
       async (event: any, ctx: any) => {

@@ -59,6 +59,12 @@ export interface MemoryToolContext {
   activeMemoryFallbacks?: string[];
   /** search_memory without an `agent` argument looks only at these agents' memory (default: every agent). */
   defaultSearchAgents?: string[];
+  /**
+   * The only agents whose memory search_memory and get_memory may read (an
+   * agent plugin's per-agent memory: OpenClaw's agent `work` never reads
+   * `main`'s); undefined: every agent's. It is also the default search.
+   */
+  agentScope?: string[];
   /** The caller, for the provenance of what it remembers (undefined: unknown). */
   client(): ToolClient | undefined;
   openIndex: OpenIndex;
@@ -290,7 +296,8 @@ const searchTool: MemoryTool = {
       if (!(error instanceof OcmError)) throw error;
       throw new OcmError(error.code, `Invalid arguments for search_memory: ${error.message.replace(/--(\w+)/g, '$1')}`, { ...(error.hint ? { hint: error.hint.replace(/--(\w+) /g, '$1: ') } : {}) });
     }
-    if (!filters.agents && ctx.defaultSearchAgents?.length) filters.agents = ctx.defaultSearchAgents;
+    if (ctx.agentScope) filters.agents = withinScope(ctx.agentScope, filters.agents);
+    else if (!filters.agents && ctx.defaultSearchAgents?.length) filters.agents = ctx.defaultSearchAgents;
     const limit = args.limit ?? Math.min(SEARCH_LIMIT_DEFAULT, ctx.config.search.default_limit);
     const response = await searchOpen(ctx, { query: args.query, limit, filters });
     const lines: string[] = [];
@@ -315,6 +322,18 @@ const searchTool: MemoryTool = {
   },
 };
 
+/** The agents asked for, all inside the scope (or the whole scope when none were asked for); BAD_INPUT naming one outside it. */
+function withinScope(scope: string[], asked: string[] | undefined): string[] {
+  if (!asked?.length) return scope;
+  const outside = asked.filter((a) => !scope.includes(a));
+  if (outside.length > 0) {
+    throw new OcmError('BAD_INPUT', `Invalid arguments for search_memory: the memory of agent ${outside.join(', ')} is not available here.`, {
+      hint: `Leave agent out to search this agent's memory (${scope.join(', ')}).`,
+    });
+  }
+  return asked;
+}
+
 /** Lines of a file shown by get_memory at most (the rest: ask for a range). */
 const GET_LINES_MAX = 200;
 
@@ -330,9 +349,14 @@ const getTool: MemoryTool = {
   async run(raw, ctx) {
     const { target } = checkArguments<{ target: string }>(getTool, raw);
     const { getMemory, parseTarget } = await import('../../search/get.js');
+    const isId = /^[or]-/.test(target.trim());
+    // Within an agent scope only observations (whose agent is known) can be read, not whole files that may hold another agent's.
+    if (ctx.agentScope && !isId) {
+      throw new OcmError('BAD_INPUT', 'Invalid arguments for get_memory: only an observation id can be read here, not a file.', { hint: 'Pass an id from a search result, e.g. {"target": "o-7f3a9c21e0"}.' });
+    }
     const parsed = parseTarget(target);
     // Bounded unless the caller asked for a range: a whole day file can be megabytes.
-    const bounded = /^[or]-/.test(target.trim()) || parsed.lines !== undefined ? target : `${parsed.path}:${parsed.from ?? 1}:${GET_LINES_MAX}`;
+    const bounded = isId || parsed.lines !== undefined ? target : `${parsed.path}:${parsed.from ?? 1}:${GET_LINES_MAX}`;
     const result = await getMemory(ctx.paths, ctx.config, bounded, { ...(ctx.logger ? { logger: ctx.logger } : {}), ...(ctx.now ? { now: ctx.now } : {}) });
     if (result.kind === 'lines') {
       const text = cut(result.text, ANSWER_CHARS);
@@ -344,6 +368,7 @@ const getTool: MemoryTool = {
       };
     }
     const r = result;
+    if (ctx.agentScope && !ctx.agentScope.includes(r.agent)) throw new OcmError('NOT_FOUND', `No observation ${target.trim()} in this agent's memory.`, { hint: 'Search first: pass an id from a search result.' });
     const when = r.time ? `${r.date} ${r.time}` : r.date;
     const text = [
       `${r.id} · ${when} · ${PRIORITY_EMOJI[r.priority]} ${r.priority} · ${r.category}${r.done ? ' · done' : ''} · agent ${r.agent} · ${r.tier}`,
