@@ -147,6 +147,7 @@ test('the plugin registers one tool factory: the memory tools of lib/integration
     assert.equal(tool.description, lib.description, 'the same description the MCP server lists');
     assert.deepEqual(tool.parameters, lib.inputSchema, 'the same JSON Schema');
     assert.equal(tool.label, lib.title);
+    assert.equal(tool.catalogMode, 'direct-only', "in the model's request, not behind OpenClaw 2026.9's Tool Search");
   }
   const broken = recordingApi({ ...config, cli: join(dir, 'nowhere', 'dist', 'scripts', 'cli.js') });
   assert.equal(broken.tools[0]!.factory({ agentId: 'work' }), null, 'without OC-Memory no tools, and no exception');

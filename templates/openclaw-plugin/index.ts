@@ -71,6 +71,13 @@ export interface AgentTool {
   label: string;
   description: string;
   parameters: Record<string, unknown>;
+  /**
+   * OpenClaw 2026.9 puts plugin tools behind its Tool Search by default (the
+   * model sees only tool_search / tool_describe / tool_call and a directory);
+   * "direct-only" keeps a tool's schema in the request, so "remember this"
+   * is one call, not three. Earlier releases ignore it.
+   */
+  catalogMode: 'direct-only';
   execute(toolCallId: string, params: unknown, signal?: AbortSignal): Promise<{ content: Array<{ type: 'text'; text: string }>; details: Record<string, unknown> }>;
 }
 
@@ -308,6 +315,7 @@ export class MemoryPlugin {
       label: tool.title,
       description: tool.description,
       parameters: tool.inputSchema as unknown as Record<string, unknown>,
+      catalogMode: 'direct-only',
       execute: async (_toolCallId, params) => {
         const started = Date.now();
         const { recall } = await this.openRecall();

@@ -1,7 +1,8 @@
 /**
  * A real local HTTP server speaking the OpenAI chat-completions API, for
  * tests and benchmarks: scripted replies (a good answer, a malformed one,
- * 429 with retry-after, 500, a hang past the client's timeout, 401…), every
+ * 429 with retry-after, 500, a hang past the client's timeout, 401…, a
+ * streamed tool call the client runs and answers in its next request), every
  * request recorded, tokens counted with js-tiktoken like a real provider.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -35,7 +36,9 @@ export type Reply =
   /** Never answer (until the server closes): the client must time out. */
   | { kind: 'hang' }
   /** Answer with a body that is not JSON at all. */
-  | { kind: 'garbage-body' };
+  | { kind: 'garbage-body' }
+  /** Call a tool (streamed, as agents ask for): the client runs it and sends its result in a `tool` message. */
+  | { kind: 'tool-call'; name: string; arguments: Record<string, unknown> };
 
 export type Script = Reply[] | ((request: RecordedRequest, index: number) => Reply);
 
@@ -58,6 +61,7 @@ export const status = (code: number, message?: string, headers?: Record<string, 
   ...(errorCode ? { code: errorCode } : {}),
 });
 export const hang = (): Reply => ({ kind: 'hang' });
+export const toolCall = (name: string, args: Record<string, unknown>): Reply => ({ kind: 'tool-call', name, arguments: args });
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
@@ -76,14 +80,21 @@ function contentText(content: unknown): string {
  * completions (agents such as OpenClaw always stream): a role chunk, the
  * content, a finish chunk with usage, then `[DONE]`.
  */
-function streamReply(res: ServerResponse, reply: { id: string; model: string; content: string; promptTokens: number; completionTokens: number }): void {
+function streamReply(res: ServerResponse, reply: { id: string; model: string; content: string | { name: string; arguments: Record<string, unknown> }; promptTokens: number; completionTokens: number }): void {
   const created = Math.floor(Date.now() / 1000);
   const chunk = (delta: Record<string, unknown>, finish: string | null, usage?: Record<string, number>) =>
     `data: ${JSON.stringify({ id: reply.id, object: 'chat.completion.chunk', created, model: reply.model, choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
+  const usage = { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens };
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  res.write(chunk({ role: 'assistant', content: '' }, null));
-  res.write(chunk({ content: reply.content }, null));
-  res.write(chunk({}, 'stop', { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens }));
+  if (typeof reply.content === 'string') {
+    res.write(chunk({ role: 'assistant', content: '' }, null));
+    res.write(chunk({ content: reply.content }, null));
+    res.write(chunk({}, 'stop', usage));
+  } else {
+    const call = { index: 0, id: `call_${reply.id}`, type: 'function', function: { name: reply.content.name, arguments: JSON.stringify(reply.content.arguments) } };
+    res.write(chunk({ role: 'assistant', content: null, tool_calls: [call] }, null));
+    res.write(chunk({}, 'tool_calls', usage));
+  }
   res.end('data: [DONE]\n\n');
 }
 
@@ -140,6 +151,18 @@ export async function startOpenAiServer(script: Script): Promise<OpenAiTestServe
             usage: { prompt_tokens: record.promptTokens, completion_tokens: record.completionTokens, total_tokens: record.promptTokens + record.completionTokens },
           }),
         );
+        return;
+      }
+      case 'tool-call': {
+        record.completionTokens = countTokens(JSON.stringify(reply.arguments));
+        const content = { name: reply.name, arguments: reply.arguments };
+        if (body.stream === true) {
+          streamReply(res, { id: `chatcmpl-test-${index}`, model: record.model, content, promptTokens: record.promptTokens, completionTokens: record.completionTokens });
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const call = { id: `call_chatcmpl-test-${index}`, type: 'function', function: { name: reply.name, arguments: JSON.stringify(reply.arguments) } };
+        res.end(JSON.stringify({ id: `chatcmpl-test-${index}`, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: record.model, choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: 'tool_calls' }] }));
         return;
       }
       case 'status': {

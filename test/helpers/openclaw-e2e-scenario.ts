@@ -15,7 +15,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import JSON5 from 'json5';
 import { runCli, tempDir } from './cli.js';
-import { ok, startOpenAiServer, type OpenAiTestServer, type RecordedRequest } from './openai-server.js';
+import { ok, startOpenAiServer, toolCall, type OpenAiTestServer, type RecordedRequest } from './openai-server.js';
 import { agentTurn, createOpenClawSandbox, installOpenClaw, runOpenClaw, startGateway, waitFor, type OpenClawSandbox, type RunningGateway } from './openclaw.js';
 
 /** What a step needs that another engineer's work provides; the step is marked todo until it has landed. */
@@ -37,15 +37,49 @@ const SISTER_QUESTION = 'Where does my sister live?';
 const WORK_FACT_TURN = 'Decision for the work project: we use Grafana for the dashboards, not Kibana.';
 const DASHBOARD_QUESTION = 'What do we use for the dashboards?';
 const HEARTBEAT_TASK = 'Check whether the nightly build finished.';
+const VPN_TURN = 'Remember this for later: the work VPN gateway is vpn-gw-7 in Frankfurt.';
+const VPN_QUESTION = 'Which VPN gateway do we use at work?';
+/** The tools OC-Memory's plugin registers (templates/openclaw-plugin, contracts.tools of its manifest). */
+const MEMORY_TOOL_NAMES = ['oc_memory_search', 'oc_memory_get', 'oc_memory_remember', 'oc_memory_active'];
+
+/** Tool calls the fake model makes, one per request, in the turn whose user message is `prompt`. */
+interface ScriptedCalls {
+  prompt: string;
+  calls: Array<{ name: string; arguments: Record<string, unknown> }>;
+}
 
 /** OpenClaw's heartbeat prompt (2026.2 and 2026.9 both name HEARTBEAT.md in it). */
 function isHeartbeatRequest(request: RecordedRequest): boolean {
   return request.messages.some((m) => m.role === 'user' && /HEARTBEAT|heartbeat poll/i.test(m.content));
 }
 
-/** The fake model: an acknowledgement, or HEARTBEAT_OK to a heartbeat (as a real model is told to answer). */
-function reply(request: RecordedRequest) {
-  return ok(isHeartbeatRequest(request) ? 'HEARTBEAT_OK' : 'Noted.');
+/**
+ * The fake model: HEARTBEAT_OK to a heartbeat (as a real model is told to
+ * answer), the next scripted tool call in the turn it is scripted for (each
+ * request of that turn — the first, then each after a tool result — takes
+ * one), or an acknowledgement.
+ */
+function replyWith(scripted: () => ScriptedCalls | undefined) {
+  return (request: RecordedRequest) => {
+    if (isHeartbeatRequest(request)) return ok('HEARTBEAT_OK');
+    const script = scripted();
+    if (script && script.calls.length > 0 && request.messages.some((m) => m.role === 'user' && m.content.includes(script.prompt))) {
+      const call = script.calls.shift()!;
+      return toolCall(call.name, call.arguments);
+    }
+    return ok('Noted.');
+  };
+}
+
+/** The names of the tools a request offers the model (`tools[].function.name`). */
+function offeredTools(request: RecordedRequest): string[] {
+  const tools = Array.isArray(request.body.tools) ? (request.body.tools as Array<{ function?: { name?: string }; name?: string }>) : [];
+  return tools.map((t) => t.function?.name ?? t.name ?? '');
+}
+
+/** The tool results (role `tool` messages) of the turn that asked `prompt`, from its last request. */
+function toolResults(provider: OpenAiTestServer, prompt: string, since: number): string[] {
+  return requestFor(provider, prompt, since).messages.filter((m) => m.role === 'tool').map((m) => m.content);
 }
 
 /** Every request's text, all messages joined. */
@@ -98,11 +132,12 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
 
   describe(`OpenClaw ${version} end to end (real gateway, fake provider on 127.0.0.1)`, { timeout: 30 * 60_000 }, () => {
     let s: Scenario;
+    let scripted: ScriptedCalls | undefined;
 
     before(async () => {
       const release = await installOpenClaw(version);
       const temp = await tempDir(`ocm-openclaw-${version}-`);
-      const provider = await startOpenAiServer(reply);
+      const provider = await startOpenAiServer(replyWith(() => scripted));
       const sandbox = await createOpenClawSandbox(release, temp.dir, { provider: 'fake', model: 'fake-model', baseUrl: provider.url }, { agents: ['work'] });
       const memoryHome = join(temp.dir, 'memory-home');
       s = {
@@ -169,6 +204,15 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
       assert.match(await memoryText(s.memoryHome), /Ana[^\n]*Lisbon|Lisbon[^\n]*Ana/);
     });
 
+    test("the model request of a user's turn offers OC-Memory's tools (the default integration, no allow-list needed)", async () => {
+      const request = requestFor(s.provider, FACT_TURN, 0);
+      const offered = offeredTools(request);
+      for (const name of MEMORY_TOOL_NAMES) assert.ok(offered.includes(name), `${name} in the request's tools: ${offered.join(', ')}`);
+      const remember = (request.body.tools as Array<{ function: { name: string; description: string; parameters: { properties: Record<string, unknown> } } }>).find((t) => t.function.name === 'oc_memory_remember')!;
+      assert.match(remember.function.description, /Save something to the user's long-term memory now/);
+      assert.ok('text' in remember.function.parameters.properties, 'the JSON Schema of lib/memory-tools.ts');
+    });
+
     test('a later question carries the fact in the request the model receives (the current question drives the lookup)', todo('recall'), async () => {
       const since = s.provider.requests.length;
       assertTurn(await agentTurn(s.sandbox, 'main', SISTER_QUESTION, { timeoutMs: TURN_MS }), 'question turn');
@@ -176,14 +220,20 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
       assert.match(memory, /Lisbon/, `the memory put in front of "${SISTER_QUESTION}":\n${memory || '(none)'}`);
     });
 
-    test('after /new the question still brings the fact (from memory, not from the conversation)', todo('reset'), async () => {
+    test('after /new the question still brings the fact (from memory, not from the conversation), and a scripted search returns it', todo('reset'), async () => {
       assertTurn(await agentTurn(s.sandbox, 'main', '/new', { timeoutMs: TURN_MS }), '/new');
       const since = s.provider.requests.length;
+      scripted = { prompt: SISTER_QUESTION, calls: [{ name: 'oc_memory_search', arguments: { query: 'sister Ana' } }] };
       assertTurn(await agentTurn(s.sandbox, 'main', SISTER_QUESTION, { timeoutMs: TURN_MS }), 'question after /new');
-      const request = requestFor(s.provider, SISTER_QUESTION, since);
-      const conversation = request.messages.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => m.content.replace(/<oc-memory>[\s\S]*?<\/oc-memory>/g, ''));
+      scripted = undefined;
+      const first = s.provider.requests.slice(since).find((r) => r.messages.some((m) => m.role === 'user' && m.content.includes(SISTER_QUESTION)))!;
+      const conversation = first.messages.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => m.content.replace(/<oc-memory>[\s\S]*?<\/oc-memory>/g, ''));
       assert.ok(!conversation.some((c) => c.includes(FACT_TURN)), 'the new session does not carry the old turn');
-      assert.match(injectedMemory(request), /Lisbon/);
+      assert.match(injectedMemory(first), /Lisbon/);
+      // The search ran in the plugin and its answer went back to the model in the turn's next request.
+      const results = toolResults(s.provider, SISTER_QUESTION, since).join('\n');
+      assert.match(results, /memor(y|ies) for "sister Ana"/, `the search answered: ${results || '(no tool result)'}`);
+      assert.match(results, /Ana[^\n]*Lisbon|Lisbon[^\n]*Ana/);
     });
 
     test("a second agent's facts never reach the first agent's requests, and the other way round", todo('agents'), async () => {
@@ -200,6 +250,33 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
       const workAgain = s.provider.requests.length;
       assertTurn(await agentTurn(s.sandbox, 'work', DASHBOARD_QUESTION, { timeoutMs: TURN_MS }), 'work asks about dashboards');
       assert.match(injectedMemory(requestFor(s.provider, DASHBOARD_QUESTION, workAgain)), /Grafana/);
+    });
+
+    test("a scripted remember from agent work lands in work's day file today, not main's; work's next turn carries it and work's search stays in work's memory", todo('agents'), async () => {
+      const since = s.provider.requests.length;
+      scripted = { prompt: VPN_TURN, calls: [{ name: 'oc_memory_remember', arguments: { text: 'The work VPN gateway is vpn-gw-7 in Frankfurt.' } }] };
+      assertTurn(await agentTurn(s.sandbox, 'work', VPN_TURN, { timeoutMs: TURN_MS }), 'work asks to remember');
+      const saved = toolResults(s.provider, VPN_TURN, since).join('\n');
+      const m = /Saved to memory as (o-[0-9a-f]{10}) \(🔴 high, fact\) in memory\/work\/(\d{4}-\d\d-\d\d)\.md/.exec(saved);
+      assert.ok(m, `remember answered: ${saved || '(no tool result)'}`);
+      const [, id, date] = m;
+      assert.ok(Math.abs(Date.parse(date!) - Date.parse(new Date().toISOString().slice(0, 10))) <= 86_400_000, `today: ${date}`);
+      const dayFile = await readFile(join(s.memoryHome, 'memory', 'work', `${date}.md`), 'utf8');
+      assert.match(dayFile, new RegExp(`- 🔴 \\d\\d:\\d\\d \\[fact\\] The work VPN gateway is vpn-gw-7 in Frankfurt\\. \\^${id}`));
+      assert.match(dayFile, new RegExp(`${id}: "?remember work openclaw`), 'provenance names the client');
+      const mainDay = await readFile(join(s.memoryHome, 'memory', `${date}.md`), 'utf8').catch(() => '');
+      assert.doesNotMatch(mainDay, /vpn-gw-7/, "nothing in main's day file");
+
+      const next = s.provider.requests.length;
+      scripted = { prompt: VPN_QUESTION, calls: [{ name: 'oc_memory_search', arguments: { query: 'sister Ana Lisbon' } }] };
+      assertTurn(await agentTurn(s.sandbox, 'work', VPN_QUESTION, { timeoutMs: TURN_MS }), 'work asks about the VPN');
+      scripted = undefined;
+      const first = s.provider.requests.slice(next).find((r) => r.messages.some((m) => m.role === 'user' && m.content.includes(VPN_QUESTION)))!;
+      assert.match(injectedMemory(first), /vpn-gw-7/, 'the next turn carries the remembered fact');
+      const searched = toolResults(s.provider, VPN_QUESTION, next).join('\n');
+      assert.match(searched, /memor(y|ies) for "sister Ana Lisbon"|No memory matches "sister Ana Lisbon"/, `the search answered: ${searched || '(no tool result)'}`);
+      const found = searched.split('\n').filter((l) => !l.includes('"sister Ana Lisbon"'));
+      assert.ok(!found.some((l) => /Lisbon/.test(l)), `main's fact is not in work's search: ${searched}`);
     });
 
     test('a heartbeat wake produces no observation and no injection', todo('heartbeat'), async () => {
