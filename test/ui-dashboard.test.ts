@@ -139,7 +139,7 @@ test('dashboard on the demo home: timeline, the line in the day file, search, an
     await page.keyboard.press('Enter');
     await page.waitForSelector('p.summary');
     const ids = await page.locator('ul.results li.obs').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
-    const cli = JSON.parse((await runCli(['search', 'PostgreSQL', '--json', '--limit', '50', '--home', home])).stdout) as { results: Array<{ id: string }> };
+    const cli = JSON.parse((await runCli(['search', 'PostgreSQL', '--json', '--home', home])).stdout) as { results: Array<{ id: string }> };
     assert.ok(ids.length > 0);
     assert.deepEqual(ids, cli.results.map((r) => r.id), 'the same results in the same order as the CLI');
     const marks = await page.locator('ul.results mark').allTextContents();
@@ -212,6 +212,21 @@ test('dashboard on the demo home: timeline, the line in the day file, search, an
     assert.ok(added, 'the line is in the day file');
     assert.match(added!, /^- 🟡 \d\d:\d\d \[decision\] 회의실 예약은 금요일 오후 3시로 정했다\. password=\[REDACTED[^\]]*\] #meeting #회의 \^o-[0-9a-f]+$/);
     assert.ok(!today.includes('hunter2'), 'the password was masked before it was written');
+  });
+
+  await t.test('active memory: its tokens against the budget, and which memories the last prompt hook put in', async () => {
+    const hook = await runCli(['hook', 'prompt', '--home', home], { input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'Which database did we choose for ledger-api, PostgreSQL?' }) });
+    assert.equal(hook.code, 0, hook.stderr);
+    const injectedIds = [...hook.stdout.matchAll(/\((o-[0-9a-f]+)\)/g)].map((m) => m[1]);
+    assert.ok(injectedIds.length > 0, `the hook injected memories: ${hook.stdout}`);
+    await page.goto(`${ui.origin}/active?lang=en`);
+    const header = /· (\d+) \/ (\d+) tokens/.exec(await readFile(join(home, 'active_memory.md'), 'utf8'));
+    assert.ok(header, 'active_memory.md states its token count');
+    assert.equal(await page.locator('section.active [data-tokens]').first().getAttribute('data-tokens'), header![1]);
+    assert.match((await page.locator('section.active p.tokens').first().textContent())!, new RegExp(`${header![1]} tokens of a budget of ${header![2]}`));
+    const shown = await page.locator('table a code').allTextContents();
+    assert.deepEqual(shown, injectedIds, 'the injected memories, by id, in the order they went in');
+    await shot(page, 'active');
   });
 });
 
@@ -287,6 +302,4 @@ test('tiers in the dashboard: approve and reject pending cold moves, roll a move
   await page.goto(`${ui.origin}/health`);
   await page.waitForSelector('#per-day[data-drawn=true]');
   await shot(page, 'health');
-  await page.goto(`${ui.origin}/active`);
-  await shot(page, 'active');
 });

@@ -55,7 +55,6 @@ export interface UiApp {
 const NOTES = ['saved', 'added', 'alreadyThere', 'forgot', 'approved', 'rejected', 'rolledBack'] as const satisfies readonly MessageKey[];
 type Note = (typeof NOTES)[number];
 
-const SEARCH_LIMIT = 50;
 const AUDIT_SHOWN = 50;
 const INJECTIONS_SHOWN = 20;
 
@@ -211,7 +210,8 @@ ${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date
     let results: Html | string = '';
     if (query) {
       const filters = filtersFromOptions(values as Record<string, unknown>, options.now(), config.timezone);
-      const limit = parseLimit(c.req.query('limit'), SEARCH_LIMIT);
+      // The default number of results is `ocm-run search`'s (search.default_limit); ?limit= asks for more.
+      const limit = parseLimit(c.req.query('limit'), config.search.default_limit);
       const { searchOpen } = await import('../integrations/mcp/memory-tools.js');
       const started = performance.now();
       const response = await searchOpen({ paths, config, agent: DEFAULT_AGENT, client: () => undefined, openIndex, logger: options.logger, now: options.now }, { query, limit, filters });
@@ -340,9 +340,18 @@ ${text ? html`<p class="tokens"><meter min="0" max="${budget}" value="${Math.min
 <pre class="active-text">${mask(text)}</pre>` : html`<p class="empty">${m.activeNone}</p>`}</section>`);
     }
     const injections = await lastInjections(paths);
-    const injectionRows = injections.map((r) => [String(r.time ?? '').slice(0, 19).replace('T', ' '), String(r.event ?? ''), mask(String(r.agent ?? '')), String(r.via ?? ''), String(r.results ?? r.chars ?? (r.injected === undefined ? '' : r.injected)), String(r.ms ?? '')]);
+    const injectionRows = injections.map((r) => {
+      const went = Array.isArray(r.injected) ? (r.injected as Array<{ id?: unknown; relevance?: unknown }>).filter((x) => typeof x?.id === 'string') : [];
+      const what: Html | string =
+        r.event === 'hook.session_start'
+          ? `${m.activeTitle}: ${String(r.chars ?? 0)} chars`
+          : went.length
+            ? html`${went.map((x, i) => html`${i ? ', ' : ''}<a href="/search?q=${encodeURIComponent(String(x.id))}&amp;tier=hot,warm,cold"><code>${String(x.id)}</code></a>${typeof x.relevance === 'number' ? ` (${x.relevance})` : ''}`)}`
+            : String(r.results ?? '');
+      return [String(r.time ?? '').slice(0, 19).replace('T', ' '), String(r.event ?? ''), mask(String(r.agent ?? '')), String(r.via ?? ''), what, String(r.ms ?? '')];
+    });
     const body = html`${sections}<section><h2>${m.injectionsTitle}</h2><p class="hint">${m.injectionsNote}</p>
-${injectionRows.length ? table(['time', 'event', 'agent', 'via', 'results / chars', 'ms'], injectionRows) : html`<p class="empty">${m.injectionsNone}</p>`}</section>`;
+${injectionRows.length ? table(['time', 'event', 'agent', 'via', m.injectedWhat, 'ms'], injectionRows) : html`<p class="empty">${m.injectionsNone}</p>`}</section>`;
     return c.html(layout(frame, m.activeTitle, body));
   });
 
@@ -421,10 +430,10 @@ ${table(['source', 'agent', m.streams, m.messages, m.malformed, m.lastRead], sta
 <section><h2>${m.llmTitle}</h2>${usage.length ? table([m.role, m.model, m.inputTokens, m.outputTokens, m.calls, m.cost], usage) : html`<p class="empty">${m.llmNone}</p>`}</section>
 <section><h2>${m.chartsTitle}</h2>
 <p>${m.transcriptTokens}: <strong>${stats.tokens.transcriptRead}</strong> · ${m.activeTokens}: <strong>${Object.values(active).reduce((a, b) => a + b, 0)}</strong>${stats.tokens.efficiency ? html` · ${m.efficiency} ${stats.tokens.efficiency.toFixed(1)}×` : ''} · ${m.searchLatency}: <strong>${stats.search.p95Ms ?? '—'}</strong> ms</p>
-${chart('per-day', m.chartPerDay, { x: stats.observations.perDay.map((d) => d.date), series: [{ label: m.observations, values: stats.observations.perDay.map((d) => d.count) }] })}
-${chart('llm-per-day', m.llmTitle, { x: stats.llm.byDay.map((d) => d.date), series: [{ label: m.inputTokens, values: stats.llm.byDay.map((d) => d.inputTokens) }, { label: m.outputTokens, values: stats.llm.byDay.map((d) => d.outputTokens) }] })}
-${chart('tokens', m.chartTokens, { x: ['transcripts', ...Object.keys(active)], series: [{ label: 'tokens', values: [stats.tokens.transcriptRead, ...Object.values(active)] }] })}
-${chart('search-ms', m.chartSearch, { x: latencies.map((_, i) => String(i + 1)), series: [{ label: 'ms', values: latencies }] })}
+${chart('per-day', m.chartPerDay, { x: stats.observations.perDay.map((d) => d.date), series: [{ label: m.observations, values: stats.observations.perDay.map((d) => d.count) }] }, m.none)}
+${chart('llm-per-day', m.chartLlm, { x: stats.llm.byDay.map((d) => d.date), series: [{ label: m.inputTokens, values: stats.llm.byDay.map((d) => d.inputTokens) }, { label: m.outputTokens, values: stats.llm.byDay.map((d) => d.outputTokens) }] }, m.llmNone)}
+${chart('tokens', m.chartTokens, { x: ['transcripts', ...Object.keys(active)], series: [{ label: 'tokens', values: [stats.tokens.transcriptRead, ...Object.values(active)] }] }, m.none)}
+${chart('search-ms', m.chartSearch, { x: latencies.map((_, i) => String(i + 1)), series: [{ label: 'ms', values: latencies }] }, m.none)}
 </section>`;
     return c.html(layout(frame, m.healthTitle, body));
   });
@@ -438,9 +447,9 @@ function auditSummary(e: import('../tiers/audit.js').AuditEntry): string {
   return [counts, target].filter(Boolean).join(' ');
 }
 
-/** The last injections the hooks logged (logs/hook.log: hook.prompt, hook.session_start). */
+/** The last injections the hooks logged (logs/hooks.log: hook.prompt, hook.session_start). */
 async function lastInjections(paths: HomePaths): Promise<Array<Record<string, unknown>>> {
-  const text = (await readTextIfExists(join(paths.logs, 'hook.log'))) ?? '';
+  const text = (await readTextIfExists(join(paths.logs, 'hooks.log'))) ?? '';
   const out: Array<Record<string, unknown>> = [];
   for (const line of text.split('\n')) {
     if (!line.includes('"hook.prompt"') && !line.includes('"hook.session_start"')) continue;

@@ -15,7 +15,7 @@ import { listAllTierFiles, type TierFile } from '../tiers/locations.js';
 import { isPinned } from '../tiers/plan.js';
 import type { Tier } from '../core/types.js';
 
-export const PAGE_OBSERVATIONS = 200;
+export const PAGE_OBSERVATIONS = 100;
 export const MAX_DAYS_PER_PAGE = 60;
 
 export interface TimelineObservation extends LocatedObservation {
@@ -114,12 +114,14 @@ export async function timelinePage(paths: HomePaths, config: Config, filters: Se
   for (let i = 0; i < dates.length; i++) {
     const date = dates[i]!;
     if (shown >= PAGE_OBSERVATIONS || i >= MAX_DAYS_PER_PAGE) return { days, older: { day: date, skip: 0 }, agents };
-    const matching: TimelineObservation[] = [];
-    for (const f of byDate.get(date)!.sort((a, b) => a.agent.localeCompare(b.agent))) {
-      for (const o of await readDayObservations(paths, f)) if (matchesFilters(o, filters)) matching.push(o);
-    }
     const skip = from && date === from.day ? from.skip : 0;
     const room = PAGE_OBSERVATIONS - shown;
+    // A day's files (one per agent) are read only until the page is full: parsing is most of a page's time.
+    const matching: TimelineObservation[] = [];
+    for (const f of byDate.get(date)!.sort((a, b) => a.agent.localeCompare(b.agent))) {
+      if (matching.length > skip + room) break;
+      for (const o of await readDayObservations(paths, f)) if (matchesFilters(o, filters)) matching.push(o);
+    }
     const observations = matching.slice(skip, skip + room);
     if (observations.length) days.push({ date, observations });
     shown += observations.length;

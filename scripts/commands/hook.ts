@@ -55,7 +55,9 @@ export const command: CommandSpec = {
         const { askPromptSocket } = await import('../../lib/integrations/prompt-socket.js');
         const reply = await askPromptSocket(ctx.paths, { prompt: input.prompt ?? '', ...(scope ? { agents: scope.searchAgents } : {}) }, Math.min(1000, promptTimeout(ctx, options)));
         if (reply) {
-          logger.log('info', 'hook.prompt', { agent, via: 'mcp', injected: reply.context !== null, ms: Math.round(performance.now() - started) });
+          // The ids the server's answer carries (each memory line ends with its id): the dashboard shows which memories went in.
+          const ids = [...(reply.context ?? '').matchAll(/\((o-[0-9a-f]+)\)$/gm)].map((m) => m[1]);
+          logger.log('info', 'hook.prompt', { agent, via: 'mcp', results: ids.length, injected: ids.map((id) => ({ id })), ms: Math.round(performance.now() - started) });
           if (reply.context) {
             const { additionalContextOutput } = await import('../../lib/integrations/agent-hooks.js');
             ctx.out(additionalContextOutput('UserPromptSubmit', reply.context));
@@ -86,7 +88,9 @@ export const command: CommandSpec = {
         await ctx.flush();
         process.exit(0); // abandon the lookup: the prompt goes on without memory
       }
-      logger.log('info', 'hook.prompt', { agent, via: 'self', results: result?.results.length ?? 0, ms });
+      // Which memories went in and how relevant each was to the prompt (ids only, never text): the dashboard's Active memory page shows them.
+      const injected = result?.results.map((r) => ({ id: r.id, relevance: Math.round((r.relevance ?? 0) * 100) / 100 })) ?? [];
+      logger.log('info', 'hook.prompt', { agent, via: 'self', results: injected.length, injected, ms });
       if (result) ctx.out(additionalContextOutput('UserPromptSubmit', result.text));
     } catch (error) {
       logger.log('warn', 'hook.failed', { event, agent, error: (error as Error).message });
