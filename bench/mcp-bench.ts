@@ -18,14 +18,13 @@
  *   node --import tsx bench/run.ts mcp [--n 100000] [--queries 40]
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { homePaths } from '../lib/platform/home.js';
-import { benchQueries, percentile, snapshotCli, timed } from './search-bench.js';
-import { writeCorpus } from './search-corpus.js';
+import { benchQueries, indexedCorpusHome, percentile, snapshotCli, timed } from './search-bench.js';
 
 export interface McpBenchReport {
   observations: number;
@@ -65,12 +64,7 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
   const queries = benchQueries(options.queries ?? 40);
   try {
     const CLI = await snapshotCli(work);
-    log(`  generating ${n} observations…`);
-    await mkdir(paths.root, { recursive: true });
-    await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\n', { mode: 0o600 });
-    await writeCorpus(paths, { observations: n, days: 90, endDate: '2026-03-31', agents: ['work'], korean: 0.3 });
-    log('  index build…');
-    const built = JSON.parse((await timed(process.execPath, [CLI, 'index', '--json', '--home', paths.root])).stdout) as { documents: number };
+    const documents = await indexedCorpusHome(paths, CLI, n, log);
 
     log('  search_memory through ocm-run mcp…');
     const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--home', paths.root], env: { PATH: process.env.PATH ?? '', HOME: work, CI: '1' }, stderr: 'ignore' });
@@ -119,7 +113,7 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
     const cpuPercentile = (xs: number[], p: number) => (xs.length ? percentile(xs, p) : null);
 
     const report: McpBenchReport = {
-      observations: built.documents,
+      observations: documents,
       loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
       mcp: { firstCallMs: Math.round(firstCallMs), p50: percentile(searches, 50), p95: percentile(searches, 95), calls: searches.length, cpuPerCallMs, baselineP50: percentile(baseline, 50), baselineP95: percentile(baseline, 95) },
       hook: {

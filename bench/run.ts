@@ -7,6 +7,7 @@
  *   npm run bench -- observe --runs 3      observe: measurements per figure (default 5)
  *   npm run bench -- masking --seed 7      masking corpus recall per kind and channel (--n: instances per kind and context)
  *   npm run bench -- plugin --turns 60     OpenClaw plugin: before_prompt_build turns (≥ 50)
+ *   npm run bench -- ui --n 100000          the dashboard: first page and search in the running server
  *   npm run bench -- sqlite [--bs24 DIR]   OpenClaw database read: better-sqlite3 on Node 20 vs node:sqlite on Node 24
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -79,6 +80,19 @@ const SECTIONS: Section[] = [
         log: (line) => process.stderr.write(`${line}\n`),
       });
       return { table: tierBenchTable(report), json: report };
+    },
+  },
+  {
+    name: 'ui',
+    async run(args) {
+      const { runUiBench, uiBenchTable } = await import('./ui-bench.js');
+      const report = await runUiBench({
+        n: args.n ? Number(args.n) : 100_000,
+        queries: args.queries ? Number(args.queries) : 40,
+        keep: Boolean(args.keep),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      return { table: uiBenchTable(report), json: report };
     },
   },
   {

@@ -19,7 +19,7 @@ import { tmpdir, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { addDays, dayFileText, dayObservations, makeGenerator, writeCorpus } from './search-corpus.js';
-import { dayFilePath, homePaths } from '../lib/platform/home.js';
+import { dayFilePath, homePaths, type HomePaths } from '../lib/platform/home.js';
 import { validateConfig } from '../lib/config/config.js';
 import { IndexSnapshot, rank } from '../lib/search/searcher.js';
 import { assemble, searchMemory } from '../lib/search/search.js';
@@ -81,6 +81,20 @@ export async function timed(cmd: string, args: string[], options: { input?: stri
   const m = /__RSS__(\d+)/.exec(String(res.stderr));
   const cpu = /__CPU__([\d.]+) ([\d.]+)/.exec(String(res.stderr));
   return { ms, rssMb: m ? Math.round(Number(m[1]) / 1024) : null, cpuMs: cpu ? Math.round((Number(cpu[1]) + Number(cpu[2])) * 1000) : null, stdout: String(res.stdout) };
+}
+
+/**
+ * A fresh home of `n` generated observations (90 days to 2026-03-31, agents
+ * main and work, 30 % Korean), indexed by the CLI as a user indexes it; the
+ * documents indexed. The home the MCP and dashboard benches serve.
+ */
+export async function indexedCorpusHome(paths: HomePaths, cli: string, n: number, log: (s: string) => void): Promise<number> {
+  log(`  generating ${n} observations…`);
+  await mkdir(paths.root, { recursive: true });
+  await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\n', { mode: 0o600 });
+  await writeCorpus(paths, { observations: n, days: 90, endDate: '2026-03-31', agents: ['work'], korean: 0.3 });
+  log('  index build…');
+  return (JSON.parse((await timed(process.execPath, [cli, 'index', '--json', '--home', paths.root])).stdout) as { documents: number }).documents;
 }
 
 /** Realistic queries: topic words, names, identifiers, Korean with particles, phrases, a miss. */
