@@ -3,10 +3,9 @@
  * (from the process environment and the home's `.env`), validated against the
  * schema with the key path in every error.
  */
-import { writeFile, rename, chmod } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as v from 'valibot';
-import { ConfigError, OcmError, fromSystemError } from '../core/errors.js';
+import { ConfigError, OcmError } from '../core/errors.js';
 import { configSchema, type Config } from './config-schema.js';
 import { hasEnvReferences, readConfigCache, schemaFingerprint, writeConfigCache } from './config-cache.js';
 import { loadDotEnv, parseDotEnv } from '../platform/dotenv.js';
@@ -205,14 +204,8 @@ export async function setConfigValue(options: { file: string; envFile: string; k
   // Validate the result (with env substitution) before writing anything.
   const dotenv = await loadDotEnv(options.envFile);
   validateConfig(substituteEnv(parseConfigText(next, options.file), { ...dotenv, ...(options.env ?? process.env) }), options.file);
-  const tmp = `${options.file}.tmp-${process.pid}`;
-  try {
-    await writeFile(tmp, next, { mode: 0o600 });
-    await chmod(tmp, 0o600);
-    await rename(tmp, options.file);
-  } catch (error) {
-    throw fromSystemError(error, `write ${options.file}`);
-  }
+  const { writeFileAtomic } = await import('../platform/atomic-file.js');
+  await writeFileAtomic(options.file, next);
 }
 
 const SECRET_KEY = /(^|_)(api_key|token|secret|password)$/;

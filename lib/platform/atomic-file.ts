@@ -3,13 +3,24 @@
  * fsync the folder. A reader (or a job killed mid-write) sees the old file or
  * the new one, never half of one.
  */
-import { open, rename, unlink, mkdir, readdir } from 'node:fs/promises';
+import { open, rename, unlink, mkdir, readdir, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fromSystemError } from '../core/errors.js';
 
 export interface AtomicWriteOptions {
+  /** Default 0o600. */
   mode?: number;
+  /**
+   * fsync the temp file before the rename and the folder after it (default true). False for
+   * files that are rebuilt when lost (the search index) or live no longer than their writer
+   * (the lock's owner record): still never half a file, without the disk waits.
+   */
+  durable?: boolean;
+  /** fsync the folder after the rename (default: `durable`). False when the caller fsyncs the folder once for many files. */
+  syncFolder?: boolean;
+  /** What a failure says was being written (default "write <path>"). */
+  what?: string;
 }
 
 export interface AtomicFile {
@@ -19,8 +30,23 @@ export interface AtomicFile {
   mode?: number;
 }
 
+/** The one atomic write: temp file next to `path` (see tempPathFor), written (and fsynced), renamed over `path`. */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
-  await writeFilesAtomic([{ path, data, ...(options.mode !== undefined ? { mode: options.mode } : {}) }]);
+  await writeFileAtomicWith(path, (handle) => handle.writeFile(data), options);
+}
+
+/** writeFileAtomic for a file too large to build in memory: `write` fills the open temp file. */
+export async function writeFileAtomicWith(path: string, write: (handle: FileHandle) => Promise<void>, options: AtomicWriteOptions = {}): Promise<void> {
+  const durable = options.durable !== false;
+  const what = options.what ?? `write ${path}`;
+  const tmp = await writeTemp(path, write, { mode: options.mode ?? 0o600, sync: durable, what });
+  try {
+    await rename(tmp, path);
+  } catch (error) {
+    await unlink(tmp).catch(() => undefined);
+    throw fromSystemError(error, what);
+  }
+  if (options.syncFolder ?? durable) await syncDir(dirname(path));
 }
 
 /**
@@ -30,7 +56,9 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
  * one or the new one, never half of one; when this throws, some may be new.
  */
 export async function writeFilesAtomic(files: AtomicFile[]): Promise<void> {
-  const written = await Promise.allSettled(files.map((f) => writeTemp(f)));
+  const written = await Promise.allSettled(
+    files.map((f) => writeTemp(f.path, (handle) => handle.writeFile(f.data), { mode: f.mode ?? 0o600, sync: true, what: `write ${f.path}` })),
+  );
   const temps = written.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
   const failed = written.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   let next = 0;
@@ -51,24 +79,29 @@ export async function writeFilesAtomic(files: AtomicFile[]): Promise<void> {
   await Promise.all([...new Set(files.map((f) => dirname(f.path)))].map(syncDir));
 }
 
-/** The data in a fsynced temp file next to `path`; returns the temp file's path. */
-export async function writeTemp({ path, data, mode = 0o600 }: AtomicFile): Promise<string> {
+/** The temp file a write of `path` uses: hidden, next to it, named after the writer's pid (see removeStaleTempFiles). */
+export function tempPathFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/** A temp file next to `path` filled by `write` (and fsynced when `sync`); returns its path. */
+async function writeTemp(path: string, write: (handle: FileHandle) => Promise<void>, options: { mode: number; sync: boolean; what: string }): Promise<string> {
   const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = tempPathFor(path);
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const handle = await open(tmp, 'w', mode);
+    const handle = await open(tmp, 'w', options.mode);
     try {
-      await handle.chmod(mode);
-      await handle.writeFile(data);
-      await handle.sync();
+      await handle.chmod(options.mode);
+      await write(handle);
+      if (options.sync) await handle.sync();
     } finally {
       await handle.close();
     }
     return tmp;
   } catch (error) {
     await unlink(tmp).catch(() => undefined);
-    throw fromSystemError(error, `write ${path}`);
+    throw fromSystemError(error, options.what);
   }
 }
 

@@ -9,10 +9,11 @@
  * when its owner cannot be told: another host, or no owner record.
  */
 import lockfile from 'proper-lockfile';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { fromSystemError, OcmError } from '../core/errors.js';
+import { writeFileAtomic } from './atomic-file.js';
 
 export interface LockOptions {
   /** How long to wait for another job to finish (ms). 0 = fail at once. */
@@ -128,13 +129,12 @@ async function readOwner(target: string): Promise<Owner | undefined> {
   }
 }
 
-/** The owner record, written whole (temp file, rename): a reader never sees half of one. */
+/** The owner record, written whole (atomically): a reader never sees half of one. */
 async function writeOwner(target: string): Promise<void> {
   const processStart = await processStartTime(process.pid);
   const owner: Owner = { pid: process.pid, host: hostname(), since: new Date().toISOString(), ...(processStart ? { processStart } : {}) };
-  const tmp = `${ownerFile(target)}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(owner), { mode: 0o600 });
-  await rename(tmp, ownerFile(target));
+  // Not fsynced: the record lives no longer than this process.
+  await writeFileAtomic(ownerFile(target), JSON.stringify(owner), { durable: false });
 }
 
 /** Take the home lock. `target` is a plain file that stands for the home. */

@@ -4,41 +4,17 @@
  * without fsync — after a power loss a broken segment is detected and rebuilt.
  */
 import { readdirSync, type Dirent } from 'node:fs';
-import { mkdir, open, rename, unlink, writeFile, type FileHandle } from 'node:fs/promises';
-import { dirname, basename, join, relative, sep } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { fromSystemError } from '../core/errors.js';
+import type { FileHandle } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import { writeFileAtomic, writeFileAtomicWith } from '../platform/atomic-file.js';
 
 export async function writeIndexFile(path: string, data: string | Uint8Array): Promise<void> {
-  const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    await writeFile(tmp, data, { mode: 0o600 });
-    await rename(tmp, path);
-  } catch (error) {
-    await unlink(tmp).catch(() => undefined);
-    throw fromSystemError(error, `write the search index file ${path}`);
-  }
+  await writeFileAtomic(path, data, { durable: false, what: `write the search index file ${path}` });
 }
 
 /** Like writeIndexFile, for a file too large to build in memory: `write` fills the open temp file. */
 export async function writeIndexFileWith(path: string, write: (handle: FileHandle) => Promise<void>): Promise<void> {
-  const dir = dirname(path);
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const handle = await open(tmp, 'w', 0o600);
-    try {
-      await write(handle);
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, path);
-  } catch (error) {
-    await unlink(tmp).catch(() => undefined);
-    throw fromSystemError(error, `write the search index file ${path}`);
-  }
+  await writeFileAtomicWith(path, write, { durable: false, what: `write the search index file ${path}` });
 }
 
 /**

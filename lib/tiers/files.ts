@@ -4,9 +4,9 @@
  * and durable deletes. Every helper says what it did; none prints.
  */
 import { createHash } from 'node:crypto';
-import { copyFile, link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeTemp } from '../platform/atomic-file.js';
+import { writeFileAtomic } from '../platform/atomic-file.js';
 import { fromSystemError } from '../core/errors.js';
 
 /** SHA-256 of a string or bytes, hex. */
@@ -115,11 +115,5 @@ export async function removeDurable(path: string, options: { sync?: boolean } = 
  * rename. The caller fsyncs the folder (once for many files).
  */
 export async function installFile(path: string, data: Uint8Array, mode: number): Promise<void> {
-  const tmp = await writeTemp({ path, data, mode });
-  try {
-    await rename(tmp, path);
-  } catch (error) {
-    await unlink(tmp).catch(() => undefined);
-    throw fromSystemError(error, `write ${path}`);
-  }
+  await writeFileAtomic(path, data, { mode, syncFolder: false });
 }
