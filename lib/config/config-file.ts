@@ -6,7 +6,7 @@
  */
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { ConfigError, fromSystemError } from '../core/errors.js';
+import { ConfigError, fromSystemError, isNotFound } from '../core/errors.js';
 
 /** A config is a few KB; more is a mistake or an attack, and is not read. */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -22,7 +22,7 @@ export async function readConfigText(file: string): Promise<string | undefined> 
     // O_NONBLOCK: opening a FIFO must not wait for a writer.
     handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isNotFound(error)) return undefined;
     throw fromSystemError(error, `read ${file}`);
   }
   try {

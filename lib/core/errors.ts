@@ -83,6 +83,17 @@ export class ConfigError extends OcmError {
   }
 }
 
+/** The code of a Node.js system error ("ENOENT", "EPERM", …), or undefined for anything without one. */
+export function errorCode(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** A file or folder that does not exist (ENOENT). */
+export function isNotFound(error: unknown): boolean {
+  return errorCode(error) === 'ENOENT';
+}
+
 /**
  * The file system refused a write: full (ENOSPC, EDQUOT), read-only (EROFS)
  * or not ours (EACCES, EPERM), raw or as the OcmError fromSystemError made of
@@ -101,9 +112,9 @@ export function isWriteRefused(error: unknown): boolean {
  */
 export function fromSystemError(error: unknown, action: string): unknown {
   if (error instanceof OcmError) return error;
-  const err = error as NodeJS.ErrnoException | undefined;
-  const code = err?.code;
-  const path = err?.path ? ` (${err.path})` : '';
+  const code = errorCode(error);
+  const at = (error as { path?: unknown } | undefined)?.path;
+  const path = at ? ` (${String(at)})` : '';
   switch (code) {
     case 'EACCES':
     case 'EPERM':

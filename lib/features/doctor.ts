@@ -6,7 +6,7 @@
 import { access, constants, readdir, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config/config-schema.js';
-import { describeError } from '../core/errors.js';
+import { describeError, errorCode } from '../core/errors.js';
 import { expandHome, type HomePaths } from '../platform/home.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
@@ -51,7 +51,7 @@ async function writable(dir: string): Promise<string | undefined> {
     await rm(probe, { force: true });
     return undefined;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code ?? 'error';
+    return errorCode(error) ?? 'error';
   }
 }
 
@@ -307,7 +307,7 @@ async function checkDisk(paths: HomePaths): Promise<Check[]> {
     if (free < 1024 ** 3) return [warn('disk', 'Disk space', `${mb(free)} free where the home is`, 'Free some space soon.')];
     return [ok('disk', 'Disk space', `${mb(free)} free`)];
   } catch (error) {
-    return [warn('disk', 'Disk space', `could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 'Check with `df -h`.')];
+    return [warn('disk', 'Disk space', `could not be read (${errorCode(error) ?? 'error'})`, 'Check with `df -h`.')];
   }
 }
 

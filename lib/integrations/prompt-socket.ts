@@ -12,6 +12,7 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomePaths } from '../platform/home.js';
+import { errorCode } from '../core/errors.js';
 
 export interface PromptRequest {
   prompt: string;
@@ -89,7 +90,7 @@ function processExists(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errorCode(error) === 'EPERM';
   }
 }
 

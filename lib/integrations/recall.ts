@@ -31,6 +31,7 @@ import { IndexUnavailable, rank, type IndexSnapshot } from '../search/searcher.j
 import type { SearchResult } from '../search/types.js';
 import type { MemoryToolContext, ToolClient } from './mcp/memory-tools.js';
 import { housekeepingTurn, stripUserTransportNoise } from '../sources/pi-entries.js';
+import { isNotFound } from '../core/errors.js';
 
 export interface RecallRequest {
   /** The user's current request (OpenClaw's `before_prompt_build` event.prompt). */
@@ -223,5 +224,5 @@ function mtimeOf(file: string): number {
 }
 
 function isSegmentGone(error: unknown): boolean {
-  return error instanceof IndexUnavailable || (error as NodeJS.ErrnoException).code === 'ENOENT';
+  return error instanceof IndexUnavailable || isNotFound(error);
 }

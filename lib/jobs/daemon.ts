@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { open, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../platform/atomic-file.js';
-import { OcmError } from '../core/errors.js';
+import { OcmError, errorCode } from '../core/errors.js';
 import type { HomePaths } from '../platform/home.js';
 import { isAlive, processStartTime } from '../platform/lock.js';
 import { rotateLogIfLarge } from '../platform/log.js';
@@ -192,7 +192,7 @@ export async function stopDaemon(paths: HomePaths, options: { force?: boolean; t
     try {
       process.kill(pid, sig);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EPERM') {
+      if (errorCode(error) === 'EPERM') {
         throw new OcmError('PERMISSION_DENIED', `Not allowed to signal PID ${pid} (another user's process?).`, { hint: 'Stop it as the user that started it.' });
       }
     }

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { packagePath } from '../platform/package-root.js';
+import { isNotFound } from '../core/errors.js';
 
 export type PromptName = 'observer' | 'reflector';
 
@@ -28,7 +29,7 @@ export async function loadPrompt(name: PromptName, homeRoot?: string): Promise<L
       const text = stripFrontmatter(await readFile(path, 'utf8')).trim();
       if (text) return { text, path, overridden: true };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if (!isNotFound(error)) throw error;
     }
   }
   const path = packagePath('prompts', `${name}.md`);

@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { activeMemoryPath, DEFAULT_AGENT, type HomePaths } from '../platform/home.js';
+import { isNotFound } from '../core/errors.js';
 
 /**
  * The active memory of the first of `agents` that has one (active_memory.<agent>.md;
@@ -20,7 +21,7 @@ export async function readActiveMemory(paths: HomePaths, agents: string | readon
     try {
       text = (await readFile(path, 'utf8')).trim();
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      if (isNotFound(error)) continue;
       throw error;
     }
     if (!text) continue;

@@ -21,6 +21,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { writeFilesAtomic } from '../platform/atomic-file.js';
 import { dayFilePath, type HomePaths } from '../platform/home.js';
 import type { Observation } from '../core/types.js';
+import { isNotFound } from '../core/errors.js';
 
 type DayFileModule = typeof import('./day-file.js');
 type DayFile = import('./day-file.js').DayFile;
@@ -51,7 +52,7 @@ async function stampOf(path: string): Promise<FileStamp | undefined> {
     const st = await stat(path);
     return { size: st.size, mtimeMs: st.mtimeMs };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isNotFound(error)) return undefined;
     throw error;
   }
 }
@@ -193,7 +194,7 @@ export class DayFileBuffer {
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if (!isNotFound(error)) throw error;
     }
     const file =
       text === undefined

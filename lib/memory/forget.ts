@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { Config } from '../config/config-schema.js';
 import { formatDayFile, listObservations, parseDayFile, removeObservations, type DayFile } from './day-file.js';
-import { OcmError } from '../core/errors.js';
+import { OcmError, isNotFound } from '../core/errors.js';
 import { type HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 import { readState, writeState } from '../platform/state.js';
@@ -284,7 +284,7 @@ async function completeForget(options: ForgetOptions, journal: ForgetJournal, re
     try {
       text = await readFile(path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      if (isNotFound(error)) continue;
       throw error;
     }
     const file = parseWithAnonIds(text);

@@ -7,12 +7,13 @@ import { agentSlug, DEFAULT_AGENT, type HomePaths } from '../platform/home.js';
 import { dateFromFileName, listObservations, parseDayFile, type LocatedObservation } from './day-file.js';
 import type { Tier } from '../core/types.js';
 import { isDayFileName, isMisnamedDayFile, isRealDate } from '../core/day-name.js';
+import { isNotFound } from '../core/errors.js';
 
 async function readdirSafe(dir: string): Promise<import('node:fs').Dirent[]> {
   try {
     return await readdir(dir, { withFileTypes: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (isNotFound(error)) return [];
     throw error;
   }
 }
@@ -55,7 +56,7 @@ export async function readObservations(files: DayFileRef[]): Promise<Array<Locat
     try {
       text = await readFile(ref.path, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      if (isNotFound(error)) continue;
       throw error;
     }
     const file = parseDayFile(text);

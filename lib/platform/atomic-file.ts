@@ -6,7 +6,7 @@
 import { open, rename, unlink, mkdir, readdir, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { fromSystemError } from '../core/errors.js';
+import { fromSystemError, errorCode } from '../core/errors.js';
 
 export interface AtomicWriteOptions {
   /** Default 0o600. */
@@ -126,7 +126,7 @@ function processAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errorCode(error) === 'EPERM';
   }
 }
 

@@ -4,7 +4,7 @@
  * that loads config.
  */
 import { readFile } from 'node:fs/promises';
-import { fromSystemError } from '../core/errors.js';
+import { fromSystemError, isNotFound } from '../core/errors.js';
 
 /** Parse a dotenv file: KEY=value lines, `#` comments, optional quotes, `export ` prefix. */
 export function parseDotEnv(text: string): Record<string, string> {
@@ -31,7 +31,7 @@ export async function loadDotEnv(path: string): Promise<Record<string, string>> 
   try {
     return parseDotEnv(await readFile(path, 'utf8'));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if (isNotFound(error)) return {};
     throw fromSystemError(error, `read ${path}`);
   }
 }

@@ -6,7 +6,7 @@ import { mkdir, chmod, lstat, readdir, stat, writeFile, readFile } from 'node:fs
 import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fromSystemError, OcmError } from '../core/errors.js';
+import { fromSystemError, OcmError, isNotFound, errorCode } from '../core/errors.js';
 import type { Tier } from '../core/types.js';
 
 /** The agent whose files live directly in memory/ (others get memory/<agent>/). */
@@ -146,7 +146,7 @@ export async function secureHome(root: string): Promise<void> {
   try {
     info = await stat(root);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // created 0700 by ensureHome
+    if (isNotFound(error)) return; // created 0700 by ensureHome
     throw fromSystemError(error, `read the memory home ${root}`);
   }
   if (!info.isDirectory()) {
@@ -179,8 +179,8 @@ async function tightenTree(dir: string): Promise<void> {
   }
 }
 
-function ignoreExists(error: NodeJS.ErrnoException): void {
-  if (error.code !== 'EEXIST') throw error;
+function ignoreExists(error: unknown): void {
+  if (errorCode(error) !== 'EEXIST') throw error;
 }
 
 export async function exists(path: string): Promise<boolean> {
@@ -196,7 +196,7 @@ export async function readTextIfExists(path: string): Promise<string | undefined
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isNotFound(error)) return undefined;
     throw error;
   }
 }

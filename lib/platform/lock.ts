@@ -12,7 +12,7 @@ import lockfile from 'proper-lockfile';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { fromSystemError, OcmError } from '../core/errors.js';
+import { fromSystemError, OcmError, errorCode } from '../core/errors.js';
 import { writeFileAtomic } from './atomic-file.js';
 
 export interface LockOptions {
@@ -80,7 +80,7 @@ export function isAlive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errorCode(error) === 'EPERM';
   }
 }
 
@@ -161,7 +161,7 @@ export async function acquireHomeLock(target: string, options: LockOptions = {})
         }
       };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw fromSystemError(error, "take the memory home's lock");
+      if (errorCode(error) !== 'ELOCKED') throw fromSystemError(error, "take the memory home's lock");
       if (await mayBreak(target, stale)) {
         await rm(lockDir(target), { recursive: true, force: true });
         continue;

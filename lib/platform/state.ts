@@ -5,6 +5,7 @@
 import { readFile, rename } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-file.js';
 import type { Cursor } from '../core/types.js';
+import { isNotFound } from '../core/errors.js';
 
 export interface JobRecord {
   lastRun?: string;
@@ -47,7 +48,7 @@ export async function readState(path: string): Promise<{ state: State; warning?:
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: emptyState() };
+    if (isNotFound(error)) return { state: emptyState() };
     throw error;
   }
   try {

@@ -33,6 +33,7 @@ import { agentSlug, DEFAULT_AGENT, type HomePaths } from '../platform/home.js';
 import { parseObservationContent } from '../memory/observation-line.js';
 import { renderReflectionLines } from './render.js';
 import type { ReflectionLine } from './types.js';
+import { isNotFound } from '../core/errors.js';
 
 export interface ReflectionMeta {
   periodStart: string;
@@ -146,7 +147,7 @@ export async function listReflections(paths: HomePaths, agent: string): Promise<
   try {
     names = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile() && e.name.endsWith('.md')).map((e) => e.name);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (isNotFound(error)) return [];
     throw error;
   }
   const out: ReflectionFile[] = [];
@@ -156,7 +157,7 @@ export async function listReflections(paths: HomePaths, agent: string): Promise<
       const parsed = parseReflectionFile(await readFile(path, 'utf8'), path);
       if (parsed) out.push(parsed);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      if (!isNotFound(error)) throw error;
     }
   }
   return out.sort((a, b) => a.meta.periodStart.localeCompare(b.meta.periodStart) || a.path.localeCompare(b.path));

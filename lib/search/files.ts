@@ -7,6 +7,7 @@ import { readdirSync, type Dirent } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { writeFileAtomic, writeFileAtomicWith } from '../platform/atomic-file.js';
+import { errorCode } from '../core/errors.js';
 
 export async function writeIndexFile(path: string, data: string | Uint8Array): Promise<void> {
   await writeFileAtomic(path, data, { durable: false, what: `write the search index file ${path}` });
@@ -31,7 +32,7 @@ export async function listMarkdown(dir: string, ignore: string[] = []): Promise<
     // Synchronous: a few hundred names in well under a millisecond, where queued async calls took several.
     entries = readdirSync(dir, { recursive: true, withFileTypes: true });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
     throw error;
   }

@@ -7,7 +7,7 @@
  */
 import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { OcmError } from '../core/errors.js';
+import { OcmError, isNotFound } from '../core/errors.js';
 import type { HomePaths } from '../platform/home.js';
 import { memoryRoots } from './roots.js';
 import { TIERS } from './manifest.js';
@@ -76,7 +76,7 @@ export async function readLineRange(paths: HomePaths, vaultPath: string, target:
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+    if (isNotFound(error)) {
       throw new OcmError('NOT_FOUND', `${path} does not exist.`, { hint: 'Use a path from `ocm-run search` results (memory/YYYY-MM-DD.md).' });
     }
     throw error;

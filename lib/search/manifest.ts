@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Tier } from '../core/types.js';
 import { ANALYZER_VERSION } from './tokenizer.js';
 import { SEGMENT_FORMAT } from './segment.js';
+import { errorCode } from '../core/errors.js';
 
 /** 2: entries may point at a pack. A format-1 manifest (no packs) is read as is. */
 export const MANIFEST_FORMAT = 2;
@@ -90,7 +91,7 @@ export function readManifest(indexDir: string, tier: Tier): { manifest: TierMani
   try {
     text = readFileSync(manifestPath(indexDir, tier), 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return { manifest: emptyManifest(tier), state: 'missing' };
     return { manifest: emptyManifest(tier), state: 'corrupt', reason: (error as Error).message };
   }

@@ -9,6 +9,7 @@ import { writeFileAtomic } from '../platform/atomic-file.js';
 import { setConfigValue } from '../config/config.js';
 import { ensureHome, expandHome, homePaths, type HomePaths } from '../platform/home.js';
 import { configValues, keyEnvName, type SetupAnswers } from './answers.js';
+import { isNotFound } from '../core/errors.js';
 
 /** Quote a .env value when it needs it (parseDotEnv reads it back). */
 function envValue(value: string): string {
@@ -21,7 +22,7 @@ export async function setEnvValue(file: string, name: string, value: string): Pr
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (!isNotFound(error)) throw error;
   }
   const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n');
   const line = `${name}=${envValue(value)}`;

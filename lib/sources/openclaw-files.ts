@@ -19,7 +19,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
-import { OcmError } from '../core/errors.js';
+import { OcmError, errorCode } from '../core/errors.js';
 import type { Logger } from '../platform/log.js';
 import type { MaskingOptions } from '../masking/masking.js';
 import type { Cursor, MalformedRecord, Message, ReadLimits, SourceKind, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
@@ -316,7 +316,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
     try {
       return await readdir(path);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errorCode(error);
       if (code === 'ENOENT' || code === 'ENOTDIR') return [];
       if (code === 'EACCES' || code === 'EPERM') {
         log('warn', 'transcripts.unreadable_dir', { path, code });
@@ -461,7 +461,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
     try {
       return await readFile(stream, target.path, target.ended, cursor, limits, isLast);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errorCode(error);
       if (code === 'ENOENT') return { messages: [], cursor: rawCursor ?? {}, malformed: [], done: true };
       if (code === 'ENOTREG') {
         log('warn', 'transcripts.not_regular_file', { key: stream.key, path: target.path, reason: (error as Error).message });

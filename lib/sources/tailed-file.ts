@@ -20,7 +20,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { OcmError } from '../core/errors.js';
+import { OcmError, errorCode } from '../core/errors.js';
 import type { Logger } from '../platform/log.js';
 import type { Cursor, MalformedRecord, Message, ReadLimits, StreamChunk } from '../core/types.js';
 import { DEFAULT_MAX_LINE_BYTES, headHash, iterateLines, withReadOnlyFile } from './jsonl-tail.js';
@@ -227,7 +227,7 @@ async function readOne<S>(options: TailReadOptions<S>, path: string, ended: bool
       return { messages, cursor: next as unknown as Cursor, malformed, done: eof };
     });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errorCode(error);
     if (code === 'ENOENT') return { messages: [], cursor: options.cursor ?? {}, malformed: [], done: true };
     if (code === 'ENOTREG') {
       logger?.log('warn', 'transcripts.not_regular_file', { key, path, reason: (error as Error).message });

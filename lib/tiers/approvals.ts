@@ -6,7 +6,7 @@
  */
 import { readFile, rename } from 'node:fs/promises';
 import { writeFileAtomic } from '../platform/atomic-file.js';
-import { OcmError } from '../core/errors.js';
+import { OcmError, isNotFound } from '../core/errors.js';
 import type { Tier } from '../core/types.js';
 import { sha256 } from './files.js';
 
@@ -55,7 +55,7 @@ export async function readApprovals(path: string): Promise<ApprovalsFile> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyApprovals();
+    if (isNotFound(error)) return emptyApprovals();
     throw error;
   }
   try {

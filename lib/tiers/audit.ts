@@ -9,7 +9,7 @@
  */
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, sep } from 'node:path';
-import { fromSystemError } from '../core/errors.js';
+import { fromSystemError, isNotFound } from '../core/errors.js';
 
 export type AuditAction =
   | 'move'
@@ -68,7 +68,7 @@ export async function readAudit(path: string): Promise<AuditEntry[]> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (isNotFound(error)) return [];
     throw fromSystemError(error, `read the audit log ${path}`);
   }
   const out: AuditEntry[] = [];

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { copyFile, link, mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../platform/atomic-file.js';
-import { fromSystemError } from '../core/errors.js';
+import { fromSystemError, errorCode, isNotFound } from '../core/errors.js';
 
 /** SHA-256 of a string or bytes, hex. */
 export function sha256(data: string | Uint8Array): string {
@@ -19,7 +19,7 @@ export async function readBytesIfExists(path: string): Promise<Buffer | undefine
   try {
     return await readFile(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isNotFound(error)) return undefined;
     throw fromSystemError(error, `read ${path}`);
   }
 }
@@ -84,7 +84,7 @@ export async function preserveCopy(path: string, copy: string, expectedHash: str
       // Same inode: its data is already on disk; only the new name needs the folder fsync.
       await link(path, copy);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+      const code = errorCode(error);
       if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK') throw error;
       await copyFile(path, copy);
       await fsyncPath(copy);
@@ -104,7 +104,7 @@ export async function removeDurable(path: string, options: { sync?: boolean } = 
   try {
     await unlink(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    if (isNotFound(error)) return;
     throw fromSystemError(error, `remove ${path}`);
   }
   if (options.sync !== false) await fsyncPath(dirname(path));

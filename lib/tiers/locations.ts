@@ -14,6 +14,7 @@ import { agentSlug, dayFilePath, DEFAULT_AGENT, expandHome, type HomePaths } fro
 import { listHotDayFiles } from '../memory/memory-files.js';
 import type { Tier } from '../core/types.js';
 import { isDayFileName } from '../core/day-name.js';
+import { errorCode } from '../core/errors.js';
 
 /** Folder of OC-Memory inside the user's vault. */
 export const VAULT_FOLDER = 'OC-Memory';
@@ -50,7 +51,7 @@ async function entries(dir: string): Promise<import('node:fs').Dirent[]> {
   try {
     return await readdir(dir, { withFileTypes: true });
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errorCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
     throw error;
   }

@@ -24,6 +24,7 @@ import { readBytesIfExists, sha256 } from './files.js';
 import { coldRoot, listAllTierFiles, tierFilePath, type TierFile } from './locations.js';
 import type { PlannedChange } from './ops.js';
 import type { FileFacts, Move } from './plan.js';
+import { isNotFound } from '../core/errors.js';
 
 /** Parsed day files from planning, reused by buildMoves when the file has not changed since. */
 export type ParsedCache = Map<string, { text: string; day: DayFile }>;
@@ -40,7 +41,7 @@ export async function readFacts(files: TierFile[], cache?: ParsedCache): Promise
       try {
         text = await readFile(file.path, 'utf8');
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        if (isNotFound(error)) continue;
         throw error;
       }
       const day = parseDayFile(text);

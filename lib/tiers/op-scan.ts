@@ -10,6 +10,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomePaths } from '../platform/home.js';
+import { isNotFound } from '../core/errors.js';
 
 const OP_ID = /^op-[0-9A-Za-z-]+$/;
 
@@ -19,7 +20,7 @@ export async function hasPendingOps(paths: HomePaths): Promise<boolean> {
   try {
     names = (await readdir(dir)).filter((n) => n.startsWith('op-'));
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
+    return !isNotFound(error);
   }
   for (const id of names) {
     if (!OP_ID.test(id)) return true;

@@ -21,7 +21,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { writeFileAtomic } from '../platform/atomic-file.js';
-import { OcmError } from '../core/errors.js';
+import { OcmError, isNotFound } from '../core/errors.js';
 import type { HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 import { appendAudit, auditPath, hasAuditEntry, type AuditAction } from './audit.js';
@@ -136,7 +136,7 @@ export async function listOpIds(paths: HomePaths): Promise<string[]> {
   try {
     return (await readdir(opsDir(paths))).filter((n) => n.startsWith('op-')).sort();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if (isNotFound(error)) return [];
     throw error;
   }
 }

@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { relative, isAbsolute } from 'node:path';
 import { readActiveMemory } from '../../memory/active-memory-reader.js';
 import type { Config } from '../../config/config-schema.js';
-import { OcmError } from '../../core/errors.js';
+import { OcmError, errorCode } from '../../core/errors.js';
 import { dayFilePath, type HomePaths } from '../../platform/home.js';
 import type { Logger } from '../../platform/log.js';
 import { PRIORITY_EMOJI } from '../../memory/observation-line.js';
@@ -263,7 +263,7 @@ export async function searchOpen(ctx: MemoryToolContext, request: import('../../
   try {
     return await searchMemory(ctx.paths, ctx.config, { ...request, cache: false }, deps);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errorCode(error);
     if (code !== 'ENOENT' && (error as Error).name !== 'SegmentError') throw error;
     ctx.openIndex.close();
     return searchMemory(ctx.paths, ctx.config, { ...request, cache: false }, deps);

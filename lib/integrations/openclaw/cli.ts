@@ -10,6 +10,7 @@
  * reported as not available, never as an error.
  */
 import { execa } from 'execa';
+import { isNotFound } from '../../core/errors.js';
 
 export interface OpenClawCliOptions {
   env: Record<string, string | undefined>;
@@ -35,7 +36,7 @@ async function run(options: OpenClawCliOptions, args: string[], extraEnv: Record
       extendEnv: false,
       stdin: 'ignore',
     });
-    if ((r as { code?: string }).code === 'ENOENT' || r.exitCode === 127) return { available: false, code: -1, output: '' };
+    if (isNotFound(r) || r.exitCode === 127) return { available: false, code: -1, output: '' };
     const output = `${String(r.stdout)}\n${String(r.stderr)}`.trim();
     return { available: true, code: r.timedOut ? -1 : (r.exitCode ?? -1), output: r.timedOut ? `openclaw ${args.join(' ')} took longer than ${COMMAND_TIMEOUT_MS / 1000} s\n${output}` : output };
   } catch {

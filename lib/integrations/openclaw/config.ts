@@ -15,6 +15,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import JSON5 from 'json5';
 import type { Config } from '../../config/config-schema.js';
+import { errorCode } from '../../core/errors.js';
 
 export const DEFAULT_GATEWAY_URL = 'http://127.0.0.1:18789';
 export const DEFAULT_HOOKS_PATH = '/hooks';
@@ -56,7 +57,7 @@ export async function readOpenClawJson(path: string): Promise<{ data?: OpenClawJ
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errorCode(error);
     return code === 'ENOENT' ? {} : { warning: `could not read ${path} (${code ?? 'error'})` };
   }
   try {

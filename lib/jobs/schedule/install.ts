@@ -9,7 +9,7 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { OcmError, fromSystemError } from '../../core/errors.js';
+import { OcmError, fromSystemError, isNotFound } from '../../core/errors.js';
 import { exists } from '../../platform/home.js';
 import { findCronBlock, removeCronBlock, upsertCronBlock } from './crontab.js';
 import {
@@ -41,7 +41,7 @@ export const defaultRunner: CommandRunner = async (command, args, options = {}) 
       timeout: 30_000,
       ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }),
     });
-    if ((r as { code?: string }).code === 'ENOENT') return { code: 127, stdout: '', stderr: `${command}: not found` };
+    if (isNotFound(r)) return { code: 127, stdout: '', stderr: `${command}: not found` };
     return { code: r.exitCode ?? 1, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
   } catch (error) {
     return { code: 127, stdout: '', stderr: String((error as Error).message) };

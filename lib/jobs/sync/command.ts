@@ -10,7 +10,7 @@
 import { execa, parseCommandString } from 'execa';
 import { join } from 'node:path';
 import { expandHome } from '../../platform/home.js';
-import { OcmError } from '../../core/errors.js';
+import { OcmError, isNotFound } from '../../core/errors.js';
 import { maskSecrets } from '../../masking/masking.js';
 
 export interface CommandSyncResult {
@@ -46,7 +46,7 @@ export async function runSyncCommand(command: string, vars: { home: string; vaul
   const output = tail(String(result.all ?? ''));
   const display = maskSecrets(command).text;
   if (result.failed) {
-    const why = result.timedOut ? 'timed out' : result.exitCode !== undefined ? `exit code ${result.exitCode}` : (result as { code?: string }).code === 'ENOENT' ? `"${file}" was not found` : 'failed to start';
+    const why = result.timedOut ? 'timed out' : result.exitCode !== undefined ? `exit code ${result.exitCode}` : isNotFound(result) ? `"${file}" was not found` : 'failed to start';
     throw new OcmError('IO_ERROR', `The sync command failed (${why}): ${display}${output ? `\n${output}` : ''}`, {
       hint: 'Local memory is untouched. The sync is queued and retried on later ticks; `ocm-run status` shows it. Run `ocm-run sync` to retry now.',
       details: { exitCode: result.exitCode ?? null },

@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../platform/atomic-file.js';
-import { OcmError } from '../../core/errors.js';
+import { OcmError, isNotFound } from '../../core/errors.js';
 import { exists } from '../../platform/home.js';
 import { packagePath } from '../../platform/package-root.js';
 import { repairUnionMerged } from './union-repair.js';
@@ -64,7 +64,7 @@ class Git {
     } catch (error) {
       throw new OcmError('IO_ERROR', `Could not run git: ${(error as Error).message}`, { hint: 'Install Git (https://git-scm.com) or turn off sync.git.enabled.' });
     }
-    if ((result as { failed?: boolean; exitCode?: number }).exitCode === undefined && (result as { code?: string }).code === 'ENOENT') {
+    if ((result as { failed?: boolean; exitCode?: number }).exitCode === undefined && isNotFound(result)) {
       throw new OcmError('IO_ERROR', 'git is not installed (or not on PATH).', { hint: 'Install Git, or turn off sync.git.enabled.' });
     }
     const out = { code: result.exitCode ?? -1, stdout: String(result.stdout ?? '').trim(), stderr: String(result.stderr ?? '').trim() };
