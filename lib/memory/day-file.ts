@@ -19,18 +19,16 @@
 import { createRequire } from 'node:module';
 import type { List, ListItem, Root } from 'mdast';
 import { OcmError } from '../core/errors.js';
-import { editFrontmatter, readFrontmatterYaml, splitFrontmatter, yamlValue } from './frontmatter.js';
+import { editFrontmatter, formatYaml, readFrontmatterYaml, splitFrontmatter, yamlValue } from './frontmatter.js';
 import { formatObservationLine, parseObservationContent } from './observation-line.js';
 import type { Observation, Provenance, Tier } from '../core/types.js';
 
 /*
  * The YAML and Markdown libraries are most of this module's loading time
- * (~200 ms), and a file the program wrote needs none but `yaml` (to write
- * the frontmatter) and js-yaml (to read it): they load on first use.
- * js-yaml and yaml are CommonJS, so a synchronous require() is fine.
+ * (~200 ms), and a file the program wrote needs none but the frontmatter's
+ * (lib/memory/frontmatter.ts): they load on first use.
  */
 const require = createRequire(import.meta.url);
-const yamlLib = (): typeof import('yaml') => require('yaml') as typeof import('yaml');
 
 type MarkdownParse = (body: string) => Root;
 function markdownParser(unified: typeof import('unified').unified, remarkParse: typeof import('remark-parse').default): MarkdownParse {
@@ -381,7 +379,7 @@ function canonicalFrontmatter(data: Record<string, unknown>): string {
   const provenance = data.provenance;
   const yaml =
     formatPlainOwnedKeys(ordered) ??
-    (Object.keys(ordered).length ? yamlLib().stringify(ordered, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'any' }) : '').replace(
+    (Object.keys(ordered).length ? formatYaml(ordered, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'any' }) : '').replace(
       /^tags:\n((?:\s+- .*\n)+)/m,
       (_m, items: string) => {
         const list = items
@@ -480,14 +478,14 @@ function provenanceLines(out: string, map: Record<string, unknown>, ids: readonl
  * a frontmatter the program wrote from one a user edited (see formatFrontmatter).
  */
 function formatFrontmatterProvenance(provenance: unknown): string {
-  if (!provenance || typeof provenance !== 'object' || Array.isArray(provenance)) return yamlLib().stringify({ provenance }, { lineWidth: 0 });
+  if (!provenance || typeof provenance !== 'object' || Array.isArray(provenance)) return formatYaml({ provenance }, { lineWidth: 0 });
   const map = provenance as Record<string, unknown>;
   const ids = Object.keys(map);
   if (ids.length === 0) return 'provenance: {}\n';
   let out = 'provenance:\n';
   for (const id of ids) {
     const value = map[id];
-    out += typeof value === 'string' ? `  ${yamlScalar(id)}: ${yamlScalar(value)}\n` : yamlLib().stringify({ [id]: value }, { lineWidth: 0 }).replace(/^/gm, '  ').replace(/ +$/, '');
+    out += typeof value === 'string' ? `  ${yamlScalar(id)}: ${yamlScalar(value)}\n` : formatYaml({ [id]: value }, { lineWidth: 0 }).replace(/^/gm, '  ').replace(/ +$/, '');
   }
   return out;
 }

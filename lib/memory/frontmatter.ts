@@ -2,8 +2,12 @@
  * YAML frontmatter of the Markdown files OC-Memory reads and writes (day files, reflections):
  * finding the block, reading it, and changing keys in it without touching anything else.
  *
- * Reading uses js-yaml with its core schema (dates stay strings): the `yaml` package's duplicate-key
- * check is quadratic (~40 ms for a 1000-entry map, js-yaml ~5 ms), and js-yaml loads faster. Changing uses the `yaml` package's Document API, only to
+ * The one YAML path for Markdown files: day files, reflections and the search index's documents
+ * read, write and edit frontmatter only through this module. Splitting is gray-matter's rule, without
+ * gray-matter (test/day-file.test.ts reads every case with gray-matter as the oracle). Reading uses
+ * js-yaml with its core schema (dates stay strings), as gray-matter does: the `yaml` package's
+ * duplicate-key check is quadratic (~40 ms for a 1000-entry map, js-yaml ~5 ms), and js-yaml loads
+ * faster. Writing uses the `yaml` package's serialiser (formatYaml). Changing uses its Document API, only to
  * find where each key's value sits in the text: the new value replaces those bytes and nothing else,
  * so comments, flow lists, quoting, blank lines and keys the program does not own stay byte for byte
  * (README "File formats").
@@ -135,6 +139,11 @@ function sameValue(a: unknown, b: unknown): boolean {
     return ka.length === kb.length && ka.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
   }
   return false;
+}
+
+/** YAML text of `value` as the `yaml` package writes it (the one serialiser of frontmatters: day files, reflections). */
+export function formatYaml(value: unknown, options: import('yaml').ToStringOptions = {}): string {
+  return yamlLib().stringify(value, options);
 }
 
 /** A value as the `yaml` package writes it on one line (quoted when it would read as another type). */

@@ -27,8 +27,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { stringify as stringifyYaml } from 'yaml';
-import { readFrontmatterYaml, splitFrontmatter } from '../memory/frontmatter.js';
+import { formatYaml, readFrontmatterYaml, splitFrontmatter } from '../memory/frontmatter.js';
 import { agentSlug, DEFAULT_AGENT, type HomePaths } from '../platform/home.js';
 import { parseObservationContent } from '../memory/observation-line.js';
 import { renderReflectionLines } from './render.js';
@@ -75,7 +74,7 @@ export function formatReflectionFile(meta: ReflectionMeta, lines: ReflectionLine
     keyword_preservation: meta.keywordPreservation,
     source_observations: meta.sourceObservations,
   };
-  const yaml = stringifyYaml(data, { lineWidth: 0 }).replace(/^source_observations:\n((?:\s+- .*\n)+)/m, (_m, items: string) => {
+  const yaml = formatYaml(data, { lineWidth: 0 }).replace(/^source_observations:\n((?:\s+- .*\n)+)/m, (_m, items: string) => {
     const ids = items
       .trim()
       .split('\n')
