@@ -227,7 +227,7 @@ const SIMPLE_ITEM = /^- [^\s\-*+#>`~<|\d[]/u;
  * program itself writes — has exactly one list item per item line. Anything
  * else (notes, nested or continued items, code, HTML, setext headings, CRLF,
  * trailing spaces…) returns undefined and goes through remark. Checked against
- * remark by test/search-day-file-speed.test.ts.
+ * remark by test/search/search-day-file-speed.test.ts.
  */
 export function simpleListItemRanges(body: string): ItemRange[] | undefined {
   if (body.includes('\r') || body.includes('\0')) return undefined;
@@ -405,7 +405,7 @@ function isPlainWord(value: unknown): value is string {
  * above) writes them, without loading it (~55 ms of a job): only when every
  * key is owned and every value is a plain word or an integer, and the tags a
  * list of plain words — what the program writes. Undefined otherwise.
- * test/day-file.test.ts checks it against the serialiser.
+ * test/memory/day-file.test.ts checks it against the serialiser.
  */
 function formatPlainOwnedKeys(ordered: Record<string, unknown>): string | undefined {
   let out = '';

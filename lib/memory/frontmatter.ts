@@ -4,7 +4,7 @@
  *
  * The one YAML path for Markdown files: day files, reflections and the search index's documents
  * read, write and edit frontmatter only through this module. Splitting is gray-matter's rule, without
- * gray-matter (test/day-file.test.ts reads every case with gray-matter as the oracle). Reading uses
+ * gray-matter (test/memory/day-file.test.ts reads every case with gray-matter as the oracle). Reading uses
  * js-yaml with its core schema (dates stay strings), as gray-matter does: the `yaml` package's
  * duplicate-key check is quadratic (~40 ms for a 1000-entry map, js-yaml ~5 ms), and js-yaml loads
  * faster. Writing uses the `yaml` package's serialiser (formatYaml). Changing uses its Document API, only to

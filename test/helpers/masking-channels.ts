@@ -7,7 +7,7 @@
  * then `ocm-run sync` to a local bare Git remote. Then each channel's bytes
  * are searched for every instance's secret.
  *
- * Used by test/masking-channels.test.ts and `npm run bench -- masking`.
+ * Used by test/masking/masking-channels.test.ts and `npm run bench -- masking`.
  */
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

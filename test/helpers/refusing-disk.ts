@@ -1,8 +1,8 @@
 /**
  * The CLI on a disk that refuses writes, in a private mount namespace
  * (`unshare -m` as root, `-rm` otherwise): a copy of the home on a full 4 MB
- * tmpfs, or the home bind-mounted read-only. For test/full-disk.test.ts and
- * test/config-limits.test.ts; undefined where no mount namespace can be made.
+ * tmpfs, or the home bind-mounted read-only. For test/platform/full-disk.test.ts and
+ * test/config/config-limits.test.ts; undefined where no mount namespace can be made.
  */
 import { execa } from 'execa';
 import { CLI } from './cli.js';

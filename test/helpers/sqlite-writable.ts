@@ -2,7 +2,7 @@
  * A writable SQLite connection for building test databases, on whichever
  * driver this Node has: `node:sqlite` (Node 22.13+) or better-sqlite3 (Node
  * 20) — the same choice lib/platform/sqlite.ts makes for reading, so the database
- * tests run under both (test/sqlite-drivers.test.ts).
+ * tests run under both (test/platform/sqlite-drivers.test.ts).
  */
 import { createRequire } from 'node:module';
 

@@ -1,0 +1,40 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+async function allText(dir: string): Promise<string> {
+  let out = '';
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) out += await readFile(join(e.parentPath ?? (e as unknown as { path: string }).path, e.name), 'latin1');
+  }
+  return out;
+}
+
+test('demo: the whole pipeline offline on the bundled samples; the key facts land in hot memory and active memory, no secret anywhere', async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const home = join(dir, 'demo');
+    const r = await runCli(['demo', '--home', home]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /offline, heuristic observer/);
+    assert.match(r.stdout, new RegExp(`Memory home: ${home}`));
+    assert.match(r.stdout, /──── active_memory\.md ────/);
+    const active = await readFile(join(home, 'active_memory.md'), 'utf8');
+    assert.match(active, /TypeScript over JavaScript/);
+    assert.match(active, /PostgreSQL/);
+    const hot = (await readdir(join(home, 'memory'))).filter((n) => n.endsWith('.md'));
+    assert.ok(hot.length >= 4, `day files stay in the hot tier (${hot.join(', ')})`);
+    const everything = await allText(home);
+    assert.match(everything, /grey-green/, "the novel character's eye colour is remembered");
+    assert.match(everything, /async\/await/);
+    assert.match(everything, /\[REDACTED:/, 'the pasted secrets were masked');
+    assert.doesNotMatch(everything, /sk-proj-[A-Za-z0-9]{10}/, 'no OpenAI key in any file of the home');
+    const status = JSON.parse((await runCli(['status', '--home', home, '--json'])).stdout);
+    assert.equal(status.observer.kind, 'heuristic');
+    assert.deepEqual(Object.keys(status.observations.byAgent).sort(), ['main', 'work']);
+  } finally {
+    await cleanup();
+  }
+});

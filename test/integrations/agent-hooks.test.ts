@@ -1,0 +1,246 @@
+/**
+ * `ocm-run hook session-start | prompt | after-turn` as the child processes an
+ * agent runs, with the hook event JSON on stdin (Claude Code's protocol).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { waitFor } from '../helpers/wait.js';
+import { runCli } from '../helpers/cli.js';
+import { tempHome, writeDay } from '../helpers/search-fixtures.js';
+import { localDateTime } from '../../lib/platform/time-zone.js';
+
+/**
+ * The prompt hook gives up on its lookup after 1.5 s by default and adds
+ * nothing (a slow lookup never blocks the prompt). None of these tests is about
+ * that limit, so they give the lookup a minute: on a loaded machine a cut-off
+ * lookup would print '' and read as "nothing related".
+ */
+const GENEROUS_LOOKUP_MS = '60000';
+const hook = (home: string, event: string, input: unknown, extra: string[] = [], env: Record<string, string> = {}) =>
+  runCli(['hook', event, '--home', home, '--agent', 'claude-code', ...extra], { input: typeof input === 'string' ? input : JSON.stringify(input), env: { HOME: home, OCM_HOOK_TIMEOUT_MS: GENEROUS_LOOKUP_MS, ...env } });
+
+
+test('hook session-start: the active memory as additionalContext in the marker, nothing when there is none', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  try {
+    const none = await hook(home, 'session-start', { hook_event_name: 'SessionStart', source: 'startup', session_id: 's1' });
+    assert.equal(none.code, 0, none.stderr);
+    assert.equal(none.stdout, '');
+    await writeFile(join(home, 'active_memory.claude-code.md'), '# Active memory\n\n## Preferences\n- 🔴 User prefers tabs over spaces in Go code.\n');
+    const some = await hook(home, 'session-start', { hook_event_name: 'SessionStart', source: 'startup', session_id: 's1' });
+    assert.equal(some.code, 0, some.stderr);
+    const out = JSON.parse(some.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    assert.equal(out.hookSpecificOutput.hookEventName, 'SessionStart');
+    assert.match(out.hookSpecificOutput.additionalContext, /^<oc-memory>\nLong-term memory from earlier conversations \(OC-Memory\)/);
+    assert.match(out.hookSpecificOutput.additionalContext, /User prefers tabs over spaces in Go code\.\n<\/oc-memory>$/);
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+});
+
+test('hook prompt: related memories above the floor; nothing for an unrelated prompt, a missing index, bad input or a slash command', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  try {
+    await writeDay(paths, '2026-02-12', [
+      { text: 'User decided the billing service uses PostgreSQL 16 as its database.', category: 'decision', priority: 'high' },
+      { text: 'User went to Paris in May.', category: 'event' },
+    ]);
+    const noIndex = await hook(home, 'prompt', { prompt: 'Which database does the billing service use?' });
+    assert.equal(noIndex.code, 0, noIndex.stderr);
+    assert.equal(noIndex.stdout, '', 'no index yet: nothing, and no rebuild on the prompt path');
+    assert.equal(existsSync(join(paths.index, 'hot')), false);
+    assert.equal((await runCli(['index', '--home', home])).code, 0);
+
+    const related = await hook(home, 'prompt', { hook_event_name: 'UserPromptSubmit', prompt: 'Which database does the billing service use?' });
+    assert.equal(related.code, 0, related.stderr);
+    const out = JSON.parse(related.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    assert.equal(out.hookSpecificOutput.hookEventName, 'UserPromptSubmit');
+    assert.match(out.hookSpecificOutput.additionalContext, /^<oc-memory>\nMemories related to this prompt/);
+    assert.match(out.hookSpecificOutput.additionalContext, /- 🔴 2026-02-12 \[decision\] User decided the billing service uses PostgreSQL 16 as its database\. \(o-[0-9a-f]{10}\)/);
+    assert.doesNotMatch(out.hookSpecificOutput.additionalContext, /Paris/);
+
+    // Search does find the Paris line for this prompt (scores are relative); its absolute relevance is what keeps it out.
+    const searched = await runCli(['search', 'Tell me a joke about cats in Paris', '--home', home, '--json']);
+    const paris = JSON.parse(searched.stdout).results as Array<{ snippet: string; score: number; relevance: number }>;
+    assert.equal(paris.length, 1);
+    assert.equal(paris[0]!.score, 1);
+    assert.ok(paris[0]!.relevance < 0.5, String(paris[0]!.relevance));
+    const unrelated = await hook(home, 'prompt', { prompt: 'Tell me a joke about cats in Paris' });
+    assert.equal(unrelated.code, 0, unrelated.stderr);
+    assert.equal(unrelated.stdout, '');
+
+    for (const input of ['not json at all', '', '{"prompt": 42}', JSON.stringify({ prompt: '/compact' })]) {
+      const r = await hook(home, 'prompt', input);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, '', `nothing for ${input}`);
+    }
+    const unknown = await runCli(['hook', 'teatime', '--home', home]);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /Unknown hook event "teatime"/);
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+});
+
+test('hook after-turn: returns at once and a background job observes and indexes the turn; Stop and SessionEnd at once do no harm', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  try {
+    await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\n  claude_code:\n    enabled: true\n');
+    const now = new Date();
+    const session = '0b6d9f0e-3c1a-4f5e-9d2b-7a8c6e4f1a2b';
+    const project = join(home, '.claude', 'projects', '-work-shop');
+    await mkdir(project, { recursive: true });
+    const line = (uuid: string, type: string, content: unknown, at: number) =>
+      JSON.stringify({ sessionId: session, cwd: '/work/shop', version: '2.1.332', type, uuid, parentUuid: null, timestamp: new Date(now.getTime() + at).toISOString(), message: { role: type, content } });
+    await writeFile(
+      join(project, `${session}.jsonl`),
+      [line('u-1', 'user', 'I prefer tabs over spaces in Go code.', 0), line('a-1', 'assistant', [{ type: 'text', text: 'Got it: tabs in Go.' }], 1000)].join('\n') + '\n',
+    );
+    const input = { hook_event_name: 'Stop', session_id: session, transcript_path: join(project, `${session}.jsonl`), cwd: '/work/shop' };
+    const [a, b] = await Promise.all([hook(home, 'after-turn', input), hook(home, 'after-turn', { ...input, hook_event_name: 'SessionEnd' })]);
+    assert.equal(a.code, 0, a.stderr);
+    assert.equal(b.code, 0, b.stderr);
+    assert.equal(a.stdout + b.stdout, '');
+    const dayFile = join(paths.memory, 'claude-code', `${localDateTime(now, 'UTC').date}.md`);
+    await waitFor('the observation in the day file', async () => {
+      const text = await readFile(dayFile, 'utf8').catch(() => '');
+      return /\[preference\] User prefers tabs over spaces in Go code/.test(text) ? true : undefined;
+    });
+    await waitFor('the background job to finish', async () => (existsSync(join(paths.machine, 'after-turn.json')) ? undefined : true));
+    const found = await runCli(['search', 'tabs Go', '--home', home, '--json']);
+    const snippets = (JSON.parse(found.stdout).results as Array<{ snippet: string }>).map((r) => r.snippet);
+    assert.ok(snippets.some((s) => /tabs over spaces in Go/.test(s.replace(/\*\*/g, ''))), `indexed by the job, no manual step: ${snippets.join(' | ')}`);
+    const log = await readFile(join(paths.logs, 'hooks.log'), 'utf8');
+    assert.match(log, /"event":"hook.after_turn_done"/);
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+});
+
+test('hook prompt: a running ocm-run mcp on the home answers it over its socket (the index already open), and the answer is the same as the hook\'s own', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { CLI } = await import('../helpers/cli.js');
+  try {
+    await writeDay(paths, '2026-02-12', [{ text: 'User decided the billing service uses PostgreSQL 16 as its database.', category: 'decision', priority: 'high' }]);
+    assert.equal((await runCli(['index', '--home', home])).code, 0);
+    const prompt = { prompt: 'Which database does the billing service use?' };
+    const alone = await hook(home, 'prompt', prompt);
+    const client = new Client({ name: 'hook-test', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--home', home], env: { PATH: process.env.PATH ?? '', HOME: home, CI: '1' }, stderr: 'ignore' }), { timeout: 30_000 });
+    try {
+      await waitFor('the socket', async () => ((await readFile(join(paths.logs, 'mcp.log'), 'utf8').catch(() => '')).includes('"socket":"') ? true : undefined));
+      const served = await hook(home, 'prompt', prompt);
+      assert.equal(served.code, 0, served.stderr);
+      assert.equal(served.stdout, alone.stdout);
+      assert.match(served.stdout, /PostgreSQL 16/);
+      const unrelated = await hook(home, 'prompt', { prompt: 'Tell me a joke about cats in Paris' });
+      assert.equal(unrelated.stdout, '');
+      const log = await readFile(join(paths.logs, 'hooks.log'), 'utf8');
+      assert.equal((log.match(/"via":"mcp"/g) ?? []).length, 2, log);
+    } finally {
+      await client.close();
+    }
+    // The server is gone: its socket is removed and the hook looks up itself again.
+    await waitFor('the socket removed', async () => (existsSync(join(paths.machine, 'run')) && (await import('node:fs/promises')).readdir(join(paths.machine, 'run')).then((n) => (n.length === 0 ? true : undefined))));
+    const after = await hook(home, 'prompt', prompt);
+    assert.equal(after.stdout, alone.stdout);
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+});
+
+test('per-project memory: each Claude Code project is observed into its own memory; hooks and the MCP server use the project of their cwd, and main\'s memory', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { CLI } = await import('../helpers/cli.js');
+  const { projectAgent, projectFolder } = await import('../../lib/integrations/claude-code/project.js');
+  try {
+    await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\n  claude_code:\n    enabled: true\n    per_project: true\n');
+    const shop = join(home, 'work', 'shop');
+    const blog = join(home, 'work', 'blog');
+    const now = new Date();
+    for (const [cwd, words, session] of [
+      [shop, 'The shop checkout must retry payments with exponential backoff.', '1a1a1a1a-0000-4000-8000-000000000001'],
+      [blog, 'The blog must retry image uploads with exponential backoff.', '2b2b2b2b-0000-4000-8000-000000000002'],
+    ] as const) {
+      await mkdir(cwd, { recursive: true });
+      const dir = join(home, '.claude', 'projects', projectFolder(cwd));
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, `${session}.jsonl`), `${JSON.stringify({ sessionId: session, cwd, version: '2.1.332', type: 'user', uuid: `u-${session.slice(0, 4)}`, parentUuid: null, timestamp: now.toISOString(), message: { role: 'user', content: words } })}\n`);
+    }
+    const observed = await runCli(['observe', '--home', home], { env: { HOME: home } });
+    assert.equal(observed.code, 0, observed.stderr);
+    assert.equal((await runCli(['index', '--home', home])).code, 0);
+    const shopAgent = projectAgent('claude-code', projectFolder(shop));
+    const blogAgent = projectAgent('claude-code', projectFolder(blog));
+    assert.match(shopAgent, /^claude-code\.shop-[0-9a-f]{6}$/);
+    const today = localDateTime(now, 'UTC').date;
+    assert.match(await readFile(join(paths.memory, shopAgent, `${today}.md`), 'utf8'), /shop checkout must retry payments/);
+    assert.match(await readFile(join(paths.memory, blogAgent, `${today}.md`), 'utf8'), /blog must retry image uploads/);
+
+    const prompt = await hook(home, 'prompt', { prompt: 'How do we retry with exponential backoff here?', cwd: shop }, ['--per-project']);
+    assert.equal(prompt.code, 0, prompt.stderr);
+    assert.match(prompt.stdout, /shop checkout must retry payments/);
+    assert.doesNotMatch(prompt.stdout, /blog/);
+    const everywhere = await hook(home, 'prompt', { prompt: 'How do we retry with exponential backoff here?', cwd: shop });
+    assert.match(everywhere.stdout, /blog must retry image uploads/, 'without --per-project every memory counts');
+
+    await writeFile(join(home, `active_memory.${shopAgent}.md`), '# Active memory\n\n## Current context\n- Shop: payment retries.\n');
+    const start = await hook(home, 'session-start', { cwd: shop }, ['--per-project']);
+    assert.match(start.stdout, /Shop: payment retries\./);
+    const otherStart = await hook(home, 'session-start', { cwd: blog }, ['--per-project']);
+    assert.match(otherStart.stdout, /Active memory — claude-code\.blog-[0-9a-f]{6}/, "observe built the blog's own active memory");
+    assert.match(otherStart.stdout, /blog must retry image uploads/);
+    assert.doesNotMatch(otherStart.stdout, /Shop/);
+
+    const client = new Client({ name: 'per-project-test', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--home', home, '--agent', 'claude-code', '--per-project'], cwd: shop, env: { PATH: process.env.PATH ?? '', HOME: home, CI: '1', TZ: 'UTC' }, stderr: 'ignore' }), { timeout: 30_000 });
+    try {
+      const text = (r: unknown) => (r as { content: Array<{ text: string }> }).content.map((c) => c.text).join('\n');
+      const found = text(await client.callTool({ name: 'search_memory', arguments: { query: 'retry exponential backoff' } }));
+      assert.match(found, /shop checkout/);
+      assert.doesNotMatch(found, /blog must retry/);
+      assert.match(text(await client.callTool({ name: 'search_memory', arguments: { query: 'retry exponential backoff', agent: blogAgent } })), /blog must retry/);
+      const saved = text(await client.callTool({ name: 'remember', arguments: { text: 'The shop uses Stripe for payments.' } }));
+      assert.match(saved, new RegExp(`in memory/${shopAgent.replace(/\./g, '\\.')}/${today}\\.md`));
+      assert.match(text(await client.callTool({ name: 'active_memory', arguments: {} })), /Shop: payment retries/);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+});
+
+test('hook prompt: an index behind the files while another job holds the home lock answers from the index as it is, without waiting for the lock', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  const { acquireHomeLock } = await import('../../lib/platform/lock.js');
+  try {
+    await writeDay(paths, '2026-02-12', [{ text: 'User decided the billing service uses PostgreSQL 16 as its database.', category: 'decision', priority: 'high' }]);
+    assert.equal((await runCli(['index', '--home', home])).code, 0);
+    await writeDay(paths, '2026-02-13', [{ text: 'Something new that is not indexed yet.' }]);
+    const release = await acquireHomeLock(paths.lock, { waitMs: 5000 });
+    try {
+      // Waiting for the lock (10 s by default for a search) would pass the 8 s the hook is given, and it would print nothing.
+      const r = await hook(home, 'prompt', { prompt: 'Which database does the billing service use?' }, ['--timeout-ms', '8000']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /PostgreSQL 16/);
+    } finally {
+      await release();
+    }
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,69 @@
+/**
+ * `ocm-run integrate pi` and setup's opt-in pi step, without the `pi` binary
+ * (the real CLI is in pi-e2e.test.ts): the extension and its settings are
+ * written beside the user's own extensions, status says so, a re-run is
+ * idempotent, --uninstall takes out exactly its two files.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { runCli, tempDir } from '../../helpers/cli.js';
+
+const PATH = dirname(process.execPath);
+const TEMPLATE = join(import.meta.dirname, '..', '..', '..', 'templates', 'pi-extension', 'index.ts');
+
+test('integrate pi: the extension and its settings beside the user\'s own extension; status; idempotent; --uninstall removes exactly its files', async () => {
+  const tmp = await tempDir('ocm-pi-integrate-');
+  const home = join(tmp.dir, 'home');
+  const ocm = join(tmp.dir, 'ocm');
+  const extensions = join(home, '.pi', 'agent', 'extensions');
+  await mkdir(join(extensions, 'mine'), { recursive: true });
+  await writeFile(join(extensions, 'mine', 'index.ts'), 'export default function mine() {}\n');
+  const run = (...args: string[]) => runCli(['integrate', 'pi', ...args, '--home', ocm], { env: { HOME: home, PATH } });
+  try {
+    const before = await run('status');
+    assert.match(before.stdout, /❌ extension in /);
+    const r = await run();
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /pi integration for .* \(memory of agent "pi"\):\n {2}extension written to .*extensions\/oc-memory\n {2}OC-Memory config: sources\.pi\.enabled set to true/);
+    const dir = join(extensions, 'oc-memory');
+    assert.equal(await readFile(join(dir, 'index.ts'), 'utf8'), await readFile(TEMPLATE, 'utf8'));
+    const settings = JSON.parse(await readFile(join(dir, 'oc-memory.json'), 'utf8')) as Record<string, string>;
+    assert.equal(settings.home, ocm);
+    assert.equal(settings.agent, 'pi');
+    for (const file of [settings.node!, settings.cli!, settings.sdkClient!, settings.sdkStdio!]) assert.ok(existsSync(file), file);
+    const after = await run('status');
+    assert.doesNotMatch(after.stdout, /❌/, after.stdout);
+    const again = await run();
+    assert.equal(again.code, 0);
+    assert.doesNotMatch(again.stdout, /sources\.pi\.enabled/, 'nothing left to turn on');
+    const removed = await run('--uninstall');
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.deepEqual(await readdir(extensions), ['mine']);
+    assert.match(await readFile(join(ocm, 'config.yaml'), 'utf8'), /\bpi:\n(\s+#.*\n)*\s+enabled: false/, 'the source turned off again');
+  } finally {
+    await tmp.cleanup();
+  }
+});
+
+test('setup --yes --integrate-pi: the opt-in step of setup installs the extension through the same setup as integrate pi', async () => {
+  const tmp = await tempDir('ocm-pi-setup-');
+  const home = join(tmp.dir, 'home');
+  const ocm = join(tmp.dir, 'ocm');
+  try {
+    const r = await runCli(['setup', '--yes', '--provider', 'heuristic', '--integrate-pi', '--home', ocm], { env: { HOME: home, PATH } });
+    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
+    assert.match(r.stdout, /pi integration for .* \(memory of agent "pi"\)/);
+    assert.deepEqual((await readdir(join(home, '.pi', 'agent', 'extensions', 'oc-memory'))).sort(), ['index.ts', 'oc-memory.json']);
+    assert.match(await readFile(join(ocm, 'config.yaml'), 'utf8'), /\bpi:\n(\s+#.*\n)*\s+enabled: true/);
+    // Opt-in: without the flag, pi's folder is not touched.
+    const without = await runCli(['setup', '--yes', '--provider', 'heuristic', '--home', join(tmp.dir, 'other')], { env: { HOME: join(tmp.dir, 'home2'), PATH } });
+    assert.equal(without.code, 0, without.stderr);
+    assert.doesNotMatch(without.stdout, /pi integration/);
+    assert.equal(existsSync(join(tmp.dir, 'home2', '.pi')), false);
+  } finally {
+    await tmp.cleanup();
+  }
+});

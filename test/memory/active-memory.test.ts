@@ -1,0 +1,95 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { buildActiveMemory, resolvePreferences } from '../../lib/memory/active-memory.js';
+import { countTokens } from '../../lib/core/tokens.js';
+import { observationId } from '../../lib/memory/observation-line.js';
+import type { Observation, Priority } from '../../lib/core/types.js';
+
+const template = readFileSync(new URL('../../templates/active_memory.md', import.meta.url), 'utf8');
+
+function o(text: string, date: string, extra: Partial<Observation> = {}): Observation {
+  const category = extra.category ?? 'fact';
+  return {
+    id: observationId({ agent: 'main', session: 's', category, text }),
+    date,
+    time: extra.time ?? '10:00',
+    priority: extra.priority ?? 'medium',
+    done: false,
+    category,
+    text,
+    tags: [],
+    agent: 'main',
+    ...extra,
+  };
+}
+
+const base = { template, agent: 'main', budgetTokens: 4000, recentDays: 7, updatedAt: '2026-02-12 12:00 (UTC)' };
+
+test('sections: active task, preferences, recent by date, key facts; header counts are exact', () => {
+  const obs = [
+    o('User prefers TypeScript over JavaScript for backend services.', '2026-01-02', { category: 'preference', priority: 'high' }),
+    o('PostgreSQL is the main database, Redis for caching.', '2026-01-03', { category: 'decision', priority: 'high' }),
+    o('User asked how to validate JWT refresh tokens.', '2026-02-12', { category: 'task' }),
+    o('The auth service runs on port 8443.', '2026-02-12', { category: 'fact', time: '11:30' }),
+    o('Demo for the billing service is due 2026-02-13.', '2026-02-11', { category: 'task', priority: 'high' }),
+  ];
+  const r = buildActiveMemory({ ...base, observations: obs, currentTask: { text: 'Adding JWT refresh to the auth service', at: '2026-02-12T11:00:00Z' } });
+  assert.equal(r.tokens, countTokens(r.text));
+  assert.match(r.text, new RegExp(`· ${r.tokens} / 4000 tokens · 5 observations · 2026-01-02 → 2026-02-12`));
+  const section = (name: string) => r.text.split(`## ${name}\n`)[1]!.split('\n## ')[0]!;
+  assert.match(section('Current context'), /Active task: Adding JWT refresh/);
+  assert.match(section('Current context'), /Demo for the billing service is due 2026-02-13/);
+  assert.match(section('Preferences and constraints'), /TypeScript over JavaScript/);
+  assert.match(section('Current context'), /User asked how to validate JWT/);
+  assert.match(section('Recent observations'), /### 2026-02-12\n- 🟡 11:30 \[fact\] The auth service runs on port 8443\./);
+  assert.doesNotMatch(section('Recent observations'), /2026-01-03/, 'older than the recent window');
+  assert.match(section('Key facts'), /PostgreSQL is the main database/);
+  assert.equal(r.included, 5);
+  assert.equal(r.dropped, 0);
+});
+
+test('newest preference wins on conflict; unrelated preferences both stay', () => {
+  const prefs = resolvePreferences([
+    o('User prefers tabs for indentation in Python files.', '2026-01-01', { category: 'preference' }),
+    o('User prefers spaces for indentation in Python files.', '2026-02-01', { category: 'preference' }),
+    o('User likes dark mode in the editor.', '2026-01-15', { category: 'preference' }),
+  ]);
+  assert.deepEqual(prefs.map((p) => p.text), ['User prefers spaces for indentation in Python files.', 'User likes dark mode in the editor.']);
+});
+
+test('never over budget: thousands of observations, small and large budgets, Korean text; high priority and recent stay', () => {
+  const obs: Observation[] = [];
+  const prios: Priority[] = ['low', 'medium', 'high'];
+  for (let d = 1; d <= 60; d++) {
+    const date = `2026-03-${String((d % 28) + 1).padStart(2, '0')}`;
+    for (let i = 0; i < 40; i++) {
+      const korean = i % 3 === 0;
+      const text = korean
+        ? `${d}일차 ${i}번째 관찰: 데이터베이스를 PostgreSQL로 옮기는 작업을 진행했고 인증은 JWT로 처리하기로 했다.`
+        : `Day ${d} note ${i}: the team discussed migrating the billing service to PostgreSQL and the retry policy of the queue.`;
+      obs.push(o(text, date, { priority: prios[i % 3]!, category: i % 5 === 0 ? 'decision' : 'fact', time: `${String(i % 24).padStart(2, '0')}:00` }));
+    }
+  }
+  for (const budget of [300, 1000, 4000, 8000]) {
+    const r = buildActiveMemory({ ...base, budgetTokens: budget, observations: obs });
+    const exact = countTokens(r.text);
+    assert.ok(exact <= budget, `budget ${budget}: ${exact} tokens`);
+    assert.equal(r.tokens, exact);
+    assert.ok(r.dropped > 0);
+    assert.ok(r.included > 0);
+    if (budget >= 1000) {
+      // What is kept is the most important: no low-priority line while high-priority recent ones were dropped.
+      const lowKept = (r.text.match(/🟢/g) ?? []).length;
+      const highKept = (r.text.match(/🔴/g) ?? []).length;
+      assert.ok(highKept > lowKept, `budget ${budget}: high ${highKept} vs low ${lowKept}`);
+    }
+  }
+});
+
+test('an empty memory renders with placeholders, under budget', () => {
+  const r = buildActiveMemory({ ...base, observations: [] });
+  assert.match(r.text, /_None yet._/);
+  assert.match(r.text, /no observations yet/);
+  assert.ok(r.tokens < 200);
+});

@@ -1,0 +1,101 @@
+/** `ocm-run index | search | get` as child processes (the built CLI in dist/). */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runCli } from '../helpers/cli.js';
+import { tempHome, writeDay } from '../helpers/search-fixtures.js';
+
+test('index, search (human and --json exactly as DESIGN §7), get, and refusals', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  const day = await writeDay(paths, '2026-02-12', [
+    { text: 'PostgreSQL is the main database, Redis for caching.', category: 'decision', priority: 'high', tags: ['postgres'], entryIds: ['a1b2c3d4', 'e5f6a7b8'] },
+    { text: '데이터베이스를 백업하는 작업은 매일 밤 실행된다.', category: 'fact', priority: 'medium' },
+  ]);
+
+  const idx = await runCli(['index', '--home', home, '--json']);
+  assert.equal(idx.code, 0, idx.stderr);
+  const result = JSON.parse(idx.stdout);
+  assert.equal(result.added, 1);
+  assert.equal(result.documents, 2);
+  assert.equal(result.mode, 'text');
+
+  const json = await runCli(['search', 'database', '--home', home, '--json']);
+  assert.equal(json.code, 0, json.stderr);
+  const body = JSON.parse(json.stdout);
+  assert.deepEqual(Object.keys(body), ['results', 'mode']);
+  assert.equal(body.mode, 'text');
+  assert.equal(body.results.length, 1);
+  const r = body.results[0];
+  assert.deepEqual(Object.keys(r), ['id', 'path', 'startLine', 'endLine', 'score', 'relevance', 'snippet', 'date', 'priority', 'category', 'tier', 'provenance']);
+  assert.equal(r.id, day.ids[0]);
+  assert.equal(r.path, 'memory/2026-02-12.md');
+  assert.deepEqual(r.provenance, { source: 'openclaw', agent: 'main', session: 'sess-1', entryIds: ['a1b2c3d4', 'e5f6a7b8'] });
+  assert.equal(typeof r.score, 'number');
+  assert.equal(r.relevance, 1, 'the one query word is in the result');
+  const framed = JSON.parse((await runCli(['search', 'What do you remember about the database?', '--home', home, '--json'])).stdout);
+  assert.equal(framed.results[0].relevance, 1, 'words that only frame the request do not count');
+
+  const korean = await runCli(['search', '데이터베이스', '--home', home, '--json']);
+  assert.deepEqual(JSON.parse(korean.stdout).results.map((x: { id: string }) => x.id), [day.ids[1]]);
+
+  const human = await runCli(['search', 'database', '--home', home]);
+  assert.equal(human.code, 0);
+  assert.match(human.stdout, /🔴 2026-02-12 09:10 {2}\[decision\] {2}score 1\.00/);
+  assert.match(human.stdout, /PostgreSQL is the main \*\*database\*\*, Redis for caching\./);
+  assert.match(human.stdout, new RegExp(`memory/2026-02-12\\.md:${r.startLine} {2}\\^${day.ids[0]}`));
+
+  const none = await runCli(['search', 'kubernetes', '--home', home]);
+  assert.equal(none.code, 0);
+  assert.match(none.stdout, /No results for "kubernetes"/);
+
+  const badDate = await runCli(['search', 'x', '--since', 'someday', '--home', home]);
+  assert.equal(badDate.code, 1);
+  assert.match(badDate.stderr, /--since "someday" is not a date/);
+  assert.match(badDate.stderr, /→ Use YYYY-MM-DD/);
+
+  const got = await runCli(['get', day.ids[0]!, '--home', home, '--json']);
+  assert.equal(got.code, 0, got.stderr);
+  assert.equal(JSON.parse(got.stdout).text, 'PostgreSQL is the main database, Redis for caching.');
+  const lines = await runCli(['get', `memory/2026-02-12.md:${r.startLine}:1`, '--home', home, '--json']);
+  assert.match(JSON.parse(lines.stdout).text, /^- 🔴 09:10 \[decision\] PostgreSQL/);
+
+  await writeFile(join(home, 'notes.md'), 'not memory');
+  for (const target of ['../../../../etc/passwd', '/etc/passwd', 'notes.md', 'config.yaml']) {
+    const refused = await runCli(['get', target, '--home', home]);
+    assert.equal(refused.code, 4, `${target}: ${refused.stderr}`);
+    assert.match(refused.stderr, /not inside the memory folders/);
+  }
+
+  // A corrupt index does not break search.
+  await writeFile(join(paths.index, 'hot', 'manifest.json'), '{oops');
+  const recovered = await runCli(['search', 'database', '--home', home, '--json']);
+  assert.equal(recovered.code, 0, recovered.stderr);
+  const rb = JSON.parse(recovered.stdout);
+  assert.equal(rb.results[0].id, day.ids[0]);
+  assert.match(rb.warnings.join(' '), /Rebuilt the search index/);
+});
+
+test('search and get notice an index behind the memory files (a new, changed or removed file) and update it before answering', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  await writeDay(paths, '2026-02-12', [{ text: 'PostgreSQL is the main database.', category: 'decision' }]);
+  const idx = await runCli(['index', '--home', home]);
+  assert.equal(idx.code, 0, idx.stderr);
+
+  // Written after the last index update, by any writer (here: by hand).
+  const later = await writeDay(paths, '2026-02-13', [{ text: "The user's sister Ana lives in Lisbon." }]);
+  const found = await runCli(['search', 'sister Lisbon', '--home', home, '--json']);
+  assert.equal(found.code, 0, found.stderr);
+  const body = JSON.parse(found.stdout);
+  assert.deepEqual(body.results.map((x: { id: string }) => x.id), [later.ids[0]], 'the new file is searched');
+  assert.equal(body.warnings, undefined, 'brought up to date, nothing to warn about');
+
+  const changed = await writeDay(paths, '2026-02-13', [{ text: 'Ana moved from Lisbon to Porto.' }]);
+  const got = await runCli(['get', changed.ids[0]!, '--home', home, '--json']);
+  assert.equal(got.code, 0, got.stderr);
+  assert.equal(JSON.parse(got.stdout).text, 'Ana moved from Lisbon to Porto.');
+  const old = await runCli(['search', 'sister', '--home', home, '--json']);
+  assert.deepEqual(JSON.parse(old.stdout).results, [], 'the replaced text is gone from the answers');
+});

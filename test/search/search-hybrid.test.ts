@@ -1,0 +1,241 @@
+/**
+ * Hybrid search against a real local HTTP server speaking the OpenAI
+ * embeddings API. Its vectors are deterministic "concept" vectors: words are
+ * mapped to concepts (car/automobile/vehicle → one concept) and hashed into
+ * 64 dimensions, so semantic matches without shared words are testable.
+ */
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { updateIndex } from '../../lib/search/indexer.js';
+import { searchMemory } from '../../lib/search/search.js';
+import { tempHome, testConfig, writeDay } from '../helpers/search-fixtures.js';
+
+const DIMS = 64;
+const CONCEPTS: Record<string, string> = {
+  car: 'vehicle',
+  automobile: 'vehicle',
+  vehicle: 'vehicle',
+  sedan: 'vehicle',
+  doctor: 'medicine',
+  physician: 'medicine',
+  clinic: 'medicine',
+  dog: 'pet',
+  puppy: 'pet',
+  hound: 'pet',
+};
+
+function conceptVector(text: string): number[] {
+  const v = new Array<number>(DIMS).fill(0);
+  for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
+    if (word.length < 3) continue;
+    const concept = CONCEPTS[word] ?? word;
+    let h = 2166136261;
+    for (const ch of concept) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+    v[h % DIMS]! += 1;
+  }
+  return v;
+}
+
+interface Server {
+  url: string;
+  calls: number;
+  texts: number;
+  close(): Promise<void>;
+}
+
+async function embeddingServer(apiKey = 'sk-test-123'): Promise<Server> {
+  const state = { calls: 0, texts: 0 };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const send = (status: number, payload: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(payload));
+      };
+      if (req.method !== 'POST' || req.url !== '/v1/embeddings') return send(404, { error: { message: 'not found' } });
+      if (req.headers.authorization !== `Bearer ${apiKey}`) {
+        return send(401, { error: { message: `Incorrect API key provided: ${String(req.headers.authorization).slice(7)}` } });
+      }
+      const { model, input } = JSON.parse(body) as { model: string; input: string[] };
+      state.calls++;
+      state.texts += input.length;
+      send(200, {
+        object: 'list',
+        model,
+        data: input.map((text, index) => ({ object: 'embedding', index, embedding: conceptVector(text) })),
+        usage: { prompt_tokens: input.length, total_tokens: input.length },
+      });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    get calls() {
+      return state.calls;
+    },
+    get texts() {
+      return state.texts;
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+const servers: Server[] = [];
+after(async () => {
+  for (const s of servers) await s.close();
+});
+
+function hybridConfig(url: string, key = 'sk-test-123') {
+  return testConfig({ embeddings: { enabled: true, provider: 'custom', model: 'concept-64', api_base: url, api_key: key, batch_size: 3 } });
+}
+
+async function seed() {
+  const paths = await tempHome();
+  const day = await writeDay(paths, '2026-03-01', [
+    { text: 'User bought a new sedan for the family trips.', category: 'event' },
+    { text: 'Visited the physician about back pain.', category: 'event' },
+    { text: 'Adopted a puppy named Biscuit.', category: 'event', priority: 'high' },
+    { text: 'Decided to use PostgreSQL for the billing service.', category: 'decision' },
+  ]);
+  const other = await writeDay(paths, '2026-03-02', [
+    { text: 'The billing service deploy failed twice.', category: 'event' },
+    { text: 'Adopted a puppy named Biscuit.', category: 'event' }, // same text: embedded once
+  ]);
+  return { paths, day, other };
+}
+
+test('hybrid: documents are embedded in batches, and a query finds a match that shares no word with it', async () => {
+  const server = await embeddingServer();
+  servers.push(server);
+  const { paths, day } = await seed();
+  const config = hybridConfig(server.url);
+  const r = await updateIndex(paths, config);
+  assert.equal(r.mode, 'hybrid');
+  assert.equal(r.embedded, 5, 'six documents, five distinct texts');
+  assert.equal(server.texts, 5);
+  assert.equal(server.calls, 2, 'batches of 3');
+
+  const res = await searchMemory(paths, config, { query: 'automobile', cache: false });
+  assert.equal(res.mode, 'hybrid');
+  assert.deepEqual(res.warnings, []);
+  assert.equal(res.results[0]!.id, day.ids[0]);
+  assert.ok(res.results[0]!.scores.vector! > 0.9);
+  assert.equal(res.results[0]!.scores.text, 0);
+
+  // Text and vector agree: the text match stays on top.
+  const both = await searchMemory(paths, config, { query: 'billing postgresql', cache: false });
+  assert.equal(both.results[0]!.id, day.ids[3]);
+  // Filters apply to vector hits too.
+  const filtered = await searchMemory(paths, config, { query: 'dog', filters: { priorities: ['high'] }, cache: false });
+  assert.deepEqual(filtered.results.map((x) => x.id), [day.ids[2]]);
+});
+
+test('the embedding cache: a re-index or rebuild makes no embedding call; an edit embeds only the new text', async () => {
+  const server = await embeddingServer();
+  servers.push(server);
+  const { paths, day } = await seed();
+  const config = hybridConfig(server.url);
+  await updateIndex(paths, config);
+  const calls = server.calls;
+
+  const again = await updateIndex(paths, config);
+  assert.equal(again.embedded, 0);
+  assert.equal(server.calls, calls, 'second index: no embedding call');
+  assert.equal(again.mode, 'hybrid');
+
+  const rebuilt = await updateIndex(paths, config, { rebuild: true });
+  assert.equal(rebuilt.embedded, 0);
+  assert.equal(rebuilt.embeddingCacheHits, 6);
+  assert.equal(server.calls, calls, 'rebuild: vectors come from the cache');
+
+  const text = await readFile(day.path, 'utf8');
+  await writeFile(day.path, text.replace('back pain', 'a sprained ankle'));
+  const edited = await updateIndex(paths, config);
+  assert.equal(edited.embedded, 1);
+  assert.equal(server.texts, 6);
+
+  // Query embeddings are cached too: the same query again costs no call.
+  await searchMemory(paths, config, { query: 'automobile', limit: 3 });
+  const before = server.calls;
+  const again2 = await searchMemory(paths, config, { query: 'automobile', limit: 4 });
+  assert.equal(again2.mode, 'hybrid');
+  assert.equal(server.calls, before);
+});
+
+test('a pack gets its vectors from the embedding cache; hybrid answers are the same as from per-file segments', async () => {
+  const server = await embeddingServer();
+  servers.push(server);
+  const { paths, day } = await seed();
+  const config = hybridConfig(server.url);
+  await updateIndex(paths, config, { looseSegmentLimit: Infinity });
+  const query = async (q: string) => (await searchMemory(paths, config, { query: q, cache: false })).results.map((x) => [x.id, x.score, x.scores.vector]);
+  const loose = [await query('automobile'), await query('billing postgresql'), await query('dog')];
+  const calls = server.calls;
+
+  const packed = await updateIndex(paths, config, { looseSegmentLimit: 1 });
+  assert.equal(packed.mode, 'hybrid');
+  assert.equal(packed.embedded, 0);
+  assert.equal(server.calls, calls, 'merging re-embeds nothing');
+  const manifest = JSON.parse(await readFile(join(paths.index, 'hot', 'manifest.json'), 'utf8')) as { pack?: { segment: string }; files: Record<string, { segment: string; vectors?: { file: string } }> };
+  assert.ok(manifest.pack);
+  for (const e of Object.values(manifest.files)) {
+    assert.equal(e.segment, manifest.pack.segment);
+    assert.ok(e.vectors?.file.startsWith(manifest.pack.segment.replace(/\.seg$/, '')), 'the pack has its own vector file');
+  }
+  assert.deepEqual([await query('automobile'), await query('billing postgresql'), await query('dog')], loose);
+
+  // An edited file of the pack: its new text is embedded, its old vectors are out of scope.
+  const text = await readFile(day.path, 'utf8');
+  await writeFile(day.path, text.replace('User bought a new sedan for the family trips.', 'User sold the old piano.'));
+  const edited = await updateIndex(paths, config, { looseSegmentLimit: 1 });
+  assert.equal(edited.embedded, 1);
+  const res = await searchMemory(paths, config, { query: 'automobile', cache: false });
+  assert.ok(res.results.every((x) => !x.text.includes('sedan')));
+});
+
+test('an unreachable endpoint: index and search fall back to text mode and say so', async () => {
+  const server = await embeddingServer();
+  const url = server.url;
+  await server.close(); // nothing listens there any more
+  const { paths, day } = await seed();
+  const config = hybridConfig(url);
+  const r = await updateIndex(paths, config);
+  assert.equal(r.mode, 'text');
+  assert.match(r.warnings.join('\n'), /unreachable/);
+  const res = await searchMemory(paths, config, { query: 'postgresql' });
+  assert.equal(res.mode, 'text');
+  assert.equal(res.results[0]!.id, day.ids[3]);
+  assert.match(res.warnings.join('\n'), /Text-only search: embedding endpoint .* unreachable/);
+  // A degraded answer is not cached.
+  const again = await searchMemory(paths, config, { query: 'postgresql' });
+  assert.equal(again.cached, false);
+});
+
+test('a wrong API key: text mode with the reason, and the key never appears in messages', async () => {
+  const server = await embeddingServer('sk-right');
+  servers.push(server);
+  const { paths } = await seed();
+  const config = hybridConfig(server.url, 'sk-wrong-secret-value');
+  const r = await updateIndex(paths, config);
+  assert.equal(r.mode, 'text');
+  const all = r.warnings.join('\n');
+  assert.match(all, /HTTP 401/);
+  assert.ok(!all.includes('sk-wrong-secret-value'));
+  const res = await searchMemory(paths, config, { query: 'billing' });
+  assert.equal(res.mode, 'text');
+  assert.ok(!res.warnings.join('\n').includes('sk-wrong-secret-value'));
+  assert.ok(res.results.length > 0);
+
+  // Once the key is fixed the next index embeds and search turns hybrid.
+  const fixed = hybridConfig(server.url, 'sk-right');
+  const r2 = await updateIndex(paths, fixed);
+  assert.equal(r2.mode, 'hybrid');
+  const res2 = await searchMemory(paths, fixed, { query: 'billing' });
+  assert.equal(res2.mode, 'hybrid');
+});
