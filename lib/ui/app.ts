@@ -351,7 +351,7 @@ ${text ? html`<p class="tokens"><meter min="0" max="${budget}" value="${Math.min
       return [String(r.time ?? '').slice(0, 19).replace('T', ' '), String(r.event ?? ''), mask(String(r.agent ?? '')), String(r.via ?? ''), what, String(r.ms ?? '')];
     });
     const body = html`${sections}<section><h2>${m.injectionsTitle}</h2><p class="hint">${m.injectionsNote}</p>
-${injectionRows.length ? table(['time', 'event', 'agent', 'via', m.injectedWhat, 'ms'], injectionRows) : html`<p class="empty">${m.injectionsNone}</p>`}</section>`;
+${injectionRows.length ? table([m.time, m.event, m.filterAgent, m.via, m.injectedWhat, 'ms'], injectionRows) : html`<p class="empty">${m.injectionsNone}</p>`}</section>`;
     return c.html(layout(frame, m.activeTitle, body));
   });
 
@@ -380,7 +380,7 @@ ${pending.length === 0 ? html`<p class="empty">${m.pendingNone}</p>` : html`<ul 
 ${p.sample.length ? html`<ul class="sample">${p.sample.map((s) => html`<li>${mask(s)}</li>`)}</ul>` : ''}
 ${postButton('/tiers/approve', { id: p.id, back }, m.approve)} ${postButton('/tiers/reject', { id: p.id, back }, m.reject)}</li>`)}</ul>`}</section>
 <section><h2>${m.auditTitle}</h2>
-${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table(['time', 'action', 'op', ''], audit.map((e) => [e.time.slice(0, 19).replace('T', ' '), e.action, e.op ?? '', e.action === 'move' && e.op ? postButton('/tiers/rollback', { op: e.op, back }, m.rollback) : auditSummary(e)]))}</section>`;
+${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time, m.action, m.op, ''], audit.map((e) => [e.time.slice(0, 19).replace('T', ' '), e.action, e.op ?? '', e.action === 'move' && e.op ? postButton('/tiers/rollback', { op: e.op, back }, m.rollback) : auditSummary(e)]))}</section>`;
     return c.html(layout(frame, m.tiersTitle, body));
   });
 
@@ -425,14 +425,14 @@ ${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table(['time'
     const body = html`<section><h2>${m.jobsTitle}</h2>${jobs.length ? table([m.job, m.lastRun, m.lastOk, m.lastError], jobs) : html`<p class="empty">${m.none}</p>`}
 ${status.lastError ? html`<p class="error">${m.lastError}: ${status.lastError.job} ${when(status.lastError.at)} — ${mask(status.lastError.message)}</p>` : ''}</section>
 <section><h2>${m.sourcesTitle}</h2>
-${table(['source', 'agent', m.streams, m.messages, m.malformed, m.lastRead], status.sources.map((s) => [s.kind, mask(s.agent), s.streams, s.messages, s.malformed, when(s.lastRead)]))}
-<details><summary>cursors (${streams.length})</summary>${table(['source', 'agent', 'session', 'path', 'cursor'], streams)}</details></section>
+${table([m.source, m.filterAgent, m.streams, m.messages, m.malformed, m.lastRead], status.sources.map((s) => [s.kind, mask(s.agent), s.streams, s.messages, s.malformed, when(s.lastRead)]))}
+<details><summary>${m.cursors} (${streams.length})</summary>${table([m.source, m.filterAgent, m.session, m.path, m.cursor], streams)}</details></section>
 <section><h2>${m.llmTitle}</h2>${usage.length ? table([m.role, m.model, m.inputTokens, m.outputTokens, m.calls, m.cost], usage) : html`<p class="empty">${m.llmNone}</p>`}</section>
 <section><h2>${m.chartsTitle}</h2>
 <p>${m.transcriptTokens}: <strong>${stats.tokens.transcriptRead}</strong> · ${m.activeTokens}: <strong>${Object.values(active).reduce((a, b) => a + b, 0)}</strong>${stats.tokens.efficiency ? html` · ${m.efficiency} ${stats.tokens.efficiency.toFixed(1)}×` : ''} · ${m.searchLatency}: <strong>${stats.search.p95Ms ?? '—'}</strong> ms</p>
 ${chart('per-day', m.chartPerDay, { x: stats.observations.perDay.map((d) => d.date), series: [{ label: m.observations, values: stats.observations.perDay.map((d) => d.count) }] }, m.none)}
 ${chart('llm-per-day', m.chartLlm, { x: stats.llm.byDay.map((d) => d.date), series: [{ label: m.inputTokens, values: stats.llm.byDay.map((d) => d.inputTokens) }, { label: m.outputTokens, values: stats.llm.byDay.map((d) => d.outputTokens) }] }, m.llmNone)}
-${chart('tokens', m.chartTokens, { x: ['transcripts', ...Object.keys(active)], series: [{ label: 'tokens', values: [stats.tokens.transcriptRead, ...Object.values(active)] }] }, m.none)}
+${chart('tokens', m.chartTokens, { x: [m.transcriptTokens, ...Object.keys(active).map((a) => `${m.activeTokens} · ${a}`)], series: [{ label: m.tokens, values: [stats.tokens.transcriptRead, ...Object.values(active)] }] }, m.none)}
 ${chart('search-ms', m.chartSearch, { x: latencies.map((_, i) => String(i + 1)), series: [{ label: 'ms', values: latencies }] }, m.none)}
 </section>`;
     return c.html(layout(frame, m.healthTitle, body));

@@ -11,6 +11,7 @@ import { OcmError } from '../core/errors.js';
 import type { HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 import { createUiApp } from './app.js';
+import { cookieName } from './guard.js';
 
 export const UI_HOST = '127.0.0.1';
 export const DEFAULT_UI_PORT = 4747;
@@ -50,6 +51,9 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   });
   port = (server.address() as AddressInfo).port;
   options.logger.log('info', 'ui.start', { port });
+  // Load what the first page needs (the Markdown parser, the masking rules, the templates) while the user opens the address.
+  const host = `${UI_HOST}:${port}`;
+  void Promise.resolve(app.request(`http://${host}/`, { headers: { host, cookie: `${cookieName(port)}=${token}` } })).catch(() => undefined);
   return {
     url: `http://${UI_HOST}:${port}/?token=${token}`,
     port,

@@ -36,9 +36,15 @@ after(async () => {
   await browser?.close();
 });
 
+/** Every address a page asked for (offline: all of them must be the dashboard's own). */
+const requested = new WeakMap<Page, string[]>();
+
 async function newPage(): Promise<Page> {
   const context = await browser!.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' });
   const page = await context.newPage();
+  const urls: string[] = [];
+  requested.set(page, urls);
+  page.on('request', (r) => urls.push(r.url()));
   page.setDefaultTimeout(60_000);
   page.setDefaultNavigationTimeout(120_000);
   return page;
@@ -302,4 +308,7 @@ test('tiers in the dashboard: approve and reject pending cold moves, roll a move
   await page.goto(`${ui.origin}/health`);
   await page.waitForSelector('#per-day[data-drawn=true]');
   await shot(page, 'health');
+  const foreign = requested.get(page)!.filter((u) => !u.startsWith(`${ui.origin}/`));
+  assert.deepEqual(foreign, [], 'every page, script, style and chart came from the dashboard itself (no CDN, no network)');
+  assert.ok(requested.get(page)!.some((u) => u.endsWith('/assets/uplot.js')), 'uPlot from the package');
 });
