@@ -145,7 +145,7 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
 }
 
 /** CPU time (user + system) of a process so far, from /proc (Linux; 10 ms ticks), or null. */
-function processCpuMs(pid: number | null): number | null {
+export function processCpuMs(pid: number | null): number | null {
   if (pid === null) return null;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
