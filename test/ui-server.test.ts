@@ -1,0 +1,43 @@
+/** `ocm-run ui` without a browser: its address, refusals, a port in use, a bad --port (the browser tests are in ui-dashboard.test.ts). */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { runCli, tempDir } from './helpers/cli.js';
+import { startUi } from './helpers/ui-server.js';
+
+test('ocm-run ui: 127.0.0.1 with a token; refused without it, with a wrong one, or from another Origin (the foreign Host: ui-dashboard.test.ts); a port in use and a bad --port say so', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const home = join(dir, 'home');
+  await runCli(['status', '--home', home]);
+  const ui = await startUi(home);
+  t.after(() => ui.stop());
+  assert.match(ui.url, /^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32}$/);
+
+  const signal = () => AbortSignal.timeout(60_000);
+  const without = await fetch(`${ui.origin}/`, { signal: signal() });
+  assert.equal(without.status, 401);
+  assert.equal(without.headers.get('access-control-allow-origin'), null);
+  const first = await fetch(ui.url, { redirect: 'manual', signal: signal() });
+  assert.equal(first.status, 303, 'the token goes into a cookie and out of the address');
+  assert.equal(first.headers.get('location'), '/');
+  const cookie = first.headers.get('set-cookie')!;
+  assert.match(cookie, /HttpOnly/i);
+  assert.match(cookie, /SameSite=Strict/i);
+  const jar = cookie.split(';')[0]!;
+  const ok = await fetch(`${ui.origin}/`, { headers: { cookie: jar }, signal: signal() });
+  assert.equal(ok.status, 200);
+  assert.match(ok.headers.get('content-security-policy') ?? '', /default-src 'self'/);
+  const wrong = await fetch(`${ui.origin}/`, { headers: { cookie: `${jar.split('=')[0]}=not-the-token` }, signal: signal() });
+  assert.equal(wrong.status, 401);
+  const csrf = await fetch(`${ui.origin}/observation/add`, { method: 'POST', headers: { cookie: jar, origin: 'http://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: 'text=x', signal: signal() });
+  assert.equal(csrf.status, 403);
+
+  const taken = await runCli(['ui', '--port', String(ui.port), '--home', home]);
+  assert.equal(taken.code, 1);
+  assert.match(taken.stderr, new RegExp(`Port ${ui.port} on 127\\.0\\.0\\.1 is in use`));
+  assert.match(taken.stderr, /--port 0/);
+  const bad = await runCli(['ui', '--port', '80a', '--home', home]);
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /--port "80a" is not a port number/);
+});
