@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { runCli, tempDir } from './helpers/cli.js';
-import { startUi } from './helpers/ui-server.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { startUi } from '../helpers/ui-server.js';
 
 test('ocm-run ui: 127.0.0.1 with a token; refused without it, with a wrong one, or from another Origin (the foreign Host: ui-dashboard.test.ts); a port in use and a bad --port say so', async (t) => {
   const { dir, cleanup } = await tempDir();
