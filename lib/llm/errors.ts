@@ -4,13 +4,11 @@
  * a rejected request, or output the model got wrong (malformed).
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { OcmError } from '../core/errors.js';
 import { maskSecrets } from '../masking/masking.js';
-import type { LlmUsage } from '../core/types.js';
 
-export type LlmErrorClass = 'auth' | 'rate_limit' | 'timeout' | 'context_length' | 'server' | 'connection' | 'request' | 'malformed';
+import type { LlmErrorClass } from '../core/llm-error.js';
 
-export const LLM_ERROR_CLASSES: readonly LlmErrorClass[] = ['auth', 'rate_limit', 'timeout', 'context_length', 'server', 'connection', 'request', 'malformed'];
+export { LLM_ERROR_CLASSES, LlmError, type LlmErrorClass } from '../core/llm-error.js';
 
 export interface ClassifiedError {
   errorClass: LlmErrorClass;
@@ -114,33 +112,5 @@ export function hintFor(errorClass: LlmErrorClass, role: string, providerName: s
       return `The endpoint refused the request. Check ${role}.model (is it available at this endpoint?) and ${role}.api_base.`;
     case 'malformed':
       return `The model kept answering in the wrong format. Use a stronger model, or check a customised prompt in <home>/prompts/.`;
-  }
-}
-
-/** The last failure of an LLM call after every retry and fallback: exit code 5. */
-export class LlmError extends OcmError {
-  readonly errorClass: LlmErrorClass;
-  /** Every attempt made (model, class), oldest first. */
-  readonly attempts: Array<{ endpoint: string; errorClass: LlmErrorClass; message: string; status?: number }>;
-  /** Tokens spent on the failed attempts (malformed answers still cost). */
-  readonly usage: LlmUsage[];
-  constructor(
-    message: string,
-    options: {
-      errorClass: LlmErrorClass;
-      hint: string;
-      attempts: LlmError['attempts'];
-      usage?: LlmUsage[];
-      role: string;
-    },
-  ) {
-    super('LLM_ERROR', message, {
-      hint: options.hint,
-      details: { errorClass: options.errorClass, role: options.role, attempts: options.attempts },
-    });
-    this.name = 'LlmError';
-    this.errorClass = options.errorClass;
-    this.attempts = options.attempts;
-    this.usage = options.usage ?? [];
   }
 }

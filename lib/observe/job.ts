@@ -34,12 +34,12 @@
  */
 import { DayFileBuffer } from '../memory/day-file-buffer.js';
 import type { HomePaths } from '../platform/home.js';
-import { describeError } from '../core/errors.js';
+import { describeError, EXIT } from '../core/errors.js';
+import { LlmError } from '../core/llm-error.js';
 import { readState, writeState, type State } from '../platform/state.js';
 import { estimateTokens } from '../core/tokens.js';
 import type { Logger } from '../platform/log.js';
 import type { Cursor, LlmUsage, MalformedRecord, Message, Observation, Observer, ObserverBatch, ObserverResult, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
-import { EXIT } from '../core/errors.js';
 import { localDateTime } from '../platform/time-zone.js';
 
 export interface ObserveProgress {
@@ -229,7 +229,7 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
         const d = describeError(error);
         // The cursor advances only after the observations are written: a full disk lost nothing of this session.
         if (d.code === 'DISK_FULL') d.hint = `${d.hint ?? 'Free some space.'} Nothing was lost: this session's cursor did not advance, so the next run reads it again.`;
-        const errorClass = (error as { errorClass?: string }).errorClass;
+        const errorClass = error instanceof LlmError ? error.errorClass : undefined;
         logger.log('error', 'stream.failed', { stream: stream.key, path: stream.path, error: d.message, code: d.code, ...(errorClass ? { errorClass } : {}) });
         result.failures.push({ stream: stream.key, message: d.message, code: d.code, ...(errorClass ? { errorClass } : {}), ...(d.hint ? { hint: d.hint } : {}) });
         if (d.code === 'LLM_ERROR') {
@@ -270,13 +270,13 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
 
 async function recordLlmFailure(out: JobOutput, state: State, error: unknown, at: Date, timeZone: string, result: ObserveJobResult): Promise<void> {
   const { recordLlmError, recordUsage, mergeUsage } = await import('../llm/usage.js');
-  const e = error as { errorClass?: string; message: string; usage?: LlmUsage[]; attempts?: Array<{ endpoint: string }> };
-  if (e.usage && e.usage.length > 0) {
-    recordUsage(state, 'observer', e.usage, at, localDateTime(at, timeZone).date);
-    result.usage = mergeUsage(result.usage, e.usage);
+  const llm = error instanceof LlmError ? error : undefined;
+  if (llm && llm.usage.length > 0) {
+    recordUsage(state, 'observer', llm.usage, at, localDateTime(at, timeZone).date);
+    result.usage = mergeUsage(result.usage, llm.usage);
   }
-  const endpoint = e.attempts?.[e.attempts.length - 1]?.endpoint;
-  recordLlmError(state, 'observer', at, { errorClass: (e.errorClass ?? 'server') as never, message: e.message, ...(endpoint ? { endpoint } : {}) });
+  const endpoint = llm?.attempts[llm.attempts.length - 1]?.endpoint;
+  recordLlmError(state, 'observer', at, { errorClass: llm?.errorClass ?? 'server', message: (error as Error).message, ...(endpoint ? { endpoint } : {}) });
   await out.save();
 }
 
@@ -722,7 +722,7 @@ async function observePendingTails(
       await out.save();
     } catch (error) {
       const d = describeError(error);
-      const errorClass = (error as { errorClass?: string }).errorClass;
+      const errorClass = error instanceof LlmError ? error.errorClass : undefined;
       for (const t of pack) {
         options.logger.log('error', 'stream.failed', { stream: t.stream.key, path: t.stream.path, error: d.message, code: d.code, ...(errorClass ? { errorClass } : {}) });
         result.failures.push({ stream: t.stream.key, message: d.message, code: d.code, ...(errorClass ? { errorClass } : {}), ...(d.hint ? { hint: d.hint } : {}) });

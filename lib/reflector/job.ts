@@ -21,6 +21,7 @@ import { readState, writeState } from '../platform/state.js';
 import { localDateTime } from '../platform/time-zone.js';
 import { countTokens, estimateTokens } from '../core/tokens.js';
 import type { LlmUsage, Observation } from '../core/types.js';
+import { LlmError } from '../core/llm-error.js';
 import { writeFileAtomic } from '../platform/atomic-file.js';
 import { formatReflectionFile, listReflections, reflectionFileName, reflectionsDir, type ReflectionMeta } from './file.js';
 import { keyTerms, missingTerms, preservation } from './keywords.js';
@@ -281,20 +282,21 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
     });
     return result;
   } catch (error) {
-    const e = error as { code?: string; errorClass?: string; message?: string; hint?: string; usage?: LlmUsage[] };
+    const llm = error instanceof LlmError ? error : undefined;
+    const message = String((error as { message?: unknown } | undefined)?.message ?? error);
     const at = now();
     await saveState((extra, state) => {
       extra.reflector.lastRun = at.toISOString();
-      extra.reflector.lastError = { at: at.toISOString(), message: String(e.message ?? error), ...(e.errorClass ? { errorClass: e.errorClass } : {}) };
-      if (e.code === 'LLM_ERROR') {
-        if (e.usage?.length) recordUsage(state, 'reflector', e.usage, at, localDateTime(at, options.timeZone).date);
-        recordLlmError(state, 'reflector', at, { errorClass: (e.errorClass ?? 'server') as never, message: String(e.message) });
+      extra.reflector.lastError = { at: at.toISOString(), message, ...(llm ? { errorClass: llm.errorClass } : {}) };
+      if (llm) {
+        if (llm.usage.length) recordUsage(state, 'reflector', llm.usage, at, localDateTime(at, options.timeZone).date);
+        recordLlmError(state, 'reflector', at, { errorClass: llm.errorClass, message: llm.message });
       }
     }).catch(() => undefined);
-    if (e.code === 'LLM_ERROR') {
+    if (llm) {
       const { alertLlmFailures } = await import('../jobs/alerts.js');
       await alertLlmFailures({ config, paths, env: options.env, logger, now, ...(options.fetch ? { fetch: options.fetch } : {}) }, 'reflector', [
-        { code: 'LLM_ERROR', message: String(e.message), ...(e.errorClass ? { errorClass: e.errorClass } : {}), ...(e.hint ? { hint: e.hint } : {}) },
+        { code: 'LLM_ERROR', message: llm.message, errorClass: llm.errorClass, ...(llm.hint ? { hint: llm.hint } : {}) },
       ]);
     }
     throw error;
