@@ -12,15 +12,20 @@
  *   - the per-prompt hook: `ocm-run hook prompt` as the fresh process an agent
  *     starts before each prompt, prompt JSON on stdin — the time it adds to a
  *     prompt (an agent without the hook adds none) — while `ocm-run mcp` runs
- *     (it answers over its socket, as under Claude Code) and with no server
- *     (the hook loads the index itself), beside a bare `node -e 0`.
+ *     (the fast path, scripts/prompt-hook.ts, asks it over its socket, as
+ *     under Claude Code), beside two same-run baselines taken in turn with it,
+ *     prompt by prompt: a bare `node -e 0` (what any Node program costs to
+ *     start) and the same hook through the full command line
+ *     (dist/scripts/cli-main.js: cac, the command registry — what every prompt
+ *     paid before the fast path); then with no server (the hook loads the
+ *     index itself).
  *
  *   node --import tsx bench/run.ts mcp [--n 100000] [--queries 40]
  */
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { homePaths } from '../lib/platform/home.js';
@@ -28,6 +33,8 @@ import { benchQueries, indexedCorpusHome, percentile, snapshotCli, timed } from 
 
 export interface McpBenchReport {
   observations: number;
+  /** Load averages (1, 5, 15 min) when the bench started and when it ended: the machine is shared. */
+  loadAverageAtStart: number[];
   loadAverage: number[];
   /** cpuPerCallMs: the server process's CPU time (user + system, /proc) over the searches, per call (null off Linux). */
   mcp: { firstCallMs: number; p50: number; p95: number; calls: number; cpuPerCallMs: number | null; baselineP50: number; baselineP95: number };
@@ -39,6 +46,8 @@ export interface McpBenchReport {
     cpuP50: number | null;
     cpuP95: number | null;
     injected: number;
+    /** Hook runs behind p50 / p95 (every prompt twice). */
+    calls: number;
     aloneP50: number;
     aloneP95: number;
     aloneCpuP50: number | null;
@@ -47,6 +56,10 @@ export interface McpBenchReport {
     nodeBareP50: number;
     nodeBareP95: number;
     nodeBareCpuP50: number | null;
+    /** The same hook through the full command line (no fast path), in turn with the fast one. */
+    fullCliP50: number;
+    fullCliP95: number;
+    fullCliCpuP50: number | null;
   };
   targets: Record<string, { value: number; target: string; ok: boolean }>;
 }
@@ -58,6 +71,7 @@ function prompts(n: number): string[] {
 
 export async function runMcpBench(options: { n?: number; queries?: number; keep?: boolean; log?: (s: string) => void } = {}): Promise<McpBenchReport> {
   const log = options.log ?? (() => undefined);
+  const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
   const n = options.n ?? 100_000;
   const work = await mkdtemp(join(tmpdir(), 'ocm-mcp-bench-'));
   const paths = homePaths(join(work, 'home'));
@@ -86,34 +100,38 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
     for (let i = 0; i < queries.length; i++) baseline.push(await call('active_memory', {}));
 
     const list = prompts(Math.min(20, queries.length));
-    const runHooks = async (): Promise<{ ms: number[]; cpu: number[]; injected: number }> => {
-      const ms: number[] = [];
-      const cpu: number[] = [];
-      let injected = 0;
-      for (const prompt of list) {
-        const r = await timed(process.execPath, [CLI, 'hook', 'prompt', '--home', paths.root, '--timeout-ms', '5000'], { input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt }) });
-        ms.push(r.ms);
-        if (r.cpuMs !== null) cpu.push(r.cpuMs);
-        if (r.stdout.includes('additionalContext')) injected++;
-      }
-      return { ms, cpu, injected };
+    const FULL_CLI = join(dirname(CLI), 'cli-main.js');
+    type Runs = { ms: number[]; cpu: number[]; injected: number };
+    const runs = (): Runs => ({ ms: [], cpu: [], injected: 0 });
+    const hook = async (cli: string, prompt: string, into: Runs) => {
+      const r = await timed(process.execPath, [cli, 'hook', 'prompt', '--home', paths.root, '--timeout-ms', '5000'], { input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt }) });
+      into.ms.push(r.ms);
+      if (r.cpuMs !== null) into.cpu.push(r.cpuMs);
+      if (r.stdout.includes('additionalContext')) into.injected++;
     };
-    log('  ocm-run hook prompt as fresh processes, the MCP server running (it answers over its socket)…');
-    const served = await runHooks();
+    log('  ocm-run hook prompt as fresh processes, the MCP server running (it answers over its socket), in turn with node -e 0 and the full CLI…');
+    const served = runs();
+    const fullCli = runs();
+    const bare = runs();
+    // In turn, prompt by prompt, so that the machine's load falls alike on the hook and its baselines.
+    for (let round = 0; round < 2; round++) {
+      for (const prompt of list) {
+        const b = await timed(process.execPath, ['-e', '0']);
+        bare.ms.push(b.ms);
+        if (b.cpuMs !== null) bare.cpu.push(b.cpuMs);
+        await hook(CLI, prompt, served);
+        await hook(FULL_CLI, prompt, fullCli);
+      }
+    }
     await client.close();
     log('  ocm-run hook prompt as fresh processes, no MCP server (the hook loads the index itself)…');
-    const alone = await runHooks();
-    const bare: number[] = [];
-    const bareCpu: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      const r = await timed(process.execPath, ['-e', '0']);
-      bare.push(r.ms);
-      if (r.cpuMs !== null) bareCpu.push(r.cpuMs);
-    }
+    const alone = runs();
+    for (const prompt of list) await hook(CLI, prompt, alone);
     const cpuPercentile = (xs: number[], p: number) => (xs.length ? percentile(xs, p) : null);
 
     const report: McpBenchReport = {
       observations: documents,
+      loadAverageAtStart: loadAtStart,
       loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
       mcp: { firstCallMs: Math.round(firstCallMs), p50: percentile(searches, 50), p95: percentile(searches, 95), calls: searches.length, cpuPerCallMs, baselineP50: percentile(baseline, 50), baselineP95: percentile(baseline, 95) },
       hook: {
@@ -127,9 +145,13 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
         aloneCpuP50: cpuPercentile(alone.cpu, 50),
         aloneInjected: alone.injected,
         prompts: list.length,
-        nodeBareP50: percentile(bare, 50),
-        nodeBareP95: percentile(bare, 95),
-        nodeBareCpuP50: cpuPercentile(bareCpu, 50),
+        calls: served.ms.length,
+        nodeBareP50: percentile(bare.ms, 50),
+        nodeBareP95: percentile(bare.ms, 95),
+        nodeBareCpuP50: cpuPercentile(bare.cpu, 50),
+        fullCliP50: percentile(fullCli.ms, 50),
+        fullCliP95: percentile(fullCli.ms, 95),
+        fullCliCpuP50: cpuPercentile(fullCli.cpu, 50),
       },
       targets: {},
     };
@@ -157,12 +179,12 @@ export function processCpuMs(pid: number | null): number | null {
 
 export function mcpBenchTable(r: McpBenchReport): string {
   return [
-    `MCP server and per-prompt hook at ${r.observations.toLocaleString('en')} observations; load average ${r.loadAverage.join(' ')}`,
+    `MCP server and per-prompt hook at ${r.observations.toLocaleString('en')} observations; load average ${r.loadAverageAtStart.join(' ')} at the start, ${r.loadAverage.join(' ')} at the end (${availableParallelism()} cores)`,
     '',
     '| measure | OC-Memory | same-run baseline |',
     '|---|---|---|',
     `| \`search_memory\` via \`ocm-run mcp\` (SDK client, stdio), p50 / p95 over ${r.mcp.calls} calls | ${r.mcp.p50} / ${r.mcp.p95} ms; server CPU ${r.mcp.cpuPerCallMs ?? '–'} ms a call (first call, opening the index: ${r.mcp.firstCallMs} ms) | \`active_memory\` round trip: ${r.mcp.baselineP50} / ${r.mcp.baselineP95} ms |`,
-    `| per-prompt hook (\`ocm-run hook prompt\`, fresh process) added to a prompt, \`ocm-run mcp\` running, p50 / p95 | ${r.hook.p50} / ${r.hook.p95} ms wall, ${r.hook.cpuP50 ?? '–'} / ${r.hook.cpuP95 ?? '–'} ms CPU (memory injected for ${r.hook.injected} of ${r.hook.prompts} prompts) | no hook: 0 ms; \`node -e 0\`: ${r.hook.nodeBareP50} / ${r.hook.nodeBareP95} ms wall, ${r.hook.nodeBareCpuP50 ?? '–'} ms CPU |`,
+    `| per-prompt hook (\`ocm-run hook prompt\`, fresh process) added to a prompt, \`ocm-run mcp\` running, p50 / p95 over ${r.hook.calls} | ${r.hook.p50} / ${r.hook.p95} ms wall, ${r.hook.cpuP50 ?? '–'} / ${r.hook.cpuP95 ?? '–'} ms CPU (memory injected for ${r.hook.injected} of ${r.hook.calls}) | no hook: 0 ms; \`node -e 0\`: ${r.hook.nodeBareP50} / ${r.hook.nodeBareP95} ms wall, ${r.hook.nodeBareCpuP50 ?? '–'} ms CPU; the full CLI (no fast path): ${r.hook.fullCliP50} / ${r.hook.fullCliP95} ms wall, ${r.hook.fullCliCpuP50 ?? '–'} ms CPU |`,
     `| the same hook with no MCP server (it loads the index itself), p50 / p95 | ${r.hook.aloneP50} / ${r.hook.aloneP95} ms wall, ${r.hook.aloneCpuP50 ?? '–'} ms CPU p50 (injected for ${r.hook.aloneInjected}) | – |`,
     '',
     '| target | measured | ok |',

@@ -1,24 +1,8 @@
 import type { CommandSpec } from '../cli-context.js';
+import { projectSearchAgents, promptTimeoutMs, readStdin, serverWaitMs, takeHandover } from '../prompt-hook.js';
 
 const EVENTS = ['session-start', 'prompt', 'after-turn'] as const;
 type HookEvent = (typeof EVENTS)[number];
-
-/** stdin as text: what the agent wrote before closing it, or what came within `ms` (an agent that keeps it open must not hang the hook). */
-function readStdin(ms: number): Promise<string> {
-  if (process.stdin.isTTY) return Promise.resolve('');
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    const done = () => {
-      clearTimeout(timer);
-      process.stdin.pause();
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    };
-    const timer = setTimeout(done, ms);
-    process.stdin.on('data', (c: Buffer) => chunks.push(c));
-    process.stdin.once('end', done);
-    process.stdin.once('error', done);
-  });
-}
 
 export const command: CommandSpec = {
   name: 'hook <event>',
@@ -37,23 +21,25 @@ export const command: CommandSpec = {
     if (!EVENTS.includes(event)) throw new OcmError('BAD_INPUT', `Unknown hook event "${event}".`, { hint: `Use one of: ${EVENTS.join(', ')}.` });
     const agent = options.agent === undefined ? 'main' : String(options.agent);
     const logger = ctx.logger('hooks');
-    const started = performance.now();
+    // The prompt hook's fast path (scripts/prompt-hook.ts) may have read the event and asked the running MCP server already.
+    const handover = event === 'prompt' ? takeHandover() : undefined;
+    const started = handover?.started ?? performance.now();
     if (event === 'after-turn' && options.background) return runBackground(ctx, agent);
     // Whatever goes wrong, the agent's turn goes on: log it, print nothing, exit 0.
     try {
       const { parseHookInput } = await import('../../lib/integrations/agent-hooks.js');
-      const input = parseHookInput(await readStdin(2000));
+      const input = handover?.input ?? parseHookInput(await readStdin(2000));
       // Per-project memory: the project's agent first, then the agent's own memory and main's.
-      const scope = options.perProject && input.cwd ? await projectScope(agent, input.cwd) : undefined;
+      const scope = options.perProject && input.cwd ? await projectSearchAgents(agent, input.cwd) : undefined;
       if (event === 'after-turn') {
         await startBackground(ctx, agent);
         logger.log('debug', 'hook.after_turn', { agent, session: input.session_id, ms: Math.round(performance.now() - started) });
         return;
       }
-      if (event === 'prompt') {
+      if (event === 'prompt' && !handover) {
         // A running `ocm-run mcp` on this home holds the index open: ask it first (no config, no index to load here).
         const { askPromptSocket } = await import('../../lib/integrations/prompt-socket.js');
-        const reply = await askPromptSocket(ctx.paths, { prompt: input.prompt ?? '', ...(scope ? { agents: scope.searchAgents } : {}) }, Math.min(1000, promptTimeout(ctx, options)));
+        const reply = await askPromptSocket(ctx.paths, { prompt: input.prompt ?? '', ...(scope ? { agents: scope.searchAgents } : {}) }, serverWaitMs(promptTimeout(ctx, options)));
         if (reply) {
           // The ids the server's answer carries (each memory line ends with its id): the dashboard shows which memories went in.
           const ids = [...(reply.context ?? '').matchAll(/\((o-[0-9a-f]+)\)$/gm)].map((m) => m[1]);
@@ -98,16 +84,9 @@ export const command: CommandSpec = {
   },
 };
 
-/** The project's agent and the memory a per-project lookup covers (the project's and main's). */
-async function projectScope(agent: string, cwd: string): Promise<{ agent: string; searchAgents: string[] }> {
-  const { projectAgent, projectFolder } = await import('../../lib/integrations/claude-code/project.js');
-  const project = projectAgent(agent, projectFolder(cwd));
-  return { agent: project, searchAgents: [project, 'main'] };
-}
-
 /** How long the prompt hook may take in all (ms). */
 function promptTimeout(ctx: import('../cli-context.js').CommandContext, options: Record<string, unknown>): number {
-  return Math.max(50, Number(options.timeoutMs ?? ctx.env.OCM_HOOK_TIMEOUT_MS ?? 1500) || 1500);
+  return promptTimeoutMs(options.timeoutMs, ctx.env);
 }
 
 /** Start the observe + index job detached (or ask the running one to go round again), and return at once. */

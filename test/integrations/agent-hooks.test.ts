@@ -19,6 +19,7 @@ import { localDateTime } from '../../lib/platform/time-zone.js';
  * lookup would print '' and read as "nothing related".
  */
 const GENEROUS_LOOKUP_MS = '60000';
+const RECORD_IMPORTS = new URL('../fixtures/record-imports.mjs', import.meta.url).pathname;
 const hook = (home: string, event: string, input: unknown, extra: string[] = [], env: Record<string, string> = {}) =>
   runCli(['hook', event, '--home', home, '--agent', 'claude-code', ...extra], { input: typeof input === 'string' ? input : JSON.stringify(input), env: { HOME: home, OCM_HOOK_TIMEOUT_MS: GENEROUS_LOOKUP_MS, ...env } });
 
@@ -146,6 +147,14 @@ test('hook prompt: a running ocm-run mcp on the home answers it over its socket 
       assert.equal(unrelated.stdout, '');
       const log = await readFile(join(paths.logs, 'hooks.log'), 'utf8');
       assert.equal((log.match(/"via":"mcp"/g) ?? []).length, 2, log);
+      // The fast path (scripts/prompt-hook.ts): what the hook loads to be answered by the server.
+      const importLog = join(home, 'imports.log');
+      const { execa } = await import('execa');
+      const recorded = await execa(process.execPath, ['--import', RECORD_IMPORTS, CLI, 'hook', 'prompt', '--home', home, '--agent', 'claude-code'], { input: JSON.stringify(prompt), reject: false, timeout: 60_000, env: { HOME: home, OCM_HOOK_TIMEOUT_MS: GENEROUS_LOOKUP_MS, OCM_IMPORT_LOG: importLog } });
+      assert.equal(recorded.stdout, `${alone.stdout}`.trimEnd(), 'the same answer');
+      const loaded = (await readFile(importLog, 'utf8')).split('\n').filter((u) => u.startsWith('file:'));
+      assert.ok(loaded.some((u) => u.endsWith('/scripts/prompt-hook.js')), loaded.join('\n'));
+      assert.deepEqual(loaded.filter((u) => /\/cac\/|\/cli-main\.js|\/commands\/|\/config\/|\/search\/|@modelcontextprotocol|\/memory\//.test(u)), [], 'no command line, config, search code or MCP SDK');
     } finally {
       await client.close();
     }
