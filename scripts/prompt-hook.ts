@@ -14,7 +14,7 @@
  * (scripts/commands/hook.ts). Measured by `npm run bench -- mcp`
  * (docs/running.md, "Claude Code").
  */
-import { additionalContextOutput, parseHookInput, type HookInput } from '../lib/integrations/agent-hooks.js';
+import { additionalContextOutput, injectedMemoryIds, parseHookInput, type HookInput } from '../lib/integrations/agent-hooks.js';
 
 export interface PromptHookArgs {
   agent: string;
@@ -128,7 +128,9 @@ export async function answerPromptFast(argv: readonly string[]): Promise<boolean
     if (reply.context) process.stdout.write(`${additionalContextOutput('UserPromptSubmit', reply.context)}\n`);
     const { createFileLogger } = await import('../lib/platform/log.js');
     const logger = createFileLogger({ dir: paths.logs, name: 'hooks' });
-    logger.log('info', 'hook.prompt', { agent: args.agent, via: 'mcp', injected: reply.context !== null, ms: Math.round(performance.now() - started) });
+    // Which memories went in (ids only): the dashboard's Active memory page shows them.
+    const ids = injectedMemoryIds(reply.context);
+    logger.log('info', 'hook.prompt', { agent: args.agent, via: 'mcp', results: ids.length, injected: ids.map((id) => ({ id })), ms: Math.round(performance.now() - started) });
     await logger.flush();
     return true;
   } catch {

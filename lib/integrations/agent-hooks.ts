@@ -46,6 +46,15 @@ export function parseHookInput(text: string): HookInput {
 
 export type HookEventName = 'SessionStart' | 'UserPromptSubmit';
 
+/**
+ * The ids of the memories in a prompt context promptContext wrote (each line
+ * ends with its id): what the hooks log as injected, for the dashboard's
+ * Active memory page (docs/dashboard.md). Ids only, never text.
+ */
+export function injectedMemoryIds(context: string | null | undefined): string[] {
+  return [...(context ?? '').matchAll(/\((o-[0-9a-f]+)\)$/gm)].map((m) => m[1]!);
+}
+
 /** The JSON a hook prints to add `context` to the conversation. */
 export function additionalContextOutput(event: HookEventName, context: string): string {
   return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: context } });

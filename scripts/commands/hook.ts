@@ -41,8 +41,9 @@ export const command: CommandSpec = {
         const { askPromptSocket } = await import('../../lib/integrations/prompt-socket.js');
         const reply = await askPromptSocket(ctx.paths, { prompt: input.prompt ?? '', ...(scope ? { agents: scope.searchAgents } : {}) }, serverWaitMs(promptTimeout(ctx, options)));
         if (reply) {
-          // The ids the server's answer carries (each memory line ends with its id): the dashboard shows which memories went in.
-          const ids = [...(reply.context ?? '').matchAll(/\((o-[0-9a-f]+)\)$/gm)].map((m) => m[1]);
+          // The ids the server's answer carries: the dashboard shows which memories went in.
+          const { injectedMemoryIds } = await import('../../lib/integrations/agent-hooks.js');
+          const ids = injectedMemoryIds(reply.context);
           logger.log('info', 'hook.prompt', { agent, via: 'mcp', results: ids.length, injected: ids.map((id) => ({ id })), ms: Math.round(performance.now() - started) });
           if (reply.context) {
             const { additionalContextOutput } = await import('../../lib/integrations/agent-hooks.js');

@@ -147,6 +147,12 @@ test('hook prompt: a running ocm-run mcp on the home answers it over its socket 
       assert.equal(unrelated.stdout, '');
       const log = await readFile(join(paths.logs, 'hooks.log'), 'utf8');
       assert.equal((log.match(/"via":"mcp"/g) ?? []).length, 2, log);
+      // Which memories went in, by id (the dashboard's Active memory page shows them).
+      const servedLines = log.split('\n').filter((l) => l.includes('"via":"mcp"')).map((l) => JSON.parse(l) as { injected: Array<{ id: string }> });
+      const servedIds = [...served.stdout.matchAll(/\((o-[0-9a-f]+)\)/g)].map((m) => m[1]);
+      assert.ok(servedIds.length > 0);
+      assert.deepEqual(servedLines[0]!.injected.map((x) => x.id), servedIds);
+      assert.deepEqual(servedLines[1]!.injected, [], 'nothing went in for the unrelated prompt');
       // The fast path (scripts/prompt-hook.ts): what the hook loads to be answered by the server.
       const importLog = join(home, 'imports.log');
       const { execa } = await import('execa');
