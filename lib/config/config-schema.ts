@@ -6,6 +6,7 @@
  * instead of ~100 ms, and config is read on every cron tick.
  */
 import * as v from 'valibot';
+import { SOURCE_DESCRIPTORS, type SourceSettings } from '../sources/descriptors.js';
 
 const int = (min: number, max?: number) =>
   max === undefined ? v.pipe(v.number(), v.integer(), v.minValue(min)) : v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
@@ -15,6 +16,13 @@ const bool = (fallback: boolean) => v.optional(v.boolean(), fallback);
 const list = <S extends v.GenericSchema>(item: S) => v.optional(v.array(item), () => []);
 /** A nested section: absent means all its defaults. */
 const section = <E extends v.ObjectEntries>(entries: E) => v.optional(v.strictObject(entries), () => ({}) as never);
+
+type SettingSchemas<S extends SourceSettings> = { [K in keyof S]: S[K] extends boolean ? ReturnType<typeof bool> : ReturnType<typeof str> };
+/** `sources.<key>` of an opt-in source (lib/sources/descriptors.ts): off by default, its folder, its own settings. */
+const sourceSection = <S extends SourceSettings>(d: { dirDefault: string; settings: S }) => {
+  const settings = Object.fromEntries(Object.entries(d.settings).map(([key, value]) => [key, typeof value === 'boolean' ? bool(value) : str(value)])) as SettingSchemas<S>;
+  return section({ enabled: bool(false), dir: str(d.dirDefault), ...settings });
+};
 
 export const LLM_PROVIDERS = ['heuristic', 'openai', 'openrouter', 'gemini', 'anthropic', 'ollama', 'lmstudio', 'custom'] as const;
 export const EMBEDDING_PROVIDERS = ['openai', 'openrouter', 'gemini', 'ollama', 'lmstudio', 'custom'] as const;
@@ -80,11 +88,12 @@ export const configSchema = v.strictObject({
       agents: list(v.string()),
     }),
     openclaw_db: section({ enabled: bool(true) }),
-    pi: section({ enabled: bool(false), dir: str('~/.pi/agent/sessions') }),
+    // The opt-in sources, one section per descriptor (test/sources/source-descriptors.test.ts checks none is missing).
     /** `agent`: the memory the transcripts are filed under (its own by default; "main" merges them). */
-    /** `per_project`: each project (Claude Code's cwd) its own memory, named by projectAgent() of lib/sources/claude-code.ts. */
-    claude_code: section({ enabled: bool(false), dir: str('~/.claude/projects'), agent: str('claude-code'), per_project: bool(false) }),
-    codex: section({ enabled: bool(false), dir: str('~/.codex/sessions'), agent: str('codex') }),
+    /** `per_project` (Claude Code): each project (its cwd) its own memory, named by projectAgent() of lib/sources/claude-code.ts. */
+    pi: sourceSection(SOURCE_DESCRIPTORS.pi),
+    claude_code: sourceSection(SOURCE_DESCRIPTORS['claude-code']),
+    codex: sourceSection(SOURCE_DESCRIPTORS.codex),
     generic: list(
       v.strictObject({
         name: v.pipe(v.string(), v.minLength(1)),

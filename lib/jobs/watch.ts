@@ -27,7 +27,9 @@ export interface WatchTarget {
 /** The folders the configured sources read from. */
 export async function watchTargetsFromConfig(config: Config, env: Record<string, string | undefined>, userHome: string): Promise<WatchTarget[]> {
   const targets: WatchTarget[] = [];
-  const { defaultOpenClawStateDirs, defaultPiSessionsDir } = await import('../sources/openclaw-files.js');
+  const { defaultOpenClawStateDirs } = await import('../sources/openclaw-files.js');
+  const { AGENT_SOURCES } = await import('../sources/descriptors.js');
+  const { sourceDir } = await import('../sources/registry.js');
   const s = config.sources;
   if (s.openclaw.enabled || s.openclaw_db.enabled) {
     const configured = s.openclaw.state_dirs.map((d) => expandHome(d, userHome));
@@ -37,12 +39,10 @@ export async function watchTargetsFromConfig(config: Config, env: Record<string,
     // agents/<id>/sessions/<session>.jsonl and agents/<id>/agent/openclaw-agent.sqlite(-wal)
     for (const dir of dirs) targets.push({ dir: join(dir, 'agents'), depth: 3, source: 'openclaw' });
   }
-  if (s.pi.enabled) {
-    const dir = s.pi.dir && s.pi.dir !== '~/.pi/agent/sessions' ? expandHome(s.pi.dir, userHome) : defaultPiSessionsDir(env, userHome);
-    targets.push({ dir, depth: 2, source: 'pi' });
+  // The other agents' folders, where their readers read them (sourceDir: the agent's own environment decides a default folder).
+  for (const d of AGENT_SOURCES) {
+    if (s[d.configKey].enabled) targets.push({ dir: await sourceDir(d.configKey, config, env, userHome), depth: d.watchDepth, source: d.configKey });
   }
-  if (s.claude_code.enabled) targets.push({ dir: expandHome(s.claude_code.dir, userHome), depth: 4, source: 'claude_code' });
-  if (s.codex.enabled) targets.push({ dir: expandHome(s.codex.dir, userHome), depth: 5, source: 'codex' });
   for (const g of s.generic) {
     if (!g.enabled) continue;
     targets.push({ dir: globBase(expandHome(g.path, userHome)), depth: 8, source: `generic:${g.name}` });

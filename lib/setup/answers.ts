@@ -9,6 +9,7 @@ import type { Config } from '../config/config-schema.js';
 import { OcmError } from '../core/errors.js';
 import { PROVIDER_PRESETS, type LlmProvider } from '../llm/presets.js';
 import type { SourceReport } from '../sources/discovery.js';
+import { AGENT_SOURCES, type AgentSourceKind, type SourceDescriptor } from '../sources/descriptors.js';
 
 export const STEPS = ['basics', 'tiers', 'llm', 'obsidian', 'sync', 'review'] as const;
 export type Step = (typeof STEPS)[number];
@@ -68,16 +69,17 @@ export interface Sync {
 
 /**
  * The other agents whose transcripts setup can turn on (asked in the basics
- * step). OpenClaw is not among them: every OpenClaw agent is observed by
- * default; these are opt-in (DESIGN §5, docs/sources.md).
+ * step): one per source descriptor (lib/sources/descriptors.ts). OpenClaw is
+ * not among them: every OpenClaw agent is observed by default; these are
+ * opt-in (docs/sources.md).
  */
-export const OPTIONAL_SOURCES = ['pi', 'claude-code', 'codex'] as const;
-export type OptionalSource = (typeof OPTIONAL_SOURCES)[number];
+export const OPTIONAL_SOURCES: readonly OptionalSource[] = AGENT_SOURCES.map((d) => d.kind);
+export type OptionalSource = AgentSourceKind;
 
 /** config.yaml section of each (`sources.<key>.enabled`). */
-export const OPTIONAL_SOURCE_KEYS: Record<OptionalSource, 'pi' | 'claude_code' | 'codex'> = { pi: 'pi', 'claude-code': 'claude_code', codex: 'codex' };
+export const OPTIONAL_SOURCE_KEYS = Object.fromEntries(AGENT_SOURCES.map((d) => [d.kind, d.configKey])) as Record<OptionalSource, SourceDescriptor['configKey']>;
 
-export const OPTIONAL_SOURCE_LABELS: Record<OptionalSource, string> = { pi: 'pi', 'claude-code': 'Claude Code', codex: 'Codex CLI' };
+export const OPTIONAL_SOURCE_LABELS = Object.fromEntries(AGENT_SOURCES.map((d) => [d.kind, d.label])) as Record<OptionalSource, string>;
 
 export interface Sources {
   /** Other agents observed besides OpenClaw, in OPTIONAL_SOURCES order. */
@@ -334,7 +336,7 @@ export function answersFromFlags(options: Record<string, unknown>, base: SetupAn
   set(str(options.every), (v) => (check(validate.everyMinutes(v), 'every'), (a.basics.everyMinutes = Number(v))));
   set(str(options.sources), (v) => {
     const reason = validate.sources(v);
-    // Which sources to read is configuration: exit 2, like the other config errors (DESIGN §7).
+    // Which sources to read is configuration: exit 2, like the other config errors (docs/architecture.md, "Errors, exit codes and --json").
     if (reason) throw new OcmError('CONFIG_INVALID', `--sources: ${reason}.`, { hint: 'See what is on this machine with `ocm-run sources`; OpenClaw needs no flag.' });
     a.sources = { observe: parseSources(v) };
   });

@@ -18,6 +18,7 @@ import type { SourceKind, SourceStream, TranscriptSource } from '../core/types.j
 import { isoTime } from './message-text.js';
 import { openRegularFile } from './jsonl-tail.js';
 import { maskingOptions, openClawStateDirs, sourceDir } from './registry.js';
+import { AGENT_SOURCES } from './descriptors.js';
 import { exists } from '../platform/home.js';
 
 export interface SourceCursorSummary {
@@ -272,35 +273,15 @@ export async function discoverSources(options: DiscoveryOptions): Promise<Source
     });
   }
 
-  // Other agents: opt-in.
-  const others: Array<{ kind: SourceKind; key: 'pi' | 'claude_code' | 'codex'; agent: string; make: (dir: string) => Promise<TranscriptSource> }> = [
-    {
-      kind: 'pi',
-      key: 'pi',
-      agent: 'pi',
-      make: async (dir) => createOpenClawFileSource({ kind: 'pi', stateDirs: [], piSessionsDir: dir, masking }),
-    },
-    {
-      kind: 'claude-code',
-      key: 'claude_code',
-      agent: config.sources.claude_code.agent,
-      make: async (dir) => (await import('./claude-code.js')).createClaudeCodeSource({ dir, agent: config.sources.claude_code.agent, masking }),
-    },
-    {
-      kind: 'codex',
-      key: 'codex',
-      agent: config.sources.codex.agent,
-      make: async (dir) => (await import('./codex.js')).createCodexSource({ dir, agent: config.sources.codex.agent, masking }),
-    },
-  ];
-  for (const o of others) {
-    const dir = await sourceDir(o.key, config, env, home);
+  // Other agents: opt-in, one report per source descriptor.
+  for (const d of AGENT_SOURCES) {
+    const dir = await sourceDir(d.configKey, config, env, home);
     const notes: string[] = [];
     const found = await exists(dir);
-    const streams = found ? await discoverSafely(await o.make(dir), notes) : [];
+    const streams = found ? await discoverSafely(await d.create(dir, config, { masking }), notes) : [];
     reports.push(
       await fileReport(
-        { kind: o.kind, name: o.kind, path: dir, found: found && streams.length > 0, enabled: config.sources[o.key].enabled, configKey: `sources.${o.key}.enabled`, agents: [o.agent], notes },
+        { kind: d.kind, name: d.kind, path: dir, found: found && streams.length > 0, enabled: config.sources[d.configKey].enabled, configKey: `sources.${d.configKey}.enabled`, agents: [d.agent(config)], notes },
         streams,
         state.streams,
       ),

@@ -1,7 +1,7 @@
 /**
  * The transcript sources a job reads, from config: OpenClaw (file era and
- * database era, every agent) by default; pi, Claude Code, Codex and generic
- * logs when enabled (opt-in).
+ * database era, every agent) by default; the other agents' sessions
+ * (descriptors.ts) and generic logs when enabled (opt-in).
  */
 import { homedir } from 'node:os';
 import { expandHome } from '../platform/home.js';
@@ -9,6 +9,7 @@ import { compileExtraPatterns } from '../masking/masking.js';
 import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../platform/log.js';
 import type { TranscriptSource } from '../core/types.js';
+import { AGENT_SOURCES, type SourceDescriptor } from './descriptors.js';
 
 export interface SourceOptions {
   config: Config;
@@ -29,18 +30,11 @@ export async function openClawStateDirs(config: Config, env: NodeJS.ProcessEnv, 
 }
 
 /** A configured folder; the default value follows the agent's own environment variable. */
-export async function sourceDir(kind: 'pi' | 'claude_code' | 'codex', config: Config, env: NodeJS.ProcessEnv, home: string): Promise<string> {
-  const dir = config.sources[kind].dir;
-  if (dir === SOURCE_DIR_DEFAULTS[kind]) {
-    if (kind === 'pi') return (await import('./openclaw-files.js')).defaultPiSessionsDir(env, home);
-    if (kind === 'claude_code') return (await import('./claude-code.js')).defaultClaudeCodeDir(env, home);
-    return (await import('./codex.js')).defaultCodexDir(env, home);
-  }
-  return expandHome(dir, home);
+export async function sourceDir(key: SourceDescriptor['configKey'], config: Config, env: NodeJS.ProcessEnv, home: string): Promise<string> {
+  const descriptor = AGENT_SOURCES.find((d) => d.configKey === key)!;
+  const dir = config.sources[key].dir;
+  return dir === descriptor.dirDefault ? descriptor.defaultDir(env, home) : expandHome(dir, home);
 }
-
-/** The defaults of config-schema.ts's `sources.<kind>.dir`. */
-export const SOURCE_DIR_DEFAULTS = { pi: '~/.pi/agent/sessions', claude_code: '~/.claude/projects', codex: '~/.codex/sessions' } as const;
 
 export async function createSources(options: SourceOptions): Promise<TranscriptSource[]> {
   const { config, env } = options;
@@ -58,17 +52,9 @@ export async function createSources(options: SourceOptions): Promise<TranscriptS
     const { createOpenClawDbSource } = await import('./openclaw-db.js');
     sources.push(createOpenClawDbSource({ stateDirs: await openClawStateDirs(config, env, home), ...agents, masking, ...logger }));
   }
-  if (config.sources.pi.enabled) {
-    const { createOpenClawFileSource } = await import('./openclaw-files.js');
-    sources.push(createOpenClawFileSource({ kind: 'pi', stateDirs: [], piSessionsDir: await sourceDir('pi', config, env, home), masking, ...logger }));
-  }
-  if (config.sources.claude_code.enabled) {
-    const { createClaudeCodeSource } = await import('./claude-code.js');
-    sources.push(createClaudeCodeSource({ dir: await sourceDir('claude_code', config, env, home), agent: config.sources.claude_code.agent, perProject: config.sources.claude_code.per_project, masking, ...logger }));
-  }
-  if (config.sources.codex.enabled) {
-    const { createCodexSource } = await import('./codex.js');
-    sources.push(createCodexSource({ dir: await sourceDir('codex', config, env, home), agent: config.sources.codex.agent, masking, ...logger }));
+  for (const descriptor of AGENT_SOURCES) {
+    if (!config.sources[descriptor.configKey].enabled) continue;
+    sources.push(await descriptor.create(await sourceDir(descriptor.configKey, config, env, home), config, { masking, ...logger }));
   }
   const generic = config.sources.generic.filter((g) => g.enabled);
   if (generic.length > 0) {
