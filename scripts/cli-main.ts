@@ -1,7 +1,7 @@
 /**
  * ocm-run / oc-memory: the command line (started by scripts/cli.ts). Parses arguments with cac,
  * dispatches to one command module, prints errors as what / why / what next,
- * and exits with the DESIGN §7 codes. Command modules load their heavy
+ * and exits with the codes of docs/architecture.md ("Errors, exit codes and --json"). Command modules load their heavy
  * dependencies lazily so a tick with nothing to do starts fast.
  */
 import { cac } from 'cac';

@@ -1,6 +1,6 @@
 /**
  * Typed errors. Every error a user can meet says what went wrong, why, and
- * what to do next (`hint`), and maps to a CLI exit code (DESIGN §7).
+ * what to do next (`hint`), and maps to a CLI exit code (docs/architecture.md, "Errors, exit codes and --json").
  */
 
 export const EXIT = {

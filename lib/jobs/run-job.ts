@@ -1,5 +1,5 @@
 /**
- * One scheduled tick (DESIGN §4.5): every job that is due, in order, under one
+ * One scheduled tick (docs/architecture.md, "A tick"): every job that is due, in order, under one
  * lock per home. Also `observe` alone. Each step records its last run, success
  * and error in state.json for `status`.
  */

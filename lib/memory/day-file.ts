@@ -1,5 +1,5 @@
 /**
- * Daily observation files: Markdown with YAML frontmatter (DESIGN §3).
+ * Daily observation files: Markdown with YAML frontmatter (README, "File formats").
  *
  * The body is parsed with remark to find the list items; every byte that is not
  * an observation line (headings, notes a user added, blank lines) is kept as

@@ -1,5 +1,5 @@
 /**
- * One observation as one Markdown list line (DESIGN §3):
+ * One observation as one Markdown list line (README, "File formats"):
  *
  *   - 🔴 09:15 [preference] User prefers TypeScript. #typescript ^o-7f3a9c21e0
  *   - ✅ 🟡 11:20 [task] Ship the auth fix. ^o-c93e0f55aa

@@ -1,5 +1,5 @@
 /**
- * The observe job (DESIGN §4.1): for every stream of every source, read the
+ * The observe job (docs/architecture.md, "A tick"): for every stream of every source, read the
  * entries after its cursor, have the Observer turn them into observations,
  * append those to the day files, and only then advance the cursor.
  *

@@ -1,5 +1,5 @@
 /**
- * The offline heuristic Observer (DESIGN §4): rules, no network. Turns one
+ * The offline heuristic Observer (docs/architecture.md, "A tick"): rules, no network. Turns one
  * session's new messages into prioritised, categorised observations that keep
  * the facts of both speakers — names, numbers, dates, places, technologies —
  * and skip greetings, thanks and chit-chat. English and Korean.

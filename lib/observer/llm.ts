@@ -1,5 +1,5 @@
 /**
- * The LLM Observer (DESIGN §4): one chat call per batch of a session's new
+ * The LLM Observer (docs/architecture.md, "A tick"): one chat call per batch of a session's new
  * messages, with the prompt from prompts/observer.md (overridable from the
  * home). The answer is parsed line by line with the day-file line format;
  * what is malformed is repaired when the intent is unambiguous (a missing

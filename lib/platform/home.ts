@@ -1,5 +1,5 @@
 /**
- * The memory home: where it is, what lives where (DESIGN §2), and creating it
+ * The memory home: where it is, what lives where (README, "The memory home"), and creating it
  * with the right permissions on first use.
  */
 import { mkdir, chmod, lstat, readdir, stat, writeFile, readFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * The offline heuristic Reflector (DESIGN §4): rules, no network, the same
+ * The offline heuristic Reflector (docs/architecture.md, "A tick"): rules, no network, the same
  * reflection format as the LLM one. Per period:
  *
  * 1. Deduplicate: the same fact said twice becomes one.

@@ -1,5 +1,5 @@
 /**
- * The reflect job (DESIGN §4.2). For each agent: the hot observations no
+ * The reflect job (docs/architecture.md, "A tick"). For each agent: the hot observations no
  * reflection stands in for yet ("unreflected"); when they exceed
  * `reflector.threshold_tokens`, when the agent's active memory overflowed its
  * budget, or on demand (`reflect --force`), the older ones — everything

@@ -1,6 +1,6 @@
 /**
  * The Reflector's contract: compress a period of observations into fewer,
- * denser lines (DESIGN §4 "reflect"). Implemented by the offline heuristic
+ * denser lines (docs/architecture.md, "A tick"). Implemented by the offline heuristic
  * Reflector and the LLM Reflector; both produce the same reflection files.
  */
 import type { LlmUsage, Observation, Priority } from '../core/types.js';

@@ -1,12 +1,12 @@
 /**
- * The `--json` form of search and get results (DESIGN §7). Apart from the
+ * The `--json` form of search and get results (docs/architecture.md, "Errors, exit codes and --json"). Apart from the
  * human form (format.ts) so that `search --json` — the OpenClaw plugin's
  * call — loads nothing it does not print. Pure.
  */
 import type { GetResult } from './get.js';
 import type { SearchResponse } from './types.js';
 
-/** `search --json`: exactly the DESIGN §7 fields (plus `warnings` when there are any). */
+/** `search --json`: exactly the fields the README documents ("Search") (plus `warnings` when there are any). */
 export function searchJson(response: SearchResponse): string {
   return JSON.stringify({
     results: response.results.map((r) => ({

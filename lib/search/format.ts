@@ -1,7 +1,7 @@
 /**
  * Printing search and get results: the human form (one block per result:
  * priority emoji, date and time, category, score, snippet with the match
- * highlighted, path:line); the `--json` form of DESIGN §7 is format-json.ts. Pure.
+ * highlighted, path:line); the `--json` form (README, "Search") is format-json.ts. Pure.
  */
 import { DONE_EMOJI, PRIORITY_EMOJI } from '../memory/observation-line.js';
 import { makeSnippet, markSnippet } from './snippet.js';

@@ -1,6 +1,6 @@
 /**
  * Search over the memory files: the index (`updateIndex`), queries
- * (`searchMemory`) and `getMemory`. See DESIGN §4 "Search".
+ * (`searchMemory`) and `getMemory`. See the README, "Search".
  */
 export { updateIndex, type IndexResult, type IndexOptions, type IndexConfig } from './indexer.js';
 export { searchMemory, type SearchRequest, type SearchDeps, type SearchConfig } from './search.js';

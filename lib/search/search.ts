@@ -1,7 +1,7 @@
 /**
  * `search`: the repeated-query cache, the query embedding (hybrid mode when
  * the sidecar has vectors and the endpoint answers, text mode otherwise — and
- * it says why), ranking, and the result records of DESIGN §7. A missing,
+ * it says why), ranking, and the result records the README documents ("Search"). A missing,
  * corrupt or old-format index is rebuilt (under the home lock) rather than
  * failing the search, and an index behind the memory files (freshness.ts) is
  * brought up to date before answering.

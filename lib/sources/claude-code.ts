@@ -1,5 +1,5 @@
 /**
- * Claude Code transcripts (DESIGN §5), read-only and incrementally:
+ * Claude Code transcripts (docs/sources.md), read-only and incrementally:
  *
  *   <dir>/<project: cwd with '/' → '-'>/<sessionId>.jsonl             a session
  *   <dir>/<project>/<sessionId>/subagents/<agent-id>.jsonl            its sub-agents (Task tool)

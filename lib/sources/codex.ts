@@ -1,5 +1,5 @@
 /**
- * Codex CLI transcripts (DESIGN §5), read-only and incrementally:
+ * Codex CLI transcripts (docs/sources.md), read-only and incrementally:
  *
  *   <dir>/YYYY/MM/DD/rollout-<ts>-<uuid>.jsonl       (dir default ~/.codex/sessions)
  *   <dir>/../archived_sessions/rollout-….jsonl       sessions the user archived

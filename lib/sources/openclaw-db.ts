@@ -1,5 +1,5 @@
 /**
- * OpenClaw, database era (about v2026.8 and later; DESIGN §5): transcripts in
+ * OpenClaw, database era (about v2026.8 and later; docs/sources.md): transcripts in
  * the per-agent SQLite database
  *
  *   <state>/agents/<agentId>/agent/openclaw-agent.sqlite

@@ -2,7 +2,7 @@
  * OpenClaw file-era transcripts (and the pi agent's own sessions): pi session
  * format v3 JSONL files, read incrementally and read-only.
  *
- * Layout (DESIGN §5):
+ * Layout (docs/transcripts.md):
  *   <state>/agents/<agentId>/sessions/<sessionId>.jsonl          active session
  *   <sessionId>-topic-<threadId>.jsonl                            Telegram topic: its own session
  *   <sessionId>.jsonl.reset.<ISO, ':'→'-'>                        after /new or /reset

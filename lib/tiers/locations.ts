@@ -1,5 +1,5 @@
 /**
- * Where each tier keeps its day files (DESIGN §2), and listing them:
+ * Where each tier keeps its day files (README, "The memory home"), and listing them:
  *
  *   hot   <home>/memory/[<agent>/]YYYY-MM-DD.md
  *   warm  <home>/archive/[<agent>/]YYYY/YYYY-MM-DD.md

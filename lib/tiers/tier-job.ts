@@ -1,5 +1,5 @@
 /**
- * The tier job (DESIGN §4 tier) and the commands built on it: the daily
+ * The tier job (docs/tiers-and-sync.md) and the commands built on it: the daily
  * `tier` run, `archive`, `approvals approve|reject`, `tier --rollback`.
  *
  * Callers hold the home lock. Every run first finishes whatever a killed run

@@ -1,5 +1,5 @@
 /**
- * The cold tier inside the user's Obsidian vault (DESIGN §2, §4):
+ * The cold tier inside the user's Obsidian vault (docs/tiers-and-sync.md):
  * `<vault>/OC-Memory/[<agent>/]YYYY/YYYY-MM-DD.md`.
  *
  * A cold note is still a day file (lib/memory/day-file.ts reads it like any other),

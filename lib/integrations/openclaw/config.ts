@@ -1,6 +1,6 @@
 /**
- * Where OpenClaw's gateway and its webhook endpoint are, for alerts (DESIGN
- * §6): read-only discovery from `openclaw.json` (JSON5; `OPENCLAW_CONFIG_PATH`,
+ * Where OpenClaw's gateway and its webhook endpoint are, for alerts
+ * (docs/llm-observer-reflector.md, "Alerts"): read-only discovery from `openclaw.json` (JSON5; `OPENCLAW_CONFIG_PATH`,
  * else `$OPENCLAW_STATE_DIR/openclaw.json`, else `~/.openclaw/openclaw.json`)
  * for `hooks.enabled/token/path` and `gateway.port`; then
  * `OPENCLAW_GATEWAY_PORT`, `OPENCLAW_API_URL`, and finally
