@@ -1,9 +1,13 @@
 /** `ocm-run ui` without a browser: its address, refusals, a port in use, a bad --port (the browser tests are in ui-dashboard.test.ts). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startUi } from '../helpers/ui-server.js';
+import { makeObservation, newHome, writeHot } from '../helpers/tier-home.js';
+import { acquireHomeLock } from '../../lib/platform/lock.js';
+import { dayFilePath } from '../../lib/platform/home.js';
 
 test('ocm-run ui: 127.0.0.1 with a token; refused without it, with a wrong one, or from another Origin (the foreign Host: ui-dashboard.test.ts); a port in use and a bad --port say so', async (t) => {
   const { dir, cleanup } = await tempDir();
@@ -40,4 +44,44 @@ test('ocm-run ui: 127.0.0.1 with a token; refused without it, with a wrong one, 
   const bad = await runCli(['ui', '--port', '80a', '--home', home]);
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /--port "80a" is not a port number/);
+});
+
+test('ocm-run ui: a change while a job holds the home lock says the memory is busy and writes nothing; an edit of an observation gone meanwhile says so', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const paths = await newHome(dir);
+  await writeFile(paths.config, 'timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\n');
+  const today = new Date().toISOString().slice(0, 10);
+  const o = makeObservation(1, today);
+  await writeHot(paths, [o]);
+  const file = dayFilePath(paths, 'hot', 'main', today);
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const post = (path: string, body: Record<string, string>) =>
+    fetch(`${ui.origin}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie: jar, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString(), signal: AbortSignal.timeout(120_000) });
+  const rel = relative(paths.root, file);
+  const before = await readFile(file, 'utf8');
+
+  // Another job (this test) holds the lock: the dashboard waits for it (20 s), then refuses.
+  const release = await acquireHomeLock(paths.lock, { waitMs: 0 });
+  try {
+    const busy = await post('/observation/edit', { file: rel, id: o.id, text: 'changed while locked', priority: 'low', category: 'fact', tags: '', back: '/' });
+    assert.equal(busy.status, 409);
+    assert.match(await busy.text(), /lock|another job|busy/i);
+  } finally {
+    await release();
+  }
+  assert.equal(await readFile(file, 'utf8'), before, 'nothing was written');
+
+  const gone = await post('/observation/edit', { file: rel, id: 'o-0000000000', text: 'x', priority: 'low', category: 'fact', tags: '', back: '/' });
+  assert.equal(gone.status, 404);
+  assert.match(await gone.text(), /no longer in .*nothing was changed/);
+  const outside = await post('/observation/edit', { file: '../config.yaml', id: o.id, text: 'x', priority: 'low', category: 'fact', tags: '', back: '/' });
+  assert.equal(outside.status, 404, 'only day files of the memory are written');
+  assert.equal(await readFile(file, 'utf8'), before);
+  const saved = await post('/observation/edit', { file: rel, id: o.id, text: 'changed once the lock is free', priority: 'low', category: 'fact', tags: '', back: '/' });
+  assert.equal(saved.status, 303);
+  assert.match(await readFile(file, 'utf8'), /changed once the lock is free/);
 });
