@@ -211,6 +211,20 @@ export function agentExtraPaths(roots: string[], agentId: string, patterns: bool
   return patterns ? roots.map((root) => ({ path: root, pattern: '*.md' })) : [];
 }
 
+/**
+ * The shared extraPaths when openclaw.json configures no agents (only agent
+ * main runs): main's own files where OpenClaw supports patterns (2026.9),
+ * since the bare roots would also show it the folders Claude Code, Codex or
+ * pi write into the same home; the roots themselves where it does not
+ * (2026.2: plain paths only, and main would otherwise see none of its memory).
+ */
+export function sharedExtraPaths(roots: string[], patterns: boolean): ExtraPath[] {
+  return patterns ? agentExtraPaths(roots, DEFAULT_AGENT, true) : roots;
+}
+
+/** Every form in which an install of ours may have put the roots into the shared key (to take out again). */
+const sharedForms = (roots: string[]): ExtraPath[] => [...sharedExtraPaths(roots, false), ...sharedExtraPaths(roots, true)];
+
 /** The agents openclaw.json configures, as OpenClaw lists them (`agents.entries` by id, else `agents.list`). */
 function configuredAgents(root: JsonObjectNode): Array<{ id: string; path: string[]; node: JsonObjectNode }> {
   const entries = getAt(root, ['agents', 'entries']);
@@ -251,15 +265,16 @@ function addFolders(root: JsonObjectNode, path: string[], folders: ExtraPath[], 
   }
 }
 
-/** Take `folders` out of the list at `path` (an earlier install's shared roots). */
-function dropFolders(root: JsonObjectNode, path: string[], folders: string[], result: EditResult): void {
+/** Take `folders` out of the list at `path` (what an earlier install put in the shared key). */
+function dropFolders(root: JsonObjectNode, path: string[], folders: ExtraPath[], result: EditResult): void {
   const current = getAt(root, path);
   if (!(current instanceof JsonArrayNode)) return;
+  const drop = new Set(folders.map(extraPathKey));
   const values = current.toJSON();
   for (let i = values.length - 1; i >= 0; i--) {
-    if (typeof values[i] === 'string' && folders.includes(values[i] as string)) {
+    if (drop.has(extraPathKey(values[i]))) {
       current.delete(i);
-      result.changes.push(`removed ${String(values[i])} from ${describePath(path)} (each agent now gets only its own memory)`);
+      result.changes.push(`removed ${describeExtraPath(values[i] as ExtraPath)} from ${describePath(path)} (each agent now gets only its own memory)`);
     }
   }
 }
@@ -289,11 +304,15 @@ export function applyIntegration(text: string, options: ApplyOptions): EditResul
   if (shape.keys !== 'legacy') eras.push({ global: CURRENT_KEY, perAgent: AGENT_CURRENT_KEY, patterns: true });
   if (shape.keys !== 'current') eras.push({ global: LEGACY_KEY, perAgent: AGENT_LEGACY_KEY, patterns: false });
   for (const era of eras) {
-    // Only agent main: the shared key. Several agents: OpenClaw adds the shared key's
-    // paths to every agent's (resolveMemoryHostSearchPathConfig), so each gets its own instead.
-    if (agents.length === 0) addFolders(root, era.global, options.folders, file, result);
-    else {
-      dropFolders(root, era.global, options.folders, result);
+    // Only agent main: the shared key, with main's own files. Several agents: OpenClaw adds the shared
+    // key's paths to every agent's (resolveMemoryHostSearchPathConfig), so each gets its own instead.
+    if (agents.length === 0) {
+      const shared = sharedExtraPaths(options.folders, era.patterns);
+      const kept = new Set(shared.map(extraPathKey));
+      dropFolders(root, era.global, sharedForms(options.folders).filter((f) => !kept.has(extraPathKey(f))), result);
+      addFolders(root, era.global, shared, file, result);
+    } else {
+      dropFolders(root, era.global, sharedForms(options.folders), result);
       for (const agent of agents) addFolders(agent.node, era.perAgent, agentExtraPaths(options.folders, agent.id, era.patterns), file, result, agent.path);
     }
   }
@@ -391,7 +410,7 @@ export function removeIntegration(text: string, options: { folders: string[]; cr
   const after = root.toJSON() as Record<string, any>;
   const dig = (obj: any, path: string[]) => path.reduce((o, k) => (o && typeof o === 'object' ? o[k] : undefined), obj);
   // Ours: the shared roots, and each configured agent's own paths (in either era's form).
-  const lists: Array<{ path: string[]; ours: Set<string> }> = [CURRENT_KEY, LEGACY_KEY].map((path) => ({ path, ours: new Set(options.folders) }));
+  const lists: Array<{ path: string[]; ours: Set<string> }> = [CURRENT_KEY, LEGACY_KEY].map((path) => ({ path, ours: new Set(sharedForms(options.folders).map(extraPathKey)) }));
   for (const agent of configuredAgents(root)) {
     const ours = new Set([true, false].flatMap((patterns) => agentExtraPaths(options.folders, agent.id, patterns)).map(extraPathKey));
     for (const key of [AGENT_CURRENT_KEY, AGENT_LEGACY_KEY]) lists.push({ path: [...agent.path, ...key], ours });
@@ -458,8 +477,8 @@ export function integrationSnippet(options: { folders: string[]; plugin: PluginS
     /* an unreadable file: show the shared keys */
   }
   if (agents.length === 0) {
-    if (shape.keys !== 'legacy') data.memory = { search: { extraPaths: options.folders } };
-    if (shape.keys !== 'current') data.agents = { defaults: { memorySearch: { extraPaths: options.folders } } };
+    if (shape.keys !== 'legacy') data.memory = { search: { extraPaths: sharedExtraPaths(options.folders, true) } };
+    if (shape.keys !== 'current') data.agents = { defaults: { memorySearch: { extraPaths: sharedExtraPaths(options.folders, false) } } };
   } else {
     // Each configured agent its own memory, in the form the file lists agents.
     const own = (id: string) => ({
@@ -833,7 +852,7 @@ export async function integrationStatus(options: { paths: HomePaths; env: Record
       // Only main: the shared key; several agents: each its own (see applyIntegration).
       const agents = configuredAgents(root);
       const has = (global: string[], perAgent: string[], patterns: boolean) =>
-        agents.length === 0 ? listHas(global, folders) : agents.every((a) => listHas([...a.path, ...perAgent], agentExtraPaths(folders, a.id, patterns)));
+        agents.length === 0 ? listHas(global, sharedExtraPaths(folders, patterns)) : agents.every((a) => listHas([...a.path, ...perAgent], agentExtraPaths(folders, a.id, patterns)));
       status.currentKey = has(CURRENT_KEY, AGENT_CURRENT_KEY, true);
       status.legacyKey = has(LEGACY_KEY, AGENT_LEGACY_KEY, false);
       status.pluginEntry = getAt(root, ['plugins', 'entries', PLUGIN_ID]) instanceof JsonObjectNode;

@@ -43,14 +43,16 @@ const folders = ['/home/ada/.openclaw/oc-memory/memory', '/home/ada/.openclaw/oc
 const plugin = { home: '/home/ada/.openclaw/oc-memory', node: '/usr/bin/node', cli: '/opt/ocm/dist/scripts/cli.js' };
 
 const BOTH = { keys: 'both', conversationAccess: true } as const;
+/** What agent main alone gets in 2026.9's shared key: its own files at the roots' top, not the other agents' sub-folders. */
+const mainOnly = (roots: string[]) => roots.map((path) => ({ path, pattern: '*.md' }));
 
 test('applyIntegration adds both keys (when asked), the plugin entry and the allow-list id, keeping every comment and the JSON5 style', () => {
   const r = applyIntegration(ORIGINAL, { folders, plugin, shape: BOTH });
   for (const c of COMMENTS) assert.ok(r.text.includes(c), `comment kept: ${c}`);
   assert.ok(r.text.includes("bind: 'loopback'"), 'single quotes and unquoted keys kept');
   const data = JSON5.parse(r.text);
-  assert.deepEqual(data.memory.search.extraPaths, folders);
-  assert.deepEqual(data.agents.defaults.memorySearch.extraPaths, ['~/notes', ...folders], "the user's own path stays first");
+  assert.deepEqual(data.memory.search.extraPaths, mainOnly(folders), '2026.9: the roots limited to their top files (main\'s own)');
+  assert.deepEqual(data.agents.defaults.memorySearch.extraPaths, ['~/notes', ...folders], "2026.2 takes plain paths only; the user's own path stays first");
   assert.deepEqual(data.plugins.entries['oc-memory'], { enabled: true, hooks: { allowConversationAccess: true }, config: plugin });
   assert.deepEqual(data.plugins.allow, ['voice-call', 'oc-memory']);
   assert.equal(data.gateway.port, 18789);
@@ -78,7 +80,7 @@ test('applyIntegration adds both keys (when asked), the plugin entry and the all
   assert.deepEqual(fileEra.agents.defaults.memorySearch.extraPaths, folders);
   assert.equal(fileEra.plugins.entries['oc-memory'].hooks, undefined, 'the 2026.2 file era rejects plugins.entries.<id>.hooks');
   const snippet = JSON5.parse(integrationSnippet({ folders, plugin }));
-  assert.deepEqual(snippet.memory.search.extraPaths, folders);
+  assert.deepEqual(snippet.memory.search.extraPaths, mainOnly(folders));
   assert.equal(snippet.agents, undefined, '--print shows no key 2026.9 rejects');
   const record = { source: 'path', sourcePath: '/opt/ocm/templates/openclaw-plugin', installPath: '/x/extensions/oc-memory', version: '0.1.0' };
   const withRecord = applyIntegration(ORIGINAL, { folders, plugin, shape: FILE_ERA_SHAPE, installRecord: record });
@@ -120,7 +122,7 @@ test('integrate openclaw: backup, plugin copied, idempotent, and --uninstall res
     for (const c of COMMENTS) assert.ok(edited.includes(c));
     assert.equal((await stat(s.configPath)).mode & 0o777, 0o640, "the file keeps the user's mode");
     const data = JSON5.parse(edited);
-    assert.deepEqual(data.memory.search.extraPaths, [join(s.home, 'memory'), join(s.home, 'reflections')]);
+    assert.deepEqual(data.memory.search.extraPaths, mainOnly([join(s.home, 'memory'), join(s.home, 'reflections')]));
     assert.equal(data.plugins.entries['oc-memory'].config.home, s.home);
     const backups = (await readdir(s.stateDir)).filter((n) => n.startsWith('openclaw.json.oc-memory-backup-'));
     assert.equal(backups.length, 1);
@@ -197,7 +199,7 @@ test('integrate openclaw against OpenClaw 2026.9: only memory.search, the plugin
     const r = await runCli(['integrate', 'openclaw', '--home', s.home], { env });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const data = JSON5.parse(await readFile(s.configPath, 'utf8'));
-    assert.deepEqual(data.memory.search.extraPaths, ['~/notes', join(s.home, 'memory'), join(s.home, 'reflections')]);
+    assert.deepEqual(data.memory.search.extraPaths, ['~/notes', ...mainOnly([join(s.home, 'memory'), join(s.home, 'reflections')])]);
     assert.equal(data.agents.defaults.memorySearch, undefined, 'no agents.defaults.memorySearch: 2026.9 rejects it');
     assert.deepEqual(data.plugins.entries['oc-memory'].hooks, { allowConversationAccess: true });
     for (const c of COMMENTS) assert.ok((await readFile(s.configPath, 'utf8')).includes(c), `comment kept although OpenClaw's installer ran: ${c}`);
@@ -332,6 +334,39 @@ test("integrate openclaw with several OpenClaw agents: each agent's extraPaths r
     assert.equal(data2.agents.list[0].memorySearch, undefined, 'main: nothing (2026.2 cannot leave out the sub-folders of a root)');
     assert.deepEqual(data2.agents.list[1].memorySearch.extraPaths, [join(mem, 'work'), join(refl, 'work')]);
     assert.equal(data2.memory, undefined);
+  } finally {
+    await s.cleanup();
+  }
+});
+
+test("integrate openclaw with only agent main on 2026.9: the shared extraPaths hold main's own files, not the folders other agents (Claude Code, Codex, pi) write into the same home", async () => {
+  const s = await setup();
+  try {
+    const mem = join(s.home, 'memory');
+    const refl = join(s.home, 'reflections');
+    const fake = await writeFakeOpenClaw(s.dir, { version: '2026.9.6' });
+    const env = { ...s.env, PATH: `${fake.binDir}:${process.env.PATH}` };
+    // An earlier install had put the bare roots there: OpenClaw walks them recursively, memory/claude-code/… included.
+    const before = `{\n  // mine\n  memory: { search: { extraPaths: ['~/notes', '${mem}', '${refl}'] } },\n}\n`;
+    await writeFile(s.configPath, before);
+    const r = await runCli(['integrate', 'openclaw', '--home', s.home], { env });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, new RegExp(`removed ${mem} from memory\\.search\\.extraPaths`));
+    const data = JSON5.parse(await readFile(s.configPath, 'utf8'));
+    assert.deepEqual(data.memory.search.extraPaths, ['~/notes', { path: mem, pattern: '*.md' }, { path: refl, pattern: '*.md' }]);
+    assert.equal(data.agents, undefined, 'no agents key is made up');
+    const again = await runCli(['integrate', 'openclaw', '--home', s.home], { env });
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+    assert.deepEqual(JSON5.parse(await readFile(s.configPath, 'utf8')), data, 'a second run changes nothing');
+    const doctor = await runCli(['doctor', '--json', '--home', s.home], { env });
+    assert.match(doctor.stdout, /memory\.search\.extraPaths ✓/, `doctor knows the entries as ours: ${doctor.stdout.slice(0, 2000)}`);
+    const printed = await runCli(['integrate', 'openclaw', '--print', '--home', s.home], { env });
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.deepEqual(JSON5.parse(printed.stdout.slice(printed.stdout.indexOf('\n{'), printed.stdout.indexOf('\n}\n') + 2)).memory.search.extraPaths, [{ path: mem, pattern: '*.md' }, { path: refl, pattern: '*.md' }]);
+    await writeFile(s.configPath, `${await readFile(s.configPath, 'utf8')}// edited by the user\n`);
+    const un = await runCli(['integrate', 'openclaw', '--uninstall', '--home', s.home], { env });
+    assert.equal(un.code, 0, un.stdout + un.stderr);
+    assert.deepEqual(JSON5.parse(await readFile(s.configPath, 'utf8')).memory.search.extraPaths, ['~/notes'], 'uninstall takes the pattern entries out again');
   } finally {
     await s.cleanup();
   }
