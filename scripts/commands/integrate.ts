@@ -61,7 +61,8 @@ export const command: CommandSpec = {
       else {
         lines.push(r.mode === 'restored' ? `Restored ${r.configPath} exactly as it was before the integration.` : r.mode === 'deleted' ? `Removed ${r.configPath} (created by the integration).` : r.mode === 'edited' ? `Took OC-Memory's settings out of ${r.configPath} (your later edits are kept):` : `${r.configPath} had no OC-Memory settings.`);
         if (r.mode === 'edited') for (const c of r.changes) lines.push(`  ${c}`);
-        if (r.pluginRemoved) lines.push('Removed the OC-Memory plugin.');
+        if (r.pluginRemoved) lines.push(r.pluginUninstall === 'openclaw' ? 'Removed the OC-Memory plugin with `openclaw plugins uninstall` (OpenClaw forgot its install record too).' : 'Removed the OC-Memory plugin.');
+        if (r.pluginUninstallNote) lines.push(`Note: ${r.pluginUninstallNote}.`);
         lines.push('Restart the OpenClaw gateway to apply.');
       }
       ctx.out(lines.join('\n'));

@@ -18,6 +18,11 @@
  *   the plugin loaded, trusted with `trust.installSource: "path"` when it
  *   was installed through `plugins install`, `trust.reason:
  *   "record-missing"` when it was only copied.
+ * - `plugins uninstall <id> --force` removes the extensions folder and the
+ *   install record, and rewrites the config it loads (2026.9 leaves
+ *   `plugins.entries.<id>` as `{enabled: false}`, 2026.2 drops the entry and
+ *   `plugins.installs.<id>`). Like the real installer and uninstaller, both
+ *   leave `<config>.bak` beside the config they rewrote.
  * - `rejectPluginEntry`: a build that rejects our plugin entry whatever its
  *   shape (to prove the roll-back).
  */
@@ -112,9 +117,24 @@ if (a === 'plugins' && b === 'install') {
   data.plugins.entries['oc-memory'] = Object.assign({}, data.plugins.entries['oc-memory'], { enabled: true });
   if (FILE_ERA) { data.plugins.installs = data.plugins.installs || {}; data.plugins.installs['oc-memory'] = { source: 'path', sourcePath: c, installPath: target, version: pkg.version }; }
   data.meta = { lastTouchedVersion: VERSION };
+  fs.writeFileSync(configPath + '.bak', read(configPath) || '');
   fs.writeFileSync(configPath, JSON.stringify(data, null, 2) + '\\n');
   fs.writeFileSync(path.join(state, '.fake-install-record'), c);
   out('Installed plugin: oc-memory');
+  process.exit(0);
+}
+if (a === 'plugins' && b === 'uninstall') {
+  if (!args.includes('--force')) fail('uninstall requires an interactive TTY or --force');
+  const dir = path.join(state, 'extensions', c);
+  if (!fs.existsSync(path.join(dir, 'openclaw.plugin.json')) && !fs.existsSync(path.join(state, '.fake-install-record'))) fail('Plugin not found: ' + c);
+  const data = JSON5.parse(read(configPath) || '{}');
+  if (data.plugins && data.plugins.entries) { if (FILE_ERA) delete data.plugins.entries[c]; else data.plugins.entries[c] = { enabled: false }; }
+  if (data.plugins && data.plugins.installs) delete data.plugins.installs[c];
+  fs.writeFileSync(configPath + '.bak', read(configPath) || '');
+  fs.writeFileSync(configPath, JSON.stringify(data, null, 2) + '\\n');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(path.join(state, '.fake-install-record'), { force: true });
+  out('Uninstalled plugin "' + c + '". Removed: plugin settings, install record, directory.');
   process.exit(0);
 }
 if (a === 'plugins' && (b === 'inspect' || b === 'info')) {

@@ -130,6 +130,26 @@ export async function installPluginWithOpenClaw(options: OpenClawCliOptions, plu
   return { available: true, ok: plain.code === 0, output: plain.output };
 }
 
+/**
+ * `openclaw plugins uninstall <id>`, the reverse of installPluginWithOpenClaw:
+ * OpenClaw removes its install record (2026.9 keeps it in its state, outside
+ * openclaw.json; without this it reports the plugin as "install incomplete"
+ * on every `openclaw plugins list`) and the managed folder under its
+ * extensions root (docs/cli/plugins/uninstall-and-update.md). It rewrites the
+ * config it loads too, so it gets a copy (`configPath`): OC-Memory gives the
+ * user's file back itself, byte for byte. 2026.9 asks before removing
+ * (--force); 2026.2 has no such flag.
+ */
+export async function uninstallPluginWithOpenClaw(options: OpenClawCliOptions, id: string, configPath: string): Promise<PluginInstallResult> {
+  const env = { OPENCLAW_CONFIG_PATH: configPath };
+  const first = await run(options, ['plugins', 'uninstall', id, '--force'], env);
+  if (!first.available) return { available: false, ok: false, output: '' };
+  if (first.code === 0) return { available: true, ok: true, output: first.output };
+  if (!/unknown option/i.test(first.output)) return { available: true, ok: false, output: first.output };
+  const plain = await run(options, ['plugins', 'uninstall', id], env);
+  return { available: true, ok: plain.code === 0, output: plain.output };
+}
+
 export interface PluginLoadStatus {
   available: boolean;
   /** OpenClaw knows the plugin at all. */

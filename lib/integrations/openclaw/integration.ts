@@ -24,14 +24,14 @@
  * only what we added is taken out.
  */
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { JsonArrayNode, JsonObjectNode, JsonParser } from '@croct/json5-parser';
 import { writeFileAtomic } from '../../platform/atomic-file.js';
 import { ConfigError, OcmError, fromSystemError } from '../../core/errors.js';
 import { agentSlug, DEFAULT_AGENT, exists, type HomePaths } from '../../platform/home.js';
-import { installPluginWithOpenClaw, openClawVersion, parseOpenClawVersion, validateOpenClawConfig, versionBefore, type OpenClawCliOptions, type OpenClawVersion } from './cli.js';
+import { installPluginWithOpenClaw, openClawVersion, uninstallPluginWithOpenClaw, parseOpenClawVersion, validateOpenClawConfig, versionBefore, type OpenClawCliOptions, type OpenClawVersion } from './cli.js';
 import { openClawConfigPath } from './config.js';
 import { packagePath } from '../../platform/package-root.js';
 
@@ -622,6 +622,13 @@ async function placePlugin(location: OpenClawLocation, paths: HomePaths, cli: Op
   return { how: 'copied', note: `\`openclaw plugins install\` refused it (${reason || 'no reason given'}), so it was copied and OpenClaw may warn that it cannot verify where it came from`, files };
 }
 
+/** The temporary copy OpenClaw checked, with the backups OpenClaw's installer made of it (`<copy>.bak`, `<copy>.bak.1`). */
+async function removeCheckCopy(checkFile: string): Promise<void> {
+  const name = basename(checkFile);
+  const names = await readdir(dirname(checkFile)).catch(() => [] as string[]);
+  for (const n of names) if (n === name || n.startsWith(`${name}.bak`)) await rm(join(dirname(checkFile), n), { force: true });
+}
+
 export async function installOpenClawIntegration(options: {
   paths: HomePaths;
   env: Record<string, string | undefined>;
@@ -675,7 +682,7 @@ export async function installOpenClawIntegration(options: {
     placed = await placePlugin(location, paths, cli, checkFile);
     installRecord = placed.how === 'openclaw' ? await installRecordIn(checkFile) : undefined;
   } catch (error) {
-    await rm(checkFile, { force: true });
+    await removeCheckCopy(checkFile);
     if (backupMadeNow) await rm(backup, { force: true });
     throw error;
   }
@@ -717,7 +724,7 @@ export async function installOpenClawIntegration(options: {
     await rollBack();
     throw error;
   } finally {
-    await rm(checkFile, { force: true });
+    await removeCheckCopy(checkFile);
   }
   if (!chosen) {
     await rollBack();
@@ -763,9 +770,8 @@ export async function installOpenClawIntegration(options: {
 
 /** Our plugin's files (only ours: anything the user put there stays, and then the folder too). */
 async function removePluginFiles(pluginDir: string): Promise<boolean> {
+  if (!(await isOurPlugin(pluginDir))) return false;
   try {
-    const manifest = JSON.parse(await readFile(join(pluginDir, 'openclaw.plugin.json'), 'utf8')) as { id?: string };
-    if (manifest.id !== PLUGIN_ID) return false;
     const names = await readdir(pluginDir);
     // index.ts: the entry of installs from before the plugin was compiled.
     const ours: readonly string[] = [...PLUGIN_FILES, 'index.ts'];
@@ -783,14 +789,55 @@ export interface UninstallReport {
   mode: 'restored' | 'edited' | 'deleted' | 'none';
   changes: string[];
   pluginRemoved: boolean;
+  /** openclaw: `openclaw plugins uninstall` removed the plugin and OpenClaw's record of it; files: its files were deleted (no CLI, or OpenClaw refused: see the note). */
+  pluginUninstall?: 'openclaw' | 'files';
+  pluginUninstallNote?: string;
 }
 
-export async function uninstallOpenClawIntegration(options: { paths: HomePaths; env: Record<string, string | undefined>; userHome?: string }): Promise<UninstallReport> {
+/**
+ * The reverse of placePlugin: when the `openclaw` CLI is there and our
+ * plugin is installed, `openclaw plugins uninstall` on a copy of the config
+ * (made in a temporary folder beside it, removed with the backups OpenClaw
+ * makes of it), so OpenClaw forgets its install record; openclaw.json itself
+ * is given back by the caller.
+ */
+async function uninstallPluginThroughOpenClaw(cli: OpenClawCliOptions, configPath: string, pluginDir: string): Promise<{ ok: boolean; note?: string }> {
+  if (!(await isOurPlugin(pluginDir))) return { ok: false };
+  let temp: string;
+  try {
+    temp = await mkdtemp(join(dirname(configPath), '.oc-memory-uninstall-'));
+  } catch {
+    return { ok: false };
+  }
+  try {
+    const copy = join(temp, basename(configPath));
+    const current = await readFile(configPath, 'utf8').catch(() => '{}\n');
+    await writeFileAtomic(copy, current, { mode: 0o600 });
+    const r = await uninstallPluginWithOpenClaw(cli, PLUGIN_ID, copy);
+    if (r.ok || !r.available) return { ok: r.ok };
+    const reason = r.output.split('\n').map((l) => l.trim()).filter((l) => l && !/^\[/.test(l)).slice(-2).join(' ');
+    return { ok: false, note: `\`openclaw plugins uninstall\` refused (${reason || 'no reason given'}), so the plugin's files were deleted; \`openclaw plugins list\` may still name it until \`openclaw plugins uninstall ${PLUGIN_ID}\` is run` };
+  } finally {
+    await rm(temp, { recursive: true, force: true });
+  }
+}
+
+async function isOurPlugin(pluginDir: string): Promise<boolean> {
+  try {
+    return (JSON.parse(await readFile(join(pluginDir, 'openclaw.plugin.json'), 'utf8')) as { id?: string }).id === PLUGIN_ID;
+  } catch {
+    return false;
+  }
+}
+
+export async function uninstallOpenClawIntegration(options: { paths: HomePaths; env: Record<string, string | undefined>; userHome?: string; cli?: OpenClawCliOptions }): Promise<UninstallReport> {
   const { paths } = options;
   const record = await readRecord(paths);
   const location = await locateOpenClaw(options.env, options.userHome);
   const configPath = record?.configPath ?? location.configPath;
   const pluginDir = record?.pluginDir ?? location.pluginDir;
+  // OpenClaw first, while the plugin is still there for it to find (it installed it: it takes it out, with its record).
+  const byOpenClaw = await uninstallPluginThroughOpenClaw(options.cli ?? { env: options.env }, configPath, pluginDir);
   let mode: UninstallReport['mode'] = 'none';
   let changes: string[] = [];
   let current: string | undefined;
@@ -820,9 +867,18 @@ export async function uninstallOpenClawIntegration(options: { paths: HomePaths; 
       }
     }
   }
-  const pluginRemoved = await removePluginFiles(pluginDir);
+  // Whatever OpenClaw left of ours (everything, when it was not there to ask).
+  const filesRemoved = await removePluginFiles(pluginDir);
   await rm(recordPath(paths), { force: true });
-  return { configPath, mode, changes, pluginRemoved };
+  const pluginRemoved = byOpenClaw.ok || filesRemoved;
+  return {
+    configPath,
+    mode,
+    changes,
+    pluginRemoved,
+    ...(pluginRemoved ? { pluginUninstall: byOpenClaw.ok ? ('openclaw' as const) : ('files' as const) } : {}),
+    ...(byOpenClaw.note ? { pluginUninstallNote: byOpenClaw.note } : {}),
+  };
 }
 
 export interface IntegrationStatus {

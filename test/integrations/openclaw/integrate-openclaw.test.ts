@@ -217,7 +217,23 @@ test('integrate openclaw against OpenClaw 2026.9: only memory.search, the plugin
     }
     assert.match(r.stdout, /OpenClaw 2026\.9\.6/);
     assert.match(r.stdout, /OpenClaw itself checked the result/);
-    assert.deepEqual((await readdir(s.stateDir)).filter((n) => n.includes('oc-memory-check')), [], 'no temporary copy left');
+    assert.deepEqual((await readdir(s.stateDir)).filter((n) => n.includes('oc-memory-check')), [], 'no temporary copy left, nor the .bak OpenClaw\'s installer made of it');
+
+    // --uninstall: the reverse, through OpenClaw too (it forgets its install record), on a copy; the user's file comes back byte for byte.
+    const integrated = await readFile(s.configPath, 'utf8');
+    const un = await runCli(['integrate', 'openclaw', '--uninstall', '--home', s.home], { env });
+    assert.equal(un.code, 0, un.stdout + un.stderr);
+    assert.match(un.stdout, /Removed the OC-Memory plugin with `openclaw plugins uninstall`/);
+    const uninstall = (await fake.calls()).find((c) => c.args[0] === 'plugins' && c.args[1] === 'uninstall');
+    assert.ok(uninstall, 'the plugin is uninstalled through OpenClaw');
+    assert.deepEqual(uninstall.args, ['plugins', 'uninstall', 'oc-memory', '--force']);
+    assert.notEqual(uninstall.configPath, '', "OpenClaw's uninstaller rewrites a copy, not the user's file");
+    assert.equal(uninstall.realConfig, integrated, 'the real file is untouched while OpenClaw uninstalls');
+    assert.equal(uninstall.pluginPresent, true, 'OpenClaw is asked while the plugin is still there for it to find');
+    assert.equal(await readFile(s.configPath, 'utf8'), ORIGINAL_2026_9, 'byte for byte');
+    await assert.rejects(stat(join(s.stateDir, 'extensions', 'oc-memory')), 'plugin removed');
+    await assert.rejects(stat(join(s.stateDir, '.fake-install-record')), "OpenClaw's install record removed");
+    assert.deepEqual((await readdir(s.stateDir)).filter((n) => n.includes('oc-memory-uninstall') || n.endsWith('.bak')), [], 'no copy or OpenClaw backup of it left');
   } finally {
     await s.cleanup();
   }
