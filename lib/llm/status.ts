@@ -26,7 +26,7 @@ export interface LlmStatus {
 export async function collectLlmStatus(paths: HomePaths, config: Config, state: State, today: string): Promise<LlmStatus> {
   const s = llmState(structuredClone(state));
   const waiting = { streams: 0, messages: 0, tokens: 0 };
-  for (const w of Object.values((state.extra.observeWaiting ?? {}) as Record<string, { messages: number; tokens: number }>)) {
+  for (const w of Object.values(state.extra.observeWaiting ?? {})) {
     waiting.streams++;
     waiting.messages += w.messages;
     waiting.tokens += w.tokens;

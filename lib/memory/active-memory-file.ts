@@ -77,7 +77,7 @@ export async function rebuildActiveMemory(options: RebuildOptions): Promise<Acti
   const reflected = await reflectionInputs(paths, agent, all, config.active_memory.recent_days);
   const observations = all.filter((o) => reflected.keep.has(o.id));
   const { state } = await readState(paths.state);
-  const tasks = (state.extra.currentTask ?? {}) as Record<string, { text: string; at: string }>;
+  const tasks = state.extra.currentTask ?? {};
   const local = localDateTime(options.now, options.timeZone);
   const result = buildActiveMemory({
     template: await loadActiveMemoryTemplate(paths),

@@ -361,10 +361,9 @@ async function completeForget(options: ForgetOptions, journal: ForgetJournal, re
   const { state } = await readState(paths.state);
   const raw = JSON.stringify(state.extra);
   if (texts.some((t) => raw.includes(JSON.stringify(t).slice(1, -1))) || [...ids].some((id) => raw.includes(id))) {
-    const tasks = (state.extra.currentTask ?? {}) as Record<string, { text: string }>;
+    const tasks = state.extra.currentTask ?? {};
     for (const [agent, task] of Object.entries(tasks)) if (texts.some((t) => task.text.includes(t))) delete tasks[agent];
-    const journals = (state.extra.observeJournal ?? {}) as Record<string, { unwritten?: Array<{ id: string; text: string }> }>;
-    for (const j of Object.values(journals)) if (j.unwritten) j.unwritten = j.unwritten.filter((o) => !ids.has(o.id) && !texts.includes(o.text));
+    for (const j of Object.values(state.extra.observeJournal ?? {})) if (j.unwritten) j.unwritten = j.unwritten.filter((o) => !ids.has(o.id) && !texts.includes(o.text));
     await writeState(paths.state, state);
   }
 

@@ -36,7 +36,7 @@ import { DayFileBuffer } from '../memory/day-file-buffer.js';
 import type { HomePaths } from '../platform/home.js';
 import { describeError, EXIT } from '../core/errors.js';
 import { LlmError } from '../core/llm-error.js';
-import { readState, writeState, type State } from '../platform/state.js';
+import { currentTasks, observeJournals, readState, waitingStreams, writeState, type ObserveJournal, type State } from '../platform/state.js';
 import { estimateTokens } from '../core/tokens.js';
 import type { Logger } from '../platform/log.js';
 import type { Cursor, LlmUsage, MalformedRecord, Message, Observation, Observer, ObserverBatch, ObserverResult, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
@@ -336,7 +336,7 @@ async function observeStream(
       added = await out.dayFiles.add(observed.observations);
       if (observed.currentTask) {
         result.currentTask[stream.agent] = observed.currentTask;
-        const tasks = (state.extra.currentTask ??= {}) as Record<string, { text: string; at: string }>;
+        const tasks = currentTasks(state);
         tasks[stream.agent] = { text: observed.currentTask, at: chunk.lastTime! };
       }
       if (added > 0) changed.add(stream.agent);
@@ -409,19 +409,6 @@ function unwrap<T>(s: Settled<T>): T {
 }
 
 /** What a stream's journal holds between an LLM batch and the cursor moving past it. */
-interface ObserveJournal {
-  /** The stream cursor the pending chunk starts at (null: the start). */
-  from: Cursor | null;
-  /** Entries of that chunk already observed. */
-  entryIds: string[];
-  /** Observations of the last batch, until they are known to be on disk. */
-  unwritten: Observation[];
-}
-
-function journals(state: State): Record<string, ObserveJournal> {
-  return ((state.extra.observeJournal ??= {}) as Record<string, ObserveJournal>);
-}
-
 /**
  * JSON of cursors already compared. A cursor can hold a source's dedupe memory
  * (~100 KB): each chunk's is compared as the new cursor and again as the next
@@ -517,8 +504,8 @@ function advanceStream(
     tokens: (previous?.tokens ?? 0) + tokens,
     malformed: (previous?.malformed ?? 0) + chunk.malformed.length,
   };
-  delete journals(state)[stream.key];
-  delete ((state.extra.observeWaiting ??= {}) as Record<string, unknown>)[stream.key];
+  delete observeJournals(state)[stream.key];
+  delete waitingStreams(state)[stream.key];
   state.totals.messages += chunk.messages;
   state.totals.transcriptTokens += tokens;
   state.totals.malformed += chunk.malformed.length;
@@ -543,10 +530,10 @@ function journalBatch(
     entryIds: [...(journal?.entryIds ?? []), ...messages.map((m) => m.entryId)],
     unwritten: observed.observations,
   };
-  journals(state)[stream.key] = next;
+  observeJournals(state)[stream.key] = next;
   if (observed.currentTask) {
     result.currentTask[stream.agent] = observed.currentTask;
-    const tasks = (state.extra.currentTask ??= {}) as Record<string, { text: string; at: string }>;
+    const tasks = currentTasks(state);
     tasks[stream.agent] = { text: observed.currentTask, at: messages[messages.length - 1]!.time };
   }
   return next;
@@ -582,7 +569,7 @@ async function observeStreamBatched(
   const { logger } = options;
   const batching = options.batching ?? { batchTokens: 4000, idleMinutes: 10 };
   const packable = typeof options.observer.observeMany === 'function';
-  const all = journals(state);
+  const all = observeJournals(state);
   let journal: ObserveJournal | undefined = all[stream.key];
   if (journal && !sameCursor(journal.from, state.streams[stream.key]?.cursor)) {
     // The cursor moved past it (killed after the state write that advanced it): nothing pending.
@@ -650,7 +637,7 @@ async function observeStreamBatched(
     const held = batches.length - toSend.length === 1 ? batches[batches.length - 1]! : undefined;
     if (held) {
       // Not enough yet: the cursor stays; the next tick re-reads these messages.
-      const waiting = ((state.extra.observeWaiting ??= {}) as Record<string, { messages: number; tokens: number; since: string }>);
+      const waiting = waitingStreams(state);
       waiting[stream.key] = { messages: held.length, tokens: streamTokens(held), since: held[0]!.time };
       result.waiting.streams++;
       result.waiting.messages += held.length;

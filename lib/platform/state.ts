@@ -4,7 +4,7 @@
  */
 import { readFile, rename } from 'node:fs/promises';
 import { writeFileAtomic } from './atomic-file.js';
-import type { Cursor } from '../core/types.js';
+import type { Cursor, Observation } from '../core/types.js';
 import { isNotFound } from '../core/errors.js';
 
 export interface JobRecord {
@@ -34,8 +34,62 @@ export interface State {
   streams: Record<string, StreamState>;
   jobs: Record<string, JobRecord>;
   totals: { transcriptTokens: number; messages: number; observations: number; malformed: number };
-  /** Free-form per-module data (e.g. llm usage, alert rate limits). */
-  extra: Record<string, unknown>;
+  /** Per-module data, one section each (see StateSections). */
+  extra: StateSections;
+}
+
+/** An agent's current-task note: the observe job writes it, active memory shows it, forget removes it. */
+export interface CurrentTask {
+  text: string;
+  at: string;
+}
+
+/** A stream's chunk in progress, journalled by the observe job before its cursor moves (lib/observe/job.ts). */
+export interface ObserveJournal {
+  /** The stream cursor the pending chunk starts at (null: the start). */
+  from: Cursor | null;
+  /** Entries of that chunk already observed. */
+  entryIds: string[];
+  /** Observations of the last batch, until they are known to be on disk. */
+  unwritten: Observation[];
+}
+
+/** A stream's messages read but waiting for their session's LLM batch. */
+export interface WaitingMessages {
+  messages: number;
+  tokens: number;
+  since: string;
+}
+
+/**
+ * What modules keep in state.json's `extra`. The sections several modules share are typed here,
+ * each with its reader below; a section one module owns is read by that module's own reader:
+ * `llm` (lib/llm/usage.ts), `reflector` (lib/reflector/job.ts), `alerts` (lib/jobs/alerts.ts),
+ * `sync` (lib/jobs/sync/index.ts), `indexFingerprint` (lib/jobs/run-job.ts), `tierDue` (lib/tiers/tier-step.ts).
+ */
+export interface StateSections {
+  /** Per agent. */
+  currentTask?: Record<string, CurrentTask>;
+  /** Per stream key. */
+  observeJournal?: Record<string, ObserveJournal>;
+  /** Per stream key. */
+  observeWaiting?: Record<string, WaitingMessages>;
+  [section: string]: unknown;
+}
+
+/** The current-task notes by agent (the section is created when missing). */
+export function currentTasks(state: State): Record<string, CurrentTask> {
+  return (state.extra.currentTask ??= {});
+}
+
+/** The observe journals by stream key (the section is created when missing). */
+export function observeJournals(state: State): Record<string, ObserveJournal> {
+  return (state.extra.observeJournal ??= {});
+}
+
+/** The streams waiting for an LLM batch, by stream key (the section is created when missing). */
+export function waitingStreams(state: State): Record<string, WaitingMessages> {
+  return (state.extra.observeWaiting ??= {});
 }
 
 export function emptyState(): State {
