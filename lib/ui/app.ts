@@ -79,6 +79,15 @@ function safeBack(value: unknown, fallback = '/'): string {
   return s.startsWith('/') && !s.startsWith('//') && !s.startsWith('/\\') ? s : fallback;
 }
 
+/** The path of the page a request came from (same origin: the CSP and Referrer-Policy keep it so), '/' when there is none. */
+function refererPath(referer: string | undefined): string {
+  try {
+    return referer ? new URL(referer).pathname : '/';
+  } catch {
+    return '/';
+  }
+}
+
 function withNote(back: string, note: Note, about?: string): string {
   const url = new URL(back, 'http://x');
   url.searchParams.set('note', note);
@@ -141,7 +150,7 @@ export function createUiApp(options: UiAppOptions): UiApp {
     const { message, hint, code } = describeError(error);
     options.logger.log(code === 'INTERNAL' ? 'error' : 'warn', 'ui.error', { path: c.req.path, code, error: mask(message) });
     const frame = frameOf(c, 'error');
-    const body = html`<p class="error" role="alert">${mask(message)}</p>${hint ? html`<p class="hint">→ ${mask(hint)}</p>` : ''}<p><a href="${safeBack(c.req.header('referer') ? new URL(c.req.header('referer')!).pathname : '/')}">${frame.m.back}</a></p>`;
+    const body = html`<p class="error" role="alert">${mask(message)}</p>${hint ? html`<p class="hint">→ ${mask(hint)}</p>` : ''}<p><a href="${safeBack(refererPath(c.req.header('referer')))}">${frame.m.back}</a></p>`;
     return c.html(layout(frame, frame.m.errorTitle, body), statusOf(code));
   });
 

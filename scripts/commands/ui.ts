@@ -30,7 +30,10 @@ export const command: CommandSpec = {
     if (options.open) {
       const { execa } = await import('execa');
       const [cmd, argv] = opener(server.url);
-      execa(cmd, argv, { detached: true, stdio: 'ignore', reject: false }).catch(() => undefined);
+      // Not waited for: without a desktop, xdg-open runs the browser itself until it is closed.
+      void execa(cmd, argv, { detached: true, stdio: 'ignore', reject: false }).then((r) => {
+        if (r.failed) ctx.err(`Could not open a browser (${cmd}: ${r.shortMessage}); open the address above.`);
+      });
     }
     await new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());
