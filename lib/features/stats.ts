@@ -6,8 +6,9 @@
  * and cost (recorded by the LLM client in state.json), and search times
  * (from logs/search.log). Read-only; formatting and CSV flattening are pure.
  */
-import { readFile, readdir, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { fromSystemError } from '../core/errors.js';
 import type { Config } from '../config/config-schema.js';
 import { activeMemoryPath, DEFAULT_AGENT, expandHome, type HomePaths } from '../platform/home.js';
 import { dateFromFileName, listObservations, parseDayFile } from '../memory/day-file.js';
@@ -339,4 +340,17 @@ export function statsRows(s: Stats): Array<[string, string, string | number]> {
   add('search', 'average_ms', s.search.averageMs);
   add('search', 'p95_ms', s.search.p95Ms);
   return rows;
+}
+
+/** `stats --export FILE`: the figures as JSON (FILE.json) or as section/key/value rows (FILE.csv), readable by the user only. */
+export async function writeStatsExport(stats: Stats, file: string): Promise<void> {
+  let text: string;
+  if (/\.json$/i.test(file)) text = `${JSON.stringify(stats, null, 2)}\n`;
+  else {
+    const { stringify } = await import('csv-stringify/sync');
+    text = stringify([['section', 'key', 'value'], ...statsRows(stats)]);
+  }
+  await writeFile(resolve(file), text, { mode: 0o600 }).catch((error: unknown) => {
+    throw fromSystemError(error, `write ${file}`);
+  });
 }

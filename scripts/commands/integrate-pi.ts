@@ -1,6 +1,6 @@
 /** `ocm-run integrate pi [--print] [--uninstall]` (dispatched from integrate.ts). */
 import type { CommandContext } from '../cli-context.js';
-import { configAccess } from './integrate-claude-code.js';
+import { configAccess, setUpPi } from '../../lib/integrations/agent-setup.js';
 
 export async function runPiIntegration(ctx: CommandContext, action: string | undefined, options: Record<string, unknown>): Promise<number | void> {
   const { OcmError } = await import('../../lib/core/errors.js');
@@ -39,20 +39,6 @@ export async function runPiIntegration(ctx: CommandContext, action: string | und
     else ctx.out(r.changes.length ? ['Took OC-Memory out of pi:', ...r.changes.map((c) => `  ${c}`)].join('\n') : 'Nothing of OC-Memory was found in pi; nothing to do.');
     return;
   }
-  const { result, lines } = await setUpPi({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env });
+  const { result, lines } = await setUpPi({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, runner: { node: process.execPath, cli: process.argv[1]! } });
   ctx.out(ctx.json ? JSON.stringify({ ok: true, ...result }) : lines.join('\n'));
-}
-
-/**
- * Install the extension for the home at `paths` (its config loaded from
- * `configFile`) and say what was done. Shared by `integrate pi` and `setup`.
- */
-export async function setUpPi(options: { paths: import('../../lib/platform/home.js').HomePaths; configFile: string; env: NodeJS.ProcessEnv }): Promise<{ result: { extensionDir: string; changes: string[] }; lines: string[] }> {
-  const i = await import('../../lib/integrations/pi/integration.js');
-  const { loadConfig } = await import('../../lib/config/config.js');
-  const { config } = await loadConfig({ file: options.configFile, envFile: options.paths.env, env: options.env });
-  const access = await configAccess(config, options.configFile, options.paths, options.env);
-  const result = await i.installPiIntegration({ paths: options.paths, runner: { node: process.execPath, cli: process.argv[1]! }, agent: 'pi', env: options.env, config: access });
-  const lines = [`pi integration for ${options.paths.root} (memory of agent "pi"):`, ...result.changes.map((c) => `  ${c}`), 'New pi sessions get it. Undo with: ocm-run integrate pi --uninstall'];
-  return { result, lines };
 }

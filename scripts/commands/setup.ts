@@ -46,9 +46,9 @@ async function finish(ctx: CommandContext, answers: Answers, apiKey: string | un
   }
   // The opt-in agent integrations, each through the same setup as `ocm-run integrate <agent>`.
   const chosen: Array<{ name: string; setUp: () => Promise<{ lines: string[] }> }> = [];
-  if (agents.claudeCode) chosen.push({ name: 'Claude Code', setUp: async () => (await import('./integrate-claude-code.js')).setUpClaudeCode({ paths: applied.paths, configFile: applied.configFile, env: ctx.env, perProject: false }) });
-  if (agents.codex) chosen.push({ name: 'Codex', setUp: async () => (await import('./integrate-codex.js')).setUpCodex({ paths: applied.paths, configFile: applied.configFile, env: ctx.env }) });
-  if (agents.pi) chosen.push({ name: 'pi', setUp: async () => (await import('./integrate-pi.js')).setUpPi({ paths: applied.paths, configFile: applied.configFile, env: ctx.env }) });
+  if (agents.claudeCode) chosen.push({ name: 'Claude Code', setUp: async () => (await import('../../lib/integrations/agent-setup.js')).setUpClaudeCode({ paths: applied.paths, configFile: applied.configFile, env: ctx.env, runner: { node: process.execPath, cli: process.argv[1]! }, perProject: false }) });
+  if (agents.codex) chosen.push({ name: 'Codex', setUp: async () => (await import('../../lib/integrations/agent-setup.js')).setUpCodex({ paths: applied.paths, configFile: applied.configFile, env: ctx.env, runner: { node: process.execPath, cli: process.argv[1]! } }) });
+  if (agents.pi) chosen.push({ name: 'pi', setUp: async () => (await import('../../lib/integrations/agent-setup.js')).setUpPi({ paths: applied.paths, configFile: applied.configFile, env: ctx.env, runner: { node: process.execPath, cli: process.argv[1]! } }) });
   for (const agent of chosen) {
     try {
       for (const line of (await agent.setUp()).lines) say(line);

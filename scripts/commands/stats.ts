@@ -15,22 +15,9 @@ export const command: CommandSpec = {
       throw new OcmError('BAD_INPUT', `--export needs a .json or .csv file name (got ${exportTo}).`, { hint: 'Example: ocm-run stats --export stats.csv' });
     }
     const { config } = await ctx.config();
-    const { collectStats, formatStats, statsRows } = await import('../../lib/features/stats.js');
+    const { collectStats, formatStats, writeStatsExport } = await import('../../lib/features/stats.js');
     const stats = await collectStats(ctx.paths, config, { now: ctx.now() });
-    if (exportTo) {
-      const { writeFile } = await import('node:fs/promises');
-      const { resolve } = await import('node:path');
-      let text: string;
-      if (/\.json$/i.test(exportTo)) text = `${JSON.stringify(stats, null, 2)}\n`;
-      else {
-        const { stringify } = await import('csv-stringify/sync');
-        text = stringify([['section', 'key', 'value'], ...statsRows(stats)]);
-      }
-      const { fromSystemError } = await import('../../lib/core/errors.js');
-      await writeFile(resolve(exportTo), text, { mode: 0o600 }).catch((error: unknown) => {
-        throw fromSystemError(error, `write ${exportTo}`);
-      });
-    }
+    if (exportTo) await writeStatsExport(stats, exportTo);
     if (ctx.json) ctx.out(JSON.stringify(stats, null, 2));
     else {
       ctx.out(formatStats(stats, Boolean(options.detailed)));
