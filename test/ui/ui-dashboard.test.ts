@@ -250,6 +250,7 @@ test('forget in the dashboard leaves no trace: day files of every tier, rollback
   await page.goto(ui.url);
   for (let round = 0; round < secrets.length; round++) {
     await page.goto(`${ui.origin}/search?q=Wallaby+Way&tier=hot,warm,cold`);
+    if (round === 0) assert.match((await page.locator('p.summary').textContent())!, /mode hybrid/, 'embeddings are configured: hybrid search, as `ocm-run search`');
     const hit = page.locator('ul.results li.obs', { hasText: 'Wallaby Way' }).first();
     assert.equal(await hit.count(), 1, `round ${round}: a result still holds it`);
     await hit.locator('a[data-action=forget]').click();
