@@ -25,7 +25,7 @@ export interface AgentChecksOptions {
   /**
    * How Codex itself sees the hooks (`codex app-server` hooks/list), or
    * undefined when `codex` is not on PATH. Default: asked from the `codex` on
-   * env.PATH (lib/codex-cli.ts).
+   * env.PATH (lib/integrations/codex/cli.ts).
    */
   codexHooks?: () => Promise<Array<{ command: string | null; sourcePath: string; trustStatus: string }> | undefined>;
 }
