@@ -259,3 +259,28 @@ test('hook prompt: an index behind the files while another job holds the home lo
     await rm(home, { recursive: true, force: true });
   }
 });
+
+test('hook prompt is time-bounded: a running server that never answers and the lookup after it are cut off at --timeout-ms; the prompt goes on with nothing added', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  const { createServer } = await import('node:net');
+  // A "server" on the home's socket (named for this live process) that takes the question and never answers.
+  await mkdir(join(paths.machine, 'run'), { recursive: true });
+  const held: import('node:net').Socket[] = [];
+  const silent = createServer((socket) => held.push(socket));
+  await new Promise<void>((resolve) => silent.listen(join(paths.machine, 'run', `mcp-${process.pid}.sock`), resolve));
+  try {
+    await writeDay(paths, '2026-02-12', [{ text: 'User decided the billing service uses PostgreSQL 16 as its database.', category: 'decision', priority: 'high' }]);
+    assert.equal((await runCli(['index', '--home', home])).code, 0);
+    const r = await hook(home, 'prompt', { prompt: 'Which database does the billing service use?' }, ['--timeout-ms', '400']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '', 'nothing added when the lookup ran out of time');
+    assert.ok(held.length >= 1, 'the hook asked the server first');
+    const log = await readFile(join(paths.logs, 'hooks.log'), 'utf8');
+    assert.match(log, /"event":"hook.prompt_late".*"timeoutMs":/, log);
+  } finally {
+    for (const s of held) s.destroy();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+    await rm(home, { recursive: true, force: true });
+  }
+});
