@@ -105,6 +105,7 @@ function contentWords(text: string): Set<string> {
 export function recalledItems(text: string): string[] {
   const items: string[] = [];
   for (const line of stripTags(text).split('\n')) {
+    if (isFraming(line)) continue;
     const item = line
       .replace(/^\s*(?:[-*•]|\d+[.)])\s+/, '')
       .replace(/[🔴🟡🟢✅]/gu, ' ')
@@ -117,6 +118,25 @@ export function recalledItems(text: string): string[] {
     if (contentWords(item).size >= 2) items.push(item.slice(0, 300));
   }
   return items;
+}
+
+/**
+ * A line OC-Memory writes around the memories, not a memory: its own
+ * introductions (naming OC-Memory), the active memory's "> Updated …" line and
+ * "_None yet._", a search's "N memories for …" head, a result's "o-… · date ·
+ * priority …" line and "(from … session …)" provenance. Left out, so only what
+ * was remembered can make a reply a restatement.
+ */
+function isFraming(line: string): boolean {
+  const t = line.trim();
+  return (
+    t.includes('OC-Memory') ||
+    t.startsWith('>') ||
+    t.startsWith('(from ') ||
+    /^_[^_]*_$/.test(t) ||
+    /^\d+ memor(?:y|ies) for /i.test(t) ||
+    /^(?:[-*•]|\d+[.)])?\s*o-[0-9a-f]{6,} · /.test(t)
+  );
 }
 
 function stripTags(text: string): string {

@@ -32,6 +32,17 @@ test("OC-Memory's own tools, as each agent names them", () => {
   assert.equal(isOwnTool('search', 'mcp__github'), false);
 });
 
+test("recalled items are the memories only, not the lines OC-Memory frames them with (its introductions, the active memory's head, a search's head, result lines and provenance)", () => {
+  const sessionStart = wrapInjectedContext(
+    "Long-term memory from earlier conversations (OC-Memory). Use it when relevant.\n\n# Active memory — pi\n\n> Updated 2026-11-26 13:15 (UTC) · 162 / 4000 tokens · 3 observations\n\n## Current context\n_None yet._\n\n## Preferences and constraints\n- 🔴 [preference] User's favourite database is PostgreSQL 16. (2026-11-26)",
+  );
+  assert.deepEqual(recalledItems(sessionStart), ["User's favourite database is PostgreSQL 16. ( )"]);
+  const searched = '1 memory for "staging host" (text search):\n1. o-f2a5136120 · 2026-11-26 13:15 · 🔴 high · fact · agent pi\n   The staging host is db-stage-7.\n   (from remember pi session oc-memory-pi@1; memory/pi/2026-11-26.md:10)';
+  assert.deepEqual(recalledItems(searched), ['The staging host is db-stage-7.']);
+  // So a sentence of the framing's words is not taken for a restatement.
+  assert.equal(restatesRecalled('Let me look at the tools for more.', [...recalledItems(sessionStart), ...recalledItems(searched)]), false);
+});
+
 test('recalled memory items and sentences that restate them', () => {
   const block = wrapInjectedContext(
     '## Preferences and constraints\n- 🔴 User prefers PostgreSQL\n## Related memories\n- 🟡 2026-11-01 [fact] User\'s sister Ana lives in Lisbon ^o-1a2b3c\n- ok',
