@@ -31,6 +31,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { homePaths } from '../lib/platform/home.js';
 import { benchQueries, indexedCorpusHome, percentile, snapshotCli, timed } from './search-bench.js';
 
+/** Preloaded into the hook runs: the CPU a process uses after Node's own start (bench/after-start-cpu.cjs). */
+const AFTER_START_CPU = join(import.meta.dirname, 'after-start-cpu.cjs');
+
 export interface McpBenchReport {
   observations: number;
   /** Load averages (1, 5, 15 min) when the bench started and when it ended: the machine is shared. */
@@ -60,6 +63,8 @@ export interface McpBenchReport {
     fullCliP50: number;
     fullCliP95: number;
     fullCliCpuP50: number | null;
+    /** CPU ms after Node's own start, p50 / p95 (process.cpuUsage, bench/after-start-cpu.cjs): the hook, the full CLI, bare node. */
+    afterStartCpu: { hook: [number, number]; fullCli: [number, number]; bare: [number, number] };
   };
   targets: Record<string, { value: number; target: string; ok: boolean }>;
 }
@@ -101,12 +106,17 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
 
     const list = prompts(Math.min(20, queries.length));
     const FULL_CLI = join(dirname(CLI), 'cli-main.js');
-    type Runs = { ms: number[]; cpu: number[]; injected: number };
-    const runs = (): Runs => ({ ms: [], cpu: [], injected: 0 });
-    const hook = async (cli: string, prompt: string, into: Runs) => {
-      const r = await timed(process.execPath, [cli, 'hook', 'prompt', '--home', paths.root, '--timeout-ms', '5000'], { input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt }) });
+    type Runs = { ms: number[]; cpu: number[]; afterStartCpu: number[]; injected: number };
+    const runs = (): Runs => ({ ms: [], cpu: [], afterStartCpu: [], injected: 0 });
+    const record = (r: Awaited<ReturnType<typeof timed>>, into: Runs) => {
       into.ms.push(r.ms);
       if (r.cpuMs !== null) into.cpu.push(r.cpuMs);
+      const after = /__AFTER_START_CPU__([\d.]+)/.exec(r.stderr);
+      if (after) into.afterStartCpu.push(Number(after[1]));
+    };
+    const hook = async (cli: string, prompt: string, into: Runs) => {
+      const r = await timed(process.execPath, ['--require', AFTER_START_CPU, cli, 'hook', 'prompt', '--home', paths.root, '--timeout-ms', '5000'], { input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt }) });
+      record(r, into);
       if (r.stdout.includes('additionalContext')) into.injected++;
     };
     log('  ocm-run hook prompt as fresh processes, the MCP server running (it answers over its socket), in turn with node -e 0 and the full CLI…');
@@ -116,9 +126,7 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
     // In turn, prompt by prompt, so that the machine's load falls alike on the hook and its baselines.
     for (let round = 0; round < 2; round++) {
       for (const prompt of list) {
-        const b = await timed(process.execPath, ['-e', '0']);
-        bare.ms.push(b.ms);
-        if (b.cpuMs !== null) bare.cpu.push(b.cpuMs);
+        record(await timed(process.execPath, ['--require', AFTER_START_CPU, '-e', '0']), bare);
         await hook(CLI, prompt, served);
         await hook(FULL_CLI, prompt, fullCli);
       }
@@ -152,6 +160,11 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
         fullCliP50: percentile(fullCli.ms, 50),
         fullCliP95: percentile(fullCli.ms, 95),
         fullCliCpuP50: cpuPercentile(fullCli.cpu, 50),
+        afterStartCpu: {
+          hook: [percentile(served.afterStartCpu, 50), percentile(served.afterStartCpu, 95)],
+          fullCli: [percentile(fullCli.afterStartCpu, 50), percentile(fullCli.afterStartCpu, 95)],
+          bare: [percentile(bare.afterStartCpu, 50), percentile(bare.afterStartCpu, 95)],
+        },
       },
       targets: {},
     };
@@ -185,6 +198,7 @@ export function mcpBenchTable(r: McpBenchReport): string {
     '|---|---|---|',
     `| \`search_memory\` via \`ocm-run mcp\` (SDK client, stdio), p50 / p95 over ${r.mcp.calls} calls | ${r.mcp.p50} / ${r.mcp.p95} ms; server CPU ${r.mcp.cpuPerCallMs ?? '–'} ms a call (first call, opening the index: ${r.mcp.firstCallMs} ms) | \`active_memory\` round trip: ${r.mcp.baselineP50} / ${r.mcp.baselineP95} ms |`,
     `| per-prompt hook (\`ocm-run hook prompt\`, fresh process) added to a prompt, \`ocm-run mcp\` running, p50 / p95 over ${r.hook.calls} | ${r.hook.p50} / ${r.hook.p95} ms wall, ${r.hook.cpuP50 ?? '–'} / ${r.hook.cpuP95 ?? '–'} ms CPU (memory injected for ${r.hook.injected} of ${r.hook.calls}) | no hook: 0 ms; \`node -e 0\`: ${r.hook.nodeBareP50} / ${r.hook.nodeBareP95} ms wall, ${r.hook.nodeBareCpuP50 ?? '–'} ms CPU; the full CLI (no fast path): ${r.hook.fullCliP50} / ${r.hook.fullCliP95} ms wall, ${r.hook.fullCliCpuP50 ?? '–'} ms CPU |`,
+    `| the hook's CPU after Node's own start (what OC-Memory itself costs; a loaded machine inflates Node's start most), p50 / p95 | ${r.hook.afterStartCpu.hook[0]} / ${r.hook.afterStartCpu.hook[1]} ms | \`node -e 0\`: ${r.hook.afterStartCpu.bare[0]} / ${r.hook.afterStartCpu.bare[1]} ms; the full CLI: ${r.hook.afterStartCpu.fullCli[0]} / ${r.hook.afterStartCpu.fullCli[1]} ms |`,
     `| the same hook with no MCP server (it loads the index itself), p50 / p95 | ${r.hook.aloneP50} / ${r.hook.aloneP95} ms wall, ${r.hook.aloneCpuP50 ?? '–'} ms CPU p50 (injected for ${r.hook.aloneInjected}) | – |`,
     '',
     '| target | measured | ok |',

@@ -70,7 +70,7 @@ export function percentile(values: number[], p: number): number {
 }
 
 /** Run a command; wall ms and (with /usr/bin/time) peak RSS in MB and CPU ms (user + system: less bent by a busy machine than wall time). */
-export async function timed(cmd: string, args: string[], options: { input?: string } = {}): Promise<{ ms: number; rssMb: number | null; cpuMs: number | null; stdout: string }> {
+export async function timed(cmd: string, args: string[], options: { input?: string } = {}): Promise<{ ms: number; rssMb: number | null; cpuMs: number | null; stdout: string; stderr: string }> {
   const useTime = existsSync(TIME);
   const started = performance.now();
   const res = useTime
@@ -80,7 +80,7 @@ export async function timed(cmd: string, args: string[], options: { input?: stri
   if (res.exitCode !== 0) throw new Error(`${cmd} ${args.slice(0, 3).join(' ')} failed: ${String(res.stderr).slice(0, 500)}`);
   const m = /__RSS__(\d+)/.exec(String(res.stderr));
   const cpu = /__CPU__([\d.]+) ([\d.]+)/.exec(String(res.stderr));
-  return { ms, rssMb: m ? Math.round(Number(m[1]) / 1024) : null, cpuMs: cpu ? Math.round((Number(cpu[1]) + Number(cpu[2])) * 1000) : null, stdout: String(res.stdout) };
+  return { ms, rssMb: m ? Math.round(Number(m[1]) / 1024) : null, cpuMs: cpu ? Math.round((Number(cpu[1]) + Number(cpu[2])) * 1000) : null, stdout: String(res.stdout), stderr: String(res.stderr) };
 }
 
 /**

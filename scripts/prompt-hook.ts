@@ -59,9 +59,13 @@ export function promptTimeoutMs(option: unknown, env: NodeJS.ProcessEnv): number
   return Math.max(50, Number(option ?? env.OCM_HOOK_TIMEOUT_MS ?? 1500) || 1500);
 }
 
-/** How long to wait for a running server before looking up in-process. */
+/**
+ * How long to wait for a running server before looking up in-process: a
+ * second, or half the hook's time when it is given more (a busy machine slows
+ * the server's answer as much as the lookup it saves).
+ */
 export function serverWaitMs(totalMs: number): number {
-  return Math.min(1000, totalMs);
+  return Math.min(totalMs, Math.max(1000, totalMs / 2));
 }
 
 /** stdin as text: what the agent wrote before closing it, or what came within `ms` (an agent that keeps it open must not hang the hook). */
