@@ -179,6 +179,40 @@ function streamTokens(messages: Message[]): number {
   return n;
 }
 
+/** One run of the observe job: what every step reads and updates. */
+interface ObserveRun {
+  options: ObserveJobOptions;
+  state: State;
+  limits: ReadLimits;
+  now: () => Date;
+  result: ObserveJobResult;
+  /** Agents whose memory changed. */
+  changed: Set<string>;
+  out: JobOutput;
+  /** The LLM Observer cannot be used this run (endpoint down, key refused, not set up): later sessions are skipped. */
+  llmDown: boolean;
+}
+
+/** The one failure path of a stream, or of the streams of one Observer call: logged, reported, and an LLM failure recorded. */
+async function streamsFailed(run: ObserveRun, streams: SourceStream[], error: unknown): Promise<void> {
+  const d = describeError(error);
+  // The cursor advances only after the observations are written: a full disk lost nothing of this session.
+  if (d.code === 'DISK_FULL') d.hint = `${d.hint ?? 'Free some space.'} Nothing was lost: this session's cursor did not advance, so the next run reads it again.`;
+  const errorClass = error instanceof LlmError ? error.errorClass : undefined;
+  for (const stream of streams) {
+    run.options.logger.log('error', 'stream.failed', { stream: stream.key, path: stream.path, error: d.message, code: d.code, ...(errorClass ? { errorClass } : {}) });
+    run.result.failures.push({ stream: stream.key, message: d.message, code: d.code, ...(errorClass ? { errorClass } : {}), ...(d.hint ? { hint: d.hint } : {}) });
+  }
+  if (d.code === 'LLM_ERROR') {
+    await recordLlmFailure(run, error);
+    // The endpoint is down, refusing us or out of quota: do not hammer it for every other session.
+    // A batch the model cannot handle (malformed, too long) only stops its own session.
+    if (errorClass !== 'malformed' && errorClass !== 'context_length') run.llmDown = true;
+  }
+  // The LLM Observer could not even be set up (no API key…): the same for every session.
+  if (run.options.observer.kind === 'llm' && d.code.startsWith('CONFIG_')) run.llmDown = true;
+}
+
 export async function runObserveJob(options: ObserveJobOptions): Promise<ObserveJobResult> {
   const now = options.now ?? (() => new Date());
   const limits = options.limits ?? DEFAULT_READ_LIMITS;
@@ -200,8 +234,8 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
   };
   const changed = new Set<string>();
   const out = new JobOutput(paths, state, options.checkpointMs ?? DEFAULT_CHECKPOINT_MS, options.onStep);
+  const run: ObserveRun = { options, state, limits, now, result, changed, out, llmDown: false };
   const batched = options.observer.kind === 'llm';
-  let llmDown = false;
   const tails: PendingTail[] = [];
 
   for (const source of options.sources) {
@@ -216,36 +250,23 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     }
     for (const stream of streams) {
       result.streams++;
-      if (llmDown) {
+      if (run.llmDown) {
         result.skippedStreams++;
         continue;
       }
       try {
         if (batched) {
-          const tail = await observeStreamBatched(stream, source, state, options, limits, now, result, changed, out);
+          const tail = await observeStreamBatched(stream, source, run);
           if (tail) tails.push(tail);
-        } else await observeStream(stream, source, state, options, limits, now, result, changed, out);
+        } else await observeStream(stream, source, run);
       } catch (error) {
-        const d = describeError(error);
-        // The cursor advances only after the observations are written: a full disk lost nothing of this session.
-        if (d.code === 'DISK_FULL') d.hint = `${d.hint ?? 'Free some space.'} Nothing was lost: this session's cursor did not advance, so the next run reads it again.`;
-        const errorClass = error instanceof LlmError ? error.errorClass : undefined;
-        logger.log('error', 'stream.failed', { stream: stream.key, path: stream.path, error: d.message, code: d.code, ...(errorClass ? { errorClass } : {}) });
-        result.failures.push({ stream: stream.key, message: d.message, code: d.code, ...(errorClass ? { errorClass } : {}), ...(d.hint ? { hint: d.hint } : {}) });
-        if (d.code === 'LLM_ERROR') {
-          await recordLlmFailure(out, state, error, now(), options.timeZone, result);
-          // The endpoint is down, refusing us or out of quota: do not hammer it for every other session.
-          // A batch the model cannot handle (malformed, too long) only stops its own session.
-          if (errorClass !== 'malformed' && errorClass !== 'context_length') llmDown = true;
-        }
-        // The LLM Observer could not even be set up (no API key…): the same for every session.
-        if (batched && d.code.startsWith('CONFIG_')) llmDown = true;
+        await streamsFailed(run, [stream], error);
       }
     }
   }
   if (tails.length > 0) {
-    if (llmDown) result.skippedStreams += tails.length;
-    else await observePendingTails(tails, state, options, now, result, changed, out);
+    if (run.llmDown) result.skippedStreams += tails.length;
+    else await observePendingTails(tails, run);
   }
   try {
     // A stream that failed midway leaves earlier chunks' progress unsaved.
@@ -268,7 +289,10 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
   return result;
 }
 
-async function recordLlmFailure(out: JobOutput, state: State, error: unknown, at: Date, timeZone: string, result: ObserveJobResult): Promise<void> {
+async function recordLlmFailure(run: ObserveRun, error: unknown): Promise<void> {
+  const { out, state, result } = run;
+  const at = run.now();
+  const timeZone = run.options.timeZone;
   const { recordLlmError, recordUsage, mergeUsage } = await import('../llm/usage.js');
   const llm = error instanceof LlmError ? error : undefined;
   if (llm && llm.usage.length > 0) {
@@ -289,14 +313,9 @@ export const BACKLOG_BYTES = 2 * 1024 * 1024;
 async function observeStream(
   stream: SourceStream,
   source: TranscriptSource,
-  state: State,
-  options: ObserveJobOptions,
-  limits: ReadLimits,
-  now: () => Date,
-  result: ObserveJobResult,
-  changed: Set<string>,
-  out: JobOutput,
+  run: ObserveRun,
 ): Promise<void> {
+  const { state, options, limits, now, result, changed, out } = run;
   // A pipeline: up to READ_AHEAD chunks past the one being written are read and handed
   // to the Observer, so an Observer on a worker thread always has work while the main
   // thread reads, masks and writes. Only reading and observing run ahead: observations
@@ -343,7 +362,7 @@ async function observeStream(
     }
     state.totals.observations += added;
     // The cursor moves in memory; out.save() writes it after the observations.
-    const { moved, stateChanged } = advanceStream(stream, previous, chunk, state, options, now, result, chunk.messages > 0);
+    const { moved, stateChanged } = advanceStream(run, stream, previous, chunk, chunk.messages > 0);
     if (stateChanged) out.markStateChanged();
     result.messages += chunk.messages;
     result.observations += added;
@@ -474,16 +493,14 @@ const MALFORMED_LOGGED_PER_CHUNK = 5;
  * (in memory; the caller saves, after the observations, when `stateChanged`).
  */
 function advanceStream(
+  run: ObserveRun,
   stream: SourceStream,
   previous: State['streams'][string] | undefined,
   chunk: ReadChunk,
-  state: State,
-  options: ObserveJobOptions,
-  now: () => Date,
-  result: ObserveJobResult,
   wrote: boolean,
 ): { moved: boolean; stateChanged: boolean } {
-  const { logger } = options;
+  const { state, now, result } = run;
+  const { logger } = run.options;
   // A garbage file has a malformed line per line: the first few are logged one by one, the rest counted.
   for (const bad of chunk.malformed.slice(0, MALFORMED_LOGGED_PER_CHUNK)) {
     logger.log('warn', 'transcript.malformed', { stream: stream.key, path: bad.path, line: bad.line, reason: bad.reason });
@@ -517,14 +534,14 @@ function advanceStream(
 
 /** Record one Observer answer for a stream: usage, current task, and the journal (written by the caller). */
 function journalBatch(
+  run: ObserveRun,
   stream: SourceStream,
   previous: State['streams'][string] | undefined,
   journal: ObserveJournal | undefined,
   messages: Message[],
   observed: { observations: Observation[]; currentTask?: string },
-  state: State,
-  result: ObserveJobResult,
 ): ObserveJournal {
+  const { state, result } = run;
   const next: ObserveJournal = {
     from: previous?.cursor ?? null,
     entryIds: [...(journal?.entryIds ?? []), ...messages.map((m) => m.entryId)],
@@ -539,9 +556,10 @@ function journalBatch(
   return next;
 }
 
-async function recordObserverUsage(state: State, usage: LlmUsage[] | undefined, options: ObserveJobOptions, now: () => Date, result: ObserveJobResult): Promise<void> {
+async function recordObserverUsage(run: ObserveRun, usage: LlmUsage[] | undefined): Promise<void> {
+  const { state, options, result } = run;
   const { recordUsage, recordLlmSuccess, mergeUsage } = await import('../llm/usage.js');
-  const at = now();
+  const at = run.now();
   if (usage?.length) {
     recordUsage(state, 'observer', usage, at, localDateTime(at, options.timeZone).date);
     result.usage = mergeUsage(result.usage, usage);
@@ -558,14 +576,9 @@ async function recordObserverUsage(state: State, usage: LlmUsage[] | undefined, 
 async function observeStreamBatched(
   stream: SourceStream,
   source: TranscriptSource,
-  state: State,
-  options: ObserveJobOptions,
-  limits: ReadLimits,
-  now: () => Date,
-  result: ObserveJobResult,
-  changed: Set<string>,
-  out: JobOutput,
+  run: ObserveRun,
 ): Promise<PendingTail | undefined> {
+  const { state, options, limits, now, result, changed, out } = run;
   const { logger } = options;
   const batching = options.batching ?? { batchTokens: 4000, idleMinutes: 10 };
   const packable = typeof options.observer.observeMany === 'function';
@@ -616,8 +629,8 @@ async function observeStreamBatched(
         now: now().toISOString(),
       };
       const observedBatch = await options.observer.observe(batch);
-      await recordObserverUsage(state, observedBatch.usage, options, now, result);
-      journal = journalBatch(stream, previous, journal, messages, observedBatch, state, result);
+      await recordObserverUsage(run, observedBatch.usage);
+      journal = journalBatch(run, stream, previous, journal, messages, observedBatch);
       // The journal reaches the disk before the observations do.
       await out.save();
       const n = await out.dayFiles.write(observedBatch.observations);
@@ -648,7 +661,7 @@ async function observeStreamBatched(
     }
 
     journal = undefined;
-    const { moved, stateChanged } = advanceStream(stream, previous, readChunk(chunk), state, options, now, result, toSend.length > 0);
+    const { moved, stateChanged } = advanceStream(run, stream, previous, readChunk(chunk), toSend.length > 0);
     if (stateChanged) await out.save();
     if (toSend.length === 0) options.onProgress?.({ stream, messages: 0, observations: added });
     if (chunk.done || !moved) return undefined;
@@ -661,24 +674,16 @@ async function observeStreamBatched(
  * paid once, not once per short session). Each session keeps its own
  * journal, observations and cursor.
  */
-async function observePendingTails(
-  tails: PendingTail[],
-  state: State,
-  options: ObserveJobOptions,
-  now: () => Date,
-  result: ObserveJobResult,
-  changed: Set<string>,
-  out: JobOutput,
-): Promise<void> {
+async function observePendingTails(tails: PendingTail[], run: ObserveRun): Promise<void> {
+  const { state, options, now, result, changed, out } = run;
   const limit = options.batching?.batchTokens ?? 4000;
   const packs: PendingTail[][] = [];
   for (const agent of [...new Set(tails.map((t) => `${t.stream.kind}\u0000${t.stream.agent}`))]) {
     const mine = tails.filter((x) => `${x.stream.kind}\u0000${x.stream.agent}` === agent);
     packs.push(...packByTokens(mine, (t) => streamTokens(t.messages), limit));
   }
-  let llmDown = false;
   for (const pack of packs) {
-    if (llmDown) {
+    if (run.llmDown) {
       result.skippedStreams += pack.length;
       continue;
     }
@@ -692,8 +697,8 @@ async function observePendingTails(
     }));
     try {
       const answers = pack.length === 1 || !options.observer.observeMany ? [await options.observer.observe(batches[0]!)] : await options.observer.observeMany(batches);
-      await recordObserverUsage(state, answers.flatMap((a) => a.usage ?? []), options, now, result);
-      const journalsNow = pack.map((t, i) => journalBatch(t.stream, t.previous, t.journal, t.messages, answers[i] ?? { observations: [] }, state, result));
+      await recordObserverUsage(run, answers.flatMap((a) => a.usage ?? []));
+      const journalsNow = pack.map((t, i) => journalBatch(run, t.stream, t.previous, t.journal, t.messages, answers[i] ?? { observations: [] }));
       await out.save();
       for (const [i, t] of pack.entries()) {
         const n = await out.dayFiles.write(answers[i]?.observations ?? []);
@@ -704,20 +709,11 @@ async function observePendingTails(
         result.observations += n;
         options.onProgress?.({ stream: t.stream, messages: t.messages.length, observations: n });
       }
-      for (const t of pack) advanceStream(t.stream, t.previous, readChunk(t.chunk), state, options, now, result, true);
+      for (const t of pack) advanceStream(run, t.stream, t.previous, readChunk(t.chunk), true);
       // Every cursor of the pack, and the journals dropped, in one state write.
       await out.save();
     } catch (error) {
-      const d = describeError(error);
-      const errorClass = error instanceof LlmError ? error.errorClass : undefined;
-      for (const t of pack) {
-        options.logger.log('error', 'stream.failed', { stream: t.stream.key, path: t.stream.path, error: d.message, code: d.code, ...(errorClass ? { errorClass } : {}) });
-        result.failures.push({ stream: t.stream.key, message: d.message, code: d.code, ...(errorClass ? { errorClass } : {}), ...(d.hint ? { hint: d.hint } : {}) });
-      }
-      if (d.code === 'LLM_ERROR') {
-        await recordLlmFailure(out, state, error, now(), options.timeZone, result);
-        if (errorClass !== 'malformed' && errorClass !== 'context_length') llmDown = true;
-      }
+      await streamsFailed(run, pack.map((t) => t.stream), error);
     }
   }
 }
