@@ -14,7 +14,7 @@ import { relative, isAbsolute } from 'node:path';
 import { readActiveMemory } from '../../memory/active-memory-reader.js';
 import type { Config } from '../../config/config-schema.js';
 import { OcmError, errorCode } from '../../core/errors.js';
-import { dayFilePath, type HomePaths } from '../../platform/home.js';
+import { agentSlug, dayFilePath, type HomePaths } from '../../platform/home.js';
 import type { Logger } from '../../platform/log.js';
 import { PRIORITY_EMOJI } from '../../memory/observation-line.js';
 import type { OpenIndex } from '../../search/open-index.js';
@@ -481,7 +481,9 @@ const activeMemoryTool: MemoryTool = {
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(raw, ctx) {
     checkArguments<Record<string, never>>(activeMemoryTool, raw);
-    const active = await readActiveMemory(ctx.paths, [ctx.agent, ...(ctx.activeMemoryFallbacks ?? [])], ctx.config.active_memory.budget_tokens);
+    const found = await readActiveMemory(ctx.paths, [ctx.agent, ...(ctx.activeMemoryFallbacks ?? [])], ctx.config.active_memory.budget_tokens);
+    // readActiveMemory stands in main's for an agent that has none: not within an agent scope that leaves main out.
+    const active = found && (!ctx.agentScope || ctx.agentScope.includes(agentSlug(found.agent))) ? found : undefined;
     if (!active) return { text: `No active memory yet for agent ${ctx.agent} (it is written after the first conversations are observed).`, data: { agent: ctx.agent, text: '' } };
     return { text: active.text, data: { agent: active.agent, path: shownPath(ctx.paths, active.path), text: active.text } };
   },

@@ -189,6 +189,9 @@ test("remember from agent work writes to work's day file today (🔴, masked, pr
   const got = await callTool(work.get('oc_memory_get')!, { target: d.id });
   assert.match(got.text, /vpn-gw-7 in Frankfurt/);
   await assert.rejects(callTool(work.get('oc_memory_remember')!, { text: 'x', priority: 'urgent' }), /priority must be one of high, medium, low/);
+  assert.match((await callTool(main.get('oc_memory_active')!, {})).text, /TypeScript over JavaScript/);
+  const ops = await callTool((await toolsOf(r, 'ops')).get('oc_memory_active')!, {});
+  assert.match(ops.text, /^No active memory yet for agent ops/, `an agent without one gets none of main's: ${ops.text}`);
 
   const next = await r.prompt({ prompt: 'Which VPN gateway do we use at work?', messages: [] }, { agentId: 'work', trigger: 'user' });
   assert.ok(relatedLines(next).some((l) => /vpn-gw-7/.test(l)), `the next prompt of work carries it: ${next}`);
