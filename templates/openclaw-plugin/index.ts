@@ -457,7 +457,8 @@ const plugin = {
       logger.warn?.('oc-memory: plugin config needs home, node and cli; run `ocm-run integrate openclaw` again. Memory is off for now.');
       return;
     }
-    const version = typeof api.runtime?.version === 'string' ? api.runtime.version : undefined;
+    // 2026.2 reports "unknown" to plugins: a version only when it is one.
+    const version = typeof api.runtime?.version === 'string' && /^\d/.test(api.runtime.version) ? api.runtime.version : undefined;
     const memory = new MemoryPlugin(config, logger, version);
     // Open the index now, so the first prompt does not wait for it.
     memory.openRecall().catch((error: unknown) => logger.warn?.(`oc-memory: could not load OC-Memory from ${config.cli} (${(error as Error).message.split('\n')[0]}); will retry on the next prompt`));

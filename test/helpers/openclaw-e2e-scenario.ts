@@ -263,7 +263,9 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
       assert.ok(Math.abs(Date.parse(date!) - Date.parse(new Date().toISOString().slice(0, 10))) <= 86_400_000, `today: ${date}`);
       const dayFile = await readFile(join(s.memoryHome, 'memory', 'work', `${date}.md`), 'utf8');
       assert.match(dayFile, new RegExp(`- 🔴 \\d\\d:\\d\\d \\[fact\\] The work VPN gateway is vpn-gw-7 in Frankfurt\\. \\^${id}`));
-      assert.match(dayFile, new RegExp(`${id}: "?remember work openclaw@${version.replace(/\./g, '\\.')} `), 'provenance names the client and its version (api.runtime.version)');
+      // The client and its version (api.runtime.version; 2026.2 tells plugins "unknown", so the name alone).
+      const client = fileEra ? 'openclaw' : `openclaw@${version.replace(/\./g, '\\.')}`;
+      assert.match(dayFile, new RegExp(`${id}: "?remember work ${client} -`), 'provenance names the client');
       const mainDay = await readFile(join(s.memoryHome, 'memory', `${date}.md`), 'utf8').catch(() => '');
       assert.doesNotMatch(mainDay, /vpn-gw-7/, "nothing in main's day file");
 

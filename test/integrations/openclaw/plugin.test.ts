@@ -38,13 +38,13 @@ interface Recorded {
 /** OpenClaw's version as api.runtime.version gives it to the plugin. */
 const OPENCLAW_VERSION = '2026.9.6';
 
-function recordingApi(pluginConfig: unknown): Recorded {
+function recordingApi(pluginConfig: unknown, runtimeVersion: string = OPENCLAW_VERSION): Recorded {
   const handlers = new Map<string, Handler>();
   const tools: Recorded['tools'] = [];
   const logs: Recorded['logs'] = [];
   const api: PluginApi = {
     pluginConfig,
-    runtime: { version: OPENCLAW_VERSION },
+    runtime: { version: runtimeVersion },
     logger: {
       info: (message) => logs.push({ level: 'info', message }),
       warn: (message) => logs.push({ level: 'warn', message }),
@@ -189,6 +189,10 @@ test("remember from agent work writes to work's day file today (🔴, masked, pr
   const got = await callTool(work.get('oc_memory_get')!, { target: d.id });
   assert.match(got.text, /vpn-gw-7 in Frankfurt/);
   await assert.rejects(callTool(work.get('oc_memory_remember')!, { text: 'x', priority: 'urgent' }), /priority must be one of high, medium, low/);
+  // OpenClaw 2026.2 tells plugins its version is "unknown": the client's name alone.
+  const older = await toolsOf(recordingApi(config, 'unknown'), 'work');
+  const olderSaved = await callTool(older.get('oc_memory_remember')!, { text: 'The work wiki lives at wiki.example.test.' });
+  assert.equal((olderSaved.details as { provenance: { session: string } }).provenance.session, 'openclaw');
   assert.match((await callTool(main.get('oc_memory_active')!, {})).text, /TypeScript over JavaScript/);
   const ops = await callTool((await toolsOf(r, 'ops')).get('oc_memory_active')!, {});
   assert.match(ops.text, /^No active memory yet for agent ops/, `an agent without one gets none of main's: ${ops.text}`);
