@@ -12,7 +12,7 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomePaths } from '../platform/home.js';
-import { errorCode } from '../core/errors.js';
+import { isAlive } from '../platform/process.js';
 
 export interface PromptRequest {
   prompt: string;
@@ -84,15 +84,8 @@ export async function servePromptSocket(paths: HomePaths, answer: (request: Prom
   };
 }
 
-/** kill(pid, 0): the process exists (EPERM: under another user). Not lock.ts's isAlive: that module loads proper-lockfile, and the hook must start fast. */
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errorCode(error) === 'EPERM';
-  }
-}
+// (isAlive from platform/process.ts, not through lock.ts: that module loads proper-lockfile, and the hook must start fast.)
+const processExists = isAlive;
 
 /** Sockets of running MCP servers on this home, newest first (a dead server's socket is removed). */
 async function liveSockets(paths: HomePaths): Promise<string[]> {

@@ -6,7 +6,8 @@
 import { open, rename, unlink, mkdir, readdir, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { fromSystemError, errorCode } from '../core/errors.js';
+import { fromSystemError } from '../core/errors.js';
+import { isAlive } from './process.js';
 
 export interface AtomicWriteOptions {
   /** Default 0o600. */
@@ -46,7 +47,7 @@ export async function writeFileAtomicWith(path: string, write: (handle: FileHand
     await unlink(tmp).catch(() => undefined);
     throw fromSystemError(error, what);
   }
-  if (options.syncFolder ?? durable) await syncDir(dirname(path));
+  if (options.syncFolder ?? durable) await fsyncPath(dirname(path));
 }
 
 /**
@@ -76,7 +77,7 @@ export async function writeFilesAtomic(files: AtomicFile[]): Promise<void> {
     await Promise.all(temps.slice(next).map((tmp) => (tmp ? unlink(tmp).catch(() => undefined) : undefined)));
     throw error;
   }
-  await Promise.all([...new Set(files.map((f) => dirname(f.path)))].map(syncDir));
+  await Promise.all([...new Set(files.map((f) => dirname(f.path)))].map(fsyncPath));
 }
 
 /** The temp file a write of `path` uses: hidden, next to it, named after the writer's pid (see removeStaleTempFiles). */
@@ -105,30 +106,22 @@ async function writeTemp(path: string, write: (handle: FileHandle) => Promise<vo
   }
 }
 
-async function syncDir(dir: string): Promise<void> {
+/** fsync a file or a folder (a folder: so that a rename or an unlink in it is on disk). */
+export async function fsyncPath(path: string): Promise<void> {
   if (process.platform === 'win32') return;
   try {
-    const handle = await open(dir, 'r');
+    const handle = await open(path, 'r');
     try {
       await handle.sync();
     } finally {
       await handle.close();
     }
   } catch {
-    /* some file systems refuse fsync on directories; the rename is still atomic */
+    /* some file systems refuse fsync on directories; renames and unlinks are still atomic and ordered */
   }
 }
 
 const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errorCode(error) === 'EPERM';
-  }
-}
 
 /**
  * Remove temp files left in `dir` by writers that were killed mid-write (their
@@ -144,7 +137,7 @@ export async function removeStaleTempFiles(dir: string): Promise<number> {
   let removed = 0;
   for (const name of names) {
     const m = TEMP_NAME.exec(name);
-    if (!m || processAlive(Number(m[1]))) continue;
+    if (!m || isAlive(Number(m[1]))) continue;
     await unlink(join(dir, name)).catch(() => undefined);
     removed++;
   }

@@ -14,6 +14,7 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { fromSystemError, OcmError, errorCode } from '../core/errors.js';
 import { writeFileAtomic } from './atomic-file.js';
+import { isAlive } from './process.js';
 
 export interface LockOptions {
   /** How long to wait for another job to finish (ms). 0 = fail at once. */
@@ -74,15 +75,7 @@ function ownerFile(target: string): string {
   return `${target}.owner.json`;
 }
 
-/** The process exists (EPERM: it does, under another user). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return errorCode(error) === 'EPERM';
-  }
-}
+export { isAlive };
 
 /** Never: staleness is judged here (ownerAllowsBreak), not by proper-lockfile, which goes by the folder's age alone. */
 const NEVER_STALE = 2 ** 40;

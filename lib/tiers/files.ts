@@ -6,7 +6,9 @@
 import { createHash } from 'node:crypto';
 import { copyFile, link, mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../platform/atomic-file.js';
+import { fsyncPath, writeFileAtomic } from '../platform/atomic-file.js';
+
+export { fsyncPath };
 import { fromSystemError, errorCode, isNotFound } from '../core/errors.js';
 
 /** SHA-256 of a string or bytes, hex. */
@@ -39,19 +41,6 @@ export async function fileMode(path: string): Promise<number | undefined> {
   }
 }
 
-export async function fsyncPath(path: string): Promise<void> {
-  if (process.platform === 'win32') return;
-  try {
-    const handle = await open(path, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    /* some file systems refuse fsync on directories; renames/unlinks are still ordered */
-  }
-}
 
 /** Write bytes to a new file and fsync it (staging, backups). Overwrites. */
 export async function writeDurable(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
