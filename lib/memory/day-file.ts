@@ -762,7 +762,7 @@ export class DayFileAppender {
     if (allKnown(this.ids, observations)) return 0;
     assertWritable(this.file, path);
     const fresh = observations.filter((o) => !this.ids.has(o.id) && (this.ids.add(o.id), true));
-    insertSegments(this.file.segments, observationSegments(fresh), this.file.provenance?.segment);
+    insertInTimeOrder(this.file.segments, fresh, this.file.provenance?.segment);
     // Added to the file's own map (not a copy of it: copying thousands of keys per append is slow).
     const block = provenanceBlock(this.file);
     if (addProvenance(block.map, fresh) > 0) block.dirty = true;
@@ -852,6 +852,57 @@ function observationSegments(observations: Observation[]): Segment[] {
     { kind: 'raw', text: '\n' },
     { kind: 'obs', line: appendedLine(o), raw: formatObservationLine(o), dirty: false },
   ]);
+}
+
+/** Are the file's timed observation lines in time order? */
+function inTimeOrder(segments: readonly Segment[]): boolean {
+  let previous = '';
+  for (const seg of segments) {
+    if (seg.kind !== 'obs' || !seg.line.time) continue;
+    if (seg.line.time < previous) return false;
+    previous = seg.line.time;
+  }
+  return true;
+}
+
+/** Earlier first; a line without a time after every line with one (stable otherwise). */
+function byTime(a: { time: string }, b: { time: string }): number {
+  if (!a.time || !b.time) return (a.time ? 0 : 1) - (b.time ? 0 : 1);
+  return a.time < b.time ? -1 : a.time > b.time ? 1 : 0;
+}
+
+/**
+ * Insert new observations so that the day reads in time order: each after the last line whose time
+ * is not later than its own (before the first line when every line is later). Sources and sessions
+ * are observed one after another, so a later batch may hold earlier messages (05:01 must not come
+ * before 00:40). The usual case — everything new is later — is one append after the last line.
+ */
+function insertInTimeOrder(segments: Segment[], fresh: Observation[], provenanceSegment?: Segment): void {
+  const sorted = [...fresh].sort(byTime);
+  let last = segments.length - 1;
+  while (last >= 0 && segments[last]!.kind !== 'obs') last--;
+  const lastTime = last >= 0 ? (segments[last] as Segment & { kind: 'obs' }).line.time : '';
+  // A file whose lines a user put in another order keeps it: new lines go after the last one.
+  if (last < 0 || !lastTime || !sorted.some((o) => o.time && o.time < lastTime) || !inTimeOrder(segments)) {
+    insertSegments(segments, observationSegments(sorted), provenanceSegment);
+    return;
+  }
+  // Lines earlier than the file's last one go in place; the rest (sorted, not earlier) after them.
+  const early = sorted.filter((o) => o.time && o.time < lastTime);
+  const late = sorted.filter((o) => !(o.time && o.time < lastTime));
+  for (const o of early) {
+    const seg: Segment = { kind: 'obs', line: appendedLine(o), raw: formatObservationLine(o), dirty: false };
+    let j = segments.length - 1;
+    while (j >= 0 && !(segments[j]!.kind === 'obs' && (segments[j] as Segment & { kind: 'obs' }).line.time !== '' && (segments[j] as Segment & { kind: 'obs' }).line.time <= o.time)) j--;
+    if (j >= 0) {
+      segments.splice(j + 1, 0, { kind: 'raw', text: '\n' }, seg);
+    } else {
+      let first = 0;
+      while (segments[first]!.kind !== 'obs') first++;
+      segments.splice(first, 0, seg, { kind: 'raw', text: '\n' });
+    }
+  }
+  if (late.length > 0) insertSegments(segments, observationSegments(late), provenanceSegment);
 }
 
 /**

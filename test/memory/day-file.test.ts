@@ -308,3 +308,16 @@ console.log(JSON.stringify([process.features.require_module, m.listObservations(
   assert.deepEqual(list, JSON.parse(JSON.stringify(listObservations(parseDayFile(body)))));
   assert.equal(listObservations(parseDayFile(body)).length, 2);
 });
+
+test('a day file reads in time order: a later batch with earlier messages goes in place, not after (issue 20: 05:01 before 00:40)', () => {
+  const file = createDayFile({ date: '2026-02-12', agent: 'main', tier: 'hot' });
+  appendObservations(file, [obs('Session B, first message.', { time: '05:01' }), obs('Session B, second message.', { time: '05:03' })]);
+  appendObservations(file, [obs('Session A, late at night.', { time: '00:40' }), obs('Session A, after B started.', { time: '05:02' }), obs('Session A, last.', { time: '06:10' })]);
+  const times = listObservations(parseDayFile(formatDayFile(file))).map((o) => o.time);
+  assert.deepEqual(times, ['00:40', '05:01', '05:02', '05:03', '06:10']);
+  // Appending again changes nothing, and the text parses back to the same lines.
+  const before = formatDayFile(file);
+  appendObservations(file, [obs('Session A, late at night.', { time: '00:40' })]);
+  assert.equal(formatDayFile(file), before);
+  assert.equal(formatDayFile(parseDayFile(before)), before);
+});
