@@ -130,6 +130,34 @@ function mostCommon(values: string[]): string {
 
 const SUPERSEDABLE = new Set(['preference', 'state', 'decision']);
 
+/** Words that open the scope of a statement ("… for the billing service", "… in Go files"): what differs after them is another thing. */
+const SCOPE_WORDS = new Set(['for', 'of', 'in', 'about', 'per']);
+const DETERMINERS = new Set(['the', 'a', 'an', 'our', 'my', 'its', 'their', 'his', 'her', 'your', 'this', 'that']);
+
+/**
+ * Is `newer` a changed statement about what `older` is about? Only when one says the other with a
+ * part replaced — the same start (the subject), a different value — and the replaced part is the
+ * value, not the scope: "prefers MySQL for the billing database" → "prefers PostgreSQL for the
+ * billing database" changes the choice; "use Redis for the mk0001x service" → "use Redis for the
+ * mk0002x service" is a decision about another service, and both stand.
+ */
+export function aboutSameThing(older: string, newer: string): boolean {
+  const words = (t: string) => t.toLowerCase().replace(/[.!?,;:()"]+/g, ' ').split(/\s+/).filter(Boolean);
+  const a = words(older);
+  const b = words(newer);
+  let prefix = 0;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  if (prefix === 0) return false;
+  let suffix = 0;
+  while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
+  const changed = Math.max(a.length - prefix - suffix, b.length - prefix - suffix);
+  if (changed === 0) return true;
+  if (changed > 4) return false;
+  let before = prefix - 1;
+  while (before > 0 && DETERMINERS.has(a[before]!)) before--;
+  return !SCOPE_WORDS.has(a[before]!);
+}
+
 export interface HeuristicReflectOptions {
   /** Aim for tokens_before / targetRatio tokens (high-priority items are kept regardless). */
   targetRatio: number;
@@ -167,7 +195,7 @@ export function reflectWithRules(input: ReflectionInput, options: HeuristicRefle
       const older = items[j]!;
       if (superseded.has(older) || older.obs.category !== newer.obs.category || older.subject !== newer.subject) continue;
       if (older.obs.date === newer.obs.date && older.obs.time === newer.obs.time) continue;
-      if (jaccard(older.words, newer.words) < 0.5) continue;
+      if (jaccard(older.words, newer.words) < 0.5 || !aboutSameThing(older.body, newer.body)) continue;
       superseded.add(older);
       const was = telegraph(older.body, older.subject, new Set(newer.words));
       if (was) newer.was = newer.was ? `${newer.was}; ${was}` : was;

@@ -15,7 +15,7 @@ import { observationId } from '../../lib/memory/observation-line.js';
 import { writeObservations } from '../../lib/observe/job.js';
 import { rebuildActiveMemory } from '../../lib/memory/active-memory-file.js';
 import { contentWords, keyTerms, normaliseDates, preservation } from '../../lib/reflector/keywords.js';
-import { reflectToRatio, reflectWithRules, splitSubject, telegraph } from '../../lib/reflector/heuristic.js';
+import { aboutSameThing, reflectToRatio, reflectWithRules, splitSubject, telegraph } from '../../lib/reflector/heuristic.js';
 import { formatReflectionFile, listReflections, parseReflectionFile } from '../../lib/reflector/file.js';
 import { measureReflection, runReflectJob, selectForReflection, splitIntoPeriods } from '../../lib/reflector/job.js';
 import { renderObservations } from '../../lib/reflector/render.js';
@@ -100,6 +100,22 @@ test('rules: duplicates collapse, superseded facts are marked not repeated, high
   assert.match(low[0]!.text, /^Minor: /);
   assert.match(low[0]!.text, /dark theme/);
   assert.deepEqual(lines.map((l) => l.date), [...lines.map((l) => l.date)].sort(), 'time line in order');
+});
+
+test('supersession only between statements about the same thing: decisions for different services all stand (issue 20)', () => {
+  const obs: Observation[] = [];
+  for (let i = 1; i <= 30; i++) {
+    const id = `mk${String(i).padStart(4, '0')}x`;
+    obs.push(o(`We decided to use Redis for the ${id} service.`, `2026-01-${String(1 + (i % 28)).padStart(2, '0')}`, { category: 'decision', priority: 'high', time: `${String(i % 24).padStart(2, '0')}:00` }));
+  }
+  const lines = reflectWithRules({ agent: 'main', periodStart: '2026-01-01', periodEnd: '2026-01-31', observations: obs }, OPTIONS);
+  const text = lines.map((l) => l.text).join('\n');
+  assert.doesNotMatch(text, /\(was:/);
+  for (let i = 1; i <= 30; i++) assert.match(text, new RegExp(`mk${String(i).padStart(4, '0')}x`));
+  assert.equal(aboutSameThing('User prefers MySQL for the billing database.', 'User prefers PostgreSQL for the billing database.'), true);
+  assert.equal(aboutSameThing('We decided to use Redis for the mk0001x service.', 'We decided to use Redis for the mk0002x service.'), false);
+  assert.equal(aboutSameThing('User prefers tabs for indentation in Python files.', 'User prefers tabs for indentation in Go files.'), false);
+  assert.equal(aboutSameThing('The staging server runs on port 8443.', 'The staging server runs on port 9443.'), true);
 });
 
 function generated(days: number, perDay: number): Observation[] {
