@@ -153,7 +153,16 @@ export function buildActiveMemory(input: ActiveMemoryInput): ActiveMemoryResult 
     push('preferences', line(o, true), 500 + PRIORITY_RANK[o.priority] * 100 - Math.min(i, 99), o.date, 1);
   });
 
-  // Recent observations by date.
+  // Key facts: what stays true — facts, decisions and states above low priority, and anything of high
+  // priority but an event — of any day; one listed here is not listed again under recent observations.
+  const durable = (o: Observation) => !o.done && ((o.priority !== 'low' && (o.category === 'fact' || o.category === 'decision' || o.category === 'state')) || (o.priority === 'high' && o.category !== 'event'));
+  const key = obs.filter((o) => !shown.has(o.id) && durable(o)).sort(newestFirst);
+  key.forEach((o, i) => {
+    shown.add(o.id);
+    push('key', line(o, true), 150 + PRIORITY_RANK[o.priority] * 100 - Math.min(i, 100), o.date, 1);
+  });
+
+  // Recent observations by date: what happened (events, tasks) and the rest.
   const recent = obs.filter((o) => recentDates.has(o.date) && !shown.has(o.id)).sort(newestFirst);
   const dateRank = new Map([...recentDates].sort().reverse().map((d, i) => [d, i]));
   for (const o of recent) {
@@ -162,9 +171,6 @@ export function buildActiveMemory(input: ActiveMemoryInput): ActiveMemoryResult 
     push('recent', line(o, false), rank, o.date, 1);
   }
 
-  // Key facts: older high-priority decisions, states and facts.
-  const key = obs.filter((o) => !shown.has(o.id) && o.priority === 'high').sort(newestFirst);
-  key.forEach((o, i) => push('key', line(o, true), 250 - Math.min(i, 200), o.date, 1));
 
   // Reflections cover older periods.
   for (const r of input.reflectionLines ?? []) push('key', `- ${PRIORITY_EMOJI[r.priority]} ${r.text} (${r.period})`, r.rank ?? 150, '', 0);

@@ -42,7 +42,8 @@ test('sections: active task, preferences, recent by date, key facts; header coun
   assert.match(section('Current context'), /Demo for the billing service is due 2026-02-13/);
   assert.match(section('Preferences and constraints'), /TypeScript over JavaScript/);
   assert.match(section('Current context'), /User asked how to validate JWT/);
-  assert.match(section('Recent observations'), /### 2026-02-12\n- 🟡 11:30 \[fact\] The auth service runs on port 8443\./);
+  // Issue 20: a durable fact of a recent day is a key fact (it was listed under recent observations while Key facts said "_None yet._").
+  assert.match(section('Key facts'), /- 🟡 \[fact\] The auth service runs on port 8443\. \(2026-02-12\)/);
   assert.doesNotMatch(section('Recent observations'), /2026-01-03/, 'older than the recent window');
   assert.match(section('Key facts'), /PostgreSQL is the main database/);
   assert.equal(r.included, 5);
@@ -92,4 +93,24 @@ test('an empty memory renders with placeholders, under budget', () => {
   assert.match(r.text, /_None yet._/);
   assert.match(r.text, /no observations yet/);
   assert.ok(r.tokens < 200);
+});
+
+test('Key facts hold the durable facts, also of recent days, and are not listed twice (issue 20: "_None yet._" beside [fact] lines)', () => {
+  const obs = [
+    o("Mira's eyes are grey-green.", '2026-02-11', { category: 'fact', priority: 'medium' }),
+    o('PostgreSQL is the main database.', '2026-02-12', { category: 'decision', priority: 'high' }),
+    o('User is struggling with async/await.', '2026-02-12', { category: 'fact', priority: 'high' }),
+    o('User went to the Lisbon meetup yesterday.', '2026-02-12', { category: 'event', priority: 'medium' }),
+    o('User said hi.', '2026-02-12', { category: 'fact', priority: 'low' }),
+  ];
+  const r = buildActiveMemory({ ...base, observations: obs });
+  const section = (name: string) => r.text.split(`## ${name}\n`)[1]!.split('\n## ')[0]!;
+  const key = section('Key facts');
+  assert.doesNotMatch(key, /_None yet\._/);
+  for (const fact of [/grey-green/, /PostgreSQL/, /async\/await/]) {
+    assert.match(key, fact);
+    assert.doesNotMatch(section('Recent observations'), fact, 'listed once');
+  }
+  assert.match(section('Recent observations'), /Lisbon meetup/);
+  assert.doesNotMatch(key, /Lisbon|said hi/);
 });
