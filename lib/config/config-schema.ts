@@ -70,7 +70,9 @@ export const configSchema = v.strictObject({
     /** The agent's (or the other person's) name ('' = "Assistant"). */
     assistant_name: str(),
     /** Heuristic Observer: learn names from how speakers address each other ("Thanks, Mel"). */
-    infer_names: bool(false),
+    // On by default: "Caroline went to a support group" is a memory where "User went…" is ambiguous, and
+    // questions name people (issue 20; docs/heuristic-observer.md). A configured name always wins.
+    infer_names: bool(true),
   }),
 
   reflector: section({

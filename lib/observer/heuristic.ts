@@ -17,11 +17,12 @@
  */
 import { observationIdOfLine, oneLine } from '../memory/observation-line.js';
 import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority, Provenance } from '../core/types.js';
-import { analyseEnglish, expandShorthand, isQuestion, requestOf, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
+import { analyseEnglish, expandShorthand, isCommonWord, isQuestion, requestOf, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
 import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } from './rules-ko.js';
 import { cleanMessageText, hasHangul, isKorean, splitSentences } from './sentences.js';
 import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
 import { detectTags } from './tags.js';
+import { condenseEnglish, condenseKorean, contentWords, dropReason, stripVocatives } from './selection.js';
 import { annotateDates, findDateAnchors, instantMs, localClock, localDateTime, type DateAnchor, type LocalDateTime } from './time.js';
 
 export type { SpeakerNames } from './speakers.js';
@@ -44,8 +45,9 @@ export interface HeuristicObserverOptions {
   /** At most this many informative sentences are kept together per message (default 6). */
   maxSentencesPerObservation?: number;
   /**
-   * Keep the question a reply answers with the reply's first observation
-   * (default true): "Melanie painted that lake sunrise last year (2022) (reply to
+   * Quote the question a reply answers in the reply's first observation
+   * (default false: the answer is the memory, the question's entry is in its
+   * provenance): "Melanie painted that lake sunrise last year (2022) (reply to
    * Caroline: "Is this your own painting?")".
    */
   replyContext?: boolean;
@@ -57,11 +59,19 @@ export interface HeuristicObserverOptions {
   mergeAnsweredQuestions?: boolean;
   /** Observation texts are cut at about this many characters (default 600). */
   maxObservationChars?: number;
+  /**
+   * Keep only what is worth remembering, said short (default true): reactions, acknowledgements,
+   * echoes of the other speaker, general remarks and small-talk questions are dropped, intensifiers
+   * and announcing lead-ins removed (lib/observer/selection.ts). False keeps every informative sentence.
+   */
+  select?: boolean;
 }
 
 const PRIORITY_RANK: Record<Priority, number> = { low: 0, medium: 1, high: 2 };
 const MAX_SENTENCE_CHARS = 400;
 const MAX_MESSAGE_CHARS = 20_000;
+/** An echo repeats what was just said: the start of the previous message is enough to compare with. */
+const MAX_ECHO_CHARS = 4_000;
 
 interface Piece {
   analysis: SentenceAnalysis;
@@ -99,12 +109,15 @@ const REPLY_WINDOW_MS = 2 * 60 * 60 * 1000;
 class Draft {
   /** Entry id of the question this observation quotes as its context. */
   contextEntryId: string | undefined = undefined;
+  /** Entry ids of replies that only reacted to this observation's message ("Congrats, that's huge!"). */
+  reactionEntryIds: string[] | undefined = undefined;
   /** A question whose answer's observation quotes it: not written on its own. */
   answered = false;
 
   constructor(
     readonly category: string,
-    readonly priority: Priority,
+    /** Raised when the speaker asks to remember it ("please remember that"). */
+    public priority: Priority,
     readonly done: boolean,
     /** Always from finishText(): one line, as oneLine() gives it. */
     public text: string,
@@ -133,9 +146,10 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
   const fallbackLocal = localDateTime(batch.now, batch.timeZone) ?? localDateTime('1970-01-01T00:00:00Z', 'UTC')!;
   const settings: MessageSettings = {
     options,
-    maxSentences: options.maxSentencesPerObservation ?? 6,
+    maxSentences: options.maxSentencesPerObservation ?? 3,
     maxChars: options.maxObservationChars ?? 600,
-    replyContext: options.replyContext !== false,
+    replyContext: options.replyContext === true,
+    select: options.select !== false,
   };
   const drafts: Draft[] = [];
   const observations: Observation[] = [];
@@ -152,6 +166,10 @@ class MessageLoop {
   // The names' list is rebuilt only when the names change (given names: once per batch).
   private namesOfList: SpeakerNames | undefined = undefined;
   private knownNames: string[] = [];
+  /** Content words of each speaker's latest message: what an echo repeats. */
+  private lastWords: Record<'user' | 'assistant', ReadonlySet<string>> = { user: new Set(), assistant: new Set() };
+  /** The conversation's latest observation, for a reply that only reacts to it. */
+  private previous: { role: 'user' | 'assistant'; timeMs: number; draft: Draft } | undefined = undefined;
 
   constructor(
     private readonly given: SpeakerNames,
@@ -175,8 +193,19 @@ class MessageLoop {
       if (names.assistant) this.knownNames.push(names.assistant);
     }
     const pending = this.pendingQuestion;
-    const replyTo = pending && pending.role !== message.role && this.settings.replyContext ? pending : undefined;
-    this.pendingQuestion = observeMessage(message, message.role, ms, local, names, this.knownNames, this.settings, replyTo, this.drafts);
+    const replyTo = pending && pending.role !== message.role ? pending : undefined;
+    const previousOther = this.lastWords[message.role === 'user' ? 'assistant' : 'user'];
+    const before = this.drafts.length;
+    const said = { reacted: false };
+    this.pendingQuestion = observeMessage(message, message.role, ms, local, names, this.knownNames, this.settings, replyTo, previousOther, this.drafts, said);
+    this.lastWords[message.role] = contentWords((message.text ?? '').slice(0, MAX_ECHO_CHARS), this.knownNames);
+    const previous = this.previous;
+    if (said.reacted && this.drafts.length === before && previous && previous.role !== message.role && ms - previous.timeMs <= REPLY_WINDOW_MS) {
+      // A reply with nothing of its own ("Congrats! That must have been thrilling.") belongs to the
+      // exchange about what it answers: one memory, citing both turns.
+      (previous.draft.reactionEntryIds ??= []).push(message.entryId);
+    }
+    if (this.drafts.length > before) this.previous = { role: message.role, timeMs: ms, draft: this.drafts[this.drafts.length - 1]! };
   }
 }
 
@@ -233,6 +262,7 @@ class ObservationList {
 function entryIdsOf(d: Draft): string[] {
   const ids = [d.message.entryId];
   if (d.contextEntryId) ids.push(d.contextEntryId);
+  if (d.reactionEntryIds) for (const id of d.reactionEntryIds) if (!ids.includes(id)) ids.push(id);
   return ids;
 }
 
@@ -252,6 +282,7 @@ interface MessageSettings {
   maxSentences: number;
   maxChars: number;
   replyContext: boolean;
+  select: boolean;
 }
 
 /** The message being drafted: what every draft of it shares. */
@@ -265,6 +296,7 @@ interface DraftScope {
   codeLanguages: string[];
   maxSentences: number;
   maxChars: number;
+  select: boolean;
   /** The batch's drafts, appended to. */
   drafts: Draft[];
 }
@@ -282,11 +314,14 @@ function observeMessage(
   knownNames: string[],
   settings: MessageSettings,
   replyTo: ReplyContext | undefined,
+  previousOther: ReadonlySet<string>,
   drafts: Draft[],
+  /** Set when a sentence was left out as a reaction, echo, remark or small-talk question. */
+  said: { reacted: boolean },
 ): ReplyContext | undefined {
   const options = settings.options;
   // Observations summarise; a pasted log or file beyond this adds nothing but time.
-  const cleaned = cleanMessageText((message.text ?? '').slice(0, MAX_MESSAGE_CHARS));
+  const cleaned = cleanMessageText(readableStart(message.text ?? ''));
   if (!cleaned.text) return undefined;
   const sentences = splitSentences(cleaned.text);
   // Sentences are pieces of the text: without Hangul in it, none is Korean.
@@ -300,9 +335,16 @@ function observeMessage(
 
   const pieces: Piece[] = [];
   let lastQuestion: ReplyContext | undefined;
+  // "Please remember that": the speaker's facts just said become high priority.
+  let rememberRequested = false;
+  /** Attachment descriptions of the message, appended to its last kept sentence. */
+  let attachment: string | undefined;
   for (const raw of sentences) {
     const korean = hangul && isKorean(raw);
+    // "Keep this straight for me: …", "Important: …" ask to remember what follows (the lead-in itself is removed below).
+    if (settings.select && REMEMBER_LEAD_IN.test(raw)) rememberRequested = true;
     let sentence = korean ? stripKoreanAddress(raw, knownNames) : stripAddress(expandShorthand(raw), knownNames);
+    if (settings.select && !korean) sentence = stripVocatives(sentence);
     if (!sentence) continue;
     if (sentence.length > MAX_SENTENCE_CHARS) sentence = truncate(sentence, MAX_SENTENCE_CHARS);
     const anchors = findDateAnchors(sentence, local);
@@ -315,7 +357,19 @@ function observeMessage(
     lastQuestion = asked ? { role, speaker, question: sentence, timeMs, entryId: message.entryId } : keepsQuestion ? lastQuestion : undefined;
     if (analysis.kind === 'filler') continue;
     if (analysis.kind === 'question' && role === 'assistant' && !options.keepAssistantQuestions) continue;
-    const dated = annotateDates(sentence, anchors);
+    if (settings.select) {
+      // An attachment's description alone ("[image: a dog on a beach]") is not a memory; with a statement it stays.
+      if (ATTACHMENT.test(sentence)) {
+        attachment = attachment ? `${attachment} ${sentence}` : sentence;
+        continue;
+      }
+      const technical = detectTags(sentence, cleaned.codeLanguages, 1, knownNames).length > 0;
+      const reason = dropReason(sentence, analysis, korean, { role, names: knownNames, previousOther, dated: anchors.length > 0, technical, answers: replyTo !== undefined && timeMs - replyTo.timeMs <= REPLY_WINDOW_MS });
+      if (reason === 'remember request') rememberRequested = true;
+      else if (reason !== undefined && reason !== 'acknowledgement') said.reacted = true;
+      if (reason !== undefined && !(reason === 'small-talk question' && options.keepAssistantQuestions)) continue;
+    }
+    const dated = settings.select ? (korean ? condenseKorean : condenseEnglish)(annotateDates(sentence, anchors)) : annotateDates(sentence, anchors);
     let body: string;
     if (analysis.kind === 'question') {
       body = korean ? `${speaker} 질문: ${restateKorean(dated, speaker)}` : questionBody(dated, speaker, listener, listenerName ?? (role === 'user' ? 'Assistant' : 'User'));
@@ -327,6 +381,10 @@ function observeMessage(
     if (asked && lastQuestion) lastQuestion.piece = piece;
   }
   mergeShortLeads(pieces);
+  if (attachment && pieces.length > 0) {
+    const last = pieces[pieces.length - 1]!;
+    last.body = `${finishSentence(last.body)} ${attachment}`;
+  }
 
   const first = drafts.length;
   const scope: DraftScope = {
@@ -338,38 +396,118 @@ function observeMessage(
     codeLanguages: cleaned.codeLanguages,
     maxSentences: settings.maxSentences,
     maxChars: settings.maxChars,
+    select: settings.select,
     drafts,
   };
   const group: Piece[] = [];
   for (const p of pieces) {
     const a = p.analysis;
-    const strong = a.kind === 'question' || a.category !== 'fact' && a.category !== 'event' || a.priority === 'high' || a.done;
+    // Questions, decisions, preferences and deadlines are observations of their own; with `select`,
+    // the rest of a message is one memory (without, only its facts and events are).
+    const strong = settings.select
+      ? a.kind === 'question' || a.category === 'decision' || a.category === 'preference' || a.priority === 'high'
+      : a.kind === 'question' || a.category !== 'fact' && a.category !== 'event' || a.priority === 'high' || a.done;
     if (!strong) {
       group.push(p);
       continue;
     }
     flushGroup(group, scope);
     const sentence = a.kind === 'question' && p.korean ? p.body.trim().replace(/[?？]*$/, '?') : finishSentence(p.body);
-    const text = finishText(a.kind === 'question' ? sentence : attribute(sentence, speaker, p.korean), scope.maxChars);
-    const made = draft(text, a.category, a.priority, a.done, a.working, a.kind === 'question', scope);
+    const text = finishText(a.kind === 'question' ? sentence : attribute(sentence, speaker, p.korean, scope.select), scope.maxChars);
+    const made = draft(text, a.category, a.priority, a.done, a.working, a.kind === 'question', scope, sentence);
     p.draft = made;
     drafts.push(made);
   }
   flushGroup(group, scope);
   if (replyTo && drafts.length > first && timeMs - replyTo.timeMs <= REPLY_WINDOW_MS) {
-    // An answer often lacks the words of the question it answers ("Yes, last year!"):
-    // keep the question with the first observation of the reply.
     const reply = drafts[first]!;
-    const q = oneLine(replyTo.question);
-    const context = korean(reply.text) ? ` (${replyTo.speaker}의 질문 "${q}"에 대한 답)` : ` (reply to ${replyTo.speaker}: "${q}")`;
-    reply.text = finishText(reply.text + context, scope.maxChars + context.length);
-    // The quoted question comes from another entry: it is part of this observation's provenance.
+    if (settings.replyContext) {
+      // Asked for (replyContext): the question quoted with the first observation of the reply.
+      const q = oneLine(replyTo.question);
+      const context = korean(reply.text) ? ` (${replyTo.speaker}의 질문 "${q}"에 대한 답)` : ` (reply to ${replyTo.speaker}: "${q}")`;
+      reply.text = finishText(reply.text + context, scope.maxChars + context.length);
+    } else if (settings.select && !korean(reply.text)) {
+      // An answer that does not name what it is about ("Three times a week.") gets the question's topic words, not the question.
+      const topic = topicOf(replyTo.question, reply.text, scope.notTags);
+      if (topic) reply.text = finishText(`${reply.text.replace(/[.!]$/, '')} (on: ${topic})`, scope.maxChars + topic.length + 7);
+    }
+    // The answer means what it means in reply to the question: the question's entry is part of its provenance.
     if (replyTo.entryId !== message.entryId) reply.contextEntryId = replyTo.entryId;
-    // The question is quoted here: it is not written on its own.
+    // The answer carries the content: the question is not written on its own.
     const asked = replyTo.piece?.draft;
     if (asked && options.mergeAnsweredQuestions !== false) asked.answered = true;
   }
+  if (rememberRequested) raiseRemembered(drafts, first, role);
   return lastQuestion;
+}
+
+/** Words a question's topic leaves out: "pet do you have" → "pet". */
+const TOPIC_FUNCTION_WORDS = new Set(
+  `do does did you your yours u ya have has had is are was were be been am i me my we our they them their he she it its this that these those the a an there any all some what which how why when where who whom whose can could would will should shall may might must`.split(/\s+/),
+);
+
+/** At most this many words of a question name an answer's topic. */
+const TOPIC_WORDS = 6;
+
+/** The frame of a question: "How often do you all …", "Any …", "What kind of … did you …". */
+const QUESTION_FRAME =
+  /^(?:(?:so|and|but|hey|oh|well|also|btw)[,\s]+)?(?:what|how|why|when|where|which|who|whose|any|is|are|was|were|do|does|did|have|has|had|can|could|would|will|should)(?:\s+(?:often|much|many|long|far|kind of|kinda|sort of|type of|types of))?(?:\s+(?:do|does|did|is|are|was|were|have|has|had|can|could|would|will|should))?(?:\s+(?:you|your|u|ya|they|he|she|it|this|that|we|there))?(?:\s+(?:all|guys|two))?\s+/i;
+
+/**
+ * What a question asks about, for an answer that does not say it ("How often do you all work out
+ * together?" → "work out together" for "Three times a week."): undefined when the answer shares a
+ * content word with the question.
+ */
+function topicOf(question: string, answer: string, names: readonly string[]): string | undefined {
+  const asked = contentWords(question, names);
+  const answered = contentWords(answer, names);
+  for (const w of asked) if (answered.has(w)) return undefined;
+  if (asked.size === 0) return undefined;
+  const words = question
+    .replace(/[?!.]+\s*$/, '')
+    .replace(QUESTION_FRAME, '')
+    .split(/\s+/)
+    .filter((w) => w && !TOPIC_FUNCTION_WORDS.has(w.toLowerCase().replace(/[^a-z']/g, '')));
+  return words.length > 0 ? words.slice(0, TOPIC_WORDS).join(' ') : undefined;
+}
+
+/**
+ * "Please remember that" / "꼭 기억해 줘": what the speaker just said becomes high priority —
+ * the observations of this message, or when it has none, of the speaker's previous message.
+ */
+function raiseRemembered(drafts: Draft[], first: number, role: 'user' | 'assistant'): void {
+  let from = first;
+  let to = drafts.length;
+  if (from === to) {
+    let i = first - 1;
+    while (i >= 0 && drafts[i]!.role !== role) i--;
+    if (i < 0) return;
+    const message = drafts[i]!.message;
+    to = i + 1;
+    from = i;
+    while (from > 0 && drafts[from - 1]!.message === message) from--;
+  }
+  for (let i = from; i < to; i++) {
+    const d = drafts[i]!;
+    if (!d.question && !d.done) d.priority = 'high';
+  }
+}
+
+/**
+ * The part of a message that is read. A message over MAX_MESSAGE_CHARS is a paste (a log, a file, a
+ * document): only what is written before it — its first paragraph — counts, cut at a sentence end
+ * or between words, never inside a word ("We decided the launc." was a message cut at the cap).
+ */
+export function readableStart(text: string): string {
+  if (text.length <= MAX_MESSAGE_CHARS) return text;
+  let head = text.slice(0, MAX_MESSAGE_CHARS);
+  const paragraph = head.search(/\n\s*\n/);
+  if (paragraph > 0) return head.slice(0, paragraph);
+  const sentenceEnd = Math.max(head.lastIndexOf('. '), head.lastIndexOf('! '), head.lastIndexOf('? '), head.lastIndexOf('\n'), head.lastIndexOf('。'));
+  if (sentenceEnd > MAX_MESSAGE_CHARS / 2) return head.slice(0, sentenceEnd + 1);
+  const space = head.search(/\s\S*$/);
+  if (space > 0) head = head.slice(0, space);
+  return `${head}…`;
 }
 
 /** Does an anchor point to a day after the message's (`futureDate` of the analysis)? */
@@ -382,29 +520,37 @@ function pointsBack(anchors: readonly DateAnchor[]): boolean {
   return anchors.some((a) => !a.future);
 }
 
+const GROUP_RANK: Record<string, number> = { fact: 0, event: 1, state: 2, task: 3, preference: 4, decision: 5 };
+
 /** One observation of the informative sentences gathered so far (at most maxSentences); empties `group`. */
 function flushGroup(group: Piece[], scope: DraftScope): void {
   if (group.length === 0) return;
   const kept = group.length <= scope.maxSentences ? group : group.slice(0, scope.maxSentences);
-  let event = false;
+  // The group's category is its strongest sentence's: task, state, event, fact.
+  let category: string = 'fact';
+  let done = false;
   let working = false;
   let priority: Priority = 'low';
   for (const { analysis: a } of kept) {
-    if (a.category === 'event') event = true;
+    if (GROUP_RANK[a.category]! > GROUP_RANK[category]!) {
+      category = a.category;
+      done = a.done;
+    }
     if (a.working) working = true;
     if (PRIORITY_RANK[a.priority] > PRIORITY_RANK[priority]) priority = a.priority;
   }
   const body = kept.map((p) => finishSentence(p.body)).join(' ');
-  const text = finishText(attribute(body, scope.speaker, kept[0]!.korean), scope.maxChars);
-  scope.drafts.push(draft(text, event ? 'event' : 'fact', priority, false, working, false, scope));
+  const text = finishText(attribute(body, scope.speaker, kept[0]!.korean, scope.select), scope.maxChars);
+  scope.drafts.push(draft(text, category, priority, done, working, false, scope, body));
   group.length = 0;
 }
 
-function draft(text: string, category: string, priority: Priority, done: boolean, working: boolean, question: boolean, scope: DraftScope): Draft {
+/** `said`: the text before attribution ("User said …" changes where a sentence starts). */
+function draft(text: string, category: string, priority: Priority, done: boolean, working: boolean, question: boolean, scope: DraftScope, said = text): Draft {
   const speaker = scope.speaker;
   // Tags from what was said, not from the attribution ("Speaker: ") added in front of it.
-  const attributed = text.startsWith(`${speaker}: `);
-  const tags = detectTags(attributed ? text.slice(speaker.length + 2) : text, scope.codeLanguages, 3, scope.notTags);
+  const attributed = said.startsWith(`${speaker}: `);
+  const tags = detectTags(attributed ? said.slice(speaker.length + 2) : said, scope.codeLanguages, 3, scope.notTags);
   return new Draft(category, priority, done, text, tags, scope.message, scope.local, working, question, scope.role);
 }
 
@@ -449,11 +595,41 @@ function mergeShortLeads(pieces: Piece[]): void {
   }
 }
 
-/** Prefix the speaker unless the text already starts with them. */
-function attribute(text: string, speaker: string, _korean: boolean): string {
+const REMEMBER_LEAD_IN = /^(?:please\s+)?(?:keep (?:this|that|it) (?:straight|in mind)(?: for me)?|remember(?: this| that)?|important|note to self|for the record|don't forget)\s*[:,-]\s*\S/i;
+
+const NUMBER_WORD = /^(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|half|once|twice|every|each|most|some|several|both|either|neither)$/i;
+
+/** Common imperative verbs: a sentence starting with one is advice or a request, said as "X advised to …". */
+const IMPERATIVE = /^(?:please\s+)?(?:use|keep|store|add|run|try|make|set|check|avoid|install|create|write|fix|update|remove|delete|move|rotate|call|send|take|give|put|wrap|read|open|close|start|stop|restart|consider|remember|note|switch|change|replace|enable|disable|turn|configure|mark|drop|skip|pin|upgrade|downgrade|review|test|build|deploy|merge|commit|push|pull|look|go|follow|ask|tell|let|don't|do not|never|always)\b/i;
+
+/**
+ * Say who said it, in the third person, without a "Speaker:" prefix: a text naming the speaker
+ * stands as it is; advice becomes "Assistant advised to …"; anything else "User said …"
+ * (Korean: "사용자는 …").
+ */
+function attribute(text: string, speaker: string, korean: boolean, select = true): string {
   if (text.startsWith(speaker)) return text;
+  if (select) {
+    if (korean) return text.includes(speaker) ? text : `${speaker}${hasFinalConsonant(speaker) ? '은' : '는'} ${text}`;
+    if (new RegExp(`\\b${speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text)) return text.charAt(0).toUpperCase() + text.slice(1);
+    // "A tabby cat…" → "said a tabby cat…"; a name or "I" stays as it is.
+    const firstWord = /^[A-Za-z']+/.exec(text)?.[0] ?? '';
+    const lowered = firstWord !== 'I' && (isCommonWord(firstWord) || NUMBER_WORD.test(firstWord) || /^[A-Z][a-z]+ing$/.test(firstWord)) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+    if (/^let's\s+/i.test(text)) return `${speaker} suggested to ${text.replace(/^let's\s+/i, '')}`;
+    if (IMPERATIVE.test(text)) {
+      const advice = text.replace(/^please\s+/i, '');
+      return `${speaker} advised to ${advice.charAt(0).toLowerCase()}${advice.slice(1)}`;
+    }
+    return `${speaker} said ${lowered}`;
+  }
   // "User: we're on GitHub" reads better as "User: We're on GitHub".
   return `${speaker}: ${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
+
+/** Does the last Hangul syllable have a final consonant (받침)? */
+function hasFinalConsonant(word: string): boolean {
+  const last = word.charCodeAt(word.length - 1);
+  return last >= 0xac00 && last <= 0xd7a3 && (last - 0xac00) % 28 !== 0;
 }
 
 /** End a sentence with a period (questions keep nothing; "!" becomes "."). */

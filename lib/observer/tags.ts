@@ -263,7 +263,8 @@ export function detectTags(text: string, codeLanguages: string[] = [], max = 3, 
         word = m[0];
       }
       const tag = word.toLowerCase();
-      if (NOT_NAMES.has(tag) || isCommonWord(tag) || tags.includes(tag) || isExcluded(tag, exclude)) continue;
+      // ("Let's …" opens a sentence: "let" is no name, "let's" a common word.)
+      if (NOT_NAMES.has(tag) || isCommonWord(tag) || isCommonWord(`${tag}'s`) || tags.includes(tag) || isExcluded(tag, exclude)) continue;
       tags.push(tag);
       break;
     }

@@ -444,9 +444,11 @@ const KO_AND_EN_RULES = [...KO_RULES, ...EN_RULES];
 const HANGUL_SYLLABLE = /[\uAC00-\uD7A3]/;
 
 const EN_PAST = /\b(went|was|were|did|had|got|made|saw|took|came|met|visited|attended|ago|yesterday|last|used to|\w{3,}ed)\b/i;
-const EN_FUTURE = /\b(will|'ll|going to|gonna|plan(?:ning)? to|want to|have to|need to|must|should|shall|by|until|due|deadline|next|upcoming|coming|can't wait|looking forward)\b/i;
+// A past verb of intent points ahead: "We decided to meet on Thursday" (said on a Wednesday) is tomorrow.
+const EN_FUTURE = /\b(will|'ll|going to|gonna|plan(?:ning)? to|want to|have to|need to|must|should|shall|by|until|due|deadline|next|upcoming|coming|can't wait|looking forward|(?:decided|agreed|planned|promised|arranged|scheduled|booked|offered|intended|hoped|expected|set up|asked \w+|told \w+) to)\b/i;
 const KO_PAST = /(었|았|였|했|갔|왔|봤|샀|됐)(어|다|습니다|어요|지|는데|고)|지난|저번|어제/;
-const KO_FUTURE = /(까지|예정|할 거|할게|하려|계획|다음|마감|해야|ㄹ 거|을 거|겠)/;
+// "만나기로 했어요" (decided to meet) points ahead like "만날 거예요".
+const KO_FUTURE = /(까지|예정|할 거|할게|하려|계획|다음|마감|해야|ㄹ 거|을 거|겠|기로)/;
 
 /** Which way a bare weekday in this sentence points. */
 export function sentenceDirection(sentence: string, korean: boolean): Direction {

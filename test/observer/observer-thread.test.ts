@@ -112,7 +112,8 @@ test('the Observer jobs use (createLazyObserver) forwards prepare(): the worker 
   const threaded = (await lazy.created()) as ThreadedObserver;
   try {
     const batch = batchOf(7);
-    assert.deepEqual(await lazy.observe(batch), observeWithRules(batch));
+    // (The config's observer.infer_names is on by default.)
+    assert.deepEqual(await lazy.observe(batch), observeWithRules(batch, { inferSpeakerNames: true }));
     // A batch of 7 messages stays inline unless the worker was started by prepare().
     assert.equal(threaded.threadedBatches, 1, 'the batch went to the worker prepare() started');
   } finally {

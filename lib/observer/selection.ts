@@ -1,0 +1,264 @@
+/**
+ * What of a message is worth remembering, and how to say it short: the
+ * selection and condensing stage of the heuristic Observer, between the
+ * sentence rules (rules-en.ts, rules-ko.ts: what a sentence is) and the
+ * drafting of observations (heuristic.ts). docs/observer.md describes the
+ * rubric these functions implement.
+ *
+ * Kept: statements about the people (who they are, what they did, plan,
+ * decide, prefer, own, feel about their own life), the facts of the work
+ * (names, numbers, dates, technologies), and anything the rules gave a strong
+ * category. Dropped: reactions to what the other speaker said ("That's so
+ * cool!", "You're so brave"), acknowledgements ("Noted", "기억해 둘게요"),
+ * echoes of the other speaker's last message, general remarks that name
+ * nothing ("Family support is invaluable"), and small-talk questions.
+ * Pure functions.
+ */
+import type { SentenceAnalysis } from './rules-en.js';
+import { isCommonWord } from './rules-en.js';
+
+/** What a sentence is judged against: the speaker, and what the other speaker said last. */
+export interface SelectionContext {
+  role: 'user' | 'assistant';
+  /** Names of the two speakers (not content, not entities). */
+  names: readonly string[];
+  /** Content words of the other speaker's previous message (see contentWords). */
+  previousOther: ReadonlySet<string>;
+  /** Does the sentence carry a resolved date ("yesterday (2026-04-07)")? */
+  dated: boolean;
+  /** Did the tag detector find a technology or explicit #tag in it? */
+  technical: boolean;
+  /** Does the sentence's message answer a question the other speaker asked? */
+  answers: boolean;
+}
+
+/** Why a sentence is not kept, or undefined when it is. */
+export type DropReason = 'acknowledgement' | 'reaction' | 'echo' | 'general' | 'small-talk question' | 'remember request';
+
+// ---------------------------------------------------------------------------
+// English
+
+/** "I", "my"…: the speaker talks about themself. */
+const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b/i;
+/** "we", "our": the speaker's group — or people in general ("Taking care of ourselves is vital"). */
+const FIRST_PERSON_PLURAL = /\b(?:we|we're|we've|we'd|we'll|our|ours|us|ourselves)\b/i;
+/** A sentence without its subject: "Been reading a lot lately.", "Still working on the studio." */
+const IMPLICIT_FIRST_PERSON = /^(?:(?:still|just|also|currently|finally|recently)\s+)?(?:been|working|trying|planning|thinking|hoping|looking|getting|going|started|finished|got|went|had|made|spent|tried|moved|bought|visited)\b/i;
+const SECOND_PERSON = /\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\b/i;
+
+/** A sentence that only acknowledges ("Noted.", "Got it, I'll remember that"). */
+const ACKNOWLEDGEMENT =
+  /^(?:(?:ok(?:ay)?|sure|great|perfect|got it|noted|understood|will do|roger|gotcha)\b[\s,.!:-]*)*(?:(?:i'll|i will|i'm going to|will|i've|i have)\s+(?:remember|keep (?:that|this|it) in mind|note (?:that|this|it)(?: down)?|make a note of (?:that|this|it)|noted (?:that|this|it))(?:\s+(?:that|this|it))?(?:\s+for (?:you|later|next time))?|noted|got it|understood|will do|gotcha|roger(?: that)?)[\s.!]*$/i;
+
+/** "Noted:", "Got it —", "Noted for the novel:". */
+const ACKNOWLEDGEMENT_LEAD = /^(?:noted|got it|understood|will do|roger|ok(?:ay)?|sure|perfect|great)(?:\s+for\s+[^:,;]{1,40})?\s*[:,;—–-]\s*/i;
+
+/** "Please remember this", "Don't forget that": a request to keep what was just said, not a task of its own. */
+export const REMEMBER_REQUEST =
+  /^(?:(?:please|pls|and|also|oh|so)\s*,?\s+)*(?:(?:remember|memorize|don't forget|do not forget|keep in mind|note|make a note of|write down|save)\s+(?:this|that|it)(?:\s+(?:one|fact|for me|for later|please|too))*|(?:this|that|it) is (?:really |very |super )?important(?: to (?:me|remember))?)[\s.!]*$/i;
+
+/** Reactions to what the other speaker said or showed. */
+const REACTION_START =
+  /^(?:(?:that|this|it|those|these|they|what a|how|sounds?|looks?|seems?|must be|must have been)\b(?:'s|'re| is| was| are| were| must| sounds?| looks?| seems?| feels?| means?)?|(?:so|such|very|really) (?:cool|nice|great|awesome|sweet|fun|true|exciting|amazing|inspiring|touching|lovely)|(?:congrats|congratulations|kudos|well done|good job|great job|way to go|props|wow|aww|oh)\b)/i;
+
+/** First-person reactions: "I'm so happy for you", "I love that", "I can only imagine". */
+const FIRST_PERSON_REACTION =
+  /^(?:i'm|i am|i was|i feel)\s+(?:so\s+|really\s+|very\s+|super\s+|truly\s+)*(?:happy|glad|proud|excited|sorry|thrilled|stoked|touched|grateful|thankful|impressed|amazed|inspired)\s+(?:for you|to hear|to see|you|that you|that (?:it|this|that)|about (?:that|this|it)|of you)|^i\s+(?:really\s+|totally\s+|just\s+|absolutely\s+)*(?:love|like|adore|admire|appreciate|agree)\s+(?:that|it|this|those|these|how|your|you|what you)\b|^i can (?:only |totally |definitely )?(?:imagine|see (?:that|why|how))|^i (?:hope|bet|believe) (?:you|it|that|so)\b|^i (?:know|see|get|understand) (?:what you mean|how you feel|that|why)\b|^i'll (?:let you know|keep you posted|check it out|do my best)\b/i;
+
+/** Encouragement and advice to the other person: "Keep it up!", "Hang in there", "Give it a shot". */
+const ENCOURAGEMENT =
+  /^(?:just\s+|so\s+|and\s+)?(?:keep|stay|hang in|don't (?:give up|quit|stop|let|forget to|worry)|never (?:give up|stop|quit)|believe|enjoy|have (?:fun|a (?:great|good|nice|blast))|take care|cherish|go for it|give it a (?:shot|try|go)|check (?:it|this|that|them) out|check out|let's (?:keep|make|do|go|stay|continue|work|chat|catch|talk|hope)|remember to|trust|follow your|chase|reach for|hold on|make sure to|be proud|congrat)/i;
+
+/** A verdict on what the other speaker said or chose. */
+const VERDICT_LEAD = /^(?:(?:that's|that is|what a|such a)\s+)?(?:a\s+)?(?:good|great|nice|smart|wise|solid|excellent|sensible|sound|fair)\s+(?:call|choice|idea|move|pick|plan|point|question|decision)\b/i;
+
+/** Evaluative words: a sentence of these and nothing specific is a remark, not a memory. */
+const EVALUATIVE =
+  /\b(?:is|are|was|were|be|been|so|very|really|such|truly|pretty|super|how|can be|it's|that's)\s+(?:a\s+|an\s+|so\s+|really\s+|very\s+|super\s+)?(?:important|key|vital|essential|invaluable|crucial|tough|hard|great|amazing|awesome|wonderful|good|nice|cool|powerful|healing|inspiring|special|fun|lovely|beautiful|rewarding|worth|amazing|incredible|fantastic|meaningful|helpful|precious|priceless|exciting|interesting|refreshing|therapeutic|peaceful|calming|relaxing|magical|awesome|huge|true|right)\b/i;
+
+/** A proper noun, number or code-ish token somewhere after the first word. */
+function hasSpecific(sentence: string, names: readonly string[]): boolean {
+  if (/\d/.test(sentence)) return true;
+  // Identifiers, paths, versions: foo.bar, a/b, snake_case, camelCase.
+  if (/\b\w+[._/]\w+\b|\b[a-z]+[A-Z]\w*\b/.test(sentence)) return true;
+  const words = sentence.split(/\s+/);
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').replace(/'s$/, '');
+    if (w.length < 2 || !/^\p{Lu}/u.test(w)) continue;
+    if (w === 'I' || isCommonWord(w) || names.some((n) => n.toLowerCase() === w.toLowerCase())) continue;
+    return true;
+  }
+  return false;
+}
+
+function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: SelectionContext): DropReason | undefined {
+  const s = sentence.trim();
+  if (REMEMBER_REQUEST.test(s)) return 'remember request';
+  if (ACKNOWLEDGEMENT.test(s)) return 'acknowledgement';
+  if (contentWords(s, ctx.names).size === 0 && !/\d/.test(s)) return 'acknowledgement';
+  const strong = analysis.category !== 'fact' && analysis.category !== 'event' || analysis.done;
+  // "We went camping" is about the speaker; "we all need support" is not.
+  const firstPerson = FIRST_PERSON.test(s) || IMPLICIT_FIRST_PERSON.test(s) || (FIRST_PERSON_PLURAL.test(s) && (strong || analysis.category === 'event'));
+  const secondPerson = SECOND_PERSON.test(s);
+  const specific = ctx.dated || ctx.technical || hasSpecific(s, ctx.names);
+  if (analysis.kind === 'question') {
+    // "Did you hear any inspiring stories?" is conversation; "Why does my loop finish early?" is the user's problem.
+    if (ctx.role === 'assistant') return 'small-talk question';
+    // "Can you set up the CI?" is a request, not small talk.
+    if (/^(?:please\s+)?(?:can|could|would|will) you\b/i.test(s) && analysis.contentWords > 0) return undefined;
+    if (!firstPerson && (secondPerson || !specific)) return 'small-talk question';
+    return undefined;
+  }
+  if (FIRST_PERSON_REACTION.test(s) && !specific) return 'reaction';
+  // "Good call: strict TypeScript catches mistakes early" — a verdict on what the other said, not a fact of its own.
+  if (VERDICT_LEAD.test(s) && !/\d/.test(s)) return 'reaction';
+  const words = contentWords(s, ctx.names);
+  // "Noted for the novel: Mira has grey-green eyes…" — an acknowledgement that says it back.
+  const acknowledged = ACKNOWLEDGEMENT_LEAD.exec(s);
+  if (acknowledged && isEcho(contentWords(s.slice(acknowledged[0].length), ctx.names), ctx.previousOther)) return 'echo';
+  // Saying back what the other just said ("Noted: Mira has grey-green eyes") — but an answer repeats
+  // the question's words, "I made this bowl" is the speaker's own news, and "Let's use X" after
+  // "How about X?" is the user's decision.
+  if (!ctx.answers && !FIRST_PERSON.test(s) && (ctx.role === 'assistant' || !strong) && isEcho(words, ctx.previousOther)) return 'echo';
+  if (firstPerson) {
+    if (specific) return undefined;
+    // "I'm always here for you", "Your support means a lot to me": about the two of them, not a fact.
+    if (secondPerson && !strong && analysis.category !== 'event') return 'reaction';
+    // "I'll check it out", "I find it fulfilling": too little to remember on its own.
+    if (words.size < 2 && !ctx.answers) return 'general';
+    return undefined;
+  }
+  if ((REACTION_START.test(s) || ENCOURAGEMENT.test(s)) && !specific) return 'reaction';
+  if (secondPerson && !specific) return 'reaction';
+  if (strong || specific || ctx.answers) return undefined;
+  // Nothing personal, nothing named: a remark ("Family support is invaluable").
+  if (EVALUATIVE.test(s) || analysis.contentWords < 5) return 'general';
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------
+// Korean
+
+/** "기억해 둘게요", "알겠습니다", "메모했어요": an acknowledgement, whatever it repeats. */
+const KOREAN_ACKNOWLEDGEMENT = /(?:기억해\s?둘게요|기억해\s?둘게|기억할게요|기억할게|기억하겠습니다|기억해\s?두겠습니다|메모해\s?둘게요|메모해\s?두겠습니다|메모했어요|메모했습니다|잊지\s?않을게요|알겠습니다|알겠어요|접수했습니다|확인했습니다)[\s.!~]*$/;
+/** "꼭 기억해 줘", "잊지 마세요", "이거 중요해요". */
+const KOREAN_REMEMBER_REQUEST = /^(?:(?:이거|이것|그거|그것|이건|그건|이 ?내용|그 ?내용)[은는을를]?\s*)?(?:꼭\s*|반드시\s*|절대\s*)?(?:기억해\s?(?:줘|주세요|둬|두세요|놔|놓아\s?줘)|잊지\s?(?:마|말아\s?(?:줘|주세요)|마세요)|중요해요|중요해|중요합니다)[\s.!~]*$/;
+/** Reactions: "대단하네요", "멋져요", "좋네요". */
+const KOREAN_REACTION = /^(?:와+|우와|오+|헐|대박)?\s*(?:정말|진짜|너무|완전|되게)?\s*(?:대단하|멋지|멋있|좋|훌륭하|부럽|재밌|재미있|귀엽|예쁘|멋져|축하)\S*(?:네요|요|다|어요|군요|습니다)?[\s.!~]*$/;
+
+function judgeKorean(sentence: string, analysis: SentenceAnalysis, ctx: SelectionContext): DropReason | undefined {
+  const s = sentence.trim();
+  if (KOREAN_REMEMBER_REQUEST.test(s)) return 'remember request';
+  if (KOREAN_ACKNOWLEDGEMENT.test(s) && ctx.role === 'assistant') return 'acknowledgement';
+  if (KOREAN_REACTION.test(s)) return 'reaction';
+  if (analysis.kind === 'question' && ctx.role === 'assistant') return 'small-talk question';
+  if (isEcho(contentWords(s, ctx.names), ctx.previousOther)) return 'echo';
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------
+
+/** Why `sentence` (as written, vocatives removed) is not worth an observation, or undefined. */
+export function dropReason(sentence: string, analysis: SentenceAnalysis, korean: boolean, ctx: SelectionContext): DropReason | undefined {
+  return korean ? judgeKorean(sentence, analysis, ctx) : judgeEnglish(sentence, analysis, ctx);
+}
+
+/**
+ * The words a sentence is compared by: lowercase English content words (not
+ * common words, not the speakers' names), numbers, and for Hangul the
+ * two-syllable pieces of each word (particles and endings differ between a
+ * statement and its echo: "마감은" / "마감,").
+ */
+export function contentWords(text: string, names: readonly string[] = []): Set<string> {
+  const out = new Set<string>();
+  const lowerNames = names.map((n) => n.toLowerCase());
+  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}'+#.-]+/u)) {
+    const w = raw.replace(/^['.-]+|['.-]+$/g, '').replace(/'s$/, '');
+    if (!w) continue;
+    if (/[\uAC00-\uD7A3]/.test(w)) {
+      const syllables = w.replace(/[^\uAC00-\uD7A3\d]/g, '');
+      for (let i = 0; i + 1 < syllables.length; i++) out.add(syllables.slice(i, i + 2));
+      continue;
+    }
+    if (/^\d+$/.test(w)) {
+      out.add(w);
+      continue;
+    }
+    if (w.length < 3 || isCommonWord(w) || lowerNames.includes(w)) continue;
+    out.add(stem(w));
+  }
+  return out;
+}
+
+/** Plural and verb endings off, so "paintings" echoes "painting". */
+function stem(w: string): string {
+  return w.length > 4 ? w.replace(/(?:ies|es|s|ed|ing)$/, '') : w;
+}
+
+/**
+ * An echo says back what the other speaker just said: most of its content
+ * words are theirs, and it adds at most one of its own.
+ */
+export function isEcho(words: ReadonlySet<string>, previousOther: ReadonlySet<string>): boolean {
+  if (words.size === 0 || previousOther.size === 0) return false;
+  let shared = 0;
+  for (const w of words) if (previousOther.has(w)) shared++;
+  const added = words.size - shared;
+  return shared >= 1 && added <= 1 && shared * 3 >= words.size * 2;
+}
+
+// ---------------------------------------------------------------------------
+// Condensing
+
+/** Interjections that may come before a name: "Hey Caroline,", "Thanks, Mel!". */
+const LEADING_INTERJECTION = /^(?:hey|hi|hello|oh|wow|woah|whoa|yeah|yes|yep|yup|thanks|thank you|aw+|ha+|dear|sure|agreed?|congrats|so|ok(?:ay)?|haha|lol|see you(?: later| soon)?|bye|totally|cool|nice|great|awesome)\s*,?\s+(?=[A-Z][a-z]+\s*[,.!?])/i;
+const LEADING_NAME = /^[A-Z][a-z]+\s*(?:[,!]+\s*(?=\S)|[,.!?]*\s*$)/;
+/** A name at the end: "That's great, Mel!". */
+const TRAILING_NAME = /,\s*[A-Z][a-z]+\s*([.!?]*)\s*$/;
+
+/**
+ * Vocatives of names the Observer was not told: "Hey Caroline, …", "…, Mel!" — a
+ * capitalised word that is not a common word, at the start (after an
+ * interjection) or end of the sentence, set off by a comma.
+ */
+export function stripVocatives(sentence: string): string {
+  let s = sentence;
+  const interjection = LEADING_INTERJECTION.exec(s);
+  const rest = interjection ? s.slice(interjection[0].length) : s;
+  const lead = LEADING_NAME.exec(rest);
+  if (lead && !isCommonWord(lead[0].replace(/[^A-Za-z]/g, ''))) s = rest.slice(lead[0].length);
+  const trail = TRAILING_NAME.exec(s);
+  if (trail && !isCommonWord(trail[0].replace(/[^A-Za-z]/g, ''))) s = s.slice(0, trail.index) + trail[1];
+  return s;
+}
+
+/** Intensifiers and hedges that add nothing to a memory. */
+const INTENSIFIER = /\b(?:really|super|totally|truly|literally|honestly|basically|absolutely|definitely|actually|seriously|genuinely)\s+(?=[A-Za-z])/gi;
+/** "so"/"pretty"/"very" before an evaluative word ("so powerful" → "powerful"). */
+const DEGREE = /\b(?:so|pretty|very|quite|extremely|incredibly)\s+(?=(?:much|many|happy|glad|proud|excited|grateful|thankful|powerful|inspiring|important|special|good|great|fun|hard|tough|nice|cool|amazing|awesome|beautiful|busy|tired|stressed|worried|nervous|relieved|keen|passionate|helpful|supportive|lucky|blessed|close|exciting|interesting|rewarding|challenging|difficult)\b)/gi;
+/** A closing evaluation: ", which is pretty exciting", "and it was so powerful". */
+const TRAILING_EVALUATION = /(?:,\s*|\s+(?:and|-|—)\s+)(?:which|it|that)\s+(?:is|was|'s|has been|will be)\s+(?:so\s+|pretty\s+|really\s+|super\s+|very\s+)?(?:exciting|awesome|amazing|great|cool|fun|powerful|special|nice|wonderful|fantastic|incredible|inspiring|lovely|beautiful)(?:\s+(?:to me|for me))?(?=[.!]?$)/i;
+/** Lead-ins that announce rather than say: "New topic:", "Switching hats:", "Quick update:". */
+const LEAD_IN = /^(?:new topic|another topic|switching (?:hats|topics|gears)|change of topic|unrelated|separately|another thing|one more thing|quick (?:update|note|question)|update|side note|fyi|btw|by the way|also)\s*[:,;-]\s*/i;
+/** A repeated short word: "the the", "to to". */
+const DOUBLED_WORD = /\b(the|a|an|to|of|and|in|on|for|is|it|that|with)\s+\1\b/gi;
+/** "[image: a photo of a dog]" → "[image: a dog]". */
+const CAPTION_LEAD = /\[(image|photo|picture):\s*(?:a |an )?(?:photo|photograph|photography|picture|image|close up|closeup|screenshot)\s+of\s+/gi;
+
+/** A sentence said shorter: intensifiers, closing evaluations and announcing lead-ins removed; doubled words once. */
+export function condenseEnglish(sentence: string): string {
+  let s = sentence.replace(LEAD_IN, '');
+  s = s.replace(DOUBLED_WORD, '$1');
+  s = s.replace(INTENSIFIER, '').replace(DEGREE, '');
+  s = s.replace(TRAILING_EVALUATION, '');
+  s = s.replace(CAPTION_LEAD, '[$1: ');
+  s = s.replace(/\s{2,}/g, ' ').trim();
+  return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
+}
+
+/** Korean lead-ins that only announce a topic ("새 주제:", "참고로,"). */
+const KOREAN_LEAD_IN = /^(?:새 ?주제|다른 ?얘기|다른 ?이야기|참고로|그리고|근데|그런데)\s*[:,]?\s+/;
+
+export function condenseKorean(sentence: string): string {
+  return sentence.replace(KOREAN_LEAD_IN, '').replace(/\s{2,}/g, ' ').trim();
+}

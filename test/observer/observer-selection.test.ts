@@ -1,0 +1,154 @@
+/**
+ * The heuristic Observer's selection and condensing stage (lib/observer/selection.ts and its use
+ * in lib/observer/heuristic.ts): what a message says that is worth remembering, said once and
+ * short — and the user-visible defects of issue 20, each shown here.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { observeWithRules, readableStart, type HeuristicObserverOptions } from '../../lib/observer/heuristic.js';
+import { contentWords, isEcho } from '../../lib/observer/selection.js';
+import type { Message, Observation, Role } from '../../lib/core/types.js';
+
+type Turn = [Role, string] | [Role, string, string];
+
+function observe(turns: Turn[], options: HeuristicObserverOptions = {}): Observation[] {
+  const messages: Message[] = turns.map(([role, text, time], i) => ({
+    role,
+    text,
+    time: time ?? `2026-04-08T01:${String(30 + i).padStart(2, '0')}:00Z`,
+    entryId: `e${i}`,
+    source: 'demo',
+    agent: 'main',
+    session: 's1',
+  }));
+  return observeWithRules({ source: 'demo', agent: 'main', session: 's1', messages, timeZone: 'UTC', now: '2026-04-10T00:00:00Z' }, options).observations;
+}
+
+const texts = (obs: Observation[]) => obs.map((o) => `${o.priority} [${o.category}] ${o.text}`);
+
+test('no "User:"/"Assistant:" prefix and no quoted question: the answer is the memory, the question is in its provenance', () => {
+  const obs = observe([
+    ['assistant', 'What did you do last weekend?'],
+    ['user', 'I went hiking at Mount Tam with my brother Leo.'],
+  ]);
+  assert.equal(obs.length, 1, JSON.stringify(texts(obs)));
+  // The question's topic ("last weekend") goes with an answer that does not name it; the question is not quoted.
+  assert.equal(obs[0]!.text, "User went hiking at Mount Tam with User's brother Leo (on: last weekend)");
+  assert.deepEqual(obs[0]!.provenance!.entryIds, ['e1', 'e0']);
+  for (const o of observe([['user', 'The staging database lives in Frankfurt.'], ['assistant', 'Run the migrations with --dry-run first.']])) {
+    assert.doesNotMatch(o.text, /^(?:User|Assistant):/, o.text);
+    assert.doesNotMatch(o.text, /reply to/, o.text);
+  }
+});
+
+test('acknowledgements, reactions, compliments and small-talk questions are not memories; the facts beside them are', () => {
+  const obs = observe([
+    ['user', 'I adopted a rescue greyhound named Biscuit last week.'],
+    ['assistant', "Wow, that's so cool! You're such a kind person. What made you choose a greyhound?"],
+    ['user', 'Thanks! I love that you asked.'],
+    ['assistant', 'Good call: strict TypeScript catches a lot of mistakes early.'],
+    ['assistant', 'Keep it up! Taking care of ourselves is vital.'],
+  ]);
+  assert.equal(obs.length, 1, JSON.stringify(texts(obs)));
+  assert.match(obs[0]!.text, /^User adopted a rescue greyhound named Biscuit last week/);
+  // The other speaker's replies that only react belong to the exchange: the memory cites them.
+  const cited = obs[0]!.provenance!.entryIds;
+  for (const id of ['e0', 'e1', 'e3', 'e4']) assert.ok(cited.includes(id), cited.join(','));
+});
+
+test("the assistant's echo of the user's fact is not a second memory (nor a 🔴 task), in English and Korean", () => {
+  const ko = observe([
+    ['user', '원고 마감은 3월 15일이고 출판사는 푸른숲이에요.'],
+    ['assistant', '3월 15일 마감, 푸른숲 출판사로 기억해 둘게요.'],
+  ]);
+  assert.equal(ko.length, 1, JSON.stringify(texts(ko)));
+  assert.match(ko[0]!.text, /푸른숲/);
+  assert.deepEqual(ko[0]!.provenance!.entryIds, ['e0']);
+  const en = observe([
+    ['user', "Mira's eyes are grey-green, and her brother Tomas keeps the lighthouse at Cabo da Roca."],
+    ['assistant', 'Noted for the novel: Mira has grey-green eyes, and her brother Tomas is the lighthouse keeper at Cabo da Roca.'],
+  ]);
+  assert.equal(en.length, 1, JSON.stringify(texts(en)));
+  // The same words as the user's own answer to a question are not an echo.
+  assert.equal(isEcho(contentWords('Yes, I made this bowl in my pottery class.'), contentWords('Did you make that bowl in your pottery class?')), true);
+  const answer = observe([
+    ['user', 'Did you make that bowl in your pottery class?'],
+    ['assistant', 'Yes, I made this bowl in my pottery class.'],
+  ]);
+  assert.equal(answer.length, 1, JSON.stringify(texts(answer)));
+});
+
+test('"remember this" / "꼭 기억해 줘" raises the fact it points at to 🔴 instead of becoming a task', () => {
+  for (const turns of [
+    [['user', 'The spare key is under the blue flowerpot on the balcony. Please remember that!']],
+    [['user', 'The spare key is under the blue flowerpot on the balcony.'], ['user', 'Please remember that.']],
+  ] as Turn[][]) {
+    const obs = observe(turns);
+    assert.equal(obs.length, 1, JSON.stringify(texts(obs)));
+    assert.match(obs[0]!.text, /spare key is under the blue flowerpot on the balcony\.$/);
+    assert.equal(obs[0]!.priority, 'high');
+    assert.equal(obs[0]!.category, 'fact');
+  }
+  const ko = observe([['user', '제 동생 이름은 하나예요. 꼭 기억해 줘.']]);
+  assert.equal(ko.length, 1, JSON.stringify(texts(ko)));
+  assert.equal(ko[0]!.priority, 'high');
+  assert.notEqual(ko[0]!.category, 'task');
+  // Without the request the same fact is not high.
+  assert.notEqual(observe([['user', 'The spare key is under the blue flowerpot on the balcony.']])[0]!.priority, 'high');
+});
+
+test('chit-chat never reaches 🔴', () => {
+  const obs = observe([
+    ['user', "I'm so happy for you!"],
+    ['assistant', 'I love that! You got this.'],
+    ['user', 'Haha, totally agree, Mel.'],
+    ['assistant', 'Talk to you soon, Caroline!'],
+  ]);
+  assert.deepEqual(texts(obs), []);
+});
+
+test('"decided" does not anchor a weekday into the past: said on Wednesday 2026-11-25, Thursday is 2026-11-26', () => {
+  const wednesday = '2026-11-25T10:00:00Z';
+  const en = observe([['user', 'We decided to meet on Thursday.', wednesday]]);
+  assert.match(en[0]!.text, /Thursday \(2026-11-26\)/);
+  const ko = observe([['user', '목요일에 만나기로 결정했어요.', wednesday]]);
+  assert.match(ko[0]!.text, /2026-11-26/);
+  // A weekday that is past stays past.
+  assert.match(observe([['user', 'We met the landlord on Monday and signed the lease.', wednesday]])[0]!.text, /Monday \(2026-11-23\)/);
+});
+
+test('condensed rewrites: no "New topic:" lead-in, no doubled words, no intensifiers, no junk #let tag', () => {
+  const topic = observe([['user', "New topic: I switched my editor to Helix."]]);
+  assert.equal(topic[0]!.text, "User switched User's editor to Helix.");
+  const doubled = observe([['user', 'The the cron job runs at 5 am on the build server.']]);
+  assert.doesNotMatch(doubled[0]!.text, /\bthe the\b/i);
+  assert.match(doubled[0]!.text, /cron job runs at 5 am/);
+  const intensified = observe([['user', "I'm really super excited about the Lisbon trip in May, which is pretty exciting."]]);
+  assert.doesNotMatch(intensified[0]!.text, /really|super|pretty exciting/);
+  const lets = observe([['user', "Let's go with Fly.io for hosting."]]);
+  assert.ok(!lets[0]!.tags.includes('let'), lets[0]!.tags.join(','));
+});
+
+test('a message cut at the reading cap is cut between words, and a 2 MB paste is not kept as a fact', () => {
+  const sentence = 'We decided the launch is on Friday. ';
+  const long = sentence.repeat(Math.ceil(25_000 / sentence.length));
+  const start = readableStart(long);
+  assert.ok(start.length <= 20_001);
+  assert.match(start, /Friday\.$/);
+  for (const o of observe([['user', long]])) assert.doesNotMatch(o.text, /launc\.|\blaun\b|\blau\.|\bla\.$/, o.text);
+  const noBreaks = `We decided ${'x'.repeat(19_990)} the launch is on Friday`;
+  assert.match(readableStart(noBreaks), /…$/);
+  assert.doesNotMatch(readableStart(noBreaks), /\bthe launc…$/);
+
+  const paste = `Here is the worker log from last night.\n\n${'ERROR worker 12 crashed at 0x7f3a in handler\n'.repeat(50_000)}`;
+  assert.ok(paste.length > 2_000_000);
+  const obs = observe([['user', paste]]);
+  assert.ok(obs.length <= 1, JSON.stringify(texts(obs)));
+  for (const o of obs) assert.doesNotMatch(o.text, /ERROR/);
+});
+
+test('select: false keeps every informative sentence as before (the option is honoured)', () => {
+  const turns: Turn[] = [['assistant', "Wow, that's a great photo of the lake! You're so talented."]];
+  assert.deepEqual(observe(turns), []);
+  assert.ok(observe(turns, { select: false }).length >= 1);
+});
