@@ -31,6 +31,19 @@ const SECTIONS: Section[] = [
     },
   },
   {
+    name: 'observer',
+    async run(args) {
+      const { runObserverQuality, observerQualityTable } = await import('./observer-quality.js');
+      const report = await runObserverQuality({
+        // (A worktree beside the checkout sets LOCOMO_DIR to the same ../shared/data/locomo-dev.)
+        dataDir: process.env.LOCOMO_DIR ?? resolve(ROOT, '..', 'shared', 'data', 'locomo-dev'),
+        keep: args.includes('--keep'),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      return { table: observerQualityTable(report), json: report };
+    },
+  },
+  {
     name: 'tokens',
     async run(args) {
       const { runTokenEfficiency, tokenEfficiencyTable } = await import('./token-efficiency.js');
