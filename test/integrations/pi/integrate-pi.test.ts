@@ -25,6 +25,12 @@ test('integrate pi: the extension and its settings beside the user\'s own extens
   try {
     const before = await run('status');
     assert.match(before.stdout, /❌ extension in /);
+    // --print: what to copy where, changing nothing.
+    const printed = await run('--print');
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.match(printed.stdout, /Copy .*templates\/pi-extension\/index\.ts to .*extensions\/oc-memory\/index\.ts/);
+    assert.match(printed.stdout, new RegExp(`"home": "${ocm.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`));
+    assert.deepEqual(await readdir(extensions), ['mine'], '--print writes nothing');
     const r = await run();
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /pi integration for .* \(memory of agent "pi"\):\n {2}extension written to .*extensions\/oc-memory\n {2}OC-Memory config: sources\.pi\.enabled set to true/);
