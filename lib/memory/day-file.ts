@@ -15,6 +15,13 @@
  *   -->
  * Files written before keep a `provenance:` map in the frontmatter; it is read, and moved to the
  * block the first time the program rewrites the file (README "File formats").
+ *
+ * Kept for speed, each beside the plain form it must equal: the frontmatter of owned keys written
+ * without loading the `yaml` serialiser (formatPlainOwnedKeys, ~55 ms of a job; oracle: the
+ * serialiser in test/memory/day-file.test.ts), and the provenance block written by hand and memoised
+ * between a job's appends (formatProvenanceBlock; oracle: "a file written again after appends gets the
+ * provenance block that formatting every entry gives", test/memory/day-file.test.ts). The append engine
+ * (DayFileBuffer) appends as results arrive; `npm run bench -- observe` measures the job around them.
  */
 import { createRequire } from 'node:module';
 import type { List, ListItem, Root } from 'mdast';

@@ -14,6 +14,12 @@
  *   and every later one, are observed inline. An error thrown by the rules
  *   themselves is the caller's error, as inline.
  * - An idle worker does not keep the process alive and ends after `idleMs`.
+ *
+ * Kept for speed: on the 63 MB bench transcript a cold `observe` took ~2.16 s
+ * instead of ~2.59 s inline on the 2-core benchmark machine (docs/heuristic-observer.md,
+ * "On a worker thread"); `npm run bench -- observe` shows how many batches ran on the
+ * worker. Oracle: test/observer/observer-thread.test.ts (the same observations as
+ * observeWithRules inline, through the job and through the CLI).
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
