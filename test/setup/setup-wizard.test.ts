@@ -160,7 +160,8 @@ test('wizard: six steps with refusals, Ctrl-C after step 2, resume, masked key c
   assert.equal((await stat(join(home, '.env'))).mode & 0o777, 0o600);
   assert.ok((await stat(join(dir, 'vault', 'OC-Memory'))).isDirectory(), 'vault created from the template');
   const oc = JSON5.parse(await readFile(join(dir, 'openclaw', 'openclaw.json'), 'utf8'));
-  assert.deepEqual(oc.memory.search.extraPaths, [join(home, 'memory'), join(home, 'reflections')]);
+  // Only agent main (OpenClaw 2026.9 keys): main's own files, not everything below the roots (integrate openclaw, docs/running.md).
+  assert.deepEqual(oc.memory.search.extraPaths, [{ path: join(home, 'memory'), pattern: '*.md' }, { path: join(home, 'reflections'), pattern: '*.md' }]);
   assert.deepEqual(await readdir(join(dir, 'state', 'oc-memory')), [], 'the progress file is gone once setup is done');
   const auths = server.requests.map((r) => r.authorization);
   assert.deepEqual(auths, [`Bearer ${BAD}`, `Bearer ${GOOD}`], 'one live check per typed key');
