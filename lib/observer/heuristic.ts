@@ -337,8 +337,6 @@ function observeMessage(
   let lastQuestion: ReplyContext | undefined;
   // "Please remember that": the speaker's facts just said become high priority.
   let rememberRequested = false;
-  /** Attachment descriptions of the message, appended to its last kept sentence. */
-  let attachment: string | undefined;
   for (const raw of sentences) {
     const korean = hangul && isKorean(raw);
     // "Keep this straight for me: …", "Important: …" ask to remember what follows (the lead-in itself is removed below).
@@ -358,11 +356,8 @@ function observeMessage(
     if (analysis.kind === 'filler') continue;
     if (analysis.kind === 'question' && role === 'assistant' && !options.keepAssistantQuestions) continue;
     if (settings.select) {
-      // An attachment's description alone ("[image: a dog on a beach]") is not a memory; with a statement it stays.
-      if (ATTACHMENT.test(sentence)) {
-        attachment = attachment ? `${attachment} ${sentence}` : sentence;
-        continue;
-      }
+      // An attachment's description ("[image: a photo of a dog on a beach]") is not what was said: not a memory.
+      if (ATTACHMENT.test(sentence)) continue;
       const technical = detectTags(sentence, cleaned.codeLanguages, 1, knownNames).length > 0;
       const reason = dropReason(sentence, analysis, korean, { role, names: knownNames, previousOther, dated: anchors.length > 0, technical, answers: replyTo !== undefined && timeMs - replyTo.timeMs <= REPLY_WINDOW_MS });
       if (reason === 'remember request') rememberRequested = true;
@@ -381,10 +376,6 @@ function observeMessage(
     if (asked && lastQuestion) lastQuestion.piece = piece;
   }
   mergeShortLeads(pieces);
-  if (attachment && pieces.length > 0) {
-    const last = pieces[pieces.length - 1]!;
-    last.body = `${finishSentence(last.body)} ${attachment}`;
-  }
 
   const first = drafts.length;
   const scope: DraftScope = {
@@ -597,6 +588,18 @@ function mergeShortLeads(pieces: Piece[]): void {
 
 const REMEMBER_LEAD_IN = /^(?:please\s+)?(?:keep (?:this|that|it) (?:straight|in mind)(?: for me)?|remember(?: this| that)?|important|note to self|for the record|don't forget)\s*[:,-]\s*\S/i;
 
+/**
+ * Is the capital of the text's first word only the sentence's ("Fixed it", "Login is done") rather than
+ * a name's ("Mira's eyes", "PostgreSQL 16")? A word written capitalised elsewhere in the text, with
+ * capitals or digits inside, or followed by "'s" is taken as a name.
+ */
+function startsWithOrdinaryWord(text: string, firstWord: string): boolean {
+  if (!/^[A-Z][a-z]*$/.test(firstWord) || firstWord === 'I') return false;
+  if (isCommonWord(firstWord) || NUMBER_WORD.test(firstWord)) return true;
+  if (text.startsWith(`${firstWord}'s`)) return false;
+  return !new RegExp(`\\s${firstWord}\\b`).test(text.slice(firstWord.length));
+}
+
 const NUMBER_WORD = /^(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|half|once|twice|every|each|most|some|several|both|either|neither)$/i;
 
 /** Common imperative verbs: a sentence starting with one is advice or a request, said as "X advised to …". */
@@ -614,7 +617,7 @@ function attribute(text: string, speaker: string, korean: boolean, select = true
     if (new RegExp(`\\b${speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text)) return text.charAt(0).toUpperCase() + text.slice(1);
     // "A tabby cat…" → "said a tabby cat…"; a name or "I" stays as it is.
     const firstWord = /^[A-Za-z']+/.exec(text)?.[0] ?? '';
-    const lowered = firstWord !== 'I' && (isCommonWord(firstWord) || NUMBER_WORD.test(firstWord) || /^[A-Z][a-z]+ing$/.test(firstWord)) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+    const lowered = startsWithOrdinaryWord(text, firstWord) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
     if (/^let's\s+/i.test(text)) return `${speaker} suggested to ${text.replace(/^let's\s+/i, '')}`;
     if (IMPERATIVE.test(text)) {
       const advice = text.replace(/^please\s+/i, '');

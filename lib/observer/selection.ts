@@ -132,7 +132,8 @@ function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: Selecti
   if (secondPerson && !specific) return 'reaction';
   if (strong || specific || ctx.answers) return undefined;
   // Nothing personal, nothing named: a remark ("Family support is invaluable").
-  if (EVALUATIVE.test(s) || analysis.contentWords < 5) return 'general';
+  // ("Migrations run cleanly on staging now" names nothing either, but says how things are: kept.)
+  if (EVALUATIVE.test(s) || analysis.contentWords < 4) return 'general';
   return undefined;
 }
 
@@ -247,13 +248,15 @@ const CAPTION_LEAD = /\[(image|photo|picture):\s*(?:a |an )?(?:photo|photograph|
 
 /** A sentence said shorter: intensifiers, closing evaluations and announcing lead-ins removed; doubled words once. */
 export function condenseEnglish(sentence: string): string {
+  const led = LEAD_IN.test(sentence);
   let s = sentence.replace(LEAD_IN, '');
   s = s.replace(DOUBLED_WORD, '$1');
   s = s.replace(INTENSIFIER, '').replace(DEGREE, '');
   s = s.replace(TRAILING_EVALUATION, '');
   s = s.replace(CAPTION_LEAD, '[$1: ');
   s = s.replace(/\s{2,}/g, ' ').trim();
-  return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
+  // A sentence that lost its lead-in starts with a capital; any other keeps its first letter as written.
+  return led && s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
 }
 
 /** Korean lead-ins that only announce a topic ("새 주제:", "참고로,"). */

@@ -97,6 +97,17 @@ test('"remember this" / "꼭 기억해 줘" raises the fact it points at to 🔴
   assert.notEqual(observe([['user', 'The spare key is under the blue flowerpot on the balcony.']])[0]!.priority, 'high');
 });
 
+test('a fact of the work that names nothing is kept; a sentence keeps its own first letter; a name keeps its capital', () => {
+  const fixed = observe([['user', 'Fixed it. Migrations run cleanly on staging now.']]);
+  assert.equal(fixed.length, 1, JSON.stringify(texts(fixed)));
+  assert.match(fixed[0]!.text, /Migrations run cleanly on staging now\.$/);
+  assert.equal(fixed[0]!.done, true);
+  assert.equal(observe([['assistant', 'Login is done; the invoice export is next.']])[0]!.text, 'Assistant said login is done; the invoice export is next.');
+  assert.match(observe([['user', "Mira's eyes are grey-green, like her brother Tomas's."]])[0]!.text, /said Mira's eyes/);
+  const split = observe([['assistant', 'Use a for...of loop, or await Promise.all(items.map(...)) to run them in parallel.']]);
+  assert.doesNotMatch(split.map((o) => o.text).join(' '), / To run/);
+});
+
 test('chit-chat never reaches 🔴', () => {
   const obs = observe([
     ['user', "I'm so happy for you!"],
