@@ -203,8 +203,28 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
   }
 }
 
+/**
+ * OpenClaw 2026.9.6 gives its gateway's state lease heartbeat 5 s to become
+ * ready at startup and exits otherwise ("Gateway failed to start: state lease
+ * heartbeat did not become ready (phase=startup, trigger=timeout …)":
+ * LEASE_HEARTBEAT_START_TIMEOUT_MS in its dist/openclaw-state-lease-heartbeat-*.mjs).
+ * Beside a CPU hog it did, before OC-Memory had done anything in it. Only that
+ * exit is tried again, at most three starts in all.
+ */
+const STARTUP_DEADLINE_MISSED = /Gateway failed to start: state lease heartbeat did not become ready \(phase=startup, trigger=timeout/;
+
 /** Starts `openclaw gateway run` on loopback and waits until it accepts connections. */
 export async function startGateway(sandbox: OpenClawSandbox, options: { timeoutMs?: number } = {}): Promise<RunningGateway> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startGatewayOnce(sandbox, options);
+    } catch (error) {
+      if (attempt >= 3 || !STARTUP_DEADLINE_MISSED.test((error as Error).message)) throw error;
+    }
+  }
+}
+
+async function startGatewayOnce(sandbox: OpenClawSandbox, options: { timeoutMs?: number }): Promise<RunningGateway> {
   let output = '';
   const child: ResultPromise = execa(sandbox.release.node, [sandbox.release.entry, 'gateway', 'run', '--port', String(sandbox.port), '--bind', 'loopback'], {
     reject: false,
