@@ -14,7 +14,7 @@
  * (scripts/commands/hook.ts). Measured by `npm run bench -- mcp`
  * (docs/running.md, "Claude Code").
  */
-import { additionalContextOutput, injectedMemoryIds, parseHookInput, type HookInput } from '../lib/integrations/agent-hooks.js';
+import { additionalContextOutput, injectedMemoryIds, logPromptInjection, parseHookInput, type HookInput } from '../lib/integrations/agent-hooks.js';
 
 export interface PromptHookArgs {
   agent: string;
@@ -133,8 +133,7 @@ export async function answerPromptFast(argv: readonly string[]): Promise<boolean
     const { createFileLogger } = await import('../lib/platform/log.js');
     const logger = createFileLogger({ dir: paths.logs, name: 'hooks' });
     // Which memories went in (ids only): the dashboard's Active memory page shows them.
-    const ids = injectedMemoryIds(reply.context);
-    logger.log('info', 'hook.prompt', { agent: args.agent, via: 'mcp', results: ids.length, injected: ids.map((id) => ({ id })), ms: Math.round(performance.now() - started) });
+    logPromptInjection(logger, { agent: args.agent, via: 'mcp', injected: injectedMemoryIds(reply.context).map((id) => ({ id })), ms: performance.now() - started });
     await logger.flush();
     return true;
   } catch {

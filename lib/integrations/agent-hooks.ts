@@ -10,6 +10,7 @@
  */
 import type { Config } from '../config/config-schema.js';
 import type { HomePaths } from '../platform/home.js';
+import type { Logger } from '../platform/log.js';
 import { wrapInjectedContext } from './injected-context.js';
 import type { OpenIndex } from '../search/open-index.js';
 import type { SearchResult } from '../search/types.js';
@@ -53,6 +54,23 @@ export type HookEventName = 'SessionStart' | 'UserPromptSubmit';
  */
 export function injectedMemoryIds(context: string | null | undefined): string[] {
   return [...(context ?? '').matchAll(/\((o-[0-9a-f]+)\)$/gm)].map((m) => m[1]!);
+}
+
+/** One memory that went into a prompt: its id and, when the lookup knows it, how relevant it was to the prompt (0..1). */
+export interface InjectedMemory {
+  id: string;
+  relevance?: number;
+}
+
+/**
+ * Log which memories went into an agent's prompt (ids and relevance, never
+ * text) as one `hook.prompt` line of logs/hooks.log — what the dashboard's
+ * Active memory page lists (docs/dashboard.md). `via` says who injected them:
+ * 'mcp' or 'self' for `hook prompt`, 'openclaw' for the OpenClaw plugin.
+ */
+export function logPromptInjection(logger: Logger, entry: { agent: string; via: string; injected: InjectedMemory[]; ms: number }): void {
+  const injected = entry.injected.map((m) => (m.relevance === undefined ? { id: m.id } : { id: m.id, relevance: Math.round(m.relevance * 100) / 100 }));
+  logger.log('info', 'hook.prompt', { agent: entry.agent, via: entry.via, results: injected.length, injected, ms: Math.round(entry.ms) });
 }
 
 /** The JSON a hook prints to add `context` to the conversation. */

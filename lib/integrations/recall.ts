@@ -20,7 +20,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { loadConfig } from '../config/config.js';
 import type { Config } from '../config/config-schema.js';
 import { activeMemoryPath, agentSlug, homePaths, type HomePaths } from '../platform/home.js';
-import type { Logger } from '../platform/log.js';
+import { createFileLogger, type Logger } from '../platform/log.js';
 import { TIERS } from '../search/manifest.js';
 import { relevanceScorer } from '../search/relevance.js';
 import { assemble, refreshIfStale } from '../search/search.js';
@@ -32,6 +32,7 @@ import type { SearchResult } from '../search/types.js';
 import type { MemoryToolContext, ToolClient } from './mcp/memory-tools.js';
 import { housekeepingTurn, stripUserTransportNoise } from '../sources/pi-entries.js';
 import { isNotFound } from '../core/errors.js';
+import { logPromptInjection, type InjectedMemory } from './agent-hooks.js';
 
 export interface RecallRequest {
   /** The user's current request (OpenClaw's `before_prompt_build` event.prompt). */
@@ -83,6 +84,8 @@ export class MemoryRecall {
   private readonly changes: ChangeWatch;
   /** A prepare() under way: a lookup waits for it rather than update the index a second time. */
   private preparing: Promise<unknown> = Promise.resolve();
+  /** logs/hooks.log, opened on the first injection recorded. */
+  private hooksLog: Logger | undefined;
 
   private constructor(paths: HomePaths, config: Config, configMtimeMs: number, logger?: Logger) {
     this.paths = paths;
@@ -201,6 +204,19 @@ export class MemoryRecall {
       ...(this.logger ? { logger: this.logger } : {}),
       ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}),
     };
+  }
+
+  /**
+   * Log which memories went into `agent`'s prompt, the way `hook prompt` logs
+   * its own (agent-hooks.ts logPromptInjection: logs/hooks.log, ids and
+   * relevance only), so the dashboard's Active memory page lists the plugin's
+   * injections too. Resolves when the line is written; a failure to write is
+   * the log's own (never thrown).
+   */
+  recordInjection(entry: { agent: string; via: string; injected: InjectedMemory[]; ms: number }): Promise<void> {
+    this.hooksLog ??= createFileLogger({ dir: this.paths.logs, name: 'hooks' });
+    logPromptInjection(this.hooksLog, entry);
+    return this.hooksLog.flush();
   }
 
   /** Stop watching the memory files (a plugin being unloaded). */

@@ -42,9 +42,8 @@ export const command: CommandSpec = {
         const reply = await askPromptSocket(ctx.paths, { prompt: input.prompt ?? '', ...(scope ? { agents: scope.searchAgents } : {}) }, serverWaitMs(promptTimeout(ctx, options)));
         if (reply) {
           // The ids the server's answer carries: the dashboard shows which memories went in.
-          const { injectedMemoryIds } = await import('../../lib/integrations/agent-hooks.js');
-          const ids = injectedMemoryIds(reply.context);
-          logger.log('info', 'hook.prompt', { agent, via: 'mcp', results: ids.length, injected: ids.map((id) => ({ id })), ms: Math.round(performance.now() - started) });
+          const { injectedMemoryIds, logPromptInjection } = await import('../../lib/integrations/agent-hooks.js');
+          logPromptInjection(logger, { agent, via: 'mcp', injected: injectedMemoryIds(reply.context).map((id) => ({ id })), ms: performance.now() - started });
           if (reply.context) {
             const { additionalContextOutput } = await import('../../lib/integrations/agent-hooks.js');
             ctx.out(additionalContextOutput('UserPromptSubmit', reply.context));
@@ -61,7 +60,7 @@ export const command: CommandSpec = {
         return;
       }
       const timeoutMs = promptTimeout(ctx, options) - (performance.now() - started);
-      const { promptContext, additionalContextOutput } = await import('../../lib/integrations/agent-hooks.js');
+      const { promptContext, additionalContextOutput, logPromptInjection } = await import('../../lib/integrations/agent-hooks.js');
       const lookup = promptContext({ paths: ctx.paths, config, prompt: input.prompt ?? '', ...(scope ? { agents: scope.searchAgents } : {}) });
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<'late'>((resolve) => {
@@ -76,8 +75,7 @@ export const command: CommandSpec = {
         process.exit(0); // abandon the lookup: the prompt goes on without memory
       }
       // Which memories went in and how relevant each was to the prompt (ids only, never text): the dashboard's Active memory page shows them.
-      const injected = result?.results.map((r) => ({ id: r.id, relevance: Math.round((r.relevance ?? 0) * 100) / 100 })) ?? [];
-      logger.log('info', 'hook.prompt', { agent, via: 'self', results: injected.length, injected, ms });
+      logPromptInjection(logger, { agent, via: 'self', injected: result?.results.map((r) => ({ id: r.id, relevance: r.relevance ?? 0 })) ?? [], ms });
       if (result) ctx.out(additionalContextOutput('UserPromptSubmit', result.text));
     } catch (error) {
       logger.log('warn', 'hook.failed', { event, agent, error: (error as Error).message });

@@ -13,7 +13,9 @@
  *   or OpenClaw's own housekeeping prompts; at a conversation's start the 🔴
  *   items come first. The search runs in this process: OC-Memory's built lib
  *   (lib/integrations/recall.ts of the install `cli` belongs to) is imported once and
- *   keeps the index open between prompts.
+ *   keeps the index open between prompts. Which memories went in (ids and
+ *   relevance) is logged to logs/hooks.log as `hook prompt` logs its own
+ *   (via `openclaw`), for the dashboard's Active memory page; never awaited.
  * - tools oc_memory_search, oc_memory_get, oc_memory_remember and
  *   oc_memory_active (api.registerTool with a factory, so each is bound to
  *   the agent of the run, `ctx.agentId`): OC-Memory's own memory tools
@@ -100,6 +102,10 @@ export interface PluginApi {
 
 /** What the context shows of a related memory. */
 export interface RelatedMemory {
+  /** The memory's id (o-…): what the injection log names. */
+  id?: string;
+  /** How much of the request it covers (0..1), logged beside the id. */
+  relevance?: number;
   snippet: string;
   date?: string;
   priority?: string;
@@ -110,6 +116,8 @@ const PRIORITY_MARK: Record<string, string> = { high: '🔴', medium: '🟡', lo
 /** OpenClaw's `ctx.trigger` of runs that are not a user's turn (src/plugins/hook types: "user", "heartbeat", "cron", "memory"). */
 const NO_LOOKUP_TRIGGERS = new Set(['heartbeat', 'cron', 'memory']);
 const DEFAULT_AGENT = 'main';
+/** How long logging an injection may take before it is given up (ms); the prompt never waits for it. */
+const INJECTION_LOG_MS = 2000;
 
 /** About four characters a token: the plugin carries no tokenizer. */
 export function approxTokens(text: string): number {
@@ -165,6 +173,8 @@ export interface MemoryContext {
   task: number;
   preferences: number;
   related: number;
+  /** The related memories that went in (id and relevance): what the injection log records. */
+  injected: Array<{ id: string; relevance?: number }>;
 }
 
 /** Build the prepended context; undefined when there is nothing worth adding. */
@@ -211,7 +221,11 @@ export function composeContext(parts: { task: string[]; preferences: string[]; r
     text += `\n(🧠 memory used: ${what} — if you rely on it, you may end your reply with a short "🧠" note.)`;
   }
   text += `\n${footer}`;
-  return { text, tokens: approxTokens(text), ...counts };
+  const injected = related
+    .slice(0, counts.related)
+    .filter((r): r is RelatedMemory & { id: string } => typeof r.id === 'string')
+    .map((r) => (typeof r.relevance === 'number' ? { id: r.id, relevance: r.relevance } : { id: r.id }));
+  return { text, tokens: approxTokens(text), ...counts, injected };
 }
 
 function resolveConfig(raw: unknown): ResolvedConfig | undefined {
@@ -389,7 +403,21 @@ export class MemoryPlugin {
     const preferences = starting ? highPriorityFirst(sectionLines(active, /preferences/i)) : sectionLines(active, /preferences/i);
     const context = composeContext({ task, preferences, related, maxTokens: this.config.maxTokens, marker: this.config.marker });
     this.logger.info?.(`oc-memory: ${context ? `${context.tokens} tokens of memory (${context.related} related)` : 'no memory to add'} for agent ${agent} in ${Date.now() - started} ms`);
+    this.recordInjection(recall, agent, context, Date.now() - started);
     return context;
+  }
+
+  /**
+   * Log which memories went in (logs/hooks.log, as `hook prompt` does: the
+   * dashboard's Active memory page lists them). Not awaited: the prompt never
+   * waits for it; a write that fails or takes longer than INJECTION_LOG_MS is
+   * a warning, never the turn's failure.
+   */
+  private recordInjection(recall: MemoryRecall, agent: string, context: MemoryContext | undefined, ms: number): void {
+    // An install whose lib predates recordInjection: nothing to log with.
+    if (typeof recall.recordInjection !== 'function') return;
+    const written = Promise.resolve().then(() => recall.recordInjection({ agent, via: 'openclaw', injected: context?.injected ?? [], ms }));
+    withTimeout(written, INJECTION_LOG_MS, 'logging the injection').catch((error: unknown) => this.logger.warn?.(`oc-memory: the injection was not logged (${(error as Error).message.split('\n')[0]})`));
   }
 
   private async relatedMemories(recall: MemoryRecall, kind: PromptKind, query: string, agent: string): Promise<RelatedMemory[]> {

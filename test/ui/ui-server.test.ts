@@ -8,6 +8,7 @@ import { startUi } from '../helpers/ui-server.js';
 import { makeObservation, newHome, writeHot } from '../helpers/tier-home.js';
 import { acquireHomeLock } from '../../lib/platform/lock.js';
 import { dayFilePath } from '../../lib/platform/home.js';
+import { MemoryRecall } from '../../lib/integrations/recall.js';
 
 test('ocm-run ui: 127.0.0.1 with a token; refused without it, with a wrong one, or from another Origin (the foreign Host: ui-dashboard.test.ts); a port in use and a bad --port say so', async (t) => {
   const { dir, cleanup } = await tempDir();
@@ -84,4 +85,33 @@ test('ocm-run ui: a change while a job holds the home lock says the memory is bu
   const saved = await post('/observation/edit', { file: rel, id: o.id, text: 'changed once the lock is free', priority: 'low', category: 'fact', tags: '', back: '/' });
   assert.equal(saved.status, 303);
   assert.match(await readFile(file, 'utf8'), /changed once the lock is free/);
+});
+
+test("ocm-run ui: the Active memory page lists the OpenClaw plugin's injections (logged by MemoryRecall.recordInjection, the plugin's path: agent, via openclaw, ids with relevance, each linked to a search)", async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const paths = await newHome(dir);
+  await writeFile(paths.config, 'timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\n');
+  const today = new Date().toISOString().slice(0, 10);
+  const o = makeObservation(1, today);
+  await writeHot(paths, [o]);
+  const recall = await MemoryRecall.open(paths.root);
+  try {
+    await recall.recordInjection({ agent: 'work', via: 'openclaw', injected: [{ id: o.id, relevance: 0.834 }], ms: 12.4 });
+  } finally {
+    recall.close();
+  }
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const page = await fetch(`${ui.origin}/active`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) });
+  assert.equal(page.status, 200);
+  const body = await page.text();
+  const row = body.split('<tr>').find((r) => r.includes('<td>openclaw</td>'));
+  assert.ok(row, `a row via openclaw: ${body.slice(body.indexOf('hooks.log'), body.indexOf('hooks.log') + 1500)}`);
+  assert.match(row, /<td>hook\.prompt<\/td>/);
+  assert.match(row, /<td>work<\/td>/);
+  assert.match(row, new RegExp(`<a href="/search\\?q=${o.id}&amp;tier=hot,warm,cold"><code>${o.id}</code></a> \\(0\\.83\\)`));
+  assert.match(row, /<td>12<\/td>/);
 });

@@ -221,6 +221,42 @@ test('the current request (event.prompt) drives the related memories, not the hi
   assert.ok(capped && approxTokens(capped) <= 120, `capped: ${capped ? approxTokens(capped) : 0} tokens`);
 });
 
+/** The `hook.prompt` lines of the home's logs/hooks.log that `via` wrote for `agent`, waited for (bounded: the plugin logs without holding up the prompt). */
+async function injectionLines(via: string, agent: string): Promise<Array<{ agent: string; via: string; results: number; injected: Array<{ id: string; relevance?: number }> }>> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const text = await readFile(join(home, 'logs', 'hooks.log'), 'utf8').catch(() => '');
+    const lines = text.split('\n').filter((l) => l.includes('"hook.prompt"')).map((l) => JSON.parse(l)).filter((r) => r.via === via && r.agent === agent);
+    if (lines.length > 0) return lines;
+    assert.ok(Date.now() < deadline, `no hook.prompt line via ${via} for ${agent} in logs/hooks.log: ${text.slice(-500)}`);
+    await new Promise((res) => setTimeout(res, 100));
+  }
+}
+
+test('an injection is logged as `hook prompt` logs its own (logs/hooks.log hook.prompt: the agent, via openclaw, the ids that went in with their relevance), for the dashboard', async () => {
+  // An agent no other test asks for (main's memory shared with it), so the line found is this prompt's.
+  const r = recordingApi({ ...config, shareFrom: ['main'] });
+  const prompt = 'Which database did we choose as the main store for the ledger?';
+  const text = await r.prompt({ prompt, messages: history }, { agentId: 'ledger-bot', trigger: 'user' });
+  const related = relatedLines(text);
+  assert.ok(related.some((l) => /PostgreSQL as the main store/.test(l)), `the database decision went in: ${text}`);
+  const lines = await injectionLines('openclaw', 'ledger-bot');
+  assert.equal(lines.length, 1, 'one line per prompt');
+  const logged = lines[0]!;
+  assert.equal(logged.results, related.length, 'one id per related memory that went in');
+  assert.equal(logged.injected.length, related.length);
+  for (const m of logged.injected) {
+    assert.match(m.id, /^o-[0-9a-f]+$/);
+    assert.ok(typeof m.relevance === 'number' && m.relevance >= 0.5, `relevance above the plugin's floor: ${JSON.stringify(m)}`);
+  }
+  // The id of the decision, as the CLI's search names it, is among them.
+  const search = JSON.parse((await runCli(['search', prompt, '--json', '--home', home])).stdout).results as Array<{ id: string; snippet: string }>;
+  const decision = search.find((x) => /PostgreSQL as the main store/.test(x.snippet));
+  assert.ok(decision, 'the CLI finds the decision');
+  assert.ok(logged.injected.some((m) => m.id === decision.id), `${decision.id} logged: ${JSON.stringify(logged.injected)}`);
+  assert.doesNotMatch(JSON.stringify(logged), /PostgreSQL/, 'ids only, never the text');
+});
+
 test('an unrelated request gets no related memories (an absolute relevance floor), while the CLI still ranks something first', async () => {
   const r = recordingApi(config);
   const prompt = 'I want to buy some bananas';
