@@ -69,6 +69,9 @@ const FIRST_PERSON_REACTION =
 const ENCOURAGEMENT =
   /^(?:just\s+|so\s+|and\s+)?(?:keep|stay|hang in|don't (?:give up|quit|stop|let|forget to|worry)|never (?:give up|stop|quit)|believe|enjoy|have (?:fun|a (?:great|good|nice|blast))|take care|cherish|go for it|give it a (?:shot|try|go)|check (?:it|this|that|them) out|check out|let's (?:keep|make|do|go|stay|continue|work|chat|catch|talk|hope)|remember to|trust|follow your|chase|reach for|hold on|make sure to|be proud|congrat)/i;
 
+/** How the work stands ("tests pass now", "staging migrations fail"): said short, still a fact. */
+const WORK_STATUS = /\b(?:tests?|builds?|deploys?|ci|pipeline|migrations?|server|staging|prod(?:uction)?|branch|release|bug|error|screenshot|log|fails?|failing|pass(?:es|ing)?|works?|broken|crash(?:es|ed)?)\b/i;
+
 /** A verdict on what the other speaker said or chose. */
 const VERDICT_LEAD = /^(?:(?:that's|that is|what a|such a)\s+)?(?:a\s+)?(?:good|great|nice|smart|wise|solid|excellent|sensible|sound|fair)\s+(?:call|choice|idea|move|pick|plan|point|question|decision)\b/i;
 
@@ -133,7 +136,7 @@ function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: Selecti
   if (strong || specific || ctx.answers) return undefined;
   // Nothing personal, nothing named: a remark ("Family support is invaluable").
   // ("Migrations run cleanly on staging now" names nothing either, but says how things are: kept.)
-  if (EVALUATIVE.test(s) || analysis.contentWords < 4) return 'general';
+  if (EVALUATIVE.test(s) || analysis.contentWords < (WORK_STATUS.test(s) ? 2 : 4)) return 'general';
   return undefined;
 }
 

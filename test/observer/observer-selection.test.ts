@@ -102,6 +102,9 @@ test('a fact of the work that names nothing is kept; a sentence keeps its own fi
   assert.equal(fixed.length, 1, JSON.stringify(texts(fixed)));
   assert.match(fixed[0]!.text, /Migrations run cleanly on staging now\.$/);
   assert.equal(fixed[0]!.done, true);
+  // Said short, still how the work stands.
+  assert.match(observe([['user', 'Thanks, tests pass now. Deploy on Friday.']])[0]!.text, /tests pass now/);
+  assert.match(observe([['user', 'Here is the error screenshot.']])[0]!.text, /error screenshot/);
   assert.equal(observe([['assistant', 'Login is done; the invoice export is next.']])[0]!.text, 'Assistant said login is done; the invoice export is next.');
   assert.match(observe([['user', "Mira's eyes are grey-green, like her brother Tomas's."]])[0]!.text, /said Mira's eyes/);
   const split = observe([['assistant', 'Use a for...of loop, or await Promise.all(items.map(...)) to run them in parallel.']]);

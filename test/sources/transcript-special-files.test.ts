@@ -88,7 +88,8 @@ test('a transcript line over the line bound is skipped with a log entry, and the
   const observe = await runCli(['observe', '--home', home], { env, timeoutMs: 60_000 });
   assert.equal(observe.code, 0, observe.stderr);
   const day = await readFile(join(home, 'memory', '2026-04-10.md'), 'utf8');
-  assert.match(day, /Here is the error screenshot/, 'the line right after the long one');
+  // ("User said here is…": issue 20 took away the "User:" prefix, and with it the capital.)
+  assert.match(day, /[Hh]ere is the error screenshot/, 'the line right after the long one');
   assert.match(day, /tests pass now/, 'the last lines');
   const malformed = (await logLines(join(home, 'logs'))).filter((l) => l.event === 'transcript.malformed');
   assert.equal(malformed.length, 1, JSON.stringify(malformed));
