@@ -126,3 +126,10 @@ export function parseLimit(value: unknown, fallback: number): number {
   }
   return n;
 }
+
+/** `--mode` (or the dashboard's choice): text or hybrid; undefined when not given (hybrid when embeddings are configured). */
+export function parseSearchMode(value: unknown): 'text' | 'hybrid' | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (value === 'text' || value === 'hybrid') return value;
+  throw new OcmError('BAD_INPUT', `--mode "${String(value)}" is not a search mode.`, { hint: 'Use --mode text (full text only) or --mode hybrid (with embeddings, when configured; the default).' });
+}

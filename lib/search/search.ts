@@ -31,7 +31,15 @@ export interface SearchRequest {
   filters?: SearchFilters;
   /** Use and fill the repeated-query cache (default true). */
   cache?: boolean;
+  /**
+   * 'text': full-text ranking only, no query embedding; 'hybrid' (default):
+   * with the query's embedding when embeddings are configured (text otherwise).
+   */
+  mode?: SearchMode;
 }
+
+/** What a search may rank by: `ocm-run search --mode`, the dashboard's choice. */
+export type SearchMode = 'text' | 'hybrid';
 
 export interface SearchDeps {
   logger?: Logger;
@@ -137,7 +145,8 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
   const filters = normaliseFilters(request.filters);
   const limit = Math.max(1, Math.floor(request.limit ?? config.search.default_limit));
   const tiers = filters.tiers ?? [...TIERS];
-  const settings = embeddingSettings(config);
+  // A text-only search neither asks for the query's embedding nor reads the vectors.
+  const settings = request.mode === 'text' ? undefined : embeddingSettings(config);
   const warnings: string[] = [];
   const useCache = request.cache !== false;
   const cache = useCache ? new QueryCache(paths.index) : undefined;

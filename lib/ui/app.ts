@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Hono, type Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { secureHeaders } from 'hono/secure-headers';
-import { html } from 'hono/html';
+import { html, raw } from 'hono/html';
 import type { Config } from '../config/config-schema.js';
 import { describeError, OcmError } from '../core/errors.js';
 import { activeMemoryPath, DEFAULT_AGENT, readTextIfExists, type HomePaths } from '../platform/home.js';
@@ -20,7 +20,8 @@ import type { Logger } from '../platform/log.js';
 import { maskedText } from '../masking/masking.js';
 import { listHotAgents } from '../memory/memory-files.js';
 import { packagePath } from '../platform/package-root.js';
-import { filtersFromOptions, parseLimit } from '../search/filters.js';
+import { filtersFromOptions, parseLimit, parseSearchMode } from '../search/filters.js';
+import { embeddingSettings } from '../search/embeddings.js';
 import { OpenIndex } from '../search/open-index.js';
 import { makeSnippet } from '../search/snippet.js';
 import { maskingOptions } from '../sources/registry.js';
@@ -215,7 +216,13 @@ ${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date
     const query = (c.req.query('q') ?? '').trim();
     const values = filterValues(c);
     const agents = await knownAgents();
-    const queryBox = html`<label class="q">${m.searchTitle} <input type="search" name="q" value="${query}" placeholder="${m.searchPlaceholder}" autofocus data-search></label>`;
+    // Text or hybrid, as `ocm-run search --mode`: hybrid is offered only when embeddings are configured.
+    const mode = parseSearchMode(c.req.query('mode'));
+    const hybridOffered = embeddingSettings(config) !== undefined;
+    const modeChoice = hybridOffered
+      ? html` <label>${m.searchMode} <select name="mode">${(['hybrid', 'text'] as const).map((x) => html`<option value="${x}"${x === (mode ?? 'hybrid') ? raw(' selected') : ''}>${x}</option>`)}</select></label>`
+      : '';
+    const queryBox = html`<label class="q">${m.searchTitle} <input type="search" name="q" value="${query}" placeholder="${m.searchPlaceholder}" autofocus data-search></label>${modeChoice}`;
     let results: Html | string = '';
     if (query) {
       const filters = filtersFromOptions(values as Record<string, unknown>, options.now(), config.timezone);
@@ -223,7 +230,7 @@ ${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date
       const limit = parseLimit(c.req.query('limit'), config.search.default_limit);
       const { searchOpen } = await import('../integrations/mcp/memory-tools.js');
       const started = performance.now();
-      const response = await searchOpen({ paths, config, agent: DEFAULT_AGENT, client: () => undefined, openIndex, logger: options.logger, now: options.now }, { query, limit, filters });
+      const response = await searchOpen({ paths, config, agent: DEFAULT_AGENT, client: () => undefined, openIndex, logger: options.logger, now: options.now }, { query, limit, filters, ...(mode ? { mode } : {}) });
       const ms = Math.round((performance.now() - started) * 10) / 10;
       // Timings for `stats` and the health page (average search time), as `ocm-run search` logs them.
       options.logger.log('info', 'search.done', { ms, results: response.results.length, mode: response.mode, cached: false, via: 'ui' });

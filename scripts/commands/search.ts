@@ -18,21 +18,23 @@ export const command: CommandSpec = {
     ['--tier <t>', 'Only these tiers: hot, warm, cold (a hot-only search never reads warm/cold)'],
     ['--agent <a>', 'Only observations of these agents'],
     ['--tag <t>', 'Only observations carrying all these tags'],
+    ['--mode <m>', 'text: full text only; hybrid: with embeddings when configured (the default)'],
     ['--no-cache', 'Do not use the repeated-query cache'],
   ],
   async run(ctx, args, options) {
     const query = String(args[0] ?? '');
     const { config } = await ctx.config();
-    const { filtersFromOptions, parseLimit } = await import('../../lib/search/filters.js');
+    const { filtersFromOptions, parseLimit, parseSearchMode } = await import('../../lib/search/filters.js');
     const filters = filtersFromOptions(options, ctx.now(), config.timezone);
     const limit = parseLimit(options.limit, config.search.default_limit);
+    const mode = parseSearchMode(options.mode);
     const { searchMemory } = await import('../../lib/search/search.js');
     const started = performance.now();
     const logger = ctx.logger('search');
     const response = await searchMemory(
       ctx.paths,
       config,
-      { query, limit, filters, cache: options.cache !== false },
+      { query, limit, filters, cache: options.cache !== false, ...(mode ? { mode } : {}) },
       { logger, now: () => ctx.now() },
     );
     // Timings for `stats` (average search time).

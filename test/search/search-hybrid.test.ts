@@ -6,85 +6,12 @@
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { updateIndex } from '../../lib/search/indexer.js';
 import { searchMemory } from '../../lib/search/search.js';
 import { tempHome, testConfig, writeDay } from '../helpers/search-fixtures.js';
-
-const DIMS = 64;
-const CONCEPTS: Record<string, string> = {
-  car: 'vehicle',
-  automobile: 'vehicle',
-  vehicle: 'vehicle',
-  sedan: 'vehicle',
-  doctor: 'medicine',
-  physician: 'medicine',
-  clinic: 'medicine',
-  dog: 'pet',
-  puppy: 'pet',
-  hound: 'pet',
-};
-
-function conceptVector(text: string): number[] {
-  const v = new Array<number>(DIMS).fill(0);
-  for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
-    if (word.length < 3) continue;
-    const concept = CONCEPTS[word] ?? word;
-    let h = 2166136261;
-    for (const ch of concept) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
-    v[h % DIMS]! += 1;
-  }
-  return v;
-}
-
-interface Server {
-  url: string;
-  calls: number;
-  texts: number;
-  close(): Promise<void>;
-}
-
-async function embeddingServer(apiKey = 'sk-test-123'): Promise<Server> {
-  const state = { calls: 0, texts: 0 };
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const send = (status: number, payload: unknown) => {
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(payload));
-      };
-      if (req.method !== 'POST' || req.url !== '/v1/embeddings') return send(404, { error: { message: 'not found' } });
-      if (req.headers.authorization !== `Bearer ${apiKey}`) {
-        return send(401, { error: { message: `Incorrect API key provided: ${String(req.headers.authorization).slice(7)}` } });
-      }
-      const { model, input } = JSON.parse(body) as { model: string; input: string[] };
-      state.calls++;
-      state.texts += input.length;
-      send(200, {
-        object: 'list',
-        model,
-        data: input.map((text, index) => ({ object: 'embedding', index, embedding: conceptVector(text) })),
-        usage: { prompt_tokens: input.length, total_tokens: input.length },
-      });
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    get calls() {
-      return state.calls;
-    },
-    get texts() {
-      return state.texts;
-    },
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
+import { embeddingServer, type Server } from '../helpers/embedding-server.js';
 
 const servers: Server[] = [];
 after(async () => {
@@ -134,6 +61,24 @@ test('hybrid: documents are embedded in batches, and a query finds a match that 
   // Filters apply to vector hits too.
   const filtered = await searchMemory(paths, config, { query: 'dog', filters: { priorities: ['high'] }, cache: false });
   assert.deepEqual(filtered.results.map((x) => x.id), [day.ids[2]]);
+});
+
+test('mode text (ocm-run search --mode text, the dashboard\'s choice): full text only, no query embedding asked for, even with embeddings configured', async () => {
+  const server = await embeddingServer();
+  servers.push(server);
+  const { paths, day } = await seed();
+  const config = hybridConfig(server.url);
+  await updateIndex(paths, config);
+  const calls = server.calls;
+  const text = await searchMemory(paths, config, { query: 'automobile', cache: false, mode: 'text' });
+  assert.equal(text.mode, 'text');
+  assert.equal(server.calls, calls, 'no embedding request for the query');
+  assert.ok(!text.results.some((r) => r.id === day.ids[0]), 'the sedan shares no word with the query: text alone does not find it');
+  const words = await searchMemory(paths, config, { query: 'billing postgresql', cache: false, mode: 'text' });
+  assert.equal(words.results[0]!.id, day.ids[3]);
+  const hybrid = await searchMemory(paths, config, { query: 'automobile', cache: false, mode: 'hybrid' });
+  assert.equal(hybrid.mode, 'hybrid');
+  assert.equal(hybrid.results[0]!.id, day.ids[0]);
 });
 
 test('the embedding cache: a re-index or rebuild makes no embedding call; an edit embeds only the new text', async () => {

@@ -9,6 +9,7 @@ import { makeObservation, newHome, writeHot } from '../helpers/tier-home.js';
 import { acquireHomeLock } from '../../lib/platform/lock.js';
 import { dayFilePath } from '../../lib/platform/home.js';
 import { MemoryRecall } from '../../lib/integrations/recall.js';
+import { embeddingServer } from '../helpers/embedding-server.js';
 
 test('ocm-run ui: 127.0.0.1 with a token; refused without it, with a wrong one, or from another Origin (the foreign Host: ui-dashboard.test.ts); a port in use and a bad --port say so', async (t) => {
   const { dir, cleanup } = await tempDir();
@@ -114,4 +115,44 @@ test("ocm-run ui: the Active memory page lists the OpenClaw plugin's injections 
   assert.match(row, /<td>work<\/td>/);
   assert.match(row, new RegExp(`<a href="/search\\?q=${o.id}&amp;tier=hot,warm,cold"><code>${o.id}</code></a> \\(0\\.83\\)`));
   assert.match(row, /<td>12<\/td>/);
+});
+
+test('ocm-run ui: the search page offers text or hybrid only when embeddings are configured, and runs the mode chosen (the engine of ocm-run search --mode)', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const server = await embeddingServer();
+  t.after(() => server.close());
+  const today = new Date().toISOString().slice(0, 10);
+  const open = async (name: string, embeddings: string) => {
+    const paths = await newHome(join(dir, name));
+    await writeFile(paths.config, `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\n${embeddings}`);
+    await writeHot(paths, [makeObservation(1, today, { text: 'User bought a new sedan for the family trips.' })]);
+    const ui = await startUi(paths.root);
+    t.after(() => ui.stop());
+    const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+    const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+    return async (query: string) => {
+      const page = await fetch(`${ui.origin}/search?${query}`, { headers: { cookie: jar }, signal: AbortSignal.timeout(120_000) });
+      return { status: page.status, body: await page.text() };
+    };
+  };
+
+  const plain = await open('plain', '');
+  const noEmbeddings = await plain('q=sedan');
+  assert.equal(noEmbeddings.status, 200);
+  assert.doesNotMatch(noEmbeddings.body, /name="mode"/, 'no choice without embeddings');
+  assert.match(noEmbeddings.body, /class="summary" data-results="1">1 · mode text/);
+
+  const hybrid = await open('hybrid', `embeddings: {enabled: true, provider: custom, model: concept-64, api_base: '${server.url}', api_key: sk-test-123, batch_size: 3}\n`);
+  const byDefault = await hybrid('q=automobile');
+  assert.match(byDefault.body, /<select name="mode"><option value="hybrid" selected>hybrid<\/option><option value="text">text<\/option><\/select>/);
+  assert.match(byDefault.body, /data-results="1">1 · mode hybrid/, 'hybrid finds the sedan by meaning');
+  const calls = server.calls;
+  const text = await hybrid('q=automobile&mode=text');
+  assert.match(text.body, /<option value="text" selected>text<\/option>/);
+  assert.match(text.body, /data-results="0">0 · mode text/, 'text alone does not: no word in common');
+  assert.equal(server.calls, calls, 'a text search asks for no embedding');
+  const bad = await hybrid('q=automobile&mode=vector');
+  assert.equal(bad.status, 400);
+  assert.match(bad.body, /--mode &quot;vector&quot; is not a search mode/);
 });
