@@ -37,6 +37,16 @@ async function seed() {
   return { paths, day, other };
 }
 
+/** The seed home indexed with embeddings from a fresh server. */
+async function indexedSeed() {
+  const server = await embeddingServer();
+  servers.push(server);
+  const { paths, day } = await seed();
+  const config = hybridConfig(server.url);
+  await updateIndex(paths, config);
+  return { server, paths, day, config };
+}
+
 test('hybrid: documents are embedded in batches, and a query finds a match that shares no word with it', async () => {
   const server = await embeddingServer();
   servers.push(server);
@@ -64,11 +74,7 @@ test('hybrid: documents are embedded in batches, and a query finds a match that 
 });
 
 test('mode text (ocm-run search --mode text, the dashboard\'s choice): full text only, no query embedding asked for, even with embeddings configured', async () => {
-  const server = await embeddingServer();
-  servers.push(server);
-  const { paths, day } = await seed();
-  const config = hybridConfig(server.url);
-  await updateIndex(paths, config);
+  const { server, paths, day, config } = await indexedSeed();
   const calls = server.calls;
   const text = await searchMemory(paths, config, { query: 'automobile', cache: false, mode: 'text' });
   assert.equal(text.mode, 'text');
@@ -82,11 +88,7 @@ test('mode text (ocm-run search --mode text, the dashboard\'s choice): full text
 });
 
 test('the embedding cache: a re-index or rebuild makes no embedding call; an edit embeds only the new text', async () => {
-  const server = await embeddingServer();
-  servers.push(server);
-  const { paths, day } = await seed();
-  const config = hybridConfig(server.url);
-  await updateIndex(paths, config);
+  const { server, paths, day, config } = await indexedSeed();
   const calls = server.calls;
 
   const again = await updateIndex(paths, config);

@@ -11,6 +11,16 @@ import { dayFilePath } from '../../lib/platform/home.js';
 import { MemoryRecall } from '../../lib/integrations/recall.js';
 import { embeddingServer } from '../helpers/embedding-server.js';
 
+/** A home without sources (more config after `extraConfig`) holding one observation of today's, in main's hot tier. */
+async function homeOfOne(dir: string, extraConfig = '', text?: string) {
+  const paths = await newHome(dir);
+  await writeFile(paths.config, `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\n${extraConfig}`);
+  const today = new Date().toISOString().slice(0, 10);
+  const o = makeObservation(1, today, text === undefined ? {} : { text });
+  await writeHot(paths, [o]);
+  return { paths, today, o };
+}
+
 test('ocm-run ui: 127.0.0.1 with a token; refused without it, with a wrong one, or from another Origin (the foreign Host: ui-dashboard.test.ts); a port in use and a bad --port say so', async (t) => {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
@@ -51,11 +61,7 @@ test('ocm-run ui: 127.0.0.1 with a token; refused without it, with a wrong one, 
 test('ocm-run ui: a change while a job holds the home lock says the memory is busy and writes nothing; an edit of an observation gone meanwhile says so', async (t) => {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
-  const paths = await newHome(dir);
-  await writeFile(paths.config, 'timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\n');
-  const today = new Date().toISOString().slice(0, 10);
-  const o = makeObservation(1, today);
-  await writeHot(paths, [o]);
+  const { paths, today, o } = await homeOfOne(dir);
   const file = dayFilePath(paths, 'hot', 'main', today);
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
@@ -91,11 +97,7 @@ test('ocm-run ui: a change while a job holds the home lock says the memory is bu
 test("ocm-run ui: the Active memory page lists the OpenClaw plugin's injections (logged by MemoryRecall.recordInjection, the plugin's path: agent, via openclaw, ids with relevance, each linked to a search)", async (t) => {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
-  const paths = await newHome(dir);
-  await writeFile(paths.config, 'timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\n');
-  const today = new Date().toISOString().slice(0, 10);
-  const o = makeObservation(1, today);
-  await writeHot(paths, [o]);
+  const { paths, o } = await homeOfOne(dir);
   const recall = await MemoryRecall.open(paths.root);
   try {
     await recall.recordInjection({ agent: 'work', via: 'openclaw', injected: [{ id: o.id, relevance: 0.834 }], ms: 12.4 });
@@ -122,11 +124,8 @@ test('ocm-run ui: the search page offers text or hybrid only when embeddings are
   t.after(cleanup);
   const server = await embeddingServer();
   t.after(() => server.close());
-  const today = new Date().toISOString().slice(0, 10);
   const open = async (name: string, embeddings: string) => {
-    const paths = await newHome(join(dir, name));
-    await writeFile(paths.config, `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\n${embeddings}`);
-    await writeHot(paths, [makeObservation(1, today, { text: 'User bought a new sedan for the family trips.' })]);
+    const { paths } = await homeOfOne(join(dir, name), embeddings, 'User bought a new sedan for the family trips.');
     const ui = await startUi(paths.root);
     t.after(() => ui.stop());
     const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
