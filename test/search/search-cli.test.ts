@@ -5,6 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { tempHome, writeDay } from '../helpers/search-fixtures.js';
+import { embeddingServer } from '../helpers/embedding-server.js';
 
 test('index, search (human and --json exactly as DESIGN §7), get, and refusals', async () => {
   const paths = await tempHome();
@@ -98,4 +99,35 @@ test('search and get notice an index behind the memory files (a new, changed or 
   assert.equal(JSON.parse(got.stdout).text, 'Ana moved from Lisbon to Porto.');
   const old = await runCli(['search', 'sister', '--home', home, '--json']);
   assert.deepEqual(JSON.parse(old.stdout).results, [], 'the replaced text is gone from the answers');
+});
+
+test('search --mode: text asks the embeddings endpoint nothing and ranks by words; hybrid (the default with embeddings) finds by meaning; an unknown mode is refused', async () => {
+  const server = await embeddingServer();
+  try {
+    const paths = await tempHome();
+    const home = paths.root;
+    await writeFile(paths.config, `embeddings: {enabled: true, provider: custom, model: concept-64, api_base: '${server.url}', api_key: sk-test-123}\n`);
+    const day = await writeDay(paths, '2026-02-12', [{ text: 'User bought a new sedan for the family trips.', category: 'event' }]);
+    const idx = await runCli(['index', '--home', home, '--json']);
+    assert.equal(JSON.parse(idx.stdout).mode, 'hybrid', idx.stderr);
+
+    const hybrid = JSON.parse((await runCli(['search', 'automobile', '--home', home, '--json', '--no-cache'])).stdout);
+    assert.equal(hybrid.mode, 'hybrid');
+    assert.deepEqual(hybrid.results.map((r: { id: string }) => r.id), [day.ids[0]]);
+    const calls = server.calls;
+    const text = await runCli(['search', 'automobile', '--mode', 'text', '--home', home, '--json', '--no-cache']);
+    assert.equal(text.code, 0, text.stderr);
+    assert.equal(JSON.parse(text.stdout).mode, 'text');
+    assert.deepEqual(JSON.parse(text.stdout).results, [], 'no word in common');
+    assert.equal(server.calls, calls, 'no embedding request');
+    const words = JSON.parse((await runCli(['search', 'sedan', '--mode', 'text', '--home', home, '--json'])).stdout);
+    assert.deepEqual(words.results.map((r: { id: string }) => r.id), [day.ids[0]]);
+
+    const bad = await runCli(['search', 'sedan', '--mode', 'vector', '--home', home]);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /--mode "vector" is not a search mode/);
+    assert.match(bad.stderr, /--mode text/);
+  } finally {
+    await server.close();
+  }
 });
