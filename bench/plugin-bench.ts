@@ -134,7 +134,9 @@ export async function runPluginBench(options: { n?: number; turns?: number; keep
     report.targets['before_prompt_build added p95 ≤ 50 ms'] = { value: report.added.p95, target: '≤ 50 ms', ok: report.added.p95 <= 50 };
     return report;
   } finally {
-    if (!options.keep) await rm(work, { recursive: true, force: true });
+    // The plugin writes logs/hooks.log after a turn without holding the turn
+    // up, so the last line may still be landing: retry the removal briefly.
+    if (!options.keep) await rm(work, { recursive: true, force: true, maxRetries: 5 });
     else log(`  kept ${work}`);
   }
 }
