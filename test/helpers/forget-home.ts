@@ -6,9 +6,10 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from './cli.js';
+import { filesUnder } from './files-under.js';
 import { makeObservation, newHome, spread, testConfig, writeHot } from './tier-home.js';
 import { createMemoryLogger } from '../../lib/platform/log.js';
 import type { HomePaths } from '../../lib/platform/home.js';
@@ -43,23 +44,12 @@ export async function embeddingServer(): Promise<{ url: string; close: () => Pro
 /** Every file under the roots whose bytes hold one of the needles. */
 export async function filesContaining(roots: string[], needles: Array<string | Buffer>): Promise<string[]> {
   const hits: string[] = [];
-  const walk = async (dir: string) => {
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
+  for (const root of roots) {
+    for (const file of await filesUnder(root)) {
+      const bytes = await readFile(file);
+      if (needles.some((n) => bytes.includes(n))) hits.push(file);
     }
-    for (const e of entries) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) await walk(p);
-      else if (e.isFile()) {
-        const bytes = await readFile(p);
-        if (needles.some((n) => bytes.includes(n))) hits.push(p);
-      }
-    }
-  };
-  for (const r of roots) await walk(r);
+  }
   return hits;
 }
 

@@ -9,10 +9,11 @@
  *
  * Used by test/masking/masking-channels.test.ts and `npm run bench -- masking`.
  */
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { runCli, tempDir } from './cli.js';
+import { filesUnder } from './files-under.js';
 import { ok, startOpenAiServer, type RecordedRequest } from './openai-server.js';
 import { PiSessionWriter } from './pi-writer.js';
 import { harmlessCorpus, leaks, secretCorpus, type SecretInstance } from './secret-corpus.js';
@@ -58,21 +59,10 @@ function echoModel(req: RecordedRequest) {
 
 async function readTree(dir: string, skip: (path: string) => boolean = () => false): Promise<string> {
   let out = '';
-  let entries: import('node:fs').Dirent[] = [];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    const p = join(dir, e.name);
-    if (skip(p)) continue;
-    if (e.isDirectory()) out += await readTree(p, skip);
+  for (const file of await filesUnder(dir, { skip })) {
     // latin1 keeps every byte: SQLite pages and JSON alike are searched as they are on disk.
-    else {
-      const bytes = await readFile(p);
-      out += `${bytes.toString('utf8')}\n${bytes.toString('latin1')}\n`;
-    }
+    const bytes = await readFile(file);
+    out += `${bytes.toString('utf8')}\n${bytes.toString('latin1')}\n`;
   }
   return out;
 }

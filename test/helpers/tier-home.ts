@@ -4,7 +4,7 @@
  * observation id per tier and to hash a whole tree.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { appendObservations, createDayFile, formatDayFile, parseDayFile } from '../../lib/memory/day-file.js';
 import { dayFilePath, homePaths, type HomePaths } from '../../lib/platform/home.js';
@@ -12,6 +12,7 @@ import { observationId } from '../../lib/memory/observation-line.js';
 import { validateConfig } from '../../lib/config/config.js';
 import type { Config } from '../../lib/config/config-schema.js';
 import { addDays } from '../../lib/tiers/age.js';
+import { filesUnder } from './files-under.js';
 import { listAllTierFiles } from '../../lib/tiers/locations.js';
 import type { Observation, Priority, Tier } from '../../lib/core/types.js';
 
@@ -95,25 +96,13 @@ export async function idsByTier(paths: HomePaths, vault: string): Promise<Record
 /** sha256 and mode of every file under the given roots ("<root index>:<relative path>" → hash). Missing roots are empty. */
 export async function hashTree(roots: string[], options: { skip?: (rel: string) => boolean } = {}): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  const walk = async (root: string, dir: string, label: number) => {
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
+  for (const [label, root] of roots.entries()) {
+    const skip = options.skip ? (p: string) => options.skip!(relative(root, p)) : undefined;
+    for (const file of await filesUnder(root, skip ? { skip } : {})) {
+      const st = await stat(file);
+      out[`${label}:${relative(root, file)}`] = `${createHash('sha256').update(await readFile(file)).digest('hex')}:${(st.mode & 0o777).toString(8)}`;
     }
-    for (const e of entries) {
-      const p = join(dir, e.name);
-      const rel = `${label}:${relative(root, p)}`;
-      if (options.skip?.(relative(root, p))) continue;
-      if (e.isDirectory()) await walk(root, p, label);
-      else if (e.isFile()) {
-        const st = await stat(p);
-        out[rel] = `${createHash('sha256').update(await readFile(p)).digest('hex')}:${(st.mode & 0o777).toString(8)}`;
-      }
-    }
-  };
-  for (const [i, r] of roots.entries()) await walk(r, r, i);
+  }
   return out;
 }
 

@@ -9,8 +9,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { filesUnder } from '../helpers/files-under.js';
 import { PiSessionWriter } from '../helpers/pi-writer.js';
 import { ok, startOpenAiServer, status, type RecordedRequest } from '../helpers/openai-server.js';
 import { startHooksServer } from '../helpers/openclaw-hooks-server.js';
@@ -20,17 +21,7 @@ const HOOK_TOKEN = 'hooks-secret-abcdef0123456789';
 
 async function readAll(dir: string): Promise<string> {
   let out = '';
-  let entries: import('node:fs').Dirent[] = [];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) out += await readAll(p);
-    else if (e.name !== '.env') out += await readFile(p, 'utf8').catch(() => '');
-  }
+  for (const file of await filesUnder(dir, { skip: (p) => basename(p) === '.env' })) out += await readFile(file, 'utf8').catch(() => '');
   return out;
 }
 
