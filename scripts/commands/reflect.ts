@@ -30,38 +30,19 @@ export const command: CommandSpec = {
   stopsBetweenSteps: true,
   async run(ctx, _args, options) {
     const { config, env } = await ctx.config();
-    const [{ runReflectJob }, { withHomeLock }, { rebuildActiveMemory }, { resolveTimeZone }] = await Promise.all([
-      import('../../lib/reflector/job.js'),
-      import('../../lib/platform/lock.js'),
-      import('../../lib/memory/active-memory-file.js'),
-      import('../../lib/platform/time-zone.js'),
-    ]);
-    const logger = ctx.logger('reflector');
-    const timeZone = resolveTimeZone(config.timezone);
+    const { reflectNow } = await import('../../lib/jobs/reflect.js');
     const { relative } = await import('node:path');
-    const outcome = await withHomeLock(
-      ctx.paths.lock,
-      async () => {
-        const result = await runReflectJob({
-          paths: ctx.paths,
-          config,
-          env,
-          logger,
-          timeZone,
-          force: Boolean(options.force),
-          includeRecent: Boolean(options.all),
-          ...(typeof options.agent === 'string' ? { agents: [options.agent] } : {}),
-          ...testSignalHook(ctx.env),
-        });
-        const rebuilt = [];
-        for (const agent of [...new Set(result.reflections.map((r) => r.agent))]) {
-          rebuilt.push({ agent, ...(await rebuildActiveMemory({ paths: ctx.paths, config, agent, timeZone, now: ctx.now() })) });
-        }
-        return { result, rebuilt };
-      },
-      { waitMs: 30_000 },
-    );
-    const { result, rebuilt } = outcome;
+    const { result, rebuilt } = await reflectNow({
+      paths: ctx.paths,
+      config,
+      env,
+      logger: ctx.logger('reflector'),
+      now: () => ctx.now(),
+      force: Boolean(options.force),
+      includeRecent: Boolean(options.all),
+      ...(typeof options.agent === 'string' ? { agents: [options.agent] } : {}),
+      ...testSignalHook(ctx.env),
+    });
     for (const file of result.misnamed ?? []) {
       ctx.err(`⚠ ${relative(ctx.paths.root, file)} is not named for a real day (YYYY-MM-DD.md); it was not read. Rename it to the day its observations belong to.`);
     }
