@@ -16,7 +16,7 @@ import type { Config } from '../config/config-schema.js';
 import type { HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 import { maskSecrets } from '../masking/masking.js';
-import { discoverOpenClawEndpoint } from '../integrations/openclaw/config.js';
+import { discoverOpenClawEndpoint, type ConnectionTest, type OpenClawEndpoint } from '../integrations/openclaw/config.js';
 import { readState, writeState } from '../platform/state.js';
 
 export type AlertSeverity = 'info' | 'warning' | 'error' | 'critical';
@@ -212,4 +212,73 @@ export async function alertLlmFailures(
     }
   }
   return out;
+}
+
+/** `ocm-run alerts test`: one info alert to every target, past the rate limit. */
+export async function sendTestAlert(deps: AlertDeps): Promise<AlertOutcome> {
+  return sendAlert(
+    deps,
+    {
+      event: 'test',
+      errorClass: 'test',
+      severity: 'info',
+      summary: 'This is a test alert from OC-Memory.',
+      cause: 'Someone ran `ocm-run alerts test`.',
+      action: 'Nothing to do: alerts reach you.',
+    },
+    { force: true },
+  );
+}
+
+export interface AlertsEndpointOptions {
+  config: Config;
+  env: NodeJS.ProcessEnv;
+  /** Save the endpoint to this config file when the connection works (`alerts save`). */
+  saveTo?: { file: string; envFile: string };
+}
+
+/** Where alerts go, as `ocm-run alerts` shows it (the token itself never appears). */
+export interface AlertsEndpointReport {
+  endpoint: OpenClawEndpoint;
+  check: ConnectionTest;
+  shown: {
+    url: string;
+    urlSource: OpenClawEndpoint['urlSource'];
+    hooksPath: string;
+    hooksEnabled: OpenClawEndpoint['hooksEnabled'];
+    token: string;
+    openclawConfig: string | null;
+    webhookUrl: string | null;
+    enabled: boolean;
+    connection: ConnectionTest;
+    warning?: string;
+  };
+  /** The endpoint was written to the config (only with `saveTo` and a working connection). */
+  saved: boolean;
+}
+
+/** `ocm-run alerts [show|save]`: find OpenClaw's hooks endpoint, test it, and save it if asked and it works. */
+export async function checkAlertsEndpoint(options: AlertsEndpointOptions): Promise<AlertsEndpointReport> {
+  const { config, env } = options;
+  const { testOpenClawConnection, saveOpenClawEndpoint } = await import('../integrations/openclaw/config.js');
+  const endpoint = await discoverOpenClawEndpoint({ env, alerts: config.alerts });
+  const check = await testOpenClawConnection(endpoint);
+  const shown = {
+    url: endpoint.url,
+    urlSource: endpoint.urlSource,
+    hooksPath: endpoint.hooksPath,
+    hooksEnabled: endpoint.hooksEnabled,
+    token: endpoint.token ? `set (from ${endpoint.tokenSource})` : 'none',
+    openclawConfig: endpoint.configPath ?? null,
+    webhookUrl: config.alerts.webhook_url || null,
+    enabled: config.alerts.enabled,
+    connection: check,
+    ...(endpoint.warning ? { warning: endpoint.warning } : {}),
+  };
+  let saved = false;
+  if (options.saveTo && check.ok) {
+    await saveOpenClawEndpoint({ file: options.saveTo.file, envFile: options.saveTo.envFile, endpoint, env });
+    saved = true;
+  }
+  return { endpoint, check, shown, saved };
 }

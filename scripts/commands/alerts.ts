@@ -11,45 +11,20 @@ export const command: CommandSpec = {
       throw new OcmError('BAD_INPUT', `Unknown alerts action "${action}".`, { hint: 'Use `ocm-run alerts`, `ocm-run alerts save` or `ocm-run alerts test`.' });
     }
     const { config, env } = await ctx.config();
-    const { discoverOpenClawEndpoint, testOpenClawConnection, saveOpenClawEndpoint } = await import('../../lib/integrations/openclaw/config.js');
-    const endpoint = await discoverOpenClawEndpoint({ env, alerts: config.alerts });
     if (action === 'test') {
-      const { sendAlert } = await import('../../lib/jobs/alerts.js');
-      const outcome = await sendAlert(
-        { config, paths: ctx.paths, env, logger: ctx.logger('alerts') },
-        {
-          event: 'test',
-          errorClass: 'test',
-          severity: 'info',
-          summary: 'This is a test alert from OC-Memory.',
-          cause: 'Someone ran `ocm-run alerts test`.',
-          action: 'Nothing to do: alerts reach you.',
-        },
-        { force: true },
-      );
+      const { sendTestAlert } = await import('../../lib/jobs/alerts.js');
+      const outcome = await sendTestAlert({ config, paths: ctx.paths, env, logger: ctx.logger('alerts') });
       if (ctx.json) ctx.out(JSON.stringify(outcome));
       else if (outcome.sent.length > 0) ctx.out(`Test alert sent to: ${outcome.sent.join(', ')}.`);
       else ctx.out(`No alert sent (${outcome.skipped ?? 'every target failed'}).${outcome.errors.map((e) => `\n  ${e}`).join('')}`);
       return outcome.sent.length > 0 ? 0 : 1;
     }
-    const check = await testOpenClawConnection(endpoint);
-    const shown = {
-      url: endpoint.url,
-      urlSource: endpoint.urlSource,
-      hooksPath: endpoint.hooksPath,
-      hooksEnabled: endpoint.hooksEnabled,
-      token: endpoint.token ? `set (from ${endpoint.tokenSource})` : 'none',
-      openclawConfig: endpoint.configPath ?? null,
-      webhookUrl: config.alerts.webhook_url || null,
-      enabled: config.alerts.enabled,
-      connection: check,
-      ...(endpoint.warning ? { warning: endpoint.warning } : {}),
-    };
-    let saved = false;
-    if (action === 'save' && check.ok) {
-      await saveOpenClawEndpoint({ file: ctx.configFile, envFile: ctx.paths.env, endpoint, env });
-      saved = true;
-    }
+    const { checkAlertsEndpoint } = await import('../../lib/jobs/alerts.js');
+    const { endpoint, check, shown, saved } = await checkAlertsEndpoint({
+      config,
+      env,
+      ...(action === 'save' ? { saveTo: { file: ctx.configFile, envFile: ctx.paths.env } } : {}),
+    });
     if (ctx.json) ctx.out(JSON.stringify({ ...shown, saved }));
     else {
       ctx.out(
