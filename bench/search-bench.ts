@@ -8,8 +8,11 @@
  *   - in-process query p50/p95 over a loaded index (rank + stored text of the
  *     hits), and a full `searchMemory` call that reads the index each time;
  *   - `ocm-run search --json` as a fresh process, p50/p95 and peak RSS;
- * beside same-run baselines: a bare `node -e 0`, and SQLite FTS5 (the sqlite3
- * binary) on the same texts: build, and a fresh `sqlite3` process per query.
+ * beside same-run baselines: a bare `node -e 0`; SQLite FTS5 (the sqlite3
+ * binary) on the same texts: build, and a fresh `sqlite3` process per query;
+ * and MiniSearch (the peer library, a devDependency kept for this row) with
+ * the project's analyzer over the same texts and queries, in this process:
+ * `addAll` time, heap growth, query p50/p95 (top 10 with their text).
  *
  *   node --import tsx bench/run.ts search [--n 100000] [--queries 40]
  */
@@ -26,6 +29,10 @@ import { assemble, searchMemory } from '../lib/search/search.js';
 import { listObservations, parseDayFile } from '../lib/memory/day-file.js';
 import { readFile } from 'node:fs/promises';
 import { listMarkdown } from '../lib/search/files.js';
+import { analyze } from '../lib/search/tokenizer.js';
+import MiniSearch from 'minisearch';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TIME = '/usr/bin/time';
@@ -59,6 +66,7 @@ export interface SearchBenchReport {
   cli: { p50: number; p95: number; peakRssMb: number | null; cachedP50: number };
   nodeBare: { p50: number; p95: number };
   fts5: { buildMs: number; p50: number; p95: number } | null;
+  minisearch: { buildMs: number; heapMb: number; p50: number; p95: number };
   targets: Record<string, { value: number; target: string; ok: boolean }>;
 }
 
@@ -201,11 +209,15 @@ export async function runSearchBench(options: { n?: number; queries?: number; ke
     const bare: number[] = [];
     for (let i = 0; i < 20; i++) bare.push((await timed(process.execPath, ['-e', '0'])).ms);
 
+    const texts: string[] = [];
+    for (const file of await listMarkdown(paths.memory)) for (const o of listObservations(parseDayFile(await readFile(file, 'utf8')))) texts.push(o.text);
+
+    log('  MiniSearch baseline (in-process, same texts and queries)…');
+    const minisearch = miniSearchBaseline(texts, queries);
+
     log('  SQLite FTS5 baseline…');
     let fts5: SearchBenchReport['fts5'] = null;
     if (existsSync('/usr/bin/sqlite3') || (await execa('sqlite3', ['-version'], { reject: false })).exitCode === 0) {
-      const texts: string[] = [];
-      for (const file of await listMarkdown(paths.memory)) for (const o of listObservations(parseDayFile(await readFile(file, 'utf8')))) texts.push(o.text);
       const db = join(work, 'fts.db');
       const sql = ['CREATE VIRTUAL TABLE t USING fts5(body);', 'BEGIN;', ...texts.map((x) => `INSERT INTO t(body) VALUES ('${x.replace(/'/g, "''")}');`), 'COMMIT;'].join('\n');
       const b = await timed('sqlite3', [db], { input: sql });
@@ -229,6 +241,7 @@ export async function runSearchBench(options: { n?: number; queries?: number; ke
       cli: { p50: percentile(cli, 50), p95: percentile(cli, 95), peakRssMb: cliRss || null, cachedP50: percentile(cached, 50) },
       nodeBare: { p50: percentile(bare, 50), p95: percentile(bare, 95) },
       fts5,
+      minisearch,
       targets: {},
     };
     const peak = Math.max(report.build.peakRssMb ?? 0, report.cli.peakRssMb ?? 0);
@@ -247,6 +260,40 @@ export async function runSearchBench(options: { n?: number; queries?: number; ke
   }
 }
 
+/**
+ * The peer library on the same texts: MiniSearch's BM25 with the project's
+ * analyzer (as bench/observer-coverage.ts uses it), the text stored so a query
+ * returns what OC-Memory's in-process query returns — ten hits with their text.
+ * Heap growth is measured between two full collections (V8's gc exposed for
+ * this measurement only), so it is the index's live size.
+ */
+function miniSearchBaseline(texts: string[], queries: string[]): SearchBenchReport['minisearch'] {
+  setFlagsFromString('--expose-gc');
+  const collect = runInNewContext('gc') as () => void;
+  collect();
+  const heapBefore = process.memoryUsage().heapUsed;
+  let t = performance.now();
+  const index = new MiniSearch<{ id: number; text: string }>({
+    fields: ['text'],
+    storeFields: ['text'],
+    tokenize: (text) => analyze(text),
+    processTerm: (term) => term,
+  });
+  index.addAll(texts.map((text, id) => ({ id, text })));
+  const buildMs = performance.now() - t;
+  collect();
+  const heapMb = Math.round((process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024);
+  const times: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    for (const q of queries) {
+      t = performance.now();
+      index.search(q).slice(0, 10);
+      if (round > 0) times.push(performance.now() - t);
+    }
+  }
+  return { buildMs: Math.round(buildMs), heapMb, p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
 export function searchBenchTable(r: SearchBenchReport): string {
   const ms = (x: number | null | undefined) => (x === null || x === undefined ? '–' : `${Math.round(x)} ms`);
   const lines = [
@@ -256,7 +303,8 @@ export function searchBenchTable(r: SearchBenchReport): string {
     '|---|---|---|',
     `| full index build | ${ms(r.build.ms)} (child process; ${ms(r.build.internalMs)} inside) | FTS5: ${ms(r.fts5?.buildMs)} |`,
     `| incremental, one new day (${r.incremental.observations} obs.) | ${ms(r.incremental.internalMs)} inside, ${ms(r.incremental.ms)} as a process | – |`,
-    `| in-process query p50 / p95 (index loaded in ${ms(r.inProcess.loadMs)}) | ${r.inProcess.p50} / ${r.inProcess.p95} ms | – |`,
+    `| in-process index build | – (the build runs as a process, above) | MiniSearch \`addAll\` (project analyzer): ${ms(r.minisearch.buildMs)}, heap +${r.minisearch.heapMb} MB |`,
+    `| in-process query p50 / p95 (index loaded in ${ms(r.inProcess.loadMs)}) | ${r.inProcess.p50} / ${r.inProcess.p95} ms | MiniSearch: ${r.minisearch.p50} / ${r.minisearch.p95} ms |`,
     `| searchMemory() call p50 / p95 (reads the index) | ${r.searchCall.p50} / ${r.searchCall.p95} ms | – |`,
     `| \`ocm-run search\` fresh process p50 / p95 | ${r.cli.p50} / ${r.cli.p95} ms (repeated query, cached: ${r.cli.cachedP50} ms) | \`node -e 0\`: ${r.nodeBare.p50} / ${r.nodeBare.p95} ms; \`sqlite3\` FTS5 query: ${r.fts5 ? `${r.fts5.p50} / ${r.fts5.p95} ms` : '–'} |`,
     `| peak RSS | build ${r.build.peakRssMb ?? '–'} MB, search ${r.cli.peakRssMb ?? '–'} MB | – |`,
