@@ -3,13 +3,13 @@
  * (from the process environment and the home's `.env`), validated against the
  * schema with the key path in every error.
  */
-import { createRequire } from 'node:module';
 import * as v from 'valibot';
 import { ConfigError, OcmError } from '../core/errors.js';
 import { configSchema, type Config } from './config-schema.js';
 import { hasEnvReferences, readConfigCache, schemaFingerprint, writeConfigCache } from './config-cache.js';
 import { loadDotEnv, parseDotEnv } from '../platform/dotenv.js';
 import { readConfigText } from './config-file.js';
+import { readYaml, yamlDocuments } from '../core/yaml.js';
 
 export { configSchema, type Config };
 export { loadDotEnv, parseDotEnv };
@@ -98,17 +98,10 @@ export interface LoadedConfig {
   env: Record<string, string | undefined>;
 }
 
-const require = createRequire(import.meta.url);
-/** js-yaml, loaded on first use (a run whose config is unchanged reads the parse cache instead). */
-function jsYaml(): typeof import('js-yaml') {
-  return require('js-yaml') as typeof import('js-yaml');
-}
-
-/** Parse config YAML (js-yaml: fast to load on every tick; core schema, so dates stay strings). */
+/** Parse config YAML (lib/core/yaml.ts; loaded only when the parse cache does not answer). */
 export function parseConfigText(text: string, file: string): unknown {
   try {
-    const yaml = jsYaml();
-    const raw = yaml.load(text, { schema: yaml.CORE_SCHEMA, filename: file }) ?? {};
+    const raw = readYaml(text, { filename: file }) ?? {};
     assertBoundedTree(raw, file);
     return raw;
   } catch (error) {
@@ -177,8 +170,7 @@ export function parseCliValue(text: string, keyPath?: string): unknown {
   const type = keyPath === undefined ? undefined : schemaAt(keyPath)?.type;
   if (type === 'string' || type === 'picklist') return text;
   try {
-    const yaml = jsYaml();
-    return yaml.load(text, { schema: yaml.CORE_SCHEMA }) ?? text;
+    return readYaml(text) ?? text;
   } catch {
     return text;
   }
@@ -190,8 +182,8 @@ export function parseCliValue(text: string, keyPath?: string): unknown {
  */
 export async function setConfigValue(options: { file: string; envFile: string; keyPath: string; value: unknown; env?: NodeJS.ProcessEnv }): Promise<void> {
   const text = (await readConfigText(options.file)) ?? '';
-  // The `yaml` package's Document API keeps the user's comments and layout.
-  const { parseDocument, isMap, isScalar } = await import('yaml');
+  // The Document API keeps the user's comments and layout.
+  const { parseDocument, isMap, isScalar } = yamlDocuments();
   const doc = parseDocument(text);
   if (doc.errors.length > 0) parseConfigText(text, options.file); // throws the friendly error
   const path = options.keyPath.split('.').filter(Boolean);

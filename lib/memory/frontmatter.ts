@@ -4,20 +4,15 @@
  *
  * The one YAML path for Markdown files: day files, reflections and the search index's documents
  * read, write and edit frontmatter only through this module. Splitting is gray-matter's rule, without
- * gray-matter (test/memory/day-file.test.ts reads every case with gray-matter as the oracle). Reading uses
- * js-yaml with its core schema (dates stay strings), as gray-matter does: the `yaml` package's
- * duplicate-key check is quadratic (~40 ms for a 1000-entry map, js-yaml ~5 ms), and js-yaml loads
- * faster. Writing uses the `yaml` package's serialiser (formatYaml). Changing uses its Document API, only to
+ * gray-matter (test/memory/day-file.test.ts reads every case with gray-matter as the oracle). Which YAML
+ * library reads, writes and edits is decided in lib/core/yaml.ts. Changing uses the Document API only to
  * find where each key's value sits in the text: the new value replaces those bytes and nothing else,
  * so comments, flow lists, quoting, blank lines and keys the program does not own stay byte for byte
  * (README "File formats").
  */
-import { createRequire } from 'node:module';
+import { readYaml, yamlDocuments } from '../core/yaml.js';
 
-// Both are CommonJS and load on first use (the `yaml` package only when a hand-edited frontmatter changes).
-const require = createRequire(import.meta.url);
-const jsYaml = (): typeof import('js-yaml') => require('js-yaml') as typeof import('js-yaml');
-const yamlLib = (): typeof import('yaml') => require('yaml') as typeof import('yaml');
+export { formatYaml, yamlValue } from '../core/yaml.js';
 
 const FRONTMATTER = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
 
@@ -46,8 +41,7 @@ export function splitFrontmatter(text: string): FrontmatterBlock | undefined {
 /** The block's data: a map, or {} (nothing but comments, or not a map). Throws the YAML error on broken YAML. */
 export function readFrontmatterYaml(yaml: string): Record<string, unknown> {
   if (yaml.replace(/^\s*#[^\n]+/gm, '').trim() === '') return {};
-  const js = jsYaml();
-  const parsed: unknown = js.load(yaml, { schema: js.CORE_SCHEMA });
+  const parsed = readYaml(yaml);
   return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
 }
 
@@ -67,7 +61,7 @@ export function editFrontmatter(raw: string, before: Record<string, unknown>, af
   if (open === 0 || closeAt === -1) return undefined;
   const yamlEnd = closeAt + 1 < open ? open : closeAt + 1;
   let yaml = raw.slice(open, yamlEnd);
-  const Y = yamlLib();
+  const Y = yamlDocuments();
   const doc = Y.parseDocument(yaml, { uniqueKeys: true });
   if (doc.errors.length > 0) return undefined;
   const contents = doc.contents;
@@ -139,14 +133,4 @@ function sameValue(a: unknown, b: unknown): boolean {
     return ka.length === kb.length && ka.every((k) => sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
   }
   return false;
-}
-
-/** YAML text of `value` as the `yaml` package writes it (the one serialiser of frontmatters: day files, reflections). */
-export function formatYaml(value: unknown, options: import('yaml').ToStringOptions = {}): string {
-  return yamlLib().stringify(value, options);
-}
-
-/** A value as the `yaml` package writes it on one line (quoted when it would read as another type). */
-export function yamlValue(value: unknown): string {
-  return yamlLib().stringify(value, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'flow' }).replace(/\n$/, '');
 }

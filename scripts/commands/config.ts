@@ -9,14 +9,14 @@ export const command: CommandSpec = {
   async run(ctx, args, options) {
     const [action = 'get', key, value] = args as [string | undefined, string | undefined, string | undefined];
     const { getConfigValue, hideSecrets, parseCliValue, setConfigValue } = await import('../../lib/config/config.js');
-    const { stringify } = await import('yaml');
+    const { formatYaml } = await import('../../lib/core/yaml.js');
     switch (action) {
       case 'get': {
         const { config } = await ctx.config();
         const raw = key ? getConfigValue(config, key) : config;
         const v = options.showSecrets ? raw : hideSecrets(raw, key ?? '');
         if (ctx.json) ctx.out(JSON.stringify(v, null, 2));
-        else ctx.out(typeof v === 'object' && v !== null ? stringify(v).trimEnd() : String(v));
+        else ctx.out(typeof v === 'object' && v !== null ? formatYaml(v).trimEnd() : String(v));
         return;
       }
       case 'set': {

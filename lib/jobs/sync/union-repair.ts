@@ -7,10 +7,10 @@
  * duplicate maps merged, duplicate scalars last-wins — and recounts it from the
  * body; an observation that arrived twice is kept once. Pure; no I/O.
  */
-import { isMap, isScalar, parseDocument, type Pair } from 'yaml';
+import type { Pair } from 'yaml';
+import { yamlDocuments } from '../../core/yaml.js';
+import { splitFrontmatter } from '../../memory/frontmatter.js';
 import { appendObservations, formatDayFile, listObservations, parseDayFile, removeObservations, setFrontmatter, type DayFile } from '../../memory/day-file.js';
-
-const FENCE = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
 
 function plain(value: unknown): unknown {
   return value && typeof value === 'object' && 'toJSON' in value ? (value as { toJSON(): unknown }).toJSON() : value;
@@ -18,6 +18,7 @@ function plain(value: unknown): unknown {
 
 /** YAML with repeated keys: repeated maps are merged, other repeated values: the last wins. */
 export function lenientFrontmatter(yamlText: string): Record<string, unknown> | undefined {
+  const { parseDocument, isMap, isScalar } = yamlDocuments();
   const doc = parseDocument(yamlText, { uniqueKeys: false });
   if (doc.errors.length > 0 || !isMap(doc.contents)) return undefined;
   const out: Record<string, unknown> = {};
@@ -51,8 +52,8 @@ export function repairUnionMerged(text: string): string | undefined {
   // Two sides' provenance blocks are joined into one by the parser: written back even when nothing else changes.
   let changed = formatDayFile(file) !== text;
   if (file.frontmatter.error) {
-    const m = FENCE.exec(file.frontmatter.raw);
-    const data = m ? lenientFrontmatter(m[1]!) : undefined;
+    const block = splitFrontmatter(file.frontmatter.raw);
+    const data = block ? lenientFrontmatter(block.yaml) : undefined;
     if (!data) return undefined; // broken in another way: leave it for the user
     file.frontmatter = { data, raw: file.frontmatter.raw, dirty: true };
     changed = true;
