@@ -420,7 +420,7 @@ function isFillerPhrase(sentence: string): boolean {
 
 
 /** The English side of the cascade (rules.ts). */
-const english: Language = {
+export const english: Language = {
   read(sentence, names) {
     const words = scanWords(sentence, names);
     return { contentWords: words.contentWords, has: (pattern) => matches(pattern, sentence, words) };

@@ -87,7 +87,7 @@ const PATTERNS: Record<Pattern, RegExp | null> = {
 };
 
 /** The Korean side of the cascade (rules.ts). */
-const korean: Language = {
+export const korean: Language = {
   read: (sentence, names) => ({
     contentWords: countKoreanContent(sentence, names),
     has: (pattern) => PATTERNS[pattern]?.test(sentence) ?? false,

@@ -98,7 +98,16 @@ export interface Rule {
   /** A finished task (✅). */
   done?: true;
   when(sentence: Sentence, ctx: AnalysisContext): boolean;
+  /**
+   * A sentence in each language that this rule classifies and no earlier rule does, said by the user
+   * with no date in it (EXAMPLE_CONTEXT). It documents the rule, and
+   * test/observer/observer-rules-cascade.test.ts checks that every rule is reached by its examples.
+   */
+  examples: { en: string; ko: string };
 }
+
+/** The context the rules' examples are classified in: the user speaking, no names, no resolved date. */
+export const EXAMPLE_CONTEXT: AnalysisContext = { names: [], futureDate: false, pastDate: false, role: 'user' };
 
 /** Something got finished (and is not said to be unfinished, nor dated in the future). */
 function finished(s: Sentence, ctx: AnalysisContext): boolean {
@@ -108,26 +117,26 @@ function finished(s: Sentence, ctx: AnalysisContext): boolean {
 /** First match wins. */
 export const CASCADE: readonly Rule[] = [
   {
-    name: 'chit-chat',
+    name: 'chit-chat', examples: { en: 'Thanks so much!', ko: '고마워요' },
     kind: 'filler',
     category: 'fact',
     priority: 'low',
     when: (s) => s.contentWords === 0 || s.language.isChitChat(s.text, s.contentWords),
   },
   {
-    name: 'question without a topic',
+    name: 'question without a topic', examples: { en: 'Where is the pizza?', ko: '점심?' },
     kind: 'filler',
     category: 'fact',
     priority: 'low',
     when: (s) => s.language.isQuestion(s.text) && !s.language.questionHasTopic(s.text, s.contentWords),
   },
-  { name: 'question', kind: 'question', category: 'task', priority: 'medium', when: (s) => s.language.isQuestion(s.text) },
-  { name: 'finished task', kind: 'statement', category: 'task', priority: 'medium', done: true, when: (s, ctx) => finished(s, ctx) && s.has('taskObject') },
-  { name: 'finished', kind: 'statement', category: 'event', priority: 'medium', when: finished },
-  { name: 'decision', kind: 'statement', category: 'decision', priority: 'high', when: (s) => s.has('decision') },
-  { name: 'preference', kind: 'statement', category: 'preference', priority: 'high', when: (s) => s.has('preference') },
+  { name: 'question', examples: { en: 'Which database should we use for the billing service?', ko: '결제 모듈은 어떤 데이터베이스를 쓰나요?' }, kind: 'question', category: 'task', priority: 'medium', when: (s) => s.language.isQuestion(s.text) },
+  { name: 'finished task', examples: { en: 'I fixed the login bug.', ko: '로그인 버그를 수정했어요.' }, kind: 'statement', category: 'task', priority: 'medium', done: true, when: (s, ctx) => finished(s, ctx) && s.has('taskObject') },
+  { name: 'finished', examples: { en: 'I finished dinner.', ko: '마라톤을 끝냈어요.' }, kind: 'statement', category: 'event', priority: 'medium', when: finished },
+  { name: 'decision', examples: { en: 'We decided to use Postgres for the billing service.', ko: '결제 서비스에 Postgres를 쓰기로 했어요.' }, kind: 'statement', category: 'decision', priority: 'high', when: (s) => s.has('decision') },
+  { name: 'preference', examples: { en: 'I prefer TypeScript over JavaScript.', ko: '저는 타입스크립트를 선호해요.' }, kind: 'statement', category: 'preference', priority: 'high', when: (s) => s.has('preference') },
   {
-    name: 'deadline',
+    name: 'deadline', examples: { en: 'The deadline for the report is close.', ko: '보고서 마감이 다가와요.' },
     kind: 'statement',
     category: 'task',
     priority: 'high',
@@ -136,10 +145,10 @@ export const CASCADE: readonly Rule[] = [
       (s.has('byDate') && (ctx.futureDate || s.has('explicitDate'))) ||
       s.has('deadline'),
   },
-  { name: 'state change', kind: 'statement', category: 'state', priority: 'medium', when: (s) => s.has('state') },
+  { name: 'state change', examples: { en: 'I switched to Neovim.', ko: 'Neovim으로 바꿨어요.' }, kind: 'statement', category: 'state', priority: 'medium', when: (s) => s.has('state') },
   {
     // Struggling is the user's state; an assistant explaining an error is a plain fact.
-    name: 'about the speaker',
+    name: 'about the speaker', examples: { en: 'I work as a nurse in Seoul.', ko: '요즘 허리 통증 때문에 힘들어요.' },
     kind: 'statement',
     category: 'fact',
     priority: 'high',
@@ -147,22 +156,27 @@ export const CASCADE: readonly Rule[] = [
   },
   {
     // Requests and imperatives are tasks only from the user (from the assistant they are advice).
-    name: 'task',
+    name: 'task', examples: { en: 'I need to renew my passport.', ko: '여권을 갱신해야 해요.' },
     kind: 'statement',
     category: 'task',
     priority: 'medium',
     when: (s, ctx) => s.has('task') || s.has('working') || (ctx.role === 'user' && s.has('request')),
   },
-  { name: 'past event', kind: 'statement', category: 'event', priority: 'medium', when: (s, ctx) => ctx.pastDate || s.has('pastVerb') },
-  { name: 'specific fact', kind: 'statement', category: 'fact', priority: 'medium', when: (s) => s.language.isSpecific(s.text, s.contentWords) },
-  { name: 'fact', kind: 'statement', category: 'fact', priority: 'low', when: () => true },
+  { name: 'past event', examples: { en: 'We visited the museum.', ko: '박물관에 다녀왔어요.' }, kind: 'statement', category: 'event', priority: 'medium', when: (s, ctx) => ctx.pastDate || s.has('pastVerb') },
+  { name: 'specific fact', examples: { en: 'The cluster has 12 nodes.', ko: '클러스터 노드는 12개예요.' }, kind: 'statement', category: 'fact', priority: 'medium', when: (s) => s.language.isSpecific(s.text, s.contentWords) },
+  { name: 'fact', examples: { en: 'It rains.', ko: '비가 와요.' }, kind: 'statement', category: 'fact', priority: 'low', when: () => true },
 ];
+
+/** The first rule of the cascade that holds for one sentence (already stripped of vocatives and interjections). */
+export function firstRule(language: Language, text: string, ctx: AnalysisContext): { rule: Rule; contentWords: number; has(pattern: Pattern): boolean } {
+  const { contentWords, has } = language.read(text, ctx.names);
+  const sentence: Sentence = { text, contentWords, has, language };
+  return { rule: CASCADE.find((r) => r.when(sentence, ctx))!, contentWords, has };
+}
 
 /** Classify one sentence (already stripped of vocatives and interjections) by the first rule of the cascade that holds. */
 export function analyse(language: Language, text: string, ctx: AnalysisContext): SentenceAnalysis {
-  const { contentWords, has } = language.read(text, ctx.names);
-  const sentence: Sentence = { text, contentWords, has, language };
-  const rule = CASCADE.find((r) => r.when(sentence, ctx))!;
+  const { rule, contentWords, has } = firstRule(language, text, ctx);
   return {
     kind: rule.kind,
     category: rule.category,
