@@ -19,24 +19,23 @@ export const command: CommandSpec = {
     // Only a real install creates the home (the tick's log goes there); status and dry runs change nothing.
     const { loadConfig } = await import('../../lib/config/config.js');
     const { config } = action === 'install' && !dryRun ? await ctx.config() : await loadConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env });
-    const s = await import('../../lib/jobs/schedule/index.js');
-    const env = { runner: s.defaultRunner, xdgConfigHome: ctx.env.XDG_CONFIG_HOME };
-    let platform: import('../../lib/jobs/schedule/index.js').Platform;
+    let chosenPlatform: import('../../lib/jobs/schedule/index.js').Platform | undefined;
     if (options.platform !== undefined) {
       const p = String(options.platform);
-      if (!s.isPlatform(p)) throw new OcmError('BAD_INPUT', `Unknown platform "${p}".`, { hint: 'Use cron, launchd, systemd or schtasks.' });
-      platform = p;
-    } else platform = await s.detectPlatform(s.defaultRunner);
+      const { isPlatform } = await import('../../lib/jobs/schedule/index.js');
+      if (!isPlatform(p)) throw new OcmError('BAD_INPUT', `Unknown platform "${p}".`, { hint: 'Use cron, launchd, systemd or schtasks.' });
+      chosenPlatform = p;
+    }
     const every = options.every !== undefined ? Number(options.every) : config.schedule.every_minutes;
     if (!Number.isInteger(every) || every < 1 || every > 1440) {
       throw new OcmError('BAD_INPUT', `--every must be a whole number of minutes from 1 to 1440 (got ${String(options.every)}).`);
     }
-    const target = s.scheduleTarget(ctx.paths, every);
-    const templates = await s.loadScheduleTemplates();
+    const s = await import('../../lib/jobs/schedule/home-schedule.js');
+    const scheduleOptions = { paths: ctx.paths, env: ctx.env, everyMinutes: every, ...(chosenPlatform ? { platform: chosenPlatform } : {}) };
 
     if (action === 'install') {
-      const plan = s.planSchedule(platform, target, templates, env);
-      if (dryRun) {
+      const { platform, target, plan, installed } = await s.installHomeSchedule({ ...scheduleOptions, config, configFile: ctx.configFile, dryRun });
+      if (!installed) {
         if (ctx.json) {
           ctx.out(JSON.stringify({ dryRun: true, platform, name: plan.name, cronBlock: plan.cronBlock, files: plan.files.map((f) => ({ path: f.path, content: f.content })), commands: plan.commands }, null, 2));
           return;
@@ -48,21 +47,16 @@ export const command: CommandSpec = {
         ctx.out(lines.join('\n'));
         return;
       }
-      const result = await s.installSchedule(plan, target, env);
-      if (options.every !== undefined && every !== config.schedule.every_minutes) {
-        const { setConfigValue } = await import('../../lib/config/config.js');
-        await setConfigValue({ file: ctx.configFile, envFile: ctx.paths.env, keyPath: 'schedule.every_minutes', value: every, env: ctx.env });
-      }
-      if (ctx.json) ctx.out(JSON.stringify({ ok: true, platform, name: plan.name, unchanged: result.unchanged, everyMinutes: every, log: target.log }));
+      if (ctx.json) ctx.out(JSON.stringify({ ok: true, platform, name: plan.name, unchanged: installed.unchanged, everyMinutes: every, log: target.log }));
       else {
-        ctx.out(`${result.unchanged ? 'Already installed' : 'Installed'}: ${platform} runs \`ocm-run run\` every ${every} minute(s) for ${ctx.paths.root} (${plan.name}).`);
+        ctx.out(`${installed.unchanged ? 'Already installed' : 'Installed'}: ${platform} runs \`ocm-run run\` every ${every} minute(s) for ${ctx.paths.root} (${plan.name}).`);
         ctx.out(`Output goes to ${target.log}. Check with: ocm-run schedule status`);
       }
       return;
     }
 
     if (action === 'uninstall') {
-      const r = await s.uninstallSchedule(platform, target, templates, env, dryRun);
+      const { platform, ...r } = await s.uninstallHomeSchedule({ ...scheduleOptions, dryRun });
       if (ctx.json) ctx.out(JSON.stringify({ ok: true, dryRun, platform, found: r.found, removedFiles: r.removedFiles, commands: r.commands }));
       else if (!r.found) ctx.out(`No ${platform} schedule is installed for ${ctx.paths.root}; nothing to do.`);
       else {
@@ -74,8 +68,7 @@ export const command: CommandSpec = {
       return;
     }
 
-    const st = await s.scheduleStatus(platform, target, templates, env);
-    const health = await s.tickHealth(ctx.paths, st.everyMinutes ?? every, ctx.now());
+    const { platform, status: st, health } = await s.homeScheduleStatus({ ...scheduleOptions, now: () => ctx.now() });
     if (ctx.json) {
       ctx.out(JSON.stringify({ ...st, ...health }, null, 2));
       return;
