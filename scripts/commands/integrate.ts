@@ -25,12 +25,7 @@ export const command: CommandSpec = {
     const keyChoice = keys as import('../../lib/integrations/openclaw/integration.js').PathsKeys;
 
     if (options.print) {
-      const location = await i.locateOpenClaw(ctx.env);
-      const { readFile } = await import('node:fs/promises');
-      const configText = await readFile(location.configPath, 'utf8').catch(() => undefined);
-      const { shape, version } = await i.printShape({ env: ctx.env, keys: keyChoice, ...(configText !== undefined ? { configText } : {}) });
-      const snippet = i.integrationSnippet({ folders: i.memoryFolders(ctx.paths), plugin, shape, ...(configText !== undefined ? { configText } : {}) });
-      const sources = i.PLUGIN_FILES.map((name) => i.pluginSourcePath(name));
+      const { location, snippet, pluginFiles: sources, version } = await i.integrationPreview({ paths: ctx.paths, env: ctx.env, plugin, keys: keyChoice });
       if (ctx.json) {
         ctx.out(JSON.stringify({ configPath: location.configPath, pluginDir: location.pluginDir, pluginFiles: sources, openClawVersion: version?.text ?? null, settings: JSON.parse(snippet) }, null, 2));
         return;

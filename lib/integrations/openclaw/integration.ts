@@ -573,6 +573,26 @@ export async function printShape(options: { env: Record<string, string | undefin
   return { shape: candidateShapes(options.keys ?? 'auto', version)[0]!, ...(version ? { version } : {}) };
 }
 
+export interface IntegrationPreview {
+  location: OpenClawLocation;
+  /** The settings to merge into openclaw.json, as JSON text. */
+  snippet: string;
+  /** The plugin's files in this package, to copy into `location.pluginDir`. */
+  pluginFiles: string[];
+  /** The installed OpenClaw's version (or the one openclaw.json last saw), when known. */
+  version?: OpenClawVersion;
+}
+
+/** `integrate openclaw --print`: what the integration would write and where, changing nothing. */
+export async function integrationPreview(options: { paths: HomePaths; env: Record<string, string | undefined>; plugin: PluginSettings; keys: PathsKeys }): Promise<IntegrationPreview> {
+  const location = await locateOpenClaw(options.env);
+  const configText = await readFile(location.configPath, 'utf8').catch(() => undefined);
+  const { shape, version } = await printShape({ env: options.env, keys: options.keys, ...(configText !== undefined ? { configText } : {}) });
+  const snippet = integrationSnippet({ folders: memoryFolders(options.paths), plugin: options.plugin, shape, ...(configText !== undefined ? { configText } : {}) });
+  const pluginFiles = PLUGIN_FILES.map((name) => pluginSourcePath(name));
+  return { location, snippet, pluginFiles, ...(version ? { version } : {}) };
+}
+
 /**
  * The plugin as one package folder (manifests and compiled entry side by
  * side), for `openclaw plugins install`: kept in the home's machine folder,
