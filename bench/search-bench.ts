@@ -26,7 +26,7 @@ import { dayFilePath, homePaths, type HomePaths } from '../lib/platform/home.js'
 import { validateConfig } from '../lib/config/config.js';
 import { IndexSnapshot, rank } from '../lib/search/searcher.js';
 import { assemble, searchMemory } from '../lib/search/search.js';
-import { listObservations, parseDayFile } from '../lib/memory/day-file.js';
+import { listObservations, parseDayFile } from '../lib/memory/day-file/index.js';
 import { readFile } from 'node:fs/promises';
 import { listMarkdown } from '../lib/search/files.js';
 import { analyze } from '../lib/search/tokenizer.js';

@@ -2,11 +2,11 @@
  * A synthetic but realistic memory corpus for the search benchmark: N
  * observations over D days, English and Korean, technical and personal
  * topics, identifiers (env vars, ticket ids, versions, hashes) and names, written
- * as real day files (lib/memory/day-file.ts) into a memory home. Deterministic (seeded).
+ * as real day files (lib/memory/day-file/) into a memory home. Deterministic (seeded).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { appendObservations, createDayFile, formatDayFile } from '../lib/memory/day-file.js';
+import { appendObservations, createDayFile, formatDayFile } from '../lib/memory/day-file/index.js';
 import { dayFilePath, type HomePaths } from '../lib/platform/home.js';
 import { observationId } from '../lib/memory/observation-line.js';
 import type { Observation, Priority } from '../lib/core/types.js';

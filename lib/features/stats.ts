@@ -11,7 +11,7 @@ import { basename, join, resolve } from 'node:path';
 import { fromSystemError } from '../core/errors.js';
 import type { Config } from '../config/config-schema.js';
 import { activeMemoryPath, DEFAULT_AGENT, expandHome, type HomePaths } from '../platform/home.js';
-import { dateFromFileName, listObservations, parseDayFile } from '../memory/day-file.js';
+import { dateFromFileName, listObservations, parseDayFile } from '../memory/day-file/index.js';
 import { readState } from '../platform/state.js';
 import { headerTokens } from './status.js';
 import { estimateTokens } from '../core/tokens.js';

@@ -23,9 +23,9 @@ import { dayFilePath, type HomePaths } from '../platform/home.js';
 import type { Observation } from '../core/types.js';
 import { isNotFound } from '../core/errors.js';
 
-type DayFileModule = typeof import('./day-file.js');
-type DayFile = import('./day-file.js').DayFile;
-type DayFileAppender = import('./day-file.js').DayFileAppender;
+type DayFileModule = typeof import('./day-file/index.js');
+type DayFile = import('./day-file/index.js').DayFile;
+type DayFileAppender = import('./day-file/index.js').DayFileAppender;
 
 interface BufferedDayFile {
   /** The file in memory, with every observation added so far. */
@@ -128,7 +128,7 @@ export class DayFileBuffer {
   async add(observations: Observation[]): Promise<number> {
     if (observations.length === 0) return 0;
     // Loaded here, not at start-up: a tick with nothing new never parses Markdown.
-    const dayFile = await import('./day-file.js');
+    const dayFile = await import('./day-file/index.js');
     let added = 0;
     for (const [path, list] of groupByDayFile(this.paths, observations)) {
       const entry = this.files.get(path) ?? (await this.load(dayFile, path, list[0]!));
@@ -143,7 +143,7 @@ export class DayFileBuffer {
   /** Write every file with unsaved lines (atomically, fsyncs in parallel). */
   async flush(): Promise<void> {
     if (this.files.size === 0) return;
-    const dayFile = await import('./day-file.js');
+    const dayFile = await import('./day-file/index.js');
     const changed: Array<[BufferedDayFile, string]> = [];
     for (const [path, entry] of this.files) {
       if (entry.unsaved === 0) continue;

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import type { Config } from '../config/config-schema.js';
-import { listObservations, parseDayFile } from './day-file.js';
+import { listObservations, parseDayFile } from './day-file/index.js';
 import { OcmError } from '../core/errors.js';
 import type { HomePaths } from '../platform/home.js';
 import type { Priority, Tier } from '../core/types.js';

@@ -19,7 +19,7 @@ import { readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { Config } from '../config/config-schema.js';
-import { formatDayFile, listObservations, parseDayFile, removeObservations, type DayFile } from './day-file.js';
+import { formatDayFile, listObservations, parseDayFile, removeObservations, type DayFile } from './day-file/index.js';
 import { OcmError, isNotFound } from '../core/errors.js';
 import { type HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';

@@ -4,7 +4,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { agentSlug, DEFAULT_AGENT, type HomePaths } from '../platform/home.js';
-import { dateFromFileName, listObservations, parseDayFile, type LocatedObservation } from './day-file.js';
+import { dateFromFileName, listObservations, parseDayFile, type LocatedObservation } from './day-file/index.js';
 import type { Tier } from '../core/types.js';
 import { isDayFileName, isMisnamedDayFile, isRealDate } from '../core/day-name.js';
 import { isNotFound } from '../core/errors.js';

@@ -1,7 +1,7 @@
 /**
  * What gets indexed: every memory file of every tier, turned into search
  * documents. Day files (hot memory/, warm archive/, cold vault) are parsed
- * only with lib/memory/day-file.ts; reflections (Markdown with frontmatter, format
+ * only with lib/memory/day-file/; reflections (Markdown with frontmatter, format
  * owned by the Reflector) are read generically: each top-level list item or
  * paragraph is one document, category `reflection`, tier `hot`.
  */
@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import type { Root, RootContent } from 'mdast';
-import { dateFromFileName, listObservations, parseDayFile } from '../memory/day-file.js';
+import { dateFromFileName, listObservations, parseDayFile } from '../memory/day-file/index.js';
 import { readFrontmatterYaml, splitFrontmatter } from '../memory/frontmatter.js';
 import { DEFAULT_AGENT } from '../platform/home.js';
 import { agentFromPath } from './roots.js';

@@ -16,7 +16,7 @@ import {
   setFrontmatter,
   type DayFile,
   type Segment,
-} from '../memory/day-file.js';
+} from '../memory/day-file/index.js';
 import type { HomePaths } from '../platform/home.js';
 import type { Tier } from '../core/types.js';
 import { listReflectionPeriods, reflectionCopyPath, toColdNote, type ReflectionCover } from './vault.js';

@@ -3,7 +3,7 @@
  * Pure formatting: the commands print them.
  */
 import { readFile } from 'node:fs/promises';
-import { listObservations, parseDayFile } from '../memory/day-file.js';
+import { listObservations, parseDayFile } from '../memory/day-file/index.js';
 import { PRIORITY_EMOJI } from '../memory/observation-line.js';
 import type { Priority } from '../core/types.js';
 import type { Proposal } from './approvals.js';

@@ -2,7 +2,7 @@
  * The cold tier inside the user's Obsidian vault (docs/tiers-and-sync.md):
  * `<vault>/OC-Memory/[<agent>/]YYYY/YYYY-MM-DD.md`.
  *
- * A cold note is still a day file (lib/memory/day-file.ts reads it like any other),
+ * A cold note is still a day file (lib/memory/day-file/ reads it like any other),
  * dressed for Obsidian: frontmatter `date, tags, type, tier, aliases`, tags on
  * the observations, block ids (`^o-…`) kept so links to observations survive,
  * and under the title a header rendered from templates/cold-note.md with
@@ -15,7 +15,7 @@
  */
 import { cp, mkdir, readdir, readFile } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
-import { dateFromFileName, parseDayFile, setFrontmatter, type DayFile } from '../memory/day-file.js';
+import { dateFromFileName, parseDayFile, setFrontmatter, type DayFile } from '../memory/day-file/index.js';
 import { DEFAULT_AGENT, expandHome, type HomePaths, exists } from '../platform/home.js';
 import { packagePath } from '../platform/package-root.js';
 import { fromSystemError } from '../core/errors.js';

@@ -2,7 +2,7 @@
  * What the dashboard changes, each through the code the CLI uses for it
  * (docs/dashboard.md, "Correcting and curating"):
  * - an edit (text, priority, category, tags, pin, done) is made on the parsed
- *   day file (lib/memory/day-file.ts keeps every other byte as it was), written with
+ *   day file (lib/memory/day-file/ keeps every other byte as it was), written with
  *   one atomic rename (lib/platform/atomic-file.ts) under the home lock, then the
  *   search index and the agent's active memory are brought up to date — the
  *   file reads as if the line had been changed in an editor;
@@ -15,7 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { Config } from '../config/config-schema.js';
-import { formatDayFile, parseDayFile, updateObservation, assertWritable } from '../memory/day-file.js';
+import { formatDayFile, parseDayFile, updateObservation, assertWritable } from '../memory/day-file/index.js';
 import { OcmError } from '../core/errors.js';
 import type { HomePaths } from '../platform/home.js';
 import { withHomeLock } from '../platform/lock.js';

@@ -8,7 +8,7 @@
  * the caller (lib/ui/app.ts).
  */
 import { html, raw } from 'hono/html';
-import type { LocatedObservation } from '../memory/day-file.js';
+import type { LocatedObservation } from '../memory/day-file/index.js';
 import { PRIORITY_EMOJI } from '../memory/observation-line.js';
 import type { Snippet } from '../search/snippet.js';
 import type { Priority, Provenance, Tier } from '../core/types.js';

@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Config } from '../config/config-schema.js';
-import { listObservations, parseDayFile, type LocatedObservation } from '../memory/day-file.js';
+import { listObservations, parseDayFile, type LocatedObservation } from '../memory/day-file/index.js';
 import type { HomePaths } from '../platform/home.js';
 import type { SearchFilters } from '../search/types.js';
 import { listAllTierFiles, type TierFile } from '../tiers/locations.js';

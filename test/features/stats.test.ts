@@ -12,7 +12,7 @@ import { parse } from 'csv-parse/sync';
 import { readState, writeState } from '../../lib/platform/state.js';
 import { recordUsage } from '../../lib/llm/usage.js';
 import { estimateCost } from '../../lib/llm/pricing.js';
-import { dateFromFileName, listObservations, parseDayFile } from '../../lib/memory/day-file.js';
+import { dateFromFileName, listObservations, parseDayFile } from '../../lib/memory/day-file/index.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import fg from 'fast-glob';
 

@@ -2,7 +2,7 @@
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { appendObservations, createDayFile, formatDayFile } from '../../lib/memory/day-file.js';
+import { appendObservations, createDayFile, formatDayFile } from '../../lib/memory/day-file/index.js';
 import { dayFilePath, homePaths, type HomePaths } from '../../lib/platform/home.js';
 import { observationId } from '../../lib/memory/observation-line.js';
 import { validateConfig, type Config } from '../../lib/config/config.js';

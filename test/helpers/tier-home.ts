@@ -1,12 +1,12 @@
 /**
- * Memory homes for tier tests: real day files written with lib/memory/day-file.ts,
+ * Memory homes for tier tests: real day files written with lib/memory/day-file/,
  * dated relative to an injected "today", plus helpers to read back every
  * observation id per tier and to hash a whole tree.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { appendObservations, createDayFile, formatDayFile, parseDayFile } from '../../lib/memory/day-file.js';
+import { appendObservations, createDayFile, formatDayFile, parseDayFile } from '../../lib/memory/day-file/index.js';
 import { dayFilePath, homePaths, type HomePaths } from '../../lib/platform/home.js';
 import { observationId } from '../../lib/memory/observation-line.js';
 import { validateConfig } from '../../lib/config/config.js';

@@ -11,7 +11,7 @@ import { execa } from 'execa';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { hashTree, idsByTier, makeObservation, newHome, testConfig, treeDiff, writeHot } from '../helpers/tier-home.js';
 import { createMemoryLogger } from '../../lib/platform/log.js';
-import { listObservations, parseDayFile } from '../../lib/memory/day-file.js';
+import { listObservations, parseDayFile } from '../../lib/memory/day-file/index.js';
 import { dayFilePath, type HomePaths } from '../../lib/platform/home.js';
 import { readState } from '../../lib/platform/state.js';
 import { runSync, readSyncState } from '../../lib/jobs/sync/index.js';

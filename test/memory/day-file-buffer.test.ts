@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { DayFileBuffer } from '../../lib/memory/day-file-buffer.js';
-import { appendObservations, formatDayFile, listObservations, parseDayFile } from '../../lib/memory/day-file.js';
+import { appendObservations, formatDayFile, listObservations, parseDayFile } from '../../lib/memory/day-file/index.js';
 import { dayFilePath, ensureHome, homePaths, type HomePaths } from '../../lib/platform/home.js';
 import type { Observation } from '../../lib/core/types.js';
 import { tempDir } from '../helpers/cli.js';

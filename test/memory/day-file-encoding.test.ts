@@ -9,7 +9,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { LEGACY_DAY } from '../helpers/day-files.js';
 import { makeObservation, newHome } from '../helpers/tier-home.js';
-import { appendObservations, formatDayFile, listObservations, parseDayFile } from '../../lib/memory/day-file.js';
+import { appendObservations, formatDayFile, listObservations, parseDayFile } from '../../lib/memory/day-file/index.js';
 import { dayFilePath } from '../../lib/platform/home.js';
 import { formatReflectionFile, parseReflectionFile } from '../../lib/reflector/file.js';
 

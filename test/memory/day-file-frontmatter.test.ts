@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendObservations, formatDayFile, listObservations, parseDayFile, removeObservations, setFrontmatter } from '../../lib/memory/day-file.js';
+import { appendObservations, formatDayFile, listObservations, parseDayFile, removeObservations, setFrontmatter } from '../../lib/memory/day-file/index.js';
 import { observationId } from '../../lib/memory/observation-line.js';
 import type { Observation } from '../../lib/core/types.js';
 import { DAY_BODY, LEGACY_DAY } from '../helpers/day-files.js';

@@ -12,7 +12,7 @@ import {
   parseDayFile,
   removeObservations,
   updateObservation,
-} from '../../lib/memory/day-file.js';
+} from '../../lib/memory/day-file/index.js';
 import { formatObservationLine, normaliseForId, observationId, oneLine, parseObservationContent } from '../../lib/memory/observation-line.js';
 import type { Observation } from '../../lib/core/types.js';
 
@@ -300,7 +300,7 @@ test('appending in one call gives the same file as appending chunk by chunk, wit
 
 test('the Markdown parser also loads where require() cannot load ES modules (Node < 20.19): a hand-edited body parses the same', { skip: process.features.require_module !== true && 'this Node cannot require() ES modules: every test here runs that way' }, async () => {
   const body = '# 2026-02-12\n\nA note.\n\n- 🔴 09:15 [fact] Likes tea. ^o-1111111111\n  a nested line\n\n* 🟡 [fact] Star bullet. ^o-2222222222\n';
-  const code = `const m = await import(${JSON.stringify(new URL('../../lib/memory/day-file.ts', import.meta.url).href)});
+  const code = `const m = await import(${JSON.stringify(new URL('../../lib/memory/day-file/index.ts', import.meta.url).href)});
 console.log(JSON.stringify([process.features.require_module, m.listObservations(m.parseDayFile(${JSON.stringify(body)}))]));`;
   const child = await execa(process.execPath, ['--no-experimental-require-module', '--import', 'tsx', '--input-type=module', '-e', code]);
   const [canRequire, list] = JSON.parse(child.stdout) as [boolean, unknown];

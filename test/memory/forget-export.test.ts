@@ -6,7 +6,7 @@ import { runCli, tempDir } from '../helpers/cli.js';
 import { embeddingServer, filesContaining, secretHome } from '../helpers/forget-home.js';
 import { idsByTier, makeObservation, newHome, spread, testConfig, writeHot } from '../helpers/tier-home.js';
 import { createMemoryLogger } from '../../lib/platform/log.js';
-import { appendObservations, createDayFile, formatDayFile, parseDayFile } from '../../lib/memory/day-file.js';
+import { appendObservations, createDayFile, formatDayFile, parseDayFile } from '../../lib/memory/day-file/index.js';
 import { dayFilePath, type HomePaths } from '../../lib/platform/home.js';
 import { addDays } from '../../lib/tiers/age.js';
 import { readAudit } from '../../lib/tiers/audit.js';

@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { installPinned } from '../helpers/agent-cache.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { newHome, writeHot } from '../helpers/tier-home.js';
-import { appendObservations, createDayFile, formatDayFile } from '../../lib/memory/day-file.js';
+import { appendObservations, createDayFile, formatDayFile } from '../../lib/memory/day-file/index.js';
 import { observationId } from '../../lib/memory/observation-line.js';
 import type { Observation } from '../../lib/core/types.js';
 

@@ -1,12 +1,12 @@
 /**
- * The day-file fast path (lib/memory/day-file.ts simpleListItemRanges) must find
+ * The day-file fast path (lib/memory/day-file/list-items.ts simpleListItemRanges) must find
  * exactly the list items remark finds, and must apply to what the program
  * writes (the search index parses every day file; remark alone made a 100k
  * observation rebuild take ~25 s).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendObservations, createDayFile, formatDayFile, remarkListItemRanges, simpleListItemRanges } from '../../lib/memory/day-file.js';
+import { appendObservations, createDayFile, formatDayFile, remarkListItemRanges, simpleListItemRanges } from '../../lib/memory/day-file/index.js';
 import { dayObservations, makeGenerator } from '../../bench/search-corpus.js';
 
 function rangesOf(list: Array<{ start: number; end: number; line: number; endLine: number }>) {
@@ -15,7 +15,7 @@ function rangesOf(list: Array<{ start: number; end: number; line: number; endLin
 
 function bodyOf(text: string): string {
   const m = /^---\n[\s\S]*?\n---\n/.exec(text);
-  // The provenance block at the end is split off before the body is parsed (lib/memory/day-file.ts).
+  // The provenance block at the end is split off before the body is parsed (lib/memory/day-file/parse.ts).
   return (m ? text.slice(m[0].length) : text).replace(/<!-- oc-memory provenance[\s\S]*$/, '');
 }
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { tempDir } from '../helpers/cli.js';
 import { hashTree, idsByTier, makeObservation, newHome, spread, testConfig, treeDiff, writeHot } from '../helpers/tier-home.js';
 import { createMemoryLogger } from '../../lib/platform/log.js';
-import { listObservations, parseDayFile } from '../../lib/memory/day-file.js';
+import { listObservations, parseDayFile } from '../../lib/memory/day-file/index.js';
 import { dayFilePath, type HomePaths } from '../../lib/platform/home.js';
 import { addDays } from '../../lib/tiers/age.js';
 import { readAudit } from '../../lib/tiers/audit.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { tempDir } from '../helpers/cli.js';
 import { idsByTier, newHome, spread, testConfig, writeHot } from '../helpers/tier-home.js';
 import { createMemoryLogger } from '../../lib/platform/log.js';
-import { parseDayFile, listObservations } from '../../lib/memory/day-file.js';
+import { parseDayFile, listObservations } from '../../lib/memory/day-file/index.js';
 import { ageInDays } from '../../lib/tiers/age.js';
 import { listAllTierFiles } from '../../lib/tiers/locations.js';
 import { approveProposals, runTierJob } from '../../lib/tiers/tier-job.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { tempDir } from '../helpers/cli.js';
 import { makeObservation, newHome, testConfig, writeHot } from '../helpers/tier-home.js';
 import { createMemoryLogger } from '../../lib/platform/log.js';
-import { listObservations, parseDayFile } from '../../lib/memory/day-file.js';
+import { listObservations, parseDayFile } from '../../lib/memory/day-file/index.js';
 import { addDays } from '../../lib/tiers/age.js';
 import { approveProposals, runTierJob } from '../../lib/tiers/tier-job.js';
 import { tierFilePath } from '../../lib/tiers/locations.js';

@@ -10,7 +10,7 @@
 import type { Pair } from 'yaml';
 import { yamlDocuments } from '../../core/yaml.js';
 import { splitFrontmatter } from '../../memory/frontmatter.js';
-import { appendObservations, formatDayFile, listObservations, parseDayFile, removeObservations, setFrontmatter, type DayFile } from '../../memory/day-file.js';
+import { appendObservations, formatDayFile, listObservations, parseDayFile, removeObservations, setFrontmatter, type DayFile } from '../../memory/day-file/index.js';
 
 function plain(value: unknown): unknown {
   return value && typeof value === 'object' && 'toJSON' in value ? (value as { toJSON(): unknown }).toJSON() : value;
