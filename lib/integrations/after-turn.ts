@@ -10,6 +10,8 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomePaths } from '../platform/home.js';
 import { isAlive } from '../platform/lock.js';
+import type { Logger } from '../platform/log.js';
+import type { Config } from '../config/config-schema.js';
 
 interface Pending {
   pid: number;
@@ -72,4 +74,34 @@ export async function runAfterTurnJob(paths: HomePaths, job: () => Promise<void>
     if (pending?.pid === process.pid) await rm(afterTurnFile(paths), { force: true });
   }
   return rounds;
+}
+
+export interface AfterTurnTickOptions {
+  paths: HomePaths;
+  config: Config;
+  env: Record<string, string | undefined>;
+  logger: Logger;
+  /** The agent whose hook started the job (for the log). */
+  agent: string;
+}
+
+/**
+ * `ocm-run hook after-turn --background`: observe + active memory + index,
+ * again while turns keep ending (runAfterTurnJob). Never throws: a failure is
+ * logged, because no one is waiting for this process.
+ */
+export async function runAfterTurnTicks(options: AfterTurnTickOptions): Promise<void> {
+  const { paths, config, env, logger, agent } = options;
+  // Loaded here, not at the top: the hook's fast path imports this module for afterTurnNeedsJob.
+  const { runTick } = await import('../jobs/run-job.js');
+  const started = performance.now();
+  try {
+    const rounds = await runAfterTurnJob(paths, async () => {
+      const r = await runTick({ paths, config, env, logger, steps: ['observe', 'active_memory', 'index'], lockWaitMs: 120_000 });
+      logger.log('info', 'hook.after_turn_job', { agent, observations: r.observe?.observations ?? 0, failures: r.observe?.failures.length ?? 0 });
+    });
+    logger.log('info', 'hook.after_turn_done', { agent, rounds, ms: Math.round(performance.now() - started) });
+  } catch (error) {
+    logger.log('warn', 'hook.after_turn_failed', { agent, error: (error as Error).message });
+  }
 }

@@ -106,16 +106,6 @@ async function startBackground(ctx: import('../cli-context.js').CommandContext, 
 async function runBackground(ctx: import('../cli-context.js').CommandContext, agent: string): Promise<void> {
   const logger = ctx.logger('hooks');
   const { config, env } = await ctx.config();
-  const { runAfterTurnJob } = await import('../../lib/integrations/after-turn.js');
-  const { runTick } = await import('../../lib/jobs/run-job.js');
-  const started = performance.now();
-  try {
-    const rounds = await runAfterTurnJob(ctx.paths, async () => {
-      const r = await runTick({ paths: ctx.paths, config, env, logger, steps: ['observe', 'active_memory', 'index'], lockWaitMs: 120_000 });
-      logger.log('info', 'hook.after_turn_job', { agent, observations: r.observe?.observations ?? 0, failures: r.observe?.failures.length ?? 0 });
-    });
-    logger.log('info', 'hook.after_turn_done', { agent, rounds, ms: Math.round(performance.now() - started) });
-  } catch (error) {
-    logger.log('warn', 'hook.after_turn_failed', { agent, error: (error as Error).message });
-  }
+  const { runAfterTurnTicks } = await import('../../lib/integrations/after-turn.js');
+  await runAfterTurnTicks({ paths: ctx.paths, config, env, logger, agent });
 }
