@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { waitFor } from '../helpers/wait.js';
 import { runCli } from '../helpers/cli.js';
 import { tempHome, writeDay } from '../helpers/search-fixtures.js';
@@ -160,7 +161,11 @@ test('hook prompt: a running ocm-run mcp on the home answers it over its socket 
       assert.equal(recorded.stdout, `${alone.stdout}`.trimEnd(), 'the same answer');
       const loaded = (await readFile(importLog, 'utf8')).split('\n').filter((u) => u.startsWith('file:'));
       assert.ok(loaded.some((u) => u.endsWith('/scripts/prompt-hook.js')), loaded.join('\n'));
-      assert.deepEqual(loaded.filter((u) => /\/cac\/|\/cli-main\.js|\/commands\/|\/config\/|\/search\/|@modelcontextprotocol|\/memory\//.test(u)), [], 'no command line, config, search code or MCP SDK');
+      // Matched on the path below the package (dist/… or node_modules/…), so the folder the repository sits in cannot match.
+      const packageRoot = pathToFileURL(resolve(dirname(CLI), '..', '..')).href;
+      const inPackage = loaded.filter((u) => u.startsWith(packageRoot)).map((u) => u.slice(packageRoot.length));
+      assert.ok(inPackage.includes('/dist/scripts/prompt-hook.js'), inPackage.join('\n'));
+      assert.deepEqual(inPackage.filter((u) => /^\/node_modules\/cac\/|\/cli-main\.js$|^\/dist\/scripts\/commands\/|^\/dist\/lib\/(?:config|search|memory)\/|^\/node_modules\/@modelcontextprotocol\//.test(u)), [], 'no command line, config, search code or MCP SDK');
     } finally {
       await client.close();
     }
