@@ -44,6 +44,14 @@ const SECTIONS: Section[] = [
     },
   },
   {
+    name: 'priorities',
+    async run(args) {
+      const { runPriorityEval, priorityTable } = await import('./priority-eval.js');
+      const report = await runPriorityEval({ keep: args.includes('--keep'), log: (line) => process.stderr.write(`${line}\n`) });
+      return { table: priorityTable(report), json: report };
+    },
+  },
+  {
     name: 'tokens',
     async run(args) {
       const { runTokenEfficiency, tokenEfficiencyTable } = await import('./token-efficiency.js');
