@@ -135,16 +135,33 @@ const SCOPE_WORDS = new Set(['for', 'of', 'in', 'about', 'per']);
 const DETERMINERS = new Set(['the', 'a', 'an', 'our', 'my', 'its', 'their', 'his', 'her', 'your', 'this', 'that']);
 
 /**
+ * A name, number or technical token ("Redis", "Fly.io", "8443", "mk0001x"): a value a statement
+ * can choose. Tested on the words as written (a capital counts; the words compared are after the
+ * changed part, never the first of a sentence).
+ */
+const SPECIFIC = /\d|[.\-_/][\p{L}\d]|^\p{Lu}|\p{Ll}\p{Lu}|^[A-Za-z][\w.+#-]*[^\x00-\x7F]/u;
+
+/**
  * Is `newer` a changed statement about what `older` is about? Only when one says the other with a
  * part replaced — the same start (the subject), a different value — and the replaced part is the
- * value, not the scope: "prefers MySQL for the billing database" → "prefers PostgreSQL for the
- * billing database" changes the choice; "use Redis for the mk0001x service" → "use Redis for the
- * mk0002x service" is a decision about another service, and both stand.
+ * value, not what it applies to:
+ * - "prefers MySQL for the billing database" → "prefers PostgreSQL for the billing database"
+ *   changes the choice;
+ * - "use Redis for the mk0001x service" → "… mk0002x service": the word before the change opens
+ *   the scope (for, of, in, about, per): another service, both stand;
+ * - "use Redis for caching …" → "use Postgres for storage …": the changed part holds a scope word,
+ *   so the scope changed with the value: both stand;
+ * - "the billing service uses Redis" → "the search service uses Redis", "deploy the API on
+ *   Fly.io" → "deploy the dashboard on Fly.io", "결제 서비스에 Redis를" → "검색 서비스에 Redis를": what
+ *   both still say after the change (up to a scope word) names the same value, so the change was to
+ *   what it applies to: both stand.
  */
 export function aboutSameThing(older: string, newer: string): boolean {
-  const words = (t: string) => t.toLowerCase().replace(/[.!?,;:()"]+/g, ' ').split(/\s+/).filter(Boolean);
-  const a = words(older);
-  const b = words(newer);
+  const written = (t: string) => t.replace(/[!?,;:()"]+/g, ' ').replace(/\.(?=\s|$)/g, ' ').split(/\s+/).filter(Boolean);
+  const aWritten = written(older);
+  const bWritten = written(newer);
+  const a = aWritten.map((w) => w.toLowerCase());
+  const b = bWritten.map((w) => w.toLowerCase());
   let prefix = 0;
   while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
   if (prefix === 0) return false;
@@ -155,7 +172,13 @@ export function aboutSameThing(older: string, newer: string): boolean {
   if (changed > 4) return false;
   let before = prefix - 1;
   while (before > 0 && DETERMINERS.has(a[before]!)) before--;
-  return !SCOPE_WORDS.has(a[before]!);
+  if (SCOPE_WORDS.has(a[before]!)) return false;
+  if (a.slice(prefix, a.length - suffix).some((w) => SCOPE_WORDS.has(w)) || b.slice(prefix, b.length - suffix).some((w) => SCOPE_WORDS.has(w))) return false;
+  for (const w of aWritten.slice(aWritten.length - suffix)) {
+    if (SCOPE_WORDS.has(w.toLowerCase())) break;
+    if (SPECIFIC.test(w)) return false;
+  }
+  return true;
 }
 
 export interface HeuristicReflectOptions {

@@ -118,6 +118,31 @@ test('supersession only between statements about the same thing: decisions for d
   assert.equal(aboutSameThing('The staging server runs on port 8443.', 'The staging server runs on port 9443.'), true);
 });
 
+test('supersession: a decision about another thing stands beside the first, also when only its scope or its object changed (issue 20)', () => {
+  const differentThings: Array<[string, string]> = [
+    // The scope changed with the value: caching is not storage.
+    ['User decided to use Redis for caching in the billing service API layer.', 'User decided to use Postgres for storage in the billing service API layer.'],
+    ['User prefers tabs in Python files and spaces elsewhere.', 'User prefers spaces in Go files and spaces elsewhere.'],
+    // The same value for another thing: two decisions.
+    ['We decided to deploy the API on Fly.io.', 'We decided to deploy the dashboard on Fly.io.'],
+    ['User decided that the billing service uses Redis.', 'User decided that the search service uses Redis.'],
+    ['사용자는 결제 서비스에 Redis를 쓰기로 했어요.', '사용자는 검색 서비스에 Redis를 쓰기로 했어요.'],
+  ];
+  for (const [older, newer] of differentThings) {
+    assert.equal(aboutSameThing(older, newer), false, `${older} / ${newer}`);
+    const lines = reflectWithRules({ agent: 'main', periodStart: '2026-01-01', periodEnd: '2026-01-31', observations: [o(older, '2026-01-02', { category: 'decision', priority: 'high' }), o(newer, '2026-01-09', { category: 'decision', priority: 'high' })] }, OPTIONS);
+    const text = lines.map((l) => l.text).join('\n');
+    assert.doesNotMatch(text, /\(was:/, text);
+  }
+  // A changed value of the same thing still supersedes.
+  for (const [older, newer] of [
+    ['사용자는 결제 서비스에 Redis를 쓰기로 했어요.', '사용자는 결제 서비스에 Postgres를 쓰기로 했어요.'],
+    ['User prefers dark mode in the editor.', 'User prefers light mode in the editor.'],
+    ['The deadline for the Q2 report moved to Friday.', 'The deadline for the Q2 report moved to Monday.'],
+    ['We decided to deploy the API on Fly.io.', 'We decided to deploy the API on Render.'],
+  ] as Array<[string, string]>) assert.equal(aboutSameThing(older, newer), true, `${older} / ${newer}`);
+});
+
 function generated(days: number, perDay: number): Observation[] {
   const subjects = ['PostgreSQL', 'Redis', 'the auth service', 'Kubernetes', 'the mobile app', 'GraphQL', 'Terraform', 'the CI pipeline'];
   const verbs = ['was slow again today because of', 'needs a review of', 'got a new dashboard for', 'had a flaky test in', 'was discussed at length with regard to'];
