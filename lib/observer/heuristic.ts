@@ -23,7 +23,7 @@ import { cleanMessageText, hasHangul, isKorean, splitSentences } from './sentenc
 import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
 import { detectTags } from './tags.js';
 import { condenseEnglish, condenseKorean, contentWords, dropReason, stripVocatives } from './selection.js';
-import { annotateDates, findDateAnchors, instantMs, localClock, localDateTime, type DateAnchor, type LocalDateTime } from './time.js';
+import { annotateDates, findDateAnchors, localClock, localDateTime, type DateAnchor, type LocalDateTime } from './time.js';
 
 export type { SpeakerNames } from './speakers.js';
 
@@ -182,7 +182,7 @@ class MessageLoop {
 
   add(message: Message): void {
     if (message.role !== 'user' && message.role !== 'assistant') return;
-    const ms = instantMs(message.time);
+    const ms = Date.parse(message.time);
     const local = Number.isFinite(ms) ? this.clock(ms) : this.fallbackLocal;
     this.tracker?.add(message);
     const names: SpeakerNames = this.tracker ? mergeNames(this.tracker.names(), this.given) : this.given;

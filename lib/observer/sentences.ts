@@ -3,7 +3,6 @@
  * blocks, tool-call lines, Markdown markers) and split the rest into
  * sentences, for English and Korean. Pure functions.
  */
-import { isWhiteSpace } from '../core/whitespace.js';
 
 const HANGUL = /[\uAC00-\uD7A3\u3131-\u318E]/g;
 const HANGUL_ANY = /[\uAC00-\uD7A3\u3131-\u318E]/;
@@ -71,19 +70,13 @@ export function cleanMessageText(raw: string): CleanText {
 
 /** One line of a message as prose ('' for a line that is not). */
 function cleanLine(line: string): string {
-  // Tool lines, placeholders and table rows start with one of `[ → - = $ |` after white space.
-  let first = 0;
-  while (first < line.length && isWhiteSpace(line.charCodeAt(first))) first++;
-  const c = line.charCodeAt(first);
-  if (c === 0x5b || c === 0x2192 || c === 0x2d || c === 0x3d || c === 0x24 || c === 0x7c) {
-    if (TOOL_LINE.test(line)) return '';
-    // A bare attachment placeholder from the transcript reader says nothing.
-    if (PLACEHOLDER_LINE.test(line)) return '';
-    if (TABLE_ROW.test(line)) {
-      // Table row: keep the cell text, drop separator rows.
-      if (/^[\s|:-]+$/.test(line)) return '';
-      line = line.split('|').map((cell) => cell.trim()).filter(Boolean).join(', ');
-    }
+  if (TOOL_LINE.test(line)) return '';
+  // A bare attachment placeholder from the transcript reader says nothing.
+  if (PLACEHOLDER_LINE.test(line)) return '';
+  if (TABLE_ROW.test(line)) {
+    // Table row: keep the cell text, drop separator rows.
+    if (/^[\s|:-]+$/.test(line)) return '';
+    line = line.split('|').map((cell) => cell.trim()).filter(Boolean).join(', ');
   }
   if (!MARKDOWN_HINT.test(line)) return line.trim();
   line = line.replace(/^\s{0,8}(?:#{1,6}\s+|>\s?|[-*+•]\s+|\d{1,3}[.)]\s+)/, '');
@@ -104,8 +97,6 @@ const ABBREVIATIONS = new Set([
   'no', 'vol', 'fig', 'inc', 'ltd', 'co', 'corp', 'dept', 'est', 'jan', 'feb', 'mar', 'apr', 'jun',
   'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'a.m', 'p.m', 'u.s', 'u.k', 'mt', 'ft', 'ave',
 ]);
-
-const LONGEST_ABBREVIATION = Math.max(...Array.from(ABBREVIATIONS, (a) => a.length));
 
 /** Korean sentence-final endings that close a sentence even without punctuation. */
 const KO_FINAL = /(?:습니다|니다|어요|아요|여요|해요|예요|에요|이에요|세요|네요|군요|죠|지요|래요|대요|을게요|ㄹ게요|게요|거든요|는데요|했다|한다|된다|있다|없다|이다|였다|었다|았다|겠다|했어|했음|할게|할래|했지|거야|이야|했네)$/;
@@ -135,57 +126,26 @@ const QUESTION_LEAD = /^(?:what|how|why|when|where|which|who|is|are|do|does|did|
 
 const HANGUL_SYLLABLE = /[\uAC00-\uD7A3]/;
 
-const FINAL_MARK = /[.!?…。！？]/g;
+/**
+ * A sentence boundary: a run of final punctuation taken whole from its first
+ * mark, closing quotes or brackets, then white space.
+ */
+const BOUNDARY = /(?<![.!?…。！？])(?<marks>[.!?…。！？]+)(?<closers>["')\]]*)\s+/g;
 
-/** `. ! ? … 。 ！ ？` */
-function isFinalMark(c: number): boolean {
-  // (Letters fail the first test.)
-  return c <= 0x3f ? c === 0x2e || c === 0x21 || c === 0x3f : c >= 0x2026 && (c === 0x2026 || c === 0x3002 || c === 0xff01 || c === 0xff1f);
-}
+/** The final punctuation at the end of a sentence (tried only where a run starts: linear on long runs). */
+const FINAL_MARKS = /(?<![.!?…。！？])[.!?…。！？]+$/;
 
-/** `" ' ) ]`: may close a sentence after its final punctuation. */
-function isCloser(c: number): boolean {
-  return c === 0x22 || c === 0x27 || c === 0x29 || c === 0x5d;
-}
-
-/** Where the final punctuation at the end of `s` starts (`/[.!?…。！？]+$/`; `s.length` if none). */
+/** Where the final punctuation at the end of `s` starts (`s.length` if none). */
 function finalMarksStart(s: string): number {
-  let end = s.length;
-  while (end > 0 && isFinalMark(s.charCodeAt(end - 1))) end--;
-  return end;
+  return s.length - (FINAL_MARKS.exec(s)?.[0].length ?? 0);
 }
-
-const isAsciiLetter = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
 
 /**
- * Does the period at `dot` not end a sentence: after an abbreviation ("Dr.",
- * "e.g.") or a single initial ("J. R. R. Tolkien")? Only the text from `from`
- * (the sentence's start) and at most 16 characters back is looked at.
+ * Does the period that ends `before` not end a sentence: after an abbreviation
+ * ("Dr.", "e.g.") or a single initial ("J. R. R. Tolkien")? `before` is the
+ * sentence so far, at most its last 16 characters.
  */
-function periodContinues(line: string, from: number, dot: number): boolean {
-  const windowStart = Math.max(from, dot - 16);
-  // The run of letters and periods before the dot (`/([\p{L}.]+)$/u`), and whether the
-  // letter before the dot starts the window or follows a space (`/(?:^|\s)\p{Lu}$/u`).
-  // On ASCII that is a scan; a non-ASCII character on the way takes the regexes.
-  let p = dot;
-  while (p > windowStart) {
-    const c = line.charCodeAt(p - 1);
-    if (c >= 0x80) return periodContinuesUnicode(line.slice(windowStart, dot));
-    if (!isAsciiLetter(c) && c !== 0x2e) break;
-    p--;
-  }
-  if (dot - p > 0 && dot - p <= LONGEST_ABBREVIATION + 1) {
-    const lastWord = line.slice(p, dot).toLowerCase();
-    if (ABBREVIATIONS.has(lastWord) || (lastWord.endsWith('.') && ABBREVIATIONS.has(lastWord.slice(0, -1)))) return true;
-  }
-  if (dot === windowStart) return false;
-  const last = line.charCodeAt(dot - 1);
-  if (last >= 0x80) return periodContinuesUnicode(line.slice(windowStart, dot));
-  return last >= 0x41 && last <= 0x5a && (dot - 1 === windowStart || isWhiteSpace(line.charCodeAt(dot - 2)));
-}
-
-/** periodContinues() by the regexes, on the text before the period. */
-function periodContinuesUnicode(before: string): boolean {
+function periodContinues(before: string): boolean {
   const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
   if (ABBREVIATIONS.has(lastWord) || ABBREVIATIONS.has(lastWord.replace(/\.$/, ''))) return true;
   // Single initials ("J. R. R. Tolkien").
@@ -197,33 +157,12 @@ function splitLine(line: string, out: string[]): void {
   if (!line) return;
   const pieces: string[] = [];
   let start = 0;
-  // Boundaries: a run of final punctuation, closing quotes/brackets, then white space
-  // (`/([.!?…。！？]+)(["')\]]*)(\s+)/g`, each run taken whole from its first mark).
-  const n = line.length;
-  for (let i = 0; i < n; ) {
-    // The next mark, found by the regex engine (test() builds no match array).
-    FINAL_MARK.lastIndex = i;
-    if (!FINAL_MARK.test(line)) break;
-    i = FINAL_MARK.lastIndex - 1;
-    if (i > 0 && isFinalMark(line.charCodeAt(i - 1))) {
-      i++;
-      continue;
-    }
-    let j = i + 1;
-    while (j < n && isFinalMark(line.charCodeAt(j))) j++;
-    const single = j === i + 1 && line.charCodeAt(i) === 0x2e;
-    while (j < n && isCloser(line.charCodeAt(j))) j++;
-    const endOfSentence = j;
-    while (j < n && isWhiteSpace(line.charCodeAt(j))) j++;
-    if (j === endOfSentence) {
-      i++;
-      continue;
-    }
-    if (!(single && periodContinues(line, start, i))) {
-      addPiece(pieces, line.slice(start, endOfSentence));
-      start = j;
-    }
-    i = j;
+  for (const boundary of line.matchAll(BOUNDARY)) {
+    const { marks, closers } = boundary.groups as { marks: string; closers: string };
+    const dot = boundary.index;
+    if (marks === '.' && periodContinues(line.slice(Math.max(start, dot - 16), dot))) continue;
+    addPiece(pieces, line.slice(start, dot + marks.length + closers.length));
+    start = dot + boundary[0].length;
   }
   addPiece(pieces, line.slice(start));
   // "I'm trying to pick the right ones - any advice on that?": a statement and a question.
@@ -262,7 +201,7 @@ function splitLine(line: string, out: string[]): void {
  */
 function addPiece(pieces: string[], piece: string): void {
   const aside = pieces.length > 0 ? piece.trim() : '';
-  if (!aside || aside.charCodeAt(0) !== 0x28 || !PARENTHETICAL.test(aside)) {
+  if (!aside || !PARENTHETICAL.test(aside)) {
     pieces.push(piece);
     return;
   }

@@ -61,150 +61,30 @@ const TECH: [string, RegExp, string[]][] = [
 
 const HANGUL = /[\uAC00-\uD7A3]/;
 
-/** Trigger word → numbers of the TECH entries it may start; and the `prefix*` triggers. */
+/** Trigger word → the numbers of the TECH entries it may start; and the `prefix*` triggers. */
 const TRIGGERS = new Map<string, number[]>();
-const PREFIX_TRIGGERS: Array<[string, number]> = [];
-TECH.forEach(([, , words], i) => {
+const PREFIX_TRIGGERS: Array<[prefix: string, entry: number]> = [];
+TECH.forEach(([, , words], entry) => {
   for (const w of words) {
-    if (w.endsWith('*')) PREFIX_TRIGGERS.push([w.slice(0, -1), i]);
-    else TRIGGERS.set(w, [...(TRIGGERS.get(w) ?? []), i]);
+    if (w.endsWith('*')) PREFIX_TRIGGERS.push([w.slice(0, -1), entry]);
+    else TRIGGERS.set(w, [...(TRIGGERS.get(w) ?? []), entry]);
   }
 });
 
 /**
- * The trigger words as a trie over [a-z0-9] (36 children per node, -1 for none),
- * so an ASCII text's words are looked up as they are scanned, case-folded on
- * the way, without a substring per word. Node 0 is the root.
+ * The TECH entries that may match `text`, in TECH order: those with a trigger
+ * word among the text's lowercase [a-z0-9] words (all of them for Korean
+ * text, whose words the triggers do not cover).
  */
-const TRIE_WIDTH = 36;
-let trieChildren = new Int32Array(TRIE_WIDTH).fill(-1);
-/** Per node: entries of the trigger word ending there; the entry of a `prefix*` trigger ending there (or -1). */
-const trieWords: (number[] | undefined)[] = [undefined];
-const triePrefix: number[] = [-1];
-
-/** Trie index of each ASCII code: a–z and A–Z 0–25, 0–9 26–35, anything else -1. */
-const TRIE_INDEX = Int8Array.from({ length: 128 }, (_, c) =>
-  c >= 0x61 && c <= 0x7a ? c - 0x61 : c >= 0x41 && c <= 0x5a ? c - 0x41 : c >= 0x30 && c <= 0x39 ? 26 + c - 0x30 : -1,
-);
-
-/** Trie index of an ASCII letter or digit (either case), or -1. */
-function trieIndex(c: number): number {
-  return c < 128 ? TRIE_INDEX[c]! : -1;
-}
-
-function trieNode(word: string): number {
-  let node = 0;
-  for (let k = 0; k < word.length; k++) {
-    const slot = node * TRIE_WIDTH + trieIndex(word.charCodeAt(k));
-    if (trieChildren[slot] === -1) {
-      const created = trieWords.length;
-      trieWords.push(undefined);
-      triePrefix.push(-1);
-      if ((created + 1) * TRIE_WIDTH > trieChildren.length) {
-        // Doubled, not grown by a node: a copy per node took ~15 ms at every start (and in the worker).
-        const grown = new Int32Array(trieChildren.length * 2).fill(-1);
-        grown.set(trieChildren);
-        trieChildren = grown;
-      }
-      trieChildren[slot] = created;
-    }
-    node = trieChildren[slot]!;
+function candidateEntries(text: string): (typeof TECH)[number][] {
+  if (HANGUL.test(text)) return TECH;
+  const entries = new Set<number>();
+  // toLowerCase() can turn a non-ASCII letter into ASCII ones (K, İ): split after it.
+  for (const word of text.toLowerCase().split(/[^a-z0-9]+/)) {
+    for (const entry of TRIGGERS.get(word) ?? []) entries.add(entry);
+    for (const [prefix, entry] of PREFIX_TRIGGERS) if (word.startsWith(prefix)) entries.add(entry);
   }
-  return node;
-}
-for (const [w, entries] of TRIGGERS) trieWords[trieNode(w)] = entries;
-for (const [prefix, i] of PREFIX_TRIGGERS) triePrefix[trieNode(prefix)] = i;
-
-/** Scratch flags for candidateEntries (one per TECH entry), cleared after each use. */
-const marks = new Uint8Array(TECH.length);
-
-/** Mark the trigger words among the lowercase [a-z0-9] words of (non-ASCII) `text`. */
-function markWords(text: string): void {
-  // toLowerCase() can turn a non-ASCII letter into ASCII ones (K, İ): keep its exact word split.
-  for (const w of text.toLowerCase().split(/[^a-z0-9]+/)) markWord(w);
-}
-
-function markWord(w: string): void {
-  const entries = TRIGGERS.get(w);
-  if (entries) for (const i of entries) marks[i] = 1;
-  for (const [prefix, i] of PREFIX_TRIGGERS) if (w.startsWith(prefix)) marks[i] = 1;
-}
-
-/**
- * Capitals at the start of the text or right after white space, as the last
- * markAsciiWords pass met them: where a proper noun of ASCII text can start.
- */
-const capitals: number[] = [];
-/** How many of `capitals` the last pass found (the array is reused, not truncated: setting `length` is a runtime call). */
-let capitalCount = 0;
-
-/**
- * Mark the trigger words among `text`'s [A-Za-z0-9] words, case-insensitively
- * (the words `toLowerCase().split(/[^a-z0-9]+/)` would look up on ASCII text):
- * each word walks the trie until it leaves it. The same pass notes the
- * proper-noun starts (`capitals`). Returns false, with nothing marked, at the
- * first non-ASCII character: such text takes the general paths.
- */
-function markAsciiWords(text: string): boolean {
-  capitalCount = 0;
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x80) {
-      marks.fill(0);
-      return false;
-    }
-    let k = TRIE_INDEX[c]!;
-    if (k < 0) {
-      i++;
-      continue;
-    }
-    if (c >= 0x41 && c <= 0x5a && (i === 0 || isAsciiSpace(text.charCodeAt(i - 1)))) capitals[capitalCount++] = i;
-    // Walk the trie while the word's characters stay in it…
-    let node = 0;
-    for (;;) {
-      node = trieChildren[node * TRIE_WIDTH + k]!;
-      i++;
-      if (node < 0) break;
-      // `gpt*`: every word going on from the prefix.
-      if (triePrefix[node]! >= 0) marks[triePrefix[node]!] = 1;
-      k = i < n ? trieIndex(text.charCodeAt(i)) : -1;
-      if (k < 0) break;
-    }
-    if (node >= 0) {
-      const entries = trieWords[node];
-      if (entries) for (const e of entries) marks[e] = 1;
-    } else {
-      // …then skip the rest of a word that left it.
-      while (i < n && trieIndex(text.charCodeAt(i)) >= 0) i++;
-    }
-  }
-  return true;
-}
-
-/**
- * Numbers of the TECH entries that may match `text`, ascending (all of them
- * for Korean text): those whose trigger words occur among the text's
- * lowercase [a-z0-9] words. `ascii`: markAsciiWords(text) has marked them.
- */
-function candidateEntries(text: string, ascii: boolean): number[] {
-  const out: number[] = [];
-  if (ascii) {
-    // Marked already.
-  } else if (HANGUL.test(text)) {
-    for (let i = 0; i < TECH.length; i++) out.push(i);
-    return out;
-  } else {
-    markWords(text);
-  }
-  for (let i = 0; i < marks.length; i++) {
-    if (marks[i]) {
-      out.push(i);
-      marks[i] = 0;
-    }
-  }
-  return out;
+  return [...entries].sort((a, b) => a - b).map((entry) => TECH[entry]!);
 }
 
 // A Map: a code block labelled ```constructor must not find Object.prototype's.
@@ -229,11 +109,9 @@ const NOT_NAMES = new Set(['user', 'assistant', 'the', 'this', 'that', 'and', 'b
  * place) that is not one of `exclude` (the speakers).
  */
 export function detectTags(text: string, codeLanguages: string[] = [], max = 3, exclude: string[] = []): string[] {
-  const ascii = markAsciiWords(text);
   const found: { tag: string; at: number }[] = [];
   if (text.includes('#')) findHashtags(text, found);
-  for (const c of candidateEntries(text, ascii)) {
-    const [tag, re] = TECH[c]!;
+  for (const [tag, re] of candidateEntries(text)) {
     const m = re.exec(text);
     if (m) found.push({ tag, at: m.index });
   }
@@ -248,20 +126,7 @@ export function detectTags(text: string, codeLanguages: string[] = [], max = 3, 
   if (tags.includes('jwt') || tags.includes('oauth')) removeTag(tags, 'auth');
   if (tags.includes('postgres') || tags.includes('mysql') || tags.includes('sqlite')) removeTag(tags, 'sql');
   if (tags.length < max) {
-    PROPER_NOUN.lastIndex = 0;
-    for (let k = 0; ; ) {
-      let word: string;
-      if (ascii) {
-        // (No candidate lies inside an earlier match: a match holds no white space.)
-        let end = -1;
-        while (k < capitalCount && end < 0) end = asciiProperNounEnd(text, capitals[k++]!);
-        if (end < 0) break;
-        word = text.slice(capitals[k - 1]!, end);
-      } else {
-        const m = PROPER_NOUN.exec(text);
-        if (!m) break;
-        word = m[0];
-      }
+    for (const [word] of text.matchAll(PROPER_NOUN)) {
       const tag = word.toLowerCase();
       // ("Let's …" opens a sentence: "let" is no name, "let's" a common word.)
       if (NOT_NAMES.has(tag) || isCommonWord(tag) || isCommonWord(`${tag}'s`) || tags.includes(tag) || isExcluded(tag, exclude)) continue;
@@ -282,44 +147,6 @@ function findHashtags(text: string, found: { tag: string; at: number }[]): void 
 /** Is `tag` one of `exclude`, lowercased? */
 function isExcluded(tag: string, exclude: string[]): boolean {
   return exclude.some((name) => name.toLowerCase() === tag);
-}
-
-const isUpper = (c: number): boolean => c >= 65 && c <= 90;
-const isLower = (c: number): boolean => c >= 97 && c <= 122;
-const isLetter = (c: number): boolean => isUpper(c) || isLower(c);
-/** The characters of \w. */
-const isWordChar = (c: number): boolean => isLetter(c) || (c >= 48 && c <= 57) || c === 95;
-/** ASCII characters of \s. */
-const isAsciiSpace = (c: number): boolean => (c >= 9 && c <= 13) || c === 32;
-
-/**
- * Where the match of PROPER_NOUN starting at `p` in ASCII `text` ends, or -1.
- * `p` is 0 or follows white space (the candidates `capitals` holds). A character
- * scan: Unicode property classes make the regex several times slower, and on
- * ASCII text \p{Lu} is A–Z, \p{Ll} a–z, \p{N} 0–9 and \s the ASCII spaces.
- */
-function asciiProperNounEnd(text: string, p: number): number {
-  const n = text.length;
-  let e = p + 1;
-  while (e < n && isLower(text.charCodeAt(e))) e++;
-  if (e - p - 1 < 2) return -1;
-  if (p === 0) {
-    // ^[A-Z][a-z]{2,}(?=['’]s\s)
-    return text.charCodeAt(e) === 39 && text.charCodeAt(e + 1) === 115 && isAsciiSpace(text.charCodeAt(e + 2)) ? e : -1;
-  }
-  // (?<=[a-z0-9,;]\s+): spaces right before the capital, a lowercase letter, digit, comma or semicolon before them.
-  let q = p - 1;
-  if (!isAsciiSpace(text.charCodeAt(q))) return -1;
-  while (q >= 0 && isAsciiSpace(text.charCodeAt(q))) q--;
-  const before = q >= 0 ? text.charCodeAt(q) : -1;
-  if (!(isLower(before) || (before >= 48 && before <= 57) || before === 44 || before === 59)) return -1;
-  // (?:-[A-Za-z]+)?\b
-  if (text.charCodeAt(e) === 45 && isLetter(text.charCodeAt(e + 1))) {
-    let f = e + 1;
-    while (f < n && isLetter(text.charCodeAt(f))) f++;
-    if (f >= n || !isWordChar(text.charCodeAt(f))) return f;
-  }
-  return e >= n || !isWordChar(text.charCodeAt(e)) ? e : -1;
 }
 
 function removeTag(tags: string[], tag: string): void {

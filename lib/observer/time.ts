@@ -67,11 +67,6 @@ export function localDateTime(iso: string, timeZone: string): LocalDateTime | un
   return { year: f.year, month: f.month, day: f.day, date: formatDay(f), time: `${pad(f.hour)}:${pad(f.minute)}`, weekday: f.weekday };
 }
 
-function daysInMonth(year: number, month: number): number {
-  if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-}
-
 /**
  * Days from 1970-01-01 to a (proleptic Gregorian) date, as `Date.UTC(year, month - 1, day) / 86_400_000`
  * for month 1–12 (H. Hinnant's days_from_civil; Date.UTC itself is slow to call).
@@ -83,43 +78,6 @@ function daysSinceEpoch(year: number, month: number, day: number): number {
   const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
   const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
   return era * 146_097 + dayOfEra - 719_468;
-}
-
-/** The number written by the two ASCII digits of `s` at `at`, or -1. */
-function twoDigitsAt(s: string, at: number): number {
-  const high = s.charCodeAt(at) - 48;
-  const low = s.charCodeAt(at + 1) - 48;
-  return high >= 0 && high <= 9 && low >= 0 && low <= 9 ? high * 10 + low : -1;
-}
-
-/**
- * `Date.parse(iso)`. Transcripts stamp messages as "YYYY-MM-DDTHH:MM:SS[.mmm]Z":
- * that form, with every field in range, is read field by field (Date.parse costs
- * about a microsecond); anything else — other forms, impossible dates, leap
- * seconds, years before 1000 — goes to Date.parse itself.
- */
-export function instantMs(iso: string): number {
-  const n = iso.length;
-  const shape =
-    (n === 20 || (n === 24 && iso.charCodeAt(19) === 46)) && iso.charCodeAt(n - 1) === 90 && iso.charCodeAt(4) === 45 && iso.charCodeAt(7) === 45 &&
-    iso.charCodeAt(10) === 84 && iso.charCodeAt(13) === 58 && iso.charCodeAt(16) === 58;
-  if (shape) {
-    const century = twoDigitsAt(iso, 0);
-    const yearOfCentury = twoDigitsAt(iso, 2);
-    const year = century < 0 || yearOfCentury < 0 ? -1 : century * 100 + yearOfCentury;
-    const month = twoDigitsAt(iso, 5);
-    const day = twoDigitsAt(iso, 8);
-    const hour = twoDigitsAt(iso, 11);
-    const minute = twoDigitsAt(iso, 14);
-    const second = twoDigitsAt(iso, 17);
-    const milliHigh = n === 24 ? twoDigitsAt(iso, 20) : 0;
-    const milliLow = n === 24 ? iso.charCodeAt(22) - 48 : 0;
-    const milli = milliHigh >= 0 && milliLow >= 0 && milliLow <= 9 ? milliHigh * 10 + milliLow : -1;
-    if (year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && milli >= 0) {
-      return daysSinceEpoch(year, month, day) * 86_400_000 + ((hour * 60 + minute) * 60 + second) * 1000 + milli;
-    }
-  }
-  return Date.parse(iso);
 }
 
 /** "HH:MM" of each minute of a day, built on first use. */

@@ -7,21 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cleanMessageText, splitSentences } from '../../lib/observer/sentences.js';
 import { detectTags } from '../../lib/observer/tags.js';
-import { addDays, findDateAnchors, instantMs, weekdayOf } from '../../lib/observer/time.js';
+import { addDays, findDateAnchors, weekdayOf } from '../../lib/observer/time.js';
 import { oneLine } from '../../lib/memory/observation-line.js';
-
-test('instantMs is Date.parse, also on stamps the field-by-field reading does not take', () => {
-  const stamps = [
-    '2026-04-08T01:30:00Z', '2026-04-08T01:30:00.000Z', '2026-04-08T23:59:59.999Z', '1970-01-01T00:00:00Z', '1969-12-31T23:59:59.999Z',
-    '2024-02-29T12:00:00Z', '2026-02-29T12:00:00Z', '2026-02-31T00:00:00Z', '2026-04-31T00:00:00Z', '2100-02-29T00:00:00Z', '2000-02-29T00:00:00Z',
-    '2026-12-31T23:59:59Z', '2026-01-01T24:00:00Z', '2026-01-01T23:59:60Z', '2026-01-01T23:60:00Z', '2026-13-01T00:00:00Z', '2026-00-01T00:00:00Z',
-    '2026-01-00T00:00:00Z', '0999-01-01T00:00:00Z', '0050-01-01T00:00:00Z', '1000-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z',
-    '2026-04-08t01:30:00z', '2026-04-08T01:30:00+09:00', '2026-04-08T01:30:00.5Z', '2026-04-08T01:30:00.12Z', '2026-04-08T01:30:00.1234Z',
-    '2026-04-08T01:30Z', '2026-04-08', '2026-04-08 01:30:00Z', '2026-04-08T01:30:00', '2026-0a-08T01:30:00Z', '2026-04-08T01:30:00.00xZ',
-    '+02026-04-08T01:30:00Z', 'not a time', '',
-  ];
-  for (const s of stamps) assert.ok(Object.is(instantMs(s), Date.parse(s)), s);
-});
 
 test('cleanMessageText: a one-line message cleans as it does among other lines', () => {
   const lines = [
@@ -68,7 +55,7 @@ test('splitSentences: boundaries, abbreviations and initials, ASCII and not', ()
   assert.deepEqual(splitSentences(text), cases.flatMap(([, s]) => s));
 });
 
-test('detectTags: ASCII text (trie lookup) tags as it does with a non-ASCII word added (word split)', () => {
+test('detectTags: ASCII text tags as it does with a non-ASCII word added', () => {
   const texts = [
     'I use TypeScript and ts-node', 'GPT4o vs gpt-4 vs GPT', 'node.js and Node', 'C# and .NET, also c++', 'k8s with kubectl', 'sign-in via OAuth2',
     'PostgreSQL over MySQL', 'pull requests on GitHub', 'JSON web tokens', 'x_ts ts_x tsx2 TSX', 'Python3 and pytest', 'Go modules, golang',
