@@ -350,9 +350,9 @@ function observeMessage(
     const analysis = korean ? analyseKorean(sentence, ctx) : analyseEnglish(sentence, ctx);
     // Remember a question with any content for the reply, even one too thin to be an observation itself.
     const asked = analysis.kind === 'question' || (analysis.contentWords > 0 && (korean ? isKoreanQuestion(sentence) : isQuestion(sentence)));
-    // An attachment's description ("[image: …]") after a question does not answer it.
-    const keepsQuestion = analysis.kind === 'filler' || ATTACHMENT.test(raw);
-    lastQuestion = asked ? { role, speaker, question: sentence, timeMs, entryId: message.entryId } : keepsQuestion ? lastQuestion : undefined;
+    // What follows the question in the same message (a statement, thanks, an attachment) leaves it asked: "How do I
+    // validate JWT refresh tokens? Access tokens are short-lived, but…" is answered by the next message all the same.
+    if (asked) lastQuestion = { role, speaker, question: sentence, timeMs, entryId: message.entryId };
     if (analysis.kind === 'filler') continue;
     if (analysis.kind === 'question' && role === 'assistant' && !options.keepAssistantQuestions) continue;
     if (settings.select) {
@@ -404,7 +404,7 @@ function observeMessage(
     }
     flushGroup(group, scope);
     const sentence = a.kind === 'question' && p.korean ? p.body.trim().replace(/[?？]*$/, '?') : finishSentence(p.body);
-    const text = finishText(a.kind === 'question' ? sentence : attribute(sentence, speaker, p.korean, scope.select), scope.maxChars);
+    const text = finishText(a.kind === 'question' ? sentence : attribute(sentence, speaker, p.korean, scope.select, a.category === 'decision'), scope.maxChars);
     const made = draft(text, a.category, a.priority, a.done, a.working, a.kind === 'question', scope, sentence);
     p.draft = made;
     drafts.push(made);
@@ -444,12 +444,17 @@ const TOPIC_WORDS = 6;
 const QUESTION_FRAME =
   /^(?:(?:so|and|but|hey|oh|well|also|btw)[,\s]+)?(?:what|how|why|when|where|which|who|whose|any|is|are|was|were|do|does|did|have|has|had|can|could|would|will|should)(?:\s+(?:often|much|many|long|far|kind of|kinda|sort of|type of|types of))?(?:\s+(?:do|does|did|is|are|was|were|have|has|had|can|could|would|will|should))?(?:\s+(?:you|your|u|ya|they|he|she|it|this|that|we|there))?(?:\s+(?:all|guys|two))?\s+/i;
 
+/** An offer to do something: its answer is a yes or no, and what follows is news of its own. */
+const OFFER = /^(?:(?:so|and|ok(?:ay)?|great)[,\s]+)?(?:do you want me to|want me to|shall i|should i|would you like me to|can i|may i|let me know if you want me to)\b/i;
+
 /**
  * What a question asks about, for an answer that does not say it ("How often do you all work out
  * together?" → "work out together" for "Three times a week."): undefined when the answer shares a
  * content word with the question.
  */
 function topicOf(question: string, answer: string, names: readonly string[]): string | undefined {
+  // "Do you want me to draft the panel list?" — "Yes please. The report is due Wednesday.": an offer taken, not a topic.
+  if (OFFER.test(question)) return undefined;
   const asked = contentWords(question, names);
   const answered = contentWords(answer, names);
   for (const w of asked) if (answered.has(w)) return undefined;
@@ -531,7 +536,7 @@ function flushGroup(group: Piece[], scope: DraftScope): void {
     if (PRIORITY_RANK[a.priority] > PRIORITY_RANK[priority]) priority = a.priority;
   }
   const body = kept.map((p) => finishSentence(p.body)).join(' ');
-  const text = finishText(attribute(body, scope.speaker, kept[0]!.korean, scope.select), scope.maxChars);
+  const text = finishText(attribute(body, scope.speaker, kept[0]!.korean, scope.select, category === 'decision'), scope.maxChars);
   scope.drafts.push(draft(text, category, priority, done, working, false, scope, body));
   group.length = 0;
 }
@@ -602,6 +607,14 @@ function startsWithOrdinaryWord(text: string, firstWord: string): boolean {
 
 const NUMBER_WORD = /^(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|half|once|twice|every|each|most|some|several|both|either|neither)$/i;
 
+/**
+ * A sentence whose subject, the speaker, is left out: a past verb, "been", or a present participle after an adverb
+ * ("Fixed it", "Been reading a lot", "Still working on the studio", "Going to continue my education").
+ * Group 1: the adverbs, group 2: the verb.
+ */
+const IMPLICIT_SUBJECT =
+  /^((?:(?:still|just|also|finally|recently|currently|already)\s+)*)(been|fixed|finished|merged|deployed|shipped|tried|tested|added|updated|removed|pushed|started|got|went|had|made|spent|moved|bought|visited|took|met|saw|wrote|(?:(?<=still\s|currently\s|just\s|also\s)|(?=going to\b))(?:working|trying|planning|thinking|hoping|looking|getting|going))\b/i;
+
 /** Common imperative verbs: a sentence starting with one is advice or a request, said as "X advised to …". */
 const IMPERATIVE = /^(?:please\s+)?(?:use|keep|store|add|run|try|make|set|check|avoid|install|create|write|fix|update|remove|delete|move|rotate|call|send|take|give|put|wrap|read|open|close|start|stop|restart|consider|remember|note|switch|change|replace|enable|disable|turn|configure|mark|drop|skip|pin|upgrade|downgrade|review|test|build|deploy|merge|commit|push|pull|look|go|follow|ask|tell|let|don't|do not|never|always)\b/i;
 
@@ -610,7 +623,7 @@ const IMPERATIVE = /^(?:please\s+)?(?:use|keep|store|add|run|try|make|set|check|
  * stands as it is; advice becomes "Assistant advised to …"; anything else "User said …"
  * (Korean: "사용자는 …").
  */
-function attribute(text: string, speaker: string, korean: boolean, select = true): string {
+function attribute(text: string, speaker: string, korean: boolean, select = true, decision = false): string {
   if (text.startsWith(speaker)) return text;
   if (select) {
     if (korean) return text.includes(speaker) ? text : `${speaker}${hasFinalConsonant(speaker) ? '은' : '는'} ${text}`;
@@ -618,7 +631,16 @@ function attribute(text: string, speaker: string, korean: boolean, select = true
     // "A tabby cat…" → "said a tabby cat…"; a name or "I" stays as it is.
     const firstWord = /^[A-Za-z']+/.exec(text)?.[0] ?? '';
     const lowered = startsWithOrdinaryWord(text, firstWord) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
-    if (/^let's\s+/i.test(text)) return `${speaker} suggested to ${text.replace(/^let's\s+/i, '')}`;
+    if (/^let's\s+/i.test(text)) return `${speaker} ${decision ? 'decided' : 'suggested'} to ${text.replace(/^let's\s+/i, '')}`;
+    // "Fixed it." / "Been reading a lot." / "Still working on the studio.": the speaker is the subject left out.
+    const implicit = IMPLICIT_SUBJECT.exec(text);
+    if (implicit) {
+      const verb = implicit[2]!.toLowerCase();
+      const aux = verb === 'been' ? 'has ' : verb.endsWith('ing') ? 'is ' : '';
+      return `${speaker} ${aux}${(implicit[1] ?? '').toLowerCase()}${verb}${text.slice(implicit[0].length)}`;
+    }
+    // "Because forEach ignores the promises…" answers a why.
+    if (/^because\s+/i.test(text)) return `${speaker} explained that ${text.replace(/^because\s+/i, '')}`;
     if (IMPERATIVE.test(text)) {
       const advice = text.replace(/^please\s+/i, '');
       return `${speaker} advised to ${advice.charAt(0).toLowerCase()}${advice.slice(1)}`;

@@ -237,6 +237,7 @@ const PATTERNS: Record<Pattern, GatedPattern | RegExp> = {
   task: TASK,
   request: REQUEST,
   working: WORKING,
+  pastime: /\b(?:in the (?:evenings?|mornings?)|at night|on (?:the )?weekends?|every (?:evening|weekend|morning|night)|in my (?:free|spare) time|after work|as a hobby|for fun|on the side|as a side project)\b/i,
   pastVerb: PAST_VERB,
 };
 

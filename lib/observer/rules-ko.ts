@@ -83,6 +83,7 @@ const PATTERNS: Record<Pattern, RegExp | null> = {
   task: TASK,
   request: REQUEST,
   working: WORKING,
+  pastime: /(주말마다|주말에|저녁마다|저녁에|밤마다|퇴근 ?후에?|취미로|틈틈이|여가 ?시간에)/,
   pastVerb: PAST,
 };
 

@@ -65,6 +65,8 @@ export type Pattern =
   | 'request'
   /** The speaker says what they are working on now. */
   | 'working'
+  /** Done in spare time: "in the evenings", "on weekends", "as a hobby" (a pursuit of the person, not the task at hand). */
+  | 'pastime'
   /** Something that happened ("we went", "I visited"). */
   | 'pastVerb';
 
@@ -155,6 +157,14 @@ export const CASCADE: readonly Rule[] = [
     when: (s, ctx) => (ctx.role === 'user' && s.has('struggle')) || s.has('profile'),
   },
   {
+    // "I'm also writing a novel in the evenings": who the speaker is, not the task of this session.
+    name: 'pastime', examples: { en: "I'm learning the guitar on weekends.", ko: '주말마다 기타를 배우고 있어요.' },
+    kind: 'statement',
+    category: 'fact',
+    priority: 'medium',
+    when: (s) => s.has('working') && s.has('pastime'),
+  },
+  {
     // Requests and imperatives are tasks only from the user (from the assistant they are advice).
     name: 'task', examples: { en: 'I need to renew my passport.', ko: '여권을 갱신해야 해요.' },
     kind: 'statement',
@@ -183,6 +193,7 @@ export function analyse(language: Language, text: string, ctx: AnalysisContext):
     priority: rule.priority,
     done: rule.done ?? false,
     contentWords,
-    working: rule.kind !== 'filler' && has('working'),
+    // A pastime ("writing a novel in the evenings") is not the work at hand.
+    working: rule.kind !== 'filler' && has('working') && !has('pastime'),
   };
 }

@@ -2,7 +2,7 @@
  * What of a message is worth remembering, and how to say it short: the
  * selection and condensing stage of the heuristic Observer, between the
  * sentence rules (rules-en.ts, rules-ko.ts: what a sentence is) and the
- * drafting of observations (heuristic.ts). docs/observer.md describes the
+ * drafting of observations (heuristic.ts). docs/heuristic-observer.md describes the
  * rubric these functions implement.
  *
  * Kept: statements about the people (who they are, what they did, plan,
@@ -16,6 +16,7 @@
  */
 import type { SentenceAnalysis } from './rules-en.js';
 import { isCommonWord } from './rules-en.js';
+import { plainKorean } from './korean-style.js';
 
 /** What a sentence is judged against: the speaker, and what the other speaker said last. */
 export interface SelectionContext {
@@ -265,6 +266,10 @@ export function condenseEnglish(sentence: string): string {
 /** Korean lead-ins that only announce a topic ("새 주제:", "참고로,"). */
 const KOREAN_LEAD_IN = /^(?:새 ?주제|다른 ?얘기|다른 ?이야기|참고로|그리고|근데|그런데)\s*[:,]?\s+/;
 
+/** Korean intensifiers ("너무 헷갈려요" → "헷갈려요"), a word of their own before another. */
+const KOREAN_INTENSIFIER = /(?<![\p{L}\p{N}])(?:너무|정말|진짜|완전|되게|엄청|아주|매우)\s+(?=[\p{L}\p{N}])/gu;
+
+/** A Korean sentence said shorter, as a note: lead-ins and intensifiers off, in the plain style (korean-style.ts). */
 export function condenseKorean(sentence: string): string {
-  return sentence.replace(KOREAN_LEAD_IN, '').replace(/\s{2,}/g, ' ').trim();
+  return plainKorean(sentence.replace(KOREAN_LEAD_IN, '').replace(KOREAN_INTENSIFIER, '').replace(/\s{2,}/g, ' ').trim());
 }

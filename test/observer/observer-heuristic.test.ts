@@ -286,8 +286,8 @@ test('the quoted question is part of the provenance of the reply; an attachment 
   const reply = find(obs, /^John said three times a week/);
   assert.equal(reply.text, 'John said three times a week; it keeps us on track (on: work out together)');
   assert.deepEqual(reply.provenance!.entryIds, ['e0000001', 'e0000000']);
-  // A statement after the question does clear it: the reply may answer the statement.
-  const cleared = observe(
+  // A statement after the question leaves it asked: the reply answers it all the same.
+  const after = observe(
     [
       ['assistant', 'How often do you work out? I go to the YMCA gym every day.'],
       ['user', 'Three times a week, at the Hilltop Gym.'],
@@ -295,9 +295,9 @@ test('the quoted question is part of the provenance of the reply; an attachment 
     {},
     { speakerNames: { user: 'John', assistant: 'Maria' } },
   );
-  const plain = find(cleared, /^John said three times a week/);
-  assert.equal(plain.text, 'John said three times a week, at the Hilltop Gym.');
-  assert.deepEqual(plain.provenance!.entryIds, ['e0000001']);
+  const answer = find(after, /^John said three times a week/);
+  assert.equal(answer.text, 'John said three times a week, at the Hilltop Gym (on: work out)');
+  assert.deepEqual(answer.provenance!.entryIds, ['e0000001', 'e0000000']);
 });
 
 // ---------------------------------------------------------------------------
@@ -308,7 +308,7 @@ test('Korean preference and decision in one message become two observations', ()
   const pref = find(obs, /선호/);
   assert.equal(pref.category, 'preference');
   assert.equal(pref.priority, 'high');
-  assert.equal(pref.text, '사용자는 자바스크립트보다 타입스크립트를 선호해요.');
+  assert.equal(pref.text, '사용자는 자바스크립트보다 타입스크립트를 선호한다.');
   assert.ok(pref.tags.includes('typescript'));
   const dec = find(obs, /Vitest/);
   assert.equal(dec.category, 'decision');
@@ -642,8 +642,10 @@ test('samples: the key observations come out, per agent, without secrets', () =>
   assert.equal(db.category, 'decision');
   assert.deepEqual(db.tags.slice(0, 2), ['postgres', 'redis']);
 
-  const auth = find(obs, /asked how to validate JWT refresh tokens/);
-  assert.equal(auth.category, 'task');
+  // Issue 20: the question the assistant answers is not a task of its own; the answer cites it.
+  assert.ok(!obs.some((o) => /asked how to validate JWT refresh tokens/.test(o.text)));
+  const auth = find(obs, /refresh tokens opaque random strings/);
+  assert.equal(auth.provenance!.entryIds.length, 2);
 
   const deadline = find(obs, /demo .* on Friday \(2026-04-10\)/);
   assert.equal(deadline.category, 'task');
@@ -663,7 +665,7 @@ test('samples: the key observations come out, per agent, without secrets', () =>
   const fixed = find(obs, /Migrations run cleanly on staging/i);
   assert.equal(fixed.done, true);
 
-  const ko = find(obs, /사용자는 자바스크립트보다 타입스크립트를 선호해요/);
+  const ko = find(obs, /사용자는 자바스크립트보다 타입스크립트를 선호한다/);
   assert.equal(ko.category, 'preference');
   find(obs, /다음 주 금요일 \(2026-04-17\)까지/);
 

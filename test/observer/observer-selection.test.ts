@@ -166,3 +166,69 @@ test('select: false keeps every informative sentence as before (the option is ho
   assert.deepEqual(observe(turns), []);
   assert.ok(observe(turns, { select: false }).length >= 1);
 });
+
+test("a user's question followed by more of the same message is folded into the answer (no 'User asked how to validate JWT refresh tokens' task)", () => {
+  const obs = observe([
+    ['user', "How do I validate JWT refresh tokens? Access tokens are short-lived, but I'm not sure where to keep the refresh tokens."],
+    ['assistant', 'Make refresh tokens opaque random strings and store only a SHA-256 hash of each one in Redis.'],
+  ]);
+  assert.ok(!obs.some((o) => /asked/.test(o.text)), JSON.stringify(texts(obs)));
+  const answer = obs.find((o) => /SHA-256/.test(o.text))!;
+  assert.deepEqual(answer.provenance!.entryIds, ['e1', 'e0']);
+  assert.ok(obs.some((o) => /not sure where to keep the refresh tokens/.test(o.text)), JSON.stringify(texts(obs)));
+  // Unanswered, the question stays.
+  assert.ok(observe([['user', 'How do I validate JWT refresh tokens? Access tokens are short-lived.']]).some((o) => /asked how to validate JWT/.test(o.text)));
+});
+
+test('a pastime ("writing a novel in the evenings") is a fact about the person, not a task nor the current task', () => {
+  const batch = (text: string) =>
+    observeWithRules({
+      source: 'demo', agent: 'main', session: 's1', timeZone: 'UTC', now: '2026-04-10T00:00:00Z',
+      messages: [{ role: 'user', text, time: '2026-04-09T19:30:00Z', entryId: 'e0', source: 'demo', agent: 'main', session: 's1' }],
+    });
+  const novel = batch("Switching hats: I'm also writing a novel in the evenings. Keep this straight for me: Mira's eyes are grey-green.");
+  assert.equal(novel.observations.length, 1, JSON.stringify(texts(novel.observations)));
+  assert.equal(novel.observations[0]!.category, 'fact');
+  assert.equal(novel.observations[0]!.priority, 'high', '"Keep this straight for me" still raises it');
+  assert.equal(novel.currentTask, undefined);
+  const ko = batch('주말마다 기타를 배우고 있어요.');
+  assert.equal(ko.observations[0]!.category, 'fact');
+  // The work at hand is still a task.
+  assert.equal(batch("I'm building the invoice export this week.").observations[0]!.category, 'task');
+});
+
+test('Korean memories are written as notes in the plain style, not as polite speech ("사용자는 … 선호한다", not "선호해요")', () => {
+  const said = (turns: Turn[]) => observe(turns).map((o) => o.text);
+  assert.deepEqual(said([['user', '저는 자바스크립트보다 타입스크립트를 선호해요. 테스트는 Vitest로 하기로 했어요.']]), [
+    '사용자는 자바스크립트보다 타입스크립트를 선호한다.',
+    '사용자는 테스트는 Vitest로 하기로 했다.',
+  ]);
+  assert.deepEqual(said([['user', '그리고 async/await가 아직 너무 헷갈려요.']]), ['사용자는 async/await가 아직 헷갈린다.']);
+  assert.deepEqual(said([['user', '다음 주 금요일까지 회계사 모임 발표 자료를 준비해야 해요.']]), ['사용자는 다음 주 금요일 (2026-04-17)까지 회계사 모임 발표 자료를 준비해야 한다.']);
+  assert.deepEqual(said([['assistant', 'await 호출을 try/catch로 감싸면 됩니다. 하나가 실패해도 나머지 결과를 받을 수 있어요.']]), [
+    '어시스턴트는 await 호출을 try/catch로 감싸면 된다. 하나가 실패해도 나머지 결과를 받을 수 있다.',
+  ]);
+  // An adjective keeps 하다; an ending we cannot conjugate safely stays as said; a question stays a question.
+  assert.match(said([['user', '이 마이그레이션은 정말 중요해요.']])[0]!, /중요하다\.$/);
+  assert.match(said([['user', '매일 아침 김치를 먹고 출근해요.']])[0]!, /출근한다\.$/);
+});
+
+test('restated for the speaker: "Fixed it." → "User fixed it.", "Let\'s go with X" (a decision) → "User decided to go with X", "Because …" → "explained that …"', () => {
+  assert.match(observe([['user', 'Fixed it! Migrations run cleanly on staging now.']])[0]!.text, /^User fixed it\. Migrations run cleanly/);
+  assert.match(observe([['user', 'Been reading a lot about Rust lately.']])[0]!.text, /^User has been reading a lot about Rust lately/);
+  assert.equal(observe([['user', "Let's go with rotating opaque refresh tokens in Redis."]])[0]!.text, 'User decided to go with rotating opaque refresh tokens in Redis.');
+  const why = observe([
+    ['user', 'Why does my forEach loop finish before the awaits inside it are done?'],
+    ['assistant', 'Because forEach ignores the promises your callback returns.'],
+  ]);
+  assert.match(why[0]!.text, /^Assistant explained that forEach ignores the promises/);
+});
+
+test('an offer taken ("Do you want me to draft the panel list?" — "Yes please. …") gives the answer no "(on: …)" topic', () => {
+  const obs = observe([
+    ['assistant', 'Do you want me to draft the panel list?'],
+    ['user', 'Yes please. The report is due next Wednesday, and Priya owns the latency section.'],
+  ]);
+  assert.equal(obs.length, 1, JSON.stringify(texts(obs)));
+  assert.doesNotMatch(obs[0]!.text, /\(on:/);
+});
