@@ -28,6 +28,7 @@ import {
   type Step,
 } from '../lib/setup/answers.js';
 import { saveProgress, clearProgress, type SetupProgress } from '../lib/setup/progress.js';
+import type { FoundSources } from '../lib/setup/start.js';
 
 class Cancelled extends Error {}
 
@@ -131,11 +132,6 @@ async function askKey(state: WizardState, env: NodeJS.ProcessEnv): Promise<void>
   }
 }
 
-/** What discovery found for the sources question (or why it could not look). */
-export interface FoundSources {
-  choices: SourceChoice[];
-  problem?: string;
-}
 
 /** Which other agents to observe: the ones found on this machine, none selected unless already on. */
 async function askSources(a: SetupAnswers, found: FoundSources): Promise<void> {

@@ -43,9 +43,9 @@ export interface ApplyResult {
 export async function applySetup(options: {
   answers: SetupAnswers;
   /** A key typed during setup (already checked), saved to .env. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   configTemplate: () => Promise<string>;
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
   userHome?: string;
 }): Promise<ApplyResult> {
   const { answers } = options;
@@ -58,7 +58,7 @@ export async function applySetup(options: {
     result.keySaved = envName;
   }
   for (const [keyPath, value] of configValues(answers)) {
-    await setConfigValue({ file: paths.config, envFile: paths.env, keyPath, value, ...(options.env ? { env: options.env } : {}) });
+    await setConfigValue({ file: paths.config, envFile: paths.env, keyPath, value, env: options.env });
   }
   if (answers.obsidian.vaultPath) {
     const { ensureVault } = await import('../tiers/vault.js');

@@ -1,67 +1,28 @@
-import type { CommandContext, CommandSpec } from '../cli-context.js';
+import type { CommandSpec } from '../cli-context.js';
 import { configTemplate } from '../cli-context.js';
 import { EXIT, OcmError } from '../../lib/core/errors.js';
 
-type Answers = import('../../lib/setup/answers.js').SetupAnswers;
+import type { SetupReport } from '../../lib/setup/finish.js';
 
-/** After the config is written: schedule, the OpenClaw integration, the opt-in agent integrations, next steps. Shared by both paths. */
-async function finish(ctx: CommandContext, answers: Answers, apiKey: string | undefined, installSchedule: boolean, integrateOpenClaw: boolean, say: (text: string) => void, agents: { claudeCode?: boolean; codex?: boolean; pi?: boolean } = {}): Promise<number> {
-  const { applySetup } = await import('../../lib/setup/apply.js');
-  const applied = await applySetup({ answers, ...(apiKey ? { apiKey } : {}), configTemplate, env: ctx.env });
-  say(`Wrote ${applied.configFile}${applied.keySaved ? ` and ${applied.paths.env} (${applied.keySaved}, mode 0600)` : ''}.`);
-  const { OPTIONAL_SOURCE_LABELS } = await import('../../lib/setup/answers.js');
-  say(`Observed: every OpenClaw agent${answers.sources.observe.map((s) => `, ${OPTIONAL_SOURCE_LABELS[s]}`).join('')}.`);
-  if (applied.vault?.created) say(`Created the Obsidian ${applied.vault.created === 'vault' ? 'vault' : 'OC-Memory folder'} at ${applied.vault.root} from the template.`);
-  let code: number = EXIT.ok;
-  if (installSchedule) {
-    try {
-      const s = await import('../../lib/jobs/schedule/index.js');
-      const env = { runner: s.defaultRunner, xdgConfigHome: ctx.env.XDG_CONFIG_HOME };
-      const platform = await s.detectPlatform(s.defaultRunner);
-      const target = s.scheduleTarget(applied.paths, answers.basics.everyMinutes);
-      const plan = s.planSchedule(platform, target, await s.loadScheduleTemplates(), env);
-      await s.installSchedule(plan, target, env);
-      say(`Schedule installed: ${platform} runs \`ocm-run run\` every ${answers.basics.everyMinutes} minute(s).`);
-    } catch (error) {
-      const { describeError } = await import('../../lib/core/errors.js');
-      const d = describeError(error);
-      say(`The schedule was not installed: ${d.message}${d.hint ? ` (${d.hint})` : ''}`);
-      code = EXIT.error;
-    }
+/** What setup did, as lines for the user; the next steps last. */
+function reportLines(report: SetupReport): string[] {
+  const { applied } = report;
+  const lines = [`Wrote ${applied.configFile}${applied.keySaved ? ` and ${applied.paths.env} (${applied.keySaved}, mode 0600)` : ''}.`];
+  lines.push(`Observed: every OpenClaw agent${report.observed.map((label) => `, ${label}`).join('')}.`);
+  if (applied.vault?.created) lines.push(`Created the Obsidian ${applied.vault.created === 'vault' ? 'vault' : 'OC-Memory folder'} at ${applied.vault.root} from the template.`);
+  const failed = (what: string, failure: { message: string; hint?: string | undefined }) => `${what}: ${failure.message}${failure.hint ? ` (${failure.hint})` : ''}`;
+  if (report.schedule?.ok) lines.push(`Schedule installed: ${report.schedule.value.platform} runs \`ocm-run run\` every ${report.schedule.value.everyMinutes} minute(s).`);
+  else if (report.schedule) lines.push(failed('The schedule was not installed', report.schedule.failure));
+  if (report.openClaw?.ok) {
+    const r = report.openClaw.value;
+    lines.push(`OpenClaw integration: ${r.changes.length ? r.changes.join('; ') : 'already in place'}; plugin in ${r.pluginDir}${r.backup ? ` (backup: ${r.backup})` : ''}.`);
+  } else if (report.openClaw) lines.push(failed('The OpenClaw integration was not set up', report.openClaw.failure));
+  for (const { name, outcome } of report.agents) {
+    if (outcome.ok) lines.push(...outcome.value);
+    else lines.push(failed(`The ${name} integration was not set up`, outcome.failure));
   }
-  let integrated = false;
-  if (integrateOpenClaw) {
-    try {
-      const i = await import('../../lib/integrations/openclaw/integration.js');
-      const { cliEntry } = await import('../../lib/jobs/schedule/index.js');
-      const r = await i.installOpenClawIntegration({ paths: applied.paths, env: ctx.env, plugin: { home: applied.paths.root, node: process.execPath, cli: cliEntry() } });
-      say(`OpenClaw integration: ${r.changes.length ? r.changes.join('; ') : 'already in place'}; plugin in ${r.pluginDir}${r.backup ? ` (backup: ${r.backup})` : ''}.`);
-      integrated = true;
-    } catch (error) {
-      const { describeError } = await import('../../lib/core/errors.js');
-      const d = describeError(error);
-      say(`The OpenClaw integration was not set up: ${d.message}${d.hint ? ` (${d.hint})` : ''}`);
-      code = EXIT.error;
-    }
-  }
-  // The opt-in agent integrations, each through the same setup as `ocm-run integrate <agent>`.
-  const chosen: Array<{ name: string; setUp: () => Promise<{ lines: string[] }> }> = [];
-  if (agents.claudeCode) chosen.push({ name: 'Claude Code', setUp: async () => (await import('../../lib/integrations/agent-setup.js')).setUpClaudeCode({ paths: applied.paths, configFile: applied.configFile, env: ctx.env, runner: { node: process.execPath, cli: process.argv[1]! }, perProject: false }) });
-  if (agents.codex) chosen.push({ name: 'Codex', setUp: async () => (await import('../../lib/integrations/agent-setup.js')).setUpCodex({ paths: applied.paths, configFile: applied.configFile, env: ctx.env, runner: { node: process.execPath, cli: process.argv[1]! } }) });
-  if (agents.pi) chosen.push({ name: 'pi', setUp: async () => (await import('../../lib/integrations/agent-setup.js')).setUpPi({ paths: applied.paths, configFile: applied.configFile, env: ctx.env, runner: { node: process.execPath, cli: process.argv[1]! } }) });
-  for (const agent of chosen) {
-    try {
-      for (const line of (await agent.setUp()).lines) say(line);
-    } catch (error) {
-      const { describeError } = await import('../../lib/core/errors.js');
-      const d = describeError(error);
-      say(`The ${agent.name} integration was not set up: ${d.message}${d.hint ? ` (${d.hint})` : ''}`);
-      code = EXIT.error;
-    }
-  }
-  const home = applied.paths.root;
-  const flag = `--home ${JSON.stringify(home)}`;
-  say(
+  const flag = `--home ${JSON.stringify(applied.paths.root)}`;
+  lines.push(
     [
       'Next steps:',
       `  ocm-run doctor ${flag}            check that everything works`,
@@ -69,10 +30,10 @@ async function finish(ctx: CommandContext, answers: Answers, apiKey: string | un
       `  ocm-run status ${flag}            what has been observed`,
       `  ocm-run start --daemon ${flag}    optional: sub-second updates`,
       // Only after a successful integration: after a failed one there is nothing new to load.
-      ...(integrated ? ['  restart the OpenClaw gateway so it loads the plugin'] : []),
+      ...(report.openClaw?.ok ? ['  restart the OpenClaw gateway so it loads the plugin'] : []),
     ].join('\n'),
   );
-  return code;
+  return lines;
 }
 
 export const command: CommandSpec = {
@@ -114,93 +75,77 @@ export const command: CommandSpec = {
     'OPENAI_API_KEY=sk-… ocm-run setup --yes --provider openai --api-key-env OPENAI_API_KEY --vault ~/Obsidian/Memory',
   ],
   async run(ctx, _args, options) {
-    const { exists } = await import('../../lib/platform/home.js');
-    const { loadConfig } = await import('../../lib/config/config.js');
-    const A = await import('../../lib/setup/answers.js');
+    const { startSetup, wizardProgress, findAgents, findSources } = await import('../../lib/setup/start.js');
+    const { finishSetup, setupSucceeded } = await import('../../lib/setup/finish.js');
     const P = await import('../../lib/setup/progress.js');
-    const hasConfig = await exists(ctx.configFile);
-    if (options.reconfigure && !hasConfig) {
-      throw new OcmError('CONFIG_MISSING', `There is no setup to change at ${ctx.paths.root} (no config.yaml).`, { hint: 'Run `ocm-run setup` first (or pass --home to the home you set up).' });
-    }
-    const current = hasConfig ? (await loadConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env })).config : undefined;
-    const base = current ? A.answersFromConfig(current, ctx.paths.root) : A.defaultAnswers(ctx.paths.root);
-    const defaults = A.answersFromFlags(options, base);
+    const { current, defaults } = await startSetup({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, flags: options, reconfigure: Boolean(options.reconfigure) });
     const progressFile = P.progressPath(ctx.paths.root, ctx.env);
+    const runner = { node: process.execPath, cli: process.argv[1]! };
 
     if (options.yes) {
-      const provider = defaults.llm.provider;
-      const envName = A.keyEnvName(provider);
-      let key = options.apiKey !== undefined ? String(options.apiKey) : options.apiKeyEnv !== undefined ? ctx.env[String(options.apiKeyEnv)] : undefined;
-      if (options.apiKeyEnv !== undefined && !key) throw new OcmError('BAD_INPUT', `--api-key-env ${String(options.apiKeyEnv)}: that variable is not set.`);
-      if (key !== undefined) {
-        const reason = A.validate.apiKey(key);
-        if (reason) throw new OcmError('BAD_INPUT', `--api-key: ${reason}.`);
-      }
-      const dotenv = await (await import('../../lib/config/config.js')).loadDotEnv(ctx.paths.env);
-      const known = key ?? (envName ? ctx.env[envName] || dotenv[envName] : undefined);
-      if (A.needsKey(provider) && !known) {
-        throw new OcmError('CONFIG_INVALID', `${provider} needs an API key.`, { hint: `Pass --api-key-env ${envName} (with the key in that variable) or --api-key, or choose --provider heuristic / ollama.` });
-      }
-      if (provider !== 'heuristic' && !options.skipKeyCheck) {
-        const { checkLlmKey } = await import('../../lib/setup/key-check.js');
-        const probeEnv: Record<string, string | undefined> = { ...dotenv, ...ctx.env, ...(key && envName ? { [envName]: key } : {}) };
-        const r = await checkLlmKey({ provider, model: defaults.llm.model, api_base: defaults.llm.apiBase, api_key: key ?? '' }, probeEnv, { timeoutMs: 20_000 });
-        if (r.outcome !== 'accepted') {
-          throw new OcmError('LLM_ERROR', `The ${provider} check failed: ${r.message}. Nothing was written.`, { hint: 'Fix the key, model or endpoint and run setup again, or pass --skip-key-check to save it anyway.' });
-        }
-      }
-      const code = await finish(ctx, defaults, key, Boolean(options.installSchedule), Boolean(options.integrateOpenclaw), (t) => ctx.out(t), { claudeCode: Boolean(options.integrateClaudeCode), codex: Boolean(options.integrateCodex), pi: Boolean(options.integratePi) });
+      const { settleSetupKey } = await import('../../lib/setup/key-check.js');
+      const apiKey = await settleSetupKey({
+        llm: defaults.llm,
+        apiKey: options.apiKey !== undefined ? String(options.apiKey) : undefined,
+        apiKeyEnv: options.apiKeyEnv !== undefined ? String(options.apiKeyEnv) : undefined,
+        env: ctx.env,
+        envFile: ctx.paths.env,
+        skipCheck: Boolean(options.skipKeyCheck),
+      });
+      const report = await finishSetup({
+        answers: defaults,
+        apiKey,
+        configTemplate,
+        env: ctx.env,
+        installSchedule: Boolean(options.installSchedule),
+        integrate: { openClaw: Boolean(options.integrateOpenclaw), claudeCode: Boolean(options.integrateClaudeCode), codex: Boolean(options.integrateCodex), pi: Boolean(options.integratePi) },
+        runner,
+      });
+      for (const line of reportLines(report)) ctx.out(line);
       await P.clearProgress(progressFile);
-      return code;
+      return setupSucceeded(report) ? EXIT.ok : EXIT.error;
     }
 
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       throw new OcmError('BAD_INPUT', 'setup asks questions, but this is not a terminal.', { hint: 'Use `ocm-run setup --yes` with flags (see `ocm-run setup --help`).' });
     }
-    const mode = hasConfig ? 'reconfigure' : 'new';
-    const saved = await P.readProgress(progressFile);
-    const progress: import('../../lib/setup/progress.js').SetupProgress =
-      saved && saved.mode === mode && !options.reconfigure ? saved : { version: 1, startedFor: ctx.paths.root, mode, done: [], answers: {}, updatedAt: new Date().toISOString() };
-    const { locateOpenClaw } = await import('../../lib/integrations/openclaw/integration.js');
-    const oc = await locateOpenClaw(ctx.env);
+    const progress = wizardProgress(await P.readProgress(progressFile), { root: ctx.paths.root, mode: current ? 'reconfigure' : 'new', reconfigure: Boolean(options.reconfigure), now: new Date() });
+    const found = await findAgents(ctx.env);
     const { runWizard, prompts } = await import('../setup-wizard.js');
-    // The other agents' transcripts on this machine, for the sources question (looked for once, when basics is asked).
-    const findSources = async (): Promise<import('../setup-wizard.js').FoundSources> => {
-      try {
-        const { validateConfig } = await import('../../lib/config/config.js');
-        const { discoverSources } = await import('../../lib/sources/discovery.js');
-        const reports = await discoverSources({ config: current ?? validateConfig({}), env: ctx.env, statePath: ctx.paths.state });
-        return { choices: A.sourceChoices(reports) };
-      } catch (error) {
-        const { describeError } = await import('../../lib/core/errors.js');
-        return { choices: [], problem: describeError(error).message };
-      }
-    };
-    const { locateClaudeCode } = await import('../../lib/integrations/claude-code/integration.js');
-    const { exists: found } = await import('../../lib/platform/home.js');
-    const { dirname } = await import('node:path');
-    const claudeCodeFound = await found(dirname(locateClaudeCode(ctx.env).settingsPath));
-    const { locateCodex } = await import('../../lib/integrations/codex/integration.js');
-    const codexFound = await found(locateCodex(ctx.env).codexHome);
-    const { locatePi } = await import('../../lib/integrations/pi/integration.js');
-    const piFound = await found(locatePi(ctx.env).agentDir);
-    const outcome = await runWizard(ctx, { progress, progressFile, defaults, openClawFound: oc.stateDirExists || oc.configExists, claudeCodeFound, codexFound, piFound, findSources });
+    const outcome = await runWizard(ctx, {
+      progress,
+      progressFile,
+      defaults,
+      openClawFound: found.openClaw,
+      claudeCodeFound: found.claudeCode,
+      codexFound: found.codex,
+      piFound: found.pi,
+      // Looked for once, when the basics step asks which sources to observe.
+      findSources: () => findSources({ current, env: ctx.env, statePath: ctx.paths.state }),
+    });
     if (outcome.kind === 'cancelled') return 130;
     if (outcome.kind === 'quit') return EXIT.ok;
     const spin = prompts.spinner();
     spin.start('Writing the configuration…');
-    const lines: string[] = [];
-    let code: number;
+    let report: SetupReport;
     try {
-      code = await finish(ctx, outcome.state.answers, outcome.state.apiKey, outcome.installSchedule, outcome.integrateOpenClaw, (t) => lines.push(t), { claudeCode: outcome.integrateClaudeCode, codex: outcome.integrateCodex, pi: outcome.integratePi });
+      report = await finishSetup({
+        answers: outcome.state.answers,
+        apiKey: outcome.state.apiKey,
+        configTemplate,
+        env: ctx.env,
+        installSchedule: outcome.installSchedule,
+        integrate: { openClaw: outcome.integrateOpenClaw, claudeCode: outcome.integrateClaudeCode, codex: outcome.integrateCodex, pi: outcome.integratePi },
+        runner,
+      });
     } catch (error) {
       spin.error('Could not write the configuration.');
       throw error;
     }
     spin.stop('Done.');
-    for (const l of lines) prompts.log.info(l);
+    for (const line of reportLines(report)) prompts.log.info(line);
     await P.clearProgress(progressFile);
     prompts.outro('OC-Memory is set up.');
-    return code;
+    return setupSucceeded(report) ? EXIT.ok : EXIT.error;
   },
 };
