@@ -69,10 +69,10 @@ function hash53(text: string): string {
 
 let fingerprint: Promise<string> | undefined;
 
-/** Identity of what validates config: the schema module's source (with the source descriptors its sections come from) and the schema library's package.json. */
+/** Identity of what validates config: the schema module's source (with the source-folder defaults its sections come from) and the schema library's package.json. */
 export function schemaFingerprint(): Promise<string> {
   fingerprint ??= (async () => {
-    const schema = (await readFile(fileURLToPath(import.meta.resolve('./config-schema.js')), 'utf8')) + (await readFile(fileURLToPath(import.meta.resolve('../sources/descriptors.js')), 'utf8'));
+    const schema = (await readFile(fileURLToPath(import.meta.resolve('./config-schema.js')), 'utf8')) + (await readFile(fileURLToPath(import.meta.resolve('./source-defaults.js')), 'utf8'));
     const library = await readFile(fileURLToPath(new URL('../package.json', import.meta.resolve('valibot'))), 'utf8');
     return `${hash53(schema)}.${hash53(library)}`;
   })();

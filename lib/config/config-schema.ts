@@ -6,7 +6,7 @@
  * instead of ~100 ms, and config is read on every cron tick.
  */
 import * as v from 'valibot';
-import { SOURCE_DESCRIPTORS, type SourceSettings } from '../sources/descriptors.js';
+import { SOURCE_FOLDER_DEFAULTS, type SourceFolderDefaults, type SourceSettings } from './source-defaults.js';
 
 const int = (min: number, max?: number) =>
   max === undefined ? v.pipe(v.number(), v.integer(), v.minValue(min)) : v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
@@ -18,10 +18,10 @@ const list = <S extends v.GenericSchema>(item: S) => v.optional(v.array(item), (
 const section = <E extends v.ObjectEntries>(entries: E) => v.optional(v.strictObject(entries), () => ({}) as never);
 
 type SettingSchemas<S extends SourceSettings> = { [K in keyof S]: S[K] extends boolean ? ReturnType<typeof bool> : ReturnType<typeof str> };
-/** `sources.<key>` of an opt-in source (lib/sources/descriptors.ts): off by default, its folder, its own settings. */
-const sourceSection = <S extends SourceSettings>(d: { dirDefault: string; settings: S }) => {
+/** `sources.<key>` of an agent's session folder (source-defaults.ts; read by lib/sources/descriptors.ts): off by default, its folder, its own settings. */
+const sourceSection = <S extends SourceSettings>(d: SourceFolderDefaults<S>) => {
   const settings = Object.fromEntries(Object.entries(d.settings).map(([key, value]) => [key, typeof value === 'boolean' ? bool(value) : str(value)])) as SettingSchemas<S>;
-  return section({ enabled: bool(false), dir: str(d.dirDefault), ...settings });
+  return section({ enabled: bool(false), dir: str(d.dir), ...settings });
 };
 
 export const LLM_PROVIDERS = ['heuristic', 'openai', 'openrouter', 'gemini', 'anthropic', 'ollama', 'lmstudio', 'custom'] as const;
@@ -90,12 +90,12 @@ export const configSchema = v.strictObject({
       agents: list(v.string()),
     }),
     openclaw_db: section({ enabled: bool(true) }),
-    // The opt-in sources, one section per descriptor (test/sources/source-descriptors.test.ts checks none is missing).
+    // The agents' session folders, opt-in (test/sources/source-descriptors.test.ts checks each descriptor has its section).
     /** `agent`: the memory the transcripts are filed under (its own by default; "main" merges them). */
-    /** `per_project` (Claude Code): each project (its cwd) its own memory, named by projectAgent() of lib/sources/claude-code.ts. */
-    pi: sourceSection(SOURCE_DESCRIPTORS.pi),
-    claude_code: sourceSection(SOURCE_DESCRIPTORS['claude-code']),
-    codex: sourceSection(SOURCE_DESCRIPTORS.codex),
+    /** `per_project` (Claude Code): each project (its cwd) its own memory, named by projectAgent() of lib/sources/claude-code-project.ts. */
+    pi: sourceSection(SOURCE_FOLDER_DEFAULTS.pi),
+    claude_code: sourceSection(SOURCE_FOLDER_DEFAULTS.claude_code),
+    codex: sourceSection(SOURCE_FOLDER_DEFAULTS.codex),
     generic: list(
       v.strictObject({
         name: v.pipe(v.string(), v.minLength(1)),

@@ -9,44 +9,20 @@
  * and the transcript trees gain new agent and session folders over time.
  */
 import { stat } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import type { Config } from '../config/config-schema.js';
+import type { SourceWatchTarget } from '../sources/descriptors.js';
 import { describeError } from '../core/errors.js';
-import { expandHome } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 
-export interface WatchTarget {
-  /** Folder to watch. */
-  dir: string;
-  /** How many folder levels below it matter. */
-  depth: number;
-  /** Which source it belongs to (for logs). */
-  source: string;
-}
+/** A folder to watch, how many folder levels below it matter, and which source it belongs to (for logs). */
+export type WatchTarget = SourceWatchTarget;
 
-/** The folders the configured sources read from. */
+/** The folders the configured sources read from (each source descriptor says where it reads). */
 export async function watchTargetsFromConfig(config: Config, env: Record<string, string | undefined>, userHome: string): Promise<WatchTarget[]> {
+  const { SOURCES } = await import('../sources/descriptors.js');
   const targets: WatchTarget[] = [];
-  const { defaultOpenClawStateDirs } = await import('../sources/openclaw-files.js');
-  const { AGENT_SOURCES } = await import('../sources/descriptors.js');
-  const { sourceDir } = await import('../sources/registry.js');
-  const s = config.sources;
-  if (s.openclaw.enabled || s.openclaw_db.enabled) {
-    const configured = s.openclaw.state_dirs.map((d) => expandHome(d, userHome));
-    let dirs = configured.length > 0 ? configured : defaultOpenClawStateDirs(env, userHome);
-    // Nothing there yet: watch where OpenClaw will create it.
-    if (dirs.length === 0) dirs = [join(userHome, '.openclaw')];
-    // agents/<id>/sessions/<session>.jsonl and agents/<id>/agent/openclaw-agent.sqlite(-wal)
-    for (const dir of dirs) targets.push({ dir: join(dir, 'agents'), depth: 3, source: 'openclaw' });
-  }
-  // The other agents' folders, where their readers read them (sourceDir: the agent's own environment decides a default folder).
-  for (const d of AGENT_SOURCES) {
-    if (s[d.configKey].enabled) targets.push({ dir: await sourceDir(d.configKey, config, env, userHome), depth: d.watchDepth, source: d.configKey });
-  }
-  for (const g of s.generic) {
-    if (!g.enabled) continue;
-    targets.push({ dir: globBase(expandHome(g.path, userHome)), depth: 8, source: `generic:${g.name}` });
-  }
+  for (const d of SOURCES) targets.push(...(await d.watchTargets({ config, env, home: userHome })));
   // One watcher per folder, the deepest depth wins.
   const byDir = new Map<string, WatchTarget>();
   for (const t of targets) {
@@ -55,19 +31,6 @@ export async function watchTargetsFromConfig(config: Config, env: Record<string,
     if (!prev || prev.depth < t.depth) byDir.set(dir, { ...t, dir });
   }
   return [...byDir.values()];
-}
-
-/** The static folder prefix of a glob ("/logs/**\/*.jsonl" → "/logs"). */
-export function globBase(pattern: string): string {
-  const parts = pattern.split(/[/\\]/);
-  const out: string[] = [];
-  for (const part of parts) {
-    if (/[*?[\]{}()!]/.test(part)) break;
-    out.push(part);
-  }
-  if (out.length === parts.length) out.pop(); // a plain file path: watch its folder
-  const base = out.join('/') || (pattern.startsWith('/') ? '/' : '.');
-  return base;
 }
 
 export interface WatchOptions {

@@ -9,7 +9,7 @@ import type { Config } from '../config/config-schema.js';
 import { OcmError } from '../core/errors.js';
 import { PROVIDER_PRESETS, type LlmProvider } from '../llm/presets.js';
 import type { SourceReport } from '../sources/discovery.js';
-import { AGENT_SOURCES, type AgentSourceKind, type SourceDescriptor } from '../sources/descriptors.js';
+import { AGENT_SOURCES, type AgentSourceKind, type SessionFolderSource } from '../sources/descriptors.js';
 
 export const STEPS = ['basics', 'tiers', 'llm', 'obsidian', 'sync', 'review'] as const;
 export type Step = (typeof STEPS)[number];
@@ -77,7 +77,7 @@ export const OPTIONAL_SOURCES: readonly OptionalSource[] = AGENT_SOURCES.map((d)
 export type OptionalSource = AgentSourceKind;
 
 /** config.yaml section of each (`sources.<key>.enabled`). */
-export const OPTIONAL_SOURCE_KEYS = Object.fromEntries(AGENT_SOURCES.map((d) => [d.kind, d.configKey])) as Record<OptionalSource, SourceDescriptor['configKey']>;
+export const OPTIONAL_SOURCE_KEYS = Object.fromEntries(AGENT_SOURCES.map((d) => [d.kind, d.configKey])) as Record<OptionalSource, SessionFolderSource['configKey']>;
 
 export const OPTIONAL_SOURCE_LABELS = Object.fromEntries(AGENT_SOURCES.map((d) => [d.kind, d.label])) as Record<OptionalSource, string>;
 

@@ -17,8 +17,8 @@ import { readState, type StreamState } from '../platform/state.js';
 import type { SourceKind, SourceStream, TranscriptSource } from '../core/types.js';
 import { isoTime } from './message-text.js';
 import { openRegularFile } from './jsonl-tail.js';
-import { maskingOptions, openClawStateDirs, sourceDir } from './registry.js';
-import { AGENT_SOURCES } from './descriptors.js';
+import { maskingOptions } from './registry.js';
+import { AGENT_SOURCES, openClawStateDirs, SOURCE_DESCRIPTORS } from './descriptors.js';
 import { exists } from '../platform/home.js';
 
 export interface SourceCursorSummary {
@@ -182,7 +182,8 @@ export async function discoverSources(options: DiscoveryOptions): Promise<Source
   const { state } = await readState(options.statePath);
   const reports: SourceReport[] = [];
   const agentFilter = config.sources.openclaw.agents;
-  const agentEnabled = (agent: string) => config.sources.openclaw.enabled && (agentFilter.length === 0 || agentFilter.includes(agent));
+  const agentObserved = (agent: string) => agentFilter.length === 0 || agentFilter.includes(agent);
+  const { openclaw, 'openclaw-db': openclawDb, generic } = SOURCE_DESCRIPTORS;
 
   // OpenClaw, file era: one report per (state dir, agent).
   const stateDirs = uniqueReal(await openClawStateDirs(config, env, home));
@@ -195,7 +196,7 @@ export async function discoverSources(options: DiscoveryOptions): Promise<Source
     for (const [agent, list] of [...byAgent].sort(([a], [b]) => a.localeCompare(b))) {
       reports.push(
         await fileReport(
-          { kind: 'openclaw', name: 'openclaw', path: `${stateDir}/agents/${agent}/sessions`, found: true, enabled: agentEnabled(agent), configKey: 'sources.openclaw.enabled', agents: [agent], notes },
+          { kind: openclaw.kind, name: openclaw.kind, path: `${stateDir}/agents/${agent}/sessions`, found: true, enabled: openclaw.enabled(config) && agentObserved(agent), configKey: `sources.${openclaw.configKey}.enabled`, agents: [agent], notes },
           list,
           state.streams,
         ),
@@ -242,12 +243,12 @@ export async function discoverSources(options: DiscoveryOptions): Promise<Source
     const ended = sessions.filter((s) => s.ended).length;
     if (ended > 0) notes.push(`${ended} of ${sessions.length} sessions ended (/new or /reset)`);
     reports.push({
-      kind: 'openclaw-db',
-      name: 'openclaw-db',
+      kind: openclawDb.kind,
+      name: openclawDb.kind,
       path,
       found: true,
-      enabled: agentEnabled(agent) && config.sources.openclaw_db.enabled,
-      configKey: 'sources.openclaw_db.enabled',
+      enabled: openclawDb.enabled(config) && agentObserved(agent),
+      configKey: `sources.${openclawDb.configKey}.enabled`,
       agents: [agent],
       sessions: sessions.length,
       sizeBytes: await db.databaseBytes(path),
@@ -258,12 +259,12 @@ export async function discoverSources(options: DiscoveryOptions): Promise<Source
   }
   if (stateDirs.length === 0 || !reports.some((r) => r.kind === 'openclaw' || r.kind === 'openclaw-db')) {
     reports.push({
-      kind: 'openclaw',
-      name: 'openclaw',
+      kind: openclaw.kind,
+      name: openclaw.kind,
       path: stateDirs[0] ?? `${home}/.openclaw`,
       found: false,
-      enabled: config.sources.openclaw.enabled,
-      configKey: 'sources.openclaw.enabled',
+      enabled: openclaw.enabled(config),
+      configKey: `sources.${openclaw.configKey}.enabled`,
       agents: [],
       sessions: 0,
       sizeBytes: 0,
@@ -273,12 +274,12 @@ export async function discoverSources(options: DiscoveryOptions): Promise<Source
     });
   }
 
-  // Other agents: opt-in, one report per source descriptor.
+  // Other agents: opt-in, one report per session-folder descriptor.
   for (const d of AGENT_SOURCES) {
-    const dir = await sourceDir(d.configKey, config, env, home);
+    const dir = await d.dir(config, env, home);
     const notes: string[] = [];
     const found = await exists(dir);
-    const streams = found ? await discoverSafely(await d.create(dir, config, { masking }), notes) : [];
+    const streams = found ? await discoverSafely(await d.createReader(dir, config, { masking }), notes) : [];
     reports.push(
       await fileReport(
         { kind: d.kind, name: d.kind, path: dir, found: found && streams.length > 0, enabled: config.sources[d.configKey].enabled, configKey: `sources.${d.configKey}.enabled`, agents: [d.agent(config)], notes },
@@ -300,7 +301,7 @@ export async function discoverSources(options: DiscoveryOptions): Promise<Source
     }
     reports.push(
       await fileReport(
-        { kind: 'generic', name: `generic:${g.name}`, path: g.path, found: streams.length > 0, enabled: g.enabled, configKey: `sources.generic.${index}.enabled`, agents: [g.agent || 'main'], notes },
+        { kind: generic.kind, name: `generic:${g.name}`, path: g.path, found: streams.length > 0, enabled: g.enabled, configKey: `sources.${generic.configKey}.${index}.enabled`, agents: [g.agent || 'main'], notes },
         streams,
         state.streams,
       ),
