@@ -34,10 +34,10 @@ import { listHotDayFiles, readObservations } from '../lib/memory/memory-files.js
 import { createObserver } from '../lib/observer/factory.js';
 import { runObserveJob } from '../lib/observe/job.js';
 import { rebuildActiveMemory } from '../lib/memory/active-memory-file.js';
-import { listReflections } from '../lib/reflector/file.js';
-import { runReflectJob } from '../lib/reflector/job.js';
+import { listReflections } from '../lib/memory/reflection-file.js';
+import { runReflectJob } from '../lib/jobs/reflect-job.js';
 import { contentWords } from '../lib/reflector/keywords.js';
-import { renderObservations, renderReflectionLines, sortObservations } from '../lib/reflector/render.js';
+import { renderObservations, renderReflectionLines, sortObservations } from '../lib/memory/reflection-text.js';
 import { createOpenClawFileSource } from '../lib/sources/openclaw-files.js';
 import { countTokens } from '../lib/core/tokens.js';
 import type { Observation } from '../lib/core/types.js';

@@ -102,7 +102,7 @@ export function takeHandover(): Handover | undefined {
 
 /** The agents a per-project lookup covers: the project's and main's. */
 export async function projectSearchAgents(agent: string, cwd: string): Promise<{ agent: string; searchAgents: string[] }> {
-  const { projectAgent, projectFolder } = await import('../lib/integrations/claude-code/project.js');
+  const { projectAgent, projectFolder } = await import('../lib/sources/claude-code-project.js');
   const project = projectAgent(agent, projectFolder(cwd));
   return { agent: project, searchAgents: [project, 'main'] };
 }

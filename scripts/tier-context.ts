@@ -5,7 +5,7 @@
  * Test hook: with OCM_TEST=1 (set by the test runner only) and
  * OCM_TEST_CRASH_AT=<step> (staged, prepared, copied-one, copied, indexed,
  * removed-one, removed, audited, committed; for `forget` the ForgetStep
- * names of lib/memory/forget.ts, forget-journaled … forget-audited), the process
+ * names of lib/tiers/forget.ts, forget-journaled … forget-audited), the process
  * kills itself with SIGKILL at that step, so tests can prove a killed move or
  * forget is completed (or undone) by the next run.
  */

@@ -15,7 +15,7 @@ import type { Config } from '../config/config-schema.js';
 import type { Check } from './doctor.js';
 import type { HomePaths } from '../platform/home.js';
 import { readTextIfExists } from '../platform/home.js';
-import { MCP_SERVER_NAME } from '../integrations/injected-context.js';
+import { MCP_SERVER_NAME } from '../core/injected-context.js';
 
 export interface AgentChecksOptions {
   paths: HomePaths;

@@ -9,8 +9,8 @@ import type { HomePaths } from '../platform/home.js';
 import { observerKind, observerLabel } from '../observer/factory.js';
 import type { State } from '../platform/state.js';
 import { reflectorKind, reflectorLabel } from '../reflector/factory.js';
-import type { ReflectorState } from '../reflector/job.js';
-import { grandTotal, llmState, type LlmState, type UsageTotals } from './usage.js';
+import type { ReflectorState } from '../jobs/reflect-job.js';
+import { grandTotal, llmState, type LlmState, type UsageTotals } from '../llm/usage.js';
 
 export interface LlmStatus {
   observer: { kind: 'heuristic' | 'llm'; label: string };

@@ -192,7 +192,7 @@ export async function collectStats(paths: HomePaths, config: Config, options: { 
   const mainActive = activeMemory[DEFAULT_AGENT];
 
   // Reflections (every agent).
-  const { listReflections } = await import('../reflector/file.js');
+  const { listReflections } = await import('../memory/reflection-file.js');
   const items: Stats['reflections']['items'] = [];
   for (const agent of new Set([DEFAULT_AGENT, ...Object.keys(byAgent)])) {
     for (const r of await listReflections(paths, agent).catch(() => [])) {

@@ -23,10 +23,10 @@ export interface StatusReport {
   daemon: DaemonStatus;
   /** The scheduler entry, when the caller looked it up (see lib/schedule collectScheduleInfo). */
   schedule?: import('../jobs/schedule/index.js').ScheduleInfo;
-  /** Day files per tier, pending approvals, interrupted moves, the sync queue (lib/tiers/status.ts). */
-  tiers: import('../tiers/status.js').TierStatus;
-  /** Observer/Reflector in use, LLM usage and cost, last LLM error, waiting batches, reflections (lib/llm/status.ts). */
-  llm: import('../llm/status.js').LlmStatus;
+  /** Day files per tier, pending approvals, interrupted moves, the sync queue (lib/features/tier-status.ts). */
+  tiers: import('./tier-status.js').TierStatus;
+  /** Observer/Reflector in use, LLM usage and cost, last LLM error, waiting batches, reflections (lib/features/llm-status.ts). */
+  llm: import('./llm-status.js').LlmStatus;
 }
 
 /** The token count in active_memory.md's header line ("· 1491 / 4000 tokens"). */
@@ -78,7 +78,7 @@ export async function collectStatus(paths: HomePaths, config: Config): Promise<S
     ...(lastError ? { lastError } : {}),
     tokens: { transcriptRead: state.totals.transcriptTokens, activeMemory, activeMemoryBudget: config.active_memory.budget_tokens },
     daemon: await daemonStatus(paths),
-    tiers: await (await import('../tiers/status.js')).collectTierStatus(paths, config),
-    llm: await (await import('../llm/status.js')).collectLlmStatus(paths, config, state, localDateTime(new Date(), resolveTimeZone(config.timezone)).date),
+    tiers: await (await import('./tier-status.js')).collectTierStatus(paths, config),
+    llm: await (await import('./llm-status.js')).collectLlmStatus(paths, config, state, localDateTime(new Date(), resolveTimeZone(config.timezone)).date),
   };
 }

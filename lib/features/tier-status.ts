@@ -3,9 +3,9 @@ import type { Config } from '../config/config-schema.js';
 import type { HomePaths } from '../platform/home.js';
 import type { Tier } from '../core/types.js';
 import { syncStatus, type SyncState } from '../jobs/sync/index.js';
-import { readApprovals } from './approvals.js';
-import { listTierFiles } from './locations.js';
-import { listOpIds, readManifest } from './ops.js';
+import { readApprovals } from '../tiers/approvals.js';
+import { listTierFiles } from '../tiers/locations.js';
+import { listOpIds, readManifest } from '../tiers/ops.js';
 
 export interface TierStatus {
   /** Day files per tier. */

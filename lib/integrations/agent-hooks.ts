@@ -5,13 +5,13 @@
  * `cwd`, `prompt` for UserPromptSubmit…) and may print
  * `{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`, whose
  * text reaches the model. Every block injected is wrapped in the marker of
- * lib/integrations/injected-context.ts, so the transcript readers never observe it again.
+ * lib/core/injected-context.ts, so the transcript readers never observe it again.
  * (docs/running.md, "Claude Code".)
  */
 import type { Config } from '../config/config-schema.js';
 import type { HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
-import { wrapInjectedContext } from './injected-context.js';
+import { wrapInjectedContext } from '../core/injected-context.js';
 import type { OpenIndex } from '../search/open-index.js';
 import type { SearchResult } from '../search/types.js';
 

@@ -93,7 +93,7 @@ export interface AfterTurnTickOptions {
 export async function runAfterTurnTicks(options: AfterTurnTickOptions): Promise<void> {
   const { paths, config, env, logger, agent } = options;
   // Loaded here, not at the top: the hook's fast path imports this module for afterTurnNeedsJob.
-  const { runTick } = await import('../jobs/run-job.js');
+  const { runTick } = await import('./run-job.js');
   const started = performance.now();
   try {
     const rounds = await runAfterTurnJob(paths, async () => {

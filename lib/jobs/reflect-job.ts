@@ -23,10 +23,10 @@ import { countTokens, estimateTokens } from '../core/tokens.js';
 import type { LlmUsage, Observation } from '../core/types.js';
 import { LlmError } from '../core/llm-error.js';
 import { writeFileAtomic } from '../platform/atomic-file.js';
-import { formatReflectionFile, listReflections, reflectionFileName, reflectionsDir, type ReflectionMeta } from './file.js';
-import { keyTerms, missingTerms, preservation } from './keywords.js';
-import { renderObservations, renderReflectionLines, sortObservations } from './render.js';
-import type { ReflectionLine, Reflector } from './types.js';
+import { formatReflectionFile, listReflections, reflectionFileName, reflectionsDir, type ReflectionMeta } from '../memory/reflection-file.js';
+import { keyTerms, missingTerms, preservation } from '../reflector/keywords.js';
+import { renderObservations, renderReflectionLines, sortObservations } from '../memory/reflection-text.js';
+import type { ReflectionLine, Reflector } from '../reflector/types.js';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -207,7 +207,7 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
         continue;
       }
       if (!reflector) {
-        const { createReflector } = await import('./factory.js');
+        const { createReflector } = await import('../reflector/factory.js');
         reflector = await createReflector(config, { env: options.env, homeRoot: paths.root, logger, ...(options.fetch ? { fetch: options.fetch } : {}) });
       }
       for (const period of splitIntoPeriods(chosen, threshold)) {
@@ -261,7 +261,7 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
         });
         if (m.keywordPreservation < MIN_KEYWORD_PRESERVATION) {
           logger.log('warn', 'reflection.keywords_lost', { path, keywordPreservation: m.keywordPreservation, missing: m.missing });
-          const { sendAlert } = await import('../jobs/alerts.js');
+          const { sendAlert } = await import('./alerts.js');
           await sendAlert(
             { config, paths, env: options.env, logger, now, ...(options.fetch ? { fetch: options.fetch } : {}) },
             {
@@ -294,7 +294,7 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
       }
     }).catch(() => undefined);
     if (llm) {
-      const { alertLlmFailures } = await import('../jobs/alerts.js');
+      const { alertLlmFailures } = await import('./alerts.js');
       await alertLlmFailures({ config, paths, env: options.env, logger, now, ...(options.fetch ? { fetch: options.fetch } : {}) }, 'reflector', [
         { code: 'LLM_ERROR', message: llm.message, errorClass: llm.errorClass, ...(llm.hint ? { hint: llm.hint } : {}) },
       ]);

@@ -8,7 +8,7 @@ import type { Config } from '../config/config-schema.js';
 import type { HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 import type { ActiveMemoryResult } from '../memory/active-memory.js';
-import type { ReflectJobOptions, ReflectJobResult } from '../reflector/job.js';
+import type { ReflectJobOptions, ReflectJobResult } from './reflect-job.js';
 
 export interface ReflectNowOptions {
   paths: HomePaths;
@@ -38,7 +38,7 @@ export interface ReflectNowResult {
 
 export async function reflectNow(options: ReflectNowOptions): Promise<ReflectNowResult> {
   const [{ runReflectJob }, { withHomeLock }, { rebuildActiveMemory }, { resolveTimeZone }] = await Promise.all([
-    import('../reflector/job.js'),
+    import('./reflect-job.js'),
     import('../platform/lock.js'),
     import('../memory/active-memory-file.js'),
     import('../platform/time-zone.js'),

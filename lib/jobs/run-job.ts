@@ -46,12 +46,12 @@ export interface TickResult {
   observe?: ObserveJobResult;
   activeMemory: Array<{ agent: string; path: string; tokens: number; included: number; dropped: number }>;
   index?: unknown;
-  /** Reflections written this tick (lib/reflector/job.ts). */
-  reflect?: import('../reflector/job.js').ReflectJobResult;
+  /** Reflections written this tick (lib/jobs/reflect-job.ts). */
+  reflect?: import('./reflect-job.js').ReflectJobResult;
   /** The reflect step failed (recorded and alerted; the tick went on). */
   reflectError?: { message: string; code: string; hint?: string; errorClass?: string };
-  /** Interrupted moves finished, the daily tier job, sync (lib/tiers/tier-step.ts). */
-  tier?: import('../tiers/tier-step.js').TierTickResult;
+  /** Interrupted moves finished, the daily tier job, sync (lib/jobs/tier-step.ts). */
+  tier?: import('./tier-step.js').TierTickResult;
   durationMs: number;
 }
 
@@ -129,14 +129,14 @@ export async function activeMemoryStep(options: TickOptions, agents: string[]): 
 
 /**
  * The reflect step of a tick, for the given agents: reflects when due (see
- * lib/reflector/job.ts). A failure is recorded and alerted there, and kept in
+ * lib/jobs/reflect-job.ts). A failure is recorded and alerted there, and kept in
  * the result (`run` exits 5 for an LLM error) without stopping the tick.
  * Returns the agents that got a new reflection.
  */
 async function reflectStep(options: TickOptions, result: TickResult, agents: string[], overBudget: string[]): Promise<string[]> {
   const now = options.now ?? (() => new Date());
   const t0 = now();
-  const { runReflectJob } = await import('../reflector/job.js');
+  const { runReflectJob } = await import('./reflect-job.js');
   try {
     const r = await runReflectJob({ paths: options.paths, config: options.config, env: options.env, logger: options.logger, timeZone: await tickZone(options), now, agents, overBudget });
     result.reflect = result.reflect ? { ...r, reflections: [...result.reflect.reflections, ...r.reflections], checked: [...result.reflect.checked, ...r.checked] } : r;
@@ -181,13 +181,13 @@ export async function runTick(tickOptions: TickOptions): Promise<TickResult> {
       await removeLeftoverTempFiles(options.paths);
       if (steps.has('tier')) {
         // A tier move a killed run left half done is finished first, so every step sees whole files.
-        const { recoverInterruptedMoves } = await import('../tiers/tier-step.js');
+        const { recoverInterruptedMoves } = await import('./tier-step.js');
         await recoverInterruptedMoves({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now });
       }
-      // A forget a killed run left half done is completed before any step reads the memory (lib/memory/forget-journal.ts).
-      const { hasPendingForgets } = await import('../memory/forget-journal.js');
+      // A forget a killed run left half done is completed before any step reads the memory (lib/tiers/forget-journal.ts).
+      const { hasPendingForgets } = await import('../tiers/forget-journal.js');
       if (await hasPendingForgets(options.paths)) {
-        const { forgetOptionsFor, recoverForgets } = await import('../memory/forget.js');
+        const { forgetOptionsFor, recoverForgets } = await import('../tiers/forget.js');
         try {
           await recoverForgets(await forgetOptionsFor({ paths: options.paths, config: options.config, logger: options.logger, now, timeZone: options.timeZone! }));
         } catch (error) {
@@ -264,7 +264,7 @@ export async function runTick(tickOptions: TickOptions): Promise<TickResult> {
       }
       if (steps.has('tier')) {
         // Finishes interrupted moves every tick; the tier job once a day; then sync if due. Records its own runs.
-        const { tierTickStep } = await import('../tiers/tier-step.js');
+        const { tierTickStep } = await import('./tier-step.js');
         result.tier = await tierTickStep({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now, timeZone: options.timeZone! });
       }
       result.durationMs = now().getTime() - started.getTime();

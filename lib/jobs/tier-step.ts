@@ -13,11 +13,11 @@ import type { HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 import { readState, writeState } from '../platform/state.js';
 import { nextLocalDateChange, resolveTimeZone } from '../platform/time-zone.js';
-import { localToday } from './age.js';
-import { searchIndexUpdater } from './search-index.js';
-import type { TierJobOptions, TierRunResult } from './tier-job.js';
-import type { RecoveryResult } from './ops.js';
-import { hasPendingOps } from './op-scan.js';
+import { localToday } from '../tiers/age.js';
+import { searchIndexUpdater } from '../tiers/search-index.js';
+import type { TierJobOptions, TierRunResult } from '../tiers/tier-job.js';
+import type { RecoveryResult } from '../tiers/ops.js';
+import { hasPendingOps } from '../tiers/op-scan.js';
 
 export interface TierTickOptions {
   paths: HomePaths;
@@ -99,7 +99,7 @@ export async function recordTierRun(paths: HomePaths, at: Date, error?: unknown,
 /** Recovery needs only the journal (no Markdown parsing); ops.ts is loaded only when the journal has work. */
 async function recoverTierOps(job: TierJobOptions): Promise<RecoveryResult> {
   if (!(await hasPendingOps(job.paths))) return { completed: [], aborted: [], discarded: [] };
-  const { recoverOps } = await import('./ops.js');
+  const { recoverOps } = await import('../tiers/ops.js');
   const update = job.updateIndex;
   return recoverOps({ paths: job.paths, now: job.now, logger: job.logger, ...(update ? { onChanged: (changed: string[]) => update(changed) } : {}) });
 }
@@ -146,7 +146,7 @@ export async function tierTickStep(options: TierTickOptions): Promise<TierTickRe
   } else if (await tierDue(options.paths, options.config, options.now(), options.timeZone)) {
     const started = options.now();
     try {
-      const { runTierJob } = await import('./tier-job.js');
+      const { runTierJob } = await import('../tiers/tier-job.js');
       result.tier = await runTierJob(job);
       result.ran = true;
       await recordTierRun(options.paths, options.now(), undefined, started);
@@ -158,7 +158,7 @@ export async function tierTickStep(options: TierTickOptions): Promise<TierTickRe
     }
   }
   if (!options.config.sync.git.enabled && !options.config.sync.command.trim()) return result;
-  const { syncStep } = await import('../jobs/sync/index.js');
+  const { syncStep } = await import('./sync/index.js');
   result.sync = await syncStep({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now: options.now }, { afterTier: result.ran });
   return result;
 }

@@ -48,7 +48,7 @@ export async function reflectionInputs(
   observations: Array<{ id: string; date: string }>,
   recentDays: number,
 ): Promise<{ keep: Set<string>; lines: NonNullable<ActiveMemoryInput['reflectionLines']>; refs: ReflectionRef[] }> {
-  const { listReflections } = await import('../reflector/file.js');
+  const { listReflections } = await import('./reflection-file.js');
   const reflections = await listReflections(paths, agent);
   const keep = new Set(observations.map((o) => o.id));
   if (reflections.length === 0) return { keep, lines: [], refs: [] };

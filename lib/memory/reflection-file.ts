@@ -27,11 +27,10 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { formatYaml, readFrontmatterYaml, splitFrontmatter } from '../memory/frontmatter.js';
+import { formatYaml, readFrontmatterYaml, splitFrontmatter } from './frontmatter.js';
 import { agentSlug, DEFAULT_AGENT, type HomePaths } from '../platform/home.js';
-import { parseObservationContent } from '../memory/observation-line.js';
-import { renderReflectionLines } from './render.js';
-import type { ReflectionLine } from './types.js';
+import { parseObservationContent } from './observation-line.js';
+import { renderReflectionLines, type ReflectionLine } from './reflection-text.js';
 import { isNotFound } from '../core/errors.js';
 
 export interface ReflectionMeta {

@@ -4,9 +4,18 @@
  * `- 🟡 HH:MM [category] text`, no ids — this is also what tokens_before
  * counts), and a reflection's body (date headers, then lines).
  */
-import { DONE_EMOJI, oneLine, PRIORITY_EMOJI } from '../memory/observation-line.js';
-import type { Observation } from '../core/types.js';
-import type { ReflectionLine } from './types.js';
+import { DONE_EMOJI, oneLine, PRIORITY_EMOJI } from './observation-line.js';
+import type { Observation, Priority } from '../core/types.js';
+
+/** One line of a reflection, dated (the reflection keeps the time line). */
+export interface ReflectionLine {
+  date: string;
+  priority: Priority;
+  done: boolean;
+  category: string;
+  text: string;
+  tags: string[];
+}
 
 function byDate<T extends { date: string }>(items: T[], line: (item: T) => string): string {
   const out: string[] = [];

@@ -64,8 +64,8 @@ export interface WaitingMessages {
 /**
  * What modules keep in state.json's `extra`. The sections several modules share are typed here,
  * each with its reader below; a section one module owns is read by that module's own reader:
- * `llm` (lib/llm/usage.ts), `reflector` (lib/reflector/job.ts), `alerts` (lib/jobs/alerts.ts),
- * `sync` (lib/jobs/sync/index.ts), `indexFingerprint` (lib/jobs/run-job.ts), `tierDue` (lib/tiers/tier-step.ts).
+ * `llm` (lib/llm/usage.ts), `reflector` (lib/jobs/reflect-job.ts), `alerts` (lib/jobs/alerts.ts),
+ * `sync` (lib/jobs/sync/index.ts), `indexFingerprint` (lib/jobs/run-job.ts), `tierDue` (lib/jobs/tier-step.ts).
  */
 export interface StateSections {
   /** Per agent. */

@@ -26,7 +26,7 @@ import { normaliseForId, oneLine } from '../memory/observation-line.js';
 import type { Observation, Priority } from '../core/types.js';
 import { contentWords, keyTerms, normaliseWord, STOP_WORDS } from './keywords.js';
 import { countTokens, estimateTokens } from '../core/tokens.js';
-import { renderObservations, renderReflectionLines, sortObservations } from './render.js';
+import { renderObservations, renderReflectionLines, sortObservations } from '../memory/reflection-text.js';
 import type { ReflectionDraft, ReflectionInput, ReflectionLine, Reflector } from './types.js';
 
 /** Words that carry tone, not content (intensifiers, discourse markers, generic verbs). */

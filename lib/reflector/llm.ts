@@ -11,7 +11,7 @@ import type { Logger } from '../platform/log.js';
 import { maskSecrets } from '../masking/masking.js';
 import { oneLine, parseObservationContent } from '../memory/observation-line.js';
 import { countTokens } from '../core/tokens.js';
-import { renderObservations } from './render.js';
+import { renderObservations } from '../memory/reflection-text.js';
 import type { ReflectionDraft, ReflectionInput, ReflectionLine, Reflector } from './types.js';
 
 const DATE_HEADER = /^#{1,6}\s*\**(\d{4}-\d{2}-\d{2})\b/;

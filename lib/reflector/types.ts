@@ -3,17 +3,10 @@
  * denser lines (docs/architecture.md, "A tick"). Implemented by the offline heuristic
  * Reflector and the LLM Reflector; both produce the same reflection files.
  */
-import type { LlmUsage, Observation, Priority } from '../core/types.js';
+import type { LlmUsage, Observation } from '../core/types.js';
+import type { ReflectionLine } from '../memory/reflection-text.js';
 
-/** One line of a reflection, dated (the reflection keeps the time line). */
-export interface ReflectionLine {
-  date: string;
-  priority: Priority;
-  done: boolean;
-  category: string;
-  text: string;
-  tags: string[];
-}
+export type { ReflectionLine };
 
 export interface ReflectionInput {
   agent: string;

@@ -30,16 +30,16 @@
  * wrote it (`task-notification`: a background task's result; `peer`,
  * `coordinator`, `plugin`, `auto-continuation`, `observer-activity`) or whose
  * `promptSource` is `system`. OC-Memory's own tools (`mcp__oc-memory__…`) and
- * its `<oc-memory>` block are never messages (lib/integrations/injected-context.ts).
+ * its `<oc-memory>` block are never messages (lib/core/injected-context.ts).
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { addRecalled, hasInjectedContext, isOwnTool, recalledItems, stripInjectedContext, withoutRestatedMemory } from '../integrations/injected-context.js';
+import { addRecalled, hasInjectedContext, isOwnTool, recalledItems, stripInjectedContext, withoutRestatedMemory } from '../core/injected-context.js';
 import type { Logger } from '../platform/log.js';
 import type { MaskingOptions } from '../masking/masking.js';
 import type { Cursor, Message, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
 import { blocksText, isObject, isoTime, makeMessage, str, summariseToolCall, summariseToolResult, type MessageContext } from './message-text.js';
-import { projectAgent } from '../integrations/claude-code/project.js';
+import { projectAgent } from './claude-code-project.js';
 import { readTailedFile, type LineParser } from './tailed-file.js';
 import { invalidJsonReason, nameForLog } from './log-safe.js';
 

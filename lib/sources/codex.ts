@@ -20,7 +20,7 @@
  * is an assistant message whose line `metadata.compaction_output` is true (a
  * recap of what was read already, skipped); a sub-agent's session_meta names
  * it (`agent_nickname`, `agent_role`). OC-Memory's own tools and its injected
- * memory block are never messages (lib/integrations/injected-context.ts).
+ * memory block are never messages (lib/core/injected-context.ts).
  *
  * Messages come from `response_item`s only: `event_msg` repeats the same
  * user/agent text for the UI, `reasoning` is the model's scratch work,
@@ -36,7 +36,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../platform/log.js';
 import type { MaskingOptions } from '../masking/masking.js';
 import type { Cursor, Message, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
-import { addRecalled, hasInjectedContext, isOwnTool, recalledItems, stripInjectedContext, withoutRestatedMemory } from '../integrations/injected-context.js';
+import { addRecalled, hasInjectedContext, isOwnTool, recalledItems, stripInjectedContext, withoutRestatedMemory } from '../core/injected-context.js';
 import { isObject, isoTime, makeMessage, str, summariseToolCall, summariseToolResult, type MessageContext } from './message-text.js';
 import { readTailedFile, type LineParser } from './tailed-file.js';
 import { invalidJsonReason, nameForLog } from './log-safe.js';

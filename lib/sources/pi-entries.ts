@@ -22,12 +22,12 @@
  *   `appendSessionResetBoundary`) ends a segment: readers end the chunk there.
  * - OC-Memory's own injected memory block (`<oc-memory>`) is stripped from
  *   user text, and calls to / results of its own tools are dropped
- *   (lib/integrations/injected-context.ts). OC-Memory's pi extension hands its block to pi
+ *   (lib/core/injected-context.ts). OC-Memory's pi extension hands its block to pi
  *   as a hidden custom message (`custom_message`, `customType: "oc-memory"`):
  *   never a message, but what it recalled is kept, like a tool's result.
  */
 import * as crypto from 'node:crypto';
-import { addRecalled, hasInjectedContext, isOwnTool, recalledItems, stripInjectedContext, withoutRestatedMemory } from '../integrations/injected-context.js';
+import { addRecalled, hasInjectedContext, isOwnTool, recalledItems, stripInjectedContext, withoutRestatedMemory } from '../core/injected-context.js';
 import { maskedText, type MaskingOptions } from '../masking/masking.js';
 import type { Message, Role, SourceKind } from '../core/types.js';
 import { capMasked, capOneLineMasked } from './masked-cap.js';
@@ -461,7 +461,7 @@ export interface BranchState {
   miss: number;
   /** Inside a housekeeping turn (a heartbeat, a wake, a hook): its messages are not emitted. */
   quiet: boolean;
-  /** What OC-Memory recalled in this stream, one item per line (see lib/integrations/injected-context.ts): restating it is not news. */
+  /** What OC-Memory recalled in this stream, one item per line (see lib/core/injected-context.ts): restating it is not news. */
   recalled: string;
 }
 

@@ -8,12 +8,12 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import type { Config } from '../config/config-schema.js';
-import { listObservations, parseDayFile } from './day-file/index.js';
+import { listObservations, parseDayFile } from '../memory/day-file/index.js';
 import { OcmError } from '../core/errors.js';
 import type { HomePaths } from '../platform/home.js';
 import type { Priority, Tier } from '../core/types.js';
-import { auditPath } from '../tiers/audit.js';
-import { listAllTierFiles } from '../tiers/locations.js';
+import { auditPath } from './audit.js';
+import { listAllTierFiles } from './locations.js';
 
 export const EXPORT_FORMAT = 'oc-memory-export';
 export const EXPORT_VERSION = 1;

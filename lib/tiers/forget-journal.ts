@@ -1,6 +1,6 @@
 /**
  * The forget journal: a `forget` is written down before it changes anything,
- * so a run killed at any moment is completed by the next one (lib/memory/forget.ts
+ * so a run killed at any moment is completed by the next one (lib/tiers/forget.ts
  * completeForget; the move journal in lib/tiers/ops.ts is the model).
  *
  *   .ocm/forget/<fg-id>.json   what to forget (ids, files, texts) and the counts so far

@@ -19,18 +19,18 @@ import { readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { Config } from '../config/config-schema.js';
-import { formatDayFile, listObservations, parseDayFile, removeObservations, type DayFile } from './day-file/index.js';
+import { formatDayFile, listObservations, parseDayFile, removeObservations, type DayFile } from '../memory/day-file/index.js';
 import { OcmError, isNotFound } from '../core/errors.js';
 import { type HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 import { readState, writeState } from '../platform/state.js';
 import type { Priority, Tier } from '../core/types.js';
-import { appendAudit, auditPath, hasAuditEntry } from '../tiers/audit.js';
+import { appendAudit, auditPath, hasAuditEntry } from './audit.js';
 import { type ForgetCounts, newForgetId, readForgetJournals, removeForgetJournal, writeForgetJournal, type ForgetJournal, type ForgetJournalTarget } from './forget-journal.js';
-import { coldRoot, listAllTierFiles, VAULT_REFLECTIONS, type TierFile } from '../tiers/locations.js';
-import { listOpCopies, listOpIds, markScrubbed, opsDir } from '../tiers/ops.js';
-import { readApprovals, writeApprovals } from '../tiers/approvals.js';
-import type { IndexUpdater } from '../tiers/search-index.js';
+import { coldRoot, listAllTierFiles, VAULT_REFLECTIONS, type TierFile } from './locations.js';
+import { listOpCopies, listOpIds, markScrubbed, opsDir } from './ops.js';
+import { readApprovals, writeApprovals } from './approvals.js';
+import type { IndexUpdater } from './search-index.js';
 
 export interface ForgetSelector {
   ids?: string[];
@@ -48,7 +48,7 @@ export interface ForgetSelector {
   broad?: boolean;
 }
 
-/** One observation to forget (as the journal keeps it, lib/memory/forget-journal.ts). */
+/** One observation to forget (as the journal keeps it, lib/tiers/forget-journal.ts). */
 export type ForgetTarget = ForgetJournalTarget;
 
 export interface ForgetPlan {
@@ -237,7 +237,7 @@ export async function forgetOptionsFor(base: {
   timeZone: () => Promise<string>;
   onStep?: (step: string, id: string) => void;
 }): Promise<ForgetOptions> {
-  const { searchIndexUpdater } = await import('../tiers/search-index.js');
+  const { searchIndexUpdater } = await import('./search-index.js');
   return {
     paths: base.paths,
     config: base.config,
@@ -245,7 +245,7 @@ export async function forgetOptionsFor(base: {
     now: base.now,
     updateIndex: searchIndexUpdater(base),
     rebuildActiveMemory: async (agent) => {
-      const { rebuildActiveMemory } = await import('./active-memory-file.js');
+      const { rebuildActiveMemory } = await import('../memory/active-memory-file.js');
       return (await rebuildActiveMemory({ paths: base.paths, config: base.config, agent, timeZone: await base.timeZone(), now: base.now() })).path;
     },
     ...(base.onStep ? { onStep: base.onStep } : {}),

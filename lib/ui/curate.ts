@@ -80,8 +80,8 @@ function underLock<T>(ctx: CurateContext, fn: () => Promise<T>): Promise<T> {
   return withHomeLock(ctx.paths.lock, fn, { waitMs: ctx.lockWaitMs });
 }
 
-async function forgetOptions(ctx: CurateContext): Promise<import('../memory/forget.js').ForgetOptions> {
-  const { forgetOptionsFor } = await import('../memory/forget.js');
+async function forgetOptions(ctx: CurateContext): Promise<import('../tiers/forget.js').ForgetOptions> {
+  const { forgetOptionsFor } = await import('../tiers/forget.js');
   const { resolveTimeZone } = await import('../platform/time-zone.js');
   return forgetOptionsFor({ paths: ctx.paths, config: ctx.config, logger: ctx.logger, now: ctx.now, timeZone: async () => resolveTimeZone(ctx.config.timezone) });
 }
@@ -142,8 +142,8 @@ export async function addObservation(
 }
 
 /** `ocm-run forget ID… --yes`: interrupted forgets and moves are completed first, as there. */
-export async function forgetObservations(ctx: CurateContext, ids: string[]): Promise<import('../memory/forget.js').ForgetResult> {
-  const { planForget, applyForget, recoverForgets } = await import('../memory/forget.js');
+export async function forgetObservations(ctx: CurateContext, ids: string[]): Promise<import('../tiers/forget.js').ForgetResult> {
+  const { planForget, applyForget, recoverForgets } = await import('../tiers/forget.js');
   const { recoverTierOps } = await import('../tiers/tier-job.js');
   const options = await forgetOptions(ctx);
   const tierOptions = await tierOptionsOf(ctx);

@@ -18,7 +18,7 @@ export const command: CommandSpec = {
     const tiers: Tier[] = tierArg === 'all' ? ['hot', 'warm', 'cold'] : (tierArg.split(',').map((t) => t.trim()) as Tier[]);
     for (const t of tiers) if (!['hot', 'warm', 'cold'].includes(t)) throw new OcmError('BAD_INPUT', `--tier must be hot, warm, cold or all, not "${t}".`, { hint: 'For example: --tier warm,cold' });
     const { config } = await ctx.config();
-    const { collectExport, formatExport } = await import('../../lib/memory/export.js');
+    const { collectExport, formatExport } = await import('../../lib/tiers/export.js');
     // Under the home lock: never read a day while a tier move is half done.
     const { underLock } = await import('../tier-context.js');
     const records = await underLock(ctx, () => collectExport(ctx.paths, config, tiers));

@@ -37,18 +37,18 @@ export const command: CommandSpec = {
       ...(options.query !== undefined ? { query: String(options.query) } : {}),
       ...(options.since !== undefined ? { since: date(options.since, '--since') } : {}),
       ...(options.until !== undefined ? { until: date(options.until, '--until') } : {}),
-      // --all with --query: the user knows the query matches most of the memory (lib/memory/forget.ts assertNarrowEnough).
+      // --all with --query: the user knows the query matches most of the memory (lib/tiers/forget.ts assertNarrowEnough).
       ...(options.all ? (options.query !== undefined ? { broad: true } : { all: true }) : {}),
     };
     const opts = await tierOptions(ctx, 'forget');
-    const { assertNarrowEnough, forgetOptionsFor, planForget, applyForget, recoverForgets } = await import('../../lib/memory/forget.js');
+    const { assertNarrowEnough, forgetOptionsFor, planForget, applyForget, recoverForgets } = await import('../../lib/tiers/forget.js');
     const { recoverTierOps } = await import('../../lib/tiers/tier-job.js');
     const { resolveTimeZone } = await import('../../lib/platform/time-zone.js');
     const onStep = crashHook(ctx.env);
     const forgetOptions = await forgetOptionsFor({ paths: opts.paths, config: opts.config, logger: opts.logger, now: opts.now, timeZone: async () => resolveTimeZone(opts.config.timezone), ...(onStep ? { onStep } : {}) });
     return underLock(ctx, async () => {
       await recoverTierOps(opts);
-      // A forget a killed run left half done is completed first (lib/memory/forget-journal.ts).
+      // A forget a killed run left half done is completed first (lib/tiers/forget-journal.ts).
       for (const done of await recoverForgets(forgetOptions)) {
         ctx.err(`Completed an interrupted forget: ${done.observations} more observation(s) removed; reflections, logs, index, caches and active memory scrubbed; audit entry written.`);
       }

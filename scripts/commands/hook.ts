@@ -90,7 +90,7 @@ function promptTimeout(ctx: import('../cli-context.js').CommandContext, options:
 
 /** Start the observe + index job detached (or ask the running one to go round again), and return at once. */
 async function startBackground(ctx: import('../cli-context.js').CommandContext, agent: string): Promise<void> {
-  const { afterTurnNeedsJob, startedAfterTurnJob } = await import('../../lib/integrations/after-turn.js');
+  const { afterTurnNeedsJob, startedAfterTurnJob } = await import('../../lib/jobs/after-turn.js');
   const { mkdir } = await import('node:fs/promises');
   await mkdir(ctx.paths.machine, { recursive: true, mode: 0o700 });
   if (!(await afterTurnNeedsJob(ctx.paths))) return;
@@ -106,6 +106,6 @@ async function startBackground(ctx: import('../cli-context.js').CommandContext, 
 async function runBackground(ctx: import('../cli-context.js').CommandContext, agent: string): Promise<void> {
   const logger = ctx.logger('hooks');
   const { config, env } = await ctx.config();
-  const { runAfterTurnTicks } = await import('../../lib/integrations/after-turn.js');
+  const { runAfterTurnTicks } = await import('../../lib/jobs/after-turn.js');
   await runAfterTurnTicks({ paths: ctx.paths, config, env, logger, agent });
 }

@@ -22,7 +22,7 @@ export const command: CommandSpec = {
     const version = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
     const openIndex = new OpenIndex(ctx.paths.index);
     // Per-project memory (sources.claude_code.per_project): the agent starts the server in the project's folder.
-    const { projectAgent, projectFolder } = await import('../../lib/integrations/claude-code/project.js');
+    const { projectAgent, projectFolder } = await import('../../lib/sources/claude-code-project.js');
     const project = options.perProject ? projectAgent(agent, projectFolder(process.cwd())) : undefined;
     const scope = project ? { agent: project, activeMemoryFallbacks: [agent], defaultSearchAgents: [project, 'main'] } : { agent };
     const server = createMcpServer({ version, context: { paths: ctx.paths, config, ...scope, openIndex, logger, now: () => ctx.now() } });

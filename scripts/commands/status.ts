@@ -45,9 +45,9 @@ export const command: CommandSpec = {
     lines.push('');
     const am = Object.entries(s.tokens.activeMemory).map(([a, t]) => `${a} ${t}`).join(', ') || 'not built yet';
     lines.push(`Tokens: ${s.tokens.transcriptRead} transcript tokens read (estimate) → active memory ${am} (budget ${s.tokens.activeMemoryBudget})`);
-    const { formatLlmStatus } = await import('../../lib/llm/status.js');
+    const { formatLlmStatus } = await import('../../lib/features/llm-status.js');
     lines.push(...formatLlmStatus(s.llm));
-    const { formatTierStatus } = await import('../../lib/tiers/status.js');
+    const { formatTierStatus } = await import('../../lib/features/tier-status.js');
     lines.push('', ...formatTierStatus(s.tiers));
     ctx.out(lines.join('\n'));
   },

@@ -45,7 +45,7 @@ export const command: CommandSpec = {
     const { formatTierResult } = await import('../../lib/tiers/report.js');
     const result = await underLock(ctx, () => runTierJob({ ...opts, dryRun: Boolean(options.dryRun) }));
     if (!result.dryRun) {
-      const { recordTierRun } = await import('../../lib/tiers/tier-step.js');
+      const { recordTierRun } = await import('../../lib/jobs/tier-step.js');
       await recordTierRun(ctx.paths, opts.now());
     }
     if (ctx.json) ctx.out(JSON.stringify(result));

@@ -247,7 +247,7 @@ function resolveConfig(raw: unknown): ResolvedConfig | undefined {
 
 type RecallModule = typeof import('../../lib/integrations/recall.js');
 type ToolsModule = typeof import('../../lib/integrations/mcp/memory-tools.js');
-type NamesModule = typeof import('../../lib/integrations/injected-context.js');
+type NamesModule = typeof import('../../lib/core/injected-context.js');
 
 /** A module of OC-Memory's built lib, in the install `cli` belongs to (<root>/dist/scripts/cli.js → <root>/dist/lib/<path>). */
 function libPath(cli: string, ...path: string[]): string {
@@ -261,7 +261,7 @@ function recallModuleUrl(cli: string): string {
 /**
  * The names the tools are registered under: `contracts.tools` of
  * openclaw.plugin.json says the same (OpenClaw 2026.9 refuses a tool it does
- * not declare), and lib/integrations/injected-context.ts pluginToolName makes them from
+ * not declare), and lib/core/injected-context.ts pluginToolName makes them from
  * the memory tools' names — the prefix by which the transcript readers know
  * OC-Memory's own tool calls, so what they return is never observed again.
  */
@@ -287,7 +287,7 @@ export class MemoryPlugin {
 
   /** Load the memory tools' definitions ahead of the first run (a tool factory must answer synchronously). */
   loadTools(): Promise<void> {
-    return Promise.all([import(pathToFileURL(libPath(this.config.cli, 'integrations', 'mcp', 'memory-tools.js')).href), import(pathToFileURL(libPath(this.config.cli, 'integrations', 'injected-context.js')).href)]).then(([tools, names]) => {
+    return Promise.all([import(pathToFileURL(libPath(this.config.cli, 'integrations', 'mcp', 'memory-tools.js')).href), import(pathToFileURL(libPath(this.config.cli, 'core', 'injected-context.js')).href)]).then(([tools, names]) => {
       this.toolModules ??= { tools: tools as ToolsModule, names: names as NamesModule };
     });
   }
@@ -301,7 +301,7 @@ export class MemoryPlugin {
   private toolDefinitions(): { tools: ToolsModule; names: NamesModule } {
     if (!this.toolModules) {
       const require = createRequire(this.config.cli);
-      this.toolModules = { tools: require(libPath(this.config.cli, 'integrations', 'mcp', 'memory-tools.js')) as ToolsModule, names: require(libPath(this.config.cli, 'integrations', 'injected-context.js')) as NamesModule };
+      this.toolModules = { tools: require(libPath(this.config.cli, 'integrations', 'mcp', 'memory-tools.js')) as ToolsModule, names: require(libPath(this.config.cli, 'core', 'injected-context.js')) as NamesModule };
     }
     return this.toolModules;
   }

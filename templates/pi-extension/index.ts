@@ -59,7 +59,7 @@ export default async function ocMemory(pi: any) {
   await client.connect(new StdioClientTransport({ command: settings.node, args: [settings.cli, 'mcp', '--home', settings.home, '--agent', settings.agent], stderr: 'ignore' }));
   const { tools } = await client.listTools();
   for (const tool of tools) {
-    // oc_memory_search, oc_memory_remember…: the prefix by which OC-Memory's transcript readers know their own tools (lib/integrations/injected-context.ts), so a recalled memory is never observed again as a new fact.
+    // oc_memory_search, oc_memory_remember…: the prefix by which OC-Memory's transcript readers know their own tools (lib/core/injected-context.ts), so a recalled memory is never observed again as a new fact.
     const name = `oc_memory_${tool.name.replace(/_memory$/, '')}`;
     pi.registerTool({
       name,

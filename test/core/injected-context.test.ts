@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addRecalled, hasInjectedContext, isOwnTool, recalledItems, restatesRecalled, stripInjectedContext, withoutRestatedMemory, wrapInjectedContext } from '../../lib/integrations/injected-context.js';
+import { addRecalled, hasInjectedContext, isOwnTool, recalledItems, restatesRecalled, stripInjectedContext, withoutRestatedMemory, wrapInjectedContext } from '../../lib/core/injected-context.js';
 
 test('a wrapped memory block is recognised and stripped, the words around it stay', () => {
   const block = wrapInjectedContext('## Preferences and constraints\n- 🔴 User prefers PostgreSQL');

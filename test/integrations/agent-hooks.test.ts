@@ -184,7 +184,7 @@ test('per-project memory: each Claude Code project is observed into its own memo
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
   const { CLI } = await import('../helpers/cli.js');
-  const { projectAgent, projectFolder } = await import('../../lib/integrations/claude-code/project.js');
+  const { projectAgent, projectFolder } = await import('../../lib/sources/claude-code-project.js');
   try {
     await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\n  claude_code:\n    enabled: true\n    per_project: true\n');
     const shop = join(home, 'work', 'shop');

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { homePaths, ensureHome } from '../../lib/platform/home.js';
 import { validateConfig } from '../../lib/config/config.js';
 import { readState, writeState } from '../../lib/platform/state.js';
-import { recordTierRun, tierDue } from '../../lib/tiers/tier-step.js';
+import { recordTierRun, tierDue } from '../../lib/jobs/tier-step.js';
 import { tempDir } from '../helpers/cli.js';
 import { join } from 'node:path';
 

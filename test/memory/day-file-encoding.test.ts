@@ -11,7 +11,7 @@ import { LEGACY_DAY } from '../helpers/day-files.js';
 import { makeObservation, newHome } from '../helpers/tier-home.js';
 import { appendObservations, formatDayFile, listObservations, parseDayFile } from '../../lib/memory/day-file/index.js';
 import { dayFilePath } from '../../lib/platform/home.js';
-import { formatReflectionFile, parseReflectionFile } from '../../lib/reflector/file.js';
+import { formatReflectionFile, parseReflectionFile } from '../../lib/memory/reflection-file.js';
 
 const BOM = '\uFEFF';
 const DAY = LEGACY_DAY;

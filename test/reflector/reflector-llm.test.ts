@@ -15,7 +15,7 @@ import { MalformedOutputError } from '../../lib/llm/errors.js';
 import { observationId } from '../../lib/memory/observation-line.js';
 import { writeObservations } from '../../lib/observe/job.js';
 import { parseReflectorOutput } from '../../lib/reflector/llm.js';
-import { runReflectJob } from '../../lib/reflector/job.js';
+import { runReflectJob } from '../../lib/jobs/reflect-job.js';
 import { readState } from '../../lib/platform/state.js';
 import type { Observation } from '../../lib/core/types.js';
 import { tempDir } from '../helpers/cli.js';

@@ -1,5 +1,5 @@
 /**
- * `forget` killed with SIGKILL at every named step (lib/memory/forget.ts ForgetStep,
+ * `forget` killed with SIGKILL at every named step (lib/tiers/forget.ts ForgetStep,
  * via the OCM_TEST_CRASH_AT hook — no wall-clock guesses) is completed by the
  * next run, whichever runs next: the same forget again or a scheduled tick.
  * Afterwards no file in the home or the vault holds the forgotten text or its
@@ -15,7 +15,7 @@ import { runCli, tempDir } from '../helpers/cli.js';
 import { embeddingServer, filesContaining, secretHome } from '../helpers/forget-home.js';
 import { idsByTier } from '../helpers/tier-home.js';
 import { readAudit } from '../../lib/tiers/audit.js';
-import type { ForgetStep } from '../../lib/memory/forget.js';
+import type { ForgetStep } from '../../lib/tiers/forget.js';
 
 const TODAY = new Date().toISOString().slice(0, 10);
 const STEPS: ForgetStep[] = [

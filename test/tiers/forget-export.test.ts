@@ -12,7 +12,7 @@ import { addDays } from '../../lib/tiers/age.js';
 import { readAudit } from '../../lib/tiers/audit.js';
 import { tierFilePath } from '../../lib/tiers/locations.js';
 import { runTierJob } from '../../lib/tiers/tier-job.js';
-import { collectExport, formatExport, parseExport, type ExportRecord } from '../../lib/memory/export.js';
+import { collectExport, formatExport, parseExport, type ExportRecord } from '../../lib/tiers/export.js';
 import type { Observation } from '../../lib/core/types.js';
 
 const TODAY = new Date().toISOString().slice(0, 10);

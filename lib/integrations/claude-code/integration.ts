@@ -26,7 +26,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ConfigError } from '../../core/errors.js';
 import { readTextIfExists, type HomePaths } from '../../platform/home.js';
-import { MCP_SERVER_NAME } from '../injected-context.js';
+import { MCP_SERVER_NAME } from '../../core/injected-context.js';
 
 type JsonValue = Parameters<JsonObjectNode['set']>[1];
 

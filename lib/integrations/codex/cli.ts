@@ -13,7 +13,7 @@
 import { spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
-import { MCP_SERVER_NAME } from '../injected-context.js';
+import { MCP_SERVER_NAME } from '../../core/injected-context.js';
 
 /** An executable `command` on PATH (an agent's CLI: `codex`, `claude`), or undefined. */
 export async function findOnPath(command: string, env: Record<string, string | undefined>): Promise<string | undefined> {

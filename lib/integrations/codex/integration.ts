@@ -46,7 +46,7 @@ import {
 } from '../claude-code/integration.js';
 import { ConfigError } from '../../core/errors.js';
 import { readTextIfExists, type HomePaths } from '../../platform/home.js';
-import { MCP_SERVER_NAME } from '../injected-context.js';
+import { MCP_SERVER_NAME } from '../../core/injected-context.js';
 
 export interface CodexLocation {
   codexHome: string;

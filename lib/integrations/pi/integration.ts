@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { integrationRecordPath, readIntegrationRecord, type ConfigAccess, type Runner } from '../claude-code/integration.js';
 import type { HomePaths } from '../../platform/home.js';
 import { exists } from '../../platform/home.js';
-import { MCP_SERVER_NAME } from '../injected-context.js';
+import { MCP_SERVER_NAME } from '../../core/injected-context.js';
 import { packagePath } from '../../platform/package-root.js';
 
 export const PI_EXTENSION_FILES = ['index.ts', 'oc-memory.json'] as const;

@@ -1,0 +1,120 @@
+/**
+ * The import direction between the folders of lib/ (docs/architecture.md,
+ * "The layers"): a folder may import itself and the folders above it in that
+ * table, never one below it. This reads every import of every lib/**\/*.ts
+ * file — `import … from`, `export … from`, `import type`, dynamic `import()`
+ * and `import('…').Type` — as the TypeScript compiler itself lists them for
+ * the program (SourceFile.imports), and fails naming the file, the import and
+ * the rule it breaks. The table in the doc is the rule: the test reads it, so
+ * the two cannot drift apart.
+ *
+ * TypeScript 7 (the dev dependency) has no in-process parser API; its
+ * `typescript/unstable/sync` API runs the same compiler `npm run build` runs
+ * (the version the lock file pins) and answers in ~5 s.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { API } from 'typescript/unstable/sync';
+import { SyntaxKind, type Node } from 'typescript/unstable/ast';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const LIB = join(ROOT, 'lib');
+
+/** The folders of lib/ in the order of the table under "## The layers" (top first). */
+export function layerOrder(doc: string): string[] {
+  const section = doc.split(/^## /m).find((s) => s.startsWith('The layers'));
+  assert.ok(section, 'docs/architecture.md has a section "## The layers"');
+  return [...section.matchAll(/^\| `lib\/([a-z-]+)\/` \|/gm)].map((m) => m[1]!);
+}
+
+type ImportKind = 'import' | 'import type' | 'dynamic import()' | "import('…') type";
+
+interface LibImport {
+  /** The importing file, relative to the repository. */
+  file: string;
+  specifier: string;
+  kind: ImportKind;
+}
+
+function importKind(node: Node): ImportKind {
+  const parent = node.parent;
+  if (parent.kind === SyntaxKind.CallExpression) return 'dynamic import()';
+  if (parent.kind === SyntaxKind.LiteralType) return "import('…') type";
+  const declaration = parent as Node & { importClause?: { isTypeOnly?: boolean }; isTypeOnly?: boolean };
+  return declaration.importClause?.isTypeOnly || declaration.isTypeOnly ? 'import type' : 'import';
+}
+
+/** Every import of every file under lib/, as the compiler lists it. */
+function libImports(): LibImport[] {
+  const api = new API({ cwd: ROOT });
+  try {
+    const snapshot = api.updateSnapshot({ openProjects: [join(ROOT, 'tsconfig.build.json')] });
+    const program = snapshot.getProjects()[0]!.program;
+    const files = program.getSourceFileNames().filter((name) => resolve(name).startsWith(LIB + sep));
+    return files.flatMap((name) => {
+      const source = program.getSourceFile(name)!;
+      return source.imports.map((node) => ({ file: relative(ROOT, name).split(sep).join('/'), specifier: (node as Node & { text: string }).text, kind: importKind(node) }));
+    });
+  } finally {
+    api.close();
+  }
+}
+
+/** lib/<layer>/… → layer; undefined outside lib/. */
+function layerOf(path: string): string | undefined {
+  const rel = relative(LIB, path);
+  if (rel.startsWith('..') || rel === '') return undefined;
+  return rel.split(sep)[0];
+}
+
+const ORDER = layerOrder(readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8'));
+
+test('the table in docs/architecture.md names every folder of lib/ once, and lib/ has no loose modules', () => {
+  const entries = readdirSync(LIB, { withFileTypes: true });
+  assert.deepEqual(entries.filter((e) => !e.isDirectory()).map((e) => e.name), [], 'modules belong in a layer folder');
+  assert.deepEqual([...ORDER].sort(), entries.filter((e) => e.isDirectory()).map((e) => e.name).sort());
+  assert.equal(new Set(ORDER).size, ORDER.length);
+});
+
+/** What breaks the rule: an import of a layer below the importer's own, or a path out of lib/. */
+function layerViolations(imports: LibImport[], order: string[]): string[] {
+  const violations: string[] = [];
+  for (const { file, specifier, kind } of imports) {
+    if (!specifier.startsWith('.')) continue; // a package or node: builtin
+    const from = layerOf(join(ROOT, file))!;
+    const to = layerOf(resolve(ROOT, dirname(file), specifier));
+    if (to === undefined) {
+      violations.push(`${file}: ${kind} '${specifier}' leaves lib/ (lib/ imports only lib/ and packages)`);
+    } else if (!order.includes(to) || order.indexOf(to) > order.indexOf(from)) {
+      violations.push(`${file}: ${kind} '${specifier}' — ${from}/ may not import ${to}/ (${to} is below ${from} in docs/architecture.md, "The layers")`);
+    }
+  }
+  return violations;
+}
+
+test('no module of lib/ imports a layer below its own, or anything outside lib/ by path', () => {
+  const imports = libImports();
+  assert.ok(imports.length > 500, `the compiler listed the imports (${imports.length})`);
+  assert.ok(imports.some((i) => i.kind === 'dynamic import()') && imports.some((i) => i.kind === 'import type'), 'dynamic and type-only imports are among them');
+  assert.deepEqual(layerViolations(imports, ORDER), []);
+});
+
+test('the rule itself: down the table fails, up the table and within a folder pass', () => {
+  const order = ['core', 'memory', 'tiers'];
+  const imports: LibImport[] = [
+    { file: 'lib/memory/export.ts', specifier: '../tiers/audit.js', kind: 'import' },
+    { file: 'lib/core/types.ts', specifier: '../memory/day-file/index.js', kind: "import('…') type" },
+    { file: 'lib/memory/a.ts', specifier: '../../scripts/cli.js', kind: 'dynamic import()' },
+    { file: 'lib/tiers/moves.ts', specifier: '../memory/day-file/index.js', kind: 'import' },
+    { file: 'lib/tiers/moves.ts', specifier: './ops.js', kind: 'import type' },
+    { file: 'lib/memory/day-file/parse.ts', specifier: '../../core/types.js', kind: 'import' },
+    { file: 'lib/memory/a.ts', specifier: 'node:fs', kind: 'import' },
+  ];
+  assert.deepEqual(layerViolations(imports, order), [
+    `lib/memory/export.ts: import '../tiers/audit.js' — memory/ may not import tiers/ (tiers is below memory in docs/architecture.md, "The layers")`,
+    `lib/core/types.ts: import('…') type '../memory/day-file/index.js' — core/ may not import memory/ (memory is below core in docs/architecture.md, "The layers")`,
+    `lib/memory/a.ts: dynamic import() '../../scripts/cli.js' leaves lib/ (lib/ imports only lib/ and packages)`,
+  ]);
+});
