@@ -9,16 +9,18 @@
  *     the p50/p95 of the calls after it (the index kept open), beside a
  *     same-run baseline: `active_memory`, a call that reads one small file (the
  *     protocol's own round trip);
- *   - the per-prompt hook: `ocm-run hook prompt` as the fresh process an agent
- *     starts before each prompt, prompt JSON on stdin — the time it adds to a
- *     prompt (an agent without the hook adds none) — while `ocm-run mcp` runs
- *     (the fast path, scripts/prompt-hook.ts, asks it over its socket, as
- *     under Claude Code), beside two same-run baselines taken in turn with it,
- *     prompt by prompt: a bare `node -e 0` (what any Node program costs to
- *     start) and the same hook through the full command line
- *     (dist/scripts/cli-main.js: cac, the command registry — what every prompt
- *     paid before the fast path); then with no server (the hook loads the
- *     index itself).
+ *   - the per-prompt hook: the command `integrate` writes (`node
+ *     dist/scripts/prompt-hook.cjs hook prompt …`) as the fresh process an
+ *     agent starts before each prompt, prompt JSON on stdin — the time it adds
+ *     to a prompt (an agent without the hook adds none) — while `ocm-run mcp`
+ *     runs (the fast path, scripts/prompt-hook.cts, asks it over its socket,
+ *     as under Claude Code), beside three same-run baselines taken in turn
+ *     with it, prompt by prompt: a bare `node -e 0` (what any Node program
+ *     costs to start), `ocm-run hook prompt` (dist/scripts/cli.js, the ES
+ *     module entry: the same fast path behind Node's ESM loader) and the same
+ *     hook through the full command line (dist/scripts/cli-main.js: cac, the
+ *     command registry — what every prompt paid before the fast path); then
+ *     with no server (the hook loads the index itself).
  *
  *   node --import tsx bench/run.ts mcp [--n 100000] [--queries 40]
  */
@@ -59,12 +61,15 @@ export interface McpBenchReport {
     nodeBareP50: number;
     nodeBareP95: number;
     nodeBareCpuP50: number | null;
+    /** `ocm-run hook prompt` (dist/scripts/cli.js, the ES module entry), in turn with the others. */
+    viaCliP50: number;
+    viaCliP95: number;
     /** The same hook through the full command line (no fast path), in turn with the fast one. */
     fullCliP50: number;
     fullCliP95: number;
     fullCliCpuP50: number | null;
     /** CPU ms after Node's own start, p50 / p95 (process.cpuUsage, bench/after-start-cpu.cjs): the hook, the full CLI, bare node. */
-    afterStartCpu: { hook: [number, number]; fullCli: [number, number]; bare: [number, number] };
+    afterStartCpu: { hook: [number, number]; viaCli: [number, number]; fullCli: [number, number]; bare: [number, number] };
   };
   targets: Record<string, { value: number; target: string; ok: boolean }>;
 }
@@ -106,6 +111,8 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
 
     const list = prompts(Math.min(20, queries.length));
     const FULL_CLI = join(dirname(CLI), 'cli-main.js');
+    // What `integrate` writes as the prompt hook's program (lib/integrations/claude-code/integration.ts, hookCommand).
+    const PROMPT_HOOK = join(dirname(CLI), 'prompt-hook.cjs');
     type Runs = { ms: number[]; cpu: number[]; afterStartCpu: number[]; injected: number };
     const runs = (): Runs => ({ ms: [], cpu: [], afterStartCpu: [], injected: 0 });
     const record = (r: Awaited<ReturnType<typeof timed>>, into: Runs) => {
@@ -121,20 +128,22 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
     };
     log('  ocm-run hook prompt as fresh processes, the MCP server running (it answers over its socket), in turn with node -e 0 and the full CLI…');
     const served = runs();
+    const viaCli = runs();
     const fullCli = runs();
     const bare = runs();
     // In turn, prompt by prompt, so that the machine's load falls alike on the hook and its baselines.
     for (let round = 0; round < 2; round++) {
       for (const prompt of list) {
         record(await timed(process.execPath, ['--require', AFTER_START_CPU, '-e', '0']), bare);
-        await hook(CLI, prompt, served);
+        await hook(PROMPT_HOOK, prompt, served);
+        await hook(CLI, prompt, viaCli);
         await hook(FULL_CLI, prompt, fullCli);
       }
     }
     await client.close();
     log('  ocm-run hook prompt as fresh processes, no MCP server (the hook loads the index itself)…');
     const alone = runs();
-    for (const prompt of list) await hook(CLI, prompt, alone);
+    for (const prompt of list) await hook(PROMPT_HOOK, prompt, alone);
     const cpuPercentile = (xs: number[], p: number) => (xs.length ? percentile(xs, p) : null);
 
     const report: McpBenchReport = {
@@ -157,11 +166,14 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
         nodeBareP50: percentile(bare.ms, 50),
         nodeBareP95: percentile(bare.ms, 95),
         nodeBareCpuP50: cpuPercentile(bare.cpu, 50),
+        viaCliP50: percentile(viaCli.ms, 50),
+        viaCliP95: percentile(viaCli.ms, 95),
         fullCliP50: percentile(fullCli.ms, 50),
         fullCliP95: percentile(fullCli.ms, 95),
         fullCliCpuP50: cpuPercentile(fullCli.cpu, 50),
         afterStartCpu: {
           hook: [percentile(served.afterStartCpu, 50), percentile(served.afterStartCpu, 95)],
+          viaCli: [percentile(viaCli.afterStartCpu, 50), percentile(viaCli.afterStartCpu, 95)],
           fullCli: [percentile(fullCli.afterStartCpu, 50), percentile(fullCli.afterStartCpu, 95)],
           bare: [percentile(bare.afterStartCpu, 50), percentile(bare.afterStartCpu, 95)],
         },
@@ -197,8 +209,8 @@ export function mcpBenchTable(r: McpBenchReport): string {
     '| measure | OC-Memory | same-run baseline |',
     '|---|---|---|',
     `| \`search_memory\` via \`ocm-run mcp\` (SDK client, stdio), p50 / p95 over ${r.mcp.calls} calls | ${r.mcp.p50} / ${r.mcp.p95} ms; server CPU ${r.mcp.cpuPerCallMs ?? '–'} ms a call (first call, opening the index: ${r.mcp.firstCallMs} ms) | \`active_memory\` round trip: ${r.mcp.baselineP50} / ${r.mcp.baselineP95} ms |`,
-    `| per-prompt hook (\`ocm-run hook prompt\`, fresh process) added to a prompt, \`ocm-run mcp\` running, p50 / p95 over ${r.hook.calls} | ${r.hook.p50} / ${r.hook.p95} ms wall, ${r.hook.cpuP50 ?? '–'} / ${r.hook.cpuP95 ?? '–'} ms CPU (memory injected for ${r.hook.injected} of ${r.hook.calls}) | no hook: 0 ms; \`node -e 0\`: ${r.hook.nodeBareP50} / ${r.hook.nodeBareP95} ms wall, ${r.hook.nodeBareCpuP50 ?? '–'} ms CPU; the full CLI (no fast path): ${r.hook.fullCliP50} / ${r.hook.fullCliP95} ms wall, ${r.hook.fullCliCpuP50 ?? '–'} ms CPU |`,
-    `| the hook's CPU after Node's own start (what OC-Memory itself costs; a loaded machine inflates Node's start most), p50 / p95 | ${r.hook.afterStartCpu.hook[0]} / ${r.hook.afterStartCpu.hook[1]} ms | \`node -e 0\`: ${r.hook.afterStartCpu.bare[0]} / ${r.hook.afterStartCpu.bare[1]} ms; the full CLI: ${r.hook.afterStartCpu.fullCli[0]} / ${r.hook.afterStartCpu.fullCli[1]} ms |`,
+    `| per-prompt hook as \`integrate\` writes it (\`node prompt-hook.cjs hook prompt\`, fresh process) added to a prompt, \`ocm-run mcp\` running, p50 / p95 over ${r.hook.calls} | ${r.hook.p50} / ${r.hook.p95} ms wall, ${r.hook.cpuP50 ?? '–'} / ${r.hook.cpuP95 ?? '–'} ms CPU (memory injected for ${r.hook.injected} of ${r.hook.calls}) | no hook: 0 ms; \`node -e 0\`: ${r.hook.nodeBareP50} / ${r.hook.nodeBareP95} ms wall, ${r.hook.nodeBareCpuP50 ?? '–'} ms CPU; \`ocm-run hook prompt\` (cli.js, ESM entry): ${r.hook.viaCliP50} / ${r.hook.viaCliP95} ms wall; the full CLI (no fast path): ${r.hook.fullCliP50} / ${r.hook.fullCliP95} ms wall, ${r.hook.fullCliCpuP50 ?? '–'} ms CPU |`,
+    `| the hook's CPU after Node's own start (what OC-Memory itself costs; a loaded machine inflates Node's start most), p50 / p95 | ${r.hook.afterStartCpu.hook[0]} / ${r.hook.afterStartCpu.hook[1]} ms | \`node -e 0\`: ${r.hook.afterStartCpu.bare[0]} / ${r.hook.afterStartCpu.bare[1]} ms; cli.js: ${r.hook.afterStartCpu.viaCli[0]} / ${r.hook.afterStartCpu.viaCli[1]} ms; the full CLI: ${r.hook.afterStartCpu.fullCli[0]} / ${r.hook.afterStartCpu.fullCli[1]} ms |`,
     `| the same hook with no MCP server (it loads the index itself), p50 / p95 | ${r.hook.aloneP50} / ${r.hook.aloneP95} ms wall, ${r.hook.aloneCpuP50 ?? '–'} ms CPU p50 (injected for ${r.hook.aloneInjected}) | – |`,
     '',
     '| target | measured | ok |',

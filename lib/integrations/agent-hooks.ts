@@ -12,13 +12,17 @@ import type { Config } from '../config/config-schema.js';
 import type { HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 import { wrapInjectedContext } from '../core/injected-context.js';
+import { additionalContextOutput, parseHookInput } from './hook-event.cjs';
 import type { OpenIndex } from '../search/open-index.js';
 import type { SearchResult } from '../search/types.js';
+import type { PromptRequest } from './prompt-socket.js';
 
 /*
  * A hook is a fresh process per event: what only one path needs is imported
- * on that path (parsing the input and printing the output load nothing).
+ * on that path. Reading the event and printing the answer live in
+ * hook-event.cts (CommonJS, loaded by the prompt hook's fast path too).
  */
+export { additionalContextOutput, parseHookInput };
 
 /** The fields of a hook event OC-Memory uses (every one optional: agents differ). */
 export interface HookInput {
@@ -28,21 +32,6 @@ export interface HookInput {
   cwd?: string;
   prompt?: string;
   source?: string;
-}
-
-/** The event from a hook's stdin; {} for empty or unreadable input (a hook never fails on it). */
-export function parseHookInput(text: string): HookInput {
-  if (!text.trim()) return {};
-  try {
-    const data = JSON.parse(text) as unknown;
-    if (!data || typeof data !== 'object' || Array.isArray(data)) return {};
-    const d = data as Record<string, unknown>;
-    const out: HookInput = {};
-    for (const key of ['hook_event_name', 'session_id', 'transcript_path', 'cwd', 'prompt', 'source'] as const) if (typeof d[key] === 'string') out[key] = d[key];
-    return out;
-  } catch {
-    return {};
-  }
 }
 
 export type HookEventName = 'SessionStart' | 'UserPromptSubmit';
@@ -71,11 +60,6 @@ export interface InjectedMemory {
 export function logPromptInjection(logger: Logger, entry: { agent: string; via: string; injected: InjectedMemory[]; ms: number }): void {
   const injected = entry.injected.map((m) => (m.relevance === undefined ? { id: m.id } : { id: m.id, relevance: Math.round(m.relevance * 100) / 100 }));
   logger.log('info', 'hook.prompt', { agent: entry.agent, via: entry.via, results: injected.length, injected, ms: Math.round(entry.ms) });
-}
-
-/** The JSON a hook prints to add `context` to the conversation. */
-export function additionalContextOutput(event: HookEventName, context: string): string {
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: context } });
 }
 
 /**
@@ -157,4 +141,25 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
   }
   const text = wrapInjectedContext(`Memories related to this prompt, from earlier conversations (OC-Memory; its get tool — get_memory, in pi oc_memory_get — shows where one came from):\n${lines.join('\n')}`);
   return { text, results: kept };
+}
+
+/**
+ * A running `ocm-run mcp`'s answer to a prompt hook over its socket
+ * (lib/integrations/prompt-socket.ts): the request's scope (per-project: the
+ * project of its cwd, and main), the lookup on the server's open index, and
+ * the hooks.log line of what went in — written here, so the hook's own
+ * process loads no logger. Undefined when nothing is relevant.
+ */
+export async function servePromptRequest(options: { paths: HomePaths; config: Config; openIndex: OpenIndex; logger: Logger; request: PromptRequest; now?: () => number }): Promise<string | undefined> {
+  const { request } = options;
+  const now = options.now ?? Date.now;
+  const received = now();
+  const agent = request.agent ?? 'main';
+  const { projectScope } = await import('../sources/claude-code-project.js');
+  const agents = request.projectCwd ? projectScope(agent, request.projectCwd).searchAgents : undefined;
+  const result = await promptContext({ paths: options.paths, config: options.config, prompt: request.prompt, ...(agents ? { agents } : {}), openIndex: options.openIndex });
+  // From the hook process's start when it says when that was (within a minute: a clock it cannot trust otherwise).
+  const since = request.hookStartedAt !== undefined && received - request.hookStartedAt >= 0 && received - request.hookStartedAt < 60_000 ? request.hookStartedAt : received;
+  logPromptInjection(options.logger, { agent, via: 'mcp', injected: result?.results.map((r) => ({ id: r.id, relevance: r.relevance ?? 0 })) ?? [], ms: now() - since });
+  return result?.text;
 }

@@ -29,3 +29,9 @@ export function projectAgent(agent: string, folder: string): string {
   return `${agent}.${name}-${createHash('sha256').update(folder).digest('hex').slice(0, 6)}`;
 }
 
+
+/** What a per-project lookup covers, from the event's cwd: the project's agent (what it writes and reads first) and the agents searched — the project's and main's. */
+export function projectScope(agent: string, cwd: string): { agent: string; searchAgents: string[] } {
+  const project = projectAgent(agent, projectFolder(cwd));
+  return { agent: project, searchAgents: [project, 'main'] };
+}

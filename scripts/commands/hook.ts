@@ -1,5 +1,7 @@
 import type { CommandSpec } from '../cli-context.js';
-import { projectSearchAgents, promptTimeoutMs, readStdin, serverWaitMs, takeHandover } from '../prompt-hook.js';
+import promptHook from '../prompt-hook.cjs';
+
+const { promptTimeoutMs, readStdin, serverWaitMs, takeHandover } = promptHook;
 
 const EVENTS = ['session-start', 'prompt', 'after-turn'] as const;
 type HookEvent = (typeof EVENTS)[number];
@@ -21,29 +23,29 @@ export const command: CommandSpec = {
     if (!EVENTS.includes(event)) throw new OcmError('BAD_INPUT', `Unknown hook event "${event}".`, { hint: `Use one of: ${EVENTS.join(', ')}.` });
     const agent = options.agent === undefined ? 'main' : String(options.agent);
     const logger = ctx.logger('hooks');
-    // The prompt hook's fast path (scripts/prompt-hook.ts) may have read the event and asked the running MCP server already.
+    // The prompt hook's fast path (scripts/prompt-hook.cts) may have read the event and asked the running MCP server already.
     const handover = event === 'prompt' ? takeHandover() : undefined;
-    const started = handover?.started ?? performance.now();
+    const started = handover?.started ?? Date.now();
     if (event === 'after-turn' && options.background) return runBackground(ctx, agent);
     // Whatever goes wrong, the agent's turn goes on: log it, print nothing, exit 0.
     try {
       const { parseHookInput } = await import('../../lib/integrations/agent-hooks.js');
       const input = handover?.input ?? parseHookInput(await readStdin(2000));
       // Per-project memory: the project's agent first, then the agent's own memory and main's.
-      const scope = options.perProject && input.cwd ? await projectSearchAgents(agent, input.cwd) : undefined;
+      const { projectScope } = await import('../../lib/sources/claude-code-project.js');
+      const scope = options.perProject && input.cwd ? projectScope(agent, input.cwd) : undefined;
       if (event === 'after-turn') {
         await startBackground(ctx, agent);
-        logger.log('debug', 'hook.after_turn', { agent, session: input.session_id, ms: Math.round(performance.now() - started) });
+        logger.log('debug', 'hook.after_turn', { agent, session: input.session_id, ms: Math.round(Date.now() - started) });
         return;
       }
       if (event === 'prompt' && !handover) {
         // A running `ocm-run mcp` on this home holds the index open: ask it first (no config, no index to load here).
-        const { askPromptSocket } = await import('../../lib/integrations/prompt-socket.js');
-        const reply = await askPromptSocket(ctx.paths, { prompt: input.prompt ?? '', ...(scope ? { agents: scope.searchAgents } : {}) }, serverWaitMs(promptTimeout(ctx, options)));
+        const { askPromptSocket } = await import('../../lib/integrations/prompt-socket-client.cjs');
+        const request = { prompt: input.prompt ?? '', agent, ...(options.perProject && input.cwd ? { projectCwd: input.cwd } : {}), hookStartedAt: promptHook.processStartedAt() };
+        const reply = await askPromptSocket(ctx.paths.machine, request, serverWaitMs(promptTimeout(ctx, options)));
         if (reply) {
-          // The ids the server's answer carries: the dashboard shows which memories went in.
-          const { injectedMemoryIds, logPromptInjection } = await import('../../lib/integrations/agent-hooks.js');
-          logPromptInjection(logger, { agent, via: 'mcp', injected: injectedMemoryIds(reply.context).map((id) => ({ id })), ms: performance.now() - started });
+          // The server logged which memories went in (the dashboard shows them).
           if (reply.context) {
             const { additionalContextOutput } = await import('../../lib/integrations/agent-hooks.js');
             ctx.out(additionalContextOutput('UserPromptSubmit', reply.context));
@@ -55,11 +57,11 @@ export const command: CommandSpec = {
       if (event === 'session-start') {
         const { sessionStartContext, additionalContextOutput } = await import('../../lib/integrations/agent-hooks.js');
         const context = await sessionStartContext({ paths: ctx.paths, config, agent: scope?.agent ?? agent, ...(scope ? { fallbacks: [agent] } : {}) });
-        logger.log('info', 'hook.session_start', { agent, chars: context?.length ?? 0, ms: Math.round(performance.now() - started) });
+        logger.log('info', 'hook.session_start', { agent, chars: context?.length ?? 0, ms: Math.round(Date.now() - started) });
         if (context) ctx.out(additionalContextOutput('SessionStart', context));
         return;
       }
-      const timeoutMs = promptTimeout(ctx, options) - (performance.now() - started);
+      const timeoutMs = promptTimeout(ctx, options) - (Date.now() - started);
       const { promptContext, additionalContextOutput, logPromptInjection } = await import('../../lib/integrations/agent-hooks.js');
       const lookup = promptContext({ paths: ctx.paths, config, prompt: input.prompt ?? '', ...(scope ? { agents: scope.searchAgents } : {}) });
       let timer: NodeJS.Timeout | undefined;
@@ -68,7 +70,7 @@ export const command: CommandSpec = {
       });
       const result = await Promise.race([lookup, late]);
       clearTimeout(timer);
-      const ms = Math.round(performance.now() - started);
+      const ms = Math.round(Date.now() - started);
       if (result === 'late') {
         logger.log('warn', 'hook.prompt_late', { agent, timeoutMs });
         await ctx.flush();

@@ -1,13 +1,14 @@
 /** `ocm-run integrate codex [status] [--print] [--uninstall]` (dispatched from integrate.ts). */
 import type { CommandContext } from '../cli-context.js';
 import { configAccess, setUpCodex } from '../../lib/integrations/agent-setup.js';
+import { thisRunner } from '../runner.js';
 
 export async function runCodexIntegration(ctx: CommandContext, action: string | undefined, options: Record<string, unknown>): Promise<number | void> {
   const { OcmError } = await import('../../lib/core/errors.js');
   const i = await import('../../lib/integrations/codex/integration.js');
   const { config } = await ctx.config();
   const agent = config.sources.codex.agent || 'codex';
-  const base = { paths: ctx.paths, runner: { node: process.execPath, cli: process.argv[1]! }, agent };
+  const base = { paths: ctx.paths, runner: thisRunner(), agent };
 
   if (action === 'status') {
     const s = await i.codexStatus({ paths: ctx.paths, env: ctx.env });
@@ -66,6 +67,6 @@ export async function runCodexIntegration(ctx: CommandContext, action: string | 
     return;
   }
 
-  const { result, validated, lines } = await setUpCodex({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, runner: { node: process.execPath, cli: process.argv[1]! } });
+  const { result, validated, lines } = await setUpCodex({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, runner: thisRunner() });
   ctx.out(ctx.json ? JSON.stringify({ ok: true, ...result, validated }) : lines.join('\n'));
 }

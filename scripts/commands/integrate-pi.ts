@@ -1,12 +1,13 @@
 /** `ocm-run integrate pi [--print] [--uninstall]` (dispatched from integrate.ts). */
 import type { CommandContext } from '../cli-context.js';
 import { configAccess, setUpPi } from '../../lib/integrations/agent-setup.js';
+import { thisRunner } from '../runner.js';
 
 export async function runPiIntegration(ctx: CommandContext, action: string | undefined, options: Record<string, unknown>): Promise<number | void> {
   const { OcmError } = await import('../../lib/core/errors.js');
   const i = await import('../../lib/integrations/pi/integration.js');
   const { config } = await ctx.config();
-  const base = { paths: ctx.paths, runner: { node: process.execPath, cli: process.argv[1]! }, agent: 'pi' };
+  const base = { paths: ctx.paths, runner: thisRunner(), agent: 'pi' };
   if (action === 'status') {
     const { exists } = await import('../../lib/platform/home.js');
     const { join } = await import('node:path');
@@ -39,6 +40,6 @@ export async function runPiIntegration(ctx: CommandContext, action: string | und
     else ctx.out(r.changes.length ? ['Took OC-Memory out of pi:', ...r.changes.map((c) => `  ${c}`)].join('\n') : 'Nothing of OC-Memory was found in pi; nothing to do.');
     return;
   }
-  const { result, lines } = await setUpPi({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, runner: { node: process.execPath, cli: process.argv[1]! } });
+  const { result, lines } = await setUpPi({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, runner: thisRunner() });
   ctx.out(ctx.json ? JSON.stringify({ ok: true, ...result }) : lines.join('\n'));
 }

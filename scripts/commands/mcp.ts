@@ -37,8 +37,9 @@ export const command: CommandSpec = {
     await server.connect(transport);
     // The agents' prompt hooks ask this process for related memories (the index is open here): lib/integrations/prompt-socket.ts.
     const { servePromptSocket } = await import('../../lib/integrations/prompt-socket.js');
-    const { promptContext } = await import('../../lib/integrations/agent-hooks.js');
-    const socket = await servePromptSocket(ctx.paths, async (request) => (await promptContext({ paths: ctx.paths, config, prompt: request.prompt, ...(request.agents ? { agents: request.agents } : {}), openIndex }))?.text).catch((error: Error) => {
+    const { servePromptRequest } = await import('../../lib/integrations/agent-hooks.js');
+    const hooksLogger = ctx.logger('hooks');
+    const socket = await servePromptSocket(ctx.paths, (request) => servePromptRequest({ paths: ctx.paths, config, openIndex, logger: hooksLogger, request })).catch((error: Error) => {
       logger.log('warn', 'mcp.socket_failed', { error: error.message });
       return undefined;
     });

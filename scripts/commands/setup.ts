@@ -3,6 +3,7 @@ import { configTemplate } from '../cli-context.js';
 import { EXIT, OcmError } from '../../lib/core/errors.js';
 
 import type { SetupReport } from '../../lib/setup/finish.js';
+import { thisRunner } from '../runner.js';
 
 /** What setup did, as lines for the user; the next steps last. */
 function reportLines(report: SetupReport): string[] {
@@ -80,7 +81,7 @@ export const command: CommandSpec = {
     const P = await import('../../lib/setup/progress.js');
     const { current, defaults } = await startSetup({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, flags: options, reconfigure: Boolean(options.reconfigure) });
     const progressFile = P.progressPath(ctx.paths.root, ctx.env);
-    const runner = { node: process.execPath, cli: process.argv[1]! };
+    const runner = thisRunner();
 
     if (options.yes) {
       const { settleSetupKey } = await import('../../lib/setup/key-check.js');

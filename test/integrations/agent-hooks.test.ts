@@ -21,6 +21,7 @@ import { localDateTime } from '../../lib/platform/time-zone.js';
  */
 const GENEROUS_LOOKUP_MS = '60000';
 const RECORD_IMPORTS = new URL('../fixtures/record-imports.mjs', import.meta.url).pathname;
+const RECORD_REQUIRES = new URL('../fixtures/record-requires.cjs', import.meta.url).pathname;
 const hook = (home: string, event: string, input: unknown, extra: string[] = [], env: Record<string, string> = {}) =>
   runCli(['hook', event, '--home', home, '--agent', 'claude-code', ...extra], { input: typeof input === 'string' ? input : JSON.stringify(input), env: { HOME: home, OCM_HOOK_TIMEOUT_MS: GENEROUS_LOOKUP_MS, ...env } });
 
@@ -146,26 +147,51 @@ test('hook prompt: a running ocm-run mcp on the home answers it over its socket 
       assert.match(served.stdout, /PostgreSQL 16/);
       const unrelated = await hook(home, 'prompt', { prompt: 'Tell me a joke about cats in Paris' });
       assert.equal(unrelated.stdout, '');
-      const log = await readFile(join(paths.logs, 'hooks.log'), 'utf8');
-      assert.equal((log.match(/"via":"mcp"/g) ?? []).length, 2, log);
-      // Which memories went in, by id (the dashboard's Active memory page shows them).
-      const servedLines = log.split('\n').filter((l) => l.includes('"via":"mcp"')).map((l) => JSON.parse(l) as { injected: Array<{ id: string }> });
+      // The server logs which memories went in, by id (the dashboard's Active memory page shows them): the hook's process loads no logger.
+      const log = await waitFor('the server\'s two hook.prompt lines', async () => {
+        const text = await readFile(join(paths.logs, 'hooks.log'), 'utf8').catch(() => '');
+        return (text.match(/"via":"mcp"/g) ?? []).length >= 2 ? text : undefined;
+      });
+      const servedLines = log.split('\n').filter((l) => l.includes('"via":"mcp"')).map((l) => JSON.parse(l) as { agent: string; injected: Array<{ id: string; relevance: number }>; ms: number });
       const servedIds = [...served.stdout.matchAll(/\((o-[0-9a-f]+)\)/g)].map((m) => m[1]);
       assert.ok(servedIds.length > 0);
       assert.deepEqual(servedLines[0]!.injected.map((x) => x.id), servedIds);
+      assert.ok(servedLines[0]!.injected.every((x) => x.relevance > 0), 'with how relevant each was');
+      assert.equal(servedLines[0]!.agent, 'claude-code');
+      assert.ok(servedLines[0]!.ms > 0, "the hook's time, from its process start");
       assert.deepEqual(servedLines[1]!.injected, [], 'nothing went in for the unrelated prompt');
-      // The fast path (scripts/prompt-hook.ts): what the hook loads to be answered by the server.
+
+      // The fast path as `integrate` writes the hook (dist/scripts/prompt-hook.cjs): CommonJS only, so Node's ESM loader never starts.
+      const PROMPT_HOOK = join(dirname(CLI), 'prompt-hook.cjs');
+      const requireLog = join(home, 'requires.json');
       const importLog = join(home, 'imports.log');
       const { execa } = await import('execa');
-      const recorded = await execa(process.execPath, ['--import', RECORD_IMPORTS, CLI, 'hook', 'prompt', '--home', home, '--agent', 'claude-code'], { input: JSON.stringify(prompt), reject: false, timeout: 60_000, env: { HOME: home, OCM_HOOK_TIMEOUT_MS: GENEROUS_LOOKUP_MS, OCM_IMPORT_LOG: importLog } });
+      const recorded = await execa(process.execPath, ['--require', RECORD_REQUIRES, '--import', RECORD_IMPORTS, PROMPT_HOOK, 'hook', 'prompt', '--home', home, '--agent', 'claude-code'], { input: JSON.stringify(prompt), reject: false, timeout: 60_000, env: { HOME: home, OCM_HOOK_TIMEOUT_MS: GENEROUS_LOOKUP_MS, OCM_IMPORT_LOG: importLog, OCM_REQUIRE_LOG: requireLog } });
+      assert.equal(recorded.exitCode, 0, recorded.stderr);
       assert.equal(recorded.stdout, `${alone.stdout}`.trimEnd(), 'the same answer');
-      const loaded = (await readFile(importLog, 'utf8')).split('\n').filter((u) => u.startsWith('file:'));
-      assert.ok(loaded.some((u) => u.endsWith('/scripts/prompt-hook.js')), loaded.join('\n'));
-      // Matched on the path below the package (dist/… or node_modules/…), so the folder the repository sits in cannot match.
-      const packageRoot = pathToFileURL(resolve(dirname(CLI), '..', '..')).href;
-      const inPackage = loaded.filter((u) => u.startsWith(packageRoot)).map((u) => u.slice(packageRoot.length));
-      assert.ok(inPackage.includes('/dist/scripts/prompt-hook.js'), inPackage.join('\n'));
-      assert.deepEqual(inPackage.filter((u) => /^\/node_modules\/cac\/|\/cli-main\.js$|^\/dist\/scripts\/commands\/|^\/dist\/lib\/(?:config|search|memory)\/|^\/node_modules\/@modelcontextprotocol\//.test(u)), [], 'no command line, config, search code or MCP SDK');
+      // Matched on the path below the package (dist/…, node_modules/…), so the folder the repository sits in cannot match.
+      const packageRoot = resolve(dirname(CLI), '..', '..');
+      const { files, builtins } = JSON.parse(await readFile(requireLog, 'utf8')) as { files: string[]; builtins: string[] };
+      const inPackage = files.filter((f) => f.startsWith(`${packageRoot}/`) && f !== RECORD_REQUIRES).map((f) => f.slice(packageRoot.length)).sort();
+      assert.deepEqual(inPackage, ['/dist/lib/integrations/hook-event.cjs', '/dist/lib/integrations/prompt-socket-client.cjs', '/dist/scripts/prompt-hook.cjs'], 'three small CommonJS modules: no command line, config, search code, logger or MCP SDK');
+      // (With --import, Node resolves the main file through the ESM hooks too, so the entry itself is listed there.)
+      const packageImports = (await readFile(importLog, 'utf8').catch(() => '')).split('\n').filter((u) => u.startsWith(pathToFileURL(packageRoot).href) && !u.endsWith('.cjs'));
+      assert.deepEqual(packageImports, [], 'no ES module of the package');
+      assert.ok(!builtins.includes('NativeModule fs/promises') && !builtins.includes('NativeModule perf_hooks'), 'neither node:fs/promises nor perf_hooks (a dozen built-ins each)');
+      // `ocm-run hook prompt` (cli.js, hooks written before prompt-hook.cjs) takes the same path.
+      const viaCli = await hook(home, 'prompt', prompt);
+      assert.equal(viaCli.stdout, served.stdout);
+      // A server killed with kill -9 leaves its socket behind: the hook finds nobody listening, removes it and asks the live one.
+      const { spawn } = await import('node:child_process');
+      const dead = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(require('node:path').join(${JSON.stringify(join(paths.machine, 'run'))}, 'mcp-' + process.pid + '.sock'))`], { stdio: 'ignore' });
+      const staleSocket = join(paths.machine, 'run', `mcp-${dead.pid}.sock`);
+      await waitFor('the stand-in server listening', async () => (existsSync(staleSocket) ? true : undefined), 30_000);
+      dead.kill('SIGKILL');
+      await waitFor('the stand-in server gone', async () => (dead.exitCode !== null || dead.signalCode !== null ? true : undefined), 30_000);
+      assert.ok(existsSync(staleSocket), 'kill -9 left the socket');
+      const afterKill = await execa(process.execPath, [PROMPT_HOOK, 'hook', 'prompt', '--home', home, '--agent', 'claude-code'], { input: JSON.stringify(prompt), reject: false, timeout: 60_000, env: { HOME: home, OCM_HOOK_TIMEOUT_MS: GENEROUS_LOOKUP_MS } });
+      assert.equal(afterKill.stdout, `${alone.stdout}`.trimEnd());
+      assert.ok(!existsSync(staleSocket), "the dead server's socket is removed");
     } finally {
       await client.close();
     }
@@ -235,6 +261,16 @@ test('per-project memory: each Claude Code project is observed into its own memo
       const saved = text(await client.callTool({ name: 'remember', arguments: { text: 'The shop uses Stripe for payments.' } }));
       assert.match(saved, new RegExp(`in memory/${shopAgent.replace(/\./g, '\\.')}/${today}\\.md`));
       assert.match(text(await client.callTool({ name: 'active_memory', arguments: {} })), /Shop: payment retries/);
+      // The prompt hook asks this server (started in the shop) with the event's own cwd: the blog's memory for a prompt in the blog.
+      await waitFor('the socket', async () => ((await readFile(join(paths.logs, 'mcp.log'), 'utf8').catch(() => '')).includes('"socket":"') ? true : undefined));
+      const inBlog = await hook(home, 'prompt', { prompt: 'How do we retry with exponential backoff here?', cwd: blog }, ['--per-project']);
+      assert.match(inBlog.stdout, /blog must retry image uploads/);
+      assert.doesNotMatch(inBlog.stdout, /shop checkout/);
+      const servedLog = await waitFor('the server\'s hook.prompt line', async () => {
+        const text = await readFile(join(paths.logs, 'hooks.log'), 'utf8').catch(() => '');
+        return text.includes('"via":"mcp"') ? text : undefined;
+      });
+      assert.match(servedLog, /"via":"mcp"/, 'answered by the running server');
     } finally {
       await client.close();
     }

@@ -50,6 +50,12 @@ export function locateClaudeCode(env: Record<string, string | undefined>, userHo
 export interface Runner {
   node: string;
   cli: string;
+  /**
+   * The prompt hook's own entry (dist/scripts/prompt-hook.cjs): CommonJS, so the
+   * process an agent starts before every prompt never starts Node's ESM loader
+   * (docs/performance.md, "Per-prompt hook"). Without it the prompt hook runs `cli`.
+   */
+  promptHook?: string;
 }
 
 export interface ClaudeCodeOptions {
@@ -84,7 +90,8 @@ export const PERMISSION_RULE = `mcp__${MCP_SERVER_NAME}`;
 
 /** The hook command for one kind (agent-neutral: any agent with Claude Code's hook protocol can run it). */
 export function hookCommand(options: ClaudeCodeOptions, kind: HookKind): string {
-  const words = [options.runner.node, options.runner.cli, 'hook', kind, '--agent', options.agent, '--home', options.paths.root];
+  const program = kind === 'prompt' && options.runner.promptHook ? options.runner.promptHook : options.runner.cli;
+  const words = [options.runner.node, program, 'hook', kind, '--agent', options.agent, '--home', options.paths.root];
   if (options.perProject && kind !== 'after-turn') words.push('--per-project');
   return words.map(shellWord).join(' ');
 }
@@ -106,7 +113,7 @@ export function mcpServerEntry(options: ClaudeCodeOptions): { type: 'stdio'; com
 
 /** Is this hook command one of OC-Memory's (any home)? */
 export function isOwnHookCommand(command: unknown): boolean {
-  return typeof command === 'string' && / hook (session-start|prompt|after-turn) /.test(`${command} `) && /(cli\.js|ocm-run|oc-memory)/.test(command);
+  return typeof command === 'string' && / hook (session-start|prompt|after-turn) /.test(`${command} `) && /(cli\.js|prompt-hook\.cjs|ocm-run|oc-memory)/.test(command);
 }
 
 function parseObject(text: string, file: string): JsonObjectNode {
