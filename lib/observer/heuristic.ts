@@ -340,7 +340,7 @@ function observeMessage(
   for (const raw of sentences) {
     const korean = hangul && isKorean(raw);
     // "Keep this straight for me: …", "Important: …" ask to remember what follows (the lead-in itself is removed below).
-    if (settings.select && REMEMBER_LEAD_IN.test(raw)) rememberRequested = true;
+    if (settings.select && (REMEMBER_LEAD_IN.test(raw) || (role === 'user' && REMEMBER_THAT.test(raw)))) rememberRequested = true;
     let sentence = korean ? stripKoreanAddress(raw, knownNames) : stripAddress(expandShorthand(raw), knownNames);
     if (settings.select && !korean) sentence = stripVocatives(sentence);
     if (!sentence) continue;
@@ -591,7 +591,13 @@ function mergeShortLeads(pieces: Piece[]): void {
   }
 }
 
-const REMEMBER_LEAD_IN = /^(?:please\s+)?(?:keep (?:this|that|it) (?:straight|in mind)(?: for me)?|remember(?: this| that)?|important|note to self|for the record|don't forget)\s*[:,-]\s*\S/i;
+const REMEMBER_LEAD_IN = /^(?:(?:oh|and|also|so|btw)[,\s]+)*(?:please\s+)?(?:keep (?:this|that|it) (?:straight|in mind)(?: for me)?|remember(?: this| that)?|important|note to self|for the record|don't forget)\s*[:,-]\s*\S/i;
+/**
+ * "Please remember that the orders table is partitioned by created_at": the user asks to keep the
+ * clause that follows (docs/priorities.md). Only the user's: an assistant's "keep in mind that …"
+ * is how an explanation goes on, not a request.
+ */
+const REMEMBER_THAT = /^(?:(?:oh|and|also|so|btw)[,\s]+)*(?:please\s+)?(?:remember|don't forget|do not forget|keep in mind|never forget) that\s+\S/i;
 
 /**
  * Is the capital of the text's first word only the sentence's ("Fixed it", "Login is done") rather than

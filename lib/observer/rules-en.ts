@@ -99,7 +99,9 @@ const PREFERENCE = gated(
       String.raw`\b(?:i|we) (?:always|never) (?:use|write|do|run|want|eat|drink|buy)\b`,
       String.raw`^(?:(?:remember|note|rule|important|fyi|reminder|from now on)\s*[:,-]?\s*)?(?:please\s+)?(?:always|never)\s+(?!(?:here|there|been|be|a|an|the|so|too|fun|good|great|nice)\b)[a-z]+`,
       String.raw`^(?:(?:remember|note|rule|important|fyi|reminder|from now on)\s*[:,-]?\s*)?(?:please\s+)?(?:don't|do not) (?:ever\s+)?(?:use|suggest|write|give me|call me|add|put|commit|push|deploy|run|touch|change|delete)\b`,
-      String.raw`\bfrom now on\b`,
+      String.raw`\b(?:from now on|going forward)\b`,
+      String.raw`\bplease (?:always|never)\s+[a-z]+`,
+      String.raw`[,;]\s*(?:and\s+)?never\s+(?:by|on|in|outside|inside|with|without|before|after|from|to|into|use|run|push|deploy|commit|touch|change|delete)\b`,
       String.raw`\bi'd (?:rather|prefer)\b`,
       String.raw`\bi (?:would|'d) like (?:you )?to (?:always|never)\b`,
     ].join('|'),
@@ -108,7 +110,7 @@ const PREFERENCE = gated(
   // "Remember: always…" may come with nothing between the words ("rememberalways"); "from now on always…" has "now".
   `prefer prefers preferred preference like love enjoy hate dislike detest adore loathe can cannot favorite favourite go
     fan into keen passionate obsessed allergic vegetarian vegan always never use suggest write give call add put commit push deploy
-    run touch change delete now rather ${glue('remember note rule important fyi reminder', 'always never')}`,
+    run touch change delete now rather forward ${glue('remember note rule important fyi reminder', 'always never')}`,
 );
 
 const DECISION = gated(
@@ -120,12 +122,13 @@ const DECISION = gated(
       String.raw`\b(?:we're|we are|i'm|i am) going with\b`,
       String.raw`\b(?:chose|chosen|settled on|opted for|agreed (?:to|on)|sticking with|going forward we)\b`,
       String.raw`\bthe plan is\b`,
+      String.raw`^(?:(?:ok(?:ay)?|fine|alright|right|so|then)[,\s]+)?(?:[\w.+#-]+\s+){1,4}it is[.!]*$`,
       String.raw`\b(?:will be|is going to be|is|as) (?:the|our) (?:main|primary|default|single source of truth)\b`,
     ].join('|'),
     'i',
   ),
   `decided decide decision made use go stick pick adopt switch build choose going chose chosen settled opted agreed sticking
-    plan main primary default single`,
+    plan main primary default single is`,
 );
 
 const STATE = gated(
@@ -159,24 +162,42 @@ const TASK_OBJECT = /\b(?:slides|presentation|prep|preparation|upgrade|install(?
 
 /** Who the speaker is: name, work, home, family. Durable facts worth keeping at high priority. */
 const PROFILE = gated(
-  /\b(?:my name is|call me|i work (?:at|for|as|in)|i'm working (?:at|for)|i live in|i'm from|i am from|i'm based in|i was born|i grew up in|i'm (?:a|an) (?:software|senior|junior|lead|staff|data|backend|frontend|full-?stack|student|teacher|nurse|doctor|designer|engineer|developer|writer|manager)|my (?:wife|husband|partner|girlfriend|boyfriend|son|daughter|kids?|children|mom|mother|dad|father|brother|sister|birthday|job|company|boss|manager|team) (?:is|are|was|'s|just|has|have|named|called)\b)/i,
-  `i my call`,
+  new RegExp(
+    [
+      String.raw`\b(?:my name is|call me|i work (?:at|for|as|in|from)|i'm working (?:at|for)|i live in|i'm from|i am from|i'm based in|i was born|i grew up in)\b`,
+      String.raw`\bi'm (?:a|an) (?:software|senior|junior|lead|staff|data|backend|frontend|full-?stack|student|teacher|nurse|doctor|designer|engineer|developer|writer|manager)\b`,
+      // "I'm Priya, a data engineer at Harbor": a role at a place.
+      String.raw`\b(?:a|an) (?:[a-z-]+ )?(?:engineer|developer|designer|scientist|analyst|manager|nurse|teacher|doctor|student|writer|researcher|architect|consultant|lawyer|accountant) (?:at|for|in|with)\b`,
+      // "I lead the payments team", "I'm the only reviewer for the payments module".
+      String.raw`\bi (?:lead|manage|head|run|own|maintain) (?:the|a|our|an)\b`,
+      String.raw`\b(?:i'm|i am) the (?:only |main |lead |sole |tech )?(?:reviewer|maintainer|owner|lead|manager|admin|contact|author|founder)\b`,
+      // Moving home: where the speaker lives changes.
+      String.raw`\b(?:i|we)(?:'re|'m| am| are| just| have|'ve)? (?:moving|moved|relocating|relocated) (?:back )?to\b`,
+      // Health the agent should always know.
+      String.raw`\b(?:i'm|i am) (?:colou?rblind|diabetic|deaf|blind|dyslexic|pregnant|allergic to)\b|\ballerg(?:y|ies)\b`,
+      // "My daughter Lena has…", "my sister's a doctor" (not "my sister's wedding": that is about the wedding).
+      String.raw`\bmy (?:wife|husband|partner|girlfriend|boyfriend|son|daughter|kids?|children|mom|mother|dad|father|brother|sister|birthday|job|company|boss|manager|team)(?: [a-z]+)? (?:is|are|was|just|has|have|named|called)\b`,
+      String.raw`\bmy (?:wife|husband|partner|girlfriend|boyfriend|son|daughter|mom|mother|dad|father|brother|sister|boss|manager)'s (?:a|an|the|name|birthday)\b`,
+    ].join('|'),
+    'i',
+  ),
+  `i we my call a an allergy allergies`,
 );
 
 const STRUGGLE = gated(
-  /\b(?:struggl(?:e|es|ed|ing)|confus(?:ed|ing|es)|don't (?:really )?(?:get|understand)|do not understand|can't (?:figure out|understand|wrap my head)|cannot (?:figure out|understand)|having (?:a hard time|trouble|difficulty|problems?)|stuck (?:on|with)|lost (?:with|on)|doesn't make sense|makes no sense|hard (?:time )?(?:to understand|grasping)|wrap my head around|(?:keeps?|keep) failing|error|broken|not working|doesn't work)\b/i,
+  /\b(?:struggl(?:e|es|ed|ing)|confus(?:ed|ing|es)|don't (?:really )?(?:get|understand)|do not understand|can't (?:figure out|understand|wrap my head)|cannot (?:figure out|understand)|having (?:a hard time|trouble|difficulty|problems?)|stuck (?:on|with)|lost (?:with|on)|doesn't make sense|makes no sense|hard (?:time )?(?:to understand|grasping)|wrap my head around)\b/i,
   `struggle struggles struggled struggling confused confusing confuses get understand figure wrap cannot having stuck lost
-    sense work hard failing error broken working`,
+    sense hard`,
 );
 
 const DEADLINE_WORD = gated(
-  /\b(?:deadline|due|demo|launch|release|ship|submit|submission|present|presentation|exam|test|meeting|interview|appointment|review|standup|call|flight|trip|party|wedding|event)\b/i,
+  /\b(?:deadline|due|demo|launch|release|ship|submit|submission|present|presentation|exam|test|meeting|interview|appointment|review|standup|call)\b/i,
   `deadline due demo launch release ship submit submission present presentation exam test meeting interview appointment
-    review standup call flight trip party wedding event`,
+    review standup call`,
 );
 const DEADLINE = gated(/\bdeadline\b/i, 'deadline');
 const BY_DATE = gated(
-  /\b(?:by|before|until|till|due|no later than)\s+(?:the\s+)?(?:end of|tomorrow|tonight|today|next|this|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d{1,2}(?:st|nd|rd|th)?|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d{4}-\d{2})/i,
+  /\b(?:by|before|until|till|due(?:\s+on)?|no later than)\s+(?:the\s+)?(?:end of|tomorrow|tonight|today|next|this|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d{1,2}(?:st|nd|rd|th)?|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d{4}-\d{2})/i,
   `by before until till due no`,
 );
 const EXPLICIT_DATE = /\b(?:\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)\b/i;
@@ -218,6 +239,9 @@ const PAST_VERB = gated(
   `i we he she they my our`,
 );
 
+/** A hedged or passing opinion: "feels a bit bloated", "kind of clunky", "mostly positive". */
+const HEDGE = gated(/\b(?:feels?|felt|kind of|kinda|sort of|a bit|a little|somewhat|mostly|annoying|clunky|meh)\b/i, 'feel feels felt kind kinda sort bit little somewhat mostly annoying clunky meh');
+
 const QUESTION_START = /^(?:what|what's|whats|how|how's|why|when|where|which|who|whose|whom|is|are|am|was|were|do|does|did|can|could|should|would|will|shall|have|has|had|may|might|any|anything|anyone|isn't|aren't|don't|doesn't|didn't|won't|can't|wouldn't|shouldn't)\b/i;
 
 /** The English pattern of each name the cascade (rules.ts) tests. */
@@ -239,6 +263,7 @@ const PATTERNS: Record<Pattern, GatedPattern | RegExp> = {
   working: WORKING,
   pastime: /\b(?:in the (?:evenings?|mornings?)|at night|on (?:the )?weekends?|every (?:evening|weekend|morning|night)|in my (?:free|spare) time|after work|as a hobby|for fun|on the side|as a side project)\b/i,
   pastVerb: PAST_VERB,
+  hedge: HEDGE,
 };
 
 /** The gated patterns, each with its gate bit. */
@@ -386,7 +411,8 @@ export function stripAddress(sentence: string, names: string[]): string {
   }
   s = s.replace(/^(?:ugh|welp|btw|fyi|so|anyway)\s+(?=\S)/i, '');
   // Lead-ins that only ask to remember what follows.
-  s = s.replace(/^(?:(?:please\s+)?keep (?:this|that|it) (?:straight|in mind)(?: for me)?|for the record|just so you know|note to self)\s*[:,-]\s*/i, '');
+  s = s.replace(/^(?:(?:please\s+)?keep (?:this|that|it) (?:straight|in mind)(?: for me)?|for the record|just so you know|note to self|(?:please\s+)?remember(?: this| that)?|important|don't forget|do not forget)\s*[:,-]\s*/i, '');
+  s = s.replace(/^(?:and\s+)?(?:please\s+)?(?:remember|don't forget|do not forget|keep in mind) that\s+(?=\S)/i, '');
   return s.trim();
 }
 

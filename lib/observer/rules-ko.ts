@@ -24,19 +24,53 @@ const FILLER_WORD = new RegExp(
     ')$',
 );
 
-const PREFERENCE = /(선호|좋아해|좋아합니다|좋아하는|좋아함|좋아하지|싫어|싫습니다|싫다|싫은|별로(?:야|예요|에요|입니다|라서)|취향|즐겨|마음에 들|더 좋|더 나아|더 낫|더 편해|더 편하|항상\s.*(?:써|쓰|사용)|절대\s.*(?:쓰지|안 쓰|사용하지|하지)|쓰지 (?:마|말아)|(?:하지|쓰지) 말아 ?주)/;
+const PREFERENCE = /((?:꼭|반드시|항상|늘)\s.*(?:주세요|해 ?줘|써 ?줘|하세요)|선호|좋아해|좋아합니다|좋아하는|좋아함|좋아하지|싫어|싫습니다|싫다|싫은|별로(?:야|예요|에요|입니다|라서)|취향|즐겨|마음에 들|더 좋|더 나아|더 낫|더 편해|더 편하|항상\s.*(?:써|쓰|사용)|절대\s.*(?:쓰지|안 쓰|사용하지|하지)|쓰지 (?:마|말아)|(?:하지|쓰지) 말아 ?주)/;
 const DECISION = /(결정|하기로|쓰기로|사용하기로|가기로|정했|정하자|확정|채택|선택했|고르기로|(?:으)?로 가자|(?:으)?로 갑시다|(?:으)?로 하자|(?:으)?로 합시다|로 정리|쓰자|씁시다|사용하자|사용합시다)/;
 const STATE = /(이사했|이사 ?왔|이사 ?갔|바꿨|바꾸었|바꿔서|바꿨어|전환했|전환하|이전했|옮겼|마이그레이션|갈아탔|교체했|변경했|(?:에서|부터)\s.*(?:로|으로)\s?(?:바꿨|옮겼|이전|변경|전환|갈아)|이제는?\s.*(?:써요|씁니다|써|사용해|사용합니다|사용 중)|더 이상|이제 안|그만뒀|그만두었)/;
 const DONE = /(완료|끝났|끝냈|끝냄|마쳤|마무리했|마무리됐|해결했|해결됐|해결되었|해결 완료|고쳤|수정했|수정 완료|배포했|배포 완료|성공했|통과했|머지했|다 했|다했|제출했)/;
 const TASK_OBJECT = /(준비|발표|자료|정리|작성|구현|개발|설치|업데이트|버그|이슈|기능|작업|티켓|PR|풀 리퀘스트|마이그레이션|테스트|빌드|배포|릴리스|리팩터링|수정|챕터|초안|보고서|숙제|과제|프로젝트|코드|엔드포인트|API|설정|스크립트|모듈|서비스|함수|페이지|문서|리뷰|그거|이거|그것|이것)/i;
-const STRUGGLE = /(어려워|어렵|헷갈|이해가 (?:잘 )?안|이해를 못|모르겠|막혔|막혀|힘들어|힘듭|잘 안 ?돼|안 ?돼요|에러|오류|실패)/;
+/** The speaker's own difficulty; an error of the work ("에러가 나요", "the build is broken") is a fact, not who they are. */
+const STRUGGLE = /(어려워|어렵|헷갈|이해가 (?:잘 )?안|이해를 못|모르겠|막혔|막혀|힘들어|힘듭)/;
+/** Who the speaker is: name, work, home, family, health (rules.ts, "about the speaker"). */
+const PROFILE = new RegExp(
+  [
+    '(?:제|내)\\s?이름은',
+    '^(?:저는|나는)\\s\\S+(?:이고|이며|이에요|예요|입니다)(?:[\\s,.]|$)',
+    '(?:개발자|엔지니어|디자이너|간호사|의사|교사|선생님|연구원|기획자|매니저|변호사|회계사|학생|대학생|대학원생|직장인|프리랜서)(?:로|으로)?\\s?(?:일해|일하고|근무|이에요|예요|입니다)',
+    '에서\\s?(?:일해|일하고|근무해|근무하고|근무합니다)',
+    '(?:우리|제|내)\\s?(?:아들|딸|아내|남편|엄마|아빠|어머니|아버지|형|오빠|누나|언니|동생|남동생|여동생|아이|애들?)(?:은|는|이|가|의)?\\s',
+    '에\\s?살(?:아요|고 있|아|고|며|습니다)',
+    '이사(?:해요|할 거|할 예정|갈 거|가요|합니다|했|왔|갔|를 가)',
+    '알레르기|알러지|색맹|색약|당뇨',
+  ].join('|'),
+);
+/** A time something is due by: "12월 15일까지", "금요일 전에", "크리스마스 전까지". */
+const BY_DATE = /(?:\d{1,2}월\s?\d{1,2}일|\d{1,2}일|[월화수목금토일]요일|내일|모레|오늘|이번\s?주|다음\s?주|주말|월말|연말|이번\s?달|다음\s?달|크리스마스|설날|추석|오전|오후|저녁|밤)\s?(?:전)?\s?(?:까지|전에)/;
+const EXPLICIT_DATE = /\d{4}-\d{2}-\d{2}|\d{1,2}월\s?\d{1,2}일|\d{4}년/;
+/** A hedged or passing opinion ("좀 밋밋한 것 같아요", "오늘은 좀 피곤하네요"): a 🟢 remark, not a fact of the work. */
+const HEDGE = /(?:^|\s)(?:좀|약간|조금|살짝|다소)\s|것 같(?:아요|네요|습니다)|듯해요|듯합니다/;
 const DEADLINE_WORD = /(까지|마감|데드라인|기한|데모|발표|출시|릴리스|제출|시험|회의|미팅|면접|약속|일정)/;
 const REQUEST = /(해 ?줘|해 ?주세요|해 ?주실|부탁|만들어 ?(?:줘|주세요)|알려 ?(?:줘|주세요)|설명해 ?(?:줘|주세요)|도와 ?(?:줘|주세요))/;
-const TASK = /(해야|할 예정|할 거|할게|할께|하려고|하려구|계획|예정|작업 중|작업하고|만들고 있|하고 있어|하는 중|준비 중|준비하고|공부하고|배우고|개발하고|구현하고|할 일|잊지 말)/;
+const TASK = /(해야|[가-힣]야\s?(?:해|합니다|돼|됩니다|하는)|할 예정|할 거|할게|할께|하려고|하려구|계획|예정|작업 중|작업하고|만들고 있|하고 있어|하는 중|준비 중|준비하고|공부하고|배우고|개발하고|구현하고|할 일|잊지 말)/;
 const WORKING = /(작업 중|작업하고 있|만들고 있|개발하고 있|개발 중|구현하고 있|구현 중|공부하고 있|공부 중|배우고 있|준비하고 있|준비 중|쓰고 있|하는 중|도와 ?(?:줘|주세요))/;
 const PAST = /(었|았|였|했|갔|왔|봤|샀|됐|났|썼|줬)(어|다|습니다|어요|지|는데|고|음)|다녀왔/;
 const QUESTION_END = /(까|까요|나요|니|냐|가요|을까|ㄹ까|는지|은지|죠|지요|어때|어때요|뭐야|뭐예요|뭔가요)[?？]?\s*$/;
 const QUESTION_WORD = /(어떻게|왜|뭐|무엇|무슨|언제|어디|누구|어느|몇|어떤|얼마)/;
+
+/**
+ * Chit-chat beyond filler words (docs/priorities.md, "none"): thanks, greetings and wishes, a verdict
+ * on the other's choice, encouragement, weather talk — short sentences only (at most five words).
+ */
+const KOREAN_CHIT_CHAT: readonly RegExp[] = [
+  /(?:감사|고마|고맙)\S*[\s.!~]*$/,
+  /^(?:좋은\s?(?:아침|하루|저녁|밤|주말)|안녕히|잘\s?(?:자|자요|주무세요|가요|가세요|지내세요|있어요)|반갑|반가워|수고하세요|수고하셨|수고했)/,
+  /(?:좋은|즐거운|행복한|편안한|멋진|즐거운)\s(?:시간|하루|주말|저녁|밤|여행|휴가)\s?(?:보내세요|되세요|보내요)/,
+  /(?:^|\s)(?:푹\s)?쉬세요[\s.!~]*$/,
+  /(?:좋은|훌륭한|탁월한|현명한|멋진|괜찮은)\s(?:결정|선택|생각|방법|질문|아이디어)(?:이에요|이네요|입니다|이다|예요|네요)/,
+  /응원(?:할게요|해요|합니다|할게)|화이팅|파이팅|힘내세요|축하(?:해요|합니다|드려요|해)/,
+  /날씨\S*\s.*(?:좋|덥|춥|흐리|맑)\S*(?:네요|요|다)[\s.!~]*$/,
+  /(?:대단|멋지|멋있|훌륭|부럽|좋겠|좋았겠|즐거우셨겠|힘드셨겠|재밌었겠)\S*[\s.!~]*$/,
+];
 
 function eojeols(sentence: string): string[] {
   return sentence
@@ -75,11 +109,12 @@ const PATTERNS: Record<Pattern, RegExp | null> = {
   preference: PREFERENCE,
   deadlineWord: DEADLINE_WORD,
   deadline: /(마감|데드라인)/,
-  byDate: null,
-  explicitDate: null,
+  byDate: BY_DATE,
+  explicitDate: EXPLICIT_DATE,
   state: STATE,
   struggle: STRUGGLE,
-  profile: null,
+  profile: PROFILE,
+  hedge: HEDGE,
   task: TASK,
   request: REQUEST,
   working: WORKING,
@@ -93,7 +128,10 @@ export const korean: Language = {
     contentWords: countKoreanContent(sentence, names),
     has: (pattern) => PATTERNS[pattern]?.test(sentence) ?? false,
   }),
-  isChitChat: () => false,
+  isChitChat: (sentence) => {
+    const s = sentence.trim();
+    return s.split(/\s+/).length <= 5 && !/\d/.test(s) && KOREAN_CHIT_CHAT.some((re) => re.test(s));
+  },
   isQuestion: isKoreanQuestion,
   questionHasTopic: (sentence, contentWords) => contentWords >= 2 || /[A-Za-z]{2,}|\d/.test(sentence),
   isSpecific: (sentence, contentWords) => /\d|[A-Za-z]{2,}/.test(sentence) || contentWords >= 3,

@@ -68,7 +68,9 @@ export type Pattern =
   /** Done in spare time: "in the evenings", "on weekends", "as a hobby" (a pursuit of the person, not the task at hand). */
   | 'pastime'
   /** Something that happened ("we went", "I visited"). */
-  | 'pastVerb';
+  | 'pastVerb'
+  /** A hedged or passing opinion ("feels a bit bloated", "좀 밋밋한 것 같아요"). */
+  | 'hedge';
 
 /** What a language tells about one sentence. */
 export interface Language {
@@ -144,9 +146,11 @@ export const CASCADE: readonly Rule[] = [
     priority: 'high',
     when: (s, ctx) =>
       (ctx.futureDate && (s.has('deadlineWord') || s.has('byDate') || s.has('task') || s.has('request'))) ||
-      (s.has('byDate') && (ctx.futureDate || s.has('explicitDate'))) ||
+      (s.has('byDate') && (ctx.futureDate || s.has('explicitDate') || s.has('task'))) ||
       s.has('deadline'),
   },
+  // Moving home, a new job: who the speaker is changes (docs/priorities.md: 🔴).
+  { name: "the speaker's life changes", examples: { en: 'I moved to Lisbon with my family.', ko: '부산으로 이사했어요.' }, kind: 'statement', category: 'state', priority: 'high', when: (s) => s.has('state') && s.has('profile') },
   { name: 'state change', examples: { en: 'I switched to Neovim.', ko: 'Neovim으로 바꿨어요.' }, kind: 'statement', category: 'state', priority: 'medium', when: (s) => s.has('state') },
   {
     // Struggling is the user's state; an assistant explaining an error is a plain fact.
@@ -173,6 +177,8 @@ export const CASCADE: readonly Rule[] = [
     when: (s, ctx) => s.has('task') || s.has('working') || (ctx.role === 'user' && s.has('request')),
   },
   { name: 'past event', examples: { en: 'We visited the museum.', ko: '박물관에 다녀왔어요.' }, kind: 'statement', category: 'event', priority: 'medium', when: (s, ctx) => ctx.pastDate || s.has('pastVerb') },
+  // A passing opinion names things but is no fact of the work (docs/priorities.md: 🟢).
+  { name: 'opinion', examples: { en: 'The dashboard feels a bit cluttered.', ko: '디자인이 좀 밋밋한 것 같아요.' }, kind: 'statement', category: 'fact', priority: 'low', when: (s) => s.has('hedge') && !/\d/.test(s.text) },
   { name: 'specific fact', examples: { en: 'The cluster has 12 nodes.', ko: '클러스터 노드는 12개예요.' }, kind: 'statement', category: 'fact', priority: 'medium', when: (s) => s.language.isSpecific(s.text, s.contentWords) },
   { name: 'fact', examples: { en: 'It rains.', ko: '비가 와요.' }, kind: 'statement', category: 'fact', priority: 'low', when: () => true },
 ];

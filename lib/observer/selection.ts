@@ -56,7 +56,7 @@ const ACKNOWLEDGEMENT_LEAD = /^(?:noted|got it|understood|will do|roger|ok(?:ay)
 
 /** "Please remember this", "Don't forget that": a request to keep what was just said, not a task of its own. */
 export const REMEMBER_REQUEST =
-  /^(?:(?:please|pls|and|also|oh|so)\s*,?\s+)*(?:(?:remember|memorize|don't forget|do not forget|keep in mind|note|make a note of|write down|save)\s+(?:this|that|it)(?:\s+(?:one|fact|for me|for later|please|too))*|(?:this|that|it) is (?:really |very |super )?important(?: to (?:me|remember))?)[\s.!]*$/i;
+  /^(?:(?:please|pls|and|also|oh|so)\s*,?\s+)*(?:(?:remember|memorize|don't forget|do not forget|keep in mind|note|make a note of|write down|save)\s+(?:this|that|it)(?:\s+(?:one|fact|for me|for later|please|too))*|write (?:this|that|it) down(?:\s+as (?:a|an|our|the) [\w -]{1,30})?|(?:this|that|it)(?: is|'s) (?:really |very |super )?important(?: to (?:me|remember))?|(?:this|that|it)(?: is|'s) (?:a|an|our|the) (?:[\w-]+ ){0,2}(?:rule|requirement|convention|policy|must)(?: here| for us| for the team| at work)?)[\s.!]*$/i;
 
 /** Reactions to what the other speaker said or showed. */
 const REACTION_START =
@@ -95,10 +95,19 @@ function hasSpecific(sentence: string, names: readonly string[]): boolean {
   return false;
 }
 
+/**
+ * The assistant acknowledging what it was told ("I'll remember that Lena has a peanut allergy") or
+ * saying what it is about to look at ("Let me check the Envoy config."): the user's message is the
+ * memory (docs/priorities.md, "none"); written down, the promise was a second, 🔴 copy of the fact.
+ */
+const ASSISTANT_ACKNOWLEDGEMENT =
+  /^(?:(?:ok(?:ay)?|sure|got it|noted|understood|will do|of course)[\s,.!:-]+)?(?:(?:i'll|i will)\s+(?:remember|keep in mind|note|make a note of|not forget)\b|let me (?:check|look|see|take a look|have a look|dig|investigate|read|open|run|try)\b(?![^.]*\b(?:because|since|so that)\b))/i;
+
 function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: SelectionContext): DropReason | undefined {
   const s = sentence.trim();
   if (REMEMBER_REQUEST.test(s)) return 'remember request';
   if (ACKNOWLEDGEMENT.test(s)) return 'acknowledgement';
+  if (ctx.role === 'assistant' && ASSISTANT_ACKNOWLEDGEMENT.test(s)) return 'acknowledgement';
   if (contentWords(s, ctx.names).size === 0 && !/\d/.test(s)) return 'acknowledgement';
   const strong = analysis.category !== 'fact' && analysis.category !== 'event' || analysis.done;
   // "We went camping" is about the speaker; "we all need support" is not.
@@ -147,7 +156,7 @@ function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: Selecti
 /** "기억해 둘게요", "알겠습니다", "메모했어요": an acknowledgement, whatever it repeats. */
 const KOREAN_ACKNOWLEDGEMENT = /(?:기억해\s?둘게요|기억해\s?둘게|기억할게요|기억할게|기억하겠습니다|기억해\s?두겠습니다|메모해\s?둘게요|메모해\s?두겠습니다|메모했어요|메모했습니다|잊지\s?않을게요|알겠습니다|알겠어요|접수했습니다|확인했습니다)[\s.!~]*$/;
 /** "꼭 기억해 줘", "잊지 마세요", "이거 중요해요". */
-const KOREAN_REMEMBER_REQUEST = /^(?:(?:이거|이것|그거|그것|이건|그건|이 ?내용|그 ?내용)[은는을를]?\s*)?(?:꼭\s*|반드시\s*|절대\s*)?(?:기억해\s?(?:줘|주세요|둬|두세요|놔|놓아\s?줘)|잊지\s?(?:마|말아\s?(?:줘|주세요)|마세요)|중요해요|중요해|중요합니다)[\s.!~]*$/;
+const KOREAN_REMEMBER_REQUEST = /^(?:(?:이거|이것|그거|그것|이건|그건|이 ?내용|그 ?내용)[은는을를]?\s*)?(?:꼭\s*|반드시\s*|절대\s*)?(?:기억해\s?(?:줘|주세요|둬|두세요|놔|놓아\s?줘)|잊지\s?(?:마|말아\s?(?:줘|주세요)|마세요)|중요해요|중요해|중요합니다|(?:(?:팀|회사|우리|법적)\s?)?(?:규칙|원칙|필수|요건)(?:이에요|예요|입니다|이야|이다))[\s.!~]*$/;
 /** Reactions: "대단하네요", "멋져요", "좋네요". */
 const KOREAN_REACTION = /^(?:와+|우와|오+|헐|대박)?\s*(?:정말|진짜|너무|완전|되게)?\s*(?:대단하|멋지|멋있|좋|훌륭하|부럽|재밌|재미있|귀엽|예쁘|멋져|축하)\S*(?:네요|요|다|어요|군요|습니다)?[\s.!~]*$/;
 

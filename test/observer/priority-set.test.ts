@@ -47,3 +47,12 @@ test('the Observer’s answer for a message is the highest priority of the obser
   assert.equal(r.confusion.none.none, 1);
   assert.equal(r.perLabel.none.recall, 0.5);
 });
+
+test('the real pipeline on the labelled set: ≥ 85 % priority accuracy (the PRD), chit-chat never 🔴, every remembered fact 🔴', async () => {
+  const { runPriorityEval } = await import('../../bench/priority-eval.js');
+  const r = await runPriorityEval();
+  const misses = JSON.stringify(r.misses.slice(0, 20), null, 1);
+  assert.equal(r.noneAtHigh, 0, misses);
+  assert.equal(r.remembered.atHigh, r.remembered.facts, misses);
+  assert.ok(r.accuracy >= 0.85, `${(r.accuracy * 100).toFixed(1)} %: ${misses}`);
+});
