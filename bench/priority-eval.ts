@@ -14,7 +14,7 @@ import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
-import { loadPrioritySet, loadSetSessions, PRIORITY_LABELS, SAMPLES_DIR, writeSetSessions, type LabelledMessage, type PriorityLabel } from './priority-set.js';
+import { HOLDOUT_DIR, loadPrioritySet, loadSetSessions, PRIORITY_LABELS, SAMPLES_DIR, writeSetSessions, type LabelledMessage, type PriorityLabel } from './priority-set.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'scripts', 'cli.js');
@@ -40,7 +40,7 @@ export interface PriorityReport {
   /** confusion[label][predicted] */
   confusion: Record<PriorityLabel, Record<PriorityLabel, number>>;
   byLanguage: Record<'en' | 'ko', { messages: number; accuracy: number }>;
-  bySource: Record<'samples' | 'generated', { messages: number; accuracy: number }>;
+  bySource: Record<'samples' | 'generated' | 'holdout', { messages: number; accuracy: number }>;
   /** Messages both the labels and the Observer keep: is the priority right? */
   kept: { messages: number; accuracy: number };
   /** Messages labelled none that the Observer wrote 🔴 (the rubric: never). */
@@ -99,7 +99,7 @@ export function scorePriorities(set: LabelledMessage[], predicted: ReadonlyMap<s
     perLabel,
     confusion,
     byLanguage: { en: share(set.filter((m) => m.language === 'en')), ko: share(set.filter((m) => m.language === 'ko')) },
-    bySource: { samples: share(set.filter((m) => m.source === 'samples')), generated: share(set.filter((m) => m.source === 'generated')) },
+    bySource: { samples: share(set.filter((m) => m.source === 'samples')), generated: share(set.filter((m) => m.source === 'generated')), holdout: share(set.filter((m) => m.source === 'holdout')) },
     kept: share(kept),
     noneAtHigh: confusion.none.high,
     remembered: { facts: remembered.length, atHigh: remembered.filter((m) => predicted.get(m.entryId) === 'high').length },
@@ -116,7 +116,7 @@ export async function runPriorityEval(options: { keep?: boolean; log?: (line: st
     const state = join(work, 'openclaw');
     const home = join(work, 'home');
     await cp(SAMPLES_DIR, state, { recursive: true });
-    await writeSetSessions(await loadSetSessions(), state);
+    await writeSetSessions([...(await loadSetSessions()), ...(await loadSetSessions(HOLDOUT_DIR))], state);
     await mkdir(home, { recursive: true });
     const env = { OPENCLAW_STATE_DIR: state, OCM_HOME: home };
     await cli(['observe'], env);
@@ -141,7 +141,8 @@ export function priorityTable(r: PriorityReport): string {
     `| accuracy (high / medium / low / none) | ${pct(r.accuracy)} | ≥ ${pct(r.target)} (${r.accuracy >= r.target ? 'met' : 'not met'}) |`,
     `| priority where both keep the message (${r.kept.messages}) | ${pct(r.kept.accuracy)} | |`,
     `| English (${r.byLanguage.en.messages}) / Korean (${r.byLanguage.ko.messages}) | ${pct(r.byLanguage.en.accuracy)} / ${pct(r.byLanguage.ko.accuracy)} | |`,
-    `| bundled samples (${r.bySource.samples.messages}) / generated sessions (${r.bySource.generated.messages}) | ${pct(r.bySource.samples.accuracy)} / ${pct(r.bySource.generated.accuracy)} | |`,
+    `| bundled samples (${r.bySource.samples.messages}) / written sessions (${r.bySource.generated.messages}) | ${pct(r.bySource.samples.accuracy)} / ${pct(r.bySource.generated.accuracy)} | |`,
+    `| held out: written after the rules were tuned (${r.bySource.holdout.messages}) | ${pct(r.bySource.holdout.accuracy)} | |`,
     `| labelled none, written 🔴 | ${r.noneAtHigh} | 0 |`,
     `| remembered facts written 🔴 | ${r.remembered.atHigh} / ${r.remembered.facts} | all |`,
     '',

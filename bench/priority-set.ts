@@ -5,6 +5,8 @@
  *   samples.yaml      labels for the bundled demo transcripts (samples/openclaw), by entry id
  *   sessions/*.yaml   conversations written for the set (English and Korean, coding and chat),
  *                     turned into OpenClaw transcripts by writeSetSessions()
+ *   holdout/*.yaml    the same, written after the rules were tuned on the two above: how the
+ *                     rules do on messages they were not tuned on
  *
  * A message marked `remember` is a fact that a "remember this" / "꼭 기억해 줘" points at.
  */
@@ -17,13 +19,15 @@ export const PRIORITY_LABELS = ['high', 'medium', 'low', 'none'] as const;
 export type PriorityLabel = (typeof PRIORITY_LABELS)[number];
 
 export const SET_DIR = resolve(import.meta.dirname, 'priority-set');
+/** Sessions written after the rules were tuned. */
+export const HOLDOUT_DIR = join(SET_DIR, 'holdout');
 export const SAMPLES_DIR = resolve(import.meta.dirname, '..', 'samples', 'openclaw');
 
 /** One labelled message. */
 export interface LabelledMessage {
   /** The transcript entry id of the message. */
   entryId: string;
-  source: 'samples' | 'generated';
+  source: 'samples' | 'generated' | 'holdout';
   /** The session file name (generated) or 'samples'. */
   session: string;
   role: 'user' | 'assistant';
@@ -94,6 +98,9 @@ export async function loadPrioritySet(): Promise<LabelledMessage[]> {
   if (unlabelled.length > 0) throw new Error(`${where}: sample messages without a label: ${unlabelled.join(', ')}`);
   for (const session of await loadSetSessions()) {
     for (const m of session.messages) out.push({ ...m, source: 'generated', session: session.session, language: languageOf(m.text) });
+  }
+  for (const session of await loadSetSessions(HOLDOUT_DIR)) {
+    for (const m of session.messages) out.push({ ...m, source: 'holdout', session: session.session, language: languageOf(m.text) });
   }
   const seen = new Set<string>();
   for (const m of out) {
