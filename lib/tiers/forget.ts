@@ -33,19 +33,19 @@ import { readApprovals, writeApprovals } from './approvals.js';
 import type { IndexUpdater } from './search-index.js';
 
 export interface ForgetSelector {
-  ids?: string[];
+  ids?: string[] | undefined;
   /** Case-insensitive text (or #tag) to match in observations. */
-  query?: string;
+  query?: string | undefined;
   /** Inclusive date range (YYYY-MM-DD) on the observation's day. */
-  since?: string;
-  until?: string;
-  all?: boolean;
+  since?: string | undefined;
+  until?: string | undefined;
+  all?: boolean | undefined;
   /**
    * The user confirmed (`--query … --all`) that the query may match most of
    * the memory; without it such a query is refused (a typo or an empty-ish
    * query must not erase everything).
    */
-  broad?: boolean;
+  broad?: boolean | undefined;
 }
 
 /** One observation to forget (as the journal keeps it, lib/tiers/forget-journal.ts). */
@@ -74,7 +74,7 @@ export interface ForgetOptions {
   /** Rebuild active memory for an agent (lib/memory/active-memory-file.ts). */
   rebuildActiveMemory?: (agent: string) => Promise<string>;
   /** Called at every named step (test hook; may never return). */
-  onStep?: (step: ForgetStep, id: string) => void;
+  onStep?: ((step: ForgetStep, id: string) => void) | undefined;
 }
 
 function fold(text: string): string {
@@ -235,7 +235,7 @@ export async function forgetOptionsFor(base: {
   logger: Logger;
   now: () => Date;
   timeZone: () => Promise<string>;
-  onStep?: (step: string, id: string) => void;
+  onStep?: ((step: string, id: string) => void) | undefined;
 }): Promise<ForgetOptions> {
   const { searchIndexUpdater } = await import('./search-index.js');
   return {
@@ -248,7 +248,7 @@ export async function forgetOptionsFor(base: {
       const { rebuildActiveMemory } = await import('../memory/active-memory-file.js');
       return (await rebuildActiveMemory({ paths: base.paths, config: base.config, agent, timeZone: await base.timeZone(), now: base.now() })).path;
     },
-    ...(base.onStep ? { onStep: base.onStep } : {}),
+    onStep: base.onStep,
   };
 }
 

@@ -27,9 +27,9 @@ export interface TierJobOptions {
   logger: Logger;
   now: () => Date;
   /** Search index hook (lib/tiers/search-index.ts); none = index untouched. */
-  updateIndex?: IndexUpdater;
+  updateIndex?: IndexUpdater | undefined;
   /** Test hook: called at every op step. */
-  onStep?: OpContext['onStep'];
+  onStep?: OpContext['onStep'] | undefined;
 }
 
 export interface OpReport {

@@ -1,6 +1,12 @@
 import type { CommandSpec } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
-import { crashHook, tierOptions, underLock } from '../tier-context.js';
+import { crashHook } from '../tier-context.js';
+import type { ForgetPlan } from '../../lib/tiers/forget.js';
+
+/** How many day files the plan touches. */
+function dayFiles(plan: ForgetPlan): number {
+  return new Set(plan.targets.map((t) => t.path)).size;
+}
 
 async function confirm(question: string): Promise<boolean> {
   const { createInterface } = await import('node:readline/promises');
@@ -32,64 +38,70 @@ export const command: CommandSpec = {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) throw new OcmError('BAD_INPUT', `${flag} must be a date like 2026-02-12.`, { hint: `For example: ${flag} 2026-01-01` });
       return s;
     };
+    const query = options.query !== undefined ? String(options.query) : undefined;
     const selector = {
-      ...(ids.length ? { ids } : {}),
-      ...(options.query !== undefined ? { query: String(options.query) } : {}),
-      ...(options.since !== undefined ? { since: date(options.since, '--since') } : {}),
-      ...(options.until !== undefined ? { until: date(options.until, '--until') } : {}),
+      ids,
+      query,
+      since: date(options.since, '--since'),
+      until: date(options.until, '--until'),
+      all: Boolean(options.all) && query === undefined,
       // --all with --query: the user knows the query matches most of the memory (lib/tiers/forget.ts assertNarrowEnough).
-      ...(options.all ? (options.query !== undefined ? { broad: true } : { all: true }) : {}),
+      broad: Boolean(options.all) && query !== undefined,
     };
-    const opts = await tierOptions(ctx, 'forget');
-    const { assertNarrowEnough, forgetOptionsFor, planForget, applyForget, recoverForgets } = await import('../../lib/tiers/forget.js');
-    const { recoverTierOps } = await import('../../lib/tiers/tier-job.js');
-    const { resolveTimeZone } = await import('../../lib/platform/time-zone.js');
-    const onStep = crashHook(ctx.env);
-    const forgetOptions = await forgetOptionsFor({ paths: opts.paths, config: opts.config, logger: opts.logger, now: opts.now, timeZone: async () => resolveTimeZone(opts.config.timezone), ...(onStep ? { onStep } : {}) });
-    return underLock(ctx, async () => {
-      await recoverTierOps(opts);
-      // A forget a killed run left half done is completed first (lib/tiers/forget-journal.ts).
-      for (const done of await recoverForgets(forgetOptions)) {
-        ctx.err(`Completed an interrupted forget: ${done.observations} more observation(s) removed; reflections, logs, index, caches and active memory scrubbed; audit entry written.`);
-      }
-      const plan = await planForget(ctx.paths, opts.config, selector);
-      const n = plan.targets.length;
-      const files = new Set(plan.targets.map((t) => t.path)).size;
-      if (!ctx.json) {
+    const dryRun = Boolean(options.dryRun);
+    const { config } = await ctx.config();
+    const { forgetNow } = await import('../../lib/jobs/forget.js');
+    const outcome = await forgetNow({
+      paths: ctx.paths,
+      config,
+      logger: ctx.logger('forget'),
+      now: () => ctx.now(),
+      selector,
+      dryRun,
+      onStep: crashHook(ctx.env),
+      onRecovered: (done) =>
+        ctx.err(`Completed an interrupted forget: ${done.observations} more observation(s) removed; reflections, logs, index, caches and active memory scrubbed; audit entry written.`),
+      onPlan: (plan) => {
+        if (ctx.json) return;
+        const n = plan.targets.length;
         if (n === 0) ctx.out('Nothing matches; nothing to forget.');
         else {
-          ctx.out(`${options.dryRun ? 'Would forget' : 'About to forget'} ${n} observation(s) in ${files} day file(s): hot ${plan.byTier.hot}, warm ${plan.byTier.warm}, cold ${plan.byTier.cold}.`);
+          ctx.out(`${dryRun ? 'Would forget' : 'About to forget'} ${n} observation(s) in ${dayFiles(plan)} day file(s): hot ${plan.byTier.hot}, warm ${plan.byTier.warm}, cold ${plan.byTier.cold}.`);
           for (const t of plan.targets.slice(0, 15)) ctx.out(`  ${t.date} ${t.tier.padEnd(4)} ${t.id}  ${t.text.length > 80 ? `${t.text.slice(0, 79)}…` : t.text}`);
           if (n > 15) ctx.out(`  … and ${n - 15} more`);
         }
         if (plan.notFound.length) ctx.err(`Not found: ${plan.notFound.join(', ')}`);
-      }
-      if (!options.dryRun) assertNarrowEnough(plan, selector);
-      if (options.dryRun || n === 0) {
-        if (ctx.json) ctx.out(JSON.stringify({ dryRun: Boolean(options.dryRun), observations: n, files, byTier: plan.byTier, notFound: plan.notFound, targets: plan.targets }));
-        return n === 0 && plan.notFound.length > 0 ? 1 : 0;
-      }
-      if (!options.yes) {
+      },
+      confirm: async (plan) => {
+        if (options.yes) return true;
+        const n = plan.targets.length;
         if (!process.stdin.isTTY) {
           throw new OcmError('BAD_INPUT', `Forgetting ${n} observation(s) needs a confirmation.`, { hint: 'Run it in a terminal to confirm, or pass --yes (scripts). --dry-run shows what would go.' });
         }
-        if (!(await confirm(`This cannot be undone. Type "forget" to erase these ${n} observation(s): `))) {
-          ctx.err('Nothing was forgotten.');
-          return 1;
-        }
-      }
-      const result = await applyForget(forgetOptions, plan, selector);
-      if (ctx.json) {
-        ctx.out(JSON.stringify(result));
-        return 0;
-      }
-      ctx.out(
-        `Forgot ${result.observations} observation(s) from ${result.files} day file(s)${result.filesRemoved ? ` (${result.filesRemoved} left empty and removed)` : ''}; ` +
-          `scrubbed ${result.copiesScrubbed} rollback cop${result.copiesScrubbed === 1 ? "y" : "ies"}, ${result.reflectionsEdited} reflection(s), ${result.logsEdited} log file(s); index, vectors and active memory updated.`,
-      );
-      ctx.out('The agent transcripts themselves are not touched (OC-Memory only reads them).');
-      if (opts.config.sync.git.enabled) ctx.out('Git history (and any remote) still holds the old text: rewrite it with `git filter-repo` if it must go there too.');
-      return 0;
+        return confirm(`This cannot be undone. Type "forget" to erase these ${n} observation(s): `);
+      },
     });
+    const { plan } = outcome;
+    const n = plan.targets.length;
+    if (outcome.kind === 'planned') {
+      if (ctx.json) ctx.out(JSON.stringify({ dryRun, observations: n, files: dayFiles(plan), byTier: plan.byTier, notFound: plan.notFound, targets: plan.targets }));
+      return n === 0 && plan.notFound.length > 0 ? 1 : 0;
+    }
+    if (outcome.kind === 'declined') {
+      ctx.err('Nothing was forgotten.');
+      return 1;
+    }
+    const { result } = outcome;
+    if (ctx.json) {
+      ctx.out(JSON.stringify(result));
+      return 0;
+    }
+    ctx.out(
+      `Forgot ${result.observations} observation(s) from ${result.files} day file(s)${result.filesRemoved ? ` (${result.filesRemoved} left empty and removed)` : ''}; ` +
+        `scrubbed ${result.copiesScrubbed} rollback cop${result.copiesScrubbed === 1 ? 'y' : 'ies'}, ${result.reflectionsEdited} reflection(s), ${result.logsEdited} log file(s); index, vectors and active memory updated.`,
+    );
+    ctx.out('The agent transcripts themselves are not touched (OC-Memory only reads them).');
+    if (config.sync.git.enabled) ctx.out('Git history (and any remote) still holds the old text: rewrite it with `git filter-repo` if it must go there too.');
+    return 0;
   },
 };
