@@ -171,6 +171,8 @@ const PROFILE = gated(
       // "I lead the payments team", "I'm the only reviewer for the payments module".
       String.raw`\bi (?:lead|manage|head|run|own|maintain) (?:the|a|our|an)\b`,
       String.raw`\b(?:i'm|i am) the (?:only |main |lead |sole |tech )?(?:reviewer|maintainer|owner|lead|manager|admin|contact|author|founder)\b`,
+      // "I'm Tomás, the tech lead of the search team at Lumen."
+      String.raw`\bthe (?:tech |team |engineering |product |design )?(?:lead|manager|head|director|owner|founder|cto|ceo) of the [a-z -]+ (?:at|in|for)\b`,
       // Moving home: where the speaker lives changes.
       String.raw`\b(?:i|we)(?:'re|'m| am| are| just| have|'ve)? (?:moving|moved|relocating|relocated) (?:back )?to\b`,
       // Health the agent should always know.
@@ -181,7 +183,7 @@ const PROFILE = gated(
     ].join('|'),
     'i',
   ),
-  `i we my call a an allergy allergies`,
+  `i we my call a an allergy allergies the`,
 );
 
 const STRUGGLE = gated(

@@ -141,7 +141,8 @@ function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: Selecti
     if (words.size < 2 && !ctx.answers) return 'general';
     return undefined;
   }
-  if ((REACTION_START.test(s) || ENCOURAGEMENT.test(s)) && !specific) return 'reaction';
+  // "Let's go with the edge n-gram subfield" is the user's decision, not "let's go!" cheering: a decision is never a reaction.
+  if (analysis.category !== 'decision' && (REACTION_START.test(s) || ENCOURAGEMENT.test(s)) && !specific) return 'reaction';
   if (secondPerson && !specific) return 'reaction';
   if (strong || specific || ctx.answers) return undefined;
   // Nothing personal, nothing named: a remark ("Family support is invaluable").

@@ -124,3 +124,16 @@ test('a short confirmation of an offered choice is the decision: "OK, class weig
   assert.equal(decision.priority, 'high');
   assert.equal(decision.category, 'decision');
 });
+
+test('"Let\'s go with X" after the assistant suggested X is the user\'s 🔴 decision, not "let\'s go!" cheering (it was dropped as a reaction)', () => {
+  const obs = observe([
+    ['assistant', 'The slow queries use a wildcard on the title field; an edge n-gram subfield would make prefix search cheap.'],
+    ['user', "Let's go with the edge n-gram subfield, and no more wildcard queries in new code."],
+  ]);
+  const decision = obs.find((o) => o.provenance!.entryIds[0] === 'e1');
+  assert.ok(decision, texts(obs));
+  assert.equal(decision.priority, 'high');
+  assert.equal(decision.category, 'decision');
+  // Cheering stays out.
+  assert.equal(priorityOf('user', "Let's go!"), 'none');
+});
