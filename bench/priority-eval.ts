@@ -41,6 +41,8 @@ export interface PriorityReport {
   confusion: Record<PriorityLabel, Record<PriorityLabel, number>>;
   byLanguage: Record<'en' | 'ko', { messages: number; accuracy: number }>;
   bySource: Record<'samples' | 'generated' | 'holdout', { messages: number; accuracy: number }>;
+  /** The held-out parts, by the session names' first word ("holdout", "holdout2"): each written after the tuning before it. */
+  holdoutParts: Record<string, { messages: number; accuracy: number }>;
   /** Messages both the labels and the Observer keep: is the priority right? */
   kept: { messages: number; accuracy: number };
   /** Messages labelled none that the Observer wrote 🔴 (the rubric: never). */
@@ -100,6 +102,9 @@ export function scorePriorities(set: LabelledMessage[], predicted: ReadonlyMap<s
     confusion,
     byLanguage: { en: share(set.filter((m) => m.language === 'en')), ko: share(set.filter((m) => m.language === 'ko')) },
     bySource: { samples: share(set.filter((m) => m.source === 'samples')), generated: share(set.filter((m) => m.source === 'generated')), holdout: share(set.filter((m) => m.source === 'holdout')) },
+    holdoutParts: Object.fromEntries(
+      [...new Set(set.filter((m) => m.source === 'holdout').map((m) => m.session.split('-')[0]!))].map((part) => [part, share(set.filter((m) => m.source === 'holdout' && m.session.split('-')[0] === part))]),
+    ),
     kept: share(kept),
     noneAtHigh: confusion.none.high,
     remembered: { facts: remembered.length, atHigh: remembered.filter((m) => predicted.get(m.entryId) === 'high').length },
@@ -143,6 +148,7 @@ export function priorityTable(r: PriorityReport): string {
     `| English (${r.byLanguage.en.messages}) / Korean (${r.byLanguage.ko.messages}) | ${pct(r.byLanguage.en.accuracy)} / ${pct(r.byLanguage.ko.accuracy)} | |`,
     `| bundled samples (${r.bySource.samples.messages}) / written sessions (${r.bySource.generated.messages}) | ${pct(r.bySource.samples.accuracy)} / ${pct(r.bySource.generated.accuracy)} | |`,
     `| held out: written after the rules were tuned (${r.bySource.holdout.messages}) | ${pct(r.bySource.holdout.accuracy)} | |`,
+    ...Object.entries(r.holdoutParts).map(([part, x]) => `| held out, part "${part}" (${x.messages}) | ${pct(x.accuracy)} | |`),
     `| labelled none, written 🔴 | ${r.noneAtHigh} | 0 |`,
     `| remembered facts written 🔴 | ${r.remembered.atHigh} / ${r.remembered.facts} | all |`,
     '',
