@@ -40,17 +40,25 @@ export interface PluginBenchReport {
 
 type Handler = (event: unknown, ctx: unknown) => Promise<unknown>;
 
-function register(plugin: { register(api: PluginApi): void }, pluginConfig: unknown): Handler {
-  let handler: Handler | undefined;
+/** A registered plugin: its prompt hook, and its unload (gateway_stop; nothing when it registered none). */
+interface Registered {
+  prompt: Handler;
+  stop: () => Promise<void>;
+}
+
+function register(plugin: { register(api: PluginApi): void }, pluginConfig: unknown): Registered {
+  let prompt: Handler | undefined;
+  let stop: Handler | undefined;
   plugin.register({
     pluginConfig,
     logger: {},
     on(hook, h) {
-      if (hook === 'before_prompt_build') handler = h as Handler;
+      if (hook === 'before_prompt_build') prompt = h as Handler;
+      if (hook === 'gateway_stop') stop = h as Handler;
     },
   });
-  if (!handler) throw new Error('before_prompt_build was not registered');
-  return handler;
+  if (!prompt) throw new Error('before_prompt_build was not registered');
+  return { prompt, stop: async () => void (await stop?.({}, {})) };
 }
 
 async function timedCall(handler: Handler, event: unknown, ctx: unknown): Promise<{ ms: number; cpuMs: number; out: unknown }> {
@@ -68,6 +76,7 @@ export async function runPluginBench(options: { n?: number; turns?: number; keep
   const turns = Math.max(50, options.turns ?? 60);
   const work = await mkdtemp(join(tmpdir(), 'ocm-plugin-bench-'));
   const paths = homePaths(join(work, 'home'));
+  let unload = async (): Promise<void> => undefined;
   try {
     const cli = await snapshotCli(work);
     log(`  generating ${n} observations over 90 days…`);
@@ -79,8 +88,10 @@ export async function runPluginBench(options: { n?: number; turns?: number; keep
     if (observed.exitCode !== 0) throw new Error(`observe failed: ${String(observed.stderr).slice(0, 500)}`);
 
     const compiled = (await import(pathToFileURL(join(dirname(dirname(cli)), 'templates', 'openclaw-plugin', 'index.js')).href)) as typeof import('../templates/openclaw-plugin/index.js');
-    const plugin = register(compiled.default, { home: paths.root, node: process.execPath, cli, timeoutMs: 14000 });
-    const baseline = register({ register: (api) => api.on('before_prompt_build', async () => undefined) }, {});
+    const registered = register(compiled.default, { home: paths.root, node: process.execPath, cli, timeoutMs: 14000 });
+    unload = registered.stop;
+    const plugin = registered.prompt;
+    const baseline = register({ register: (api) => api.on('before_prompt_build', async () => undefined) }, {}).prompt;
 
     const queries = benchQueries(turns + 1);
     const eventOf = (i: number) => ({
@@ -134,9 +145,9 @@ export async function runPluginBench(options: { n?: number; turns?: number; keep
     report.targets['before_prompt_build added p95 ≤ 50 ms'] = { value: report.added.p95, target: '≤ 50 ms', ok: report.added.p95 <= 50 };
     return report;
   } finally {
-    // The plugin writes logs/hooks.log after a turn without holding the turn
-    // up, so the last line may still be landing: retry the removal briefly.
-    if (!options.keep) await rm(work, { recursive: true, force: true, maxRetries: 5 });
+    // Unloaded as OpenClaw does (gateway_stop): the plugin finishes writing logs/hooks.log first.
+    await unload();
+    if (!options.keep) await rm(work, { recursive: true, force: true });
     else log(`  kept ${work}`);
   }
 }

@@ -219,10 +219,15 @@ export class MemoryRecall {
     return this.hooksLog.flush();
   }
 
-  /** Stop watching the memory files (a plugin being unloaded). */
-  close(): void {
+  /**
+   * Stop watching the memory files and close the index (a plugin being
+   * unloaded). Resolves once the injection lines recorded so far are in
+   * logs/hooks.log, so the home can be moved or removed right after.
+   */
+  async close(): Promise<void> {
     this.changes.close();
     this.index.close();
+    await this.hooksLog?.flush();
   }
 
   private async reloadConfigIfChanged(): Promise<void> {

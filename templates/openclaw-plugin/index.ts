@@ -275,6 +275,8 @@ export class MemoryPlugin {
   private observing: ChildProcess | undefined;
   private observeAgain = false;
   private observeDone: Promise<void> = Promise.resolve();
+  /** Injection lines being written to logs/hooks.log (close waits for them). */
+  private readonly pendingLogs = new Set<Promise<unknown>>();
   private toolModules: { tools: ToolsModule; names: NamesModule } | undefined;
   /** OpenClaw's version, named in the provenance of what its agents remember. */
   private readonly clientVersion: string | undefined;
@@ -417,7 +419,23 @@ export class MemoryPlugin {
     // An install whose lib predates recordInjection: nothing to log with.
     if (typeof recall.recordInjection !== 'function') return;
     const written = Promise.resolve().then(() => recall.recordInjection({ agent, via: 'openclaw', injected: context?.injected ?? [], ms }));
-    withTimeout(written, INJECTION_LOG_MS, 'logging the injection').catch((error: unknown) => this.logger.warn?.(`oc-memory: the injection was not logged (${(error as Error).message.split('\n')[0]})`));
+    const logged = withTimeout(written, INJECTION_LOG_MS, 'logging the injection').catch((error: unknown) => this.logger.warn?.(`oc-memory: the injection was not logged (${(error as Error).message.split('\n')[0]})`));
+    this.pendingLogs.add(logged);
+    void logged.finally(() => this.pendingLogs.delete(logged));
+  }
+
+  /**
+   * The plugin is being unloaded (OpenClaw's gateway_stop): wait for the
+   * injection lines still being written, then let go of the index and the
+   * watch of the memory files (MemoryRecall.close), so nothing is left
+   * half-written in the home.
+   */
+  async close(): Promise<void> {
+    await Promise.all(this.pendingLogs);
+    const opened = this.recall;
+    this.recall = undefined;
+    const loaded = await opened?.catch(() => undefined);
+    await loaded?.recall.close();
   }
 
   private async relatedMemories(recall: MemoryRecall, kind: PromptKind, query: string, agent: string): Promise<RelatedMemory[]> {
@@ -509,6 +527,7 @@ const plugin = {
     );
     api.on('agent_end', () => memory.observe('agent_end'));
     api.on('before_reset', () => memory.observe('before_reset'));
+    api.on('gateway_stop', () => memory.close());
   },
 };
 

@@ -10,7 +10,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AgentTool, PluginApi } from '../../../templates/openclaw-plugin/index.js';
@@ -121,9 +121,9 @@ after(async () => {
   await cleanup();
 });
 
-test('the plugin registers before_prompt_build, agent_end and before_reset, and is not a memory-slot plugin', () => {
+test('the plugin registers before_prompt_build, agent_end, before_reset and gateway_stop, and is not a memory-slot plugin', () => {
   const r = recordingApi(config);
-  assert.deepEqual([...r.handlers.keys()].sort(), ['agent_end', 'before_prompt_build', 'before_reset']);
+  assert.deepEqual([...r.handlers.keys()].sort(), ['agent_end', 'before_prompt_build', 'before_reset', 'gateway_stop']);
   assert.equal((plugin as { kind?: string }).kind, undefined);
   assert.equal(plugin.id, 'oc-memory');
   const off = recordingApi({});
@@ -255,6 +255,19 @@ test('an injection is logged as `hook prompt` logs its own (logs/hooks.log hook.
   assert.ok(decision, 'the CLI finds the decision');
   assert.ok(logged.injected.some((m) => m.id === decision.id), `${decision.id} logged: ${JSON.stringify(logged.injected)}`);
   assert.doesNotMatch(JSON.stringify(logged), /PostgreSQL/, 'ids only, never the text');
+});
+
+test('unloading the plugin (gateway_stop) waits for the injection line it is still writing, so the home can be removed at once', async () => {
+  const copy = join(dir, 'home-unloaded');
+  await cp(home, copy, { recursive: true });
+  const r = recordingApi({ ...config, home: copy, shareFrom: ['main'] });
+  const text = await r.prompt({ prompt: 'Which database did we choose as the main store for the ledger?', messages: history }, { agentId: 'unload-bot', trigger: 'user' });
+  assert.ok(relatedLines(text).length > 0, `memories went in: ${text}`);
+  await r.handlers.get('gateway_stop')!({}, {});
+  // Read once, no polling: the line is in the file when gateway_stop resolves.
+  const log = await readFile(join(copy, 'logs', 'hooks.log'), 'utf8');
+  assert.equal(log.split('\n').filter((l) => l.includes('"hook.prompt"') && l.includes('"agent":"unload-bot"')).length, 1, log.slice(-500));
+  await rm(copy, { recursive: true });
 });
 
 test('an unrelated request gets no related memories (an absolute relevance floor), while the CLI still ranks something first', async () => {
