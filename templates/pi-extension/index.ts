@@ -12,20 +12,19 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+// Types only (erased when pi loads this file from its extensions folder).
+import type { PiExtensionSettings } from '../../lib/integrations/pi/integration.js';
 
-interface Settings {
-  node: string;
-  cli: string;
-  home: string;
-  agent: string;
-  /** The MCP SDK's client modules, from OC-Memory's own dependencies. */
-  sdkClient: string;
-  sdkStdio: string;
+type NamesModule = typeof import('../../lib/core/injected-context.js');
+
+const settings = JSON.parse(readFileSync(join(__dirname, 'oc-memory.json'), 'utf8')) as PiExtensionSettings;
+
+/** A module of OC-Memory's built lib, in the install `cli` belongs to (<root>/dist/scripts/cli.js → <root>/dist/lib/<path>). */
+function libUrl(...path: string[]): string {
+  return pathToFileURL(join(dirname(dirname(settings.cli)), 'lib', ...path)).href;
 }
-
-const settings = JSON.parse(readFileSync(join(__dirname, 'oc-memory.json'), 'utf8')) as Settings;
 
 /** Run `ocm-run hook <kind>` with the event on stdin; its stdout (never throws, bounded). */
 function runHook(kind: string, input: Record<string, unknown>, timeoutMs: number): Promise<string> {
@@ -57,10 +56,12 @@ export default async function ocMemory(pi: any) {
   const { StdioClientTransport } = await import(pathToFileURL(settings.sdkStdio).href);
   const client = new Client({ name: 'oc-memory-pi', version: '1' });
   await client.connect(new StdioClientTransport({ command: settings.node, args: [settings.cli, 'mcp', '--home', settings.home, '--agent', settings.agent], stderr: 'ignore' }));
+  // oc_memory_search, oc_memory_remember…: the names the OpenClaw plugin gives them too, with the prefix by which
+  // OC-Memory's transcript readers know their own tools, so a recalled memory is never observed again as a new fact.
+  const { pluginToolName } = (await import(libUrl('core', 'injected-context.js'))) as NamesModule;
   const { tools } = await client.listTools();
   for (const tool of tools) {
-    // oc_memory_search, oc_memory_remember…: the prefix by which OC-Memory's transcript readers know their own tools (lib/core/injected-context.ts), so a recalled memory is never observed again as a new fact.
-    const name = `oc_memory_${tool.name.replace(/_memory$/, '')}`;
+    const name = pluginToolName(tool.name);
     pi.registerTool({
       name,
       label: name,
