@@ -171,6 +171,8 @@ const PROFILE = gated(
       // "I lead the payments team", "I'm the only reviewer for the payments module".
       String.raw`\bi (?:lead|manage|head|run|own|maintain) (?:the|a|our|an)\b`,
       String.raw`\b(?:i'm|i am) the (?:only |main |lead |sole |tech )?(?:reviewer|maintainer|owner|lead|manager|admin|contact|author|founder)\b`,
+      // The projects the speaker owns: "a side project called ledger-api".
+      String.raw`\b(?:my|our|a|an) (?:own |new |small |little )?(?:side |pet |hobby |open-source |open source )?(?:project|startup|company|business|app|library|band|podcast|blog|shop|newsletter) (?:called|named)\b`,
       // "I'm Tomás, the tech lead of the search team at Lumen."
       String.raw`\bthe (?:tech |team |engineering |product |design )?(?:lead|manager|head|director|owner|founder|cto|ceo) of the [a-z -]+ (?:at|in|for)\b`,
       // Moving home: where the speaker lives changes.
@@ -183,7 +185,7 @@ const PROFILE = gated(
     ].join('|'),
     'i',
   ),
-  `i we my call a an allergy allergies the`,
+  `i we my our call a an allergy allergies the`,
 );
 
 const STRUGGLE = gated(

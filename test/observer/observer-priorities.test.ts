@@ -137,3 +137,15 @@ test('"Let\'s go with X" after the assistant suggested X is the user\'s 🔴 dec
   // Cheering stays out.
   assert.equal(priorityOf('user', "Let's go!"), 'none');
 });
+
+test('the projects a person owns are who they are: "I\'m starting a side project called ledger-api" is 🔴 (the demo wrote it 🟡), and still the current task', () => {
+  const result = observeWithRules({
+    source: 'demo', agent: 'main', session: 's1', timeZone: 'UTC', now: '2026-04-06T08:00:00Z',
+    messages: [{ role: 'user', text: "Hi! I'm starting a side project called ledger-api, a small bookkeeping service for freelancers.", time: '2026-04-06T07:10:05Z', entryId: 'e0', source: 'demo', agent: 'main', session: 's1' }],
+  });
+  const project = result.observations.find((o) => /ledger-api/.test(o.text));
+  assert.ok(project, texts(result.observations));
+  assert.equal(project.priority, 'high');
+  assert.match(result.currentTask ?? '', /ledger-api/);
+  assert.equal(priorityOf('user', 'We run a small podcast called Null Pointers.'), 'high');
+});
