@@ -7,7 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { observeWithRules } from '../../lib/observer/heuristic.js';
-import type { Message, Observation, Role } from '../../lib/core/types.js';
+import { parseObserverOutput } from '../../lib/observer/llm.js';
+import { formatObservationLine } from '../../lib/memory/observation-line.js';
+import type { Message, Observation, ObserverBatch, Role } from '../../lib/core/types.js';
 
 type Turn = [Role, string];
 
@@ -148,4 +150,26 @@ test('the projects a person owns are who they are: "I\'m starting a side project
   assert.equal(project.priority, 'high');
   assert.match(result.currentTask ?? '', /ledger-api/);
   assert.equal(priorityOf('user', 'We run a small podcast called Null Pointers.'), 'high');
+});
+
+test("the LLM Observer's output format is the heuristic's: every heuristic observation, written as the line prompts/observer.md asks for, parses back unrepaired with the same priority, category, text and tags", () => {
+  const messages: Message[] = [
+    ['user', "Hi! I'm starting a side project called ledger-api. I prefer TypeScript over JavaScript for backend services."],
+    ['assistant', 'The tsconfig is in place with strict mode and ES2022 output.'],
+    ['user', 'The demo for the accountants\' meetup is on Friday, so login must work by Thursday evening.'],
+    ['user', '저는 자바스크립트보다 타입스크립트를 선호해요. 테스트는 Vitest로 하기로 했어요.'],
+    ['user', 'Fixed it! Migrations run cleanly on staging now.'],
+    ['user', 'The CSS feels a bit bloated too.'],
+  ].map(([role, text], i) => ({ role: role as Role, text: text!, time: `2026-04-07T08:${String(10 + i).padStart(2, '0')}:00Z`, entryId: `e${i}`, source: 'demo', agent: 'main', session: 's1' }));
+  const batch: ObserverBatch = { source: 'demo', agent: 'main', session: 's1', messages, timeZone: 'UTC', now: '2026-04-07T09:00:00Z' };
+  const heuristic = observeWithRules(batch).observations;
+  assert.ok(heuristic.length >= 5, texts(heuristic));
+  for (const p of ['high', 'medium', 'low'] as const) assert.ok(heuristic.some((o) => o.priority === p), `a ${p} observation in ${texts(heuristic)}`);
+  assert.ok(heuristic.some((o) => o.done), 'a done task');
+  const answer = ['## 2026-04-07', ...heuristic.map((o) => formatObservationLine({ ...o, id: '' }).replace(/\s*\^\S*$/, ''))].join('\n');
+  const parsed = parseObserverOutput(answer, batch);
+  assert.equal(parsed.repaired, 0, answer);
+  assert.equal(parsed.dropped, 0, answer);
+  const shape = (o: Observation) => ({ priority: o.priority, done: o.done, category: o.category, text: o.text, tags: o.tags, date: o.date, time: o.time });
+  assert.deepEqual(parsed.observations.map(shape), heuristic.map(shape));
 });
