@@ -19,11 +19,12 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { FileHandle } from 'node:fs/promises';
-import { OcmError, errorCode } from '../core/errors.js';
+import { errorCode } from '../core/errors.js';
 import type { Logger } from '../platform/log.js';
 import type { MaskingOptions } from '../masking/masking.js';
 import type { Cursor, MalformedRecord, Message, ReadLimits, SourceKind, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
-import { DEFAULT_MAX_LINE_BYTES, headHash, iterateLineBatches, readBytes, withReadOnlyFile, type LineRecord } from './jsonl-tail.js';
+import { DEFAULT_MAX_LINE_BYTES, headHash, iterateLineBatches, readBytes, type LineRecord } from './jsonl-tail.js';
+import { HEAD_BYTES, readTranscriptFile, rereadReason, statFile } from './tailed-file.js';
 import {
   DEFAULT_DEDUPE_WINDOW,
   DEFAULT_LOOK_AHEAD,
@@ -182,8 +183,6 @@ function byStamp(a: { name: TranscriptFileName }, b: { name: TranscriptFileName 
 
 // ---------------------------------------------------------------------------
 // Cursor
-
-const HEAD_BYTES = 4096;
 
 interface FileCursor {
   v: 1;
@@ -425,7 +424,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
     // Which file, and from where.
     let target: { path: string; ended: boolean } | null = null;
     let startFresh = false;
-    const direct = await statIno(stream.path);
+    const direct = await statFile(stream.path);
     if (cursor && direct && direct.ino === cursor.ino) {
       target = { path: stream.path, ended: stream.ended === true };
     } else if (kind === 'pi') {
@@ -437,7 +436,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
       if (ordered.length === 0) return { messages: [], cursor: rawCursor ?? {}, malformed: [], done: true };
       let index = 0;
       if (cursor) {
-        const inodes = await Promise.all(ordered.map((f) => statIno(f.path)));
+        const inodes = await Promise.all(ordered.map((f) => statFile(f.path)));
         const at = inodes.findIndex((s) => s !== null && s.ino === cursor!.ino);
         if (at === -1) {
           startFresh = true; // the file we were reading is gone or replaced
@@ -458,23 +457,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
       cursor = rewound(cursor);
     }
     const isLast = target.path === lastPath;
-    try {
-      return await readFile(stream, target.path, target.ended, cursor, limits, isLast);
-    } catch (error) {
-      const code = errorCode(error);
-      if (code === 'ENOENT') return { messages: [], cursor: rawCursor ?? {}, malformed: [], done: true };
-      if (code === 'ENOTREG') {
-        log('warn', 'transcripts.not_regular_file', { key: stream.key, path: target.path, reason: (error as Error).message });
-        return { messages: [], cursor: rawCursor ?? {}, malformed: [], done: true };
-      }
-      if (code === 'EACCES' || code === 'EPERM') {
-        throw new OcmError('PERMISSION_DENIED', `Cannot read the transcript ${target.path}: permission denied.`, {
-          hint: 'Run OC-Memory as the user that runs the agent, or give that user read access to the file. Its cursor did not move.',
-          cause: error,
-        });
-      }
-      throw error;
-    }
+    return readTranscriptFile(target.path, { key: stream.key, cursor: rawCursor, logger: options.logger }, (handle) => readFile(handle, stream, target.path, target.ended, cursor, limits, isLast));
   }
 
   function rewound(cursor: FileCursor): FileCursor {
@@ -483,6 +466,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
   }
 
   async function readFile(
+    handle: FileHandle,
     stream: SourceStream,
     path: string,
     ended: boolean,
@@ -490,144 +474,140 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
     limits: ReadLimits,
     isLastFile: boolean,
   ): Promise<StreamChunk> {
-    return withReadOnlyFile(path, async (handle) => {
-      const st = await handle.stat({ bigint: true });
-      const ino = String(st.ino);
-      const size = Number(st.size);
-      let cursor = previous;
-      if (cursor && cursor.ino !== '' && cursor.ino !== ino) {
-        log('info', 'transcripts.reread', { key: stream.key, path, reason: 'inode changed' });
+    const st = await handle.stat({ bigint: true });
+    const ino = String(st.ino);
+    const size = Number(st.size);
+    let cursor = previous;
+    if (cursor && cursor.ino !== '' && cursor.ino !== ino) {
+      log('info', 'transcripts.reread', { key: stream.key, path, reason: 'inode changed' });
+      cursor = rewound(cursor);
+    }
+    if (cursor && cursor.ino === ino) {
+      const reason = await rereadReason(handle, cursor, size);
+      if (reason) {
+        log('info', 'transcripts.reread', { key: stream.key, path, reason });
         cursor = rewound(cursor);
       }
-      if (cursor && cursor.ino === ino) {
-        let reason: string | null = null;
-        if (size < cursor.offset) reason = 'file shrank';
-        else if ((await headHash(handle, Math.min(cursor.headLen, size))) !== cursor.headHash) reason = 'file head changed';
-        if (reason) {
-          log('info', 'transcripts.reread', { key: stream.key, path, reason });
-          cursor = rewound(cursor);
-        }
+    }
+    let branch = cursor ? branchOf(cursor) : emptyBranchState();
+    const offset = cursor?.offset ?? 0;
+    const lineNo = cursor?.line ?? 0;
+
+    const ctx: PiContext = { source: kind, agent: stream.agent, session: stream.session, masking: options.masking };
+    const malformed: MalformedRecord[] = [];
+    const consumed: Consumed[] = [];
+    const nodes: LookAheadNode[] = [];
+    const maxMessages = Math.max(1, limits.maxMessages);
+    const maxBytes = Math.max(1, limits.maxBytes);
+
+    // Lines come in batches (one per buffer read): an await per batch, not per line. The first
+    // batch may be the previous read's look-ahead, already parsed.
+    const reuse = await takeCarried(handle, stream.key, ino, offset, lineNo);
+    let batch: ReadLine[] = reuse ? reuse.lines : [];
+    let at = 0;
+    const resume = reuse ? { offset: offset + reuse.bytes.length, lineNo: batch[batch.length - 1]!.lineNo } : { offset, lineNo };
+    const batches = iterateLineBatches(handle, { ...resume, maxLineBytes, includeUnterminated: ended });
+    /** The next line, or undefined at the end of the file. */
+    const nextLine = async (): Promise<ReadLine | undefined> => {
+      if (at === batch.length) {
+        const next = await batches.next();
+        if (next.done) return undefined;
+        batch = next.value;
+        at = 0;
       }
-      let branch = cursor ? branchOf(cursor) : emptyBranchState();
-      const offset = cursor?.offset ?? 0;
-      const lineNo = cursor?.line ?? 0;
+      return batch[at++];
+    };
+    let bytes = 0;
+    let candidates = 0;
+    let eof = false;
+    let segmentEnded = false;
+    for (;;) {
+      const record = at < batch.length ? batch[at++]! : await nextLine();
+      if (record === undefined) {
+        eof = true;
+        break;
+      }
+      let prepared = record.prepared;
+      if (prepared === undefined) {
+        const parsed = parseLine(record, path, malformed, maxLineBytes);
+        if (parsed !== undefined) prepared = prepareEntry(parsed, record.end, ctx);
+      }
+      const node = prepared === undefined ? null : prepared.node;
+      let result: Consumed['result'] = null;
+      if (prepared !== undefined) {
+        result = prepared.result;
+        if (prepared.result.kind === 'invalid') malformed.push({ path, line: record.lineNo, reason: prepared.result.reason });
+        if (prepared.result.kind === 'message') candidates += 1;
+      }
+      let nodeIndex = -1;
+      if (node) {
+        nodeIndex = nodes.length;
+        nodes.push(node);
+      }
+      consumed.push({ end: record.end, lineNo: record.lineNo, nodeIndex, result, node });
+      bytes += record.end - record.start;
+      // A reset boundary ends the chunk: what came before it is one finished segment.
+      if (result !== null && result.kind === 'boundary') {
+        segmentEnded = true;
+        break;
+      }
+      if (candidates >= maxMessages || bytes >= maxBytes) break;
+    }
 
-      const ctx: PiContext = { source: kind, agent: stream.agent, session: stream.session, masking: options.masking };
-      const malformed: MalformedRecord[] = [];
-      const consumed: Consumed[] = [];
-      const nodes: LookAheadNode[] = [];
-      const maxMessages = Math.max(1, limits.maxMessages);
-      const maxBytes = Math.max(1, limits.maxBytes);
-
-      // Lines come in batches (one per buffer read): an await per batch, not per line. The first
-      // batch may be the previous read's look-ahead, already parsed.
-      const reuse = await takeCarried(handle, stream.key, ino, offset, lineNo);
-      let batch: ReadLine[] = reuse ? reuse.lines : [];
-      let at = 0;
-      const resume = reuse ? { offset: offset + reuse.bytes.length, lineNo: batch[batch.length - 1]!.lineNo } : { offset, lineNo };
-      const batches = iterateLineBatches(handle, { ...resume, maxLineBytes, includeUnterminated: ended });
-      /** The next line, or undefined at the end of the file. */
-      const nextLine = async (): Promise<ReadLine | undefined> => {
-        if (at === batch.length) {
-          const next = await batches.next();
-          if (next.done) return undefined;
-          batch = next.value;
-          at = 0;
-        }
-        return batch[at++];
-      };
-      let bytes = 0;
-      let candidates = 0;
-      let eof = false;
-      let segmentEnded = false;
+    // Look ahead (without consuming) far enough to judge the branch of every consumed entry.
+    let moreLines = false;
+    const lookedAt: ReadLine[] = [];
+    const lastEnd = consumed[consumed.length - 1]?.end ?? offset;
+    if (!eof) {
+      const decided = nodes.length;
       for (;;) {
         const record = at < batch.length ? batch[at++]! : await nextLine();
-        if (record === undefined) {
-          eof = true;
-          break;
-        }
-        let prepared = record.prepared;
-        if (prepared === undefined) {
-          const parsed = parseLine(record, path, malformed, maxLineBytes);
-          if (parsed !== undefined) prepared = prepareEntry(parsed, record.end, ctx);
-        }
-        const node = prepared === undefined ? null : prepared.node;
-        let result: Consumed['result'] = null;
-        if (prepared !== undefined) {
-          result = prepared.result;
-          if (prepared.result.kind === 'invalid') malformed.push({ path, line: record.lineNo, reason: prepared.result.reason });
-          if (prepared.result.kind === 'message') candidates += 1;
-        }
-        let nodeIndex = -1;
-        if (node) {
-          nodeIndex = nodes.length;
-          nodes.push(node);
-        }
-        consumed.push({ end: record.end, lineNo: record.lineNo, nodeIndex, result, node });
-        bytes += record.end - record.start;
-        // A reset boundary ends the chunk: what came before it is one finished segment.
-        if (result !== null && result.kind === 'boundary') {
-          segmentEnded = true;
-          break;
-        }
-        if (candidates >= maxMessages || bytes >= maxBytes) break;
-      }
-
-      // Look ahead (without consuming) far enough to judge the branch of every consumed entry.
-      let moreLines = false;
-      const lookedAt: ReadLine[] = [];
-      const lastEnd = consumed[consumed.length - 1]?.end ?? offset;
-      if (!eof) {
-        const decided = nodes.length;
-        for (;;) {
-          const record = at < batch.length ? batch[at++]! : await nextLine();
-          if (record === undefined) break;
-          moreLines = true;
-          if (record.prepared === undefined && record.text !== undefined) {
-            const entry = safeParse(record.text);
-            if (entry !== undefined) {
-              record.prepared = prepareEntry(entry, record.end, ctx);
-              record.text = undefined; // not needed any more (a line that did not parse keeps it for its error)
-            }
+        if (record === undefined) break;
+        moreLines = true;
+        if (record.prepared === undefined && record.text !== undefined) {
+          const entry = safeParse(record.text);
+          if (entry !== undefined) {
+            record.prepared = prepareEntry(entry, record.end, ctx);
+            record.text = undefined; // not needed any more (a line that did not parse keeps it for its error)
           }
-          const node = record.prepared === undefined ? null : record.prepared.node;
-          if (node) nodes.push(node);
-          lookedAt.push(record);
-          if (nodes.length - decided >= lookAhead.entries || record.end - lastEnd >= lookAhead.bytes) break;
         }
+        const node = record.prepared === undefined ? null : record.prepared.node;
+        if (node) nodes.push(node);
+        lookedAt.push(record);
+        if (nodes.length - decided >= lookAhead.entries || record.end - lastEnd >= lookAhead.bytes) break;
       }
-      await batches.return(undefined);
-      await carry(handle, stream.key, ino, lastEnd, consumed[consumed.length - 1]?.lineNo ?? lineNo, lookedAt);
-      const decideCount = consumed.reduce((n, c) => (c.nodeIndex >= 0 ? n + 1 : n), 0);
-      const settled = settleConsumed(consumed, nodes, decideCount, lookAhead, branch, dedupeWindow);
-      branch = settled.branch;
-      const messages = settled.emitted.map((e) => e.message);
+    }
+    await batches.return(undefined);
+    await carry(handle, stream.key, ino, lastEnd, consumed[consumed.length - 1]?.lineNo ?? lineNo, lookedAt);
+    const decideCount = consumed.reduce((n, c) => (c.nodeIndex >= 0 ? n + 1 : n), 0);
+    const settled = settleConsumed(consumed, nodes, decideCount, lookAhead, branch, dedupeWindow);
+    branch = settled.branch;
+    const messages = settled.emitted.map((e) => e.message);
 
-      const last = consumed[consumed.length - 1];
-      const endOffset = last ? last.end : offset;
-      const headLen = Math.min(HEAD_BYTES, size);
-      const done = (eof || !moreLines) && isLastFile;
-      const next: FileCursor = {
-        v: 1,
-        path,
-        ino,
-        offset: endOffset,
-        line: last ? last.lineNo : lineNo,
-        size: Math.max(size, endOffset),
-        headLen,
-        headHash: await headHash(handle, headLen),
-        ...branch,
-        rewinds: cursor?.rewinds ?? 0,
-      };
-      if (done && ended) {
-        // A finished rotated file: nothing more will come, so the dedupe memory is no longer needed.
-        next.recent = '';
-        next.cand = '';
-      }
-      const chunk: StreamChunk = { messages, cursor: next as unknown as Cursor, malformed, done };
-      if (segmentEnded) chunk.segmentEnded = true;
-      return chunk;
-    });
+    const last = consumed[consumed.length - 1];
+    const endOffset = last ? last.end : offset;
+    const headLen = Math.min(HEAD_BYTES, size);
+    const done = (eof || !moreLines) && isLastFile;
+    const next: FileCursor = {
+      v: 1,
+      path,
+      ino,
+      offset: endOffset,
+      line: last ? last.lineNo : lineNo,
+      size: Math.max(size, endOffset),
+      headLen,
+      headHash: await headHash(handle, headLen),
+      ...branch,
+      rewinds: cursor?.rewinds ?? 0,
+    };
+    if (done && ended) {
+      // A finished rotated file: nothing more will come, so the dedupe memory is no longer needed.
+      next.recent = '';
+      next.cand = '';
+    }
+    const chunk: StreamChunk = { messages, cursor: next as unknown as Cursor, malformed, done };
+    if (segmentEnded) chunk.segmentEnded = true;
+    return chunk;
   }
 
   return {
@@ -635,15 +615,6 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
     discover: () => (kind === 'pi' ? discoverPi() : discoverOpenClaw()),
     read,
   };
-}
-
-async function statIno(path: string): Promise<{ ino: string; size: number } | null> {
-  try {
-    const st = await stat(path, { bigint: true });
-    return st.isFile() ? { ino: String(st.ino), size: Number(st.size) } : null;
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -18,7 +18,7 @@
  * - A last line without its newline is left for the next read (the writer is
  *   mid-append), unless the stream has ended.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { OcmError, errorCode } from '../core/errors.js';
 import type { Logger } from '../platform/log.js';
@@ -65,7 +65,8 @@ export interface TailReadOptions<S> {
   key: string;
 }
 
-const HEAD_BYTES = 4096;
+/** How many first bytes of a file a cursor hashes to notice a rewrite in place. */
+export const HEAD_BYTES = 4096;
 
 function parseTailCursor(cursor: Cursor | undefined): TailCursor | undefined {
   if (!cursor || cursor.v !== 1 || typeof cursor.ino !== 'string' || typeof cursor.offset !== 'number') return undefined;
@@ -90,6 +91,47 @@ export async function statFile(path: string): Promise<{ ino: string; size: numbe
     return st.isFile() ? { ino: String(st.ino), size: Number(st.size), mtimeMs: Number(st.mtimeMs) } : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * Why a file a cursor points into (same inode) cannot be continued at the
+ * cursor's offset — it shrank, or its first bytes changed (copytruncate, a
+ * rewrite in place) — or null when it can.
+ */
+export async function rereadReason(handle: FileHandle, cursor: { offset: number; headLen: number; headHash: string }, size: number): Promise<string | null> {
+  if (size < cursor.offset) return 'file shrank';
+  if ((await headHash(handle, Math.min(cursor.headLen, size))) !== cursor.headHash) return 'file head changed';
+  return null;
+}
+
+/**
+ * Reads a transcript file opened read-only (jsonl-tail.ts, withReadOnlyFile).
+ * A file gone meanwhile, or not a regular file (a FIFO, a device), reads as
+ * nothing new with the cursor where it was; an unreadable one is a
+ * PERMISSION_DENIED error with a hint, the cursor unmoved.
+ */
+export async function readTranscriptFile(
+  path: string,
+  where: { key: string; cursor: Cursor | undefined; logger?: Logger | undefined },
+  read: (handle: FileHandle) => Promise<StreamChunk>,
+): Promise<StreamChunk> {
+  try {
+    return await withReadOnlyFile(path, read);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT') return { messages: [], cursor: where.cursor ?? {}, malformed: [], done: true };
+    if (code === 'ENOTREG') {
+      where.logger?.log('warn', 'transcripts.not_regular_file', { key: where.key, path, reason: (error as Error).message });
+      return { messages: [], cursor: where.cursor ?? {}, malformed: [], done: true };
+    }
+    if (code === 'EACCES' || code === 'EPERM') {
+      throw new OcmError('PERMISSION_DENIED', `Cannot read the transcript ${path}: permission denied.`, {
+        hint: 'Run OC-Memory as the user that runs the agent, or give that user read access to the file. Its cursor did not move.',
+        cause: error,
+      });
+    }
+    throw error;
   }
 }
 
@@ -148,97 +190,79 @@ export async function readTailedFile<S>(options: TailReadOptions<S>): Promise<St
 async function readOne<S>(options: TailReadOptions<S>, path: string, ended: boolean, previous: TailCursor | undefined): Promise<StreamChunk> {
   const { parser, logger, key, limits } = options;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  try {
-    return await withReadOnlyFile(path, async (handle) => {
-      const st = await handle.stat({ bigint: true });
-      const ino = String(st.ino);
-      const size = Number(st.size);
-      let cursor = previous;
-      if (cursor && cursor.ino !== '' && cursor.ino !== ino) {
-        logger?.log('info', 'transcripts.reread', { key, path, reason: 'inode changed' });
+  return readTranscriptFile(path, { key, cursor: options.cursor, logger }, async (handle) => {
+    const st = await handle.stat({ bigint: true });
+    const ino = String(st.ino);
+    const size = Number(st.size);
+    let cursor = previous;
+    if (cursor && cursor.ino !== '' && cursor.ino !== ino) {
+      logger?.log('info', 'transcripts.reread', { key, path, reason: 'inode changed' });
+      cursor = rewind(cursor, true);
+    }
+    if (cursor && cursor.ino === ino) {
+      const reason = await rereadReason(handle, cursor, size);
+      if (reason) {
+        logger?.log('info', 'transcripts.reread', { key, path, reason });
         cursor = rewind(cursor, true);
       }
-      if (cursor && cursor.ino === ino) {
-        let reason: string | null = null;
-        if (size < cursor.offset) reason = 'file shrank';
-        else if ((await headHash(handle, Math.min(cursor.headLen, size))) !== cursor.headHash) reason = 'file head changed';
-        if (reason) {
-          logger?.log('info', 'transcripts.reread', { key, path, reason });
-          cursor = rewind(cursor, true);
-        }
-      }
-      const state = cursor?.state === undefined ? parser.initial() : parser.revive(cursor.state);
-      let lastTime = cursor?.lastTime ?? '';
-      let skipUntil = cursor?.skipUntil ?? '';
-      const offset = cursor?.offset ?? 0;
-      const malformed: MalformedRecord[] = [];
-      const messages: Message[] = [];
-      const maxMessages = Math.max(1, limits.maxMessages);
-      const maxBytes = Math.max(1, limits.maxBytes);
-
-      const accept = (list: Message[]) => {
-        for (const m of list) {
-          if (skipUntil !== '' && m.time !== '') {
-            if (m.time <= skipUntil) continue;
-            skipUntil = '';
-          }
-          messages.push(m);
-          if (m.time > lastTime) lastTime = m.time;
-        }
-      };
-
-      let endOffset = offset;
-      let endLine = cursor?.line ?? 0;
-      let bytes = 0;
-      let eof = true;
-      for await (const record of iterateLines(handle, { offset, lineNo: endLine, maxLineBytes, includeUnterminated: ended })) {
-        endOffset = record.end;
-        endLine = record.lineNo;
-        bytes += record.end - record.start;
-        if (record.problem === 'too-long') {
-          malformed.push({ path, line: record.lineNo, reason: `line of ${record.bytes} bytes exceeds the ${maxLineBytes}-byte limit` });
-        } else if (record.problem === 'invalid-utf8') {
-          malformed.push({ path, line: record.lineNo, reason: 'invalid UTF-8' });
-        } else if ((record.text ?? '').trim().length > 0) {
-          const result = parser.line(record.text ?? '', state, record.lineNo);
-          if (result.invalid) malformed.push({ path, line: record.lineNo, reason: result.invalid });
-          accept(result.messages);
-        }
-        if (messages.length >= maxMessages || bytes >= maxBytes) {
-          eof = false;
-          break;
-        }
-      }
-      if (parser.flush) accept(parser.flush(state));
-      if (!eof && endOffset >= size) eof = true;
-      const headLen = Math.min(HEAD_BYTES, size);
-      const next: TailCursor = {
-        v: 1,
-        ino,
-        offset: endOffset,
-        line: endLine,
-        headLen,
-        headHash: await headHash(handle, headLen),
-        lastTime,
-        skipUntil,
-        rewinds: cursor?.rewinds ?? 0,
-        state,
-      };
-      return { messages, cursor: next as unknown as Cursor, malformed, done: eof };
-    });
-  } catch (error) {
-    const code = errorCode(error);
-    if (code === 'ENOENT') return { messages: [], cursor: options.cursor ?? {}, malformed: [], done: true };
-    if (code === 'ENOTREG') {
-      logger?.log('warn', 'transcripts.not_regular_file', { key, path, reason: (error as Error).message });
-      return { messages: [], cursor: options.cursor ?? {}, malformed: [], done: true };
     }
-    if (code === 'EACCES' || code === 'EPERM') {
-      throw new OcmError('PERMISSION_DENIED', `Cannot read the transcript ${path}: permission denied.`, {
-        hint: 'Run OC-Memory as the user that runs the agent, or give that user read access to the file. Its cursor did not move.',
-        cause: error,
-      });
+    const state = cursor?.state === undefined ? parser.initial() : parser.revive(cursor.state);
+    let lastTime = cursor?.lastTime ?? '';
+    let skipUntil = cursor?.skipUntil ?? '';
+    const offset = cursor?.offset ?? 0;
+    const malformed: MalformedRecord[] = [];
+    const messages: Message[] = [];
+    const maxMessages = Math.max(1, limits.maxMessages);
+    const maxBytes = Math.max(1, limits.maxBytes);
+
+    const accept = (list: Message[]) => {
+      for (const m of list) {
+        if (skipUntil !== '' && m.time !== '') {
+          if (m.time <= skipUntil) continue;
+          skipUntil = '';
+        }
+        messages.push(m);
+        if (m.time > lastTime) lastTime = m.time;
+      }
+    };
+
+    let endOffset = offset;
+    let endLine = cursor?.line ?? 0;
+    let bytes = 0;
+    let eof = true;
+    for await (const record of iterateLines(handle, { offset, lineNo: endLine, maxLineBytes, includeUnterminated: ended })) {
+      endOffset = record.end;
+      endLine = record.lineNo;
+      bytes += record.end - record.start;
+      if (record.problem === 'too-long') {
+        malformed.push({ path, line: record.lineNo, reason: `line of ${record.bytes} bytes exceeds the ${maxLineBytes}-byte limit` });
+      } else if (record.problem === 'invalid-utf8') {
+        malformed.push({ path, line: record.lineNo, reason: 'invalid UTF-8' });
+      } else if ((record.text ?? '').trim().length > 0) {
+        const result = parser.line(record.text ?? '', state, record.lineNo);
+        if (result.invalid) malformed.push({ path, line: record.lineNo, reason: result.invalid });
+        accept(result.messages);
+      }
+      if (messages.length >= maxMessages || bytes >= maxBytes) {
+        eof = false;
+        break;
+      }
     }
-    throw error;
-  }
+    if (parser.flush) accept(parser.flush(state));
+    if (!eof && endOffset >= size) eof = true;
+    const headLen = Math.min(HEAD_BYTES, size);
+    const next: TailCursor = {
+      v: 1,
+      ino,
+      offset: endOffset,
+      line: endLine,
+      headLen,
+      headHash: await headHash(handle, headLen),
+      lastTime,
+      skipUntil,
+      rewinds: cursor?.rewinds ?? 0,
+      state,
+    };
+    return { messages, cursor: next as unknown as Cursor, malformed, done: eof };
+  });
 }
