@@ -143,7 +143,7 @@ export class LlmClient {
         baseURL: endpoint.baseURL,
         timeout: settings.timeoutMs,
         maxRetries: 0,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
+        fetch: options.fetch,
         defaultHeaders: endpoint.provider === 'openrouter' ? { 'X-Title': 'OC-Memory' } : {},
       }),
       useMaxCompletionTokens: endpoint.provider === 'openai' && /^(o\d|gpt-5)/.test(endpoint.model),
@@ -221,7 +221,7 @@ export class LlmClient {
             continue;
           }
           last = { errorClass: c.errorClass, message: c.message };
-          tried.push({ endpoint: endpoint.label, errorClass: c.errorClass, message: c.message, ...(c.status !== undefined ? { status: c.status } : {}) });
+          tried.push({ endpoint: endpoint.label, errorClass: c.errorClass, message: c.message, status: c.status });
           const willRetry = c.retryable && attempt < maxAttempts;
           const scheduled = this.settings.retryDelaysMs[attempt - 1] ?? 0;
           const delay = willRetry ? Math.max(scheduled, Math.min(c.retryAfterMs ?? 0, MAX_RETRY_AFTER_MS)) : 0;
@@ -231,7 +231,7 @@ export class LlmClient {
             attempt,
             of: maxAttempts,
             errorClass: c.errorClass,
-            ...(c.status !== undefined ? { status: c.status } : {}),
+            status: c.status,
             message: c.message,
             ...(error instanceof MalformedOutputError && error.sample ? { sample: this.redact(error.sample) } : {}),
             ...(willRetry ? { retryInMs: delay } : { next: index + 1 < this.states.length ? 'fallback' : 'give up' }),

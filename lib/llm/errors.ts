@@ -75,19 +75,19 @@ export function classifyLlmError(error: unknown, secrets: readonly string[] = []
   if (error instanceof APIError) {
     const status = error.status;
     const code = String((error as { code?: unknown }).code ?? '');
-    const base = { message, ...(status !== undefined ? { status } : {}) };
+    const base = { message, status };
     const wait = retryAfterMs(error.headers as Headers | undefined);
     if (status === 401 || status === 403) return { errorClass: 'auth', retryable: false, ...base };
     if (status === 429) {
       // An exhausted quota does not come back by waiting a few seconds.
       const quota = code === 'insufficient_quota' || /quota|billing|credit/i.test(message);
-      return { errorClass: 'rate_limit', retryable: !quota, ...base, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
+      return { errorClass: 'rate_limit', retryable: !quota, ...base, retryAfterMs: wait };
     }
     if (code === 'context_length_exceeded' || ((status === 400 || status === 413 || status === 422) && CONTEXT_LENGTH.test(message))) {
       return { errorClass: 'context_length', retryable: false, ...base };
     }
     if (status === 408) return { errorClass: 'timeout', retryable: true, ...base };
-    if (status !== undefined && status >= 500) return { errorClass: 'server', retryable: true, ...base, ...(wait !== undefined ? { retryAfterMs: wait } : {}) };
+    if (status !== undefined && status >= 500) return { errorClass: 'server', retryable: true, ...base, retryAfterMs: wait };
     return { errorClass: 'request', retryable: false, ...base };
   }
   return { errorClass: 'server', retryable: true, message };

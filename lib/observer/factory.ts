@@ -44,7 +44,7 @@ export async function createObserver(config: Config, deps: ObserverDeps = {}): P
     import('../platform/log.js'),
   ]);
   const logger = deps.logger ?? createMemoryLogger();
-  const client = createLlmClient('observer', config.observer, deps.env ?? {}, { logger, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+  const client = createLlmClient('observer', config.observer, deps.env ?? {}, { logger, fetch: deps.fetch });
   const prompt = await loadPrompt('observer', deps.homeRoot);
   return createLlmObserver({ client, prompt: prompt.text, logger });
 }

@@ -212,7 +212,7 @@ function fromJson(text: string): { lines: RawLine[]; currentTask?: string } | un
     });
   }
   const task = typeof obj?.current_task === 'string' ? obj.current_task : typeof obj?.currentTask === 'string' ? obj.currentTask : undefined;
-  return { lines, ...(task ? { currentTask: task } : {}) };
+  return { lines, currentTask: task };
 }
 
 /**
@@ -357,7 +357,7 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
     currentTask = oneLine(maskSecrets(currentTask).text).replace(/^\*+|\*+$/g, '');
     if (!currentTask || /^(none|unclear|unknown|n\/a|-)\.?$/i.test(currentTask)) currentTask = undefined;
   }
-  return { observations, ...(currentTask ? { currentTask } : {}), repaired: repairedCount, dropped };
+  return { observations, currentTask, repaired: repairedCount, dropped };
 }
 
 /** Several sessions in one call: each under `# Session N`. */
@@ -395,17 +395,15 @@ export function parseObserverOutputMany(answer: string, batches: ObserverBatch[]
 /** Create the LLM Observer. */
 export function createLlmObserver(options: LlmObserverOptions): Observer {
   const { client, logger } = options;
+  const format = { maxToolChars: options.maxToolChars, timeStepMinutes: options.timeStepMinutes };
   const observeOnce = async (batch: ObserverBatch): Promise<ObserverResult> => {
-    const user = formatBatchForLlm(batch, {
-      ...(options.maxToolChars !== undefined ? { maxToolChars: options.maxToolChars } : {}),
-      ...(options.timeStepMinutes !== undefined ? { timeStepMinutes: options.timeStepMinutes } : {}),
-    });
+    const user = formatBatchForLlm(batch, format);
     const result = await client.chat({ system: options.prompt, user, parse: (answer) => parseObserverOutput(answer, batch) });
     const parsed = result.value;
     if (parsed.repaired > 0 || parsed.dropped > 0) {
       logger.log('info', 'observer.output_repaired', { session: batch.session, repaired: parsed.repaired, dropped: parsed.dropped });
     }
-    return { observations: parsed.observations, ...(parsed.currentTask ? { currentTask: parsed.currentTask } : {}), usage: result.usage };
+    return { observations: parsed.observations, currentTask: parsed.currentTask, usage: result.usage };
   };
 
   /** Too long for the model: observe the halves (a single message is shortened). */
@@ -431,16 +429,12 @@ export function createLlmObserver(options: LlmObserverOptions): Observer {
       const task = [...results].reverse().find((r) => r.currentTask)?.currentTask;
       return {
         observations: results.flatMap((r) => r.observations),
-        ...(task ? { currentTask: task } : {}),
+        currentTask: task,
         usage: mergeUsage(error.usage, ...results.map((r) => r.usage)),
       };
     }
   };
 
-  const format = {
-    ...(options.maxToolChars !== undefined ? { maxToolChars: options.maxToolChars } : {}),
-    ...(options.timeStepMinutes !== undefined ? { timeStepMinutes: options.timeStepMinutes } : {}),
-  };
   const observeMany = async (batches: ObserverBatch[]): Promise<ObserverResult[]> => {
     if (batches.length === 1) return [await observe(batches[0]!)];
     try {
@@ -448,7 +442,8 @@ export function createLlmObserver(options: LlmObserverOptions): Observer {
       const repaired = result.value.reduce((n, p) => n + p.repaired, 0);
       const dropped = result.value.reduce((n, p) => n + p.dropped, 0);
       if (repaired > 0 || dropped > 0) logger.log('info', 'observer.output_repaired', { sessions: batches.length, repaired, dropped });
-      return result.value.map((p, i) => ({ observations: p.observations, ...(p.currentTask ? { currentTask: p.currentTask } : {}), ...(i === 0 ? { usage: result.usage } : {}) }));
+      // The call's usage counted once, with the first session.
+      return result.value.map((p, i) => ({ observations: p.observations, currentTask: p.currentTask, usage: i === 0 ? result.usage : undefined }));
     } catch (error) {
       // Too long together: one call per session (each may split further).
       if (!(error instanceof LlmError) || error.errorClass !== 'context_length') throw error;

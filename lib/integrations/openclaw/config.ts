@@ -147,7 +147,7 @@ export async function discoverOpenClawEndpoint(options: DiscoverOptions): Promis
     urlSource,
     tokenSource,
     configPath: data ? configPath : undefined,
-    ...(warning ? { warning } : {}),
+    warning,
   };
 }
 
@@ -217,6 +217,6 @@ export async function testOpenClawConnection(endpoint: OpenClawEndpoint, options
 /** Remember the discovered gateway in config.yaml (URL and hooks path; never the token). */
 export async function saveOpenClawEndpoint(options: { file: string; envFile: string; endpoint: OpenClawEndpoint; env?: NodeJS.ProcessEnv }): Promise<void> {
   const { setConfigValue } = await import('../../config/config.js');
-  await setConfigValue({ file: options.file, envFile: options.envFile, keyPath: 'alerts.openclaw_url', value: options.endpoint.url, ...(options.env ? { env: options.env } : {}) });
-  await setConfigValue({ file: options.file, envFile: options.envFile, keyPath: 'alerts.openclaw_hooks_path', value: options.endpoint.hooksPath, ...(options.env ? { env: options.env } : {}) });
+  await setConfigValue({ file: options.file, envFile: options.envFile, keyPath: 'alerts.openclaw_url', value: options.endpoint.url, env: options.env });
+  await setConfigValue({ file: options.file, envFile: options.envFile, keyPath: 'alerts.openclaw_hooks_path', value: options.endpoint.hooksPath, env: options.env });
 }

@@ -126,7 +126,7 @@ function describePath(path: string[]): string {
  * The object at `path`, creating missing levels. Returns the node and the
  * first key path it had to create (if any).
  */
-function objectAt(root: JsonObjectNode, path: string[], file: string): { node: JsonObjectNode; created?: string[] } {
+function objectAt(root: JsonObjectNode, path: string[], file: string): { node: JsonObjectNode; created?: string[] | undefined } {
   let node = root;
   let created: string[] | undefined;
   for (let i = 0; i < path.length; i++) {
@@ -143,7 +143,7 @@ function objectAt(root: JsonObjectNode, path: string[], file: string): { node: J
     }
     node = next;
   }
-  return { node, ...(created ? { created } : {}) };
+  return { node, created };
 }
 
 /** Set `path` to `value`, creating missing parents in one nested literal (keeps the file's layout tidy). */
@@ -287,7 +287,7 @@ export interface ApplyOptions {
   shape?: IntegrationShape;
   /** OpenClaw's own install record of the plugin (`plugins.installs.<id>`, 2026.2), kept in the file. */
   installRecord?: unknown;
-  file?: string;
+  file?: string | undefined;
 }
 
 function pluginEntry(plugin: PluginSettings, shape: IntegrationShape): JsonValue {
@@ -467,7 +467,7 @@ export function removeIntegration(text: string, options: { folders: string[]; cr
 }
 
 /** The settings as a JSON5 snippet, for `--print` and for users who edit by hand. */
-export function integrationSnippet(options: { folders: string[]; plugin: PluginSettings; shape?: IntegrationShape; configText?: string }): string {
+export function integrationSnippet(options: { folders: string[]; plugin: PluginSettings; shape?: IntegrationShape; configText?: string | undefined }): string {
   const shape = options.shape ?? CURRENT_SHAPE;
   const data: Record<string, unknown> = {};
   let agents: ReturnType<typeof configuredAgents> = [];
@@ -522,18 +522,18 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 export interface InstallReport {
   location: OpenClawLocation;
   changes: string[];
-  backup?: string;
+  backup?: string | undefined;
   pluginDir: string;
   pluginFiles: string[];
   /** How the plugin got there: OpenClaw's own installer (origin recorded) or a plain copy. */
   pluginInstall: 'openclaw' | 'copied';
   /** Why the plugin was copied although OpenClaw's CLI is there. */
-  pluginInstallNote?: string;
+  pluginInstallNote?: string | undefined;
   createdConfig: boolean;
   /** The keys written. */
   shape: IntegrationShape;
   /** `openclaw --version`, when its CLI is installed. */
-  openClawVersion?: string;
+  openClawVersion?: string | undefined;
   /** The installed OpenClaw accepted the result (checked on a copy first), or there was no OpenClaw CLI to ask. */
   validated: 'ok' | 'not-available';
 }
@@ -568,9 +568,9 @@ function versionFromConfig(text: string): OpenClawVersion | undefined {
 }
 
 /** The shape `--print` shows: by the installed OpenClaw's version, no validation. */
-export async function printShape(options: { env: Record<string, string | undefined>; keys?: PathsKeys; configText?: string; cli?: OpenClawCliOptions }): Promise<{ shape: IntegrationShape; version?: OpenClawVersion }> {
+export async function printShape(options: { env: Record<string, string | undefined>; keys?: PathsKeys | undefined; configText?: string | undefined; cli?: OpenClawCliOptions }): Promise<{ shape: IntegrationShape; version?: OpenClawVersion | undefined }> {
   const version = (await openClawVersion(options.cli ?? { env: options.env })) ?? (options.configText ? versionFromConfig(options.configText) : undefined);
-  return { shape: candidateShapes(options.keys ?? 'auto', version)[0]!, ...(version ? { version } : {}) };
+  return { shape: candidateShapes(options.keys ?? 'auto', version)[0]!, version };
 }
 
 export interface IntegrationPreview {
@@ -580,17 +580,17 @@ export interface IntegrationPreview {
   /** The plugin's files in this package, to copy into `location.pluginDir`. */
   pluginFiles: string[];
   /** The installed OpenClaw's version (or the one openclaw.json last saw), when known. */
-  version?: OpenClawVersion;
+  version?: OpenClawVersion | undefined;
 }
 
 /** `integrate openclaw --print`: what the integration would write and where, changing nothing. */
 export async function integrationPreview(options: { paths: HomePaths; env: Record<string, string | undefined>; plugin: PluginSettings; keys: PathsKeys }): Promise<IntegrationPreview> {
   const location = await locateOpenClaw(options.env);
   const configText = await readFile(location.configPath, 'utf8').catch(() => undefined);
-  const { shape, version } = await printShape({ env: options.env, keys: options.keys, ...(configText !== undefined ? { configText } : {}) });
-  const snippet = integrationSnippet({ folders: memoryFolders(options.paths), plugin: options.plugin, shape, ...(configText !== undefined ? { configText } : {}) });
+  const { shape, version } = await printShape({ env: options.env, keys: options.keys, configText });
+  const snippet = integrationSnippet({ folders: memoryFolders(options.paths), plugin: options.plugin, shape, configText });
   const pluginFiles = PLUGIN_FILES.map((name) => pluginSourcePath(name));
-  return { location, snippet, pluginFiles, ...(version ? { version } : {}) };
+  return { location, snippet, pluginFiles, version };
 }
 
 /**
@@ -720,10 +720,10 @@ export async function installOpenClawIntegration(options: {
   try {
     for (const shape of candidateShapes(options.keys ?? 'auto', version)) {
       const base = original.trim() === '' ? '{\n}\n' : original;
-      const edit = applyIntegration(base, { folders, plugin: options.plugin, shape, ...(installRecord !== undefined ? { installRecord } : {}), file: location.configPath });
+      const edit = applyIntegration(base, { folders, plugin: options.plugin, shape, installRecord, file: location.configPath });
       const next =
         original.trim() === ''
-          ? `// OpenClaw configuration (JSON5). Created by OC-Memory's \`ocm-run integrate openclaw\`.\n${applyIntegration('{}', { folders, plugin: options.plugin, shape, ...(installRecord !== undefined ? { installRecord } : {}) }).text}\n`
+          ? `// OpenClaw configuration (JSON5). Created by OC-Memory's \`ocm-run integrate openclaw\`.\n${applyIntegration('{}', { folders, plugin: options.plugin, shape, installRecord }).text}\n`
           : edit.text;
       // The installed OpenClaw checks a copy first: the real file (which a running gateway reloads) only ever gets a result it accepts.
       await writeFileAtomic(checkFile, next, { mode: 0o600 });
@@ -776,14 +776,15 @@ export async function installOpenClawIntegration(options: {
   return {
     location,
     changes: original.trim() === '' ? ['created openclaw.json with the OC-Memory settings'] : edit.changes,
-    ...(backup ? { backup } : {}),
+    // ('' when no backup was needed.)
+    backup: backup || undefined,
     pluginDir: location.pluginDir,
     pluginFiles: placed.files,
     pluginInstall: placed.how,
-    ...(placed.note ? { pluginInstallNote: placed.note } : {}),
+    pluginInstallNote: placed.note,
     createdConfig: original.trim() === '',
     shape,
-    ...(version ? { openClawVersion: version.text } : {}),
+    openClawVersion: version?.text,
     validated,
   };
 }
@@ -810,8 +811,8 @@ export interface UninstallReport {
   changes: string[];
   pluginRemoved: boolean;
   /** openclaw: `openclaw plugins uninstall` removed the plugin and OpenClaw's record of it; files: its files were deleted (no CLI, or OpenClaw refused: see the note). */
-  pluginUninstall?: 'openclaw' | 'files';
-  pluginUninstallNote?: string;
+  pluginUninstall?: 'openclaw' | 'files' | undefined;
+  pluginUninstallNote?: string | undefined;
 }
 
 /**
@@ -896,8 +897,8 @@ export async function uninstallOpenClawIntegration(options: { paths: HomePaths; 
     mode,
     changes,
     pluginRemoved,
-    ...(pluginRemoved ? { pluginUninstall: byOpenClaw.ok ? ('openclaw' as const) : ('files' as const) } : {}),
-    ...(byOpenClaw.note ? { pluginUninstallNote: byOpenClaw.note } : {}),
+    pluginUninstall: !pluginRemoved ? undefined : byOpenClaw.ok ? 'openclaw' : 'files',
+    pluginUninstallNote: byOpenClaw.note,
   };
 }
 
