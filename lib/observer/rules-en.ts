@@ -40,7 +40,7 @@ const FILLER_PHRASES = [
   /^(?:how (?:are|have) you(?: been| doing)?|how's it going|how are things|what's up|whats up|sup|what's new|anything new|how was your (?:day|weekend|week))$/,
   /^(?:thanks?(?: you)?|thank you so much|many thanks|cheers|ty|thx)(?: (?:so|very) much)?(?: for (?:sharing|asking|the (?:help|support|chat|advice|tip|info|kind words)|your (?:help|support|kind words)|everything|that))?$/,
   /^(?:you're welcome|no problem|no worries|my pleasure|any ?time|of course|sure thing|sure|np)$/,
-  /^(?:talk (?:to you )?(?:soon|later)|see you(?: soon| later| around)?|take care|bye(?: for now)?|catch you later|have a (?:good|great|nice|lovely|wonderful) (?:day|one|night|evening|weekend|time)|good night|night)$/,
+  /^(?:talk (?:to you )?(?:soon|later)|see you(?: soon| later| around| tomorrow| next week| on monday| then)?|take care|bye(?: for now)?|catch you later|have a (?:good|great|nice|lovely|wonderful) (?:day|one|night|evening|weekend|time)|good night|night)$/,
   /^(?:me too|same here|you too|same|likewise|agreed|i agree|totally agree|exactly|absolutely|definitely|for sure|indeed|true|right|yes|no|ok|okay|got it|sounds good|sounds great|sounds like a plan|makes sense|fair enough|i see|cool|nice|great|awesome|wow|lol|haha)$/,
   /^(?:let me know|just let me know|feel free to ask|hope (?:this|that) helps|happy to help|glad (?:i could|to) help)\b.*$/,
   /^(?:keep (?:it )?up the (?:good|great|amazing|awesome) work|good luck(?: with .*)?|best of luck(?: with .*)?|you (?:got|can do) this|proud of you|i'm (?:so )?(?:happy|glad|proud) for you)$/,
@@ -121,6 +121,8 @@ const DECISION = gated(
       String.raw`\blet's (?:go with|use|stick with|pick|choose|adopt|switch to)\b`,
       String.raw`\b(?:we're|we are|i'm|i am) going with\b`,
       String.raw`\b(?:chose|chosen|settled on|opted for|agreed (?:to|on)|sticking with|going forward we)\b`,
+      // "Agreed, we'll run both side by side for two weeks": agreeing to what was proposed, said as what we will do.
+      String.raw`^(?:ok(?:ay)?[,\s]+)?(?:agreed|deal|sounds good|fine|alright)[,.!\s]+(?:then[,\s]+)?(?:we|i)(?:'ll| will)\s+[a-z]+`,
       String.raw`\bthe plan is\b`,
       String.raw`^(?:(?:ok(?:ay)?|fine|alright|right|so|then)[,\s]+)?(?:[\w.+#-]+\s+){1,4}it is[.!]*$`,
       String.raw`\b(?:will be|is going to be|is|as) (?:the|our) (?:main|primary|default|single source of truth)\b`,
@@ -128,7 +130,7 @@ const DECISION = gated(
     'i',
   ),
   `decided decide decision made use go stick pick adopt switch build choose going chose chosen settled opted agreed sticking
-    plan main primary default single is`,
+    plan main primary default single is we i`,
 );
 
 const STATE = gated(
@@ -189,7 +191,7 @@ const PROFILE = gated(
 );
 
 const STRUGGLE = gated(
-  /\b(?:struggl(?:e|es|ed|ing)|confus(?:ed|ing|es)|don't (?:really )?(?:get|understand)|do not understand|can't (?:figure out|understand|wrap my head)|cannot (?:figure out|understand)|having (?:a hard time|trouble|difficulty|problems?)|stuck (?:on|with)|lost (?:with|on)|doesn't make sense|makes no sense|hard (?:time )?(?:to understand|grasping)|wrap my head around)\b/i,
+  /\b(?:struggl(?:e|es|ed|ing)|confused|confus(?:ing|es) (?:me|us)|don't (?:really )?(?:get|understand)|do not understand|can't (?:figure out|understand|wrap my head)|cannot (?:figure out|understand)|having (?:a hard time|trouble|difficulty|problems?)|stuck (?:on|with)|lost (?:with|on)|doesn't make sense|makes no sense|hard (?:time )?(?:to understand|grasping)|wrap my head around)\b/i,
   `struggle struggles struggled struggling confused confusing confuses get understand figure wrap cannot having stuck lost
     sense hard`,
 );

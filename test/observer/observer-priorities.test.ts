@@ -173,3 +173,16 @@ test("the LLM Observer's output format is the heuristic's: every heuristic obser
   const shape = (o: Observation) => ({ priority: o.priority, done: o.done, category: o.category, text: o.text, tags: o.tags, date: o.date, time: o.time });
   assert.deepEqual(parsed.observations.map(shape), heuristic.map(shape));
 });
+
+test('agreeing said as what we will do is a decision; a role in a Korean self-introduction is who the user is; "X is confusing" is an opinion, "I\'m confused" a struggle; more sign-offs and wishes are no memory', () => {
+  const agreed = observe([
+    ['assistant', 'Run both side by side: issue Keycloak tokens on new logins and accept the old session cookie until it expires.'],
+    ['user', "Agreed, we'll run both side by side for two weeks."],
+  ]).find((o) => o.provenance!.entryIds[0] === 'e1');
+  assert.equal(agreed?.category, 'decision');
+  assert.equal(agreed?.priority, 'high');
+  assert.equal(priorityOf('user', '저는 컴퓨터공학과 대학원생이고, 추천 시스템을 연구해요.'), 'high');
+  assert.equal(priorityOf('user', 'The Keycloak admin console is kind of confusing.'), 'low');
+  assert.equal(priorityOf('user', "I'm still confused by TypeScript generics."), 'high');
+  for (const said of ['See you tomorrow.', '안녕하세요, 오늘도 잘 부탁드려요!', '좋은 경험 되시길 바라요!']) assert.equal(priorityOf('user', said), 'none', said);
+});
