@@ -22,7 +22,7 @@ import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } fro
 import { cleanMessageText, hasHangul, isKorean, splitSentences } from './sentences.js';
 import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
 import { detectTags } from './tags.js';
-import { condenseEnglish, condenseKorean, contentWords, dropReason, stripVocatives } from './selection.js';
+import { condenseEnglish, condenseKorean, contentWords, dropReason, sentenceWorth, stripVocatives } from './selection.js';
 import { annotateDates, findDateAnchors, localClock, localDateTime, type DateAnchor, type LocalDateTime } from './time.js';
 
 export type { SpeakerNames } from './speakers.js';
@@ -42,7 +42,7 @@ export interface HeuristicObserverOptions {
   inferSpeakerNames?: boolean;
   /** Keep questions the assistant asks (default false: they are prompts, not facts). */
   keepAssistantQuestions?: boolean;
-  /** At most this many informative sentences are kept together per message (default 6). */
+  /** At most this many informative sentences are kept together per message, those that say most (default 2). */
   maxSentencesPerObservation?: number;
   /**
    * Quote the question a reply answers in the reply's first observation
@@ -82,6 +82,8 @@ interface Piece {
   words: number;
   /** The sentence as written (before vocatives and interjections were removed). */
   raw: string;
+  /** How much it says (sentenceWorth): which sentences of a message an observation keeps. */
+  worth: number;
   /** The observation made of this piece, once drafted. */
   draft?: Draft;
 }
@@ -109,19 +111,24 @@ const REPLY_WINDOW_MS = 2 * 60 * 60 * 1000;
 class Draft {
   /** Entry id of the question this observation quotes as its context. */
   contextEntryId: string | undefined = undefined;
-  /** Entry ids of replies that only reacted to this observation's message ("Congrats, that's huge!"). */
+  /**
+   * Entry ids of later turns this observation covers: replies that only reacted to its message ("Congrats,
+   * that's huge!"), and the follow-up question and answer merged into it.
+   */
   reactionEntryIds: string[] | undefined = undefined;
   /** A question whose answer's observation quotes it: not written on its own. */
   answered = false;
+  /** The question's topic added to the text ("… (on: work out together)"), and the text before it was. */
+  topic: { of: string; before: string } | undefined = undefined;
 
   constructor(
-    readonly category: string,
+    public category: string,
     /** Raised when the speaker asks to remember it ("please remember that"). */
     public priority: Priority,
-    readonly done: boolean,
+    public done: boolean,
     /** Always from finishText(): one line, as oneLine() gives it. */
     public text: string,
-    readonly tags: string[],
+    public tags: string[],
     readonly message: Message,
     readonly local: LocalDateTime,
     readonly working: boolean,
@@ -146,7 +153,7 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
   const fallbackLocal = localDateTime(batch.now, batch.timeZone) ?? localDateTime('1970-01-01T00:00:00Z', 'UTC')!;
   const settings: MessageSettings = {
     options,
-    maxSentences: options.maxSentencesPerObservation ?? 3,
+    maxSentences: options.maxSentencesPerObservation ?? 2,
     maxChars: options.maxObservationChars ?? 600,
     replyContext: options.replyContext === true,
     select: options.select !== false,
@@ -170,6 +177,8 @@ class MessageLoop {
   private lastWords: Record<'user' | 'assistant', ReadonlySet<string>> = { user: new Set(), assistant: new Set() };
   /** The conversation's latest observation, for a reply that only reacts to it. */
   private previous: { role: 'user' | 'assistant'; timeMs: number; draft: Draft } | undefined = undefined;
+  /** The two messages before this one, oldest first: what a follow-up answer is merged into. */
+  private recent: MessageRecord[] = [];
 
   constructor(
     private readonly given: SpeakerNames,
@@ -206,7 +215,68 @@ class MessageLoop {
       (previous.draft.reactionEntryIds ??= []).push(message.entryId);
     }
     if (this.drafts.length > before) this.previous = { role: message.role, timeMs: ms, draft: this.drafts[this.drafts.length - 1]! };
+    const merged = this.settings.select ? this.mergeFollowUp(message, replyTo, before) : undefined;
+    if (merged) this.previous = { role: message.role, timeMs: ms, draft: this.drafts.length > before ? this.drafts[this.drafts.length - 1]! : merged };
+    const made = this.drafts.slice(before);
+    this.recent.push({ role: message.role, entryId: message.entryId, statements: made.filter((d) => !d.question).length, last: made.length > 0 ? made[made.length - 1] : merged });
+    if (this.recent.length > 2) this.recent.shift();
   }
+
+  /**
+   * A follow-up: A says something, B only reacts and asks about it ("Wow! What made you pick it?"), A answers.
+   * A's answer is the same memory as what A said: its first observation joins A's (one line, citing all three
+   * turns) instead of standing alone with the question's topic. Returns the observation it joined.
+   */
+  private mergeFollowUp(message: Message, replyTo: ReplyContext | undefined, before: number): Draft | undefined {
+    const [earlier, asker] = this.recent;
+    if (!replyTo || !earlier || !asker || this.drafts.length === before) return undefined;
+    if (asker.entryId !== replyTo.entryId || asker.role === message.role || asker.statements > 0 || earlier.role !== message.role) return undefined;
+    const into = earlier.last;
+    const answer = this.drafts[before]!;
+    if (!into || !canJoin(into, answer, this.settings.maxChars)) return undefined;
+    // The topic of the question the first answered stays at the end of the whole.
+    const joined = finishText(`${into.topic?.before ?? into.text} ${joinedAnswer(into, answer)}`, this.settings.maxChars);
+    into.text = into.topic ? withTopic(joined, into.topic.of, this.settings.maxChars) : joined;
+    if (into.topic) into.topic.before = joined;
+    const covered = (into.reactionEntryIds ??= []);
+    for (const id of entryIdsOf(answer)) if (id !== into.message.entryId && !covered.includes(id)) covered.push(id);
+    if (PRIORITY_RANK[answer.priority] > PRIORITY_RANK[into.priority]) into.priority = answer.priority;
+    if (GROUP_RANK[answer.category]! > GROUP_RANK[into.category]!) {
+      into.category = answer.category;
+      into.done = answer.done;
+    }
+    for (const tag of answer.tags) if (into.tags.length < 3 && !into.tags.includes(tag)) into.tags.push(tag);
+    this.drafts.splice(before, 1);
+    return into;
+  }
+}
+
+/** What a follow-up answer needs to know of the messages before it. */
+interface MessageRecord {
+  role: 'user' | 'assistant';
+  entryId: string;
+  /** Observations of the message that are not questions. */
+  statements: number;
+  /** The message's last observation (or the one its first joined). */
+  last: Draft | undefined;
+}
+
+/** Kinds of observation that a follow-up answer joins: facts, events, states and tasks — not a preference, decision or question, which stand alone. */
+const JOINABLE = new Set(['fact', 'event', 'state', 'task']);
+
+/** Can `answer` join `into` (same day, both plain memories, together within the length of one observation)? */
+function canJoin(into: Draft, answer: Draft, maxChars: number): boolean {
+  if (into.question || answer.question || !JOINABLE.has(into.category) || !JOINABLE.has(answer.category)) return false;
+  if (into.local.date !== answer.local.date) return false;
+  return into.text.length + joinedAnswer(into, answer).length + 1 <= maxChars;
+}
+
+/** The answer as it joins: without the question's topic when what it joins already names it ("Grey-green (on: colour Mira's eyes)" keeps it). */
+function joinedAnswer(into: Draft, answer: Draft): string {
+  if (!answer.topic) return answer.text;
+  const said = contentWords(into.text);
+  for (const w of contentWords(answer.topic.of)) if (said.has(w)) return answer.topic.before;
+  return answer.text;
 }
 
 /** A batch's observations from its drafts, in order: one per id, and the current task. */
@@ -371,7 +441,8 @@ function observeMessage(
     } else {
       body = korean ? restateKorean(dated, speaker) : restateEnglish(dated, speaker, listener);
     }
-    const piece: Piece = { analysis, body, korean, words: splitCount(sentence, SHORT_LEAD_WORDS + 1), raw };
+    const worth = settings.select ? sentenceWorth(sentence, analysis, korean, { names: knownNames, dated: anchors.length > 0, technical: detectTags(sentence, cleaned.codeLanguages, 1, knownNames).length > 0 }) : 0;
+    const piece: Piece = { analysis, body, korean, words: splitCount(sentence, SHORT_LEAD_WORDS + 1), raw, worth };
     pieces.push(piece);
     if (asked && lastQuestion) lastQuestion.piece = piece;
   }
@@ -420,7 +491,10 @@ function observeMessage(
     } else if (settings.select && !korean(reply.text)) {
       // An answer that does not name what it is about ("Three times a week.") gets the question's topic words, not the question.
       const topic = topicOf(replyTo.question, reply.text, scope.notTags);
-      if (topic) reply.text = finishText(`${reply.text.replace(/[.!]$/, '')} (on: ${topic})`, scope.maxChars + topic.length + 7);
+      if (topic) {
+        reply.topic = { of: topic, before: reply.text };
+        reply.text = withTopic(reply.text, topic, scope.maxChars);
+      }
     }
     // The answer means what it means in reply to the question: the question's entry is part of its provenance.
     if (replyTo.entryId !== message.entryId) reply.contextEntryId = replyTo.entryId;
@@ -443,6 +517,11 @@ const TOPIC_WORDS = 6;
 /** The frame of a question: "How often do you all …", "Any …", "What kind of … did you …". */
 const QUESTION_FRAME =
   /^(?:(?:so|and|but|hey|oh|well|also|btw)[,\s]+)?(?:what|how|why|when|where|which|who|whose|any|is|are|was|were|do|does|did|have|has|had|can|could|would|will|should)(?:\s+(?:often|much|many|long|far|kind of|kinda|sort of|type of|types of))?(?:\s+(?:do|does|did|is|are|was|were|have|has|had|can|could|would|will|should))?(?:\s+(?:you|your|u|ya|they|he|she|it|this|that|we|there))?(?:\s+(?:all|guys|two))?\s+/i;
+
+/** "Three times a week." with the question's topic: "Three times a week (on: work out together)". */
+function withTopic(text: string, topic: string, maxChars: number): string {
+  return finishText(`${text.replace(/[.!]$/, '')} (on: ${topic})`, maxChars + topic.length + 7);
+}
 
 /** An offer to do something: its answer is a yes or no, and what follows is news of its own. */
 const OFFER = /^(?:(?:so|and|ok(?:ay)?|great)[,\s]+)?(?:do you want me to|want me to|shall i|should i|would you like me to|can i|may i|let me know if you want me to)\b/i;
@@ -516,12 +595,24 @@ function pointsBack(anchors: readonly DateAnchor[]): boolean {
   return anchors.some((a) => !a.future);
 }
 
+/** The `n` pieces that say the most (the earlier of equals), in the order they were said. */
+function mostWorth(group: Piece[], n: number): Piece[] {
+  const chosen = new Set(
+    group
+      .map((p, i) => ({ p, i }))
+      .sort((a, b) => b.p.worth - a.p.worth || a.i - b.i)
+      .slice(0, n)
+      .map((x) => x.p),
+  );
+  return group.filter((p) => chosen.has(p));
+}
+
 const GROUP_RANK: Record<string, number> = { fact: 0, event: 1, state: 2, task: 3, preference: 4, decision: 5 };
 
 /** One observation of the informative sentences gathered so far (at most maxSentences); empties `group`. */
 function flushGroup(group: Piece[], scope: DraftScope): void {
   if (group.length === 0) return;
-  const kept = group.length <= scope.maxSentences ? group : group.slice(0, scope.maxSentences);
+  const kept = group.length <= scope.maxSentences ? group : mostWorth(group, scope.maxSentences);
   // The group's category is its strongest sentence's: task, state, event, fact.
   let category: string = 'fact';
   let done = false;
@@ -587,6 +678,7 @@ function mergeShortLeads(pieces: Piece[]): void {
       korean: lead.korean,
       words: lead.words + next.words,
       raw: `${lead.raw} ${next.raw}`,
+      worth: lead.worth + next.worth,
     });
   }
 }
@@ -619,7 +711,7 @@ const NUMBER_WORD = /^(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|e
  * Group 1: the adverbs, group 2: the verb.
  */
 const IMPLICIT_SUBJECT =
-  /^((?:(?:still|just|also|finally|recently|currently|already)\s+)*)(been|fixed|finished|merged|deployed|shipped|tried|tested|added|updated|removed|pushed|started|got|went|had|made|spent|moved|bought|visited|took|met|saw|wrote|(?:(?<=still\s|currently\s|just\s|also\s)|(?=going to\b))(?:working|trying|planning|thinking|hoping|looking|getting|going))\b/i;
+  /^((?:(?:still|just|also|finally|recently|currently|already)\s+)*)(been|fixed|finished|merged|deployed|shipped|tried|tested|added|updated|removed|pushed|started|got|went|had|made|spent|moved|bought|visited|took|met|saw|wrote|(?:(?<=still\s|currently\s|just\s|also\s)|(?=going to\b))(?:working|trying|planning|thinking|hoping|looking|getting|going)|(?:researching|reading|learning|studying|building|writing|planning|preparing|looking into|working on)(?!\s+(?:is|was|are|were|can|has|makes?|helps?|feels?|seems?|gives?|takes?)\b))\b/i;
 
 /** Common imperative verbs: a sentence starting with one is advice or a request, said as "X advised to …". */
 const IMPERATIVE = /^(?:please\s+)?(?:use|keep|store|add|run|try|make|set|check|avoid|install|create|write|fix|update|remove|delete|move|rotate|call|send|take|give|put|wrap|read|open|close|start|stop|restart|consider|remember|note|switch|change|replace|enable|disable|turn|configure|mark|drop|skip|pin|upgrade|downgrade|review|test|build|deploy|merge|commit|push|pull|look|go|follow|ask|tell|let|don't|do not|never|always)\b/i;
@@ -633,18 +725,18 @@ function attribute(text: string, speaker: string, korean: boolean, select = true
   if (text.startsWith(speaker)) return text;
   if (select) {
     if (korean) return text.includes(speaker) ? text : `${speaker}${hasFinalConsonant(speaker) ? '은' : '는'} ${text}`;
+    // "Fixed it." / "Been reading a lot." / "Still working on the studio.": the speaker is the subject left out.
+    const implicit = IMPLICIT_SUBJECT.exec(text);
+    if (implicit) {
+      const verb = implicit[2]!.toLowerCase();
+      const aux = verb === 'been' ? 'has ' : verb.split(' ')[0]!.endsWith('ing') ? 'is ' : '';
+      return `${speaker} ${aux}${(implicit[1] ?? '').toLowerCase()}${verb}${text.slice(implicit[0].length)}`;
+    }
     if (new RegExp(`\\b${speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text)) return text.charAt(0).toUpperCase() + text.slice(1);
     // "A tabby cat…" → "said a tabby cat…"; a name or "I" stays as it is.
     const firstWord = /^[A-Za-z']+/.exec(text)?.[0] ?? '';
     const lowered = startsWithOrdinaryWord(text, firstWord) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
     if (/^let's\s+/i.test(text)) return `${speaker} ${decision ? 'decided' : 'suggested'} to ${text.replace(/^let's\s+/i, '')}`;
-    // "Fixed it." / "Been reading a lot." / "Still working on the studio.": the speaker is the subject left out.
-    const implicit = IMPLICIT_SUBJECT.exec(text);
-    if (implicit) {
-      const verb = implicit[2]!.toLowerCase();
-      const aux = verb === 'been' ? 'has ' : verb.endsWith('ing') ? 'is ' : '';
-      return `${speaker} ${aux}${(implicit[1] ?? '').toLowerCase()}${verb}${text.slice(implicit[0].length)}`;
-    }
     // "Because forEach ignores the promises…" answers a why.
     if (/^because\s+/i.test(text)) return `${speaker} explained that ${text.replace(/^because\s+/i, '')}`;
     if (IMPERATIVE.test(text)) {

@@ -241,7 +241,7 @@ const WORKING = gated(
 );
 
 const PAST_VERB = gated(
-  /\b(?:i|we|he|she|they|my \w+|our \w+)\s+(?:(?:just|also|finally|recently|really|actually|already|\w+ly)\s+)?(?:went|visited|attended|met|joined|celebrated|travell?ed|took|saw|watched|won|bought|adopted|graduated|married|got|had|did|made|gave|received|started|began|signed|scored|ran|hiked|painted|wrote|read|tried|learned|learnt|found|lost|broke|left|came|spent|held|threw|hosted|organi[sz]ed|volunteered|participated|competed|performed|published|was|were|\w{3,}ed)\b/i,
+  /\b(?:i|we|he|she|they|my \w+|our \w+)\s+(?:(?:just|also|even|finally|recently|really|actually|already|\w+ly)\s+)?(?:went|visited|attended|met|joined|celebrated|travell?ed|took|saw|watched|won|bought|adopted|graduated|married|got|had|did|made|gave|received|started|began|signed|scored|ran|hiked|painted|wrote|read|tried|learned|learnt|found|lost|broke|left|came|spent|held|threw|hosted|organi[sz]ed|volunteered|participated|competed|performed|published|was|were|\w{3,}ed)\b/i,
   `i we he she they my our`,
 );
 
@@ -386,11 +386,12 @@ function vocativePatterns(names: string[]): VocativePatterns | null {
   else {
     const alt = `(?:${nameAlt.join('|')})[a-z]*`;
     const starts = names.filter((n) => n.length >= 2).map((n) => n.slice(0, 3).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    // A vocative is a name as written, capital first: "as a career." does not end with "Car…" (Caroline).
     cached = {
-      any: new RegExp(starts.join('|'), 'i'),
-      trailing: new RegExp(`(?:,\\s*|\\s+)${alt}\\s*([!.?,]*)\\s*$`, 'i'),
-      leading: new RegExp(`^(?:(?:hey|hi|hello|oh|wow|yeah|yes|thanks|thank you|aw+|ha+|dear)\\s*,?\\s*)?${alt}\\s*[,!.]\\s*`, 'i'),
-      inner: new RegExp(`,\\s*${alt}\\s*,`, 'gi'),
+      any: new RegExp(starts.join('|')),
+      trailing: new RegExp(`(?:,\\s*|\\s+)${alt}\\s*([!.?,]*)\\s*$`),
+      leading: new RegExp(`^(?:(?:[Hh]ey|[Hh]i|[Hh]ello|[Oo]h|[Ww]ow|[Yy]eah|[Yy]es|[Tt]hanks|[Tt]hank you|[Aa]w+|[Hh]a+|[Dd]ear)\\s*,?\\s*)?${alt}\\s*[,!.]\\s*`),
+      inner: new RegExp(`,\\s*${alt}\\s*,`, 'g'),
     };
   }
   if (vocativeCache.size >= 256) vocativeCache.clear();

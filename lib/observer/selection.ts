@@ -45,6 +45,8 @@ const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b/i;
 const FIRST_PERSON_PLURAL = /\b(?:we|we're|we've|we'd|we'll|our|ours|us|ourselves)\b/i;
 /** A sentence without its subject: "Been reading a lot lately.", "Still working on the studio." */
 const IMPLICIT_FIRST_PERSON = /^(?:(?:still|just|also|currently|finally|recently)\s+)?(?:been|working|trying|planning|thinking|hoping|looking|getting|going|started|finished|got|went|had|made|spent|tried|moved|bought|visited)\b/i;
+/** Someone else: "she", "his", "their". */
+const THIRD_PERSON = /\b(?:he|she|he's|she's|his|her|hers|him|himself|herself)\b/i;
 const SECOND_PERSON = /\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\b/i;
 
 /** A sentence that only acknowledges ("Noted.", "Got it, I'll remember that"). */
@@ -70,8 +72,18 @@ const FIRST_PERSON_REACTION =
 const ENCOURAGEMENT =
   /^(?:just\s+|so\s+|and\s+)?(?:keep|stay|hang in|don't (?:give up|quit|stop|let|forget to|worry)|never (?:give up|stop|quit)|believe|enjoy|have (?:fun|a (?:great|good|nice|blast))|take care|cherish|go for it|give it a (?:shot|try|go)|check (?:it|this|that|them) out|check out|let's (?:keep|make|do|go|stay|continue|work|chat|catch|talk|hope)|remember to|trust|follow your|chase|reach for|hold on|make sure to|be proud|congrat)/i;
 
+/** Goodbyes: "See you tomorrow!", "Talk soon", "Take care". */
+const SIGN_OFF = /^(?:see (?:you|ya)|talk (?:to you )?(?:soon|later)|catch you (?:later|soon)|bye|good ?night|have a (?:good|great|nice|lovely) (?:one|day|night|evening|weekend)|take care|until next time|speak soon|gotta (?:go|run)|i(?:'ve| have)? (?:got|gotta) (?:to )?go)\b/i;
+
+/** Agreeing: "I 100% agree", "Totally agree". */
+const AGREEMENT = /^(?:i\s+)?(?:\d+%|totally|completely|fully|absolutely|so|really|couldn't|could not)?\s*(?:agree|agreed)\b|^couldn't agree more\b/i;
+
+/** A resolve with nothing named: "I'm going to keep pushing forward", "I'll keep plugging away". */
+const KEEP_GOING =
+  /\b(?:will|'ll|going to|gonna|gotta|have to|must)\s+(?:just\s+)?keep\s+(?:on\s+)?(?:going|pushing|at it|trying|plugging|moving|working|doing|fighting|it up|chasing|pursuing)|^(?:i'm|we're|i am)\s+(?:just\s+)?(?:keeping|gonna keep)\b|\b(?:won't|will not|not (?:going to|gonna)|never going to|never gonna)\s+(?:ever\s+)?(?:give up|quit|stop|let (?:anything|anyone|it|that))\b|\bwon't give up\b/i;
+
 /** How the work stands ("tests pass now", "staging migrations fail"): said short, still a fact. */
-const WORK_STATUS = /\b(?:tests?|builds?|deploys?|ci|pipeline|migrations?|server|staging|prod(?:uction)?|branch|release|bug|error|screenshot|log|fails?|failing|pass(?:es|ing)?|works?|broken|crash(?:es|ed)?)\b/i;
+const WORK_STATUS = /\b(?:tests?|builds?|deploys?|ci|pipeline|migrations?|server|staging|prod(?:uction)?|branch|release|bug|error|screenshot|log|fails?|failing|failed|pass(?:es|ing|ed)?|works|worked|working|broken|crash(?:es|ed)?)\b/i;
 
 /** A verdict on what the other speaker said or chose. */
 const VERDICT_LEAD = /^(?:(?:that's|that is|what a|such a)\s+)?(?:a\s+)?(?:good|great|nice|smart|wise|solid|excellent|sensible|sound|fair)\s+(?:call|choice|idea|move|pick|plan|point|question|decision)\b/i;
@@ -79,6 +91,10 @@ const VERDICT_LEAD = /^(?:(?:that's|that is|what a|such a)\s+)?(?:a\s+)?(?:good|
 /** Evaluative words: a sentence of these and nothing specific is a remark, not a memory. */
 const EVALUATIVE =
   /\b(?:is|are|was|were|be|been|so|very|really|such|truly|pretty|super|how|can be|it's|that's)\s+(?:a\s+|an\s+|so\s+|really\s+|very\s+|super\s+)?(?:important|key|vital|essential|invaluable|crucial|tough|hard|great|amazing|awesome|wonderful|good|nice|cool|powerful|healing|inspiring|special|fun|lovely|beautiful|rewarding|worth|amazing|incredible|fantastic|meaningful|helpful|precious|priceless|exciting|interesting|refreshing|therapeutic|peaceful|calming|relaxing|magical|awesome|huge|true|right)\b/i;
+
+/** The subject of a saying about everyone: "Taking risks is scary", "Hard work pays off", "Life's all about…". */
+const GENERIC_SUBJECT =
+  /^(?:[a-z]+ing\b(?!\s+(?:is|was)\s+(?:at|in|on|scheduled|booked|planned|set|due)\b)|(?:life|love|family|friends(?:hip)?|art|music|nature|kindness|hard work|success|happiness|people|kids|everyone|everybody|nothing|anything|it's all|that's what|there's nothing|being|having|it's important|it's (?:so |really )?(?:great|good|nice|important|awesome|amazing|cool|tough|hard))\b)/i;
 
 /** A proper noun, number or code-ish token somewhere after the first word. */
 function hasSpecific(sentence: string, names: readonly string[]): boolean {
@@ -103,8 +119,12 @@ function hasSpecific(sentence: string, names: readonly string[]): boolean {
 const ASSISTANT_ACKNOWLEDGEMENT =
   /^(?:(?:ok(?:ay)?|sure|got it|noted|understood|will do|of course)[\s,.!:-]+)?(?:(?:i'll|i will)\s+(?:remember|keep in mind|note|make a note of|not forget)\b|let me (?:check|look|see|take a look|have a look|dig|investigate|read|open|run|try)\b(?![^.]*\b(?:because|since|so that)\b))/i;
 
+/** Emoticons: "<3", ":)", ":-D" (their digits and letters are not content). */
+export const EMOTICON = /(?:^|\s)(?:<3+|[:;=8][-']?[()DPpO3/\\|\]\[]+|\^_?\^|xD)(?=\s|$|[.!?,])/g;
+
 function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: SelectionContext): DropReason | undefined {
-  const s = sentence.trim();
+  const s = sentence.replace(EMOTICON, ' ').trim();
+  if (!s) return 'acknowledgement';
   if (REMEMBER_REQUEST.test(s)) return 'remember request';
   if (ACKNOWLEDGEMENT.test(s)) return 'acknowledgement';
   if (ctx.role === 'assistant' && ASSISTANT_ACKNOWLEDGEMENT.test(s)) return 'acknowledgement';
@@ -113,7 +133,9 @@ function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: Selecti
   // "We went camping" is about the speaker; "we all need support" is not.
   const firstPerson = FIRST_PERSON.test(s) || IMPLICIT_FIRST_PERSON.test(s) || (FIRST_PERSON_PLURAL.test(s) && (strong || analysis.category === 'event'));
   const secondPerson = SECOND_PERSON.test(s);
-  const specific = ctx.dated || ctx.technical || hasSpecific(s, ctx.names);
+  // A name, number or technology; a date alone does not make "Let's make tomorrow unforgettable" a memory.
+  const namesSomething = ctx.technical || hasSpecific(s, ctx.names);
+  const specific = ctx.dated || namesSomething;
   if (analysis.kind === 'question') {
     // "Did you hear any inspiring stories?" is conversation; "Why does my loop finish early?" is the user's problem.
     if (ctx.role === 'assistant') return 'small-talk question';
@@ -122,6 +144,10 @@ function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: Selecti
     if (!firstPerson && (secondPerson || !specific)) return 'small-talk question';
     return undefined;
   }
+  // ("See you tomorrow" carries a date, and is still a goodbye.)
+  if (SIGN_OFF.test(s) && !ctx.technical && !hasSpecific(s, ctx.names)) return 'acknowledgement';
+  if (AGREEMENT.test(s)) return 'reaction';
+  if (KEEP_GOING.test(s) && !specific) return 'general';
   if (FIRST_PERSON_REACTION.test(s) && !specific) return 'reaction';
   // "Good call: strict TypeScript catches mistakes early" — a verdict on what the other said, not a fact of its own.
   if (VERDICT_LEAD.test(s) && !/\d/.test(s)) return 'reaction';
@@ -142,13 +168,35 @@ function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: Selecti
     return undefined;
   }
   // "Let's go with the edge n-gram subfield" is the user's decision, not "let's go!" cheering: a decision is never a reaction.
-  if (analysis.category !== 'decision' && (REACTION_START.test(s) || ENCOURAGEMENT.test(s)) && !specific) return 'reaction';
-  if (secondPerson && !specific) return 'reaction';
-  if (strong || specific || ctx.answers) return undefined;
-  // Nothing personal, nothing named: a remark ("Family support is invaluable").
-  // ("Migrations run cleanly on staging now" names nothing either, but says how things are: kept.)
-  if (EVALUATIVE.test(s) || analysis.contentWords < (WORK_STATUS.test(s) ? 2 : 4)) return 'general';
+  if (analysis.category !== 'decision' && ((REACTION_START.test(s) && !specific) || (ENCOURAGEMENT.test(s) && !namesSomething))) return 'reaction';
+  if (secondPerson && !namesSomething) return 'reaction';
+  // "She had to leave and find a new place in a hurry": about someone they know.
+  if (strong || specific || ctx.answers || THIRD_PERSON.test(s)) return undefined;
+  // Nothing personal, nothing named: a remark ("Family support is invaluable", "Hard work pays off eventually").
+  // ("Migrations run cleanly on staging now" names nothing either, but says how the work stands: kept.)
+  if (WORK_STATUS.test(s)) return analysis.contentWords < 2 ? 'general' : undefined;
+  // Said of everyone ("we all", a gerund or a bare abstract noun as the subject) rather than of a thing: "The
+  // spare key is under the blue flowerpot" is kept.
+  if (EVALUATIVE.test(s) || GENERIC_SUBJECT.test(s) || FIRST_PERSON_PLURAL.test(s) || analysis.contentWords < 4) return 'general';
   return undefined;
+}
+
+/**
+ * How much a kept sentence says, to choose among the sentences of one message when there are more than an
+ * observation holds: a date, a name or number, something that happened or was done, the speaker's own
+ * news and content words count; an evaluation that names nothing ("The view from the top was amazing")
+ * counts against.
+ */
+export function sentenceWorth(sentence: string, analysis: SentenceAnalysis, korean: boolean, ctx: Pick<SelectionContext, 'names' | 'dated' | 'technical'>): number {
+  let worth = Math.min(analysis.contentWords, 8) / 4;
+  if (ctx.dated) worth += 3;
+  if (analysis.category !== 'fact' || analysis.done) worth += 1;
+  if (korean) return worth + (/\d|[A-Za-z]{2,}/.test(sentence) ? 2 : 0);
+  const specific = ctx.technical || hasSpecific(sentence, ctx.names);
+  if (specific) worth += 2;
+  if (FIRST_PERSON.test(sentence) || IMPLICIT_FIRST_PERSON.test(sentence)) worth += 1;
+  if (!specific && !ctx.dated && EVALUATIVE.test(sentence)) worth -= 2;
+  return worth;
 }
 
 // ---------------------------------------------------------------------------
@@ -251,8 +299,12 @@ export function stripVocatives(sentence: string): string {
 const INTENSIFIER = /\b(?:really|super|totally|truly|literally|honestly|basically|absolutely|definitely|actually|seriously|genuinely)\s+(?=[A-Za-z])/gi;
 /** "so"/"pretty"/"very" before an evaluative word ("so powerful" → "powerful"). */
 const DEGREE = /\b(?:so|pretty|very|quite|extremely|incredibly)\s+(?=(?:much|many|happy|glad|proud|excited|grateful|thankful|powerful|inspiring|important|special|good|great|fun|hard|tough|nice|cool|amazing|awesome|beautiful|busy|tired|stressed|worried|nervous|relieved|keen|passionate|helpful|supportive|lucky|blessed|close|exciting|interesting|rewarding|challenging|difficult)\b)/gi;
-/** A closing evaluation: ", which is pretty exciting", "and it was so powerful". */
-const TRAILING_EVALUATION = /(?:,\s*|\s+(?:and|-|—)\s+)(?:which|it|that)\s+(?:is|was|'s|has been|will be)\s+(?:so\s+|pretty\s+|really\s+|super\s+|very\s+)?(?:exciting|awesome|amazing|great|cool|fun|powerful|special|nice|wonderful|fantastic|incredible|inspiring|lovely|beautiful)(?:\s+(?:to me|for me))?(?=[.!]?$)/i;
+/** A closing evaluation: ", which is pretty exciting", "and it was so powerful", " – it was a nice time together". */
+const TRAILING_EVALUATION =
+  /(?:,\s*|\s+(?:and|-|–|—)\s+|\s*[–—]\s*)(?:which|it|that|this)\s+(?:is|was|'s|has been|will be|felt|feels|looks|looked|sounds|sounded)\s+(?:so\s+|pretty\s+|really\s+|super\s+|very\s+|such\s+|truly\s+)?(?:a\s+|an\s+)?(?:(?:really|very|super|so)\s+)?(?:exciting|awesome|amazing|great|cool|fun|powerful|special|nice|wonderful|fantastic|incredible|inspiring|lovely|beautiful|rewarding|enlightening|thought-provoking|eye-opening|blast|stunning|magical|gorgeous|unforgettable|memorable|surreal|emotional|meaningful|moving|touching|intense|fulfilling|satisfying|relaxing|peaceful|calming)(?:\s+(?:experience|time|day|feeling|moment|one))?(?:\s+(?:together|to me|for me|for us))?(?=[.!]*$)/i;
+/** Words that only lead into a sentence: "Yeah,", "Well,", "Actually,", "Since we last chatted,", "And", "Plus". */
+const DISCOURSE_LEAD =
+  /^(?:(?:yeah|yep|yes|well|actually|anyway|anyways|honestly|to be honest|oh|plus|and|but|so|lol|haha|hehe|since (?:we|i) last (?:spoke|talked|chatted|caught up|saw each other))\b[,!]?\s+)+(?=\S)/i;
 /** Lead-ins that announce rather than say: "New topic:", "Switching hats:", "Quick update:". */
 const LEAD_IN = /^(?:new topic|another topic|switching (?:hats|topics|gears)|change of topic|unrelated|separately|another thing|one more thing|quick (?:update|note|question)|update|side note|fyi|btw|by the way|also)\s*[:,;-]\s*/i;
 /** A repeated short word: "the the", "to to". */
@@ -262,9 +314,9 @@ const CAPTION_LEAD = /\[(image|photo|picture):\s*(?:a |an )?(?:photo|photograph|
 
 /** A sentence said shorter: intensifiers, closing evaluations and announcing lead-ins removed; doubled words once. */
 export function condenseEnglish(sentence: string): string {
-  const led = LEAD_IN.test(sentence);
-  let s = sentence.replace(LEAD_IN, '');
-  s = s.replace(DOUBLED_WORD, '$1');
+  const led = LEAD_IN.test(sentence) || DISCOURSE_LEAD.test(sentence);
+  let s = sentence.replace(LEAD_IN, '').replace(DISCOURSE_LEAD, '');
+  s = s.replace(DOUBLED_WORD, '$1').replace(EMOTICON, ' ');
   s = s.replace(INTENSIFIER, '').replace(DEGREE, '');
   s = s.replace(TRAILING_EVALUATION, '');
   s = s.replace(CAPTION_LEAD, '[$1: ');

@@ -232,3 +232,69 @@ test('an offer taken ("Do you want me to draft the panel list?" — "Yes please.
   assert.equal(obs.length, 1, JSON.stringify(texts(obs)));
   assert.doesNotMatch(obs[0]!.text, /\(on:/);
 });
+
+test('a follow-up answer is the same memory: statement, "What made you pick it?", answer → one observation citing the three turns', () => {
+  const obs = observe([
+    ['user', "I'm researching adoption agencies; I picked one in Portland."],
+    ['assistant', 'Wow, that agency looks great! What made you pick it?'],
+    ['user', 'They help LGBTQ+ folks with adoption, and their counselors speak Swedish.'],
+  ]);
+  assert.equal(obs.length, 1, JSON.stringify(texts(obs)));
+  assert.match(obs[0]!.text, /^User is researching adoption agencies; User picked one in Portland\. User said they help LGBTQ\+ folks with adoption/);
+  assert.deepEqual([...obs[0]!.provenance!.entryIds].sort(), ['e0', 'e1', 'e2']);
+  // Not when the one asking also said something of their own (the answer may be about that), nor into a decision.
+  const own = observe([
+    ['user', 'I picked an adoption agency in Portland.'],
+    ['assistant', 'I adopted my cat Miso from a shelter in Lyon. What made you pick it?'],
+    ['user', 'They help LGBTQ+ folks with adoption.'],
+  ]);
+  assert.equal(own.filter((o) => /^User/.test(o.text)).length, 2, JSON.stringify(texts(own)));
+  const decision = observe([
+    ['user', 'We decided to use PostgreSQL for the ledger.'],
+    ['assistant', 'Which version?'],
+    ['user', 'Version 16, on the managed plan.'],
+  ]);
+  assert.equal(decision.length, 2, JSON.stringify(texts(decision)));
+});
+
+test('remarks that name nothing are not memories: sayings, resolves, goodbyes, agreement, cheering — facts about people and things stay', () => {
+  const dropped = [
+    'Hard work pays off eventually.',
+    'Taking risks is scary but it is the only way to grow.',
+    "I won't give up on my dreams.",
+    "I'm going to keep pushing forward.",
+    'See you tomorrow!',
+    'I 100% agree, Mel.',
+    "Let's make tomorrow unforgettable!",
+    'Thanks, Jon! <3',
+  ];
+  for (const text of dropped) assert.deepEqual(texts(observe([['assistant', 'I opened my dance studio downtown last week.'], ['user', text]])).slice(1), [], text);
+  for (const text of [
+    'She had to leave and find a new place in a hurry.',
+    'The spare key is under the blue flowerpot on the balcony.',
+    'We even won a trophy at the regional finals!',
+    'Migrations run cleanly on staging now.',
+  ]) {
+    assert.equal(observe([['user', text]]).length, 1, text);
+  }
+});
+
+test('a name the Observer knows is not cut out of a word: "as a career." with Caroline (…"Car") keeps "career"', () => {
+  const obs = observe([['user', "Lately, I've been looking into counseling and mental health as a career."]], { speakerNames: { user: 'Caroline', assistant: 'Melanie' } });
+  assert.match(obs[0]!.text, /as a career\.$/);
+  // A real vocative still goes.
+  const hey = observe([['user', 'Thanks, Melanie! I went to Paris last week, Melanie.']], { speakerNames: { user: 'Caroline', assistant: 'Melanie' } });
+  assert.match(hey[0]!.text, /^Caroline went to Paris last week/);
+  assert.doesNotMatch(hey[0]!.text, /Melanie/);
+});
+
+test('said short: a closing evaluation and a lead-in word go; of a long message the sentences that say most are kept', () => {
+  const camping = observe([['assistant', 'Actually, I took my kids camping in the mountains last week – it was a really nice time together!']]);
+  assert.match(camping[0]!.text, /^Assistant took Assistant's kids camping in the mountains last week \(week of 2026-03-30\)\.$/);
+  const long = observe([
+    ['user', 'The view from the top was amazing. It was so fun. My sister Ana flew in from Lisbon for it on Saturday. I keep thinking about it.'],
+  ]);
+  assert.equal(long.length, 1, JSON.stringify(texts(long)));
+  assert.match(long[0]!.text, /Ana flew in from Lisbon/);
+  assert.doesNotMatch(long[0]!.text, /view from the top was amazing/);
+});
