@@ -213,7 +213,7 @@ export async function applyForget(options: ForgetOptions, plan: ForgetPlan, sele
     version: 1,
     id: newForgetId(options.now()),
     createdAt: options.now().toISOString(),
-    selector: { kind: selector.all ? 'all' : selector.ids?.length ? 'ids' : 'query', ...(selector.since ? { since: selector.since } : {}), ...(selector.until ? { until: selector.until } : {}) },
+    selector: { kind: selector.all ? 'all' : selector.ids?.length ? 'ids' : 'query', since: selector.since, until: selector.until },
     targets: plan.targets,
     byTier: plan.byTier,
     notFound: plan.notFound,
@@ -403,17 +403,17 @@ async function completeForget(options: ForgetOptions, journal: ForgetJournal, re
       action: 'forget',
       op: journal.id,
       selector: journal.selector.kind,
-      ...(journal.selector.since ? { since: journal.selector.since } : {}),
-      ...(journal.selector.until ? { until: journal.selector.until } : {}),
+      since: journal.selector.since,
+      until: journal.selector.until,
       ids: journal.targets.filter((t) => !t.anonymous).map((t) => t.id),
       files: [...changed].map((p) => auditPath(paths.root, p)),
       counts: { ...counts, byTier: journal.byTier },
-      ...(recovering ? { recovered: true } : {}),
+      recovered: recovering || undefined,
     });
   }
   step('forget-audited');
   await removeForgetJournal(paths, journal.id);
-  options.logger.log('info', 'forget.done', { observations: counts.observations, files: counts.files, ...(recovering ? { recovered: true } : {}) });
+  options.logger.log('info', 'forget.done', { observations: counts.observations, files: counts.files, recovered: recovering || undefined });
   return { ...counts, activeMemory, notFound: journal.notFound };
 }
 

@@ -133,7 +133,7 @@ function neighbours(dates: string[], date: string): { prev?: string; next?: stri
     if (d < date && (!prev || d > prev)) prev = d;
     if (d > date && (!next || d < next)) next = d;
   }
-  return { ...(prev ? { prev } : {}), ...(next ? { next } : {}) };
+  return { prev, next };
 }
 
 /** Build the file changes of a batch of moves that all go to the same tier. */
@@ -194,8 +194,8 @@ export async function buildMoves(ctx: MoveContext, moves: Move[]): Promise<Built
         date: source.date,
         agent: agentName,
         vaultRoot,
-        ...(near.prev ? { prev: tierFilePath(ctx.paths, ctx.vaultPath, 'cold', source.agent, near.prev) } : {}),
-        ...(near.next ? { next: tierFilePath(ctx.paths, ctx.vaultPath, 'cold', source.agent, near.next) } : {}),
+        prev: near.prev && tierFilePath(ctx.paths, ctx.vaultPath, 'cold', source.agent, near.prev),
+        next: near.next && tierFilePath(ctx.paths, ctx.vaultPath, 'cold', source.agent, near.next),
         reflections: copies,
         template: ctx.coldTemplate,
       };

@@ -310,7 +310,7 @@ async function commitOp(ctx: OpContext, m: OpManifest, recovering: boolean): Pro
       ...m.audit,
       counts: m.counts,
       files: m.changes.map((c) => ({ path: auditPath(ctx.paths.root, c.path), before: c.before, after: c.after })),
-      ...(recovering ? { recovered: true } : {}),
+      recovered: recovering || undefined,
     });
   }
   ctx.onStep?.('audited', m.id);
@@ -364,7 +364,7 @@ export async function abortOp(ctx: OpContext, m: OpManifest, reason: string): Pr
     kind: m.kind,
     reason,
     files: touched.map((p) => auditPath(ctx.paths.root, p)),
-    ...(stuck.length > 0 ? { leftAsFound: stuck.map((p) => auditPath(ctx.paths.root, p)) } : {}),
+    leftAsFound: stuck.length > 0 ? stuck.map((p) => auditPath(ctx.paths.root, p)) : undefined,
   });
   m.state = 'aborted';
   m.committedAt = ctx.now().toISOString();

@@ -67,8 +67,8 @@ function opContext(options: TierJobOptions): OpContext {
     paths: options.paths,
     now: options.now,
     logger: options.logger,
-    ...(options.onStep ? { onStep: options.onStep } : {}),
-    ...(update ? { onChanged: (changed: string[]) => update(changed) } : {}),
+    onStep: options.onStep,
+    onChanged: update && ((changed: string[]) => update(changed)),
   };
 }
 
@@ -97,10 +97,10 @@ async function executeMoves(options: TierJobOptions, moves: Move[], from: Tier, 
   let vault: VaultSetup | undefined;
   if (to === 'cold') vault = await ensureVault(options.config.tiers.vault_path);
   const built = await buildMoves(
-    { paths: options.paths, vaultPath: options.config.tiers.vault_path, coldTemplate: to === 'cold' ? await loadColdNoteTemplate(options.paths) : '', ...(parsed ? { parsed } : {}) },
+    { paths: options.paths, vaultPath: options.config.tiers.vault_path, coldTemplate: to === 'cold' ? await loadColdNoteTemplate(options.paths) : '', parsed },
     moves,
   );
-  if (built.changes.length === 0) return { skipped: built.skipped, ...(vault ? { vault } : {}) };
+  if (built.changes.length === 0) return { skipped: built.skipped, vault };
   const op = await runOp(opContext(options), {
     kind: opKind(from, to),
     changes: built.changes,
@@ -110,7 +110,7 @@ async function executeMoves(options: TierJobOptions, moves: Move[], from: Tier, 
   options.logger.log('info', 'tier.moved', { op: op.id, from, to, files: op.counts.files, observations: op.counts.observations });
   // Proposals for days that are gone from where they were proposed are settled.
   await dropPending(options, op.changes.filter((c) => c.role === 'source' && c.after === null).map((c) => c.path));
-  return { op, skipped: built.skipped, ...(vault ? { vault } : {}) };
+  return { op, skipped: built.skipped, vault };
 }
 
 function report(op: OpManifest): OpReport {
@@ -336,7 +336,7 @@ export async function approveProposals(options: TierJobOptions, ids: string[]): 
     await appendAudit(options.paths.audit, {
       time: options.now().toISOString(),
       action: 'approve',
-      ...(done.op ? { op: done.op.id } : {}),
+      op: done.op?.id,
       proposals: g.proposals.filter((p) => !skippedPaths.has(p.source)).map((p) => p.id),
       counts: { files: g.proposals.length, observations: done.op?.counts.observations ?? 0 },
     });
