@@ -1,6 +1,7 @@
 /**
  * Ranking over loaded segments: BM25+ full text (Lucene's formula, k1 1.2,
- * b 0.75, δ 1, statistics over the documents in scope) plus, when the segments have
+ * b 0.75, δ 1, statistics over the documents in scope; a match raised by the
+ * scores of its neighbours in the conversation, see withContext) plus, when the segments have
  * vectors and a query vector is given, cosine similarity; combined as
  * `vectorWeight · vector + textWeight · text`, each normalised to 0..1 by its
  * best score. Filters are applied before ranking; ties go to the higher
@@ -237,6 +238,8 @@ export interface RankOptions {
   prefix?: boolean;
   /** Pseudo-relevance feedback (second text pass). Default off. */
   feedback?: boolean;
+  /** Share of a neighbouring observation's text score a document gets (see withContext). Default CONTEXT_WEIGHT. */
+  context?: number;
 }
 
 export interface Hit {
@@ -486,6 +489,58 @@ function locateIn(snapshot: IndexSnapshot, g: number): [ScopedSegment, number] {
   return [s, g - s.base];
 }
 
+/** Share of a neighbour's text score a document gets (the nearest neighbour; half that at distance 2). */
+export const CONTEXT_WEIGHT = 0.5;
+/** How many observations before and after a document count as its context. */
+const CONTEXT_RADIUS = 2;
+/** Neighbours written further apart than this are another conversation. */
+const CONTEXT_MINUTES = 10;
+
+/**
+ * Conversation context: an observation is often the answer to what was said
+ * just before it ("Three times a week." after "How often do you work out?"),
+ * or is followed by what names its topic. Each document gets, on top of its
+ * own text score, the best of its neighbours' scores × CONTEXT_WEIGHT / k —
+ * the observations k ≤ CONTEXT_RADIUS places before and after it in the same
+ * file, of the same day and agent, written within CONTEXT_MINUTES of it
+ * (README, "Search" → "Ranking"). Only documents that match the query
+ * themselves are raised: context orders the matches, it does not add results
+ * that contain none of the query's words.
+ */
+function withContext(snapshot: IndexSnapshot, scores: Float64Array, touched: number[], weight: number): Float64Array {
+  const extra = new Float64Array(snapshot.docSpace);
+  // One pass over each file's run of documents (no lookup of a document's segment and file per hit).
+  for (const s of snapshot.segments) {
+    const seg = s.segment;
+    for (const file of seg.files) {
+      const first = file.firstDoc;
+      const end = first + file.docs;
+      for (let d = first; d < end; d++) {
+        const own = scores[s.base + d]!;
+        if (own === 0) continue;
+        const minute = seg.docMinute[d]!;
+        if (minute < 0) continue;
+        for (let k = 1; k <= CONTEXT_RADIUS; k++) {
+          for (const n of [d - k, d + k]) {
+            if (n < first || n >= end) continue;
+            const gn = s.base + n;
+            // (A neighbour that matches nothing has no score; the filters were applied when it was scored.)
+            if (scores[gn] === 0) continue;
+            if (seg.docDay[n] !== seg.docDay[d] || seg.docAgent[n] !== seg.docAgent[d]) continue;
+            const m = seg.docMinute[n]!;
+            if (m < 0 || Math.abs(m - minute) > CONTEXT_MINUTES) continue;
+            const share = (weight * own) / k;
+            if (share > extra[gn]!) extra[gn] = share;
+          }
+        }
+      }
+    }
+  }
+  const out = Float64Array.from(scores);
+  for (const g of touched) out[g] = out[g]! + extra[g]!;
+  return out;
+}
+
 /** Rank the snapshot's documents for a query. */
 export function rank(snapshot: IndexSnapshot, query: string, options: RankOptions): RankResult {
   const terms = queryTerms(query);
@@ -511,6 +566,8 @@ export function rank(snapshot: IndexSnapshot, query: string, options: RankOption
         ({ scores: textScores, touched } = scoreText(snapshot, weights, filters, total));
       }
     }
+    const context = options.context ?? CONTEXT_WEIGHT;
+    if (context > 0 && touched.length > 0) textScores = withContext(snapshot, textScores, touched, context);
   }
   let maxText = 0;
   const textTop = new TopK(k);

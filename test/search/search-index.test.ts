@@ -22,7 +22,8 @@ async function seed(paths: HomePaths) {
   const a = await writeDay(paths, '2026-02-10', [
     { text: 'User prefers TypeScript over JavaScript for backend services.', category: 'preference', priority: 'high', tags: ['typescript'] },
     { text: 'Decided to keep PostgreSQL as the main database; Redis for caching.', category: 'decision', priority: 'high', tags: ['postgres'] },
-    { text: 'Set POSTGRES_URL in the staging environment.', category: 'task', priority: 'medium' },
+    // Later in the day, not in the conversation of the lines above (conversation context would raise them: README, "Ranking").
+    { text: 'Set POSTGRES_URL in the staging environment.', category: 'task', priority: 'medium', time: '11:30' },
   ]);
   const b = await writeDay(paths, '2026-02-12', [
     { text: '데이터베이스를 PostgreSQL로 마이그레이션하기로 결정했다.', category: 'decision', priority: 'high' },

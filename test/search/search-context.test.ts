@@ -1,0 +1,48 @@
+/**
+ * Conversation context in the ranking (lib/search/searcher.ts, withContext;
+ * README, "Search" → "Ranking"): an answer that names little of what it answers
+ * ranks above an unrelated memory that matches as weakly, because the
+ * observation just before it — the question — matches well; a neighbour that
+ * contains none of the query's words is still not a result.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { updateIndex } from '../../lib/search/indexer.js';
+import { searchMemory } from '../../lib/search/search.js';
+import { tempHome, testConfig, writeDay } from '../helpers/search-fixtures.js';
+
+const config = testConfig();
+
+test('an answer is found through the question just before it, not an unrelated line that matches as weakly', async () => {
+  const paths = await tempHome();
+  const day = await writeDay(paths, '2026-03-02', [
+    { text: 'Dana asked which database the billing service should use.', time: '10:00' },
+    { text: 'PostgreSQL 16 with Redis in front, Dana said.', time: '10:01' },
+    { text: 'The office plants need water on Fridays.', time: '10:02' },
+    { text: 'Dana went hiking.', time: '16:40' },
+  ]);
+  const [question, answer, plants, hiking] = day.ids;
+  await updateIndex(paths, config);
+  const res = await searchMemory(paths, config, { query: 'Which database does Dana want for billing?', cache: false });
+  const order = res.results.map((r) => r.id);
+  assert.equal(order[0], question);
+  // Both match only "Dana"; the shorter, newer line would win on words alone.
+  assert.ok(order.indexOf(answer!) >= 0 && order.indexOf(answer!) < order.indexOf(hiking!), `the answer ranks above the unrelated line: ${order.join(', ')}`);
+  // Context orders the matches; it adds no result without the query's words.
+  assert.ok(!order.includes(plants!));
+  assert.equal(order.length, 3);
+});
+
+test('a line written more than ten minutes later is another conversation: no context from the question', async () => {
+  const paths = await tempHome();
+  const day = await writeDay(paths, '2026-03-02', [
+    { text: 'Dana asked which database the billing service should use.', time: '10:00' },
+    { text: 'PostgreSQL 16 with Redis in front, Dana said.', time: '10:30' },
+    { text: 'Dana went hiking.', time: '16:40' },
+  ]);
+  const [question, answer, hiking] = day.ids;
+  await updateIndex(paths, config);
+  const order = (await searchMemory(paths, config, { query: 'Which database does Dana want for billing?', cache: false })).results.map((r) => r.id);
+  // On words alone the shorter, newer line comes first.
+  assert.deepEqual(order, [question, hiking, answer]);
+});
