@@ -23,7 +23,7 @@ export { memoryRoots, displayPath, agentFromPath, type MemoryRoot, type SourceKi
 export function dayFileDocuments(text: string, options: { path: string; tier: Tier; agent: string; fileName: string }): SearchDoc[] {
   const file = parseDayFile(text);
   const date = dateFromFileName(options.fileName);
-  const observations = listObservations(file, { ...(date ? { date } : {}), agent: options.agent, tier: options.tier });
+  const observations = listObservations(file, { date, agent: options.agent, tier: options.tier });
   return observations.map((o) => ({
     id: o.id,
     path: options.path,
@@ -38,7 +38,7 @@ export function dayFileDocuments(text: string, options: { path: string; tier: Ti
     agent: o.agent,
     tags: o.tags,
     text: o.text,
-    ...(o.provenance ? { provenance: o.provenance } : {}),
+    provenance: o.provenance,
   }));
 }
 

@@ -78,7 +78,7 @@ export async function embedBatch(settings: EmbeddingSettings, texts: string[], f
         'content-type': 'application/json',
         ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}),
       },
-      body: JSON.stringify({ model: settings.model, input: texts, encoding_format: 'float', ...(settings.dimensions > 0 ? { dimensions: settings.dimensions } : {}) }),
+      body: JSON.stringify({ model: settings.model, input: texts, encoding_format: 'float', dimensions: settings.dimensions > 0 ? settings.dimensions : undefined }),
       signal: controller.signal,
     });
   } catch (error) {

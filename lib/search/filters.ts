@@ -8,7 +8,7 @@ import type { SearchFilters } from './types.js';
 
 /** YYYY-MM-DD of `date` in `timeZone` ('' = the system's). */
 export function localDate(date: Date, timeZone: string): string {
-  const fmt = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', ...(timeZone ? { timeZone } : {}) });
+  const fmt = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: timeZone || undefined });
   return fmt.format(date);
 }
 

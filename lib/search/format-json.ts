@@ -15,7 +15,7 @@ export function searchJson(response: SearchResponse): string {
       startLine: r.startLine,
       endLine: r.endLine,
       score: r.score,
-      ...(r.relevance !== undefined ? { relevance: r.relevance } : {}),
+      relevance: r.relevance,
       snippet: r.snippet,
       date: r.date,
       priority: r.priority,
@@ -24,7 +24,7 @@ export function searchJson(response: SearchResponse): string {
       provenance: { source: r.provenance.source, agent: r.provenance.agent, session: r.provenance.session, entryIds: r.provenance.entryIds },
     })),
     mode: response.mode,
-    ...(response.warnings.length ? { warnings: response.warnings } : {}),
+    warnings: response.warnings.length ? response.warnings : undefined,
   });
 }
 

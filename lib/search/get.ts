@@ -34,7 +34,7 @@ export function parseTarget(target: string): { path: string; from?: number; line
   const path = m?.[1] ?? target;
   const from = m?.[2] !== undefined ? Number(m[2]) : undefined;
   const lines = m?.[3] !== undefined ? Number(m[3]) : undefined;
-  return { path, ...(from !== undefined ? { from } : {}), ...(lines !== undefined ? { lines } : {}) };
+  return { path, from, lines };
 }
 
 function inside(child: string, parent: string): boolean {

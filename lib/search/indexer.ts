@@ -198,7 +198,7 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
           agents: [...agents],
           kind: root.kind,
           // Same segment name means same content: vectors stay valid (a rebuild re-creates them from the cache).
-          ...(entry?.vectors && entry.segment === name && !options.rebuild ? { vectors: entry.vectors } : {}),
+          vectors: entry?.segment === name && !options.rebuild ? entry.vectors : undefined,
         };
         if (entry) result.changed++;
         else result.added++;
@@ -225,8 +225,8 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
   const embedding = embeddingSettings(config);
   if (embedding) {
     const stats: EmbedStats = await embedSegments(paths, embedding, manifests, {
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.logger ? { logger: options.logger } : {}),
+      fetch: options.fetch,
+      logger: options.logger,
       onChange: (tier) => dirty.add(tier),
     });
     result.embedded = stats.embedded;

@@ -115,10 +115,11 @@ async function updateUnderLock(paths: HomePaths, config: SearchConfig, deps: Sea
     paths.lock,
     () =>
       updateIndex(paths, config, {
-        ...(full ? { rebuild: true, tiers: [...full] } : {}),
-        ...(deps.logger ? { logger: deps.logger } : {}),
-        ...(deps.now ? { now: deps.now } : {}),
-        ...(deps.fetch ? { fetch: deps.fetch } : {}),
+        rebuild: full !== undefined,
+        tiers: full && [...full],
+        logger: deps.logger,
+        now: deps.now,
+        fetch: deps.fetch,
       }),
     { waitMs: deps.lockWaitMs ?? 30000 },
   );
@@ -215,7 +216,7 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
     vectorWeight: config.search.vector_weight,
     textWeight: config.search.text_weight,
     minScore: config.search.min_score,
-    ...(vector ? { queryVector: vector } : {}),
+    queryVector: vector,
   });
   const results = assemble(ranked.hits, ranked.terms, relevanceScorer(snapshot, ranked.terms));
   const response: SearchResponse = { results, mode: ranked.hybrid ? 'hybrid' : 'text', warnings, cached: false, terms: ranked.terms };
@@ -269,7 +270,7 @@ export function assemble(hits: Hit[], terms: string[], relevanceOf?: RelevanceOf
       text: doc.text,
       provenance: doc.provenance ?? { source: 'manual', agent, session: '', entryIds: [] },
       scores: { text: Math.round(h.text * 10000) / 10000, vector: h.vector === null ? null : Math.round(h.vector * 10000) / 10000 },
-      ...(relevanceOf ? { relevance: relevanceOf({ text: doc.text, tags: doc.tags, category: s.categoryOf(h.doc), date: dayString(s.docDay[h.doc]!) }) } : {}),
+      relevance: relevanceOf?.({ text: doc.text, tags: doc.tags, category: s.categoryOf(h.doc), date: dayString(s.docDay[h.doc]!) }),
     };
   });
 }

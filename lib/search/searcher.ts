@@ -167,7 +167,7 @@ export class IndexSnapshot {
         }
         const withVectors = modelKey ? entries.find(([, e]) => e.vectors?.model === modelKey)?.[1] : undefined;
         const vectors = withVectors?.vectors ? loadVectorFile(join(dir, withVectors.vectors.file), { model: modelKey!, docCount: segment.docCount }) : undefined;
-        segments.push({ tier, name, segment, base: 0, docs, length, ...(excluded ? { excluded } : {}), ...(vectors ? { vectors } : {}) });
+        segments.push({ tier, name, segment, base: 0, docs, length, excluded, vectors });
       }
     }
     return new IndexSnapshot(segments, generations);

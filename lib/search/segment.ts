@@ -230,7 +230,7 @@ export function buildSegment(docs: SearchDoc[], meta: { path: string; tier: Tier
       done: d.done,
       text: d.text,
       tags: d.tags,
-      ...(d.provenance ? { provenance: d.provenance } : {}),
+      provenance: d.provenance,
     };
     return Buffer.from(`${JSON.stringify(stored)}\n`, 'utf8');
   });

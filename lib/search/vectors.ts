@@ -208,7 +208,7 @@ export async function embedSegments(
     const texts = pendingHashes.map((h) => missing.get(h)!);
     try {
       await embedAll(settings, texts, {
-        ...(options.fetch ? { fetch: options.fetch } : {}),
+        fetch: options.fetch,
         onBatch: (done, vectors, from) => {
           vectors.forEach((v, i) => cache.add(Buffer.from(pendingHashes[from + i]!, 'hex'), v));
           stats.embedded += vectors.length;
