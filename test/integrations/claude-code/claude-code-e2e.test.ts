@@ -44,45 +44,66 @@ const toolNames = (r: MessagesRequest): string[] => (r.body.tools ?? []).map((t:
 /** The agent's own requests (with its tools), not side requests. */
 const agentRequests = (rs: MessagesRequest[]) => rs.filter((r) => r.path.startsWith('/v1/messages') && toolNames(r).includes(TOOLS[0]!));
 
-test('Claude Code (real CLI): integrate, MCP tools in the request, remember and search across sessions, session-start and per-prompt memory, after-turn observe, offline, uninstall restores the config', { timeout: 900_000 }, async () => {
+/** A temp HOME with the pinned Claude Code, an OC-Memory home, the fake Anthropic API and the refusing proxy; `claude -p` and `ocm-run` in it. */
+async function claudeCodeRig(prefix: string) {
   const node24 = await pinnedNode('24.21.0');
   const claudePkg = await installPinned({ name: '@anthropic-ai/claude-code', version: CLAUDE_CODE_VERSION, scripts: true, node: node24 });
   const claudeBin = claudePkg.bin('claude');
-  const tmp = await tempDir('ocm-claude-e2e-');
+  const tmp = await tempDir(prefix);
   const home = join(tmp.dir, 'home');
   const ocm = join(tmp.dir, 'ocm');
   const project = join(tmp.dir, 'project');
   for (const dir of [home, ocm, project, join(home, '.claude')]) await mkdir(dir, { recursive: true });
   await writeFile(join(ocm, 'config.yaml'), 'timezone: UTC\n');
-  // The user's own settings, which must come back byte for byte.
-  const userSettings = '{\n  "theme": "dark",\n  "hooks": {\n    "Stop": [\n      {\n        "hooks": [\n          {\n            "type": "command",\n            "command": "true"\n          }\n        ]\n      }\n    ]\n  },\n  "permissions": {\n    "allow": [\n      "Bash(ls:*)"\n    ]\n  }\n}\n';
-  const settingsPath = join(home, '.claude', 'settings.json');
-  await writeFile(settingsPath, userSettings);
-
-  let script: ModelScript = () => ({ text: 'OK.' });
-  const api = await startFakeAnthropic((req, i) => script(req, i));
-  const proxy = await startRecordingProxy();
-  const env: Record<string, string> = {
+  const rig = {
+    claudeBin,
+    tmp,
+    home,
+    ocm,
+    project,
+    script: (() => ({ text: 'OK.' })) as ModelScript,
+    api: undefined as unknown as Awaited<ReturnType<typeof startFakeAnthropic>>,
+    proxy: undefined as unknown as Awaited<ReturnType<typeof startRecordingProxy>>,
+    env: {} as Record<string, string>,
+    ocmRun: (args: string[]) => execa(process.execPath, [CLI, ...args, '--home', ocm], { env: rig.env, extendEnv: false, reject: false, timeout: 180_000, stdin: 'ignore' }),
+    claude: (prompt: string, cwd = project) => execa(claudeBin, ['-p', prompt], { cwd, env: rig.env, extendEnv: false, reject: false, timeout: 300_000, stdin: 'ignore' }),
+    afterTurnIdle: async () => waitFor('the after-turn job to finish', async () => (existsSync(join(ocm, '.ocm', 'after-turn.json')) ? undefined : true), 120_000),
+    close: async () => {
+      await rig.api.close();
+      await rig.proxy.close();
+      await tmp.cleanup();
+    },
+  };
+  rig.api = await startFakeAnthropic((req, i) => rig.script(req, i));
+  rig.proxy = await startRecordingProxy();
+  rig.env = {
     PATH: `${join(claudePkg.prefix, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
     HOME: home,
     TZ: 'UTC',
-    ANTHROPIC_BASE_URL: api.url,
+    ANTHROPIC_BASE_URL: rig.api.url,
     ANTHROPIC_API_KEY: 'sk-ant-test-0000',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     DISABLE_TELEMETRY: '1',
     DISABLE_AUTOUPDATER: '1',
     ENABLE_TOOL_SEARCH: 'false',
-    HTTPS_PROXY: proxy.url,
-    HTTP_PROXY: proxy.url,
+    HTTPS_PROXY: rig.proxy.url,
+    HTTP_PROXY: rig.proxy.url,
     NO_PROXY: '127.0.0.1,localhost',
     // A loaded CI machine: the per-prompt lookup gets more time than the 1.5 s default.
     OCM_HOOK_TIMEOUT_MS: '4000',
   };
-  const ocmRun = (args: string[]) => execa(process.execPath, [CLI, ...args, '--home', ocm], { env, extendEnv: false, reject: false, timeout: 180_000, stdin: 'ignore' });
-  const claude = (prompt: string) => execa(claudeBin, ['-p', prompt], { cwd: project, env, extendEnv: false, reject: false, timeout: 300_000, stdin: 'ignore' });
+  return rig;
+}
+
+test('Claude Code (real CLI): integrate, MCP tools in the request, remember and search across sessions, session-start and per-prompt memory, after-turn observe, offline, uninstall restores the config', { timeout: 900_000 }, async () => {
+  const rig = await claudeCodeRig('ocm-claude-e2e-');
+  const { claudeBin, home, ocm, env, ocmRun, claude, afterTurnIdle, api, proxy } = rig;
+  // The user's own settings, which must come back byte for byte.
+  const userSettings = '{\n  "theme": "dark",\n  "hooks": {\n    "Stop": [\n      {\n        "hooks": [\n          {\n            "type": "command",\n            "command": "true"\n          }\n        ]\n      }\n    ]\n  },\n  "permissions": {\n    "allow": [\n      "Bash(ls:*)"\n    ]\n  }\n}\n';
+  const settingsPath = join(home, '.claude', 'settings.json');
+  await writeFile(settingsPath, userSettings);
   const today = localDateTime(new Date(), 'UTC').date;
   const dayFile = join(ocm, 'memory', 'claude-code', `${today}.md`);
-  const afterTurnIdle = async () => waitFor('the after-turn job to finish', async () => (existsSync(join(ocm, '.ocm', 'after-turn.json')) ? undefined : true), 120_000);
 
   try {
     const integrated = await ocmRun(['integrate', 'claude-code']);
@@ -92,7 +113,7 @@ test('Claude Code (real CLI): integrate, MCP tools in the request, remember and 
     assert.doesNotMatch(status.stdout, /❌/, status.stdout);
 
     // ---- Session 1: the model calls remember; the user's words are observed by the after-turn hook.
-    script = (req) => (toolResults(req).length === 0 ? { toolUse: { name: 'mcp__oc-memory__remember', input: { text: 'The staging host is db-stage-7.' } } } : { text: 'Noted.' });
+    rig.script = (req) => (toolResults(req).length === 0 ? { toolUse: { name: 'mcp__oc-memory__remember', input: { text: 'The staging host is db-stage-7.' } } } : { text: 'Noted.' });
     const first = await claude('My favourite database for the billing service is PostgreSQL 16. Remember that the staging host is db-stage-7.');
     assert.equal(first.exitCode, 0, first.stderr);
     assert.match(first.stdout, /Noted\./);
@@ -119,7 +140,7 @@ test('Claude Code (real CLI): integrate, MCP tools in the request, remember and 
 
     // ---- Session 2: session-start and per-prompt memory; searches find session 1's fact and the remembered one.
     const before = api.requests.length;
-    script = (req) => {
+    rig.script = (req) => {
       const results = toolResults(req);
       if (results.length === 0) return { toolUse: { name: 'mcp__oc-memory__search_memory', input: { query: 'billing database' } } };
       if (results.length === 1) return { toolUse: { name: 'mcp__oc-memory__search_memory', input: { query: 'staging host' } } };
@@ -159,8 +180,63 @@ test('Claude Code (real CLI): integrate, MCP tools in the request, remember and 
     const list = await execa(claudeBin, ['mcp', 'list'], { env, extendEnv: false, reject: false, timeout: 90_000, stdin: 'ignore' });
     assert.doesNotMatch(String(list.stdout), /oc-memory/);
   } finally {
-    await api.close();
-    await proxy.close();
-    await tmp.cleanup();
+    await rig.close();
+  }
+});
+
+test('Claude Code (real CLI), per-project memory: two projects (cwd) keep their observations and remembered facts apart, and a project\'s session-start memory, per-prompt memory and search see its own memory, not the other\'s', { timeout: 900_000 }, async () => {
+  const rig = await claudeCodeRig('ocm-claude-projects-');
+  const { ocm, ocmRun, claude, afterTurnIdle, api, proxy } = rig;
+  const { projectAgent, projectFolder } = await import('../../../lib/sources/claude-code-project.js');
+  const shop = join(rig.tmp.dir, 'work', 'shop');
+  const blog = join(rig.tmp.dir, 'work', 'blog');
+  for (const dir of [shop, blog]) await mkdir(dir, { recursive: true });
+  const today = localDateTime(new Date(), 'UTC').date;
+  const dayFileOf = (cwd: string) => join(ocm, 'memory', projectAgent('claude-code', projectFolder(cwd)), `${today}.md`);
+  try {
+    const integrated = await ocmRun(['integrate', 'claude-code', '--per-project']);
+    assert.equal(integrated.exitCode, 0, `${integrated.stdout}\n${integrated.stderr}`);
+    assert.match(await readFile(join(ocm, 'config.yaml'), 'utf8'), /per_project: true/);
+
+    // ---- One session in each project: the user states a fact (observed by the after-turn hook), the model saves another with remember.
+    const sessions = [
+      { cwd: shop, said: 'The shop checkout must retry payments with exponential backoff.', remembered: 'The shop deploys to the Frankfurt region.' },
+      { cwd: blog, said: 'The blog must retry image uploads with exponential backoff.', remembered: 'The blog deploys to Netlify.' },
+    ];
+    for (const s of sessions) {
+      rig.script = (req) => (toolResults(req).length === 0 ? { toolUse: { name: 'mcp__oc-memory__remember', input: { text: s.remembered } } } : { text: 'Noted.' });
+      const run = await claude(s.said, s.cwd);
+      assert.equal(run.exitCode, 0, run.stderr);
+      await waitFor(`the ${s.cwd === shop ? 'shop' : 'blog'} turn observed into its project's day file`, async () => {
+        const text = await readIf(dayFileOf(s.cwd));
+        return text && text.includes(s.said.replace(/^The /, '').replace(/\.$/, '')) && text.includes(s.remembered) ? text : undefined;
+      }, 120_000);
+      await afterTurnIdle();
+    }
+    const shopDay = await readFile(dayFileOf(shop), 'utf8');
+    const blogDay = await readFile(dayFileOf(blog), 'utf8');
+    assert.doesNotMatch(shopDay, /blog|Netlify/i, 'nothing of the blog in the shop\'s memory');
+    assert.doesNotMatch(blogDay, /shop|Frankfurt/i, 'nothing of the shop in the blog\'s memory');
+    assert.ok(!existsSync(join(ocm, 'memory', 'claude-code', `${today}.md`)), 'nothing filed under the agent without a project');
+
+    // ---- Back in the shop: what reaches the model, and what a search finds, is the shop's.
+    const before = api.requests.length;
+    rig.script = (req) => (toolResults(req).length === 0 ? { toolUse: { name: 'mcp__oc-memory__search_memory', input: { query: 'retry exponential backoff deploys' } } } : { text: 'Done.' });
+    const again = await claude('How do we retry with exponential backoff here?', shop);
+    assert.equal(again.exitCode, 0, again.stderr);
+    const requests = agentRequests(api.requests.slice(before));
+    assert.ok(requests.length >= 2, `the shop session made ${requests.length} agent requests`);
+    const firstRaw = requests[0]!.raw;
+    assert.match(firstRaw, /<oc-memory>\\nLong-term memory from earlier conversations \(OC-Memory\)[^<]*The shop deploys to the Frankfurt region/, "session start: the shop's active memory");
+    assert.match(firstRaw, /<oc-memory>\\nMemories related to this prompt[^<]*shop checkout must retry payments/, 'per prompt: the shop\'s related memory');
+    assert.doesNotMatch(firstRaw, /blog must retry|Netlify/, 'nothing of the blog reaches the model');
+    const found = toolResults(requests[1]!).join('\n');
+    assert.match(found, /shop checkout must retry payments/);
+    assert.doesNotMatch(found, /blog|Netlify/i, "the search covers the shop's memory and main's");
+    await afterTurnIdle();
+
+    assert.deepEqual(proxy.attempts, []);
+  } finally {
+    await rig.close();
   }
 });
