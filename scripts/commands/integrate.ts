@@ -79,6 +79,7 @@ export const command: CommandSpec = {
           keys: r.shape.keys,
           openClawVersion: r.openClawVersion,
           validated: r.validated,
+          toolPolicy: r.toolPolicy,
         }),
       );
       return;
@@ -90,6 +91,8 @@ export const command: CommandSpec = {
     lines.push(r.pluginInstall === 'openclaw' ? `  plugin installed by \`openclaw plugins install\` in ${r.pluginDir}` : `  plugin copied to ${r.pluginDir}`);
     if (r.pluginInstallNote) lines.push(`  note: ${r.pluginInstallNote}`);
     lines.push(r.validated === 'ok' ? '  OpenClaw itself checked the result on a copy before it replaced openclaw.json.' : '  not checked by OpenClaw (no `openclaw` command found); `openclaw config validate` checks it.');
+    const { toolPolicyLines } = await import('../../lib/integrations/openclaw/tool-policy.js');
+    lines.push(...toolPolicyLines(r.toolPolicy));
     lines.push('Restart the OpenClaw gateway to load it. Undo with: ocm-run integrate openclaw --uninstall');
     ctx.out(lines.join('\n'));
   },

@@ -28,6 +28,7 @@ import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/p
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { JsonArrayNode, JsonObjectNode, JsonParser } from '@croct/json5-parser';
+import { memoryToolPolicyAdvice, type ToolPolicyAdvice } from './tool-policy.js';
 import { writeFileAtomic } from '../../platform/atomic-file.js';
 import { ConfigError, OcmError, fromSystemError } from '../../core/errors.js';
 import { agentSlug, DEFAULT_AGENT, exists, type HomePaths } from '../../platform/home.js';
@@ -536,6 +537,8 @@ export interface InstallReport {
   openClawVersion?: string | undefined;
   /** The installed OpenClaw accepted the result (checked on a copy first), or there was no OpenClaw CLI to ask. */
   validated: 'ok' | 'not-available';
+  /** What the user must add to (or take out of) their tool policy so the models are offered the memory tools ([] when nothing hides them): tool-policy.ts. */
+  toolPolicy: ToolPolicyAdvice[];
 }
 
 /** The first OpenClaw release whose schema has `memory.search` is after the 2026.2 file era. */
@@ -786,6 +789,7 @@ export async function installOpenClawIntegration(options: {
     shape,
     openClawVersion: version?.text,
     validated,
+    toolPolicy: memoryToolPolicyAdvice(parseConfigText(next, location.configPath).toJSON(), { manifestProfiles: version === undefined || !versionBefore(version, FIRST_AFTER_FILE_ERA) }),
   };
 }
 

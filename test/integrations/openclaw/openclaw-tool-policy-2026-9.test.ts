@@ -1,0 +1,125 @@
+/**
+ * OC-Memory's memory tools (oc_memory_search, _get, _remember, _active) under
+ * OpenClaw 2026.9.6's restricted tool policies, with the real release: its
+ * gateway on 127.0.0.1, a fake OpenAI-compatible provider that records every
+ * request, and real turns through `openclaw agent`.
+ *
+ * - `tools.profile: "coding"` (the plugin's manifest adds the tools to the
+ *   coding and messaging profiles): the model of a turn is offered them, and
+ *   `integrate openclaw` asks for nothing;
+ * - an agent with its own `tools.allow` that does not name them: the model of
+ *   its turn is not offered them, `integrate openclaw` says exactly what to
+ *   add, and once that is added the next turn offers them;
+ * - `tools.profile: "minimal"`: the same, through `tools.alsoAllow`.
+ * The advice itself, case by case: tool-policy.test.ts.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import JSON5 from 'json5';
+import { runCli, tempDir } from '../../helpers/cli.js';
+import { ok, startOpenAiServer, type OpenAiTestServer, type RecordedRequest } from '../../helpers/openai-server.js';
+import { agentTurn, createOpenClawSandbox, installOpenClaw, OPENCLAW_RELEASES, startGateway, type OpenClawSandbox, type RunningGateway } from '../../helpers/openclaw.js';
+
+const MEMORY_TOOL_NAMES = ['oc_memory_search', 'oc_memory_get', 'oc_memory_remember', 'oc_memory_active'];
+const TURN_MS = 240_000;
+
+function offeredTools(request: RecordedRequest): string[] {
+  const tools = Array.isArray(request.body.tools) ? (request.body.tools as Array<{ function?: { name?: string }; name?: string }>) : [];
+  return tools.map((t) => t.function?.name ?? t.name ?? '');
+}
+
+describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restricted tool policies (real gateway, fake provider on 127.0.0.1)`, { timeout: 30 * 60_000 }, () => {
+  let sandbox: OpenClawSandbox;
+  let provider: OpenAiTestServer;
+  let gateway: RunningGateway | undefined;
+  let memoryHome: string;
+  let cleanupTemp: () => Promise<void>;
+
+  const editConfig = async (edit: (config: Record<string, any>) => void) => {
+    const config = JSON5.parse(await readFile(sandbox.configPath, 'utf8')) as Record<string, any>;
+    edit(config);
+    await writeFile(sandbox.configPath, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+  };
+  const integrate = async () => {
+    const r = await runCli(['integrate', 'openclaw', '--home', memoryHome], { env: sandbox.env, timeoutMs: 600_000 });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    return r.stdout;
+  };
+  const restartGateway = async () => {
+    await gateway?.stop();
+    gateway = await startGateway(sandbox);
+  };
+  /** The tools the model was offered in `agent`'s turn with `message` (the turn's first request to the model). */
+  const toolsOfferedIn = async (agent: string, message: string): Promise<string[]> => {
+    const since = provider.requests.length;
+    const turn = await agentTurn(sandbox, agent, message, { timeoutMs: TURN_MS });
+    const request = provider.requests.slice(since).find((r) => r.messages.some((m) => m.role === 'user' && m.content.includes(message)));
+    // The request is what this test is about; a turn that failed before reaching the model fails here.
+    assert.ok(request, `no model request for "${message}" (openclaw agent exited ${turn.code}: ${turn.stdout.slice(-800)} ${turn.stderr.slice(-800)})`);
+    return offeredTools(request).filter((name) => name.startsWith('oc_memory_')).sort();
+  };
+
+  before(async () => {
+    const release = await installOpenClaw(OPENCLAW_RELEASES.database);
+    const temp = await tempDir('ocm-openclaw-policy-');
+    cleanupTemp = temp.cleanup;
+    provider = await startOpenAiServer(() => ok('Noted.'));
+    sandbox = await createOpenClawSandbox(release, temp.dir, { provider: 'fake', model: 'fake-model', baseUrl: provider.url }, { agents: ['work'] });
+    memoryHome = join(temp.dir, 'memory-home');
+    const setup = await runCli(['setup', '--yes', '--provider', 'heuristic', '--home', memoryHome], { env: sandbox.env, timeoutMs: 120_000 });
+    assert.equal(setup.code, 0, setup.stdout + setup.stderr);
+  });
+
+  after(async () => {
+    await gateway?.stop();
+    await provider?.close();
+    // The plugin's last background `ocm-run observe` (detached, under the home lock) may still be writing: wait for the lock, bounded.
+    if (memoryHome) {
+      const { acquireHomeLock } = await import('../../../lib/platform/lock.js');
+      const { homePaths } = await import('../../../lib/platform/home.js');
+      const release = await acquireHomeLock(homePaths(memoryHome).lock, { waitMs: 120_000 }).catch(() => undefined);
+      await release?.();
+    }
+    await cleanupTemp?.();
+  });
+
+  test('the coding profile offers the tools (manifest profiles); an agent whose own allow list leaves them out is not offered them, integrate says what to add, and with it added they are offered', async () => {
+    await editConfig((c) => {
+      c.tools = { ...(c.tools ?? {}), profile: 'coding' };
+      c.agents.entries.work.tools = { allow: ['read'] };
+    });
+    const said = await integrate();
+    assert.match(said, /OpenClaw's tool policy hides OC-Memory's memory tools/);
+    assert.match(said, /add "oc-memory" to agents\.entries\.work\.tools\.allow/);
+    assert.doesNotMatch(said, /to tools\.(allow|alsoAllow)/, 'the coding profile needs nothing');
+    await restartGateway();
+
+    assert.deepEqual(await toolsOfferedIn('main', 'Please note: the build server is called hawk.'), MEMORY_TOOL_NAMES.slice().sort(), 'main, under the coding profile');
+    assert.deepEqual(await toolsOfferedIn('work', 'Please note: the deploy window is on Thursdays.'), [], "work's allow list hides them");
+
+    // What integrate said, done as a user would.
+    await editConfig((c) => c.agents.entries.work.tools.allow.push('oc-memory'));
+    assert.doesNotMatch(await integrate(), /hides OC-Memory's memory tools/, 'nothing left to add');
+    await restartGateway();
+    assert.deepEqual(await toolsOfferedIn('work', 'Please note: the on-call rota changes on Mondays.'), MEMORY_TOOL_NAMES.slice().sort(), 'work, with oc-memory in its allow list');
+  });
+
+  test('the minimal profile hides the tools; integrate says to add the plugin to tools.alsoAllow, and with it the tools are offered', async () => {
+    await editConfig((c) => {
+      c.tools.profile = 'minimal';
+    });
+    const said = await integrate();
+    assert.match(said, /add "oc-memory" to tools\.alsoAllow — the "minimal" tool profile/);
+    await restartGateway();
+    assert.deepEqual(await toolsOfferedIn('main', 'Please note: the staging database is called otter.'), [], 'minimal leaves plugin tools out');
+
+    await editConfig((c) => {
+      c.tools.alsoAllow = ['oc-memory'];
+    });
+    assert.doesNotMatch(await integrate(), /hides OC-Memory's memory tools/);
+    await restartGateway();
+    assert.deepEqual(await toolsOfferedIn('main', 'Please note: the release train leaves on Fridays.'), MEMORY_TOOL_NAMES.slice().sort(), 'minimal + alsoAllow oc-memory');
+  });
+});
