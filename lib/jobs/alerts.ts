@@ -132,7 +132,7 @@ export async function sendAlert(deps: AlertDeps, alertIn: Alert, options: { forc
   const errors: string[] = [];
   let targets = 0;
 
-  const endpoint = await discoverOpenClawEndpoint({ env: deps.env, alerts: config.alerts, ...(deps.homeDir ? { homeDir: deps.homeDir } : {}) });
+  const endpoint = await discoverOpenClawEndpoint({ env: deps.env, alerts: config.alerts, homeDir: deps.homeDir });
   if (endpoint.token) {
     targets++;
     const url = `${endpoint.url}${endpoint.hooksPath}/agent`;
@@ -273,7 +273,7 @@ export async function checkAlertsEndpoint(options: AlertsEndpointOptions): Promi
     webhookUrl: config.alerts.webhook_url || null,
     enabled: config.alerts.enabled,
     connection: check,
-    ...(endpoint.warning ? { warning: endpoint.warning } : {}),
+    warning: endpoint.warning,
   };
   let saved = false;
   if (options.saveTo && check.ok) {

@@ -97,7 +97,7 @@ export async function claimPidfile(paths: HomePaths, mode: DaemonRecord['mode'],
   }
   const { pidfile, log } = daemonPaths(paths);
   const processStart = await processStartTime(process.pid);
-  const record: DaemonRecord = { pid: process.pid, startedAt: now.toISOString(), home: paths.root, mode, ...(mode === 'daemon' ? { log } : {}), ...(processStart ? { processStart } : {}) };
+  const record: DaemonRecord = { pid: process.pid, startedAt: now.toISOString(), home: paths.root, mode, log: mode === 'daemon' ? log : undefined, processStart };
   await writeFileAtomic(pidfile, `${JSON.stringify(record)}\n`, { mode: 0o600 });
   return async () => {
     const current = await readRecord(pidfile);

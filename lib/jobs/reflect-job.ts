@@ -208,7 +208,7 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
       }
       if (!reflector) {
         const { createReflector } = await import('../reflector/factory.js');
-        reflector = await createReflector(config, { env: options.env, homeRoot: paths.root, logger, ...(options.fetch ? { fetch: options.fetch } : {}) });
+        reflector = await createReflector(config, { env: options.env, homeRoot: paths.root, logger, fetch: options.fetch });
       }
       for (const period of splitIntoPeriods(chosen, threshold)) {
         // Between periods: every reflection so far is written whole and recorded.
@@ -263,7 +263,7 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
           logger.log('warn', 'reflection.keywords_lost', { path, keywordPreservation: m.keywordPreservation, missing: m.missing });
           const { sendAlert } = await import('./alerts.js');
           await sendAlert(
-            { config, paths, env: options.env, logger, now, ...(options.fetch ? { fetch: options.fetch } : {}) },
+            { config, paths, env: options.env, logger, now, fetch: options.fetch },
             {
               event: 'keyword_preservation_low',
               errorClass: 'keyword_preservation',
@@ -287,7 +287,7 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
     const at = now();
     await saveState((extra, state) => {
       extra.reflector.lastRun = at.toISOString();
-      extra.reflector.lastError = { at: at.toISOString(), message, ...(llm ? { errorClass: llm.errorClass } : {}) };
+      extra.reflector.lastError = { at: at.toISOString(), message, errorClass: llm?.errorClass };
       if (llm) {
         if (llm.usage.length) recordUsage(state, 'reflector', llm.usage, at, localDateTime(at, options.timeZone).date);
         recordLlmError(state, 'reflector', at, { errorClass: llm.errorClass, message: llm.message });
@@ -295,8 +295,8 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
     }).catch(() => undefined);
     if (llm) {
       const { alertLlmFailures } = await import('./alerts.js');
-      await alertLlmFailures({ config, paths, env: options.env, logger, now, ...(options.fetch ? { fetch: options.fetch } : {}) }, 'reflector', [
-        { code: 'LLM_ERROR', message: llm.message, errorClass: llm.errorClass, ...(llm.hint ? { hint: llm.hint } : {}) },
+      await alertLlmFailures({ config, paths, env: options.env, logger, now, fetch: options.fetch }, 'reflector', [
+        { code: 'LLM_ERROR', message: llm.message, errorClass: llm.errorClass, hint: llm.hint },
       ]);
     }
     throw error;

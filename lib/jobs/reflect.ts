@@ -56,8 +56,8 @@ export async function reflectNow(options: ReflectNowOptions): Promise<ReflectNow
         timeZone,
         force: options.force,
         includeRecent: options.includeRecent,
-        ...(options.agents ? { agents: options.agents } : {}),
-        ...(options.onStep ? { onStep: options.onStep } : {}),
+        agents: options.agents,
+        onStep: options.onStep,
       });
       const rebuilt: RebuiltActiveMemory[] = [];
       for (const agent of [...new Set(result.reflections.map((r) => r.agent))]) {

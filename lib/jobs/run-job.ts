@@ -105,9 +105,9 @@ export async function observeStep(options: TickOptions): Promise<ObserveJobResul
     logger: options.logger,
     timeZone,
     now,
-    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-    ...(options.onObserveStep ? { onStep: options.onObserveStep } : {}),
-    batching: { batchTokens: options.config.observer.batch_tokens, idleMinutes: options.config.observer.idle_minutes, ...(options.flush ? { flushAll: true } : {}) },
+    onProgress: options.onProgress,
+    onStep: options.onObserveStep,
+    batching: { batchTokens: options.config.observer.batch_tokens, idleMinutes: options.config.observer.idle_minutes, flushAll: options.flush },
   });
 }
 
@@ -146,8 +146,8 @@ async function reflectStep(options: TickOptions, result: TickResult, agents: str
     await recordJob(options.paths, 'reflect', t0, now(), error);
     const d = describeError(error);
     const errorClass = (error as { errorClass?: string }).errorClass;
-    result.reflectError = { message: d.message, code: d.code, ...(d.hint ? { hint: d.hint } : {}), ...(errorClass ? { errorClass } : {}) };
-    options.logger.log('error', 'reflect.failed', { error: d.message, code: d.code, ...(errorClass ? { errorClass } : {}) });
+    result.reflectError = { message: d.message, code: d.code, hint: d.hint, errorClass };
+    options.logger.log('error', 'reflect.failed', { error: d.message, code: d.code, errorClass });
     return [];
   }
 }

@@ -101,7 +101,7 @@ async function recoverTierOps(job: TierJobOptions): Promise<RecoveryResult> {
   if (!(await hasPendingOps(job.paths))) return { completed: [], aborted: [], discarded: [] };
   const { recoverOps } = await import('../tiers/ops.js');
   const update = job.updateIndex;
-  return recoverOps({ paths: job.paths, now: job.now, logger: job.logger, ...(update ? { onChanged: (changed: string[]) => update(changed) } : {}) });
+  return recoverOps({ paths: job.paths, now: job.now, logger: job.logger, onChanged: update && ((changed: string[]) => update(changed)) });
 }
 
 function jobOptions(options: TierTickOptions): TierJobOptions {
@@ -111,7 +111,7 @@ function jobOptions(options: TierTickOptions): TierJobOptions {
     logger: options.logger,
     now: options.now,
     updateIndex: searchIndexUpdater(options),
-    ...(options.onStep ? { onStep: options.onStep } : {}),
+    onStep: options.onStep,
   };
 }
 

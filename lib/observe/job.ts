@@ -200,8 +200,8 @@ async function streamsFailed(run: ObserveRun, streams: SourceStream[], error: un
   if (d.code === 'DISK_FULL') d.hint = `${d.hint ?? 'Free some space.'} Nothing was lost: this session's cursor did not advance, so the next run reads it again.`;
   const errorClass = error instanceof LlmError ? error.errorClass : undefined;
   for (const stream of streams) {
-    run.options.logger.log('error', 'stream.failed', { stream: stream.key, path: stream.path, error: d.message, code: d.code, ...(errorClass ? { errorClass } : {}) });
-    run.result.failures.push({ stream: stream.key, message: d.message, code: d.code, ...(errorClass ? { errorClass } : {}), ...(d.hint ? { hint: d.hint } : {}) });
+    run.options.logger.log('error', 'stream.failed', { stream: stream.key, path: stream.path, error: d.message, code: d.code, errorClass });
+    run.result.failures.push({ stream: stream.key, message: d.message, code: d.code, errorClass, hint: d.hint });
   }
   if (d.code === 'LLM_ERROR') {
     await recordLlmFailure(run, error);
@@ -245,7 +245,7 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     } catch (error) {
       const d = describeError(error);
       logger.log('error', 'source.discover_failed', { source: source.kind, error: d.message });
-      result.failures.push({ stream: source.kind, message: d.message, code: d.code, ...(d.hint ? { hint: d.hint } : {}) });
+      result.failures.push({ stream: source.kind, message: d.message, code: d.code, hint: d.hint });
       continue;
     }
     for (const stream of streams) {
@@ -274,7 +274,7 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
   } catch (error) {
     const d = describeError(error);
     logger.log('error', 'observe.save_failed', { error: d.message, code: d.code });
-    result.failures.push({ stream: 'state', message: d.message, code: d.code, ...(d.hint ? { hint: d.hint } : {}) });
+    result.failures.push({ stream: 'state', message: d.message, code: d.code, hint: d.hint });
   }
   result.changedAgents = [...changed].sort();
   if (result.skippedStreams > 0) logger.log('warn', 'observe.llm_unavailable', { skippedStreams: result.skippedStreams });
@@ -284,7 +284,8 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     observations: result.observations,
     malformed: result.malformed,
     failures: result.failures.length,
-    ...(batched ? { waiting: result.waiting, usage: result.usage } : {}),
+    waiting: batched ? result.waiting : undefined,
+    usage: batched ? result.usage : undefined,
   });
   return result;
 }
@@ -300,7 +301,7 @@ async function recordLlmFailure(run: ObserveRun, error: unknown): Promise<void> 
     result.usage = mergeUsage(result.usage, llm.usage);
   }
   const endpoint = llm?.attempts[llm.attempts.length - 1]?.endpoint;
-  recordLlmError(state, 'observer', at, { errorClass: llm?.errorClass ?? 'server', message: (error as Error).message, ...(endpoint ? { endpoint } : {}) });
+  recordLlmError(state, 'observer', at, { errorClass: llm?.errorClass ?? 'server', message: (error as Error).message, endpoint });
   await out.save();
 }
 

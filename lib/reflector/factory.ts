@@ -31,7 +31,7 @@ export async function createReflector(
     import('../platform/log.js'),
   ]);
   const logger = deps.logger ?? createMemoryLogger();
-  const client = createLlmClient('reflector', config.reflector, deps.env ?? {}, { logger, ...(deps.fetch ? { fetch: deps.fetch } : {}) });
+  const client = createLlmClient('reflector', config.reflector, deps.env ?? {}, { logger, fetch: deps.fetch });
   const prompt = await loadPrompt('reflector', deps.homeRoot);
   return createLlmReflector({ client, prompt: prompt.text, logger });
 }

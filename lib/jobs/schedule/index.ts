@@ -63,7 +63,7 @@ export async function tickHealth(paths: HomePaths, everyMinutes: number, now: Da
   const minutes = (now.getTime() - Date.parse(run.lastRun)) / 60000;
   return {
     lastRun: run.lastRun,
-    ...(run.lastSuccess ? { lastSuccess: run.lastSuccess } : {}),
+    lastSuccess: run.lastSuccess,
     ticking: minutes <= everyMinutes * 2 + 1,
     minutesSinceLastRun: Math.round(minutes * 10) / 10,
   };
@@ -95,10 +95,10 @@ export async function collectScheduleInfo(
   return {
     platform,
     installed: st.installed,
-    ...(st.active !== undefined ? { active: st.active } : {}),
+    active: st.active,
     everyMinutes: every,
-    ...(health.lastRun ? { lastRun: health.lastRun } : {}),
-    ...(health.minutesSinceLastRun !== undefined ? { minutesSinceLastRun: health.minutesSinceLastRun } : {}),
+    lastRun: health.lastRun,
+    minutesSinceLastRun: health.minutesSinceLastRun,
     ticking: health.ticking,
   };
 }

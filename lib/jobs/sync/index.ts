@@ -76,7 +76,7 @@ export async function runSync(options: SyncOptions, trigger: SyncResult['trigger
       options.logger.log('info', 'sync.git', { committed: result.git.committed, pulled: result.git.pulled, pushed: result.git.pushed, repaired: result.git.repaired.length });
     } catch (error) {
       const d = describeError(error);
-      result.errors.push({ part: 'git', message: d.message, ...(d.hint ? { hint: d.hint } : {}) });
+      result.errors.push({ part: 'git', message: d.message, hint: d.hint });
     }
   }
   if (config.sync.command.trim()) {
@@ -86,7 +86,7 @@ export async function runSync(options: SyncOptions, trigger: SyncResult['trigger
       options.logger.log('info', 'sync.command', { exitCode: result.command.exitCode, durationMs: result.command.durationMs });
     } catch (error) {
       const d = describeError(error);
-      result.errors.push({ part: 'command', message: d.message, ...(d.hint ? { hint: d.hint } : {}) });
+      result.errors.push({ part: 'command', message: d.message, hint: d.hint });
     }
   }
   const { state } = await readState(options.paths.state);
