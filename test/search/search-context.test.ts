@@ -12,19 +12,27 @@ import { searchMemory } from '../../lib/search/search.js';
 import { tempHome, testConfig, writeDay } from '../helpers/search-fixtures.js';
 
 const config = testConfig();
+const QUESTION = 'Dana asked which database the billing service should use.';
+const ANSWER = 'PostgreSQL 16 with Redis in front, Dana said.';
+const UNRELATED = 'Dana went hiking.';
 
-test('an answer is found through the question just before it, not an unrelated line that matches as weakly', async () => {
+/** One day file of these lines, indexed; the ids of its lines and of the results for a question about the first. */
+async function ranked(lines: Array<{ text: string; time: string }>): Promise<{ ids: string[]; order: string[] }> {
   const paths = await tempHome();
-  const day = await writeDay(paths, '2026-03-02', [
-    { text: 'Dana asked which database the billing service should use.', time: '10:00' },
-    { text: 'PostgreSQL 16 with Redis in front, Dana said.', time: '10:01' },
-    { text: 'The office plants need water on Fridays.', time: '10:02' },
-    { text: 'Dana went hiking.', time: '16:40' },
-  ]);
-  const [question, answer, plants, hiking] = day.ids;
+  const { ids } = await writeDay(paths, '2026-03-02', lines);
   await updateIndex(paths, config);
   const res = await searchMemory(paths, config, { query: 'Which database does Dana want for billing?', cache: false });
-  const order = res.results.map((r) => r.id);
+  return { ids, order: res.results.map((r) => r.id) };
+}
+
+test('an answer is found through the question just before it, not an unrelated line that matches as weakly', async () => {
+  const { ids, order } = await ranked([
+    { text: QUESTION, time: '10:00' },
+    { text: ANSWER, time: '10:01' },
+    { text: 'The office plants need water on Fridays.', time: '10:02' },
+    { text: UNRELATED, time: '16:40' },
+  ]);
+  const [question, answer, plants, hiking] = ids;
   assert.equal(order[0], question);
   // Both match only "Dana"; the shorter, newer line would win on words alone.
   assert.ok(order.indexOf(answer!) >= 0 && order.indexOf(answer!) < order.indexOf(hiking!), `the answer ranks above the unrelated line: ${order.join(', ')}`);
@@ -34,15 +42,12 @@ test('an answer is found through the question just before it, not an unrelated l
 });
 
 test('a line written more than ten minutes later is another conversation: no context from the question', async () => {
-  const paths = await tempHome();
-  const day = await writeDay(paths, '2026-03-02', [
-    { text: 'Dana asked which database the billing service should use.', time: '10:00' },
-    { text: 'PostgreSQL 16 with Redis in front, Dana said.', time: '10:30' },
-    { text: 'Dana went hiking.', time: '16:40' },
+  const { ids, order } = await ranked([
+    { text: QUESTION, time: '10:00' },
+    { text: ANSWER, time: '10:30' },
+    { text: UNRELATED, time: '16:40' },
   ]);
-  const [question, answer, hiking] = day.ids;
-  await updateIndex(paths, config);
-  const order = (await searchMemory(paths, config, { query: 'Which database does Dana want for billing?', cache: false })).results.map((r) => r.id);
+  const [question, answer, hiking] = ids;
   // On words alone the shorter, newer line comes first.
   assert.deepEqual(order, [question, hiking, answer]);
 });
