@@ -119,8 +119,27 @@ async function memoryText(home: string): Promise<string> {
   return texts.join('\n');
 }
 
-function assertTurn(result: { code: number; stdout: string; stderr: string }, what: string): void {
-  assert.equal(result.code, 0, `${what}: openclaw agent exited ${result.code}\n${result.stdout.slice(-1500)}\n${result.stderr.slice(-1500)}`);
+/**
+ * What OpenClaw itself said about a failed turn: the gateway's output and its
+ * log file (logging.file of the sandbox), the lines that name an error, so a
+ * failure in CI carries its inner errors (the CLI prints only the outer one).
+ */
+async function openClawFailureContext(s: Scenario): Promise<string> {
+  const errorLine = /error|fail|cleanup|busy|locked|SQLITE/i;
+  const gateway = (s.gateway?.output() ?? '').split('\n').filter((l) => errorLine.test(l)).slice(-40);
+  const logDir = join(s.sandbox.stateDir, 'logs');
+  const files = await readdir(logDir).catch(() => [] as string[]);
+  const logged: string[] = [];
+  for (const name of files) {
+    const text = await readFile(join(logDir, name), 'utf8').catch(() => '');
+    logged.push(...text.split('\n').filter((l) => errorLine.test(l)).slice(-40).map((l) => `${name}: ${l.slice(0, 2000)}`));
+  }
+  return `--- gateway output (error lines) ---\n${gateway.join('\n')}\n--- OpenClaw log (error lines) ---\n${logged.join('\n')}`;
+}
+
+async function assertTurn(s: Scenario, result: { code: number; stdout: string; stderr: string }, what: string): Promise<void> {
+  if (result.code === 0) return;
+  assert.equal(result.code, 0, `${what}: openclaw agent exited ${result.code}\n${result.stdout.slice(-1500)}\n${result.stderr.slice(-1500)}\n${await openClawFailureContext(s)}`);
 }
 
 /**
@@ -157,7 +176,7 @@ async function runTurn(t: TestContext, s: Scenario, agent: string, message: stri
     t.diagnostic(`${what}: the turn ran (the model got it), then OpenClaw reported "Agent database cleanup failed" — OpenClaw's own close of its agent database; see isOpenClawCleanupFailure`);
     return;
   }
-  assertTurn(result, what);
+  await assertTurn(s, result, what);
 }
 
 /** Bounds: a turn on a loaded 2-core machine, observing after a turn, the gateway's start. */
@@ -259,7 +278,7 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
     });
 
     test('after /new the question still brings the fact (from memory, not from the conversation), and a scripted search returns it', todo('reset'), async (t) => {
-      assertTurn(await agentTurn(s.sandbox, 'main', '/new', { timeoutMs: TURN_MS }), '/new');
+      await assertTurn(s, await agentTurn(s.sandbox, 'main', '/new', { timeoutMs: TURN_MS }), '/new');
       const since = s.provider.requests.length;
       scripted = { prompt: SISTER_QUESTION, calls: [{ name: 'oc_memory_search', arguments: { query: 'sister Ana' } }] };
       await runTurn(t, s, 'main', SISTER_QUESTION, 'question after /new');
@@ -328,7 +347,7 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
         holder.stdout?.on('data', (chunk: Buffer) => (said += chunk.toString('utf8')));
         try {
           await waitFor('the read transaction', () => /holding \d+ rows/.test(said) || (holder.exitCode !== null && Promise.reject(new Error(`the reader exited: ${said}`))), { timeoutMs: 60_000, everyMs: 100 });
-          assertTurn(await agentTurn(s.sandbox, 'work', 'Please note: the staging cluster is called kiwi.', { timeoutMs: TURN_MS }), 'work turn while a reader holds a read transaction');
+          await assertTurn(s, await agentTurn(s.sandbox, 'work', 'Please note: the staging cluster is called kiwi.', { timeoutMs: TURN_MS }), 'work turn while a reader holds a read transaction');
           assert.equal(holder.exitCode, null, 'the read transaction lasted beyond the end of the turn');
         } finally {
           holder.stdin?.end();
@@ -336,7 +355,7 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
         const ended = await holder;
         assert.equal(ended.exitCode, 0, `${said}\n${String(ended.stderr)}`);
         assert.match(said, /released/);
-        assertTurn(await agentTurn(s.sandbox, 'work', 'And the production cluster is called fig.', { timeoutMs: TURN_MS }), 'the next work turn');
+        await assertTurn(s, await agentTurn(s.sandbox, 'work', 'And the production cluster is called fig.', { timeoutMs: TURN_MS }), 'the next work turn');
       });
     }
 

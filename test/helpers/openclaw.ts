@@ -152,6 +152,8 @@ export async function createOpenClawSandbox(release: OpenClawRelease, root: stri
     PATH: `${release.binDir}:${dirname(release.node)}:${process.env.PATH ?? ''}`,
     NO_COLOR: '1',
     CI: '1',
+    // A failed CLI command prints its error's details (the gateway's log has the rest: openclaw-e2e-scenario.ts).
+    OPENCLAW_DEBUG: '1',
   };
   return { release, home, stateDir, configPath, workspace: join(home, 'workspace'), port, token, env };
 }
