@@ -143,20 +143,23 @@ async function assertTurn(s: Scenario, result: { code: number; stdout: string; s
 }
 
 /**
- * OpenClaw 2026.9.6 can end a turn that ran — the model got its request —
- * with exit 1 and exactly "Agent database cleanup failed": the AggregateError
- * its agent-database Worker throws when two of the four steps of its close
- * fail (dist/state/openclaw-agent-execution.worker.js, close(): the
- * publication scope, closeOpenClawAgentDatabaseByPath — which checkpoints
- * the agent database, recording rather than throwing a checkpoint a reader
- * keeps busy, and releases the database's lease in a write transaction on
- * OpenClaw's shared state database —, and the two connection borrows). It
- * was seen once beside a CPU hog. OC-Memory does not cause it: OC-Memory
- * never opens the state database, and the step "a reader holding a read
- * transaction …" below keeps the worst an OC-Memory read of the agent
- * database could do going through a turn's end, and the turn passes. Such a
- * turn counts as run (what it was for is asserted by the step's own checks
- * on the memory files and the requests); every other failure fails.
+ * OpenClaw 2026.9.6 sometimes answers a turn with exit 1 and exactly "Agent
+ * database cleanup failed": the AggregateError its agent-database Worker
+ * throws when two of the four steps of its close fail
+ * (dist/state/openclaw-agent-execution.worker.js, close()). It hides the
+ * Worker's real error, which OpenClaw logs (openClawFailureContext puts its
+ * log lines into the test output).
+ *
+ * Two forms were seen, in CI and beside a CPU hog, never on an idle machine:
+ * - after the turn ran (the model got its request): the turn counts as run;
+ *   what it was for is asserted by the step's own checks;
+ * - before the model got anything, and then for every later turn of that
+ *   agent: the gateway keeps the failed open of the agent's database in its
+ *   cache (openOpenClawAgentDatabase records the failure for the path) and
+ *   refuses the agent until it restarts. The test restarts the gateway once,
+ *   as a user would, and runs the turn again; a second failure fails.
+ * Its cause is not known (docs/sources.md, "Known OpenClaw failure").
+ * Every other failure fails.
  */
 function isOpenClawCleanupFailure(result: { stdout: string }): boolean {
   try {
@@ -167,14 +170,20 @@ function isOpenClawCleanupFailure(result: { stdout: string }): boolean {
   }
 }
 
-/** One real turn that must run (see isOpenClawCleanupFailure for the one OpenClaw failure after a turn that ran). */
+/** One real turn that must run (see isOpenClawCleanupFailure for the one OpenClaw failure handled here). */
 async function runTurn(t: TestContext, s: Scenario, agent: string, message: string, what: string): Promise<void> {
   const since = s.provider.requests.length;
-  const result = await agentTurn(s.sandbox, agent, message, { timeoutMs: TURN_MS });
   const reachedModel = () => s.provider.requests.slice(since).some((r) => r.messages.some((m) => m.role === 'user' && m.content.includes(message)));
-  if (result.code !== 0 && isOpenClawCleanupFailure(result) && reachedModel()) {
-    t.diagnostic(`${what}: the turn ran (the model got it), then OpenClaw reported "Agent database cleanup failed" — OpenClaw's own close of its agent database; see isOpenClawCleanupFailure`);
-    return;
+  let result = await agentTurn(s.sandbox, agent, message, { timeoutMs: TURN_MS });
+  if (result.code !== 0 && isOpenClawCleanupFailure(result)) {
+    if (reachedModel()) {
+      t.diagnostic(`${what}: the turn ran (the model got it), then OpenClaw reported "Agent database cleanup failed"; see isOpenClawCleanupFailure\n${await openClawFailureContext(s)}`);
+      return;
+    }
+    t.diagnostic(`${what}: OpenClaw refused the turn before the model got it ("Agent database cleanup failed"); the gateway is restarted once (see isOpenClawCleanupFailure)\n${await openClawFailureContext(s)}`);
+    await s.gateway?.stop();
+    s.gateway = await startGateway(s.sandbox);
+    result = await agentTurn(s.sandbox, agent, message, { timeoutMs: TURN_MS });
   }
   await assertTurn(s, result, what);
 }

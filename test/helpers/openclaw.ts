@@ -207,13 +207,17 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
 
 /**
  * OpenClaw 2026.9.6 gives its gateway's state lease heartbeat 5 s to become
- * ready at startup and exits otherwise ("Gateway failed to start: state lease
- * heartbeat did not become ready (phase=startup, trigger=timeout …)":
- * LEASE_HEARTBEAT_START_TIMEOUT_MS in its dist/openclaw-state-lease-heartbeat-*.mjs).
- * Beside a CPU hog it did, before OC-Memory had done anything in it. Only that
- * exit is tried again, at most three starts in all.
+ * ready at startup (LEASE_HEARTBEAT_START_TIMEOUT_MS in its
+ * dist/openclaw-state-lease-heartbeat-*.mjs). On a starved CPU it misses
+ * that, before OC-Memory has done anything in it, and the gateway exits,
+ * either at once ("Gateway failed to start: state lease heartbeat did not
+ * become ready (phase=startup, trigger=timeout …") or through the startup
+ * doctor's migration step that lost its maintenance lease ("Agent database
+ * maintenance deferred: … lease … was lost | state lease heartbeat did not
+ * become ready (phase=startup, trigger=timeout …"). Only that exit is tried
+ * again, at most three starts in all.
  */
-const STARTUP_DEADLINE_MISSED = /Gateway failed to start: state lease heartbeat did not become ready \(phase=startup, trigger=timeout/;
+const STARTUP_DEADLINE_MISSED = /state lease heartbeat did not become ready \(phase=startup, trigger=timeout/;
 
 /** Starts `openclaw gateway run` on loopback and waits until it accepts connections. */
 export async function startGateway(sandbox: OpenClawSandbox, options: { timeoutMs?: number } = {}): Promise<RunningGateway> {
