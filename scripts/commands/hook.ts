@@ -101,6 +101,8 @@ async function startBackground(ctx: import('../cli-context.js').CommandContext, 
   if (ctx.configFile !== ctx.paths.config) args.push('--config', ctx.configFile);
   const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', windowsHide: true, env: { ...process.env, CI: '1' } });
   child.on('error', () => undefined);
+  const { runBelowNormalPriority } = await import('../../lib/platform/process.js');
+  runBelowNormalPriority(child.pid);
   if (child.pid) await startedAfterTurnJob(ctx.paths, child.pid);
   child.unref();
 }

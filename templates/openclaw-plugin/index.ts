@@ -33,6 +33,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { constants, setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { MemoryRecall, PromptKind } from '../../lib/integrations/recall.js';
@@ -470,6 +471,7 @@ export class MemoryPlugin {
       this.logger.warn?.(`oc-memory: observe after ${why} failed to start (${(error as Error).message})`);
       return;
     }
+    belowNormalPriority(child);
     this.observing = child;
     this.observeDone = new Promise<void>((resolve) => {
       const finished = () => {
@@ -489,6 +491,23 @@ export class MemoryPlugin {
     });
     // The gateway may exit while it runs: the observe goes on, and it keeps nothing alive here.
     child.unref();
+  }
+}
+
+/**
+ * The observe started after a turn runs below normal priority (nice 10 on
+ * Unix), so it never takes CPU from the gateway, whose next turn may start
+ * at once (runBelowNormalPriority in lib/platform/process.ts does the same
+ * for the other agents' after-turn hook; this file loads no lib module
+ * before the first prompt). A child already gone, or a system that refuses,
+ * is left as it is.
+ */
+function belowNormalPriority(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    setPriority(child.pid, constants.priority.PRIORITY_BELOW_NORMAL);
+  } catch {
+    // it runs at normal priority
   }
 }
 

@@ -12,6 +12,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { constants } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { AgentTool, PluginApi } from '../../../templates/openclaw-plugin/index.js';
 import { readState } from '../../../lib/platform/state.js';
@@ -272,7 +273,8 @@ test('unloading the plugin (gateway_stop) waits for the injection line it is sti
 
 test('an unrelated request gets no related memories (an absolute relevance floor), while the CLI still ranks something first', async () => {
   const r = recordingApi(config);
-  const prompt = 'I want to buy some bananas';
+  // Shares one word ('project') with the demo's memory and nothing it is about.
+  const prompt = 'I want to buy some bananas for the project';
   const text = await r.prompt({ prompt, messages: history }, { agentId: 'main', trigger: 'user' });
   assert.deepEqual(relatedLines(text), [], `nothing related to bananas: ${text}`);
   const search = await runCli(['search', prompt, '--json', '--home', home]);
@@ -363,6 +365,26 @@ test('a memory file changed by another writer (here a hand edit) is found on the
   do next = await r.prompt(prompt, { agentId: 'main', trigger: 'user' });
   while (!relatedLines(next).some((l) => /Miso/.test(l)) && Date.now() < deadline && (await new Promise((res) => setTimeout(res, 100))) === undefined);
   assert.ok(relatedLines(next).some((l) => /cat is called Miso/.test(l)), `the hand-written fact is related: ${next}`);
+});
+
+test('the observe agent_end starts runs below normal priority, so it never takes CPU from the gateway', { skip: process.platform !== 'linux' && 'reads the nice value from /proc' }, async () => {
+  // The plugin's `node` is a wrapper that waits (bounded) until its nice value is no longer 0, writes it down, then runs node.
+  const seen = join(dir, 'observe-nice.txt');
+  const wrapper = join(dir, 'node-recording-nice.sh');
+  await writeFile(
+    wrapper,
+    `#!/bin/sh\ni=0\nwhile [ "$(cut -d' ' -f19 /proc/$$/stat)" = "0" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done\ncut -d' ' -f19 /proc/$$/stat > '${seen}'\nexec '${process.execPath}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  const r = recordingApi({ ...config, node: wrapper });
+  r.handlers.get('agent_end')!({ success: true, messages: [] }, { agentId: 'main', trigger: 'user' });
+  const deadline = Date.now() + 30_000;
+  let nice = '';
+  while (!nice && Date.now() < deadline) {
+    nice = (await readFile(seen, 'utf8').catch(() => '')).trim();
+    if (!nice) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.equal(nice, String(constants.priority.PRIORITY_BELOW_NORMAL), 'the observe process runs at nice 10');
 });
 
 test('what was said a turn ago is found on the next turn: agent_end observes in the background, and the index follows', async () => {
