@@ -34,7 +34,7 @@ export interface SetupReport {
   /** Labels of the sources observed besides OpenClaw. */
   observed: string[];
   schedule?: StepOutcome<{ platform: string; everyMinutes: number }>;
-  openClaw?: StepOutcome<{ changes: string[]; pluginDir: string; backup?: string | undefined }>;
+  openClaw?: StepOutcome<{ changes: string[]; pluginDir: string; backup?: string | undefined; toolPolicy: import('../integrations/openclaw/tool-policy.js').ToolPolicyAdvice[] }>;
   /** Claude Code, Codex, pi, in that order: what each setup did (its lines), or why it failed. */
   agents: Array<{ name: string; outcome: StepOutcome<string[]> }>;
 }
@@ -73,7 +73,7 @@ export async function finishSetup(options: FinishSetupOptions): Promise<SetupRep
       const { installOpenClawIntegration } = await import('../integrations/openclaw/integration.js');
       const { cliEntry } = await import('../jobs/schedule/index.js');
       const r = await installOpenClawIntegration({ paths, env, plugin: { home: paths.root, node: process.execPath, cli: cliEntry() } });
-      return { changes: r.changes, pluginDir: r.pluginDir, backup: r.backup };
+      return { changes: r.changes, pluginDir: r.pluginDir, backup: r.backup, toolPolicy: r.toolPolicy };
     });
   }
   // The opt-in agent integrations, each through the same setup as `ocm-run integrate <agent>`.

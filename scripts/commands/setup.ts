@@ -4,6 +4,7 @@ import { EXIT, OcmError } from '../../lib/core/errors.js';
 
 import type { SetupReport } from '../../lib/setup/finish.js';
 import { thisRunner } from '../runner.js';
+import { toolPolicyLines } from '../../lib/integrations/openclaw/tool-policy.js';
 
 /** What setup did, as lines for the user; the next steps last. */
 function reportLines(report: SetupReport): string[] {
@@ -17,6 +18,7 @@ function reportLines(report: SetupReport): string[] {
   if (report.openClaw?.ok) {
     const r = report.openClaw.value;
     lines.push(`OpenClaw integration: ${r.changes.length ? r.changes.join('; ') : 'already in place'}; plugin in ${r.pluginDir}${r.backup ? ` (backup: ${r.backup})` : ''}.`);
+    lines.push(...toolPolicyLines(r.toolPolicy));
   } else if (report.openClaw) lines.push(failed('The OpenClaw integration was not set up', report.openClaw.failure));
   for (const { name, outcome } of report.agents) {
     if (outcome.ok) lines.push(...outcome.value);

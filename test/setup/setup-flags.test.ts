@@ -64,7 +64,8 @@ test('setup --yes: every answer from flags, the key checked live then saved to .
   const server = await startOpenAiServer((req) => (req.authorization === 'Bearer sk-right-abcdef123' ? ok('OK') : status(401, 'Incorrect API key provided')));
   try {
     await mkdir(join(dir, 'openclaw'));
-    await writeFile(join(dir, 'openclaw', 'openclaw.json'), '{ /* mine */ }\n');
+    // A restricted tool profile: setup says what to add so the models are offered the memory tools (lib/integrations/openclaw/tool-policy.ts).
+    await writeFile(join(dir, 'openclaw', 'openclaw.json'), '{ /* mine */ tools: { profile: "minimal" } }\n');
     const home = join(dir, 'home');
     const env = { HOME: dir, XDG_STATE_HOME: join(dir, 'state'), OPENCLAW_STATE_DIR: join(dir, 'openclaw'), MY_KEY: 'sk-wrong-abcdef123', OPENAI_API_KEY: undefined };
     const common = ['setup', '--yes', '--home', home, '--provider', 'openai', '--model', 'gpt-4o-mini', '--api-base', server.url, '--api-key-env', 'MY_KEY', '--budget-tokens', '2000', '--every', '10', '--vault', join(dir, 'vault'), '--sync', 'git', '--git-remote', 'https://example.com/ada/memory.git', '--integrate-openclaw'];
@@ -96,6 +97,7 @@ test('setup --yes: every answer from flags, the key checked live then saved to .
     assert.ok((await stat(join(dir, 'vault', 'OC-Memory'))).isDirectory());
     const oc = JSON5.parse(await readFile(join(dir, 'openclaw', 'openclaw.json'), 'utf8'));
     assert.equal(oc.plugins.entries['oc-memory'].config.home, home);
+    assert.match(r.stdout, /add "oc-memory" to tools\.alsoAllow — the "minimal" tool profile/);
     assert.deepEqual(server.requests.map((q) => q.authorization), ['Bearer sk-wrong-abcdef123', 'Bearer sk-right-abcdef123']);
 
     // The written setup works: doctor accepts the key through config.yaml + .env.

@@ -47,9 +47,10 @@ describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restri
     assert.equal(r.code, 0, r.stdout + r.stderr);
     return r.stdout;
   };
+  // Four gateway starts in all; on a 2-core machine shared with other suites one start took over the helper's default 3 minutes.
   const restartGateway = async () => {
     await gateway?.stop();
-    gateway = await startGateway(sandbox);
+    gateway = await startGateway(sandbox, { timeoutMs: 480_000 });
   };
   /** The tools the model was offered in `agent`'s turn with `message` (the turn's first request to the model). */
   const toolsOfferedIn = async (agent: string, message: string): Promise<string[]> => {
