@@ -31,7 +31,7 @@ function printError(ctx: CommandContext | undefined, thrown: unknown, json: bool
   const { message, hint, code } = describeError(error);
   const exit = error instanceof OcmError ? error.exitCode : EXIT.error;
   if (json) {
-    process.stdout.write(`${JSON.stringify({ error: { code, message, ...(hint ? { hint } : {}) } })}\n`);
+    process.stdout.write(`${JSON.stringify({ error: { code, message, hint: hint || undefined } })}\n`);
   } else {
     process.stderr.write(`ocm-run: ${message}\n`);
     if (hint) process.stderr.write(`  → ${hint}\n`);

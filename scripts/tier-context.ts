@@ -36,7 +36,7 @@ export async function tierOptions(ctx: CommandContext, logName = 'tier'): Promis
     logger,
     now,
     updateIndex: searchIndexUpdater({ paths: ctx.paths, config, logger, now }),
-    ...(onStep ? { onStep } : {}),
+    onStep,
   };
 }
 

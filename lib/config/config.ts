@@ -75,7 +75,7 @@ function toConfigError(issues: readonly v.BaseIssue<unknown>[], file: string): C
   const lines = all.length > MAX_ISSUES_SHOWN ? [...all.slice(0, MAX_ISSUES_SHOWN), `… and ${all.length - MAX_ISSUES_SHOWN} more`] : all;
   const keyPath = issues[0] ? v.getDotPath(issues[0]) ?? undefined : undefined;
   return new ConfigError(`Invalid configuration in ${file}:\n  ${lines.join('\n  ')}`, {
-    ...(keyPath ? { keyPath } : {}),
+    keyPath,
     hint: 'Fix the setting(s) named above (see the comments in templates/config.yaml), then run `ocm-run config validate`.',
     details: { issues: lines },
   });
@@ -132,7 +132,7 @@ export async function loadConfig(options: { file: string; envFile: string; env?:
   if (text !== undefined && options.cacheFile) {
     const schema = hasEnvReferences(raw) ? undefined : await schemaFingerprint().catch(() => undefined);
     if (cached?.text !== text || cached.checked?.schema !== schema) {
-      await writeConfigCache(options.cacheFile, { text, raw, ...(schema ? { checked: { schema, config } } : {}) });
+      await writeConfigCache(options.cacheFile, { text, raw, checked: schema ? { schema, config } : undefined });
     }
   }
   return { config, file: options.file, missingEnv: [...missing], env };

@@ -141,7 +141,7 @@ export function fromSystemError(error: unknown, action: string): unknown {
 /** Human-readable one-liner (plus hint) for any thrown value. */
 export function describeError(error: unknown): { message: string; hint?: string; code: string } {
   if (error instanceof OcmError) {
-    return { message: error.message, ...(error.hint ? { hint: error.hint } : {}), code: error.code };
+    return { message: error.message, hint: error.hint || undefined, code: error.code };
   }
   if (isModuleLoadSyntaxError(error)) {
     return {

@@ -27,7 +27,7 @@ export function yamlDocuments(): typeof import('yaml') {
  */
 export function readYaml(text: string, options: { filename?: string } = {}): unknown {
   const js = jsYaml();
-  return js.load(text, { schema: js.CORE_SCHEMA, ...(options.filename !== undefined ? { filename: options.filename } : {}) });
+  return js.load(text, { schema: js.CORE_SCHEMA, filename: options.filename });
 }
 
 /** YAML text of `value` as the `yaml` package writes it (the one serialiser: day files, reflections). */

@@ -253,7 +253,7 @@ async function checkSchedule(config: Config, options: DoctorOptions): Promise<Ch
   try {
     info = options.scheduleInfo
       ? await options.scheduleInfo(options.paths, config.schedule.every_minutes)
-      : await (await import('../jobs/schedule/index.js')).collectScheduleInfo(options.paths, config.schedule.every_minutes, { xdgConfigHome: options.env.XDG_CONFIG_HOME, ...(options.now ? { now: options.now } : {}) });
+      : await (await import('../jobs/schedule/index.js')).collectScheduleInfo(options.paths, config.schedule.every_minutes, { xdgConfigHome: options.env.XDG_CONFIG_HOME, now: options.now });
   } catch (error) {
     return [warn('schedule', 'Schedule', `could not be checked: ${describeError(error).message}`, '`ocm-run schedule status` shows more.')];
   }
@@ -319,7 +319,7 @@ export async function runDoctor(options: DoctorOptions): Promise<Check[]> {
     checks.push(...(await checkOpenClaw(config, options)));
     checks.push(...(await checkSchedule(config, options)));
     const { checkAgentIntegrations } = await import('./doctor-agents.js');
-    checks.push(...(await checkAgentIntegrations({ paths: options.paths, config, env: options.env, userHome: options.userHome, ...(options.codexHooks ? { codexHooks: options.codexHooks } : {}) })));
+    checks.push(...(await checkAgentIntegrations({ paths: options.paths, config, env: options.env, userHome: options.userHome, codexHooks: options.codexHooks })));
   }
   checks.push(...(await checkIndex(options.paths)));
   checks.push(...(await checkDisk(options.paths)));

@@ -49,11 +49,11 @@ export async function collectLlmStatus(paths: HomePaths, config: Config, state: 
   return {
     observer: { kind: observerKind(config), label: observerLabel(config) },
     reflector: { kind: reflectorKind(config), label: reflectorLabel(config) },
-    usage: { total: grandTotal(s), ...(s.byDay[today] ? { today: s.byDay[today] } : {}), byRole: s.totals, ...(s.lastRun ? { lastRun: s.lastRun } : {}) },
-    ...(lastErrorIsCurrent ? { lastError: s.lastError } : {}),
-    ...(s.lastSuccess ? { lastSuccess: s.lastSuccess } : {}),
+    usage: { total: grandTotal(s), today: s.byDay[today], byRole: s.totals, lastRun: s.lastRun },
+    lastError: lastErrorIsCurrent ? s.lastError : undefined,
+    lastSuccess: s.lastSuccess,
     waiting,
-    reflections: { count, ...(r.lastReflection ? { last: r.lastReflection } : {}), ...(r.lastError ? { lastError: r.lastError } : {}) },
+    reflections: { count, last: r.lastReflection, lastError: r.lastError },
   };
 }
 

@@ -75,7 +75,7 @@ export async function collectStatus(paths: HomePaths, config: Config): Promise<S
     sources: [...sources.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.agent.localeCompare(b.agent)),
     observations: { total: observations.length, byAgent },
     jobs: state.jobs,
-    ...(lastError ? { lastError } : {}),
+    lastError,
     tokens: { transcriptRead: state.totals.transcriptTokens, activeMemory, activeMemoryBudget: config.active_memory.budget_tokens },
     daemon: await daemonStatus(paths),
     tiers: await (await import('./tier-status.js')).collectTierStatus(paths, config),

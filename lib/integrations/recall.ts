@@ -100,7 +100,7 @@ export class MemoryRecall {
   /** Open a memory home (its config.yaml and .env; defaults when there is no config file). */
   static async open(home: string, options: { logger?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<MemoryRecall> {
     const paths = homePaths(home);
-    const { config } = await loadConfig({ file: paths.config, envFile: paths.env, ...(options.env ? { env: options.env } : {}) });
+    const { config } = await loadConfig({ file: paths.config, envFile: paths.env, env: options.env });
     return new MemoryRecall(paths, config, mtimeOf(paths.config), options.logger);
   }
 
@@ -176,7 +176,7 @@ export class MemoryRecall {
     if (!this.changes.mayHaveChanged()) return undefined;
     this.changes.markClean();
     try {
-      const behind = await refreshIfStale(this.paths, this.config, TIERS, { ...(this.logger ? { logger: this.logger } : {}), lockWaitMs });
+      const behind = await refreshIfStale(this.paths, this.config, TIERS, { logger: this.logger, lockWaitMs });
       if (behind) this.changes.markDirty();
       return behind;
     } catch (error) {
@@ -201,8 +201,8 @@ export class MemoryRecall {
       agentScope: scope,
       client: () => options.client,
       openIndex: this.index,
-      ...(this.logger ? { logger: this.logger } : {}),
-      ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}),
+      logger: this.logger,
+      lockWaitMs: options.lockWaitMs,
     };
   }
 

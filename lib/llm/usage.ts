@@ -33,7 +33,7 @@ const KEEP_DAYS = 120;
 
 export function llmState(state: State): LlmState {
   const raw = state.extra.llm as Partial<LlmState> | undefined;
-  const s: LlmState = { totals: raw?.totals ?? {}, byDay: raw?.byDay ?? {}, ...(raw?.lastRun ? { lastRun: raw.lastRun } : {}), ...(raw?.lastError ? { lastError: raw.lastError } : {}), ...(raw?.lastSuccess ? { lastSuccess: raw.lastSuccess } : {}) };
+  const s: LlmState = { totals: raw?.totals ?? {}, byDay: raw?.byDay ?? {}, lastRun: raw?.lastRun, lastError: raw?.lastError, lastSuccess: raw?.lastSuccess };
   state.extra.llm = s;
   return s;
 }

@@ -125,7 +125,7 @@ async function readOwner(target: string): Promise<Owner | undefined> {
 /** The owner record, written whole (atomically): a reader never sees half of one. */
 async function writeOwner(target: string): Promise<void> {
   const processStart = await processStartTime(process.pid);
-  const owner: Owner = { pid: process.pid, host: hostname(), since: new Date().toISOString(), ...(processStart ? { processStart } : {}) };
+  const owner: Owner = { pid: process.pid, host: hostname(), since: new Date().toISOString(), processStart };
   // Not fsynced: the record lives no longer than this process.
   await writeFileAtomic(ownerFile(target), JSON.stringify(owner), { durable: false });
 }

@@ -32,7 +32,7 @@ export async function checkLlmKey(
       'observer',
       { ...role, temperature: 0, max_tokens: 1, timeout_ms: options.timeoutMs ?? 15_000, fallback: [], retry_delays_ms: [] },
       env,
-      { logger: createMemoryLogger(), ...(options.fetch ? { fetch: options.fetch } : {}) },
+      { logger: createMemoryLogger(), fetch: options.fetch },
     );
   } catch (error) {
     if (error instanceof ConfigError) return { outcome: /No API key/.test(error.message) ? 'no-key' : 'error', message: error.message };

@@ -122,7 +122,7 @@ export function createUiApp(options: UiAppOptions): UiApp {
     const m = messagesFor(lang);
     const about = c.req.query('about');
     const notice = (NOTES as readonly string[]).includes(noteKey ?? '') ? `${m[noteKey as Note]}${about ? ` ${mask(about)}` : ''}` : undefined;
-    return { lang, m, here: `${url.pathname}${url.search}`, section, ...(notice ? { notice } : {}) };
+    return { lang, m, here: `${url.pathname}${url.search}`, section, notice };
   };
 
   const refuse = (c: Context, why: Refusal) => {
@@ -230,7 +230,7 @@ ${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date
       const limit = parseLimit(c.req.query('limit'), config.search.default_limit);
       const { searchOpen } = await import('../integrations/mcp/memory-tools.js');
       const started = performance.now();
-      const response = await searchOpen({ paths, config, agent: DEFAULT_AGENT, client: () => undefined, openIndex, logger: options.logger, now: options.now }, { query, limit, filters, ...(mode ? { mode } : {}) });
+      const response = await searchOpen({ paths, config, agent: DEFAULT_AGENT, client: () => undefined, openIndex, logger: options.logger, now: options.now }, { query, limit, filters, mode });
       const ms = Math.round((performance.now() - started) * 10) / 10;
       // Timings for `stats` and the health page (average search time), as `ocm-run search` logs them.
       options.logger.log('info', 'search.done', { ms, results: response.results.length, mode: response.mode, cached: false, via: 'ui' });

@@ -23,7 +23,7 @@ export const command: CommandSpec = {
     const { endpoint, check, shown, saved } = await checkAlertsEndpoint({
       config,
       env,
-      ...(action === 'save' ? { saveTo: { file: ctx.configFile, envFile: ctx.paths.env } } : {}),
+      saveTo: action === 'save' ? { file: ctx.configFile, envFile: ctx.paths.env } : undefined,
     });
     if (ctx.json) ctx.out(JSON.stringify({ ...shown, saved }));
     else {

@@ -22,7 +22,7 @@ export const command: CommandSpec = {
       // 'index': what was just observed is searchable at once (the next turn's memory lookup finds it).
       steps: ['observe', 'active_memory', 'index'],
       flush: Boolean(options.flush),
-      ...(crash ? { onObserveStep: crash } : {}),
+      onObserveStep: crash,
       onProgress: (p) => {
         if (p.messages > 0) crash?.('observe-chunk');
         messages += p.messages;

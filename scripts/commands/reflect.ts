@@ -40,7 +40,7 @@ export const command: CommandSpec = {
       now: () => ctx.now(),
       force: Boolean(options.force),
       includeRecent: Boolean(options.all),
-      ...(typeof options.agent === 'string' ? { agents: [options.agent] } : {}),
+      agents: typeof options.agent === 'string' ? [options.agent] : undefined,
       ...testSignalHook(ctx.env),
     });
     for (const file of result.misnamed ?? []) {

@@ -31,7 +31,7 @@ export const command: CommandSpec = {
       throw new OcmError('BAD_INPUT', `--every must be a whole number of minutes from 1 to 1440 (got ${String(options.every)}).`);
     }
     const s = await import('../../lib/jobs/schedule/home-schedule.js');
-    const scheduleOptions = { paths: ctx.paths, env: ctx.env, everyMinutes: every, ...(chosenPlatform ? { platform: chosenPlatform } : {}) };
+    const scheduleOptions = { paths: ctx.paths, env: ctx.env, everyMinutes: every, platform: chosenPlatform };
 
     if (action === 'install') {
       const { platform, target, plan, installed } = await s.installHomeSchedule({ ...scheduleOptions, config, configFile: ctx.configFile, dryRun });

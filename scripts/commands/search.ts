@@ -34,7 +34,7 @@ export const command: CommandSpec = {
     const response = await searchMemory(
       ctx.paths,
       config,
-      { query, limit, filters, cache: options.cache !== false, ...(mode ? { mode } : {}) },
+      { query, limit, filters, cache: options.cache !== false, mode },
       { logger, now: () => ctx.now() },
     );
     // Timings for `stats` (average search time).

@@ -11,7 +11,7 @@ export const command: CommandSpec = {
   async run(ctx, _args, options) {
     const { stopDaemon } = await import('../../lib/jobs/daemon.js');
     const timeoutMs = options.timeout !== undefined ? Number(options.timeout) * 1000 : undefined;
-    const r = await stopDaemon(ctx.paths, { force: Boolean(options.force), ...(timeoutMs !== undefined && Number.isFinite(timeoutMs) ? { timeoutMs } : {}) });
+    const r = await stopDaemon(ctx.paths, { force: Boolean(options.force), timeoutMs: timeoutMs !== undefined && Number.isFinite(timeoutMs) ? timeoutMs : undefined });
     if (ctx.json) ctx.out(JSON.stringify({ ok: true, ...r }));
     else ctx.out(r.killed ? `Killed ocm-run watch (PID ${r.pid}) after it ignored SIGTERM.` : `Stopped ocm-run watch (PID ${r.pid}).`);
     return 0;

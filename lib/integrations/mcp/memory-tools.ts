@@ -259,7 +259,7 @@ interface SearchArgs {
 export async function searchOpen(ctx: MemoryToolContext, request: import('../../search/search.js').SearchRequest): Promise<import('../../search/types.js').SearchResponse> {
   const { searchMemory } = await import('../../search/search.js');
   // A short wait for the home lock when the index is behind the files: a long job holding it must not hold up the agent.
-  const deps = { openIndex: ctx.openIndex, lockWaitMs: 2000, ...(ctx.logger ? { logger: ctx.logger } : {}), ...(ctx.now ? { now: ctx.now } : {}) };
+  const deps = { openIndex: ctx.openIndex, lockWaitMs: 2000, logger: ctx.logger, now: ctx.now };
   try {
     return await searchMemory(ctx.paths, ctx.config, { ...request, cache: false }, deps);
   } catch (error) {
@@ -294,7 +294,7 @@ const searchTool: MemoryTool = {
     } catch (error) {
       // The filters' messages name command-line flags (--since); here they are arguments.
       if (!(error instanceof OcmError)) throw error;
-      throw new OcmError(error.code, `Invalid arguments for search_memory: ${error.message.replace(/--(\w+)/g, '$1')}`, { ...(error.hint ? { hint: error.hint.replace(/--(\w+) /g, '$1: ') } : {}) });
+      throw new OcmError(error.code, `Invalid arguments for search_memory: ${error.message.replace(/--(\w+)/g, '$1')}`, { hint: error.hint?.replace(/--(\w+) /g, '$1: ') });
     }
     if (ctx.agentScope) filters.agents = withinScope(ctx.agentScope, filters.agents);
     else if (!filters.agents && ctx.defaultSearchAgents?.length) filters.agents = ctx.defaultSearchAgents;
@@ -357,7 +357,7 @@ const getTool: MemoryTool = {
     const parsed = parseTarget(target);
     // Bounded unless the caller asked for a range: a whole day file can be megabytes.
     const bounded = isId || parsed.lines !== undefined ? target : `${parsed.path}:${parsed.from ?? 1}:${GET_LINES_MAX}`;
-    const result = await getMemory(ctx.paths, ctx.config, bounded, { ...(ctx.logger ? { logger: ctx.logger } : {}), ...(ctx.now ? { now: ctx.now } : {}) });
+    const result = await getMemory(ctx.paths, ctx.config, bounded, { logger: ctx.logger, now: ctx.now });
     if (result.kind === 'lines') {
       const text = cut(result.text, ANSWER_CHARS);
       const last = result.from + result.lines - 1;
@@ -438,7 +438,7 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
     ctx.paths.lock,
     async () => {
       const n = await writeObservations(ctx.paths, [observation]);
-      await updateIndex(ctx.paths, ctx.config, { tiers: ['hot'], ...(ctx.logger ? { logger: ctx.logger } : {}), ...(ctx.now ? { now: ctx.now } : {}) });
+      await updateIndex(ctx.paths, ctx.config, { tiers: ['hot'], logger: ctx.logger, now: ctx.now });
       return n > 0;
     },
     { waitMs: ctx.lockWaitMs ?? 20_000 },

@@ -36,7 +36,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     ...options.context,
     client: () => {
       const info = server.getClientVersion();
-      return info ? { name: info.name, ...(info.version ? { version: info.version } : {}) } : undefined;
+      return info ? { name: info.name, version: info.version || undefined } : undefined;
     },
   };
 
