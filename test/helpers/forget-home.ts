@@ -4,12 +4,11 @@
  * line, the search index, the embedding cache (from a real local embeddings
  * server), the query cache and active memory. Used by the forget tests.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from './cli.js';
 import { filesUnder } from './files-under.js';
+import { embeddingServer as conceptEmbeddingServer, type Server as EmbeddingServer } from './embedding-server.js';
 import { makeObservation, newHome, spread, testConfig, writeHot } from './tier-home.js';
 import { createMemoryLogger } from '../../lib/platform/log.js';
 import type { HomePaths } from '../../lib/platform/home.js';
@@ -20,25 +19,12 @@ import type { Observation } from '../../lib/core/types.js';
 
 export const SECRET = 'my home address is 42 Wallaby Way, Sydney';
 
-/** A real local server speaking the OpenAI embeddings API (hashed bag-of-words vectors). */
-export async function embeddingServer(): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const { input, model } = JSON.parse(body) as { input: string[]; model: string };
-      const data = input.map((text, index) => {
-        const v = new Array<number>(16).fill(0);
-        for (const w of text.toLowerCase().match(/[a-z]+/g) ?? []) v[w.length % 16]! += 1;
-        v[0]! += 0.5;
-        return { object: 'embedding', index, embedding: v };
-      });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', model, data, usage: { prompt_tokens: 1, total_tokens: 1 } }));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => new Promise((r) => server.close(() => r())) };
+/** The key secretHome's config gives the embeddings endpoint. */
+const API_KEY = 'sk-test';
+
+/** The shared local embeddings server (embedding-server.ts), answering secretHome's key. */
+export function embeddingServer(): Promise<EmbeddingServer> {
+  return conceptEmbeddingServer(API_KEY);
 }
 
 /** Every file under the roots whose bytes hold one of the needles. */
@@ -71,11 +57,11 @@ export async function secretHome(dir: string, embeddingsUrl: string, today: stri
     'timezone: UTC',
     'sources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}',
     `tiers: {vault_path: ${JSON.stringify(vault)}}`,
-    `embeddings: {enabled: true, provider: custom, model: bag-16, api_base: ${JSON.stringify(embeddingsUrl)}, api_key: sk-test}`,
+    `embeddings: {enabled: true, provider: custom, model: concept-64, api_base: ${JSON.stringify(embeddingsUrl)}, api_key: ${API_KEY}}`,
     '',
   ].join('\n');
   await writeFile(paths.config, configYaml);
-  const config = testConfig({ tiers: { vault_path: vault }, embeddings: { enabled: true, provider: 'custom', model: 'bag-16', api_base: embeddingsUrl, api_key: 'sk-test' } });
+  const config = testConfig({ tiers: { vault_path: vault }, embeddings: { enabled: true, provider: 'custom', model: 'concept-64', api_base: embeddingsUrl, api_key: API_KEY } });
   // The secret in each tier (and in a recent day, so active memory holds it), among other observations.
   const secretIn = (i: number, age: number) => makeObservation(i, addDays(today, -age), { text: `${SECRET} (note ${i}).`, priority: 'high' });
   const secrets = [secretIn(9001, 1), secretIn(9002, 120), secretIn(9003, 400)];

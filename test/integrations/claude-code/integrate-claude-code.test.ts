@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runCli, tempDir } from '../../helpers/cli.js';
+import { assertSetupLeavesAgentAlone, withHeuristicSetup } from '../../helpers/setup-run.js';
 
 /** PATH with node's own folder only: no `claude` to validate with. */
 const PATH = dirname(process.execPath);
@@ -136,22 +137,12 @@ test('integrate claude-code --per-project: the hooks and the server get --per-pr
 });
 
 test('setup --yes --integrate-claude-code: the opt-in step of setup wires Claude Code too', async () => {
-  const tmp = await tempDir('ocm-cc-setup-');
-  const home = join(tmp.dir, 'home');
-  const ocm = join(tmp.dir, 'ocm');
-  try {
-    const r = await runCli(['setup', '--yes', '--provider', 'heuristic', '--integrate-claude-code', '--home', ocm], { env: { HOME: home, PATH } });
-    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
-    assert.match(r.stdout, /Claude Code integration for .* \(memory of agent "claude-code"\)/);
-    const settings = JSON.parse(await readFile(join(home, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, unknown[]> };
+  await withHeuristicSetup(['--integrate-claude-code'], async (run) => {
+    assert.match(run.result.stdout, /Claude Code integration for .* \(memory of agent "claude-code"\)/);
+    const settings = JSON.parse(await readFile(join(run.userHome, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, unknown[]> };
     assert.deepEqual(Object.keys(settings.hooks).sort(), ['SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
-    assert.match(await readFile(join(ocm, 'config.yaml'), 'utf8'), /claude_code:\n(\s+#.*\n)*\s+enabled: true/);
+    assert.match(await readFile(join(run.ocm, 'config.yaml'), 'utf8'), /claude_code:\n(\s+#.*\n)*\s+enabled: true/);
     // Opt-in: without the flag, Claude Code's settings are not touched.
-    const without = await runCli(['setup', '--yes', '--provider', 'heuristic', '--home', join(tmp.dir, 'other')], { env: { HOME: join(tmp.dir, 'home2'), PATH } });
-    assert.equal(without.code, 0, without.stderr);
-    assert.doesNotMatch(without.stdout, /Claude Code integration/);
-    assert.equal(existsSync(join(tmp.dir, 'home2', '.claude')), false);
-  } finally {
-    await tmp.cleanup();
-  }
+    await assertSetupLeavesAgentAlone(run, /Claude Code integration/, '.claude');
+  });
 });

@@ -13,6 +13,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parse } from 'smol-toml';
 import { runCli, tempDir } from '../../helpers/cli.js';
+import { withHeuristicSetup } from '../../helpers/setup-run.js';
 
 /** PATH with node's own folder only: no `codex` to ask. */
 const PATH = dirname(process.execPath);
@@ -93,19 +94,15 @@ test('integrate codex: a config.toml that already defines mcp_servers.oc-memory 
 });
 
 test('setup --yes --integrate-codex: the opt-in step wires Codex through the same setup as integrate codex', async () => {
-  const tmp = await tempDir('ocm-codex-setup-');
-  const home = join(tmp.dir, 'home');
-  const ocm = join(tmp.dir, 'ocm');
-  await mkdir(join(home, '.codex'), { recursive: true });
-  try {
-    const r = await runCli(['setup', '--yes', '--provider', 'heuristic', '--integrate-codex', '--home', ocm], { env: { HOME: home, PATH } });
-    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
-    assert.match(r.stdout, /Codex integration for /);
-    assert.match(r.stdout, /the hooks could not be trusted/);
-    const toml = parse(await readFile(join(home, '.codex', 'config.toml'), 'utf8')) as { mcp_servers: Record<string, unknown> };
-    assert.ok(toml.mcp_servers['oc-memory']);
-    assert.match(await readFile(join(ocm, 'config.yaml'), 'utf8'), /codex:\n\s+enabled: true/);
-  } finally {
-    await tmp.cleanup();
-  }
+  await withHeuristicSetup(
+    ['--integrate-codex'],
+    async (run) => {
+      assert.match(run.result.stdout, /Codex integration for /);
+      assert.match(run.result.stdout, /the hooks could not be trusted/);
+      const toml = parse(await readFile(join(run.userHome, '.codex', 'config.toml'), 'utf8')) as { mcp_servers: Record<string, unknown> };
+      assert.ok(toml.mcp_servers['oc-memory']);
+      assert.match(await readFile(join(run.ocm, 'config.yaml'), 'utf8'), /codex:\n\s+enabled: true/);
+    },
+    async (userHome) => void (await mkdir(join(userHome, '.codex'), { recursive: true })),
+  );
 });

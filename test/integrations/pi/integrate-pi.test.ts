@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { runCli, tempDir } from '../../helpers/cli.js';
+import { assertSetupLeavesAgentAlone, withHeuristicSetup } from '../../helpers/setup-run.js';
 
 const PATH = dirname(process.execPath);
 const TEMPLATE = join(import.meta.dirname, '..', '..', '..', 'templates', 'pi-extension', 'index.ts');
@@ -55,21 +56,11 @@ test('integrate pi: the extension and its settings beside the user\'s own extens
 });
 
 test('setup --yes --integrate-pi: the opt-in step of setup installs the extension through the same setup as integrate pi', async () => {
-  const tmp = await tempDir('ocm-pi-setup-');
-  const home = join(tmp.dir, 'home');
-  const ocm = join(tmp.dir, 'ocm');
-  try {
-    const r = await runCli(['setup', '--yes', '--provider', 'heuristic', '--integrate-pi', '--home', ocm], { env: { HOME: home, PATH } });
-    assert.equal(r.code, 0, `${r.stdout}\n${r.stderr}`);
-    assert.match(r.stdout, /pi integration for .* \(memory of agent "pi"\)/);
-    assert.deepEqual((await readdir(join(home, '.pi', 'agent', 'extensions', 'oc-memory'))).sort(), ['index.ts', 'oc-memory.json']);
-    assert.match(await readFile(join(ocm, 'config.yaml'), 'utf8'), /\bpi:\n(\s+#.*\n)*\s+enabled: true/);
+  await withHeuristicSetup(['--integrate-pi'], async (run) => {
+    assert.match(run.result.stdout, /pi integration for .* \(memory of agent "pi"\)/);
+    assert.deepEqual((await readdir(join(run.userHome, '.pi', 'agent', 'extensions', 'oc-memory'))).sort(), ['index.ts', 'oc-memory.json']);
+    assert.match(await readFile(join(run.ocm, 'config.yaml'), 'utf8'), /\bpi:\n(\s+#.*\n)*\s+enabled: true/);
     // Opt-in: without the flag, pi's folder is not touched.
-    const without = await runCli(['setup', '--yes', '--provider', 'heuristic', '--home', join(tmp.dir, 'other')], { env: { HOME: join(tmp.dir, 'home2'), PATH } });
-    assert.equal(without.code, 0, without.stderr);
-    assert.doesNotMatch(without.stdout, /pi integration/);
-    assert.equal(existsSync(join(tmp.dir, 'home2', '.pi')), false);
-  } finally {
-    await tmp.cleanup();
-  }
+    await assertSetupLeavesAgentAlone(run, /pi integration/, '.pi');
+  });
 });
