@@ -218,7 +218,7 @@ class MessageLoop {
     const merged = this.settings.select ? this.mergeFollowUp(message, replyTo, before) : undefined;
     if (merged) this.previous = { role: message.role, timeMs: ms, draft: this.drafts.length > before ? this.drafts[this.drafts.length - 1]! : merged };
     const made = this.drafts.slice(before);
-    this.recent.push({ role: message.role, entryId: message.entryId, statements: made.filter((d) => !d.question).length, last: made.length > 0 ? made[made.length - 1] : merged });
+    this.recent.push({ role: message.role, entryId: message.entryId, statements: made.filter((d) => !d.question).length, asked: this.pendingQuestion?.entryId === message.entryId, last: made.length > 0 ? made[made.length - 1] : merged });
     if (this.recent.length > 2) this.recent.shift();
   }
 
@@ -229,8 +229,11 @@ class MessageLoop {
    */
   private mergeFollowUp(message: Message, replyTo: ReplyContext | undefined, before: number): Draft | undefined {
     const [earlier, asker] = this.recent;
-    if (!replyTo || !earlier || !asker || this.drafts.length === before) return undefined;
-    if (asker.entryId !== replyTo.entryId || asker.role === message.role || asker.statements > 0 || earlier.role !== message.role) return undefined;
+    if (!earlier || !asker || this.drafts.length === before) return undefined;
+    if (asker.role === message.role || asker.statements > 0 || earlier.role !== message.role) return undefined;
+    // B asked about it, or said nothing to keep ("Wow, that's great!") and A goes on about the same thing.
+    const followsUp = replyTo ? asker.entryId === replyTo.entryId : !asker.asked && !TOPIC_CHANGE.test((message.text ?? '').trimStart());
+    if (!followsUp) return undefined;
     const into = earlier.last;
     const answer = this.drafts[before]!;
     if (!into || !canJoin(into, answer, this.settings.maxChars)) return undefined;
@@ -257,6 +260,8 @@ interface MessageRecord {
   entryId: string;
   /** Observations of the message that are not questions. */
   statements: number;
+  /** It ended with a question (what the next message answers). */
+  asked: boolean;
   /** The message's last observation (or the one its first joined). */
   last: Draft | undefined;
 }
@@ -267,6 +272,8 @@ const JOINABLE = new Set(['fact', 'event', 'state', 'task']);
 /** Can `answer` join `into` (same day, both plain memories, together within the length of one observation)? */
 function canJoin(into: Draft, answer: Draft, maxChars: number): boolean {
   if (into.question || answer.question || !JOINABLE.has(into.category) || !JOINABLE.has(answer.category)) return false;
+  // A 🔴 fact (who someone is, a deadline, something asked to be remembered) is a line of its own, and is not made longer.
+  if (into.priority === 'high' || answer.priority === 'high') return false;
   if (into.local.date !== answer.local.date) return false;
   return into.text.length + joinedAnswer(into, answer).length + 1 <= maxChars;
 }
@@ -511,6 +518,11 @@ const TOPIC_FUNCTION_WORDS = new Set(
   `do does did you your yours u ya have has had is are was were be been am i me my we our they them their he she it its this that these those the a an there any all some what which how why when where who whom whose can could would will should shall may might must`.split(/\s+/),
 );
 
+/** Words of a question that ask about nothing in particular. */
+const VAGUE_TOPIC_WORD = new Set(
+  `new lately recently happen happens happening happened doing going talked talk last since else anything something stuff thing things good fun stoked excited exciting want need help see find tell got like love favorite fave up what's how's how're how'd what'd whats hows with about for to from in on of at`.split(/\s+/),
+);
+
 /** At most this many words of a question name an answer's topic. */
 const TOPIC_WORDS = 6;
 
@@ -543,7 +555,9 @@ function topicOf(question: string, answer: string, names: readonly string[]): st
     .replace(QUESTION_FRAME, '')
     .split(/\s+/)
     .filter((w) => w && !TOPIC_FUNCTION_WORDS.has(w.toLowerCase().replace(/[^a-z']/g, '')));
-  return words.length > 0 ? words.slice(0, TOPIC_WORDS).join(' ') : undefined;
+  const topic = words.slice(0, TOPIC_WORDS).join(' ');
+  // "Anything new", "What's up with lately", "How're doing": a topic that names nothing is not one.
+  return words.some((w) => !VAGUE_TOPIC_WORD.has(w.toLowerCase().replace(/[^a-z']/g, ''))) ? topic : undefined;
 }
 
 /**

@@ -75,8 +75,8 @@ const ENCOURAGEMENT =
 /** Goodbyes: "See you tomorrow!", "Talk soon", "Take care". */
 const SIGN_OFF = /^(?:see (?:you|ya)|talk (?:to you )?(?:soon|later)|catch you (?:later|soon)|bye|good ?night|have a (?:good|great|nice|lovely) (?:one|day|night|evening|weekend)|take care|until next time|speak soon|gotta (?:go|run)|i(?:'ve| have)? (?:got|gotta) (?:to )?go)\b/i;
 
-/** Agreeing: "I 100% agree", "Totally agree". */
-const AGREEMENT = /^(?:i\s+)?(?:\d+%|totally|completely|fully|absolutely|so|really|couldn't|could not)?\s*(?:agree|agreed)\b|^couldn't agree more\b/i;
+/** Only agreeing: "I 100% agree", "Totally agree" ("Agreed, we'll run both side by side" is a decision). */
+const AGREEMENT = /^(?:i\s+)?(?:\d+%|totally|completely|fully|absolutely|so|really)?\s*(?:agree|agreed|couldn't agree more)(?:\s+with (?:you|that|this|it))?(?:\s+(?:completely|totally|100%))?[\s,.!]*$/i;
 
 /** A resolve with nothing named: "I'm going to keep pushing forward", "I'll keep plugging away". */
 const KEEP_GOING =
@@ -94,7 +94,7 @@ const EVALUATIVE =
 
 /** The subject of a saying about everyone: "Taking risks is scary", "Hard work pays off", "Life's all about…". */
 const GENERIC_SUBJECT =
-  /^(?:[a-z]+ing\b(?!\s+(?:is|was)\s+(?:at|in|on|scheduled|booked|planned|set|due)\b)|(?:life|love|family|friends(?:hip)?|art|music|nature|kindness|hard work|success|happiness|people|kids|everyone|everybody|nothing|anything|it's all|that's what|there's nothing|being|having|it's important|it's (?:so |really )?(?:great|good|nice|important|awesome|amazing|cool|tough|hard))\b)/i;
+  /^(?:(?!(?:thing|something|everything|spring|king|ring|morning|evening|wedding|meeting|building|ceiling|pudding|string|wing|sibling|darling|during|ping|bring)\b)[a-z]{3,}ing\b(?!\s+(?:is|was)\s+(?:at|in|on|scheduled|booked|planned|set|due)\b)|(?:life|love|family|friends(?:hip)?|art|music|nature|kindness|hard work|success|happiness|people|kids|everyone|everybody|nothing|anything|it's all|that's what|there's nothing|being|having|it's important|it's (?:so |really )?(?:great|good|nice|important|awesome|amazing|cool|tough|hard))(?:'s)?\b(?!\s+(?:is|was|are|were)\s+(?:at|in|on|scheduled|booked|planned|due)\b))/i;
 
 /** A proper noun, number or code-ish token somewhere after the first word. */
 function hasSpecific(sentence: string, names: readonly string[]): boolean {
@@ -159,6 +159,10 @@ function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: Selecti
   // the question's words, "I made this bowl" is the speaker's own news, and "Let's use X" after
   // "How about X?" is the user's decision.
   if (!ctx.answers && !FIRST_PERSON.test(s) && (ctx.role === 'assistant' || !strong) && isEcho(words, ctx.previousOther)) return 'echo';
+  // "Let's keep doing our part for the world!" is cheering, said in the first person plural.
+  if (/^let's\b/i.test(s) && analysis.category !== 'decision' && ENCOURAGEMENT.test(s) && !namesSomething) return 'reaction';
+  // A saying is no answer either: "Life's about learning and exploring", "Music's amazing".
+  if (!FIRST_PERSON.test(s) && !namesSomething && !THIRD_PERSON.test(s) && GENERIC_SUBJECT.test(s) && !WORK_STATUS.test(s)) return 'general';
   if (firstPerson) {
     if (specific) return undefined;
     // "I'm always here for you", "Your support means a lot to me": about the two of them, not a fact.

@@ -161,6 +161,8 @@ function splitLine(line: string, out: string[]): void {
     const { marks, closers } = boundary.groups as { marks: string; closers: string };
     const dot = boundary.index;
     if (marks === '.' && periodContinues(line.slice(Math.max(start, dot - 16), dot))) continue;
+    // An elided argument is inside the sentence: "Promise.all(items.map(...)) to run them in parallel".
+    if (closers && (marks === '…' || /^\.{2,}$/.test(marks)) && line[dot - 1] === '(') continue;
     addPiece(pieces, line.slice(start, dot + marks.length + closers.length));
     start = dot + boundary[0].length;
   }

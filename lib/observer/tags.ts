@@ -101,7 +101,9 @@ const HASHTAG = /(?:^|\s)#([\p{L}_][\p{L}\p{N}_-]{1,30})/gu;
 const PROPER_NOUN = /(?<=[\p{Ll}\p{N},;]\s+)\p{Lu}[\p{Ll}]{2,}(?:-[\p{Lu}\p{Ll}]+)?\b|^\p{Lu}\p{Ll}{2,}(?=['’]s\s)/gu;
 const NOT_NAMES = new Set(['user', 'assistant', 'the', 'this', 'that', 'and', 'but', 'i', 'okay', 'yes', 'no', 'please', 'thanks',
   'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'march', 'april', 'may',
-  'june', 'july', 'august', 'september', 'october', 'november', 'december', 'english', 'korean', 'god', 'mom', 'dad']);
+  'june', 'july', 'august', 'september', 'october', 'november', 'december', 'english', 'korean', 'god', 'mom', 'dad',
+  // "Life's about learning" opens a sentence with a noun, not a name (no #life tag).
+  'life', 'love', 'music', 'art', 'nature', 'family', 'today', 'tomorrow', 'everyone', 'everything', 'nothing', 'something', 'there', 'here']);
 
 /**
  * Lowercase topic tags found in `text` (and code languages), at most `max`:

@@ -298,3 +298,53 @@ test('said short: a closing evaluation and a lead-in word go; of a long message 
   assert.match(long[0]!.text, /Ana flew in from Lisbon/);
   assert.doesNotMatch(long[0]!.text, /view from the top was amazing/);
 });
+
+test('going on about the same thing after a reaction is the same memory; "By the way, …" starts another', () => {
+  const same = observe([
+    ['user', 'I went camping at Lake Tahoe last week.'],
+    ['assistant', "Wow, that's great!"],
+    ['user', 'We roasted marshmallows and hiked up to Eagle Peak.'],
+  ]);
+  assert.equal(same.length, 1, JSON.stringify(texts(same)));
+  for (const id of ['e0', 'e2']) assert.ok(same[0]!.provenance!.entryIds.includes(id));
+  const other = observe([
+    ['user', 'I went camping at Lake Tahoe last week.'],
+    ['assistant', "Wow, that's great!"],
+    ['user', 'By the way, I got a new job at Acme.'],
+  ]);
+  assert.equal(other.length, 2, JSON.stringify(texts(other)));
+});
+
+test('a question that asks about nothing in particular gives its answer no topic ("(on: What\'s up with lately)")', () => {
+  const obs = observe([
+    ['assistant', "What's up with you lately?"],
+    ['user', "I've been looking into counseling as a career."],
+  ]);
+  assert.doesNotMatch(obs[0]!.text, /\(on:/);
+  // A question that names something still does.
+  assert.match(observe([['assistant', 'How often do you work out together?'], ['user', 'Three times a week.']])[0]!.text, /\(on: work out together\)/);
+});
+
+test('an ellipsis inside a sentence does not end it: "Promise.all(items.map(...)) to run them in parallel" stays whole', () => {
+  const obs = observe([['assistant', 'Use a for...of loop with await inside, or await Promise.all(items.map(...)) to run them in parallel.']]);
+  assert.match(obs[0]!.text, /\(\.\.\.\)\) to run them in parallel\.$/);
+});
+
+test('a saying is no answer either ("Life\'s about learning and exploring"), cheering in the first person plural is no task; a 🔴 fact is never joined into a longer line', () => {
+  const answers = observe([
+    ['assistant', 'What do you love most about travelling?'],
+    ['user', "Life's about learning and exploring."],
+    ['assistant', 'So true!'],
+    ['user', "Let's keep doing our part for the world!"],
+  ]);
+  assert.deepEqual(texts(answers), []);
+  // "Spring break was fun" is no saying; a gerund that is a noun is not read as one.
+  assert.equal(observe([['user', 'Spring break in Kyoto was fun.']]).length, 1);
+  const key = observe([
+    ['user', 'I went camping at Lake Tahoe last week.'],
+    ['assistant', 'Nice!'],
+    ['user', 'My sister Ana is a nurse in Reno.'],
+  ]);
+  assert.equal(key.length, 2, JSON.stringify(texts(key)));
+  assert.equal(key.find((o) => /Ana/.test(o.text))!.priority, 'high');
+});
