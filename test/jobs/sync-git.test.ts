@@ -3,7 +3,7 @@
  * repository, each appending to the same day file and to days of its own.
  * Real git, real files.
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -32,15 +32,21 @@ async function device(dir: string, name: string, remote: string) {
   return { paths, config, options, sync: () => runSync(options) };
 }
 
+/** A temp folder (removed after the test) with an empty bare repository on main in it: the devices' shared remote. */
+async function sharedRemote(t: TestContext): Promise<{ dir: string; remote: string }> {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const remote = join(dir, 'remote.git');
+  await execa('git', ['init', '-q', '--bare', '-b', 'main', remote]);
+  return { dir, remote };
+}
+
 async function dayFiles(paths: HomePaths) {
   return hashTree([paths.memory, paths.archive]);
 }
 
 test('two devices append to the same day and to their own days; syncing both ways merges without conflict or loss', async (t) => {
-  const { dir, cleanup } = await tempDir();
-  t.after(cleanup);
-  const remote = join(dir, 'remote.git');
-  await execa('git', ['init', '-q', '--bare', '-b', 'main', remote]);
+  const { dir, remote } = await sharedRemote(t);
 
   const a = await device(dir, 'a', remote);
   const shared = TODAY;
@@ -101,10 +107,7 @@ test('two devices append to the same day and to their own days; syncing both way
 });
 
 test('a pull that cannot be merged is aborted: local files untouched, the sync queued for retry', async (t) => {
-  const { dir, cleanup } = await tempDir();
-  t.after(cleanup);
-  const remote = join(dir, 'remote.git');
-  await execa('git', ['init', '-q', '--bare', '-b', 'main', remote]);
+  const { dir, remote } = await sharedRemote(t);
   const a = await device(dir, 'a', remote);
   await writeFile(join(a.paths.reflections, 'week.md'), '# Week\n\nLine one.\n');
   assert.deepEqual((await a.sync()).errors, []);

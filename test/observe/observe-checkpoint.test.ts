@@ -7,7 +7,7 @@
  * exactly what one clean run writes, and a stream that fails midway keeps
  * its earlier chunks.
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync } from 'node:fs';
 import { appendFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
@@ -35,6 +35,15 @@ async function writeTranscript(stateDir: string): Promise<void> {
 }
 
 type ReadHook = (chunkIndex: number) => Promise<void>;
+
+/** A temp folder (removed after the test) with the transcript written under <dir>/openclaw. */
+async function transcriptDir(t: TestContext): Promise<{ dir: string; stateDir: string }> {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const stateDir = join(dir, 'openclaw');
+  await writeTranscript(stateDir);
+  return { dir, stateDir };
+}
 
 function source(stateDir: string, beforeRead?: ReadHook): TranscriptSource {
   const real = createOpenClawFileSource({ stateDirs: [stateDir], masking: {} });
@@ -79,106 +88,88 @@ async function stateJson(paths: HomePaths): Promise<{ streams: Record<string, { 
   return JSON.parse(await readFile(paths.state, 'utf8'));
 }
 
-test('saving after every chunk or once per stream writes the same day files and state', async () => {
-  const { dir, cleanup } = await tempDir();
-  try {
-    const stateDir = join(dir, 'openclaw');
-    await writeTranscript(stateDir);
-    const everyChunk = homePaths(join(dir, 'every-chunk'));
-    const once = homePaths(join(dir, 'once'));
-    let chunks = 0;
-    const a = await observe(everyChunk, source(stateDir, async () => void chunks++), 0);
-    const b = await observe(once, source(stateDir), 3_600_000);
-    assert.ok(chunks >= 8, `the transcript is read in many chunks (${chunks})`);
-    const files = await dayFiles(everyChunk);
-    assert.ok(Object.keys(files).length >= 3, `several day files (${Object.keys(files).join(', ')})`);
-    assert.deepEqual(await dayFiles(once), files);
-    assert.deepEqual(await stateJson(once), await stateJson(everyChunk));
-    assert.deepEqual({ ...b, failures: b.failures.length }, { ...a, failures: a.failures.length });
-    assert.ok(a.observations > 50, `many observations (${a.observations})`);
-  } finally {
-    await cleanup();
-  }
+test('saving after every chunk or once per stream writes the same day files and state', async (t) => {
+  const { dir, stateDir } = await transcriptDir(t);
+  const everyChunk = homePaths(join(dir, 'every-chunk'));
+  const once = homePaths(join(dir, 'once'));
+  let chunks = 0;
+  const a = await observe(everyChunk, source(stateDir, async () => void chunks++), 0);
+  const b = await observe(once, source(stateDir), 3_600_000);
+  assert.ok(chunks >= 8, `the transcript is read in many chunks (${chunks})`);
+  const files = await dayFiles(everyChunk);
+  assert.ok(Object.keys(files).length >= 3, `several day files (${Object.keys(files).join(', ')})`);
+  assert.deepEqual(await dayFiles(once), files);
+  assert.deepEqual(await stateJson(once), await stateJson(everyChunk));
+  assert.deepEqual({ ...b, failures: b.failures.length }, { ...a, failures: a.failures.length });
+  assert.ok(a.observations > 50, `many observations (${a.observations})`);
 });
 
-test('stopped at any chunk boundary and run again, the job ends with exactly what one clean run writes', async () => {
-  const { dir, cleanup } = await tempDir();
-  try {
-    const stateDir = join(dir, 'openclaw');
-    await writeTranscript(stateDir);
-    const clean = homePaths(join(dir, 'clean'));
-    await observe(clean, source(stateDir));
-    const expected = await dayFiles(clean);
-    const expectedState = await stateJson(clean);
+test('stopped at any chunk boundary and run again, the job ends with exactly what one clean run writes', async (t) => {
+  const { dir, stateDir } = await transcriptDir(t);
+  const clean = homePaths(join(dir, 'clean'));
+  await observe(clean, source(stateDir));
+  const expected = await dayFiles(clean);
+  const expectedState = await stateJson(clean);
 
-    // What a kill -9 before each read would leave on disk: a copy of the home at that moment.
-    for (const checkpointMs of [0, 40]) {
-      const live = homePaths(join(dir, `live-${checkpointMs}`));
-      const snapshots: string[] = [];
-      await observe(
-        live,
-        source(stateDir, async (i) => {
-          const copy = join(dir, `snap-${checkpointMs}-${i}`);
-          // A synchronous copy is one moment, as a kill is: the job reads ahead, so its
-          // saves run while this hook does (an async copy could mix before and after).
-          try {
-            cpSync(live.root, copy, { recursive: true });
-          } catch (error) {
-            if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-          }
-          snapshots.push(copy);
-          // Some reads take longer than the 40 ms interval: it saves at some boundaries and not at others.
-          if (i % 3 === 2) await new Promise((r) => setTimeout(r, 50));
-        }),
-        checkpointMs,
-      );
-      assert.ok(snapshots.length >= 8);
-      let withProgress = 0;
-      for (const copy of snapshots) {
-        const paths = homePaths(copy);
-        if (Object.keys(await dayFiles(paths)).length > 0) withProgress++;
-        await observe(paths, source(stateDir));
-        assert.deepEqual(await dayFiles(paths), expected, `re-run from ${copy}`);
-        const state = await stateJson(paths);
-        const key = Object.keys(expectedState.streams)[0]!;
-        assert.deepEqual(state.streams[key]!.cursor, expectedState.streams[key]!.cursor);
-      }
-      assert.ok(withProgress >= 3, `saved progress was found at several boundaries (${withProgress})`);
+  // What a kill -9 before each read would leave on disk: a copy of the home at that moment.
+  for (const checkpointMs of [0, 40]) {
+    const live = homePaths(join(dir, `live-${checkpointMs}`));
+    const snapshots: string[] = [];
+    await observe(
+      live,
+      source(stateDir, async (i) => {
+        const copy = join(dir, `snap-${checkpointMs}-${i}`);
+        // A synchronous copy is one moment, as a kill is: the job reads ahead, so its
+        // saves run while this hook does (an async copy could mix before and after).
+        try {
+          cpSync(live.root, copy, { recursive: true });
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        }
+        snapshots.push(copy);
+        // Some reads take longer than the 40 ms interval: it saves at some boundaries and not at others.
+        if (i % 3 === 2) await new Promise((r) => setTimeout(r, 50));
+      }),
+      checkpointMs,
+    );
+    assert.ok(snapshots.length >= 8);
+    let withProgress = 0;
+    for (const copy of snapshots) {
+      const paths = homePaths(copy);
+      if (Object.keys(await dayFiles(paths)).length > 0) withProgress++;
+      await observe(paths, source(stateDir));
+      assert.deepEqual(await dayFiles(paths), expected, `re-run from ${copy}`);
+      const state = await stateJson(paths);
+      const key = Object.keys(expectedState.streams)[0]!;
+      assert.deepEqual(state.streams[key]!.cursor, expectedState.streams[key]!.cursor);
     }
-  } finally {
-    await cleanup();
+    assert.ok(withProgress >= 3, `saved progress was found at several boundaries (${withProgress})`);
   }
 });
 
-test('a stream that fails midway keeps the progress of its earlier chunks; the next run finishes it', async () => {
-  const { dir, cleanup } = await tempDir();
-  try {
-    const stateDir = join(dir, 'openclaw');
-    await writeTranscript(stateDir);
-    const clean = homePaths(join(dir, 'clean'));
-    await observe(clean, source(stateDir));
+test('a stream that fails midway keeps the progress of its earlier chunks; the next run finishes it', async (t) => {
+  const { dir, stateDir } = await transcriptDir(t);
+  const clean = homePaths(join(dir, 'clean'));
+  await observe(clean, source(stateDir));
 
-    const home = homePaths(join(dir, 'home'));
-    const failing = source(stateDir, async (i) => {
-      if (i === 4) throw new Error('transcript unreadable');
-    });
-    const first = await observe(home, failing, 3_600_000);
-    assert.equal(first.failures.length, 1);
-    assert.match(first.failures[0]!.message, /transcript unreadable/);
-    // Four chunks were read and observed before the failure: saved although no checkpoint was due.
-    const state = await stateJson(home);
-    const saved = Object.values(state.streams)[0]!;
-    assert.equal(saved.messages, first.messages);
-    assert.ok(first.messages > 0 && first.observations > 0);
-    const files = await dayFiles(home);
-    const lines = Object.values(files).join('').split('\n').filter((l) => /\^o-[0-9a-f]{10}$/.test(l));
-    assert.equal(lines.length, first.observations, 'every observation counted is on disk');
+  const home = homePaths(join(dir, 'home'));
+  const failing = source(stateDir, async (i) => {
+    if (i === 4) throw new Error('transcript unreadable');
+  });
+  const first = await observe(home, failing, 3_600_000);
+  assert.equal(first.failures.length, 1);
+  assert.match(first.failures[0]!.message, /transcript unreadable/);
+  // Four chunks were read and observed before the failure: saved although no checkpoint was due.
+  const state = await stateJson(home);
+  const saved = Object.values(state.streams)[0]!;
+  assert.equal(saved.messages, first.messages);
+  assert.ok(first.messages > 0 && first.observations > 0);
+  const files = await dayFiles(home);
+  const lines = Object.values(files).join('').split('\n').filter((l) => /\^o-[0-9a-f]{10}$/.test(l));
+  assert.equal(lines.length, first.observations, 'every observation counted is on disk');
 
-    await observe(home, source(stateDir));
-    assert.deepEqual(await dayFiles(home), await dayFiles(clean));
-  } finally {
-    await cleanup();
-  }
+  await observe(home, source(stateDir));
+  assert.deepEqual(await dayFiles(home), await dayFiles(clean));
 });
 
 test('a day file edited by hand while a job holds it in memory keeps the edit and gets every new observation', async () => {
@@ -226,70 +217,58 @@ test('a day file edited by hand while a job holds it in memory keeps the edit an
   }
 });
 
-test('the job reads the next chunk while the Observer works, and still writes in order', async () => {
-  const { dir, cleanup } = await tempDir();
-  try {
-    const stateDir = join(dir, 'openclaw');
-    await writeTranscript(stateDir);
-    const events: string[] = [];
-    const inline = createHeuristicObserver();
-    let calls = 0;
-    // An Observer that takes its time (as one on another thread or across the network).
-    const slow: Observer = {
-      kind: 'heuristic',
-      label: 'slow',
-      observe: async (batch) => {
-        const n = calls++;
-        events.push(`observe ${n}`);
-        await new Promise((r) => setTimeout(r, 30));
-        events.push(`observed ${n}`);
-        return inline.observe(batch);
-      },
-    };
-    const home = homePaths(join(dir, 'home'));
-    await observe(home, source(stateDir, async (i) => void events.push(`read ${i}`)), undefined, slow);
-    // Chunk 1 is read and handed to the Observer before chunk 0's observations are back.
-    assert.ok(events.indexOf('read 1') < events.indexOf('observed 0'), events.slice(0, 6).join(', '));
-    assert.ok(events.indexOf('observe 1') < events.indexOf('observed 0') + 2);
-    const clean = homePaths(join(dir, 'clean'));
-    await observe(clean, source(stateDir));
-    assert.deepEqual(await dayFiles(home), await dayFiles(clean));
-    assert.deepEqual(await stateJson(home), await stateJson(clean));
-  } finally {
-    await cleanup();
-  }
+test('the job reads the next chunk while the Observer works, and still writes in order', async (t) => {
+  const { dir, stateDir } = await transcriptDir(t);
+  const events: string[] = [];
+  const inline = createHeuristicObserver();
+  let calls = 0;
+  // An Observer that takes its time (as one on another thread or across the network).
+  const slow: Observer = {
+    kind: 'heuristic',
+    label: 'slow',
+    observe: async (batch) => {
+      const n = calls++;
+      events.push(`observe ${n}`);
+      await new Promise((r) => setTimeout(r, 30));
+      events.push(`observed ${n}`);
+      return inline.observe(batch);
+    },
+  };
+  const home = homePaths(join(dir, 'home'));
+  await observe(home, source(stateDir, async (i) => void events.push(`read ${i}`)), undefined, slow);
+  // Chunk 1 is read and handed to the Observer before chunk 0's observations are back.
+  assert.ok(events.indexOf('read 1') < events.indexOf('observed 0'), events.slice(0, 6).join(', '));
+  assert.ok(events.indexOf('observe 1') < events.indexOf('observed 0') + 2);
+  const clean = homePaths(join(dir, 'clean'));
+  await observe(clean, source(stateDir));
+  assert.deepEqual(await dayFiles(home), await dayFiles(clean));
+  assert.deepEqual(await stateJson(home), await stateJson(clean));
 });
 
-test('an Observer that fails on a chunk: the chunks before it are saved, the ones read ahead are not, the next run completes', async () => {
-  const { dir, cleanup } = await tempDir();
-  try {
-    const stateDir = join(dir, 'openclaw');
-    await writeTranscript(stateDir);
-    const inline = createHeuristicObserver();
-    let calls = 0;
-    const failing: Observer = {
-      kind: 'heuristic',
-      label: 'fails on the fourth chunk',
-      observe: async (batch) => {
-        if (calls++ === 3) throw new Error('observer broke');
-        return inline.observe(batch);
-      },
-    };
-    const home = homePaths(join(dir, 'home'));
-    let reads = 0;
-    const first = await observe(home, source(stateDir, async () => void reads++), 3_600_000, failing);
-    assert.match(first.failures[0]!.message, /observer broke/);
-    // Chunks past the failing one had been read and handed to the Observer; none of them is saved.
-    assert.ok(calls > 4 && reads > 4, `the job had read past the failing chunk (${reads} reads, ${calls} Observer calls)`);
-    const saved = Object.values((await stateJson(home)).streams)[0]!;
-    assert.equal(saved.messages, first.messages, 'the cursor covers exactly the chunks whose observations were written');
-    const lines = Object.values(await dayFiles(home)).join('').split('\n').filter((l) => /\^o-[0-9a-f]{10}$/.test(l));
-    assert.equal(lines.length, first.observations);
-    await observe(home, source(stateDir));
-    const clean = homePaths(join(dir, 'clean'));
-    await observe(clean, source(stateDir));
-    assert.deepEqual(await dayFiles(home), await dayFiles(clean));
-  } finally {
-    await cleanup();
-  }
+test('an Observer that fails on a chunk: the chunks before it are saved, the ones read ahead are not, the next run completes', async (t) => {
+  const { dir, stateDir } = await transcriptDir(t);
+  const inline = createHeuristicObserver();
+  let calls = 0;
+  const failing: Observer = {
+    kind: 'heuristic',
+    label: 'fails on the fourth chunk',
+    observe: async (batch) => {
+      if (calls++ === 3) throw new Error('observer broke');
+      return inline.observe(batch);
+    },
+  };
+  const home = homePaths(join(dir, 'home'));
+  let reads = 0;
+  const first = await observe(home, source(stateDir, async () => void reads++), 3_600_000, failing);
+  assert.match(first.failures[0]!.message, /observer broke/);
+  // Chunks past the failing one had been read and handed to the Observer; none of them is saved.
+  assert.ok(calls > 4 && reads > 4, `the job had read past the failing chunk (${reads} reads, ${calls} Observer calls)`);
+  const saved = Object.values((await stateJson(home)).streams)[0]!;
+  assert.equal(saved.messages, first.messages, 'the cursor covers exactly the chunks whose observations were written');
+  const lines = Object.values(await dayFiles(home)).join('').split('\n').filter((l) => /\^o-[0-9a-f]{10}$/.test(l));
+  assert.equal(lines.length, first.observations);
+  await observe(home, source(stateDir));
+  const clean = homePaths(join(dir, 'clean'));
+  await observe(clean, source(stateDir));
+  assert.deepEqual(await dayFiles(home), await dayFiles(clean));
 });
