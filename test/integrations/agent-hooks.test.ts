@@ -199,6 +199,14 @@ test('hook prompt: a running ocm-run mcp on the home answers it over its socket 
     await waitFor('the socket removed', async () => (existsSync(join(paths.machine, 'run')) && (await import('node:fs/promises')).readdir(join(paths.machine, 'run')).then((n) => (n.length === 0 ? true : undefined))));
     const after = await hook(home, 'prompt', prompt);
     assert.equal(after.stdout, alone.stdout);
+    // The same through the hook's own entry: it hands the event it read over to the full command line, which looks up itself.
+    const { execa } = await import('execa');
+    const selfLookups = async () => ((await readFile(join(paths.logs, 'hooks.log'), 'utf8')).match(/"via":"self"/g) ?? []).length;
+    const before = await selfLookups();
+    const handedOver = await execa(process.execPath, [join(dirname(CLI), 'prompt-hook.cjs'), 'hook', 'prompt', '--home', home, '--agent', 'claude-code'], { input: JSON.stringify(prompt), reject: false, timeout: 60_000, env: { HOME: home, OCM_HOOK_TIMEOUT_MS: GENEROUS_LOOKUP_MS } });
+    assert.equal(handedOver.exitCode, 0, handedOver.stderr);
+    assert.equal(handedOver.stdout, `${alone.stdout}`.trimEnd());
+    assert.equal(await selfLookups(), before + 1, 'looked up in its own process');
   } finally {
     await rm(home, { recursive: true, force: true });
   }
