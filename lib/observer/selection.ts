@@ -146,7 +146,8 @@ function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: Selecti
   }
   // ("See you tomorrow" carries a date, and is still a goodbye.)
   if (SIGN_OFF.test(s) && !ctx.technical && !hasSpecific(s, ctx.names)) return 'acknowledgement';
-  if (AGREEMENT.test(s)) return 'reaction';
+  // "Agreed, we'll run both side by side for two weeks" agrees and decides: the decision stays.
+  if (AGREEMENT.test(s) && analysis.category !== 'decision') return 'reaction';
   if (KEEP_GOING.test(s) && !specific) return 'general';
   if (FIRST_PERSON_REACTION.test(s) && !specific) return 'reaction';
   // "Good call: strict TypeScript catches mistakes early" — a verdict on what the other said, not a fact of its own.
