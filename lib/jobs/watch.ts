@@ -134,7 +134,7 @@ export function startWatch(options: WatchOptions): Watcher {
         logger.log(d.code === 'LOCKED' ? 'warn' : 'error', 'watch.tick_failed', { reason, ...error });
       }
       const endedAt = Date.now();
-      options.onTick?.({ reason, ...(burstStart !== undefined ? { firstEventAt: burstStart } : {}), startedAt, endedAt, ...(result !== undefined ? { result } : {}), ...(error ? { error } : {}) });
+      options.onTick?.({ reason, firstEventAt: burstStart, startedAt, endedAt, result, error });
     })().finally(() => {
       running = undefined;
       if (pendingReason && !closed) {

@@ -233,7 +233,7 @@ export class LlmClient {
             errorClass: c.errorClass,
             status: c.status,
             message: c.message,
-            ...(error instanceof MalformedOutputError && error.sample ? { sample: this.redact(error.sample) } : {}),
+            sample: error instanceof MalformedOutputError && error.sample ? this.redact(error.sample) : undefined,
             ...(willRetry ? { retryInMs: delay } : { next: index + 1 < this.states.length ? 'fallback' : 'give up' }),
             ms: Date.now() - started,
           });

@@ -201,11 +201,11 @@ function fromJson(text: string): { lines: RawLine[]; currentTask?: string } | un
     const p = String(o.priority ?? '').toLowerCase();
     const priority: Priority | undefined = p === 'high' || p === '🔴' ? 'high' : p === 'low' || p === '🟢' ? 'low' : p === 'medium' || p === '🟡' ? 'medium' : undefined;
     lines.push({
-      ...(typeof o.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(o.date) ? { date: o.date } : {}),
-      ...(priority ? { priority } : {}),
+      date: typeof o.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(o.date) ? o.date : undefined,
+      priority,
       done: o.done === true,
       time: typeof o.time === 'string' && /^\d{1,2}:\d{2}$/.test(o.time) ? o.time.padStart(5, '0') : '',
-      ...(typeof o.category === 'string' ? { category: o.category } : {}),
+      category: typeof o.category === 'string' ? o.category : undefined,
       text: body,
       tags: Array.isArray(o.tags) ? o.tags.filter((t): t is string => typeof t === 'string').map((t) => t.replace(/^#/, '')) : [],
       repaired: true,
@@ -282,7 +282,7 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
         repaired = true;
       }
       raw.push({
-        ...(date ? { date } : {}),
+        date,
         priority: forced ?? parsed.priority,
         done: parsed.done,
         time: parsed.time,

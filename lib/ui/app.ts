@@ -167,7 +167,7 @@ export function createUiApp(options: UiAppOptions): UiApp {
     ...o,
     text: mask(o.text),
     tags: o.tags.map(mask),
-    ...(o.provenance ? { provenance: { ...o.provenance, session: mask(o.provenance.session) } } : {}),
+    provenance: o.provenance && { ...o.provenance, session: mask(o.provenance.session) },
   });
 
   const filterValues = (c: Context): FilterValues => {

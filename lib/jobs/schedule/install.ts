@@ -295,7 +295,7 @@ export async function scheduleStatus(platform: Platform, target: ScheduleTarget,
         throw error;
       }
       const block = findCronBlock(crontab, target.home);
-      return { platform, installed: block !== undefined, name: names.unit, ...(block ? { detail: block, everyMinutes: everyFromCron(block) } : {}) };
+      return { platform, installed: block !== undefined, name: names.unit, detail: block || undefined, everyMinutes: block ? everyFromCron(block) : undefined };
     }
     case 'launchd': {
       const plan = planSchedule(platform, target, templates, env);
@@ -314,7 +314,7 @@ export async function scheduleStatus(platform: Platform, target: ScheduleTarget,
         const m = /OnUnitActiveSec=(\d+)min/.exec(await readFile(timer, 'utf8'));
         if (m) every = Number(m[1]);
       }
-      return { platform, installed, active: r.code === 0 && r.stdout.trim() === 'active', name: `${names.unit}.timer`, detail: timer, ...(every ? { everyMinutes: every } : {}) };
+      return { platform, installed, active: r.code === 0 && r.stdout.trim() === 'active', name: `${names.unit}.timer`, detail: timer, everyMinutes: every || undefined };
     }
     case 'schtasks': {
       const r = await runner('schtasks', ['/Query', '/TN', names.task]);
