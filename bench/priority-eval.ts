@@ -5,8 +5,7 @@
  * On a fresh home, the bundled samples and the set's sessions (as OpenClaw transcripts) go through
  * `ocm-run observe` with the default config (the heuristic Observer), then `ocm-run export
  * --format json`. The Observer's answer for a message is the highest priority of the observations
- * whose provenance starts with the message's entry id, or `none` (docs/priorities.md, "One label
- * per message"). Reported: accuracy over the four labels beside the PRD's ≥ 85 %, per label
+ * that speak for it (predictions()), or `none` (docs/priorities.md, "One label per message"). Reported: accuracy over the four labels beside the PRD's ≥ 85 %, per label
  * (precision, recall), the confusion table, per language and source, the priority accuracy over
  * the messages both keep, chit-chat (label none) written 🔴, and remembered facts written 🔴.
  */
@@ -59,15 +58,26 @@ async function cli(args: string[], env: Record<string, string>): Promise<string>
   return String(res.stdout);
 }
 
-/** The Observer's answer per entry id: the highest priority of the observations citing it first. */
-export function predictions(observations: Array<{ priority: string; provenance?: { entryIds?: string[] } }>): Map<string, PriorityLabel> {
+/**
+ * The Observer's answer per entry id: the highest priority of the observations that speak for the
+ * message — those citing it first, and those citing it later beside a first message of the same
+ * speaker (a follow-up joined into one memory: "A says X, B asks, A answers"). The question an
+ * answer cites and a reaction it cites are the other speaker's: not credited. Without `roleOf`,
+ * only the first id counts.
+ */
+export function predictions(observations: Array<{ priority: string; provenance?: { entryIds?: string[] } }>, roleOf?: (entryId: string) => string | undefined): Map<string, PriorityLabel> {
   const out = new Map<string, PriorityLabel>();
   for (const o of observations) {
-    const first = o.provenance?.entryIds?.[0];
+    const ids = o.provenance?.entryIds ?? [];
+    const first = ids[0];
     if (!first || !(PRIORITY_LABELS as readonly string[]).includes(o.priority)) continue;
     const p = o.priority as PriorityLabel;
-    const known = out.get(first);
-    if (!known || RANK[p] > RANK[known]) out.set(first, p);
+    const speaker = roleOf?.(first);
+    for (const id of ids) {
+      if (id !== first && (speaker === undefined || roleOf?.(id) !== speaker)) continue;
+      const known = out.get(id);
+      if (!known || RANK[p] > RANK[known]) out.set(id, p);
+    }
   }
   return out;
 }
@@ -127,7 +137,8 @@ export async function runPriorityEval(options: { keep?: boolean; log?: (line: st
     await cli(['observe'], env);
     const exported = JSON.parse(await cli(['export', '--format', 'json'], env)) as { observations: Array<{ priority: string; provenance?: { entryIds?: string[] } }> };
     log(`  ${set.length} labelled messages, ${exported.observations.length} observations`);
-    return { ...scorePriorities(set, predictions(exported.observations)), seconds: Math.round((Date.now() - started) / 100) / 10 };
+    const roles = new Map(set.map((m) => [m.entryId, m.role]));
+    return { ...scorePriorities(set, predictions(exported.observations, (id) => roles.get(id))), seconds: Math.round((Date.now() - started) / 100) / 10 };
   } finally {
     if (!options.keep) await rm(work, { recursive: true, force: true });
     else log(`  work dir kept: ${work}`);

@@ -56,3 +56,18 @@ test('the real pipeline on the labelled set: ≥ 85 % priority accuracy (the PRD
   assert.equal(r.remembered.atHigh, r.remembered.facts, misses);
   assert.ok(r.accuracy >= 0.85, `${(r.accuracy * 100).toFixed(1)} %: ${misses}`);
 });
+
+test('a follow-up joined into one memory speaks for each message of its speaker it cites, not for the other speaker\'s question or reaction', () => {
+  const roles: Record<string, string> = { u1: 'user', a1: 'assistant', u2: 'user', a2: 'assistant' };
+  const predicted = predictions(
+    [
+      { priority: 'medium', provenance: { entryIds: ['u1', 'a1', 'u2'] } },
+      { priority: 'high', provenance: { entryIds: ['a2', 'u2'] } },
+    ],
+    (id) => roles[id],
+  );
+  assert.equal(predicted.get('u1'), 'medium');
+  assert.equal(predicted.get('u2'), 'medium', 'the same speaker’s follow-up');
+  assert.equal(predicted.get('a1'), undefined, 'the other speaker’s question');
+  assert.equal(predicted.get('a2'), 'high');
+});
