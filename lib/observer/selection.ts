@@ -119,8 +119,8 @@ function hasSpecific(sentence: string, names: readonly string[]): boolean {
 const ASSISTANT_ACKNOWLEDGEMENT =
   /^(?:(?:ok(?:ay)?|sure|got it|noted|understood|will do|of course)[\s,.!:-]+)?(?:(?:i'll|i will)\s+(?:remember|keep in mind|note|make a note of|not forget)\b|let me (?:check|look|see|take a look|have a look|dig|investigate|read|open|run|try)\b(?![^.]*\b(?:because|since|so that)\b))/i;
 
-/** Emoticons: "<3", ":)", ":-D" (their digits and letters are not content). */
-export const EMOTICON = /(?:^|\s)(?:<3+|[:;=8][-']?[()DPpO3/\\|\]\[]+|\^_?\^|xD)(?=\s|$|[.!?,])/g;
+/** Emoticons: "<3", ":)", ":-D" (their digits and letters are not content; "83" and "8D" are not emoticons). */
+export const EMOTICON = /(?:^|\s)(?:<3+|[:;=][-']?[()DPpO/\\|\]\[]+|\^_?\^|xD)(?=\s|$|[.!?,])/g;
 
 function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: SelectionContext): DropReason | undefined {
   const s = sentence.replace(EMOTICON, ' ').trim();

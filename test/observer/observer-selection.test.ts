@@ -348,3 +348,9 @@ test('a saying is no answer either ("Life\'s about learning and exploring"), che
   assert.equal(key.length, 2, JSON.stringify(texts(key)));
   assert.equal(key.find((o) => /Ana/.test(o.text))!.priority, 'high');
 });
+
+test('numbers are not emoticons: "release number 83" keeps its 83 (an "8" + "3" was read as a face); "<3" and ":)" go', () => {
+  const obs = observe([['user', 'I decided to name release number 83 after the color violet 83.']]);
+  assert.equal(obs[0]!.text, 'User decided to name release number 83 after the color violet 83.');
+  assert.equal(observe([['user', 'The cluster has 8 nodes :) and 3 spares <3']])[0]!.text, 'User said the cluster has 8 nodes and 3 spares.');
+});
