@@ -730,6 +730,9 @@ const IMPLICIT_SUBJECT =
 /** Common imperative verbs: a sentence starting with one is advice or a request, said as "X advised to …". */
 const IMPERATIVE = /^(?:please\s+)?(?:use|keep|store|add|run|try|make|set|check|avoid|install|create|write|fix|update|remove|delete|move|rotate|call|send|take|give|put|wrap|read|open|close|start|stop|restart|consider|remember|note|switch|change|replace|enable|disable|turn|configure|mark|drop|skip|pin|upgrade|downgrade|review|test|build|deploy|merge|commit|push|pull|look|go|follow|ask|tell|let|don't|do not|never|always)\b/i;
 
+/** "(For the database,) we'll use …" / "we will go with …" / "we're going to …" (not "… not"): group 1 the scope words before it, group 2 what was decided. */
+const WE_WILL = /^((?:for|in|on|with|at|about)\b[^,]{1,60},\s*)?we(?:'ll| will|'re going to| are going to)\s+(?!not\b|never\b)(.+)$/i;
+
 /**
  * Say who said it, in the third person, without a "Speaker:" prefix: a text naming the speaker
  * stands as it is; advice becomes "Assistant advised to …"; anything else "User said …"
@@ -751,6 +754,13 @@ function attribute(text: string, speaker: string, korean: boolean, select = true
     const firstWord = /^[A-Za-z']+/.exec(text)?.[0] ?? '';
     const lowered = startsWithOrdinaryWord(text, firstWord) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
     if (/^let's\s+/i.test(text)) return `${speaker} ${decision ? 'decided' : 'suggested'} to ${text.replace(/^let's\s+/i, '')}`;
+    // A decision said as "(For the database,) we'll use X": "For the database, User decided to use X".
+    const weWill = decision ? WE_WILL.exec(text) : null;
+    if (weWill) {
+      const scopeWords = (weWill[1] ?? '').replace(/,\s*$/, '');
+      const decided = `${speaker} decided to ${weWill[2]}`;
+      return scopeWords ? `${scopeWords.charAt(0).toUpperCase()}${scopeWords.slice(1)}, ${decided}` : decided;
+    }
     // "Because forEach ignores the promises…" answers a why.
     if (/^because\s+/i.test(text)) return `${speaker} explained that ${text.replace(/^because\s+/i, '')}`;
     if (IMPERATIVE.test(text)) {

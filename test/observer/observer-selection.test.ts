@@ -217,6 +217,12 @@ test('restated for the speaker: "Fixed it." → "User fixed it.", "Let\'s go wit
   assert.match(observe([['user', 'Fixed it! Migrations run cleanly on staging now.']])[0]!.text, /^User fixed it\. Migrations run cleanly/);
   assert.match(observe([['user', 'Been reading a lot about Rust lately.']])[0]!.text, /^User has been reading a lot about Rust lately/);
   assert.equal(observe([['user', "Let's go with rotating opaque refresh tokens in Redis."]])[0]!.text, 'User decided to go with rotating opaque refresh tokens in Redis.');
+  // A decision said as "we'll use": the demo wrote "User said for the database, we'll use PostgreSQL …".
+  assert.equal(
+    observe([['user', "For the database, we'll use PostgreSQL as the main store and Redis for caching."]])[0]!.text,
+    'For the database, User decided to use PostgreSQL as the main store and Redis for caching.',
+  );
+  assert.equal(observe([['user', "We'll go with Vitest for the unit tests."]])[0]!.text, 'User decided to go with Vitest for the unit tests.');
   const why = observe([
     ['user', 'Why does my forEach loop finish before the awaits inside it are done?'],
     ['assistant', 'Because forEach ignores the promises your callback returns.'],
