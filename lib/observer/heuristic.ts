@@ -741,7 +741,12 @@ const WE_WILL = /^((?:for|in|on|with|at|about)\b[^,]{1,60},\s*)?we(?:'ll| will|'
 function attribute(text: string, speaker: string, korean: boolean, select = true, decision = false): string {
   if (text.startsWith(speaker)) return text;
   if (select) {
-    if (korean) return text.includes(speaker) ? text : `${speaker}${hasFinalConsonant(speaker) ? '은' : '는'} ${text}`;
+    if (korean) {
+      if (text.includes(speaker)) return text;
+      // Advice "…감싸면 된다." is what the speaker advised, not something the speaker is: "…감싸면 된다고 조언했다."
+      const said = text.replace(/면 된다[.!]?(?=\s|$)/, '면 된다고 조언했다.');
+      return `${speaker}${hasFinalConsonant(speaker) ? '은' : '는'} ${said}`;
+    }
     // "Fixed it." / "Been reading a lot." / "Still working on the studio.": the speaker is the subject left out.
     const implicit = IMPLICIT_SUBJECT.exec(text);
     if (implicit) {

@@ -206,7 +206,7 @@ test('Korean memories are written as notes in the plain style, not as polite spe
   assert.deepEqual(said([['user', '그리고 async/await가 아직 너무 헷갈려요.']]), ['사용자는 async/await가 아직 헷갈린다.']);
   assert.deepEqual(said([['user', '다음 주 금요일까지 회계사 모임 발표 자료를 준비해야 해요.']]), ['사용자는 다음 주 금요일 (2026-04-17)까지 회계사 모임 발표 자료를 준비해야 한다.']);
   assert.deepEqual(said([['assistant', 'await 호출을 try/catch로 감싸면 됩니다. 하나가 실패해도 나머지 결과를 받을 수 있어요.']]), [
-    '어시스턴트는 await 호출을 try/catch로 감싸면 된다. 하나가 실패해도 나머지 결과를 받을 수 있다.',
+    '어시스턴트는 await 호출을 try/catch로 감싸면 된다고 조언했다. 하나가 실패해도 나머지 결과를 받을 수 있다.',
   ]);
   // An adjective keeps 하다; an ending we cannot conjugate safely stays as said; a question stays a question.
   assert.match(said([['user', '이 마이그레이션은 정말 중요해요.']])[0]!, /중요하다\.$/);
@@ -223,6 +223,12 @@ test('restated for the speaker: "Fixed it." → "User fixed it.", "Let\'s go wit
     'For the database, User decided to use PostgreSQL as the main store and Redis for caching.',
   );
   assert.equal(observe([['user', "We'll go with Vitest for the unit tests."]])[0]!.text, 'User decided to go with Vitest for the unit tests.');
+  // Korean advice ("…감싸면 돼요") is what the assistant advised, not what the assistant is ("어시스턴트는 … 감싸면 된다").
+  const advice = observe([
+    ['user', 'async/await에서 에러 처리는 어떻게 해요?'],
+    ['assistant', 'await 호출을 try/catch로 감싸면 돼요.'],
+  ]);
+  assert.ok(advice.some((o) => /await 호출을 try\/catch로 감싸면 된다고 조언했다\.$/.test(o.text)), advice.map((o) => o.text).join('\n'));
   const why = observe([
     ['user', 'Why does my forEach loop finish before the awaits inside it are done?'],
     ['assistant', 'Because forEach ignores the promises your callback returns.'],
