@@ -5,15 +5,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
+import { tempDirUntilExit } from '../helpers/cli.js';
 import { join } from 'node:path';
 import { cachedConfig, loadConfigCached } from '../../lib/config/config-cache.js';
 import { loadConfig } from '../../lib/config/config.js';
 import { ConfigError } from '../../lib/core/errors.js';
 
 async function home() {
-  const dir = await mkdtemp(join(tmpdir(), 'ocm-config-cache-'));
+  const dir = await tempDirUntilExit('ocm-config-cache-');
   return { file: join(dir, 'config.yaml'), envFile: join(dir, '.env'), cacheFile: join(dir, 'config-cache.json'), env: {} as NodeJS.ProcessEnv };
 }
 

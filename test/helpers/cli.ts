@@ -1,6 +1,7 @@
 /** Run the built CLI (dist/) as a child process, the way users and cron do. */
 import { execa, type Result } from 'execa';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -31,6 +32,20 @@ export async function runCli(args: string[], options: { env?: Record<string, str
     throw new Error(`ocm-run ${args.join(' ')} did not finish within ${timeout / 1000} s and was killed (stderr: ${String(result.stderr).slice(-500)})`);
   }
   return { code: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+const removedAtExit = new Set<string>();
+
+/** A temp folder removed when the test file's process exits: for helpers that hand out folders without a cleanup of their own. */
+export async function tempDirUntilExit(prefix = 'ocm-test-'): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  if (removedAtExit.size === 0) {
+    process.once('exit', () => {
+      for (const d of removedAtExit) rmSync(d, { recursive: true, force: true });
+    });
+  }
+  removedAtExit.add(dir);
+  return dir;
 }
 
 export async function tempDir(prefix = 'ocm-test-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {

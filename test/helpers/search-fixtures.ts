@@ -1,6 +1,6 @@
 /** Helpers for the search tests: temp homes with real day files. */
-import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { tempDirUntilExit } from './cli.js';
 import { dirname, join } from 'node:path';
 import { appendObservations, createDayFile, formatDayFile } from '../../lib/memory/day-file/index.js';
 import { dayFilePath, homePaths, type HomePaths } from '../../lib/platform/home.js';
@@ -19,8 +19,7 @@ export interface Obs {
 }
 
 export async function tempHome(): Promise<HomePaths> {
-  const root = await mkdtemp(join(tmpdir(), 'ocm-search-'));
-  return homePaths(root);
+  return homePaths(await tempDirUntilExit('ocm-search-'));
 }
 
 export function observation(date: string, agent: string, o: Obs, i = 0): Observation {

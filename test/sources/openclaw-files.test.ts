@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, mkdtemp, open, readFile, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, mkdir, open, readFile, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
+import { tempDirUntilExit } from '../helpers/cli.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -23,7 +23,7 @@ async function fixture(name: string): Promise<string> {
 }
 
 async function tempState(): Promise<string> {
-  return mkdtemp(join(tmpdir(), 'ocm-openclaw-'));
+  return tempDirUntilExit('ocm-openclaw-');
 }
 
 async function put(state: string, agent: string, name: string, content: string | Buffer): Promise<string> {
