@@ -16,6 +16,7 @@
  * Callers hold the home lock.
  */
 import { readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { filesUnder } from '../platform/files-under.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { Config } from '../config/config-schema.js';
@@ -156,25 +157,6 @@ function isEmptyDay(file: DayFile): boolean {
     .split('\n')
     .filter((l) => l.trim() !== '')
     .every((l) => /^#\s+\d{4}-\d{2}-\d{2}\s*$/.test(l) || /\[\[OC-Memory\//.test(l));
-}
-
-async function listFiles(dir: string, suffix: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (d: string) => {
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = await readdir(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) await walk(p);
-      else if (e.isFile() && e.name.endsWith(suffix)) out.push(p);
-    }
-  };
-  await walk(dir);
-  return out;
 }
 
 /** Drop the lines of a text file that hold a forgotten id or text. Returns the new text, or undefined when unchanged. */
@@ -331,7 +313,7 @@ async function completeForget(options: ForgetOptions, journal: ForgetJournal, re
 
   // Reflections in the home and their copies in the vault.
   const cold = coldRoot(config.tiers.vault_path);
-  const reflectionFiles = [...(await listFiles(paths.reflections, '.md')), ...(cold ? await listFiles(join(cold, VAULT_REFLECTIONS), '.md') : [])];
+  const reflectionFiles = [...(await filesUnder(paths.reflections, { suffix: '.md' })), ...(cold ? await filesUnder(join(cold, VAULT_REFLECTIONS), { suffix: '.md' }) : [])];
   for (const p of reflectionFiles) {
     const text = await readFile(p, 'utf8');
     const next = withoutLines(text, ids, texts);
@@ -344,7 +326,7 @@ async function completeForget(options: ForgetOptions, journal: ForgetJournal, re
   step('forget-reflections');
 
   // Log lines that carry the text (JSON-lines logs).
-  for (const p of await listFiles(paths.logs, '.log')) {
+  for (const p of await filesUnder(paths.logs, { suffix: '.log' })) {
     const text = await readFile(p, 'utf8');
     if (!texts.some((t) => text.includes(t) || text.includes(JSON.stringify(t).slice(1, -1)))) continue;
     const escaped = texts.map((t) => JSON.stringify(t).slice(1, -1));
@@ -375,7 +357,7 @@ async function completeForget(options: ForgetOptions, journal: ForgetJournal, re
   if (pending.length !== approvals.pending.length) await writeApprovals(paths.approvals, { ...approvals, pending });
 
   if (journal.selector.kind === 'all') {
-    for (const p of await listFiles(paths.reflections, '.md')) await unlink(p).catch(() => undefined);
+    for (const p of await filesUnder(paths.reflections, { suffix: '.md' })) await unlink(p).catch(() => undefined);
     if (cold) await rm(join(cold, VAULT_REFLECTIONS), { recursive: true, force: true });
     for (const id of await listOpIds(paths)) await rm(join(opsDir(paths), id), { recursive: true, force: true });
     await rm(paths.index, { recursive: true, force: true });

@@ -13,11 +13,12 @@
  * The vault is created from `vault-template/` when missing; an existing vault
  * only gets the `OC-Memory/` folder and its README note.
  */
-import { cp, mkdir, readdir, readFile } from 'node:fs/promises';
+import { cp, mkdir, readFile } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { dateFromFileName, parseDayFile, setFrontmatter, type DayFile } from '../memory/day-file/index.js';
 import { DEFAULT_AGENT, expandHome, type HomePaths, exists } from '../platform/home.js';
 import { packagePath } from '../platform/package-root.js';
+import { filesUnder } from '../platform/files-under.js';
 import { fromSystemError } from '../core/errors.js';
 import { VAULT_FOLDER, VAULT_REFLECTIONS } from './locations.js';
 
@@ -101,25 +102,12 @@ function dateOf(value: unknown): string | undefined {
  */
 export async function listReflectionPeriods(paths: HomePaths): Promise<ReflectionCover[]> {
   const out: ReflectionCover[] = [];
-  const walk = async (dir: string): Promise<void> => {
-    let list: import('node:fs').Dirent[];
-    try {
-      list = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of list) {
-      const p = join(dir, e.name);
-      if (e.isDirectory() && !e.name.startsWith('.')) await walk(p);
-      else if (e.isFile() && e.name.endsWith('.md')) {
-        const fm = parseDayFile(await readFile(p, 'utf8')).frontmatter.data;
-        const start = dateOf(fm.period_start) ?? dateOf(fm.from);
-        const end = dateOf(fm.period_end) ?? dateOf(fm.to) ?? start;
-        if (start && end) out.push({ path: p, name: basename(e.name, '.md'), start, end });
-      }
-    }
-  };
-  await walk(paths.reflections);
+  for (const p of await filesUnder(paths.reflections, { suffix: '.md', skipDotFolders: true })) {
+    const fm = parseDayFile(await readFile(p, 'utf8')).frontmatter.data;
+    const start = dateOf(fm.period_start) ?? dateOf(fm.from);
+    const end = dateOf(fm.period_end) ?? dateOf(fm.to) ?? start;
+    if (start && end) out.push({ path: p, name: basename(p, '.md'), start, end });
+  }
   return out.sort((a, b) => a.start.localeCompare(b.start) || a.name.localeCompare(b.name));
 }
 
