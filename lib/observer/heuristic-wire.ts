@@ -11,7 +11,7 @@
  * of handling ~10 small values per message or observation (on a 56k-message
  * backlog: the main thread's share ~4x less, the worker's ~5x less).
  * Kept for speed: about 8 % of the CPU time of a cold 63 MB backlog against a
- * structured clone of the objects (issue 18's measurement; see it with
+ * structured clone of the objects (see it with
  * `npm run bench -- observe`). test/observer/observer-wire.test.ts is its oracle: what is
  * unpacked is deep-equal to the plain objects that were packed.
  *

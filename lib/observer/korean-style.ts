@@ -1,7 +1,7 @@
 /**
  * Korean observations in the plain written style of a note (한다체): "사용자는 … 선호한다", not
  * "사용자는 … 선호해요". A polite ending (해요체, 합쇼체) is how one speaks to the listener; in a
- * third-person memory it reads as the Observer talking to the reader (issue 20: "사용자는 …
+ * third-person memory it reads as the Observer talking to the reader ("사용자는 …
  * 선호해요"). docs/heuristic-observer.md, step 5, describes it.
  *
  * Only endings whose plain form is certain are changed: past and future tenses (했어요 → 했다,
