@@ -53,7 +53,7 @@ export interface UiApp {
 }
 
 /** Notices a change can come back with (?note=…); nothing else is shown from the address. */
-const NOTES = ['saved', 'added', 'alreadyThere', 'forgot', 'approved', 'rejected', 'rolledBack'] as const satisfies readonly MessageKey[];
+const NOTES = ['saved', 'added', 'alreadyThere', 'forgot', 'approved', 'rejected', 'rolledBack', 'alreadyForgotten', 'alreadyApproved', 'alreadyRejected'] as const satisfies readonly MessageKey[];
 type Note = (typeof NOTES)[number];
 
 const AUDIT_SHOWN = 50;
@@ -316,9 +316,9 @@ ${views.length === 0 ? html`<p class="empty">${m.searchNone}</p>` : html`<ul cla
 
   app.post('/observation/forget', async (c) => {
     const f = await form(c);
-    await forgetObservations(curate, [f.id ?? '']);
+    const r = await forgetObservations(curate, [f.id ?? '']);
     // The page it came from may have been the observation's own: go back to where it was listed.
-    return c.redirect(withNote(safeBack(f.back), 'forgot', f.id), 303);
+    return c.redirect(withNote(safeBack(f.back), typeof r === 'string' ? r : 'forgot', f.id), 303);
   });
 
   app.post('/observation/add', async (c) => {
@@ -402,14 +402,14 @@ ${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time
 
   app.post('/tiers/approve', async (c) => {
     const f = await form(c);
-    await approveMoves(curate, [f.id ?? '']);
-    return c.redirect(withNote(safeBack(f.back, '/tiers'), 'approved', f.id), 303);
+    const r = await approveMoves(curate, f.id ?? '');
+    return c.redirect(withNote(safeBack(f.back, '/tiers'), typeof r === 'string' ? r : 'approved', f.id), 303);
   });
 
   app.post('/tiers/reject', async (c) => {
     const f = await form(c);
-    await rejectMoves(curate, [f.id ?? '']);
-    return c.redirect(withNote(safeBack(f.back, '/tiers'), 'rejected', f.id), 303);
+    const r = await rejectMoves(curate, f.id ?? '');
+    return c.redirect(withNote(safeBack(f.back, '/tiers'), typeof r === 'string' ? r : 'rejected', f.id), 303);
   });
 
   app.post('/tiers/rollback', async (c) => {

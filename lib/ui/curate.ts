@@ -141,8 +141,27 @@ export async function addObservation(
   return remembered;
 }
 
+/**
+ * What the audit log says was already done to an observation or a proposal: a
+ * form sent twice (a double click) or a change made in another tab meanwhile
+ * finds its work done, which is not an error.
+ */
+export type AlreadyDone = 'alreadyForgotten' | 'alreadyApproved' | 'alreadyRejected';
+
+async function alreadyDone(ctx: CurateContext, id: string, actions: ReadonlyArray<'forget' | 'approve' | 'reject'>): Promise<AlreadyDone | undefined> {
+  const { readAudit } = await import('../tiers/audit.js');
+  for (const e of (await readAudit(ctx.paths.audit)).reverse()) {
+    if (!(actions as readonly string[]).includes(e.action)) continue;
+    const listed = e.action === 'forget' ? e.ids : e.proposals;
+    const ids = Array.isArray(listed) ? listed.map((x: unknown) => (typeof x === 'string' ? x : (x as { id?: unknown } | null)?.id)) : [];
+    if (!ids.includes(id)) continue;
+    return e.action === 'forget' ? 'alreadyForgotten' : e.action === 'approve' ? 'alreadyApproved' : 'alreadyRejected';
+  }
+  return undefined;
+}
+
 /** `ocm-run forget ID… --yes`: interrupted forgets and moves are completed first, as there. */
-export async function forgetObservations(ctx: CurateContext, ids: string[]): Promise<import('../tiers/forget.js').ForgetResult> {
+export async function forgetObservations(ctx: CurateContext, ids: string[]): Promise<import('../tiers/forget.js').ForgetResult | AlreadyDone> {
   const { planForget, applyForget, recoverForgets } = await import('../tiers/forget.js');
   const { recoverTierOps } = await import('../tiers/tier-job.js');
   const options = await forgetOptions(ctx);
@@ -151,25 +170,51 @@ export async function forgetObservations(ctx: CurateContext, ids: string[]): Pro
     await recoverTierOps(tierOptions);
     await recoverForgets(options);
     const plan = await planForget(ctx.paths, ctx.config, { ids });
-    if (plan.targets.length === 0) throw new OcmError('NOT_FOUND', `Not found: ${ids.join(', ')}; nothing was forgotten.`, { hint: 'It may have been forgotten or edited meanwhile: reload the page.' });
+    if (plan.targets.length === 0) {
+      const done = ids.length === 1 ? await alreadyDone(ctx, ids[0]!, ['forget']) : undefined;
+      if (done) return done;
+      throw new OcmError('NOT_FOUND', `Not found: ${ids.join(', ')}; nothing was forgotten.`, { hint: 'It may have been forgotten or edited meanwhile: reload the page.' });
+    }
     return applyForget(options, plan, { ids });
   });
   ctx.openIndex.close();
   return result;
 }
 
-export async function approveMoves(ctx: CurateContext, ids: string[]): Promise<import('../tiers/tier-job.js').ApprovalResult> {
+/** One pending proposal by its id (never `all`, which `ocm-run approvals` accepts: a page approves what it shows). */
+function oneProposal(id: string): string[] {
+  if (!/^[\w.:-]+$/.test(id) || id === 'all') throw new OcmError('BAD_INPUT', `"${id}" is not a proposal id.`, { hint: 'Approve or reject a proposal from the Tiers page.' });
+  return [id];
+}
+
+export async function approveMoves(ctx: CurateContext, id: string): Promise<import('../tiers/tier-job.js').ApprovalResult | AlreadyDone> {
   const { approveProposals } = await import('../tiers/tier-job.js');
+  const { readApprovals } = await import('../tiers/approvals.js');
   const options = await tierOptionsOf(ctx);
-  const result = await underLock(ctx, () => approveProposals(options, ids));
+  const ids = oneProposal(id);
+  const result = await underLock(ctx, async () => {
+    if (!(await readApprovals(ctx.paths.approvals)).pending.some((p) => p.id === id)) {
+      const done = await alreadyDone(ctx, id, ['approve', 'reject']);
+      if (done) return done;
+    }
+    return approveProposals(options, ids);
+  });
   ctx.openIndex.close();
   return result;
 }
 
-export async function rejectMoves(ctx: CurateContext, ids: string[]): Promise<number> {
+export async function rejectMoves(ctx: CurateContext, id: string): Promise<number | AlreadyDone> {
   const { rejectProposals } = await import('../tiers/tier-job.js');
+  const { readApprovals } = await import('../tiers/approvals.js');
   const options = await tierOptionsOf(ctx);
-  return (await underLock(ctx, () => rejectProposals(options, ids))).length;
+  const ids = oneProposal(id);
+  return underLock(ctx, async () => {
+    if (!(await readApprovals(ctx.paths.approvals)).pending.some((p) => p.id === id)) {
+      const done = await alreadyDone(ctx, id, ['approve', 'reject']);
+      if (done) return done;
+    }
+    return (await rejectProposals(options, ids)).length;
+  });
 }
 
 export async function rollbackMove(ctx: CurateContext, opId: string): Promise<string> {

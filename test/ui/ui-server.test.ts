@@ -5,7 +5,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startUi } from '../helpers/ui-server.js';
-import { makeObservation, newHome, writeHot } from '../helpers/tier-home.js';
+import { makeObservation, newHome, spread, writeHot } from '../helpers/tier-home.js';
+import { readApprovals } from '../../lib/tiers/approvals.js';
+import { readAudit } from '../../lib/tiers/audit.js';
 import { acquireHomeLock } from '../../lib/platform/lock.js';
 import { dayFilePath } from '../../lib/platform/home.js';
 import { MemoryRecall } from '../../lib/integrations/recall.js';
@@ -154,4 +156,47 @@ test('ocm-run ui: the search page offers text or hybrid only when embeddings are
   const bad = await hybrid('q=automobile&mode=vector');
   assert.equal(bad.status, 400);
   assert.match(bad.body, /--mode &quot;vector&quot; is not a search mode/);
+});
+
+test('ocm-run ui: a form sent twice (a double click, a second tab) finds its work done — forget, approve, reject say "already", not an error; `all` is not a proposal id', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const { paths, o } = await homeOfOne(dir, `tiers: {vault_path: ${JSON.stringify(join(dir, 'vault'))}}\n`);
+  const today = new Date().toISOString().slice(0, 10);
+  await writeHot(paths, [o, ...spread(3, 380, 382, today, 200)]);
+  assert.equal((await runCli(['tier', '--json', '--home', paths.root])).code, 0);
+  const pending = (await readApprovals(paths.approvals)).pending;
+  assert.equal(pending.length, 3);
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const post = (path: string, body: Record<string, string>) =>
+    fetch(`${ui.origin}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie: jar, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString(), signal: AbortSignal.timeout(120_000) });
+  const twice = async (path: string, body: Record<string, string>) => {
+    const [a, b] = [await post(path, body), await post(path, body)];
+    return [a.status, a.headers.get('location'), b.status, b.headers.get('location')];
+  };
+
+  const file = relative(paths.root, dayFilePath(paths, 'hot', 'main', today));
+  assert.deepEqual(await twice('/observation/forget', { file, id: o.id, back: '/' }), [303, `/?note=forgot&about=${o.id}`, 303, `/?note=alreadyForgotten&about=${o.id}`]);
+  const [p1, p2, p3] = pending;
+  assert.deepEqual(await twice('/tiers/approve', { id: p1!.id, back: '/tiers' }), [303, `/tiers?note=approved&about=${p1!.id}`, 303, `/tiers?note=alreadyApproved&about=${p1!.id}`]);
+  assert.deepEqual(await twice('/tiers/reject', { id: p2!.id, back: '/tiers' }), [303, `/tiers?note=rejected&about=${p2!.id}`, 303, `/tiers?note=alreadyRejected&about=${p2!.id}`]);
+  const late = await post('/tiers/reject', { id: p1!.id, back: '/tiers' });
+  assert.equal(late.headers.get('location'), `/tiers?note=alreadyApproved&about=${p1!.id}`, 'a stale tab rejecting an approved move is told it was approved');
+  const notice = await fetch(`${ui.origin}${late.headers.get('location')}`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) });
+  assert.match(await notice.text(), new RegExp(`<p class="notice" role="status">Already approved \\(the form was sent twice, or another tab did it\\): ${p1!.id}</p>`));
+  const audit = await readAudit(paths.audit);
+  assert.equal(audit.filter((e) => e.action === 'approve').length, 1, 'approved once');
+  assert.equal(audit.filter((e) => e.action === 'reject').length, 1, 'rejected once');
+  assert.equal(audit.filter((e) => e.action === 'forget').length, 1, 'forgotten once');
+
+  // The CLI's `approvals approve all` is not a page's: an id must name one proposal.
+  const all = await post('/tiers/approve', { id: 'all', back: '/tiers' });
+  assert.equal(all.status, 400);
+  assert.deepEqual((await readApprovals(paths.approvals)).pending.map((p) => p.id), [p3!.id]);
+  // An id nobody ever had is still an error.
+  const unknown = await post('/observation/forget', { file, id: 'o-00000000ff', back: '/' });
+  assert.equal(unknown.status, 404);
 });
