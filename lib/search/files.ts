@@ -24,7 +24,10 @@ export async function writeIndexFileWith(path: string, write: (handle: FileHandl
  * `ignore` holds paths relative to `dir`: a file (`README.md`) or a folder
  * with everything in it (`Reflections/**`). One recursive readdir: `search`
  * and the OpenClaw plugin list the memory files before every answer
- * (freshness.ts), and a glob library's set-up cost more than the listing.
+ * (freshness.ts), and a glob library's set-up cost more than the listing
+ * (so did one awaited readdir per folder, as platform/files-under.ts walks).
+ * The indexer, freshness.ts and the run tick's fingerprint.ts all list here:
+ * a missing folder is empty, any other failure to read one is thrown.
  */
 export async function listMarkdown(dir: string, ignore: string[] = []): Promise<string[]> {
   let entries: Dirent[];
