@@ -292,8 +292,11 @@ ${views.length === 0 ? html`<p class="empty">${m.searchNone}</p>` : html`<ul cla
 
   app.post('/observation/edit', async (c) => {
     const f = await form(c);
+    // Text left as the page showed it is not written: the page shows it masked, and writing that back would
+    // replace a secret (or a false positive of the masking rules) in the file by [REDACTED:…] on a change of priority.
+    const unchanged = f.shown !== undefined && (f.text ?? '').trim() === f.shown.trim();
     const r = await editObservation(curate, f.file ?? '', f.id ?? '', {
-      text: f.text ?? '',
+      text: unchanged ? undefined : (f.text ?? ''),
       priority: parsePriority(f.priority ?? ''),
       category: f.category ?? '',
       tags: parseTags(f.tags ?? ''),

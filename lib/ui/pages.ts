@@ -172,7 +172,8 @@ export function addForm(frame: PageFrame, agents: string[], back: string): Html 
 
 export function editForm(frame: PageFrame, o: ObservationView, back: string): Html {
   const { m } = frame;
-  return html`<form class="edit" method="post" action="/observation/edit">${hidden('file', o.file)}${hidden('id', o.id)}${hidden('back', back)}
+  // `shown`: the text as the page shows it (masked), so a save that leaves it as it was does not rewrite it (lib/ui/app.ts).
+  return html`<form class="edit" method="post" action="/observation/edit">${hidden('file', o.file)}${hidden('id', o.id)}${hidden('back', back)}${hidden('shown', o.text)}
 <p class="meta">${o.date} ${o.time} · ${o.agent} · ${o.tier} · <code>${o.id}</code> · <a href="/file?path=${encodeURIComponent(o.file)}#L${o.startLine}">${o.file}:${o.startLine}</a></p>
 <label>${m.text}<br><textarea name="text" rows="4" cols="80" required autofocus>${o.text}</textarea></label>
 <label>${m.priority} <select name="priority">${(['high', 'medium', 'low'] as const).map((p) => html`<option value="${p}"${p === o.priority ? raw(' selected') : ''}>${PRIORITY_EMOJI[p]} ${priorityLabel(m, p)}</option>`)}</select></label>

@@ -200,3 +200,37 @@ test('ocm-run ui: a form sent twice (a double click, a second tab) finds its wor
   const unknown = await post('/observation/forget', { file, id: 'o-00000000ff', back: '/' });
   assert.equal(unknown.status, 404);
 });
+
+test('ocm-run ui: saving the edit form with the text left as shown (masked) changes only what was changed — a key in the line is not replaced by [REDACTED:…]; a text really edited is masked', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const key = 'AKIAIOSFODNN7EXAMPLE';
+  const { paths, today, o } = await homeOfOne(dir, '', `The deploy user of staging has the access key ${key} in the vault.`);
+  const file = dayFilePath(paths, 'hot', 'main', today);
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const rel = relative(paths.root, file);
+  const page = await (await fetch(`${ui.origin}/observation?file=${encodeURIComponent(rel)}&id=${o.id}&back=/`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) })).text();
+  assert.ok(!page.includes(key), 'the edit page shows the key masked');
+  // What the browser sends back: every field of the form as the page filled it, the priority changed.
+  const fields: Record<string, string> = {};
+  for (const m of page.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) fields[m[1]!] = m[2]!.replace(/&amp;/g, '&').replace(/&quot;/g, '"');
+  fields.text = /<textarea name="text"[^>]*>([^<]*)<\/textarea>/.exec(page)![1]!.replace(/&amp;/g, '&');
+  assert.match(fields.text, /\[REDACTED:aws-access-key\]/);
+  const post = (body: Record<string, string>) =>
+    fetch(`${ui.origin}/observation/edit`, { method: 'POST', redirect: 'manual', headers: { cookie: jar, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString(), signal: AbortSignal.timeout(120_000) });
+  const before = await readFile(file, 'utf8');
+  const line = before.split('\n').findIndex((l) => l.includes(o.id));
+  const saved = await post({ ...fields, priority: 'low', category: o.category, tags: '' });
+  assert.equal(saved.status, 303);
+  const expected = before.split('\n');
+  expected[line] = expected[line]!.replace(/^- \S+/, '- 🟢');
+  assert.equal(await readFile(file, 'utf8'), expected.join('\n'), 'only the priority changed; the text is the file\'s own');
+
+  const edited = await post({ ...fields, text: `${fields.text} Rotate it monthly.`, priority: 'low', category: o.category, tags: '' });
+  assert.equal(edited.status, 303);
+  const after = (await readFile(file, 'utf8')).split('\n')[line]!;
+  assert.match(after, /access key \[REDACTED:aws-access-key\] in the vault\. Rotate it monthly\./, 'a text typed anew is written masked');
+});
