@@ -154,11 +154,17 @@ async function assertTurn(s: Scenario, result: { code: number; stdout: string; s
  * - after the turn ran (the model got its request): the turn counts as run;
  *   what it was for is asserted by the step's own checks;
  * - before the model got anything, and then for every later turn of that
- *   agent: the gateway keeps the failed open of the agent's database in its
- *   cache (openOpenClawAgentDatabase records the failure for the path) and
- *   refuses the agent until it restarts. The test restarts the gateway once,
- *   as a user would, and runs the turn again; a second failure fails.
- * Its cause is not known (docs/sources.md, "Known OpenClaw failure").
+ *   agent: a close that throws leaves the agent's entry in the Worker's
+ *   cache, and the next open there closes it again or refuses it
+ *   (openOpenClawAgentDatabaseSteps), so the agent is refused until the
+ *   gateway restarts. The test restarts the gateway once, as a user would,
+ *   and runs the turn again; a second failure fails.
+ * Two of the steps that can throw go through OpenClaw's shared state
+ * database, which OC-Memory never opens; the one that touches the agent's
+ * database file (its WAL checkpoint) never throws, with or without a reader
+ * beside it (docs/sources.md, "Known OpenClaw failure";
+ * openclaw-db-close-2026-9.test.ts). Which two failed has not been seen yet:
+ * the diagnostic carries the CLI's output (its run id) and OpenClaw's log lines.
  * Every other failure fails.
  */
 function isOpenClawCleanupFailure(result: { stdout: string }): boolean {
@@ -177,10 +183,10 @@ async function runTurn(t: TestContext, s: Scenario, agent: string, message: stri
   let result = await agentTurn(s.sandbox, agent, message, { timeoutMs: TURN_MS });
   if (result.code !== 0 && isOpenClawCleanupFailure(result)) {
     if (reachedModel()) {
-      t.diagnostic(`${what}: the turn ran (the model got it), then OpenClaw reported "Agent database cleanup failed"; see isOpenClawCleanupFailure\n${await openClawFailureContext(s)}`);
+      t.diagnostic(`${what}: the turn ran (the model got it), then OpenClaw reported "Agent database cleanup failed"; see isOpenClawCleanupFailure\n${result.stdout.slice(-1500)}\n${await openClawFailureContext(s)}`);
       return;
     }
-    t.diagnostic(`${what}: OpenClaw refused the turn before the model got it ("Agent database cleanup failed"); the gateway is restarted once (see isOpenClawCleanupFailure)\n${await openClawFailureContext(s)}`);
+    t.diagnostic(`${what}: OpenClaw refused the turn before the model got it ("Agent database cleanup failed"); the gateway is restarted once (see isOpenClawCleanupFailure)\n${result.stdout.slice(-1500)}\n${await openClawFailureContext(s)}`);
     await s.gateway?.stop();
     s.gateway = await startGateway(s.sandbox);
     result = await agentTurn(s.sandbox, agent, message, { timeoutMs: TURN_MS });
