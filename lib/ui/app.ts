@@ -38,6 +38,8 @@ export interface UiAppOptions {
   paths: HomePaths;
   config: Config;
   logger: Logger;
+  /** Where searches are timed (logs/search.log, as `ocm-run search` does): `stats` and the health page read it. */
+  searchLogger?: Logger;
   now: () => Date;
   /** The random token of this run (lib/ui/server.ts). */
   token: string;
@@ -232,8 +234,8 @@ ${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date
       const started = performance.now();
       const response = await searchOpen({ paths, config, agent: DEFAULT_AGENT, client: () => undefined, openIndex, logger: options.logger, now: options.now }, { query, limit, filters, mode });
       const ms = Math.round((performance.now() - started) * 10) / 10;
-      // Timings for `stats` and the health page (average search time), as `ocm-run search` logs them.
-      options.logger.log('info', 'search.done', { ms, results: response.results.length, mode: response.mode, cached: false, via: 'ui' });
+      // Timings for `stats` and the health page (average search time), in the log `ocm-run search` writes them to.
+      (options.searchLogger ?? options.logger).log('info', 'search.done', { ms, results: response.results.length, mode: response.mode, cached: false, via: 'ui' });
       const views = response.results.map((r): ObservationView => {
         const text = mask(r.text);
         return maskView({
@@ -437,9 +439,8 @@ ${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time
       .slice(0, 200)
       .map((s) => [s.kind, mask(s.agent), mask(s.session), mask(s.path), mask(JSON.stringify(s.cursor))]);
     const usage = stats.llm.rows.map((r) => [r.role, r.model, r.inputTokens, r.outputTokens, r.calls, r.costUsd === null ? '—' : r.costUsd.toFixed(4)]);
-    const logText = (await readTextIfExists(join(paths.logs, 'search.log'))) ?? '';
-    const uiLog = (await readTextIfExists(join(paths.logs, 'ui.log'))) ?? '';
-    const latencies = [...searchTimes(logText), ...searchTimes(uiLog)].slice(-200);
+    // The last searches of `ocm-run search` and of this page, from the log `stats` reads (its p95 is over the same log).
+    const latencies = searchTimes((await readTextIfExists(join(paths.logs, 'search.log'))) ?? '').slice(-200);
     const active = stats.tokens.activeMemory;
     const body = html`<section><h2>${m.jobsTitle}</h2>${jobs.length ? table([m.job, m.lastRun, m.lastOk, m.lastError], jobs) : html`<p class="empty">${m.none}</p>`}
 ${status.lastError ? html`<p class="error">${m.lastError}: ${status.lastError.job} ${when(status.lastError.at)} — ${mask(status.lastError.message)}</p>` : ''}</section>

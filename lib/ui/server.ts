@@ -20,6 +20,8 @@ export interface UiServerOptions {
   paths: HomePaths;
   config: Config;
   logger: Logger;
+  /** The log searches are timed in (logs/search.log). */
+  searchLogger?: Logger;
   now: () => Date;
   /** 0: any free port. */
   port: number;

@@ -24,7 +24,7 @@ export const command: CommandSpec = {
     }
     const { config } = await ctx.config();
     const logger = ctx.logger('ui');
-    const server = await startUiServer({ paths: ctx.paths, config, logger, now: () => ctx.now(), port });
+    const server = await startUiServer({ paths: ctx.paths, config, logger, searchLogger: ctx.logger('search'), now: () => ctx.now(), port });
     ctx.out(ctx.json ? JSON.stringify({ url: server.url, port: server.port }) : `OC-Memory dashboard: ${server.url}`);
     if (!ctx.json) ctx.err('Only this address (with its token) opens it; it listens on 127.0.0.1 only. Ctrl-C stops it.');
     if (options.open) {

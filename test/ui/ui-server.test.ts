@@ -234,3 +234,24 @@ test('ocm-run ui: saving the edit form with the text left as shown (masked) chan
   const after = (await readFile(file, 'utf8')).split('\n')[line]!;
   assert.match(after, /access key \[REDACTED:aws-access-key\] in the vault\. Rotate it monthly\./, 'a text typed anew is written masked');
 });
+
+test("ocm-run ui: the dashboard's searches are timed in logs/search.log, where `ocm-run stats` and the health page's p95 read them", async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const { paths } = await homeOfOne(dir, '', 'User bought a new sedan for the family trips.');
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const get = async (path: string) => (await fetch(`${ui.origin}${path}`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) })).text();
+  for (const q of ['sedan', 'family', 'trips']) assert.match(await get(`/search?q=${q}`), /data-results="1"/);
+  let health = '';
+  for (let i = 0; i < 50 && !/search-ms/.test(health); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    health = await get('/health');
+  }
+  assert.match(health, /data-chart="search-ms">\{"x":\["1","2","3"\]/, 'the three searches in the latency chart');
+  assert.match(health, /p95[^:]*: <strong>[\d.]+<\/strong> ms/, 'and a p95 beside it, from the same log');
+  const stats = await runCli(['stats', '--json', '--home', paths.root]);
+  assert.equal((JSON.parse(stats.stdout) as { search: { queries: number } }).search.queries, 3, '`ocm-run stats` counts them');
+});
