@@ -393,7 +393,14 @@ ${injectionRows.length ? table([m.time, m.event, m.filterAgent, m.via, m.injecte
       rows.push([tier, files.length, formatBytes(bytes), dates[0] ?? '—', dates.at(-1) ?? '—']);
     }
     const pending = await describeProposals((await readApprovals(paths.approvals)).pending);
-    const audit = (await readAudit(paths.audit)).slice(-AUDIT_SHOWN).reverse();
+    const fullAudit = await readAudit(paths.audit);
+    // A move already rolled back offers no second rollback (it would only say so): its row names the rollback.
+    const rolledBackBy = new Map(fullAudit.flatMap((e) => (e.action === 'rollback' && typeof e.target === 'string' && e.op ? [[e.target, e.op] as const] : [])));
+    const audit = fullAudit.slice(-AUDIT_SHOWN).reverse();
+    const moveCell = (op: string) => {
+      const by = rolledBackBy.get(op);
+      return by ? html`<span class="rolled-back">${m.rolledBackBy} <code>${by}</code></span>` : postButton('/tiers/rollback', { op, back }, m.rollback);
+    };
     const back = '/tiers';
     const body = html`${table(['', m.tierFiles, m.tierBytes, m.tierOldest, m.tierNewest], rows)}
 <section><h2>${m.pendingTitle}</h2>
@@ -401,7 +408,7 @@ ${pending.length === 0 ? html`<p class="empty">${m.pendingNone}</p>` : html`<ul 
 ${p.sample.length ? html`<ul class="sample">${p.sample.map((s) => html`<li>${mask(s)}</li>`)}</ul>` : ''}
 ${postButton('/tiers/approve', { id: p.id, back }, m.approve)} ${postButton('/tiers/reject', { id: p.id, back }, m.reject)}</li>`)}</ul>`}</section>
 <section><h2>${m.auditTitle}</h2>
-${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time, m.action, m.op, ''], audit.map((e) => [e.time.slice(0, 19).replace('T', ' '), e.action, e.op ?? '', e.action === 'move' && e.op ? postButton('/tiers/rollback', { op: e.op, back }, m.rollback) : auditSummary(e)]))}</section>`;
+${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time, m.action, m.op, ''], audit.map((e) => [e.time.slice(0, 19).replace('T', ' '), e.action, e.op ?? '', e.action === 'move' && e.op ? moveCell(e.op) : auditSummary(e)]))}</section>`;
     return c.html(layout(frame, m.tiersTitle, body));
   });
 

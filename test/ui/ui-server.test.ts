@@ -255,3 +255,30 @@ test("ocm-run ui: the dashboard's searches are timed in logs/search.log, where `
   const stats = await runCli(['stats', '--json', '--home', paths.root]);
   assert.equal((JSON.parse(stats.stdout) as { search: { queries: number } }).search.queries, 3, '`ocm-run stats` counts them');
 });
+
+test('ocm-run ui: a move rolled back offers no second rollback on the Tiers page; its row names the rollback', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const { paths, o } = await homeOfOne(dir);
+  const today = new Date().toISOString().slice(0, 10);
+  // Past hot_ttl_days (90): the tier job moves these to warm by itself.
+  await writeHot(paths, [o, ...spread(3, 100, 102, today, 300)]);
+  assert.equal((await runCli(['tier', '--json', '--home', paths.root])).code, 0);
+  const move = (await readAudit(paths.audit)).find((e) => e.action === 'move' && e.op)!;
+  assert.ok(move, 'the tier job moved hot → warm');
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const row = async () => {
+    const page = await (await fetch(`${ui.origin}/tiers`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) })).text();
+    return page.split('<tr>').find((r) => r.includes(`<td>move</td><td>${move.op}</td>`)) ?? '';
+  };
+  assert.match(await row(), /action="\/tiers\/rollback"/);
+  const rolled = await fetch(`${ui.origin}/tiers/rollback`, { method: 'POST', redirect: 'manual', headers: { cookie: jar, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ op: move.op!, back: '/tiers' }).toString(), signal: AbortSignal.timeout(120_000) });
+  assert.equal(rolled.status, 303);
+  const rollback = (await readAudit(paths.audit)).find((e) => e.action === 'rollback')!;
+  const after = await row();
+  assert.doesNotMatch(after, /action="\/tiers\/rollback"/, 'no second Roll back button');
+  assert.match(after, new RegExp(`rolled back by <code>${rollback.op}</code>`));
+});
