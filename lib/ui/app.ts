@@ -29,7 +29,7 @@ import { headerTokens } from '../features/status.js';
 import { countTokens } from '../core/tokens.js';
 import type { Provenance, Tier } from '../core/types.js';
 import { accessGuard, type Refusal } from './guard.js';
-import { addObservation, approveMoves, editObservation, forgetObservations, parsePriority, parseTags, rejectMoves, rollbackMove, type CurateContext } from './curate.js';
+import { addObservation, approveMoves, duplicateId, editObservation, forgetObservations, parsePriority, parseTags, rejectMoves, rollbackMove, type CurateContext } from './curate.js';
 import { chooseLang, messagesFor, type MessageKey } from './messages.js';
 import { addForm, chart, editForm, filterForm, forgetForm, layout, observationItem, postButton, table, type FilterValues, type Html, type ObservationView, type PageFrame } from './pages.js';
 import { findDayFile, readDayObservations, timelinePage } from './timeline.js';
@@ -268,7 +268,9 @@ ${views.length === 0 ? html`<p class="empty">${m.searchNone}</p>` : html`<ul cla
   // ---- One observation: edit and forget
   const findObservation = async (fileRef: string, id: string): Promise<ObservationView> => {
     const file = await findDayFile(paths, config, fileRef);
-    const found = file ? (await readDayObservations(paths, file)).find((o) => o.id === id && !o.anonymous) : undefined;
+    const same = file ? (await readDayObservations(paths, file)).filter((o) => o.id === id && !o.anonymous) : [];
+    if (same.length > 1) throw duplicateId(id, fileRef, same.map((o) => o.startLine));
+    const found = same[0];
     if (!found) throw new OcmError('NOT_FOUND', `Observation ${id} is not in ${fileRef} (any more).`, { hint: 'A job or an editor changed the file meanwhile: go back and reload the page.' });
     return found;
   };

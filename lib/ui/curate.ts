@@ -86,6 +86,16 @@ async function forgetOptions(ctx: CurateContext): Promise<import('../tiers/forge
   return forgetOptionsFor({ paths: ctx.paths, config: ctx.config, logger: ctx.logger, now: ctx.now, timeZone: async () => resolveTimeZone(ctx.config.timezone) });
 }
 
+/**
+ * An id on more than one line of a day file (a line copied in an editor keeps its `^o-…`): the program's
+ * edits and forgets go by id, so the dashboard would change or erase another line than the one clicked.
+ */
+export function duplicateId(id: string, fileRef: string, lines: number[]): OcmError {
+  return new OcmError('BAD_INPUT', `${id} is on ${lines.length} lines of ${fileRef} (lines ${lines.join(', ')}); nothing was changed.`, {
+    hint: 'A line copied in an editor keeps its id: open the file and give the copy another id, or take its `^o-…` away.',
+  });
+}
+
 /** Change one observation of one day file (identified as the timeline and search name it). */
 export async function editObservation(ctx: CurateContext, fileRef: string, id: string, edit: ObservationEdit): Promise<EditResult> {
   const file = await findDayFile(ctx.paths, ctx.config, fileRef);
@@ -108,12 +118,14 @@ export async function editObservation(ctx: CurateContext, fileRef: string, id: s
   const options = await forgetOptions(ctx);
   await underLock(ctx, async () => {
     const day = parseDayFile(await readFile(file.path, 'utf8'));
-    const current = day.segments.find((s) => s.kind === 'obs' && s.line.id === id);
-    if (!current || current.kind !== 'obs') {
+    const lines = day.segments.flatMap((s) => (s.kind === 'obs' && s.line.id === id ? [s.line] : []));
+    const current = lines[0];
+    if (!current) {
       throw new OcmError('NOT_FOUND', `Observation ${id} is no longer in ${fileRef}; nothing was changed.`, { hint: 'A job or an editor changed the file meanwhile: reload the page.' });
     }
+    if (lines.length > 1) throw duplicateId(id, fileRef, lines.map((l) => l.startLine));
     assertWritable(day, file.path);
-    let tags = edit.tags ?? current.line.tags;
+    let tags = edit.tags ?? current.tags;
     if (edit.pinned === true && !tags.some((t) => PIN_TAGS.has(t.toLowerCase()))) tags = [...tags, 'pin'];
     if (edit.pinned === false) tags = tags.filter((t) => !PIN_TAGS.has(t.toLowerCase()));
     if (edit.tags !== undefined || edit.pinned !== undefined) patch.tags = tags;

@@ -282,3 +282,31 @@ test('ocm-run ui: a move rolled back offers no second rollback on the Tiers page
   assert.doesNotMatch(after, /action="\/tiers\/rollback"/, 'no second Roll back button');
   assert.match(after, new RegExp(`rolled back by <code>${rollback.op}</code>`));
 });
+
+test('ocm-run ui: an id on two lines of a day file (a line copied in an editor) is not edited, pinned or offered for forgetting by the dashboard — it would change the other line than the one clicked', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const { paths, today, o } = await homeOfOne(dir);
+  const file = dayFilePath(paths, 'hot', 'main', today);
+  const text = await readFile(file, 'utf8');
+  const line = text.split('\n').find((l) => l.includes(`^${o.id}`))!;
+  // The user duplicated the line in an editor and changed the copy's text.
+  const copied = text.replace(line, `${line}\n${line.replace(o.text, 'User copied this line and wrote another fact.')}`);
+  await writeFile(file, copied);
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const rel = relative(paths.root, file);
+  const lines = copied.split('\n').flatMap((l, i) => (l.includes(`^${o.id}`) ? [i + 1] : []));
+  for (const page of ['/observation', '/observation/forget']) {
+    const r = await fetch(`${ui.origin}${page}?file=${encodeURIComponent(rel)}&id=${o.id}&back=/`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) });
+    assert.equal(r.status, 400, page);
+    assert.match(await r.text(), new RegExp(`${o.id} is on 2 lines of ${rel} \\(lines ${lines.join(', ')}\\); nothing was changed`));
+  }
+  const post = (path: string, body: Record<string, string>) =>
+    fetch(`${ui.origin}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie: jar, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString(), signal: AbortSignal.timeout(120_000) });
+  assert.equal((await post('/observation/pin', { file: rel, id: o.id, pinned: 'true', back: '/' })).status, 400);
+  assert.equal((await post('/observation/edit', { file: rel, id: o.id, text: 'x', priority: 'low', category: 'fact', tags: '', back: '/' })).status, 400);
+  assert.equal(await readFile(file, 'utf8'), copied, 'nothing was written');
+});
