@@ -96,6 +96,26 @@ export function duplicateId(id: string, fileRef: string, lines: number[]): OcmEr
   });
 }
 
+/**
+ * A day file with a broken frontmatter block is not rewritten (lib/memory/day-file/edit.ts); its hint is
+ * the observer's ("written on the next run, nothing is lost"), untrue for a change made here: say that
+ * nothing was changed and what to do.
+ */
+async function unlessBrokenFrontmatter<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof OcmError && error.code === 'BAD_INPUT' && error.message.includes('has a broken frontmatter block')) {
+      throw new OcmError('BAD_INPUT', `${error.message} Nothing was changed.`, {
+        hint: 'Fix the YAML between the --- lines at the top of that file (or delete the block), then do it again here.',
+        details: error.details,
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
 /** Change one observation of one day file (identified as the timeline and search name it). */
 export async function editObservation(ctx: CurateContext, fileRef: string, id: string, edit: ObservationEdit): Promise<EditResult> {
   const file = await findDayFile(ctx.paths, ctx.config, fileRef);
@@ -124,7 +144,7 @@ export async function editObservation(ctx: CurateContext, fileRef: string, id: s
       throw new OcmError('NOT_FOUND', `Observation ${id} is no longer in ${fileRef}; nothing was changed.`, { hint: 'A job or an editor changed the file meanwhile: reload the page.' });
     }
     if (lines.length > 1) throw duplicateId(id, fileRef, lines.map((l) => l.startLine));
-    assertWritable(day, file.path);
+    await unlessBrokenFrontmatter(async () => assertWritable(day, file.path));
     let tags = edit.tags ?? current.tags;
     if (edit.pinned === true && !tags.some((t) => PIN_TAGS.has(t.toLowerCase()))) tags = [...tags, 'pin'];
     if (edit.pinned === false) tags = tags.filter((t) => !PIN_TAGS.has(t.toLowerCase()));
@@ -145,10 +165,10 @@ export async function addObservation(
   args: { agent: string; text: string; priority: Priority; category: string; tags: string[] },
 ): Promise<import('../integrations/mcp/memory-tools.js').Remembered> {
   const { rememberObservation } = await import('../integrations/mcp/memory-tools.js');
-  const remembered = await rememberObservation(
+  const remembered = await unlessBrokenFrontmatter(() => rememberObservation(
     { paths: ctx.paths, config: ctx.config, agent: args.agent, client: () => ({ name: 'ocm-run ui' }), openIndex: ctx.openIndex, logger: ctx.logger, now: ctx.now, lockWaitMs: ctx.lockWaitMs },
     { text: args.text, priority: args.priority, category: args.category, tags: args.tags },
-  );
+  ));
   ctx.openIndex.close();
   return remembered;
 }

@@ -310,3 +310,31 @@ test('ocm-run ui: an id on two lines of a day file (a line copied in an editor) 
   assert.equal((await post('/observation/edit', { file: rel, id: o.id, text: 'x', priority: 'low', category: 'fact', tags: '', back: '/' })).status, 400);
   assert.equal(await readFile(file, 'utf8'), copied, 'nothing was written');
 });
+
+test("ocm-run ui: a day file whose frontmatter a hand edit broke is not rewritten by an edit or a 'remember this', and the page says nothing was changed (not the observer's 'written on the next run')", async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const { paths, today, o } = await homeOfOne(dir);
+  const file = dayFilePath(paths, 'hot', 'main', today);
+  const broken = (await readFile(file, 'utf8')).replace(/^observations: .*$/m, 'observations: [broken');
+  await writeFile(file, broken);
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const post = (path: string, body: Record<string, string>) =>
+    fetch(`${ui.origin}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie: jar, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString(), signal: AbortSignal.timeout(120_000) });
+  const rel = relative(paths.root, file);
+  for (const [path, body] of [
+    ['/observation/edit', { file: rel, id: o.id, text: '사용자는 된장찌개를 좋아한다.', priority: 'low', category: 'preference', tags: '', back: '/' }],
+    ['/observation/add', { text: '회의는 금요일 오후 3시로 정했다.', priority: 'high', category: 'decision', tags: '', agent: 'main', back: '/' }],
+  ] as const) {
+    const r = await post(path, body);
+    assert.equal(r.status, 400, path);
+    const page = await r.text();
+    assert.match(page, /has a broken frontmatter block .*; it is not rewritten\. Nothing was changed\./, path);
+    assert.match(page, /Fix the YAML between the --- lines at the top of that file \(or delete the block\), then do it again here\./, path);
+    assert.doesNotMatch(page, /nothing is lost/, path);
+  }
+  assert.equal(await readFile(file, 'utf8'), broken, 'the file is as the hand edit left it');
+});
