@@ -79,7 +79,9 @@ const ASSETS: Record<string, Asset> = {
 /** A path inside the dashboard to go back to (never another site). */
 function safeBack(value: unknown, fallback = '/'): string {
   const s = typeof value === 'string' ? value : '';
-  return s.startsWith('/') && !s.startsWith('//') && !s.startsWith('/\\') ? s : fallback;
+  // No backslash or control character anywhere: a browser drops tabs and newlines from a URL and reads '\\' as '/',
+  // so '/\t/evil.example' would be '//evil.example', another site.
+  return s.startsWith('/') && !s.startsWith('//') && !/[\\\u0000-\u001f\u007f]/.test(s) ? s : fallback;
 }
 
 /** The path of the page a request came from (same origin: the CSP and Referrer-Policy keep it so), '/' when there is none. */
@@ -152,8 +154,10 @@ export function createUiApp(options: UiAppOptions): UiApp {
   app.onError((error, c) => {
     const { message, hint, code } = describeError(error);
     options.logger.log(code === 'INTERNAL' ? 'error' : 'warn', 'ui.error', { path: c.req.path, code, error: mask(message) });
-    const frame = frameOf(c, 'error');
-    const body = html`<p class="error" role="alert">${mask(message)}</p>${hint ? html`<p class="hint">→ ${mask(hint)}</p>` : ''}<p><a href="${safeBack(refererPath(c.req.header('referer')))}">${frame.m.back}</a></p>`;
+    const back = safeBack(refererPath(c.req.header('referer')));
+    // After a change (POST) the page's own address cannot be opened again: its language link goes to the page it came from.
+    const frame = { ...frameOf(c, 'error'), ...(c.req.method === 'GET' ? {} : { here: back }) };
+    const body = html`<p class="error" role="alert">${mask(message)}</p>${hint ? html`<p class="hint">→ ${mask(hint)}</p>` : ''}<p><a href="${back}">${frame.m.back}</a></p>`;
     return c.html(layout(frame, frame.m.errorTitle, body), statusOf(code));
   });
 

@@ -338,3 +338,28 @@ test("ocm-run ui: a day file whose frontmatter a hand edit broke is not rewritte
   }
   assert.equal(await readFile(file, 'utf8'), broken, 'the file is as the hand edit left it');
 });
+
+test('ocm-run ui: a way back with a tab, a newline or a backslash (which a browser reads as //another.site) is not followed; an error page after a change links its language switch to the page it came from', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const { paths, today, o } = await homeOfOne(dir);
+  const rel = relative(paths.root, dayFilePath(paths, 'hot', 'main', today));
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const post = (path: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
+    fetch(`${ui.origin}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie: jar, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body).toString(), signal: AbortSignal.timeout(120_000) });
+  for (const back of ['/\t/evil.example', '/\n/evil.example', '/\\evil.example', '/x\\..\\/evil.example']) {
+    const r = await post('/observation/pin', { file: rel, id: o.id, pinned: 'true', back });
+    assert.equal(r.status, 303);
+    assert.equal(r.headers.get('location'), `/?note=saved&about=${o.id}`, JSON.stringify(back));
+    const edit = await (await fetch(`${ui.origin}/observation?file=${encodeURIComponent(rel)}&id=${o.id}&back=${encodeURIComponent(back)}`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) })).text();
+    assert.match(edit, /<a href="\/">Cancel<\/a>/, JSON.stringify(back));
+  }
+  const failed = await post('/observation/edit', { file: rel, id: 'o-00000000ff', text: 'x', priority: 'low', category: 'fact', tags: '', back: '/' }, { referer: `${ui.origin}/search` });
+  assert.equal(failed.status, 404);
+  const page = await failed.text();
+  assert.match(page, /<a class="lang" href="\/search\?lang=ko" hreflang="ko">/, 'the language switch reopens the page it came from, not POST-only /observation/edit');
+  assert.match(page, /<a href="\/search">Back<\/a>/);
+});
