@@ -39,11 +39,11 @@ import type { Logger } from '../platform/log.js';
 import type { MaskingOptions } from '../masking/masking.js';
 import { isBusyError, isCorruptError, isSchemaError, openReadOnly, type ReadOnlyDatabase } from '../platform/sqlite.js';
 import type { Cursor, MalformedRecord, Message, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
+import { normalizePiEntry, type PiContext } from './pi-entries.js';
 import {
   DEFAULT_DEDUPE_WINDOW,
   DEFAULT_LOOK_AHEAD,
   emptyBranchState,
-  normalizePiEntry,
   rewindBranchState,
   settleConsumed,
   treeNodeOf,
@@ -51,8 +51,7 @@ import {
   type ConsumedEntry,
   type LookAheadNode,
   type LookAheadWindow,
-  type PiContext,
-} from './pi-entries.js';
+} from './pi-branches.js';
 import { invalidJsonReason } from './log-safe.js';
 
 export const AGENT_DB_FILE = 'openclaw-agent.sqlite';

@@ -25,22 +25,19 @@ import type { MaskingOptions } from '../masking/masking.js';
 import type { Cursor, MalformedRecord, Message, ReadLimits, SourceKind, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
 import { DEFAULT_MAX_LINE_BYTES, headHash, iterateLineBatches, readBytes, type LineRecord } from './jsonl-tail.js';
 import { HEAD_BYTES, readTranscriptFile, rereadReason, statFile } from './tailed-file.js';
+import { normalizePiEntry, type PiContext, type PiEntryResult } from './pi-entries.js';
 import {
   DEFAULT_DEDUPE_WINDOW,
   DEFAULT_LOOK_AHEAD,
   emptyBranchState,
   lookAheadNodeOf,
-  normalizePiEntry,
   rewindBranchState,
   settleConsumed,
   type BranchState,
   type ConsumedEntry,
   type LookAheadNode,
   type LookAheadWindow,
-  type PiContext,
-  type PiEntryResult,
-  type TreeNode,
-} from './pi-entries.js';
+} from './pi-branches.js';
 import { invalidJsonReason } from './log-safe.js';
 
 export interface OpenClawFileSourceOptions {

@@ -1,19 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  abandonedNodes,
-  advanceBranchState,
-  emptyBranchState,
   housekeepingTurn,
   isSilentReply,
   normalizePiEntry,
-  rewindBranchState,
   stripUserTransportNoise,
   summariseToolCall,
-  treeNodeOf,
-  type LookAheadNode,
   type PiContext,
 } from '../../lib/sources/pi-entries.js';
+import { abandonedNodes, advanceBranchState, emptyBranchState, rewindBranchState, treeNodeOf, type LookAheadNode } from '../../lib/sources/pi-branches.js';
 
 const ctx: PiContext = { source: 'openclaw', agent: 'main', session: 's1', masking: {} };
 
