@@ -177,6 +177,51 @@ export async function* iterateLines(handle: FileHandle, options: LineReadOptions
 }
 
 /**
+ * The lines of an open file one at a time, read in batches (iterateLineBatches): `take()` hands out
+ * the rest of the current batch without an await, `next()` reads the next batch once it is used up.
+ * It may start with lines read before (a previous read's look-ahead); `options.offset` is then where
+ * they end. Both transcript readers (tailed-file.ts, pi-file-chunk.ts) read their lines through it.
+ */
+export class LineQueue<L extends LineRecord = LineRecord> {
+  private batch: L[];
+  private at = 0;
+  private readonly batches: AsyncGenerator<LineRecord[]>;
+
+  constructor(handle: FileHandle, options: LineReadOptions, first: L[] = []) {
+    this.batch = first;
+    this.batches = iterateLineBatches(handle, options);
+  }
+
+  /** The next line of the current batch, or undefined when the next one needs a read (then call next()). */
+  take(): L | undefined {
+    return this.at < this.batch.length ? this.batch[this.at++] : undefined;
+  }
+
+  /** The next line, or undefined at the end of the file. */
+  async next(): Promise<L | undefined> {
+    if (this.at === this.batch.length) {
+      const next = await this.batches.next();
+      if (next.done) return undefined;
+      this.batch = next.value as L[];
+      this.at = 0;
+    }
+    return this.batch[this.at++];
+  }
+
+  /** Stop reading (the lines not taken are dropped). */
+  async close(): Promise<void> {
+    await this.batches.return(undefined);
+  }
+}
+
+/** Why a line the reader could not decode is skipped, as a malformed record's reason; null for a usable line. */
+export function unreadableLineReason(record: LineRecord, maxLineBytes: number): string | null {
+  if (record.problem === 'too-long') return `line of ${record.bytes} bytes exceeds the ${maxLineBytes}-byte limit`;
+  if (record.problem === 'invalid-utf8') return 'invalid UTF-8';
+  return null;
+}
+
+/**
  * Thrown (code `ENOTREG`) for a transcript path that is not a regular file: a FIFO, a socket, a device or a
  * symbolic link to one (/dev/zero, /dev/urandom). Reading one never ends, or blocks until a writer comes,
  * while the job holds the home lock; readers skip it with a log entry (docs/trust.md).

@@ -14,31 +14,22 @@
  * One stream per (agent, session id), key `<kind>:<agent>:<sessionId>`, so a
  * renamed file keeps its cursor. The rules for rotated files, backups,
  * shrink/replace detection and dedupe are in docs/transcripts.md.
+ *
+ * This module finds the streams and decides which file of a session a read
+ * continues, and from where; the read of that file is pi-file-chunk.ts's,
+ * its entries pi-entries.ts's, their branches pi-branches.ts's.
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { FileHandle } from 'node:fs/promises';
 import { errorCode } from '../core/errors.js';
 import type { Logger } from '../platform/log.js';
 import type { MaskingOptions } from '../masking/masking.js';
-import type { Cursor, MalformedRecord, Message, ReadLimits, SourceKind, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
-import { DEFAULT_MAX_LINE_BYTES, headHash, iterateLineBatches, readBytes, type LineRecord } from './jsonl-tail.js';
-import { HEAD_BYTES, readTranscriptFile, rereadReason, statFile } from './tailed-file.js';
-import { normalizePiEntry, type PiContext, type PiEntryResult } from './pi-entries.js';
-import {
-  DEFAULT_DEDUPE_WINDOW,
-  DEFAULT_LOOK_AHEAD,
-  emptyBranchState,
-  lookAheadNodeOf,
-  rewindBranchState,
-  settleConsumed,
-  type BranchState,
-  type ConsumedEntry,
-  type LookAheadNode,
-  type LookAheadWindow,
-} from './pi-branches.js';
-import { invalidJsonReason } from './log-safe.js';
+import type { Cursor, ReadLimits, SourceKind, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
+import { DEFAULT_MAX_LINE_BYTES } from './jsonl-tail.js';
+import { readTranscriptFile, statFile } from './tailed-file.js';
+import { DEFAULT_DEDUPE_WINDOW, DEFAULT_LOOK_AHEAD, type LookAheadWindow } from './pi-branches.js';
+import { parseFileCursor, PiFileChunkReader, rewoundFileCursor } from './pi-file-chunk.js';
 
 export interface OpenClawFileSourceOptions {
   /** OpenClaw state dirs (see defaultOpenClawStateDirs). Used when kind is 'openclaw'. */
@@ -179,106 +170,6 @@ function byStamp(a: { name: TranscriptFileName }, b: { name: TranscriptFileName 
 }
 
 // ---------------------------------------------------------------------------
-// Cursor
-
-interface FileCursor {
-  v: 1;
-  /** File last read (informational; the inode decides). */
-  path: string;
-  ino: string;
-  /** Byte offset just after the last consumed line. */
-  offset: number;
-  /** Line number of the last consumed line. */
-  line: number;
-  size: number;
-  headLen: number;
-  headHash: string;
-  lastId: string | null;
-  recent: string;
-  cand: string;
-  miss: number;
-  quiet: boolean;
-  recalled: string;
-  /** How many times the stream was re-read from the start (shrink / replace). */
-  rewinds: number;
-}
-
-function parseCursor(cursor: Cursor | undefined): FileCursor | undefined {
-  if (!cursor || cursor.v !== 1) return undefined;
-  const c = cursor as Partial<FileCursor>;
-  if (typeof c.ino !== 'string' || typeof c.offset !== 'number' || typeof c.line !== 'number') return undefined;
-  return {
-    v: 1,
-    path: typeof c.path === 'string' ? c.path : '',
-    ino: c.ino,
-    offset: c.offset,
-    line: c.line,
-    size: typeof c.size === 'number' ? c.size : c.offset,
-    headLen: typeof c.headLen === 'number' ? c.headLen : 0,
-    headHash: typeof c.headHash === 'string' ? c.headHash : '',
-    lastId: typeof c.lastId === 'string' ? c.lastId : null,
-    recent: typeof c.recent === 'string' ? c.recent : '',
-    cand: typeof c.cand === 'string' ? c.cand : '',
-    miss: typeof c.miss === 'number' ? c.miss : 0,
-    quiet: c.quiet === true,
-    recalled: typeof c.recalled === 'string' ? c.recalled : '',
-    rewinds: typeof c.rewinds === 'number' ? c.rewinds : 0,
-  };
-}
-
-function branchOf(c: FileCursor): BranchState {
-  return { lastId: c.lastId, recent: c.recent, cand: c.cand, miss: c.miss, quiet: c.quiet, recalled: c.recalled };
-}
-
-/** An entry a read consumed. */
-interface Consumed extends ConsumedEntry {
-  /** Where its line ends and its number (not the line itself: the text is garbage once parsed). */
-  end: number;
-  lineNo: number;
-}
-
-// ---------------------------------------------------------------------------
-// Look-ahead lines carried to the next read
-
-/** A line with its entry once parsed and normalised (undefined: not yet, blank, or not JSON). */
-interface ReadLine extends LineRecord {
-  prepared?: PreparedEntry;
-}
-
-/** What a parsed line is: its tree node and its normalised result. */
-interface PreparedEntry {
-  node: LookAheadNode | null;
-  result: PiEntryResult;
-}
-
-function prepareEntry(entry: unknown, end: number, ctx: PiContext): PreparedEntry {
-  return { node: lookAheadNodeOf(entry, end), result: normalizePiEntry(entry, ctx) };
-}
-
-/**
- * The lines a read looked ahead at (parsed and normalised, not consumed), kept
- * for the next read of the same stream and file, which starts right there: a
- * chunked read of a long transcript then decodes and parses each line once
- * instead of once more per look-ahead. A line is kept as its result, not as
- * its text and parsed entry (a tool output of kilobytes): what is kept from
- * one read to the next outlives young-generation collections and is copied
- * to the old generation. The next read takes them only when its cursor is where they
- * start and the file still holds the very same bytes there (compared byte for
- * byte); only newline-terminated lines are kept, so the same bytes are the
- * same lines and the result is what reading them again would give.
- */
-interface CarriedLines {
-  /** The stream (the results are normalised for it). */
-  key: string;
-  ino: string;
-  /** Byte offset and line number just before the first carried line. */
-  offset: number;
-  lineNo: number;
-  bytes: Buffer;
-  lines: ReadLine[];
-}
-
-// ---------------------------------------------------------------------------
 // The source
 
 export function createOpenClawFileSource(options: OpenClawFileSourceOptions): TranscriptSource {
@@ -288,25 +179,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
   const dedupeWindow = options.dedupeWindow ?? DEFAULT_DEDUPE_WINDOW;
   const agentFilter = options.agents && options.agents.length > 0 ? new Set(options.agents) : null;
   const log = (level: 'info' | 'warn', event: string, fields: Record<string, unknown>) => options.logger?.log(level, event, fields);
-  /** What the last read looked ahead at (see CarriedLines). */
-  let carried: CarriedLines | null = null;
-
-  /** The carried lines if they start at this file's `offset` and the file still holds the same bytes there. */
-  async function takeCarried(handle: FileHandle, key: string, ino: string, offset: number, lineNo: number): Promise<CarriedLines | null> {
-    const offered = carried;
-    carried = null;
-    if (!offered || offered.key !== key || offered.ino !== ino || offered.offset !== offset || offered.lineNo !== lineNo) return null;
-    const now = await readBytes(handle, offset, offered.bytes.length);
-    return now.equals(offered.bytes) ? offered : null;
-  }
-
-  /** Keep the newline-terminated lines looked ahead at, with the bytes they were read from. */
-  async function carry(handle: FileHandle, key: string, ino: string, offset: number, lineNo: number, lines: ReadLine[]): Promise<void> {
-    const count = terminatedLines(lines);
-    if (count === 0) return;
-    const kept = count === lines.length ? lines : lines.slice(0, count);
-    carried = { key, ino, offset, lineNo, bytes: await readBytes(handle, offset, kept[count - 1]!.end - offset), lines: kept };
-  }
+  const chunks = new PiFileChunkReader({ kind, masking: options.masking, maxLineBytes, lookAhead, dedupeWindow, logger: options.logger });
 
   async function listDir(path: string): Promise<string[]> {
     try {
@@ -415,7 +288,7 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
   }
 
   async function read(stream: SourceStream, rawCursor: Cursor | undefined, limits: ReadLimits): Promise<StreamChunk> {
-    let cursor = parseCursor(rawCursor);
+    let cursor = parseFileCursor(rawCursor);
     let lastPath = stream.path;
 
     // Which file, and from where.
@@ -451,160 +324,12 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
     }
     if (startFresh && cursor) {
       log('info', 'transcripts.reread', { key: stream.key, path: target.path, reason: 'file replaced or rotated' });
-      cursor = rewound(cursor);
+      cursor = rewoundFileCursor(cursor);
     }
     const isLast = target.path === lastPath;
-    return readTranscriptFile(target.path, { key: stream.key, cursor: rawCursor, logger: options.logger }, (handle) => readFile(handle, stream, target.path, target.ended, cursor, limits, isLast));
-  }
-
-  function rewound(cursor: FileCursor): FileCursor {
-    const branch = rewindBranchState(branchOf(cursor));
-    return { ...cursor, ...branch, ino: '', offset: 0, line: 0, size: 0, headLen: 0, headHash: '', rewinds: cursor.rewinds + 1 };
-  }
-
-  async function readFile(
-    handle: FileHandle,
-    stream: SourceStream,
-    path: string,
-    ended: boolean,
-    previous: FileCursor | undefined,
-    limits: ReadLimits,
-    isLastFile: boolean,
-  ): Promise<StreamChunk> {
-    const st = await handle.stat({ bigint: true });
-    const ino = String(st.ino);
-    const size = Number(st.size);
-    let cursor = previous;
-    if (cursor && cursor.ino !== '' && cursor.ino !== ino) {
-      log('info', 'transcripts.reread', { key: stream.key, path, reason: 'inode changed' });
-      cursor = rewound(cursor);
-    }
-    if (cursor && cursor.ino === ino) {
-      const reason = await rereadReason(handle, cursor, size);
-      if (reason) {
-        log('info', 'transcripts.reread', { key: stream.key, path, reason });
-        cursor = rewound(cursor);
-      }
-    }
-    let branch = cursor ? branchOf(cursor) : emptyBranchState();
-    const offset = cursor?.offset ?? 0;
-    const lineNo = cursor?.line ?? 0;
-
-    const ctx: PiContext = { source: kind, agent: stream.agent, session: stream.session, masking: options.masking };
-    const malformed: MalformedRecord[] = [];
-    const consumed: Consumed[] = [];
-    const nodes: LookAheadNode[] = [];
-    const maxMessages = Math.max(1, limits.maxMessages);
-    const maxBytes = Math.max(1, limits.maxBytes);
-
-    // Lines come in batches (one per buffer read): an await per batch, not per line. The first
-    // batch may be the previous read's look-ahead, already parsed.
-    const reuse = await takeCarried(handle, stream.key, ino, offset, lineNo);
-    let batch: ReadLine[] = reuse ? reuse.lines : [];
-    let at = 0;
-    const resume = reuse ? { offset: offset + reuse.bytes.length, lineNo: batch[batch.length - 1]!.lineNo } : { offset, lineNo };
-    const batches = iterateLineBatches(handle, { ...resume, maxLineBytes, includeUnterminated: ended });
-    /** The next line, or undefined at the end of the file. */
-    const nextLine = async (): Promise<ReadLine | undefined> => {
-      if (at === batch.length) {
-        const next = await batches.next();
-        if (next.done) return undefined;
-        batch = next.value;
-        at = 0;
-      }
-      return batch[at++];
-    };
-    let bytes = 0;
-    let candidates = 0;
-    let eof = false;
-    let segmentEnded = false;
-    for (;;) {
-      const record = at < batch.length ? batch[at++]! : await nextLine();
-      if (record === undefined) {
-        eof = true;
-        break;
-      }
-      let prepared = record.prepared;
-      if (prepared === undefined) {
-        const parsed = parseLine(record, path, malformed, maxLineBytes);
-        if (parsed !== undefined) prepared = prepareEntry(parsed, record.end, ctx);
-      }
-      const node = prepared === undefined ? null : prepared.node;
-      let result: Consumed['result'] = null;
-      if (prepared !== undefined) {
-        result = prepared.result;
-        if (prepared.result.kind === 'invalid') malformed.push({ path, line: record.lineNo, reason: prepared.result.reason });
-        if (prepared.result.kind === 'message') candidates += 1;
-      }
-      let nodeIndex = -1;
-      if (node) {
-        nodeIndex = nodes.length;
-        nodes.push(node);
-      }
-      consumed.push({ end: record.end, lineNo: record.lineNo, nodeIndex, result, node });
-      bytes += record.end - record.start;
-      // A reset boundary ends the chunk: what came before it is one finished segment.
-      if (result !== null && result.kind === 'boundary') {
-        segmentEnded = true;
-        break;
-      }
-      if (candidates >= maxMessages || bytes >= maxBytes) break;
-    }
-
-    // Look ahead (without consuming) far enough to judge the branch of every consumed entry.
-    let moreLines = false;
-    const lookedAt: ReadLine[] = [];
-    const lastEnd = consumed[consumed.length - 1]?.end ?? offset;
-    if (!eof) {
-      const decided = nodes.length;
-      for (;;) {
-        const record = at < batch.length ? batch[at++]! : await nextLine();
-        if (record === undefined) break;
-        moreLines = true;
-        if (record.prepared === undefined && record.text !== undefined) {
-          const entry = safeParse(record.text);
-          if (entry !== undefined) {
-            record.prepared = prepareEntry(entry, record.end, ctx);
-            record.text = undefined; // not needed any more (a line that did not parse keeps it for its error)
-          }
-        }
-        const node = record.prepared === undefined ? null : record.prepared.node;
-        if (node) nodes.push(node);
-        lookedAt.push(record);
-        if (nodes.length - decided >= lookAhead.entries || record.end - lastEnd >= lookAhead.bytes) break;
-      }
-    }
-    await batches.return(undefined);
-    await carry(handle, stream.key, ino, lastEnd, consumed[consumed.length - 1]?.lineNo ?? lineNo, lookedAt);
-    const decideCount = consumed.reduce((n, c) => (c.nodeIndex >= 0 ? n + 1 : n), 0);
-    const settled = settleConsumed(consumed, nodes, decideCount, lookAhead, branch, dedupeWindow);
-    branch = settled.branch;
-    const messages = settled.emitted.map((e) => e.message);
-
-    const last = consumed[consumed.length - 1];
-    const endOffset = last ? last.end : offset;
-    const headLen = Math.min(HEAD_BYTES, size);
-    const done = (eof || !moreLines) && isLastFile;
-    const next: FileCursor = {
-      v: 1,
-      path,
-      ino,
-      offset: endOffset,
-      line: last ? last.lineNo : lineNo,
-      size: Math.max(size, endOffset),
-      headLen,
-      headHash: await headHash(handle, headLen),
-      ...branch,
-      rewinds: cursor?.rewinds ?? 0,
-    };
-    if (done && ended) {
-      // A finished rotated file: nothing more will come, so the dedupe memory is no longer needed.
-      next.recent = '';
-      next.cand = '';
-    }
-    const chunk: StreamChunk = { messages, cursor: next as unknown as Cursor, malformed, done };
-    if (segmentEnded) chunk.segmentEnded = true;
-    return chunk;
+    return readTranscriptFile(target.path, { key: stream.key, cursor: rawCursor, logger: options.logger }, (handle) =>
+      chunks.read(handle, { stream, path: target.path, ended: target.ended, cursor, limits, isLastFile: isLast }),
+    );
   }
 
   return {
@@ -613,43 +338,3 @@ export function createOpenClawFileSource(options: OpenClawFileSourceOptions): Tr
     read,
   };
 }
-
-/**
- * How many lines from the first end with a newline (an unterminated line may still grow). A
- * function of its own: as a loop inside the async `carry`, it had that whole function optimised.
- */
-function terminatedLines(lines: readonly LineRecord[]): number {
-  let count = 0;
-  while (count < lines.length && lines[count]!.end - lines[count]!.start === lines[count]!.bytes + 1) count++;
-  return count;
-}
-
-function safeParse(text: string): unknown {
-  if (text.trim().length === 0) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Parse one line; problems are recorded and yield undefined. Blank lines are silently skipped. */
-function parseLine(record: LineRecord, path: string, malformed: MalformedRecord[], maxLineBytes: number): unknown {
-  if (record.problem === 'too-long') {
-    malformed.push({ path, line: record.lineNo, reason: `line of ${record.bytes} bytes exceeds the ${maxLineBytes}-byte limit` });
-    return undefined;
-  }
-  if (record.problem === 'invalid-utf8') {
-    malformed.push({ path, line: record.lineNo, reason: 'invalid UTF-8' });
-    return undefined;
-  }
-  const text = record.text ?? '';
-  if (text.trim().length === 0) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    malformed.push({ path, line: record.lineNo, reason: invalidJsonReason(error) });
-    return undefined;
-  }
-}
-

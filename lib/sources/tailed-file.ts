@@ -23,7 +23,7 @@ import { dirname, join } from 'node:path';
 import { OcmError, errorCode } from '../core/errors.js';
 import type { Logger } from '../platform/log.js';
 import type { Cursor, MalformedRecord, Message, ReadLimits, StreamChunk } from '../core/types.js';
-import { DEFAULT_MAX_LINE_BYTES, headHash, iterateLines, withReadOnlyFile } from './jsonl-tail.js';
+import { DEFAULT_MAX_LINE_BYTES, headHash, LineQueue, unreadableLineReason, withReadOnlyFile } from './jsonl-tail.js';
 
 /** A transcript format: how one line becomes messages. */
 export interface LineParser<S> {
@@ -37,13 +37,9 @@ export interface LineParser<S> {
   flush?(state: S): Message[];
 }
 
-export interface TailCursor {
+export interface TailCursor extends FilePosition {
   v: 1;
-  ino: string;
-  offset: number;
   line: number;
-  headLen: number;
-  headHash: string;
   /** Newest message time observed (ISO), for skipping after a re-read. */
   lastTime: string;
   /** While re-reading a rewritten file: skip messages with time <= this. */
@@ -94,15 +90,62 @@ export async function statFile(path: string): Promise<{ ino: string; size: numbe
   }
 }
 
+/** What a cursor into a line file keeps of the file it points into (both readers' cursors have it). */
+export interface FilePosition {
+  /** The file's inode ('' after a rewind: the next file read is read from its start). */
+  ino: string;
+  /** Byte offset just after the last consumed line. */
+  offset: number;
+  /** How many first bytes `headHash` covers, and their hash (see fileHead). */
+  headLen: number;
+  headHash: string;
+}
+
 /**
  * Why a file a cursor points into (same inode) cannot be continued at the
  * cursor's offset — it shrank, or its first bytes changed (copytruncate, a
  * rewrite in place) — or null when it can.
  */
-export async function rereadReason(handle: FileHandle, cursor: { offset: number; headLen: number; headHash: string }, size: number): Promise<string | null> {
+export async function rereadReason(handle: FileHandle, cursor: FilePosition, size: number): Promise<string | null> {
   if (size < cursor.offset) return 'file shrank';
   if ((await headHash(handle, Math.min(cursor.headLen, size))) !== cursor.headHash) return 'file head changed';
   return null;
+}
+
+/**
+ * Where a read of an open file starts: the cursor as it is when it points into
+ * this very file and the file can be continued there; else the cursor rewound
+ * by `rewind` (the file is read from its start), with `reread(reason)` told
+ * why — another inode, a file that shrank, a head that changed. Also the
+ * file's inode and size, as the read's next cursor needs them.
+ */
+export async function resumePosition<C extends FilePosition>(
+  handle: FileHandle,
+  cursor: C | undefined,
+  rewind: (cursor: C) => C,
+  reread: (reason: string) => void,
+): Promise<{ ino: string; size: number; cursor: C | undefined }> {
+  const st = await handle.stat({ bigint: true });
+  const ino = String(st.ino);
+  const size = Number(st.size);
+  if (cursor && cursor.ino !== '' && cursor.ino !== ino) {
+    reread('inode changed');
+    cursor = rewind(cursor);
+  }
+  if (cursor && cursor.ino === ino) {
+    const reason = await rereadReason(handle, cursor, size);
+    if (reason) {
+      reread(reason);
+      cursor = rewind(cursor);
+    }
+  }
+  return { ino, size, cursor };
+}
+
+/** The first bytes of a file a next cursor remembers (HEAD_BYTES at most), and their hash. */
+export async function fileHead(handle: FileHandle, size: number): Promise<{ headLen: number; headHash: string }> {
+  const headLen = Math.min(HEAD_BYTES, size);
+  return { headLen, headHash: await headHash(handle, headLen) };
 }
 
 /**
@@ -191,21 +234,12 @@ async function readOne<S>(options: TailReadOptions<S>, path: string, ended: bool
   const { parser, logger, key, limits } = options;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   return readTranscriptFile(path, { key, cursor: options.cursor, logger }, async (handle) => {
-    const st = await handle.stat({ bigint: true });
-    const ino = String(st.ino);
-    const size = Number(st.size);
-    let cursor = previous;
-    if (cursor && cursor.ino !== '' && cursor.ino !== ino) {
-      logger?.log('info', 'transcripts.reread', { key, path, reason: 'inode changed' });
-      cursor = rewind(cursor, true);
-    }
-    if (cursor && cursor.ino === ino) {
-      const reason = await rereadReason(handle, cursor, size);
-      if (reason) {
-        logger?.log('info', 'transcripts.reread', { key, path, reason });
-        cursor = rewind(cursor, true);
-      }
-    }
+    const { ino, size, cursor } = await resumePosition(
+      handle,
+      previous,
+      (c) => rewind(c, true),
+      (reason) => logger?.log('info', 'transcripts.reread', { key, path, reason }),
+    );
     const state = cursor?.state === undefined ? parser.initial() : parser.revive(cursor.state);
     let lastTime = cursor?.lastTime ?? '';
     let skipUntil = cursor?.skipUntil ?? '';
@@ -230,14 +264,14 @@ async function readOne<S>(options: TailReadOptions<S>, path: string, ended: bool
     let endLine = cursor?.line ?? 0;
     let bytes = 0;
     let eof = true;
-    for await (const record of iterateLines(handle, { offset, lineNo: endLine, maxLineBytes, includeUnterminated: ended })) {
+    const lines = new LineQueue(handle, { offset, lineNo: endLine, maxLineBytes, includeUnterminated: ended });
+    for (let record = await lines.next(); record !== undefined; record = await lines.next()) {
       endOffset = record.end;
       endLine = record.lineNo;
       bytes += record.end - record.start;
-      if (record.problem === 'too-long') {
-        malformed.push({ path, line: record.lineNo, reason: `line of ${record.bytes} bytes exceeds the ${maxLineBytes}-byte limit` });
-      } else if (record.problem === 'invalid-utf8') {
-        malformed.push({ path, line: record.lineNo, reason: 'invalid UTF-8' });
+      const unreadable = unreadableLineReason(record, maxLineBytes);
+      if (unreadable !== null) {
+        malformed.push({ path, line: record.lineNo, reason: unreadable });
       } else if ((record.text ?? '').trim().length > 0) {
         const result = parser.line(record.text ?? '', state, record.lineNo);
         if (result.invalid) malformed.push({ path, line: record.lineNo, reason: result.invalid });
@@ -248,16 +282,15 @@ async function readOne<S>(options: TailReadOptions<S>, path: string, ended: bool
         break;
       }
     }
+    await lines.close();
     if (parser.flush) accept(parser.flush(state));
     if (!eof && endOffset >= size) eof = true;
-    const headLen = Math.min(HEAD_BYTES, size);
     const next: TailCursor = {
       v: 1,
       ino,
       offset: endOffset,
       line: endLine,
-      headLen,
-      headHash: await headHash(handle, headLen),
+      ...(await fileHead(handle, size)),
       lastTime,
       skipUntil,
       rewinds: cursor?.rewinds ?? 0,

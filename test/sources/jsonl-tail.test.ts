@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { appendFile, mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { iterateLineBatches, iterateLines, type LineReadOptions, type LineRecord } from '../../lib/sources/jsonl-tail.js';
+import { iterateLineBatches, iterateLines, LineQueue, type LineReadOptions, type LineRecord } from '../../lib/sources/jsonl-tail.js';
 
 /** What the reader must report for `bytes`, worked out line by line the slow, obvious way. */
 function expectedLines(bytes: Buffer, options: LineReadOptions): LineRecord[] {
@@ -67,6 +67,14 @@ test('line reader: ASCII, UTF-8, BOMs, CRLF, invalid bytes, lines across buffers
           const single: LineRecord[] = [];
           for await (const record of iterateLines(handle, options)) single.push(record);
           assert.deepEqual(single, expected);
+          // LineQueue: lines read before (a previous read's look-ahead) first, then the file from where they end.
+          const held = expected.slice(0, 5).map((r) => ({ ...r }));
+          const from = held.length > 0 ? { offset: held[held.length - 1]!.end, lineNo: held[held.length - 1]!.lineNo } : {};
+          const queue = new LineQueue(handle, { ...options, ...from }, held);
+          const queued: LineRecord[] = [];
+          for (let r = queue.take() ?? (await queue.next()); r !== undefined; r = queue.take() ?? (await queue.next())) queued.push(r);
+          await queue.close();
+          assert.deepEqual(queued, expected, `queue: offset line ${skip}, unterminated ${includeUnterminated}`);
         }
       }
     } finally {
