@@ -371,7 +371,7 @@ ${text ? html`<p class="tokens"><meter min="0" max="${budget}" value="${Math.min
       const went = Array.isArray(r.injected) ? (r.injected as Array<{ id?: unknown; relevance?: unknown }>).filter((x) => typeof x?.id === 'string') : [];
       const what: Html | string =
         r.event === 'hook.session_start'
-          ? `${m.activeTitle}: ${String(r.chars ?? 0)} chars`
+          ? `${m.activeTitle}: ${String(r.chars ?? 0)} ${m.injectedChars}`
           : went.length
             ? html`${went.map((x, i) => html`${i ? ', ' : ''}<a href="/search?q=${encodeURIComponent(String(x.id))}&amp;tier=hot,warm,cold"><code>${String(x.id)}</code></a>${typeof x.relevance === 'number' ? ` (${x.relevance})` : ''}`)}`
             : String(r.results ?? '');

@@ -363,3 +363,18 @@ test('ocm-run ui: a way back with a tab, a newline or a backslash (which a brows
   assert.match(page, /<a class="lang" href="\/search\?lang=ko" hreflang="ko">/, 'the language switch reopens the page it came from, not POST-only /observation/edit');
   assert.match(page, /<a href="\/search">Back<\/a>/);
 });
+
+test('ocm-run ui: a session-start injection reads in Korean on the Korean Active memory page (no English word left in the row)', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const { paths } = await homeOfOne(dir);
+  await writeFile(join(paths.logs, 'hooks.log'), `${JSON.stringify({ time: new Date().toISOString(), level: 'info', event: 'hook.session_start', agent: 'main', chars: 1234, ms: 8 })}\n`);
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const page = await (await fetch(`${ui.origin}/active?lang=ko`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) })).text();
+  const row = page.split('<tr>').find((r) => r.includes('<td>hook.session_start</td>'));
+  assert.ok(row, 'the session start is listed');
+  assert.match(row, /<td>활성 메모리: 1234 자<\/td>/);
+});
