@@ -44,8 +44,8 @@ export interface RunningUi {
   stop(): Promise<void>;
 }
 
-export async function startUi(home: string, options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<RunningUi> {
-  const child: ResultPromise = execa(process.execPath, [CLI, 'ui', '--port', '0', '--json', '--home', home], {
+export async function startUi(home: string, options: { env?: Record<string, string>; timeoutMs?: number; extraArgs?: string[] } = {}): Promise<RunningUi> {
+  const child: ResultPromise = execa(process.execPath, [CLI, 'ui', '--port', '0', '--json', '--home', home, ...(options.extraArgs ?? [])], {
     reject: false,
     env: { OCM_HOME: undefined, CI: '1', ...options.env },
     extendEnv: true,

@@ -1,7 +1,7 @@
 /** `ocm-run ui` without a browser: its address, refusals, a port in use, a bad --port (the browser tests are in ui-dashboard.test.ts). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startUi } from '../helpers/ui-server.js';
@@ -377,4 +377,23 @@ test('ocm-run ui: a session-start injection reads in Korean on the Korean Active
   const row = page.split('<tr>').find((r) => r.includes('<td>hook.session_start</td>'));
   assert.ok(row, 'the session start is listed');
   assert.match(row, /<td>활성 메모리: 1234 자<\/td>/);
+});
+
+test('ocm-run ui --open hands the address with its token to the platform opener (xdg-open here, a stand-in on PATH that records its arguments)', { skip: process.platform !== 'linux' && 'xdg-open is the Linux opener' }, async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const home = join(dir, 'home');
+  await runCli(['status', '--home', home]);
+  const bin = join(dir, 'bin');
+  const record = join(dir, 'opened.txt');
+  await mkdir(bin);
+  await writeFile(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$@" > '${record}'\n`, { mode: 0o755 });
+  const ui = await startUi(home, { env: { PATH: `${bin}:${process.env.PATH ?? ''}` }, extraArgs: ['--open'] });
+  t.after(() => ui.stop());
+  let opened = '';
+  for (let i = 0; i < 100 && !opened; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    opened = await readFile(record, 'utf8').catch(() => '');
+  }
+  assert.equal(opened, `${ui.url}\n`, 'xdg-open got the printed address, token included');
 });
