@@ -22,7 +22,7 @@ import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } fro
 import { cleanMessageText, hasHangul, isKorean, splitSentences } from './sentences.js';
 import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
 import { detectTags } from './tags.js';
-import { condenseEnglish, condenseKorean, contentWords, dropReason, sentenceWorth, stripVocatives } from './selection.js';
+import { condenseEnglish, condenseKorean, contentWords, dropReason, opensWithAcknowledgement, sentenceWorth, stripVocatives } from './selection.js';
 import { annotateDates, findDateAnchors, localClock, localDateTime, type DateAnchor, type LocalDateTime } from './time.js';
 
 export type { SpeakerNames } from './speakers.js';
@@ -436,7 +436,7 @@ function observeMessage(
       // An attachment's description ("[image: a photo of a dog on a beach]") is not what was said: not a memory.
       if (ATTACHMENT.test(sentence)) continue;
       const technical = detectTags(sentence, cleaned.codeLanguages, 1, knownNames).length > 0;
-      const reason = dropReason(sentence, analysis, korean, { role, names: knownNames, previousOther, dated: anchors.length > 0, technical, answers: replyTo !== undefined && timeMs - replyTo.timeMs <= REPLY_WINDOW_MS });
+      const reason = dropReason(sentence, analysis, korean, { role, names: knownNames, previousOther, dated: anchors.length > 0, technical, answers: replyTo !== undefined && timeMs - replyTo.timeMs <= REPLY_WINDOW_MS, acknowledged: !korean && opensWithAcknowledgement(raw) });
       if (reason === 'remember request') rememberRequested = true;
       else if (reason !== undefined && reason !== 'acknowledgement') said.reacted = true;
       if (reason !== undefined && !(reason === 'small-talk question' && options.keepAssistantQuestions)) continue;

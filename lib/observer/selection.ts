@@ -31,6 +31,8 @@ export interface SelectionContext {
   technical: boolean;
   /** Does the sentence's message answer a question the other speaker asked? */
   answers: boolean;
+  /** Did the speaker open the sentence with an acknowledgement ("Noted:", "Got it —") that was stripped before judging? */
+  acknowledged?: boolean;
 }
 
 /** Why a sentence is not kept, or undefined when it is. */
@@ -55,6 +57,11 @@ const ACKNOWLEDGEMENT =
 
 /** "Noted:", "Got it —", "Noted for the novel:". */
 const ACKNOWLEDGEMENT_LEAD = /^(?:noted|got it|understood|will do|roger|ok(?:ay)?|sure|perfect|great)(?:\s+for\s+[^:,;]{1,40})?\s*[:,;—–-]\s*/i;
+
+/** Does a sentence, as written, open with an acknowledgement ("Noted: …")? Asked before lead-ins are stripped. */
+export function opensWithAcknowledgement(sentence: string): boolean {
+  return ACKNOWLEDGEMENT_LEAD.test(sentence.trim());
+}
 
 /** "Please remember this", "Don't forget that": a request to keep what was just said, not a task of its own. */
 export const REMEMBER_REQUEST =
@@ -155,7 +162,11 @@ function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: Selecti
   const words = contentWords(s, ctx.names);
   // "Noted for the novel: Mira has grey-green eyes…" — an acknowledgement that says it back.
   const acknowledged = ACKNOWLEDGEMENT_LEAD.exec(s);
-  if (acknowledged && isEcho(contentWords(s.slice(acknowledged[0].length), ctx.names), ctx.previousOther)) return 'echo';
+  const saidBack = acknowledged ? s.slice(acknowledged[0].length) : s;
+  // (The user's "OK, class weights it is." takes up a suggestion: a decision, judged as before.)
+  const saidBackWords = contentWords(saidBack, ctx.names);
+  if (acknowledged && isEcho(saidBackWords, ctx.previousOther)) return 'echo';
+  if ((acknowledged || ctx.acknowledged) && ctx.role === 'assistant' && isAcknowledgedEcho(saidBackWords, ctx.previousOther)) return 'echo';
   // Saying back what the other just said ("Noted: Mira has grey-green eyes") — but an answer repeats
   // the question's words, "I made this bowl" is the speaker's own news, and "Let's use X" after
   // "How about X?" is the user's decision.
@@ -273,6 +284,18 @@ export function isEcho(words: ReadonlySet<string>, previousOther: ReadonlySet<st
   for (const w of words) if (previousOther.has(w)) shared++;
   const added = words.size - shared;
   return shared >= 1 && added <= 1 && shared * 3 >= words.size * 2;
+}
+
+/**
+ * After an acknowledgement ("Noted: PostgreSQL 16 for the ledger tables, Redis for the cache…")
+ * the speaker has marked the sentence as said back, so half of its words in the other's message
+ * is enough; a detail it adds ("16") does not make it news.
+ */
+export function isAcknowledgedEcho(words: ReadonlySet<string>, previousOther: ReadonlySet<string>): boolean {
+  if (isEcho(words, previousOther)) return true;
+  let shared = 0;
+  for (const w of words) if (previousOther.has(w)) shared++;
+  return shared >= 2 && shared * 2 >= words.size;
 }
 
 // ---------------------------------------------------------------------------

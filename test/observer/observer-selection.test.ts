@@ -76,6 +76,21 @@ test("the assistant's echo of the user's fact is not a second memory (nor a 🔴
     ['assistant', 'Yes, I made this bowl in my pottery class.'],
   ]);
   assert.equal(answer.length, 1, JSON.stringify(texts(answer)));
+  // "Noted: …" marks what follows as said back: half of it in the user's words is enough, and the
+  // assistant's own suggestion after it stays.
+  const noted = observe([
+    ['user', "For the database, we'll use PostgreSQL as the main store and Redis for caching and rate limiting."],
+    ['assistant', 'Noted: PostgreSQL 16 for the ledger tables, Redis for the cache and rate limits. I suggest Drizzle for migrations, since it keeps the schema in TypeScript.'],
+  ]);
+  assert.deepEqual(
+    noted.map((o) => o.text),
+    ['For the database, User decided to use PostgreSQL as the main store and Redis for caching and rate limiting.', 'Assistant suggests Drizzle for migrations, since it keeps the schema in TypeScript.'],
+  );
+  // Without the acknowledgement the same sentence adds too much to be an echo.
+  assert.equal(observe([
+    ['user', "For the database, we'll use PostgreSQL as the main store and Redis for caching and rate limiting."],
+    ['assistant', 'PostgreSQL 16 for the ledger tables, Redis for the cache and rate limits.'],
+  ]).length, 2);
 });
 
 test('"remember this" / "꼭 기억해 줘" raises the fact it points at to 🔴 instead of becoming a task', () => {
