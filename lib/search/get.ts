@@ -11,8 +11,9 @@ import { OcmError, isNotFound } from '../core/errors.js';
 import type { HomePaths } from '../platform/home.js';
 import { memoryRoots } from './roots.js';
 import { TIERS } from './manifest.js';
-import { IndexSnapshot, IndexUnavailable } from './searcher.js';
-import { assemble, refreshIfStale, searchMemory, type SearchConfig, type SearchDeps } from './search.js';
+import { IndexUnavailable, type Engine } from './engine.js';
+import { SegmentEngine } from './segment-engine.js';
+import { refreshIfStale, searchMemory, type SearchConfig, type SearchDeps } from './search.js';
 import type { SearchResult } from './types.js';
 
 export interface LineRange {
@@ -91,28 +92,18 @@ export async function readLineRange(paths: HomePaths, vaultPath: string, target:
 
 /** Find an observation by id in the index (rebuilt first if it is missing or broken). */
 export async function getObservation(paths: HomePaths, config: SearchConfig, id: string, deps: SearchDeps = {}): Promise<SearchResult | undefined> {
-  const key = Buffer.from(id, 'utf8');
+  const engine: Engine = new SegmentEngine(paths.index);
   // What was just written is found too: an index behind the files is updated first.
   await refreshIfStale(paths, config, TIERS, deps);
   for (let attempt = 0; attempt < 2; attempt++) {
     let broken = false;
     for (const tier of TIERS) {
-      let snapshot: IndexSnapshot;
       try {
-        snapshot = IndexSnapshot.load(paths.index, [tier]);
+        const found = engine.find(id, tier);
+        if (found) return found;
       } catch (error) {
         if (!(error instanceof IndexUnavailable)) throw error;
         broken = true;
-        continue;
-      }
-      for (const seg of snapshot.segments) {
-        const { segment, excluded } = seg;
-        if (segment.idBytes.indexOf(key) === -1) continue;
-        for (let d = 0; d < segment.docCount; d++) {
-          if (excluded?.[d] || segment.docId(d) !== id) continue;
-          const [result] = assemble([{ seg, doc: d, score: 1, text: 1, vector: null }], []);
-          return result;
-        }
       }
     }
     if (!broken || attempt > 0) break;

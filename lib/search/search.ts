@@ -17,11 +17,11 @@ import { TIERS } from './manifest.js';
 import type { OpenIndex } from './open-index.js';
 import { indexStaleness } from './freshness.js';
 import { QueryCache } from './query-cache.js';
-import { relevanceScorer, type RelevanceOf } from './relevance.js';
-import { IndexSnapshot, IndexUnavailable, rank, type Hit } from './searcher.js';
-import { dayString } from './segment.js';
-import { makeSnippet } from './snippet.js';
-import type { SearchFilters, SearchResponse, SearchResult } from './types.js';
+import { IndexUnavailable, type Engine, type Ranked, type RankRequest } from './engine.js';
+import { SegmentEngine } from './segment-engine.js';
+import type { SearchFilters, SearchResponse } from './types.js';
+
+export { assemble } from './segment-engine.js';
 
 export type SearchConfig = Pick<Config, 'search' | 'embeddings' | 'tiers'>;
 
@@ -163,7 +163,8 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
     e: settings?.key ?? null,
   });
 
-  const generationsNow = () => (deps.openIndex ? deps.openIndex.generations(tiers, settings?.key) : IndexSnapshot.generations(paths.index, tiers));
+  const engine: Engine = new SegmentEngine(paths.index, { openIndex: deps.openIndex });
+  const generationsNow = () => engine.generations(tiers, settings?.key);
   let { generations, problems } = generationsNow();
   if (problems.length > 0) {
     const first = problems[0]!;
@@ -189,88 +190,50 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
     if (q.warning) warnings.push(q.warning);
   }
 
-  let snapshot: IndexSnapshot;
-  // An open index holds every file in scope (rank applies the filters per document); a one-off load skips files the filters rule out.
-  const load = () => (deps.openIndex ? deps.openIndex.snapshot(tiers, settings?.key) : IndexSnapshot.load(paths.index, tiers, filters, settings?.key));
-  try {
-    snapshot = load();
-  } catch (error) {
-    if (!(error instanceof IndexUnavailable)) throw error;
-    // An `index` run may have replaced a segment (a merge) after the manifest was read: when a manifest changed, look again first.
-    const current = IndexSnapshot.generations(paths.index, tiers).generations;
-    const again = tiers.some((tier) => current[tier] !== generations[tier]) ? tryLoad(load) : error;
-    if (again instanceof IndexSnapshot) snapshot = again;
-    else {
-      // An unreadable segment: rebuild that tier in full (its hashes may still match).
-      warnings.push(await rebuild(paths, config, deps, `Rebuilt the search index: ${again.message}.`, again.state === 'segment' ? [again.tier] : undefined));
-      snapshot = load();
-    }
-  }
-  if (settings && vector && snapshot.vectorDocs === 0 && snapshot.totalDocs > 0) {
-    warnings.push('Text-only search: no document has an embedding yet (run `ocm-run index` while the embeddings endpoint is reachable).');
-  }
-
-  const ranked = rank(snapshot, query, {
-    limit,
+  const asked: RankRequest = {
+    tiers,
     filters,
+    limit,
     vectorWeight: config.search.vector_weight,
     textWeight: config.search.text_weight,
     minScore: config.search.min_score,
+    modelKey: settings?.key,
     queryVector: vector,
-  });
-  const results = assemble(ranked.hits, ranked.terms, relevanceScorer(snapshot, ranked.terms));
-  const response: SearchResponse = { results, mode: ranked.hybrid ? 'hybrid' : 'text', warnings, cached: false, terms: ranked.terms };
+  };
+  const ask = () => engine.rank(query, asked);
+  let ranked: Ranked;
+  try {
+    ranked = ask();
+  } catch (error) {
+    if (!(error instanceof IndexUnavailable)) throw error;
+    // An `index` run may have replaced a segment (a merge) after the manifest was read: when a manifest changed, look again first.
+    const current = engine.generations(tiers, settings?.key).generations;
+    const again = tiers.some((tier) => current[tier] !== generations[tier]) ? tryRank(ask) : error;
+    if (!(again instanceof IndexUnavailable)) ranked = again;
+    else {
+      // An unreadable segment: rebuild that tier in full (its hashes may still match).
+      warnings.push(await rebuild(paths, config, deps, `Rebuilt the search index: ${again.message}.`, again.state === 'segment' ? [again.tier] : undefined));
+      ranked = ask();
+    }
+  }
+  if (settings && vector && ranked.vectorDocs === 0 && ranked.totalDocs > 0) {
+    warnings.push('Text-only search: no document has an embedding yet (run `ocm-run index` while the embeddings endpoint is reachable).');
+  }
+
+  const response: SearchResponse = { results: ranked.results, mode: ranked.hybrid ? 'hybrid' : 'text', warnings, cached: false, terms: ranked.terms };
   if (cache) {
     // A degraded answer (endpoint down, index just rebuilt) is not cached: the next query retries.
-    if (warnings.length === 0) cache.setResponse(cacheKey, snapshot.generations, response, now());
+    if (warnings.length === 0) cache.setResponse(cacheKey, ranked.generations, response, now());
     await cache.save(); // (never throws: a cache that cannot be written is skipped)
   }
   return response;
 }
 
-function tryLoad(load: () => IndexSnapshot): IndexSnapshot | IndexUnavailable {
+function tryRank(ask: () => Ranked): Ranked | IndexUnavailable {
   try {
-    return load();
+    return ask();
   } catch (error) {
     if (error instanceof IndexUnavailable) return error;
     throw error;
   }
-}
-
-/** Turn ranked hits into result records (reads the stored text of just these documents). */
-export function assemble(hits: Hit[], terms: string[], relevanceOf?: RelevanceOf): SearchResult[] {
-  const bySegment = new Map<Hit['seg'], number[]>();
-  for (const h of hits) {
-    const list = bySegment.get(h.seg) ?? [];
-    list.push(h.doc);
-    bySegment.set(h.seg, list);
-  }
-  const stored = new Map<Hit['seg'], Map<number, import('./segment.js').StoredDoc>>();
-  for (const [seg, docs] of bySegment) stored.set(seg, seg.segment.readStored(docs));
-  return hits.map((h) => {
-    const s = h.seg.segment;
-    const doc = stored.get(h.seg)!.get(h.doc)!;
-    const agent = s.agentOf(h.doc);
-    const snippet = makeSnippet(doc.text, terms);
-    return {
-      id: doc.id,
-      path: s.pathOf(h.doc),
-      startLine: doc.startLine,
-      endLine: doc.endLine,
-      score: Math.round(h.score * 10000) / 10000,
-      snippet: snippet.text,
-      date: dayString(s.docDay[h.doc]!),
-      time: doc.time,
-      priority: s.priorityOf(h.doc),
-      category: s.categoryOf(h.doc),
-      tier: h.seg.tier,
-      agent,
-      tags: doc.tags,
-      done: doc.done,
-      text: doc.text,
-      provenance: doc.provenance ?? { source: 'manual', agent, session: '', entryIds: [] },
-      scores: { text: Math.round(h.text * 10000) / 10000, vector: h.vector === null ? null : Math.round(h.vector * 10000) / 10000 },
-      relevance: relevanceOf?.({ text: doc.text, tags: doc.tags, category: s.categoryOf(h.doc), date: dayString(s.docDay[h.doc]!) }),
-    };
-  });
 }

@@ -9,11 +9,14 @@
  */
 import { join } from 'node:path';
 import type { Tier } from '../core/types.js';
-import { readManifest, tierDir, type ManifestEntry, type ManifestState } from './manifest.js';
+import { IndexUnavailable } from './engine.js';
+import { readManifest, tierDir, type ManifestEntry } from './manifest.js';
 import { dayNumber, documentTerms, PRIORITY_CODE, Segment } from './segment.js';
 import { prefixEligible, queryTerms } from './tokenizer.js';
 import type { SearchFilters } from './types.js';
 import { loadVectorFile, type SegmentVectors } from './vector-file.js';
+
+export { IndexUnavailable };
 
 const K1 = 1.2;
 const B = 0.75;
@@ -46,17 +49,6 @@ export interface ScopedSegment {
   docs: number;
   length: number;
   vectors?: SegmentVectors;
-}
-
-export class IndexUnavailable extends Error {
-  readonly tier: Tier;
-  readonly state: ManifestState | 'segment';
-  constructor(tier: Tier, state: ManifestState | 'segment', message: string) {
-    super(message);
-    this.name = 'IndexUnavailable';
-    this.tier = tier;
-    this.state = state;
-  }
 }
 
 /** The segments a query looks at, loaded once (a long-running process may keep it). */

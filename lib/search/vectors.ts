@@ -16,7 +16,6 @@ import { closeSync, existsSync, fstatSync, openSync, readFileSync } from 'node:f
 import { appendFile, mkdir, truncate } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 import type { Tier } from '../core/types.js';
 import { embedAll, EmbeddingError, type EmbeddingSettings } from './embeddings.js';
@@ -156,13 +155,13 @@ export interface EmbedStats {
  * documents without vectors and the next run retries.
  */
 export async function embedSegments(
-  paths: HomePaths,
+  indexDir: string,
   settings: EmbeddingSettings,
   manifests: Map<Tier, TierManifest>,
   options: { fetch?: typeof fetch; logger?: Logger; onChange: (tier: Tier) => void },
 ): Promise<EmbedStats> {
   const stats: EmbedStats = { embedded: 0, cacheHits: 0, warnings: [], complete: true, obsolete: [] };
-  const cache = EmbeddingCache.open(paths.index, settings);
+  const cache = EmbeddingCache.open(indexDir, settings);
   /** One segment file (a file's own, or a pack of many) and the text hash of each of its current documents. */
   type Work = { tier: Tier; name: string; segment: Segment; entries: Array<[key: string, entry: ManifestEntry]>; hashes: Array<Buffer | undefined> };
   const work: Work[] = [];
@@ -178,7 +177,7 @@ export async function embedSegments(
       if (entries.every(([, e]) => e.vectors && e.vectors.model === settings.key && e.vectors.count === e.docs)) continue;
       let segment: Segment;
       try {
-        segment = Segment.load(join(tierDir(paths.index, tier), name));
+        segment = Segment.load(join(tierDir(indexDir, tier), name));
       } catch (error) {
         if (error instanceof SegmentError) continue; // rebuilt by the next text index run
         throw error;
@@ -235,7 +234,7 @@ export async function embedSegments(
       if (h) scales[d] = cache.copyInto(h, data, d * dims);
     });
     const file = vectorFileName(w.name, settings.key);
-    await writeIndexFile(join(tierDir(paths.index, w.tier), file), buildVectorFile({ model: settings.key, dims, segment: w.name }, scales, data));
+    await writeIndexFile(join(tierDir(indexDir, w.tier), file), buildVectorFile({ model: settings.key, dims, segment: w.name }, scales, data));
     const slots = new Map(w.segment.files.map((f) => [f.path, f]));
     for (const [key, entry] of w.entries) {
       const f = slots.get(key);
