@@ -465,7 +465,7 @@ ${table([m.source, m.filterAgent, m.streams, m.messages, m.malformed, m.lastRead
 <p>${m.transcriptTokens}: <strong>${stats.tokens.transcriptRead}</strong> · ${m.activeTokens}: <strong>${Object.values(active).reduce((a, b) => a + b, 0)}</strong>${stats.tokens.efficiency ? html` · ${m.efficiency} ${stats.tokens.efficiency.toFixed(1)}×` : ''} · ${m.searchLatency}: <strong>${stats.search.p95Ms ?? '—'}</strong> ms</p>
 ${chart('per-day', m.chartPerDay, { x: stats.observations.perDay.map((d) => d.date), series: [{ label: m.observations, values: stats.observations.perDay.map((d) => d.count) }] }, m.none)}
 ${chart('llm-per-day', m.chartLlm, { x: stats.llm.byDay.map((d) => d.date), series: [{ label: m.inputTokens, values: stats.llm.byDay.map((d) => d.inputTokens) }, { label: m.outputTokens, values: stats.llm.byDay.map((d) => d.outputTokens) }] }, m.llmNone)}
-${chart('tokens', m.chartTokens, { x: [m.transcriptTokens, ...Object.keys(active).map((a) => `${m.activeTokens} · ${a}`)], series: [{ label: m.tokens, values: [stats.tokens.transcriptRead, ...Object.values(active)] }] }, m.none)}
+${chart('tokens', m.chartTokens, { x: [m.transcriptTokens, ...Object.keys(active).map((a) => `${m.activeTokens} · ${a}`)], series: [{ label: m.tokens, values: [stats.tokens.transcriptRead, ...Object.values(active)] }], bars: true }, m.none)}
 ${chart('search-ms', m.chartSearch, { x: latencies.map((_, i) => String(i + 1)), series: [{ label: 'ms', values: latencies }] }, m.none)}
 </section>`;
     return c.html(layout(frame, m.healthTitle, body));

@@ -197,8 +197,8 @@ export function table(headers: string[], rows: Array<Array<Html | string | numbe
 <tbody>${rows.map((r) => html`<tr>${r.map((cell) => html`<td>${cell}</td>`)}</tr>`)}</tbody></table>`;
 }
 
-/** A chart drawn by templates/ui/ui.js with uPlot from the JSON beside it (x: labels, series: named values). */
-export function chart(id: string, title: string, data: { x: string[]; series: Array<{ label: string; values: Array<number | null> }> }, empty: string): Html {
+/** A chart drawn by templates/ui/ui.js with uPlot from the JSON beside it (x: labels, series: named values; bars: categories, not a time line). */
+export function chart(id: string, title: string, data: { x: string[]; series: Array<{ label: string; values: Array<number | null> }>; bars?: boolean }, empty: string): Html {
   if (data.x.length === 0) return html`<figure class="chart"><figcaption>${title}</figcaption><p class="empty">${empty}</p></figure>`;
   return html`<figure class="chart"><figcaption>${title}</figcaption><div class="plot" id="${id}" role="img" aria-label="${title}"></div>
 <script type="application/json" data-chart="${id}">${raw(JSON.stringify(data).replace(/</g, '\\u003c'))}</script></figure>`;

@@ -53,17 +53,23 @@
       var target = document.getElementById(node.getAttribute('data-chart'));
       if (!target || !data.x || data.x.length === 0) return;
       var xs = data.x.map(function (_, i) { return i; });
+      // Categories (data.bars: e.g. transcript tokens vs each agent's active memory) are bars, not a line between them.
+      var bars = data.bars === true && uPlot.paths && uPlot.paths.bars;
       var opts = {
         width: Math.min(1000, (target.parentElement || document.body).clientWidth || 800),
         height: 220,
-        scales: { x: { time: false } },
-        axes: [{ values: function (_, ticks) { return ticks.map(function (i) { return data.x[i] !== undefined ? data.x[i] : ''; }); } }, {}],
+        scales: { x: bars ? { time: false, range: function () { return [-0.5, xs.length - 0.5]; } } : { time: false }, y: bars ? { range: function (_, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } : {} },
+        axes: [{ splits: bars ? function () { return xs; } : undefined, values: function (_, ticks) { return ticks.map(function (i) { return data.x[i] !== undefined ? data.x[i] : ''; }); } }, {}],
         series: [{}].concat(data.series.map(function (s, i) {
-          return { label: s.label, stroke: colours[i % colours.length], width: 2, fill: i === 0 ? 'rgba(11,87,208,0.08)' : undefined };
+          var colour = colours[i % colours.length];
+          return bars
+            ? { label: s.label, stroke: colour, fill: colour, width: 1, paths: uPlot.paths.bars({ size: [0.6, 120] }), points: { show: false } }
+            : { label: s.label, stroke: colour, width: 2, fill: i === 0 ? 'rgba(11,87,208,0.08)' : undefined };
         })),
       };
       new uPlot(opts, [xs].concat(data.series.map(function (s) { return s.values; })), target);
       target.setAttribute('data-drawn', 'true');
+      target.setAttribute('data-kind', bars ? 'bars' : 'lines');
     });
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', drawCharts); else drawCharts();

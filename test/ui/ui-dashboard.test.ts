@@ -308,6 +308,9 @@ test('tiers in the dashboard: approve and reject pending cold moves, roll a move
   // The other pages of this home render, charts drawn from the package's uPlot.
   await page.goto(`${ui.origin}/health`);
   await page.waitForSelector('#per-day[data-drawn=true]');
+  // Observations per day is a line over days; the token saving compares categories (transcript vs each agent's active memory): bars.
+  assert.equal(await page.locator('#per-day').getAttribute('data-kind'), 'lines');
+  assert.equal(await page.locator('#tokens[data-drawn=true]').getAttribute('data-kind'), 'bars');
   await shot(page, 'health');
   const foreign = requested.get(page)!.filter((u) => !u.startsWith(`${ui.origin}/`));
   assert.deepEqual(foreign, [], 'every page, script, style and chart came from the dashboard itself (no CDN, no network)');
