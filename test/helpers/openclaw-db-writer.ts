@@ -4,13 +4,18 @@
  * so if a reader ever blocked it, the insert would fail at once with
  * SQLITE_BUSY and be counted. Prints a JSON summary on stdout.
  *
- *   node --import tsx openclaw-db-writer.ts <db> <sessionId> <rows> <firstSeq>
+ *   node --import tsx openclaw-db-writer.ts <db> <sessionId> <rows> <firstSeq> [<releaseFile>]
+ *
+ * With <releaseFile>, the writer stops halfway (its connection open) until that
+ * file exists (at most 60 s), so a reader is sure to read in the middle of the
+ * writes however slowly a loaded machine runs it.
  */
+import { existsSync } from 'node:fs';
 import { zstdRawFrame } from './openclaw-db.js';
 import { PiSessionWriter } from './pi-writer.js';
 import { openWritable } from './sqlite-writable.js';
 
-const [dbPath, sessionId, rowsArg, firstSeqArg] = process.argv.slice(2);
+const [dbPath, sessionId, rowsArg, firstSeqArg, releaseFile] = process.argv.slice(2);
 const rows = Number(rowsArg);
 let seq = Number(firstSeqArg);
 const db = openWritable(dbPath!);
@@ -23,6 +28,9 @@ const errors: string[] = [];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 for (let i = 0; i < rows; i++) {
+  if (releaseFile && i === Math.floor(rows / 2)) {
+    for (let waited = 0; !existsSync(releaseFile) && waited < 60_000; waited += 5) await sleep(5);
+  }
   const line = writer.message({ role: i % 2 === 0 ? 'user' : 'assistant', text: `Note number ${i}: the answer is ${i * 7}.` }).trim();
   const bytes = Buffer.from(line, 'utf8');
   seq += 1;

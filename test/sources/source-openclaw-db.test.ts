@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createMemoryLogger } from '../../lib/platform/log.js';
@@ -395,7 +395,10 @@ test('read while a second process keeps inserting rows: no lost row, no blocked 
     db.close();
     const rows = 400;
     const writerScript = resolve(import.meta.dirname, '..', 'helpers', 'openclaw-db-writer.ts');
-    const child = spawn(process.execPath, ['--import', 'tsx', writerScript, path, A, String(rows), '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The writer waits halfway until the reader has read three times beside it (a loaded machine
+    // may otherwise run all 400 inserts between two reads).
+    const release = join(stateDir, 'release-writer');
+    const child = spawn(process.execPath, ['--import', 'tsx', writerScript, path, A, String(rows), '0', release], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += String(d)));
@@ -419,6 +422,7 @@ test('read while a second process keeps inserting rows: no lost row, no blocked 
         cursor = r.cursor;
         reads++;
         if (!writerDone) readsWhileWriting++;
+        if (readsWhileWriting === 3) await writeFile(release, '');
       }
       if (writerDone) break;
       await new Promise((res) => setTimeout(res, 3));
