@@ -150,6 +150,15 @@ export function createUiApp(options: UiAppOptions): UiApp {
     await next();
     if (!c.req.path.startsWith('/assets/')) c.header('Cache-Control', 'no-store');
   });
+  // A secret typed into an address (a key pasted into the search box) is masked there before any page echoes it —
+  // in the box, the links and the address bar. The search engine masks a query anyway, so it finds the same.
+  app.use('*', async (c, next) => {
+    if (c.req.method !== 'GET') return next();
+    const url = new URL(c.req.url);
+    const params = [...url.searchParams].map(([k, v]): [string, string] => [k, mask(v)]);
+    if (params.every(([k, v]) => url.searchParams.getAll(k).includes(v))) return next();
+    return c.redirect(`${url.pathname}?${new URLSearchParams(params).toString()}`, 303);
+  });
 
   app.onError((error, c) => {
     const { message, hint, code } = describeError(error);

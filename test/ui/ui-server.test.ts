@@ -397,3 +397,27 @@ test('ocm-run ui --open hands the address with its token to the platform opener 
   }
   assert.equal(opened, `${ui.url}\n`, 'xdg-open got the printed address, token included');
 });
+
+test('ocm-run ui: a key pasted into the search box (or any address) is masked before a page echoes it — box, links, address; the search finds what the key would', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const key = 'AKIAIOSFODNN7EXAMPLE';
+  const { paths } = await homeOfOne(dir, '', `The deploy user of staging has the access key ${key} in the vault.`);
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const get = (path: string) => fetch(`${ui.origin}${path}`, { redirect: 'manual', headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) });
+  const typed = await get(`/search?q=${key}&agent=main`);
+  assert.equal(typed.status, 303);
+  const to = typed.headers.get('location')!;
+  assert.equal(to, '/search?q=%5BREDACTED%3Aaws-access-key%5D&agent=main');
+  const page = await (await get(to)).text();
+  assert.ok(!page.includes(key), 'the key is nowhere on the page');
+  assert.match(page, /value="\[REDACTED:aws-access-key\]"/, 'the box holds the masked query');
+  assert.match(page, /data-results="1"/, 'and finds the observation, as the key itself would (the engine masks a query)');
+  const since = await get(`/?since=${key}`);
+  assert.equal(since.status, 303);
+  const plain = await get('/search?q=deploy+staging');
+  assert.equal(plain.status, 200, 'an address without a secret is served as it is');
+});
