@@ -179,79 +179,17 @@ export class PiFileChunkReader {
     const lineNo = cursor?.line ?? 0;
 
     const ctx: PiContext = { source: kind, agent: stream.agent, session: stream.session, masking };
-    const malformed: MalformedRecord[] = [];
-    const consumed: Consumed[] = [];
-    const nodes: LookAheadNode[] = [];
-    const maxMessages = Math.max(1, limits.maxMessages);
-    const maxBytes = Math.max(1, limits.maxBytes);
-
     // Lines come in batches (one per buffer read): an await per batch, not per line. The first
     // batch may be the previous read's look-ahead, already parsed.
     const reuse = await this.takeCarried(handle, stream.key, ino, offset, lineNo);
     const resume = reuse ? { offset: offset + reuse.bytes.length, lineNo: reuse.lines[reuse.lines.length - 1]!.lineNo } : { offset, lineNo };
     const lines = new LineQueue<ReadLine>(handle, { ...resume, maxLineBytes, includeUnterminated: ended }, reuse ? reuse.lines : []);
-    let bytes = 0;
-    let candidates = 0;
-    let eof = false;
-    let segmentEnded = false;
-    for (;;) {
-      const record = lines.take() ?? (await lines.next());
-      if (record === undefined) {
-        eof = true;
-        break;
-      }
-      let prepared = record.prepared;
-      if (prepared === undefined) {
-        const parsed = parseLine(record, path, malformed, maxLineBytes);
-        if (parsed !== undefined) prepared = prepareEntry(parsed, record.end, ctx);
-      }
-      const node = prepared === undefined ? null : prepared.node;
-      let result: Consumed['result'] = null;
-      if (prepared !== undefined) {
-        result = prepared.result;
-        if (prepared.result.kind === 'invalid') malformed.push({ path, line: record.lineNo, reason: prepared.result.reason });
-        if (prepared.result.kind === 'message') candidates += 1;
-      }
-      let nodeIndex = -1;
-      if (node) {
-        nodeIndex = nodes.length;
-        nodes.push(node);
-      }
-      consumed.push({ end: record.end, lineNo: record.lineNo, nodeIndex, result, node });
-      bytes += record.end - record.start;
-      // A reset boundary ends the chunk: what came before it is one finished segment.
-      if (result !== null && result.kind === 'boundary') {
-        segmentEnded = true;
-        break;
-      }
-      if (candidates >= maxMessages || bytes >= maxBytes) break;
-    }
-
-    // Look ahead (without consuming) far enough to judge the branch of every consumed entry.
-    let moreLines = false;
-    const lookedAt: ReadLine[] = [];
+    const taken = await consumeEntries(lines, { path, ctx, maxLineBytes, limits });
+    const { consumed, nodes, malformed } = taken;
     const lastEnd = consumed[consumed.length - 1]?.end ?? offset;
-    if (!eof) {
-      const decided = nodes.length;
-      for (;;) {
-        const record = lines.take() ?? (await lines.next());
-        if (record === undefined) break;
-        moreLines = true;
-        if (record.prepared === undefined && record.text !== undefined) {
-          const entry = safeParse(record.text);
-          if (entry !== undefined) {
-            record.prepared = prepareEntry(entry, record.end, ctx);
-            record.text = undefined; // not needed any more (a line that did not parse keeps it for its error)
-          }
-        }
-        const node = record.prepared === undefined ? null : record.prepared.node;
-        if (node) nodes.push(node);
-        lookedAt.push(record);
-        if (nodes.length - decided >= lookAhead.entries || record.end - lastEnd >= lookAhead.bytes) break;
-      }
-    }
+    const ahead = taken.eof ? { lookedAt: [], moreLines: false } : await lookAheadLines(lines, nodes, lastEnd, lookAhead, ctx);
     await lines.close();
-    await this.carry(handle, stream.key, ino, lastEnd, consumed[consumed.length - 1]?.lineNo ?? lineNo, lookedAt);
+    await this.carry(handle, stream.key, ino, lastEnd, consumed[consumed.length - 1]?.lineNo ?? lineNo, ahead.lookedAt);
     const decideCount = consumed.reduce((n, c) => (c.nodeIndex >= 0 ? n + 1 : n), 0);
     const settled = settleConsumed(consumed, nodes, decideCount, lookAhead, branch, dedupeWindow);
     branch = settled.branch;
@@ -259,7 +197,7 @@ export class PiFileChunkReader {
 
     const last = consumed[consumed.length - 1];
     const endOffset = last ? last.end : offset;
-    const done = (eof || !moreLines) && isLastFile;
+    const done = (taken.eof || !ahead.moreLines) && isLastFile;
     const next: FileCursor = {
       v: 1,
       path,
@@ -277,7 +215,7 @@ export class PiFileChunkReader {
       next.cand = '';
     }
     const chunk: StreamChunk = { messages, cursor: next as unknown as Cursor, malformed, done };
-    if (segmentEnded) chunk.segmentEnded = true;
+    if (taken.segmentEnded) chunk.segmentEnded = true;
     return chunk;
   }
 
@@ -297,6 +235,101 @@ export class PiFileChunkReader {
     const kept = count === lines.length ? lines : lines.slice(0, count);
     this.carried = { key, ino, offset, lineNo, bytes: await readBytes(handle, offset, kept[count - 1]!.end - offset), lines: kept };
   }
+}
+
+/** What a read consumed: its entries (the cursor moves past them), their tree nodes, the malformed lines among them. */
+interface Taken {
+  consumed: Consumed[];
+  nodes: LookAheadNode[];
+  malformed: MalformedRecord[];
+  /** The file has no line after the consumed ones (yet). */
+  eof: boolean;
+  /** The last entry consumed is a reset boundary: the chunk ends a segment. */
+  segmentEnded: boolean;
+}
+
+/** Consume lines up to the read's limits (messages before branch and dedupe settle them, bytes), a reset boundary, or the end of the file. */
+async function consumeEntries(
+  lines: LineQueue<ReadLine>,
+  read: { path: string; ctx: PiContext; maxLineBytes: number; limits: ReadLimits },
+): Promise<Taken> {
+  const { path, ctx, maxLineBytes, limits } = read;
+  const malformed: MalformedRecord[] = [];
+  const consumed: Consumed[] = [];
+  const nodes: LookAheadNode[] = [];
+  const maxMessages = Math.max(1, limits.maxMessages);
+  const maxBytes = Math.max(1, limits.maxBytes);
+  let bytes = 0;
+  let candidates = 0;
+  let eof = false;
+  let segmentEnded = false;
+  for (;;) {
+    const record = lines.take() ?? (await lines.next());
+    if (record === undefined) {
+      eof = true;
+      break;
+    }
+    let prepared = record.prepared;
+    if (prepared === undefined) {
+      const parsed = parseLine(record, path, malformed, maxLineBytes);
+      if (parsed !== undefined) prepared = prepareEntry(parsed, record.end, ctx);
+    }
+    const node = prepared === undefined ? null : prepared.node;
+    let result: Consumed['result'] = null;
+    if (prepared !== undefined) {
+      result = prepared.result;
+      if (prepared.result.kind === 'invalid') malformed.push({ path, line: record.lineNo, reason: prepared.result.reason });
+      if (prepared.result.kind === 'message') candidates += 1;
+    }
+    let nodeIndex = -1;
+    if (node) {
+      nodeIndex = nodes.length;
+      nodes.push(node);
+    }
+    consumed.push({ end: record.end, lineNo: record.lineNo, nodeIndex, result, node });
+    bytes += record.end - record.start;
+    // A reset boundary ends the chunk: what came before it is one finished segment.
+    if (result !== null && result.kind === 'boundary') {
+      segmentEnded = true;
+      break;
+    }
+    if (candidates >= maxMessages || bytes >= maxBytes) break;
+  }
+  return { consumed, nodes, malformed, eof, segmentEnded };
+}
+
+/**
+ * Look at the lines after the consumed ones (without consuming them) far enough to judge the
+ * branch of every consumed entry: their tree nodes join `nodes`. Returns the lines looked at
+ * (carried to the next read) and whether there was any.
+ */
+async function lookAheadLines(
+  lines: LineQueue<ReadLine>,
+  nodes: LookAheadNode[],
+  lastEnd: number,
+  lookAhead: LookAheadWindow,
+  ctx: PiContext,
+): Promise<{ lookedAt: ReadLine[]; moreLines: boolean }> {
+  let moreLines = false;
+  const lookedAt: ReadLine[] = [];
+  const decided = nodes.length;
+  for (;;) {
+    const record = lines.take() ?? (await lines.next());
+    if (record === undefined) break;
+    moreLines = true;
+    if (record.prepared === undefined && record.text !== undefined) {
+      const entry = safeParse(record.text);
+      if (entry !== undefined) {
+        record.prepared = prepareEntry(entry, record.end, ctx);
+        record.text = undefined; // not needed any more (a line that did not parse keeps it for its error)
+      }
+    }
+    const node = record.prepared === undefined ? null : record.prepared.node;
+    if (node) nodes.push(node);
+    lookedAt.push(record);
+    if (nodes.length - decided >= lookAhead.entries || record.end - lastEnd >= lookAhead.bytes) break;
+  }
+  return { lookedAt, moreLines };
 }
 
 /**
