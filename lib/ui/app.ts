@@ -354,7 +354,7 @@ ${views.length === 0 ? html`<p class="empty">${m.searchNone}</p>` : html`<ul cla
     const ref = c.req.query('path') ?? '';
     const file = await findDayFile(paths, config, ref);
     if (!file) throw new OcmError('NOT_FOUND', `${ref} is not a day file of this memory.`, { hint: 'Follow a link from the timeline or a search.' });
-    const lines = mask(await readFile(file.path, 'utf8')).split('\n');
+    const lines = maskedLines(await readFile(file.path, 'utf8'), mask);
     if (lines.at(-1) === '') lines.pop();
     const body = html`<p class="meta">${file.tier} · ${file.agent} · ${file.date}</p><ol class="file">${lines.map((line, i) => html`<li id="L${i + 1}"><code>${line}</code></li>`)}</ol>`;
     return c.html(layout(frame, ref, body));
@@ -481,6 +481,32 @@ ${chart('search-ms', m.chartSearch, { x: latencies.map((_, i) => String(i + 1)),
   });
 
   return { app, openIndex };
+}
+
+/**
+ * A file's lines, masked, numbered as in the file. The whole text is masked at once (a private key spans
+ * lines: masked line by line, its body could show); a secret over several lines becomes one
+ * `[REDACTED:…]` line, so the lines it took after its first are shown as '⋯' and every later line keeps
+ * its number — the target of a link `…/2026-04-10.md#L12` is line 12 of the file.
+ */
+export function maskedLines(text: string, mask: (text: string) => string): string[] {
+  const original = text.split('\n');
+  const masked = mask(text).split('\n');
+  if (masked.length === original.length) return masked;
+  const out: string[] = [];
+  let i = 0;
+  for (let k = 0; k < masked.length; k++) {
+    out.push(masked[k]!);
+    i++;
+    const next = masked[k + 1];
+    // Lines the k-th masked line stands for: while there are more file lines left than masked ones, and the
+    // file's line is not the next masked line (as it is, or masked on its own).
+    while (original.length - i > masked.length - (k + 1) && (next === undefined || (original[i] !== next && mask(original[i]!) !== next))) {
+      out.push('⋯');
+      i++;
+    }
+  }
+  return out;
 }
 
 function auditSummary(e: import('../tiers/audit.js').AuditEntry): string {

@@ -421,3 +421,26 @@ test('ocm-run ui: a key pasted into the search box (or any address) is masked be
   const plain = await get('/search?q=deploy+staging');
   assert.equal(plain.status, 200, 'an address without a secret is served as it is');
 });
+
+test('ocm-run ui: the day-file view keeps every line at its number when a secret over several lines (a private key pasted by hand) is masked into one — the link to a line below it lands on that line', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const { paths, today, o } = await homeOfOne(dir);
+  const file = dayFilePath(paths, 'hot', 'main', today);
+  const body = 'MIIEowIBAAKCAQEA7Vx3kQ9mZp2Lr8Tn4Ws6Yb1Hc5Jd0Fg3Kl2Mn9Pq8Rs7Tu6Vw5Xy4Za3Bc2De1';
+  const pem = `-----BEGIN RSA PRIVATE KEY-----\n${body}\nqWeRtYuIoPaSdFgHjKlZxCvBnM0987654321abcdEFGHijklMNOPqrstUVWX\n-----END RSA PRIVATE KEY-----`;
+  const text = (await readFile(file, 'utf8')).replace(/^# .*$/m, (h) => `${h}\n\nThe server key, pasted here by hand:\n\n${pem}`);
+  await writeFile(file, text);
+  const line = text.split('\n').findIndex((l) => l.includes(`^${o.id}`)) + 1;
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const timeline = await (await fetch(`${ui.origin}/`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) })).text();
+  assert.match(timeline, new RegExp(`data-id="${o.id}" data-file="[^"]+" data-line="${line}"`), 'the timeline links the line of the file');
+  const rel = relative(paths.root, file);
+  const page = await (await fetch(`${ui.origin}/file?path=${encodeURIComponent(rel)}`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) })).text();
+  assert.ok(!page.includes(body.slice(0, 24)) && !page.includes('qWeRtYuIoP'), 'no part of the key is shown');
+  assert.match(page, new RegExp(`<li id="L${line}"><code>[^<]*\\^${o.id}</code></li>`), `line ${line} is the observation's`);
+  assert.equal(page.match(/<li id="L\d+">/g)!.length, text.split('\n').length - 1, 'one numbered line per line of the file');
+});
