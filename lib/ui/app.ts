@@ -32,7 +32,7 @@ import { accessGuard, type Refusal } from './guard.js';
 import { addObservation, approveMoves, duplicateId, editObservation, forgetObservations, parsePriority, parseTags, rejectMoves, rollbackMove, type CurateContext } from './curate.js';
 import { chooseLang, messagesFor, type MessageKey } from './messages.js';
 import { addForm, chart, editForm, filterForm, forgetForm, layout, observationItem, postButton, table, type FilterValues, type Html, type ObservationView, type PageFrame } from './pages.js';
-import { findDayFile, readDayObservations, timelinePage } from './timeline.js';
+import { findDayFile, findReflectionFile, readDayObservations, timelinePage } from './timeline.js';
 
 export interface UiAppOptions {
   paths: HomePaths;
@@ -353,10 +353,12 @@ ${views.length === 0 ? html`<p class="empty">${m.searchNone}</p>` : html`<ul cla
     const frame = frameOf(c, 'file');
     const ref = c.req.query('path') ?? '';
     const file = await findDayFile(paths, config, ref);
-    if (!file) throw new OcmError('NOT_FOUND', `${ref} is not a day file of this memory.`, { hint: 'Follow a link from the timeline or a search.' });
-    const lines = maskedLines(await readFile(file.path, 'utf8'), mask);
+    // A search result from a reflection links to its line as well.
+    const reflection = file ? undefined : await findReflectionFile(paths, ref);
+    if (!file && !reflection) throw new OcmError('NOT_FOUND', `${ref} is not a day file or a reflection of this memory.`, { hint: 'Follow a link from the timeline or a search.' });
+    const lines = maskedLines(await readFile(file?.path ?? reflection!, 'utf8'), mask);
     if (lines.at(-1) === '') lines.pop();
-    const body = html`<p class="meta">${file.tier} · ${file.agent} · ${file.date}</p><ol class="file">${lines.map((line, i) => html`<li id="L${i + 1}"><code>${line}</code></li>`)}</ol>`;
+    const body = html`<p class="meta">${file ? `${file.tier} · ${file.agent} · ${file.date}` : frame.m.reflection}</p><ol class="file">${lines.map((line, i) => html`<li id="L${i + 1}"><code>${line}</code></li>`)}</ol>`;
     return c.html(layout(frame, ref, body));
   });
 

@@ -88,6 +88,7 @@ const en = {
   injectionsNote: 'From logs/hooks.log: at session start the active memory goes in; with each prompt, the memories a search on the prompt found relevant (their ids with their relevance to the prompt, 0–1; older log lines recorded only a count).',
   injectedWhat: 'what went in (relevance)',
   injectedChars: 'characters',
+  reflection: 'reflection',
   // Tiers
   tiersTitle: 'Tiers',
   tierFiles: 'day files',
@@ -236,6 +237,7 @@ const ko: Messages = {
   injectionsNote: 'logs/hooks.log 기준: 세션 시작 때는 활성 메모리가, 프롬프트마다 그 프롬프트로 검색해 관련 있다고 판단한 메모리가 들어갑니다 (id와 프롬프트와의 관련도 0–1; 이전 로그 줄에는 개수만 있습니다).',
   injectedWhat: '들어간 내용 (관련도)',
   injectedChars: '자',
+  reflection: '회고',
   tiersTitle: '계층',
   tierFiles: '일별 파일',
   tierBytes: '크기',

@@ -5,7 +5,7 @@
  * has looked at MAX_DAYS_PER_PAGE days, so the first page of a home with
  * years of memory reads a few files, not all of them (bench/ui-bench.ts).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Config } from '../config/config-schema.js';
 import { listObservations, parseDayFile, type LocatedObservation } from '../memory/day-file/index.js';
@@ -58,6 +58,22 @@ export function fileRef(paths: HomePaths, absolutePath: string): string {
 export async function findDayFile(paths: HomePaths, config: Config, ref: string): Promise<TierFile | undefined> {
   const wanted = isAbsolute(ref) ? resolve(ref) : resolve(paths.root, ref);
   return (await listAllTierFiles(paths, config.tiers.vault_path)).find((f) => resolve(f.path) === wanted);
+}
+
+/**
+ * The reflection file a page names (search results link reflections to their line too), if it is a
+ * Markdown file inside the home's reflections/ folder — links resolved first, so nothing outside is served.
+ */
+export async function findReflectionFile(paths: HomePaths, ref: string): Promise<string | undefined> {
+  if (!ref.endsWith('.md')) return undefined;
+  try {
+    const wanted = await realpath(isAbsolute(ref) ? ref : resolve(paths.root, ref));
+    const rel = relative(await realpath(paths.reflections), wanted);
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return undefined;
+    return (await stat(wanted)).isFile() ? wanted : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function matchesFilters(o: TimelineObservation, filters: SearchFilters): boolean {

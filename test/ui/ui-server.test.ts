@@ -444,3 +444,28 @@ test('ocm-run ui: the day-file view keeps every line at its number when a secret
   assert.match(page, new RegExp(`<li id="L${line}"><code>[^<]*\\^${o.id}</code></li>`), `line ${line} is the observation's`);
   assert.equal(page.match(/<li id="L\d+">/g)!.length, text.split('\n').length - 1, 'one numbered line per line of the file');
 });
+
+test("ocm-run ui: a search result from a reflection links to its line in the reflection file (it was a 404: 'not a day file'); nothing outside reflections/ is served that way", async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const { paths } = await homeOfOne(dir);
+  await mkdir(paths.reflections, { recursive: true });
+  const reflection = '---\nperiod_start: 2026-04-01\nperiod_end: 2026-04-10\n---\n# Reflection\n\n- The user keeps choosing PostgreSQL for ledgers and quokka databases.\n- Other things happened.\n';
+  await writeFile(join(paths.reflections, 'r1.md'), reflection);
+  assert.equal((await runCli(['index', '--home', paths.root])).code, 0);
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const get = (path: string) => fetch(`${ui.origin}${path}`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) });
+  const results = await (await get('/search?q=quokka')).text();
+  const link = /<a href="(\/file\?path=[^"#]+)#L(\d+)" class="fileline">/.exec(results);
+  assert.ok(link, 'the result links to a line');
+  const page = await get(link[1]!.replace(/&amp;/g, '&'));
+  assert.equal(page.status, 200);
+  assert.match(await page.text(), new RegExp(`<li id="L${link[2]}"><code>- The user keeps choosing PostgreSQL for ledgers and quokka databases\\.</code></li>`));
+  for (const outside of ['reflections/../config.yaml', 'reflections/../memory/../config.yaml', join(dir, 'elsewhere.md')]) {
+    await writeFile(join(dir, 'elsewhere.md'), 'not memory\n');
+    assert.equal((await get(`/file?path=${encodeURIComponent(outside)}`)).status, 404, outside);
+  }
+});
