@@ -58,6 +58,9 @@ export interface UiApp {
 const NOTES = ['saved', 'added', 'alreadyThere', 'forgot', 'approved', 'rejected', 'rolledBack', 'alreadyForgotten', 'alreadyApproved', 'alreadyRejected'] as const satisfies readonly MessageKey[];
 type Note = (typeof NOTES)[number];
 
+/** Address parameters a user types (the search box, the filters): masked like every text (below). */
+const TYPED_PARAMS = new Set(['q', 'agent', 'priority', 'category', 'tier', 'tag', 'since', 'until', 'mode', 'limit']);
+
 const AUDIT_SHOWN = 50;
 const INJECTIONS_SHOWN = 20;
 
@@ -150,12 +153,14 @@ export function createUiApp(options: UiAppOptions): UiApp {
     await next();
     if (!c.req.path.startsWith('/assets/')) c.header('Cache-Control', 'no-store');
   });
-  // A secret typed into an address (a key pasted into the search box) is masked there before any page echoes it —
-  // in the box, the links and the address bar. The search engine masks a query anyway, so it finds the same.
+  // A secret typed into an address (a key pasted into the search box or a filter) is masked there before any page
+  // echoes it — in the box, the links and the address bar. The search engine masks a query anyway, so it finds the
+  // same. Only what a user types: a file, id or way back names a file, and a long path (a vault's) can look like a
+  // high-entropy secret to the masking rules.
   app.use('*', async (c, next) => {
     if (c.req.method !== 'GET') return next();
     const url = new URL(c.req.url);
-    const params = [...url.searchParams].map(([k, v]): [string, string] => [k, mask(v)]);
+    const params = [...url.searchParams].map(([k, v]): [string, string] => [k, TYPED_PARAMS.has(k) ? mask(v) : v]);
     if (params.every(([k, v]) => url.searchParams.getAll(k).includes(v))) return next();
     return c.redirect(`${url.pathname}?${new URLSearchParams(params).toString()}`, 303);
   });

@@ -420,6 +420,9 @@ test('ocm-run ui: a key pasted into the search box (or any address) is masked be
   assert.equal(since.status, 303);
   const plain = await get('/search?q=deploy+staging');
   assert.equal(plain.status, 200, 'an address without a secret is served as it is');
+  // A file named in an address is not typed text: a vault path can look high-entropy to the masking rules.
+  const vaultPath = await get(`/file?path=${encodeURIComponent('/home/alice/Obsidian/MyVault/OC-Memory/2025/2025-10-25.md')}`);
+  assert.equal(vaultPath.status, 404, 'not redirected to a masked path: answered for the path given (not a file of this memory)');
 });
 
 test('ocm-run ui: the day-file view keeps every line at its number when a secret over several lines (a private key pasted by hand) is masked into one — the link to a line below it lands on that line', async (t) => {
