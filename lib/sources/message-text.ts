@@ -1,16 +1,15 @@
 /**
- * Small pure helpers shared by the non-pi transcript readers (Claude Code,
- * Codex, generic): building a masked Message, reducing tool calls and tool
- * results to one short line, reading text out of content blocks. The pi
- * format keeps its own rules in pi-entries.ts; the tool-call line format is
- * the same (summariseToolCall).
+ * Small pure helpers shared by the transcript readers (pi / OpenClaw, Claude
+ * Code, Codex, generic): building a masked Message, reducing tool calls and
+ * tool results to one short line, reading text out of content blocks. The pi
+ * format's own rules are in pi-entries.ts.
  */
 import { maskedText, type MaskingOptions } from '../masking/masking.js';
 import type { Message, Role, SourceKind } from '../core/types.js';
-import { summariseToolCall, TOOL_SUMMARY_CHARS } from './pi-entries.js';
-import { capOneLineMasked } from './masked-cap.js';
+import { capMasked, capOneLineMasked } from './masked-cap.js';
 
-export { summariseToolCall, TOOL_SUMMARY_CHARS };
+/** Longest tool-call / tool-result summary line (characters of payload). */
+export const TOOL_SUMMARY_CHARS = 200;
 
 export type Json = Record<string, unknown>;
 
@@ -43,6 +42,36 @@ export function summariseToolResult(name: string, output: string, isError = fals
   const label = isError ? 'tool error' : 'tool result';
   const body = capOneLineMasked(output, TOOL_SUMMARY_CHARS);
   return body.length > 0 ? `[${label} ${name}: ${body}]` : `[${label} ${name}]`;
+}
+
+/** `[tool call: read_file path=src/db.ts]`, arguments summarised, payload capped. */
+export function summariseToolCall(name: string, args: unknown): string {
+  let summary = '';
+  if (isObject(args)) {
+    const pairs: string[] = [];
+    for (const [key, value] of Object.entries(args)) {
+      pairs.push(`${key}=${argValue(value)}`);
+      if (pairs.join(' ').length > TOOL_SUMMARY_CHARS) break;
+    }
+    summary = pairs.join(' ');
+  } else if (args !== undefined && args !== null) {
+    summary = argValue(args);
+  }
+  summary = capMasked(summary, TOOL_SUMMARY_CHARS);
+  return summary.length > 0 ? `[tool call: ${name} ${summary}]` : `[tool call: ${name}]`;
+}
+
+function argValue(value: unknown): string {
+  if (typeof value === 'string') {
+    const flat = capOneLineMasked(value, 80);
+    return /[\s"]/.test(flat) || flat.length === 0 ? JSON.stringify(flat) : flat;
+  }
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
+  try {
+    return capMasked(JSON.stringify(value) ?? '', 80);
+  } catch {
+    return '…';
+  }
 }
 
 /**

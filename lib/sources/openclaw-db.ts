@@ -43,6 +43,7 @@ import { normalizePiEntry, type PiContext } from './pi-entries.js';
 import {
   DEFAULT_DEDUPE_WINDOW,
   DEFAULT_LOOK_AHEAD,
+  branchStateOf,
   emptyBranchState,
   rewindBranchState,
   settleConsumed,
@@ -374,12 +375,7 @@ function parseDbCursor(cursor: Cursor | undefined): DbCursor | undefined {
     gen: typeof c.gen === 'string' ? c.gen : '',
     sv: typeof c.sv === 'number' ? c.sv : 0,
     rewinds: typeof c.rewinds === 'number' ? c.rewinds : 0,
-    lastId: typeof c.lastId === 'string' ? c.lastId : null,
-    recent: typeof c.recent === 'string' ? c.recent : '',
-    cand: typeof c.cand === 'string' ? c.cand : '',
-    miss: typeof c.miss === 'number' ? c.miss : 0,
-    quiet: c.quiet === true,
-    recalled: typeof c.recalled === 'string' ? c.recalled : '',
+    ...branchStateOf(c),
   };
 }
 

@@ -11,12 +11,7 @@ import * as crypto from 'node:crypto';
 import { addRecalled, withoutRestatedMemory } from '../core/injected-context.js';
 import type { Message } from '../core/types.js';
 import type { PiEntryResult } from './pi-entries.js';
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isObject, type Json } from './message-text.js';
 
 /** The tree link of an entry (every entry but the header has one). */
 export interface TreeNode {
@@ -85,6 +80,18 @@ const CANDIDATE_PATIENCE = 8;
 
 export function emptyBranchState(): BranchState {
   return { lastId: null, recent: '', cand: '', miss: 0, quiet: false, recalled: '' };
+}
+
+/** The branch state kept in a stored cursor (either era's), each field checked; missing ones start empty. */
+export function branchStateOf(stored: Partial<Record<keyof BranchState, unknown>>): BranchState {
+  return {
+    lastId: typeof stored.lastId === 'string' ? stored.lastId : null,
+    recent: typeof stored.recent === 'string' ? stored.recent : '',
+    cand: typeof stored.cand === 'string' ? stored.cand : '',
+    miss: typeof stored.miss === 'number' ? stored.miss : 0,
+    quiet: stored.quiet === true,
+    recalled: typeof stored.recalled === 'string' ? stored.recalled : '',
+  };
 }
 
 /** Whole-file re-read: everything remembered may come again. */

@@ -29,7 +29,8 @@
 import { hasInjectedContext, isOwnTool, recalledItems, stripInjectedContext } from '../core/injected-context.js';
 import { maskedText, type MaskingOptions } from '../masking/masking.js';
 import type { Message, Role, SourceKind } from '../core/types.js';
-import { capMasked, capOneLineMasked } from './masked-cap.js';
+import { capOneLineMasked } from './masked-cap.js';
+import { blocksText, isObject, str, summariseToolCall, TOOL_SUMMARY_CHARS, type Json } from './message-text.js';
 import { collapseWhiteSpace } from '../core/whitespace.js';
 import { nameForLog } from './log-safe.js';
 
@@ -54,18 +55,6 @@ export type PiEntryResult =
   /** A user turn OpenClaw started itself: it and every message until the next user message are skipped. */
   | { kind: 'housekeeping'; reason: string };
 
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' ? value : undefined;
-}
-
-
 const NOT_MESSAGES = new Set([
   'model_change',
   'thinking_level_change',
@@ -79,8 +68,6 @@ const NOT_MESSAGES = new Set([
 
 const DELIVERY_COPIES = new Set(['delivery-mirror', 'gateway-injected']);
 
-/** Longest tool-call / tool-result summary line (characters of payload). */
-export const TOOL_SUMMARY_CHARS = 200;
 
 /** Normalise one parsed JSONL entry. */
 export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult {
@@ -110,7 +97,7 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
   switch (role) {
     case 'user': {
       // OC-Memory's own memory block first: the channel's time prefix may follow it.
-      const raw = contentText(message.content);
+      const raw = blocksText(message.content);
       if (hasInjectedContext(raw)) recalled = recalledItems(raw);
       const text = stripUserTransportNoise(stripInjectedContext(raw));
       const housekeeping = housekeepingTurn(message, text);
@@ -129,9 +116,9 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
     }
     case 'toolResult': {
       const toolName = str(message.toolName) ?? 'tool';
-      if (isOwnTool(toolName)) return { kind: 'recall', items: recalledItems(contentText(message.content)) };
+      if (isOwnTool(toolName)) return { kind: 'recall', items: recalledItems(blocksText(message.content)) };
       const label = message.isError === true ? 'tool error' : 'tool result';
-      built = { role: 'tool', text: `[${label} ${toolName}: ${capOneLineMasked(contentText(message.content), TOOL_SUMMARY_CHARS)}]`, toolName };
+      built = { role: 'tool', text: `[${label} ${toolName}: ${capOneLineMasked(blocksText(message.content), TOOL_SUMMARY_CHARS)}]`, toolName };
       // A re-appended copy keeps its toolCallId but may carry a trimmed output.
       const callId = str(message.toolCallId);
       if (callId) built.key = `tool\u0000${toolName}\u0000${callId}`;
@@ -163,7 +150,7 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
 
 /** A custom message carrying OC-Memory's memory block (its pi extension's context): what it recalled; null for any other. */
 function injectedMessage(custom: Json): PiEntryResult | null {
-  const text = contentText(custom.content);
+  const text = blocksText(custom.content);
   if (!hasInjectedContext(text)) return null;
   return { kind: 'recall', items: recalledItems(text) };
 }
@@ -181,20 +168,6 @@ function entryTime(entry: Json, message: Json): string {
   return '';
 }
 
-/** Text of a `content` field: a string, or blocks (`text`, `image` → "[image]"). */
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const parts: string[] = [];
-  for (const block of content) {
-    if (typeof block === 'string') parts.push(block);
-    else if (isObject(block)) {
-      if (block.type === 'text' && typeof block.text === 'string') parts.push(block.text);
-      else if (block.type === 'image') parts.push('[image]');
-    }
-  }
-  return parts.join('\n');
-}
 
 /** OpenClaw reply directives in assistant text, e.g. `[[reply_to_current]]`. */
 const REPLY_TAGS = /\[\[\s{0,3}(?:reply_to_current|reply_to\s{0,3}:\s{0,3}[^\]\n]{1,64}|audio_as_voice)\s{0,3}\]\]\s{0,3}/g;
@@ -215,35 +188,6 @@ function assistantText(content: unknown): string {
   return parts.filter((p) => p.trim().length > 0).join('\n');
 }
 
-/** `[tool call: read_file path=src/db.ts]`, arguments summarised, payload capped. */
-export function summariseToolCall(name: string, args: unknown): string {
-  let summary = '';
-  if (isObject(args)) {
-    const pairs: string[] = [];
-    for (const [key, value] of Object.entries(args)) {
-      pairs.push(`${key}=${argValue(value)}`);
-      if (pairs.join(' ').length > TOOL_SUMMARY_CHARS) break;
-    }
-    summary = pairs.join(' ');
-  } else if (args !== undefined && args !== null) {
-    summary = argValue(args);
-  }
-  summary = capMasked(summary, TOOL_SUMMARY_CHARS);
-  return summary.length > 0 ? `[tool call: ${name} ${summary}]` : `[tool call: ${name}]`;
-}
-
-function argValue(value: unknown): string {
-  if (typeof value === 'string') {
-    const flat = capOneLineMasked(value, 80);
-    return /[\s"]/.test(flat) || flat.length === 0 ? JSON.stringify(flat) : flat;
-  }
-  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value);
-  try {
-    return capMasked(JSON.stringify(value) ?? '', 80);
-  } catch {
-    return '…';
-  }
-}
 
 // ---------------------------------------------------------------------------
 // OpenClaw's housekeeping: turns it starts itself, silent replies.

@@ -22,6 +22,7 @@ import { LineQueue, readBytes, unreadableLineReason, type LineRecord } from './j
 import { fileHead, resumePosition, type FilePosition } from './tailed-file.js';
 import { normalizePiEntry, type PiContext, type PiEntryResult } from './pi-entries.js';
 import {
+  branchStateOf,
   emptyBranchState,
   lookAheadNodeOf,
   rewindBranchState,
@@ -36,19 +37,13 @@ import { invalidJsonReason } from './log-safe.js';
 // ---------------------------------------------------------------------------
 // The cursor: where in which file (FilePosition, tailed-file.ts), and the branch state (pi-branches.ts)
 
-export interface FileCursor extends FilePosition {
+export interface FileCursor extends FilePosition, BranchState {
   v: 1;
   /** File last read (informational; the inode decides). */
   path: string;
   /** Line number of the last consumed line. */
   line: number;
   size: number;
-  lastId: string | null;
-  recent: string;
-  cand: string;
-  miss: number;
-  quiet: boolean;
-  recalled: string;
   /** How many times the stream was re-read from the start (shrink / replace). */
   rewinds: number;
 }
@@ -67,23 +62,14 @@ export function parseFileCursor(cursor: Cursor | undefined): FileCursor | undefi
     size: typeof c.size === 'number' ? c.size : c.offset,
     headLen: typeof c.headLen === 'number' ? c.headLen : 0,
     headHash: typeof c.headHash === 'string' ? c.headHash : '',
-    lastId: typeof c.lastId === 'string' ? c.lastId : null,
-    recent: typeof c.recent === 'string' ? c.recent : '',
-    cand: typeof c.cand === 'string' ? c.cand : '',
-    miss: typeof c.miss === 'number' ? c.miss : 0,
-    quiet: c.quiet === true,
-    recalled: typeof c.recalled === 'string' ? c.recalled : '',
+    ...branchStateOf(c),
     rewinds: typeof c.rewinds === 'number' ? c.rewinds : 0,
   };
 }
 
-function branchOf(c: FileCursor): BranchState {
-  return { lastId: c.lastId, recent: c.recent, cand: c.cand, miss: c.miss, quiet: c.quiet, recalled: c.recalled };
-}
-
 /** The cursor of a stream re-read from its start (shrink, replacement, the next file of a session): see pi-branches.ts. */
 export function rewoundFileCursor(cursor: FileCursor): FileCursor {
-  const branch = rewindBranchState(branchOf(cursor));
+  const branch = rewindBranchState(branchStateOf(cursor));
   return { ...cursor, ...branch, ino: '', offset: 0, line: 0, size: 0, headLen: 0, headHash: '', rewinds: cursor.rewinds + 1 };
 }
 
@@ -174,7 +160,7 @@ export class PiFileChunkReader {
     const { ino, size, cursor } = await resumePosition(handle, request.cursor, rewoundFileCursor, (reason) =>
       logger?.log('info', 'transcripts.reread', { key: stream.key, path, reason }),
     );
-    let branch = cursor ? branchOf(cursor) : emptyBranchState();
+    let branch = cursor ? branchStateOf(cursor) : emptyBranchState();
     const offset = cursor?.offset ?? 0;
     const lineNo = cursor?.line ?? 0;
 

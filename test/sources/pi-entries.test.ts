@@ -5,9 +5,9 @@ import {
   isSilentReply,
   normalizePiEntry,
   stripUserTransportNoise,
-  summariseToolCall,
   type PiContext,
 } from '../../lib/sources/pi-entries.js';
+import { summariseToolCall } from '../../lib/sources/message-text.js';
 import { abandonedNodes, advanceBranchState, emptyBranchState, rewindBranchState, treeNodeOf, type LookAheadNode } from '../../lib/sources/pi-branches.js';
 
 const ctx: PiContext = { source: 'openclaw', agent: 'main', session: 's1', masking: {} };
