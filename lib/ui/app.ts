@@ -58,8 +58,8 @@ export interface UiApp {
 const NOTES = ['saved', 'added', 'alreadyThere', 'forgot', 'approved', 'rejected', 'rolledBack', 'alreadyForgotten', 'alreadyApproved', 'alreadyRejected'] as const satisfies readonly MessageKey[];
 type Note = (typeof NOTES)[number];
 
-/** Address parameters a user types (the search box, the filters): masked like every text (below). */
-const TYPED_PARAMS = new Set(['q', 'agent', 'priority', 'category', 'tier', 'tag', 'since', 'until', 'mode', 'limit']);
+/** Address parameters a user types (the search box, the text filters): masked like every text (below). The selects (agent, priority, tier, mode) offer names the memory already has. */
+const TYPED_PARAMS = new Set(['q', 'category', 'tag', 'since', 'until']);
 
 const AUDIT_SHOWN = 50;
 const INJECTIONS_SHOWN = 20;
