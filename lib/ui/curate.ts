@@ -61,9 +61,16 @@ export function parsePriority(value: string): Priority {
   throw new OcmError('BAD_INPUT', `Priority "${value}" is not high, medium or low.`, { hint: 'Choose high, medium or low.' });
 }
 
-/** Tags as typed (`#a b, c`): words without '#', lower-cased, once each. */
+/**
+ * Tags as typed (`#a b, c`): words without '#', once each (ignoring case), spelled as typed — a hand-written
+ * `#OpenClaw` stays so when only the priority is changed (tag filters ignore case anyway).
+ */
 export function parseTags(text: string): string[] {
-  return [...new Set(text.split(/[\s,]+/).map((t) => t.replace(/^#/, '').toLowerCase()).filter(Boolean))];
+  const seen = new Set<string>();
+  return text
+    .split(/[\s,]+/)
+    .map((t) => t.replace(/^#/, ''))
+    .filter((t) => t && !seen.has(t.toLowerCase()) && seen.add(t.toLowerCase()));
 }
 
 function tierOptionsOf(ctx: CurateContext): Promise<TierJobOptions> {

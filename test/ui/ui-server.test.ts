@@ -472,3 +472,30 @@ test("ocm-run ui: a search result from a reflection links to its line in the ref
     assert.equal((await get(`/file?path=${encodeURIComponent(outside)}`)).status, 404, outside);
   }
 });
+
+test('ocm-run ui: tags written by hand in capitals (#OpenClaw) are kept as written when the edit form is saved with only the priority changed', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const { paths, today, o } = await homeOfOne(dir);
+  const file = dayFilePath(paths, 'hot', 'main', today);
+  const before = (await readFile(file, 'utf8')).replace(` ^${o.id}`, ` #OpenClaw #PR-123 ^${o.id}`);
+  await writeFile(file, before);
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const rel = relative(paths.root, file);
+  const page = await (await fetch(`${ui.origin}/observation?file=${encodeURIComponent(rel)}&id=${o.id}&back=/`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) })).text();
+  const fields: Record<string, string> = {};
+  for (const m of page.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) fields[m[1]!] = m[2]!;
+  fields.text = /<textarea name="text"[^>]*>([^<]*)<\/textarea>/.exec(page)![1]!;
+  fields.tags = /<input name="tags" value="([^"]*)"/.exec(page)![1]!;
+  fields.category = /<input name="category" value="([^"]*)"/.exec(page)![1]!;
+  assert.equal(fields.tags, 'OpenClaw PR-123');
+  const saved = await fetch(`${ui.origin}/observation/edit`, { method: 'POST', redirect: 'manual', headers: { cookie: jar, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...fields, priority: 'low' }).toString(), signal: AbortSignal.timeout(120_000) });
+  assert.equal(saved.status, 303);
+  const line = before.split('\n').findIndex((l) => l.includes(o.id));
+  const expected = before.split('\n');
+  expected[line] = expected[line]!.replace(/^- \S+/, '- 🟢');
+  assert.equal((await readFile(file, 'utf8')).split('\n')[line], expected[line], 'only the priority changed; #OpenClaw #PR-123 as written');
+});
