@@ -44,7 +44,7 @@ export interface CurrentTask {
   at: string;
 }
 
-/** A stream's chunk in progress, journalled by the observe job before its cursor moves (lib/observe/job.ts). */
+/** A stream's chunk in progress, journalled by the observe job before its cursor moves (lib/observe/llm-batches.ts). */
 export interface ObserveJournal {
   /** The stream cursor the pending chunk starts at (null: the start). */
   from: Cursor | null;
