@@ -58,6 +58,22 @@ function classes(text: string): Classes {
   return c;
 }
 
+/** A name between slashes: a number, an acronym, a word, camelCase or CamelCase, a word with a short number ("v2", "node20"). */
+const PATH_NAME_PART = /^(?:\d+|[A-Z]{1,5}|[A-Z]?[a-z]+(?:[A-Z][a-z]+)*|[a-z]+\d{1,4})$/;
+
+/**
+ * A path whose every segment is made of names, numbers and dates joined by - _ ~:
+ * "/home/alice/Obsidian/MyVault/OC-Memory/2025/2025-10-25" (a vault's day file) is not a
+ * secret, whatever its entropy. The pieces of a base64 secret between its slashes
+ * ("wJalrXUtnFEMI/K7MDENG/…") are not names.
+ */
+function isPathOfNames(value: string): boolean {
+  if (!value.includes('/')) return false;
+  const segments = value.split('/').filter((segment) => segment.length > 0);
+  if (segments.length < 2) return false;
+  return segments.every((segment) => segment.split(/[-_~]/).every((part) => PATH_NAME_PART.test(part)));
+}
+
 /** Whether `value`, found at `index` in `input`, is a secret by the entropy rule. */
 export function looksLikeSecret(value: string, input: string, index: number): boolean {
   const c = classes(value);
@@ -69,6 +85,7 @@ export function looksLikeSecret(value: string, input: string, index: number): bo
   if (DATA_PREFIX.test(before)) return false;
   // A path or an identifier: words joined by / _ - . (a secret does not break into lower-case words)
   if (/^[a-z]+(?:[/_-][a-z]+)*\/?$/.test(value)) return false;
+  if (isPathOfNames(value)) return false;
   const entropy = shannonEntropy(value);
   const hex = HEX.test(value);
   if (SECRET_WORD.test(before)) {

@@ -173,6 +173,10 @@ test('near misses are left alone', () => {
     'password: <your password here>',
     'the secret: ***',
     'normal words in 한국어 and English',
+    // Paths of ordinary names, dates and numbers (a vault's day file), on Linux, macOS (iCloud) and as a bare path.
+    'moved /home/alice/Obsidian/MyVault/OC-Memory/2025/2025-10-25.md to the vault',
+    'kept in /Users/bob/Library/Mobile Documents/iCloud~md~obsidian/Documents/Vault/OC-Memory/2025/2025-10-25.md',
+    'see src/components/InvoiceExport/v2/2026-04-07-notes.md',
   ];
   for (const text of clean) {
     const r = maskSecrets(text, {});
