@@ -19,7 +19,7 @@ import { readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import MiniSearch from 'minisearch';
-import { observeWithRules } from '../lib/observer/heuristic.js';
+import { observeWithRules } from '../lib/observer/heuristic/observer.js';
 import { analyze } from '../lib/search/tokenizer.js';
 import type { Message, Observation } from '../lib/core/types.js';
 

@@ -30,7 +30,7 @@ export interface ObserverDeps {
 export async function createObserver(config: Config, deps: ObserverDeps = {}): Promise<Observer> {
   if (observerKind(config) === 'heuristic') {
     // On a worker thread once a batch is large (a backlog): the next chunk is read meanwhile.
-    const { createThreadedHeuristicObserver } = await import('./heuristic-thread.js');
+    const { createThreadedHeuristicObserver } = await import('./heuristic/thread.js');
     const { user_name: user, assistant_name: assistant, infer_names: inferSpeakerNames } = config.observer;
     return createThreadedHeuristicObserver({
       ...(user || assistant ? { speakerNames: { ...(user ? { user } : {}), ...(assistant ? { assistant } : {}) } } : {}),

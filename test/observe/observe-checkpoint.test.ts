@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { homePaths, type HomePaths } from '../../lib/platform/home.js';
 import { createMemoryLogger } from '../../lib/platform/log.js';
 import { runObserveJob, type ObserveJobResult } from '../../lib/observe/job.js';
-import { createHeuristicObserver } from '../../lib/observer/heuristic.js';
+import { createHeuristicObserver } from '../../lib/observer/heuristic/observer.js';
 import { createOpenClawFileSource } from '../../lib/sources/openclaw-files.js';
 import type { Observer, TranscriptSource } from '../../lib/core/types.js';
 import { tempDir } from '../helpers/cli.js';

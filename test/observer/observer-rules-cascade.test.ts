@@ -1,13 +1,13 @@
 /**
- * Every rule of the Observer's cascade (lib/observer/rules.ts) is reachable in both languages: each
+ * Every rule of the Observer's cascade (lib/observer/heuristic/rules/cascade.ts) is reachable in both languages: each
  * rule's own examples are classified by that rule, not by an earlier one. A rule that an earlier rule
  * shadows (or whose pattern a language lost) fails here by name.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CASCADE, EXAMPLE_CONTEXT, firstRule, type Language } from '../../lib/observer/rules.js';
-import { analyseEnglish, english } from '../../lib/observer/rules-en.js';
-import { analyseKorean, korean } from '../../lib/observer/rules-ko.js';
+import { CASCADE, EXAMPLE_CONTEXT, firstRule, type Language } from '../../lib/observer/heuristic/rules/cascade.js';
+import { analyseEnglish, english } from '../../lib/observer/heuristic/rules/en.js';
+import { analyseKorean, korean } from '../../lib/observer/heuristic/rules/ko.js';
 
 const LANGUAGES: Array<{ name: 'en' | 'ko'; language: Language; analyse: typeof analyseEnglish }> = [
   { name: 'en', language: english, analyse: analyseEnglish },

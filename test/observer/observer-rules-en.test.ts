@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { countContentWords, isCommonWord, isQuestion, restateEnglish, ruleGates, thirdPerson } from '../../lib/observer/rules-en.js';
-import { splitSentences } from '../../lib/observer/sentences.js';
+import { countContentWords, isCommonWord, isQuestion, restateEnglish, ruleGates, thirdPerson } from '../../lib/observer/heuristic/rules/en.js';
+import { splitSentences } from '../../lib/observer/heuristic/sentences.js';
 
 // The English rules skip a rule's regex when the sentence has none of the words
 // the rule is built from (its gate). A gate must never be closed on a sentence

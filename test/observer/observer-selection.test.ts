@@ -1,12 +1,12 @@
 /**
- * The heuristic Observer's selection and condensing stage (lib/observer/selection.ts and its use
- * in lib/observer/heuristic.ts): what a message says that is worth remembering, said once and
+ * The heuristic Observer's selection and condensing stage (lib/observer/heuristic/selection.ts and its use
+ * in lib/observer/heuristic/observer.ts): what a message says that is worth remembering, said once and
  * short — and the user-visible defects of issue 20, each shown here.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { observeWithRules, readableStart, type HeuristicObserverOptions } from '../../lib/observer/heuristic.js';
-import { contentWords, isEcho } from '../../lib/observer/selection.js';
+import { observeWithRules, readableStart, type HeuristicObserverOptions } from '../../lib/observer/heuristic/observer.js';
+import { contentWords, isEcho } from '../../lib/observer/heuristic/selection.js';
 import type { Message, Observation, Role } from '../../lib/core/types.js';
 
 type Turn = [Role, string] | [Role, string, string];

@@ -1,5 +1,5 @@
 /**
- * The heuristic Observer on a worker thread (lib/observer/heuristic-thread.ts):
+ * The heuristic Observer on a worker thread (lib/observer/heuristic/thread.ts):
  * the same observations as inline, whatever runs where; small batches stay
  * inline; a worker that dies costs nothing but time; an idle worker does not
  * keep the process alive. And the observe job, which reads the next chunk
@@ -14,8 +14,8 @@ import { homePaths, type HomePaths } from '../../lib/platform/home.js';
 import { createMemoryLogger } from '../../lib/platform/log.js';
 import { runObserveJob } from '../../lib/observe/job.js';
 import { BACKLOG_BYTES } from '../../lib/observe/read-ahead.js';
-import { createHeuristicObserver, observeWithRules } from '../../lib/observer/heuristic.js';
-import { createThreadedHeuristicObserver, type ThreadedObserver } from '../../lib/observer/heuristic-thread.js';
+import { createHeuristicObserver, observeWithRules } from '../../lib/observer/heuristic/observer.js';
+import { createThreadedHeuristicObserver, type ThreadedObserver } from '../../lib/observer/heuristic/thread.js';
 import { validateConfig } from '../../lib/config/config.js';
 import { createLazyObserver } from '../../lib/observer/factory.js';
 import { createOpenClawFileSource } from '../../lib/sources/openclaw-files.js';
@@ -123,7 +123,7 @@ test('the Observer jobs use (createLazyObserver) forwards prepare(): the worker 
 });
 
 test('a prepared worker that never gets a batch does not keep the process alive', async () => {
-  const module = new URL('../../lib/observer/heuristic-thread.ts', import.meta.url).href;
+  const module = new URL('../../lib/observer/heuristic/thread.ts', import.meta.url).href;
   const code = `const { createThreadedHeuristicObserver } = await import(${JSON.stringify(module)});
 createThreadedHeuristicObserver({}, { idleMs: 60_000 }).prepare();
 console.log('prepared');`;

@@ -1,12 +1,12 @@
 /**
  * The packed form of batches and results between the main thread and the
- * Observer's worker (lib/observer/heuristic-wire.ts): what is unpacked is
+ * Observer's worker (lib/observer/heuristic/wire.ts): what is unpacked is
  * deep-equal to what was packed, after a real structured clone.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { observeWithRules } from '../../lib/observer/heuristic.js';
-import { packBatch, packResult, unpackBatch, unpackResult } from '../../lib/observer/heuristic-wire.js';
+import { observeWithRules } from '../../lib/observer/heuristic/observer.js';
+import { packBatch, packResult, unpackBatch, unpackResult } from '../../lib/observer/heuristic/wire.js';
 import type { Message, ObserverBatch, ObserverResult } from '../../lib/core/types.js';
 
 const TEXTS: Array<[Message['role'], string]> = [

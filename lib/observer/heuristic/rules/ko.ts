@@ -1,10 +1,10 @@
 /**
  * Korean rules of the heuristic Observer: the patterns of the shared rule
- * cascade (rules.ts) for Korean — filler, questions, categories — and a
+ * cascade (cascade.ts) for Korean — filler, questions, categories — and a
  * third-person restatement ("저는 … 선호해요" → "사용자는 … 선호해요").
  * Particles stay attached to words; patterns match stems and endings. Pure functions.
  */
-import { analyse, type AnalysisContext, type Language, type Pattern, type SentenceAnalysis } from './rules.js';
+import { analyse, type AnalysisContext, type Language, type Pattern, type SentenceAnalysis } from './cascade.js';
 
 /** Whole eojeols (space-separated words) that carry no content on their own. */
 const FILLER_WORD = new RegExp(
@@ -31,7 +31,7 @@ const DONE = /(완료|끝났|끝냈|끝냄|마쳤|마무리했|마무리됐|해�
 const TASK_OBJECT = /(준비|발표|자료|정리|작성|구현|개발|설치|업데이트|버그|이슈|기능|작업|티켓|PR|풀 리퀘스트|마이그레이션|테스트|빌드|배포|릴리스|리팩터링|수정|챕터|초안|보고서|숙제|과제|프로젝트|코드|엔드포인트|API|설정|스크립트|모듈|서비스|함수|페이지|문서|리뷰|그거|이거|그것|이것)/i;
 /** The speaker's own difficulty; an error of the work ("에러가 나요", "the build is broken") is a fact, not who they are. */
 const STRUGGLE = /(어려워|어렵|헷갈|이해가 (?:잘 )?안|이해를 못|모르겠|막혔|막혀|힘들어|힘듭)/;
-/** Who the speaker is: name, work, home, family, health (rules.ts, "about the speaker"). */
+/** Who the speaker is: name, work, home, family, health (cascade.ts, "about the speaker"). */
 const PROFILE = new RegExp(
   [
     '(?:제|내)\\s?이름은',
@@ -104,7 +104,7 @@ export function isKoreanQuestion(sentence: string): boolean {
   return QUESTION_END.test(s) && QUESTION_WORD.test(s);
 }
 
-/** The Korean pattern of each name the cascade (rules.ts) tests; null where Korean has none. */
+/** The Korean pattern of each name the cascade (cascade.ts) tests; null where Korean has none. */
 const PATTERNS: Record<Pattern, RegExp | null> = {
   done: DONE,
   notDone: /(안 끝|못 끝|아직|미완료)/,
@@ -126,7 +126,7 @@ const PATTERNS: Record<Pattern, RegExp | null> = {
   pastVerb: PAST,
 };
 
-/** The Korean side of the cascade (rules.ts). */
+/** The Korean side of the cascade (cascade.ts). */
 export const korean: Language = {
   read: (sentence, names) => ({
     contentWords: countKoreanContent(sentence, names),

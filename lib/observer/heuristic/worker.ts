@@ -1,24 +1,24 @@
 /**
- * The worker-thread side of heuristic-thread.ts: observes each batch it is
+ * The worker-thread side of thread.ts: observes each batch it is
  * sent with the same rules as the inline Observer and posts the result back,
  * in the order received.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ObserverResult } from '../core/types.js';
-import { observeWithRules, type HeuristicObserverOptions } from './heuristic.js';
-import { packResult, unpackBatch, type PackedBatch, type PackedResult } from './heuristic-wire.js';
+import type { ObserverResult } from '../../core/types.js';
+import { observeWithRules, type HeuristicObserverOptions } from './observer.js';
+import { packResult, unpackBatch, type PackedBatch, type PackedResult } from './wire.js';
 import type { SpeakerNames } from './speakers.js';
 
 export interface WorkerRequest {
   id: number;
-  /** The batch's user and assistant messages (heuristic-wire.ts). */
+  /** The batch's user and assistant messages (wire.ts). */
   batch: PackedBatch;
   /** The batch's speaker names, resolved by the caller (a function cannot cross threads). */
   speakerNames?: SpeakerNames;
 }
 
 /**
- * The result travels packed (heuristic-wire.ts): the main thread, which also reads and
+ * The result travels packed (wire.ts): the main thread, which also reads and
  * writes, unpacks it several times faster than it would parse it as JSON or deserialise
  * a structured clone of the objects. `ms`: time the rules took.
  */

@@ -1,6 +1,6 @@
 /**
  * The compact form in which batches go to the Observer's worker thread and
- * results come back (heuristic-thread.ts ↔ heuristic-worker.ts).
+ * results come back (thread.ts ↔ worker.ts).
  *
  * A structured clone of objects writes every property name of every message
  * and observation and rebuilds each object property by property on the other
@@ -22,7 +22,7 @@
  * Undefined where a string is expected (hand-made input) travels as length -1 /
  * index -1, so an unpacked batch or result is deep-equal to the packed one.
  */
-import type { Message, Observation, ObserverBatch, ObserverResult } from '../core/types.js';
+import type { Message, Observation, ObserverBatch, ObserverResult } from '../../core/types.js';
 
 /** A batch's user and assistant messages (the only ones the rules read). */
 export interface PackedBatch {

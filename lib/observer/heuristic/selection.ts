@@ -1,8 +1,8 @@
 /**
  * What of a message is worth remembering, and how to say it short: the
  * selection and condensing stage of the heuristic Observer, between the
- * sentence rules (rules-en.ts, rules-ko.ts: what a sentence is) and the
- * drafting of observations (heuristic.ts). docs/heuristic-observer.md describes the
+ * sentence rules (rules/en.ts, rules/ko.ts: what a sentence is) and the
+ * drafting of observations (observer.ts). docs/heuristic-observer.md describes the
  * rubric these functions implement.
  *
  * Kept: statements about the people (who they are, what they did, plan,
@@ -14,8 +14,8 @@
  * nothing ("Family support is invaluable"), and small-talk questions.
  * Pure functions.
  */
-import type { SentenceAnalysis } from './rules-en.js';
-import { isCommonWord } from './rules-en.js';
+import type { SentenceAnalysis } from './rules/en.js';
+import { isCommonWord } from './rules/en.js';
 import { plainKorean } from './korean-style.js';
 
 /** What a sentence is judged against: the speaker, and what the other speaker said last. */

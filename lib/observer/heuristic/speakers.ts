@@ -4,8 +4,8 @@
  * "Thanks, Mel!"); the name one role uses for the other is that other role's
  * name. Pure functions.
  */
-import type { Message } from '../core/types.js';
-import { isCommonWord } from './rules-en.js';
+import type { Message } from '../../core/types.js';
+import { isCommonWord } from './rules/en.js';
 
 export interface SpeakerNames {
   /** Name of the person behind `user` messages. */

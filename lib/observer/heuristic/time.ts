@@ -4,7 +4,7 @@
  * ("tomorrow", "next Friday", "last week", "내일", "다음 주 금요일") to real
  * dates. Pure functions; the clock is always passed in.
  */
-import { fixedZoneOffsetMs, zonedFields, zoneOffsetMs } from '../platform/time-zone.js';
+import { fixedZoneOffsetMs, zonedFields, zoneOffsetMs } from '../../platform/time-zone.js';
 
 /** A calendar day, independent of any time zone. */
 export interface CalendarDay {

@@ -3,7 +3,7 @@
  * Korean spellings), code-block languages, and explicit #hashtags. At most a
  * few, lowercase, in order of appearance.
  */
-import { isCommonWord } from './rules-en.js';
+import { isCommonWord } from './rules/en.js';
 
 /**
  * [tag, pattern, words]: patterns match whole words, case-insensitively; `words` are the

@@ -2,8 +2,8 @@
  * The heuristic Observer's rules for one sentence, as data: an ordered list
  * (CASCADE) of what a sentence is — filler, question or statement, its
  * category and priority — each with the condition that decides it. The first
- * rule whose condition holds wins. English (rules-en.ts) and Korean
- * (rules-ko.ts) share this cascade; each language supplies its patterns (one
+ * rule whose condition holds wins. English (en.ts) and Korean
+ * (ko.ts) share this cascade; each language supplies its patterns (one
  * per `Pattern` name) and the few judgements that differ by script
  * (`Language`). Pure functions.
  *
@@ -11,7 +11,7 @@
  * used before: add its name to `Pattern`, and the compiler asks each
  * language's pattern table for it (`null` where a language has none).
  */
-import type { Priority } from '../core/types.js';
+import type { Priority } from '../../../core/types.js';
 
 export interface SentenceAnalysis {
   kind: 'filler' | 'question' | 'statement';
@@ -35,7 +35,7 @@ export interface AnalysisContext {
   role: 'user' | 'assistant';
 }
 
-/** The patterns the rules test, by name; each language has a table of them (see rules-en.ts, rules-ko.ts). */
+/** The patterns the rules test, by name; each language has a table of them (see en.ts, ko.ts). */
 export type Pattern =
   /** Something got finished ("I fixed the build"). */
   | 'done'

@@ -1,6 +1,6 @@
 /**
  * The heuristic Observer on a worker thread, for large backlogs. The rules
- * are the same code as the inline Observer (heuristic.ts) and deterministic,
+ * are the same code as the inline Observer (observer.ts) and deterministic,
  * so where a batch is observed never changes its observations: this only
  * lets the observe job read and mask the next chunk of a transcript on the
  * main thread while the rules work on the current one.
@@ -23,10 +23,10 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Observer, ObserverBatch, ObserverResult } from '../core/types.js';
-import { observeWithRules, type HeuristicObserverOptions } from './heuristic.js';
-import { packBatch, unpackBatch, unpackResult, type PackedBatch } from './heuristic-wire.js';
-import type { WorkerOptions, WorkerReply, WorkerRequest } from './heuristic-worker.js';
+import type { Observer, ObserverBatch, ObserverResult } from '../../core/types.js';
+import { observeWithRules, type HeuristicObserverOptions } from './observer.js';
+import { packBatch, unpackBatch, unpackResult, type PackedBatch } from './wire.js';
+import type { WorkerOptions, WorkerReply, WorkerRequest } from './worker.js';
 import type { SpeakerNames } from './speakers.js';
 
 export interface ThreadOptions {
@@ -36,7 +36,7 @@ export interface ThreadOptions {
   minCpus?: number;
   /** An idle worker ends after this many milliseconds (default 1000). */
   idleMs?: number;
-  /** The worker's entry module (default: heuristic-worker next to this module). */
+  /** The worker's entry module (default: worker.ts next to this module). */
   workerUrl?: URL;
 }
 
@@ -68,15 +68,15 @@ interface Pending extends Answer {
 }
 
 /**
- * What the worker runs. From the compiled package: heuristic-worker.js. From
+ * What the worker runs. From the compiled package: worker.js. From
  * the TypeScript source (tests, tsx), tsx's loader is not active in worker
  * threads (privatenumber/tsx#354): the worker registers it, then imports the
  * .ts module.
  */
 function workerEntry(url: URL | undefined): [string | URL, { eval?: boolean }] {
   if (url) return [url, {}];
-  if (!import.meta.url.endsWith('.ts')) return [new URL('./heuristic-worker.js', import.meta.url), {}];
-  const source = new URL('./heuristic-worker.ts', import.meta.url).href;
+  if (!import.meta.url.endsWith('.ts')) return [new URL('./worker.js', import.meta.url), {}];
+  const source = new URL('./worker.ts', import.meta.url).href;
   return [`const { register } = await import('tsx/esm/api'); register(); await import(${JSON.stringify(source)});`, { eval: true }];
 }
 

@@ -1,12 +1,12 @@
 /**
  * English rules of the heuristic Observer: the patterns of the shared rule
- * cascade (rules.ts) for English — is a sentence filler, a question or a
+ * cascade (cascade.ts) for English — is a sentence filler, a question or a
  * statement; which category and priority it has — and how to restate it in
  * the third person ("I prefer X" → "User prefers X"). Pure functions.
  */
-import { analyse, type AnalysisContext, type Language, type Pattern, type SentenceAnalysis } from './rules.js';
+import { analyse, type AnalysisContext, type Language, type Pattern, type SentenceAnalysis } from './cascade.js';
 
-export type { AnalysisContext, SentenceAnalysis } from './rules.js';
+export type { AnalysisContext, SentenceAnalysis } from './cascade.js';
 
 const STOP = new Set(`a about above after again against all also am an and any are aren't as at be because been before
 being below between both but by can can't cannot could couldn't did didn't do does doesn't doing don't down during each
@@ -250,7 +250,7 @@ const HEDGE = gated(/\b(?:feels?|felt|kind of|kinda|sort of|a bit|a little|somew
 
 const QUESTION_START = /^(?:what|what's|whats|how|how's|why|when|where|which|who|whose|whom|is|are|am|was|were|do|does|did|can|could|should|would|will|shall|have|has|had|may|might|any|anything|anyone|isn't|aren't|don't|doesn't|didn't|won't|can't|wouldn't|shouldn't)\b/i;
 
-/** The English pattern of each name the cascade (rules.ts) tests. */
+/** The English pattern of each name the cascade (cascade.ts) tests. */
 const PATTERNS: Record<Pattern, GatedPattern | RegExp> = {
   done: DONE,
   notDone: /\b(?:not|n't|never)\b[^.]*\b(?:done|finished|fixed|resolved|working)\b/i,
@@ -453,7 +453,7 @@ function isFillerPhrase(sentence: string): boolean {
 }
 
 
-/** The English side of the cascade (rules.ts). */
+/** The English side of the cascade (cascade.ts). */
 export const english: Language = {
   read(sentence, names) {
     const words = scanWords(sentence, names);

@@ -15,10 +15,10 @@
  * Deterministic: the same batch and options give the same observations and
  * ids, so re-observing after a crash cannot duplicate anything.
  */
-import { observationIdOfLine, oneLine } from '../memory/observation-line.js';
-import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority, Provenance } from '../core/types.js';
-import { analyseEnglish, expandShorthand, isCommonWord, isQuestion, requestOf, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules-en.js';
-import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } from './rules-ko.js';
+import { observationIdOfLine, oneLine } from '../../memory/observation-line.js';
+import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority, Provenance } from '../../core/types.js';
+import { analyseEnglish, expandShorthand, isCommonWord, isQuestion, requestOf, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules/en.js';
+import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } from './rules/ko.js';
 import { cleanMessageText, hasHangul, isKorean, splitSentences } from './sentences.js';
 import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
 import { detectTags } from './tags.js';
@@ -62,7 +62,7 @@ export interface HeuristicObserverOptions {
   /**
    * Keep only what is worth remembering, said short (default true): reactions, acknowledgements,
    * echoes of the other speaker, general remarks and small-talk questions are dropped, intensifiers
-   * and announcing lead-ins removed (lib/observer/selection.ts). False keeps every informative sentence.
+   * and announcing lead-ins removed (lib/observer/heuristic/selection.ts). False keeps every informative sentence.
    */
   select?: boolean;
 }
