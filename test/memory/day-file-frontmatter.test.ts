@@ -122,6 +122,11 @@ test('an id moved onto its own line keeps its observation’s provenance through
   const edited = parseDayFile(moved);
   const seen = listObservations(edited);
   assert.equal(seen[0]!.id, 'o-7f3a9c21e0', 'an id on its own line under the item is its id');
+  // A long item the user wrapped in an editor: the id ends its last line, and is still its id (kept where it is).
+  const wrapped = parseDayFile(written.replace('#typescript ^o-7f3a9c21e0\n', '#typescript\n  (wrapped by hand) ^o-7f3a9c21e0\n'));
+  assert.equal(listObservations(wrapped)[0]!.id, 'o-7f3a9c21e0', 'an id at the end of a wrapped item is its id');
+  appendObservations(wrapped, [obs('The VPN is WireGuard.')]);
+  assert.match(formatDayFile(wrapped), /#typescript\n {2}\(wrapped by hand\) \^o-7f3a9c21e0\n/, 'the wrapped line stays as written, the id not doubled');
   // Every rewrite keeps both ids' provenance.
   appendObservations(edited, [obs('The VPN is WireGuard.')]);
   removeObservations(edited, [obs('Backups run nightly.').id]);

@@ -56,8 +56,9 @@ function pushBodySegments(segments: Segment[], body: string, lineOffset: number)
     if (!parsed) continue;
     if (range.start > cursor) segments.push({ kind: 'raw', text: body.slice(cursor, range.start) });
     const extra = firstNewline === -1 ? '' : raw.slice(firstNewline);
-    // An id a user moved onto a line of its own under the item (Obsidian's style for a block id) is still its id.
-    const ownLineId = parsed.id === undefined && extra !== '' ? OWN_LINE_ID.exec(extra)?.[1] : undefined;
+    // An id a user moved onto a line of its own under the item (Obsidian's style for a block id), or that
+    // ends the item's last line after the user wrapped a long text, is still its id.
+    const ownLineId = parsed.id === undefined && extra !== '' ? (OWN_LINE_ID.exec(extra) ?? WRAPPED_ID.exec(extra))?.[1] : undefined;
     segments.push({
       kind: 'obs',
       raw,
@@ -84,3 +85,5 @@ function pushBodySegments(segments: Segment[], body: string, lineOffset: number)
 
 /** A continuation line that is only a block id. */
 const OWN_LINE_ID = /\n[ \t]*\^(o-[0-9a-f]{6,})[ \t]*(?:\n|$)/;
+/** The block id at the end of the item's last continuation line ("  …wrapped text ^o-7f3a9c21e0"). */
+const WRAPPED_ID = /\n[ \t]+\S[^\n]*?[ \t]\^(o-[0-9a-f]{6,})[ \t]*\n?$/;
