@@ -18,7 +18,7 @@
  * Kept for speed: on the 63 MB bench transcript a cold `observe` took ~2.16 s
  * instead of ~2.59 s inline on the 2-core benchmark machine (docs/performance.md,
  * "The Observer on a worker thread"); `npm run bench -- observe` shows how many batches ran on the
- * worker. Oracle: test/observer/observer-thread.test.ts (the same observations as
+ * worker. Oracle: test/observer/heuristic/observer-thread.test.ts (the same observations as
  * observeWithRules inline, through the job and through the CLI).
  */
 import { availableParallelism } from 'node:os';

@@ -12,7 +12,7 @@
  * backlog: the main thread's share ~4x less, the worker's ~5x less).
  * Kept for speed: about 8 % of the CPU time of a cold 63 MB backlog against a
  * structured clone of the objects (see it with
- * `npm run bench -- observe`). test/observer/observer-wire.test.ts is its oracle: what is
+ * `npm run bench -- observe`). test/observer/heuristic/observer-wire.test.ts is its oracle: what is
  * unpacked is deep-equal to the plain objects that were packed.
  *
  * The table travels as JSON text: JSON.parse internalises short strings (up to

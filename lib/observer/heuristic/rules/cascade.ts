@@ -105,7 +105,7 @@ export interface Rule {
   /**
    * A sentence in each language that this rule classifies and no earlier rule does, said by the user
    * with no date in it (EXAMPLE_CONTEXT). It documents the rule, and
-   * test/observer/observer-rules-cascade.test.ts checks that every rule is reached by its examples.
+   * test/observer/heuristic/observer-rules-cascade.test.ts checks that every rule is reached by its examples.
    */
   examples: { en: string; ko: string };
 }

@@ -74,7 +74,7 @@ interface GatedPattern {
  * A word glued to its neighbour (where the regex allows `\s*` or nothing between
  * two literals) is part of a longer run: list the glued forms too (see glue()).
  * The regex stays the definition of the pattern; the gate only proves that it cannot
- * match. test/observer/observer-rules-en.test.ts checks the gates on many sentences.
+ * match. test/observer/heuristic/observer-rules-en.test.ts checks the gates on many sentences.
  * `re` is case-insensitive and written in lowercase ASCII (see GatedPattern.lower).
  */
 function gated(re: RegExp, words: string): GatedPattern {

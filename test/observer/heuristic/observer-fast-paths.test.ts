@@ -5,10 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cleanMessageText, splitSentences } from '../../lib/observer/heuristic/sentences.js';
-import { detectTags } from '../../lib/observer/heuristic/tags.js';
-import { addDays, findDateAnchors, weekdayOf } from '../../lib/observer/heuristic/time.js';
-import { oneLine } from '../../lib/memory/observation-line.js';
+import { cleanMessageText, splitSentences } from '../../../lib/observer/heuristic/sentences.js';
+import { detectTags } from '../../../lib/observer/heuristic/tags.js';
+import { addDays, findDateAnchors, weekdayOf } from '../../../lib/observer/heuristic/time.js';
+import { oneLine } from '../../../lib/memory/observation-line.js';
 
 test('cleanMessageText: a one-line message cleans as it does among other lines', () => {
   const lines = [

@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CASCADE, EXAMPLE_CONTEXT, firstRule, type Language } from '../../lib/observer/heuristic/rules/cascade.js';
-import { analyseEnglish, english } from '../../lib/observer/heuristic/rules/en.js';
-import { analyseKorean, korean } from '../../lib/observer/heuristic/rules/ko.js';
+import { CASCADE, EXAMPLE_CONTEXT, firstRule, type Language } from '../../../lib/observer/heuristic/rules/cascade.js';
+import { analyseEnglish, english } from '../../../lib/observer/heuristic/rules/en.js';
+import { analyseKorean, korean } from '../../../lib/observer/heuristic/rules/ko.js';
 
 const LANGUAGES: Array<{ name: 'en' | 'ko'; language: Language; analyse: typeof analyseEnglish }> = [
   { name: 'en', language: english, analyse: analyseEnglish },

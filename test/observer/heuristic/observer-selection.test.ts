@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { observeWithRules, readableStart, type HeuristicObserverOptions } from '../../lib/observer/heuristic/observer.js';
-import { contentWords, isEcho } from '../../lib/observer/heuristic/selection.js';
-import type { Message, Observation, Role } from '../../lib/core/types.js';
+import { observeWithRules, readableStart, type HeuristicObserverOptions } from '../../../lib/observer/heuristic/observer.js';
+import { contentWords, isEcho } from '../../../lib/observer/heuristic/selection.js';
+import type { Message, Observation, Role } from '../../../lib/core/types.js';
 
 type Turn = [Role, string] | [Role, string, string];
 

@@ -6,8 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadPrioritySet, loadSetSessions, PRIORITY_LABELS } from '../../bench/priority-set.js';
-import { predictions, scorePriorities } from '../../bench/priority-eval.js';
+import { loadPrioritySet, loadSetSessions, PRIORITY_LABELS } from '../../../bench/priority-set.js';
+import { predictions, scorePriorities } from '../../../bench/priority-eval.js';
 
 test('the priority set has ≥ 300 labelled messages in both languages, every label, every sample message', async () => {
   const set = await loadPrioritySet(); // throws on an unlabelled or changed sample message
@@ -49,7 +49,7 @@ test('the Observer’s answer for a message is the highest priority of the obser
 });
 
 test('the real pipeline on the labelled set: ≥ 85 % priority accuracy (the PRD), chit-chat never 🔴, every remembered fact 🔴', async () => {
-  const { runPriorityEval } = await import('../../bench/priority-eval.js');
+  const { runPriorityEval } = await import('../../../bench/priority-eval.js');
   const r = await runPriorityEval();
   const misses = JSON.stringify(r.misses.slice(0, 20), null, 1);
   assert.equal(r.noneAtHigh, 0, misses);

@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { observeWithRules } from '../../lib/observer/heuristic/observer.js';
-import { packBatch, packResult, unpackBatch, unpackResult } from '../../lib/observer/heuristic/wire.js';
-import type { Message, ObserverBatch, ObserverResult } from '../../lib/core/types.js';
+import { observeWithRules } from '../../../lib/observer/heuristic/observer.js';
+import { packBatch, packResult, unpackBatch, unpackResult } from '../../../lib/observer/heuristic/wire.js';
+import type { Message, ObserverBatch, ObserverResult } from '../../../lib/core/types.js';
 
 const TEXTS: Array<[Message['role'], string]> = [
   ['user', 'Hey Sam! I prefer TypeScript over JavaScript for anything that ships. #frontend'],

@@ -6,10 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { observeWithRules } from '../../lib/observer/heuristic/observer.js';
-import { parseObserverOutput } from '../../lib/observer/llm.js';
-import { formatObservationLine } from '../../lib/memory/observation-line.js';
-import type { Message, Observation, ObserverBatch, Role } from '../../lib/core/types.js';
+import { observeWithRules } from '../../../lib/observer/heuristic/observer.js';
+import { parseObserverOutput } from '../../../lib/observer/llm.js';
+import { formatObservationLine } from '../../../lib/memory/observation-line.js';
+import type { Message, Observation, ObserverBatch, Role } from '../../../lib/core/types.js';
 
 type Turn = [Role, string];
 

@@ -2,14 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHeuristicObserver, observeWithRules, type HeuristicObserverOptions } from '../../lib/observer/heuristic/observer.js';
-import { findDateAnchors, localClock, localDateTime } from '../../lib/observer/heuristic/time.js';
-import { splitSentences } from '../../lib/observer/heuristic/sentences.js';
-import { detectTags } from '../../lib/observer/heuristic/tags.js';
-import { expandShorthand } from '../../lib/observer/heuristic/rules/en.js';
-import { observationId } from '../../lib/memory/observation-line.js';
-import { maskSecrets } from '../../lib/masking/masking.js';
-import type { Message, Observation, ObserverBatch, Role } from '../../lib/core/types.js';
+import { createHeuristicObserver, observeWithRules, type HeuristicObserverOptions } from '../../../lib/observer/heuristic/observer.js';
+import { findDateAnchors, localClock, localDateTime } from '../../../lib/observer/heuristic/time.js';
+import { splitSentences } from '../../../lib/observer/heuristic/sentences.js';
+import { detectTags } from '../../../lib/observer/heuristic/tags.js';
+import { expandShorthand } from '../../../lib/observer/heuristic/rules/en.js';
+import { observationId } from '../../../lib/memory/observation-line.js';
+import { maskSecrets } from '../../../lib/masking/masking.js';
+import type { Message, Observation, ObserverBatch, Role } from '../../../lib/core/types.js';
 
 // ---------------------------------------------------------------------------
 // helpers
@@ -559,7 +559,7 @@ test('huge and adversarial messages are observed without error; only the start o
 // ---------------------------------------------------------------------------
 // the bundled sample transcripts
 
-const SAMPLES = join(import.meta.dirname, '..', '..', 'samples', 'openclaw', 'agents');
+const SAMPLES = join(import.meta.dirname, '..', '..', '..', 'samples', 'openclaw', 'agents');
 
 /**
  * A tiny pi v3 reader for the samples (the real one lives in lib/sources/):

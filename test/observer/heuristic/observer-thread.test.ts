@@ -10,20 +10,20 @@ import assert from 'node:assert/strict';
 import { appendFile, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { execa } from 'execa';
 import { dirname, join } from 'node:path';
-import { homePaths, type HomePaths } from '../../lib/platform/home.js';
-import { createMemoryLogger } from '../../lib/platform/log.js';
-import { runObserveJob } from '../../lib/observe/job.js';
-import { BACKLOG_BYTES } from '../../lib/observe/read-ahead.js';
-import { createHeuristicObserver, observeWithRules } from '../../lib/observer/heuristic/observer.js';
-import { createThreadedHeuristicObserver, type ThreadedObserver } from '../../lib/observer/heuristic/thread.js';
-import { validateConfig } from '../../lib/config/config.js';
-import { createLazyObserver } from '../../lib/observer/factory.js';
-import { createOpenClawFileSource } from '../../lib/sources/openclaw-files.js';
-import type { Message, Observer, ObserverBatch } from '../../lib/core/types.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { generateConversation, PiSessionWriter } from '../helpers/pi-writer.js';
+import { homePaths, type HomePaths } from '../../../lib/platform/home.js';
+import { createMemoryLogger } from '../../../lib/platform/log.js';
+import { runObserveJob } from '../../../lib/observe/job.js';
+import { BACKLOG_BYTES } from '../../../lib/observe/read-ahead.js';
+import { createHeuristicObserver, observeWithRules } from '../../../lib/observer/heuristic/observer.js';
+import { createThreadedHeuristicObserver, type ThreadedObserver } from '../../../lib/observer/heuristic/thread.js';
+import { validateConfig } from '../../../lib/config/config.js';
+import { createLazyObserver } from '../../../lib/observer/factory.js';
+import { createOpenClawFileSource } from '../../../lib/sources/openclaw-files.js';
+import type { Message, Observer, ObserverBatch } from '../../../lib/core/types.js';
+import { runCli, tempDir } from '../../helpers/cli.js';
+import { generateConversation, PiSessionWriter } from '../../helpers/pi-writer.js';
 
-const fixture = (name: string): URL => new URL(`../fixtures/workers/${name}`, import.meta.url);
+const fixture = (name: string): URL => new URL(`../../fixtures/workers/${name}`, import.meta.url);
 
 const SENTENCES: Array<[Message['role'], string]> = [
   ['user', 'Hey Sam! I prefer TypeScript over JavaScript for anything that ships.'],
@@ -123,7 +123,7 @@ test('the Observer jobs use (createLazyObserver) forwards prepare(): the worker 
 });
 
 test('a prepared worker that never gets a batch does not keep the process alive', async () => {
-  const module = new URL('../../lib/observer/heuristic/thread.ts', import.meta.url).href;
+  const module = new URL('../../../lib/observer/heuristic/thread.ts', import.meta.url).href;
   const code = `const { createThreadedHeuristicObserver } = await import(${JSON.stringify(module)});
 createThreadedHeuristicObserver({}, { idleMs: 60_000 }).prepare();
 console.log('prepared');`;

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { countContentWords, isCommonWord, isQuestion, restateEnglish, ruleGates, thirdPerson } from '../../lib/observer/heuristic/rules/en.js';
-import { splitSentences } from '../../lib/observer/heuristic/sentences.js';
+import { countContentWords, isCommonWord, isQuestion, restateEnglish, ruleGates, thirdPerson } from '../../../lib/observer/heuristic/rules/en.js';
+import { splitSentences } from '../../../lib/observer/heuristic/sentences.js';
 
 // The English rules skip a rule's regex when the sentence has none of the words
 // the rule is built from (its gate). A gate must never be closed on a sentence
@@ -34,7 +34,7 @@ function realSentences(): string[] {
       }
     }
   };
-  walk(join(import.meta.dirname, '..', '..', 'samples'));
+  walk(join(import.meta.dirname, '..', '..', '..', 'samples'));
   const sentences = texts.flatMap((t) => splitSentences(t)).filter((s) => s.length > 0);
   assert.ok(sentences.length > 1000, 'the test inputs and samples were read');
   return sentences;
