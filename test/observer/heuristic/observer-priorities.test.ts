@@ -186,3 +186,16 @@ test('agreeing said as what we will do is a decision; a role in a Korean self-in
   assert.equal(priorityOf('user', "I'm still confused by TypeScript generics."), 'high');
   for (const said of ['See you tomorrow.', '안녕하세요, 오늘도 잘 부탁드려요!', '좋은 경험 되시길 바라요!']) assert.equal(priorityOf('user', said), 'none', said);
 });
+
+test('the assistant\'s Korean promise "… 실행하겠습니다" is its task, as "I\'ll scaffold …" is; "알겠습니다", "좋겠어요" are not', () => {
+  const obs = observe([['assistant', '알겠습니다. Vitest로 단위 테스트를 구성하고 CI에서는 GitHub Actions로 실행하겠습니다.']]);
+  assert.equal(obs.length, 1, texts(obs));
+  assert.equal(obs[0]!.category, 'task', texts(obs));
+  assert.equal(obs[0]!.priority, 'medium', texts(obs));
+  assert.equal(obs[0]!.text, '어시스턴트는 Vitest로 단위 테스트를 구성하고 CI에서는 GitHub Actions로 실행하겠다.');
+  const en = observe([['assistant', "I'll scaffold the project with a strict tsconfig targeting ES2022."]]);
+  assert.equal(en[0]!.category, 'task', texts(en));
+  for (const said of ['그러면 정말 좋겠어요.', '잘 모르겠어요.']) {
+    for (const o of observe([['user', said]])) assert.notEqual(o.category, 'task', `${said}: ${texts([o])}`);
+  }
+});
