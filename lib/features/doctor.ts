@@ -18,6 +18,8 @@ export interface Check {
   detail: string;
   /** What to do (warn and fail). */
   fix?: string;
+  /** `openclaw.tools`: each OpenClaw agent, whether its model is offered OC-Memory's memory tools, and what to change if not. */
+  toolPolicy?: import('../integrations/openclaw/tool-policy.js').AgentToolPolicy[];
 }
 
 export interface DoctorOptions {
@@ -184,7 +186,8 @@ async function checkOpenClaw(config: Config, options: DoctorOptions): Promise<Ch
     return checks;
   }
   const { integrationStatus } = await import('../integrations/openclaw/integration.js');
-  const st = await integrationStatus({ paths: options.paths, env: options.env, userHome: options.userHome });
+  const { parseOpenClawVersion } = await import('../integrations/openclaw/cli.js');
+  const st = await integrationStatus({ paths: options.paths, env: options.env, userHome: options.userHome, version: parseOpenClawVersion(version) });
   if (!st.location.configExists && !st.pluginInstalled) {
     checks.push(warn('openclaw.integration', 'OpenClaw integration', 'not set up: OpenClaw does not search OC-Memory’s files and no plugin adds memory to prompts', '`ocm-run integrate openclaw`'));
   } else {
@@ -195,9 +198,27 @@ async function checkOpenClaw(config: Config, options: DoctorOptions): Promise<Ch
         ? ok('openclaw.integration', 'OpenClaw integration', `${configPath}: ${parts.join(', ')}`)
         : warn('openclaw.integration', 'OpenClaw integration', `${configPath}: ${parts.join(', ')}`, '`ocm-run integrate openclaw` (safe to run again; it backs up openclaw.json first)'),
     );
+    if (st.toolPolicy.length > 0) checks.push(await toolPolicyCheck(st.toolPolicy, configPath));
     checks.push(...(await checkWithOpenClaw(st, options)));
   }
   return checks;
+}
+
+/**
+ * Are OC-Memory's memory tools offered to each OpenClaw agent under
+ * openclaw.json's tool policy (lib/integrations/openclaw/tool-policy.ts)? A
+ * warning when not, like an incomplete integration: recall before each prompt
+ * and observing go on without the tools.
+ */
+async function toolPolicyCheck(agents: import('../integrations/openclaw/tool-policy.js').AgentToolPolicy[], configPath: string): Promise<Check> {
+  const { describeAdvice } = await import('../integrations/openclaw/tool-policy.js');
+  const title = 'OC-Memory tools in OpenClaw';
+  const hidden = agents.filter((a) => !a.offered);
+  const offered = agents.filter((a) => a.offered).map((a) => a.agent);
+  if (hidden.length === 0) return { ...ok('openclaw.tools', title, `offered to ${offered.join(', ')} (oc_memory_search, _get, _remember, _active)`), toolPolicy: agents };
+  const detail = `hidden from ${hidden.map((a) => a.agent).join(', ')} by the tool policy in ${configPath} (${[...new Set(hidden.flatMap((a) => a.advice.map((x) => x.why)))].join('; ')})${offered.length > 0 ? `; offered to ${offered.join(', ')}` : ''}`;
+  const fix = `${hidden.map((a) => `${a.agent}: ${a.advice.map(describeAdvice).join(' and ')}`).join('; ')}; then restart the OpenClaw gateway (memory still reaches each prompt without the tools)`;
+  return { ...warn('openclaw.tools', title, detail, fix), toolPolicy: agents };
 }
 
 /**

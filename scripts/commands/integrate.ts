@@ -3,14 +3,14 @@ import { OcmError } from '../../lib/core/errors.js';
 
 export const command: CommandSpec = {
   name: 'integrate [target] [action]',
-  description: 'Hook OC-Memory into OpenClaw (memory folders in openclaw.json + the OC-Memory plugin), Claude Code or Codex (MCP server + hooks), pi (an extension with the same tools and hooks; `integrate claude-code status`, `integrate codex status`); --uninstall reverses it',
+  description: 'Hook OC-Memory into OpenClaw (memory folders in openclaw.json + the OC-Memory plugin), Claude Code or Codex (MCP server + hooks), pi (an extension with the same tools and hooks; `integrate openclaw status`, `integrate claude-code status`, `integrate codex status`); --uninstall reverses it',
   options: [
     ['--print', 'Only print the settings and where the plugin goes; change nothing'],
     ['--uninstall', 'Remove the settings and the plugin again'],
     ['--per-project', 'claude-code: each project (its working directory) gets its own memory; search looks at the project\'s and main\'s'],
     ['--keys <which>', 'Extra-paths key(s) to write: auto (default: what the installed OpenClaw accepts) | current (memory.search) | legacy (agents.defaults.memorySearch) | both'],
   ],
-  examples: ['ocm-run integrate openclaw', 'ocm-run integrate openclaw --print', 'ocm-run integrate openclaw --uninstall', 'ocm-run integrate claude-code', 'ocm-run integrate claude-code status', 'ocm-run integrate codex'],
+  examples: ['ocm-run integrate openclaw', 'ocm-run integrate openclaw status', 'ocm-run integrate openclaw --print', 'ocm-run integrate openclaw --uninstall', 'ocm-run integrate claude-code', 'ocm-run integrate claude-code status', 'ocm-run integrate codex'],
   async run(ctx, args, options) {
     const target = (args[0] as string | undefined) ?? 'openclaw';
     if (target === 'claude-code') return (await import('./integrate-claude-code.js')).runClaudeCodeIntegration(ctx, args[1] as string | undefined, options);
@@ -22,6 +22,9 @@ export const command: CommandSpec = {
     const i = await import('../../lib/integrations/openclaw/integration.js');
     const { cliEntry } = await import('../../lib/jobs/schedule/index.js');
     const plugin = { home: ctx.paths.root, node: process.execPath, cli: cliEntry() };
+    const action = args[1] as string | undefined;
+    if (action === 'status') return openClawStatus(ctx);
+    if (action !== undefined) throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate openclaw.`, { hint: 'Use `ocm-run integrate openclaw`, `… status`, `… --print` or `… --uninstall`.' });
     const keyChoice = keys as import('../../lib/integrations/openclaw/integration.js').PathsKeys;
 
     if (options.print) {
@@ -97,3 +100,30 @@ export const command: CommandSpec = {
     ctx.out(lines.join('\n'));
   },
 };
+
+/** `integrate openclaw status`: the integration's pieces and, per OpenClaw agent, whether its model is offered the memory tools (what `doctor` checks too). */
+async function openClawStatus(ctx: import('../cli-context.js').CommandContext): Promise<void> {
+  const { integrationStatus } = await import('../../lib/integrations/openclaw/integration.js');
+  const { openClawVersion } = await import('../../lib/integrations/openclaw/cli.js');
+  const { describeAdvice } = await import('../../lib/integrations/openclaw/tool-policy.js');
+  const version = await openClawVersion({ env: ctx.env });
+  const s = await integrationStatus({ paths: ctx.paths, env: ctx.env, version });
+  const { configPath, configExists, pluginDir } = s.location;
+  if (ctx.json) {
+    ctx.out(JSON.stringify({ configPath, configExists, pluginDir, openClawVersion: version?.text ?? null, currentKey: s.currentKey, legacyKey: s.legacyKey, pluginEntry: s.pluginEntry, pluginInstalled: s.pluginInstalled, pluginOutdated: s.pluginOutdated, toolPolicy: s.toolPolicy, warning: s.warning ?? null }));
+    return;
+  }
+  const mark = (ok: boolean) => (ok ? '✅' : '❌');
+  const lines = [`OpenClaw${version ? ` ${version.text}` : ''} integration for ${ctx.paths.root}:`];
+  if (!configExists) lines.push(`  ❌ no ${configPath}`);
+  else if (s.warning) lines.push(`  ❌ ${configPath} cannot be read: ${s.warning}`);
+  else {
+    lines.push(`  ${mark(s.currentKey)} memory folders in memory.search.extraPaths (${configPath})`, `  ${mark(s.legacyKey)} memory folders in agents.defaults.memorySearch.extraPaths (the 2026.2 key)`, `  ${mark(s.pluginEntry)} plugin entry plugins.entries.oc-memory`);
+  }
+  lines.push(`  ${mark(s.pluginInstalled && !s.pluginOutdated)} plugin files in ${pluginDir}${s.pluginOutdated ? ' (not the ones this version ships: run `ocm-run integrate openclaw` again)' : ''}`);
+  for (const a of s.toolPolicy) {
+    lines.push(a.offered ? `  ✅ agent ${a.agent}: offered the memory tools (oc_memory_search, _get, _remember, _active)` : `  ⚠️  agent ${a.agent}: the tool policy hides the memory tools — ${a.advice.map((x) => `${describeAdvice(x)} (${x.why})`).join('; ')}`);
+  }
+  if (s.toolPolicy.some((a) => !a.offered)) lines.push('  (memory still reaches each prompt and turns are observed without the tools; restart the OpenClaw gateway after changing the policy)');
+  ctx.out(lines.join('\n'));
+}

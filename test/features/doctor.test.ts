@@ -13,6 +13,7 @@ import { runCli, tempDir } from '../helpers/cli.js';
 import { PiSessionWriter } from '../helpers/pi-writer.js';
 import { ok, startOpenAiServer, status } from '../helpers/openai-server.js';
 import { writeFakeOpenClaw } from '../helpers/fake-openclaw-cli.js';
+import JSON5 from 'json5';
 
 interface Check {
   id: string;
@@ -247,6 +248,52 @@ test('doctor checks the Claude Code, Codex and pi integrations: optional where n
     const fixed = await doctor(home, env, ['--offline']);
     assert.equal(fixed.by('claude-code')?.status, 'ok', JSON.stringify(fixed.by('claude-code')));
     assert.equal(fixed.by('pi')?.status, 'ok');
+  } finally {
+    await cleanup();
+  }
+});
+
+test("doctor says, per OpenClaw agent, whether the tool policy offers OC-Memory's memory tools and which key to change — a warning, exit 0", async () => {
+  const { dir, cleanup } = await tempDir('ocm-doctor-');
+  try {
+    const home = join(dir, 'home');
+    const stateDir = await openClawFixture(dir);
+    const configPath = join(stateDir, 'openclaw.json');
+    const env = { OPENCLAW_STATE_DIR: stateDir, HOME: dir };
+    await writeFile(configPath, `{\n  meta: { lastTouchedVersion: "2026.9.6" },\n  agents: { entries: { main: {}, work: { tools: { allow: ["read"] } }, ops: { tools: { profile: "minimal" } } } },\n}\n`);
+    assert.equal((await runCli(['integrate', 'openclaw', '--home', home], { env })).code, 0);
+    const d = await doctor(home, env);
+    const tools = d.by('openclaw.tools') as (Check & { toolPolicy?: Array<{ agent: string; offered: boolean; advice: Array<{ key: string; action: string; entry: string }> }> }) | undefined;
+    assert.equal(tools?.status, 'warn', JSON.stringify(d.checks, null, 2));
+    assert.equal(d.code, 0, 'hidden tools are a warning: memory still reaches each prompt');
+    assert.match(tools!.detail, /hidden from work, ops by the tool policy in .*openclaw\.json/);
+    assert.match(tools!.detail, /offered to main$/);
+    assert.match(tools!.fix!, /^work: add "oc-memory" to agents\.entries\.work\.tools\.allow; ops: add "oc-memory" to agents\.entries\.ops\.tools\.alsoAllow; then restart the OpenClaw gateway/);
+    assert.deepEqual(
+      tools!.toolPolicy!.map((a) => ({ agent: a.agent, offered: a.offered, advice: a.advice.map((x) => `${x.action} ${x.entry} ${x.key}`) })),
+      [
+        { agent: 'main', offered: true, advice: [] },
+        { agent: 'work', offered: false, advice: ['add oc-memory agents.entries.work.tools.allow'] },
+        { agent: 'ops', offered: false, advice: ['add oc-memory agents.entries.ops.tools.alsoAllow'] },
+      ],
+    );
+    const human = await runCli(['doctor', '--offline', '--home', home], { env });
+    assert.match(human.stdout, /^⚠️ {2}OC-Memory tools in OpenClaw: hidden from work, ops .*\n {3}→ work: add "oc-memory" to agents\.entries\.work\.tools\.allow/m);
+
+    // The global minimal profile, no agents: OpenClaw's default agent main, and the global key.
+    const data = JSON5.parse(await readFile(configPath, 'utf8')) as Record<string, unknown>;
+    delete data.agents;
+    await writeFile(configPath, JSON.stringify({ ...data, tools: { profile: 'minimal' } }, null, 2));
+    const minimal = await doctor(home, env);
+    assert.equal(minimal.by('openclaw.tools')?.status, 'warn');
+    assert.match(minimal.by('openclaw.tools')!.fix!, /^main: add "oc-memory" to tools\.alsoAllow;/);
+
+    // Offered (the coding profile lists the plugin's tools through its manifest): ok, no advice.
+    await writeFile(configPath, JSON.stringify({ ...data, tools: { profile: 'coding' } }, null, 2));
+    const offered = await doctor(home, env);
+    assert.equal(offered.by('openclaw.tools')?.status, 'ok');
+    assert.match(offered.by('openclaw.tools')!.detail, /^offered to main /);
+    assert.equal(offered.by('openclaw.tools')!.fix, undefined);
   } finally {
     await cleanup();
   }

@@ -28,7 +28,7 @@ import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/p
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { JsonArrayNode, JsonObjectNode, JsonParser } from '@croct/json5-parser';
-import { memoryToolPolicyAdvice, type ToolPolicyAdvice } from './tool-policy.js';
+import { memoryToolPolicyAdvice, memoryToolPolicyByAgent, type AgentToolPolicy, type ToolPolicyAdvice } from './tool-policy.js';
 import { writeFileAtomic } from '../../platform/atomic-file.js';
 import { ConfigError, OcmError, fromSystemError } from '../../core/errors.js';
 import { agentSlug, DEFAULT_AGENT, exists, type HomePaths } from '../../platform/home.js';
@@ -544,6 +544,11 @@ export interface InstallReport {
 /** The first OpenClaw release whose schema has `memory.search` is after the 2026.2 file era. */
 const FIRST_AFTER_FILE_ERA: [number, number, number] = [2026, 3, 0];
 
+/** The release reads the tool profiles of plugin manifests (after the file era; assumed when the release is not known): tool-policy.ts. */
+export function readsManifestProfiles(version: OpenClawVersion | undefined): boolean {
+  return version === undefined || !versionBefore(version, FIRST_AFTER_FILE_ERA);
+}
+
 /**
  * The shapes to try, most likely first: by the installed OpenClaw's version
  * (or, without its CLI, the version that last wrote openclaw.json), then the
@@ -789,7 +794,7 @@ export async function installOpenClawIntegration(options: {
     shape,
     openClawVersion: version?.text,
     validated,
-    toolPolicy: memoryToolPolicyAdvice(parseConfigText(next, location.configPath).toJSON(), { manifestProfiles: version === undefined || !versionBefore(version, FIRST_AFTER_FILE_ERA) }),
+    toolPolicy: memoryToolPolicyAdvice(parseConfigText(next, location.configPath).toJSON(), { manifestProfiles: readsManifestProfiles(version) }),
   };
 }
 
@@ -915,17 +920,25 @@ export interface IntegrationStatus {
   pluginInstalled: boolean;
   /** The installed plugin differs from the one this version ships. */
   pluginOutdated: boolean;
+  /** Per OpenClaw agent: is it offered OC-Memory's memory tools under openclaw.json's tool policy, and what to change if not (tool-policy.ts). */
+  toolPolicy: AgentToolPolicy[];
   warning?: string;
 }
 
-/** What `doctor` reports about the integration. */
-export async function integrationStatus(options: { paths: HomePaths; env: Record<string, string | undefined>; userHome?: string }): Promise<IntegrationStatus> {
+/**
+ * What `doctor` and `integrate openclaw status` report about the integration.
+ * `version`: the installed OpenClaw's (decides whether plugin manifests' tool
+ * profiles count); default: the one that last wrote openclaw.json.
+ */
+export async function integrationStatus(options: { paths: HomePaths; env: Record<string, string | undefined>; userHome?: string; version?: OpenClawVersion | undefined }): Promise<IntegrationStatus> {
   const location = await locateOpenClaw(options.env, options.userHome);
   const folders = memoryFolders(options.paths);
-  const status: IntegrationStatus = { location, currentKey: false, legacyKey: false, pluginEntry: false, pluginInstalled: false, pluginOutdated: false };
+  const status: IntegrationStatus = { location, currentKey: false, legacyKey: false, pluginEntry: false, pluginInstalled: false, pluginOutdated: false, toolPolicy: [] };
   if (location.configExists) {
     try {
-      const root = parseConfigText(await readFile(location.configPath, 'utf8'), location.configPath);
+      const text = await readFile(location.configPath, 'utf8');
+      const root = parseConfigText(text, location.configPath);
+      status.toolPolicy = memoryToolPolicyByAgent(root.toJSON(), { manifestProfiles: readsManifestProfiles(options.version ?? versionFromConfig(text)) });
       const listHas = (path: string[], values: ExtraPath[]) => {
         const v = getAt(root, path);
         return values.length === 0 || (v instanceof JsonArrayNode && values.every((f) => v.toJSON().map(extraPathKey).includes(extraPathKey(f))));

@@ -95,30 +95,66 @@ function scopeAdvice(key: string, policy: Policy, profile: unknown, checkProfile
   return advice;
 }
 
+/** One OpenClaw agent under the current tool policy (`doctor`, `integrate openclaw status`). */
+export interface AgentToolPolicy {
+  /** The agent's id (`main` when openclaw.json names no agents: OpenClaw's default agent). */
+  agent: string;
+  /** OC-Memory's memory tools are offered to this agent's model. */
+  offered: boolean;
+  /** What to change so they are ([] when offered). */
+  advice: ToolPolicyAdvice[];
+}
+
+function sameAdvice(a: ToolPolicyAdvice, b: ToolPolicyAdvice): boolean {
+  return a.key === b.key && a.action === b.action && a.entry === b.entry;
+}
+
 /**
- * What to change in openclaw.json (parsed) so every agent's model is offered
- * the memory tools; [] when nothing hides them. `manifestProfiles`: the
- * OpenClaw release reads `toolMetadata.<tool>.profiles` from plugin manifests
- * (2026.3 and later; true when the release is not known).
+ * Per agent: is it offered the memory tools, and if not, what to change in
+ * openclaw.json (parsed). An agent's advice: what hides the tools globally
+ * (`tools.deny` / `tools.allow`, and the global profile unless the agent sets
+ * its own), then `tools.byProvider.*` (it applies to the agents whose model
+ * comes from that provider; the model is not resolved here, so every agent
+ * gets it), then the agent's own scope. `manifestProfiles`: the OpenClaw
+ * release reads `toolMetadata.<tool>.profiles` from plugin manifests (2026.3
+ * and later; true when the release is not known).
  */
-export function memoryToolPolicyAdvice(config: unknown, options: { manifestProfiles: boolean }): ToolPolicyAdvice[] {
+export function memoryToolPolicyByAgent(config: unknown, options: { manifestProfiles: boolean }): AgentToolPolicy[] {
   const root = policyAt(config) as Record<string, unknown> | undefined;
   const tools = policyAt(root?.tools) ?? {};
-  const advice = scopeAdvice('tools', tools, tools.profile, tools.profile !== undefined, options.manifestProfiles);
-  const byProvider = policyAt((tools as Record<string, unknown>).byProvider) as Record<string, unknown> | undefined;
-  for (const [provider, value] of Object.entries(byProvider ?? {})) {
+  const global = scopeAdvice('tools', { ...tools, profile: undefined }, undefined, false, options.manifestProfiles);
+  const globalProfile = scopeAdvice('tools', { profile: tools.profile, alsoAllow: tools.alsoAllow }, tools.profile, tools.profile !== undefined && strings(tools.allow).length === 0, options.manifestProfiles);
+  const byProvider: ToolPolicyAdvice[] = [];
+  for (const [provider, value] of Object.entries((policyAt((tools as Record<string, unknown>).byProvider) as Record<string, unknown> | undefined) ?? {})) {
     const p = policyAt(value);
-    if (p) advice.push(...scopeAdvice(`tools.byProvider.${provider}`, p, p.profile ?? tools.profile, p.profile !== undefined, options.manifestProfiles));
+    if (p) byProvider.push(...scopeAdvice(`tools.byProvider.${provider}`, p, p.profile ?? tools.profile, p.profile !== undefined, options.manifestProfiles));
   }
   const agents = policyAt(root?.agents) as Record<string, unknown> | undefined;
   // 2026.9 keys agents by id (agents.entries.<id>); the 2026.2 file era lists them (agents.list[i]).
-  const entries = Object.entries((policyAt(agents?.entries) as Record<string, unknown> | undefined) ?? {}).map(([id, a]) => ({ key: `agents.entries.${id}.tools`, agent: a }));
-  const list = Array.isArray(agents?.list) ? (agents.list as unknown[]).map((a, i) => ({ key: `agents.list[${i}].tools`, agent: a })) : [];
-  for (const { key, agent } of [...entries, ...list]) {
+  const entries = Object.entries((policyAt(agents?.entries) as Record<string, unknown> | undefined) ?? {}).map(([id, a]) => ({ id, key: `agents.entries.${id}.tools`, agent: a }));
+  const list = Array.isArray(agents?.list)
+    ? (agents.list as unknown[]).map((a, i) => {
+        const id = (policyAt(a) as Record<string, unknown> | undefined)?.id;
+        return { id: typeof id === 'string' && id.trim() ? id.trim() : `agents.list[${i}]`, key: `agents.list[${i}].tools`, agent: a };
+      })
+    : [];
+  const all = [...entries, ...list];
+  return (all.length > 0 ? all : [{ id: 'main', key: '', agent: undefined }]).map(({ id, key, agent }) => {
     const p = policyAt(policyAt(agent) && (agent as Record<string, unknown>).tools);
-    if (!p) continue;
-    advice.push(...scopeAdvice(key, p, p.profile ?? tools.profile, p.profile !== undefined, options.manifestProfiles));
-  }
+    const advice = [...global, ...(p?.profile !== undefined ? [] : globalProfile), ...byProvider];
+    if (p) advice.push(...scopeAdvice(key, p, p.profile ?? tools.profile, p.profile !== undefined, options.manifestProfiles));
+    return { agent: id, offered: advice.length === 0, advice };
+  });
+}
+
+/**
+ * What to change in openclaw.json (parsed) so every agent's model is offered
+ * the memory tools, each change once; [] when nothing hides them
+ * (memoryToolPolicyByAgent, all agents together).
+ */
+export function memoryToolPolicyAdvice(config: unknown, options: { manifestProfiles: boolean }): ToolPolicyAdvice[] {
+  const advice: ToolPolicyAdvice[] = [];
+  for (const a of memoryToolPolicyByAgent(config, options)) for (const x of a.advice) if (!advice.some((y) => sameAdvice(x, y))) advice.push(x);
   return advice;
 }
 
@@ -127,7 +163,12 @@ export function toolPolicyLines(advice: readonly ToolPolicyAdvice[]): string[] {
   if (advice.length === 0) return [];
   return [
     "OpenClaw's tool policy hides OC-Memory's memory tools (oc_memory_search, oc_memory_get, oc_memory_remember, oc_memory_active) from the model; to offer them:",
-    ...advice.map((a) => (a.action === 'add' ? `  add "${a.entry}" to ${a.key} — ${a.why}` : `  remove "${a.entry}" from ${a.key} — ${a.why}`)),
+    ...advice.map((a) => `  ${describeAdvice(a)} — ${a.why}`),
     '  (memory is still put in front of each prompt and observed after each turn without them)',
   ];
+}
+
+/** One change as the user reads it: `add "oc-memory" to agents.entries.work.tools.allow`. */
+export function describeAdvice(a: ToolPolicyAdvice): string {
+  return a.action === 'add' ? `add "${a.entry}" to ${a.key}` : `remove "${a.entry}" from ${a.key}`;
 }

@@ -387,3 +387,49 @@ test("integrate openclaw with only agent main on 2026.9: the shared extraPaths h
     await s.cleanup();
   }
 });
+
+test("integrate openclaw status: each agent, whether OpenClaw's tool policy offers it the memory tools and, when not, the key to change — and status changes nothing", async () => {
+  const s = await setup();
+  try {
+    await writeFile(s.configPath, `{\n  meta: { lastTouchedVersion: "2026.9.6" },\n  agents: { entries: { main: {}, work: { tools: { allow: ["read"] } }, ops: { tools: { profile: "minimal" } } } },\n}\n`);
+    assert.equal((await runCli(['integrate', 'openclaw', '--home', s.home], { env: s.env })).code, 0);
+    const integrated = await readFile(s.configPath, 'utf8');
+    const human = await runCli(['integrate', 'openclaw', 'status', '--home', s.home], { env: s.env });
+    assert.equal(human.code, 0, human.stderr);
+    assert.equal(await readFile(s.configPath, 'utf8'), integrated, 'status only reads');
+    assert.match(human.stdout, /✅ plugin entry plugins\.entries\.oc-memory/);
+    assert.match(human.stdout, /✅ agent main: offered the memory tools/);
+    assert.match(human.stdout, /⚠️ {2}agent work: the tool policy hides the memory tools — add "oc-memory" to agents\.entries\.work\.tools\.allow/);
+    assert.match(human.stdout, /⚠️ {2}agent ops: the tool policy hides the memory tools — add "oc-memory" to agents\.entries\.ops\.tools\.alsoAllow \(the "minimal" tool profile/);
+    const json = await runCli(['integrate', 'openclaw', 'status', '--json', '--home', s.home], { env: s.env });
+    assert.equal(json.code, 0, json.stderr);
+    const st = JSON.parse(json.stdout) as { pluginEntry: boolean; toolPolicy: Array<{ agent: string; offered: boolean; advice: Array<{ key: string; action: string; entry: string }> }> };
+    assert.equal(st.pluginEntry, true);
+    assert.deepEqual(
+      st.toolPolicy.map((a) => ({ agent: a.agent, offered: a.offered, advice: a.advice.map((x) => `${x.action} ${x.entry} ${x.key}`) })),
+      [
+        { agent: 'main', offered: true, advice: [] },
+        { agent: 'work', offered: false, advice: ['add oc-memory agents.entries.work.tools.allow'] },
+        { agent: 'ops', offered: false, advice: ['add oc-memory agents.entries.ops.tools.alsoAllow'] },
+      ],
+    );
+
+    // The global minimal profile and no agents: main (OpenClaw's default agent) needs tools.alsoAllow.
+    const data = JSON5.parse(integrated) as Record<string, unknown>;
+    delete data.agents;
+    await writeFile(s.configPath, JSON.stringify({ ...data, tools: { profile: 'minimal' } }, null, 2));
+    const minimal = JSON.parse((await runCli(['integrate', 'openclaw', 'status', '--json', '--home', s.home], { env: s.env })).stdout) as typeof st;
+    assert.deepEqual(minimal.toolPolicy.map((a) => [a.agent, a.offered, a.advice.map((x) => x.key)]), [['main', false, ['tools.alsoAllow']]]);
+    // With the plugin let in, offered, and no advice line.
+    await writeFile(s.configPath, JSON.stringify({ ...data, tools: { profile: 'minimal', alsoAllow: ['oc-memory'] } }, null, 2));
+    const fixed = await runCli(['integrate', 'openclaw', 'status', '--home', s.home], { env: s.env });
+    assert.match(fixed.stdout, /✅ agent main: offered the memory tools/);
+    assert.doesNotMatch(fixed.stdout, /hides/);
+
+    const unknown = await runCli(['integrate', 'openclaw', 'stauts', '--home', s.home], { env: s.env });
+    assert.equal(unknown.code, 1, 'an unknown action is refused, not taken for an install');
+    assert.match(unknown.stderr, /Unknown action "stauts"/);
+  } finally {
+    await s.cleanup();
+  }
+});

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { memoryToolPolicyAdvice, PLUGIN_TOOL_NAMES, toolPolicyLines } from '../../../lib/integrations/openclaw/tool-policy.js';
+import { memoryToolPolicyAdvice, memoryToolPolicyByAgent, PLUGIN_TOOL_NAMES, toolPolicyLines } from '../../../lib/integrations/openclaw/tool-policy.js';
 
 const current = { manifestProfiles: true };
 const fileEra = { manifestProfiles: false };
@@ -51,4 +51,15 @@ test('the lines say what to add and where, and that recall and observing go on w
   const lines = toolPolicyLines(memoryToolPolicyAdvice({ agents: { entries: { work: { tools: { allow: ['read'] } } } } }, current));
   assert.match(lines.join('\n'), /add "oc-memory" to agents\.entries\.work\.tools\.allow — agents\.entries\.work\.tools\.allow lists the tools/);
   assert.match(lines.join('\n'), /still put in front of each prompt/);
+});
+
+test('per agent: offered or not, with the changes that agent needs — the global scope for every agent, the global profile only for agents without their own', () => {
+  const byAgent = (config: unknown) => memoryToolPolicyByAgent(config, current).map((a) => `${a.agent} ${a.offered ? 'offered' : 'hidden'}${a.advice.map((x) => ` ${x.action} ${x.entry} ${x.key}`).join('')}`);
+  assert.deepEqual(byAgent({}), ['main offered'], "no agents: OpenClaw's default agent main");
+  assert.deepEqual(byAgent({ tools: { profile: 'minimal' } }), ['main hidden add oc-memory tools.alsoAllow']);
+  assert.deepEqual(byAgent({ agents: { entries: { main: {}, work: { tools: { allow: ['read'] } }, ops: { tools: { profile: 'minimal' } } } } }), ['main offered', 'work hidden add oc-memory agents.entries.work.tools.allow', 'ops hidden add oc-memory agents.entries.ops.tools.alsoAllow']);
+  assert.deepEqual(byAgent({ tools: { profile: 'minimal' }, agents: { entries: { main: {}, work: { tools: { profile: 'coding' } } } } }), ['main hidden add oc-memory tools.alsoAllow', 'work offered']);
+  assert.deepEqual(byAgent({ tools: { deny: ['group:plugins'] }, agents: { list: [{ id: 'main' }, { id: 'ops', tools: { allow: ['read'] } }] } }), ['main hidden remove group:plugins tools.deny', 'ops hidden remove group:plugins tools.deny add oc-memory agents.list[1].tools.allow']);
+  // All agents together, each change once.
+  assert.deepEqual(advise({ tools: { deny: ['group:plugins'] }, agents: { list: [{ id: 'main' }, { id: 'ops', tools: { allow: ['read'] } }] } }), ['remove group:plugins tools.deny', 'add oc-memory agents.list[1].tools.allow']);
 });
