@@ -14,13 +14,13 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { secureHeaders } from 'hono/secure-headers';
 import { html, raw } from 'hono/html';
 import type { Config } from '../config/config-schema.js';
-import { describeError, OcmError } from '../core/errors.js';
 import { activeMemoryPath, DEFAULT_AGENT, readTextIfExists, type HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 import { maskedText } from '../masking/masking.js';
 import { listHotAgents } from '../memory/memory-files.js';
 import { packagePath } from '../platform/package-root.js';
-import { filtersFromOptions, parseLimit, parseSearchMode } from '../search/filters.js';
+import { filtersFromOptions, listOption, parseDateBound, parseLimit, parsePriorities, parseSearchMode, parseTiers } from '../search/filters.js';
+import type { SearchFilters } from '../search/types.js';
 import { embeddingSettings } from '../search/embeddings.js';
 import { OpenIndex } from '../search/open-index.js';
 import { makeSnippet } from '../search/snippet.js';
@@ -30,7 +30,8 @@ import { countTokens } from '../core/tokens.js';
 import type { Provenance, Tier } from '../core/types.js';
 import { accessGuard, type Refusal } from './guard.js';
 import { addObservation, approveMoves, duplicateId, editObservation, forgetObservations, parsePriority, parseTags, rejectMoves, rollbackMove, type CurateContext } from './curate.js';
-import { chooseLang, messagesFor, type MessageKey } from './messages.js';
+import { chooseLang, messagesFor, type Lang, type MessageKey } from './messages.js';
+import { checked, problemOf, taking, UiProblem } from './problems.js';
 import { addForm, chart, editForm, filterForm, forgetForm, layout, observationItem, postButton, table, type FilterValues, type Html, type ObservationView, type PageFrame } from './pages.js';
 import { findDayFile, findReflectionFile, readDayObservations, timelinePage } from './timeline.js';
 
@@ -104,6 +105,21 @@ function withNote(back: string, note: Note, about?: string): string {
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
+/**
+ * The timeline's and the search's filters as `ocm-run search` reads them; a value that is none (typed
+ * into the address) is said as the filter it is in, not as the command line's flag.
+ */
+function readFilters(values: FilterValues, now: Date, timeZone: string): SearchFilters {
+  const since = listOption(values.since)[0];
+  const until = listOption(values.until)[0];
+  const from = since === undefined ? undefined : checked('badSince', since, (v) => parseDateBound(v, now, timeZone));
+  const to = until === undefined ? undefined : checked('badUntil', until, (v) => parseDateBound(v, now, timeZone));
+  if (from && to && from > to) throw new UiProblem('BAD_INPUT', 'datesSwapped', { since: from, until: to });
+  for (const v of listOption(values.priority)) checked('badPriorityFilter', v, (x) => parsePriorities([x]));
+  for (const v of listOption(values.tier)) checked('badTier', v, (x) => parseTiers([x]));
+  return filtersFromOptions(values as Record<string, unknown>, now, timeZone);
+}
+
 function statusOf(code: string): 400 | 404 | 409 | 500 | 503 {
   if (code === 'BAD_INPUT' || code === 'PATH_OUTSIDE_ROOTS') return 400;
   if (code === 'NOT_FOUND') return 404;
@@ -120,8 +136,10 @@ export function createUiApp(options: UiAppOptions): UiApp {
   const curate: CurateContext = { paths, config, logger: options.logger, now: options.now, openIndex, lockWaitMs: options.lockWaitMs ?? 20_000 };
   const app = new Hono();
 
+  const langOf = (c: Context): Lang => chooseLang(c.req.query('lang') ?? getCookie(c, 'ocm_ui_lang'), c.req.header('accept-language'));
+
   const frameOf = (c: Context, section: PageFrame['section']): PageFrame => {
-    const lang = chooseLang(c.req.query('lang') ?? getCookie(c, 'ocm_ui_lang'), c.req.header('accept-language'));
+    const lang = langOf(c);
     if (c.req.query('lang')) setCookie(c, 'ocm_ui_lang', lang, { sameSite: 'Strict', path: '/' });
     const url = new URL(c.req.url);
     url.searchParams.delete('lang');
@@ -133,7 +151,7 @@ export function createUiApp(options: UiAppOptions): UiApp {
   };
 
   const refuse = (c: Context, why: Refusal) => {
-    const m = messagesFor(chooseLang(undefined, c.req.header('accept-language')));
+    const m = messagesFor(langOf(c));
     const text = why === 'foreign-host' ? m.foreignHost : why === 'foreign-origin' ? m.foreignOrigin : m.denied;
     options.logger.log('warn', 'ui.refused', { why, path: c.req.path });
     return c.text(text, why === 'no-token' ? 401 : 403);
@@ -165,15 +183,22 @@ export function createUiApp(options: UiAppOptions): UiApp {
     return c.redirect(`${url.pathname}?${new URLSearchParams(params).toString()}`, 303);
   });
 
-  app.onError((error, c) => {
-    const { message, hint, code } = describeError(error);
-    options.logger.log(code === 'INTERNAL' ? 'error' : 'warn', 'ui.error', { path: c.req.path, code, error: mask(message) });
+  // Every error reaches the page in its language (lib/ui/problems.ts): the routes name the step they were taking.
+  const problemPage = (c: Context, problem: UiProblem) => {
+    options.logger.log(problem.code === 'INTERNAL' ? 'error' : 'warn', 'ui.error', { path: c.req.path, code: problem.code, problem: problem.key, error: mask(problem.message) });
     const back = safeBack(refererPath(c.req.header('referer')));
     // After a change (POST) the page's own address cannot be opened again: its language link goes to the page it came from.
     const frame = { ...frameOf(c, 'error'), ...(c.req.method === 'GET' ? {} : { here: back }) };
-    const body = html`<p class="error" role="alert">${mask(message)}</p>${hint ? html`<p class="hint">→ ${mask(hint)}</p>` : ''}<p><a href="${back}">${frame.m.back}</a></p>`;
-    return c.html(layout(frame, frame.m.errorTitle, body), statusOf(code));
-  });
+    const { text, hint } = problem.textIn(frame.lang, mask);
+    const original = problem.original;
+    const body = html`<p class="error" role="alert">${text}</p>
+${original ? html`<p class="original">${frame.m.originalMessage} <span lang="en">${mask(original.message)}</span></p>` : ''}
+${original?.hint ? html`<p class="hint" lang="en">→ ${mask(original.hint)}</p>` : hint ? html`<p class="hint">→ ${hint}</p>` : ''}
+<p><a href="${back}">${frame.m.back}</a></p>`;
+    return c.html(layout(frame, frame.m.errorTitle, body), statusOf(problem.code));
+  };
+  app.onError((error, c) => problemPage(c, problemOf(error, 'page')));
+  app.notFound((c) => problemPage(c, new UiProblem('NOT_FOUND', 'noPage', { path: c.req.path })));
 
   app.get('/assets/:name', async (c) => {
     const asset = Object.hasOwn(ASSETS, c.req.param('name')) ? ASSETS[c.req.param('name')] : undefined;
@@ -204,7 +229,7 @@ export function createUiApp(options: UiAppOptions): UiApp {
     const frame = frameOf(c, 'timeline');
     const { m } = frame;
     const values = filterValues(c);
-    const filters = filtersFromOptions(values as Record<string, unknown>, options.now(), config.timezone);
+    const filters = readFilters(values, options.now(), config.timezone);
     const day = c.req.query('day');
     const skip = Number(c.req.query('skip') ?? 0);
     const from = day && /^\d{4}-\d{2}-\d{2}$/.test(day) ? { day, skip: Number.isInteger(skip) && skip > 0 ? skip : 0 } : undefined;
@@ -237,7 +262,7 @@ ${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date
     const values = filterValues(c);
     const agents = await knownAgents();
     // Text or hybrid, as `ocm-run search --mode`: hybrid is offered only when embeddings are configured.
-    const mode = parseSearchMode(c.req.query('mode'));
+    const mode = checked('badMode', c.req.query('mode') ?? '', parseSearchMode);
     const hybridOffered = embeddingSettings(config) !== undefined;
     const modeChoice = hybridOffered
       ? html` <label>${m.searchMode} <select name="mode">${(['hybrid', 'text'] as const).map((x) => html`<option value="${x}"${x === (mode ?? 'hybrid') ? raw(' selected') : ''}>${x}</option>`)}</select></label>`
@@ -245,12 +270,12 @@ ${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date
     const queryBox = html`<label class="q">${m.searchTitle} <input type="search" name="q" value="${query}" placeholder="${m.searchPlaceholder}" autofocus data-search></label>${modeChoice}`;
     let results: Html | string = '';
     if (query) {
-      const filters = filtersFromOptions(values as Record<string, unknown>, options.now(), config.timezone);
+      const filters = readFilters(values, options.now(), config.timezone);
       // The default number of results is `ocm-run search`'s (search.default_limit); ?limit= asks for more.
-      const limit = parseLimit(c.req.query('limit'), config.search.default_limit);
+      const limit = checked('badLimit', c.req.query('limit') ?? '', (v) => parseLimit(v, config.search.default_limit));
       const { searchOpen } = await import('../integrations/mcp/memory-tools.js');
       const started = performance.now();
-      const response = await searchOpen({ paths, config, agent: DEFAULT_AGENT, client: () => undefined, openIndex, logger: options.logger, now: options.now }, { query, limit, filters, mode });
+      const response = await taking('search', {}, () => searchOpen({ paths, config, agent: DEFAULT_AGENT, client: () => undefined, openIndex, logger: options.logger, now: options.now }, { query, limit, filters, mode }));
       const ms = Math.round((performance.now() - started) * 10) / 10;
       // Timings for `stats` and the health page (average search time), in the log `ocm-run search` writes them to.
       (options.searchLogger ?? options.logger).log('info', 'search.done', { ms, results: response.results.length, mode: response.mode, cached: false, via: 'ui' });
@@ -277,7 +302,7 @@ ${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date
         });
       });
       results = html`<p class="summary" data-results="${views.length}">${views.length} · ${m.searchMode} ${response.mode} · ${ms} ${m.searchMs}</p>
-${response.warnings.map((w) => html`<p class="warn">${mask(w)}</p>`)}
+${response.warnings.map((w) => html`<p class="warn">${m.searchWarning} <span lang="en">${mask(w)}</span></p>`)}
 ${views.length === 0 ? html`<p class="empty">${m.searchNone}</p>` : html`<ul class="observations results">${views.map((v) => observationItem(frame, v, frame.here))}</ul>`}`;
     }
     return c.html(layout(frame, m.searchTitle, html`${filterForm(frame, '/search', values, agents, queryBox)}${results}`));
@@ -289,7 +314,7 @@ ${views.length === 0 ? html`<p class="empty">${m.searchNone}</p>` : html`<ul cla
     const same = file ? (await readDayObservations(paths, file)).filter((o) => o.id === id && !o.anonymous) : [];
     if (same.length > 1) throw duplicateId(id, fileRef, same.map((o) => o.startLine));
     const found = same[0];
-    if (!found) throw new OcmError('NOT_FOUND', `Observation ${id} is not in ${fileRef} (any more).`, { hint: 'A job or an editor changed the file meanwhile: go back and reload the page.' });
+    if (!found) throw new UiProblem('NOT_FOUND', 'notInFile', { id, file: fileRef });
     return found;
   };
 
@@ -317,31 +342,33 @@ ${views.length === 0 ? html`<p class="empty">${m.searchNone}</p>` : html`<ul cla
     // Text left as the page showed it is not written: the page shows it masked, and writing that back would
     // replace a secret (or a false positive of the masking rules) in the file by [REDACTED:…] on a change of priority.
     const unchanged = f.shown !== undefined && (f.text ?? '').trim() === f.shown.trim();
-    const r = await editObservation(curate, f.file ?? '', f.id ?? '', {
-      text: unchanged ? undefined : (f.text ?? ''),
-      priority: parsePriority(f.priority ?? ''),
-      category: f.category ?? '',
-      tags: parseTags(f.tags ?? ''),
-      done: f.done === 'true',
-    });
+    const r = await taking('edit', { id: f.id ?? '', file: f.file ?? '' }, () =>
+      editObservation(curate, f.file ?? '', f.id ?? '', {
+        text: unchanged ? undefined : (f.text ?? ''),
+        priority: parsePriority(f.priority ?? ''),
+        category: f.category ?? '',
+        tags: parseTags(f.tags ?? ''),
+        done: f.done === 'true',
+      }),
+    );
     return c.redirect(withNote(safeBack(f.back), 'saved', `${f.id} → ${r.path}`), 303);
   });
 
   app.post('/observation/pin', async (c) => {
     const f = await form(c);
-    await editObservation(curate, f.file ?? '', f.id ?? '', { pinned: f.pinned === 'true' });
+    await taking('edit', { id: f.id ?? '', file: f.file ?? '' }, () => editObservation(curate, f.file ?? '', f.id ?? '', { pinned: f.pinned === 'true' }));
     return c.redirect(withNote(safeBack(f.back), 'saved', f.id), 303);
   });
 
   app.post('/observation/done', async (c) => {
     const f = await form(c);
-    await editObservation(curate, f.file ?? '', f.id ?? '', { done: f.done === 'true' });
+    await taking('edit', { id: f.id ?? '', file: f.file ?? '' }, () => editObservation(curate, f.file ?? '', f.id ?? '', { done: f.done === 'true' }));
     return c.redirect(withNote(safeBack(f.back), 'saved', f.id), 303);
   });
 
   app.post('/observation/forget', async (c) => {
     const f = await form(c);
-    const r = await forgetObservations(curate, [f.id ?? '']);
+    const r = await taking('forget', { id: f.id ?? '' }, () => forgetObservations(curate, [f.id ?? '']));
     // The page it came from may have been the observation's own: go back to where it was listed.
     return c.redirect(withNote(safeBack(f.back), typeof r === 'string' ? r : 'forgot', f.id), 303);
   });
@@ -349,7 +376,10 @@ ${views.length === 0 ? html`<p class="empty">${m.searchNone}</p>` : html`<ul cla
   app.post('/observation/add', async (c) => {
     const f = await form(c);
     const agent = (f.agent ?? DEFAULT_AGENT).trim() || DEFAULT_AGENT;
-    const r = await addObservation(curate, { agent, text: f.text ?? '', priority: parsePriority(f.priority ?? 'high'), category: (f.category ?? 'fact').trim().toLowerCase() || 'fact', tags: parseTags(f.tags ?? '') });
+    if (!(f.text ?? '').trim()) throw new UiProblem('BAD_INPUT', 'emptyRemember');
+    const r = await taking('add', {}, () =>
+      addObservation(curate, { agent, text: f.text ?? '', priority: parsePriority(f.priority ?? 'high'), category: (f.category ?? 'fact').trim().toLowerCase() || 'fact', tags: parseTags(f.tags ?? '') }),
+    );
     return c.redirect(withNote(safeBack(f.back), r.added ? 'added' : 'alreadyThere', r.observation.id), 303);
   });
 
@@ -360,7 +390,7 @@ ${views.length === 0 ? html`<p class="empty">${m.searchNone}</p>` : html`<ul cla
     const file = await findDayFile(paths, config, ref);
     // A search result from a reflection links to its line as well.
     const reflection = file ? undefined : await findReflectionFile(paths, ref);
-    if (!file && !reflection) throw new OcmError('NOT_FOUND', `${ref} is not a day file or a reflection of this memory.`, { hint: 'Follow a link from the timeline or a search.' });
+    if (!file && !reflection) throw new UiProblem('NOT_FOUND', 'notAFile', { file: ref });
     const lines = maskedLines(await readFile(file?.path ?? reflection!, 'utf8'), mask);
     if (lines.at(-1) === '') lines.pop();
     const body = html`<p class="meta">${file ? `${file.tier} · ${file.agent} · ${file.date}` : frame.m.reflection}</p><ol class="file">${lines.map((line, i) => html`<li id="L${i + 1}"><code>${line}</code></li>`)}</ol>`;
@@ -436,19 +466,19 @@ ${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time
 
   app.post('/tiers/approve', async (c) => {
     const f = await form(c);
-    const r = await approveMoves(curate, f.id ?? '');
+    const r = await taking('approve', { id: f.id ?? '' }, () => approveMoves(curate, f.id ?? ''));
     return c.redirect(withNote(safeBack(f.back, '/tiers'), typeof r === 'string' ? r : 'approved', f.id), 303);
   });
 
   app.post('/tiers/reject', async (c) => {
     const f = await form(c);
-    const r = await rejectMoves(curate, f.id ?? '');
+    const r = await taking('reject', { id: f.id ?? '' }, () => rejectMoves(curate, f.id ?? ''));
     return c.redirect(withNote(safeBack(f.back, '/tiers'), typeof r === 'string' ? r : 'rejected', f.id), 303);
   });
 
   app.post('/tiers/rollback', async (c) => {
     const f = await form(c);
-    const op = await rollbackMove(curate, f.op ?? '');
+    const op = await taking('rollback', { op: f.op ?? '' }, () => rollbackMove(curate, f.op ?? ''));
     return c.redirect(withNote(safeBack(f.back, '/tiers'), 'rolledBack', op), 303);
   });
 

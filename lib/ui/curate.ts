@@ -15,7 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { Config } from '../config/config-schema.js';
-import { formatDayFile, parseDayFile, updateObservation, assertWritable } from '../memory/day-file/index.js';
+import { formatDayFile, parseDayFile, updateObservation } from '../memory/day-file/index.js';
 import { OcmError } from '../core/errors.js';
 import type { HomePaths } from '../platform/home.js';
 import { withHomeLock } from '../platform/lock.js';
@@ -27,6 +27,7 @@ import { maskingOptions } from '../sources/registry.js';
 import { PIN_TAGS } from '../tiers/plan.js';
 import type { TierJobOptions } from '../tiers/tier-job.js';
 import type { Priority } from '../core/types.js';
+import { brokenFrontmatter, UiProblem } from './problems.js';
 import { findDayFile } from './timeline.js';
 
 export interface CurateContext {
@@ -58,7 +59,7 @@ const PRIORITIES: readonly Priority[] = ['high', 'medium', 'low'];
 
 export function parsePriority(value: string): Priority {
   if ((PRIORITIES as readonly string[]).includes(value)) return value as Priority;
-  throw new OcmError('BAD_INPUT', `Priority "${value}" is not high, medium or low.`, { hint: 'Choose high, medium or low.' });
+  throw new UiProblem('BAD_INPUT', 'badPriority', { value });
 }
 
 /**
@@ -97,48 +98,43 @@ async function forgetOptions(ctx: CurateContext): Promise<import('../tiers/forge
  * An id on more than one line of a day file (a line copied in an editor keeps its `^o-…`): the program's
  * edits and forgets go by id, so the dashboard would change or erase another line than the one clicked.
  */
-export function duplicateId(id: string, fileRef: string, lines: number[]): OcmError {
-  return new OcmError('BAD_INPUT', `${id} is on ${lines.length} lines of ${fileRef} (lines ${lines.join(', ')}); nothing was changed.`, {
-    hint: 'A line copied in an editor keeps its id: open the file and give the copy another id, or take its `^o-…` away.',
-  });
+export function duplicateId(id: string, fileRef: string, lines: number[]): UiProblem {
+  return new UiProblem('BAD_INPUT', 'duplicateId', { id, file: fileRef, count: String(lines.length), lines: lines.join(', ') });
 }
 
 /**
- * A day file with a broken frontmatter block is not rewritten (lib/memory/day-file/edit.ts); its hint is
- * the observer's ("written on the next run, nothing is lost"), untrue for a change made here: say that
- * nothing was changed and what to do.
+ * A day file with a broken frontmatter block is not rewritten (lib/memory/day-file/edit.ts assertWritable,
+ * BAD_INPUT naming the file in details.path); its hint is the observer's ("written on the next run,
+ * nothing is lost"), untrue for a change made here: the page says that nothing was changed and what to do.
  */
 async function unlessBrokenFrontmatter<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    if (error instanceof OcmError && error.code === 'BAD_INPUT' && error.message.includes('has a broken frontmatter block')) {
-      throw new OcmError('BAD_INPUT', `${error.message} Nothing was changed.`, {
-        hint: 'Fix the YAML between the --- lines at the top of that file (or delete the block), then do it again here.',
-        details: error.details,
-        cause: error,
-      });
-    }
-    throw error;
+    const path = error instanceof OcmError && error.code === 'BAD_INPUT' ? error.details?.path : undefined;
+    if (typeof path !== 'string') throw error;
+    const problem = await readFile(path, 'utf8').then((text) => parseDayFile(text).frontmatter.error, () => undefined);
+    if (problem === undefined) throw error;
+    throw brokenFrontmatter(path, problem, error);
   }
 }
 
 /** Change one observation of one day file (identified as the timeline and search name it). */
 export async function editObservation(ctx: CurateContext, fileRef: string, id: string, edit: ObservationEdit): Promise<EditResult> {
   const file = await findDayFile(ctx.paths, ctx.config, fileRef);
-  if (!file) throw new OcmError('NOT_FOUND', `${fileRef} is not a day file of this memory.`, { hint: 'Open the observation from the timeline or a search again.' });
+  if (!file) throw new UiProblem('NOT_FOUND', 'notDayFile', { file: fileRef });
   let masked = 0;
   const patch: Parameters<typeof updateObservation>[2] = {};
   if (edit.text !== undefined) {
     const m = maskSecrets(oneLine(edit.text.trim()), maskingOptions(ctx.config));
-    if (!m.text) throw new OcmError('BAD_INPUT', 'The text is empty.', { hint: 'To remove an observation, forget it.' });
+    if (!m.text) throw new UiProblem('BAD_INPUT', 'emptyText');
     patch.text = m.text;
     masked = m.count;
   }
   if (edit.priority !== undefined) patch.priority = edit.priority;
   if (edit.category !== undefined) {
     const category = edit.category.trim().toLowerCase();
-    if (!/^[\p{L}\p{N}_-]{1,40}$/u.test(category)) throw new OcmError('BAD_INPUT', `Category "${edit.category}" must be one word (letters, digits, - or _).`, { hint: 'For example: decision, preference, task, fact.' });
+    if (!/^[\p{L}\p{N}_-]{1,40}$/u.test(category)) throw new UiProblem('BAD_INPUT', 'badCategory', { value: edit.category });
     patch.category = category;
   }
   if (edit.done !== undefined) patch.done = edit.done;
@@ -147,11 +143,10 @@ export async function editObservation(ctx: CurateContext, fileRef: string, id: s
     const day = parseDayFile(await readFile(file.path, 'utf8'));
     const lines = day.segments.flatMap((s) => (s.kind === 'obs' && s.line.id === id ? [s.line] : []));
     const current = lines[0];
-    if (!current) {
-      throw new OcmError('NOT_FOUND', `Observation ${id} is no longer in ${fileRef}; nothing was changed.`, { hint: 'A job or an editor changed the file meanwhile: reload the page.' });
-    }
+    if (!current) throw new UiProblem('NOT_FOUND', 'notInFile', { id, file: fileRef });
     if (lines.length > 1) throw duplicateId(id, fileRef, lines.map((l) => l.startLine));
-    await unlessBrokenFrontmatter(async () => assertWritable(day, file.path));
+    // Not rewritten, as assertWritable refuses (lib/memory/day-file/edit.ts).
+    if (day.frontmatter.error !== undefined) throw brokenFrontmatter(file.path, day.frontmatter.error);
     let tags = edit.tags ?? current.tags;
     if (edit.pinned === true && !tags.some((t) => PIN_TAGS.has(t.toLowerCase()))) tags = [...tags, 'pin'];
     if (edit.pinned === false) tags = tags.filter((t) => !PIN_TAGS.has(t.toLowerCase()));
@@ -212,7 +207,7 @@ export async function forgetObservations(ctx: CurateContext, ids: string[]): Pro
     if (plan.targets.length === 0) {
       const done = ids.length === 1 ? await alreadyDone(ctx, ids[0]!, ['forget']) : undefined;
       if (done) return done;
-      throw new OcmError('NOT_FOUND', `Not found: ${ids.join(', ')}; nothing was forgotten.`, { hint: 'It may have been forgotten or edited meanwhile: reload the page.' });
+      throw new UiProblem('NOT_FOUND', 'forgetNotFound', { id: ids.join(', ') });
     }
     return applyForget(options, plan, { ids });
   });
@@ -222,7 +217,7 @@ export async function forgetObservations(ctx: CurateContext, ids: string[]): Pro
 
 /** One pending proposal by its id (never `all`, which `ocm-run approvals` accepts: a page approves what it shows). */
 function oneProposal(id: string): string[] {
-  if (!/^[\w.:-]+$/.test(id) || id === 'all') throw new OcmError('BAD_INPUT', `"${id}" is not a proposal id.`, { hint: 'Approve or reject a proposal from the Tiers page.' });
+  if (!/^[\w.:-]+$/.test(id) || id === 'all') throw new UiProblem('BAD_INPUT', 'notAProposal', { id });
   return [id];
 }
 

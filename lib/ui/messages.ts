@@ -157,6 +157,8 @@ const en = {
   foreignHost: 'This dashboard only answers to 127.0.0.1 / localhost.',
   foreignOrigin: 'Refused: the request came from another site.',
   back: 'Back',
+  searchWarning: 'Note from the search:',
+  originalMessage: 'The message, as the program wrote it:',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -302,9 +304,126 @@ const ko: Messages = {
   foreignHost: '이 대시보드는 127.0.0.1 / localhost 에만 응답합니다.',
   foreignOrigin: '거부됨: 다른 사이트에서 온 요청입니다.',
   back: '뒤로',
+  searchWarning: '검색 참고 (영어 원문):',
+  originalMessage: '프로그램이 남긴 원문 (영어):',
 };
 
 const TABLES: Record<Lang, Messages> = { en, ko };
+
+/**
+ * What went wrong, in words a page shows (lib/ui/problems.ts picks one by the error's code and the
+ * change being made, never by the error's English text). `{name}` is a detail of this error (an id, a
+ * path, a value typed), masked before it is filled in.
+ */
+export interface ProblemText {
+  text: string;
+  hint?: string;
+}
+
+const enProblems = {
+  locked: {
+    text: 'Another OC-Memory job is running on this memory home; nothing was changed.',
+    hint: 'Wait for it to finish (cron ticks are short), or stop `ocm-run watch`, then do it again. A lock left by a crashed job is recovered automatically.',
+  },
+  notInFile: { text: 'Observation {id} is no longer in {file}; nothing was changed.', hint: 'A job or an editor changed the file meanwhile: reload the page.' },
+  notDayFile: { text: '{file} is not a day file of this memory.', hint: 'Open the observation from the timeline or a search again.' },
+  notAFile: { text: '{file} is not a day file or a reflection of this memory.', hint: 'Follow a link from the timeline or a search.' },
+  duplicateId: {
+    text: '{id} is on {count} lines of {file} (lines {lines}); nothing was changed.',
+    hint: 'A line copied in an editor keeps its id: open the file and give the copy another id, or take its `^o-…` away.',
+  },
+  brokenFrontmatter: {
+    text: '{path} has a broken frontmatter block ({problem}); it is not rewritten. Nothing was changed.',
+    hint: 'Fix the YAML between the --- lines at the top of that file (or delete the block), then do it again here.',
+  },
+  emptyText: { text: 'The text is empty.', hint: 'To remove an observation, forget it.' },
+  emptyRemember: { text: 'There is no text to remember.', hint: 'Write one sentence to remember.' },
+  badCategory: { text: 'Category "{value}" must be one word (letters, digits, - or _).', hint: 'For example: decision, preference, task, fact.' },
+  badPriority: { text: 'Priority "{value}" is not high, medium or low.', hint: 'Choose high, medium or low.' },
+  forgetNotFound: { text: 'Not found: {id}; nothing was forgotten.', hint: 'It may have been forgotten or edited meanwhile: reload the page.' },
+  notAProposal: { text: '"{id}" is not a proposal id.', hint: 'Approve or reject a proposal from the Tiers page.' },
+  noProposal: { text: 'No pending proposal {id}; nothing was moved.', hint: 'Reload the Tiers page: it lists the moves that wait for approval.' },
+  noVault: { text: 'No vault is configured for the cold tier; nothing was moved.', hint: 'Set tiers.vault_path (`ocm-run config set tiers.vault_path ~/Obsidian/MyVault`), then approve again.' },
+  noRollback: { text: 'There is no move {op} with rollback data; nothing was changed.', hint: 'Roll back a move listed in the audit log of the Tiers page.' },
+  // The words of `ocm-run search` (the address takes the same names: ?since=, ?mode=…).
+  badSince: { text: '--since "{value}" is not a date.', hint: 'Use YYYY-MM-DD (2026-02-12), YYYY-MM, today, yesterday, or a span back from today: 7d, 2w, 3m, 1y.' },
+  badUntil: { text: '--until "{value}" is not a date.', hint: 'Use YYYY-MM-DD (2026-02-12), YYYY-MM, today, yesterday, or a span back from today: 7d, 2w, 3m, 1y.' },
+  datesSwapped: { text: '--since {since} is after --until {until}.', hint: 'Swap the two dates.' },
+  badPriorityFilter: { text: '--priority "{value}" is not a priority.', hint: 'Use high, medium or low (or 🔴 🟡 🟢); several: high,medium.' },
+  badTier: { text: '--tier "{value}" is not a tier.', hint: 'Use hot, warm or cold (several: hot,warm).' },
+  badLimit: { text: '--limit "{value}" is not a number from 1 to 1000.', hint: 'For example 20.' },
+  badMode: { text: '--mode "{value}" is not a search mode.', hint: 'Use text (full text only) or hybrid (with embeddings, when configured; the default).' },
+  diskFull: { text: 'The disk is full: nothing was written{where}.', hint: 'Free some space and do it again.' },
+  permissionDenied: { text: 'Permission denied{where}.', hint: 'Check the owner and mode of the memory home (directories 0700, files 0600).' },
+  configInvalid: { text: 'The configuration is not valid{where}.', hint: 'Fix config.yaml of the memory home (`ocm-run doctor` checks it), then reload the page.' },
+  noPage: { text: 'There is no page at {path}.', hint: 'Use the links at the top of the page.' },
+  // An error the dashboard has no words for: what failed, then the program's own (English) message.
+  failedEdit: { text: 'The change was not saved.' },
+  failedAdd: { text: 'Nothing was remembered.' },
+  failedForget: { text: 'Nothing was forgotten.' },
+  failedApprove: { text: 'The move was not approved.' },
+  failedReject: { text: 'The move was not rejected.' },
+  failedRollback: { text: 'The move was not rolled back.' },
+  failedSearch: { text: 'The search failed.' },
+  failedPage: { text: 'This page could not be shown.' },
+} as const satisfies Record<string, ProblemText>;
+
+export type ProblemKey = keyof typeof enProblems;
+
+const koProblems: Record<ProblemKey, ProblemText> = {
+  locked: {
+    text: '다른 OC-Memory 작업이 이 메모리 홈에서 실행 중입니다. 아무것도 바꾸지 않았습니다.',
+    hint: '그 작업이 끝나기를 기다리거나 (cron 실행은 짧습니다) `ocm-run watch`를 멈춘 뒤 다시 하세요. 비정상 종료된 작업이 남긴 잠금은 자동으로 풀립니다.',
+  },
+  notInFile: { text: '관찰 {id}이(가) 더 이상 {file}에 없습니다. 아무것도 바꾸지 않았습니다.', hint: '그 사이 작업이나 편집기가 파일을 바꿨습니다: 페이지를 새로 고치세요.' },
+  notDayFile: { text: '{file}은(는) 이 메모리의 일별 파일이 아닙니다.', hint: '타임라인이나 검색에서 관찰을 다시 여세요.' },
+  notAFile: { text: '{file}은(는) 이 메모리의 일별 파일도 회고도 아닙니다.', hint: '타임라인이나 검색의 링크를 따라가세요.' },
+  duplicateId: {
+    text: '{id}이(가) {file}의 {count}개 줄 ({lines}번째 줄)에 있습니다. 아무것도 바꾸지 않았습니다.',
+    hint: '편집기에서 복사한 줄은 id도 함께 복사됩니다: 파일을 열어 복사본에 다른 id를 주거나 `^o-…`를 지우세요.',
+  },
+  brokenFrontmatter: {
+    text: '{path}의 frontmatter 블록이 깨져 있어{position} 파일을 다시 쓰지 않았습니다. 아무것도 바꾸지 않았습니다.',
+    hint: '그 파일 맨 위 --- 줄 사이의 YAML을 고치거나 (또는 블록을 지우고) 여기서 다시 하세요.',
+  },
+  emptyText: { text: '내용이 비어 있습니다.', hint: '관찰을 없애려면 잊기를 쓰세요.' },
+  emptyRemember: { text: '기억할 내용이 없습니다.', hint: '기억할 문장을 하나 쓰세요.' },
+  badCategory: { text: '분류 "{value}"은(는) 한 단어여야 합니다 (글자, 숫자, - 또는 _).', hint: '예: decision, preference, task, fact.' },
+  badPriority: { text: '우선순위 "{value}"은(는) high, medium, low 중 하나가 아닙니다.', hint: 'high, medium, low 중에서 고르세요.' },
+  forgetNotFound: { text: '{id}을(를) 찾지 못했습니다. 아무것도 잊지 않았습니다.', hint: '그 사이 잊었거나 편집되었을 수 있습니다: 페이지를 새로 고치세요.' },
+  notAProposal: { text: '"{id}"은(는) 제안 id가 아닙니다.', hint: '계층 페이지에서 제안을 승인하거나 거절하세요.' },
+  noProposal: { text: '기다리는 제안 {id}이(가) 없습니다. 아무것도 옮기지 않았습니다.', hint: '계층 페이지를 새로 고치세요: 승인을 기다리는 이동이 나옵니다.' },
+  noVault: { text: 'cold 계층의 볼트가 설정되지 않았습니다. 아무것도 옮기지 않았습니다.', hint: 'tiers.vault_path를 설정한 뒤 (`ocm-run config set tiers.vault_path ~/Obsidian/MyVault`) 다시 승인하세요.' },
+  noRollback: { text: '되돌릴 데이터가 있는 이동 {op}이(가) 없습니다. 아무것도 바꾸지 않았습니다.', hint: '계층 페이지의 감사 로그에 있는 이동을 되돌리세요.' },
+  badSince: { text: '시작일 "{value}"은(는) 날짜가 아닙니다.', hint: 'YYYY-MM-DD (2026-02-12), YYYY-MM, today, yesterday, 또는 오늘부터 거슬러 7d, 2w, 3m, 1y 로 쓰세요.' },
+  badUntil: { text: '종료일 "{value}"은(는) 날짜가 아닙니다.', hint: 'YYYY-MM-DD (2026-02-12), YYYY-MM, today, yesterday, 또는 오늘부터 거슬러 7d, 2w, 3m, 1y 로 쓰세요.' },
+  datesSwapped: { text: '시작일 {since}이(가) 종료일 {until}보다 뒤입니다.', hint: '두 날짜를 바꾸세요.' },
+  badPriorityFilter: { text: '우선순위 "{value}"은(는) 우선순위가 아닙니다.', hint: 'high, medium, low (또는 🔴 🟡 🟢) 중에서 고르세요. 여러 개: high,medium.' },
+  badTier: { text: '계층 "{value}"은(는) 계층이 아닙니다.', hint: 'hot, warm, cold 중에서 고르세요 (여러 개: hot,warm).' },
+  badLimit: { text: '개수 "{value}"은(는) 1에서 1000 사이의 수가 아닙니다.', hint: '예: 20.' },
+  badMode: { text: '방식 "{value}"은(는) 검색 방식이 아닙니다.', hint: 'text (전문 검색만) 또는 hybrid (임베딩을 설정했을 때, 기본값) 중에서 고르세요.' },
+  diskFull: { text: '디스크가 가득 찼습니다: 아무것도 쓰지 않았습니다{where}.', hint: '공간을 비운 뒤 다시 하세요.' },
+  permissionDenied: { text: '권한이 없습니다{where}.', hint: '메모리 홈의 소유자와 권한을 확인하세요 (디렉터리 0700, 파일 0600).' },
+  configInvalid: { text: '설정이 올바르지 않습니다{where}.', hint: '메모리 홈의 config.yaml을 고친 뒤 (`ocm-run doctor`가 확인합니다) 페이지를 새로 고치세요.' },
+  noPage: { text: '{path}에는 페이지가 없습니다.', hint: '페이지 위쪽의 링크를 쓰세요.' },
+  failedEdit: { text: '변경을 저장하지 못했습니다.' },
+  failedAdd: { text: '기억하지 못했습니다.' },
+  failedForget: { text: '잊지 못했습니다.' },
+  failedApprove: { text: '이동을 승인하지 못했습니다.' },
+  failedReject: { text: '이동을 거절하지 못했습니다.' },
+  failedRollback: { text: '이동을 되돌리지 못했습니다.' },
+  failedSearch: { text: '검색하지 못했습니다.' },
+  failedPage: { text: '이 페이지를 보여 주지 못했습니다.' },
+};
+
+const PROBLEMS: Record<Lang, Record<ProblemKey, ProblemText>> = { en: enProblems, ko: koProblems };
+
+/** A problem's words in `lang` with its details filled in (`{name}` → params.name; a detail not given is left out). */
+export function problemText(lang: Lang, key: ProblemKey, params: Readonly<Record<string, string>> = {}): ProblemText {
+  const fill = (s: string) => s.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? '');
+  const p = PROBLEMS[lang][key];
+  return { text: fill(p.text), ...(p.hint ? { hint: fill(p.hint) } : {}) };
+}
 
 export function messagesFor(lang: Lang): Messages {
   return TABLES[lang];

@@ -499,3 +499,86 @@ test('ocm-run ui: tags written by hand in capitals (#OpenClaw) are kept as writt
   expected[line] = expected[line]!.replace(/^- \S+/, '- 🟢');
   assert.equal((await readFile(file, 'utf8')).split('\n')[line], expected[line], 'only the priority changed; #OpenClaw #PR-123 as written');
 });
+
+test("ocm-run ui: on the Korean page an error of shared code reads in Korean with its detail (lock held, unknown id, already forgotten, bad date filter, broken frontmatter, unknown proposal, no page) — no English sentence of the error; one the dashboard has no words for keeps its English under a Korean lead-in", async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const { paths, today, o } = await homeOfOne(dir);
+  const file = dayFilePath(paths, 'hot', 'main', today);
+  const rel = relative(paths.root, file);
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  // The language as a user picks it: ?lang=ko once, kept in the cookie.
+  const cookie = `${first.headers.get('set-cookie')!.split(';')[0]!}; ocm_ui_lang=ko`;
+  const get = (path: string) => fetch(`${ui.origin}${path}`, { headers: { cookie }, signal: AbortSignal.timeout(60_000) });
+  const post = (path: string, body: Record<string, string>) =>
+    fetch(`${ui.origin}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString(), signal: AbortSignal.timeout(120_000) });
+  /** The page's error and hint lines: Korean, with `detail`, and none of the error's English sentence. */
+  const korean = async (r: Response, status: number, expected: RegExp, english: RegExp, what: string) => {
+    assert.equal(r.status, status, what);
+    const page = await r.text();
+    assert.match(page, /<html lang="ko">/, what);
+    assert.match(page, /<title>문제가 생겼습니다 · OC-Memory<\/title>/, what);
+    const error = /<p class="error" role="alert">([^<]*)<\/p>/.exec(page)?.[1] ?? '';
+    assert.match(error, expected, what);
+    assert.match(page, /<p class="hint">→ [^<]*[가-힣][^<]*<\/p>/, `${what}: the hint is Korean`);
+    assert.doesNotMatch(page, english, `${what}: no English sentence of the error`);
+    assert.doesNotMatch(page, /프로그램이 남긴 원문/, `${what}: a known error needs no English original`);
+  };
+  const edit = (id: string) => ({ file: rel, id, text: '바뀐 내용', priority: 'low', category: 'fact', tags: '', back: '/' });
+
+  // A job holds the home lock: the change waits for it (20 s), then says so.
+  const release = await acquireHomeLock(paths.lock, { waitMs: 0 });
+  try {
+    await korean(await post('/observation/edit', edit(o.id)), 409, /^다른 OC-Memory 작업이 이 메모리 홈에서 실행 중입니다\. 아무것도 바꾸지 않았습니다\.$/, /Another OC-Memory job|is running on this memory home|Wait for it to finish/, 'lock held');
+  } finally {
+    await release();
+  }
+  // An id not (any more) in its file: the edit, the edit form, the forget form.
+  const unknownId = /is no longer in|is not in .*any more|nothing was changed|reload the page/i;
+  await korean(await post('/observation/edit', edit('o-0000000000')), 404, new RegExp(`^관찰 o-0000000000이\\(가\\) 더 이상 ${rel}에 없습니다\\.`), unknownId, 'unknown id (edit)');
+  await korean(await get(`/observation?file=${encodeURIComponent(rel)}&id=o-0000000000`), 404, /^관찰 o-0000000000이\(가\) 더 이상 /, unknownId, 'unknown id (edit form)');
+  await korean(await post('/observation/forget', { file: rel, id: 'o-00000000ff', back: '/' }), 404, /^o-00000000ff을\(를\) 찾지 못했습니다\. 아무것도 잊지 않았습니다\.$/, /Not found|nothing was forgotten/i, 'unknown id (forget)');
+  await korean(await post('/observation/edit', { ...edit(o.id), file: '../config.yaml' }), 404, /^\.\.\/config\.yaml은\(는\) 이 메모리의 일별 파일이 아닙니다\.$/, /is not a day file/, 'not a day file');
+  // Forgotten twice (a double click): the notice is Korean.
+  const forgot = await post('/observation/forget', { file: rel, id: o.id, back: '/' });
+  assert.equal(forgot.headers.get('location'), `/?note=forgot&about=${o.id}`);
+  const twice = await post('/observation/forget', { file: rel, id: o.id, back: '/' });
+  assert.equal(twice.headers.get('location'), `/?note=alreadyForgotten&about=${o.id}`);
+  const notice = await (await get(twice.headers.get('location')!)).text();
+  assert.match(notice, new RegExp(`<p class="notice" role="status">이미 잊었습니다 \\(양식이 두 번 보내졌거나 다른 탭에서 처리함\\): ${o.id}</p>`));
+  assert.doesNotMatch(notice, /Already forgotten/);
+  // Date filters typed into the address, on the timeline and the search.
+  const notADate = /is not a date|--since|--until|Use YYYY-MM-DD/;
+  await korean(await get('/?since=lastweek'), 400, /^시작일 &quot;lastweek&quot;은\(는\) 날짜가 아닙니다\.$/, notADate, 'bad since');
+  await korean(await get('/search?q=x&until=2026-13-40'), 400, /^종료일 &quot;2026-13-40&quot;은\(는\) 날짜가 아닙니다\.$/, notADate, 'bad until');
+  await korean(await get('/?since=2026-03-01&until=2026-02-01'), 400, /^시작일 2026-03-01이\(가\) 종료일 2026-02-01보다 뒤입니다\.$/, /is after|Swap the two dates/, 'dates swapped');
+  await korean(await get('/search?q=x&tier=lukewarm'), 400, /^계층 &quot;lukewarm&quot;은\(는\) 계층이 아닙니다\.$/, /is not a tier|--tier/, 'bad tier');
+  // An approval of a proposal that is not pending (nor ever was).
+  await korean(await post('/tiers/approve', { id: 'p-20260101-nothing', back: '/tiers' }), 404, /^기다리는 제안 p-20260101-nothing이\(가\) 없습니다\. 아무것도 옮기지 않았습니다\.$/, /No pending proposal|approvals list/, 'unknown proposal');
+  await korean(await post('/tiers/approve', { id: 'all', back: '/tiers' }), 400, /^&quot;all&quot;은\(는\) 제안 id가 아닙니다\.$/, /is not a proposal id/, '`all`');
+  await korean(await get('/no-such-page'), 404, /^\/no-such-page에는 페이지가 없습니다\.$/, /Not Found|no page/i, 'no page');
+  await korean(await get(`/file?path=${encodeURIComponent('memory/nothing.md')}`), 404, /^memory\/nothing\.md은\(는\) 이 메모리의 일별 파일도 회고도 아닙니다\.$/, /is not a day file or a reflection/, 'not a file');
+
+  // A frontmatter broken by a hand edit: an edit and a 'remember this' leave the file, and say so in Korean.
+  const other = makeObservation(2, today);
+  await writeHot(paths, [other]);
+  const broken = (await readFile(file, 'utf8')).replace(/^observations: .*$/m, 'observations: [broken');
+  await writeFile(file, broken);
+  for (const [path, body] of [
+    ['/observation/edit', edit(other.id)],
+    ['/observation/add', { text: '회의는 금요일 오후 3시로 정했다.', priority: 'high', category: 'decision', tags: '', agent: 'main', back: '/' }],
+  ] as const) {
+    await korean(await post(path, body), 400, /의 frontmatter 블록이 깨져 있어 \(YAML \d+:\d+\) 파일을 다시 쓰지 않았습니다\. 아무것도 바꾸지 않았습니다\.$/, /broken frontmatter block|it is not rewritten|Nothing was changed|Fix the YAML/, `broken frontmatter (${path})`);
+  }
+  assert.equal(await readFile(file, 'utf8'), broken, 'the file is as the hand edit left it');
+
+  // An error the dashboard has no words for (a rollback of something that is no op id): its English message, under a Korean lead-in.
+  const unknown = await post('/tiers/rollback', { op: 'not an op', back: '/tiers' });
+  assert.equal(unknown.status, 400);
+  const page = await unknown.text();
+  assert.match(page, /<p class="error" role="alert">이동을 되돌리지 못했습니다\.<\/p>/);
+  assert.match(page, /<p class="original">프로그램이 남긴 원문 \(영어\): <span lang="en">&quot;not an op&quot; is not an op id\.<\/span><\/p>/);
+  assert.doesNotMatch(page, /at [\w.]+ \(|node:internal|\.js:\d+/, 'no stack');
+});
