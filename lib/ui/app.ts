@@ -32,7 +32,7 @@ import { accessGuard, type Refusal } from './guard.js';
 import { addObservation, approveMoves, duplicateId, editObservation, forgetObservations, parsePriority, parseTags, rejectMoves, rollbackMove, type CurateContext } from './curate.js';
 import { chooseLang, messagesFor, type Lang, type MessageKey } from './messages.js';
 import { checked, problemOf, taking, UiProblem } from './problems.js';
-import { addForm, chart, editForm, filterForm, forgetForm, layout, observationItem, postButton, table, type FilterValues, type Html, type ObservationView, type PageFrame } from './pages.js';
+import { addForm, chart, editForm, filterForm, forgetForm, layout, observationItem, postButton, table, tierLabel, type FilterValues, type Html, type ObservationView, type PageFrame } from './pages.js';
 import { findDayFile, findReflectionFile, readDayObservations, timelinePage } from './timeline.js';
 
 export interface UiAppOptions {
@@ -265,7 +265,7 @@ ${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date
     const mode = checked('badMode', c.req.query('mode') ?? '', parseSearchMode);
     const hybridOffered = embeddingSettings(config) !== undefined;
     const modeChoice = hybridOffered
-      ? html` <label>${m.searchMode} <select name="mode">${(['hybrid', 'text'] as const).map((x) => html`<option value="${x}"${x === (mode ?? 'hybrid') ? raw(' selected') : ''}>${x}</option>`)}</select></label>`
+      ? html` <label>${m.searchMode} <select name="mode">${(['hybrid', 'text'] as const).map((x) => html`<option value="${x}"${x === (mode ?? 'hybrid') ? raw(' selected') : ''}>${x === 'text' ? m.modeText : m.modeHybrid}</option>`)}</select></label>`
       : '';
     const queryBox = html`<label class="q">${m.searchTitle} <input type="search" name="q" value="${query}" placeholder="${m.searchPlaceholder}" autofocus data-search></label>${modeChoice}`;
     let results: Html | string = '';
@@ -301,7 +301,7 @@ ${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date
           snippet: makeSnippet(text, response.terms, 400),
         });
       });
-      results = html`<p class="summary" data-results="${views.length}">${views.length} · ${m.searchMode} ${response.mode} · ${ms} ${m.searchMs}</p>
+      results = html`<p class="summary" data-results="${views.length}">${views.length} · ${m.searchMode} ${response.mode === 'text' ? m.modeText : m.modeHybrid} · ${ms} ${m.searchMs}</p>
 ${response.warnings.map((w) => html`<p class="warn">${m.searchWarning} <span lang="en">${mask(w)}</span></p>`)}
 ${views.length === 0 ? html`<p class="empty">${m.searchNone}</p>` : html`<ul class="observations results">${views.map((v) => observationItem(frame, v, frame.here))}</ul>`}`;
     }
@@ -393,7 +393,7 @@ ${views.length === 0 ? html`<p class="empty">${m.searchNone}</p>` : html`<ul cla
     if (!file && !reflection) throw new UiProblem('NOT_FOUND', 'notAFile', { file: ref });
     const lines = maskedLines(await readFile(file?.path ?? reflection!, 'utf8'), mask);
     if (lines.at(-1) === '') lines.pop();
-    const body = html`<p class="meta">${file ? `${file.tier} · ${file.agent} · ${file.date}` : frame.m.reflection}</p><ol class="file">${lines.map((line, i) => html`<li id="L${i + 1}"><code>${line}</code></li>`)}</ol>`;
+    const body = html`<p class="meta">${file ? `${tierLabel(frame.m, file.tier)} · ${file.agent} · ${file.date}` : frame.m.reflection}</p><ol class="file">${lines.map((line, i) => html`<li id="L${i + 1}"><code>${line}</code></li>`)}</ol>`;
     return c.html(layout(frame, ref, body));
   });
 
@@ -442,7 +442,7 @@ ${injectionRows.length ? table([m.time, m.event, m.filterAgent, m.via, m.injecte
       let bytes = 0;
       for (const f of files) bytes += await stat(f.path).then((s) => s.size, () => 0);
       const dates = files.map((f) => f.date).sort();
-      rows.push([tier, files.length, formatBytes(bytes), dates[0] ?? '—', dates.at(-1) ?? '—']);
+      rows.push([tierLabel(m, tier), files.length, formatBytes(bytes), dates[0] ?? '—', dates.at(-1) ?? '—']);
     }
     const pending = await describeProposals((await readApprovals(paths.approvals)).pending);
     const fullAudit = await readAudit(paths.audit);
@@ -456,7 +456,7 @@ ${injectionRows.length ? table([m.time, m.event, m.filterAgent, m.via, m.injecte
     const back = '/tiers';
     const body = html`${table(['', m.tierFiles, m.tierBytes, m.tierOldest, m.tierNewest], rows)}
 <section><h2>${m.pendingTitle}</h2>
-${pending.length === 0 ? html`<p class="empty">${m.pendingNone}</p>` : html`<ul class="proposals">${pending.map((p) => html`<li class="proposal" data-proposal="${p.id}"><strong>${p.from} → ${p.to}</strong> ${p.date} · ${p.agent} · ${p.observations} ${m.observations} · ${formatBytes(p.bytes)} · <code>${p.id}</code> <span class="reason">${p.reason}</span>
+${pending.length === 0 ? html`<p class="empty">${m.pendingNone}</p>` : html`<ul class="proposals">${pending.map((p) => html`<li class="proposal" data-proposal="${p.id}"><strong>${tierLabel(m, p.from)} → ${tierLabel(m, p.to)}</strong> ${p.date} · ${p.agent} · ${p.observations} ${m.observations} · ${formatBytes(p.bytes)} · <code>${p.id}</code> <span class="reason" lang="en">${p.reason}</span>
 ${p.sample.length ? html`<ul class="sample">${p.sample.map((s) => html`<li>${mask(s)}</li>`)}</ul>` : ''}
 ${postButton('/tiers/approve', { id: p.id, back }, m.approve)} ${postButton('/tiers/reject', { id: p.id, back }, m.reject)}</li>`)}</ul>`}</section>
 <section><h2>${m.auditTitle}</h2>
@@ -509,10 +509,10 @@ ${table([m.source, m.filterAgent, m.streams, m.messages, m.malformed, m.lastRead
 <section><h2>${m.llmTitle}</h2>${usage.length ? table([m.role, m.model, m.inputTokens, m.outputTokens, m.calls, m.cost], usage) : html`<p class="empty">${m.llmNone}</p>`}</section>
 <section><h2>${m.chartsTitle}</h2>
 <p>${m.transcriptTokens}: <strong>${stats.tokens.transcriptRead}</strong> · ${m.activeTokens}: <strong>${Object.values(active).reduce((a, b) => a + b, 0)}</strong>${stats.tokens.efficiency ? html` · ${m.efficiency} ${stats.tokens.efficiency.toFixed(1)}×` : ''} · ${m.searchLatency}: <strong>${stats.search.p95Ms ?? '—'}</strong> ms</p>
-${chart('per-day', m.chartPerDay, { x: stats.observations.perDay.map((d) => d.date), series: [{ label: m.observations, values: stats.observations.perDay.map((d) => d.count) }] }, m.none)}
-${chart('llm-per-day', m.chartLlm, { x: stats.llm.byDay.map((d) => d.date), series: [{ label: m.inputTokens, values: stats.llm.byDay.map((d) => d.inputTokens) }, { label: m.outputTokens, values: stats.llm.byDay.map((d) => d.outputTokens) }] }, m.llmNone)}
-${chart('tokens', m.chartTokens, { x: [m.transcriptTokens, ...Object.keys(active).map((a) => `${m.activeTokens} · ${a}`)], series: [{ label: m.tokens, values: [stats.tokens.transcriptRead, ...Object.values(active)] }], bars: true }, m.none)}
-${chart('search-ms', m.chartSearch, { x: latencies.map((_, i) => String(i + 1)), series: [{ label: 'ms', values: latencies }] }, m.none)}
+${chart('per-day', m.chartPerDay, { x: stats.observations.perDay.map((d) => d.date), xLabel: m.chartDay, series: [{ label: m.observationCount, values: stats.observations.perDay.map((d) => d.count) }] }, m.none)}
+${chart('llm-per-day', m.chartLlm, { x: stats.llm.byDay.map((d) => d.date), xLabel: m.chartDay, series: [{ label: m.inputTokens, values: stats.llm.byDay.map((d) => d.inputTokens) }, { label: m.outputTokens, values: stats.llm.byDay.map((d) => d.outputTokens) }] }, m.llmNone)}
+${chart('tokens', m.chartTokens, { x: [m.transcriptTokens, ...Object.keys(active).map((a) => `${m.activeTokens} · ${a}`)], xLabel: m.chartWhat, series: [{ label: m.tokens, values: [stats.tokens.transcriptRead, ...Object.values(active)] }], bars: true }, m.none)}
+${chart('search-ms', m.chartSearch, { x: latencies.map((_, i) => String(i + 1)), xLabel: m.chartSearchNumber, series: [{ label: 'ms', values: latencies }] }, m.none)}
 </section>`;
     return c.html(layout(frame, m.healthTitle, body));
   });

@@ -45,6 +45,10 @@ export function priorityLabel(m: Messages, p: Priority): string {
   return p === 'high' ? m.priorityHigh : p === 'medium' ? m.priorityMedium : m.priorityLow;
 }
 
+export function tierLabel(m: Messages, t: Tier): string {
+  return t === 'hot' ? m.tierHot : t === 'warm' ? m.tierWarm : m.tierCold;
+}
+
 export function layout(frame: PageFrame, title: string, body: Html | Html[]): Html {
   const { m } = frame;
   const nav: Array<[PageFrame['section'], string, string, string]> = [
@@ -124,7 +128,7 @@ export function observationItem(frame: PageFrame, o: ObservationView, back: stri
 ${o.time ? html`<time>${o.time}</time>` : ''} <span class="cat">${o.category}</span>
 <span class="text">${o.snippet ? highlighted(o.snippet) : o.text}</span>
 ${o.tags.map((t) => html` <span class="tag">#${t}</span>`)}${o.pinned ? html` <span class="badge">${m.pinned}</span>` : ''}</div>
-<div class="meta"><span class="agent">${o.agent}</span> · <span class="tier">${o.tier}</span>${o.snippet ? html` · ${o.date}` : ''} · <code class="oid">${o.id}</code> · ${provenanceText(m, o.provenance)} · ${m.inFile} <a href="${fileLink}" class="fileline">${o.file}:${o.startLine}</a></div>
+<div class="meta"><span class="agent">${o.agent}</span> · <span class="tier">${tierLabel(m, o.tier)}</span>${o.snippet ? html` · ${o.date}` : ''} · <code class="oid">${o.id}</code> · ${provenanceText(m, o.provenance)} · ${m.inFile} <a href="${fileLink}" class="fileline">${o.file}:${o.startLine}</a></div>
 ${actions}
 </li>`;
 }
@@ -148,7 +152,7 @@ ${extra}
 <label>${m.filterPriority} <select name="priority">${option('', m.any, values.priority)}${(['high', 'medium', 'low'] as const).map((p) => option(p, `${PRIORITY_EMOJI[p]} ${priorityLabel(m, p)}`, values.priority))}</select></label>
 <label>${m.filterCategory} <input name="category" value="${values.category ?? ''}" size="10" list="categories"></label>
 <datalist id="categories"><option value="decision"><option value="preference"><option value="task"><option value="fact"><option value="event"><option value="state"></datalist>
-<label>${m.filterTier} <select name="tier">${option('', m.any, values.tier)}${(['hot', 'warm', 'cold'] as const).map((t) => option(t, t, values.tier))}</select></label>
+<label>${m.filterTier} <select name="tier">${option('', m.any, values.tier)}${(['hot', 'warm', 'cold'] as const).map((t) => option(t, tierLabel(m, t), values.tier))}</select></label>
 <label>${m.filterTag} <input name="tag" value="${values.tag ?? ''}" size="8"></label>
 <label>${m.filterSince} <input name="since" value="${values.since ?? ''}" size="10" placeholder="YYYY-MM-DD / 7d"></label>
 <label>${m.filterUntil} <input name="until" value="${values.until ?? ''}" size="10" placeholder="YYYY-MM-DD"></label>
@@ -174,7 +178,7 @@ export function editForm(frame: PageFrame, o: ObservationView, back: string): Ht
   const { m } = frame;
   // `shown`: the text as the page shows it (masked), so a save that leaves it as it was does not rewrite it (lib/ui/app.ts).
   return html`<form class="edit" method="post" action="/observation/edit">${hidden('file', o.file)}${hidden('id', o.id)}${hidden('back', back)}${hidden('shown', o.text)}
-<p class="meta">${o.date} ${o.time} · ${o.agent} · ${o.tier} · <code>${o.id}</code> · <a href="/file?path=${encodeURIComponent(o.file)}#L${o.startLine}">${o.file}:${o.startLine}</a></p>
+<p class="meta">${o.date} ${o.time} · ${o.agent} · ${tierLabel(m, o.tier)} · <code>${o.id}</code> · <a href="/file?path=${encodeURIComponent(o.file)}#L${o.startLine}">${o.file}:${o.startLine}</a></p>
 <label>${m.text}<br><textarea name="text" rows="4" cols="80" required autofocus>${o.text}</textarea></label>
 <label>${m.priority} <select name="priority">${(['high', 'medium', 'low'] as const).map((p) => html`<option value="${p}"${p === o.priority ? raw(' selected') : ''}>${PRIORITY_EMOJI[p]} ${priorityLabel(m, p)}</option>`)}</select></label>
 <label>${m.category} <input name="category" value="${o.category}" size="12" list="categories"></label>
@@ -186,7 +190,7 @@ export function editForm(frame: PageFrame, o: ObservationView, back: string): Ht
 
 export function forgetForm(frame: PageFrame, o: ObservationView, back: string): Html {
   const { m } = frame;
-  return html`<div class="forget"><p class="obs-text">${PRIORITY_EMOJI[o.priority]} ${o.text}</p><p class="meta">${o.date} · ${o.agent} · ${o.tier} · <code>${o.id}</code></p>
+  return html`<div class="forget"><p class="obs-text">${PRIORITY_EMOJI[o.priority]} ${o.text}</p><p class="meta">${o.date} · ${o.agent} · ${tierLabel(m, o.tier)} · <code>${o.id}</code></p>
 <p class="warn">${m.forgetExplain}</p>
 <form method="post" action="/observation/forget">${hidden('file', o.file)}${hidden('id', o.id)}${hidden('back', back)}
 <button type="submit" class="danger" autofocus>${m.forgetConfirm}</button> <a href="${back}">${m.cancel}</a></form></div>`;
@@ -197,8 +201,8 @@ export function table(headers: string[], rows: Array<Array<Html | string | numbe
 <tbody>${rows.map((r) => html`<tr>${r.map((cell) => html`<td>${cell}</td>`)}</tr>`)}</tbody></table>`;
 }
 
-/** A chart drawn by templates/ui/ui.js with uPlot from the JSON beside it (x: labels, series: named values; bars: categories, not a time line). */
-export function chart(id: string, title: string, data: { x: string[]; series: Array<{ label: string; values: Array<number | null> }>; bars?: boolean }, empty: string): Html {
+/** A chart drawn by templates/ui/ui.js with uPlot from the JSON beside it (x: labels, xLabel: what they are, in the legend; series: named values; bars: categories, not a time line). */
+export function chart(id: string, title: string, data: { x: string[]; xLabel: string; series: Array<{ label: string; values: Array<number | null> }>; bars?: boolean }, empty: string): Html {
   if (data.x.length === 0) return html`<figure class="chart"><figcaption>${title}</figcaption><p class="empty">${empty}</p></figure>`;
   return html`<figure class="chart"><figcaption>${title}</figcaption><div class="plot" id="${id}" role="img" aria-label="${title}"></div>
 <script type="application/json" data-chart="${id}">${raw(JSON.stringify(data).replace(/</g, '\\u003c'))}</script></figure>`;

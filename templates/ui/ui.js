@@ -60,7 +60,8 @@
         height: 220,
         scales: { x: bars ? { time: false, range: function () { return [-0.5, xs.length - 0.5]; } } : { time: false }, y: bars ? { range: function (_, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } : {} },
         axes: [{ splits: bars ? function () { return xs; } : undefined, values: function (_, ticks) { return ticks.map(function (i) { return data.x[i] !== undefined ? data.x[i] : ''; }); } }, {}],
-        series: [{}].concat(data.series.map(function (s, i) {
+        // The x series' name in the legend (uPlot says 'Value' otherwise), in the page's language.
+        series: [{ label: data.xLabel }].concat(data.series.map(function (s, i) {
           var colour = colours[i % colours.length];
           return bars
             ? { label: s.label, stroke: colour, fill: colour, width: 1, paths: uPlot.paths.bars({ size: [0.6, 120] }), points: { show: false } }

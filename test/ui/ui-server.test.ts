@@ -527,6 +527,10 @@ test("ocm-run ui: on the Korean page an error of shared code reads in Korean wit
     assert.doesNotMatch(page, /프로그램이 남긴 원문/, `${what}: a known error needs no English original`);
   };
   const edit = (id: string) => ({ file: rel, id, text: '바뀐 내용', priority: 'low', category: 'fact', tags: '', back: '/' });
+  // The tiers' names are words of the page too (the chromium pass of the Korean pages found them English).
+  const timeline = await (await get('/')).text();
+  assert.match(timeline, /<span class="tier">핫<\/span>/);
+  assert.match(timeline, /<option value="cold">콜드<\/option>/);
 
   // A job holds the home lock: the change waits for it (20 s), then says so.
   const release = await acquireHomeLock(paths.lock, { waitMs: 0 });
