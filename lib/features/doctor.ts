@@ -198,7 +198,8 @@ async function checkOpenClaw(config: Config, options: DoctorOptions): Promise<Ch
         ? ok('openclaw.integration', 'OpenClaw integration', `${configPath}: ${parts.join(', ')}`)
         : warn('openclaw.integration', 'OpenClaw integration', `${configPath}: ${parts.join(', ')}`, '`ocm-run integrate openclaw` (safe to run again; it backs up openclaw.json first)'),
     );
-    if (st.toolPolicy.length > 0) checks.push(await toolPolicyCheck(st.toolPolicy, configPath));
+    // Only when the plugin is there to offer the tools.
+    if (st.toolPolicy.length > 0 && (st.pluginEntry || st.pluginInstalled)) checks.push(await toolPolicyCheck(st.toolPolicy, configPath));
     checks.push(...(await checkWithOpenClaw(st, options)));
   }
   return checks;
