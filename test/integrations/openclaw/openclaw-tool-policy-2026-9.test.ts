@@ -11,6 +11,8 @@
  *   its turn is not offered them, `integrate openclaw` says exactly what to
  *   add, and once that is added the next turn offers them;
  * - `tools.profile: "minimal"`: the same, through `tools.alsoAllow`.
+ * Each time, `integrate openclaw status` (and once `doctor`) says of each agent
+ * what its turn shows: offered, or the key to change.
  * The advice itself, case by case: tool-policy.test.ts.
  */
 import { after, before, describe, test } from 'node:test';
@@ -46,6 +48,13 @@ describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restri
     const r = await runCli(['integrate', 'openclaw', '--home', memoryHome], { env: sandbox.env, timeoutMs: 600_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     return r.stdout;
+  };
+  /** What `integrate openclaw status --json` says of each agent: 'offered', or the keys to change. */
+  const statusSays = async () => {
+    const r = await runCli(['integrate', 'openclaw', 'status', '--json', '--home', memoryHome], { env: sandbox.env, timeoutMs: 120_000 });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const s = JSON.parse(r.stdout) as { toolPolicy: Array<{ agent: string; offered: boolean; advice: Array<{ key: string }> }> };
+    return Object.fromEntries(s.toolPolicy.map((a) => [a.agent, a.offered ? 'offered' : a.advice.map((x) => x.key).join(' ')]));
   };
   // Four gateway starts in all; on a 2-core machine shared with other suites one start took over the helper's default 3 minutes.
   const restartGateway = async () => {
@@ -95,6 +104,11 @@ describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restri
     assert.match(said, /OpenClaw's tool policy hides OC-Memory's memory tools/);
     assert.match(said, /add "oc-memory" to agents\.entries\.work\.tools\.allow/);
     assert.doesNotMatch(said, /to tools\.(allow|alsoAllow)/, 'the coding profile needs nothing');
+    assert.deepEqual(await statusSays(), { main: 'offered', work: 'agents.entries.work.tools.allow' });
+    const d = await runCli(['doctor', '--json', '--offline', '--home', memoryHome], { env: sandbox.env, timeoutMs: 300_000 });
+    const tools = (JSON.parse(d.stdout) as { checks: Array<{ id: string; status: string; fix?: string }> }).checks.find((c) => c.id === 'openclaw.tools');
+    assert.equal(tools?.status, 'warn', d.stdout);
+    assert.match(tools!.fix!, /^work: add "oc-memory" to agents\.entries\.work\.tools\.allow;/);
     await restartGateway();
 
     assert.deepEqual(await toolsOfferedIn('main', 'Please note: the build server is called hawk.'), MEMORY_TOOL_NAMES.slice().sort(), 'main, under the coding profile');
@@ -103,6 +117,7 @@ describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restri
     // What integrate said, done as a user would.
     await editConfig((c) => c.agents.entries.work.tools.allow.push('oc-memory'));
     assert.doesNotMatch(await integrate(), /hides OC-Memory's memory tools/, 'nothing left to add');
+    assert.deepEqual(await statusSays(), { main: 'offered', work: 'offered' });
     await restartGateway();
     assert.deepEqual(await toolsOfferedIn('work', 'Please note: the on-call rota changes on Mondays.'), MEMORY_TOOL_NAMES.slice().sort(), 'work, with oc-memory in its allow list');
   });
@@ -113,13 +128,21 @@ describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restri
     });
     const said = await integrate();
     assert.match(said, /add "oc-memory" to tools\.alsoAllow — the "minimal" tool profile/);
+    // work's own allow list (with oc-memory since the test before) does not undo the global profile: each layer only restricts.
+    assert.deepEqual(await statusSays(), { main: 'tools.alsoAllow', work: 'tools.alsoAllow' });
     await restartGateway();
     assert.deepEqual(await toolsOfferedIn('main', 'Please note: the staging database is called otter.'), [], 'minimal leaves plugin tools out');
+    // work, too: 2026.9.6 even refuses its turn before any model request ("No callable tools remain after resolving explicit tool allowlist").
+    const since = provider.requests.length;
+    await agentTurn(sandbox, 'work', 'Please note: the staging cache is called lynx.', { timeoutMs: TURN_MS });
+    const workOffered = provider.requests.slice(since).filter((r) => r.messages.some((m) => m.role === 'user' && m.content.includes('staging cache'))).flatMap(offeredTools);
+    assert.deepEqual(workOffered.filter((name) => name.startsWith('oc_memory_')), [], "minimal leaves them out for work too, its own allow list notwithstanding");
 
     await editConfig((c) => {
       c.tools.alsoAllow = ['oc-memory'];
     });
     assert.doesNotMatch(await integrate(), /hides OC-Memory's memory tools/);
+    assert.deepEqual(await statusSays(), { main: 'offered', work: 'offered' });
     await restartGateway();
     assert.deepEqual(await toolsOfferedIn('main', 'Please note: the release train leaves on Fridays.'), MEMORY_TOOL_NAMES.slice().sort(), 'minimal + alsoAllow oc-memory');
   });
