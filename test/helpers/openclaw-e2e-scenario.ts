@@ -12,8 +12,9 @@
 import { after, before, describe, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import JSON5 from 'json5';
 import { runCli, tempDir } from './cli.js';
 import { ok, startOpenAiServer, toolCall, type OpenAiTestServer, type RecordedRequest } from './openai-server.js';
@@ -30,6 +31,8 @@ interface Scenario {
   gateway?: RunningGateway;
   memoryHome: string;
   integrateOutput: string;
+  /** Where the gateway's AggregateErrors are recorded (see AGGREGATE_ERROR_RECORDER). */
+  aggregateErrors: string;
   cleanup(): Promise<void>;
 }
 
@@ -134,7 +137,53 @@ async function openClawFailureContext(s: Scenario): Promise<string> {
     const text = await readFile(join(logDir, name), 'utf8').catch(() => '');
     logged.push(...text.split('\n').filter((l) => errorLine.test(l)).slice(-40).map((l) => `${name}: ${l.slice(0, 2000)}`));
   }
-  return `--- gateway output (error lines) ---\n${gateway.join('\n')}\n--- OpenClaw log (error lines) ---\n${logged.join('\n')}`;
+  const aggregates = (await readFile(s.aggregateErrors, 'utf8').catch(() => '')).split('\n').filter(Boolean).slice(-20);
+  return `--- gateway output (error lines) ---\n${gateway.join('\n')}\n--- OpenClaw log (error lines) ---\n${logged.join('\n')}\n--- AggregateErrors the gateway made, with their inner errors (${s.aggregateErrors}) ---\n${aggregates.join('\n')}`;
+}
+
+/**
+ * A module the gateway's Node loads before OpenClaw (NODE_OPTIONS --import;
+ * Node loads it in every Worker thread too, which is where OpenClaw's
+ * agent-database close builds its AggregateError). It records every
+ * AggregateError constructed, with its inner errors (name, message, code,
+ * first stack lines), one JSON line each, to the file named by
+ * OCM_TEST_AGGREGATE_ERRORS: OpenClaw passes only the outer message across
+ * the Worker boundary and logs only that, even with OPENCLAW_DEBUG=1. The
+ * constructor is wrapped in a Proxy that returns the very error the real
+ * one built (same prototype, same instanceof); recording is synchronous and
+ * never throws. Only the e2e's gateway gets it (startRecordedGateway).
+ */
+const AGGREGATE_ERROR_RECORDER = `
+import { appendFileSync } from 'node:fs';
+import { threadId } from 'node:worker_threads';
+const file = process.env.OCM_TEST_AGGREGATE_ERRORS;
+if (file && typeof globalThis.AggregateError === 'function') {
+  const lines = (stack, n) => String(stack ?? '').split('\\n').slice(0, n);
+  const describe = (error, depth) => {
+    if (!(error instanceof Error)) return { value: String(error) };
+    const d = { name: error.name, message: error.message, code: error.code, stack: lines(error.stack, 8) };
+    if (error.cause !== undefined && depth < 2) d.cause = error.cause instanceof Error ? error.cause.message : String(error.cause);
+    if (depth < 3 && Array.isArray(error.errors)) d.errors = error.errors.map((e) => describe(e, depth + 1));
+    return d;
+  };
+  let recorded = 0;
+  globalThis.AggregateError = new Proxy(globalThis.AggregateError, {
+    construct(target, args, newTarget) {
+      const error = Reflect.construct(target, args, newTarget);
+      try {
+        if (recorded++ < 500) appendFileSync(file, JSON.stringify({ at: new Date().toISOString(), pid: process.pid, threadId, ...describe(error, 0) }) + '\\n');
+      } catch {}
+      return error;
+    },
+  });
+}
+`;
+
+/** The sandbox's gateway with AGGREGATE_ERROR_RECORDER loaded (test only: nothing else gets it). */
+export async function startRecordedGateway(s: { sandbox: OpenClawSandbox; aggregateErrors: string }): Promise<RunningGateway> {
+  const recorder = join(s.sandbox.home, '..', 'aggregate-error-recorder.mjs');
+  await writeFile(recorder, AGGREGATE_ERROR_RECORDER);
+  return startGateway({ ...s.sandbox, env: { ...s.sandbox.env, NODE_OPTIONS: `--import ${pathToFileURL(recorder).href}`, OCM_TEST_AGGREGATE_ERRORS: s.aggregateErrors } });
 }
 
 async function assertTurn(s: Scenario, result: { code: number; stdout: string; stderr: string }, what: string): Promise<void> {
@@ -188,7 +237,7 @@ async function runTurn(t: TestContext, s: Scenario, agent: string, message: stri
     }
     t.diagnostic(`${what}: OpenClaw refused the turn before the model got it ("Agent database cleanup failed"); the gateway is restarted once (see isOpenClawCleanupFailure)\n${result.stdout.slice(-1500)}\n${await openClawFailureContext(s)}`);
     await s.gateway?.stop();
-    s.gateway = await startGateway(s.sandbox);
+    s.gateway = await startRecordedGateway(s);
     result = await agentTurn(s.sandbox, agent, message, { timeoutMs: TURN_MS });
   }
   await assertTurn(s, result, what);
@@ -217,6 +266,7 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
         provider,
         memoryHome,
         integrateOutput: '',
+        aggregateErrors: join(temp.dir, 'aggregate-errors.jsonl'),
         async cleanup() {
           await s.gateway?.stop();
           await provider.close();
@@ -229,7 +279,7 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
       const integrate = await runCli(['integrate', 'openclaw', '--home', memoryHome], { env: sandbox.env, timeoutMs: 600_000 });
       s.integrateOutput = integrate.stdout + integrate.stderr;
       assert.equal(integrate.code, 0, s.integrateOutput);
-      s.gateway = await startGateway(sandbox);
+      s.gateway = await startRecordedGateway(s);
     });
 
     after(async () => {
