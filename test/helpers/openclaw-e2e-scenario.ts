@@ -195,26 +195,27 @@ async function assertTurn(s: Scenario, result: { code: number; stdout: string; s
  * OpenClaw 2026.9.6 sometimes answers a turn with exit 1 and exactly "Agent
  * database cleanup failed": the AggregateError its agent-database Worker
  * throws when two of the four steps of its close fail
- * (dist/state/openclaw-agent-execution.worker.js, close()). It hides the
- * Worker's real error, which OpenClaw logs (openClawFailureContext puts its
- * log lines into the test output).
+ * (dist/state/openclaw-agent-execution.worker.js, close()). The two are
+ * StateDatabaseCoordinatorContentionError "another OpenClaw process owns
+ * state-lifecycle", from the lease release and the shared-state release,
+ * each after a 5 s wait for OpenClaw's state-lifecycle lock, which the same
+ * gateway holds while its session-maintenance Worker runs — past 5 s only
+ * on a starved CPU (docs/sources.md, "Known OpenClaw failure", with the
+ * pointers; AGGREGATE_ERROR_RECORDER captured them).
  *
  * Two forms were seen, in CI and beside a CPU hog, never on an idle machine:
  * - after the turn ran (the model got its request): the turn counts as run;
  *   what it was for is asserted by the step's own checks;
- * - before the model got anything, and then for every later turn of that
- *   agent: a close that throws leaves the agent's entry in the Worker's
- *   cache, and the next open there closes it again or refuses it
- *   (openOpenClawAgentDatabaseSteps), so the agent is refused until the
- *   gateway restarts. The test restarts the gateway once, as a user would,
- *   and runs the turn again; a second failure fails.
- * Two of the steps that can throw go through OpenClaw's shared state
- * database, which OC-Memory never opens; the one that touches the agent's
- * database file (its WAL checkpoint) never throws, with or without a reader
- * beside it (docs/sources.md, "Known OpenClaw failure";
- * openclaw-db-close-2026-9.test.ts). Which two failed has not been seen yet:
- * the diagnostic carries the CLI's output (its run id) and OpenClaw's log lines.
- * Every other failure fails.
+ * - before the model got anything, and then for every later turn that has
+ *   to open an agent's database: OpenClaw keeps the failed close
+ *   (cleanupFailure in dist/openclaw-agent-execution-*.mjs) and throws it
+ *   again, so turns are refused until the gateway restarts. The test
+ *   restarts the gateway once, as a user would, and runs the turn again; a
+ *   second failure fails.
+ * OC-Memory is in neither the lock's holder nor its waiters; the one close
+ * step that touches the agent's database file (its WAL checkpoint) never
+ * throws, with or without a reader beside it
+ * (openclaw-db-close-2026-9.test.ts). Every other failure fails.
  */
 function isOpenClawCleanupFailure(result: { stdout: string }): boolean {
   try {
