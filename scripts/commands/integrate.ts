@@ -118,7 +118,9 @@ async function openClawStatus(ctx: import('../cli-context.js').CommandContext): 
   if (!configExists) lines.push(`  ❌ no ${configPath}`);
   else if (s.warning) lines.push(`  ❌ ${configPath} cannot be read: ${s.warning}`);
   else {
-    lines.push(`  ${mark(s.currentKey)} memory folders in memory.search.extraPaths (${configPath})`, `  ${mark(s.legacyKey)} memory folders in agents.defaults.memorySearch.extraPaths (the 2026.2 key)`, `  ${mark(s.pluginEntry)} plugin entry plugins.entries.oc-memory`);
+    // Either key will do (2026.9 rejects the 2026.2 one), as in doctor.
+    const keys = [s.currentKey ? 'memory.search.extraPaths' : '', s.legacyKey ? 'agents.defaults.memorySearch.extraPaths (2026.2)' : ''].filter(Boolean).join(' and ');
+    lines.push(`  ${mark(s.currentKey || s.legacyKey)} memory folders in ${keys || 'neither memory.search.extraPaths nor agents.defaults.memorySearch.extraPaths'} (${configPath})`, `  ${mark(s.pluginEntry)} plugin entry plugins.entries.oc-memory`);
   }
   lines.push(`  ${mark(s.pluginInstalled && !s.pluginOutdated)} plugin files in ${pluginDir}${s.pluginOutdated ? ' (not the ones this version ships: run `ocm-run integrate openclaw` again)' : ''}`);
   for (const a of s.toolPolicy) {

@@ -398,6 +398,8 @@ test("integrate openclaw status: each agent, whether OpenClaw's tool policy offe
     assert.equal(human.code, 0, human.stderr);
     assert.equal(await readFile(s.configPath, 'utf8'), integrated, 'status only reads');
     assert.match(human.stdout, /✅ plugin entry plugins\.entries\.oc-memory/);
+    assert.match(human.stdout, /✅ memory folders in memory\.search\.extraPaths \(/);
+    assert.doesNotMatch(human.stdout, /❌/, 'nothing missing: 2026.9 takes memory.search alone');
     assert.match(human.stdout, /✅ agent main: offered the memory tools/);
     assert.match(human.stdout, /⚠️ {2}agent work: the tool policy hides the memory tools — add "oc-memory" to agents\.entries\.work\.tools\.allow/);
     assert.match(human.stdout, /⚠️ {2}agent ops: the tool policy hides the memory tools — add "oc-memory" to agents\.entries\.ops\.tools\.alsoAllow \(the "minimal" tool profile/);
