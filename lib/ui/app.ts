@@ -56,7 +56,7 @@ export interface UiApp {
 }
 
 /** Notices a change can come back with (?note=…); nothing else is shown from the address. */
-const NOTES = ['saved', 'added', 'alreadyThere', 'forgot', 'approved', 'rejected', 'rolledBack', 'alreadyForgotten', 'alreadyApproved', 'alreadyRejected'] as const satisfies readonly MessageKey[];
+const NOTES = ['saved', 'added', 'alreadyThere', 'forgot', 'approved', 'notMoved', 'rejected', 'rolledBack', 'alreadyForgotten', 'alreadyApproved', 'alreadyRejected'] as const satisfies readonly MessageKey[];
 type Note = (typeof NOTES)[number];
 
 /** Address parameters a user types (the search box, the text filters): masked like every text (below). The selects (agent, priority, tier, mode) offer names the memory already has. */
@@ -467,7 +467,13 @@ ${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time
   app.post('/tiers/approve', async (c) => {
     const f = await form(c);
     const r = await taking('approve', { id: f.id ?? '' }, () => approveMoves(curate, f.id ?? ''));
-    return c.redirect(withNote(safeBack(f.back, '/tiers'), typeof r === 'string' ? r : 'approved', f.id), 303);
+    if (typeof r === 'string') return c.redirect(withNote(safeBack(f.back, '/tiers'), r, f.id), 303);
+    // Approved and still not moved (every observation pinned since, a broken frontmatter, the file gone): say why.
+    if (r.approved.length === 0) {
+      const why = r.skipped[0]?.reason ?? (r.stale.length > 0 ? 'the day file is gone' : 'nothing to move');
+      return c.redirect(withNote(safeBack(f.back, '/tiers'), 'notMoved', `${f.id}: ${why}`), 303);
+    }
+    return c.redirect(withNote(safeBack(f.back, '/tiers'), 'approved', f.id), 303);
   });
 
   app.post('/tiers/reject', async (c) => {

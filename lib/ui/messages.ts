@@ -114,6 +114,7 @@ const en = {
   alreadyForgotten: 'Already forgotten (the form was sent twice, or another tab did it):',
   alreadyApproved: 'Already approved (the form was sent twice, or another tab did it):',
   alreadyRejected: 'Already rejected (the form was sent twice, or another tab did it):',
+  notMoved: 'Not moved, nothing was changed:',
   // Health
   healthTitle: 'Health and figures',
   jobsTitle: 'Last ticks',
@@ -273,6 +274,7 @@ const ko: Messages = {
   alreadyForgotten: '이미 잊었습니다 (양식이 두 번 보내졌거나 다른 탭에서 처리함):',
   alreadyApproved: '이미 승인했습니다 (양식이 두 번 보내졌거나 다른 탭에서 처리함):',
   alreadyRejected: '이미 거절했습니다 (양식이 두 번 보내졌거나 다른 탭에서 처리함):',
+  notMoved: '옮기지 않았습니다. 바뀐 것은 없습니다:',
   healthTitle: '상태와 수치',
   jobsTitle: '최근 실행',
   job: '작업',

@@ -199,6 +199,15 @@ test('ocm-run ui: a form sent twice (a double click, a second tab) finds its wor
   // An id nobody ever had is still an error.
   const unknown = await post('/observation/forget', { file, id: 'o-00000000ff', back: '/' });
   assert.equal(unknown.status, 404);
+
+  // Approving a day whose every observation was pinned since moves nothing: the page says so, not "Approved".
+  const pinnedDay = await readFile(p3!.source, 'utf8');
+  await writeFile(p3!.source, pinnedDay.replace(/ \^o-/g, ' #pin ^o-'));
+  const pinned = await post('/tiers/approve', { id: p3!.id, back: '/tiers' });
+  assert.equal(pinned.headers.get('location'), `/tiers?note=notMoved&about=${encodeURIComponent(`${p3!.id}: nothing to move: every observation in it is pinned`).replace(/%20/g, '+')}`);
+  const said = await (await fetch(`${ui.origin}${pinned.headers.get('location')}`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) })).text();
+  assert.match(said, new RegExp(`<p class="notice" role="status">Not moved, nothing was changed: ${p3!.id}: nothing to move: every observation in it is pinned</p>`));
+  assert.equal(await readFile(p3!.source, 'utf8'), pinnedDay.replace(/ \^o-/g, ' #pin ^o-'), 'the day file stays where it was');
 });
 
 test('ocm-run ui: saving the edit form with the text left as shown (masked) changes only what was changed — a key in the line is not replaced by [REDACTED:…]; a text really edited is masked', async (t) => {
