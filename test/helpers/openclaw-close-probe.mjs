@@ -10,7 +10,7 @@
 // `PRAGMA wal_checkpoint(TRUNCATE)` under the connection's busy timeout
 // (5 s for agent databases), whose errors it catches; it returns true when
 // the checkpoint completed, false otherwise. The rest of the close (db.close,
-// the lease row in openclaw-state.sqlite) does not involve other connections
+// the lease row in OpenClaw's state/openclaw.sqlite) does not involve other connections
 // to the agent database. Prints one JSON line with what was seen.
 import { readdir, readFile, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import JSON5 from 'json5';
 import { runCli, tempDir } from './cli.js';
 import { ok, startOpenAiServer, toolCall, type OpenAiTestServer, type RecordedRequest } from './openai-server.js';
-import { agentTurn, createOpenClawSandbox, installOpenClaw, runOpenClaw, startGateway, waitFor, type OpenClawSandbox, type RunningGateway } from './openclaw.js';
+import { agentTurn, createOpenClawSandbox, isOpenClawStateContention, installOpenClaw, runOpenClaw, startGateway, waitFor, type OpenClawSandbox, type RunningGateway } from './openclaw.js';
 
 /** What a step needs that another engineer's work provides; the step is marked todo until it has landed. */
 export interface Pending {
@@ -192,8 +192,11 @@ async function assertTurn(s: Scenario, result: { code: number; stdout: string; s
 }
 
 /**
- * OpenClaw 2026.9.6 sometimes answers a turn with exit 1 and exactly "Agent
- * database cleanup failed": the AggregateError its agent-database Worker
+ * One real turn that must run.
+ *
+ * OpenClaw 2026.9.6 sometimes answers a turn with exit 1 and "Agent
+ * database cleanup failed" (or a sibling, see isOpenClawStateContention in
+ * openclaw.ts): the AggregateError its agent-database Worker
  * throws when two of the four steps of its close fail
  * (dist/state/openclaw-agent-execution.worker.js, close()). The two are
  * StateDatabaseCoordinatorContentionError "another OpenClaw process owns
@@ -217,26 +220,16 @@ async function assertTurn(s: Scenario, result: { code: number; stdout: string; s
  * throws, with or without a reader beside it
  * (openclaw-db-close-2026-9.test.ts). Every other failure fails.
  */
-function isOpenClawCleanupFailure(result: { stdout: string }): boolean {
-  try {
-    const parsed = JSON.parse(result.stdout.slice(result.stdout.indexOf('{'))) as { origin?: string; error?: { message?: string } };
-    return parsed.origin === 'gateway' && parsed.error?.message === 'Agent database cleanup failed';
-  } catch {
-    return false;
-  }
-}
-
-/** One real turn that must run (see isOpenClawCleanupFailure for the one OpenClaw failure handled here). */
 async function runTurn(t: TestContext, s: Scenario, agent: string, message: string, what: string): Promise<void> {
   const since = s.provider.requests.length;
   const reachedModel = () => s.provider.requests.slice(since).some((r) => r.messages.some((m) => m.role === 'user' && m.content.includes(message)));
   let result = await agentTurn(s.sandbox, agent, message, { timeoutMs: TURN_MS });
-  if (result.code !== 0 && isOpenClawCleanupFailure(result)) {
+  if (result.code !== 0 && isOpenClawStateContention(result)) {
     if (reachedModel()) {
-      t.diagnostic(`${what}: the turn ran (the model got it), then OpenClaw reported "Agent database cleanup failed"; see isOpenClawCleanupFailure\n${result.stdout.slice(-1500)}\n${await openClawFailureContext(s)}`);
+      t.diagnostic(`${what}: the turn ran (the model got it), then OpenClaw reported its state-lifecycle contention; see isOpenClawStateContention\n${result.stdout.slice(-1500)}\n${await openClawFailureContext(s)}`);
       return;
     }
-    t.diagnostic(`${what}: OpenClaw refused the turn before the model got it ("Agent database cleanup failed"); the gateway is restarted once (see isOpenClawCleanupFailure)\n${result.stdout.slice(-1500)}\n${await openClawFailureContext(s)}`);
+    t.diagnostic(`${what}: OpenClaw refused the turn before the model got it (its state-lifecycle contention); the gateway is restarted once (see isOpenClawStateContention)\n${result.stdout.slice(-1500)}\n${await openClawFailureContext(s)}`);
     await s.gateway?.stop();
     s.gateway = await startRecordedGateway(s);
     result = await agentTurn(s.sandbox, agent, message, { timeoutMs: TURN_MS });

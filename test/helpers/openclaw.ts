@@ -272,6 +272,30 @@ export interface TurnResult extends RunResult {
   json?: unknown;
 }
 
+/**
+ * Did OpenClaw 2026.9.6 fail the turn on its own state-lifecycle lock (its
+ * session maintenance holds it past the 5 s its close waits, on a starved CPU;
+ * docs/sources.md, "Known OpenClaw failure")? The turn's `--json` output names
+ * the error. What a test does about it: test/helpers/openclaw-e2e-scenario.ts.
+ */
+export function isOpenClawStateContention(result: { stdout: string }): boolean {
+  try {
+    const parsed = JSON.parse(result.stdout.slice(result.stdout.indexOf('{'))) as { origin?: string; error?: { message?: string } };
+    return parsed.origin === 'gateway' && STATE_LIFECYCLE_CONTENTION.test(parsed.error?.message ?? '');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The messages of that one failure as OpenClaw reports it: the Worker's close
+ * ("Agent database cleanup failed"), the same contention met by the gateway's
+ * own close and lease cleanup ("Agent native close and lease cleanup failed | …",
+ * seen beside a CPU hog, dist/openclaw-agent-execution-*.mjs), or the lock's
+ * own error when it is the only one.
+ */
+const STATE_LIFECYCLE_CONTENTION = /^(?:Agent database cleanup failed$|Agent native close and lease cleanup failed\b)|another OpenClaw process owns state-lifecycle/;
+
 /** One real turn: `openclaw agent --agent <id> --message <text> --json` through the gateway. */
 export async function agentTurn(sandbox: OpenClawSandbox, agent: string, message: string, options: { timeoutMs?: number; sessionId?: string } = {}): Promise<TurnResult> {
   const seconds = Math.ceil((options.timeoutMs ?? 240_000) / 1000);

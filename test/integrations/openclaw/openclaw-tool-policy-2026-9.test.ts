@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import JSON5 from 'json5';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { ok, startOpenAiServer, type OpenAiTestServer, type RecordedRequest } from '../../helpers/openai-server.js';
-import { agentTurn, createOpenClawSandbox, installOpenClaw, OPENCLAW_RELEASES, startGateway, type OpenClawSandbox, type RunningGateway } from '../../helpers/openclaw.js';
+import { agentTurn, createOpenClawSandbox, installOpenClaw, isOpenClawStateContention, OPENCLAW_RELEASES, startGateway, type OpenClawSandbox, type RunningGateway } from '../../helpers/openclaw.js';
 
 const MEMORY_TOOL_NAMES = ['oc_memory_search', 'oc_memory_get', 'oc_memory_remember', 'oc_memory_active'];
 const TURN_MS = 240_000;
@@ -64,8 +64,16 @@ describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restri
   /** The tools the model was offered in `agent`'s turn with `message` (the turn's first request to the model). */
   const toolsOfferedIn = async (agent: string, message: string): Promise<string[]> => {
     const since = provider.requests.length;
-    const turn = await agentTurn(sandbox, agent, message, { timeoutMs: TURN_MS });
-    const request = provider.requests.slice(since).find((r) => r.messages.some((m) => m.role === 'user' && m.content.includes(message)));
+    const requestOf = () => provider.requests.slice(since).find((r) => r.messages.some((m) => m.role === 'user' && m.content.includes(message)));
+    let turn = await agentTurn(sandbox, agent, message, { timeoutMs: TURN_MS });
+    // OpenClaw's own state-lifecycle contention on a starved CPU (isOpenClawStateContention; the e2e
+    // scenario's runTurn says more): restart the gateway once, as a user would, and ask again.
+    if (!requestOf() && turn.code !== 0 && isOpenClawStateContention(turn)) {
+      console.log(`# ${agent}: OpenClaw refused the turn before the model got it (its state-lifecycle contention); the gateway is restarted once`);
+      await restartGateway();
+      turn = await agentTurn(sandbox, agent, message, { timeoutMs: TURN_MS });
+    }
+    const request = requestOf();
     // The request is what this test is about; a turn that failed before reaching the model fails here.
     assert.ok(request, `no model request for "${message}" (openclaw agent exited ${turn.code}: ${turn.stdout.slice(-800)} ${turn.stderr.slice(-800)})`);
     return offeredTools(request).filter((name) => name.startsWith('oc_memory_')).sort();
