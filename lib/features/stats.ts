@@ -134,7 +134,38 @@ export function searchTimes(logText: string): number[] {
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-export async function collectStats(paths: HomePaths, config: Config, options: { now?: Date; userHome?: string; perDayLimit?: number } = {}): Promise<Stats> {
+/** What one day file adds to the figures. */
+interface DayFileTally {
+  observations: number;
+  completed: number;
+  tokens: number;
+  byPriority: Record<string, number>;
+  byCategory: Record<string, number>;
+  byAgent: Record<string, number>;
+  byDay: Record<string, number>;
+}
+
+/**
+ * Day files' tallies kept by a long-running caller (the dashboard's health page) between calls:
+ * a file whose size and mtime are unchanged is not read again. At 100k observations reading and
+ * parsing every day file took ~1.4 s a page (`npm run bench -- ui`).
+ */
+export type StatsCache = Map<string, { size: number; mtimeMs: number; tally: DayFileTally }>;
+
+function tallyOf(list: readonly Observation[]): DayFileTally {
+  const t: DayFileTally = { observations: list.length, completed: 0, tokens: 0, byPriority: {}, byCategory: {}, byAgent: {}, byDay: {} };
+  for (const o of list) {
+    t.byPriority[o.priority] = (t.byPriority[o.priority] ?? 0) + 1;
+    t.byCategory[o.category] = (t.byCategory[o.category] ?? 0) + 1;
+    t.byAgent[o.agent] = (t.byAgent[o.agent] ?? 0) + 1;
+    t.byDay[o.date] = (t.byDay[o.date] ?? 0) + 1;
+    if (o.done) t.completed++;
+    t.tokens += estimateTokens(o.text);
+  }
+  return t;
+}
+
+export async function collectStats(paths: HomePaths, config: Config, options: { now?: Date; userHome?: string; perDayLimit?: number; cache?: StatsCache } = {}): Promise<Stats> {
   const now = options.now ?? new Date();
   const hotFiles = (await walk(paths.memory)).filter((f) => DAY_FILE.test(basename(f)));
   const warmFiles = (await walk(paths.archive)).filter((f) => DAY_FILE.test(basename(f)));
@@ -142,39 +173,57 @@ export async function collectStats(paths: HomePaths, config: Config, options: { 
   const vault = config.tiers.vault_path ? join(expandHome(config.tiers.vault_path, options.userHome), 'OC-Memory') : undefined;
   const coldFiles = vault ? (await walk(vault)).filter((f) => f.endsWith('.md')) : [];
 
-  const observations: Array<Observation & { tier: string }> = [];
+  const tallies: DayFileTally[] = [];
   const readTier = async (files: string[], root: string, tier: 'hot' | 'warm') => {
     let count = 0;
     for (const f of files) {
-      let text: string;
+      let info: { size: number; mtimeMs: number } | undefined;
+      let text: string | undefined;
       try {
-        text = await readFile(f, 'utf8');
+        info = options.cache ? await stat(f) : undefined;
+        const cached = options.cache?.get(f);
+        if (!(info && cached && cached.size === info.size && cached.mtimeMs === info.mtimeMs)) text = await readFile(f, 'utf8');
       } catch {
         continue;
       }
-      const date = dateFromFileName(f) ?? basename(f).slice(0, 10);
-      const list = listObservations(parseDayFile(text), { date, agent: agentOf(root, f, tier === 'warm'), tier });
-      count += list.length;
-      for (const o of list) observations.push({ ...o, tier });
+      let tally: DayFileTally;
+      if (text === undefined) tally = options.cache!.get(f)!.tally;
+      else {
+        const date = dateFromFileName(f) ?? basename(f).slice(0, 10);
+        tally = tallyOf(listObservations(parseDayFile(text), { date, agent: agentOf(root, f, tier === 'warm'), tier }));
+        if (info) options.cache?.set(f, { size: info.size, mtimeMs: info.mtimeMs, tally });
+      }
+      count += tally.observations;
+      tallies.push(tally);
     }
     return count;
   };
   const hot = { ...(await tierOf(hotFiles)), observations: await readTier(hotFiles, paths.memory, 'hot') };
   const warm = { ...(await tierOf(warmFiles)), observations: await readTier(warmFiles, paths.archive, 'warm') };
+  // Files gone since the last call leave the cache.
+  if (options.cache) {
+    const present = new Set([...hotFiles, ...warmFiles]);
+    for (const f of options.cache.keys()) if (!present.has(f)) options.cache.delete(f);
+  }
 
   const byPriority: Record<string, number> = { high: 0, medium: 0, low: 0 };
   const byCategory: Record<string, number> = {};
   const byAgent: Record<string, number> = {};
   const byDay = new Map<string, number>();
+  let observationCount = 0;
   let completed = 0;
   let observationTokens = 0;
-  for (const o of observations) {
-    byPriority[o.priority] = (byPriority[o.priority] ?? 0) + 1;
-    byCategory[o.category] = (byCategory[o.category] ?? 0) + 1;
-    byAgent[o.agent] = (byAgent[o.agent] ?? 0) + 1;
-    byDay.set(o.date, (byDay.get(o.date) ?? 0) + 1);
-    if (o.done) completed++;
-    observationTokens += estimateTokens(o.text);
+  const add = (into: Record<string, number>, from: Record<string, number>) => {
+    for (const [key, n] of Object.entries(from)) into[key] = (into[key] ?? 0) + n;
+  };
+  for (const t of tallies) {
+    observationCount += t.observations;
+    add(byPriority, t.byPriority);
+    add(byCategory, t.byCategory);
+    add(byAgent, t.byAgent);
+    for (const [date, n] of Object.entries(t.byDay)) byDay.set(date, (byDay.get(date) ?? 0) + n);
+    completed += t.completed;
+    observationTokens += t.tokens;
   }
   const days = [...byDay.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, count]) => ({ date, count }));
 
@@ -221,13 +270,13 @@ export async function collectStats(paths: HomePaths, config: Config, options: { 
     generatedAt: now.toISOString(),
     tiers: { hot, warm, cold: await tierOf(coldFiles), reflections: await tierOf(reflectionFiles) },
     observations: {
-      total: observations.length,
+      total: observationCount,
       completedTasks: completed,
       byPriority,
       byCategory,
       byAgent,
       perDay: options.perDayLimit ? days.slice(-options.perDayLimit) : days,
-      averagePerDay: days.length ? round(observations.length / days.length) : 0,
+      averagePerDay: days.length ? round(observationCount / days.length) : 0,
     },
     tokens: {
       transcriptRead: transcript,

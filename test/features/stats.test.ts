@@ -120,3 +120,38 @@ test('stats --export writes CSV and JSON; other extensions are refused', async (
   assert.equal(bad.code, 1);
   assert.match(bad.stderr, /\.json or \.csv/);
 });
+
+test("collectStats with a cache (the dashboard's): the same figures as without it, a changed day file counted again, a removed one gone", async () => {
+  const { collectStats } = await import('../../lib/features/stats.js');
+  const { loadConfig } = await import('../../lib/config/config.js');
+  const { homePaths } = await import('../../lib/platform/home.js');
+  const { appendFile, copyFile, rm } = await import('node:fs/promises');
+  const { tempDir } = await import('../helpers/cli.js');
+  const copy = await tempDir('ocm-stats-cache-');
+  try {
+    await runCli(['demo', '--home', join(copy.dir, 'home')], { env: { HOME: copy.dir } });
+    const paths = homePaths(join(copy.dir, 'home'));
+    const { config } = await loadConfig({ file: paths.config, envFile: paths.env, env: {} });
+    const now = new Date('2026-04-12T00:00:00Z');
+    const figures = async (cache?: import('../../lib/features/stats.js').StatsCache) => {
+      const s = await collectStats(paths, config, { now, cache });
+      return { ...s, generatedAt: '' };
+    };
+    const cache: import('../../lib/features/stats.js').StatsCache = new Map();
+    assert.deepEqual(await figures(cache), await figures(), 'first call: same figures');
+    assert.ok(cache.size > 0, 'the day files are in the cache');
+    assert.deepEqual(await figures(cache), await figures(), 'from the cache: same figures');
+
+    const days = (await fg('memory/**/*.md', { cwd: paths.root, absolute: true })).filter((f) => dateFromFileName(f));
+    const [first, second] = days;
+    await appendFile(first!, '- 🔴 23:59 [fact] The backup bucket is ocm-backups-eu. ^o-00000000aa\n');
+    const changed = await figures(cache);
+    assert.deepEqual(changed, await figures(), 'a changed file is read again');
+    await copyFile(second!, `${second}.bak`);
+    await rm(second!);
+    assert.deepEqual(await figures(cache), await figures(), 'a removed file is no longer counted');
+    assert.ok(![...cache.keys()].includes(second!), 'and leaves the cache');
+  } finally {
+    await copy.cleanup();
+  }
+});
