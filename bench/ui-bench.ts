@@ -31,6 +31,8 @@ export interface UiBenchReport {
   firstPage: { firstMs: number; p50: number; p95: number; requests: number; cpuPerRequestMs: number | null; bytes: number; observationsShown: number; browserLoadMs: number | null };
   search: { p50: number; p95: number; requests: number; cpuPerRequestMs: number | null; serverP50: number };
   baseline: { p50: number; p95: number };
+  /** The other pages, each asked 10 times after a first request: HTTP wall p50 / p95. */
+  otherPages: Record<string, { firstMs: number; p50: number; p95: number }>;
   targets: Record<string, { value: number; target: string; ok: boolean }>;
 }
 
@@ -99,6 +101,15 @@ export async function runUiBench(options: { n?: number; queries?: number; keep?:
     const baseline: number[] = [];
     for (let i = 0; i < 20; i++) baseline.push((await get(`${origin}/assets/ui.css`, cookie)).ms);
 
+    log('  the other pages…');
+    const otherPages: UiBenchReport['otherPages'] = {};
+    for (const page of ['/active', '/tiers', '/health']) {
+      const firstMs = Math.round((await get(`${origin}${page}`, cookie)).ms);
+      const times: number[] = [];
+      for (let i = 0; i < 10; i++) times.push((await get(`${origin}${page}`, cookie)).ms);
+      otherPages[page] = { firstMs, p50: percentile(times, 50), p95: percentile(times, 95) };
+    }
+
     let browserLoadMs: number | null = null;
     if (existsSync(CHROMIUM)) {
       log('  first page in chromium…');
@@ -126,6 +137,7 @@ export async function runUiBench(options: { n?: number; queries?: number; keep?:
       firstPage: { firstMs: Math.round(first.ms), p50: percentile(pages, 50), p95: percentile(pages, 95), requests: pages.length, cpuPerRequestMs: pagesCpuPerRequest, bytes: Buffer.byteLength(first.text), observationsShown, browserLoadMs },
       search: { p50: percentile(searches, 50), p95: percentile(searches, 95), requests: searches.length, cpuPerRequestMs: searchCpuPerRequest, serverP50: percentile(serverMs, 50) },
       baseline: { p50: percentile(baseline, 50), p95: percentile(baseline, 95) },
+      otherPages,
       targets: {},
     };
     const rendered = report.firstPage.browserLoadMs ?? report.firstPage.p95;
@@ -153,6 +165,7 @@ export function uiBenchTable(r: UiBenchReport): string {
     `| first page (timeline, ${r.firstPage.observationsShown} observations, ${Math.round(r.firstPage.bytes / 1024)} KB), HTTP p50 / p95 over ${r.firstPage.requests} | ${r.firstPage.p50} / ${r.firstPage.p95} ms wall, server CPU ${r.firstPage.cpuPerRequestMs ?? '–'} ms a request (the first request after the start: ${r.firstPage.firstMs} ms) | static asset: ${r.baseline.p50} / ${r.baseline.p95} ms |`,
     `| first page in chromium, navigation to the load event, p50 of 5 | ${r.firstPage.browserLoadMs ?? '– (chromium not installed)'}${r.firstPage.browserLoadMs === null ? '' : ' ms'} | – |`,
     `| search page, HTTP p50 / p95 over ${r.search.requests} queries | ${r.search.p50} / ${r.search.p95} ms wall, server CPU ${r.search.cpuPerRequestMs ?? '–'} ms a request (search itself, as the page reports it: p50 ${r.search.serverP50} ms) | static asset: ${r.baseline.p50} / ${r.baseline.p95} ms |`,
+    ...Object.entries(r.otherPages).map(([page, t]) => `| ${page}, HTTP p50 / p95 over 10 (first request ${t.firstMs} ms) | ${t.p50} / ${t.p95} ms wall | static asset: ${r.baseline.p50} / ${r.baseline.p95} ms |`),
     '',
     '| target | measured | ok |',
     '|---|---|---|',

@@ -7,7 +7,7 @@ import type { Config } from '../config/config-schema.js';
 import { activeMemoryPath, type HomePaths } from '../platform/home.js';
 import { listHotDayFiles, readObservations } from '../memory/memory-files.js';
 import { observerLabel, observerKind } from '../observer/factory.js';
-import { readState, type JobRecord } from '../platform/state.js';
+import { readState, type JobRecord, type State } from '../platform/state.js';
 import { localDateTime, resolveTimeZone } from '../platform/time-zone.js';
 import { daemonStatus, type DaemonStatus } from '../jobs/daemon.js';
 
@@ -35,8 +35,8 @@ export function headerTokens(text: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-export async function collectStatus(paths: HomePaths, config: Config): Promise<StatusReport> {
-  const { state } = await readState(paths.state);
+/** What state.json alone tells: the sources with their streams, the jobs, and the last error not followed by a success. */
+export function statusOfState(state: State): Pick<StatusReport, 'sources' | 'jobs' | 'lastError'> {
   const sources = new Map<string, StatusReport['sources'][number]>();
   for (const s of Object.values(state.streams)) {
     const key = `${s.kind}\u0000${s.agent}`;
@@ -47,6 +47,22 @@ export async function collectStatus(paths: HomePaths, config: Config): Promise<S
     if (s.updatedAt > entry.lastRead) entry.lastRead = s.updatedAt;
     sources.set(key, entry);
   }
+  let lastError: StatusReport['lastError'];
+  for (const [job, rec] of Object.entries(state.jobs)) {
+    if (rec.lastError && (!rec.lastSuccess || rec.lastError.at > rec.lastSuccess) && (!lastError || rec.lastError.at > lastError.at)) {
+      lastError = { job, ...rec.lastError };
+    }
+  }
+  return {
+    sources: [...sources.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.agent.localeCompare(b.agent)),
+    jobs: state.jobs,
+    lastError,
+  };
+}
+
+export async function collectStatus(paths: HomePaths, config: Config): Promise<StatusReport> {
+  const { state } = await readState(paths.state);
+  const fromState = statusOfState(state);
   const observations = await readObservations(await listHotDayFiles(paths));
   const byAgent: StatusReport['observations']['byAgent'] = {};
   for (const o of observations) {
@@ -63,19 +79,13 @@ export async function collectStatus(paths: HomePaths, config: Config): Promise<S
       /* not built yet */
     }
   }
-  let lastError: StatusReport['lastError'];
-  for (const [job, rec] of Object.entries(state.jobs)) {
-    if (rec.lastError && (!rec.lastSuccess || rec.lastError.at > rec.lastSuccess) && (!lastError || rec.lastError.at > lastError.at)) {
-      lastError = { job, ...rec.lastError };
-    }
-  }
   return {
     home: paths.root,
     observer: { kind: observerKind(config), label: observerLabel(config) },
-    sources: [...sources.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.agent.localeCompare(b.agent)),
+    sources: fromState.sources,
     observations: { total: observations.length, byAgent },
-    jobs: state.jobs,
-    lastError,
+    jobs: fromState.jobs,
+    lastError: fromState.lastError,
     tokens: { transcriptRead: state.totals.transcriptTokens, activeMemory, activeMemoryBudget: config.active_memory.budget_tokens },
     daemon: await daemonStatus(paths),
     tiers: await (await import('./tier-status.js')).collectTierStatus(paths, config),

@@ -6,6 +6,7 @@
  * from. Every text from the memory is masked (lib/masking/masking.ts, the same rules
  * as every other output) before it reaches a page.
  */
+import type { StatsCache } from '../features/stats.js';
 import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -489,15 +490,18 @@ ${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time
   });
 
   // ---- Health and figures
+  // Each day file's tally, read again only when the file changed (collectStats).
+  const statsCache: StatsCache = new Map();
   app.get('/health', async (c) => {
     const frame = frameOf(c, 'health');
     const { m } = frame;
-    const { collectStatus } = await import('../features/status.js');
+    const { statusOfState } = await import('../features/status.js');
     const { collectStats, searchTimes } = await import('../features/stats.js');
     const { readState } = await import('../platform/state.js');
-    const status = await collectStatus(paths, config);
-    const stats = await collectStats(paths, config, { now: options.now() });
     const { state } = await readState(paths.state);
+    // The jobs and sources come from state.json alone; the figures from the day files' cached tallies.
+    const status = statusOfState(state);
+    const stats = await collectStats(paths, config, { now: options.now(), cache: statsCache });
     const when = (s: string | undefined) => (s ? s.slice(0, 19).replace('T', ' ') : '—');
     const jobs = Object.entries(status.jobs).map(([name, j]) => [name, when(j.lastRun), when(j.lastSuccess), j.lastError ? mask(`${when(j.lastError.at)} ${j.lastError.code}: ${j.lastError.message}`) : m.none]);
     const streams = Object.values(state.streams)
