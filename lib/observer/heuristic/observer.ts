@@ -730,6 +730,9 @@ const IMPLICIT_SUBJECT =
 /** Common imperative verbs: a sentence starting with one is advice or a request, said as "X advised to …". */
 const IMPERATIVE = /^(?:please\s+)?(?:use|keep|store|add|run|try|make|set|check|avoid|install|create|write|fix|update|remove|delete|move|rotate|call|send|take|give|put|wrap|read|open|close|start|stop|restart|consider|remember|note|switch|change|replace|enable|disable|turn|configure|mark|drop|skip|pin|upgrade|downgrade|review|test|build|deploy|merge|commit|push|pull|look|go|follow|ask|tell|let|don't|do not|never|always)\b/i;
 
+/** "Here is / Here's the X: value (— request)": group 1 the determiner, 2 "X: value", 3 the request after a dash. */
+const HANDED_OVER = /^here(?:'s| is| are)\s+(the|my|our|a|an|some)\s+([^:]{1,80}:\s*\S.*?)(?:\s+[—–]\s+(.+))?$/i;
+
 /** "(For the database,) we'll use …" / "we will go with …" / "we're going to …" (not "… not"): group 1 the scope words before it, group 2 what was decided. */
 const WE_WILL = /^((?:for|in|on|with|at|about)\b[^,]{1,60},\s*)?we(?:'ll| will|'re going to| are going to)\s+(?!not\b|never\b)(.+)$/i;
 
@@ -771,6 +774,14 @@ function attribute(text: string, speaker: string, korean: boolean, select = true
     if (IMPERATIVE.test(text)) {
       const advice = text.replace(/^please\s+/i, '');
       return `${speaker} advised to ${advice.charAt(0).toLowerCase()}${advice.slice(1)}`;
+    }
+    // "Here is the OpenAI key for the receipt parser: … — put it in .env please." hands something over (and asks).
+    const handed = HANDED_OVER.exec(text);
+    if (handed && (handed[3] === undefined || IMPERATIVE.test(handed[3]))) {
+      const gave = `${speaker} gave ${handed[1]!.toLowerCase()} ${handed[2]!.replace(/[.!]+$/, '')}`;
+      if (handed[3] === undefined) return `${gave}.`;
+      const request = handed[3].replace(/^please\s+/i, '').replace(/[\s,]*please[.!]*$/i, '').replace(/[.!]+$/, '');
+      return `${gave}, and asked to ${request.charAt(0).toLowerCase()}${request.slice(1)}.`;
     }
     return `${speaker} said ${lowered}`;
   }

@@ -249,6 +249,13 @@ test('restated for the speaker: "Fixed it." → "User fixed it.", "Let\'s go wit
     ['assistant', 'Because forEach ignores the promises your callback returns.'],
   ]);
   assert.match(why[0]!.text, /^Assistant explained that forEach ignores the promises/);
+  // Handing something over ("Here is X: value — do this please"; the Observer gets the text masked) is said as what it is: the demo wrote
+  // "User said here is the OpenAI key for the receipt parser: [REDACTED:openai-key] — put it in .env please."
+  assert.equal(
+    observe([['user', 'Here is the OpenAI key for the receipt parser: [REDACTED:openai-key] — put it in .env please.']])[0]!.text,
+    'User gave the OpenAI key for the receipt parser: [REDACTED:openai-key], and asked to put it in .env.',
+  );
+  assert.equal(observe([['user', "Here's the staging URL: https://staging.ledger.example.com"]])[0]!.text, 'User gave the staging URL: https://staging.ledger.example.com.');
 });
 
 test('an offer taken ("Do you want me to draft the panel list?" — "Yes please. …") gives the answer no "(on: …)" topic', () => {
