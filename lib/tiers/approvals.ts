@@ -22,8 +22,25 @@ export interface Proposal {
   observations: number;
   bytes: number;
   proposedAt: string;
-  /** Why it is proposed ("older than 365 days"). */
+  /** Why it is proposed, in English for the CLI ("older than 365 days (tiers.warm_ttl_days)"). */
   reason: string;
+  /** The same as a code, for a page in another language (files written before it have only `reason`: proposalWhy). */
+  why?: ProposalWhy;
+}
+
+/** Why a move is proposed: past tiers.hot_ttl_days / tiers.warm_ttl_days, or `archive --older-than <days>`. */
+export interface ProposalWhy {
+  code: 'hot_ttl' | 'warm_ttl' | 'archive';
+  days: number;
+}
+
+/** A proposal's reason as a code: its `why`, else read from the reason the tier job wrote before `why` was kept; undefined for any other text. */
+export function proposalWhy(p: Pick<Proposal, 'reason' | 'why'>): ProposalWhy | undefined {
+  if (p.why && ['hot_ttl', 'warm_ttl', 'archive'].includes(p.why.code) && Number.isInteger(p.why.days)) return p.why;
+  const ttl = /^older than (\d+) days \(tiers\.(hot|warm)_ttl_days\)$/.exec(p.reason ?? '');
+  if (ttl) return { code: ttl[2] === 'hot' ? 'hot_ttl' : 'warm_ttl', days: Number(ttl[1]) };
+  const archive = /^archive --older-than (\d+)$/.exec(p.reason ?? '');
+  return archive ? { code: 'archive', days: Number(archive[1]) } : undefined;
 }
 
 export interface Rejection {

@@ -13,7 +13,7 @@ import { resolveTimeZone } from '../platform/time-zone.js';
 import type { Tier } from '../core/types.js';
 import { ensureVault, loadColdNoteTemplate, type VaultSetup } from './vault.js';
 import { localToday } from './age.js';
-import { addProposals, proposalId, readApprovals, selectPending, writeApprovals, type Proposal } from './approvals.js';
+import { addProposals, proposalId, readApprovals, selectPending, writeApprovals, type Proposal, type ProposalWhy } from './approvals.js';
 import { appendAudit, auditPath } from './audit.js';
 import { coldRoot, listTierFiles, type TierFile } from './locations.js';
 import { buildMoves, readFacts, type ParsedCache } from './moves.js';
@@ -117,7 +117,7 @@ function report(op: OpManifest): OpReport {
   return { id: op.id, kind: op.kind, files: op.counts.files, observations: op.counts.observations, bytes: op.counts.bytes };
 }
 
-function proposalsFor(moves: Move[], reason: string, now: Date): Proposal[] {
+function proposalsFor(moves: Move[], why: ProposalWhy, now: Date): Proposal[] {
   return moves.map((m) => ({
     id: proposalId(m.source.path, m.to),
     from: m.source.tier,
@@ -128,13 +128,19 @@ function proposalsFor(moves: Move[], reason: string, now: Date): Proposal[] {
     observations: m.observations,
     bytes: m.bytes,
     proposedAt: now.toISOString(),
-    reason,
+    reason: reasonText(why),
+    why,
   }));
 }
 
-async function propose(options: TierJobOptions, moves: Move[], reason: string, again: boolean): Promise<{ added: Proposal[]; pending: number }> {
+/** The reason as the CLI shows it (`approvals list`), and as files written before `why` hold it (proposalWhy reads it back). */
+function reasonText(why: ProposalWhy): string {
+  return why.code === 'archive' ? `archive --older-than ${why.days}` : `older than ${why.days} days (tiers.${why.code}_days)`;
+}
+
+async function propose(options: TierJobOptions, moves: Move[], why: ProposalWhy, again: boolean): Promise<{ added: Proposal[]; pending: number }> {
   const file = await readApprovals(options.paths.approvals);
-  const added = addProposals(file, proposalsFor(moves, reason, options.now()), { again });
+  const added = addProposals(file, proposalsFor(moves, why, options.now()), { again });
   if (added.length > 0) {
     await writeApprovals(options.paths.approvals, file);
     await appendAudit(options.paths.audit, {
@@ -182,7 +188,7 @@ export async function runTierJob(options: TierJobOptions & { dryRun?: boolean })
     }
   } else if (hotMoves.length > 0) {
     result.proposed.push(hotSummary);
-    if (!dryRun) result.proposals = await propose(options, hotMoves, `older than ${t.hot_ttl_days} days (tiers.hot_ttl_days)`, false);
+    if (!dryRun) result.proposals = await propose(options, hotMoves, { code: 'hot_ttl', days: t.hot_ttl_days }, false);
   }
 
   // In a dry run the hot files have not moved: count them as warm for the cold plan.
@@ -200,7 +206,7 @@ export async function runTierJob(options: TierJobOptions & { dryRun?: boolean })
     } else if (t.cold_requires_approval) {
       result.proposed.push(summarizeMoves(coldMoves, 'warm', 'cold'));
       if (!dryRun) {
-        const p = await propose(options, coldMoves, `older than ${t.warm_ttl_days} days (tiers.warm_ttl_days)`, false);
+        const p = await propose(options, coldMoves, { code: 'warm_ttl', days: t.warm_ttl_days }, false);
         result.proposals = { added: [...result.proposals.added, ...p.added], pending: p.pending };
       }
     } else {
@@ -271,7 +277,7 @@ export async function runArchive(options: ArchiveOptions): Promise<TierRunResult
     } else {
       result.proposed.push(summary);
       if (!dryRun) {
-        const p = await propose(options, moves, `archive --older-than ${options.olderThanDays}`, true);
+        const p = await propose(options, moves, { code: 'archive', days: options.olderThanDays }, true);
         result.proposals = { added: [...result.proposals.added, ...p.added], pending: p.pending };
       }
     }

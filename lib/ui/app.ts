@@ -31,9 +31,10 @@ import { countTokens } from '../core/tokens.js';
 import type { Provenance, Tier } from '../core/types.js';
 import { accessGuard, type Refusal } from './guard.js';
 import { addObservation, approveMoves, duplicateId, editObservation, forgetObservations, parsePriority, parseTags, rejectMoves, rollbackMove, type CurateContext } from './curate.js';
-import { chooseLang, messagesFor, type Lang, type MessageKey } from './messages.js';
+import { proposalWhy, type Proposal } from '../tiers/approvals.js';
+import { chooseLang, messagesFor, whyWords, type Lang, type MessageKey } from './messages.js';
 import { checked, problemOf, taking, UiProblem } from './problems.js';
-import { addForm, chart, editForm, filterForm, forgetForm, layout, observationItem, postButton, table, tierLabel, type FilterValues, type Html, type ObservationView, type PageFrame } from './pages.js';
+import { addForm, chart, codeLabel, editForm, filterForm, forgetForm, layout, observationItem, postButton, table, tierLabel, type FilterValues, type Html, type ObservationView, type PageFrame } from './pages.js';
 import { findDayFile, findReflectionFile, readDayObservations, timelinePage } from './timeline.js';
 
 export interface UiAppOptions {
@@ -457,11 +458,11 @@ ${injectionRows.length ? table([m.time, m.event, m.filterAgent, m.via, m.injecte
     const back = '/tiers';
     const body = html`${table(['', m.tierFiles, m.tierBytes, m.tierOldest, m.tierNewest], rows)}
 <section><h2>${m.pendingTitle}</h2>
-${pending.length === 0 ? html`<p class="empty">${m.pendingNone}</p>` : html`<ul class="proposals">${pending.map((p) => html`<li class="proposal" data-proposal="${p.id}"><strong>${tierLabel(m, p.from)} → ${tierLabel(m, p.to)}</strong> ${p.date} · ${p.agent} · ${p.observations} ${m.observations} · ${formatBytes(p.bytes)} · <code>${p.id}</code> <span class="reason" lang="en">${p.reason}</span>
+${pending.length === 0 ? html`<p class="empty">${m.pendingNone}</p>` : html`<ul class="proposals">${pending.map((p) => html`<li class="proposal" data-proposal="${p.id}"><strong>${tierLabel(m, p.from)} → ${tierLabel(m, p.to)}</strong> ${p.date} · ${p.agent} · ${p.observations} ${m.observations} · ${formatBytes(p.bytes)} · <code>${p.id}</code> ${reasonOf(frame, p)}
 ${p.sample.length ? html`<ul class="sample">${p.sample.map((s) => html`<li>${mask(s)}</li>`)}</ul>` : ''}
 ${postButton('/tiers/approve', { id: p.id, back }, m.approve)} ${postButton('/tiers/reject', { id: p.id, back }, m.reject)}</li>`)}</ul>`}</section>
 <section><h2>${m.auditTitle}</h2>
-${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time, m.action, m.op, ''], audit.map((e) => [e.time.slice(0, 19).replace('T', ' '), e.action, e.op ?? '', e.action === 'move' && e.op ? moveCell(e.op) : auditSummary(e)]))}</section>`;
+${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time, m.action, m.op, ''], audit.map((e) => [e.time.slice(0, 19).replace('T', ' '), codeLabel(frame, 'action', e.action), e.op ?? '', e.action === 'move' && e.op ? moveCell(e.op) : auditSummary(frame, e)]))}</section>`;
     return c.html(layout(frame, m.tiersTitle, body));
   });
 
@@ -503,18 +504,18 @@ ${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time
     const status = statusOfState(state);
     const stats = await collectStats(paths, config, { now: options.now(), cache: statsCache });
     const when = (s: string | undefined) => (s ? s.slice(0, 19).replace('T', ' ') : '—');
-    const jobs = Object.entries(status.jobs).map(([name, j]) => [name, when(j.lastRun), when(j.lastSuccess), j.lastError ? mask(`${when(j.lastError.at)} ${j.lastError.code}: ${j.lastError.message}`) : m.none]);
+    const jobs = Object.entries(status.jobs).map(([name, j]) => [codeLabel(frame, 'job', name), when(j.lastRun), when(j.lastSuccess), j.lastError ? mask(`${when(j.lastError.at)} ${j.lastError.code}: ${j.lastError.message}`) : m.none]);
     const streams = Object.values(state.streams)
       .slice(0, 200)
-      .map((s) => [s.kind, mask(s.agent), mask(s.session), mask(s.path), mask(JSON.stringify(s.cursor))]);
+      .map((s) => [codeLabel(frame, 'source', s.kind), mask(s.agent), mask(s.session), mask(s.path), mask(JSON.stringify(s.cursor))]);
     const usage = stats.llm.rows.map((r) => [r.role, r.model, r.inputTokens, r.outputTokens, r.calls, r.costUsd === null ? '—' : r.costUsd.toFixed(4)]);
     // The last searches of `ocm-run search` and of this page, from the log `stats` reads (its p95 is over the same log).
     const latencies = searchTimes((await readTextIfExists(join(paths.logs, 'search.log'))) ?? '').slice(-200);
     const active = stats.tokens.activeMemory;
     const body = html`<section><h2>${m.jobsTitle}</h2>${jobs.length ? table([m.job, m.lastRun, m.lastOk, m.lastError], jobs) : html`<p class="empty">${m.none}</p>`}
-${status.lastError ? html`<p class="error">${m.lastError}: ${status.lastError.job} ${when(status.lastError.at)} — ${mask(status.lastError.message)}</p>` : ''}</section>
+${status.lastError ? html`<p class="error">${m.lastError}: ${codeLabel(frame, 'job', status.lastError.job)} ${when(status.lastError.at)} — ${mask(status.lastError.message)}</p>` : ''}</section>
 <section><h2>${m.sourcesTitle}</h2>
-${table([m.source, m.filterAgent, m.streams, m.messages, m.malformed, m.lastRead], status.sources.map((s) => [s.kind, mask(s.agent), s.streams, s.messages, s.malformed, when(s.lastRead)]))}
+${table([m.source, m.filterAgent, m.streams, m.messages, m.malformed, m.lastRead], status.sources.map((s) => [codeLabel(frame, 'source', s.kind), mask(s.agent), s.streams, s.messages, s.malformed, when(s.lastRead)]))}
 <details><summary>${m.cursors} (${streams.length})</summary>${table([m.source, m.filterAgent, m.session, m.path, m.cursor], streams)}</details></section>
 <section><h2>${m.llmTitle}</h2>${usage.length ? table([m.role, m.model, m.inputTokens, m.outputTokens, m.calls, m.cost], usage) : html`<p class="empty">${m.llmNone}</p>`}</section>
 <section><h2>${m.chartsTitle}</h2>
@@ -556,10 +557,18 @@ export function maskedLines(text: string, mask: (text: string) => string): strin
   return out;
 }
 
-function auditSummary(e: import('../tiers/audit.js').AuditEntry): string {
-  const counts = e.counts && typeof e.counts === 'object' ? Object.entries(e.counts as Record<string, unknown>).map(([k, v]) => `${k} ${String(v)}`).join(', ') : '';
-  const target = typeof e.target === 'string' ? `→ ${e.target}` : '';
-  return [counts, target].filter(Boolean).join(' ');
+/** An audit entry's counts (files 2, observations 5) and what it undid, in the page's words. */
+function auditSummary(frame: PageFrame, e: import('../tiers/audit.js').AuditEntry): Html {
+  const counts = e.counts && typeof e.counts === 'object' ? Object.entries(e.counts as Record<string, unknown>) : [];
+  return html`${counts.map(([k, v], i) => html`${i ? ', ' : ''}${codeLabel(frame, 'count', k)} ${String(v)}`)}${typeof e.target === 'string' ? html`${counts.length ? ' ' : ''}→ ${e.target}` : ''}`;
+}
+
+/** Why a move is proposed, in the page's words with the setting or command behind it; a reason of another kind as written (lang="en"). */
+function reasonOf(frame: PageFrame, p: Proposal): Html {
+  const why = proposalWhy(p);
+  if (!why) return html`<span class="reason" lang="en">${p.reason}</span>`;
+  const source = why.code === 'archive' ? `archive --older-than ${why.days}` : `tiers.${why.code}_days`;
+  return html`<span class="reason" title="${p.reason}">${whyWords(frame.lang, why)} (<code>${source}</code>)</span>`;
 }
 
 /** The last injections the hooks logged (logs/hooks.log: hook.prompt, hook.session_start). */

@@ -331,6 +331,48 @@ const ko: Messages = {
 const TABLES: Record<Lang, Messages> = { en, ko };
 
 /**
+ * The words for values the program writes as codes — an audit entry's action and counts, a job's name in
+ * state.json, a source's kind, why a move is proposed — looked up by the code (codeWord); a code not here
+ * is shown as written (lang="en"). `{days}` is filled in.
+ */
+export interface CodeWords {
+  action: Readonly<Record<string, string>>;
+  count: Readonly<Record<string, string>>;
+  job: Readonly<Record<string, string>>;
+  source: Readonly<Record<string, string>>;
+  why: Readonly<Record<'hot_ttl' | 'warm_ttl' | 'archive', string>>;
+}
+
+const enCodes: CodeWords = {
+  action: { move: 'move', propose: 'propose', approve: 'approve', reject: 'reject', rollback: 'rollback', abort: 'abort', recover: 'recover', prune: 'prune', forget: 'forget', export: 'export', sync: 'sync' },
+  count: { files: 'files', observations: 'observations', bytes: 'bytes' },
+  job: { run: 'run', observe: 'observe', reflect: 'reflect', active_memory: 'active_memory', index: 'index', tier: 'tier', sync: 'sync' },
+  source: { openclaw: 'openclaw', 'openclaw-db': 'openclaw-db', pi: 'pi', 'claude-code': 'claude-code', codex: 'codex', generic: 'generic', demo: 'demo' },
+  why: { hot_ttl: 'older than {days} days', warm_ttl: 'older than {days} days', archive: 'archive --older-than {days}' },
+};
+
+const koCodes: CodeWords = {
+  action: { move: '이동', propose: '제안', approve: '승인', reject: '거절', rollback: '되돌리기', abort: '중단', recover: '복구', prune: '정리', forget: '잊기', export: '내보내기', sync: '동기화' },
+  count: { files: '파일', observations: '관찰', bytes: '바이트' },
+  job: { run: '전체 실행', observe: '관찰 기록', reflect: '회고', active_memory: '활성 메모리', index: '검색 색인', tier: '계층 이동', sync: '동기화' },
+  source: { openclaw: 'OpenClaw 파일', 'openclaw-db': 'OpenClaw 데이터베이스', pi: 'pi 에이전트', 'claude-code': 'Claude Code', codex: 'Codex', generic: '일반 JSONL', demo: '데모' },
+  why: { hot_ttl: '{days}일보다 오래됨', warm_ttl: '{days}일보다 오래됨', archive: '보관 요청: {days}일보다 오래됨' },
+};
+
+const CODES: Record<Lang, CodeWords> = { en: enCodes, ko: koCodes };
+
+/** The word for a code in `lang`, or undefined when the dashboard has none (the caller shows the code as written). */
+export function codeWord(lang: Lang, group: Exclude<keyof CodeWords, 'why'>, code: string): string | undefined {
+  const words = CODES[lang][group];
+  return Object.hasOwn(words, code) ? words[code] : undefined;
+}
+
+/** Why a move is proposed, in `lang`. */
+export function whyWords(lang: Lang, why: { code: keyof CodeWords['why']; days: number }): string {
+  return CODES[lang].why[why.code].replace('{days}', String(why.days));
+}
+
+/**
  * What went wrong, in words a page shows (lib/ui/problems.ts picks one by the error's code and the
  * change being made, never by the error's English text). `{name}` is a detail of this error (an id, a
  * path, a value typed), masked before it is filled in.

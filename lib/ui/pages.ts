@@ -12,7 +12,7 @@ import type { LocatedObservation } from '../memory/day-file/index.js';
 import { PRIORITY_EMOJI } from '../memory/observation-line.js';
 import type { Snippet } from '../search/snippet.js';
 import type { Priority, Provenance, Tier } from '../core/types.js';
-import { type Lang, type Messages } from './messages.js';
+import { codeWord, type CodeWords, type Lang, type Messages } from './messages.js';
 
 export type Html = ReturnType<typeof html>;
 
@@ -47,6 +47,16 @@ export function priorityLabel(m: Messages, p: Priority): string {
 
 export function tierLabel(m: Messages, t: Tier): string {
   return t === 'hot' ? m.tierHot : t === 'warm' ? m.tierWarm : m.tierCold;
+}
+
+/**
+ * A value the program wrote as a code (an audit entry's action or count, a job's name, a source's kind) in
+ * the page's words, the code itself in the title; a code the dashboard has no word for as written (lang="en").
+ */
+export function codeLabel(frame: PageFrame, group: Exclude<keyof CodeWords, 'why'>, code: string): Html | string {
+  const word = codeWord(frame.lang, group, code);
+  if (word === undefined) return html`<span lang="en">${code}</span>`;
+  return word === code ? code : html`<span title="${code}">${word}</span>`;
 }
 
 export function layout(frame: PageFrame, title: string, body: Html | Html[]): Html {

@@ -595,3 +595,73 @@ test("ocm-run ui: on the Korean page an error of shared code reads in Korean wit
   assert.match(page, /<p class="original">프로그램이 남긴 원문 \(영어\): <span lang="en">&quot;not an op&quot; is not an op id\.<\/span><\/p>/);
   assert.doesNotMatch(page, /at [\w.]+ \(|node:internal|\.js:\d+/, 'no stack');
 });
+
+test("ocm-run ui: on the Korean Tiers and Health pages the program's codes read in Korean — a proposal's reason (also one written before the reason had a code), the audit log's actions and counts, the jobs' names, the sources' kinds — with the code in the title; a code the dashboard has no word for stays as written", async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const { paths, o } = await homeOfOne(dir, `tiers: {vault_path: ${JSON.stringify(join(dir, 'vault'))}}\n`);
+  const today = new Date().toISOString().slice(0, 10);
+  // Past hot_ttl_days (90) and warm_ttl_days (365): moved hot → warm by the tier job, then proposed for cold.
+  await writeHot(paths, [o, ...spread(4, 380, 383, today, 200)]);
+  assert.equal((await runCli(['tier', '--json', '--home', paths.root])).code, 0);
+  const file = await readApprovals(paths.approvals);
+  assert.equal(file.pending.length, 4);
+  assert.deepEqual(file.pending[0]!.why, { code: 'warm_ttl', days: 365 }, 'the reason is kept as a code beside its English text');
+  assert.equal(file.pending[0]!.reason, 'older than 365 days (tiers.warm_ttl_days)', 'the CLI keeps its text');
+  // A proposal of a file written before the code: its English reason alone.
+  delete file.pending[1]!.why;
+  file.pending[2]!.reason = 'a reason written by hand';
+  delete file.pending[2]!.why;
+  await writeFile(paths.approvals, `${JSON.stringify(file, null, 2)}\n`);
+  const state = JSON.parse(await readFile(paths.state, 'utf8').catch(() => '{"version":1,"streams":{},"jobs":{},"totals":{"transcriptTokens":0,"messages":0,"observations":0,"malformed":0},"extra":{}}')) as Record<string, any>;
+  const at = new Date().toISOString();
+  state.jobs = { observe: { lastRun: at, lastSuccess: at }, reflect: { lastRun: at }, index: { lastRun: at, lastSuccess: at }, tier: { lastRun: at, lastSuccess: at }, nightly_mystery: { lastRun: at } };
+  const stream = (kind: string) => ({ cursor: { offset: 1 }, kind, agent: 'main', session: `s-${kind}`, path: `/x/${kind}.jsonl`, updatedAt: at, messages: 2, tokens: 10, malformed: 0 });
+  state.streams = Object.fromEntries(['openclaw', 'openclaw-db', 'claude-code', 'codex', 'pi', 'generic', 'mystery-agent'].map((k) => [`${k}:s`, stream(k)]));
+  await writeFile(paths.state, JSON.stringify(state));
+
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const cookie = `${jar}; ocm_ui_lang=ko`;
+  const post = (path: string, body: Record<string, string>) =>
+    fetch(`${ui.origin}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString(), signal: AbortSignal.timeout(120_000) });
+  assert.equal((await post('/tiers/reject', { id: file.pending[3]!.id, back: '/tiers' })).status, 303);
+  const get = async (path: string, c = cookie) => (await fetch(`${ui.origin}${path}`, { headers: { cookie: c }, signal: AbortSignal.timeout(60_000) })).text();
+
+  const tiers = await get('/tiers');
+  assert.match(tiers, /<html lang="ko">/);
+  const reasons = [...tiers.matchAll(/<span class="reason"[^>]*>.*?<\/span>/g)].map((r) => r[0]);
+  assert.deepEqual(reasons, [
+    '<span class="reason" title="older than 365 days (tiers.warm_ttl_days)">365일보다 오래됨 (<code>tiers.warm_ttl_days</code>)</span>',
+    '<span class="reason" title="older than 365 days (tiers.warm_ttl_days)">365일보다 오래됨 (<code>tiers.warm_ttl_days</code>)</span>',
+    '<span class="reason" lang="en">a reason written by hand</span>',
+  ]);
+  const audit = tiers.slice(tiers.lastIndexOf('<table>'));
+  for (const [code, word] of [['move', '이동'], ['propose', '제안'], ['reject', '거절']]) {
+    assert.match(audit, new RegExp(`<td><span title="${code}">${word}</span></td>`), `the audit action ${code} reads ${word}`);
+    assert.doesNotMatch(audit, new RegExp(`<td>${code}</td>`), `no English ${code}`);
+  }
+  assert.match(audit, /<span title="files">파일<\/span> 4, <span title="observations">관찰<\/span> \d+/, "a proposal's counts");
+  assert.doesNotMatch(audit, />(files|observations) \d/, 'no English count');
+
+  const health = await get('/health');
+  for (const [code, word] of [['observe', '관찰 기록'], ['reflect', '회고'], ['index', '검색 색인'], ['tier', '계층 이동']]) {
+    assert.match(health, new RegExp(`<td><span title="${code}">${word}</span></td>`), `the job ${code} reads ${word}`);
+    assert.doesNotMatch(health, new RegExp(`<td>${code}</td>`), `no English job ${code}`);
+  }
+  assert.match(health, /<td><span lang="en">nightly_mystery<\/span><\/td>/, 'a job the dashboard has no word for, as written');
+  for (const [code, word] of [['openclaw', 'OpenClaw 파일'], ['openclaw-db', 'OpenClaw 데이터베이스'], ['claude-code', 'Claude Code'], ['codex', 'Codex'], ['pi', 'pi 에이전트'], ['generic', '일반 JSONL']]) {
+    assert.match(health, new RegExp(`<td><span title="${code}">${word}</span></td>`), `the source ${code} reads ${word}`);
+    assert.doesNotMatch(health, new RegExp(`<td>${code}</td>`), `no bare ${code}`);
+  }
+  assert.match(health, /<td><span lang="en">mystery-agent<\/span><\/td>/);
+
+  // The English pages keep the codes as the CLI writes them.
+  const english = `${jar}; ocm_ui_lang=en`;
+  assert.match(await get('/tiers', english), /<span class="reason" title="older than 365 days \(tiers.warm_ttl_days\)">older than 365 days \(<code>tiers.warm_ttl_days<\/code>\)<\/span>/);
+  const enHealth = await get('/health', english);
+  assert.match(enHealth, /<td>observe<\/td>/);
+  assert.match(enHealth, /<td>claude-code<\/td>/);
+});
