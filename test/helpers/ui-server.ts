@@ -83,3 +83,21 @@ export async function startUi(home: string, options: { env?: Record<string, stri
     },
   };
 }
+
+/** The token's cookie, as a browser keeps it after opening the printed address. */
+export async function sessionCookie(ui: RunningUi): Promise<string> {
+  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
+  return first.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+/** A form POST as the dashboard's pages send it (the dashboard's Origin, urlencoded); redirects are not followed. */
+export function formPoster(ui: RunningUi, cookie: string) {
+  return (path: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
+    fetch(`${ui.origin}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(body).toString(),
+      signal: AbortSignal.timeout(120_000),
+    });
+}

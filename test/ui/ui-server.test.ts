@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
-import { startUi } from '../helpers/ui-server.js';
+import { formPoster, sessionCookie, startUi } from '../helpers/ui-server.js';
 import { makeObservation, newHome, spread, writeHot } from '../helpers/tier-home.js';
 import { readApprovals } from '../../lib/tiers/approvals.js';
 import { readAudit } from '../../lib/tiers/audit.js';
@@ -67,10 +67,8 @@ test('ocm-run ui: a change while a job holds the home lock says the memory is bu
   const file = dayFilePath(paths, 'hot', 'main', today);
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
-  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
-  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
-  const post = (path: string, body: Record<string, string>) =>
-    fetch(`${ui.origin}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie: jar, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString(), signal: AbortSignal.timeout(120_000) });
+  const jar = await sessionCookie(ui);
+  const post = formPoster(ui, jar);
   const rel = relative(paths.root, file);
   const before = await readFile(file, 'utf8');
 
@@ -108,8 +106,7 @@ test("ocm-run ui: the Active memory page lists the OpenClaw plugin's injections 
   }
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
-  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
-  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const jar = await sessionCookie(ui);
   const page = await fetch(`${ui.origin}/active`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) });
   assert.equal(page.status, 200);
   const body = await page.text();
@@ -130,8 +127,7 @@ test('ocm-run ui: the search page offers text or hybrid only when embeddings are
     const { paths } = await homeOfOne(join(dir, name), embeddings, 'User bought a new sedan for the family trips.');
     const ui = await startUi(paths.root);
     t.after(() => ui.stop());
-    const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
-    const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+    const jar = await sessionCookie(ui);
     return async (query: string) => {
       const page = await fetch(`${ui.origin}/search?${query}`, { headers: { cookie: jar }, signal: AbortSignal.timeout(120_000) });
       return { status: page.status, body: await page.text() };
@@ -169,10 +165,8 @@ test('ocm-run ui: a form sent twice (a double click, a second tab) finds its wor
   assert.equal(pending.length, 3);
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
-  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
-  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
-  const post = (path: string, body: Record<string, string>) =>
-    fetch(`${ui.origin}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie: jar, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString(), signal: AbortSignal.timeout(120_000) });
+  const jar = await sessionCookie(ui);
+  const post = formPoster(ui, jar);
   const twice = async (path: string, body: Record<string, string>) => {
     const [a, b] = [await post(path, body), await post(path, body)];
     return [a.status, a.headers.get('location'), b.status, b.headers.get('location')];
@@ -218,8 +212,7 @@ test('ocm-run ui: saving the edit form with the text left as shown (masked) chan
   const file = dayFilePath(paths, 'hot', 'main', today);
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
-  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
-  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const jar = await sessionCookie(ui);
   const rel = relative(paths.root, file);
   const page = await (await fetch(`${ui.origin}/observation?file=${encodeURIComponent(rel)}&id=${o.id}&back=/`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) })).text();
   assert.ok(!page.includes(key), 'the edit page shows the key masked');
@@ -228,8 +221,7 @@ test('ocm-run ui: saving the edit form with the text left as shown (masked) chan
   for (const m of page.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) fields[m[1]!] = m[2]!.replace(/&amp;/g, '&').replace(/&quot;/g, '"');
   fields.text = /<textarea name="text"[^>]*>([^<]*)<\/textarea>/.exec(page)![1]!.replace(/&amp;/g, '&');
   assert.match(fields.text, /\[REDACTED:aws-access-key\]/);
-  const post = (body: Record<string, string>) =>
-    fetch(`${ui.origin}/observation/edit`, { method: 'POST', redirect: 'manual', headers: { cookie: jar, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString(), signal: AbortSignal.timeout(120_000) });
+  const post = (body: Record<string, string>) => formPoster(ui, jar)('/observation/edit', body);
   const before = await readFile(file, 'utf8');
   const line = before.split('\n').findIndex((l) => l.includes(o.id));
   const saved = await post({ ...fields, priority: 'low', category: o.category, tags: '' });
@@ -250,8 +242,7 @@ test("ocm-run ui: the dashboard's searches are timed in logs/search.log, where `
   const { paths } = await homeOfOne(dir, '', 'User bought a new sedan for the family trips.');
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
-  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
-  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const jar = await sessionCookie(ui);
   const get = async (path: string) => (await fetch(`${ui.origin}${path}`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) })).text();
   for (const q of ['sedan', 'family', 'trips']) assert.match(await get(`/search?q=${q}`), /data-results="1"/);
   let health = '';
@@ -277,14 +268,13 @@ test('ocm-run ui: a move rolled back offers no second rollback on the Tiers page
   assert.ok(move, 'the tier job moved hot → warm');
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
-  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
-  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const jar = await sessionCookie(ui);
   const row = async () => {
     const page = await (await fetch(`${ui.origin}/tiers`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) })).text();
     return page.split('<tr>').find((r) => r.includes(`<td>move</td><td>${move.op}</td>`)) ?? '';
   };
   assert.match(await row(), /action="\/tiers\/rollback"/);
-  const rolled = await fetch(`${ui.origin}/tiers/rollback`, { method: 'POST', redirect: 'manual', headers: { cookie: jar, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ op: move.op!, back: '/tiers' }).toString(), signal: AbortSignal.timeout(120_000) });
+  const rolled = await formPoster(ui, jar)('/tiers/rollback', { op: move.op!, back: '/tiers' });
   assert.equal(rolled.status, 303);
   const rollback = (await readAudit(paths.audit)).find((e) => e.action === 'rollback')!;
   const after = await row();
@@ -304,8 +294,7 @@ test('ocm-run ui: an id on two lines of a day file (a line copied in an editor) 
   await writeFile(file, copied);
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
-  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
-  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const jar = await sessionCookie(ui);
   const rel = relative(paths.root, file);
   const lines = copied.split('\n').flatMap((l, i) => (l.includes(`^${o.id}`) ? [i + 1] : []));
   for (const page of ['/observation', '/observation/forget']) {
@@ -313,8 +302,7 @@ test('ocm-run ui: an id on two lines of a day file (a line copied in an editor) 
     assert.equal(r.status, 400, page);
     assert.match(await r.text(), new RegExp(`${o.id} is on 2 lines of ${rel} \\(lines ${lines.join(', ')}\\); nothing was changed`));
   }
-  const post = (path: string, body: Record<string, string>) =>
-    fetch(`${ui.origin}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie: jar, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString(), signal: AbortSignal.timeout(120_000) });
+  const post = formPoster(ui, jar);
   assert.equal((await post('/observation/pin', { file: rel, id: o.id, pinned: 'true', back: '/' })).status, 400);
   assert.equal((await post('/observation/edit', { file: rel, id: o.id, text: 'x', priority: 'low', category: 'fact', tags: '', back: '/' })).status, 400);
   assert.equal(await readFile(file, 'utf8'), copied, 'nothing was written');
@@ -329,10 +317,8 @@ test("ocm-run ui: a day file whose frontmatter a hand edit broke is not rewritte
   await writeFile(file, broken);
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
-  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
-  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
-  const post = (path: string, body: Record<string, string>) =>
-    fetch(`${ui.origin}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie: jar, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString(), signal: AbortSignal.timeout(120_000) });
+  const jar = await sessionCookie(ui);
+  const post = formPoster(ui, jar);
   const rel = relative(paths.root, file);
   for (const [path, body] of [
     ['/observation/edit', { file: rel, id: o.id, text: '사용자는 된장찌개를 좋아한다.', priority: 'low', category: 'preference', tags: '', back: '/' }],
@@ -355,10 +341,8 @@ test('ocm-run ui: a way back with a tab, a newline or a backslash (which a brows
   const rel = relative(paths.root, dayFilePath(paths, 'hot', 'main', today));
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
-  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
-  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
-  const post = (path: string, body: Record<string, string>, headers: Record<string, string> = {}) =>
-    fetch(`${ui.origin}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie: jar, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(body).toString(), signal: AbortSignal.timeout(120_000) });
+  const jar = await sessionCookie(ui);
+  const post = formPoster(ui, jar);
   for (const back of ['/\t/evil.example', '/\n/evil.example', '/\\evil.example', '/x\\..\\/evil.example']) {
     const r = await post('/observation/pin', { file: rel, id: o.id, pinned: 'true', back });
     assert.equal(r.status, 303);
@@ -380,8 +364,7 @@ test('ocm-run ui: a session-start injection reads in Korean on the Korean Active
   await writeFile(join(paths.logs, 'hooks.log'), `${JSON.stringify({ time: new Date().toISOString(), level: 'info', event: 'hook.session_start', agent: 'main', chars: 1234, ms: 8 })}\n`);
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
-  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
-  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const jar = await sessionCookie(ui);
   const page = await (await fetch(`${ui.origin}/active?lang=ko`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) })).text();
   const row = page.split('<tr>').find((r) => r.includes('<td>hook.session_start</td>'));
   assert.ok(row, 'the session start is listed');
@@ -414,8 +397,7 @@ test('ocm-run ui: a key pasted into the search box (or any address) is masked be
   const { paths } = await homeOfOne(dir, '', `The deploy user of staging has the access key ${key} in the vault.`);
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
-  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
-  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const jar = await sessionCookie(ui);
   const get = (path: string) => fetch(`${ui.origin}${path}`, { redirect: 'manual', headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) });
   const typed = await get(`/search?q=${key}&agent=main`);
   assert.equal(typed.status, 303);
@@ -446,8 +428,7 @@ test('ocm-run ui: the day-file view keeps every line at its number when a secret
   const line = text.split('\n').findIndex((l) => l.includes(`^${o.id}`)) + 1;
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
-  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
-  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const jar = await sessionCookie(ui);
   const timeline = await (await fetch(`${ui.origin}/`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) })).text();
   assert.match(timeline, new RegExp(`data-id="${o.id}" data-file="[^"]+" data-line="${line}"`), 'the timeline links the line of the file');
   const rel = relative(paths.root, file);
@@ -467,8 +448,7 @@ test("ocm-run ui: a search result from a reflection links to its line in the ref
   assert.equal((await runCli(['index', '--home', paths.root])).code, 0);
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
-  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
-  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const jar = await sessionCookie(ui);
   const get = (path: string) => fetch(`${ui.origin}${path}`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) });
   const results = await (await get('/search?q=quokka')).text();
   const link = /<a href="(\/file\?path=[^"#]+)#L(\d+)" class="fileline">/.exec(results);
@@ -491,8 +471,7 @@ test('ocm-run ui: tags written by hand in capitals (#OpenClaw) are kept as writt
   await writeFile(file, before);
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
-  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
-  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const jar = await sessionCookie(ui);
   const rel = relative(paths.root, file);
   const page = await (await fetch(`${ui.origin}/observation?file=${encodeURIComponent(rel)}&id=${o.id}&back=/`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) })).text();
   const fields: Record<string, string> = {};
@@ -501,7 +480,7 @@ test('ocm-run ui: tags written by hand in capitals (#OpenClaw) are kept as writt
   fields.tags = /<input name="tags" value="([^"]*)"/.exec(page)![1]!;
   fields.category = /<input name="category" value="([^"]*)"/.exec(page)![1]!;
   assert.equal(fields.tags, 'OpenClaw PR-123');
-  const saved = await fetch(`${ui.origin}/observation/edit`, { method: 'POST', redirect: 'manual', headers: { cookie: jar, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...fields, priority: 'low' }).toString(), signal: AbortSignal.timeout(120_000) });
+  const saved = await formPoster(ui, jar)('/observation/edit', { ...fields, priority: 'low' });
   assert.equal(saved.status, 303);
   const line = before.split('\n').findIndex((l) => l.includes(o.id));
   const expected = before.split('\n');
@@ -517,12 +496,10 @@ test("ocm-run ui: on the Korean page an error of shared code reads in Korean wit
   const rel = relative(paths.root, file);
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
-  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
   // The language as a user picks it: ?lang=ko once, kept in the cookie.
-  const cookie = `${first.headers.get('set-cookie')!.split(';')[0]!}; ocm_ui_lang=ko`;
+  const cookie = `${await sessionCookie(ui)}; ocm_ui_lang=ko`;
   const get = (path: string) => fetch(`${ui.origin}${path}`, { headers: { cookie }, signal: AbortSignal.timeout(60_000) });
-  const post = (path: string, body: Record<string, string>) =>
-    fetch(`${ui.origin}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString(), signal: AbortSignal.timeout(120_000) });
+  const post = formPoster(ui, cookie);
   /** The page's error and hint lines: Korean, with `detail`, and none of the error's English sentence. */
   const korean = async (r: Response, status: number, expected: RegExp, english: RegExp, what: string) => {
     assert.equal(r.status, status, what);
@@ -622,11 +599,9 @@ test("ocm-run ui: on the Korean Tiers and Health pages the program's codes read 
 
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
-  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
-  const jar = first.headers.get('set-cookie')!.split(';')[0]!;
+  const jar = await sessionCookie(ui);
   const cookie = `${jar}; ocm_ui_lang=ko`;
-  const post = (path: string, body: Record<string, string>) =>
-    fetch(`${ui.origin}${path}`, { method: 'POST', redirect: 'manual', headers: { cookie, origin: ui.origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString(), signal: AbortSignal.timeout(120_000) });
+  const post = formPoster(ui, cookie);
   assert.equal((await post('/tiers/reject', { id: file.pending[3]!.id, back: '/tiers' })).status, 303);
   const get = async (path: string, c = cookie) => (await fetch(`${ui.origin}${path}`, { headers: { cookie: c }, signal: AbortSignal.timeout(60_000) })).text();
 
