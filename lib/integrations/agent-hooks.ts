@@ -109,9 +109,9 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
   const prompt = options.prompt.replace(/\s+/g, ' ').trim().slice(0, 1000);
   if (!worthLookingUp(prompt)) return undefined;
   // A missing or broken index is rebuilt by a search, under the home lock: far too slow for a prompt. Nothing this turn; the after-turn job builds it.
-  const { TIERS } = await import('../search/manifest.js');
-  const { IndexSnapshot } = await import('../search/searcher.js');
-  const { problems } = options.openIndex ? options.openIndex.generations(TIERS) : IndexSnapshot.generations(options.paths.index, TIERS);
+  const { TIERS } = await import('../search/engine.js');
+  const { SegmentEngine } = await import('../search/segment-engine.js');
+  const { problems } = (options.openIndex ?? new SegmentEngine(options.paths.index)).generations(TIERS);
   if (problems.length > 0) return undefined;
   const { searchMemory } = await import('../search/search.js');
   const limit = options.limit ?? 5;

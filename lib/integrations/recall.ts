@@ -3,11 +3,11 @@
  * plugin loads from the OC-Memory install it is configured with (README,
  * "Using it with OpenClaw"), instead of starting `ocm-run search` per turn.
  *
- * A MemoryRecall keeps the index open between prompts (search/open-index.ts:
- * reloaded only when an index update replaced a manifest; one snapshot serves
- * every agent, the agent filter applies per document), and watches the memory
- * files (search/change-watch.ts) so that it compares them with the index only
- * after something changed.
+ * A MemoryRecall keeps the index open between prompts (the search engine's
+ * IndexReader, search/engine.ts: reloaded only when an index update changed a
+ * tier; one load serves every agent, the agent filter applies per document),
+ * and watches the memory files (search/change-watch.ts) so that it compares
+ * them with the index only after something changed.
  * Before each lookup it checks that the index is not behind the memory files
  * (search/freshness.ts) and updates it when it is, so what was observed after
  * the last turn is found on this one. Results must pass an absolute relevance
@@ -21,13 +21,11 @@ import { loadConfig } from '../config/config.js';
 import type { Config } from '../config/config-schema.js';
 import { activeMemoryPath, agentSlug, homePaths, type HomePaths } from '../platform/home.js';
 import { createFileLogger, type Logger } from '../platform/log.js';
-import { TIERS } from '../search/manifest.js';
-import { relevanceScorer } from '../search/relevance.js';
-import { assemble, refreshIfStale } from '../search/search.js';
+import { IndexUnavailable, TIERS, type RankRequest } from '../search/engine.js';
+import { refreshIfStale } from '../search/search.js';
 import { ChangeWatch } from '../search/change-watch.js';
-import { OpenIndex } from '../search/open-index.js';
+import { SegmentEngine } from '../search/segment-engine.js';
 import { memoryRoots } from '../search/roots.js';
-import { IndexUnavailable, rank, type IndexSnapshot } from '../search/searcher.js';
 import type { SearchResult } from '../search/types.js';
 import type { MemoryToolContext, ToolClient } from './mcp/memory-tools.js';
 import { housekeepingTurn, stripUserTransportNoise } from '../sources/pi-entries.js';
@@ -79,7 +77,7 @@ export class MemoryRecall {
   private config: Config;
   private configMtimeMs: number;
   private readonly logger: Logger | undefined;
-  private readonly index: OpenIndex;
+  private readonly index: ReturnType<SegmentEngine['openReader']>;
   /** Tells whether the memory files may have changed since they last agreed with the index. */
   private readonly changes: ChangeWatch;
   /** A prepare() under way: a lookup waits for it rather than update the index a second time. */
@@ -92,7 +90,7 @@ export class MemoryRecall {
     this.config = config;
     this.configMtimeMs = configMtimeMs;
     this.logger = logger;
-    this.index = new OpenIndex(paths.index);
+    this.index = new SegmentEngine(paths.index).openReader();
     const cold = memoryRoots(paths, config.tiers.vault_path).filter((r) => r.tier === 'cold').map((r) => r.dir);
     this.changes = new ChangeWatch(paths.root, cold);
   }
@@ -111,7 +109,8 @@ export class MemoryRecall {
   prepare(lockWaitMs = 30000): Promise<string[]> {
     const prepared = (async () => {
       const behind = await this.ensureFresh(lockWaitMs);
-      this.index.snapshot(TIERS);
+      const { problems } = this.index.generations(TIERS);
+      if (problems.length > 0) throw problems[0];
       return behind ? [behind] : [];
     })();
     this.preparing = prepared;
@@ -141,27 +140,23 @@ export class MemoryRecall {
     if (behind) warnings.push(behind);
     const agents = [...new Set(request.agents.map(agentSlug))].sort();
     const filters = { agents };
-    let snapshot = this.index.snapshot(TIERS);
-    const search = (snap: IndexSnapshot) => {
-      const ranked = rank(snap, request.query, {
-        // More candidates than asked for: the relevance floor may drop some.
-        limit: request.limit * 3,
-        filters,
-        vectorWeight: this.config.search.vector_weight,
-        textWeight: this.config.search.text_weight,
-        minScore: 0,
-      });
-      return assemble(ranked.hits, ranked.terms, relevanceScorer(snap, ranked.terms));
+    const asked: RankRequest = {
+      tiers: TIERS,
+      filters,
+      // More candidates than asked for: the relevance floor may drop some.
+      limit: request.limit * 3,
+      vectorWeight: this.config.search.vector_weight,
+      textWeight: this.config.search.text_weight,
+      minScore: 0,
     };
     let all: SearchResult[];
     try {
-      all = search(snapshot);
+      all = this.index.rank(request.query, asked).results;
     } catch (error) {
       // A segment replaced between the generation check and the read (an index merge): load again, once.
       if (!isSegmentGone(error)) throw error;
       this.index.close();
-      snapshot = this.index.snapshot(TIERS);
-      all = search(snapshot);
+      all = this.index.rank(request.query, asked).results;
     }
     const kept = all.filter((r) => (r.relevance ?? 0) >= request.minRelevance).slice(0, request.limit);
     return { results: kept, warnings, belowFloor: all.length - kept.length };

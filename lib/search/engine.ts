@@ -6,10 +6,17 @@
  * the tiers' generations (the query cache's key) and for `rank`. The engine
  * OC-Memory ships is segment-engine.ts (segments, packs, manifests and vector
  * sidecars under `.ocm/index/`; docs/architecture.md, "Formats").
+ *
+ * A long-lived process (the MCP server, the dashboard, an agent plugin) asks
+ * `openReader()` for an IndexReader and keeps it: it answers the same queries
+ * as the engine, reusing what it loaded until an update changes a tier.
  */
 import type { Tier } from '../core/types.js';
 import type { SearchDoc, SearchFilters, SearchResult } from './types.js';
 import type { EmbeddingSettings } from './embeddings.js';
+
+/** Every tier an engine holds, in the order they are searched. */
+export { TIERS } from './manifest.js';
 
 /** What the engine holds of one memory file: enough for the indexer to tell whether it changed. */
 export interface StoredFile {
@@ -78,7 +85,23 @@ export interface FlushResult {
   hybrid: boolean;
 }
 
-export interface Engine {
+/** The querying half of an engine, kept open between queries (Engine.openReader). */
+export interface IndexReader {
+  /**
+   * Tier → generation (changes whenever the tier's index does), and the tiers
+   * that cannot be read. `modelKey`: the embedding model a following `rank`
+   * will ask for (a reader loads the index now).
+   */
+  generations(tiers: readonly Tier[], modelKey?: string): { generations: Record<string, string>; problems: IndexUnavailable[] };
+  /** The best documents for `query`. Throws IndexUnavailable when a tier cannot be read. */
+  rank(query: string, request: RankRequest): Ranked;
+  /** The document with observation id `id` in `tier` (`get <id>`), as a result with score 1. Throws IndexUnavailable as rank does. */
+  find(id: string, tier: Tier): SearchResult | undefined;
+  /** Forget what is loaded (the next query loads afresh). */
+  close(): void;
+}
+
+export interface Engine extends Omit<IndexReader, 'close'> {
   // ---- updating (the indexer; callers hold the home lock). Nothing is visible to a query before `flush`.
   /** Open a tier for changes: how its stored index was found. */
   openTier(tier: Tier): TierState;
@@ -97,15 +120,7 @@ export interface Engine {
   /** Make the changes visible to queries at once (with vectors when `embedding` is given), then delete what they replaced. */
   flush(embedding?: { settings: EmbeddingSettings; fetch?: typeof fetch }): Promise<FlushResult>;
 
-  // ---- querying
-  /**
-   * Tier → generation (changes whenever the tier's index does), and the tiers
-   * that cannot be read. `modelKey`: the embedding model a following `rank`
-   * will ask for (an engine that keeps the index open loads it now).
-   */
-  generations(tiers: readonly Tier[], modelKey?: string): { generations: Record<string, string>; problems: IndexUnavailable[] };
-  /** The best documents for `query`. Throws IndexUnavailable when a tier cannot be read. */
-  rank(query: string, request: RankRequest): Ranked;
-  /** The document with observation id `id` in `tier` (`get <id>`), as a result with score 1. Throws IndexUnavailable as rank does. */
-  find(id: string, tier: Tier): SearchResult | undefined;
+  // ---- querying: generations, rank and find (IndexReader), each loading what it needs
+  /** A reader to keep open: it reuses what it loaded until an update changes a tier. */
+  openReader(): IndexReader;
 }

@@ -1,6 +1,6 @@
 /**
  * Is the search index behind the memory files? A memory file that is new,
- * changed (size or mtime differ from its manifest entry) or gone since the
+ * changed (size or mtime differ from what the engine stored of it) or gone since the
  * last index update makes the index stale: `search` and `get` refresh it
  * before answering, so what a writer (observe, forget, a hand edit) put in a
  * file a moment ago is found (README, "Search"). A listing and one stat per
@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import type { HomePaths } from '../platform/home.js';
 import type { Tier } from '../core/types.js';
 import { listMarkdown } from './files.js';
-import { readManifest } from './manifest.js';
+import { SegmentEngine } from './segment-engine.js';
 import { displayPath, memoryRoots } from './roots.js';
 
 export interface Staleness {
@@ -19,13 +19,14 @@ export interface Staleness {
   reason?: string;
 }
 
-/** Compare the memory files of `tiers` with their manifests (a missing or unreadable manifest is stale too: an update rebuilds it). */
+/** Compare the memory files of `tiers` with what the engine stored of them (a missing or unreadable tier is stale too: an update rebuilds it). */
 export async function indexStaleness(paths: HomePaths, vaultPath: string, tiers: readonly Tier[]): Promise<Staleness> {
   const roots = memoryRoots(paths, vaultPath).filter((r) => tiers.includes(r.tier));
+  const engine = new SegmentEngine(paths.index);
   for (const tier of tiers) {
-    const read = readManifest(paths.index, tier);
-    if (read.state !== 'ok') return { stale: true, reason: `the ${tier} index is ${read.state}` };
-    const indexed = read.manifest.files;
+    const { state } = engine.openTier(tier);
+    if (state !== 'ok') return { stale: true, reason: `the ${tier} index is ${state}` };
+    const indexed = new Set(engine.storedPaths(tier));
     const files = new Map<string, string>();
     for (const root of roots.filter((r) => r.tier === tier)) {
       for (const file of await listMarkdown(root.dir, root.ignore)) {
@@ -33,11 +34,11 @@ export async function indexStaleness(paths: HomePaths, vaultPath: string, tiers:
         if (!files.has(key)) files.set(key, file);
       }
     }
-    for (const key of files.keys()) if (!Object.hasOwn(indexed, key)) return { stale: true, reason: `${key} is new` };
-    for (const key of Object.keys(indexed)) if (!files.has(key)) return { stale: true, reason: `${key} is gone` };
+    for (const key of files.keys()) if (!indexed.has(key)) return { stale: true, reason: `${key} is new` };
+    for (const key of indexed) if (!files.has(key)) return { stale: true, reason: `${key} is gone` };
     // Synchronous stats: a file per agent and day, a fraction of a millisecond in all (queued async stats took several).
     for (const [key, file] of files) {
-      const entry = indexed[key]!;
+      const entry = engine.stored(tier, key)!;
       const st = statSync(file, { throwIfNoEntry: false });
       if (!st) return { stale: true, reason: `${key} is gone` };
       if (st.size !== entry.size || st.mtimeMs !== entry.mtimeMs) return { stale: true, reason: `${key} changed` };

@@ -1,10 +1,11 @@
 /**
- * The search index kept open by a long-lived process (`ocm-run mcp`, an agent
- * plugin): segments are loaded once and reused by every query, and reloaded
- * only when an `index` run has replaced a tier's manifest since. Whether it
- * changed is told by the manifest file's size, mtime and inode (one stat per
- * tier per query); the manifest is re-read only then, and a new snapshot is
- * built only when its generation differs (docs/running.md, "The MCP server").
+ * The segment engine's IndexReader (engine.ts, SegmentEngine.openReader): the
+ * search index kept open by a long-lived process (`ocm-run mcp`, the
+ * dashboard, an agent plugin): segments are loaded once and reused by every
+ * query, and reloaded only when an `index` run has replaced a tier's manifest
+ * since. Whether it changed is told by the manifest file's size, mtime and
+ * inode (one stat per tier per query); the manifest is re-read only then, and
+ * a new snapshot is built only when its generation differs (docs/running.md, "The MCP server").
  * Whether the memory files are ahead of the index (search/freshness.ts) is
  * checked at most once every FRESHNESS_TRUST_MS.
  *
@@ -13,8 +14,11 @@
  */
 import { statSync } from 'node:fs';
 import type { Tier } from '../core/types.js';
+import type { IndexReader, Ranked, RankRequest } from './engine.js';
 import { manifestPath, TIERS } from './manifest.js';
 import { IndexSnapshot, IndexUnavailable } from './searcher.js';
+import { findIn, rankSnapshot } from './segment-engine.js';
+import type { SearchResult } from './types.js';
 
 interface ManifestStamp {
   size: number;
@@ -50,7 +54,7 @@ function sameStamp(a: ManifestStamp | undefined, b: ManifestStamp | undefined): 
  */
 export const FRESHNESS_TRUST_MS = 1000;
 
-export class OpenIndex {
+export class OpenIndex implements IndexReader {
   private readonly loaded = new Map<string, Loaded>();
   private readonly freshAt = new Map<string, number>();
   /** Snapshots built so far (reloads after a change included): for tests and `stats`. */
@@ -97,6 +101,15 @@ export class OpenIndex {
       if (!(error instanceof IndexUnavailable)) throw error;
       return IndexSnapshot.generations(this.indexDir, tiers);
     }
+  }
+
+  rank(query: string, request: RankRequest): Ranked {
+    return rankSnapshot(this.snapshot(request.tiers, request.modelKey), query, request);
+  }
+
+  /** A one-off load of the tier, as the engine's `find` (`get <id>` is rare; the kept snapshots stay as they are). */
+  find(id: string, tier: Tier): SearchResult | undefined {
+    return findIn(IndexSnapshot.load(this.indexDir, [tier]), id);
   }
 
   /** Forget every loaded snapshot (the next query loads afresh). */

@@ -3,7 +3,7 @@
  * content hash → segment, manifest.ts), one segment per file (segment.ts),
  * packs of settled files (pack.ts), vector sidecars (vectors.ts); queries
  * rank a loaded snapshot of the segments (searcher.ts), kept open between
- * queries by a long-lived process (open-index.ts). The layout on disk is
+ * queries by a long-lived process (openReader: open-index.ts). The layout on disk is
  * docs/architecture.md, "Formats" → "Search index".
  *
  * Index files are rebuildable caches: a change is written as new segment files
@@ -21,7 +21,7 @@ import type { Engine, FlushResult, Ranked, RankRequest, StoredFile, TierState } 
 import type { EmbeddingSettings } from './embeddings.js';
 import { writeIndexFile } from './files.js';
 import { newGeneration, readManifest, tierDir, writeManifest, type ManifestEntry, type TierManifest } from './manifest.js';
-import type { OpenIndex } from './open-index.js';
+import { OpenIndex } from './open-index.js';
 import { isSettled, LOOSE_SEGMENT_LIMIT, packPlan, writePack, type PackSource } from './pack.js';
 import { relevanceScorer, type RelevanceOf } from './relevance.js';
 import { IndexSnapshot, rank, type Hit } from './searcher.js';
@@ -197,39 +197,51 @@ export class SegmentEngine implements Engine {
 
   rank(query: string, request: RankRequest): Ranked {
     // An open index holds every file in scope (rank applies the filters per document); a one-off load skips files the filters rule out.
-    const snapshot = this.options.openIndex
-      ? this.options.openIndex.snapshot(request.tiers, request.modelKey)
-      : IndexSnapshot.load(this.indexDir, request.tiers, request.filters, request.modelKey);
-    const ranked = rank(snapshot, query, {
-      limit: request.limit,
-      filters: request.filters,
-      vectorWeight: request.vectorWeight,
-      textWeight: request.textWeight,
-      minScore: request.minScore,
-      queryVector: request.queryVector,
-    });
-    return {
-      results: assemble(ranked.hits, ranked.terms, relevanceScorer(snapshot, ranked.terms)),
-      terms: ranked.terms,
-      hybrid: ranked.hybrid,
-      generations: snapshot.generations,
-      totalDocs: snapshot.totalDocs,
-      vectorDocs: snapshot.vectorDocs,
-    };
+    if (this.options.openIndex) return this.options.openIndex.rank(query, request);
+    return rankSnapshot(IndexSnapshot.load(this.indexDir, request.tiers, request.filters, request.modelKey), query, request);
   }
 
   find(id: string, tier: Tier): SearchResult | undefined {
-    const key = Buffer.from(id, 'utf8');
-    for (const seg of IndexSnapshot.load(this.indexDir, [tier]).segments) {
-      const { segment, excluded } = seg;
-      if (segment.idBytes.indexOf(key) === -1) continue;
-      for (let d = 0; d < segment.docCount; d++) {
-        if (excluded?.[d] || segment.docId(d) !== id) continue;
-        return assemble([{ seg, doc: d, score: 1, text: 1, vector: null }], [])[0];
-      }
-    }
-    return undefined;
+    return findIn(IndexSnapshot.load(this.indexDir, [tier]), id);
   }
+
+  openReader(): OpenIndex {
+    return new OpenIndex(this.indexDir);
+  }
+}
+
+/** Rank a loaded snapshot (the engine's and the open index's `rank`). */
+export function rankSnapshot(snapshot: IndexSnapshot, query: string, request: RankRequest): Ranked {
+  const ranked = rank(snapshot, query, {
+    limit: request.limit,
+    filters: request.filters,
+    vectorWeight: request.vectorWeight,
+    textWeight: request.textWeight,
+    minScore: request.minScore,
+    queryVector: request.queryVector,
+  });
+  return {
+    results: assemble(ranked.hits, ranked.terms, relevanceScorer(snapshot, ranked.terms)),
+    terms: ranked.terms,
+    hybrid: ranked.hybrid,
+    generations: snapshot.generations,
+    totalDocs: snapshot.totalDocs,
+    vectorDocs: snapshot.vectorDocs,
+  };
+}
+
+/** The document with observation id `id` in a loaded snapshot, as a result with score 1. */
+export function findIn(snapshot: IndexSnapshot, id: string): SearchResult | undefined {
+  const key = Buffer.from(id, 'utf8');
+  for (const seg of snapshot.segments) {
+    const { segment, excluded } = seg;
+    if (segment.idBytes.indexOf(key) === -1) continue;
+    for (let d = 0; d < segment.docCount; d++) {
+      if (excluded?.[d] || segment.docId(d) !== id) continue;
+      return assemble([{ seg, doc: d, score: 1, text: 1, vector: null }], [])[0];
+    }
+  }
+  return undefined;
 }
 
 /** Turn ranked hits into result records (reads the stored text of just these documents). */
