@@ -23,7 +23,8 @@ import { packagePath } from '../platform/package-root.js';
 import { filtersFromOptions, listOption, parseDateBound, parseLimit, parsePriorities, parseSearchMode, parseTiers } from '../search/filters.js';
 import type { SearchFilters } from '../search/types.js';
 import { embeddingSettings } from '../search/embeddings.js';
-import { OpenIndex } from '../search/open-index.js';
+import type { OpenIndex } from '../search/open-index.js';
+import { SegmentEngine } from '../search/segment-engine.js';
 import { makeSnippet } from '../search/snippet.js';
 import { maskingOptions } from '../sources/registry.js';
 import { headerTokens } from '../features/status.js';
@@ -132,7 +133,7 @@ function statusOf(code: string): 400 | 404 | 409 | 500 | 503 {
 
 export function createUiApp(options: UiAppOptions): UiApp {
   const { paths, config } = options;
-  const openIndex = new OpenIndex(paths.index);
+  const openIndex = new SegmentEngine(paths.index).openReader();
   const masking = maskingOptions(config);
   const mask = (text: string) => maskedText(text, masking);
   const curate: CurateContext = { paths, config, logger: options.logger, now: options.now, openIndex, lockWaitMs: options.lockWaitMs ?? 20_000 };
