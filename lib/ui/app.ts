@@ -251,7 +251,7 @@ ${original?.hint ? html`<p class="hint" lang="en">→ ${mask(original.hint)}</p>
     const body = html`${filterForm(frame, '/', values, agents)}
 ${addForm(frame, agents, back)}
 ${page.days.length === 0 ? html`<p class="empty">${m.noObservations}</p>` : ''}
-${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date}"><h2 id="d-${day.date}">${day.date} <small>${day.observations.length} ${m.observations}</small></h2>
+${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date}"><h2 id="d-${day.date}">${day.date} <small>${day.observations.length} ${day.observations.length === 1 ? m.observation : m.observations}</small></h2>
 <ul class="observations">${day.observations.map((o) => observationItem(frame, maskView(o), back))}</ul></section>`)}
 <nav class="pager">${from ? html`<a href="/">${m.newest}</a>` : ''} ${olderUrl ? html`<a href="${olderUrl}" rel="next">${m.older}</a>` : ''}</nav>`;
     return c.html(layout(frame, m.timelineTitle, body));
@@ -459,7 +459,7 @@ ${injectionRows.length ? table([m.time, m.event, m.filterAgent, m.via, m.injecte
     const back = '/tiers';
     const body = html`${table(['', m.tierFiles, m.tierBytes, m.tierOldest, m.tierNewest], rows)}
 <section><h2>${m.pendingTitle}</h2>
-${pending.length === 0 ? html`<p class="empty">${m.pendingNone}</p>` : html`<ul class="proposals">${pending.map((p) => html`<li class="proposal" data-proposal="${p.id}"><strong>${tierLabel(m, p.from)} → ${tierLabel(m, p.to)}</strong> ${p.date} · ${p.agent} · ${p.observations} ${m.observations} · ${formatBytes(p.bytes)} · <code>${p.id}</code> ${reasonOf(frame, p)}
+${pending.length === 0 ? html`<p class="empty">${m.pendingNone}</p>` : html`<ul class="proposals">${pending.map((p) => html`<li class="proposal" data-proposal="${p.id}"><strong>${tierLabel(m, p.from)} → ${tierLabel(m, p.to)}</strong> ${p.date} · ${p.agent} · ${p.observations} ${p.observations === 1 ? m.observation : m.observations} · ${formatBytes(p.bytes)} · <code>${p.id}</code> ${reasonOf(frame, p)}
 ${p.sample.length ? html`<ul class="sample">${p.sample.map((s) => html`<li>${mask(s)}</li>`)}</ul>` : ''}
 ${postButton('/tiers/approve', { id: p.id, back }, m.approve)} ${postButton('/tiers/reject', { id: p.id, back }, m.reject)}</li>`)}</ul>`}</section>
 <section><h2>${m.auditTitle}</h2>

@@ -35,6 +35,7 @@ const en = {
   newest: '← Newest',
   noObservations: 'No observations match.',
   observations: 'observations',
+  observation: 'observation',
   priorityHigh: 'high',
   priorityMedium: 'medium',
   priorityLow: 'low',
@@ -201,6 +202,7 @@ const ko: Messages = {
   newest: '← 최신',
   noObservations: '조건에 맞는 관찰이 없습니다.',
   observations: '개 관찰',
+  observation: '개 관찰',
   priorityHigh: '높음',
   priorityMedium: '보통',
   priorityLow: '낮음',
@@ -337,6 +339,8 @@ const TABLES: Record<Lang, Messages> = { en, ko };
  */
 export interface CodeWords {
   action: Readonly<Record<string, string>>;
+  /** An observation's category as the Observer writes it ([decision] in the day file). */
+  category: Readonly<Record<string, string>>;
   count: Readonly<Record<string, string>>;
   job: Readonly<Record<string, string>>;
   source: Readonly<Record<string, string>>;
@@ -345,6 +349,7 @@ export interface CodeWords {
 
 const enCodes: CodeWords = {
   action: { move: 'move', propose: 'propose', approve: 'approve', reject: 'reject', rollback: 'rollback', abort: 'abort', recover: 'recover', prune: 'prune', forget: 'forget', export: 'export', sync: 'sync' },
+  category: { preference: 'preference', decision: 'decision', task: 'task', state: 'state', fact: 'fact', event: 'event' },
   count: { files: 'files', observations: 'observations', bytes: 'bytes' },
   job: { run: 'run', observe: 'observe', reflect: 'reflect', active_memory: 'active_memory', index: 'index', tier: 'tier', sync: 'sync' },
   source: { openclaw: 'openclaw', 'openclaw-db': 'openclaw-db', pi: 'pi', 'claude-code': 'claude-code', codex: 'codex', generic: 'generic', demo: 'demo' },
@@ -353,6 +358,7 @@ const enCodes: CodeWords = {
 
 const koCodes: CodeWords = {
   action: { move: '이동', propose: '제안', approve: '승인', reject: '거절', rollback: '되돌리기', abort: '중단', recover: '복구', prune: '정리', forget: '잊기', export: '내보내기', sync: '동기화' },
+  category: { preference: '선호', decision: '결정', task: '할 일', state: '상태', fact: '사실', event: '일어난 일' },
   count: { files: '파일', observations: '관찰', bytes: '바이트' },
   job: { run: '전체 실행', observe: '관찰 기록', reflect: '회고', active_memory: '활성 메모리', index: '검색 색인', tier: '계층 이동', sync: '동기화' },
   source: { openclaw: 'OpenClaw 파일', 'openclaw-db': 'OpenClaw 데이터베이스', pi: 'pi 에이전트', 'claude-code': 'Claude Code', codex: 'Codex', generic: '일반 JSONL', demo: '데모' },

@@ -135,7 +135,7 @@ export function observationItem(frame: PageFrame, o: ObservationView, back: stri
 </div>`;
   return html`<li class="obs priority-${o.priority}" id="${o.id}" tabindex="-1" data-id="${o.id}" data-file="${o.file}" data-line="${o.startLine}">
 <div class="line"><span class="pri" title="${priorityLabel(m, o.priority)}">${PRIORITY_EMOJI[o.priority]}</span>${o.done ? html`<span class="done" title="${m.done}">✅</span>` : ''}
-${o.time ? html`<time>${o.time}</time>` : ''} <span class="cat">${o.category}</span>
+${o.time ? html`<time>${o.time}</time>` : ''} <span class="cat">${codeLabel(frame, 'category', o.category)}</span>
 <span class="text">${o.snippet ? highlighted(o.snippet) : o.text}</span>
 ${o.tags.map((t) => html` <span class="tag">#${t}</span>`)}${o.pinned ? html` <span class="badge">${m.pinned}</span>` : ''}</div>
 <div class="meta"><span class="agent">${o.agent}</span> · <span class="tier">${tierLabel(m, o.tier)}</span>${o.snippet ? html` · ${o.date}` : ''} · <code class="oid">${o.id}</code> · ${provenanceText(m, o.provenance)} · ${m.inFile} <a href="${fileLink}" class="fileline">${o.file}:${o.startLine}</a></div>

@@ -206,9 +206,10 @@ test('dashboard on the demo home: timeline, the line in the day file, search, an
     await add.locator('select[name=priority]').selectOption('medium');
     await add.locator('input[name=category]').fill('decision');
     await add.locator('input[name=tags]').fill('#meeting 회의');
-    await shot(page, 'timeline-ko');
     await page.getByRole('button', { name: '메모리에 저장' }).click();
     await page.waitForSelector('p.notice');
+    // After saving: the page shows the new observation as written, its password masked.
+    await shot(page, 'timeline-ko');
     const today = await readFile(join(home, 'memory', `${new Date().toISOString().slice(0, 10)}.md`), 'utf8').catch(async () => {
       // The home's time zone may already be on another date than UTC.
       const names = (await readdir(join(home, 'memory'))).filter((n) => n.endsWith('.md')).sort();

@@ -640,3 +640,20 @@ test("ocm-run ui: on the Korean Tiers and Health pages the program's codes read 
   assert.match(enHealth, /<td>observe<\/td>/);
   assert.match(enHealth, /<td>claude-code<\/td>/);
 });
+
+test("ocm-run ui: an observation's category reads in the page's language (사실 for fact), the category as written in the title; the English page shows it as in the file, and counts one observation in the singular", async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const { o } = await homeOfOne(dir);
+  const ui = await startUi(join(dir, 'home'));
+  t.after(() => ui.stop());
+  const jar = await sessionCookie(ui);
+  const page = (cookie: string) => fetch(`${ui.origin}/`, { headers: { cookie }, signal: AbortSignal.timeout(60_000) }).then((r) => r.text());
+  const korean = await page(`${jar}; ocm_ui_lang=ko`);
+  const words: Record<string, string> = { preference: '선호', decision: '결정', task: '할 일', state: '상태', fact: '사실', event: '일어난 일' };
+  assert.ok(words[o.category], `a known category: ${o.category}`);
+  assert.match(korean, new RegExp(`<span class="cat"><span title="${o.category}">${words[o.category]}</span></span>`));
+  const english = await page(`${jar}; ocm_ui_lang=en`);
+  assert.match(english, new RegExp(`<span class="cat">${o.category}</span>`));
+  assert.match(english, /<small>1 observation<\/small>/, 'one observation, not "1 observations"');
+});
