@@ -162,9 +162,8 @@ function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: Selecti
   const words = contentWords(s, ctx.names);
   // "Noted for the novel: Mira has grey-green eyes…" — an acknowledgement that says it back.
   const acknowledged = ACKNOWLEDGEMENT_LEAD.exec(s);
-  const saidBack = acknowledged ? s.slice(acknowledged[0].length) : s;
   // (The user's "OK, class weights it is." takes up a suggestion: a decision, judged as before.)
-  const saidBackWords = contentWords(saidBack, ctx.names);
+  const saidBackWords = acknowledged ? contentWords(s.slice(acknowledged[0].length), ctx.names) : words;
   if (acknowledged && isEcho(saidBackWords, ctx.previousOther)) return 'echo';
   if ((acknowledged || ctx.acknowledged) && ctx.role === 'assistant' && isAcknowledgedEcho(saidBackWords, ctx.previousOther)) return 'echo';
   // Saying back what the other just said ("Noted: Mira has grey-green eyes") — but an answer repeats
