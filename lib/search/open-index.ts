@@ -14,9 +14,9 @@
  */
 import { statSync } from 'node:fs';
 import type { Tier } from '../core/types.js';
-import type { IndexReader, Ranked, RankRequest } from './engine.js';
+import { IndexUnavailable, type IndexReader, type Ranked, type RankRequest } from './engine.js';
 import { manifestPath, TIERS } from './manifest.js';
-import { IndexSnapshot, IndexUnavailable } from './searcher.js';
+import { IndexSnapshot } from './searcher.js';
 import { findIn, rankSnapshot } from './segment-engine.js';
 import type { SearchResult } from './types.js';
 

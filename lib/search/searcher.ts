@@ -16,8 +16,6 @@ import { prefixEligible, queryTerms } from './tokenizer.js';
 import type { SearchFilters } from './types.js';
 import { loadVectorFile, type SegmentVectors } from './vector-file.js';
 
-export { IndexUnavailable };
-
 const K1 = 1.2;
 const B = 0.75;
 /**
