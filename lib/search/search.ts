@@ -163,7 +163,8 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
     e: settings?.key ?? null,
   });
 
-  const engine: Engine = new SegmentEngine(paths.index, { openIndex: deps.openIndex });
+  // An open index holds every file in scope (rank applies the filters per document); the engine's one-off load skips files the filters rule out.
+  const engine: Pick<Engine, 'generations' | 'rank'> = deps.openIndex ?? new SegmentEngine(paths.index);
   const generationsNow = () => engine.generations(tiers, settings?.key);
   let { generations, problems } = generationsNow();
   if (problems.length > 0) {

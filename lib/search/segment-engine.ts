@@ -34,8 +34,6 @@ import { embedSegments } from './vectors.js';
 type Log = (level: 'debug' | 'info' | 'warn' | 'error', event: string, fields?: Record<string, unknown>) => void;
 
 export interface SegmentEngineOptions {
-  /** The index kept open by a long-lived process: queries reuse its loaded snapshot. */
-  openIndex?: OpenIndex;
   /** Updating: every file is being re-stored (`index --rebuild`): vectors are re-created (from the embedding cache). */
   rebuild?: boolean;
   /** Merge a tier's segments into its pack when it has more loose ones of settled files than this (default LOOSE_SEGMENT_LIMIT; Infinity: only to drop stale documents). */
@@ -191,13 +189,12 @@ export class SegmentEngine implements Engine {
 
   // ---- querying
 
-  generations(tiers: readonly Tier[], modelKey?: string): ReturnType<Engine['generations']> {
-    return this.options.openIndex ? this.options.openIndex.generations(tiers, modelKey) : IndexSnapshot.generations(this.indexDir, tiers);
+  generations(tiers: readonly Tier[]): ReturnType<Engine['generations']> {
+    return IndexSnapshot.generations(this.indexDir, tiers);
   }
 
   rank(query: string, request: RankRequest): Ranked {
-    // An open index holds every file in scope (rank applies the filters per document); a one-off load skips files the filters rule out.
-    if (this.options.openIndex) return this.options.openIndex.rank(query, request);
+    // A one-off load skips files the filters rule out.
     return rankSnapshot(IndexSnapshot.load(this.indexDir, request.tiers, request.filters, request.modelKey), query, request);
   }
 
