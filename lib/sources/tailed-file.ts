@@ -62,7 +62,7 @@ export interface TailReadOptions<S> {
 }
 
 /** How many first bytes of a file a cursor hashes to notice a rewrite in place. */
-export const HEAD_BYTES = 4096;
+const HEAD_BYTES = 4096;
 
 function parseTailCursor(cursor: Cursor | undefined): TailCursor | undefined {
   if (!cursor || cursor.v !== 1 || typeof cursor.ino !== 'string' || typeof cursor.offset !== 'number') return undefined;
@@ -106,7 +106,7 @@ export interface FilePosition {
  * cursor's offset — it shrank, or its first bytes changed (copytruncate, a
  * rewrite in place) — or null when it can.
  */
-export async function rereadReason(handle: FileHandle, cursor: FilePosition, size: number): Promise<string | null> {
+async function rereadReason(handle: FileHandle, cursor: FilePosition, size: number): Promise<string | null> {
   if (size < cursor.offset) return 'file shrank';
   if ((await headHash(handle, Math.min(cursor.headLen, size))) !== cursor.headHash) return 'file head changed';
   return null;
