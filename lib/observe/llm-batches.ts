@@ -24,9 +24,9 @@
  */
 import { currentTasks, observeJournals, waitingStreams, type ObserveJournal, type State } from '../platform/state.js';
 import { estimateTokens } from '../core/tokens.js';
-import type { LlmUsage, Message, Observation, ObserverBatch, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
+import type { LlmUsage, Message, Observation, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
 import { localDateTime } from '../platform/time-zone.js';
-import { advanceStream, readChunk, sameCursor, streamsFailed, streamTokens, type ObserveRun } from './run.js';
+import { advanceStream, observerBatch, readChunk, sameCursor, streamsFailed, streamTokens, type ObserveRun } from './run.js';
 
 /** Greedy packing in order: groups of about `limit` tokens (one item over the limit is a group of its own). */
 function packByTokens<T>(items: T[], tokensOf: (item: T) => number, limit: number): T[][] {
@@ -156,15 +156,7 @@ export async function observeStreamBatched(
 
     let added = 0;
     for (const messages of toSend) {
-      const batch: ObserverBatch = {
-        source: stream.kind,
-        agent: stream.agent,
-        session: stream.session,
-        messages,
-        timeZone: options.timeZone,
-        now: now().toISOString(),
-      };
-      const observedBatch = await options.observer.observe(batch);
+      const observedBatch = await options.observer.observe(observerBatch(run, stream, messages));
       await recordObserverUsage(run, observedBatch.usage);
       journal = journalBatch(run, stream, previous, journal, messages, observedBatch);
       // The journal reaches the disk before the observations do.
@@ -211,7 +203,7 @@ export async function observeStreamBatched(
  * journal, observations and cursor.
  */
 export async function observePendingTails(tails: PendingTail[], run: ObserveRun): Promise<void> {
-  const { state, options, now, result, changed, out } = run;
+  const { state, options, result, changed, out } = run;
   const limit = options.batching?.batchTokens ?? 4000;
   const packs: PendingTail[][] = [];
   for (const agent of [...new Set(tails.map((t) => `${t.stream.kind}\u0000${t.stream.agent}`))]) {
@@ -223,14 +215,7 @@ export async function observePendingTails(tails: PendingTail[], run: ObserveRun)
       result.skippedStreams += pack.length;
       continue;
     }
-    const batches: ObserverBatch[] = pack.map((t) => ({
-      source: t.stream.kind,
-      agent: t.stream.agent,
-      session: t.stream.session,
-      messages: t.messages,
-      timeZone: options.timeZone,
-      now: now().toISOString(),
-    }));
+    const batches = pack.map((t) => observerBatch(run, t.stream, t.messages));
     try {
       const answers = pack.length === 1 || !options.observer.observeMany ? [await options.observer.observe(batches[0]!)] : await options.observer.observeMany(batches);
       await recordObserverUsage(run, answers.flatMap((a) => a.usage ?? []));

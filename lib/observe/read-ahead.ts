@@ -4,9 +4,8 @@
  * writing and the cursor stay in order.
  */
 import { currentTasks } from '../platform/state.js';
-import type { Message, ObserverBatch, ObserverResult, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
-import type { ObserveJobOptions } from './job.js';
-import { advanceStream, readChunk, sameCursor, type ObserveRun, type ReadChunk } from './run.js';
+import type { ObserverResult, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
+import { advanceStream, observerBatch, readChunk, sameCursor, type ObserveRun, type ReadChunk } from './run.js';
 
 /** Chunks a stream reads, and hands to the Observer, ahead of the one whose observations are being written. */
 const READ_AHEAD = 3;
@@ -19,7 +18,7 @@ export async function observeStream(
   source: TranscriptSource,
   run: ObserveRun,
 ): Promise<void> {
-  const { state, options, limits, now, result, changed, out } = run;
+  const { state, options, limits, result, changed, out } = run;
   // A pipeline: up to READ_AHEAD chunks past the one being written are read and handed
   // to the Observer, so an Observer on a worker thread always has work while the main
   // thread reads, masks and writes. Only reading and observing run ahead: observations
@@ -43,7 +42,7 @@ export async function observeStream(
         more = false;
         return;
       }
-      queue.push({ chunk: readChunk(chunk), observing: chunk.messages.length > 0 ? settled(options.observer.observe(batchOf(stream, chunk.messages, options, now))) : undefined });
+      queue.push({ chunk: readChunk(chunk), observing: chunk.messages.length > 0 ? settled(options.observer.observe(observerBatch(run, stream, chunk.messages))) : undefined });
       // A chunk that does not move the cursor is the last one (reading on would read it again).
       if (chunk.done || sameCursor(cursor, chunk.cursor)) more = false;
       cursor = chunk.cursor;
@@ -83,10 +82,6 @@ export async function observeStream(
 interface InFlight {
   chunk: ReadChunk;
   observing: Promise<Settled<ObserverResult>> | undefined;
-}
-
-function batchOf(stream: SourceStream, messages: Message[], options: ObserveJobOptions, now: () => Date): ObserverBatch {
-  return { source: stream.kind, agent: stream.agent, session: stream.session, messages, timeZone: options.timeZone, now: now().toISOString() };
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };

@@ -9,7 +9,7 @@ import { describeError } from '../core/errors.js';
 import { LlmError } from '../core/llm-error.js';
 import { observeJournals, waitingStreams, writeState, type State } from '../platform/state.js';
 import { estimateTokens } from '../core/tokens.js';
-import type { Cursor, MalformedRecord, Message, ReadLimits, SourceStream, StreamChunk } from '../core/types.js';
+import type { Cursor, MalformedRecord, Message, ObserverBatch, ReadLimits, SourceStream, StreamChunk } from '../core/types.js';
 import { localDateTime } from '../platform/time-zone.js';
 import type { ObserveJobOptions, ObserveJobResult } from './job.js';
 
@@ -76,6 +76,11 @@ export interface ObserveRun {
   out: JobOutput;
   /** The LLM Observer cannot be used this run (endpoint down, key refused, not set up): later sessions are skipped. */
   llmDown: boolean;
+}
+
+/** What the Observer is handed for `messages` of one stream (both ways through a stream hand it alike). */
+export function observerBatch(run: ObserveRun, stream: SourceStream, messages: Message[]): ObserverBatch {
+  return { source: stream.kind, agent: stream.agent, session: stream.session, messages, timeZone: run.options.timeZone, now: run.now().toISOString() };
 }
 
 /** The one failure path of a stream, or of the streams of one Observer call: logged, reported, and an LLM failure recorded. */
