@@ -174,32 +174,38 @@ export async function collectStats(paths: HomePaths, config: Config, options: { 
   const coldFiles = vault ? (await walk(vault)).filter((f) => f.endsWith('.md')) : [];
 
   const tallies: DayFileTally[] = [];
-  const readTier = async (files: string[], root: string, tier: 'hot' | 'warm') => {
-    let count = 0;
+  /** A tier's day files, one stat each: their bytes, and each file's tally — read again only when the cache has none of its size and mtime. */
+  const readTier = async (files: string[], root: string, tier: 'hot' | 'warm'): Promise<TierStats> => {
+    let bytes = 0;
+    let observations = 0;
     for (const f of files) {
-      let info: { size: number; mtimeMs: number } | undefined;
-      let text: string | undefined;
+      let info: { size: number; mtimeMs: number };
       try {
-        info = options.cache ? await stat(f) : undefined;
-        const cached = options.cache?.get(f);
-        if (!(info && cached && cached.size === info.size && cached.mtimeMs === info.mtimeMs)) text = await readFile(f, 'utf8');
+        info = await stat(f);
       } catch {
         continue;
       }
-      let tally: DayFileTally;
-      if (text === undefined) tally = options.cache!.get(f)!.tally;
-      else {
+      bytes += info.size;
+      const cached = options.cache?.get(f);
+      let tally = cached && cached.size === info.size && cached.mtimeMs === info.mtimeMs ? cached.tally : undefined;
+      if (!tally) {
+        let text: string;
+        try {
+          text = await readFile(f, 'utf8');
+        } catch {
+          continue;
+        }
         const date = dateFromFileName(f) ?? basename(f).slice(0, 10);
         tally = tallyOf(listObservations(parseDayFile(text), { date, agent: agentOf(root, f, tier === 'warm'), tier }));
-        if (info) options.cache?.set(f, { size: info.size, mtimeMs: info.mtimeMs, tally });
+        options.cache?.set(f, { size: info.size, mtimeMs: info.mtimeMs, tally });
       }
-      count += tally.observations;
+      observations += tally.observations;
       tallies.push(tally);
     }
-    return count;
+    return { files: files.length, bytes, observations };
   };
-  const hot = { ...(await tierOf(hotFiles)), observations: await readTier(hotFiles, paths.memory, 'hot') };
-  const warm = { ...(await tierOf(warmFiles)), observations: await readTier(warmFiles, paths.archive, 'warm') };
+  const hot = await readTier(hotFiles, paths.memory, 'hot');
+  const warm = await readTier(warmFiles, paths.archive, 'warm');
   // Files gone since the last call leave the cache.
   if (options.cache) {
     const present = new Set([...hotFiles, ...warmFiles]);
