@@ -265,7 +265,8 @@ async function readOne<S>(options: TailReadOptions<S>, path: string, ended: bool
     let bytes = 0;
     let eof = true;
     const lines = new LineQueue(handle, { offset, lineNo: endLine, maxLineBytes, includeUnterminated: ended });
-    for (let record = await lines.next(); record !== undefined; record = await lines.next()) {
+    // An await per batch, not per line: take() hands out the rest of the batch read last.
+    for (let record = lines.take() ?? (await lines.next()); record !== undefined; record = lines.take() ?? (await lines.next())) {
       endOffset = record.end;
       endLine = record.lineNo;
       bytes += record.end - record.start;
