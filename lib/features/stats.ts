@@ -12,7 +12,7 @@ import { fromSystemError } from '../core/errors.js';
 import type { Config } from '../config/config-schema.js';
 import { activeMemoryPath, DEFAULT_AGENT, expandHome, type HomePaths } from '../platform/home.js';
 import { dateFromFileName, listObservations, parseDayFile } from '../memory/day-file/index.js';
-import { readState } from '../platform/state.js';
+import { readState, type State } from '../platform/state.js';
 import { headerTokens } from './status.js';
 import { estimateTokens } from '../core/tokens.js';
 import type { Observation } from '../core/types.js';
@@ -165,7 +165,15 @@ function tallyOf(list: readonly Observation[]): DayFileTally {
   return t;
 }
 
-export async function collectStats(paths: HomePaths, config: Config, options: { now?: Date; userHome?: string; perDayLimit?: number; cache?: StatsCache } = {}): Promise<Stats> {
+/**
+ * `state` and `searchTimes`: state.json and the search log's times (searchTimes()) as a caller that
+ * shows them too (the dashboard's health page) has read them already; read here otherwise.
+ */
+export async function collectStats(
+  paths: HomePaths,
+  config: Config,
+  options: { now?: Date; userHome?: string; perDayLimit?: number; cache?: StatsCache; state?: State; searchTimes?: readonly number[] } = {},
+): Promise<Stats> {
   const now = options.now ?? new Date();
   const hotFiles = (await walk(paths.memory)).filter((f) => DAY_FILE.test(basename(f)));
   const warmFiles = (await walk(paths.archive)).filter((f) => DAY_FILE.test(basename(f)));
@@ -233,7 +241,7 @@ export async function collectStats(paths: HomePaths, config: Config, options: { 
   }
   const days = [...byDay.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([date, count]) => ({ date, count }));
 
-  const { state } = await readState(paths.state);
+  const state = options.state ?? (await readState(paths.state)).state;
   const activeMemory: Record<string, number> = {};
   for (const agent of new Set([DEFAULT_AGENT, ...Object.keys(byAgent)])) {
     try {
@@ -268,7 +276,7 @@ export async function collectStats(paths: HomePaths, config: Config, options: { 
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([date, t]) => ({ date, ...t }));
 
-  const times = searchTimes(await readFile(join(paths.logs, 'search.log'), 'utf8').catch(() => '')).slice(-5000);
+  const times = (options.searchTimes ?? searchTimes(await readFile(join(paths.logs, 'search.log'), 'utf8').catch(() => ''))).slice(-5000);
   const sortedTimes = [...times].sort((a, b) => a - b);
 
   return {

@@ -501,17 +501,19 @@ ${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time
     const { collectStats, searchTimes } = await import('../features/stats.js');
     const { readState } = await import('../platform/state.js');
     const { state } = await readState(paths.state);
-    // The jobs and sources come from state.json alone; the figures from the day files' cached tallies.
+    // The last searches of `ocm-run search` and of this page, from the log `stats` reads (its p95 is over the same log).
+    const times = searchTimes((await readTextIfExists(join(paths.logs, 'search.log'))) ?? '');
+    // The jobs and sources come from state.json alone; the figures from the day files' cached tallies,
+    // with state.json and the search log as read here (not read a second time).
     const status = statusOfState(state);
-    const stats = await collectStats(paths, config, { now: options.now(), cache: statsCache });
+    const stats = await collectStats(paths, config, { now: options.now(), cache: statsCache, state, searchTimes: times });
     const when = (s: string | undefined) => (s ? s.slice(0, 19).replace('T', ' ') : '—');
     const jobs = Object.entries(status.jobs).map(([name, j]) => [codeLabel(frame, 'job', name), when(j.lastRun), when(j.lastSuccess), j.lastError ? mask(`${when(j.lastError.at)} ${j.lastError.code}: ${j.lastError.message}`) : m.none]);
     const streams = Object.values(state.streams)
       .slice(0, 200)
       .map((s) => [codeLabel(frame, 'source', s.kind), mask(s.agent), mask(s.session), mask(s.path), mask(JSON.stringify(s.cursor))]);
     const usage = stats.llm.rows.map((r) => [r.role, r.model, r.inputTokens, r.outputTokens, r.calls, r.costUsd === null ? '—' : r.costUsd.toFixed(4)]);
-    // The last searches of `ocm-run search` and of this page, from the log `stats` reads (its p95 is over the same log).
-    const latencies = searchTimes((await readTextIfExists(join(paths.logs, 'search.log'))) ?? '').slice(-200);
+    const latencies = times.slice(-200);
     const active = stats.tokens.activeMemory;
     const body = html`<section><h2>${m.jobsTitle}</h2>${jobs.length ? table([m.job, m.lastRun, m.lastOk, m.lastError], jobs) : html`<p class="empty">${m.none}</p>`}
 ${status.lastError ? html`<p class="error">${m.lastError}: ${codeLabel(frame, 'job', status.lastError.job)} ${when(status.lastError.at)} — ${mask(status.lastError.message)}</p>` : ''}</section>
