@@ -173,10 +173,11 @@ export class PiFileChunkReader {
     const taken = await consumeEntries(lines, { path, ctx, maxLineBytes, limits });
     const { consumed, nodes, malformed } = taken;
     const lastEnd = consumed[consumed.length - 1]?.end ?? offset;
+    // The consumed entries' nodes are the first ones: the look-ahead's come after them.
+    const decideCount = nodes.length;
     const ahead = taken.eof ? { lookedAt: [], moreLines: false } : await lookAheadLines(lines, nodes, lastEnd, lookAhead, ctx);
     await lines.close();
     await this.carry(handle, stream.key, ino, lastEnd, consumed[consumed.length - 1]?.lineNo ?? lineNo, ahead.lookedAt);
-    const decideCount = consumed.reduce((n, c) => (c.nodeIndex >= 0 ? n + 1 : n), 0);
     const settled = settleConsumed(consumed, nodes, decideCount, lookAhead, branch, dedupeWindow);
     branch = settled.branch;
     const messages = settled.emitted.map((e) => e.message);
