@@ -215,6 +215,13 @@ export async function forgetObservations(ctx: CurateContext, ids: string[]): Pro
   return result;
 }
 
+/** A proposal no longer pending that the audit log says was approved or rejected (approveMoves, rejectMoves: under the lock). */
+async function alreadyDecided(ctx: CurateContext, id: string): Promise<AlreadyDone | undefined> {
+  const { readApprovals } = await import('../tiers/approvals.js');
+  if ((await readApprovals(ctx.paths.approvals)).pending.some((p) => p.id === id)) return undefined;
+  return alreadyDone(ctx, id, ['approve', 'reject']);
+}
+
 /** One pending proposal by its id (never `all`, which `ocm-run approvals` accepts: a page approves what it shows). */
 function oneProposal(id: string): string[] {
   if (!/^[\w.:-]+$/.test(id) || id === 'all') throw new UiProblem('BAD_INPUT', 'notAProposal', { id });
@@ -223,32 +230,18 @@ function oneProposal(id: string): string[] {
 
 export async function approveMoves(ctx: CurateContext, id: string): Promise<import('../tiers/tier-job.js').ApprovalResult | AlreadyDone> {
   const { approveProposals } = await import('../tiers/tier-job.js');
-  const { readApprovals } = await import('../tiers/approvals.js');
   const options = await tierOptionsOf(ctx);
   const ids = oneProposal(id);
-  const result = await underLock(ctx, async () => {
-    if (!(await readApprovals(ctx.paths.approvals)).pending.some((p) => p.id === id)) {
-      const done = await alreadyDone(ctx, id, ['approve', 'reject']);
-      if (done) return done;
-    }
-    return approveProposals(options, ids);
-  });
+  const result = await underLock(ctx, async () => (await alreadyDecided(ctx, id)) ?? approveProposals(options, ids));
   ctx.openIndex.close();
   return result;
 }
 
 export async function rejectMoves(ctx: CurateContext, id: string): Promise<number | AlreadyDone> {
   const { rejectProposals } = await import('../tiers/tier-job.js');
-  const { readApprovals } = await import('../tiers/approvals.js');
   const options = await tierOptionsOf(ctx);
   const ids = oneProposal(id);
-  return underLock(ctx, async () => {
-    if (!(await readApprovals(ctx.paths.approvals)).pending.some((p) => p.id === id)) {
-      const done = await alreadyDone(ctx, id, ['approve', 'reject']);
-      if (done) return done;
-    }
-    return (await rejectProposals(options, ids)).length;
-  });
+  return underLock(ctx, async () => (await alreadyDecided(ctx, id)) ?? (await rejectProposals(options, ids)).length);
 }
 
 export async function rollbackMove(ctx: CurateContext, opId: string): Promise<string> {
