@@ -148,6 +148,7 @@ export class MemoryRecall {
       vectorWeight: this.config.search.vector_weight,
       textWeight: this.config.search.text_weight,
       minScore: 0,
+      fusion: this.config.search.fusion,
     };
     let all: SearchResult[];
     try {
