@@ -71,8 +71,8 @@ export async function sessionStartContext(options: { paths: HomePaths; config: C
   const { readActiveMemory } = await import('../memory/active-memory-reader.js');
   const active = await readActiveMemory(options.paths, [options.agent, ...(options.fallbacks ?? [])], budget);
   if (!active) return undefined;
-  const intro = "Long-term memory from earlier conversations (OC-Memory). Use it when relevant; the user's latest words win over it. OC-Memory's tools look up more and save what the user asks to remember (search_memory and remember; in pi oc_memory_search and oc_memory_remember).";
-  return wrapInjectedContext(`${intro}\n\n${active.text}`);
+  const intro = "Long-term memory from earlier conversations (OC-Memory). Use it when relevant. OC-Memory's tools look up more and save what the user asks to remember (search_memory and remember; in pi oc_memory_search and oc_memory_remember).";
+  return wrapInjectedContext(intro, `\n${active.text}`);
 }
 
 export interface PromptContextOptions {
@@ -159,7 +159,7 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
     used += line.length + 1;
     kept.push(r);
   }
-  const text = wrapInjectedContext(`Memories related to this prompt, from earlier conversations (OC-Memory; its get tool — get_memory, in pi oc_memory_get — shows where one came from):\n${lines.join('\n')}`);
+  const text = wrapInjectedContext('Memories related to this prompt, from earlier conversations (OC-Memory; its get tool — get_memory, in pi oc_memory_get — shows where one came from).', lines.join('\n'));
   return { text, results: kept };
 }
 

@@ -37,6 +37,9 @@ import { housekeepingTurn, stripUserTransportNoise } from '../sources/pi-entries
 import { isNotFound } from '../core/errors.js';
 import { logPromptInjection, type InjectedMemory } from './agent-hooks.js';
 
+/** The marker the OpenClaw plugin wraps its context in (the same as every other front end's). */
+export { wrapInjectedContext } from '../core/injected-context.js';
+
 export interface RecallRequest {
   /** The user's current request (OpenClaw's `before_prompt_build` event.prompt). */
   query: string;
