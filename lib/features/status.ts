@@ -29,6 +29,8 @@ export interface StatusReport {
   tiers: import('./tier-status.js').TierStatus;
   /** Observer/Reflector in use, LLM usage and cost, last LLM error, waiting batches, reflections (lib/features/llm-status.ts). */
   llm: import('./llm-status.js').LlmStatus;
+  /** Which embeddings search uses (lib/features/embedding-status.ts). */
+  embeddings: import('./embedding-status.js').EmbeddingStatus;
   /** Hot observations held out of injection and active memory for the user's review (memory/suspicious.ts), newest first. */
   held: HeldObservation[];
 }
@@ -115,6 +117,7 @@ export async function collectStatus(paths: HomePaths, config: Config): Promise<S
     tokens: { transcriptRead: state.totals.transcriptTokens, activeMemory, activeMemoryBudget: config.active_memory.budget_tokens },
     daemon: await daemonStatus(paths),
     tiers: await (await import('./tier-status.js')).collectTierStatus(paths, config),
+    embeddings: await (await import('./embedding-status.js')).collectEmbeddingStatus(config),
     llm: await (await import('./llm-status.js')).collectLlmStatus(paths, config, state, localDateTime(new Date(), resolveTimeZone(config.timezone)).date),
     held: heldForReview(observations),
   };

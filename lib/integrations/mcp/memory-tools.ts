@@ -418,12 +418,14 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
   const text = masked.text;
   if (!text) throw new OcmError('BAD_INPUT', 'Invalid arguments for remember: text is empty.', { hint: 'Give one sentence to remember.' });
   const category = args.category ?? 'fact';
-  const { date, time } = localDateTime(ctx.now?.() ?? new Date(), resolveTimeZone(ctx.config.timezone));
+  const zone = resolveTimeZone(ctx.config.timezone);
+  const { date, time } = localDateTime(ctx.now?.() ?? new Date(), zone);
   const client = ctx.client();
   const observation: Observation = {
     id: observationId({ agent: ctx.agent, session: REMEMBER_SESSION, date, category, text }),
     date,
     time,
+    zone,
     priority: args.priority ?? 'high',
     done: false,
     category,
