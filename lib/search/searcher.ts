@@ -15,6 +15,7 @@ import { dayNumber, documentTerms, PRIORITY_CODE, Segment } from './segment.js';
 import { prefixEligible, queryTerms } from './tokenizer.js';
 import type { SearchFilters } from './types.js';
 import { loadVectorFile, type SegmentVectors } from './vector-file.js';
+import { cosineAt, nearestByVector } from './vector-scan.js';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -574,33 +575,19 @@ export function rank(snapshot: IndexSnapshot, query: string, options: RankOption
 
   // ---- vectors
   const locate = (g: number): [ScopedSegment, number] => locateIn(snapshot, g);
-  const cosine = (s: ScopedSegment, d: number): number | null => {
-    const v = s.vectors;
-    const q = options.queryVector;
-    if (!v || !q || v.dims !== q.length) return null;
-    const scale = v.scales[d]!;
-    if (scale === 0) return null;
-    let dot = 0;
-    const base = d * v.dims;
-    for (let i = 0; i < v.dims; i++) dot += q[i]! * v.data[base + i]!;
-    return dot * scale;
-  };
+  const cosine = (s: ScopedSegment, d: number): number | null => (s.vectors && options.queryVector ? cosineAt(s.vectors, d, options.queryVector) : null);
   const vectorScores = new Map<number, number>();
   let maxVector = 0;
   if (hybrid) {
-    const vecTop = new TopK(k);
-    for (const s of live) {
-      if (!s.vectors) continue;
-      const filter = filters.get(s);
-      for (let d = 0; d < s.segment.docCount; d++) {
-        if (filter && !filter(d)) continue;
-        const c = cosine(s, d);
-        if (c === null) continue;
-        if (c > maxVector) maxVector = c;
-        if (c > vecTop.min) vecTop.offer(s.base + d, c);
-      }
+    // The nearest by sign code, then exactly (vector-scan.ts).
+    const nearest = nearestByVector(live, options.queryVector!, k, (s, d) => {
+      const filter = filters.get(s as ScopedSegment);
+      return !filter || filter(d);
+    });
+    for (const { doc, score } of nearest) {
+      vectorScores.set(doc, score);
+      if (score > maxVector) maxVector = score;
     }
-    vecTop.docs.forEach((g, i) => vectorScores.set(g, vecTop.scores[i]!));
   }
 
   // ---- fuse
