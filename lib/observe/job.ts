@@ -56,6 +56,8 @@ export interface ObserveJobOptions {
    * always saved. 0: after every chunk. Default DEFAULT_CHECKPOINT_MS.
    */
   checkpointMs?: number;
+  /** The speakers' names (config observer.user_name / assistant_name), never a subject of the lifecycle's matching. */
+  speakerNames?: string[];
 }
 
 export interface BatchingOptions {
@@ -85,6 +87,8 @@ export interface ObserveJobResult {
   failures: StreamFailure[];
   /** Agents whose memory changed (their active memory needs a rebuild). */
   changedAgents: string[];
+  /** Older observations the new ones closed (tasks done) or superseded (lib/memory/lifecycle.ts). */
+  lifecycle: { closed: number; superseded: number };
   currentTask: Record<string, string>;
   /** LLM tokens and calls of this run, per model. */
   usage: LlmUsage[];
@@ -110,6 +114,29 @@ export async function writeObservations(paths: HomePaths, observations: Observat
   return new DayFileBuffer(paths).write(observations);
 }
 
+/**
+ * What the new observations close or supersede, marked in the older lines (after the new ones are on disk,
+ * so a killed run leaves at worst a mark unset, which the next one with a new observation does not redo).
+ */
+async function markLifecycle(run: ObserveRun): Promise<void> {
+  const { result, out, options } = run;
+  if (result.changedAgents.length === 0) return;
+  const { applyLifecycle } = await import('../memory/lifecycle-file.js');
+  for (const agent of result.changedAgents) {
+    try {
+      const r = await applyLifecycle(options.paths, agent, out.dayFiles.fresh.get(agent) ?? new Set(), options.speakerNames);
+      result.lifecycle.closed += r.closed;
+      result.lifecycle.superseded += r.superseded;
+      if (r.skipped.length > 0) options.logger.log('warn', 'lifecycle.skipped', { agent, files: r.skipped });
+    } catch (error) {
+      // A mark not set loses nothing: the observations are written; the failure is logged.
+      const d = describeError(error);
+      options.logger.log('error', 'lifecycle.failed', { agent, error: d.message, code: d.code });
+    }
+  }
+  if (result.lifecycle.closed + result.lifecycle.superseded > 0) options.logger.log('info', 'lifecycle.marked', result.lifecycle);
+}
+
 /** Work a killed job may have to redo: the heuristic path saves at least this often. */
 export const DEFAULT_CHECKPOINT_MS = 2000;
 
@@ -127,6 +154,7 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     transcriptTokens: 0,
     failures: [],
     changedAgents: [],
+    lifecycle: { closed: 0, superseded: 0 },
     currentTask: {},
     usage: [],
     waiting: { streams: 0, messages: 0, tokens: 0 },
@@ -177,6 +205,7 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     result.failures.push({ stream: 'state', message: d.message, code: d.code, hint: d.hint });
   }
   result.changedAgents = [...changed].sort();
+  await markLifecycle(run);
   if (result.skippedStreams > 0) logger.log('warn', 'observe.llm_unavailable', { skippedStreams: result.skippedStreams });
   logger.log('info', 'observe.done', {
     streams: result.streams,

@@ -9,7 +9,7 @@ import { describeError } from '../core/errors.js';
 import { LlmError } from '../core/llm-error.js';
 import { observeJournals, waitingStreams, writeState, type State } from '../platform/state.js';
 import { estimateTokens } from '../core/tokens.js';
-import type { Cursor, MalformedRecord, Message, ObserverBatch, ReadLimits, SourceStream, StreamChunk } from '../core/types.js';
+import type { Cursor, MalformedRecord, Message, Observation, ObserverBatch, ReadLimits, SourceStream, StreamChunk } from '../core/types.js';
 import { localDateTime } from '../platform/time-zone.js';
 import type { ObserveJobOptions, ObserveJobResult } from './job.js';
 
@@ -19,8 +19,22 @@ import type { ObserveJobOptions, ObserveJobResult } from './job.js';
  * observed, is written only after every observation changed in memory is on
  * disk. Nothing else in this job writes state.json.
  */
+/** The day files of a run, and the ids of every observation handed to them, by agent (the lifecycle's fresh ones). */
+class RecordingDayFiles extends DayFileBuffer {
+  readonly fresh = new Map<string, Set<string>>();
+
+  override async add(observations: Observation[]): Promise<number> {
+    for (const o of observations) {
+      let ids = this.fresh.get(o.agent);
+      if (!ids) this.fresh.set(o.agent, (ids = new Set()));
+      ids.add(o.id);
+    }
+    return super.add(observations);
+  }
+}
+
 export class JobOutput {
-  readonly dayFiles: DayFileBuffer;
+  readonly dayFiles: RecordingDayFiles;
   private stateChanged = false;
   private savedAt = performance.now();
 
@@ -30,7 +44,7 @@ export class JobOutput {
     private readonly checkpointMs: number,
     private readonly onStep?: ObserveJobOptions['onStep'],
   ) {
-    this.dayFiles = new DayFileBuffer(paths);
+    this.dayFiles = new RecordingDayFiles(paths);
   }
 
   /** The in-memory state changed (cursor, totals); it reaches the disk with the next save(). */
