@@ -56,7 +56,7 @@ const FINISHED_EN =
   /\b(?:done|finished|complete[ds]?|completed|fixed|merged|shipped|deployed|live|works?|working|worked|ready|sorted|landed|in place|passes|passing|resolved|submitted|sent|booked|paid|renewed|handled|taken care of)\b/i;
 const FINISHED_KO = /(?:완료|끝났|끝냈|끝남|마쳤|해결했|해결됐|보냈|예약했|신청했|냈어|샀어|샀다|했어요|했음|다 했|됐어|됐다)/u;
 /** A completion said as a wish or a plan is none ("should be done by Friday", "will be ready"). */
-const NOT_YET = /\b(?:will|should|would|could|must|needs? to|has to|have to|going to|gonna|not|isn't|aren't|wasn't|won't|until|by (?:then|friday|monday|tomorrow)|once|when|if|before|yet)\b|(?:해야|할게|하자|할 거|예정|아직|안 ?됐|못 ?했)/iu;
+const NOT_YET = /\b(?:will|should|would|could|must|needs?|has to|have to|going to|gonna|not|isn't|aren't|wasn't|won't|until|by (?:then|friday|monday|tomorrow)|once|when|if|before|yet)\b|(?:해야|할게|하자|할 거|예정|아직|안 ?됐|못 ?했)/iu;
 
 /** An explicit change that names the old value. */
 const CHANGED_FROM: RegExp[] = [
@@ -72,7 +72,7 @@ const CHANGED_FROM: RegExp[] = [
 ];
 
 /** Words that say a value changed ("from now on", "moved to", "이제"). */
-const CHANGE_WORD = /\b(?:now|from now on|moved|changed|updated|switch(?:ed)?|instead|actually|any ?more|no longer|new|revised|rescheduled|postponed|pushed)\b|(?:이제|바꿨|바꿔|변경|옮겼|대신|바뀌|미뤄|연기)/iu;
+const CHANGE_WORD = /\b(?:now|from now on|moved|changed|updated|switch(?:ed)?|instead|actually|any ?more|no longer|revised|rescheduled|postponed|pushed back)\b|(?:이제|바꿨|바꿔|변경|옮겼|대신|바뀌|미뤄|연기)/iu;
 
 /** Saying a choice is made ("we'll use", "go with", "쓰기로"): a mere mention of another database is none. */
 const CHOICE_WORD = /\b(?:use|using|go with|going with|pick(?:ed)?|chose|choose|decided|settled on|stick with|stay with|run on|runs on|moved to)\b|(?:쓰기로|쓸게|쓰자|로 가자|로 하자|으로 하자|결정)/iu;
@@ -93,6 +93,11 @@ for (const [kind, members] of Object.entries(KINDS)) for (const m of members) KI
 
 /** Values whose change makes a newer statement an update: numbers, dates, times. */
 const VALUE = /\d+(?:[.:,]\d+)*\s*(?:am|pm|h|k|m|gb|mb|%|시|일|월|원)?|\b(?:noon|midnight)\b/giu;
+
+/** Words that are values, not subjects: times of day, months, weekdays. */
+const VALUE_WORD = new Set(
+  'am pm noon midnight morning evening night january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun 오전 오후 월요일 화요일 수요일 목요일 금요일 토요일 일요일'.split(' '),
+);
 
 const HANGUL = /[\uac00-\ud7a3]/;
 const PARTICLE = /(?:으로|에서|에게|까지|부터|이랑|하고|처럼|보다|은|는|이|가|을|를|에|로|와|과|도|만|의|랑)$/u;
@@ -119,7 +124,8 @@ function wordsOf(text: string, names: ReadonlySet<string>): string[] {
   for (const token of text.toLowerCase().split(/[^\p{L}\p{N}_.+#-]+/u)) {
     const raw = token.replace(/(?<=[a-z0-9])[\uac00-\ud7a3]{1,2}$/u, '');
     const w = raw.replace(/^[.#+-]+|[.,+-]+$/g, '');
-    if (w.length < 2 || FRAME.has(w) || names.has(w) || /^\d+$/.test(w)) continue;
+    // Numbers, dates and numbered labels ("3-12", "2026-01-26") are values, not subject words.
+    if (w.length < 2 || FRAME.has(w) || names.has(w) || /^[\d.:,/-]+$/.test(w)) continue;
     out.push(w);
   }
   return out;
@@ -135,6 +141,8 @@ interface Item {
   words: Set<string>;
   values: Set<string>;
   kinds: Map<string, Set<string>>;
+  /** Old values its own change names ("from Postgres"): history, not what it holds. */
+  fromValues: string[];
 }
 
 /** The members of KINDS a text names, by kind (`postgres16`, `PostgreSQL` are postgres). */
@@ -151,15 +159,21 @@ function kindsOf(words: readonly string[]): Map<string, Set<string>> {
 }
 
 /**
- * Rarer words weigh more: a word most observations hold says little about one subject. `inPair`: how many
- * of the two compared items hold it (they do not count, or every shared word would weigh less).
+ * Rarer words weigh more: a word most observations hold says little about one subject. Counted over the
+ * observations up to the newer one only, so a decision depends on what came before it, never on what a
+ * later run adds (one run over a month marks what daily runs mark). `inPair`: how many of the two
+ * compared items hold it (they do not count, or every shared word would weigh less).
  */
 type Weight = (w: string, inPair: number) => number;
-function weigher(items: Item[]): Weight {
-  const df = new Map<string, number>();
-  for (const i of items) for (const w of i.words) df.set(w, (df.get(w) ?? 0) + 1);
-  const n = Math.max(1, items.length);
-  return (w, inPair) => Math.log(1 + n / Math.max(1, (df.get(w) ?? 0) - inPair + 1));
+class Weigher {
+  private readonly df = new Map<string, number>();
+  private n = 0;
+  readonly weight: Weight = (w, inPair) => Math.log(1 + Math.max(1, this.n) / Math.max(1, (this.df.get(w) ?? 0) - inPair + 1));
+
+  add(item: Item): void {
+    this.n++;
+    for (const w of item.words) this.df.set(w, (this.df.get(w) ?? 0) + 1);
+  }
 }
 
 /** Shares of each side's subject weight that the two share. */
@@ -208,10 +222,11 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
   const items: Item[] = observations.map((o, order) => {
     const raw = wordsOf(o.text, names);
     const words = new Set(raw.map(stem).filter((s) => !FRAME.has(s) && !names.has(s)));
-    return { o, order, words, values: values(o.text), kinds: kindsOf(raw) };
+    return { o, order, words, values: values(o.text), kinds: kindsOf(raw), fromValues: changedFrom(o.text) };
   });
   items.sort(byTime);
-  const weight = weigher(items);
+  const weigher = new Weigher();
+  const weight = weigher.weight;
   const changes: LifecycleChange[] = [];
   const marked = new Set<string>();
   const mark = (old: Item, kind: ObservationMark['kind'], by: Item) => {
@@ -239,6 +254,7 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
       if (task) mark(task, 'done', newer);
       for (const old of supersededBy(newer, older, weight)) mark(old, 'superseded', newer);
     }
+    weigher.add(newer);
     for (const w of newer.words) post(w, n);
     for (const k of newer.kinds.keys()) post(`kind:${k}`, n);
   }
@@ -248,6 +264,8 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
 /** The open task `newer` reports finished, if one matches it well enough (the best one). */
 function closedTask(newer: Item, older: Item[], weight: Weight): Item | undefined {
   const text = newer.o.text;
+  // An open task is a plan ("we need the demo ready"), not a finish; a ✅ one reports one.
+  if (newer.o.category === 'task' && !newer.o.done) return undefined;
   const said = FINISHED_EN.test(text) || FINISHED_KO.test(text);
   if (NOT_YET.test(text)) return undefined;
   let best: { item: Item; score: number } | undefined;
@@ -260,7 +278,7 @@ function closedTask(newer: Item, older: Item[], weight: Weight): Item | undefine
     const did = verb !== undefined && pastForms(verb).some((f) => new RegExp(`\\b${f}\\b`, 'i').test(text)) && [...newer.words].some((w) => t.words.has(w) && w !== stem(verb));
     // Else a finish said of it: one side is mostly the other's ("login is done" is about "do the login flow
     // first"), and the other not mostly different ("the login flow works" is not about "fix the signup flow").
-    const score = did ? 1 + Math.max(o.a, o.b) : said && Math.max(o.a, o.b) >= 0.5 && Math.min(o.a, o.b) >= 0.3 ? Math.max(o.a, o.b) : 0;
+    const score = did ? 1 + Math.max(o.a, o.b) : said && Math.min(o.a, o.b) >= 0.5 ? Math.max(o.a, o.b) : 0;
     if (score === 0) continue;
     if (!best || score > best.score || (score === best.score && byTime(t, best.item) > 0)) best = { item: t, score };
   }
@@ -294,7 +312,7 @@ function pastForms(verb: string): string[] {
 function supersededBy(newer: Item, older: Item[], weight: Weight): Item[] {
   if (!DURABLE.has(newer.o.category)) return [];
   const out: Item[] = [];
-  const oldValues = changedFrom(newer.o.text);
+  const oldValues = newer.fromValues;
   // A new choice is made by a decision or preference, or said as a change; a fact that mentions another
   // database ("works directly on SQLite") is none.
   const chooses = ((newer.o.category === 'decision' || newer.o.category === 'preference') && CHOICE_WORD.test(newer.o.text)) || CHANGE_WORD.test(newer.o.text);
@@ -321,23 +339,33 @@ function changedFrom(text: string): string[] {
 }
 
 function sameSubject(old: Item, newer: Item, oldValues: string[], chooses: boolean, weight: Weight): boolean {
-  // An explicit change naming what the old item names, which the new one no longer holds but in that phrase.
-  if (oldValues.some((v) => [...old.words].some((w) => sameWord(w, v)))) return true;
+  // An explicit change naming what the old item holds — not what the old item itself left ("switched from
+  // MySQL to Redis" does not hold MySQL).
+  if (oldValues.some((v) => [...old.words].some((w) => sameWord(w, v) && !old.fromValues.some((f) => sameWord(w, f))))) return true;
   // A new member of a kind the old item chose, said as a choice: the database was Postgres, now it is SQLite.
   if (chooses) for (const [kind, members] of newer.kinds) {
     const before = old.kinds.get(kind);
     if (!before) continue;
-    const added = [...members].filter((m) => !before.has(m));
+    // What the newer one chooses, not what it says it left ("switched from MySQL to …").
+    const added = [...members].filter((m) => !before.has(m) && !newer.fromValues.some((f) => sameWord(stem(m), f)));
+    if (added.length === 0) continue;
     const kept = [...before].filter((m) => members.has(m));
     if (added.length > 0 && kept.length === 0) return true;
   }
-  const o = overlap(old.words, newer.words, weight);
+  // What either one left ("from MySQL") is not the subject they share.
+  const left = [...old.fromValues, ...newer.fromValues];
+  // Values (2 pm, noon, Friday, 15 May) are what changes, not the subject.
+  const held = (words: Set<string>) => new Set([...words].filter((w) => !VALUE_WORD.has(w) && !/\d/.test(w) && !left.some((f) => sameWord(w, f))));
+  const o = overlap(held(old.words), held(newer.words), weight);
   if (o.shared === 0) return false;
   const differs = newer.values.size > 0 && old.values.size > 0 && [...newer.values].some((v) => !old.values.has(v));
   if (!differs && old.o.category !== 'preference') return false;
   // The same thing with a changed value, said as a change ("from now on", "moved to"): a list of like
   // sentences that differ in a number ("item 3 uses library 3") is many items, not one updated.
   const both = Math.min(o.a, o.b);
-  if (old.o.category === 'preference' && newer.o.category === 'preference') return both >= 0.5 && o.shared >= 2;
-  return CHANGE_WORD.test(newer.o.text) && both >= 0.4;
+  // Two preferences are one when nearly all of both is shared ("prefers the mobile app because it is
+  // simpler" is not "prefers Terraform because it is simpler").
+  if (old.o.category === 'preference' && newer.o.category === 'preference') return both >= 0.8 && o.shared >= 2;
+  // Nearly everything but the value is the same thing, said as a change.
+  return CHANGE_WORD.test(newer.o.text) && o.shared >= 2 && both >= 0.75;
 }

@@ -20,7 +20,7 @@
 import { DayFileBuffer } from '../memory/day-file-buffer.js';
 import type { HomePaths } from '../platform/home.js';
 import { describeError, EXIT } from '../core/errors.js';
-import { readState } from '../platform/state.js';
+import { lifecyclePending, readState, writeState } from '../platform/state.js';
 import type { Logger } from '../platform/log.js';
 import type { LlmUsage, Observation, Observer, ReadLimits, SourceStream, TranscriptSource } from '../core/types.js';
 import { observePendingTails, observeStreamBatched, type PendingTail } from './llm-batches.js';
@@ -115,16 +115,20 @@ export async function writeObservations(paths: HomePaths, observations: Observat
 }
 
 /**
- * What the new observations close or supersede, marked in the older lines (after the new ones are on disk,
- * so a killed run leaves at worst a mark unset, which the next one with a new observation does not redo).
+ * What the new observations close or supersede, marked in the older lines. The ids written are pending
+ * in state.json from the save that wrote them until their marks are on disk: a run killed before (or
+ * during) this step leaves them pending, and the next run marks exactly what one clean run would.
  */
 async function markLifecycle(run: ObserveRun): Promise<void> {
-  const { result, out, options } = run;
-  if (result.changedAgents.length === 0) return;
+  const { result, options, state } = run;
+  if (state.extra.lifecyclePending === undefined) return;
+  const pending = lifecyclePending(state);
+  const agents = Object.keys(pending).sort();
   const { applyLifecycle } = await import('../memory/lifecycle-file.js');
-  for (const agent of result.changedAgents) {
+  for (const agent of agents) {
     try {
-      const r = await applyLifecycle(options.paths, agent, out.dayFiles.fresh.get(agent) ?? new Set(), options.speakerNames);
+      const r = await applyLifecycle(options.paths, agent, new Set(pending[agent]), options.speakerNames);
+      delete pending[agent];
       result.lifecycle.closed += r.closed;
       result.lifecycle.superseded += r.superseded;
       if (r.skipped.length > 0) options.logger.log('warn', 'lifecycle.skipped', { agent, files: r.skipped });
@@ -134,6 +138,8 @@ async function markLifecycle(run: ObserveRun): Promise<void> {
       options.logger.log('error', 'lifecycle.failed', { agent, error: d.message, code: d.code });
     }
   }
+  if (Object.keys(pending).length === 0) delete state.extra.lifecyclePending;
+  await writeState(options.paths.state, state);
   if (result.lifecycle.closed + result.lifecycle.superseded > 0) options.logger.log('info', 'lifecycle.marked', result.lifecycle);
 }
 
@@ -205,7 +211,13 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     result.failures.push({ stream: 'state', message: d.message, code: d.code, hint: d.hint });
   }
   result.changedAgents = [...changed].sort();
-  await markLifecycle(run);
+  try {
+    await markLifecycle(run);
+  } catch (error) {
+    // The marks wait in state.json for the next run; the observations are written.
+    const d = describeError(error);
+    logger.log('error', 'lifecycle.failed', { error: d.message, code: d.code });
+  }
   if (result.skippedStreams > 0) logger.log('warn', 'observe.llm_unavailable', { skippedStreams: result.skippedStreams });
   logger.log('info', 'observe.done', {
     streams: result.streams,

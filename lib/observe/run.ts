@@ -7,7 +7,7 @@ import { DayFileBuffer } from '../memory/day-file-buffer.js';
 import type { HomePaths } from '../platform/home.js';
 import { describeError } from '../core/errors.js';
 import { LlmError } from '../core/llm-error.js';
-import { observeJournals, waitingStreams, writeState, type State } from '../platform/state.js';
+import { lifecyclePending, observeJournals, waitingStreams, writeState, type State } from '../platform/state.js';
 import { estimateTokens } from '../core/tokens.js';
 import type { Cursor, MalformedRecord, Message, Observation, ObserverBatch, ReadLimits, SourceStream, StreamChunk } from '../core/types.js';
 import { localDateTime } from '../platform/time-zone.js';
@@ -21,7 +21,8 @@ import type { ObserveJobOptions, ObserveJobResult } from './job.js';
  */
 /** The day files of a run, and the ids of every observation handed to them, by agent (the lifecycle's fresh ones). */
 class RecordingDayFiles extends DayFileBuffer {
-  readonly fresh = new Map<string, Set<string>>();
+  /** Ids handed over since the last save, by agent. */
+  fresh = new Map<string, Set<string>>();
 
   override async add(observations: Observation[]): Promise<number> {
     for (const o of observations) {
@@ -57,10 +58,15 @@ export class JobOutput {
     return performance.now() - this.savedAt >= this.checkpointMs;
   }
 
-  /** Write the changed day files, then state.json. */
+  /** Write the changed day files, then state.json (with the lifecycle's pending ids of what was written). */
   async save(): Promise<void> {
     await this.dayFiles.flush();
     this.onStep?.('observe-written');
+    if (this.dayFiles.fresh.size > 0) {
+      const pending = lifecyclePending(this.state);
+      for (const [agent, ids] of this.dayFiles.fresh) pending[agent] = [...new Set([...(pending[agent] ?? []), ...ids])];
+      this.dayFiles.fresh = new Map();
+    }
     await writeState(this.paths.state, this.state);
     this.onStep?.('observe-saved');
     this.stateChanged = false;

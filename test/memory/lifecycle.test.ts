@@ -117,3 +117,24 @@ test('near misses: different decisions are not one subject', () => {
   const many = Array.from({ length: 40 }, (_, i) => o(`Decided item ${i}: use library number ${i} for feature ${i}.`, `2026-03-${String((i % 28) + 1).padStart(2, '0')}`, 'decision'));
   assert.equal(marks(many).size, 0);
 });
+
+test('near misses from a generated conversation: a finish of one thing closes no other task of its subject', () => {
+  const demo = o('User said the deadline for the auth service is next Friday (2026-02-13), we need the demo ready.', '2026-02-02', 'task');
+  const migrated = o('User finished the migration of the auth service today.', '2026-02-03', 'fact');
+  const explain = o('User asked Assistant to explain how Terraform handles retries.', '2026-02-02', 'task');
+  const tf = o('User finished the migration of Terraform today.', '2026-02-04', 'fact');
+  assert.equal(marks([demo, migrated, explain, tf]).size, 0);
+  // A plan that names a finish is no finish ("we need the demo ready").
+  const other = o('User said the deadline for the billing API is next Friday, we need the demo ready.', '2026-02-03', 'task');
+  assert.equal(marks([demo, other]).size, 0);
+  // "switched from MySQL to A", later "switched from MySQL to B": MySQL is what both left, not a shared subject;
+  // and preferences that share only their reason are two.
+  const a = o('User switched from MySQL to the auth service last week.', '2026-02-01', 'state');
+  const b = o('User switched from MySQL to Terraform last week.', '2026-02-02', 'state');
+  const p1 = o('User prefers the mobile app for this because it is simpler to operate.', '2026-02-01', 'preference');
+  const p2 = o('User prefers Terraform for this because it is simpler to operate.', '2026-02-02', 'preference');
+  assert.equal(marks([a, b, p1, p2]).size, 0);
+  // The same sentence said again later is the current one.
+  const p3 = o('User prefers the mobile app for this because it is simpler to operate.', '2026-02-05', 'preference');
+  assert.equal(marks([p1, p3]).get(p1.id)?.kind, 'superseded');
+});
