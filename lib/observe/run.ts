@@ -44,8 +44,9 @@ export class JobOutput {
     private readonly state: State,
     private readonly checkpointMs: number,
     private readonly onStep?: ObserveJobOptions['onStep'],
+    zone?: string,
   ) {
-    this.dayFiles = new RecordingDayFiles(paths);
+    this.dayFiles = new RecordingDayFiles(paths, zone);
   }
 
   /** The in-memory state changed (cursor, totals); it reaches the disk with the next save(). */

@@ -40,7 +40,8 @@ export function currentFirst(results: SearchResult[], options: CurrentOptions): 
   for (const r of results) {
     if (r.mark?.by) {
       const head = newestOf(r, ranked, options);
-      if (head && !placed.has(head.id)) place({ ...head, score: Math.max(head.score, r.score) });
+      // It answers what the older one was found for: its score and relevance at least the older one's.
+      if (head && !placed.has(head.id)) place({ ...head, score: Math.max(head.score, r.score), relevance: Math.max(head.relevance ?? 0, r.relevance ?? 0) });
     }
     place(r);
   }
