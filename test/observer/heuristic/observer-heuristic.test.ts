@@ -468,6 +468,40 @@ test('relative date expressions resolve against the local day', () => {
   assert.deepEqual(resolved('3일 전'), ['2026-04-05']);
 });
 
+test('a date written with its month is that date, whatever weekday is written beside it', () => {
+  const resolved = (s: string, at: string) => findDateAnchors(s, localDateTime(at, 'UTC')!).map((a) => a.resolved);
+  // Said on Monday 2026-04-20: "friday may 15" is 15 May, not the coming Friday (2026-04-24) nor 1 May.
+  assert.deepEqual(resolved('Tomás set up a demo on friday may 15 at the bakery', '2026-04-20T10:00:00Z'), ['2026-05-15']);
+  assert.deepEqual(resolved('the review is on Tuesday 3 March', '2026-02-10T10:00:00Z'), ['2026-03-03']);
+  assert.deepEqual(resolved('Fri, May 15th, 2026 is the day', '2026-04-20T10:00:00Z'), ['2026-05-15']);
+  // A date without its year: the year whose date is on the weekday written, else the next one ahead.
+  assert.deepEqual(resolved('the conference is on Thursday, January 7', '2026-11-02T10:00:00Z'), ['2027-01-07']);
+  assert.deepEqual(resolved('we shipped it on March 3', '2026-12-01T10:00:00Z'), ['2026-03-03']);
+  // "may" the verb is no month.
+  assert.deepEqual(resolved('I may 15 times have said it', '2026-04-20T10:00:00Z'), []);
+  // Korean: "11월 13일 금요일" is 13 November, not this week's Friday; "16일 월요일" the next 16th that is a Monday.
+  assert.deepEqual(resolved('11월 13일 금요일부터 16일 월요일까지 3박 4일', '2026-09-01T10:00:00Z'), ['2026-11-13', '2026-11-16']);
+  assert.deepEqual(resolved('12월 4일(금)에 송년회 해요', '2026-09-01T10:00:00Z'), ['2026-12-04']);
+  // Observed: the anchored date follows the date as written, and a year written is not written twice.
+  const o = only(observe([['user', 'The demo for the café owners is on friday may 15 at the bakery.', '2026-04-20T10:00:00Z']]));
+  assert.match(o.text, /friday may 15 \(2026-05-15\)/);
+  assert.doesNotMatch(only(observe([['user', 'The launch is on May 15, 2026 in Lisbon.', '2026-04-20T10:00:00Z']])).text, /\(2026-05-15\)/);
+});
+
+test('a Korean word that starts with 후, 전 or 뒤 is not "after", "before" or "later"', () => {
+  const resolved = (s: string) => findDateAnchors(s, localDateTime('2026-09-01T10:00:00Z', 'UTC')!).map((a) => a.resolved);
+  // 2박 3일 is the length of a stay, and 후 is the first syllable of 후쿠오카.
+  assert.deepEqual(resolved('11월에 2박 3일 후쿠오카 여행'), []);
+  assert.deepEqual(resolved('1년 전세 계약을 했어요'), []);
+  assert.deepEqual(resolved('3일 후지산에 올라가요'), []);
+  // With a particle it is still the word: "3일 후에", "2년 전에는".
+  assert.deepEqual(resolved('3일 후에 다시 봐요'), ['2026-09-04']);
+  assert.deepEqual(resolved('2년 전에는 부산에 살았어요'), ['2024년']);
+  const o = only(observe([['user', '여행지는 2박 3일 후쿠오카로 정했어요.', '2026-09-01T10:00:00Z']]));
+  assert.match(o.text, /2박 3일 후쿠오카/);
+  assert.doesNotMatch(o.text, /\(\d{4}-\d\d-\d\d\)/);
+});
+
 // ---------------------------------------------------------------------------
 // ids, provenance, currentTask
 
