@@ -13,7 +13,9 @@
  */
 import type { Tier } from '../core/types.js';
 import type { SearchDoc, SearchFilters, SearchResult } from './types.js';
-import type { EmbeddingSettings } from './embeddings.js';
+import type { Embedder } from './embedder.js';
+import type { EmbedProgress } from './vectors.js';
+import type { FusionMethod } from './fusion.js';
 
 /** Every tier an engine holds, in the order they are searched. */
 export { TIERS } from './manifest.js';
@@ -61,6 +63,10 @@ export interface RankRequest {
   /** Embedding model key and the query's normalised vector: hybrid ranking where documents have vectors of that model. */
   modelKey?: string;
   queryVector?: Float32Array;
+  /** Other renderings of the same question (other words, another language), each with its vector when hybrid: fused into one ranking. */
+  also?: Array<{ query: string; vector?: Float32Array }>;
+  /** How the rankings are fused (search/fusion.ts; default DEFAULT_FUSION). */
+  fusion?: FusionMethod;
 }
 
 export interface Ranked {
@@ -83,6 +89,8 @@ export interface FlushResult {
   warnings: string[];
   /** Every stored document has a vector of the configured model. */
   hybrid: boolean;
+  /** Why embedding stopped, when it did (EmbeddingError's kind). */
+  embeddingFailure?: string;
 }
 
 /** The querying half of an engine, kept open between queries (Engine.openReader). */
@@ -118,7 +126,7 @@ export interface Engine extends Omit<IndexReader, 'close'> {
   /** Drop everything stored for `path`. */
   removeFile(tier: Tier, path: string): void;
   /** Make the changes visible to queries at once (with vectors when `embedding` is given), then delete what they replaced. */
-  flush(embedding?: { settings: EmbeddingSettings; fetch?: typeof fetch }): Promise<FlushResult>;
+  flush(embedding?: { embedder: Embedder; onProgress?: EmbedProgress }): Promise<FlushResult>;
 
   // ---- querying: generations, rank and find (IndexReader), each loading what it needs
   /** A reader to keep open: it reuses what it loaded until an update changes a tier. */
