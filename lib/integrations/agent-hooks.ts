@@ -88,6 +88,12 @@ export interface PromptContextOptions {
   /** Results below this absolute relevance (search/relevance.ts) are left out (default DEFAULT_MIN_RELEVANCE). */
   minRelevance?: number;
   openIndex?: OpenIndex;
+  /**
+   * The caller stays up (the MCP server answering over the prompt socket): the local embedding model is loaded in
+   * it once, in the background on the first prompt, and the prompts after that rank by meaning too. Otherwise (a
+   * hook with no server) the local model is never loaded for a prompt: text ranking, within the hook's time.
+   */
+  keepsModel?: boolean;
 }
 
 /** Prompts too short or too mechanical to look anything up for. */
@@ -99,6 +105,19 @@ function worthLookingUp(prompt: string): boolean {
 export interface PromptContext {
   text: string;
   results: SearchResult[];
+}
+
+/** Hybrid only where the query's vector comes without loading a model in the prompt's time (embedder.ts). */
+async function promptSearchMode(options: PromptContextOptions): Promise<'text' | 'hybrid'> {
+  const { embeddingSettings } = await import('../search/embeddings.js');
+  const settings = embeddingSettings(options.config);
+  if (settings?.provider !== 'local') return 'hybrid';
+  if (!options.keepsModel) return 'text';
+  const { processEmbedder } = await import('../search/embedder.js');
+  const embedder = processEmbedder(settings);
+  if (embedder.ready()) return 'hybrid';
+  embedder.warm();
+  return 'text';
 }
 
 /**
@@ -115,17 +134,20 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
   if (problems.length > 0) return undefined;
   const { searchMemory } = await import('../search/search.js');
   const limit = options.limit ?? 5;
+  const mode = await promptSearchMode(options);
   const response = await searchMemory(
     options.paths,
     options.config,
-    { query: prompt, limit: limit * 3, filters: options.agents?.length ? { agents: options.agents } : {}, cache: false },
+    { query: prompt, limit: limit * 3, filters: options.agents?.length ? { agents: options.agents } : {}, cache: false, mode },
     // Never wait for the home lock on a prompt: an index behind the files (an after-turn job running) answers as it is.
     { lockWaitMs: 0, ...(options.openIndex ? { openIndex: options.openIndex } : {}) },
   );
   const { DEFAULT_MIN_RELEVANCE } = await import('../search/relevance.js');
   const { PRIORITY_EMOJI } = await import('../memory/observation-line.js');
   const floor = options.minRelevance ?? DEFAULT_MIN_RELEVANCE;
-  const relevant = response.results.filter((r) => (r.relevance ?? 0) >= floor).slice(0, limit);
+  const { isSuspicious } = await import('../memory/suspicious.js');
+  // What is held for review (memory/suspicious.ts) is never injected; `status` lists it.
+  const relevant = response.results.filter((r) => (r.relevance ?? 0) >= floor && !isSuspicious(r.text)).slice(0, limit);
   if (relevant.length === 0) return undefined;
   const maxChars = options.maxChars ?? 3200;
   const lines: string[] = [];
@@ -157,7 +179,7 @@ export async function servePromptRequest(options: { paths: HomePaths; config: Co
   const agent = request.agent ?? 'main';
   const { projectScope } = await import('../sources/claude-code-project.js');
   const agents = request.projectCwd ? projectScope(agent, request.projectCwd).searchAgents : undefined;
-  const result = await promptContext({ paths: options.paths, config: options.config, prompt: request.prompt, ...(agents ? { agents } : {}), openIndex: options.openIndex });
+  const result = await promptContext({ paths: options.paths, config: options.config, prompt: request.prompt, ...(agents ? { agents } : {}), openIndex: options.openIndex, keepsModel: true });
   // From the hook process's start when it says when that was (within a minute: a clock it cannot trust otherwise).
   const since = request.hookStartedAt !== undefined && received - request.hookStartedAt >= 0 && received - request.hookStartedAt < 60_000 ? request.hookStartedAt : received;
   logPromptInjection(options.logger, { agent, via: 'mcp', injected: result?.results.map((r) => ({ id: r.id, relevance: r.relevance ?? 0 })) ?? [], ms: now() - since });

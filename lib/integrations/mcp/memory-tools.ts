@@ -300,7 +300,11 @@ const searchTool: MemoryTool = {
     if (ctx.agentScope) filters.agents = withinScope(ctx.agentScope, filters.agents);
     else if (!filters.agents && ctx.defaultSearchAgents?.length) filters.agents = ctx.defaultSearchAgents;
     const limit = args.limit ?? Math.min(SEARCH_LIMIT_DEFAULT, ctx.config.search.default_limit);
-    const response = await searchOpen(ctx, { query: args.query, limit, filters });
+    const found = await searchOpen(ctx, { query: args.query, limit, filters });
+    // What is held for review (memory/suspicious.ts) is not handed to the model; get_memory still reads it by id, quoted.
+    const { isSuspicious } = await import('../../memory/suspicious.js');
+    const held = found.results.filter((r) => isSuspicious(r.text)).length;
+    const response = held > 0 ? { ...found, results: found.results.filter((r) => !isSuspicious(r.text)), warnings: [...found.warnings, `${held} matching memor${held === 1 ? 'y is' : 'ies are'} held for the user's review (suspicious text) and left out.`] } : found;
     const lines: string[] = [];
     let used = 0;
     let shown = 0;
@@ -419,12 +423,14 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
   const text = note && masked.text ? `${masked.text} (${note})` : masked.text;
   if (!text) throw new OcmError('BAD_INPUT', 'Invalid arguments for remember: text is empty.', { hint: 'Give one sentence to remember.' });
   const category = args.category ?? 'fact';
-  const { date, time } = localDateTime(ctx.now?.() ?? new Date(), resolveTimeZone(ctx.config.timezone));
+  const zone = resolveTimeZone(ctx.config.timezone);
+  const { date, time } = localDateTime(ctx.now?.() ?? new Date(), zone);
   const client = ctx.client();
   const observation: Observation = {
     id: observationId({ agent: ctx.agent, session: REMEMBER_SESSION, date, category, text }),
     date,
     time,
+    zone,
     priority: args.priority ?? 'high',
     done: false,
     category,

@@ -13,7 +13,7 @@ function formatSegment(seg: Segment): string {
   if (!seg.dirty) return seg.raw;
   const { line } = seg;
   // An id on a line of its own stays there (in `extra`).
-  return formatObservationLine({ ...line, id: line.idInExtra ? '' : line.id ?? '' }) + line.extra;
+  return formatObservationLine({ ...line, id: line.idInExtra ? '' : line.id ?? '' }, line.offset) + line.extra;
 }
 
 /** The segments' text. */
