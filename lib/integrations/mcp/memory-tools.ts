@@ -429,6 +429,8 @@ export interface Remembered {
   path: string;
   /** Secrets masked out of the text. */
   masked: number;
+  /** Set when a password or credential was masked: what the reply tells the user. */
+  note?: string;
 }
 
 /**
@@ -442,8 +444,11 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
   const { maskingOptions } = await import('../../sources/registry.js');
   const { oneLine, observationId } = await import('../../memory/observation-line.js');
   const { localDateTime, resolveTimeZone } = await import('../../platform/time-zone.js');
+  const { passwordNote } = await import('../../masking/password-note.js');
   const masked = maskSecrets(oneLine(args.text.trim()), maskingOptions(ctx.config));
-  const text = masked.text;
+  // A password the user asked to keep is masked, and the memory says so.
+  const note = masked.count > 0 ? passwordNote(masked.text) : undefined;
+  const text = note && masked.text ? `${masked.text} (${note})` : masked.text;
   if (!text) throw new OcmError('BAD_INPUT', 'Invalid arguments for remember: text is empty.', { hint: 'Give one sentence to remember.' });
   const category = args.category ?? 'fact';
   const zone = resolveTimeZone(ctx.config.timezone);
@@ -480,7 +485,7 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
     { waitMs: ctx.lockWaitMs ?? 20_000 },
   );
   ctx.logger?.log('info', 'remember', { id: observation.id, agent: ctx.agent, added, masked: masked.count, client: observation.provenance!.session });
-  return { observation, added, path: dayFilePath(ctx.paths, 'hot', ctx.agent, date), masked: masked.count };
+  return { observation, added, path: dayFilePath(ctx.paths, 'hot', ctx.agent, date), masked: masked.count, ...(note ? { note } : {}) };
 }
 
 const rememberTool: MemoryTool = {
@@ -498,7 +503,7 @@ const rememberTool: MemoryTool = {
     const r = await rememberObservation(ctx, args);
     const o = r.observation;
     const where = shownPath(ctx.paths, r.path);
-    const maskedNote = r.masked > 0 ? ` (${r.masked} secret${r.masked === 1 ? '' : 's'} masked)` : '';
+    const maskedNote = r.note ? ` (${r.note})` : r.masked > 0 ? ` (${r.masked} secret${r.masked === 1 ? '' : 's'} masked)` : '';
     const text = r.added
       ? `Saved to memory as ${o.id} (${PRIORITY_EMOJI[o.priority]} ${o.priority}, ${o.category}) in ${where}${maskedNote}: ${o.text}`
       : `Already in memory as ${o.id} (${where}); nothing changed.`;
