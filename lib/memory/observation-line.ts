@@ -7,6 +7,7 @@
  * Pure parse/format; no I/O.
  */
 import * as crypto from 'node:crypto';
+import { stripControlChars } from '../core/control-chars.js';
 import { oneLine } from '../core/whitespace.js';
 import type { Observation, Priority } from '../core/types.js';
 
@@ -115,7 +116,8 @@ export { oneLine };
  * to write after the time (`09:15 -08:00`), for a line in another zone than its file's.
  */
 export function formatObservationLine(obs: Pick<Observation, 'priority' | 'done' | 'time' | 'category' | 'text' | 'tags' | 'id'>, offset?: string): string {
-  const text = oneLine(obs.text);
+  // Whatever wrote the text (an Observer, a model, a front end), no escape sequence or control character goes into the file.
+  const text = oneLine(stripControlChars(obs.text));
   let line = obs.done ? `- ${DONE_EMOJI} ${PRIORITY_EMOJI[obs.priority]}` : `- ${PRIORITY_EMOJI[obs.priority]}`;
   if (obs.time) line += offset ? ` ${obs.time} ${offset}` : ` ${obs.time}`;
   line += ` [${obs.category}] ${text}`;

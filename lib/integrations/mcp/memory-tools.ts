@@ -435,8 +435,9 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
   const { maskingOptions } = await import('../../sources/registry.js');
   const { oneLine, observationId } = await import('../../memory/observation-line.js');
   const { localDateTime, resolveTimeZone } = await import('../../platform/time-zone.js');
+  const { stripControlChars } = await import('../../core/control-chars.js');
   const { passwordNote } = await import('../../masking/password-note.js');
-  const masked = maskSecrets(oneLine(args.text.trim()), maskingOptions(ctx.config));
+  const masked = maskSecrets(oneLine(stripControlChars(args.text).trim()), maskingOptions(ctx.config));
   // A password the user asked to keep is masked, and the memory says so.
   const note = masked.count > 0 ? passwordNote(masked.text) : undefined;
   const text = note && masked.text ? `${masked.text} (${note})` : masked.text;
