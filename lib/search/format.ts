@@ -6,7 +6,7 @@
  * that would clear the terminal or hide text): only this module's own colours reach the terminal.
  */
 import { escapeControlChars as shown } from '../core/control-chars.js';
-import { DONE_EMOJI, PRIORITY_EMOJI } from '../memory/observation-line.js';
+import { DONE_EMOJI, formatMark, PRIORITY_EMOJI } from '../memory/observation-line.js';
 import { makeSnippet, markSnippet } from './snippet.js';
 import type { GetResult } from './get.js';
 import type { SearchResponse, SearchResult } from './types.js';
@@ -21,6 +21,7 @@ function headerLine(r: SearchResult, color: boolean): string {
   const parts = [`${r.done ? `${DONE_EMOJI} ` : ''}${PRIORITY_EMOJI[r.priority]} ${when}`, `[${r.category}]`, `score ${r.score.toFixed(2)}`];
   if (r.agent !== 'main') parts.push(`agent ${r.agent}`);
   if (r.tier !== 'hot') parts.push(r.tier);
+  if (r.mark) parts.push(formatMark(r.mark));
   const line = parts.join('  ');
   return color ? line : line;
 }

@@ -122,6 +122,7 @@ const SEARCH_SCHEMA: JsonSchemaObject = {
     tier: listOf({ type: 'string', enum: ['hot', 'warm', 'cold'] }, 'Only these tiers: hot (recent), warm (archived), cold (the Obsidian vault).'),
     agent: listOf({ type: 'string', minLength: 1, maxLength: 100 }, "Only the memory of these agents (default: every agent's, or this project's and main's with per-project memory)."),
     tag: listOf({ type: 'string', minLength: 1, maxLength: 60 }, 'Only observations carrying all these tags (without #).'),
+    current: { type: 'boolean', description: 'Only what is current: leave out superseded decisions and facts, and done tasks (default false: they are listed, marked, below what replaced them).' },
   },
   additionalProperties: false,
 };
@@ -239,6 +240,7 @@ function resultData(paths: HomePaths, r: SearchResult): Record<string, unknown> 
     tier: r.tier,
     tags: r.tags,
     done: r.done,
+    mark: r.mark,
     text: r.text,
     path: shownPath(paths, r.path),
     lines: [r.startLine, r.endLine],
@@ -247,9 +249,15 @@ function resultData(paths: HomePaths, r: SearchResult): Record<string, unknown> 
   };
 }
 
+/** ` · done`, ` · superseded 2026-05-02 by o-…`: what the line's mark says, for the model to read. */
+function markLabel(r: Pick<SearchResult, 'done' | 'mark'>): string {
+  if (r.mark) return ` · ${r.mark.kind}${r.mark.date ? ` ${r.mark.date}` : ''}${r.mark.by ? ` by ${r.mark.by}` : ''}`;
+  return r.done ? ' · done' : '';
+}
+
 function resultLines(paths: HomePaths, r: SearchResult, n: number): string {
   const when = r.time ? `${r.date} ${r.time}` : r.date || 'undated';
-  const head = `${n}. ${r.id} · ${when} · ${PRIORITY_EMOJI[r.priority]} ${r.priority} · ${r.category}${r.done ? ' · done' : ''} · agent ${r.agent}`;
+  const head = `${n}. ${r.id} · ${when} · ${PRIORITY_EMOJI[r.priority]} ${r.priority} · ${r.category}${markLabel(r)} · agent ${r.agent}`;
   return `${head}\n   ${cut(r.text, RESULT_TEXT_CHARS)}\n   (from ${provenanceLine(r)}; ${shownPath(paths, r.path)}:${r.startLine})`;
 }
 
@@ -264,6 +272,7 @@ interface SearchArgs {
   tier?: string | string[];
   agent?: string | string[];
   tag?: string | string[];
+  current?: boolean;
 }
 
 /** Search with the open index; a segment an `index` run removed under the query is reloaded once. */
@@ -307,7 +316,7 @@ const searchTool: MemoryTool = {
     let filters: import('../../search/types.js').SearchFilters;
     try {
       filters = filtersFromOptions(
-        { since: args.since, until: args.until, priority: asList(args.priority), category: asList(args.category), tier: asList(args.tier), agent: asList(args.agent), tag: asList(args.tag) },
+        { since: args.since, until: args.until, priority: asList(args.priority), category: asList(args.category), tier: asList(args.tier), agent: asList(args.agent), tag: asList(args.tag), current: args.current === true },
         now,
         ctx.config.timezone,
       );

@@ -73,6 +73,7 @@ function pushBodySegments(segments: Segment[], body: string, lineOffset: number)
         text: parsed.text,
         tags: parsed.tags,
         id: ownLineId ?? parsed.id,
+        ...(parsed.mark ? { mark: parsed.mark } : {}),
         extra,
         idInExtra: ownLineId !== undefined,
         startLine: range.line + lineOffset,
