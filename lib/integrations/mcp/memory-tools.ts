@@ -90,7 +90,15 @@ const RESULT_TEXT_CHARS = 600;
 const ANSWER_CHARS = 12_000;
 export const SEARCH_LIMIT_DEFAULT = 8;
 export const SEARCH_LIMIT_MAX = 25;
+/** The longest text one remembered observation may have (every front end: the MCP tool's schema, the dashboard, the service below). */
 export const REMEMBER_MAX_CHARS = 2_000;
+
+/** How many characters (code points, as a JSON schema's maxLength counts them) `text` has. */
+export function charCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
 /** The provenance session of every remembered observation (its id does not depend on the client). */
 const REMEMBER_SESSION = 'remember';
 
@@ -408,6 +416,12 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
   const { maskingOptions } = await import('../../sources/registry.js');
   const { oneLine, observationId } = await import('../../memory/observation-line.js');
   const { localDateTime, resolveTimeZone } = await import('../../platform/time-zone.js');
+  const length = charCount(args.text.trim());
+  if (length > REMEMBER_MAX_CHARS) {
+    throw new OcmError('BAD_INPUT', `The text to remember is ${length} characters long; at most ${REMEMBER_MAX_CHARS} are kept as one observation. Nothing was remembered.`, {
+      hint: 'Give the one sentence worth keeping, with its concrete details.',
+    });
+  }
   const masked = maskSecrets(oneLine(args.text.trim()), maskingOptions(ctx.config));
   const text = masked.text;
   if (!text) throw new OcmError('BAD_INPUT', 'Invalid arguments for remember: text is empty.', { hint: 'Give one sentence to remember.' });
