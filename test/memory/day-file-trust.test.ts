@@ -112,7 +112,7 @@ tags: []
 `;
 }
 
-test('a day file with Git conflict markers is reported by name and left byte for byte alone by observe, forget, tier moves and the dashboard edit; once resolved, observe writes the waiting observations', async (t) => {
+test('a day file with Git conflict markers is reported by name and left byte for byte alone by observe, forget and tier moves; once resolved, observe writes the waiting observations', async (t) => {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
   const paths = homePaths(join(dir, 'home'));
