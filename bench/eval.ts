@@ -52,6 +52,19 @@ const SECTIONS: Section[] = [
     },
   },
   {
+    name: 'agentlife',
+    async run(args) {
+      const { runAgentLifeEval, agentLifeTable } = await import('./agentlife-eval.js');
+      const report = await runAgentLifeEval({
+        dataDir: process.env.AGENTLIFE_DIR ?? resolve(ROOT, '..', 'shared', 'data', 'agentlife-dev'),
+        scorer: process.env.AGENTLIFE_SCORER ?? resolve(ROOT, '..', 'shared', 'eval', 'agentlife_run.py'),
+        keep: args.includes('--keep'),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      return { table: agentLifeTable(report), json: report };
+    },
+  },
+  {
     name: 'tokens',
     async run(args) {
       const { runTokenEfficiency, tokenEfficiencyTable } = await import('./token-efficiency.js');

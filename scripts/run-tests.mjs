@@ -21,6 +21,8 @@ const files = only.length > 0 ? only : find('test').sort();
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  { stdio: 'inherit', env: { ...process.env, OCM_TEST: '1' } },
+  // The local embedding model off unless a test turns it on (OCM_LOCAL_EMBEDDINGS unset): every `run` of every test
+  // would otherwise start it. Endpoints a test's config names are used as configured.
+  { stdio: 'inherit', env: { OCM_LOCAL_EMBEDDINGS: 'off', ...process.env, OCM_TEST: '1' } },
 );
 process.exit(result.status ?? 1);

@@ -25,7 +25,10 @@ const sourceSection = <S extends SourceSettings>(d: SourceFolderDefaults<S>) => 
 };
 
 export const LLM_PROVIDERS = ['heuristic', 'openai', 'openrouter', 'gemini', 'anthropic', 'ollama', 'lmstudio', 'custom'] as const;
-export const EMBEDDING_PROVIDERS = ['openai', 'openrouter', 'gemini', 'ollama', 'lmstudio', 'custom'] as const;
+/** OpenAI-compatible embedding endpoints; every name but `openai` presets `api_base` (embeddings.ts). */
+export const EMBEDDING_ENDPOINTS = ['openai', 'openrouter', 'gemini', 'ollama', 'lmstudio', 'custom'] as const;
+/** `local`: the model bundled in the package (lib/search/local-model.ts); an endpoint; `none`: text search only. */
+export const EMBEDDING_PROVIDERS = ['local', 'none', ...EMBEDDING_ENDPOINTS] as const;
 
 const fallbackEntry = v.strictObject({
   provider: v.picklist(LLM_PROVIDERS),
@@ -134,9 +137,12 @@ export const configSchema = v.strictObject({
   }),
 
   embeddings: section({
-    enabled: bool(false),
-    provider: v.optional(v.picklist(EMBEDDING_PROVIDERS), 'openai'),
-    model: str('text-embedding-3-small'),
+    /** Who embeds (embeddingProvider() of lib/search/embeddings.ts); `enabled: false` (older configs) keeps embeddings off. */
+    provider: v.optional(v.picklist(EMBEDDING_PROVIDERS), 'local'),
+    /** Older configs' switch, kept so that they still read the same: false = provider none. */
+    enabled: v.optional(v.boolean()),
+    /** The endpoint's model ('' = text-embedding-3-small); the local provider has its one bundled model. */
+    model: str(),
     api_base: str(),
     api_key: str(),
     batch_size: v.optional(int(1, 2048), 64),

@@ -59,6 +59,12 @@ export interface Observation {
   date: string;
   /** Local time HH:MM, or '' when unknown. */
   time: string;
+  /**
+   * The zone `date` and `time` are in, when known: an IANA name (the zone the observation was written
+   * in) or a UTC offset (`-08:00`, as a line written in another zone than its file's carries it). Orders
+   * observations by absolute time across a time-zone change (README "File formats").
+   */
+  zone?: string;
   priority: Priority;
   /** ✅ marks a completed task. */
   done: boolean;

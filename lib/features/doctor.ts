@@ -95,6 +95,25 @@ async function checkConfig(options: DoctorOptions): Promise<{ checks: Check[]; c
   }
 }
 
+/** Which embeddings search uses; the local model is loaded once here, so a broken install shows before a search meets it. */
+async function checkEmbeddings(config: Config): Promise<Check> {
+  const { collectEmbeddingStatus } = await import('./embedding-status.js');
+  const s = await collectEmbeddingStatus(config);
+  if (s.provider !== 'local') return ok('embeddings', 'Embeddings', s.label);
+  const fix = 'Reinstall OC-Memory (`npm ci`, or `npm install -g oc-memory`) to restore the bundled model, or `ocm-run config set embeddings.provider none`. Search answers by full text meanwhile.';
+  if (s.problem) return warn('embeddings', 'Embeddings', `${s.label}: ${s.problem}`, fix);
+  const { loadLocalModel } = await import('../search/local-model.js');
+  const { EmbeddingError } = await import('../search/embeddings.js');
+  const started = performance.now();
+  try {
+    await loadLocalModel();
+  } catch (error) {
+    if (!(error instanceof EmbeddingError)) throw error;
+    return warn('embeddings', 'Embeddings', `${s.label}: ${error.message} — search falls back to full text`, fix);
+  }
+  return ok('embeddings', 'Embeddings', `${s.label}: loads in ${Math.round(performance.now() - started)} ms`);
+}
+
 async function checkLlm(config: Config, env: Record<string, string | undefined>, options: DoctorOptions): Promise<Check[]> {
   const o = config.observer;
   if (o.provider === 'heuristic' || !o.model) {
@@ -338,6 +357,7 @@ export async function runDoctor(options: DoctorOptions): Promise<Check[]> {
   checks.push(...(await checkPaths(options.paths)));
   if (config) {
     checks.push(...(await checkLlm(config, env, options)));
+    checks.push(await checkEmbeddings(config));
     checks.push(...(await checkOpenClaw(config, options)));
     checks.push(...(await checkSchedule(config, options)));
     const { checkAgentIntegrations } = await import('./doctor-agents.js');

@@ -27,6 +27,8 @@ export interface StatusReport {
   tiers: import('./tier-status.js').TierStatus;
   /** Observer/Reflector in use, LLM usage and cost, last LLM error, waiting batches, reflections (lib/features/llm-status.ts). */
   llm: import('./llm-status.js').LlmStatus;
+  /** Which embeddings search uses (lib/features/embedding-status.ts). */
+  embeddings: import('./embedding-status.js').EmbeddingStatus;
 }
 
 /** The token count in active_memory.md's header line ("· 1491 / 4000 tokens"). */
@@ -89,6 +91,7 @@ export async function collectStatus(paths: HomePaths, config: Config): Promise<S
     tokens: { transcriptRead: state.totals.transcriptTokens, activeMemory, activeMemoryBudget: config.active_memory.budget_tokens },
     daemon: await daemonStatus(paths),
     tiers: await (await import('./tier-status.js')).collectTierStatus(paths, config),
+    embeddings: await (await import('./embedding-status.js')).collectEmbeddingStatus(config),
     llm: await (await import('./llm-status.js')).collectLlmStatus(paths, config, state, localDateTime(new Date(), resolveTimeZone(config.timezone)).date),
   };
 }

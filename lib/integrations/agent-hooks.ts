@@ -71,8 +71,8 @@ export async function sessionStartContext(options: { paths: HomePaths; config: C
   const { readActiveMemory } = await import('../memory/active-memory-reader.js');
   const active = await readActiveMemory(options.paths, [options.agent, ...(options.fallbacks ?? [])], budget);
   if (!active) return undefined;
-  const intro = "Long-term memory from earlier conversations (OC-Memory). Use it when relevant; the user's latest words win over it. OC-Memory's tools look up more and save what the user asks to remember (search_memory and remember; in pi oc_memory_search and oc_memory_remember).";
-  return wrapInjectedContext(`${intro}\n\n${active.text}`);
+  const intro = "Long-term memory from earlier conversations (OC-Memory). Use it when relevant. OC-Memory's tools look up more and save what the user asks to remember (search_memory and remember; in pi oc_memory_search and oc_memory_remember).";
+  return wrapInjectedContext(intro, `\n${active.text}`);
 }
 
 export interface PromptContextOptions {
@@ -88,6 +88,12 @@ export interface PromptContextOptions {
   /** Results below this absolute relevance (search/relevance.ts) are left out (default DEFAULT_MIN_RELEVANCE). */
   minRelevance?: number;
   openIndex?: OpenIndex;
+  /**
+   * The caller stays up (the MCP server answering over the prompt socket): the local embedding model is loaded in
+   * it once, in the background on the first prompt, and the prompts after that rank by meaning too. Otherwise (a
+   * hook with no server) the local model is never loaded for a prompt: text ranking, within the hook's time.
+   */
+  keepsModel?: boolean;
 }
 
 /** Prompts too short or too mechanical to look anything up for. */
@@ -99,6 +105,19 @@ function worthLookingUp(prompt: string): boolean {
 export interface PromptContext {
   text: string;
   results: SearchResult[];
+}
+
+/** Hybrid only where the query's vector comes without loading a model in the prompt's time (embedder.ts). */
+async function promptSearchMode(options: PromptContextOptions): Promise<'text' | 'hybrid'> {
+  const { embeddingSettings } = await import('../search/embeddings.js');
+  const settings = embeddingSettings(options.config);
+  if (settings?.provider !== 'local') return 'hybrid';
+  if (!options.keepsModel) return 'text';
+  const { processEmbedder } = await import('../search/embedder.js');
+  const embedder = processEmbedder(settings);
+  if (embedder.ready()) return 'hybrid';
+  embedder.warm();
+  return 'text';
 }
 
 /**
@@ -115,10 +134,11 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
   if (problems.length > 0) return undefined;
   const { searchMemory } = await import('../search/search.js');
   const limit = options.limit ?? 5;
+  const mode = await promptSearchMode(options);
   const response = await searchMemory(
     options.paths,
     options.config,
-    { query: prompt, limit: limit * 3, filters: options.agents?.length ? { agents: options.agents } : {}, cache: false },
+    { query: prompt, limit: limit * 3, filters: options.agents?.length ? { agents: options.agents } : {}, cache: false, mode },
     // Never wait for the home lock on a prompt: an index behind the files (an after-turn job running) answers as it is.
     { lockWaitMs: 0, ...(options.openIndex ? { openIndex: options.openIndex } : {}) },
   );
@@ -139,7 +159,7 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
     used += line.length + 1;
     kept.push(r);
   }
-  const text = wrapInjectedContext(`Memories related to this prompt, from earlier conversations (OC-Memory; its get tool — get_memory, in pi oc_memory_get — shows where one came from):\n${lines.join('\n')}`);
+  const text = wrapInjectedContext('Memories related to this prompt, from earlier conversations (OC-Memory; its get tool — get_memory, in pi oc_memory_get — shows where one came from).', lines.join('\n'));
   return { text, results: kept };
 }
 
@@ -157,7 +177,7 @@ export async function servePromptRequest(options: { paths: HomePaths; config: Co
   const agent = request.agent ?? 'main';
   const { projectScope } = await import('../sources/claude-code-project.js');
   const agents = request.projectCwd ? projectScope(agent, request.projectCwd).searchAgents : undefined;
-  const result = await promptContext({ paths: options.paths, config: options.config, prompt: request.prompt, ...(agents ? { agents } : {}), openIndex: options.openIndex });
+  const result = await promptContext({ paths: options.paths, config: options.config, prompt: request.prompt, ...(agents ? { agents } : {}), openIndex: options.openIndex, keepsModel: true });
   // From the hook process's start when it says when that was (within a minute: a clock it cannot trust otherwise).
   const since = request.hookStartedAt !== undefined && received - request.hookStartedAt >= 0 && received - request.hookStartedAt < 60_000 ? request.hookStartedAt : received;
   logPromptInjection(options.logger, { agent, via: 'mcp', injected: result?.results.map((r) => ({ id: r.id, relevance: r.relevance ?? 0 })) ?? [], ms: now() - since });

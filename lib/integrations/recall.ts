@@ -13,8 +13,11 @@
  * the last turn is found on this one. Results must pass an absolute relevance
  * floor (search/relevance.ts): none is better than a wrong one.
  *
- * Text ranking only: a query embedding is an HTTP request per prompt, longer
- * than the time a prompt may wait.
+ * With the local embedding model (`embeddings.provider: local`) the query is
+ * embedded in-process: the model is loaded once, in the background from
+ * `prepare()`, and a prompt that comes before it is ready ranks by text. With
+ * an endpoint, text ranking only: a query embedding would be an HTTP request
+ * per prompt, longer than the time a prompt may wait.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { loadConfig } from '../config/config.js';
@@ -23,6 +26,8 @@ import { activeMemoryPath, agentSlug, homePaths, type HomePaths } from '../platf
 import { createFileLogger, type Logger } from '../platform/log.js';
 import { IndexUnavailable, TIERS, type RankRequest } from '../search/engine.js';
 import { refreshIfStale } from '../search/search.js';
+import { EmbeddingError, embeddingSettings } from '../search/embeddings.js';
+import { processEmbedder, type Embedder } from '../search/embedder.js';
 import { ChangeWatch } from '../search/change-watch.js';
 import { SegmentEngine } from '../search/segment-engine.js';
 import { memoryRoots } from '../search/roots.js';
@@ -31,6 +36,9 @@ import type { MemoryToolContext, ToolClient } from './mcp/memory-tools.js';
 import { housekeepingTurn, stripUserTransportNoise } from '../sources/pi-entries.js';
 import { isNotFound } from '../core/errors.js';
 import { logPromptInjection, type InjectedMemory } from './agent-hooks.js';
+
+/** The marker the OpenClaw plugin wraps its context in (the same as every other front end's). */
+export { wrapInjectedContext } from '../core/injected-context.js';
 
 export interface RecallRequest {
   /** The user's current request (OpenClaw's `before_prompt_build` event.prompt). */
@@ -108,6 +116,7 @@ export class MemoryRecall {
    */
   prepare(lockWaitMs = 30000): Promise<string[]> {
     const prepared = (async () => {
+      this.queryEmbedder()?.warm();
       const behind = await this.ensureFresh(lockWaitMs);
       const { problems } = this.index.generations(TIERS);
       if (problems.length > 0) throw problems[0];
@@ -148,6 +157,7 @@ export class MemoryRecall {
       vectorWeight: this.config.search.vector_weight,
       textWeight: this.config.search.text_weight,
       minScore: 0,
+      ...(await this.queryVector(request.query, warnings)),
     };
     let all: SearchResult[];
     try {
@@ -160,6 +170,30 @@ export class MemoryRecall {
     }
     const kept = all.filter((r) => (r.relevance ?? 0) >= request.minRelevance).slice(0, request.limit);
     return { results: kept, warnings, belowFloor: all.length - kept.length };
+  }
+
+  /** The local model's embedder of this process (undefined: no local model configured). */
+  private queryEmbedder(): Embedder | undefined {
+    const settings = embeddingSettings(this.config);
+    return settings?.provider === 'local' ? processEmbedder(settings) : undefined;
+  }
+
+  /** The query's vector, when the local model is loaded and takes the query (not Hangul-dominant). */
+  private async queryVector(query: string, warnings: string[]): Promise<Pick<RankRequest, 'modelKey' | 'queryVector'>> {
+    const embedder = this.queryEmbedder();
+    if (!embedder || !embedder.accepts(query)) return {};
+    if (!embedder.ready()) {
+      embedder.warm();
+      return {};
+    }
+    try {
+      const [queryVector] = await embedder.embed([query]);
+      return { modelKey: embedder.key, queryVector };
+    } catch (error) {
+      if (!(error instanceof EmbeddingError)) throw error;
+      warnings.push(`Text-only recall: ${error.message}.`);
+      return {};
+    }
   }
 
   /**

@@ -15,6 +15,9 @@ import type { Observer, TranscriptSource } from '../core/types.js';
 import type { ObserveJobOptions, ObserveJobResult, ObserveProgress } from '../observe/job.js';
 import { exists } from '../platform/home.js';
 
+/** How long a tick waits before it tries a missing or broken local embedding model again. */
+const MODEL_RETRY_MS = 60 * 60 * 1000;
+
 export type TickStep = 'observe' | 'reflect' | 'active_memory' | 'index' | 'tier';
 
 export interface TickOptions {
@@ -240,20 +243,25 @@ export async function runTick(tickOptions: TickOptions): Promise<TickResult> {
           const { memoryFingerprint } = await import('../search/fingerprint.js');
           // What the index depends on besides the files: the embedding space.
           const { api_key: _key, ...embeddingSpace } = options.config.embeddings;
-          const salt = JSON.stringify(embeddingSpace);
+          const { embeddingProvider } = await import('../search/embeddings.js');
+          const salt = JSON.stringify({ ...embeddingSpace, provider: embeddingProvider(options.config) });
           const before = await memoryFingerprint(options.paths, options.config.tiers.vault_path);
           const { state } = await readState(options.paths.state);
-          const last = state.extra.indexFingerprint as { hash: string; at: number; salt: string } | undefined;
+          const last = state.extra.indexFingerprint as { hash: string; at: number; salt: string; retryAt?: number } | undefined;
           const settled = last !== undefined && last.at - before.newestMtimeMs > 2000;
-          if (!(last?.hash === before.hash && last.salt === salt && settled)) {
+          const retryDue = last?.retryAt !== undefined && now().getTime() >= last.retryAt;
+          if (!(last?.hash === before.hash && last.salt === salt && settled && !retryDue)) {
             const { updateIndex } = await import('../search/indexer.js');
             const updated = await updateIndex(options.paths, options.config, { logger: options.logger, now });
             result.index = updated;
             const after = await memoryFingerprint(options.paths, options.config.tiers.vault_path);
             const fresh = await readState(options.paths.state);
-            // Only a complete update (no warnings: every file read, every vector computed) may be skipped next time.
-            if (updated.warnings.length === 0) fresh.state.extra.indexFingerprint = { hash: after.hash, at: now().getTime(), salt };
-            else delete fresh.state.extra.indexFingerprint;
+            // Only a complete update (no warnings: every file read, every vector computed) may be skipped next time;
+            // a broken local model is not tried again on every tick, only after MODEL_RETRY_MS (or once a file changes).
+            const onlyModel = updated.embeddingFailure === 'model' && updated.warnings.length === 1;
+            if (updated.warnings.length === 0 || onlyModel) {
+              fresh.state.extra.indexFingerprint = { hash: after.hash, at: now().getTime(), salt, ...(onlyModel ? { retryAt: now().getTime() + MODEL_RETRY_MS } : {}) };
+            } else delete fresh.state.extra.indexFingerprint;
             await writeState(options.paths.state, fresh.state);
           }
           await recordJob(options.paths, 'index', t0, now());

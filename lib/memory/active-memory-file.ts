@@ -89,6 +89,7 @@ export async function rebuildActiveMemory(options: RebuildOptions): Promise<Acti
     budgetTokens: config.active_memory.budget_tokens,
     recentDays: config.active_memory.recent_days,
     updatedAt: `${local.date} ${local.time} (${options.timeZone})`,
+    timeZone: options.timeZone,
   });
   const path = activeMemoryPath(paths, agent);
   await writeFileAtomic(path, result.text, { mode: 0o600 });

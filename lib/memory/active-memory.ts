@@ -6,6 +6,7 @@
  */
 import { PRIORITY_EMOJI, DONE_EMOJI } from './observation-line.js';
 import { countTokens, estimateTokens } from '../core/tokens.js';
+import { localInstantMs } from '../platform/time-zone.js';
 import type { Observation, Priority } from '../core/types.js';
 
 export interface ReflectionRef {
@@ -31,6 +32,8 @@ export interface ActiveMemoryInput {
   recentDays: number;
   /** Formatted "updated at" (the caller owns the clock and the time zone). */
   updatedAt: string;
+  /** The zone of observations that do not say theirs (the configured one; default UTC). */
+  timeZone?: string;
 }
 
 export interface ActiveMemoryResult {
@@ -65,17 +68,38 @@ function jaccard(a: Set<string>, b: Set<string>): number {
   return inter / (a.size + b.size - inter);
 }
 
-function newestFirst(a: Observation, b: Observation): number {
-  return `${b.date} ${b.time}`.localeCompare(`${a.date} ${a.time}`);
+/**
+ * Newest first by absolute time: an observation's local date and time in its own zone (else
+ * `fallbackZone`), so that after a move from Seoul to Los Angeles a line written at 18:00 in Los
+ * Angeles is newer than one written at 08:00 the next calendar day in Seoul. Observations without
+ * a date come last; ties keep their order.
+ */
+function newestFirstIn(fallbackZone: string): (a: Observation, b: Observation) => number {
+  const instants = new Map<Observation, number>();
+  const instant = (o: Observation): number => {
+    let at = instants.get(o);
+    if (at === undefined) {
+      at = o.date ? localInstantMs(o.date, o.time, o.zone ?? fallbackZone) : Number.NEGATIVE_INFINITY;
+      if (Number.isNaN(at)) at = Number.NEGATIVE_INFINITY;
+      instants.set(o, at);
+    }
+    return at;
+  };
+  return (a, b) => {
+    const x = instant(a);
+    const y = instant(b);
+    return x === y ? 0 : y > x ? 1 : -1;
+  };
 }
 
 /**
  * Preferences with conflicts resolved: when two preferences are about the
- * same thing (their content words overlap by half or more), the newest wins.
+ * same thing (their content words overlap by half or more), the newest (by
+ * absolute time; `timeZone` for observations that do not say theirs) wins.
  */
-export function resolvePreferences(observations: Observation[]): Observation[] {
+export function resolvePreferences(observations: Observation[], timeZone = 'UTC'): Observation[] {
   const kept: Array<{ o: Observation; words: Set<string> }> = [];
-  for (const o of [...observations].sort(newestFirst)) {
+  for (const o of [...observations].sort(newestFirstIn(timeZone))) {
     const words = contentWords(o.text);
     if (kept.some((k) => jaccard(k.words, words) >= 0.5)) continue;
     kept.push({ o, words });
@@ -131,6 +155,7 @@ function render(input: ActiveMemoryInput, items: Item[], counts: { tokens: numbe
 /** Build active_memory.md within the budget. Pure. */
 export function buildActiveMemory(input: ActiveMemoryInput): ActiveMemoryResult {
   const obs = input.observations;
+  const newestFirst = newestFirstIn(input.timeZone ?? 'UTC');
   const dates = [...new Set(obs.map((o) => o.date).filter(Boolean))].sort();
   // Recent = the calendar window of `recentDays` ending on the newest day with observations.
   const newest = dates[dates.length - 1];
@@ -147,7 +172,7 @@ export function buildActiveMemory(input: ActiveMemoryInput): ActiveMemoryResult 
   const shown = new Set(openTasks.map((o) => o.id));
 
   // Preferences and constraints: newest wins on conflict.
-  const prefs = resolvePreferences(obs.filter((o) => o.category === 'preference'));
+  const prefs = resolvePreferences(obs.filter((o) => o.category === 'preference'), input.timeZone);
   prefs.forEach((o, i) => {
     shown.add(o.id);
     push('preferences', line(o, true), 500 + PRIORITY_RANK[o.priority] * 100 - Math.min(i, 99), o.date, 1);

@@ -111,7 +111,11 @@ function groupByDayFile(paths: HomePaths, observations: Observation[]): Map<stri
 export class DayFileBuffer {
   private readonly files = new Map<string, BufferedDayFile>();
 
-  constructor(private readonly paths: HomePaths) {}
+  /** `zone`: the time zone of observations that do not say theirs (the job's): a new day file records it. */
+  constructor(
+    private readonly paths: HomePaths,
+    private readonly zone?: string,
+  ) {}
 
   /** Some observations are not on disk yet. */
   get pending(): boolean {
@@ -127,6 +131,7 @@ export class DayFileBuffer {
    */
   async add(observations: Observation[]): Promise<number> {
     if (observations.length === 0) return 0;
+    if (this.zone !== undefined) for (const o of observations) o.zone ??= this.zone;
     // Loaded here, not at start-up: a tick with nothing new never parses Markdown.
     const dayFile = await import('./day-file/index.js');
     let added = 0;
@@ -198,7 +203,7 @@ export class DayFileBuffer {
     }
     const file =
       text === undefined
-        ? dayFile.createDayFile({ date: first?.date || dayFile.dateFromFileName(path) || '', agent: first?.agent ?? '', tier: 'hot', template: await dailyTemplate(this.paths) })
+        ? dayFile.createDayFile({ date: first?.date || dayFile.dateFromFileName(path) || '', agent: first?.agent ?? '', tier: 'hot', template: await dailyTemplate(this.paths), ...(first?.zone ? { zone: first.zone } : {}) })
         : dayFile.parseDayFile(text);
     return { file, stamp: text === undefined ? undefined : stamp };
   }

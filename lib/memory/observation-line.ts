@@ -26,13 +26,16 @@ const TAG_SCAN = new RegExp(TAG_PATTERN.source, TAG_PATTERN.flags);
 const TRAILING_TAGS = /((?:\s+#(?=[\p{L}\p{N}_/-]*[\p{L}_])[\p{L}\p{N}_/-]+)+)\s*$/u;
 const BLOCK_ID = /\s+\^([A-Za-z0-9-]+)\s*$/;
 const MARKERS = /^(?:(?:✅|🔴|🟡|🟢|🟠|⚪)\uFE0F?\s*)+/u;
-const TIME = /^(\d{1,2}:\d{2})(?::\d{2})?\s+/;
+/** `09:15`, `09:15:30`; a UTC offset after it (`09:15 -08:00`) only before the category. */
+const TIME = /^(\d{1,2}:\d{2})(?::\d{2})?(?: ([+-]\d{2}:\d{2})(?=\s+\[))?\s+/;
 const CATEGORY = /^\[([\p{L}\p{N}_ -]{1,40})\]\s*/u;
 
 export interface ParsedLine {
   priority: Priority;
   done: boolean;
   time: string;
+  /** The UTC offset written after the time (`09:15 -08:00`), for a line in another zone than its file's. */
+  offset?: string | undefined;
   category: string;
   text: string;
   tags: string[];
@@ -56,9 +59,11 @@ export function parseObservationContent(content: string): ParsedLine | undefined
   }
   rest = rest.slice(markers[0].length);
   let time = '';
+  let offset: string | undefined;
   const t = TIME.exec(rest);
   if (t) {
     time = t[1]!.padStart(5, '0');
+    offset = t[2];
     rest = rest.slice(t[0].length);
   }
   let category = '';
@@ -95,6 +100,7 @@ export function parseObservationContent(content: string): ParsedLine | undefined
     text: rest.trim(),
     tags,
     id,
+    ...(offset ? { offset } : {}),
   };
 }
 
@@ -104,11 +110,14 @@ export function parseObservationContent(content: string): ParsedLine | undefined
  */
 export { oneLine };
 
-/** Format the list line for an observation (with the "- " bullet, no newline). */
-export function formatObservationLine(obs: Pick<Observation, 'priority' | 'done' | 'time' | 'category' | 'text' | 'tags' | 'id'>): string {
+/**
+ * Format the list line for an observation (with the "- " bullet, no newline). `offset`: the UTC offset
+ * to write after the time (`09:15 -08:00`), for a line in another zone than its file's.
+ */
+export function formatObservationLine(obs: Pick<Observation, 'priority' | 'done' | 'time' | 'category' | 'text' | 'tags' | 'id'>, offset?: string): string {
   const text = oneLine(obs.text);
   let line = obs.done ? `- ${DONE_EMOJI} ${PRIORITY_EMOJI[obs.priority]}` : `- ${PRIORITY_EMOJI[obs.priority]}`;
-  if (obs.time) line += ` ${obs.time}`;
+  if (obs.time) line += offset ? ` ${obs.time} ${offset}` : ` ${obs.time}`;
   line += ` [${obs.category}] ${text}`;
   if (obs.tags.length > 0) {
     // Tags the text already carries inline are not repeated at the end (a text without '#' carries none).

@@ -106,8 +106,8 @@ export function observeExitCode(result: { failures: Array<{ code: string }> }): 
 export const DEFAULT_READ_LIMITS: ReadLimits = { maxBytes: 4 * 1024 * 1024, maxMessages: 2000 };
 
 /** Append observations to their day files (grouped by agent and date) and write those files. Returns how many were new. */
-export async function writeObservations(paths: HomePaths, observations: Observation[]): Promise<number> {
-  return new DayFileBuffer(paths).write(observations);
+export async function writeObservations(paths: HomePaths, observations: Observation[], zone?: string): Promise<number> {
+  return new DayFileBuffer(paths, zone).write(observations);
 }
 
 /** Work a killed job may have to redo: the heuristic path saves at least this often. */
@@ -133,7 +133,7 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     skippedStreams: 0,
   };
   const changed = new Set<string>();
-  const out = new JobOutput(paths, state, options.checkpointMs ?? DEFAULT_CHECKPOINT_MS, options.onStep);
+  const out = new JobOutput(paths, state, options.checkpointMs ?? DEFAULT_CHECKPOINT_MS, options.onStep, options.timeZone);
   const run: ObserveRun = { options, state, limits, now, result, changed, out, llmDown: false };
   const batched = options.observer.kind === 'llm';
   const tails: PendingTail[] = [];

@@ -29,8 +29,9 @@ export class JobOutput {
     private readonly state: State,
     private readonly checkpointMs: number,
     private readonly onStep?: ObserveJobOptions['onStep'],
+    zone?: string,
   ) {
-    this.dayFiles = new DayFileBuffer(paths);
+    this.dayFiles = new DayFileBuffer(paths, zone);
   }
 
   /** The in-memory state changed (cursor, totals); it reaches the disk with the next save(). */

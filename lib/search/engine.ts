@@ -13,7 +13,8 @@
  */
 import type { Tier } from '../core/types.js';
 import type { SearchDoc, SearchFilters, SearchResult } from './types.js';
-import type { EmbeddingSettings } from './embeddings.js';
+import type { Embedder } from './embedder.js';
+import type { EmbedProgress } from './vectors.js';
 
 /** Every tier an engine holds, in the order they are searched. */
 export { TIERS } from './manifest.js';
@@ -83,6 +84,8 @@ export interface FlushResult {
   warnings: string[];
   /** Every stored document has a vector of the configured model. */
   hybrid: boolean;
+  /** Why embedding stopped, when it did (EmbeddingError's kind). */
+  embeddingFailure?: string;
 }
 
 /** The querying half of an engine, kept open between queries (Engine.openReader). */
@@ -118,7 +121,7 @@ export interface Engine extends Omit<IndexReader, 'close'> {
   /** Drop everything stored for `path`. */
   removeFile(tier: Tier, path: string): void;
   /** Make the changes visible to queries at once (with vectors when `embedding` is given), then delete what they replaced. */
-  flush(embedding?: { settings: EmbeddingSettings; fetch?: typeof fetch }): Promise<FlushResult>;
+  flush(embedding?: { embedder: Embedder; onProgress?: EmbedProgress }): Promise<FlushResult>;
 
   // ---- querying: generations, rank and find (IndexReader), each loading what it needs
   /** A reader to keep open: it reuses what it loaded until an update changes a tier. */

@@ -21,7 +21,8 @@ import type { Logger } from '../platform/log.js';
 import type { Config } from '../config/config-schema.js';
 import type { Tier } from '../core/types.js';
 import type { SearchDoc, SearchMode } from './types.js';
-import { embeddingSettings } from './vectors.js';
+import { embeddingSettings, type EmbedProgress } from './vectors.js';
+import { createEmbedder, type Embedder } from './embedder.js';
 
 export type IndexConfig = Pick<Config, 'embeddings' | 'tiers'>;
 
@@ -34,6 +35,10 @@ export interface IndexOptions {
   tiers?: Tier[];
   /** fetch used for the embeddings endpoint (tests may pass their own). */
   fetch?: typeof fetch;
+  /** The embedder to use (default: one from config, the local model on a worker thread; closed after the run). */
+  embedder?: Embedder;
+  /** Documents embedded so far of those this run embeds. */
+  onEmbedProgress?: EmbedProgress;
   /** Merge a tier's segments into its pack when it has more loose ones of settled files than this (default LOOSE_SEGMENT_LIMIT; Infinity: only to drop stale documents). */
   looseSegmentLimit?: number;
 }
@@ -52,6 +57,8 @@ export interface IndexResult {
   embedded: number;
   /** Documents whose vectors came from the embedding cache. */
   embeddingCacheHits: number;
+  /** Why embedding stopped, when it did: `model` (the local model is missing or broken), `unreachable`, `auth`, `api`, `config`. */
+  embeddingFailure?: string;
   mode: SearchMode;
   /** Tiers whose index was unreadable or of another version and was rebuilt. */
   recovered: Tier[];
@@ -164,12 +171,20 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
   }
 
   const embedding = embeddingSettings(config);
-  const flushed = await engine.flush(embedding && { settings: embedding, fetch: options.fetch });
+  // Made only now, and the model loaded only for documents without a cached vector: an unchanged index loads nothing.
+  const embedder = embedding && (options.embedder ?? createEmbedder(embedding, { fetch: options.fetch, thread: true }));
+  let flushed;
+  try {
+    flushed = await engine.flush(embedder && { embedder, onProgress: options.onEmbedProgress });
+  } finally {
+    if (embedder && embedder !== options.embedder) await embedder.close();
+  }
   if (embedding) {
     result.embedded = flushed.embedded;
     result.embeddingCacheHits = flushed.embeddingCacheHits;
     result.warnings.push(...flushed.warnings);
     result.mode = flushed.hybrid ? 'hybrid' : 'text';
+    if (flushed.embeddingFailure) result.embeddingFailure = flushed.embeddingFailure;
   }
 
   result.durationMs = Date.now() - started;

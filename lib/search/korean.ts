@@ -67,3 +67,18 @@ export function koreanStem(word: string): string {
   }
   return word;
 }
+
+/**
+ * Is `text` mostly Korean: at least as many words with Hangul in them as
+ * words of Latin letters? An English-only embedding model (its vocabulary has
+ * no Hangul) gives every such text about the same vector, so it gets none.
+ */
+export function isHangulDominant(text: string): boolean {
+  let hangul = 0;
+  let latin = 0;
+  for (const word of text.split(/[\s\p{P}]+/u)) {
+    if (/[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]/.test(word)) hangul++;
+    else if (/[A-Za-z]/.test(word)) latin++;
+  }
+  return hangul > 0 && hangul >= latin;
+}

@@ -22,7 +22,7 @@ export interface VectorInfo {
   dims: number;
   /** Sidecar file name in the tier folder. */
   file: string;
-  /** Documents that have a vector (the rest failed to embed). */
+  /** Documents settled for this model: a vector, or none by design (no text, or a language the model has no vocabulary for); the rest failed to embed. */
   count: number;
 }
 

@@ -12,7 +12,8 @@ import type { HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 import type { Config } from '../config/config-schema.js';
 import type { Tier } from '../core/types.js';
-import { embedBatch, EmbeddingError, embeddingSettings, type EmbeddingSettings } from './embeddings.js';
+import { EmbeddingError, embeddingSettings, type EmbeddingSettings } from './embeddings.js';
+import { createEmbedder, processEmbedder, type Embedder } from './embedder.js';
 import { TIERS } from './manifest.js';
 import type { OpenIndex } from './open-index.js';
 import { indexStaleness } from './freshness.js';
@@ -52,6 +53,11 @@ export interface SearchDeps {
    * the manifests are unchanged, instead of loading the segments per query.
    */
   openIndex?: OpenIndex;
+  /**
+   * The query embedder to use (default: the process's, embedder.ts processEmbedder: the local model loaded once per
+   * process; an endpoint's client).
+   */
+  embedder?: Embedder;
 }
 
 function normaliseFilters(f: SearchFilters = {}): SearchFilters {
@@ -111,6 +117,10 @@ async function updateUnderLock(paths: HomePaths, config: SearchConfig, deps: Sea
   // Loaded only when needed: the indexer pulls in the Markdown parsers.
   const { withHomeLock } = await import('../platform/lock.js');
   const { updateIndex } = await import('./indexer.js');
+  // The model this process embeds its queries with embeds what the refresh finds too (in this thread: a few new
+  // documents, and no second copy of the model in a worker).
+  const settings = embeddingSettings(config);
+  const embedder = settings?.provider === 'local' ? (deps.embedder?.key === settings.key ? deps.embedder : processEmbedder(settings)) : undefined;
   await withHomeLock(
     paths.lock,
     () =>
@@ -120,6 +130,7 @@ async function updateUnderLock(paths: HomePaths, config: SearchConfig, deps: Sea
         logger: deps.logger,
         now: deps.now,
         fetch: deps.fetch,
+        ...(embedder ? { embedder } : {}),
       }),
     { waitMs: deps.lockWaitMs ?? 30000 },
   );
@@ -128,8 +139,16 @@ async function updateUnderLock(paths: HomePaths, config: SearchConfig, deps: Sea
 async function queryVector(settings: EmbeddingSettings, query: string, cache: QueryCache | undefined, deps: SearchDeps): Promise<{ vector?: Float32Array; warning?: string }> {
   const cached = cache?.getVector(settings.key, query);
   if (cached) return { vector: cached };
+  const embedder =
+    deps.embedder?.key === settings.key
+      ? deps.embedder
+      : settings.provider === 'local'
+        ? processEmbedder(settings)
+        : createEmbedder({ ...settings, timeoutMs: Math.min(settings.timeoutMs, 15000) }, { fetch: deps.fetch, retryDelaysMs: [] });
+  // A Hangul query under the English-only model: ranked by its words (a vector would match every Korean text alike).
+  if (!embedder.accepts(query)) return {};
   try {
-    const [vector] = await embedBatch({ ...settings, timeoutMs: Math.min(settings.timeoutMs, 15000) }, [query], deps.fetch);
+    const [vector] = await embedder.embed([query]);
     cache?.setVector(settings.key, query, vector!, (deps.now?.() ?? new Date()).getTime());
     return { vector: vector! };
   } catch (error) {

@@ -18,7 +18,7 @@ import type { Tier } from '../core/types.js';
 import { exists } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 import type { Engine, FlushResult, Ranked, RankRequest, StoredFile, TierState } from './engine.js';
-import type { EmbeddingSettings } from './embeddings.js';
+import type { Embedder } from './embedder.js';
 import { writeIndexFile } from './files.js';
 import { newGeneration, readManifest, tierDir, writeManifest, type ManifestEntry, type TierManifest } from './manifest.js';
 import { OpenIndex } from './open-index.js';
@@ -29,7 +29,7 @@ import { buildSegment, dayString, Segment, SEGMENT_FORMAT, SegmentError, type Se
 import { makeSnippet } from './snippet.js';
 import { ANALYZER_VERSION } from './tokenizer.js';
 import type { SearchDoc, SearchResult } from './types.js';
-import { embedSegments } from './vectors.js';
+import { embedSegments, type EmbedProgress } from './vectors.js';
 
 type Log = (level: 'debug' | 'info' | 'warn' | 'error', event: string, fields?: Record<string, unknown>) => void;
 
@@ -146,15 +146,15 @@ export class SegmentEngine implements Engine {
     this.dirty.add(tier);
   }
 
-  async flush(embedding?: { settings: EmbeddingSettings; fetch?: typeof fetch }): Promise<FlushResult> {
+  async flush(embedding?: { embedder: Embedder; onProgress?: EmbedProgress }): Promise<FlushResult> {
     const result: FlushResult = { embedded: 0, embeddingCacheHits: 0, warnings: [], hybrid: false };
     const packOptions = { looseLimit: this.options.looseSegmentLimit ?? LOOSE_SEGMENT_LIMIT, nowMs: this.now().getTime() };
     for (const [tier, manifest] of this.manifests) {
       if (await packTier(tierDir(this.indexDir, tier), tier, manifest, this.obsolete, packOptions, this.log)) this.dirty.add(tier);
     }
     if (embedding) {
-      const stats = await embedSegments(this.indexDir, embedding.settings, this.manifests, {
-        fetch: embedding.fetch,
+      const stats = await embedSegments(this.indexDir, embedding.embedder, this.manifests, {
+        onProgress: embedding.onProgress,
         logger: this.options.logger,
         onChange: (tier) => this.dirty.add(tier),
       });
@@ -162,6 +162,7 @@ export class SegmentEngine implements Engine {
       result.embeddingCacheHits = stats.cacheHits;
       result.warnings.push(...stats.warnings);
       result.hybrid = stats.complete;
+      if (stats.failure) result.embeddingFailure = stats.failure;
       for (const o of stats.obsolete) this.obsolete.push(o);
     }
     for (const [tier, manifest] of this.manifests) {

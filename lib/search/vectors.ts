@@ -18,7 +18,8 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from '../platform/log.js';
 import type { Tier } from '../core/types.js';
-import { embedAll, EmbeddingError, type EmbeddingSettings } from './embeddings.js';
+import { EmbeddingError, type EmbeddingSettings } from './embeddings.js';
+import type { Embedder } from './embedder.js';
 import { writeIndexFile } from './files.js';
 import { tierDir, type ManifestEntry, type TierManifest } from './manifest.js';
 import { Segment, SegmentError, type StoredDoc } from './segment.js';
@@ -144,26 +145,37 @@ export interface EmbedStats {
   warnings: string[];
   /** Every indexed document of every tier has a vector of this model. */
   complete: boolean;
+  /** Why embedding stopped this run, when it did (`model`: the local model's files are missing or broken). */
+  failure?: EmbeddingError['kind'];
   /** Sidecar files replaced (to delete once the manifests are written). */
   obsolete: Array<{ tier: Tier; segment: string }>;
 }
 
+/** Progress of the documents a run embeds (cache misses): `done` of `total`. */
+export type EmbedProgress = (done: number, total: number) => void;
+
 /**
- * Give every segment a vector sidecar for the configured model: cached
- * vectors are reused, the rest are embedded in batches. An unreachable or
- * failing endpoint stops embedding (warning); search stays text-only for
+ * Give every segment a vector sidecar for the embedder's model: cached
+ * vectors are reused, the rest are embedded in batches. A document the model
+ * takes no vector for (embedder.accepts: Hangul under the English-only local
+ * model) or without text is settled without one. An unreachable endpoint or
+ * a broken model stops embedding (warning); search stays text-only for
  * documents without vectors and the next run retries.
  */
 export async function embedSegments(
   indexDir: string,
-  settings: EmbeddingSettings,
+  embedder: Embedder,
   manifests: Map<Tier, TierManifest>,
-  options: { fetch?: typeof fetch; logger?: Logger; onChange: (tier: Tier) => void },
+  options: { logger?: Logger; onChange: (tier: Tier) => void; onProgress?: EmbedProgress },
 ): Promise<EmbedStats> {
+  const settings = embedder.settings;
   const stats: EmbedStats = { embedded: 0, cacheHits: 0, warnings: [], complete: true, obsolete: [] };
   const cache = EmbeddingCache.open(indexDir, settings);
-  /** One segment file (a file's own, or a pack of many) and the text hash of each of its current documents. */
-  type Work = { tier: Tier; name: string; segment: Segment; entries: Array<[key: string, entry: ManifestEntry]>; hashes: Array<Buffer | undefined> };
+  /**
+   * One segment file (a file's own, or a pack of many), the text hash of each of its current documents, and those
+   * that get no vector by design.
+   */
+  type Work = { tier: Tier; name: string; segment: Segment; entries: Array<[key: string, entry: ManifestEntry]>; hashes: Array<Buffer | undefined>; none: Set<number> };
   const work: Work[] = [];
   const missing = new Map<string, string>(); // hash hex → text
   for (const [tier, manifest] of manifests) {
@@ -183,6 +195,7 @@ export async function embedSegments(
         throw error;
       }
       const hashes: Array<Buffer | undefined> = new Array(segment.docCount).fill(undefined);
+      const none = new Set<number>();
       for (const f of segment.files) {
         const entry = Object.hasOwn(manifest.files, f.path) ? manifest.files[f.path] : undefined;
         // A pack's documents of a file edited or deleted since are not embedded.
@@ -190,40 +203,43 @@ export async function embedSegments(
         const lines = segment.readStoreBytes(f.firstDoc, f.firstDoc + f.docs).toString('utf8').split('\n');
         for (let i = 0; i < f.docs; i++) {
           const text = (JSON.parse(lines[i]!) as StoredDoc).text;
-          const h = textHash(text);
-          if (text.trim()) {
-            if (cache.has(h)) stats.cacheHits++;
-            else missing.set(h.toString('hex'), text);
+          if (!text.trim() || !embedder.accepts(text)) {
+            none.add(f.firstDoc + i);
+            continue;
           }
+          const h = textHash(text);
+          if (cache.has(h)) stats.cacheHits++;
+          else missing.set(h.toString('hex'), text);
           hashes[f.firstDoc + i] = h;
         }
       }
-      work.push({ tier, name, segment, entries, hashes });
+      work.push({ tier, name, segment, entries, hashes, none });
     }
   }
   const pendingHashes = [...missing.keys()];
   let failure: string | undefined;
   if (pendingHashes.length > 0) {
     const texts = pendingHashes.map((h) => missing.get(h)!);
+    options.onProgress?.(0, texts.length);
     try {
-      await embedAll(settings, texts, {
-        fetch: options.fetch,
-        onBatch: (done, vectors, from) => {
-          vectors.forEach((v, i) => cache.add(Buffer.from(pendingHashes[from + i]!, 'hex'), v));
-          stats.embedded += vectors.length;
-          options.logger?.log('debug', 'index.embedded', { done, total: texts.length });
-        },
+      await embedder.embed(texts, (done, vectors, from) => {
+        vectors.forEach((v, i) => cache.add(Buffer.from(pendingHashes[from + i]!, 'hex'), v));
+        stats.embedded += vectors.length;
+        options.logger?.log('debug', 'index.embedded', { done, total: texts.length });
+        options.onProgress?.(done, texts.length);
       });
     } catch (error) {
       if (!(error instanceof EmbeddingError)) throw error;
       failure = error.message;
+      stats.failure = error.kind;
       stats.warnings.push(`Embeddings unavailable, search stays text-only for ${texts.length - stats.embedded} documents: ${error.message}`);
       options.logger?.log('warn', 'index.embeddings_failed', { error: error.message, kind: error.kind, embedded: stats.embedded });
     }
     await cache.flush();
   }
   for (const w of work) {
-    const dims = cache.dims;
+    // No vector yet in this space (the first run failed, or every document so far is one without): the model's size.
+    const dims = cache.dims || (w.none.size > 0 && failure === undefined ? settings.dimensions : 0);
     if (dims === 0) {
       stats.complete = false;
       continue;
@@ -239,7 +255,7 @@ export async function embedSegments(
     for (const [key, entry] of w.entries) {
       const f = slots.get(key);
       let count = 0;
-      if (f) for (let d = f.firstDoc; d < f.firstDoc + f.docs; d++) if (scales[d]! > 0) count++;
+      if (f) for (let d = f.firstDoc; d < f.firstDoc + f.docs; d++) if (scales[d]! > 0 || w.none.has(d)) count++;
       if (entry.vectors && entry.vectors.file !== file) stats.obsolete.push({ tier: w.tier, segment: entry.vectors.file });
       entry.vectors = { model: settings.key, dims, file, count };
     }

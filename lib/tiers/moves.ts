@@ -230,7 +230,8 @@ export async function buildMoves(ctx: MoveContext, moves: Move[]): Promise<Built
           continue;
         }
       } else {
-        dest = createDayFile({ date: source.date, agent: agentName, tier: to });
+        const zone = src.frontmatter.data.time_zone;
+        dest = createDayFile({ date: source.date, agent: agentName, tier: to, ...(typeof zone === 'string' && zone ? { zone } : {}) });
         if (coldDressing) toColdNote({ ...coldDressing, source: dest });
       }
       if (move.whole) {

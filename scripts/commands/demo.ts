@@ -5,6 +5,7 @@ export const command: CommandSpec = {
   name: 'demo',
   description: 'Run the whole pipeline offline on the bundled sample transcripts and show the result',
   examples: ['ocm-run demo', 'ocm-run demo --home /tmp/ocm-demo'],
+  // --home must be a new or empty folder (or an earlier demo's home): the samples never go into someone's memory.
   async run(ctx0, _args, options) {
     const { mkdtemp } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
@@ -12,6 +13,19 @@ export const command: CommandSpec = {
     // Never touch the user's real memory home unless asked to explicitly.
     const home = (options.home as string | undefined) ?? (await mkdtemp(join(tmpdir(), 'ocm-demo-')));
     const ctx = createContext({ home, config: options.config as string | undefined, verbose: ctx0.verbose, json: ctx0.json });
+    const { demoMarkerPath, memoryHeldBy } = await import('../../lib/platform/home-contents.js');
+    const { mkdir, stat, writeFile } = await import('node:fs/promises');
+    const marker = demoMarkerPath(ctx.paths);
+    const isDemoHome = await stat(marker).then(() => true, () => false);
+    const held = isDemoHome ? undefined : await memoryHeldBy(ctx.paths);
+    if (held !== undefined) {
+      const { OcmError } = await import('../../lib/core/errors.js');
+      throw new OcmError('BAD_INPUT', `${ctx.paths.root} already holds memory (${held}): the demo would mix its sample observations into it.`, {
+        hint: 'Run `ocm-run demo` without --home (it makes a new temporary home), or give --home a new or empty folder.',
+      });
+    }
+    await mkdir(ctx.paths.machine, { recursive: true, mode: 0o700 });
+    await writeFile(marker, 'This home was made by `ocm-run demo` and holds its sample memory.\n', { mode: 0o600 });
     const { config, env } = await ctx.config();
     const { packagePath } = await import('../../lib/platform/package-root.js');
     const { runTick } = await import('../../lib/jobs/run-job.js');

@@ -9,15 +9,36 @@ export const command: CommandSpec = {
     const { config } = await ctx.config();
     const { withHomeLock } = await import('../../lib/platform/lock.js');
     const { updateIndex } = await import('../../lib/search/indexer.js');
+    const { embeddingSettings } = await import('../../lib/search/embeddings.js');
+    const { createProgress } = await import('../progress.js');
+    const embedding = embeddingSettings(config);
+    // Embedding a whole home takes minutes: a live line on a terminal, else a line per tenth of a large run.
+    const live = createProgress(Boolean(process.stderr.isTTY) && !ctx.json);
+    let shownTenth = 0;
+    const onEmbedProgress = (done: number, total: number) => {
+      const text = `Embedding ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} documents…`;
+      if (process.stderr.isTTY) return live.update(text);
+      const tenth = Math.floor((done / total) * 10);
+      if (total >= 500 && tenth > shownTenth) {
+        shownTenth = tenth;
+        ctx.err(text);
+      }
+    };
     const result = await withHomeLock(ctx.paths.lock, () =>
-      updateIndex(ctx.paths, config, { logger: ctx.logger('index'), now: () => ctx.now(), rebuild: Boolean(options.rebuild) }),
+      updateIndex(ctx.paths, config, {
+        logger: ctx.logger('index'),
+        now: () => ctx.now(),
+        rebuild: Boolean(options.rebuild),
+        onEmbedProgress: ctx.json ? undefined : onEmbedProgress,
+      }),
     );
+    live.done();
     if (ctx.json) {
       ctx.out(JSON.stringify(result));
       return;
     }
     for (const w of result.warnings) ctx.err(`ocm-run: ${w}`);
-    const embedded = config.embeddings.enabled ? ` · ${result.embedded} embedded, ${result.embeddingCacheHits} from cache` : '';
+    const embedded = embedding ? ` · ${result.embedded} embedded (${embedding.provider === 'local' ? 'local model' : embedding.model}), ${result.embeddingCacheHits} from cache` : '';
     ctx.out(
       `Indexed ${result.files} files (${result.documents} documents): ${result.added} added, ${result.changed} changed, ${result.removed} removed, ${result.unchanged} unchanged${embedded} · ${result.mode} search · ${result.durationMs} ms`,
     );

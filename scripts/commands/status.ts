@@ -17,6 +17,7 @@ export const command: CommandSpec = {
     const lines: string[] = [];
     lines.push(`OC-Memory · ${s.home}`);
     lines.push(`Observer: ${s.observer.label}`);
+    lines.push(`Embeddings: ${s.embeddings.label}${s.embeddings.problem ? `\n  ⚠ ${s.embeddings.problem}` : ''}`);
     const { formatUptime } = await import('../../lib/jobs/daemon.js');
     lines.push(s.daemon.running ? `Watcher: running (PID ${s.daemon.pid}, up ${formatUptime(s.daemon.uptimeSeconds ?? 0)}${s.daemon.mode === 'daemon' ? `, log ${s.daemon.log}` : ', foreground'})` : 'Watcher: not running (start with `ocm-run start --daemon`)');
     if (s.schedule) {

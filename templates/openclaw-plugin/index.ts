@@ -178,8 +178,17 @@ export interface MemoryContext {
   injected: Array<{ id: string; relevance?: number }>;
 }
 
-/** Build the prepended context; undefined when there is nothing worth adding. */
-export function composeContext(parts: { task: string[]; preferences: string[]; related: RelatedMemory[]; maxTokens: number; marker: boolean }): MemoryContext | undefined {
+/** The marker around injected memory (lib/core/injected-context.ts wrapInjectedContext of the OC-Memory install). */
+export type WrapMemory = (intro: string, body: string) => string;
+
+const INTRO = 'Long-term memory from earlier conversations (OC-Memory). Use it when relevant.';
+
+/**
+ * Build the prepended context; undefined when there is nothing worth adding.
+ * `wrap` is OC-Memory's own marker, so nothing a memory says can end the
+ * block or open another, and the block says that it is quoted memory.
+ */
+export function composeContext(parts: { task: string[]; preferences: string[]; related: RelatedMemory[]; maxTokens: number; marker: boolean; wrap: WrapMemory }): MemoryContext | undefined {
   const known = new Set([...parts.task, ...parts.preferences].map((l) => l.toLowerCase()));
   const related = parts.related.filter((r) => ![...known].some((k) => k.includes(r.snippet.toLowerCase().slice(0, 60))));
   const sections: Array<{ title: string; lines: string[] }> = [
@@ -191,9 +200,7 @@ export function composeContext(parts: { task: string[]; preferences: string[]; r
     },
   ];
   const counts = { task: 0, preferences: 0, related: 0 };
-  const header = '<oc-memory>\nLong-term memory from earlier conversations (OC-Memory). Use it when relevant; the user\'s latest words win over it.';
-  const footer = '</oc-memory>';
-  let used = approxTokens(header) + approxTokens(footer) + 20;
+  let used = approxTokens(parts.wrap(INTRO, '')) + 20;
   const keys = ['task', 'preferences', 'related'] as const;
   // The budget goes to the current task, then to what this request is about, then to standing preferences
   // (a long preference list must not crowd out the related memories); the sections show in their usual order.
@@ -208,20 +215,20 @@ export function composeContext(parts: { task: string[]; preferences: string[]; r
       used += cost;
     }
   }
-  let text = header;
+  let body = '';
   sections.forEach((section, i) => {
     if (kept[i]!.length === 0) return;
     counts[keys[i]!] = kept[i]!.length;
-    text += `\n## ${section.title}\n${kept[i]!.join('\n')}`;
+    body += `\n## ${section.title}\n${kept[i]!.join('\n')}`;
   });
   if (counts.task + counts.preferences + counts.related === 0) return undefined;
   if (parts.marker) {
     const what = [counts.task ? 'current task' : '', counts.preferences ? `${counts.preferences} preference${counts.preferences === 1 ? '' : 's'}` : '', counts.related ? `${counts.related} related memor${counts.related === 1 ? 'y' : 'ies'}` : '']
       .filter(Boolean)
       .join(', ');
-    text += `\n(🧠 memory used: ${what} — if you rely on it, you may end your reply with a short "🧠" note.)`;
+    body += `\n(🧠 memory used: ${what} — if you rely on it, you may end your reply with a short "🧠" note.)`;
   }
-  text += `\n${footer}`;
+  const text = parts.wrap(INTRO, body);
   const injected = related
     .slice(0, counts.related)
     .filter((r): r is RelatedMemory & { id: string } => typeof r.id === 'string')
@@ -404,7 +411,7 @@ export class MemoryPlugin {
     const taskLines = sectionLines(active, /current context/i).filter((l) => !/^-?\s*_/.test(l));
     const task = starting ? highPriorityFirst(taskLines) : taskLines;
     const preferences = starting ? highPriorityFirst(sectionLines(active, /preferences/i)) : sectionLines(active, /preferences/i);
-    const context = composeContext({ task, preferences, related, maxTokens: this.config.maxTokens, marker: this.config.marker });
+    const context = composeContext({ task, preferences, related, maxTokens: this.config.maxTokens, marker: this.config.marker, wrap: module.wrapInjectedContext });
     this.logger.info?.(`oc-memory: ${context ? `${context.tokens} tokens of memory (${context.related} related)` : 'no memory to add'} for agent ${agent} in ${Date.now() - started} ms`);
     this.recordInjection(recall, agent, context, Date.now() - started);
     return context;

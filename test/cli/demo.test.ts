@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { DAY_BODY } from '../helpers/day-files.js';
 
 async function allText(dir: string): Promise<string> {
   let out = '';
@@ -34,6 +35,35 @@ test('demo: the whole pipeline offline on the bundled samples; the key facts lan
     const status = JSON.parse((await runCli(['status', '--home', home, '--json'])).stdout);
     assert.equal(status.observer.kind, 'heuristic');
     assert.deepEqual(Object.keys(status.observations.byAgent).sort(), ['main', 'work']);
+    // The demo's own home may run the demo again.
+    const again = await runCli(['demo', '--home', home]);
+    assert.equal(again.code, 0, again.stderr);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('demo --home refuses a home that holds memory (exit 1, hint) and leaves it as it was', async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const home = join(dir, 'real');
+    await mkdir(join(home, 'memory'), { recursive: true });
+    const day = join(home, 'memory', '2026-02-12.md');
+    await writeFile(day, DAY_BODY);
+    const r = await runCli(['demo', '--home', home]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /already holds memory \(memory\/2026-02-12\.md\)/);
+    assert.match(r.stderr, /without --home/);
+    assert.equal(await readFile(day, 'utf8'), DAY_BODY);
+    assert.deepEqual(await readdir(home, { recursive: true }), ['memory', join('memory', '2026-02-12.md')], 'nothing written into the home');
+
+    // A home set up but still empty of memory (config.yaml only) is someone's memory home too.
+    const fresh = join(dir, 'fresh');
+    await mkdir(fresh);
+    await writeFile(join(fresh, 'config.yaml'), 'timezone: UTC\n');
+    const f = await runCli(['demo', '--home', fresh]);
+    assert.equal(f.code, 1, f.stderr);
+    assert.match(f.stderr, /already holds memory \(config\.yaml\)/);
   } finally {
     await cleanup();
   }

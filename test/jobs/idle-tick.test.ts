@@ -7,14 +7,39 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { CLI, runCli, tempDir } from '../helpers/cli.js';
 import { generateConversation, PiSessionWriter } from '../helpers/pi-writer.js';
 
 const HOOK = new URL('../fixtures/record-imports.mjs', import.meta.url).pathname;
-const HEAVY = /remark|micromark|gray-matter|\/day-file\.js|search\/indexer\.js|search\/documents\.js|js-tiktoken|\/openai\/|observer\/heuristic\.js|tiers\/tier-job\.js/;
+// Module paths as the compiled package has them (test 'every heavy pattern names a module of dist/' keeps them so).
+const HEAVY_MODULES = [
+  /remark/,
+  /micromark/,
+  /gray-matter/,
+  /memory\/day-file\//,
+  /search\/indexer\.js/,
+  /search\/documents\.js/,
+  /js-tiktoken/,
+  /\/openai\//,
+  /observer\/heuristic\/observer\.js/,
+  /tiers\/tier-job\.js/,
+  // The local embedding model: its libraries, its loader and its worker.
+  /@energetic-ai\//,
+  /search\/local-model\.js/,
+  /search\/embed-(thread|worker)\.js/,
+];
+const HEAVY = new RegExp(HEAVY_MODULES.map((r) => r.source).join('|'));
 
-test('an idle run tick loads no parser, indexer, tokenizer or SDK', async () => {
+test('every heavy pattern names a module of dist/ or node_modules/ (a moved module would leave the guard guarding nothing)', async () => {
+  const { default: fg } = await import('fast-glob');
+  const root = new URL('../../', import.meta.url).pathname;
+  const files = (await fg(['dist/**/*.js', 'node_modules/{remark*,micromark,gray-matter,js-tiktoken,openai,@energetic-ai/*}/package.json'], { cwd: root })).map((f) => `${root}${f}`);
+  for (const pattern of HEAVY_MODULES) assert.ok(files.some((f) => pattern.test(f)), `${pattern} matches no file`);
+});
+
+test('an idle run tick loads no parser, indexer, tokenizer, SDK or embedding model', async () => {
   const { dir, cleanup } = await tempDir();
   try {
     const stateDir = join(dir, 'openclaw');
@@ -25,14 +50,18 @@ test('an idle run tick loads no parser, indexer, tokenizer or SDK', async () => 
     await writeFile(join(sessions, `${id}.jsonl`), w.header() + generateConversation(w, 30, 3));
     const home = join(dir, 'home');
     await mkdir(home, { recursive: true });
+    // The default embeddings (the local model): the first tick embeds, an idle one must not load the model.
     await writeFile(join(home, 'config.yaml'), `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(stateDir)}]\n`);
+    const env = { OCM_LOCAL_EMBEDDINGS: undefined };
     // First tick does the work (observe, active memory, index, tier).
-    assert.equal((await runCli(['run', '--home', home])).code, 0);
+    const first = await runCli(['run', '--home', home, '--json'], { env });
+    assert.equal(first.code, 0, first.stderr);
+    assert.ok(existsSync(join(home, '.ocm', 'index', 'embeddings')), 'the first tick embedded the new observations');
     // Let the files settle past the index's mtime safety window, then tick again with nothing new.
     await new Promise((r) => setTimeout(r, 2500));
-    assert.equal((await runCli(['run', '--home', home])).code, 0);
+    assert.equal((await runCli(['run', '--home', home], { env })).code, 0);
     const log = join(dir, 'imports.log');
-    const r = await execa(process.execPath, ['--import', HOOK, CLI, 'run', '--home', home], { reject: false, env: { OCM_IMPORT_LOG: log, CI: '1' } });
+    const r = await execa(process.execPath, ['--import', HOOK, CLI, 'run', '--home', home], { reject: false, env: { OCM_IMPORT_LOG: log, CI: '1', OCM_LOCAL_EMBEDDINGS: undefined } });
     assert.equal(r.exitCode, 0, String(r.stderr));
     const loaded = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
     assert.ok(loaded.some((u) => u.endsWith('/run-job.js')), 'the hook saw the tick');

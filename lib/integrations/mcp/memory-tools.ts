@@ -17,6 +17,7 @@ import { OcmError, errorCode } from '../../core/errors.js';
 import { agentSlug, dayFilePath, type HomePaths } from '../../platform/home.js';
 import type { Logger } from '../../platform/log.js';
 import { PRIORITY_EMOJI } from '../../memory/observation-line.js';
+import { wrapInjectedContext } from '../../core/injected-context.js';
 import type { OpenIndex } from '../../search/open-index.js';
 import type { SearchResult } from '../../search/types.js';
 import type { Observation, Priority } from '../../core/types.js';
@@ -324,7 +325,8 @@ const searchTool: MemoryTool = {
         : `${shown} memor${shown === 1 ? 'y' : 'ies'} for "${cut(args.query, 80)}" (${response.mode} search${shown < response.results.length ? `; ${response.results.length - shown} more left out for length, narrow the query or use filters` : ''}):`;
     const warnings = response.warnings.map((w) => `Note: ${w}`);
     return {
-      text: [header, ...lines, ...warnings].join('\n'),
+      // What memory says reaches the model inside the marker, as quoted data (lib/core/injected-context.ts).
+      text: response.results.length === 0 ? [header, ...warnings].join('\n') : wrapInjectedContext(header, [...lines, ...warnings].join('\n')),
       data: { query: args.query, mode: response.mode, results: response.results.slice(0, shown).map((r) => resultData(ctx.paths, r)), warnings: response.warnings },
     };
   },
@@ -371,20 +373,20 @@ const getTool: MemoryTool = {
       const last = result.from + result.lines - 1;
       const more = last < result.totalLines ? `\n(lines ${result.from}–${last} of ${result.totalLines}; ask for ${result.path}:${last + 1}:${GET_LINES_MAX} for more)` : '';
       return {
-        text: `${result.path} lines ${result.from}–${last} of ${result.totalLines}:\n${text}${more}`,
+        text: wrapInjectedContext(`${result.path} lines ${result.from}–${last} of ${result.totalLines} (OC-Memory):`, `${text}${more}`),
         data: { path: result.path, from: result.from, lines: result.lines, totalLines: result.totalLines, text },
       };
     }
     const r = result;
     if (ctx.agentScope && !ctx.agentScope.includes(r.agent)) throw new OcmError('NOT_FOUND', `No observation ${target.trim()} in this agent's memory.`, { hint: 'Search first: pass an id from a search result.' });
     const when = r.time ? `${r.date} ${r.time}` : r.date;
-    const text = [
+    const text = wrapInjectedContext('One observation from earlier conversations (OC-Memory).', [
       `${r.id} · ${when} · ${PRIORITY_EMOJI[r.priority]} ${r.priority} · ${r.category}${r.done ? ' · done' : ''} · agent ${r.agent} · ${r.tier}`,
       r.text,
       ...(r.tags.length ? [`tags: ${r.tags.map((t) => `#${t}`).join(' ')}`] : []),
       `from: ${r.provenance.source} ${r.provenance.agent}${r.provenance.session ? ` session ${r.provenance.session}` : ''}${r.provenance.entryIds.length ? ` entries ${r.provenance.entryIds.slice(0, 5).join(',')}` : ''}`,
       `in: ${shownPath(ctx.paths, r.path)}:${r.startLine}`,
-    ].join('\n');
+    ].join('\n'));
     return { text, data: resultData(ctx.paths, r) };
   },
 };
@@ -426,12 +428,14 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
   const text = masked.text;
   if (!text) throw new OcmError('BAD_INPUT', 'Invalid arguments for remember: text is empty.', { hint: 'Give one sentence to remember.' });
   const category = args.category ?? 'fact';
-  const { date, time } = localDateTime(ctx.now?.() ?? new Date(), resolveTimeZone(ctx.config.timezone));
+  const zone = resolveTimeZone(ctx.config.timezone);
+  const { date, time } = localDateTime(ctx.now?.() ?? new Date(), zone);
   const client = ctx.client();
   const observation: Observation = {
     id: observationId({ agent: ctx.agent, session: REMEMBER_SESSION, date, category, text }),
     date,
     time,
+    zone,
     priority: args.priority ?? 'high',
     done: false,
     category,
@@ -499,7 +503,7 @@ const activeMemoryTool: MemoryTool = {
     // readActiveMemory stands in main's for an agent that has none: not within an agent scope that leaves main out.
     const active = found && (!ctx.agentScope || ctx.agentScope.includes(agentSlug(found.agent))) ? found : undefined;
     if (!active) return { text: `No active memory yet for agent ${ctx.agent} (it is written after the first conversations are observed).`, data: { agent: ctx.agent, text: '' } };
-    return { text: active.text, data: { agent: active.agent, path: shownPath(ctx.paths, active.path), text: active.text } };
+    return { text: wrapInjectedContext(`The active memory of agent ${active.agent} (OC-Memory).`, active.text), data: { agent: active.agent, path: shownPath(ctx.paths, active.path), text: active.text } };
   },
 };
 

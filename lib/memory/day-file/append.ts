@@ -10,7 +10,8 @@ import { formatObservationLine } from '../observation-line.js';
 import { assertWritable, refreshOwnedFrontmatter } from './edit.js';
 import { formatSegments } from './format.js';
 import type { DayFile, ParsedObservation, Segment } from './model.js';
-import { observationIds } from './observations.js';
+import { dayFileZone, observationIds } from './observations.js';
+import { utcOffsetAt } from '../../platform/time-zone.js';
 import { addProvenance, provenanceBlock, provenanceMap } from './provenance.js';
 
 /**
@@ -45,7 +46,7 @@ export class DayFileAppender {
     if (allKnown(this.ids, observations)) return 0;
     assertWritable(this.file, path);
     const fresh = observations.filter((o) => !this.ids.has(o.id) && (this.ids.add(o.id), true));
-    insertInTimeOrder(this.file.segments, fresh, this.file.provenance?.segment);
+    insertInTimeOrder(this.file.segments, fresh, this.file.provenance?.segment, dayFileZone(this.file));
     // Added to the file's own map (not a copy of it: copying thousands of keys per append is slow).
     const block = provenanceBlock(this.file);
     if (addProvenance(block.map, fresh) > 0) block.dirty = true;
@@ -129,12 +130,20 @@ function appendedLine(o: Observation): ParsedObservation {
   return { priority: o.priority, done: o.done, time: o.time, category: o.category, text: o.text, tags: o.tags, id: o.id, extra: '', idInExtra: false, startLine: 0, endLine: 0 };
 }
 
+/**
+ * An observation's line in a file whose times are in `fileZone`: a line in another zone says its UTC
+ * offset after the time, so that it orders by absolute time after a time-zone change.
+ */
+function observationSegment(o: Observation, fileZone: string | undefined): Segment & { kind: 'obs' } {
+  const offset = o.zone && fileZone && o.zone !== fileZone && o.time ? utcOffsetAt(o.date, o.time, o.zone) : undefined;
+  const line = appendedLine(o);
+  if (offset && offset !== utcOffsetAt(o.date, o.time, fileZone!)) return { kind: 'obs', line: { ...line, offset }, raw: formatObservationLine(o, offset), dirty: false };
+  return { kind: 'obs', line, raw: formatObservationLine(o), dirty: false };
+}
+
 /** A blank-line separator and the formatted line, for each observation. */
-function observationSegments(observations: Observation[]): Segment[] {
-  return observations.flatMap((o): Segment[] => [
-    { kind: 'raw', text: '\n' },
-    { kind: 'obs', line: appendedLine(o), raw: formatObservationLine(o), dirty: false },
-  ]);
+function observationSegments(observations: Observation[], fileZone: string | undefined): Segment[] {
+  return observations.flatMap((o): Segment[] => [{ kind: 'raw', text: '\n' }, observationSegment(o, fileZone)]);
 }
 
 /** Are the file's timed observation lines in time order? */
@@ -160,21 +169,21 @@ function byTime(a: { time: string }, b: { time: string }): number {
  * are observed one after another, so a later batch may hold earlier messages (05:01 must not come
  * before 00:40). The usual case — everything new is later — is one append after the last line.
  */
-function insertInTimeOrder(segments: Segment[], fresh: Observation[], provenanceSegment?: Segment): void {
+function insertInTimeOrder(segments: Segment[], fresh: Observation[], provenanceSegment: Segment | undefined, fileZone: string | undefined): void {
   const sorted = [...fresh].sort(byTime);
   let last = segments.length - 1;
   while (last >= 0 && segments[last]!.kind !== 'obs') last--;
   const lastTime = last >= 0 ? (segments[last] as Segment & { kind: 'obs' }).line.time : '';
   // A file whose lines a user put in another order keeps it: new lines go after the last one.
   if (last < 0 || !lastTime || !sorted.some((o) => o.time && o.time < lastTime) || !inTimeOrder(segments)) {
-    insertSegments(segments, observationSegments(sorted), provenanceSegment);
+    insertSegments(segments, observationSegments(sorted, fileZone), provenanceSegment);
     return;
   }
   // Lines earlier than the file's last one go in place; the rest (sorted, not earlier) after them.
   const early = sorted.filter((o) => o.time && o.time < lastTime);
   const late = sorted.filter((o) => !(o.time && o.time < lastTime));
   for (const o of early) {
-    const seg: Segment = { kind: 'obs', line: appendedLine(o), raw: formatObservationLine(o), dirty: false };
+    const seg: Segment = observationSegment(o, fileZone);
     let j = segments.length - 1;
     while (j >= 0 && !(segments[j]!.kind === 'obs' && (segments[j] as Segment & { kind: 'obs' }).line.time !== '' && (segments[j] as Segment & { kind: 'obs' }).line.time <= o.time)) j--;
     if (j >= 0) {
@@ -185,7 +194,7 @@ function insertInTimeOrder(segments: Segment[], fresh: Observation[], provenance
       segments.splice(first, 0, seg, { kind: 'raw', text: '\n' });
     }
   }
-  if (late.length > 0) insertSegments(segments, observationSegments(late), provenanceSegment);
+  if (late.length > 0) insertSegments(segments, observationSegments(late, fileZone), provenanceSegment);
 }
 
 /**

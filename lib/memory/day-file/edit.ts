@@ -9,12 +9,20 @@ import type { DayFile, Segment } from './model.js';
 import { formatProvenanceBlock, mentionedIds, provenanceBlock, provenanceMap } from './provenance.js';
 
 /** A new, empty day file. */
-export function createDayFile(options: { date: string; agent: string; tier: Tier; /** Body template (templates/daily.md); `{{date}}`, `{{agent}}` are filled in. */ template?: string }): DayFile {
+export function createDayFile(options: {
+  date: string;
+  agent: string;
+  tier: Tier;
+  /** Body template (templates/daily.md); `{{date}}`, `{{agent}}` are filled in. */
+  template?: string;
+  /** The zone its times are in (the `time_zone` key), when known. */
+  zone?: string;
+}): DayFile {
   const template = options.template ?? '# {{date}}\n';
   const body = template.replace(/\{\{(date|agent)\}\}/g, (_m, key: 'date' | 'agent') => options[key]);
   return {
     frontmatter: {
-      data: { date: options.date, tier: options.tier, agent: options.agent, observations: 0, tags: [] },
+      data: { date: options.date, tier: options.tier, agent: options.agent, ...(options.zone ? { time_zone: options.zone } : {}), observations: 0, tags: [] },
       raw: '',
       dirty: true,
     },

@@ -9,6 +9,7 @@ export function listObservations(file: DayFile, context: FileContext = {}): Loca
   const fmDate = typeof file.frontmatter.data.date === 'string' ? file.frontmatter.data.date : undefined;
   const date = fmDate ?? context.date ?? '';
   const agent = typeof file.frontmatter.data.agent === 'string' ? file.frontmatter.data.agent : context.agent ?? 'main';
+  const fileZone = dayFileZone(file);
   const prov = provenanceMap(file);
   const out: LocatedObservation[] = [];
   for (const seg of file.segments) {
@@ -19,6 +20,7 @@ export function listObservations(file: DayFile, context: FileContext = {}): Loca
       id: l.id ?? `line-${l.startLine}`,
       date,
       time: l.time,
+      ...(l.offset ? { zone: l.offset } : fileZone ? { zone: fileZone } : {}),
       priority: l.priority,
       done: l.done,
       category: l.category,
@@ -31,6 +33,12 @@ export function listObservations(file: DayFile, context: FileContext = {}): Loca
     });
   }
   return out;
+}
+
+/** The zone the file's times are in (its `time_zone` key), when it says. */
+export function dayFileZone(file: DayFile): string | undefined {
+  const zone = file.frontmatter.data.time_zone;
+  return typeof zone === 'string' && zone !== '' ? zone : undefined;
 }
 
 export function observationIds(file: DayFile): Set<string> {

@@ -1,7 +1,7 @@
 /**
  * A day file's frontmatter: read (with a `provenance:` map of a file written before the block taken
  * out), and written back with only what the program changed — the keys it owns (date, tier, agent,
- * observations, tags) — re-formatted; a block a user edited keeps its comments and layout.
+ * time_zone, observations, tags) — re-formatted; a block a user edited keeps its comments and layout.
  *
  * Kept for speed, beside the plain form it must equal: the owned keys are written without loading the
  * `yaml` serialiser (formatPlainOwnedKeys, ~55 ms of a job); oracle: the serialiser, in
@@ -10,7 +10,7 @@
 import { editFrontmatter, formatYaml, readFrontmatterYaml, splitFrontmatter, yamlValue } from '../frontmatter.js';
 import type { Frontmatter } from './model.js';
 
-const OWNED_KEYS = ['date', 'tier', 'agent', 'observations', 'tags'] as const;
+const OWNED_KEYS = ['date', 'tier', 'agent', 'time_zone', 'observations', 'tags'] as const;
 
 export function parseFrontmatter(text: string): { fm: Frontmatter; body: string; bodyLineOffset: number; provenance?: Record<string, unknown> } {
   const block = splitFrontmatter(text);

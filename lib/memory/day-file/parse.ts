@@ -67,6 +67,7 @@ function pushBodySegments(segments: Segment[], body: string, lineOffset: number)
       priority: parsed.priority,
       done: parsed.done || CHECKED.test(lead),
       time: parsed.time,
+      offset: parsed.offset,
       category: parsed.category,
       text: parsed.text,
       tags: parsed.tags,

@@ -28,6 +28,7 @@ import { observeWithRules, type HeuristicObserverOptions } from './observer.js';
 import { packBatch, unpackBatch, unpackResult, type PackedBatch } from './wire.js';
 import type { WorkerOptions, WorkerReply, WorkerRequest } from './worker.js';
 import type { SpeakerNames } from './speakers.js';
+import { workerEntry } from '../../platform/worker-entry.js';
 
 export interface ThreadOptions {
   /** The first batch with at least this many messages starts the worker (default 500). */
@@ -67,17 +68,9 @@ interface Pending extends Answer {
   sent: PackedBatch;
 }
 
-/**
- * What the worker runs. From the compiled package: worker.js. From
- * the TypeScript source (tests, tsx), tsx's loader is not active in worker
- * threads (privatenumber/tsx#354): the worker registers it, then imports the
- * .ts module.
- */
-function workerEntry(url: URL | undefined): [string | URL, { eval?: boolean }] {
-  if (url) return [url, {}];
-  if (!import.meta.url.endsWith('.ts')) return [new URL('./worker.js', import.meta.url), {}];
-  const source = new URL('./worker.ts', import.meta.url).href;
-  return [`const { register } = await import('tsx/esm/api'); register(); await import(${JSON.stringify(source)});`, { eval: true }];
+/** What the worker runs: `url`, else worker.js (worker.ts under tsx) beside this module. */
+function entryOf(url: URL | undefined): [string | URL, { eval?: boolean }] {
+  return url ? [url, {}] : workerEntry(import.meta.url, 'worker');
 }
 
 /** Create the heuristic Observer that moves to a worker thread once a batch is large. */
@@ -124,7 +117,7 @@ export function createThreadedHeuristicObserver(options: HeuristicObserverOption
 
   const start = (): Worker => {
     const { speakerNames: _names, ...plain } = options;
-    const [entry, how] = workerEntry(thread.workerUrl);
+    const [entry, how] = entryOf(thread.workerUrl);
     const w = new Worker(entry, { ...how, workerData: plain satisfies WorkerOptions });
     w.on('message', (reply: WorkerReply) => {
       const p = pending.get(reply.id);
