@@ -10,6 +10,8 @@ import { observerLabel, observerKind } from '../observer/factory.js';
 import { readState, type JobRecord, type State } from '../platform/state.js';
 import { localDateTime, resolveTimeZone } from '../platform/time-zone.js';
 import { daemonStatus, type DaemonStatus } from '../jobs/daemon.js';
+import { SUSPICION_LABEL, suspicionOf, type SuspicionReason } from '../memory/suspicious.js';
+import type { Observation } from '../core/types.js';
 
 export interface StatusReport {
   home: string;
@@ -29,6 +31,30 @@ export interface StatusReport {
   llm: import('./llm-status.js').LlmStatus;
   /** Which embeddings search uses (lib/features/embedding-status.ts). */
   embeddings: import('./embedding-status.js').EmbeddingStatus;
+  /** Hot observations held out of injection and active memory for the user's review (memory/suspicious.ts), newest first. */
+  held: HeldObservation[];
+}
+
+/** An observation whose text tries to act on the agent: kept in its day file, never injected, shown for review. */
+export interface HeldObservation {
+  id: string;
+  date: string;
+  agent: string;
+  category: string;
+  reason: SuspicionReason;
+  /** What the reason means, in English. */
+  why: string;
+  text: string;
+}
+
+/** The observations held for review among `observations`, newest first. */
+export function heldForReview(observations: readonly Observation[]): HeldObservation[] {
+  const held: HeldObservation[] = [];
+  for (const o of observations) {
+    const reason = suspicionOf(o.text);
+    if (reason) held.push({ id: o.id, date: o.date, agent: o.agent, category: o.category, reason, why: SUSPICION_LABEL[reason], text: o.text });
+  }
+  return held.sort((a, b) => b.date.localeCompare(a.date));
 }
 
 /** The token count in active_memory.md's header line ("· 1491 / 4000 tokens"). */
@@ -93,5 +119,6 @@ export async function collectStatus(paths: HomePaths, config: Config): Promise<S
     tiers: await (await import('./tier-status.js')).collectTierStatus(paths, config),
     embeddings: await (await import('./embedding-status.js')).collectEmbeddingStatus(config),
     llm: await (await import('./llm-status.js')).collectLlmStatus(paths, config, state, localDateTime(new Date(), resolveTimeZone(config.timezone)).date),
+    held: heldForReview(observations),
   };
 }

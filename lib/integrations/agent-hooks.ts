@@ -145,7 +145,9 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
   const { DEFAULT_MIN_RELEVANCE } = await import('../search/relevance.js');
   const { PRIORITY_EMOJI } = await import('../memory/observation-line.js');
   const floor = options.minRelevance ?? DEFAULT_MIN_RELEVANCE;
-  const relevant = response.results.filter((r) => (r.relevance ?? 0) >= floor).slice(0, limit);
+  const { isSuspicious } = await import('../memory/suspicious.js');
+  // What is held for review (memory/suspicious.ts) is never injected; `status` lists it.
+  const relevant = response.results.filter((r) => (r.relevance ?? 0) >= floor && !isSuspicious(r.text)).slice(0, limit);
   if (relevant.length === 0) return undefined;
   const maxChars = options.maxChars ?? 3200;
   const lines: string[] = [];

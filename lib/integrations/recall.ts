@@ -35,6 +35,7 @@ import type { SearchResult } from '../search/types.js';
 import type { MemoryToolContext, ToolClient } from './mcp/memory-tools.js';
 import { housekeepingTurn, stripUserTransportNoise } from '../sources/pi-entries.js';
 import { isNotFound } from '../core/errors.js';
+import { isSuspicious, withoutSuspiciousLines } from '../memory/suspicious.js';
 import { logPromptInjection, type InjectedMemory } from './agent-hooks.js';
 
 /** The marker the OpenClaw plugin wraps its context in (the same as every other front end's). */
@@ -133,7 +134,7 @@ export class MemoryRecall {
    */
   activeMemory(agent: string): string {
     try {
-      return readFileSync(activeMemoryPath(this.paths, agent), 'utf8');
+      return withoutSuspiciousLines(readFileSync(activeMemoryPath(this.paths, agent), 'utf8'));
     } catch {
       return '';
     }
@@ -168,8 +169,10 @@ export class MemoryRecall {
       this.index.close();
       all = this.index.rank(request.query, asked).results;
     }
-    const kept = all.filter((r) => (r.relevance ?? 0) >= request.minRelevance).slice(0, request.limit);
-    return { results: kept, warnings, belowFloor: all.length - kept.length };
+    // What is held for review (memory/suspicious.ts) is never injected; `status` lists it.
+    const relevant = all.filter((r) => (r.relevance ?? 0) >= request.minRelevance);
+    const kept = relevant.filter((r) => !isSuspicious(r.text)).slice(0, request.limit);
+    return { results: kept, warnings, belowFloor: all.length - relevant.length };
   }
 
   /** The local model's embedder of this process (undefined: no local model configured). */

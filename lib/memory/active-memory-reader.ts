@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { activeMemoryPath, DEFAULT_AGENT, type HomePaths } from '../platform/home.js';
 import { isNotFound } from '../core/errors.js';
+import { withoutSuspiciousLines } from './suspicious.js';
 
 /**
  * The active memory of the first of `agents` that has one (active_memory.<agent>.md;
@@ -19,7 +20,8 @@ export async function readActiveMemory(paths: HomePaths, agents: string | readon
     const path = activeMemoryPath(paths, who);
     let text: string;
     try {
-      text = (await readFile(path, 'utf8')).trim();
+      // What is held for review never reaches a model, even from a file an older release wrote (memory/suspicious.ts).
+      text = withoutSuspiciousLines(await readFile(path, 'utf8')).trim();
     } catch (error) {
       if (isNotFound(error)) continue;
       throw error;

@@ -4,6 +4,7 @@
  * the token budget (js-tiktoken): when everything does not fit, what matters
  * most (priority, then recency) stays.
  */
+import { isSuspicious } from './suspicious.js';
 import { PRIORITY_EMOJI, DONE_EMOJI } from './observation-line.js';
 import { countTokens, estimateTokens } from '../core/tokens.js';
 import { localInstantMs } from '../platform/time-zone.js';
@@ -153,7 +154,8 @@ function render(input: ActiveMemoryInput, items: Item[], counts: { tokens: numbe
 }
 
 /** Build active_memory.md within the budget. Pure. */
-export function buildActiveMemory(input: ActiveMemoryInput): ActiveMemoryResult {
+export function buildActiveMemory(given: ActiveMemoryInput): ActiveMemoryResult {
+  const input = withoutSuspicious(given);
   const obs = input.observations;
   const newestFirst = newestFirstIn(input.timeZone ?? 'UTC');
   const dates = [...new Set(obs.map((o) => o.date).filter(Boolean))].sort();
@@ -234,4 +236,16 @@ export function buildActiveMemory(input: ActiveMemoryInput): ActiveMemoryResult 
     included = keep;
   }
   throw new Error('active memory could not be fitted to its budget');
+}
+
+/**
+ * The input without what is held for review (memory/suspicious.ts): an
+ * observation, reflection line or active task whose text tries to act on the
+ * agent is never part of what every session starts with (`status` lists it).
+ */
+function withoutSuspicious(input: ActiveMemoryInput): ActiveMemoryInput {
+  const observations = input.observations.filter((o) => !isSuspicious(o.text));
+  const reflectionLines = input.reflectionLines?.filter((l) => !isSuspicious(l.text));
+  const currentTask = input.currentTask && !isSuspicious(input.currentTask.text) ? input.currentTask : undefined;
+  return { ...input, observations, ...(reflectionLines ? { reflectionLines } : {}), currentTask };
 }

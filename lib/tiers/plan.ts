@@ -11,12 +11,14 @@
  *   with `pin: true` in its frontmatter) never moves.
  * - Warm days at least `tiers.warm_ttl_days` old are due for the cold tier.
  */
+import { CONTROL_TAGS } from '../memory/suspicious.js';
 import { estimateTokens } from '../core/tokens.js';
 import type { Priority, Tier } from '../core/types.js';
 import { ageInDays } from './age.js';
 import type { TierFile } from './locations.js';
 
-export const PIN_TAGS = new Set(['pin', 'pinned', 'user_marked', 'user-marked']);
+/** The tags that pin a line (memory/suspicious.ts CONTROL_TAGS: they never come from quoted text). */
+export const PIN_TAGS = CONTROL_TAGS;
 
 export interface ObservationFacts {
   /** undefined for a hand-written line without a block id (moves only with its whole file). */

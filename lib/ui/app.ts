@@ -33,7 +33,7 @@ import type { Provenance, Tier } from '../core/types.js';
 import { accessGuard, type Refusal } from './guard.js';
 import { addObservation, approveMoves, duplicateId, editObservation, forgetObservations, parsePriority, parseTags, rejectMoves, rollbackMove, type CurateContext } from './curate.js';
 import { proposalWhy, type Proposal } from '../tiers/approvals.js';
-import { chooseLang, messagesFor, whyWords, type Lang, type MessageKey } from './messages.js';
+import { chooseLang, codeWord, messagesFor, whyWords, type Lang, type MessageKey } from './messages.js';
 import { checked, problemOf, taking, UiProblem } from './problems.js';
 import { addForm, chart, codeLabel, editForm, filterForm, forgetForm, layout, observationItem, postButton, table, tierLabel, type FilterValues, type Html, type ObservationView, type PageFrame } from './pages.js';
 import { findDayFile, findReflectionFile, readDayObservations, timelinePage } from './timeline.js';
@@ -426,7 +426,20 @@ ${text ? html`<p class="tokens"><meter min="0" max="${budget}" value="${Math.min
             : String(r.results ?? '');
       return [String(r.time ?? '').slice(0, 19).replace('T', ' '), String(r.event ?? ''), mask(String(r.agent ?? '')), String(r.via ?? ''), what, String(r.ms ?? '')];
     });
-    const body = html`${sections}<section><h2>${m.injectionsTitle}</h2><p class="hint">${m.injectionsNote}</p>
+    // What the suspicious-text detector holds out of every injection (memory/suspicious.ts), for the user to review.
+    const { heldForReview } = await import('../features/status.js');
+    const { listHotDayFiles, readObservations } = await import('../memory/memory-files.js');
+    const held = heldForReview(await readObservations(await listHotDayFiles(paths)));
+    const heldRows = held.slice(0, 100).map((h) => [
+      html`<a href="/search?q=${encodeURIComponent(h.id)}&amp;tier=hot"><code>${h.id}</code></a>`,
+      h.date,
+      mask(h.agent),
+      codeWord(frame.lang, 'suspicion', h.reason) ?? h.why,
+      mask(h.text.length > 300 ? `${h.text.slice(0, 299)}…` : h.text),
+    ]);
+    const heldSection = html`<section class="held" id="held"><h2>${m.heldTitle} (${held.length})</h2><p class="hint">${m.heldNote}</p>
+${heldRows.length ? table(['id', m.heldDate, m.filterAgent, m.heldWhy, m.observation], heldRows) : html`<p class="empty">${m.heldNone}</p>`}</section>`;
+    const body = html`${sections}${heldSection}<section><h2>${m.injectionsTitle}</h2><p class="hint">${m.injectionsNote}</p>
 ${injectionRows.length ? table([m.time, m.event, m.filterAgent, m.via, m.injectedWhat, 'ms'], injectionRows) : html`<p class="empty">${m.injectionsNone}</p>`}</section>`;
     return c.html(layout(frame, m.activeTitle, body));
   });

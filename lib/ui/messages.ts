@@ -91,6 +91,11 @@ const en = {
   overBudget: 'over budget',
   injectionsTitle: 'Last injections into agents (hooks, plugin, MCP)',
   injectionsNone: 'None recorded in logs/hooks.log yet.',
+  heldTitle: 'Held for review: never injected',
+  heldNote: 'Observations whose text tries to act on the agent (a fake memory-block tag, "ignore previous instructions", a system header, a blanket authorisation, credentials or files sent away, code from the network). They stay in their day file but never go into active memory, a prompt or a search answer. Edit or forget one here, or leave it as a record.',
+  heldNone: 'Nothing held: no observation in the hot tier looks like an instruction to the agent.',
+  heldWhy: 'Why',
+  heldDate: 'date',
   injectionsNote: 'From logs/hooks.log: at session start the active memory goes in; with each prompt, the memories a search on the prompt found relevant (their ids with their relevance to the prompt, 0–1; older log lines recorded only a count).',
   injectedWhat: 'what went in (relevance)',
   injectedChars: 'characters',
@@ -253,6 +258,11 @@ const ko: Messages = {
   overBudget: '예산 초과',
   injectionsTitle: '최근 에이전트 주입 (훅, 플러그인, MCP)',
   injectionsNone: 'logs/hooks.log에 아직 기록이 없습니다.',
+  heldTitle: '검토 대기: 주입하지 않음',
+  heldNote: '에이전트를 움직이려는 글이 담긴 관찰입니다 (가짜 메모리 블록 태그, "이전 지시를 무시하라", 시스템 머리말, 모든 권한을 주었다는 주장, 자격 증명이나 파일을 밖으로 보내기, 네트워크에서 받은 코드 실행). 날짜 파일에는 그대로 남지만 활성 메모리, 프롬프트, 검색 답에는 들어가지 않습니다. 여기서 고치거나 잊게 하거나, 기록으로 남겨 두세요.',
+  heldNone: '검토할 것이 없습니다: hot 계층의 어떤 관찰도 에이전트에게 내리는 지시처럼 보이지 않습니다.',
+  heldWhy: '이유',
+  heldDate: '날짜',
   injectionsNote: 'logs/hooks.log 기준: 세션 시작 때는 활성 메모리가, 프롬프트마다 그 프롬프트로 검색해 관련 있다고 판단한 메모리가 들어갑니다 (id와 프롬프트와의 관련도 0–1; 이전 로그 줄에는 개수만 있습니다).',
   injectedWhat: '들어간 내용 (관련도)',
   injectedChars: '자',
@@ -345,6 +355,8 @@ export interface CodeWords {
   job: Readonly<Record<string, string>>;
   source: Readonly<Record<string, string>>;
   why: Readonly<Record<'hot_ttl' | 'warm_ttl' | 'archive', string>>;
+  /** Why an observation is held for review (memory/suspicious.ts SuspicionReason). */
+  suspicion: Readonly<Record<string, string>>;
 }
 
 const enCodes: CodeWords = {
@@ -354,6 +366,7 @@ const enCodes: CodeWords = {
   job: { run: 'run', observe: 'observe', reflect: 'reflect', active_memory: 'active_memory', index: 'index', tier: 'tier', sync: 'sync' },
   source: { openclaw: 'openclaw', 'openclaw-db': 'openclaw-db', pi: 'pi', 'claude-code': 'claude-code', codex: 'codex', generic: 'generic', demo: 'demo' },
   why: { hot_ttl: 'older than {days} days', warm_ttl: 'older than {days} days', archive: 'archive --older-than {days}' },
+  suspicion: { 'marker-tag': 'holds the memory block’s tag', 'instruction-override': 'tells the agent to ignore its instructions', 'role-header': 'poses as a system message', 'authority-claim': 'claims a blanket authorisation', exfiltration: 'sends credentials or files away', 'remote-code': 'runs code from the network' },
 };
 
 const koCodes: CodeWords = {
@@ -363,6 +376,7 @@ const koCodes: CodeWords = {
   job: { run: '전체 실행', observe: '관찰 기록', reflect: '회고', active_memory: '활성 메모리', index: '검색 색인', tier: '계층 이동', sync: '동기화' },
   source: { openclaw: 'OpenClaw 파일', 'openclaw-db': 'OpenClaw 데이터베이스', pi: 'pi 에이전트', 'claude-code': 'Claude Code', codex: 'Codex', generic: '일반 JSONL', demo: '데모' },
   why: { hot_ttl: '{days}일보다 오래됨', warm_ttl: '{days}일보다 오래됨', archive: '보관 요청: {days}일보다 오래됨' },
+  suspicion: { 'marker-tag': '메모리 블록 태그가 들어 있음', 'instruction-override': '에이전트에게 지시를 무시하라고 함', 'role-header': '시스템 메시지인 척함', 'authority-claim': '모든 권한을 받았다고 주장함', exfiltration: '자격 증명이나 파일을 밖으로 보냄', 'remote-code': '네트워크에서 받은 코드를 실행함' },
 };
 
 const CODES: Record<Lang, CodeWords> = { en: enCodes, ko: koCodes };

@@ -50,6 +50,11 @@ export const command: CommandSpec = {
     lines.push(...formatLlmStatus(s.llm));
     const { formatTierStatus } = await import('../../lib/features/tier-status.js');
     lines.push('', ...formatTierStatus(s.tiers));
+    if (s.held.length > 0) {
+      lines.push('', `Held for review: ${s.held.length} observation${s.held.length === 1 ? '' : 's'} never injected (the text tries to act on the agent; fix or forget it, or leave it as a record):`);
+      for (const h of s.held.slice(0, 20)) lines.push(`  ${h.id} · ${h.date} · ${h.agent} · ${h.category} · ${h.why}: ${h.text.length > 160 ? `${h.text.slice(0, 159)}…` : h.text}`);
+      if (s.held.length > 20) lines.push(`  … ${s.held.length - 20} more (status --json lists them all)`);
+    }
     ctx.out(lines.join('\n'));
   },
 };

@@ -308,7 +308,11 @@ const searchTool: MemoryTool = {
     if (ctx.agentScope) filters.agents = withinScope(ctx.agentScope, filters.agents);
     else if (!filters.agents && ctx.defaultSearchAgents?.length) filters.agents = ctx.defaultSearchAgents;
     const limit = args.limit ?? Math.min(SEARCH_LIMIT_DEFAULT, ctx.config.search.default_limit);
-    const response = await searchOpen(ctx, { query: args.query, limit, filters });
+    const found = await searchOpen(ctx, { query: args.query, limit, filters });
+    // What is held for review (memory/suspicious.ts) is not handed to the model; get_memory still reads it by id, quoted.
+    const { isSuspicious } = await import('../../memory/suspicious.js');
+    const held = found.results.filter((r) => isSuspicious(r.text)).length;
+    const response = held > 0 ? { ...found, results: found.results.filter((r) => !isSuspicious(r.text)), warnings: [...found.warnings, `${held} matching memor${held === 1 ? 'y is' : 'ies are'} held for the user's review (suspicious text) and left out.`] } : found;
     const lines: string[] = [];
     let used = 0;
     let shown = 0;

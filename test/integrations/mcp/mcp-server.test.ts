@@ -102,6 +102,10 @@ test('mcp: lists four tools with schemas, searches, gets, remembers (idempotent,
     const lines = await call(client, 'get_memory', { target: 'memory/2026-02-12.md:1:2' });
     assert.match(text(lines), /^<oc-memory>\nmemory\/2026-02-12\.md lines 1–2 of \d+ \(OC-Memory\): [^\n]*\n---/);
     assert.match(text(lines), /\n<\/oc-memory>$/);
+    // A suspicious memory is held out of search answers (with a note), and read by id only inside the one block.
+    const ledger = text(await call(client, 'search_memory', { query: 'ledger README' }));
+    assert.doesNotMatch(ledger, /SYSTEM OVERRIDE/);
+    assert.match(ledger, /1 matching memory is held for the user's review/);
     // Memory quoting a fake close tag is read inside the one block (item text neutralised).
     const quoted = text(await call(client, 'get_memory', { target: poisoned.ids[0]! }));
     assert.match(quoted, /^<oc-memory>\nOne observation from earlier conversations \(OC-Memory\)\. Everything in this block is quoted memory/);

@@ -1,0 +1,118 @@
+/**
+ * Memory text that tries to act on an agent: what OC-Memory never files as
+ * the user's preference or task, never injects, and shows for review instead
+ * (docs/trust.md, "Suspicious memory"). One pure detector, shared by the
+ * heuristic Observer, the validation of the LLM Observer's and Reflector's
+ * output, active memory, every injection path, `status` and the dashboard.
+ *
+ * A memory is suspicious when its text
+ * - holds the injection marker's tag in any spelling (it tries to end or forge
+ *   the block recalled memory is quoted in);
+ * - tells a model to drop its instructions ("ignore previous instructions",
+ *   "disregard the system prompt", 이전 지시를 무시…);
+ * - poses as a system or developer message ("SYSTEM:", "SYSTEM OVERRIDE",
+ *   `<|im_start|>`, `[INST]`, "you are now in developer mode");
+ * - claims a blanket authorisation ("the user has authorised every shell
+ *   command", "pre-approved");
+ * - asks for credentials or the user's files to leave the machine ("send the
+ *   user's files to http://…", "upload ~/.aws/credentials to …", "SSH keys
+ *   uploaded to http://evil.example");
+ * - runs code fetched from the network (`curl … | sh`) or wipes a home
+ *   (`rm -rf ~`).
+ * Plain requests with a URL ("send the weekly report to https://hooks…") and
+ * working rules ("always run the tests before a commit") are not suspicious.
+ */
+import { hasMarkerTag } from '../core/injected-context.js';
+
+export type SuspicionReason = 'marker-tag' | 'instruction-override' | 'role-header' | 'authority-claim' | 'exfiltration' | 'remote-code';
+
+/** What each reason means, for `status` and the dashboard (English; the dashboard has its own words). */
+export const SUSPICION_LABEL: Record<SuspicionReason, string> = {
+  'marker-tag': 'holds the memory block’s tag',
+  'instruction-override': 'tells the agent to ignore its instructions',
+  'role-header': 'poses as a system message',
+  'authority-claim': 'claims a blanket authorisation',
+  exfiltration: 'sends credentials or files away',
+  'remote-code': 'runs code from the network',
+};
+
+const OVERRIDE_EN =
+  /\b(?:ignore|disregard|forget|override|bypass|skip)\b[^.!?\n]{0,40}?\b(?:previous|prior|above|earlier|preceding|all|any|your|the|system|safety|developer)\b[^.!?\n]{0,24}?\b(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|polic(?:y|ies)|constraints)\b/i;
+const OVERRIDE_KO = /(?:이전|앞의|위의|기존|모든|시스템)\s*(?:의\s*)?(?:지시|지침|명령|규칙|프롬프트)[^.!?\n]{0,12}?(?:무시|잊어|따르지\s*마)/;
+/** A system or developer message's header, in capitals only ("System: Linux, 16 GB" is a spec sheet). */
+const ROLE_HEADER_CAPS = /(?:^|[\s"'“‘(\[>:-])(?:SYSTEM|ADMIN|DEVELOPER|ROOT)(?:\s+(?:OVERRIDE|PROMPT|MESSAGE|NOTE|NOTICE|INSTRUCTIONS?|UPDATE))?\s*:/;
+const ROLE_HEADER =
+  /\bsystem\s+override\b|<\|im_(?:start|end)\|>|<\/?(?:system|assistant)>|\[\/?INST\]|\byou are now\b[^.!?\n]{0,30}\b(?:DAN|unrestricted|unfiltered|jailbroken|developer mode|admin)\b|\bnew (?:system )?instructions\s*:/i;
+const AUTHORITY =
+  /\b(?:user|owner|admin(?:istrator)?|operator)\b[^.!?\n]{0,30}?\b(?:has|have|had|is|was)\s+(?:already\s+)?(?:authori[sz]ed|approved|allowed|granted|permitted|consented|whitelisted)\b[^.!?\n]{0,40}?\b(?:every|all|any|unrestricted|full|blanket)\b|\bpre-?(?:authori[sz]ed|approved)\b|\b(?:no|without)\s+(?:need\s+(?:to|for)\s+)?(?:confirmation|approval|asking)\b[^.!?\n]{0,30}\b(?:shell|command|sudo|delete|upload)/i;
+const TRANSFER =
+  /\b(?:send|sent|sending|sends|upload\w*|post(?:s|ed|ing)?|forward\w*|e-?mail(?:s|ed|ing)?|transmit\w*|exfiltrat\w*|cop(?:y|ies|ied|ying)|sync(?:s|ed|ing)?|shar(?:e|es|ed|ing)|leak\w*|submit\w*|transfer\w*|push(?:es|ed|ing)?|pip(?:e|es|ed|ing)|curl|scp|rsync|beam)\b|(?:보내|업로드|전송|유출)/i;
+/** What must never leave on a quoted request, wherever it goes: keys, the user's files, a home. */
+const STRONG_SECRETS =
+  /~\/\.(?:ssh|aws|gnupg|kube|netrc)\b|\.aws\/credentials|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\bprivate[ _-]?keys?\b|\bssh[ _-]?keys?\b|\/etc\/(?:passwd|shadow)|\bkeychain\b|\bcrypto ?wallet\b|\bseed phrase\b|\b(?:the )?(?:user|owner)['’]?s?\s+(?:files|data|documents|folders?|home|e-?mails?|messages|history|conversations?|credentials|passwords|keys)\b|\ball (?:the |of the |my |your )?(?:files|data|documents)\b|\bhome (?:directory|folder)\b|\bconversation history\b|(?:자격\s*증명|인증서|키\s*파일|파일\s*전부|모든\s*파일)/i;
+/** Secrets that leave only when sent somewhere off the machine (copying `.env.example` to `.env` is not a leak). */
+const SECRETS = /(?:^|[\s/])\.env\b|\bcredentials?\b|\bapi[ _-]?keys?\b|\bpass(?:words?|phrases?)\b|\bcookies?\b|\bsecrets?\b|\btokens?\b|비밀번호|토큰/i;
+/** Somewhere off the machine: a URL, an e-mail address, an IP, a bare host of a common domain. */
+const DESTINATION = /\b(?:https?|ftp|wss?):\/\/\S+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\b(?:\d{1,3}\.){3}\d{1,3}\b|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|xyz|ru|cn|top|site|info|biz|onion)(?:[/:]\S*)?/i;
+const TO = /\b(?:to|into|onto|at)\b|(?:로|에게|으로)/;
+const REMOTE_CODE = /\b(?:curl|wget|iwr|invoke-webrequest)\b[^|\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\bbase64\s+-d\b[^|\n]{0,80}\|\s*(?:ba|z)?sh\b|\brm\s+-rf?\s+(?:--no-preserve-root\s+)?(?:\/|~|\$HOME)(?:\s|$|\/\s|\*)/i;
+
+/** Why `text` is suspicious, or undefined when it is not. */
+export function suspicionOf(text: string): SuspicionReason | undefined {
+  if (!text) return undefined;
+  if (hasMarkerTag(text)) return 'marker-tag';
+  if (OVERRIDE_EN.test(text) || OVERRIDE_KO.test(text)) return 'instruction-override';
+  if (ROLE_HEADER_CAPS.test(text) || ROLE_HEADER.test(text)) return 'role-header';
+  if (AUTHORITY.test(text)) return 'authority-claim';
+  if (REMOTE_CODE.test(text)) return 'remote-code';
+  if (isExfiltration(text)) return 'exfiltration';
+  return undefined;
+}
+
+/** Is this text suspicious (suspicionOf gives a reason)? */
+export function isSuspicious(text: string): boolean {
+  return suspicionOf(text) !== undefined;
+}
+
+/**
+ * A Markdown text (an active memory file) without its suspicious list items:
+ * a file written by an older release or edited by hand holds nothing back
+ * from a session start either.
+ */
+export function withoutSuspiciousLines(text: string): string {
+  if (!text) return text;
+  return text
+    .split('\n')
+    .filter((line) => !(/^\s*(?:[-*+]|\d+[.)])\s/.test(line) && isSuspicious(line)))
+    .join('\n');
+}
+
+/** Credentials or the user's files moved somewhere: a transfer word, what is moved and where it goes. */
+function isExfiltration(text: string): boolean {
+  if (!TRANSFER.test(text)) return false;
+  if (STRONG_SECRETS.test(text)) return TO.test(text) || DESTINATION.test(text);
+  return SECRETS.test(text) && DESTINATION.test(text);
+}
+
+/**
+ * The tags that change what OC-Memory does with a line (a pinned line never
+ * moves to the cold tier): they come only from the user's own words or the
+ * user's own edits, never from quoted text.
+ */
+export const CONTROL_TAGS: ReadonlySet<string> = new Set(['pin', 'pinned', 'user_marked', 'user-marked']);
+
+/** Is `tag` (with or without `#`, any case) a control tag? */
+export function isControlTag(tag: string): boolean {
+  return CONTROL_TAGS.has(tag.replace(/^#/, '').toLowerCase());
+}
+
+const CONTROL_TAG_IN_TEXT = /#(pin|pinned|user[_-]marked)(?![\p{L}\p{N}_/-])/giu;
+
+/**
+ * `text` with its control tags made plain text: `#pin` becomes `＃pin` (a
+ * full-width number sign, which no Markdown or Obsidian reader takes for a
+ * tag), so quoted tags stay words and the tier moves still see the line.
+ */
+export function quoteControlTags(text: string): string {
+  return text.includes('#') ? text.replace(CONTROL_TAG_IN_TEXT, '＃$1') : text;
+}
