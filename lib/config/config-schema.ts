@@ -130,8 +130,10 @@ export const configSchema = v.strictObject({
   }),
 
   search: section({
-    vector_weight: v.optional(num(0, 1), 0.7),
-    text_weight: v.optional(num(0, 1), 0.3),
+    /** How text and vector scores (and several renderings of a question) are fused: lib/search/fusion.ts. */
+    fusion: v.optional(v.picklist(['linear', 'rrf']), 'linear'),
+    vector_weight: v.optional(num(0, 1), 0.5),
+    text_weight: v.optional(num(0, 1), 0.5),
     min_score: v.optional(num(0, 1), 0),
     default_limit: v.optional(int(1, 1000), 10),
   }),

@@ -4,7 +4,7 @@
  * model whether its files are all there (`status` only looks at them;
  * `doctor` loads the model, checkLocalModel).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../config/config-schema.js';
 import { embeddingProvider, embeddingSettings, EmbeddingError, LOCAL_MODEL, type EmbeddingProvider } from '../search/embeddings.js';
@@ -19,21 +19,16 @@ export interface EmbeddingStatus {
   problem?: string;
 }
 
-/** The local model's files that are missing or of the wrong size (undefined: all there). */
-export function localModelFilesProblem(dir: string): string | undefined {
-  try {
-    const spec = JSON.parse(readFileSync(join(dir, 'model.json'), 'utf8')) as { weightsManifest?: Array<{ paths: string[] }> };
-    const missing = ['vocab.json', ...(spec.weightsManifest ?? []).flatMap((g) => g.paths)].filter((p) => {
-      try {
-        return statSync(join(dir, p)).size === 0;
-      } catch {
-        return true;
-      }
-    });
-    return missing.length > 0 ? `missing in ${dir}: ${missing.join(', ')}` : undefined;
-  } catch (error) {
-    return `${join(dir, 'model.json')}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : (error as Error).message}`;
-  }
+/** The local model's files that are missing or empty in `dir` (undefined: all there; `doctor` checks their bytes). */
+export function localModelFilesProblem(dir: string, names: readonly string[]): string | undefined {
+  const missing = names.filter((name) => {
+    try {
+      return statSync(join(dir, name)).size === 0;
+    } catch {
+      return true;
+    }
+  });
+  return missing.length > 0 ? `missing in ${dir}: ${missing.join(', ')}` : undefined;
 }
 
 export async function collectEmbeddingStatus(config: Pick<Config, 'embeddings'>): Promise<EmbeddingStatus> {
@@ -47,10 +42,10 @@ export async function collectEmbeddingStatus(config: Pick<Config, 'embeddings'>)
     return { provider, key: settings.key, label: `${settings.model} at ${settings.apiBase || '(no api_base)'} (embeddings.provider: ${settings.provider})` };
   }
   const label = `local model ${LOCAL_MODEL.package}@${LOCAL_MODEL.version} (Universal Sentence Encoder Lite, ${LOCAL_MODEL.dims}-d, offline; English — Korean text is searched by its words)`;
-  const { localModelDir } = await import('../search/local-model.js');
+  const { localModelDir, LOCAL_MODEL_FILES } = await import('../search/local-model.js');
   let problem: string | undefined;
   try {
-    problem = localModelFilesProblem(localModelDir());
+    problem = localModelFilesProblem(localModelDir(), LOCAL_MODEL_FILES);
   } catch (error) {
     if (!(error instanceof EmbeddingError)) throw error;
     problem = error.message;

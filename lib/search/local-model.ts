@@ -10,12 +10,15 @@
  * Loading costs ~0.5–1 s and ~150 MB; so the libraries are imported only
  * here, on the first embedding, and a process loads the model once
  * (embedder.ts keeps it). A missing, truncated or altered model is an
- * EmbeddingError of kind `model`, never a crash: after loading, a probe
- * sentence must give the vector this model gives (weights that parse but
- * differ would otherwise put nonsense vectors into the index).
+ * EmbeddingError of kind `model`, never a crash: every file must have the
+ * SHA-256 of the published package (weights that parse but differ would
+ * put nonsense vectors into the index; hashing the 28 MB costs ~60 ms of a
+ * load), and a probe sentence must give the published vector (the runtime
+ * computes as it should).
  */
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { EmbeddingError, LOCAL_MODEL, normalise } from './embeddings.js';
 
@@ -33,6 +36,37 @@ interface Encoder {
   embed(inputs: string[]): Promise<number[][]>;
 }
 type EncoderClass = new (data: { model: GraphModelLike; vocabulary: Array<[string, number]> }) => Encoder;
+
+/** The package's files and the first 64 bits of their SHA-256. */
+const MODEL_FILES: Record<string, string> = {
+  'model.json': '507d11df18b070f9',
+  'vocab.json': '1ad860b9720c16cd',
+  'group1-shard1of7': '8775e61b6a4235ea',
+  'group1-shard2of7': 'deaf897e5eea5be6',
+  'group1-shard3of7': '50ee49b0daf620cf',
+  'group1-shard4of7': 'c1a50daae51e7c6e',
+  'group1-shard5of7': '410cde3029282e5f',
+  'group1-shard6of7': '83ef116b2b98dc98',
+  'group1-shard7of7': 'a29a5e08ee3afd83',
+};
+
+/** The names of the model's files (what `status` looks for). */
+export const LOCAL_MODEL_FILES: readonly string[] = Object.keys(MODEL_FILES);
+
+/** Every file of the model, checked against MODEL_FILES; the vocabulary parsed. */
+async function checkedFiles(dir: string): Promise<Array<[string, number]>> {
+  let vocabulary: Array<[string, number]> = [];
+  await Promise.all(
+    Object.entries(MODEL_FILES).map(async ([name, sha]) => {
+      const bytes = await readFile(join(dir, name));
+      if (createHash('sha256').update(bytes).digest('hex').slice(0, 16) !== sha) {
+        throw new EmbeddingError('model', `the local embedding model in ${dir} is damaged or altered: ${name} is not the file of ${LOCAL_MODEL.package}@${LOCAL_MODEL.version}`);
+      }
+      if (name === 'vocab.json') vocabulary = JSON.parse(bytes.toString('utf8')) as Array<[string, number]>;
+    }),
+  );
+  return vocabulary;
+}
 
 /** The probe: the first dimensions of its vector from the published weights (checked to 1e-3). */
 const PROBE = { text: 'OC-Memory keeps what the user said.', head: [-0.0517, -0.0709, -0.0311, 0.0545] } as const;
@@ -65,16 +99,9 @@ export async function loadLocalModel(dir = localModelDir()): Promise<LocalModel>
   try {
     const core = require('@energetic-ai/core') as TfCore;
     const { EmbeddingsModel } = require('@energetic-ai/embeddings') as { EmbeddingsModel: EncoderClass };
-    const [model, vocabulary] = await Promise.all([
-      // Read with fs: TensorFlow's file:// handler reports a missing shard as an unhandled rejection.
-      readFile(join(dir, 'model.json'), 'utf8').then(async (text) => {
-        const spec = JSON.parse(text) as { weightsManifest?: Array<{ paths: string[] }> };
-        for (const group of spec.weightsManifest ?? []) for (const p of group.paths) await readFile(join(dir, p)).then(() => undefined);
-        await core.ready();
-        return core.loadGraphModel(`file://${join(dir, 'model.json')}`);
-      }),
-      readFile(join(dir, 'vocab.json'), 'utf8').then((text) => JSON.parse(text) as Array<[string, number]>),
-    ]);
+    // Checked first, with fs: TensorFlow's file:// handler reports a missing shard as an unhandled rejection.
+    const [vocabulary] = await Promise.all([checkedFiles(dir), core.ready()]);
+    const model = await core.loadGraphModel(`file://${join(dir, 'model.json')}`);
     encoder = new EmbeddingsModel({ model, vocabulary });
   } catch (error) {
     throw modelError(dir, error);

@@ -28,6 +28,12 @@ export type SearchConfig = Pick<Config, 'search' | 'embeddings' | 'tiers'>;
 
 export interface SearchRequest {
   query: string;
+  /**
+   * Other renderings of the same question (other words, another language:
+   * "API authentication problems" beside "API 인증 문제"), fused with it into
+   * one ranking (fusion.ts); a result's relevance is its best over them.
+   */
+  also?: string[];
   limit?: number;
   filters?: SearchFilters;
   /** Use and fill the repeated-query cache (default true). */
@@ -161,7 +167,9 @@ async function queryVector(settings: EmbeddingSettings, query: string, cache: Qu
 export async function searchMemory(paths: HomePaths, config: SearchConfig, request: SearchRequest, deps: SearchDeps = {}): Promise<SearchResponse> {
   // A secret typed into a query must not reach the query cache or an embedding provider (memory is masked, so
   // the masked query finds what the raw one would).
-  const query = maskedText(request.query.trim());
+  const renderings = [...new Set([request.query, ...(request.also ?? [])].map((q) => maskedText(q.trim())).filter(Boolean))];
+  const query = renderings[0] ?? '';
+  const also = renderings.slice(1);
   const filters = normaliseFilters(request.filters);
   const limit = Math.max(1, Math.floor(request.limit ?? config.search.default_limit));
   const tiers = filters.tiers ?? [...TIERS];
@@ -172,12 +180,13 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
   const cache = useCache ? new QueryCache(paths.index) : undefined;
   const now = () => (deps.now?.() ?? new Date()).getTime();
   const cacheKey = JSON.stringify({
-    // The shape of a cached response: 2 since results carry `relevance`, 3 since framing words do not count in it.
-    v: 3,
+    // The shape of a cached response: 2 since results carry `relevance`, 3 since framing words do not count in it, 4 since it weighs meaning and the question's focus.
+    v: 4,
     q: query,
+    a: also,
     f: filters,
     l: limit,
-    w: [config.search.vector_weight, config.search.text_weight],
+    w: [config.search.fusion, config.search.vector_weight, config.search.text_weight],
     m: config.search.min_score,
     e: settings?.key ?? null,
   });
@@ -204,10 +213,17 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
   }
 
   let vector: Float32Array | undefined;
+  const alsoVectors: Array<Float32Array | undefined> = [];
   if (settings && query) {
-    const q = await queryVector(settings, query, cache, deps);
-    vector = q.vector;
-    if (q.warning) warnings.push(q.warning);
+    for (const [i, text] of [query, ...also].entries()) {
+      const q = await queryVector(settings, text, cache, deps);
+      if (i === 0) vector = q.vector;
+      else alsoVectors.push(q.vector);
+      if (q.warning) {
+        warnings.push(q.warning);
+        break; // the endpoint failed: the other renderings would wait for it too
+      }
+    }
   }
 
   const asked: RankRequest = {
@@ -219,6 +235,8 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
     minScore: config.search.min_score,
     modelKey: settings?.key,
     queryVector: vector,
+    also: also.map((text, i) => ({ query: text, vector: alsoVectors[i] })),
+    fusion: config.search.fusion,
   };
   const ask = () => engine.rank(query, asked);
   let ranked: Ranked;

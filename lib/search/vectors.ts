@@ -13,7 +13,7 @@
  * (cosine error ~1e-3, a quarter of the Float32 size).
  */
 import { closeSync, existsSync, fstatSync, openSync, readFileSync } from 'node:fs';
-import { appendFile, mkdir, truncate } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, truncate, unlink } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Logger } from '../platform/log.js';
@@ -134,6 +134,53 @@ export class EmbeddingCache {
     this.count += this.pending.length;
     this.pending = [];
   }
+}
+
+/**
+ * Take the vectors of these texts out of every model's cache (`forget`): each
+ * cache file that holds one is written again without those rows, so the
+ * other vectors stay and nothing else is embedded again. A cache whose
+ * description is unreadable is deleted instead (the index re-embeds what it
+ * needs). Returns the rows dropped.
+ */
+export async function dropCachedVectors(indexDir: string, texts: string[]): Promise<number> {
+  if (texts.length === 0) return 0;
+  const dir = join(indexDir, 'embeddings');
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return 0;
+  }
+  const drop = new Set(texts.map((t) => textHash(t).toString('hex')));
+  let dropped = 0;
+  for (const name of names.filter((n) => n.endsWith('.rows'))) {
+    const rowsPath = join(dir, name);
+    const metaPath = join(dir, name.replace(/\.rows$/, '.json'));
+    const bytes = await readFile(rowsPath);
+    let dims = 0;
+    try {
+      dims = (JSON.parse(await readFile(metaPath, 'utf8')) as { dims?: number }).dims ?? 0;
+    } catch {
+      /* unreadable: deleted below */
+    }
+    const rowSize = HASH_BYTES + 4 + dims;
+    if (!(dims > 0)) {
+      await unlink(rowsPath).catch(() => undefined);
+      await unlink(metaPath).catch(() => undefined);
+      continue;
+    }
+    const kept: Buffer[] = [];
+    let here = 0;
+    for (let at = 0; at + rowSize <= bytes.length; at += rowSize) {
+      if (drop.has(bytes.toString('hex', at, at + HASH_BYTES))) here++;
+      else kept.push(bytes.subarray(at, at + rowSize));
+    }
+    if (here === 0) continue;
+    await writeIndexFile(rowsPath, Buffer.concat(kept));
+    dropped += here;
+  }
+  return dropped;
 }
 
 export { buildVectorFile, loadVectorFile, vectorFileName, type SegmentVectors } from './vector-file.js';

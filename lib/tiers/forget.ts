@@ -422,27 +422,13 @@ async function exists(path: string): Promise<boolean> {
 
 /**
  * The embedding cache (lib/search/vectors.ts) keeps vectors by the hash of the
- * embedded text, which is the observation's text. A cache file holding one of
- * the forgotten hashes is deleted (the search index re-embeds what it still
- * needs); per-file vector sidecars of changed files were dropped by the index
- * update.
+ * embedded text, which is the observation's text: those rows are taken out of
+ * every cache file (the other vectors stay: a local model would otherwise
+ * embed the whole home again); per-file vector sidecars of changed files were
+ * dropped by the index update.
  */
 async function dropCachedVectors(paths: HomePaths, texts: string[]): Promise<void> {
   if (texts.length === 0) return;
-  const dir = join(paths.index, 'embeddings');
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return;
-  }
-  const { textHash } = await import('../search/vectors.js');
-  const hashes = texts.map((t) => textHash(t));
-  for (const name of names) {
-    if (!name.endsWith('.rows')) continue;
-    const bytes = await readFile(join(dir, name));
-    if (!hashes.some((h) => bytes.includes(h))) continue;
-    await unlink(join(dir, name)).catch(() => undefined);
-    await unlink(join(dir, name.replace(/\.rows$/, '.json'))).catch(() => undefined);
-  }
+  const { dropCachedVectors: dropRows } = await import('../search/vectors.js');
+  await dropRows(paths.index, texts);
 }

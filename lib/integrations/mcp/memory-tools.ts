@@ -91,6 +91,8 @@ const RESULT_TEXT_CHARS = 600;
 const ANSWER_CHARS = 12_000;
 export const SEARCH_LIMIT_DEFAULT = 8;
 export const SEARCH_LIMIT_MAX = 25;
+/** Renderings of one question search_memory takes at most (query and queries together). */
+export const SEARCH_RENDERINGS_MAX = 6;
 /** The longest text one remembered observation may have (every front end: the MCP tool's schema, the dashboard, the service below). */
 export const REMEMBER_MAX_CHARS = 2_000;
 
@@ -112,6 +114,14 @@ const SEARCH_SCHEMA: JsonSchemaObject = {
   type: 'object',
   properties: {
     query: { type: 'string', minLength: 1, maxLength: 1000, description: 'What to look for, in plain words (names, topics, the question itself).' },
+    queries: {
+      type: 'array',
+      items: { type: 'string', minLength: 1, maxLength: 1000 },
+      minItems: 1,
+      maxItems: SEARCH_RENDERINGS_MAX,
+      description:
+        'Several renderings of the same question, searched together as one (e.g. ["API 인증 문제", "API authentication problems"]): other words for it, and the same question in English and in Korean when the memory may be in either language. With or instead of query.',
+    },
     limit: { type: 'integer', minimum: 1, maximum: SEARCH_LIMIT_MAX, description: `How many results at most (default ${SEARCH_LIMIT_DEFAULT}).` },
     priority: listOf({ type: 'string', enum: ['high', 'medium', 'low'] }, 'Only these priorities: high (🔴 important), medium (🟡), low (🟢).'),
     category: listOf({ type: 'string', minLength: 1, maxLength: 40 }, 'Only these categories: decision, preference, task, fact, event, state, reflection…'),
@@ -121,7 +131,6 @@ const SEARCH_SCHEMA: JsonSchemaObject = {
     agent: listOf({ type: 'string', minLength: 1, maxLength: 100 }, "Only the memory of these agents (default: every agent's, or this project's and main's with per-project memory)."),
     tag: listOf({ type: 'string', minLength: 1, maxLength: 60 }, 'Only observations carrying all these tags (without #).'),
   },
-  required: ['query'],
   additionalProperties: false,
 };
 
@@ -253,7 +262,8 @@ function resultLines(paths: HomePaths, r: SearchResult, n: number): string {
 }
 
 interface SearchArgs {
-  query: string;
+  query?: string;
+  queries?: string[];
   limit?: number;
   priority?: string | string[];
   category?: string | string[];
@@ -285,12 +295,21 @@ const searchTool: MemoryTool = {
   description: [
     "Search the user's long-term memory (OC-Memory): observations kept from earlier conversations with this and other agents — decisions, preferences, facts, tasks, events — each with its date and priority (🔴 high, 🟡 medium, 🟢 low).",
     'Use it before answering anything that may depend on what was said, decided or done before: names, choices, preferences, earlier work, "what did we…", "remind me…".',
+    'Memory is found by words and by meaning; when it may be in another language than the question, pass queries with the question in English and in Korean (and other words for it), e.g. {"queries": ["API 인증 문제", "API authentication problems"]}.',
     'Returns the best matches first, each with an id (pass it to get_memory for the exact line and where it came from). Filters narrow by date, priority, category, agent or tag.',
   ].join(' '),
   inputSchema: SEARCH_SCHEMA,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(raw, ctx) {
     const args = checkArguments<SearchArgs>(searchTool, raw);
+    const renderings = [...new Set([args.query, ...(args.queries ?? [])].filter((q): q is string => q !== undefined && q.trim() !== '').map((q) => q.trim()))];
+    if (renderings.length === 0) {
+      throw new OcmError('BAD_INPUT', 'Invalid arguments for search_memory: give query, or queries (a list of renderings of one question).', { hint: `For example ${EXAMPLES.search_memory}.` });
+    }
+    if (renderings.length > SEARCH_RENDERINGS_MAX) {
+      throw new OcmError('BAD_INPUT', `Invalid arguments for search_memory: at most ${SEARCH_RENDERINGS_MAX} renderings of one question (query and queries together).`, { hint: 'Keep the question and one or two renderings of it in each language.' });
+    }
+    const shownQuery = renderings.join(' / ');
     const { filtersFromOptions } = await import('../../search/filters.js');
     const now = ctx.now?.() ?? new Date();
     let filters: import('../../search/types.js').SearchFilters;
@@ -308,7 +327,7 @@ const searchTool: MemoryTool = {
     if (ctx.agentScope) filters.agents = withinScope(ctx.agentScope, filters.agents);
     else if (!filters.agents && ctx.defaultSearchAgents?.length) filters.agents = ctx.defaultSearchAgents;
     const limit = args.limit ?? Math.min(SEARCH_LIMIT_DEFAULT, ctx.config.search.default_limit);
-    const found = await searchOpen(ctx, { query: args.query, limit, filters });
+    const found = await searchOpen(ctx, { query: renderings[0]!, also: renderings.slice(1), limit, filters });
     // What is held for review (memory/suspicious.ts) is not handed to the model; get_memory still reads it by id, quoted.
     const { isSuspicious } = await import('../../memory/suspicious.js');
     const held = found.results.filter((r) => isSuspicious(r.text)).length;
@@ -325,13 +344,13 @@ const searchTool: MemoryTool = {
     }
     const header =
       response.results.length === 0
-        ? `No memory matches "${cut(args.query, 80)}".`
-        : `${shown} memor${shown === 1 ? 'y' : 'ies'} for "${cut(args.query, 80)}" (${response.mode} search${shown < response.results.length ? `; ${response.results.length - shown} more left out for length, narrow the query or use filters` : ''}):`;
+        ? `No memory matches "${cut(shownQuery, 120)}".`
+        : `${shown} memor${shown === 1 ? 'y' : 'ies'} for "${cut(shownQuery, 120)}" (${response.mode} search${shown < response.results.length ? `; ${response.results.length - shown} more left out for length, narrow the query or use filters` : ''}):`;
     const warnings = response.warnings.map((w) => `Note: ${w}`);
     return {
       // What memory says reaches the model inside the marker, as quoted data (lib/core/injected-context.ts).
       text: response.results.length === 0 ? [header, ...warnings].join('\n') : wrapInjectedContext(header, [...lines, ...warnings].join('\n')),
-      data: { query: args.query, mode: response.mode, results: response.results.slice(0, shown).map((r) => resultData(ctx.paths, r)), warnings: response.warnings },
+      data: { query: renderings[0], queries: renderings, mode: response.mode, results: response.results.slice(0, shown).map((r) => resultData(ctx.paths, r)), warnings: response.warnings },
     };
   },
 };

@@ -1,0 +1,175 @@
+/**
+ * The bundled embedding model (embeddings.provider: local, the default), for
+ * real: the model from node_modules on a worker thread for the index, in
+ * this process for queries, and through the CLI as a child process. The test
+ * runner turns the local model off for the rest of the suite
+ * (OCM_LOCAL_EMBEDDINGS=off); these tests turn it back on.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { updateIndex } from '../../lib/search/indexer.js';
+import { searchMemory } from '../../lib/search/search.js';
+import { textHash } from '../../lib/search/vectors.js';
+import { localModelDir } from '../../lib/search/local-model.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { tempHome, testConfig, writeDay } from '../helpers/search-fixtures.js';
+import { filesContaining } from '../helpers/forget-home.js';
+
+delete process.env.OCM_LOCAL_EMBEDDINGS;
+const LOCAL = { OCM_LOCAL_EMBEDDINGS: undefined };
+const ROW = 16 + 4 + 512;
+
+const ENGLISH = [
+  { text: 'The login flow fails with an expired refresh token.', category: 'event' },
+  { text: 'User prefers pnpm over npm for every project.', category: 'preference' },
+  { text: 'User decided to use PostgreSQL for the billing service.', category: 'decision' },
+  { text: 'User adopted a puppy named Biscuit.', category: 'event' },
+];
+const KOREAN = [
+  { text: '사용자는 금요일 오후 3시에 치과 예약이 있다.', category: 'event' },
+  { text: '사용자는 데이터베이스로 PostgreSQL을 쓰기로 결정했다.', category: 'decision' },
+];
+
+async function home() {
+  const paths = await tempHome();
+  await writeDay(paths, '2026-03-01', ENGLISH);
+  await writeDay(paths, '2026-03-02', KOREAN);
+  return paths;
+}
+
+async function rows(paths: { index: string }): Promise<Buffer> {
+  const dir = join(paths.index, 'embeddings');
+  const name = (await readdir(dir)).find((n) => n.endsWith('.rows'))!;
+  return readFile(join(dir, name));
+}
+
+function rowHashes(bytes: Buffer): string[] {
+  const out: string[] = [];
+  for (let at = 0; at + ROW <= bytes.length; at += ROW) out.push(bytes.toString('hex', at, at + 16));
+  return out.sort();
+}
+
+test('local model: a paraphrase is found by meaning; Hangul-dominant text gets no vector and a Korean query ranks as text search does', async () => {
+  const paths = await home();
+  const config = testConfig();
+  const indexed = await updateIndex(paths, config);
+  assert.deepEqual(indexed.warnings, []);
+  assert.equal(indexed.mode, 'hybrid', 'every document is settled: the Korean ones without a vector by design');
+  assert.equal(indexed.embedded, ENGLISH.length, 'only the English texts were embedded');
+  assert.deepEqual(rowHashes(await rows(paths)), ENGLISH.map((o) => textHash(o.text).toString('hex')).sort());
+
+  const paraphrase = await searchMemory(paths, config, { query: 'authentication problems', cache: false });
+  assert.equal(paraphrase.mode, 'hybrid');
+  assert.deepEqual(paraphrase.warnings, []);
+  assert.equal(paraphrase.results[0]?.text, ENGLISH[0]!.text, 'no word in common, found by meaning');
+
+  for (const query of ['치과 예약', '데이터베이스 결정']) {
+    const hybrid = await searchMemory(paths, config, { query, cache: false });
+    const text = await searchMemory(paths, config, { query, cache: false, mode: 'text' });
+    assert.equal(hybrid.mode, 'text', `${query}: no query vector under the English-only model`);
+    assert.deepEqual(
+      hybrid.results.map((r) => [r.id, r.score]),
+      text.results.map((r) => [r.id, r.score]),
+      `${query}: the same answer as text search`,
+    );
+  }
+  // A second update finds every document settled: nothing to embed, no model to load.
+  const again = await updateIndex(paths, config);
+  assert.equal(again.embedded, 0);
+  assert.equal(again.embeddingCacheHits, 0, 'no segment had to be read for vectors again');
+});
+
+test('local model: a rebuild from an empty embedding cache gives identical vectors', async () => {
+  const paths = await home();
+  const config = testConfig();
+  await updateIndex(paths, config);
+  const first = await rows(paths);
+  const vecs = async () => {
+    const out = new Map<string, Buffer>();
+    for (const tier of ['hot']) for (const n of (await readdir(join(paths.index, tier))).filter((n) => n.endsWith('.vec'))) out.set(n, await readFile(join(paths.index, tier, n)));
+    return out;
+  };
+  const firstVecs = await vecs();
+  await rm(join(paths.index), { recursive: true });
+  const rebuilt = await updateIndex(paths, config, { rebuild: true });
+  assert.equal(rebuilt.embedded, ENGLISH.length, 'embedded again from scratch');
+  const byHash = (bytes: Buffer) => new Map(rowHashes(bytes).map((h) => [h, bytes.subarray(bytes.indexOf(Buffer.from(h, 'hex')), bytes.indexOf(Buffer.from(h, 'hex')) + ROW).toString('hex')]));
+  assert.deepEqual(byHash(await rows(paths)), byHash(first), 'the same int8 vectors and scales, text by text');
+  assert.deepEqual(await vecs(), firstVecs, 'the same sidecar files');
+});
+
+test('local model: forget leaves no vector of the forgotten observation, keeps the others, embeds nothing again', async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const homeDir = join(dir, 'home');
+    const p = { index: join(homeDir, '.ocm', 'index') };
+    // The home through the CLI: config with the defaults (provider local), day files written as observe writes them.
+    const { dayText } = await import('../helpers/search-fixtures.js');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(homeDir, 'memory'), { recursive: true });
+    await writeFile(join(homeDir, 'memory', '2026-03-01.md'), dayText('2026-03-01', 'main', ENGLISH).text);
+    const indexed = await runCli(['index', '--home', homeDir, '--json'], { env: LOCAL });
+    assert.equal(indexed.code, 0, indexed.stderr);
+    assert.equal(JSON.parse(indexed.stdout).embedded, ENGLISH.length);
+    const before = await rows(p);
+    const forgotten = textHash(ENGLISH[0]!.text);
+    const at = before.indexOf(forgotten);
+    assert.ok(at >= 0, 'the cache holds its vector');
+    const vector = before.subarray(at + 16, at + ROW);
+    const forget = await runCli(['forget', '--query', 'refresh token', '--yes', '--home', homeDir], { env: LOCAL });
+    assert.equal(forget.code, 0, forget.stderr);
+    const after = await rows(p);
+    assert.equal(after.indexOf(forgotten), -1, 'no cache row for the forgotten text');
+    assert.deepEqual(rowHashes(after), ENGLISH.slice(1).map((o) => textHash(o.text).toString('hex')).sort(), 'the other vectors stay');
+    assert.deepEqual(await filesContaining([homeDir], [vector.subarray(4)]), [], 'no file holds its vector (cache or sidecar)');
+    const next = await runCli(['index', '--home', homeDir, '--json'], { env: LOCAL });
+    assert.equal(JSON.parse(next.stdout).embedded, 0, 'nothing embedded again');
+  } finally {
+    await cleanup();
+  }
+});
+
+test('local model missing or damaged: index and search warn and answer by text; never a crash', async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const homeDir = join(dir, 'home');
+    const { dayText } = await import('../helpers/search-fixtures.js');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(homeDir, 'memory'), { recursive: true });
+    await writeFile(join(homeDir, 'memory', '2026-03-01.md'), dayText('2026-03-01', 'main', ENGLISH).text);
+    const damaged = join(dir, 'damaged');
+    const missing = join(dir, 'missing');
+    await cp(localModelDir(), damaged, { recursive: true });
+    await cp(localModelDir(), missing, { recursive: true });
+    const shard = join(damaged, 'group1-shard1of7');
+    const bytes = await readFile(shard);
+    bytes.fill(7, 1000, 2000);
+    await writeFile(shard, bytes);
+    await rm(join(missing, 'group1-shard3of7'));
+    for (const [name, modelDir, why] of [
+      ['damaged', damaged, /damaged or altered: group1-shard1of7/],
+      ['missing', missing, /a file is missing/],
+    ] as const) {
+      const env = { ...LOCAL, OCM_LOCAL_MODEL_DIR: modelDir };
+      const index = await runCli(['index', '--home', homeDir], { env });
+      assert.equal(index.code, 0, `${name}: ${index.stderr}`);
+      assert.match(index.stderr, /Embeddings unavailable, search stays text-only/, name);
+      assert.match(index.stderr, why, name);
+      const search = await runCli(['search', 'pnpm', '--home', homeDir, '--json'], { env });
+      assert.equal(search.code, 0, `${name}: ${search.stderr}`);
+      const answer = JSON.parse(search.stdout) as { mode: string; results: Array<{ snippet: string }>; warnings: string[] };
+      assert.equal(answer.mode, 'text', name);
+      assert.match(answer.warnings.join(' '), why, `${name}: search says why it is text-only`);
+      assert.equal(answer.results[0]?.snippet, ENGLISH[1]!.text, `${name}: text search still answers`);
+      const status = await runCli(['status', '--home', homeDir], { env });
+      assert.match(status.stdout, /Embeddings: local model/, name);
+      if (name === 'missing') assert.match(status.stdout, /missing in .*group1-shard3of7 — search falls back to full text/);
+      const doctor = await runCli(['doctor', '--offline', '--home', homeDir], { env });
+      assert.match(doctor.stdout, name === 'missing' ? /Embeddings: .*missing in .*group1-shard3of7/ : why, `${name}: doctor says what is wrong`);
+    }
+  } finally {
+    await cleanup();
+  }
+});
