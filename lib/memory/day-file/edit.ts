@@ -112,7 +112,7 @@ export function removeObservations(file: DayFile, ids: Iterable<string>, path = 
 }
 
 /** Replace fields of one observation (marks it for re-formatting). */
-export function updateObservation(file: DayFile, id: string, patch: Partial<Pick<Observation, 'priority' | 'done' | 'category' | 'text' | 'tags' | 'time'>>): boolean {
+export function updateObservation(file: DayFile, id: string, patch: Partial<Pick<Observation, 'priority' | 'done' | 'category' | 'text' | 'tags' | 'time' | 'mark'>>): boolean {
   for (const seg of file.segments) {
     if (seg.kind === 'obs' && seg.line.id === id) {
       Object.assign(seg.line, patch);

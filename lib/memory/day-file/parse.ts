@@ -77,6 +77,7 @@ function pushBodySegments(segments: Segment[], body: string, lineOffset: number)
       startLine: range.line + lineOffset,
       endLine: (next && next.range.start < range.end ? next.range.line - 1 : range.endLine) + lineOffset,
     };
+    if (parsed.mark) line.mark = parsed.mark;
     if (lead !== '- ') line.lead = lead;
     segments.push({ kind: 'obs', raw, dirty: false, line });
     cursor = end;
