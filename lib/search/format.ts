@@ -3,7 +3,7 @@
  * priority emoji, date and time, category, score, snippet with the match
  * highlighted, path:line); the `--json` form (README, "Search") is format-json.ts. Pure.
  */
-import { DONE_EMOJI, PRIORITY_EMOJI } from '../memory/observation-line.js';
+import { DONE_EMOJI, formatMark, PRIORITY_EMOJI } from '../memory/observation-line.js';
 import { makeSnippet, markSnippet } from './snippet.js';
 import type { GetResult } from './get.js';
 import type { SearchResponse, SearchResult } from './types.js';
@@ -18,6 +18,7 @@ function headerLine(r: SearchResult, color: boolean): string {
   const parts = [`${r.done ? `${DONE_EMOJI} ` : ''}${PRIORITY_EMOJI[r.priority]} ${when}`, `[${r.category}]`, `score ${r.score.toFixed(2)}`];
   if (r.agent !== 'main') parts.push(`agent ${r.agent}`);
   if (r.tier !== 'hot') parts.push(r.tier);
+  if (r.mark) parts.push(formatMark(r.mark));
   const line = parts.join('  ');
   return color ? line : line;
 }
