@@ -4,6 +4,7 @@
  *
  *   npm run eval                   all sections
  *   npm run eval -- locomo --cli   one section, with its flags
+ *   npm run eval -- paraphrase --embeddings-url http://127.0.0.1:11434/v1
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -44,6 +45,19 @@ const SECTIONS: Section[] = [
     },
   },
   {
+    name: 'paraphrase',
+    async run(args) {
+      const { runParaphraseEval, paraphraseTable } = await import('./paraphrase-eval.js');
+      const at = args.indexOf('--embeddings-url');
+      const report = await runParaphraseEval({
+        embeddingsUrl: at >= 0 ? args[at + 1] : undefined,
+        keep: args.includes('--keep'),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      return { table: paraphraseTable(report), json: report };
+    },
+  },
+  {
     name: 'priorities',
     async run(args) {
       const { runPriorityEval, priorityTable } = await import('./priority-eval.js');
@@ -79,7 +93,7 @@ const SECTIONS: Section[] = [
 ];
 
 const args = process.argv.slice(2);
-const wanted = args.filter((a) => !a.startsWith('--'));
+const wanted = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--embeddings'));
 await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
 for (const section of SECTIONS) {
   if (wanted.length && !wanted.includes(section.name)) continue;

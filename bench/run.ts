@@ -9,6 +9,7 @@
  *   npm run bench -- plugin --turns 60     OpenClaw plugin: before_prompt_build turns (≥ 50)
  *   npm run bench -- ui --n 100000          the dashboard: first page and search in the running server
  *   npm run bench -- embed --n 2000        local embedding model: home build rate, 50-observation tick, idle tick, query embedding, MCP RSS
+ *   npm run bench -- forget --n 100000     forget of one id in one very large day
  *   npm run bench -- sqlite [--bs24 DIR]   OpenClaw database read: better-sqlite3 on Node 20 vs node:sqlite on Node 24
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -130,6 +131,14 @@ const SECTIONS: Section[] = [
         log: (line) => process.stderr.write(`${line}\n`),
       });
       return { table: watchBenchTable(report), json: report };
+    },
+  },
+  {
+    name: 'forget',
+    async run(args) {
+      const { runForgetBench, forgetBenchTable } = await import('./forget-bench.js');
+      const report = await runForgetBench({ ...(args.n ? { n: Number(args.n) } : {}), log: (line) => process.stderr.write(`${line}\n`) });
+      return { table: forgetBenchTable(report), json: report };
     },
   },
   {

@@ -56,6 +56,8 @@ export const configSchema = v.strictObject({
   active_memory: section({
     budget_tokens: v.optional(int(200, 200000), 4000),
     recent_days: v.optional(int(1, 365), 7),
+    /** The active task is left out of active memory once this many days old. */
+    active_task_max_age_days: v.optional(int(0, 3650), 7),
   }),
 
   observer: section({
@@ -130,8 +132,10 @@ export const configSchema = v.strictObject({
   }),
 
   search: section({
-    vector_weight: v.optional(num(0, 1), 0.7),
-    text_weight: v.optional(num(0, 1), 0.3),
+    /** How text and vector scores (and several renderings of a question) are fused: lib/search/fusion.ts. */
+    fusion: v.optional(v.picklist(['linear', 'rrf']), 'linear'),
+    vector_weight: v.optional(num(0, 1), 0.5),
+    text_weight: v.optional(num(0, 1), 0.5),
     min_score: v.optional(num(0, 1), 0),
     default_limit: v.optional(int(1, 1000), 10),
   }),

@@ -158,6 +158,7 @@ export class MemoryRecall {
       vectorWeight: this.config.search.vector_weight,
       textWeight: this.config.search.text_weight,
       minScore: 0,
+      fusion: this.config.search.fusion,
       ...(await this.queryVector(request.query, warnings)),
     };
     let all: SearchResult[];

@@ -15,6 +15,7 @@ import type { Tier } from '../core/types.js';
 import type { SearchDoc, SearchFilters, SearchResult } from './types.js';
 import type { Embedder } from './embedder.js';
 import type { EmbedProgress } from './vectors.js';
+import type { FusionMethod } from './fusion.js';
 
 /** Every tier an engine holds, in the order they are searched. */
 export { TIERS } from './manifest.js';
@@ -62,6 +63,10 @@ export interface RankRequest {
   /** Embedding model key and the query's normalised vector: hybrid ranking where documents have vectors of that model. */
   modelKey?: string;
   queryVector?: Float32Array;
+  /** Other renderings of the same question (other words, another language), each with its vector when hybrid: fused into one ranking. */
+  also?: Array<{ query: string; vector?: Float32Array }>;
+  /** How the rankings are fused (search/fusion.ts; default DEFAULT_FUSION). */
+  fusion?: FusionMethod;
 }
 
 export interface Ranked {

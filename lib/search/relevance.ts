@@ -16,7 +16,7 @@
  */
 import { documentTerms } from './segment.js';
 import { documentFrequency, type IndexSnapshot } from './searcher.js';
-import { analyze, prefixEligible } from './tokenizer.js';
+import { analyze, prefixEligible, queryTerms } from './tokenizer.js';
 import type { SearchDoc } from './types.js';
 
 /**
@@ -36,30 +36,98 @@ const HEAVIEST = 4;
 const REQUEST_WORDS = new Set(analyze('remember remind recall tell know think want need please thanks thank say said mention mentioned talk talked discuss discussed ask asked again anything something'));
 const PREFIX_CREDIT = 0.5;
 
-export type RelevanceOf = (doc: Pick<SearchDoc, 'text' | 'tags' | 'category'> & { date?: string }) => number;
+export type RelevanceOf = (doc: Pick<SearchDoc, 'text' | 'tags' | 'category'> & { date?: string }, cosines?: ReadonlyArray<number | null>) => number;
 
-/** The relevance measure for one query's terms over a snapshot. */
-export function relevanceScorer(snapshot: IndexSnapshot, terms: readonly string[]): RelevanceOf {
+/** One rendering of the question: its text (for its sentences) and its analysed terms. */
+export interface RelevanceQuery {
+  text: string;
+  terms: readonly string[];
+}
+
+/**
+ * The sentences of a request that say what it is about: its questions when
+ * it asks any ("What's my dog's name again? I need it for the vet form." →
+ * the first sentence), else every sentence, each measured on its own (the
+ * best counts). The words of the other sentences are context: they may be
+ * in no memory at all without vetoing the question's match.
+ */
+export function focusSentences(text: string): string[] {
+  const sentences = text
+    .split(/(?<=[.?!。？！])\s+|\n+/)
+    .map((x) => x.trim())
+    .filter((x) => queryTerms(x).length > 0);
+  if (sentences.length <= 1) return [text];
+  const questions = sentences.filter((x) => /[?？]\s*$/.test(x));
+  return questions.length > 0 ? questions : sentences;
+}
+
+type Weighted = { term: string; weight: number; prefix: boolean };
+
+/** The relevance measure for a question's renderings over a snapshot. */
+export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly RelevanceQuery[]): RelevanceOf {
   const total = Math.max(1, snapshot.totalDocs);
-  const about = terms.filter((t) => !REQUEST_WORDS.has(t));
-  const weighted = (about.length > 0 ? about : terms).map((term) => {
-    const df = documentFrequency(snapshot, Buffer.from(term, 'utf8'));
-    return { term, weight: Math.log(1 + (total - df + 0.5) / (df + 0.5)), prefix: prefixEligible(term) };
+  const weightOf = new Map<string, number>();
+  const weigh = (term: string): number => {
+    let w = weightOf.get(term);
+    if (w === undefined) {
+      const df = documentFrequency(snapshot, Buffer.from(term, 'utf8'));
+      weightOf.set(term, (w = Math.log(1 + (total - df + 0.5) / (df + 0.5))));
+    }
+    return w;
+  };
+  /** Per rendering, per focus sentence: its weighted terms and the weight of its heaviest ones. */
+  const units = queries.map((q) => {
+    const all = new Set(q.terms);
+    const sentences = focusSentences(q.text).map((x) => queryTerms(x).filter((t) => all.has(t)));
+    return (sentences.some((x) => x.length > 0) ? sentences : [[...q.terms]]).map((terms) => {
+      const about = terms.filter((t) => !REQUEST_WORDS.has(t));
+      const weighted: Weighted[] = (about.length > 0 ? about : terms).map((term) => ({ term, weight: weigh(term), prefix: prefixEligible(term) }));
+      const heaviest = weighted
+        .map((w) => w.weight)
+        .sort((a, b) => b - a)
+        .slice(0, HEAVIEST)
+        .reduce((sum, w) => sum + w, 0);
+      return { weighted, heaviest };
+    });
   });
-  const heaviest = weighted
-    .map((w) => w.weight)
-    .sort((a, b) => b - a)
-    .slice(0, HEAVIEST)
-    .reduce((sum, w) => sum + w, 0);
-  return (doc) => {
-    if (heaviest <= 0) return 0;
+  return (doc, cosines) => {
     const own = documentTerms(doc);
     const exact = new Set(own);
-    let matched = 0;
-    for (const w of weighted) {
-      if (exact.has(w.term)) matched += w.weight;
-      else if (w.prefix && own.some((t) => t.length > w.term.length && t.startsWith(w.term))) matched += PREFIX_CREDIT * w.weight;
-    }
-    return Math.min(1, Math.round((matched / heaviest) * 10000) / 10000);
+    let best = 0;
+    units.forEach((sentences, q) => {
+      let words = 0;
+      for (const { weighted, heaviest } of sentences) {
+        if (heaviest <= 0) continue;
+        let matched = 0;
+        for (const w of weighted) {
+          if (exact.has(w.term)) matched += w.weight;
+          else if (w.prefix && own.some((t) => t.length > w.term.length && t.startsWith(w.term))) matched += PREFIX_CREDIT * w.weight;
+        }
+        words = Math.max(words, Math.min(1, matched / heaviest));
+      }
+      best = Math.max(best, combine(words, cosines?.[q] ?? null));
+    });
+    return Math.round(best * 10000) / 10000;
   };
+}
+
+/**
+ * Cosine (query ↔ memory) at which meaning starts to count as evidence, and
+ * at which it is full evidence (docs/performance.md, "The injection gate").
+ */
+export const MEANING_FLOOR = 0.4;
+export const MEANING_FULL = 0.8;
+
+/**
+ * Words and meaning together, as two pieces of evidence that the memory
+ * answers the request (a noisy-or: 1 − (1 − words)(1 − meaning)). Either
+ * alone can carry a memory over the floor when it is strong — the focus's
+ * words all there, or a near paraphrase — and two moderate ones together
+ * can, while a memory that shares one common word and vaguely resembles
+ * the request stays below it.
+ */
+function combine(words: number, cosine: number | null): number {
+  if (cosine === null) return words;
+  const meaning = Math.min(1, Math.max(0, (cosine - MEANING_FLOOR) / (MEANING_FULL - MEANING_FLOOR)));
+  return 1 - (1 - words) * (1 - meaning);
 }

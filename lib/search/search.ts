@@ -20,7 +20,8 @@ import { indexStaleness } from './freshness.js';
 import { QueryCache } from './query-cache.js';
 import { IndexUnavailable, type Engine, type Ranked, type RankRequest } from './engine.js';
 import { SegmentEngine } from './segment-engine.js';
-import type { SearchFilters, SearchResponse } from './types.js';
+import { currentFirst } from './current.js';
+import type { SearchFilters, SearchResponse, SearchResult } from './types.js';
 
 export { assemble } from './segment-engine.js';
 
@@ -28,6 +29,12 @@ export type SearchConfig = Pick<Config, 'search' | 'embeddings' | 'tiers'>;
 
 export interface SearchRequest {
   query: string;
+  /**
+   * Other renderings of the same question (other words, another language:
+   * "API authentication problems" beside "API 인증 문제"), fused with it into
+   * one ranking (fusion.ts); a result's relevance is its best over them.
+   */
+  also?: string[];
   limit?: number;
   filters?: SearchFilters;
   /** Use and fill the repeated-query cache (default true). */
@@ -69,6 +76,7 @@ function normaliseFilters(f: SearchFilters = {}): SearchFilters {
   if (p) out.priorities = p as SearchFilters['priorities'];
   const c = sorted(f.categories?.map((x) => x.toLowerCase()));
   if (c) out.categories = c;
+  if (f.current) out.current = true;
   const t = sorted(f.tiers);
   if (t) out.tiers = t as Tier[];
   const a = sorted(f.agents);
@@ -161,7 +169,9 @@ async function queryVector(settings: EmbeddingSettings, query: string, cache: Qu
 export async function searchMemory(paths: HomePaths, config: SearchConfig, request: SearchRequest, deps: SearchDeps = {}): Promise<SearchResponse> {
   // A secret typed into a query must not reach the query cache or an embedding provider (memory is masked, so
   // the masked query finds what the raw one would).
-  const query = maskedText(request.query.trim());
+  const renderings = [...new Set([request.query, ...(request.also ?? [])].map((q) => maskedText(q.trim())).filter(Boolean))];
+  const query = renderings[0] ?? '';
+  const also = renderings.slice(1);
   const filters = normaliseFilters(request.filters);
   const limit = Math.max(1, Math.floor(request.limit ?? config.search.default_limit));
   const tiers = filters.tiers ?? [...TIERS];
@@ -172,18 +182,19 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
   const cache = useCache ? new QueryCache(paths.index) : undefined;
   const now = () => (deps.now?.() ?? new Date()).getTime();
   const cacheKey = JSON.stringify({
-    // The shape of a cached response: 2 since results carry `relevance`, 3 since framing words do not count in it.
-    v: 3,
+    // The shape of a cached response: 2 since results carry `relevance`, 3 since framing words do not count in it, 4 since it weighs meaning and the question's focus, 5 since results carry `mark`.
+    v: 5,
     q: query,
+    a: also,
     f: filters,
     l: limit,
-    w: [config.search.vector_weight, config.search.text_weight],
+    w: [config.search.fusion, config.search.vector_weight, config.search.text_weight],
     m: config.search.min_score,
     e: settings?.key ?? null,
   });
 
   // An open index holds every file in scope (rank applies the filters per document); the engine's one-off load skips files the filters rule out.
-  const engine: Pick<Engine, 'generations' | 'rank'> = deps.openIndex ?? new SegmentEngine(paths.index);
+  const engine: Pick<Engine, 'generations' | 'rank' | 'find'> = deps.openIndex ?? new SegmentEngine(paths.index);
   const generationsNow = () => engine.generations(tiers, settings?.key);
   let { generations, problems } = generationsNow();
   if (problems.length > 0) {
@@ -204,21 +215,31 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
   }
 
   let vector: Float32Array | undefined;
+  const alsoVectors: Array<Float32Array | undefined> = [];
   if (settings && query) {
-    const q = await queryVector(settings, query, cache, deps);
-    vector = q.vector;
-    if (q.warning) warnings.push(q.warning);
+    for (const [i, text] of [query, ...also].entries()) {
+      const q = await queryVector(settings, text, cache, deps);
+      if (i === 0) vector = q.vector;
+      else alsoVectors.push(q.vector);
+      if (q.warning) {
+        warnings.push(q.warning);
+        break; // the endpoint failed: the other renderings would wait for it too
+      }
+    }
   }
 
   const asked: RankRequest = {
     tiers,
     filters,
-    limit,
+    // Room for the history `--current` leaves out.
+    limit: filters.current ? limit * 2 + 10 : limit,
     vectorWeight: config.search.vector_weight,
     textWeight: config.search.text_weight,
     minScore: config.search.min_score,
     modelKey: settings?.key,
     queryVector: vector,
+    also: also.map((text, i) => ({ query: text, vector: alsoVectors[i] })),
+    fusion: config.search.fusion,
   };
   const ask = () => engine.rank(query, asked);
   let ranked: Ranked;
@@ -240,13 +261,27 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
     warnings.push('Text-only search: no document has an embedding yet (run `ocm-run index` while the embeddings endpoint is reachable).');
   }
 
-  const response: SearchResponse = { results: ranked.results, mode: ranked.hybrid ? 'hybrid' : 'text', warnings, cached: false, terms: ranked.terms };
+  const results = currentFirst(ranked.results, { filters, limit, lookup: (id) => findIn(engine, id, tiers) });
+  const response: SearchResponse = { results, mode: ranked.hybrid ? 'hybrid' : 'text', warnings, cached: false, terms: ranked.terms };
   if (cache) {
     // A degraded answer (endpoint down, index just rebuilt) is not cached: the next query retries.
     if (warnings.length === 0) cache.setResponse(cacheKey, ranked.generations, response, now());
     await cache.save(); // (never throws: a cache that cannot be written is skipped)
   }
   return response;
+}
+
+/** An observation by id in the tiers searched (a replacement the query's words did not find). */
+function findIn(engine: Pick<Engine, 'find'>, id: string, tiers: readonly Tier[]): SearchResult | undefined {
+  for (const tier of tiers) {
+    try {
+      const found = engine.find(id, tier);
+      if (found) return found;
+    } catch (error) {
+      if (!(error instanceof IndexUnavailable)) throw error;
+    }
+  }
+  return undefined;
 }
 
 function tryRank(ask: () => Ranked): Ranked | IndexUnavailable {

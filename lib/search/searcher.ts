@@ -2,9 +2,9 @@
  * Ranking over loaded segments: BM25+ full text (Lucene's formula, k1 1.2,
  * b 0.75, δ 1, statistics over the documents in scope; a match raised by the
  * scores of its neighbours in the conversation, see withContext) plus, when the segments have
- * vectors and a query vector is given, cosine similarity; combined as
- * `vectorWeight · vector + textWeight · text`, each normalised to 0..1 by its
- * best score. Filters are applied before ranking; ties go to the higher
+ * vectors and a query vector is given, cosine similarity; the two, and the
+ * renderings of one question, fused into one ranking by fusion.ts.
+ * Filters are applied before ranking; ties go to the higher
  * priority, then the more recent observation.
  */
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { IndexUnavailable } from './engine.js';
 import { readManifest, tierDir, type ManifestEntry } from './manifest.js';
 import { dayNumber, documentTerms, PRIORITY_CODE, Segment } from './segment.js';
 import { prefixEligible, queryTerms } from './tokenizer.js';
+import { cosineScale, DEFAULT_FUSION, fuse, type Candidate, type FusionMethod } from './fusion.js';
 import type { SearchFilters } from './types.js';
 import { loadVectorFile, type SegmentVectors } from './vector-file.js';
 import { cosineAt, nearestByVector } from './vector-scan.js';
@@ -231,14 +232,20 @@ export interface RankOptions {
   feedback?: boolean;
   /** Share of a neighbouring observation's text score a document gets (see withContext). Default CONTEXT_WEIGHT. */
   context?: number;
+  /** How text and vector scores, and several renderings, are fused (fusion.ts). */
+  fusion?: FusionMethod;
 }
 
 export interface Hit {
   seg: ScopedSegment;
   doc: number;
   score: number;
+  /** The best text score over the renderings, scaled to the best hit (0..1). */
   text: number;
+  /** The best cosine on fusion's absolute 0..1 scale; null without vectors. */
   vector: number | null;
+  /** Per rendering, the raw cosine (null without a vector). */
+  cosines?: Array<number | null>;
 }
 
 /** Expansion of the query terms into index terms with weights. */
@@ -330,7 +337,10 @@ class TopK {
 
 export interface RankResult {
   hits: Hit[];
+  /** The analysed terms of every rendering (for highlighting). */
   terms: string[];
+  /** Per rendering, its analysed terms. */
+  termsOf: string[][];
   /** Ranking used vectors. */
   hybrid: boolean;
 }
@@ -532,82 +542,112 @@ function withContext(snapshot: IndexSnapshot, scores: Float64Array, touched: num
   return out;
 }
 
+/** One rendering of the question: its words and, for hybrid ranking, its normalised vector. */
+export interface RankQuery {
+  text: string;
+  vector?: Float32Array;
+}
+
 /** Rank the snapshot's documents for a query. */
 export function rank(snapshot: IndexSnapshot, query: string, options: RankOptions): RankResult {
-  const terms = queryTerms(query);
+  return rankQueries(snapshot, [{ text: query, vector: options.queryVector }], options);
+}
+
+/**
+ * Rank the snapshot's documents for several renderings of one question (the
+ * same question in other words or another language), fused into one ranking
+ * (fusion.ts). A hit's `cosines` and `termsOf` give, per rendering, what the
+ * relevance measure (relevance.ts) needs.
+ */
+export function rankQueries(snapshot: IndexSnapshot, queries: readonly RankQuery[], options: RankOptions): RankResult {
   const segments = snapshot.segments.filter((s) => !options.filters.tiers?.length || options.filters.tiers.includes(s.tier));
   const filters = new Map<ScopedSegment, ((d: number) => boolean) | null | undefined>();
   for (const s of segments) filters.set(s, compileFilter(s, options.filters));
   const live = segments.filter((s) => filters.get(s) !== null);
-  const total = snapshot.totalDocs;
-  const hybrid = Boolean(options.queryVector) && live.some((s) => s.vectors);
-  // Candidates: more than the limit when two rankings are fused.
-  const k = hybrid ? Math.max(options.limit * 5, 50) : options.limit;
+  const hybrid = queries.some((q) => q.vector) && live.some((s) => s.vectors);
+  // Candidates: more than the limit when rankings are fused.
+  const k = hybrid || queries.length > 1 ? Math.max(options.limit * 5, 50) : options.limit;
 
-  // ---- BM25 (with optional pseudo-relevance feedback: a second pass with terms of the first pass's best hits)
-  let textScores: Float64Array = new Float64Array(snapshot.docSpace);
+  const text = queries.map((q) => textRanking(snapshot, q.text, filters, k, options));
+  const maxText = Math.max(0, ...text.map((t) => t.max));
+  const vectors = queries.map((q) => (hybrid && q.vector ? vectorRanking(live, filters, q.vector, k) : undefined));
+
+  const candidates = new Set<number>();
+  for (const t of text) for (const g of t.top) candidates.add(g);
+  for (const v of vectors) if (v) for (const g of v.keys()) candidates.add(g);
+  const located: Array<[ScopedSegment, number, number]> = [];
+  const parts: Candidate[] = [];
+  for (const g of candidates) {
+    const [s, d] = locateIn(snapshot, g);
+    located.push([s, d, g]);
+    parts.push({
+      text: text.map((t) => (maxText > 0 ? t.scores[g]! / maxText : 0)),
+      cosine: queries.map((q, i) => (vectors[i] ? (vectors[i]!.get(g) ?? cosineOf(s, d, q.vector!)) : null)),
+    });
+  }
+  const fused = fuse(options.fusion ?? DEFAULT_FUSION, parts, { text: options.textWeight, vector: options.vectorWeight }, hybrid);
+  const hits: Hit[] = [];
+  parts.forEach((p, i) => {
+    const score = fused[i]!;
+    if (score <= 0 || score < options.minScore) return;
+    const [s, d] = located[i]!;
+    const best = p.cosine.reduce<number | null>((m, c) => (c === null ? m : Math.max(m ?? -1, c)), null);
+    hits.push({ seg: s, doc: d, score, text: Math.max(...p.text), vector: best === null ? null : cosineScale(best), cosines: p.cosine });
+  });
+  hits.sort(better);
+  const terms = [...new Set(text.flatMap((t) => t.terms))];
+  return { hits: hits.slice(0, options.limit), terms, termsOf: text.map((t) => t.terms), hybrid };
+}
+
+/** One query's text ranking: BM25+ scores (feedback and context applied), its best `k` and best score. */
+function textRanking(
+  snapshot: IndexSnapshot,
+  query: string,
+  filters: Map<ScopedSegment, ((d: number) => boolean) | null | undefined>,
+  k: number,
+  options: RankOptions,
+): { terms: string[]; scores: Float64Array; top: number[]; max: number } {
+  const terms = queryTerms(query);
+  const total = snapshot.totalDocs;
+  let scores: Float64Array = new Float64Array(snapshot.docSpace);
   let touched: number[] = [];
   if (terms.length > 0 && total > 0) {
     const weights = expandTerms(snapshot, terms, options.prefix !== false);
-    ({ scores: textScores, touched } = scoreText(snapshot, weights, filters, total));
+    ({ scores, touched } = scoreText(snapshot, weights, filters, total));
     if (options.feedback && touched.length > 0) {
-      const expansion = feedbackTerms(snapshot, textScores, touched, new Set(weights.keys()), total);
+      const expansion = feedbackTerms(snapshot, scores, touched, new Set(weights.keys()), total);
       if (expansion.size > 0) {
         for (const [t, w] of expansion) weights.set(t, Math.max(weights.get(t) ?? 0, w));
-        ({ scores: textScores, touched } = scoreText(snapshot, weights, filters, total));
+        ({ scores, touched } = scoreText(snapshot, weights, filters, total));
       }
     }
     const context = options.context ?? CONTEXT_WEIGHT;
-    if (context > 0 && touched.length > 0) textScores = withContext(snapshot, textScores, touched, context);
+    if (context > 0 && touched.length > 0) scores = withContext(snapshot, scores, touched, context);
   }
-  let maxText = 0;
-  const textTop = new TopK(k);
-  let textMin = textTop.min;
-  for (let j = 0; j < touched.length; j++) {
-    const g = touched[j]!;
-    const score = textScores[g]!;
-    if (score > maxText) maxText = score;
-    if (score > textMin) {
-      textTop.offer(g, score);
-      textMin = textTop.min;
+  let max = 0;
+  const top = new TopK(k);
+  let min = top.min;
+  for (const g of touched) {
+    const score = scores[g]!;
+    if (score > max) max = score;
+    if (score > min) {
+      top.offer(g, score);
+      min = top.min;
     }
   }
+  return { terms, scores, top: top.docs, max };
+}
 
-  // ---- vectors
-  const locate = (g: number): [ScopedSegment, number] => locateIn(snapshot, g);
-  const cosine = (s: ScopedSegment, d: number): number | null => (s.vectors && options.queryVector ? cosineAt(s.vectors, d, options.queryVector) : null);
-  const vectorScores = new Map<number, number>();
-  let maxVector = 0;
-  if (hybrid) {
-    // The nearest by sign code, then exactly (vector-scan.ts).
-    const nearest = nearestByVector(live, options.queryVector!, k, (s, d) => {
-      const filter = filters.get(s as ScopedSegment);
-      return !filter || filter(d);
-    });
-    for (const { doc, score } of nearest) {
-      vectorScores.set(doc, score);
-      if (score > maxVector) maxVector = score;
-    }
-  }
+/** Cosine of document `d` of a segment with the query vector (null: no vector of that size). */
+function cosineOf(s: ScopedSegment, d: number, q: Float32Array): number | null {
+  return s.vectors ? cosineAt(s.vectors, d, q) : null;
+}
 
-  // ---- fuse
-  const candidates = new Set<number>([...textTop.docs, ...vectorScores.keys()]);
-  const wSum = options.vectorWeight + options.textWeight || 1;
-  const wv = hybrid ? options.vectorWeight / wSum : 0;
-  const wt = hybrid ? options.textWeight / wSum : 1;
-  const hits: Hit[] = [];
-  for (const g of candidates) {
-    const [s, d] = locate(g);
-    const text = maxText > 0 ? textScores[g]! / maxText : 0;
-    let vector: number | null = null;
-    if (hybrid) {
-      const c = vectorScores.get(g) ?? cosine(s, d);
-      vector = c === null || maxVector <= 0 ? 0 : Math.max(0, c) / maxVector;
-    }
-    const score = wt * text + wv * (vector ?? 0);
-    if (score <= 0 || score < options.minScore) continue;
-    hits.push({ seg: s, doc: d, score, text, vector });
-  }
-  hits.sort(better);
-  return { hits: hits.slice(0, options.limit), terms, hybrid };
+/** The `k` documents nearest to the query vector (global number → cosine), filters applied: by sign code, then exactly (vector-scan.ts). */
+function vectorRanking(live: ScopedSegment[], filters: Map<ScopedSegment, ((d: number) => boolean) | null | undefined>, q: Float32Array, k: number): Map<number, number> {
+  const nearest = nearestByVector(live, q, k, (s, d) => {
+    const filter = filters.get(s as ScopedSegment);
+    return !filter || filter(d);
+  });
+  return new Map(nearest.map(({ doc, score }) => [doc, score]));
 }

@@ -24,7 +24,7 @@ import { newGeneration, readManifest, tierDir, writeManifest, type ManifestEntry
 import { OpenIndex } from './open-index.js';
 import { isSettled, LOOSE_SEGMENT_LIMIT, packPlan, writePack, type PackSource } from './pack.js';
 import { relevanceScorer, type RelevanceOf } from './relevance.js';
-import { IndexSnapshot, rank, type Hit } from './searcher.js';
+import { IndexSnapshot, rankQueries, type Hit } from './searcher.js';
 import { buildSegment, dayString, Segment, SEGMENT_FORMAT, SegmentError, type SegmentFile, type StoredDoc } from './segment.js';
 import { makeSnippet } from './snippet.js';
 import { ANALYZER_VERSION } from './tokenizer.js';
@@ -210,16 +210,17 @@ export class SegmentEngine implements Engine {
 
 /** Rank a loaded snapshot (the engine's and the open index's `rank`). */
 export function rankSnapshot(snapshot: IndexSnapshot, query: string, request: RankRequest): Ranked {
-  const ranked = rank(snapshot, query, {
+  const queries = [{ text: query, vector: request.queryVector }, ...(request.also ?? []).map((a) => ({ text: a.query, vector: a.vector }))];
+  const ranked = rankQueries(snapshot, queries, {
     limit: request.limit,
     filters: request.filters,
     vectorWeight: request.vectorWeight,
     textWeight: request.textWeight,
     minScore: request.minScore,
-    queryVector: request.queryVector,
+    fusion: request.fusion,
   });
   return {
-    results: assemble(ranked.hits, ranked.terms, relevanceScorer(snapshot, ranked.terms)),
+    results: assemble(ranked.hits, ranked.terms, relevanceScorer(snapshot, queries.map((q, i) => ({ text: q.text, terms: ranked.termsOf[i]! })))),
     terms: ranked.terms,
     hybrid: ranked.hybrid,
     generations: snapshot.generations,
@@ -272,10 +273,11 @@ export function assemble(hits: Hit[], terms: string[], relevanceOf?: RelevanceOf
       agent,
       tags: doc.tags,
       done: doc.done,
+      ...(doc.mark ? { mark: doc.mark } : {}),
       text: doc.text,
       provenance: doc.provenance ?? { source: 'manual', agent, session: '', entryIds: [] },
       scores: { text: Math.round(h.text * 10000) / 10000, vector: h.vector === null ? null : Math.round(h.vector * 10000) / 10000 },
-      relevance: relevanceOf?.({ text: doc.text, tags: doc.tags, category: s.categoryOf(h.doc), date: dayString(s.docDay[h.doc]!) }),
+      relevance: relevanceOf?.({ text: doc.text, tags: doc.tags, category: s.categoryOf(h.doc), date: dayString(s.docDay[h.doc]!) }, h.cosines),
     };
   });
 }

@@ -22,9 +22,9 @@ export const command: CommandSpec = {
     const version = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
     const openIndex = new SegmentEngine(ctx.paths.index).openReader();
     // Per-project memory (sources.claude_code.per_project): the agent starts the server in the project's folder.
-    const { projectAgent, projectFolder } = await import('../../lib/sources/claude-code-project.js');
-    const project = options.perProject ? projectAgent(agent, projectFolder(process.cwd())) : undefined;
-    const scope = project ? { agent: project, activeMemoryFallbacks: [agent], defaultSearchAgents: [project, 'main'] } : { agent };
+    const { memoryScope } = await import('../../lib/sources/claude-code-project.js');
+    const project = memoryScope(agent, options.perProject === true, process.cwd());
+    const scope = project ? { agent: project.agent, activeMemoryFallbacks: project.activeMemoryFallbacks, defaultSearchAgents: project.searchAgents } : { agent };
     const server = createMcpServer({ version, context: { paths: ctx.paths, config, ...scope, openIndex, logger, now: () => ctx.now() } });
     const transport = new StdioServerTransport();
     // Served until the client closes stdin (or ends the process); stdout carries the protocol only.

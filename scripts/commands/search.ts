@@ -8,8 +8,10 @@ export const command: CommandSpec = {
     'ocm-run search "postgres migration"',
     'ocm-run search 데이터베이스 --since 30d --priority high',
     'ocm-run search POSTGRES_URL --tier hot,warm --json',
+    'ocm-run search "API 인증 문제" --also "API authentication problems"',
   ],
   options: [
+    ['--also <query>', 'Another rendering of the same question (other words, another language), fused into one ranking; repeatable', { type: [String] }],
     ['--limit <n>', 'Maximum number of results (default: search.default_limit, 10)'],
     ['--priority <p>', 'Only these priorities: high, medium, low (comma-separated)'],
     ['--category <c>', 'Only these categories (decision, preference, task, reflection, …)'],
@@ -18,11 +20,13 @@ export const command: CommandSpec = {
     ['--tier <t>', 'Only these tiers: hot, warm, cold (a hot-only search never reads warm/cold)'],
     ['--agent <a>', 'Only observations of these agents'],
     ['--tag <t>', 'Only observations carrying all these tags'],
+    ['--current', 'Only what is current: leave out superseded items and done tasks'],
     ['--mode <m>', 'text: full text only; hybrid: with embeddings when configured (the default)'],
     ['--no-cache', 'Do not use the repeated-query cache'],
   ],
   async run(ctx, args, options) {
     const query = String(args[0] ?? '');
+    const also = ((options.also as unknown[] | undefined) ?? []).map(String).filter((a) => a.trim());
     const { config } = await ctx.config();
     const { filtersFromOptions, parseLimit, parseSearchMode } = await import('../../lib/search/filters.js');
     const filters = filtersFromOptions(options, ctx.now(), config.timezone);
@@ -34,7 +38,7 @@ export const command: CommandSpec = {
     const response = await searchMemory(
       ctx.paths,
       config,
-      { query, limit, filters, cache: options.cache !== false, mode },
+      { query, also, limit, filters, cache: options.cache !== false, mode },
       { logger, now: () => ctx.now() },
     );
     // Timings for `stats` (average search time).

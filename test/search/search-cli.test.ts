@@ -40,6 +40,10 @@ test('index, search (human and --json exactly as DESIGN §7), get, and refusals'
 
   const korean = await runCli(['search', '데이터베이스', '--home', home, '--json']);
   assert.deepEqual(JSON.parse(korean.stdout).results.map((x: { id: string }) => x.id), [day.ids[1]]);
+  // Renderings of one question in two languages (--also, repeatable): one ranking over both, relevance the best of them.
+  const both = JSON.parse((await runCli(['search', '데이터베이스', '--also', 'main database', '--also', '42', '--home', home, '--json'])).stdout);
+  assert.deepEqual(new Set(both.results.map((x: { id: string }) => x.id)), new Set(day.ids));
+  assert.ok(both.results.every((x: { relevance: number }) => x.relevance >= 0.5), JSON.stringify(both.results));
 
   const human = await runCli(['search', 'database', '--home', home]);
   assert.equal(human.code, 0);

@@ -62,7 +62,7 @@ test('hybrid: documents are embedded in batches, and a query finds a match that 
   assert.equal(res.mode, 'hybrid');
   assert.deepEqual(res.warnings, []);
   assert.equal(res.results[0]!.id, day.ids[0]);
-  assert.ok(res.results[0]!.scores.vector! > 0.9);
+  assert.ok(res.results[0]!.scores.vector! > 0, 'found by its vector alone');
   assert.equal(res.results[0]!.scores.text, 0);
 
   // Text and vector agree: the text match stays on top.

@@ -91,7 +91,17 @@ const RESULT_TEXT_CHARS = 600;
 const ANSWER_CHARS = 12_000;
 export const SEARCH_LIMIT_DEFAULT = 8;
 export const SEARCH_LIMIT_MAX = 25;
+/** Renderings of one question search_memory takes at most (query and queries together). */
+export const SEARCH_RENDERINGS_MAX = 6;
+/** The longest text one remembered observation may have (every front end: the MCP tool's schema, the dashboard, the service below). */
 export const REMEMBER_MAX_CHARS = 2_000;
+
+/** How many characters (code points, as a JSON schema's maxLength counts them) `text` has. */
+export function charCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
 /** The provenance session of every remembered observation (its id does not depend on the client). */
 const REMEMBER_SESSION = 'remember';
 
@@ -104,6 +114,14 @@ const SEARCH_SCHEMA: JsonSchemaObject = {
   type: 'object',
   properties: {
     query: { type: 'string', minLength: 1, maxLength: 1000, description: 'What to look for, in plain words (names, topics, the question itself).' },
+    queries: {
+      type: 'array',
+      items: { type: 'string', minLength: 1, maxLength: 1000 },
+      minItems: 1,
+      maxItems: SEARCH_RENDERINGS_MAX,
+      description:
+        'Several renderings of the same question, searched together as one (e.g. ["API 인증 문제", "API authentication problems"]): other words for it, and the same question in English and in Korean when the memory may be in either language. With or instead of query.',
+    },
     limit: { type: 'integer', minimum: 1, maximum: SEARCH_LIMIT_MAX, description: `How many results at most (default ${SEARCH_LIMIT_DEFAULT}).` },
     priority: listOf({ type: 'string', enum: ['high', 'medium', 'low'] }, 'Only these priorities: high (🔴 important), medium (🟡), low (🟢).'),
     category: listOf({ type: 'string', minLength: 1, maxLength: 40 }, 'Only these categories: decision, preference, task, fact, event, state, reflection…'),
@@ -112,8 +130,8 @@ const SEARCH_SCHEMA: JsonSchemaObject = {
     tier: listOf({ type: 'string', enum: ['hot', 'warm', 'cold'] }, 'Only these tiers: hot (recent), warm (archived), cold (the Obsidian vault).'),
     agent: listOf({ type: 'string', minLength: 1, maxLength: 100 }, "Only the memory of these agents (default: every agent's, or this project's and main's with per-project memory)."),
     tag: listOf({ type: 'string', minLength: 1, maxLength: 60 }, 'Only observations carrying all these tags (without #).'),
+    current: { type: 'boolean', description: 'Only what is current: leave out superseded decisions and facts, and done tasks (default false: they are listed, marked, below what replaced them).' },
   },
-  required: ['query'],
   additionalProperties: false,
 };
 
@@ -230,6 +248,7 @@ function resultData(paths: HomePaths, r: SearchResult): Record<string, unknown> 
     tier: r.tier,
     tags: r.tags,
     done: r.done,
+    mark: r.mark,
     text: r.text,
     path: shownPath(paths, r.path),
     lines: [r.startLine, r.endLine],
@@ -238,14 +257,21 @@ function resultData(paths: HomePaths, r: SearchResult): Record<string, unknown> 
   };
 }
 
+/** ` · done`, ` · superseded 2026-05-02 by o-…`: what the line's mark says, for the model to read. */
+function markLabel(r: Pick<SearchResult, 'done' | 'mark'>): string {
+  if (r.mark) return ` · ${r.mark.kind}${r.mark.date ? ` ${r.mark.date}` : ''}${r.mark.by ? ` by ${r.mark.by}` : ''}`;
+  return r.done ? ' · done' : '';
+}
+
 function resultLines(paths: HomePaths, r: SearchResult, n: number): string {
   const when = r.time ? `${r.date} ${r.time}` : r.date || 'undated';
-  const head = `${n}. ${r.id} · ${when} · ${PRIORITY_EMOJI[r.priority]} ${r.priority} · ${r.category}${r.done ? ' · done' : ''} · agent ${r.agent}`;
+  const head = `${n}. ${r.id} · ${when} · ${PRIORITY_EMOJI[r.priority]} ${r.priority} · ${r.category}${markLabel(r)} · agent ${r.agent}`;
   return `${head}\n   ${cut(r.text, RESULT_TEXT_CHARS)}\n   (from ${provenanceLine(r)}; ${shownPath(paths, r.path)}:${r.startLine})`;
 }
 
 interface SearchArgs {
-  query: string;
+  query?: string;
+  queries?: string[];
   limit?: number;
   priority?: string | string[];
   category?: string | string[];
@@ -254,6 +280,7 @@ interface SearchArgs {
   tier?: string | string[];
   agent?: string | string[];
   tag?: string | string[];
+  current?: boolean;
 }
 
 /** Search with the open index; a segment an `index` run removed under the query is reloaded once. */
@@ -277,18 +304,27 @@ const searchTool: MemoryTool = {
   description: [
     "Search the user's long-term memory (OC-Memory): observations kept from earlier conversations with this and other agents — decisions, preferences, facts, tasks, events — each with its date and priority (🔴 high, 🟡 medium, 🟢 low).",
     'Use it before answering anything that may depend on what was said, decided or done before: names, choices, preferences, earlier work, "what did we…", "remind me…".',
+    'Memory is found by words and by meaning; when it may be in another language than the question, pass queries with the question in English and in Korean (and other words for it), e.g. {"queries": ["API 인증 문제", "API authentication problems"]}.',
     'Returns the best matches first, each with an id (pass it to get_memory for the exact line and where it came from). Filters narrow by date, priority, category, agent or tag.',
   ].join(' '),
   inputSchema: SEARCH_SCHEMA,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(raw, ctx) {
     const args = checkArguments<SearchArgs>(searchTool, raw);
+    const renderings = [...new Set([args.query, ...(args.queries ?? [])].filter((q): q is string => q !== undefined && q.trim() !== '').map((q) => q.trim()))];
+    if (renderings.length === 0) {
+      throw new OcmError('BAD_INPUT', 'Invalid arguments for search_memory: give query, or queries (a list of renderings of one question).', { hint: `For example ${EXAMPLES.search_memory}.` });
+    }
+    if (renderings.length > SEARCH_RENDERINGS_MAX) {
+      throw new OcmError('BAD_INPUT', `Invalid arguments for search_memory: at most ${SEARCH_RENDERINGS_MAX} renderings of one question (query and queries together).`, { hint: 'Keep the question and one or two renderings of it in each language.' });
+    }
+    const shownQuery = renderings.join(' / ');
     const { filtersFromOptions } = await import('../../search/filters.js');
     const now = ctx.now?.() ?? new Date();
     let filters: import('../../search/types.js').SearchFilters;
     try {
       filters = filtersFromOptions(
-        { since: args.since, until: args.until, priority: asList(args.priority), category: asList(args.category), tier: asList(args.tier), agent: asList(args.agent), tag: asList(args.tag) },
+        { since: args.since, until: args.until, priority: asList(args.priority), category: asList(args.category), tier: asList(args.tier), agent: asList(args.agent), tag: asList(args.tag), current: args.current === true },
         now,
         ctx.config.timezone,
       );
@@ -300,7 +336,7 @@ const searchTool: MemoryTool = {
     if (ctx.agentScope) filters.agents = withinScope(ctx.agentScope, filters.agents);
     else if (!filters.agents && ctx.defaultSearchAgents?.length) filters.agents = ctx.defaultSearchAgents;
     const limit = args.limit ?? Math.min(SEARCH_LIMIT_DEFAULT, ctx.config.search.default_limit);
-    const found = await searchOpen(ctx, { query: args.query, limit, filters });
+    const found = await searchOpen(ctx, { query: renderings[0]!, also: renderings.slice(1), limit, filters });
     // What is held for review (memory/suspicious.ts) is not handed to the model; get_memory still reads it by id, quoted.
     const { isSuspicious } = await import('../../memory/suspicious.js');
     const held = found.results.filter((r) => isSuspicious(r.text)).length;
@@ -317,13 +353,13 @@ const searchTool: MemoryTool = {
     }
     const header =
       response.results.length === 0
-        ? `No memory matches "${cut(args.query, 80)}".`
-        : `${shown} memor${shown === 1 ? 'y' : 'ies'} for "${cut(args.query, 80)}" (${response.mode} search${shown < response.results.length ? `; ${response.results.length - shown} more left out for length, narrow the query or use filters` : ''}):`;
+        ? `No memory matches "${cut(shownQuery, 120)}".`
+        : `${shown} memor${shown === 1 ? 'y' : 'ies'} for "${cut(shownQuery, 120)}" (${response.mode} search${shown < response.results.length ? `; ${response.results.length - shown} more left out for length, narrow the query or use filters` : ''}):`;
     const warnings = response.warnings.map((w) => `Note: ${w}`);
     return {
       // What memory says reaches the model inside the marker, as quoted data (lib/core/injected-context.ts).
       text: response.results.length === 0 ? [header, ...warnings].join('\n') : wrapInjectedContext(header, [...lines, ...warnings].join('\n')),
-      data: { query: args.query, mode: response.mode, results: response.results.slice(0, shown).map((r) => resultData(ctx.paths, r)), warnings: response.warnings },
+      data: { query: renderings[0], queries: renderings, mode: response.mode, results: response.results.slice(0, shown).map((r) => resultData(ctx.paths, r)), warnings: response.warnings },
     };
   },
 };
@@ -401,6 +437,8 @@ export interface Remembered {
   path: string;
   /** Secrets masked out of the text. */
   masked: number;
+  /** Set when a password or credential was masked: what the reply tells the user. */
+  note?: string;
 }
 
 /**
@@ -414,8 +452,18 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
   const { maskingOptions } = await import('../../sources/registry.js');
   const { oneLine, observationId } = await import('../../memory/observation-line.js');
   const { localDateTime, resolveTimeZone } = await import('../../platform/time-zone.js');
-  const masked = maskSecrets(oneLine(args.text.trim()), maskingOptions(ctx.config));
-  const text = masked.text;
+  const { stripControlChars } = await import('../../core/control-chars.js');
+  const length = charCount(args.text.trim());
+  if (length > REMEMBER_MAX_CHARS) {
+    throw new OcmError('BAD_INPUT', `The text to remember is ${length} characters long; at most ${REMEMBER_MAX_CHARS} are kept as one observation. Nothing was remembered.`, {
+      hint: 'Give the one sentence worth keeping, with its concrete details.',
+    });
+  }
+  const { passwordNote } = await import('../../masking/password-note.js');
+  const masked = maskSecrets(oneLine(stripControlChars(args.text).trim()), maskingOptions(ctx.config));
+  // A password the user asked to keep is masked, and the memory says so.
+  const note = masked.count > 0 ? passwordNote(masked.text) : undefined;
+  const text = note && masked.text ? `${masked.text} (${note})` : masked.text;
   if (!text) throw new OcmError('BAD_INPUT', 'Invalid arguments for remember: text is empty.', { hint: 'Give one sentence to remember.' });
   const category = args.category ?? 'fact';
   const zone = resolveTimeZone(ctx.config.timezone);
@@ -452,7 +500,7 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
     { waitMs: ctx.lockWaitMs ?? 20_000 },
   );
   ctx.logger?.log('info', 'remember', { id: observation.id, agent: ctx.agent, added, masked: masked.count, client: observation.provenance!.session });
-  return { observation, added, path: dayFilePath(ctx.paths, 'hot', ctx.agent, date), masked: masked.count };
+  return { observation, added, path: dayFilePath(ctx.paths, 'hot', ctx.agent, date), masked: masked.count, ...(note ? { note } : {}) };
 }
 
 const rememberTool: MemoryTool = {
@@ -470,7 +518,7 @@ const rememberTool: MemoryTool = {
     const r = await rememberObservation(ctx, args);
     const o = r.observation;
     const where = shownPath(ctx.paths, r.path);
-    const maskedNote = r.masked > 0 ? ` (${r.masked} secret${r.masked === 1 ? '' : 's'} masked)` : '';
+    const maskedNote = r.note ? ` (${r.note})` : r.masked > 0 ? ` (${r.masked} secret${r.masked === 1 ? '' : 's'} masked)` : '';
     const text = r.added
       ? `Saved to memory as ${o.id} (${PRIORITY_EMOJI[o.priority]} ${o.priority}, ${o.category}) in ${where}${maskedNote}: ${o.text}`
       : `Already in memory as ${o.id} (${where}); nothing changed.`;

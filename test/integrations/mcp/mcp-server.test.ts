@@ -69,7 +69,9 @@ test('mcp: lists four tools with schemas, searches, gets, remembers (idempotent,
       assert.equal(t.inputSchema.type, 'object');
       assert.equal(t.annotations?.destructiveHint, false);
     }
-    assert.deepEqual(listed.tools.find((t) => t.name === 'search_memory')!.inputSchema.required, ['query']);
+    const searchSchema = listed.tools.find((t) => t.name === 'search_memory')!;
+    assert.deepEqual(Object.keys(searchSchema.inputSchema.properties ?? {}).slice(0, 2), ['query', 'queries']);
+    assert.match(searchSchema.description ?? '', /in English and in Korean/, 'the description asks the agent for renderings in both languages');
 
     // search: results with id, date, priority, category, text and provenance; filters work.
     const found = await call(client, 'search_memory', { query: 'billing database' });
@@ -83,11 +85,19 @@ test('mcp: lists four tools with schemas, searches, gets, remembers (idempotent,
     assert.match(text(onlyAgent), /Thursdays/);
     const onlyLow = await call(client, 'search_memory', { query: 'billing', priority: ['low'], since: '2026-02-13', until: '2026-02-13' });
     assert.match(text(onlyLow), /^<oc-memory>\n1 memory for "billing"[^\n]*\n1\. o-[0-9a-f]{10} · 2026-02-13 09:10 · 🟢 low · event · agent claude-code\n/);
+    // Renderings of one question: the Korean one alone finds nothing in an English memory, the pair finds it.
+    const korean = await call(client, 'search_memory', { query: '청구 서비스의 데이터베이스 서버' });
+    assert.match(text(korean), /^No memory matches/);
+    const pair = await call(client, 'search_memory', { queries: ['청구 서비스의 데이터베이스 서버', 'billing service PostgreSQL server'] });
+    assert.notEqual(pair.isError, true, text(pair));
+    assert.match(text(pair), /^<oc-memory>\n\d memor(y|ies) for "청구 서비스의 데이터베이스 서버 \/ billing service PostgreSQL server"/);
+    assert.match(text(pair), new RegExp(`\n1\. ${day.ids[0]} · `));
+    await rejects(client, 'search_memory', { queries: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] }, /must NOT have more than 6 items/);
     const nothing = await call(client, 'search_memory', { query: 'kubernetes helm chart' });
     assert.match(text(nothing), /^No memory matches "kubernetes helm chart"\./);
 
     // search: bad arguments.
-    await rejects(client, 'search_memory', {}, /Invalid arguments for search_memory: missing argument "query"/);
+    await rejects(client, 'search_memory', {}, /Invalid arguments for search_memory: give query, or queries/);
     await rejects(client, 'search_memory', { query: 'x', limit: 500 }, /limit must be <= 25/);
     await rejects(client, 'search_memory', { query: 'x', priority: 'urgent' }, /priority must be one of high, medium, low/);
     await rejects(client, 'search_memory', { query: 'x', since: 'someday' }, /since "someday" is not a date/);
