@@ -452,6 +452,7 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
   const { maskingOptions } = await import('../../sources/registry.js');
   const { oneLine, observationId } = await import('../../memory/observation-line.js');
   const { localDateTime, resolveTimeZone } = await import('../../platform/time-zone.js');
+  const { stripControlChars } = await import('../../core/control-chars.js');
   const length = charCount(args.text.trim());
   if (length > REMEMBER_MAX_CHARS) {
     throw new OcmError('BAD_INPUT', `The text to remember is ${length} characters long; at most ${REMEMBER_MAX_CHARS} are kept as one observation. Nothing was remembered.`, {
@@ -459,7 +460,7 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
     });
   }
   const { passwordNote } = await import('../../masking/password-note.js');
-  const masked = maskSecrets(oneLine(args.text.trim()), maskingOptions(ctx.config));
+  const masked = maskSecrets(oneLine(stripControlChars(args.text).trim()), maskingOptions(ctx.config));
   // A password the user asked to keep is masked, and the memory says so.
   const note = masked.count > 0 ? passwordNote(masked.text) : undefined;
   const text = note && masked.text ? `${masked.text} (${note})` : masked.text;
