@@ -177,8 +177,9 @@ export async function servePromptRequest(options: { paths: HomePaths; config: Co
   const now = options.now ?? Date.now;
   const received = now();
   const agent = request.agent ?? 'main';
-  const { projectScope } = await import('../sources/claude-code-project.js');
-  const agents = request.projectCwd ? projectScope(agent, request.projectCwd).searchAgents : undefined;
+  const { memoryScope } = await import('../sources/claude-code-project.js');
+  // A request with a cwd is per-project (hooks before perProject sent only the cwd); without one, main's memory only.
+  const agents = memoryScope(agent, request.perProject === true || request.projectCwd !== undefined, request.projectCwd)?.searchAgents;
   const result = await promptContext({ paths: options.paths, config: options.config, prompt: request.prompt, ...(agents ? { agents } : {}), openIndex: options.openIndex, keepsModel: true });
   // From the hook process's start when it says when that was (within a minute: a clock it cannot trust otherwise).
   const since = request.hookStartedAt !== undefined && received - request.hookStartedAt >= 0 && received - request.hookStartedAt < 60_000 ? request.hookStartedAt : received;

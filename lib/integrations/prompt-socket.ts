@@ -19,7 +19,9 @@ export interface PromptRequest {
   prompt: string;
   /** The agent whose hook asks (`hook prompt --agent`): hooks.log names it. */
   agent?: string;
-  /** Per-project memory (`--per-project`): the event's cwd; the server searches that project's memory and main's. */
+  /** The hook runs with per-project memory (`--per-project`): without projectCwd, the server searches main's memory only. */
+  perProject?: boolean;
+  /** Per-project memory: the event's cwd; the server searches that project's memory and main's. */
   projectCwd?: string;
   /** When the hook's process started (epoch ms): the server logs the hook's whole time. */
   hookStartedAt?: number;
@@ -85,6 +87,7 @@ export async function servePromptSocket(paths: HomePaths, answer: (request: Prom
 function promptRequest(parsed: Record<string, unknown>): PromptRequest {
   const request: PromptRequest = { prompt: typeof parsed.prompt === 'string' ? parsed.prompt : '' };
   if (typeof parsed.agent === 'string' && parsed.agent) request.agent = parsed.agent;
+  if (parsed.perProject === true) request.perProject = true;
   if (typeof parsed.projectCwd === 'string' && parsed.projectCwd) request.projectCwd = parsed.projectCwd;
   if (typeof parsed.hookStartedAt === 'number' && Number.isFinite(parsed.hookStartedAt)) request.hookStartedAt = parsed.hookStartedAt;
   return request;

@@ -111,6 +111,7 @@ export async function observeStep(options: TickOptions): Promise<ObserveJobResul
     onProgress: options.onProgress,
     onStep: options.onObserveStep,
     batching: { batchTokens: options.config.observer.batch_tokens, idleMinutes: options.config.observer.idle_minutes, flushAll: options.flush },
+    speakerNames: [options.config.observer.user_name, options.config.observer.assistant_name].filter((n): n is string => Boolean(n)),
   });
 }
 

@@ -136,35 +136,123 @@ const KEY_VALUE: Rule = {
 /** Trailing punctuation after a value in prose. */
 const TRAILING_PUNCTUATION = /[.,!?;:)\]}>]+$/;
 
-/** "my password is hunter2", "the PIN was 4821", "passphrase = …". */
-const PROSE_EN: Rule = {
-  kind: 'password',
-  keywords: ['pass', 'pwd', 'pw', 'pin'],
-  pattern: /\b(?:pass(?:word|phrase|code)|pwd|pw|pin(?: ?code)?)s?\s{1,3}(?:is|was|is now|will be|are|:)\s{1,3}["'“‘`]?(?!\[REDACTED)([^\s"'”’`]{3,128})/dgi,
-  replace: (m, redaction) => {
-    const raw = m[1] ?? '';
-    const value = raw.replace(TRAILING_PUNCTUATION, '');
-    if (value.length < 3 || VALUE_WORDS.has(value.toLowerCase()) || PLACEHOLDER.test(value)) return null;
-    if (/^[a-z]+$/.test(value) && PROSE_WORDS.has(value)) return null;
-    return replaceGroup(m, 1, redaction, value);
-  },
-};
 /** Common words after "password is" that are not the password. */
 const PROSE_WORDS = new Set(`incorrect wrong right correct expired changed stored saved shown hidden weak strong long short required missing empty blank encrypted hashed reset case sensitive protected different same fine valid invalid in on at for what how too very`.split(/\s+/));
+
+const UUID_VALUE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/**
+ * Whether a value named by a word that is also common in prose ("token", "key", "login", "secret") is a
+ * credential: a UUID, or letters with digits (6+ characters), or 8+ characters of three kinds. A plain word
+ * ("the key is simplicity"), a number ("key 42"), a path or a file name is not.
+ */
+function credentialShaped(value: string): boolean {
+  if (UUID_VALUE.test(value)) return true;
+  if (value.includes('/') || value.includes('://') || /\.(?:pub|pem|key|txt|json|ya?ml|env|md|ts|js|py)$/i.test(value)) return false;
+  const digit = /[0-9]/.test(value);
+  const letter = /\p{L}/u.test(value);
+  if (digit && letter && value.length >= 6) return true;
+  // Hyphens, dots and underscores join words ("API-first", "Node-RED"); other symbols are a password's.
+  const kinds = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9._-]/].filter((k) => k.test(value)).length;
+  return value.length >= 8 && kinds >= 3;
+}
+
+/** A value that is a word, a placeholder or a known non-answer ("is required", "is stored in 1Password"). */
+function notAValue(value: string): boolean {
+  return value.length < 3 || VALUE_WORDS.has(value.toLowerCase()) || PLACEHOLDER.test(value) || (/^[a-z]+$/.test(value) && PROSE_WORDS.has(value));
+}
+
+/** Password words: whatever follows "my password is" is the password (unless it is a word about it). */
+const PASSWORD_WORD = /^(?:pass(?:word|phrase|code)|pwd|pw|pin(?: ?code)?)s?$/i;
+/** A user name and a password: `bob:hunter2` (the name has a letter; the password is not a port or a path). */
+const COLON_PAIR = /^([\p{L}\p{N}._%+@-]{2,64}):(\S{3,128})$/u;
+
+/**
+ * "my password is hunter2", "the PIN was 4821", "server token is 9c4f1e2a-…", "the Etsy login is bob / hunter2",
+ * "credentials: admin:S3cret!": the value after a credential word and "is", "was", ":" or "=". After a password
+ * word any value but a word about it is masked; after token, key, secret, login or credentials the value must
+ * look like one (credentialShaped), or be the password of a `name / password` or `name:password` pair (the name
+ * stays). Not "the token bucket", "key decisions", "password reset flow is broken", "the key is simplicity".
+ */
+const PROSE_EN: Rule = {
+  kind: 'password',
+  keywords: ['pass', 'pwd', 'pw', 'pin', 'token', 'key', 'secret', 'login', 'credential'],
+  pattern:
+    /\b((?:pass(?:word|phrase|code)|pwd|pw|pin(?: ?code)?|(?:api |access |auth |server |secret |session |bearer )?(?:token|key)|secret|log-?in|credentials?)s?)\s{1,3}(?:is|was|is now|will be|are|were|:|=)\s{1,3}["'“‘`]?(?!\[REDACTED)([^\s"'”’`]{1,128})(?:( \/ )(?!\[REDACTED)([^\s"'”’`]{1,128}))?/dgi,
+  replace: (m, redaction) => {
+    const word = m[1] ?? '';
+    const raw = m[2] ?? '';
+    const value = raw.replace(TRAILING_PUNCTUATION, '');
+    const password = PASSWORD_WORD.test(word);
+    if (raw.includes('[REDACTED') || m[4]?.includes('[REDACTED')) return null; // masked already (idempotence)
+    if (m[4] !== undefined) {
+      // name / password
+      const secret = m[4].replace(TRAILING_PUNCTUATION, '') || m[4];
+      if (!notAValue(secret) && (password || !/^[a-z]+$/.test(secret))) return replaceGroup(m, 4, redactionOf(redaction, 'password'), secret);
+    }
+    if (notAValue(value)) return null;
+    const pair = COLON_PAIR.exec(value);
+    if (pair && /\p{L}/u.test(pair[1]!) && !/^\d{1,5}$/.test(pair[2]!) && !pair[2]!.startsWith('/')) {
+      const at = (m.indices?.[2]?.[0] ?? m.index) - m.index + pair[1]!.length + 1;
+      return m[0].slice(0, at) + redactionOf(redaction, 'password') + m[0].slice(at + pair[2]!.length);
+    }
+    if (password) return replaceGroup(m, 2, redaction, value);
+    if (!credentialShaped(value)) return null;
+    return replaceGroup(m, 2, redactionOf(redaction, 'credential'), value);
+  },
+};
+
+/** The same redaction, of another kind (a rule whose matches are of several kinds). */
+function redactionOf(redaction: string, kind: string): string {
+  return redaction.replace(/:[a-z0-9-]+\]$/, `:${kind}]`);
+}
+
+/** Words that say a text is about a login, within PAIR_CONTEXT characters before a `name / password` pair. */
+const LOGIN_CONTEXT = /\b(?:log-?ins?|sign[ -]?in|passwords?|passwd|credentials?|user ?names?|accounts?)\b|로그인|비밀번호|비번|계정|아이디|패스워드/i;
+const PAIR_CONTEXT = 240;
+/** Names before a colon that label a value (`password:x`, `login:bob`) or a scheme (`https:`), not a user name. */
+const NOT_A_USER = /^(?:redacted|https?|ftp|ssh|git|file|mailto|user(?:name)?|login|password|passwd|pass|pw|pwd|email|e-mail|id|name|note|notes|re|fw|fwd|todo|tip|ps|eg|ie)$/i;
+
+/**
+ * "can you remember my Etsy login? helenpark.clay / Glaze&Kiln2026!": a `name / password` or `name:password`
+ * pair standing alone in a text that spoke of a login, a password, credentials or an account just before it.
+ * The password is masked, the name kept. Not "yes / no", "read / write" or "TCP / IP" (the second half must
+ * not be a plain lower-case word or an upper-case acronym), not "10:30" or "localhost:5432" (a name has a letter,
+ * a password is not a port number), not `https://…`.
+ */
+const LOGIN_PAIR: Rule = {
+  kind: 'password',
+  keywords: ['login', 'log-in', 'sign in', 'sign-in', 'signin', 'password', 'passwd', 'credential', 'username', 'user name', 'account', '로그인', '비밀번호', '비번', '계정', '아이디', '패스워드'],
+  pattern: /(?<![^\s([{"'“‘`])([\p{L}\p{N}._%+@-]{2,64})( \/ |:)(?!\/|\[REDACTED)([^\s"'”’`]{4,128})/dgu,
+  replace: (m, redaction) => {
+    const name = m[1] ?? '';
+    const secret = (m[3] ?? '').replace(/[.,;:)\]}>]+$/, '');
+    if (!/\p{L}/u.test(name) || NOT_A_USER.test(name) || secret.length < 4) return null;
+    if (/^\d{1,5}$/.test(secret) || /^[a-z]+$/.test(secret) || /^[A-Z]{2,6}$/.test(secret) || VALUE_WORDS.has(secret.toLowerCase())) return null;
+    if (m[2] === ':' && (/^\d+$/.test(name) || /^[\p{N}:]+$/u.test(secret))) return null;
+    const before = m.input.slice(Math.max(0, m.index - PAIR_CONTEXT), m.index);
+    if (!LOGIN_CONTEXT.test(before)) return null;
+    return replaceGroup(m, 3, redaction, secret);
+  },
+};
 
 const HANGUL = /[\uac00-\ud7a3\u3131-\u318e]/;
 /** Korean endings and particles glued to a value: "hunter2야", "1234입니다", "abc123이고". */
 const KOREAN_TAIL = /(?:이에요|입니다|이야|예요|에요|이다|이고|라고|이라고|이요|야|요|임|다|고|[.,!?;:)~]+)+$/;
 
-/** "비밀번호는 hunter2야", "비번: 1234", "암호가 abc123이에요". */
+/**
+ * "비밀번호는 hunter2야", "비번: 1234", "암호가 abc123이에요"; "토큰은 9c4f1e2a-…", "API 키는 …" (토큰 and 키
+ * also mean other things — 키 is a person's height — so their value must look like a credential).
+ */
 const PROSE_KO: Rule = {
   kind: 'password',
-  keywords: ['비밀번호', '비번', '암호', '패스워드', '핀번호', '핀 번호'],
-  pattern: /(?:비밀번호|비번|암호|패스워드|핀 ?번호)\s{0,3}(?:는|은|가|이|를|을|도)?\s{0,3}(?:[:=]\s{0,3})?["'“‘`]?(?!\[REDACTED)([^\s"'”’`]{2,128})/dg,
+  keywords: ['비밀번호', '비번', '암호', '패스워드', '핀번호', '핀 번호', '토큰', '키'],
+  pattern: /(비밀번호|비번|암호|패스워드|핀 ?번호|토큰|키)\s{0,3}(?:는|은|가|이|를|을|도)?\s{0,3}(?:[:=]\s{0,3})?["'“‘`]?(?!\[REDACTED)([^\s"'”’`]{2,128})/dg,
   replace: (m, redaction) => {
-    const value = (m[1] ?? '').replace(KOREAN_TAIL, '');
+    const value = (m[2] ?? '').replace(KOREAN_TAIL, '');
     if (value.length < 2 || HANGUL.test(value) || VALUE_WORDS.has(value.toLowerCase()) || PLACEHOLDER.test(value)) return null;
-    return replaceGroup(m, 1, redaction, value);
+    if (m[1] === '토큰' || m[1] === '키') return credentialShaped(value) ? replaceGroup(m, 2, redactionOf(redaction, 'credential'), value) : null;
+    return replaceGroup(m, 2, redaction, value);
   },
 };
 
@@ -279,7 +367,7 @@ export const FORMAT_RULES: readonly Rule[] = [
 ];
 
 /** Rules for labelled values and prose, tried after gitleaks' rules (which name the provider when they know the key). */
-export const CONTEXT_RULES: readonly Rule[] = [KEY_VALUE, PROSE_EN, PROSE_KO, CARD, ENTROPY];
+export const CONTEXT_RULES: readonly Rule[] = [KEY_VALUE, PROSE_EN, LOGIN_PAIR, PROSE_KO, CARD, ENTROPY];
 
 export const EMAIL_RULE: Rule = {
   kind: 'email',

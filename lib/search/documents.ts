@@ -39,6 +39,7 @@ export function dayFileDocuments(text: string, options: { path: string; tier: Ti
     tags: o.tags,
     text: o.text,
     provenance: o.provenance,
+    ...(o.mark ? { mark: o.mark } : {}),
   }));
 }
 

@@ -32,14 +32,15 @@
  * `promptSource` is `system`. OC-Memory's own tools (`mcp__oc-memory__…`) and
  * its `<oc-memory>` block are never messages (lib/core/injected-context.ts).
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { addRecalled, hasInjectedContext, isOwnTool, recalledItems, stripInjectedContext, withoutRestatedMemory } from '../core/injected-context.js';
 import type { Logger } from '../platform/log.js';
 import type { MaskingOptions } from '../masking/masking.js';
 import type { Cursor, Message, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
 import { blocksText, isObject, isoTime, makeMessage, str, summariseToolCall, summariseToolResult, type MessageContext } from './message-text.js';
-import { projectAgent } from './claude-code-project.js';
+import { folderAgent, projectAgent } from './claude-code-project.js';
 import { readTailedFile, type LineParser } from './tailed-file.js';
 import { invalidJsonReason, nameForLog } from './log-safe.js';
 
@@ -205,6 +206,52 @@ async function subagentType(transcript: string): Promise<string | undefined> {
   }
 }
 
+/** How far into a transcript its cwd is looked for (Claude Code writes it on the first message). */
+const CWD_SCAN_BYTES = 256 * 1024;
+
+/**
+ * The cwd Claude Code wrote into a transcript's first entries, read in 16 KB steps up to
+ * CWD_SCAN_BYTES; undefined when none says one (or the file cannot be read).
+ */
+export async function transcriptCwd(path: string): Promise<string | undefined> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(path, 'r');
+    let text = '';
+    const decoder = new StringDecoder('utf8');
+    const buffer = Buffer.alloc(16 * 1024);
+    for (let at = 0; at < CWD_SCAN_BYTES; ) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+      text += decoder.write(buffer.subarray(0, bytesRead));
+      const lines = text.split('\n');
+      text = lines.pop() ?? '';
+      for (const line of lines) {
+        if (!line.includes('"cwd"')) continue;
+        try {
+          const entry = JSON.parse(line) as unknown;
+          const cwd = isObject(entry) ? str(entry.cwd) : undefined;
+          if (cwd) return cwd;
+        } catch {
+          // a broken line: the next may say
+        }
+      }
+    }
+    return undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** The agent of a transcript with per-project memory: its project's path; Claude Code's folder name when the transcript names no cwd. */
+async function perProjectAgent(agent: string, path: string, folder: string): Promise<string> {
+  const cwd = await transcriptCwd(path);
+  return cwd ? projectAgent(agent, cwd) : folderAgent(agent, folder);
+}
+
 function claudeParser(ctx: ClaudeContext): LineParser<ClaudeState> {
   return {
     initial: () => ({ tools: {}, recalled: [] }),
@@ -240,7 +287,7 @@ export function createClaudeCodeSource(options: ClaudeCodeSourceOptions): Transc
       if (!st.isFile()) return;
       // The cursor key stays the configured agent's: turning per-project memory on or off does not read a session again.
       const key = `claude-code:${agent}:${session}`;
-      streams.push({ key, kind: 'claude-code', agent: options.perProject ? projectAgent(agent, project) : agent, session, path, size: st.size });
+      streams.push({ key, kind: 'claude-code', agent: options.perProject ? await perProjectAgent(agent, path, project) : agent, session, path, size: st.size });
     } catch {
       // vanished between readdir and stat
     }

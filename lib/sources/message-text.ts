@@ -4,7 +4,9 @@
  * tool results to one short line, reading text out of content blocks. The pi
  * format's own rules are in pi-entries.ts.
  */
+import { stripControlChars } from '../core/control-chars.js';
 import { maskedText, type MaskingOptions } from '../masking/masking.js';
+import { withPasswordNote } from '../masking/password-note.js';
 import type { Message, Role, SourceKind } from '../core/types.js';
 import { capMasked, capOneLineMasked } from './masked-cap.js';
 
@@ -100,12 +102,21 @@ export interface MessageContext {
   masking: MaskingOptions;
 }
 
+/**
+ * The text a transcript message is kept as: terminal control characters and escape sequences removed,
+ * trimmed, secrets masked; a user's request to remember a password gets a note that it was masked.
+ */
+export function messageText(role: Role, raw: string, masking: MaskingOptions): string {
+  const masked = maskedText(stripControlChars(raw).trim(), masking);
+  return role === 'user' ? withPasswordNote(masked) : masked;
+}
+
 /** A trimmed, secret-masked Message, or null when nothing is left to say. */
 export function makeMessage(
   ctx: MessageContext,
   fields: { role: Role; text: string; time: string; entryId: string; toolName?: string | undefined },
 ): Message | null {
-  const masked = maskedText(fields.text.trim(), ctx.masking);
+  const masked = messageText(fields.role, fields.text, ctx.masking);
   if (masked.length === 0) return null;
   const message: Message = {
     role: fields.role,

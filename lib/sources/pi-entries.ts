@@ -27,10 +27,10 @@
  *   never a message, but what it recalled is kept, like a tool's result.
  */
 import { hasInjectedContext, isOwnTool, recalledItems, stripInjectedContext } from '../core/injected-context.js';
-import { maskedText, type MaskingOptions } from '../masking/masking.js';
+import type { MaskingOptions } from '../masking/masking.js';
 import type { Message, Role, SourceKind } from '../core/types.js';
 import { capOneLineMasked } from './masked-cap.js';
-import { blocksText, isObject, str, summariseToolCall, TOOL_SUMMARY_CHARS, type Json } from './message-text.js';
+import { blocksText, isObject, messageText, str, summariseToolCall, TOOL_SUMMARY_CHARS, type Json } from './message-text.js';
 import { collapseWhiteSpace } from '../core/whitespace.js';
 import { nameForLog } from './log-safe.js';
 
@@ -140,7 +140,7 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
     default:
       return { kind: 'invalid', reason: `message with unknown role ${nameForLog(role)}` };
   }
-  const masked = maskedText(built.text.trim(), ctx.masking);
+  const masked = messageText(built.role, built.text, ctx.masking);
   if (masked.length === 0) return { kind: 'skip', reason: 'empty message' };
   const out: Message = { role: built.role, text: masked, time, entryId, source: ctx.source, agent: ctx.agent, session: ctx.session };
   if (built.toolName !== undefined) out.toolName = built.toolName;

@@ -31,9 +31,9 @@ export const command: CommandSpec = {
     try {
       const { parseHookInput } = await import('../../lib/integrations/agent-hooks.js');
       const input = handover?.input ?? parseHookInput(await readStdin(2000));
-      // Per-project memory: the project's agent first, then the agent's own memory and main's.
-      const { projectScope } = await import('../../lib/sources/claude-code-project.js');
-      const scope = options.perProject && input.cwd ? projectScope(agent, input.cwd) : undefined;
+      // Per-project memory: the project's agent first, then its memory from before and main's; without a cwd, main's only.
+      const { memoryScope } = await import('../../lib/sources/claude-code-project.js');
+      const scope = memoryScope(agent, options.perProject === true, input.cwd);
       if (event === 'after-turn') {
         await startBackground(ctx, agent);
         logger.log('debug', 'hook.after_turn', { agent, session: input.session_id, ms: Math.round(Date.now() - started) });
@@ -42,7 +42,7 @@ export const command: CommandSpec = {
       if (event === 'prompt' && !handover) {
         // A running `ocm-run mcp` on this home holds the index open: ask it first (no config, no index to load here).
         const { askPromptSocket } = await import('../../lib/integrations/prompt-socket-client.cjs');
-        const request = { prompt: input.prompt ?? '', agent, ...(options.perProject && input.cwd ? { projectCwd: input.cwd } : {}), hookStartedAt: promptHook.processStartedAt() };
+        const request = { prompt: input.prompt ?? '', agent, ...(options.perProject ? { perProject: true, ...(input.cwd ? { projectCwd: input.cwd } : {}) } : {}), hookStartedAt: promptHook.processStartedAt() };
         const reply = await askPromptSocket(ctx.paths.machine, request, serverWaitMs(promptTimeout(ctx, options)));
         if (reply) {
           // The server logged which memories went in (the dashboard shows them).
@@ -56,7 +56,7 @@ export const command: CommandSpec = {
       const { config } = await ctx.config();
       if (event === 'session-start') {
         const { sessionStartContext, additionalContextOutput } = await import('../../lib/integrations/agent-hooks.js');
-        const context = await sessionStartContext({ paths: ctx.paths, config, agent: scope?.agent ?? agent, ...(scope ? { fallbacks: [agent] } : {}) });
+        const context = await sessionStartContext({ paths: ctx.paths, config, agent: scope?.agent ?? agent, ...(scope ? { fallbacks: scope.activeMemoryFallbacks } : {}) });
         logger.log('info', 'hook.session_start', { agent, chars: context?.length ?? 0, ms: Math.round(Date.now() - started) });
         if (context) ctx.out(additionalContextOutput('SessionStart', context));
         return;

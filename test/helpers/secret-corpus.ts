@@ -150,6 +150,12 @@ const KINDS: Kind[] = [
   { kind: 'card-visa', env: 'CARD_NUMBER', key: 'card_number', prose: 'my card number is', make: (d) => { const digits = luhnComplete(`4${d(DIGITS, 14)}`); return { secret: digits.replace(/(\d{4})(?=\d)/g, '$1 '), core: digits }; } },
   { kind: 'card-mastercard', env: 'CC', key: 'cc', prose: 'charge the card', make: (d) => { const digits = luhnComplete(`5${d('12345', 1)}${d(DIGITS, 13)}`); return { secret: digits, core: digits }; } },
   { kind: 'private-key-pem', env: 'SSH_KEY', key: 'private_key', prose: 'here is the deploy key', contexts: ['bare', 'prose', 'json'], make: (d) => { const body = [d(BASE64, 64), d(BASE64, 64), d(BASE64, 40)]; return { secret: [j('-----BEGIN RSA PRIV', 'ATE KEY-----'), ...body, j('-----END RSA PRIV', 'ATE KEY-----')].join('\n'), core: body.join('') }; } },
+  // Values with no format of their own, named only by the words before them.
+  { kind: 'uuid-token', env: 'POSTMARK_SERVER_TOKEN', key: 'server_token', prose: 'I made an account, server token is', contexts: LABELLED, make: (d) => { const a = `${d(HEX, 8)}-${d(HEX, 4)}-4${d(HEX, 3)}-a${d(HEX, 3)}-${d(HEX, 12)}`; return { secret: a, core: a }; } },
+  { kind: 'uuid-token-ko', env: 'SERVER_TOKEN', key: 'token', prose: '서버 토큰은', contexts: ['prose'], make: (d) => { const a = `${d(HEX, 8)}-${d(HEX, 4)}-4${d(HEX, 3)}-a${d(HEX, 3)}-${d(HEX, 12)}`; return { secret: a, core: a }; } },
+  { kind: 'login-pair-slash', env: 'ETSY_LOGIN', key: 'etsy_login', prose: 'oh can you remember my Etsy login? I always forget it.', contexts: ['prose'], make: (d) => { const p = `${d(UPPER, 1)}${d(LOWER, 5)}&${d(UPPER, 1)}${d(LOWER, 3)}${d(DIGITS, 4)}!`; return { secret: `${d(LOWER, 6)}.${d(LOWER, 4)} / ${p}`, core: p.slice(0, -1) }; } },
+  { kind: 'login-pair-colon', env: 'ETSY_LOGIN', key: 'etsy_login', prose: 'remember my Etsy login?', contexts: ['prose'], make: (d) => { const p = `${d(ALNUM, 10)}#${d(DIGITS, 2)}`; return { secret: `${d(LOWER, 7)}:${p}`, core: p }; } },
+  { kind: 'login-is-pair', env: 'SHOP_LOGIN', key: 'shop_login', prose: 'the shop login is', contexts: ['prose'], make: (d) => { const p = `${d(ALNUM, 9)}`; return { secret: `${d(LOWER, 5)}@example.com / ${p}`, core: p }; } },
   { kind: 'prd-example', env: 'OPENAI_API_KEY', key: 'api_key', prose: 'my key is', make: () => ({ secret: j('sk-', '1234567890abcdef'), core: j('1234567890', 'abcdef') }) },
 ];
 
@@ -194,7 +200,7 @@ export function leaks(output: string, core: string): boolean {
   return false;
 }
 
-/** 32 classes of harmless text, `perClass` instances each: none may be changed by masking. */
+/** 39 classes of harmless text, `perClass` instances each: none may be changed by masking. */
 export function harmlessCorpus(seed: number, perClass = 3): HarmlessInstance[] {
   const rand = seededRandom(seed ^ 0x5eed);
   const d = drawer(rand);
@@ -230,6 +236,13 @@ export function harmlessCorpus(seed: number, perClass = 3): HarmlessInstance[] {
     ['korean-password-prose', () => pick(['비밀번호를 바꿨어', '비밀번호는 내일 알려줄게'])],
     ['korean-numbers', () => `3월 ${1 + Math.floor(rand() * 28)}일에 ${d(DIGITS, 4)}번 방에서 만나`],
     ['sk-learn', () => 'scikit-learn is imported as sklearn, the sk-learn-docs are fine'],
+    ['token-bucket', () => `the token bucket algorithm refills ${Math.floor(rand() * 90) + 10} tokens per second`],
+    ['key-decisions', () => pick(['key decisions: use Postgres 16 and Redis 7', 'Key decisions from the 3rd review are in the doc'])],
+    ['password-reset-flow', () => pick(['password reset flow is broken for 2FA users', 'the password reset email takes 10 minutes'])],
+    ['key-is-word', () => pick(['the key is simplicity', 'the key is API-first design', 'the login is broken since Monday'])],
+    ['login-near-pair', () => pick(['the login / logout buttons moved to the header', 'my account review is at 10:30 today', 'the login page offers read / write access'])],
+    ['korean-height', () => `키는 ${170 + Math.floor(rand() * 20)}이야`],
+    ['request-uuid-account', () => `account page request ${d(HEX, 8)}-${d(HEX, 4)}-4${d(HEX, 3)}-a${d(HEX, 3)}-${d(HEX, 12)} timed out`],
     ['aws-arn', () => `arn:aws:iam::${d(DIGITS, 12)}:role/Admin`],
     ['isbn', () => `ISBN 978-3-16-${d(DIGITS, 6)}-${d(DIGITS, 1)}`],
   ];

@@ -278,9 +278,9 @@ test('per-project memory: each Claude Code project is observed into its own memo
     const observed = await runCli(['observe', '--home', home], { env: { HOME: home } });
     assert.equal(observed.code, 0, observed.stderr);
     assert.equal((await runCli(['index', '--home', home])).code, 0);
-    const shopAgent = projectAgent('claude-code', projectFolder(shop));
-    const blogAgent = projectAgent('claude-code', projectFolder(blog));
-    assert.match(shopAgent, /^claude-code\.shop-[0-9a-f]{6}$/);
+    const shopAgent = projectAgent('claude-code', shop);
+    const blogAgent = projectAgent('claude-code', blog);
+    assert.match(shopAgent, /^claude-code\.shop-[0-9a-f]{10}$/);
     const today = localDateTime(now, 'UTC').date;
     assert.match(await readFile(join(paths.memory, shopAgent, `${today}.md`), 'utf8'), /shop checkout must retry payments/);
     assert.match(await readFile(join(paths.memory, blogAgent, `${today}.md`), 'utf8'), /blog must retry image uploads/);
@@ -296,7 +296,7 @@ test('per-project memory: each Claude Code project is observed into its own memo
     const start = await hook(home, 'session-start', { cwd: shop }, ['--per-project']);
     assert.match(start.stdout, /Shop: payment retries\./);
     const otherStart = await hook(home, 'session-start', { cwd: blog }, ['--per-project']);
-    assert.match(otherStart.stdout, /Active memory — claude-code\.blog-[0-9a-f]{6}/, "observe built the blog's own active memory");
+    assert.match(otherStart.stdout, /Active memory — claude-code\.blog-[0-9a-f]{10}/, "observe built the blog's own active memory");
     assert.match(otherStart.stdout, /blog must retry image uploads/);
     assert.doesNotMatch(otherStart.stdout, /Shop/);
 
@@ -324,6 +324,74 @@ test('per-project memory: each Claude Code project is observed into its own memo
     } finally {
       await client.close();
     }
+  } finally {
+    await rm(home, { recursive: true, force: true });
+  }
+});
+
+test('per-project memory tells projects apart by their normalised path: acme-api, acme_api, acme.api are three, café and cafè two; a trailing slash, NFD or `..` spell the same one; memory filed under the old folder name is still read; no cwd means main memory only', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  const { projectAgent, projectFolder } = await import('../../lib/sources/claude-code-project.js');
+  const { createHash } = await import('node:crypto');
+  // The agent earlier versions filed a project under: the last word of Claude Code's folder and 6 hex of its hash.
+  const folderAgent = (folder: string) => `claude-code.${folder.split('-').filter(Boolean).pop()!.toLowerCase()}-${createHash('sha256').update(folder).digest('hex').slice(0, 6)}`;
+  try {
+    await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\n  claude_code:\n    enabled: true\n    per_project: true\n');
+    const srv = join(home, 'srv');
+    const projects = [
+      ['acme-api', 'hyphen'],
+      ['acme_api', 'underscore'],
+      ['acme.api', 'dotted'],
+      ['caf\u00e9', 'acute'],
+      ['caf\u00e8', 'grave'],
+    ] as const;
+    const now = new Date();
+    let n = 0;
+    for (const [name, word] of projects) {
+      const cwd = join(srv, name);
+      // Claude Code files all five under two folders (-srv-acme-api, -srv-caf-): only the cwd in the transcript tells them apart.
+      const dir = join(home, '.claude', 'projects', projectFolder(cwd));
+      await mkdir(dir, { recursive: true });
+      const session = `${String(++n).padStart(8, '0')}-0000-4000-8000-000000000000`;
+      const entry = { sessionId: session, cwd, version: '2.1.332', type: 'user', uuid: `u-${n}`, parentUuid: null, timestamp: now.toISOString(), message: { role: 'user', content: `The ${word} project deploys the zebrafish service with blue-green releases.` } };
+      await writeFile(join(dir, `${session}.jsonl`), `${JSON.stringify(entry)}\n`);
+    }
+    assert.equal(new Set(projects.map(([name]) => projectFolder(join(srv, name)))).size, 2, 'Claude Code gives the five projects two folders');
+    // Memory filed before projects were told apart by path, under the agent named from the folder, and main's.
+    await writeDay(paths, '2026-02-01', [{ text: 'The acme api zebrafish service was first deployed by hand.', category: 'fact' }], { agent: folderAgent(projectFolder(join(srv, 'acme-api'))) });
+    await writeDay(paths, '2026-02-01', [{ text: 'The main memory says zebrafish releases need a changelog.', category: 'fact' }]);
+    const observed = await runCli(['observe', '--home', home], { env: { HOME: home } });
+    assert.equal(observed.code, 0, observed.stderr);
+    assert.equal((await runCli(['index', '--home', home])).code, 0);
+    const today = localDateTime(now, 'UTC').date;
+    const agents = projects.map(([name]) => projectAgent('claude-code', join(srv, name)));
+    assert.equal(new Set(agents).size, 5, 'five projects, five memories');
+    for (const [i, [, word]] of projects.entries()) {
+      const text = await readFile(join(paths.memory, agents[i]!, `${today}.md`), 'utf8');
+      assert.match(text, new RegExp(`the ${word} project`, "i"));
+      assert.equal((text.match(/zebrafish service with blue-green/g) ?? []).length, 1, `${agents[i]} holds its own project's line only`);
+    }
+
+    const ask = async (cwd: string | undefined, prompt = 'How does the zebrafish service deploy?') => {
+      const r = await hook(home, 'prompt', { prompt, ...(cwd === undefined ? {} : { cwd }) }, ['--per-project']);
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout;
+    };
+    const said = (out: string) => projects.filter(([, word]) => new RegExp(`the ${word} project`, "i").test(out)).map(([, word]) => word);
+    // The same path spelled differently is the same project.
+    for (const spelling of [join(srv, 'acme-api'), `${srv}/acme-api/`, `${srv}//acme-api`]) {
+      assert.deepEqual(said(await ask(spelling)), ['hyphen'], spelling);
+    }
+    assert.match(await ask(`${srv}/acme-api`, 'Was the zebrafish service first deployed by hand?'), /first deployed by hand/, 'memory under the old folder name is still read');
+    assert.match(await ask(`${srv}/acme-api`, 'Do zebrafish releases need a changelog?'), /changelog/, "and main's");
+    assert.deepEqual(said(await ask(join(srv, 'acme_api'))), ['underscore']);
+    assert.deepEqual(said(await ask(join(srv, 'acme.api'))), ['dotted']);
+    assert.deepEqual(said(await ask(join(srv, 'cafe\u0301'))), ['acute'], 'NFD of café is café');
+    assert.deepEqual(said(await ask(join(srv, 'caf\u00e8'))), ['grave']);
+    assert.deepEqual(said(await ask(undefined)), [], 'an event without a cwd reads no project');
+    assert.match(await ask(undefined, 'Do zebrafish releases need a changelog?'), /changelog/, 'but main memory');
+    assert.equal(await ask(undefined, 'Was the zebrafish service first deployed by hand?'), '', 'nor the memory a project filed before');
   } finally {
     await rm(home, { recursive: true, force: true });
   }

@@ -1,7 +1,7 @@
 /**
  * The generated masking corpus (test/helpers/secret-corpus.ts) through
  * maskSecrets: ≥ 98 % of the instances of 50 kinds masked, bare and
- * labelled, and at most 2 of 32 harmless classes altered (issue #22 item 2).
+ * labelled, and at most 2 of 39 harmless classes altered.
  * Every channel a transcript line reaches is checked with the same corpus in
  * test/masking/masking-channels.test.ts. Set OCM_CORPUS_SEED to try another seed.
  */
@@ -26,10 +26,10 @@ test(`corpus (seed ${SEED}): at least 40 kinds, at least 98 % of instances maske
   }
 });
 
-test(`harmless corpus (seed ${SEED}): at most 2 of 32 classes altered`, () => {
+test(`harmless corpus (seed ${SEED}): at most 2 of 39 classes altered`, () => {
   const harmless = harmlessCorpus(SEED, 5);
   const classes = new Set(harmless.map((h) => h.cls));
-  assert.equal(classes.size, 32);
+  assert.equal(classes.size, 39);
   const altered = harmless.filter((h) => maskSecrets(h.text).text !== h.text);
   const alteredClasses = new Set(altered.map((h) => h.cls));
   assert.ok(alteredClasses.size <= 2, `seed ${SEED}: ${alteredClasses.size} classes altered:\n${altered.map((h) => `${h.cls}: ${h.text.slice(0, 100)} → ${maskSecrets(h.text).text.slice(0, 100)}`).join('\n')}`);

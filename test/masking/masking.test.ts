@@ -297,3 +297,40 @@ test('the keyword pass finds every keyword: nested, overlapping, in any ASCII ca
   automaton.scan('id a1B2c3 and 4111 1111-1111 x', () => {}, shape);
   assert.deepEqual(shape, { keyRun: 6, digits: 12 });
 });
+
+test('a value after a credential word is masked whatever its shape: a bare UUID, name / password and name:password pairs', () => {
+  const uuid = ['9c4f1e2a', '7b3d', '4e8f', 'a1c6', '5d2e9b0f7a34'].join('-');
+  const cases: Array<[string, string]> = [
+    [`postmark. I made an account, server token is ${uuid}`, 'postmark. I made an account, server token is [REDACTED:credential]'],
+    [`the api key is ${uuid}.`, 'the api key is [REDACTED:credential].'],
+    [`서버 토큰은 ${uuid} 이야`, '서버 토큰은 [REDACTED:credential] 이야'],
+    ['oh can you remember my Etsy login? I always forget it. helenpark.clay / Glaze&Kiln2026!', 'oh can you remember my Etsy login? I always forget it. helenpark.clay / [REDACTED:password]'],
+    ['my Etsy login is helenpark.clay / Glaze&Kiln2026!', 'my Etsy login is helenpark.clay / [REDACTED:password]!'],
+    ['remember my Etsy login? helenpark:Glaze&Kiln2026', 'remember my Etsy login? helenpark:[REDACTED:password]'],
+    ['the login is bob:hunter22', 'the login is bob:[REDACTED:password]'],
+    ['내 etsy 로그인 기억해줘: helen.park / Glaze&Kiln2026!', '내 etsy 로그인 기억해줘: helen.park / [REDACTED:password]'],
+    ['my secret is Tr0mb0ne88', 'my secret is [REDACTED:credential]'],
+  ];
+  for (const [text, expected] of cases) {
+    assert.equal(maskSecrets(text).text, expected, text);
+    assert.equal(maskSecrets(expected).text, expected, `idempotent: ${expected}`);
+  }
+  for (const harmless of [
+    'the token bucket algorithm limits requests',
+    'key decisions: use Postgres',
+    'password reset flow is broken',
+    `request id ${uuid} failed`,
+    'the key is simplicity',
+    'the key is API-first design',
+    'the login is broken since Monday',
+    'the login page has yes / no buttons',
+    'the login / logout buttons',
+    'my account meeting is at 10:30 today',
+    'the password for localhost:5432 is required',
+    'login flow: see https://example.com/login',
+    '키는 180이야',
+    'tokens are 12345',
+  ]) {
+    assert.equal(maskSecrets(harmless).text, harmless, harmless);
+  }
+});

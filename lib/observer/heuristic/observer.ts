@@ -18,12 +18,14 @@
 import { observationIdOfLine, oneLine } from '../../memory/observation-line.js';
 import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority, Provenance } from '../../core/types.js';
 import { analyseEnglish, expandShorthand, isCommonWord, isQuestion, requestOf, restateEnglish, restateQuestion, stripAddress, type SentenceAnalysis } from './rules/en.js';
-import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, restateKorean } from './rules/ko.js';
+import { analyseKorean, isKoreanQuestion, KOREAN_ROLE_LABEL, koreanTopicWords, restateKorean } from './rules/ko.js';
 import { cleanMessageText, hasHangul, isKorean, splitSentences } from './sentences.js';
 import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
 import { detectTags } from './tags.js';
 import { condenseEnglish, condenseKorean, contentWords, dropReason, opensWithAcknowledgement, sentenceWorth, stripVocatives } from './selection.js';
 import { annotateDates, findDateAnchors, localClock, localDateTime, type DateAnchor, type LocalDateTime } from './time.js';
+import { asReported, ownWords, ReportedSpeech } from './reported.js';
+import { isSuspicious, quoteControlTags } from '../../memory/suspicious.js';
 
 export type { SpeakerNames } from './speakers.js';
 
@@ -86,6 +88,16 @@ interface Piece {
   worth: number;
   /** The observation made of this piece, once drafted. */
   draft?: Draft;
+  /** It says "that" of what the other speaker just said ("Let's go with that", "그걸로 가자"): that message's entry. */
+  refersTo?: string;
+}
+
+/** What the other speaker said last, for a sentence that only points at it ("Let's go with that"). */
+interface SaidBefore {
+  entryId: string;
+  timeMs: number;
+  /** Its first observation, without the attribution: "Litestream to replicate the SQLite file to B2". */
+  gist: string;
 }
 
 /** The question the previous speaker ended with, for the reply that follows. */
@@ -179,6 +191,8 @@ class MessageLoop {
   private previous: { role: 'user' | 'assistant'; timeMs: number; draft: Draft } | undefined = undefined;
   /** The two messages before this one, oldest first: what a follow-up answer is merged into. */
   private recent: MessageRecord[] = [];
+  /** Each speaker's latest message with an observation, for "that" in the other's reply. */
+  private saidBefore: Partial<Record<'user' | 'assistant', SaidBefore>> = {};
 
   constructor(
     private readonly given: SpeakerNames,
@@ -193,7 +207,8 @@ class MessageLoop {
     if (message.role !== 'user' && message.role !== 'assistant') return;
     const ms = Date.parse(message.time);
     const local = Number.isFinite(ms) ? this.clock(ms) : this.fallbackLocal;
-    this.tracker?.add(message);
+    // A name is learned from the speaker's own words only: "Thanks, Mallory." signing a quoted e-mail names nobody here.
+    this.tracker?.add({ role: message.role, text: ownWords(message.text ?? '') });
     const names: SpeakerNames = this.tracker ? mergeNames(this.tracker.names(), this.given) : this.given;
     if (names !== this.namesOfList) {
       this.namesOfList = names;
@@ -206,7 +221,9 @@ class MessageLoop {
     const previousOther = this.lastWords[message.role === 'user' ? 'assistant' : 'user'];
     const before = this.drafts.length;
     const said = { reacted: false };
-    this.pendingQuestion = observeMessage(message, message.role, ms, local, names, this.knownNames, this.settings, replyTo, previousOther, this.drafts, said);
+    const other = this.saidBefore[message.role === 'user' ? 'assistant' : 'user'];
+    const earlier = other && ms - other.timeMs <= REPLY_WINDOW_MS ? other : undefined;
+    this.pendingQuestion = observeMessage(message, message.role, ms, local, names, this.knownNames, this.settings, replyTo, previousOther, this.drafts, said, earlier);
     this.lastWords[message.role] = contentWords((message.text ?? '').slice(0, MAX_ECHO_CHARS), this.knownNames);
     const previous = this.previous;
     if (said.reacted && this.drafts.length === before && previous && previous.role !== message.role && ms - previous.timeMs <= REPLY_WINDOW_MS) {
@@ -218,6 +235,8 @@ class MessageLoop {
     const merged = this.settings.select ? this.mergeFollowUp(message, replyTo, before) : undefined;
     if (merged) this.previous = { role: message.role, timeMs: ms, draft: this.drafts.length > before ? this.drafts[this.drafts.length - 1]! : merged };
     const made = this.drafts.slice(before);
+    const statement = made.find((d) => !d.question);
+    if (statement) this.saidBefore[message.role] = { entryId: message.entryId, timeMs: ms, gist: gistOf(statement.text, statement.message === message ? speakerOf(names, message) : '') };
     this.recent.push({ role: message.role, entryId: message.entryId, statements: made.filter((d) => !d.question).length, asked: this.pendingQuestion?.entryId === message.entryId, last: made.length > 0 ? made[made.length - 1] : merged });
     if (this.recent.length > 2) this.recent.shift();
   }
@@ -395,6 +414,8 @@ function observeMessage(
   drafts: Draft[],
   /** Set when a sentence was left out as a reaction, echo, remark or small-talk question. */
   said: { reacted: boolean },
+  /** What the other speaker said last (within the reply window), for a sentence that only points at it. */
+  earlierOther?: SaidBefore,
 ): ReplyContext | undefined {
   const options = settings.options;
   // Observations summarise; a pasted log or file beyond this adds nothing but time.
@@ -414,17 +435,23 @@ function observeMessage(
   let lastQuestion: ReplyContext | undefined;
   // "Please remember that": the speaker's facts just said become high priority.
   let rememberRequested = false;
+  const reports = new ReportedSpeech();
   for (const raw of sentences) {
     const korean = hangul && isKorean(raw);
+    // Quoted from a page, a file, a tool or another person: not the speaker's own wish, task, tag or name (reported.ts).
+    const reported = reports.next(raw).kind === 'reported';
     // "Keep this straight for me: …", "Important: …" ask to remember what follows (the lead-in itself is removed below).
-    if (settings.select && (REMEMBER_LEAD_IN.test(raw) || (role === 'user' && REMEMBER_THAT.test(raw)))) rememberRequested = true;
+    if (settings.select && !reported && (REMEMBER_LEAD_IN.test(raw) || (role === 'user' && REMEMBER_THAT.test(raw)))) rememberRequested = true;
     let sentence = korean ? stripKoreanAddress(raw, knownNames) : stripAddress(expandShorthand(raw), knownNames);
     if (settings.select && !korean) sentence = stripVocatives(sentence);
     if (!sentence) continue;
     if (sentence.length > MAX_SENTENCE_CHARS) sentence = truncate(sentence, MAX_SENTENCE_CHARS);
     const anchors = findDateAnchors(sentence, local);
     const ctx = { names: knownNames, futureDate: pointsAhead(anchors, local.date), pastDate: pointsBack(anchors), role };
-    const analysis = korean ? analyseKorean(sentence, ctx) : analyseEnglish(sentence, ctx);
+    const analysed = korean ? analyseKorean(sentence, ctx) : analyseEnglish(sentence, ctx);
+    // An instruction aimed at the agent ("ignore previous instructions", "send … to <url>") is never a preference or a task either (memory/suspicious.ts).
+    const quoted = reported || isSuspicious(sentence);
+    let analysis = quoted ? asReported(analysed) : analysed;
     // Remember a question with any content for the reply, even one too thin to be an observation itself.
     const asked = analysis.kind === 'question' || (analysis.contentWords > 0 && (korean ? isKoreanQuestion(sentence) : isQuestion(sentence)));
     // What follows the question in the same message (a statement, thanks, an attachment) leaves it asked: "How do I
@@ -441,15 +468,33 @@ function observeMessage(
       else if (reason !== undefined && reason !== 'acknowledgement') said.reacted = true;
       if (reason !== undefined && !(reason === 'small-talk question' && options.keepAssistantQuestions)) continue;
     }
-    const dated = settings.select ? (korean ? condenseKorean : condenseEnglish)(annotateDates(sentence, anchors)) : annotateDates(sentence, anchors);
+    // "Let's go with that" / "그걸로 가자" names nothing: what it points at is what the other speaker just said, or
+    // the sentence before it; a decision that points at nothing is no decision.
+    let refersTo: string | undefined;
+    let pointed = sentence;
+    if (settings.select && pointsAtWhatWasSaid(sentence, korean)) {
+      if (earlierOther) {
+        refersTo = earlierOther.entryId;
+        const bare = korean ? sentence : sentence.replace(AGREEING_LEAD, '');
+        pointed = `${(bare || sentence).replace(/[.!~\s]+$/, '')} (${korean ? '주제' : 'on'}: ${earlierOther.gist})`;
+      } else if (pieces.length === 0 && analysis.category === 'decision') {
+        analysis = { ...analysis, category: 'fact', priority: 'low' };
+      }
+    }
+    const dated = settings.select ? (korean ? condenseKorean : condenseEnglish)(annotateDates(pointed, anchors)) : annotateDates(sentence, anchors);
     let body: string;
-    if (analysis.kind === 'question') {
+    if (reported) {
+      // As it was written: its "I" is whoever wrote the page or the e-mail, not the speaker.
+      body = dated;
+    } else if (analysis.kind === 'question') {
       body = korean ? `${speaker} 질문: ${restateKorean(dated, speaker)}` : questionBody(dated, speaker, listener, listenerName ?? (role === 'user' ? 'Assistant' : 'User'));
     } else {
       body = korean ? restateKorean(dated, speaker) : restateEnglish(dated, speaker, listener);
     }
+    // #pin and #user_marked change what OC-Memory does with a line: only the user's own words give them.
+    if (reported || role !== 'user') body = quoteControlTags(body);
     const worth = settings.select ? sentenceWorth(sentence, analysis, korean, { names: knownNames, dated: anchors.length > 0, technical: detectTags(sentence, cleaned.codeLanguages, 1, knownNames).length > 0 }) : 0;
-    const piece: Piece = { analysis, body, korean, words: splitCount(sentence, SHORT_LEAD_WORDS + 1), raw, worth };
+    const piece: Piece = { analysis, body, korean, words: splitCount(sentence, SHORT_LEAD_WORDS + 1), raw, worth, ...(refersTo ? { refersTo } : {}) };
     pieces.push(piece);
     if (asked && lastQuestion) lastQuestion.piece = piece;
   }
@@ -482,12 +527,19 @@ function observeMessage(
     }
     flushGroup(group, scope);
     const sentence = a.kind === 'question' && p.korean ? p.body.trim().replace(/[?？]*$/, '?') : finishSentence(p.body);
-    const text = finishText(a.kind === 'question' ? sentence : attribute(sentence, speaker, p.korean, scope.select, a.category === 'decision'), scope.maxChars);
+    const said = a.category === 'preference' && scope.select && !p.korean ? statedRule(sentence, speaker) ?? sentence : sentence;
+    const text = finishText(a.kind === 'question' ? sentence : attribute(said, speaker, p.korean, scope.select, a.category === 'decision'), scope.maxChars);
     const made = draft(text, a.category, a.priority, a.done, a.working, a.kind === 'question', scope, sentence);
     p.draft = made;
     drafts.push(made);
   }
   flushGroup(group, scope);
+  // A sentence that points at what the other speaker said cites that message too.
+  for (const p of pieces) {
+    if (!p.refersTo || !p.draft) continue;
+    const covered = (p.draft.reactionEntryIds ??= []);
+    if (p.refersTo !== message.entryId && !covered.includes(p.refersTo)) covered.push(p.refersTo);
+  }
   if (replyTo && drafts.length > first && timeMs - replyTo.timeMs <= REPLY_WINDOW_MS) {
     const reply = drafts[first]!;
     if (settings.replyContext) {
@@ -495,12 +547,13 @@ function observeMessage(
       const q = oneLine(replyTo.question);
       const context = korean(reply.text) ? ` (${replyTo.speaker}의 질문 "${q}"에 대한 답)` : ` (reply to ${replyTo.speaker}: "${q}")`;
       reply.text = finishText(reply.text + context, scope.maxChars + context.length);
-    } else if (settings.select && !korean(reply.text)) {
-      // An answer that does not name what it is about ("Three times a week.") gets the question's topic words, not the question.
-      const topic = topicOf(replyTo.question, reply.text, scope.notTags);
+    } else if (settings.select) {
+      // An answer that does not name what it is about ("Three times a week.", "오후엔 디카페인만.") gets the question's
+      // topic words, not the question: found by its subject ("coffee") as well as by what it says.
+      const topic = korean(reply.text) ? koreanTopicOf(replyTo.question, reply.text, scope.notTags) : topicOf(replyTo.question, reply.text, scope.notTags);
       if (topic) {
         reply.topic = { of: topic, before: reply.text };
-        reply.text = withTopic(reply.text, topic, scope.maxChars);
+        reply.text = withTopic(reply.text, topic, scope.maxChars, korean(reply.text));
       }
     }
     // The answer means what it means in reply to the question: the question's entry is part of its provenance.
@@ -530,9 +583,55 @@ const TOPIC_WORDS = 6;
 const QUESTION_FRAME =
   /^(?:(?:so|and|but|hey|oh|well|also|btw)[,\s]+)?(?:what|how|why|when|where|which|who|whose|any|is|are|was|were|do|does|did|have|has|had|can|could|would|will|should)(?:\s+(?:often|much|many|long|far|kind of|kinda|sort of|type of|types of))?(?:\s+(?:do|does|did|is|are|was|were|have|has|had|can|could|would|will|should))?(?:\s+(?:you|your|u|ya|they|he|she|it|this|that|we|there))?(?:\s+(?:all|guys|two))?\s+/i;
 
-/** "Three times a week." with the question's topic: "Three times a week (on: work out together)". */
-function withTopic(text: string, topic: string, maxChars: number): string {
-  return finishText(`${text.replace(/[.!]$/, '')} (on: ${topic})`, maxChars + topic.length + 7);
+/** "Three times a week." with the question's topic: "Three times a week (on: work out together)" ("(주제: …)" in Korean). */
+function withTopic(text: string, topic: string, maxChars: number, koreanText = false): string {
+  return finishText(`${text.replace(/[.!]$/, '')} (${koreanText ? '주제' : 'on'}: ${topic})`, maxChars + topic.length + 7);
+}
+
+/** The topic of a Korean question for an answer that shares none of its words ("커피는 여전히 하루 한 잔?" → "커피 하루 한 잔"). */
+function koreanTopicOf(question: string, answer: string, names: readonly string[]): string | undefined {
+  const asked = contentWords(question, names);
+  if (asked.size === 0) return undefined;
+  const answered = contentWords(answer, names);
+  for (const w of asked) if (answered.has(w)) return undefined;
+  // Latin words glued to Korean ("async/await에서") are words of their own here.
+  const latin = (t: string) => new Set((t.toLowerCase().match(/[a-z][a-z0-9+#.-]+/g) ?? []).filter((w) => w.length > 2));
+  const answeredLatin = latin(answer);
+  for (const w of latin(question)) if (answeredLatin.has(w)) return undefined;
+  return koreanTopicWords(question, [...names]) || undefined;
+}
+
+/**
+ * A sentence that only points at what was said before: "Let's go with that", "OK, that one", "그걸로 가자",
+ * "좋아 그걸로" — an anaphor and at most a verb of choosing, nothing named.
+ */
+const POINTS_BACK_EN =
+  /^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|great|good|fine|alright|perfect|sounds good|agreed|deal|cool|nice|right)[,.!\s]+)*(?:then[,\s]+)?(?:(?:let's|we'll|i'll|we will|i will|we're going to|i'm going to|we should|i'd)\s+)?(?:(?:go with|use|do|pick|take|stick with|choose|try|buy|get|keep)\s+)?(?:that|this|it|those|these|them|that one|this one|the (?:first|second|third|last|former|latter)(?: one| option)?)(?:\s+(?:then|one|it is))?(?:\s+it is)?[.!]*$/i;
+const POINTS_BACK_KO = /^(?:(?:좋아|좋다|오|응|ㅇㅇ|그래|오케이|ㅇㅋ|콜|굿)[\s,.!~]*)*(?:[가-힣]{1,6}(?:은|는|이|가|도)\s)?(?:그걸로|그거로|이걸로|이거로|저걸로|그것으로|그렇게|그걸|그거|그게 좋겠다|그게 낫겠다)\s?(?:가자|하자|할게|해|갈게|가|정했어|정할게|결정|합시다|갑시다|할래|가요|해요|살래|살게|쓰자|쓸게|쓸래|하자고)?[\s.!~]*$/;
+
+/** "Sounds good, ", "OK, ": agreeing before saying what was chosen. */
+const AGREEING_LEAD = /^(?:(?:ok(?:ay)?|yes|yeah|yep|sure|great|good|fine|alright|perfect|sounds good|agreed|deal|cool|nice|right)[,.!\s]+)+/i;
+
+function pointsAtWhatWasSaid(sentence: string, koreanSentence: boolean): boolean {
+  const s = sentence.trim();
+  return koreanSentence ? POINTS_BACK_KO.test(s) : s.length <= 60 && POINTS_BACK_EN.test(s) && !/^(?:it|this|that)[.!]*$/i.test(s);
+}
+
+/** The speaker's label of a message (its name, or the role's), as observeMessage says it. */
+function speakerOf(names: SpeakerNames, message: Message): string {
+  const role = message.role === 'user' ? 'user' : 'assistant';
+  return names[role] ?? (isKorean(message.text ?? '') ? KOREAN_ROLE_LABEL[role] : role === 'user' ? 'User' : 'Assistant');
+}
+
+/** An observation said as its gist, for another sentence's topic: without its speaker and verb of saying, at most ten words. */
+function gistOf(text: string, speaker: string): string {
+  let t = text;
+  if (speaker && t.startsWith(speaker)) {
+    t = t.slice(speaker.length).replace(/^(?:은|는|이|가)?\s+/, '').replace(/^(?:said|says|advised to|explained that|suggested to|suggests|thinks|asked)\s+/, '');
+  }
+  const words = t.replace(/\s*\^o-\w+$/, '').split(/\s+/);
+  const cut = words.slice(0, 10).join(' ');
+  return (words.length > 10 ? `${cut}…` : cut).replace(/[.!]+$/, '');
 }
 
 /** An offer to do something: its answer is a yes or no, and what follows is news of its own. */
@@ -642,7 +741,9 @@ function flushGroup(group: Piece[], scope: DraftScope): void {
   }
   const body = kept.map((p) => finishSentence(p.body)).join(' ');
   const text = finishText(attribute(body, scope.speaker, kept[0]!.korean, scope.select, category === 'decision'), scope.maxChars);
-  scope.drafts.push(draft(text, category, priority, done, working, false, scope, body));
+  const made = draft(text, category, priority, done, working, false, scope, body);
+  for (const p of kept) p.draft = made;
+  scope.drafts.push(made);
   group.length = 0;
 }
 
@@ -729,6 +830,18 @@ const IMPLICIT_SUBJECT =
 
 /** Common imperative verbs: a sentence starting with one is advice or a request, said as "X advised to …". */
 const IMPERATIVE = /^(?:please\s+)?(?:use|keep|store|add|run|try|make|set|check|avoid|install|create|write|fix|update|remove|delete|move|rotate|call|send|take|give|put|wrap|read|open|close|start|stop|restart|consider|remember|note|switch|change|replace|enable|disable|turn|configure|mark|drop|skip|pin|upgrade|downgrade|review|test|build|deploy|merge|commit|push|pull|look|go|follow|ask|tell|let|don't|do not|never|always)\b/i;
+
+/** A working rule said without a verb (the preference rules of rules/en.ts): "one thing — SQLAlchemy Core only", "No ORM models, no Session". */
+const VERBLESS_RULE = /^(?:(?:one thing|also|and|oh|rule|note|important|fyi)\s*[^\w\s]{0,2}\s*)?(?:please\s+)?((?:(?!(?:it|that|this|there|he|she|they|we|i|you|is|was|not)\b)(?:[\w.+#/()'-]+\s+){0,4}[\w.+#/()'-]+\s+only|only\s+[\w.+#/-]+(?:\s+[\w.+#/()'-]+){0,5}|no\s+[\w.+#/()'-]+(?:\s+[\w.+#/()'-]+){0,3}\s*,\s*(?:and\s+)?no\s+.+?))(?:\s*,\s*please|\s+please)?([.!]*)$/i;
+
+/** "SQLAlchemy Core only." said as what the speaker wants: "Nadia wants SQLAlchemy Core only." (undefined: not such a rule). */
+function statedRule(sentence: string, speaker: string): string | undefined {
+  const m = VERBLESS_RULE.exec(sentence.trim());
+  if (!m) return undefined;
+  const rule = m[1]!;
+  const first = /^[A-Za-z']+/.exec(rule)?.[0] ?? '';
+  return `${speaker} wants ${startsWithOrdinaryWord(rule, first) ? rule.charAt(0).toLowerCase() + rule.slice(1) : rule}${m[2] || '.'}`;
+}
 
 /** "Here is / Here's the X: value (— request)": group 1 the determiner, 2 "X: value", 3 the request after a dash. */
 const HANDED_OVER = /^here(?:'s| is| are)\s+(the|my|our|a|an|some)\s+([^:]{1,80}:\s*\S.*?)(?:\s+[—–]\s+(.+))?$/i;

@@ -353,12 +353,14 @@ export function condenseEnglish(sentence: string): string {
 }
 
 /** Korean lead-ins that only announce a topic ("새 주제:", "참고로,"). */
-const KOREAN_LEAD_IN = /^(?:새 ?주제|다른 ?얘기|다른 ?이야기|참고로|그리고|근데|그런데)\s*[:,]?\s+/;
+const KOREAN_LEAD_IN = /^(?:(?:ㅇㅇ|ㅇㅋ|ㅋ+|ㅎ+|아|오|음|어|응|와)[\s,.!~]+)*(?:(?:새 ?주제|다른 ?얘기|다른 ?이야기|참고로|그리고|근데|그런데|그래서|아 참)\s*[:,]?\s+)?/;
+/** Laughter and tears written as letters ("ㅋㅋ", "ㅠㅠ"): the tone of a chat, not its content. */
+const KOREAN_LAUGHTER = /(?<![\p{L}\p{N}])(?:ㅋ|ㅎ|ㅠ|ㅜ){2,}(?![\p{L}\p{N}])/gu;
 
 /** Korean intensifiers ("너무 헷갈려요" → "헷갈려요"), a word of their own before another. */
 const KOREAN_INTENSIFIER = /(?<![\p{L}\p{N}])(?:너무|정말|진짜|완전|되게|엄청|아주|매우)\s+(?=[\p{L}\p{N}])/gu;
 
 /** A Korean sentence said shorter, as a note: lead-ins and intensifiers off, in the plain style (korean-style.ts). */
 export function condenseKorean(sentence: string): string {
-  return plainKorean(sentence.replace(KOREAN_LEAD_IN, '').replace(KOREAN_INTENSIFIER, '').replace(/\s{2,}/g, ' ').trim());
+  return plainKorean(sentence.replace(KOREAN_LEAD_IN, '').replace(KOREAN_LAUGHTER, ' ').replace(KOREAN_INTENSIFIER, '').replace(/\s{2,}/g, ' ').trim());
 }

@@ -225,13 +225,15 @@ export interface DateAnchor {
   future: boolean;
   /** Index of the end of the expression in the original sentence. */
   end: number;
+  /** The expression already says the whole date ("May 15, 2026"): nothing is appended. */
+  written?: boolean;
 }
 
 interface Rule {
   re: RegExp;
   /** Date words (DateWord bits) the pattern needs one of; a sentence without any skips it. Korean rules: none, always tried. */
   words?: number;
-  resolve: (m: RegExpExecArray, ref: CalendarDay, direction: Direction) => { resolved: string; day: CalendarDay; future: boolean } | undefined;
+  resolve: (m: RegExpExecArray, ref: CalendarDay, direction: Direction) => { resolved: string; day: CalendarDay; future: boolean; written?: boolean } | undefined;
 }
 
 function dayResult(day: CalendarDay, ref: CalendarDay): { resolved: string; day: CalendarDay; future: boolean } {
@@ -269,19 +271,20 @@ function unitShift(ref: CalendarDay, n: number, unit: string, sign: 1 | -1) {
 
 /** Words that English date expressions start from, as bits (`Rule.words`). */
 const W = {
-  TOMORROW: 1, YESTERDAY: 2, NIGHT: 4, TODAY: 8, DAYTIME: 16, WEEKDAY: 32, WEEK: 64, MONTH: 128, YEAR: 256, DAY: 512,
+  TOMORROW: 1, YESTERDAY: 2, NIGHT: 4, TODAY: 8, DAYTIME: 16, WEEKDAY: 32, WEEK: 64, MONTH: 128, YEAR: 256, DAY: 512, MONTH_NAME: 1024,
 } as const;
 
 /**
  * The word starts every English rule needs one of, case-insensitively, after `\b`
  * (`month` before `mon`, so that each is told apart), and their bits.
  */
-const DATE_WORD = /\b(?:tomorrow|tmr|yesterday|night|today|tonight|morning|afternoon|evening|month|mon|tue|wed|thu|fri|sat|sun|week|year|day)/gi;
+const DATE_WORD = /\b(?:tomorrow|tmr|yesterday|night|today|tonight|morning|afternoon|evening|month|mon|tue|wed|thu|fri|sat|sun|week|year|day|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/gi;
 const DATE_WORD_BITS = new Map<string, number>([
   ['tomorrow', W.TOMORROW], ['tmr', W.TOMORROW], ['yesterday', W.YESTERDAY], ['night', W.NIGHT], ['today', W.TODAY], ['tonight', W.TODAY],
   ['morning', W.DAYTIME], ['afternoon', W.DAYTIME], ['evening', W.DAYTIME], ['month', W.MONTH],
   ['mon', W.WEEKDAY], ['tue', W.WEEKDAY], ['wed', W.WEEKDAY], ['thu', W.WEEKDAY], ['fri', W.WEEKDAY], ['sat', W.WEEKDAY], ['sun', W.WEEKDAY],
   ['week', W.WEEK], ['year', W.YEAR], ['day', W.DAY],
+  ...['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'].map((m): [string, number] => [m, W.MONTH_NAME]),
 ]);
 
 /** The date words of `sentence` as W bits (0 for most sentences: the first search fails). */
@@ -292,11 +295,95 @@ function dateWordsIn(sentence: string): number {
   return found;
 }
 
+/** The day of a month of the calendar, or undefined when the month has no such day (February 30). */
+function calendarDay(year: number, month: number, day: number): CalendarDay | undefined {
+  if (month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+  const d = dayOf(dayNumber({ year, month, day }));
+  return d.month === month ? d : undefined;
+}
+
+/**
+ * A date written without its year ("friday may 15", "15 May", "11월 13일 금요일"): the year is the one whose
+ * date falls on the weekday written beside it, if one is; else this year's, unless that date is more than
+ * two months behind (a future sentence) or ahead (a past one) of the message, when it is next (last) year's.
+ * An explicit year is taken as written.
+ */
+function explicitDate(ref: CalendarDay, month: number, day: number, year: number | undefined, weekday: number | undefined, direction: Direction) {
+  if (year !== undefined) {
+    const d = calendarDay(year, month, day);
+    return d && { ...dayResult(d, ref), written: true };
+  }
+  const candidates = [ref.year - 1, ref.year, ref.year + 1].map((y) => calendarDay(y, month, day)).filter((d): d is CalendarDay => d !== undefined);
+  if (weekday !== undefined) {
+    const onWeekday = candidates.filter((d) => weekdayOf(d) === weekday);
+    if (onWeekday.length === 1) return dayResult(onWeekday[0]!, ref);
+  }
+  const thisYear = calendarDay(ref.year, month, day);
+  if (!thisYear) return candidates.length ? dayResult(candidates[0]!, ref) : undefined;
+  const ahead = dayNumber(thisYear) - dayNumber(ref);
+  const shifted = direction === 'future' && ahead < -SAME_YEAR_SLACK_DAYS ? calendarDay(ref.year + 1, month, day) : direction === 'past' && ahead > SAME_YEAR_SLACK_DAYS ? calendarDay(ref.year - 1, month, day) : undefined;
+  return dayResult(shifted ?? thisYear, ref);
+}
+
+/**
+ * A day of the month named with its weekday but not its month ("16일 월요일"): the nearest such day in the
+ * sentence's direction within a year (the day of a month on a given weekday comes every few months).
+ */
+function dayOfMonthOnWeekday(ref: CalendarDay, day: number, weekday: number, direction: Direction) {
+  const step = direction === 'past' ? -1 : 1;
+  for (let k = 0; k <= 12; k++) {
+    const month = ref.month + step * k;
+    const d = calendarDay(ref.year + Math.floor((month - 1) / 12), ((month - 1) % 12 + 12) % 12 + 1, day);
+    if (!d || weekdayOf(d) !== weekday) continue;
+    const ahead = dayNumber(d) - dayNumber(ref);
+    if (direction === 'past' ? ahead <= 0 : ahead >= 0) return dayResult(d, ref);
+  }
+  return undefined;
+}
+
+/** How far a date without its year may lie on the "wrong" side of the message and still be this year's. */
+const SAME_YEAR_SLACK_DAYS = 60;
+
+/**
+ * Is the month word of `m` (group `group`) the verb "may" ("I may 15 times…")? A lower-case "may" is the
+ * month only after a weekday, a preposition of time ("on may 15", "by may 3rd") or with an ordinal.
+ */
+function isModalMay(m: RegExpExecArray, group: number): boolean {
+  const word = m[group]!;
+  if (word !== 'may') return false;
+  if (/^(?:st|nd|rd|th)\b/i.test(m.input.slice(m.index + m[0].length - 2))) return false;
+  const before = m.input.slice(Math.max(0, m.index - 12), m.index);
+  return !/\b(?:on|by|until|till|til|before|after|from|since|through|to|of|in|early|mid|late|end|due)\s+$/i.test(before);
+}
+
+const EN_MONTHS: Record<string, number> = {
+  january: 1, jan: 1, february: 2, feb: 2, march: 3, mar: 3, april: 4, apr: 4, may: 5, june: 6, jun: 6,
+  july: 7, jul: 7, august: 8, aug: 8, september: 9, sept: 9, sep: 9, october: 10, oct: 10, november: 11, nov: 11, december: 12, dec: 12,
+};
+const MON = '(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)';
+
 const WD = '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs)?|fri|sat|sun)';
 const NUM = '(\\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a couple|couple of)';
 
 /** English rules, most specific first. Each regex is global and case-insensitive. */
 const EN_RULES: Rule[] = [
+  {
+    // "friday may 15", "Fri, May 15th, 2026", "May 15 (Friday)": the written date, not the nearest Friday.
+    words: W.MONTH_NAME,
+    re: new RegExp(`\\b(?:${WD},?\\s+(?:the\\s+)?)?${MON}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?![\\d:])\\b(?:,?\\s+(\\d{4})\\b)?(?:,?\\s+\\(?${WD}\\b\\)?)?`, 'gi'),
+    resolve: (m, ref, direction) => {
+      const weekday = m[1] ?? m[5];
+      if (weekday === undefined && m[4] === undefined && isModalMay(m, 2)) return undefined;
+      return explicitDate(ref, EN_MONTHS[m[2]!.toLowerCase()]!, Number(m[3]), m[4] === undefined ? undefined : Number(m[4]), weekday === undefined ? undefined : EN_WEEKDAYS[weekday.toLowerCase()], direction);
+    },
+  },
+  {
+    // "Friday 15 May", "the 15th of May 2026".
+    words: W.MONTH_NAME,
+    re: new RegExp(`\\b(?:${WD},?\\s+)?(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MON}\\b\\.?(?:,?\\s+(\\d{4})\\b)?`, 'gi'),
+    resolve: (m, ref, direction) =>
+      explicitDate(ref, EN_MONTHS[m[3]!.toLowerCase()]!, Number(m[2]), m[4] === undefined ? undefined : Number(m[4]), m[1] === undefined ? undefined : EN_WEEKDAYS[m[1].toLowerCase()], direction),
+  },
   { words: W.TOMORROW, re: /\bthe day after tomorrow\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, 2), ref) },
   { words: W.YESTERDAY, re: /\bthe day before yesterday\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, -2), ref) },
   { words: W.TOMORROW, re: /\b(tomorrow|tmrw|tmr)\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, 1), ref) },
@@ -363,8 +450,27 @@ const EN_RULES: Rule[] = [
   },
 ];
 
+/**
+ * The end of a Korean word: no more Hangul, or only particles ("후에", "전에는", "뒤부터"). A syllable that is
+ * no particle makes the word another one: 후쿠오카, 전세, 뒤뜰.
+ */
+const KOREAN_WORD_END = '(?=(?:에서|에는|에도|에야|부터|까지|쯤|에|엔|로|의|은|는|이|가|도|만|인|이면|면)*(?![\\uAC00-\\uD7A3]))';
+
 /** Korean rules. Korean writes "지난주"/"지난 주" both ways, so spaces are optional. */
 const KO_RULES: Rule[] = [
+  {
+    // "16일 월요일", "15일(일)" after a date of its month: the next 16th that is a Monday, not this week's Monday.
+    re: /(?<![\d월]\s?)(\d{1,2})일(?:\s?\(([월화수목금토일])(?:요일)?\)|\s([월화수목금토일])요일)/g,
+    resolve: (m, ref, direction) => dayOfMonthOnWeekday(ref, Number(m[1]), KO_WEEKDAYS[(m[2] ?? m[3])!]!, direction),
+  },
+  {
+    // "11월 13일 금요일", "11월 13일(금)", "2026년 11월 13일": the written date, not this week's Friday.
+    re: /(?:(\d{4})년\s?)?(\d{1,2})월\s?(\d{1,2})일(?:\s?\(([월화수목금토일])(?:요일)?\)|\s([월화수목금토일])요일)?/g,
+    resolve: (m, ref, direction) => {
+      const weekday = m[4] ?? m[5];
+      return explicitDate(ref, Number(m[2]), Number(m[3]), m[1] === undefined ? undefined : Number(m[1]), weekday === undefined ? undefined : KO_WEEKDAYS[weekday], direction);
+    },
+  },
   { re: /(?:그저께|그제)/g, resolve: (_m, ref) => dayResult(addDays(ref, -2), ref) },
   { re: /어제|어젯밤/g, resolve: (_m, ref) => dayResult(addDays(ref, -1), ref) },
   { re: /오늘|오늘밤|오늘 밤/g, resolve: (_m, ref) => dayResult(ref, ref) },
@@ -395,7 +501,11 @@ const KO_RULES: Rule[] = [
   { re: /작년|지난해/g, resolve: (_m, ref) => yearResult(ref, -1) },
   { re: /내년/g, resolve: (_m, ref) => yearResult(ref, 1) },
   { re: /올해|금년/g, resolve: (_m, ref) => yearResult(ref, 0) },
-  { re: /(\d{1,3})\s?(일|주|달|개월|년)\s?(전|후|뒤)/g, resolve: (m, ref) => unitShift(ref, Number(m[1]), m[2]!, m[3] === '전' ? -1 : 1) },
+  {
+    // "3일 후" (in three days), "3일 후에", "2년 전에는" — but not the 후 of 후쿠오카 or the 전 of 전세, nor the length of a stay ("2박 3일").
+    re: new RegExp(`(?<!\\d박\\s?)(?<!\\d)(\\d{1,3})\\s?(일|주|달|개월|년)\\s?(전|후|뒤)${KOREAN_WORD_END}`, 'g'),
+    resolve: (m, ref) => unitShift(ref, Number(m[1]), m[2]!, m[3] === '전' ? -1 : 1),
+  },
 ];
 
 const KO_AND_EN_RULES = [...KO_RULES, ...EN_RULES];
@@ -429,8 +539,8 @@ export function findDateAnchors(sentence: string, ref: CalendarDay): readonly Da
   if (!hasHangul && words === 0) return NO_ANCHORS;
   const anchors: (DateAnchor & { start: number })[] = [];
   const rules = hasHangul ? KO_AND_EN_RULES : EN_RULES;
-  // Only bare weekdays ("on Friday", "금요일") depend on the tense of the sentence.
-  const direction = (hasHangul && /요일/.test(sentence)) || (words & W.WEEKDAY) !== 0 ? sentenceDirection(sentence, hasHangul) : 'future';
+  // Only bare weekdays ("on Friday", "금요일") and dates without their year ("May 15", "11월 13일") depend on the tense of the sentence.
+  const direction = (hasHangul && /요일|\d\s?월/.test(sentence)) || (words & (W.WEEKDAY | W.MONTH_NAME)) !== 0 ? sentenceDirection(sentence, hasHangul) : 'future';
   // (Indexed loops: for-of inlines the iterator protocol into the compiled function.)
   for (let k = 0; k < rules.length; k++) {
     const rule = rules[k]!;
@@ -442,7 +552,7 @@ export function findDateAnchors(sentence: string, ref: CalendarDay): readonly Da
       if (anchors.some((a) => start < a.end && end > a.start)) continue;
       const r = rule.resolve(m, ref, direction);
       if (!r) continue;
-      anchors.push({ expression: m[0], resolved: r.resolved, day: r.day, future: r.future, end, start });
+      anchors.push({ expression: m[0], resolved: r.resolved, day: r.day, future: r.future, end, start, ...(r.written ? { written: true } : {}) });
     }
   }
   if (anchors.length === 0) return NO_ANCHORS;
@@ -451,7 +561,7 @@ export function findDateAnchors(sentence: string, ref: CalendarDay): readonly Da
   const found: DateAnchor[] = [];
   for (let i = 0; i < anchors.length; i++) {
     const a = anchors[i]!;
-    found.push({ expression: a.expression, resolved: hasHangul ? koreanLabel(a.resolved) : a.resolved, day: a.day, future: a.future, end: a.end });
+    found.push({ expression: a.expression, resolved: hasHangul ? koreanLabel(a.resolved) : a.resolved, day: a.day, future: a.future, end: a.end, ...(a.written ? { written: true } : {}) });
   }
   return found;
 }
@@ -479,7 +589,7 @@ export function annotateDates(sentence: string, anchors: readonly DateAnchor[]):
     const a = anchors[i]!;
     out += sentence.slice(pos, a.end);
     const after = sentence.slice(a.end);
-    if (!/^\s*\(\s*\d{4}/.test(after)) out += ` (${a.resolved})`;
+    if (!a.written && !/^\s*\(\s*\d{4}/.test(after)) out += ` (${a.resolved})`;
     pos = a.end;
   }
   return out + sentence.slice(pos);

@@ -187,12 +187,12 @@ test('Claude Code (real CLI): integrate, MCP tools in the request, remember and 
 test('Claude Code (real CLI), per-project memory: two projects (cwd) keep their observations and remembered facts apart, and a project\'s session-start memory, per-prompt memory and search see its own memory, not the other\'s', { timeout: 900_000 }, async () => {
   const rig = await claudeCodeRig('ocm-claude-projects-');
   const { ocm, ocmRun, claude, afterTurnIdle, api, proxy } = rig;
-  const { projectAgent, projectFolder } = await import('../../../lib/sources/claude-code-project.js');
+  const { projectAgent } = await import('../../../lib/sources/claude-code-project.js');
   const shop = join(rig.tmp.dir, 'work', 'shop');
   const blog = join(rig.tmp.dir, 'work', 'blog');
   for (const dir of [shop, blog]) await mkdir(dir, { recursive: true });
   const today = localDateTime(new Date(), 'UTC').date;
-  const dayFileOf = (cwd: string) => join(ocm, 'memory', projectAgent('claude-code', projectFolder(cwd)), `${today}.md`);
+  const dayFileOf = (cwd: string) => join(ocm, 'memory', projectAgent('claude-code', cwd), `${today}.md`);
   try {
     const integrated = await ocmRun(['integrate', 'claude-code', '--per-project']);
     assert.equal(integrated.exitCode, 0, `${integrated.stdout}\n${integrated.stderr}`);

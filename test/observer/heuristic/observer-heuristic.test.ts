@@ -468,6 +468,110 @@ test('relative date expressions resolve against the local day', () => {
   assert.deepEqual(resolved('3일 전'), ['2026-04-05']);
 });
 
+test('a working rule stated without a verb, or as a standing request, is a 🔴 preference', () => {
+  const named = { speakerNames: { user: 'Nadia', assistant: 'Claude' } };
+  const rule = (text: string, options: HeuristicObserverOptions = named) => {
+    const os = observe([['user', text]], {}, options);
+    const o = os.find((x) => x.category === 'preference');
+    assert.ok(o, `no preference in ${JSON.stringify(os.map((x) => `[${x.category}] ${x.text}`))}`);
+    assert.equal(o.priority, 'high', o.text);
+    return o.text;
+  };
+  assert.equal(rule('one thing — SQLAlchemy Core only. I want to see every query'), 'Nadia wants SQLAlchemy Core only.');
+  assert.equal(rule('Metric units only, please.'), 'Nadia wants metric units only.');
+  assert.equal(rule('No ORM models, no Session, no relationship() magic.'), 'Nadia wants no ORM models, no Session, no relationship() magic.');
+  assert.equal(rule('Only decaf after lunch.'), 'Nadia wants only decaf after lunch.');
+  // Korean: how to be spoken to, and a rule with its time ("오후엔 디카페인만"); the laughter and the lead go.
+  const ko = { speakerNames: { user: '지훈', assistant: '모리' } };
+  assert.equal(rule('아 그리고 존댓말 말고 반말로 편하게 해줘 ㅋㅋ', ko), '지훈은 존댓말 말고 반말로 편하게 해줘.');
+  assert.match(rule('앞으로 영어로 답해 줘', ko), /영어로 답해 줘/);
+  assert.match(rule('커피는 하루 한 잔으로 줄이고 오후엔 디카페인만 마시려고', ko), /오후엔 디카페인만/);
+  assert.match(rule('평일엔 샐러드만 먹어요', ko), /평일엔 샐러드만/);
+  // Not rules: a fact about a thing, and something done only once.
+  for (const text of ['It works only on Linux.', 'Only two tickets were left.', '주말엔 잠만 잤어.']) {
+    assert.ok(!observe([['user', text]]).some((o) => o.category === 'preference'), text);
+  }
+});
+
+test('a decision that only points back ("let\'s go with that", "그걸로 가자") names what it points at, or is no decision', () => {
+  const en = observe([
+    ['assistant', "I'd replicate the SQLite file to B2 with Litestream, every second."],
+    ['user', "Sounds good, let's go with that."],
+  ], {}, { speakerNames: { user: 'Nadia', assistant: 'Claude' } });
+  const decided = find(en, /decided to go with that/);
+  assert.equal(decided.category, 'decision');
+  assert.equal(decided.priority, 'high');
+  assert.match(decided.text, /\(on: .*Litestream/);
+  assert.deepEqual(decided.provenance!.entryIds, ['e0000001', 'e0000000']);
+  const ko = observe([
+    ['assistant', 'Then it is time for the materialized view. Refresh it every 10 minutes with pg_cron.'],
+    ['user', '좋아 10분마다. 그걸로 가자'],
+  ], {}, { speakerNames: { user: '지훈', assistant: '모리' } });
+  const koDecided = find(ko, /그걸로 가자/);
+  assert.equal(koDecided.priority, 'high');
+  assert.match(koDecided.text, /\(주제: .*pg_cron/);
+  assert.ok(koDecided.provenance!.entryIds.includes('e0000000'));
+  // Nothing before it to point at: said, but not a 🔴 decision.
+  for (const text of ['지훈은 그걸로 가자.', "OK, let's do that."]) {
+    const alone = observe([['user', text]]);
+    assert.ok(!alone.some((o) => o.category === 'decision' || o.priority === 'high'), JSON.stringify(alone));
+  }
+  // A decision that names its object is one as before.
+  assert.equal(only(observe([['user', "Let's go with Litestream."]])).category, 'decision');
+});
+
+test('a short Korean answer keeps the topic words of the question it answers', () => {
+  const os = observe([
+    ['assistant', '커피는 여전히 하루 한 잔?'],
+    ['user', 'ㅇㅇ 오후엔 디카페인만. 은근 적응됨'],
+  ], {}, { speakerNames: { user: '지훈', assistant: '모리' } });
+  const o = find(os, /디카페인/);
+  assert.match(o.text, /\(주제: 커피/);
+  assert.deepEqual(o.provenance!.entryIds, ['e0000001', 'e0000000']);
+  const move = observe([
+    ['assistant', '이사 날짜는 정해졌어?'],
+    ['user', '응 10월 17일 토요일로 잡았어'],
+  ], {}, { speakerNames: { user: '지훈', assistant: '모리' } });
+  assert.match(find(move, /10월 17일/).text, /주제: 이사 날짜/);
+  // An answer that names its topic gets none added.
+  const named = observe([['assistant', '커피는 여전히 하루 한 잔?'], ['user', '응 커피는 하루 한 잔이야']]);
+  assert.doesNotMatch(find(named, /커피/).text, /주제:/);
+});
+
+test('a date written with its month is that date, whatever weekday is written beside it', () => {
+  const resolved = (s: string, at: string) => findDateAnchors(s, localDateTime(at, 'UTC')!).map((a) => a.resolved);
+  // Said on Monday 2026-04-20: "friday may 15" is 15 May, not the coming Friday (2026-04-24) nor 1 May.
+  assert.deepEqual(resolved('Tomás set up a demo on friday may 15 at the bakery', '2026-04-20T10:00:00Z'), ['2026-05-15']);
+  assert.deepEqual(resolved('the review is on Tuesday 3 March', '2026-02-10T10:00:00Z'), ['2026-03-03']);
+  assert.deepEqual(resolved('Fri, May 15th, 2026 is the day', '2026-04-20T10:00:00Z'), ['2026-05-15']);
+  // A date without its year: the year whose date is on the weekday written, else the next one ahead.
+  assert.deepEqual(resolved('the conference is on Thursday, January 7', '2026-11-02T10:00:00Z'), ['2027-01-07']);
+  assert.deepEqual(resolved('we shipped it on March 3', '2026-12-01T10:00:00Z'), ['2026-03-03']);
+  // "may" the verb is no month.
+  assert.deepEqual(resolved('I may 15 times have said it', '2026-04-20T10:00:00Z'), []);
+  // Korean: "11월 13일 금요일" is 13 November, not this week's Friday; "16일 월요일" the next 16th that is a Monday.
+  assert.deepEqual(resolved('11월 13일 금요일부터 16일 월요일까지 3박 4일', '2026-09-01T10:00:00Z'), ['2026-11-13', '2026-11-16']);
+  assert.deepEqual(resolved('12월 4일(금)에 송년회 해요', '2026-09-01T10:00:00Z'), ['2026-12-04']);
+  // Observed: the anchored date follows the date as written, and a year written is not written twice.
+  const o = only(observe([['user', 'The demo for the café owners is on friday may 15 at the bakery.', '2026-04-20T10:00:00Z']]));
+  assert.match(o.text, /friday may 15 \(2026-05-15\)/);
+  assert.doesNotMatch(only(observe([['user', 'The launch is on May 15, 2026 in Lisbon.', '2026-04-20T10:00:00Z']])).text, /\(2026-05-15\)/);
+});
+
+test('a Korean word that starts with 후, 전 or 뒤 is not "after", "before" or "later"', () => {
+  const resolved = (s: string) => findDateAnchors(s, localDateTime('2026-09-01T10:00:00Z', 'UTC')!).map((a) => a.resolved);
+  // 2박 3일 is the length of a stay, and 후 is the first syllable of 후쿠오카.
+  assert.deepEqual(resolved('11월에 2박 3일 후쿠오카 여행'), []);
+  assert.deepEqual(resolved('1년 전세 계약을 했어요'), []);
+  assert.deepEqual(resolved('3일 후지산에 올라가요'), []);
+  // With a particle it is still the word: "3일 후에", "2년 전에는".
+  assert.deepEqual(resolved('3일 후에 다시 봐요'), ['2026-09-04']);
+  assert.deepEqual(resolved('2년 전에는 부산에 살았어요'), ['2024년']);
+  const o = only(observe([['user', '여행지는 2박 3일 후쿠오카로 정했어요.', '2026-09-01T10:00:00Z']]));
+  assert.match(o.text, /2박 3일 후쿠오카/);
+  assert.doesNotMatch(o.text, /\(\d{4}-\d\d-\d\d\)/);
+});
+
 // ---------------------------------------------------------------------------
 // ids, provenance, currentTask
 

@@ -104,13 +104,17 @@ const PREFERENCE = gated(
       String.raw`[,;]\s*(?:and\s+)?never\s+(?:by|on|in|outside|inside|with|without|before|after|from|to|into|use|run|push|deploy|commit|touch|change|delete)\b`,
       String.raw`\bi'd (?:rather|prefer)\b`,
       String.raw`\bi (?:would|'d) like (?:you )?to (?:always|never)\b`,
+      // A working rule said without a verb: "SQLAlchemy Core only", "Only decaf after lunch", "No ORM models, no Session".
+      String.raw`^(?:(?:one thing|also|and|oh|rule|note|important|fyi)\s*[^\w\s]{0,2}\s*)?(?:please\s+)?(?!(?:it|that|this|there|he|she|they|we|i|you|is|was|not)\b)(?:[\w.+#/()'-]+\s+){0,4}[\w.+#/()'-]+\s+only(?:\s*,\s*please|\s+please)?[.!]*$`,
+      String.raw`^(?:please\s+)?only\s+(?!(?:if|when|because|once|then|the|a|an|one|two|three|\d+|just|about|after all|half)\b)[\w.+#/-]+(?:\s+[\w.+#/()'-]+){0,5}(?:\s*,\s*please|\s+please)?[.!]*$`,
+      String.raw`^(?:please\s+)?no\s+[\w.+#/()'-]+(?:\s+[\w.+#/()'-]+){0,3}\s*,\s*(?:and\s+)?no\s+[\w.+#/()'-]+`,
     ].join('|'),
     'i',
   ),
   // "Remember: always…" may come with nothing between the words ("rememberalways"); "from now on always…" has "now".
   `prefer prefers preferred preference like love enjoy hate dislike detest adore loathe can cannot favorite favourite go
     fan into keen passionate obsessed allergic vegetarian vegan always never use suggest write give call add put commit push deploy
-    run touch change delete now rather forward ${glue('remember note rule important fyi reminder', 'always never')}`,
+    run touch change delete now rather forward only no ${glue('remember note rule important fyi reminder', 'always never')}`,
 );
 
 const DECISION = gated(

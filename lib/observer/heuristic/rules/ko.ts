@@ -24,7 +24,7 @@ const FILLER_WORD = new RegExp(
     ')$',
 );
 
-const PREFERENCE = /((?:꼭|반드시|항상|늘|언제나)\s.*(?:주세요|해 ?줘|써 ?줘|하세요|싶어|원해)|선호|좋아해|좋아합니다|좋아하는|좋아함|좋아하지|싫어|싫습니다|싫다|싫은|별로(?:야|예요|에요|입니다|라서)|취향|즐겨|마음에 들|더 좋|더 나아|더 낫|더 편해|더 편하|항상\s.*(?:써|쓰|사용)|절대\s.*(?:쓰지|안 쓰|사용하지|하지)|쓰지 (?:마|말아)|(?:하지|쓰지) 말아 ?주)/;
+const PREFERENCE = /((?:꼭|반드시|항상|늘|언제나)\s.*(?:주세요|해 ?줘|써 ?줘|하세요|싶어|원해)|(?:반말|존댓말|존대|높임말|영어|한국어|한글|일본어|중국어)(?:로|으로)\s?(?:\S+\s?){0,2}?(?:해|말해|답해|대답해|써|얘기해|설명해|불러)\s?(?:줘|주세요|줄래|줘요|주라)|\S+\s?말고\s?\S+(?:으로|로)\s?(?:\S+\s?)?(?:해|말해|써|불러|가)\s?(?:줘|주세요)|(?:오전|오후|아침|점심|저녁|밤|주말|평일|매일|하루|평소|앞으로)(?:에|엔|에는|에도|는)?\s(?:\S+\s)?\S+만(?![^.!?]*(?:었|았|였|했|잤|갔|왔|봤|샀))(?=[\s.!~,]|$)|선호|좋아해|좋아합니다|좋아하는|좋아함|좋아하지|싫어|싫습니다|싫다|싫은|별로(?:야|예요|에요|입니다|라서)|취향|즐겨|마음에 들|더 좋|더 나아|더 낫|더 편해|더 편하|항상\s.*(?:써|쓰|사용)|절대\s.*(?:쓰지|안 쓰|사용하지|하지)|쓰지 (?:마|말아)|(?:하지|쓰지) 말아 ?주)/;
 const DECISION = /(결정|[가-힣]기로\s?(?:했|하자|합시다|정했|결정)|하기로|쓰기로|사용하기로|가기로|정했|정하자|확정|채택|선택했|고르기로|(?:으)?로 가자|(?:으)?로 갑시다|(?:으)?로 하자|(?:으)?로 합시다|로 정리|쓰자|씁시다|사용하자|사용합시다)/;
 const STATE = /(이사했|이사 ?왔|이사 ?갔|바꿨|바꾸었|바꿔서|바꿨어|전환했|전환하|이전했|옮겼|마이그레이션|갈아탔|교체했|변경했|(?:에서|부터)\s.*(?:로|으로)\s?(?:바꿨|옮겼|이전|변경|전환|갈아)|이제는?\s.*(?:써요|씁니다|써|사용해|사용합니다|사용 중)|더 이상|이제 안|그만뒀|그만두었)/;
 const DONE = /(완료|끝났|끝냈|끝냄|마쳤|마무리했|마무리됐|해결했|해결됐|해결되었|해결 완료|고쳤|수정했|수정 완료|배포했|배포 완료|성공했|통과했|머지했|다 했|다했|제출했)/;
@@ -97,6 +97,25 @@ export function countKoreanContent(sentence: string, names: string[]): number {
     n++;
   }
   return n;
+}
+
+/** Question words and endings that ask about nothing in particular (누구, 뭐, 어때 …). */
+const KOREAN_ASKING = /^(?:어떻게|왜|뭐|무엇|무슨|언제|어디|누구|어느|몇|어떤|얼마|어때\S*|여전히|아직|혹시|그럼|그래서|요즘|지금)$/;
+
+/**
+ * The words of a Korean question that name its topic, particles off: "커피는 여전히 하루 한 잔?" → "커피 하루 한 잔"
+ * (at most `max` words; empty when it names nothing).
+ */
+export function koreanTopicWords(question: string, names: string[], max = 5): string {
+  const out: string[] = [];
+  for (const w of eojeols(question.replace(/[?？]+\s*$/, ''))) {
+    const bare = w.length > 1 ? w.replace(PARTICLE, '') : w;
+    if (!bare || KOREAN_ASKING.test(bare) || QUESTION_END.test(w) || FILLER_WORD.test(w) || FILLER_WORD.test(bare)) continue;
+    if (names.some((name) => name.length >= 2 && w.startsWith(name))) continue;
+    out.push(bare);
+    if (out.length >= max) break;
+  }
+  return out.join(' ');
 }
 
 export function isKoreanQuestion(sentence: string): boolean {
