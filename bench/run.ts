@@ -8,6 +8,7 @@
  *   npm run bench -- masking --seed 7      masking corpus recall per kind and channel (--n: instances per kind and context)
  *   npm run bench -- plugin --turns 60     OpenClaw plugin: before_prompt_build turns (≥ 50)
  *   npm run bench -- ui --n 100000          the dashboard: first page and search in the running server
+ *   npm run bench -- forget --n 100000     forget of one id in one very large day
  *   npm run bench -- sqlite [--bs24 DIR]   OpenClaw database read: better-sqlite3 on Node 20 vs node:sqlite on Node 24
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -116,6 +117,14 @@ const SECTIONS: Section[] = [
         log: (line) => process.stderr.write(`${line}\n`),
       });
       return { table: watchBenchTable(report), json: report };
+    },
+  },
+  {
+    name: 'forget',
+    async run(args) {
+      const { runForgetBench, forgetBenchTable } = await import('./forget-bench.js');
+      const report = await runForgetBench({ ...(args.n ? { n: Number(args.n) } : {}), log: (line) => process.stderr.write(`${line}\n`) });
+      return { table: forgetBenchTable(report), json: report };
     },
   },
   {

@@ -15,7 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { Config } from '../config/config-schema.js';
-import { formatDayFile, parseDayFile, updateObservation } from '../memory/day-file/index.js';
+import { assertWritable, formatDayFile, parseDayFile, updateObservation } from '../memory/day-file/index.js';
 import { OcmError } from '../core/errors.js';
 import type { HomePaths } from '../platform/home.js';
 import { withHomeLock } from '../platform/lock.js';
@@ -149,6 +149,7 @@ export async function editObservation(ctx: CurateContext, fileRef: string, id: s
     if (lines.length > 1) throw duplicateId(id, fileRef, lines.map((l) => l.startLine));
     // Not rewritten, as assertWritable refuses (lib/memory/day-file/edit.ts).
     if (day.frontmatter.error !== undefined) throw brokenFrontmatter(file.path, day.frontmatter.error);
+    assertWritable(day, file.path);
     let tags = edit.tags ?? current.tags;
     if (edit.pinned === true && !tags.some((t) => PIN_TAGS.has(t.toLowerCase()))) tags = [...tags, 'pin'];
     if (edit.pinned === false) tags = tags.filter((t) => !PIN_TAGS.has(t.toLowerCase()));
@@ -173,7 +174,9 @@ export async function addObservation(
   ctx: CurateContext,
   args: { agent: string; text: string; priority: Priority; category: string; tags: string[] },
 ): Promise<import('../integrations/mcp/memory-tools.js').Remembered> {
-  const { rememberObservation } = await import('../integrations/mcp/memory-tools.js');
+  const { charCount, rememberObservation, REMEMBER_MAX_CHARS } = await import('../integrations/mcp/memory-tools.js');
+  const length = charCount(args.text.trim());
+  if (length > REMEMBER_MAX_CHARS) throw new UiProblem('BAD_INPUT', 'longRemember', { count: String(length), max: String(REMEMBER_MAX_CHARS) });
   const remembered = await unlessBrokenFrontmatter(() => rememberObservation(
     { paths: ctx.paths, config: ctx.config, agent: args.agent, client: () => ({ name: 'ocm-run ui' }), openIndex: ctx.openIndex, logger: ctx.logger, now: ctx.now, lockWaitMs: ctx.lockWaitMs },
     { text: args.text, priority: args.priority, category: args.category, tags: args.tags },

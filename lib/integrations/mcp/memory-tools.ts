@@ -93,7 +93,15 @@ export const SEARCH_LIMIT_DEFAULT = 8;
 export const SEARCH_LIMIT_MAX = 25;
 /** Renderings of one question search_memory takes at most (query and queries together). */
 export const SEARCH_RENDERINGS_MAX = 6;
+/** The longest text one remembered observation may have (every front end: the MCP tool's schema, the dashboard, the service below). */
 export const REMEMBER_MAX_CHARS = 2_000;
+
+/** How many characters (code points, as a JSON schema's maxLength counts them) `text` has. */
+export function charCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
 /** The provenance session of every remembered observation (its id does not depend on the client). */
 const REMEMBER_SESSION = 'remember';
 
@@ -444,8 +452,15 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
   const { maskingOptions } = await import('../../sources/registry.js');
   const { oneLine, observationId } = await import('../../memory/observation-line.js');
   const { localDateTime, resolveTimeZone } = await import('../../platform/time-zone.js');
+  const { stripControlChars } = await import('../../core/control-chars.js');
+  const length = charCount(args.text.trim());
+  if (length > REMEMBER_MAX_CHARS) {
+    throw new OcmError('BAD_INPUT', `The text to remember is ${length} characters long; at most ${REMEMBER_MAX_CHARS} are kept as one observation. Nothing was remembered.`, {
+      hint: 'Give the one sentence worth keeping, with its concrete details.',
+    });
+  }
   const { passwordNote } = await import('../../masking/password-note.js');
-  const masked = maskSecrets(oneLine(args.text.trim()), maskingOptions(ctx.config));
+  const masked = maskSecrets(oneLine(stripControlChars(args.text).trim()), maskingOptions(ctx.config));
   // A password the user asked to keep is masked, and the memory says so.
   const note = masked.count > 0 ? passwordNote(masked.text) : undefined;
   const text = note && masked.text ? `${masked.text} (${note})` : masked.text;

@@ -6,7 +6,7 @@
  * oracle: remarkListItemRanges, in test/search/search-day-file-speed.test.ts.
  */
 import { createRequire } from 'node:module';
-import type { List, Root } from 'mdast';
+import type { List, Root, RootContent } from 'mdast';
 
 /*
  * The Markdown libraries are most of a day file's loading time
@@ -67,24 +67,36 @@ export function simpleListItemRanges(body: string): ItemRange[] | undefined {
   return out;
 }
 
-/** Offsets of every top-level list item in a Markdown body: the fast path, else remark. */
+/** Offsets of every list item in a Markdown body (see remarkListItemRanges): the fast path, else remark. */
 export function listItemRanges(body: string): ItemRange[] {
   const fast = simpleListItemRanges(body);
   if (fast) return fast;
   return remarkListItemRanges(body);
 }
 
+/**
+ * Every list item of a Markdown body, in document order: top-level ones, items nested in another item,
+ * items inside a block quote. Each starts at the start of its line (the indentation and `>` before
+ * its bullet are part of it), so that an item removed takes its whole line. A nested item lies inside
+ * its parent's range (parse.ts ends the parent's observation before it).
+ */
 export function remarkListItemRanges(body: string): ItemRange[] {
-  const tree = markdownTree(body);
   const out: ItemRange[] = [];
-  for (const child of tree.children) {
-    if (child.type !== 'list') continue;
-    for (const item of (child as List).children) {
-      const start = item.position?.start.offset;
-      const end = item.position?.end.offset;
-      if (start === undefined || end === undefined) continue;
-      out.push({ start, end, line: item.position!.start.line, endLine: item.position!.end.line });
+  const visit = (nodes: readonly RootContent[]): void => {
+    for (const node of nodes) {
+      if (node.type === 'list') {
+        for (const item of (node as List).children) {
+          const start = item.position?.start.offset;
+          const end = item.position?.end.offset;
+          if (start === undefined || end === undefined) continue;
+          out.push({ start: body.lastIndexOf('\n', start - 1) + 1, end, line: item.position!.start.line, endLine: item.position!.end.line });
+          visit(item.children);
+        }
+      } else if (node.type === 'blockquote') {
+        visit(node.children);
+      }
     }
-  }
+  };
+  visit(markdownTree(body).children);
   return out;
 }
