@@ -19,3 +19,4 @@ export { remarkListItemRanges, simpleListItemRanges } from './list-items.js';
 export { dateFromFileName, listObservations, observationIds } from './observations.js';
 export { assertWritable, conflictError, createDayFile, removeObservations, setFrontmatter, updateObservation } from './edit.js';
 export { appendObservations, DayFileAppender } from './append.js';
+export { decodeSavedBytes, encodeSavedBytes } from './encoding.js';
