@@ -12,6 +12,7 @@
  * Pure parse/format; no I/O.
  */
 import * as crypto from 'node:crypto';
+import { stripControlChars } from '../core/control-chars.js';
 import { oneLine } from '../core/whitespace.js';
 import type { Observation, ObservationMark, Priority } from '../core/types.js';
 
@@ -146,7 +147,8 @@ export { oneLine };
  * to write after the time (`09:15 -08:00`), for a line in another zone than its file's.
  */
 export function formatObservationLine(obs: Pick<Observation, 'priority' | 'done' | 'time' | 'category' | 'text' | 'tags' | 'id' | 'mark'>, offset?: string): string {
-  let text = oneLine(obs.text);
+  // Whatever wrote the text (an Observer, a model, a front end), no escape sequence or control character goes into the file.
+  let text = oneLine(stripControlChars(obs.text));
   // A text that itself ends like a mark ("Step one (done)") would read back as marked: a full stop keeps it text.
   if (text.endsWith(')') && MARK.test(text)) text += '.';
   const done = obs.done || obs.mark?.kind === 'done';

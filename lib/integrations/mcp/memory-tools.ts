@@ -452,6 +452,7 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
   const { maskingOptions } = await import('../../sources/registry.js');
   const { oneLine, observationId } = await import('../../memory/observation-line.js');
   const { localDateTime, resolveTimeZone } = await import('../../platform/time-zone.js');
+  const { stripControlChars } = await import('../../core/control-chars.js');
   const length = charCount(args.text.trim());
   if (length > REMEMBER_MAX_CHARS) {
     throw new OcmError('BAD_INPUT', `The text to remember is ${length} characters long; at most ${REMEMBER_MAX_CHARS} are kept as one observation. Nothing was remembered.`, {
@@ -459,7 +460,7 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
     });
   }
   const { passwordNote } = await import('../../masking/password-note.js');
-  const masked = maskSecrets(oneLine(args.text.trim()), maskingOptions(ctx.config));
+  const masked = maskSecrets(oneLine(stripControlChars(args.text).trim()), maskingOptions(ctx.config));
   // A password the user asked to keep is masked, and the memory says so.
   const note = masked.count > 0 ? passwordNote(masked.text) : undefined;
   const text = note && masked.text ? `${masked.text} (${note})` : masked.text;
@@ -489,10 +490,18 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
   const { withHomeLock } = await import('../../platform/lock.js');
   const { writeObservations } = await import('../../observe/job.js');
   const { updateIndex } = await import('../../search/indexer.js');
+  const { applyLifecycle } = await import('../../memory/lifecycle-file.js');
+  const { rebuildActiveMemory } = await import('../../memory/active-memory-file.js');
   const added = await withHomeLock(
     ctx.paths.lock,
     async () => {
       const n = await writeObservations(ctx.paths, [observation]);
+      if (n > 0) {
+        // What it replaces ("from now on…") is marked, and the next turn's active memory has it.
+        const names = [ctx.config.observer.user_name, ctx.config.observer.assistant_name].filter((x): x is string => Boolean(x));
+        await applyLifecycle(ctx.paths, ctx.agent, new Set([observation.id]), names);
+        await rebuildActiveMemory({ paths: ctx.paths, config: ctx.config, agent: ctx.agent, timeZone: zone, now: ctx.now?.() ?? new Date() });
+      }
       await updateIndex(ctx.paths, ctx.config, { tiers: ['hot'], logger: ctx.logger, now: ctx.now });
       return n > 0;
     },
