@@ -8,6 +8,7 @@
  *   npm run bench -- masking --seed 7      masking corpus recall per kind and channel (--n: instances per kind and context)
  *   npm run bench -- plugin --turns 60     OpenClaw plugin: before_prompt_build turns (≥ 50)
  *   npm run bench -- ui --n 100000          the dashboard: first page and search in the running server
+ *   npm run bench -- embed --n 2000        local embedding model: home build rate, 50-observation tick, idle tick, query embedding, MCP RSS
  *   npm run bench -- forget --n 100000     forget of one id in one very large day
  *   npm run bench -- sqlite [--bs24 DIR]   OpenClaw database read: better-sqlite3 on Node 20 vs node:sqlite on Node 24
  */
@@ -68,6 +69,19 @@ const SECTIONS: Section[] = [
         log: (line) => process.stderr.write(`${line}\n`),
       });
       return { table: mcpBenchTable(report), json: report };
+    },
+  },
+  {
+    name: 'embed',
+    async run(args) {
+      const { runEmbedBench, embedBenchTable } = await import('./embed-bench.js');
+      const report = await runEmbedBench({
+        n: args.n ? Number(args.n) : 2000,
+        queries: args.queries ? Number(args.queries) : 40,
+        keep: Boolean(args.keep),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      return { table: embedBenchTable(report), json: report };
     },
   },
   {
