@@ -6,8 +6,10 @@
  *   npm run bench -- search --n 20000      one section, with its flags
  *   npm run bench -- observe --runs 3      observe: measurements per figure (default 5)
  *   npm run bench -- masking --seed 7      masking corpus recall per kind and channel (--n: instances per kind and context)
+ *   npm run bench -- markdown              reading pathological day-file bodies (pasted megabytes of *emphasis*), beside the former reader
  *   npm run bench -- plugin --turns 60     OpenClaw plugin: before_prompt_build turns (≥ 50)
  *   npm run bench -- ui --n 100000          the dashboard: first page and search in the running server
+ *   npm run bench -- embed --n 2000        local embedding model: home build rate, 50-observation tick, idle tick, query embedding, MCP RSS
  *   npm run bench -- forget --n 100000     forget of one id in one very large day
  *   npm run bench -- sqlite [--bs24 DIR]   OpenClaw database read: better-sqlite3 on Node 20 vs node:sqlite on Node 24
  */
@@ -71,6 +73,19 @@ const SECTIONS: Section[] = [
     },
   },
   {
+    name: 'embed',
+    async run(args) {
+      const { runEmbedBench, embedBenchTable } = await import('./embed-bench.js');
+      const report = await runEmbedBench({
+        n: args.n ? Number(args.n) : 2000,
+        queries: args.queries ? Number(args.queries) : 40,
+        keep: Boolean(args.keep),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      return { table: embedBenchTable(report), json: report };
+    },
+  },
+  {
     name: 'tier',
     async run(args) {
       const { runTierBench, tierBenchTable } = await import('./tier-bench.js');
@@ -104,6 +119,15 @@ const SECTIONS: Section[] = [
       const seed = args.seed ? Number(args.seed) : 20261126;
       const report = await runMaskingChannels({ seed, perContext: args.n ? Number(args.n) : 1, log: (line) => process.stderr.write(`${line}\n`) });
       return { table: maskingChannelsTable(report), json: report };
+    },
+  },
+  {
+    // Reading hand-edited and pathological day-file bodies (docs/masking.md, "Pasted Markdown"), beside the former reader.
+    name: 'markdown',
+    async run() {
+      const { runMarkdownBench, markdownBenchTable } = await import('./markdown-bench.js');
+      const report = await runMarkdownBench({ log: (line) => process.stderr.write(`${line}\n`) });
+      return { table: markdownBenchTable(report), json: report };
     },
   },
   {

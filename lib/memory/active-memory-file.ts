@@ -99,3 +99,4 @@ export async function rebuildActiveMemory(options: RebuildOptions): Promise<Acti
   await writeFileAtomic(path, result.text, { mode: 0o600 });
   return { ...result, path };
 }
+

@@ -120,11 +120,23 @@ export function resolvePreferences(observations: Observation[], timeZone = 'UTC'
   return kept.map((k) => k.o);
 }
 
-/** What a masked secret leaves behind, or where a secret lives: worth nothing in every prompt. */
-const SECRET_HUSK = /\[REDACTED:[^\]]*\]|\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD)\b|(?:^|\s)\.env\b/;
+/** A masked secret, a credential's name, `.env`: what a line about a secret holds. */
+const SECRET_PART = /\[REDACTED:[^\]]*\]|\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD)\b|(?:^|\s)\.env\b/g;
+const SECRET_WORDS = new Set(
+  'key keys token tokens secret secrets password passwords passwd credential credentials api env here gave give given sent send pasted paste shared share said says told the a an is are was in on at of for to it its this that my your his her their user assistant and or with from into lives stored saved kept goes put'.split(' '),
+);
 
+/**
+ * What a masked secret leaves behind ("User gave the OpenAI key: [REDACTED:openai-key]", a bare
+ * `[REDACTED:slack-token]`), or where a secret lives ("OPENAI_API_KEY is in .env"): worth nothing in
+ * every prompt. A line that also says something else ("the staging database is db-stage-2 on port
+ * 5433, key [REDACTED:…]") is no husk.
+ */
 export function isSecretHusk(o: Pick<Observation, 'text'>): boolean {
-  return SECRET_HUSK.test(o.text);
+  SECRET_PART.lastIndex = 0;
+  if (!SECRET_PART.test(o.text)) return false;
+  const rest = o.text.replace(SECRET_PART, ' ').toLowerCase().split(/[^\p{L}\p{N}_.-]+/u);
+  return rest.filter((w) => w.length >= 3 && !SECRET_WORDS.has(w)).length < 3;
 }
 
 const ISO_DATE = /\b(\d{4}-\d{2}-\d{2})\b/g;

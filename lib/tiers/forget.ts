@@ -391,6 +391,9 @@ async function completeForget(options: ForgetOptions, journal: ForgetJournal, re
   }
   step('forget-active-memory');
 
+  // The ids travel with sync as tombstones, so that no other device brings them back (tombstones.ts).
+  const { recordTombstones } = await import('./tombstones.js');
+  await recordTombstones(paths.root, journal.targets.filter((t) => !t.anonymous).map((t) => t.id), options.now());
   if (!(await hasAuditEntry(paths.audit, journal.id, 'forget'))) {
     await appendAudit(paths.audit, {
       time: options.now().toISOString(),

@@ -26,7 +26,7 @@ import type { OpenIndex } from '../search/open-index.js';
 import { maskingOptions } from '../sources/registry.js';
 import { PIN_TAGS } from '../tiers/plan.js';
 import type { TierJobOptions } from '../tiers/tier-job.js';
-import type { Priority } from '../core/types.js';
+import type { ObservationMark, Priority } from '../core/types.js';
 import { brokenFrontmatter, UiProblem } from './problems.js';
 import { findDayFile } from './timeline.js';
 
@@ -47,6 +47,8 @@ export interface ObservationEdit {
   tags?: string[];
   done?: boolean;
   pinned?: boolean;
+  /** A lifecycle mark to set; null clears it (README, "File formats"). */
+  mark?: ObservationMark | null;
 }
 
 export interface EditResult {
@@ -152,6 +154,11 @@ export async function editObservation(ctx: CurateContext, fileRef: string, id: s
     if (edit.pinned === true && !tags.some((t) => PIN_TAGS.has(t.toLowerCase()))) tags = [...tags, 'pin'];
     if (edit.pinned === false) tags = tags.filter((t) => !PIN_TAGS.has(t.toLowerCase()));
     if (edit.tags !== undefined || edit.pinned !== undefined) patch.tags = tags;
+    if (edit.mark !== undefined) {
+      // Clearing a done mark reopens the task; setting one closes it.
+      patch.mark = edit.mark ?? undefined;
+      patch.done = edit.mark?.kind === 'done' ? true : edit.mark === null && current.mark?.kind === 'done' ? false : (patch.done ?? current.done);
+    } else if (edit.done === false && current.mark?.kind === 'done') patch.mark = undefined;
     updateObservation(day, id, patch);
     await writeFileAtomic(file.path, formatDayFile(day));
     await options.updateIndex?.([file.path]);

@@ -127,6 +127,9 @@ test('true today: done and superseded items, passed dates and secret husks leave
     o('[REDACTED:slack-token]', '2026-04-07', { priority: 'high' }),
     o('Assistant said OPENAI_API_KEY is in .env', '2026-04-07', { priority: 'high' }),
   ];
+  // A line that says more than the secret stays (masked).
+  const staging = o('The staging database is db-stage-2 on port 5433 (key [REDACTED:api-key]).', '2026-04-07', { priority: 'high' });
+  husks.push(staging);
   const r = buildActiveMemory({ ...base, observations: [login, signup, pg, sqlite, meetup, born, ...husks], today: '2026-04-08', activeTaskMaxAgeDays: 7 });
   const section = (name: string) => r.text.split(`## ${name}\n`)[1]!.split('\n## ')[0]!;
   // The closed task is no open task (it stays a ✅ line of what happened on its day).
@@ -136,7 +139,8 @@ test('true today: done and superseded items, passed dates and secret husks leave
   assert.match(r.text, /Switched from Postgres to SQLite/);
   assert.doesNotMatch(r.text, /accountants meetup/);
   assert.match(r.text, /Maya was born/);
-  assert.doesNotMatch(r.text, /REDACTED|OPENAI_API_KEY/);
+  assert.doesNotMatch(r.text, /OpenAI key|slack-token|OPENAI_API_KEY/);
+  assert.match(r.text, /staging database is db-stage-2/);
   assert.match(r.text, /- Active task: Assistant will do the signup flow next\. \(as of 2026-04-07 10:00\)/);
   // The active task is not listed twice.
   assert.equal(r.text.split('signup flow next').length - 1, 1);

@@ -490,10 +490,18 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
   const { withHomeLock } = await import('../../platform/lock.js');
   const { writeObservations } = await import('../../observe/job.js');
   const { updateIndex } = await import('../../search/indexer.js');
+  const { applyLifecycle } = await import('../../memory/lifecycle-file.js');
+  const { rebuildActiveMemory } = await import('../../memory/active-memory-file.js');
   const added = await withHomeLock(
     ctx.paths.lock,
     async () => {
       const n = await writeObservations(ctx.paths, [observation]);
+      if (n > 0) {
+        // What it replaces ("from now on…") is marked, and the next turn's active memory has it.
+        const names = [ctx.config.observer.user_name, ctx.config.observer.assistant_name].filter((x): x is string => Boolean(x));
+        await applyLifecycle(ctx.paths, ctx.agent, new Set([observation.id]), names);
+        await rebuildActiveMemory({ paths: ctx.paths, config: ctx.config, agent: ctx.agent, timeZone: zone, now: ctx.now?.() ?? new Date() });
+      }
       await updateIndex(ctx.paths, ctx.config, { tiers: ['hot'], logger: ctx.logger, now: ctx.now });
       return n > 0;
     },
