@@ -11,6 +11,7 @@
  *   npm run bench -- ui --n 100000          the dashboard: first page and search in the running server
  *   npm run bench -- embed --n 2000        local embedding model: home build rate, 50-observation tick, idle tick, query embedding, MCP RSS
  *   npm run bench -- forget --n 100000     forget of one id in one very large day
+ *   npm run bench -- edits --n 3000        edits saved in place and by rename while observe writes: lost edits / observations
  *   npm run bench -- sqlite [--bs24 DIR]   OpenClaw database read: better-sqlite3 on Node 20 vs node:sqlite on Node 24
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -144,6 +145,14 @@ const SECTIONS: Section[] = [
     },
   },
   {
+    name: 'edits',
+    async run(args) {
+      const { runEditRace, editRaceTable } = await import('./edit-race.js');
+      const report = await runEditRace({ ...(args.n ? { exchanges: Number(args.n) } : {}), ...(args.interval ? { intervalMs: Number(args.interval) } : {}), log: (line) => process.stderr.write(`${line}\n`) });
+      return { table: editRaceTable(report), json: report };
+    },
+  },
+  {
     name: 'forget',
     async run(args) {
       const { runForgetBench, forgetBenchTable } = await import('./forget-bench.js');
@@ -169,7 +178,7 @@ const { values, positionals } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
   strict: false,
-  options: { seed: { type: 'string' }, n: { type: 'string' }, turns: { type: 'string' }, runs: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' }, idle: { type: 'string' }, bs24: { type: 'string' } },
+  options: { seed: { type: 'string' }, n: { type: 'string' }, turns: { type: 'string' }, runs: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' }, idle: { type: 'string' }, interval: { type: 'string' }, bs24: { type: 'string' } },
 });
 await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
 for (const section of SECTIONS) {

@@ -17,7 +17,7 @@
  * `run.ts` holds what both share: the run context, where results go, the
  * cursor advance and the failure path.
  */
-import { DayFileBuffer } from '../memory/day-file-buffer.js';
+import { DayFileBuffer, type DayFileBufferOptions } from '../memory/day-file-buffer.js';
 import type { HomePaths } from '../platform/home.js';
 import { describeError, EXIT } from '../core/errors.js';
 import { lifecyclePending, readState, writeState } from '../platform/state.js';
@@ -48,6 +48,8 @@ export interface ObserveJobOptions {
    * 'observe-saved' once the cursor is too.
    */
   onStep?: (step: 'observe-written' | 'observe-saved') => void;
+  /** How day files are written: a test hook at the named points of a write, how long a half-written file may take to settle. */
+  dayFiles?: DayFileBufferOptions;
   /** Batching of the LLM Observer (ignored by the heuristic one, which observes every chunk at once). */
   batching?: BatchingOptions;
   /**
@@ -167,7 +169,7 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     skippedStreams: 0,
   };
   const changed = new Set<string>();
-  const out = new JobOutput(paths, state, options.checkpointMs ?? DEFAULT_CHECKPOINT_MS, options.onStep, options.timeZone);
+  const out = new JobOutput(paths, state, options.checkpointMs ?? DEFAULT_CHECKPOINT_MS, options.onStep, options.timeZone, options.dayFiles);
   const run: ObserveRun = { options, state, limits, now, result, changed, out, llmDown: false };
   const batched = options.observer.kind === 'llm';
   const tails: PendingTail[] = [];

@@ -180,3 +180,33 @@ test('a provenance session id holding `-->` cannot end the provenance comment ea
   assert.deepEqual(parseProvenance(back.provenance!.map['o-abcdefabcd']), o.provenance);
   removeObservations(back, []);
 });
+
+test('bytes of a note saved as Latin-1 (not UTF-8) survive the next append and a forget byte for byte — never replaced by U+FFFD', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const paths = homePaths(join(dir, 'home'));
+  await ensureHome(paths, async () => '');
+  await writeFile(paths.config, CONFIG);
+  const file = dayFilePath(paths, 'hot', 'main', '2026-02-12');
+  // "Café crème à 9 h — ½ tasse" as Windows-1252/Latin-1 bytes, in a note between UTF-8 lines.
+  const note = Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0x63, 0x72, 0xe8, 0x6d, 0x65, 0x20, 0xe0, 0x20, 0x39, 0x20, 0x68, 0x20, 0x97, 0x20, 0xbd, 0x20, 0x74, 0x61, 0x73, 0x73, 0x65]);
+  const head = Buffer.from('---\ndate: 2026-02-12\ntier: hot\nagent: main\nobservations: 1\ntags: []\n---\n# 2026-02-12\n\n- 🔴 09:15 [preference] User prefers TypeScript. ^o-1111111111\n\nMy note: ');
+  const tail = Buffer.from('\n');
+  await writeFile(file, Buffer.concat([head, note, tail]));
+
+  const { DayFileBuffer } = await import('../../lib/memory/day-file-buffer.js');
+  const buffer = new DayFileBuffer(paths);
+  const o: Observation = { id: 'o-2222222222', date: '2026-02-12', time: '10:00', priority: 'medium', done: false, category: 'fact', text: 'The staging database is db-stage-2.', tags: [], agent: 'main' };
+  assert.equal(await buffer.write([o]), 1);
+  const appended = await readFile(file);
+  assert.ok(appended.includes(Buffer.concat([Buffer.from('My note: '), note, tail])), 'the Latin-1 bytes are as they were');
+  assert.ok(!appended.includes(Buffer.from('\uFFFD')), 'no replacement character');
+  assert.ok(appended.includes(Buffer.from('^o-2222222222')));
+
+  const forget = await runCli(['forget', 'o-1111111111', '--yes', '--home', paths.root]);
+  assert.equal(forget.code, 0, forget.stderr);
+  const after = await readFile(file);
+  assert.ok(!after.includes(Buffer.from('o-1111111111')));
+  assert.ok(after.includes(Buffer.concat([Buffer.from('My note: '), note, tail])), 'and after a forget');
+  assert.ok(!after.includes(Buffer.from('\uFFFD')));
+});

@@ -19,3 +19,4 @@ export { PLAIN_TEXT_CHARS, plainListItemRanges, readAsPlainText, remarkListItemR
 export { dateFromFileName, listObservations, observationIds } from './observations.js';
 export { assertWritable, conflictError, createDayFile, removeObservations, setFrontmatter, updateObservation } from './edit.js';
 export { appendObservations, DayFileAppender } from './append.js';
+export { decodeSavedBytes, encodeSavedBytes } from './encoding.js';
