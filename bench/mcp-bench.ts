@@ -31,7 +31,10 @@ import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { homePaths } from '../lib/platform/home.js';
-import { benchQueries, indexedCorpusHome, percentile, snapshotCli, timed } from './search-bench.js';
+import { benchQueries, indexedCorpusHome, percentile, processCpuMs, snapshotCli, timed } from './search-bench.js';
+import { mcpSearches, rssMb, seedLocalVectors } from './embed-bench.js';
+
+export { processCpuMs };
 
 /** Preloaded into the hook runs: the CPU a process uses after Node's own start (bench/after-start-cpu.cjs). */
 const AFTER_START_CPU = join(import.meta.dirname, 'after-start-cpu.cjs');
@@ -43,6 +46,11 @@ export interface McpBenchReport {
   loadAverage: number[];
   /** cpuPerCallMs: the server process's CPU time (user + system, /proc) over the searches, per call (null off Linux). */
   mcp: { firstCallMs: number; p50: number; p95: number; calls: number; cpuPerCallMs: number | null; baselineP50: number; baselineP95: number };
+  /**
+   * The same server with the local embedding model (embed-bench.ts seedLocalVectors: every document a real model
+   * vector, from a pool of `pool`): search_memory ranking text + vectors, the query embedded in the server.
+   */
+  hybrid?: { firstCallMs: number; p50: number; p95: number; calls: number; cpuPerCallMs: number | null; rssMb: number | null; textRssMb: number | null; vectors: number; pool: number; mode: string };
   /** The hook with `ocm-run mcp` running (as under Claude Code) and without it. */
   hook: {
     p50: number;
@@ -79,7 +87,7 @@ function prompts(n: number): string[] {
   return benchQueries(n).map((q, i) => (i % 2 === 0 ? `Can you remind me what we said about ${q}?` : `Let's continue with ${q} — what was decided?`));
 }
 
-export async function runMcpBench(options: { n?: number; queries?: number; keep?: boolean; log?: (s: string) => void } = {}): Promise<McpBenchReport> {
+export async function runMcpBench(options: { n?: number; queries?: number; keep?: boolean; hybrid?: boolean; log?: (s: string) => void } = {}): Promise<McpBenchReport> {
   const log = options.log ?? (() => undefined);
   const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
   const n = options.n ?? 100_000;
@@ -108,6 +116,7 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
     const cpuPerCallMs = cpuBefore !== null && cpuAfter !== null ? Math.round(((cpuAfter - cpuBefore) / searches.length) * 10) / 10 : null;
     const baseline: number[] = [];
     for (let i = 0; i < queries.length; i++) baseline.push(await call('active_memory', {}));
+    const textRssMb = rssMb(transport.pid);
 
     const list = prompts(Math.min(20, queries.length));
     const FULL_CLI = join(dirname(CLI), 'cli-main.js');
@@ -145,6 +154,7 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
     const alone = runs();
     for (const prompt of list) await hook(PROMPT_HOOK, prompt, alone);
     const cpuPercentile = (xs: number[], p: number) => (xs.length ? percentile(xs, p) : null);
+    const hybrid = options.hybrid === false ? undefined : await hybridPass(paths, CLI, queries, work, textRssMb, log);
 
     const report: McpBenchReport = {
       observations: documents,
@@ -178,10 +188,17 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
           bare: [percentile(bare.afterStartCpu, 50), percentile(bare.afterStartCpu, 95)],
         },
       },
+      ...(hybrid ? { hybrid } : {}),
       targets: {},
     };
     report.targets = {
       'MCP search_memory p95 ≤ 30 ms': { value: report.mcp.p95, target: '≤ 30 ms', ok: report.mcp.p95 <= 30 },
+      ...(hybrid
+        ? {
+            'MCP search_memory hybrid p95 ≤ 30 ms': { value: hybrid.p95, target: '≤ 30 ms', ok: hybrid.p95 <= 30 },
+            'RSS of ocm-run mcp with the model loaded ≤ 400 MB': { value: hybrid.rssMb ?? NaN, target: '≤ 400 MB', ok: (hybrid.rssMb ?? Infinity) <= 400 },
+          }
+        : {}),
       'per-prompt hook added p95 ≤ 150 ms': { value: report.hook.p95, target: '≤ 150 ms', ok: report.hook.p95 <= 150 },
     };
     return report;
@@ -191,16 +208,22 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
   }
 }
 
-/** CPU time (user + system) of a process so far, from /proc (Linux; 10 ms ticks), or null. */
-export function processCpuMs(pid: number | null): number | null {
-  if (pid === null) return null;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return null;
-  }
+/** The home switched to the local model with seeded vectors, re-indexed, and served again: hybrid search_memory. */
+async function hybridPass(paths: ReturnType<typeof homePaths>, cli: string, queries: string[], work: string, textRssMb: number | null, log: (s: string) => void): Promise<NonNullable<McpBenchReport['hybrid']>> {
+  const { readFile, writeFile } = await import('node:fs/promises');
+  const config = (await readFile(paths.config, 'utf8')).replace(/embeddings:\n  provider: none\n/, '');
+  await writeFile(paths.config, `${config}embeddings:\n  provider: local\n`);
+  delete process.env.OCM_LOCAL_EMBEDDINGS;
+  const pool = 1000;
+  const vectors = await seedLocalVectors(paths, pool, log);
+  log('  index: vector sidecars from the seeded cache…');
+  const indexed = JSON.parse((await timed(process.execPath, [cli, 'index', '--json', '--home', paths.root])).stdout) as { mode: string; embedded: number };
+  if (indexed.mode !== 'hybrid') throw new Error(`the seeded home is not hybrid (embedded ${indexed.embedded})`);
+  log('  search_memory (hybrid) through ocm-run mcp…');
+  const r = await mcpSearches(cli, paths.root, queries, work, 3);
+  return { firstCallMs: r.firstCallMs, p50: r.p50, p95: r.p95, calls: r.calls, cpuPerCallMs: r.cpuPerCallMs, rssMb: r.rssMb, textRssMb, vectors, pool, mode: r.hybrid ? 'hybrid' : 'text' };
 }
+
 
 export function mcpBenchTable(r: McpBenchReport): string {
   return [
@@ -212,6 +235,11 @@ export function mcpBenchTable(r: McpBenchReport): string {
     `| per-prompt hook as \`integrate\` writes it (\`node prompt-hook.cjs hook prompt\`, fresh process) added to a prompt, \`ocm-run mcp\` running, p50 / p95 over ${r.hook.calls} | ${r.hook.p50} / ${r.hook.p95} ms wall, ${r.hook.cpuP50 ?? '–'} / ${r.hook.cpuP95 ?? '–'} ms CPU (memory injected for ${r.hook.injected} of ${r.hook.calls}) | no hook: 0 ms; \`node -e 0\`: ${r.hook.nodeBareP50} / ${r.hook.nodeBareP95} ms wall, ${r.hook.nodeBareCpuP50 ?? '–'} ms CPU; \`ocm-run hook prompt\` (cli.js, ESM entry): ${r.hook.viaCliP50} / ${r.hook.viaCliP95} ms wall; the full CLI (no fast path): ${r.hook.fullCliP50} / ${r.hook.fullCliP95} ms wall, ${r.hook.fullCliCpuP50 ?? '–'} ms CPU |`,
     `| the hook's CPU after Node's own start (what OC-Memory itself costs; a loaded machine inflates Node's start most), p50 / p95 | ${r.hook.afterStartCpu.hook[0]} / ${r.hook.afterStartCpu.hook[1]} ms | \`node -e 0\`: ${r.hook.afterStartCpu.bare[0]} / ${r.hook.afterStartCpu.bare[1]} ms; cli.js: ${r.hook.afterStartCpu.viaCli[0]} / ${r.hook.afterStartCpu.viaCli[1]} ms; the full CLI: ${r.hook.afterStartCpu.fullCli[0]} / ${r.hook.afterStartCpu.fullCli[1]} ms |`,
     `| the same hook with no MCP server (it loads the index itself), p50 / p95 | ${r.hook.aloneP50} / ${r.hook.aloneP95} ms wall, ${r.hook.aloneCpuP50 ?? '–'} ms CPU p50 (injected for ${r.hook.aloneInjected}) | – |`,
+    ...(r.hybrid
+      ? [
+          `| \`search_memory\` with the local model (${r.hybrid.mode} search; ${r.hybrid.vectors.toLocaleString('en')} documents with a vector, real model vectors from a pool of ${r.hybrid.pool}; the query embedded in the server), p50 / p95 over ${r.hybrid.calls} distinct queries | ${r.hybrid.p50} / ${r.hybrid.p95} ms; server CPU ${r.hybrid.cpuPerCallMs ?? '–'} ms a call (first call, loading the model and the vectors: ${r.hybrid.firstCallMs} ms); RSS ${r.hybrid.rssMb ?? '–'} MB | text only, above: ${r.mcp.p50} / ${r.mcp.p95} ms, CPU ${r.mcp.cpuPerCallMs ?? '–'} ms a call; RSS ${r.hybrid.textRssMb ?? '–'} MB |`,
+        ]
+      : []),
     '',
     '| target | measured | ok |',
     '|---|---|---|',

@@ -127,7 +127,7 @@ export async function runObserveBench(options: { exchanges?: number; runs?: numb
 
     // Idle tick: `run` with nothing new, as a fresh process (in the last run's home).
     const home = join(root, `home-${runs - 1}`);
-    await writeFile(homePaths(home).config, `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(stateDir)}]\n`);
+    await writeFile(homePaths(home).config, `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(stateDir)}]\nembeddings:\n  provider: none\n`);
     await execa(process.execPath, [CLI, 'run', '--home', home]); // first tick builds active memory and the index
     await new Promise((r) => setTimeout(r, 2500)); // past the index's mtime safety window
     await execa(process.execPath, [CLI, 'run', '--home', home]);

@@ -21,12 +21,27 @@ import { writeCorpus } from './search-corpus.js';
 import { benchQueries, percentile, snapshotCli } from './search-bench.js';
 import type { PluginApi } from '../templates/openclaw-plugin/index.js';
 
-export interface PluginBenchReport {
+export interface PluginBenchReport extends Turns {
   observations: number;
   files: number;
   turns: number;
   loadAverage: number[];
   firstTurnMs: number;
+  /** This process's resident memory before the plugin was loaded and after its turns (a gateway's growth). */
+  rssBeforeMb: number;
+  rssAfterMb: number;
+  /**
+   * The same turns with the local embedding model (every document a real model vector, embed-bench.ts
+   * seedLocalVectors): the query embedded in-process, once the model the plugin loads in the background is ready.
+   */
+  hybrid?: { firstTurnMs: number; readyAfterMs: number; plugin: { p50: number; p95: number }; baseline: { p50: number; p95: number }; added: { p50: number; p95: number }; pluginCpu: { p50: number; p95: number }; injected: number; rssAfterMb: number; vectors: number };
+  targets: Record<string, { value: number; target: string; ok: boolean }>;
+}
+
+const rssNowMb = () => Math.round(process.memoryUsage().rss / 1024 / 1024);
+
+/** The timed turns of a plugin against the baseline plugin. */
+interface Turns {
   plugin: { p50: number; p95: number };
   baseline: { p50: number; p95: number };
   added: { p50: number; p95: number };
@@ -35,7 +50,37 @@ export interface PluginBenchReport {
   /** Turns that got a memory context, and of those with related memories. */
   injected: number;
   withRelated: number;
-  targets: Record<string, { value: number; target: string; ok: boolean }>;
+}
+
+/** `turns` turns of the plugin and the baseline alternately, on the same events. */
+async function runTurns(plugin: Handler, baseline: Handler, turns: number, eventOf: (i: number) => unknown, ctxOf: (i: number) => unknown): Promise<Turns> {
+  const pluginMs: number[] = [];
+  const baselineMs: number[] = [];
+  const added: number[] = [];
+  const pluginCpu: number[] = [];
+  let injected = 0;
+  let withRelated = 0;
+  for (let i = 1; i <= turns; i++) {
+    const event = eventOf(i);
+    const ctx = ctxOf(i);
+    const pair = i % 2 === 0 ? [await timedCall(plugin, event, ctx), await timedCall(baseline, event, ctx)] : (([b, p]) => [p, b])([await timedCall(baseline, event, ctx), await timedCall(plugin, event, ctx)]);
+    const [p, b] = pair as [{ ms: number; cpuMs: number; out: unknown }, { ms: number; cpuMs: number; out: unknown }];
+    pluginMs.push(p.ms);
+    pluginCpu.push(p.cpuMs);
+    baselineMs.push(b.ms);
+    added.push(Math.max(0, p.ms - b.ms));
+    const text = (p.out as { prependContext?: string } | undefined)?.prependContext;
+    if (text) injected++;
+    if (text?.includes('## Related memories')) withRelated++;
+  }
+  return {
+    plugin: { p50: percentile(pluginMs, 50), p95: percentile(pluginMs, 95) },
+    baseline: { p50: percentile(baselineMs, 50), p95: percentile(baselineMs, 95) },
+    added: { p50: percentile(added, 50), p95: percentile(added, 95) },
+    pluginCpu: { p50: percentile(pluginCpu, 50), p95: percentile(pluginCpu, 95) },
+    injected,
+    withRelated,
+  };
 }
 
 type Handler = (event: unknown, ctx: unknown) => Promise<unknown>;
@@ -70,7 +115,7 @@ async function timedCall(handler: Handler, event: unknown, ctx: unknown): Promis
   return { ms, cpuMs: (used.user + used.system) / 1000, out };
 }
 
-export async function runPluginBench(options: { n?: number; turns?: number; keep?: boolean; log?: (s: string) => void } = {}): Promise<PluginBenchReport> {
+export async function runPluginBench(options: { n?: number; turns?: number; keep?: boolean; hybrid?: boolean; log?: (s: string) => void } = {}): Promise<PluginBenchReport> {
   const log = options.log ?? (() => undefined);
   const n = options.n ?? 100_000;
   const turns = Math.max(50, options.turns ?? 60);
@@ -81,12 +126,13 @@ export async function runPluginBench(options: { n?: number; turns?: number; keep
     const cli = await snapshotCli(work);
     log(`  generating ${n} observations over 90 days…`);
     await mkdir(paths.root, { recursive: true });
-    await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\n', { mode: 0o600 });
+    await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\nembeddings:\n  provider: none\n', { mode: 0o600 });
     const corpus = await writeCorpus(paths, { observations: n, days: 90, endDate: '2026-03-31', agents: ['work'], korean: 0.3 });
     log('  ocm-run observe (active memory and the index, as after a turn)…');
     const observed = await execa(process.execPath, [cli, 'observe', '--home', paths.root], { reject: false, env: { CI: '1' } });
     if (observed.exitCode !== 0) throw new Error(`observe failed: ${String(observed.stderr).slice(0, 500)}`);
 
+    const rssBeforeMb = rssNowMb();
     const compiled = (await import(pathToFileURL(join(dirname(dirname(cli)), 'templates', 'openclaw-plugin', 'index.js')).href)) as typeof import('../templates/openclaw-plugin/index.js');
     const registered = register(compiled.default, { home: paths.root, node: process.execPath, cli, timeoutMs: 14000 });
     unload = registered.stop;
@@ -109,24 +155,38 @@ export async function runPluginBench(options: { n?: number; turns?: number; keep
     await plugin(eventOf(1), ctxOf(3));
 
     log(`  ${turns} turns, plugin and baseline alternately…`);
-    const pluginMs: number[] = [];
-    const baselineMs: number[] = [];
-    const added: number[] = [];
-    const pluginCpu: number[] = [];
-    let injected = 0;
-    let withRelated = 0;
-    for (let i = 1; i <= turns; i++) {
-      const event = eventOf(i);
-      const ctx = ctxOf(i);
-      const pair = i % 2 === 0 ? [await timedCall(plugin, event, ctx), await timedCall(baseline, event, ctx)] : (([b, p]) => [p, b])([await timedCall(baseline, event, ctx), await timedCall(plugin, event, ctx)]);
-      const [p, b] = pair as [{ ms: number; cpuMs: number; out: unknown }, { ms: number; cpuMs: number; out: unknown }];
-      pluginMs.push(p.ms);
-      pluginCpu.push(p.cpuMs);
-      baselineMs.push(b.ms);
-      added.push(Math.max(0, p.ms - b.ms));
-      const text = (p.out as { prependContext?: string } | undefined)?.prependContext;
-      if (text) injected++;
-      if (text?.includes('## Related memories')) withRelated++;
+    const text = await runTurns(plugin, baseline, turns, eventOf, ctxOf);
+    const rssAfterMb = rssNowMb();
+    await unload();
+    unload = async () => undefined;
+
+    let hybrid: PluginBenchReport['hybrid'];
+    if (options.hybrid !== false) {
+      log('  the same home with the local model (seeded vectors)…');
+      const { seedLocalVectors } = await import('./embed-bench.js');
+      const { readFile } = await import('node:fs/promises');
+      await writeFile(paths.config, (await readFile(paths.config, 'utf8')).replace('provider: none', 'provider: local'));
+      delete process.env.OCM_LOCAL_EMBEDDINGS;
+      const vectors = await seedLocalVectors(paths, 1000, log);
+      const indexed = await execa(process.execPath, [cli, 'index', '--json', '--home', paths.root], { reject: false, env: { CI: '1' } });
+      if ((JSON.parse(String(indexed.stdout)) as { mode?: string }).mode !== 'hybrid') throw new Error(`the seeded home is not hybrid: ${String(indexed.stderr).slice(0, 300)}`);
+      const again = register(compiled.default, { home: paths.root, node: process.execPath, cli, timeoutMs: 14000 });
+      unload = again.stop;
+      const firstHybrid = await timedCall(again.prompt, eventOf(0), ctxOf(0));
+      // The plugin loads the model in the background (lib/integrations/recall.ts): the turns are measured once it is ready.
+      const lib = join(dirname(dirname(cli)), 'lib', 'search');
+      const { processEmbedder } = (await import(pathToFileURL(join(lib, 'embedder.js')).href)) as typeof import('../lib/search/embedder.js');
+      const { embeddingSettings } = (await import(pathToFileURL(join(lib, 'embeddings.js')).href)) as typeof import('../lib/search/embeddings.js');
+      const { loadConfig } = await import('../lib/config/config.js');
+      const embedder = processEmbedder(embeddingSettings((await loadConfig({ file: paths.config, envFile: paths.env, env: {} })).config)!);
+      const waitFrom = performance.now();
+      while (!embedder.ready() && performance.now() - waitFrom < 120_000) await new Promise((r) => setTimeout(r, 100));
+      if (!embedder.ready()) throw new Error('the local model was not ready after 120 s');
+      const readyAfterMs = Math.round(performance.now() - waitFrom);
+      await again.prompt(eventOf(1), ctxOf(3));
+      log(`  ${turns} turns with vectors, plugin and baseline alternately…`);
+      const turned = await runTurns(again.prompt, baseline, turns, eventOf, ctxOf);
+      hybrid = { firstTurnMs: Math.round(firstHybrid.ms), readyAfterMs, plugin: turned.plugin, baseline: turned.baseline, added: turned.added, pluginCpu: turned.pluginCpu, injected: turned.injected, rssAfterMb: rssNowMb(), vectors };
     }
     const report: PluginBenchReport = {
       observations: corpus.observations,
@@ -134,15 +194,14 @@ export async function runPluginBench(options: { n?: number; turns?: number; keep
       turns,
       loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
       firstTurnMs: Math.round(first.ms),
-      plugin: { p50: percentile(pluginMs, 50), p95: percentile(pluginMs, 95) },
-      baseline: { p50: percentile(baselineMs, 50), p95: percentile(baselineMs, 95) },
-      added: { p50: percentile(added, 50), p95: percentile(added, 95) },
-      pluginCpu: { p50: percentile(pluginCpu, 50), p95: percentile(pluginCpu, 95) },
-      injected,
-      withRelated,
+      ...text,
+      rssBeforeMb,
+      rssAfterMb,
+      ...(hybrid ? { hybrid } : {}),
       targets: {},
     };
     report.targets['before_prompt_build added p95 ≤ 50 ms'] = { value: report.added.p95, target: '≤ 50 ms', ok: report.added.p95 <= 50 };
+    if (hybrid) report.targets['before_prompt_build added p95 with vectors ≤ 50 ms'] = { value: hybrid.added.p95, target: '≤ 50 ms', ok: hybrid.added.p95 <= 50 };
     return report;
   } finally {
     // Unloaded as OpenClaw does (gateway_stop): the plugin finishes writing logs/hooks.log first.
@@ -163,7 +222,17 @@ export function pluginBenchTable(r: PluginBenchReport): string {
     `| **added by the plugin** (per turn) | ${r.added.p50} ms | ${r.added.p95} ms |`,
     `| CPU time of the plugin's turn (user + system) | ${r.pluginCpu.p50} ms | ${r.pluginCpu.p95} ms |`,
     '',
+    ...(r.hybrid
+      ? [
+          `| with the local model (${r.hybrid.vectors.toLocaleString('en')} vectors): plugin | ${r.hybrid.plugin.p50} ms | ${r.hybrid.plugin.p95} ms |`,
+          `| with the local model: baseline plugin returning nothing | ${r.hybrid.baseline.p50} ms | ${r.hybrid.baseline.p95} ms |`,
+          `| **added by the plugin with the local model** (per turn, query embedded in-process) | ${r.hybrid.added.p50} ms | ${r.hybrid.added.p95} ms |`,
+          `| CPU time of the plugin's turn with the local model | ${r.hybrid.pluginCpu.p50} ms | ${r.hybrid.pluginCpu.p95} ms |`,
+        ]
+      : []),
+    '',
     `First turn (lib import, index opened): ${r.firstTurnMs} ms. Turns with a memory context: ${r.injected} of ${r.turns}, with related memories: ${r.withRelated}.`,
+    `Resident memory of this process (the gateway's stand-in): ${r.rssBeforeMb} MB before the plugin, ${r.rssAfterMb} MB after its text-only turns${r.hybrid ? `, ${r.hybrid.rssAfterMb} MB after the turns with the local model (loaded ${r.hybrid.readyAfterMs} ms after its first turn, ${r.hybrid.firstTurnMs} ms; ${r.hybrid.injected} of ${r.turns} turns with a memory context)` : ''}.`,
     '',
     '| target | measured | ok |',
     '|---|---|---|',

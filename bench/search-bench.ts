@@ -17,7 +17,7 @@
  *   node --import tsx bench/run.ts search [--n 100000] [--queries 40]
  */
 import { cp, mkdtemp, rm, symlink, writeFile, mkdir } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { execa } from 'execa';
@@ -99,7 +99,7 @@ export async function timed(cmd: string, args: string[], options: { input?: stri
 export async function indexedCorpusHome(paths: HomePaths, cli: string, n: number, log: (s: string) => void): Promise<number> {
   log(`  generating ${n} observations…`);
   await mkdir(paths.root, { recursive: true });
-  await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\n', { mode: 0o600 });
+  await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\nembeddings:\n  provider: none\n', { mode: 0o600 });
   await writeCorpus(paths, { observations: n, days: 90, endDate: '2026-03-31', agents: ['work'], korean: 0.3 });
   log('  index build…');
   return (JSON.parse((await timed(process.execPath, [cli, 'index', '--json', '--home', paths.root])).stdout) as { documents: number }).documents;
@@ -154,7 +154,7 @@ export async function runSearchBench(options: { n?: number; queries?: number; ke
     const CLI = await snapshotCli(work);
     log(`  generating ${n} observations over ${days} days…`);
     await mkdir(paths.root, { recursive: true });
-    await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\n', { mode: 0o600 });
+    await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\nembeddings:\n  provider: none\n', { mode: 0o600 });
     const corpus = await writeCorpus(paths, { observations: n, days, endDate, agents: ['work'], korean: 0.3 });
 
     log('  full index build (ocm-run index)…');
@@ -314,4 +314,15 @@ export function searchBenchTable(r: SearchBenchReport): string {
     ...Object.entries(r.targets).map(([k, v]) => `| ${k} | ${v.value} | ${v.ok ? 'yes' : 'NO'} |`),
   ];
   return lines.join('\n');
+}
+
+/** CPU time (user + system) of a process so far, from /proc (Linux; 10 ms ticks), or null. */
+export function processCpuMs(pid: number | null): number | null {
+  if (pid === null) return null;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
 }

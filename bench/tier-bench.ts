@@ -106,7 +106,7 @@ export async function runTierBench(options: { n?: number; queries?: number; keep
     const CLI = await snapshotCli(work);
     log(`  generating ${n} observations over ${days} days ending ${endDate}…`);
     await mkdir(paths.root, { recursive: true });
-    await writeFile(paths.config, `timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\ntiers:\n  vault_path: ${JSON.stringify(join(work, 'vault'))}\n`, { mode: 0o600 });
+    await writeFile(paths.config, `timezone: UTC\nembeddings:\n  provider: none\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\ntiers:\n  vault_path: ${JSON.stringify(join(work, 'vault'))}\n`, { mode: 0o600 });
     const corpus = await writeCorpus(paths, { observations: n, days, endDate, agents: ['work'], korean: 0.3 });
     const home = ['--home', paths.root];
 

@@ -56,6 +56,8 @@ export const configSchema = v.strictObject({
   active_memory: section({
     budget_tokens: v.optional(int(200, 200000), 4000),
     recent_days: v.optional(int(1, 365), 7),
+    /** The active task is left out of active memory once this many days old. */
+    active_task_max_age_days: v.optional(int(0, 3650), 7),
   }),
 
   observer: section({

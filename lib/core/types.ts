@@ -74,6 +74,20 @@ export interface Observation {
   tags: string[];
   agent: string;
   provenance?: Provenance;
+  /** Where the observation is in its life: done (a task closed) or superseded by a newer one (README, "File formats"). */
+  mark?: ObservationMark;
+}
+
+/**
+ * A lifecycle mark, written at the end of the observation's line as `(done 2026-04-08 by o-…)` or
+ * `(superseded 2026-05-02 by o-…)`; the date and the `by` are optional, so a person can write `(done)`.
+ */
+export interface ObservationMark {
+  kind: 'done' | 'superseded';
+  /** YYYY-MM-DD the mark was set. */
+  date?: string;
+  /** The observation that closed or replaced this one. */
+  by?: string;
 }
 
 /** What an Observer is asked to look at: one session's new messages. */

@@ -111,6 +111,7 @@ export async function observeStep(options: TickOptions): Promise<ObserveJobResul
     onProgress: options.onProgress,
     onStep: options.onObserveStep,
     batching: { batchTokens: options.config.observer.batch_tokens, idleMinutes: options.config.observer.idle_minutes, flushAll: options.flush },
+    speakerNames: [options.config.observer.user_name, options.config.observer.assistant_name].filter((n): n is string => Boolean(n)),
   });
 }
 
@@ -120,12 +121,24 @@ export async function activeMemoryStep(options: TickOptions, agents: string[]): 
   const out: TickResult['activeMemory'] = [];
   const want = new Set(agents);
   if (!(await exists(options.paths.activeMemory))) want.add('main');
+  const { staleActiveMemories } = await import('../memory/active-memory-staleness.js');
+  // Also what is out of step: a hand edit, `remember` by another program, a changed budget or template, a new day.
+  const { localDateTime } = await import('../platform/time-zone.js');
+  const zone = await tickZone(options);
+  const key = JSON.stringify({ settings: options.config.active_memory, today: localDateTime(now(), zone).date });
+  const { state } = await readState(options.paths.state);
+  for (const agent of await staleActiveMemories(options.paths, key, state.extra.activeMemoryKey as string | undefined)) want.add(agent);
   if (want.size === 0) return out;
   const { rebuildActiveMemory } = await import('../memory/active-memory-file.js');
   for (const agent of [...want].sort()) {
-    const r = await rebuildActiveMemory({ paths: options.paths, config: options.config, agent, timeZone: await tickZone(options), now: now() });
+    const r = await rebuildActiveMemory({ paths: options.paths, config: options.config, agent, timeZone: zone, now: now() });
     options.logger.log('info', 'active_memory.rebuilt', { agent, tokens: r.tokens, included: r.included, dropped: r.dropped });
     out.push({ agent, path: r.path, tokens: r.tokens, included: r.included, dropped: r.dropped });
+  }
+  if (state.extra.activeMemoryKey !== key) {
+    const fresh = await readState(options.paths.state);
+    fresh.state.extra.activeMemoryKey = key;
+    await writeState(options.paths.state, fresh.state);
   }
   return out;
 }

@@ -79,13 +79,17 @@ export async function rebuildActiveMemory(options: RebuildOptions): Promise<Acti
   const { state } = await readState(paths.state);
   const tasks = state.extra.currentTask ?? {};
   const local = localDateTime(options.now, options.timeZone);
+  const task = tasks[agent];
+  const taskSeen = task && Number.isFinite(Date.parse(task.at)) ? localDateTime(new Date(task.at), options.timeZone) : undefined;
   const result = buildActiveMemory({
     template: await loadActiveMemoryTemplate(paths),
     agent,
     observations,
     reflections: options.reflections ?? reflected.refs,
     reflectionLines: reflected.lines,
-    currentTask: tasks[agent],
+    currentTask: task && { ...task, local: taskSeen ? `${taskSeen.date} ${taskSeen.time}` : undefined },
+    today: local.date,
+    activeTaskMaxAgeDays: config.active_memory.active_task_max_age_days,
     budgetTokens: config.active_memory.budget_tokens,
     recentDays: config.active_memory.recent_days,
     updatedAt: `${local.date} ${local.time} (${options.timeZone})`,
@@ -95,3 +99,4 @@ export async function rebuildActiveMemory(options: RebuildOptions): Promise<Acti
   await writeFileAtomic(path, result.text, { mode: 0o600 });
   return { ...result, path };
 }
+

@@ -3,6 +3,13 @@
  * files (never hand-merged) through templates/active_memory.md, and never over
  * the token budget (js-tiktoken): when everything does not fit, what matters
  * most (priority, then recency) stays.
+ *
+ * It says what is true today: the active task is the newest open task of any
+ * session (or the Observer's current task, when newer), gone once older than
+ * `activeTaskMaxAgeDays`; done tasks, superseded items (their lifecycle mark,
+ * lifecycle.ts) and dated items whose date has passed leave the open tasks and
+ * key facts; masked-secret husks never come in; a fact restated in the other
+ * language is listed once, as first said.
  */
 import { isSuspicious } from './suspicious.js';
 import { PRIORITY_EMOJI, DONE_EMOJI } from './observation-line.js';
@@ -28,7 +35,12 @@ export interface ActiveMemoryInput {
   reflections?: ReflectionRef[];
   /** Reflection lines that stand in for older periods (from the Reflector); higher `rank` is kept first (default 150). */
   reflectionLines?: Array<{ text: string; priority: Priority; period: string; rank?: number }>;
-  currentTask?: { text: string; at: string };
+  /** The Observer's current task; `local`: when it was seen, local YYYY-MM-DD HH:MM. */
+  currentTask?: { text: string; at: string; local?: string };
+  /** Today, local YYYY-MM-DD: dated items before it have passed; absent, nothing expires. */
+  today?: string;
+  /** The active task is dropped once this many days older than today (default: never). */
+  activeTaskMaxAgeDays?: number;
   budgetTokens: number;
   recentDays: number;
   /** Formatted "updated at" (the caller owns the clock and the time zone). */
@@ -108,6 +120,108 @@ export function resolvePreferences(observations: Observation[], timeZone = 'UTC'
   return kept.map((k) => k.o);
 }
 
+/** A masked secret, a credential's name, `.env`: what a line about a secret holds. */
+const SECRET_PART = /\[REDACTED:[^\]]*\]|\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD)\b|(?:^|\s)\.env\b/g;
+const SECRET_WORDS = new Set(
+  'key keys token tokens secret secrets password passwords passwd credential credentials api env here gave give given sent send pasted paste shared share said says told the a an is are was in on at of for to it its this that my your his her their user assistant and or with from into lives stored saved kept goes put'.split(' '),
+);
+
+/**
+ * What a masked secret leaves behind ("User gave the OpenAI key: [REDACTED:openai-key]", a bare
+ * `[REDACTED:slack-token]`), or where a secret lives ("OPENAI_API_KEY is in .env"): worth nothing in
+ * every prompt. A line that also says something else ("the staging database is db-stage-2 on port
+ * 5433, key [REDACTED:…]") is no husk.
+ */
+export function isSecretHusk(o: Pick<Observation, 'text'>): boolean {
+  SECRET_PART.lastIndex = 0;
+  if (!SECRET_PART.test(o.text)) return false;
+  const rest = o.text.replace(SECRET_PART, ' ').toLowerCase().split(/[^\p{L}\p{N}_.-]+/u);
+  return rest.filter((w) => w.length >= 3 && !SECRET_WORDS.has(w)).length < 3;
+}
+
+const ISO_DATE = /\b(\d{4}-\d{2}-\d{2})\b/g;
+
+/**
+ * A dated item whose date has passed: it names days on or after its own (a deadline, an appointment,
+ * "tomorrow (2026-04-27)") and all of them are before today. A day named from the past ("born
+ * 1990-05-01") is no deadline.
+ */
+export function hasPassed(o: Pick<Observation, 'text' | 'date'>, today: string | undefined): boolean {
+  if (!today || !o.text.includes('-')) return false;
+  let ahead = '';
+  for (const m of o.text.matchAll(ISO_DATE)) if (m[1]! >= o.date && m[1]! > ahead) ahead = m[1]!;
+  return ahead !== '' && ahead < today;
+}
+
+/** Still true: not done, not superseded, no secret husk. */
+function isCurrent(o: Observation): boolean {
+  return !o.done && !o.mark && !isSecretHusk(o);
+}
+
+const HANGUL_CHAR = /[\uac00-\ud7a3]/g;
+const LATIN_CHAR = /[A-Za-z]/g;
+
+function script(text: string): 'ko' | 'latin' {
+  return (text.match(HANGUL_CHAR)?.length ?? 0) > (text.match(LATIN_CHAR)?.length ?? 0) / 3 ? 'ko' : 'latin';
+}
+
+/** Names, identifiers and numbers a text holds in Latin letters or digits: what a translation keeps. */
+function anchors(text: string): Set<string> {
+  return new Set(Array.from(text.matchAll(/[A-Za-z][A-Za-z0-9_.+-]{2,}|\d+(?:[.:]\d+)?/g), (m) => m[0].toLowerCase().replace(/[.]+$/, '')).filter((w) => !STOP.has(w)));
+}
+
+/**
+ * The same fact said in the other language (Korean and English): same category, and the names and
+ * numbers of the Korean one are nearly all in the English one (at least two). The first said stays.
+ */
+export function oneLanguage(observations: Observation[], newestFirst: (a: Observation, b: Observation) => number): Observation[] {
+  const kept: Array<{ o: Observation; script: 'ko' | 'latin'; anchors: Set<string> }> = [];
+  const ordered = [...observations].sort((a, b) => -newestFirst(a, b));
+  for (const o of ordered) {
+    const mine = { o, script: script(o.text), anchors: anchors(o.text) };
+    const twin = kept.some((k) => {
+      if (k.script === mine.script || k.o.category !== o.category) return false;
+      const ko = k.script === 'ko' ? k.anchors : mine.anchors;
+      const other = k.script === 'ko' ? mine.anchors : k.anchors;
+      if (ko.size < 2) return false;
+      let shared = 0;
+      for (const w of ko) if (other.has(w)) shared++;
+      return shared >= 2 && shared / ko.size >= 0.75;
+    });
+    if (!twin) kept.push(mine);
+  }
+  const ids = new Set(kept.map((k) => k.o.id));
+  return observations.filter((o) => ids.has(o.id));
+}
+
+/** Whole days from `date` to `today` (YYYY-MM-DD). */
+function daysBetween(date: string, today: string): number {
+  return Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${date}T00:00:00Z`)) / 86_400_000);
+}
+
+/**
+ * The active task: the newest open task observation of any session, or the Observer's current task when
+ * it is newer and no closed task says the same; none once older than the maximum age.
+ */
+function activeTask(input: ActiveMemoryInput, open: Observation[], closed: Observation[]): { text: string; at: string; id?: string } | undefined {
+  let best: { text: string; at: string; id?: string } | undefined;
+  for (const o of open) {
+    const at = `${o.date} ${o.time || '00:00'}`;
+    if (!best || at > best.at) best = { text: o.text, at, id: o.id };
+  }
+  const t = input.currentTask;
+  if (t) {
+    const at = t.local ?? t.at.slice(0, 16).replace('T', ' ');
+    const said = t.text.trim().toLowerCase();
+    const isClosed = closed.some((o) => o.text.trim().toLowerCase() === said);
+    if (!isClosed && (!best || at > best.at)) best = { text: t.text, at };
+  }
+  if (!best) return undefined;
+  const max = input.activeTaskMaxAgeDays;
+  if (input.today && max !== undefined && daysBetween(best.at.slice(0, 10), input.today) > max) return undefined;
+  return best;
+}
+
 function line(o: Observation, withDate: boolean): string {
   const marks = `${o.done ? `${DONE_EMOJI} ` : ''}${PRIORITY_EMOJI[o.priority]}`;
   const when = withDate ? ` (${o.date})` : o.time ? ` ${o.time}` : '';
@@ -156,8 +270,10 @@ function render(input: ActiveMemoryInput, items: Item[], counts: { tokens: numbe
 /** Build active_memory.md within the budget. Pure. */
 export function buildActiveMemory(given: ActiveMemoryInput): ActiveMemoryResult {
   const input = withoutSuspicious(given);
-  const obs = input.observations;
   const newestFirst = newestFirstIn(input.timeZone ?? 'UTC');
+  // Superseded items and secret husks are history: in the day files and search, not here.
+  const obs = oneLanguage(input.observations.filter((o) => o.mark?.kind !== 'superseded' && !isSecretHusk(o)), newestFirst);
+  const stillTrue = (o: Observation) => isCurrent(o) && !hasPassed(o, input.today);
   const dates = [...new Set(obs.map((o) => o.date).filter(Boolean))].sort();
   // Recent = the calendar window of `recentDays` ending on the newest day with observations.
   const newest = dates[dates.length - 1];
@@ -168,21 +284,26 @@ export function buildActiveMemory(given: ActiveMemoryInput): ActiveMemoryResult 
     items.push({ section, text, rank, date, obs: count, est: estimateTokens(text) + 1 });
 
   // Current context: the active task, then open tasks of the recent days.
-  if (input.currentTask) push('context', `- Active task: ${input.currentTask.text} (as of ${input.currentTask.at.slice(0, 16).replace('T', ' ')})`, 1000, '', 0);
-  const openTasks = obs.filter((o) => o.category === 'task' && !o.done && recentDates.has(o.date)).sort(newestFirst).slice(0, 5);
+  const tasks = obs.filter((o) => o.category === 'task');
+  const active = activeTask(input, tasks.filter(stillTrue), input.observations.filter((o) => o.category === 'task' && !isCurrent(o)));
+  if (active) push('context', `- Active task: ${active.text} (as of ${active.at})`, 1000, '', 0);
+  const openTasks = tasks.filter((o) => stillTrue(o) && o.id !== active?.id && recentDates.has(o.date)).sort(newestFirst).slice(0, 5);
   openTasks.forEach((o, i) => push('context', line(o, true), 900 - i, o.date, 1));
   const shown = new Set(openTasks.map((o) => o.id));
+  if (active?.id) shown.add(active.id);
 
   // Preferences and constraints: newest wins on conflict.
-  const prefs = resolvePreferences(obs.filter((o) => o.category === 'preference'), input.timeZone);
+  const prefs = resolvePreferences(obs.filter((o) => o.category === 'preference' && isCurrent(o)), input.timeZone);
   prefs.forEach((o, i) => {
     shown.add(o.id);
     push('preferences', line(o, true), 500 + PRIORITY_RANK[o.priority] * 100 - Math.min(i, 99), o.date, 1);
   });
 
   // Key facts: what stays true — facts, decisions and states above low priority, and anything of high
-  // priority but an event — of any day; one listed here is not listed again under recent observations.
-  const durable = (o: Observation) => !o.done && ((o.priority !== 'low' && (o.category === 'fact' || o.category === 'decision' || o.category === 'state')) || (o.priority === 'high' && o.category !== 'event'));
+  // priority but an event or a task — of any day, unless done, superseded or its date has passed; one
+  // listed here is not listed again under recent observations.
+  const durable = (o: Observation) =>
+    stillTrue(o) && o.category !== 'task' && ((o.priority !== 'low' && (o.category === 'fact' || o.category === 'decision' || o.category === 'state')) || (o.priority === 'high' && o.category !== 'event'));
   const key = obs.filter((o) => !shown.has(o.id) && durable(o)).sort(newestFirst);
   key.forEach((o, i) => {
     shown.add(o.id);
@@ -190,7 +311,8 @@ export function buildActiveMemory(given: ActiveMemoryInput): ActiveMemoryResult 
   });
 
   // Recent observations by date: what happened (events, tasks) and the rest.
-  const recent = obs.filter((o) => recentDates.has(o.date) && !shown.has(o.id)).sort(newestFirst);
+  // (A task still open there whose date has passed is no open task: it is left out.)
+  const recent = obs.filter((o) => recentDates.has(o.date) && !shown.has(o.id) && !(o.category === 'task' && !o.done && hasPassed(o, input.today))).sort(newestFirst);
   const dateRank = new Map([...recentDates].sort().reverse().map((d, i) => [d, i]));
   for (const o of recent) {
     shown.add(o.id);

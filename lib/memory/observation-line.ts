@@ -3,12 +3,18 @@
  *
  *   - 🔴 09:15 [preference] User prefers TypeScript. #typescript ^o-7f3a9c21e0
  *   - ✅ 🟡 11:20 [task] Ship the auth fix. ^o-c93e0f55aa
+ *   - ✅ 🟡 11:20 [task] Do the login flow first. (done 2026-04-08 by o-5d2ad17055) ^o-c93e0f55aa
+ *   - 🔴 10:30 [decision] Postgres 16 is the database. #postgres (superseded 2026-05-02 by o-0b41d2e8aa) ^o-7f3a9c21e0
+ *
+ * The lifecycle mark (`(done …)`, `(superseded …)`) ends the text, before or after the tags; its date
+ * and `by o-…` are optional, so `(done)` or `(superseded)` written by hand count too.
  *
  * Pure parse/format; no I/O.
  */
 import * as crypto from 'node:crypto';
+import { stripControlChars } from '../core/control-chars.js';
 import { oneLine } from '../core/whitespace.js';
-import type { Observation, Priority } from '../core/types.js';
+import type { Observation, ObservationMark, Priority } from '../core/types.js';
 
 export const PRIORITY_EMOJI: Record<Priority, string> = { high: '🔴', medium: '🟡', low: '🟢' };
 export const DONE_EMOJI = '✅';
@@ -29,6 +35,8 @@ const MARKERS = /^(?:(?:✅|🔴|🟡|🟢|🟠|⚪)\uFE0F?\s*)+/u;
 /** `09:15`, `09:15:30`; a UTC offset after it (`09:15 -08:00`) only before the category. */
 const TIME = /^(\d{1,2}:\d{2})(?::\d{2})?(?: ([+-]\d{2}:\d{2})(?=\s+\[))?\s+/;
 const CATEGORY = /^\[([\p{L}\p{N}_ -]{1,40})\]\s*/u;
+/** A lifecycle mark at the end of a text: `(done 2026-04-08 by o-…)`, `(superseded by ^o-…)`, `(done)`. */
+const MARK = /\s*\((done|superseded)(?:\s+(\d{4}-\d{2}-\d{2}))?(?:\s+by\s+\^?(o-[0-9a-f]{6,}))?\)\s*$/i;
 
 export interface ParsedLine {
   priority: Priority;
@@ -40,6 +48,23 @@ export interface ParsedLine {
   text: string;
   tags: string[];
   id: string | undefined;
+  mark?: ObservationMark;
+}
+
+/** The mark ending `text`, and the text without it. */
+function takeMark(text: string): { text: string; mark?: ObservationMark } {
+  if (!text.endsWith(')')) return { text };
+  const m = MARK.exec(text);
+  if (!m) return { text };
+  const mark: ObservationMark = { kind: m[1]!.toLowerCase() as ObservationMark['kind'] };
+  if (m[2]) mark.date = m[2];
+  if (m[3]) mark.by = m[3];
+  return { text: text.slice(0, m.index), mark };
+}
+
+/** The mark as it is written in a line: `(done 2026-04-08 by o-…)`. */
+export function formatMark(mark: ObservationMark): string {
+  return `(${mark.kind}${mark.date ? ` ${mark.date}` : ''}${mark.by ? ` by ${mark.by}` : ''})`;
 }
 
 /**
@@ -78,11 +103,17 @@ export function parseObservationContent(content: string): ParsedLine | undefined
     id = b[1];
     rest = rest.slice(0, b.index);
   }
+  // The mark is written after the tags; one written by hand before them counts too.
+  const marked = takeMark(rest);
+  rest = marked.text;
+  let mark = marked.mark;
   const tags: string[] = [];
   const trailing = TRAILING_TAGS.exec(rest);
   if (trailing) {
     rest = rest.slice(0, trailing.index);
   }
+  if (!mark) ({ text: rest, mark } = takeMark(rest));
+  if (mark?.kind === 'done') done = true;
   const tagged = trailing ? rest + trailing[1] : rest;
   if (tagged.includes('#')) {
     // exec on a private copy of the pattern: cheaper per line than matchAll's iterator.
@@ -100,6 +131,7 @@ export function parseObservationContent(content: string): ParsedLine | undefined
     text: rest.trim(),
     tags,
     id,
+    ...(mark ? { mark } : {}),
     ...(offset ? { offset } : {}),
   };
 }
@@ -114,9 +146,13 @@ export { oneLine };
  * Format the list line for an observation (with the "- " bullet, no newline). `offset`: the UTC offset
  * to write after the time (`09:15 -08:00`), for a line in another zone than its file's.
  */
-export function formatObservationLine(obs: Pick<Observation, 'priority' | 'done' | 'time' | 'category' | 'text' | 'tags' | 'id'>, offset?: string): string {
-  const text = oneLine(obs.text);
-  let line = obs.done ? `- ${DONE_EMOJI} ${PRIORITY_EMOJI[obs.priority]}` : `- ${PRIORITY_EMOJI[obs.priority]}`;
+export function formatObservationLine(obs: Pick<Observation, 'priority' | 'done' | 'time' | 'category' | 'text' | 'tags' | 'id' | 'mark'>, offset?: string): string {
+  // Whatever wrote the text (an Observer, a model, a front end), no escape sequence or control character goes into the file.
+  let text = oneLine(stripControlChars(obs.text));
+  // A text that itself ends like a mark ("Step one (done)") would read back as marked: a full stop keeps it text.
+  if (text.endsWith(')') && MARK.test(text)) text += '.';
+  const done = obs.done || obs.mark?.kind === 'done';
+  let line = done ? `- ${DONE_EMOJI} ${PRIORITY_EMOJI[obs.priority]}` : `- ${PRIORITY_EMOJI[obs.priority]}`;
   if (obs.time) line += offset ? ` ${obs.time} ${offset}` : ` ${obs.time}`;
   line += ` [${obs.category}] ${text}`;
   if (obs.tags.length > 0) {
@@ -124,6 +160,7 @@ export function formatObservationLine(obs: Pick<Observation, 'priority' | 'done'
     const inline = text.includes('#') ? new Set(Array.from(text.matchAll(TAG_PATTERN), (m) => m[1])) : undefined;
     for (const t of obs.tags) if (!inline?.has(t)) line += ` #${t}`;
   }
+  if (obs.mark) line += ` ${formatMark(obs.mark)}`;
   return `${line} ^${obs.id}`;
 }
 

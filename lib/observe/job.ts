@@ -17,10 +17,10 @@
  * `run.ts` holds what both share: the run context, where results go, the
  * cursor advance and the failure path.
  */
-import { DayFileBuffer } from '../memory/day-file-buffer.js';
+import { DayFileBuffer, type DayFileBufferOptions } from '../memory/day-file-buffer.js';
 import type { HomePaths } from '../platform/home.js';
 import { describeError, EXIT } from '../core/errors.js';
-import { readState, waitingStreams } from '../platform/state.js';
+import { lifecyclePending, readState, waitingStreams, writeState } from '../platform/state.js';
 import type { Logger } from '../platform/log.js';
 import type { LlmUsage, Observation, Observer, ReadLimits, SourceStream, TranscriptSource } from '../core/types.js';
 import { observePendingTails, observeStreamBatched, type PendingTail } from './llm-batches.js';
@@ -49,6 +49,8 @@ export interface ObserveJobOptions {
    * 'observe-saved' once the cursor is too.
    */
   onStep?: (step: 'observe-written' | 'observe-saved') => void;
+  /** How day files are written: a test hook at the named points of a write, how long a half-written file may take to settle. */
+  dayFiles?: DayFileBufferOptions;
   /** Batching of the LLM Observer (ignored by the heuristic one, which observes every chunk at once). */
   batching?: BatchingOptions;
   /**
@@ -57,6 +59,8 @@ export interface ObserveJobOptions {
    * always saved. 0: after every chunk. Default DEFAULT_CHECKPOINT_MS.
    */
   checkpointMs?: number;
+  /** The speakers' names (config observer.user_name / assistant_name), never a subject of the lifecycle's matching. */
+  speakerNames?: string[];
 }
 
 export interface BatchingOptions {
@@ -86,6 +90,8 @@ export interface ObserveJobResult {
   failures: StreamFailure[];
   /** Agents whose memory changed (their active memory needs a rebuild). */
   changedAgents: string[];
+  /** Older observations the new ones closed (tasks done) or superseded (lib/memory/lifecycle.ts). */
+  lifecycle: { closed: number; superseded: number };
   currentTask: Record<string, string>;
   /** LLM tokens and calls of this run, per model. */
   usage: LlmUsage[];
@@ -113,6 +119,35 @@ export async function writeObservations(paths: HomePaths, observations: Observat
   return new DayFileBuffer(paths, zone).write(observations);
 }
 
+/**
+ * What the new observations close or supersede, marked in the older lines. The ids written are pending
+ * in state.json from the save that wrote them until their marks are on disk: a run killed before (or
+ * during) this step leaves them pending, and the next run marks exactly what one clean run would.
+ */
+async function markLifecycle(run: ObserveRun): Promise<void> {
+  const { result, options, state } = run;
+  if (state.extra.lifecyclePending === undefined) return;
+  const pending = lifecyclePending(state);
+  const agents = Object.keys(pending).sort();
+  const { applyLifecycle } = await import('../memory/lifecycle-file.js');
+  for (const agent of agents) {
+    try {
+      const r = await applyLifecycle(options.paths, agent, new Set(pending[agent]), options.speakerNames);
+      delete pending[agent];
+      result.lifecycle.closed += r.closed;
+      result.lifecycle.superseded += r.superseded;
+      if (r.skipped.length > 0) options.logger.log('warn', 'lifecycle.skipped', { agent, files: r.skipped });
+    } catch (error) {
+      // A mark not set loses nothing: the observations are written; the failure is logged.
+      const d = describeError(error);
+      options.logger.log('error', 'lifecycle.failed', { agent, error: d.message, code: d.code });
+    }
+  }
+  if (Object.keys(pending).length === 0) delete state.extra.lifecyclePending;
+  await writeState(options.paths.state, state);
+  if (result.lifecycle.closed + result.lifecycle.superseded > 0) options.logger.log('info', 'lifecycle.marked', result.lifecycle);
+}
+
 /** Work a killed job may have to redo: the heuristic path saves at least this often. */
 export const DEFAULT_CHECKPOINT_MS = 2000;
 
@@ -130,6 +165,7 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     transcriptTokens: 0,
     failures: [],
     changedAgents: [],
+    lifecycle: { closed: 0, superseded: 0 },
     currentTask: {},
     usage: [],
     waiting: { streams: 0, messages: 0, tokens: 0 },
@@ -137,7 +173,7 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     summaries: 0,
   };
   const changed = new Set<string>();
-  const out = new JobOutput(paths, state, options.checkpointMs ?? DEFAULT_CHECKPOINT_MS, options.onStep, options.timeZone);
+  const out = new JobOutput(paths, state, options.checkpointMs ?? DEFAULT_CHECKPOINT_MS, options.onStep, options.timeZone, options.dayFiles);
   const run: ObserveRun = { options, state, limits, now, result, changed, out, llmDown: false };
   const batched = options.observer.kind === 'llm';
   const tails: PendingTail[] = [];
@@ -189,6 +225,13 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     result.failures.push({ stream: 'state', message: d.message, code: d.code, hint: d.hint });
   }
   result.changedAgents = [...changed].sort();
+  try {
+    await markLifecycle(run);
+  } catch (error) {
+    // The marks wait in state.json for the next run; the observations are written.
+    const d = describeError(error);
+    logger.log('error', 'lifecycle.failed', { error: d.message, code: d.code });
+  }
   if (result.skippedStreams > 0) logger.log('warn', 'observe.llm_unavailable', { skippedStreams: result.skippedStreams });
   logger.log('info', 'observe.done', {
     streams: result.streams,

@@ -88,7 +88,10 @@ function journalBatch(
   if (observed.currentTask) {
     result.currentTask[stream.agent] = observed.currentTask;
     const tasks = currentTasks(state);
-    tasks[stream.agent] = { text: observed.currentTask, at: messages[messages.length - 1]!.time };
+    // The newest across the agent's sessions, not the session observed last.
+    const at = messages[messages.length - 1]!.time;
+    const before = tasks[stream.agent];
+    if (!before || !(Date.parse(before.at) > Date.parse(at))) tasks[stream.agent] = { text: observed.currentTask, at };
   }
   return next;
 }

@@ -61,7 +61,9 @@ export async function observeStream(
       if (observed.currentTask) {
         result.currentTask[stream.agent] = observed.currentTask;
         const tasks = currentTasks(state);
-        tasks[stream.agent] = { text: observed.currentTask, at: chunk.lastTime! };
+        // The newest across the agent's sessions, not the stream read last.
+        const before = tasks[stream.agent];
+        if (!before || !chunk.lastTime || !(Date.parse(before.at) > Date.parse(chunk.lastTime))) tasks[stream.agent] = { text: observed.currentTask, at: chunk.lastTime! };
       }
       if (added > 0) changed.add(stream.agent);
     }

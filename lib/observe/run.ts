@@ -7,9 +7,9 @@ import { DayFileBuffer } from '../memory/day-file-buffer.js';
 import type { HomePaths } from '../platform/home.js';
 import { describeError } from '../core/errors.js';
 import { LlmError } from '../core/llm-error.js';
-import { observeJournals, waitingStreams, writeState, type State } from '../platform/state.js';
+import { lifecyclePending, observeJournals, waitingStreams, writeState, type State } from '../platform/state.js';
 import { estimateTokens } from '../core/tokens.js';
-import type { Cursor, MalformedRecord, Message, ObserverBatch, ReadLimits, SourceStream, StreamChunk } from '../core/types.js';
+import type { Cursor, MalformedRecord, Message, Observation, ObserverBatch, ReadLimits, SourceStream, StreamChunk } from '../core/types.js';
 import { localDateTime } from '../platform/time-zone.js';
 import type { ObserveJobOptions, ObserveJobResult } from './job.js';
 
@@ -19,8 +19,23 @@ import type { ObserveJobOptions, ObserveJobResult } from './job.js';
  * observed, is written only after every observation changed in memory is on
  * disk. Nothing else in this job writes state.json.
  */
+/** The day files of a run, and the ids of every observation handed to them, by agent (the lifecycle's fresh ones). */
+class RecordingDayFiles extends DayFileBuffer {
+  /** Ids handed over since the last save, by agent. */
+  fresh = new Map<string, Set<string>>();
+
+  override async add(observations: Observation[]): Promise<number> {
+    for (const o of observations) {
+      let ids = this.fresh.get(o.agent);
+      if (!ids) this.fresh.set(o.agent, (ids = new Set()));
+      ids.add(o.id);
+    }
+    return super.add(observations);
+  }
+}
+
 export class JobOutput {
-  readonly dayFiles: DayFileBuffer;
+  readonly dayFiles: RecordingDayFiles;
   private stateChanged = false;
   private savedAt = performance.now();
 
@@ -30,8 +45,9 @@ export class JobOutput {
     private readonly checkpointMs: number,
     private readonly onStep?: ObserveJobOptions['onStep'],
     zone?: string,
+    dayFileOptions?: ObserveJobOptions['dayFiles'],
   ) {
-    this.dayFiles = new DayFileBuffer(paths, zone);
+    this.dayFiles = new RecordingDayFiles(paths, zone, dayFileOptions);
   }
 
   /** The in-memory state changed (cursor, totals); it reaches the disk with the next save(). */
@@ -44,10 +60,15 @@ export class JobOutput {
     return performance.now() - this.savedAt >= this.checkpointMs;
   }
 
-  /** Write the changed day files, then state.json. */
+  /** Write the changed day files, then state.json (with the lifecycle's pending ids of what was written). */
   async save(): Promise<void> {
     await this.dayFiles.flush();
     this.onStep?.('observe-written');
+    if (this.dayFiles.fresh.size > 0) {
+      const pending = lifecyclePending(this.state);
+      for (const [agent, ids] of this.dayFiles.fresh) pending[agent] = [...new Set([...(pending[agent] ?? []), ...ids])];
+      this.dayFiles.fresh = new Map();
+    }
     await writeState(this.paths.state, this.state);
     this.onStep?.('observe-saved');
     this.stateChanged = false;

@@ -74,12 +74,22 @@ export interface StateSections {
   observeJournal?: Record<string, ObserveJournal>;
   /** Per stream key. */
   observeWaiting?: Record<string, WaitingMessages>;
+  /**
+   * Per agent: ids of observations written whose lifecycle (lib/memory/lifecycle.ts) is not applied yet.
+   * Saved with the cursor that covers them, so a killed run's new observations still mark on the next.
+   */
+  lifecyclePending?: Record<string, string[]>;
   [section: string]: unknown;
 }
 
 /** The current-task notes by agent (the section is created when missing). */
 export function currentTasks(state: State): Record<string, CurrentTask> {
   return (state.extra.currentTask ??= {});
+}
+
+/** The observations waiting for their lifecycle, by agent (the section is created when missing). */
+export function lifecyclePending(state: State): Record<string, string[]> {
+  return (state.extra.lifecyclePending ??= {});
 }
 
 /** The observe journals by stream key (the section is created when missing). */

@@ -115,6 +115,7 @@ export function filtersFromOptions(options: Record<string, unknown>, now: Date, 
   if (agents.length) filters.agents = agents;
   const tags = listOption(options.tag).map((t) => t.replace(/^#/, '').toLowerCase());
   if (tags.length) filters.tags = tags;
+  if (options.current === true) filters.current = true;
   return filters;
 }
 

@@ -2,8 +2,11 @@
  * Printing search and get results: the human form (one block per result:
  * priority emoji, date and time, category, score, snippet with the match
  * highlighted, path:line); the `--json` form (README, "Search") is format-json.ts. Pure.
+ * Memory text is printed with its control characters escaped (a hand-edited file may hold an escape sequence
+ * that would clear the terminal or hide text): only this module's own colours reach the terminal.
  */
-import { DONE_EMOJI, PRIORITY_EMOJI } from '../memory/observation-line.js';
+import { escapeControlChars as shown } from '../core/control-chars.js';
+import { DONE_EMOJI, formatMark, PRIORITY_EMOJI } from '../memory/observation-line.js';
 import { makeSnippet, markSnippet } from './snippet.js';
 import type { GetResult } from './get.js';
 import type { SearchResponse, SearchResult } from './types.js';
@@ -18,6 +21,7 @@ function headerLine(r: SearchResult, color: boolean): string {
   const parts = [`${r.done ? `${DONE_EMOJI} ` : ''}${PRIORITY_EMOJI[r.priority]} ${when}`, `[${r.category}]`, `score ${r.score.toFixed(2)}`];
   if (r.agent !== 'main') parts.push(`agent ${r.agent}`);
   if (r.tier !== 'hot') parts.push(r.tier);
+  if (r.mark) parts.push(formatMark(r.mark));
   const line = parts.join('  ');
   return color ? line : line;
 }
@@ -27,19 +31,19 @@ export function searchHuman(query: string, response: SearchResponse, options: { 
   const [dimOpen, dimClose] = options.color ? DIM : (['', ''] as const);
   const lines: string[] = [];
   if (response.results.length === 0) {
-    lines.push(`No results for "${query}" (${response.mode} search).`);
+    lines.push(`No results for "${shown(query)}" (${response.mode} search).`);
     return lines.join('\n');
   }
   response.results.forEach((r, i) => {
     if (i > 0) lines.push('');
     lines.push(headerLine(r, options.color));
-    const snippet = makeSnippet(r.text, response.terms);
+    const snippet = makeSnippet(shown(r.text), response.terms);
     lines.push(`  ${markSnippet(snippet, open, close)}`);
     const tags = r.tags.length && !r.tags.every((t) => r.text.includes(`#${t}`)) ? `  ${r.tags.map((t) => `#${t}`).join(' ')}` : '';
-    lines.push(`  ${dimOpen}${r.path}:${r.startLine}  ^${r.id}${tags}${dimClose}`);
+    lines.push(`  ${dimOpen}${shown(`${r.path}:${r.startLine}  ^${r.id}${tags}`)}${dimClose}`);
     if (options.verbose) {
       lines.push(
-        `  ${dimOpen}text ${r.scores.text.toFixed(3)} · vector ${r.scores.vector === null ? '–' : r.scores.vector.toFixed(3)} · ${r.provenance.source} ${r.provenance.agent} ${r.provenance.session} ${r.provenance.entryIds.join(',')}${dimClose}`,
+        `  ${dimOpen}text ${r.scores.text.toFixed(3)} · vector ${r.scores.vector === null ? '–' : r.scores.vector.toFixed(3)} · ${shown(`${r.provenance.source} ${r.provenance.agent} ${r.provenance.session} ${r.provenance.entryIds.join(',')}`)}${dimClose}`,
       );
     }
   });
@@ -50,14 +54,14 @@ export function searchHuman(query: string, response: SearchResponse, options: { 
 }
 
 export function getHuman(result: GetResult): string {
-  if (result.kind === 'lines') return result.text;
+  if (result.kind === 'lines') return shown(result.text);
   const p = result.provenance;
-  return [
+  return shown([
     headerLine({ ...result, score: 1 } as SearchResult, false).replace(/ {2}score 1\.00/, ''),
     `  ${result.text}${result.tags.length ? `  ${result.tags.map((t) => `#${t}`).join(' ')}` : ''}`,
     `  ${result.path}:${result.startLine}  ^${result.id}`,
     `  from ${p.source} · agent ${p.agent}${p.session ? ` · session ${p.session}` : ''}${p.entryIds.length ? ` · entries ${p.entryIds.join(', ')}` : ''}`,
-  ].join('\n');
+  ].join('\n'));
 }
 
 export { makeSnippet };

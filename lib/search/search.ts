@@ -20,7 +20,8 @@ import { indexStaleness } from './freshness.js';
 import { QueryCache } from './query-cache.js';
 import { IndexUnavailable, type Engine, type Ranked, type RankRequest } from './engine.js';
 import { SegmentEngine } from './segment-engine.js';
-import type { SearchFilters, SearchResponse } from './types.js';
+import { currentFirst } from './current.js';
+import type { SearchFilters, SearchResponse, SearchResult } from './types.js';
 
 export { assemble } from './segment-engine.js';
 
@@ -75,6 +76,7 @@ function normaliseFilters(f: SearchFilters = {}): SearchFilters {
   if (p) out.priorities = p as SearchFilters['priorities'];
   const c = sorted(f.categories?.map((x) => x.toLowerCase()));
   if (c) out.categories = c;
+  if (f.current) out.current = true;
   const t = sorted(f.tiers);
   if (t) out.tiers = t as Tier[];
   const a = sorted(f.agents);
@@ -180,8 +182,8 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
   const cache = useCache ? new QueryCache(paths.index) : undefined;
   const now = () => (deps.now?.() ?? new Date()).getTime();
   const cacheKey = JSON.stringify({
-    // The shape of a cached response: 2 since results carry `relevance`, 3 since framing words do not count in it, 4 since it weighs meaning and the question's focus.
-    v: 4,
+    // The shape of a cached response: 2 since results carry `relevance`, 3 since framing words do not count in it, 4 since it weighs meaning and the question's focus, 5 since results carry `mark`.
+    v: 5,
     q: query,
     a: also,
     f: filters,
@@ -192,7 +194,7 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
   });
 
   // An open index holds every file in scope (rank applies the filters per document); the engine's one-off load skips files the filters rule out.
-  const engine: Pick<Engine, 'generations' | 'rank'> = deps.openIndex ?? new SegmentEngine(paths.index);
+  const engine: Pick<Engine, 'generations' | 'rank' | 'find'> = deps.openIndex ?? new SegmentEngine(paths.index);
   const generationsNow = () => engine.generations(tiers, settings?.key);
   let { generations, problems } = generationsNow();
   if (problems.length > 0) {
@@ -229,7 +231,8 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
   const asked: RankRequest = {
     tiers,
     filters,
-    limit,
+    // Room for the history `--current` leaves out.
+    limit: filters.current ? limit * 2 + 10 : limit,
     vectorWeight: config.search.vector_weight,
     textWeight: config.search.text_weight,
     minScore: config.search.min_score,
@@ -258,13 +261,27 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
     warnings.push('Text-only search: no document has an embedding yet (run `ocm-run index` while the embeddings endpoint is reachable).');
   }
 
-  const response: SearchResponse = { results: ranked.results, mode: ranked.hybrid ? 'hybrid' : 'text', warnings, cached: false, terms: ranked.terms };
+  const results = currentFirst(ranked.results, { filters, limit, lookup: (id) => findIn(engine, id, tiers) });
+  const response: SearchResponse = { results, mode: ranked.hybrid ? 'hybrid' : 'text', warnings, cached: false, terms: ranked.terms };
   if (cache) {
     // A degraded answer (endpoint down, index just rebuilt) is not cached: the next query retries.
     if (warnings.length === 0) cache.setResponse(cacheKey, ranked.generations, response, now());
     await cache.save(); // (never throws: a cache that cannot be written is skipped)
   }
   return response;
+}
+
+/** An observation by id in the tiers searched (a replacement the query's words did not find). */
+function findIn(engine: Pick<Engine, 'find'>, id: string, tiers: readonly Tier[]): SearchResult | undefined {
+  for (const tier of tiers) {
+    try {
+      const found = engine.find(id, tier);
+      if (found) return found;
+    } catch (error) {
+      if (!(error instanceof IndexUnavailable)) throw error;
+    }
+  }
+  return undefined;
 }
 
 function tryRank(ask: () => Ranked): Ranked | IndexUnavailable {

@@ -16,6 +16,7 @@ import { prefixEligible, queryTerms } from './tokenizer.js';
 import { cosineScale, DEFAULT_FUSION, fuse, type Candidate, type FusionMethod } from './fusion.js';
 import type { SearchFilters } from './types.js';
 import { loadVectorFile, type SegmentVectors } from './vector-file.js';
+import { cosineAt, nearestByVector } from './vector-scan.js';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -646,27 +647,14 @@ function textRanking(
 
 /** Cosine of document `d` of a segment with the query vector (null: no vector of that size). */
 function cosineOf(s: ScopedSegment, d: number, q: Float32Array): number | null {
-  const v = s.vectors;
-  if (!v || v.dims !== q.length) return null;
-  const scale = v.scales[d]!;
-  if (scale === 0) return null;
-  let dot = 0;
-  const base = d * v.dims;
-  for (let i = 0; i < v.dims; i++) dot += q[i]! * v.data[base + i]!;
-  return dot * scale;
+  return s.vectors ? cosineAt(s.vectors, d, q) : null;
 }
 
-/** The `k` documents nearest to the query vector (global number → cosine), filters applied. */
+/** The `k` documents nearest to the query vector (global number → cosine), filters applied: by sign code, then exactly (vector-scan.ts). */
 function vectorRanking(live: ScopedSegment[], filters: Map<ScopedSegment, ((d: number) => boolean) | null | undefined>, q: Float32Array, k: number): Map<number, number> {
-  const top = new TopK(k);
-  for (const s of live) {
-    if (!s.vectors) continue;
-    const filter = filters.get(s);
-    for (let d = 0; d < s.segment.docCount; d++) {
-      if (filter && !filter(d)) continue;
-      const c = cosineOf(s, d, q);
-      if (c !== null && c > top.min) top.offer(s.base + d, c);
-    }
-  }
-  return new Map(top.docs.map((g, i) => [g, top.scores[i]!]));
+  const nearest = nearestByVector(live, q, k, (s, d) => {
+    const filter = filters.get(s as ScopedSegment);
+    return !filter || filter(d);
+  });
+  return new Map(nearest.map(({ doc, score }) => [doc, score]));
 }

@@ -273,6 +273,7 @@ export function assemble(hits: Hit[], terms: string[], relevanceOf?: RelevanceOf
       agent,
       tags: doc.tags,
       done: doc.done,
+      ...(doc.mark ? { mark: doc.mark } : {}),
       text: doc.text,
       provenance: doc.provenance ?? { source: 'manual', agent, session: '', entryIds: [] },
       scores: { text: Math.round(h.text * 10000) / 10000, vector: h.vector === null ? null : Math.round(h.vector * 10000) / 10000 },

@@ -20,7 +20,7 @@
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import { analyze, ANALYZER_VERSION, ownDateTerms } from './tokenizer.js';
-import type { Priority, Provenance, Tier } from '../core/types.js';
+import type { ObservationMark, Priority, Provenance, Tier } from '../core/types.js';
 import type { SearchDoc } from './types.js';
 
 export const SEGMENT_FORMAT = 1;
@@ -93,6 +93,7 @@ export interface StoredDoc {
   text: string;
   tags: string[];
   provenance?: Provenance;
+  mark?: ObservationMark;
 }
 
 export class SegmentError extends Error {
@@ -231,6 +232,7 @@ export function buildSegment(docs: SearchDoc[], meta: { path: string; tier: Tier
       text: d.text,
       tags: d.tags,
       provenance: d.provenance,
+      ...(d.mark ? { mark: d.mark } : {}),
     };
     return Buffer.from(`${JSON.stringify(stored)}\n`, 'utf8');
   });

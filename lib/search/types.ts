@@ -1,7 +1,7 @@
 /**
  * Types of the search subsystem: what is indexed, what is asked, what comes back.
  */
-import type { Priority, Provenance, Tier } from '../core/types.js';
+import type { ObservationMark, Priority, Provenance, Tier } from '../core/types.js';
 
 /** One searchable document: an observation of a day file, or a block of a reflection. */
 export interface SearchDoc {
@@ -22,6 +22,8 @@ export interface SearchDoc {
   tags: string[];
   text: string;
   provenance?: Provenance;
+  /** Done or superseded, as its line is marked (README, "File formats"). */
+  mark?: ObservationMark;
 }
 
 export interface SearchFilters {
@@ -34,6 +36,8 @@ export interface SearchFilters {
   agents?: string[];
   /** A document must carry every one of these tags. */
   tags?: string[];
+  /** Only what is current: superseded items and done tasks are left out (`search --current`). */
+  current?: boolean;
 }
 
 export interface SearchOptions {
@@ -63,6 +67,8 @@ export interface SearchResult {
   agent: string;
   tags: string[];
   done: boolean;
+  /** Done or superseded, as its line is marked; absent for a current item. */
+  mark?: ObservationMark;
   /** The whole observation text. */
   text: string;
   provenance: Provenance;

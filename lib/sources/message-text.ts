@@ -4,6 +4,7 @@
  * tool results to one short line, reading text out of content blocks. The pi
  * format's own rules are in pi-entries.ts.
  */
+import { stripControlChars } from '../core/control-chars.js';
 import { maskedText, type MaskingOptions } from '../masking/masking.js';
 import { withPasswordNote } from '../masking/password-note.js';
 import type { Message, Role, SourceKind } from '../core/types.js';
@@ -102,10 +103,11 @@ export interface MessageContext {
 }
 
 /**
- * The text a transcript message is kept as: trimmed, secrets masked; a user's request to remember a password gets a note that it was masked.
+ * The text a transcript message is kept as: terminal control characters and escape sequences removed,
+ * trimmed, secrets masked; a user's request to remember a password gets a note that it was masked.
  */
 export function messageText(role: Role, raw: string, masking: MaskingOptions): string {
-  const masked = maskedText(raw.trim(), masking);
+  const masked = maskedText(stripControlChars(raw).trim(), masking);
   return role === 'user' ? withPasswordNote(masked) : masked;
 }
 

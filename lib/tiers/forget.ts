@@ -20,7 +20,7 @@ import { filesUnder } from '../platform/files-under.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { Config } from '../config/config-schema.js';
-import { formatDayFile, listObservations, parseDayFile, removeObservations, type DayFile } from '../memory/day-file/index.js';
+import { conflictError, decodeSavedBytes, encodeSavedBytes, formatDayFile, listObservations, observationIds, parseDayFile, removeObservations, type DayFile } from '../memory/day-file/index.js';
 import { OcmError, isNotFound } from '../core/errors.js';
 import { type HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
@@ -122,6 +122,7 @@ export async function planForget(paths: HomePaths, config: Config, selector: For
   const wanted = new Set(selector.ids ?? []);
   const found = new Set<string>();
   const targets: ForgetTarget[] = [];
+  const conflictLines = new Map<string, number>();
   let total = 0;
   const files: TierFile[] = await listAllTierFiles(paths, config.tiers.vault_path);
   for (const f of files) {
@@ -132,18 +133,25 @@ export async function planForget(paths: HomePaths, config: Config, selector: For
       continue;
     }
     const day = parseDayFile(text);
+    if (day.conflict !== undefined) conflictLines.set(f.path, day.conflict);
     const observations = listObservations(day, { date: f.date, agent: f.agent, tier: f.tier });
     total += observations.length;
     if (selector.since && f.date < selector.since) continue;
     if (selector.until && f.date > selector.until) continue;
+    // The ids written on the lines (a line without one is listed as `line-N`): one set, not a scan per observation.
+    const lineIds = observationIds(day);
     for (const o of observations) {
-      const anonymous = !day.segments.some((s) => s.kind === 'obs' && s.line.id === o.id);
+      const anonymous = !lineIds.has(o.id);
       const hit = selector.all || (wanted.size > 0 ? wanted.has(o.id) : matches(o, selector.query ?? ''));
       if (!hit) continue;
       if (wanted.has(o.id)) found.add(o.id);
       targets.push({ id: o.id, path: f.path, tier: f.tier, date: o.date || f.date, agent: o.agent, priority: o.priority, text: o.text, anonymous });
     }
   }
+  // A day file with an unresolved Git conflict is left as it is: nothing is forgotten until it is resolved
+  // (a forget that left the observation in one of its copies would not be a forget).
+  const conflicted = [...new Set(targets.map((t) => t.path))].filter((p) => conflictLines.has(p));
+  if (conflicted.length > 0) throw conflictError(conflicted.join(', '), conflictLines.get(conflicted[0]!)!);
   const byTier: Record<Tier, number> = { hot: 0, warm: 0, cold: 0 };
   for (const t of targets) byTier[t.tier]++;
   return { targets, notFound: [...wanted].filter((id) => !found.has(id)), byTier, total };
@@ -254,7 +262,11 @@ async function completeForget(options: ForgetOptions, journal: ForgetJournal, re
     await writeForgetJournal(paths, journal);
   };
   const byPath = new Map<string, ForgetJournalTarget[]>();
-  for (const t of journal.targets) byPath.set(t.path, [...(byPath.get(t.path) ?? []), t]);
+  for (const t of journal.targets) {
+    const list = byPath.get(t.path);
+    if (list) list.push(t);
+    else byPath.set(t.path, [t]);
+  }
   const ids = new Set(journal.targets.filter((t) => !t.anonymous).map((t) => t.id));
   // Texts short enough to be common words are matched only through their ids.
   const texts = [...new Set(journal.targets.map((t) => t.text).filter((t) => t.length >= 12))];
@@ -264,7 +276,8 @@ async function completeForget(options: ForgetOptions, journal: ForgetJournal, re
   for (const [path, targets] of byPath) {
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      // Bytes that are not UTF-8 (a note saved as Latin-1) are kept as they are (decodeSavedBytes).
+      text = decodeSavedBytes(await readFile(path));
     } catch (error) {
       if (isNotFound(error)) continue;
       throw error;
@@ -285,7 +298,7 @@ async function completeForget(options: ForgetOptions, journal: ForgetJournal, re
     } else {
       // Anonymous lines were given temporary ids only to remove them; kept ones format as they were (not dirty).
       const mode = (await stat(path)).mode & 0o777;
-      await writeFileAtomic(path, formatDayFile(file), { mode });
+      await writeFileAtomic(path, encodeSavedBytes(formatDayFile(file)), { mode });
     }
     await save();
     step('forget-day-file');
@@ -379,6 +392,9 @@ async function completeForget(options: ForgetOptions, journal: ForgetJournal, re
   }
   step('forget-active-memory');
 
+  // The ids travel with sync as tombstones, so that no other device brings them back (tombstones.ts).
+  const { recordTombstones } = await import('./tombstones.js');
+  await recordTombstones(paths.root, journal.targets.filter((t) => !t.anonymous).map((t) => t.id), options.now());
   if (!(await hasAuditEntry(paths.audit, journal.id, 'forget'))) {
     await appendAudit(paths.audit, {
       time: options.now().toISOString(),

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import {
   appendObservations,
+  conflictMarkerLine,
   createDayFile,
   formatDayFile,
   listObservations,
@@ -203,6 +204,11 @@ export async function buildMoves(ctx: MoveContext, moves: Move[]): Promise<Built
 
     let destContent: string | Uint8Array;
     let srcContent: string | null;
+    const conflicted = src.conflict !== undefined ? { path: source.path, line: src.conflict } : destBytes !== undefined ? conflictIn(destPath, destBytes) : undefined;
+    if (conflicted) {
+      out.skipped.push({ path: source.path, reason: `${conflicted.path} has unresolved Git conflict markers (<<<<<<< at line ${conflicted.line}); resolve them to let this day move` });
+      continue;
+    }
     if (src.frontmatter.error) {
       if (!move.whole || destBytes !== undefined) {
         out.skipped.push({ path: source.path, reason: `broken frontmatter (${src.frontmatter.error}); fix it to let this day move` });
@@ -248,4 +254,10 @@ export async function buildMoves(ctx: MoveContext, moves: Move[]): Promise<Built
   }
   out.changes.push(...aux.values());
   return out;
+}
+
+/** The first conflict marker's line of a day file's bytes, when a Git conflict is left unresolved in it. */
+function conflictIn(path: string, bytes: Buffer): { path: string; line: number } | undefined {
+  const line = conflictMarkerLine(bytes.toString('utf8'));
+  return line === undefined ? undefined : { path, line };
 }

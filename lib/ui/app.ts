@@ -35,6 +35,8 @@ import { addObservation, approveMoves, duplicateId, editObservation, forgetObser
 import { proposalWhy, type Proposal } from '../tiers/approvals.js';
 import { chooseLang, codeWord, messagesFor, whyWords, type Lang, type MessageKey } from './messages.js';
 import { checked, problemOf, taking, UiProblem } from './problems.js';
+import { localDateTime, resolveTimeZone } from '../platform/time-zone.js';
+import type { ObservationMark } from '../core/types.js';
 import { addForm, chart, codeLabel, editForm, filterForm, forgetForm, layout, observationItem, postButton, table, tierLabel, type FilterValues, type Html, type ObservationView, type PageFrame } from './pages.js';
 import { findDayFile, findReflectionFile, readDayObservations, timelinePage } from './timeline.js';
 
@@ -290,6 +292,7 @@ ${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date
           time: r.time,
           priority: r.priority,
           done: r.done,
+          ...(r.mark ? { mark: r.mark } : {}),
           category: r.category,
           text,
           tags: r.tags,
@@ -366,6 +369,18 @@ ${views.length === 0 ? html`<p class="empty">${m.searchNone}</p>` : html`<ul cla
   app.post('/observation/done', async (c) => {
     const f = await form(c);
     await taking('edit', { id: f.id ?? '', file: f.file ?? '' }, () => editObservation(curate, f.file ?? '', f.id ?? '', { done: f.done === 'true' }));
+    return c.redirect(withNote(safeBack(f.back), 'saved', f.id), 303);
+  });
+
+  app.post('/observation/mark', async (c) => {
+    const f = await form(c);
+    const kind = f.mark ?? 'clear';
+    if (kind !== 'clear' && kind !== 'done' && kind !== 'superseded') throw new UiProblem('BAD_INPUT', 'badMark', { value: kind });
+    const by = (f.by ?? '').trim().replace(/^\^/, '');
+    if (kind === 'superseded' && !/^o-[0-9a-f]{6,}$/.test(by)) throw new UiProblem('BAD_INPUT', 'badMarkBy', { value: by });
+    const today = localDateTime(options.now(), resolveTimeZone(config.timezone)).date;
+    const mark: ObservationMark | null = kind === 'clear' ? null : { kind, date: today, ...(kind === 'superseded' ? { by } : {}) };
+    await taking('edit', { id: f.id ?? '', file: f.file ?? '' }, () => editObservation(curate, f.file ?? '', f.id ?? '', { mark }));
     return c.redirect(withNote(safeBack(f.back), 'saved', f.id), 303);
   });
 

@@ -15,7 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { Config } from '../config/config-schema.js';
-import { formatDayFile, parseDayFile, updateObservation } from '../memory/day-file/index.js';
+import { assertWritable, decodeSavedBytes, encodeSavedBytes, formatDayFile, parseDayFile, updateObservation } from '../memory/day-file/index.js';
 import { OcmError } from '../core/errors.js';
 import type { HomePaths } from '../platform/home.js';
 import { withHomeLock } from '../platform/lock.js';
@@ -26,7 +26,7 @@ import type { OpenIndex } from '../search/open-index.js';
 import { maskingOptions } from '../sources/registry.js';
 import { PIN_TAGS } from '../tiers/plan.js';
 import type { TierJobOptions } from '../tiers/tier-job.js';
-import type { Priority } from '../core/types.js';
+import type { ObservationMark, Priority } from '../core/types.js';
 import { brokenFrontmatter, UiProblem } from './problems.js';
 import { findDayFile } from './timeline.js';
 
@@ -47,6 +47,8 @@ export interface ObservationEdit {
   tags?: string[];
   done?: boolean;
   pinned?: boolean;
+  /** A lifecycle mark to set; null clears it (README, "File formats"). */
+  mark?: ObservationMark | null;
 }
 
 export interface EditResult {
@@ -140,19 +142,25 @@ export async function editObservation(ctx: CurateContext, fileRef: string, id: s
   if (edit.done !== undefined) patch.done = edit.done;
   const options = await forgetOptions(ctx);
   await underLock(ctx, async () => {
-    const day = parseDayFile(await readFile(file.path, 'utf8'));
+    const day = parseDayFile(decodeSavedBytes(await readFile(file.path)));
     const lines = day.segments.flatMap((s) => (s.kind === 'obs' && s.line.id === id ? [s.line] : []));
     const current = lines[0];
     if (!current) throw new UiProblem('NOT_FOUND', 'notInFile', { id, file: fileRef });
     if (lines.length > 1) throw duplicateId(id, fileRef, lines.map((l) => l.startLine));
     // Not rewritten, as assertWritable refuses (lib/memory/day-file/edit.ts).
     if (day.frontmatter.error !== undefined) throw brokenFrontmatter(file.path, day.frontmatter.error);
+    assertWritable(day, file.path);
     let tags = edit.tags ?? current.tags;
     if (edit.pinned === true && !tags.some((t) => PIN_TAGS.has(t.toLowerCase()))) tags = [...tags, 'pin'];
     if (edit.pinned === false) tags = tags.filter((t) => !PIN_TAGS.has(t.toLowerCase()));
     if (edit.tags !== undefined || edit.pinned !== undefined) patch.tags = tags;
+    if (edit.mark !== undefined) {
+      // Clearing a done mark reopens the task; setting one closes it.
+      patch.mark = edit.mark ?? undefined;
+      patch.done = edit.mark?.kind === 'done' ? true : edit.mark === null && current.mark?.kind === 'done' ? false : (patch.done ?? current.done);
+    } else if (edit.done === false && current.mark?.kind === 'done') patch.mark = undefined;
     updateObservation(day, id, patch);
-    await writeFileAtomic(file.path, formatDayFile(day));
+    await writeFileAtomic(file.path, encodeSavedBytes(formatDayFile(day)));
     await options.updateIndex?.([file.path]);
     if (file.tier === 'hot') await options.rebuildActiveMemory?.(file.agent);
   });
@@ -166,7 +174,9 @@ export async function addObservation(
   ctx: CurateContext,
   args: { agent: string; text: string; priority: Priority; category: string; tags: string[] },
 ): Promise<import('../integrations/mcp/memory-tools.js').Remembered> {
-  const { rememberObservation } = await import('../integrations/mcp/memory-tools.js');
+  const { charCount, rememberObservation, REMEMBER_MAX_CHARS } = await import('../integrations/mcp/memory-tools.js');
+  const length = charCount(args.text.trim());
+  if (length > REMEMBER_MAX_CHARS) throw new UiProblem('BAD_INPUT', 'longRemember', { count: String(length), max: String(REMEMBER_MAX_CHARS) });
   const remembered = await unlessBrokenFrontmatter(() => rememberObservation(
     { paths: ctx.paths, config: ctx.config, agent: args.agent, client: () => ({ name: 'ocm-run ui' }), openIndex: ctx.openIndex, logger: ctx.logger, now: ctx.now, lockWaitMs: ctx.lockWaitMs },
     { text: args.text, priority: args.priority, category: args.category, tags: args.tags },

@@ -137,7 +137,7 @@ export function observationItem(frame: PageFrame, o: ObservationView, back: stri
 <div class="line"><span class="pri" title="${priorityLabel(m, o.priority)}">${PRIORITY_EMOJI[o.priority]}</span>${o.done ? html`<span class="done" title="${m.done}">✅</span>` : ''}
 ${o.time ? html`<time>${o.time}</time>` : ''} <span class="cat">${codeLabel(frame, 'category', o.category)}</span>
 <span class="text">${o.snippet ? highlighted(o.snippet) : o.text}</span>
-${o.tags.map((t) => html` <span class="tag">#${t}</span>`)}${o.pinned ? html` <span class="badge">${m.pinned}</span>` : ''}</div>
+${o.tags.map((t) => html` <span class="tag">#${t}</span>`)}${o.pinned ? html` <span class="badge">${m.pinned}</span>` : ''}${o.mark ? html` <span class="badge mark" title="${o.mark.kind === 'done' ? m.done : m.superseded}">(${o.mark.kind}${o.mark.date ? ` ${o.mark.date}` : ''}${o.mark.by ? ` by ${o.mark.by}` : ''})</span>` : ''}</div>
 <div class="meta"><span class="agent">${o.agent}</span> · <span class="tier">${tierLabel(m, o.tier)}</span>${o.snippet ? html` · ${o.date}` : ''} · <code class="oid">${o.id}</code> · ${provenanceText(m, o.provenance)} · ${m.inFile} <a href="${fileLink}" class="fileline">${o.file}:${o.startLine}</a></div>
 ${actions}
 </li>`;
@@ -179,7 +179,7 @@ export function addForm(frame: PageFrame, agents: string[], back: string): Html 
 <label>${m.priority} <select name="priority">${(['high', 'medium', 'low'] as const).map((p) => html`<option value="${p}">${PRIORITY_EMOJI[p]} ${priorityLabel(m, p)}</option>`)}</select></label>
 <label>${m.category} <input name="category" value="fact" size="10" list="categories"></label>
 <label>${m.tags} <input name="tags" size="16"></label>
-<label>${m.addAgent} <select name="agent">${list.map((a) => html`<option value="${a}">${a}</option>`)}</select></label>
+<label>${m.addAgent} <select name="agent">${list.map((a) => html`<option value="${a}"${a === 'main' ? raw(' selected') : ''}>${a}</option>`)}</select></label>
 <button type="submit">${m.addSave}</button>
 </form></details>`;
 }
@@ -195,6 +195,14 @@ export function editForm(frame: PageFrame, o: ObservationView, back: string): Ht
 <label>${m.tags} <input name="tags" value="${o.tags.join(' ')}" size="30"></label>
 <label><input type="checkbox" name="done" value="true"${o.done ? raw(' checked') : ''}> ${m.isDone}</label>
 <p><button type="submit">${m.save}</button> <a href="${back}">${m.cancel}</a></p>
+</form>
+<form class="mark" method="post" action="/observation/mark">${hidden('file', o.file)}${hidden('id', o.id)}${hidden('back', back)}
+<fieldset><legend>${m.markTitle}</legend>
+<label><input type="radio" name="mark" value="clear"${o.mark ? '' : raw(' checked')}> ${m.markNone}</label>
+<label><input type="radio" name="mark" value="done"${o.mark?.kind === 'done' ? raw(' checked') : ''}> ${m.markDoneOption}</label>
+<label><input type="radio" name="mark" value="superseded"${o.mark?.kind === 'superseded' ? raw(' checked') : ''}> ${m.markSupersededOption}</label>
+<label>${m.markBy} <input name="by" value="${o.mark?.by ?? ''}" size="14" pattern="\^?o-[0-9a-f]{6,}"></label>
+<button type="submit">${m.markSave}</button></fieldset>
 </form>`;
 }
 

@@ -32,6 +32,7 @@ export const COMMAND_LOADERS: Record<string, Loader> = {
   approvals: () => import('./approvals.js'),
   sync: () => import('./sync.js'),
   forget: () => import('./forget.js'),
+  mark: () => import('./mark.js'),
   export: () => import('./export.js'),
   sources: () => import('./sources.js'),
   reflect: () => import('./reflect.js'),

@@ -16,7 +16,7 @@ export const command: CommandSpec = {
     const logger = ctx.logger('mcp');
     const { SegmentEngine } = await import('../../lib/search/segment-engine.js');
     const { createMcpServer } = await import('../../lib/integrations/mcp/server.js');
-    const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+    const { LineTransport } = await import('../../lib/integrations/mcp/stdio-transport.js');
     const { readFileSync } = await import('node:fs');
     const { packagePath } = await import('../../lib/platform/package-root.js');
     const version = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
@@ -26,14 +26,19 @@ export const command: CommandSpec = {
     const project = memoryScope(agent, options.perProject === true, process.cwd());
     const scope = project ? { agent: project.agent, activeMemoryFallbacks: project.activeMemoryFallbacks, defaultSearchAgents: project.searchAgents } : { agent };
     const server = createMcpServer({ version, context: { paths: ctx.paths, config, ...scope, openIndex, logger, now: () => ctx.now() } });
-    const transport = new StdioServerTransport();
+    // An oversized message is refused and serving goes on (the SDK's own stdio transport closes on one).
+    const transport = new LineTransport(process.stdin, process.stdout, {
+      onRefused: (refused) => logger.log('warn', 'mcp.message_too_large', { bytes: refused.bytes, answered: refused.id !== undefined }),
+    });
     // Served until the client closes stdin (or ends the process); stdout carries the protocol only.
     const closed = new Promise<void>((resolve) => {
       server.onclose = () => resolve();
       process.stdin.once('end', () => resolve());
       process.stdin.once('close', () => resolve());
     });
-    server.onerror = (error) => logger.log('warn', 'mcp.transport_error', { error: error.message });
+    // Masked: an error about a message may quote it (the transport itself never quotes a line it could not read).
+    const { maskedText } = await import('../../lib/masking/masking.js');
+    server.onerror = (error) => logger.log('warn', 'mcp.transport_error', { error: maskedText(error.message) });
     await server.connect(transport);
     // The agents' prompt hooks ask this process for related memories (the index is open here): lib/integrations/prompt-socket.ts.
     const { servePromptSocket } = await import('../../lib/integrations/prompt-socket.js');

@@ -20,6 +20,7 @@ export const command: CommandSpec = {
     ['--tier <t>', 'Only these tiers: hot, warm, cold (a hot-only search never reads warm/cold)'],
     ['--agent <a>', 'Only observations of these agents'],
     ['--tag <t>', 'Only observations carrying all these tags'],
+    ['--current', 'Only what is current: leave out superseded items and done tasks'],
     ['--mode <m>', 'text: full text only; hybrid: with embeddings when configured (the default)'],
     ['--no-cache', 'Do not use the repeated-query cache'],
   ],

@@ -19,6 +19,7 @@ export const command: CommandSpec = {
       if (g.remote) parts.push(g.pulled ? `pulled from ${g.remote}` : `${g.remote} had no ${config.sync.git.branch} branch yet`, g.pushed ? 'pushed' : '');
       else parts.push('no remote set (sync.git.remote): local commits only');
       if (g.repaired.length) parts.push(`recounted ${g.repaired.length} merged day file(s)`);
+      if (g.forgotten.length) parts.push(`forgot ${g.forgotten.length} observation(s) forgotten on another device`);
       ctx.out(`Git: ${parts.filter(Boolean).join(', ')}.`);
     }
     if (r.command) ctx.out(`Command: ${r.command.command} — done in ${r.command.durationMs} ms.`);

@@ -204,3 +204,50 @@ test('repairUnionMerged joins the two provenance blocks a union merge leaves (on
   assert.match(fixed, /#vpn \^o-471f73c8b4\n- 🔴 17:21 .*\^o-d791f7451c\n\n<!-- oc-memory provenance .*\n(?:o-[0-9a-f]+: .+\n){4}-->\n$/);
   assert.equal(repairUnionMerged(fixed), undefined);
 });
+
+test('a forget is carried by sync: device A forgets a line, device B (which still has it) appends to the same day; after both sync the line is on neither, and both audits say so', async (t) => {
+  const { dir, remote } = await sharedRemote(t);
+  const homes = { a: join(dir, 'a', 'home'), b: join(dir, 'b', 'home') };
+  const a = await device(dir, 'a', remote);
+  const b = await device(dir, 'b', remote);
+  for (const home of Object.values(homes)) await writeFile(join(home, 'config.yaml'), `timezone: UTC\nsync:\n  git: {enabled: true, remote: ${JSON.stringify(remote)}}\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\n`);
+  const secret = makeObservation(2, TODAY, { text: 'My home address is 42 Wallaby Way, Sydney.' });
+  // The forgotten line is the day's last: B's new line goes right after it (one hunk, which union keeps whole).
+  await writeHot(a.paths, [makeObservation(1, TODAY), secret]);
+  const sync = async (home: string) => {
+    const r = await runCli(['sync', '--home', home, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout) as { git?: { forgotten?: string[] } };
+  };
+  await sync(homes.a);
+  await sync(homes.b);
+  assert.match(await readFile(dayFilePath(b.paths, 'hot', 'main', TODAY), 'utf8'), /Wallaby Way/, 'B has the line');
+
+  const forgot = await runCli(['forget', secret.id, '--yes', '--home', homes.a]);
+  assert.equal(forgot.code, 0, forgot.stderr);
+  await sync(homes.a);
+  // B, still holding the line, appends next to it in the same day file, then syncs (rebasing onto A's forget).
+  const later = makeObservation(20, TODAY, { text: 'Device B noted the VPN endpoint moved.' });
+  await writeHot(b.paths, [later]);
+  const onB = await sync(homes.b);
+  assert.deepEqual(onB.git?.forgotten, [secret.id], 'B forgot what A forgot');
+  await sync(homes.a);
+
+  for (const [name, paths] of [['A', a.paths], ['B', b.paths]] as const) {
+    const day = await readFile(dayFilePath(paths, 'hot', 'main', TODAY), 'utf8');
+    assert.doesNotMatch(day, /Wallaby Way/, `the forgotten line is not on ${name}`);
+    assert.ok(!day.includes(secret.id), `nor its id (provenance) on ${name}`);
+    assert.match(day, /VPN endpoint moved/, `B's new line is on ${name}`);
+    const audit = await readFile(paths.audit, 'utf8');
+    assert.ok(audit.split('\n').some((l) => l.includes('"action":"forget"') && l.includes(secret.id)), `${name}'s audit records the forget`);
+    assert.match(await readFile(join(paths.root, 'forgotten.md'), 'utf8'), new RegExp(`\\b${secret.id}\\b`), `${name} keeps the tombstone`);
+  }
+  const remoteDay = (await execa('git', ['show', `main:memory/${TODAY}.md`], { cwd: remote })).stdout;
+  assert.doesNotMatch(remoteDay, /Wallaby Way/, 'nor on the remote');
+
+  // And it stays gone: a later sync of B with another append does not bring it back.
+  await writeHot(b.paths, [makeObservation(21, TODAY)]);
+  await sync(homes.b);
+  await sync(homes.a);
+  assert.doesNotMatch(await readFile(dayFilePath(a.paths, 'hot', 'main', TODAY), 'utf8'), /Wallaby Way/);
+});

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { appendFile, mkdir, open, readFile, readdir, rename, stat, symlink, writeFile } from 'node:fs/promises';
 import { tempDirUntilExit } from '../helpers/cli.js';
+import { permissionChecks, withPermissionChecks } from '../helpers/permission-checks.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -589,7 +590,9 @@ test('rotation at scale: 100 conversations, /reset, 50 more in the new file: all
   assert.deepEqual(new Map([...seen].sort()), new Map([...expected].sort()));
 });
 
-test('an unreadable transcript is a PERMISSION_DENIED error with a hint', async () => {
+test('an unreadable transcript is a PERMISSION_DENIED error with a hint', async (t) => {
+  const checks = await permissionChecks();
+  if (!checks.ok) return t.skip(`cannot run: ${checks.reason}`);
   const state = await tempState();
   const path = await put(state, 'main', 's.jsonl', HEADER('s') + conversations(0, 1, null).text);
   const { chmod } = await import('node:fs/promises');
@@ -605,16 +608,15 @@ test('an unreadable transcript is a PERMISSION_DENIED error with a hint', async 
       });
       return;
     }
-    // Root reads anything: read as the unprivileged `nobody` in a child process instead.
-    for (const dir of [state, join(state, 'agents'), join(state, 'agents', 'main'), join(state, 'agents', 'main', 'sessions')]) await chmod(dir, 0o755);
+    // Root reads anything: read in a child process without root's permission bypass (test/helpers/permission-checks.ts),
+    // which reaches the checkout wherever it lives.
     const lib = new URL('../../lib/sources/openclaw-files.ts', import.meta.url).pathname;
     const script = `import { createOpenClawFileSource } from ${JSON.stringify(lib)};
 const src = createOpenClawFileSource({ stateDirs: [${JSON.stringify(state)}], masking: {} });
 const [stream] = await src.discover();
 try { await src.read(stream, undefined, { maxBytes: 1e6, maxMessages: 1e6 }); console.log(JSON.stringify({ ok: true })); }
 catch (e) { console.log(JSON.stringify({ name: e.name, code: e.code, hint: e.hint })); }`;
-    const { execa } = await import('execa');
-    const r = await execa('runuser', ['-u', 'nobody', '--', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script], { reject: false, cwd: new URL('../..', import.meta.url).pathname, env: { HOME: '/tmp' } });
+    const r = await withPermissionChecks(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('../..', import.meta.url).pathname, timeout: 120_000 });
     const out = JSON.parse(String(r.stdout).trim().split('\n').pop() ?? '{}');
     assert.equal(out.code, 'PERMISSION_DENIED', String(r.stderr));
     assert.match(out.hint ?? '', /read access/);

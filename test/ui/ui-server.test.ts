@@ -658,6 +658,25 @@ test("ocm-run ui: an observation's category reads in the page's language (사실
   assert.match(english, /<small>1 observation<\/small>/, 'one observation, not "1 observations"');
 });
 
+test("ocm-run ui: 'Remember this' keeps at most 2,000 characters, as the MCP remember tool: a longer text is refused with the sizes, and nothing is written", async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const { paths, today } = await homeOfOne(dir);
+  const file = dayFilePath(paths, 'hot', 'main', today);
+  const before = await readFile(file, 'utf8');
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const post = formPoster(ui, await sessionCookie(ui));
+  const long = `The user pasted a long note: ${'lorem ipsum dolor sit amet '.repeat(400)}`;
+  const refused = await post('/observation/add', { text: long, priority: 'high', category: 'fact', tags: '', agent: 'main', back: '/' });
+  assert.equal(refused.status, 400);
+  assert.match(await refused.text(), new RegExp(`is ${long.trim().length} characters long; at most 2000 are kept as one observation\\. Nothing was remembered\\.`));
+  assert.equal(await readFile(file, 'utf8'), before, 'nothing was written');
+  const fits = await post('/observation/add', { text: `The user likes ${'x'.repeat(1980)}.`, priority: 'high', category: 'fact', tags: '', agent: 'main', back: '/' });
+  assert.equal(fits.status, 303, 'a text of 2,000 characters is remembered');
+  assert.match(await readFile(file, 'utf8'), /The user likes x{1980}\./);
+});
+
 test('ocm-run ui: an observation whose text tries to act on the agent is listed for review on the Active memory page (why, in English and Korean), never in the active memory', async (t) => {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);

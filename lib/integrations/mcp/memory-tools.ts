@@ -93,7 +93,15 @@ export const SEARCH_LIMIT_DEFAULT = 8;
 export const SEARCH_LIMIT_MAX = 25;
 /** Renderings of one question search_memory takes at most (query and queries together). */
 export const SEARCH_RENDERINGS_MAX = 6;
+/** The longest text one remembered observation may have (every front end: the MCP tool's schema, the dashboard, the service below). */
 export const REMEMBER_MAX_CHARS = 2_000;
+
+/** How many characters (code points, as a JSON schema's maxLength counts them) `text` has. */
+export function charCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
 /** The provenance session of every remembered observation (its id does not depend on the client). */
 const REMEMBER_SESSION = 'remember';
 
@@ -122,6 +130,7 @@ const SEARCH_SCHEMA: JsonSchemaObject = {
     tier: listOf({ type: 'string', enum: ['hot', 'warm', 'cold'] }, 'Only these tiers: hot (recent), warm (archived), cold (the Obsidian vault).'),
     agent: listOf({ type: 'string', minLength: 1, maxLength: 100 }, "Only the memory of these agents (default: every agent's, or this project's and main's with per-project memory)."),
     tag: listOf({ type: 'string', minLength: 1, maxLength: 60 }, 'Only observations carrying all these tags (without #).'),
+    current: { type: 'boolean', description: 'Only what is current: leave out superseded decisions and facts, and done tasks (default false: they are listed, marked, below what replaced them).' },
   },
   additionalProperties: false,
 };
@@ -239,6 +248,7 @@ function resultData(paths: HomePaths, r: SearchResult): Record<string, unknown> 
     tier: r.tier,
     tags: r.tags,
     done: r.done,
+    mark: r.mark,
     text: r.text,
     path: shownPath(paths, r.path),
     lines: [r.startLine, r.endLine],
@@ -247,9 +257,15 @@ function resultData(paths: HomePaths, r: SearchResult): Record<string, unknown> 
   };
 }
 
+/** ` · done`, ` · superseded 2026-05-02 by o-…`: what the line's mark says, for the model to read. */
+function markLabel(r: Pick<SearchResult, 'done' | 'mark'>): string {
+  if (r.mark) return ` · ${r.mark.kind}${r.mark.date ? ` ${r.mark.date}` : ''}${r.mark.by ? ` by ${r.mark.by}` : ''}`;
+  return r.done ? ' · done' : '';
+}
+
 function resultLines(paths: HomePaths, r: SearchResult, n: number): string {
   const when = r.time ? `${r.date} ${r.time}` : r.date || 'undated';
-  const head = `${n}. ${r.id} · ${when} · ${PRIORITY_EMOJI[r.priority]} ${r.priority} · ${r.category}${r.done ? ' · done' : ''} · agent ${r.agent}`;
+  const head = `${n}. ${r.id} · ${when} · ${PRIORITY_EMOJI[r.priority]} ${r.priority} · ${r.category}${markLabel(r)} · agent ${r.agent}`;
   return `${head}\n   ${cut(r.text, RESULT_TEXT_CHARS)}\n   (from ${provenanceLine(r)}; ${shownPath(paths, r.path)}:${r.startLine})`;
 }
 
@@ -264,6 +280,7 @@ interface SearchArgs {
   tier?: string | string[];
   agent?: string | string[];
   tag?: string | string[];
+  current?: boolean;
 }
 
 /** Search with the open index; a segment an `index` run removed under the query is reloaded once. */
@@ -307,7 +324,7 @@ const searchTool: MemoryTool = {
     let filters: import('../../search/types.js').SearchFilters;
     try {
       filters = filtersFromOptions(
-        { since: args.since, until: args.until, priority: asList(args.priority), category: asList(args.category), tier: asList(args.tier), agent: asList(args.agent), tag: asList(args.tag) },
+        { since: args.since, until: args.until, priority: asList(args.priority), category: asList(args.category), tier: asList(args.tier), agent: asList(args.agent), tag: asList(args.tag), current: args.current === true },
         now,
         ctx.config.timezone,
       );
@@ -435,8 +452,15 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
   const { maskingOptions } = await import('../../sources/registry.js');
   const { oneLine, observationId } = await import('../../memory/observation-line.js');
   const { localDateTime, resolveTimeZone } = await import('../../platform/time-zone.js');
+  const { stripControlChars } = await import('../../core/control-chars.js');
+  const length = charCount(args.text.trim());
+  if (length > REMEMBER_MAX_CHARS) {
+    throw new OcmError('BAD_INPUT', `The text to remember is ${length} characters long; at most ${REMEMBER_MAX_CHARS} are kept as one observation. Nothing was remembered.`, {
+      hint: 'Give the one sentence worth keeping, with its concrete details.',
+    });
+  }
   const { passwordNote } = await import('../../masking/password-note.js');
-  const masked = maskSecrets(oneLine(args.text.trim()), maskingOptions(ctx.config));
+  const masked = maskSecrets(oneLine(stripControlChars(args.text).trim()), maskingOptions(ctx.config));
   // A password the user asked to keep is masked, and the memory says so.
   const note = masked.count > 0 ? passwordNote(masked.text) : undefined;
   const text = note && masked.text ? `${masked.text} (${note})` : masked.text;
@@ -466,10 +490,18 @@ export async function rememberObservation(ctx: MemoryToolContext, args: Remember
   const { withHomeLock } = await import('../../platform/lock.js');
   const { writeObservations } = await import('../../observe/job.js');
   const { updateIndex } = await import('../../search/indexer.js');
+  const { applyLifecycle } = await import('../../memory/lifecycle-file.js');
+  const { rebuildActiveMemory } = await import('../../memory/active-memory-file.js');
   const added = await withHomeLock(
     ctx.paths.lock,
     async () => {
       const n = await writeObservations(ctx.paths, [observation]);
+      if (n > 0) {
+        // What it replaces ("from now on…") is marked, and the next turn's active memory has it.
+        const names = [ctx.config.observer.user_name, ctx.config.observer.assistant_name].filter((x): x is string => Boolean(x));
+        await applyLifecycle(ctx.paths, ctx.agent, new Set([observation.id]), names);
+        await rebuildActiveMemory({ paths: ctx.paths, config: ctx.config, agent: ctx.agent, timeZone: zone, now: ctx.now?.() ?? new Date() });
+      }
       await updateIndex(ctx.paths, ctx.config, { tiers: ['hot'], logger: ctx.logger, now: ctx.now });
       return n > 0;
     },

@@ -9,7 +9,7 @@
  * aborts its rebase, so the working tree is left exactly as it was.
  */
 import { execa } from 'execa';
-import { readFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../platform/atomic-file.js';
@@ -17,6 +17,7 @@ import { OcmError, isNotFound } from '../../core/errors.js';
 import { exists } from '../../platform/home.js';
 import { packagePath } from '../../platform/package-root.js';
 import { repairUnionMerged } from './union-repair.js';
+import { readTombstones, TOMBSTONES_FILE } from '../../tiers/tombstones.js';
 
 export interface GitSyncOptions {
   /** The memory home (the repository's work tree). */
@@ -26,6 +27,11 @@ export interface GitSyncOptions {
   branch: string;
   now: () => Date;
   timeoutMs?: number;
+  /**
+   * Forget, on this device, observations another device forgot (ids its tombstones name that the
+   * pulled tree still holds): the home's own forget (index, active memory, audit). Returns the ids forgotten.
+   */
+  forget?: (ids: string[]) => Promise<string[]>;
 }
 
 export interface GitSyncResult {
@@ -38,6 +44,8 @@ export interface GitSyncResult {
   pushed: boolean;
   /** Day files whose frontmatter was recounted after a union merge. */
   repaired: string[];
+  /** Ids forgotten here because a tombstone (this device's or another's) names them. */
+  forgotten: string[];
 }
 
 const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_MERGE_AUTOEDIT: 'no', LC_ALL: 'C' };
@@ -85,6 +93,29 @@ async function ensureFile(path: string, template: string): Promise<void> {
   await writeFileAtomic(path, await readFile(packagePath('templates', template), 'utf8'), { mode: 0o644 });
 }
 
+/** Append a line to a file the program wrote once (a home made by an earlier version lacks it). */
+async function ensureLine(path: string, line: string): Promise<void> {
+  const text = await readFile(path, 'utf8');
+  if (text.split('\n').some((l) => l.trim() === line)) return;
+  await appendFile(path, `${text.endsWith('\n') || text === '' ? '' : '\n'}${line}\n`);
+}
+
+/** Tombstoned ids that tracked day files still hold (git grep over the work tree). */
+async function tombstonedInTree(git: Git, root: string): Promise<string[]> {
+  const ids = await readTombstones(root);
+  if (ids.size === 0) return [];
+  const patterns = join(root, '.git', 'ocm-tombstones');
+  try {
+    // An id at the end of an observation line (` ^o-…`), on a line of its own, or in the provenance block (`o-…:`).
+    await writeFile(patterns, [...ids].join('\n') + '\n');
+    const found = await git.run(['grep', '-o', '-h', '-F', '-w', '-f', patterns, '--', ':(glob)memory/**/*.md', ':(glob)archive/**/*.md'], { allowFail: true });
+    if (found.code !== 0) return [];
+    return [...new Set(found.stdout.split('\n').map((l) => l.trim()).filter((id) => ids.has(id)))].sort();
+  } finally {
+    await rm(patterns, { force: true });
+  }
+}
+
 async function resolveRemote(git: Git, configured: string): Promise<string | undefined> {
   const names = (await git.run(['remote'])).stdout.split('\n').filter(Boolean);
   if (!configured) return names.includes('origin') ? 'origin' : undefined;
@@ -100,12 +131,13 @@ async function resolveRemote(git: Git, configured: string): Promise<string | und
 
 export async function gitSync(options: GitSyncOptions): Promise<GitSyncResult> {
   const git = new Git(options.root, options.timeoutMs ?? 120_000);
-  const result: GitSyncResult = { initialised: false, committed: 0, pulled: false, pushed: false, repaired: [] };
+  const result: GitSyncResult = { initialised: false, committed: 0, pulled: false, pushed: false, repaired: [], forgotten: [] };
   if (!(await exists(join(options.root, '.git')))) {
     await git.run(['init', '-q', '-b', options.branch]);
     result.initialised = true;
   }
   await ensureFile(join(options.root, '.gitattributes'), 'sync-gitattributes');
+  await ensureLine(join(options.root, '.gitattributes'), `${TOMBSTONES_FILE} merge=union`);
   await ensureFile(join(options.root, '.gitignore'), 'sync-gitignore');
   const email = await git.run(['config', 'user.email'], { allowFail: true });
   if (email.code !== 0 || !email.stdout) git.setIdentity(['-c', 'user.name=OC-Memory', '-c', `user.email=oc-memory@${hostname() || 'localhost'}`]);
@@ -161,6 +193,12 @@ export async function gitSync(options: GitSyncOptions): Promise<GitSyncResult> {
       }
     }
     if (result.repaired.length > 0) await commitAll(`ocm sync: recount merged day files (${stamp})`, result.repaired);
+    // A line another device forgot is forgotten here too — also one a union merge just brought back.
+    const held = await tombstonedInTree(git, options.root);
+    if (held.length > 0 && options.forget) {
+      result.forgotten = await options.forget(held);
+      if (result.forgotten.length > 0) await commitAll(`ocm sync: forget ${result.forgotten.length} observation(s) forgotten on another device (${stamp})`);
+    }
   }
   await git.run(['push', '-q', remote, `HEAD:refs/heads/${options.branch}`]);
   result.pushed = true;

@@ -72,8 +72,8 @@ export async function runSync(options: SyncOptions, trigger: SyncResult['trigger
   if (config.sync.git.enabled) {
     try {
       const { gitSync } = await import('./git.js');
-      result.git = await gitSync({ root: options.paths.root, remote: config.sync.git.remote, branch: config.sync.git.branch || 'main', now: options.now });
-      options.logger.log('info', 'sync.git', { committed: result.git.committed, pulled: result.git.pulled, pushed: result.git.pushed, repaired: result.git.repaired.length });
+      result.git = await gitSync({ root: options.paths.root, remote: config.sync.git.remote, branch: config.sync.git.branch || 'main', now: options.now, forget: (ids) => forgetTombstoned(options, ids) });
+      options.logger.log('info', 'sync.git', { committed: result.git.committed, pulled: result.git.pulled, pushed: result.git.pushed, repaired: result.git.repaired.length, forgotten: result.git.forgotten.length });
     } catch (error) {
       const d = describeError(error);
       result.errors.push({ part: 'git', message: d.message, hint: d.hint });
@@ -112,6 +112,21 @@ export async function runSync(options: SyncOptions, trigger: SyncResult['trigger
   state.extra.sync = s;
   await writeState(options.paths.state, state);
   return result;
+}
+
+/**
+ * Forget here what a tombstone names and the pulled files still hold: the home's own forget (day files,
+ * index, vectors, active memory, the audit entry), under the lock the caller holds.
+ */
+async function forgetTombstoned(options: SyncOptions, ids: string[]): Promise<string[]> {
+  const [{ applyForget, forgetOptionsFor, planForget }, { resolveTimeZone }] = await Promise.all([import('../../tiers/forget.js'), import('../../platform/time-zone.js')]);
+  const { paths, config, logger, now } = options;
+  const plan = await planForget(paths, config, { ids });
+  if (plan.targets.length === 0) return [];
+  const forgetOptions = await forgetOptionsFor({ paths, config, logger, now, timeZone: async () => resolveTimeZone(config.timezone) });
+  await applyForget(forgetOptions, plan, { ids });
+  logger.log('info', 'sync.forgot', { observations: plan.targets.length });
+  return [...new Set(plan.targets.map((t) => t.id))].sort();
 }
 
 /**

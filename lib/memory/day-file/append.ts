@@ -127,7 +127,7 @@ function lastObservationSegments(segments: readonly Segment[], count: number): A
 
 /** The ParsedObservation of an observation being appended (no continuation lines, no place yet). */
 function appendedLine(o: Observation): ParsedObservation {
-  return { priority: o.priority, done: o.done, time: o.time, category: o.category, text: o.text, tags: o.tags, id: o.id, extra: '', idInExtra: false, startLine: 0, endLine: 0 };
+  return { priority: o.priority, done: o.done, time: o.time, category: o.category, text: o.text, tags: o.tags, id: o.id, ...(o.mark ? { mark: o.mark } : {}), extra: '', idInExtra: false, startLine: 0, endLine: 0 };
 }
 
 /**

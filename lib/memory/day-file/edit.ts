@@ -63,14 +63,23 @@ export function refreshOwnedFrontmatter(file: DayFile, lineIds?: Set<string>): v
   file.frontmatter.dirty = true;
 }
 
-/** Throws (BAD_INPUT, with a hint) when the program must not rewrite this file: its frontmatter is broken. */
+/** Throws (BAD_INPUT, with a hint) when the program must not rewrite this file: a Git conflict left in it, or its frontmatter is broken. */
 export function assertWritable(file: DayFile, path: string): void {
+  if (file.conflict !== undefined) throw conflictError(path, file.conflict);
   if (file.frontmatter.error) {
     throw new OcmError('BAD_INPUT', `${path} has a broken frontmatter block (${file.frontmatter.error}); it is not rewritten.`, {
       hint: 'Fix the YAML between the --- lines (or delete the block); the pending observations are written on the next run, nothing is lost.',
       details: { path },
     });
   }
+}
+
+/** The error of a day file that holds an unresolved Git conflict (from line `line`): it is left as it is until resolved. */
+export function conflictError(path: string, line: number): OcmError {
+  return new OcmError('BAD_INPUT', `${path} has unresolved Git conflict markers (<<<<<<< at line ${line}); it is left as it is until the conflict is resolved.`, {
+    hint: 'Resolve the conflict in an editor: keep the lines you want and delete the <<<<<<<, ======= and >>>>>>> lines. New observations for that day are written on the next run after that; nothing is lost.',
+    details: { path, conflict: line },
+  });
 }
 
 /** Remove observations by id (with their continuation lines). Returns the removed ids. */
@@ -103,7 +112,7 @@ export function removeObservations(file: DayFile, ids: Iterable<string>, path = 
 }
 
 /** Replace fields of one observation (marks it for re-formatting). */
-export function updateObservation(file: DayFile, id: string, patch: Partial<Pick<Observation, 'priority' | 'done' | 'category' | 'text' | 'tags' | 'time'>>): boolean {
+export function updateObservation(file: DayFile, id: string, patch: Partial<Pick<Observation, 'priority' | 'done' | 'category' | 'text' | 'tags' | 'time' | 'mark'>>): boolean {
   for (const seg of file.segments) {
     if (seg.kind === 'obs' && seg.line.id === id) {
       Object.assign(seg.line, patch);

@@ -13,9 +13,10 @@
  *   append.ts             appending in time order, and DayFileAppender, the append engine of a long job
  */
 export type { DayFile, FileContext, Frontmatter, LocatedObservation, ParsedObservation, ProvenanceBlock, Segment } from './model.js';
-export { parseDayFile } from './parse.js';
+export { conflictMarkerLine, parseDayFile } from './parse.js';
 export { formatDayFile } from './format.js';
-export { remarkListItemRanges, simpleListItemRanges } from './list-items.js';
-export { dateFromFileName, listObservations } from './observations.js';
-export { assertWritable, createDayFile, removeObservations, setFrontmatter, updateObservation } from './edit.js';
+export { PLAIN_TEXT_CHARS, plainListItemRanges, readAsPlainText, remarkListItemRanges, simpleListItemRanges } from './list-items.js';
+export { dateFromFileName, listObservations, observationIds } from './observations.js';
+export { assertWritable, conflictError, createDayFile, removeObservations, setFrontmatter, updateObservation } from './edit.js';
 export { appendObservations, DayFileAppender } from './append.js';
+export { decodeSavedBytes, encodeSavedBytes } from './encoding.js';

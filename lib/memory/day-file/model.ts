@@ -34,6 +34,11 @@ export interface ParsedObservation extends ParsedLine {
   extra: string;
   /** The id was written on a line of its own under the item (`  ^o-…`), not at the end of its first line. */
   idInExtra: boolean;
+  /**
+   * What comes before the markers on the item's first line when it is not `- ` (indentation, a quote's
+   * `>`, a number, an Obsidian checkbox): kept when the line is written again.
+   */
+  lead?: string;
   /** 1-based line of the item in the file. */
   startLine: number;
   endLine: number;
@@ -50,6 +55,10 @@ export interface DayFile {
   encoding?: { bom: boolean; crlf: boolean };
   /** Provenance by observation id: the block at the end of the file (and a `provenance:` map of an older frontmatter). */
   provenance?: ProvenanceBlock;
+  /** The line of the first marker of a Git conflict left unresolved in the file: the program does not rewrite it (edit.ts assertWritable). */
+  conflict?: number;
+  /** Set when the body was too long to read as Markdown and its items were read line by line (list-items.ts PLAIN_TEXT_CHARS). */
+  readAsPlainText?: boolean;
 }
 
 export interface ProvenanceBlock {

@@ -28,6 +28,7 @@ export function listObservations(file: DayFile, context: FileContext = {}): Loca
       tags: l.tags,
       agent,
       ...(provenance ? { provenance } : {}),
+      ...(l.mark ? { mark: l.mark } : {}),
       startLine: l.startLine,
       endLine: l.endLine,
     });

@@ -143,10 +143,13 @@ function startsWithMemo(map: Record<string, unknown>, ids: readonly string[], me
   return true;
 }
 
-/** Characters `enc` changes: most fields (ids, names) have none, and a test is cheaper than three replaces. */
-const PROVENANCE_SPECIAL = /[%\s,]/;
+/**
+ * Characters `enc` changes: most fields (ids, names) have none, and a test is cheaper than the replaces.
+ * `>` among them: the block is an HTML comment, and a `-->` in a session id would end it early.
+ */
+const PROVENANCE_SPECIAL = /[%\s,>]/;
 function enc(s: string): string {
-  return PROVENANCE_SPECIAL.test(s) ? s.replace(/%/g, '%25').replace(/\s/g, '%20').replace(/,/g, '%2C') : s;
+  return PROVENANCE_SPECIAL.test(s) ? s.replace(/%/g, '%25').replace(/\s/g, '%20').replace(/,/g, '%2C').replace(/>/g, '%3E') : s;
 }
 
 /** `source agent session e1,e2` from its encoded `source agent session ` prefix and the entry ids. Spaces inside fields are %-encoded. */

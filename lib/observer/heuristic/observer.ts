@@ -24,6 +24,8 @@ import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
 import { detectTags } from './tags.js';
 import { condenseEnglish, condenseKorean, contentWords, dropReason, opensWithAcknowledgement, sentenceWorth, stripVocatives } from './selection.js';
 import { annotateDates, findDateAnchors, localClock, localDateTime, type DateAnchor, type LocalDateTime } from './time.js';
+import { asReported, ownWords, ReportedSpeech } from './reported.js';
+import { isSuspicious, quoteControlTags } from '../../memory/suspicious.js';
 
 export type { SpeakerNames } from './speakers.js';
 
@@ -205,7 +207,8 @@ class MessageLoop {
     if (message.role !== 'user' && message.role !== 'assistant') return;
     const ms = Date.parse(message.time);
     const local = Number.isFinite(ms) ? this.clock(ms) : this.fallbackLocal;
-    this.tracker?.add(message);
+    // A name is learned from the speaker's own words only: "Thanks, Mallory." signing a quoted e-mail names nobody here.
+    this.tracker?.add({ role: message.role, text: ownWords(message.text ?? '') });
     const names: SpeakerNames = this.tracker ? mergeNames(this.tracker.names(), this.given) : this.given;
     if (names !== this.namesOfList) {
       this.namesOfList = names;
@@ -432,17 +435,23 @@ function observeMessage(
   let lastQuestion: ReplyContext | undefined;
   // "Please remember that": the speaker's facts just said become high priority.
   let rememberRequested = false;
+  const reports = new ReportedSpeech();
   for (const raw of sentences) {
     const korean = hangul && isKorean(raw);
+    // Quoted from a page, a file, a tool or another person: not the speaker's own wish, task, tag or name (reported.ts).
+    const reported = reports.next(raw).kind === 'reported';
     // "Keep this straight for me: …", "Important: …" ask to remember what follows (the lead-in itself is removed below).
-    if (settings.select && (REMEMBER_LEAD_IN.test(raw) || (role === 'user' && REMEMBER_THAT.test(raw)))) rememberRequested = true;
+    if (settings.select && !reported && (REMEMBER_LEAD_IN.test(raw) || (role === 'user' && REMEMBER_THAT.test(raw)))) rememberRequested = true;
     let sentence = korean ? stripKoreanAddress(raw, knownNames) : stripAddress(expandShorthand(raw), knownNames);
     if (settings.select && !korean) sentence = stripVocatives(sentence);
     if (!sentence) continue;
     if (sentence.length > MAX_SENTENCE_CHARS) sentence = truncate(sentence, MAX_SENTENCE_CHARS);
     const anchors = findDateAnchors(sentence, local);
     const ctx = { names: knownNames, futureDate: pointsAhead(anchors, local.date), pastDate: pointsBack(anchors), role };
-    let analysis = korean ? analyseKorean(sentence, ctx) : analyseEnglish(sentence, ctx);
+    const analysed = korean ? analyseKorean(sentence, ctx) : analyseEnglish(sentence, ctx);
+    // An instruction aimed at the agent ("ignore previous instructions", "send … to <url>") is never a preference or a task either (memory/suspicious.ts).
+    const quoted = reported || isSuspicious(sentence);
+    let analysis = quoted ? asReported(analysed) : analysed;
     // Remember a question with any content for the reply, even one too thin to be an observation itself.
     const asked = analysis.kind === 'question' || (analysis.contentWords > 0 && (korean ? isKoreanQuestion(sentence) : isQuestion(sentence)));
     // What follows the question in the same message (a statement, thanks, an attachment) leaves it asked: "How do I
@@ -474,11 +483,16 @@ function observeMessage(
     }
     const dated = settings.select ? (korean ? condenseKorean : condenseEnglish)(annotateDates(pointed, anchors)) : annotateDates(sentence, anchors);
     let body: string;
-    if (analysis.kind === 'question') {
+    if (reported) {
+      // As it was written: its "I" is whoever wrote the page or the e-mail, not the speaker.
+      body = dated;
+    } else if (analysis.kind === 'question') {
       body = korean ? `${speaker} 질문: ${restateKorean(dated, speaker)}` : questionBody(dated, speaker, listener, listenerName ?? (role === 'user' ? 'Assistant' : 'User'));
     } else {
       body = korean ? restateKorean(dated, speaker) : restateEnglish(dated, speaker, listener);
     }
+    // #pin and #user_marked change what OC-Memory does with a line: only the user's own words give them.
+    if (reported || role !== 'user') body = quoteControlTags(body);
     const worth = settings.select ? sentenceWorth(sentence, analysis, korean, { names: knownNames, dated: anchors.length > 0, technical: detectTags(sentence, cleaned.codeLanguages, 1, knownNames).length > 0 }) : 0;
     const piece: Piece = { analysis, body, korean, words: splitCount(sentence, SHORT_LEAD_WORDS + 1), raw, worth, ...(refersTo ? { refersTo } : {}) };
     pieces.push(piece);

@@ -148,6 +148,10 @@ test('mcp: lists four tools with schemas, searches, gets, remembers (idempotent,
     const again = await call(client, 'remember', { text: `The staging database is db-stage-2 on port 5433 (key ${secret}).` });
     assert.match(text(again), new RegExp(`^Already in memory as ${s.id}`));
     assert.equal((await readFile(join(home, s.path), 'utf8')).split(s.id).length - 1, 2, 'one line and one provenance entry');
+    // The agent's active memory is rebuilt at once: the next session starts with what it was asked to remember.
+    const rebuilt = await readFile(join(home, 'active_memory.claude-code.md'), 'utf8');
+    assert.match(rebuilt, /The staging database is db-stage-2 on port 5433 \(key \[REDACTED:[a-z-]+\]\)\./);
+    assert.doesNotMatch(rebuilt, /AAAAAAAAAA/);
     const afterSave = await call(client, 'search_memory', { query: 'staging database port' });
     assert.match(text(afterSave), new RegExp(`\\n1\\. ${s.id} · `));
     const low = await call(client, 'remember', { text: 'User likes short commit messages', priority: 'low', category: 'preference' });
@@ -160,7 +164,8 @@ test('mcp: lists four tools with schemas, searches, gets, remembers (idempotent,
 
     // active memory of the agent; unknown tool; the server is still alive after every error.
     const active = await call(client, 'active_memory', {});
-    assert.match(text(active), /User prefers tabs over spaces in Go code\./);
+    assert.match(text(active), /The staging database is db-stage-2/);
+    assert.match(text(active), /User likes short commit messages/);
     await rejects(client, 'active_memory', { agent: 'x' }, /unknown argument "agent"/);
     await rejects(client, 'forget_everything', {}, /Unknown tool "forget_everything"/);
     assert.match(text(await call(client, 'search_memory', { query: 'tabs' })), /tabs over spaces/);

@@ -1,0 +1,73 @@
+/**
+ * The lifecycle marks (lifecycle.ts) written into an agent's hot day files:
+ * each marked line is re-formatted with its mark, every other byte of the
+ * file stays as it was (lib/memory/day-file/). The caller holds the home lock.
+ */
+import { readFile } from 'node:fs/promises';
+import type { HomePaths } from '../platform/home.js';
+import { writeFileAtomic } from '../platform/atomic-file.js';
+import { formatDayFile, parseDayFile, updateObservation } from './day-file/index.js';
+import { lifecycleMarks, type LifecycleChange } from './lifecycle.js';
+import { listHotDayFiles, readObservations } from './memory-files.js';
+import { isNotFound } from '../core/errors.js';
+
+export interface LifecycleResult {
+  /** Tasks marked done. */
+  closed: number;
+  /** Items marked superseded. */
+  superseded: number;
+  /** Files whose frontmatter is broken: not rewritten, their marks wait for the next run with a new observation. */
+  skipped: string[];
+}
+
+/** Mark what the fresh observations close or supersede among the agent's hot observations. */
+export async function applyLifecycle(paths: HomePaths, agent: string, fresh: ReadonlySet<string>, names: readonly string[] = []): Promise<LifecycleResult> {
+  const result: LifecycleResult = { closed: 0, superseded: 0, skipped: [] };
+  if (fresh.size === 0) return result;
+  const observations = await readObservations(await listHotDayFiles(paths, agent));
+  const changes = lifecycleMarks(observations, { fresh, names });
+  if (changes.length === 0) return result;
+  const pathOf = new Map(observations.map((o) => [o.id, o.path]));
+  const byPath = new Map<string, LifecycleChange[]>();
+  for (const c of changes) {
+    const path = pathOf.get(c.id);
+    if (!path) continue;
+    if (!byPath.has(path)) byPath.set(path, []);
+    byPath.get(path)!.push(c);
+  }
+  for (const [path, list] of byPath) {
+    const done = await markInFile(path, list);
+    if (done === undefined) {
+      result.skipped.push(path);
+      continue;
+    }
+    for (const c of done) c.mark?.kind === 'done' ? result.closed++ : result.superseded++;
+  }
+  return result;
+}
+
+/**
+ * Set the marks in one day file (undefined mark: clear it). Returns the changes made, or undefined when
+ * the file cannot be rewritten (its frontmatter is broken) or is gone.
+ */
+export async function markInFile(path: string, changes: ReadonlyArray<{ id: string; mark: LifecycleChange['mark'] | undefined }>): Promise<typeof changes | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
+  const file = parseDayFile(text);
+  if (file.frontmatter.error !== undefined) return undefined;
+  const made: Array<(typeof changes)[number]> = [];
+  for (const c of changes) {
+    const line = file.segments.find((s) => s.kind === 'obs' && s.line.id === c.id);
+    if (!line || line.kind !== 'obs') continue;
+    // Clearing a mark clears the ✅ it stood for too; superseding leaves a ✅ a user set.
+    const done = c.mark?.kind === 'done' ? true : c.mark === undefined && line.line.mark?.kind === 'done' ? false : line.line.done;
+    if (updateObservation(file, c.id, { mark: c.mark, done })) made.push(c);
+  }
+  if (made.length > 0) await writeFileAtomic(path, formatDayFile(file), { mode: 0o600 });
+  return made;
+}

@@ -1,0 +1,371 @@
+/**
+ * The lifecycle of observations (README, "File formats"): a later observation
+ * that reports a task finished closes it (`(done 2026-04-08 by o-…)`), and a
+ * later decision, preference, fact or state about the same subject supersedes
+ * the older one (`(superseded 2026-05-02 by o-…)`). The older line stays where
+ * it is; only its mark changes. Pure: lifecycle-file.ts reads and writes.
+ *
+ * "The same subject" is decided narrowly — a wrong mark hides a true memory,
+ * a missed one only leaves an old line unmarked:
+ * - an explicit change names the old value: "switched from Postgres to
+ *   SQLite", "instead of ReportLab", "no longer on Heroku", "X 대신 Y", "X에서
+ *   Y로 바꿨어" supersede older items that name it;
+ * - a new choice of the same kind: both name a different member of one small
+ *   kind of well-known alternatives (databases, hosting, package managers…);
+ * - a changed value of the same thing: most of the distinctive words of both
+ *   are shared and a number, date or time differs ("the cutoff is 2 pm" →
+ *   "from now on the cutoff is noon"; needs a change word when less is shared).
+ * Two decisions that merely share a category, a common word or the word
+ * "decided" are never one subject.
+ */
+import type { Observation, ObservationMark } from '../core/types.js';
+
+export interface LifecycleOptions {
+  /** Ids written in this run: only these can close or supersede (a mark a user cleared stays cleared). */
+  fresh: ReadonlySet<string>;
+  /** The speakers' names (config observer.user_name / assistant_name): never subject words. */
+  names?: readonly string[];
+}
+
+export interface LifecycleChange {
+  id: string;
+  mark: ObservationMark;
+}
+
+/** Categories whose items can be superseded by a newer one about the same subject. */
+const DURABLE = new Set(['decision', 'preference', 'fact', 'state']);
+
+/** Words that say nothing about a subject (English and Korean framing, speech verbs, time words). */
+const FRAME = new Set(
+  (
+    'the a an and or but to of in on for with at by from as is are was were be been being it its this that these those ' +
+    'i me my we our us you your he she they them his her their user assistant said says say asked asks told tells ' +
+    'will would shall should can could may might must need needs needed want wants wanted going gonna let lets let\'s ' +
+    'do does did done doing have has had get got make made go goes went use uses using used decided decide decision ' +
+    'now then today tomorrow yesterday first next later soon again also just still only really very more less some any ' +
+    'all every each one two new old here there what which who when where why how not no yes so than too about into over ' +
+    'after before up down out off once please ok okay yeah sure thing things stuff way time day week month year ' +
+    'prefers prefer prefers likes like always never from now on anymore any more instead actually todo to-do plan ' +
+    'done finished complete completed fixed merged shipped deployed live works working worked ready sorted landed passes passing resolved submitted end end-to-end ' +
+    '이 그 저 것 거 수 등 좀 더 꼭 잘 다 안 못 이제 지금 오늘 내일 어제 다음 나중에 그냥 진짜 정말 우리 내 제 너 네 했어 할게 하자 해줘 하기로'
+  ).split(/\s+/),
+);
+
+/** Saying that a task is finished ("login is done", "works end to end", "merged", "완료"). */
+const FINISHED_EN =
+  /\b(?:done|finished|complete[ds]?|completed|fixed|merged|shipped|deployed|live|works?|working|worked|ready|sorted|landed|in place|passes|passing|resolved|submitted|sent|booked|paid|renewed|handled|taken care of)\b/i;
+const FINISHED_KO = /(?:완료|끝났|끝냈|끝남|마쳤|해결했|해결됐|보냈|예약했|신청했|냈어|샀어|샀다|했어요|했음|다 했|됐어|됐다)/u;
+/** A completion said as a wish or a plan is none ("should be done by Friday", "will be ready"). */
+const NOT_YET = /\b(?:will|should|would|could|must|needs?|has to|have to|going to|gonna|not|isn't|aren't|wasn't|won't|until|by (?:then|friday|monday|tomorrow)|once|when|if|before|yet)\b|(?:해야|할게|하자|할 거|예정|아직|안 ?됐|못 ?했)/iu;
+
+/** An explicit change that names the old value. */
+const CHANGED_FROM: RegExp[] = [
+  /\b(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|chang(?:e|ed|ing)|go(?:ing)? back|went back|port(?:ed|ing)?)\b[^.;]{0,30}?\bfrom\s+([\p{L}\p{N}_.+#-]+)/iu,
+  /\binstead of\s+([\p{L}\p{N}_.+#-]+)/iu,
+  /\breplac(?:e|ed|ing)\s+([\p{L}\p{N}_.+#-]+)\s+(?:with|by)\b/iu,
+  /\bno longer\s+(?:on|use|using|with|in)?\s*([\p{L}\p{N}_.+#-]+)/iu,
+  /\bnot\s+([\p{L}\p{N}_.+#-]+)\s+any ?more\b/iu,
+  /\b(?:drop(?:ped|ping)?|ditch(?:ed|ing)?|scrap(?:ped|ping)?|cancel(?:l?ed|l?ing)?|abandon(?:ed|ing)?)\s+(?:the\s+)?([\p{L}\p{N}_.+#-]+)/iu,
+  /([\p{L}\p{N}_.+#-]+)\s*(?:→|->)\s*[\p{L}\p{N}_.+#-]+/u,
+  /([\p{L}\p{N}_.+#-]+?)(?:은|는|을|를)?\s+(?:대신|말고)/u,
+  /([\p{L}\p{N}_.+#-]+?)에서\s+\S+?(?:으로|로)\s*(?:바꾸|바꿨|바꿔|변경|옮기|옮겼|갈아)/u,
+];
+
+/** Words that say a value changed ("from now on", "moved to", "이제"). */
+const CHANGE_WORD = /\b(?:now|from now on|moved|changed|updated|switch(?:ed)?|instead|actually|any ?more|no longer|revised|rescheduled|postponed|pushed back)\b|(?:이제|바꿨|바꿔|변경|옮겼|대신|바뀌|미뤄|연기)/iu;
+
+/** Saying a choice is made ("we'll use", "go with", "쓰기로"): a mere mention of another database is none. */
+const CHOICE_WORD = /\b(?:use|using|go with|going with|pick(?:ed)?|chose|choose|decided|settled on|stick with|stay with|run on|runs on|moved to)\b|(?:쓰기로|쓸게|쓰자|로 가자|로 하자|으로 하자|결정)/iu;
+
+/**
+ * Kinds of well-known alternatives: a new choice among one kind replaces the old. Only kinds where two
+ * members are rarely both current for one project; a word in two kinds counts in neither.
+ */
+const KINDS: Record<string, readonly string[]> = {
+  database: ['postgres', 'postgresql', 'mysql', 'mariadb', 'sqlite', 'mongodb', 'mongo', 'dynamodb', 'cockroachdb', 'oracle', 'mssql'],
+  backend: ['firebase', 'supabase', 'appwrite', 'pocketbase', 'amplify'],
+  hosting: ['heroku', 'vercel', 'netlify', 'render', 'railway', 'fly.io', 'hetzner', 'digitalocean', 'linode', 'aws', 'gcp', 'azure', 'cloudflare'],
+  packages: ['npm', 'yarn', 'pnpm', 'bun', 'pip', 'poetry', 'uv', 'pipenv', 'conda'],
+  editor: ['vim', 'neovim', 'emacs', 'vscode', 'cursor', 'zed', 'intellij', 'pycharm', 'webstorm'],
+};
+const KIND_OF = new Map<string, string>();
+for (const [kind, members] of Object.entries(KINDS)) for (const m of members) KIND_OF.set(m, kind);
+
+/** Values whose change makes a newer statement an update: numbers, dates, times. */
+const VALUE = /\d+(?:[.:,]\d+)*\s*(?:am|pm|h|k|m|gb|mb|%|시|일|월|원)?|\b(?:noon|midnight)\b/giu;
+
+/** Words that are values, not subjects: times of day, months, weekdays. */
+const VALUE_WORD = new Set(
+  'am pm noon midnight morning evening night january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun 오전 오후 월요일 화요일 수요일 목요일 금요일 토요일 일요일'.split(' '),
+);
+
+const HANGUL = /[\uac00-\ud7a3]/;
+const PARTICLE = /(?:으로|에서|에게|까지|부터|이랑|하고|처럼|보다|은|는|이|가|을|를|에|로|와|과|도|만|의|랑)$/u;
+
+/** A word as compared: lower case, without a possessive, a Korean particle or a plain English inflection. */
+export function stem(word: string): string {
+  let w = word.toLowerCase().replace(/['’]s$/, '');
+  if (HANGUL.test(w)) return w.length >= 3 ? w.replace(PARTICLE, '') : w;
+  if (w.length >= 6 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
+  if (w.length >= 6 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length >= 5 && w.endsWith('ed')) w = w.slice(0, -2);
+  else if (w.length >= 4 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  return w;
+}
+
+/** The subject words of a text: content words, stemmed, without framing and the speakers' names. */
+export function subjectWords(text: string, names: ReadonlySet<string> = new Set()): Set<string> {
+  return new Set(wordsOf(text, names).map(stem).filter((s) => !FRAME.has(s) && !names.has(s)));
+}
+
+/** The content words of a text as written (lower case): a Latin word keeps no Korean particle ("Firebase로"). */
+function wordsOf(text: string, names: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const token of text.toLowerCase().split(/[^\p{L}\p{N}_.+#-]+/u)) {
+    const raw = token.replace(/(?<=[a-z0-9])[\uac00-\ud7a3]{1,2}$/u, '');
+    const w = raw.replace(/^[.#+-]+|[.,+-]+$/g, '');
+    // Numbers, dates and numbered labels ("3-12", "2026-01-26") are values, not subject words.
+    if (w.length < 2 || FRAME.has(w) || names.has(w) || /^[\d.:,/-]+$/.test(w)) continue;
+    out.push(w);
+  }
+  return out;
+}
+
+function values(text: string): Set<string> {
+  return new Set(Array.from(text.toLowerCase().matchAll(VALUE), (m) => m[0].replace(/\s+/g, '')));
+}
+
+interface Item {
+  o: Observation;
+  order: number;
+  words: Set<string>;
+  values: Set<string>;
+  kinds: Map<string, Set<string>>;
+  /** Old values its own change names ("from Postgres"): history, not what it holds. */
+  fromValues: string[];
+}
+
+/** The members of KINDS a text names, by kind (`postgres16`, `PostgreSQL` are postgres). */
+function kindsOf(words: readonly string[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const word of words) {
+    const w = word.replace(/\d+$/, '');
+    const k = KIND_OF.get(w);
+    if (!k) continue;
+    if (!out.has(k)) out.set(k, new Set());
+    out.get(k)!.add(w === 'postgresql' ? 'postgres' : w === 'mongo' ? 'mongodb' : w);
+  }
+  return out;
+}
+
+/**
+ * Rarer words weigh more: a word most observations hold says little about one subject. Counted over the
+ * observations up to the newer one only, so a decision depends on what came before it, never on what a
+ * later run adds (one run over a month marks what daily runs mark). `inPair`: how many of the two
+ * compared items hold it (they do not count, or every shared word would weigh less).
+ */
+type Weight = (w: string, inPair: number) => number;
+class Weigher {
+  private readonly df = new Map<string, number>();
+  private n = 0;
+  readonly weight: Weight = (w, inPair) => Math.log(1 + Math.max(1, this.n) / Math.max(1, (this.df.get(w) ?? 0) - inPair + 1));
+
+  add(item: Item): void {
+    this.n++;
+    for (const w of item.words) this.df.set(w, (this.df.get(w) ?? 0) + 1);
+  }
+}
+
+/** Shares of each side's subject weight that the two share. */
+function overlap(a: Set<string>, b: Set<string>, weight: Weight): { a: number; b: number; shared: number } {
+  let wa = 0;
+  let wb = 0;
+  let ws = 0;
+  let shared = 0;
+  for (const w of a) {
+    const both = b.has(w);
+    const x = weight(w, both ? 2 : 1);
+    wa += x;
+    if (both) {
+      ws += x;
+      shared++;
+    }
+  }
+  for (const w of b) wb += weight(w, a.has(w) ? 2 : 1);
+  return { a: wa ? ws / wa : 0, b: wb ? ws / wb : 0, shared };
+}
+
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  const short = a.length < b.length ? a : b;
+  const long = a.length < b.length ? b : a;
+  return short.length >= 5 && long.startsWith(short);
+}
+
+function byTime(a: Item, b: Item): number {
+  const ka = `${a.o.date} ${a.o.time}`;
+  const kb = `${b.o.date} ${b.o.time}`;
+  return ka === kb ? a.order - b.order : ka < kb ? -1 : 1;
+}
+
+/** Is `o` still current (no mark, not done)? */
+export function isOpen(o: Pick<Observation, 'done' | 'mark'>): boolean {
+  return !o.done && !o.mark;
+}
+
+/**
+ * The marks the fresh observations set on older ones, in time order. Each
+ * older item gets at most one mark; items already marked (or done) keep theirs.
+ */
+export function lifecycleMarks(observations: readonly Observation[], options: LifecycleOptions): LifecycleChange[] {
+  const names = new Set((options.names ?? []).flatMap((n) => n.toLowerCase().split(/\s+/)).filter(Boolean));
+  const items: Item[] = observations.map((o, order) => {
+    const raw = wordsOf(o.text, names);
+    const words = new Set(raw.map(stem).filter((s) => !FRAME.has(s) && !names.has(s)));
+    return { o, order, words, values: values(o.text), kinds: kindsOf(raw), fromValues: changedFrom(o.text) };
+  });
+  items.sort(byTime);
+  const weigher = new Weigher();
+  const weight = weigher.weight;
+  const changes: LifecycleChange[] = [];
+  const marked = new Set<string>();
+  const mark = (old: Item, kind: ObservationMark['kind'], by: Item) => {
+    marked.add(old.o.id);
+    changes.push({ id: old.o.id, mark: { kind, date: by.o.date || undefined, by: by.o.id } });
+  };
+  const open = (i: Item) => isOpen(i.o) && !marked.has(i.o.id);
+  // Older items are found through the words, kinds and old values they share with the newer one (every
+  // rule needs one of them), not by comparing every pair: a backlog of thousands stays linear.
+  const postings = new Map<string, number[]>();
+  const post = (key: string, n: number) => {
+    const list = postings.get(key);
+    if (list) list.push(n);
+    else postings.set(key, [n]);
+  };
+  for (let n = 0; n < items.length; n++) {
+    const newer = items[n]!;
+    // A ✅ line ("login is done", written done by the Observer) reports a finish too: only a marked one is history.
+    if (options.fresh.has(newer.o.id) && !newer.o.mark && !marked.has(newer.o.id)) {
+      const keys = [...newer.words, ...[...newer.kinds.keys()].map((k) => `kind:${k}`)];
+      const found = new Set<number>();
+      for (const key of keys) for (const i of postings.get(key) ?? []) found.add(i);
+      const older = [...found].sort((a, b) => a - b).map((i) => items[i]!).filter((i) => open(i) && i.o.id !== newer.o.id);
+      const task = closedTask(newer, older, weight);
+      if (task) mark(task, 'done', newer);
+      for (const old of supersededBy(newer, older, weight)) mark(old, 'superseded', newer);
+    }
+    weigher.add(newer);
+    for (const w of newer.words) post(w, n);
+    for (const k of newer.kinds.keys()) post(`kind:${k}`, n);
+  }
+  return changes;
+}
+
+/** The open task `newer` reports finished, if one matches it well enough (the best one). */
+function closedTask(newer: Item, older: Item[], weight: Weight): Item | undefined {
+  const text = newer.o.text;
+  // An open task is a plan ("we need the demo ready"), not a finish; a ✅ one reports one.
+  if (newer.o.category === 'task' && !newer.o.done) return undefined;
+  const said = FINISHED_EN.test(text) || FINISHED_KO.test(text);
+  if (NOT_YET.test(text)) return undefined;
+  let best: { item: Item; score: number } | undefined;
+  for (const t of older) {
+    if (t.o.category !== 'task') continue;
+    const o = overlap(newer.words, t.words, weight);
+    if (o.shared === 0) continue;
+    // The task's own verb in the past and its object: "wrote the export script" for "will write an export script".
+    const verb = taskVerb(t.o.text);
+    const did = verb !== undefined && pastForms(verb).some((f) => new RegExp(`\\b${f}\\b`, 'i').test(text)) && [...newer.words].some((w) => t.words.has(w) && w !== stem(verb));
+    // Else a finish said of it: one side is mostly the other's ("login is done" is about "do the login flow
+    // first"), and the other not mostly different ("the login flow works" is not about "fix the signup flow").
+    const score = did ? 1 + Math.max(o.a, o.b) : said && Math.min(o.a, o.b) >= 0.5 ? Math.max(o.a, o.b) : 0;
+    if (score === 0) continue;
+    if (!best || score > best.score || (score === best.score && byTime(t, best.item) > 0)) best = { item: t, score };
+  }
+  return best?.item;
+}
+
+/** Irregular past forms of verbs tasks are said with (regular ones are verb + ed). */
+const IRREGULAR_PAST: Record<string, readonly string[]> = {
+  write: ['wrote', 'written'], build: ['built'], do: ['did', 'done'], make: ['made'], send: ['sent'], set: ['set'],
+  run: ['ran'], buy: ['bought'], pay: ['paid'], get: ['got', 'gotten'], give: ['gave', 'given'], take: ['took', 'taken'],
+  find: ['found'], put: ['put'], read: ['read'], tell: ['told'], bring: ['brought'], leave: ['left'], sell: ['sold'],
+  draw: ['drew', 'drawn'], choose: ['chose', 'chosen'], redo: ['redid'], rewrite: ['rewrote', 'rewritten'], begin: ['began', 'begun'],
+};
+
+/** The verb a task is said with: "will write …", "needs to fix …", "todo: build …". */
+function taskVerb(text: string): string | undefined {
+  const verb = /\b(?:will|'ll|to|gonna|should|must|todo:?)\s+(?:\w+ly\s+)?([a-z]+)/.exec(text.toLowerCase())?.[1];
+  return verb && verb.length >= 2 && !['be', 'the', 'a', 'an', 'do'].includes(verb) ? verb : undefined;
+}
+
+/** Past forms of a verb: irregular ones from the table, else verb + (e)d (stop → stopped, try → tried). */
+function pastForms(verb: string): string[] {
+  const irregular = IRREGULAR_PAST[verb];
+  if (irregular) return [...irregular];
+  if (verb.endsWith('e')) return [`${verb}d`];
+  if (/[^aeiou]y$/.test(verb)) return [`${verb.slice(0, -1)}ied`];
+  return [`${verb}ed`, `${verb}${verb.slice(-1)}ed`];
+}
+
+/** The older durable items about the subject `newer` states anew. */
+function supersededBy(newer: Item, older: Item[], weight: Weight): Item[] {
+  if (!DURABLE.has(newer.o.category)) return [];
+  const out: Item[] = [];
+  const oldValues = newer.fromValues;
+  // A new choice is made by a decision or preference, or said as a change; a fact that mentions another
+  // database ("works directly on SQLite") is none.
+  const chooses = ((newer.o.category === 'decision' || newer.o.category === 'preference') && CHOICE_WORD.test(newer.o.text)) || CHANGE_WORD.test(newer.o.text);
+  for (const old of older) {
+    // A task is superseded only when a change names it ("drop the export script"); it is otherwise closed.
+    if (!(DURABLE.has(old.o.category) || (old.o.category === 'task' && oldValues.length > 0))) continue;
+    if (old.o.category === 'task' && !oldValues.some((v) => [...old.words].some((w) => sameWord(w, v)))) continue;
+    if (sameSubject(old, newer, oldValues, chooses, weight)) out.push(old);
+  }
+  return out;
+}
+
+/** The old values an explicit change names ("from Postgres", "instead of ReportLab"), stemmed. */
+function changedFrom(text: string): string[] {
+  const out: string[] = [];
+  for (const re of CHANGED_FROM) {
+    const m = re.exec(text);
+    const raw = m?.[1]?.toLowerCase().replace(/[.,]+$/, '');
+    // A verb is no old value ("instead of failing"), nor a framing word.
+    if (!raw || raw.length < 2 || FRAME.has(raw) || /(?:ing|ly)$/.test(raw)) continue;
+    out.push(stem(raw));
+  }
+  return out;
+}
+
+function sameSubject(old: Item, newer: Item, oldValues: string[], chooses: boolean, weight: Weight): boolean {
+  // An explicit change naming what the old item holds — not what the old item itself left ("switched from
+  // MySQL to Redis" does not hold MySQL).
+  if (oldValues.some((v) => [...old.words].some((w) => sameWord(w, v) && !old.fromValues.some((f) => sameWord(w, f))))) return true;
+  // A new member of a kind the old item chose, said as a choice: the database was Postgres, now it is SQLite.
+  if (chooses) for (const [kind, members] of newer.kinds) {
+    const before = old.kinds.get(kind);
+    if (!before) continue;
+    // What the newer one chooses, not what it says it left ("switched from MySQL to …").
+    const added = [...members].filter((m) => !before.has(m) && !newer.fromValues.some((f) => sameWord(stem(m), f)));
+    if (added.length === 0) continue;
+    const kept = [...before].filter((m) => members.has(m));
+    if (added.length > 0 && kept.length === 0) return true;
+  }
+  // What either one left ("from MySQL") is not the subject they share.
+  const left = [...old.fromValues, ...newer.fromValues];
+  // Values (2 pm, noon, Friday, 15 May) are what changes, not the subject.
+  const held = (words: Set<string>) => new Set([...words].filter((w) => !VALUE_WORD.has(w) && !/\d/.test(w) && !left.some((f) => sameWord(w, f))));
+  const o = overlap(held(old.words), held(newer.words), weight);
+  if (o.shared === 0) return false;
+  const differs = newer.values.size > 0 && old.values.size > 0 && [...newer.values].some((v) => !old.values.has(v));
+  if (!differs && old.o.category !== 'preference') return false;
+  // The same thing with a changed value, said as a change ("from now on", "moved to"): a list of like
+  // sentences that differ in a number ("item 3 uses library 3") is many items, not one updated.
+  const both = Math.min(o.a, o.b);
+  // Two preferences are one when nearly all of both is shared ("prefers the mobile app because it is
+  // simpler" is not "prefers Terraform because it is simpler").
+  if (old.o.category === 'preference' && newer.o.category === 'preference') return both >= 0.8 && o.shared >= 2;
+  // Nearly everything but the value is the same thing, said as a change.
+  return CHANGE_WORD.test(newer.o.text) && o.shared >= 2 && both >= 0.75;
+}

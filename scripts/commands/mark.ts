@@ -1,0 +1,29 @@
+import type { CommandSpec } from '../cli-context.js';
+import { OcmError } from '../../lib/core/errors.js';
+
+const USAGE = 'ocm-run mark <id> done | superseded-by <id> | clear';
+
+export const command: CommandSpec = {
+  name: 'mark <id> <what> [by]',
+  description: 'Mark an observation done or superseded by a newer one, or clear its mark (the line keeps its place; active memory and search follow)',
+  examples: ['ocm-run mark o-28b68f1c88 done', 'ocm-run mark o-f877b89acb superseded-by o-2ba8f29992', 'ocm-run mark o-f877b89acb clear'],
+  async run(ctx, args) {
+    const id = String(args[0] ?? '');
+    const what = String(args[1] ?? '').toLowerCase();
+    const by = args[2] === undefined ? undefined : String(args[2]);
+    const request =
+      what === 'done' && by === undefined
+        ? ({ kind: 'done' } as const)
+        : what === 'clear' && by === undefined
+          ? ({ kind: 'clear' } as const)
+          : (what === 'superseded-by' || what === 'superseded') && by
+            ? ({ kind: 'superseded', by } as const)
+            : undefined;
+    if (!request) throw new OcmError('BAD_INPUT', `"${[what, by].filter(Boolean).join(' ')}" is not a mark.`, { hint: `Use: ${USAGE}` });
+    const { config } = await ctx.config();
+    const { markObservation } = await import('../../lib/jobs/mark.js');
+    const r = await markObservation({ paths: ctx.paths, config, logger: ctx.logger('mark'), now: () => ctx.now() }, id, request);
+    if (ctx.json) ctx.out(JSON.stringify({ id: r.id, path: r.path, mark: r.mark ?? null }));
+    else ctx.out(r.mark ? `${r.id} in ${r.path}: (${r.mark.kind}${r.mark.date ? ` ${r.mark.date}` : ''}${r.mark.by ? ` by ${r.mark.by}` : ''})` : `${r.id} in ${r.path}: mark cleared`);
+  },
+};

@@ -1,0 +1,140 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { lifecycleMarks } from '../../lib/memory/lifecycle.js';
+import { formatObservationLine, observationId, parseObservationContent } from '../../lib/memory/observation-line.js';
+import type { Observation } from '../../lib/core/types.js';
+
+function o(text: string, date: string, category: string, time = '10:00'): Observation {
+  return { id: observationId({ agent: 'main', session: 's', date, category, text }), date, time, priority: 'medium', done: false, category, text, tags: [], agent: 'main' };
+}
+
+/** Marks the observations set when each was new in its turn (as the observe job runs them). */
+function marks(obs: Observation[]): Map<string, { kind: string; by?: string }> {
+  const out = new Map<string, { kind: string; by?: string }>();
+  for (const c of lifecycleMarks(obs, { fresh: new Set(obs.map((x) => x.id)), names: ['Nadia', 'Claude'] })) out.set(c.id, c.mark);
+  return out;
+}
+
+test('line format: done and superseded marks are read and written back, by hand too', () => {
+  const done = parseObservationContent('✅ 🟡 11:20 [task] Do the login flow first. (done 2026-04-08 by o-5d2ad17055) ^o-c93e0f55aa')!;
+  assert.deepEqual(done.mark, { kind: 'done', date: '2026-04-08', by: 'o-5d2ad17055' });
+  assert.equal(done.done, true);
+  assert.equal(done.text, 'Do the login flow first.');
+  assert.equal(formatObservationLine({ ...done, id: done.id! }), '- ✅ 🟡 11:20 [task] Do the login flow first. (done 2026-04-08 by o-5d2ad17055) ^o-c93e0f55aa');
+
+  const sup = parseObservationContent('🔴 10:30 [decision] Postgres 16 is the database. #postgres (superseded 2026-05-02 by o-0b41d2e8aa) ^o-7f3a9c21e0')!;
+  assert.deepEqual(sup.mark, { kind: 'superseded', date: '2026-05-02', by: 'o-0b41d2e8aa' });
+  assert.deepEqual(sup.tags, ['postgres']);
+  assert.equal(sup.done, false);
+  assert.equal(formatObservationLine({ ...sup, id: sup.id! }), '- 🔴 10:30 [decision] Postgres 16 is the database. #postgres (superseded 2026-05-02 by o-0b41d2e8aa) ^o-7f3a9c21e0');
+
+  // Written by hand: before the tags, without date or id, any case, with Obsidian's caret.
+  const hand = parseObservationContent('🟡 [decision] Use Heroku. (Superseded by ^o-0b41d2e8aa) #infra ^o-1111111111')!;
+  assert.deepEqual(hand.mark, { kind: 'superseded', by: 'o-0b41d2e8aa' });
+  assert.deepEqual(hand.tags, ['infra']);
+  assert.deepEqual(parseObservationContent('🟡 [task] Renew passports (done) ^o-1111111111')!.mark, { kind: 'done' });
+
+  // A text that merely ends like a mark is kept as text.
+  const line = formatObservationLine({ priority: 'medium', done: false, time: '', category: 'fact', text: 'Step one (done)', tags: [], id: 'o-2222222222' });
+  const back = parseObservationContent(line.slice(2))!;
+  assert.equal(back.mark, undefined);
+  assert.equal(back.done, false);
+});
+
+test('a later message that reports a task finished closes it', () => {
+  const task = o('Assistant will do the login flow first.', '2026-04-01', 'task');
+  const other = o('Assistant will do the signup flow after that.', '2026-04-01', 'task', '10:05');
+  const doneMsg = o('User said login is done.', '2026-04-08', 'fact');
+  const m = marks([task, other, doneMsg]);
+  assert.deepEqual(m.get(task.id), { kind: 'done', date: '2026-04-08', by: doneMsg.id });
+  assert.equal(m.has(other.id), false, 'the signup task stays open');
+
+  const t2 = o('Assistant will do the login flow first.', '2026-04-01', 'task');
+  const works = o('The login flow works end to end.', '2026-04-09', 'state');
+  assert.equal(marks([t2, works]).get(t2.id)?.kind, 'done');
+
+  // The task verb in the past: "wrote the export script".
+  const script = o('Nadia will write a little export script to move the test data over from postgres this weekend.', '2026-04-01', 'task');
+  const wrote = o('Nadia wrote the export script on saturday and moved all the test data over.', '2026-04-08', 'event');
+  assert.equal(marks([script, wrote]).get(script.id)?.kind, 'done');
+});
+
+test('near misses: a plan, another task, an earlier message never close a task', () => {
+  const task = o('Assistant will do the login flow first.', '2026-04-01', 'task');
+  for (const text of ['The login flow should be done by Friday.', 'Login is not done yet.', 'The signup page is done.', 'The deploy works now.']) {
+    const later = o(text, '2026-04-02', 'fact');
+    assert.equal(marks([task, later]).has(task.id), false, text);
+  }
+  // A finish said before the task was set does not close it.
+  const before = o('Login is done.', '2026-03-30', 'fact');
+  assert.equal(marks([before, task]).has(task.id), false);
+  // Only fresh observations mark: a mark a user cleared is not set again by old lines.
+  const doneMsg = o('Login is done.', '2026-04-08', 'fact');
+  assert.equal(lifecycleMarks([task, doneMsg], { fresh: new Set() }).length, 0);
+});
+
+test('a reversed decision and a new database supersede the old one', () => {
+  const pg = o('Decided to use Postgres 16 for the crumbline database, in docker compose.', '2026-03-03', 'decision');
+  const sqlite = o('Switched from Postgres to SQLite with Litestream backups.', '2026-04-01', 'decision');
+  assert.deepEqual(marks([pg, sqlite]).get(pg.id), { kind: 'superseded', date: '2026-04-01', by: sqlite.id });
+
+  // Another choice of the same kind, no "from": the database is now SQLite.
+  const sqlite2 = o('We will use SQLite for the database.', '2026-04-01', 'decision');
+  assert.equal(marks([pg, sqlite2]).get(pg.id)?.kind, 'superseded');
+
+  // A changed value of the same thing.
+  const cutoff = o('The order cutoff is 2 pm the day before.', '2026-03-07', 'decision');
+  const noon = o('From now on the order cutoff is noon the day before.', '2026-06-01', 'decision');
+  assert.equal(marks([cutoff, noon]).get(cutoff.id)?.kind, 'superseded');
+
+  // Korean: X 대신 Y.
+  const fb = o('RouteNote 백엔드는 Firebase로 하기로 했다.', '2026-03-01', 'decision');
+  const sb = o('Firebase 대신 Supabase로 가기로 했다.', '2026-04-01', 'decision');
+  assert.equal(marks([fb, sb]).get(fb.id)?.kind, 'superseded');
+
+  // A reversed decision: "not X after all" / "drop X".
+  const weasy = o('Decided to generate the invoice PDF with ReportLab.', '2026-06-16', 'decision');
+  const back = o('Decided to drop ReportLab and go back to WeasyPrint.', '2026-07-03', 'decision');
+  assert.equal(marks([weasy, back]).get(weasy.id)?.kind, 'superseded');
+});
+
+test('near misses: different decisions are not one subject', () => {
+  const cases: Array<[string, string, string?]> = [
+    ['Decided to use SQLite for the database.', 'Decided to deploy with Docker on the Hetzner box.'],
+    ['Decided to use Postgres for the app database.', 'Decided to use Redis for the session cache.'],
+    ['The database backups run at 3 am.', 'The database is now SQLite.'],
+    ['User prefers dark mode in the editor.', 'User now prefers tabs in the editor.', 'preference'],
+    ['Decided to use conventional commit messages.', 'Decided to squash merge pull requests.'],
+    ['The demo is on Friday 15 May at the bakery.', 'The invoice run is on the 1st of every month.'],
+    ['Claude said SQLite needs one writer.', 'Claude said the Postgres docs cover replication.', 'fact'],
+  ];
+  for (const [a, b, category = 'decision'] of cases) {
+    const older = o(a, '2026-03-01', category);
+    const newer = o(b, '2026-04-01', category);
+    assert.equal(marks([older, newer]).size, 0, `${a} / ${b}`);
+  }
+  // Many decisions in one category stay many (no merging by category).
+  const many = Array.from({ length: 40 }, (_, i) => o(`Decided item ${i}: use library number ${i} for feature ${i}.`, `2026-03-${String((i % 28) + 1).padStart(2, '0')}`, 'decision'));
+  assert.equal(marks(many).size, 0);
+});
+
+test('near misses from a generated conversation: a finish of one thing closes no other task of its subject', () => {
+  const demo = o('User said the deadline for the auth service is next Friday (2026-02-13), we need the demo ready.', '2026-02-02', 'task');
+  const migrated = o('User finished the migration of the auth service today.', '2026-02-03', 'fact');
+  const explain = o('User asked Assistant to explain how Terraform handles retries.', '2026-02-02', 'task');
+  const tf = o('User finished the migration of Terraform today.', '2026-02-04', 'fact');
+  assert.equal(marks([demo, migrated, explain, tf]).size, 0);
+  // A plan that names a finish is no finish ("we need the demo ready").
+  const other = o('User said the deadline for the billing API is next Friday, we need the demo ready.', '2026-02-03', 'task');
+  assert.equal(marks([demo, other]).size, 0);
+  // "switched from MySQL to A", later "switched from MySQL to B": MySQL is what both left, not a shared subject;
+  // and preferences that share only their reason are two.
+  const a = o('User switched from MySQL to the auth service last week.', '2026-02-01', 'state');
+  const b = o('User switched from MySQL to Terraform last week.', '2026-02-02', 'state');
+  const p1 = o('User prefers the mobile app for this because it is simpler to operate.', '2026-02-01', 'preference');
+  const p2 = o('User prefers Terraform for this because it is simpler to operate.', '2026-02-02', 'preference');
+  assert.equal(marks([a, b, p1, p2]).size, 0);
+  // The same sentence said again later is the current one.
+  const p3 = o('User prefers the mobile app for this because it is simpler to operate.', '2026-02-05', 'preference');
+  assert.equal(marks([p1, p3]).get(p1.id)?.kind, 'superseded');
+});
