@@ -82,11 +82,15 @@ export async function runEditRace(options: { exchanges?: number; intervalMs?: nu
 
     const paths = homePaths(join(dir, 'edited'));
     await mkdir(paths.memory, { recursive: true });
-    const writer = execa(process.execPath, [WRITER, join(paths.memory, DAY), String(intervalMs)], { reject: false });
+    const started = performance.now();
+    const report = join(dir, 'writer.json');
+    const writer = execa(process.execPath, [WRITER, join(paths.memory, DAY), String(intervalMs), report], { reject: false });
     const count = { writes: 0 };
     const edited = await observe(paths, stateDir, count);
+    options.log?.(`edits bench: observed with the editor in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     writer.kill('SIGTERM');
-    const out = JSON.parse(String((await writer).stdout)) as { saved: string[]; attempts: { inPlace: number; rename: number; reread: number } };
+    await writer;
+    const out = JSON.parse(await readFile(report, 'utf8')) as { saved: string[]; attempts: { inPlace: number; rename: number; reread: number } };
     const text = await readFile(join(paths.memory, DAY), 'utf8');
     const ids = new Set(listObservations(parseDayFile(text)).map((o) => o.id));
     return {
