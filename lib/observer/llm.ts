@@ -16,6 +16,7 @@ import { mergeUsage } from '../llm/usage.js';
 import type { Logger } from '../platform/log.js';
 import { maskSecrets } from '../masking/masking.js';
 import { observationId, oneLine, parseObservationContent } from '../memory/observation-line.js';
+import { controlTagsIn, isControlTag, screenCurrentTask, screenLine } from '../memory/suspicious.js';
 import { localDateTime } from '../platform/time-zone.js';
 import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority } from '../core/types.js';
 import { KNOWN_CATEGORIES } from '../core/types.js';
@@ -297,7 +298,12 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
   const observations: Observation[] = [];
   const seen = new Set<string>();
   let repairedCount = 0;
-  for (const r of raw) {
+  // The model's answer follows the rules of the heuristic's (memory/suspicious.ts): no marker tag, control tags only
+  // where the user wrote them, an instruction to the agent never a preference, task or the active task.
+  const earned = controlTagsIn(batch.messages.filter((m) => m.role === 'user').map((m) => m.text ?? ''));
+  for (const given of raw) {
+    const r = screenLine({ ...given, category: given.category ?? 'fact', priority: given.priority ?? 'medium' }, earned);
+    if (!given.priority) r.repaired = true;
     let body = oneLine(maskSecrets(r.text).text);
     if (body.length < 3 || !/\p{L}/u.test(body)) {
       dropped++;
@@ -327,12 +333,12 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
     }
     const cat = normaliseCategory(r.category ?? 'fact');
     if (cat.repaired) repaired = true;
-    const priority = r.priority ?? 'medium';
-    if (!r.priority) repaired = true;
+    const priority = r.priority;
     const id = observationId({ agent: batch.agent, session: batch.session, category: cat.category, text: body, salt: date });
     if (seen.has(id)) continue;
     seen.add(id);
     if (repaired) repairedCount++;
+    const entryIds = provenanceIds(local, date, time, body);
     observations.push({
       id,
       date,
@@ -341,9 +347,9 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
       done: r.done,
       category: cat.category,
       text: body,
-      tags: [...new Set(r.tags)],
+      tags: ownControlTags([...new Set(r.tags)], local, entryIds),
       agent: batch.agent,
-      provenance: { source: batch.source, agent: batch.agent, session: batch.session, entryIds: provenanceIds(local, date, time, body) },
+      provenance: { source: batch.source, agent: batch.agent, session: batch.session, entryIds },
     });
   }
 
@@ -356,8 +362,16 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
   if (currentTask !== undefined) {
     currentTask = oneLine(maskSecrets(currentTask).text).replace(/^\*+|\*+$/g, '');
     if (!currentTask || /^(none|unclear|unknown|n\/a|-)\.?$/i.test(currentTask)) currentTask = undefined;
+    currentTask = screenCurrentTask(currentTask);
   }
   return { observations, currentTask, repaired: repairedCount, dropped };
+}
+
+/** `tags` with a control tag (#pin) only when a user message the line came from carries it: the model cannot pin a line the user did not. */
+function ownControlTags(tags: string[], local: LocalMessage[], entryIds: string[]): string[] {
+  if (!tags.some(isControlTag)) return tags;
+  const own = controlTagsIn(local.filter((l) => l.message.role === 'user' && entryIds.includes(l.message.entryId)).map((l) => l.message.text ?? ''));
+  return tags.filter((t) => !isControlTag(t) || own.has(t.toLowerCase()));
 }
 
 /** Several sessions in one call: each under `# Session N`. */

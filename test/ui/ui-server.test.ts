@@ -715,3 +715,19 @@ test('ocm-run ui: an observation whose text tries to act on the agent is listed 
   assert.match(ko, /검토 대기: 주입하지 않음 \(1\)/);
   assert.match(ko, /시스템 메시지인 척함/);
 });
+
+test('ocm-run ui: a day file holding an unresolved Git conflict is not rewritten by an edit; the page names the file and the conflict', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const { paths, today, o } = await homeOfOne(dir);
+  const file = dayFilePath(paths, 'hot', 'main', today);
+  const conflicted = `${await readFile(file, 'utf8')}<<<<<<< HEAD\n- 🟡 08:10 [fact] The kettle is broken. ^o-bbbbbbbbbb\n=======\n- 🟡 08:10 [fact] The kettle was repaired. ^o-cccccccccc\n>>>>>>> laptop\n`;
+  await writeFile(file, conflicted);
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const post = formPoster(ui, await sessionCookie(ui));
+  const r = await post('/observation/edit', { file: relative(paths.root, file), id: o.id, text: 'Changed while the merge is unresolved.', priority: 'low', category: 'fact', tags: '', back: '/' });
+  assert.equal(r.status, 400);
+  assert.match(await r.text(), /has unresolved Git conflict markers \(&lt;&lt;&lt;&lt;&lt;&lt;&lt; at line \d+\)|has unresolved Git conflict markers \(<<<<<<< at line \d+\)/);
+  assert.equal(await readFile(file, 'utf8'), conflicted, 'the file is as the merge left it');
+});
