@@ -308,9 +308,11 @@ test('per-project memory: each Claude Code project is observed into its own memo
       assert.match(found, /shop checkout/);
       assert.doesNotMatch(found, /blog must retry/);
       assert.match(text(await client.callTool({ name: 'search_memory', arguments: { query: 'retry exponential backoff', agent: blogAgent } })), /blog must retry/);
+      // (Before remember: it rebuilds the project's active memory, which this hand-written one stands in for.)
+      assert.match(text(await client.callTool({ name: 'active_memory', arguments: {} })), /Shop: payment retries/);
       const saved = text(await client.callTool({ name: 'remember', arguments: { text: 'The shop uses Stripe for payments.' } }));
       assert.match(saved, new RegExp(`in memory/${shopAgent.replace(/\./g, '\\.')}/${today}\\.md`));
-      assert.match(text(await client.callTool({ name: 'active_memory', arguments: {} })), /Shop: payment retries/);
+      assert.match(text(await client.callTool({ name: 'active_memory', arguments: {} })), /The shop uses Stripe for payments/, "remember rebuilt the project's active memory");
       // The prompt hook asks this server (started in the shop) with the event's own cwd: the blog's memory for a prompt in the blog.
       await waitFor('the socket', async () => ((await readFile(join(paths.logs, 'mcp.log'), 'utf8').catch(() => '')).includes('"socket":"') ? true : undefined));
       const inBlog = await hook(home, 'prompt', { prompt: 'How do we retry with exponential backoff here?', cwd: blog }, ['--per-project']);
