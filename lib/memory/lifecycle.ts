@@ -310,16 +310,22 @@ function pastForms(verb: string): string[] {
 
 /** The older durable items about the subject `newer` states anew. */
 function supersededBy(newer: Item, older: Item[], weight: Weight): Item[] {
-  if (!DURABLE.has(newer.o.category)) return [];
+  // A task supersedes only as a change ("the demo moved a week later", "is now Friday 22 May").
+  const rescheduled = newer.o.category === 'task' && CHANGE_WORD.test(newer.o.text);
+  if (!DURABLE.has(newer.o.category) && !rescheduled) return [];
   const out: Item[] = [];
   const oldValues = newer.fromValues;
   // A new choice is made by a decision or preference, or said as a change; a fact that mentions another
   // database ("works directly on SQLite") is none.
   const chooses = ((newer.o.category === 'decision' || newer.o.category === 'preference') && CHOICE_WORD.test(newer.o.text)) || CHANGE_WORD.test(newer.o.text);
   for (const old of older) {
-    // A task is superseded only when a change names it ("drop the export script"); it is otherwise closed.
-    if (!(DURABLE.has(old.o.category) || (old.o.category === 'task' && oldValues.length > 0))) continue;
-    if (old.o.category === 'task' && !oldValues.some((v) => [...old.words].some((w) => sameWord(w, v)))) continue;
+    // A task is superseded only by a change that names it ("drop the export script") or a changed date or
+    // time of the same thing ("the demo moved to Friday 22 May"); it is otherwise closed.
+    if (old.o.category === 'task') {
+      if (changedValue(old, newer, weight) || (oldValues.length > 0 && sameSubject(old, newer, oldValues, false, weight))) out.push(old);
+      continue;
+    }
+    if (!DURABLE.has(old.o.category)) continue;
     if (sameSubject(old, newer, oldValues, chooses, weight)) out.push(old);
   }
   return out;
@@ -352,20 +358,31 @@ function sameSubject(old: Item, newer: Item, oldValues: string[], chooses: boole
     const kept = [...before].filter((m) => members.has(m));
     if (added.length > 0 && kept.length === 0) return true;
   }
-  // What either one left ("from MySQL") is not the subject they share.
-  const left = [...old.fromValues, ...newer.fromValues];
-  // Values (2 pm, noon, Friday, 15 May) are what changes, not the subject.
-  const held = (words: Set<string>) => new Set([...words].filter((w) => !VALUE_WORD.has(w) && !/\d/.test(w) && !left.some((f) => sameWord(w, f))));
-  const o = overlap(held(old.words), held(newer.words), weight);
-  if (o.shared === 0) return false;
-  const differs = newer.values.size > 0 && old.values.size > 0 && [...newer.values].some((v) => !old.values.has(v));
-  if (!differs && old.o.category !== 'preference') return false;
-  // The same thing with a changed value, said as a change ("from now on", "moved to"): a list of like
-  // sentences that differ in a number ("item 3 uses library 3") is many items, not one updated.
-  const both = Math.min(o.a, o.b);
   // Two preferences are one when nearly all of both is shared ("prefers the mobile app because it is
   // simpler" is not "prefers Terraform because it is simpler").
-  if (old.o.category === 'preference' && newer.o.category === 'preference') return both >= 0.8 && o.shared >= 2;
-  // Nearly everything but the value is the same thing, said as a change.
-  return CHANGE_WORD.test(newer.o.text) && o.shared >= 2 && both >= 0.75;
+  if (old.o.category === 'preference' && newer.o.category === 'preference') {
+    const o = overlap(held(old, newer, old.words), held(old, newer, newer.words), weight);
+    return o.shared >= 2 && Math.min(o.a, o.b) >= 0.8;
+  }
+  return changedValue(old, newer, weight);
+}
+
+/** The words of an item that name its subject: no values (2 pm, noon, Friday, 15 May), nothing either one left ("from MySQL"). */
+function held(old: Item, newer: Item, words: Set<string>): Set<string> {
+  const left = [...old.fromValues, ...newer.fromValues];
+  return new Set([...words].filter((w) => !VALUE_WORD.has(w) && !/\d/.test(w) && !left.some((f) => sameWord(w, f))));
+}
+
+/**
+ * The same thing with a changed value, said as a change ("from now on the cutoff is noon", "the demo is
+ * now Friday 22 May"): a number, date or time differs, at least two subject words are shared, and the
+ * newer statement is nearly all about what the older one was (the older may say more). A list of like
+ * sentences that differ in a number ("item 3 uses library 3") is many items, not one updated.
+ */
+function changedValue(old: Item, newer: Item, weight: Weight): boolean {
+  if (!CHANGE_WORD.test(newer.o.text)) return false;
+  const differs = newer.values.size > 0 && old.values.size > 0 && [...newer.values].some((v) => !old.values.has(v));
+  if (!differs) return false;
+  const o = overlap(held(old, newer, old.words), held(old, newer, newer.words), weight);
+  return o.shared >= 2 && ((o.a >= 0.75 && o.b >= 0.75) || (o.b >= 0.75 && o.a >= 0.25));
 }

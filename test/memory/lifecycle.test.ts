@@ -138,3 +138,12 @@ test('near misses from a generated conversation: a finish of one thing closes no
   const p3 = o('User prefers the mobile app for this because it is simpler to operate.', '2026-02-05', 'preference');
   assert.equal(marks([p1, p3]).get(p1.id)?.kind, 'superseded');
 });
+
+test('a rescheduled date supersedes the older one, also when both were written as tasks', () => {
+  const first = o('Nadia said deadline: Tomás set up a demo for all the café owners on friday (2026-05-15) at the bakery, 10am.', '2026-04-26', 'task');
+  const moved = o('Claude said the demo is now Friday 22 May (2026-05-22) at 10:00 at the bakery.', '2026-05-08', 'task');
+  assert.equal(marks([first, moved]).get(first.id)?.kind, 'superseded');
+  // Another thing at the bakery with another date is not the demo.
+  const other = o('The invoice run is now on the 1st (2026-06-01) of every month.', '2026-05-08', 'task');
+  assert.equal(marks([first, other]).size, 0);
+});
