@@ -6,10 +6,12 @@
  *   npm run bench -- search --n 20000      one section, with its flags
  *   npm run bench -- observe --runs 3      observe: measurements per figure (default 5)
  *   npm run bench -- masking --seed 7      masking corpus recall per kind and channel (--n: instances per kind and context)
+ *   npm run bench -- markdown              reading pathological day-file bodies (pasted megabytes of *emphasis*), beside the former reader
  *   npm run bench -- plugin --turns 60     OpenClaw plugin: before_prompt_build turns (≥ 50)
  *   npm run bench -- ui --n 100000          the dashboard: first page and search in the running server
  *   npm run bench -- embed --n 2000        local embedding model: home build rate, 50-observation tick, idle tick, query embedding, MCP RSS
  *   npm run bench -- forget --n 100000     forget of one id in one very large day
+ *   npm run bench -- edits --n 3000        edits saved in place and by rename while observe writes: lost edits / observations
  *   npm run bench -- sqlite [--bs24 DIR]   OpenClaw database read: better-sqlite3 on Node 20 vs node:sqlite on Node 24
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -121,6 +123,15 @@ const SECTIONS: Section[] = [
     },
   },
   {
+    // Reading hand-edited and pathological day-file bodies (docs/masking.md, "Pasted Markdown"), beside the former reader.
+    name: 'markdown',
+    async run() {
+      const { runMarkdownBench, markdownBenchTable } = await import('./markdown-bench.js');
+      const report = await runMarkdownBench({ log: (line) => process.stderr.write(`${line}\n`) });
+      return { table: markdownBenchTable(report), json: report };
+    },
+  },
+  {
     name: 'watch',
     async run(args) {
       const { runWatchBench, watchBenchTable } = await import('./watch-latency.js');
@@ -131,6 +142,14 @@ const SECTIONS: Section[] = [
         log: (line) => process.stderr.write(`${line}\n`),
       });
       return { table: watchBenchTable(report), json: report };
+    },
+  },
+  {
+    name: 'edits',
+    async run(args) {
+      const { runEditRace, editRaceTable } = await import('./edit-race.js');
+      const report = await runEditRace({ ...(args.n ? { exchanges: Number(args.n) } : {}), ...(args.interval ? { intervalMs: Number(args.interval) } : {}), log: (line) => process.stderr.write(`${line}\n`) });
+      return { table: editRaceTable(report), json: report };
     },
   },
   {
@@ -159,7 +178,7 @@ const { values, positionals } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
   strict: false,
-  options: { seed: { type: 'string' }, n: { type: 'string' }, turns: { type: 'string' }, runs: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' }, idle: { type: 'string' }, bs24: { type: 'string' } },
+  options: { seed: { type: 'string' }, n: { type: 'string' }, turns: { type: 'string' }, runs: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' }, idle: { type: 'string' }, interval: { type: 'string' }, bs24: { type: 'string' } },
 });
 await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
 for (const section of SECTIONS) {

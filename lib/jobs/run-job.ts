@@ -43,6 +43,8 @@ export interface TickOptions {
   timeZone?: () => Promise<string>;
   /** Steps to run; default: all that are due. */
   steps?: TickStep[];
+  /** The index step's embedder, kept by a process that ticks again and again (`watch`); default: one per tick. */
+  embedder?: import('../search/embedder.js').Embedder;
 }
 
 export interface TickResult {
@@ -265,7 +267,7 @@ export async function runTick(tickOptions: TickOptions): Promise<TickResult> {
           const retryDue = last?.retryAt !== undefined && now().getTime() >= last.retryAt;
           if (!(last?.hash === before.hash && last.salt === salt && settled && !retryDue)) {
             const { updateIndex } = await import('../search/indexer.js');
-            const updated = await updateIndex(options.paths, options.config, { logger: options.logger, now });
+            const updated = await updateIndex(options.paths, options.config, { logger: options.logger, now, ...(options.embedder ? { embedder: options.embedder } : {}) });
             result.index = updated;
             const after = await memoryFingerprint(options.paths, options.config.tiers.vault_path);
             const fresh = await readState(options.paths.state);

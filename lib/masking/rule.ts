@@ -11,9 +11,10 @@ export interface Rule {
   /** Build the replacement of the whole match; `null` keeps the match (a near miss). Default: the whole match becomes the redaction. */
   replace?: Replacer;
   /**
-   * Lower-case literals one of which every match contains, compared
-   * case-insensitively: a text holding none of them skips the rule (speed
-   * only). Empty: the rule is tried on every text.
+   * Lower-case literals one of which every text the rule can change holds
+   * (most rules: every match holds one), compared case-insensitively: a
+   * text holding none of them skips the rule (speed only). Empty: the rule
+   * is tried on every text.
    */
   keywords: readonly string[];
   /**

@@ -222,6 +222,7 @@ const NOT_A_USER = /^(?:redacted|https?|ftp|ssh|git|file|mailto|user(?:name)?|lo
  */
 const LOGIN_PAIR: Rule = {
   kind: 'password',
+  // The words of LOGIN_CONTEXT: a match does not hold one, but a text the rule can change does (before the pair).
   keywords: ['login', 'log-in', 'sign in', 'sign-in', 'signin', 'password', 'passwd', 'credential', 'username', 'user name', 'account', '로그인', '비밀번호', '비번', '계정', '아이디', '패스워드'],
   pattern: /(?<![^\s([{"'“‘`])([\p{L}\p{N}._%+@-]{2,64})( \/ |:)(?!\/|\[REDACTED)([^\s"'”’`]{4,128})/dgu,
   replace: (m, redaction) => {

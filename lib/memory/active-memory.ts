@@ -279,7 +279,8 @@ export function buildActiveMemory(given: ActiveMemoryInput): ActiveMemoryResult 
   const input = withoutSuspicious(given);
   const newestFirst = newestFirstIn(input.timeZone ?? 'UTC');
   // Superseded items and secret husks are history: in the day files and search, not here.
-  const obs = oneLanguage(input.observations.filter((o) => o.mark?.kind !== 'superseded' && !isSecretHusk(o)), newestFirst);
+  // (A session's summary line is for reading a day and for `search --category summary`; the items it sums up are here themselves.)
+  const obs = oneLanguage(input.observations.filter((o) => o.mark?.kind !== 'superseded' && !isSecretHusk(o) && o.category !== 'summary'), newestFirst);
   const stillTrue = (o: Observation) => isCurrent(o) && !hasPassed(o, input.today);
   const dates = [...new Set(obs.map((o) => o.date).filter(Boolean))].sort();
   // Recent = the calendar window of `recentDays` ending on the newest day with observations.

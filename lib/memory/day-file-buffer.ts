@@ -9,19 +9,44 @@
  * each chunk's observations arrive, so that the work overlaps the Observer's;
  * `flush` writes every changed file once, atomically.
  * Under the home lock no other job writes these files; a person may, in an
- * editor, while a long job runs: before writing a file, `flush` checks that
- * it is still the file that was read (or last written), and if it changed
- * reads it again and appends the unsaved lines to the edited text, so the
- * edit is kept.
+ * editor, while a long job runs, and an editor saves either in place
+ * (truncate, then write) or by rename. Nothing they write is lost
+ * (docs/architecture.md, "Day files and editors"):
+ *   - before writing, `flush` compares the file on disk with the bytes it read
+ *     (or last wrote); if they differ it reads the new version and appends the
+ *     unsaved lines to it, so the edit is kept;
+ *   - a version that looks half-written (its frontmatter, heading, provenance
+ *     block or final newline gone since) is read again until it settles, and
+ *     is never written back: if it does not settle, that file is left for the
+ *     next run and flush throws, so no cursor moves past its observations;
+ *   - the write itself hands back the bytes it replaced
+ *     (lib/platform/atomic-file.ts, replaceFileSeeing): a save that came in
+ *     the instant between the check and the write is seen there, and merged
+ *     the same way, in a loop until the file written is the one replaced.
  *
  * The caller decides when to flush, and must flush before it writes a cursor
  * past the observations (observe-job.ts: JobOutput.save()).
  */
-import { readFile, stat } from 'node:fs/promises';
-import { writeFilesAtomic } from '../platform/atomic-file.js';
+import { readFile } from 'node:fs/promises';
+import { replaceFileSeeing, restoreAsideCopy, type ReplaceStep } from '../platform/atomic-file.js';
 import { dayFilePath, type HomePaths } from '../platform/home.js';
 import type { Observation } from '../core/types.js';
-import { isNotFound } from '../core/errors.js';
+import { isNotFound, OcmError } from '../core/errors.js';
+
+/** Named points of a day file's write, for tests that act as an editor at them (awaited). */
+export type DayFileStep = 'before-check' | 'unsettled' | ReplaceStep;
+
+export interface DayFileBufferOptions {
+  /** Called at every named point of a write (test hook; awaited). */
+  onStep?: ((step: DayFileStep, path: string) => Promise<void> | void) | undefined;
+  /** How long a half-written file may take to settle before it is left for the next run (ms; default 2000). */
+  settleMs?: number | undefined;
+}
+
+/** How often a half-written file is read again while it settles (ms). */
+const SETTLE_POLL_MS = 40;
+/** Merges after a write that replaced an edit, before the file is left for the next run. */
+const MAX_WRITE_ROUNDS = 20;
 
 type DayFileModule = typeof import('./day-file/index.js');
 type DayFile = import('./day-file/index.js').DayFile;
@@ -38,27 +63,47 @@ interface BufferedDayFile {
   unsaved: number;
   /** The first of those lines' observation (its date and agent fill in a new file if this one is removed meanwhile). */
   firstUnsaved: Observation | undefined;
-  /** Size and mtime of the file as read or last written (undefined: it did not exist). */
-  stamp: FileStamp | undefined;
+  /** The file's bytes as read or last written (undefined: it did not exist). */
+  base: Buffer | undefined;
 }
 
-interface FileStamp {
-  size: number;
-  mtimeMs: number;
+function sameBytes(a: Buffer | undefined, b: Buffer | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.equals(b));
 }
 
-async function stampOf(path: string): Promise<FileStamp | undefined> {
+async function readBytes(path: string): Promise<Buffer | undefined> {
   try {
-    const st = await stat(path);
-    return { size: st.size, mtimeMs: st.mtimeMs };
+    return await readFile(path);
   } catch (error) {
     if (isNotFound(error)) return undefined;
     throw error;
   }
 }
 
-function sameStamp(a: FileStamp | undefined, b: FileStamp | undefined): boolean {
-  return a === b || (a !== undefined && b !== undefined && a.size === b.size && a.mtimeMs === b.mtimeMs);
+/**
+ * Does `text` (a new version of a day file whose last known version was `base`) look like an editor's
+ * save caught halfway — truncated, or written up to some point? Its frontmatter, its first heading, its
+ * provenance block or its final newline, all there before, are gone; or it is empty. A user may delete
+ * any of those on purpose: such a file is left for the next run, which reads it afresh.
+ */
+export function looksHalfWritten(text: string, base: string | undefined): boolean {
+  if (text === '') return base === undefined || base !== '';
+  if (unclosedFrontmatter(text) || unclosedProvenance(text)) return true;
+  if (base === undefined) return false;
+  if (base.startsWith('---\n') && !text.startsWith('---\n')) return true;
+  const heading = /^#{1,6} .*$/m.exec(base)?.[0];
+  if (heading !== undefined && !text.includes(heading)) return true;
+  if (base.includes(PROVENANCE_OPEN) && !text.includes(PROVENANCE_OPEN)) return true;
+  return base.endsWith('\n') && !text.endsWith('\n');
+}
+
+const PROVENANCE_OPEN = '<!-- oc-memory provenance';
+function unclosedFrontmatter(text: string): boolean {
+  return text.startsWith('---\n') && !/\n---\r?\n/.test(text.slice(3));
+}
+function unclosedProvenance(text: string): boolean {
+  const at = text.lastIndexOf(PROVENANCE_OPEN);
+  return at !== -1 && !/\n-->[ \t]*(?:\r?\n|$)/.test(text.slice(at));
 }
 
 const dailyTemplates = new Map<string, Promise<string>>();
@@ -115,6 +160,7 @@ export class DayFileBuffer {
   constructor(
     private readonly paths: HomePaths,
     private readonly zone?: string,
+    private readonly options: DayFileBufferOptions = {},
   ) {}
 
   /** Some observations are not on disk yet. */
@@ -145,37 +191,78 @@ export class DayFileBuffer {
     return added;
   }
 
-  /** Write every file with unsaved lines (atomically, fsyncs in parallel). */
+  /**
+   * Write every file with unsaved lines, each atomically and seeing what it replaces (see the header).
+   * Throws, after writing the others, when a file was left for the next run (half-written by another
+   * program, or one the program must not rewrite); the caller then writes no cursor.
+   */
   async flush(): Promise<void> {
     if (this.files.size === 0) return;
     const dayFile = await import('./day-file/index.js');
-    const changed: Array<[BufferedDayFile, string]> = [];
-    for (const [path, entry] of this.files) {
-      if (entry.unsaved === 0) continue;
-      // Edited (or removed) on disk since it was read: start again from what is there now.
-      if (!sameStamp(entry.stamp, await stampOf(path))) await this.reload(dayFile, path, entry);
-      if (entry.unsaved > 0) changed.push([entry, path]);
+    // Each file on its own (their disk waits overlap); a file that fails leaves the others written.
+    const writes = [...this.files].filter(([, entry]) => entry.unsaved > 0).map(([path, entry]) => this.writeOne(dayFile, path, entry));
+    const failed = (await Promise.allSettled(writes)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  /** One file's write: check, merge, write, and again while what it replaced was not what it read. */
+  private async writeOne(dayFile: DayFileModule, path: string, entry: BufferedDayFile): Promise<void> {
+    const step = (name: DayFileStep) => this.options.onStep?.(name, path);
+    await step('before-check');
+    const current = await this.settled(path, entry.base);
+    // Edited (or removed) on disk since it was read: start again from what is there now.
+    if (!sameBytes(entry.base, current)) await this.reload(dayFile, path, entry, current);
+    for (let round = 0; round < MAX_WRITE_ROUNDS; round++) {
+      if (entry.unsaved === 0) return;
+      const data = dayFile.encodeSavedBytes(dayFile.formatDayFile(entry.appender.file));
+      const base = entry.base?.toString('utf8');
+      const replaced = await replaceFileSeeing(path, data, {
+        mode: 0o600,
+        onStep: (name) => step(name),
+        whole: (old) => sameBytes(old, entry.base) || !looksHalfWritten(old.toString('utf8'), base),
+        settleMs: this.options.settleMs ?? 2000,
+      });
+      if (replaced.kind === 'replaced' && sameBytes(replaced.old, entry.base)) {
+        entry.unsaved = 0;
+        entry.firstUnsaved = undefined;
+        entry.base = data;
+        return;
+      }
+      // An editor saved in the instant before the write. Taken: their file is at the path, ours was not
+      // written. Replaced: ours is there now, and their bytes were aside: merge into theirs and write again.
+      const theirs = replaced.kind === 'taken' ? await this.settled(path, entry.base) : replaced.old;
+      // Half of an editor's save that never became whole: it is not merged (the next run reads the file afresh).
+      if (theirs !== undefined && looksHalfWritten(theirs.toString('utf8'), base)) throw busy(path, 'another program was saving it in place when it was written');
+      await this.reload(dayFile, path, entry, theirs);
+      entry.base = replaced.kind === 'taken' ? theirs : data;
     }
-    if (changed.length === 0) return;
-    await writeFilesAtomic(changed.map(([entry, path]) => ({ path, data: dayFile.formatDayFile(entry.appender.file), mode: 0o600 })));
-    for (const [entry, path] of changed) {
-      entry.unsaved = 0;
-      entry.firstUnsaved = undefined;
-      entry.stamp = await stampOf(path);
+    throw busy(path, 'it kept changing while the program wrote it');
+  }
+
+  /** The file's bytes once they no longer look half-written (see looksHalfWritten); throws when they do not settle in time. */
+  private async settled(path: string, base: Buffer | undefined): Promise<Buffer | undefined> {
+    const deadline = performance.now() + (this.options.settleMs ?? 2000);
+    for (;;) {
+      const bytes = await readBytes(path);
+      if (bytes === undefined || sameBytes(bytes, base) || !looksHalfWritten(bytes.toString('utf8'), base?.toString('utf8'))) return bytes;
+      await this.options.onStep?.('unsettled', path);
+      if (performance.now() >= deadline) throw busy(path, 'it looks half-written (another program is saving it)');
+      await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
     }
   }
 
   /**
-   * Re-read a file that changed on disk, and append to it the unsaved lines it does not have.
-   * Throws, before anything is lost, when the edited file cannot be written any more (a broken frontmatter).
+   * Take `current` (the file's bytes on disk now, undefined: removed) as the file, and append to it the
+   * unsaved lines it does not have. Throws, before anything is lost, when the edited file cannot be written
+   * any more (a broken frontmatter, a Git conflict).
    */
-  private async reload(dayFile: DayFileModule, path: string, entry: BufferedDayFile): Promise<void> {
-    const fresh = await this.read(dayFile, path, entry.firstUnsaved);
-    const appender = new dayFile.DayFileAppender(fresh.file);
+  private async reload(dayFile: DayFileModule, path: string, entry: BufferedDayFile, current: Buffer | undefined): Promise<void> {
+    const file = await this.fileOf(dayFile, path, current, entry.firstUnsaved);
+    const appender = new dayFile.DayFileAppender(file);
     const unsaved = appender.appendLastLinesOf(entry.appender.file, entry.unsaved, path);
     entry.appender = appender;
     entry.unsaved = unsaved;
-    entry.stamp = fresh.stamp;
+    entry.base = current;
   }
 
   /** add() then flush(): for callers that write as they go (the LLM Observer's journal). */
@@ -186,25 +273,26 @@ export class DayFileBuffer {
   }
 
   private async load(dayFile: DayFileModule, path: string, first: Observation): Promise<BufferedDayFile> {
-    const { file, stamp } = await this.read(dayFile, path, first);
-    const entry: BufferedDayFile = { appender: new dayFile.DayFileAppender(file), unsaved: 0, firstUnsaved: undefined, stamp };
+    let bytes = await this.settled(path, undefined);
+    // A run killed in the instant its write had the file aside: the file is put back first.
+    if (bytes === undefined && (await restoreAsideCopy(path))) bytes = await this.settled(path, undefined);
+    const file = await this.fileOf(dayFile, path, bytes, first);
+    const entry: BufferedDayFile = { appender: new dayFile.DayFileAppender(file), unsaved: 0, firstUnsaved: undefined, base: bytes };
     this.files.set(path, entry);
     return entry;
   }
 
-  /** The file as it is on disk (a new one from the template when there is none), with its stamp. */
-  private async read(dayFile: DayFileModule, path: string, first: Observation | undefined): Promise<{ file: DayFile; stamp: FileStamp | undefined }> {
-    const stamp = await stampOf(path);
-    let text: string | undefined;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      if (!isNotFound(error)) throw error;
-    }
-    const file =
-      text === undefined
-        ? dayFile.createDayFile({ date: first?.date || dayFile.dateFromFileName(path) || '', agent: first?.agent ?? '', tier: 'hot', template: await dailyTemplate(this.paths), ...(first?.zone ? { zone: first.zone } : {}) })
-        : dayFile.parseDayFile(text);
-    return { file, stamp: text === undefined ? undefined : stamp };
+  /** The day file these bytes hold (a new one from the template when there are none). */
+  private async fileOf(dayFile: DayFileModule, path: string, bytes: Buffer | undefined, first: Observation | undefined): Promise<DayFile> {
+    if (bytes !== undefined) return dayFile.parseDayFile(dayFile.decodeSavedBytes(bytes));
+    return dayFile.createDayFile({ date: first?.date || dayFile.dateFromFileName(path) || '', agent: first?.agent ?? '', tier: 'hot', template: await dailyTemplate(this.paths), ...(first?.zone ? { zone: first.zone } : {}) });
   }
+}
+
+/** A day file left for the next run. */
+function busy(path: string, why: string): OcmError {
+  return new OcmError('LOCKED', `${path} was not written: ${why}.`, {
+    hint: 'Its new observations are written on the next run; nothing is lost. If it stays so, close the program that holds it open.',
+    details: { path },
+  });
 }

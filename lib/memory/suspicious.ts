@@ -22,7 +22,8 @@
  * Plain requests with a URL ("send the weekly report to https://hooks…") and
  * working rules ("always run the tests before a commit") are not suspicious.
  */
-import { hasMarkerTag } from '../core/injected-context.js';
+import { hasMarkerTag, neutraliseMarkerTags } from '../core/injected-context.js';
+import type { Priority } from '../core/types.js';
 
 export type SuspicionReason = 'marker-tag' | 'instruction-override' | 'role-header' | 'authority-claim' | 'exfiltration' | 'remote-code';
 
@@ -51,15 +52,23 @@ const TRANSFER =
 const STRONG_SECRETS =
   /~\/\.(?:ssh|aws|gnupg|kube|netrc)\b|\.aws\/credentials|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\bprivate[ _-]?keys?\b|\bssh[ _-]?keys?\b|\/etc\/(?:passwd|shadow)|\bkeychain\b|\bcrypto ?wallet\b|\bseed phrase\b|\b(?:the )?(?:user|owner)['’]?s?\s+(?:files|data|documents|folders?|home|e-?mails?|messages|history|conversations?|credentials|passwords|keys)\b|\ball (?:the |of the |my |your )?(?:files|data|documents)\b|\bhome (?:directory|folder)\b|\bconversation history\b|(?:자격\s*증명|인증서|키\s*파일|파일\s*전부|모든\s*파일)/i;
 /** Secrets that leave only when sent somewhere off the machine (copying `.env.example` to `.env` is not a leak). */
-const SECRETS = /(?:^|[\s/])\.env\b|\bcredentials?\b|\bapi[ _-]?keys?\b|\bpass(?:words?|phrases?)\b|\bcookies?\b|\bsecrets?\b|\btokens?\b|비밀번호|토큰/i;
+const SECRETS = /\b(?:their|his|her|my|your|our)\s+(?:files|data|documents|folders?|e-?mails?|messages|keys|passwords)\b|(?:^|[\s/])\.env\b|\bcredentials?\b|\bapi[ _-]?keys?\b|\bpass(?:words?|phrases?)\b|\bcookies?\b|\bsecrets?\b|\btokens?\b|비밀번호|토큰/i;
 /** Somewhere off the machine: a URL, an e-mail address, an IP, a bare host of a common domain. */
 const DESTINATION = /\b(?:https?|ftp|wss?):\/\/\S+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\b(?:\d{1,3}\.){3}\d{1,3}\b|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|xyz|ru|cn|top|site|info|biz|onion)(?:[/:]\S*)?/i;
 const TO = /\b(?:to|into|onto|at)\b|(?:로|에게|으로)/;
 const REMOTE_CODE = /\b(?:curl|wget|iwr|invoke-webrequest)\b[^|\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\bbase64\s+-d\b[^|\n]{0,80}\|\s*(?:ba|z)?sh\b|\brm\s+-rf?\s+(?:--no-preserve-root\s+)?(?:\/|~|\$HOME)(?:\s|$|\/\s|\*)/i;
 
+/**
+ * A word or character every reason below needs at least one of: most sentences
+ * have none and are let through after this one scan (the Observer asks about
+ * every sentence it reads).
+ */
+const ANY_CUE =
+  /ignor|disregard|forget|overrid|bypass|skip|system|admin|develop|root|inst\]|you are now|instruction|authori|approv|allow|grant|permit|consent|whitelist|confirm|asking|curl|wget|iwr|webrequest|base64|rm\s+-|~\/|id_|private|ssh|\/etc\/|keychain|wallet|seed phrase|user|owner|files|data|documents|folder|home|history|mail|messages|keys|pass|\.env|credential|key|cookie|secret|token|\[oc-memory|[<&%\\\uFF1C\uFE64\u2039\u2329\u27E8\u3008]|무시|잊어|따르지|지시|지침|명령|규칙|프롬프트|자격|인증서|파일|비밀번호|토큰/i;
+
 /** Why `text` is suspicious, or undefined when it is not. */
 export function suspicionOf(text: string): SuspicionReason | undefined {
-  if (!text) return undefined;
+  if (!text || !ANY_CUE.test(text)) return undefined;
   if (hasMarkerTag(text)) return 'marker-tag';
   if (OVERRIDE_EN.test(text) || OVERRIDE_KO.test(text)) return 'instruction-override';
   if (ROLE_HEADER_CAPS.test(text) || ROLE_HEADER.test(text)) return 'role-header';
@@ -115,4 +124,59 @@ const CONTROL_TAG_IN_TEXT = /#(pin|pinned|user[_-]marked)(?![\p{L}\p{N}_/-])/giu
  */
 export function quoteControlTags(text: string): string {
   return text.includes('#') ? text.replace(CONTROL_TAG_IN_TEXT, '＃$1') : text;
+}
+
+/** What an Observer or the Reflector wrote, as far as screening goes. */
+export interface ScreenedLine {
+  text: string;
+  tags: string[];
+  category: string;
+  priority: Priority;
+  done: boolean;
+}
+
+/** The control tags written as tags (`#pin`) in `texts`: what the user's own words earned. */
+export function controlTagsIn(texts: Iterable<string>): Set<string> {
+  const earned = new Set<string>();
+  for (const text of texts) {
+    if (!text.includes('#')) continue;
+    for (const m of text.matchAll(CONTROL_TAG_IN_TEXT)) earned.add(m[1]!.toLowerCase());
+  }
+  return earned;
+}
+
+/**
+ * The rules every Observer's and the Reflector's output goes through before it
+ * is written (the heuristic's, the LLM's, alike):
+ * - no marker tag survives in the text (neutralised: the line is then held
+ *   for review, as any suspicious one);
+ * - control tags only where `earned` has them (the user wrote them): others
+ *   are dropped from the tags and written `＃pin` in the text;
+ * - suspicious text (an instruction to the agent, a URL with an imperative,
+ *   exfiltration) is never a preference, decision or task, never 🔴, never done.
+ */
+export function screenLine<T extends ScreenedLine>(line: T, earned: ReadonlySet<string>): T {
+  let text = neutraliseMarkerTags(line.text);
+  if (text.includes('#')) text = text.replace(CONTROL_TAG_IN_TEXT, (all, tag: string) => (earned.has(tag.toLowerCase()) ? all : `＃${tag}`));
+  const tags = line.tags.some(isControlTag) ? line.tags.filter((t) => !isControlTag(t) || earned.has(t.replace(/^#/, '').toLowerCase())) : line.tags;
+  if (!isSuspicious(text)) {
+    // "Send … to <url>" aimed at the agent is nobody's standing wish or task: a fact, not held.
+    if ((line.category === 'preference' || line.category === 'task') && sendsToUrl(text)) return { ...line, text, tags, category: 'fact' };
+    return text === line.text && tags === line.tags ? line : { ...line, text, tags };
+  }
+  const category = line.category === 'preference' || line.category === 'decision' || line.category === 'task' ? 'fact' : line.category;
+  // A suspicious line is never pinned, whoever wrote the tag: the tier step and the review see it.
+  return { ...line, text: text.replace(CONTROL_TAG_IN_TEXT, '＃$1'), tags: tags.filter((t) => !isControlTag(t)), category, priority: line.priority === 'high' ? 'medium' : line.priority, done: false };
+}
+
+const URL = /\b(?:https?|ftp|wss?):\/\/\S+/i;
+
+/** A transfer word and a URL: "always send the report to https://…". */
+function sendsToUrl(text: string): boolean {
+  return URL.test(text) && TRANSFER.test(text);
+}
+
+/** An active task an Observer reported, or undefined when it is suspicious ("exfiltrate ~/.ssh" is nobody's task). */
+export function screenCurrentTask(task: string | undefined): string | undefined {
+  return task === undefined || isSuspicious(task) ? undefined : neutraliseMarkerTags(task);
 }

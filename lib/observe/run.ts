@@ -45,8 +45,9 @@ export class JobOutput {
     private readonly checkpointMs: number,
     private readonly onStep?: ObserveJobOptions['onStep'],
     zone?: string,
+    dayFileOptions?: ObserveJobOptions['dayFiles'],
   ) {
-    this.dayFiles = new RecordingDayFiles(paths, zone);
+    this.dayFiles = new RecordingDayFiles(paths, zone, dayFileOptions);
   }
 
   /** The in-memory state changed (cursor, totals); it reaches the disk with the next save(). */

@@ -16,6 +16,7 @@ import { mergeUsage } from '../llm/usage.js';
 import type { Logger } from '../platform/log.js';
 import { maskSecrets } from '../masking/masking.js';
 import { observationId, oneLine, parseObservationContent } from '../memory/observation-line.js';
+import { controlTagsIn, isControlTag, screenCurrentTask, screenLine } from '../memory/suspicious.js';
 import { localDateTime } from '../platform/time-zone.js';
 import type { Message, Observation, Observer, ObserverBatch, ObserverResult, Priority } from '../core/types.js';
 import { KNOWN_CATEGORIES } from '../core/types.js';
@@ -89,12 +90,19 @@ export function formatBatchForLlm(batch: ObserverBatch, options: { maxToolChars?
     if (showTime) lastMinute = l.minute;
     lines.push(`${showTime ? `${l.time} ` : ''}${roleTag(l.message)}: ${text}`);
   }
+  // The session ends here: the prompt asks for its summary (prompts/observer.md).
+  if (batch.sessionEnds) lines.push(SESSION_ENDS);
   return lines.join('\n');
 }
+
+/** The line after the last message of a session that has ended. */
+export const SESSION_ENDS = '(session ends)';
 
 export interface ParsedObserverOutput {
   observations: Observation[];
   currentTask?: string;
+  /** "Session summary: …" (the batch ended its session). */
+  sessionSummary?: string;
   /** Lines fixed up (missing bullet/priority/category/time, out-of-batch date, JSON). */
   repaired: number;
   /** Lines that were not observations and were left out. */
@@ -104,6 +112,7 @@ export interface ParsedObserverOutput {
 const DATE_HEADER = /^#{1,6}\s*(\d{4}-\d{2}-\d{2})\b/;
 const BARE_DATE = /^\**(\d{4}-\d{2}-\d{2})(?:\s*\([A-Za-z]+\))?\**:?$/;
 const CURRENT_TASK = /^(?:[-*]\s*)?\**current task\**\s*[:：]\s*(.*)$/i;
+const SESSION_SUMMARY = /^(?:[-*]\s*)?\**(?:session summary|세션 요약)\**\s*[:：]\s*(.*)$/i;
 const NONE = /^(?:none|nothing(?: worth keeping)?|no observations?)\.?$/i;
 const BULLET = /^(?:[-*+•]|\d{1,3}[.)])\s+/;
 const PRIORITY_WORD = /^\((high|medium|low)\)\s*|^(high|medium|low)\s*[:—-]\s*/i;
@@ -230,6 +239,7 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
 
   let raw: RawLine[] = [];
   let currentTask: string | undefined;
+  let sessionSummary: string | undefined;
   let dropped = 0;
   let sawNone = false;
   const json = text.startsWith('[') || text.startsWith('{') ? fromJson(text) : undefined;
@@ -249,6 +259,11 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
       const task = CURRENT_TASK.exec(line);
       if (task) {
         currentTask = task[1]!.trim();
+        continue;
+      }
+      const summary = SESSION_SUMMARY.exec(line);
+      if (summary) {
+        sessionSummary = summary[1]!.trim();
         continue;
       }
       if (NONE.test(line)) {
@@ -297,7 +312,12 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
   const observations: Observation[] = [];
   const seen = new Set<string>();
   let repairedCount = 0;
-  for (const r of raw) {
+  // The model's answer follows the rules of the heuristic's (memory/suspicious.ts): no marker tag, control tags only
+  // where the user wrote them, an instruction to the agent never a preference, task or the active task.
+  const earned = controlTagsIn(batch.messages.filter((m) => m.role === 'user').map((m) => m.text ?? ''));
+  for (const given of raw) {
+    const r = screenLine({ ...given, category: given.category ?? 'fact', priority: given.priority ?? 'medium' }, earned);
+    if (!given.priority) r.repaired = true;
     let body = oneLine(maskSecrets(r.text).text);
     if (body.length < 3 || !/\p{L}/u.test(body)) {
       dropped++;
@@ -327,12 +347,12 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
     }
     const cat = normaliseCategory(r.category ?? 'fact');
     if (cat.repaired) repaired = true;
-    const priority = r.priority ?? 'medium';
-    if (!r.priority) repaired = true;
+    const priority = r.priority;
     const id = observationId({ agent: batch.agent, session: batch.session, category: cat.category, text: body, salt: date });
     if (seen.has(id)) continue;
     seen.add(id);
     if (repaired) repairedCount++;
+    const entryIds = provenanceIds(local, date, time, body);
     observations.push({
       id,
       date,
@@ -341,9 +361,9 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
       done: r.done,
       category: cat.category,
       text: body,
-      tags: [...new Set(r.tags)],
+      tags: ownControlTags([...new Set(r.tags)], local, entryIds),
       agent: batch.agent,
-      provenance: { source: batch.source, agent: batch.agent, session: batch.session, entryIds: provenanceIds(local, date, time, body) },
+      provenance: { source: batch.source, agent: batch.agent, session: batch.session, entryIds },
     });
   }
 
@@ -356,8 +376,23 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
   if (currentTask !== undefined) {
     currentTask = oneLine(maskSecrets(currentTask).text).replace(/^\*+|\*+$/g, '');
     if (!currentTask || /^(none|unclear|unknown|n\/a|-)\.?$/i.test(currentTask)) currentTask = undefined;
+    currentTask = screenCurrentTask(currentTask);
   }
-  return { observations, currentTask, repaired: repairedCount, dropped };
+  if (sessionSummary !== undefined) {
+    // Untrusted like every line of the answer: masked, one line, at most a few sentences.
+    sessionSummary = oneLine(maskSecrets(sessionSummary).text).replace(/^\*+|\*+$/g, '').slice(0, 600);
+    if (!sessionSummary || /^(none|n\/a|-)\.?$/i.test(sessionSummary)) sessionSummary = undefined;
+    // Screened as the current task is (memory/suspicious.ts): a summary that gives orders is dropped, the topic line is written instead.
+    sessionSummary = screenCurrentTask(sessionSummary);
+  }
+  return { observations, currentTask, ...(sessionSummary ? { sessionSummary } : {}), repaired: repairedCount, dropped };
+}
+
+/** `tags` with a control tag (#pin) only when a user message the line came from carries it: the model cannot pin a line the user did not. */
+function ownControlTags(tags: string[], local: LocalMessage[], entryIds: string[]): string[] {
+  if (!tags.some(isControlTag)) return tags;
+  const own = controlTagsIn(local.filter((l) => l.message.role === 'user' && entryIds.includes(l.message.entryId)).map((l) => l.message.text ?? ''));
+  return tags.filter((t) => !isControlTag(t) || own.has(t.toLowerCase()));
 }
 
 /** Several sessions in one call: each under `# Session N`. */
@@ -403,7 +438,7 @@ export function createLlmObserver(options: LlmObserverOptions): Observer {
     if (parsed.repaired > 0 || parsed.dropped > 0) {
       logger.log('info', 'observer.output_repaired', { session: batch.session, repaired: parsed.repaired, dropped: parsed.dropped });
     }
-    return { observations: parsed.observations, currentTask: parsed.currentTask, usage: result.usage };
+    return { observations: parsed.observations, currentTask: parsed.currentTask, ...(parsed.sessionSummary ? { sessionSummary: parsed.sessionSummary } : {}), usage: result.usage };
   };
 
   /** Too long for the model: observe the halves (a single message is shortened). */
@@ -416,7 +451,7 @@ export function createLlmObserver(options: LlmObserverOptions): Observer {
       if (batch.messages.length > 1) {
         const mid = Math.ceil(batch.messages.length / 2);
         parts = [
-          { ...batch, messages: batch.messages.slice(0, mid) },
+          { ...batch, messages: batch.messages.slice(0, mid), sessionEnds: false },
           { ...batch, messages: batch.messages.slice(mid) },
         ];
       } else {
@@ -427,9 +462,11 @@ export function createLlmObserver(options: LlmObserverOptions): Observer {
       const results: ObserverResult[] = [];
       for (const p of parts) results.push(await observe(p, depth + 1));
       const task = [...results].reverse().find((r) => r.currentTask)?.currentTask;
+      const summary = results[results.length - 1]?.sessionSummary;
       return {
         observations: results.flatMap((r) => r.observations),
         currentTask: task,
+        ...(summary ? { sessionSummary: summary } : {}),
         usage: mergeUsage(error.usage, ...results.map((r) => r.usage)),
       };
     }
@@ -443,7 +480,7 @@ export function createLlmObserver(options: LlmObserverOptions): Observer {
       const dropped = result.value.reduce((n, p) => n + p.dropped, 0);
       if (repaired > 0 || dropped > 0) logger.log('info', 'observer.output_repaired', { sessions: batches.length, repaired, dropped });
       // The call's usage counted once, with the first session.
-      return result.value.map((p, i) => ({ observations: p.observations, currentTask: p.currentTask, usage: i === 0 ? result.usage : undefined }));
+      return result.value.map((p, i) => ({ observations: p.observations, currentTask: p.currentTask, ...(p.sessionSummary ? { sessionSummary: p.sessionSummary } : {}), usage: i === 0 ? result.usage : undefined }));
     } catch (error) {
       // Too long together: one call per session (each may split further).
       if (!(error instanceof LlmError) || error.errorClass !== 'context_length') throw error;

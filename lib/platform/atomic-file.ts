@@ -3,10 +3,10 @@
  * fsync the folder. A reader (or a job killed mid-write) sees the old file or
  * the new one, never half of one.
  */
-import { open, rename, unlink, mkdir, readdir, type FileHandle } from 'node:fs/promises';
+import { link, open, readFile, rename, unlink, mkdir, readdir, type FileHandle } from 'node:fs/promises';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { fromSystemError } from '../core/errors.js';
+import { fromSystemError, isNotFound } from '../core/errors.js';
 import { isAlive } from './process.js';
 
 export interface AtomicWriteOptions {
@@ -78,6 +78,119 @@ export async function writeFilesAtomic(files: AtomicFile[]): Promise<void> {
     throw error;
   }
   await Promise.all([...new Set(files.map((f) => dirname(f.path)))].map(fsyncPath));
+}
+
+/**
+ * What replaceFileSeeing found at `path` when it put the new file there: the bytes it moved aside
+ * (undefined: there was no file), or `taken` when someone created the file in the instant between
+ * (their file stays, the new one was not written).
+ */
+export type Replaced = { kind: 'replaced'; old: Buffer | undefined } | { kind: 'taken' };
+
+/** Named points of replaceFileSeeing, for tests that act at them (a test hook; awaited). */
+export type ReplaceStep = 'written' | 'moved-aside';
+
+/**
+ * Put `data` at `path` and hand back exactly the bytes it replaced, so that a caller can tell whether
+ * they were the ones it based `data` on — an editor may save in the instant between a check and a
+ * plain rename, and that save would be lost unseen. The temp file is written and fsynced; the file at
+ * `path` is renamed aside (whichever file is there at that moment: an editor's rename-save is caught
+ * with it), the temp file is linked in place (link never replaces: a file an editor created in the
+ * meantime wins, `taken`), and the aside copy is read, then removed. Between the two steps the path is
+ * absent for a moment; a run killed there leaves the aside copy, which restoreAsideCopy puts back.
+ * Where the file system has no hard links, a plain rename (the check is then the caller's alone).
+ */
+export async function replaceFileSeeing(
+  path: string,
+  data: string | Uint8Array,
+  options: {
+    mode?: number;
+    onStep?: (step: ReplaceStep) => Promise<void> | void;
+    /**
+     * Are the bytes moved aside a whole file? An editor that saves in place and was halfway through
+     * still writes into the file aside, which has no name once removed: it is read again (every 40 ms,
+     * up to `settleMs`, default 2000) until it looks whole.
+     */
+    whole?: (old: Buffer) => boolean;
+    settleMs?: number;
+  } = {},
+): Promise<Replaced> {
+  const what = `write ${path}`;
+  const tmp = await writeTemp(path, (handle) => handle.writeFile(data), { mode: options.mode ?? 0o600, sync: true, what });
+  try {
+    await options.onStep?.('written');
+    const aside = asidePathFor(path);
+    let moved = true;
+    try {
+      await rename(path, aside);
+    } catch (error) {
+      if (!isNotFound(error)) throw fromSystemError(error, what);
+      moved = false;
+    }
+    if (moved) await options.onStep?.('moved-aside');
+    try {
+      await link(tmp, path);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') {
+        // Someone saved the file in that instant: theirs is the newest; what was aside is older than it.
+        if (moved) await unlink(aside).catch(() => undefined);
+        return { kind: 'taken' };
+      }
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw fromSystemError(error, what);
+      await rename(tmp, path).catch((e: unknown) => {
+        throw fromSystemError(e, what);
+      });
+    }
+    const old = moved ? await readSettled(aside, options.whole, options.settleMs ?? 2000) : undefined;
+    if (moved) await unlink(aside).catch(() => undefined);
+    await fsyncPath(dirname(path));
+    return { kind: 'replaced', old };
+  } finally {
+    await unlink(tmp).catch(() => undefined);
+  }
+}
+
+/** A file's bytes, read again while `whole` says they are not whole yet, up to `settleMs`. */
+async function readSettled(path: string, whole: ((bytes: Buffer) => boolean) | undefined, settleMs: number): Promise<Buffer> {
+  const deadline = performance.now() + settleMs;
+  for (;;) {
+    const bytes = await readFile(path);
+    if (!whole || whole(bytes) || performance.now() >= deadline) return bytes;
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+}
+
+/** The aside copy replaceFileSeeing keeps of `path` for an instant (hidden, next to it, named after the writer's pid). */
+function asidePathFor(path: string): string {
+  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.aside`);
+}
+
+const ASIDE_NAME = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.aside$/;
+
+/**
+ * A file replaceFileSeeing had moved aside when its run was killed, before the new one was linked in:
+ * put back when `path` is missing (its writer is gone). Returns whether one was.
+ */
+export async function restoreAsideCopy(path: string): Promise<boolean> {
+  let names: string[];
+  try {
+    names = await readdir(dirname(path));
+  } catch {
+    return false;
+  }
+  for (const name of names) {
+    const m = ASIDE_NAME.exec(name);
+    if (!m || m[1] !== basename(path) || isAlive(Number(m[2]))) continue;
+    try {
+      await link(join(dirname(path), name), path);
+    } catch {
+      return false;
+    }
+    await unlink(join(dirname(path), name)).catch(() => undefined);
+    return true;
+  }
+  return false;
 }
 
 /** The temp file a write of `path` uses: hidden, next to it, named after the writer's pid (see removeStaleTempFiles). */

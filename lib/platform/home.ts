@@ -69,14 +69,25 @@ const SAFE_AGENT = /^[\p{L}\p{N}_~-][\p{L}\p{N}._~-]*$/u;
  * A file-system-safe agent folder name, different for different agents: a
  * name that is safe already is kept; any other gets its unsafe characters
  * replaced and `~` plus a hash of the full name appended, so `team x` and
- * `team_x` (or `a/b` and `a:b`) never share files. A slug is its own slug
+ * `team_x` (or `a/b` and `a:b`) never share files. A name longer than
+ * AGENT_SLUG_BYTES is cut to fit, with the same hash (a 240-character agent id
+ * is a folder and files of its own, not ENAMETOOLONG). A slug is its own slug
  * (folder names read back as agents map to the same folder).
  */
 export function agentSlug(agent: string): string {
-  if (SAFE_AGENT.test(agent)) return agent;
-  const readable = agent.replace(/[^\p{L}\p{N}._~-]+/gu, '_').replace(/^\.+/, '_') || '_';
+  if (SAFE_AGENT.test(agent) && Buffer.byteLength(agent) <= AGENT_SLUG_BYTES) return agent;
+  let readable = agent.replace(/[^\p{L}\p{N}._~-]+/gu, '_').replace(/^\.+/, '_') || '_';
+  // A name too long for a file name (active_memory.<slug>.md and its temp file must fit in 255 bytes): its start and the hash.
+  while (Buffer.byteLength(readable) > AGENT_SLUG_BYTES - 9) readable = [...readable].slice(0, -1).join('');
   return `${readable}~${createHash('sha256').update(agent).digest('hex').slice(0, 8)}`;
 }
+
+/**
+ * The longest agent slug, in UTF-8 bytes: the longest name made from it, the temp file of an atomic write
+ * of `active_memory.<slug>.md` (`.active_memory.<slug>.md.<pid>.<8 hex>.tmp`), then stays well under
+ * the 255 bytes a file name may have.
+ */
+const AGENT_SLUG_BYTES = 120;
 
 /**
  * Path of a day file. Agent `main` lives directly in the tier folder, other

@@ -12,6 +12,7 @@ import { maskSecrets } from '../masking/masking.js';
 import { oneLine, parseObservationContent } from '../memory/observation-line.js';
 import { countTokens } from '../core/tokens.js';
 import { renderObservations } from '../memory/reflection-text.js';
+import { isControlTag, screenLine } from '../memory/suspicious.js';
 import type { ReflectionDraft, ReflectionInput, ReflectionLine, Reflector } from './types.js';
 
 const DATE_HEADER = /^#{1,6}\s*\**(\d{4}-\d{2}-\d{2})\b/;
@@ -27,6 +28,8 @@ export function parseReflectorOutput(answer: string, input: ReflectionInput): { 
   let repaired = 0;
   let dropped = 0;
   const clamp = (d: string) => (d < input.periodStart ? input.periodStart : d > input.periodEnd ? input.periodEnd : d);
+  // The model's lines follow the Observers' rules (memory/suspicious.ts): a control tag only where an input line had it.
+  const earned = new Set(input.observations.flatMap((o) => o.tags.filter(isControlTag).map((t) => t.toLowerCase())));
   for (const rawLine of text.split(/\r?\n/)) {
     const line = rawLine.trim();
     if (!line || /^-{3,}$/.test(line)) continue;
@@ -47,14 +50,19 @@ export function parseReflectorOutput(answer: string, input: ReflectionInput): { 
       dropped++;
       continue;
     }
-    lines.push({
-      date: date ?? input.periodEnd,
-      priority: parsed.priority,
-      done: parsed.done,
-      category: parsed.category,
-      text: oneLine(maskSecrets(parsed.text).text),
-      tags: parsed.tags,
-    });
+    lines.push(
+      screenLine(
+        {
+          date: date ?? input.periodEnd,
+          priority: parsed.priority,
+          done: parsed.done,
+          category: parsed.category,
+          text: oneLine(maskSecrets(parsed.text).text),
+          tags: parsed.tags,
+        },
+        earned,
+      ),
+    );
     if (!date) repaired++;
   }
   if (lines.length === 0) throw new MalformedOutputError(`no usable reflection line in the answer (${dropped} unreadable lines)`, text.slice(0, 200));

@@ -20,8 +20,9 @@ import type { SearchDoc } from './types.js';
 export { memoryRoots, displayPath, agentFromPath, type MemoryRoot, type SourceKind } from './roots.js';
 
 /** Documents of one day file (any tier). */
-export function dayFileDocuments(text: string, options: { path: string; tier: Tier; agent: string; fileName: string }): SearchDoc[] {
+export function dayFileDocuments(text: string, options: { path: string; tier: Tier; agent: string; fileName: string; onPlainText?: () => void }): SearchDoc[] {
   const file = parseDayFile(text);
+  if (file.readAsPlainText) options.onPlainText?.();
   const date = dateFromFileName(options.fileName);
   const observations = listObservations(file, { date, agent: options.agent, tier: options.tier });
   return observations.map((o) => ({

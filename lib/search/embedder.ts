@@ -39,6 +39,11 @@ export interface EmbedderOptions {
   retryDelaysMs?: number[];
   /** The local model on a worker thread (the index step) rather than in this thread. */
   thread?: boolean;
+  /**
+   * With `thread`: keep the worker (and its loaded model) this long after its last batch, for the next run of a
+   * process that indexes again and again (`watch`); default 0: it ends when the embedder is closed.
+   */
+  idleMs?: number;
 }
 
 const acceptAll = () => true;
@@ -67,7 +72,7 @@ export function createEmbedder(settings: EmbeddingSettings, options: EmbedderOpt
       close: async () => undefined,
     };
   }
-  if (options.thread) return threadEmbedder(settings);
+  if (options.thread) return threadEmbedder(settings, options.idleMs ?? 0);
   return inProcessEmbedder(settings, () => import('./local-model.js').then((m) => m.loadLocalModel()));
 }
 
@@ -113,8 +118,14 @@ function inProcessEmbedder(settings: EmbeddingSettings, load: () => Promise<Loca
   };
 }
 
-function threadEmbedder(settings: EmbeddingSettings): Embedder {
+function threadEmbedder(settings: EmbeddingSettings, idleMs: number): Embedder {
   let thread: Promise<import('./embed-thread.js').EmbedThread> | undefined;
+  let idle: NodeJS.Timeout | undefined;
+  const end = async () => {
+    const t = thread;
+    thread = undefined;
+    if (t) await (await t.catch(() => undefined))?.close();
+  };
   return {
     key: settings.key,
     settings,
@@ -123,14 +134,26 @@ function threadEmbedder(settings: EmbeddingSettings): Embedder {
     warm: () => undefined,
     async embed(texts, onBatch) {
       if (texts.length === 0) return [];
+      clearTimeout(idle);
       thread ??= import('./embed-thread.js').then((m) => m.startEmbedThread());
       const t = await thread;
-      return inBatches(settings, texts, (batch) => t.embed(batch), onBatch);
+      try {
+        return await inBatches(settings, texts, (batch) => t.embed(batch), onBatch);
+      } catch (error) {
+        await end(); // a failed or dead worker is not reused
+        throw error;
+      } finally {
+        // (thread is cleared by end() when the worker failed)
+        if (idleMs > 0 && (thread as unknown) !== undefined) {
+          idle = setTimeout(() => void end(), idleMs);
+          idle.unref();
+        }
+      }
     },
     async close() {
-      const t = thread;
-      thread = undefined;
-      if (t) await (await t.catch(() => undefined))?.close();
+      if (idleMs > 0 && thread) return; // kept for the next run; ends when idle (or with the process)
+      clearTimeout(idle);
+      await end();
     },
   };
 }

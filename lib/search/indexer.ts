@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { PLAIN_TEXT_CHARS } from '../memory/day-file/index.js';
 import { dayFileDocuments, displayPath, agentFromPath, memoryRoots, reflectionDocuments, type MemoryRoot } from './documents.js';
 import type { Engine } from './engine.js';
 import { listMarkdown } from './files.js';
@@ -73,9 +74,10 @@ export function sha256(data: string | Uint8Array): string {
 /** A stat mtime this close to when we hashed the file may hide a later same-size edit: re-hash. */
 const MTIME_RACE_MS = 2000;
 
-export function documentsOf(root: MemoryRoot, text: string, file: string, key: string): SearchDoc[] {
+/** `onPlainText`: told when a day file was too long to read as Markdown and was read line by line. */
+export function documentsOf(root: MemoryRoot, text: string, file: string, key: string, onPlainText?: () => void): SearchDoc[] {
   if (root.kind === 'reflection') return reflectionDocuments(text, { path: key, fileName: basename(file) });
-  return dayFileDocuments(text, { path: key, tier: root.tier, agent: agentFromPath(root, file), fileName: basename(file) });
+  return dayFileDocuments(text, { path: key, tier: root.tier, agent: agentFromPath(root, file), fileName: basename(file), onPlainText });
 }
 
 export async function updateIndex(paths: HomePaths, config: IndexConfig, options: IndexOptions = {}): Promise<IndexResult> {
@@ -153,7 +155,10 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
           result.documents += entry.docs;
           continue;
         }
-        const docs = documentsOf(root, text, file, key);
+        const docs = documentsOf(root, text, file, key, () => {
+          result.warnings.push(`${key} is longer than ${PLAIN_TEXT_CHARS / 1024} K characters of hand-edited Markdown: its list items were read line by line, not as Markdown.`);
+          log('warn', 'index.plain_text', { path: key, chars: text.length });
+        });
         await engine.replaceFile(tier, key, { hash, size: st.size, mtimeMs: st.mtimeMs, checkedMs: now().getTime(), kind: root.kind }, docs);
         if (entry) result.changed++;
         else result.added++;

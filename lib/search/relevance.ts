@@ -63,6 +63,17 @@ export function focusSentences(text: string): string[] {
 
 type Weighted = { term: string; weight: number; prefix: boolean };
 
+/**
+ * The analysed terms of the names a sentence asks about: words written with
+ * a capital inside the sentence (Caroline, Tokyo, PostgreSQL), not its first
+ * word nor "I". (Hangul has no capitals: a Korean sentence names nothing here.)
+ */
+export function namesIn(sentence: string): string[] {
+  const words = sentence.match(/[\p{L}\p{N}][\p{L}\p{N}'’._-]*/gu) ?? [];
+  const names = words.slice(1).filter((w) => /^\p{Lu}/u.test(w) && w !== 'I' && !/^I['’]/.test(w));
+  return [...new Set(names.flatMap((w) => queryTerms(w)))];
+}
+
 /** The relevance measure for a question's renderings over a snapshot. */
 export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly RelevanceQuery[]): RelevanceOf {
   const total = Math.max(1, snapshot.totalDocs);
@@ -75,11 +86,11 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
     }
     return w;
   };
-  /** Per rendering, per focus sentence: its weighted terms and the weight of its heaviest ones. */
+  /** Per rendering, per focus sentence: its weighted terms, the weight of its heaviest ones, and the names it asks about. */
   const units = queries.map((q) => {
     const all = new Set(q.terms);
-    const sentences = focusSentences(q.text).map((x) => queryTerms(x).filter((t) => all.has(t)));
-    return (sentences.some((x) => x.length > 0) ? sentences : [[...q.terms]]).map((terms) => {
+    const focus = focusSentences(q.text).map((x) => ({ terms: queryTerms(x).filter((t) => all.has(t)), names: namesIn(x).filter((t) => all.has(t)) }));
+    return (focus.some((x) => x.terms.length > 0) ? focus : [{ terms: [...q.terms], names: [] as string[] }]).map(({ terms, names }) => {
       const about = terms.filter((t) => !REQUEST_WORDS.has(t));
       const weighted: Weighted[] = (about.length > 0 ? about : terms).map((term) => ({ term, weight: weigh(term), prefix: prefixEligible(term) }));
       const heaviest = weighted
@@ -87,25 +98,28 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
         .sort((a, b) => b - a)
         .slice(0, HEAVIEST)
         .reduce((sum, w) => sum + w, 0);
-      return { weighted, heaviest };
+      return { weighted, heaviest, names };
     });
   });
   return (doc, cosines) => {
     const own = documentTerms(doc);
     const exact = new Set(own);
+    const holds = (term: string, prefix: boolean) => exact.has(term) || (prefix && own.some((t) => t.length > term.length && t.startsWith(term)));
     let best = 0;
     units.forEach((sentences, q) => {
-      let words = 0;
-      for (const { weighted, heaviest } of sentences) {
+      const cosine = cosines?.[q] ?? null;
+      for (const { weighted, heaviest, names } of sentences) {
         if (heaviest <= 0) continue;
         let matched = 0;
         for (const w of weighted) {
           if (exact.has(w.term)) matched += w.weight;
-          else if (w.prefix && own.some((t) => t.length > w.term.length && t.startsWith(w.term))) matched += PREFIX_CREDIT * w.weight;
+          else if (w.prefix && holds(w.term, true)) matched += PREFIX_CREDIT * w.weight;
         }
-        words = Math.max(words, Math.min(1, matched / heaviest));
+        const words = Math.min(1, matched / heaviest);
+        // A memory that names none of the people or things the question names is about something else, however alike it reads.
+        const sameSubject = names.length === 0 || names.some((n) => holds(n, prefixEligible(n)));
+        best = Math.max(best, sameSubject ? combine(words, cosine) : words);
       }
-      best = Math.max(best, combine(words, cosines?.[q] ?? null));
     });
     return Math.round(best * 10000) / 10000;
   };

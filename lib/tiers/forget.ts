@@ -20,7 +20,7 @@ import { filesUnder } from '../platform/files-under.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { Config } from '../config/config-schema.js';
-import { conflictError, formatDayFile, listObservations, observationIds, parseDayFile, removeObservations, type DayFile } from '../memory/day-file/index.js';
+import { conflictError, decodeSavedBytes, encodeSavedBytes, formatDayFile, listObservations, observationIds, parseDayFile, removeObservations, type DayFile } from '../memory/day-file/index.js';
 import { OcmError, isNotFound } from '../core/errors.js';
 import { type HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
@@ -276,7 +276,8 @@ async function completeForget(options: ForgetOptions, journal: ForgetJournal, re
   for (const [path, targets] of byPath) {
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      // Bytes that are not UTF-8 (a note saved as Latin-1) are kept as they are (decodeSavedBytes).
+      text = decodeSavedBytes(await readFile(path));
     } catch (error) {
       if (isNotFound(error)) continue;
       throw error;
@@ -297,7 +298,7 @@ async function completeForget(options: ForgetOptions, journal: ForgetJournal, re
     } else {
       // Anonymous lines were given temporary ids only to remove them; kept ones format as they were (not dirty).
       const mode = (await stat(path)).mode & 0o777;
-      await writeFileAtomic(path, formatDayFile(file), { mode });
+      await writeFileAtomic(path, encodeSavedBytes(formatDayFile(file)), { mode });
     }
     await save();
     step('forget-day-file');

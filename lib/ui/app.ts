@@ -47,8 +47,12 @@ export interface UiAppOptions {
   /** Where searches are timed (logs/search.log, as `ocm-run search` does): `stats` and the health page read it. */
   searchLogger?: Logger;
   now: () => Date;
-  /** The random token of this run (lib/ui/server.ts). */
+  /** The one-time login token of this run (lib/ui/server.ts). */
   token: string;
+  /** The session secret it is exchanged for. */
+  session: string;
+  /** Called once, when the login token is used (awaited before the answer). */
+  onLogin?: () => void | Promise<void>;
   /** The port the server listens on, once it does. */
   port: () => number;
   /** How long a change waits for a job holding the home lock (ms). */
@@ -157,12 +161,12 @@ export function createUiApp(options: UiAppOptions): UiApp {
 
   const refuse = (c: Context, why: Refusal) => {
     const m = messagesFor(langOf(c));
-    const text = why === 'foreign-host' ? m.foreignHost : why === 'foreign-origin' ? m.foreignOrigin : m.denied;
+    const text = why === 'foreign-host' ? m.foreignHost : why === 'foreign-origin' ? m.foreignOrigin : why === 'login-used' ? m.loginUsed : m.denied;
     options.logger.log('warn', 'ui.refused', { why, path: c.req.path });
     return c.text(text, why === 'no-token' ? 401 : 403);
   };
 
-  app.use('*', accessGuard({ token: options.token, port: options.port, refuse }));
+  app.use('*', accessGuard({ token: options.token, session: options.session, port: options.port, refuse, ...(options.onLogin ? { onLogin: options.onLogin } : {}) }));
   app.use(
     '*',
     secureHeaders({

@@ -15,7 +15,7 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { Config } from '../config/config-schema.js';
-import { assertWritable, formatDayFile, parseDayFile, updateObservation } from '../memory/day-file/index.js';
+import { assertWritable, decodeSavedBytes, encodeSavedBytes, formatDayFile, parseDayFile, updateObservation } from '../memory/day-file/index.js';
 import { OcmError } from '../core/errors.js';
 import type { HomePaths } from '../platform/home.js';
 import { withHomeLock } from '../platform/lock.js';
@@ -142,7 +142,7 @@ export async function editObservation(ctx: CurateContext, fileRef: string, id: s
   if (edit.done !== undefined) patch.done = edit.done;
   const options = await forgetOptions(ctx);
   await underLock(ctx, async () => {
-    const day = parseDayFile(await readFile(file.path, 'utf8'));
+    const day = parseDayFile(decodeSavedBytes(await readFile(file.path)));
     const lines = day.segments.flatMap((s) => (s.kind === 'obs' && s.line.id === id ? [s.line] : []));
     const current = lines[0];
     if (!current) throw new UiProblem('NOT_FOUND', 'notInFile', { id, file: fileRef });
@@ -160,7 +160,7 @@ export async function editObservation(ctx: CurateContext, fileRef: string, id: s
       patch.done = edit.mark?.kind === 'done' ? true : edit.mark === null && current.mark?.kind === 'done' ? false : (patch.done ?? current.done);
     } else if (edit.done === false && current.mark?.kind === 'done') patch.mark = undefined;
     updateObservation(day, id, patch);
-    await writeFileAtomic(file.path, formatDayFile(day));
+    await writeFileAtomic(file.path, encodeSavedBytes(formatDayFile(day)));
     await options.updateIndex?.([file.path]);
     if (file.tier === 'hot') await options.rebuildActiveMemory?.(file.agent);
   });

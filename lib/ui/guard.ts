@@ -6,18 +6,26 @@
  * - an Origin header, when there is one, must be the dashboard's own; a
  *   request that changes something (any method but GET/HEAD) must carry it
  *   (browsers always send it on a form POST): no cross-site request forgery;
- * - the random token of this run, given once in the URL (?token=…), then kept
- *   in an HttpOnly, SameSite=Strict cookie; a request without it is refused.
+ * - a one-time login token, given in the URL (?token=…) and exchanged, on its
+ *   first use, for the session secret in an HttpOnly, SameSite=Strict cookie;
+ *   the same URL in another client is refused with a page that says so (a
+ *   request that already has the session is sent on). A request without the
+ *   session is refused.
  * No CORS headers are ever sent, so no other origin can read an answer.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 
-export type Refusal = 'foreign-host' | 'foreign-origin' | 'no-token';
+export type Refusal = 'foreign-host' | 'foreign-origin' | 'no-token' | 'login-used';
 
 export interface GuardOptions {
+  /** The one-time login token of this run (in the printed address). */
   token: string;
+  /** The session secret the login token is exchanged for (the cookie's value). */
+  session: string;
+  /** Called once, when the login token is used (awaited before the answer). */
+  onLogin?: () => void | Promise<void>;
   /** The port the server listens on (Host and Origin must carry it). */
   port: () => number;
   /** The page shown for a refusal. */
@@ -42,6 +50,7 @@ export function allowedHosts(port: number): Set<string> {
 }
 
 export function accessGuard(options: GuardOptions): MiddlewareHandler {
+  let loginUsed = false;
   return async (c, next) => {
     const port = options.port();
     const hosts = allowedHosts(port);
@@ -61,14 +70,20 @@ export function accessGuard(options: GuardOptions): MiddlewareHandler {
     }
     const name = cookieName(port);
     const fromUrl = c.req.query('token');
+    const hasSession = sameSecret(getCookie(c, name), options.session);
     if (sameSecret(fromUrl, options.token)) {
-      // Keep it in a cookie and take it out of the address bar (and the history).
-      setCookie(c, name, options.token, { httpOnly: true, sameSite: 'Strict', path: '/' });
+      if (loginUsed && !hasSession) return options.refuse(c, 'login-used');
+      if (!loginUsed) {
+        loginUsed = true;
+        await options.onLogin?.();
+      }
+      // The session goes into a cookie, the token out of the address bar (and the history).
+      setCookie(c, name, options.session, { httpOnly: true, sameSite: 'Strict', path: '/' });
       const url = new URL(c.req.url);
       url.searchParams.delete('token');
       return c.redirect(`${url.pathname}${url.search}`, 303);
     }
-    if (!sameSecret(getCookie(c, name), options.token)) return options.refuse(c, 'no-token');
+    if (!hasSession) return options.refuse(c, 'no-token');
     await next();
   };
 }

@@ -177,6 +177,7 @@ const en = {
   // Errors
   errorTitle: 'Something went wrong',
   denied: 'Open the dashboard with the address `ocm-run ui` printed (it carries a token for this run).',
+  loginUsed: 'This login address has been used already: it opens the dashboard once, in one browser. Go on in the browser that opened it, or restart `ocm-run ui` for a new address.',
   foreignHost: 'This dashboard only answers to 127.0.0.1 / localhost.',
   foreignOrigin: 'Refused: the request came from another site.',
   back: 'Back',
@@ -347,6 +348,7 @@ const ko: Messages = {
   fileTitle: '일별 파일',
   errorTitle: '문제가 생겼습니다',
   denied: '`ocm-run ui`가 출력한 주소로 대시보드를 여세요 (이번 실행의 토큰이 들어 있습니다).',
+  loginUsed: '이 로그인 주소는 이미 사용되었습니다: 한 브라우저에서 한 번만 대시보드를 엽니다. 처음 연 브라우저에서 계속하거나, `ocm-run ui`를 다시 시작해 새 주소를 받으세요.',
   foreignHost: '이 대시보드는 127.0.0.1 / localhost 에만 응답합니다.',
   foreignOrigin: '거부됨: 다른 사이트에서 온 요청입니다.',
   back: '뒤로',

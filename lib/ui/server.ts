@@ -4,6 +4,9 @@
  * every start (docs/dashboard.md). The caller prints the address and stops it.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { AddressInfo } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Config } from '../config/config-schema.js';
@@ -29,17 +32,31 @@ export interface UiServerOptions {
 }
 
 export interface UiServer {
-  /** The address to open, token included. */
+  /** The address to open, its one-time login token included. */
   url: string;
   port: number;
+  /** The one-time login token. */
   token: string;
+  /**
+   * A local page (0600, in the home's .ocm folder) that sends the browser on to the login address: what
+   * `--open` hands the browser, so that the token is in no process's argv. Removed once the token is used,
+   * and when the server stops.
+   */
+  openerPage(): Promise<string>;
   close(): Promise<void>;
 }
 
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
   const token = randomBytes(24).toString('base64url');
+  const session = randomBytes(24).toString('base64url');
   let port = options.port;
-  const { app, openIndex } = createUiApp({ ...options, token, port: () => port });
+  let opener: string | undefined;
+  const removeOpener = async () => {
+    if (opener) await rm(opener, { force: true });
+    opener = undefined;
+  };
+  const onLogin = () => removeOpener().catch(() => undefined);
+  const { app, openIndex } = createUiApp({ ...options, token, session, onLogin, port: () => port });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: UI_HOST });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
@@ -55,13 +72,22 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   options.logger.log('info', 'ui.start', { port });
   // Load what the first page needs (the Markdown parser, the masking rules, the templates) while the user opens the address.
   const host = `${UI_HOST}:${port}`;
-  void Promise.resolve(app.request(`http://${host}/`, { headers: { host, cookie: `${cookieName(port)}=${token}` } })).catch(() => undefined);
+  void Promise.resolve(app.request(`http://${host}/`, { headers: { host, cookie: `${cookieName(port)}=${session}` } })).catch(() => undefined);
+  const url = `http://${UI_HOST}:${port}/?token=${token}`;
   return {
-    url: `http://${UI_HOST}:${port}/?token=${token}`,
+    url,
     port,
     token,
+    async openerPage() {
+      await mkdir(options.paths.machine, { recursive: true, mode: 0o700 });
+      opener = join(options.paths.machine, `ui-open-${port}.html`);
+      const page = `<!doctype html><meta charset="utf-8"><meta name="referrer" content="no-referrer"><meta http-equiv="refresh" content="0;url=${url}"><title>OC-Memory</title><a href="${url}">OC-Memory dashboard</a>\n`;
+      await writeFileAtomic(opener, page, { mode: 0o600 });
+      return opener;
+    },
     close: () =>
       new Promise<void>((resolve) => {
+        void removeOpener().catch(() => undefined);
         openIndex.close();
         (server as import('node:http').Server).closeAllConnections?.();
         server.close(() => resolve());

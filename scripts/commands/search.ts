@@ -11,7 +11,7 @@ export const command: CommandSpec = {
     'ocm-run search "API 인증 문제" --also "API authentication problems"',
   ],
   options: [
-    ['--also <query>', 'Another rendering of the same question (other words, another language), fused into one ranking; repeatable', { type: [String] }],
+    ['--also <query>', 'Another rendering of the same question (other words, another language), fused into one ranking; repeatable'],
     ['--limit <n>', 'Maximum number of results (default: search.default_limit, 10)'],
     ['--priority <p>', 'Only these priorities: high, medium, low (comma-separated)'],
     ['--category <c>', 'Only these categories (decision, preference, task, reflection, …)'],
@@ -26,7 +26,8 @@ export const command: CommandSpec = {
   ],
   async run(ctx, args, options) {
     const query = String(args[0] ?? '');
-    const also = ((options.also as unknown[] | undefined) ?? []).map(String).filter((a) => a.trim());
+    // One --also is a value, several an array (cac); an absent one is undefined.
+    const also = (options.also === undefined ? [] : [options.also].flat()).map(String).filter((a) => a.trim());
     const { config } = await ctx.config();
     const { filtersFromOptions, parseLimit, parseSearchMode } = await import('../../lib/search/filters.js');
     const filters = filtersFromOptions(options, ctx.now(), config.timezone);

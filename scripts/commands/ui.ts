@@ -26,10 +26,12 @@ export const command: CommandSpec = {
     const logger = ctx.logger('ui');
     const server = await startUiServer({ paths: ctx.paths, config, logger, searchLogger: ctx.logger('search'), now: () => ctx.now(), port });
     ctx.out(ctx.json ? JSON.stringify({ url: server.url, port: server.port }) : `OC-Memory dashboard: ${server.url}`);
-    if (!ctx.json) ctx.err('Only this address (with its token) opens it; it listens on 127.0.0.1 only. Ctrl-C stops it.');
+    if (!ctx.json) ctx.err('This address opens it once, in one browser (its token is then used up); it listens on 127.0.0.1 only. Ctrl-C stops it.');
     if (options.open) {
       const { execa } = await import('execa');
-      const [cmd, argv] = opener(server.url);
+      // The browser gets a local page that sends it on to the address: the token is in no process's argv.
+      const { pathToFileURL } = await import('node:url');
+      const [cmd, argv] = opener(pathToFileURL(await server.openerPage()).href);
       // Not waited for: without a desktop, xdg-open runs the browser itself until it is closed.
       void execa(cmd, argv, { detached: true, stdio: 'ignore', reject: false }).then((r) => {
         if (r.failed) ctx.err(`Could not open a browser (${cmd}: ${r.shortMessage}); open the address above.`);

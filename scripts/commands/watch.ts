@@ -18,12 +18,17 @@ export async function watchForeground(ctx: CommandContext, mode: 'foreground' | 
   const targets = await watchTargetsFromConfig(config, env, homedir());
   const stamp = () => new Date().toISOString().slice(0, 19).replace('T', ' ');
   const say = (text: string) => ctx.out(mode === 'daemon' ? `${stamp()} ${text}` : text);
+  // One embedding worker for every tick, its model kept loaded for five minutes after the last batch.
+  const { embeddingSettings } = await import('../../lib/search/embeddings.js');
+  const { createEmbedder } = await import('../../lib/search/embedder.js');
+  const embedding = embeddingSettings(config);
+  const embedder = embedding && createEmbedder(embedding, { thread: true, idleMs: 5 * 60_000 });
   const watcher = startWatch({
     targets,
     ignore: [ctx.paths.root],
     logger,
     periodicMs: config.schedule.every_minutes * 60_000,
-    tick: () => runTick({ paths: ctx.paths, config, env, logger, lockWaitMs: 60_000 }),
+    tick: () => runTick({ paths: ctx.paths, config, env, logger, lockWaitMs: 60_000, ...(embedder ? { embedder } : {}) }),
     onTick: (t) => {
       if (t.error) {
         say(`tick (${t.reason}) failed: ${t.error.message}`);

@@ -22,8 +22,10 @@ test('every value option of every command, and every positional word, keeps the 
   const commands = await loadAllCommands();
   let checked = 0;
   for (const spec of commands) {
-    for (const [flags] of spec.options ?? []) {
+    for (const [flags, , config] of spec.options ?? []) {
       if (!/[<[]/.test(flags)) continue;
+      // A repeatable option (`type: [String]`) gives every value as typed, in a list.
+      const repeatable = Array.isArray((config as { type?: unknown } | undefined)?.type);
       const name = /--([\w-]+)/.exec(flags)![1]!;
       const key = name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
       for (const value of TRICKY) {
@@ -37,7 +39,7 @@ test('every value option of every command, and every positional word, keeps the 
           for (const [f, d, c] of spec.options ?? []) cmd.option(f, d, c as never);
           const word = spec.name.split(' ')[0]!;
           const parsed = cli.parse(['node', 'ocm-run', word, ...argv], { run: false });
-          assert.equal(parsed.options[key], value, `${word} ${argv.join(' ')} gave ${JSON.stringify(parsed.options[key])}`);
+          assert.deepEqual(parsed.options[key], repeatable ? [value] : value, `${word} ${argv.join(' ')} gave ${JSON.stringify(parsed.options[key])}`);
           checked++;
         }
       }

@@ -84,10 +84,23 @@ export async function startUi(home: string, options: { env?: Record<string, stri
   };
 }
 
-/** The token's cookie, as a browser keeps it after opening the printed address. */
-export async function sessionCookie(ui: RunningUi): Promise<string> {
-  const first = await fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) });
-  return first.headers.get('set-cookie')!.split(';')[0]!;
+const sessions = new WeakMap<RunningUi, Promise<string>>();
+
+/**
+ * The session cookie, as the browser keeps it that opened the printed address: the address's one-time
+ * token is exchanged on the first call, later calls for the same server give the same cookie.
+ */
+export function sessionCookie(ui: RunningUi): Promise<string> {
+  let cookie = sessions.get(ui);
+  if (!cookie) {
+    cookie = fetch(ui.url, { redirect: 'manual', signal: AbortSignal.timeout(60_000) }).then((first) => {
+      const set = first.headers.get('set-cookie');
+      if (first.status !== 303 || !set) throw new Error(`the login address was refused (${first.status}): was it used before?`);
+      return set.split(';')[0]!;
+    });
+    sessions.set(ui, cookie);
+  }
+  return cookie;
 }
 
 /** A form POST as the dashboard's pages send it (the dashboard's Origin, urlencoded); redirects are not followed. */

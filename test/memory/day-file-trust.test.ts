@@ -180,3 +180,67 @@ test('a provenance session id holding `-->` cannot end the provenance comment ea
   assert.deepEqual(parseProvenance(back.provenance!.map['o-abcdefabcd']), o.provenance);
   removeObservations(back, []);
 });
+
+test('bytes of a note saved as Latin-1 (not UTF-8) survive the next append and a forget byte for byte — never replaced by U+FFFD', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const paths = homePaths(join(dir, 'home'));
+  await ensureHome(paths, async () => '');
+  await writeFile(paths.config, CONFIG);
+  const file = dayFilePath(paths, 'hot', 'main', '2026-02-12');
+  // "Café crème à 9 h — ½ tasse" as Windows-1252/Latin-1 bytes, in a note between UTF-8 lines.
+  const note = Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0x63, 0x72, 0xe8, 0x6d, 0x65, 0x20, 0xe0, 0x20, 0x39, 0x20, 0x68, 0x20, 0x97, 0x20, 0xbd, 0x20, 0x74, 0x61, 0x73, 0x73, 0x65]);
+  const head = Buffer.from('---\ndate: 2026-02-12\ntier: hot\nagent: main\nobservations: 1\ntags: []\n---\n# 2026-02-12\n\n- 🔴 09:15 [preference] User prefers TypeScript. ^o-1111111111\n\nMy note: ');
+  const tail = Buffer.from('\n');
+  await writeFile(file, Buffer.concat([head, note, tail]));
+
+  const { DayFileBuffer } = await import('../../lib/memory/day-file-buffer.js');
+  const buffer = new DayFileBuffer(paths);
+  const o: Observation = { id: 'o-2222222222', date: '2026-02-12', time: '10:00', priority: 'medium', done: false, category: 'fact', text: 'The staging database is db-stage-2.', tags: [], agent: 'main' };
+  assert.equal(await buffer.write([o]), 1);
+  const appended = await readFile(file);
+  assert.ok(appended.includes(Buffer.concat([Buffer.from('My note: '), note, tail])), 'the Latin-1 bytes are as they were');
+  assert.ok(!appended.includes(Buffer.from('\uFFFD')), 'no replacement character');
+  assert.ok(appended.includes(Buffer.from('^o-2222222222')));
+
+  const forget = await runCli(['forget', 'o-1111111111', '--yes', '--home', paths.root]);
+  assert.equal(forget.code, 0, forget.stderr);
+  const after = await readFile(file);
+  assert.ok(!after.includes(Buffer.from('o-1111111111')));
+  assert.ok(after.includes(Buffer.concat([Buffer.from('My note: '), note, tail])), 'and after a forget');
+  assert.ok(!after.includes(Buffer.from('\uFFFD')));
+});
+
+test("a 240-character agent id gets a safe file name of its own (its start and a hash): `run` neither fails with ENAMETOOLONG nor skips the other agents' active memory", async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const paths = homePaths(join(dir, 'home'));
+  await ensureHome(paths, async () => '');
+  const stateDir = join(dir, 'openclaw');
+  const longAgent = `research-${'a'.repeat(231)}`;
+  assert.equal(longAgent.length, 240);
+  for (const [agent, session] of [[longAgent, '66666666-0000-4000-8000-000000000000'], ['main', '77777777-0000-4000-8000-000000000000']] as const) {
+    const sessions = join(stateDir, 'agents', agent, 'sessions');
+    await mkdir(sessions, { recursive: true });
+    const w = new PiSessionWriter(session, new Date('2026-02-01T09:00:00Z'), 60_000);
+    await writeFile(join(sessions, `${session}.jsonl`), w.header() + generateConversation(w, 6, agent === 'main' ? 2 : 4));
+  }
+  await writeFile(paths.config, `timezone: UTC\nsources: {openclaw: {state_dirs: [${JSON.stringify(stateDir)}]}, openclaw_db: {enabled: false}}\nembeddings: {enabled: false}\n`);
+  const run = await runCli(['run', '--home', paths.root]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.doesNotMatch(run.stdout + run.stderr, /ENAMETOOLONG/);
+  const { readdir } = await import('node:fs/promises');
+  const names = await readdir(paths.root);
+  const longActive = names.find((n) => n.startsWith('active_memory.research-'));
+  assert.ok(longActive, `the long agent has an active memory: ${names.join(', ')}`);
+  assert.match(longActive!, /^active_memory\.research-a+~[0-9a-f]{8}\.md$/);
+  assert.ok(Buffer.byteLength(longActive!) < 160);
+  assert.ok(names.includes('active_memory.md'), "main's active memory is rebuilt too");
+  // The day is months old: the same run's tier step moved it to the warm tier.
+  const dayName = [...(await readdir(paths.memory, { recursive: true })), ...(await readdir(paths.archive, { recursive: true }).then((l) => l.map((n) => `../archive/${n}`), () => []))].find((n) => n.includes('research-') && n.endsWith('.md'));
+  assert.ok(dayName, 'the long agent has a day file');
+  assert.match(dayName!, /research-a+~[0-9a-f]{8}\//);
+  const day = parseDayFile(await readFile(join(paths.memory, dayName!), 'utf8'));
+  assert.equal(day.frontmatter.data.agent, longAgent, 'the file says whose it is in full');
+  assert.ok(listObservations(day).length > 0);
+});

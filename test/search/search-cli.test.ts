@@ -135,3 +135,29 @@ test('search --mode: text asks the embeddings endpoint nothing and ranks by word
     await server.close();
   }
 });
+
+test('ocm-run search with the bundled local model: a paraphrase is found by meaning, and a Korean question with an English rendering (--also) finds the English memory', { timeout: 300_000 }, async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  const day = await writeDay(paths, '2026-04-08', [
+    { text: 'The login flow fails with a 401 after the refresh token expires.', category: 'task', priority: 'high' },
+    { text: 'User prefers tabs over spaces in Go code.', category: 'preference' },
+    { text: '사용자는 다음 주 금요일까지 발표 자료를 준비해야 한다.', category: 'task' },
+  ]);
+  // The test runner turns the local model off (OCM_LOCAL_EMBEDDINGS=off): on here, as a user has it.
+  const env = { OCM_LOCAL_EMBEDDINGS: undefined };
+  const indexed = await runCli(['index', '--home', home, '--json'], { env, timeoutMs: 240_000 });
+  assert.equal(indexed.code, 0, indexed.stderr);
+  const search = async (...args: string[]) => {
+    const r = await runCli(['search', ...args, '--home', home, '--json', '--no-cache'], { env, timeoutMs: 120_000 });
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout) as { mode: string; results: Array<{ id: string; relevance: number }> };
+  };
+  const paraphrase = await search('authentication problems');
+  assert.equal(paraphrase.mode, 'hybrid');
+  assert.equal(paraphrase.results[0]?.id, day.ids[0], 'no word in common with the login line, found by meaning');
+  const korean = await search('인증 문제');
+  assert.ok(!korean.results.some((r) => r.id === day.ids[0]), 'the Korean words alone do not reach the English memory');
+  const both = await search('인증 문제', '--also', 'authentication problems');
+  assert.equal(both.results[0]?.id, day.ids[0], 'the rendering does');
+});

@@ -186,3 +186,24 @@ test('a wrong API key: text mode with the reason, and the key never appears in m
   const res2 = await searchMemory(paths, fixed, { query: 'billing' });
   assert.equal(res2.mode, 'hybrid');
 });
+
+test('relevance with vectors: a close paraphrase passes the injection floor by meaning alone, unless the question names someone the memory does not', async () => {
+  const server = await embeddingServer();
+  servers.push(server);
+  const paths = await tempHome();
+  const day = await writeDay(paths, '2026-03-01', [
+    { text: 'Sedan, clinic, puppy.', category: 'event' },
+    { text: 'Marco: sedan, clinic, puppy.', category: 'event' },
+  ]);
+  const config = hybridConfig(server.url);
+  await updateIndex(paths, config);
+  const relevanceOf = async (query: string, id: string) => (await searchMemory(paths, config, { query, cache: false })).results.find((r) => r.id === id)?.relevance ?? 0;
+  // No word in common (car/sedan, doctor/clinic, dog/puppy: one concept each), a close vector.
+  assert.ok((await relevanceOf('The car, doctor and dog?', day.ids[0]!)) >= 0.5, 'meaning alone carries a close paraphrase');
+  assert.ok((await relevanceOf('Marco: car, doctor and dog?', day.ids[1]!)) >= 0.5, 'the person it names is in the memory');
+  assert.ok((await relevanceOf('And Caroline: car, doctor and dog?', day.ids[0]!)) < 0.5, 'a question about Caroline is not answered by a memory that never names her');
+  assert.ok((await relevanceOf('The car, doctor and dog?', day.ids[0]!)) >= 0.5);
+  // Without vectors (text mode) the paraphrase shares no word: nothing to inject.
+  const text = await searchMemory(paths, config, { query: 'The car, doctor and dog?', cache: false, mode: 'text' });
+  assert.ok(text.results.every((r) => (r.relevance ?? 0) < 0.5));
+});

@@ -88,7 +88,10 @@ test('dashboard on the demo home: timeline, the line in the day file, search, an
     assert.equal(noToken!.status(), 401);
     assert.doesNotMatch(await html(), /PostgreSQL/, 'nothing of the memory without the token');
     await shot(page, 'refused-no-token');
-    const cookie = `ocm_ui_${ui.port}=${new URL(ui.url).searchParams.get('token')}`;
+    // The page logs in with the printed address (its one-time token), and keeps the session cookie.
+    assert.equal((await page.goto(ui.url))!.status(), 200);
+    const session = (await page.context().cookies()).find((c) => c.name === `ocm_ui_${ui.port}`)!;
+    const cookie = `${session.name}=${session.value}`;
     const rebinding = await rawRequest(ui, '/', { host: `evil.example:${ui.port}`, cookie });
     assert.equal(rebinding.status, 403);
     assert.doesNotMatch(rebinding.body, /PostgreSQL/);

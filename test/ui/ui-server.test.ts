@@ -43,8 +43,18 @@ test('ocm-run ui: 127.0.0.1 with a token; refused without it, with a wrong one, 
   assert.match(cookie, /HttpOnly/i);
   assert.match(cookie, /SameSite=Strict/i);
   const jar = cookie.split(';')[0]!;
+  assert.ok(!jar.includes(new URL(ui.url).searchParams.get('token')!), 'the cookie holds a session secret, not the login token');
   const ok = await fetch(`${ui.origin}/`, { headers: { cookie: jar }, signal: signal() });
   assert.equal(ok.status, 200);
+  // The login address works once: a second client with it is refused, with a page that says why (English and Korean).
+  const again = await fetch(ui.url, { redirect: 'manual', signal: signal() });
+  assert.equal(again.status, 403);
+  assert.equal(again.headers.get('set-cookie'), null, 'no session for the second client');
+  assert.match(await again.text(), /login address has been used already/);
+  const againKo = await fetch(ui.url, { redirect: 'manual', headers: { 'accept-language': 'ko-KR,ko;q=0.9' }, signal: signal() });
+  assert.match(await againKo.text(), /이미 사용되었습니다/);
+  const sameBrowser = await fetch(ui.url, { redirect: 'manual', headers: { cookie: jar }, signal: signal() });
+  assert.equal(sameBrowser.status, 303, 'the browser that logged in may open the address again (history, reload)');
   assert.match(ok.headers.get('content-security-policy') ?? '', /default-src 'self'/);
   const wrong = await fetch(`${ui.origin}/`, { headers: { cookie: `${jar.split('=')[0]}=not-the-token` }, signal: signal() });
   assert.equal(wrong.status, 401);
@@ -371,7 +381,7 @@ test('ocm-run ui: a session-start injection reads in Korean on the Korean Active
   assert.match(row, /<td>활성 메모리: 1234 자<\/td>/);
 });
 
-test('ocm-run ui --open hands the address with its token to the platform opener (xdg-open here, a stand-in on PATH that records its arguments)', { skip: process.platform !== 'linux' && 'xdg-open is the Linux opener' }, async (t) => {
+test('ocm-run ui --open hands the platform opener (xdg-open here, a stand-in on PATH that records its arguments) a local page, not the token; the page sends the browser to the login address and goes once it is used', { skip: process.platform !== 'linux' && 'xdg-open is the Linux opener' }, async (t) => {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
   const home = join(dir, 'home');
@@ -387,7 +397,15 @@ test('ocm-run ui --open hands the address with its token to the platform opener 
     await new Promise((r) => setTimeout(r, 100));
     opened = await readFile(record, 'utf8').catch(() => '');
   }
-  assert.equal(opened, `${ui.url}\n`, 'xdg-open got the printed address, token included');
+  const token = new URL(ui.url).searchParams.get('token')!;
+  assert.ok(opened && !opened.includes(token), `the opener's argv holds no token: ${opened}`);
+  const { fileURLToPath } = await import('node:url');
+  const { stat } = await import('node:fs/promises');
+  const page = fileURLToPath(opened.trim());
+  assert.equal((await stat(page)).mode & 0o777, 0o600, 'the page is the owner\'s alone');
+  assert.match(await readFile(page, 'utf8'), new RegExp(`http-equiv="refresh" content="0;url=${ui.url.replace(/[?.]/g, '\\$&')}"`));
+  await sessionCookie(ui);
+  await assert.rejects(stat(page), /ENOENT/, 'the page goes once the token is used');
 });
 
 test('ocm-run ui: a key pasted into the search box (or any address) is masked before a page echoes it — box, links, address; the search finds what the key would', async (t) => {
@@ -696,4 +714,20 @@ test('ocm-run ui: an observation whose text tries to act on the agent is listed 
   const ko = await (await fetch(`${ui.origin}/active?lang=ko`, { headers: { cookie: jar }, signal: AbortSignal.timeout(60_000) })).text();
   assert.match(ko, /검토 대기: 주입하지 않음 \(1\)/);
   assert.match(ko, /시스템 메시지인 척함/);
+});
+
+test('ocm-run ui: a day file holding an unresolved Git conflict is not rewritten by an edit; the page names the file and the conflict', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const { paths, today, o } = await homeOfOne(dir);
+  const file = dayFilePath(paths, 'hot', 'main', today);
+  const conflicted = `${await readFile(file, 'utf8')}<<<<<<< HEAD\n- 🟡 08:10 [fact] The kettle is broken. ^o-bbbbbbbbbb\n=======\n- 🟡 08:10 [fact] The kettle was repaired. ^o-cccccccccc\n>>>>>>> laptop\n`;
+  await writeFile(file, conflicted);
+  const ui = await startUi(paths.root);
+  t.after(() => ui.stop());
+  const post = formPoster(ui, await sessionCookie(ui));
+  const r = await post('/observation/edit', { file: relative(paths.root, file), id: o.id, text: 'Changed while the merge is unresolved.', priority: 'low', category: 'fact', tags: '', back: '/' });
+  assert.equal(r.status, 400);
+  assert.match(await r.text(), /has unresolved Git conflict markers \(&lt;&lt;&lt;&lt;&lt;&lt;&lt; at line \d+\)|has unresolved Git conflict markers \(<<<<<<< at line \d+\)/);
+  assert.equal(await readFile(file, 'utf8'), conflicted, 'the file is as the merge left it');
 });

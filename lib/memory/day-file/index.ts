@@ -15,7 +15,8 @@
 export type { DayFile, FileContext, Frontmatter, LocatedObservation, ParsedObservation, ProvenanceBlock, Segment } from './model.js';
 export { conflictMarkerLine, parseDayFile } from './parse.js';
 export { formatDayFile } from './format.js';
-export { remarkListItemRanges, simpleListItemRanges } from './list-items.js';
+export { PLAIN_TEXT_CHARS, plainListItemRanges, readAsPlainText, remarkListItemRanges, simpleListItemRanges } from './list-items.js';
 export { dateFromFileName, listObservations, observationIds } from './observations.js';
 export { assertWritable, conflictError, createDayFile, removeObservations, setFrontmatter, updateObservation } from './edit.js';
 export { appendObservations, DayFileAppender } from './append.js';
+export { decodeSavedBytes, encodeSavedBytes } from './encoding.js';

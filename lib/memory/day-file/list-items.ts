@@ -4,6 +4,12 @@
  * Kept for speed, beside the plain form it must equal: simpleListItemRanges reads the bodies the
  * program writes itself without remark (remark reads ~0.5 MB/s; a busy day file has 1000+ lines);
  * oracle: remarkListItemRanges, in test/search/search-day-file-speed.test.ts.
+ *
+ * Bounded: remark parses block structure only (the inline constructs — emphasis, links, code spans —
+ * are switched off: nothing here reads them, and emphasis is quadratic: 200 KB of `*emphasis*` took
+ * ~10 s, 700 KB ~25 s), and only bodies up to PLAIN_TEXT_CHARS; a longer hand-edited body (a pasted
+ * note of megabytes) is read line by line (plainListItemRanges) and the index says so. Measured by
+ * `npm run bench -- markdown`.
  */
 import { createRequire } from 'node:module';
 import type { List, Root, RootContent } from 'mdast';
@@ -15,8 +21,13 @@ import type { List, Root, RootContent } from 'mdast';
 const require = createRequire(import.meta.url);
 
 type MarkdownParse = (body: string) => Root;
+/** micromark's inline (text) constructs: off, so a paragraph is one text node whatever markup it holds. */
+const BLOCKS_ONLY = {
+  disable: { null: ['attention', 'autolink', 'characterEscape', 'characterReference', 'codeText', 'hardBreakEscape', 'htmlText', 'labelStartImage', 'labelStartLink', 'labelEnd'] },
+};
 function markdownParser(unified: typeof import('unified').unified, remarkParse: typeof import('remark-parse').default): MarkdownParse {
-  return (body) => unified().use(remarkParse).parse(body) as Root;
+  const processor = unified().use(remarkParse).data('micromarkExtensions', [BLOCKS_ONLY]);
+  return (body) => processor.parse(body) as Root;
 }
 /**
  * remark parses the bodies the fast path below does not take (hand-edited
@@ -67,11 +78,104 @@ export function simpleListItemRanges(body: string): ItemRange[] | undefined {
   return out;
 }
 
-/** Offsets of every list item in a Markdown body (see remarkListItemRanges): the fast path, else remark. */
+/**
+ * The longest hand-edited body remark parses (its block parsing is linear but slow: ~0.3–1 MB/s, and
+ * seconds for some nestings); a longer one is read line by line. 256 K characters is about 1,700
+ * observation lines, and a body the program wrote itself takes the fast path at any size.
+ */
+export const PLAIN_TEXT_CHARS = 256 * 1024;
+
+/** Offsets of every list item in a Markdown body (see remarkListItemRanges): the fast path, else remark, else (too long) lines. */
 export function listItemRanges(body: string): ItemRange[] {
   const fast = simpleListItemRanges(body);
   if (fast) return fast;
+  if (body.length > PLAIN_TEXT_CHARS) return plainListItemRanges(body);
   return remarkListItemRanges(body);
+}
+
+/** Whether listItemRanges reads this body line by line rather than as Markdown (a long hand-edited body). */
+export function readAsPlainText(body: string): boolean {
+  return body.length > PLAIN_TEXT_CHARS && simpleListItemRanges(body) === undefined;
+}
+
+/** A list item's line: block-quote markers, indentation, a bullet or number, then a space or the line's end. */
+const PLAIN_ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
+const THEMATIC_BREAK = /^[ \t]*([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+/** Block-quote markers at the start of a line (each after at most 3 spaces). */
+const QUOTES = /^(?:[ \t]{0,3}>[ \t]?)*/;
+/** A line that starts another block (and so is no lazy continuation of an item's paragraph). */
+const BLOCK_START = /^[ \t]*(?:#{1,6}(?:[ \t]|$)|`{3,}|~{3,}|<)/;
+const FENCE = /^([ \t]*)(`{3,}|~{3,})/;
+
+/**
+ * The items remarkListItemRanges finds, read line by line in linear time, for a body too long for remark:
+ * an item starts at a line whose first mark (after `>` and indentation) is a bullet or a number, and
+ * runs over the lines after it that are indented deeper than its bullet, or that continue its paragraph
+ * with no blank line before them (in the same block quote); items nested deeper lie inside it. A fenced
+ * code block starts no item. CommonMark's finer rules (a bullet's content column, HTML blocks, setext
+ * headings) are not followed: this is the fallback for pasted megabytes, not the reader of ordinary files.
+ */
+export function plainListItemRanges(body: string): ItemRange[] {
+  const out: ItemRange[] = [];
+  const open: Array<{ at: number; quotes: number; indent: number }> = [];
+  let lastEnd = 0;
+  let lastLine = 0;
+  /** Ends the innermost open items while `stays` is false for them. */
+  const close = (stays: (item: { quotes: number; indent: number }) => boolean) => {
+    while (open.length > 0 && !stays(open[open.length - 1]!)) {
+      const item = out[open.pop()!.at]!;
+      item.end = lastEnd;
+      item.endLine = lastLine;
+    }
+  };
+  const belongs = (next: number, lineNo: number) => {
+    if (open.length === 0) return;
+    lastEnd = next;
+    lastLine = lineNo;
+  };
+  let fence: string | undefined;
+  let blankBefore = false;
+  let offset = 0;
+  let lineNo = 0;
+  while (offset <= body.length) {
+    let next = body.indexOf('\n', offset);
+    if (next === -1) next = body.length;
+    const line = body.slice(offset, next);
+    lineNo++;
+    const quoteMarks = QUOTES.exec(line)![0];
+    const quotes = quoteMarks.split('>').length - 1;
+    const rest = line.slice(quoteMarks.length);
+    const indent = rest.length - rest.trimStart().length;
+    // In another block quote than the item (and not indented into it): the item has ended.
+    const sameQuote = (item: { quotes: number; indent: number }) => item.quotes === quotes || (quotes > item.quotes && line.indexOf('>') > item.indent);
+    const fenceMark = FENCE.exec(rest);
+    if (fence !== undefined) {
+      if (fenceMark && fenceMark[2]![0] === fence[0] && fenceMark[2]!.length >= fence.length && rest.trim() === fenceMark[2]) fence = undefined;
+      belongs(next, lineNo);
+    } else if (rest.trim() === '') {
+      blankBefore = true;
+    } else {
+      const item = THEMATIC_BREAK.test(rest) ? null : PLAIN_ITEM.exec(rest);
+      if (item) {
+        const at = item[1]!.length;
+        close((o) => sameQuote(o) && o.indent < at);
+        open.push({ at: out.length, quotes, indent: at });
+        out.push({ start: offset, end: next, line: lineNo, endLine: lineNo });
+        lastEnd = next;
+        lastLine = lineNo;
+      } else {
+        // Deeper than the bullet: its content; as deep or less: a lazy continuation only right after it and not a new block.
+        const lazy = !blankBefore && !BLOCK_START.test(rest) && !THEMATIC_BREAK.test(rest);
+        close((o) => sameQuote(o) && (o.indent < indent || lazy));
+        if (fenceMark) fence = fenceMark[2];
+        belongs(next, lineNo);
+      }
+      blankBefore = false;
+    }
+    offset = next + 1;
+  }
+  close(() => false);
+  return out;
 }
 
 /**

@@ -57,6 +57,8 @@ export interface DayFile {
   provenance?: ProvenanceBlock;
   /** The line of the first marker of a Git conflict left unresolved in the file: the program does not rewrite it (edit.ts assertWritable). */
   conflict?: number;
+  /** Set when the body was too long to read as Markdown and its items were read line by line (list-items.ts PLAIN_TEXT_CHARS). */
+  readAsPlainText?: boolean;
 }
 
 export interface ProvenanceBlock {

@@ -5,7 +5,7 @@
  */
 import { parseObservationContent } from '../observation-line.js';
 import { withoutSavedEncoding } from './encoding.js';
-import { listItemRanges } from './list-items.js';
+import { listItemRanges, readAsPlainText } from './list-items.js';
 import type { DayFile, ParsedObservation, Segment } from './model.js';
 import { parseFrontmatter } from './owned-frontmatter.js';
 import { findProvenanceBlock, hasSeveralProvenanceBlocks, joinProvenanceBlocks } from './provenance.js';
@@ -35,6 +35,7 @@ export function parseDayFile(saved: string): DayFile {
   const file: DayFile = encoding ? { frontmatter: fm, segments, encoding } : { frontmatter: fm, segments };
   const conflict = conflictMarkerLine(text);
   if (conflict !== undefined) file.conflict = conflict;
+  if (readAsPlainText(found ? body.slice(0, found.start) : body) || (found !== undefined && readAsPlainText(body.slice(found.end)))) file.readAsPlainText = true;
   if (found || inFrontmatter) {
     let map = found?.map ?? (Object.create(null) as Record<string, unknown>);
     if (inFrontmatter) {

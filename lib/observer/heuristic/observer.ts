@@ -25,7 +25,7 @@ import { detectTags } from './tags.js';
 import { condenseEnglish, condenseKorean, contentWords, dropReason, opensWithAcknowledgement, sentenceWorth, stripVocatives } from './selection.js';
 import { annotateDates, findDateAnchors, localClock, localDateTime, type DateAnchor, type LocalDateTime } from './time.js';
 import { asReported, ownWords, ReportedSpeech } from './reported.js';
-import { isSuspicious, quoteControlTags } from '../../memory/suspicious.js';
+import { controlTagsIn, isSuspicious, quoteControlTags, screenCurrentTask, screenLine } from '../../memory/suspicious.js';
 
 export type { SpeakerNames } from './speakers.js';
 
@@ -305,6 +305,8 @@ function joinedAnswer(into: Draft, answer: Draft): string {
   return answer.text;
 }
 
+const NO_CONTROL_TAGS: ReadonlySet<string> = new Set();
+
 /** A batch's observations from its drafts, in order: one per id, and the current task. */
 class ObservationList {
   private readonly byId = new Map<string, Observation>();
@@ -322,6 +324,9 @@ class ObservationList {
       return;
     }
     const batch = this.batch;
+    // The rules every Observer's output follows (memory/suspicious.ts): no marker tag, control tags only from the user's words.
+    const screened = screenLine(d, d.role === 'user' ? controlTagsIn([d.message.text ?? '']) : NO_CONTROL_TAGS);
+    if (screened !== d) Object.assign(d, { text: screened.text, tags: screened.tags, category: screened.category, priority: screened.priority, done: screened.done });
     // (A draft's text is finishText()'s, which is oneLine()'s.)
     const id = observationIdOfLine({ agent: batch.agent, session: batch.session, date: d.local.date, category: d.category, text: d.text });
     const existing = this.byId.get(id);
@@ -340,7 +345,8 @@ class ObservationList {
 
   result(): ObserverResult {
     const observations = this.observations;
-    return this.currentTask === undefined ? { observations } : { observations, currentTask: this.currentTask };
+    const currentTask = screenCurrentTask(this.currentTask);
+    return currentTask === undefined ? { observations } : { observations, currentTask };
   }
 
   private considerTask(d: Draft): void {
