@@ -65,9 +65,11 @@ async function cli(args: string[], env: Record<string, string>): Promise<string>
  * answer cites and a reaction it cites are the other speaker's: not credited. Without `roleOf`,
  * only the first id counts.
  */
-export function predictions(observations: Array<{ priority: string; provenance?: { entryIds?: string[] } }>, roleOf?: (entryId: string) => string | undefined): Map<string, PriorityLabel> {
+export function predictions(observations: Array<{ priority: string; category?: string; provenance?: { entryIds?: string[] } }>, roleOf?: (entryId: string) => string | undefined): Map<string, PriorityLabel> {
   const out = new Map<string, PriorityLabel>();
   for (const o of observations) {
+    // A session's summary speaks for the session, not for the messages it cites (its first and last).
+    if (o.category === 'summary') continue;
     const ids = o.provenance?.entryIds ?? [];
     const first = ids[0];
     if (!first || !(PRIORITY_LABELS as readonly string[]).includes(o.priority)) continue;

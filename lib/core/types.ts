@@ -100,6 +100,8 @@ export interface ObserverBatch {
   timeZone: string;
   /** Wall clock of the run (ISO), for anchoring relative dates when messages lack one. */
   now: string;
+  /** These are the last messages of a session that has ended (idle, a flush, the stream ended): the LLM Observer summarises it. */
+  sessionEnds?: boolean;
 }
 
 export interface LlmUsage {
@@ -113,6 +115,8 @@ export interface ObserverResult {
   observations: Observation[];
   /** What the user is working on now, if the batch tells. */
   currentTask?: string;
+  /** The LLM Observer's prose summary of the session, when the batch ended it (lib/observe/session-summary.ts). */
+  sessionSummary?: string;
   usage?: LlmUsage[];
 }
 

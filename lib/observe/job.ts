@@ -20,12 +20,13 @@
 import { DayFileBuffer, type DayFileBufferOptions } from '../memory/day-file-buffer.js';
 import type { HomePaths } from '../platform/home.js';
 import { describeError, EXIT } from '../core/errors.js';
-import { lifecyclePending, readState, writeState } from '../platform/state.js';
+import { lifecyclePending, readState, waitingStreams, writeState } from '../platform/state.js';
 import type { Logger } from '../platform/log.js';
 import type { LlmUsage, Observation, Observer, ReadLimits, SourceStream, TranscriptSource } from '../core/types.js';
 import { observePendingTails, observeStreamBatched, type PendingTail } from './llm-batches.js';
 import { observeStream } from './read-ahead.js';
 import { JobOutput, streamsFailed, type ObserveRun } from './run.js';
+import { endedSessionSummaries } from './session-summary.js';
 
 export interface ObserveProgress {
   stream: SourceStream;
@@ -98,6 +99,8 @@ export interface ObserveJobResult {
   waiting: { streams: number; messages: number; tokens: number };
   /** Streams not looked at because the LLM was unavailable (after a failure in this run). */
   skippedStreams: number;
+  /** Summaries written for sessions that ended (lib/observe/session-summary.ts); not counted in `observations`. */
+  summaries: number;
 }
 
 /** The CLI exit code for an observe run: 5 when the LLM failed, 1 for other failures, else 0. */
@@ -167,6 +170,7 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     usage: [],
     waiting: { streams: 0, messages: 0, tokens: 0 },
     skippedStreams: 0,
+    summaries: 0,
   };
   const changed = new Set<string>();
   const out = new JobOutput(paths, state, options.checkpointMs ?? DEFAULT_CHECKPOINT_MS, options.onStep, options.timeZone, options.dayFiles);
@@ -205,6 +209,14 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     else await observePendingTails(tails, run);
   }
   try {
+    // Each session that has ended gets its summary (before the state that says so is saved).
+    const unsettled = new Set([...result.failures.map((f) => f.stream), ...Object.keys(waitingStreams(state))]);
+    const summaries = endedSessionSummaries(state, now(), options.batching?.idleMinutes ?? 10, options.batching?.flushAll === true, unsettled);
+    if (summaries.length > 0) {
+      result.summaries = await out.dayFiles.add(summaries);
+      for (const s of summaries) changed.add(s.agent);
+      out.markStateChanged();
+    }
     // A stream that failed midway leaves earlier chunks' progress unsaved.
     await out.saveIfChanged();
   } catch (error) {

@@ -27,6 +27,7 @@ import { estimateTokens } from '../core/tokens.js';
 import type { LlmUsage, Message, Observation, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
 import { localDateTime } from '../platform/time-zone.js';
 import { advanceStream, observerBatch, readChunk, sameCursor, streamsFailed, streamTokens, type ObserveRun } from './run.js';
+import { noteObserved } from './session-summary.js';
 
 /** Greedy packing in order: groups of about `limit` tokens (one item over the limit is a group of its own). */
 function packByTokens<T>(items: T[], tokensOf: (item: T) => number, limit: number): T[][] {
@@ -157,14 +158,19 @@ export async function observeStreamBatched(
     const packTail = packable && last !== undefined && !lastFull && flushRest && chunk.done;
     const toSend = last !== undefined && !lastFull && (!flushRest || packTail) ? batches.slice(0, -1) : batches;
 
+    // The session has ended (a flush, idle, the stream or segment ended) when its last messages go now: that batch is asked for its summary.
+    const sessionEnds = chunk.done && flushRest && toSend.length === batches.length;
     let added = 0;
-    for (const messages of toSend) {
-      const observedBatch = await options.observer.observe(observerBatch(run, stream, messages));
+    for (const [k, messages] of toSend.entries()) {
+      const batch = observerBatch(run, stream, messages);
+      if (sessionEnds && k === toSend.length - 1) batch.sessionEnds = true;
+      const observedBatch = await options.observer.observe(batch);
       await recordObserverUsage(run, observedBatch.usage);
       journal = journalBatch(run, stream, previous, journal, messages, observedBatch);
       // The journal reaches the disk before the observations do.
       await out.save();
       const n = await out.dayFiles.write(observedBatch.observations);
+      noteObserved(state, stream, observedBatch.observations, messages[messages.length - 1]?.time, observedBatch.sessionSummary);
       journal.unwritten = [];
       added += n;
       if (n > 0) changed.add(stream.agent);
@@ -218,7 +224,8 @@ export async function observePendingTails(tails: PendingTail[], run: ObserveRun)
       result.skippedStreams += pack.length;
       continue;
     }
-    const batches = pack.map((t) => observerBatch(run, t.stream, t.messages));
+    // A tail goes now because its session has ended (flush, idle, the stream ended): each is asked for its summary.
+    const batches = pack.map((t) => ({ ...observerBatch(run, t.stream, t.messages), sessionEnds: true }));
     try {
       const answers = pack.length === 1 || !options.observer.observeMany ? [await options.observer.observe(batches[0]!)] : await options.observer.observeMany(batches);
       await recordObserverUsage(run, answers.flatMap((a) => a.usage ?? []));
@@ -226,6 +233,7 @@ export async function observePendingTails(tails: PendingTail[], run: ObserveRun)
       await out.save();
       for (const [i, t] of pack.entries()) {
         const n = await out.dayFiles.write(answers[i]?.observations ?? []);
+        noteObserved(state, t.stream, answers[i]?.observations ?? [], t.messages[t.messages.length - 1]?.time, answers[i]?.sessionSummary);
         journalsNow[i]!.unwritten = [];
         if (n > 0) changed.add(t.stream.agent);
         state.totals.observations += n;

@@ -6,6 +6,7 @@
 import { currentTasks } from '../platform/state.js';
 import type { ObserverResult, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
 import { advanceStream, observerBatch, readChunk, sameCursor, type ObserveRun, type ReadChunk } from './run.js';
+import { noteObserved } from './session-summary.js';
 
 /** Chunks a stream reads, and hands to the Observer, ahead of the one whose observations are being written. */
 const READ_AHEAD = 3;
@@ -56,6 +57,7 @@ export async function observeStream(
     let added = 0;
     if (observed) {
       added = await out.dayFiles.add(observed.observations);
+      noteObserved(state, stream, observed.observations, chunk.lastTime);
       if (observed.currentTask) {
         result.currentTask[stream.agent] = observed.currentTask;
         const tasks = currentTasks(state);

@@ -90,12 +90,19 @@ export function formatBatchForLlm(batch: ObserverBatch, options: { maxToolChars?
     if (showTime) lastMinute = l.minute;
     lines.push(`${showTime ? `${l.time} ` : ''}${roleTag(l.message)}: ${text}`);
   }
+  // The session ends here: the prompt asks for its summary (prompts/observer.md).
+  if (batch.sessionEnds) lines.push(SESSION_ENDS);
   return lines.join('\n');
 }
+
+/** The line after the last message of a session that has ended. */
+export const SESSION_ENDS = '(session ends)';
 
 export interface ParsedObserverOutput {
   observations: Observation[];
   currentTask?: string;
+  /** "Session summary: …" (the batch ended its session). */
+  sessionSummary?: string;
   /** Lines fixed up (missing bullet/priority/category/time, out-of-batch date, JSON). */
   repaired: number;
   /** Lines that were not observations and were left out. */
@@ -105,6 +112,7 @@ export interface ParsedObserverOutput {
 const DATE_HEADER = /^#{1,6}\s*(\d{4}-\d{2}-\d{2})\b/;
 const BARE_DATE = /^\**(\d{4}-\d{2}-\d{2})(?:\s*\([A-Za-z]+\))?\**:?$/;
 const CURRENT_TASK = /^(?:[-*]\s*)?\**current task\**\s*[:：]\s*(.*)$/i;
+const SESSION_SUMMARY = /^(?:[-*]\s*)?\**(?:session summary|세션 요약)\**\s*[:：]\s*(.*)$/i;
 const NONE = /^(?:none|nothing(?: worth keeping)?|no observations?)\.?$/i;
 const BULLET = /^(?:[-*+•]|\d{1,3}[.)])\s+/;
 const PRIORITY_WORD = /^\((high|medium|low)\)\s*|^(high|medium|low)\s*[:—-]\s*/i;
@@ -231,6 +239,7 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
 
   let raw: RawLine[] = [];
   let currentTask: string | undefined;
+  let sessionSummary: string | undefined;
   let dropped = 0;
   let sawNone = false;
   const json = text.startsWith('[') || text.startsWith('{') ? fromJson(text) : undefined;
@@ -250,6 +259,11 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
       const task = CURRENT_TASK.exec(line);
       if (task) {
         currentTask = task[1]!.trim();
+        continue;
+      }
+      const summary = SESSION_SUMMARY.exec(line);
+      if (summary) {
+        sessionSummary = summary[1]!.trim();
         continue;
       }
       if (NONE.test(line)) {
@@ -364,7 +378,14 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
     if (!currentTask || /^(none|unclear|unknown|n\/a|-)\.?$/i.test(currentTask)) currentTask = undefined;
     currentTask = screenCurrentTask(currentTask);
   }
-  return { observations, currentTask, repaired: repairedCount, dropped };
+  if (sessionSummary !== undefined) {
+    // Untrusted like every line of the answer: masked, one line, at most a few sentences.
+    sessionSummary = oneLine(maskSecrets(sessionSummary).text).replace(/^\*+|\*+$/g, '').slice(0, 600);
+    if (!sessionSummary || /^(none|n\/a|-)\.?$/i.test(sessionSummary)) sessionSummary = undefined;
+    // Screened as the current task is (memory/suspicious.ts): a summary that gives orders is dropped, the topic line is written instead.
+    sessionSummary = screenCurrentTask(sessionSummary);
+  }
+  return { observations, currentTask, ...(sessionSummary ? { sessionSummary } : {}), repaired: repairedCount, dropped };
 }
 
 /** `tags` with a control tag (#pin) only when a user message the line came from carries it: the model cannot pin a line the user did not. */
@@ -417,7 +438,7 @@ export function createLlmObserver(options: LlmObserverOptions): Observer {
     if (parsed.repaired > 0 || parsed.dropped > 0) {
       logger.log('info', 'observer.output_repaired', { session: batch.session, repaired: parsed.repaired, dropped: parsed.dropped });
     }
-    return { observations: parsed.observations, currentTask: parsed.currentTask, usage: result.usage };
+    return { observations: parsed.observations, currentTask: parsed.currentTask, ...(parsed.sessionSummary ? { sessionSummary: parsed.sessionSummary } : {}), usage: result.usage };
   };
 
   /** Too long for the model: observe the halves (a single message is shortened). */
@@ -430,7 +451,7 @@ export function createLlmObserver(options: LlmObserverOptions): Observer {
       if (batch.messages.length > 1) {
         const mid = Math.ceil(batch.messages.length / 2);
         parts = [
-          { ...batch, messages: batch.messages.slice(0, mid) },
+          { ...batch, messages: batch.messages.slice(0, mid), sessionEnds: false },
           { ...batch, messages: batch.messages.slice(mid) },
         ];
       } else {
@@ -441,9 +462,11 @@ export function createLlmObserver(options: LlmObserverOptions): Observer {
       const results: ObserverResult[] = [];
       for (const p of parts) results.push(await observe(p, depth + 1));
       const task = [...results].reverse().find((r) => r.currentTask)?.currentTask;
+      const summary = results[results.length - 1]?.sessionSummary;
       return {
         observations: results.flatMap((r) => r.observations),
         currentTask: task,
+        ...(summary ? { sessionSummary: summary } : {}),
         usage: mergeUsage(error.usage, ...results.map((r) => r.usage)),
       };
     }
@@ -457,7 +480,7 @@ export function createLlmObserver(options: LlmObserverOptions): Observer {
       const dropped = result.value.reduce((n, p) => n + p.dropped, 0);
       if (repaired > 0 || dropped > 0) logger.log('info', 'observer.output_repaired', { sessions: batches.length, repaired, dropped });
       // The call's usage counted once, with the first session.
-      return result.value.map((p, i) => ({ observations: p.observations, currentTask: p.currentTask, usage: i === 0 ? result.usage : undefined }));
+      return result.value.map((p, i) => ({ observations: p.observations, currentTask: p.currentTask, ...(p.sessionSummary ? { sessionSummary: p.sessionSummary } : {}), usage: i === 0 ? result.usage : undefined }));
     } catch (error) {
       // Too long together: one call per session (each may split further).
       if (!(error instanceof LlmError) || error.errorClass !== 'context_length') throw error;

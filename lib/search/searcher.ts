@@ -166,6 +166,9 @@ export class IndexSnapshot {
   }
 }
 
+/** The category of session summaries (lib/observe/session-summary.ts). */
+const SESSION_SUMMARY = 'summary';
+
 /** Per-segment filter, compiled once per query (undefined: every document passes; null: none does). */
 function compileFilter(s: ScopedSegment, filters: SearchFilters): ((d: number) => boolean) | null | undefined {
   const seg = s.segment;
@@ -178,6 +181,10 @@ function compileFilter(s: ScopedSegment, filters: SearchFilters): ((d: number) =
     const wanted = new Set(filters.categories.map((c) => c.toLowerCase()));
     categoryOk = Uint8Array.from(seg.header.categories, (c) => (wanted.has(c.toLowerCase()) ? 1 : 0));
     if (!categoryOk.some((x) => x)) return null;
+  } else if (seg.header.categories.includes(SESSION_SUMMARY)) {
+    // A session's summary is found when asked for (`--category summary`): an ordinary question is answered by
+    // what was said, not by the topic lines of whole sessions, which would take its first places.
+    categoryOk = Uint8Array.from(seg.header.categories, (c) => (c === SESSION_SUMMARY ? 0 : 1));
   }
   let agentOk: Uint8Array | undefined;
   if (filters.agents?.length) {

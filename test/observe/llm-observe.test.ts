@@ -112,7 +112,8 @@ async function dayFileTexts(paths: HomePaths): Promise<string[]> {
     return out;
   }
   for (const name of names) {
-    for (const line of (await readFile(join(paths.memory, name), 'utf8')).split('\n')) if (line.startsWith('- ')) out.push(line);
+    // (Session summaries, one per ended session, are test/observe/session-summary.test.ts's subject.)
+    for (const line of (await readFile(join(paths.memory, name), 'utf8')).split('\n')) if (line.startsWith('- ') && !line.includes('[summary]')) out.push(line);
   }
   return out;
 }

@@ -173,3 +173,33 @@ test('local model missing or damaged: index and search warn and answer by text; 
     await cleanup();
   }
 });
+
+test('local model: the per-prompt hook with no server running ranks by words and never loads the model', async () => {
+  const { dir, cleanup } = await tempDir();
+  try {
+    const homeDir = join(dir, 'home');
+    const { dayText } = await import('../helpers/search-fixtures.js');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(homeDir, 'memory'), { recursive: true });
+    await writeFile(join(homeDir, 'memory', '2026-03-01.md'), dayText('2026-03-01', 'main', ENGLISH).text);
+    const indexed = await runCli(['index', '--home', homeDir, '--json'], { env: LOCAL });
+    assert.equal(JSON.parse(indexed.stdout).mode, 'hybrid', 'the home has vectors of the local model');
+    const { execa } = await import('execa');
+    const { CLI } = await import('../helpers/cli.js');
+    const log = join(dir, 'imports.log');
+    const hook = await execa(process.execPath, ['--import', new URL('../fixtures/record-imports.mjs', import.meta.url).pathname, join(CLI, '..', 'prompt-hook.cjs'), 'hook', 'prompt', '--home', homeDir], {
+      input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'Do I prefer pnpm over npm for every project?' }),
+      reject: false,
+      timeout: 60_000,
+      env: { HOME: dir, OCM_IMPORT_LOG: log, OCM_LOCAL_EMBEDDINGS: undefined, OCM_HOOK_TIMEOUT_MS: '60000' },
+    });
+    assert.equal(hook.exitCode, 0, hook.stderr);
+    assert.match(hook.stdout, /User prefers pnpm over npm/, 'the memory went in, found by its words');
+    const loaded = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
+    assert.ok(loaded.some((u) => u.endsWith('/search/search.js')), 'the hook searched in its own process');
+    const model = loaded.filter((u) => /@energetic-ai\/|search\/local-model\.js|search\/embed-(thread|worker)\.js/.test(u));
+    assert.deepEqual(model, [], 'no module of the model was loaded');
+  } finally {
+    await cleanup();
+  }
+});
