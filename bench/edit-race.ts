@@ -36,6 +36,8 @@ export interface EditRaceReport {
     writes: number;
     saves: { inPlace: number; rename: number; rereads: number; saved: number };
     lostEdits: number;
+    /** Of those, saved in place (the rest by rename). */
+    lostInPlace: number;
     lostObservations: number;
     failures: string[];
   };
@@ -103,6 +105,7 @@ export async function runEditRace(options: { exchanges?: number; intervalMs?: nu
         writes: count.writes,
         saves: { inPlace: out.attempts.inPlace, rename: out.attempts.rename, rereads: out.attempts.reread, saved: out.saved.length },
         lostEdits: out.saved.filter((note) => !text.includes(note)).length,
+        lostInPlace: out.saved.filter((note) => !text.includes(note) && Number(/\d+/.exec(note)![0]) % 2 === 0).length,
         lostObservations: expected.filter((o) => !ids.has(o)).length,
         failures: edited.result.failures.map((f) => f.message),
       },
@@ -116,10 +119,10 @@ export function editRaceTable(r: EditRaceReport): string {
   const w = r.withWriter;
   return [
     `observe of ${r.exchanges} exchanges on one day while an editor saves every ${r.intervalMs} ms, load ${r.loadAverage.map((l) => l.toFixed(1)).join(' ')}`,
-    '| run | wall time | day-file writes | editor saves (in place / rename) | lost edits | lost observations |',
+    '| run | wall time | day-file writes | editor saves (in place / rename) | lost edits (in place / rename) | lost observations |',
     '|---|---|---|---|---|---|',
     `| baseline: no editor | ${(r.baseline.ms / 1000).toFixed(2)} s | ${r.baseline.writes} | – | – | 0 of ${r.baseline.observations} |`,
-    `| with the editor | ${(w.ms / 1000).toFixed(2)} s | ${w.writes} | ${w.saves.saved} (${w.saves.inPlace} / ${w.saves.rename}) | ${w.lostEdits} | ${w.lostObservations} of ${r.baseline.observations} |`,
+    `| with the editor | ${(w.ms / 1000).toFixed(2)} s | ${w.writes} | ${w.saves.saved} (${w.saves.inPlace} / ${w.saves.rename}) | ${w.lostEdits} (${w.lostInPlace} / ${w.lostEdits - w.lostInPlace}) | ${w.lostObservations} of ${r.baseline.observations} |`,
     ...(w.failures.length > 0 ? [`failures: ${w.failures.join('; ')}`] : []),
   ].join('\n');
 }
