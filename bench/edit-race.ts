@@ -36,6 +36,8 @@ export interface EditRaceReport {
     writes: number;
     saves: { inPlace: number; rename: number; rereads: number; saved: number };
     lostEdits: number;
+    /** Of those, saved in place (the rest by rename). */
+    lostInPlace: number;
     lostObservations: number;
     failures: string[];
   };
@@ -82,11 +84,15 @@ export async function runEditRace(options: { exchanges?: number; intervalMs?: nu
 
     const paths = homePaths(join(dir, 'edited'));
     await mkdir(paths.memory, { recursive: true });
-    const writer = execa(process.execPath, [WRITER, join(paths.memory, DAY), String(intervalMs)], { reject: false });
+    const started = performance.now();
+    const report = join(dir, 'writer.json');
+    const writer = execa(process.execPath, [WRITER, join(paths.memory, DAY), String(intervalMs), report], { reject: false });
     const count = { writes: 0 };
     const edited = await observe(paths, stateDir, count);
+    options.log?.(`edits bench: observed with the editor in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     writer.kill('SIGTERM');
-    const out = JSON.parse(String((await writer).stdout)) as { saved: string[]; attempts: { inPlace: number; rename: number; reread: number } };
+    await writer;
+    const out = JSON.parse(await readFile(report, 'utf8')) as { saved: string[]; attempts: { inPlace: number; rename: number; reread: number } };
     const text = await readFile(join(paths.memory, DAY), 'utf8');
     const ids = new Set(listObservations(parseDayFile(text)).map((o) => o.id));
     return {
@@ -99,6 +105,7 @@ export async function runEditRace(options: { exchanges?: number; intervalMs?: nu
         writes: count.writes,
         saves: { inPlace: out.attempts.inPlace, rename: out.attempts.rename, rereads: out.attempts.reread, saved: out.saved.length },
         lostEdits: out.saved.filter((note) => !text.includes(note)).length,
+        lostInPlace: out.saved.filter((note) => !text.includes(note) && Number(/\d+/.exec(note)![0]) % 2 === 0).length,
         lostObservations: expected.filter((o) => !ids.has(o)).length,
         failures: edited.result.failures.map((f) => f.message),
       },
@@ -112,10 +119,10 @@ export function editRaceTable(r: EditRaceReport): string {
   const w = r.withWriter;
   return [
     `observe of ${r.exchanges} exchanges on one day while an editor saves every ${r.intervalMs} ms, load ${r.loadAverage.map((l) => l.toFixed(1)).join(' ')}`,
-    '| run | wall time | day-file writes | editor saves (in place / rename) | lost edits | lost observations |',
+    '| run | wall time | day-file writes | editor saves (in place / rename) | lost edits (in place / rename) | lost observations |',
     '|---|---|---|---|---|---|',
     `| baseline: no editor | ${(r.baseline.ms / 1000).toFixed(2)} s | ${r.baseline.writes} | – | – | 0 of ${r.baseline.observations} |`,
-    `| with the editor | ${(w.ms / 1000).toFixed(2)} s | ${w.writes} | ${w.saves.saved} (${w.saves.inPlace} / ${w.saves.rename}) | ${w.lostEdits} | ${w.lostObservations} of ${r.baseline.observations} |`,
+    `| with the editor | ${(w.ms / 1000).toFixed(2)} s | ${w.writes} | ${w.saves.saved} (${w.saves.inPlace} / ${w.saves.rename}) | ${w.lostEdits} (${w.lostInPlace} / ${w.lostEdits - w.lostInPlace}) | ${w.lostObservations} of ${r.baseline.observations} |`,
     ...(w.failures.length > 0 ? [`failures: ${w.failures.join('; ')}`] : []),
   ].join('\n');
 }

@@ -3,14 +3,16 @@
  * milliseconds it reads a day file, adds a note line of its own after the heading and saves,
  * alternately in place (truncate, half the bytes, a millisecond, the rest: the half-written state is
  * there to be seen) and by rename (a temp file moved over it). Like a careful editor, it saves only
- * if the file is still the one it read (size, mtime, inode), else reads again. On SIGTERM it prints
- * the notes it saved, as JSON, and exits.
+ * if the file is still the one it read (size, mtime, inode), checked right before the save (after
+ * the temp file is written), else reads again: an editor that saves a buffer older than the file
+ * overwrites whatever was written since, ours or anyone's, and that is not what is measured here. On SIGTERM it writes
+ * the notes it saved, as JSON, to <report file>, and exits.
  *
- *   node bench/edit-writer.mjs <day file> <interval ms>
+ *   node bench/edit-writer.mjs <day file> <interval ms> <report file>
  */
 import { closeSync, ftruncateSync, openSync, readFileSync, renameSync, statSync, writeFileSync, writeSync } from 'node:fs';
 
-const [path, intervalArg] = process.argv.slice(2);
+const [path, intervalArg, reportPath] = process.argv.slice(2);
 const interval = Number(intervalArg ?? 3);
 const saved = [];
 const attempts = { inPlace: 0, rename: 0, reread: 0 };
@@ -34,11 +36,14 @@ function saveOnce(k) {
   if (!/^# .*$/m.test(text) || !text.endsWith('\n')) return;
   const note = `Editor note ${k}: checked the budget line ${k}.`;
   const next = text.replace(/^(# .*\n)/m, `$1\n${note}\n`);
+  const rename = k % 2 === 1;
+  // A rename-save writes its temp file first, then checks, then renames: the check is right before the save.
+  if (rename) writeFileSync(`${path}.editor~`, next);
   if (stamp() !== before) {
     attempts.reread++;
     return;
   }
-  if (k % 2 === 0) {
+  if (!rename) {
     attempts.inPlace++;
     const bytes = Buffer.from(next);
     const fd = openSync(path, 'r+');
@@ -50,7 +55,6 @@ function saveOnce(k) {
     closeSync(fd);
   } else {
     attempts.rename++;
-    writeFileSync(`${path}.editor~`, next);
     renameSync(`${path}.editor~`, path);
   }
   saved.push(note);
@@ -63,10 +67,16 @@ process.on('SIGTERM', () => {
 });
 const tick = () => {
   if (stopping) {
-    process.stdout.write(JSON.stringify({ saved, attempts }));
+    writeFileSync(reportPath, JSON.stringify({ saved, attempts }));
     process.exit(0);
   }
-  saveOnce(k++);
+  try {
+    saveOnce(k++);
+  } catch (error) {
+    // The file went aside between the stat and the read (the job's write): the next tick reads it again.
+    if (error.code !== 'ENOENT') throw error;
+    attempts.reread++;
+  }
   setTimeout(tick, interval);
 };
 tick();

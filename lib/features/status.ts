@@ -33,6 +33,8 @@ export interface StatusReport {
   embeddings: import('./embedding-status.js').EmbeddingStatus;
   /** Hot observations held out of injection and active memory for the user's review (memory/suspicious.ts), newest first. */
   held: HeldObservation[];
+  /** Memory the agents' hooks left out for lack of time in the last 24 hours (logs/hooks.log). */
+  hooks: import('./hook-status.js').HookTimeStatus;
 }
 
 /** An observation whose text tries to act on the agent: kept in its day file, never injected, shown for review. */
@@ -120,5 +122,6 @@ export async function collectStatus(paths: HomePaths, config: Config): Promise<S
     embeddings: await (await import('./embedding-status.js')).collectEmbeddingStatus(config),
     llm: await (await import('./llm-status.js')).collectLlmStatus(paths, config, state, localDateTime(new Date(), resolveTimeZone(config.timezone)).date),
     held: heldForReview(observations),
+    hooks: await (await import('./hook-status.js')).collectHookTimeStatus(paths, new Date()),
   };
 }

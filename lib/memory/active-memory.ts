@@ -123,8 +123,10 @@ export function resolvePreferences(observations: Observation[], timeZone = 'UTC'
 /** A masked secret, a credential's name, `.env`: what a line about a secret holds. */
 const SECRET_PART = /\[REDACTED:[^\]]*\]|\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD)\b|(?:^|\s)\.env\b/g;
 const SECRET_WORDS = new Set(
-  'key keys token tokens secret secrets password passwords passwd credential credentials api env here gave give given sent send pasted paste shared share said says told the a an is are was in on at of for to it its this that my your his her their user assistant and or with from into lives stored saved kept goes put'.split(' '),
+  'key keys token tokens secret secrets password passwords passwd credential credentials api env here gave give given sent send pasted paste shared share said says told the a an is are was in on at of for to it its this that my your his her their user assistant and or with from into lives stored saved kept goes put asked ask added add checked check store keep make sure gitignore ignored file'.split(' '),
 );
+/** Handing a secret over ("User gave the OpenAI key for the parser: [REDACTED:…]"): the line is about the secret. */
+const HANDED_SECRET = /\b(?:gave|give|pasted|paste|shared|sent|here(?:'s| is))\b[^.]*\b(?:key|token|password|secret|credential)s?\b[^.]*\[REDACTED:/i;
 
 /**
  * What a masked secret leaves behind ("User gave the OpenAI key: [REDACTED:openai-key]", a bare
@@ -135,6 +137,7 @@ const SECRET_WORDS = new Set(
 export function isSecretHusk(o: Pick<Observation, 'text'>): boolean {
   SECRET_PART.lastIndex = 0;
   if (!SECRET_PART.test(o.text)) return false;
+  if (HANDED_SECRET.test(o.text)) return true;
   const rest = o.text.replace(SECRET_PART, ' ').toLowerCase().split(/[^\p{L}\p{N}_.-]+/u);
   return rest.filter((w) => w.length >= 3 && !SECRET_WORDS.has(w)).length < 3;
 }
@@ -165,9 +168,13 @@ function script(text: string): 'ko' | 'latin' {
   return (text.match(HANGUL_CHAR)?.length ?? 0) > (text.match(LATIN_CHAR)?.length ?? 0) / 3 ? 'ko' : 'latin';
 }
 
-/** Names, identifiers and numbers a text holds in Latin letters or digits: what a translation keeps. */
-function anchors(text: string): Set<string> {
-  return new Set(Array.from(text.matchAll(/[A-Za-z][A-Za-z0-9_.+-]{2,}|\d+(?:[.:]\d+)?/g), (m) => m[0].toLowerCase().replace(/[.]+$/, '')).filter((w) => !STOP.has(w)));
+/**
+ * Names, identifiers and numbers a text holds in Latin letters or digits, and its tags: what a
+ * translation keeps (the Observer tags 타입스크립트 and TypeScript alike, #typescript).
+ */
+function anchors(o: Observation): Set<string> {
+  const words = Array.from(o.text.matchAll(/[A-Za-z][A-Za-z0-9_.+-]{2,}|\d+(?:[.:]\d+)?/g), (m) => m[0].toLowerCase().replace(/[.]+$/, '')).filter((w) => !STOP.has(w));
+  return new Set([...words, ...o.tags.map((t) => t.toLowerCase())]);
 }
 
 /**
@@ -178,7 +185,7 @@ export function oneLanguage(observations: Observation[], newestFirst: (a: Observ
   const kept: Array<{ o: Observation; script: 'ko' | 'latin'; anchors: Set<string> }> = [];
   const ordered = [...observations].sort((a, b) => -newestFirst(a, b));
   for (const o of ordered) {
-    const mine = { o, script: script(o.text), anchors: anchors(o.text) };
+    const mine = { o, script: script(o.text), anchors: anchors(o) };
     const twin = kept.some((k) => {
       if (k.script === mine.script || k.o.category !== o.category) return false;
       const ko = k.script === 'ko' ? k.anchors : mine.anchors;
@@ -272,7 +279,8 @@ export function buildActiveMemory(given: ActiveMemoryInput): ActiveMemoryResult 
   const input = withoutSuspicious(given);
   const newestFirst = newestFirstIn(input.timeZone ?? 'UTC');
   // Superseded items and secret husks are history: in the day files and search, not here.
-  const obs = oneLanguage(input.observations.filter((o) => o.mark?.kind !== 'superseded' && !isSecretHusk(o)), newestFirst);
+  // (A session's summary line is for reading a day and for `search --category summary`; the items it sums up are here themselves.)
+  const obs = oneLanguage(input.observations.filter((o) => o.mark?.kind !== 'superseded' && !isSecretHusk(o) && o.category !== 'summary'), newestFirst);
   const stillTrue = (o: Observation) => isCurrent(o) && !hasPassed(o, input.today);
   const dates = [...new Set(obs.map((o) => o.date).filter(Boolean))].sort();
   // Recent = the calendar window of `recentDays` ending on the newest day with observations.

@@ -47,6 +47,7 @@ const FRAME = new Set(
     'after before up down out off once please ok okay yeah sure thing things stuff way time day week month year ' +
     'prefers prefer prefers likes like always never from now on anymore any more instead actually todo to-do plan ' +
     'done finished complete completed fixed merged shipped deployed live works working worked ready sorted landed passes passing resolved submitted end end-to-end ' +
+    'update updated unchanged change changed move moved switch switched save saved noted ' +
     '이 그 저 것 거 수 등 좀 더 꼭 잘 다 안 못 이제 지금 오늘 내일 어제 다음 나중에 그냥 진짜 정말 우리 내 제 너 네 했어 할게 하자 해줘 하기로'
   ).split(/\s+/),
 );
@@ -131,8 +132,14 @@ function wordsOf(text: string, names: ReadonlySet<string>): string[] {
   return out;
 }
 
-function values(text: string): Set<string> {
-  return new Set(Array.from(text.toLowerCase().matchAll(VALUE), (m) => m[0].replace(/\s+/g, '')));
+/** Numbers, dates and times, and names (a capitalised word inside a sentence: "the Montavilla market"). */
+function values(text: string, names: ReadonlySet<string>): Set<string> {
+  const out = new Set(Array.from(text.toLowerCase().matchAll(VALUE), (m) => m[0].replace(/\s+/g, '')));
+  for (const m of text.matchAll(/(?<=[\p{L}\p{N},;:—–-]\s+)\p{Lu}[\p{L}\p{N}&'.-]+/gu)) {
+    const w = m[0].toLowerCase();
+    if (!names.has(w) && !VALUE_WORD.has(w) && !FRAME.has(w)) out.add(`name:${w}`);
+  }
+  return out;
 }
 
 interface Item {
@@ -143,6 +150,8 @@ interface Item {
   kinds: Map<string, Set<string>>;
   /** Old values its own change names ("from Postgres"): history, not what it holds. */
   fromValues: string[];
+  /** The speakers' names (never subject words). */
+  names: ReadonlySet<string>;
 }
 
 /** The members of KINDS a text names, by kind (`postgres16`, `PostgreSQL` are postgres). */
@@ -222,7 +231,7 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
   const items: Item[] = observations.map((o, order) => {
     const raw = wordsOf(o.text, names);
     const words = new Set(raw.map(stem).filter((s) => !FRAME.has(s) && !names.has(s)));
-    return { o, order, words, values: values(o.text), kinds: kindsOf(raw), fromValues: changedFrom(o.text) };
+    return { o, order, words, values: values(o.text, names), kinds: kindsOf(raw), fromValues: changedFrom(o.text), names };
   });
   items.sort(byTime);
   const weigher = new Weigher();
@@ -278,7 +287,10 @@ function closedTask(newer: Item, older: Item[], weight: Weight): Item | undefine
     const did = verb !== undefined && pastForms(verb).some((f) => new RegExp(`\\b${f}\\b`, 'i').test(text)) && [...newer.words].some((w) => t.words.has(w) && w !== stem(verb));
     // Else a finish said of it: one side is mostly the other's ("login is done" is about "do the login flow
     // first"), and the other not mostly different ("the login flow works" is not about "fix the signup flow").
-    const score = did ? 1 + Math.max(o.a, o.b) : said && Math.min(o.a, o.b) >= 0.5 ? Math.max(o.a, o.b) : 0;
+    // Or said right after it in the same session, of a word of it: "Assistant will mark migration 0003
+    // as applied" … "User fixed it. Migrations run cleanly now".
+    const close = said && o.a >= 0.4 && sameSessionSoonAfter(t.o, newer.o) ? 0.4 : 0;
+    const score = did ? 1 + Math.max(o.a, o.b) : said && Math.min(o.a, o.b) >= 0.5 ? Math.max(o.a, o.b) : close;
     if (score === 0) continue;
     if (!best || score > best.score || (score === best.score && byTime(t, best.item) > 0)) best = { item: t, score };
   }
@@ -292,6 +304,17 @@ const IRREGULAR_PAST: Record<string, readonly string[]> = {
   find: ['found'], put: ['put'], read: ['read'], tell: ['told'], bring: ['brought'], leave: ['left'], sell: ['sold'],
   draw: ['drew', 'drawn'], choose: ['chose', 'chosen'], redo: ['redid'], rewrite: ['rewrote', 'rewritten'], begin: ['began', 'begun'],
 };
+
+/** How soon after a task a finish in the same session still speaks of it ("fixed it"). */
+const SAME_SESSION_MINUTES = 180;
+
+function sameSessionSoonAfter(task: Observation, finish: Observation): boolean {
+  const a = task.provenance?.session;
+  if (!a || a !== finish.provenance?.session || task.date !== finish.date || !task.time || !finish.time) return false;
+  const minutes = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
+  const gap = minutes(finish.time) - minutes(task.time);
+  return gap >= 0 && gap <= SAME_SESSION_MINUTES;
+}
 
 /** The verb a task is said with: "will write …", "needs to fix …", "todo: build …". */
 function taskVerb(text: string): string | undefined {
@@ -310,16 +333,22 @@ function pastForms(verb: string): string[] {
 
 /** The older durable items about the subject `newer` states anew. */
 function supersededBy(newer: Item, older: Item[], weight: Weight): Item[] {
-  if (!DURABLE.has(newer.o.category)) return [];
+  // A task supersedes only as a change ("the demo moved a week later", "is now Friday 22 May").
+  const rescheduled = newer.o.category === 'task' && CHANGE_WORD.test(newer.o.text);
+  if (!DURABLE.has(newer.o.category) && !rescheduled) return [];
   const out: Item[] = [];
   const oldValues = newer.fromValues;
   // A new choice is made by a decision or preference, or said as a change; a fact that mentions another
   // database ("works directly on SQLite") is none.
   const chooses = ((newer.o.category === 'decision' || newer.o.category === 'preference') && CHOICE_WORD.test(newer.o.text)) || CHANGE_WORD.test(newer.o.text);
   for (const old of older) {
-    // A task is superseded only when a change names it ("drop the export script"); it is otherwise closed.
-    if (!(DURABLE.has(old.o.category) || (old.o.category === 'task' && oldValues.length > 0))) continue;
-    if (old.o.category === 'task' && !oldValues.some((v) => [...old.words].some((w) => sameWord(w, v)))) continue;
+    // A task is superseded only by a change that names it ("drop the export script") or a changed date or
+    // time of the same thing ("the demo moved to Friday 22 May"); it is otherwise closed.
+    if (old.o.category === 'task') {
+      if (changedValue(old, newer, weight) || (oldValues.length > 0 && sameSubject(old, newer, oldValues, false, weight))) out.push(old);
+      continue;
+    }
+    if (!DURABLE.has(old.o.category)) continue;
     if (sameSubject(old, newer, oldValues, chooses, weight)) out.push(old);
   }
   return out;
@@ -352,20 +381,39 @@ function sameSubject(old: Item, newer: Item, oldValues: string[], chooses: boole
     const kept = [...before].filter((m) => members.has(m));
     if (added.length > 0 && kept.length === 0) return true;
   }
-  // What either one left ("from MySQL") is not the subject they share.
-  const left = [...old.fromValues, ...newer.fromValues];
-  // Values (2 pm, noon, Friday, 15 May) are what changes, not the subject.
-  const held = (words: Set<string>) => new Set([...words].filter((w) => !VALUE_WORD.has(w) && !/\d/.test(w) && !left.some((f) => sameWord(w, f))));
-  const o = overlap(held(old.words), held(newer.words), weight);
-  if (o.shared === 0) return false;
-  const differs = newer.values.size > 0 && old.values.size > 0 && [...newer.values].some((v) => !old.values.has(v));
-  if (!differs && old.o.category !== 'preference') return false;
-  // The same thing with a changed value, said as a change ("from now on", "moved to"): a list of like
-  // sentences that differ in a number ("item 3 uses library 3") is many items, not one updated.
-  const both = Math.min(o.a, o.b);
   // Two preferences are one when nearly all of both is shared ("prefers the mobile app because it is
   // simpler" is not "prefers Terraform because it is simpler").
-  if (old.o.category === 'preference' && newer.o.category === 'preference') return both >= 0.8 && o.shared >= 2;
-  // Nearly everything but the value is the same thing, said as a change.
-  return CHANGE_WORD.test(newer.o.text) && o.shared >= 2 && both >= 0.75;
+  if (old.o.category === 'preference' && newer.o.category === 'preference') {
+    const o = overlap(held(old, newer, old.words), held(old, newer, newer.words), weight);
+    return o.shared >= 2 && Math.min(o.a, o.b) >= 0.8;
+  }
+  return changedValue(old, newer, weight);
+}
+
+/** The words of an item that name its subject: no values (2 pm, noon, Friday, 15 May), nothing either one left ("from MySQL"). */
+function held(old: Item, newer: Item, words: Set<string>): Set<string> {
+  const left = [...old.fromValues, ...newer.fromValues];
+  return new Set([...words].filter((w) => !VALUE_WORD.has(w) && !/\d/.test(w) && !left.some((f) => sameWord(w, f))));
+}
+
+/**
+ * The same thing with a changed value, said as a change ("from now on the cutoff is noon", "the demo is
+ * now Friday 22 May"): a number, date or time differs, at least two subject words are shared, and the
+ * newer statement is nearly all about what the older one was (the older may say more). A list of like
+ * sentences that differ in a number ("item 3 uses library 3") is many items, not one updated.
+ */
+function changedValue(old: Item, newer: Item, weight: Weight): boolean {
+  if (!CHANGE_WORD.test(newer.o.text)) return false;
+  // The sentence of the newer observation that says the change ("Juniper updated: Walter — Lantus 14
+  // units at bedtime." and not the plan that follows it).
+  const sentences = newer.o.text.split(/(?<=[.!?。])\s+/u).filter((s) => CHANGE_WORD.test(s));
+  for (const sentence of sentences.length > 0 ? sentences : [newer.o.text]) {
+    const said = values(sentence, newer.names);
+    const differs = said.size > 0 && old.values.size > 0 && [...said].some((v) => !old.values.has(v));
+    if (!differs) continue;
+    const words = sentence === newer.o.text ? newer.words : subjectWords(sentence, newer.names);
+    const o = overlap(held(old, newer, old.words), held(old, newer, words), weight);
+    if (o.shared >= 2 && ((o.a >= 0.75 && o.b >= 0.75) || (o.b >= 0.75 && o.a >= 0.25))) return true;
+  }
+  return false;
 }

@@ -382,6 +382,8 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
     // Untrusted like every line of the answer: masked, one line, at most a few sentences.
     sessionSummary = oneLine(maskSecrets(sessionSummary).text).replace(/^\*+|\*+$/g, '').slice(0, 600);
     if (!sessionSummary || /^(none|n\/a|-)\.?$/i.test(sessionSummary)) sessionSummary = undefined;
+    // Screened as the current task is (memory/suspicious.ts): a summary that gives orders is dropped, the topic line is written instead.
+    sessionSummary = screenCurrentTask(sessionSummary);
   }
   return { observations, currentTask, ...(sessionSummary ? { sessionSummary } : {}), repaired: repairedCount, dropped };
 }

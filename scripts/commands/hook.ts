@@ -53,14 +53,32 @@ export const command: CommandSpec = {
           return;
         }
       }
-      const { config } = await ctx.config();
       if (event === 'session-start') {
-        const { sessionStartContext, additionalContextOutput } = await import('../../lib/integrations/agent-hooks.js');
-        const context = await sessionStartContext({ paths: ctx.paths, config, agent: scope?.agent ?? agent, ...(scope ? { fallbacks: scope.activeMemoryFallbacks } : {}) });
-        logger.log('info', 'hook.session_start', { agent, chars: context?.length ?? 0, ms: Math.round(Date.now() - started) });
-        if (context) ctx.out(additionalContextOutput('SessionStart', context));
+        // The agent ends a hook that outlives its timeout (Claude Code: 10 s, as integrate sets it) and adds
+        // nothing, silently: give up a little before, and say so in hooks.log (and `status`).
+        const budgetMs = sessionStartBudgetMs(ctx.env);
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<'late'>((resolve) => {
+          timer = setTimeout(() => resolve('late'), Math.max(0, budgetMs - (Date.now() - started)));
+        });
+        const work = (async () => {
+          const { config } = await ctx.config();
+          const { sessionStartContext, additionalContextOutput } = await import('../../lib/integrations/agent-hooks.js');
+          const context = await sessionStartContext({ paths: ctx.paths, config, agent: scope?.agent ?? agent, ...(scope ? { fallbacks: scope.activeMemoryFallbacks } : {}) });
+          return context ? additionalContextOutput('SessionStart', context) : undefined;
+        })();
+        const output = await Promise.race([work, late]);
+        clearTimeout(timer);
+        if (output === 'late') {
+          logger.log('warn', 'hook.session_start_late', { agent, timeoutMs: budgetMs });
+          await ctx.flush();
+          process.exit(0); // the session starts without memory, as it would have when the agent ended the hook
+        }
+        logger.log('info', 'hook.session_start', { agent, chars: output?.length ?? 0, ms: Math.round(Date.now() - started) });
+        if (output) ctx.out(output);
         return;
       }
+      const { config } = await ctx.config();
       const timeoutMs = promptTimeout(ctx, options) - (Date.now() - started);
       const { promptContext, additionalContextOutput, logPromptInjection } = await import('../../lib/integrations/agent-hooks.js');
       const lookup = promptContext({ paths: ctx.paths, config, prompt: input.prompt ?? '', ...(scope ? { agents: scope.searchAgents } : {}) });
@@ -84,6 +102,12 @@ export const command: CommandSpec = {
     }
   },
 };
+
+/** How long session-start may take (ms): $OCM_HOOK_SESSION_START_MS, else 8 s, under the 10 s Claude Code is given for it. */
+function sessionStartBudgetMs(env: NodeJS.ProcessEnv): number {
+  const ms = Number(env.OCM_HOOK_SESSION_START_MS);
+  return Number.isFinite(ms) && ms > 0 ? ms : 8000;
+}
 
 /** How long the prompt hook may take in all (ms). */
 function promptTimeout(ctx: import('../cli-context.js').CommandContext, options: Record<string, unknown>): number {

@@ -308,9 +308,11 @@ test('per-project memory: each Claude Code project is observed into its own memo
       assert.match(found, /shop checkout/);
       assert.doesNotMatch(found, /blog must retry/);
       assert.match(text(await client.callTool({ name: 'search_memory', arguments: { query: 'retry exponential backoff', agent: blogAgent } })), /blog must retry/);
+      // (Before remember: it rebuilds the project's active memory, which this hand-written one stands in for.)
+      assert.match(text(await client.callTool({ name: 'active_memory', arguments: {} })), /Shop: payment retries/);
       const saved = text(await client.callTool({ name: 'remember', arguments: { text: 'The shop uses Stripe for payments.' } }));
       assert.match(saved, new RegExp(`in memory/${shopAgent.replace(/\./g, '\\.')}/${today}\\.md`));
-      assert.match(text(await client.callTool({ name: 'active_memory', arguments: {} })), /Shop: payment retries/);
+      assert.match(text(await client.callTool({ name: 'active_memory', arguments: {} })), /The shop uses Stripe for payments/, "remember rebuilt the project's active memory");
       // The prompt hook asks this server (started in the shop) with the event's own cwd: the blog's memory for a prompt in the blog.
       await waitFor('the socket', async () => ((await readFile(join(paths.logs, 'mcp.log'), 'utf8').catch(() => '')).includes('"socket":"') ? true : undefined));
       const inBlog = await hook(home, 'prompt', { prompt: 'How do we retry with exponential backoff here?', cwd: blog }, ['--per-project']);
@@ -440,6 +442,31 @@ test('hook prompt is time-bounded: a running server that never answers and the l
   } finally {
     for (const s of held) s.destroy();
     await new Promise<void>((resolve) => silent.close(() => resolve()));
+    await rm(home, { recursive: true, force: true });
+  }
+});
+
+test('memory skipped for time is never silent: a session start past its budget adds nothing and says so in hooks.log, and `status` reports it', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  try {
+    await writeFile(paths.activeMemory, '# Active memory\n\n## Current context\n- The billing service uses PostgreSQL 16.\n');
+    const inTime = await hook(home, 'session-start', { hook_event_name: 'SessionStart', source: 'startup', session_id: 's1' });
+    assert.match(inTime.stdout, /PostgreSQL 16/);
+    let status = await runCli(['status', '--home', home]);
+    assert.doesNotMatch(status.stdout, /Memory skipped for time/);
+    // A budget of 1 ms: the hook cannot even load its config in that time (as on a machine too busy for 8 s).
+    const late = await hook(home, 'session-start', { hook_event_name: 'SessionStart', source: 'startup', session_id: 's2' }, [], { OCM_HOOK_SESSION_START_MS: '1' });
+    assert.equal(late.code, 0, late.stderr);
+    assert.equal(late.stdout, '', 'nothing half-written for the agent');
+    const log = await readFile(join(paths.logs, 'hooks.log'), 'utf8');
+    assert.match(log, /"event":"hook\.session_start_late","agent":"claude-code","timeoutMs":1/);
+    status = await runCli(['status', '--home', home]);
+    assert.match(status.stdout, /Memory skipped for time: 1 time in the last 24 h \(last [^:]+:\d\d:[\d.]+Z: a session start of claude-code had no memory after 1 ms/);
+    const json = JSON.parse((await runCli(['status', '--home', home, '--json'])).stdout) as { hooks: { skippedForTime: number; last: { event: string } } };
+    assert.equal(json.hooks.skippedForTime, 1);
+    assert.equal(json.hooks.last.event, 'hook.session_start_late');
+  } finally {
     await rm(home, { recursive: true, force: true });
   }
 });

@@ -187,3 +187,11 @@ test('a suspicious observation, reflection line or active task is held out of ac
   assert.match(r.text, /billing service on Fridays/);
   assert.equal(r.included, 1);
 });
+
+test('one language per fact: the TypeScript preference said in English, then in Korean, is listed once, in English', () => {
+  const en = o('User prefers TypeScript over JavaScript for backend services, so set it up with Node 20 and strict mode.', '2026-04-06', { category: 'preference', priority: 'high', tags: ['typescript', 'javascript', 'node'] });
+  const ko = o('사용자는 자바스크립트보다 타입스크립트를 선호한다.', '2026-04-09', { category: 'preference', priority: 'high', tags: ['javascript', 'typescript'] });
+  const r = buildActiveMemory({ ...base, observations: [en, ko], today: '2026-04-10' });
+  assert.match(r.text, /User prefers TypeScript over JavaScript/);
+  assert.doesNotMatch(r.text, /타입스크립트/);
+});

@@ -138,3 +138,33 @@ test('near misses from a generated conversation: a finish of one thing closes no
   const p3 = o('User prefers the mobile app for this because it is simpler to operate.', '2026-02-05', 'preference');
   assert.equal(marks([p1, p3]).get(p1.id)?.kind, 'superseded');
 });
+
+test('a rescheduled date supersedes the older one, also when both were written as tasks', () => {
+  const first = o('Nadia said deadline: Tomás set up a demo for all the café owners on friday (2026-05-15) at the bakery, 10am.', '2026-04-26', 'task');
+  const moved = o('Claude said the demo is now Friday 22 May (2026-05-22) at 10:00 at the bakery.', '2026-05-08', 'task');
+  assert.equal(marks([first, moved]).get(first.id)?.kind, 'superseded');
+  // Another thing at the bakery with another date is not the demo.
+  const other = o('The invoice run is now on the 1st (2026-06-01) of every month.', '2026-05-08', 'task');
+  assert.equal(marks([first, other]).size, 0);
+});
+
+test('"fixed it" right after a task in the same session closes it; in another session it does not', () => {
+  const session = (x: Observation, s: string): Observation => ({ ...x, provenance: { source: 'openclaw', agent: 'main', session: s, entryIds: [] } });
+  const task = session(o('The migration fails because the invoices table already exists on staging. Assistant will mark migration 0003 as applied and run the rest.', '2026-04-08', 'task', '13:41'), 's1');
+  const fixed = session({ ...o('User fixed it. Migrations run cleanly on staging now.', '2026-04-08', 'task', '15:05'), done: true }, 's1');
+  assert.equal(marks([task, fixed]).get(task.id)?.kind, 'done');
+  const elsewhere = session({ ...o('User fixed it. Migrations run cleanly on staging now.', '2026-04-08', 'task', '15:05'), done: true }, 's2');
+  assert.equal(marks([task, elsewhere]).size, 0);
+});
+
+test('an updated dose and a market moved by name supersede the older fact; the sentence that says the change counts', () => {
+  const dose = o('Juniper said saved: Walter — Lantus 18 units at bedtime, metformin 1000 mg twice daily; endocrinologist Dr. Patel (Providence).', '2026-01-18', 'fact');
+  const lower = o('Juniper updated: Walter — Lantus 14 units at bedtime (metformin unchanged). Juniper will make sure the Rosewood nurse has the new dose.', '2026-06-02', 'task');
+  assert.equal(marks([dose, lower]).get(dose.id)?.kind, 'superseded');
+  const market = o('Juniper said Clay Hen Pottery at the Hollywood Farmers Market, Saturdays from 11 April.', '2026-04-01', 'fact');
+  const moved = o('Juniper updated: Clay Hen Pottery — Montavilla Farmers Market.', '2026-05-02', 'fact');
+  assert.equal(marks([market, moved]).get(market.id)?.kind, 'superseded');
+  // Another booth at another market is another fact.
+  const other = o('Juniper updated: the Ceramics Guild booth — Montavilla Farmers Market.', '2026-05-02', 'fact');
+  assert.equal(marks([market, other]).size, 0);
+});

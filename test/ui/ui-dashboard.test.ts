@@ -220,7 +220,7 @@ test('dashboard on the demo home: timeline, the line in the day file, search, an
     });
     const added = today.split('\n').find((l) => l.includes('회의실 예약'));
     assert.ok(added, 'the line is in the day file');
-    assert.match(added!, /^- 🟡 \d\d:\d\d \[decision\] 회의실 예약은 금요일 오후 3시로 정했다\. password=\[REDACTED[^\]]*\] #meeting #회의 \^o-[0-9a-f]+$/);
+    assert.match(added!, /^- 🟡 \d\d:\d\d \[decision\] 회의실 예약은 금요일 오후 3시로 정했다\. password=\[REDACTED[^\]]*\] \(비밀번호는 가렸음: [^)]*\) #meeting #회의 \^o-[0-9a-f]+$/);
     assert.ok(!today.includes('hunter2'), 'the password was masked before it was written');
   });
 

@@ -318,16 +318,21 @@ test('no lookup for heartbeat, cron and memory runs, nor for OpenClaw housekeepi
   for (const prompt of ['[OpenClaw heartbeat poll]', '[OpenClaw session event]\nThe exec finished.', 'Read HEARTBEAT.md if it exists. If nothing needs attention, reply HEARTBEAT_OK.', alert]) {
     assert.equal(await r.prompt({ prompt, messages: history }, { agentId: 'main', trigger: 'user' }), undefined, prompt);
   }
+  // An agent whose current context lists its newest (🟡) item before an older 🔴 one (the demo's 🔴 tasks are done by its end).
+  await writeFile(
+    activeMemoryPath(homePaths(home), 'starter'),
+    '# Active memory\n\n## Current context\n- 🟡 [task] Assistant will write the changelog for the 2.0 release.\n- 🔴 [task] User must renew the TLS certificate before it expires on Friday.\n',
+  );
   const start = await r.prompt(
     { prompt: 'A new session was started via /new or /reset. Run your Session Startup sequence - read the required files before responding to the user.', messages: [] },
-    { agentId: 'main', trigger: 'user' },
+    { agentId: 'starter', trigger: 'user' },
   );
   assert.ok(start);
   assert.deepEqual(relatedLines(start), [], 'no request, so nothing "related"');
   const task = start.split('## Current task\n')[1]!.split('\n##')[0]!.split('\n');
-  assert.match(task[0]!, /🔴/, `the 🔴 item leads at the start: ${task.join(' | ')}`);
-  const later = await r.prompt({ prompt: 'Which database did we choose as the main store?', messages: history }, { agentId: 'main', trigger: 'user' });
-  assert.doesNotMatch(later!.split('## Current task\n')[1]!.split('\n')[0]!, /🔴/, 'later in a conversation the newest task leads');
+  assert.match(task[0]!, /🔴 \[task\] User must renew the TLS certificate/, `the 🔴 item leads at the start: ${task.join(' | ')}`);
+  const later = await r.prompt({ prompt: 'What should I do about the changelog?', messages: history }, { agentId: 'starter', trigger: 'user' });
+  assert.match(later!.split('## Current task\n')[1]!.split('\n')[0]!, /🟡 \[task\] Assistant will write the changelog/, 'later in a conversation the newest task leads');
   assert.deepEqual(highPriorityFirst(['- 🟡 a', '- 🔴 b', '- 🟢 c', '- 🔴 d']), ['- 🔴 b', '- 🔴 d', '- 🟡 a', '- 🟢 c']);
 });
 
