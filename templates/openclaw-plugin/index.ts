@@ -298,7 +298,7 @@ export class MemoryPlugin {
   /** Load the memory tools' definitions ahead of the first run (a tool factory must answer synchronously). */
   loadTools(): Promise<void> {
     return Promise.all([import(pathToFileURL(libPath(this.config.cli, 'integrations', 'mcp', 'memory-tools.js')).href), import(pathToFileURL(libPath(this.config.cli, 'core', 'injected-context.js')).href)]).then(([tools, names]) => {
-      this.toolModules ??= { tools: tools as ToolsModule, names: names as NamesModule };
+      this.toolModules ??= this.withPackageRoot({ tools: tools as ToolsModule, names: names as NamesModule });
     });
   }
 
@@ -311,9 +311,19 @@ export class MemoryPlugin {
   private toolDefinitions(): { tools: ToolsModule; names: NamesModule } {
     if (!this.toolModules) {
       const require = createRequire(this.config.cli);
-      this.toolModules = { tools: require(libPath(this.config.cli, 'integrations', 'mcp', 'memory-tools.js')) as ToolsModule, names: require(libPath(this.config.cli, 'core', 'injected-context.js')) as NamesModule };
+      this.toolModules = this.withPackageRoot({ tools: require(libPath(this.config.cli, 'integrations', 'mcp', 'memory-tools.js')) as ToolsModule, names: require(libPath(this.config.cli, 'core', 'injected-context.js')) as NamesModule });
     }
     return this.toolModules;
+  }
+
+  /**
+   * The tools read the package's templates (remember rebuilds active memory).
+   * OpenClaw 2026.9 runs them from a capture of dist/ without templates/, so
+   * they are told the install `cli` belongs to (<root>/dist/scripts/cli.js).
+   */
+  private withPackageRoot(modules: { tools: ToolsModule; names: NamesModule }): { tools: ToolsModule; names: NamesModule } {
+    modules.tools.usePackageRoot(dirname(dirname(dirname(this.config.cli))));
+    return modules;
   }
 
   /**

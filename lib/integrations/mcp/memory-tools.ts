@@ -23,6 +23,9 @@ import type { SearchResult } from '../../search/types.js';
 import type { Observation, Priority } from '../../core/types.js';
 
 /** The slice of JSON Schema the tools use (what MCP's `inputSchema` carries). */
+/** For a host that runs these tools from a copy of dist/ alone (the OpenClaw plugin): where the package's files are. */
+export { usePackageRoot } from '../../platform/package-root.js';
+
 export interface JsonSchemaObject {
   type: 'object';
   properties: Record<string, Record<string, unknown>>;
