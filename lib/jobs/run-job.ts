@@ -125,24 +125,51 @@ export async function activeMemoryStep(options: TickOptions, agents: string[]): 
   if (!(await exists(options.paths.activeMemory))) want.add('main');
   const { staleActiveMemories } = await import('../memory/active-memory-staleness.js');
   // Also what is out of step: a hand edit, `remember` by another program, a changed budget or template, a new day.
-  const { localDateTime } = await import('../platform/time-zone.js');
   const zone = await tickZone(options);
-  const key = JSON.stringify({ settings: options.config.active_memory, today: localDateTime(now(), zone).date });
   const { state } = await readState(options.paths.state);
+  const day = await localDay(now().getTime(), zone, state.extra.activeMemoryDay as LocalDay | undefined);
+  const key = JSON.stringify({ settings: options.config.active_memory, today: day.date });
   for (const agent of await staleActiveMemories(options.paths, key, state.extra.activeMemoryKey as string | undefined)) want.add(agent);
-  if (want.size === 0) return out;
+  if (want.size === 0) {
+    if (day !== state.extra.activeMemoryDay) {
+      const fresh = await readState(options.paths.state);
+      fresh.state.extra.activeMemoryDay = day;
+      await writeState(options.paths.state, fresh.state);
+    }
+    return out;
+  }
   const { rebuildActiveMemory } = await import('../memory/active-memory-file.js');
   for (const agent of [...want].sort()) {
     const r = await rebuildActiveMemory({ paths: options.paths, config: options.config, agent, timeZone: zone, now: now() });
     options.logger.log('info', 'active_memory.rebuilt', { agent, tokens: r.tokens, included: r.included, dropped: r.dropped });
     out.push({ agent, path: r.path, tokens: r.tokens, included: r.included, dropped: r.dropped });
   }
-  if (state.extra.activeMemoryKey !== key) {
+  if (state.extra.activeMemoryKey !== key || day !== state.extra.activeMemoryDay) {
     const fresh = await readState(options.paths.state);
     fresh.state.extra.activeMemoryKey = key;
+    fresh.state.extra.activeMemoryDay = day;
     await writeState(options.paths.state, fresh.state);
   }
   return out;
+}
+
+/** The local date of the last tick, and the instants [from, until) it lasts in `zone`. */
+interface LocalDay {
+  zone: string;
+  date: string;
+  from: number;
+  until: number;
+}
+
+/**
+ * Today's local date: the one kept in state.json while `nowMs` is still in its
+ * span (an idle tick then creates no Intl.DateTimeFormat, whose ICU start-up
+ * costs about 30 ms), computed otherwise. The same object when it is reused.
+ */
+async function localDay(nowMs: number, zone: string, kept: LocalDay | undefined): Promise<LocalDay> {
+  if (kept && kept.zone === zone && kept.from <= nowMs && nowMs < kept.until) return kept;
+  const { localDateTime, nextLocalDateChange } = await import('../platform/time-zone.js');
+  return { zone, date: localDateTime(new Date(nowMs), zone).date, from: nowMs, until: nextLocalDateChange(nowMs, zone) };
 }
 
 /**
