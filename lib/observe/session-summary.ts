@@ -187,7 +187,8 @@ export function endedSessionSummaries(state: State, now: Date, idleMinutes: numb
     // A session that failed this run, or whose messages still wait for a batch, has not been read to its end.
     if (d.observations === 0 || d.summarizedAt === d.lastEntry || unsettled.has(key)) continue;
     if (!sessionEnded(d, all, now, idleMinutes, flush)) continue;
-    out.push(summaryObservation(d));
+    // A topic line that names no topic ("no named topic — 1 preference") says nothing the day file does not; the LLM's prose always counts.
+    if (d.prose?.trim() || Object.keys(d.topics).length > 0) out.push(summaryObservation(d));
     d.summarizedAt = d.lastEntry;
   }
   return out;
