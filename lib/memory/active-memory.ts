@@ -354,7 +354,9 @@ export function buildActiveMemory(given: ActiveMemoryInput): ActiveMemoryResult 
     // The count printed in the header must be the final one.
     text = render(input, included, { tokens, observations: count, period });
     if (tokens <= input.budgetTokens || included.length === 0) {
-      return { text, tokens, included: count, dropped: obs.length - count, period: dates.length ? { start: dates[0]!, end: dates[dates.length - 1]! } : undefined };
+      // Dropped: what was a candidate but found no room (an old event is no candidate; done or passed items neither).
+      const dropped = items.reduce((n, i) => n + i.obs, 0) - count;
+      return { text, tokens, included: count, dropped, period: dates.length ? { start: dates[0]!, end: dates[dates.length - 1]! } : undefined };
     }
     // Drop the least important items worth the overshoot.
     let over = tokens - input.budgetTokens;
