@@ -106,4 +106,4 @@ async function askPromptSocket(machine: string, request: PromptRequest, timeoutM
   return undefined;
 }
 
-export = { socketDir, socketsSupported, askPromptSocket };
+export = { socketDir, socketsSupported, serverSockets, askPromptSocket };
