@@ -7,45 +7,14 @@
  * next search finds it ready; the asker then embeds itself
  * (search/embedder.ts, borrowingEmbedder).
  */
-import { createConnection } from 'node:net';
 import type { Config } from '../config/config-schema.js';
 import { embeddingSettings } from '../search/embeddings.js';
 import { processEmbedder } from '../search/embedder.js';
-import type { ServeVectors, VectorsReply, VectorsRequest } from './prompt-socket.js';
-import { serverSockets, socketsSupported } from './prompt-socket-client.cjs';
+import type { ServeVectors, VectorsReply } from './prompt-socket.js';
+import { ask, serverSockets, socketsSupported } from './prompt-socket-client.cjs';
 
 /** How long a search waits for a server's vectors before embedding itself (a server with the model answers in a few ms). */
 export const SERVER_VECTORS_TIMEOUT_MS = 300;
-
-function askOne(file: string, request: VectorsRequest, timeoutMs: number): Promise<number[][] | undefined> {
-  return new Promise((resolve) => {
-    let buffer = '';
-    let settled = false;
-    const finish = (v: number[][] | undefined) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(v);
-    };
-    const timer = setTimeout(() => finish(undefined), timeoutMs);
-    const socket = createConnection(file, () => socket.write(`${JSON.stringify(request)}\n`));
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      buffer += chunk;
-      const end = buffer.indexOf('\n');
-      if (end === -1) return;
-      try {
-        const reply = JSON.parse(buffer.slice(0, end)) as VectorsReply;
-        finish(Array.isArray(reply.vectors) ? reply.vectors : undefined);
-      } catch {
-        finish(undefined);
-      }
-    });
-    socket.on('error', () => finish(undefined));
-    socket.on('close', () => finish(undefined));
-  });
-}
 
 /** Vectors of `texts` in the space `key` from the newest server on the home that has them, within `timeoutMs`. */
 export async function askServerVectors(machine: string, key: string, texts: string[], timeoutMs = SERVER_VECTORS_TIMEOUT_MS): Promise<Float32Array[] | undefined> {
@@ -54,7 +23,8 @@ export async function askServerVectors(machine: string, key: string, texts: stri
   for (const file of serverSockets(machine).slice(0, 2)) {
     const left = deadline - Date.now();
     if (left <= 0) break;
-    const vectors = await askOne(file, { vectors: { key, texts } }, left);
+    const asked = await ask(file, { vectors: { key, texts } }, left, (reply) => ((reply as VectorsReply | null)?.vectors ?? undefined));
+    const vectors = asked === 'refused' ? undefined : asked;
     if (vectors?.length === texts.length && vectors.every((v) => Array.isArray(v) && v.length > 0)) return vectors.map((v) => Float32Array.from(v));
   }
   return undefined;
