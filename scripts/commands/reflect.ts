@@ -1,4 +1,5 @@
 import type { CommandSpec } from '../cli-context.js';
+import { signalHook } from '../tier-context.js';
 
 /**
  * Test hook: with OCM_TEST=1 (the test runner only) and
@@ -6,16 +7,8 @@ import type { CommandSpec } from '../cli-context.js';
  * starts its first period, so a test stops it mid-job at a named step.
  */
 function testSignalHook(env: NodeJS.ProcessEnv): { onStep?: (step: string) => void } {
-  const at = env.OCM_TEST === '1' ? env.OCM_TEST_SIGNAL_AT : undefined;
-  if (!at) return {};
-  let sent = false;
-  return {
-    onStep: (step) => {
-      if (step !== at || sent) return;
-      sent = true;
-      process.kill(process.pid, 'SIGTERM');
-    },
-  };
+  const onStep = signalHook(env, 'SIGTERM');
+  return onStep ? { onStep } : {};
 }
 
 export const command: CommandSpec = {
@@ -30,6 +23,10 @@ export const command: CommandSpec = {
   stopsBetweenSteps: true,
   async run(ctx, _args, options) {
     const { config, env } = await ctx.config();
+    if (typeof options.agent === 'string') {
+      const { assertKnownAgent, knownAgents } = await import('../../lib/features/known-agents.js');
+      assertKnownAgent(options.agent, await knownAgents(ctx.paths, config));
+    }
     const { reflectNow } = await import('../../lib/jobs/reflect.js');
     const { relative } = await import('node:path');
     const { result, rebuilt } = await reflectNow({

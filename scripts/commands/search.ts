@@ -3,6 +3,7 @@ import type { CommandSpec } from '../cli-context.js';
 export const command: CommandSpec = {
   name: 'search <query>',
   description: 'Search the memory (hybrid full text + embeddings when configured, else full text)',
+  homeMustExist: true,
   shortLived: true,
   examples: [
     'ocm-run search "postgres migration"',
@@ -33,6 +34,11 @@ export const command: CommandSpec = {
     const filters = filtersFromOptions(options, ctx.now(), config.timezone);
     const limit = parseLimit(options.limit, config.search.default_limit);
     const mode = parseSearchMode(options.mode);
+    if (filters.agents) {
+      const { assertKnownAgent, knownAgents } = await import('../../lib/features/known-agents.js');
+      const known = await knownAgents(ctx.paths, config);
+      for (const agent of filters.agents) assertKnownAgent(agent, known);
+    }
     const { searchMemory } = await import('../../lib/search/search.js');
     const started = performance.now();
     const logger = ctx.logger('search');
@@ -50,7 +56,7 @@ export const command: CommandSpec = {
     } else {
       const { searchHuman } = await import('../../lib/search/format.js');
       for (const w of response.warnings) ctx.err(`ocm-run: ${w}`);
-      ctx.out(searchHuman(query, response, { color: ctx.isTTY && !ctx.env.NO_COLOR, verbose: ctx.verbose }));
+      ctx.out(searchHuman(query, response, { color: ctx.color, verbose: ctx.verbose }));
     }
   },
 };

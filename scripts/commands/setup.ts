@@ -10,7 +10,12 @@ import { toolPolicyLines } from '../../lib/integrations/openclaw/tool-policy.js'
 function reportLines(report: SetupReport): string[] {
   const { applied } = report;
   const lines = [`Wrote ${applied.configFile}${applied.keySaved ? ` and ${applied.paths.env} (${applied.keySaved}, mode 0600)` : ''}.`];
-  lines.push(`Observed: every OpenClaw agent${report.observed.map((label) => `, ${label}`).join('')}.`);
+  const others = report.observed.join(', ');
+  lines.push(
+    report.openClawSeen.installed || report.openClaw?.ok
+      ? `Observed: every OpenClaw agent${others ? `, ${others}` : ''}.`
+      : `Observed: ${others || 'nothing yet'}; OpenClaw is not installed here (${report.openClawSeen.seen}) — its agents are observed once it is.`,
+  );
   const secret = applied.syncSecret;
   if (secret) {
     lines.push(
