@@ -25,6 +25,13 @@ test('demo: the whole pipeline offline on the bundled samples; the key facts lan
     const active = await readFile(join(home, 'active_memory.md'), 'utf8');
     assert.match(active, /TypeScript over JavaScript/);
     assert.match(active, /PostgreSQL/);
+    // What is true at the demo's end: the staging failure was fixed, the refresh-token question decided;
+    // both stay in the day files, marked, and leave active memory.
+    assert.doesNotMatch(active, /staging migrations fail/);
+    assert.doesNotMatch(active, /not sure where to keep the refresh tokens/);
+    assert.match(active, /rotating opaque refresh tokens/);
+    const day8 = await readFile(join(home, 'memory', '2026-04-08.md'), 'utf8');
+    assert.match(day8, /staging migrations fail\..*\(superseded 2026-04-08 by o-[0-9a-f]+\)/);
     const hot = (await readdir(join(home, 'memory'))).filter((n) => n.endsWith('.md'));
     assert.ok(hot.length >= 4, `day files stay in the hot tier (${hot.join(', ')})`);
     const everything = await allText(home);
