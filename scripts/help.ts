@@ -15,7 +15,7 @@ export const COMMAND_GROUPS: ReadonlyArray<{ title: string; commands: readonly s
   { title: 'Start', commands: ['setup', 'demo', 'doctor'] },
   { title: 'Read the memory', commands: ['status', 'search', 'get', 'stats', 'sources', 'export', 'import', 'ui'] },
   { title: 'Run the jobs', commands: ['run', 'observe', 'reflect', 'index', 'schedule', 'watch', 'start', 'stop'] },
-  { title: 'Connect agents', commands: ['integrate', 'mcp', 'hook'] },
+  { title: 'Connect agents', commands: ['integrate', 'repoint', 'mcp', 'hook'] },
   { title: 'Tiers, edits and history', commands: ['tier', 'archive', 'approvals', 'forget', 'mark', 'sync'] },
   { title: 'Settings', commands: ['config', 'alerts'] },
 ];
