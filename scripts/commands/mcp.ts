@@ -49,7 +49,8 @@ export const command: CommandSpec = {
     const { servePromptSocket } = await import('../../lib/integrations/prompt-socket.js');
     const { servePromptRequest } = await import('../../lib/integrations/agent-hooks.js');
     const hooksLogger = ctx.logger('hooks');
-    const socket = await servePromptSocket(ctx.paths, (request) => servePromptRequest({ paths: ctx.paths, config, openIndex, logger: hooksLogger, request })).catch((error: Error) => {
+    const { serveVectors } = await import('../../lib/integrations/vector-socket.js');
+    const socket = await servePromptSocket(ctx.paths, (request) => servePromptRequest({ paths: ctx.paths, config, openIndex, logger: hooksLogger, request }), serveVectors(config)).catch((error: Error) => {
       logger.log('warn', 'mcp.socket_failed', { error: error.message });
       return undefined;
     });

@@ -42,11 +42,20 @@ export const command: CommandSpec = {
     const { searchMemory } = await import('../../lib/search/search.js');
     const started = performance.now();
     const logger = ctx.logger('search');
+    // The local model is not loaded in a one-off process: a running `ocm-run mcp` on the home lends its vectors.
+    const { embeddingSettings } = await import('../../lib/search/embeddings.js');
+    const settings = mode === 'text' ? undefined : embeddingSettings(config);
+    let embedder;
+    if (settings?.provider === 'local') {
+      const { borrowingEmbedder, processEmbedder } = await import('../../lib/search/embedder.js');
+      const { askServerVectors } = await import('../../lib/integrations/vector-socket.js');
+      embedder = borrowingEmbedder(processEmbedder(settings), (key, texts) => askServerVectors(ctx.paths.machine, key, texts));
+    }
     const response = await searchMemory(
       ctx.paths,
       config,
       { query, also, limit, filters, cache: options.cache !== false, mode },
-      { logger, now: () => ctx.now() },
+      { logger, now: () => ctx.now(), ...(embedder ? { embedder } : {}) },
     );
     // Timings for `stats` (average search time).
     logger.log('info', 'search.done', { ms: Math.round((performance.now() - started) * 10) / 10, results: response.results.length, mode: response.mode, cached: response.cached });
