@@ -13,7 +13,7 @@ import type { HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 import { wrapInjectedContext } from '../core/injected-context.js';
 import { additionalContextOutput, parseHookInput } from './hook-event.cjs';
-import type { OpenIndex } from '../search/open-index.js';
+import type { IndexReader } from '../search/engine.js';
 import type { SearchResult } from '../search/types.js';
 import type { PromptRequest } from './prompt-socket.js';
 
@@ -87,7 +87,7 @@ export interface PromptContextOptions {
   maxChars?: number;
   /** Results below this absolute relevance (search/relevance.ts) are left out (default DEFAULT_MIN_RELEVANCE). */
   minRelevance?: number;
-  openIndex?: OpenIndex;
+  openIndex?: IndexReader;
   /**
    * The caller stays up (the MCP server answering over the prompt socket): the local embedding model is loaded in
    * it once, in the background on the first prompt, and the prompts after that rank by meaning too. Otherwise (a
@@ -129,8 +129,8 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
   if (!worthLookingUp(prompt)) return undefined;
   // A missing or broken index is rebuilt by a search, under the home lock: far too slow for a prompt. Nothing this turn; the after-turn job builds it.
   const { TIERS } = await import('../search/engine.js');
-  const { SegmentEngine } = await import('../search/segment-engine.js');
-  const { problems } = (options.openIndex ?? new SegmentEngine(options.paths.index)).generations(TIERS);
+  const { openEngine } = await import('../search/open-engine.js');
+  const { problems } = (options.openIndex ?? openEngine(options.paths.index)).generations(TIERS);
   if (problems.length > 0) return undefined;
   const { searchMemory } = await import('../search/search.js');
   const limit = options.limit ?? 5;
@@ -172,7 +172,7 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
  * the hooks.log line of what went in — written here, so the hook's own
  * process loads no logger. Undefined when nothing is relevant.
  */
-export async function servePromptRequest(options: { paths: HomePaths; config: Config; openIndex: OpenIndex; logger: Logger; request: PromptRequest; now?: () => number }): Promise<string | undefined> {
+export async function servePromptRequest(options: { paths: HomePaths; config: Config; openIndex: IndexReader; logger: Logger; request: PromptRequest; now?: () => number }): Promise<string | undefined> {
   const { request } = options;
   const now = options.now ?? Date.now;
   const received = now();

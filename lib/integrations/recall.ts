@@ -24,12 +24,12 @@ import { loadConfig } from '../config/config.js';
 import type { Config } from '../config/config-schema.js';
 import { activeMemoryPath, agentSlug, homePaths, type HomePaths } from '../platform/home.js';
 import { createFileLogger, type Logger } from '../platform/log.js';
-import { IndexUnavailable, TIERS, type RankRequest } from '../search/engine.js';
+import { IndexUnavailable, TIERS, type IndexReader, type RankRequest } from '../search/engine.js';
 import { refreshIfStale } from '../search/search.js';
 import { EmbeddingError, embeddingSettings } from '../search/embeddings.js';
 import { processEmbedder, type Embedder } from '../search/embedder.js';
 import { ChangeWatch } from '../search/change-watch.js';
-import { SegmentEngine } from '../search/segment-engine.js';
+import { openIndexReader } from '../search/open-engine.js';
 import { memoryRoots } from '../search/roots.js';
 import type { SearchResult } from '../search/types.js';
 import type { MemoryToolContext, ToolClient } from './mcp/memory-tools.js';
@@ -86,7 +86,7 @@ export class MemoryRecall {
   private config: Config;
   private configMtimeMs: number;
   private readonly logger: Logger | undefined;
-  private readonly index: ReturnType<SegmentEngine['openReader']>;
+  private readonly index: IndexReader;
   /** Tells whether the memory files may have changed since they last agreed with the index. */
   private readonly changes: ChangeWatch;
   /** A prepare() under way: a lookup waits for it rather than update the index a second time. */
@@ -99,7 +99,7 @@ export class MemoryRecall {
     this.config = config;
     this.configMtimeMs = configMtimeMs;
     this.logger = logger;
-    this.index = new SegmentEngine(paths.index).openReader();
+    this.index = openIndexReader(paths.index);
     const cold = memoryRoots(paths, config.tiers.vault_path).filter((r) => r.tier === 'cold').map((r) => r.dir);
     this.changes = new ChangeWatch(paths.root, cold);
   }

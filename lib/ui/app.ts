@@ -23,8 +23,8 @@ import { packagePath } from '../platform/package-root.js';
 import { filtersFromOptions, listOption, parseDateBound, parseLimit, parsePriorities, parseSearchMode, parseTiers } from '../search/filters.js';
 import type { SearchFilters } from '../search/types.js';
 import { embeddingSettings } from '../search/embeddings.js';
-import type { OpenIndex } from '../search/open-index.js';
-import { SegmentEngine } from '../search/segment-engine.js';
+import type { IndexReader } from '../search/engine.js';
+import { openIndexReader } from '../search/open-engine.js';
 import { makeSnippet } from '../search/snippet.js';
 import { maskingOptions } from '../sources/registry.js';
 import { headerTokens } from '../features/status.js';
@@ -61,7 +61,7 @@ export interface UiAppOptions {
 
 export interface UiApp {
   app: Hono;
-  openIndex: OpenIndex;
+  openIndex: IndexReader;
 }
 
 /** Notices a change can come back with (?note=…); nothing else is shown from the address. */
@@ -139,7 +139,7 @@ function statusOf(code: string): 400 | 404 | 409 | 500 | 503 {
 
 export function createUiApp(options: UiAppOptions): UiApp {
   const { paths, config } = options;
-  const openIndex = new SegmentEngine(paths.index).openReader();
+  const openIndex = openIndexReader(paths.index);
   const masking = maskingOptions(config);
   const mask = (text: string) => maskedText(text, masking);
   const curate: CurateContext = { paths, config, logger: options.logger, now: options.now, openIndex, lockWaitMs: options.lockWaitMs ?? 20_000 };

@@ -22,7 +22,7 @@ import { withHomeLock } from '../platform/lock.js';
 import type { Logger } from '../platform/log.js';
 import { maskSecrets } from '../masking/masking.js';
 import { oneLine } from '../memory/observation-line.js';
-import type { OpenIndex } from '../search/open-index.js';
+import type { IndexReader } from '../search/engine.js';
 import { maskingOptions } from '../sources/registry.js';
 import { PIN_TAGS } from '../tiers/plan.js';
 import type { TierJobOptions } from '../tiers/tier-job.js';
@@ -35,7 +35,7 @@ export interface CurateContext {
   config: Config;
   logger: Logger;
   now: () => Date;
-  openIndex: OpenIndex;
+  openIndex: IndexReader;
   /** How long a change waits for a job holding the home lock (ms). */
   lockWaitMs: number;
 }

@@ -14,13 +14,13 @@ export const command: CommandSpec = {
     if (!agent) throw new OcmError('BAD_INPUT', '--agent needs a name.', { hint: 'For example --agent claude-code.' });
     const { config } = await ctx.config();
     const logger = ctx.logger('mcp');
-    const { SegmentEngine } = await import('../../lib/search/segment-engine.js');
+    const { openIndexReader } = await import('../../lib/search/open-engine.js');
     const { createMcpServer } = await import('../../lib/integrations/mcp/server.js');
     const { LineTransport } = await import('../../lib/integrations/mcp/stdio-transport.js');
     const { readFileSync } = await import('node:fs');
     const { packagePath } = await import('../../lib/platform/package-root.js');
     const version = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
-    const openIndex = new SegmentEngine(ctx.paths.index).openReader();
+    const openIndex = openIndexReader(ctx.paths.index);
     // Per-project memory (sources.claude_code.per_project): the agent starts the server in the project's folder.
     const { memoryScope } = await import('../../lib/sources/claude-code-project.js');
     const project = memoryScope(agent, options.perProject === true, process.cwd());

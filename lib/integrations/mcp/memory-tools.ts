@@ -18,7 +18,7 @@ import { agentSlug, dayFilePath, type HomePaths } from '../../platform/home.js';
 import type { Logger } from '../../platform/log.js';
 import { PRIORITY_EMOJI } from '../../memory/observation-line.js';
 import { wrapInjectedContext } from '../../core/injected-context.js';
-import type { OpenIndex } from '../../search/open-index.js';
+import type { IndexReader } from '../../search/engine.js';
 import type { SearchResult } from '../../search/types.js';
 import type { Observation, Priority } from '../../core/types.js';
 
@@ -71,7 +71,7 @@ export interface MemoryToolContext {
   agentScope?: string[];
   /** The caller, for the provenance of what it remembers (undefined: unknown). */
   client(): ToolClient | undefined;
-  openIndex: OpenIndex;
+  openIndex: IndexReader;
   logger?: Logger;
   now?: () => Date;
   /** How long `remember` waits for the home lock while another job writes (ms). */
