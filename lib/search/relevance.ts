@@ -21,7 +21,7 @@ import type { SearchDoc } from './types.js';
 
 /**
  * The floor below which memory is not injected unasked (the agent hooks of
- * lib/integrations/agent-hooks.ts; the OpenClaw plugin's `minRelevance` default is the same).
+ * lib/hooks/agent-hooks.ts; the OpenClaw plugin's `minRelevance` default is the same).
  */
 export const DEFAULT_MIN_RELEVANCE = 0.5;
 

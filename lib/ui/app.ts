@@ -24,10 +24,10 @@ import { filtersFromOptions, listOption, parseDateBound, parseLimit, parsePriori
 import type { SearchFilters } from '../search/types.js';
 import { embeddingSettings } from '../search/embeddings.js';
 import type { IndexReader } from '../search/engine.js';
-import { openIndexReader } from '../search/open-engine.js';
+import { memoryOf, type MemoryHandle } from '../api/memory.js';
 import { makeSnippet } from '../search/snippet.js';
 import { maskingOptions } from '../sources/registry.js';
-import { headerTokens } from '../features/status.js';
+import { headerTokens } from '../api/index.js';
 import { countTokens } from '../core/tokens.js';
 import type { Provenance, Tier } from '../core/types.js';
 import { accessGuard, type Refusal } from './guard.js';
@@ -61,7 +61,8 @@ export interface UiAppOptions {
 
 export interface UiApp {
   app: Hono;
-  openIndex: IndexReader;
+  /** The handle the dashboard keeps open on the home (closed with the server). */
+  memory: MemoryHandle;
 }
 
 /** Notices a change can come back with (?note=…); nothing else is shown from the address. */
@@ -139,10 +140,10 @@ function statusOf(code: string): 400 | 404 | 409 | 500 | 503 {
 
 export function createUiApp(options: UiAppOptions): UiApp {
   const { paths, config } = options;
-  const openIndex = openIndexReader(paths.index);
+  const memory = memoryOf(paths.root, config, { keepOpen: true, logger: options.logger, now: options.now, lockWaitMs: options.lockWaitMs ?? 20_000 });
   const masking = maskingOptions(config);
   const mask = (text: string) => maskedText(text, masking);
-  const curate: CurateContext = { paths, config, logger: options.logger, now: options.now, openIndex, lockWaitMs: options.lockWaitMs ?? 20_000 };
+  const curate: CurateContext = { paths, config, logger: options.logger, now: options.now, memory, lockWaitMs: options.lockWaitMs ?? 20_000 };
   const app = new Hono();
 
   const langOf = (c: Context): Lang => chooseLang(c.req.query('lang') ?? getCookie(c, 'ocm_ui_lang'), c.req.header('accept-language'));
@@ -282,9 +283,8 @@ ${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date
       const filters = readFilters(values, options.now(), config.timezone);
       // The default number of results is `ocm-run search`'s (search.default_limit); ?limit= asks for more.
       const limit = checked('badLimit', c.req.query('limit') ?? '', (v) => parseLimit(v, config.search.default_limit));
-      const { searchOpen } = await import('../integrations/mcp/memory-tools.js');
       const started = performance.now();
-      const response = await taking('search', {}, () => searchOpen({ paths, config, agent: DEFAULT_AGENT, client: () => undefined, openIndex, logger: options.logger, now: options.now }, { query, limit, filters, mode }));
+      const response = await taking('search', {}, () => memory.search({ query, limit, filters, mode }));
       const ms = Math.round((performance.now() - started) * 10) / 10;
       // Timings for `stats` and the health page (average search time), in the log `ocm-run search` writes them to.
       (options.searchLogger ?? options.logger).log('info', 'search.done', { ms, results: response.results.length, mode: response.mode, cached: false, via: 'ui' });
@@ -446,7 +446,7 @@ ${text ? html`<p class="tokens"><meter min="0" max="${budget}" value="${Math.min
       return [String(r.time ?? '').slice(0, 19).replace('T', ' '), String(r.event ?? ''), mask(String(r.agent ?? '')), String(r.via ?? ''), what, String(r.ms ?? '')];
     });
     // What the suspicious-text detector holds out of every injection (memory/suspicious.ts), for the user to review.
-    const { heldForReview } = await import('../features/status.js');
+    const { heldForReview } = await import('../api/index.js');
     const { listHotDayFiles, readObservations } = await import('../memory/memory-files.js');
     const held = heldForReview(await readObservations(await listHotDayFiles(paths)));
     const heldRows = held.slice(0, 100).map((h) => [
@@ -529,7 +529,7 @@ ${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time
   app.get('/health', async (c) => {
     const frame = frameOf(c, 'health');
     const { m } = frame;
-    const { statusOfState } = await import('../features/status.js');
+    const { statusOfState } = await import('../api/index.js');
     const { collectStats, searchTimes } = await import('../features/stats.js');
     const { readState } = await import('../platform/state.js');
     const { state } = await readState(paths.state);
@@ -563,7 +563,7 @@ ${chart('search-ms', m.chartSearch, { x: latencies.map((_, i) => String(i + 1)),
     return c.html(layout(frame, m.healthTitle, body));
   });
 
-  return { app, openIndex };
+  return { app, memory };
 }
 
 /**

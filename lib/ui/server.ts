@@ -56,7 +56,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     opener = undefined;
   };
   const onLogin = () => removeOpener().catch(() => undefined);
-  const { app, openIndex } = createUiApp({ ...options, token, session, onLogin, port: () => port });
+  const { app, memory } = createUiApp({ ...options, token, session, onLogin, port: () => port });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: UI_HOST });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
@@ -88,7 +88,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     close: () =>
       new Promise<void>((resolve) => {
         void removeOpener().catch(() => undefined);
-        openIndex.close();
+        void memory.close();
         (server as import('node:http').Server).closeAllConnections?.();
         server.close(() => resolve());
       }),

@@ -33,15 +33,11 @@ export const command: CommandSpec = {
     const filters = filtersFromOptions(options, ctx.now(), config.timezone);
     const limit = parseLimit(options.limit, config.search.default_limit);
     const mode = parseSearchMode(options.mode);
-    const { searchMemory } = await import('../../lib/search/search.js');
+    const { memoryOf } = await import('../../lib/api/memory.js');
     const started = performance.now();
     const logger = ctx.logger('search');
-    const response = await searchMemory(
-      ctx.paths,
-      config,
-      { query, also, limit, filters, cache: options.cache !== false, mode },
-      { logger, now: () => ctx.now() },
-    );
+    const memory = memoryOf(ctx.paths.root, config, { logger, now: () => ctx.now() });
+    const response = await memory.search({ query, also, limit, filters, cache: options.cache !== false, mode });
     // Timings for `stats` (average search time).
     logger.log('info', 'search.done', { ms: Math.round((performance.now() - started) * 10) / 10, results: response.results.length, mode: response.mode, cached: response.cached });
     if (ctx.json) {

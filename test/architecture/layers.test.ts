@@ -171,3 +171,52 @@ test('the Engine seam rule itself: a front end importing the segment engine fail
     3,
   );
 });
+
+/**
+ * The front ends — the CLI's memory commands, the MCP server, the prompt
+ * hooks, the dashboard and REST API, the OpenClaw plugin — reach the memory
+ * through lib/api/ (docs/architecture.md, "The front door"): none of them
+ * loads a module that does a memory operation itself (search, get, the
+ * writers, mark, forget, status, the index). Types may come from anywhere;
+ * pure helpers (formatting, filters, errors) stay where they are.
+ */
+const FRONT_ENDS = /^(lib\/(mcp|hooks|ui)\/|templates\/openclaw-plugin\/|scripts\/commands\/(search|get|forget|mark|status|mcp|hook|ui)\.ts$)/;
+const MEMORY_OPERATIONS = /^lib\/(search\/(search|get|indexer|open-engine|freshness)|memory\/(active-memory-reader|active-memory-file|day-file-buffer|lifecycle-file)|observe\/job|tiers\/forget|jobs\/(forget|mark)|features\/status|api\/recall)$/;
+
+export function frontDoorViolations(imports: LibImport[]): string[] {
+  return imports.flatMap((i) => {
+    if (!FRONT_ENDS.test(i.file) || i.kind === 'import type' || i.kind === "import('…') type") return [];
+    const to = importedPath(i);
+    if (to === undefined || !MEMORY_OPERATIONS.test(to)) return [];
+    return [`${i.file}: ${i.kind} '${i.specifier}' — a front end does this through lib/api/ (openMemory), not ${to}.ts`];
+  });
+}
+
+test('the front door: front ends reach the memory only through lib/api/', () => {
+  const imports = allImports();
+  assert.ok(imports.some((i) => i.file === 'scripts/commands/search.ts' && importedPath(i) === 'lib/api/memory'), 'ocm-run search opens the handle');
+  assert.deepEqual(frontDoorViolations(imports), []);
+});
+
+test('the front door rule itself: a front end loading search or a writer fails; types and lib/api pass', () => {
+  assert.deepEqual(
+    frontDoorViolations([
+      { file: 'scripts/commands/search.ts', specifier: '../../lib/search/search.js', kind: 'dynamic import()' },
+      { file: 'lib/ui/curate.ts', specifier: '../memory/day-file-buffer.js', kind: 'import' },
+      { file: 'lib/hooks/agent-hooks.ts', specifier: '../search/search.js', kind: 'import type' },
+      { file: 'lib/mcp/server.ts', specifier: '../api/tools.js', kind: 'import' },
+      { file: 'lib/jobs/run-job.ts', specifier: '../search/indexer.js', kind: 'import' },
+    ]).length,
+    2,
+  );
+});
+
+test('the OpenClaw plugin loads the package through its public entry, never a dist/lib/ path', () => {
+  const plugin = readFileSync(join(ROOT, 'templates', 'openclaw-plugin', 'index.ts'), 'utf8');
+  const runtime = allImports().filter((i) => i.file === 'templates/openclaw-plugin/index.ts' && importedPath(i) !== undefined && i.kind !== 'import type' && i.kind !== "import('…') type");
+  assert.deepEqual(runtime, [], 'no module of the package is imported by path at run time');
+  assert.ok(allImports().some((i) => i.file === 'templates/openclaw-plugin/index.ts' && importedPath(i) === 'lib/api/index'), 'its types are the public entry\'s');
+  assert.doesNotMatch(plugin, /['"`]lib['"`]|dist\/lib|libPath/, 'no path into dist/lib/');
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { default: string }> };
+  assert.equal(pkg.exports['.']!.default, './dist/lib/api/index.js');
+});

@@ -13,23 +13,11 @@ import { createServer, type Server } from 'node:net';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomePaths } from '../platform/home.js';
-import { socketDir, socketsSupported } from './prompt-socket-client.cjs';
+import { socketDir, socketsSupported } from '../integrations/prompt-socket-client.cjs';
 
-export interface PromptRequest {
-  prompt: string;
-  /** The agent whose hook asks (`hook prompt --agent`): hooks.log names it. */
-  agent?: string;
-  /** The hook runs with per-project memory (`--per-project`): without projectCwd, the server searches main's memory only. */
-  perProject?: boolean;
-  /** Per-project memory: the event's cwd; the server searches that project's memory and main's. */
-  projectCwd?: string;
-  /** When the hook's process started (epoch ms): the server logs the hook's whole time. */
-  hookStartedAt?: number;
-}
+import type { PromptReply, PromptRequest } from '../core/hook-protocol.js';
 
-export interface PromptReply {
-  context: string | null;
-}
+export type { PromptReply, PromptRequest } from '../core/hook-protocol.js';
 
 /** A Unix socket path must fit in sun_path (104–108 bytes). */
 const MAX_SOCKET_PATH = 100;
