@@ -8,6 +8,7 @@
  * (docs/architecture.md, "The front door").
  */
 export { openMemory, type ActiveMemory, type ArchiveRequest, type Edited, type ForgetRequest, type MemoryHandle, type OpenMemoryOptions, type RememberRequest } from './memory.js';
+export type { ListedObservation, ListPage } from './list.js';
 export { EditRefused, type EditRefusal, type EditResult, type ObservationEdit } from './edit.js';
 export { charCount, REMEMBER_MAX_CHARS, type Remembered, type RememberInput, type ToolClient } from './remember.js';
 export { classifyPrompt, wrapInjectedContext, type PromptKind, type RecallRequest, type RecallResult } from './recall.js';

@@ -25,7 +25,8 @@ import type { Logger } from '../platform/log.js';
 import type { IndexReader } from '../search/engine.js';
 import type { GetResult } from '../search/get.js';
 import type { SearchRequest } from '../search/search.js';
-import type { SearchResponse, SearchResult } from '../search/types.js';
+import type { SearchFilters, SearchResponse, SearchResult } from '../search/types.js';
+import type { ListPage } from './list.js';
 import type { MarkRequest, MarkResult } from '../jobs/mark.js';
 import type { ForgetNowOptions, ForgetNowResult } from '../jobs/forget.js';
 import type { ForgetSelector } from '../tiers/forget.js';
@@ -104,6 +105,8 @@ export interface MemoryHandle {
   search(request: SearchRequest, options?: { lockWaitMs?: number }): Promise<SearchResponse>;
   /** The index can be read as it is (false: missing or broken, a search would rebuild it first under the home lock). */
   indexReadable(): Promise<boolean>;
+  /** Every observation, newest first, with search's filters, one page at a time (list.ts). */
+  list(filters: SearchFilters, page: { offset: number; limit: number }): Promise<ListPage>;
   /** One observation by id with its provenance, or lines of a memory file (`path[:from[:lines]]`). */
   get(target: string): Promise<GetResult>;
   /** The observation with id `id` (undefined: none). */
@@ -256,6 +259,12 @@ class Memory implements MemoryHandle {
   async indexReadable(): Promise<boolean> {
     const [{ TIERS }, { openEngine }] = await Promise.all([import('../search/engine.js'), import('../search/open-engine.js')]);
     return ((await this.openIndex()) ?? openEngine(this.paths.index)).generations(TIERS).problems.length === 0;
+  }
+
+  async list(filters: SearchFilters, page: { offset: number; limit: number }): Promise<ListPage> {
+    const config = await this.settings.refresh();
+    const { listMemories } = await import('./list.js');
+    return listMemories(this.paths, config, filters, page);
   }
 
   async get(target: string): Promise<GetResult> {

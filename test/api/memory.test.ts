@@ -43,6 +43,11 @@ test('openMemory: remember, search, get, edit, mark, forget and status on one ho
   assert.ok(day.includes(`User prefers tabs over spaces in Go code. #go ^${remembered.observation.id}`), day);
   assert.equal((await memory.remember({ text: 'User prefers tabs over spaces in Go code.', category: 'preference', tags: ['go'] })).added, false, 'the same sentence twice on a day is one observation');
 
+  const page = await memory.list({}, { offset: 0, limit: 1 });
+  assert.deepEqual([page.items.map((o) => o.id), page.nextOffset], [[remembered.observation.id], 1], 'newest first, and a next page');
+  const rest = await memory.list({}, { offset: 1, limit: 5 });
+  assert.deepEqual([rest.items.map((o) => o.date), rest.nextOffset], [['2026-03-02'], undefined]);
+  assert.deepEqual((await memory.list({ categories: ['preference'] }, { offset: 0, limit: 5 })).items.map((o) => o.id), [remembered.observation.id]);
   const found = await memory.search({ query: 'tabs spaces', limit: 5 });
   assert.equal(found.results[0]?.id, remembered.observation.id);
   const staging = await memory.search({ query: 'staging database port', limit: 5 });
