@@ -31,6 +31,7 @@ import { headerTokens } from '../api/index.js';
 import { countTokens } from '../core/tokens.js';
 import type { Provenance, Tier } from '../core/types.js';
 import { accessGuard, type Refusal } from './guard.js';
+import { mountRestApi } from './rest.js';
 import { addObservation, approveMoves, duplicateId, editObservation, forgetObservations, parsePriority, parseTags, rejectMoves, rollbackMove, type CurateContext } from './curate.js';
 import { proposalWhy, type Proposal } from '../tiers/approvals.js';
 import { chooseLang, codeWord, messagesFor, whyWords, type Lang, type MessageKey } from './messages.js';
@@ -51,6 +52,8 @@ export interface UiAppOptions {
   token: string;
   /** The session secret it is exchanged for. */
   session: string;
+  /** The REST API's Bearer token (rest.ts). */
+  apiToken: string;
   /** Called once, when the login token is used (awaited before the answer). */
   onLogin?: () => void | Promise<void>;
   /** The port the server listens on, once it does. */
@@ -89,6 +92,11 @@ const ASSETS: Record<string, Asset> = {
   'uplot.js': { path: () => require.resolve('uplot/dist/uPlot.iife.min.js'), type: 'text/javascript; charset=utf-8' },
   'uplot.css': { path: () => require.resolve('uplot/dist/uPlot.min.css'), type: 'text/css; charset=utf-8' },
 };
+
+/** A path of the REST API (rest.ts), not a page. */
+function isApi(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/');
+}
 
 /** A path inside the dashboard to go back to (never another site). */
 function safeBack(value: unknown, fallback = '/'): string {
@@ -167,7 +175,9 @@ export function createUiApp(options: UiAppOptions): UiApp {
     return c.text(text, why === 'no-token' ? 401 : 403);
   };
 
-  app.use('*', accessGuard({ token: options.token, session: options.session, port: options.port, refuse, ...(options.onLogin ? { onLogin: options.onLogin } : {}) }));
+  const guard = accessGuard({ token: options.token, session: options.session, port: options.port, refuse, ...(options.onLogin ? { onLogin: options.onLogin } : {}) });
+  // The REST API (rest.ts) answers in JSON with its own token check; the dashboard's pages behind the login.
+  app.use('*', (c, next) => (isApi(c.req.path) ? next() : guard(c, next)));
   app.use(
     '*',
     secureHeaders({
@@ -186,7 +196,7 @@ export function createUiApp(options: UiAppOptions): UiApp {
   // same. Only what a user types: a file, id or way back names a file, and a long path (a vault's) can look like a
   // high-entropy secret to the masking rules.
   app.use('*', async (c, next) => {
-    if (c.req.method !== 'GET') return next();
+    if (c.req.method !== 'GET' || isApi(c.req.path)) return next();
     const url = new URL(c.req.url);
     const params = [...url.searchParams].map(([k, v]): [string, string] => [k, TYPED_PARAMS.has(k) ? mask(v) : v]);
     if (params.every(([k, v]) => url.searchParams.getAll(k).includes(v))) return next();
@@ -207,6 +217,7 @@ ${original?.hint ? html`<p class="hint" lang="en">→ ${mask(original.hint)}</p>
 <p><a href="${back}">${frame.m.back}</a></p>`;
     return c.html(layout(frame, frame.m.errorTitle, body), statusOf(problem.code));
   };
+  mountRestApi(app, { memory, apiToken: options.apiToken, session: options.session, port: options.port, now: options.now, mask, log: (level, event, fields) => options.logger.log(level, event, fields) });
   app.onError((error, c) => problemPage(c, problemOf(error, 'page')));
   app.notFound((c) => problemPage(c, new UiProblem('NOT_FOUND', 'noPage', { path: c.req.path })));
 
