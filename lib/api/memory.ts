@@ -23,6 +23,7 @@ import { activeMemoryPath, homePaths, type HomePaths } from '../platform/home.js
 import { withoutSuspiciousLines } from '../memory/suspicious.js';
 import type { Logger } from '../platform/log.js';
 import type { IndexReader } from '../search/engine.js';
+import type { Embedder } from '../search/embedder.js';
 import type { GetResult } from '../search/get.js';
 import type { SearchRequest } from '../search/search.js';
 import type { SearchFilters, SearchResponse, SearchResult } from '../search/types.js';
@@ -50,6 +51,8 @@ export interface OpenMemoryOptions {
   lockWaitMs?: number;
   /** A long-lived caller: keep the index open between calls and follow config.yaml (default false). */
   keepOpen?: boolean;
+  /** The query embedder searches use (default: the process's, search/embedder.ts processEmbedder). */
+  embedder?: Embedder;
 }
 
 export interface RememberRequest extends RememberInput {
@@ -193,6 +196,7 @@ class Memory implements MemoryHandle {
   /** As the caller asked (undefined: each operation's own default). */
   private readonly lockWaitMs: number | undefined;
   private readonly keepOpen: boolean;
+  private readonly embedder: Embedder | undefined;
   private reader: IndexReader | undefined;
   private recaller: Promise<MemoryRecall> | undefined;
 
@@ -203,6 +207,7 @@ class Memory implements MemoryHandle {
     this.now = options.now ?? (() => new Date());
     this.lockWaitMs = options.lockWaitMs;
     this.keepOpen = options.keepOpen === true;
+    this.embedder = options.embedder;
   }
 
   get config(): Config {
@@ -245,7 +250,7 @@ class Memory implements MemoryHandle {
     // caller waits only briefly for the home lock when the index is behind the files: a long job must not hold it up.
     const asked = openIndex ? { ...request, cache: false } : request;
     const lockWaitMs = options.lockWaitMs ?? (openIndex ? 2000 : undefined);
-    const deps = { logger: this.logger, now: this.now, ...(openIndex ? { openIndex } : {}), ...(lockWaitMs !== undefined ? { lockWaitMs } : {}) };
+    const deps = { logger: this.logger, now: this.now, ...(openIndex ? { openIndex } : {}), ...(lockWaitMs !== undefined ? { lockWaitMs } : {}), ...(this.embedder ? { embedder: this.embedder } : {}) };
     try {
       return await searchMemory(this.paths, config, asked, deps);
     } catch (error) {

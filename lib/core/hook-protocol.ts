@@ -34,3 +34,19 @@ export interface PromptRequest {
 export interface PromptReply {
   context: string | null;
 }
+
+/**
+ * The other request a server answers: vectors of a few texts from the model it holds, for a one-off process
+ * (`ocm-run search`) that would otherwise load the model itself (lib/integrations/vector-socket.ts). `key` is the
+ * asker's vector space; a server of another space answers `{vectors: null}`.
+ */
+export interface VectorsRequest {
+  vectors: { key: string; texts: string[] };
+}
+
+export interface VectorsReply {
+  vectors: number[][] | null;
+}
+
+/** How a server answers VectorsRequest: null when it holds no loaded model of that space. */
+export type ServeVectors = (key: string, texts: string[]) => Promise<number[][] | null>;

@@ -299,7 +299,9 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
       const older = [...found].sort((a, b) => a - b).map((i) => items[i]!).filter((i) => open(i) && i.o.id !== newer.o.id);
       const task = closedTask(newer, older, weight);
       if (task) mark(task, 'done', newer);
-      for (const old of supersededBy(newer, older.filter((i) => i !== task), weight)) mark(old, 'superseded', newer);
+      const problem = resolvedProblem(newer, older.filter((i) => i !== task), weight);
+      if (problem) mark(problem, 'superseded', newer);
+      for (const old of supersededBy(newer, older.filter((i) => i !== task && i !== problem), weight)) mark(old, 'superseded', newer);
     }
     weigher.add(newer);
     for (const w of newer.words) post(w, n);
@@ -308,8 +310,22 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
   return changes;
 }
 
+/** A fact or state that reports a problem ("staging migrations fail", "CI is red", "빌드가 안 돼"). */
+const PROBLEM =
+  /\b(?:fails?|failing|failed|broken|breaks|crash(?:es|ed|ing)?|errors?|bug|doesn't work|does not work|isn't working|aren't working|not working|won't start|is red|are red|hangs|times out)\b|(?:안 ?돼|안 ?됨|에러|오류|실패|고장)/iu;
+
+/**
+ * The problem `newer` reports solved (the best match): a later finish of the same thing ("User fixed it.
+ * Migrations run cleanly on staging now" for "staging migrations fail") makes the problem history, as a
+ * finish closes a task. A finish that still reports a problem ("works locally but fails on CI") solves none.
+ */
+function resolvedProblem(newer: Item, older: Item[], weight: Weight): Item | undefined {
+  if (PROBLEM.test(newer.o.text)) return undefined;
+  return closedTask(newer, older.filter((i) => (i.o.category === 'fact' || i.o.category === 'state') && PROBLEM.test(i.o.text)), weight, 'problem');
+}
+
 /** The open task `newer` reports finished, if one matches it well enough (the best one). */
-function closedTask(newer: Item, older: Item[], weight: Weight): Item | undefined {
+function closedTask(newer: Item, older: Item[], weight: Weight, what: 'task' | 'problem' = 'task'): Item | undefined {
   const text = newer.o.text;
   // An open task is a plan ("we need the demo ready"), not a finish; a ✅ one reports one.
   if (newer.o.category === 'task' && !newer.o.done) return undefined;
@@ -317,7 +333,7 @@ function closedTask(newer: Item, older: Item[], weight: Weight): Item | undefine
   if (NOT_YET.test(text)) return undefined;
   let best: { item: Item; score: number } | undefined;
   for (const t of older) {
-    if (t.o.category !== 'task') continue;
+    if (what === 'task' && t.o.category !== 'task') continue;
     const o = overlap(newer.words, t.words, weight);
     if (o.shared === 0) continue;
     // The task's own verb in the past and its object: "wrote the export script" for "will write an export script".
@@ -386,9 +402,23 @@ function supersededBy(newer: Item, older: Item[], weight: Weight): Item[] {
       continue;
     }
     if (!DURABLE.has(old.o.category)) continue;
-    if (sameSubject(old, newer, oldValues, chooses, weight)) out.push(old);
+    if (sameSubject(old, newer, oldValues, chooses, weight) || decidedQuestion(old, newer, weight)) out.push(old);
   }
   return out;
+}
+
+/** Saying a thing is not decided yet ("not sure where to keep the refresh tokens", "아직 못 정했어"). */
+const UNDECIDED = /\b(?:not sure|unsure|undecided|haven't decided|hasn't decided|not decided|wondering|can't decide|torn between|no idea (?:which|where|how|whether))\b|(?:모르겠|못 ?정했|고민 ?중)/iu;
+
+/**
+ * An open question a later decision answers: "User is not sure where to keep the refresh tokens" is history
+ * once "User decided on rotating opaque refresh tokens in Redis" — when most of what the question is about
+ * (at least two words) is in the decision.
+ */
+function decidedQuestion(old: Item, newer: Item, weight: Weight): boolean {
+  if (newer.o.category !== 'decision' || old.o.category === 'decision' || !UNDECIDED.test(old.o.text)) return false;
+  const o = overlap(old.words, newer.words, weight);
+  return o.shared >= 2 && o.a >= 0.5;
 }
 
 /** The old values an explicit change names ("from Postgres", "instead of ReportLab"), stemmed. */

@@ -17,6 +17,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { Decrypter, Encrypter, generateX25519Identity, identityToRecipient } from 'age-encryption';
 import { OcmError, fromSystemError, isNotFound } from '../core/errors.js';
 import { writeFileAtomic } from './atomic-file.js';
+import { expandHome } from './home.js';
 
 export interface SyncKey {
   /** `AGE-SECRET-KEY-1…` */
@@ -47,7 +48,7 @@ export async function generateSyncKey(): Promise<SyncKey> {
 
 /** The secret the settings name: the key file first, else the passphrase; undefined when neither is set. */
 export function syncSecret(keyFile: string, env: Record<string, string | undefined>): SyncSecret | undefined {
-  if (keyFile.trim()) return { kind: 'key_file', path: keyFile.trim() };
+  if (keyFile.trim()) return { kind: 'key_file', path: expandHome(keyFile.trim()) };
   const passphrase = env[PASSPHRASE_VARIABLE];
   if (passphrase) return { kind: 'passphrase', passphrase };
   return undefined;

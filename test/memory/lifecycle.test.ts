@@ -224,3 +224,28 @@ test('an event said as an update supersedes the older fact; a detail in parenthe
   const visit = o('User visited Grandma at Maple Court, room 31, on 3 June.', '2026-06-04', 'event');
   assert.equal(marks([room, visit]).size, 0);
 });
+
+test('a problem a later finish solves is history; a finish that still reports a problem solves none', () => {
+  const fails = o('User said the nightly backup job fails on the staging server.', '2026-03-02', 'fact');
+  const fixed = o('User fixed it: the nightly backup job runs cleanly on staging now.', '2026-03-03', 'fact');
+  assert.deepEqual(marks([fails, fixed]).get(fails.id), { kind: 'superseded', date: '2026-03-03', by: fixed.id });
+  // Still failing elsewhere, or a finish of another thing: no mark.
+  const still = o('The nightly backup job works locally but fails on the staging server.', '2026-03-03', 'fact');
+  const other = o('The invoice export works now.', '2026-03-03', 'fact');
+  assert.equal(marks([fails, still]).size, 0);
+  assert.equal(marks([fails, other]).size, 0);
+  // A plain fact with the same words is no problem to solve.
+  const plain = o('The nightly backup job runs on the staging server at 2 am.', '2026-03-02', 'fact');
+  assert.equal(marks([plain, fixed]).size, 0);
+});
+
+test('an open question a later decision answers is history; a decision on another thing answers none', () => {
+  const question = o('User is not sure where to keep the uploaded photos for the gallery.', '2026-03-02', 'fact');
+  const decided = o('User decided to keep the uploaded gallery photos in an S3 bucket with a CDN.', '2026-03-05', 'decision');
+  assert.equal(marks([question, decided]).get(question.id)?.kind, 'superseded');
+  const other = o('User decided to use Postgres as the main store.', '2026-03-05', 'decision');
+  assert.equal(marks([question, other]).size, 0);
+  // A fact (not a decision) that mentions the photos answers nothing.
+  const fact = o('The uploaded gallery photos are about 2 MB each.', '2026-03-05', 'fact');
+  assert.equal(marks([question, fact]).size, 0);
+});
