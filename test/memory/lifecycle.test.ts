@@ -249,3 +249,24 @@ test('an open question a later decision answers is history; a decision on anothe
   const fact = o('The uploaded gallery photos are about 2 MB each.', '2026-03-05', 'fact');
   assert.equal(marks([question, fact]).size, 0);
 });
+
+test('an update written as a note ("Updated: <thing> — <new value>") supersedes what held the thing', () => {
+  const from = (x: Observation, entry: string): Observation => ({ ...x, provenance: { source: 'openclaw', agent: 'main', session: 's1', entryIds: [entry] } });
+  // One message the Observer split in two: the gift idea, and an aside that names only the gift.
+  const idea = from(o("Assistant said saved: Ben's graduation gift — idea: a road bike.", '2026-03-01', 'task'), 'e1');
+  const aside = from(o('Assistant said a road bike is a lovely gift for someone who rides to class every day.', '2026-03-01', 'fact', '10:01'), 'e1');
+  const update = o("Assistant said updated: Ben's graduation gift — a new laptop for his job.", '2026-04-01', 'fact');
+  const m = marks([idea, aside, update]);
+  assert.equal(m.get(idea.id)?.kind, 'superseded');
+  assert.equal(m.get(aside.id)?.kind, 'superseded', 'the aside is about the gift through the message it came from');
+  // Another property of the same person is another thing.
+  const lessons = o("Assistant said updated: Ben's driving lessons — Tuesdays at 5.", '2026-04-01', 'fact');
+  assert.equal(marks([idea, aside, lessons]).size, 0);
+  // A name alone says which thing, not which property: the shop's other facts stay.
+  const shop = o('User calls the shop Green Door Books.', '2026-02-01', 'fact');
+  const moved = o('Assistant updated: Green Door Books — the Elm Street market.', '2026-04-01', 'fact');
+  assert.equal(marks([shop, moved]).size, 0);
+  // The same value again says nothing new.
+  const same = o("Assistant said updated: Ben's graduation gift — a road bike.", '2026-04-01', 'fact');
+  assert.equal(marks([idea, same]).size, 0);
+});
