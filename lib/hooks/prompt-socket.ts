@@ -13,23 +13,11 @@ import { createServer, type Server } from 'node:net';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomePaths } from '../platform/home.js';
-import { socketDir, socketsSupported } from './prompt-socket-client.cjs';
+import { socketDir, socketsSupported } from '../integrations/prompt-socket-client.cjs';
 
-export interface PromptRequest {
-  prompt: string;
-  /** The agent whose hook asks (`hook prompt --agent`): hooks.log names it. */
-  agent?: string;
-  /** The hook runs with per-project memory (`--per-project`): without projectCwd, the server searches main's memory only. */
-  perProject?: boolean;
-  /** Per-project memory: the event's cwd; the server searches that project's memory and main's. */
-  projectCwd?: string;
-  /** When the hook's process started (epoch ms): the server logs the hook's whole time. */
-  hookStartedAt?: number;
-}
+import type { PromptReply, PromptRequest, ServeVectors, VectorsReply, VectorsRequest } from '../core/hook-protocol.js';
 
-export interface PromptReply {
-  context: string | null;
-}
+export type { PromptReply, PromptRequest, ServeVectors, VectorsReply, VectorsRequest } from '../core/hook-protocol.js';
 
 /** A Unix socket path must fit in sun_path (104–108 bytes). */
 const MAX_SOCKET_PATH = 100;
@@ -38,7 +26,11 @@ const MAX_SOCKET_PATH = 100;
  * Serve `answer` on this process's socket. Undefined when sockets are not
  * available here (Windows, a home path too long for a socket name).
  */
-export async function servePromptSocket(paths: HomePaths, answer: (request: PromptRequest) => Promise<string | undefined>): Promise<{ path: string; close: () => Promise<void> } | undefined> {
+export async function servePromptSocket(
+  paths: HomePaths,
+  answer: (request: PromptRequest) => Promise<string | undefined>,
+  vectors?: ServeVectors,
+): Promise<{ path: string; close: () => Promise<void> } | undefined> {
   if (!socketsSupported()) return undefined;
   const dir = socketDir(paths.machine);
   const path = join(dir, `mcp-${process.pid}.sock`);
@@ -58,7 +50,15 @@ export async function servePromptSocket(paths: HomePaths, answer: (request: Prom
       }
       let request: PromptRequest;
       try {
-        request = promptRequest(JSON.parse(buffer.slice(0, end)) as Record<string, unknown>);
+        const parsed = JSON.parse(buffer.slice(0, end)) as Record<string, unknown>;
+        const asked = vectorsRequest(parsed);
+        if (asked) {
+          const none = `${JSON.stringify({ vectors: null } satisfies VectorsReply)}\n`;
+          if (!vectors) socket.end(none);
+          else vectors(asked.key, asked.texts).then((v) => socket.end(`${JSON.stringify({ vectors: v } satisfies VectorsReply)}\n`), () => socket.end(none));
+          return;
+        }
+        request = promptRequest(parsed);
       } catch {
         socket.end(`${JSON.stringify({ context: null })}\n`);
         return;
@@ -81,6 +81,14 @@ export async function servePromptSocket(paths: HomePaths, answer: (request: Prom
       await rm(path, { force: true });
     },
   };
+}
+
+/** A VectorsRequest as received (a few strings and a key), else undefined. */
+function vectorsRequest(parsed: Record<string, unknown>): VectorsRequest['vectors'] | undefined {
+  const v = parsed.vectors as Record<string, unknown> | undefined;
+  if (!v || typeof v !== 'object' || typeof v.key !== 'string' || !Array.isArray(v.texts)) return undefined;
+  const texts = v.texts.filter((t): t is string => typeof t === 'string');
+  return texts.length === v.texts.length && texts.length > 0 && texts.length <= 16 ? { key: v.key, texts } : undefined;
 }
 
 /** A request as the socket received it, keeping only fields of the right type. */
