@@ -17,7 +17,11 @@
  *     the same query in the same process;
  *   - `ocm-run mcp`'s resident memory after hybrid `search_memory` calls
  *     (model loaded), against the same server on the text-only twin, and
- *     its `search_memory` p50 / p95 both ways.
+ *     its `search_memory` p50 / p95 both ways;
+ *   - a one-off `ocm-run search` (a fresh process per query): hybrid loading
+ *     the model itself, hybrid with an `ocm-run mcp` up on the home (the
+ *     query's vector from the server's loaded model, over its socket), and
+ *     `--mode text`, the baseline.
  *
  *   node --import tsx bench/run.ts embed [--n 2000] [--queries 40]
  *
@@ -25,6 +29,7 @@
  * embedding every observation (mcp-bench's hybrid pass at 100k): a pool of
  * real vectors of the home's own texts, assigned in turn to every document.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -55,6 +60,8 @@ export interface EmbedBenchReport {
   idleTick: { localP50: number; localP95: number; textP50: number; nodeP50: number; nodeP95: number; addedP50: number; localCpuP50: number | null; textCpuP50: number | null; nodeCpuP50: number | null };
   query: { firstCallMs: number; p50: number; p95: number; cpuP50: number; cpuP95: number; calls: number; textSearchP50: number; textSearchP95: number };
   mcp: { hybridRssMb: number | null; textRssMb: number | null; hybridP50: number; hybridP95: number; textP50: number; textP95: number; hybridMode: boolean };
+  /** A fresh `ocm-run search` per query, wall ms p50 / p95: loading the model, with a server up, text only. */
+  freshSearch: { aloneP50: number; aloneP95: number; serverP50: number; serverP95: number; textP50: number; textP95: number; serverHybrid: number; calls: number };
   targets: Record<string, { value: number; target: string; ok: boolean }>;
 }
 
@@ -148,6 +155,32 @@ export async function mcpSearches(
     const cpuAfter = processCpuMs(transport.pid);
     const cpuPerCallMs = cpuBefore !== null && cpuAfter !== null ? Math.round(((cpuAfter - cpuBefore) / ms.length) * 10) / 10 : null;
     return { firstCallMs, p50: percentile(ms, 50), p95: percentile(ms, 95), calls: ms.length, cpuPerCallMs, rssMb: rssMb(transport.pid), hybrid };
+  } finally {
+    await client.close();
+  }
+}
+
+/** A fresh `ocm-run search --json` per query: wall ms each, and how many answered by hybrid search. */
+function freshSearches(cli: string, home: string, queries: string[], extra: string[] = []): { ms: number[]; hybrid: number } {
+  const ms: number[] = [];
+  let hybrid = 0;
+  for (const q of queries) {
+    const t = performance.now();
+    const out = execFileSync(process.execPath, [cli, 'search', q, '--home', home, '--json', '--no-cache', ...extra], { encoding: 'utf8' });
+    ms.push(performance.now() - t);
+    if ((JSON.parse(out) as { mode: string }).mode === 'hybrid') hybrid++;
+  }
+  return { ms, hybrid };
+}
+
+/** freshSearches while an `ocm-run mcp` runs on the home, its model loaded by one search_memory call first. */
+async function freshSearchesWithServer(cli: string, home: string, queries: string[], work: string): Promise<{ ms: number[]; hybrid: number }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--home', home], env: { PATH: process.env.PATH ?? '', HOME: work, CI: '1' }, stderr: 'ignore' });
+  const client = new Client({ name: 'ocm-bench', version: '1' });
+  await client.connect(transport, { timeout: 60_000 });
+  try {
+    await client.callTool({ name: 'search_memory', arguments: { query: 'warm up the model' } }, undefined, { timeout: 60_000 });
+    return freshSearches(cli, home, queries);
   } finally {
     await client.close();
   }
@@ -261,6 +294,12 @@ export async function runEmbedBench(options: { n?: number; queries?: number; kee
     const hybridMcp = await mcpSearches(CLI, local.root, queries, work);
     const textMcp = await mcpSearches(CLI, text.root, queries, work);
 
+    log('  one-off ocm-run search: loading the model, with ocm-run mcp up, text only…');
+    const few = queries.slice(0, 12);
+    const alone = freshSearches(CLI, local.root, few);
+    const served = await freshSearchesWithServer(CLI, local.root, few, work);
+    const textOnly = freshSearches(CLI, local.root, few, ['--mode', 'text']);
+
     const report: EmbedBenchReport = {
       observations: n,
       loadAverageAtStart: loadAtStart,
@@ -293,6 +332,16 @@ export async function runEmbedBench(options: { n?: number; queries?: number; kee
       },
       query: { firstCallMs, p50: percentile(q, 50), p95: percentile(q, 95), cpuP50: percentile(qCpu, 50), cpuP95: percentile(qCpu, 95), calls: q.length, textSearchP50: percentile(ts, 50), textSearchP95: percentile(ts, 95) },
       mcp: { hybridRssMb: hybridMcp.rssMb, textRssMb: textMcp.rssMb, hybridP50: hybridMcp.p50, hybridP95: hybridMcp.p95, textP50: textMcp.p50, textP95: textMcp.p95, hybridMode: hybridMcp.hybrid },
+      freshSearch: {
+        aloneP50: percentile(alone.ms, 50),
+        aloneP95: percentile(alone.ms, 95),
+        serverP50: percentile(served.ms, 50),
+        serverP95: percentile(served.ms, 95),
+        textP50: percentile(textOnly.ms, 50),
+        textP95: percentile(textOnly.ms, 95),
+        serverHybrid: served.hybrid,
+        calls: few.length,
+      },
       targets: {},
     };
     report.targets = {
@@ -319,6 +368,7 @@ export function embedBenchTable(r: EmbedBenchReport): string {
     `| \`ocm-run run\`, a tick with 50 new observations (${r.tick50.embeddedPerTick} embedded), p50 of ${r.tick50.localMs.length} | ${r.tick50.localP50} ms wall (${r.tick50.localMs.join(', ')}), ${r.tick50.localCpuP50 ?? '–'} ms CPU | ${r.tick50.textP50} ms wall (${r.tick50.textMs.join(', ')}), ${r.tick50.textCpuP50 ?? '–'} ms CPU |`,
     `| idle tick, model configured, p50 / p95 | ${r.idleTick.localP50} / ${r.idleTick.localP95} ms wall (+${r.idleTick.addedP50} ms over node), ${r.idleTick.localCpuP50 ?? '–'} ms CPU | \`node -e 0\`: ${r.idleTick.nodeP50} / ${r.idleTick.nodeP95} ms wall, ${r.idleTick.nodeCpuP50 ?? '–'} ms CPU; idle tick of the text-only twin: ${r.idleTick.textP50} ms wall, ${r.idleTick.textCpuP50 ?? '–'} ms CPU |`,
     `| query embedding in a kept-open process, p50 / p95 over ${r.query.calls} | ${r.query.p50} / ${r.query.p95} ms wall, ${r.query.cpuP50} / ${r.query.cpuP95} ms CPU (first call, loading the model: ${r.query.firstCallMs} ms) | text-only search of the same queries, in-process: ${r.query.textSearchP50} / ${r.query.textSearchP95} ms |`,
+    `| one-off \`ocm-run search\`, p50 / p95 over ${r.freshSearch.calls} | loading the model: ${r.freshSearch.aloneP50} / ${r.freshSearch.aloneP95} ms; with \`ocm-run mcp\` up (its vectors, ${r.freshSearch.serverHybrid}/${r.freshSearch.calls} hybrid): ${r.freshSearch.serverP50} / ${r.freshSearch.serverP95} ms | \`--mode text\`: ${r.freshSearch.textP50} / ${r.freshSearch.textP95} ms |`,
     `| \`ocm-run mcp\` \`search_memory\` p50 / p95; server RSS after | ${r.mcp.hybridMode ? 'hybrid' : 'NOT hybrid'}: ${r.mcp.hybridP50} / ${r.mcp.hybridP95} ms; ${r.mcp.hybridRssMb ?? '–'} MB | text: ${r.mcp.textP50} / ${r.mcp.textP95} ms; ${r.mcp.textRssMb ?? '–'} MB |`,
     '',
     '| target | measured | ok |',

@@ -6,7 +6,9 @@
  */
 import { cac } from 'cac';
 import { readFileSync } from 'node:fs';
-import { loadCommandsFor } from './commands/index.js';
+import { COMMAND_LOADERS, loadCommandsFor } from './commands/index.js';
+import { groupedHelp } from './help.js';
+import { didYouMean } from '../lib/core/did-you-mean.js';
 import { createContext, type CommandContext } from './cli-context.js';
 import { describeError, EXIT, fromSystemError, OcmError } from '../lib/core/errors.js';
 import { packagePath } from '../lib/platform/package-root.js';
@@ -78,20 +80,52 @@ function survivePipeClosed(stream: NodeJS.WriteStream): void {
   });
 }
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * `ocm-run help [command]` is `ocm-run [command] --help`; a command name that
+ * is none gets the did-you-mean of an unknown command.
+ */
+function helpWords(argv: string[]): string[] {
+  if (argv[0] !== 'help') return argv;
+  const [, name, ...rest] = argv;
+  return name === undefined || name.startsWith('-') ? ['--help', ...argv.slice(1)] : [name, '--help', ...rest];
+}
+
+function unknownCommand(name: string): OcmError {
+  return new OcmError('BAD_INPUT', `Unknown command "${name}".${didYouMean(name, [...Object.keys(COMMAND_LOADERS), 'help'])}`, {
+    hint: 'Run `ocm-run --help` for the list of commands.',
+  });
+}
+
+/** cac's "Unknown option `--lmit`", with the command's options that are close and the command's own help. */
+function unknownOption(message: string, command: CacCommand | undefined, global: CacCommand): OcmError {
+  const name = /`(-{1,2}[^`]+)`/.exec(message)?.[1];
+  const commandName = command?.name;
+  const flags = [...(command?.options ?? []), ...global.options].flatMap((o) => o.names.map((n) => (n.length > 1 ? `--${n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : `-${n}`)));
+  const near = name ? didYouMean(name, flags, (f) => `\`${f}\``) : '';
+  return new OcmError('BAD_INPUT', `${message.replace(/\.$/, '')}${commandName ? ` for \`${commandName}\`` : ''}.${near}`, {
+    hint: commandName ? `Run \`ocm-run help ${commandName}\` for its options.` : 'Run `ocm-run --help` for the options.',
+  });
+}
+
+type CacCommand = { name: string; options: Array<{ names: string[] }>; outputHelp(): void };
+
+export async function main(rawArgv: string[]): Promise<number> {
   survivePipeClosed(process.stdout);
   survivePipeClosed(process.stderr);
+  const argv = helpWords(rawArgv);
   const cli = cac('ocm-run');
   keepWordsAsText(cli);
   cli
     .option('--home <dir>', 'Memory home (default: $OCM_HOME or ~/.openclaw/oc-memory)')
-    .option('--config <path>', 'Config file (default: <home>/config.yaml)')
+    .option('--config <path>', 'Config file (default: config.yaml in the home)')
     .option('--verbose', 'Log every step to stderr')
-    .option('--json', 'Machine-readable output where output is data');
+    .option('--json', 'Machine-readable output where output is data')
+    .option('--no-color', 'No colours (also NO_COLOR=1; FORCE_COLOR=1 forces them)');
 
   let pending: Promise<number> | undefined;
   let ctxRef: CommandContext | undefined;
-  for (const spec of await loadCommandsFor(argv)) {
+  const specs = await loadCommandsFor(argv);
+  for (const spec of specs) {
     const cmd = cli.command(spec.name, spec.description);
     if (spec.alias) cmd.alias(spec.alias);
     if (spec.allowUnknownOptions) cmd.allowUnknownOptions();
@@ -104,7 +138,10 @@ export async function main(argv: string[]): Promise<number> {
         config: options.config as string | undefined,
         verbose: Boolean(options.verbose),
         json: Boolean(options.json),
+        color: options.color as boolean | undefined,
+        homeMustExist: Boolean(spec.homeMustExist),
       });
+      ctx.showHelp = () => cmd.outputHelp();
       ctxRef = ctx;
       pending = (async () => {
         try {
@@ -118,17 +155,16 @@ export async function main(argv: string[]): Promise<number> {
       })();
     });
   }
-  cli.help();
+  cli.help((sections) => groupedHelp(sections, specs));
   cli.version(pkg.version);
 
   try {
+    if (rawArgv[0] === 'help' && argv[0] !== '--help' && !Object.hasOwn(COMMAND_LOADERS, argv[0]!)) throw unknownCommand(argv[0]!);
     cli.parse(['node', 'ocm-run', ...argv], { run: false });
     if (!cli.matchedCommand) {
       if (cli.options.help || cli.options.version) return EXIT.ok;
       const name = cli.args[0];
-      if (name) {
-        throw new OcmError('BAD_INPUT', `Unknown command "${name}".`, { hint: 'Run `ocm-run --help` for the list of commands.' });
-      }
+      if (name) throw unknownCommand(name);
       cli.outputHelp();
       return EXIT.ok;
     }
@@ -138,7 +174,11 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const argvJson = argv.includes('--json');
     if (error instanceof Error && error.name === 'CACError') {
-      return printError(ctxRef, new OcmError('BAD_INPUT', error.message, { hint: 'Run `ocm-run <command> --help` for its options.' }), argvJson);
+      const matched = cli.matchedCommand as unknown as CacCommand | undefined;
+      const global = cli.globalCommand as unknown as CacCommand;
+      if (/^Unknown option/.test(error.message)) return printError(ctxRef, unknownOption(error.message, matched, global), argvJson);
+      const hint = matched ? `Run \`ocm-run help ${matched.name}\` for its arguments and options.` : 'Run `ocm-run --help` for the list of commands.';
+      return printError(ctxRef, new OcmError('BAD_INPUT', error.message, { hint }), argvJson);
     }
     return printError(ctxRef, error, argvJson);
   }

@@ -22,3 +22,22 @@ export function createProgress(enabled: boolean): Progress {
     },
   };
 }
+
+/** "3 min" / "40 s": a duration for an ETA, rounded the way people say it. */
+export function formatDuration(ms: number): string {
+  const s = Math.max(1, Math.round(ms / 1000));
+  if (s < 90) return `${s} s`;
+  const m = Math.round(s / 60);
+  if (m < 90) return `${m} min`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+/**
+ * The time left of a job `fraction` (0–1) done that started at `startedMs`: ` · ~3 min left`, or ''
+ * while too little is done to tell (under 2 % or 2 s).
+ */
+export function etaText(fraction: number, startedMs: number, nowMs: number): string {
+  const elapsed = nowMs - startedMs;
+  if (!(fraction > 0.02) || fraction >= 1 || elapsed < 2000) return '';
+  return ` · ~${formatDuration((elapsed * (1 - fraction)) / fraction)} left`;
+}

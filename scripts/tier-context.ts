@@ -24,6 +24,22 @@ export function crashHook(env: NodeJS.ProcessEnv): ((step: string) => void) | un
   };
 }
 
+/**
+ * Test hook (OCM_TEST=1): at the first time the run reaches step OCM_TEST_SIGNAL_AT, the process sends
+ * itself `signal`, as a user's Ctrl-C or a service manager's SIGTERM would — a deterministic point
+ * instead of a race with a timer.
+ */
+export function signalHook(env: NodeJS.ProcessEnv, signal: NodeJS.Signals): ((step: string) => void) | undefined {
+  const at = env.OCM_TEST === '1' ? env.OCM_TEST_SIGNAL_AT : undefined;
+  if (!at) return undefined;
+  let sent = false;
+  return (step) => {
+    if (step !== at || sent) return;
+    sent = true;
+    process.kill(process.pid, signal);
+  };
+}
+
 export async function tierOptions(ctx: CommandContext, logName = 'tier'): Promise<TierJobOptions> {
   const { config } = await ctx.config();
   const { searchIndexUpdater } = await import('../lib/tiers/search-index.js');

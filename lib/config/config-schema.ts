@@ -177,6 +177,10 @@ export const configSchema = v.strictObject({
     /** A shell command run after tier/sync, e.g. "rclone sync <vault>/OC-Memory remote:OC-Memory". */
     command: str(),
     after_tier: bool(false),
+    /** Encrypt everything that leaves the machine (age format); the home keeps plain Markdown. */
+    encrypt: bool(false),
+    /** An age identity file (0600), e.g. made by `ocm-run sync --new-key FILE`; '' = the passphrase in OCM_SYNC_PASSPHRASE. */
+    key_file: str(),
   }),
 
   alerts: section({

@@ -28,6 +28,8 @@ export type ErrorCode =
   | 'DAEMON_NOT_RUNNING'
   | 'IO_ERROR'
   | 'DEPENDENCY_MISSING'
+  /** Encrypted data that the configured key or passphrase does not open. */
+  | 'WRONG_KEY'
   | 'INTERNAL';
 
 const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
@@ -44,6 +46,7 @@ const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   DAEMON_NOT_RUNNING: EXIT.daemonNotRunning,
   IO_ERROR: EXIT.error,
   DEPENDENCY_MISSING: EXIT.error,
+  WRONG_KEY: EXIT.permission,
   INTERNAL: EXIT.error,
 };
 

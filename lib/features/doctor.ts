@@ -173,8 +173,19 @@ async function checkOpenClaw(config: Config, options: DoctorOptions): Promise<Ch
   const found: string[] = [];
   for (const d of dirs) if (await stat(d).then((s) => s.isDirectory(), () => false)) found.push(d);
   if (!config.sources.openclaw.enabled && !config.sources.openclaw_db.enabled) return [ok('openclaw', 'OpenClaw', 'not read (sources.openclaw disabled)')];
+  // A state folder alone says nothing (OC-Memory's own home is ~/.openclaw/oc-memory): the command or its agents do.
+  const versionText = await (options.openClawVersion ?? defaultOpenClawVersion)();
+  const { parseOpenClawVersion } = await import('../integrations/openclaw/cli.js');
+  const { findOpenClaw } = await import('../integrations/openclaw/presence.js');
+  const presence = await findOpenClaw({ env: options.env, userHome: options.userHome, stateDirs: dirs, version: versionText ? (parseOpenClawVersion(versionText) ?? { text: versionText, parts: [0, 0, 0] }) : null });
+  if (!presence.installed) {
+    return [
+      warn('openclaw', 'OpenClaw', `not installed: ${presence.seen}`, 'Install OpenClaw and run it once, or set OPENCLAW_STATE_DIR / sources.openclaw.state_dirs to where it keeps its data. (Other agents: `ocm-run sources`.)'),
+      warn('openclaw.integration', 'OpenClaw integration', 'not checked: OpenClaw is not installed here', 'After installing OpenClaw: `ocm-run integrate openclaw`'),
+    ];
+  }
   if (found.length === 0) {
-    return [warn('openclaw', 'OpenClaw', `no state folder found (${dirs.join(', ') || '~/.openclaw'})`, 'Run OpenClaw once, or set OPENCLAW_STATE_DIR / sources.openclaw.state_dirs to where it keeps its data.')];
+    return [warn('openclaw', 'OpenClaw', `no state folder found (${dirs.join(', ') || '~/.openclaw'}); ${presence.seen}`, 'Run OpenClaw once, or set OPENCLAW_STATE_DIR / sources.openclaw.state_dirs to where it keeps its data.')];
   }
   const checks: Check[] = [];
   // Transcript storage: JSONL files (up to ~2026.7) or the per-agent SQLite database (2026.8+).
@@ -194,7 +205,7 @@ async function checkOpenClaw(config: Config, options: DoctorOptions): Promise<Ch
   const configPath = openClawConfigPath(options.env, options.userHome);
   const json = await readOpenClawJson(configPath);
   const meta = json.data?.meta as { lastTouchedVersion?: unknown } | undefined;
-  const version = (await (options.openClawVersion ?? defaultOpenClawVersion)()) ?? (typeof meta?.lastTouchedVersion === 'string' ? `${meta.lastTouchedVersion} (from openclaw.json)` : 'unknown');
+  const version = versionText ?? (typeof meta?.lastTouchedVersion === 'string' ? `${meta.lastTouchedVersion} (from openclaw.json)` : 'unknown');
   checks.push(ok('openclaw', 'OpenClaw', `${found.join(', ')} · version ${version} · ${agents} agent(s) · ${storage}`));
   if (dbs > 0 && !config.sources.openclaw_db.enabled) {
     checks.push(warn('openclaw.db', 'OpenClaw database transcripts', 'this OpenClaw keeps transcripts in SQLite, but sources.openclaw_db is disabled', '`ocm-run config set sources.openclaw_db.enabled true`'));
@@ -205,7 +216,6 @@ async function checkOpenClaw(config: Config, options: DoctorOptions): Promise<Ch
     return checks;
   }
   const { integrationStatus } = await import('../integrations/openclaw/integration.js');
-  const { parseOpenClawVersion } = await import('../integrations/openclaw/cli.js');
   const st = await integrationStatus({ paths: options.paths, env: options.env, userHome: options.userHome, version: parseOpenClawVersion(version) });
   if (!st.location.configExists && !st.pluginInstalled) {
     checks.push(warn('openclaw.integration', 'OpenClaw integration', 'not set up: OpenClaw does not search OC-Memory’s files and no plugin adds memory to prompts', '`ocm-run integrate openclaw`'));
@@ -352,6 +362,23 @@ async function checkDisk(paths: HomePaths): Promise<Check[]> {
   }
 }
 
+/**
+ * Where an alert (an Observer that keeps failing, a full disk) would go, as the tick finds it: the
+ * OpenClaw hooks endpoint when a token is found, and alerts.webhook_url. Alerts on with neither reach
+ * nobody, which is a problem to show, not "no problems". No network call (`ocm-run alerts` tests it).
+ */
+async function checkAlerts(config: Config, env: Record<string, string | undefined>, options: DoctorOptions): Promise<Check> {
+  if (!config.alerts.enabled) return ok('alerts', 'Alerts', 'off (alerts.enabled: false): failures are only in logs/ and `ocm-run status`');
+  const { discoverOpenClawEndpoint } = await import('../integrations/openclaw/config.js');
+  const endpoint = await discoverOpenClawEndpoint({ env, alerts: config.alerts, homeDir: options.userHome });
+  const targets: string[] = [];
+  if (endpoint.token) targets.push(`OpenClaw hooks ${endpoint.url}${endpoint.hooksPath}/agent (URL from ${endpoint.urlSource}, token from ${endpoint.tokenSource})`);
+  if (config.alerts.webhook_url) targets.push(`webhook ${config.alerts.webhook_url}`);
+  if (targets.length > 0) return ok('alerts', 'Alerts', `to ${targets.join(' and ')}`);
+  const looked = `no OpenClaw hooks token (not in alerts.openclaw_token, ${endpoint.configPath ? `hooks.token of ${endpoint.configPath}` : 'openclaw.json (none found)'} or OPENCLAW_HOOKS_TOKEN) and no alerts.webhook_url`;
+  return warn('alerts', 'Alerts', `on, but they reach nobody: ${looked}`, 'Set a webhook (`ocm-run config set alerts.webhook_url https://…`), or enable OpenClaw\'s hooks (hooks.enabled and hooks.token in openclaw.json); `ocm-run alerts test` sends one');
+}
+
 export async function runDoctor(options: DoctorOptions): Promise<Check[]> {
   const { checks, config, env } = await checkConfig(options);
   checks.push(...(await checkPaths(options.paths)));
@@ -360,6 +387,8 @@ export async function runDoctor(options: DoctorOptions): Promise<Check[]> {
     checks.push(await checkEmbeddings(config));
     checks.push(...(await checkOpenClaw(config, options)));
     checks.push(...(await checkSchedule(config, options)));
+    checks.push(...(await (await import('./doctor-sync.js')).checkSync(config, env)));
+    checks.push(await checkAlerts(config, env, options));
     const { checkAgentIntegrations } = await import('./doctor-agents.js');
     checks.push(...(await checkAgentIntegrations({ paths: options.paths, config, env: options.env, userHome: options.userHome, codexHooks: options.codexHooks })));
   }
@@ -376,8 +405,11 @@ export function formatChecks(checks: Check[]): string {
     lines.push(`${ICON[c.status]} ${c.title}: ${c.detail}`);
     if (c.fix && c.status !== 'ok') lines.push(`   → ${c.fix}`);
   }
+  // The summary names what it counts, so "no problems" never hides a warning nobody reads.
+  const titles = (status: CheckStatus) => [...new Set(checks.filter((c) => c.status === status).map((c) => c.title))];
   const fails = checks.filter((c) => c.status === 'fail').length;
   const warns = checks.filter((c) => c.status === 'warn').length;
-  lines.push('', fails ? `${fails} problem(s) to fix, ${warns} warning(s).` : warns ? `No problems; ${warns} warning(s).` : 'Everything looks right.');
+  const warned = warns ? ` (${titles('warn').join(', ')})` : '';
+  lines.push('', fails ? `${fails} problem(s) to fix (${titles('fail').join(', ')}), ${warns} warning(s)${warned}.` : warns ? `No problems; ${warns} warning(s)${warned}.` : 'Everything looks right.');
   return lines.join('\n');
 }

@@ -38,6 +38,8 @@ export interface Stats {
   home: string;
   generatedAt: string;
   tiers: { hot: TierStats; warm: TierStats; cold: TierStats; reflections: TierStats };
+  /** The cold tier's folder in the vault (null: no vault configured). */
+  vault: string | null;
   observations: {
     total: number;
     completedTasks: number;
@@ -178,12 +180,14 @@ export async function collectStats(
   const hotFiles = (await walk(paths.memory)).filter((f) => DAY_FILE.test(basename(f)));
   const warmFiles = (await walk(paths.archive)).filter((f) => DAY_FILE.test(basename(f)));
   const reflectionFiles = (await walk(paths.reflections)).filter((f) => f.endsWith('.md'));
-  const vault = config.tiers.vault_path ? join(expandHome(config.tiers.vault_path, options.userHome), 'OC-Memory') : undefined;
-  const coldFiles = vault ? (await walk(vault)).filter((f) => f.endsWith('.md')) : [];
+  // The cold tier's day files in the vault, as the tier moves lay them out (its notes and reflection copies are not days).
+  const { coldRoot, listTierFiles } = await import('../tiers/locations.js');
+  const vaultPath = config.tiers.vault_path ? expandHome(config.tiers.vault_path, options.userHome) : '';
+  const coldFiles = (await listTierFiles(paths, vaultPath, 'cold')).map((f) => f.path);
 
   const tallies: DayFileTally[] = [];
   /** A tier's day files, one stat each: their bytes, and each file's tally — read again only when the cache has none of its size and mtime. */
-  const readTier = async (files: string[], root: string, tier: 'hot' | 'warm'): Promise<TierStats> => {
+  const readTier = async (files: string[], root: string, tier: 'hot' | 'warm' | 'cold'): Promise<TierStats> => {
     let bytes = 0;
     let observations = 0;
     for (const f of files) {
@@ -204,7 +208,7 @@ export async function collectStats(
           continue;
         }
         const date = dateFromFileName(f) ?? basename(f).slice(0, 10);
-        tally = tallyOf(listObservations(parseDayFile(text), { date, agent: agentOf(root, f, tier === 'warm'), tier }));
+        tally = tallyOf(listObservations(parseDayFile(text), { date, agent: agentOf(root, f, tier !== 'hot'), tier }));
         options.cache?.set(f, { size: info.size, mtimeMs: info.mtimeMs, tally });
       }
       observations += tally.observations;
@@ -214,9 +218,10 @@ export async function collectStats(
   };
   const hot = await readTier(hotFiles, paths.memory, 'hot');
   const warm = await readTier(warmFiles, paths.archive, 'warm');
+  const cold = await readTier(coldFiles, coldRoot(vaultPath) ?? '', 'cold');
   // Files gone since the last call leave the cache.
   if (options.cache) {
-    const present = new Set([...hotFiles, ...warmFiles]);
+    const present = new Set([...hotFiles, ...warmFiles, ...coldFiles]);
     for (const f of options.cache.keys()) if (!present.has(f)) options.cache.delete(f);
   }
 
@@ -282,7 +287,8 @@ export async function collectStats(
   return {
     home: paths.root,
     generatedAt: now.toISOString(),
-    tiers: { hot, warm, cold: await tierOf(coldFiles), reflections: await tierOf(reflectionFiles) },
+    tiers: { hot, warm, cold, reflections: await tierOf(reflectionFiles) },
+    vault: coldRoot(vaultPath) ?? null,
     observations: {
       total: observationCount,
       completedTasks: completed,
@@ -328,7 +334,7 @@ export function formatStats(s: Stats, detailed: boolean): string {
   L.push('Storage');
   L.push(`  hot    ${String(t.hot.files).padStart(6)} files ${kb(t.hot.bytes).padStart(10)}  ${num(t.hot.observations ?? 0)} observations`);
   L.push(`  warm   ${String(t.warm.files).padStart(6)} files ${kb(t.warm.bytes).padStart(10)}  ${num(t.warm.observations ?? 0)} observations`);
-  L.push(`  cold   ${String(t.cold.files).padStart(6)} files ${kb(t.cold.bytes).padStart(10)}`);
+  L.push(`  cold   ${String(t.cold.files).padStart(6)} files ${kb(t.cold.bytes).padStart(10)}  ${num(t.cold.observations ?? 0)} observations${s.vault ? ` (${s.vault})` : ' (no vault configured: tiers.vault_path)'}`);
   L.push(`  reflections ${String(t.reflections.files).padStart(1)} files ${kb(t.reflections.bytes)}`);
   L.push('');
   const o = s.observations;

@@ -45,13 +45,14 @@ function serverSockets(machine: string): string[] {
 }
 
 /** What asking one socket gave: a reply, nothing in time, or a refusal (no server listens: a dead server's socket). */
-type Asked = PromptReply | 'refused' | undefined;
+type Asked<R> = R | 'refused' | undefined;
 
-function ask(file: string, request: PromptRequest, timeoutMs: number): Promise<Asked> {
+/** Send one JSON line to the socket `file` and read one back, kept when `accept` takes it, within `timeoutMs`. */
+function ask<R>(file: string, request: object, timeoutMs: number, accept: (reply: unknown) => R | undefined): Promise<Asked<R>> {
   return new Promise((resolve) => {
     let buffer = '';
     let settled = false;
-    const finish = (reply: Asked) => {
+    const finish = (reply: Asked<R>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -66,8 +67,7 @@ function ask(file: string, request: PromptRequest, timeoutMs: number): Promise<A
       const end = buffer.indexOf('\n');
       if (end === -1) return;
       try {
-        const reply = JSON.parse(buffer.slice(0, end)) as PromptReply;
-        finish(typeof reply.context === 'string' || reply.context === null ? reply : undefined);
+        finish(accept(JSON.parse(buffer.slice(0, end))));
       } catch {
         finish(undefined);
       }
@@ -76,6 +76,11 @@ function ask(file: string, request: PromptRequest, timeoutMs: number): Promise<A
     socket.on('close', () => finish(undefined));
   });
 }
+
+const promptReply = (reply: unknown): PromptReply | undefined => {
+  const context = (reply as PromptReply | null)?.context;
+  return typeof context === 'string' || context === null ? (reply as PromptReply) : undefined;
+};
 
 /**
  * Ask a running MCP server on the home whose machine folder is `machine` for
@@ -90,7 +95,7 @@ async function askPromptSocket(machine: string, request: PromptRequest, timeoutM
   for (const file of serverSockets(machine)) {
     const left = deadline - Date.now();
     if (left <= 0 || tried === 2) break;
-    const reply = await ask(file, request, left);
+    const reply = await ask(file, request, left, promptReply);
     if (reply === 'refused') {
       // Nobody listens on it: the server died without removing it.
       try {
@@ -106,4 +111,4 @@ async function askPromptSocket(machine: string, request: PromptRequest, timeoutM
   return undefined;
 }
 
-export = { socketDir, socketsSupported, askPromptSocket };
+export = { socketDir, socketsSupported, serverSockets, ask, askPromptSocket };

@@ -31,6 +31,22 @@ export interface PromptReply {
   context: string | null;
 }
 
+/**
+ * The other request a server answers: vectors of a few texts from the model it holds, for a one-off process
+ * (`ocm-run search`) that would otherwise load the model itself (lib/integrations/vector-socket.ts). `key` is the
+ * asker's vector space; a server of another space answers `{vectors: null}`.
+ */
+export interface VectorsRequest {
+  vectors: { key: string; texts: string[] };
+}
+
+export interface VectorsReply {
+  vectors: number[][] | null;
+}
+
+/** How a server answers VectorsRequest: null when it holds no loaded model of that space. */
+export type ServeVectors = (key: string, texts: string[]) => Promise<number[][] | null>;
+
 /** A Unix socket path must fit in sun_path (104–108 bytes). */
 const MAX_SOCKET_PATH = 100;
 
@@ -38,7 +54,11 @@ const MAX_SOCKET_PATH = 100;
  * Serve `answer` on this process's socket. Undefined when sockets are not
  * available here (Windows, a home path too long for a socket name).
  */
-export async function servePromptSocket(paths: HomePaths, answer: (request: PromptRequest) => Promise<string | undefined>): Promise<{ path: string; close: () => Promise<void> } | undefined> {
+export async function servePromptSocket(
+  paths: HomePaths,
+  answer: (request: PromptRequest) => Promise<string | undefined>,
+  vectors?: ServeVectors,
+): Promise<{ path: string; close: () => Promise<void> } | undefined> {
   if (!socketsSupported()) return undefined;
   const dir = socketDir(paths.machine);
   const path = join(dir, `mcp-${process.pid}.sock`);
@@ -58,7 +78,15 @@ export async function servePromptSocket(paths: HomePaths, answer: (request: Prom
       }
       let request: PromptRequest;
       try {
-        request = promptRequest(JSON.parse(buffer.slice(0, end)) as Record<string, unknown>);
+        const parsed = JSON.parse(buffer.slice(0, end)) as Record<string, unknown>;
+        const asked = vectorsRequest(parsed);
+        if (asked) {
+          const none = `${JSON.stringify({ vectors: null } satisfies VectorsReply)}\n`;
+          if (!vectors) socket.end(none);
+          else vectors(asked.key, asked.texts).then((v) => socket.end(`${JSON.stringify({ vectors: v } satisfies VectorsReply)}\n`), () => socket.end(none));
+          return;
+        }
+        request = promptRequest(parsed);
       } catch {
         socket.end(`${JSON.stringify({ context: null })}\n`);
         return;
@@ -81,6 +109,14 @@ export async function servePromptSocket(paths: HomePaths, answer: (request: Prom
       await rm(path, { force: true });
     },
   };
+}
+
+/** A VectorsRequest as received (a few strings and a key), else undefined. */
+function vectorsRequest(parsed: Record<string, unknown>): VectorsRequest['vectors'] | undefined {
+  const v = parsed.vectors as Record<string, unknown> | undefined;
+  if (!v || typeof v !== 'object' || typeof v.key !== 'string' || !Array.isArray(v.texts)) return undefined;
+  const texts = v.texts.filter((t): t is string => typeof t === 'string');
+  return texts.length === v.texts.length && texts.length > 0 && texts.length <= 16 ? { key: v.key, texts } : undefined;
 }
 
 /** A request as the socket received it, keeping only fields of the right type. */

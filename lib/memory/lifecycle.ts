@@ -54,7 +54,7 @@ const FRAME = new Set(
 
 /** Saying that a task is finished ("login is done", "works end to end", "merged", "완료"). */
 const FINISHED_EN =
-  /\b(?:done|finished|complete[ds]?|completed|fixed|merged|shipped|deployed|live|works?|working|worked|ready|sorted|landed|in place|passes|passing|resolved|submitted|sent|booked|paid|renewed|handled|taken care of)\b/i;
+  /\b(?:done|finished|complete[ds]?|completed|fixed|merged|shipped|deployed|live|(?:works?|working|worked)(?!\s+(?:on|backwards?|through|towards?|out|from|at|in|for|with|around|off|away|hard|late|together|under|as)\b)|ready|sorted|landed|in place|passes|passing|resolved|submitted|sent|booked|paid|renewed|handled|taken care of)\b/i;
 const FINISHED_KO = /(?:완료|끝났|끝냈|끝남|마쳤|해결했|해결됐|보냈|예약했|신청했|냈어|샀어|샀다|했어요|했음|다 했|됐어|됐다)/u;
 /** A completion said as a wish or a plan is none ("should be done by Friday", "will be ready"). */
 const NOT_YET = /\b(?:will|should|would|could|must|needs?|has to|have to|going to|gonna|not|isn't|aren't|wasn't|won't|until|by (?:then|friday|monday|tomorrow)|once|when|if|before|yet)\b|(?:해야|할게|하자|할 거|예정|아직|안 ?됐|못 ?했)/iu;
@@ -67,13 +67,15 @@ const CHANGED_FROM: RegExp[] = [
   /\bno longer\s+(?:on|use|using|with|in)?\s*([\p{L}\p{N}_.+#-]+)/iu,
   /\bnot\s+([\p{L}\p{N}_.+#-]+)\s+any ?more\b/iu,
   /\b(?:drop(?:ped|ping)?|ditch(?:ed|ing)?|scrap(?:ped|ping)?|cancel(?:l?ed|l?ing)?|abandon(?:ed|ing)?)\s+(?:the\s+)?([\p{L}\p{N}_.+#-]+)/iu,
-  /([\p{L}\p{N}_.+#-]+)\s*(?:→|->)\s*[\p{L}\p{N}_.+#-]+/u,
   /([\p{L}\p{N}_.+#-]+?)(?:은|는|을|를)?\s+(?:대신|말고)/u,
   /([\p{L}\p{N}_.+#-]+?)에서\s+\S+?(?:으로|로)\s*(?:바꾸|바꿨|바꿔|변경|옮기|옮겼|갈아)/u,
 ];
 
+/** "Postgres → SQLite": a change only where the text says one or both sides are of one kind ("Portland → Banff" is a route). */
+const ARROW = /([\p{L}\p{N}_.+#-]+)\s*(?:→|->)\s*([\p{L}\p{N}_.+#-]+)/u;
+
 /** Words that say a value changed ("from now on", "moved to", "이제"). */
-const CHANGE_WORD = /\b(?:now|from now on|moved|changed|updated|switch(?:ed)?|instead|actually|any ?more|no longer|revised|rescheduled|postponed|pushed back)\b|(?:이제|바꿨|바꿔|변경|옮겼|대신|바뀌|미뤄|연기)/iu;
+const CHANGE_WORD = /\b(?:now|from now on|moved|changed|updated|switch(?:ed)?|instead|actually|any ?more|no longer|revised|rescheduled|postponed|pushed back|after all|scratch (?:that|the|this))\b|(?:이제|바꿨|바꿔|변경|옮겼|대신|바뀌|미뤄|연기)/iu;
 
 /** Saying a choice is made ("we'll use", "go with", "쓰기로"): a mere mention of another database is none. */
 const CHOICE_WORD = /\b(?:use|using|go with|going with|pick(?:ed)?|chose|choose|decided|settled on|stick with|stay with|run on|runs on|moved to)\b|(?:쓰기로|쓸게|쓰자|로 가자|로 하자|으로 하자|결정)/iu;
@@ -88,6 +90,11 @@ const KINDS: Record<string, readonly string[]> = {
   hosting: ['heroku', 'vercel', 'netlify', 'render', 'railway', 'fly.io', 'hetzner', 'digitalocean', 'linode', 'aws', 'gcp', 'azure', 'cloudflare'],
   packages: ['npm', 'yarn', 'pnpm', 'bun', 'pip', 'poetry', 'uv', 'pipenv', 'conda'],
   editor: ['vim', 'neovim', 'emacs', 'vscode', 'cursor', 'zed', 'intellij', 'pycharm', 'webstorm'],
+  pdf: ['weasyprint', 'reportlab', 'wkhtmltopdf', 'pdfkit', 'fpdf', 'princexml'],
+  email: ['postmark', 'sendgrid', 'mailgun', 'mandrill', 'sparkpost'],
+  ci: ['circleci', 'travis', 'buildkite'],
+  webframework: ['django', 'flask', 'fastapi', 'laravel', 'nestjs', 'fastify'],
+  jstest: ['jest', 'vitest', 'mocha', 'jasmine'],
 };
 const KIND_OF = new Map<string, string>();
 for (const [kind, members] of Object.entries(KINDS)) for (const m of members) KIND_OF.set(m, kind);
@@ -148,6 +155,8 @@ interface Item {
   words: Set<string>;
   values: Set<string>;
   kinds: Map<string, Set<string>>;
+  /** The members of KINDS it says it chooses (choicesOf). */
+  choices: Map<string, Set<string>>;
   /** Old values its own change names ("from Postgres"): history, not what it holds. */
   fromValues: string[];
   /** The speakers' names (never subject words). */
@@ -165,6 +174,34 @@ function kindsOf(words: readonly string[]): Map<string, Set<string>> {
     out.get(k)!.add(w === 'postgresql' ? 'postgres' : w === 'mongo' ? 'mongodb' : w);
   }
   return out;
+}
+
+/**
+ * The members of KINDS an observation says it chooses. A decision or preference chooses what it names when it
+ * says a choice or a change ("we'll use SQLite", "Firebase 대신 Supabase"); any other observation only in a
+ * sentence that says a change ("Driver: SQLite, drop psycopg", "back to WeasyPrint"): a fact that mentions
+ * another database ("works directly on SQLite"), or a plan whose other sentence says "instead of constants",
+ * chooses none.
+ */
+function choicesOf(o: Observation, kinds: Map<string, Set<string>>, names: ReadonlySet<string>): Map<string, Set<string>> {
+  if (kinds.size === 0) return kinds;
+  const saysChange = (text: string) => CHANGE_WORD.test(text) || changedFrom(text).length > 0 || backToKind(text);
+  if (o.category === 'decision' || o.category === 'preference') return CHOICE_WORD.test(o.text) || saysChange(o.text) ? kinds : new Map();
+  const out = new Map<string, Set<string>>();
+  for (const sentence of o.text.split(/(?<=[.!?。;])\s+/u)) {
+    if (!saysChange(sentence)) continue;
+    for (const [kind, members] of kindsOf(wordsOf(sentence, names))) {
+      if (!out.has(kind)) out.set(kind, new Set());
+      for (const m of members) out.get(kind)!.add(m);
+    }
+  }
+  return out;
+}
+
+/** "Back to WeasyPrint": a return to a member of a kind (not "back to roughly its old size"). */
+function backToKind(text: string): boolean {
+  for (const m of text.matchAll(/\bback to\s+([\p{L}\p{N}_.+#-]+)/giu)) if (KIND_OF.has(m[1]!.toLowerCase().replace(/\d+$/, ''))) return true;
+  return false;
 }
 
 /**
@@ -231,7 +268,8 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
   const items: Item[] = observations.map((o, order) => {
     const raw = wordsOf(o.text, names);
     const words = new Set(raw.map(stem).filter((s) => !FRAME.has(s) && !names.has(s)));
-    return { o, order, words, values: values(o.text, names), kinds: kindsOf(raw), fromValues: changedFrom(o.text), names };
+    const kinds = kindsOf(raw);
+    return { o, order, words, values: values(o.text, names), kinds, choices: choicesOf(o, kinds, names), fromValues: changedFrom(o.text), names };
   });
   items.sort(byTime);
   const weigher = new Weigher();
@@ -261,7 +299,9 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
       const older = [...found].sort((a, b) => a - b).map((i) => items[i]!).filter((i) => open(i) && i.o.id !== newer.o.id);
       const task = closedTask(newer, older, weight);
       if (task) mark(task, 'done', newer);
-      for (const old of supersededBy(newer, older, weight)) mark(old, 'superseded', newer);
+      const problem = resolvedProblem(newer, older.filter((i) => i !== task), weight);
+      if (problem) mark(problem, 'superseded', newer);
+      for (const old of supersededBy(newer, older.filter((i) => i !== task && i !== problem), weight)) mark(old, 'superseded', newer);
     }
     weigher.add(newer);
     for (const w of newer.words) post(w, n);
@@ -270,8 +310,22 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
   return changes;
 }
 
+/** A fact or state that reports a problem ("staging migrations fail", "CI is red", "빌드가 안 돼"). */
+const PROBLEM =
+  /\b(?:fails?|failing|failed|broken|breaks|crash(?:es|ed|ing)?|errors?|bug|doesn't work|does not work|isn't working|aren't working|not working|won't start|is red|are red|hangs|times out)\b|(?:안 ?돼|안 ?됨|에러|오류|실패|고장)/iu;
+
+/**
+ * The problem `newer` reports solved (the best match): a later finish of the same thing ("User fixed it.
+ * Migrations run cleanly on staging now" for "staging migrations fail") makes the problem history, as a
+ * finish closes a task. A finish that still reports a problem ("works locally but fails on CI") solves none.
+ */
+function resolvedProblem(newer: Item, older: Item[], weight: Weight): Item | undefined {
+  if (PROBLEM.test(newer.o.text)) return undefined;
+  return closedTask(newer, older.filter((i) => (i.o.category === 'fact' || i.o.category === 'state') && PROBLEM.test(i.o.text)), weight, 'problem');
+}
+
 /** The open task `newer` reports finished, if one matches it well enough (the best one). */
-function closedTask(newer: Item, older: Item[], weight: Weight): Item | undefined {
+function closedTask(newer: Item, older: Item[], weight: Weight, what: 'task' | 'problem' = 'task'): Item | undefined {
   const text = newer.o.text;
   // An open task is a plan ("we need the demo ready"), not a finish; a ✅ one reports one.
   if (newer.o.category === 'task' && !newer.o.done) return undefined;
@@ -279,7 +333,7 @@ function closedTask(newer: Item, older: Item[], weight: Weight): Item | undefine
   if (NOT_YET.test(text)) return undefined;
   let best: { item: Item; score: number } | undefined;
   for (const t of older) {
-    if (t.o.category !== 'task') continue;
+    if (what === 'task' && t.o.category !== 'task') continue;
     const o = overlap(newer.words, t.words, weight);
     if (o.shared === 0) continue;
     // The task's own verb in the past and its object: "wrote the export script" for "will write an export script".
@@ -333,14 +387,13 @@ function pastForms(verb: string): string[] {
 
 /** The older durable items about the subject `newer` states anew. */
 function supersededBy(newer: Item, older: Item[], weight: Weight): Item[] {
-  // A task supersedes only as a change ("the demo moved a week later", "is now Friday 22 May").
-  const rescheduled = newer.o.category === 'task' && CHANGE_WORD.test(newer.o.text);
+  // A task or an event supersedes only as a change ("the demo moved a week later", "is now Friday 22 May",
+  // "Updated: Walter — apartment 118, moved 1 May").
+  const rescheduled = (newer.o.category === 'task' || newer.o.category === 'event') && CHANGE_WORD.test(newer.o.text);
   if (!DURABLE.has(newer.o.category) && !rescheduled) return [];
   const out: Item[] = [];
   const oldValues = newer.fromValues;
-  // A new choice is made by a decision or preference, or said as a change; a fact that mentions another
-  // database ("works directly on SQLite") is none.
-  const chooses = ((newer.o.category === 'decision' || newer.o.category === 'preference') && CHOICE_WORD.test(newer.o.text)) || CHANGE_WORD.test(newer.o.text);
+  const chooses = newer.choices.size > 0;
   for (const old of older) {
     // A task is superseded only by a change that names it ("drop the export script") or a changed date or
     // time of the same thing ("the demo moved to Friday 22 May"); it is otherwise closed.
@@ -349,9 +402,23 @@ function supersededBy(newer: Item, older: Item[], weight: Weight): Item[] {
       continue;
     }
     if (!DURABLE.has(old.o.category)) continue;
-    if (sameSubject(old, newer, oldValues, chooses, weight)) out.push(old);
+    if (sameSubject(old, newer, oldValues, chooses, weight) || decidedQuestion(old, newer, weight)) out.push(old);
   }
   return out;
+}
+
+/** Saying a thing is not decided yet ("not sure where to keep the refresh tokens", "아직 못 정했어"). */
+const UNDECIDED = /\b(?:not sure|unsure|undecided|haven't decided|hasn't decided|not decided|wondering|can't decide|torn between|no idea (?:which|where|how|whether))\b|(?:모르겠|못 ?정했|고민 ?중)/iu;
+
+/**
+ * An open question a later decision answers: "User is not sure where to keep the refresh tokens" is history
+ * once "User decided on rotating opaque refresh tokens in Redis" — when most of what the question is about
+ * (at least two words) is in the decision.
+ */
+function decidedQuestion(old: Item, newer: Item, weight: Weight): boolean {
+  if (newer.o.category !== 'decision' || old.o.category === 'decision' || !UNDECIDED.test(old.o.text)) return false;
+  const o = overlap(old.words, newer.words, weight);
+  return o.shared >= 2 && o.a >= 0.5;
 }
 
 /** The old values an explicit change names ("from Postgres", "instead of ReportLab"), stemmed. */
@@ -364,6 +431,12 @@ function changedFrom(text: string): string[] {
     if (!raw || raw.length < 2 || FRAME.has(raw) || /(?:ing|ly)$/.test(raw)) continue;
     out.push(stem(raw));
   }
+  const arrow = ARROW.exec(text);
+  if (arrow) {
+    const [from, to] = [arrow[1]!, arrow[2]!].map((w) => w.toLowerCase().replace(/\d+$/, ''));
+    const oneKind = KIND_OF.has(from!) && KIND_OF.get(from!) === KIND_OF.get(to!);
+    if ((oneKind || CHANGE_WORD.test(text)) && from!.length >= 2 && !FRAME.has(from!)) out.push(stem(from!));
+  }
   return out;
 }
 
@@ -372,7 +445,7 @@ function sameSubject(old: Item, newer: Item, oldValues: string[], chooses: boole
   // MySQL to Redis" does not hold MySQL).
   if (oldValues.some((v) => [...old.words].some((w) => sameWord(w, v) && !old.fromValues.some((f) => sameWord(w, f))))) return true;
   // A new member of a kind the old item chose, said as a choice: the database was Postgres, now it is SQLite.
-  if (chooses) for (const [kind, members] of newer.kinds) {
+  if (chooses) for (const [kind, members] of newer.choices) {
     const before = old.kinds.get(kind);
     if (!before) continue;
     // What the newer one chooses, not what it says it left ("switched from MySQL to …").
@@ -411,7 +484,11 @@ function changedValue(old: Item, newer: Item, weight: Weight): boolean {
     const said = values(sentence, newer.names);
     const differs = said.size > 0 && old.values.size > 0 && [...said].some((v) => !old.values.has(v));
     if (!differs) continue;
-    const words = sentence === newer.o.text ? newer.words : subjectWords(sentence, newer.names);
+    // What it says in parentheses is detail ("apartment 118 (ground floor)"): a word of it counts where the
+    // older item holds it too ("(metformin unchanged)"), and is no other subject where it does not.
+    const all = sentence === newer.o.text ? newer.words : subjectWords(sentence, newer.names);
+    const bare = subjectWords(sentence.replace(/\([^()]*\)/g, ' '), newer.names);
+    const words = new Set([...all].filter((w) => bare.has(w) || old.words.has(w)));
     const o = overlap(held(old, newer, old.words), held(old, newer, words), weight);
     if (o.shared >= 2 && ((o.a >= 0.75 && o.b >= 0.75) || (o.b >= 0.75 && o.a >= 0.25))) return true;
   }

@@ -21,6 +21,7 @@ import { DayFileBuffer, type DayFileBufferOptions } from '../memory/day-file-buf
 import type { HomePaths } from '../platform/home.js';
 import { describeError, EXIT } from '../core/errors.js';
 import { lifecyclePending, readState, waitingStreams, writeState } from '../platform/state.js';
+import { stopRequested } from '../platform/stop-request.js';
 import type { Logger } from '../platform/log.js';
 import type { LlmUsage, Observation, Observer, ReadLimits, SourceStream, TranscriptSource } from '../core/types.js';
 import { observePendingTails, observeStreamBatched, type PendingTail } from './llm-batches.js';
@@ -32,6 +33,11 @@ export interface ObserveProgress {
   stream: SourceStream;
   messages: number;
   observations: number;
+  /** Streams finished so far of all the run found (runObserveJob fills these in), and their sizes in bytes (files; 0 when unknown). */
+  streamsDone?: number;
+  streamsTotal?: number;
+  bytesDone?: number;
+  bytesTotal?: number;
 }
 
 export interface ObserveJobOptions {
@@ -101,6 +107,11 @@ export interface ObserveJobResult {
   skippedStreams: number;
   /** Summaries written for sessions that ended (lib/observe/session-summary.ts); not counted in `observations`. */
   summaries: number;
+  /**
+   * A signal asked the job to stop (lib/platform/stop-request.ts): the streams done so far are saved
+   * (day files, then their cursors), the `remaining` ones are left for the next run, which resumes there.
+   */
+  stopped?: { signal: NodeJS.Signals; remaining: number };
 }
 
 /** The CLI exit code for an observe run: 5 when the LLM failed, 1 for other failures, else 0. */
@@ -174,22 +185,36 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
   };
   const changed = new Set<string>();
   const out = new JobOutput(paths, state, options.checkpointMs ?? DEFAULT_CHECKPOINT_MS, options.onStep, options.timeZone, options.dayFiles);
-  const run: ObserveRun = { options, state, limits, now, result, changed, out, llmDown: false };
-  const batched = options.observer.kind === 'llm';
-  const tails: PendingTail[] = [];
-
+  // Every source's streams first, so progress has a total (streams and bytes) for its ETA.
+  const found: Array<{ source: TranscriptSource; streams: SourceStream[] }> = [];
   for (const source of options.sources) {
-    let streams: SourceStream[];
     try {
-      streams = await source.discover();
+      found.push({ source, streams: await source.discover() });
     } catch (error) {
       const d = describeError(error);
       logger.log('error', 'source.discover_failed', { source: source.kind, error: d.message });
       result.failures.push({ stream: source.kind, message: d.message, code: d.code, hint: d.hint });
-      continue;
     }
+  }
+  const total = { streamsDone: 0, streamsTotal: 0, bytesDone: 0, bytesTotal: 0 };
+  for (const f of found) for (const s of f.streams) {
+    total.streamsTotal++;
+    total.bytesTotal += s.size ?? 0;
+  }
+  const onProgress = options.onProgress;
+  const run: ObserveRun = { options: onProgress ? { ...options, onProgress: (p) => onProgress({ ...p, ...total }) } : options, state, limits, now, result, changed, out, llmDown: false };
+  const batched = options.observer.kind === 'llm';
+  const tails: PendingTail[] = [];
+
+  for (const { source, streams } of found) {
     for (const stream of streams) {
       result.streams++;
+      const signal = stopRequested();
+      if (signal) {
+        // Between streams: what is observed is saved below, the next run starts at this stream's cursor.
+        result.stopped = { signal, remaining: (result.stopped?.remaining ?? 0) + 1 };
+        continue;
+      }
       if (run.llmDown) {
         result.skippedStreams++;
         continue;
@@ -202,6 +227,8 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
       } catch (error) {
         await streamsFailed(run, [stream], error);
       }
+      total.streamsDone++;
+      total.bytesDone += stream.size ?? 0;
     }
   }
   if (tails.length > 0) {

@@ -109,6 +109,17 @@ export function activeMemoryPath(paths: HomePaths, agent: string): string {
   return agent === DEFAULT_AGENT ? paths.activeMemory : join(paths.root, `active_memory.${agentSlug(agent)}.md`);
 }
 
+/**
+ * Whether `root` is a memory home already: a folder holding config.yaml, the machine folder (.ocm) or
+ * memory/. A folder that is missing, empty or something else is not one, so a command that only reads
+ * never takes a mistyped --home for a new, empty memory.
+ */
+export async function isMemoryHome(root: string): Promise<boolean> {
+  const paths = homePaths(root);
+  for (const path of [paths.config, paths.machine, paths.memory]) if (await exists(path)) return true;
+  return false;
+}
+
 /** Create the home tree (0700 dirs), or make an existing one owner-only (see secureHome). Returns true when it was created now. */
 export async function ensureHome(paths: HomePaths, configTemplate: () => Promise<string>): Promise<boolean> {
   let created = false;

@@ -158,6 +158,40 @@ function threadEmbedder(settings: EmbeddingSettings, idleMs: number): Embedder {
   };
 }
 
+/** A few vectors from elsewhere (a running server holding the same model), or undefined when none came in time. */
+export type VectorSource = (key: string, texts: string[]) => Promise<Float32Array[] | undefined>;
+
+/** At most this many texts are asked of another process: a rebuild's thousands are embedded here, on a worker. */
+const BORROW_AT_MOST = 8;
+
+/**
+ * `base`, but while its model is not loaded in this process, a few texts are
+ * first asked of `source` (a running `ocm-run mcp` on the home, whose model is
+ * loaded: the same vector space, so the same vectors); what it does not
+ * answer, `base` embeds. A one-off `ocm-run search` thereby skips the model's
+ * load (~1 s) when a server is up.
+ */
+export function borrowingEmbedder(base: Embedder, source: VectorSource): Embedder {
+  return {
+    key: base.key,
+    settings: base.settings,
+    accepts: (text) => base.accepts(text),
+    ready: () => base.ready(),
+    warm: () => base.warm(),
+    close: () => base.close(),
+    async embed(texts, onBatch) {
+      if (!base.ready() && texts.length > 0 && texts.length <= BORROW_AT_MOST) {
+        const borrowed = await source(base.key, texts).catch(() => undefined);
+        if (borrowed?.length === texts.length && borrowed.every((v) => v.length === borrowed[0]!.length)) {
+          onBatch?.(texts.length, borrowed, 0);
+          return borrowed;
+        }
+      }
+      return base.embed(texts, onBatch);
+    },
+  };
+}
+
 let kept: Embedder | undefined;
 
 /**

@@ -26,6 +26,8 @@ const SUFFIXES: readonly string[] = [
   '했다', '했고', '해서', '해야', '하고', '하는', '하기', '하면', '하지', '하여', '한다', '해요', '했던', '할까', '하자',
   '됐다', '된다', '되는', '되고', '되어', '되면', '된',
   '시켰다', '시킨다', '시키는',
+  // spoken (반말) endings: 결정했어, 설치됐어, 문제였어, 한결이었지
+  '이었어요', '이었어', '이었지', '였어요', '였어', '였지', '였나', '였던', '했어', '했지', '했니', '했나', '했을까', '됐어', '됐지', '됐니',
   // simple particles (two syllables)
   '에서', '에게', '한테', '께서', '으로', '이랑', '보다', '처럼', '만큼', '마다', '까지', '부터', '라고', '라는', '이나', '이며',
   '이고', '에는', '에도', '에의', '와는', '과는', '로는', '로도', '로서', '로써', '이다', '였다', '예요', '이야', '이요', '조차',
@@ -66,6 +68,50 @@ export function koreanStem(word: string): string {
     if (stemLength >= min) return word.slice(0, stemLength);
   }
   return word;
+}
+
+/**
+ * The word's stems for search: the one koreanStem gives (the longest suffix
+ * off), and, when a shorter suffix also strips, the stem without it — a
+ * longer suffix may be a word's own last syllables (결과는: 과는 off leaves
+ * 결; 는 off leaves 결과). Without the surface form; empty when nothing strips.
+ */
+export function koreanStems(word: string): string[] {
+  const out: string[] = [];
+  for (const suffix of BY_LENGTH) {
+    if (suffix.length >= word.length || !word.endsWith(suffix)) continue;
+    const stemLength = word.length - suffix.length;
+    const min = suffix.length === 1 ? MIN_STEM_AFTER_SHORT : MIN_STEM_AFTER_LONG;
+    if (stemLength >= min) out.push(word.slice(0, stemLength));
+  }
+  // The longest suffix's stem first (koreanStem's), then the shortest suffix's.
+  return out.length <= 1 ? out : [...new Set([out[0]!, out[out.length - 1]!])];
+}
+
+/**
+ * Korean question words (뭐, 언제, 어디, 어떻게, 얼마, 누가…), with whatever
+ * particle or ending is glued on (뭐가, 언제야, 어디로, 얼마였어): what the
+ * English stop words what / when / where / how are to an English question.
+ * They frame a question rather than say what it is about, and a memory
+ * (a statement) seldom holds them.
+ */
+const QUESTION_ROOTS = /^(?:무엇|무슨|언제|어디|어떻|어떤|어땠|어느|누구|누가|얼마|뭐|뭘|왜|몇)/;
+/** Roots of one syllable: only as a short word (뭐가, 왜, 몇) — 왜곡, 몇몇 are not questions. */
+const SHORT_ROOT = /^(?:뭐|뭘|왜|몇)/;
+
+/**
+ * Light predicates that only close a spoken sentence (했어, 됐어, 였어, 있어,
+ * 거야): "해결하기로 했어?" is about 해결, not about 했어.
+ */
+const LIGHT_PREDICATES = new Set(
+  '했어 했어요 했니 했지 했나 했을까 해 해요 됐어 됐어요 됐니 됐지 돼 였어 였어요 이었어 이었어요 였지 였나 있어 있어요 있었어 있었어요 있니 있지 없어 없어요 없었어 거야 거예요 건가 건데 건지 거지 할까 할래'.split(' '),
+);
+
+/** Does this Hangul word only frame a question: a question word, or a light predicate? */
+export function isKoreanFramingWord(word: string): boolean {
+  if (LIGHT_PREDICATES.has(word)) return true;
+  if (!QUESTION_ROOTS.test(word)) return false;
+  return !SHORT_ROOT.test(word) || [...word].length <= 4;
 }
 
 /**

@@ -17,6 +17,7 @@
 import { documentTerms } from './segment.js';
 import { documentFrequency, type IndexSnapshot } from './searcher.js';
 import { analyze, prefixEligible, queryTerms } from './tokenizer.js';
+import { isHangulWord, isKoreanFramingWord, koreanStems } from './korean.js';
 import type { SearchDoc } from './types.js';
 
 /**
@@ -61,7 +62,35 @@ export function focusSentences(text: string): string[] {
   return questions.length > 0 ? questions : sentences;
 }
 
-type Weighted = { term: string; weight: number; prefix: boolean };
+/** A word of the question: the term it weighs as, and every form that counts as the same word (a Korean word's surface and stems). */
+type Weighted = { term: string; forms: readonly string[]; weight: number; prefix: boolean };
+
+/** Does this query term only frame the request (an English request word, a Korean question word or light predicate)? */
+function framing(term: string): boolean {
+  return REQUEST_WORDS.has(term) || (isHangulWord(term) && isKoreanFramingWord(term));
+}
+
+/**
+ * The question's words as the measure counts them: a Korean word gives its
+ * surface (건강검진에서) and its stems (건강검진) as terms; they are one word
+ * here, held by a memory holding any of them and weighed as the form the
+ * memories write most (else the surface, which no memory writes with the
+ * question's particle, would weigh most and go unmatched).
+ */
+function questionWords(terms: readonly string[], weigh: (term: string) => number): Weighted[] {
+  const out: Weighted[] = [];
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i]!;
+    const stems = isHangulWord(t) ? koreanStems(t) : [];
+    const forms = [t];
+    while (stems.length > 0 && stems.includes(terms[i + 1]!)) forms.push(terms[++i]!);
+    const weights = forms.map(weigh);
+    const primary = forms[weights.indexOf(Math.min(...weights))]!;
+    out.push({ term: primary, forms, weight: Math.min(...weights), prefix: prefixEligible(primary) });
+  }
+  const seen = new Set<string>();
+  return out.filter((w) => !seen.has(w.term) && seen.add(w.term));
+}
 
 /**
  * The analysed terms of the names a sentence asks about: words written with
@@ -89,10 +118,11 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
   /** Per rendering, per focus sentence: its weighted terms, the weight of its heaviest ones, and the names it asks about. */
   const units = queries.map((q) => {
     const all = new Set(q.terms);
-    const focus = focusSentences(q.text).map((x) => ({ terms: queryTerms(x).filter((t) => all.has(t)), names: namesIn(x).filter((t) => all.has(t)) }));
+    const focus = focusSentences(q.text).map((x) => ({ terms: analyze(x).filter((t) => all.has(t)), names: namesIn(x).filter((t) => all.has(t)) }));
     return (focus.some((x) => x.terms.length > 0) ? focus : [{ terms: [...q.terms], names: [] as string[] }]).map(({ terms, names }) => {
-      const about = terms.filter((t) => !REQUEST_WORDS.has(t));
-      const weighted: Weighted[] = (about.length > 0 ? about : terms).map((term) => ({ term, weight: weigh(term), prefix: prefixEligible(term) }));
+      const words = questionWords(terms, weigh);
+      const about = words.filter((w) => !w.forms.some(framing));
+      const weighted = about.length > 0 ? about : words;
       const heaviest = weighted
         .map((w) => w.weight)
         .sort((a, b) => b - a)
@@ -112,7 +142,7 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
         if (heaviest <= 0) continue;
         let matched = 0;
         for (const w of weighted) {
-          if (exact.has(w.term)) matched += w.weight;
+          if (w.forms.some((f) => exact.has(f))) matched += w.weight;
           else if (w.prefix && holds(w.term, true)) matched += PREFIX_CREDIT * w.weight;
         }
         const words = Math.min(1, matched / heaviest);

@@ -19,10 +19,10 @@
  * Pure functions, no I/O.
  */
 import { stemmer } from 'stemmer';
-import { isKoreanFunctionWord, koreanStem } from './korean.js';
+import { isKoreanFunctionWord, koreanStems } from './korean.js';
 
 /** Bump when the terms produced for the same text change: stored indexes are rebuilt. */
-export const ANALYZER_VERSION = 3;
+export const ANALYZER_VERSION = 4;
 
 const ENGLISH_STOP_WORDS = new Set(
   (
@@ -129,8 +129,7 @@ function wordTerm(word: string): string | undefined {
 function pushHangul(run: string, out: string[]): void {
   if (isKoreanFunctionWord(run)) return;
   out.push(run);
-  const stem = koreanStem(run);
-  if (stem !== run) out.push(stem);
+  for (const stem of koreanStems(run)) out.push(stem);
 }
 
 function pushCjk(run: string, out: string[]): void {

@@ -13,6 +13,8 @@ export interface FinishSetupOptions {
   answers: SetupAnswers;
   /** A key given during setup (already checked), saved to .env. */
   apiKey?: string | undefined;
+  /** The encrypted sync's passphrase, when typed in the wizard. */
+  syncPassphrase?: string | undefined;
   configTemplate: () => Promise<string>;
   env: NodeJS.ProcessEnv;
   installSchedule: boolean;
@@ -33,6 +35,8 @@ export interface SetupReport {
   applied: ApplyResult;
   /** Labels of the sources observed besides OpenClaw. */
   observed: string[];
+  /** OpenClaw on this machine, as seen (its agents are observed once it is there). */
+  openClawSeen: { installed: boolean; seen: string };
   schedule?: StepOutcome<{ platform: string; everyMinutes: number }>;
   openClaw?: StepOutcome<{ changes: string[]; pluginDir: string; backup?: string | undefined; toolPolicy: import('../integrations/openclaw/tool-policy.js').ToolPolicyAdvice[] }>;
   /** Claude Code, Codex, pi, in that order: what each setup did (its lines), or why it failed. */
@@ -55,15 +59,17 @@ async function attempt<T>(step: () => Promise<T>): Promise<StepOutcome<T>> {
 
 export async function finishSetup(options: FinishSetupOptions): Promise<SetupReport> {
   const { answers, env, runner } = options;
-  const applied = await applySetup({ answers, apiKey: options.apiKey, configTemplate: options.configTemplate, env });
-  const report: SetupReport = { applied, observed: answers.sources.observe.map((s) => OPTIONAL_SOURCE_LABELS[s]), agents: [] };
+  const applied = await applySetup({ answers, apiKey: options.apiKey, syncPassphrase: options.syncPassphrase, configTemplate: options.configTemplate, env });
+  const { findOpenClaw } = await import('../integrations/openclaw/presence.js');
+  const presence = await findOpenClaw({ env });
+  const report: SetupReport = { applied, observed: answers.sources.observe.map((s) => OPTIONAL_SOURCE_LABELS[s]), openClawSeen: { installed: presence.installed, seen: presence.seen }, agents: [] };
   const { paths, configFile } = applied;
   if (options.installSchedule) {
     report.schedule = await attempt(async () => {
       const s = await import('../jobs/schedule/index.js');
       const scheduleEnv = { runner: s.defaultRunner, xdgConfigHome: env.XDG_CONFIG_HOME };
       const platform = await s.detectPlatform(s.defaultRunner);
-      const target = s.scheduleTarget(paths, answers.basics.everyMinutes);
+      const target = s.scheduleTarget(paths, answers.basics.everyMinutes, { environment: s.scheduleEnvironment(env), configFile });
       await s.installSchedule(s.planSchedule(platform, target, await s.loadScheduleTemplates(), scheduleEnv), target, scheduleEnv);
       return { platform, everyMinutes: answers.basics.everyMinutes };
     });

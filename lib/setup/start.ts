@@ -59,9 +59,15 @@ export async function findAgents(env: NodeJS.ProcessEnv): Promise<AgentsFound> {
     import('../integrations/codex/integration.js'),
     import('../integrations/pi/integration.js'),
   ]);
-  const openClaw = await locateOpenClaw(env);
+  // Not ~/.openclaw existing: OC-Memory's own default home lives there, and an earlier integration may have
+  // written its openclaw.json. OpenClaw's command or its agents (presence.ts), or an openclaw.json OpenClaw wrote.
+  const { findOpenClaw } = await import('../integrations/openclaw/presence.js');
+  const presence = await findOpenClaw({ env });
+  const location = await locateOpenClaw(env);
+  const { readOpenClawJson } = await import('../integrations/openclaw/config.js');
+  const written = location.configExists ? (await readOpenClawJson(location.configPath)).data?.meta !== undefined : false;
   return {
-    openClaw: openClaw.stateDirExists || openClaw.configExists,
+    openClaw: presence.installed || written,
     claudeCode: await exists(dirname(locateClaudeCode(env).settingsPath)),
     codex: await exists(locateCodex(env).codexHome),
     pi: await exists(locatePi(env).agentDir),

@@ -3,13 +3,13 @@ import type { CommandSpec } from '../cli-context.js';
 export const command: CommandSpec = {
   name: 'doctor',
   description: 'Check everything OC-Memory needs (config, API key, paths, permissions, OpenClaw, schedule, Claude Code / Codex / pi integrations, index, disk): ✅ / ⚠️ / ❌ with the fix',
+  homeMustExist: true,
   options: [['--offline', 'Do not make the live API-key call']],
   examples: ['ocm-run doctor', 'ocm-run doctor --json'],
   async run(ctx, _args, options) {
     const { homedir } = await import('node:os');
-    const { ensureHome } = await import('../../lib/platform/home.js');
-    const { configTemplate } = await import('../cli-context.js');
-    await ensureHome(ctx.paths, configTemplate).catch(() => undefined); // a failure shows up as a check
+    const { assertMemoryHome } = await import('../cli-context.js');
+    await assertMemoryHome(ctx.paths);
     const { runDoctor, formatChecks } = await import('../../lib/features/doctor.js');
     const checks = await runDoctor({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, userHome: homedir(), now: ctx.now(), offline: Boolean(options.offline) });
     const failed = checks.some((c) => c.status === 'fail');

@@ -5,6 +5,7 @@ import type { Tier } from '../../lib/core/types.js';
 export const command: CommandSpec = {
   name: 'export',
   description: 'Write every observation with its metadata and provenance as JSON or CSV (data portability)',
+  homeMustExist: true,
   options: [
     ['--format <format>', 'json or csv', { default: 'json' }],
     ['--tier <tier>', 'hot, warm, cold or all (comma-separated for several)', { default: 'all' }],

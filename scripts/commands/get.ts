@@ -3,6 +3,7 @@ import type { CommandSpec } from '../cli-context.js';
 export const command: CommandSpec = {
   name: 'get <target>',
   description: 'Show one observation by id, or lines of a memory file (path[:from[:lines]])',
+  homeMustExist: true,
   shortLived: true,
   examples: ['ocm-run get o-7f3a9c21e0', 'ocm-run get memory/2026-02-12.md:10:5', 'ocm-run get memory/2026-02-12.md --json'],
   async run(ctx, args) {

@@ -19,6 +19,7 @@ export const COMMAND_LOADERS: Record<string, Loader> = {
   start: () => import('./start.js'),
   stop: () => import('./stop.js'),
   integrate: () => import('./integrate.js'),
+  repoint: () => import('./repoint.js'),
   doctor: () => import('./doctor.js'),
   stats: () => import('./stats.js'),
   setup: () => import('./setup.js'),

@@ -1,6 +1,9 @@
 import type { CommandSpec } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
 
+/** What `integrate` can hook OC-Memory into. */
+const INTEGRATION_TARGETS = ['openclaw', 'claude-code', 'codex', 'pi'];
+
 export const command: CommandSpec = {
   name: 'integrate [target] [action]',
   description: 'Hook OC-Memory into OpenClaw (memory folders in openclaw.json + the OC-Memory plugin), Claude Code or Codex (MCP server + hooks), pi (an extension with the same tools and hooks; `integrate openclaw status`, `integrate claude-code status`, `integrate codex status`); --uninstall reverses it',
@@ -12,11 +15,19 @@ export const command: CommandSpec = {
   ],
   examples: ['ocm-run integrate openclaw', 'ocm-run integrate openclaw status', 'ocm-run integrate openclaw --print', 'ocm-run integrate openclaw --uninstall', 'ocm-run integrate claude-code', 'ocm-run integrate claude-code status', 'ocm-run integrate codex'],
   async run(ctx, args, options) {
-    const target = (args[0] as string | undefined) ?? 'openclaw';
+    // No target: the help, never a default one (a bare `integrate` used to edit openclaw.json).
+    if (args[0] === undefined) {
+      ctx.showHelp();
+      return;
+    }
+    const target = String(args[0]);
     if (target === 'claude-code') return (await import('./integrate-claude-code.js')).runClaudeCodeIntegration(ctx, args[1] as string | undefined, options);
     if (target === 'pi') return (await import('./integrate-pi.js')).runPiIntegration(ctx, args[1] as string | undefined, options);
     if (target === 'codex') return (await import('./integrate-codex.js')).runCodexIntegration(ctx, args[1] as string | undefined, options);
-    if (target !== 'openclaw') throw new OcmError('BAD_INPUT', `Unknown integration "${target}".`, { hint: 'Use `ocm-run integrate openclaw`, `ocm-run integrate claude-code`, `ocm-run integrate codex` or `ocm-run integrate pi`.' });
+    if (target !== 'openclaw') {
+      const { didYouMean } = await import('../../lib/core/did-you-mean.js');
+      throw new OcmError('BAD_INPUT', `Unknown integration "${target}".${didYouMean(target, INTEGRATION_TARGETS)}`, { hint: 'Use `ocm-run integrate openclaw`, `ocm-run integrate claude-code`, `ocm-run integrate codex` or `ocm-run integrate pi`.' });
+    }
     const keys = options.keys === undefined ? 'auto' : String(options.keys);
     if (!['auto', 'both', 'current', 'legacy'].includes(keys)) throw new OcmError('BAD_INPUT', `--keys must be auto, current, legacy or both (got ${keys}).`);
     const i = await import('../../lib/integrations/openclaw/integration.js');
@@ -108,13 +119,17 @@ async function openClawStatus(ctx: import('../cli-context.js').CommandContext): 
   const { describeAdvice } = await import('../../lib/integrations/openclaw/tool-policy.js');
   const version = await openClawVersion({ env: ctx.env });
   const s = await integrationStatus({ paths: ctx.paths, env: ctx.env, version });
+  const { findOpenClaw } = await import('../../lib/integrations/openclaw/presence.js');
+  const presence = await findOpenClaw({ env: ctx.env, version: version ?? null });
   const { configPath, configExists, pluginDir } = s.location;
   if (ctx.json) {
-    ctx.out(JSON.stringify({ configPath, configExists, pluginDir, openClawVersion: version?.text ?? null, currentKey: s.currentKey, legacyKey: s.legacyKey, pluginEntry: s.pluginEntry, pluginInstalled: s.pluginInstalled, pluginOutdated: s.pluginOutdated, toolPolicy: s.toolPolicy, warning: s.warning ?? null }));
+    ctx.out(JSON.stringify({ openClaw: { installed: presence.installed, seen: presence.seen }, configPath, configExists, pluginDir, openClawVersion: version?.text ?? null, currentKey: s.currentKey, legacyKey: s.legacyKey, pluginEntry: s.pluginEntry, pluginInstalled: s.pluginInstalled, pluginOutdated: s.pluginOutdated, toolPolicy: s.toolPolicy, warning: s.warning ?? null }));
     return;
   }
   const mark = (ok: boolean) => (ok ? '✅' : '❌');
   const lines = [`OpenClaw${version ? ` ${version.text}` : ''} integration for ${ctx.paths.root}:`];
+  // What was seen of OpenClaw itself first: files of an earlier integration are no sign that it is installed.
+  lines.push(presence.installed ? `  ✅ OpenClaw: ${presence.seen}` : `  ❌ OpenClaw: not installed here (${presence.seen}); what follows is only what is on disk`);
   if (!configExists) lines.push(`  ❌ no ${configPath}`);
   else if (s.warning) lines.push(`  ❌ ${configPath} cannot be read: ${s.warning}`);
   else {

@@ -12,6 +12,11 @@ export const command: CommandSpec = {
     const agent = options.agent === undefined ? 'main' : String(options.agent).trim();
     const { OcmError } = await import('../../lib/core/errors.js');
     if (!agent) throw new OcmError('BAD_INPUT', '--agent needs a name.', { hint: 'For example --agent claude-code.' });
+    // A mistyped --agent in an agent's MCP entry would serve (and `remember` into) a new, empty memory:
+    // refused before anything is created (the config read as it is, the home not made yet).
+    const { loadConfig } = await import('../../lib/config/config.js');
+    const { assertKnownAgent, knownAgents } = await import('../../lib/features/known-agents.js');
+    assertKnownAgent(agent, await knownAgents(ctx.paths, (await loadConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env })).config));
     const { config } = await ctx.config();
     const logger = ctx.logger('mcp');
     const { SegmentEngine } = await import('../../lib/search/segment-engine.js');
@@ -44,7 +49,8 @@ export const command: CommandSpec = {
     const { servePromptSocket } = await import('../../lib/integrations/prompt-socket.js');
     const { servePromptRequest } = await import('../../lib/integrations/agent-hooks.js');
     const hooksLogger = ctx.logger('hooks');
-    const socket = await servePromptSocket(ctx.paths, (request) => servePromptRequest({ paths: ctx.paths, config, openIndex, logger: hooksLogger, request })).catch((error: Error) => {
+    const { serveVectors } = await import('../../lib/integrations/vector-socket.js');
+    const socket = await servePromptSocket(ctx.paths, (request) => servePromptRequest({ paths: ctx.paths, config, openIndex, logger: hooksLogger, request }), serveVectors(config)).catch((error: Error) => {
       logger.log('warn', 'mcp.socket_failed', { error: error.message });
       return undefined;
     });

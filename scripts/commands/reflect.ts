@@ -1,4 +1,5 @@
 import type { CommandSpec } from '../cli-context.js';
+import { signalHook } from '../tier-context.js';
 
 /**
  * Test hook: with OCM_TEST=1 (the test runner only) and
@@ -6,16 +7,8 @@ import type { CommandSpec } from '../cli-context.js';
  * starts its first period, so a test stops it mid-job at a named step.
  */
 function testSignalHook(env: NodeJS.ProcessEnv): { onStep?: (step: string) => void } {
-  const at = env.OCM_TEST === '1' ? env.OCM_TEST_SIGNAL_AT : undefined;
-  if (!at) return {};
-  let sent = false;
-  return {
-    onStep: (step) => {
-      if (step !== at || sent) return;
-      sent = true;
-      process.kill(process.pid, 'SIGTERM');
-    },
-  };
+  const onStep = signalHook(env, 'SIGTERM');
+  return onStep ? { onStep } : {};
 }
 
 export const command: CommandSpec = {
@@ -30,9 +23,17 @@ export const command: CommandSpec = {
   stopsBetweenSteps: true,
   async run(ctx, _args, options) {
     const { config, env } = await ctx.config();
+    if (typeof options.agent === 'string') {
+      const { assertKnownAgent, knownAgents } = await import('../../lib/features/known-agents.js');
+      assertKnownAgent(options.agent, await knownAgents(ctx.paths, config));
+    }
     const { reflectNow } = await import('../../lib/jobs/reflect.js');
     const { relative } = await import('node:path');
+    const { createProgress, etaText } = await import('../progress.js');
+    const progress = createProgress(ctx.isTTY && !ctx.json);
+    const started = Date.now();
     const { result, rebuilt } = await reflectNow({
+      onProgress: ({ agent, done, total }) => progress.update(`reflecting ${agent}: period ${done + 1}/${total}${etaText(done / total, started, Date.now())}`),
       paths: ctx.paths,
       config,
       env,
@@ -43,6 +44,7 @@ export const command: CommandSpec = {
       agents: typeof options.agent === 'string' ? [options.agent] : undefined,
       ...testSignalHook(ctx.env),
     });
+    progress.done();
     for (const file of result.misnamed ?? []) {
       ctx.err(`⚠ ${relative(ctx.paths.root, file)} is not named for a real day (YYYY-MM-DD.md); it was not read. Rename it to the day its observations belong to.`);
     }

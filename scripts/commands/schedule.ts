@@ -1,6 +1,16 @@
 import type { CommandSpec } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
 
+/** What of the user's shell the tick keeps (a scheduler starts it with a bare environment). */
+function keptLines(target: import('../../lib/jobs/schedule/index.js').ScheduleTarget): string[] {
+  const lines: string[] = [];
+  const environment = target.environment ?? [];
+  if (environment.length > 0) lines.push(`The tick keeps what your shell sets for the sources: ${environment.map(([n, v]) => `${n}=${v}`).join(', ')}.`);
+  else lines.push('No source location is set in your shell (OPENCLAW_STATE_DIR, CLAUDE_CONFIG_DIR, CODEX_HOME, PI_CODING_AGENT_DIR, …): the tick reads the default folders and config.yaml.');
+  if (target.configFile) lines.push(`The tick reads the config ${target.configFile} (--config).`);
+  return lines;
+}
+
 export const command: CommandSpec = {
   name: 'schedule [action]',
   description: 'Run `ocm-run run` on a schedule: schedule install | uninstall | status (cron, launchd, systemd, Windows Task Scheduler)',
@@ -31,25 +41,26 @@ export const command: CommandSpec = {
       throw new OcmError('BAD_INPUT', `--every must be a whole number of minutes from 1 to 1440 (got ${String(options.every)}).`);
     }
     const s = await import('../../lib/jobs/schedule/home-schedule.js');
-    const scheduleOptions = { paths: ctx.paths, env: ctx.env, everyMinutes: every, platform: chosenPlatform };
+    const scheduleOptions = { paths: ctx.paths, env: ctx.env, everyMinutes: every, platform: chosenPlatform, configFile: ctx.configFile };
 
     if (action === 'install') {
       const { platform, target, plan, installed } = await s.installHomeSchedule({ ...scheduleOptions, config, configFile: ctx.configFile, dryRun });
       if (!installed) {
         if (ctx.json) {
-          ctx.out(JSON.stringify({ dryRun: true, platform, name: plan.name, cronBlock: plan.cronBlock, files: plan.files.map((f) => ({ path: f.path, content: f.content })), commands: plan.commands }, null, 2));
+          ctx.out(JSON.stringify({ dryRun: true, platform, name: plan.name, environment: Object.fromEntries(target.environment ?? []), configFile: target.configFile ?? null, cronBlock: plan.cronBlock, files: plan.files.map((f) => ({ path: f.path, content: f.content })), commands: plan.commands }, null, 2));
           return;
         }
-        const lines = [`Dry run: schedule for ${ctx.paths.root} with ${platform}, every ${every} minute(s). Nothing was changed.`, ''];
+        const lines = [`Dry run: schedule for ${ctx.paths.root} with ${platform}, every ${every} minute(s). Nothing was changed.`, ...keptLines(target), ''];
         if (plan.cronBlock) lines.push('Would add to your crontab (other lines untouched):', '', plan.cronBlock, '');
         for (const f of plan.files) lines.push(`Would write ${f.path}:`, '', f.content.trimEnd(), '');
         lines.push('Would run:', ...plan.commands.map((c) => `  ${c.join(' ')}`));
         ctx.out(lines.join('\n'));
         return;
       }
-      if (ctx.json) ctx.out(JSON.stringify({ ok: true, platform, name: plan.name, unchanged: installed.unchanged, everyMinutes: every, log: target.log }));
+      if (ctx.json) ctx.out(JSON.stringify({ ok: true, platform, name: plan.name, unchanged: installed.unchanged, everyMinutes: every, log: target.log, environment: Object.fromEntries(target.environment ?? []), configFile: target.configFile ?? null }));
       else {
         ctx.out(`${installed.unchanged ? 'Already installed' : 'Installed'}: ${platform} runs \`ocm-run run\` every ${every} minute(s) for ${ctx.paths.root} (${plan.name}).`);
+        for (const line of keptLines(target)) ctx.out(line);
         ctx.out(`Output goes to ${target.log}. Check with: ocm-run schedule status`);
       }
       return;

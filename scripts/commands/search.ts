@@ -3,6 +3,7 @@ import type { CommandSpec } from '../cli-context.js';
 export const command: CommandSpec = {
   name: 'search <query>',
   description: 'Search the memory (hybrid full text + embeddings when configured, else full text)',
+  homeMustExist: true,
   shortLived: true,
   examples: [
     'ocm-run search "postgres migration"',
@@ -33,14 +34,28 @@ export const command: CommandSpec = {
     const filters = filtersFromOptions(options, ctx.now(), config.timezone);
     const limit = parseLimit(options.limit, config.search.default_limit);
     const mode = parseSearchMode(options.mode);
+    if (filters.agents) {
+      const { assertKnownAgent, knownAgents } = await import('../../lib/features/known-agents.js');
+      const known = await knownAgents(ctx.paths, config);
+      for (const agent of filters.agents) assertKnownAgent(agent, known);
+    }
     const { searchMemory } = await import('../../lib/search/search.js');
     const started = performance.now();
     const logger = ctx.logger('search');
+    // The local model is not loaded in a one-off process: a running `ocm-run mcp` on the home lends its vectors.
+    const { embeddingSettings } = await import('../../lib/search/embeddings.js');
+    const settings = mode === 'text' ? undefined : embeddingSettings(config);
+    let embedder;
+    if (settings?.provider === 'local') {
+      const { borrowingEmbedder, processEmbedder } = await import('../../lib/search/embedder.js');
+      const { askServerVectors } = await import('../../lib/integrations/vector-socket.js');
+      embedder = borrowingEmbedder(processEmbedder(settings), (key, texts) => askServerVectors(ctx.paths.machine, key, texts));
+    }
     const response = await searchMemory(
       ctx.paths,
       config,
       { query, also, limit, filters, cache: options.cache !== false, mode },
-      { logger, now: () => ctx.now() },
+      { logger, now: () => ctx.now(), ...(embedder ? { embedder } : {}) },
     );
     // Timings for `stats` (average search time).
     logger.log('info', 'search.done', { ms: Math.round((performance.now() - started) * 10) / 10, results: response.results.length, mode: response.mode, cached: response.cached });
@@ -50,7 +65,7 @@ export const command: CommandSpec = {
     } else {
       const { searchHuman } = await import('../../lib/search/format.js');
       for (const w of response.warnings) ctx.err(`ocm-run: ${w}`);
-      ctx.out(searchHuman(query, response, { color: ctx.isTTY && !ctx.env.NO_COLOR, verbose: ctx.verbose }));
+      ctx.out(searchHuman(query, response, { color: ctx.color, verbose: ctx.verbose }));
     }
   },
 };

@@ -15,6 +15,7 @@ function bytes(n: number): string {
 export const command: CommandSpec = {
   name: 'sources',
   description: 'List every transcript source found on this machine (OpenClaw files and databases, pi, Claude Code, Codex, generic logs) and whether it is observed',
+  homeMustExist: true,
   examples: ['ocm-run sources', 'ocm-run sources --json', 'ocm-run config set sources.claude_code.enabled true'],
   async run(ctx) {
     const { config, env } = await ctx.config();

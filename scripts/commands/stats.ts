@@ -4,6 +4,7 @@ import { OcmError } from '../../lib/core/errors.js';
 export const command: CommandSpec = {
   name: 'stats',
   description: 'Statistics: storage per tier, priority/category distribution, observations per day, token efficiency, compression, LLM usage and cost, search times',
+  homeMustExist: true,
   options: [
     ['--detailed', 'Every day, every model, every reflection'],
     ['--export <file>', 'Also write the figures to FILE.json or FILE.csv'],

@@ -3,6 +3,7 @@ import type { CommandSpec } from '../cli-context.js';
 export const command: CommandSpec = {
   name: 'status',
   description: 'Sources seen, observations per agent and day, last runs and errors, observer in use, token figures',
+  homeMustExist: true,
   examples: ['ocm-run status', 'ocm-run status --json'],
   async run(ctx) {
     const { config } = await ctx.config();
@@ -32,7 +33,9 @@ export const command: CommandSpec = {
       lines.push(`  ${src.kind.padEnd(12)} agent ${src.agent.padEnd(10)} ${String(src.streams).padStart(4)} streams ${String(src.messages).padStart(7)} messages${src.malformed ? ` · ${src.malformed} malformed lines skipped` : ''} · last read ${src.lastRead.slice(0, 19).replace('T', ' ')}`);
     }
     lines.push('');
-    lines.push(`Observations: ${s.observations.total}`);
+    // Counted in the hot tier only: say so, and where the older days are, so 0 never reads as "nothing kept".
+    const older = s.tiers.days.warm + s.tiers.days.cold;
+    lines.push(`Observations: ${s.observations.total} in the hot tier (memory/)${older > 0 ? `; ${s.tiers.days.warm} older day file(s) in warm, ${s.tiers.days.cold} in cold (\`ocm-run stats\` counts every tier)` : ''}`);
     for (const [agent, a] of Object.entries(s.observations.byAgent)) {
       const days = Object.entries(a.byDay).sort(([x], [y]) => y.localeCompare(x));
       lines.push(`  ${agent}: ${a.total} in ${days.length} days; latest: ${days.slice(0, 5).map(([d, n]) => `${d} (${n})`).join(', ')}`);

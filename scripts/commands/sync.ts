@@ -1,17 +1,68 @@
 import type { CommandSpec } from '../cli-context.js';
-import { underLock } from '../tier-context.js';
+import { EXIT, OcmError } from '../../lib/core/errors.js';
+import type { SyncSecret } from '../../lib/platform/encryption.js';
+import { crashHook, underLock } from '../tier-context.js';
+
+/** The new passphrase of a key rotation. */
+const NEW_PASSPHRASE = 'OCM_SYNC_NEW_PASSPHRASE';
 
 export const command: CommandSpec = {
   name: 'sync',
-  description: 'Sync the memory now: Git (commit the Markdown, pull --rebase, push) and/or sync.command (e.g. rclone); a failure is queued and retried by `run`',
-  examples: ['ocm-run sync', 'ocm-run config set sync.git.enabled true', 'ocm-run config set sync.command "rclone sync {cold} dropbox:OC-Memory"'],
-  async run(ctx) {
+  description: 'Sync the memory now: Git (commit the Markdown, pull --rebase, push) and/or sync.command (e.g. rclone); with sync.encrypt only ciphertext leaves the machine; a failure is queued and retried by `run`',
+  options: [
+    ['--new-key <file>', 'Write a new sync key file (age format, 0600) and stop; then `config set sync.key_file <file>`'],
+    ['--rotate-key', `Re-encrypt the remote for a new key: --new-key-file, or the passphrase in ${NEW_PASSPHRASE}`],
+    ['--new-key-file <file>', 'With --rotate-key: the new key file (created when missing); sync.key_file is set to it'],
+  ],
+  examples: [
+    'ocm-run sync',
+    'ocm-run config set sync.git.enabled true',
+    'ocm-run config set sync.encrypt true   # with OCM_SYNC_PASSPHRASE in .env, or sync.key_file',
+    'ocm-run sync --new-key ~/.oc-memory-sync.key',
+    `${NEW_PASSPHRASE}=… ocm-run sync --rotate-key`,
+    'ocm-run config set sync.command "rclone sync {encrypted} dropbox:OC-Memory"',
+  ],
+  async run(ctx, _args, options) {
+    const { resolve } = await import('node:path');
+    if (options.newKey) {
+      const { generateSyncKey, writeKeyFile } = await import('../../lib/platform/encryption.js');
+      const file = resolve(String(options.newKey));
+      const key = await generateSyncKey();
+      await writeKeyFile(file, key, ctx.now());
+      ctx.out(`Wrote a new sync key to ${file} (mode 0600; public key ${key.recipient}).`);
+      ctx.out(`Use it: ocm-run config set sync.key_file ${file}   — and copy the file to your other devices. Without it the encrypted remote cannot be read.`);
+      return 0;
+    }
     const { config, env } = await ctx.config();
+    let rotateTo: SyncSecret | undefined;
+    if (options.rotateKey) {
+      if (!config.sync.encrypt) throw new OcmError('CONFIG_INVALID', '--rotate-key re-encrypts an encrypted remote, and sync.encrypt is off.', { hint: 'Turn it on first: ocm-run config set sync.encrypt true' });
+      if (options.newKeyFile) {
+        const file = resolve(String(options.newKeyFile));
+        const { exists } = await import('../../lib/platform/home.js');
+        if (!(await exists(file))) {
+          const { generateSyncKey, writeKeyFile } = await import('../../lib/platform/encryption.js');
+          await writeKeyFile(file, await generateSyncKey(), ctx.now());
+          ctx.err(`Wrote the new key file ${file} (0600).`);
+        }
+        rotateTo = { kind: 'key_file', path: file };
+      } else if (env[NEW_PASSPHRASE]) {
+        rotateTo = { kind: 'passphrase', passphrase: env[NEW_PASSPHRASE]! };
+      } else {
+        throw new OcmError('BAD_INPUT', `--rotate-key needs the new secret: --new-key-file FILE, or ${NEW_PASSPHRASE} in the environment.`, { hint: `For example: ${NEW_PASSPHRASE}='a new long passphrase' ocm-run sync --rotate-key` });
+      }
+    }
     const { runSync } = await import('../../lib/jobs/sync/index.js');
-    const r = await underLock(ctx, () => runSync({ paths: ctx.paths, config, env, logger: ctx.logger('sync'), now: () => ctx.now() }, 'manual'));
+    const onStep = crashHook(ctx.env);
+    const r = await underLock(ctx, () => runSync({ paths: ctx.paths, config, env, logger: ctx.logger('sync'), now: () => ctx.now(), ...(rotateTo ? { rotateTo } : {}), ...(onStep ? { onStep } : {}) }, 'manual'));
+    const exitCode = r.errors.length === 0 ? EXIT.ok : (r.errors.find((e) => e.exitCode !== undefined && e.exitCode !== EXIT.error)?.exitCode ?? EXIT.error);
+    if (rotateTo?.kind === 'key_file' && r.encrypted?.rotated) {
+      const { setConfigValue } = await import('../../lib/config/config.js');
+      await setConfigValue({ file: ctx.configFile, envFile: ctx.paths.env, keyPath: 'sync.key_file', value: rotateTo.path, env: ctx.env });
+    }
     if (ctx.json) {
       ctx.out(JSON.stringify(r));
-      return r.errors.length > 0 ? 1 : 0;
+      return exitCode;
     }
     if (r.git) {
       const g = r.git;
@@ -22,12 +73,29 @@ export const command: CommandSpec = {
       if (g.forgotten.length) parts.push(`forgot ${g.forgotten.length} observation(s) forgotten on another device`);
       ctx.out(`Git: ${parts.filter(Boolean).join(', ')}.`);
     }
+    if (r.encrypted) {
+      const e = r.encrypted;
+      const parts = [`${e.files} file(s) encrypted on the remote (${e.encrypted} re-encrypted now)`];
+      if (e.remote) parts.push(e.pulled ? 'pulled' : 'the remote was empty', e.pushed ? 'pushed' : 'nothing new to push');
+      else parts.push('no remote set (sync.git.remote): encrypted copy kept locally');
+      if (e.written.length) parts.push(`${e.written.length} file(s) updated here (${e.merged.length} merged)`);
+      if (e.deleted.length) parts.push(`${e.deleted.length} deleted here as on the other device`);
+      if (e.forgotten.length) parts.push(`forgot ${e.forgotten.length} observation(s) forgotten on another device`);
+      ctx.out(`Encrypted sync: ${parts.join(', ')}.`);
+      for (const c of e.conflicts) ctx.out(`  Both devices changed the same lines: the other device's version is kept in ${c}.`);
+      if (e.rotated) {
+        ctx.out('Key rotated: the remote is re-encrypted for the new key. Give the new key to your other devices before their next sync.');
+        if (rotateTo?.kind === 'key_file') ctx.out(`sync.key_file is now ${rotateTo.path}.`);
+        else ctx.out(`Set OCM_SYNC_PASSPHRASE to the new passphrase (the home's .env) here and on every device.`);
+        ctx.out('Older commits of the remote stay encrypted for the old key: rewrite its history if that key was exposed.');
+      }
+    }
     if (r.command) ctx.out(`Command: ${r.command.command} — done in ${r.command.durationMs} ms.`);
     for (const e of r.errors) {
-      ctx.err(`ocm-run: ${e.part === 'git' ? 'Git sync' : 'sync command'} failed: ${e.message}`);
+      ctx.err(`ocm-run: ${e.part === 'git' ? (config.sync.encrypt ? 'Encrypted sync' : 'Git sync') : 'sync command'} failed: ${e.message}`);
       if (e.hint) ctx.err(`  → ${e.hint}`);
     }
     if (r.queued) ctx.err(`Queued: attempt ${r.queued.attempts}, next retry by \`ocm-run run\` after ${r.queued.nextAttemptAt}.`);
-    return r.errors.length > 0 ? 1 : 0;
+    return exitCode;
   },
 };

@@ -33,6 +33,9 @@ test('first use creates the home with private permissions; --home and OCM_HOME b
   const { dir, cleanup } = await tempDir();
   try {
     const home = join(dir, 'home-a');
+    // A command that writes creates the home (HOME: no transcripts of this machine are read).
+    const first = await runCli(['observe', '--home', home], { env: { HOME: dir } });
+    assert.equal(first.code, 0, first.stderr);
     const r = await runCli(['status', '--home', home]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal((await stat(home)).mode & 0o777, 0o700);
@@ -43,6 +46,7 @@ test('first use creates the home with private permissions; --home and OCM_HOME b
     assert.match(r.stdout, /Observer: heuristic \(offline\)/);
 
     const homeB = join(dir, 'home-b');
+    assert.equal((await runCli(['observe'], { env: { OCM_HOME: homeB, HOME: dir } })).code, 0);
     const r2 = await runCli(['status', '--json'], { env: { OCM_HOME: homeB } });
     assert.equal(r2.code, 0, r2.stderr);
     const s = JSON.parse(r2.stdout);
@@ -131,7 +135,7 @@ test('a home the user cannot write to exits 4 with a hint', async (t) => {
   try {
     await chmod(dir, 0o500);
     const home = join(dir, 'h');
-    const res = await withPermissionChecks(process.execPath, [CLI, 'status', '--home', home], { env: { OCM_HOME: undefined, CI: '1' }, timeout: 120_000 });
+    const res = await withPermissionChecks(process.execPath, [CLI, 'observe', '--home', home], { env: { OCM_HOME: undefined, CI: '1' }, timeout: 120_000 });
     assert.equal(res.exitCode, 4, String(res.stderr));
     assert.match(String(res.stderr), /Permission denied/);
     assert.match(String(res.stderr), /→ /);

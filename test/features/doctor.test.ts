@@ -82,7 +82,7 @@ test('doctor finds a bad config key, loose permissions and a damaged index, each
   try {
     const home = join(dir, 'home');
     const env = { OPENCLAW_STATE_DIR: join(dir, 'none'), HOME: dir };
-    assert.equal((await runCli(['status', '--home', home], { env })).code, 0);
+    assert.equal((await runCli(['observe', '--home', home], { env })).code, 0); // the first run creates the home
     const config = join(home, 'config.yaml');
     await writeFile(config, `${await readFile(config, 'utf8')}\nactive_memroy:\n  budget_tokens: 10\n`);
     await chmod(config, 0o644);
@@ -122,7 +122,7 @@ test('doctor checks the API key with one live call: accepted, rejected (401), mi
   try {
     const home = join(dir, 'home');
     const env = { OPENCLAW_STATE_DIR: join(dir, 'none'), HOME: dir, OPENAI_API_KEY: undefined as unknown as string };
-    assert.equal((await runCli(['status', '--home', home], { env })).code, 0);
+    assert.equal((await runCli(['observe', '--home', home], { env })).code, 0); // the first run creates the home
     await writeFile(join(home, 'config.yaml'), `observer:\n  provider: openai\n  model: gpt-4o-mini\n  api_base: ${server.url}\n  api_key: \${OPENAI_API_KEY}\n`, { mode: 0o600 });
 
     await writeFile(join(home, '.env'), 'OPENAI_API_KEY=sk-good-0123456789abcdef\n', { mode: 0o600 });

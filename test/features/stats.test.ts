@@ -155,3 +155,30 @@ test("collectStats with a cache (the dashboard's): the same figures as without i
     await copy.cleanup();
   }
 });
+
+test('stats counts the cold tier: its day files in the vault, their observations in every total', async () => {
+  const { dir: d, cleanup: done } = await tempDir('ocm-stats-cold-');
+  try {
+    const h = join(d, 'home');
+    const vault = join(d, 'vault');
+    assert.equal((await runCli(['demo', '--home', h], { env: { HOME: d } })).code, 0);
+    assert.equal((await runCli(['config', 'set', 'tiers.vault_path', vault, '--home', h], { env: { HOME: d } })).code, 0);
+    const before = JSON.parse((await runCli(['stats', '--json', '--home', h], { env: { HOME: d } })).stdout);
+    const moved = await runCli(['archive', '--older-than', '1', '--to', 'cold', '--approve-all', '--home', h], { env: { HOME: d, OPENCLAW_STATE_DIR: join(d, 'none') } });
+    assert.equal(moved.code, 0, moved.stderr);
+    const s = JSON.parse((await runCli(['stats', '--json', '--home', h], { env: { HOME: d } })).stdout);
+    let cold = 0;
+    for (const file of await fg('OC-Memory/**/*.md', { cwd: vault, absolute: true })) {
+      if (!/\d{4}-\d{2}-\d{2}\.md$/.test(file)) continue;
+      cold += listObservations(parseDayFile(await readFile(file, 'utf8')), { date: dateFromFileName(file)!, tier: 'cold' }).length;
+    }
+    assert.ok(cold > 0, `the archive moved days to the vault: ${moved.stdout}`);
+    assert.equal(s.tiers.cold.observations, cold);
+    assert.equal(s.observations.total, before.observations.total, 'a move to cold loses nothing from the totals');
+    assert.equal(s.vault, join(vault, 'OC-Memory'));
+    const human = await runCli(['stats', '--home', h], { env: { HOME: d } });
+    assert.match(human.stdout, new RegExp(`cold +\\d+ files .* ${cold} observations`));
+  } finally {
+    await done();
+  }
+});

@@ -168,3 +168,84 @@ test('an updated dose and a market moved by name supersede the older fact; the s
   const other = o('Juniper updated: the Ceramics Guild booth — Montavilla Farmers Market.', '2026-05-02', 'fact');
   assert.equal(marks([market, other]).size, 0);
 });
+
+test('"working backwards from" or "working on" is no finish; "it works now" still is', () => {
+  const deadline = o('User said deadline: the board review of the grant report is on friday (2026-09-18) at the library, 9am.', '2026-09-01', 'task', '10:00');
+  for (const text of ['Assistant said then working backwards from Friday 18 September (2026-09-18) for the grant report.', 'Assistant is working on the grant report for the board review.']) {
+    const later = o(text, '2026-09-01', 'fact', '10:02');
+    assert.equal(marks([deadline, later]).has(deadline.id), false, text);
+  }
+  const task = o('Assistant will fix the grant report export.', '2026-09-01', 'task');
+  const works = o('The grant report export works now.', '2026-09-03', 'state');
+  assert.equal(marks([task, works]).get(task.id)?.kind, 'done');
+});
+
+test('a task closed by a message is not also superseded by it: one mark', () => {
+  const task = o('User will write a small import script to move the photos over from the old server this weekend.', '2026-05-01', 'task');
+  const wrote = o('User wrote the import script on sunday and moved all the photos over.', '2026-05-04', 'event');
+  const m = lifecycleMarks([task, wrote], { fresh: new Set([task.id, wrote.id]) });
+  assert.deepEqual(m.map((c) => c.mark.kind), ['done']);
+});
+
+test('a new member of a kind is chosen only in a sentence that says the change', () => {
+  const pg = o('MySQL 8 in compose next to the app container, with a named volume for the data.', '2026-02-01', 'fact');
+  // A fact's own change sentence chooses: "Driver: SQLite, drop pymysql".
+  const plan = o('Assistant said plan. Driver: sqlite:///data/app.db, drop pymysql. Compose: app and a backup sidecar.', '2026-03-01', 'fact');
+  assert.equal(marks([pg, plan]).get(pg.id)?.kind, 'superseded');
+  // A plan that names SQLite in one sentence and says "instead of constants" in another chooses nothing.
+  const later = o('Assistant said one deploy per shop: the same image, its own SQLite file. Assistant will make the shop name configuration instead of constants.', '2026-03-01', 'task');
+  assert.equal(marks([pg, later]).size, 0);
+  // "Back to" a member of a kind is a choice; "back to roughly its old size" is none.
+  const weasy = o('Assistant said Flask keeps the image small, so the image would go back to roughly its old size.', '2026-04-01', 'fact');
+  const django = o('Assistant said Django has the admin built in.', '2026-03-01', 'fact');
+  assert.equal(marks([django, weasy]).size, 0);
+  const back = o('Assistant said back to Django, then — the branch goes away.', '2026-05-01', 'fact');
+  assert.equal(marks([django, weasy, back]).get(weasy.id)?.kind, 'superseded');
+  assert.equal(marks([django, weasy, back]).has(django.id), false);
+});
+
+test('a route with an arrow is no change; "MySQL → Postgres" is', () => {
+  const plan = o('User said we drive up from Seattle to Vancouver in August.', '2026-02-01', 'fact');
+  const route = o('Assistant said Seattle → Vancouver is about 3 hours, most families stop in Bellingham.', '2026-02-01', 'fact', '10:05');
+  assert.equal(marks([plan, route]).size, 0);
+  const db = o('The reports service keeps its data in MySQL.', '2026-02-01', 'fact');
+  const moved = o('Reports service: MySQL → Postgres next sprint.', '2026-03-01', 'decision');
+  assert.equal(marks([db, moved]).get(db.id)?.kind, 'superseded');
+});
+
+test('an event said as an update supersedes the older fact; a detail in parentheses is no other subject', () => {
+  const room = o('Assistant said saved: Grandma moves to Maple Court, room 31, on Saturday 4 April. Give Maple Court the medication list.', '2026-03-01', 'fact');
+  const moved = o('Assistant updated: Grandma — Maple Court, room 12 (second floor, near the garden), moved 3 June.', '2026-06-04', 'event');
+  assert.equal(marks([room, moved]).get(room.id)?.kind, 'superseded');
+  // An event that changes something else is no update of the room.
+  const meeting = o('User moved the book club to Thursday 12 June at the library.', '2026-06-04', 'event');
+  assert.equal(marks([room, meeting]).size, 0);
+  // An event that says no change supersedes nothing.
+  const visit = o('User visited Grandma at Maple Court, room 31, on 3 June.', '2026-06-04', 'event');
+  assert.equal(marks([room, visit]).size, 0);
+});
+
+test('a problem a later finish solves is history; a finish that still reports a problem solves none', () => {
+  const fails = o('User said the nightly backup job fails on the staging server.', '2026-03-02', 'fact');
+  const fixed = o('User fixed it: the nightly backup job runs cleanly on staging now.', '2026-03-03', 'fact');
+  assert.deepEqual(marks([fails, fixed]).get(fails.id), { kind: 'superseded', date: '2026-03-03', by: fixed.id });
+  // Still failing elsewhere, or a finish of another thing: no mark.
+  const still = o('The nightly backup job works locally but fails on the staging server.', '2026-03-03', 'fact');
+  const other = o('The invoice export works now.', '2026-03-03', 'fact');
+  assert.equal(marks([fails, still]).size, 0);
+  assert.equal(marks([fails, other]).size, 0);
+  // A plain fact with the same words is no problem to solve.
+  const plain = o('The nightly backup job runs on the staging server at 2 am.', '2026-03-02', 'fact');
+  assert.equal(marks([plain, fixed]).size, 0);
+});
+
+test('an open question a later decision answers is history; a decision on another thing answers none', () => {
+  const question = o('User is not sure where to keep the uploaded photos for the gallery.', '2026-03-02', 'fact');
+  const decided = o('User decided to keep the uploaded gallery photos in an S3 bucket with a CDN.', '2026-03-05', 'decision');
+  assert.equal(marks([question, decided]).get(question.id)?.kind, 'superseded');
+  const other = o('User decided to use Postgres as the main store.', '2026-03-05', 'decision');
+  assert.equal(marks([question, other]).size, 0);
+  // A fact (not a decision) that mentions the photos answers nothing.
+  const fact = o('The uploaded gallery photos are about 2 MB each.', '2026-03-05', 'fact');
+  assert.equal(marks([question, fact]).size, 0);
+});

@@ -93,7 +93,8 @@ test('a loose home that belongs to another user is refused with a hint (exit 4) 
   await mkdir(home, { mode: 0o755 });
   await chmod(home, 0o755);
   await chown(home, NOBODY, NOBODY);
-  const status = await runCli(['status', '--home', home]);
+  // A command that would create the home in it (a read-only one finds no home there at all).
+  const status = await runCli(['observe', '--home', home], { env: { HOME: dir } });
   assert.equal(status.code, 4, status.stderr);
   assert.match(status.stderr, /other users/);
   assert.match(status.stderr, /→ .*(--home|OCM_HOME)/);

@@ -203,3 +203,41 @@ test('local model: the per-prompt hook with no server running ranks by words and
     await cleanup();
   }
 });
+
+test('local model: a one-off search takes its query vector from a running ocm-run mcp on the home and loads no model itself', async () => {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { CLI } = await import('../helpers/cli.js');
+  const { waitFor } = await import('../helpers/wait.js');
+  const { dir, cleanup } = await tempDir();
+  const paths = await home();
+  try {
+    assert.equal((await runCli(['index', '--home', paths.root], { env: LOCAL })).code, 0);
+    // This search process cannot load the model (its folder is empty): a vector it gets came from the server.
+    const noModel = { ...LOCAL, OCM_LOCAL_MODEL_DIR: join(dir, 'no-model') };
+    const search = async () => JSON.parse((await runCli(['search', 'authentication problems', '--home', paths.root, '--json', '--no-cache'], { env: noModel })).stdout) as { mode: string; warnings?: string[]; results: Array<{ snippet: string; score: number }> };
+    const alone = await search();
+    assert.equal(alone.mode, 'text', 'no server: the search loads the model itself, which fails here');
+    assert.match((alone.warnings ?? []).join(' '), /local embedding model/);
+
+    const client = new Client({ name: 'vectors-test', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--home', paths.root], env: { PATH: process.env.PATH ?? '', HOME: paths.root, CI: '1' }, stderr: 'ignore' }), { timeout: 30_000 });
+    try {
+      await waitFor('the socket', async () => ((await readFile(join(paths.logs, 'mcp.log'), 'utf8').catch(() => '')).includes('"socket":"') ? true : undefined));
+      // The first ask finds the server's model not loaded yet (it starts loading it); a later one is answered.
+      const served = await waitFor('a search answered with the server\'s vectors', async () => {
+        const r = await search();
+        return r.mode === 'hybrid' ? r : undefined;
+      });
+      assert.deepEqual(served.warnings ?? [], []);
+      assert.equal(served.results[0]?.snippet, ENGLISH[0]!.text, 'found by meaning: no word in common');
+      // The same vectors as the search's own model would give: the same ranking and scores.
+      const own = JSON.parse((await runCli(['search', 'authentication problems', '--home', paths.root, '--json', '--no-cache'], { env: { ...LOCAL, OCM_LOCAL_MODEL_DIR: localModelDir() } })).stdout) as typeof served;
+      assert.deepEqual(served.results.map((r) => [r.snippet, r.score]), own.results.map((r) => [r.snippet, r.score]));
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await cleanup();
+  }
+});

@@ -67,3 +67,40 @@ test('a question with context words no memory has injects the memory it is about
     assert.equal(await injected(home, prompt), '', `nothing injected for "${prompt}"`);
   }
 });
+
+/** A Korean user's memory: no vectors for Hangul (the bundled model is English-only), so the gate weighs words alone. */
+const KOREAN: Obs[] = [
+  { text: '민수는 치과 예약을 금요일 오후 3시로 잡았다.', category: 'event' },
+  { text: '민수는 건강검진 결과 혈압이 높게 나왔다고 했다.', category: 'fact' },
+  { text: '민수는 회사 보고서 마감을 다음 주 월요일로 미뤘다.', category: 'task' },
+  { text: '민수는 주말에 자전거를 타고 한강에 갔다.', category: 'event' },
+  { text: '민수는 새 노트북으로 맥북 에어를 골랐다.', category: 'decision' },
+  { text: '민수는 이사할 집으로 망원동 투룸을 계약했다.', category: 'decision' },
+];
+
+test('a Korean question injects the memory it is about: question words and spoken endings do not veto it; an unrelated Korean prompt injects nothing', { timeout: 120_000 }, async () => {
+  const paths = await tempHome();
+  const filler: Obs[] = [];
+  for (let i = 0; i < 60; i++) filler.push({ text: `민수는 ${['장보기', '빨래', '운동', '독서', '청소'][i % 5]} 계획을 ${i + 1}번째로 정리했다.`, category: 'fact' });
+  await writeDay(paths, '2026-03-02', filler);
+  await writeDay(paths, '2026-03-03', KOREAN);
+  const env = { OCM_LOCAL_EMBEDDINGS: 'off' };
+  const top = async (q: string) => {
+    const r = await runCli(['search', q, '--home', paths.root, '--json'], { env });
+    assert.equal(r.code, 0, r.stderr);
+    return (JSON.parse(r.stdout) as { results: Array<{ snippet: string; relevance: number }> }).results;
+  };
+  for (const [question, memory] of [
+    ['민수 건강검진 결과는 어땠어?', /혈압이 높게/],
+    ['치과 예약은 언제야?', /치과 예약/],
+    ['이사할 집은 어디로 계약했어?', /망원동/],
+  ] as const) {
+    const results = await top(question);
+    assert.match(results[0]!.snippet, memory, question);
+    assert.ok(results[0]!.relevance >= 0.5, `"${question}" is answered by its memory: relevance ${results[0]!.relevance}`);
+  }
+  for (const prompt of ['오늘 저녁 뭐 먹을까?', '비행기 표는 얼마였어?']) {
+    const results = await top(prompt);
+    assert.ok(results.every((r) => r.relevance < 0.5), `nothing relevant to "${prompt}": ${results.map((r) => r.relevance).join(', ')}`);
+  }
+});

@@ -13,6 +13,7 @@ import {
   loadScheduleTemplates,
   planSchedule,
   scheduleStatus,
+  scheduleEnvironment,
   scheduleTarget,
   tickHealth,
   uninstallSchedule,
@@ -35,6 +36,8 @@ export interface HomeScheduleOptions {
   platform?: Platform;
   /** Minutes between ticks, already checked to be 1–1440. */
   everyMinutes: number;
+  /** The config file the command uses (--config / OCM_CONFIG): a tick of another than the home's config.yaml is told it. */
+  configFile?: string;
 }
 
 interface Resolved {
@@ -47,7 +50,8 @@ interface Resolved {
 async function resolve(options: HomeScheduleOptions): Promise<Resolved> {
   const env = { runner: defaultRunner, xdgConfigHome: options.env.XDG_CONFIG_HOME };
   const platform = options.platform ?? (await detectPlatform(defaultRunner));
-  const target = scheduleTarget(options.paths, options.everyMinutes);
+  // The sources' variables of the user's shell go into the schedule (environment.ts).
+  const target = scheduleTarget(options.paths, options.everyMinutes, { environment: scheduleEnvironment(options.env), configFile: options.configFile });
   const templates = await loadScheduleTemplates();
   return { platform, target, templates, env };
 }

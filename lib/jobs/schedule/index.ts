@@ -14,6 +14,7 @@ import type { ScheduleTemplates } from './install.js';
 export * from './render.js';
 export * from './install.js';
 export * from './crontab.js';
+export * from './environment.js';
 
 export function defaultHomeDir(userHome: string = homedir()): string {
   return join(userHome, '.openclaw', 'oc-memory');
@@ -24,8 +25,14 @@ export function cliEntry(): string {
   return packagePath('dist', 'scripts', 'cli.js');
 }
 
-export function scheduleTarget(paths: HomePaths, everyMinutes: number, options: { node?: string; cli?: string; userHome?: string } = {}): ScheduleTarget {
+export function scheduleTarget(
+  paths: HomePaths,
+  everyMinutes: number,
+  options: { node?: string; cli?: string; userHome?: string; environment?: ScheduleTarget['environment']; configFile?: string } = {},
+): ScheduleTarget {
   return {
+    ...(options.environment && options.environment.length > 0 ? { environment: options.environment } : {}),
+    ...(options.configFile && options.configFile !== paths.config ? { configFile: options.configFile } : {}),
     node: options.node ?? process.execPath,
     cli: options.cli ?? cliEntry(),
     home: paths.root,

@@ -26,6 +26,39 @@ export interface ScheduleTarget {
   everyMinutes: number;
   /** True when home is the default one: the schedule keeps its plain name. */
   defaultHome: boolean;
+  /**
+   * Variables the tick gets that a scheduler would not give it (cron, launchd, systemd and Task Scheduler
+   * start it with a bare environment): where the sources are (OPENCLAW_STATE_DIR, CODEX_HOME, …) as the
+   * user's shell set them (environment.ts). Sorted by name; none: the files are what they always were.
+   */
+  environment?: ReadonlyArray<readonly [name: string, value: string]>;
+  /** A config file other than the home's config.yaml (--config / OCM_CONFIG at install): the tick reads it too. */
+  configFile?: string;
+}
+
+/** The words of the tick's command: node, the CLI, `run --home <home>` (and `--config <file>` when not the home's). */
+export function tickWords(target: ScheduleTarget): string[] {
+  return [target.node, target.cli, 'run', '--home', target.home, ...(target.configFile ? ['--config', target.configFile] : [])];
+}
+
+/** A template's `{{ENVIRONMENT}}` line replaced by `lines` (none: the line goes, so a file without variables is unchanged). */
+function withEnvironment(template: string, lines: string[]): string {
+  return template.replace(/^[ \t]*\{\{ENVIRONMENT\}\}\r?\n/m, () => lines.map((l) => `${l}\n`).join(''));
+}
+
+/** `{{ENVIRONMENT}}` left in place by fillTemplate, for withEnvironment to fill afterwards. */
+const KEEP_ENVIRONMENT = { ENVIRONMENT: '{{ENVIRONMENT}}' };
+
+function checkedEnvironment(target: ScheduleTarget, where: string, refuse: RegExp = /[\n\r\0]/): ReadonlyArray<readonly [string, string]> {
+  const environment = target.environment ?? [];
+  for (const [name, value] of environment) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || refuse.test(value)) {
+      throw new OcmError('BAD_INPUT', `${name} cannot go into ${where} as it is set in your shell (it holds a character ${where} cannot carry).`, {
+        hint: `Set the source's folder in config.yaml instead (sources.*), unset ${name}, and install the schedule again.`,
+      });
+    }
+  }
+  return environment;
 }
 
 /** Names of the schedule objects: one schedule per home, several homes side by side. */
@@ -107,7 +140,9 @@ export const CRON_END = '# <<< oc-memory';
 
 /** The marker-delimited crontab block for one home. */
 export function renderCronBlock(template: string, target: ScheduleTarget): string {
-  const command = [target.node, target.cli, 'run', '--home', target.home].map(shQuote).join(' ');
+  // sh's `NAME=value command`: the variables for this command only.
+  const assignments = checkedEnvironment(target, 'a crontab').map(([name, value]) => `${name}=${shQuote(value)}`);
+  const command = [...assignments, ...tickWords(target).map(shQuote)].join(' ');
   const line = fillTemplate(withoutLeadingComments(template), {
     SCHEDULE: cronSchedule(target.everyMinutes),
     COMMAND: command,
@@ -120,19 +155,28 @@ export function renderCronBlock(template: string, target: ScheduleTarget): strin
 }
 
 export function renderLaunchdPlist(template: string, target: ScheduleTarget): string {
-  return fillTemplate(template, {
+  const environment = checkedEnvironment(target, 'a launchd plist');
+  const lines = environment.length === 0 ? [] : ['  <key>EnvironmentVariables</key>', '  <dict>', ...environment.flatMap(([name, value]) => [`    <key>${xmlEscape(name)}</key>`, `    <string>${xmlEscape(value)}</string>`]), '  </dict>'];
+  const filled = fillTemplate(template, {
     LABEL: xmlEscape(scheduleNames(target).label),
     NODE: xmlEscape(target.node),
     CLI: xmlEscape(target.cli),
     HOME: xmlEscape(target.home),
     LOG: xmlEscape(target.log),
     INTERVAL_SECONDS: String(target.everyMinutes * 60),
+    ...KEEP_ENVIRONMENT,
   });
+  // The user's values go in after the placeholders are filled, so no text of theirs is read as one.
+  const home = `    <string>${xmlEscape(target.home)}</string>\n`;
+  const withConfig = target.configFile ? filled.replace(home, () => `${home}    <string>--config</string>\n    <string>${xmlEscape(target.configFile!)}</string>\n`) : filled;
+  return withEnvironment(withConfig, lines);
 }
 
 export function renderSystemdUnits(templates: { service: string; timer: string }, target: ScheduleTarget): { service: string; timer: string } {
   const name = scheduleNames(target).unit;
-  const execStart = [target.node, target.cli, 'run', '--home', target.home].map(systemdQuote).join(' ');
+  const execStart = tickWords(target).map(systemdQuote).join(' ');
+  // Environment="NAME=value": one quoted assignment, \\ and " escaped, % doubled (a specifier otherwise); no $ expansion there.
+  const environment = checkedEnvironment(target, 'a systemd unit').map(([n, v]) => `Environment="${`${n}=${v}`.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/%/g, '%%')}"`);
   const values = {
     NAME: name,
     HOME_COMMENT: systemdPath(target.home),
@@ -140,7 +184,7 @@ export function renderSystemdUnits(templates: { service: string; timer: string }
     LOG: systemdPath(target.log),
     EVERY: String(target.everyMinutes),
   };
-  return { service: fillTemplate(templates.service, values), timer: fillTemplate(templates.timer, values) };
+  return { service: withEnvironment(fillTemplate(templates.service, { ...values, ...KEEP_ENVIRONMENT }), environment), timer: fillTemplate(templates.timer, values) };
 }
 
 /** Local time without zone, the StartBoundary form Task Scheduler writes itself. */
@@ -150,9 +194,11 @@ function startBoundary(now: Date): string {
 }
 
 export function renderSchtasksXml(template: string, target: ScheduleTarget, now: Date): string {
-  const inner = [target.node, target.cli, 'run', '--home', target.home].map(winQuote).join(' ');
+  const inner = tickWords(target).map(winQuote).join(' ');
+  // `set "NAME=value"&& …` for the variables: cmd cannot carry a quote, % (expanded), ^, & or | in them.
+  const sets = checkedEnvironment(target, 'a Windows scheduled task', /[\n\r\0"%^&|<>]/).map(([n, v]) => `set "${n}=${v}"&& `).join('');
   // cmd /c strips one outer pair of quotes; the redirect keeps the tick's output.
-  const args = `/d /s /c "${inner} >> ${winQuote(target.log)} 2>&1"`;
+  const args = `/d /s /c "${sets}${inner} >> ${winQuote(target.log)} 2>&1"`;
   return fillTemplate(template, {
     EVERY: String(target.everyMinutes),
     HOME: xmlEscape(target.home),

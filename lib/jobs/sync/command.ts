@@ -4,8 +4,8 @@
  * run with execa — no shell: the string is split like a command line
  * (execa's parseCommandString; a space inside an argument is written `\ `).
  * Placeholders: {home}, {vault}, {cold} (the vault's OC-Memory folder); the
- * spelling <home>, <vault> works too. Its output never reaches a log
- * unmasked.
+ * spelling <home>, <vault> works too; with sync.encrypt, only {encrypted} (the
+ * encrypted copy). Its output never reaches a log unmasked.
  */
 import { execa, parseCommandString } from 'execa';
 import { join } from 'node:path';
@@ -21,13 +21,21 @@ export interface CommandSyncResult {
   output: string;
 }
 
-export function expandSyncCommand(command: string, vars: { home: string; vault: string }): string[] {
+/**
+ * The command's arguments. `encrypted` (sync.encrypt on): the folder holding the encrypted copy is
+ * `{encrypted}`, and the placeholders naming plain files are refused — the command must never see them.
+ */
+export function expandSyncCommand(command: string, vars: { home: string; vault: string; encrypted?: string }): string[] {
   const vault = vars.vault ? expandHome(vars.vault) : '';
-  const values: Record<string, string> = { home: vars.home, vault, cold: vault ? join(vault, 'OC-Memory') : '' };
+  const values: Record<string, string> = vars.encrypted !== undefined ? { encrypted: vars.encrypted } : { home: vars.home, vault, cold: vault ? join(vault, 'OC-Memory') : '' };
   const args = parseCommandString(command.trim());
   return args.map((a) =>
-    a.replace(/\{(home|vault|cold)\}|<(home|vault|cold)>/g, (_m, x: string | undefined, y: string | undefined) => {
+    a.replace(/\{(home|vault|cold|encrypted)\}|<(home|vault|cold|encrypted)>/g, (_m, x: string | undefined, y: string | undefined) => {
       const name = (x ?? y)!;
+      if (vars.encrypted !== undefined && name !== 'encrypted') {
+        throw new OcmError('CONFIG_INVALID', `sync.command uses {${name}}, which names plain files, and sync.encrypt is on.`, { hint: 'Use {encrypted}: the folder holding the encrypted copy, e.g. `rclone sync {encrypted} remote:OC-Memory`.' });
+      }
+      if (name === 'encrypted' && vars.encrypted === undefined) throw new OcmError('CONFIG_INVALID', 'sync.command uses {encrypted}, but sync.encrypt is off.', { hint: 'Turn on sync.encrypt, or use {home}, {vault} or {cold}.' });
       if (!values[name]) throw new OcmError('CONFIG_INVALID', `sync.command uses {${name}}, but no vault is configured.`, { hint: 'Set tiers.vault_path, or leave the placeholder out.' });
       return values[name]!;
     }),
@@ -38,7 +46,7 @@ function tail(text: string, lines = 5): string {
   return maskSecrets(text.split('\n').filter(Boolean).slice(-lines).join('\n')).text;
 }
 
-export async function runSyncCommand(command: string, vars: { home: string; vault: string }, options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CommandSyncResult> {
+export async function runSyncCommand(command: string, vars: { home: string; vault: string; encrypted?: string }, options: { timeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CommandSyncResult> {
   const [file, ...args] = expandSyncCommand(command, vars);
   if (!file) throw new OcmError('CONFIG_INVALID', 'sync.command is empty.', { hint: 'Set it, e.g. `rclone sync {cold} remote:OC-Memory`, or leave it out.' });
   const started = Date.now();

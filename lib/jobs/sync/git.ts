@@ -8,12 +8,12 @@
  * files merge by union) and a `.gitignore` from templates/. A failed pull
  * aborts its rebase, so the working tree is left exactly as it was.
  */
-import { execa } from 'execa';
 import { appendFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../platform/atomic-file.js';
-import { OcmError, isNotFound } from '../../core/errors.js';
+import { OcmError } from '../../core/errors.js';
+import { Git } from './git-process.js';
 import { exists } from '../../platform/home.js';
 import { packagePath } from '../../platform/package-root.js';
 import { repairUnionMerged } from './union-repair.js';
@@ -46,46 +46,6 @@ export interface GitSyncResult {
   repaired: string[];
   /** Ids forgotten here because a tombstone (this device's or another's) names them. */
   forgotten: string[];
-}
-
-const GIT_ENV = { GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', GIT_MERGE_AUTOEDIT: 'no', LC_ALL: 'C' };
-
-class Git {
-  constructor(
-    private readonly cwd: string,
-    private readonly timeoutMs: number,
-    private identity: string[] = [],
-  ) {}
-
-  async run(args: string[], options: { allowFail?: boolean } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-    let result;
-    // Files git writes (checkout, rebase, pull) get 0600 like every memory file: the child inherits the umask.
-    const umask = process.umask(0o077);
-    let child;
-    try {
-      child = execa('git', [...this.identity, ...args], { cwd: this.cwd, env: GIT_ENV, reject: false, timeout: this.timeoutMs, stdin: 'ignore' });
-    } finally {
-      process.umask(umask);
-    }
-    try {
-      result = await child;
-    } catch (error) {
-      throw new OcmError('IO_ERROR', `Could not run git: ${(error as Error).message}`, { hint: 'Install Git (https://git-scm.com) or turn off sync.git.enabled.' });
-    }
-    if ((result as { failed?: boolean; exitCode?: number }).exitCode === undefined && isNotFound(result)) {
-      throw new OcmError('IO_ERROR', 'git is not installed (or not on PATH).', { hint: 'Install Git, or turn off sync.git.enabled.' });
-    }
-    const out = { code: result.exitCode ?? -1, stdout: String(result.stdout ?? '').trim(), stderr: String(result.stderr ?? '').trim() };
-    if (out.code !== 0 && !options.allowFail) {
-      const msg = (out.stderr || out.stdout).split('\n').slice(-3).join(' ').trim();
-      throw new OcmError('IO_ERROR', `git ${args[0]} failed: ${msg || `exit ${out.code}`}`, { hint: 'Nothing local was changed or lost; the sync is retried on the next ticks (see `ocm-run status`).', details: { args } });
-    }
-    return out;
-  }
-
-  setIdentity(args: string[]): void {
-    this.identity = args;
-  }
 }
 
 async function ensureFile(path: string, template: string): Promise<void> {
@@ -139,6 +99,8 @@ export async function gitSync(options: GitSyncOptions): Promise<GitSyncResult> {
   await ensureFile(join(options.root, '.gitattributes'), 'sync-gitattributes');
   await ensureLine(join(options.root, '.gitattributes'), `${TOMBSTONES_FILE} merge=union`);
   await ensureFile(join(options.root, '.gitignore'), 'sync-gitignore');
+  await ensureLine(join(options.root, '.gitignore'), 'config.yaml');
+
   const email = await git.run(['config', 'user.email'], { allowFail: true });
   if (email.code !== 0 || !email.stdout) git.setIdentity(['-c', 'user.name=OC-Memory', '-c', `user.email=oc-memory@${hostname() || 'localhost'}`]);
 

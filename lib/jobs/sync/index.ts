@@ -12,6 +12,8 @@ import type { Logger } from '../../platform/log.js';
 import { readState, writeState, type State } from '../../platform/state.js';
 import type { CommandSyncResult } from './command.js';
 import type { GitSyncResult } from './git.js';
+import type { EncryptedSyncResult } from './encrypted.js';
+import type { SyncSecret } from '../../platform/encryption.js';
 
 export interface SyncOptions {
   paths: HomePaths;
@@ -19,6 +21,10 @@ export interface SyncOptions {
   logger: Logger;
   env: NodeJS.ProcessEnv;
   now: () => Date;
+  /** Re-encrypt the remote for this secret (sync.encrypt only). */
+  rotateTo?: SyncSecret;
+  /** Test hook: named points of an encrypted run (encrypted.ts). */
+  onStep?: (step: string) => void;
 }
 
 export interface SyncPending {
@@ -40,9 +46,11 @@ export interface SyncState {
 export interface SyncResult {
   trigger: 'manual' | 'after_tier' | 'retry';
   git?: GitSyncResult;
+  /** sync.encrypt: the encrypted sync (in place of `git`). */
+  encrypted?: EncryptedSyncResult;
   command?: CommandSyncResult;
   /** What failed (the sync is queued). */
-  errors: Array<{ part: 'git' | 'command'; message: string; hint?: string }>;
+  errors: Array<{ part: 'git' | 'command'; message: string; hint?: string; exitCode?: number }>;
   queued?: SyncPending;
 }
 
@@ -69,24 +77,49 @@ export async function runSync(options: SyncOptions, trigger: SyncResult['trigger
   }
   const result: SyncResult = { trigger, errors: [] };
   const started = options.now();
-  if (config.sync.git.enabled) {
+  const fail = (part: 'git' | 'command', error: unknown) => {
+    const d = describeError(error);
+    result.errors.push({ part, message: d.message, hint: d.hint, ...(error instanceof OcmError ? { exitCode: error.exitCode } : {}) });
+  };
+  let encryptedCopy: string | undefined;
+  if (config.sync.encrypt) {
+    try {
+      const [{ encryptedSync }, { outboxDir }] = await Promise.all([import('./encrypted.js'), import('./outbox.js')]);
+      const outbox = config.sync.command.trim() ? outboxDir(options.paths.machine) : undefined;
+      result.encrypted = await encryptedSync({
+        paths: options.paths,
+        remote: config.sync.git.enabled ? config.sync.git.remote : '',
+        branch: config.sync.git.branch || 'main',
+        vaultPath: config.tiers.vault_path,
+        secret: await requireSecret(config, options.env),
+        ...(options.rotateTo ? { rotateTo: options.rotateTo } : {}),
+        forget: (ids) => forgetTombstoned(options, ids),
+        ...(options.onStep ? { onStep: options.onStep } : {}),
+        ...(outbox ? { outbox } : {}),
+      });
+      encryptedCopy = result.encrypted.outbox?.dir;
+      const e = result.encrypted;
+      options.logger.log('info', 'sync.encrypted', { pulled: e.pulled, pushed: e.pushed, written: e.written.length, merged: e.merged.length, conflicts: e.conflicts.length, encrypted: e.encrypted, files: e.files, forgotten: e.forgotten.length, rotated: e.rotated });
+    } catch (error) {
+      fail('git', error);
+    }
+  } else if (config.sync.git.enabled) {
     try {
       const { gitSync } = await import('./git.js');
       result.git = await gitSync({ root: options.paths.root, remote: config.sync.git.remote, branch: config.sync.git.branch || 'main', now: options.now, forget: (ids) => forgetTombstoned(options, ids) });
       options.logger.log('info', 'sync.git', { committed: result.git.committed, pulled: result.git.pulled, pushed: result.git.pushed, repaired: result.git.repaired.length, forgotten: result.git.forgotten.length });
     } catch (error) {
-      const d = describeError(error);
-      result.errors.push({ part: 'git', message: d.message, hint: d.hint });
+      fail('git', error);
     }
   }
-  if (config.sync.command.trim()) {
+  // With encryption on, the command runs only over a fresh encrypted copy.
+  if (config.sync.command.trim() && (!config.sync.encrypt || encryptedCopy)) {
     try {
       const { runSyncCommand } = await import('./command.js');
-      result.command = await runSyncCommand(config.sync.command, { home: options.paths.root, vault: config.tiers.vault_path }, { env: { ...process.env, ...options.env } });
+      result.command = await runSyncCommand(config.sync.command, { home: options.paths.root, vault: config.tiers.vault_path, ...(encryptedCopy ? { encrypted: encryptedCopy } : {}) }, { env: { ...process.env, ...options.env } });
       options.logger.log('info', 'sync.command', { exitCode: result.command.exitCode, durationMs: result.command.durationMs });
     } catch (error) {
-      const d = describeError(error);
-      result.errors.push({ part: 'command', message: d.message, hint: d.hint });
+      fail('command', error);
     }
   }
   const { state } = await readState(options.paths.state);
@@ -112,6 +145,16 @@ export async function runSync(options: SyncOptions, trigger: SyncResult['trigger
   state.extra.sync = s;
   await writeState(options.paths.state, state);
   return result;
+}
+
+/** The secret encrypted sync needs: the key file, else the passphrase; neither is a config error. */
+export async function requireSecret(config: Config, env: NodeJS.ProcessEnv): Promise<SyncSecret> {
+  const { syncSecret, PASSPHRASE_VARIABLE } = await import('../../platform/encryption.js');
+  const secret = syncSecret(config.sync.key_file, env);
+  if (secret) return secret;
+  throw new OcmError('CONFIG_MISSING', `sync.encrypt is on, but there is no key: neither sync.key_file nor ${PASSPHRASE_VARIABLE} is set.`, {
+    hint: `Put ${PASSPHRASE_VARIABLE}=<a long passphrase> in the home's .env, or make a key file (\`ocm-run sync --new-key ~/.oc-memory-sync.key\`) and set sync.key_file to it. Use the same on every device.`,
+  });
 }
 
 /**
