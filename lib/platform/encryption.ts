@@ -150,3 +150,21 @@ function decryptError(error: unknown, what: string, kind: 'key' | 'passphrase'):
         : `Set ${PASSPHRASE_VARIABLE} (environment or the home's .env) to the passphrase the other devices use. Nothing was changed here or on the remote.`,
   });
 }
+
+/** One file for a person to keep (an export, a backup): for the key file's key, or for the passphrase itself (age -d asks it). */
+export async function sealForSecret(secret: SyncSecret, data: Uint8Array | string): Promise<Uint8Array> {
+  return secret.kind === 'key_file' ? seal(await readKeyFile(secret.path), data) : sealWithPassphrase(secret.passphrase, data);
+}
+
+export async function unsealForSecret(secret: SyncSecret, data: Uint8Array, what: string): Promise<Uint8Array> {
+  return secret.kind === 'key_file' ? unseal(await readKeyFile(secret.path), data, what) : unsealWithPassphrase(secret.passphrase, data, what);
+}
+
+/** The secret for a file a person keeps: `--key-file`, else sync.key_file, else the passphrase; a hint when there is none. */
+export function requireFileSecret(flagKeyFile: string | undefined, configKeyFile: string, env: Record<string, string | undefined>, what: string): SyncSecret {
+  const secret = syncSecret(flagKeyFile ?? configKeyFile, env);
+  if (secret) return secret;
+  throw new OcmError('CONFIG_MISSING', `${what} needs a key: none of --key-file, sync.key_file or ${PASSPHRASE_VARIABLE} is set.`, {
+    hint: `Set ${PASSPHRASE_VARIABLE} (environment or the home's .env), or pass --key-file FILE (make one with \`ocm-run sync --new-key FILE\`).`,
+  });
+}
