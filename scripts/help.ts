@@ -16,7 +16,7 @@ export const COMMAND_GROUPS: ReadonlyArray<{ title: string; commands: readonly s
   { title: 'Read the memory', commands: ['status', 'search', 'get', 'stats', 'sources', 'export', 'import', 'ui'] },
   { title: 'Run the jobs', commands: ['run', 'observe', 'reflect', 'index', 'schedule', 'watch', 'start', 'stop'] },
   { title: 'Connect agents', commands: ['integrate', 'repoint', 'mcp', 'hook'] },
-  { title: 'Tiers, edits and history', commands: ['tier', 'archive', 'approvals', 'forget', 'mark', 'sync'] },
+  { title: 'Tiers, edits and history', commands: ['tier', 'archive', 'approvals', 'forget', 'mark', 'sync', 'backup', 'restore'] },
   { title: 'Settings', commands: ['config', 'alerts'] },
 ];
 

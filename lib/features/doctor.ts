@@ -387,6 +387,7 @@ export async function runDoctor(options: DoctorOptions): Promise<Check[]> {
     checks.push(await checkEmbeddings(config));
     checks.push(...(await checkOpenClaw(config, options)));
     checks.push(...(await checkSchedule(config, options)));
+    checks.push(...(await (await import('./doctor-sync.js')).checkSync(config, env)));
     checks.push(await checkAlerts(config, env, options));
     const { checkAgentIntegrations } = await import('./doctor-agents.js');
     checks.push(...(await checkAgentIntegrations({ paths: options.paths, config, env: options.env, userHome: options.userHome, codexHooks: options.codexHooks })));

@@ -68,7 +68,7 @@ test('setup --yes: every answer from flags, the key checked live then saved to .
     await writeFile(join(dir, 'openclaw', 'openclaw.json'), '{ /* mine */ tools: { profile: "minimal" } }\n');
     const home = join(dir, 'home');
     const env = { HOME: dir, XDG_STATE_HOME: join(dir, 'state'), OPENCLAW_STATE_DIR: join(dir, 'openclaw'), MY_KEY: 'sk-wrong-abcdef123', OPENAI_API_KEY: undefined };
-    const common = ['setup', '--yes', '--home', home, '--provider', 'openai', '--model', 'gpt-4o-mini', '--api-base', server.url, '--api-key-env', 'MY_KEY', '--budget-tokens', '2000', '--every', '10', '--vault', join(dir, 'vault'), '--sync', 'git', '--git-remote', 'https://example.com/ada/memory.git', '--integrate-openclaw'];
+    const common = ['setup', '--yes', '--home', home, '--provider', 'openai', '--model', 'gpt-4o-mini', '--api-base', server.url, '--api-key-env', 'MY_KEY', '--budget-tokens', '2000', '--every', '10', '--vault', join(dir, 'vault'), '--sync', 'git', '--git-remote', 'https://example.com/ada/memory.git', '--encrypt', 'no', '--integrate-openclaw'];
 
     const wrong = await runCli(common, { env });
     assert.equal(wrong.code, 5, wrong.stderr);
