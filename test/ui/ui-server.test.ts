@@ -10,7 +10,7 @@ import { readApprovals } from '../../lib/tiers/approvals.js';
 import { readAudit } from '../../lib/tiers/audit.js';
 import { acquireHomeLock } from '../../lib/platform/lock.js';
 import { dayFilePath } from '../../lib/platform/home.js';
-import { MemoryRecall } from '../../lib/integrations/recall.js';
+import { openMemory } from '../../lib/api/memory.js';
 import { embeddingServer } from '../helpers/embedding-server.js';
 
 /** A home without sources (more config after `extraConfig`) holding one observation of today's, in main's hot tier. */
@@ -104,15 +104,15 @@ test('ocm-run ui: a change while a job holds the home lock says the memory is bu
   assert.match(await readFile(file, 'utf8'), /changed once the lock is free/);
 });
 
-test("ocm-run ui: the Active memory page lists the OpenClaw plugin's injections (logged by MemoryRecall.recordInjection, the plugin's path: agent, via openclaw, ids with relevance, each linked to a search)", async (t) => {
+test("ocm-run ui: the Active memory page lists the OpenClaw plugin's injections (logged by the handle's recordInjection, the plugin's path: agent, via openclaw, ids with relevance, each linked to a search)", async (t) => {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
   const { paths, o } = await homeOfOne(dir);
-  const recall = await MemoryRecall.open(paths.root);
+  const memory = await openMemory(paths.root, { keepOpen: true });
   try {
-    await recall.recordInjection({ agent: 'work', via: 'openclaw', injected: [{ id: o.id, relevance: 0.834 }], ms: 12.4 });
+    await memory.recordInjection({ agent: 'work', via: 'openclaw', injected: [{ id: o.id, relevance: 0.834 }], ms: 12.4 });
   } finally {
-    recall.close();
+    await memory.close();
   }
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
