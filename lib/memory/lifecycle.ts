@@ -71,7 +71,7 @@ const CHANGED_FROM: RegExp[] = [
   /([\p{L}\p{N}_.+#-]+?)에서\s+\S+?(?:으로|로)\s*(?:바꾸|바꿨|바꿔|변경|옮기|옮겼|갈아)/u,
 ];
 
-/** "Postgres → SQLite": a change only where the text says one or both sides are of one kind ("Portland → Banff" is a route). */
+/** "Postgres → SQLite": a change only where its sentence says one or both sides are of one kind ("Portland → Banff" is a route, "grouped oven → product" an order). */
 const ARROW = /([\p{L}\p{N}_.+#-]+)\s*(?:→|->)\s*([\p{L}\p{N}_.+#-]+)/u;
 
 /** Words that say a value changed ("from now on", "moved to", "이제"). */
@@ -444,11 +444,12 @@ function changedFrom(text: string): string[] {
     if (!raw || raw.length < 2 || FRAME.has(raw) || /(?:ing|ly)$/.test(raw)) continue;
     out.push(stem(raw));
   }
-  const arrow = ARROW.exec(text);
-  if (arrow) {
+  for (const sentence of text.split(/(?<=[.!?。;])\s+/u)) {
+    const arrow = ARROW.exec(sentence);
+    if (!arrow) continue;
     const [from, to] = [arrow[1]!, arrow[2]!].map((w) => w.toLowerCase().replace(/\d+$/, ''));
     const oneKind = KIND_OF.has(from!) && KIND_OF.get(from!) === KIND_OF.get(to!);
-    if ((oneKind || CHANGE_WORD.test(text)) && from!.length >= 2 && !FRAME.has(from!)) out.push(stem(from!));
+    if ((oneKind || CHANGE_WORD.test(sentence)) && from!.length >= 2 && !FRAME.has(from!)) out.push(stem(from!));
   }
   return out;
 }

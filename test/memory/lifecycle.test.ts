@@ -208,6 +208,10 @@ test('a route with an arrow is no change; "MySQL → Postgres" is', () => {
   const plan = o('User said we drive up from Seattle to Vancouver in August.', '2026-02-01', 'fact');
   const route = o('Assistant said Seattle → Vancouver is about 3 hours, most families stop in Bellingham.', '2026-02-01', 'fact', '10:05');
   assert.equal(marks([plan, route]).size, 0);
+  // An arrow that orders things, with a change word only in another sentence, is no change either.
+  const request = o('User wants the packing list grouped by room, not by box.', '2026-02-01', 'fact');
+  const built = o('Assistant said the packing list is grouped room → box. The printed page now has room headings.', '2026-02-01', 'fact', '10:10');
+  assert.equal(marks([request, built]).size, 0);
   const db = o('The reports service keeps its data in MySQL.', '2026-02-01', 'fact');
   const moved = o('Reports service: MySQL → Postgres next sprint.', '2026-03-01', 'decision');
   assert.equal(marks([db, moved]).get(db.id)?.kind, 'superseded');
