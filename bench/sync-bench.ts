@@ -13,12 +13,11 @@
  *   node --import tsx bench/run.ts sync [--n 100000]
  */
 import { execa } from 'execa';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { appendObservations, createDayFile, formatDayFile, parseDayFile } from '../lib/memory/day-file/index.js';
+import { join, resolve } from 'node:path';
+import { writeHot } from '../test/helpers/tier-home.js';
 import { dayFilePath, ensureHome, homePaths, type HomePaths } from '../lib/platform/home.js';
-import { readFile } from 'node:fs/promises';
 import type { Observation } from '../lib/core/types.js';
 import { addDays } from '../lib/tiers/age.js';
 
@@ -56,25 +55,14 @@ function observation(i: number, date: string): Observation {
   };
 }
 
+/** Write the observations into hot and warm day files (warm: older than 90 days); returns how many files were written. */
 async function writeDays(paths: HomePaths, observations: Observation[]): Promise<number> {
-  const groups = new Map<string, Observation[]>();
-  for (const o of observations) {
-    const tier = o.date < addDays(TODAY, -90) ? 'warm' : 'hot';
-    const p = dayFilePath(paths, tier, o.agent, o.date);
-    groups.set(p, [...(groups.get(p) ?? []), o]);
-  }
-  for (const [p, list] of groups) {
-    let file;
-    try {
-      file = parseDayFile(await readFile(p, 'utf8'));
-    } catch {
-      file = createDayFile({ date: list[0]!.date, agent: list[0]!.agent, tier: p.includes('/archive/') ? 'warm' : 'hot' });
-    }
-    appendObservations(file, list, p);
-    await mkdir(dirname(p), { recursive: true });
-    await writeFile(p, formatDayFile(file), { mode: 0o600 });
-  }
-  return groups.size;
+  const old = addDays(TODAY, -90);
+  const warm = observations.filter((o) => o.date < old);
+  const hot = observations.filter((o) => o.date >= old);
+  await writeHot(paths, hot, 'hot');
+  await writeHot(paths, warm, 'warm');
+  return new Set(observations.map((o) => dayFilePath(paths, o.date < old ? 'warm' : 'hot', o.agent, o.date))).size;
 }
 
 async function timedSync(home: string): Promise<{ ms: number; stdout: string }> {
