@@ -61,7 +61,7 @@ export interface ObserverQualityReport {
   seconds: number;
 }
 
-/** Injection floor and sizes of the agent hooks (lib/integrations/agent-hooks.ts). */
+/** Injection floor and sizes of the agent hooks (lib/hooks/agent-hooks.ts). */
 const FLOOR = 0.5;
 const NEGATIVES = 40;
 type Found = Awaited<ReturnType<typeof searchMemory>>['results'];

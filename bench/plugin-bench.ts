@@ -173,7 +173,7 @@ export async function runPluginBench(options: { n?: number; turns?: number; keep
       const again = register(compiled.default, { home: paths.root, node: process.execPath, cli, timeoutMs: 14000 });
       unload = again.stop;
       const firstHybrid = await timedCall(again.prompt, eventOf(0), ctxOf(0));
-      // The plugin loads the model in the background (lib/integrations/recall.ts): the turns are measured once it is ready.
+      // The plugin loads the model in the background (lib/api/recall.ts): the turns are measured once it is ready.
       const lib = join(dirname(dirname(cli)), 'lib', 'search');
       const { processEmbedder } = (await import(pathToFileURL(join(lib, 'embedder.js')).href)) as typeof import('../lib/search/embedder.js');
       const { embeddingSettings } = (await import(pathToFileURL(join(lib, 'embeddings.js')).href)) as typeof import('../lib/search/embeddings.js');

@@ -72,6 +72,8 @@ export interface CommandSpec {
    * error that names `setup`, and nothing is created — a mistyped --home is never a new, empty memory.
    */
   homeMustExist?: boolean;
+  /** The --home line of this command's help when its home is not the global default (demo). */
+  homeHelp?: string;
   run(ctx: CommandContext, args: unknown[], options: Record<string, unknown>): Promise<number | void>;
 }
 

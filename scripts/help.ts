@@ -15,8 +15,8 @@ export const COMMAND_GROUPS: ReadonlyArray<{ title: string; commands: readonly s
   { title: 'Start', commands: ['setup', 'demo', 'doctor'] },
   { title: 'Read the memory', commands: ['status', 'search', 'get', 'stats', 'sources', 'export', 'import', 'ui'] },
   { title: 'Run the jobs', commands: ['run', 'observe', 'reflect', 'index', 'schedule', 'watch', 'start', 'stop'] },
-  { title: 'Connect agents', commands: ['integrate', 'mcp', 'hook'] },
-  { title: 'Tiers, edits and history', commands: ['tier', 'archive', 'approvals', 'forget', 'mark', 'sync'] },
+  { title: 'Connect agents', commands: ['integrate', 'repoint', 'mcp', 'hook'] },
+  { title: 'Tiers, edits and history', commands: ['tier', 'archive', 'approvals', 'forget', 'mark', 'sync', 'backup', 'restore'] },
   { title: 'Settings', commands: ['config', 'alerts'] },
 ];
 
@@ -27,7 +27,7 @@ function firstWord(name: string): string {
 /** cac's help sections with "Commands" and its per-command "--help" list replaced by the groups. */
 export function groupedHelp(sections: HelpSection[], specs: readonly CommandSpec[]): HelpSection[] {
   const commandsAt = sections.findIndex((s) => s.title === 'Commands');
-  if (commandsAt < 0) return sections; // a command's own help
+  if (commandsAt < 0) return commandHelp(sections, specs);
   const byName = new Map(specs.map((s) => [firstWord(s.name), s]));
   const width = Math.max(...specs.map((s) => s.name.length));
   const line = (spec: CommandSpec) => `  ${spec.name.padEnd(width)}  ${spec.description}`;
@@ -44,4 +44,18 @@ export function groupedHelp(sections: HelpSection[], specs: readonly CommandSpec
   const rest = sections.filter((s, i) => i !== commandsAt && !s.title?.startsWith('For more info'));
   rest.splice(commandsAt, 0, ...grouped);
   return rest;
+}
+
+/**
+ * A command's own help: what it does under its usage (cac shows only the usage), and where its home is
+ * when that is not the global default (`demo` makes a new one).
+ */
+function commandHelp(sections: HelpSection[], specs: readonly CommandSpec[]): HelpSection[] {
+  const usageAt = sections.findIndex((s) => s.title === 'Usage');
+  const name = usageAt < 0 ? undefined : /\$ \S+ (\S+)/.exec(sections[usageAt]!.body)?.[1];
+  const spec = specs.find((s) => firstWord(s.name) === name);
+  if (!spec) return sections;
+  const out = sections.map((s) => (s.title === 'Options' && spec.homeHelp ? { ...s, body: s.body.replace(/^(\s+--home <dir>\s+).*$/m, (_all, lead: string) => `${lead}${spec.homeHelp}`) } : s));
+  out.splice(usageAt + 1, 0, { body: spec.description });
+  return out;
 }

@@ -6,7 +6,7 @@
  * Codex), so whatever it loads is added to every prompt. When an `ocm-run
  * mcp` is running on the home — the agent started it — that server already
  * holds the index open, answers over its socket and logs what went in
- * (lib/integrations/prompt-socket.ts): this path reads the event, asks it and
+ * (lib/hooks/prompt-socket.ts): this path reads the event, asks it and
  * prints the answer.
  *
  * It is CommonJS and loads three small CommonJS modules and Node built-ins:
@@ -24,7 +24,7 @@
 import path = require('node:path');
 import hookEvent = require('../lib/integrations/hook-event.cjs');
 import socketClient = require('../lib/integrations/prompt-socket-client.cjs');
-import type { HookInput } from '../lib/integrations/agent-hooks.js';
+import type { HookInput } from '../lib/core/hook-protocol.js';
 
 interface PromptHookArgs {
   agent: string;

@@ -66,6 +66,8 @@ export interface WizardState {
   keyAvailable: boolean;
   /** What the provider said when the key was tried in this run; 'refused' when the user kept it anyway. */
   keyCheck?: 'accepted' | 'refused';
+  /** The encrypted sync's passphrase typed in this run (never saved to the progress file). */
+  syncPassphrase?: string;
 }
 
 /** The review's line about the API key: says "checked" only when the provider accepted it. */
@@ -137,7 +139,7 @@ async function askKey(state: WizardState, env: NodeJS.ProcessEnv): Promise<void>
 async function askSources(a: SetupAnswers, found: FoundSources): Promise<void> {
   if (found.problem) p.log.warn(`Could not look for other agents' transcripts (${found.problem}); \`ocm-run sources\` lists them later.`);
   if (found.choices.length === 0) {
-    p.log.info('Every OpenClaw agent is observed. No pi, Claude Code or Codex transcripts were found here; `ocm-run config set sources.<kind>.enabled true` turns one on later.');
+    p.log.info('Every OpenClaw agent is observed. No pi, Claude Code or Codex transcripts were found here; `ocm-run config set sources.claude_code.enabled true` (or sources.codex / sources.pi) turns one on later.');
     return;
   }
   const offered = found.choices.map((c) => c.source);
@@ -229,7 +231,8 @@ async function stepObsidian(a: SetupAnswers): Promise<void> {
   }
 }
 
-async function stepSync(a: SetupAnswers): Promise<void> {
+async function stepSync(state: WizardState, env: NodeJS.ProcessEnv): Promise<void> {
+  const a = state.answers;
   a.sync.mode = ask(
     await p.select({
       message: 'Sync the memory elsewhere?',
@@ -241,12 +244,45 @@ async function stepSync(a: SetupAnswers): Promise<void> {
       ],
     }),
   );
+  if (a.sync.mode === 'none') return;
+  a.sync.encrypt = await confirmWith('Encrypt everything that leaves this machine? (recommended: the remote then holds only ciphertext; your files here stay plain)', a.sync.encrypt);
   if (a.sync.mode === 'git') {
     a.sync.gitRemote = await textWithDefault('Git remote URL', a.sync.gitRemote, validate.gitRemote);
     a.sync.gitBranch = await textWithDefault('Branch', a.sync.gitBranch || 'main', validate.gitBranch);
-  } else if (a.sync.mode === 'command') {
-    a.sync.command = await textWithDefault('Command to run after changes', a.sync.command, validate.syncCommand);
+  } else {
+    const example = a.sync.encrypt ? ' ({encrypted} is the encrypted copy, e.g. rclone sync {encrypted} remote:OC-Memory)' : '';
+    a.sync.command = await textWithDefault(`Command to run after changes${example}`, a.sync.command, validate.syncCommand);
   }
+  if (a.sync.encrypt) await askSyncSecret(state, env);
+}
+
+/** The encrypted sync's secret: a passphrase (saved to .env) or a key file (made when missing). Lost, the remote copy is lost. */
+async function askSyncSecret(state: WizardState, env: NodeJS.ProcessEnv): Promise<void> {
+  const a = state.answers;
+  const kind = ask(
+    await p.select({
+      message: 'The secret that encrypts it (the same on every device; lose it and the remote copy is lost)',
+      initialValue: a.sync.keyFile ? ('file' as const) : ('passphrase' as const),
+      options: [
+        { value: 'passphrase' as const, label: 'A passphrase (saved in the home\'s .env as OCM_SYNC_PASSPHRASE)' },
+        { value: 'file' as const, label: 'A key file (age format; made now if missing — copy it to your other devices)' },
+      ],
+    }),
+  );
+  if (kind === 'file') {
+    a.sync.keyFile = await textWithDefault('Key file', a.sync.keyFile || '~/.oc-memory-sync.key', validate.keyFile);
+    return;
+  }
+  a.sync.keyFile = '';
+  const saved = env.OCM_SYNC_PASSPHRASE || (await loadDotEnv(homePaths(expandHome(a.basics.home)).env)).OCM_SYNC_PASSPHRASE;
+  const typed = ask(
+    await p.password({
+      message: `Passphrase${saved ? ' (Enter keeps the one already set)' : ' (long: several words)'}`,
+      mask: '•',
+      validate: (t: string | undefined) => (!t && saved ? undefined : (t ?? '').length < 12 ? 'at least 12 characters' : undefined),
+    }),
+  );
+  if (typed) state.syncPassphrase = typed;
 }
 
 export type WizardOutcome =
@@ -277,7 +313,7 @@ export async function runWizard(
     else if (step === 'tiers') await stepTiers(state.answers);
     else if (step === 'llm') await stepLlm(state, ctx.env);
     else if (step === 'obsidian') await stepObsidian(state.answers);
-    else if (step === 'sync') await stepSync(state.answers);
+    else if (step === 'sync') await stepSync(state, ctx.env);
     await save(step);
   };
   try {
@@ -292,6 +328,12 @@ export async function runWizard(
         p.log.info('The API key is never stored between runs: please type it again.');
         await askKey(state, ctx.env);
       }
+    }
+    // Nor a sync passphrase.
+    const sync = state.answers.sync;
+    if (sync.mode !== 'none' && sync.encrypt && !sync.keyFile && !state.syncPassphrase && !ctx.env.OCM_SYNC_PASSPHRASE && !(await loadDotEnv(homePaths(expandHome(state.answers.basics.home)).env)).OCM_SYNC_PASSPHRASE) {
+      p.log.info('The sync passphrase is never stored between runs: please type it again.');
+      await askSyncSecret(state, ctx.env);
     }
     for (;;) {
       p.log.step(STEP_TITLES.review);

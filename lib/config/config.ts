@@ -191,8 +191,13 @@ export async function setConfigValue(options: { file: string; envFile: string; k
   if (!isMap(doc.contents) && !(doc.contents === null || isScalar(doc.contents))) {
     throw new ConfigError(`${options.file} is not a YAML mapping.`, { hint: 'Restore it from templates/config.yaml.' });
   }
-  doc.setIn(path, options.value);
-  const next = doc.toString();
+  // In place where the edit is a value (the file's layout stays); else through the Document API (comments stay).
+  const { setYamlInPlace } = await import('./yaml-edit.js');
+  let next = setYamlInPlace(text, path, options.value);
+  if (next === undefined) {
+    doc.setIn(path, options.value);
+    next = doc.toString();
+  }
   // Validate the result (with env substitution) before writing anything.
   const dotenv = await loadDotEnv(options.envFile);
   validateConfig(substituteEnv(parseConfigText(next, options.file), { ...dotenv, ...(options.env ?? process.env) }), options.file);

@@ -26,7 +26,12 @@ export const MCP_SERVER_NAME = 'oc-memory';
 /** Prefix of the tools the OpenClaw plugin registers (`oc_memory_search`, `oc_memory_remember`, …). */
 export const PLUGIN_TOOL_PREFIX = 'oc_memory_';
 
-/** The name an agent plugin gives a memory tool (lib/integrations/mcp/memory-tools.ts): search_memory → oc_memory_search, remember → oc_memory_remember. */
+/** The memory tools (lib/api/tools.ts), in the order they are listed to a model: what agent setup (lib/integrations/) names without loading them. */
+export const MEMORY_TOOL_NAMES = ['search_memory', 'get_memory', 'remember', 'active_memory'] as const;
+
+export type MemoryToolName = (typeof MEMORY_TOOL_NAMES)[number];
+
+/** The name an agent plugin gives a memory tool (lib/api/tools.ts): search_memory → oc_memory_search, remember → oc_memory_remember. */
 export function pluginToolName(tool: string): string {
   return `${PLUGIN_TOOL_PREFIX}${tool.replace(/_memory$/, '')}`;
 }

@@ -319,13 +319,14 @@ async function checkSchedule(config: Config, options: DoctorOptions): Promise<Ch
 }
 
 async function checkIndex(paths: HomePaths): Promise<Check[]> {
-  const { readManifest, tierDir } = await import('../search/manifest.js');
+  const { openEngine } = await import('../search/open-engine.js');
+  const engine = openEngine(paths.index);
   const parts: string[] = [];
   const problems: string[] = [];
   const outdated: string[] = [];
   let missing = 0;
   for (const tier of ['hot', 'warm'] as const) {
-    const { manifest, state, reason } = readManifest(paths.index, tier);
+    const { state, reason } = engine.openTier(tier);
     if (state === 'missing') {
       missing++;
       continue;
@@ -338,11 +339,11 @@ async function checkIndex(paths: HomePaths): Promise<Check[]> {
       problems.push(`${tier}: ${reason ?? state}`);
       continue;
     }
-    const entries = Object.values(manifest.files);
+    const files = engine.storedPaths(tier);
     let lost = 0;
-    for (const e of entries) if (!(await stat(join(tierDir(paths.index, tier), e.segment)).then(() => true, () => false))) lost++;
+    for (const path of files) if (!(await engine.intact(tier, path, false))) lost++;
     if (lost > 0) problems.push(`${tier}: ${lost} segment file(s) missing`);
-    parts.push(`${tier} ${entries.reduce((n, e) => n + e.docs, 0)} documents in ${entries.length} files`);
+    parts.push(`${tier} ${files.reduce((n, path) => n + (engine.stored(tier, path)?.docs ?? 0), 0)} documents in ${files.length} files`);
   }
   if (problems.length > 0) return [fail('index', 'Search index', problems.join('; '), '`ocm-run index --rebuild` (the index is rebuilt from the Markdown files; nothing is lost)')];
   if (outdated.length > 0) return [warn('index', 'Search index', `built by an older version (${outdated.join('; ')})`, 'The next `ocm-run run` rebuilds it; or now: `ocm-run index --rebuild`.')];
@@ -387,6 +388,7 @@ export async function runDoctor(options: DoctorOptions): Promise<Check[]> {
     checks.push(await checkEmbeddings(config));
     checks.push(...(await checkOpenClaw(config, options)));
     checks.push(...(await checkSchedule(config, options)));
+    checks.push(...(await (await import('./doctor-sync.js')).checkSync(config, env)));
     checks.push(await checkAlerts(config, env, options));
     const { checkAgentIntegrations } = await import('./doctor-agents.js');
     checks.push(...(await checkAgentIntegrations({ paths: options.paths, config, env: options.env, userHome: options.userHome, codexHooks: options.codexHooks })));

@@ -10,7 +10,7 @@
  * never starts Node's ESM loader (docs/performance.md, "Per-prompt hook").
  * Node built-ins only.
  */
-import type { HookEventName, HookInput } from './agent-hooks.js';
+import type { HookEventName, HookInput } from '../core/hook-protocol.js';
 
 const EVENT_FIELDS = ['hook_event_name', 'session_id', 'transcript_path', 'cwd', 'prompt', 'source'] as const;
 

@@ -1,5 +1,5 @@
 /**
- * The hook's side of the prompt socket (lib/integrations/prompt-socket.ts
+ * The hook's side of the prompt socket (lib/hooks/prompt-socket.ts
  * serves it from a running `ocm-run mcp`): find the newest live server on the
  * home and ask it for a prompt's context, within a time limit.
  *
@@ -14,7 +14,7 @@
 import net = require('node:net');
 import fs = require('node:fs');
 import path = require('node:path');
-import type { PromptReply, PromptRequest } from './prompt-socket.js';
+import type { PromptReply, PromptRequest } from '../core/hook-protocol.js';
 
 /** Where the servers' sockets are: `<home>/.ocm/run` (`machine` is HomePaths.machine, lib/platform/home.ts). */
 function socketDir(machine: string): string {

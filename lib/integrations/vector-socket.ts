@@ -1,6 +1,6 @@
 /**
  * Query vectors from a running `ocm-run mcp` on the home (the prompt socket,
- * prompt-socket.ts): a one-off `ocm-run search` asks the server, whose model
+ * lib/hooks/prompt-socket.ts): a one-off `ocm-run search` asks the server, whose model
  * is loaded, instead of loading the model itself (~1 s of a fresh process
  * against a few ms over the socket). A server that holds no loaded model of
  * the asker's vector space answers nothing and starts loading it, so the
@@ -10,7 +10,7 @@
 import type { Config } from '../config/config-schema.js';
 import { embeddingSettings } from '../search/embeddings.js';
 import { processEmbedder } from '../search/embedder.js';
-import type { ServeVectors, VectorsReply } from './prompt-socket.js';
+import type { ServeVectors, VectorsReply } from '../core/hook-protocol.js';
 import { ask, serverSockets, socketsSupported } from './prompt-socket-client.cjs';
 
 /** How long a search waits for a server's vectors before embedding itself (a server with the model answers in a few ms). */

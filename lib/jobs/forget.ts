@@ -26,6 +26,8 @@ export interface ForgetNowOptions {
   confirm: (plan: ForgetPlan) => Promise<boolean>;
   /** Test hook (scripts/tier-context.ts crashHook): called at every tier-op and forget step. */
   onStep?: ((step: string, id: string) => void) | undefined;
+  /** How long to wait for a job holding the home lock (ms, default 30 000). */
+  lockWaitMs?: number | undefined;
 }
 
 export type ForgetNowResult =
@@ -58,6 +60,6 @@ export async function forgetNow(options: ForgetNowOptions): Promise<ForgetNowRes
       if (!(await options.confirm(plan))) return { kind: 'declined', plan };
       return { kind: 'forgotten', plan, result: await applyForget(forgetOptions, plan, selector) };
     },
-    { waitMs: 30_000 },
+    { waitMs: options.lockWaitMs ?? 30_000 },
   );
 }

@@ -54,6 +54,8 @@ export interface ReflectJobOptions {
   fetch?: typeof fetch;
   /** Called at every named step (test hook: OCM_TEST_SIGNAL_AT / OCM_TEST_CRASH_AT). */
   onStep?: (step: 'reflect-period') => void;
+  /** Before each period is reflected: the agent, how many of its periods are done and how many there are (a progress line with an ETA). */
+  onProgress?: (progress: { agent: string; done: number; total: number }) => void;
 }
 
 export interface ReflectionSummary {
@@ -210,10 +212,12 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
         const { createReflector } = await import('../reflector/factory.js');
         reflector = await createReflector(config, { env: options.env, homeRoot: paths.root, logger, fetch: options.fetch });
       }
-      for (const period of splitIntoPeriods(chosen, threshold)) {
+      const periods = splitIntoPeriods(chosen, threshold);
+      for (const [done, period] of periods.entries()) {
         // Between periods: every reflection so far is written whole and recorded.
         if ((result.stopped = stopRequested())) break;
         onStep?.('reflect-period');
+        options.onProgress?.({ agent, done, total: periods.length });
         const periodStart = period[0]!.date;
         const periodEnd = period[period.length - 1]!.date;
         const draft = await reflector.reflect({ agent, periodStart, periodEnd, observations: period });

@@ -25,6 +25,7 @@ export interface ReflectNowOptions {
   agents?: string[];
   /** Test hook, passed to the reflect job. */
   onStep?: ReflectJobOptions['onStep'];
+  onProgress?: ReflectJobOptions['onProgress'];
 }
 
 /** One agent's rebuilt active memory (`lib/memory/active-memory-file.ts`). */
@@ -58,6 +59,7 @@ export async function reflectNow(options: ReflectNowOptions): Promise<ReflectNow
         includeRecent: options.includeRecent,
         agents: options.agents,
         onStep: options.onStep,
+        onProgress: options.onProgress,
       });
       const rebuilt: RebuiltActiveMemory[] = [];
       for (const agent of [...new Set(result.reflections.map((r) => r.agent))]) {

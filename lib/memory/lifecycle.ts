@@ -71,7 +71,7 @@ const CHANGED_FROM: RegExp[] = [
   /([\p{L}\p{N}_.+#-]+?)에서\s+\S+?(?:으로|로)\s*(?:바꾸|바꿨|바꿔|변경|옮기|옮겼|갈아)/u,
 ];
 
-/** "Postgres → SQLite": a change only where the text says one or both sides are of one kind ("Portland → Banff" is a route). */
+/** "Postgres → SQLite": a change only where its sentence says one or both sides are of one kind ("Portland → Banff" is a route, "grouped oven → product" an order). */
 const ARROW = /([\p{L}\p{N}_.+#-]+)\s*(?:→|->)\s*([\p{L}\p{N}_.+#-]+)/u;
 
 /** Words that say a value changed ("from now on", "moved to", "이제"). */
@@ -155,6 +155,8 @@ interface Item {
   words: Set<string>;
   values: Set<string>;
   kinds: Map<string, Set<string>>;
+  /** Subject words of the other observations made from the same message (a split message keeps its subject). */
+  context: Set<string>;
   /** The members of KINDS it says it chooses (choicesOf). */
   choices: Map<string, Set<string>>;
   /** Old values its own change names ("from Postgres"): history, not what it holds. */
@@ -269,8 +271,19 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
     const raw = wordsOf(o.text, names);
     const words = new Set(raw.map(stem).filter((s) => !FRAME.has(s) && !names.has(s)));
     const kinds = kindsOf(raw);
-    return { o, order, words, values: values(o.text, names), kinds, choices: choicesOf(o, kinds, names), fromValues: changedFrom(o.text), names };
+    return { o, order, words, values: values(o.text, names), kinds, choices: choicesOf(o, kinds, names), fromValues: changedFrom(o.text), names, context: new Set<string>() };
   });
+  // Observations made from one message (same session, a shared entry) share their subject words as context.
+  const byEntry = new Map<string, Item[]>();
+  for (const item of items) {
+    const p = item.o.provenance;
+    for (const e of p?.entryIds ?? []) {
+      const key = `${p!.session}\u0000${e}`;
+      if (!byEntry.has(key)) byEntry.set(key, []);
+      byEntry.get(key)!.push(item);
+    }
+  }
+  for (const group of byEntry.values()) for (const a of group) for (const b of group) if (a !== b) for (const w of b.words) a.context.add(w);
   items.sort(byTime);
   const weigher = new Weigher();
   const weight = weigher.weight;
@@ -431,11 +444,12 @@ function changedFrom(text: string): string[] {
     if (!raw || raw.length < 2 || FRAME.has(raw) || /(?:ing|ly)$/.test(raw)) continue;
     out.push(stem(raw));
   }
-  const arrow = ARROW.exec(text);
-  if (arrow) {
+  for (const sentence of text.split(/(?<=[.!?。;])\s+/u)) {
+    const arrow = ARROW.exec(sentence);
+    if (!arrow) continue;
     const [from, to] = [arrow[1]!, arrow[2]!].map((w) => w.toLowerCase().replace(/\d+$/, ''));
     const oneKind = KIND_OF.has(from!) && KIND_OF.get(from!) === KIND_OF.get(to!);
-    if ((oneKind || CHANGE_WORD.test(text)) && from!.length >= 2 && !FRAME.has(from!)) out.push(stem(from!));
+    if ((oneKind || CHANGE_WORD.test(sentence)) && from!.length >= 2 && !FRAME.has(from!)) out.push(stem(from!));
   }
   return out;
 }
@@ -470,6 +484,32 @@ function held(old: Item, newer: Item, words: Set<string>): Set<string> {
 }
 
 /**
+ * An update written as a note, "Updated: Maya's birthday present — her own pottery wheel": what comes after
+ * the change word up to the dash (or colon) names the thing (with a property in lower case, not a name
+ * alone), the rest is its new value. The older item is
+ * about the same thing when it holds every word of that name (at least two; the words of the other
+ * observations the same message gave count too, one of them its own), and the new value says something
+ * it did not. "Updated: Theo's swim lessons — Tuesdays" is not about "Theo's allergist appointment".
+ */
+function labelUpdate(old: Item, sentence: string, names: ReadonlySet<string>): boolean {
+  const at = CHANGE_WORD.exec(sentence);
+  if (!at) return false;
+  const rest = sentence.slice(at.index + at[0].length).replace(/^[\s:*]+/, '');
+  const split = /\s+[—–]\s+|:\s+/u.exec(rest);
+  if (!split || split.index === 0) return false;
+  const labelText = rest.slice(0, split.index);
+  const label = [...subjectWords(labelText, names)].filter((w) => !VALUE_WORD.has(w) && !/\d/.test(w));
+  // The name must say which property changed ("birthday present"), not only whose: a name alone
+  // ("Clay Hen Pottery — Montavilla Farmers Market") leaves its other facts (what it is called) alone.
+  const property = subjectWords(labelText.replace(/(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'’.-]*/gu, ' '), names);
+  if (property.size === 0) return false;
+  const value = [...subjectWords(rest.slice(split.index + split[0].length), names)].filter((w) => !VALUE_WORD.has(w) && !/\d/.test(w));
+  if (label.length < 2 || value.length === 0) return false;
+  const about = (w: string) => old.words.has(w) || old.context.has(w);
+  return label.every(about) && label.some((w) => old.words.has(w)) && value.some((w) => !about(w));
+}
+
+/**
  * The same thing with a changed value, said as a change ("from now on the cutoff is noon", "the demo is
  * now Friday 22 May"): a number, date or time differs, at least two subject words are shared, and the
  * newer statement is nearly all about what the older one was (the older may say more). A list of like
@@ -481,6 +521,7 @@ function changedValue(old: Item, newer: Item, weight: Weight): boolean {
   // units at bedtime." and not the plan that follows it).
   const sentences = newer.o.text.split(/(?<=[.!?。])\s+/u).filter((s) => CHANGE_WORD.test(s));
   for (const sentence of sentences.length > 0 ? sentences : [newer.o.text]) {
+    if (labelUpdate(old, sentence, newer.names)) return true;
     const said = values(sentence, newer.names);
     const differs = said.size > 0 && old.values.size > 0 && [...said].some((v) => !old.values.has(v));
     if (!differs) continue;

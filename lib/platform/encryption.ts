@@ -17,6 +17,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { Decrypter, Encrypter, generateX25519Identity, identityToRecipient } from 'age-encryption';
 import { OcmError, fromSystemError, isNotFound } from '../core/errors.js';
 import { writeFileAtomic } from './atomic-file.js';
+import { expandHome } from './home.js';
 
 export interface SyncKey {
   /** `AGE-SECRET-KEY-1…` */
@@ -47,7 +48,7 @@ export async function generateSyncKey(): Promise<SyncKey> {
 
 /** The secret the settings name: the key file first, else the passphrase; undefined when neither is set. */
 export function syncSecret(keyFile: string, env: Record<string, string | undefined>): SyncSecret | undefined {
-  if (keyFile.trim()) return { kind: 'key_file', path: keyFile.trim() };
+  if (keyFile.trim()) return { kind: 'key_file', path: expandHome(keyFile.trim()) };
   const passphrase = env[PASSPHRASE_VARIABLE];
   if (passphrase) return { kind: 'passphrase', passphrase };
   return undefined;
@@ -147,5 +148,23 @@ function decryptError(error: unknown, what: string, kind: 'key' | 'passphrase'):
       kind === 'key'
         ? 'Use the key file the other devices use (copy it, mode 0600, and point sync.key_file at it). Nothing was changed here or on the remote.'
         : `Set ${PASSPHRASE_VARIABLE} (environment or the home's .env) to the passphrase the other devices use. Nothing was changed here or on the remote.`,
+  });
+}
+
+/** One file for a person to keep (an export, a backup): for the key file's key, or for the passphrase itself (age -d asks it). */
+export async function sealForSecret(secret: SyncSecret, data: Uint8Array | string): Promise<Uint8Array> {
+  return secret.kind === 'key_file' ? seal(await readKeyFile(secret.path), data) : sealWithPassphrase(secret.passphrase, data);
+}
+
+export async function unsealForSecret(secret: SyncSecret, data: Uint8Array, what: string): Promise<Uint8Array> {
+  return secret.kind === 'key_file' ? unseal(await readKeyFile(secret.path), data, what) : unsealWithPassphrase(secret.passphrase, data, what);
+}
+
+/** The secret for a file a person keeps: `--key-file`, else sync.key_file, else the passphrase; a hint when there is none. */
+export function requireFileSecret(flagKeyFile: string | undefined, configKeyFile: string, env: Record<string, string | undefined>, what: string): SyncSecret {
+  const secret = syncSecret(flagKeyFile ?? configKeyFile, env);
+  if (secret) return secret;
+  throw new OcmError('CONFIG_MISSING', `${what} needs a key: none of --key-file, sync.key_file or ${PASSPHRASE_VARIABLE} is set.`, {
+    hint: `Set ${PASSPHRASE_VARIABLE} (environment or the home's .env), or pass --key-file FILE (make one with \`ocm-run sync --new-key FILE\`).`,
   });
 }

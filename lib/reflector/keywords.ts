@@ -15,7 +15,7 @@
  * ("--05-07"), so "June 2023" or "13 August" match a full date.
  * Pure functions.
  */
-import { isHangulWord, isKoreanFunctionWord, koreanStem } from '../search/korean.js';
+import { isHangulWord, isKoreanFunctionWord, koreanStem } from '../core/korean.js';
 
 /** A standard English stop list (function words only; no content words). */
 export const STOP_WORDS = new Set(

@@ -25,6 +25,7 @@ export function dayFileDocuments(text: string, options: { path: string; tier: Ti
   if (file.readAsPlainText) options.onPlainText?.();
   const date = dateFromFileName(options.fileName);
   const observations = listObservations(file, { date, agent: options.agent, tier: options.tier });
+  const lines = observations.some((o) => o.endLine > o.startLine) ? text.split(/\r?\n/) : [];
   return observations.map((o) => ({
     id: o.id,
     path: options.path,
@@ -38,10 +39,26 @@ export function dayFileDocuments(text: string, options: { path: string; tier: Ti
     tier: options.tier,
     agent: o.agent,
     tags: o.tags,
-    text: o.text,
+    text: withNotes(o.text, lines, o.startLine, o.endLine),
     provenance: o.provenance,
     ...(o.mark ? { mark: o.mark } : {}),
   }));
+}
+
+/**
+ * An observation's text with the notes a user wrote under it (its item's own lines after the first,
+ * up to the next observation: `  - (me) we use Helm 3.14, not 4`, a continued paragraph), so that
+ * search finds the item by its notes. List markers, quote marks and a lone `^o-…` block id are not
+ * words of a note.
+ */
+function withNotes(text: string, lines: string[], startLine: number, endLine: number): string {
+  if (endLine <= startLine) return text;
+  const notes: string[] = [];
+  for (const raw of lines.slice(startLine, endLine)) {
+    const line = raw.replace(/^[\s>]*(?:[-*+]|\d+[.)])?\s*(?:\[[ xX]\]\s*)?/, '').replace(BLOCK_ID, '').trim();
+    if (line !== '' && !/^\^[A-Za-z0-9-]+$/.test(line) && !line.startsWith('<!--')) notes.push(line);
+  }
+  return notes.length === 0 ? text : `${text}\n${notes.join('\n')}`;
 }
 
 const EMOJI_TO_PRIORITY = new Map<string, Priority>(Object.entries(PRIORITY_EMOJI).map(([p, e]) => [e, p as Priority]));

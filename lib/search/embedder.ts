@@ -14,7 +14,7 @@
  * embed alike); such documents stay text-only and such a query ranks by text.
  */
 import { embedAll, EmbeddingError, type EmbeddingSettings } from './embeddings.js';
-import { isHangulDominant } from './korean.js';
+import { isHangulDominant } from '../core/korean.js';
 import type { LocalModel } from './local-model.js';
 
 export interface Embedder {

@@ -107,9 +107,13 @@ export interface IndexReader {
   find(id: string, tier: Tier): SearchResult | undefined;
   /** Forget what is loaded (the next query loads afresh). */
   close(): void;
+  /** The memory files of `tiers` were found in step with the index a moment ago (search/freshness.ts need not look again). */
+  checkedFresh(tiers: readonly Tier[]): boolean;
+  /** Record that the memory files of `tiers` are in step with the index now. */
+  markFresh(tiers: readonly Tier[]): void;
 }
 
-export interface Engine extends Omit<IndexReader, 'close'> {
+export interface Engine extends Omit<IndexReader, 'close' | 'checkedFresh' | 'markFresh'> {
   // ---- updating (the indexer; callers hold the home lock). Nothing is visible to a query before `flush`.
   /** Open a tier for changes: how its stored index was found. */
   openTier(tier: Tier): TierState;

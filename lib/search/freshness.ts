@@ -10,7 +10,7 @@ import { statSync } from 'node:fs';
 import type { HomePaths } from '../platform/home.js';
 import type { Tier } from '../core/types.js';
 import { listMarkdown } from './files.js';
-import { SegmentEngine } from './segment-engine.js';
+import { openEngine } from './open-engine.js';
 import { displayPath, memoryRoots } from './roots.js';
 
 export interface Staleness {
@@ -22,7 +22,7 @@ export interface Staleness {
 /** Compare the memory files of `tiers` with what the engine stored of them (a missing or unreadable tier is stale too: an update rebuilds it). */
 export async function indexStaleness(paths: HomePaths, vaultPath: string, tiers: readonly Tier[]): Promise<Staleness> {
   const roots = memoryRoots(paths, vaultPath).filter((r) => tiers.includes(r.tier));
-  const engine = new SegmentEngine(paths.index);
+  const engine = openEngine(paths.index);
   for (const tier of tiers) {
     const { state } = engine.openTier(tier);
     if (state !== 'ok') return { stale: true, reason: `the ${tier} index is ${state}` };

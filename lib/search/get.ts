@@ -12,7 +12,7 @@ import type { HomePaths } from '../platform/home.js';
 import { memoryRoots } from './roots.js';
 import { TIERS } from './manifest.js';
 import { IndexUnavailable, type Engine } from './engine.js';
-import { SegmentEngine } from './segment-engine.js';
+import { openEngine } from './open-engine.js';
 import { refreshIfStale, searchMemory, type SearchConfig, type SearchDeps } from './search.js';
 import type { SearchResult } from './types.js';
 
@@ -92,7 +92,7 @@ export async function readLineRange(paths: HomePaths, vaultPath: string, target:
 
 /** Find an observation by id in the index (rebuilt first if it is missing or broken). */
 export async function getObservation(paths: HomePaths, config: SearchConfig, id: string, deps: SearchDeps = {}): Promise<SearchResult | undefined> {
-  const engine: Engine = new SegmentEngine(paths.index);
+  const engine: Engine = openEngine(paths.index);
   // What was just written is found too: an index behind the files is updated first.
   await refreshIfStale(paths, config, TIERS, deps);
   for (let attempt = 0; attempt < 2; attempt++) {

@@ -16,7 +16,7 @@ import { dayFileDocuments, displayPath, agentFromPath, memoryRoots, reflectionDo
 import type { Engine } from './engine.js';
 import { listMarkdown } from './files.js';
 import { TIERS } from './manifest.js';
-import { SegmentEngine } from './segment-engine.js';
+import { openEngine } from './open-engine.js';
 import type { HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 import type { Config } from '../config/config-schema.js';
@@ -100,7 +100,7 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
   };
   const roots = memoryRoots(paths, config.tiers.vault_path);
   const tiers = options.tiers ?? [...TIERS];
-  const engine: Engine = new SegmentEngine(paths.index, { rebuild: options.rebuild, looseSegmentLimit: options.looseSegmentLimit, now, logger: options.logger });
+  const engine: Engine = openEngine(paths.index, { rebuild: options.rebuild, looseSegmentLimit: options.looseSegmentLimit, now, logger: options.logger });
 
   for (const tier of tiers) {
     const opened = engine.openTier(tier);

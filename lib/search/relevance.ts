@@ -17,12 +17,12 @@
 import { documentTerms } from './segment.js';
 import { documentFrequency, type IndexSnapshot } from './searcher.js';
 import { analyze, prefixEligible, queryTerms } from './tokenizer.js';
-import { isHangulWord, isKoreanFramingWord, koreanStems } from './korean.js';
+import { isHangulWord, isKoreanFramingWord, koreanStems } from '../core/korean.js';
 import type { SearchDoc } from './types.js';
 
 /**
  * The floor below which memory is not injected unasked (the agent hooks of
- * lib/integrations/agent-hooks.ts; the OpenClaw plugin's `minRelevance` default is the same).
+ * lib/hooks/agent-hooks.ts; the OpenClaw plugin's `minRelevance` default is the same).
  */
 export const DEFAULT_MIN_RELEVANCE = 0.5;
 

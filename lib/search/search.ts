@@ -15,11 +15,10 @@ import type { Tier } from '../core/types.js';
 import { EmbeddingError, embeddingSettings, type EmbeddingSettings } from './embeddings.js';
 import { createEmbedder, processEmbedder, type Embedder } from './embedder.js';
 import { TIERS } from './manifest.js';
-import type { OpenIndex } from './open-index.js';
 import { indexStaleness } from './freshness.js';
 import { QueryCache } from './query-cache.js';
-import { IndexUnavailable, type Engine, type Ranked, type RankRequest } from './engine.js';
-import { SegmentEngine } from './segment-engine.js';
+import { IndexUnavailable, type Engine, type IndexReader, type Ranked, type RankRequest } from './engine.js';
+import { openEngine } from './open-engine.js';
 import { currentFirst } from './current.js';
 import type { SearchFilters, SearchResponse, SearchResult } from './types.js';
 
@@ -59,7 +58,7 @@ export interface SearchDeps {
    * The index kept open by a long-lived process: its snapshot is reused while
    * the manifests are unchanged, instead of loading the segments per query.
    */
-  openIndex?: OpenIndex;
+  openIndex?: IndexReader;
   /**
    * The query embedder to use (default: the process's, embedder.ts processEmbedder: the local model loaded once per
    * process; an endpoint's client).
@@ -194,7 +193,7 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
   });
 
   // An open index holds every file in scope (rank applies the filters per document); the engine's one-off load skips files the filters rule out.
-  const engine: Pick<Engine, 'generations' | 'rank' | 'find'> = deps.openIndex ?? new SegmentEngine(paths.index);
+  const engine: Pick<Engine, 'generations' | 'rank' | 'find'> = deps.openIndex ?? openEngine(paths.index);
   const generationsNow = () => engine.generations(tiers, settings?.key);
   let { generations, problems } = generationsNow();
   if (problems.length > 0) {

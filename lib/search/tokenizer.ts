@@ -19,7 +19,7 @@
  * Pure functions, no I/O.
  */
 import { stemmer } from 'stemmer';
-import { isKoreanFunctionWord, koreanStems } from './korean.js';
+import { isKoreanFunctionWord, koreanStems } from '../core/korean.js';
 
 /** Bump when the terms produced for the same text change: stored indexes are rebuilt. */
 export const ANALYZER_VERSION = 4;

@@ -65,6 +65,10 @@ export interface Sync {
   gitRemote: string;
   gitBranch: string;
   command: string;
+  /** Only ciphertext leaves the machine (sync.encrypt). */
+  encrypt: boolean;
+  /** The age key file (created when missing); '' = the passphrase in OCM_SYNC_PASSPHRASE (.env). */
+  keyFile: string;
 }
 
 /**
@@ -103,7 +107,7 @@ export function defaultAnswers(home: string): SetupAnswers {
     tiers: { hotTtlDays: 90, warmTtlDays: 365, autoHotToWarm: true, coldRequiresApproval: true },
     llm: { provider: 'heuristic', model: '', reflectorModel: '', apiBase: '' },
     obsidian: { vaultPath: '' },
-    sync: { mode: 'none', gitRemote: '', gitBranch: 'main', command: '' },
+    sync: { mode: 'none', gitRemote: '', gitBranch: 'main', command: '', encrypt: true, keyFile: '' },
   };
 }
 
@@ -126,6 +130,8 @@ export function answersFromConfig(config: Config, home: string): SetupAnswers {
       gitRemote: config.sync.git.remote,
       gitBranch: config.sync.git.branch || 'main',
       command: config.sync.command,
+      encrypt: config.sync.encrypt,
+      keyFile: config.sync.key_file,
     },
   };
 }
@@ -239,6 +245,11 @@ export const validate = {
     if (!t) return undefined;
     return validate.home(t)?.replace('the memory home', 'the vault path');
   },
+  keyFile(text: string): string | undefined {
+    const t = text.trim();
+    if (!t) return undefined;
+    return validate.home(t)?.replace('the memory home', 'the key file');
+  },
   gitRemote(text: string): string | undefined {
     const t = text.trim();
     if (!t) return 'give the remote URL (e.g. git@github.com:you/memory.git)';
@@ -292,6 +303,8 @@ export function configValues(a: SetupAnswers): Array<[string, unknown]> {
     ['sync.git.remote', a.sync.mode === 'git' ? a.sync.gitRemote.trim() : ''],
     ['sync.git.branch', a.sync.gitBranch.trim() || 'main'],
     ['sync.command', a.sync.mode === 'command' ? a.sync.command.trim() : ''],
+    ['sync.encrypt', a.sync.mode !== 'none' && a.sync.encrypt],
+    ['sync.key_file', a.sync.mode !== 'none' && a.sync.encrypt ? a.sync.keyFile.trim() : ''],
   ];
   return out;
 }
@@ -310,7 +323,7 @@ export function summarize(a: SetupAnswers, keyNote: string): string {
     `Tiers:         hot ${a.tiers.hotTtlDays} days → warm${a.tiers.autoHotToWarm ? ' (automatic)' : ' (manual)'} · warm ${a.tiers.warmTtlDays} days → cold${a.tiers.coldRequiresApproval ? ' (after approval)' : ' (automatic)'}`,
     `LLM:           ${llm}`,
     `Obsidian:      ${a.obsidian.vaultPath ? a.obsidian.vaultPath : 'no cold-tier vault'}`,
-    `Sync:          ${a.sync.mode === 'git' ? `Git ${a.sync.gitRemote} (${a.sync.gitBranch})` : a.sync.mode === 'command' ? `command: ${a.sync.command}` : 'none'}`,
+    `Sync:          ${a.sync.mode === 'git' ? `Git ${a.sync.gitRemote} (${a.sync.gitBranch})` : a.sync.mode === 'command' ? `command: ${a.sync.command}` : 'none'}${a.sync.mode === 'none' ? '' : a.sync.encrypt ? ` · encrypted (age) with ${a.sync.keyFile ? `the key file ${a.sync.keyFile}` : 'the passphrase in .env (OCM_SYNC_PASSPHRASE)'}` : ' · in clear (not encrypted)'}`,
   ].join('\n');
 }
 
@@ -363,6 +376,8 @@ export function answersFromFlags(options: Record<string, unknown>, base: SetupAn
   set(str(options.gitRemote), (v) => (a.sync.gitRemote = v));
   set(str(options.gitBranch), (v) => (a.sync.gitBranch = v));
   set(str(options.syncCommand), (v) => (a.sync.command = v));
+  set(options.encrypt, (v) => (a.sync.encrypt = bool(v, 'encrypt')));
+  set(str(options.syncKeyFile), (v) => (check(validate.keyFile(v), 'sync-key-file'), (a.sync.keyFile = v.trim())));
   if (a.sync.mode === 'git') {
     check(validate.gitRemote(a.sync.gitRemote), 'git-remote');
     check(validate.gitBranch(a.sync.gitBranch), 'git-branch');

@@ -13,6 +13,8 @@ export interface FinishSetupOptions {
   answers: SetupAnswers;
   /** A key given during setup (already checked), saved to .env. */
   apiKey?: string | undefined;
+  /** The encrypted sync's passphrase, when typed in the wizard. */
+  syncPassphrase?: string | undefined;
   configTemplate: () => Promise<string>;
   env: NodeJS.ProcessEnv;
   installSchedule: boolean;
@@ -57,7 +59,7 @@ async function attempt<T>(step: () => Promise<T>): Promise<StepOutcome<T>> {
 
 export async function finishSetup(options: FinishSetupOptions): Promise<SetupReport> {
   const { answers, env, runner } = options;
-  const applied = await applySetup({ answers, apiKey: options.apiKey, configTemplate: options.configTemplate, env });
+  const applied = await applySetup({ answers, apiKey: options.apiKey, syncPassphrase: options.syncPassphrase, configTemplate: options.configTemplate, env });
   const { findOpenClaw } = await import('../integrations/openclaw/presence.js');
   const presence = await findOpenClaw({ env });
   const report: SetupReport = { applied, observed: answers.sources.observe.map((s) => OPTIONAL_SOURCE_LABELS[s]), openClawSeen: { installed: presence.installed, seen: presence.seen }, agents: [] };

@@ -60,12 +60,14 @@ export async function findAgents(env: NodeJS.ProcessEnv): Promise<AgentsFound> {
     import('../integrations/pi/integration.js'),
   ]);
   // Not ~/.openclaw existing: OC-Memory's own default home lives there, and an earlier integration may have
-  // written its openclaw.json. OpenClaw's command or its agents (presence.ts), or an openclaw.json OpenClaw wrote.
+  // written its openclaw.json. OpenClaw's command or its agents (presence.ts), or an openclaw.json with
+  // settings of OpenClaw's own (anything besides the plugins, memory and agents keys the integration writes).
   const { findOpenClaw } = await import('../integrations/openclaw/presence.js');
   const presence = await findOpenClaw({ env });
   const location = await locateOpenClaw(env);
   const { readOpenClawJson } = await import('../integrations/openclaw/config.js');
-  const written = location.configExists ? (await readOpenClawJson(location.configPath)).data?.meta !== undefined : false;
+  const data = location.configExists ? (await readOpenClawJson(location.configPath)).data : undefined;
+  const written = data !== undefined && Object.keys(data).some((key) => !['plugins', 'memory', 'agents'].includes(key));
   return {
     openClaw: presence.installed || written,
     claudeCode: await exists(dirname(locateClaudeCode(env).settingsPath)),

@@ -120,6 +120,15 @@ function appendNotes(dest: DayFile, notes: string): void {
   dest.segments.push({ kind: 'raw', text: `${sep}${notes}\n` });
 }
 
+/** Not a day file: empty, or a note without a `date` in its frontmatter and without observations. */
+function isPlaceholderNote(bytes: Buffer): boolean {
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') return true;
+  const file = parseDayFile(text);
+  if (file.frontmatter.error || file.conflict !== undefined) return false;
+  return file.frontmatter.data.date === undefined && listObservations(file).length === 0;
+}
+
 function fillFrontmatter(file: DayFile, tier: Tier, date: string, agent: string): void {
   if (typeof file.frontmatter.data.date !== 'string') setFrontmatter(file, 'date', date);
   setFrontmatter(file, 'tier', tier);
@@ -171,8 +180,13 @@ export async function buildMoves(ctx: MoveContext, moves: Move[]): Promise<Built
     const src = cached && cached.text === srcText ? cached.day : parseDayFile(srcText);
     ctx.parsed?.delete(source.path);
     const destPath = tierFilePath(ctx.paths, ctx.vaultPath, to, source.agent, source.date);
-    const destBytes = await readBytesIfExists(destPath);
-    const destHash = destBytes === undefined ? null : sha256(destBytes);
+    const found = await readBytesIfExists(destPath);
+    const destHash = found === undefined ? null : sha256(found);
+    // A note at the destination that is not a day file (Obsidian made it when a day link was clicked,
+    // and the user may have typed into it) does not stand in for the day: the day is written whole and
+    // what the note held is kept under it.
+    const placeholder = found !== undefined && isPlaceholderNote(found) ? found.toString('utf8').trim() : undefined;
+    const destBytes = placeholder === undefined ? found : undefined;
     const agentName = typeof src.frontmatter.data.agent === 'string' ? src.frontmatter.data.agent : source.agent;
     const context = { date: source.date, agent: agentName };
 
@@ -219,6 +233,7 @@ export async function buildMoves(ctx: MoveContext, moves: Move[]): Promise<Built
     } else if (move.whole && destBytes === undefined) {
       if (coldDressing) toColdNote(coldDressing);
       else fillFrontmatter(src, to, source.date, agentName);
+      if (placeholder) appendNotes(src, placeholder);
       destContent = formatDayFile(src);
       srcContent = null;
     } else {
@@ -233,6 +248,7 @@ export async function buildMoves(ctx: MoveContext, moves: Move[]): Promise<Built
         const zone = src.frontmatter.data.time_zone;
         dest = createDayFile({ date: source.date, agent: agentName, tier: to, ...(typeof zone === 'string' && zone ? { zone } : {}) });
         if (coldDressing) toColdNote({ ...coldDressing, source: dest });
+        if (placeholder) appendNotes(dest, placeholder);
       }
       if (move.whole) {
         mergeInto(dest, src, 'all', context);

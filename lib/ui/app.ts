@@ -23,14 +23,15 @@ import { packagePath } from '../platform/package-root.js';
 import { filtersFromOptions, listOption, parseDateBound, parseLimit, parsePriorities, parseSearchMode, parseTiers } from '../search/filters.js';
 import type { SearchFilters } from '../search/types.js';
 import { embeddingSettings } from '../search/embeddings.js';
-import type { OpenIndex } from '../search/open-index.js';
-import { SegmentEngine } from '../search/segment-engine.js';
+import type { IndexReader } from '../search/engine.js';
+import { memoryOf, type MemoryHandle } from '../api/memory.js';
 import { makeSnippet } from '../search/snippet.js';
 import { maskingOptions } from '../sources/registry.js';
-import { headerTokens } from '../features/status.js';
+import { headerTokens } from '../api/index.js';
 import { countTokens } from '../core/tokens.js';
 import type { Provenance, Tier } from '../core/types.js';
 import { accessGuard, type Refusal } from './guard.js';
+import { mountRestApi } from './rest.js';
 import { addObservation, approveMoves, duplicateId, editObservation, forgetObservations, parsePriority, parseTags, rejectMoves, rollbackMove, type CurateContext } from './curate.js';
 import { proposalWhy, type Proposal } from '../tiers/approvals.js';
 import { chooseLang, codeWord, messagesFor, whyWords, type Lang, type MessageKey } from './messages.js';
@@ -51,6 +52,8 @@ export interface UiAppOptions {
   token: string;
   /** The session secret it is exchanged for. */
   session: string;
+  /** The REST API's Bearer token (rest.ts). */
+  apiToken: string;
   /** Called once, when the login token is used (awaited before the answer). */
   onLogin?: () => void | Promise<void>;
   /** The port the server listens on, once it does. */
@@ -61,7 +64,8 @@ export interface UiAppOptions {
 
 export interface UiApp {
   app: Hono;
-  openIndex: OpenIndex;
+  /** The handle the dashboard keeps open on the home (closed with the server). */
+  memory: MemoryHandle;
 }
 
 /** Notices a change can come back with (?note=…); nothing else is shown from the address. */
@@ -88,6 +92,11 @@ const ASSETS: Record<string, Asset> = {
   'uplot.js': { path: () => require.resolve('uplot/dist/uPlot.iife.min.js'), type: 'text/javascript; charset=utf-8' },
   'uplot.css': { path: () => require.resolve('uplot/dist/uPlot.min.css'), type: 'text/css; charset=utf-8' },
 };
+
+/** A path of the REST API (rest.ts), not a page. */
+function isApi(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/');
+}
 
 /** A path inside the dashboard to go back to (never another site). */
 function safeBack(value: unknown, fallback = '/'): string {
@@ -139,10 +148,10 @@ function statusOf(code: string): 400 | 404 | 409 | 500 | 503 {
 
 export function createUiApp(options: UiAppOptions): UiApp {
   const { paths, config } = options;
-  const openIndex = new SegmentEngine(paths.index).openReader();
+  const memory = memoryOf(paths.root, config, { keepOpen: true, logger: options.logger, now: options.now, lockWaitMs: options.lockWaitMs ?? 20_000 });
   const masking = maskingOptions(config);
   const mask = (text: string) => maskedText(text, masking);
-  const curate: CurateContext = { paths, config, logger: options.logger, now: options.now, openIndex, lockWaitMs: options.lockWaitMs ?? 20_000 };
+  const curate: CurateContext = { paths, config, logger: options.logger, now: options.now, memory, lockWaitMs: options.lockWaitMs ?? 20_000 };
   const app = new Hono();
 
   const langOf = (c: Context): Lang => chooseLang(c.req.query('lang') ?? getCookie(c, 'ocm_ui_lang'), c.req.header('accept-language'));
@@ -166,7 +175,9 @@ export function createUiApp(options: UiAppOptions): UiApp {
     return c.text(text, why === 'no-token' ? 401 : 403);
   };
 
-  app.use('*', accessGuard({ token: options.token, session: options.session, port: options.port, refuse, ...(options.onLogin ? { onLogin: options.onLogin } : {}) }));
+  const guard = accessGuard({ token: options.token, session: options.session, port: options.port, refuse, ...(options.onLogin ? { onLogin: options.onLogin } : {}) });
+  // The REST API (rest.ts) answers in JSON with its own token check; the dashboard's pages behind the login.
+  app.use('*', (c, next) => (isApi(c.req.path) ? next() : guard(c, next)));
   app.use(
     '*',
     secureHeaders({
@@ -185,7 +196,7 @@ export function createUiApp(options: UiAppOptions): UiApp {
   // same. Only what a user types: a file, id or way back names a file, and a long path (a vault's) can look like a
   // high-entropy secret to the masking rules.
   app.use('*', async (c, next) => {
-    if (c.req.method !== 'GET') return next();
+    if (c.req.method !== 'GET' || isApi(c.req.path)) return next();
     const url = new URL(c.req.url);
     const params = [...url.searchParams].map(([k, v]): [string, string] => [k, TYPED_PARAMS.has(k) ? mask(v) : v]);
     if (params.every(([k, v]) => url.searchParams.getAll(k).includes(v))) return next();
@@ -206,6 +217,7 @@ ${original?.hint ? html`<p class="hint" lang="en">→ ${mask(original.hint)}</p>
 <p><a href="${back}">${frame.m.back}</a></p>`;
     return c.html(layout(frame, frame.m.errorTitle, body), statusOf(problem.code));
   };
+  mountRestApi(app, { memory, apiToken: options.apiToken, session: options.session, port: options.port, now: options.now, mask, log: (level, event, fields) => options.logger.log(level, event, fields) });
   app.onError((error, c) => problemPage(c, problemOf(error, 'page')));
   app.notFound((c) => problemPage(c, new UiProblem('NOT_FOUND', 'noPage', { path: c.req.path })));
 
@@ -282,9 +294,8 @@ ${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date
       const filters = readFilters(values, options.now(), config.timezone);
       // The default number of results is `ocm-run search`'s (search.default_limit); ?limit= asks for more.
       const limit = checked('badLimit', c.req.query('limit') ?? '', (v) => parseLimit(v, config.search.default_limit));
-      const { searchOpen } = await import('../integrations/mcp/memory-tools.js');
       const started = performance.now();
-      const response = await taking('search', {}, () => searchOpen({ paths, config, agent: DEFAULT_AGENT, client: () => undefined, openIndex, logger: options.logger, now: options.now }, { query, limit, filters, mode }));
+      const response = await taking('search', {}, () => memory.search({ query, limit, filters, mode }));
       const ms = Math.round((performance.now() - started) * 10) / 10;
       // Timings for `stats` and the health page (average search time), in the log `ocm-run search` writes them to.
       (options.searchLogger ?? options.logger).log('info', 'search.done', { ms, results: response.results.length, mode: response.mode, cached: false, via: 'ui' });
@@ -446,7 +457,7 @@ ${text ? html`<p class="tokens"><meter min="0" max="${budget}" value="${Math.min
       return [String(r.time ?? '').slice(0, 19).replace('T', ' '), String(r.event ?? ''), mask(String(r.agent ?? '')), String(r.via ?? ''), what, String(r.ms ?? '')];
     });
     // What the suspicious-text detector holds out of every injection (memory/suspicious.ts), for the user to review.
-    const { heldForReview } = await import('../features/status.js');
+    const { heldForReview } = await import('../api/index.js');
     const { listHotDayFiles, readObservations } = await import('../memory/memory-files.js');
     const held = heldForReview(await readObservations(await listHotDayFiles(paths)));
     const heldRows = held.slice(0, 100).map((h) => [
@@ -491,9 +502,9 @@ ${injectionRows.length ? table([m.time, m.event, m.filterAgent, m.via, m.injecte
     const back = '/tiers';
     const body = html`${table(['', m.tierFiles, m.tierBytes, m.tierOldest, m.tierNewest], rows)}
 <section><h2>${m.pendingTitle}</h2>
-${pending.length === 0 ? html`<p class="empty">${m.pendingNone}</p>` : html`<ul class="proposals">${pending.map((p) => html`<li class="proposal" data-proposal="${p.id}"><strong>${tierLabel(m, p.from)} → ${tierLabel(m, p.to)}</strong> ${p.date} · ${p.agent} · ${p.observations} ${p.observations === 1 ? m.observation : m.observations} · ${formatBytes(p.bytes)} · <code>${p.id}</code> ${reasonOf(frame, p)}
+${pending.length === 0 ? html`<p class="empty">${m.pendingNone}</p>` : byReason(pending).map((group) => html`<p class="reason-group">${reasonOf(frame, group[0]!)}:</p><ul class="proposals">${group.map((p) => html`<li class="proposal" data-proposal="${p.id}"><strong>${tierLabel(m, p.from)} → ${tierLabel(m, p.to)}</strong> ${p.date} · ${p.agent} · ${p.observations} ${p.observations === 1 ? m.observation : m.observations} · ${formatBytes(p.bytes)} · <code>${p.id}</code>
 ${p.sample.length ? html`<ul class="sample">${p.sample.map((s) => html`<li>${mask(s)}</li>`)}</ul>` : ''}
-${postButton('/tiers/approve', { id: p.id, back }, m.approve)} ${postButton('/tiers/reject', { id: p.id, back }, m.reject)}</li>`)}</ul>`}</section>
+${postButton('/tiers/approve', { id: p.id, back }, m.approve)} ${postButton('/tiers/reject', { id: p.id, back }, m.reject)}</li>`)}</ul>`)}</section>
 <section><h2>${m.auditTitle}</h2>
 ${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time, m.action, m.op, ''], audit.map((e) => [e.time.slice(0, 19).replace('T', ' '), codeLabel(frame, 'action', e.action), e.op ?? '', e.action === 'move' && e.op ? moveCell(e.op) : auditSummary(frame, e)]))}</section>`;
     return c.html(layout(frame, m.tiersTitle, body));
@@ -529,7 +540,7 @@ ${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time
   app.get('/health', async (c) => {
     const frame = frameOf(c, 'health');
     const { m } = frame;
-    const { statusOfState } = await import('../features/status.js');
+    const { statusOfState } = await import('../api/index.js');
     const { collectStats, searchTimes } = await import('../features/stats.js');
     const { readState } = await import('../platform/state.js');
     const { state } = await readState(paths.state);
@@ -547,6 +558,11 @@ ${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time
     const usage = stats.llm.rows.map((r) => [r.role, r.model, r.inputTokens, r.outputTokens, r.calls, r.costUsd === null ? '—' : r.costUsd.toFixed(4)]);
     const latencies = times.slice(-200);
     const active = stats.tokens.activeMemory;
+    // The ratio of the two figures shown beside it (every agent's active memory, not main's alone), and only
+    // when active memory is the smaller: "condensed 0.8×" would say the opposite of what happened.
+    const activeTotal = Object.values(active).reduce((a, b) => a + b, 0);
+    const ratio = activeTotal > 0 ? stats.tokens.transcriptRead / activeTotal : 0;
+    const condensed = ratio > 1 ? html` · ${m.efficiency} <strong>${ratio.toFixed(1)}×</strong> (${stats.tokens.transcriptRead} ÷ ${activeTotal})` : '';
     const body = html`<section><h2>${m.jobsTitle}</h2>${jobs.length ? table([m.job, m.lastRun, m.lastOk, m.lastError], jobs) : html`<p class="empty">${m.none}</p>`}
 ${status.lastError ? html`<p class="error">${m.lastError}: ${codeLabel(frame, 'job', status.lastError.job)} ${when(status.lastError.at)} — ${mask(status.lastError.message)}</p>` : ''}</section>
 <section><h2>${m.sourcesTitle}</h2>
@@ -554,7 +570,7 @@ ${table([m.source, m.filterAgent, m.streams, m.messages, m.malformed, m.lastRead
 <details><summary>${m.cursors} (${streams.length})</summary>${table([m.source, m.filterAgent, m.session, m.path, m.cursor], streams)}</details></section>
 <section><h2>${m.llmTitle}</h2>${usage.length ? table([m.role, m.model, m.inputTokens, m.outputTokens, m.calls, m.cost], usage) : html`<p class="empty">${m.llmNone}</p>`}</section>
 <section><h2>${m.chartsTitle}</h2>
-<p>${m.transcriptTokens}: <strong>${stats.tokens.transcriptRead}</strong> · ${m.activeTokens}: <strong>${Object.values(active).reduce((a, b) => a + b, 0)}</strong>${stats.tokens.efficiency ? html` · ${m.efficiency} ${stats.tokens.efficiency.toFixed(1)}×` : ''} · ${m.searchLatency}: <strong>${stats.search.p95Ms ?? '—'}</strong> ms</p>
+<p>${m.transcriptTokens}: <strong>${stats.tokens.transcriptRead}</strong> · ${m.activeTokens}: <strong>${activeTotal}</strong>${condensed} · ${m.searchLatency}: <strong>${stats.search.p95Ms ?? '—'}</strong> ms</p>
 ${chart('per-day', m.chartPerDay, { x: stats.observations.perDay.map((d) => d.date), xLabel: m.chartDay, series: [{ label: m.observationCount, values: stats.observations.perDay.map((d) => d.count) }] }, m.none)}
 ${chart('llm-per-day', m.chartLlm, { x: stats.llm.byDay.map((d) => d.date), xLabel: m.chartDay, series: [{ label: m.inputTokens, values: stats.llm.byDay.map((d) => d.inputTokens) }, { label: m.outputTokens, values: stats.llm.byDay.map((d) => d.outputTokens) }] }, m.llmNone)}
 ${chart('tokens', m.chartTokens, { x: [m.transcriptTokens, ...Object.keys(active).map((a) => `${m.activeTokens} · ${a}`)], xLabel: m.chartWhat, series: [{ label: m.tokens, values: [stats.tokens.transcriptRead, ...Object.values(active)] }], bars: true }, m.none)}
@@ -563,7 +579,7 @@ ${chart('search-ms', m.chartSearch, { x: latencies.map((_, i) => String(i + 1)),
     return c.html(layout(frame, m.healthTitle, body));
   });
 
-  return { app, openIndex };
+  return { app, memory };
 }
 
 /**
@@ -595,7 +611,28 @@ export function maskedLines(text: string, mask: (text: string) => string): strin
 /** An audit entry's counts (files 2, observations 5) and what it undid, in the page's words. */
 function auditSummary(frame: PageFrame, e: import('../tiers/audit.js').AuditEntry): Html {
   const counts = e.counts && typeof e.counts === 'object' ? Object.entries(e.counts as Record<string, unknown>) : [];
-  return html`${counts.map(([k, v], i) => html`${i ? ', ' : ''}${codeLabel(frame, 'count', k)} ${String(v)}`)}${typeof e.target === 'string' ? html`${counts.length ? ' ' : ''}→ ${e.target}` : ''}`;
+  return html`${counts.map(([k, v], i) => html`${i ? ', ' : ''}${countValue(frame, k, v)}`)}${typeof e.target === 'string' ? html`${counts.length ? ' ' : ''}→ ${e.target}` : ''}`;
+}
+
+/** One count of an audit entry: `files 2`; a count per tier (forget's byTier) as `hot 2, warm 1` (tiers with none left out), never "[object Object]". */
+function countValue(frame: PageFrame, key: string, value: unknown): Html {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const parts = Object.entries(value as Record<string, unknown>).filter(([, n]) => n !== 0);
+    if (key === 'byTier') return html`${parts.map(([tier, n], i) => html`${i ? ', ' : ''}${tierLabel(frame.m, tier as Tier)} ${String(n)}`)}`;
+    return html`${codeLabel(frame, 'count', key)} (${parts.map(([k, n], i) => html`${i ? ', ' : ''}${k} ${String(n)}`)})`;
+  }
+  return html`${codeLabel(frame, 'count', key)} ${String(value)}`;
+}
+
+/** Pending proposals grouped by why they are proposed (in their order): the reason is said once over its days, not on each. */
+function byReason<P extends Proposal>(pending: P[]): P[][] {
+  const groups = new Map<string, P[]>();
+  for (const p of pending) {
+    const why = proposalWhy(p);
+    const key = why ? `${why.code}:${why.days}` : p.reason;
+    groups.set(key, [...(groups.get(key) ?? []), p]);
+  }
+  return [...groups.values()];
 }
 
 /** Why a move is proposed, in the page's words with the setting or command behind it; a reason of another kind as written (lang="en"). */

@@ -1,30 +1,22 @@
 /**
  * What the dashboard changes, each through the code the CLI uses for it
  * (docs/dashboard.md, "Correcting and curating"):
- * - an edit (text, priority, category, tags, pin, done) is made on the parsed
- *   day file (lib/memory/day-file/ keeps every other byte as it was), written with
- *   one atomic rename (lib/platform/atomic-file.ts) under the home lock, then the
- *   search index and the agent's active memory are brought up to date — the
- *   file reads as if the line had been changed in an editor;
- * - "remember this" is the `remember` tool's rememberObservation;
- * - forget is `ocm-run forget`'s journaled planForget / applyForget;
+ * - an edit (text, priority, category, tags, pin, done) is lib/api/edit.ts's,
+ *   on the day file the page names; its refusals are said in the page's language;
+ * - "remember this" and forget are the home's handle's (lib/api/memory.ts),
+ *   as the `remember` tool and `ocm-run forget ID… --yes` do them;
  * - approve, reject and rollback are the tier job's, as `ocm-run approvals`
  *   and `ocm-run tier --rollback` run them.
  * Text a user types is masked before it is written, as everywhere.
  */
-import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { Config } from '../config/config-schema.js';
-import { assertWritable, decodeSavedBytes, encodeSavedBytes, formatDayFile, parseDayFile, updateObservation } from '../memory/day-file/index.js';
+import { readFile } from 'node:fs/promises';
+import { parseDayFile } from '../memory/day-file/index.js';
 import { OcmError } from '../core/errors.js';
 import type { HomePaths } from '../platform/home.js';
 import { withHomeLock } from '../platform/lock.js';
 import type { Logger } from '../platform/log.js';
-import { maskSecrets } from '../masking/masking.js';
-import { oneLine } from '../memory/observation-line.js';
-import type { OpenIndex } from '../search/open-index.js';
-import { maskingOptions } from '../sources/registry.js';
-import { PIN_TAGS } from '../tiers/plan.js';
+import type { MemoryHandle } from '../api/memory.js';
 import type { TierJobOptions } from '../tiers/tier-job.js';
 import type { ObservationMark, Priority } from '../core/types.js';
 import { brokenFrontmatter, UiProblem } from './problems.js';
@@ -35,27 +27,14 @@ export interface CurateContext {
   config: Config;
   logger: Logger;
   now: () => Date;
-  openIndex: OpenIndex;
+  /** The home's handle (open for as long as the dashboard runs). */
+  memory: MemoryHandle;
   /** How long a change waits for a job holding the home lock (ms). */
   lockWaitMs: number;
 }
 
-export interface ObservationEdit {
-  text?: string;
-  priority?: Priority;
-  category?: string;
-  tags?: string[];
-  done?: boolean;
-  pinned?: boolean;
-  /** A lifecycle mark to set; null clears it (README, "File formats"). */
-  mark?: ObservationMark | null;
-}
-
-export interface EditResult {
-  path: string;
-  /** Secrets masked out of the new text. */
-  masked: number;
-}
+export type { EditResult, ObservationEdit } from '../api/edit.js';
+import type { EditResult, ObservationEdit } from '../api/edit.js';
 
 const PRIORITIES: readonly Priority[] = ['high', 'medium', 'low'];
 
@@ -90,12 +69,6 @@ function underLock<T>(ctx: CurateContext, fn: () => Promise<T>): Promise<T> {
   return withHomeLock(ctx.paths.lock, fn, { waitMs: ctx.lockWaitMs });
 }
 
-async function forgetOptions(ctx: CurateContext): Promise<import('../tiers/forget.js').ForgetOptions> {
-  const { forgetOptionsFor } = await import('../tiers/forget.js');
-  const { resolveTimeZone } = await import('../platform/time-zone.js');
-  return forgetOptionsFor({ paths: ctx.paths, config: ctx.config, logger: ctx.logger, now: ctx.now, timeZone: async () => resolveTimeZone(ctx.config.timezone) });
-}
-
 /**
  * An id on more than one line of a day file (a line copied in an editor keeps its `^o-…`): the program's
  * edits and forgets go by id, so the dashboard would change or erase another line than the one clicked.
@@ -125,64 +98,30 @@ async function unlessBrokenFrontmatter<T>(fn: () => Promise<T>): Promise<T> {
 export async function editObservation(ctx: CurateContext, fileRef: string, id: string, edit: ObservationEdit): Promise<EditResult> {
   const file = await findDayFile(ctx.paths, ctx.config, fileRef);
   if (!file) throw new UiProblem('NOT_FOUND', 'notDayFile', { file: fileRef });
-  let masked = 0;
-  const patch: Parameters<typeof updateObservation>[2] = {};
-  if (edit.text !== undefined) {
-    const m = maskSecrets(oneLine(edit.text.trim()), maskingOptions(ctx.config));
-    if (!m.text) throw new UiProblem('BAD_INPUT', 'emptyText');
-    patch.text = m.text;
-    masked = m.count;
+  const { EditRefused, editInFile } = await import('../api/edit.js');
+  let result: EditResult;
+  try {
+    result = await editInFile(ctx, { path: file.path, tier: file.tier, agent: file.agent, ref: fileRef }, id, edit);
+  } catch (error) {
+    if (!(error instanceof EditRefused)) throw error;
+    // Said in the page's language (lib/ui/messages.ts).
+    if (error.reason === 'brokenFrontmatter') throw brokenFrontmatter(error.params.path!, error.params.problem!, error);
+    throw new UiProblem(error.code, error.reason, error.params, { cause: error });
   }
-  if (edit.priority !== undefined) patch.priority = edit.priority;
-  if (edit.category !== undefined) {
-    const category = edit.category.trim().toLowerCase();
-    if (!/^[\p{L}\p{N}_-]{1,40}$/u.test(category)) throw new UiProblem('BAD_INPUT', 'badCategory', { value: edit.category });
-    patch.category = category;
-  }
-  if (edit.done !== undefined) patch.done = edit.done;
-  const options = await forgetOptions(ctx);
-  await underLock(ctx, async () => {
-    const day = parseDayFile(decodeSavedBytes(await readFile(file.path)));
-    const lines = day.segments.flatMap((s) => (s.kind === 'obs' && s.line.id === id ? [s.line] : []));
-    const current = lines[0];
-    if (!current) throw new UiProblem('NOT_FOUND', 'notInFile', { id, file: fileRef });
-    if (lines.length > 1) throw duplicateId(id, fileRef, lines.map((l) => l.startLine));
-    // Not rewritten, as assertWritable refuses (lib/memory/day-file/edit.ts).
-    if (day.frontmatter.error !== undefined) throw brokenFrontmatter(file.path, day.frontmatter.error);
-    assertWritable(day, file.path);
-    let tags = edit.tags ?? current.tags;
-    if (edit.pinned === true && !tags.some((t) => PIN_TAGS.has(t.toLowerCase()))) tags = [...tags, 'pin'];
-    if (edit.pinned === false) tags = tags.filter((t) => !PIN_TAGS.has(t.toLowerCase()));
-    if (edit.tags !== undefined || edit.pinned !== undefined) patch.tags = tags;
-    if (edit.mark !== undefined) {
-      // Clearing a done mark reopens the task; setting one closes it.
-      patch.mark = edit.mark ?? undefined;
-      patch.done = edit.mark?.kind === 'done' ? true : edit.mark === null && current.mark?.kind === 'done' ? false : (patch.done ?? current.done);
-    } else if (edit.done === false && current.mark?.kind === 'done') patch.mark = undefined;
-    updateObservation(day, id, patch);
-    await writeFileAtomic(file.path, encodeSavedBytes(formatDayFile(day)));
-    await options.updateIndex?.([file.path]);
-    if (file.tier === 'hot') await options.rebuildActiveMemory?.(file.agent);
-  });
-  ctx.openIndex.close();
-  ctx.logger.log('info', 'ui.edit', { id, fields: Object.keys(edit), masked });
-  return { path: file.path, masked };
+  ctx.memory.refresh();
+  ctx.logger.log('info', 'ui.edit', { id, fields: Object.keys(edit), masked: result.masked });
+  return result;
 }
 
 /** "Remember this": the remember tool's write (masked, today's day file of the agent, index updated). */
 export async function addObservation(
   ctx: CurateContext,
   args: { agent: string; text: string; priority: Priority; category: string; tags: string[] },
-): Promise<import('../integrations/mcp/memory-tools.js').Remembered> {
-  const { charCount, rememberObservation, REMEMBER_MAX_CHARS } = await import('../integrations/mcp/memory-tools.js');
+): Promise<import('../api/remember.js').Remembered> {
+  const { charCount, REMEMBER_MAX_CHARS } = await import('../api/remember.js');
   const length = charCount(args.text.trim());
   if (length > REMEMBER_MAX_CHARS) throw new UiProblem('BAD_INPUT', 'longRemember', { count: String(length), max: String(REMEMBER_MAX_CHARS) });
-  const remembered = await unlessBrokenFrontmatter(() => rememberObservation(
-    { paths: ctx.paths, config: ctx.config, agent: args.agent, client: () => ({ name: 'ocm-run ui' }), openIndex: ctx.openIndex, logger: ctx.logger, now: ctx.now, lockWaitMs: ctx.lockWaitMs },
-    { text: args.text, priority: args.priority, category: args.category, tags: args.tags },
-  ));
-  ctx.openIndex.close();
-  return remembered;
+  return unlessBrokenFrontmatter(() => ctx.memory.remember({ agent: args.agent, client: { name: 'ocm-run ui' }, text: args.text, priority: args.priority, category: args.category, tags: args.tags }));
 }
 
 /**
@@ -206,23 +145,11 @@ async function alreadyDone(ctx: CurateContext, id: string, actions: ReadonlyArra
 
 /** `ocm-run forget ID… --yes`: interrupted forgets and moves are completed first, as there. */
 export async function forgetObservations(ctx: CurateContext, ids: string[]): Promise<import('../tiers/forget.js').ForgetResult | AlreadyDone> {
-  const { planForget, applyForget, recoverForgets } = await import('../tiers/forget.js');
-  const { recoverTierOps } = await import('../tiers/tier-job.js');
-  const options = await forgetOptions(ctx);
-  const tierOptions = await tierOptionsOf(ctx);
-  const result = await underLock(ctx, async () => {
-    await recoverTierOps(tierOptions);
-    await recoverForgets(options);
-    const plan = await planForget(ctx.paths, ctx.config, { ids });
-    if (plan.targets.length === 0) {
-      const done = ids.length === 1 ? await alreadyDone(ctx, ids[0]!, ['forget']) : undefined;
-      if (done) return done;
-      throw new UiProblem('NOT_FOUND', 'forgetNotFound', { id: ids.join(', ') });
-    }
-    return applyForget(options, plan, { ids });
-  });
-  ctx.openIndex.close();
-  return result;
+  const outcome = await ctx.memory.forget({ selector: { ids } });
+  if (outcome.kind === 'forgotten') return outcome.result;
+  const done = ids.length === 1 ? await alreadyDone(ctx, ids[0]!, ['forget']) : undefined;
+  if (done) return done;
+  throw new UiProblem('NOT_FOUND', 'forgetNotFound', { id: ids.join(', ') });
 }
 
 /** A proposal no longer pending that the audit log says was approved or rejected (approveMoves, rejectMoves: under the lock). */
@@ -243,7 +170,7 @@ export async function approveMoves(ctx: CurateContext, id: string): Promise<impo
   const options = await tierOptionsOf(ctx);
   const ids = oneProposal(id);
   const result = await underLock(ctx, async () => (await alreadyDecided(ctx, id)) ?? approveProposals(options, ids));
-  ctx.openIndex.close();
+  ctx.memory.refresh();
   return result;
 }
 
@@ -258,6 +185,6 @@ export async function rollbackMove(ctx: CurateContext, opId: string): Promise<st
   const { rollbackTierOp } = await import('../tiers/tier-job.js');
   const options = await tierOptionsOf(ctx);
   const result = await underLock(ctx, () => rollbackTierOp(options, opId));
-  ctx.openIndex.close();
+  ctx.memory.refresh();
   return result.id;
 }

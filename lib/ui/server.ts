@@ -28,6 +28,8 @@ export interface UiServerOptions {
   now: () => Date;
   /** 0: any free port. */
   port: number;
+  /** The REST API's Bearer token (default: a new random one for this run). */
+  apiToken?: string;
   lockWaitMs?: number;
 }
 
@@ -37,6 +39,8 @@ export interface UiServer {
   port: number;
   /** The one-time login token. */
   token: string;
+  /** The REST API's Bearer token (docs/rest-api.md). */
+  apiToken: string;
   /**
    * A local page (0600, in the home's .ocm folder) that sends the browser on to the login address: what
    * `--open` hands the browser, so that the token is in no process's argv. Removed once the token is used,
@@ -49,6 +53,7 @@ export interface UiServer {
 export async function startUiServer(options: UiServerOptions): Promise<UiServer> {
   const token = randomBytes(24).toString('base64url');
   const session = randomBytes(24).toString('base64url');
+  const apiToken = options.apiToken ?? randomBytes(24).toString('base64url');
   let port = options.port;
   let opener: string | undefined;
   const removeOpener = async () => {
@@ -56,7 +61,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     opener = undefined;
   };
   const onLogin = () => removeOpener().catch(() => undefined);
-  const { app, openIndex } = createUiApp({ ...options, token, session, onLogin, port: () => port });
+  const { app, memory } = createUiApp({ ...options, token, session, apiToken, onLogin, port: () => port });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: UI_HOST });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
@@ -78,6 +83,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     url,
     port,
     token,
+    apiToken,
     async openerPage() {
       await mkdir(options.paths.machine, { recursive: true, mode: 0o700 });
       opener = join(options.paths.machine, `ui-open-${port}.html`);
@@ -88,7 +94,7 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     close: () =>
       new Promise<void>((resolve) => {
         void removeOpener().catch(() => undefined);
-        openIndex.close();
+        void memory.close();
         (server as import('node:http').Server).closeAllConnections?.();
         server.close(() => resolve());
       }),

@@ -1,16 +1,41 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { CommandSpec } from '../cli-context.js';
 import { createContext } from '../cli-context.js';
 
+/** An earlier demo's home older than this is removed by the next demo (a younger one may still be in use). */
+const OLD_DEMO_MS = 60 * 60 * 1000;
+
+/**
+ * The demo homes an earlier `ocm-run demo` made in the temp folder (ocm-demo-*, with the demo's marker,
+ * this user's) and left more than an hour ago: removed, so demos do not pile up. Returns how many.
+ */
+async function removeOldDemoHomes(now: number): Promise<number> {
+  const { readdir, rm, stat } = await import('node:fs/promises');
+  const { homePaths } = await import('../../lib/platform/home.js');
+  const { demoMarkerPath } = await import('../../lib/platform/home-contents.js');
+  let removed = 0;
+  for (const e of await readdir(tmpdir(), { withFileTypes: true }).catch(() => [])) {
+    if (!e.isDirectory() || !e.name.startsWith('ocm-demo-')) continue;
+    const root = join(tmpdir(), e.name);
+    const marker = await stat(demoMarkerPath(homePaths(root))).catch(() => undefined);
+    if (!marker || now - marker.mtimeMs < OLD_DEMO_MS || (process.getuid && marker.uid !== process.getuid())) continue;
+    await rm(root, { recursive: true, force: true }).then(() => removed++, () => undefined);
+  }
+  return removed;
+}
+
 export const command: CommandSpec = {
   name: 'demo',
-  description: 'Run the whole pipeline offline on the bundled sample transcripts and show the result',
-  examples: ['ocm-run demo', 'ocm-run demo --home /tmp/ocm-demo'],
+  description: `Run the whole pipeline offline on the bundled sample transcripts and show the result, in a new home ${join(tmpdir(), 'ocm-demo-…')} (or --home); demo homes older than an hour are removed`,
+  homeHelp: `Memory home (default: a new folder ${join(tmpdir(), 'ocm-demo-…')}; never $OCM_HOME or ~/.openclaw/oc-memory)`,
+  examples: ['ocm-run demo', `ocm-run demo --home ${join(tmpdir(), 'my-demo')}`],
   // --home must be a new or empty folder (or an earlier demo's home): the samples never go into someone's memory.
   async run(ctx0, _args, options) {
     const { mkdtemp } = await import('node:fs/promises');
-    const { tmpdir } = await import('node:os');
-    const { join, relative } = await import('node:path');
+    const { relative } = await import('node:path');
     // Never touch the user's real memory home unless asked to explicitly.
+    const removedDemos = options.home === undefined ? await removeOldDemoHomes(Date.now()) : 0;
     const home = (options.home as string | undefined) ?? (await mkdtemp(join(tmpdir(), 'ocm-demo-')));
     const ctx = createContext({ home, config: options.config as string | undefined, verbose: ctx0.verbose, json: ctx0.json });
     const { demoMarkerPath, memoryHeldBy } = await import('../../lib/platform/home-contents.js');
@@ -46,7 +71,7 @@ export const command: CommandSpec = {
     await ctx.flush();
     const active = await readFile(ctx.paths.activeMemory, 'utf8');
     if (ctx.json) {
-      ctx.out(JSON.stringify({ home, observe: result.observe, activeMemory: result.activeMemory }));
+      ctx.out(JSON.stringify({ home, observe: result.observe, activeMemory: result.activeMemory, removedDemoHomes: removedDemos }));
       return;
     }
     const o = result.observe!;
@@ -62,6 +87,7 @@ export const command: CommandSpec = {
       `  logs/             JSON-lines logs`,
       '',
       `Try: ocm-run status --home ${home}`,
+      ...(removedDemos > 0 ? [`(Removed ${removedDemos} earlier demo home(s) from ${tmpdir()}, older than an hour.)`] : []),
       '',
       '──── active_memory.md ────',
       active.trimEnd(),

@@ -10,8 +10,10 @@ export const command: CommandSpec = {
     ['--format <format>', 'json or csv', { default: 'json' }],
     ['--tier <tier>', 'hot, warm, cold or all (comma-separated for several)', { default: 'all' }],
     ['--output <file>', 'Write to this file (mode 0600) instead of stdout'],
+    ['--encrypt', 'Encrypt it (age): for sync.key_file or --key-file, else the passphrase in OCM_SYNC_PASSPHRASE; `age -d` reads it back'],
+    ['--key-file <file>', 'With --encrypt: encrypt for this age key file'],
   ],
-  examples: ['ocm-run export --format json --output memory.json', 'ocm-run export --format csv --tier warm,cold > old.csv'],
+  examples: ['ocm-run export --format json --output memory.json', 'ocm-run export --format csv --tier warm,cold > old.csv', 'ocm-run export --encrypt --output memory.json.age'],
   async run(ctx, _args, options) {
     const format = String(options.format ?? 'json');
     if (format !== 'json' && format !== 'csv') throw new OcmError('BAD_INPUT', `--format must be json or csv, not "${format}".`, { hint: 'For example: ocm-run export --format csv' });
@@ -23,15 +25,21 @@ export const command: CommandSpec = {
     // Under the home lock: never read a day while a tier move is half done.
     const { underLock } = await import('../tier-context.js');
     const records = await underLock(ctx, () => collectExport(ctx.paths, config, tiers));
-    const text = formatExport(records, format, ctx.now());
+    const plain = formatExport(records, format, ctx.now());
+    let text: string | Uint8Array = plain;
+    if (options.encrypt) {
+      const { requireFileSecret, sealForSecret } = await import('../../lib/platform/encryption.js');
+      const { env } = await ctx.config();
+      text = await sealForSecret(requireFileSecret(options.keyFile === undefined ? undefined : String(options.keyFile), config.sync.key_file, env, 'export --encrypt'), plain);
+    }
     if (options.output) {
       const { resolve } = await import('node:path');
       const { writeFileAtomic } = await import('../../lib/platform/atomic-file.js');
       const { appendAudit } = await import('../../lib/tiers/audit.js');
       const out = resolve(String(options.output));
       await writeFileAtomic(out, text, { mode: 0o600 });
-      await appendAudit(ctx.paths.audit, { time: ctx.now().toISOString(), action: 'export', format, tiers, output: out, counts: { observations: records.length } });
-      ctx.err(`Exported ${records.length} observation(s) to ${out}.`);
+      await appendAudit(ctx.paths.audit, { time: ctx.now().toISOString(), action: 'export', format, tiers, output: out, ...(options.encrypt ? { encrypted: true } : {}), counts: { observations: records.length } });
+      ctx.err(`Exported ${records.length} observation(s) to ${out}${options.encrypt ? ' (encrypted with age: `age -d` reads it back)' : ''}.`);
     } else {
       process.stdout.write(text);
     }

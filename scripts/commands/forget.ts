@@ -50,12 +50,8 @@ export const command: CommandSpec = {
     };
     const dryRun = Boolean(options.dryRun);
     const { config } = await ctx.config();
-    const { forgetNow } = await import('../../lib/jobs/forget.js');
-    const outcome = await forgetNow({
-      paths: ctx.paths,
-      config,
-      logger: ctx.logger('forget'),
-      now: () => ctx.now(),
+    const { memoryOf } = await import('../../lib/api/memory.js');
+    const outcome = await memoryOf(ctx.paths.root, config, { logger: ctx.logger('forget'), now: () => ctx.now() }).forget({
       selector,
       dryRun,
       onStep: crashHook(ctx.env),

@@ -9,8 +9,8 @@ export const command: CommandSpec = {
   async run(ctx, args) {
     const target = String(args[0] ?? '');
     const { config } = await ctx.config();
-    const { getMemory } = await import('../../lib/search/get.js');
-    const result = await getMemory(ctx.paths, config, target, { logger: ctx.logger('search'), now: () => ctx.now() });
+    const { memoryOf } = await import('../../lib/api/memory.js');
+    const result = await memoryOf(ctx.paths.root, config, { logger: ctx.logger('search'), now: () => ctx.now() }).get(target);
     const { getHuman, getJson } = await import('../../lib/search/format.js');
     ctx.out(ctx.json ? getJson(result) : getHuman(result));
   },

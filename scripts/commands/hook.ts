@@ -29,7 +29,7 @@ export const command: CommandSpec = {
     if (event === 'after-turn' && options.background) return runBackground(ctx, agent);
     // Whatever goes wrong, the agent's turn goes on: log it, print nothing, exit 0.
     try {
-      const { parseHookInput } = await import('../../lib/integrations/agent-hooks.js');
+      const { parseHookInput } = await import('../../lib/hooks/agent-hooks.js');
       const input = handover?.input ?? parseHookInput(await readStdin(2000));
       // Per-project memory: the project's agent first, then its memory from before and main's; without a cwd, main's only.
       const { memoryScope } = await import('../../lib/sources/claude-code-project.js');
@@ -47,7 +47,7 @@ export const command: CommandSpec = {
         if (reply) {
           // The server logged which memories went in (the dashboard shows them).
           if (reply.context) {
-            const { additionalContextOutput } = await import('../../lib/integrations/agent-hooks.js');
+            const { additionalContextOutput } = await import('../../lib/hooks/agent-hooks.js');
             ctx.out(additionalContextOutput('UserPromptSubmit', reply.context));
           }
           return;
@@ -63,8 +63,9 @@ export const command: CommandSpec = {
         });
         const work = (async () => {
           const { config } = await ctx.config();
-          const { sessionStartContext, additionalContextOutput } = await import('../../lib/integrations/agent-hooks.js');
-          const context = await sessionStartContext({ paths: ctx.paths, config, agent: scope?.agent ?? agent, ...(scope ? { fallbacks: scope.activeMemoryFallbacks } : {}) });
+          const { sessionStartContext, additionalContextOutput } = await import('../../lib/hooks/agent-hooks.js');
+          const { memoryOf } = await import('../../lib/api/memory.js');
+          const context = await sessionStartContext({ memory: memoryOf(ctx.paths.root, config), agent: scope?.agent ?? agent, ...(scope ? { fallbacks: scope.activeMemoryFallbacks } : {}) });
           return context ? additionalContextOutput('SessionStart', context) : undefined;
         })();
         const output = await Promise.race([work, late]);
@@ -80,8 +81,9 @@ export const command: CommandSpec = {
       }
       const { config } = await ctx.config();
       const timeoutMs = promptTimeout(ctx, options) - (Date.now() - started);
-      const { promptContext, additionalContextOutput, logPromptInjection } = await import('../../lib/integrations/agent-hooks.js');
-      const lookup = promptContext({ paths: ctx.paths, config, prompt: input.prompt ?? '', ...(scope ? { agents: scope.searchAgents } : {}) });
+      const { promptContext, additionalContextOutput, logPromptInjection } = await import('../../lib/hooks/agent-hooks.js');
+      const { memoryOf } = await import('../../lib/api/memory.js');
+      const lookup = promptContext({ memory: memoryOf(ctx.paths.root, config), prompt: input.prompt ?? '', ...(scope ? { agents: scope.searchAgents } : {}) });
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<'late'>((resolve) => {
         timer = setTimeout(() => resolve('late'), timeoutMs);

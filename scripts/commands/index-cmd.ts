@@ -15,8 +15,11 @@ export const command: CommandSpec = {
     // Embedding a whole home takes minutes: a live line on a terminal, else a line per tenth of a large run.
     const live = createProgress(Boolean(process.stderr.isTTY) && !ctx.json);
     let shownTenth = 0;
+    const { etaText } = await import('../progress.js');
+    let embedStarted: number | undefined;
     const onEmbedProgress = (done: number, total: number) => {
-      const text = `Embedding ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} documents…`;
+      embedStarted ??= Date.now();
+      const text = `Embedding ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} documents${etaText(done / total, embedStarted, Date.now()) || '…'}`;
       if (process.stderr.isTTY) return live.update(text);
       const tenth = Math.floor((done / total) * 10);
       if (total >= 500 && tenth > shownTenth) {

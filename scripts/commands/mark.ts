@@ -21,8 +21,8 @@ export const command: CommandSpec = {
             : undefined;
     if (!request) throw new OcmError('BAD_INPUT', `"${[what, by].filter(Boolean).join(' ')}" is not a mark.`, { hint: `Use: ${USAGE}` });
     const { config } = await ctx.config();
-    const { markObservation } = await import('../../lib/jobs/mark.js');
-    const r = await markObservation({ paths: ctx.paths, config, logger: ctx.logger('mark'), now: () => ctx.now() }, id, request);
+    const { memoryOf } = await import('../../lib/api/memory.js');
+    const r = await memoryOf(ctx.paths.root, config, { logger: ctx.logger('mark'), now: () => ctx.now() }).mark(id, request);
     if (ctx.json) ctx.out(JSON.stringify({ id: r.id, path: r.path, mark: r.mark ?? null }));
     else ctx.out(r.mark ? `${r.id} in ${r.path}: (${r.mark.kind}${r.mark.date ? ` ${r.mark.date}` : ''}${r.mark.by ? ` by ${r.mark.by}` : ''})` : `${r.id} in ${r.path}: mark cleared`);
   },

@@ -19,18 +19,18 @@ export const command: CommandSpec = {
     assertKnownAgent(agent, await knownAgents(ctx.paths, (await loadConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env })).config));
     const { config } = await ctx.config();
     const logger = ctx.logger('mcp');
-    const { SegmentEngine } = await import('../../lib/search/segment-engine.js');
-    const { createMcpServer } = await import('../../lib/integrations/mcp/server.js');
-    const { LineTransport } = await import('../../lib/integrations/mcp/stdio-transport.js');
+    const { openMemory } = await import('../../lib/api/memory.js');
+    const { createMcpServer } = await import('../../lib/mcp/server.js');
+    const { LineTransport } = await import('../../lib/mcp/stdio-transport.js');
     const { readFileSync } = await import('node:fs');
     const { packagePath } = await import('../../lib/platform/package-root.js');
     const version = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
-    const openIndex = new SegmentEngine(ctx.paths.index).openReader();
+    const memory = await openMemory(ctx.paths.root, { config, logger, now: () => ctx.now(), keepOpen: true });
     // Per-project memory (sources.claude_code.per_project): the agent starts the server in the project's folder.
     const { memoryScope } = await import('../../lib/sources/claude-code-project.js');
     const project = memoryScope(agent, options.perProject === true, process.cwd());
     const scope = project ? { agent: project.agent, activeMemoryFallbacks: project.activeMemoryFallbacks, defaultSearchAgents: project.searchAgents } : { agent };
-    const server = createMcpServer({ version, context: { paths: ctx.paths, config, ...scope, openIndex, logger, now: () => ctx.now() } });
+    const server = createMcpServer({ version, context: await memory.toolContext({ ...scope, client: undefined }) });
     // An oversized message is refused and serving goes on (the SDK's own stdio transport closes on one).
     const transport = new LineTransport(process.stdin, process.stdout, {
       onRefused: (refused) => logger.log('warn', 'mcp.message_too_large', { bytes: refused.bytes, answered: refused.id !== undefined }),
@@ -45,12 +45,12 @@ export const command: CommandSpec = {
     const { maskedText } = await import('../../lib/masking/masking.js');
     server.onerror = (error) => logger.log('warn', 'mcp.transport_error', { error: maskedText(error.message) });
     await server.connect(transport);
-    // The agents' prompt hooks ask this process for related memories (the index is open here): lib/integrations/prompt-socket.ts.
-    const { servePromptSocket } = await import('../../lib/integrations/prompt-socket.js');
-    const { servePromptRequest } = await import('../../lib/integrations/agent-hooks.js');
+    // The agents' prompt hooks ask this process for related memories (the index is open here): lib/hooks/prompt-socket.ts.
+    const { servePromptSocket } = await import('../../lib/hooks/prompt-socket.js');
+    const { servePromptRequest } = await import('../../lib/hooks/agent-hooks.js');
     const hooksLogger = ctx.logger('hooks');
     const { serveVectors } = await import('../../lib/integrations/vector-socket.js');
-    const socket = await servePromptSocket(ctx.paths, (request) => servePromptRequest({ paths: ctx.paths, config, openIndex, logger: hooksLogger, request }), serveVectors(config)).catch((error: Error) => {
+    const socket = await servePromptSocket(ctx.paths, (request) => servePromptRequest({ memory, logger: hooksLogger, request }), serveVectors(config)).catch((error: Error) => {
       logger.log('warn', 'mcp.socket_failed', { error: error.message });
       return undefined;
     });
@@ -58,7 +58,7 @@ export const command: CommandSpec = {
     await closed;
     await socket?.close().catch(() => undefined);
     await server.close().catch(() => undefined);
-    openIndex.close();
+    await memory.close();
     logger.log('info', 'mcp.stop', { agent: scope.agent });
   },
 };

@@ -29,7 +29,11 @@ export const command: CommandSpec = {
     }
     const { reflectNow } = await import('../../lib/jobs/reflect.js');
     const { relative } = await import('node:path');
+    const { createProgress, etaText } = await import('../progress.js');
+    const progress = createProgress(ctx.isTTY && !ctx.json);
+    const started = Date.now();
     const { result, rebuilt } = await reflectNow({
+      onProgress: ({ agent, done, total }) => progress.update(`reflecting ${agent}: period ${done + 1}/${total}${etaText(done / total, started, Date.now())}`),
       paths: ctx.paths,
       config,
       env,
@@ -40,6 +44,7 @@ export const command: CommandSpec = {
       agents: typeof options.agent === 'string' ? [options.agent] : undefined,
       ...testSignalHook(ctx.env),
     });
+    progress.done();
     for (const file of result.misnamed ?? []) {
       ctx.err(`⚠ ${relative(ctx.paths.root, file)} is not named for a real day (YYYY-MM-DD.md); it was not read. Rename it to the day its observations belong to.`);
     }

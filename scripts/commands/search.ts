@@ -39,7 +39,7 @@ export const command: CommandSpec = {
       const known = await knownAgents(ctx.paths, config);
       for (const agent of filters.agents) assertKnownAgent(agent, known);
     }
-    const { searchMemory } = await import('../../lib/search/search.js');
+    const { memoryOf } = await import('../../lib/api/memory.js');
     const started = performance.now();
     const logger = ctx.logger('search');
     // The local model is not loaded in a one-off process: a running `ocm-run mcp` on the home lends its vectors.
@@ -51,12 +51,8 @@ export const command: CommandSpec = {
       const { askServerVectors } = await import('../../lib/integrations/vector-socket.js');
       embedder = borrowingEmbedder(processEmbedder(settings), (key, texts) => askServerVectors(ctx.paths.machine, key, texts));
     }
-    const response = await searchMemory(
-      ctx.paths,
-      config,
-      { query, also, limit, filters, cache: options.cache !== false, mode },
-      { logger, now: () => ctx.now(), ...(embedder ? { embedder } : {}) },
-    );
+    const memory = memoryOf(ctx.paths.root, config, { logger, now: () => ctx.now(), ...(embedder ? { embedder } : {}) });
+    const response = await memory.search({ query, also, limit, filters, cache: options.cache !== false, mode });
     // Timings for `stats` (average search time).
     logger.log('info', 'search.done', { ms: Math.round((performance.now() - started) * 10) / 10, results: response.results.length, mode: response.mode, cached: response.cached });
     if (ctx.json) {

@@ -16,6 +16,14 @@ function reportLines(report: SetupReport): string[] {
       ? `Observed: every OpenClaw agent${others ? `, ${others}` : ''}.`
       : `Observed: ${others || 'nothing yet'}; OpenClaw is not installed here (${report.openClawSeen.seen}) — its agents are observed once it is.`,
   );
+  const secret = applied.syncSecret;
+  if (secret) {
+    lines.push(
+      'keyFile' in secret
+        ? `Sync is encrypted (age) with the key file ${secret.keyFile}${secret.created ? ' (made now, mode 0600)' : ''}: copy it to your other devices; a lost key means the remote copy is lost.`
+        : `Sync is encrypted (age) with the passphrase in ${applied.paths.env} (OCM_SYNC_PASSPHRASE${secret.passphraseSaved ? ', saved now' : ''}): use the same on your other devices; a lost passphrase means the remote copy is lost.`,
+    );
+  }
   if (applied.vault?.created) lines.push(`Created the Obsidian ${applied.vault.created === 'vault' ? 'vault' : 'OC-Memory folder'} at ${applied.vault.root} from the template.`);
   const failed = (what: string, failure: { message: string; hint?: string | undefined }) => `${what}: ${failure.message}${failure.hint ? ` (${failure.hint})` : ''}`;
   if (report.schedule?.ok) lines.push(`Schedule installed: ${report.schedule.value.platform} runs \`ocm-run run\` every ${report.schedule.value.everyMinutes} minute(s).`);
@@ -69,6 +77,8 @@ export const command: CommandSpec = {
     ['--git-remote <url>', 'Git remote for --sync git'],
     ['--git-branch <name>', 'Branch for --sync git (default main)'],
     ['--sync-command <cmd>', 'Command for --sync command'],
+    ['--encrypt <yes|no>', 'Sync only ciphertext (default yes): the passphrase from OCM_SYNC_PASSPHRASE, or --sync-key-file'],
+    ['--sync-key-file <file>', 'Encrypt sync with this age key file (created when missing)'],
     ['--install-schedule', 'Also install the schedule (with --yes)'],
     ['--integrate-openclaw', 'Also set up the OpenClaw integration (with --yes)'],
     ['--integrate-claude-code', 'Also give Claude Code the memory: MCP server and hooks (with --yes)'],
@@ -140,6 +150,7 @@ export const command: CommandSpec = {
       report = await finishSetup({
         answers: outcome.state.answers,
         apiKey: outcome.state.apiKey,
+        syncPassphrase: outcome.state.syncPassphrase,
         configTemplate,
         env: ctx.env,
         installSchedule: outcome.installSchedule,

@@ -7,8 +7,8 @@ export const command: CommandSpec = {
   examples: ['ocm-run status', 'ocm-run status --json'],
   async run(ctx) {
     const { config } = await ctx.config();
-    const { collectStatus } = await import('../../lib/features/status.js');
-    const s = await collectStatus(ctx.paths, config);
+    const { memoryOf } = await import('../../lib/api/memory.js');
+    const s = await memoryOf(ctx.paths.root, config).status();
     const { collectScheduleInfo } = await import('../../lib/jobs/schedule/index.js');
     s.schedule = await collectScheduleInfo(ctx.paths, config.schedule.every_minutes, { xdgConfigHome: ctx.env.XDG_CONFIG_HOME, now: ctx.now() }).catch(() => undefined);
     if (ctx.json) {

@@ -24,8 +24,11 @@ export const command: CommandSpec = {
     }
     const { config } = await ctx.config();
     const logger = ctx.logger('ui');
-    const server = await startUiServer({ paths: ctx.paths, config, logger, searchLogger: ctx.logger('search'), now: () => ctx.now(), port });
-    ctx.out(ctx.json ? JSON.stringify({ url: server.url, port: server.port }) : `OC-Memory dashboard: ${server.url}`);
+    // The REST API's token: $OCM_API_TOKEN for scripts that keep one, else a new one per run (docs/rest-api.md).
+    const apiToken = ctx.env.OCM_API_TOKEN?.trim() || undefined;
+    if (apiToken !== undefined && apiToken.length < 24) throw new OcmError('BAD_INPUT', 'OCM_API_TOKEN is shorter than 24 characters.', { hint: 'Use a long random one, e.g. `openssl rand -base64 32`, or unset it for a new token per run.' });
+    const server = await startUiServer({ paths: ctx.paths, config, logger, searchLogger: ctx.logger('search'), now: () => ctx.now(), port, ...(apiToken ? { apiToken } : {}) });
+    ctx.out(ctx.json ? JSON.stringify({ url: server.url, port: server.port, api: `http://127.0.0.1:${server.port}/api/v1`, apiToken: server.apiToken }) : `OC-Memory dashboard: ${server.url}`);
     if (!ctx.json) ctx.err('This address opens it once, in one browser (its token is then used up); it listens on 127.0.0.1 only. Ctrl-C stops it.');
     if (options.open) {
       const { execa } = await import('execa');

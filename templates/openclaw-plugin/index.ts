@@ -11,15 +11,16 @@
  *   that agent's memory (plus agents the user shares with it: `shareFrom`).
  *   Nothing at all for heartbeat, cron and memory-flush runs (`ctx.trigger`)
  *   or OpenClaw's own housekeeping prompts; at a conversation's start the 🔴
- *   items come first. The search runs in this process: OC-Memory's built lib
- *   (lib/integrations/recall.ts of the install `cli` belongs to) is imported once and
+ *   items come first. The search runs in this process: the public entry of
+ *   the OC-Memory install `cli` belongs to (its package.json `exports`,
+ *   lib/api/index.ts) is imported once, and the handle it opens on the home
  *   keeps the index open between prompts. Which memories went in (ids and
  *   relevance) is logged to logs/hooks.log as `hook prompt` logs its own
  *   (via `openclaw`), for the dashboard's Active memory page; never awaited.
  * - tools oc_memory_search, oc_memory_get, oc_memory_remember and
  *   oc_memory_active (api.registerTool with a factory, so each is bound to
  *   the agent of the run, `ctx.agentId`): OC-Memory's own memory tools
- *   (lib/integrations/mcp/memory-tools.ts, the ones its MCP server serves), run in this
+ *   (lib/api/tools.ts, the ones its MCP server serves), run in this
  *   process on the same open index. `remember` writes to today's day file of
  *   that agent; search and get read only that agent's memory (and `shareFrom`).
  * - agent_end / before_reset: start `ocm-run observe` in the background
@@ -34,10 +35,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { constants, setPriority } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { MemoryRecall, PromptKind } from '../../lib/integrations/recall.js';
-import type { MemoryTool } from '../../lib/integrations/mcp/memory-tools.js';
+import type { MemoryHandle, MemoryTool, PromptKind } from '../../lib/api/index.js';
 
 export interface PluginConfig {
   home: string;
@@ -253,17 +253,17 @@ function resolveConfig(raw: unknown): ResolvedConfig | undefined {
   };
 }
 
-type RecallModule = typeof import('../../lib/integrations/recall.js');
-type ToolsModule = typeof import('../../lib/integrations/mcp/memory-tools.js');
-type NamesModule = typeof import('../../lib/core/injected-context.js');
+/** OC-Memory's public entry (lib/api/index.ts). */
+type EntryModule = typeof import('../../lib/api/index.js');
 
-/** A module of OC-Memory's built lib, in the install `cli` belongs to (<root>/dist/scripts/cli.js → <root>/dist/lib/<path>). */
-function libPath(cli: string, ...path: string[]): string {
-  return join(dirname(dirname(cli)), 'lib', ...path);
-}
-
-function recallModuleUrl(cli: string): string {
-  return pathToFileURL(libPath(cli, 'integrations', 'recall.js')).href;
+/**
+ * The file of OC-Memory's public entry in the install `cli` belongs to: the
+ * package's own name resolved from inside it, through its package.json
+ * `exports` (this plugin's folder has a package.json of the same name, so the
+ * name is resolved from `cli`, not from here).
+ */
+export function entryPath(cli: string): string {
+  return createRequire(cli).resolve('oc-memory');
 }
 
 /**
@@ -279,13 +279,13 @@ export const TOOL_NAMES = ['oc_memory_search', 'oc_memory_get', 'oc_memory_remem
 export class MemoryPlugin {
   readonly config: ResolvedConfig;
   private readonly logger: Logger;
-  private recall: Promise<{ module: RecallModule; recall: MemoryRecall }> | undefined;
+  private recall: Promise<{ module: EntryModule; memory: MemoryHandle }> | undefined;
   private observing: ChildProcess | undefined;
   private observeAgain = false;
   private observeDone: Promise<void> = Promise.resolve();
   /** Injection lines being written to logs/hooks.log (close waits for them). */
   private readonly pendingLogs = new Set<Promise<unknown>>();
-  private toolModules: { tools: ToolsModule; names: NamesModule } | undefined;
+  private entry: EntryModule | undefined;
   /** OpenClaw's version, named in the provenance of what its agents remember. */
   private readonly clientVersion: string | undefined;
 
@@ -297,9 +297,14 @@ export class MemoryPlugin {
 
   /** Load the memory tools' definitions ahead of the first run (a tool factory must answer synchronously). */
   loadTools(): Promise<void> {
-    return Promise.all([import(pathToFileURL(libPath(this.config.cli, 'integrations', 'mcp', 'memory-tools.js')).href), import(pathToFileURL(libPath(this.config.cli, 'core', 'injected-context.js')).href)]).then(([tools, names]) => {
-      this.toolModules ??= this.withPackageRoot({ tools: tools as ToolsModule, names: names as NamesModule });
-    });
+    return this.loadEntry().then(() => undefined);
+  }
+
+  /** The public entry, imported once. */
+  private async loadEntry(): Promise<EntryModule> {
+    const module = (await import(pathToFileURL(entryPath(this.config.cli)).href)) as EntryModule;
+    this.entry ??= this.withPackageRoot(module);
+    return this.entry;
   }
 
   /**
@@ -308,12 +313,9 @@ export class MemoryPlugin {
    * OpenClaw release that has plugin tools needs (OpenClaw 2026.2 loads a
    * plugin again for each agent's workspace and asks for its tools at once).
    */
-  private toolDefinitions(): { tools: ToolsModule; names: NamesModule } {
-    if (!this.toolModules) {
-      const require = createRequire(this.config.cli);
-      this.toolModules = this.withPackageRoot({ tools: require(libPath(this.config.cli, 'integrations', 'mcp', 'memory-tools.js')) as ToolsModule, names: require(libPath(this.config.cli, 'core', 'injected-context.js')) as NamesModule });
-    }
-    return this.toolModules;
+  private toolDefinitions(): EntryModule {
+    this.entry ??= this.withPackageRoot(createRequire(this.config.cli)(entryPath(this.config.cli)) as EntryModule);
+    return this.entry;
   }
 
   /**
@@ -321,9 +323,9 @@ export class MemoryPlugin {
    * OpenClaw 2026.9 runs them from a capture of dist/ without templates/, so
    * they are told the install `cli` belongs to (<root>/dist/scripts/cli.js).
    */
-  private withPackageRoot(modules: { tools: ToolsModule; names: NamesModule }): { tools: ToolsModule; names: NamesModule } {
-    modules.tools.usePackageRoot(dirname(dirname(dirname(this.config.cli))));
-    return modules;
+  private withPackageRoot(module: EntryModule): EntryModule {
+    module.usePackageRoot(dirname(dirname(dirname(this.config.cli))));
+    return module;
   }
 
   /**
@@ -333,14 +335,14 @@ export class MemoryPlugin {
    */
   toolsFor(ctx: ToolFactoryContext | undefined): AgentTool[] | null {
     const agent = typeof ctx?.agentId === 'string' && ctx.agentId ? ctx.agentId : DEFAULT_AGENT;
-    let modules: { tools: ToolsModule; names: NamesModule };
+    let module: EntryModule;
     try {
-      modules = this.toolDefinitions();
+      module = this.toolDefinitions();
     } catch (error) {
       this.logger.warn?.(`oc-memory: no memory tools this run: could not load OC-Memory from ${this.config.cli} (${(error as Error).message.split('\n')[0]})`);
       return null;
     }
-    return modules.tools.MEMORY_TOOLS.map((tool) => this.agentTool(tool, modules.names.pluginToolName(tool.name), agent));
+    return module.MEMORY_TOOLS.map((tool) => this.agentTool(tool, module.pluginToolName(tool.name), agent));
   }
 
   private agentTool(tool: MemoryTool, name: string, agent: string): AgentTool {
@@ -352,8 +354,8 @@ export class MemoryPlugin {
       catalogMode: 'direct-only',
       execute: async (_toolCallId, params) => {
         const started = Date.now();
-        const { recall } = await this.openRecall();
-        const context = await recall.toolContext({
+        const { memory } = await this.openRecall();
+        const context = await memory.toolContext({
           agent,
           sharedFrom: this.config.shareFrom,
           client: { name: 'openclaw', ...(this.clientVersion ? { version: this.clientVersion } : {}) },
@@ -372,17 +374,17 @@ export class MemoryPlugin {
     };
   }
 
-  /** The recall of this home, opened on first use (and again after a failure). */
-  openRecall(): Promise<{ module: RecallModule; recall: MemoryRecall }> {
+  /** The handle on this home, opened on first use (and again after a failure). */
+  openRecall(): Promise<{ module: EntryModule; memory: MemoryHandle }> {
     this.recall ??= (async () => {
-      const module = (await import(recallModuleUrl(this.config.cli))) as RecallModule;
-      const recall = await module.MemoryRecall.open(this.config.home);
+      const module = await this.loadEntry();
+      const memory = await module.openMemory(this.config.home, { keepOpen: true });
       // Build or update the index and open it now, not during the first prompt; a failure here is the first lookup's to report.
-      recall.prepare().then(
+      memory.prepare().then(
         (warnings) => warnings.forEach((w) => this.logger.warn?.(`oc-memory: ${w}`)),
         () => undefined,
       );
-      return { module, recall };
+      return { module, memory };
     })();
     this.recall.catch(() => {
       this.recall = undefined;
@@ -399,7 +401,7 @@ export class MemoryPlugin {
       return undefined;
     }
     const agent: string = typeof ctx?.agentId === 'string' && ctx.agentId ? ctx.agentId : DEFAULT_AGENT;
-    let loaded: { module: RecallModule; recall: MemoryRecall };
+    let loaded: { module: EntryModule; memory: MemoryHandle };
     try {
       loaded = await this.openRecall();
     } catch (error) {
@@ -407,7 +409,7 @@ export class MemoryPlugin {
       this.logger.warn?.(`oc-memory: no memory this turn: could not load OC-Memory from ${this.config.cli} (${(error as Error).message.split('\n')[0]})`);
       return undefined;
     }
-    const { module, recall } = loaded;
+    const { module, memory } = loaded;
     const prompt = module.classifyPrompt(typeof event?.prompt === 'string' ? event.prompt : '');
     if (prompt.kind === 'housekeeping' || prompt.kind === 'empty') {
       this.logger.info?.(`oc-memory: no memory for ${prompt.kind === 'empty' ? 'an empty prompt' : "one of OpenClaw's housekeeping prompts"}`);
@@ -416,14 +418,14 @@ export class MemoryPlugin {
     const starting = prompt.kind === 'session-start' || !hasEarlierUserMessage(event);
     // What the last turn said is observed by now (a bounded wait: a slow observe costs memory, never the turn).
     await withTimeout(this.observeDone, Math.max(100, this.config.timeoutMs - 1000), 'the previous observe').catch(() => undefined);
-    const active = recall.activeMemory(agent);
-    const related = await this.relatedMemories(recall, prompt.kind, prompt.text, agent);
+    const active = memory.promptActiveMemory(agent);
+    const related = await this.relatedMemories(memory, prompt.kind, prompt.text, agent);
     const taskLines = sectionLines(active, /current context/i).filter((l) => !/^-?\s*_/.test(l));
     const task = starting ? highPriorityFirst(taskLines) : taskLines;
     const preferences = starting ? highPriorityFirst(sectionLines(active, /preferences/i)) : sectionLines(active, /preferences/i);
     const context = composeContext({ task, preferences, related, maxTokens: this.config.maxTokens, marker: this.config.marker, wrap: module.wrapInjectedContext });
     this.logger.info?.(`oc-memory: ${context ? `${context.tokens} tokens of memory (${context.related} related)` : 'no memory to add'} for agent ${agent} in ${Date.now() - started} ms`);
-    this.recordInjection(recall, agent, context, Date.now() - started);
+    this.recordInjection(memory, agent, context, Date.now() - started);
     return context;
   }
 
@@ -433,10 +435,8 @@ export class MemoryPlugin {
    * waits for it; a write that fails or takes longer than INJECTION_LOG_MS is
    * a warning, never the turn's failure.
    */
-  private recordInjection(recall: MemoryRecall, agent: string, context: MemoryContext | undefined, ms: number): void {
-    // An install whose lib predates recordInjection: nothing to log with.
-    if (typeof recall.recordInjection !== 'function') return;
-    const written = Promise.resolve().then(() => recall.recordInjection({ agent, via: 'openclaw', injected: context?.injected ?? [], ms }));
+  private recordInjection(memory: MemoryHandle, agent: string, context: MemoryContext | undefined, ms: number): void {
+    const written = Promise.resolve().then(() => memory.recordInjection({ agent, via: 'openclaw', injected: context?.injected ?? [], ms }));
     const logged = withTimeout(written, INJECTION_LOG_MS, 'logging the injection').catch((error: unknown) => this.logger.warn?.(`oc-memory: the injection was not logged (${(error as Error).message.split('\n')[0]})`));
     this.pendingLogs.add(logged);
     void logged.finally(() => this.pendingLogs.delete(logged));
@@ -445,7 +445,7 @@ export class MemoryPlugin {
   /**
    * The plugin is being unloaded (OpenClaw's gateway_stop): wait for the
    * injection lines still being written, then let go of the index and the
-   * watch of the memory files (MemoryRecall.close), so nothing is left
+   * watch of the memory files (the handle's close), so nothing is left
    * half-written in the home.
    */
   async close(): Promise<void> {
@@ -453,13 +453,13 @@ export class MemoryPlugin {
     const opened = this.recall;
     this.recall = undefined;
     const loaded = await opened?.catch(() => undefined);
-    await loaded?.recall.close();
+    await loaded?.memory.close();
   }
 
-  private async relatedMemories(recall: MemoryRecall, kind: PromptKind, query: string, agent: string): Promise<RelatedMemory[]> {
+  private async relatedMemories(memory: MemoryHandle, kind: PromptKind, query: string, agent: string): Promise<RelatedMemory[]> {
     if (kind !== 'request' || this.config.searchLimit === 0) return [];
     try {
-      const found = await recall.related({
+      const found = await memory.recall({
         query: query.slice(0, 1000),
         agents: [agent, ...this.config.shareFrom],
         limit: this.config.searchLimit,

@@ -46,13 +46,13 @@ function importKind(node: Node): ImportKind {
   return declaration.importClause?.isTypeOnly || declaration.isTypeOnly ? 'import type' : 'import';
 }
 
-/** Every import of every file under lib/, as the compiler lists it. */
-function libImports(): LibImport[] {
+/** Every import of every file of the build (lib/, scripts/, the OpenClaw plugin), as the compiler lists it. */
+function programImports(): LibImport[] {
   const api = new API({ cwd: ROOT });
   try {
     const snapshot = api.updateSnapshot({ openProjects: [join(ROOT, 'tsconfig.build.json')] });
     const program = snapshot.getProjects()[0]!.program;
-    const files = program.getSourceFileNames().filter((name) => resolve(name).startsWith(LIB + sep));
+    const files = program.getSourceFileNames().filter((name) => resolve(name).startsWith(ROOT + sep) && !resolve(name).includes(`${sep}node_modules${sep}`));
     return files.flatMap((name) => {
       const source = program.getSourceFile(name)!;
       return source.imports.map((node) => ({ file: relative(ROOT, name).split(sep).join('/'), specifier: (node as Node & { text: string }).text, kind: importKind(node) }));
@@ -60,6 +60,24 @@ function libImports(): LibImport[] {
   } finally {
     api.close();
   }
+}
+
+let imported: LibImport[] | undefined;
+/** The imports of the build, read once for every test of this file (the compiler takes seconds). */
+function allImports(): LibImport[] {
+  imported ??= programImports();
+  return imported;
+}
+
+/** Every import of every file under lib/. */
+function libImports(): LibImport[] {
+  return allImports().filter((i) => i.file.startsWith('lib/'));
+}
+
+/** The repository path an import names (undefined: a package or a node: builtin), without its extension. */
+function importedPath(i: LibImport): string | undefined {
+  if (!i.specifier.startsWith('.')) return undefined;
+  return relative(ROOT, resolve(ROOT, dirname(i.file), i.specifier)).split(sep).join('/').replace(/\.(c|m)?js$/, '');
 }
 
 /** lib/<layer>/… → layer; undefined outside lib/. */
@@ -117,4 +135,88 @@ test('the rule itself: down the table fails, up the table and within a folder pa
     `lib/core/types.ts: import('…') type '../memory/day-file/index.js' — core/ may not import memory/ (memory is below core in docs/architecture.md, "The layers")`,
     `lib/memory/a.ts: dynamic import() '../../scripts/cli.js' leaves lib/ (lib/ imports only lib/ and packages)`,
   ]);
+});
+
+/** The modules of the segment engine, the one storage behind `Engine` (lib/search/engine.ts). */
+const SEGMENT_ENGINE = /^lib\/search\/(segment-engine|open-index|segment|pack|manifest)$/;
+
+/** Imports of the segment engine's own modules from anywhere but lib/search/, and constructions of it but the one in open-engine.ts. */
+export function engineSeamViolations(imports: LibImport[]): string[] {
+  return imports.flatMap((i) => {
+    const to = importedPath(i);
+    if (to === undefined || !SEGMENT_ENGINE.test(to)) return [];
+    if (!i.file.startsWith('lib/search/')) return [`${i.file}: ${i.kind} '${i.specifier}' — only lib/search/ knows how the index is stored; use Engine / IndexReader (lib/search/engine.ts) from lib/search/open-engine.ts`];
+    if (to === 'lib/search/segment-engine' && i.kind !== 'import type' && !/^lib\/search\/(open-engine|open-index|search)\.ts$/.test(i.file)) return [`${i.file}: ${i.kind} '${i.specifier}' — the segment engine is constructed in lib/search/open-engine.ts only`];
+    return [];
+  });
+}
+
+test('the Engine seam: nothing outside lib/search/ names the segment engine, and only open-engine.ts constructs it', () => {
+  const imports = allImports();
+  assert.ok(imports.some((i) => i.file.startsWith('scripts/')) && imports.some((i) => i.file.startsWith('templates/')), 'scripts/ and the OpenClaw plugin are read too');
+  assert.deepEqual(engineSeamViolations(imports), []);
+  const named = imports.filter((i) => !i.file.startsWith('lib/search/')).map((i) => i.file);
+  for (const file of new Set(named)) assert.doesNotMatch(readFileSync(join(ROOT, file), 'utf8'), /\bSegmentEngine\b/, `${file} names SegmentEngine`);
+});
+
+test('the Engine seam rule itself: a front end importing the segment engine fails, open-engine.ts passes', () => {
+  assert.deepEqual(
+    engineSeamViolations([
+      { file: 'lib/ui/app.ts', specifier: '../search/segment-engine.js', kind: 'import' },
+      { file: 'scripts/commands/mcp.ts', specifier: '../../lib/search/open-index.js', kind: 'import type' },
+      { file: 'lib/search/get.ts', specifier: './segment-engine.js', kind: 'import' },
+      { file: 'lib/search/open-engine.ts', specifier: './segment-engine.js', kind: 'import' },
+      { file: 'lib/features/doctor.ts', specifier: '../search/open-engine.js', kind: 'dynamic import()' },
+    ]).length,
+    3,
+  );
+});
+
+/**
+ * The front ends — the CLI's memory commands, the MCP server, the prompt
+ * hooks, the dashboard and REST API, the OpenClaw plugin — reach the memory
+ * through lib/api/ (docs/architecture.md, "The front door"): none of them
+ * loads a module that does a memory operation itself (search, get, the
+ * writers, mark, forget, status, the index). Types may come from anywhere;
+ * pure helpers (formatting, filters, errors) stay where they are.
+ */
+const FRONT_ENDS = /^(lib\/(mcp|hooks|ui)\/|templates\/openclaw-plugin\/|scripts\/commands\/(search|get|forget|mark|status|mcp|hook|ui)\.ts$)/;
+const MEMORY_OPERATIONS = /^lib\/(search\/(search|get|indexer|open-engine|freshness)|memory\/(active-memory-reader|active-memory-file|day-file-buffer|lifecycle-file)|observe\/job|tiers\/forget|jobs\/(forget|mark)|features\/status|api\/recall)$/;
+
+export function frontDoorViolations(imports: LibImport[]): string[] {
+  return imports.flatMap((i) => {
+    if (!FRONT_ENDS.test(i.file) || i.kind === 'import type' || i.kind === "import('…') type") return [];
+    const to = importedPath(i);
+    if (to === undefined || !MEMORY_OPERATIONS.test(to)) return [];
+    return [`${i.file}: ${i.kind} '${i.specifier}' — a front end does this through lib/api/ (openMemory), not ${to}.ts`];
+  });
+}
+
+test('the front door: front ends reach the memory only through lib/api/', () => {
+  const imports = allImports();
+  assert.ok(imports.some((i) => i.file === 'scripts/commands/search.ts' && importedPath(i) === 'lib/api/memory'), 'ocm-run search opens the handle');
+  assert.deepEqual(frontDoorViolations(imports), []);
+});
+
+test('the front door rule itself: a front end loading search or a writer fails; types and lib/api pass', () => {
+  assert.deepEqual(
+    frontDoorViolations([
+      { file: 'scripts/commands/search.ts', specifier: '../../lib/search/search.js', kind: 'dynamic import()' },
+      { file: 'lib/ui/curate.ts', specifier: '../memory/day-file-buffer.js', kind: 'import' },
+      { file: 'lib/hooks/agent-hooks.ts', specifier: '../search/search.js', kind: 'import type' },
+      { file: 'lib/mcp/server.ts', specifier: '../api/tools.js', kind: 'import' },
+      { file: 'lib/jobs/run-job.ts', specifier: '../search/indexer.js', kind: 'import' },
+    ]).length,
+    2,
+  );
+});
+
+test('the OpenClaw plugin loads the package through its public entry, never a dist/lib/ path', () => {
+  const plugin = readFileSync(join(ROOT, 'templates', 'openclaw-plugin', 'index.ts'), 'utf8');
+  const runtime = allImports().filter((i) => i.file === 'templates/openclaw-plugin/index.ts' && importedPath(i) !== undefined && i.kind !== 'import type' && i.kind !== "import('…') type");
+  assert.deepEqual(runtime, [], 'no module of the package is imported by path at run time');
+  assert.ok(allImports().some((i) => i.file === 'templates/openclaw-plugin/index.ts' && importedPath(i) === 'lib/api/index'), 'its types are the public entry\'s');
+  assert.doesNotMatch(plugin, /['"`]lib['"`]|dist\/lib|libPath/, 'no path into dist/lib/');
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { default: string }> };
+  assert.equal(pkg.exports['.']!.default, './dist/lib/api/index.js');
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { DAY_BODY } from '../helpers/day-files.js';
@@ -71,6 +71,36 @@ test('demo --home refuses a home that holds memory (exit 1, hint) and leaves it 
     const f = await runCli(['demo', '--home', fresh]);
     assert.equal(f.code, 1, f.stderr);
     assert.match(f.stderr, /already holds memory \(config\.yaml\)/);
+  } finally {
+    await cleanup();
+  }
+});
+
+test('demo --help names the temp folder it really uses; a demo removes demo homes older than an hour, nothing else', async () => {
+  const { dir, cleanup } = await tempDir('ocm-demo-tmp-');
+  try {
+    const env = { TMPDIR: dir };
+    const help = await runCli(['demo', '--help'], { env });
+    assert.ok(help.stdout.includes(`Memory home (default: a new folder ${join(dir, 'ocm-demo-…')}`), help.stdout);
+    const old = join(dir, 'ocm-demo-old111');
+    const recent = join(dir, 'ocm-demo-new222');
+    const notDemo = join(dir, 'ocm-demo-mine');
+    for (const home of [old, recent]) {
+      await mkdir(join(home, '.ocm'), { recursive: true });
+      await writeFile(join(home, '.ocm', 'demo-home'), 'made by ocm-run demo\n');
+    }
+    await mkdir(notDemo);
+    await writeFile(join(notDemo, 'notes.md'), 'mine\n');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    await utimes(join(old, '.ocm', 'demo-home'), twoHoursAgo, twoHoursAgo);
+    const r = await runCli(['demo', '--json'], { env });
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { home: string; removedDemoHomes: number };
+    assert.ok(out.home.startsWith(join(dir, 'ocm-demo-')), out.home);
+    assert.equal(out.removedDemoHomes, 1);
+    const left = await readdir(dir);
+    assert.ok(!left.includes('ocm-demo-old111'), 'the old demo home is gone');
+    assert.ok(left.includes('ocm-demo-new222') && left.includes('ocm-demo-mine'), `a recent demo and a folder without the marker stay: ${left.join(', ')}`);
   } finally {
     await cleanup();
   }

@@ -345,7 +345,7 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
       for (const name of MEMORY_TOOL_NAMES) assert.ok(offered.includes(name), `${name} in the request's tools: ${offered.join(', ')}`);
       const remember = (request.body.tools as Array<{ function: { name: string; description: string; parameters: { properties: Record<string, unknown> } } }>).find((t) => t.function.name === 'oc_memory_remember')!;
       assert.match(remember.function.description, /Save something to the user's long-term memory now/);
-      assert.ok('text' in remember.function.parameters.properties, 'the JSON Schema of lib/integrations/mcp/memory-tools.ts');
+      assert.ok('text' in remember.function.parameters.properties, 'the JSON Schema of lib/api/tools.ts');
     });
 
     test('a later question carries the fact in the request the model receives (the current question drives the lookup)', todo('recall'), async (t) => {

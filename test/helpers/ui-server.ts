@@ -41,6 +41,8 @@ export interface RunningUi {
   /** http://127.0.0.1:PORT */
   origin: string;
   port: number;
+  /** The REST API's Bearer token (`--json`'s apiToken). */
+  apiToken: string;
   stop(): Promise<void>;
 }
 
@@ -54,14 +56,14 @@ export async function startUi(home: string, options: { env?: Record<string, stri
     timeout: 15 * 60_000,
   });
   let out = '';
-  const url = await new Promise<string>((resolveUrl, reject) => {
+  const printed = await new Promise<{ url: string; apiToken: string }>((resolveUrl, reject) => {
     const timer = setTimeout(() => reject(new Error(`ocm-run ui printed no address within ${(options.timeoutMs ?? 60_000) / 1000} s: ${out}`)), options.timeoutMs ?? 60_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const line = out.split('\n').find((l) => l.startsWith('{'));
       if (line && out.includes('\n')) {
         clearTimeout(timer);
-        resolveUrl((JSON.parse(line) as { url: string }).url);
+        resolveUrl(JSON.parse(line) as { url: string; apiToken: string });
       }
     });
     child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -70,9 +72,11 @@ export async function startUi(home: string, options: { env?: Record<string, stri
       reject(new Error(`ocm-run ui exited (${r.exitCode}) before printing its address: ${out}`));
     });
   });
+  const { url, apiToken } = printed;
   const parsed = new URL(url);
   return {
     url,
+    apiToken,
     origin: parsed.origin,
     port: Number(parsed.port),
     async stop() {

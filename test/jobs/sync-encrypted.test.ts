@@ -197,3 +197,77 @@ test('kill -9 at every step of an encrypted sync loses nothing on either side', 
   for (const o of [...onA, ...onB]) assert.ok(all.includes(o.id), `${o.id} kept`);
   assert.equal(all.length, 4 + onA.length + onB.length);
 });
+
+/** A stand-in for rclone: `sync SRC DEST` copies the tree, records each file it was handed. */
+const FAKE_RCLONE = `
+const fs = require('node:fs'); const path = require('node:path');
+const [, , log, verb, src, dest] = process.argv;
+if (verb !== 'sync') process.exit(9);
+fs.rmSync(dest, { recursive: true, force: true });
+fs.cpSync(src, dest, { recursive: true });
+const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]);
+fs.appendFileSync(log, JSON.stringify(walk(src).map((f) => path.relative(src, f))) + '\\n');
+`;
+
+test('the sync command receives only ciphertext: {encrypted} is the encrypted copy, {cold} is refused while encryption is on', async (t) => {
+  const { dir, key } = await workspace(t);
+  const script = join(dir, 'fake-rclone.cjs');
+  const dest = join(dir, 'cloud');
+  const calls = join(dir, 'calls.log');
+  await writeFile(script, FAKE_RCLONE);
+  const node = JSON.stringify(process.execPath).slice(1, -1);
+  const a = await encryptedDevice(dir, 'a', '', { keyFile: key }, `  command: "${node} ${script} ${calls} sync {encrypted} ${dest}"\n`);
+  await writeFile(a.paths.config, (await readFile(a.paths.config, 'utf8')).replace(/git: \{enabled: true, remote: ""\}/, 'git: {enabled: false}'));
+  const fixture = await fillHome(a);
+  await ok(a);
+  const handed = JSON.parse((await readFile(calls, 'utf8')).trim()) as string[];
+  assert.ok(handed.includes('index.age') && handed.filter((f) => f.startsWith('files')).length === 7, `the encrypted tree: ${handed.join(' ')}`);
+  for (const f of handed.filter((f) => f.endsWith('.age'))) assert.match(await readFile(join(dest, f), 'latin1'), /^age-encryption\.org\/v1\n/, `${f} is age`);
+  const copied = (await Promise.all(handed.map((f) => readFile(join(dest, f), 'latin1')))).join('\n');
+  assert.deepEqual(fixture.secrets.filter((s) => copied.includes(Buffer.from(s).toString('latin1'))), [], 'nothing of the memory reaches the command');
+
+  // An incremental run hands over the one changed file and a new index.
+  await writeHot(a.paths, [makeObservation(50, TODAY, { text: 'One more private thing.' })]);
+  const again = await ok(a);
+  assert.equal(again.encrypted.encrypted, 1);
+
+  await writeFile(a.paths.config, (await readFile(a.paths.config, 'utf8')).replace('{encrypted}', '{cold}'));
+  const refused = await a.sync();
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(refused.stderr, /\{cold\}, which names plain files, and sync\.encrypt is on/);
+  assert.match(refused.stderr, /→ Use \{encrypted\}/);
+});
+
+test('rotating the key re-encrypts the whole remote in one run; the old key no longer opens it, the new one does', async (t) => {
+  const { dir, remote, key } = await workspace(t);
+  const a = await encryptedDevice(dir, 'a', remote, { keyFile: key });
+  const fixture = await fillHome(a);
+  await ok(a);
+  const b = await encryptedDevice(dir, 'b', remote, { keyFile: key });
+  await ok(b);
+  const blobsOf = async (rev: string) => new Set((await execa('git', ['ls-tree', '-r', rev], { cwd: remote })).stdout.split('\n').map((l) => l.split(/\s+/)[2]!));
+  const before = await blobsOf('main');
+
+  const newKey = join(dir, 'new.key');
+  const rotated = await ok(a, ['--rotate-key', '--new-key-file', newKey]);
+  assert.equal(rotated.encrypted.rotated, true);
+  assert.equal(rotated.encrypted.encrypted, 7, 'every file re-encrypted');
+  const after = await blobsOf('main');
+  assert.deepEqual([...after].filter((id) => before.has(id)), [(await execa('git', ['rev-parse', 'main:README.md'], { cwd: remote })).stdout], 'only the README blob is shared with before');
+  assert.match(await readFile(a.paths.config, 'utf8'), new RegExp(`key_file: "?${newKey.replace(/[/.]/g, '\\$&')}"?$`, 'm'), 'sync.key_file now names the new key');
+  assert.equal((await ok(a)).encrypted.pushed, false, 'the next sync with the new key has nothing to do');
+
+  const stale = await b.sync();
+  assert.equal(stale.code, 4, 'the old key is refused');
+  await writeFile(b.paths.config, (await readFile(b.paths.config, 'utf8')).replace(key, newKey));
+  await writeHot(b.paths, [makeObservation(60, TODAY, { text: 'Written on B after the rotation.' })]);
+  await ok(b);
+  await ok(a);
+  assert.deepEqual(await syncedState(a), await syncedState(b));
+  assert.deepEqual(await leakedInto(remote, fixture.secrets.concat(['after the rotation'])), []);
+  if (await ageCli()) {
+    const sealedIndex = Buffer.from((await execa('git', ['show', 'main:index.age'], { cwd: remote, encoding: 'buffer' })).stdout);
+    assert.equal((await execa('age', ['-d', '-i', newKey], { input: sealedIndex, reject: false })).exitCode, 0);
+    assert.notEqual((await execa('age', ['-d', '-i', key], { input: sealedIndex, reject: false })).exitCode, 0);
+  }
+});

@@ -61,6 +61,12 @@ test('two devices append to the same day and to their own days; syncing both way
   assert.ok(tracked.includes('memory/2026-06-15.md') && tracked.includes('archive/2026/2026-02-15.md'));
   assert.ok(tracked.includes('.gitattributes') && tracked.includes('.gitignore'));
   for (const f of tracked) assert.ok(!/^(\.env|\.ocm\/|logs\/|active_memory|config\.yaml)/.test(f), `${f} must not be committed`);
+  // config.yaml is this device's own: ignored with the reason written where a Git user looks, so `git status` is clean.
+  assert.equal((await git(a.paths.root, 'status', '--porcelain')).stdout, '', 'nothing left untracked');
+  assert.match((await git(a.paths.root, 'check-ignore', '-v', 'config.yaml')).stdout, /^\.gitignore:\d+:config\.yaml\tconfig\.yaml$/);
+  const ignore = await readFile(join(a.paths.root, '.gitignore'), 'utf8');
+  assert.match(ignore, /This device's own settings .*\n.*one device's must never overwrite another's/);
+  assert.match(ignore, /The Obsidian vault .* lives outside this folder/);
   assert.match(await readFile(join(a.paths.root, '.gitattributes'), 'utf8'), /memory\/\*\*\/\*\.md merge=union/);
 
   // Device B starts from an empty home pointed at the same remote.

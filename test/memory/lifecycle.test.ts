@@ -208,6 +208,10 @@ test('a route with an arrow is no change; "MySQL → Postgres" is', () => {
   const plan = o('User said we drive up from Seattle to Vancouver in August.', '2026-02-01', 'fact');
   const route = o('Assistant said Seattle → Vancouver is about 3 hours, most families stop in Bellingham.', '2026-02-01', 'fact', '10:05');
   assert.equal(marks([plan, route]).size, 0);
+  // An arrow that orders things, with a change word only in another sentence, is no change either.
+  const request = o('User wants the packing list grouped by room, not by box.', '2026-02-01', 'fact');
+  const built = o('Assistant said the packing list is grouped room → box. The printed page now has room headings.', '2026-02-01', 'fact', '10:10');
+  assert.equal(marks([request, built]).size, 0);
   const db = o('The reports service keeps its data in MySQL.', '2026-02-01', 'fact');
   const moved = o('Reports service: MySQL → Postgres next sprint.', '2026-03-01', 'decision');
   assert.equal(marks([db, moved]).get(db.id)?.kind, 'superseded');
@@ -248,4 +252,25 @@ test('an open question a later decision answers is history; a decision on anothe
   // A fact (not a decision) that mentions the photos answers nothing.
   const fact = o('The uploaded gallery photos are about 2 MB each.', '2026-03-05', 'fact');
   assert.equal(marks([question, fact]).size, 0);
+});
+
+test('an update written as a note ("Updated: <thing> — <new value>") supersedes what held the thing', () => {
+  const from = (x: Observation, entry: string): Observation => ({ ...x, provenance: { source: 'openclaw', agent: 'main', session: 's1', entryIds: [entry] } });
+  // One message the Observer split in two: the gift idea, and an aside that names only the gift.
+  const idea = from(o("Assistant said saved: Ben's graduation gift — idea: a road bike.", '2026-03-01', 'task'), 'e1');
+  const aside = from(o('Assistant said a road bike is a lovely gift for someone who rides to class every day.', '2026-03-01', 'fact', '10:01'), 'e1');
+  const update = o("Assistant said updated: Ben's graduation gift — a new laptop for his job.", '2026-04-01', 'fact');
+  const m = marks([idea, aside, update]);
+  assert.equal(m.get(idea.id)?.kind, 'superseded');
+  assert.equal(m.get(aside.id)?.kind, 'superseded', 'the aside is about the gift through the message it came from');
+  // Another property of the same person is another thing.
+  const lessons = o("Assistant said updated: Ben's driving lessons — Tuesdays at 5.", '2026-04-01', 'fact');
+  assert.equal(marks([idea, aside, lessons]).size, 0);
+  // A name alone says which thing, not which property: the shop's other facts stay.
+  const shop = o('User calls the shop Green Door Books.', '2026-02-01', 'fact');
+  const moved = o('Assistant updated: Green Door Books — the Elm Street market.', '2026-04-01', 'fact');
+  assert.equal(marks([shop, moved]).size, 0);
+  // The same value again says nothing new.
+  const same = o("Assistant said updated: Ben's graduation gift — a road bike.", '2026-04-01', 'fact');
+  assert.equal(marks([idea, same]).size, 0);
 });

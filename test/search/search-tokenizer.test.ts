@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze, ASCII_ONLY, prefixEligible, queryTerms, RAW_TOKEN, RAW_TOKEN_ASCII } from '../../lib/search/tokenizer.js';
-import { koreanStem } from '../../lib/search/korean.js';
+import { koreanStem } from '../../lib/core/korean.js';
 import { makeSnippet, markSnippet } from '../../lib/search/snippet.js';
 
 const shares = (doc: string, query: string) => {

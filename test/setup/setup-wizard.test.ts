@@ -19,6 +19,7 @@ import { ok, startOpenAiServer, status, type OpenAiTestServer } from '../helpers
 
 const FIXTURES = resolve(import.meta.dirname, '..', 'fixtures');
 const GOOD = 'sk-good-4f1c9a7e2b';
+const PASSPHRASE = 'seven quiet otters row home';
 const BAD = 'sk-bad-00000000000';
 
 let dir = '';
@@ -121,15 +122,23 @@ test('wizard: six steps with refusals, Ctrl-C after step 2, resume, masked key c
     await s2.keys('Enter');
     await s2.waitFor(/Sync the memory elsewhere/);
     await s2.keys('Down', 'Enter');
+    await s2.waitFor(/Encrypt everything that leaves this machine\?/);
+    await s2.keys('Enter'); // yes, the default
     await s2.waitFor(/Git remote URL/);
     await s2.type('git@example.com:ada/memory.git');
     await s2.keys('Enter');
     await s2.waitFor(/Branch/);
     await s2.keys('Enter');
+    await s2.waitFor(/lose it and the remote copy is lost/);
+    await s2.keys('Enter'); // a passphrase
+    await s2.waitFor(/Passphrase \(long: several words\)/);
+    await s2.type(PASSPHRASE);
+    await s2.keys('Enter');
     const review = await s2.waitFor(/Write this configuration\?/);
     assert.match(review, /at most 3000 tokens · tick every 5 min/);
     assert.match(review, /hot 30 days → warm \(automatic\) · warm 400 days → cold \(after approval\)/);
     assert.match(review, /OpenAI: observer gpt-4o-mini/);
+    assert.match(review, /encrypted \(age\) with the passphrase in \.env/);
     await s2.keys('Enter');
     await s2.waitFor(/Install the schedule now/);
     await s2.keys('Right', 'Enter'); // no: this machine's crontab stays untouched
@@ -140,6 +149,7 @@ test('wizard: six steps with refusals, Ctrl-C after step 2, resume, masked key c
     assert.match(done, /OC-Memory is set up\./);
     assert.match(done, /Next steps:/);
     assert.ok(!done.includes(GOOD) && !done.includes(BAD), 'the key never shows on the screen');
+    assert.ok(!done.includes(PASSPHRASE), 'nor the sync passphrase');
   } finally {
     await s2.kill();
   }
@@ -153,6 +163,9 @@ test('wizard: six steps with refusals, Ctrl-C after step 2, resume, masked key c
   assert.match(config, /api_key: "\$\{OPENAI_API_KEY\}"/);
   assert.match(config, new RegExp(`api_base: "${server.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}"`));
   assert.match(config, /remote: "git@example\.com:ada\/memory\.git"/);
+  assert.match(config, /^\s+encrypt: true/m);
+  assert.ok(!config.includes(PASSPHRASE), 'the passphrase is not in config.yaml');
+  assert.match(await readFile(join(home, '.env'), 'utf8'), new RegExp(`^OCM_SYNC_PASSPHRASE="${PASSPHRASE}"$`, 'm'));
   assert.ok(!config.includes(GOOD), 'the key is not in config.yaml');
   assert.match(config, /^# OC-Memory configuration/m, "the template's comments stay");
   assert.equal((await stat(join(home, 'config.yaml'))).mode & 0o777, 0o600);
@@ -216,9 +229,15 @@ test('wizard --reconfigure: current values are the defaults, the saved key is ke
     await s.keys('Enter');
     await s.waitFor(/Sync the memory elsewhere/);
     await s.keys('Enter');
+    await s.waitFor(/Encrypt everything that leaves this machine\?/);
+    await s.keys('Enter'); // keeps the current setting (on)
     await s.waitFor(/Git remote URL/);
     await s.keys('Enter');
     await s.waitFor(/Branch/);
+    await s.keys('Enter');
+    await s.waitFor(/lose it and the remote copy is lost/);
+    await s.keys('Enter');
+    await s.waitFor(/Enter keeps the one already set/);
     await s.keys('Enter');
     const review = await s.waitFor(/Write this configuration\?/);
     assert.match(review, /Sources: +OpenClaw \(every agent\) \+ Claude Code +│/);
@@ -243,6 +262,9 @@ test('wizard --reconfigure: current values are the defaults, the saved key is ke
   assert.match(config, /every_minutes: 5/);
   assert.match(config, /warm_ttl_days: 400/);
   assert.match(config, /remote: "git@example\.com:ada\/memory\.git"/);
+  assert.match(config, /^\s+encrypt: true/m);
+  assert.ok(!config.includes(PASSPHRASE), 'the passphrase is not in config.yaml');
+  assert.match(await readFile(join(home, '.env'), 'utf8'), new RegExp(`^OCM_SYNC_PASSPHRASE="${PASSPHRASE}"$`, 'm'));
   assert.match(config, /# my own note at the end/);
   assert.match(await readFile(join(home, '.env'), 'utf8'), new RegExp(`^OPENAI_API_KEY=${GOOD}$`, 'm'));
   assert.equal(server.requests.length, before + 1);
@@ -283,7 +305,7 @@ test('wizard --reconfigure with pi installed: the opt-in pi step is asked ("No" 
       await s.keys('Enter');
     }
     await s.waitFor(/The key works\./);
-    for (const step of [/Obsidian vault for the cold tier/, /Sync the memory elsewhere/, /Git remote URL/, /Branch/, /Write this configuration\?/]) {
+    for (const step of [/Obsidian vault for the cold tier/, /Sync the memory elsewhere/, /Encrypt everything that leaves this machine\?/, /Git remote URL/, /Branch/, /lose it and the remote copy is lost/, /Enter keeps the one already set/, /Write this configuration\?/]) {
       await s.waitFor(step);
       await s.keys('Enter');
     }

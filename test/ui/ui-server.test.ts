@@ -10,7 +10,7 @@ import { readApprovals } from '../../lib/tiers/approvals.js';
 import { readAudit } from '../../lib/tiers/audit.js';
 import { acquireHomeLock } from '../../lib/platform/lock.js';
 import { dayFilePath } from '../../lib/platform/home.js';
-import { MemoryRecall } from '../../lib/integrations/recall.js';
+import { openMemory } from '../../lib/api/memory.js';
 import { embeddingServer } from '../helpers/embedding-server.js';
 
 /** A home without sources (more config after `extraConfig`) holding one observation of today's, in main's hot tier. */
@@ -104,15 +104,15 @@ test('ocm-run ui: a change while a job holds the home lock says the memory is bu
   assert.match(await readFile(file, 'utf8'), /changed once the lock is free/);
 });
 
-test("ocm-run ui: the Active memory page lists the OpenClaw plugin's injections (logged by MemoryRecall.recordInjection, the plugin's path: agent, via openclaw, ids with relevance, each linked to a search)", async (t) => {
+test("ocm-run ui: the Active memory page lists the OpenClaw plugin's injections (logged by the handle's recordInjection, the plugin's path: agent, via openclaw, ids with relevance, each linked to a search)", async (t) => {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
   const { paths, o } = await homeOfOne(dir);
-  const recall = await MemoryRecall.open(paths.root);
+  const memory = await openMemory(paths.root, { keepOpen: true });
   try {
-    await recall.recordInjection({ agent: 'work', via: 'openclaw', injected: [{ id: o.id, relevance: 0.834 }], ms: 12.4 });
+    await memory.recordInjection({ agent: 'work', via: 'openclaw', injected: [{ id: o.id, relevance: 0.834 }], ms: 12.4 });
   } finally {
-    recall.close();
+    await memory.close();
   }
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
@@ -626,11 +626,12 @@ test("ocm-run ui: on the Korean Tiers and Health pages the program's codes read 
   const tiers = await get('/tiers');
   assert.match(tiers, /<html lang="ko">/);
   const reasons = [...tiers.matchAll(/<span class="reason"[^>]*>.*?<\/span>/g)].map((r) => r[0]);
+  // Said once over the proposals it applies to (the second has only the English text, read as the same code), not on each.
   assert.deepEqual(reasons, [
-    '<span class="reason" title="older than 365 days (tiers.warm_ttl_days)">365일보다 오래됨 (<code>tiers.warm_ttl_days</code>)</span>',
     '<span class="reason" title="older than 365 days (tiers.warm_ttl_days)">365일보다 오래됨 (<code>tiers.warm_ttl_days</code>)</span>',
     '<span class="reason" lang="en">a reason written by hand</span>',
   ]);
+  assert.equal([...tiers.matchAll(/<li class="proposal"/g)].length, 3, 'every pending proposal is still listed');
   const audit = tiers.slice(tiers.lastIndexOf('<table>'));
   for (const [code, word] of [['move', '이동'], ['propose', '제안'], ['reject', '거절']]) {
     assert.match(audit, new RegExp(`<td><span title="${code}">${word}</span></td>`), `the audit action ${code} reads ${word}`);

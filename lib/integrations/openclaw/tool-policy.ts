@@ -17,8 +17,7 @@
  * profile filter no plugin tool; `minimal` keeps them out unless `alsoAllow`
  * lets them in. Pure: the caller reads openclaw.json.
  */
-import { pluginToolName } from '../../core/injected-context.js';
-import { MEMORY_TOOLS } from '../mcp/memory-tools.js';
+import { MEMORY_TOOL_NAMES, pluginToolName } from '../../core/injected-context.js';
 import { PLUGIN_ID } from './integration.js';
 
 /** One change to the user's tool policy that lets the memory tools through. */
@@ -40,7 +39,7 @@ interface Policy {
 }
 
 /** The plugin's tools, as OpenClaw's policy sees them. */
-export const PLUGIN_TOOL_NAMES: readonly string[] = MEMORY_TOOLS.map((t) => pluginToolName(t.name));
+export const PLUGIN_TOOL_NAMES: readonly string[] = MEMORY_TOOL_NAMES.map(pluginToolName);
 
 /** Profiles that leave a plugin's (non-optional) tools in; `coding` and `messaging` only through the manifest (2026.3 and later). */
 function profileKeepsTools(profile: unknown, manifestProfiles: boolean): boolean {

@@ -99,6 +99,8 @@ export async function gitSync(options: GitSyncOptions): Promise<GitSyncResult> {
   await ensureFile(join(options.root, '.gitattributes'), 'sync-gitattributes');
   await ensureLine(join(options.root, '.gitattributes'), `${TOMBSTONES_FILE} merge=union`);
   await ensureFile(join(options.root, '.gitignore'), 'sync-gitignore');
+  await ensureLine(join(options.root, '.gitignore'), 'config.yaml');
+
   const email = await git.run(['config', 'user.email'], { allowFail: true });
   if (email.code !== 0 || !email.stdout) git.setIdentity(['-c', 'user.name=OC-Memory', '-c', `user.email=oc-memory@${hostname() || 'localhost'}`]);
 

@@ -134,7 +134,7 @@ test('the plugin registers before_prompt_build, agent_end, before_reset and gate
   assert.match(off.logs[0]!.message, /needs home, node and cli/);
 });
 
-test('the plugin registers one tool factory: the memory tools of lib/integrations/mcp/memory-tools.ts, named as its manifest declares them (contracts.tools)', async () => {
+test('the plugin registers one tool factory: the memory tools of lib/api/tools.ts, named as its manifest declares them (contracts.tools)', async () => {
   const r = recordingApi(config);
   assert.equal(r.tools.length, 1);
   const manifest = JSON.parse(await readFile(packagePath('templates', 'openclaw-plugin', 'openclaw.plugin.json'), 'utf8')) as { contracts: { tools: string[] }; toolMetadata: Record<string, { profiles?: string[]; optional?: boolean }> };
@@ -143,7 +143,7 @@ test('the plugin registers one tool factory: the memory tools of lib/integration
   for (const name of TOOL_NAMES) assert.deepEqual(manifest.toolMetadata[name], { profiles: ['coding', 'messaging'] }, `${name}: not optional, and in the coding and messaging profiles`);
   const tools = await toolsOf(r, 'work');
   assert.deepEqual([...tools.keys()], [...TOOL_NAMES], 'the factory returns what it declared');
-  const { MEMORY_TOOLS } = await import('../../../lib/integrations/mcp/memory-tools.js');
+  const { MEMORY_TOOLS } = await import('../../../lib/api/tools.js');
   for (const [i, lib] of MEMORY_TOOLS.entries()) {
     const tool = tools.get(TOOL_NAMES[i]!)!;
     assert.equal(tool.description, lib.description, 'the same description the MCP server lists');

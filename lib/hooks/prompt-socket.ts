@@ -13,39 +13,11 @@ import { createServer, type Server } from 'node:net';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { HomePaths } from '../platform/home.js';
-import { socketDir, socketsSupported } from './prompt-socket-client.cjs';
+import { socketDir, socketsSupported } from '../integrations/prompt-socket-client.cjs';
 
-export interface PromptRequest {
-  prompt: string;
-  /** The agent whose hook asks (`hook prompt --agent`): hooks.log names it. */
-  agent?: string;
-  /** The hook runs with per-project memory (`--per-project`): without projectCwd, the server searches main's memory only. */
-  perProject?: boolean;
-  /** Per-project memory: the event's cwd; the server searches that project's memory and main's. */
-  projectCwd?: string;
-  /** When the hook's process started (epoch ms): the server logs the hook's whole time. */
-  hookStartedAt?: number;
-}
+import type { PromptReply, PromptRequest, ServeVectors, VectorsReply, VectorsRequest } from '../core/hook-protocol.js';
 
-export interface PromptReply {
-  context: string | null;
-}
-
-/**
- * The other request a server answers: vectors of a few texts from the model it holds, for a one-off process
- * (`ocm-run search`) that would otherwise load the model itself (lib/integrations/vector-socket.ts). `key` is the
- * asker's vector space; a server of another space answers `{vectors: null}`.
- */
-export interface VectorsRequest {
-  vectors: { key: string; texts: string[] };
-}
-
-export interface VectorsReply {
-  vectors: number[][] | null;
-}
-
-/** How a server answers VectorsRequest: null when it holds no loaded model of that space. */
-export type ServeVectors = (key: string, texts: string[]) => Promise<number[][] | null>;
+export type { PromptReply, PromptRequest, ServeVectors, VectorsReply, VectorsRequest } from '../core/hook-protocol.js';
 
 /** A Unix socket path must fit in sun_path (104–108 bytes). */
 const MAX_SOCKET_PATH = 100;

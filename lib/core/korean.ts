@@ -1,5 +1,5 @@
 /**
- * Light Korean analysis for search: strip the particle (조사) or the common
+ * Light Korean analysis (search's analyzer and the Reflector's key terms): strip the particle (조사) or the common
  * verb/copula ending attached to a word, so 데이터베이스를 / 데이터베이스에서는
  * match 데이터베이스 and 인증은 matches 인증, and 배포했다 / 배포하기로 match 배포.
  *

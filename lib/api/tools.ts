@@ -1,6 +1,6 @@
 /**
  * The memory tools an agent calls — search, get, remember, active memory —
- * independent of how they reach it: the MCP server (lib/integrations/mcp/server.ts) lists
+ * independent of how they reach it: the MCP server (lib/mcp/server.ts) lists
  * them as they are, and an agent plugin can register the same definitions.
  * Each tool has a description written for a model, a JSON Schema for its
  * arguments (checked here with Ajv, so every transport refuses the same bad
@@ -11,20 +11,20 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import { relative, isAbsolute } from 'node:path';
-import { readActiveMemory } from '../../memory/active-memory-reader.js';
-import type { Config } from '../../config/config-schema.js';
-import { OcmError, errorCode } from '../../core/errors.js';
-import { agentSlug, dayFilePath, type HomePaths } from '../../platform/home.js';
-import type { Logger } from '../../platform/log.js';
-import { PRIORITY_EMOJI } from '../../memory/observation-line.js';
-import { wrapInjectedContext } from '../../core/injected-context.js';
-import type { OpenIndex } from '../../search/open-index.js';
-import type { SearchResult } from '../../search/types.js';
-import type { Observation, Priority } from '../../core/types.js';
+import type { Config } from '../config/config-schema.js';
+import { OcmError } from '../core/errors.js';
+import { agentSlug, type HomePaths } from '../platform/home.js';
+import type { Logger } from '../platform/log.js';
+import { PRIORITY_EMOJI } from '../memory/observation-line.js';
+import { MEMORY_TOOL_NAMES, wrapInjectedContext, type MemoryToolName } from '../core/injected-context.js';
+import type { SearchResult } from '../search/types.js';
+import type { Priority } from '../core/types.js';
+import { REMEMBER_MAX_CHARS, type ToolClient } from './remember.js';
+import type { MemoryHandle } from './memory.js';
 
 /** The slice of JSON Schema the tools use (what MCP's `inputSchema` carries). */
 /** For a host that runs these tools from a copy of dist/ alone (the OpenClaw plugin): where the package's files are. */
-export { usePackageRoot } from '../../platform/package-root.js';
+export { usePackageRoot } from '../platform/package-root.js';
 
 export interface JsonSchemaObject {
   type: 'object';
@@ -49,12 +49,12 @@ export interface ToolOutput {
 }
 
 /** Who is calling: an MCP client's name and version from its `initialize` request. */
-export interface ToolClient {
-  name: string;
-  version?: string;
-}
+export type { ToolClient } from './remember.js';
+export { charCount, rememberObservation, REMEMBER_MAX_CHARS, type Remembered } from './remember.js';
 
 export interface MemoryToolContext {
+  /** The handle the tools run on (memory.ts; a long-lived one: `keepOpen`). */
+  memory: MemoryHandle;
   paths: HomePaths;
   config: Config;
   /** The agent whose memory `remember` writes to and whose active memory is read. */
@@ -71,15 +71,12 @@ export interface MemoryToolContext {
   agentScope?: string[];
   /** The caller, for the provenance of what it remembers (undefined: unknown). */
   client(): ToolClient | undefined;
-  openIndex: OpenIndex;
   logger?: Logger;
   now?: () => Date;
-  /** How long `remember` waits for the home lock while another job writes (ms). */
-  lockWaitMs?: number;
 }
 
 export interface MemoryTool {
-  name: string;
+  name: MemoryToolName;
   title: string;
   description: string;
   inputSchema: JsonSchemaObject;
@@ -96,18 +93,6 @@ export const SEARCH_LIMIT_DEFAULT = 8;
 export const SEARCH_LIMIT_MAX = 25;
 /** Renderings of one question search_memory takes at most (query and queries together). */
 export const SEARCH_RENDERINGS_MAX = 6;
-/** The longest text one remembered observation may have (every front end: the MCP tool's schema, the dashboard, the service below). */
-export const REMEMBER_MAX_CHARS = 2_000;
-
-/** How many characters (code points, as a JSON schema's maxLength counts them) `text` has. */
-export function charCount(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
-/** The provenance session of every remembered observation (its id does not depend on the client). */
-const REMEMBER_SESSION = 'remember';
-
 const listOf = (items: Record<string, unknown>, description: string) => ({
   description,
   anyOf: [{ type: 'array', items, maxItems: 20 }, items],
@@ -286,21 +271,6 @@ interface SearchArgs {
   current?: boolean;
 }
 
-/** Search with the open index; a segment an `index` run removed under the query is reloaded once. */
-export async function searchOpen(ctx: MemoryToolContext, request: import('../../search/search.js').SearchRequest): Promise<import('../../search/types.js').SearchResponse> {
-  const { searchMemory } = await import('../../search/search.js');
-  // A short wait for the home lock when the index is behind the files: a long job holding it must not hold up the agent.
-  const deps = { openIndex: ctx.openIndex, lockWaitMs: 2000, logger: ctx.logger, now: ctx.now };
-  try {
-    return await searchMemory(ctx.paths, ctx.config, { ...request, cache: false }, deps);
-  } catch (error) {
-    const code = errorCode(error);
-    if (code !== 'ENOENT' && (error as Error).name !== 'SegmentError') throw error;
-    ctx.openIndex.close();
-    return searchMemory(ctx.paths, ctx.config, { ...request, cache: false }, deps);
-  }
-}
-
 const searchTool: MemoryTool = {
   name: 'search_memory',
   title: 'Search long-term memory',
@@ -322,9 +292,9 @@ const searchTool: MemoryTool = {
       throw new OcmError('BAD_INPUT', `Invalid arguments for search_memory: at most ${SEARCH_RENDERINGS_MAX} renderings of one question (query and queries together).`, { hint: 'Keep the question and one or two renderings of it in each language.' });
     }
     const shownQuery = renderings.join(' / ');
-    const { filtersFromOptions } = await import('../../search/filters.js');
+    const { filtersFromOptions } = await import('../search/filters.js');
     const now = ctx.now?.() ?? new Date();
-    let filters: import('../../search/types.js').SearchFilters;
+    let filters: import('../search/types.js').SearchFilters;
     try {
       filters = filtersFromOptions(
         { since: args.since, until: args.until, priority: asList(args.priority), category: asList(args.category), tier: asList(args.tier), agent: asList(args.agent), tag: asList(args.tag), current: args.current === true },
@@ -339,9 +309,9 @@ const searchTool: MemoryTool = {
     if (ctx.agentScope) filters.agents = withinScope(ctx.agentScope, filters.agents);
     else if (!filters.agents && ctx.defaultSearchAgents?.length) filters.agents = ctx.defaultSearchAgents;
     const limit = args.limit ?? Math.min(SEARCH_LIMIT_DEFAULT, ctx.config.search.default_limit);
-    const found = await searchOpen(ctx, { query: renderings[0]!, also: renderings.slice(1), limit, filters });
+    const found = await ctx.memory.search({ query: renderings[0]!, also: renderings.slice(1), limit, filters });
     // What is held for review (memory/suspicious.ts) is not handed to the model; get_memory still reads it by id, quoted.
-    const { isSuspicious } = await import('../../memory/suspicious.js');
+    const { isSuspicious } = await import('../memory/suspicious.js');
     const held = found.results.filter((r) => isSuspicious(r.text)).length;
     const response = held > 0 ? { ...found, results: found.results.filter((r) => !isSuspicious(r.text)), warnings: [...found.warnings, `${held} matching memor${held === 1 ? 'y is' : 'ies are'} held for the user's review (suspicious text) and left out.`] } : found;
     const lines: string[] = [];
@@ -393,7 +363,7 @@ const getTool: MemoryTool = {
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(raw, ctx) {
     const { target } = checkArguments<{ target: string }>(getTool, raw);
-    const { getMemory, parseTarget } = await import('../../search/get.js');
+    const { parseTarget } = await import('../search/get.js');
     const isId = /^[or]-/.test(target.trim());
     // Within an agent scope only observations (whose agent is known) can be read, not whole files that may hold another agent's.
     if (ctx.agentScope && !isId) {
@@ -402,7 +372,7 @@ const getTool: MemoryTool = {
     const parsed = parseTarget(target);
     // Bounded unless the caller asked for a range: a whole day file can be megabytes.
     const bounded = isId || parsed.lines !== undefined ? target : `${parsed.path}:${parsed.from ?? 1}:${GET_LINES_MAX}`;
-    const result = await getMemory(ctx.paths, ctx.config, bounded, { logger: ctx.logger, now: ctx.now });
+    const result = await ctx.memory.get(bounded);
     if (result.kind === 'lines') {
       const text = cut(result.text, ANSWER_CHARS);
       const last = result.from + result.lines - 1;
@@ -433,87 +403,6 @@ interface RememberArgs {
   tags?: string[];
 }
 
-/** What `remember` did: the observation (masked) and whether it was new. */
-export interface Remembered {
-  observation: Observation;
-  added: boolean;
-  path: string;
-  /** Secrets masked out of the text. */
-  masked: number;
-  /** Set when a password or credential was masked: what the reply tells the user. */
-  note?: string;
-}
-
-/**
- * Write one observation now to today's day file of `ctx.agent`, masked,
- * under the home lock, and bring the hot index up to date so the next search
- * finds it. The id depends on agent, day, category and text only: the same
- * sentence remembered twice on a day is one observation.
- */
-export async function rememberObservation(ctx: MemoryToolContext, args: RememberArgs): Promise<Remembered> {
-  const { maskSecrets } = await import('../../masking/masking.js');
-  const { maskingOptions } = await import('../../sources/registry.js');
-  const { oneLine, observationId } = await import('../../memory/observation-line.js');
-  const { localDateTime, resolveTimeZone } = await import('../../platform/time-zone.js');
-  const { stripControlChars } = await import('../../core/control-chars.js');
-  const length = charCount(args.text.trim());
-  if (length > REMEMBER_MAX_CHARS) {
-    throw new OcmError('BAD_INPUT', `The text to remember is ${length} characters long; at most ${REMEMBER_MAX_CHARS} are kept as one observation. Nothing was remembered.`, {
-      hint: 'Give the one sentence worth keeping, with its concrete details.',
-    });
-  }
-  const { passwordNote } = await import('../../masking/password-note.js');
-  const masked = maskSecrets(oneLine(stripControlChars(args.text).trim()), maskingOptions(ctx.config));
-  // A password the user asked to keep is masked, and the memory says so.
-  const note = masked.count > 0 ? passwordNote(masked.text) : undefined;
-  const text = note && masked.text ? `${masked.text} (${note})` : masked.text;
-  if (!text) throw new OcmError('BAD_INPUT', 'Invalid arguments for remember: text is empty.', { hint: 'Give one sentence to remember.' });
-  const category = args.category ?? 'fact';
-  const zone = resolveTimeZone(ctx.config.timezone);
-  const { date, time } = localDateTime(ctx.now?.() ?? new Date(), zone);
-  const client = ctx.client();
-  const observation: Observation = {
-    id: observationId({ agent: ctx.agent, session: REMEMBER_SESSION, date, category, text }),
-    date,
-    time,
-    zone,
-    priority: args.priority ?? 'high',
-    done: false,
-    category,
-    text,
-    tags: [...new Set((args.tags ?? []).map((t) => t.replace(/^#/, '').toLowerCase()))],
-    agent: ctx.agent,
-    provenance: {
-      source: 'remember',
-      agent: ctx.agent,
-      session: client ? `${client.name}${client.version ? `@${client.version}` : ''}` : 'unknown-client',
-      entryIds: [],
-    },
-  };
-  const { withHomeLock } = await import('../../platform/lock.js');
-  const { writeObservations } = await import('../../observe/job.js');
-  const { updateIndex } = await import('../../search/indexer.js');
-  const { applyLifecycle } = await import('../../memory/lifecycle-file.js');
-  const { rebuildActiveMemory } = await import('../../memory/active-memory-file.js');
-  const added = await withHomeLock(
-    ctx.paths.lock,
-    async () => {
-      const n = await writeObservations(ctx.paths, [observation]);
-      if (n > 0) {
-        // What it replaces ("from now on…") is marked, and the next turn's active memory has it.
-        const names = [ctx.config.observer.user_name, ctx.config.observer.assistant_name].filter((x): x is string => Boolean(x));
-        await applyLifecycle(ctx.paths, ctx.agent, new Set([observation.id]), names);
-        await rebuildActiveMemory({ paths: ctx.paths, config: ctx.config, agent: ctx.agent, timeZone: zone, now: ctx.now?.() ?? new Date() });
-      }
-      await updateIndex(ctx.paths, ctx.config, { tiers: ['hot'], logger: ctx.logger, now: ctx.now });
-      return n > 0;
-    },
-    { waitMs: ctx.lockWaitMs ?? 20_000 },
-  );
-  ctx.logger?.log('info', 'remember', { id: observation.id, agent: ctx.agent, added, masked: masked.count, client: observation.provenance!.session });
-  return { observation, added, path: dayFilePath(ctx.paths, 'hot', ctx.agent, date), masked: masked.count, ...(note ? { note } : {}) };
-}
-
 const rememberTool: MemoryTool = {
   name: 'remember',
   title: 'Save to long-term memory',
@@ -526,7 +415,7 @@ const rememberTool: MemoryTool = {
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(raw, ctx) {
     const args = checkArguments<RememberArgs>(rememberTool, raw);
-    const r = await rememberObservation(ctx, args);
+    const r = await ctx.memory.remember({ ...args, agent: ctx.agent, client: ctx.client() });
     const o = r.observation;
     const where = shownPath(ctx.paths, r.path);
     const maskedNote = r.note ? ` (${r.note})` : r.masked > 0 ? ` (${r.masked} secret${r.masked === 1 ? '' : 's'} masked)` : '';
@@ -548,7 +437,7 @@ const activeMemoryTool: MemoryTool = {
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(raw, ctx) {
     checkArguments<Record<string, never>>(activeMemoryTool, raw);
-    const found = await readActiveMemory(ctx.paths, [ctx.agent, ...(ctx.activeMemoryFallbacks ?? [])], ctx.config.active_memory.budget_tokens);
+    const found = await ctx.memory.activeMemory([ctx.agent, ...(ctx.activeMemoryFallbacks ?? [])]);
     // readActiveMemory stands in main's for an agent that has none: not within an agent scope that leaves main out.
     const active = found && (!ctx.agentScope || ctx.agentScope.includes(agentSlug(found.agent))) ? found : undefined;
     if (!active) return { text: `No active memory yet for agent ${ctx.agent} (it is written after the first conversations are observed).`, data: { agent: ctx.agent, text: '' } };
@@ -557,7 +446,7 @@ const activeMemoryTool: MemoryTool = {
 };
 
 /** Every memory tool, in the order they are listed to a model. */
-export const MEMORY_TOOLS: readonly MemoryTool[] = [searchTool, getTool, rememberTool, activeMemoryTool];
+export const MEMORY_TOOLS: readonly MemoryTool[] = MEMORY_TOOL_NAMES.map((name) => [searchTool, getTool, rememberTool, activeMemoryTool].find((t) => t.name === name)!);
 
 export function findMemoryTool(name: string): MemoryTool | undefined {
   return MEMORY_TOOLS.find((t) => t.name === name);

@@ -8,14 +8,12 @@
  * lib/core/injected-context.ts, so the transcript readers never observe it again.
  * (docs/running.md, "Claude Code".)
  */
-import type { Config } from '../config/config-schema.js';
-import type { HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
+import type { MemoryHandle } from '../api/memory.js';
 import { wrapInjectedContext } from '../core/injected-context.js';
-import { additionalContextOutput, parseHookInput } from './hook-event.cjs';
-import type { OpenIndex } from '../search/open-index.js';
+import { additionalContextOutput, parseHookInput } from '../integrations/hook-event.cjs';
 import type { SearchResult } from '../search/types.js';
-import type { PromptRequest } from './prompt-socket.js';
+import type { PromptRequest } from '../core/hook-protocol.js';
 
 /*
  * A hook is a fresh process per event: what only one path needs is imported
@@ -24,60 +22,25 @@ import type { PromptRequest } from './prompt-socket.js';
  */
 export { additionalContextOutput, parseHookInput };
 
-/** The fields of a hook event OC-Memory uses (every one optional: agents differ). */
-export interface HookInput {
-  hook_event_name?: string;
-  session_id?: string;
-  transcript_path?: string;
-  cwd?: string;
-  prompt?: string;
-  source?: string;
-}
+export type { HookEventName, HookInput } from '../core/hook-protocol.js';
 
-export type HookEventName = 'SessionStart' | 'UserPromptSubmit';
-
-/**
- * The ids of the memories in a prompt context promptContext wrote (each line
- * ends with its id): what the hooks log as injected, for the dashboard's
- * Active memory page (docs/dashboard.md). Ids only, never text.
- */
-export function injectedMemoryIds(context: string | null | undefined): string[] {
-  return [...(context ?? '').matchAll(/\((o-[0-9a-f]+)\)$/gm)].map((m) => m[1]!);
-}
-
-/** One memory that went into a prompt: its id and, when the lookup knows it, how relevant it was to the prompt (0..1). */
-export interface InjectedMemory {
-  id: string;
-  relevance?: number;
-}
-
-/**
- * Log which memories went into an agent's prompt (ids and relevance, never
- * text) as one `hook.prompt` line of logs/hooks.log — what the dashboard's
- * Active memory page lists (docs/dashboard.md). `via` says who injected them:
- * 'mcp' or 'self' for `hook prompt`, 'openclaw' for the OpenClaw plugin.
- */
-export function logPromptInjection(logger: Logger, entry: { agent: string; via: string; injected: InjectedMemory[]; ms: number }): void {
-  const injected = entry.injected.map((m) => (m.relevance === undefined ? { id: m.id } : { id: m.id, relevance: Math.round(m.relevance * 100) / 100 }));
-  logger.log('info', 'hook.prompt', { agent: entry.agent, via: entry.via, results: injected.length, injected, ms: Math.round(entry.ms) });
-}
+export { injectedMemoryIds, logPromptInjection, type InjectedMemory } from '../api/injections.js';
+import { logPromptInjection } from '../api/injections.js';
 
 /**
  * Session start: the agent's active memory (main's when it has none yet),
  * within `budgetTokens`, in the marker. Undefined when there is none.
  */
-export async function sessionStartContext(options: { paths: HomePaths; config: Config; agent: string; fallbacks?: string[]; budgetTokens?: number }): Promise<string | undefined> {
-  const budget = options.budgetTokens ?? options.config.active_memory.budget_tokens;
-  const { readActiveMemory } = await import('../memory/active-memory-reader.js');
-  const active = await readActiveMemory(options.paths, [options.agent, ...(options.fallbacks ?? [])], budget);
+export async function sessionStartContext(options: { memory: MemoryHandle; agent: string; fallbacks?: string[]; budgetTokens?: number }): Promise<string | undefined> {
+  const active = await options.memory.activeMemory([options.agent, ...(options.fallbacks ?? [])], options.budgetTokens);
   if (!active) return undefined;
   const intro = "Long-term memory from earlier conversations (OC-Memory). Use it when relevant. OC-Memory's tools look up more and save what the user asks to remember (search_memory and remember; in pi oc_memory_search and oc_memory_remember).";
   return wrapInjectedContext(intro, `\n${active.text}`);
 }
 
 export interface PromptContextOptions {
-  paths: HomePaths;
-  config: Config;
+  /** The home's handle (a long-lived one, `keepOpen`, in the MCP server answering over the prompt socket). */
+  memory: MemoryHandle;
   prompt: string;
   /** Only these agents' memory (default: every agent). */
   agents?: string[];
@@ -87,7 +50,6 @@ export interface PromptContextOptions {
   maxChars?: number;
   /** Results below this absolute relevance (search/relevance.ts) are left out (default DEFAULT_MIN_RELEVANCE). */
   minRelevance?: number;
-  openIndex?: OpenIndex;
   /**
    * The caller stays up (the MCP server answering over the prompt socket): the local embedding model is loaded in
    * it once, in the background on the first prompt, and the prompts after that rank by meaning too. Otherwise (a
@@ -110,7 +72,7 @@ export interface PromptContext {
 /** Hybrid only where the query's vector comes without loading a model in the prompt's time (embedder.ts). */
 async function promptSearchMode(options: PromptContextOptions): Promise<'text' | 'hybrid'> {
   const { embeddingSettings } = await import('../search/embeddings.js');
-  const settings = embeddingSettings(options.config);
+  const settings = embeddingSettings(options.memory.config);
   if (settings?.provider !== 'local') return 'hybrid';
   if (!options.keepsModel) return 'text';
   const { processEmbedder } = await import('../search/embedder.js');
@@ -128,19 +90,13 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
   const prompt = options.prompt.replace(/\s+/g, ' ').trim().slice(0, 1000);
   if (!worthLookingUp(prompt)) return undefined;
   // A missing or broken index is rebuilt by a search, under the home lock: far too slow for a prompt. Nothing this turn; the after-turn job builds it.
-  const { TIERS } = await import('../search/engine.js');
-  const { SegmentEngine } = await import('../search/segment-engine.js');
-  const { problems } = (options.openIndex ?? new SegmentEngine(options.paths.index)).generations(TIERS);
-  if (problems.length > 0) return undefined;
-  const { searchMemory } = await import('../search/search.js');
+  if (!(await options.memory.indexReadable())) return undefined;
   const limit = options.limit ?? 5;
   const mode = await promptSearchMode(options);
-  const response = await searchMemory(
-    options.paths,
-    options.config,
+  const response = await options.memory.search(
     { query: prompt, limit: limit * 3, filters: options.agents?.length ? { agents: options.agents } : {}, cache: false, mode },
     // Never wait for the home lock on a prompt: an index behind the files (an after-turn job running) answers as it is.
-    { lockWaitMs: 0, ...(options.openIndex ? { openIndex: options.openIndex } : {}) },
+    { lockWaitMs: 0 },
   );
   const { DEFAULT_MIN_RELEVANCE } = await import('../search/relevance.js');
   const { PRIORITY_EMOJI } = await import('../memory/observation-line.js');
@@ -167,12 +123,12 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
 
 /**
  * A running `ocm-run mcp`'s answer to a prompt hook over its socket
- * (lib/integrations/prompt-socket.ts): the request's scope (per-project: the
+ * (lib/hooks/prompt-socket.ts): the request's scope (per-project: the
  * project of its cwd, and main), the lookup on the server's open index, and
  * the hooks.log line of what went in — written here, so the hook's own
  * process loads no logger. Undefined when nothing is relevant.
  */
-export async function servePromptRequest(options: { paths: HomePaths; config: Config; openIndex: OpenIndex; logger: Logger; request: PromptRequest; now?: () => number }): Promise<string | undefined> {
+export async function servePromptRequest(options: { memory: MemoryHandle; logger: Logger; request: PromptRequest; now?: () => number }): Promise<string | undefined> {
   const { request } = options;
   const now = options.now ?? Date.now;
   const received = now();
@@ -180,7 +136,7 @@ export async function servePromptRequest(options: { paths: HomePaths; config: Co
   const { memoryScope } = await import('../sources/claude-code-project.js');
   // A request with a cwd is per-project (hooks before perProject sent only the cwd); without one, main's memory only.
   const agents = memoryScope(agent, request.perProject === true || request.projectCwd !== undefined, request.projectCwd)?.searchAgents;
-  const result = await promptContext({ paths: options.paths, config: options.config, prompt: request.prompt, ...(agents ? { agents } : {}), openIndex: options.openIndex, keepsModel: true });
+  const result = await promptContext({ memory: options.memory, prompt: request.prompt, ...(agents ? { agents } : {}), keepsModel: true });
   // From the hook process's start when it says when that was (within a minute: a clock it cannot trust otherwise).
   const since = request.hookStartedAt !== undefined && received - request.hookStartedAt >= 0 && received - request.hookStartedAt < 60_000 ? request.hookStartedAt : received;
   logPromptInjection(options.logger, { agent, via: 'mcp', injected: result?.results.map((r) => ({ id: r.id, relevance: r.relevance ?? 0 })) ?? [], ms: now() - since });

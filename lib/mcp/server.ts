@@ -1,5 +1,5 @@
 /**
- * The memory tools (lib/integrations/mcp/memory-tools.ts) as an MCP server, on the official
+ * The memory tools (lib/api/tools.ts) as an MCP server, on the official
  * SDK's low-level `Server`: the tools' own JSON Schemas are listed as they
  * are, and a call runs the tool. Transport-free: `ocm-run mcp` connects it to
  * stdio (docs/running.md, "The MCP server").
@@ -11,8 +11,8 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describeError, OcmError } from '../../core/errors.js';
-import { findMemoryTool, MEMORY_TOOLS, type MemoryToolContext } from './memory-tools.js';
+import { describeError, OcmError } from '../core/errors.js';
+import { findMemoryTool, MEMORY_TOOLS, type MemoryToolContext } from '../api/tools.js';
 
 export interface McpServerOptions {
   /** The server's version (the package's). */

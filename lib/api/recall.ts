@@ -1,7 +1,8 @@
 /**
  * Memory recall for an agent's next prompt, in-process: what the OpenClaw
- * plugin loads from the OC-Memory install it is configured with (README,
- * "Using it with OpenClaw"), instead of starting `ocm-run search` per turn.
+ * plugin asks of the handle (memory.ts, `recall`) of the OC-Memory install it
+ * is configured with (README, "Using it with OpenClaw"), instead of starting
+ * `ocm-run search` per turn.
  *
  * A MemoryRecall keeps the index open between prompts (the search engine's
  * IndexReader, search/engine.ts: reloaded only when an index update changed a
@@ -19,24 +20,20 @@
  * an endpoint, text ranking only: a query embedding would be an HTTP request
  * per prompt, longer than the time a prompt may wait.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { loadConfig } from '../config/config.js';
 import type { Config } from '../config/config-schema.js';
-import { activeMemoryPath, agentSlug, homePaths, type HomePaths } from '../platform/home.js';
+import { agentSlug, type HomePaths } from '../platform/home.js';
 import { createFileLogger, type Logger } from '../platform/log.js';
-import { IndexUnavailable, TIERS, type RankRequest } from '../search/engine.js';
+import { IndexUnavailable, TIERS, type IndexReader, type RankRequest } from '../search/engine.js';
 import { refreshIfStale } from '../search/search.js';
 import { EmbeddingError, embeddingSettings } from '../search/embeddings.js';
 import { processEmbedder, type Embedder } from '../search/embedder.js';
 import { ChangeWatch } from '../search/change-watch.js';
-import { SegmentEngine } from '../search/segment-engine.js';
 import { memoryRoots } from '../search/roots.js';
 import type { SearchResult } from '../search/types.js';
-import type { MemoryToolContext, ToolClient } from './mcp/memory-tools.js';
 import { housekeepingTurn, stripUserTransportNoise } from '../sources/pi-entries.js';
 import { isNotFound } from '../core/errors.js';
-import { isSuspicious, withoutSuspiciousLines } from '../memory/suspicious.js';
-import { logPromptInjection, type InjectedMemory } from './agent-hooks.js';
+import { isSuspicious } from '../memory/suspicious.js';
+import { logPromptInjection, type InjectedMemory } from './injections.js';
 
 /** The marker the OpenClaw plugin wraps its context in (the same as every other front end's). */
 export { wrapInjectedContext } from '../core/injected-context.js';
@@ -81,12 +78,19 @@ export function classifyPrompt(prompt: string): { kind: PromptKind; text: string
   return { kind: 'request', text: text.replace(/\s+/g, ' ') };
 }
 
+/** A home's config.yaml as a long-lived process keeps it: read again when the file changed. */
+export interface LiveConfig {
+  /** The config as last read. */
+  readonly current: Config;
+  /** Read config.yaml again if it changed since (one stat). */
+  refresh(): Promise<Config>;
+}
+
 export class MemoryRecall {
   readonly paths: HomePaths;
-  private config: Config;
-  private configMtimeMs: number;
+  private readonly settings: LiveConfig;
   private readonly logger: Logger | undefined;
-  private readonly index: ReturnType<SegmentEngine['openReader']>;
+  private readonly index: IndexReader;
   /** Tells whether the memory files may have changed since they last agreed with the index. */
   private readonly changes: ChangeWatch;
   /** A prepare() under way: a lookup waits for it rather than update the index a second time. */
@@ -94,21 +98,18 @@ export class MemoryRecall {
   /** logs/hooks.log, opened on the first injection recorded. */
   private hooksLog: Logger | undefined;
 
-  private constructor(paths: HomePaths, config: Config, configMtimeMs: number, logger?: Logger) {
+  /** Recall over the open `index` of the home at `paths` (lib/api/memory.ts openMemory makes one). */
+  constructor(paths: HomePaths, settings: LiveConfig, index: IndexReader, logger?: Logger) {
     this.paths = paths;
-    this.config = config;
-    this.configMtimeMs = configMtimeMs;
+    this.settings = settings;
     this.logger = logger;
-    this.index = new SegmentEngine(paths.index).openReader();
-    const cold = memoryRoots(paths, config.tiers.vault_path).filter((r) => r.tier === 'cold').map((r) => r.dir);
+    this.index = index;
+    const cold = memoryRoots(paths, settings.current.tiers.vault_path).filter((r) => r.tier === 'cold').map((r) => r.dir);
     this.changes = new ChangeWatch(paths.root, cold);
   }
 
-  /** Open a memory home (its config.yaml and .env; defaults when there is no config file). */
-  static async open(home: string, options: { logger?: Logger; env?: NodeJS.ProcessEnv } = {}): Promise<MemoryRecall> {
-    const paths = homePaths(home);
-    const { config } = await loadConfig({ file: paths.config, envFile: paths.env, env: options.env });
-    return new MemoryRecall(paths, config, mtimeOf(paths.config), options.logger);
+  private get config(): Config {
+    return this.settings.current;
   }
 
   /**
@@ -127,25 +128,12 @@ export class MemoryRecall {
     return prepared;
   }
 
-  /**
-   * An agent's active memory file (activeMemoryPath: no other agent's), '' when
-   * it has none. Synchronous: a few KB, and an async read waits for a
-   * thread-pool turn, which on a busy gateway cost more than the read.
-   */
-  activeMemory(agent: string): string {
-    try {
-      return withoutSuspiciousLines(readFileSync(activeMemoryPath(this.paths, agent), 'utf8'));
-    } catch {
-      return '';
-    }
-  }
-
   /** The memories related to a request, best first; only the agents' own (and shared) memory. */
   async related(request: RecallRequest): Promise<RecallResult> {
     const warnings: string[] = [];
     if (!request.query.trim() || request.limit <= 0 || request.agents.length === 0) return { results: [], warnings, belowFloor: 0 };
     await this.preparing.catch(() => undefined);
-    await this.reloadConfigIfChanged();
+    await this.settings.refresh();
     const behind = await this.ensureFresh(request.lockWaitMs ?? 1000);
     if (behind) warnings.push(behind);
     const agents = [...new Set(request.agents.map(agentSlug))].sort();
@@ -219,29 +207,8 @@ export class MemoryRecall {
   }
 
   /**
-   * What the memory tools (mcp/memory-tools.ts) need to run for `agent` with
-   * this recall's open index, so a plugin's tools and its prompt lookups share
-   * one index: `remember` writes to `agent`'s day file, search and get read
-   * only the memory of `agent` and of the agents shared with it.
-   */
-  async toolContext(options: { agent: string; sharedFrom?: string[]; client: ToolClient; lockWaitMs?: number }): Promise<MemoryToolContext> {
-    await this.reloadConfigIfChanged();
-    const scope = [...new Set([options.agent, ...(options.sharedFrom ?? [])].map(agentSlug))].sort();
-    return {
-      paths: this.paths,
-      config: this.config,
-      agent: options.agent,
-      agentScope: scope,
-      client: () => options.client,
-      openIndex: this.index,
-      logger: this.logger,
-      lockWaitMs: options.lockWaitMs,
-    };
-  }
-
-  /**
    * Log which memories went into `agent`'s prompt, the way `hook prompt` logs
-   * its own (agent-hooks.ts logPromptInjection: logs/hooks.log, ids and
+   * its own (injections.ts logPromptInjection: logs/hooks.log, ids and
    * relevance only), so the dashboard's Active memory page lists the plugin's
    * injections too. Resolves when the line is written; a failure to write is
    * the log's own (never thrown).
@@ -262,19 +229,6 @@ export class MemoryRecall {
     this.index.close();
     await this.hooksLog?.flush();
   }
-
-  private async reloadConfigIfChanged(): Promise<void> {
-    const mtime = mtimeOf(this.paths.config);
-    if (mtime === this.configMtimeMs) return;
-    const { config } = await loadConfig({ file: this.paths.config, envFile: this.paths.env });
-    this.config = config;
-    this.configMtimeMs = mtime;
-  }
-}
-
-/** Synchronous: one stat per prompt, cheaper than a thread-pool turn on a busy gateway. */
-function mtimeOf(file: string): number {
-  return statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 }
 
 function isSegmentGone(error: unknown): boolean {

@@ -1,0 +1,29 @@
+/**
+ * OC-Memory as a library: the package's public entry (`import { openMemory }
+ * from 'oc-memory'`, package.json `exports`). Everything a front end needs —
+ * the handle on a memory home, the agent-facing memory tools, prompt recall,
+ * and the pure helpers and types they speak (errors, the injected-context
+ * marker) — and nothing of how the memory is stored. The OpenClaw plugin
+ * loads this module from the install it is configured with
+ * (docs/architecture.md, "The front door").
+ */
+export { openMemory, type ActiveMemory, type ArchiveRequest, type Edited, type ForgetRequest, type MemoryHandle, type OpenMemoryOptions, type RememberRequest } from './memory.js';
+export type { ListedObservation, ListPage } from './list.js';
+export { EditRefused, type EditRefusal, type EditResult, type ObservationEdit } from './edit.js';
+export { charCount, REMEMBER_MAX_CHARS, type Remembered, type RememberInput, type ToolClient } from './remember.js';
+export { classifyPrompt, wrapInjectedContext, type PromptKind, type RecallRequest, type RecallResult } from './recall.js';
+export { findMemoryTool, MEMORY_TOOLS, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, type JsonSchemaObject, type MemoryTool, type MemoryToolContext, type ToolHints, type ToolOutput } from './tools.js';
+export { injectedMemoryIds, logPromptInjection, type InjectedMemory } from './injections.js';
+export { MEMORY_TOOL_NAMES, pluginToolName, type MemoryToolName } from '../core/injected-context.js';
+export { usePackageRoot } from '../platform/package-root.js';
+export { ConfigError, describeError, EXIT, OcmError, type ErrorCode, type ExitCode } from '../core/errors.js';
+export type { Observation, ObservationMark, Priority, Provenance, Tier } from '../core/types.js';
+export type { Config } from '../config/config-schema.js';
+export type { SearchRequest, SearchMode } from '../search/search.js';
+export type { SearchFilters, SearchResponse, SearchResult } from '../search/types.js';
+export type { GetResult, LineRange } from '../search/get.js';
+export type { MarkRequest, MarkResult } from '../jobs/mark.js';
+export type { ForgetNowResult } from '../jobs/forget.js';
+export type { ForgetPlan, ForgetResult, ForgetSelector } from '../tiers/forget.js';
+export type { TierRunResult } from '../tiers/tier-job.js';
+export { headerTokens, heldForReview, statusOfState, type HeldObservation, type StatusReport } from '../features/status.js';

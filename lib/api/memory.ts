@@ -1,0 +1,412 @@
+/**
+ * One handle on a memory home: what every front end (the CLI, the MCP
+ * server, the OpenClaw plugin, the prompt hooks, the dashboard, the REST
+ * API) asks of the memory, whatever carries the question. `openMemory(home)`
+ * reads the home's config (or takes the caller's), and the handle searches,
+ * reads, remembers, edits, marks, forgets, archives, recalls for a prompt,
+ * reads active memory and reports status, each through the module that does
+ * it (search/, api/remember.ts, api/edit.ts, jobs/, tiers/, features/).
+ *
+ * Two ways to hold it: a one-off caller (a CLI command) lets each search
+ * load what its filters need, as `ocm-run search` always has; a long-lived
+ * one (`keepOpen`) keeps the index open between calls (search/engine.ts
+ * IndexReader: reloaded only when an index update changed a tier), watches
+ * the memory files for prompt recall, and reads config.yaml again when it
+ * changes. Heavy modules load on the call that needs them, so a process that
+ * only opens a handle pays for none of them.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import type { Config } from '../config/config-schema.js';
+import { OcmError } from '../core/errors.js';
+import type { Tier } from '../core/types.js';
+import { activeMemoryPath, homePaths, type HomePaths } from '../platform/home.js';
+import { withoutSuspiciousLines } from '../memory/suspicious.js';
+import type { Logger } from '../platform/log.js';
+import type { IndexReader } from '../search/engine.js';
+import type { Embedder } from '../search/embedder.js';
+import type { GetResult } from '../search/get.js';
+import type { SearchRequest } from '../search/search.js';
+import type { SearchFilters, SearchResponse, SearchResult } from '../search/types.js';
+import type { ListPage } from './list.js';
+import type { MarkRequest, MarkResult } from '../jobs/mark.js';
+import type { ForgetNowOptions, ForgetNowResult } from '../jobs/forget.js';
+import type { ForgetSelector } from '../tiers/forget.js';
+import type { TierRunResult } from '../tiers/tier-job.js';
+import type { StatusReport } from '../features/status.js';
+import type { EditResult, ObservationEdit } from './edit.js';
+import type { LiveConfig, MemoryRecall, RecallRequest, RecallResult } from './recall.js';
+import type { Remembered, RememberInput, ToolClient } from './remember.js';
+import type { MemoryToolContext } from './tools.js';
+import type { InjectedMemory } from './injections.js';
+
+export interface OpenMemoryOptions {
+  /** The home's config as the caller already read it (default: config.yaml and .env of the home; defaults when there is none). */
+  config?: Config;
+  /** The environment `${NAME}` in config.yaml is read from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Where the handle's work is logged (default: nowhere). */
+  logger?: Logger;
+  now?: () => Date;
+  /** How long a change waits for a job holding the home lock (ms; default: each operation's own, as its command has it). */
+  lockWaitMs?: number;
+  /** A long-lived caller: keep the index open between calls and follow config.yaml (default false). */
+  keepOpen?: boolean;
+  /** The query embedder searches use (default: the process's, search/embedder.ts processEmbedder). */
+  embedder?: Embedder;
+}
+
+export interface RememberRequest extends RememberInput {
+  /** The agent whose memory it goes into (default main). */
+  agent?: string;
+  /** Who asks (the provenance's session). */
+  client?: ToolClient;
+}
+
+/** An observation edited: where it is and what changed. */
+export interface Edited extends EditResult {
+  id: string;
+  agent: string;
+  tier: Tier;
+}
+
+export interface ForgetRequest extends Partial<Pick<ForgetNowOptions, 'dryRun' | 'confirm' | 'onPlan' | 'onRecovered' | 'onStep'>> {
+  /** What to forget: observation ids, or a query / date range (`ocm-run forget`). */
+  selector: ForgetSelector;
+}
+
+export interface ArchiveRequest {
+  olderThanDays: number;
+  /** warm: moved now; cold: proposed for approval (moved at once when `approveAll` or tiers.cold_requires_approval is off). */
+  to: 'warm' | 'cold';
+  dryRun?: boolean;
+  approveAll?: boolean;
+}
+
+export interface ToolContextOptions {
+  /** The agent `remember` writes for and whose active memory is read. */
+  agent: string;
+  /** Only these agents' memory may be searched and read, besides `agent`'s (an agent plugin: each agent its own memory). */
+  sharedFrom?: string[];
+  /** Without `sharedFrom`: every agent's memory may be searched; these stand in for `agent`'s active memory, and are the default search. */
+  activeMemoryFallbacks?: string[];
+  defaultSearchAgents?: string[];
+  /** Who calls (a function: an MCP client is known only after `initialize`). */
+  client: ToolClient | (() => ToolClient | undefined) | undefined;
+}
+
+export interface ActiveMemory {
+  agent: string;
+  path: string;
+  text: string;
+}
+
+export interface MemoryHandle {
+  readonly paths: HomePaths;
+  /** The config in use (a `keepOpen` handle reads config.yaml again when it changed, before each call). */
+  readonly config: Config;
+  /** Ranked observations for a question (`ocm-run search`); `lockWaitMs`: how long an index behind the files may wait for the home lock to be updated (0: answer as it is). */
+  search(request: SearchRequest, options?: { lockWaitMs?: number }): Promise<SearchResponse>;
+  /** The index can be read as it is (false: missing or broken, a search would rebuild it first under the home lock). */
+  indexReadable(): Promise<boolean>;
+  /** Every observation, newest first, with search's filters, one page at a time (list.ts). */
+  list(filters: SearchFilters, page: { offset: number; limit: number }): Promise<ListPage>;
+  /** One observation by id with its provenance, or lines of a memory file (`path[:from[:lines]]`). */
+  get(target: string): Promise<GetResult>;
+  /** The observation with id `id` (undefined: none). */
+  find(id: string): Promise<SearchResult | undefined>;
+  /** Write one observation now (masked) to today's day file of the agent. */
+  remember(request: RememberRequest): Promise<Remembered>;
+  /** Change one observation by id: text, priority, category, tags, pin, done, a lifecycle mark. */
+  edit(id: string, edit: ObservationEdit): Promise<Edited>;
+  /** Set or clear an observation's lifecycle mark (`ocm-run mark`). */
+  mark(id: string, request: MarkRequest): Promise<MarkResult>;
+  /** Erase observations everywhere, journaled (`ocm-run forget ID…`). */
+  forget(request: ForgetRequest): Promise<ForgetNowResult>;
+  /** Move or propose to move day files older than a number of days (`ocm-run archive`). */
+  archive(request: ArchiveRequest): Promise<TierRunResult>;
+  /** The memories related to an agent's prompt, above an absolute relevance floor (the OpenClaw plugin's lookup). */
+  recall(request: RecallRequest): Promise<RecallResult>;
+  /** An agent's active memory within the budget (the first of `agents` that has one). */
+  activeMemory(agents: string | readonly string[], budgetTokens?: number): Promise<ActiveMemory | undefined>;
+  /** `agent`'s own active memory file as a prompt shows it ('' when none): synchronous, for a prompt's time. */
+  promptActiveMemory(agent: string): string;
+  /** Log which memories went into an agent's prompt (logs/hooks.log). */
+  recordInjection(entry: { agent: string; via: string; injected: InjectedMemory[]; ms: number }): Promise<void>;
+  /** What the memory tools (api/tools.ts) need to run for `agent` on this handle. */
+  toolContext(options: ToolContextOptions): Promise<MemoryToolContext>;
+  /** Bring the index up to date and open it ahead of the first prompt; warnings when it could not be. */
+  prepare(lockWaitMs?: number): Promise<string[]>;
+  /** `ocm-run status`. */
+  status(): Promise<StatusReport>;
+  /** Forget what the open index loaded (after a change made to the files without the handle): the next call reads afresh. */
+  refresh(): void;
+  /** Let go of the open index and the watch of the memory files. */
+  close(): Promise<void>;
+}
+
+/** Open the memory home at `home`. */
+export async function openMemory(home: string, options: OpenMemoryOptions = {}): Promise<MemoryHandle> {
+  if (options.config) return memoryOf(home, options.config, options);
+  const paths = homePaths(home);
+  return new Memory(paths, await liveConfig(paths, options.env), options);
+}
+
+/** The handle on `home` with the config the caller read already (a CLI command, the dashboard): no file is read to open it. */
+export function memoryOf(home: string, config: Config, options: Omit<OpenMemoryOptions, 'config' | 'env'> = {}): MemoryHandle {
+  return new Memory(homePaths(home), fixedConfig(config), options);
+}
+
+function fixedConfig(config: Config): LiveConfig {
+  return { current: config, refresh: async () => config };
+}
+
+/** config.yaml as last read, read again (one stat) when its mtime changed. */
+async function liveConfig(paths: HomePaths, env: NodeJS.ProcessEnv | undefined): Promise<LiveConfig> {
+  const { loadConfig } = await import('../config/config.js');
+  const read = async () => (await loadConfig({ file: paths.config, envFile: paths.env, env })).config;
+  let mtime = mtimeOf(paths.config);
+  let current = await read();
+  return {
+    get current() {
+      return current;
+    },
+    async refresh() {
+      const now = mtimeOf(paths.config);
+      if (now !== mtime) {
+        current = await read();
+        mtime = now;
+      }
+      return current;
+    },
+  };
+}
+
+/** Synchronous: one stat per call, cheaper than a thread-pool turn on a busy gateway. */
+function mtimeOf(file: string): number {
+  return statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+}
+
+const NO_LOG: Logger = { log: () => undefined, flush: async () => undefined };
+
+class Memory implements MemoryHandle {
+  readonly paths: HomePaths;
+  private readonly settings: LiveConfig;
+  private readonly logger: Logger;
+  private readonly now: () => Date;
+  /** As the caller asked (undefined: each operation's own default). */
+  private readonly lockWaitMs: number | undefined;
+  private readonly keepOpen: boolean;
+  private readonly embedder: Embedder | undefined;
+  private reader: IndexReader | undefined;
+  private recaller: Promise<MemoryRecall> | undefined;
+
+  constructor(paths: HomePaths, settings: LiveConfig, options: OpenMemoryOptions) {
+    this.paths = paths;
+    this.settings = settings;
+    this.logger = options.logger ?? NO_LOG;
+    this.now = options.now ?? (() => new Date());
+    this.lockWaitMs = options.lockWaitMs;
+    this.keepOpen = options.keepOpen === true;
+    this.embedder = options.embedder;
+  }
+
+  get config(): Config {
+    return this.settings.current;
+  }
+
+  /** The open index of a long-lived handle (undefined for a one-off one: each search loads what it needs). */
+  private async openIndex(): Promise<IndexReader | undefined> {
+    if (!this.keepOpen) return undefined;
+    if (!this.reader) {
+      const { openIndexReader } = await import('../search/open-engine.js');
+      this.reader ??= openIndexReader(this.paths.index);
+    }
+    return this.reader;
+  }
+
+  /** After a change: what an open index loaded is read again on the next call. */
+  private changed(): void {
+    this.reader?.close();
+  }
+
+  refresh(): void {
+    this.changed();
+  }
+
+  private recall_(): Promise<MemoryRecall> {
+    this.recaller ??= (async () => {
+      const [{ MemoryRecall }, { openIndexReader }] = await Promise.all([import('./recall.js'), import('../search/open-engine.js')]);
+      this.reader ??= openIndexReader(this.paths.index);
+      return new MemoryRecall(this.paths, this.settings, this.reader, this.logger === NO_LOG ? undefined : this.logger);
+    })();
+    return this.recaller;
+  }
+
+  async search(request: SearchRequest, options: { lockWaitMs?: number } = {}): Promise<SearchResponse> {
+    const config = await this.settings.refresh();
+    const openIndex = await this.openIndex();
+    const { searchMemory } = await import('../search/search.js');
+    // An open index answers every query afresh; the repeated-query cache is for one-off searches. A long-lived
+    // caller waits only briefly for the home lock when the index is behind the files: a long job must not hold it up.
+    const asked = openIndex ? { ...request, cache: false } : request;
+    const lockWaitMs = options.lockWaitMs ?? (openIndex ? 2000 : undefined);
+    const deps = { logger: this.logger, now: this.now, ...(openIndex ? { openIndex } : {}), ...(lockWaitMs !== undefined ? { lockWaitMs } : {}), ...(this.embedder ? { embedder: this.embedder } : {}) };
+    try {
+      return await searchMemory(this.paths, config, asked, deps);
+    } catch (error) {
+      // A segment an `index` run removed under the query: load again, once.
+      if (!openIndex || !isSegmentGone(error)) throw error;
+      openIndex.close();
+      return searchMemory(this.paths, config, asked, deps);
+    }
+  }
+
+  async indexReadable(): Promise<boolean> {
+    const [{ TIERS }, { openEngine }] = await Promise.all([import('../search/engine.js'), import('../search/open-engine.js')]);
+    return ((await this.openIndex()) ?? openEngine(this.paths.index)).generations(TIERS).problems.length === 0;
+  }
+
+  async list(filters: SearchFilters, page: { offset: number; limit: number }): Promise<ListPage> {
+    const config = await this.settings.refresh();
+    const { listMemories } = await import('./list.js');
+    return listMemories(this.paths, config, filters, page);
+  }
+
+  async get(target: string): Promise<GetResult> {
+    const config = await this.settings.refresh();
+    const { getMemory } = await import('../search/get.js');
+    return getMemory(this.paths, config, target, { logger: this.logger, now: this.now });
+  }
+
+  async find(id: string): Promise<SearchResult | undefined> {
+    const config = await this.settings.refresh();
+    const { getObservation, normaliseIdTarget } = await import('../search/get.js');
+    return getObservation(this.paths, config, normaliseIdTarget(id), { logger: this.logger, now: this.now });
+  }
+
+  async remember(request: RememberRequest): Promise<Remembered> {
+    const config = await this.settings.refresh();
+    const { rememberObservation } = await import('./remember.js');
+    const { agent, client, ...input } = request;
+    const done = await rememberObservation({ paths: this.paths, config, agent: agent ?? 'main', client, logger: this.logger, now: this.now, lockWaitMs: this.lockWaitMs }, input);
+    this.changed();
+    return done;
+  }
+
+  async edit(id: string, edit: ObservationEdit): Promise<Edited> {
+    const config = await this.settings.refresh();
+    const found = await this.find(id);
+    if (!found) throw notFound(id);
+    const { editInFile } = await import('./edit.js');
+    const { isAbsolute, join, relative } = await import('node:path');
+    const path = isAbsolute(found.path) ? found.path : join(this.paths.root, found.path);
+    const done = await editInFile({ paths: this.paths, config, logger: this.logger, now: this.now, lockWaitMs: this.lockWaitMs ?? 20_000 }, { path, tier: found.tier, agent: found.agent, ref: relative(this.paths.root, path) }, found.id, edit);
+    this.changed();
+    this.logger.log('info', 'edit', { id: found.id, fields: Object.keys(edit), masked: done.masked });
+    return { ...done, id: found.id, agent: found.agent, tier: found.tier };
+  }
+
+  async mark(id: string, request: MarkRequest): Promise<MarkResult> {
+    const config = await this.settings.refresh();
+    const { markObservation } = await import('../jobs/mark.js');
+    const done = await markObservation({ paths: this.paths, config, logger: this.logger, now: this.now }, id, request);
+    this.changed();
+    return done;
+  }
+
+  async forget(request: ForgetRequest): Promise<ForgetNowResult> {
+    const config = await this.settings.refresh();
+    const { forgetNow } = await import('../jobs/forget.js');
+    const done = await forgetNow({
+      paths: this.paths,
+      config,
+      logger: this.logger,
+      now: this.now,
+      selector: request.selector,
+      dryRun: request.dryRun === true,
+      confirm: request.confirm ?? (async () => true),
+      onPlan: request.onPlan,
+      onRecovered: request.onRecovered,
+      onStep: request.onStep,
+      lockWaitMs: this.lockWaitMs,
+    });
+    this.changed();
+    return done;
+  }
+
+  async archive(request: ArchiveRequest): Promise<TierRunResult> {
+    const config = await this.settings.refresh();
+    const [{ runArchive }, { searchIndexUpdater }, { withHomeLock }] = await Promise.all([import('../tiers/tier-job.js'), import('../tiers/search-index.js'), import('../platform/lock.js')]);
+    const options = { paths: this.paths, config, logger: this.logger, now: this.now };
+    const run = () => runArchive({ ...options, updateIndex: searchIndexUpdater(options), olderThanDays: request.olderThanDays, to: request.to, dryRun: request.dryRun, approveAll: request.approveAll });
+    const done = await withHomeLock(this.paths.lock, run, { waitMs: this.lockWaitMs ?? 30_000 });
+    this.changed();
+    return done;
+  }
+
+  async recall(request: RecallRequest): Promise<RecallResult> {
+    return (await this.recall_()).related(request);
+  }
+
+  async activeMemory(agents: string | readonly string[], budgetTokens?: number): Promise<ActiveMemory | undefined> {
+    const config = await this.settings.refresh();
+    const { readActiveMemory } = await import('../memory/active-memory-reader.js');
+    return readActiveMemory(this.paths, agents, budgetTokens ?? config.active_memory.budget_tokens);
+  }
+
+  promptActiveMemory(agent: string): string {
+    // Synchronous: a few KB, and an async read waits for a thread-pool turn, which on a busy gateway cost more than the read.
+    try {
+      return withoutSuspiciousLines(readFileSync(activeMemoryPath(this.paths, agent), 'utf8'));
+    } catch {
+      return '';
+    }
+  }
+
+  async recordInjection(entry: { agent: string; via: string; injected: InjectedMemory[]; ms: number }): Promise<void> {
+    return (await this.recall_()).recordInjection(entry);
+  }
+
+  async toolContext(options: ToolContextOptions): Promise<MemoryToolContext> {
+    const config = await this.settings.refresh();
+    const client = options.client;
+    const context: MemoryToolContext = { memory: this, paths: this.paths, config, agent: options.agent, client: typeof client === 'function' ? client : () => client, logger: this.logger, now: this.now };
+    if (options.sharedFrom) {
+      // Only the agent's own memory and what is shared with it.
+      const { agentSlug } = await import('../platform/home.js');
+      context.agentScope = [...new Set([options.agent, ...options.sharedFrom].map(agentSlug))].sort();
+    } else {
+      if (options.activeMemoryFallbacks) context.activeMemoryFallbacks = options.activeMemoryFallbacks;
+      if (options.defaultSearchAgents) context.defaultSearchAgents = options.defaultSearchAgents;
+    }
+    return context;
+  }
+
+  async prepare(lockWaitMs?: number): Promise<string[]> {
+    return (await this.recall_()).prepare(lockWaitMs);
+  }
+
+  async status(): Promise<StatusReport> {
+    const config = await this.settings.refresh();
+    const { collectStatus } = await import('../features/status.js');
+    return collectStatus(this.paths, config);
+  }
+
+  async close(): Promise<void> {
+    const recaller = this.recaller;
+    this.recaller = undefined;
+    const recall = await recaller?.catch(() => undefined);
+    await recall?.close();
+    this.reader?.close();
+    this.reader = undefined;
+  }
+}
+
+function notFound(id: string): OcmError {
+  return new OcmError('NOT_FOUND', `No observation with id ${id}.`, { hint: 'Ids look like o-7f3a9c21e0 (the ^o-… at the end of a line); a search shows them.' });
+}
+
+function isSegmentGone(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOENT' || (error as Error | null)?.name === 'SegmentError' || (error as Error | null)?.name === 'IndexUnavailable';
+}
