@@ -2,7 +2,8 @@
  * The paraphrase set (the `npm run eval` section "paraphrase"): questions whose
  * words differ from the memory's — synonyms, descriptions, questions with
  * context words, Korean ↔ English with the agent's renderings (`queries`,
- * `--also`) — and unrelated prompts, over two homes: the bundled samples
+ * `--also`) — unrelated prompts, and near misses (a question about something
+ * the memory holds, asking a detail it does not: nothing should be injected), over two homes: the bundled samples
  * (`ocm-run demo`) and a personal home (bench/paraphrase-set/life.yaml).
  *
  * Each query is asked through `searchMemory` (what `ocm-run search` and the
@@ -38,7 +39,7 @@ export const PARAPHRASE_TARGET = 0.8;
 
 export interface ParaphraseQuery {
   home: 'demo' | 'life';
-  kind: 'synonym' | 'description' | 'context' | 'crosslang' | 'unrelated';
+  kind: 'synonym' | 'description' | 'context' | 'crosslang' | 'unrelated' | 'nearmiss';
   query: string;
   also?: string[];
   expect: string | null;
@@ -133,7 +134,7 @@ export async function runParaphraseEval(options: { embeddingsUrl?: string; keep?
     const add = (key: string, r: { text: Outcome; hybrid?: Outcome }) => {
       const s = (summary[key] ??= { n: 0, text: { hit5: 0, injected: 0 }, ...(hybrid ? { hybrid: { hit5: 0, injected: 0 } } : {}) });
       s.n++;
-      const unrelated = key.startsWith('unrelated');
+      const unrelated = key.startsWith('unrelated') || key === 'nearmiss';
       s.text.hit5 += Number(r.text.hit5);
       s.text.injected += Number(unrelated ? r.text.anyInjection : r.text.injected);
       if (s.hybrid && r.hybrid) {
@@ -143,7 +144,7 @@ export async function runParaphraseEval(options: { embeddingsUrl?: string; keep?
     };
     for (const r of rows) {
       add(r.kind, r);
-      if (r.kind !== 'unrelated') add('all', r);
+      if (r.kind !== 'unrelated' && r.kind !== 'nearmiss') add('all', r);
       if (r.alone) add('crosslang, query alone', r.alone);
     }
     for (const s of Object.values(summary)) {
@@ -169,7 +170,7 @@ export function paraphraseTable(report: ParaphraseReport): string {
     '|---|---|---|---|---|---|',
   ];
   for (const [kind, s] of Object.entries(report.summary)) {
-    const unrelated = kind === 'unrelated';
+    const unrelated = kind === 'unrelated' || kind === 'nearmiss';
     lines.push(`| ${kind}${unrelated ? ' (any injection: lower is better)' : ''} | ${s.n} | ${unrelated ? '' : f(s.text.hit5)} | ${unrelated ? '' : f(s.hybrid?.hit5)} | ${f(s.text.injected)} | ${f(s.hybrid?.injected)} |`);
   }
   const all = report.summary.all;

@@ -11,6 +11,7 @@
  *   npm run bench -- ui --n 100000          the dashboard: first page and search in the running server
  *   npm run bench -- embed --n 2000        local embedding model: home build rate, 50-observation tick, idle tick, query embedding, MCP RSS
  *   npm run bench -- forget --n 100000     forget of one id in one very large day
+ *   npm run bench -- sync --n 100000       plain and encrypted sync of a large home: first push, incremental, idle
  *   npm run bench -- edits --n 3000        edits saved in place and by rename while observe writes: lost edits / observations
  *   npm run bench -- sqlite [--bs24 DIR]   OpenClaw database read: better-sqlite3 on Node 20 vs node:sqlite on Node 24
  */
@@ -150,6 +151,14 @@ const SECTIONS: Section[] = [
       const { runEditRace, editRaceTable } = await import('./edit-race.js');
       const report = await runEditRace({ ...(args.n ? { exchanges: Number(args.n) } : {}), ...(args.interval ? { intervalMs: Number(args.interval) } : {}), log: (line) => process.stderr.write(`${line}\n`) });
       return { table: editRaceTable(report), json: report };
+    },
+  },
+  {
+    name: 'sync',
+    async run(args) {
+      const { runSyncBench, syncBenchTable } = await import('./sync-bench.js');
+      const report = await runSyncBench({ ...(args.n ? { n: Number(args.n) } : {}), log: (line) => process.stderr.write(`${line}\n`) });
+      return { table: syncBenchTable(report), json: report };
     },
   },
   {

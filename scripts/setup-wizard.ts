@@ -139,7 +139,7 @@ async function askKey(state: WizardState, env: NodeJS.ProcessEnv): Promise<void>
 async function askSources(a: SetupAnswers, found: FoundSources): Promise<void> {
   if (found.problem) p.log.warn(`Could not look for other agents' transcripts (${found.problem}); \`ocm-run sources\` lists them later.`);
   if (found.choices.length === 0) {
-    p.log.info('Every OpenClaw agent is observed. No pi, Claude Code or Codex transcripts were found here; `ocm-run config set sources.<kind>.enabled true` turns one on later.');
+    p.log.info('Every OpenClaw agent is observed. No pi, Claude Code or Codex transcripts were found here; `ocm-run config set sources.claude_code.enabled true` (or sources.codex / sources.pi) turns one on later.');
     return;
   }
   const offered = found.choices.map((c) => c.source);

@@ -9,7 +9,8 @@
  * `activeTaskMaxAgeDays`; done tasks, superseded items (their lifecycle mark,
  * lifecycle.ts) and dated items whose date has passed leave the open tasks and
  * key facts; masked-secret husks never come in; a fact restated in the other
- * language is listed once, as first said.
+ * language is listed once, as first said, and one restated with less the same
+ * day once, as said in full.
  */
 import { isSuspicious } from './suspicious.js';
 import { PRIORITY_EMOJI, DONE_EMOJI } from './observation-line.js';
@@ -201,6 +202,38 @@ export function oneLanguage(observations: Observation[], newestFirst: (a: Observ
   return observations.filter((o) => ids.has(o.id));
 }
 
+/**
+ * One item per thing said: an observation whose words (three at least) are all in another of the same
+ * category and day that says more ("Mori는 12월 7일까지 장기 과제 기능" beside "Mori는 12월 7일까지
+ * RouteNote 장기 과제 기능") is that one said again, and leaves; the fuller one stays.
+ */
+export function withoutRestatements(observations: Observation[]): Observation[] {
+  const words = new Map(observations.map((o) => [o, contentWords(o.text)]));
+  const byDay = new Map<string, Observation[]>();
+  for (const o of observations) {
+    const key = `${o.date}\u0000${o.category}`;
+    if (!byDay.has(key)) byDay.set(key, []);
+    byDay.get(key)!.push(o);
+  }
+  const gone = new Set<Observation>();
+  for (const group of byDay.values()) {
+    if (group.length < 2) continue;
+    for (const o of group) {
+      const mine = words.get(o)!;
+      if (mine.size < 3) continue;
+      const fuller = group.find((k) => {
+        if (k === o || gone.has(k)) return false;
+        const theirs = words.get(k)!;
+        if (theirs.size < mine.size || (theirs.size === mine.size && k.text.length <= o.text.length)) return false;
+        for (const w of mine) if (!theirs.has(w)) return false;
+        return true;
+      });
+      if (fuller) gone.add(o);
+    }
+  }
+  return gone.size === 0 ? observations : observations.filter((o) => !gone.has(o));
+}
+
 /** Whole days from `date` to `today` (YYYY-MM-DD). */
 function daysBetween(date: string, today: string): number {
   return Math.round((Date.parse(`${today}T00:00:00Z`) - Date.parse(`${date}T00:00:00Z`)) / 86_400_000);
@@ -280,7 +313,7 @@ export function buildActiveMemory(given: ActiveMemoryInput): ActiveMemoryResult 
   const newestFirst = newestFirstIn(input.timeZone ?? 'UTC');
   // Superseded items and secret husks are history: in the day files and search, not here.
   // (A session's summary line is for reading a day and for `search --category summary`; the items it sums up are here themselves.)
-  const obs = oneLanguage(input.observations.filter((o) => o.mark?.kind !== 'superseded' && !isSecretHusk(o) && o.category !== 'summary'), newestFirst);
+  const obs = withoutRestatements(oneLanguage(input.observations.filter((o) => o.mark?.kind !== 'superseded' && !isSecretHusk(o) && o.category !== 'summary'), newestFirst));
   const stillTrue = (o: Observation) => isCurrent(o) && !hasPassed(o, input.today);
   const dates = [...new Set(obs.map((o) => o.date).filter(Boolean))].sort();
   // Recent = the calendar window of `recentDays` ending on the newest day with observations.

@@ -12,17 +12,19 @@
  * editor, while a long job runs, and an editor saves either in place
  * (truncate, then write) or by rename. Nothing they write is lost
  * (docs/architecture.md, "Day files and editors"):
- *   - before writing, `flush` compares the file on disk with the bytes it read
- *     (or last wrote); if they differ it reads the new version and appends the
- *     unsaved lines to it, so the edit is kept;
+ *   - before writing, `flush` compares the file on disk with the bytes it last
+ *     knew there; if they differ, the new version and the job's are merged
+ *     three ways (day-file/merge.ts) against the known version the new one
+ *     differs least from;
  *   - a version that looks half-written (its frontmatter, heading, provenance
  *     block or final newline gone since) is read again until it settles, and
  *     is never written back: if it does not settle, that file is left for the
  *     next run and flush throws, so no cursor moves past its observations;
- *   - the write itself hands back the bytes it replaced
+ *   - the write itself takes the file aside and hands back its bytes
  *     (lib/platform/atomic-file.ts, replaceFileSeeing): a save that came in
- *     the instant between the check and the write is seen there, and merged
- *     the same way, in a loop until the file written is the one replaced.
+ *     the instant between the check and the write is merged then, before the
+ *     new file is put in place, so no version lacking it is ever on disk.
+ * `edit` (editDayFile) writes one change to an existing file the same way.
  *
  * The caller decides when to flush, and must flush before it writes a cursor
  * past the observations (observe-job.ts: JobOutput.save()).
@@ -65,6 +67,24 @@ interface BufferedDayFile {
   firstUnsaved: Observation | undefined;
   /** The file's bytes as read or last written (undefined: it did not exist). */
   base: Buffer | undefined;
+  /** The versions known to have been on disk before `base`, newest last (a few). */
+  earlier: Buffer[];
+  /**
+   * The file's text when a merge made it newer than `appender` (parsed on the next append: parsing a
+   * file a person edited takes remark, tens of milliseconds, which would widen the window in which
+   * the next save lands between the job's check and its write).
+   */
+  merged: string | undefined;
+}
+
+/** How many versions before the last known one are kept as possible bases of an editor's save. */
+const EARLIER_VERSIONS = 2;
+
+/** `bytes` is now the last version known to be on disk. */
+function moveBase(entry: BufferedDayFile, bytes: Buffer | undefined): void {
+  if (sameBytes(entry.base, bytes)) return;
+  if (entry.base !== undefined) entry.earlier = [...entry.earlier, entry.base].slice(-EARLIER_VERSIONS);
+  entry.base = bytes;
 }
 
 function sameBytes(a: Buffer | undefined, b: Buffer | undefined): boolean {
@@ -157,11 +177,17 @@ export class DayFileBuffer {
   private readonly files = new Map<string, BufferedDayFile>();
 
   /** `zone`: the time zone of observations that do not say theirs (the job's): a new day file records it. */
+  /** `paths` undefined: a buffer that only edits files that exist (editDayFile). */
   constructor(
-    private readonly paths: HomePaths,
+    private readonly paths: HomePaths | undefined,
     private readonly zone?: string,
     private readonly options: DayFileBufferOptions = {},
   ) {}
+
+  private home(): HomePaths {
+    if (this.paths === undefined) throw new Error('DayFileBuffer: observations are added only with a home');
+    return this.paths;
+  }
 
   /** Some observations are not on disk yet. */
   get pending(): boolean {
@@ -181,8 +207,9 @@ export class DayFileBuffer {
     // Loaded here, not at start-up: a tick with nothing new never parses Markdown.
     const dayFile = await import('./day-file/index.js');
     let added = 0;
-    for (const [path, list] of groupByDayFile(this.paths, observations)) {
+    for (const [path, list] of groupByDayFile(this.home(), observations)) {
       const entry = this.files.get(path) ?? (await this.load(dayFile, path, list[0]!));
+      this.parseMerged(dayFile, path, entry);
       if (entry.unsaved === 0) entry.firstUnsaved = list.find((o) => !entry.appender.ids.has(o.id));
       const n = entry.appender.append(list, path);
       entry.unsaved += n;
@@ -210,31 +237,54 @@ export class DayFileBuffer {
     const step = (name: DayFileStep) => this.options.onStep?.(name, path);
     await step('before-check');
     const current = await this.settled(path, entry.base);
-    // Edited (or removed) on disk since it was read: start again from what is there now.
-    if (!sameBytes(entry.base, current)) await this.reload(dayFile, path, entry, current);
+    // Edited (or removed) on disk since it was read: merged into what is there now.
+    if (!sameBytes(entry.base, current)) await this.merge(dayFile, path, entry, entry.base, current);
     for (let round = 0; round < MAX_WRITE_ROUNDS; round++) {
       if (entry.unsaved === 0) return;
-      const data = dayFile.encodeSavedBytes(dayFile.formatDayFile(entry.appender.file));
-      const base = entry.base?.toString('utf8');
-      const replaced = await replaceFileSeeing(path, data, {
-        mode: 0o600,
-        onStep: (name) => step(name),
-        whole: (old) => sameBytes(old, entry.base) || !looksHalfWritten(old.toString('utf8'), base),
-        settleMs: this.options.settleMs ?? 2000,
-      });
+      const data = dayFile.encodeSavedBytes(entry.merged ?? dayFile.formatDayFile(entry.appender.file));
+      const whole = (bytes: Buffer) => sameBytes(bytes, entry.base) || !looksHalfWritten(bytes.toString('utf8'), entry.base?.toString('utf8'));
+      // What was at the path when it was taken aside: when it is not what the job read, an editor saved
+      // meanwhile, and the merge with it is what is put at the path instead.
+      const merge = async (old: Buffer | undefined) => {
+        if (sameBytes(old, entry.base)) return undefined;
+        // Half of an editor's save that never became whole is not merged (it is put back; the next run reads the file afresh).
+        if (old !== undefined && !whole(old)) throw busy(path, 'another program was saving it in place when it was written');
+        await this.merge(dayFile, path, entry, entry.base, old);
+        return dayFile.encodeSavedBytes(entry.merged ?? dayFile.formatDayFile(entry.appender.file));
+      };
+      const replaced = await replaceFileSeeing(path, data, { mode: 0o600, onStep: (name) => step(name), merge, whole, settleMs: this.options.settleMs ?? 2000 });
+      const written = Buffer.from(replaced.data);
       if (replaced.kind === 'replaced' && sameBytes(replaced.old, entry.base)) {
+        moveBase(entry, written);
+        // A merge is written as merged; its owned frontmatter keys (the count, the tags) are counted
+        // again now, out of the instant the file was aside, and written in one more round when the
+        // editor's change made them differ.
+        if (entry.merged !== undefined) {
+          this.parseMerged(dayFile, path, entry);
+          if (!written.equals(dayFile.encodeSavedBytes(dayFile.formatDayFile(entry.appender.file)))) continue;
+        }
         entry.unsaved = 0;
         entry.firstUnsaved = undefined;
-        entry.base = data;
         return;
       }
-      // An editor saved in the instant before the write. Taken: their file is at the path, ours was not
-      // written. Replaced: ours is there now, and their bytes were aside: merge into theirs and write again.
-      const theirs = replaced.kind === 'taken' ? await this.settled(path, entry.base) : replaced.old;
-      // Half of an editor's save that never became whole: it is not merged (the next run reads the file afresh).
-      if (theirs !== undefined && looksHalfWritten(theirs.toString('utf8'), base)) throw busy(path, 'another program was saving it in place when it was written');
-      await this.reload(dayFile, path, entry, theirs);
-      entry.base = replaced.kind === 'taken' ? theirs : data;
+      if (replaced.kind === 'taken') {
+        // An editor created the file in the instant it was absent: ours was not written, theirs is at
+        // the path, made over what it had read. What was aside is merged already, or changed after its
+        // first read (an editor that had it open wrote into it): merged too.
+        if (replaced.aside !== undefined && !sameBytes(replaced.aside, entry.base)) {
+          if (!whole(replaced.aside)) throw busy(path, 'another program was saving it in place when it was written');
+          await this.merge(dayFile, path, entry, entry.base, replaced.aside);
+        }
+        const theirs = await this.settled(path, entry.base);
+        await this.merge(dayFile, path, entry, entry.base, theirs);
+        continue;
+      }
+      // Ours is at the path, but an editor that had the file open wrote into the copy aside after it was
+      // read: merged, and written again. The path holds ours since the link, so it is the next write's base.
+      if (replaced.old !== undefined && !whole(replaced.old)) throw busy(path, 'another program was saving it in place when it was written');
+      await this.merge(dayFile, path, entry, entry.base, replaced.old);
+      moveBase(entry, written);
+      entry.unsaved = Math.max(entry.unsaved, 1);
     }
     throw busy(path, 'it kept changing while the program wrote it');
   }
@@ -252,17 +302,75 @@ export class DayFileBuffer {
   }
 
   /**
-   * Take `current` (the file's bytes on disk now, undefined: removed) as the file, and append to it the
-   * unsaved lines it does not have. Throws, before anything is lost, when the edited file cannot be written
-   * any more (a broken frontmatter, a Git conflict).
+   * Take `theirs` (a version another program saved over `base`; undefined: the file was removed) as the
+   * file, with the job's changes since `base` merged in (day-file/merge.ts: a three-way merge, so that an
+   * edit the job had merged before and the editor's newer save lacks, the editor having saved over the
+   * job's write, is kept). A file created or removed meanwhile takes the job's unsaved lines alone.
+   * Throws, before anything is lost, when the edited file cannot be written any more (a broken
+   * frontmatter, a Git conflict).
    */
-  private async reload(dayFile: DayFileModule, path: string, entry: BufferedDayFile, current: Buffer | undefined): Promise<void> {
-    const file = await this.fileOf(dayFile, path, current, entry.firstUnsaved);
-    const appender = new dayFile.DayFileAppender(file);
-    const unsaved = appender.appendLastLinesOf(entry.appender.file, entry.unsaved, path);
-    entry.appender = appender;
-    entry.unsaved = unsaved;
-    entry.base = current;
+  private async merge(dayFile: DayFileModule, path: string, entry: BufferedDayFile, base: Buffer | undefined, theirs: Buffer | undefined): Promise<void> {
+    if (base === undefined || theirs === undefined) {
+      this.parseMerged(dayFile, path, entry);
+      // An edit of a file that is gone now (edit()) is dropped with it.
+      if (this.paths === undefined) {
+        entry.unsaved = 0;
+        moveBase(entry, theirs);
+        return;
+      }
+      const file = await this.fileOf(dayFile, path, theirs, entry.firstUnsaved);
+      const appender = new dayFile.DayFileAppender(file);
+      entry.unsaved = appender.appendLastLinesOf(entry.appender.file, entry.unsaved, path);
+      entry.appender = appender;
+      moveBase(entry, theirs);
+      return;
+    }
+    const { closestBase, mergeDayFileText } = await import('./day-file/merge.js');
+    const ours = entry.merged ?? dayFile.formatDayFile(entry.appender.file);
+    const their = dayFile.decodeSavedBytes(theirs);
+    // Their save was made over one of the versions that were on disk: the job's last write as a rule,
+    // or the one before it when an editor's check passed just before the job's write and its save came
+    // right after (a plain save, over a file it no longer sees). The version it differs least from.
+    const from = closestBase([base, ...entry.earlier].map((b) => dayFile.decodeSavedBytes(b)), their);
+    const text = mergeDayFileText(from, ours, their);
+    dayFile.assertTextWritable(text, path);
+    entry.merged = text;
+    entry.unsaved = Math.max(entry.unsaved, 1);
+    moveBase(entry, theirs);
+  }
+
+  /**
+   * A merged text parsed into the appender, its owned frontmatter keys counted again (they describe
+   * the merged lines). Throws, before anything is lost, when it cannot be written (a broken frontmatter).
+   */
+  private parseMerged(dayFile: DayFileModule, path: string, entry: BufferedDayFile): void {
+    if (entry.merged === undefined) return;
+    const file = dayFile.parseDayFile(entry.merged);
+    dayFile.assertWritable(file, path);
+    dayFile.refreshOwnedFrontmatter(file);
+    entry.appender = new dayFile.DayFileAppender(file);
+    entry.merged = undefined;
+  }
+
+  /**
+   * One change to a day file that exists (a lifecycle mark, …), written as observations are (see the
+   * header: checked, merged with an editor's save, never over a half-written file). `change` edits the
+   * parsed file and returns undefined when it changed nothing. Undefined when the file is gone or its
+   * frontmatter is broken (nothing written).
+   */
+  async edit<T>(path: string, change: (file: DayFile) => T | undefined): Promise<T | undefined> {
+    const dayFile = await import('./day-file/index.js');
+    let bytes = await this.settled(path, undefined);
+    if (bytes === undefined && (await restoreAsideCopy(path))) bytes = await this.settled(path, undefined);
+    if (bytes === undefined) return undefined;
+    const file = dayFile.parseDayFile(dayFile.decodeSavedBytes(bytes));
+    if (file.frontmatter.error !== undefined) return undefined;
+    const made = change(file);
+    if (made === undefined) return made;
+    const entry: BufferedDayFile = { appender: new dayFile.DayFileAppender(file), unsaved: 1, firstUnsaved: undefined, base: bytes, earlier: [], merged: undefined };
+    this.files.set(path, entry);
+    await this.writeOne(dayFile, path, entry);
+    return made;
   }
 
   /** add() then flush(): for callers that write as they go (the LLM Observer's journal). */
@@ -277,7 +385,7 @@ export class DayFileBuffer {
     // A run killed in the instant its write had the file aside: the file is put back first.
     if (bytes === undefined && (await restoreAsideCopy(path))) bytes = await this.settled(path, undefined);
     const file = await this.fileOf(dayFile, path, bytes, first);
-    const entry: BufferedDayFile = { appender: new dayFile.DayFileAppender(file), unsaved: 0, firstUnsaved: undefined, base: bytes };
+    const entry: BufferedDayFile = { appender: new dayFile.DayFileAppender(file), unsaved: 0, firstUnsaved: undefined, base: bytes, earlier: [], merged: undefined };
     this.files.set(path, entry);
     return entry;
   }
@@ -285,8 +393,13 @@ export class DayFileBuffer {
   /** The day file these bytes hold (a new one from the template when there are none). */
   private async fileOf(dayFile: DayFileModule, path: string, bytes: Buffer | undefined, first: Observation | undefined): Promise<DayFile> {
     if (bytes !== undefined) return dayFile.parseDayFile(dayFile.decodeSavedBytes(bytes));
-    return dayFile.createDayFile({ date: first?.date || dayFile.dateFromFileName(path) || '', agent: first?.agent ?? '', tier: 'hot', template: await dailyTemplate(this.paths), ...(first?.zone ? { zone: first.zone } : {}) });
+    return dayFile.createDayFile({ date: first?.date || dayFile.dateFromFileName(path) || '', agent: first?.agent ?? '', tier: 'hot', template: this.paths ? await dailyTemplate(this.paths) : '# {{date}}\n', ...(first?.zone ? { zone: first.zone } : {}) });
   }
+}
+
+/** DayFileBuffer.edit for one file, outside an observe job (lifecycle marks, `mark`). */
+export function editDayFile<T>(path: string, change: (file: DayFile) => T | undefined, options: DayFileBufferOptions = {}): Promise<T | undefined> {
+  return new DayFileBuffer(undefined, undefined, options).edit(path, change);
 }
 
 /** A day file left for the next run. */

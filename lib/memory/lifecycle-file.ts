@@ -3,13 +3,10 @@
  * each marked line is re-formatted with its mark, every other byte of the
  * file stays as it was (lib/memory/day-file/). The caller holds the home lock.
  */
-import { readFile } from 'node:fs/promises';
 import type { HomePaths } from '../platform/home.js';
-import { writeFileAtomic } from '../platform/atomic-file.js';
-import { formatDayFile, parseDayFile, updateObservation } from './day-file/index.js';
+import { updateObservation } from './day-file/index.js';
 import { lifecycleMarks, type LifecycleChange } from './lifecycle.js';
 import { listHotDayFiles, readObservations } from './memory-files.js';
-import { isNotFound } from '../core/errors.js';
 
 export interface LifecycleResult {
   /** Tasks marked done. */
@@ -51,23 +48,21 @@ export async function applyLifecycle(paths: HomePaths, agent: string, fresh: Rea
  * the file cannot be rewritten (its frontmatter is broken) or is gone.
  */
 export async function markInFile(path: string, changes: ReadonlyArray<{ id: string; mark: LifecycleChange['mark'] | undefined }>): Promise<typeof changes | undefined> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if (isNotFound(error)) return undefined;
-    throw error;
-  }
-  const file = parseDayFile(text);
-  if (file.frontmatter.error !== undefined) return undefined;
+  // Written as observe writes a day file (day-file-buffer.ts): an editor's save made meanwhile is merged, never overwritten.
+  const { editDayFile } = await import('./day-file-buffer.js');
   const made: Array<(typeof changes)[number]> = [];
-  for (const c of changes) {
-    const line = file.segments.find((s) => s.kind === 'obs' && s.line.id === c.id);
-    if (!line || line.kind !== 'obs') continue;
-    // Clearing a mark clears the ✅ it stood for too; superseding leaves a ✅ a user set.
-    const done = c.mark?.kind === 'done' ? true : c.mark === undefined && line.line.mark?.kind === 'done' ? false : line.line.done;
-    if (updateObservation(file, c.id, { mark: c.mark, done })) made.push(c);
-  }
-  if (made.length > 0) await writeFileAtomic(path, formatDayFile(file), { mode: 0o600 });
-  return made;
+  let read = false;
+  await editDayFile(path, (file) => {
+    read = true;
+    for (const c of changes) {
+      const line = file.segments.find((s) => s.kind === 'obs' && s.line.id === c.id);
+      if (!line || line.kind !== 'obs') continue;
+      // Clearing a mark clears the ✅ it stood for too; superseding leaves a ✅ a user set.
+      const done = c.mark?.kind === 'done' ? true : c.mark === undefined && line.line.mark?.kind === 'done' ? false : line.line.done;
+      if (updateObservation(file, c.id, { mark: c.mark, done })) made.push(c);
+    }
+    return made.length > 0 ? made : undefined;
+  });
+  // Not read: gone, or its frontmatter is broken.
+  return read ? made : undefined;
 }

@@ -4,6 +4,7 @@
  * the new one, never half of one.
  */
 import { link, open, readFile, rename, unlink, mkdir, readdir, type FileHandle } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fromSystemError, isNotFound } from '../core/errors.js';
@@ -83,22 +84,26 @@ export async function writeFilesAtomic(files: AtomicFile[]): Promise<void> {
 /**
  * What replaceFileSeeing found at `path` when it put the new file there: the bytes it moved aside
  * (undefined: there was no file), or `taken` when someone created the file in the instant between
- * (their file stays, the new one was not written).
+ * (their file stays, the new one was not written; `aside`: the bytes of the file theirs replaced).
  */
-export type Replaced = { kind: 'replaced'; old: Buffer | undefined } | { kind: 'taken' };
+export type Replaced = { kind: 'replaced'; old: Buffer | undefined } | { kind: 'taken'; aside: Buffer | undefined };
 
 /** Named points of replaceFileSeeing, for tests that act at them (a test hook; awaited). */
-export type ReplaceStep = 'written' | 'moved-aside';
+export type ReplaceStep = 'written' | 'moved-aside' | 'read-aside';
 
 /**
  * Put `data` at `path` and hand back exactly the bytes it replaced, so that a caller can tell whether
  * they were the ones it based `data` on — an editor may save in the instant between a check and a
  * plain rename, and that save would be lost unseen. The temp file is written and fsynced; the file at
  * `path` is renamed aside (whichever file is there at that moment: an editor's rename-save is caught
- * with it), the temp file is linked in place (link never replaces: a file an editor created in the
- * meantime wins, `taken`), and the aside copy is read, then removed. Between the two steps the path is
- * absent for a moment; a run killed there leaves the aside copy, which restoreAsideCopy puts back.
- * Where the file system has no hard links, a plain rename (the check is then the caller's alone).
+ * with it) and read (again until it looks whole, see `whole`); `merge` may then hand back new data
+ * made with those bytes, written into the temp file instead (fsynced before the aside copy goes), so
+ * that what is put at the path has every byte it replaced. The temp file is linked in place (link
+ * never replaces: a file an editor created in the meantime wins, `taken`), the aside copy is looked at
+ * once more through the open file (an editor that had it open and had not written yet writes into
+ * it), and removed. The path is absent from the rename to the link (the merge's time, when there is
+ * one); a run killed there leaves the aside copy, which restoreAsideCopy puts back, and a merge that
+ * throws puts it back itself. Where the file system has no hard links, a plain rename.
  */
 export async function replaceFileSeeing(
   path: string,
@@ -106,6 +111,8 @@ export async function replaceFileSeeing(
   options: {
     mode?: number;
     onStep?: (step: ReplaceStep) => Promise<void> | void;
+    /** With the bytes moved aside (undefined: there was no file): undefined to go on, or the data to write instead. */
+    merge?: (old: Buffer | undefined) => Promise<string | Uint8Array | undefined>;
     /**
      * Are the bytes moved aside a whole file? An editor that saves in place and was halfway through
      * still writes into the file aside, which has no name once removed: it is read again (every 40 ms,
@@ -114,40 +121,92 @@ export async function replaceFileSeeing(
     whole?: (old: Buffer) => boolean;
     settleMs?: number;
   } = {},
-): Promise<Replaced> {
+): Promise<Replaced & { data: string | Uint8Array }> {
   const what = `write ${path}`;
-  const tmp = await writeTemp(path, (handle) => handle.writeFile(data), { mode: options.mode ?? 0o600, sync: true, what });
+  const mode = options.mode ?? 0o600;
+  const settleMs = options.settleMs ?? 2000;
+  const tmp = await writeTemp(path, (handle) => handle.writeFile(data), { mode, sync: true, what });
+  let aside: { path: string; handle: FileHandle } | undefined;
   try {
     await options.onStep?.('written');
-    const aside = asidePathFor(path);
-    let moved = true;
+    const asidePath = asidePathFor(path);
     try {
-      await rename(path, aside);
+      await rename(path, asidePath);
+      aside = { path: asidePath, handle: await open(asidePath, 'r') };
     } catch (error) {
       if (!isNotFound(error)) throw fromSystemError(error, what);
-      moved = false;
     }
-    if (moved) await options.onStep?.('moved-aside');
+    if (aside) await options.onStep?.('moved-aside');
+    const seen = aside && (await aside.handle.stat());
+    let old = aside ? await readSettled(aside.path, options.whole, settleMs) : undefined;
+    if (aside) await options.onStep?.('read-aside');
+    let synced = true;
+    try {
+      const next = await options.merge?.(old);
+      if (next !== undefined) {
+        data = next;
+        await writeTempAt(tmp, next, mode, what);
+        synced = false;
+      }
+    } catch (error) {
+      if (aside) {
+        await aside.handle.close().catch(() => undefined);
+        await putBack(aside.path, path);
+        aside = undefined;
+      }
+      throw error;
+    }
+    let linked = true;
     try {
       await link(tmp, path);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') {
-        // Someone saved the file in that instant: theirs is the newest; what was aside is older than it.
-        if (moved) await unlink(aside).catch(() => undefined);
-        return { kind: 'taken' };
-      }
+      // Someone saved the file in that instant: theirs is the newest; what was aside is older than it.
+      if (code === 'EEXIST') return { kind: 'taken', aside: aside ? await changedSince(aside, seen!, old!, options.whole, settleMs) : undefined, data };
       if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw fromSystemError(error, what);
       await rename(tmp, path).catch((e: unknown) => {
         throw fromSystemError(e, what);
       });
+      linked = false;
     }
-    const old = moved ? await readSettled(aside, options.whole, options.settleMs ?? 2000) : undefined;
-    if (moved) await unlink(aside).catch(() => undefined);
+    // The aside copy goes only once the new file is on disk: a power cut before leaves it to restore.
+    if (!synced) await fsyncPath(linked ? tmp : path);
     await fsyncPath(dirname(path));
-    return { kind: 'replaced', old };
+    if (aside) old = await changedSince(aside, seen!, old!, options.whole, settleMs);
+    return { kind: 'replaced', old, data };
   } finally {
+    if (aside) {
+      await aside.handle.close().catch(() => undefined);
+      await unlink(aside.path).catch(() => undefined);
+    }
     await unlink(tmp).catch(() => undefined);
+  }
+}
+
+/** The aside copy's bytes: `old`, or read again when it changed since `seen` (written into by an editor that had it open). */
+async function changedSince(aside: { path: string; handle: FileHandle }, seen: Stats, old: Buffer, whole: ((bytes: Buffer) => boolean) | undefined, settleMs: number): Promise<Buffer> {
+  const now = await aside.handle.stat();
+  if (now.mtimeMs === seen.mtimeMs && now.size === seen.size && now.ctimeMs === seen.ctimeMs) return old;
+  return readSettled(aside.path, whole, settleMs);
+}
+
+/** The aside copy back at `path`, unless a new file is there (then it is newer, and the copy goes). */
+async function putBack(asidePath: string, path: string): Promise<void> {
+  await link(asidePath, path).catch(() => undefined);
+  await unlink(asidePath).catch(() => undefined);
+}
+
+/** The temp file written again with `data` (no fsync: see replaceFileSeeing). */
+async function writeTempAt(tmp: string, data: string | Uint8Array, mode: number, what: string): Promise<void> {
+  try {
+    const handle = await open(tmp, 'w', mode);
+    try {
+      await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw fromSystemError(error, what);
   }
 }
 

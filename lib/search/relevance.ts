@@ -159,8 +159,8 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
  * Cosine (query ↔ memory) at which meaning starts to count as evidence, and
  * at which it is full evidence (docs/performance.md, "The injection gate").
  */
-export const MEANING_FLOOR = 0.4;
-export const MEANING_FULL = 0.8;
+export const MEANING_FLOOR = 0.35;
+export const MEANING_FULL = 0.75;
 
 /**
  * Words and meaning together, as two pieces of evidence that the memory

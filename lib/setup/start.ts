@@ -53,21 +53,16 @@ export interface AgentsFound {
 }
 
 export async function findAgents(env: NodeJS.ProcessEnv): Promise<AgentsFound> {
-  const [{ locateOpenClaw }, { locateClaudeCode }, { locateCodex }, { locatePi }] = await Promise.all([
-    import('../integrations/openclaw/integration.js'),
+  const [{ locateClaudeCode }, { locateCodex }, { locatePi }] = await Promise.all([
     import('../integrations/claude-code/integration.js'),
     import('../integrations/codex/integration.js'),
     import('../integrations/pi/integration.js'),
   ]);
-  // Not ~/.openclaw existing: OC-Memory's own default home lives there, and an earlier integration may have
-  // written its openclaw.json. OpenClaw's command or its agents (presence.ts), or an openclaw.json OpenClaw wrote.
+  // Not ~/.openclaw existing: OC-Memory's own default home lives there (presence.ts says what counts).
   const { findOpenClaw } = await import('../integrations/openclaw/presence.js');
   const presence = await findOpenClaw({ env });
-  const location = await locateOpenClaw(env);
-  const { readOpenClawJson } = await import('../integrations/openclaw/config.js');
-  const written = location.configExists ? (await readOpenClawJson(location.configPath)).data?.meta !== undefined : false;
   return {
-    openClaw: presence.installed || written,
+    openClaw: presence.installed,
     claudeCode: await exists(dirname(locateClaudeCode(env).settingsPath)),
     codex: await exists(locateCodex(env).codexHome),
     pi: await exists(locatePi(env).agentDir),

@@ -502,9 +502,9 @@ ${injectionRows.length ? table([m.time, m.event, m.filterAgent, m.via, m.injecte
     const back = '/tiers';
     const body = html`${table(['', m.tierFiles, m.tierBytes, m.tierOldest, m.tierNewest], rows)}
 <section><h2>${m.pendingTitle}</h2>
-${pending.length === 0 ? html`<p class="empty">${m.pendingNone}</p>` : html`<ul class="proposals">${pending.map((p) => html`<li class="proposal" data-proposal="${p.id}"><strong>${tierLabel(m, p.from)} → ${tierLabel(m, p.to)}</strong> ${p.date} · ${p.agent} · ${p.observations} ${p.observations === 1 ? m.observation : m.observations} · ${formatBytes(p.bytes)} · <code>${p.id}</code> ${reasonOf(frame, p)}
+${pending.length === 0 ? html`<p class="empty">${m.pendingNone}</p>` : byReason(pending).map((group) => html`<p class="reason-group">${reasonOf(frame, group[0]!)}:</p><ul class="proposals">${group.map((p) => html`<li class="proposal" data-proposal="${p.id}"><strong>${tierLabel(m, p.from)} → ${tierLabel(m, p.to)}</strong> ${p.date} · ${p.agent} · ${p.observations} ${p.observations === 1 ? m.observation : m.observations} · ${formatBytes(p.bytes)} · <code>${p.id}</code>
 ${p.sample.length ? html`<ul class="sample">${p.sample.map((s) => html`<li>${mask(s)}</li>`)}</ul>` : ''}
-${postButton('/tiers/approve', { id: p.id, back }, m.approve)} ${postButton('/tiers/reject', { id: p.id, back }, m.reject)}</li>`)}</ul>`}</section>
+${postButton('/tiers/approve', { id: p.id, back }, m.approve)} ${postButton('/tiers/reject', { id: p.id, back }, m.reject)}</li>`)}</ul>`)}</section>
 <section><h2>${m.auditTitle}</h2>
 ${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time, m.action, m.op, ''], audit.map((e) => [e.time.slice(0, 19).replace('T', ' '), codeLabel(frame, 'action', e.action), e.op ?? '', e.action === 'move' && e.op ? moveCell(e.op) : auditSummary(frame, e)]))}</section>`;
     return c.html(layout(frame, m.tiersTitle, body));
@@ -558,6 +558,11 @@ ${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time
     const usage = stats.llm.rows.map((r) => [r.role, r.model, r.inputTokens, r.outputTokens, r.calls, r.costUsd === null ? '—' : r.costUsd.toFixed(4)]);
     const latencies = times.slice(-200);
     const active = stats.tokens.activeMemory;
+    // The ratio of the two figures shown beside it (every agent's active memory, not main's alone), and only
+    // when active memory is the smaller: "condensed 0.8×" would say the opposite of what happened.
+    const activeTotal = Object.values(active).reduce((a, b) => a + b, 0);
+    const ratio = activeTotal > 0 ? stats.tokens.transcriptRead / activeTotal : 0;
+    const condensed = ratio > 1 ? html` · ${m.efficiency} <strong>${ratio.toFixed(1)}×</strong> (${stats.tokens.transcriptRead} ÷ ${activeTotal})` : '';
     const body = html`<section><h2>${m.jobsTitle}</h2>${jobs.length ? table([m.job, m.lastRun, m.lastOk, m.lastError], jobs) : html`<p class="empty">${m.none}</p>`}
 ${status.lastError ? html`<p class="error">${m.lastError}: ${codeLabel(frame, 'job', status.lastError.job)} ${when(status.lastError.at)} — ${mask(status.lastError.message)}</p>` : ''}</section>
 <section><h2>${m.sourcesTitle}</h2>
@@ -565,7 +570,7 @@ ${table([m.source, m.filterAgent, m.streams, m.messages, m.malformed, m.lastRead
 <details><summary>${m.cursors} (${streams.length})</summary>${table([m.source, m.filterAgent, m.session, m.path, m.cursor], streams)}</details></section>
 <section><h2>${m.llmTitle}</h2>${usage.length ? table([m.role, m.model, m.inputTokens, m.outputTokens, m.calls, m.cost], usage) : html`<p class="empty">${m.llmNone}</p>`}</section>
 <section><h2>${m.chartsTitle}</h2>
-<p>${m.transcriptTokens}: <strong>${stats.tokens.transcriptRead}</strong> · ${m.activeTokens}: <strong>${Object.values(active).reduce((a, b) => a + b, 0)}</strong>${stats.tokens.efficiency ? html` · ${m.efficiency} ${stats.tokens.efficiency.toFixed(1)}×` : ''} · ${m.searchLatency}: <strong>${stats.search.p95Ms ?? '—'}</strong> ms</p>
+<p>${m.transcriptTokens}: <strong>${stats.tokens.transcriptRead}</strong> · ${m.activeTokens}: <strong>${activeTotal}</strong>${condensed} · ${m.searchLatency}: <strong>${stats.search.p95Ms ?? '—'}</strong> ms</p>
 ${chart('per-day', m.chartPerDay, { x: stats.observations.perDay.map((d) => d.date), xLabel: m.chartDay, series: [{ label: m.observationCount, values: stats.observations.perDay.map((d) => d.count) }] }, m.none)}
 ${chart('llm-per-day', m.chartLlm, { x: stats.llm.byDay.map((d) => d.date), xLabel: m.chartDay, series: [{ label: m.inputTokens, values: stats.llm.byDay.map((d) => d.inputTokens) }, { label: m.outputTokens, values: stats.llm.byDay.map((d) => d.outputTokens) }] }, m.llmNone)}
 ${chart('tokens', m.chartTokens, { x: [m.transcriptTokens, ...Object.keys(active).map((a) => `${m.activeTokens} · ${a}`)], xLabel: m.chartWhat, series: [{ label: m.tokens, values: [stats.tokens.transcriptRead, ...Object.values(active)] }], bars: true }, m.none)}
@@ -606,7 +611,28 @@ export function maskedLines(text: string, mask: (text: string) => string): strin
 /** An audit entry's counts (files 2, observations 5) and what it undid, in the page's words. */
 function auditSummary(frame: PageFrame, e: import('../tiers/audit.js').AuditEntry): Html {
   const counts = e.counts && typeof e.counts === 'object' ? Object.entries(e.counts as Record<string, unknown>) : [];
-  return html`${counts.map(([k, v], i) => html`${i ? ', ' : ''}${codeLabel(frame, 'count', k)} ${String(v)}`)}${typeof e.target === 'string' ? html`${counts.length ? ' ' : ''}→ ${e.target}` : ''}`;
+  return html`${counts.map(([k, v], i) => html`${i ? ', ' : ''}${countValue(frame, k, v)}`)}${typeof e.target === 'string' ? html`${counts.length ? ' ' : ''}→ ${e.target}` : ''}`;
+}
+
+/** One count of an audit entry: `files 2`; a count per tier (forget's byTier) as `hot 2, warm 1` (tiers with none left out), never "[object Object]". */
+function countValue(frame: PageFrame, key: string, value: unknown): Html {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const parts = Object.entries(value as Record<string, unknown>).filter(([, n]) => n !== 0);
+    if (key === 'byTier') return html`${parts.map(([tier, n], i) => html`${i ? ', ' : ''}${tierLabel(frame.m, tier as Tier)} ${String(n)}`)}`;
+    return html`${codeLabel(frame, 'count', key)} (${parts.map(([k, n], i) => html`${i ? ', ' : ''}${k} ${String(n)}`)})`;
+  }
+  return html`${codeLabel(frame, 'count', key)} ${String(value)}`;
+}
+
+/** Pending proposals grouped by why they are proposed (in their order): the reason is said once over its days, not on each. */
+function byReason<P extends Proposal>(pending: P[]): P[][] {
+  const groups = new Map<string, P[]>();
+  for (const p of pending) {
+    const why = proposalWhy(p);
+    const key = why ? `${why.code}:${why.days}` : p.reason;
+    groups.set(key, [...(groups.get(key) ?? []), p]);
+  }
+  return [...groups.values()];
 }
 
 /** Why a move is proposed, in the page's words with the setting or command behind it; a reason of another kind as written (lang="en"). */

@@ -41,6 +41,11 @@ function withParam(path: string, key: string, value: string): string {
   return `${url.pathname}${url.search}`;
 }
 
+/** A priority as its emoji and its word: a system without an emoji font shows boxes, a screen reader reads the word. */
+export function priorityBadge(m: Messages, p: Priority): Html {
+  return html`<span class="pri">${PRIORITY_EMOJI[p]} <span class="word">${priorityLabel(m, p)}</span></span>`;
+}
+
 export function priorityLabel(m: Messages, p: Priority): string {
   return p === 'high' ? m.priorityHigh : p === 'medium' ? m.priorityMedium : m.priorityLow;
 }
@@ -134,7 +139,7 @@ export function observationItem(frame: PageFrame, o: ObservationView, back: stri
 <a href="/observation/forget?file=${encodeURIComponent(o.file)}&amp;id=${encodeURIComponent(o.id)}&amp;back=${encodeURIComponent(back)}" data-action="forget">${m.forget}</a>
 </div>`;
   return html`<li class="obs priority-${o.priority}" id="${o.id}" tabindex="-1" data-id="${o.id}" data-file="${o.file}" data-line="${o.startLine}">
-<div class="line"><span class="pri" title="${priorityLabel(m, o.priority)}">${PRIORITY_EMOJI[o.priority]}</span>${o.done ? html`<span class="done" title="${m.done}">✅</span>` : ''}
+<div class="line">${priorityBadge(m, o.priority)}${o.done ? html`<span class="done">✅ <span class="word">${m.done}</span></span>` : ''}
 ${o.time ? html`<time>${o.time}</time>` : ''} <span class="cat">${codeLabel(frame, 'category', o.category)}</span>
 <span class="text">${o.snippet ? highlighted(o.snippet) : o.text}</span>
 ${o.tags.map((t) => html` <span class="tag">#${t}</span>`)}${o.pinned ? html` <span class="badge">${m.pinned}</span>` : ''}${o.mark ? html` <span class="badge mark" title="${o.mark.kind === 'done' ? m.done : m.superseded}">(${o.mark.kind}${o.mark.date ? ` ${o.mark.date}` : ''}${o.mark.by ? ` by ${o.mark.by}` : ''})</span>` : ''}</div>
@@ -208,7 +213,7 @@ export function editForm(frame: PageFrame, o: ObservationView, back: string): Ht
 
 export function forgetForm(frame: PageFrame, o: ObservationView, back: string): Html {
   const { m } = frame;
-  return html`<div class="forget"><p class="obs-text">${PRIORITY_EMOJI[o.priority]} ${o.text}</p><p class="meta">${o.date} · ${o.agent} · ${tierLabel(m, o.tier)} · <code>${o.id}</code></p>
+  return html`<div class="forget"><p class="obs-text">${priorityBadge(m, o.priority)} ${o.text}</p><p class="meta">${o.date} · ${o.agent} · ${tierLabel(m, o.tier)} · <code>${o.id}</code></p>
 <p class="warn">${m.forgetExplain}</p>
 <form method="post" action="/observation/forget">${hidden('file', o.file)}${hidden('id', o.id)}${hidden('back', back)}
 <button type="submit" class="danger" autofocus>${m.forgetConfirm}</button> <a href="${back}">${m.cancel}</a></form></div>`;
@@ -220,10 +225,20 @@ export function table(headers: string[], rows: Array<Array<Html | string | numbe
 }
 
 /** A chart drawn by templates/ui/ui.js with uPlot from the JSON beside it (x: labels, xLabel: what they are, in the legend; series: named values; bars: categories, not a time line). */
+/** Up to this many points a chart also lists its figures, and under 3 it draws bars: a line through one or two points is a trend nobody saw. */
+const FEW_POINTS = 7;
+
 export function chart(id: string, title: string, data: { x: string[]; xLabel: string; series: Array<{ label: string; values: Array<number | null> }>; bars?: boolean }, empty: string): Html {
   if (data.x.length === 0) return html`<figure class="chart"><figcaption>${title}</figcaption><p class="empty">${empty}</p></figure>`;
+  // The y axis starts at 0 and counts step by whole numbers (templates/ui/ui.js reads `integers`).
+  const integers = data.series.every((s) => s.values.every((v) => v === null || Number.isInteger(v)));
+  const drawn = { ...data, bars: data.bars === true || data.x.length < 3, integers };
+  const figures =
+    data.x.length <= FEW_POINTS
+      ? html`<table class="chart-figures"><thead><tr><th>${data.xLabel}</th>${data.series.map((s) => html`<th>${s.label}</th>`)}</tr></thead><tbody>${data.x.map((x, i) => html`<tr><td>${x}</td>${data.series.map((s) => html`<td>${s.values[i] === null || s.values[i] === undefined ? '—' : String(s.values[i])}</td>`)}</tr>`)}</tbody></table>`
+      : '';
   return html`<figure class="chart"><figcaption>${title}</figcaption><div class="plot" id="${id}" role="img" aria-label="${title}"></div>
-<script type="application/json" data-chart="${id}">${raw(JSON.stringify(data).replace(/</g, '\\u003c'))}</script></figure>`;
+<script type="application/json" data-chart="${id}">${raw(JSON.stringify(drawn).replace(/</g, '\\u003c'))}</script>${figures}</figure>`;
 }
 
 export function postButton(action: string, fields: Record<string, string>, label: string, className = ''): Html {

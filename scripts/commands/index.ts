@@ -35,6 +35,7 @@ export const COMMAND_LOADERS: Record<string, Loader> = {
   forget: () => import('./forget.js'),
   mark: () => import('./mark.js'),
   export: () => import('./export.js'),
+  import: () => import('./import.js'),
   backup: () => import('./backup.js'),
   restore: () => import('./restore.js'),
   sources: () => import('./sources.js'),

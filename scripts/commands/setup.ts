@@ -6,8 +6,23 @@ import type { SetupReport } from '../../lib/setup/finish.js';
 import { thisRunner } from '../runner.js';
 import { toolPolicyLines } from '../../lib/integrations/openclaw/tool-policy.js';
 
+/**
+ * OpenClaw's database era (2026.8 and later) needs SQLite: on a Node without `node:sqlite` and without
+ * the optional better-sqlite3 (npm drops it when it cannot build), say so now, not at the first observe.
+ */
+async function sqliteWarning(): Promise<string | undefined> {
+  const { describeSqliteDriver } = await import('../../lib/platform/sqlite.js');
+  try {
+    await describeSqliteDriver();
+    return undefined;
+  } catch (error) {
+    const hint = (error as { hint?: string }).hint;
+    return `⚠️  OpenClaw's database (OpenClaw 2026.8 and later) cannot be read on Node ${process.versions.node}: it has no built-in SQLite and the optional better-sqlite3 is not installed. Its transcripts are kept for later, nothing is lost; the other sources work.${hint ? `\n   → ${hint}` : ''}`;
+  }
+}
+
 /** What setup did, as lines for the user; the next steps last. */
-function reportLines(report: SetupReport): string[] {
+function reportLines(report: SetupReport, warning?: string): string[] {
   const { applied } = report;
   const lines = [`Wrote ${applied.configFile}${applied.keySaved ? ` and ${applied.paths.env} (${applied.keySaved}, mode 0600)` : ''}.`];
   const others = report.observed.join(', ');
@@ -16,6 +31,7 @@ function reportLines(report: SetupReport): string[] {
       ? `Observed: every OpenClaw agent${others ? `, ${others}` : ''}.`
       : `Observed: ${others || 'nothing yet'}; OpenClaw is not installed here (${report.openClawSeen.seen}) — its agents are observed once it is.`,
   );
+  if (warning) lines.push(warning);
   const secret = applied.syncSecret;
   if (secret) {
     lines.push(
@@ -119,7 +135,7 @@ export const command: CommandSpec = {
         integrate: { openClaw: Boolean(options.integrateOpenclaw), claudeCode: Boolean(options.integrateClaudeCode), codex: Boolean(options.integrateCodex), pi: Boolean(options.integratePi) },
         runner,
       });
-      for (const line of reportLines(report)) ctx.out(line);
+      for (const line of reportLines(report, await sqliteWarning())) ctx.out(line);
       await P.clearProgress(progressFile);
       return setupSucceeded(report) ? EXIT.ok : EXIT.error;
     }
@@ -162,7 +178,7 @@ export const command: CommandSpec = {
       throw error;
     }
     spin.stop('Done.');
-    for (const line of reportLines(report)) prompts.log.info(line);
+    for (const line of reportLines(report, await sqliteWarning())) prompts.log.info(line);
     await P.clearProgress(progressFile);
     prompts.outro('OC-Memory is set up.');
     return setupSucceeded(report) ? EXIT.ok : EXIT.error;

@@ -53,13 +53,15 @@
       var target = document.getElementById(node.getAttribute('data-chart'));
       if (!target || !data.x || data.x.length === 0) return;
       var xs = data.x.map(function (_, i) { return i; });
-      // Categories (data.bars: e.g. transcript tokens vs each agent's active memory) are bars, not a line between them.
+      // Categories (data.bars: e.g. transcript tokens vs each agent's active memory) and one or two points are bars, not a line between them.
       var bars = data.bars === true && uPlot.paths && uPlot.paths.bars;
       var opts = {
         width: Math.min(1000, (target.parentElement || document.body).clientWidth || 800),
         height: 220,
-        scales: { x: bars ? { time: false, range: function () { return [-0.5, xs.length - 0.5]; } } : { time: false }, y: bars ? { range: function (_, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } : {} },
-        axes: [{ splits: bars ? function () { return xs; } : undefined, values: function (_, ticks) { return ticks.map(function (i) { return data.x[i] !== undefined ? data.x[i] : ''; }); } }, {}],
+        // Every chart's y axis starts at 0 (counts, tokens, ms): 4 against 5 must not look like 0 against 100.
+        scales: { x: bars ? { time: false, range: function () { return [-0.5, xs.length - 0.5]; } } : { time: false }, y: { range: function (_, min, max) { return [0, max > 0 ? max * 1.1 : 1]; } } },
+        // Counts step by whole numbers: no "2.5 observations" tick.
+        axes: [{ splits: bars ? function () { return xs; } : undefined, values: function (_, ticks) { return ticks.map(function (i) { return data.x[i] !== undefined ? data.x[i] : ''; }); } }, data.integers ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000] } : {}],
         // The x series' name in the legend (uPlot says 'Value' otherwise), in the page's language.
         series: [{ label: data.xLabel }].concat(data.series.map(function (s, i) {
           var colour = colours[i % colours.length];

@@ -57,3 +57,19 @@ test('no OpenClaw here, only OC-Memory\'s own ~/.openclaw: doctor, integrate ope
     await cleanup();
   }
 });
+
+test("setup's wizard offers the OpenClaw integration for an openclaw.json of OpenClaw's own, not for one holding only OC-Memory's keys", async () => {
+  const { dir, cleanup } = await tempDir('ocm-saw-');
+  try {
+    const { mkdir, writeFile } = await import('node:fs/promises');
+    const state = join(dir, '.openclaw');
+    await mkdir(state);
+    const env = { HOME: dir, OPENCLAW_STATE_DIR: state, PATH: dirname(process.execPath) };
+    await writeFile(join(state, 'openclaw.json'), '{ plugins: { entries: { "oc-memory": { enabled: true } } }, memory: { search: { extraPaths: ["/x"] } } }\n');
+    assert.equal((await findAgents(env)).openClaw, false, 'only what an earlier integration wrote');
+    await writeFile(join(state, 'openclaw.json'), '// mine\n{ gateway: { port: 18789 } }\n');
+    assert.equal((await findAgents(env)).openClaw, true, "OpenClaw's own settings");
+  } finally {
+    await cleanup();
+  }
+});

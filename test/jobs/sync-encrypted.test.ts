@@ -271,3 +271,37 @@ test('rotating the key re-encrypts the whole remote in one run; the old key no l
     assert.notEqual((await execa('age', ['-d', '-i', key], { input: sealedIndex, reject: false })).exitCode, 0);
   }
 });
+
+test('a forget travels with encrypted sync: B, which edited the line meanwhile, forgets it too, keeps its other new line, and it never comes back', async (t) => {
+  const { dir, remote, key } = await workspace(t);
+  const a = await encryptedDevice(dir, 'a', remote, { keyFile: key });
+  const b = await encryptedDevice(dir, 'b', remote, { keyFile: key });
+  const secret = makeObservation(2, TODAY, { text: 'My home address is 42 Wallaby Way, Sydney.' });
+  await writeHot(a.paths, [makeObservation(1, TODAY), secret]);
+  await ok(a);
+  await ok(b);
+  assert.match(await readFile(join(b.paths.memory, `${TODAY}.md`), 'utf8'), /Wallaby Way/);
+
+  const forgot = await (await import('../helpers/cli.js')).runCli(['forget', secret.id, '--yes', '--home', a.paths.root]);
+  assert.equal(forgot.code, 0, forgot.stderr);
+  await ok(a);
+  // Meanwhile on B the user edited that very line, and B observed more: the merge keeps B's edited line
+  // (changed on one side, deleted on the other), and the tombstone erases it.
+  const bDay = join(b.paths.memory, `${TODAY}.md`);
+  await writeFile(bDay, (await readFile(bDay, 'utf8')).replace('42 Wallaby Way, Sydney.', '42 Wallaby Way, Sydney (the blue door).'));
+  await writeHot(b.paths, [makeObservation(20, TODAY, { text: 'Device B noted the VPN endpoint moved.' })]);
+  const onB = (await ok(b)) as unknown as { encrypted: { forgotten: string[] } };
+  assert.deepEqual(onB.encrypted.forgotten, [secret.id], 'B forgot what A forgot');
+  await ok(a);
+  for (const d of [a, b]) {
+    const day = await readFile(join(d.paths.memory, `${TODAY}.md`), 'utf8');
+    assert.doesNotMatch(day, /Wallaby Way/, `not on ${d.name}`);
+    assert.match(day, /VPN endpoint moved/, `B's new line is on ${d.name}`);
+    assert.ok((await readFile(d.paths.audit, 'utf8')).split('\n').some((l) => l.includes('"action":"forget"') && l.includes(secret.id)), `${d.name}'s audit records it`);
+  }
+  await writeHot(b.paths, [makeObservation(21, TODAY)]);
+  await ok(b);
+  await ok(a);
+  assert.doesNotMatch(await readFile(join(a.paths.memory, `${TODAY}.md`), 'utf8'), /Wallaby Way/, 'it stays gone');
+  assert.deepEqual(await syncedState(a), await syncedState(b));
+});

@@ -195,3 +195,16 @@ test('one language per fact: the TypeScript preference said in English, then in 
   assert.match(r.text, /User prefers TypeScript over JavaScript/);
   assert.doesNotMatch(r.text, /타입스크립트/);
 });
+
+test('a thing said again with less the same day is listed once, as said in full; different things stay', () => {
+  const full = o('Assistant will ship the CSV export for the billing dashboard by Friday.', '2026-02-12', { category: 'task' });
+  const less = o('Assistant will ship the CSV export by Friday.', '2026-02-12', { category: 'task', time: '10:05' });
+  const other = o('Assistant will ship the PDF export by Friday.', '2026-02-12', { category: 'task', time: '10:06' });
+  const otherDay = o('Assistant will ship the CSV export by Friday.', '2026-02-10', { category: 'task' });
+  const r = buildActiveMemory({ ...base, observations: [full, less, other, otherDay] });
+  const lines = r.text.split('\n');
+  assert.equal(lines.filter((l) => l.includes('ship the CSV export by Friday.') && l.includes('2026-02-12')).length, 0, 'the shorter restatement leaves');
+  assert.equal(lines.filter((l) => l.includes('CSV export for the billing dashboard')).length, 1);
+  assert.equal(lines.filter((l) => l.includes('PDF export')).length, 1, 'another thing said alike stays');
+  assert.equal(lines.filter((l) => l.includes('ship the CSV export by Friday. (2026-02-10)')).length, 1, 'the same words on another day stay');
+});

@@ -221,3 +221,85 @@ test('a half-written file that does not settle is left byte for byte as it is, t
   assert.deepEqual(idsOf(text), clean.ids);
   assert.deepEqual(await cursorOf(paths), clean.cursor);
 });
+
+/** A clean run's result, and a home of its own beside it for the run with the editor. */
+async function editedHome(t: TestContext): Promise<{ clean: { ids: string[]; cursor: unknown }; paths: HomePaths; stateDir: string }> {
+  const clean = await cleanRun(t);
+  const { dir, stateDir } = await transcriptDir(t);
+  return { clean, paths: homePaths(join(dir, 'home')), stateDir };
+}
+
+/** After a run with an editor: no failure, every note of the editor's and every observation of a clean run there, the cursor as after it. */
+async function assertAllKept(r: ObserveJobResult, paths: HomePaths, notes: string[], atLeast: number, clean: { ids: string[]; cursor: unknown }): Promise<void> {
+  assert.deepEqual(r.failures, []);
+  assert.ok(notes.length >= atLeast, `the editor saved ${notes.length} times`);
+  const text = await readFile(join(paths.memory, DAY), 'utf8');
+  for (const note of notes) assert.ok(text.includes(note), `kept: ${note}`);
+  assert.deepEqual(idsOf(text), clean.ids, 'every observation of a clean run, none twice');
+  assert.deepEqual(await cursorOf(paths), clean.cursor);
+}
+
+/** The editor's save style, alternating by `k`. */
+function saveStyle(k: number): 'in-place' | 'rename' {
+  return k % 2 === 0 ? 'in-place' : 'rename';
+}
+
+test('an editor that saves right before two of the job\'s writes in a row, the second over the first write: every edit and every observation is kept', async (t) => {
+  const { clean, paths, stateDir } = await editedHome(t);
+  const notes: string[] = [];
+  let seen = 0;
+  const r = await observe(paths, stateDir, async (step, path) => {
+    if (!path.endsWith(DAY) || step !== 'written') return;
+    // Two of every four writes: the editor reads what is on disk and saves a note, just before the job replaces the file.
+    if (seen++ % 4 < 2) return;
+    const note = `My note number ${notes.length + 1}, saved right before a write.`;
+    notes.push(note);
+    await editorSave(path, withNote(await readFile(path, 'utf8'), note), saveStyle(notes.length));
+  });
+  await assertAllKept(r, paths, notes, 4, clean);
+});
+
+test('an editor whose check passed just before the job\'s write saves its buffer over the job\'s new file: its edit and the job\'s lines are both kept', async (t) => {
+  const { clean, paths, stateDir } = await editedHome(t);
+  const notes: string[] = [];
+  let writes = 0;
+  let buffer: string | undefined;
+  const r = await observe(paths, stateDir, async (step, path) => {
+    if (!path.endsWith(DAY)) return;
+    // The editor reads the file just before one of the job's writes (its check passes then)…
+    if (step === 'written' && ++writes % 3 === 2) buffer = await readFile(path, 'utf8').catch(() => undefined);
+    // …and saves that buffer, with its note, after the write has landed.
+    if (step === 'before-check' && buffer !== undefined) {
+      const note = `My note number ${notes.length + 1}, saved from an older buffer.`;
+      notes.push(note);
+      await editorSave(path, withNote(buffer, note), saveStyle(notes.length));
+      buffer = undefined;
+    }
+  });
+  await assertAllKept(r, paths, notes, 2, clean);
+});
+
+test('an editor that had the file open writes into it in place after the job read the copy aside: the edit is kept', async (t) => {
+  const { clean, paths, stateDir } = await editedHome(t);
+  const notes: string[] = [];
+  let seen = 0;
+  let open_: { handle: FileHandle; text: string } | undefined;
+  const r = await observe(paths, stateDir, async (step, path) => {
+    if (!path.endsWith(DAY)) return;
+    if (step === 'written' && seen++ % 2 === 1) {
+      const text = await readFile(path, 'utf8').catch(() => '');
+      if (text !== '') open_ = { handle: await open(path, 'r+'), text };
+    }
+    if (step === 'read-aside' && open_) {
+      const note = `My note number ${notes.length + 1}, written into the open file late.`;
+      notes.push(note);
+      const bytes = Buffer.from(withNote(open_.text, note));
+      await open_.handle.truncate(0);
+      await open_.handle.write(bytes, 0, bytes.length, 0);
+      await open_.handle.close();
+      open_ = undefined;
+    }
+  });
+  await assertAllKept(r, paths, notes, 2, clean);
+  assert.deepEqual((await readdir(paths.memory)).filter((n) => n.startsWith('.')), [], 'no temp or aside file left');
+});

@@ -146,3 +146,20 @@ test('without better-sqlite3 on Node 20: observe says what is missing (exit 1, h
     await cleanup();
   }
 });
+
+test('without any SQLite driver, setup says at once that OpenClaw’s database cannot be read, and what to do; with one it says nothing', async () => {
+  if (process.getBuiltinModule?.('node:sqlite')) return; // this Node has SQLite built in: nothing to say
+  const { dir, cleanup } = await tempDir();
+  try {
+    const { env } = await machine(dir);
+    const without = await cli(process.execPath, ['setup', '--yes', '--home', join(dir, 'h1')], { ...env, NODE_OPTIONS: `--import=${WITHOUT_BETTER_SQLITE3}` });
+    assert.equal(without.code, 0, without.stderr);
+    assert.match(without.stdout, /⚠️ {2}OpenClaw's database \(OpenClaw 2026\.8 and later\) cannot be read on Node 20[^\n]*nothing is lost/);
+    assert.match(without.stdout, /→ Run OC-Memory with Node 22\.13 or newer/);
+    const withDriver = await cli(process.execPath, ['setup', '--yes', '--home', join(dir, 'h2')], env);
+    assert.equal(withDriver.code, 0, withDriver.stderr);
+    assert.doesNotMatch(withDriver.stdout, /cannot be read on Node/);
+  } finally {
+    await cleanup();
+  }
+});

@@ -241,3 +241,29 @@ test('local model: a one-off search takes its query vector from a running ocm-ru
     await cleanup();
   }
 });
+
+test('local model: a paraphrase passes the injection floor by meaning; an unrelated prompt does not', async () => {
+  const paths = await tempHome();
+  await writeDay(paths, '2026-03-01', [
+    ...ENGLISH,
+    { text: 'User pays the electricity bill by direct debit on the 3rd of each month.', category: 'fact' },
+    { text: 'User wants to plant tomatoes and basil on the balcony this spring.', category: 'task' },
+    { text: 'User is learning Spanish with a tutor on Wednesday evenings.', category: 'fact' },
+    { text: "User's laptop keyboard has a sticky space bar; a repair shop quoted 90 euros.", category: 'fact' },
+  ]);
+  assert.equal((await runCli(['index', '--home', paths.root], { env: LOCAL })).code, 0);
+  const found = async (q: string) => JSON.parse((await runCli(['search', q, '--home', paths.root, '--json', '--no-cache'], { env: LOCAL })).stdout) as { mode: string; results: Array<{ snippet: string; relevance: number }> };
+  for (const [question, memory] of [
+    ['gardening plans for the terrace', /tomatoes and basil on the balcony/],
+    ['cost to fix the broken key on my notebook computer', /repair shop quoted 90 euros/],
+  ] as const) {
+    const r = await found(question);
+    assert.equal(r.mode, 'hybrid');
+    assert.match(r.results[0]!.snippet, memory, question);
+    assert.ok(r.results[0]!.relevance >= 0.5, `"${question}" is answered by its memory: relevance ${r.results[0]!.relevance}`);
+  }
+  for (const prompt of ['I want to buy some bananas', 'Tell me a joke about penguins']) {
+    const unrelated = await found(prompt);
+    assert.ok(unrelated.results.every((r) => r.relevance < 0.5), `nothing relevant to "${prompt}": ${unrelated.results.map((r) => r.relevance).join(', ')}`);
+  }
+});

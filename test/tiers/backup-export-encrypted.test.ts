@@ -29,7 +29,7 @@ async function ageCli(): Promise<boolean> {
   return execa('age', ['--version'], { reject: false }).then((r) => r.exitCode === 0, () => false);
 }
 
-test('export --encrypt writes age ciphertext that age -d (and parseExport) read back', async (t) => {
+test('export --encrypt writes age ciphertext that import, age -d and parseExport read back', async (t) => {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
   const key = await newKeyFile(join(dir, 'k.key'));
@@ -43,6 +43,12 @@ test('export --encrypt writes age ciphertext that age -d (and parseExport) read 
   assert.ok(!sealed.toString('latin1').includes('O negative') && !sealed.toString('latin1').includes(TODAY), 'ciphertext only');
   const audit = await readFile(paths.audit, 'utf8');
   assert.match(audit, /"action":"export".*"encrypted":true/);
+  // import reads it back into another home (decrypted with the same key).
+  const other = await home(dir, 'b', key);
+  const imported = await runCli(['import', out, '--home', other.paths.root]);
+  assert.equal(imported.code, 0, imported.stderr);
+  assert.match(imported.stdout, /Imported 2 of 2 observation\(s\)/);
+  assert.match(await readFile(join(other.paths.memory, `${TODAY}.md`), 'utf8'), /Blood type is O negative\./);
   if (!(await ageCli())) return t.diagnostic('the age CLI is not installed (apt-get install age): the decryption with it is skipped');
   const plain = (await execa('age', ['-d', '-i', key, out])).stdout;
   const records = parseExport(plain, 'json');

@@ -626,11 +626,12 @@ test("ocm-run ui: on the Korean Tiers and Health pages the program's codes read 
   const tiers = await get('/tiers');
   assert.match(tiers, /<html lang="ko">/);
   const reasons = [...tiers.matchAll(/<span class="reason"[^>]*>.*?<\/span>/g)].map((r) => r[0]);
+  // Said once over the proposals it applies to (the second has only the English text, read as the same code), not on each.
   assert.deepEqual(reasons, [
-    '<span class="reason" title="older than 365 days (tiers.warm_ttl_days)">365일보다 오래됨 (<code>tiers.warm_ttl_days</code>)</span>',
     '<span class="reason" title="older than 365 days (tiers.warm_ttl_days)">365일보다 오래됨 (<code>tiers.warm_ttl_days</code>)</span>',
     '<span class="reason" lang="en">a reason written by hand</span>',
   ]);
+  assert.equal([...tiers.matchAll(/<li class="proposal"/g)].length, 3, 'every pending proposal is still listed');
   const audit = tiers.slice(tiers.lastIndexOf('<table>'));
   for (const [code, word] of [['move', '이동'], ['propose', '제안'], ['reject', '거절']]) {
     assert.match(audit, new RegExp(`<td><span title="${code}">${word}</span></td>`), `the audit action ${code} reads ${word}`);

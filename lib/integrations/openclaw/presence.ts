@@ -2,9 +2,10 @@
  * Is OpenClaw on this machine, and what was seen that says so. A state folder alone is no evidence:
  * OC-Memory's own default home is ~/.openclaw/oc-memory, and an earlier integration may have written
  * ~/.openclaw/openclaw.json, so ~/.openclaw exists on a machine that never ran OpenClaw. Evidence is
- * OpenClaw's `openclaw` command on PATH, or an `agents/` folder in a state folder (what OpenClaw
- * creates on its first run, and what OC-Memory reads). `doctor`, `integrate openclaw status` and
- * `setup` say what they saw from this.
+ * OpenClaw's `openclaw` command on PATH, an `agents/` folder in a state folder (what OpenClaw creates
+ * on its first run, and what OC-Memory reads), or an openclaw.json holding settings of OpenClaw's own
+ * (anything besides the plugins, memory and agents keys the integration writes). `doctor`,
+ * `integrate openclaw status` and `setup` say what they saw from this.
  */
 import { readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -21,9 +22,14 @@ export interface OpenClawPresence {
   stateDirs: string[];
   /** The agent ids found under <state>/agents/ (all state folders). */
   agents: string[];
+  /** openclaw.json holds settings of OpenClaw's own (not only what an integration wrote). */
+  ownConfig: boolean;
   /** What was seen, one sentence for a check's detail: "`openclaw` 2026.9.6 on PATH, 2 agents in ~/.openclaw". */
   seen: string;
 }
+
+/** The top-level keys of openclaw.json that OC-Memory's integration writes; any other is OpenClaw's own. */
+const INTEGRATION_KEYS = ['plugins', 'memory', 'agents'];
 
 async function agentIds(stateDir: string): Promise<string[]> {
   try {
@@ -58,7 +64,12 @@ export async function findOpenClaw(options: {
     if (ids.length > 0) withAgents.push(dir);
     agents.push(...ids);
   }
+  const { openClawConfigPath, readOpenClawJson } = await import('./config.js');
+  const configPath = openClawConfigPath(options.env, userHome);
+  const data = (await readOpenClawJson(configPath)).data;
+  const ownConfig = data !== undefined && Object.keys(data).some((key) => !INTEGRATION_KEYS.includes(key));
   const command = version ? `\`openclaw\` ${version.text} on PATH` : 'no `openclaw` command on PATH';
   const where = withAgents.length > 0 ? `${agents.length} agent(s) in ${withAgents.join(', ')}` : `no agents/ folder in ${stateDirs.join(', ')}`;
-  return { installed: version !== undefined || agents.length > 0, version, stateDirs, agents, seen: `${command}, ${where}` };
+  const config = ownConfig ? `, OpenClaw's settings in ${configPath}` : '';
+  return { installed: version !== undefined || agents.length > 0 || ownConfig, version, stateDirs, agents, ownConfig, seen: `${command}, ${where}${config}` };
 }

@@ -84,6 +84,7 @@ export interface EncryptedSyncResult {
 }
 
 const FORMAT = 'oc-memory-sync/1';
+const SEAL_BATCH = 16;
 const README = `# OC-Memory, encrypted
 
 This repository is an OC-Memory home encrypted with age (https://age-encryption.org).
@@ -212,28 +213,52 @@ async function syncOnce(options: EncryptedSyncOptions, repo: SealedRepository, d
       first = false;
     }
     step('sync-wrote');
-    if (options.forget) result.forgotten = await forgetTombstoned(options, files.place(TOMBSTONES_FILE), [...writes].filter(([p, b]) => b && mergeKindOf(p) === 'day').map(([, b]) => b!.toString('utf8')));
+  }
+  // After anything came from the remote, a line another device forgot is forgotten here too — also one a
+  // merge kept because this device had changed it.
+  if (plans.length > 0 && options.forget) {
+    const days = new Map([...ours].filter(([p]) => mergeKindOf(p) === 'day'));
+    for (const [p, b] of writes) if (mergeKindOf(p) === 'day') b ? days.set(p, b) : days.delete(p);
+    result.forgotten = await forgetTombstoned(options, files.place(TOMBSTONES_FILE), [...days.values()].map((b) => b.toString('utf8')));
   }
 
   // 4. Encrypt the home as it now is, on top of the remote's head.
   const encryptFor = options.rotateTo ? await newKey(options.rotateTo) : { key, identityFile: undefined as Uint8Array | undefined };
   const rotating = Boolean(options.rotateTo);
-  const now = await listSyncedFiles(options.paths, options.vaultPath);
+  // What the home holds now: the files read in step 2 with this run's writes; read again only after a forget.
+  const now = result.forgotten.length > 0 ? await listSyncedFiles(options.paths, options.vaultPath) : files;
+  const contents = result.forgotten.length > 0 ? new Map<string, Buffer>() : new Map(ours);
+  if (result.forgotten.length === 0) {
+    for (const [path, data] of writes) {
+      if (data) {
+        contents.set(path, data);
+        now.local.set(path, files.place(path)!);
+      } else {
+        contents.delete(path);
+        now.local.delete(path);
+      }
+    }
+  }
   const entries: NewEntry[] = [{ path: 'README.md', data: Buffer.from(README) }];
   const manifest: Manifest = { format: FORMAT, files: {} };
   const reuse = rotating ? [] : [theirs, base].filter((s): s is Snapshot => Boolean(s));
+  const toSeal: Array<{ name: string; data: Buffer }> = [];
   for (const [path, abs] of [...now.local].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const data = await readFile(abs);
+    const data = contents.get(path) ?? (await readFile(abs));
     const sum = sha256(data);
     manifest.files[path] = sum;
     const name = `files/${sealedName(encryptFor.key, path)}.age`;
     const same = reuse.find((s) => s.manifest.files[path] === sum && s.tree.has(name));
     if (same) entries.push({ path: name, blob: same.tree.get(name)! });
-    else {
-      entries.push({ path: name, data: await seal(encryptFor.key, data) });
-      result.encrypted++;
-    }
+    else toSeal.push({ name, data });
   }
+  // A few at a time: the key agreement of each file runs on libuv's thread pool.
+  for (let i = 0; i < toSeal.length; i += SEAL_BATCH) {
+    const batch = toSeal.slice(i, i + SEAL_BATCH);
+    const sealed = await Promise.all(batch.map((f) => seal(encryptFor.key, f.data)));
+    batch.forEach((f, j) => entries.push({ path: f.name, data: sealed[j]! }));
+  }
+  result.encrypted += toSeal.length;
   // Files this device has no place for stay as the remote has them.
   if (theirs) {
     for (const [path, sum] of Object.entries(theirs.manifest.files)) {
@@ -348,8 +373,8 @@ function sameFiles(a: Manifest, b: Manifest): boolean {
   return ka.length === Object.keys(b.files).length && ka.every((k) => a.files[k] === b.files[k]);
 }
 
-async function forgetTombstoned(options: EncryptedSyncOptions, tombstoneFile: string | undefined, written: string[]): Promise<string[]> {
-  if (!tombstoneFile || written.length === 0) return [];
+async function forgetTombstoned(options: EncryptedSyncOptions, tombstoneFile: string | undefined, dayTexts: string[]): Promise<string[]> {
+  if (!tombstoneFile || dayTexts.length === 0) return [];
   let ids: Set<string>;
   try {
     ids = parseTombstones(await readFile(tombstoneFile, 'utf8'));
@@ -357,7 +382,7 @@ async function forgetTombstoned(options: EncryptedSyncOptions, tombstoneFile: st
     if (isNotFound(error)) return [];
     throw error;
   }
-  const held = [...ids].filter((id) => written.some((text) => new RegExp(`\\b${id}\\b`).test(text))).sort();
+  const held = [...ids].filter((id) => dayTexts.some((text) => text.includes(id))).sort();
   return held.length > 0 ? options.forget!(held) : [];
 }
 

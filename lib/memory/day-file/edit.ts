@@ -7,6 +7,9 @@ import { OcmError } from '../../core/errors.js';
 import type { Observation, Tier } from '../../core/types.js';
 import type { DayFile, Segment } from './model.js';
 import { formatProvenanceBlock, mentionedIds, provenanceBlock, provenanceMap } from './provenance.js';
+import { parseFrontmatter } from './owned-frontmatter.js';
+import { conflictMarkerLine } from './parse.js';
+import { withoutSavedEncoding } from './encoding.js';
 
 /** A new, empty day file. */
 export function createDayFile(options: {
@@ -66,12 +69,23 @@ export function refreshOwnedFrontmatter(file: DayFile, lineIds?: Set<string>): v
 /** Throws (BAD_INPUT, with a hint) when the program must not rewrite this file: a Git conflict left in it, or its frontmatter is broken. */
 export function assertWritable(file: DayFile, path: string): void {
   if (file.conflict !== undefined) throw conflictError(path, file.conflict);
-  if (file.frontmatter.error) {
-    throw new OcmError('BAD_INPUT', `${path} has a broken frontmatter block (${file.frontmatter.error}); it is not rewritten.`, {
-      hint: 'Fix the YAML between the --- lines (or delete the block); the pending observations are written on the next run, nothing is lost.',
-      details: { path },
-    });
-  }
+  if (file.frontmatter.error) throw brokenFrontmatterError(path, file.frontmatter.error);
+}
+
+/** assertWritable for a file's text, not parsed yet (a merge's result): only its frontmatter is read. */
+export function assertTextWritable(saved: string, path: string): void {
+  const { text } = withoutSavedEncoding(saved);
+  const conflict = conflictMarkerLine(text);
+  if (conflict !== undefined) throw conflictError(path, conflict);
+  const error = parseFrontmatter(text).fm.error;
+  if (error) throw brokenFrontmatterError(path, error);
+}
+
+function brokenFrontmatterError(path: string, error: string): OcmError {
+  return new OcmError('BAD_INPUT', `${path} has a broken frontmatter block (${error}); it is not rewritten.`, {
+    hint: 'Fix the YAML between the --- lines (or delete the block); the pending observations are written on the next run, nothing is lost.',
+    details: { path },
+  });
 }
 
 /** The error of a day file that holds an unresolved Git conflict (from line `line`): it is left as it is until resolved. */
