@@ -69,8 +69,8 @@ export function shellWords(command: string): string[] {
  */
 function runnerProblem(what: string, program: string | undefined, args: readonly string[], paths: HomePaths): { status: 'warn' | 'fail'; text: string } | undefined {
   if (!program || !args[0]) return { status: 'fail', text: `${what} has no command` };
-  if (!existsSync(program)) return { status: 'fail', text: `${what} runs ${program}, which does not exist` };
-  if (!existsSync(args[0])) return { status: 'fail', text: `${what} runs ${args[0]}, which does not exist (OC-Memory moved or was uninstalled?)` };
+  if (!existsSync(program)) return { status: 'fail', text: `${what} runs ${program}, which does not exist (Node moved or was upgraded? \`ocm-run repoint\` points everything at the Node and OC-Memory you run it with)` };
+  if (!existsSync(args[0])) return { status: 'fail', text: `${what} runs ${args[0]}, which does not exist (OC-Memory moved or was uninstalled? \`ocm-run repoint\` points everything at the OC-Memory you run it with)` };
   const at = args.indexOf('--home');
   const home = at === -1 ? undefined : args[at + 1];
   if (home !== undefined && resolve(home) !== resolve(paths.root)) return { status: 'warn', text: `${what} uses the home ${home}, not this one` };

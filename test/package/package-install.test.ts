@@ -104,6 +104,10 @@ test('the packed tarball installs into a prefix and works from there: setup, int
     await rename(prefix, moved);
     const stale = await sessionStart(join(moved, 'bin'));
     assert.notEqual(stale.result.exitCode, 0, `the old hook command still ran: ${stale.command}`);
+    const doctor = await ocm(join(moved, 'bin'), ['doctor', '--offline', '--json']);
+    const check = (JSON.parse(String(doctor.stdout)) as { checks: Array<{ id: string; status: string; detail: string }> }).checks.find((c) => c.id === 'claude-code')!;
+    assert.equal(check.status, 'fail', check.detail);
+    assert.match(check.detail, new RegExp(`runs ${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/bin/ocm-run, which does not exist .*\`ocm-run repoint\``));
     const repoint = await ocm(join(moved, 'bin'), ['repoint']);
     assert.equal(repoint.exitCode, 0, String(repoint.stderr));
     assert.match(String(repoint.stdout), /Claude Code integration/);
