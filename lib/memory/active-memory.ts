@@ -205,7 +205,8 @@ export function oneLanguage(observations: Observation[], newestFirst: (a: Observ
 /**
  * One item per thing said: an observation whose words (three at least) are all in another of the same
  * category and day that says more ("Mori는 12월 7일까지 장기 과제 기능" beside "Mori는 12월 7일까지
- * RouteNote 장기 과제 기능") is that one said again, and leaves; the fuller one stays.
+ * RouteNote 장기 과제 기능") is that one said again, and leaves; the fuller one stays — unless the
+ * shorter is what the user asked to remember, which stays in their words while the observed one leaves.
  */
 export function withoutRestatements(observations: Observation[]): Observation[] {
   const words = new Map(observations.map((o) => [o, contentWords(o.text)]));
@@ -228,10 +229,18 @@ export function withoutRestatements(observations: Observation[]): Observation[] 
         for (const w of mine) if (!theirs.has(w)) return false;
         return true;
       });
-      if (fuller) gone.add(o);
+      if (!fuller) continue;
+      // What the user asked to remember is kept in their words; the observed restatement of it leaves instead.
+      if (remembered(o) && !remembered(fuller)) gone.add(fuller);
+      else if (!remembered(o)) gone.add(o);
     }
   }
   return gone.size === 0 ? observations : observations.filter((o) => !gone.has(o));
+}
+
+/** Written by `remember` (MCP, dashboard, CLI, the plugin): the user's own words. */
+function remembered(o: Observation): boolean {
+  return o.provenance?.source === 'remember';
 }
 
 /** Whole days from `date` to `today` (YYYY-MM-DD). */

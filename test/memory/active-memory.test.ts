@@ -208,3 +208,11 @@ test('a thing said again with less the same day is listed once, as said in full;
   assert.equal(lines.filter((l) => l.includes('PDF export')).length, 1, 'another thing said alike stays');
   assert.equal(lines.filter((l) => l.includes('ship the CSV export by Friday. (2026-02-10)')).length, 1, 'the same words on another day stay');
 });
+
+test('a fact the user asked to remember stays in their words beside an observed fuller restatement of it', () => {
+  const remembered = o('The staging host is db-stage-7.', '2026-02-12', { category: 'fact', priority: 'high', provenance: { source: 'remember', agent: 'main', session: 'claude-code', entryIds: [] } });
+  const observed = o('User said the staging host is db-stage-7.', '2026-02-12', { category: 'fact', priority: 'high', time: '10:05' });
+  const r = buildActiveMemory({ ...base, observations: [remembered, observed] });
+  assert.match(r.text, /The staging host is db-stage-7\./);
+  assert.doesNotMatch(r.text, /User said the staging host/, 'the same thing is listed once');
+});
