@@ -65,11 +65,7 @@ async function cli(args: string[], env: Record<string, string>): Promise<string>
  * answer cites and a reaction it cites are the other speaker's: not credited. Without `roleOf`,
  * only the first id counts.
  */
-export function predictions(
-  observations: Array<{ priority: string; category?: string; text?: string; provenance?: { entryIds?: string[] } }>,
-  roleOf?: (entryId: string) => string | undefined,
-  textOf?: (entryId: string) => string | undefined,
-): Map<string, PriorityLabel> {
+export function predictions(observations: Array<{ priority: string; category?: string; provenance?: { entryIds?: string[] } }>, roleOf?: (entryId: string) => string | undefined): Map<string, PriorityLabel> {
   const out = new Map<string, PriorityLabel>();
   for (const o of observations) {
     // A session's summary speaks for the session, not for the messages it cites (its first and last).
@@ -79,41 +75,13 @@ export function predictions(
     if (!first || !(PRIORITY_LABELS as readonly string[]).includes(o.priority)) continue;
     const p = o.priority as PriorityLabel;
     const speaker = roleOf?.(first);
-    const said = o.text !== undefined && textOf ? wordsOf(o.text) : undefined;
-    const firstSaid = said ? wordsOf(textOf?.(first) ?? '') : undefined;
     for (const id of ids) {
-      // The other speaker's message counts when the line holds words only it said: a reply joined into the
-      // exchange's one memory ("User said … Assistant said …"), not a question, a reaction or an echo it only cites.
-      const other = id !== first && (speaker === undefined || roleOf?.(id) !== speaker);
-      if (other && !(said && firstSaid && holdsWordsOf(said, firstSaid, textOf?.(id)))) continue;
+      if (id !== first && (speaker === undefined || roleOf?.(id) !== speaker)) continue;
       const known = out.get(id);
       if (!known || RANK[p] > RANK[known]) out.set(id, p);
     }
   }
   return out;
-}
-
-/** Lowercase words of three letters or more (Korean: syllable pairs, which survive particles and the plain style). */
-function wordsOf(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const w of text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []) {
-    if (/[\uAC00-\uD7A3]/.test(w)) for (let i = 0; i + 1 < w.length; i++) out.add(w.slice(i, i + 2));
-    else out.add(w);
-  }
-  return out;
-}
-
-/** Does a line hold words of a message that its first message does not have: at least three, and a fifth of the message's own? */
-function holdsWordsOf(line: ReadonlySet<string>, firstMessage: ReadonlySet<string>, message: string | undefined): boolean {
-  if (!message) return false;
-  let own = 0;
-  let held = 0;
-  for (const w of wordsOf(message)) {
-    if (firstMessage.has(w)) continue;
-    own++;
-    if (line.has(w)) held++;
-  }
-  return held >= 3 && held * 5 >= own;
 }
 
 /** Score labelled messages against the Observer's answers. */
@@ -169,11 +137,10 @@ export async function runPriorityEval(options: { keep?: boolean; log?: (line: st
     await mkdir(home, { recursive: true });
     const env = { OPENCLAW_STATE_DIR: state, OCM_HOME: home };
     await cli(['observe'], env);
-    const exported = JSON.parse(await cli(['export', '--format', 'json'], env)) as { observations: Array<{ priority: string; text?: string; provenance?: { entryIds?: string[] } }> };
+    const exported = JSON.parse(await cli(['export', '--format', 'json'], env)) as { observations: Array<{ priority: string; provenance?: { entryIds?: string[] } }> };
     log(`  ${set.length} labelled messages, ${exported.observations.length} observations`);
     const roles = new Map(set.map((m) => [m.entryId, m.role]));
-    const texts = new Map(set.map((m) => [m.entryId, m.text]));
-    return { ...scorePriorities(set, predictions(exported.observations, (id) => roles.get(id), (id) => texts.get(id))), seconds: Math.round((Date.now() - started) / 100) / 10 };
+    return { ...scorePriorities(set, predictions(exported.observations, (id) => roles.get(id))), seconds: Math.round((Date.now() - started) / 100) / 10 };
   } finally {
     if (!options.keep) await rm(work, { recursive: true, force: true });
     else log(`  work dir kept: ${work}`);

@@ -173,8 +173,7 @@ export function observeWithRules(batch: ObserverBatch, options: HeuristicObserve
   const drafts: Draft[] = [];
   const observations: Observation[] = [];
   const messages = new MessageLoop(given, tracker, fallbackLocal, localClock(batch.timeZone), settings, drafts);
-  const turns: AgentTurn[] = settings.select ? agentTurns(batch.messages) : batch.messages.map((message) => ({ message, more: [] }));
-  for (const turn of turns) messages.add(turn.message, turn.more, turn.outcome);
+  for (const message of batch.messages) messages.add(message);
   const list = new ObservationList(batch, observations);
   for (const d of drafts) list.add(d);
   return list.result();
@@ -204,8 +203,7 @@ class MessageLoop {
     private readonly drafts: Draft[],
   ) {}
 
-  /** `more`: entry ids of the messages this one stands for (an assistant turn split by tool calls, agentTurns()). */
-  add(message: Message, more: readonly string[] = [], outcome?: string): void {
+  add(message: Message): void {
     if (message.role !== 'user' && message.role !== 'assistant') return;
     const ms = Date.parse(message.time);
     const local = Number.isFinite(ms) ? this.clock(ms) : this.fallbackLocal;
@@ -225,26 +223,21 @@ class MessageLoop {
     const said = { reacted: false };
     const other = this.saidBefore[message.role === 'user' ? 'assistant' : 'user'];
     const earlier = other && ms - other.timeMs <= REPLY_WINDOW_MS ? other : undefined;
-    this.pendingQuestion = observeMessage(message, message.role, ms, local, names, this.knownNames, this.settings, replyTo, previousOther, this.drafts, said, earlier, outcome);
+    this.pendingQuestion = observeMessage(message, message.role, ms, local, names, this.knownNames, this.settings, replyTo, previousOther, this.drafts, said, earlier);
     this.lastWords[message.role] = contentWords((message.text ?? '').slice(0, MAX_ECHO_CHARS), this.knownNames);
     const previous = this.previous;
     if (said.reacted && this.drafts.length === before && previous && previous.role !== message.role && ms - previous.timeMs <= REPLY_WINDOW_MS) {
       // A reply with nothing of its own ("Congrats! That must have been thrilling.") belongs to the
       // exchange about what it answers: one memory, citing both turns.
-      (previous.draft.reactionEntryIds ??= []).push(message.entryId, ...more);
+      (previous.draft.reactionEntryIds ??= []).push(message.entryId);
     }
     if (this.drafts.length > before) this.previous = { role: message.role, timeMs: ms, draft: this.drafts[this.drafts.length - 1]! };
-    if (more.length > 0) for (const d of this.drafts.slice(before)) d.reactionEntryIds = [...(d.reactionEntryIds ?? []), ...more.filter((id) => !(d.reactionEntryIds ?? []).includes(id))];
-    let merged = this.settings.select ? this.mergeFollowUp(message, replyTo, before) : undefined;
-    // A reply joined into the user's observation still said something: what follows is not a follow-up of the user's.
-    const replied = this.drafts.length - before;
-    if (this.settings.select && !merged) merged = this.joinExchange(message, ms, previousOther, before);
-    const joinedStatements = merged && this.drafts.length - before < replied ? replied - (this.drafts.length - before) : 0;
+    const merged = this.settings.select ? this.mergeFollowUp(message, replyTo, before) : undefined;
     if (merged) this.previous = { role: message.role, timeMs: ms, draft: this.drafts.length > before ? this.drafts[this.drafts.length - 1]! : merged };
     const made = this.drafts.slice(before);
     const statement = made.find((d) => !d.question);
     if (statement) this.saidBefore[message.role] = { entryId: message.entryId, timeMs: ms, gist: gistOf(statement.text, statement.message === message ? speakerOf(names, message) : '') };
-    this.recent.push({ role: message.role, entryId: message.entryId, statements: made.filter((d) => !d.question).length + joinedStatements, asked: this.pendingQuestion?.entryId === message.entryId, last: made.length > 0 ? made[made.length - 1] : merged });
+    this.recent.push({ role: message.role, entryId: message.entryId, statements: made.filter((d) => !d.question).length, asked: this.pendingQuestion?.entryId === message.entryId, last: made.length > 0 ? made[made.length - 1] : merged });
     if (this.recent.length > 2) this.recent.shift();
   }
 
@@ -278,122 +271,7 @@ class MessageLoop {
     this.drafts.splice(before, 1);
     return into;
   }
-
-  /**
-   * One memory per exchange: the assistant's reply to a user message is not a second memory beside it. A
-   * reply sentence group that restates the user's message (two thirds of its content words are the user's) is
-   * an echo and left out; a reply that adds something joins the user's
-   * observation as one line ("Nadia said … Claude said …"). Questions, decisions, preferences and 🔴 lines
-   * stand alone, as in mergeFollowUp. Returns the observation joined into.
-   */
-  private joinExchange(message: Message, ms: number, userWords: ReadonlySet<string>, before: number): Draft | undefined {
-    if (message.role !== 'assistant' || this.drafts.length === before) return undefined;
-    const asked = this.recent[this.recent.length - 1];
-    const into = asked?.last;
-    if (!asked || asked.role !== 'user' || !into || into.role !== 'user' || into.question || into.answered) return undefined;
-    if (!(ms - Date.parse(into.message.time) <= REPLY_WINDOW_MS)) return undefined;
-    let joined: Draft | undefined;
-    for (let i = before; i < this.drafts.length; ) {
-      const reply = this.drafts[i]!;
-      if (reply.question || reply.category === 'decision' || reply.category === 'preference' || reply.local.date !== into.local.date) {
-        i++;
-        continue;
-      }
-      const replyWords = contentWords(withoutSpeaker(reply.text), this.knownNames);
-      const restates = restatement(replyWords, userWords);
-      if (!restates && (joined !== undefined || ownNews(reply, replyWords, userWords) || !canJoin(into, reply, this.settings.maxChars))) {
-        i++;
-        continue;
-      }
-      if (!restates) {
-        into.text = finishText(`${into.text} ${reply.text}`, this.settings.maxChars);
-        if (into.topic) into.topic = undefined;
-        if (PRIORITY_RANK[reply.priority] > PRIORITY_RANK[into.priority]) into.priority = reply.priority;
-        if (GROUP_RANK[reply.category]! > GROUP_RANK[into.category]!) {
-          into.category = reply.category;
-          into.done = reply.done;
-        }
-        for (const tag of reply.tags) if (into.tags.length < 3 && !into.tags.includes(tag)) into.tags.push(tag);
-        joined = into;
-      }
-      // A restatement is an echo (selection.ts): left out, and not cited either.
-      if (!restates) {
-        const covered = (into.reactionEntryIds ??= []);
-        for (const id of entryIdsOf(reply)) if (id !== into.message.entryId && !covered.includes(id)) covered.push(id);
-      }
-      this.drafts.splice(i, 1);
-    }
-    return this.drafts.length === before ? into : joined;
-  }
 }
-
-/** A reply that says back what the user said: two thirds of its content words (two at least) are the user's. */
-function restatement(replyWords: ReadonlySet<string>, userWords: ReadonlySet<string>): boolean {
-  let shared = 0;
-  for (const w of replyWords) if (userWords.has(w)) shared++;
-  return shared >= 2 && shared * 3 >= replyWords.size * 2;
-}
-
-/** A line without the speaker it starts with ("어시스턴트는 …", "Assistant will …"): what it says, to compare with what the user said. */
-function withoutSpeaker(text: string): string {
-  return text.replace(/^(?:\S+?(?:은|는|이|가)|\S+)\s+/, '');
-}
-
-/** "Said", "advised to": the speaker passes something on rather than tells what they did. */
-const SAYING_VERB = /^(?:said|says|advised|explained|suggested|suggests|asked|thinks|would|will|wants|can|could|should)\b/;
-
-/**
- * A reply that is the speaker's own news, not about what the user said: the speaker is its subject
- * ("Melanie painted a lake sunrise last year") and it shares no word with the user's message. Two people
- * telling each other their news are two memories; an agent telling what it did about the user's request
- * ("Claude switched the tests to ioredis-mock" after "run the tests") is part of that exchange.
- */
-function ownNews(reply: Draft, replyWords: ReadonlySet<string>, userWords: ReadonlySet<string>): boolean {
-  for (const w of replyWords) if (userWords.has(w)) return false;
-  const speaker = /^\S+/.exec(reply.text)?.[0] ?? '';
-  const rest = reply.text.slice(speaker.length).trimStart();
-  return /^\p{Lu}/u.test(speaker) && !SAYING_VERB.test(rest) && !/[\uAC00-\uD7A3]/.test(speaker);
-}
-
-/**
- * The batch's messages as turns: consecutive assistant messages (a turn the agent wrote between tool
- * calls; tool and system messages do not count) within TURN_GAP_MS are one message, their texts joined,
- * so a coding turn of prose, tool call, prose, tool call, prose is one memory, not three. `more` holds the
- * entry ids of the later messages, cited by its observations.
- */
-function agentTurns(messages: readonly Message[]): AgentTurn[] {
-  const turns: { message: Message; more: string[]; lastMs: number; outcome?: string }[] = [];
-  let open: { message: Message; more: string[]; lastMs: number; outcome?: string } | undefined;
-  for (const m of messages) {
-    if (m.role !== 'user' && m.role !== 'assistant') continue;
-    const ms = Date.parse(m.time);
-    if (open && m.role === 'assistant' && open.message.role === 'assistant' && ms - open.lastMs <= TURN_GAP_MS && ms >= open.lastMs) {
-      open.message = { ...open.message, text: `${open.message.text ?? ''}\n\n${m.text ?? ''}` };
-      open.more.push(m.entryId);
-      open.lastMs = ms;
-      open.outcome = m.text ?? '';
-      continue;
-    }
-    open = { message: m, more: [], lastMs: ms };
-    turns.push(open);
-  }
-  return turns.map(({ message, more, outcome }) => (outcome ? { message, more, outcome } : { message, more }));
-}
-
-/** A message as the Observer reads it: an agent turn (agentTurns) or one message. */
-interface AgentTurn {
-  message: Message;
-  /** Entry ids of the later messages of the turn. */
-  more: string[];
-  /** The turn's last message's text (its outcome), when it has more than one. */
-  outcome?: string;
-}
-
-/** What the end of an agent turn adds to a sentence's worth (sentenceWorth: a date adds 3, a name or number 2). */
-const OUTCOME_WORTH = 3;
-
-/** Assistant messages this close together, with nothing from the user between them, are one turn. */
-const TURN_GAP_MS = 10 * 60 * 1000;
 
 /** What a follow-up answer needs to know of the messages before it. */
 interface MessageRecord {
@@ -544,11 +422,8 @@ function observeMessage(
   said: { reacted: boolean },
   /** What the other speaker said last (within the reply window), for a sentence that only points at it. */
   earlierOther?: SaidBefore,
-  /** The prose after the last tool call of an agent turn (agentTurns): what the turn came to, worth more than the steps before it. */
-  outcome?: string,
 ): ReplyContext | undefined {
   const options = settings.options;
-  const outcomeText = outcome ? cleanMessageText(outcome).text : undefined;
   // Observations summarise; a pasted log or file beyond this adds nothing but time.
   const cleaned = cleanMessageText(readableStart(message.text ?? ''));
   if (!cleaned.text) return undefined;
@@ -624,7 +499,7 @@ function observeMessage(
     }
     // #pin and #user_marked change what OC-Memory does with a line: only the user's own words give them.
     if (reported || role !== 'user') body = quoteControlTags(body);
-    const worth = settings.select ? sentenceWorth(sentence, analysis, korean, { names: knownNames, dated: anchors.length > 0, technical: detectTags(sentence, cleaned.codeLanguages, 1, knownNames).length > 0 }) + (outcomeText?.includes(raw) ? OUTCOME_WORTH : 0) : 0;
+    const worth = settings.select ? sentenceWorth(sentence, analysis, korean, { names: knownNames, dated: anchors.length > 0, technical: detectTags(sentence, cleaned.codeLanguages, 1, knownNames).length > 0 }) : 0;
     const piece: Piece = { analysis, body, korean, words: splitCount(sentence, SHORT_LEAD_WORDS + 1), raw, worth, ...(refersTo ? { refersTo } : {}) };
     pieces.push(piece);
     if (asked && lastQuestion) lastQuestion.piece = piece;

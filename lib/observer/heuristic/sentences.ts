@@ -33,8 +33,6 @@ const SPECIAL_CHARS = /[\r\u2018\u2019\u02BC\u201C\u201D]/;
 /** Anything but one line of text to clean: special characters, a line break, a possible fence. */
 const NOT_ONE_PLAIN_LINE = /[\r\u2018\u2019\u02BC\u201C\u201D\n`~]/;
 const FENCE = /^\s*(```|~~~)\s*([\w+#.-]*)[^\n]*\n[\s\S]*?(?:^\s*\1\s*$|(?![\s\S]))/gm;
-/** A short line that only introduces the code block right after it: "Here's the middleware:", "Like this:", "Output:". */
-const CODE_LEAD_IN = /(^[ \t]*|[.!?][ \t]+)(?:(?:ok(?:ay)?|so|and|sure)[,\s]+)?(?:here(?:'s| is| are)|this is|like (?:this|so)|as follows|(?:i )?got this|it says|output|result)\b[^\n.!?]{0,60}:[ \t]*\n(?=\s*(?:```|~~~))/gim;
 /** Lines that are tool plumbing rather than conversation. */
 const TOOL_LINE = /^\s*(?:\[(?:tool|tool[ _-]?call|tool[ _-]?result|toolCall|toolResult|function[ _-]?call|thinking|bash|exec)\b[^\]]*\]|(?:→|->|=>)\s*\w+\(|\$ )/i;
 /** A bare attachment placeholder from the transcript reader. */
@@ -56,8 +54,6 @@ export function cleanMessageText(raw: string): CleanText {
   let text = raw;
   if (SPECIAL_CHARS.test(text)) text = text.replace(/\r\n?/g, '\n').replace(/[\u2018\u2019\u02BC]/g, "'").replace(/[\u201C\u201D]/g, '"');
   if (text.includes('```') || text.includes('~~~')) {
-    // "Here's the middleware:" only shows the code that follows: with the code gone it says nothing.
-    text = text.replace(CODE_LEAD_IN, (_all, before: string) => `${before.trimEnd()}\n`);
     text = text.replace(FENCE, (_all, _fence: string, lang: string) => {
       if (lang) codeLanguages.push(lang.toLowerCase());
       return '\n';

@@ -71,22 +71,3 @@ test('a follow-up joined into one memory speaks for each message of its speaker 
   assert.equal(predicted.get('a1'), undefined, 'the other speaker’s question');
   assert.equal(predicted.get('a2'), 'high');
 });
-
-test('one memory of an exchange speaks for the reply it holds, not for a reaction or an echo it only cites', () => {
-  const roles: Record<string, string> = { u1: 'user', a1: 'assistant', a2: 'assistant', a3: 'assistant' };
-  const texts: Record<string, string> = {
-    u1: 'The staging deploy failed last night with ECONNREFUSED.',
-    a1: 'Staging has no REDIS_URL set, so the client falls back to localhost and nothing listens there.',
-    a2: 'Oh no, sorry to hear that!',
-    a3: 'Noted: the staging deploy failed last night with ECONNREFUSED.',
-  };
-  const predicted = predictions(
-    [{ priority: 'medium', text: 'User said the staging deploy failed last night. Assistant said staging has no REDIS_URL set, so the client falls back to localhost.', provenance: { entryIds: ['u1', 'a2', 'a3', 'a1'] } }],
-    (id) => roles[id],
-    (id) => texts[id],
-  );
-  assert.equal(predicted.get('u1'), 'medium');
-  assert.equal(predicted.get('a1'), 'medium', 'the reply the line holds');
-  assert.equal(predicted.get('a2'), undefined, 'a reaction it only cites');
-  assert.equal(predicted.get('a3'), undefined, 'an echo of the first message');
-});
