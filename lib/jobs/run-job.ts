@@ -18,6 +18,13 @@ import { exists } from '../platform/home.js';
 /** How long a tick waits before it tries a missing or broken local embedding model again. */
 const MODEL_RETRY_MS = 60 * 60 * 1000;
 
+/**
+ * How long a tick waits for the job before it (a manual `run`, the tick before on a busy machine)
+ * to finish: two minutes, so that a slow tick beside other work (measured: a 1,200-message run took
+ * over 30 s beside two CPU hogs) does not make the next one fail; ticks come every few minutes.
+ */
+const RUN_LOCK_WAIT_MS = 120_000;
+
 export type TickStep = 'observe' | 'reflect' | 'active_memory' | 'index' | 'tier';
 
 export interface TickOptions {
@@ -33,6 +40,7 @@ export interface TickOptions {
   /** Named points of the observe step's saves (test hook; lib/observe/job.ts). */
   onObserveStep?: ObserveJobOptions['onStep'];
   /** Wait this long for another job's lock (ms). */
+  /** How long a tick waits for another job on the home (default RUN_LOCK_WAIT_MS). */
   lockWaitMs?: number;
   /** LLM Observer: observe what waits for a batch now (observe --flush). */
   flush?: boolean;
@@ -321,6 +329,6 @@ export async function runTick(tickOptions: TickOptions): Promise<TickResult> {
       await recordJob(options.paths, 'run', started, now());
       return result;
     },
-    { waitMs: options.lockWaitMs ?? 30000 },
+    { waitMs: options.lockWaitMs ?? RUN_LOCK_WAIT_MS },
   );
 }
