@@ -12,7 +12,7 @@
  * nothing when one fails, when the target home already holds memory, or when a vault file would replace
  * a different one.
  */
-import { lstat, mkdir, readFile, readdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import tar from 'tar-stream';
 import { OcmError } from '../core/errors.js';
@@ -20,6 +20,10 @@ import { writeFileAtomic } from '../platform/atomic-file.js';
 import { sealForSecret, sha256, unsealForSecret, type SyncSecret } from '../platform/encryption.js';
 import { exists, expandHome, type HomePaths } from '../platform/home.js';
 import { VAULT_FOLDER } from './locations.js';
+import { filesUnder } from '../platform/files-under.js';
+
+/** Every regular file under a folder (symbolic links left out). */
+const ANY_FILE = { suffix: '' };
 
 const ROOT = 'oc-memory-backup';
 const FORMAT = 'oc-memory-backup/1';
@@ -39,13 +43,13 @@ export interface BackupSummary {
 /** The encrypted archive of a home (and its vault's cold tier). The caller holds the home lock. */
 export async function createBackup(paths: HomePaths, vaultPath: string, secret: SyncSecret, now: Date): Promise<{ data: Uint8Array } & BackupSummary> {
   const files = new Map<string, string>();
-  for (const abs of await regularFiles(paths.root)) {
+  for (const abs of await filesUnder(paths.root, ANY_FILE)) {
     const rel = relative(paths.root, abs).split(sep).join('/');
     if (rel.startsWith('.ocm/sync/') || rel.endsWith('.tmp') || /(^|\/)[^/]+\.lock(\/|$)/.test(rel)) continue;
     files.set(`home/${rel}`, abs);
   }
   const vault = vaultPath.trim() ? join(expandHome(vaultPath.trim()), VAULT_FOLDER) : '';
-  if (vault) for (const abs of await regularFiles(vault)) files.set(`vault/${VAULT_FOLDER}/${relative(vault, abs).split(sep).join('/')}`, abs);
+  if (vault) for (const abs of await filesUnder(vault, ANY_FILE)) files.set(`vault/${VAULT_FOLDER}/${relative(vault, abs).split(sep).join('/')}`, abs);
   const manifest: Manifest = { format: FORMAT, created: now.toISOString(), files: {} };
   const contents = new Map<string, Buffer>();
   let bytes = 0;
@@ -121,28 +125,10 @@ export async function restoreBackup(paths: HomePaths, sealed: Uint8Array, secret
 
 /** A home holds memory once it has a day file, a reflection or an audit log. */
 async function holdsMemory(paths: HomePaths): Promise<boolean> {
-  for (const dir of [paths.memory, paths.archive, paths.reflections]) if ((await regularFiles(dir)).length > 0) return true;
+  for (const dir of [paths.memory, paths.archive, paths.reflections]) if ((await filesUnder(dir, ANY_FILE)).length > 0) return true;
   return exists(paths.audit);
 }
 
-async function regularFiles(root: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (d: string) => {
-    let entries;
-    try {
-      entries = await readdir(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) await walk(p);
-      else if (e.isFile() && (await lstat(p)).isFile()) out.push(p);
-    }
-  };
-  await walk(root);
-  return out;
-}
 
 async function readTar(data: Buffer): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
