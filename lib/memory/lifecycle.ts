@@ -372,7 +372,7 @@ function closedTask(newer: Item, older: Item[], weight: Weight, what: 'task' | '
     const verb = taskVerb(t.o.text);
     const did =
       (verb !== undefined && pastForms(verb).some((f) => new RegExp(`\\b${f}\\b`, 'i').test(text)) && [...newer.words].some((w) => t.words.has(w) && w !== stem(verb))) ||
-      doneObjects.some((w) => t.words.has(w));
+      doneObjects.some((w) => t.words.has(w) && !forAfter(t.o.text, w));
     // Else a finish said of it: one side is mostly the other's ("login is done" is about "do the login flow
     // first"), and the other not mostly different ("the login flow works" is not about "fix the signup flow").
     // Or said right after it in the same session, of a word of it: "Assistant will mark migration 0003
@@ -392,14 +392,18 @@ function isTodoNote(o: Observation): boolean {
   return (o.category === 'fact' || o.category === 'state') && TODO_NOTE.test(o.text);
 }
 
+/** "이사 끝!", "이사 끝났어", "신청 완료": the word before says what is finished (not "끝나고", "끝나면": after it). */
+const FINISHED_THING_KO = /([\p{L}\p{N}]{2,})\s*(?:끝(?![\uac00-\ud7a3])|끝났|끝냈|끝남|완료)/gu;
+
 /**
- * What a speaker says they did ("we did the passports today", "Helen finally did the taxes"): "did" stands
- * for the task's own verb. Not in a question ("what did the doctor say?", "did the kids like it?").
+ * What a speaker says they did ("we did the passports today", "Helen finally did the taxes", "이사 끝!"):
+ * "did" stands for the task's own verb. Not in a question ("what did the doctor say?", "did the kids like it?").
  */
 function didObjects(text: string): string[] {
   const out: string[] = [];
   for (const sentence of text.split(/(?<=[.!?。])\s+/u)) {
     if (sentence.trim().endsWith('?')) continue;
+    for (const m of sentence.matchAll(FINISHED_THING_KO)) if (HANGUL.test(m[1]!) && !FRAME.has(m[1]!)) out.push(stem(m[1]!));
     for (const m of sentence.matchAll(/\b(?:[Ww]e|I|[Ss]he|[Hh]e|[Tt]hey|(?!(?:What|When|Where|Why|How|Which|Who|Whose)\b)\p{Lu}\p{Ll}+)\s+(?:finally\s+|already\s+|just\s+)?did\s+(?:the|our|my|his|her|their|all the|both)\s+([\p{L}'’-]+)/gu)) {
       const w = stem(m[1]!.replace(/['’]$/, ''));
       if (w.length >= 3 && !FRAME.has(w)) out.push(w);
@@ -408,12 +412,18 @@ function didObjects(text: string): string[] {
   return out;
 }
 
+/** Does the task name `word` as the time after which it is done ("이사 끝나고 할게", "after the move")? Then it is not that thing. */
+function forAfter(text: string, word: string): boolean {
+  const w = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`${w}\\S{0,2}\\s*(?:끝나고|끝나면|끝난 ?(?:후|뒤|다음)|후에?|뒤에?|다음에)|\\bafter (?:the |my |our )?${w}`, 'iu').test(text);
+}
+
 /** The other open to-dos (tasks and to-do notes) that name what `newer` says was done ("did the passports"). */
 function doneObjectTodos(newer: Item, older: Item[]): Item[] {
   if (NOT_YET.test(newer.o.text)) return [];
   const objects = didObjects(newer.o.text);
   if (objects.length === 0) return [];
-  return older.filter((t) => (t.o.category === 'task' || isTodoNote(t.o)) && objects.some((w) => t.words.has(w)));
+  return older.filter((t) => (t.o.category === 'task' || isTodoNote(t.o)) && objects.some((w) => t.words.has(w) && !forAfter(t.o.text, w)));
 }
 
 /** Irregular past forms of verbs tasks are said with (regular ones are verb + ed). */

@@ -342,3 +342,14 @@ test('"we did the X" closes the task and every to-do note that named X; a questi
     assert.equal(marks([task, note, o(text, '2026-03-22', 'event')]).size, 0, text);
   }
 });
+
+test('"이사 끝" closes the task of that move, not a task set for after it; "이사 끝나면" closes none', () => {
+  const ko = ['수아', 'Mori'];
+  const move = o('수아는 지금 원룸 사는데 전세 만기가 10월 말이라 이사 알아봐야 돼.', '2026-06-09', 'task');
+  const after = o('수아는 이사 끝나고 할게 (사진 앨범 정리).', '2026-09-15', 'task');
+  const done = o('수아는 이사 끝! 이제 합정동 주민이야.', '2026-09-29', 'event');
+  const m = marks([move, after, done], ko);
+  assert.deepEqual(m.get(move.id), { kind: 'done', date: '2026-09-29', by: done.id });
+  assert.equal(m.has(after.id), false, 'a task for after the move is not the move');
+  assert.equal(marks([move, o('수아는 이사 끝나면 연락할게.', '2026-09-20', 'task')], ko).size, 0);
+});
