@@ -392,6 +392,9 @@ function isTodoNote(o: Observation): boolean {
   return (o.category === 'fact' || o.category === 'state') && TODO_NOTE.test(o.text);
 }
 
+/** Where the thing done ends: "we did the passports today at the post office". */
+const DID_PHRASE_END = /^(?:today|tonight|yesterday|this|last|at|on|in|with|for|by|before|after|together|finally|already|and|but)$/i;
+
 /** "이사 끝!", "이사 끝났어", "신청 완료": the word before says what is finished (not "끝나고", "끝나면": after it). */
 const FINISHED_THING_KO = /([\p{L}\p{N}]{2,})\s*(?:끝(?![\uac00-\ud7a3])|끝났|끝냈|끝남|완료)/gu;
 
@@ -404,8 +407,14 @@ function didObjects(text: string): string[] {
   for (const sentence of text.split(/(?<=[.!?。])\s+/u)) {
     if (sentence.trim().endsWith('?')) continue;
     for (const m of sentence.matchAll(FINISHED_THING_KO)) if (HANGUL.test(m[1]!) && !FRAME.has(m[1]!)) out.push(stem(m[1]!));
-    for (const m of sentence.matchAll(/\b(?:[Ww]e|I|[Ss]he|[Hh]e|[Tt]hey|(?!(?:What|When|Where|Why|How|Which|Who|Whose)\b)\p{Lu}\p{Ll}+)\s+(?:finally\s+|already\s+|just\s+)?did\s+(?:the|our|my|his|her|their|all the|both)\s+([\p{L}'’-]+)/gu)) {
-      const w = stem(m[1]!.replace(/['’]$/, ''));
+    for (const m of sentence.matchAll(/\b(?:[Ww]e|I|[Ss]he|[Hh]e|[Tt]hey|(?!(?:What|When|Where|Why|How|Which|Who|Whose)\b)\p{Lu}\p{Ll}+)\s+(?:finally\s+|already\s+|just\s+)?did\s+(?:the|our|my|his|her|their|all the|both)\s+([\p{L}'’-]+(?:\s+[\p{L}'’-]+){0,2})/gu)) {
+      // The head of the phrase: "the kids' passports today" did the passports, not the kids.
+      const phrase: string[] = [];
+      for (const word of m[1]!.split(/\s+/)) {
+        if (phrase.length > 0 && (DID_PHRASE_END.test(word) || FRAME.has(word.toLowerCase()) || VALUE_WORD.has(word.toLowerCase()))) break;
+        phrase.push(word);
+      }
+      const w = stem(phrase[phrase.length - 1]!.replace(/['’]$/, ''));
       if (w.length >= 3 && !FRAME.has(w)) out.push(w);
     }
   }

@@ -338,6 +338,12 @@ test('"we did the X" closes the task and every to-do note that named X; a questi
   assert.equal(m.get(note.id)?.kind, 'done');
   assert.equal(m.get(list.id)?.kind, 'done');
   assert.equal(m.has(plain.id), false, 'a fact that notes no to-do stays');
+  // The thing done is the head of what follows "did": the kids' passports are not the kids' dentist visit.
+  const passports = o("User needs to renew the kids' passports before the trip.", '2026-01-12', 'task');
+  const dentist = o("User needs to book the kids' dentist check-up.", '2026-01-12', 'task', '10:05');
+  const m2 = marks([passports, dentist, o("User said we did the kids' passports today at the post office.", '2026-03-22', 'event')]);
+  assert.equal(m2.get(passports.id)?.kind, 'done');
+  assert.equal(m2.has(dentist.id), false);
   for (const text of ['What did the registration office say?', 'User asked: did the registration arrive?', 'User said we did the taxes today.']) {
     assert.equal(marks([task, note, o(text, '2026-03-22', 'event')]).size, 0, text);
   }
