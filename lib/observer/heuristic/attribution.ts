@@ -1,0 +1,120 @@
+/**
+ * Who said it, in the third person (attribute), as data: the ways a sentence
+ * is restated for its speaker are two ordered tables, ENGLISH_ATTRIBUTION and
+ * KOREAN_ATTRIBUTION, each entry a name and a restatement that applies or
+ * passes (undefined); the first that applies wins, the last always does.
+ * Also a question said as asked (questionBody) and a verbless working rule
+ * said as wanted (statedRule).
+ */
+import { isCommonWord, requestOf, restateEnglish, restateQuestion } from './rules/en.js';
+
+/**
+ * Is the capital of the text's first word only the sentence's ("Fixed it", "Login is done") rather than
+ * a name's ("Mira's eyes", "PostgreSQL 16")? A word written capitalised elsewhere in the text, with
+ * capitals or digits inside, or followed by "'s" is taken as a name.
+ */
+function startsWithOrdinaryWord(text: string, firstWord: string): boolean {
+  if (!/^[A-Z][a-z]*$/.test(firstWord) || firstWord === 'I') return false;
+  if (isCommonWord(firstWord) || NUMBER_WORD.test(firstWord)) return true;
+  if (text.startsWith(`${firstWord}'s`)) return false;
+  return !new RegExp(`\\s${firstWord}\\b`).test(text.slice(firstWord.length));
+}
+
+const NUMBER_WORD = /^(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|half|once|twice|every|each|most|some|several|both|either|neither)$/i;
+
+/**
+ * A sentence whose subject, the speaker, is left out: a past verb, "been", or a present participle after an adverb
+ * ("Fixed it", "Been reading a lot", "Still working on the studio", "Going to continue my education").
+ * Group 1: the adverbs, group 2: the verb.
+ */
+const IMPLICIT_SUBJECT =
+  /^((?:(?:still|just|also|finally|recently|currently|already)\s+)*)(been|fixed|finished|merged|deployed|shipped|tried|tested|added|updated|removed|pushed|started|got|went|had|made|spent|moved|bought|visited|took|met|saw|wrote|(?:(?<=still\s|currently\s|just\s|also\s)|(?=going to\b))(?:working|trying|planning|thinking|hoping|looking|getting|going)|(?:researching|reading|learning|studying|building|writing|planning|preparing|looking into|working on)(?!\s+(?:is|was|are|were|can|has|makes?|helps?|feels?|seems?|gives?|takes?)\b))\b/i;
+
+/** Common imperative verbs: a sentence starting with one is advice or a request, said as "X advised to …". */
+const IMPERATIVE = /^(?:please\s+)?(?:use|keep|store|add|run|try|make|set|check|avoid|install|create|write|fix|update|remove|delete|move|rotate|call|send|take|give|put|wrap|read|open|close|start|stop|restart|consider|remember|note|switch|change|replace|enable|disable|turn|configure|mark|drop|skip|pin|upgrade|downgrade|review|test|build|deploy|merge|commit|push|pull|look|go|follow|ask|tell|let|don't|do not|never|always)\b/i;
+
+/** A working rule said without a verb (the preference rules of rules/en.ts): "one thing — SQLAlchemy Core only", "No ORM models, no Session". */
+const VERBLESS_RULE = /^(?:(?:one thing|also|and|oh|rule|note|important|fyi)\s*[^\w\s]{0,2}\s*)?(?:please\s+)?((?:(?!(?:it|that|this|there|he|she|they|we|i|you|is|was|not)\b)(?:[\w.+#/()'-]+\s+){0,4}[\w.+#/()'-]+\s+only|only\s+[\w.+#/-]+(?:\s+[\w.+#/()'-]+){0,5}|no\s+[\w.+#/()'-]+(?:\s+[\w.+#/()'-]+){0,3}\s*,\s*(?:and\s+)?no\s+.+?))(?:\s*,\s*please|\s+please)?([.!]*)$/i;
+
+/** "SQLAlchemy Core only." said as what the speaker wants: "Nadia wants SQLAlchemy Core only." (undefined: not such a rule). */
+export function statedRule(sentence: string, speaker: string): string | undefined {
+  const m = VERBLESS_RULE.exec(sentence.trim());
+  if (!m) return undefined;
+  const rule = m[1]!;
+  const first = /^[A-Za-z']+/.exec(rule)?.[0] ?? '';
+  return `${speaker} wants ${startsWithOrdinaryWord(rule, first) ? rule.charAt(0).toLowerCase() + rule.slice(1) : rule}${m[2] || '.'}`;
+}
+
+/** "Here is / Here's the X: value (— request)": group 1 the determiner, 2 "X: value", 3 the request after a dash. */
+const HANDED_OVER = /^here(?:'s| is| are)\s+(the|my|our|a|an|some)\s+([^:]{1,80}:\s*\S.*?)(?:\s+[—–]\s+(.+))?$/i;
+
+/** "(For the database,) we'll use …" / "we will go with …" / "we're going to …" (not "… not"): group 1 the scope words before it, group 2 what was decided. */
+const WE_WILL = /^((?:for|in|on|with|at|about)\b[^,]{1,60},\s*)?we(?:'ll| will|'re going to| are going to)\s+(?!not\b|never\b)(.+)$/i;
+
+/**
+ * Say who said it, in the third person, without a "Speaker:" prefix: a text naming the speaker
+ * stands as it is; advice becomes "Assistant advised to …"; anything else "User said …"
+ * (Korean: "사용자는 …").
+ */
+export function attribute(text: string, speaker: string, korean: boolean, select = true, decision = false): string {
+  if (text.startsWith(speaker)) return text;
+  if (select) {
+    if (korean) {
+      if (text.includes(speaker)) return text;
+      // Advice "…감싸면 된다." is what the speaker advised, not something the speaker is: "…감싸면 된다고 조언했다."
+      const said = text.replace(/면 된다[.!]?(?=\s|$)/, '면 된다고 조언했다.');
+      return `${speaker}${hasFinalConsonant(speaker) ? '은' : '는'} ${said}`;
+    }
+    // "Fixed it." / "Been reading a lot." / "Still working on the studio.": the speaker is the subject left out.
+    const implicit = IMPLICIT_SUBJECT.exec(text);
+    if (implicit) {
+      const verb = implicit[2]!.toLowerCase();
+      const aux = verb === 'been' ? 'has ' : verb.split(' ')[0]!.endsWith('ing') ? 'is ' : '';
+      return `${speaker} ${aux}${(implicit[1] ?? '').toLowerCase()}${verb}${text.slice(implicit[0].length)}`;
+    }
+    if (new RegExp(`\\b${speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text)) return text.charAt(0).toUpperCase() + text.slice(1);
+    // "A tabby cat…" → "said a tabby cat…"; a name or "I" stays as it is.
+    const firstWord = /^[A-Za-z']+/.exec(text)?.[0] ?? '';
+    const lowered = startsWithOrdinaryWord(text, firstWord) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+    if (/^let's\s+/i.test(text)) return `${speaker} ${decision ? 'decided' : 'suggested'} to ${text.replace(/^let's\s+/i, '')}`;
+    // A decision said as "(For the database,) we'll use X": "For the database, User decided to use X".
+    const weWill = decision ? WE_WILL.exec(text) : null;
+    if (weWill) {
+      const scopeWords = (weWill[1] ?? '').replace(/,\s*$/, '');
+      const decided = `${speaker} decided to ${weWill[2]}`;
+      return scopeWords ? `${scopeWords.charAt(0).toUpperCase()}${scopeWords.slice(1)}, ${decided}` : decided;
+    }
+    // "Because forEach ignores the promises…" answers a why.
+    if (/^because\s+/i.test(text)) return `${speaker} explained that ${text.replace(/^because\s+/i, '')}`;
+    if (IMPERATIVE.test(text)) {
+      const advice = text.replace(/^please\s+/i, '');
+      return `${speaker} advised to ${advice.charAt(0).toLowerCase()}${advice.slice(1)}`;
+    }
+    // "Here is the OpenAI key for the receipt parser: … — put it in .env please." hands something over (and asks).
+    const handed = HANDED_OVER.exec(text);
+    if (handed && (handed[3] === undefined || IMPERATIVE.test(handed[3]))) {
+      const gave = `${speaker} gave ${handed[1]!.toLowerCase()} ${handed[2]!.replace(/[.!]+$/, '')}`;
+      if (handed[3] === undefined) return `${gave}.`;
+      const request = handed[3].replace(/^please\s+/i, '').replace(/[\s,]*please[.!]*$/i, '').replace(/[.!]+$/, '');
+      return `${gave}, and asked to ${request.charAt(0).toLowerCase()}${request.slice(1)}.`;
+    }
+    return `${speaker} said ${lowered}`;
+  }
+  // "User: we're on GitHub" reads better as "User: We're on GitHub".
+  return `${speaker}: ${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
+
+/** Does the last Hangul syllable have a final consonant (받침)? */
+function hasFinalConsonant(word: string): boolean {
+  const last = word.charCodeAt(word.length - 1);
+  return last >= 0xac00 && last <= 0xd7a3 && (last - 0xac00) % 28 !== 0;
+}
+
+/** "How do I validate JWT refresh tokens?" → "User asked how to validate JWT refresh tokens." */
+export function questionBody(sentence: string, speaker: string, listener: string | undefined, listenerLabel: string): string {
+  const request = requestOf(sentence);
+  if (request) return `${speaker} asked ${listener ?? listenerLabel} to ${restateEnglish(request, speaker, listener)}`;
+  const restated = restateQuestion(sentence);
+  if (restated !== sentence.trim()) return `${speaker} asked ${restateEnglish(restated, speaker, listener)}`;
+  return `${speaker} asked: ${restateEnglish(sentence.trim(), speaker, listener)}`;
+}
