@@ -51,55 +51,137 @@ const HANDED_OVER = /^here(?:'s| is| are)\s+(the|my|our|a|an|some)\s+([^:]{1,80}
 /** "(For the database,) we'll use …" / "we will go with …" / "we're going to …" (not "… not"): group 1 the scope words before it, group 2 what was decided. */
 const WE_WILL = /^((?:for|in|on|with|at|about)\b[^,]{1,60},\s*)?we(?:'ll| will|'re going to| are going to)\s+(?!not\b|never\b)(.+)$/i;
 
+/** What a restatement knows of the sentence it restates. */
+interface Attribution {
+  /** The sentence (or the sentences of a group), its dates resolved. */
+  text: string;
+  speaker: string;
+  /** The sentence is a decision: "let's …" and "we'll …" say what was decided. */
+  decision: boolean;
+}
+
+/** One way of saying who said it: the restated text, or undefined when it does not apply. */
+interface AttributionRule {
+  name: string;
+  restate(said: Attribution): string | undefined;
+}
+
+/** A language's ways of restating, tried in order; `otherwise` when none applies. */
+interface AttributionTable {
+  rules: readonly AttributionRule[];
+  otherwise(said: Attribution): string;
+}
+
+/** Does the text name the speaker (a whole word)? */
+function namesSpeaker(text: string, speaker: string): boolean {
+  return new RegExp(`\\b${speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text);
+}
+
+/** English, in the order they are tried. */
+export const ENGLISH_ATTRIBUTION: AttributionTable = {
+  rules: [
+    {
+      // "Fixed it." / "Been reading a lot." / "Still working on the studio.": the speaker is the subject left out.
+      name: 'subject left out',
+      restate: ({ text, speaker }) => {
+        const implicit = IMPLICIT_SUBJECT.exec(text);
+        if (!implicit) return undefined;
+        const verb = implicit[2]!.toLowerCase();
+        const aux = verb === 'been' ? 'has ' : verb.split(' ')[0]!.endsWith('ing') ? 'is ' : '';
+        return `${speaker} ${aux}${(implicit[1] ?? '').toLowerCase()}${verb}${text.slice(implicit[0].length)}`;
+      },
+    },
+    {
+      name: 'names the speaker',
+      restate: ({ text, speaker }) => (namesSpeaker(text, speaker) ? text.charAt(0).toUpperCase() + text.slice(1) : undefined),
+    },
+    {
+      name: "let's",
+      restate: ({ text, speaker, decision }) => (/^let's\s+/i.test(text) ? `${speaker} ${decision ? 'decided' : 'suggested'} to ${text.replace(/^let's\s+/i, '')}` : undefined),
+    },
+    {
+      // A decision said as "(For the database,) we'll use X": "For the database, User decided to use X".
+      name: "we'll (a decision)",
+      restate: ({ text, speaker, decision }) => {
+        const weWill = decision ? WE_WILL.exec(text) : null;
+        if (!weWill) return undefined;
+        const scopeWords = (weWill[1] ?? '').replace(/,\s*$/, '');
+        const decided = `${speaker} decided to ${weWill[2]}`;
+        return scopeWords ? `${scopeWords.charAt(0).toUpperCase()}${scopeWords.slice(1)}, ${decided}` : decided;
+      },
+    },
+    {
+      // "Because forEach ignores the promises…" answers a why.
+      name: 'because',
+      restate: ({ text, speaker }) => (/^because\s+/i.test(text) ? `${speaker} explained that ${text.replace(/^because\s+/i, '')}` : undefined),
+    },
+    {
+      name: 'advice',
+      restate: ({ text, speaker }) => {
+        if (!IMPERATIVE.test(text)) return undefined;
+        const advice = text.replace(/^please\s+/i, '');
+        return `${speaker} advised to ${advice.charAt(0).toLowerCase()}${advice.slice(1)}`;
+      },
+    },
+    {
+      // "Here is the OpenAI key for the receipt parser: … — put it in .env please." hands something over (and asks).
+      name: 'handed over',
+      restate: ({ text, speaker }) => {
+        const handed = HANDED_OVER.exec(text);
+        if (!handed || (handed[3] !== undefined && !IMPERATIVE.test(handed[3]))) return undefined;
+        const gave = `${speaker} gave ${handed[1]!.toLowerCase()} ${handed[2]!.replace(/[.!]+$/, '')}`;
+        if (handed[3] === undefined) return `${gave}.`;
+        const request = handed[3].replace(/^please\s+/i, '').replace(/[\s,]*please[.!]*$/i, '').replace(/[.!]+$/, '');
+        return `${gave}, and asked to ${request.charAt(0).toLowerCase()}${request.slice(1)}.`;
+      },
+    },
+  ],
+  // "A tabby cat…" → "said a tabby cat…"; a name or "I" stays as it is.
+  otherwise: ({ text, speaker }) => {
+    const firstWord = /^[A-Za-z']+/.exec(text)?.[0] ?? '';
+    const lowered = startsWithOrdinaryWord(text, firstWord) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
+    return `${speaker} said ${lowered}`;
+  },
+};
+
+/** Korean, in the order they are tried: the speaker as the topic ("사용자는 …"). */
+export const KOREAN_ATTRIBUTION: AttributionTable = {
+  rules: [
+    { name: 'names the speaker', restate: ({ text, speaker }) => (text.includes(speaker) ? text : undefined) },
+    {
+      // Advice "…감싸면 된다." is what the speaker advised, not something the speaker is: "…감싸면 된다고 조언했다."
+      name: 'advice',
+      restate: ({ text, speaker }) => (KOREAN_ADVICE.test(text) ? `${koreanTopic(speaker)} ${text.replace(KOREAN_ADVICE, '면 된다고 조언했다.')}` : undefined),
+    },
+  ],
+  otherwise: ({ text, speaker }) => `${koreanTopic(speaker)} ${text}`,
+};
+
+/** "…면 된다." ("… will do"): advice. */
+const KOREAN_ADVICE = /면 된다[.!]?(?=\s|$)/;
+
+/** The speaker with the topic particle: "사용자는", "민준은". */
+function koreanTopic(speaker: string): string {
+  return `${speaker}${hasFinalConsonant(speaker) ? '은' : '는'}`;
+}
+
+/** The first restatement of `table` that applies. */
+function restateBy(table: AttributionTable, said: Attribution): string {
+  for (const rule of table.rules) {
+    const restated = rule.restate(said);
+    if (restated !== undefined) return restated;
+  }
+  return table.otherwise(said);
+}
+
 /**
  * Say who said it, in the third person, without a "Speaker:" prefix: a text naming the speaker
  * stands as it is; advice becomes "Assistant advised to …"; anything else "User said …"
- * (Korean: "사용자는 …").
+ * (Korean: "사용자는 …"). Without `select`: "User: …".
  */
 export function attribute(text: string, speaker: string, korean: boolean, select = true, decision = false): string {
   if (text.startsWith(speaker)) return text;
-  if (select) {
-    if (korean) {
-      if (text.includes(speaker)) return text;
-      // Advice "…감싸면 된다." is what the speaker advised, not something the speaker is: "…감싸면 된다고 조언했다."
-      const said = text.replace(/면 된다[.!]?(?=\s|$)/, '면 된다고 조언했다.');
-      return `${speaker}${hasFinalConsonant(speaker) ? '은' : '는'} ${said}`;
-    }
-    // "Fixed it." / "Been reading a lot." / "Still working on the studio.": the speaker is the subject left out.
-    const implicit = IMPLICIT_SUBJECT.exec(text);
-    if (implicit) {
-      const verb = implicit[2]!.toLowerCase();
-      const aux = verb === 'been' ? 'has ' : verb.split(' ')[0]!.endsWith('ing') ? 'is ' : '';
-      return `${speaker} ${aux}${(implicit[1] ?? '').toLowerCase()}${verb}${text.slice(implicit[0].length)}`;
-    }
-    if (new RegExp(`\\b${speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`).test(text)) return text.charAt(0).toUpperCase() + text.slice(1);
-    // "A tabby cat…" → "said a tabby cat…"; a name or "I" stays as it is.
-    const firstWord = /^[A-Za-z']+/.exec(text)?.[0] ?? '';
-    const lowered = startsWithOrdinaryWord(text, firstWord) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
-    if (/^let's\s+/i.test(text)) return `${speaker} ${decision ? 'decided' : 'suggested'} to ${text.replace(/^let's\s+/i, '')}`;
-    // A decision said as "(For the database,) we'll use X": "For the database, User decided to use X".
-    const weWill = decision ? WE_WILL.exec(text) : null;
-    if (weWill) {
-      const scopeWords = (weWill[1] ?? '').replace(/,\s*$/, '');
-      const decided = `${speaker} decided to ${weWill[2]}`;
-      return scopeWords ? `${scopeWords.charAt(0).toUpperCase()}${scopeWords.slice(1)}, ${decided}` : decided;
-    }
-    // "Because forEach ignores the promises…" answers a why.
-    if (/^because\s+/i.test(text)) return `${speaker} explained that ${text.replace(/^because\s+/i, '')}`;
-    if (IMPERATIVE.test(text)) {
-      const advice = text.replace(/^please\s+/i, '');
-      return `${speaker} advised to ${advice.charAt(0).toLowerCase()}${advice.slice(1)}`;
-    }
-    // "Here is the OpenAI key for the receipt parser: … — put it in .env please." hands something over (and asks).
-    const handed = HANDED_OVER.exec(text);
-    if (handed && (handed[3] === undefined || IMPERATIVE.test(handed[3]))) {
-      const gave = `${speaker} gave ${handed[1]!.toLowerCase()} ${handed[2]!.replace(/[.!]+$/, '')}`;
-      if (handed[3] === undefined) return `${gave}.`;
-      const request = handed[3].replace(/^please\s+/i, '').replace(/[\s,]*please[.!]*$/i, '').replace(/[.!]+$/, '');
-      return `${gave}, and asked to ${request.charAt(0).toLowerCase()}${request.slice(1)}.`;
-    }
-    return `${speaker} said ${lowered}`;
-  }
+  if (select) return restateBy(korean ? KOREAN_ATTRIBUTION : ENGLISH_ATTRIBUTION, { text, speaker, decision });
   // "User: we're on GitHub" reads better as "User: We're on GitHub".
   return `${speaker}: ${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
