@@ -7,6 +7,7 @@
  * said as wanted (statedRule).
  */
 import { isCommonWord, requestOf, restateEnglish, restateQuestion } from './rules/en.js';
+import { anyOf, pattern } from '../../core/pattern.js';
 
 /**
  * Is the capital of the text's first word only the sentence's ("Fixed it", "Login is done") rather than
@@ -20,21 +21,43 @@ function startsWithOrdinaryWord(text: string, firstWord: string): boolean {
   return !new RegExp(`\\s${firstWord}\\b`).test(text.slice(firstWord.length));
 }
 
-const NUMBER_WORD = /^(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|half|once|twice|every|each|most|some|several|both|either|neither)$/i;
+const NUMBER_WORD = pattern(
+  [
+    /^/,
+    anyOf(...['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'twenty', 'thirty', 'forty', 'fifty', 'hundred', 'thousand'], ...['half', 'once', 'twice', 'every', 'each', 'most', 'some', 'several', 'both', 'either', 'neither']),
+    /$/,
+  ],
+  'i',
+);
 
 /**
  * A sentence whose subject, the speaker, is left out: a past verb, "been", or a present participle after an adverb
  * ("Fixed it", "Been reading a lot", "Still working on the studio", "Going to continue my education").
  * Group 1: the adverbs, group 2: the verb.
  */
-const IMPLICIT_SUBJECT =
-  /^((?:(?:still|just|also|finally|recently|currently|already)\s+)*)(been|fixed|finished|merged|deployed|shipped|tried|tested|added|updated|removed|pushed|started|got|went|had|made|spent|moved|bought|visited|took|met|saw|wrote|(?:(?<=still\s|currently\s|just\s|also\s)|(?=going to\b))(?:working|trying|planning|thinking|hoping|looking|getting|going)|(?:researching|reading|learning|studying|building|writing|planning|preparing|looking into|working on)(?!\s+(?:is|was|are|were|can|has|makes?|helps?|feels?|seems?|gives?|takes?)\b))\b/i;
+const LEADING_ADVERBS = /((?:(?:still|just|also|finally|recently|currently|already)\s+)*)/;
+const PAST_VERBS = ['been', 'fixed', 'finished', 'merged', 'deployed', 'shipped', 'tried', 'tested', 'added', 'updated', 'removed', 'pushed', 'started', 'got', 'went', 'had', 'made', 'spent'];
+const PAST_VERBS_MORE = ['moved', 'bought', 'visited', 'took', 'met', 'saw', 'wrote'];
+/** "still working", "going to": a participle that needs an adverb before it (or "to" after it). */
+const PARTICIPLE_AFTER_ADVERB = /(?:(?<=still\s|currently\s|just\s|also\s)|(?=going to\b))(?:working|trying|planning|thinking|hoping|looking|getting|going)/;
+/** "Reading a lot", but not "Reading is fun". */
+const PURSUIT = /(?:researching|reading|learning|studying|building|writing|planning|preparing|looking into|working on)(?!\s+(?:is|was|are|were|can|has|makes?|helps?|feels?|seems?|gives?|takes?)\b)/;
+const IMPLICIT_SUBJECT = pattern([/^/, LEADING_ADVERBS, '(', [...PAST_VERBS, ...PAST_VERBS_MORE, PARTICIPLE_AFTER_ADVERB.source, PURSUIT.source].join('|'), ')', /\b/], 'i');
 
 /** Common imperative verbs: a sentence starting with one is advice or a request, said as "X advised to …". */
-const IMPERATIVE = /^(?:please\s+)?(?:use|keep|store|add|run|try|make|set|check|avoid|install|create|write|fix|update|remove|delete|move|rotate|call|send|take|give|put|wrap|read|open|close|start|stop|restart|consider|remember|note|switch|change|replace|enable|disable|turn|configure|mark|drop|skip|pin|upgrade|downgrade|review|test|build|deploy|merge|commit|push|pull|look|go|follow|ask|tell|let|don't|do not|never|always)\b/i;
+const IMPERATIVE_VERBS = ['use', 'keep', 'store', 'add', 'run', 'try', 'make', 'set', 'check', 'avoid', 'install', 'create', 'write', 'fix', 'update', 'remove', 'delete', 'move'];
+const IMPERATIVE_VERBS_MORE = ['rotate', 'call', 'send', 'take', 'give', 'put', 'wrap', 'read', 'open', 'close', 'start', 'stop', 'restart', 'consider', 'remember', 'note', 'switch'];
+const IMPERATIVE_VERBS_LAST = ['change', 'replace', 'enable', 'disable', 'turn', 'configure', 'mark', 'drop', 'skip', 'pin', 'upgrade', 'downgrade', 'review', 'test', 'build', 'deploy'];
+const IMPERATIVE_WORDS = ['merge', 'commit', 'push', 'pull', 'look', 'go', 'follow', 'ask', 'tell', 'let', "don't", 'do not', 'never', 'always'];
+const IMPERATIVE = pattern([/^(?:please\s+)?/, anyOf(...IMPERATIVE_VERBS, ...IMPERATIVE_VERBS_MORE, ...IMPERATIVE_VERBS_LAST, ...IMPERATIVE_WORDS), /\b/], 'i');
 
 /** A working rule said without a verb (the preference rules of rules/en.ts): "one thing — SQLAlchemy Core only", "No ORM models, no Session". */
-const VERBLESS_RULE = /^(?:(?:one thing|also|and|oh|rule|note|important|fyi)\s*[^\w\s]{0,2}\s*)?(?:please\s+)?((?:(?!(?:it|that|this|there|he|she|they|we|i|you|is|was|not)\b)(?:[\w.+#/()'-]+\s+){0,4}[\w.+#/()'-]+\s+only|only\s+[\w.+#/-]+(?:\s+[\w.+#/()'-]+){0,5}|no\s+[\w.+#/()'-]+(?:\s+[\w.+#/()'-]+){0,3}\s*,\s*(?:and\s+)?no\s+.+?))(?:\s*,\s*please|\s+please)?([.!]*)$/i;
+const RULE_LEAD = /^(?:(?:one thing|also|and|oh|rule|note|important|fyi)\s*[^\w\s]{0,2}\s*)?(?:please\s+)?/;
+/** "SQLAlchemy Core only" (not "it only", "that only"). */
+const X_ONLY = /(?!(?:it|that|this|there|he|she|they|we|i|you|is|was|not)\b)(?:[\w.+#/()'-]+\s+){0,4}[\w.+#/()'-]+\s+only/;
+const ONLY_X = /only\s+[\w.+#/-]+(?:\s+[\w.+#/()'-]+){0,5}/;
+const NO_X_NO_Y = /no\s+[\w.+#/()'-]+(?:\s+[\w.+#/()'-]+){0,3}\s*,\s*(?:and\s+)?no\s+.+?/;
+const VERBLESS_RULE = pattern([RULE_LEAD, '(', anyOf(X_ONLY, ONLY_X, NO_X_NO_Y), ')', /(?:\s*,\s*please|\s+please)?([.!]*)$/], 'i');
 
 /** "SQLAlchemy Core only." said as what the speaker wants: "Nadia wants SQLAlchemy Core only." (undefined: not such a rule). */
 export function statedRule(sentence: string, speaker: string): string | undefined {

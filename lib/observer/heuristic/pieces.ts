@@ -21,6 +21,7 @@ import { questionBody } from './attribution.js';
 import { REPLY_WINDOW_MS, type ReplyContext } from './reply-topic.js';
 import { AGREEING_LEAD, pointsAtWhatWasSaid, type SaidBefore } from './points-back.js';
 import type { MessageSettings } from './observe-message.js';
+import { anyOf, pattern } from '../../core/pattern.js';
 
 /** One sentence (or a short lead and the sentence it leans on) as it becomes part of an observation. */
 export interface Piece {
@@ -155,14 +156,17 @@ const MAX_SENTENCE_CHARS = 400;
 const ATTACHMENT = /^\[(?:image|photo|picture|file|video|audio|attachment|sticker|shared)\b[^\]]*\]$/i;
 
 /** "Keep this straight for me: …", "Important: …": a lead-in asking to remember what follows. */
-const REMEMBER_LEAD_IN = /^(?:(?:oh|and|also|so|btw)[,\s]+)*(?:please\s+)?(?:keep (?:this|that|it) (?:straight|in mind)(?: for me)?|remember(?: this| that)?|important|note to self|for the record|don't forget)\s*[:,-]\s*\S/i;
+/** "Oh, please": what may come before a request to remember. */
+const REQUEST_LEAD = /^(?:(?:oh|and|also|so|btw)[,\s]+)*(?:please\s+)?/;
+const REMEMBER_WORDS = anyOf(/keep (?:this|that|it) (?:straight|in mind)(?: for me)?/, 'remember(?: this| that)?', 'important', 'note to self', 'for the record', "don't forget");
+const REMEMBER_LEAD_IN = pattern([REQUEST_LEAD, REMEMBER_WORDS, /\s*[:,-]\s*\S/], 'i');
 
 /**
  * "Please remember that the orders table is partitioned by created_at": the user asks to keep the
  * clause that follows (docs/priorities.md). Only the user's: an assistant's "keep in mind that …"
  * is how an explanation goes on, not a request.
  */
-const REMEMBER_THAT = /^(?:(?:oh|and|also|so|btw)[,\s]+)*(?:please\s+)?(?:remember|don't forget|do not forget|keep in mind|never forget) that\s+\S/i;
+const REMEMBER_THAT = pattern([REQUEST_LEAD, /(?:remember|don't forget|do not forget|keep in mind|never forget) that\s+\S/], 'i');
 
 /** Does an anchor point to a day after the message's (`futureDate` of the analysis)? */
 function pointsAhead(anchors: readonly DateAnchor[], today: string): boolean {

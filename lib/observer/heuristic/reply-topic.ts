@@ -7,6 +7,7 @@ import { koreanTopicWords } from './rules/ko.js';
 import { contentWords } from './selection.js';
 import { finishText } from './finish-text.js';
 import type { Piece } from './pieces.js';
+import { anyOf, pattern } from '../../core/pattern.js';
 
 /** A message within this time of a question is taken as its answer. */
 export const REPLY_WINDOW_MS = 2 * 60 * 60 * 1000;
@@ -38,8 +39,17 @@ const VAGUE_TOPIC_WORD = new Set(
 const TOPIC_WORDS = 6;
 
 /** The frame of a question: "How often do you all …", "Any …", "What kind of … did you …". */
-const QUESTION_FRAME =
-  /^(?:(?:so|and|but|hey|oh|well|also|btw)[,\s]+)?(?:what|how|why|when|where|which|who|whose|any|is|are|was|were|do|does|did|have|has|had|can|could|would|will|should)(?:\s+(?:often|much|many|long|far|kind of|kinda|sort of|type of|types of))?(?:\s+(?:do|does|did|is|are|was|were|have|has|had|can|could|would|will|should))?(?:\s+(?:you|your|u|ya|they|he|she|it|this|that|we|there))?(?:\s+(?:all|guys|two))?\s+/i;
+const QUESTION_WORD = anyOf(...['what', 'how', 'why', 'when', 'where', 'which', 'who', 'whose', 'any'], ...['is', 'are', 'was', 'were', 'do', 'does', 'did', 'have', 'has', 'had', 'can', 'could', 'would', 'will', 'should']);
+const QUESTION_FRAME = pattern(
+  [
+    /^(?:(?:so|and|but|hey|oh|well|also|btw)[,\s]+)?/,
+    QUESTION_WORD,
+    /(?:\s+(?:often|much|many|long|far|kind of|kinda|sort of|type of|types of))?/,
+    /(?:\s+(?:do|does|did|is|are|was|were|have|has|had|can|could|would|will|should))?/,
+    /(?:\s+(?:you|your|u|ya|they|he|she|it|this|that|we|there))?(?:\s+(?:all|guys|two))?\s+/,
+  ],
+  'i',
+);
 
 /** "Three times a week." with the question's topic: "Three times a week (on: work out together)" ("(주제: …)" in Korean). */
 export function withTopic(text: string, topic: string, maxChars: number, koreanText = false): string {
