@@ -220,3 +220,12 @@ test('the OpenClaw plugin loads the package through its public entry, never a di
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { default: string }> };
   assert.equal(pkg.exports['.']!.default, './dist/lib/api/index.js');
 });
+
+test('the pi extension loads the package through its public entry, never a dist/lib/ path', () => {
+  const extension = readFileSync(join(ROOT, 'templates', 'pi-extension', 'index.ts'), 'utf8');
+  // pi loads the file from its extensions folder: only type imports may name the package's modules.
+  const byPath = [...extension.matchAll(/^import(?!\s+type\b)[^;]*?from\s+['"](\.[^'"]*)['"]/gm)].map((m) => m[1]);
+  assert.deepEqual(byPath, [], 'no module of the package is imported by path at run time');
+  assert.doesNotMatch(extension, /['"`]lib['"`]|dist\/lib|libUrl/, 'no path into dist/lib/');
+  assert.match(extension, /resolve\('oc-memory'\)/, "the package's own name, resolved through its exports");
+});
