@@ -6,8 +6,7 @@
  * from. Every text from the memory is masked (lib/masking/masking.ts, the same rules
  * as every other output) before it reaches a page.
  */
-import type { StatsCache } from '../features/stats.js';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Hono, type Context } from 'hono';
@@ -27,19 +26,18 @@ import type { IndexReader } from '../search/engine.js';
 import { memoryOf, type MemoryHandle } from '../api/memory.js';
 import { makeSnippet } from '../search/snippet.js';
 import { maskingOptions } from '../sources/registry.js';
-import { headerTokens } from '../api/index.js';
+import { formatBytes, headerTokens, proposalWhy, type Proposal } from '../api/index.js';
 import { countTokens } from '../core/tokens.js';
 import type { Provenance, Tier } from '../core/types.js';
+import type { AuditEntry } from '../tiers/audit.js';
 import { accessGuard, type Refusal } from './guard.js';
 import { mountRestApi } from './rest.js';
 import { addObservation, approveMoves, duplicateId, editObservation, forgetObservations, parsePriority, parseTags, rejectMoves, rollbackMove, type CurateContext } from './curate.js';
-import { proposalWhy, type Proposal } from '../tiers/approvals.js';
 import { chooseLang, codeWord, messagesFor, whyWords, type Lang, type MessageKey } from './messages.js';
 import { checked, problemOf, taking, UiProblem } from './problems.js';
 import { localDateTime, resolveTimeZone } from '../platform/time-zone.js';
 import type { ObservationMark } from '../core/types.js';
 import { addForm, chart, codeLabel, editForm, filterForm, forgetForm, layout, observationItem, postButton, table, tierLabel, type FilterValues, type Html, type ObservationView, type PageFrame } from './pages.js';
-import { findDayFile, findReflectionFile, readDayObservations, timelinePage } from './timeline.js';
 
 export interface UiAppOptions {
   paths: HomePaths;
@@ -254,7 +252,7 @@ ${original?.hint ? html`<p class="hint" lang="en">→ ${mask(original.hint)}</p>
     const day = c.req.query('day');
     const skip = Number(c.req.query('skip') ?? 0);
     const from = day && /^\d{4}-\d{2}-\d{2}$/.test(day) ? { day, skip: Number.isInteger(skip) && skip > 0 ? skip : 0 } : undefined;
-    const page = await timelinePage(paths, config, filters, from);
+    const page = await memory.timeline(filters, from);
     const back = frame.here;
     const agents = [...new Set([...page.agents, ...(await knownAgents())])].sort();
     let olderUrl: string | undefined;
@@ -331,8 +329,8 @@ ${views.length === 0 ? html`<p class="empty">${m.searchNone}</p>` : html`<ul cla
 
   // ---- One observation: edit and forget
   const findObservation = async (fileRef: string, id: string): Promise<ObservationView> => {
-    const file = await findDayFile(paths, config, fileRef);
-    const same = file ? (await readDayObservations(paths, file)).filter((o) => o.id === id && !o.anonymous) : [];
+    const file = await memory.dayFile(fileRef);
+    const same = file ? (await memory.dayObservations(file)).filter((o) => o.id === id && !o.anonymous) : [];
     if (same.length > 1) throw duplicateId(id, fileRef, same.map((o) => o.startLine));
     const found = same[0];
     if (!found) throw new UiProblem('NOT_FOUND', 'notInFile', { id, file: fileRef });
@@ -420,9 +418,9 @@ ${views.length === 0 ? html`<p class="empty">${m.searchNone}</p>` : html`<ul cla
   app.get('/file', async (c) => {
     const frame = frameOf(c, 'file');
     const ref = c.req.query('path') ?? '';
-    const file = await findDayFile(paths, config, ref);
+    const file = await memory.dayFile(ref);
     // A search result from a reflection links to its line as well.
-    const reflection = file ? undefined : await findReflectionFile(paths, ref);
+    const reflection = file ? undefined : await memory.reflectionFile(ref);
     if (!file && !reflection) throw new UiProblem('NOT_FOUND', 'notAFile', { file: ref });
     const lines = maskedLines(await readFile(file?.path ?? reflection!, 'utf8'), mask);
     if (lines.at(-1) === '') lines.pop();
@@ -478,20 +476,9 @@ ${injectionRows.length ? table([m.time, m.event, m.filterAgent, m.via, m.injecte
   app.get('/tiers', async (c) => {
     const frame = frameOf(c, 'tiers');
     const { m } = frame;
-    const { listTierFiles } = await import('../tiers/locations.js');
-    const { readApprovals } = await import('../tiers/approvals.js');
-    const { describeProposals, formatBytes } = await import('../tiers/report.js');
-    const { readAudit } = await import('../tiers/audit.js');
-    const rows: Array<Array<string | number>> = [];
-    for (const tier of ['hot', 'warm', 'cold'] as const satisfies readonly Tier[]) {
-      const files = await listTierFiles(paths, config.tiers.vault_path, tier);
-      let bytes = 0;
-      for (const f of files) bytes += await stat(f.path).then((s) => s.size, () => 0);
-      const dates = files.map((f) => f.date).sort();
-      rows.push([tierLabel(m, tier), files.length, formatBytes(bytes), dates[0] ?? '—', dates.at(-1) ?? '—']);
-    }
-    const pending = await describeProposals((await readApprovals(paths.approvals)).pending);
-    const fullAudit = await readAudit(paths.audit);
+    const rows = (await memory.tiers()).map((t) => [tierLabel(m, t.tier), t.files, formatBytes(t.bytes), t.oldest ?? '—', t.newest ?? '—']);
+    const pending = await memory.approvals();
+    const fullAudit = await memory.audit();
     // A move already rolled back offers no second rollback (it would only say so): its row names the rollback.
     const rolledBackBy = new Map(fullAudit.flatMap((e) => (e.action === 'rollback' && typeof e.target === 'string' && e.op ? [[e.target, e.op] as const] : [])));
     const audit = fullAudit.slice(-AUDIT_SHOWN).reverse();
@@ -534,25 +521,15 @@ ${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time
     return c.redirect(withNote(safeBack(f.back, '/tiers'), 'rolledBack', op), 303);
   });
 
-  // ---- Health and figures
-  // Each day file's tally, read again only when the file changed (collectStats).
-  const statsCache: StatsCache = new Map();
+  // ---- Health and figures (each day file's tally is read again only when the file changed: MemoryHandle.health)
   app.get('/health', async (c) => {
     const frame = frameOf(c, 'health');
     const { m } = frame;
-    const { statusOfState } = await import('../api/index.js');
-    const { collectStats, searchTimes } = await import('../features/stats.js');
-    const { readState } = await import('../platform/state.js');
-    const { state } = await readState(paths.state);
-    // The last searches of `ocm-run search` and of this page, from the log `stats` reads (its p95 is over the same log).
-    const times = searchTimes((await readTextIfExists(join(paths.logs, 'search.log'))) ?? '');
-    // The jobs and sources come from state.json alone; the figures from the day files' cached tallies,
-    // with state.json and the search log as read here (not read a second time).
-    const status = statusOfState(state);
-    const stats = await collectStats(paths, config, { now: options.now(), cache: statsCache, state, searchTimes: times });
+    const status = await memory.health();
+    const { stats, searchTimes: times } = status;
     const when = (s: string | undefined) => (s ? s.slice(0, 19).replace('T', ' ') : '—');
     const jobs = Object.entries(status.jobs).map(([name, j]) => [codeLabel(frame, 'job', name), when(j.lastRun), when(j.lastSuccess), j.lastError ? mask(`${when(j.lastError.at)} ${j.lastError.code}: ${j.lastError.message}`) : m.none]);
-    const streams = Object.values(state.streams)
+    const streams = status.streams
       .slice(0, 200)
       .map((s) => [codeLabel(frame, 'source', s.kind), mask(s.agent), mask(s.session), mask(s.path), mask(JSON.stringify(s.cursor))]);
     const usage = stats.llm.rows.map((r) => [r.role, r.model, r.inputTokens, r.outputTokens, r.calls, r.costUsd === null ? '—' : r.costUsd.toFixed(4)]);
@@ -609,7 +586,7 @@ export function maskedLines(text: string, mask: (text: string) => string): strin
 }
 
 /** An audit entry's counts (files 2, observations 5) and what it undid, in the page's words. */
-function auditSummary(frame: PageFrame, e: import('../tiers/audit.js').AuditEntry): Html {
+function auditSummary(frame: PageFrame, e: AuditEntry): Html {
   const counts = e.counts && typeof e.counts === 'object' ? Object.entries(e.counts as Record<string, unknown>) : [];
   return html`${counts.map(([k, v], i) => html`${i ? ', ' : ''}${countValue(frame, k, v)}`)}${typeof e.target === 'string' ? html`${counts.length ? ' ' : ''}→ ${e.target}` : ''}`;
 }
