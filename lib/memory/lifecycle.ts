@@ -389,8 +389,17 @@ function closedTask(newer: Item, older: Item[], weight: Weight, what: 'task' | '
 const TODO_NOTE = /\bon (?:\p{L}+'s |the |my |your |her |his |their |our )?(?:to-?do |shopping )?list\b|\bopen items\b|\bto-?dos?\b|(?:할 일|할일)/iu;
 
 function isTodoNote(o: Observation): boolean {
-  return (o.category === 'fact' || o.category === 'state') && TODO_NOTE.test(o.text);
+  return (o.category === 'fact' || o.category === 'state') && (TODO_NOTE.test(o.text) || COURSE.test(o.text));
 }
+
+/** A course that ends: a number of sessions, lessons, classes… ("Mondays at 9, six sessions"). */
+const COURSE_UNIT = '(?:sessions|lessons|classes|appointments|visits|treatments|rounds)';
+const COURSE = new RegExp(`\\b(?:\\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\\s+${COURSE_UNIT}\\b|\\d+\\s*회`, 'iu');
+/** Progress through a course, no end: "3 sessions done", "two of six done". */
+const PART_DONE = new RegExp(`\\b(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|half)\\s+(?:of\\s+\\w+\\s+)?(?:${COURSE_UNIT}\\s+)?(?:done|finished|completed)\\b`, 'iu');
+
+/** "physio is done!", "the passports are finished": the thing named first is what is finished. */
+const FINISHED_THING_EN = /\b([\p{L}][\p{L}\p{N}'’-]+)\s+(?:is|are)\s+(?:all\s+)?(?:done|finished|complete|over)\b/giu;
 
 /** Where the thing done ends: "we did the passports today at the post office". */
 const DID_PHRASE_END = /^(?:today|tonight|yesterday|this|last|at|on|in|with|for|by|before|after|together|finally|already|and|but)$/i;
@@ -407,6 +416,11 @@ function didObjects(text: string): string[] {
   for (const sentence of text.split(/(?<=[.!?。])\s+/u)) {
     if (sentence.trim().endsWith('?')) continue;
     for (const m of sentence.matchAll(FINISHED_THING_KO)) if (HANGUL.test(m[1]!) && !FRAME.has(m[1]!)) out.push(stem(m[1]!));
+    if (!PART_DONE.test(sentence))
+      for (const m of sentence.matchAll(FINISHED_THING_EN)) {
+        const w = stem(m[1]!.replace(/['’]$/, ''));
+        if (w.length >= 3 && !FRAME.has(w) && !FRAME.has(m[1]!.toLowerCase())) out.push(w);
+      }
     for (const m of sentence.matchAll(/\b(?:[Ww]e|I|[Ss]he|[Hh]e|[Tt]hey|(?!(?:What|When|Where|Why|How|Which|Who|Whose)\b)\p{Lu}\p{Ll}+)\s+(?:finally\s+|already\s+|just\s+)?did\s+(?:the|our|my|his|her|their|all the|both)\s+([\p{L}'’-]+(?:\s+[\p{L}'’-]+){0,2})/gu)) {
       // The head of the phrase: "the kids' passports today" did the passports, not the kids.
       const phrase: string[] = [];
