@@ -211,7 +211,7 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
 /** The home switched to the local model with seeded vectors, re-indexed, and served again: hybrid search_memory. */
 async function hybridPass(paths: ReturnType<typeof homePaths>, cli: string, queries: string[], work: string, textRssMb: number | null, log: (s: string) => void): Promise<NonNullable<McpBenchReport['hybrid']>> {
   const { readFile, writeFile } = await import('node:fs/promises');
-  const config = (await readFile(paths.config, 'utf8')).replace(/embeddings:\n  provider: none\n/, '');
+  const config = (await readFile(paths.config, 'utf8')).replace(/embeddings:\n {2}provider: none\n/, '');
   await writeFile(paths.config, `${config}embeddings:\n  provider: local\n`);
   delete process.env.OCM_LOCAL_EMBEDDINGS;
   const pool = 1000;

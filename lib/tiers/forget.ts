@@ -22,7 +22,7 @@ import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { Config } from '../config/config-schema.js';
 import { conflictError, decodeSavedBytes, encodeSavedBytes, formatDayFile, listObservations, observationIds, parseDayFile, removeObservations, type DayFile } from '../memory/day-file/index.js';
 import { OcmError, isNotFound } from '../core/errors.js';
-import { type HomePaths } from '../platform/home.js';
+import type { HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 import { readState, writeState } from '../platform/state.js';
 import type { Priority, Tier } from '../core/types.js';
