@@ -3,7 +3,7 @@ import type { CommandContext } from '../cli-context.js';
 import { configAccess, setUpCodex } from '../../lib/integrations/agent-setup.js';
 import { thisRunner } from '../runner.js';
 
-export async function runCodexIntegration(ctx: CommandContext, action: string | undefined, options: Record<string, unknown>): Promise<number | void> {
+export async function runCodexIntegration(ctx: CommandContext, action: string | undefined, options: Record<string, unknown>): Promise<number | undefined> {
   const { OcmError } = await import('../../lib/core/errors.js');
   const i = await import('../../lib/integrations/codex/integration.js');
   const { config } = await ctx.config();

@@ -3,7 +3,7 @@ import type { CommandContext } from '../cli-context.js';
 import { configAccess, setUpPi } from '../../lib/integrations/agent-setup.js';
 import { thisRunner } from '../runner.js';
 
-export async function runPiIntegration(ctx: CommandContext, action: string | undefined, options: Record<string, unknown>): Promise<number | void> {
+export async function runPiIntegration(ctx: CommandContext, action: string | undefined, options: Record<string, unknown>): Promise<number | undefined> {
   const { OcmError } = await import('../../lib/core/errors.js');
   const i = await import('../../lib/integrations/pi/integration.js');
   const { config } = await ctx.config();

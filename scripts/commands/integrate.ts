@@ -34,7 +34,10 @@ export const command = defineCommand({
     const { cliEntry } = await import('../../lib/jobs/schedule/index.js');
     const plugin = { home: ctx.paths.root, node: process.execPath, cli: cliEntry() };
     const { action } = args;
-    if (action === 'status') return openClawStatus(ctx);
+    if (action === 'status') {
+      await openClawStatus(ctx);
+      return;
+    }
     if (action !== undefined) throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate openclaw.`, { hint: 'Use `ocm-run integrate openclaw`, `… status`, `… --print` or `… --uninstall`.' });
     const keyChoice = keys as import('../../lib/integrations/openclaw/integration.js').PathsKeys;
 
