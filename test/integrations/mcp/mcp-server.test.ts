@@ -133,7 +133,7 @@ test('mcp: lists four tools with schemas, searches, gets, remembers (idempotent,
 
     // remember: today's day file of the agent, 🔴 by default, masked, provenance names the client; idempotent; searchable at once.
     const today = localDateTime(new Date(), 'UTC').date;
-    const secret = 'sk-ant-api03-' + 'A'.repeat(40);
+    const secret = `sk-ant-api03-${'A'.repeat(40)}`;
     const saved = await call(client, 'remember', { text: `The staging database is db-stage-2 on port 5433 (key ${secret}).`, tags: ['#infra'] });
     assert.notEqual(saved.isError, true, text(saved));
     const savedText = text(saved);
