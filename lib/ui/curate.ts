@@ -18,7 +18,7 @@ import { withHomeLock } from '../platform/lock.js';
 import type { Logger } from '../platform/log.js';
 import type { MemoryHandle } from '../api/memory.js';
 import type { TierJobOptions } from '../tiers/tier-job.js';
-import type { ObservationMark, Priority } from '../core/types.js';
+import type { Priority } from '../core/types.js';
 import { brokenFrontmatter, UiProblem } from './problems.js';
 import { findDayFile } from './timeline.js';
 
