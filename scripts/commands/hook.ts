@@ -115,7 +115,7 @@ function sessionStartBudgetMs(env: NodeJS.ProcessEnv): number {
 }
 
 /** How long the prompt hook may take in all (ms). */
-function promptTimeout(ctx: import('../cli-context.js').CommandContext, options: Record<string, unknown>): number {
+function promptTimeout(ctx: import('../cli-context.js').CommandContext, options: { timeoutMs: string | undefined }): number {
   return promptTimeoutMs(options.timeoutMs, ctx.env);
 }
 
