@@ -1,6 +1,6 @@
 import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
-import { tierOptions, underLock } from '../tier-context.js';
+import { crashHook } from '../tier-context.js';
 import type { Flags, FlagValues } from '../flags.js';
 import type { ArchiveRequest } from '../../lib/api/memory.js';
 
@@ -29,10 +29,11 @@ export const command = defineCommand({
   examples: ['ocm-run archive --older-than 30 --to warm --dry-run', 'ocm-run archive --older-than 400 --to cold', 'ocm-run archive --older-than 400 --to cold --approve-all'],
   async run(ctx, _args, options) {
     const request = archiveRequest(options);
-    const opts = await tierOptions(ctx);
-    const { runArchive } = await import('../../lib/tiers/tier-job.js');
+    const { config } = await ctx.config();
+    const { memoryOf } = await import('../../lib/api/memory.js');
     const { formatTierResult } = await import('../../lib/tiers/report.js');
-    const result = await underLock(ctx, () => runArchive({ ...opts, ...request }));
+    const memory = memoryOf(ctx.paths.root, config, { logger: ctx.logger('tier'), now: () => ctx.now() });
+    const result = await memory.archive({ ...request, onStep: crashHook(ctx.env) });
     if (ctx.json) ctx.out(JSON.stringify(result));
     else ctx.out(formatTierResult(result).join('\n'));
   },
