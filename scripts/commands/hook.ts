@@ -26,7 +26,10 @@ export const command = defineCommand({
     // The prompt hook's fast path (scripts/prompt-hook.cts) may have read the event and asked the running MCP server already.
     const handover = event === 'prompt' ? takeHandover() : undefined;
     const started = handover?.started ?? Date.now();
-    if (event === 'after-turn' && options.background) return runBackground(ctx, agent);
+    if (event === 'after-turn' && options.background) {
+      await runBackground(ctx, agent);
+      return;
+    }
     // Whatever goes wrong, the agent's turn goes on: log it, print nothing, exit 0.
     try {
       const { parseHookInput } = await import('../../lib/hooks/agent-hooks.js');
@@ -112,7 +115,7 @@ function sessionStartBudgetMs(env: NodeJS.ProcessEnv): number {
 }
 
 /** How long the prompt hook may take in all (ms). */
-function promptTimeout(ctx: import('../cli-context.js').CommandContext, options: Record<string, unknown>): number {
+function promptTimeout(ctx: import('../cli-context.js').CommandContext, options: { timeoutMs: string | undefined }): number {
   return promptTimeoutMs(options.timeoutMs, ctx.env);
 }
 
