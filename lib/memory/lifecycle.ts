@@ -15,8 +15,14 @@
  * - a changed value of the same thing: most of the distinctive words of both
  *   are shared and a number, date or time differs ("the cutoff is 2 pm" →
  *   "from now on the cutoff is noon"; needs a change word when less is shared).
+ * - another named place of one kind: "moving the stall to the Kenton market"
+ *   for "the Alberta market on Fridays" (they share another word);
+ * - a trip changed to another place, when both speak of a trip ("여행 또
+ *   바꿨어 결국 제주로 다시" for "부산 가기로 했어"; "Supabase로 갈래" is none).
  * Two decisions that merely share a category, a common word or the word
- * "decided" are never one subject.
+ * "decided" are never one subject. A finish names what it finished — "we did
+ * the passports", "physio is done", "이사 끝" — and closes every open to-do of
+ * it: tasks, notes that put it on a list, a course of sessions.
  */
 import type { Observation, ObservationMark } from '../core/types.js';
 
