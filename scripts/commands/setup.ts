@@ -7,8 +7,8 @@ import { thisRunner } from '../runner.js';
 import { toolPolicyLines } from '../../lib/integrations/openclaw/tool-policy.js';
 
 /**
- * OpenClaw's database era (2026.8 and later) needs SQLite: on a Node without `node:sqlite` and without
- * the optional better-sqlite3 (npm drops it when it cannot build), say so now, not at the first observe.
+ * OpenClaw's database era (2026.8 and later) needs SQLite: when no driver loads (not even the
+ * WebAssembly one the package carries: a damaged install), say so now, not at the first observe.
  */
 async function sqliteWarning(): Promise<string | undefined> {
   const { describeSqliteDriver } = await import('../../lib/platform/sqlite.js');
@@ -17,7 +17,7 @@ async function sqliteWarning(): Promise<string | undefined> {
     return undefined;
   } catch (error) {
     const hint = (error as { hint?: string }).hint;
-    return `⚠️  OpenClaw's database (OpenClaw 2026.8 and later) cannot be read on Node ${process.versions.node}: it has no built-in SQLite and the optional better-sqlite3 is not installed. Its transcripts are kept for later, nothing is lost; the other sources work.${hint ? `\n   → ${hint}` : ''}`;
+    return `⚠️  OpenClaw's database (OpenClaw 2026.8 and later) cannot be read on Node ${process.versions.node}: no SQLite driver could be loaded (not node:sqlite, better-sqlite3 or sql.js). Its transcripts are kept for later, nothing is lost; the other sources work.${hint ? `\n   → ${hint}` : ''}`;
   }
 }
 
