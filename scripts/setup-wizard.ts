@@ -6,6 +6,7 @@
  * written by lib/setup/apply.
  */
 import * as p from '@clack/prompts';
+import { resolve } from 'node:path';
 import type { CommandContext } from './cli-context.js';
 import { expandHome, homePaths } from '../lib/platform/home.js';
 import { loadDotEnv } from '../lib/config/config.js';
@@ -13,10 +14,12 @@ import { PROVIDER_PRESETS } from '../lib/llm/presets.js';
 import { OcmError } from '../lib/core/errors.js';
 import {
   DEFAULT_MODELS,
+  NO_VAULT,
   STEP_TITLES,
   STEPS,
   WIZARD_PROVIDERS,
   chosenSources,
+  defaultVault,
   keyEnvName,
   needsKey,
   parseSources,
@@ -38,6 +41,10 @@ function ask<T>(value: T): Exclude<T, symbol> {
 }
 
 /** A text prompt whose empty answer means "keep the default"; the validator sees what was typed. */
+function samePath(a: string, b: string): boolean {
+  return a !== '' && b !== '' && resolve(expandHome(a)) === resolve(expandHome(b));
+}
+
 async function textWithDefault(message: string, value: string, check?: (text: string) => string | undefined): Promise<string> {
   const answer = ask(
     await p.text({
@@ -159,7 +166,11 @@ async function askSources(a: SetupAnswers, found: FoundSources): Promise<void> {
 }
 
 async function stepBasics(a: SetupAnswers, findSources: () => Promise<FoundSources>): Promise<void> {
+  const { homedir } = await import('node:os');
+  const vaultWasDefault = a.obsidian.vaultPath === defaultVault(a.basics.home, homedir());
   a.basics.home = await textWithDefault('Memory home (where the Markdown memory lives)', a.basics.home, validate.home);
+  // The proposed vault follows the home it was proposed for.
+  if (vaultWasDefault) a.obsidian.vaultPath = defaultVault(expandHome(a.basics.home), homedir());
   a.basics.budgetTokens = await numberWithDefault('Active memory token budget (what the agent loads every turn)', a.basics.budgetTokens, validate.budgetTokens);
   a.basics.everyMinutes = await numberWithDefault('Poll interval in minutes (how often the scheduled tick runs)', a.basics.everyMinutes, validate.everyMinutes);
   await askSources(a, await findSources());
@@ -214,9 +225,14 @@ async function stepLlm(state: WizardState, env: NodeJS.ProcessEnv): Promise<void
 }
 
 async function stepObsidian(a: SetupAnswers): Promise<void> {
-  const path = await textWithDefault('Obsidian vault for the cold tier (empty: none)', a.obsidian.vaultPath, validate.vaultPath);
+  const { homedir } = await import('node:os');
+  const inHome = samePath(a.obsidian.vaultPath, a.basics.home);
+  const message = `Obsidian vault for the cold tier${inHome ? ' (the memory home itself: Obsidian opened on it shows every day of every tier)' : ''}; "${NO_VAULT}": no vault`;
+  const answer = await textWithDefault(message, a.obsidian.vaultPath, (t) => validate.vaultPath(t, homedir()));
+  const path = answer === NO_VAULT ? '' : answer;
   a.obsidian.vaultPath = path;
-  if (!path) return;
+  // The memory home is made by setup itself: nothing to ask.
+  if (!path || samePath(path, a.basics.home)) return;
   const { stat } = await import('node:fs/promises');
   const exists = await stat(expandHome(path)).then(
     (s) => (s.isDirectory() ? 'dir' : 'file'),

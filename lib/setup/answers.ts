@@ -4,7 +4,7 @@
  * answer (shared by the prompts and the flags, so both refuse the same input
  * with the same reason), and the config.yaml values they become. Pure.
  */
-import { isAbsolute } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Config } from '../config/config-schema.js';
 import { OcmError } from '../core/errors.js';
 import { PROVIDER_PRESETS, type LlmProvider } from '../llm/presets.js';
@@ -100,13 +100,27 @@ export interface SetupAnswers {
   sync: Sync;
 }
 
-export function defaultAnswers(home: string): SetupAnswers {
+/** What `--vault` and the wizard's vault question take for "no vault". */
+export const NO_VAULT = 'none';
+
+/**
+ * The vault setup proposes: the memory home itself, so that Obsidian opened on
+ * that one folder shows every day of every tier (docs/tiers-and-sync.md).
+ * Never the user's home folder itself (Obsidian would index all of it): a home
+ * placed there gets an `OC-Memory` folder inside it instead.
+ */
+export function defaultVault(home: string, userHome?: string): string {
+  return userHome !== undefined && resolve(home) === resolve(userHome) ? join(home, 'OC-Memory') : home;
+}
+
+/** `userHome`: the user's home folder (the vault is never that folder itself). */
+export function defaultAnswers(home: string, userHome?: string): SetupAnswers {
   return {
     basics: { home, budgetTokens: 4000, everyMinutes: 1 },
     sources: { observe: [] },
     tiers: { hotTtlDays: 90, warmTtlDays: 365, autoHotToWarm: true, coldRequiresApproval: true },
     llm: { provider: 'heuristic', model: '', reflectorModel: '', apiBase: '' },
-    obsidian: { vaultPath: '' },
+    obsidian: { vaultPath: defaultVault(home, userHome) },
     sync: { mode: 'none', gitRemote: '', gitBranch: 'main', command: '', encrypt: true, keyFile: '' },
   };
 }
@@ -240,10 +254,16 @@ export const validate = {
     if (t.length < 8) return 'that is too short to be an API key';
     return undefined;
   },
-  vaultPath(text: string): string | undefined {
+  /** `userHome`: the user's home folder, which is refused as a vault (written `~` it is refused anyway). */
+  vaultPath(text: string, userHome?: string): string | undefined {
     const t = text.trim();
-    if (!t) return undefined;
-    return validate.home(t)?.replace('the memory home', 'the vault path');
+    if (!t || t === NO_VAULT) return undefined;
+    const reason = validate.home(t)?.replace('the memory home', 'the vault path');
+    if (reason) return reason;
+    if (/^~\/*$/.test(t) || (userHome !== undefined && isAbsolute(t) && resolve(t) === resolve(userHome))) {
+      return 'not your home folder itself (Obsidian would index all of it): use a folder inside it, e.g. ~/OC-Memory, or the memory home';
+    }
+    return undefined;
   },
   keyFile(text: string): string | undefined {
     const t = text.trim();
@@ -340,7 +360,7 @@ function check(reason: string | undefined, flag: string): void {
 }
 
 /** Apply command-line flags over defaults; every value is validated like at the prompt. */
-export function answersFromFlags(options: Record<string, unknown>, base: SetupAnswers): SetupAnswers {
+export function answersFromFlags(options: Record<string, unknown>, base: SetupAnswers, userHome?: string): SetupAnswers {
   const a: SetupAnswers = structuredClone(base);
   // A flag given twice arrives as a list: the last one wins, as in most CLIs.
   const str = (v: unknown) => (v === undefined ? undefined : String(Array.isArray(v) ? v[v.length - 1] : v));
@@ -368,7 +388,7 @@ export function answersFromFlags(options: Record<string, unknown>, base: SetupAn
   if (a.llm.provider === 'heuristic') a.llm = { provider: 'heuristic', model: '', reflectorModel: '', apiBase: '' };
   check(validate.model(a.llm.model, a.llm.provider), 'model');
   check(validate.apiBase(a.llm.apiBase, a.llm.provider), 'api-base');
-  set(str(options.vault), (v) => (check(validate.vaultPath(v), 'vault'), (a.obsidian.vaultPath = v.trim())));
+  set(str(options.vault), (v) => (check(validate.vaultPath(v, userHome), 'vault'), (a.obsidian.vaultPath = v.trim() === NO_VAULT ? '' : v.trim())));
   set(str(options.sync), (v) => {
     if (!['none', 'git', 'command'].includes(v)) throw new OcmError('BAD_INPUT', `--sync must be none, git or command (got ${v}).`);
     a.sync.mode = v as Sync['mode'];

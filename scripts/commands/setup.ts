@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 import type { CommandSpec } from '../cli-context.js';
 import { configTemplate } from '../cli-context.js';
 import { EXIT, OcmError } from '../../lib/core/errors.js';
@@ -21,6 +22,14 @@ async function sqliteWarning(): Promise<string | undefined> {
   }
 }
 
+/** Which Obsidian vault setup picked, and what opening it shows. */
+function vaultLine(applied: SetupReport['applied']): string {
+  const root = applied.vault?.root;
+  if (!root) return 'Obsidian: no vault (the cold tier stays out of Obsidian; `ocm-run config set tiers.vault_path <folder>` adds one).';
+  if (resolve(root) === resolve(applied.paths.root)) return `Obsidian vault: ${root}, the memory home itself — open it in Obsidian ("Open folder as vault") to see every day of every tier.`;
+  return `Obsidian vault: ${root} — the cold tier's days go to ${join(root, 'OC-Memory')}.`;
+}
+
 /** What setup did, as lines for the user; the next steps last. */
 function reportLines(report: SetupReport, warning?: string): string[] {
   const { applied } = report;
@@ -41,6 +50,7 @@ function reportLines(report: SetupReport, warning?: string): string[] {
     );
   }
   if (applied.vault?.created) lines.push(`Created the Obsidian ${applied.vault.created === 'vault' ? 'vault' : 'OC-Memory folder'} at ${applied.vault.root} from the template.`);
+  lines.push(vaultLine(applied));
   const failed = (what: string, failure: { message: string; hint?: string | undefined }) => `${what}: ${failure.message}${failure.hint ? ` (${failure.hint})` : ''}`;
   if (report.schedule?.ok) lines.push(`Schedule installed: ${report.schedule.value.platform} runs \`ocm-run run\` every ${report.schedule.value.everyMinutes} minute(s).`);
   else if (report.schedule) lines.push(failed('The schedule was not installed', report.schedule.failure));
