@@ -139,7 +139,7 @@ export async function main(rawArgv: string[]): Promise<number> {
         verbose: Boolean(options.verbose),
         json: Boolean(options.json),
         color: options.color as boolean | undefined,
-        homeMustExist: Boolean(spec.homeMustExist),
+        homeMustExist: typeof spec.homeMustExist === 'function' ? spec.homeMustExist(actionArgs) : Boolean(spec.homeMustExist),
       });
       ctx.showHelp = () => cmd.outputHelp();
       ctxRef = ctx;
