@@ -22,6 +22,8 @@ import {
   defaultVault,
   keyEnvName,
   needsKey,
+  openClawObservedBrief,
+  openClawObservedText,
   parseSources,
   summarize,
   validate,
@@ -146,13 +148,13 @@ async function askKey(state: WizardState, env: NodeJS.ProcessEnv): Promise<void>
 async function askSources(a: SetupAnswers, found: FoundSources): Promise<void> {
   if (found.problem) p.log.warn(`Could not look for other agents' transcripts (${found.problem}); \`ocm-run sources\` lists them later.`);
   if (found.choices.length === 0) {
-    p.log.info('Every OpenClaw agent is observed. No pi, Claude Code or Codex transcripts were found here; `ocm-run config set sources.claude_code.enabled true` (or sources.codex / sources.pi) turns one on later.');
+    p.log.info(`Observed: ${openClawObservedText(a.sources.openClaw)}. No pi, Claude Code or Codex transcripts were found here; \`ocm-run config set sources.claude_code.enabled true\` (or sources.codex / sources.pi) turns one on later.`);
     return;
   }
   const offered = found.choices.map((c) => c.source);
   const picked = ask(
     await p.multiselect({
-      message: "Also observe these agents' transcripts? (every OpenClaw agent is observed anyway; Space selects, Enter confirms, none is fine)",
+      message: `Also observe these agents' transcripts? (observed anyway: ${openClawObservedBrief(a.sources.openClaw)}; Space selects, Enter confirms, none is fine)`,
       options: found.choices.map((c) => ({ value: c.source, label: c.label })),
       initialValues: a.sources.observe.filter((s) => offered.includes(s)),
       required: false,
@@ -315,6 +317,8 @@ export async function runWizard(
   let found: Promise<FoundSources> | undefined;
   const findSources = () => (found ??= options.findSources());
   const state: WizardState = { answers: { ...options.defaults, ...(progress.answers as SetupAnswers) }, keyAvailable: false };
+  // What of OpenClaw is observed is the config's, whatever an earlier run saved.
+  state.answers.sources = { ...state.answers.sources, openClaw: options.defaults.sources.openClaw };
   p.intro(progress.mode === 'reconfigure' ? 'OC-Memory setup — changing the current settings' : 'OC-Memory setup');
   if (progress.done.length > 0) p.note(`Resuming where you stopped: ${progress.done.map((s) => STEP_TITLES[s]).join(', ')} already answered.`, 'Welcome back');
   const save = async (step: Step) => {

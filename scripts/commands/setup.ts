@@ -36,7 +36,7 @@ function reportLines(report: SetupReport, warning?: string): string[] {
   const others = report.observed.join(', ');
   lines.push(
     report.openClawSeen.installed || report.openClaw?.ok
-      ? `Observed: every OpenClaw agent${others ? `, ${others}` : ''}.`
+      ? `Observed: ${report.openClawObserved}${others ? `; and ${others}` : ''}.`
       : `Observed: ${others || 'nothing yet'}; OpenClaw is not installed here (${report.openClawSeen.seen}) — its agents are observed once it is.`,
   );
   if (warning) lines.push(warning);
