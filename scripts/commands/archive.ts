@@ -1,6 +1,6 @@
 import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
-import { tierOptions, underLock } from '../tier-context.js';
+import { crashHook } from '../tier-context.js';
 
 export const command = defineCommand({
   name: 'archive',
@@ -19,10 +19,11 @@ export const command = defineCommand({
     }
     const to = String(options.to ?? '');
     if (to !== 'warm' && to !== 'cold') throw new OcmError('BAD_INPUT', '--to must be warm or cold.', { hint: 'For example: ocm-run archive --older-than 400 --to cold' });
-    const opts = await tierOptions(ctx);
-    const { runArchive } = await import('../../lib/tiers/tier-job.js');
+    const { config } = await ctx.config();
+    const { memoryOf } = await import('../../lib/api/memory.js');
     const { formatTierResult } = await import('../../lib/tiers/report.js');
-    const result = await underLock(ctx, () => runArchive({ ...opts, olderThanDays: days, to, dryRun: Boolean(options.dryRun), approveAll: Boolean(options.approveAll) }));
+    const memory = memoryOf(ctx.paths.root, config, { logger: ctx.logger('tier'), now: () => ctx.now() });
+    const result = await memory.archive({ olderThanDays: days, to, dryRun: Boolean(options.dryRun), approveAll: Boolean(options.approveAll), onStep: crashHook(ctx.env) });
     if (ctx.json) ctx.out(JSON.stringify(result));
     else ctx.out(formatTierResult(result).join('\n'));
   },

@@ -79,7 +79,8 @@ export const command = defineCommand({
     }
 
     await ctx.config();
-    const r = await i.installOpenClawIntegration({ paths: ctx.paths, env: ctx.env, plugin, keys: keyChoice });
+    const { failHook } = await import('../tier-context.js');
+    const r = await i.installOpenClawIntegration({ paths: ctx.paths, env: ctx.env, plugin, keys: keyChoice, onStep: failHook(ctx.env) });
     if (ctx.json) {
       ctx.out(
         JSON.stringify({
