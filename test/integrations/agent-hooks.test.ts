@@ -145,7 +145,7 @@ test('hook after-turn: returns at once and a background job observes and indexes
       JSON.stringify({ sessionId: session, cwd: '/work/shop', version: '2.1.332', type, uuid, parentUuid: null, timestamp: new Date(now.getTime() + at).toISOString(), message: { role: type, content } });
     await writeFile(
       join(project, `${session}.jsonl`),
-      [line('u-1', 'user', 'I prefer tabs over spaces in Go code.', 0), line('a-1', 'assistant', [{ type: 'text', text: 'Got it: tabs in Go.' }], 1000)].join('\n') + '\n',
+      `${[line('u-1', 'user', 'I prefer tabs over spaces in Go code.', 0), line('a-1', 'assistant', [{ type: 'text', text: 'Got it: tabs in Go.' }], 1000)].join('\n')}\n`,
     );
     const input = { hook_event_name: 'Stop', session_id: session, transcript_path: join(project, `${session}.jsonl`), cwd: '/work/shop' };
     const [a, b] = await Promise.all([hook(home, 'after-turn', input), hook(home, 'after-turn', { ...input, hook_event_name: 'SessionEnd' })]);

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
 import { existsSync, writeFileSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { installPinned, pinnedNode } from '../../helpers/agent-cache.js';
 import { startFakeAnthropic, startRecordingProxy, type MessagesRequest, type ModelScript } from '../../helpers/anthropic-server.js';
@@ -221,7 +221,7 @@ test('Claude Code (real CLI), per-project memory: two projects (cwd) keep their 
       assert.equal(run.exitCode, 0, run.stderr);
       await waitFor(`the ${s.cwd === shop ? 'shop' : 'blog'} turn observed into its project's day file`, async () => {
         const text = await readIf(dayFileOf(s.cwd));
-        return text && text.includes(s.said.replace(/^The /, '').replace(/\.$/, '')) && text.includes(s.remembered) ? text : undefined;
+        return text?.includes(s.said.replace(/^The /, '').replace(/\.$/, '')) && text.includes(s.remembered) ? text : undefined;
       }, 120_000);
       await afterTurnIdle();
     }

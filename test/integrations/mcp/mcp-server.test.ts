@@ -92,7 +92,7 @@ test('mcp: lists four tools with schemas, searches, gets, remembers (idempotent,
     const pair = await call(client, 'search_memory', { queries: ['청구 서비스의 데이터베이스 서버', 'billing service PostgreSQL server'] });
     assert.notEqual(pair.isError, true, text(pair));
     assert.match(text(pair), /^<oc-memory>\n\d memor(y|ies) for "청구 서비스의 데이터베이스 서버 \/ billing service PostgreSQL server"/);
-    assert.match(text(pair), new RegExp(`\n1\. ${day.ids[0]} · `));
+    assert.match(text(pair), new RegExp(`\n1. ${day.ids[0]} · `));
     await rejects(client, 'search_memory', { queries: ['a', 'b', 'c', 'd', 'e', 'f', 'g'] }, /must NOT have more than 6 items/);
     const nothing = await call(client, 'search_memory', { query: 'kubernetes helm chart' });
     assert.match(text(nothing), /^No memory matches "kubernetes helm chart"\./);
@@ -134,7 +134,7 @@ test('mcp: lists four tools with schemas, searches, gets, remembers (idempotent,
 
     // remember: today's day file of the agent, 🔴 by default, masked, provenance names the client; idempotent; searchable at once.
     const today = localDateTime(new Date(), 'UTC').date;
-    const secret = 'sk-ant-api03-' + 'A'.repeat(40);
+    const secret = `sk-ant-api03-${'A'.repeat(40)}`;
     const saved = await call(client, 'remember', { text: `The staging database is db-stage-2 on port 5433 (key ${secret}).`, tags: ['#infra'] });
     assert.notEqual(saved.isError, true, text(saved));
     const savedText = text(saved);
