@@ -345,7 +345,9 @@ export function buildActiveMemory(given: ActiveMemoryInput): ActiveMemoryResult 
   const active = activeTask(input, tasks.filter(stillTrue), input.observations.filter((o) => o.category === 'task' && !isCurrent(o)));
   if (active) push('context', `- Active task: ${active.text} (as of ${active.at})`, 1000, '', 0);
   const openTasks = tasks.filter((o) => stillTrue(o) && o.id !== active?.id && recentDates.has(o.date)).sort(newestFirst).slice(0, 5);
-  openTasks.forEach((o, i) => push('context', line(o, true), 900 - i, o.date, 1));
+  openTasks.forEach((o, i) => {
+    push('context', line(o, true), 900 - i, o.date, 1);
+  });
   const shown = new Set(openTasks.map((o) => o.id));
   if (active?.id) shown.add(active.id);
 
