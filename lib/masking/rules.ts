@@ -37,7 +37,7 @@ const MASKED = /\*+|[xX]{3,}|\.{3}|…|<[^>]*>?/;
 /** `${VAR}`, `$VAR`, `{{ var }}`, `%VAR%`. */
 const VARIABLE = /\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|\{\{[^}]*\}?\}?|%[A-Za-z_][A-Za-z0-9_]*%/;
 /** `process.env.X`, `config.secret`, `opts["key"]`: a reference to where the value is. */
-const REFERENCE = /(?:process\.env|os\.environ|import\.meta\.env|env|this|self|config|settings|options|opts|props|params|args|req|request)(?:[.[][\w.'"\]\[]*)?/;
+const REFERENCE = /(?:process\.env|os\.environ|import\.meta\.env|env|this|self|config|settings|options|opts|props|params|args|req|request)(?:[.[][\w.'"\][]*)?/;
 const PLACEHOLDER = pattern(['^(?:', MASKED, '|', VARIABLE, '|', REFERENCE, ')$']);
 
 /** Key names, split into lower-case words (snake, kebab, dotted and camel case). */

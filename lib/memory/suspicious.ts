@@ -44,7 +44,7 @@ const INSTRUCTIONS = /\b(?:instructions?|prompts?|rules|directions|directives|gu
 const OVERRIDE_EN = pattern([OVERRIDE_VERB, /[^.!?\n]{0,40}?/, WHOSE_INSTRUCTIONS, /[^.!?\n]{0,24}?/, INSTRUCTIONS], 'i');
 const OVERRIDE_KO = /(?:이전|앞의|위의|기존|모든|시스템)\s*(?:의\s*)?(?:지시|지침|명령|규칙|프롬프트)[^.!?\n]{0,12}?(?:무시|잊어|따르지\s*마)/;
 /** A system or developer message's header, in capitals only ("System: Linux, 16 GB" is a spec sheet). */
-const ROLE_HEADER_CAPS = /(?:^|[\s"'“‘(\[>:-])(?:SYSTEM|ADMIN|DEVELOPER|ROOT)(?:\s+(?:OVERRIDE|PROMPT|MESSAGE|NOTE|NOTICE|INSTRUCTIONS?|UPDATE))?\s*:/;
+const ROLE_HEADER_CAPS = /(?:^|[\s"'“‘([>:-])(?:SYSTEM|ADMIN|DEVELOPER|ROOT)(?:\s+(?:OVERRIDE|PROMPT|MESSAGE|NOTE|NOTICE|INSTRUCTIONS?|UPDATE))?\s*:/;
 const CHAT_MARKUP = /<\|im_(?:start|end)\|>|<\/?(?:system|assistant)>|\[\/?INST\]/;
 const JAILBREAK = /\byou are now\b[^.!?\n]{0,30}\b(?:DAN|unrestricted|unfiltered|jailbroken|developer mode|admin)\b/;
 const ROLE_HEADER = oneOf([/\bsystem\s+override\b/, CHAT_MARKUP, JAILBREAK, /\bnew (?:system )?instructions\s*:/], 'i');

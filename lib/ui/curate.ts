@@ -18,7 +18,7 @@ import type { Logger } from '../platform/log.js';
 import type { MemoryHandle } from '../api/memory.js';
 import type { ApprovalResult } from '../tiers/tier-job.js';
 import type { ForgetResult } from '../tiers/forget.js';
-import type { ObservationMark, Priority } from '../core/types.js';
+import type { Priority } from '../core/types.js';
 import { brokenFrontmatter, UiProblem } from './problems.js';
 
 export interface CurateContext {
