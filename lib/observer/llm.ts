@@ -71,8 +71,9 @@ function roleTag(m: Message): string {
 }
 
 /** The user message of an Observer call: the batch, compact. */
-export function formatBatchForLlm(batch: ObserverBatch, options: { maxToolChars?: number; timeStepMinutes?: number } = {}): string {
+export function formatBatchForLlm(batch: ObserverBatch, options: { maxToolChars?: number; maxCodeLines?: number; timeStepMinutes?: number } = {}): string {
   const maxTool = options.maxToolChars ?? 400;
+  const maxCode = options.maxCodeLines ?? 12;
   const step = options.timeStepMinutes ?? 10;
   const lines: string[] = [];
   let lastDate = '';
@@ -83,7 +84,8 @@ export function formatBatchForLlm(batch: ObserverBatch, options: { maxToolChars?
       lastDate = l.date;
       lastMinute = -Infinity;
     }
-    let text = oneLine(l.message.text);
+    // Code is summarised in the memory, never copied (prompts/observer.md): its first lines say what it is.
+    let text = oneLine(l.message.role === 'tool' ? l.message.text : shortenCode(l.message.text ?? '', maxCode));
     if (!text) continue;
     if (l.message.role === 'tool' && text.length > maxTool) text = `${text.slice(0, maxTool)}…`;
     const showTime = l.minute - lastMinute >= step;
@@ -93,6 +95,21 @@ export function formatBatchForLlm(batch: ObserverBatch, options: { maxToolChars?
   // The session ends here: the prompt asks for its summary (prompts/observer.md).
   if (batch.sessionEnds) lines.push(SESSION_ENDS);
   return lines.join('\n');
+}
+
+/** A fenced code block of the message, with its fences. */
+const CODE_BLOCK = /^([ \t]*)(```|~~~)[^\n]*\n([\s\S]*?)^[ \t]*\2[ \t]*$/gm;
+
+/** Fenced code blocks of more than `maxLines` lines cut to their first lines and a count of the rest. */
+function shortenCode(text: string, maxLines: number): string {
+  if (!text.includes('```') && !text.includes('~~~')) return text;
+  return text.replace(CODE_BLOCK, (all, _indent: string, fence: string, body: string) => {
+    const lines = body.replace(/\n$/, '').split('\n');
+    if (lines.length <= maxLines) return all;
+    const head = all.slice(0, all.indexOf('\n') + 1);
+    const keep = Math.max(1, maxLines - 4);
+    return `${head}${lines.slice(0, keep).join('\n')}\n… (${lines.length - keep} more lines)\n${fence}`;
+  });
 }
 
 /** The line after the last message of a session that has ended. */

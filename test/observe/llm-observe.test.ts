@@ -456,6 +456,16 @@ test('input format stays compact: role letters, time only when it moves, tool ou
   assert.ok(lines[3]!.startsWith('09:40 T(bash): xxx') && lines[3]!.length < 450);
 });
 
+test('input format: long code in a message is cut to its first lines and a count (the memory summarises code, never copies it)', () => {
+  const code = Array.from({ length: 40 }, (_, i) => `const line${i} = ${i};`).join('\n');
+  const text = formatBatchForLlm(batch([{ text: `Here is the module:\n\n\`\`\`ts\n${code}\n\`\`\`\n\nIt exports forty constants.`, role: 'assistant' }, { text: '```sh\nnpm test\n```', role: 'user' }]));
+  assert.match(text, /const line7 = 7;/);
+  assert.doesNotMatch(text, /const line8 = 8;/);
+  assert.match(text, /… \(32 more lines\) ``` It exports forty constants\./);
+  // A short block is shown whole.
+  assert.match(text, /U: ```sh npm test ```/);
+});
+
 test('parser for several sessions: split at "# Session N", a left-out session had nothing, no headers is malformed', () => {
   const a = batch([{ text: 'I use Vim' }]);
   const b = { ...batch([{ text: 'Deploy is on Monday' }]), session: 's2' };
