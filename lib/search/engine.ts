@@ -64,7 +64,15 @@ export interface RankRequest {
   modelKey?: string;
   queryVector?: Float32Array;
   /** Other renderings of the same question (other words, another language), each with its vector when hybrid: fused into one ranking. */
-  also?: Array<{ query: string; vector?: Float32Array }>;
+  also?: Array<{
+    query: string;
+    vector?: Float32Array;
+    /**
+     * A word-by-word rendering's words, each as its alternatives (the lexicon's translations of one word of the
+     * question: bridge.ts): relevance counts each group as one word, held when the memory holds any of it.
+     */
+    words?: string[][];
+  }>;
   /** How the rankings are fused (search/fusion.ts; default DEFAULT_FUSION). */
   fusion?: FusionMethod;
 }

@@ -43,6 +43,8 @@ export type RelevanceOf = (doc: Pick<SearchDoc, 'text' | 'tags' | 'category'> & 
 export interface RelevanceQuery {
   text: string;
   terms: readonly string[];
+  /** A word-by-word rendering (bridge.ts): each word's alternatives, one word of the measure each. */
+  words?: ReadonlyArray<readonly string[]>;
 }
 
 /**
@@ -92,6 +94,30 @@ function questionWords(terms: readonly string[], weigh: (term: string) => number
   return out.filter((w) => !seen.has(w.term) && seen.add(w.term));
 }
 
+/** A sentence's words as the measure weighs them: framing words out, the weight of its heaviest words. */
+function measured(words: Weighted[], names: string[]): { weighted: Weighted[]; heaviest: number; names: string[] } {
+  const about = words.filter((w) => !w.forms.some(framing));
+  const weighted = about.length > 0 ? about : words;
+  const heaviest = weighted
+    .map((w) => w.weight)
+    .sort((a, b) => b - a)
+    .slice(0, HEAVIEST)
+    .reduce((sum, w) => sum + w, 0);
+  return { weighted, heaviest, names };
+}
+
+/** A word-by-word rendering: each group of alternatives is one word, weighed as its most written form. */
+function alternativesUnit(groups: ReadonlyArray<readonly string[]>, weigh: (term: string) => number): ReturnType<typeof measured> {
+  const words: Weighted[] = [];
+  for (const forms of groups) {
+    if (forms.length === 0) continue;
+    const weights = forms.map(weigh);
+    const primary = forms[weights.indexOf(Math.min(...weights))]!;
+    words.push({ term: primary, forms, weight: Math.min(...weights), prefix: false });
+  }
+  return measured(words, []);
+}
+
 /**
  * The analysed terms of the names a sentence asks about: words written with
  * a capital inside the sentence (Caroline, Tokyo, PostgreSQL), not its first
@@ -117,18 +143,11 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
   };
   /** Per rendering, per focus sentence: its weighted terms, the weight of its heaviest ones, and the names it asks about. */
   const units = queries.map((q) => {
+    if (q.words) return [alternativesUnit(q.words, weigh)];
     const all = new Set(q.terms);
     const focus = focusSentences(q.text).map((x) => ({ terms: analyze(x).filter((t) => all.has(t)), names: namesIn(x).filter((t) => all.has(t)) }));
     return (focus.some((x) => x.terms.length > 0) ? focus : [{ terms: [...q.terms], names: [] as string[] }]).map(({ terms, names }) => {
-      const words = questionWords(terms, weigh);
-      const about = words.filter((w) => !w.forms.some(framing));
-      const weighted = about.length > 0 ? about : words;
-      const heaviest = weighted
-        .map((w) => w.weight)
-        .sort((a, b) => b - a)
-        .slice(0, HEAVIEST)
-        .reduce((sum, w) => sum + w, 0);
-      return { weighted, heaviest, names };
+      return measured(questionWords(terms, weigh), names);
     });
   });
   return (doc, cosines) => {
