@@ -11,7 +11,7 @@
  * money, travel, time, work, school, food, feelings and preferences,
  * software — the words a question would be asked with. Not names (a name
  * written in Latin letters is kept as it is in both renderings), and not
- * words of one conversation. A word with several senses is in each of its
+ * words of one conversation, nor numbers (a month is a date: tokenizer.ts). A word with several senses is in each of its
  * concepts; the bridge caps how many renderings a word brings.
  */
 export const KO_EN_LEXICON = `
@@ -81,7 +81,6 @@ fever | 열
 cough | 기침
 headache | 두통
 pain, ache, hurt | 통증, 아픔
-back | 허리, 등
 knee | 무릎
 shoulder | 어깨
 allergy, allergic | 알레르기, 알러지
@@ -103,7 +102,7 @@ insurance | 보험
 exercise, workout | 운동
 gym | 헬스장, 헬스, 체육관
 yoga | 요가
-running, run, jog | 달리기, 러닝, 조깅
+running, jog, jogging | 달리기, 러닝, 조깅
 swimming, swim | 수영
 hiking, hike | 등산, 하이킹
 walk | 산책, 걷기
@@ -170,7 +169,6 @@ investment, invest, stock | 투자, 주식
 subscription, subscribe | 구독
 fee, charge | 요금, 수수료
 debt | 빚, 부채
-won | 원
 dollar | 달러
 # shopping
 shopping, shop | 쇼핑, 장보기
@@ -234,7 +232,7 @@ ticket | 표, 티켓
 passport | 여권
 visa | 비자
 hotel | 호텔, 숙소
-accommodation, lodging, stay | 숙소, 숙박
+accommodation, lodging | 숙소, 숙박
 booking, reservation, reserve, booked | 예약
 cancel, cancellation, cancelled, canceled | 취소
 schedule, itinerary | 일정, 스케줄
@@ -246,7 +244,8 @@ taxi | 택시
 car | 차, 자동차
 drive, driving | 운전
 license, licence | 면허, 면허증, 라이선스
-parking, park | 주차
+parking | 주차
+park | 공원
 beach | 해변, 바다
 sea, ocean | 바다
 mountain | 산
@@ -321,18 +320,6 @@ thursday | 목요일
 friday | 금요일
 saturday | 토요일
 sunday | 일요일
-january | 1월
-february | 2월
-march | 3월
-april | 4월
-may | 5월
-june | 6월
-july | 7월
-august | 8월
-september | 9월
-october | 10월
-november | 11월
-december | 12월
 spring | 봄
 summer | 여름
 autumn, fall | 가을
@@ -394,7 +381,7 @@ tennis | 테니스
 golf | 골프
 camping, camp | 캠핑
 fishing | 낚시
-like, love, favorite, favourite | 좋아하, 좋아, 최애
+love, favorite, favourite | 좋아하, 좋아, 최애
 dislike, hate | 싫어하, 싫어
 prefer, preference | 선호
 happy | 행복

@@ -85,28 +85,38 @@ function englishOf(word: string, lex: Lexicon): string[] {
   return [];
 }
 
-/** A rendering: its text (ranked as a query) and its words, each as its alternatives (measured as one word by relevance.ts). */
+/**
+ * A rendering: its text (ranked as a query: the translated words alone, so that it ranks memory in the other
+ * language and not, again, the question's own names and numbers) and its words for relevance.js — each word's
+ * alternatives as analysed terms, `translated` false for a name or number kept as it is (counted only beside a
+ * translated word the memory holds).
+ */
 export interface BridgedRendering {
   text: string;
-  words: string[][];
+  words: RenderedWord[];
+}
+
+export interface RenderedWord {
+  forms: string[];
+  translated: boolean;
 }
 
 /** Collects a rendering's words: a group per word of the question, its alternatives as analysed terms. */
 class RenderingBuilder {
-  readonly words: string[] = [];
-  readonly groups: string[][] = [];
-  translated = 0;
+  private readonly text: string[] = [];
+  private readonly words: RenderedWord[] = [];
 
   add(alternatives: readonly string[], translated: boolean): void {
-    const terms = [...new Set(alternatives.flatMap((w) => analyze(w)).filter((t) => !t.startsWith('@')))];
-    if (terms.length === 0) return;
-    if (translated) this.translated++;
-    for (const w of alternatives) if (!this.words.includes(w)) this.words.push(w);
-    if (!this.groups.some((g) => g.length === terms.length && g.every((t, i) => t === terms[i]))) this.groups.push(terms);
+    // Date terms and bare numbers are no translation (a number is written the same in both languages).
+    const forms = [...new Set(alternatives.flatMap((w) => analyze(w)).filter((t) => !t.startsWith('@') && !(translated && /^\d+$/.test(t))))];
+    if (forms.length === 0) return;
+    if (translated) for (const w of alternatives) if (!this.text.includes(w)) this.text.push(w);
+    const key = forms.join(' ');
+    if (!this.words.some((g) => g.forms.join(' ') === key)) this.words.push({ forms, translated });
   }
 
   done(): BridgedRendering | undefined {
-    return this.translated > 0 ? { text: this.words.join(' '), words: this.groups } : undefined;
+    return this.text.length > 0 ? { text: this.text.join(' '), words: this.words } : undefined;
   }
 }
 

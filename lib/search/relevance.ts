@@ -19,6 +19,7 @@ import { documentFrequency, type IndexSnapshot } from './searcher.js';
 import { analyze, prefixEligible, queryTerms } from './tokenizer.js';
 import { isHangulWord, isKoreanFramingWord, koreanStems } from '../core/korean.js';
 import type { SearchDoc } from './types.js';
+import type { RenderedWord } from './bridge.js';
 
 /**
  * The floor below which memory is not injected unasked (the agent hooks of
@@ -44,7 +45,7 @@ export interface RelevanceQuery {
   text: string;
   terms: readonly string[];
   /** A word-by-word rendering (bridge.ts): each word's alternatives, one word of the measure each. */
-  words?: ReadonlyArray<readonly string[]>;
+  words?: readonly RenderedWord[];
 }
 
 /**
@@ -95,7 +96,15 @@ function questionWords(terms: readonly string[], weigh: (term: string) => number
 }
 
 /** A sentence's words as the measure weighs them: framing words out, the weight of its heaviest words. */
-function measured(words: Weighted[], names: string[]): { weighted: Weighted[]; heaviest: number; names: string[] } {
+interface Unit {
+  weighted: Weighted[];
+  heaviest: number;
+  names: string[];
+  /** A rendering's translated words: the unit counts only for a memory holding one of them (its names and numbers alone are the question's own words). */
+  anchors?: string[];
+}
+
+function measured(words: Weighted[], names: string[]): Unit {
   const about = words.filter((w) => !w.forms.some(framing));
   const weighted = about.length > 0 ? about : words;
   const heaviest = weighted
@@ -107,15 +116,17 @@ function measured(words: Weighted[], names: string[]): { weighted: Weighted[]; h
 }
 
 /** A word-by-word rendering: each group of alternatives is one word, weighed as its most written form. */
-function alternativesUnit(groups: ReadonlyArray<readonly string[]>, weigh: (term: string) => number): ReturnType<typeof measured> {
+function alternativesUnit(groups: readonly RenderedWord[], weigh: (term: string) => number): Unit {
   const words: Weighted[] = [];
-  for (const forms of groups) {
+  const translated: string[] = [];
+  for (const { forms, translated: isTranslation } of groups) {
     if (forms.length === 0) continue;
     const weights = forms.map(weigh);
     const primary = forms[weights.indexOf(Math.min(...weights))]!;
     words.push({ term: primary, forms, weight: Math.min(...weights), prefix: false });
+    if (isTranslation) translated.push(...forms);
   }
-  return measured(words, []);
+  return { ...measured(words, []), anchors: translated };
 }
 
 /**
@@ -157,14 +168,16 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
     let best = 0;
     units.forEach((sentences, q) => {
       const cosine = cosines?.[q] ?? null;
-      for (const { weighted, heaviest, names } of sentences) {
+      for (const { weighted, heaviest, names, anchors } of sentences) {
         if (heaviest <= 0) continue;
+        // A rendering's names and numbers alone are the question's own words: its words count only beside a translated one.
+        const anchored = !anchors || anchors.some((a) => exact.has(a));
         let matched = 0;
         for (const w of weighted) {
           if (w.forms.some((f) => exact.has(f))) matched += w.weight;
           else if (w.prefix && holds(w.term, true)) matched += PREFIX_CREDIT * w.weight;
         }
-        const words = Math.min(1, matched / heaviest);
+        const words = anchored ? Math.min(1, matched / heaviest) : 0;
         // A memory that names none of the people or things the question names is about something else, however alike it reads.
         const sameSubject = names.length === 0 || names.some((n) => holds(n, prefixEligible(n)));
         best = Math.max(best, sameSubject ? combine(words, cosine) : words);
