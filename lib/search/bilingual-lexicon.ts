@@ -4,7 +4,7 @@
  * line, `english words | korean words`, each side comma-separated. English
  * words are matched by their analysed stem (Porter), Korean words by their
  * stem (the particle or 하다/되다 ending off), so write the dictionary form:
- * `book, booking, reservation | 예약`.
+ * `dentist, dental | 치과`.
  *
  * What belongs here: the everyday and working vocabulary a personal or
  * coding agent's memory is written in — people and family, health, home,
@@ -12,7 +12,9 @@
  * software — the words a question would be asked with. Not names (a name
  * written in Latin letters is kept as it is in both renderings), and not
  * words of one conversation, nor numbers (a month is a date: tokenizer.ts). A word with several senses is in each of its
- * concepts; the bridge caps how many renderings a word brings.
+ * concepts; the bridge caps how many renderings a word brings. An English
+ * form whose stem is another word's is left out where the senses part
+ * (booking → book: the book is not the reservation).
  */
 export const KO_EN_LEXICON = `
 # people and family
@@ -233,7 +235,7 @@ passport | 여권
 visa | 비자
 hotel | 호텔, 숙소
 accommodation, lodging | 숙소, 숙박
-booking, reservation, reserve, booked | 예약
+reservation, reserve | 예약
 cancel, cancellation, cancelled, canceled | 취소
 schedule, itinerary | 일정, 스케줄
 luggage, baggage, suitcase | 짐, 수하물, 캐리어

@@ -161,6 +161,7 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
       return measured(questionWords(terms, weigh), names);
     });
   });
+  const quantity = asksQuantity(queries.map((q) => q.text));
   return (doc, cosines) => {
     const own = documentTerms(doc);
     const exact = new Set(own);
@@ -183,8 +184,37 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
         best = Math.max(best, sameSubject ? combine(words, cosine) : words);
       }
     });
+    if (quantity && !holdsNumber(doc.text, quantity.given)) best *= DETAIL_MISSING;
     return Math.round(best * 10000) / 10000;
   };
+}
+
+/**
+ * Questions that ask for a quantity — how much, how many, how old, what
+ * number, price or version, 얼마, 몇 — are answered by a memory holding a
+ * number, and not by one that is only about the same subject ("How much did
+ * the wheel cost?" is not answered by "User wants a pottery wheel"). A
+ * memory without a number the question does not already give keeps
+ * DETAIL_MISSING of its relevance: still a result, no longer injected
+ * unasked on its words alone (0.45 of a full match is under the 0.5 floor). (How long, how often are answered in words as
+ * often as in numbers: weekly, every Monday.)
+ */
+const QUANTITY_QUESTION = /\b(?:how\s+(?:much|many|old)|(?:what|which)(?:\s+[\w'’]+){0,3}\s+(?:number|price|amount|version|cost))\b|얼마|몇/i;
+/** Under the injection floor even for a memory holding every word of the question. */
+const DETAIL_MISSING = 0.45;
+const NUMBER_WORDS = new Set(
+  'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion dozen half once twice couple 하나 둘 셋 넷 다섯 여섯 일곱 여덟 아홉 열 스물 서른 마흔 쉰 한 두 세 네'.split(' '),
+);
+
+/** The question asks for a quantity: the numbers it gives itself (a memory must hold another). */
+function asksQuantity(texts: readonly string[]): { given: Set<string> } | undefined {
+  if (!texts.some((t) => QUANTITY_QUESTION.test(t))) return undefined;
+  return { given: new Set(texts.flatMap((t) => t.match(/\d+/g) ?? [])) };
+}
+
+function holdsNumber(text: string, given: ReadonlySet<string>): boolean {
+  if ((text.match(/\d+/g) ?? []).some((n) => !given.has(n))) return true;
+  return (text.toLowerCase().match(/[\p{L}]+/gu) ?? []).some((w) => NUMBER_WORDS.has(w));
 }
 
 /**
