@@ -14,6 +14,7 @@
  *   npm run bench -- sync --n 100000       plain and encrypted sync of a large home: first push, incremental, idle
  *   npm run bench -- edits --n 3000        edits saved in place and by rename while observe writes: lost edits / observations
  *   npm run bench -- sqlite [--bs24 DIR]   OpenClaw database read: better-sqlite3 on Node 20 vs node:sqlite on Node 24
+ *   npm run bench -- cli --runs 20 [--baseline CLI]  CLI start-up (--version, status) beside another build's dist/scripts/cli.js
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -181,13 +182,21 @@ const SECTIONS: Section[] = [
       return { table: sqliteDriverBenchTable(report), json: report };
     },
   },
+  {
+    name: 'cli',
+    async run(args) {
+      const { runCliStartBench, cliStartBenchTable } = await import('./cli-start-bench.js');
+      const report = await runCliStartBench({ ...(args.runs ? { runs: Number(args.runs) } : {}), ...(typeof args.baseline === 'string' ? { baseline: args.baseline } : {}) });
+      return { table: cliStartBenchTable(report), json: report };
+    },
+  },
 ];
 
 const { values, positionals } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
   strict: false,
-  options: { seed: { type: 'string' }, n: { type: 'string' }, turns: { type: 'string' }, runs: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' }, idle: { type: 'string' }, interval: { type: 'string' }, bs24: { type: 'string' } },
+  options: { seed: { type: 'string' }, n: { type: 'string' }, turns: { type: 'string' }, runs: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' }, idle: { type: 'string' }, interval: { type: 'string' }, bs24: { type: 'string' }, baseline: { type: 'string' } },
 });
 await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
 for (const section of SECTIONS) {

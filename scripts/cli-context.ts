@@ -9,6 +9,7 @@ import { createFileLogger, type Logger, type LogLevel } from '../lib/platform/lo
 import { packagePath } from '../lib/platform/package-root.js';
 import { OcmError } from '../lib/core/errors.js';
 import { closestNames } from '../lib/core/did-you-mean.js';
+import type { ArgsOf, Flag, FlagValues, Flags, GlobalFlagValues } from './flags.js';
 
 export interface GlobalOptions {
   home?: string;
@@ -44,21 +45,19 @@ export interface CommandContext {
   showHelp(): void;
 }
 
-export type OptionSpec = [flags: string, description: string, config?: { default?: unknown; type?: unknown[] }];
-
-export interface CommandSpec {
-  /** cac syntax, e.g. 'search <query>' or 'config [action] [key] [value]'. */
-  name: string;
+/**
+ * One command: its usage line (`search <query>`: the arguments' names), its flags (typed, see
+ * scripts/flags.ts) and run(), which gets both as typed values and maps them onto the library call.
+ */
+export interface CommandSpec<N extends string = string, F extends Flags = Flags> {
+  /** The usage line, e.g. 'search <query>' or 'config [action] [key] [value]'. */
+  name: N;
   description: string;
-  options?: OptionSpec[];
+  flags?: F;
   examples?: string[];
-  /** Extra aliases (cac). */
-  alias?: string;
-  /** Accept unknown options (passed through). */
-  allowUnknownOptions?: boolean;
   /**
    * Answers and exits within a fraction of a second (search, get): V8's
-   * optimising compiler is held back for it (SHORT_LIVED_V8_FLAGS in cli.ts).
+   * optimising compiler is held back for it (SHORT_LIVED_V8_FLAGS in cli-main.ts).
    */
   shortLived?: boolean;
   /**
@@ -74,7 +73,12 @@ export interface CommandSpec {
   homeMustExist?: boolean;
   /** The --home line of this command's help when its home is not the global default (demo). */
   homeHelp?: string;
-  run(ctx: CommandContext, args: unknown[], options: Record<string, unknown>): Promise<number | void>;
+  run(ctx: CommandContext, args: ArgsOf<N>, flags: FlagValues<F> & GlobalFlagValues): Promise<number | void>;
+}
+
+/** A command, typed: its arguments and flags as run() gets them follow from the declaration. */
+export function defineCommand<const N extends string, const F extends Flags = Record<never, Flag>>(spec: CommandSpec<N, F>): CommandSpec<N, F> {
+  return spec;
 }
 
 export function configTemplate(): Promise<string> {

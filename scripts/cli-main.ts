@@ -1,18 +1,17 @@
 /**
- * ocm-run / oc-memory: the command line (started by scripts/cli.ts). Parses arguments with cac,
- * dispatches to one command module, prints errors as what / why / what next,
+ * ocm-run / oc-memory: the command line (started by scripts/cli.ts). Finds the command, parses its
+ * typed flags (scripts/flags.ts), dispatches to one command module, prints errors as what / why / what next,
  * and exits with the codes of docs/architecture.md ("Errors, exit codes and --json"). Command modules load their heavy
  * dependencies lazily so a tick with nothing to do starts fast.
  */
-import { cac } from 'cac';
 import { readFileSync } from 'node:fs';
 import { COMMAND_LOADERS, loadCommandsFor } from './commands/index.js';
-import { groupedHelp } from './help.js';
+import { helpText } from './help.js';
 import { didYouMean } from '../lib/core/did-you-mean.js';
-import { createContext, type CommandContext } from './cli-context.js';
+import { createContext, type CommandContext, type CommandSpec } from './cli-context.js';
 import { describeError, EXIT, fromSystemError, OcmError } from '../lib/core/errors.js';
 import { packagePath } from '../lib/platform/package-root.js';
-import { keepWordsAsText } from './text-argv.js';
+import { flagSpellings, GLOBAL_FLAGS, namedArgs, parseFlags, type CommandLineProblem, type GlobalFlagValues, type ParsedFlags } from './flags.js';
 
 const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
 
@@ -96,91 +95,80 @@ function unknownCommand(name: string): OcmError {
   });
 }
 
-/** cac's "Unknown option `--lmit`", with the command's options that are close and the command's own help. */
-function unknownOption(message: string, command: CacCommand | undefined, global: CacCommand): OcmError {
-  const name = /`(-{1,2}[^`]+)`/.exec(message)?.[1];
-  const commandName = command?.name;
-  const flags = [...(command?.options ?? []), ...global.options].flatMap((o) => o.names.map((n) => (n.length > 1 ? `--${n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : `-${n}`)));
-  const near = name ? didYouMean(name, flags, (f) => `\`${f}\``) : '';
-  return new OcmError('BAD_INPUT', `${message.replace(/\.$/, '')}${commandName ? ` for \`${commandName}\`` : ''}.${near}`, {
-    hint: commandName ? `Run \`ocm-run help ${commandName}\` for its options.` : 'Run `ocm-run --help` for the options.',
-  });
+/** What a wrong command line gets: the problem, the flags that are close, and where the command's help is. */
+function commandLineError(problem: CommandLineProblem, command: CommandSpec): OcmError {
+  const name = firstWord(command.name);
+  if (problem.kind === 'unknown-option') {
+    const near = didYouMean(problem.option, flagSpellings({ ...command.flags, ...GLOBAL_FLAGS }), (f) => `\`${f}\``);
+    return new OcmError('BAD_INPUT', `Unknown option \`${problem.option}\` for \`${name}\`.${near}`, { hint: `Run \`ocm-run help ${name}\` for its options.` });
+  }
+  const hint = `Run \`ocm-run help ${name}\` for its arguments and options.`;
+  if (problem.kind === 'missing-value') return new OcmError('BAD_INPUT', `option \`${problem.option}\` value is missing`, { hint });
+  if (problem.kind === 'unexpected-value') return new OcmError('BAD_INPUT', `option \`${problem.option}\` takes no value`, { hint });
+  return new OcmError('BAD_INPUT', `missing required args for command \`${command.name}\``, { hint });
 }
 
-type CacCommand = { name: string; options: Array<{ names: string[] }>; outputHelp(): void };
+function firstWord(name: string): string {
+  return name.split(' ')[0]!;
+}
+
+/** The command a command line runs: the first word that is not a flag (or a flag's value), as each candidate's flags read it. */
+function matchCommand(argv: string[], specs: readonly CommandSpec[]): { command?: CommandSpec; parsed: ParsedFlags } {
+  for (const command of specs) {
+    const parsed = parseFlags(argv, { ...command.flags, ...GLOBAL_FLAGS });
+    if (parsed.words[0] === firstWord(command.name)) return { command, parsed: { ...parsed, words: parsed.words.slice(1) } };
+  }
+  return { parsed: parseFlags(argv, GLOBAL_FLAGS) };
+}
 
 export async function main(rawArgv: string[]): Promise<number> {
   survivePipeClosed(process.stdout);
   survivePipeClosed(process.stderr);
   const argv = helpWords(rawArgv);
-  const cli = cac('ocm-run');
-  keepWordsAsText(cli);
-  cli
-    .option('--home <dir>', 'Memory home (default: $OCM_HOME or ~/.openclaw/oc-memory)')
-    .option('--config <path>', 'Config file (default: config.yaml in the home)')
-    .option('--verbose', 'Log every step to stderr')
-    .option('--json', 'Machine-readable output where output is data')
-    .option('--no-color', 'No colours (also NO_COLOR=1; FORCE_COLOR=1 forces them)');
-
-  let pending: Promise<number> | undefined;
-  let ctxRef: CommandContext | undefined;
-  const specs = await loadCommandsFor(argv);
-  for (const spec of specs) {
-    const cmd = cli.command(spec.name, spec.description);
-    if (spec.alias) cmd.alias(spec.alias);
-    if (spec.allowUnknownOptions) cmd.allowUnknownOptions();
-    for (const [flags, description, config] of spec.options ?? []) cmd.option(flags, description, config as never);
-    for (const example of spec.examples ?? []) cmd.example(example);
-    cmd.action((...actionArgs: unknown[]) => {
-      const options = (actionArgs.pop() ?? {}) as Record<string, unknown>;
-      const ctx = createContext({
-        home: options.home as string | undefined,
-        config: options.config as string | undefined,
-        verbose: Boolean(options.verbose),
-        json: Boolean(options.json),
-        color: options.color as boolean | undefined,
-        homeMustExist: Boolean(spec.homeMustExist),
-      });
-      ctx.showHelp = () => cmd.outputHelp();
-      ctxRef = ctx;
-      pending = (async () => {
-        try {
-          if (spec.shortLived) (await import('node:v8')).setFlagsFromString(SHORT_LIVED_V8_FLAGS);
-          const stoppedCode = spec.stopsBetweenSteps ? await stopBetweenSteps() : undefined;
-          const code = await spec.run(ctx, actionArgs, options);
-          return stoppedCode?.() ?? code ?? EXIT.ok;
-        } finally {
-          await ctx.flush();
-        }
-      })();
-    });
-  }
-  cli.help((sections) => groupedHelp(sections, specs));
-  cli.version(pkg.version);
-
+  const program = { name: 'ocm-run', version: pkg.version };
+  let ctx: CommandContext | undefined;
   try {
     if (rawArgv[0] === 'help' && argv[0] !== '--help' && !Object.hasOwn(COMMAND_LOADERS, argv[0]!)) throw unknownCommand(argv[0]!);
-    cli.parse(['node', 'ocm-run', ...argv], { run: false });
-    if (!cli.matchedCommand) {
-      if (cli.options.help || cli.options.version) return EXIT.ok;
-      const name = cli.args[0];
+    const specs = await loadCommandsFor(argv);
+    const { command, parsed } = matchCommand(argv, specs);
+    const globals = parsed.values as GlobalFlagValues;
+    if (globals.help) {
+      process.stdout.write(`${helpText(program, specs, command)}\n`);
+      if (command || !globals.version) return EXIT.ok;
+    }
+    if (!command) {
+      if (globals.version) {
+        process.stdout.write(`${program.name}/${program.version} ${process.platform}-${process.arch} node-${process.version}\n`);
+        return EXIT.ok;
+      }
+      if (globals.help) return EXIT.ok;
+      const name = parsed.words[0];
       if (name) throw unknownCommand(name);
-      cli.outputHelp();
+      process.stdout.write(`${helpText(program, specs)}\n`);
       return EXIT.ok;
     }
-    if (cli.options.help) return EXIT.ok;
-    await cli.runMatchedCommand();
-    return pending ? await pending : EXIT.ok;
-  } catch (error) {
-    const argvJson = argv.includes('--json');
-    if (error instanceof Error && error.name === 'CACError') {
-      const matched = cli.matchedCommand as unknown as CacCommand | undefined;
-      const global = cli.globalCommand as unknown as CacCommand;
-      if (/^Unknown option/.test(error.message)) return printError(ctxRef, unknownOption(error.message, matched, global), argvJson);
-      const hint = matched ? `Run \`ocm-run help ${matched.name}\` for its arguments and options.` : 'Run `ocm-run --help` for the list of commands.';
-      return printError(ctxRef, new OcmError('BAD_INPUT', error.message, { hint }), argvJson);
+    const { args, missing } = namedArgs(command.name, parsed.words);
+    const problem = parsed.problem ?? (missing ? ({ kind: 'missing-args' } as const) : undefined);
+    if (problem) throw commandLineError(problem, command);
+    ctx = createContext({
+      home: globals.home,
+      config: globals.config,
+      verbose: globals.verbose,
+      json: globals.json,
+      color: globals.color,
+      homeMustExist: Boolean(command.homeMustExist),
+    });
+    ctx.showHelp = () => process.stdout.write(`${helpText(program, specs, command)}\n`);
+    try {
+      if (command.shortLived) (await import('node:v8')).setFlagsFromString(SHORT_LIVED_V8_FLAGS);
+      const stoppedCode = command.stopsBetweenSteps ? await stopBetweenSteps() : undefined;
+      const code = await command.run(ctx, args as never, parsed.values as never);
+      return stoppedCode?.() ?? code ?? EXIT.ok;
+    } finally {
+      await ctx.flush();
     }
-    return printError(ctxRef, error, argvJson);
+  } catch (error) {
+    return printError(ctx, error, argv.includes('--json'));
   }
 }
 

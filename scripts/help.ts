@@ -1,13 +1,47 @@
 /**
- * The top-level `--help`: the commands in groups by what a user is doing (start, read the memory,
- * run the jobs, connect agents, manage tiers and history, settings), instead of cac's one flat
- * list, and one line on how to see a command's own help. A command's `--help` is cac's, unchanged.
+ * `--help`: the top level lists the commands in groups by what a user is doing (start, read the
+ * memory, run the jobs, connect agents, manage tiers and history, settings), with one line on how to
+ * see a command's own help; a command's help is its usage, what it does, its flags (then the global
+ * ones) and its examples.
  */
 import type { CommandSpec } from './cli-context.js';
+import { flagUsage, GLOBAL_FLAGS, type Flags } from './flags.js';
 
 interface HelpSection {
   title?: string;
   body: string;
+}
+
+function padRight(text: string, width: number): string {
+  return text.length >= width ? text : `${text}${' '.repeat(width - text.length)}`;
+}
+
+function optionsBody(flags: Flags): string {
+  const rows = Object.entries(flags).map(([key, flag]) => {
+    const shown = flag.value === undefined ? (flag.negated ? 'true' : undefined) : flag.default;
+    return [flagUsage(key, flag), `${flag.description} ${shown === undefined ? '' : `(default: ${shown})`}`] as const;
+  });
+  const width = Math.max(...rows.map(([usage]) => usage.length));
+  return rows.map(([usage, text]) => `  ${padRight(usage, width)}  ${text}`).join('\n');
+}
+
+/** The help of one command, or (no command) of the program, as printed. */
+export function helpText(program: { name: string; version: string }, specs: readonly CommandSpec[], command?: CommandSpec): string {
+  const sections: HelpSection[] = [{ body: `${program.name}/${program.version}` }];
+  if (command) {
+    const { version: _version, ...globals } = GLOBAL_FLAGS;
+    sections.push({ title: 'Usage', body: `  $ ${program.name} ${command.name}` });
+    sections.push({ body: command.description });
+    const flags = { ...command.flags, ...globals } as Flags;
+    const options = optionsBody(flags);
+    sections.push({ title: 'Options', body: command.homeHelp ? options.replace(/^(\s+--home <dir>\s+).*$/m, (_all, lead: string) => `${lead}${command.homeHelp}`) : options });
+    if (command.examples?.length) sections.push({ title: 'Examples', body: command.examples.join('\n') });
+  } else {
+    sections.push({ title: 'Usage', body: `  $ ${program.name} <command> [options]` });
+    sections.push(...groupedCommands(specs));
+    sections.push({ title: 'Options', body: optionsBody(GLOBAL_FLAGS) });
+  }
+  return sections.map((s) => (s.title ? `${s.title}:\n${s.body}` : s.body)).join('\n\n');
 }
 
 /** In the order `--help` shows them; a command in no group is listed under "Other". */
@@ -24,10 +58,8 @@ function firstWord(name: string): string {
   return name.split(' ')[0]!;
 }
 
-/** cac's help sections with "Commands" and its per-command "--help" list replaced by the groups. */
-export function groupedHelp(sections: HelpSection[], specs: readonly CommandSpec[]): HelpSection[] {
-  const commandsAt = sections.findIndex((s) => s.title === 'Commands');
-  if (commandsAt < 0) return commandHelp(sections, specs);
+/** The commands in their groups, and how to see one's own help. */
+function groupedCommands(specs: readonly CommandSpec[]): HelpSection[] {
   const byName = new Map(specs.map((s) => [firstWord(s.name), s]));
   const width = Math.max(...specs.map((s) => s.name.length));
   const line = (spec: CommandSpec) => `  ${spec.name.padEnd(width)}  ${spec.description}`;
@@ -41,21 +73,5 @@ export function groupedHelp(sections: HelpSection[], specs: readonly CommandSpec
   const others = specs.filter((s) => !shown.has(firstWord(s.name)));
   if (others.length > 0) grouped.push({ title: 'Other', body: others.map(line).join('\n') });
   grouped.push({ body: 'A command\'s options and examples: `ocm-run help search` (or `ocm-run search --help`).' });
-  const rest = sections.filter((s, i) => i !== commandsAt && !s.title?.startsWith('For more info'));
-  rest.splice(commandsAt, 0, ...grouped);
-  return rest;
-}
-
-/**
- * A command's own help: what it does under its usage (cac shows only the usage), and where its home is
- * when that is not the global default (`demo` makes a new one).
- */
-function commandHelp(sections: HelpSection[], specs: readonly CommandSpec[]): HelpSection[] {
-  const usageAt = sections.findIndex((s) => s.title === 'Usage');
-  const name = usageAt < 0 ? undefined : /\$ \S+ (\S+)/.exec(sections[usageAt]!.body)?.[1];
-  const spec = specs.find((s) => firstWord(s.name) === name);
-  if (!spec) return sections;
-  const out = sections.map((s) => (s.title === 'Options' && spec.homeHelp ? { ...s, body: s.body.replace(/^(\s+--home <dir>\s+).*$/m, (_all, lead: string) => `${lead}${spec.homeHelp}`) } : s));
-  out.splice(usageAt + 1, 0, { body: spec.description });
-  return out;
+  return grouped;
 }

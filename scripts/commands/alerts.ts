@@ -1,11 +1,11 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'alerts [action]',
   description: 'Where alerts go: show (default) the OpenClaw hooks endpoint and test the connection; save it to config; send a test alert',
   examples: ['ocm-run alerts', 'ocm-run alerts save', 'ocm-run alerts test'],
   async run(ctx, args) {
-    const action = String(args[0] ?? 'show');
+    const action = args.action ?? 'show';
     if (!['show', 'save', 'test'].includes(action)) {
       const { OcmError } = await import('../../lib/core/errors.js');
       throw new OcmError('BAD_INPUT', `Unknown alerts action "${action}".`, { hint: 'Use `ocm-run alerts`, `ocm-run alerts save` or `ocm-run alerts test`.' });
@@ -41,4 +41,4 @@ export const command: CommandSpec = {
     }
     return action === 'save' && !saved ? 1 : 0;
   },
-};
+});

@@ -1,14 +1,14 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
 import { tierOptions, underLock } from '../tier-context.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'approvals [action] [...ids]',
   description: 'Moves waiting for your yes (warm → cold): list them with their contents summarised, approve or reject by id (or all)',
   examples: ['ocm-run approvals', 'ocm-run approvals approve p-1a2b3c4d', 'ocm-run approvals approve all', 'ocm-run approvals reject p-1a2b3c4d'],
   async run(ctx, args) {
-    const action = String(args[0] ?? 'list');
-    const ids = ((args[1] as string[] | undefined) ?? []).map(String);
+    const action = args.action ?? 'list';
+    const ids = args.ids;
     const opts = await tierOptions(ctx);
     const { readApprovals } = await import('../../lib/tiers/approvals.js');
     if (action === 'list') {
@@ -41,4 +41,4 @@ export const command: CommandSpec = {
     if (r.stale.length) ctx.out(`Dropped ${r.stale.length} proposal(s) whose file is gone.`);
     for (const s of r.skipped) ctx.out(`Skipped ${s.path}: ${s.reason}`);
   },
-};
+});

@@ -1,16 +1,16 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
 import { tierOptions, underLock } from '../tier-context.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'archive',
   description: 'Archive by age now: hot days older than DAYS to warm, or hot and warm days to the cold tier (proposed for approval unless --approve-all)',
-  options: [
-    ['--older-than <days>', 'Days older than this many days (required)'],
-    ['--to <tier>', 'warm or cold (required)'],
-    ['--dry-run', 'Show what would move (counts per tier, size, date range, tokens freed from hot); change nothing'],
-    ['--approve-all', 'Move to the cold tier now instead of proposing (for scripts)'],
-  ],
+  flags: {
+    olderThan: { value: '<days>', description: 'Days older than this many days (required)' },
+    to: { value: '<tier>', description: 'warm or cold (required)' },
+    dryRun: { description: 'Show what would move (counts per tier, size, date range, tokens freed from hot); change nothing' },
+    approveAll: { description: 'Move to the cold tier now instead of proposing (for scripts)' },
+  },
   examples: ['ocm-run archive --older-than 30 --to warm --dry-run', 'ocm-run archive --older-than 400 --to cold', 'ocm-run archive --older-than 400 --to cold --approve-all'],
   async run(ctx, _args, options) {
     const days = Number(options.olderThan);
@@ -26,4 +26,4 @@ export const command: CommandSpec = {
     if (ctx.json) ctx.out(JSON.stringify(result));
     else ctx.out(formatTierResult(result).join('\n'));
   },
-};
+});

@@ -1,14 +1,14 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'backup',
   description: 'Write the whole home (and the vault\'s cold tier) into one encrypted file (age); `ocm-run restore` reads it back',
   homeMustExist: true,
-  options: [
-    ['--output <file>', 'The backup file to write (mode 0600), e.g. oc-memory.tar.age'],
-    ['--key-file <file>', 'Encrypt for this age key file (default: sync.key_file, else the passphrase in OCM_SYNC_PASSPHRASE)'],
-  ],
+  flags: {
+    output: { value: '<file>', description: 'The backup file to write (mode 0600), e.g. oc-memory.tar.age' },
+    keyFile: { value: '<file>', description: 'Encrypt for this age key file (default: sync.key_file, else the passphrase in OCM_SYNC_PASSPHRASE)' },
+  },
   examples: ['ocm-run backup --output ~/oc-memory-2026-12-01.tar.age', 'age -d oc-memory.tar.age | tar x   # without OC-Memory'],
   async run(ctx, _args, options) {
     if (!options.output) throw new OcmError('BAD_INPUT', 'backup needs --output FILE.', { hint: 'For example: ocm-run backup --output ~/oc-memory.tar.age' });
@@ -26,4 +26,4 @@ export const command: CommandSpec = {
     ctx.out(`Backed up ${backup.files} file(s) (${backup.bytes} bytes before encryption) to ${out}, encrypted with age (${secret.kind === 'key_file' ? `key file ${secret.path}` : 'the passphrase in OCM_SYNC_PASSPHRASE'}). A lost key means this backup is lost.`);
     return 0;
   },
-};
+});

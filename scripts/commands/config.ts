@@ -1,13 +1,13 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'config [action] [key] [value]',
   description: 'Show or change settings: config get [key] | config set <key> <value> | config validate',
-  options: [['--show-secrets', 'config get: print API keys and tokens instead of [hidden: set]']],
+  flags: { showSecrets: { description: 'config get: print API keys and tokens instead of [hidden: set]' } },
   examples: ['ocm-run config get active_memory.budget_tokens', 'ocm-run config set active_memory.budget_tokens 3000', 'ocm-run config validate'],
   async run(ctx, args, options) {
-    const [action = 'get', key, value] = args as [string | undefined, string | undefined, string | undefined];
+    const { action = 'get', key, value } = args;
     const { getConfigValue, hideSecrets, parseCliValue, setConfigValue } = await import('../../lib/config/config.js');
     const { formatYaml } = await import('../../lib/core/yaml.js');
     switch (action) {
@@ -39,4 +39,4 @@ export const command: CommandSpec = {
         throw new OcmError('BAD_INPUT', `Unknown config action "${action}".`, { hint: 'Use config get [key], config set <key> <value> or config validate.' });
     }
   },
-};
+});

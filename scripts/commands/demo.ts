@@ -1,7 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CommandSpec } from '../cli-context.js';
-import { createContext } from '../cli-context.js';
+import { createContext, defineCommand } from '../cli-context.js';
 
 /** An earlier demo's home older than this is removed by the next demo (a younger one may still be in use). */
 const OLD_DEMO_MS = 60 * 60 * 1000;
@@ -25,7 +24,7 @@ async function removeOldDemoHomes(now: number): Promise<number> {
   return removed;
 }
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'demo',
   description: `Run the whole pipeline offline on the bundled sample transcripts and show the result, in a new home ${join(tmpdir(), 'ocm-demo-…')} (or --home); demo homes older than an hour are removed`,
   homeHelp: `Memory home (default: a new folder ${join(tmpdir(), 'ocm-demo-…')}; never $OCM_HOME or ~/.openclaw/oc-memory)`,
@@ -94,4 +93,4 @@ export const command: CommandSpec = {
     ];
     ctx.out(lines.join('\n'));
   },
-};
+});

@@ -1,10 +1,10 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'doctor',
   description: 'Check everything OC-Memory needs (config, API key, paths, permissions, OpenClaw, schedule, Claude Code / Codex / pi integrations, index, disk): ✅ / ⚠️ / ❌ with the fix',
   homeMustExist: true,
-  options: [['--offline', 'Do not make the live API-key call']],
+  flags: { offline: { description: 'Do not make the live API-key call' } },
   examples: ['ocm-run doctor', 'ocm-run doctor --json'],
   async run(ctx, _args, options) {
     const { homedir } = await import('node:os');
@@ -17,4 +17,4 @@ export const command: CommandSpec = {
     else ctx.out(formatChecks(checks));
     return failed ? 1 : 0;
   },
-};
+});

@@ -1,18 +1,18 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
 import type { Tier } from '../../lib/core/types.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'export',
   description: 'Write every observation with its metadata and provenance as JSON or CSV (data portability)',
   homeMustExist: true,
-  options: [
-    ['--format <format>', 'json or csv', { default: 'json' }],
-    ['--tier <tier>', 'hot, warm, cold or all (comma-separated for several)', { default: 'all' }],
-    ['--output <file>', 'Write to this file (mode 0600) instead of stdout'],
-    ['--encrypt', 'Encrypt it (age): for sync.key_file or --key-file, else the passphrase in OCM_SYNC_PASSPHRASE; `age -d` reads it back'],
-    ['--key-file <file>', 'With --encrypt: encrypt for this age key file'],
-  ],
+  flags: {
+    format: { value: '<format>', description: 'json or csv', default: 'json' },
+    tier: { value: '<tier>', description: 'hot, warm, cold or all (comma-separated for several)', default: 'all' },
+    output: { value: '<file>', description: 'Write to this file (mode 0600) instead of stdout' },
+    encrypt: { description: 'Encrypt it (age): for sync.key_file or --key-file, else the passphrase in OCM_SYNC_PASSPHRASE; `age -d` reads it back' },
+    keyFile: { value: '<file>', description: 'With --encrypt: encrypt for this age key file' },
+  },
   examples: ['ocm-run export --format json --output memory.json', 'ocm-run export --format csv --tier warm,cold > old.csv', 'ocm-run export --encrypt --output memory.json.age'],
   async run(ctx, _args, options) {
     const format = String(options.format ?? 'json');
@@ -44,4 +44,4 @@ export const command: CommandSpec = {
       process.stdout.write(text);
     }
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
 import { crashHook } from '../tier-context.js';
 import type { ForgetPlan } from '../../lib/tiers/forget.js';
@@ -18,20 +18,20 @@ async function confirm(question: string): Promise<boolean> {
   }
 }
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'forget [...ids]',
   description: 'Erase observations everywhere (day files of every tier, rollback copies, reflections, index, vectors, active memory): by id, by --query, or --all',
-  options: [
-    ['--query <text>', 'Forget every observation whose text (or #tag) contains this'],
-    ['--since <date>', 'Only days on or after YYYY-MM-DD'],
-    ['--until <date>', 'Only days on or before YYYY-MM-DD'],
-    ['--all', 'Forget all observations and reflections; with --query: forget what it matches even when that is most of the memory'],
-    ['--dry-run', 'Show what would be forgotten; change nothing'],
-    ['--yes', 'Do not ask for confirmation (for scripts)'],
-  ],
+  flags: {
+    query: { value: '<text>', description: 'Forget every observation whose text (or #tag) contains this' },
+    since: { value: '<date>', description: 'Only days on or after YYYY-MM-DD' },
+    until: { value: '<date>', description: 'Only days on or before YYYY-MM-DD' },
+    all: { description: 'Forget all observations and reflections; with --query: forget what it matches even when that is most of the memory' },
+    dryRun: { description: 'Show what would be forgotten; change nothing' },
+    yes: { description: 'Do not ask for confirmation (for scripts)' },
+  },
   examples: ['ocm-run forget o-7f3a9c21e0', 'ocm-run forget --query "home address" --since 2026-01-01', 'ocm-run forget --all --yes'],
   async run(ctx, args, options) {
-    const ids = ((args[0] as string[] | undefined) ?? []).map(String);
+    const ids = args.ids;
     const date = (v: unknown, flag: string) => {
       if (v === undefined) return undefined;
       const s = String(v);
@@ -100,4 +100,4 @@ export const command: CommandSpec = {
     if (config.sync.git.enabled) ctx.out('Git history (and any remote) still holds the old text: rewrite it with `git filter-repo` if it must go there too.');
     return 0;
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 import promptHook from '../prompt-hook.cjs';
 
 const { promptTimeoutMs, readStdin, serverWaitMs, takeHandover } = promptHook;
@@ -6,19 +6,19 @@ const { promptTimeoutMs, readStdin, serverWaitMs, takeHandover } = promptHook;
 const EVENTS = ['session-start', 'prompt', 'after-turn'] as const;
 type HookEvent = (typeof EVENTS)[number];
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'hook <event>',
   description: "An agent's hook (Claude Code's protocol, JSON on stdin): session-start | prompt | after-turn. Prints memory as additionalContext; never fails the agent",
   shortLived: true,
-  options: [
-    ['--agent <name>', 'The agent whose memory this is (default: main)'],
-    ['--timeout-ms <ms>', 'prompt: give up on the lookup after this long and add nothing (default $OCM_HOOK_TIMEOUT_MS or 1500)'],
-    ['--background', 'after-turn: run the observe + index job itself (what the hook starts)'],
-    ['--per-project', "Per-project memory: the event's cwd picks the project's memory (sources.claude_code.per_project)"],
-  ],
+  flags: {
+    agent: { value: '<name>', description: 'The agent whose memory this is (default: main)' },
+    timeoutMs: { value: '<ms>', description: 'prompt: give up on the lookup after this long and add nothing (default $OCM_HOOK_TIMEOUT_MS or 1500)' },
+    background: { description: 'after-turn: run the observe + index job itself (what the hook starts)' },
+    perProject: { description: "Per-project memory: the event's cwd picks the project's memory (sources.claude_code.per_project)" },
+  },
   examples: ['echo \'{"prompt":"which database do we use?"}\' | ocm-run hook prompt --agent claude-code'],
   async run(ctx, args, options) {
-    const event = String(args[0] ?? '') as HookEvent;
+    const event = args.event as HookEvent;
     const { OcmError } = await import('../../lib/core/errors.js');
     if (!EVENTS.includes(event)) throw new OcmError('BAD_INPUT', `Unknown hook event "${event}".`, { hint: `Use one of: ${EVENTS.join(', ')}.` });
     const agent = options.agent === undefined ? 'main' : String(options.agent);
@@ -103,7 +103,7 @@ export const command: CommandSpec = {
       logger.log('warn', 'hook.failed', { event, agent, error: (error as Error).message });
     }
   },
-};
+});
 
 /** How long session-start may take (ms): $OCM_HOOK_SESSION_START_MS, else 8 s, under the 10 s Claude Code is given for it. */
 function sessionStartBudgetMs(env: NodeJS.ProcessEnv): number {

@@ -1,20 +1,20 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'import <source>',
   description: 'Read memory back in: an `ocm-run export` file (JSON or CSV; ids kept, nothing twice) or a folder of Markdown notes (one observation per list item or paragraph)',
   homeMustExist: true,
-  options: [
-    ['--agent <name>', 'Markdown notes: the agent whose memory they become (default: main)'],
-    ['--dry-run', 'Count what would be imported; write nothing'],
-    ['--key-file <file>', 'An encrypted export (`export --encrypt`): the age key file (default: sync.key_file, else OCM_SYNC_PASSPHRASE)'],
-  ],
+  flags: {
+    agent: { value: '<name>', description: 'Markdown notes: the agent whose memory they become (default: main)' },
+    dryRun: { description: 'Count what would be imported; write nothing' },
+    keyFile: { value: '<file>', description: 'An encrypted export (`export --encrypt`): the age key file (default: sync.key_file, else OCM_SYNC_PASSPHRASE)' },
+  },
   examples: ['ocm-run import memory.json', 'ocm-run import ~/Obsidian/Notes --agent main', 'ocm-run import old.csv --dry-run'],
   async run(ctx, args, options) {
     const { resolve } = await import('node:path');
     const { stat } = await import('node:fs/promises');
     const { OcmError } = await import('../../lib/core/errors.js');
-    const source = resolve(String(args[0]));
+    const source = resolve(args.source);
     const { config } = await ctx.config();
     const i = await import('../../lib/tiers/import.js');
     const info = await stat(source).catch(() => undefined);
@@ -30,7 +30,7 @@ export const command: CommandSpec = {
     }
     ctx.out(`${dryRun ? 'Dry run: would import' : 'Imported'} ${r.added} of ${r.read} observation(s) from ${source} into ${r.days} day file(s) of ${ctx.paths.root}; ${r.present} already there (same id) ${dryRun ? 'would be' : 'were'} left as they are.`);
   },
-};
+});
 
 /** An export file's text; an encrypted one (`export --encrypt`, age) is decrypted with the key file or the passphrase. */
 async function exportText(file: string, keyFile: unknown, configKeyFile: string, env: Record<string, string | undefined>): Promise<string> {

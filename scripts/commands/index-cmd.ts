@@ -1,10 +1,10 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'index',
   description: 'Update the search index (and embeddings) from changed memory files; --rebuild for all',
   examples: ['ocm-run index', 'ocm-run index --rebuild', 'ocm-run index --json'],
-  options: [['--rebuild', 'Rebuild every index segment (cached embeddings are reused)']],
+  flags: { rebuild: { description: 'Rebuild every index segment (cached embeddings are reused)' } },
   async run(ctx, _args, options) {
     const { config } = await ctx.config();
     const { withHomeLock } = await import('../../lib/platform/lock.js');
@@ -46,4 +46,4 @@ export const command: CommandSpec = {
       `Indexed ${result.files} files (${result.documents} documents): ${result.added} added, ${result.changed} changed, ${result.removed} removed, ${result.unchanged} unchanged${embedded} · ${result.mode} search · ${result.durationMs} ms`,
     );
   },
-};
+});

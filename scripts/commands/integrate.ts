@@ -1,29 +1,29 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
 
 /** What `integrate` can hook OC-Memory into. */
 const INTEGRATION_TARGETS = ['openclaw', 'claude-code', 'codex', 'pi'];
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'integrate [target] [action]',
   description: 'Hook OC-Memory into OpenClaw (memory folders in openclaw.json + the OC-Memory plugin), Claude Code or Codex (MCP server + hooks), pi (an extension with the same tools and hooks; `integrate openclaw status`, `integrate claude-code status`, `integrate codex status`); --uninstall reverses it',
-  options: [
-    ['--print', 'Only print the settings and where the plugin goes; change nothing'],
-    ['--uninstall', 'Remove the settings and the plugin again'],
-    ['--per-project', 'claude-code: each project (its working directory) gets its own memory; search looks at the project\'s and main\'s'],
-    ['--keys <which>', 'Extra-paths key(s) to write: auto (default: what the installed OpenClaw accepts) | current (memory.search) | legacy (agents.defaults.memorySearch) | both'],
-  ],
+  flags: {
+    print: { description: 'Only print the settings and where the plugin goes; change nothing' },
+    uninstall: { description: 'Remove the settings and the plugin again' },
+    perProject: { description: 'claude-code: each project (its working directory) gets its own memory; search looks at the project\'s and main\'s' },
+    keys: { value: '<which>', description: 'Extra-paths key(s) to write: auto (default: what the installed OpenClaw accepts) | current (memory.search) | legacy (agents.defaults.memorySearch) | both' },
+  },
   examples: ['ocm-run integrate openclaw', 'ocm-run integrate openclaw status', 'ocm-run integrate openclaw --print', 'ocm-run integrate openclaw --uninstall', 'ocm-run integrate claude-code', 'ocm-run integrate claude-code status', 'ocm-run integrate codex'],
   async run(ctx, args, options) {
     // No target: the help, never a default one (a bare `integrate` used to edit openclaw.json).
-    if (args[0] === undefined) {
+    if (args.target === undefined) {
       ctx.showHelp();
       return;
     }
-    const target = String(args[0]);
-    if (target === 'claude-code') return (await import('./integrate-claude-code.js')).runClaudeCodeIntegration(ctx, args[1] as string | undefined, options);
-    if (target === 'pi') return (await import('./integrate-pi.js')).runPiIntegration(ctx, args[1] as string | undefined, options);
-    if (target === 'codex') return (await import('./integrate-codex.js')).runCodexIntegration(ctx, args[1] as string | undefined, options);
+    const { target } = args;
+    if (target === 'claude-code') return (await import('./integrate-claude-code.js')).runClaudeCodeIntegration(ctx, args.action, options);
+    if (target === 'pi') return (await import('./integrate-pi.js')).runPiIntegration(ctx, args.action, options);
+    if (target === 'codex') return (await import('./integrate-codex.js')).runCodexIntegration(ctx, args.action, options);
     if (target !== 'openclaw') {
       const { didYouMean } = await import('../../lib/core/did-you-mean.js');
       throw new OcmError('BAD_INPUT', `Unknown integration "${target}".${didYouMean(target, INTEGRATION_TARGETS)}`, { hint: 'Use `ocm-run integrate openclaw`, `ocm-run integrate claude-code`, `ocm-run integrate codex` or `ocm-run integrate pi`.' });
@@ -33,7 +33,7 @@ export const command: CommandSpec = {
     const i = await import('../../lib/integrations/openclaw/integration.js');
     const { cliEntry } = await import('../../lib/jobs/schedule/index.js');
     const plugin = { home: ctx.paths.root, node: process.execPath, cli: cliEntry() };
-    const action = args[1] as string | undefined;
+    const { action } = args;
     if (action === 'status') return openClawStatus(ctx);
     if (action !== undefined) throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate openclaw.`, { hint: 'Use `ocm-run integrate openclaw`, `… status`, `… --print` or `… --uninstall`.' });
     const keyChoice = keys as import('../../lib/integrations/openclaw/integration.js').PathsKeys;
@@ -110,7 +110,7 @@ export const command: CommandSpec = {
     lines.push('Restart the OpenClaw gateway to load it. Undo with: ocm-run integrate openclaw --uninstall');
     ctx.out(lines.join('\n'));
   },
-};
+});
 
 /** `integrate openclaw status`: the integration's pieces and, per OpenClaw agent, whether its model is offered the memory tools (what `doctor` checks too). */
 async function openClawStatus(ctx: import('../cli-context.js').CommandContext): Promise<void> {

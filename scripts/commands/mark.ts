@@ -1,16 +1,16 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
 
 const USAGE = 'ocm-run mark <id> done | superseded-by <id> | clear';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'mark <id> <what> [by]',
   description: 'Mark an observation done or superseded by a newer one, or clear its mark (the line keeps its place; active memory and search follow)',
   examples: ['ocm-run mark o-28b68f1c88 done', 'ocm-run mark o-f877b89acb superseded-by o-2ba8f29992', 'ocm-run mark o-f877b89acb clear'],
   async run(ctx, args) {
-    const id = String(args[0] ?? '');
-    const what = String(args[1] ?? '').toLowerCase();
-    const by = args[2] === undefined ? undefined : String(args[2]);
+    const id = args.id;
+    const what = args.what.toLowerCase();
+    const by = args.by;
     const request =
       what === 'done' && by === undefined
         ? ({ kind: 'done' } as const)
@@ -26,4 +26,4 @@ export const command: CommandSpec = {
     if (ctx.json) ctx.out(JSON.stringify({ id: r.id, path: r.path, mark: r.mark ?? null }));
     else ctx.out(r.mark ? `${r.id} in ${r.path}: (${r.mark.kind}${r.mark.date ? ` ${r.mark.date}` : ''}${r.mark.by ? ` by ${r.mark.by}` : ''})` : `${r.id} in ${r.path}: mark cleared`);
   },
-};
+});

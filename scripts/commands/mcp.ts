@@ -1,12 +1,12 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'mcp',
   description: 'Serve the memory to an agent over MCP (stdio): search_memory, get_memory, remember, active_memory',
-  options: [
-    ['--agent <name>', 'The agent whose memory `remember` writes and `active_memory` reads (default: main)'],
-    ['--per-project', "Per-project memory: the project is the server's working directory (as the agent starts it); remember writes there, search looks at it and main"],
-  ],
+  flags: {
+    agent: { value: '<name>', description: 'The agent whose memory `remember` writes and `active_memory` reads (default: main)' },
+    perProject: { description: "Per-project memory: the project is the server's working directory (as the agent starts it); remember writes there, search looks at it and main" },
+  },
   examples: ['ocm-run mcp', 'ocm-run mcp --agent claude-code', 'claude mcp add --scope user oc-memory -- ocm-run mcp --agent claude-code'],
   async run(ctx, _args, options) {
     const agent = options.agent === undefined ? 'main' : String(options.agent).trim();
@@ -61,4 +61,4 @@ export const command: CommandSpec = {
     await memory.close();
     logger.log('info', 'mcp.stop', { agent: scope.agent });
   },
-};
+});

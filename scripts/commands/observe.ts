@@ -1,11 +1,11 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 import { createProgress, etaText } from '../progress.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'observe',
   description: 'Read new transcript lines, write observations to the day files, refresh active memory and the search index',
   examples: ['ocm-run observe', 'ocm-run observe --json', 'ocm-run observe --flush'],
-  options: [['--flush', 'LLM Observer: observe messages still waiting for a full batch now']],
+  flags: { flush: { description: 'LLM Observer: observe messages still waiting for a full batch now' } },
   // Ctrl-C (SIGINT) or SIGTERM: the stream being read is finished and saved, the rest waits for the next run.
   stopsBetweenSteps: true,
   async run(ctx, _args, options) {
@@ -62,4 +62,4 @@ export const command: CommandSpec = {
     const { observeExitCode } = await import('../../lib/observe/job.js');
     return observeExitCode(o);
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 import { signalHook } from '../tier-context.js';
 
 /**
@@ -11,14 +11,14 @@ function testSignalHook(env: NodeJS.ProcessEnv): { onStep?: (step: string) => vo
   return onStep ? { onStep } : {};
 }
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'reflect',
   description: 'Compress older observations into reflections (when over the thresholds, or now with --force)',
-  options: [
-    ['--force', 'Reflect now, whatever the thresholds'],
-    ['--agent <id>', 'Only this agent'],
-    ['--all', 'Also reflect the recent days that active memory shows raw'],
-  ],
+  flags: {
+    force: { description: 'Reflect now, whatever the thresholds' },
+    agent: { value: '<id>', description: 'Only this agent' },
+    all: { description: 'Also reflect the recent days that active memory shows raw' },
+  },
   examples: ['ocm-run reflect', 'ocm-run reflect --force', 'ocm-run reflect --force --agent work --json'],
   stopsBetweenSteps: true,
   async run(ctx, _args, options) {
@@ -65,4 +65,4 @@ export const command: CommandSpec = {
     }
     for (const a of rebuilt) ctx.out(`Active memory (${a.agent}): ${a.tokens} tokens`);
   },
-};
+});

@@ -1,6 +1,6 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'repoint',
   description: 'After an upgrade or a move: point every installed integration (Claude Code, Codex, pi, OpenClaw) and the schedule at the program running this command',
   examples: ['ocm-run repoint', 'ocm-run repoint --json'],
@@ -21,4 +21,4 @@ export const command: CommandSpec = {
     if (r.notInstalled.length > 0) lines.push(`Not installed, left alone: ${r.notInstalled.join(', ')}.`);
     ctx.out(lines.join('\n'));
   },
-};
+});

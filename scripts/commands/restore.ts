@@ -1,20 +1,20 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'restore <file>',
   description: 'Restore a home from an encrypted backup (`ocm-run backup`) into a home that holds no memory yet',
-  options: [
-    ['--key-file <file>', 'The age key file the backup was made for (default: the passphrase in OCM_SYNC_PASSPHRASE)'],
-    ['--vault <dir>', "Restore the cold tier into this vault (default: the vault the backup's config names)"],
-  ],
+  flags: {
+    keyFile: { value: '<file>', description: 'The age key file the backup was made for (default: the passphrase in OCM_SYNC_PASSPHRASE)' },
+    vault: { value: '<dir>', description: "Restore the cold tier into this vault (default: the vault the backup's config names)" },
+  },
   examples: ['ocm-run restore ~/oc-memory.tar.age --home ~/.openclaw/oc-memory', 'OCM_SYNC_PASSPHRASE=… ocm-run restore oc-memory.tar.age'],
   async run(ctx, args, options) {
     const { resolve } = await import('node:path');
     const { readFile } = await import('node:fs/promises');
     const { fromSystemError } = await import('../../lib/core/errors.js');
     const { requireFileSecret } = await import('../../lib/platform/encryption.js');
-    const file = resolve(String(args[0]));
+    const file = resolve(args.file);
     const sealed = await readFile(file).catch((error: unknown) => {
       throw fromSystemError(error, `read the backup ${file}`);
     });
@@ -27,4 +27,4 @@ export const command: CommandSpec = {
     ctx.out(`Next: ocm-run doctor --home ${JSON.stringify(ctx.paths.root)}   (the search index is rebuilt by the next tick if needed)`);
     return 0;
   },
-};
+});

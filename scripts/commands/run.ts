@@ -1,6 +1,6 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'run',
   description: 'One scheduled tick: every job that is due, in order, under one lock (what cron calls)',
   examples: ['ocm-run run', '* * * * * ocm-run run --home ~/.openclaw/oc-memory'],
@@ -23,4 +23,4 @@ export const command: CommandSpec = {
     const { observeExitCode } = await import('../../lib/observe/job.js');
     return observeExitCode({ failures: [...(o?.failures ?? []), ...(result.reflectError ? [result.reflectError] : [])] });
   },
-};
+});

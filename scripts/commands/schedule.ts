@@ -1,4 +1,4 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
 
 /** What of the user's shell the tick keeps (a scheduler starts it with a bare environment). */
@@ -11,17 +11,17 @@ function keptLines(target: import('../../lib/jobs/schedule/index.js').ScheduleTa
   return lines;
 }
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'schedule [action]',
   description: 'Run `ocm-run run` on a schedule: schedule install | uninstall | status (cron, launchd, systemd, Windows Task Scheduler)',
-  options: [
-    ['--platform <name>', 'cron | launchd | systemd | schtasks (default: detected)'],
-    ['--every <minutes>', 'Minutes between ticks (default: schedule.every_minutes)'],
-    ['--dry-run', 'Print what would be written and run, change nothing'],
-  ],
+  flags: {
+    platform: { value: '<name>', description: 'cron | launchd | systemd | schtasks (default: detected)' },
+    every: { value: '<minutes>', description: 'Minutes between ticks (default: schedule.every_minutes)' },
+    dryRun: { description: 'Print what would be written and run, change nothing' },
+  },
   examples: ['ocm-run schedule install', 'ocm-run schedule install --every 5 --dry-run', 'ocm-run schedule status --json', 'ocm-run schedule uninstall'],
   async run(ctx, args, options) {
-    const action = (args[0] as string | undefined) ?? 'status';
+    const action = args.action ?? 'status';
     if (!['install', 'uninstall', 'status'].includes(action)) {
       throw new OcmError('BAD_INPUT', `Unknown schedule action "${action}".`, { hint: 'Use schedule install, schedule uninstall or schedule status.' });
     }
@@ -91,4 +91,4 @@ export const command: CommandSpec = {
     if (!st.installed) lines.push('Install with: ocm-run schedule install');
     ctx.out(lines.join('\n'));
   },
-};
+});

@@ -1,6 +1,6 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'search <query>',
   description: 'Search the memory (hybrid full text + embeddings when configured, else full text)',
   homeMustExist: true,
@@ -11,22 +11,22 @@ export const command: CommandSpec = {
     'ocm-run search POSTGRES_URL --tier hot,warm --json',
     'ocm-run search "API 인증 문제" --also "API authentication problems"',
   ],
-  options: [
-    ['--also <query>', 'Another rendering of the same question (other words, another language), fused into one ranking; repeatable'],
-    ['--limit <n>', 'Maximum number of results (default: search.default_limit, 10)'],
-    ['--priority <p>', 'Only these priorities: high, medium, low (comma-separated)'],
-    ['--category <c>', 'Only these categories (decision, preference, task, reflection, …)'],
-    ['--since <date>', 'From this date: YYYY-MM-DD, or 7d / 2w / 3m / 1y back from today'],
-    ['--until <date>', 'Up to this date (inclusive)'],
-    ['--tier <t>', 'Only these tiers: hot, warm, cold (a hot-only search never reads warm/cold)'],
-    ['--agent <a>', 'Only observations of these agents'],
-    ['--tag <t>', 'Only observations carrying all these tags'],
-    ['--current', 'Only what is current: leave out superseded items and done tasks'],
-    ['--mode <m>', 'text: full text only; hybrid: with embeddings when configured (the default)'],
-    ['--no-cache', 'Do not use the repeated-query cache'],
-  ],
+  flags: {
+    also: { value: '<query>', description: 'Another rendering of the same question (other words, another language), fused into one ranking; repeatable' },
+    limit: { value: '<n>', description: 'Maximum number of results (default: search.default_limit, 10)' },
+    priority: { value: '<p>', description: 'Only these priorities: high, medium, low (comma-separated)' },
+    category: { value: '<c>', description: 'Only these categories (decision, preference, task, reflection, …)' },
+    since: { value: '<date>', description: 'From this date: YYYY-MM-DD, or 7d / 2w / 3m / 1y back from today' },
+    until: { value: '<date>', description: 'Up to this date (inclusive)' },
+    tier: { value: '<t>', description: 'Only these tiers: hot, warm, cold (a hot-only search never reads warm/cold)' },
+    agent: { value: '<a>', description: 'Only observations of these agents' },
+    tag: { value: '<t>', description: 'Only observations carrying all these tags' },
+    current: { description: 'Only what is current: leave out superseded items and done tasks' },
+    mode: { value: '<m>', description: 'text: full text only; hybrid: with embeddings when configured (the default)' },
+    cache: { negated: true, description: 'Do not use the repeated-query cache' },
+  },
   async run(ctx, args, options) {
-    const query = String(args[0] ?? '');
+    const query = args.query;
     // One --also is a value, several an array (cac); an absent one is undefined.
     const also = (options.also === undefined ? [] : [options.also].flat()).map(String).filter((a) => a.trim());
     const { config } = await ctx.config();
@@ -64,4 +64,4 @@ export const command: CommandSpec = {
       ctx.out(searchHuman(query, response, { color: ctx.color, verbose: ctx.verbose }));
     }
   },
-};
+});

@@ -1,5 +1,4 @@
-import type { CommandSpec } from '../cli-context.js';
-import { configTemplate } from '../cli-context.js';
+import { configTemplate, defineCommand } from '../cli-context.js';
 import { EXIT, OcmError } from '../../lib/core/errors.js';
 
 import type { SetupReport } from '../../lib/setup/finish.js';
@@ -68,39 +67,39 @@ function reportLines(report: SetupReport, warning?: string): string[] {
   return lines;
 }
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'setup',
   description: 'Set OC-Memory up: six steps (basics and sources, tiers, LLM, Obsidian, sync, review); resumes when interrupted; --yes with flags for scripts',
-  options: [
-    ['--reconfigure', 'Change an existing setup (current values are the defaults)'],
-    ['--yes', 'Non-interactive: take every answer from the flags (or the defaults)'],
-    ['--budget-tokens <n>', 'Active memory token budget (200–200000)'],
-    ['--sources <names>', 'Other agents to observe besides OpenClaw (always on): pi, claude-code, codex, comma-separated, or none'],
-    ['--every <minutes>', 'Poll interval of the scheduled tick (1–1440)'],
-    ['--hot-ttl-days <n>', 'Days an observation stays hot'],
-    ['--warm-ttl-days <n>', 'Days before warm observations are proposed for cold'],
-    ['--auto-hot-to-warm <yes|no>', 'Move hot → warm automatically'],
-    ['--cold-approval <yes|no>', 'Ask before moving warm → cold'],
-    ['--provider <name>', 'gemini | openai | anthropic | openrouter | ollama | lmstudio | custom | heuristic'],
-    ['--model <name>', 'Observer model'],
-    ['--reflector-model <name>', 'Reflector model (default: the observer model)'],
-    ['--api-base <url>', 'OpenAI-compatible endpoint (default: the provider’s)'],
-    ['--api-key <key>', 'API key (prefer --api-key-env: a key on the command line lands in shell history)'],
-    ['--api-key-env <NAME>', 'Read the API key from this environment variable'],
-    ['--skip-key-check', 'Do not try the key with a live call'],
-    ['--vault <path>', 'Obsidian vault for the cold tier (created from the template when missing)'],
-    ['--sync <mode>', 'none | git | command'],
-    ['--git-remote <url>', 'Git remote for --sync git'],
-    ['--git-branch <name>', 'Branch for --sync git (default main)'],
-    ['--sync-command <cmd>', 'Command for --sync command'],
-    ['--encrypt <yes|no>', 'Sync only ciphertext (default yes): the passphrase from OCM_SYNC_PASSPHRASE, or --sync-key-file'],
-    ['--sync-key-file <file>', 'Encrypt sync with this age key file (created when missing)'],
-    ['--install-schedule', 'Also install the schedule (with --yes)'],
-    ['--integrate-openclaw', 'Also set up the OpenClaw integration (with --yes)'],
-    ['--integrate-claude-code', 'Also give Claude Code the memory: MCP server and hooks (with --yes)'],
-    ['--integrate-codex', 'Also give Codex the memory: MCP server and trusted hooks (with --yes)'],
-    ['--integrate-pi', 'Also give pi the memory: the oc-memory extension (with --yes)'],
-  ],
+  flags: {
+    reconfigure: { description: 'Change an existing setup (current values are the defaults)' },
+    yes: { description: 'Non-interactive: take every answer from the flags (or the defaults)' },
+    budgetTokens: { value: '<n>', description: 'Active memory token budget (200–200000)' },
+    sources: { value: '<names>', description: 'Other agents to observe besides OpenClaw (always on): pi, claude-code, codex, comma-separated, or none' },
+    every: { value: '<minutes>', description: 'Poll interval of the scheduled tick (1–1440)' },
+    hotTtlDays: { value: '<n>', description: 'Days an observation stays hot' },
+    warmTtlDays: { value: '<n>', description: 'Days before warm observations are proposed for cold' },
+    autoHotToWarm: { value: '<yes|no>', description: 'Move hot → warm automatically' },
+    coldApproval: { value: '<yes|no>', description: 'Ask before moving warm → cold' },
+    provider: { value: '<name>', description: 'gemini | openai | anthropic | openrouter | ollama | lmstudio | custom | heuristic' },
+    model: { value: '<name>', description: 'Observer model' },
+    reflectorModel: { value: '<name>', description: 'Reflector model (default: the observer model)' },
+    apiBase: { value: '<url>', description: 'OpenAI-compatible endpoint (default: the provider’s)' },
+    apiKey: { value: '<key>', description: 'API key (prefer --api-key-env: a key on the command line lands in shell history)' },
+    apiKeyEnv: { value: '<NAME>', description: 'Read the API key from this environment variable' },
+    skipKeyCheck: { description: 'Do not try the key with a live call' },
+    vault: { value: '<path>', description: 'Obsidian vault for the cold tier (created from the template when missing)' },
+    sync: { value: '<mode>', description: 'none | git | command' },
+    gitRemote: { value: '<url>', description: 'Git remote for --sync git' },
+    gitBranch: { value: '<name>', description: 'Branch for --sync git (default main)' },
+    syncCommand: { value: '<cmd>', description: 'Command for --sync command' },
+    encrypt: { value: '<yes|no>', description: 'Sync only ciphertext (default yes): the passphrase from OCM_SYNC_PASSPHRASE, or --sync-key-file' },
+    syncKeyFile: { value: '<file>', description: 'Encrypt sync with this age key file (created when missing)' },
+    installSchedule: { description: 'Also install the schedule (with --yes)' },
+    integrateOpenclaw: { description: 'Also set up the OpenClaw integration (with --yes)' },
+    integrateClaudeCode: { description: 'Also give Claude Code the memory: MCP server and hooks (with --yes)' },
+    integrateCodex: { description: 'Also give Codex the memory: MCP server and trusted hooks (with --yes)' },
+    integratePi: { description: 'Also give pi the memory: the oc-memory extension (with --yes)' },
+  },
   examples: [
     'ocm-run setup',
     'ocm-run setup --reconfigure',
@@ -183,4 +182,4 @@ export const command: CommandSpec = {
     prompts.outro('OC-Memory is set up.');
     return setupSucceeded(report) ? EXIT.ok : EXIT.error;
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 
 function bytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -12,7 +12,7 @@ function bytes(n: number): string {
   return `${v >= 10 ? v.toFixed(0) : v.toFixed(1)} ${units[i]}`;
 }
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'sources',
   description: 'List every transcript source found on this machine (OpenClaw files and databases, pi, Claude Code, Codex, generic logs) and whether it is observed',
   homeMustExist: true,
@@ -51,4 +51,4 @@ export const command: CommandSpec = {
     }
     ctx.out(lines.join('\n'));
   },
-};
+});

@@ -1,10 +1,10 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 import { watchForeground } from './watch.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'start',
   description: 'Start watching: in the foreground, or detached with --daemon (pidfile and log under the home)',
-  options: [['--daemon', 'Detach and run in the background']],
+  flags: { daemon: { description: 'Detach and run in the background' } },
   examples: ['ocm-run start --daemon', 'ocm-run status', 'ocm-run stop'],
   async run(ctx, _args, options) {
     if (!options.daemon) return watchForeground(ctx, 'foreground');
@@ -18,4 +18,4 @@ export const command: CommandSpec = {
     else ctx.out(`Started ocm-run watch in the background (PID ${r.status.pid}). Log: ${r.status.log}\nStop it with: ocm-run stop`);
     return 0;
   },
-};
+});

@@ -1,14 +1,14 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'stats',
   description: 'Statistics: storage per tier, priority/category distribution, observations per day, token efficiency, compression, LLM usage and cost, search times',
   homeMustExist: true,
-  options: [
-    ['--detailed', 'Every day, every model, every reflection'],
-    ['--export <file>', 'Also write the figures to FILE.json or FILE.csv'],
-  ],
+  flags: {
+    detailed: { description: 'Every day, every model, every reflection' },
+    export: { value: '<file>', description: 'Also write the figures to FILE.json or FILE.csv' },
+  },
   examples: ['ocm-run stats', 'ocm-run stats --detailed', 'ocm-run stats --export stats.csv'],
   async run(ctx, _args, options) {
     const exportTo = options.export === undefined ? undefined : String(options.export);
@@ -25,4 +25,4 @@ export const command: CommandSpec = {
       if (exportTo) ctx.out(`\nWrote ${exportTo}.`);
     }
   },
-};
+});

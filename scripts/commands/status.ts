@@ -1,6 +1,6 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'status',
   description: 'Sources seen, observations per agent and day, last runs and errors, observer in use, token figures',
   homeMustExist: true,
@@ -65,4 +65,4 @@ export const command: CommandSpec = {
     }
     ctx.out(lines.join('\n'));
   },
-};
+});

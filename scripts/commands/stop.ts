@@ -1,12 +1,12 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'stop',
   description: 'Stop the background watcher (SIGTERM; --force kills it if it does not end in time). Exit 3 when none runs',
-  options: [
-    ['--force', 'SIGKILL when SIGTERM did not stop it in time'],
-    ['--timeout <seconds>', 'How long to wait after SIGTERM (default 10)'],
-  ],
+  flags: {
+    force: { description: 'SIGKILL when SIGTERM did not stop it in time' },
+    timeout: { value: '<seconds>', description: 'How long to wait after SIGTERM (default 10)' },
+  },
   examples: ['ocm-run stop', 'ocm-run stop --force'],
   async run(ctx, _args, options) {
     const { stopDaemon } = await import('../../lib/jobs/daemon.js');
@@ -16,4 +16,4 @@ export const command: CommandSpec = {
     else ctx.out(r.killed ? `Killed ocm-run watch (PID ${r.pid}) after it ignored SIGTERM.` : `Stopped ocm-run watch (PID ${r.pid}).`);
     return 0;
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 import { EXIT, OcmError } from '../../lib/core/errors.js';
 import type { SyncSecret } from '../../lib/platform/encryption.js';
 import { crashHook, underLock } from '../tier-context.js';
@@ -6,14 +6,14 @@ import { crashHook, underLock } from '../tier-context.js';
 /** The new passphrase of a key rotation. */
 const NEW_PASSPHRASE = 'OCM_SYNC_NEW_PASSPHRASE';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'sync',
   description: 'Sync the memory now: Git (commit the Markdown, pull --rebase, push) and/or sync.command (e.g. rclone); with sync.encrypt only ciphertext leaves the machine; a failure is queued and retried by `run`',
-  options: [
-    ['--new-key <file>', 'Write a new sync key file (age format, 0600) and stop; then `config set sync.key_file <file>`'],
-    ['--rotate-key', `Re-encrypt the remote for a new key: --new-key-file, or the passphrase in ${NEW_PASSPHRASE}`],
-    ['--new-key-file <file>', 'With --rotate-key: the new key file (created when missing); sync.key_file is set to it'],
-  ],
+  flags: {
+    newKey: { value: '<file>', description: 'Write a new sync key file (age format, 0600) and stop; then `config set sync.key_file <file>`' },
+    rotateKey: { description: `Re-encrypt the remote for a new key: --new-key-file, or the passphrase in ${NEW_PASSPHRASE}` },
+    newKeyFile: { value: '<file>', description: 'With --rotate-key: the new key file (created when missing); sync.key_file is set to it' },
+  },
   examples: [
     'ocm-run sync',
     'ocm-run config set sync.git.enabled true',
@@ -98,4 +98,4 @@ export const command: CommandSpec = {
     if (r.queued) ctx.err(`Queued: attempt ${r.queued.attempts}, next retry by \`ocm-run run\` after ${r.queued.nextAttemptAt}.`);
     return exitCode;
   },
-};
+});

@@ -1,15 +1,15 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
 import { tierOptions, underLock } from '../tier-context.js';
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'tier',
   description: 'Age the memory: hot days past tiers.hot_ttl_days move to warm, warm days past tiers.warm_ttl_days are proposed for the cold tier (runs daily from `run`)',
-  options: [
-    ['--dry-run', 'Show what would move (counts, size, dates, tokens freed from hot); change nothing'],
-    ['--rollback <op>', 'Restore every file of a finished move exactly (op id from the output or --history)'],
-    ['--history', 'List the recent moves, approvals and rollbacks from .ocm/audit.log'],
-  ],
+  flags: {
+    dryRun: { description: 'Show what would move (counts, size, dates, tokens freed from hot); change nothing' },
+    rollback: { value: '<op>', description: 'Restore every file of a finished move exactly (op id from the output or --history)' },
+    history: { description: 'List the recent moves, approvals and rollbacks from .ocm/audit.log' },
+  },
   examples: ['ocm-run tier --dry-run', 'ocm-run tier', 'ocm-run tier --history', 'ocm-run tier --rollback op-20260212-101500-3fa9c1'],
   async run(ctx, _args, options) {
     const opts = await tierOptions(ctx);
@@ -51,4 +51,4 @@ export const command: CommandSpec = {
     if (ctx.json) ctx.out(JSON.stringify(result));
     else ctx.out(formatTierResult(result).join('\n'));
   },
-};
+});

@@ -1,4 +1,4 @@
-import type { CommandSpec } from '../cli-context.js';
+import { defineCommand } from '../cli-context.js';
 
 /** The platform's "open this address in the browser" command. */
 function opener(url: string): [string, string[]] {
@@ -7,13 +7,13 @@ function opener(url: string): [string, string[]] {
   return ['xdg-open', [url]];
 }
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'ui',
   description: 'A local web dashboard over the memory: timeline, search, edit / pin / forget, active memory, tiers and approvals, health and charts',
-  options: [
-    ['--port <n>', 'Port on 127.0.0.1 (default 4747; 0: any free port)'],
-    ['--open', 'Open the dashboard in the browser'],
-  ],
+  flags: {
+    port: { value: '<n>', description: 'Port on 127.0.0.1 (default 4747; 0: any free port)' },
+    open: { description: 'Open the dashboard in the browser' },
+  },
   examples: ['ocm-run ui', 'ocm-run ui --open', 'ocm-run ui --port 0 --home /tmp/demo'],
   async run(ctx, _args, options) {
     const { OcmError } = await import('../../lib/core/errors.js');
@@ -47,4 +47,4 @@ export const command: CommandSpec = {
     await server.close();
     logger.log('info', 'ui.stop', {});
   },
-};
+});

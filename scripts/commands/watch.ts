@@ -1,4 +1,4 @@
-import type { CommandContext, CommandSpec } from '../cli-context.js';
+import { defineCommand, type CommandContext } from '../cli-context.js';
 
 /**
  * Watch in this process until SIGTERM/SIGINT: claim the pidfile, tick on
@@ -57,12 +57,12 @@ export async function watchForeground(ctx: CommandContext, mode: 'foreground' | 
   return 0;
 }
 
-export const command: CommandSpec = {
+export const command = defineCommand({
   name: 'watch',
   description: 'Long-running: run the jobs on file-system events (sub-second), under the same lock as run',
-  options: [['--daemon-child', '(internal) started by `start --daemon`']],
+  flags: { daemonChild: { description: '(internal) started by `start --daemon`' } },
   examples: ['ocm-run watch', 'ocm-run start --daemon   # the same, in the background'],
   async run(ctx, _args, options) {
     return watchForeground(ctx, options.daemonChild ? 'daemon' : 'foreground');
   },
-};
+});

@@ -8,12 +8,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
-import { cac } from 'cac';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { idsByTier, makeObservation, newHome, writeHot } from '../helpers/tier-home.js';
 import type { HomePaths } from '../../lib/platform/home.js';
 import { loadAllCommands } from '../../scripts/commands/index.js';
-import { keepWordsAsText } from '../../scripts/text-argv.js';
+import { GLOBAL_FLAGS, namedArgs, parseFlags } from '../../scripts/flags.js';
 
 const TODAY = new Date().toISOString().slice(0, 10);
 const TRICKY = ['007', '', '0', '1e3', '0x10', ' 42 ', '-0', 'Infinity', '12.50'];
@@ -22,24 +21,19 @@ test('every value option of every command, and every positional word, keeps the 
   const commands = await loadAllCommands();
   let checked = 0;
   for (const spec of commands) {
-    for (const [flags, , config] of spec.options ?? []) {
-      if (!/[<[]/.test(flags)) continue;
-      // A repeatable option (`type: [String]`) gives every value as typed, in a list.
-      const repeatable = Array.isArray((config as { type?: unknown } | undefined)?.type);
-      const name = /--([\w-]+)/.exec(flags)![1]!;
-      const key = name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+    const flags = { ...spec.flags, ...GLOBAL_FLAGS };
+    for (const [key, flag] of Object.entries(spec.flags ?? {})) {
+      if (flag.value === undefined) continue;
+      const name = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
       for (const value of TRICKY) {
         // A value that starts with "-" reads as an option unless it is joined with "=".
         const forms = value.startsWith('-') ? [[`--${name}=${value}`]] : [[`--${name}`, value], [`--${name}=${value}`]];
         for (const argv of forms) {
-          const cli = cac('ocm-run');
-          keepWordsAsText(cli);
-          cli.option('--json', '');
-          const cmd = cli.command(spec.name, '');
-          for (const [f, d, c] of spec.options ?? []) cmd.option(f, d, c as never);
           const word = spec.name.split(' ')[0]!;
-          const parsed = cli.parse(['node', 'ocm-run', word, ...argv], { run: false });
-          assert.deepEqual(parsed.options[key], repeatable ? [value] : value, `${word} ${argv.join(' ')} gave ${JSON.stringify(parsed.options[key])}`);
+          const parsed = parseFlags([word, ...argv], flags);
+          assert.equal(parsed.problem, undefined, `${word} ${argv.join(' ')}: ${JSON.stringify(parsed.problem)}`);
+          // A repeatable option gives every value as typed, in a list.
+          assert.deepEqual(parsed.values[key], flag.multiple ? [value] : value, `${word} ${argv.join(' ')} gave ${JSON.stringify(parsed.values[key])}`);
           checked++;
         }
       }
@@ -47,11 +41,10 @@ test('every value option of every command, and every positional word, keeps the 
   }
   assert.ok(checked > 200, `checked ${checked} option values`);
   // A word after a flag (mri once pushed it as a number) and after `--`.
-  const cli = cac('ocm-run');
-  keepWordsAsText(cli);
-  cli.command('config [action] [key] [value]', '').option('--json', '');
-  const parsed = cli.parse(['node', 'ocm-run', 'config', 'set', 'observer.user_name', '--json', '007'], { run: false });
-  assert.deepEqual(parsed.args, ['set', 'observer.user_name', '007']);
+  const config = commands.find((c) => c.name.startsWith('config '))!;
+  const parsed = parseFlags(['config', 'set', 'observer.user_name', '--json', '007', '--', '-0'], { ...config.flags, ...GLOBAL_FLAGS });
+  assert.deepEqual(namedArgs(config.name, parsed.words.slice(1)).args, { action: 'set', key: 'observer.user_name', value: '007' });
+  assert.deepEqual(parsed.words, ['config', 'set', 'observer.user_name', '007', '-0']);
 });
 
 async function homeWith(dir: string, texts: string[]): Promise<{ root: string; paths: HomePaths }> {
@@ -114,4 +107,19 @@ test('config set keeps text for text keys: observer.user_name 007 stays "007"', 
   const budget = await runCli(['config', 'set', 'active_memory.budget_tokens', '3000', '--home', home.root]);
   assert.equal(budget.code, 0, budget.stderr);
   assert.equal(JSON.parse((await runCli(['config', 'get', 'active_memory.budget_tokens', '--json', '--home', home.root])).stdout), 3000);
+});
+
+test('`--` ends the flags: what follows is text, even when it reads as a flag', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const home = await homeWith(dir, ['Pass the --limit flag to cap the results.', 'A cat sat on a mat.']);
+  const r = await runCli(['search', '--json', '--home', home.root, '--', '--limit']);
+  assert.equal(r.code, 0, r.stderr);
+  const results = (JSON.parse(r.stdout) as { results: Array<{ snippet: string }> }).results;
+  assert.equal(results.length, 1, r.stdout);
+  assert.match(results[0]!.snippet, /Pass the --limit flag/);
+  // An unknown flag is named as it was typed.
+  const typo = await runCli(['search', 'cat', '--dry-run', '--home', home.root]);
+  assert.equal(typo.code, 1);
+  assert.match(typo.stderr, /Unknown option `--dry-run` for `search`\./);
 });
