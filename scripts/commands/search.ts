@@ -12,7 +12,7 @@ export const command = defineCommand({
     'ocm-run search "API 인증 문제" --also "API authentication problems"',
   ],
   flags: {
-    also: { value: '<query>', description: 'Another rendering of the same question (other words, another language), fused into one ranking; repeatable' },
+    also: { value: '<query>', multiple: true, description: 'Another rendering of the same question (other words, another language), fused into one ranking; repeatable' },
     limit: { value: '<n>', description: 'Maximum number of results (default: search.default_limit, 10)' },
     priority: { value: '<p>', description: 'Only these priorities: high, medium, low (comma-separated)' },
     category: { value: '<c>', description: 'Only these categories (decision, preference, task, reflection, …)' },
@@ -27,8 +27,7 @@ export const command = defineCommand({
   },
   async run(ctx, args, options) {
     const query = args.query;
-    // One --also is a value, several an array (cac); an absent one is undefined.
-    const also = (options.also === undefined ? [] : [options.also].flat()).map(String).filter((a) => a.trim());
+    const also = options.also.filter((a) => a.trim());
     const { config } = await ctx.config();
     const { filtersFromOptions, parseLimit, parseSearchMode } = await import('../../lib/search/filters.js');
     const filters = filtersFromOptions(options, ctx.now(), config.timezone);
