@@ -203,18 +203,26 @@ const QUANTITY_QUESTION = /\b(?:how\s+(?:much|many|old)|(?:what|which)(?:\s+[\w'
 /** Under the injection floor even for a memory holding every word of the question. */
 const DETAIL_MISSING = 0.45;
 const NUMBER_WORDS = new Set(
-  'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion dozen half once twice couple 하나 둘 셋 넷 다섯 여섯 일곱 여덟 아홉 열 스물 서른 마흔 쉰 한 두 세 네'.split(' '),
+  'two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion dozen half once twice couple 하나 둘 셋 넷 다섯 여섯 일곱 여덟 아홉 열 스물 서른 마흔 쉰 한 두 세 네'.split(' '),
 );
 
 /** The question asks for a quantity: the numbers it gives itself (a memory must hold another). */
 function asksQuantity(texts: readonly string[]): { given: Set<string> } | undefined {
   if (!texts.some((t) => QUANTITY_QUESTION.test(t))) return undefined;
-  return { given: new Set(texts.flatMap((t) => t.match(/\d+/g) ?? [])) };
+  return { given: new Set(texts.flatMap((t) => t.match(STANDALONE_NUMBER) ?? [])) };
 }
 
+/** Dates and years say when, not how much: left out before looking for a number (2026-07-08, 8 July, July 8, 2026). */
+const DATE_PARTS =
+  /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}\b|\b(?:19|20)\d{2}\b|\d+\s*(?:년|월|일)/gi;
+/** A number standing alone (420, $420, 1.5, 10-year-old, 35만원), not the digits inside a code or a name (A1C, CX22). */
+const STANDALONE_NUMBER = /(?<![A-Za-z\d])\d+(?:[.,]\d+)?(?![A-Za-z\d])/g;
+
 function holdsNumber(text: string, given: ReadonlySet<string>): boolean {
-  if ((text.match(/\d+/g) ?? []).some((n) => !given.has(n))) return true;
-  return (text.toLowerCase().match(/[\p{L}]+/gu) ?? []).some((w) => NUMBER_WORDS.has(w));
+  const undated = text.replace(DATE_PARTS, ' ');
+  if ((undated.match(STANDALONE_NUMBER) ?? []).some((n) => !given.has(n))) return true;
+  // "one" is left out: as often a pronoun ("the main one") as a number.
+  return (undated.toLowerCase().match(/[\p{L}]+/gu) ?? []).some((w) => NUMBER_WORDS.has(w));
 }
 
 /**

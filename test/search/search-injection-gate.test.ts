@@ -112,8 +112,10 @@ test('a question asking for a quantity is not answered by a memory that only sha
     { text: "Walter's Medicare card is in the blue folder.", category: 'fact' },
     { text: 'Nadia moved the bakery site to a Hetzner CX22 server.', category: 'decision' },
     { text: '오사카 왕복 항공권을 예약했다.', category: 'event' },
+    // A date is when, not how much; "one" is as often a pronoun.
+    { text: "Walter's Medicare card renewal is due 8 July (2026-07-08); pharmacies mail by unit number, so that's the main one.", category: 'task' },
   ]);
-  const [wheel, medicare, hetzner, osaka] = day.ids;
+  const [wheel, medicare, hetzner, osaka, renewal] = day.ids;
   const relevanceOf = async (question: string, id: string) => {
     const r = await runCli(['search', question, '--home', paths.root, '--json']);
     assert.equal(r.code, 0, r.stderr);
@@ -126,6 +128,7 @@ test('a question asking for a quantity is not answered by a memory that only sha
     ["What is Walter's Medicare number?", medicare],
     ['How much does the Hetzner CX22 cost per month?', hetzner],
     ['오사카 왕복 항공권은 얼마였어?', osaka],
+    ["What is Walter's Medicare number?", renewal],
   ] as const) {
     const relevance = await relevanceOf(question, id!);
     assert.ok(relevance < 0.5, `"${question}": the memory holds no amount, not injected unasked (relevance ${relevance})`);
