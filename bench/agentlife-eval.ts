@@ -108,7 +108,7 @@ export function agentLifeTable(r: AgentLifeReport): string {
     return ` ${t.atMost ? '≤' : '≥'} ${t.target} ${ok ? '✓' : '✗'} `;
   };
   const out = [
-    `Agent-life (${r.dataDir}; the scorer through the real CLI, ${r.seconds.toFixed(0)} s; n=${f['n'] ?? '?'} questions with evidence)`,
+    `Agent-life (${r.dataDir}; the scorer through the real CLI, ${r.seconds.toFixed(0)} s; n=${f.n ?? '?'} questions with evidence)`,
     '',
     '| figure | OC-Memory | same-run baseline (FTS5 over raw turns) | target |',
     '|---|---|---|---|',

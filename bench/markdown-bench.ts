@@ -29,7 +29,13 @@ function formerRanges(body: string): number {
   const tree = unified().use(remarkParse).parse(body) as Root;
   let n = 0;
   const visit = (nodes: readonly RootContent[]) => {
-    for (const node of nodes) if (node.type === 'list') for (const item of (node as List).children) (n++, visit(item.children));
+    for (const node of nodes) {
+      if (node.type !== 'list') continue;
+      for (const item of (node as List).children) {
+        n++;
+        visit(item.children);
+      }
+    }
   };
   visit(tree.children);
   return n;

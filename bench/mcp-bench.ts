@@ -18,13 +18,12 @@
  *     with it, prompt by prompt: a bare `node -e 0` (what any Node program
  *     costs to start), `ocm-run hook prompt` (dist/scripts/cli.js, the ES
  *     module entry: the same fast path behind Node's ESM loader) and the same
- *     hook through the full command line (dist/scripts/cli-main.js: cac, the
- *     command registry — what every prompt paid before the fast path); then
+ *     hook through the full command line (dist/scripts/cli-main.js: the flag
+ *     parser, the command registry — what every prompt paid before the fast path); then
  *     with no server (the hook loads the index itself).
  *
  *   node --import tsx bench/run.ts mcp [--n 100000] [--queries 40]
  */
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -211,7 +210,7 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
 /** The home switched to the local model with seeded vectors, re-indexed, and served again: hybrid search_memory. */
 async function hybridPass(paths: ReturnType<typeof homePaths>, cli: string, queries: string[], work: string, textRssMb: number | null, log: (s: string) => void): Promise<NonNullable<McpBenchReport['hybrid']>> {
   const { readFile, writeFile } = await import('node:fs/promises');
-  const config = (await readFile(paths.config, 'utf8')).replace(/embeddings:\n  provider: none\n/, '');
+  const config = (await readFile(paths.config, 'utf8')).replace(/embeddings:\n {2}provider: none\n/, '');
   await writeFile(paths.config, `${config}embeddings:\n  provider: local\n`);
   delete process.env.OCM_LOCAL_EMBEDDINGS;
   const pool = 1000;

@@ -210,7 +210,7 @@ async function main(): Promise<void> {
   }
   if (values.json) {
     await mkdir(dirname(values.json), { recursive: true });
-    await writeFile(values.json, JSON.stringify({ ...summary, missed }, null, 2) + '\n');
+    await writeFile(values.json, `${JSON.stringify({ ...summary, missed }, null, 2)}\n`);
   }
 }
 

@@ -21,7 +21,7 @@
  * Retrieval is measured twice in the same run: as configured (hybrid with the default local
  * embeddings) and text-only (`mode: 'text'`), the same-run text baseline.
  */
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';

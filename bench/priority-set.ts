@@ -91,7 +91,7 @@ export async function loadPrioritySet(): Promise<LabelledMessage[]> {
     const id = String(s.id);
     const message = transcript.get(id);
     // A regenerated sample must not leave a label on another message.
-    if (!message || !message.text.startsWith(s.text)) throw new Error(`${where}: ${id} is not a sample message starting "${s.text}"`);
+    if (!message?.text.startsWith(s.text)) throw new Error(`${where}: ${id} is not a sample message starting "${s.text}"`);
     out.push({ entryId: id, source: 'samples', session: 'samples', role: message.role as 'user' | 'assistant', label: label(s.label, `${where} ${id}`), text: message.text, remember: s.remember === true, language: languageOf(message.text) });
   }
   const unlabelled = [...transcript.keys()].filter((id) => !samples.some((s) => String(s.id) === id));

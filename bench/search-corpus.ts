@@ -79,7 +79,7 @@ export interface CorpusOptions {
 export function makeGenerator(seed: number) {
   const r = rng(seed);
   // Zipf-ish pick: early items of a list are more frequent.
-  const pick = <T>(list: readonly T[]): T => list[Math.min(list.length - 1, Math.floor(list.length * Math.pow(r(), 1.6)))]!;
+  const pick = <T>(list: readonly T[]): T => list[Math.min(list.length - 1, Math.floor(list.length * r() ** 1.6))]!;
   const uniform = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
   const int = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
   const hex = (n: number) => Array.from({ length: n }, () => '0123456789abcdef'[Math.floor(r() * 16)]).join('');

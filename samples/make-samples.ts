@@ -104,7 +104,7 @@ function render(spec: SessionSpec): string {
     lines.push(JSON.stringify(entry));
     parent = id;
   });
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 const CWD = '/home/dana/code/ledger-api';
@@ -337,8 +337,8 @@ async function main(): Promise<void> {
     'agent:main:telegram:direct:48213377': { sessionId: D.id, updatedAt: updatedAt(D), chatType: 'direct', lastChannel: 'telegram' },
   };
   const workIndex = { 'agent:work:main': { sessionId: W.id, updatedAt: updatedAt(W), chatType: 'direct' } };
-  await writeFile(join(main, 'sessions.json'), JSON.stringify(mainIndex, null, 2) + '\n');
-  await writeFile(join(work, 'sessions.json'), JSON.stringify(workIndex, null, 2) + '\n');
+  await writeFile(join(main, 'sessions.json'), `${JSON.stringify(mainIndex, null, 2)}\n`);
+  await writeFile(join(work, 'sessions.json'), `${JSON.stringify(workIndex, null, 2)}\n`);
 }
 
 main().catch((error: unknown) => {

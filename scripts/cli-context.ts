@@ -73,7 +73,7 @@ export interface CommandSpec<N extends string = string, F extends Flags = Flags>
   homeMustExist?: boolean;
   /** The --home line of this command's help when its home is not the global default (demo). */
   homeHelp?: string;
-  run(ctx: CommandContext, args: ArgsOf<N>, flags: FlagValues<F> & GlobalFlagValues): Promise<number | void>;
+  run(ctx: CommandContext, args: ArgsOf<N>, flags: FlagValues<F> & GlobalFlagValues): Promise<number | undefined>;
 }
 
 /** A command, typed: its arguments and flags as run() gets them follow from the declaration. */

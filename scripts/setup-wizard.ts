@@ -23,11 +23,10 @@ import {
   summarize,
   validate,
   type SetupAnswers,
-  type SourceChoice,
   type SetupProvider,
   type Step,
 } from '../lib/setup/answers.js';
-import { saveProgress, clearProgress, type SetupProgress } from '../lib/setup/progress.js';
+import { saveProgress, type SetupProgress } from '../lib/setup/progress.js';
 import type { FoundSources } from '../lib/setup/start.js';
 
 class Cancelled extends Error {}

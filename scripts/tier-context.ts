@@ -10,6 +10,7 @@
  * forget is completed (or undone) by the next run.
  */
 import type { CommandContext } from './cli-context.js';
+import { OcmError } from '../lib/core/errors.js';
 import type { TierJobOptions } from '../lib/tiers/tier-job.js';
 
 export function crashHook(env: NodeJS.ProcessEnv): ((step: string) => void) | undefined {
@@ -37,6 +38,19 @@ export function signalHook(env: NodeJS.ProcessEnv, signal: NodeJS.Signals): ((st
     if (step !== at || sent) return;
     sent = true;
     process.kill(process.pid, signal);
+  };
+}
+
+/**
+ * Test hook (OCM_TEST=1): at the step named by OCM_TEST_FAIL_AT the run
+ * throws, as a full disk or a refused write would there — so tests can prove
+ * a failed transaction (`integrate openclaw`) puts back everything it changed.
+ */
+export function failHook(env: NodeJS.ProcessEnv): ((step: string) => void) | undefined {
+  const at = env.OCM_TEST === '1' ? env.OCM_TEST_FAIL_AT : undefined;
+  if (!at) return undefined;
+  return (step) => {
+    if (step === at) throw new OcmError('IO_ERROR', `Failed on purpose at step ${step} (OCM_TEST_FAIL_AT).`);
   };
 }
 

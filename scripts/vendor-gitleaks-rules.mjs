@@ -344,5 +344,5 @@ export const GITLEAKS_GLOBAL_ALLOW: { regexes: readonly string[]; stopwords: rea
 
 export const GITLEAKS_LEFT_OUT: ReadonlyArray<{ id: string; reason: string }> = ${JSON.stringify(skipped, null, 2)};
 `;
-writeFileSync(OUT, header + '\n' + body);
+writeFileSync(OUT, `${header}\n${body}`);
 process.stdout.write(`wrote ${OUT}: ${rules.length} rules, ${skipped.length} left out\n`);

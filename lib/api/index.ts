@@ -7,7 +7,7 @@
  * loads this module from the install it is configured with
  * (docs/architecture.md, "The front door").
  */
-export { openMemory, type ActiveMemory, type ArchiveRequest, type Edited, type ForgetRequest, type MemoryHandle, type OpenMemoryOptions, type RememberRequest } from './memory.js';
+export { openMemory, type ActiveMemory, type Approved, type ArchiveRequest, type DecisionOptions, type Edited, type ForgetRequest, type Health, type MemoryHandle, type OpenMemoryOptions, type Rejected, type RememberRequest, type TierChangeOptions } from './memory.js';
 export type { ListedObservation, ListPage } from './list.js';
 export { EditRefused, type EditRefusal, type EditResult, type ObservationEdit } from './edit.js';
 export { charCount, REMEMBER_MAX_CHARS, type Remembered, type RememberInput, type ToolClient } from './remember.js';
@@ -25,5 +25,12 @@ export type { GetResult, LineRange } from '../search/get.js';
 export type { MarkRequest, MarkResult } from '../jobs/mark.js';
 export type { ForgetNowResult } from '../jobs/forget.js';
 export type { ForgetPlan, ForgetResult, ForgetSelector } from '../tiers/forget.js';
-export type { TierRunResult } from '../tiers/tier-job.js';
+export type { ApprovalResult, OpReport, TierRunResult } from '../tiers/tier-job.js';
+export { proposalWhy, type Proposal, type ProposalWhy } from '../tiers/approvals.js';
+export type { ProposalDetails } from '../tiers/proposal-details.js';
+export type { AuditEntry } from '../tiers/audit.js';
+export type { TierFile } from '../tiers/locations.js';
+export { formatBytes, formatProposals, formatTierResult } from '../tiers/report.js';
+export type { TimelineCursor, TimelineDay, TimelineObservation, TimelinePage } from './timeline.js';
+export type { TierSummary } from './tiers.js';
 export { headerTokens, heldForReview, statusOfState, type HeldObservation, type StatusReport } from '../features/status.js';

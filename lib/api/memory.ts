@@ -4,8 +4,11 @@
  * API) asks of the memory, whatever carries the question. `openMemory(home)`
  * reads the home's config (or takes the caller's), and the handle searches,
  * reads, remembers, edits, marks, forgets, archives, recalls for a prompt,
- * reads active memory and reports status, each through the module that does
- * it (search/, api/remember.ts, api/edit.ts, jobs/, tiers/, features/).
+ * reads active memory and reports status; it shows the timeline, the tiers
+ * and the moves waiting for approval, approves, rejects and rolls back
+ * moves, and gives the health page's figures — each through the module that
+ * does it (search/, api/remember.ts, api/edit.ts, api/timeline.ts, jobs/,
+ * tiers/, features/).
  *
  * Two ways to hold it: a one-off caller (a CLI command) lets each search
  * load what its filters need, as `ocm-run search` always has; a long-lived
@@ -31,8 +34,16 @@ import type { ListPage } from './list.js';
 import type { MarkRequest, MarkResult } from '../jobs/mark.js';
 import type { ForgetNowOptions, ForgetNowResult } from '../jobs/forget.js';
 import type { ForgetSelector } from '../tiers/forget.js';
-import type { TierRunResult } from '../tiers/tier-job.js';
+import type { ApprovalResult, OpReport, TierJobOptions, TierRunResult } from '../tiers/tier-job.js';
+import type { Proposal } from '../tiers/approvals.js';
+import type { ProposalDetails } from '../tiers/proposal-details.js';
+import type { AuditEntry } from '../tiers/audit.js';
+import type { TierFile } from '../tiers/locations.js';
+import type { StreamState } from '../platform/state.js';
+import type { Stats, StatsCache } from '../features/stats.js';
 import type { StatusReport } from '../features/status.js';
+import type { TimelineCursor, TimelineObservation, TimelinePage } from './timeline.js';
+import type { TierSummary } from './tiers.js';
 import type { EditResult, ObservationEdit } from './edit.js';
 import type { LiveConfig, MemoryRecall, RecallRequest, RecallResult } from './recall.js';
 import type { Remembered, RememberInput, ToolClient } from './remember.js';
@@ -74,12 +85,39 @@ export interface ForgetRequest extends Partial<Pick<ForgetNowOptions, 'dryRun' |
   selector: ForgetSelector;
 }
 
-export interface ArchiveRequest {
+/** What a tier change may be told: the named steps of its op, for tests that stop a run there (scripts/tier-context.ts crashHook). */
+export interface TierChangeOptions {
+  onStep?: TierJobOptions['onStep'];
+}
+
+export interface ArchiveRequest extends TierChangeOptions {
   olderThanDays: number;
   /** warm: moved now; cold: proposed for approval (moved at once when `approveAll` or tiers.cold_requires_approval is off). */
   to: 'warm' | 'cold';
   dryRun?: boolean;
   approveAll?: boolean;
+}
+
+export interface DecisionOptions extends TierChangeOptions {
+  /** One proposal that is no longer pending and that the audit log says was decided: `alreadyDecided` says how, instead of a refusal (a form sent twice). */
+  unlessDecided?: boolean;
+}
+
+export interface Approved extends ApprovalResult {
+  alreadyDecided?: 'approve' | 'reject' | undefined;
+}
+
+export interface Rejected {
+  rejected: Proposal[];
+  alreadyDecided?: 'approve' | 'reject' | undefined;
+}
+
+/** The health page: the jobs and sources from state.json (`status`), every stream's cursor, the figures of `ocm-run stats` and the last search times. */
+export interface Health extends Pick<StatusReport, 'sources' | 'jobs' | 'lastError'> {
+  streams: StreamState[];
+  stats: Stats;
+  /** ms of each search in logs/search.log, oldest first. */
+  searchTimes: number[];
 }
 
 export interface ToolContextOptions {
@@ -124,6 +162,28 @@ export interface MemoryHandle {
   forget(request: ForgetRequest): Promise<ForgetNowResult>;
   /** Move or propose to move day files older than a number of days (`ocm-run archive`). */
   archive(request: ArchiveRequest): Promise<TierRunResult>;
+  /** Each tier's day files: how many, their size, the oldest and newest day. */
+  tiers(): Promise<TierSummary[]>;
+  /** The moves waiting for approval, each with what its file holds summarised (`ocm-run approvals`). */
+  approvals(): Promise<ProposalDetails[]>;
+  /** Approve pending proposals by id (`all`: every one): moved now, one op per direction (`ocm-run approvals approve`). */
+  approve(ids: string[], options?: DecisionOptions): Promise<Approved>;
+  /** Reject pending proposals: they stay, and are not proposed again (`ocm-run approvals reject`). */
+  reject(ids: string[], options?: DecisionOptions): Promise<Rejected>;
+  /** Undo a committed move byte for byte (`ocm-run tier --rollback`). */
+  rollback(opId: string, options?: TierChangeOptions): Promise<OpReport & { target: string }>;
+  /** The tiers' audit log (moves, approvals, rejections, forgets), oldest first. */
+  audit(): Promise<AuditEntry[]>;
+  /** The timeline: every tier's observations by day, newest first, with search's filters, a page at a time (timeline.ts). */
+  timeline(filters: SearchFilters, from?: TimelineCursor): Promise<TimelinePage>;
+  /** The day file of the memory `ref` names, as the index names files (any other path: undefined). */
+  dayFile(ref: string): Promise<TierFile | undefined>;
+  /** Every observation of one day file, located. */
+  dayObservations(file: TierFile): Promise<TimelineObservation[]>;
+  /** The reflection file `ref` names, when it is a Markdown file inside reflections/. */
+  reflectionFile(ref: string): Promise<string | undefined>;
+  /** The health page's jobs, sources, cursors and figures (a long-lived handle re-reads only the day files that changed). */
+  health(): Promise<Health>;
   /** The memories related to an agent's prompt, above an absolute relevance floor (the OpenClaw plugin's lookup). */
   recall(request: RecallRequest): Promise<RecallResult>;
   /** An agent's active memory within the budget (the first of `agents` that has one). */
@@ -199,6 +259,8 @@ class Memory implements MemoryHandle {
   private readonly embedder: Embedder | undefined;
   private reader: IndexReader | undefined;
   private recaller: Promise<MemoryRecall> | undefined;
+  /** Each day file's tally for health(), read again only when the file changed. */
+  private readonly statsCache: StatsCache = new Map();
 
   constructor(paths: HomePaths, settings: LiveConfig, options: OpenMemoryOptions) {
     this.paths = paths;
@@ -334,14 +396,99 @@ class Memory implements MemoryHandle {
     return done;
   }
 
-  async archive(request: ArchiveRequest): Promise<TierRunResult> {
+  /** Run `change` with the tier job's options under the home lock; what an open index loaded is read again after. */
+  private async tierChange<T>(options: TierChangeOptions, change: (tier: TierJobOptions) => Promise<T>): Promise<T> {
     const config = await this.settings.refresh();
-    const [{ runArchive }, { searchIndexUpdater }, { withHomeLock }] = await Promise.all([import('../tiers/tier-job.js'), import('../tiers/search-index.js'), import('../platform/lock.js')]);
-    const options = { paths: this.paths, config, logger: this.logger, now: this.now };
-    const run = () => runArchive({ ...options, updateIndex: searchIndexUpdater(options), olderThanDays: request.olderThanDays, to: request.to, dryRun: request.dryRun, approveAll: request.approveAll });
-    const done = await withHomeLock(this.paths.lock, run, { waitMs: this.lockWaitMs ?? 30_000 });
-    this.changed();
-    return done;
+    const [{ searchIndexUpdater }, { withHomeLock }] = await Promise.all([import('../tiers/search-index.js'), import('../platform/lock.js')]);
+    const base = { paths: this.paths, config, logger: this.logger, now: this.now };
+    const tier: TierJobOptions = { ...base, updateIndex: searchIndexUpdater(base), ...(options.onStep ? { onStep: options.onStep } : {}) };
+    try {
+      return await withHomeLock(this.paths.lock, () => change(tier), { waitMs: this.lockWaitMs ?? 30_000 });
+    } finally {
+      this.changed();
+    }
+  }
+
+  async archive(request: ArchiveRequest): Promise<TierRunResult> {
+    const { runArchive } = await import('../tiers/tier-job.js');
+    return this.tierChange(request, (tier) => runArchive({ ...tier, olderThanDays: request.olderThanDays, to: request.to, dryRun: request.dryRun, approveAll: request.approveAll }));
+  }
+
+  async tiers(): Promise<TierSummary[]> {
+    const config = await this.settings.refresh();
+    const { tierSummaries } = await import('./tiers.js');
+    return tierSummaries(this.paths, config);
+  }
+
+  async approvals(): Promise<ProposalDetails[]> {
+    const [{ readApprovals }, { describeProposals }] = await Promise.all([import('../tiers/approvals.js'), import('../tiers/proposal-details.js')]);
+    return describeProposals((await readApprovals(this.paths.approvals)).pending);
+  }
+
+  async approve(ids: string[], options: DecisionOptions = {}): Promise<Approved> {
+    const [{ approveProposals }, { alreadyDecided }] = await Promise.all([import('../tiers/tier-job.js'), import('./tiers.js')]);
+    return this.tierChange(options, async (tier) => {
+      const decided = options.unlessDecided ? await alreadyDecided(this.paths, ids) : undefined;
+      return decided ? { approved: [], ops: [], stale: [], skipped: [], alreadyDecided: decided } : approveProposals(tier, ids);
+    });
+  }
+
+  async reject(ids: string[], options: DecisionOptions = {}): Promise<Rejected> {
+    const [{ rejectProposals }, { alreadyDecided }] = await Promise.all([import('../tiers/tier-job.js'), import('./tiers.js')]);
+    return this.tierChange(options, async (tier) => {
+      const decided = options.unlessDecided ? await alreadyDecided(this.paths, ids) : undefined;
+      return decided ? { rejected: [], alreadyDecided: decided } : { rejected: await rejectProposals(tier, ids) };
+    });
+  }
+
+  async rollback(opId: string, options: TierChangeOptions = {}): Promise<OpReport & { target: string }> {
+    const { rollbackTierOp } = await import('../tiers/tier-job.js');
+    return this.tierChange(options, (tier) => rollbackTierOp(tier, opId));
+  }
+
+  async audit(): Promise<AuditEntry[]> {
+    const { readAudit } = await import('../tiers/audit.js');
+    return readAudit(this.paths.audit);
+  }
+
+  async timeline(filters: SearchFilters, from?: TimelineCursor): Promise<TimelinePage> {
+    const config = await this.settings.refresh();
+    const { timelinePage } = await import('./timeline.js');
+    return timelinePage(this.paths, config, filters, from);
+  }
+
+  async dayFile(ref: string): Promise<TierFile | undefined> {
+    const config = await this.settings.refresh();
+    const { findDayFile } = await import('./timeline.js');
+    return findDayFile(this.paths, config, ref);
+  }
+
+  async dayObservations(file: TierFile): Promise<TimelineObservation[]> {
+    const { readDayObservations } = await import('./timeline.js');
+    return readDayObservations(this.paths, file);
+  }
+
+  async reflectionFile(ref: string): Promise<string | undefined> {
+    const { findReflectionFile } = await import('./timeline.js');
+    return findReflectionFile(this.paths, ref);
+  }
+
+  async health(): Promise<Health> {
+    const config = await this.settings.refresh();
+    const [{ statusOfState }, { collectStats, searchTimes }, { readState }, { readTextIfExists }, { join }] = await Promise.all([
+      import('../features/status.js'),
+      import('../features/stats.js'),
+      import('../platform/state.js'),
+      import('../platform/home.js'),
+      import('node:path'),
+    ]);
+    const { state } = await readState(this.paths.state);
+    // The last searches of `ocm-run search` and of the dashboard, from the log `stats` reads (its p95 is over the same log).
+    const times = searchTimes((await readTextIfExists(join(this.paths.logs, 'search.log'))) ?? '');
+    // The jobs and sources come from state.json alone; the figures from the day files' cached tallies,
+    // with state.json and the search log as read here (not read a second time).
+    const stats = await collectStats(this.paths, config, { now: this.now(), cache: this.statsCache, state, searchTimes: times });
+    return { ...statusOfState(state), streams: Object.values(state.streams), stats, searchTimes: times };
   }
 
   async recall(request: RecallRequest): Promise<RecallResult> {

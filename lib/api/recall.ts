@@ -181,7 +181,7 @@ export class MemoryRecall {
   /** The query's vector, when the local model is loaded and takes the query (not Hangul-dominant). */
   private async queryVector(query: string, warnings: string[]): Promise<Pick<RankRequest, 'modelKey' | 'queryVector'>> {
     const embedder = this.queryEmbedder();
-    if (!embedder || !embedder.accepts(query)) return {};
+    if (!embedder?.accepts(query)) return {};
     if (!embedder.ready()) {
       embedder.warm();
       return {};

@@ -37,5 +37,5 @@ export const PROVIDER_PRESETS: Record<LlmProvider, ProviderPreset> = {
 };
 
 export function isLlmProvider(value: string): value is LlmProvider {
-  return Object.prototype.hasOwnProperty.call(PROVIDER_PRESETS, value);
+  return Object.hasOwn(PROVIDER_PRESETS, value);
 }

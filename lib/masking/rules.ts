@@ -32,7 +32,7 @@ const VALUE_WORDS = new Set(
   it this that these those for with without via by of to at on be being been has have had`.split(/\s+/),
 );
 /** Placeholders and references written in place of a value. */
-const PLACEHOLDER = /^(?:\*+|[xX]{3,}|\.{3}|…|<[^>]*>?|\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|\{\{[^}]*\}?\}?|%[A-Za-z_][A-Za-z0-9_]*%|(?:process\.env|os\.environ|import\.meta\.env|env|this|self|config|settings|options|opts|props|params|args|req|request)(?:[.[][\w.'"\]\[]*)?)$/;
+const PLACEHOLDER = /^(?:\*+|[xX]{3,}|\.{3}|…|<[^>]*>?|\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|\{\{[^}]*\}?\}?|%[A-Za-z_][A-Za-z0-9_]*%|(?:process\.env|os\.environ|import\.meta\.env|env|this|self|config|settings|options|opts|props|params|args|req|request)(?:[.[][\w.'"\][]*)?)$/;
 
 /** Key names, split into lower-case words (snake, kebab, dotted and camel case). */
 function keyWords(key: string): string[] {

@@ -157,6 +157,13 @@ export function hasPassed(o: Pick<Observation, 'text' | 'date'>, today: string |
   return ahead !== '' && ahead < today;
 }
 
+/** A deadline said in other words than a task: "is due 30 June", "would need to be done by about 14 July", "deadline: …". */
+const DEADLINE = /\b(?:due|deadline|needs? to be (?:done|ready|finished|in)|would need to be|has to be (?:done|ready|finished|in)|must be (?:done|ready|finished|in))\b|(?:까지\s*(?:해야|내야|끝내야|마감)|마감)/iu;
+
+function isDeadline(o: Pick<Observation, 'text'>): boolean {
+  return DEADLINE.test(o.text);
+}
+
 /** Still true: not done, not superseded, no secret husk. */
 function isCurrent(o: Observation): boolean {
   return !o.done && !o.mark && !isSecretHusk(o);
@@ -338,7 +345,9 @@ export function buildActiveMemory(given: ActiveMemoryInput): ActiveMemoryResult 
   const active = activeTask(input, tasks.filter(stillTrue), input.observations.filter((o) => o.category === 'task' && !isCurrent(o)));
   if (active) push('context', `- Active task: ${active.text} (as of ${active.at})`, 1000, '', 0);
   const openTasks = tasks.filter((o) => stillTrue(o) && o.id !== active?.id && recentDates.has(o.date)).sort(newestFirst).slice(0, 5);
-  openTasks.forEach((o, i) => push('context', line(o, true), 900 - i, o.date, 1));
+  openTasks.forEach((o, i) => {
+    push('context', line(o, true), 900 - i, o.date, 1);
+  });
   const shown = new Set(openTasks.map((o) => o.id));
   if (active?.id) shown.add(active.id);
 
@@ -361,8 +370,9 @@ export function buildActiveMemory(given: ActiveMemoryInput): ActiveMemoryResult 
   });
 
   // Recent observations by date: what happened (events, tasks) and the rest.
-  // (A task still open there whose date has passed is no open task: it is left out.)
-  const recent = obs.filter((o) => recentDates.has(o.date) && !shown.has(o.id) && !(o.category === 'task' && !o.done && hasPassed(o, input.today))).sort(newestFirst);
+  // (A task still open there whose date has passed is no open task, and a deadline passed is no news: both are left out.)
+  const overdue = (o: Observation) => ((o.category === 'task' && !o.done) || isDeadline(o)) && hasPassed(o, input.today);
+  const recent = obs.filter((o) => recentDates.has(o.date) && !shown.has(o.id) && !overdue(o)).sort(newestFirst);
   const dateRank = new Map([...recentDates].sort().reverse().map((d, i) => [d, i]));
   for (const o of recent) {
     shown.add(o.id);

@@ -59,7 +59,7 @@ export function editFrontmatter(raw: string, before: Record<string, unknown>, af
   const open = raw.indexOf('\n') + 1;
   const closeAt = raw.indexOf('\n---', open - 1);
   if (open === 0 || closeAt === -1) return undefined;
-  const yamlEnd = closeAt + 1 < open ? open : closeAt + 1;
+  const yamlEnd = Math.max(closeAt + 1 , open);
   let yaml = raw.slice(open, yamlEnd);
   const Y = yamlDocuments();
   const doc = Y.parseDocument(yaml, { uniqueKeys: true });
@@ -87,7 +87,7 @@ export function editFrontmatter(raw: string, before: Record<string, unknown>, af
       const value = pair.value as import('yaml').Node | null;
       const end = value ? value.range![2] : lineEnd(yaml, (pair.key as import('yaml').Scalar).range![2]);
       edits.push({ start: lineStart, end, text: '' });
-    } else if (pair && pair.value) {
+    } else if (pair?.value) {
       const value = pair.value as import('yaml').Node;
       const [start, end] = value.range!;
       const blockList = Y.isSeq(value) && !value.flow && Array.isArray(next);

@@ -56,7 +56,7 @@ export async function markInFile(path: string, changes: ReadonlyArray<{ id: stri
     read = true;
     for (const c of changes) {
       const line = file.segments.find((s) => s.kind === 'obs' && s.line.id === c.id);
-      if (!line || line.kind !== 'obs') continue;
+      if (line?.kind !== 'obs') continue;
       // Clearing a mark clears the ✅ it stood for too; superseding leaves a ✅ a user set.
       const done = c.mark?.kind === 'done' ? true : c.mark === undefined && line.line.mark?.kind === 'done' ? false : line.line.done;
       if (updateObservation(file, c.id, { mark: c.mark, done })) made.push(c);

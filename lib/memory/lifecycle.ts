@@ -66,6 +66,8 @@ const CHANGED_FROM: RegExp[] = [
   /\breplac(?:e|ed|ing)\s+([\p{L}\p{N}_.+#-]+)\s+(?:with|by)\b/iu,
   /\bno longer\s+(?:on|use|using|with|in)?\s*([\p{L}\p{N}_.+#-]+)/iu,
   /\bnot\s+([\p{L}\p{N}_.+#-]+)\s+any ?more\b/iu,
+  // "we're not doing Canada after all", "not going with Stripe anymore": the plan named is given up.
+  /\bnot\s+(?:doing|going to|going with|using|taking|having|buying|booking)\s+(?:the\s+)?([\p{L}\p{N}_.+#-]+)\b[^.;!?]{0,30}?\b(?:after all|any ?more|instead)\b/iu,
   /\b(?:drop(?:ped|ping)?|ditch(?:ed|ing)?|scrap(?:ped|ping)?|cancel(?:l?ed|l?ing)?|abandon(?:ed|ing)?)\s+(?:the\s+)?([\p{L}\p{N}_.+#-]+)/iu,
   /([\p{L}\p{N}_.+#-]+?)(?:은|는|을|를)?\s+(?:대신|말고)/u,
   /([\p{L}\p{N}_.+#-]+?)에서\s+\S+?(?:으로|로)\s*(?:바꾸|바꿨|바꿔|변경|옮기|옮겼|갈아)/u,
@@ -163,6 +165,10 @@ interface Item {
   fromValues: string[];
   /** The speakers' names (never subject words). */
   names: ReadonlySet<string>;
+  /** Another observation made from the same message says a change ("여행지 바꿨어" beside "후쿠오카로 가기로 했어"). */
+  siblingChange: boolean;
+  /** It or another observation of the same message speaks of a trip ("여행", "trip"). */
+  trip: boolean;
 }
 
 /** The members of KINDS a text names, by kind (`postgres16`, `PostgreSQL` are postgres). */
@@ -271,7 +277,7 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
     const raw = wordsOf(o.text, names);
     const words = new Set(raw.map(stem).filter((s) => !FRAME.has(s) && !names.has(s)));
     const kinds = kindsOf(raw);
-    return { o, order, words, values: values(o.text, names), kinds, choices: choicesOf(o, kinds, names), fromValues: changedFrom(o.text), names, context: new Set<string>() };
+    return { o, order, words, values: values(o.text, names), kinds, choices: choicesOf(o, kinds, names), fromValues: changedFrom(o.text), names, context: new Set<string>(), siblingChange: false, trip: TRIP.test(o.text) };
   });
   // Observations made from one message (same session, a shared entry) share their subject words as context.
   const byEntry = new Map<string, Item[]>();
@@ -283,7 +289,14 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
       byEntry.get(key)!.push(item);
     }
   }
-  for (const group of byEntry.values()) for (const a of group) for (const b of group) if (a !== b) for (const w of b.words) a.context.add(w);
+  for (const group of byEntry.values())
+    for (const a of group)
+      for (const b of group) {
+        if (a === b) continue;
+        for (const w of b.words) a.context.add(w);
+        if (DESTINATION_CHANGE.test(b.o.text)) a.siblingChange = true;
+        if (TRIP.test(b.o.text)) a.trip = true;
+      }
   items.sort(byTime);
   const weigher = new Weigher();
   const weight = weigher.weight;
@@ -306,19 +319,23 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
     const newer = items[n]!;
     // A ✅ line ("login is done", written done by the Observer) reports a finish too: only a marked one is history.
     if (options.fresh.has(newer.o.id) && !newer.o.mark && !marked.has(newer.o.id)) {
-      const keys = [...newer.words, ...[...newer.kinds.keys()].map((k) => `kind:${k}`)];
+      const keys = [...newer.words, ...[...newer.kinds.keys()].map((k) => `kind:${k}`), ...(goesSomewhere(newer) ? [GOES_TO_KEY] : [])];
       const found = new Set<number>();
       for (const key of keys) for (const i of postings.get(key) ?? []) found.add(i);
       const older = [...found].sort((a, b) => a - b).map((i) => items[i]!).filter((i) => open(i) && i.o.id !== newer.o.id);
       const task = closedTask(newer, older, weight);
       if (task) mark(task, 'done', newer);
-      const problem = resolvedProblem(newer, older.filter((i) => i !== task), weight);
+      // "We did the passports" closes every to-do that named them (the task and the notes that restated it).
+      for (const also of task ? doneObjectTodos(newer, older.filter((i) => i !== task && open(i))) : []) mark(also, 'done', newer);
+      const problem = resolvedProblem(newer, older.filter((i) => i !== task && open(i)), weight);
       if (problem) mark(problem, 'superseded', newer);
       for (const old of supersededBy(newer, older.filter((i) => i !== task && i !== problem), weight)) mark(old, 'superseded', newer);
     }
     weigher.add(newer);
     for (const w of newer.words) post(w, n);
     for (const k of newer.kinds.keys()) post(`kind:${k}`, n);
+    // A decision to go somewhere shares no word with the trip changed elsewhere ("후쿠오카로" / "오사카로 다시").
+    if (newer.o.category === 'decision' && goesSomewhere(newer)) post(GOES_TO_KEY, n);
   }
   return changes;
 }
@@ -345,13 +362,17 @@ function closedTask(newer: Item, older: Item[], weight: Weight, what: 'task' | '
   const said = FINISHED_EN.test(text) || FINISHED_KO.test(text);
   if (NOT_YET.test(text)) return undefined;
   let best: { item: Item; score: number } | undefined;
+  const doneObjects = didObjects(text);
   for (const t of older) {
-    if (what === 'task' && t.o.category !== 'task') continue;
+    if (what === 'task' && t.o.category !== 'task' && !isTodoNote(t.o)) continue;
     const o = overlap(newer.words, t.words, weight);
     if (o.shared === 0) continue;
-    // The task's own verb in the past and its object: "wrote the export script" for "will write an export script".
+    // The task's own verb in the past and its object: "wrote the export script" for "will write an export script";
+    // or "did" and its object, for any verb: "we did the passports" for "renew the kids' passports".
     const verb = taskVerb(t.o.text);
-    const did = verb !== undefined && pastForms(verb).some((f) => new RegExp(`\\b${f}\\b`, 'i').test(text)) && [...newer.words].some((w) => t.words.has(w) && w !== stem(verb));
+    const did =
+      (verb !== undefined && pastForms(verb).some((f) => new RegExp(`\\b${f}\\b`, 'i').test(text)) && [...newer.words].some((w) => t.words.has(w) && w !== stem(verb))) ||
+      doneObjects.some((w) => t.words.has(w) && !forAfter(t.o.text, w));
     // Else a finish said of it: one side is mostly the other's ("login is done" is about "do the login flow
     // first"), and the other not mostly different ("the login flow works" is not about "fix the signup flow").
     // Or said right after it in the same session, of a word of it: "Assistant will mark migration 0003
@@ -362,6 +383,56 @@ function closedTask(newer: Item, older: Item[], weight: Weight, what: 'task' | '
     if (!best || score > best.score || (score === best.score && byTime(t, best.item) > 0)) best = { item: t, score };
   }
   return best?.item;
+}
+
+/** A fact that notes a to-do ("Juniper has put 'renew the passports' on Helen's list", "open items: …", "할 일"): a task in other words. */
+const TODO_NOTE = /\bon (?:\p{L}+'s |the |my |your |her |his |their |our )?(?:to-?do |shopping )?list\b|\bopen items\b|\bto-?dos?\b|(?:할 일|할일)/iu;
+
+function isTodoNote(o: Observation): boolean {
+  return (o.category === 'fact' || o.category === 'state') && TODO_NOTE.test(o.text);
+}
+
+/** Where the thing done ends: "we did the passports today at the post office". */
+const DID_PHRASE_END = /^(?:today|tonight|yesterday|this|last|at|on|in|with|for|by|before|after|together|finally|already|and|but)$/i;
+
+/** "이사 끝!", "이사 끝났어", "신청 완료": the word before says what is finished (not "끝나고", "끝나면": after it). */
+const FINISHED_THING_KO = /([\p{L}\p{N}]{2,})\s*(?:끝(?![\uac00-\ud7a3])|끝났|끝냈|끝남|완료)/gu;
+
+/**
+ * What a speaker says they did ("we did the passports today", "Helen finally did the taxes", "이사 끝!"):
+ * "did" stands for the task's own verb. Not in a question ("what did the doctor say?", "did the kids like it?").
+ */
+function didObjects(text: string): string[] {
+  const out: string[] = [];
+  for (const sentence of text.split(/(?<=[.!?。])\s+/u)) {
+    if (sentence.trim().endsWith('?')) continue;
+    for (const m of sentence.matchAll(FINISHED_THING_KO)) if (HANGUL.test(m[1]!) && !FRAME.has(m[1]!)) out.push(stem(m[1]!));
+    for (const m of sentence.matchAll(/\b(?:[Ww]e|I|[Ss]he|[Hh]e|[Tt]hey|(?!(?:What|When|Where|Why|How|Which|Who|Whose)\b)\p{Lu}\p{Ll}+)\s+(?:finally\s+|already\s+|just\s+)?did\s+(?:the|our|my|his|her|their|all the|both)\s+([\p{L}'’-]+(?:\s+[\p{L}'’-]+){0,2})/gu)) {
+      // The head of the phrase: "the kids' passports today" did the passports, not the kids.
+      const phrase: string[] = [];
+      for (const word of m[1]!.split(/\s+/)) {
+        if (phrase.length > 0 && (DID_PHRASE_END.test(word) || FRAME.has(word.toLowerCase()) || VALUE_WORD.has(word.toLowerCase()))) break;
+        phrase.push(word);
+      }
+      const w = stem(phrase[phrase.length - 1]!.replace(/['’]$/, ''));
+      if (w.length >= 3 && !FRAME.has(w)) out.push(w);
+    }
+  }
+  return out;
+}
+
+/** Does the task name `word` as the time after which it is done ("이사 끝나고 할게", "after the move")? Then it is not that thing. */
+function forAfter(text: string, word: string): boolean {
+  const w = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`${w}\\S{0,2}\\s*(?:끝나고|끝나면|끝난 ?(?:후|뒤|다음)|후에?|뒤에?|다음에)|\\bafter (?:the |my |our )?${w}`, 'iu').test(text);
+}
+
+/** The other open to-dos (tasks and to-do notes) that name what `newer` says was done ("did the passports"). */
+function doneObjectTodos(newer: Item, older: Item[]): Item[] {
+  if (NOT_YET.test(newer.o.text)) return [];
+  const objects = didObjects(newer.o.text);
+  if (objects.length === 0) return [];
+  return older.filter((t) => (t.o.category === 'task' || isTodoNote(t.o)) && objects.some((w) => t.words.has(w) && !forAfter(t.o.text, w)));
 }
 
 /** Irregular past forms of verbs tasks are said with (regular ones are verb + ed). */
@@ -415,7 +486,7 @@ function supersededBy(newer: Item, older: Item[], weight: Weight): Item[] {
       continue;
     }
     if (!DURABLE.has(old.o.category)) continue;
-    if (sameSubject(old, newer, oldValues, chooses, weight) || decidedQuestion(old, newer, weight)) out.push(old);
+    if (sameSubject(old, newer, oldValues, chooses, weight) || decidedQuestion(old, newer, weight) || otherNamedPlace(old, newer) || newDestination(old, newer)) out.push(old);
   }
   return out;
 }
@@ -534,4 +605,103 @@ function changedValue(old: Item, newer: Item, weight: Weight): boolean {
     if (o.shared >= 2 && ((o.a >= 0.75 && o.b >= 0.75) || (o.b >= 0.75 && o.a >= 0.25))) return true;
   }
   return false;
+}
+
+/** A move said in a sentence ("moving the stall to …", "switched to …", "instead"). */
+const MOVE_WORD = /\b(?:mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?|transferr?(?:ed|ing|s)?|relocat(?:e|es|ed|ing)|instead)\b/iu;
+
+/**
+ * The places a text names as "<Name> <thing>": a run of capitalised words and the common noun that ends
+ * it ("the Montavilla market", "Hollywood Farmers Market" → market: montavilla / hollywood), with the
+ * other words of the run (farmers), which name it and are no other subject.
+ */
+function namedPlaces(text: string, names: ReadonlySet<string>): Array<{ head: string; name: string; run: string[] }> {
+  const out: Array<{ head: string; name: string; run: string[] }> = [];
+  const tokens = text.split(/[^\p{L}\p{N}'’-]+/u).filter(Boolean);
+  for (let i = 0; i < tokens.length; i++) {
+    const first = tokens[i]!;
+    if (!/^\p{Lu}\p{Ll}/u.test(first) || FRAME.has(first.toLowerCase()) || names.has(first.toLowerCase()) || VALUE_WORD.has(first.toLowerCase())) continue;
+    let j = i + 1;
+    while (j < tokens.length && /^\p{Lu}\p{Ll}/u.test(tokens[j]!)) j++;
+    // "Montavilla market": the noun after the run; "Hollywood Farmers Market": the run's last word.
+    const after = j < tokens.length && /^\p{Ll}/u.test(tokens[j]!) ? tokens[j]! : undefined;
+    const head = after ?? (j - i >= 2 ? tokens[j - 1]! : undefined);
+    const run = tokens.slice(i + 1, after ? j : j - 1).map((w) => stem(w));
+    i = j - 1;
+    if (!head) continue;
+    const h = stem(head);
+    if (h.length < 3 || FRAME.has(h) || VALUE_WORD.has(h) || names.has(h)) continue;
+    out.push({ head: h, name: first.toLowerCase(), run });
+  }
+  return out;
+}
+
+/**
+ * A thing moved to another place of the same kind by name: "Helen is moving the stall to the Montavilla
+ * market" makes "the Hollywood market on Saturdays" history. Both name a place with the same noun and a
+ * different name, the newer one in a sentence that says a move, the older one never names the new place,
+ * and they share another subject word beside the place (Saturdays) — a printer at the Porto office is no
+ * meeting moved to the Lisbon office.
+ */
+function otherNamedPlace(old: Item, newer: Item): boolean {
+  const oldPlaces = namedPlaces(old.o.text, old.names);
+  if (oldPlaces.length === 0) return false;
+  const oldText = old.o.text.toLowerCase();
+  for (const sentence of newer.o.text.split(/(?<=[.!?。;])\s+/u)) {
+    if (!MOVE_WORD.test(sentence)) continue;
+    for (const to of namedPlaces(sentence, newer.names)) {
+      if (oldText.includes(to.name)) continue;
+      for (const from of oldPlaces) {
+        if (from.head !== to.head || from.name === to.name) continue;
+        const place = new Set([to.head, to.name, from.name, ...to.run, ...from.run]);
+        if ([...newer.words].some((w) => old.words.has(w) && !place.has(w))) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** "X(으)로 가기로 했어", "X 가기로": where a decided trip goes (a word with a subject particle, "누나가", is who goes). */
+const GOING_TO_KO = /([\p{L}\p{N}]+?)(?:으로|로)?\s*(?:가기로|갈래|가자|갈 거)/u;
+/** "Y로 다시", "Y로 바꿨어": the new destination of a changed plan. */
+const NEW_DESTINATION_KO = /([\p{L}\p{N}]+?)(?:으로|로)\s*(?:다시|가기로|갈래|가자|바꿨|바꿔|변경|정했)/u;
+/** A trip spoken of: only then is "X로 가기로" where one goes (Korean chooses with 가다 too, "Supabase로 갈래"). */
+const TRIP = /\b(?:trips?|travel(?:s|l?ing|l?ed)?|vacations?|holidays?|getaways?)\b|(?:여행|휴가)/iu;
+/** Saying a plan changed (not a mere "now"): "instead", "after all", "바꿨어", "다시". */
+const DESTINATION_CHANGE = /\b(?:instead|after all|chang(?:e|ed|ing)|switch(?:ed|ing)?|rather)\b|(?:바꿨|바꿔|바꾸|변경|다시|대신)/iu;
+/** "going to X" / "go to X" in a decision, English. */
+const GOING_TO_EN = /\b(?:going|go|fly|flying|travel(?:l?ing)?|head(?:ing)?)\s+to\s+(?:the\s+)?(\p{Lu}[\p{L}'-]+)/u;
+
+function destination(text: string, re: RegExp, names: ReadonlySet<string>): string | undefined {
+  const m = re.exec(text);
+  const w = m?.[1]?.toLowerCase();
+  if (!w || w.length < 2 || names.has(w) || FRAME.has(w)) return undefined;
+  if (!HANGUL.test(w)) return w;
+  // A Korean subject or object particle is who goes or what is done ("누나가", "축가를"), not where; 에 is where ("부산에").
+  if (/(?:가|이|는|은|를|을|랑|와|과|도)$/u.test(w)) return undefined;
+  return w.length >= 3 ? w.replace(/에$/u, '') : w;
+}
+
+/**
+ * A trip changed to another place: "여행 또 바꿨어 결국 오사카로 다시" (or "we're going to Porto instead")
+ * makes the older decision to go elsewhere ("후쿠오카로 가기로 했어") history. Both speak of a trip (in
+ * their own words or in another observation of the same message); the newer one says a change and names
+ * where it goes now; the older one is a decision to go to a place the newer does not name.
+ */
+const GOES_TO_KEY = 'goes-to:';
+
+function goesSomewhere(item: Item): boolean {
+  const t = item.o.text;
+  return (destination(t, GOING_TO_KO, item.names) ?? destination(t, GOING_TO_EN, item.names) ?? destination(t, NEW_DESTINATION_KO, item.names)) !== undefined;
+}
+
+function newDestination(old: Item, newer: Item): boolean {
+  // Both about a trip: "Supabase로 갈래" goes with a backend, it travels nowhere.
+  if (old.o.category !== 'decision' || !old.trip || !newer.trip) return false;
+  const changed = DESTINATION_CHANGE.test(newer.o.text) || newer.siblingChange;
+  if (!changed) return false;
+  const to = destination(newer.o.text, NEW_DESTINATION_KO, newer.names) ?? destination(newer.o.text, GOING_TO_EN, newer.names);
+  const from = destination(old.o.text, GOING_TO_KO, old.names) ?? destination(old.o.text, GOING_TO_EN, old.names);
+  if (!to || !from || to === from) return false;
+  return !newer.o.text.toLowerCase().includes(from) && !old.o.text.toLowerCase().includes(to);
 }

@@ -41,7 +41,7 @@ const OVERRIDE_EN =
   /\b(?:ignore|disregard|forget|override|bypass|skip)\b[^.!?\n]{0,40}?\b(?:previous|prior|above|earlier|preceding|all|any|your|the|system|safety|developer)\b[^.!?\n]{0,24}?\b(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|polic(?:y|ies)|constraints)\b/i;
 const OVERRIDE_KO = /(?:이전|앞의|위의|기존|모든|시스템)\s*(?:의\s*)?(?:지시|지침|명령|규칙|프롬프트)[^.!?\n]{0,12}?(?:무시|잊어|따르지\s*마)/;
 /** A system or developer message's header, in capitals only ("System: Linux, 16 GB" is a spec sheet). */
-const ROLE_HEADER_CAPS = /(?:^|[\s"'“‘(\[>:-])(?:SYSTEM|ADMIN|DEVELOPER|ROOT)(?:\s+(?:OVERRIDE|PROMPT|MESSAGE|NOTE|NOTICE|INSTRUCTIONS?|UPDATE))?\s*:/;
+const ROLE_HEADER_CAPS = /(?:^|[\s"'“‘([>:-])(?:SYSTEM|ADMIN|DEVELOPER|ROOT)(?:\s+(?:OVERRIDE|PROMPT|MESSAGE|NOTE|NOTICE|INSTRUCTIONS?|UPDATE))?\s*:/;
 const ROLE_HEADER =
   /\bsystem\s+override\b|<\|im_(?:start|end)\|>|<\/?(?:system|assistant)>|\[\/?INST\]|\byou are now\b[^.!?\n]{0,30}\b(?:DAN|unrestricted|unfiltered|jailbroken|developer mode|admin)\b|\bnew (?:system )?instructions\s*:/i;
 const AUTHORITY =

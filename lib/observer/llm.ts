@@ -423,7 +423,7 @@ export function parseObserverOutputMany(answer: string, batches: ObserverBatch[]
   // A session the model left out had nothing worth keeping.
   return batches.map((b, i) => {
     const part = parts.get(i + 1);
-    return part && part.join('').trim() ? parseObserverOutput(part.join('\n'), b) : { observations: [], repaired: 0, dropped: 0 };
+    return part?.join('').trim() ? parseObserverOutput(part.join('\n'), b) : { observations: [], repaired: 0, dropped: 0 };
   });
 }
 

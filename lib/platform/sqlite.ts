@@ -267,7 +267,7 @@ export function isBusyError(error: unknown): boolean {
 export function isSchemaError(error: unknown): boolean {
   const code = sqliteCode(error);
   const message = (error as Error).message ?? '';
-  return (code !== undefined && code.startsWith('SQLITE_SCHEMA')) || /no such (table|column)/i.test(message);
+  return (code?.startsWith('SQLITE_SCHEMA')) || /no such (table|column)/i.test(message);
 }
 
 /** The file is not a database, or is damaged. */

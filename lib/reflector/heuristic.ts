@@ -104,7 +104,7 @@ export function telegraph(text: string, subject: string, seen: Set<string>, said
       if (!key || STOP_WORDS.has(lower)) continue;
       if (seen.has(key)) continue;
       // Ordinary words are written once per period; names, numbers and rare words wherever they occur.
-      if (said && said.words.has(key) && !said.isKey(key)) continue;
+      if (said?.words.has(key) && !said.isKey(key)) continue;
       seen.add(key);
       said?.words.add(key);
       kept.push(core);

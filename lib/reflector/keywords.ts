@@ -105,7 +105,7 @@ const ORDINARY_CAPITALS = new Set(
 );
 
 /** Positions where a sentence starts (a capital there says nothing about a name). */
-const SENTENCE_START = /(?:^|[.!?:;…]\s+|["“‘(\[]\s*|\n\s*|[-–—]\s+)$/u;
+const SENTENCE_START = /(?:^|[.!?:;…]\s+|["“‘([]\s*|\n\s*|[-–—]\s+)$/u;
 
 /**
  * Key terms: names, numbers/dates, technical tokens, Korean nouns.

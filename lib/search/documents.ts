@@ -12,7 +12,6 @@ import type { Root, RootContent } from 'mdast';
 import { dateFromFileName, listObservations, parseDayFile } from '../memory/day-file/index.js';
 import { readFrontmatterYaml, splitFrontmatter } from '../memory/frontmatter.js';
 import { DEFAULT_AGENT } from '../platform/home.js';
-import { agentFromPath } from './roots.js';
 import { PRIORITY_EMOJI, TAG_PATTERN } from '../memory/observation-line.js';
 import type { Priority, Tier } from '../core/types.js';
 import type { SearchDoc } from './types.js';

@@ -25,7 +25,9 @@ if (port) {
       .then((m) => m.embed(request.texts).then((vectors) => ({ m, vectors })))
       .then(({ m, vectors }) => {
         const data = new Float32Array(vectors.length * m.dims);
-        vectors.forEach((v, i) => data.set(v, i * m.dims));
+        vectors.forEach((v, i) => {
+          data.set(v, i * m.dims);
+        });
         port.postMessage({ id: request.id, dims: m.dims, data } satisfies EmbedReply, [data.buffer]);
       })
       .catch((error: unknown) => {

@@ -61,7 +61,9 @@ export function createEmbedder(settings: EmbeddingSettings, options: EmbedderOpt
           fetch: options.fetch,
           retryDelaysMs: options.retryDelaysMs,
           onBatch: (done, vectors, from) => {
-            vectors.forEach((v, i) => (out[from + i] = v));
+            vectors.forEach((v, i) => {
+              out[from + i] = v;
+            });
             onBatch?.(done, vectors, from);
           },
         });

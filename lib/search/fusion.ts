@@ -80,7 +80,9 @@ function reciprocalRank(candidates: Candidate[], queries: number, hybrid: boolea
   const order = candidates.map((_, i) => i);
   const add = (value: (c: Candidate) => number | null) => {
     const ranked = order.filter((i) => (value(candidates[i]!) ?? 0) > 0).sort((a, b) => value(candidates[b]!)! - value(candidates[a]!)!);
-    ranked.forEach((i, r) => (scores[i] = scores[i]! + 1 / (RRF_K + r + 1)));
+    ranked.forEach((i, r) => {
+      scores[i] = scores[i]! + 1 / (RRF_K + r + 1);
+    });
   };
   for (let q = 0; q < queries; q++) {
     add((c) => c.text[q]!);

@@ -205,7 +205,7 @@ function compileFilter(s: ScopedSegment, filters: SearchFilters): ((d: number) =
   }
   if (!excluded && !since && !until && !categoryOk && !agentOk && !priorityMask && !tagIds) return undefined; // everything passes
   return (d: number) => {
-    if (excluded && excluded[d]) return false;
+    if (excluded?.[d]) return false;
     const day = seg.docDay[d]!;
     if (since && (day === 0 || day < since)) return false;
     if (until && (day === 0 || day > until)) return false;

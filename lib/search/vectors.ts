@@ -270,7 +270,9 @@ export async function embedSegments(
     options.onProgress?.(0, texts.length);
     try {
       await embedder.embed(texts, (done, vectors, from) => {
-        vectors.forEach((v, i) => cache.add(Buffer.from(pendingHashes[from + i]!, 'hex'), v));
+        vectors.forEach((v, i) => {
+          cache.add(Buffer.from(pendingHashes[from + i]!, 'hex'), v);
+        });
         stats.embedded += vectors.length;
         options.logger?.log('debug', 'index.embedded', { done, total: texts.length });
         options.onProgress?.(done, texts.length);

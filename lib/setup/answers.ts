@@ -218,7 +218,7 @@ export const validate = {
   },
   model(text: string, provider: SetupProvider): string | undefined {
     if (provider === 'heuristic') return undefined;
-    if (!text.trim()) return 'name a model (e.g. ' + (DEFAULT_MODELS[provider] || 'the one your endpoint serves') + ')';
+    if (!text.trim()) return `name a model (e.g. ${DEFAULT_MODELS[provider] || 'the one your endpoint serves'})`;
     if (/\s/.test(text.trim())) return 'a model name has no spaces';
     return undefined;
   },
@@ -345,15 +345,24 @@ export function answersFromFlags(options: Record<string, unknown>, base: SetupAn
   // A flag given twice arrives as a list: the last one wins, as in most CLIs.
   const str = (v: unknown) => (v === undefined ? undefined : String(Array.isArray(v) ? v[v.length - 1] : v));
   const set = <T>(v: T | undefined, apply: (v: T) => void) => v !== undefined && apply(v);
-  set(str(options.budgetTokens), (v) => (check(validate.budgetTokens(v), 'budget-tokens'), (a.basics.budgetTokens = Number(v))));
-  set(str(options.every), (v) => (check(validate.everyMinutes(v), 'every'), (a.basics.everyMinutes = Number(v))));
+  set(str(options.budgetTokens), (v) => {
+    check(validate.budgetTokens(v), 'budget-tokens');
+    a.basics.budgetTokens = Number(v);
+  });
+  set(str(options.every), (v) => {
+    check(validate.everyMinutes(v), 'every');
+    a.basics.everyMinutes = Number(v);
+  });
   set(str(options.sources), (v) => {
     const reason = validate.sources(v);
     // Which sources to read is configuration: exit 2, like the other config errors (docs/architecture.md, "Errors, exit codes and --json").
     if (reason) throw new OcmError('CONFIG_INVALID', `--sources: ${reason}.`, { hint: 'See what is on this machine with `ocm-run sources`; OpenClaw needs no flag.' });
     a.sources = { observe: parseSources(v) };
   });
-  set(str(options.hotTtlDays), (v) => (check(validate.hotTtlDays(v), 'hot-ttl-days'), (a.tiers.hotTtlDays = Number(v))));
+  set(str(options.hotTtlDays), (v) => {
+    check(validate.hotTtlDays(v), 'hot-ttl-days');
+    a.tiers.hotTtlDays = Number(v);
+  });
   set(str(options.warmTtlDays), (v) => (a.tiers.warmTtlDays = Number(v)));
   check(validate.warmTtlDays(String(a.tiers.warmTtlDays), a.tiers.hotTtlDays), 'warm-ttl-days');
   set(options.autoHotToWarm, (v) => (a.tiers.autoHotToWarm = bool(v, 'auto-hot-to-warm')));
@@ -368,7 +377,10 @@ export function answersFromFlags(options: Record<string, unknown>, base: SetupAn
   if (a.llm.provider === 'heuristic') a.llm = { provider: 'heuristic', model: '', reflectorModel: '', apiBase: '' };
   check(validate.model(a.llm.model, a.llm.provider), 'model');
   check(validate.apiBase(a.llm.apiBase, a.llm.provider), 'api-base');
-  set(str(options.vault), (v) => (check(validate.vaultPath(v), 'vault'), (a.obsidian.vaultPath = v.trim())));
+  set(str(options.vault), (v) => {
+    check(validate.vaultPath(v), 'vault');
+    a.obsidian.vaultPath = v.trim();
+  });
   set(str(options.sync), (v) => {
     if (!['none', 'git', 'command'].includes(v)) throw new OcmError('BAD_INPUT', `--sync must be none, git or command (got ${v}).`);
     a.sync.mode = v as Sync['mode'];
@@ -377,7 +389,10 @@ export function answersFromFlags(options: Record<string, unknown>, base: SetupAn
   set(str(options.gitBranch), (v) => (a.sync.gitBranch = v));
   set(str(options.syncCommand), (v) => (a.sync.command = v));
   set(options.encrypt, (v) => (a.sync.encrypt = bool(v, 'encrypt')));
-  set(str(options.syncKeyFile), (v) => (check(validate.keyFile(v), 'sync-key-file'), (a.sync.keyFile = v.trim())));
+  set(str(options.syncKeyFile), (v) => {
+    check(validate.keyFile(v), 'sync-key-file');
+    a.sync.keyFile = v.trim();
+  });
   if (a.sync.mode === 'git') {
     check(validate.gitRemote(a.sync.gitRemote), 'git-remote');
     check(validate.gitBranch(a.sync.gitBranch), 'git-branch');

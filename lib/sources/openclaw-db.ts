@@ -366,7 +366,7 @@ interface DbCursor extends BranchState {
 }
 
 function parseDbCursor(cursor: Cursor | undefined): DbCursor | undefined {
-  if (!cursor || cursor.v !== 1 || typeof cursor.seq !== 'number') return undefined;
+  if (cursor?.v !== 1 || typeof cursor.seq !== 'number') return undefined;
   const c = cursor as Partial<DbCursor>;
   return {
     v: 1,

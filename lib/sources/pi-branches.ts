@@ -252,7 +252,9 @@ export function abandonedNodes(
     if (forkPrefix[leaf + 1]! - forkPrefix[i + 1]! === 0) continue;
     if (index === null) {
       index = new Map();
-      nodes.forEach((n, k) => index!.set(n.id, k));
+      nodes.forEach((n, k) => {
+        index!.set(n.id, k);
+      });
     }
     let cur = leaf;
     while (cur > i) {

@@ -50,7 +50,7 @@ export interface FileCursor extends FilePosition, BranchState {
 
 /** A file cursor back from the state file, or undefined for none or another shape. */
 export function parseFileCursor(cursor: Cursor | undefined): FileCursor | undefined {
-  if (!cursor || cursor.v !== 1) return undefined;
+  if (cursor?.v !== 1) return undefined;
   const c = cursor as Partial<FileCursor>;
   if (typeof c.ino !== 'string' || typeof c.offset !== 'number' || typeof c.line !== 'number') return undefined;
   return {

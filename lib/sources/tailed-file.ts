@@ -65,7 +65,7 @@ export interface TailReadOptions<S> {
 const HEAD_BYTES = 4096;
 
 function parseTailCursor(cursor: Cursor | undefined): TailCursor | undefined {
-  if (!cursor || cursor.v !== 1 || typeof cursor.ino !== 'string' || typeof cursor.offset !== 'number') return undefined;
+  if (cursor?.v !== 1 || typeof cursor.ino !== 'string' || typeof cursor.offset !== 'number') return undefined;
   const c = cursor as Partial<TailCursor>;
   return {
     v: 1,

@@ -2,7 +2,8 @@
  * `.ocm/approvals.json`: moves that wait for the user's yes — warm → cold by
  * default (`tiers.cold_requires_approval`), hot → warm too when
  * `tiers.auto_hot_to_warm` is off. It names files and counts, never the text
- * of an observation (`approvals list` reads the summary from the file).
+ * of an observation (`approvals list` reads the summary from the file:
+ * proposal-details.ts).
  */
 import { readFile, rename } from 'node:fs/promises';
 import { writeFileAtomic } from '../platform/atomic-file.js';

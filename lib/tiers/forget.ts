@@ -15,17 +15,17 @@
  * The audit log records the ids and counts, never the text or the query.
  * Callers hold the home lock.
  */
-import { readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { readFile, rm, stat, unlink } from 'node:fs/promises';
 import { filesUnder } from '../platform/files-under.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { Config } from '../config/config-schema.js';
 import { conflictError, decodeSavedBytes, encodeSavedBytes, formatDayFile, listObservations, observationIds, parseDayFile, removeObservations, type DayFile } from '../memory/day-file/index.js';
 import { OcmError, isNotFound } from '../core/errors.js';
-import { type HomePaths } from '../platform/home.js';
+import type { HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 import { readState, writeState } from '../platform/state.js';
-import type { Priority, Tier } from '../core/types.js';
+import type { Tier } from '../core/types.js';
 import { appendAudit, auditPath, hasAuditEntry } from './audit.js';
 import { type ForgetCounts, newForgetId, readForgetJournals, removeForgetJournal, writeForgetJournal, type ForgetJournal, type ForgetJournalTarget } from './forget-journal.js';
 import { coldRoot, listAllTierFiles, VAULT_REFLECTIONS, type TierFile } from './locations.js';

@@ -2,11 +2,8 @@
  * Human-readable lines for tier results, dry runs and pending approvals.
  * Pure formatting: the commands print them.
  */
-import { readFile } from 'node:fs/promises';
-import { listObservations, parseDayFile } from '../memory/day-file/index.js';
 import { PRIORITY_EMOJI } from '../memory/observation-line.js';
-import type { Priority } from '../core/types.js';
-import type { Proposal } from './approvals.js';
+import type { ProposalDetails } from './proposal-details.js';
 import type { MoveSummary } from './plan.js';
 import type { TierRunResult } from './tier-job.js';
 
@@ -49,39 +46,6 @@ export function formatTierResult(r: TierRunResult): string[] {
   for (const n of r.notes) lines.push(`Note: ${n}`);
   if (r.pruned.length) lines.push(`Dropped rollback data of ${plural(r.pruned.length, 'old op')}.`);
   return lines;
-}
-
-export interface ProposalDetails extends Proposal {
-  exists: boolean;
-  byPriority: Record<Priority, number>;
-  categories: Record<string, number>;
-  tags: string[];
-  /** The first few observations, shortened. */
-  sample: string[];
-}
-
-/** Read each proposal's file for a summary of its contents. */
-export async function describeProposals(proposals: Proposal[], sampleSize = 3): Promise<ProposalDetails[]> {
-  const out: ProposalDetails[] = [];
-  for (const p of proposals) {
-    const d: ProposalDetails = { ...p, exists: false, byPriority: { high: 0, medium: 0, low: 0 }, categories: {}, tags: [], sample: [] };
-    try {
-      const obs = listObservations(parseDayFile(await readFile(p.source, 'utf8')), { date: p.date, agent: p.agent });
-      d.exists = true;
-      const tags = new Map<string, number>();
-      for (const o of obs) {
-        d.byPriority[o.priority]++;
-        d.categories[o.category] = (d.categories[o.category] ?? 0) + 1;
-        for (const t of o.tags) tags.set(t, (tags.get(t) ?? 0) + 1);
-      }
-      d.tags = [...tags].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([t]) => t);
-      d.sample = obs.slice(0, sampleSize).map((o) => `${PRIORITY_EMOJI[o.priority]} ${o.text.length > 70 ? `${o.text.slice(0, 69)}…` : o.text}`);
-    } catch {
-      /* gone since it was proposed */
-    }
-    out.push(d);
-  }
-  return out;
 }
 
 export function formatProposals(list: ProposalDetails[]): string[] {

@@ -5,7 +5,7 @@
  *   on the day file the page names; its refusals are said in the page's language;
  * - "remember this" and forget are the home's handle's (lib/api/memory.ts),
  *   as the `remember` tool and `ocm-run forget ID… --yes` do them;
- * - approve, reject and rollback are the tier job's, as `ocm-run approvals`
+ * - approve, reject and rollback are the handle's too, as `ocm-run approvals`
  *   and `ocm-run tier --rollback` run them.
  * Text a user types is masked before it is written, as everywhere.
  */
@@ -14,13 +14,12 @@ import { readFile } from 'node:fs/promises';
 import { parseDayFile } from '../memory/day-file/index.js';
 import { OcmError } from '../core/errors.js';
 import type { HomePaths } from '../platform/home.js';
-import { withHomeLock } from '../platform/lock.js';
 import type { Logger } from '../platform/log.js';
 import type { MemoryHandle } from '../api/memory.js';
-import type { TierJobOptions } from '../tiers/tier-job.js';
-import type { ObservationMark, Priority } from '../core/types.js';
+import type { ApprovalResult } from '../tiers/tier-job.js';
+import type { ForgetResult } from '../tiers/forget.js';
+import type { Priority } from '../core/types.js';
 import { brokenFrontmatter, UiProblem } from './problems.js';
-import { findDayFile } from './timeline.js';
 
 export interface CurateContext {
   paths: HomePaths;
@@ -55,20 +54,6 @@ export function parseTags(text: string): string[] {
     .filter((t) => t && !seen.has(t.toLowerCase()) && seen.add(t.toLowerCase()));
 }
 
-function tierOptionsOf(ctx: CurateContext): Promise<TierJobOptions> {
-  return import('../tiers/search-index.js').then(({ searchIndexUpdater }) => ({
-    paths: ctx.paths,
-    config: ctx.config,
-    logger: ctx.logger,
-    now: ctx.now,
-    updateIndex: searchIndexUpdater(ctx),
-  }));
-}
-
-function underLock<T>(ctx: CurateContext, fn: () => Promise<T>): Promise<T> {
-  return withHomeLock(ctx.paths.lock, fn, { waitMs: ctx.lockWaitMs });
-}
-
 /**
  * An id on more than one line of a day file (a line copied in an editor keeps its `^o-…`): the program's
  * edits and forgets go by id, so the dashboard would change or erase another line than the one clicked.
@@ -96,7 +81,7 @@ async function unlessBrokenFrontmatter<T>(fn: () => Promise<T>): Promise<T> {
 
 /** Change one observation of one day file (identified as the timeline and search name it). */
 export async function editObservation(ctx: CurateContext, fileRef: string, id: string, edit: ObservationEdit): Promise<EditResult> {
-  const file = await findDayFile(ctx.paths, ctx.config, fileRef);
+  const file = await ctx.memory.dayFile(fileRef);
   if (!file) throw new UiProblem('NOT_FOUND', 'notDayFile', { file: fileRef });
   const { EditRefused, editInFile } = await import('../api/edit.js');
   let result: EditResult;
@@ -131,32 +116,16 @@ export async function addObservation(
  */
 export type AlreadyDone = 'alreadyForgotten' | 'alreadyApproved' | 'alreadyRejected';
 
-async function alreadyDone(ctx: CurateContext, id: string, actions: ReadonlyArray<'forget' | 'approve' | 'reject'>): Promise<AlreadyDone | undefined> {
-  const { readAudit } = await import('../tiers/audit.js');
-  for (const e of (await readAudit(ctx.paths.audit)).reverse()) {
-    if (!(actions as readonly string[]).includes(e.action)) continue;
-    const listed = e.action === 'forget' ? e.ids : e.proposals;
-    const ids = Array.isArray(listed) ? listed.map((x: unknown) => (typeof x === 'string' ? x : (x as { id?: unknown } | null)?.id)) : [];
-    if (!ids.includes(id)) continue;
-    return e.action === 'forget' ? 'alreadyForgotten' : e.action === 'approve' ? 'alreadyApproved' : 'alreadyRejected';
-  }
-  return undefined;
-}
+const ALREADY: Record<'forget' | 'approve' | 'reject', AlreadyDone> = { forget: 'alreadyForgotten', approve: 'alreadyApproved', reject: 'alreadyRejected' };
 
 /** `ocm-run forget ID… --yes`: interrupted forgets and moves are completed first, as there. */
-export async function forgetObservations(ctx: CurateContext, ids: string[]): Promise<import('../tiers/forget.js').ForgetResult | AlreadyDone> {
+export async function forgetObservations(ctx: CurateContext, ids: string[]): Promise<ForgetResult | AlreadyDone> {
   const outcome = await ctx.memory.forget({ selector: { ids } });
   if (outcome.kind === 'forgotten') return outcome.result;
-  const done = ids.length === 1 ? await alreadyDone(ctx, ids[0]!, ['forget']) : undefined;
-  if (done) return done;
+  const { decidedIn } = await import('../api/tiers.js');
+  const done = ids.length === 1 ? decidedIn(await ctx.memory.audit(), ids[0]!, ['forget']) : undefined;
+  if (done) return ALREADY[done];
   throw new UiProblem('NOT_FOUND', 'forgetNotFound', { id: ids.join(', ') });
-}
-
-/** A proposal no longer pending that the audit log says was approved or rejected (approveMoves, rejectMoves: under the lock). */
-async function alreadyDecided(ctx: CurateContext, id: string): Promise<AlreadyDone | undefined> {
-  const { readApprovals } = await import('../tiers/approvals.js');
-  if ((await readApprovals(ctx.paths.approvals)).pending.some((p) => p.id === id)) return undefined;
-  return alreadyDone(ctx, id, ['approve', 'reject']);
 }
 
 /** One pending proposal by its id (never `all`, which `ocm-run approvals` accepts: a page approves what it shows). */
@@ -165,26 +134,17 @@ function oneProposal(id: string): string[] {
   return [id];
 }
 
-export async function approveMoves(ctx: CurateContext, id: string): Promise<import('../tiers/tier-job.js').ApprovalResult | AlreadyDone> {
-  const { approveProposals } = await import('../tiers/tier-job.js');
-  const options = await tierOptionsOf(ctx);
-  const ids = oneProposal(id);
-  const result = await underLock(ctx, async () => (await alreadyDecided(ctx, id)) ?? approveProposals(options, ids));
-  ctx.memory.refresh();
-  return result;
+/** Approve one proposal; one the audit log says was decided already (a form sent twice) says so. */
+export async function approveMoves(ctx: CurateContext, id: string): Promise<ApprovalResult | AlreadyDone> {
+  const result = await ctx.memory.approve(oneProposal(id), { unlessDecided: true });
+  return result.alreadyDecided ? ALREADY[result.alreadyDecided] : result;
 }
 
 export async function rejectMoves(ctx: CurateContext, id: string): Promise<number | AlreadyDone> {
-  const { rejectProposals } = await import('../tiers/tier-job.js');
-  const options = await tierOptionsOf(ctx);
-  const ids = oneProposal(id);
-  return underLock(ctx, async () => (await alreadyDecided(ctx, id)) ?? (await rejectProposals(options, ids)).length);
+  const result = await ctx.memory.reject(oneProposal(id), { unlessDecided: true });
+  return result.alreadyDecided ? ALREADY[result.alreadyDecided] : result.rejected.length;
 }
 
 export async function rollbackMove(ctx: CurateContext, opId: string): Promise<string> {
-  const { rollbackTierOp } = await import('../tiers/tier-job.js');
-  const options = await tierOptionsOf(ctx);
-  const result = await underLock(ctx, () => rollbackTierOp(options, opId));
-  ctx.memory.refresh();
-  return result.id;
+  return (await ctx.memory.rollback(opId)).id;
 }

@@ -1,6 +1,6 @@
 import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
-import { tierOptions, underLock } from '../tier-context.js';
+import { crashHook } from '../tier-context.js';
 
 export const command = defineCommand({
   name: 'approvals [action] [...ids]',
@@ -9,11 +9,12 @@ export const command = defineCommand({
   async run(ctx, args) {
     const action = args.action ?? 'list';
     const ids = args.ids;
-    const opts = await tierOptions(ctx);
-    const { readApprovals } = await import('../../lib/tiers/approvals.js');
+    const { config } = await ctx.config();
+    const { memoryOf } = await import('../../lib/api/memory.js');
+    const memory = memoryOf(ctx.paths.root, config, { logger: ctx.logger('tier'), now: () => ctx.now() });
     if (action === 'list') {
-      const { describeProposals, formatProposals } = await import('../../lib/tiers/report.js');
-      const details = await describeProposals((await readApprovals(ctx.paths.approvals)).pending);
+      const { formatProposals } = await import('../../lib/tiers/report.js');
+      const details = await memory.approvals();
       if (ctx.json) ctx.out(JSON.stringify({ pending: details }));
       else ctx.out(formatProposals(details).join('\n'));
       return;
@@ -22,14 +23,13 @@ export const command = defineCommand({
       throw new OcmError('BAD_INPUT', `Unknown approvals action "${action}".`, { hint: 'Use: ocm-run approvals [list | approve ID… | reject ID…] (ID may be "all").' });
     }
     if (ids.length === 0) throw new OcmError('BAD_INPUT', `approvals ${action} needs at least one proposal id (or "all").`, { hint: 'Run `ocm-run approvals` to see the pending ids.' });
-    const { approveProposals, rejectProposals } = await import('../../lib/tiers/tier-job.js');
     if (action === 'reject') {
-      const rejected = await underLock(ctx, () => rejectProposals(opts, ids));
+      const { rejected } = await memory.reject(ids, { onStep: crashHook(ctx.env) });
       if (ctx.json) ctx.out(JSON.stringify({ rejected }));
       else ctx.out(`Rejected ${rejected.length} proposal(s); those days stay where they are and are not proposed again (\`ocm-run archive --to cold\` proposes them again).`);
       return;
     }
-    const r = await underLock(ctx, () => approveProposals(opts, ids));
+    const r = await memory.approve(ids, { onStep: crashHook(ctx.env) });
     if (ctx.json) {
       ctx.out(JSON.stringify(r));
       return;

@@ -19,7 +19,7 @@ export const command = defineCommand({
     const { createBackup } = await import('../../lib/tiers/backup.js');
     const { underLock } = await import('../tier-context.js');
     const out = resolve(String(options.output));
-    if (out.startsWith(ctx.paths.root + '/')) throw new OcmError('BAD_INPUT', 'The backup cannot be written inside the home it backs up.', { hint: 'Choose a path outside the home.' });
+    if (out.startsWith(`${ctx.paths.root}/`)) throw new OcmError('BAD_INPUT', 'The backup cannot be written inside the home it backs up.', { hint: 'Choose a path outside the home.' });
     const backup = await underLock(ctx, () => createBackup(ctx.paths, config.tiers.vault_path, secret, ctx.now()));
     const { writeFileAtomic } = await import('../../lib/platform/atomic-file.js');
     await writeFileAtomic(out, backup.data, { mode: 0o600 });

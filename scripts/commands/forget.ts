@@ -1,7 +1,8 @@
 import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
 import { crashHook } from '../tier-context.js';
-import type { ForgetPlan } from '../../lib/tiers/forget.js';
+import type { ForgetPlan, ForgetSelector } from '../../lib/tiers/forget.js';
+import type { Flags, FlagValues } from '../flags.js';
 
 /** How many day files the plan touches. */
 function dayFiles(plan: ForgetPlan): number {
@@ -18,37 +19,43 @@ async function confirm(question: string): Promise<boolean> {
   }
 }
 
+const FORGET_FLAGS = {
+  query: { value: '<text>', description: 'Forget every observation whose text (or #tag) contains this' },
+  since: { value: '<date>', description: 'Only days on or after YYYY-MM-DD' },
+  until: { value: '<date>', description: 'Only days on or before YYYY-MM-DD' },
+  all: { description: 'Forget all observations and reflections; with --query: forget what it matches even when that is most of the memory' },
+  dryRun: { description: 'Show what would be forgotten; change nothing' },
+  yes: { description: 'Do not ask for confirmation (for scripts)' },
+} as const satisfies Flags;
+
+function dateFlag(value: string | undefined, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new OcmError('BAD_INPUT', `${flag} must be a date like 2026-02-12.`, { hint: `For example: ${flag} 2026-01-01` });
+  return value;
+}
+
+/** The command line as what to forget (checked: the dates). */
+function forgetSelector(ids: string[], flags: FlagValues<typeof FORGET_FLAGS>): ForgetSelector {
+  const { query } = flags;
+  return {
+    ids,
+    query,
+    since: dateFlag(flags.since, '--since'),
+    until: dateFlag(flags.until, '--until'),
+    all: flags.all && query === undefined,
+    // --all with --query: the user knows the query matches most of the memory (lib/tiers/forget.ts assertNarrowEnough).
+    broad: flags.all && query !== undefined,
+  };
+}
+
 export const command = defineCommand({
   name: 'forget [...ids]',
   description: 'Erase observations everywhere (day files of every tier, rollback copies, reflections, index, vectors, active memory): by id, by --query, or --all',
-  flags: {
-    query: { value: '<text>', description: 'Forget every observation whose text (or #tag) contains this' },
-    since: { value: '<date>', description: 'Only days on or after YYYY-MM-DD' },
-    until: { value: '<date>', description: 'Only days on or before YYYY-MM-DD' },
-    all: { description: 'Forget all observations and reflections; with --query: forget what it matches even when that is most of the memory' },
-    dryRun: { description: 'Show what would be forgotten; change nothing' },
-    yes: { description: 'Do not ask for confirmation (for scripts)' },
-  },
+  flags: FORGET_FLAGS,
   examples: ['ocm-run forget o-7f3a9c21e0', 'ocm-run forget --query "home address" --since 2026-01-01', 'ocm-run forget --all --yes'],
   async run(ctx, args, options) {
-    const ids = args.ids;
-    const date = (v: unknown, flag: string) => {
-      if (v === undefined) return undefined;
-      const s = String(v);
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) throw new OcmError('BAD_INPUT', `${flag} must be a date like 2026-02-12.`, { hint: `For example: ${flag} 2026-01-01` });
-      return s;
-    };
-    const query = options.query !== undefined ? String(options.query) : undefined;
-    const selector = {
-      ids,
-      query,
-      since: date(options.since, '--since'),
-      until: date(options.until, '--until'),
-      all: Boolean(options.all) && query === undefined,
-      // --all with --query: the user knows the query matches most of the memory (lib/tiers/forget.ts assertNarrowEnough).
-      broad: Boolean(options.all) && query !== undefined,
-    };
-    const dryRun = Boolean(options.dryRun);
+    const selector = forgetSelector(args.ids, options);
+    const { dryRun } = options;
     const { config } = await ctx.config();
     const { memoryOf } = await import('../../lib/api/memory.js');
     const outcome = await memoryOf(ctx.paths.root, config, { logger: ctx.logger('forget'), now: () => ctx.now() }).forget({

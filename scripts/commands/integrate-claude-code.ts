@@ -1,15 +1,16 @@
 /** `ocm-run integrate claude-code [status] [--print] [--uninstall]` (dispatched from integrate.ts). */
 import type { CommandContext } from '../cli-context.js';
+import type { IntegrateFlags } from './integrate.js';
 import { configAccess, setUpClaudeCode } from '../../lib/integrations/agent-setup.js';
 import { thisRunner } from '../runner.js';
 
-export async function runClaudeCodeIntegration(ctx: CommandContext, action: string | undefined, options: Record<string, unknown>): Promise<number | void> {
+export async function runClaudeCodeIntegration(ctx: CommandContext, action: string | undefined, options: IntegrateFlags): Promise<number | undefined> {
   const { OcmError } = await import('../../lib/core/errors.js');
   const i = await import('../../lib/integrations/claude-code/integration.js');
   const { config } = await ctx.config();
   const agent = config.sources.claude_code.agent || 'claude-code';
   const runner = thisRunner();
-  const base = { paths: ctx.paths, runner, agent, perProject: Boolean(options.perProject) };
+  const base = { paths: ctx.paths, runner, agent, perProject: options.perProject };
 
   if (action === 'status') {
     const s = await i.claudeCodeStatus({ paths: ctx.paths, env: ctx.env });
@@ -65,6 +66,6 @@ export async function runClaudeCodeIntegration(ctx: CommandContext, action: stri
     return;
   }
 
-  const { result: r, validated, lines } = await setUpClaudeCode({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, runner: thisRunner(), perProject: Boolean(options.perProject) });
+  const { result: r, validated, lines } = await setUpClaudeCode({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, runner: thisRunner(), perProject: options.perProject });
   ctx.out(ctx.json ? JSON.stringify({ ok: true, ...r, validated }) : lines.join('\n'));
 }

@@ -1,18 +1,24 @@
 import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
+import type { Flags, FlagValues } from '../flags.js';
 
 /** What `integrate` can hook OC-Memory into. */
 const INTEGRATION_TARGETS = ['openclaw', 'claude-code', 'codex', 'pi'];
 
+const INTEGRATE_FLAGS = {
+  print: { description: 'Only print the settings and where the plugin goes; change nothing' },
+  uninstall: { description: 'Remove the settings and the plugin again' },
+  perProject: { description: 'claude-code: each project (its working directory) gets its own memory; search looks at the project\'s and main\'s' },
+  keys: { value: '<which>', description: 'Extra-paths key(s) to write: auto (default: what the installed OpenClaw accepts) | current (memory.search) | legacy (agents.defaults.memorySearch) | both' },
+} as const satisfies Flags;
+
+/** The flags of `integrate`, as each target's setup gets them. */
+export type IntegrateFlags = FlagValues<typeof INTEGRATE_FLAGS>;
+
 export const command = defineCommand({
   name: 'integrate [target] [action]',
   description: 'Hook OC-Memory into OpenClaw (memory folders in openclaw.json + the OC-Memory plugin), Claude Code or Codex (MCP server + hooks), pi (an extension with the same tools and hooks; `integrate openclaw status`, `integrate claude-code status`, `integrate codex status`); --uninstall reverses it',
-  flags: {
-    print: { description: 'Only print the settings and where the plugin goes; change nothing' },
-    uninstall: { description: 'Remove the settings and the plugin again' },
-    perProject: { description: 'claude-code: each project (its working directory) gets its own memory; search looks at the project\'s and main\'s' },
-    keys: { value: '<which>', description: 'Extra-paths key(s) to write: auto (default: what the installed OpenClaw accepts) | current (memory.search) | legacy (agents.defaults.memorySearch) | both' },
-  },
+  flags: INTEGRATE_FLAGS,
   examples: ['ocm-run integrate openclaw', 'ocm-run integrate openclaw status', 'ocm-run integrate openclaw --print', 'ocm-run integrate openclaw --uninstall', 'ocm-run integrate claude-code', 'ocm-run integrate claude-code status', 'ocm-run integrate codex'],
   async run(ctx, args, options) {
     // No target: the help, never a default one (a bare `integrate` used to edit openclaw.json).
@@ -34,7 +40,10 @@ export const command = defineCommand({
     const { cliEntry } = await import('../../lib/jobs/schedule/index.js');
     const plugin = { home: ctx.paths.root, node: process.execPath, cli: cliEntry() };
     const { action } = args;
-    if (action === 'status') return openClawStatus(ctx);
+    if (action === 'status') {
+      await openClawStatus(ctx);
+      return;
+    }
     if (action !== undefined) throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate openclaw.`, { hint: 'Use `ocm-run integrate openclaw`, `… status`, `… --print` or `… --uninstall`.' });
     const keyChoice = keys as import('../../lib/integrations/openclaw/integration.js').PathsKeys;
 
@@ -79,7 +88,8 @@ export const command = defineCommand({
     }
 
     await ctx.config();
-    const r = await i.installOpenClawIntegration({ paths: ctx.paths, env: ctx.env, plugin, keys: keyChoice });
+    const { failHook } = await import('../tier-context.js');
+    const r = await i.installOpenClawIntegration({ paths: ctx.paths, env: ctx.env, plugin, keys: keyChoice, onStep: failHook(ctx.env) });
     if (ctx.json) {
       ctx.out(
         JSON.stringify({

@@ -1,25 +1,25 @@
 import { defineCommand } from '../cli-context.js';
 import { OcmError } from '../../lib/core/errors.js';
+import type { MarkRequest } from '../../lib/jobs/mark.js';
 
 const USAGE = 'ocm-run mark <id> done | superseded-by <id> | clear';
+
+/** The words after the id as the mark to set: `done`, `superseded-by <id>` or `clear`. */
+function markRequest(word: string, by: string | undefined): MarkRequest {
+  const what = word.toLowerCase();
+  if (what === 'done' && by === undefined) return { kind: 'done' };
+  if (what === 'clear' && by === undefined) return { kind: 'clear' };
+  if ((what === 'superseded-by' || what === 'superseded') && by) return { kind: 'superseded', by };
+  throw new OcmError('BAD_INPUT', `"${[what, by].filter(Boolean).join(' ')}" is not a mark.`, { hint: `Use: ${USAGE}` });
+}
 
 export const command = defineCommand({
   name: 'mark <id> <what> [by]',
   description: 'Mark an observation done or superseded by a newer one, or clear its mark (the line keeps its place; active memory and search follow)',
   examples: ['ocm-run mark o-28b68f1c88 done', 'ocm-run mark o-f877b89acb superseded-by o-2ba8f29992', 'ocm-run mark o-f877b89acb clear'],
   async run(ctx, args) {
-    const id = args.id;
-    const what = args.what.toLowerCase();
-    const by = args.by;
-    const request =
-      what === 'done' && by === undefined
-        ? ({ kind: 'done' } as const)
-        : what === 'clear' && by === undefined
-          ? ({ kind: 'clear' } as const)
-          : (what === 'superseded-by' || what === 'superseded') && by
-            ? ({ kind: 'superseded', by } as const)
-            : undefined;
-    if (!request) throw new OcmError('BAD_INPUT', `"${[what, by].filter(Boolean).join(' ')}" is not a mark.`, { hint: `Use: ${USAGE}` });
+    const request = markRequest(args.what, args.by);
+    const { id } = args;
     const { config } = await ctx.config();
     const { memoryOf } = await import('../../lib/api/memory.js');
     const r = await memoryOf(ctx.paths.root, config, { logger: ctx.logger('mark'), now: () => ctx.now() }).mark(id, request);

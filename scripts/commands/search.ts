@@ -1,4 +1,32 @@
 import { defineCommand } from '../cli-context.js';
+import type { Flags, FlagValues } from '../flags.js';
+import type { Config } from '../../lib/config/config-schema.js';
+import type { SearchRequest } from '../../lib/search/search.js';
+import type { Embedder } from '../../lib/search/embedder.js';
+
+const SEARCH_FLAGS = {
+  also: { value: '<query>', multiple: true, description: 'Another rendering of the same question (other words, another language), fused into one ranking; repeatable' },
+  limit: { value: '<n>', description: 'Maximum number of results (default: search.default_limit, 10)' },
+  priority: { value: '<p>', multiple: true, description: 'Only these priorities: high, medium, low (comma-separated)' },
+  category: { value: '<c>', multiple: true, description: 'Only these categories (decision, preference, task, reflection, …)' },
+  since: { value: '<date>', description: 'From this date: YYYY-MM-DD, or 7d / 2w / 3m / 1y back from today' },
+  until: { value: '<date>', description: 'Up to this date (inclusive)' },
+  tier: { value: '<t>', multiple: true, description: 'Only these tiers: hot, warm, cold (a hot-only search never reads warm/cold)' },
+  agent: { value: '<a>', multiple: true, description: 'Only observations of these agents' },
+  tag: { value: '<t>', multiple: true, description: 'Only observations carrying all these tags' },
+  current: { description: 'Only what is current: leave out superseded items and done tasks' },
+  mode: { value: '<m>', description: 'text: full text only; hybrid: with embeddings when configured (the default)' },
+  cache: { negated: true, description: 'Do not use the repeated-query cache' },
+} as const satisfies Flags;
+
+/** The command line as the library's search request (checked: dates, limit, mode, priorities, tiers). */
+async function searchRequest(query: string, flags: FlagValues<typeof SEARCH_FLAGS>, config: Config, now: Date): Promise<SearchRequest> {
+  const { filtersFromOptions, parseLimit, parseSearchMode } = await import('../../lib/search/filters.js');
+  // Checked in this order: the filters, the limit, the mode.
+  const filters = filtersFromOptions(flags, now, config.timezone);
+  const limit = parseLimit(flags.limit, config.search.default_limit);
+  return { query, also: flags.also.filter((a) => a.trim()), limit, filters, cache: flags.cache, mode: parseSearchMode(flags.mode) };
+}
 
 export const command = defineCommand({
   name: 'search <query>',
@@ -11,29 +39,13 @@ export const command = defineCommand({
     'ocm-run search POSTGRES_URL --tier hot,warm --json',
     'ocm-run search "API 인증 문제" --also "API authentication problems"',
   ],
-  flags: {
-    also: { value: '<query>', multiple: true, description: 'Another rendering of the same question (other words, another language), fused into one ranking; repeatable' },
-    limit: { value: '<n>', description: 'Maximum number of results (default: search.default_limit, 10)' },
-    priority: { value: '<p>', description: 'Only these priorities: high, medium, low (comma-separated)' },
-    category: { value: '<c>', description: 'Only these categories (decision, preference, task, reflection, …)' },
-    since: { value: '<date>', description: 'From this date: YYYY-MM-DD, or 7d / 2w / 3m / 1y back from today' },
-    until: { value: '<date>', description: 'Up to this date (inclusive)' },
-    tier: { value: '<t>', description: 'Only these tiers: hot, warm, cold (a hot-only search never reads warm/cold)' },
-    agent: { value: '<a>', description: 'Only observations of these agents' },
-    tag: { value: '<t>', description: 'Only observations carrying all these tags' },
-    current: { description: 'Only what is current: leave out superseded items and done tasks' },
-    mode: { value: '<m>', description: 'text: full text only; hybrid: with embeddings when configured (the default)' },
-    cache: { negated: true, description: 'Do not use the repeated-query cache' },
-  },
+  flags: SEARCH_FLAGS,
   async run(ctx, args, options) {
-    const query = args.query;
-    const also = options.also.filter((a) => a.trim());
+    const { query } = args;
     const { config } = await ctx.config();
-    const { filtersFromOptions, parseLimit, parseSearchMode } = await import('../../lib/search/filters.js');
-    const filters = filtersFromOptions(options, ctx.now(), config.timezone);
-    const limit = parseLimit(options.limit, config.search.default_limit);
-    const mode = parseSearchMode(options.mode);
-    if (filters.agents) {
+    const request = await searchRequest(query, options, config, ctx.now());
+    const { filters, mode } = request;
+    if (filters?.agents) {
       const { assertKnownAgent, knownAgents } = await import('../../lib/features/known-agents.js');
       const known = await knownAgents(ctx.paths, config);
       for (const agent of filters.agents) assertKnownAgent(agent, known);
@@ -44,14 +56,14 @@ export const command = defineCommand({
     // The local model is not loaded in a one-off process: a running `ocm-run mcp` on the home lends its vectors.
     const { embeddingSettings } = await import('../../lib/search/embeddings.js');
     const settings = mode === 'text' ? undefined : embeddingSettings(config);
-    let embedder;
+    let embedder: Embedder | undefined;
     if (settings?.provider === 'local') {
       const { borrowingEmbedder, processEmbedder } = await import('../../lib/search/embedder.js');
       const { askServerVectors } = await import('../../lib/integrations/vector-socket.js');
       embedder = borrowingEmbedder(processEmbedder(settings), (key, texts) => askServerVectors(ctx.paths.machine, key, texts));
     }
     const memory = memoryOf(ctx.paths.root, config, { logger, now: () => ctx.now(), ...(embedder ? { embedder } : {}) });
-    const response = await memory.search({ query, also, limit, filters, cache: options.cache !== false, mode });
+    const response = await memory.search(request);
     // Timings for `stats` (average search time).
     logger.log('info', 'search.done', { ms: Math.round((performance.now() - started) * 10) / 10, results: response.results.length, mode: response.mode, cached: response.cached });
     if (ctx.json) {

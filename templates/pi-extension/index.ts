@@ -12,18 +12,24 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 // Types only (erased when pi loads this file from its extensions folder).
 import type { PiExtensionSettings } from '../../lib/integrations/pi/integration.js';
 
-type NamesModule = typeof import('../../lib/core/injected-context.js');
+/** OC-Memory's public entry (lib/api/index.ts). */
+type EntryModule = typeof import('../../lib/api/index.js');
 
 const settings = JSON.parse(readFileSync(join(__dirname, 'oc-memory.json'), 'utf8')) as PiExtensionSettings;
 
-/** A module of OC-Memory's built lib, in the install `cli` belongs to (<root>/dist/scripts/cli.js → <root>/dist/lib/<path>). */
-function libUrl(...path: string[]): string {
-  return pathToFileURL(join(dirname(dirname(settings.cli)), 'lib', ...path)).href;
+/**
+ * OC-Memory's public entry in the install `cli` belongs to: the package's own
+ * name resolved from inside it, through its package.json `exports` — as the
+ * OpenClaw plugin loads it; nothing of the package is imported by path.
+ */
+function entryUrl(): string {
+  return pathToFileURL(createRequire(settings.cli).resolve('oc-memory')).href;
 }
 
 /** Run `ocm-run hook <kind>` with the event on stdin; its stdout (never throws, bounded). */
@@ -58,7 +64,7 @@ export default async function ocMemory(pi: any) {
   await client.connect(new StdioClientTransport({ command: settings.node, args: [settings.cli, 'mcp', '--home', settings.home, '--agent', settings.agent], stderr: 'ignore' }));
   // oc_memory_search, oc_memory_remember…: the names the OpenClaw plugin gives them too, with the prefix by which
   // OC-Memory's transcript readers know their own tools, so a recalled memory is never observed again as a new fact.
-  const { pluginToolName } = (await import(libUrl('core', 'injected-context.js'))) as NamesModule;
+  const { pluginToolName } = (await import(entryUrl())) as EntryModule;
   const { tools } = await client.listTools();
   for (const tool of tools) {
     const name = pluginToolName(tool.name);

@@ -177,11 +177,13 @@ test('the Engine seam rule itself: a front end importing the segment engine fail
  * hooks, the dashboard and REST API, the OpenClaw plugin — reach the memory
  * through lib/api/ (docs/architecture.md, "The front door"): none of them
  * loads a module that does a memory operation itself (search, get, the
- * writers, mark, forget, status, the index). Types may come from anywhere;
- * pure helpers (formatting, filters, errors) stay where they are.
+ * writers, mark, forget, status, the index, the tier moves and approvals,
+ * the audit log, the tiers' files, the stats, state.json). Types may come
+ * from anywhere; pure helpers (formatting, filters, errors) stay where they are.
  */
-const FRONT_ENDS = /^(lib\/(mcp|hooks|ui)\/|templates\/openclaw-plugin\/|scripts\/commands\/(search|get|forget|mark|status|mcp|hook|ui)\.ts$)/;
-const MEMORY_OPERATIONS = /^lib\/(search\/(search|get|indexer|open-engine|freshness)|memory\/(active-memory-reader|active-memory-file|day-file-buffer|lifecycle-file)|observe\/job|tiers\/forget|jobs\/(forget|mark)|features\/status|api\/recall)$/;
+const FRONT_ENDS = /^(lib\/(mcp|hooks|ui)\/|templates\/openclaw-plugin\/|scripts\/commands\/(search|get|forget|mark|status|mcp|hook|ui|archive|approvals)\.ts$)/;
+const MEMORY_OPERATIONS =
+  /^lib\/(search\/(search|get|indexer|open-engine|freshness)|memory\/(active-memory-reader|active-memory-file|day-file-buffer|lifecycle-file)|observe\/job|tiers\/(forget|tier-job|approvals|proposal-details|audit|locations|search-index)|jobs\/(forget|mark)|features\/(status|stats)|platform\/state|api\/recall)$/;
 
 export function frontDoorViolations(imports: LibImport[]): string[] {
   return imports.flatMap((i) => {
@@ -206,8 +208,11 @@ test('the front door rule itself: a front end loading search or a writer fails; 
       { file: 'lib/hooks/agent-hooks.ts', specifier: '../search/search.js', kind: 'import type' },
       { file: 'lib/mcp/server.ts', specifier: '../api/tools.js', kind: 'import' },
       { file: 'lib/jobs/run-job.ts', specifier: '../search/indexer.js', kind: 'import' },
+      { file: 'scripts/commands/approvals.ts', specifier: '../../lib/tiers/tier-job.js', kind: 'dynamic import()' },
+      { file: 'lib/ui/app.ts', specifier: '../features/stats.js', kind: 'dynamic import()' },
+      { file: 'scripts/commands/archive.ts', specifier: '../../lib/tiers/report.js', kind: 'dynamic import()' },
     ]).length,
-    2,
+    4,
   );
 });
 
@@ -219,4 +224,13 @@ test('the OpenClaw plugin loads the package through its public entry, never a di
   assert.doesNotMatch(plugin, /['"`]lib['"`]|dist\/lib|libPath/, 'no path into dist/lib/');
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { default: string }> };
   assert.equal(pkg.exports['.']!.default, './dist/lib/api/index.js');
+});
+
+test('the pi extension loads the package through its public entry, never a dist/lib/ path', () => {
+  const extension = readFileSync(join(ROOT, 'templates', 'pi-extension', 'index.ts'), 'utf8');
+  // pi loads the file from its extensions folder: only type imports may name the package's modules.
+  const byPath = [...extension.matchAll(/^import(?!\s+type\b)[^;]*?from\s+['"](\.[^'"]*)['"]/gm)].map((m) => m[1]);
+  assert.deepEqual(byPath, [], 'no module of the package is imported by path at run time');
+  assert.doesNotMatch(extension, /['"`]lib['"`]|dist\/lib|libUrl/, 'no path into dist/lib/');
+  assert.match(extension, /resolve\('oc-memory'\)/, "the package's own name, resolved through its exports");
 });

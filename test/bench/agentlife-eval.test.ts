@@ -45,7 +45,7 @@ test('the agent-life section runs the scorer through the real CLI and reports it
     for (const key of ['R@10', 'R@1kTok', 'current_first', 'active_include', 'active_exclude', 'obs/transcript', 'base_R@10', 'base_R@1kTok']) {
       assert.ok(Number.isFinite(report.figures[key]), `${key}: ${report.figures[key]}`);
     }
-    assert.equal(report.figures['n'], 2);
+    assert.equal(report.figures.n, 2);
     // The Porto fact is in the memory and found by its question.
     assert.ok(report.figures['R@10']! > 0, JSON.stringify(report.figures));
     assert.ok(report.figures['obs/transcript']! > 0);

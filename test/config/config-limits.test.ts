@@ -93,7 +93,7 @@ test('a read-only home: every job exits 4 with a hint, not a raw EROFS', async (
     const first = await runCli(['observe', '--home', home]);
     assert.equal(first.code, 0, first.stderr);
     const probe = await runOnReadOnlyHome(home, ['--version']).catch(() => undefined);
-    if (!probe || probe.code !== 0) {
+    if (probe?.code !== 0) {
       t.skip('no mount namespace here (unshare not allowed)');
       return;
     }

@@ -1,7 +1,7 @@
 /** Helpers for the search tests: temp homes with real day files. */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tempDirUntilExit } from './cli.js';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { appendObservations, createDayFile, formatDayFile } from '../../lib/memory/day-file/index.js';
 import { dayFilePath, homePaths, type HomePaths } from '../../lib/platform/home.js';
 import { observationId } from '../../lib/memory/observation-line.js';

@@ -44,7 +44,6 @@ const ALNUM = UPPER + LOWER + DIGITS;
 const HEX = '0123456789abcdef';
 const URLSAFE = `${ALNUM}_-`;
 const BASE64 = `${ALNUM}+/`;
-const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l'.toUpperCase();
 
 type Draw = (alphabet: string, n: number) => string;

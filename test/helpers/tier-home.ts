@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { appendObservations, createDayFile, formatDayFile, parseDayFile } from '../../lib/memory/day-file/index.js';
+import { appendObservations, createDayFile, formatDayFile, parseDayFile, type DayFile } from '../../lib/memory/day-file/index.js';
 import { dayFilePath, homePaths, type HomePaths } from '../../lib/platform/home.js';
 import { observationId } from '../../lib/memory/observation-line.js';
 import { validateConfig } from '../../lib/config/config.js';
@@ -44,7 +44,7 @@ export async function writeHot(paths: HomePaths, observations: Observation[], ti
     groups.set(p, [...(groups.get(p) ?? []), o]);
   }
   for (const [p, list] of groups) {
-    let file;
+    let file: DayFile;
     try {
       file = parseDayFile(await readFile(p, 'utf8'));
     } catch {

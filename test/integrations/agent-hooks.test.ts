@@ -145,7 +145,7 @@ test('hook after-turn: returns at once and a background job observes and indexes
       JSON.stringify({ sessionId: session, cwd: '/work/shop', version: '2.1.332', type, uuid, parentUuid: null, timestamp: new Date(now.getTime() + at).toISOString(), message: { role: type, content } });
     await writeFile(
       join(project, `${session}.jsonl`),
-      [line('u-1', 'user', 'I prefer tabs over spaces in Go code.', 0), line('a-1', 'assistant', [{ type: 'text', text: 'Got it: tabs in Go.' }], 1000)].join('\n') + '\n',
+      `${[line('u-1', 'user', 'I prefer tabs over spaces in Go code.', 0), line('a-1', 'assistant', [{ type: 'text', text: 'Got it: tabs in Go.' }], 1000)].join('\n')}\n`,
     );
     const input = { hook_event_name: 'Stop', session_id: session, transcript_path: join(project, `${session}.jsonl`), cwd: '/work/shop' };
     const [a, b] = await Promise.all([hook(home, 'after-turn', input), hook(home, 'after-turn', { ...input, hook_event_name: 'SessionEnd' })]);
@@ -462,7 +462,7 @@ test('memory skipped for time is never silent: a session start past its budget a
     const log = await readFile(join(paths.logs, 'hooks.log'), 'utf8');
     assert.match(log, /"event":"hook\.session_start_late","agent":"claude-code","timeoutMs":1/);
     status = await runCli(['status', '--home', home]);
-    assert.match(status.stdout, /Memory skipped for time: 1 time in the last 24 h \(last [^:]+:\d\d:[\d.]+Z: a session start of claude-code had no memory after 1 ms/);
+    assert.match(status.stdout, /Memory skipped for time: 1 time since [^ ]+Z \(last 24 h\); last [^:]+:\d\d:[\d.]+Z: a session start of claude-code had no memory after 1 ms/);
     const json = JSON.parse((await runCli(['status', '--home', home, '--json'])).stdout) as { hooks: { skippedForTime: number; last: { event: string } } };
     assert.equal(json.hooks.skippedForTime, 1);
     assert.equal(json.hooks.last.event, 'hook.session_start_late');

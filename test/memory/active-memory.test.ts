@@ -216,3 +216,18 @@ test('a fact the user asked to remember stays in their words beside an observed 
   assert.match(r.text, /The staging host is db-stage-7\./);
   assert.doesNotMatch(r.text, /User said the staging host/, 'the same thing is listed once');
 });
+
+test('a deadline said as a fact leaves recent observations once its date has passed; other dated facts stay', () => {
+  const due = o('Assistant said the kiln firing would need to be done by about 14 July (2026-07-14).', '2026-06-23');
+  const dueSoon = o('The grant report is due 30 June (2026-06-30).', '2026-06-23', { time: '10:05' });
+  const trip = o('User said the coast trip was great, 1–3 July (2026-07-03): cabins at the bluff.', '2026-06-23', { time: '10:10', category: 'event' });
+  const r = buildActiveMemory({ ...base, observations: [due, dueSoon, trip], today: '2026-07-20' });
+  const section = (name: string) => r.text.split(`## ${name}\n`)[1]!.split('\n## ')[0]!;
+  assert.doesNotMatch(r.text, /kiln firing/);
+  assert.doesNotMatch(r.text, /grant report/);
+  // Not a deadline: what is planned or happened on a date is still what the last days were about.
+  assert.match(section('Recent observations'), /coast trip/);
+  // Before the date, the deadline is news.
+  const before = buildActiveMemory({ ...base, observations: [due], today: '2026-07-01' });
+  assert.match(before.text, /kiln firing/);
+});

@@ -59,7 +59,7 @@ test('a file with mixed line endings is kept as it is, and new lines get LF', ()
   assert.equal(formatDayFile(file), mixed);
   appendObservations(file, [newObservation('Mixed endings stay.')]);
   const out = formatDayFile(file);
-  assert.ok(out.startsWith(BOM + '---\n'));
+  assert.ok(out.startsWith(`${BOM}---\n`));
   assert.ok(out.includes('# 2026-02-12\r\n'));
   assert.equal(listObservations(parseDayFile(out)).length, 3);
 });

@@ -80,7 +80,7 @@ test('tags in the user’s own order stay as written while they are the same tag
   const file = parseDayFile(text);
   appendObservations(file, [obs('Postgres runs version 16.', { tags: ['postgres'] })]);
   const out = formatDayFile(file);
-  assert.match(out, /^tags: \[typescript,postgres\]  # topics$/m);
+  assert.match(out, /^tags: \[typescript,postgres\] {2}# topics$/m);
   assert.match(out, /^observations: 3 # counted by OC-Memory$/m);
 });
 
@@ -131,7 +131,7 @@ test('an id moved onto its own line keeps its observation’s provenance through
   appendObservations(edited, [obs('The VPN is WireGuard.')]);
   removeObservations(edited, [obs('Backups run nightly.').id]);
   const out = formatDayFile(edited);
-  assert.match(out, /\n  \^o-7f3a9c21e0\n/, 'the moved id stays where the user put it');
+  assert.match(out, /\n {2}\^o-7f3a9c21e0\n/, 'the moved id stays where the user put it');
   assert.match(out, /^o-7f3a9c21e0: /m);
   assert.match(out, /^o-0b41d2e8aa: /m);
   assert.doesNotMatch(out, new RegExp(`^${obs('Backups run nightly.').id}: `, 'm'), 'provenance of an erased id goes');

@@ -9,9 +9,9 @@ function o(text: string, date: string, category: string, time = '10:00'): Observ
 }
 
 /** Marks the observations set when each was new in its turn (as the observe job runs them). */
-function marks(obs: Observation[]): Map<string, { kind: string; by?: string }> {
+function marks(obs: Observation[], names = ['Nadia', 'Claude']): Map<string, { kind: string; by?: string }> {
   const out = new Map<string, { kind: string; by?: string }>();
-  for (const c of lifecycleMarks(obs, { fresh: new Set(obs.map((x) => x.id)), names: ['Nadia', 'Claude'] })) out.set(c.id, c.mark);
+  for (const c of lifecycleMarks(obs, { fresh: new Set(obs.map((x) => x.id)), names })) out.set(c.id, c.mark);
   return out;
 }
 
@@ -273,4 +273,89 @@ test('an update written as a note ("Updated: <thing> — <new value>") supersede
   // The same value again says nothing new.
   const same = o("Assistant said updated: Ben's graduation gift — a road bike.", '2026-04-01', 'fact');
   assert.equal(marks([idea, same]).size, 0);
+});
+
+test('"not doing X after all" gives up the plan that named X; a plain "not doing" or another place is kept', () => {
+  const plan = o('Assistant said the drive to Lisbon is long; Portugal needs a rental car with a toll transponder.', '2026-02-01', 'fact');
+  const off = o("User said we're not doing Portugal after all. Two flights with a toddler is too much.", '2026-04-01', 'fact');
+  assert.deepEqual(marks([plan, off]).get(plan.id), { kind: 'superseded', date: '2026-04-01', by: off.id });
+  // Without "after all", "anymore" or "instead" it is a statement of the present, not a change.
+  const plain = o("User said we're not doing Portugal in winter, it rains.", '2026-04-01', 'fact');
+  assert.equal(marks([plan, plain]).size, 0);
+  // Another country given up leaves this one alone; "not doing it after all" names nothing.
+  const other = o("User said we're not doing Spain after all.", '2026-04-01', 'fact');
+  const it = o("User said we're not doing it after all.", '2026-04-01', 'fact');
+  assert.equal(marks([plan, other, it]).size, 0);
+});
+
+test('a thing moved to another named place of the same kind supersedes the older place', () => {
+  const old = o('The Alberta market on Fridays. The stall fee is due in March.', '2026-01-10', 'fact');
+  const moved = o('User is moving the stall to the Kenton market on Sundays. Fridays are too busy at work.', '2026-05-02', 'state');
+  assert.deepEqual(marks([old, moved]).get(old.id), { kind: 'superseded', date: '2026-05-02', by: moved.id });
+  // Near misses: no move said; a place of another kind; nothing shared beside the place; the old one names the new place.
+  const noMove = o('User liked the Kenton market on Sundays. Fridays are too busy at work.', '2026-05-02', 'fact');
+  const otherKind = o('User is moving the stall to the Kenton library on Fridays.', '2026-05-02', 'state');
+  const nothingShared = o('The guild booth moved to the Kenton market.', '2026-05-02', 'state');
+  for (const later of [noMove, otherKind, nothingShared]) assert.equal(marks([old, later]).size, 0, later.text);
+  const both = o('The Alberta market is smaller than the Kenton market on Fridays.', '2026-01-10', 'fact');
+  assert.equal(marks([both, moved]).size, 0);
+});
+
+test('a trip changed to another place supersedes the decision to go to the old one', () => {
+  // The speakers' names are no subject words: only the places can tie these together.
+  const ko = ['지훈', 'Mori'];
+  const first = o('지훈은 11월 여행은 수아랑 부산 가기로 했어.', '2026-08-02', 'decision');
+  const changed = o('지훈은 여행 또 바꿨어 결국 제주로 다시.', '2026-10-12', 'state');
+  // Korean chooses with 가다 too: a backend "gone with" is no trip, whatever the trip does later.
+  const backend = o('지훈은 그럼 결정. Firebase 접고 Supabase로 갈래.', '2026-07-08', 'decision');
+  assert.equal(marks([backend, changed], ko).size, 0);
+  assert.deepEqual(marks([first, changed], ko).get(first.id), { kind: 'superseded', date: '2026-10-12', by: changed.id });
+  // The change said in another observation of the same message counts.
+  const from = (x: Observation): Observation => ({ ...x, provenance: { source: 'openclaw', agent: 'main', session: 's1', entryIds: ['e9'] } });
+  const said = from(o('지훈은 여행지 바꿨어.', '2026-09-15', 'state'));
+  const decided = from(o('지훈은 강릉으로 가기로 했어.', '2026-09-15', 'decision', '10:01'));
+  assert.equal(marks([first, said, decided], ko).get(first.id)?.kind, 'superseded');
+  // Near misses: who goes is no place ("누나가 가기로"); a new decision without a change; the same place again.
+  const sister = o('지훈은 누나가 가기로 했어.', '2026-08-23', 'decision');
+  assert.equal(marks([sister, changed], ko).size, 0);
+  assert.equal(marks([first, o('지훈은 강릉으로 가기로 했어.', '2026-09-15', 'decision')], ko).size, 0);
+  assert.equal(marks([first, o('여행 또 바꿨어 결국 부산으로 다시.', '2026-10-12', 'state')], ko).size, 0);
+  // English: "going to X instead" for a decision to go to Y.
+  const en = o('User decided to go to Vienna for the anniversary trip.', '2026-03-01', 'decision');
+  const instead = o("User said for the trip we're going to Prague instead.", '2026-04-01', 'decision');
+  assert.equal(marks([en, instead]).get(en.id)?.kind, 'superseded');
+  assert.equal(marks([en, o('User is going to Prague for the work trip now.', '2026-04-01', 'decision')]).size, 0, 'a mere "now" is no change of plan');
+});
+
+test('"we did the X" closes the task and every to-do note that named X; a question or another thing closes none', () => {
+  const task = o('User needs to renew the car registration before the summer.', '2026-01-12', 'task');
+  const note = o('Assistant has put "renew the car registration (form MV-1)" on the list.', '2026-01-12', 'fact', '10:01');
+  const list = o('Assistant said open items: car registration, a new bike lock.', '2026-03-07', 'fact');
+  const plain = o('The car registration office is on Main Street.', '2026-01-12', 'fact', '10:02');
+  const did = o('User said we did the registration today at the DMV on 82nd.', '2026-03-22', 'event');
+  const m = marks([task, note, list, plain, did]);
+  assert.equal(m.get(task.id)?.kind, 'done');
+  assert.equal(m.get(note.id)?.kind, 'done');
+  assert.equal(m.get(list.id)?.kind, 'done');
+  assert.equal(m.has(plain.id), false, 'a fact that notes no to-do stays');
+  // The thing done is the head of what follows "did": the kids' passports are not the kids' dentist visit.
+  const passports = o("User needs to renew the kids' passports before the trip.", '2026-01-12', 'task');
+  const dentist = o("User needs to book the kids' dentist check-up.", '2026-01-12', 'task', '10:05');
+  const m2 = marks([passports, dentist, o("User said we did the kids' passports today at the post office.", '2026-03-22', 'event')]);
+  assert.equal(m2.get(passports.id)?.kind, 'done');
+  assert.equal(m2.has(dentist.id), false);
+  for (const text of ['What did the registration office say?', 'User asked: did the registration arrive?', 'User said we did the taxes today.']) {
+    assert.equal(marks([task, note, o(text, '2026-03-22', 'event')]).size, 0, text);
+  }
+});
+
+test('"이사 끝" closes the task of that move, not a task set for after it; "이사 끝나면" closes none', () => {
+  const ko = ['수아', 'Mori'];
+  const move = o('수아는 지금 원룸 사는데 전세 만기가 10월 말이라 이사 알아봐야 돼.', '2026-06-09', 'task');
+  const after = o('수아는 이사 끝나고 할게 (사진 앨범 정리).', '2026-09-15', 'task');
+  const done = o('수아는 이사 끝! 이제 합정동 주민이야.', '2026-09-29', 'event');
+  const m = marks([move, after, done], ko);
+  assert.deepEqual(m.get(move.id), { kind: 'done', date: '2026-09-29', by: done.id });
+  assert.equal(m.has(after.id), false, 'a task for after the move is not the move');
+  assert.equal(marks([move, o('수아는 이사 끝나면 연락할게.', '2026-09-20', 'task')], ko).size, 0);
 });

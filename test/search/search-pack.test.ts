@@ -74,7 +74,9 @@ async function answers(paths: HomePaths) {
 /** The same answers, query by query (a failure shows one query's difference, not a diff of everything). */
 function assertSameAnswers(actual: Awaited<ReturnType<typeof answers>>, expected: Awaited<ReturnType<typeof answers>>): void {
   assert.equal(actual.length, expected.length);
-  actual.forEach((a, i) => assert.deepEqual(a, expected[i], `${a.query} ${JSON.stringify(a.filters)}`));
+  actual.forEach((a, i) => {
+    assert.deepEqual(a, expected[i], `${a.query} ${JSON.stringify(a.filters)}`);
+  });
 }
 
 /** A copy of the home's memory with an index of per-file segments only (packing off). */

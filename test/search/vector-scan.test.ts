@@ -38,7 +38,9 @@ function near(centre: Float32Array, noise: number, r: () => number): Float32Arra
 function vectorsOf(list: Float32Array[]): SegmentVectors {
   const scales = new Float32Array(list.length);
   const data = new Int8Array(list.length * DIMS);
-  list.forEach((v, d) => (scales[d] = quantise(v, data, d * DIMS)));
+  list.forEach((v, d) => {
+    scales[d] = quantise(v, data, d * DIMS);
+  });
   return { dims: DIMS, scales, data };
 }
 

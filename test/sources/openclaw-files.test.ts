@@ -326,7 +326,7 @@ test('a torn last line is consumed only once it is complete', async () => {
 
 function malformedCorpus(): Buffer {
   const good1 = line('a0000001', null, 'user', 'before the garbage');
-  const torn = line('a0000002', 'a0000001', 'assistant', 'torn in the middle').slice(0, 60) + '\n';
+  const torn = `${line('a0000002', 'a0000001', 'assistant', 'torn in the middle').slice(0, 60)}\n`;
   const garbage = Buffer.from(Array.from({ length: 3000 }, (_, k) => ((k * 7919 + 13) % 255) + 1).map((b) => (b === 0x0a ? 0x0b : b)));
   const badUtf8 = Buffer.concat([Buffer.from(line('a0000003', 'a0000001', 'user', 'cafe').slice(0, -3)), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}}\n')]);
   const huge = line('a0000004', 'a0000001', 'user', 'h'.repeat(5 * 1024 * 1024));

@@ -171,12 +171,12 @@ test('a secret cut at a summary edge is masked whole, never left in part', () =>
   for (const [secret, piece] of secrets) {
     // Tool outputs are summarised to 200 characters: put the secret across that edge at every offset.
     for (let at = 180; at < 200; at++) {
-      const text = textOf(normalizePiEntry(entry('t', null, { role: 'toolResult', toolCallId: 'c', toolName: 'bash', content: [{ type: 'text', text: `${'a '.repeat(100)}`.slice(0, at - 1) + ` ${secret} tail` }] }), ctx));
+      const text = textOf(normalizePiEntry(entry('t', null, { role: 'toolResult', toolCallId: 'c', toolName: 'bash', content: [{ type: 'text', text: `${`${'a '.repeat(100)}`.slice(0, at - 1)} ${secret} tail` }] }), ctx));
       assert.ok(!text.includes(piece), `offset ${at}: ${text}`);
     }
     // Tool-call arguments are cut at 80 characters.
     for (let at = 60; at < 80; at++) {
-      const text = summariseToolCall('run', { command: `${'b '.repeat(40)}`.slice(0, at - 1) + ` ${secret}` });
+      const text = summariseToolCall('run', { command: `${`${'b '.repeat(40)}`.slice(0, at - 1)} ${secret}` });
       assert.ok(!text.includes(piece), `argument offset ${at}: ${text}`);
     }
   }

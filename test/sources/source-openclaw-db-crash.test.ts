@@ -46,7 +46,9 @@ test('database source: kill -9 at named steps during observe, again and again, t
       const w = new PiSessionWriter(id, new Date(Date.UTC(2026, 8, 1 + s, 8)));
       const rows = new DbTranscript(db, id);
       const lines = (w.header() + generateConversation(w, exchanges, s + 1)).split('\n').filter(Boolean);
-      lines.forEach((line, i) => rows.add(line, i % 4 === 3 ? { compress: 'raw' } : {}));
+      lines.forEach((line, i) => {
+        rows.add(line, i % 4 === 3 ? { compress: 'raw' } : {});
+      });
     });
     for (const db of dbs.values()) db.close();
 

@@ -18,7 +18,7 @@
  * lets them in. Pure: the caller reads openclaw.json.
  */
 import { MEMORY_TOOL_NAMES, pluginToolName } from '../../core/injected-context.js';
-import { PLUGIN_ID } from './integration.js';
+import { PLUGIN_ID } from './plugin-files.js';
 
 /** One change to the user's tool policy that lets the memory tools through. */
 export interface ToolPolicyAdvice {

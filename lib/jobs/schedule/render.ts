@@ -120,7 +120,7 @@ function winQuote(value: string): string {
 }
 
 export function fillTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(/\{\{([A-Z_]+)\}\}/g, (all, name: string) => {
+  return template.replace(/\{\{([A-Z_]+)\}\}/g, (_all, name: string) => {
     const v = values[name];
     if (v === undefined) throw new Error(`template placeholder {{${name}}} has no value`);
     return v;

@@ -256,7 +256,9 @@ async function syncOnce(options: EncryptedSyncOptions, repo: SealedRepository, d
   for (let i = 0; i < toSeal.length; i += SEAL_BATCH) {
     const batch = toSeal.slice(i, i + SEAL_BATCH);
     const sealed = await Promise.all(batch.map((f) => seal(encryptFor.key, f.data)));
-    batch.forEach((f, j) => entries.push({ path: f.name, data: sealed[j]! }));
+    batch.forEach((f, j) => {
+      entries.push({ path: f.name, data: sealed[j]! });
+    });
   }
   result.encrypted += toSeal.length;
   // Files this device has no place for stay as the remote has them.

@@ -67,7 +67,7 @@ async function tombstonedInTree(git: Git, root: string): Promise<string[]> {
   const patterns = join(root, '.git', 'ocm-tombstones');
   try {
     // An id at the end of an observation line (` ^o-…`), on a line of its own, or in the provenance block (`o-…:`).
-    await writeFile(patterns, [...ids].join('\n') + '\n');
+    await writeFile(patterns, `${[...ids].join('\n')}\n`);
     const found = await git.run(['grep', '-o', '-h', '-F', '-w', '-f', patterns, '--', ':(glob)memory/**/*.md', ':(glob)archive/**/*.md'], { allowFail: true });
     if (found.code !== 0) return [];
     return [...new Set(found.stdout.split('\n').map((l) => l.trim()).filter((id) => ids.has(id)))].sort();

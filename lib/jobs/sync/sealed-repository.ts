@@ -95,7 +95,7 @@ export class SealedRepository {
     const out = new Map<string, Buffer>();
     const unique = [...new Set(ids)];
     if (unique.length === 0) return out;
-    const r = await this.git.runBytes(['cat-file', '--batch'], Buffer.from(unique.join('\n') + '\n'));
+    const r = await this.git.runBytes(['cat-file', '--batch'], Buffer.from(`${unique.join('\n')}\n`));
     let at = 0;
     const data = r.stdout;
     while (at < data.length) {
@@ -113,7 +113,7 @@ export class SealedRepository {
   /** Write a commit holding exactly these files, child of `parent` (none: a first commit). */
   async commit(parent: string | undefined, entries: readonly NewEntry[]): Promise<string> {
     await this.git.run(['update-ref', '-d', BUILDING], { allowFail: true });
-    const message = Buffer.from(COMMIT_MESSAGE + '\n');
+    const message = Buffer.from(`${COMMIT_MESSAGE}\n`);
     const parts: Buffer[] = [Buffer.from(`commit ${BUILDING}\ncommitter ${COMMITTER} now\ndata ${message.length}\n`), message];
     parts.push(Buffer.from(`${parent ? `from ${parent}\n` : ''}deleteall\n`));
     for (const e of [...entries].sort((a, b) => (a.path < b.path ? -1 : 1))) {

@@ -45,7 +45,11 @@ export class DayFileAppender {
     // thousands of lines at a time, so the loops are what gets optimised, one small function each.
     if (allKnown(this.ids, observations)) return 0;
     assertWritable(this.file, path);
-    const fresh = observations.filter((o) => !this.ids.has(o.id) && (this.ids.add(o.id), true));
+    const fresh = observations.filter((o) => {
+      if (this.ids.has(o.id)) return false;
+      this.ids.add(o.id);
+      return true;
+    });
     insertInTimeOrder(this.file.segments, fresh, this.file.provenance?.segment, dayFileZone(this.file));
     // Added to the file's own map (not a copy of it: copying thousands of keys per append is slow).
     const block = provenanceBlock(this.file);

@@ -17,6 +17,7 @@
 import type { SentenceAnalysis } from './rules/en.js';
 import { isCommonWord } from './rules/en.js';
 import { plainKorean } from './korean-style.js';
+import { anyOf, oneOf, pattern } from '../../core/pattern.js';
 
 /** What a sentence is judged against: the speaker, and what the other speaker said last. */
 export interface SelectionContext {
@@ -46,14 +47,26 @@ const FIRST_PERSON = /\b(?:i|i'm|i've|i'd|i'll|me|my|mine|myself)\b/i;
 /** "we", "our": the speaker's group — or people in general ("Taking care of ourselves is vital"). */
 const FIRST_PERSON_PLURAL = /\b(?:we|we're|we've|we'd|we'll|our|ours|us|ourselves)\b/i;
 /** A sentence without its subject: "Been reading a lot lately.", "Still working on the studio." */
-const IMPLICIT_FIRST_PERSON = /^(?:(?:still|just|also|currently|finally|recently)\s+)?(?:been|working|trying|planning|thinking|hoping|looking|getting|going|started|finished|got|went|had|made|spent|tried|moved|bought|visited)\b/i;
+const IMPLICIT_FIRST_PERSON = pattern(
+  [
+    /^(?:(?:still|just|also|currently|finally|recently)\s+)?/,
+    anyOf('been', 'working', 'trying', 'planning', 'thinking', 'hoping', 'looking', 'getting', 'going', 'started', 'finished', 'got', 'went', 'had', 'made', 'spent', 'tried', 'moved', 'bought', 'visited'),
+    /\b/,
+  ],
+  'i',
+);
 /** Someone else: "she", "his", "their". */
 const THIRD_PERSON = /\b(?:he|she|he's|she's|his|her|hers|him|himself|herself)\b/i;
 const SECOND_PERSON = /\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\b/i;
 
 /** A sentence that only acknowledges ("Noted.", "Got it, I'll remember that"). */
-const ACKNOWLEDGEMENT =
-  /^(?:(?:ok(?:ay)?|sure|great|perfect|got it|noted|understood|will do|roger|gotcha)\b[\s,.!:-]*)*(?:(?:i'll|i will|i'm going to|will|i've|i have)\s+(?:remember|keep (?:that|this|it) in mind|note (?:that|this|it)(?: down)?|make a note of (?:that|this|it)|noted (?:that|this|it))(?:\s+(?:that|this|it))?(?:\s+for (?:you|later|next time))?|noted|got it|understood|will do|gotcha|roger(?: that)?)[\s.!]*$/i;
+const ACKNOWLEDGEMENT_WORD = /(?:(?:ok(?:ay)?|sure|great|perfect|got it|noted|understood|will do|roger|gotcha)\b[\s,.!:-]*)*/;
+const WILL_REMEMBER = pattern([
+  /(?:i'll|i will|i'm going to|will|i've|i have)\s+/,
+  anyOf('remember', /keep (?:that|this|it) in mind/, /note (?:that|this|it)(?: down)?/, /make a note of (?:that|this|it)/, /noted (?:that|this|it)/),
+  /(?:\s+(?:that|this|it))?(?:\s+for (?:you|later|next time))?/,
+]);
+const ACKNOWLEDGEMENT = pattern([/^/, ACKNOWLEDGEMENT_WORD, anyOf(WILL_REMEMBER, 'noted', 'got it', 'understood', 'will do', 'gotcha', 'roger(?: that)?'), /[\s.!]*$/], 'i');
 
 /** "Noted:", "Got it —", "Noted for the novel:". */
 const ACKNOWLEDGEMENT_LEAD = /^(?:noted|got it|understood|will do|roger|ok(?:ay)?|sure|perfect|great)(?:\s+for\s+[^:,;]{1,40})?\s*[:,;—–-]\s*/i;
@@ -64,44 +77,155 @@ export function opensWithAcknowledgement(sentence: string): boolean {
 }
 
 /** "Please remember this", "Don't forget that": a request to keep what was just said, not a task of its own. */
-export const REMEMBER_REQUEST =
-  /^(?:(?:please|pls|and|also|oh|so)\s*,?\s+)*(?:(?:remember|memorize|don't forget|do not forget|keep in mind|note|make a note of|write down|save)\s+(?:this|that|it)(?:\s+(?:one|fact|for me|for later|please|too))*|write (?:this|that|it) down(?:\s+as (?:a|an|our|the) [\w -]{1,30})?|(?:this|that|it)(?: is|'s) (?:really |very |super )?important(?: to (?:me|remember))?|(?:this|that|it)(?: is|'s) (?:a|an|our|the) (?:[\w-]+ ){0,2}(?:rule|requirement|convention|policy|must)(?: here| for us| for the team| at work)?)[\s.!]*$/i;
+const REMEMBER_THIS = pattern([
+  anyOf('remember', 'memorize', "don't forget", 'do not forget', 'keep in mind', 'note', 'make a note of', 'write down', 'save'),
+  /\s+(?:this|that|it)(?:\s+(?:one|fact|for me|for later|please|too))*/,
+]);
+const WRITE_THIS_DOWN = /write (?:this|that|it) down(?:\s+as (?:a|an|our|the) [\w -]{1,30})?/;
+const THIS_IS_IMPORTANT = /(?:this|that|it)(?: is|'s) (?:really |very |super )?important(?: to (?:me|remember))?/;
+const THIS_IS_A_RULE = /(?:this|that|it)(?: is|'s) (?:a|an|our|the) (?:[\w-]+ ){0,2}(?:rule|requirement|convention|policy|must)(?: here| for us| for the team| at work)?/;
+export const REMEMBER_REQUEST = pattern(
+  [/^(?:(?:please|pls|and|also|oh|so)\s*,?\s+)*/, anyOf(REMEMBER_THIS, WRITE_THIS_DOWN, THIS_IS_IMPORTANT, THIS_IS_A_RULE), /[\s.!]*$/],
+  'i',
+);
 
 /** Reactions to what the other speaker said or showed. */
-const REACTION_START =
-  /^(?:(?:that|this|it|those|these|they|what a|how|sounds?|looks?|seems?|must be|must have been)\b(?:'s|'re| is| was| are| were| must| sounds?| looks?| seems?| feels?| means?)?|(?:so|such|very|really) (?:cool|nice|great|awesome|sweet|fun|true|exciting|amazing|inspiring|touching|lovely)|(?:congrats|congratulations|kudos|well done|good job|great job|way to go|props|wow|aww|oh)\b)/i;
+const REACTION_SUBJECT = pattern([
+  anyOf('that', 'this', 'it', 'those', 'these', 'they', 'what a', 'how', 'sounds?', 'looks?', 'seems?', 'must be', 'must have been'),
+  /\b(?:'s|'re| is| was| are| were| must| sounds?| looks?| seems?| feels?| means?)?/,
+]);
+const SO_COOL = /(?:so|such|very|really) (?:cool|nice|great|awesome|sweet|fun|true|exciting|amazing|inspiring|touching|lovely)/;
+const CONGRATS = /(?:congrats|congratulations|kudos|well done|good job|great job|way to go|props|wow|aww|oh)\b/;
+const REACTION_START = pattern([/^/, anyOf(REACTION_SUBJECT, SO_COOL, CONGRATS)], 'i');
 
 /** First-person reactions: "I'm so happy for you", "I love that", "I can only imagine". */
-const FIRST_PERSON_REACTION =
-  /^(?:i'm|i am|i was|i feel)\s+(?:so\s+|really\s+|very\s+|super\s+|truly\s+)*(?:happy|glad|proud|excited|sorry|thrilled|stoked|touched|grateful|thankful|impressed|amazed|inspired)\s+(?:for you|to hear|to see|you|that you|that (?:it|this|that)|about (?:that|this|it)|of you)|^i\s+(?:really\s+|totally\s+|just\s+|absolutely\s+)*(?:love|like|adore|admire|appreciate|agree)\s+(?:that|it|this|those|these|how|your|you|what you)\b|^i can (?:only |totally |definitely )?(?:imagine|see (?:that|why|how))|^i (?:hope|bet|believe) (?:you|it|that|so)\b|^i (?:know|see|get|understand) (?:what you mean|how you feel|that|why)\b|^i'll (?:let you know|keep you posted|check it out|do my best)\b/i;
+const HAPPY_FOR_YOU = pattern([
+  /^(?:i'm|i am|i was|i feel)\s+(?:so\s+|really\s+|very\s+|super\s+|truly\s+)*/,
+  anyOf('happy', 'glad', 'proud', 'excited', 'sorry', 'thrilled', 'stoked', 'touched', 'grateful', 'thankful', 'impressed', 'amazed', 'inspired'),
+  /\s+/,
+  anyOf('for you', 'to hear', 'to see', 'you', 'that you', 'that (?:it|this|that)', 'about (?:that|this|it)', 'of you'),
+]);
+const LOVE_THAT = pattern([
+  /^i\s+(?:really\s+|totally\s+|just\s+|absolutely\s+)*/,
+  anyOf('love', 'like', 'adore', 'admire', 'appreciate', 'agree'),
+  /\s+/,
+  anyOf('that', 'it', 'this', 'those', 'these', 'how', 'your', 'you', 'what you'),
+  /\b/,
+]);
+const CAN_IMAGINE = /^i can (?:only |totally |definitely )?(?:imagine|see (?:that|why|how))/;
+const HOPE_SO = /^i (?:hope|bet|believe) (?:you|it|that|so)\b/;
+const KNOW_WHAT_YOU_MEAN = /^i (?:know|see|get|understand) (?:what you mean|how you feel|that|why)\b/;
+const KEEP_YOU_POSTED = /^i'll (?:let you know|keep you posted|check it out|do my best)\b/;
+const FIRST_PERSON_REACTION = oneOf([HAPPY_FOR_YOU, LOVE_THAT, CAN_IMAGINE, HOPE_SO, KNOW_WHAT_YOU_MEAN, KEEP_YOU_POSTED], 'i');
 
 /** Encouragement and advice to the other person: "Keep it up!", "Hang in there", "Give it a shot". */
-const ENCOURAGEMENT =
-  /^(?:just\s+|so\s+|and\s+)?(?:keep|stay|hang in|don't (?:give up|quit|stop|let|forget to|worry)|never (?:give up|stop|quit)|believe|enjoy|have (?:fun|a (?:great|good|nice|blast))|take care|cherish|go for it|give it a (?:shot|try|go)|check (?:it|this|that|them) out|check out|let's (?:keep|make|do|go|stay|continue|work|chat|catch|talk|hope)|remember to|trust|follow your|chase|reach for|hold on|make sure to|be proud|congrat)/i;
+const ENCOURAGING_WORDS = anyOf(
+  'keep',
+  'stay',
+  'hang in',
+  /don't (?:give up|quit|stop|let|forget to|worry)/,
+  /never (?:give up|stop|quit)/,
+  'believe',
+  'enjoy',
+  /have (?:fun|a (?:great|good|nice|blast))/,
+  'take care',
+  'cherish',
+  'go for it',
+  /give it a (?:shot|try|go)/,
+  /check (?:it|this|that|them) out/,
+  'check out',
+  /let's (?:keep|make|do|go|stay|continue|work|chat|catch|talk|hope)/,
+  'remember to',
+  'trust',
+  'follow your',
+  'chase',
+  'reach for',
+  'hold on',
+  'make sure to',
+  'be proud',
+  'congrat',
+);
+const ENCOURAGEMENT = pattern([/^(?:just\s+|so\s+|and\s+)?/, ENCOURAGING_WORDS], 'i');
 
 /** Goodbyes: "See you tomorrow!", "Talk soon", "Take care". */
-const SIGN_OFF = /^(?:see (?:you|ya)|talk (?:to you )?(?:soon|later)|catch you (?:later|soon)|bye|good ?night|have a (?:good|great|nice|lovely) (?:one|day|night|evening|weekend)|take care|until next time|speak soon|gotta (?:go|run)|i(?:'ve| have)? (?:got|gotta) (?:to )?go)\b/i;
+const SIGN_OFF = pattern(
+  [
+    /^/,
+    anyOf(
+      /see (?:you|ya)/,
+      /talk (?:to you )?(?:soon|later)/,
+      /catch you (?:later|soon)/,
+      'bye',
+      'good ?night',
+      /have a (?:good|great|nice|lovely) (?:one|day|night|evening|weekend)/,
+      'take care',
+      'until next time',
+      'speak soon',
+      /gotta (?:go|run)/,
+      /i(?:'ve| have)? (?:got|gotta) (?:to )?go/,
+    ),
+    /\b/,
+  ],
+  'i',
+);
 
 /** Only agreeing: "I 100% agree", "Totally agree" ("Agreed, we'll run both side by side" is a decision). */
-const AGREEMENT = /^(?:i\s+)?(?:\d+%|totally|completely|fully|absolutely|so|really)?\s*(?:agree|agreed|couldn't agree more)(?:\s+with (?:you|that|this|it))?(?:\s+(?:completely|totally|100%))?[\s,.!]*$/i;
+const AGREEMENT = pattern(
+  [/^(?:i\s+)?(?:\d+%|totally|completely|fully|absolutely|so|really)?\s*/, /(?:agree|agreed|couldn't agree more)/, /(?:\s+with (?:you|that|this|it))?(?:\s+(?:completely|totally|100%))?[\s,.!]*$/],
+  'i',
+);
 
 /** A resolve with nothing named: "I'm going to keep pushing forward", "I'll keep plugging away". */
-const KEEP_GOING =
-  /\b(?:will|'ll|going to|gonna|gotta|have to|must)\s+(?:just\s+)?keep\s+(?:on\s+)?(?:going|pushing|at it|trying|plugging|moving|working|doing|fighting|it up|chasing|pursuing)|^(?:i'm|we're|i am)\s+(?:just\s+)?(?:keeping|gonna keep)\b|\b(?:won't|will not|not (?:going to|gonna)|never going to|never gonna)\s+(?:ever\s+)?(?:give up|quit|stop|let (?:anything|anyone|it|that))\b|\bwon't give up\b/i;
+const KEEP_AT_IT = /\b(?:will|'ll|going to|gonna|gotta|have to|must)\s+(?:just\s+)?keep\s+(?:on\s+)?(?:going|pushing|at it|trying|plugging|moving|working|doing|fighting|it up|chasing|pursuing)/;
+const KEEPING_ON = /^(?:i'm|we're|i am)\s+(?:just\s+)?(?:keeping|gonna keep)\b/;
+const WONT_GIVE_UP = /\b(?:won't|will not|not (?:going to|gonna)|never going to|never gonna)\s+(?:ever\s+)?(?:give up|quit|stop|let (?:anything|anyone|it|that))\b/;
+const KEEP_GOING = oneOf([KEEP_AT_IT, KEEPING_ON, WONT_GIVE_UP, /\bwon't give up\b/], 'i');
 
 /** How the work stands ("tests pass now", "staging migrations fail"): said short, still a fact. */
-const WORK_STATUS = /\b(?:tests?|builds?|deploys?|ci|pipeline|migrations?|server|staging|prod(?:uction)?|branch|release|bug|error|screenshot|log|fails?|failing|failed|pass(?:es|ing|ed)?|works|worked|working|broken|crash(?:es|ed)?)\b/i;
+const WORK_THINGS = ['tests?', 'builds?', 'deploys?', 'ci', 'pipeline', 'migrations?', 'server', 'staging', 'prod(?:uction)?', 'branch', 'release', 'bug', 'error', 'screenshot', 'log'];
+const WORK_OUTCOMES = ['fails?', 'failing', 'failed', 'pass(?:es|ing|ed)?', 'works', 'worked', 'working', 'broken', 'crash(?:es|ed)?'];
+const WORK_STATUS = pattern([/\b/, anyOf(...WORK_THINGS, ...WORK_OUTCOMES), /\b/], 'i');
 
 /** A verdict on what the other speaker said or chose. */
-const VERDICT_LEAD = /^(?:(?:that's|that is|what a|such a)\s+)?(?:a\s+)?(?:good|great|nice|smart|wise|solid|excellent|sensible|sound|fair)\s+(?:call|choice|idea|move|pick|plan|point|question|decision)\b/i;
+const VERDICT_LEAD = pattern(
+  [
+    /^(?:(?:that's|that is|what a|such a)\s+)?(?:a\s+)?/,
+    anyOf('good', 'great', 'nice', 'smart', 'wise', 'solid', 'excellent', 'sensible', 'sound', 'fair'),
+    /\s+/,
+    anyOf('call', 'choice', 'idea', 'move', 'pick', 'plan', 'point', 'question', 'decision'),
+    /\b/,
+  ],
+  'i',
+);
 
 /** Evaluative words: a sentence of these and nothing specific is a remark, not a memory. */
-const EVALUATIVE =
-  /\b(?:is|are|was|were|be|been|so|very|really|such|truly|pretty|super|how|can be|it's|that's)\s+(?:a\s+|an\s+|so\s+|really\s+|very\s+|super\s+)?(?:important|key|vital|essential|invaluable|crucial|tough|hard|great|amazing|awesome|wonderful|good|nice|cool|powerful|healing|inspiring|special|fun|lovely|beautiful|rewarding|worth|amazing|incredible|fantastic|meaningful|helpful|precious|priceless|exciting|interesting|refreshing|therapeutic|peaceful|calming|relaxing|magical|awesome|huge|true|right)\b/i;
+const EVALUATIVE_WORD = anyOf(
+  ...['important', 'key', 'vital', 'essential', 'invaluable', 'crucial', 'tough', 'hard', 'great', 'amazing', 'awesome', 'wonderful', 'good', 'nice', 'cool'],
+  ...['powerful', 'healing', 'inspiring', 'special', 'fun', 'lovely', 'beautiful', 'rewarding', 'worth', 'amazing', 'incredible', 'fantastic', 'meaningful'],
+  ...['helpful', 'precious', 'priceless', 'exciting', 'interesting', 'refreshing', 'therapeutic', 'peaceful', 'calming', 'relaxing', 'magical', 'awesome'],
+  ...['huge', 'true', 'right'],
+);
+const EVALUATIVE = pattern(
+  [
+    /\b/,
+    anyOf('is', 'are', 'was', 'were', 'be', 'been', 'so', 'very', 'really', 'such', 'truly', 'pretty', 'super', 'how', 'can be', "it's", "that's"),
+    /\s+(?:a\s+|an\s+|so\s+|really\s+|very\s+|super\s+)?/,
+    EVALUATIVE_WORD,
+    /\b/,
+  ],
+  'i',
+);
 
 /** The subject of a saying about everyone: "Taking risks is scary", "Hard work pays off", "Life's all about…". */
-const GENERIC_SUBJECT =
-  /^(?:(?!(?:thing|something|everything|spring|king|ring|morning|evening|wedding|meeting|building|ceiling|pudding|string|wing|sibling|darling|during|ping|bring)\b)[a-z]{3,}ing\b(?!\s+(?:is|was)\s+(?:at|in|on|scheduled|booked|planned|set|due)\b)|(?:life|love|family|friends(?:hip)?|art|music|nature|kindness|hard work|success|happiness|people|kids|everyone|everybody|nothing|anything|it's all|that's what|there's nothing|being|having|it's important|it's (?:so |really )?(?:great|good|nice|important|awesome|amazing|cool|tough|hard))(?:'s)?\b(?!\s+(?:is|was|are|were)\s+(?:at|in|on|scheduled|booked|planned|due)\b))/i;
+/** Words in -ing that are things, not doings ("morning", "wedding"). */
+const ING_NOUNS = ['thing', 'something', 'everything', 'spring', 'king', 'ring', 'morning', 'evening', 'wedding', 'meeting', 'building', 'ceiling', 'pudding', 'string', 'wing', 'sibling', 'darling', 'during', 'ping', 'bring'];
+/** "… is at 5", "… was booked": a plan of the speaker's, not a saying. */
+const SCHEDULED = /\s+(?:is|was)\s+(?:at|in|on|scheduled|booked|planned|set|due)\b/;
+const GERUND_SUBJECT = pattern(['(?!', anyOf(...ING_NOUNS), '\\b)', /[a-z]{3,}ing\b/, '(?!', SCHEDULED, ')']);
+const GENERIC_NOUNS = ['life', 'love', 'family', 'friends(?:hip)?', 'art', 'music', 'nature', 'kindness', 'hard work', 'success', 'happiness', 'people', 'kids', 'everyone', 'everybody'];
+const GENERIC_OPENINGS = ['nothing', 'anything', "it's all", "that's what", "there's nothing", 'being', 'having', "it's important", /it's (?:so |really )?(?:great|good|nice|important|awesome|amazing|cool|tough|hard)/];
+const NOUN_SUBJECT = pattern([anyOf(...GENERIC_NOUNS, ...GENERIC_OPENINGS), /(?:'s)?\b(?!\s+(?:is|was|are|were)\s+(?:at|in|on|scheduled|booked|planned|due)\b)/]);
+const GENERIC_SUBJECT = pattern([/^/, anyOf(GERUND_SUBJECT, NOUN_SUBJECT)], 'i');
 
 /** A proper noun, number or code-ish token somewhere after the first word. */
 function hasSpecific(sentence: string, names: readonly string[]): boolean {
@@ -123,8 +247,10 @@ function hasSpecific(sentence: string, names: readonly string[]): boolean {
  * saying what it is about to look at ("Let me check the Envoy config."): the user's message is the
  * memory (docs/priorities.md, "none"); written down, the promise was a second, 🔴 copy of the fact.
  */
-const ASSISTANT_ACKNOWLEDGEMENT =
-  /^(?:(?:ok(?:ay)?|sure|got it|noted|understood|will do|of course)[\s,.!:-]+)?(?:(?:i'll|i will)\s+(?:remember|keep in mind|note|make a note of|not forget)\b|let me (?:check|look|see|take a look|have a look|dig|investigate|read|open|run|try)\b(?![^.]*\b(?:because|since|so that)\b))/i;
+const WILL_KEEP_IN_MIND = /(?:i'll|i will)\s+(?:remember|keep in mind|note|make a note of|not forget)\b/;
+/** "Let me check …", unless it says why ("Let me check, because …" explains). */
+const LET_ME_LOOK = /let me (?:check|look|see|take a look|have a look|dig|investigate|read|open|run|try)\b(?![^.]*\b(?:because|since|so that)\b)/;
+const ASSISTANT_ACKNOWLEDGEMENT = pattern([/^(?:(?:ok(?:ay)?|sure|got it|noted|understood|will do|of course)[\s,.!:-]+)?/, anyOf(WILL_KEEP_IN_MIND, LET_ME_LOOK)], 'i');
 
 /** Emoticons: "<3", ":)", ":-D" (their digits and letters are not content; "83" and "8D" are not emoticons). */
 export const EMOTICON = /(?:^|\s)(?:<3+|[:;=][-']?[()DPpO/\\|\]\[]+|\^_?\^|xD)(?=\s|$|[.!?,])/g;
@@ -220,7 +346,11 @@ export function sentenceWorth(sentence: string, analysis: SentenceAnalysis, kore
 /** "기억해 둘게요", "알겠습니다", "메모했어요": an acknowledgement, whatever it repeats. */
 const KOREAN_ACKNOWLEDGEMENT = /(?:기억해\s?둘게요|기억해\s?둘게|기억할게요|기억할게|기억하겠습니다|기억해\s?두겠습니다|메모해\s?둘게요|메모해\s?두겠습니다|메모했어요|메모했습니다|잊지\s?않을게요|알겠습니다|알겠어요|접수했습니다|확인했습니다)[\s.!~]*$/;
 /** "꼭 기억해 줘", "잊지 마세요", "이거 중요해요". */
-const KOREAN_REMEMBER_REQUEST = /^(?:(?:이거|이것|그거|그것|이건|그건|이 ?내용|그 ?내용)[은는을를]?\s*)?(?:꼭\s*|반드시\s*|절대\s*)?(?:기억해\s?(?:줘|주세요|둬|두세요|놔|놓아\s?줘)|잊지\s?(?:마|말아\s?(?:줘|주세요)|마세요)|중요해요|중요해|중요합니다|(?:(?:팀|회사|우리|법적)\s?)?(?:규칙|원칙|필수|요건)(?:이에요|예요|입니다|이야|이다))[\s.!~]*$/;
+const KOREAN_THIS = /(?:(?:이거|이것|그거|그것|이건|그건|이 ?내용|그 ?내용)[은는을를]?\s*)?(?:꼭\s*|반드시\s*|절대\s*)?/;
+const KOREAN_REMEMBER = /기억해\s?(?:줘|주세요|둬|두세요|놔|놓아\s?줘)/;
+const KOREAN_DONT_FORGET = /잊지\s?(?:마|말아\s?(?:줘|주세요)|마세요)/;
+const KOREAN_A_RULE = /(?:(?:팀|회사|우리|법적)\s?)?(?:규칙|원칙|필수|요건)(?:이에요|예요|입니다|이야|이다)/;
+const KOREAN_REMEMBER_REQUEST = pattern([/^/, KOREAN_THIS, anyOf(KOREAN_REMEMBER, KOREAN_DONT_FORGET, '중요해요', '중요해', '중요합니다', KOREAN_A_RULE), /[\s.!~]*$/]);
 /** Reactions: "대단하네요", "멋져요", "좋네요". */
 const KOREAN_REACTION = /^(?:와+|우와|오+|헐|대박)?\s*(?:정말|진짜|너무|완전|되게)?\s*(?:대단하|멋지|멋있|좋|훌륭하|부럽|재밌|재미있|귀엽|예쁘|멋져|축하)\S*(?:네요|요|다|어요|군요|습니다)?[\s.!~]*$/;
 
@@ -301,7 +431,9 @@ export function isAcknowledgedEcho(words: ReadonlySet<string>, previousOther: Re
 // Condensing
 
 /** Interjections that may come before a name: "Hey Caroline,", "Thanks, Mel!". */
-const LEADING_INTERJECTION = /^(?:hey|hi|hello|oh|wow|woah|whoa|yeah|yes|yep|yup|thanks|thank you|aw+|ha+|dear|sure|agreed?|congrats|so|ok(?:ay)?|haha|lol|see you(?: later| soon)?|bye|totally|cool|nice|great|awesome)\s*,?\s+(?=[A-Z][a-z]+\s*[,.!?])/i;
+const INTERJECTIONS = ['hey', 'hi', 'hello', 'oh', 'wow', 'woah', 'whoa', 'yeah', 'yes', 'yep', 'yup', 'thanks', 'thank you', 'aw+', 'ha+', 'dear', 'sure', 'agreed?', 'congrats'];
+const INTERJECTIONS_MORE = ['so', 'ok(?:ay)?', 'haha', 'lol', 'see you(?: later| soon)?', 'bye', 'totally', 'cool', 'nice', 'great', 'awesome'];
+const LEADING_INTERJECTION = pattern([/^/, anyOf(...INTERJECTIONS, ...INTERJECTIONS_MORE), /\s*,?\s+(?=[A-Z][a-z]+\s*[,.!?])/], 'i');
 const LEADING_NAME = /^[A-Z][a-z]+\s*(?:[,!]+\s*(?=\S)|[,.!?]*\s*$)/;
 /** A name at the end: "That's great, Mel!". */
 const TRAILING_NAME = /,\s*[A-Z][a-z]+\s*([.!?]*)\s*$/;
@@ -325,15 +457,36 @@ export function stripVocatives(sentence: string): string {
 /** Intensifiers and hedges that add nothing to a memory. */
 const INTENSIFIER = /\b(?:really|super|totally|truly|literally|honestly|basically|absolutely|definitely|actually|seriously|genuinely)\s+(?=[A-Za-z])/gi;
 /** "so"/"pretty"/"very" before an evaluative word ("so powerful" → "powerful"). */
-const DEGREE = /\b(?:so|pretty|very|quite|extremely|incredibly)\s+(?=(?:much|many|happy|glad|proud|excited|grateful|thankful|powerful|inspiring|important|special|good|great|fun|hard|tough|nice|cool|amazing|awesome|beautiful|busy|tired|stressed|worried|nervous|relieved|keen|passionate|helpful|supportive|lucky|blessed|close|exciting|interesting|rewarding|challenging|difficult)\b)/gi;
+const DEGREE_WORDS = ['much', 'many', 'happy', 'glad', 'proud', 'excited', 'grateful', 'thankful', 'powerful', 'inspiring', 'important', 'special', 'good', 'great', 'fun'];
+const DEGREE_WORDS_MORE = ['hard', 'tough', 'nice', 'cool', 'amazing', 'awesome', 'beautiful', 'busy', 'tired', 'stressed', 'worried', 'nervous', 'relieved', 'keen'];
+const DEGREE_WORDS_LAST = ['passionate', 'helpful', 'supportive', 'lucky', 'blessed', 'close', 'exciting', 'interesting', 'rewarding', 'challenging', 'difficult'];
+const DEGREE = pattern([/\b(?:so|pretty|very|quite|extremely|incredibly)\s+/, '(?=', anyOf(...DEGREE_WORDS, ...DEGREE_WORDS_MORE, ...DEGREE_WORDS_LAST), '\\b)'], 'gi');
 /** A closing evaluation: ", which is pretty exciting", "and it was so powerful", " – it was a nice time together". */
-const TRAILING_EVALUATION =
-  /(?:,\s*|\s+(?:and|-|–|—)\s+|\s*[–—]\s*)(?:which|it|that|this)\s+(?:is|was|'s|has been|will be|felt|feels|looks|looked|sounds|sounded)\s+(?:so\s+|pretty\s+|really\s+|super\s+|very\s+|such\s+|truly\s+)?(?:a\s+|an\s+)?(?:(?:really|very|super|so)\s+)?(?:exciting|awesome|amazing|great|cool|fun|powerful|special|nice|wonderful|fantastic|incredible|inspiring|lovely|beautiful|rewarding|enlightening|thought-provoking|eye-opening|blast|stunning|magical|gorgeous|unforgettable|memorable|surreal|emotional|meaningful|moving|touching|intense|fulfilling|satisfying|relaxing|peaceful|calming)(?:\s+(?:experience|time|day|feeling|moment|one))?(?:\s+(?:together|to me|for me|for us))?(?=[.!]*$)/i;
+/** ", which", " and it", " – that": how a closing evaluation is joined on. */
+const EVALUATION_JOIN = /(?:,\s*|\s+(?:and|-|–|—)\s+|\s*[–—]\s*)(?:which|it|that|this)\s+/;
+const EVALUATION_VERB = /(?:is|was|'s|has been|will be|felt|feels|looks|looked|sounds|sounded)\s+/;
+const EVALUATION_DEGREE = /(?:so\s+|pretty\s+|really\s+|super\s+|very\s+|such\s+|truly\s+)?(?:a\s+|an\s+)?(?:(?:really|very|super|so)\s+)?/;
+const CLOSING_WORDS = ['exciting', 'awesome', 'amazing', 'great', 'cool', 'fun', 'powerful', 'special', 'nice', 'wonderful', 'fantastic', 'incredible', 'inspiring', 'lovely'];
+const CLOSING_WORDS_MORE = ['beautiful', 'rewarding', 'enlightening', 'thought-provoking', 'eye-opening', 'blast', 'stunning', 'magical', 'gorgeous', 'unforgettable'];
+const CLOSING_WORDS_LAST = ['memorable', 'surreal', 'emotional', 'meaningful', 'moving', 'touching', 'intense', 'fulfilling', 'satisfying', 'relaxing', 'peaceful', 'calming'];
+const EVALUATION_TAIL = /(?:\s+(?:experience|time|day|feeling|moment|one))?(?:\s+(?:together|to me|for me|for us))?(?=[.!]*$)/;
+const TRAILING_EVALUATION = pattern(
+  [EVALUATION_JOIN, EVALUATION_VERB, EVALUATION_DEGREE, anyOf(...CLOSING_WORDS, ...CLOSING_WORDS_MORE, ...CLOSING_WORDS_LAST), EVALUATION_TAIL],
+  'i',
+);
 /** Words that only lead into a sentence: "Yeah,", "Well,", "Actually,", "Since we last chatted,", "And", "Plus". */
-const DISCOURSE_LEAD =
-  /^(?:(?:yeah|yep|yes|well|actually|anyway|anyways|honestly|to be honest|oh|plus|and|but|so|lol|haha|hehe|since (?:we|i) last (?:spoke|talked|chatted|caught up|saw each other))\b[,!]?\s+)+(?=\S)/i;
+const DISCOURSE_WORDS = ['yeah', 'yep', 'yes', 'well', 'actually', 'anyway', 'anyways', 'honestly', 'to be honest', 'oh', 'plus', 'and', 'but', 'so', 'lol', 'haha', 'hehe'];
+const SINCE_WE_LAST = /since (?:we|i) last (?:spoke|talked|chatted|caught up|saw each other)/;
+const DISCOURSE_LEAD = pattern(['^(?:', anyOf(...DISCOURSE_WORDS, SINCE_WE_LAST), /\b[,!]?\s+/, ')+', /(?=\S)/], 'i');
 /** Lead-ins that announce rather than say: "New topic:", "Switching hats:", "Quick update:". */
-const LEAD_IN = /^(?:new topic|another topic|switching (?:hats|topics|gears)|change of topic|unrelated|separately|another thing|one more thing|quick (?:update|note|question)|update|side note|fyi|btw|by the way|also)\s*[:,;-]\s*/i;
+const LEAD_IN = pattern(
+  [
+    /^/,
+    anyOf(...['new topic', 'another topic', 'switching (?:hats|topics|gears)', 'change of topic', 'unrelated', 'separately', 'another thing', 'one more thing'], ...['quick (?:update|note|question)', 'update', 'side note', 'fyi', 'btw', 'by the way', 'also']),
+    /\s*[:,;-]\s*/,
+  ],
+  'i',
+);
 /** A repeated short word: "the the", "to to". */
 const DOUBLED_WORD = /\b(the|a|an|to|of|and|in|on|for|is|it|that|with)\s+\1\b/gi;
 /** "[image: a photo of a dog]" → "[image: a dog]". */

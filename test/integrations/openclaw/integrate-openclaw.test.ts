@@ -36,7 +36,7 @@ const ORIGINAL = `// OpenClaw configuration — hand-written, please keep my not
 `;
 
 /** The same file as a 2026.9 user has it: the notes folder under memory.search (doctor moved it there). */
-const ORIGINAL_2026_9 = ORIGINAL.replace(/      memorySearch: \{\n        extraPaths: \['~\/notes',\], \/\/ my own notes stay searchable\n      \},\n/, '').replace('  plugins: {', "  memory: {\n    search: { extraPaths: ['~/notes',], }, // my own notes stay searchable\n  },\n  plugins: {");
+const ORIGINAL_2026_9 = ORIGINAL.replace(/ {6}memorySearch: \{\n {8}extraPaths: \['~\/notes',\], \/\/ my own notes stay searchable\n {6}\},\n/, '').replace('  plugins: {', "  memory: {\n    search: { extraPaths: ['~/notes',], }, // my own notes stay searchable\n  },\n  plugins: {");
 
 const COMMENTS = ['// OpenClaw configuration — hand-written, please keep my notes!', '/* the gateway */', '// my favourite', '// my own notes stay searchable'];
 const folders = ['/home/ada/.openclaw/oc-memory/memory', '/home/ada/.openclaw/oc-memory/reflections'];

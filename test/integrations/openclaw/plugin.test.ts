@@ -96,7 +96,7 @@ async function callTool(tool: AgentTool, params: unknown): Promise<{ text: strin
 }
 
 function relatedLines(text: string | undefined): string[] {
-  if (!text || !text.includes('## Related memories\n')) return [];
+  if (!text?.includes('## Related memories\n')) return [];
   return text.split('## Related memories\n')[1]!.split('\n').filter((l) => l.startsWith('- '));
 }
 
@@ -160,7 +160,7 @@ test("remember from agent work writes to work's day file today (🔴, masked, pr
   const r = recordingApi(config);
   const work = await toolsOf(r, 'work');
   const main = await toolsOf(r, 'main');
-  const secret = 'sk-ant-api03-' + 'B'.repeat(40);
+  const secret = `sk-ant-api03-${'B'.repeat(40)}`;
   const saved = await callTool(work.get('oc_memory_remember')!, { text: `The work VPN gateway is vpn-gw-7 in Frankfurt (token ${secret}).` });
   const d = saved.details as { id: string; path: string; date: string; priority: string; added: boolean; agent: string; provenance: { session: string } };
   assert.equal(d.added, true, saved.text);

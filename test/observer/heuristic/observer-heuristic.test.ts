@@ -655,7 +655,7 @@ test('huge and adversarial messages are observed without error; only the start o
   for (const text of inputs) {
     for (const o of observe([['user', text]])) assert.ok(o.text.length <= 700, o.text.slice(0, 80));
   }
-  const long = observe([['user', 'I prefer TypeScript over JavaScript. ' + 'Filler words here. '.repeat(5_000) + 'I prefer tabs over spaces.']]);
+  const long = observe([['user', `I prefer TypeScript over JavaScript. ${'Filler words here. '.repeat(5_000)}I prefer tabs over spaces.`]]);
   assert.ok(long.some((o) => /TypeScript/.test(o.text)));
   assert.ok(!long.some((o) => /tabs over spaces/.test(o.text)), 'text past the cap is not read');
 });

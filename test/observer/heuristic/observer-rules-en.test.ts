@@ -108,7 +108,9 @@ function regexSampler(source: string, next: () => number): () => string {
       }
       options[options.length - 1]!.push(parseQuantified());
     }
-    return (out) => pick(options).forEach((n) => n(out));
+    return (out) => {
+      for (const n of pick(options)) n(out);
+    };
   };
   const parseAtom = (): Node => {
     const c = source[i++]!;

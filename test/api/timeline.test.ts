@@ -1,9 +1,9 @@
-/** The dashboard's timeline pages (lib/ui/timeline.ts) over real day files: every observation once, newest day first, filters as `search`'s. */
+/** The dashboard's timeline pages (lib/api/timeline.ts) over real day files: every observation once, newest day first, filters as `search`'s. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tempDir } from '../helpers/cli.js';
 import { makeObservation, newHome, testConfig, writeHot } from '../helpers/tier-home.js';
-import { PAGE_OBSERVATIONS, timelinePage, type TimelineCursor } from '../../lib/ui/timeline.js';
+import { PAGE_OBSERVATIONS, timelinePage, type TimelineCursor } from '../../lib/api/timeline.js';
 import { addDays } from '../../lib/tiers/age.js';
 import type { SearchFilters } from '../../lib/search/types.js';
 

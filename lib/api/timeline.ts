@@ -1,7 +1,8 @@
 /**
- * The dashboard's timeline: observations of every tier by day (newest first)
- * and agent, read straight from the day files, with the `search` command's
- * filters. A page reads days until it holds PAGE_OBSERVATIONS (whole days) or
+ * The timeline (the dashboard's first page, `MemoryHandle.timeline`):
+ * observations of every tier by day (newest first) and agent, read straight
+ * from the day files, with the `search` command's filters; and the day and
+ * reflection files a page names, found only among the memory's own. A page reads days until it holds PAGE_OBSERVATIONS (whole days) or
  * has looked at MAX_DAYS_PER_PAGE days, so the first page of a home with
  * years of memory reads a few files, not all of them (bench/ui-bench.ts).
  */
