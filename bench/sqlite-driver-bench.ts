@@ -1,15 +1,17 @@
 /**
  * `npm run bench -- sqlite`: reading OpenClaw's agent database with each
  * SQLite driver (lib/platform/sqlite.ts) — better-sqlite3 under Node 20 (the same-run
- * baseline) and node:sqlite under Node 24 (the pinned Node OpenClaw 2026.9
- * needs) — and, when `--bs24 <folder>` names a better-sqlite3 built for Node
+ * baseline), the WebAssembly sql.js under Node 20 (what a machine without a
+ * compiler gets) and node:sqlite under Node 24 (the pinned Node OpenClaw
+ * 2026.9 needs) — with each process's peak RSS and each package's size on
+ * disk, and, when `--bs24 <folder>` names a better-sqlite3 built for Node
  * 24, better-sqlite3 under Node 24 too, which separates the driver from the
  * Node version. One database (`--sessions`, default 200, of 50 exchanges; a
  * third of the rows zstd-framed) is read in a fresh process per measurement,
  * the configurations alternating, `--runs` times (default 5); medians.
  */
 import { execa } from 'execa';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pinnedNode } from '../test/helpers/agent-cache.js';
@@ -24,8 +26,12 @@ interface DriverFigures {
   driver: string;
   sqlite: string;
   node: string;
+  /** Driver loaded, database opened, sessions listed. */
+  openMs: number;
   firstMs: number;
   idleMs: number;
+  /** Peak resident set size of the reading process (MB). */
+  peakRssMb: number;
   messages: number;
 }
 
@@ -39,7 +45,20 @@ export interface SqliteDriverReport {
   sessions: number;
   rows: number;
   runs: number;
+  /** The database file's size (MB). */
+  databaseMb: number;
+  /** Each driver package's installed size (MB; node:sqlite is part of Node). */
+  installMb: Record<string, number>;
   configurations: ConfigurationFigures[];
+}
+
+/** Bytes under a folder. */
+async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += (await stat(join(entry.parentPath, entry.name))).size;
+  }
+  return total;
 }
 
 /** One configuration's medians against the baseline, and the runs that did not finish. */
@@ -67,6 +86,7 @@ export async function runSqliteDriverBench(options: { sessions?: number; exchang
     const rows = buildBenchAgentDb(root, sessions, exchanges);
     const configurations = [
       { label: 'Node 20 · better-sqlite3 (baseline)', node: process.execPath, env: { OCM_SQLITE_DRIVER: 'better-sqlite3' } as Record<string, string | undefined> },
+      { label: 'Node 20 · sql.js (WebAssembly)', node: process.execPath, env: { OCM_SQLITE_DRIVER: 'sql.js' } as Record<string, string | undefined> },
       { label: 'Node 24 · node:sqlite', node: node24, env: { OCM_SQLITE_DRIVER: 'node:sqlite' } as Record<string, string | undefined> },
       ...(options.betterSqlite3Node24
         ? [{ label: 'Node 24 · better-sqlite3', node: node24, env: { OCM_SQLITE_DRIVER: 'better-sqlite3', OCM_BENCH_BETTER_SQLITE3: options.betterSqlite3Node24, NODE_OPTIONS: `--import=${FROM_COPY}` } as Record<string, string | undefined> }]
@@ -90,8 +110,10 @@ export async function runSqliteDriverBench(options: { sessions?: number; exchang
         driver: ms[0]?.driver ?? c.env.OCM_SQLITE_DRIVER ?? '',
         sqlite: ms[0]?.sqlite ?? '?',
         node: ms[0]?.node ?? '?',
+        openMs: ms.length ? median(ms.map((x) => x.openMs)) : Number.NaN,
         firstMs: ms.length ? median(ms.map((x) => x.firstMs)) : Number.NaN,
         idleMs: ms.length ? median(ms.map((x) => x.idleMs)) : Number.NaN,
+        peakRssMb: ms.length ? median(ms.map((x) => x.peakRssMb)) : Number.NaN,
         messages: ms[0]?.messages ?? 0,
         completed: ms.length,
         failures: failures[i]!,
@@ -100,10 +122,16 @@ export async function runSqliteDriverBench(options: { sessions?: number; exchang
     const base = summary[0]!;
     if (base.completed === 0) throw new Error(`the baseline never completed: ${base.failures[0]}`);
     for (const s of summary) if (s.completed > 0 && s.messages !== base.messages) throw new Error(`${s.label} read ${s.messages} messages, the baseline ${base.messages}`);
+    const installMb: Record<string, number> = {};
+    for (const name of ['better-sqlite3', 'sql.js']) {
+      installMb[name] = (await folderBytes(join(ROOT, 'node_modules', name)).catch(() => Number.NaN)) / 1e6;
+    }
     return {
       sessions,
       rows,
       runs,
+      databaseMb: (await stat(join(root, 'agents', 'main', 'agent', 'openclaw-agent.sqlite'))).size / 1e6,
+      installMb,
       configurations: summary.map((s) => ({ ...s, firstVsBaseline: s.firstMs / base.firstMs, idleVsBaseline: s.idleMs / base.idleMs })),
     };
   } finally {
@@ -113,17 +141,18 @@ export async function runSqliteDriverBench(options: { sessions?: number; exchang
 
 export function sqliteDriverBenchTable(report: SqliteDriverReport): string {
   const lines = [
-    `OpenClaw database read: ${report.sessions} sessions, ${report.rows} rows; medians of ${report.runs} fresh processes per configuration`,
-    '| configuration | driver (SQLite) | first read | × baseline | idle tick (all sessions) | × baseline |',
-    '|---|---|---|---|---|---|',
+    `OpenClaw database read: ${report.sessions} sessions, ${report.rows} rows, ${report.databaseMb.toFixed(1)} MB; medians of ${report.runs} fresh processes per configuration`,
+    `installed size: ${Object.entries(report.installMb).map(([name, mb]) => `${name} ${mb.toFixed(1)} MB`).join(', ')}, node:sqlite 0 (part of Node)`,
+    '| configuration | driver (SQLite) | open + list sessions | first read | × baseline | idle tick (all sessions) | × baseline | peak RSS |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   for (const c of report.configurations) {
     if (c.completed === 0) {
-      lines.push(`| ${c.label} | ${c.driver} | crashed in all ${c.failures.length} runs (${c.failures[0]}) | | | |`);
+      lines.push(`| ${c.label} | ${c.driver} | crashed in all ${c.failures.length} runs (${c.failures[0]}) | | | | | |`);
       continue;
     }
     const crashed = c.failures.length ? ` — crashed in ${c.failures.length} of ${report.runs} runs (${c.failures[0]})` : '';
-    lines.push(`| ${c.label}${crashed} | ${c.driver} (${c.sqlite}) | ${c.firstMs.toFixed(0)} ms (${c.messages} messages) | ${c.firstVsBaseline.toFixed(2)} | ${c.idleMs.toFixed(1)} ms | ${c.idleVsBaseline.toFixed(2)} |`);
+    lines.push(`| ${c.label}${crashed} | ${c.driver} (${c.sqlite}) | ${c.openMs.toFixed(0)} ms | ${c.firstMs.toFixed(0)} ms (${c.messages} messages) | ${c.firstVsBaseline.toFixed(2)} | ${c.idleMs.toFixed(1)} ms | ${c.idleVsBaseline.toFixed(2)} | ${c.peakRssMb.toFixed(0)} MB |`);
   }
   return lines.join('\n');
 }

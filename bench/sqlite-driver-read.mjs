@@ -1,11 +1,11 @@
 // One measurement for bench/sqlite-driver-bench.ts, on the compiled modules
 // (dist/, as shipped; no TypeScript loader, so each driver runs as it would
 // for a user): node bench/sqlite-driver-read.mjs <stateDir>
-// Reads every session of the agent database under <stateDir> (the first
-// read), then again from the cursors it left (an idle tick: nothing new),
-// and prints one JSON line: driver, SQLite version, times, counts.
+// Loads the driver and lists the sessions (open), reads every session of the
+// agent database under <stateDir> (the first read), then again from the cursors it left (an idle tick: nothing new),
+// and prints one JSON line: driver, SQLite version, times, counts, peak RSS.
 import { createOpenClawDbSource } from '../dist/lib/sources/openclaw-db.js';
-import { describeSqliteDriver } from '../dist/lib/sqlite.js';
+import { describeSqliteDriver } from '../dist/lib/platform/sqlite.js';
 
 const LIMITS = { maxBytes: 4 * 1024 * 1024, maxMessages: 2000 };
 
@@ -27,15 +27,19 @@ async function readAll(source, cursors) {
   return { streams: streams.length, messages };
 }
 
+// Loading the driver, opening the database and listing its sessions: what every tick pays first.
+let t = performance.now();
 const driver = await describeSqliteDriver();
 const source = createOpenClawDbSource({ stateDirs: [process.argv[2]], masking: {} });
+await source.discover();
+const openMs = performance.now() - t;
 const cursors = new Map();
-let t = performance.now();
+t = performance.now();
 const first = await readAll(source, cursors);
 const firstMs = performance.now() - t;
 t = performance.now();
 const idle = await readAll(source, cursors);
 const idleMs = performance.now() - t;
 process.stdout.write(
-  `${JSON.stringify({ driver: driver.name, sqlite: driver.sqliteVersion, node: process.versions.node, firstMs, idleMs, messages: first.messages, sessions: idle.streams, idleMessages: idle.messages })}\n`,
+  `${JSON.stringify({ driver: driver.name, sqlite: driver.sqliteVersion, node: process.versions.node, openMs, firstMs, idleMs, peakRssMb: process.resourceUsage().maxRSS / 1024, messages: first.messages, sessions: idle.streams, idleMessages: idle.messages })}\n`,
 );

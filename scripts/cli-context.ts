@@ -67,10 +67,12 @@ export interface CommandSpec<N extends string = string, F extends Flags = Flags>
    */
   stopsBetweenSteps?: boolean;
   /**
-   * Only reads the home (status, search, get, stats, doctor, sources, export): a missing home is an
-   * error that names `setup`, and nothing is created — a mistyped --home is never a new, empty memory.
+   * Only reads the home (status, search, get, stats, doctor, sources, export; config get / validate,
+   * approvals list, alerts show): a missing home is an error that names `setup`, and nothing is
+   * created — a mistyped --home is never a new, empty memory. A function decides by the command's
+   * arguments, for a command whose actions read or write (`config get` reads, `config set` writes).
    */
-  homeMustExist?: boolean;
+  homeMustExist?: boolean | ((args: ArgsOf<N>) => boolean);
   /** The --home line of this command's help when its home is not the global default (demo). */
   homeHelp?: string;
   run(ctx: CommandContext, args: ArgsOf<N>, flags: FlagValues<F> & GlobalFlagValues): Promise<number | undefined>;

@@ -156,7 +156,7 @@ export async function main(rawArgv: string[]): Promise<number> {
       verbose: globals.verbose,
       json: globals.json,
       color: globals.color,
-      homeMustExist: Boolean(command.homeMustExist),
+      homeMustExist: typeof command.homeMustExist === 'function' ? command.homeMustExist(args as never) : Boolean(command.homeMustExist),
     });
     ctx.showHelp = () => process.stdout.write(`${helpText(program, specs, command)}\n`);
     try {

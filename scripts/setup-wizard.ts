@@ -6,6 +6,7 @@
  * written by lib/setup/apply.
  */
 import * as p from '@clack/prompts';
+import { resolve } from 'node:path';
 import type { CommandContext } from './cli-context.js';
 import { expandHome, homePaths } from '../lib/platform/home.js';
 import { loadDotEnv } from '../lib/config/config.js';
@@ -13,12 +14,16 @@ import { PROVIDER_PRESETS } from '../lib/llm/presets.js';
 import { OcmError } from '../lib/core/errors.js';
 import {
   DEFAULT_MODELS,
+  NO_VAULT,
   STEP_TITLES,
   STEPS,
   WIZARD_PROVIDERS,
   chosenSources,
+  defaultVault,
   keyEnvName,
   needsKey,
+  openClawObservedBrief,
+  openClawObservedText,
   parseSources,
   summarize,
   validate,
@@ -37,6 +42,10 @@ function ask<T>(value: T): Exclude<T, symbol> {
 }
 
 /** A text prompt whose empty answer means "keep the default"; the validator sees what was typed. */
+function samePath(a: string, b: string): boolean {
+  return a !== '' && b !== '' && resolve(expandHome(a)) === resolve(expandHome(b));
+}
+
 async function textWithDefault(message: string, value: string, check?: (text: string) => string | undefined): Promise<string> {
   const answer = ask(
     await p.text({
@@ -138,13 +147,13 @@ async function askKey(state: WizardState, env: NodeJS.ProcessEnv): Promise<void>
 async function askSources(a: SetupAnswers, found: FoundSources): Promise<void> {
   if (found.problem) p.log.warn(`Could not look for other agents' transcripts (${found.problem}); \`ocm-run sources\` lists them later.`);
   if (found.choices.length === 0) {
-    p.log.info('Every OpenClaw agent is observed. No pi, Claude Code or Codex transcripts were found here; `ocm-run config set sources.claude_code.enabled true` (or sources.codex / sources.pi) turns one on later.');
+    p.log.info(`Observed: ${openClawObservedText(a.sources.openClaw)}. No pi, Claude Code or Codex transcripts were found here; \`ocm-run config set sources.claude_code.enabled true\` (or sources.codex / sources.pi) turns one on later.`);
     return;
   }
   const offered = found.choices.map((c) => c.source);
   const picked = ask(
     await p.multiselect({
-      message: "Also observe these agents' transcripts? (every OpenClaw agent is observed anyway; Space selects, Enter confirms, none is fine)",
+      message: `Also observe these agents' transcripts? (observed anyway: ${openClawObservedBrief(a.sources.openClaw)}; Space selects, Enter confirms, none is fine)`,
       options: found.choices.map((c) => ({ value: c.source, label: c.label })),
       initialValues: a.sources.observe.filter((s) => offered.includes(s)),
       required: false,
@@ -158,7 +167,11 @@ async function askSources(a: SetupAnswers, found: FoundSources): Promise<void> {
 }
 
 async function stepBasics(a: SetupAnswers, findSources: () => Promise<FoundSources>): Promise<void> {
+  const { homedir } = await import('node:os');
+  const vaultWasDefault = a.obsidian.vaultPath === defaultVault(a.basics.home, homedir());
   a.basics.home = await textWithDefault('Memory home (where the Markdown memory lives)', a.basics.home, validate.home);
+  // The proposed vault follows the home it was proposed for.
+  if (vaultWasDefault) a.obsidian.vaultPath = defaultVault(expandHome(a.basics.home), homedir());
   a.basics.budgetTokens = await numberWithDefault('Active memory token budget (what the agent loads every turn)', a.basics.budgetTokens, validate.budgetTokens);
   a.basics.everyMinutes = await numberWithDefault('Poll interval in minutes (how often the scheduled tick runs)', a.basics.everyMinutes, validate.everyMinutes);
   await askSources(a, await findSources());
@@ -213,9 +226,14 @@ async function stepLlm(state: WizardState, env: NodeJS.ProcessEnv): Promise<void
 }
 
 async function stepObsidian(a: SetupAnswers): Promise<void> {
-  const path = await textWithDefault('Obsidian vault for the cold tier (empty: none)', a.obsidian.vaultPath, validate.vaultPath);
+  const { homedir } = await import('node:os');
+  const inHome = samePath(a.obsidian.vaultPath, a.basics.home);
+  const message = `Obsidian vault for the cold tier${inHome ? ' (the memory home itself: Obsidian opened on it shows every day of every tier)' : ''}; "${NO_VAULT}": no vault`;
+  const answer = await textWithDefault(message, a.obsidian.vaultPath, (t) => validate.vaultPath(t, homedir()));
+  const path = answer === NO_VAULT ? '' : answer;
   a.obsidian.vaultPath = path;
-  if (!path) return;
+  // The memory home is made by setup itself: nothing to ask.
+  if (!path || samePath(path, a.basics.home)) return;
   const { stat } = await import('node:fs/promises');
   const exists = await stat(expandHome(path)).then(
     (s) => (s.isDirectory() ? 'dir' : 'file'),
@@ -298,6 +316,8 @@ export async function runWizard(
   let found: Promise<FoundSources> | undefined;
   const findSources = () => (found ??= options.findSources());
   const state: WizardState = { answers: { ...options.defaults, ...(progress.answers as SetupAnswers) }, keyAvailable: false };
+  // What of OpenClaw is observed is the config's, whatever an earlier run saved.
+  state.answers.sources = { ...state.answers.sources, openClaw: options.defaults.sources.openClaw };
   p.intro(progress.mode === 'reconfigure' ? 'OC-Memory setup — changing the current settings' : 'OC-Memory setup');
   if (progress.done.length > 0) p.note(`Resuming where you stopped: ${progress.done.map((s) => STEP_TITLES[s]).join(', ')} already answered.`, 'Welcome back');
   const save = async (step: Step) => {

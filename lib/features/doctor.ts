@@ -293,7 +293,7 @@ async function checkSqlite(): Promise<Check> {
     return ok('sqlite', 'SQLite', `${d.name} (SQLite ${d.sqliteVersion}, Node ${process.versions.node})`);
   } catch (error) {
     const e = describeError(error);
-    return fail('sqlite', 'SQLite', e.message, e.hint ?? 'Run OC-Memory with Node 22.13 or newer.');
+    return fail('sqlite', 'SQLite', e.message, e.hint ?? 'Reinstall OC-Memory so that its sql.js dependency is there.');
   }
 }
 

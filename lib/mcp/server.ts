@@ -17,8 +17,12 @@ import { findMemoryTool, MEMORY_TOOLS, type MemoryToolContext } from '../api/too
 export interface McpServerOptions {
   /** The server's version (the package's). */
   version: string;
-  /** Everything the tools need but the client, which the server learns at `initialize`. */
-  context: Omit<MemoryToolContext, 'client'>;
+  /**
+   * Everything the tools need but the client, which the server learns at `initialize`. A promise while the
+   * memory is still being opened: the server answers `initialize` and `tools/list` at once, and a tool call
+   * waits for it (an agent waits a few seconds at most for a server to connect, then starts without its tools).
+   */
+  context: Omit<MemoryToolContext, 'client'> | Promise<Omit<MemoryToolContext, 'client'>>;
 }
 
 const INSTRUCTIONS = [
@@ -32,13 +36,12 @@ const ARGUMENT_ERRORS = new Set(['BAD_INPUT', 'PATH_OUTSIDE_ROOTS']);
 
 export function createMcpServer(options: McpServerOptions): Server {
   const server = new Server({ name: 'oc-memory', title: 'OC-Memory', version: options.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  const context: MemoryToolContext = {
-    ...options.context,
-    client: () => {
-      const info = server.getClientVersion();
-      return info ? { name: info.name, version: info.version || undefined } : undefined;
-    },
+  const client = () => {
+    const info = server.getClientVersion();
+    return info ? { name: info.name, version: info.version || undefined } : undefined;
   };
+  const opened = Promise.resolve(options.context).then((base): MemoryToolContext => ({ ...base, client }));
+  opened.catch(() => undefined); // a memory that cannot be opened fails each call, never the process
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: MEMORY_TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: { title: t.title, ...t.annotations } })),
@@ -49,7 +52,9 @@ export function createMcpServer(options: McpServerOptions): Server {
     const tool = findMemoryTool(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}". The tools are: ${MEMORY_TOOLS.map((t) => t.name).join(', ')}.`);
     const started = performance.now();
+    let context: MemoryToolContext | undefined;
     try {
+      context = await opened;
       const out = await tool.run(args ?? {}, context);
       context.logger?.log('info', 'mcp.call', { tool: name, ms: Math.round((performance.now() - started) * 10) / 10 });
       // Text only: Claude Code (2.1.x) hands a result's structuredContent, when there is one, to the model instead of its text,
@@ -57,7 +62,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       return { content: [{ type: 'text', text: out.text }] };
     } catch (error) {
       const { message, hint, code } = describeError(error);
-      context.logger?.log(error instanceof OcmError ? 'info' : 'error', 'mcp.call_failed', { tool: name, code, error: message });
+      context?.logger?.log(error instanceof OcmError ? 'info' : 'error', 'mcp.call_failed', { tool: name, code, error: message });
       const text = hint ? `${message}\n→ ${hint}` : message;
       if (error instanceof OcmError && ARGUMENT_ERRORS.has(error.code)) throw new McpError(ErrorCode.InvalidParams, text);
       return { content: [{ type: 'text', text }], isError: true };

@@ -1,17 +1,24 @@
 /**
  * Read-only SQLite access (for OpenClaw's per-agent databases) through one
- * of two drivers, both the real SQLite C library, so POSIX locks and the WAL
- * shared-memory index work exactly as for OpenClaw's own writer (a
- * WebAssembly SQLite cannot do either from Node: it would read a live WAL
- * database without coordinating with the writer):
+ * of three drivers, tried in this order (measured: docs/sources.md,
+ * "Libraries"; `npm run bench -- sqlite`):
  *
  * - `node:sqlite`, built into Node 22.13 and newer (every OpenClaw 2026.9
  *   user runs Node 24): nothing to install or compile;
- * - `better-sqlite3`, an optional dependency, on Node 20 (and older 22.x).
+ * - `better-sqlite3`, an optional dependency with a native build, on Node 20
+ *   (and older 22.x) where it installed;
+ * - `sql.js`, SQLite compiled to WebAssembly (its .wasm is in the npm
+ *   package, no install script), on every Node: what Node 20 without a
+ *   compiler reads with. It cannot take SQLite's POSIX locks or map the WAL
+ *   index, so it reads a consistent copy of the files instead
+ *   (`sqlite-snapshot.ts`), made again whenever the files change.
  *
- * `OCM_SQLITE_DRIVER=node:sqlite|better-sqlite3` forces one (tests, the
+ * The first two are the real SQLite C library on the live files, so locks
+ * and the WAL shared-memory index work exactly as for OpenClaw's own writer.
+ *
+ * `OCM_SQLITE_DRIVER=node:sqlite|better-sqlite3|sql.js` forces one (tests, the
  * benchmark). Without any driver, opening a database fails with a typed
- * error that says what is missing (see docs/sources.md, "Libraries").
+ * error that says what is missing.
  *
  * Rules for reading somebody else's live database:
  * - open read-only (`SQLITE_OPEN_READONLY`): this process never writes, never
@@ -26,6 +33,7 @@
  */
 import { statSync } from 'node:fs';
 import { OcmError } from '../core/errors.js';
+import { fileSignature, snapshotDatabase } from './sqlite-snapshot.js';
 
 export interface ReadOnlyDatabase {
   readonly path: string;
@@ -46,7 +54,7 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
 }
 
-export type SqliteDriverName = 'node:sqlite' | 'better-sqlite3';
+export type SqliteDriverName = 'node:sqlite' | 'better-sqlite3' | 'sql.js';
 
 /** The few operations both drivers share, on one open read-only connection. */
 interface Connection {
@@ -121,6 +129,105 @@ async function loadBetterSqlite3(): Promise<Driver> {
   };
 }
 
+/** The part of sql.js used here. */
+interface SqlJsStatement {
+  bind(params: unknown[]): boolean;
+  step(): boolean;
+  getAsObject(): Record<string, unknown>;
+  reset(): void;
+  free(): void;
+}
+interface SqlJsDatabase {
+  prepare(sql: string): SqlJsStatement;
+  close(): void;
+}
+interface SqlJsModule {
+  Database: new (data: Uint8Array) => SqlJsDatabase;
+}
+
+/** A variable, so the compiler does not ask for type definitions (the few calls used are typed above). */
+const SQL_JS: string = 'sql.js';
+
+async function loadSqlJs(): Promise<Driver> {
+  const init = ((await import(SQL_JS)) as unknown as { default: () => Promise<SqlJsModule> }).default;
+  const SQL = await init();
+  const probe = new SQL.Database(new Uint8Array(0));
+  const version = String(rowsOf(probe.prepare('SELECT sqlite_version() AS v'), [])[0]?.v);
+  probe.close();
+  return {
+    name: 'sql.js',
+    sqliteVersion: version,
+    open(path) {
+      // A copy as of the last commit, read again when the files have changed since.
+      let snapshot = snapshotDatabase(path);
+      let db = withSqliteCodes(() => new SQL.Database(snapshot.image));
+      let statements = new Map<string, SqlJsStatement>();
+      const current = (): Map<string, SqlJsStatement> => {
+        if (fileSignature(path) !== snapshot.signature) {
+          const next = snapshotDatabase(path);
+          const nextDb = withSqliteCodes(() => new SQL.Database(next.image));
+          for (const s of statements.values()) s.free();
+          db.close();
+          [snapshot, db, statements] = [next, nextDb, new Map()];
+        }
+        return statements;
+      };
+      const statement = (sql: string): SqlJsStatement => {
+        const cache = current();
+        let s = cache.get(sql);
+        if (!s) {
+          s = withSqliteCodes(() => db.prepare(sql));
+          cache.set(sql, s);
+        }
+        return s;
+      };
+      let open = true;
+      return {
+        all: (sql, params) => withSqliteCodes(() => rowsOf(statement(sql), params)),
+        get: (sql, params) => withSqliteCodes(() => rowsOf(statement(sql), params, 1)[0]),
+        prepare: (sql) => (params) => withSqliteCodes(() => rowsOf(statement(sql), params)),
+        close() {
+          if (!open) return;
+          open = false;
+          for (const s of statements.values()) s.free();
+          db.close();
+        },
+      };
+    },
+  };
+}
+
+function rowsOf(statement: SqlJsStatement, params: unknown[], limit = Infinity): Record<string, unknown>[] {
+  const rows: Record<string, unknown>[] = [];
+  try {
+    if (params.length) statement.bind(params);
+    while (rows.length < limit && statement.step()) rows.push(statement.getAsObject());
+  } finally {
+    statement.reset();
+  }
+  return rows;
+}
+
+/** sql.js throws SQLite's message without its code: the codes this module tells apart, from the message. */
+const SQLJS_CODES: Array<[RegExp, string]> = [
+  [/database disk image is malformed/i, 'SQLITE_CORRUPT'],
+  [/file is not a database/i, 'SQLITE_NOTADB'],
+  [/database schema has changed/i, 'SQLITE_SCHEMA'],
+  [/database is locked/i, 'SQLITE_BUSY'],
+];
+
+function withSqliteCodes<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof Error && !(error as { code?: unknown }).code) {
+      const code = SQLJS_CODES.find(([pattern]) => pattern.test(error.message))?.[1];
+      if (code) Object.assign(error, { code });
+    }
+    throw error;
+  }
+}
+
 /** Statements kept per connection (the reader runs a handful of fixed queries, many times each). */
 const STATEMENT_CACHE_SIZE = 64;
 
@@ -179,11 +286,15 @@ async function withoutSqliteWarning<T>(load: () => Promise<T>): Promise<T> {
 const LOADERS: Record<SqliteDriverName, () => Promise<Driver>> = {
   'node:sqlite': loadNodeSqlite,
   'better-sqlite3': loadBetterSqlite3,
+  'sql.js': loadSqlJs,
 };
+
+/** The order drivers are tried in: the real SQLite on the live files first, the WebAssembly copy last. */
+const DRIVER_ORDER = ['node:sqlite', 'better-sqlite3', 'sql.js'] as const satisfies readonly SqliteDriverName[];
 
 let driver: Promise<Driver> | undefined;
 
-/** The driver in use: `OCM_SQLITE_DRIVER` if set, else `node:sqlite` where Node has it, else better-sqlite3. */
+/** The driver in use: `OCM_SQLITE_DRIVER` if set, else the first of DRIVER_ORDER that loads. */
 export function sqliteDriver(): Promise<Driver> {
   driver ??= pickDriver(process.env.OCM_SQLITE_DRIVER);
   return driver;
@@ -197,19 +308,19 @@ export async function describeSqliteDriver(): Promise<{ name: SqliteDriverName; 
 
 async function pickDriver(forced: string | undefined): Promise<Driver> {
   if (forced !== undefined && forced !== '') {
-    if (forced !== 'node:sqlite' && forced !== 'better-sqlite3') {
-      throw new OcmError('BAD_INPUT', `OCM_SQLITE_DRIVER must be "node:sqlite" or "better-sqlite3", not ${JSON.stringify(forced.slice(0, 40))}.`, {
+    if (!(DRIVER_ORDER as readonly string[]).includes(forced)) {
+      throw new OcmError('BAD_INPUT', `OCM_SQLITE_DRIVER must be one of ${DRIVER_ORDER.map((d) => `"${d}"`).join(', ')}, not ${JSON.stringify(forced.slice(0, 40))}.`, {
         hint: 'Unset OCM_SQLITE_DRIVER to let OC-Memory choose.',
       });
     }
     try {
-      return await LOADERS[forced]();
+      return await LOADERS[forced as SqliteDriverName]();
     } catch (error) {
-      throw noDriver([[forced, error]]);
+      throw noDriver([[forced as SqliteDriverName, error]]);
     }
   }
   const failures: Array<[SqliteDriverName, unknown]> = [];
-  for (const name of ['node:sqlite', 'better-sqlite3'] as const) {
+  for (const name of DRIVER_ORDER) {
     try {
       return await LOADERS[name]();
     } catch (error) {
@@ -223,10 +334,9 @@ function noDriver(failures: Array<[SqliteDriverName, unknown]>): OcmError {
   const reasons = failures.map(([name, error]) => `${name}: ${firstLine(error)}`).join('; ');
   return new OcmError('DEPENDENCY_MISSING', `Reading SQLite databases (OpenClaw's agent databases) needs SQLite, and none could be loaded on Node ${process.versions.node} (${reasons}).`, {
     hint:
-      'Run OC-Memory with Node 22.13 or newer, which has SQLite built in (OpenClaw 2026.9 already needs Node 24), ' +
-      'or install the optional better-sqlite3 package: where no prebuilt binary can be downloaded it compiles, which needs python3, make, a C++ compiler ' +
-      'and Node\'s headers (offline: `npm config set nodedir <folder with include/node>`); then run `npm ci` again in the OC-Memory folder ' +
-      '(`npm rebuild better-sqlite3` when the package is there but not built). docs/sources.md, "Libraries", has the details.',
+      'OC-Memory carries a WebAssembly SQLite (the sql.js package) that works on every Node: reinstall OC-Memory ' +
+      '(`npm ci` in its folder, or `npm install -g` the package again) so that sql.js is there. ' +
+      'Node 22.13 or newer has SQLite built in as well. docs/sources.md, "Libraries", has the details.',
     details: { driversTried: failures.map(([name]) => name) },
     cause: failures.at(-1)?.[1],
   });

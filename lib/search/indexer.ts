@@ -40,6 +40,8 @@ export interface IndexOptions {
   embedder?: Embedder;
   /** Documents embedded so far of those this run embeds. */
   onEmbedProgress?: EmbedProgress;
+  /** As each memory file is taken up (to re-index or to find unchanged): its number among all the run's files, their total, its path. */
+  onFileProgress?: (done: number, total: number, path: string) => void;
   /** Merge a tier's segments into its pack when it has more loose ones of settled files than this (default LOOSE_SEGMENT_LIMIT; Infinity: only to drop stale documents). */
   looseSegmentLimit?: number;
 }
@@ -102,6 +104,20 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
   const tiers = options.tiers ?? [...TIERS];
   const engine: Engine = openEngine(paths.index, { rebuild: options.rebuild, looseSegmentLimit: options.looseSegmentLimit, now, logger: options.logger });
 
+  // Every tier's files listed first, so progress can say how many there are in all.
+  const listed = new Map<Tier, Array<{ root: MemoryRoot; files: string[] }>>();
+  let filesTotal = 0;
+  let filesDone = 0;
+  for (const tier of tiers) {
+    const lists = [];
+    for (const root of roots.filter((r) => r.tier === tier)) {
+      const files = await listMarkdown(root.dir, root.ignore);
+      filesTotal += files.length;
+      lists.push({ root, files });
+    }
+    listed.set(tier, lists);
+  }
+
   for (const tier of tiers) {
     const opened = engine.openTier(tier);
     if (opened.state === 'corrupt' || opened.state === 'version') {
@@ -114,11 +130,12 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
       log('warn', 'index.recovered', { tier, state: opened.state, reason: opened.reason });
     }
     const seen = new Set<string>();
-    for (const root of roots.filter((r) => r.tier === tier)) {
-      for (const file of await listMarkdown(root.dir, root.ignore)) {
+    for (const { root, files } of listed.get(tier)!) {
+      for (const file of files) {
         const key = displayPath(paths, file);
         if (seen.has(key)) continue;
         seen.add(key);
+        options.onFileProgress?.(++filesDone, filesTotal, key);
         const entry = engine.stored(tier, key);
         let st;
         try {

@@ -4,7 +4,7 @@
  * answer (shared by the prompts and the flags, so both refuse the same input
  * with the same reason), and the config.yaml values they become. Pure.
  */
-import { isAbsolute } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { Config } from '../config/config-schema.js';
 import { OcmError } from '../core/errors.js';
 import { PROVIDER_PRESETS, type LlmProvider } from '../llm/presets.js';
@@ -74,8 +74,8 @@ export interface Sync {
 /**
  * The other agents whose transcripts setup can turn on (asked in the basics
  * step): one per source descriptor (lib/sources/descriptors.ts). OpenClaw is
- * not among them: every OpenClaw agent is observed by default; these are
- * opt-in (docs/sources.md).
+ * not among them: it is observed by default (`sources.openclaw`, described by
+ * openClawObservedText); these are opt-in (docs/sources.md).
  */
 export const OPTIONAL_SOURCES: readonly OptionalSource[] = AGENT_SOURCES.map((d) => d.kind);
 export type OptionalSource = AgentSourceKind;
@@ -88,6 +88,37 @@ export const OPTIONAL_SOURCE_LABELS = Object.fromEntries(AGENT_SOURCES.map((d) =
 export interface Sources {
   /** Other agents observed besides OpenClaw, in OPTIONAL_SOURCES order. */
   observe: OptionalSource[];
+  /** What of OpenClaw the config observes (setup shows it and leaves it as it is). */
+  openClaw: OpenClawObserved;
+}
+
+/** `sources.openclaw` / `sources.openclaw_db` of a config: which eras, which agents ([] = every one). */
+export interface OpenClawObserved {
+  files: boolean;
+  database: boolean;
+  agents: string[];
+}
+
+const EVERY_OPENCLAW_AGENT: OpenClawObserved = { files: true, database: true, agents: [] };
+
+/**
+ * What is observed of OpenClaw, said precisely: the agents are looked up again at every tick in the
+ * state folders (`stateDirs`, when known), so an agent added later is observed too — unless
+ * `sources.openclaw.agents` names some, or an era is turned off.
+ */
+/** The same in a few words, for the review and the sources question: "OpenClaw (every agent, also added later)". */
+export function openClawObservedBrief(o: OpenClawObserved): string {
+  if (!o.files && !o.database) return 'OpenClaw off';
+  const era = !o.files ? ', database only' : !o.database ? ', files only' : '';
+  return o.agents.length > 0 ? `OpenClaw (only ${o.agents.join(', ')}${era})` : `OpenClaw (every agent, also added later${era})`;
+}
+
+export function openClawObservedText(o: OpenClawObserved, stateDirs?: string[]): string {
+  if (!o.files && !o.database) return 'no OpenClaw agent (sources.openclaw.enabled and sources.openclaw_db.enabled are false)';
+  const where = stateDirs === undefined ? '' : stateDirs.length > 0 ? ` in ${stateDirs.join(', ')}` : ' in ~/.openclaw once OpenClaw creates it';
+  const who = o.agents.length > 0 ? `only the OpenClaw agent${o.agents.length > 1 ? 's' : ''} ${o.agents.join(', ')} (sources.openclaw.agents)${where}` : `every OpenClaw agent${where}, looked up again at every tick (agents added later too)`;
+  const era = !o.files ? ', database only (sources.openclaw.enabled is false)' : !o.database ? ', transcript files only (sources.openclaw_db.enabled is false)' : '';
+  return `${who}${era}`;
 }
 
 export interface SetupAnswers {
@@ -100,13 +131,27 @@ export interface SetupAnswers {
   sync: Sync;
 }
 
-export function defaultAnswers(home: string): SetupAnswers {
+/** What `--vault` and the wizard's vault question take for "no vault". */
+export const NO_VAULT = 'none';
+
+/**
+ * The vault setup proposes: the memory home itself, so that Obsidian opened on
+ * that one folder shows every day of every tier (docs/tiers-and-sync.md).
+ * Never the user's home folder itself (Obsidian would index all of it): a home
+ * placed there gets an `OC-Memory` folder inside it instead.
+ */
+export function defaultVault(home: string, userHome?: string): string {
+  return userHome !== undefined && resolve(home) === resolve(userHome) ? join(home, 'OC-Memory') : home;
+}
+
+/** `userHome`: the user's home folder (the vault is never that folder itself). */
+export function defaultAnswers(home: string, userHome?: string): SetupAnswers {
   return {
     basics: { home, budgetTokens: 4000, everyMinutes: 1 },
-    sources: { observe: [] },
+    sources: { observe: [], openClaw: EVERY_OPENCLAW_AGENT },
     tiers: { hotTtlDays: 90, warmTtlDays: 365, autoHotToWarm: true, coldRequiresApproval: true },
     llm: { provider: 'heuristic', model: '', reflectorModel: '', apiBase: '' },
-    obsidian: { vaultPath: '' },
+    obsidian: { vaultPath: defaultVault(home, userHome) },
     sync: { mode: 'none', gitRemote: '', gitBranch: 'main', command: '', encrypt: true, keyFile: '' },
   };
 }
@@ -116,7 +161,10 @@ export function answersFromConfig(config: Config, home: string): SetupAnswers {
   const provider = config.observer.provider as SetupProvider;
   return {
     basics: { home, budgetTokens: config.active_memory.budget_tokens, everyMinutes: config.schedule.every_minutes },
-    sources: { observe: OPTIONAL_SOURCES.filter((s) => config.sources[OPTIONAL_SOURCE_KEYS[s]].enabled) },
+    sources: {
+      observe: OPTIONAL_SOURCES.filter((s) => config.sources[OPTIONAL_SOURCE_KEYS[s]].enabled),
+      openClaw: { files: config.sources.openclaw.enabled, database: config.sources.openclaw_db.enabled, agents: [...config.sources.openclaw.agents] },
+    },
     tiers: {
       hotTtlDays: config.tiers.hot_ttl_days,
       warmTtlDays: config.tiers.warm_ttl_days,
@@ -194,7 +242,7 @@ export const validate = {
   sources(text: string): string | undefined {
     for (const name of sourceNames(text)) {
       if (sourceName(name)) continue;
-      if (/^openclaw/i.test(name)) return `OpenClaw is always observed (every agent); name only the other agents to add: ${OPTIONAL_SOURCES.join(', ')}`;
+      if (/^openclaw/i.test(name)) return `OpenClaw is always observed (which of its agents: sources.openclaw in config.yaml); name only the other agents to add: ${OPTIONAL_SOURCES.join(', ')}`;
       if (name.toLowerCase() === 'none') return '"none" cannot be combined with source names';
       return `unknown source "${name}": choose from ${OPTIONAL_SOURCES.join(', ')} (comma-separated), or none`;
     }
@@ -240,10 +288,16 @@ export const validate = {
     if (t.length < 8) return 'that is too short to be an API key';
     return undefined;
   },
-  vaultPath(text: string): string | undefined {
+  /** `userHome`: the user's home folder, which is refused as a vault (written `~` it is refused anyway). */
+  vaultPath(text: string, userHome?: string): string | undefined {
     const t = text.trim();
-    if (!t) return undefined;
-    return validate.home(t)?.replace('the memory home', 'the vault path');
+    if (!t || t === NO_VAULT) return undefined;
+    const reason = validate.home(t)?.replace('the memory home', 'the vault path');
+    if (reason) return reason;
+    if (/^~\/*$/.test(t) || (userHome !== undefined && isAbsolute(t) && resolve(t) === resolve(userHome))) {
+      return 'not your home folder itself (Obsidian would index all of it): use a folder inside it, e.g. ~/OC-Memory, or the memory home';
+    }
+    return undefined;
   },
   keyFile(text: string): string | undefined {
     const t = text.trim();
@@ -318,7 +372,7 @@ export function summarize(a: SetupAnswers, keyNote: string): string {
       : `${PROVIDER_PRESETS[p].name}: observer ${a.llm.model}, reflector ${a.llm.reflectorModel || a.llm.model}${a.llm.apiBase ? ` at ${a.llm.apiBase}` : ''} · ${keyNote}`;
   return [
     `Home:          ${a.basics.home}`,
-    `Sources:       OpenClaw (every agent)${a.sources.observe.map((s) => ` + ${OPTIONAL_SOURCE_LABELS[s]}`).join('')}`,
+    `Sources:       ${openClawObservedBrief(a.sources.openClaw)}${a.sources.observe.map((s) => ` + ${OPTIONAL_SOURCE_LABELS[s]}`).join('')}`,
     `Active memory: at most ${a.basics.budgetTokens} tokens · tick every ${a.basics.everyMinutes} min`,
     `Tiers:         hot ${a.tiers.hotTtlDays} days → warm${a.tiers.autoHotToWarm ? ' (automatic)' : ' (manual)'} · warm ${a.tiers.warmTtlDays} days → cold${a.tiers.coldRequiresApproval ? ' (after approval)' : ' (automatic)'}`,
     `LLM:           ${llm}`,
@@ -340,7 +394,7 @@ function check(reason: string | undefined, flag: string): void {
 }
 
 /** Apply command-line flags over defaults; every value is validated like at the prompt. */
-export function answersFromFlags(options: Record<string, unknown>, base: SetupAnswers): SetupAnswers {
+export function answersFromFlags(options: Record<string, unknown>, base: SetupAnswers, userHome?: string): SetupAnswers {
   const a: SetupAnswers = structuredClone(base);
   // A flag given twice arrives as a list: the last one wins, as in most CLIs.
   const str = (v: unknown) => (v === undefined ? undefined : String(Array.isArray(v) ? v[v.length - 1] : v));
@@ -357,7 +411,7 @@ export function answersFromFlags(options: Record<string, unknown>, base: SetupAn
     const reason = validate.sources(v);
     // Which sources to read is configuration: exit 2, like the other config errors (docs/architecture.md, "Errors, exit codes and --json").
     if (reason) throw new OcmError('CONFIG_INVALID', `--sources: ${reason}.`, { hint: 'See what is on this machine with `ocm-run sources`; OpenClaw needs no flag.' });
-    a.sources = { observe: parseSources(v) };
+    a.sources = { ...a.sources, observe: parseSources(v) };
   });
   set(str(options.hotTtlDays), (v) => {
     check(validate.hotTtlDays(v), 'hot-ttl-days');
@@ -378,8 +432,8 @@ export function answersFromFlags(options: Record<string, unknown>, base: SetupAn
   check(validate.model(a.llm.model, a.llm.provider), 'model');
   check(validate.apiBase(a.llm.apiBase, a.llm.provider), 'api-base');
   set(str(options.vault), (v) => {
-    check(validate.vaultPath(v), 'vault');
-    a.obsidian.vaultPath = v.trim();
+    check(validate.vaultPath(v, userHome), 'vault');
+    a.obsidian.vaultPath = v.trim() === NO_VAULT ? '' : v.trim();
   });
   set(str(options.sync), (v) => {
     if (!['none', 'git', 'command'].includes(v)) throw new OcmError('BAD_INPUT', `--sync must be none, git or command (got ${v}).`);

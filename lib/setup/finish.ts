@@ -7,7 +7,7 @@
  */
 import { describeError } from '../core/errors.js';
 import { applySetup, type ApplyResult } from './apply.js';
-import { OPTIONAL_SOURCE_LABELS, type SetupAnswers } from './answers.js';
+import { OPTIONAL_SOURCE_LABELS, openClawObservedText, type SetupAnswers } from './answers.js';
 
 export interface FinishSetupOptions {
   answers: SetupAnswers;
@@ -37,6 +37,8 @@ export interface SetupReport {
   observed: string[];
   /** OpenClaw on this machine, as seen (its agents are observed once it is there). */
   openClawSeen: { installed: boolean; seen: string };
+  /** What of OpenClaw the written config observes, said precisely (openClawObservedText), with the state folders it reads. */
+  openClawObserved: string;
   schedule?: StepOutcome<{ platform: string; everyMinutes: number }>;
   openClaw?: StepOutcome<{ changes: string[]; pluginDir: string; backup?: string | undefined; toolPolicy: import('../integrations/openclaw/tool-policy.js').ToolPolicyAdvice[] }>;
   /** Claude Code, Codex, pi, in that order: what each setup did (its lines), or why it failed. */
@@ -57,12 +59,26 @@ async function attempt<T>(step: () => Promise<T>): Promise<StepOutcome<T>> {
   }
 }
 
+/** The written config's OpenClaw sources, in words, with the state folders they read (as a tick resolves them). */
+async function openClawObserved(configFile: string, envFile: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const [{ loadConfig }, { openClawStateDirs }, { homedir }] = await Promise.all([import('../config/config.js'), import('../sources/descriptors.js'), import('node:os')]);
+  const { config } = await loadConfig({ file: configFile, envFile, env });
+  const o = { files: config.sources.openclaw.enabled, database: config.sources.openclaw_db.enabled, agents: config.sources.openclaw.agents };
+  return openClawObservedText(o, await openClawStateDirs(config, env, homedir()));
+}
+
 export async function finishSetup(options: FinishSetupOptions): Promise<SetupReport> {
   const { answers, env, runner } = options;
   const applied = await applySetup({ answers, apiKey: options.apiKey, syncPassphrase: options.syncPassphrase, configTemplate: options.configTemplate, env });
   const { findOpenClaw } = await import('../integrations/openclaw/presence.js');
   const presence = await findOpenClaw({ env });
-  const report: SetupReport = { applied, observed: answers.sources.observe.map((s) => OPTIONAL_SOURCE_LABELS[s]), openClawSeen: { installed: presence.installed, seen: presence.seen }, agents: [] };
+  const report: SetupReport = {
+    applied,
+    observed: answers.sources.observe.map((s) => OPTIONAL_SOURCE_LABELS[s]),
+    openClawSeen: { installed: presence.installed, seen: presence.seen },
+    openClawObserved: await openClawObserved(applied.configFile, applied.paths.env, env),
+    agents: [],
+  };
   const { paths, configFile } = applied;
   if (options.installSchedule) {
     report.schedule = await attempt(async () => {

@@ -4,6 +4,7 @@
  * interrupted wizard; and what the wizard may offer — the agents found on
  * this machine and the transcripts discovery sees.
  */
+import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import { OcmError, describeError } from '../core/errors.js';
 import { exists, type HomePaths } from '../platform/home.js';
@@ -32,10 +33,11 @@ export async function startSetup(options: {
   if (options.reconfigure && !hasConfig) {
     throw new OcmError('CONFIG_MISSING', `There is no setup to change at ${paths.root} (no config.yaml).`, { hint: 'Run `ocm-run setup` first (or pass --home to the home you set up).' });
   }
-  if (!hasConfig) return { defaults: answersFromFlags(options.flags, defaultAnswers(paths.root)) };
+  const userHome = homedir();
+  if (!hasConfig) return { defaults: answersFromFlags(options.flags, defaultAnswers(paths.root, userHome), userHome) };
   const { loadConfig } = await import('../config/config.js');
   const current = (await loadConfig({ file: options.configFile, envFile: paths.env, env })).config;
-  return { current, defaults: answersFromFlags(options.flags, answersFromConfig(current, paths.root)) };
+  return { current, defaults: answersFromFlags(options.flags, answersFromConfig(current, paths.root), userHome) };
 }
 
 /** The wizard's progress to resume: the saved one when it is for the same kind of run, else a fresh one. */

@@ -50,15 +50,26 @@ export interface OpenClawFileSourceOptions {
   dedupeWindow?: number;
 }
 
-/** `$OPENCLAW_STATE_DIR` if set, else the existing ones of ~/.openclaw, ~/.clawdbot, ~/.moltbot. */
+/** The home folder OpenClaw uses: `$OPENCLAW_HOME` when set (`~` in it is the user's home), else the user's. */
+export function openClawHomeDir(env: Record<string, string | undefined>, homedir: string): string {
+  const explicit = env.OPENCLAW_HOME?.trim();
+  return explicit ? expandHome(explicit, homedir) : homedir;
+}
+
+/**
+ * Where OpenClaw keeps its state, as OpenClaw decides it: `$OPENCLAW_STATE_DIR` if set, else the
+ * existing ones of .openclaw, .clawdbot, .moltbot in OpenClaw's home — `$OPENCLAW_HOME` when set
+ * (OpenClaw's own override of the home folder; `~` in either is that home), else the user's.
+ */
 export function defaultOpenClawStateDirs(
   env: Record<string, string | undefined>,
   homedir: string,
   exists: (path: string) => boolean = existsSync,
 ): string[] {
+  const openClawHome = openClawHomeDir(env, homedir);
   const override = env.OPENCLAW_STATE_DIR?.trim();
-  if (override) return [expandHome(override, homedir)];
-  return ['.openclaw', '.clawdbot', '.moltbot'].map((name) => join(homedir, name)).filter((dir) => exists(dir));
+  if (override) return [expandHome(override, openClawHome)];
+  return ['.openclaw', '.clawdbot', '.moltbot'].map((name) => join(openClawHome, name)).filter((dir) => exists(dir));
 }
 
 /**

@@ -4,6 +4,8 @@ export const command = defineCommand({
   name: 'alerts [action]',
   description: 'Where alerts go: show (default) the OpenClaw hooks endpoint and test the connection; save it to config; send a test alert',
   examples: ['ocm-run alerts', 'ocm-run alerts save', 'ocm-run alerts test'],
+  // Showing and testing only read: a mistyped --home is an error, not a new home.
+  homeMustExist: (args) => (args.action ?? 'show') !== 'save',
   async run(ctx, args) {
     const action = args.action ?? 'show';
     if (!['show', 'save', 'test'].includes(action)) {

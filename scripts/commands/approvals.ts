@@ -5,6 +5,8 @@ import { crashHook } from '../tier-context.js';
 export const command = defineCommand({
   name: 'approvals [action] [...ids]',
   description: 'Moves waiting for your yes (warm → cold): list them with their contents summarised, approve or reject by id (or all)',
+  // The list only reads: a mistyped --home is an error, not a new home.
+  homeMustExist: (args) => (args.action ?? 'list') === 'list',
   examples: ['ocm-run approvals', 'ocm-run approvals approve p-1a2b3c4d', 'ocm-run approvals approve all', 'ocm-run approvals reject p-1a2b3c4d'],
   async run(ctx, args) {
     const action = args.action ?? 'list';

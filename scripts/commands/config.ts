@@ -6,6 +6,8 @@ export const command = defineCommand({
   description: 'Show or change settings: config get [key] | config set <key> <value> | config validate',
   flags: { showSecrets: { description: 'config get: print API keys and tokens instead of [hidden: set]' } },
   examples: ['ocm-run config get active_memory.budget_tokens', 'ocm-run config set active_memory.budget_tokens 3000', 'ocm-run config validate'],
+  // get and validate only read: a mistyped --home is an error, not a new home.
+  homeMustExist: (args) => (args.action ?? 'get') !== 'set',
   async run(ctx, args, options) {
     const { action = 'get', key, value } = args;
     const { getConfigValue, hideSecrets, parseCliValue, setConfigValue } = await import('../../lib/config/config.js');

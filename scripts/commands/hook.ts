@@ -59,12 +59,16 @@ export const command = defineCommand({
       if (event === 'session-start') {
         // The agent ends a hook that outlives its timeout (Claude Code: 10 s, as integrate sets it) and adds
         // nothing, silently: give up a little before, and say so in hooks.log (and `status`).
+        // Counted from the process's start (performance.now()): on a busy machine starting Node and loading the
+        // command line take seconds of the agent's 10 s too.
         const budgetMs = sessionStartBudgetMs(ctx.env);
         let timer: NodeJS.Timeout | undefined;
         const late = new Promise<'late'>((resolve) => {
-          timer = setTimeout(() => resolve('late'), Math.max(0, budgetMs - (Date.now() - started)));
+          timer = setTimeout(() => resolve('late'), Math.max(0, budgetMs - performance.now()));
         });
         const work = (async () => {
+          const { pauseAt } = await import('../test-pause.js');
+          await pauseAt(ctx.env, 'session-start');
           const { config } = await ctx.config();
           const { sessionStartContext, additionalContextOutput } = await import('../../lib/hooks/agent-hooks.js');
           const { memoryOf } = await import('../../lib/api/memory.js');
@@ -74,11 +78,11 @@ export const command = defineCommand({
         const output = await Promise.race([work, late]);
         clearTimeout(timer);
         if (output === 'late') {
-          logger.log('warn', 'hook.session_start_late', { agent, timeoutMs: budgetMs });
+          logger.log('warn', 'hook.session_start_late', { agent, timeoutMs: budgetMs, ms: Math.round(performance.now()) });
           await ctx.flush();
           process.exit(0); // the session starts without memory, as it would have when the agent ended the hook
         }
-        logger.log('info', 'hook.session_start', { agent, chars: output?.length ?? 0, ms: Math.round(Date.now() - started) });
+        logger.log('info', 'hook.session_start', { agent, chars: output?.length ?? 0, ms: Math.round(Date.now() - started), sinceProcessStartMs: Math.round(performance.now()) });
         if (output) ctx.out(output);
         return;
       }

@@ -10,28 +10,24 @@ export const command = defineCommand({
     const { withHomeLock } = await import('../../lib/platform/lock.js');
     const { updateIndex } = await import('../../lib/search/indexer.js');
     const { embeddingSettings } = await import('../../lib/search/embeddings.js');
-    const { createProgress } = await import('../progress.js');
+    const { createProgress, etaText } = await import('../progress.js');
     const embedding = embeddingSettings(config);
-    // Embedding a whole home takes minutes: a live line on a terminal, else a line per tenth of a large run.
-    const live = createProgress(Boolean(process.stderr.isTTY) && !ctx.json);
-    let shownTenth = 0;
-    const { etaText } = await import('../progress.js');
+    // On a terminal, a live line: each file of the total with an ETA, then the embeddings; otherwise only the summary line below.
+    const live = createProgress(ctx.isTTY && !ctx.json);
+    const started = Date.now();
+    const onFileProgress = (done: number, total: number, path: string) =>
+      live.update(`Indexing file ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} · ${path}${etaText((done - 1) / total, started, Date.now())}`);
     let embedStarted: number | undefined;
     const onEmbedProgress = (done: number, total: number) => {
       embedStarted ??= Date.now();
-      const text = `Embedding ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} documents${etaText(done / total, embedStarted, Date.now()) || '…'}`;
-      if (process.stderr.isTTY) return live.update(text);
-      const tenth = Math.floor((done / total) * 10);
-      if (total >= 500 && tenth > shownTenth) {
-        shownTenth = tenth;
-        ctx.err(text);
-      }
+      live.update(`Embedding ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} documents${etaText(done / total, embedStarted, Date.now()) || '…'}`);
     };
     const result = await withHomeLock(ctx.paths.lock, () =>
       updateIndex(ctx.paths, config, {
         logger: ctx.logger('index'),
         now: () => ctx.now(),
         rebuild: Boolean(options.rebuild),
+        onFileProgress,
         onEmbedProgress: ctx.json ? undefined : onEmbedProgress,
       }),
     );

@@ -12,28 +12,38 @@ export const command = defineCommand({
     const agent = options.agent === undefined ? 'main' : String(options.agent).trim();
     const { OcmError } = await import('../../lib/core/errors.js');
     if (!agent) throw new OcmError('BAD_INPUT', '--agent needs a name.', { hint: 'For example --agent claude-code.' });
-    // A mistyped --agent in an agent's MCP entry would serve (and `remember` into) a new, empty memory:
-    // refused before anything is created (the config read as it is, the home not made yet).
-    const { loadConfig } = await import('../../lib/config/config.js');
-    const { assertKnownAgent, knownAgents } = await import('../../lib/features/known-agents.js');
-    assertKnownAgent(agent, await knownAgents(ctx.paths, (await loadConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env })).config));
-    const { config } = await ctx.config();
-    const logger = ctx.logger('mcp');
-    const { openMemory } = await import('../../lib/api/memory.js');
+    const { pauseAt } = await import('../test-pause.js');
+    // `initialize` is answered before the memory is opened: an agent waits only a few seconds for its MCP servers
+    // (Claude Code 2.1: 5 s, MCP_CONNECT_TIMEOUT_MS) and starts the session without the tools of one still silent —
+    // on a busy machine config, index and model took longer than that. A tool call waits for the memory instead.
     const { createMcpServer } = await import('../../lib/mcp/server.js');
     const { LineTransport } = await import('../../lib/mcp/stdio-transport.js');
     const { readFileSync } = await import('node:fs');
     const { packagePath } = await import('../../lib/platform/package-root.js');
     const version = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
-    const memory = await openMemory(ctx.paths.root, { config, logger, now: () => ctx.now(), keepOpen: true });
-    // Per-project memory (sources.claude_code.per_project): the agent starts the server in the project's folder.
-    const { memoryScope } = await import('../../lib/sources/claude-code-project.js');
-    const project = memoryScope(agent, options.perProject === true, process.cwd());
-    const scope = project ? { agent: project.agent, activeMemoryFallbacks: project.activeMemoryFallbacks, defaultSearchAgents: project.searchAgents } : { agent };
-    const server = createMcpServer({ version, context: await memory.toolContext({ ...scope, client: undefined }) });
+    const opening = (async () => {
+      await pauseAt(ctx.env, 'mcp-open-memory');
+      // A mistyped --agent in an agent's MCP entry would serve (and `remember` into) a new, empty memory:
+      // refused before anything is created (the config read as it is, the home not made yet).
+      const { loadConfig } = await import('../../lib/config/config.js');
+      const { assertKnownAgent, knownAgents } = await import('../../lib/features/known-agents.js');
+      assertKnownAgent(agent, await knownAgents(ctx.paths, (await loadConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env })).config));
+      const { config } = await ctx.config();
+      const logger = ctx.logger('mcp');
+      const { openMemory } = await import('../../lib/api/memory.js');
+      const memory = await openMemory(ctx.paths.root, { config, logger, now: () => ctx.now(), keepOpen: true });
+      // Per-project memory (sources.claude_code.per_project): the agent starts the server in the project's folder.
+      const { memoryScope } = await import('../../lib/sources/claude-code-project.js');
+      const project = memoryScope(agent, options.perProject === true, process.cwd());
+      const scope = project ? { agent: project.agent, activeMemoryFallbacks: project.activeMemoryFallbacks, defaultSearchAgents: project.searchAgents } : { agent };
+      return { config, memory, logger, scope, context: await memory.toolContext({ ...scope, client: undefined }) };
+    })();
+    const server = createMcpServer({ version, context: opening.then((o) => o.context) });
+    // What happens before the memory is open is logged once it is (the log's level is the config's).
+    const logSoon = (level: 'warn', event: string, data: Record<string, unknown>) => void opening.then((o) => o.logger.log(level, event, data), () => undefined);
     // An oversized message is refused and serving goes on (the SDK's own stdio transport closes on one).
     const transport = new LineTransport(process.stdin, process.stdout, {
-      onRefused: (refused) => logger.log('warn', 'mcp.message_too_large', { bytes: refused.bytes, answered: refused.id !== undefined }),
+      onRefused: (refused) => logSoon('warn', 'mcp.message_too_large', { bytes: refused.bytes, answered: refused.id !== undefined }),
     });
     // Served until the client closes stdin (or ends the process); stdout carries the protocol only.
     const closed = new Promise<void>((resolve) => {
@@ -43,22 +53,55 @@ export const command = defineCommand({
     });
     // Masked: an error about a message may quote it (the transport itself never quotes a line it could not read).
     const { maskedText } = await import('../../lib/masking/masking.js');
-    server.onerror = (error) => logger.log('warn', 'mcp.transport_error', { error: maskedText(error.message) });
+    server.onerror = (error) => logSoon('warn', 'mcp.transport_error', { error: maskedText(error.message) });
+    // How long the agent waited for `initialize` (from this process's start): past the agent's wait, its session
+    // began without the memory tools — said in hooks.log, which `status` reads ("Memory skipped for time").
+    let initializedMs: number | undefined;
+    let onInitialized: (() => void) | undefined;
+    server.oninitialized = () => {
+      initializedMs ??= Math.round(performance.now());
+      onInitialized?.();
+    };
+    await pauseAt(ctx.env, 'mcp-connect');
     await server.connect(transport);
+    const opened = await opening.then(
+      (o) => o,
+      async (error: unknown) => {
+        await server.close().catch(() => undefined);
+        throw error;
+      },
+    );
+    const { config, scope } = opened;
+    const log = opened.logger;
+    const hooksLogger = ctx.logger('hooks');
+    onInitialized = () => {
+      const boundMs = mcpStartBoundMs(ctx.env);
+      if (initializedMs !== undefined && initializedMs > boundMs) hooksLogger.log('warn', 'mcp.start_late', { agent: scope.agent, ms: initializedMs, timeoutMs: boundMs });
+    };
+    if (initializedMs !== undefined) onInitialized();
     // The agents' prompt hooks ask this process for related memories (the index is open here): lib/hooks/prompt-socket.ts.
     const { servePromptSocket } = await import('../../lib/hooks/prompt-socket.js');
     const { servePromptRequest } = await import('../../lib/hooks/agent-hooks.js');
-    const hooksLogger = ctx.logger('hooks');
     const { serveVectors } = await import('../../lib/integrations/vector-socket.js');
-    const socket = await servePromptSocket(ctx.paths, (request) => servePromptRequest({ memory, logger: hooksLogger, request }), serveVectors(config)).catch((error: Error) => {
-      logger.log('warn', 'mcp.socket_failed', { error: error.message });
+    const socket = await servePromptSocket(ctx.paths, (request) => servePromptRequest({ memory: opened.memory, logger: hooksLogger, request }), serveVectors(config)).catch((error: Error) => {
+      log.log('warn', 'mcp.socket_failed', { error: error.message });
       return undefined;
     });
-    logger.log('info', 'mcp.start', { agent: scope.agent, cwd: process.cwd(), pid: process.pid, socket: socket?.path ?? null });
+    log.log('info', 'mcp.start', { agent: scope.agent, cwd: process.cwd(), pid: process.pid, socket: socket?.path ?? null, ...(initializedMs !== undefined ? { initializedMs } : {}) });
     await closed;
     await socket?.close().catch(() => undefined);
     await server.close().catch(() => undefined);
-    await memory.close();
-    logger.log('info', 'mcp.stop', { agent: scope.agent });
+    await opened.memory.close();
+    log.log('info', 'mcp.stop', { agent: scope.agent });
   },
 });
+
+/**
+ * How long an agent waits for an MCP server before it starts the session without its tools (ms):
+ * Claude Code 2.1's 5 s for a server marked `alwaysLoad` (its MCP_CONNECT_TIMEOUT_MS default), or
+ * $OCM_MCP_START_BOUND_MS.
+ */
+function mcpStartBoundMs(env: NodeJS.ProcessEnv): number {
+  const ms = Number(env.OCM_MCP_START_BOUND_MS);
+  return Number.isFinite(ms) && ms > 0 ? ms : 5000;
+}

@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 import { configTemplate, defineCommand } from '../cli-context.js';
 import { EXIT, OcmError } from '../../lib/core/errors.js';
 
@@ -6,8 +7,8 @@ import { thisRunner } from '../runner.js';
 import { toolPolicyLines } from '../../lib/integrations/openclaw/tool-policy.js';
 
 /**
- * OpenClaw's database era (2026.8 and later) needs SQLite: on a Node without `node:sqlite` and without
- * the optional better-sqlite3 (npm drops it when it cannot build), say so now, not at the first observe.
+ * OpenClaw's database era (2026.8 and later) needs SQLite: when no driver loads (not even the
+ * WebAssembly one the package carries: a damaged install), say so now, not at the first observe.
  */
 async function sqliteWarning(): Promise<string | undefined> {
   const { describeSqliteDriver } = await import('../../lib/platform/sqlite.js');
@@ -16,8 +17,16 @@ async function sqliteWarning(): Promise<string | undefined> {
     return undefined;
   } catch (error) {
     const hint = (error as { hint?: string }).hint;
-    return `⚠️  OpenClaw's database (OpenClaw 2026.8 and later) cannot be read on Node ${process.versions.node}: it has no built-in SQLite and the optional better-sqlite3 is not installed. Its transcripts are kept for later, nothing is lost; the other sources work.${hint ? `\n   → ${hint}` : ''}`;
+    return `⚠️  OpenClaw's database (OpenClaw 2026.8 and later) cannot be read on Node ${process.versions.node}: no SQLite driver could be loaded (not node:sqlite, better-sqlite3 or sql.js). Its transcripts are kept for later, nothing is lost; the other sources work.${hint ? `\n   → ${hint}` : ''}`;
   }
+}
+
+/** Which Obsidian vault setup picked, and what opening it shows. */
+function vaultLine(applied: SetupReport['applied']): string {
+  const root = applied.vault?.root;
+  if (!root) return 'Obsidian: no vault (the cold tier stays out of Obsidian; `ocm-run config set tiers.vault_path <folder>` adds one).';
+  if (resolve(root) === resolve(applied.paths.root)) return `Obsidian vault: ${root}, the memory home itself — open it in Obsidian ("Open folder as vault") to see every day of every tier.`;
+  return `Obsidian vault: ${root} — the cold tier's days go to ${join(root, 'OC-Memory')}.`;
 }
 
 /** What setup did, as lines for the user; the next steps last. */
@@ -27,7 +36,7 @@ function reportLines(report: SetupReport, warning?: string): string[] {
   const others = report.observed.join(', ');
   lines.push(
     report.openClawSeen.installed || report.openClaw?.ok
-      ? `Observed: every OpenClaw agent${others ? `, ${others}` : ''}.`
+      ? `Observed: ${report.openClawObserved}${others ? `; and ${others}` : ''}.`
       : `Observed: ${others || 'nothing yet'}; OpenClaw is not installed here (${report.openClawSeen.seen}) — its agents are observed once it is.`,
   );
   if (warning) lines.push(warning);
@@ -40,6 +49,7 @@ function reportLines(report: SetupReport, warning?: string): string[] {
     );
   }
   if (applied.vault?.created) lines.push(`Created the Obsidian ${applied.vault.created === 'vault' ? 'vault' : 'OC-Memory folder'} at ${applied.vault.root} from the template.`);
+  lines.push(vaultLine(applied));
   const failed = (what: string, failure: { message: string; hint?: string | undefined }) => `${what}: ${failure.message}${failure.hint ? ` (${failure.hint})` : ''}`;
   if (report.schedule?.ok) lines.push(`Schedule installed: ${report.schedule.value.platform} runs \`ocm-run run\` every ${report.schedule.value.everyMinutes} minute(s).`);
   else if (report.schedule) lines.push(failed('The schedule was not installed', report.schedule.failure));

@@ -54,9 +54,8 @@ export const command = defineCommand({
     const { formatTierStatus } = await import('../../lib/features/tier-status.js');
     lines.push('', ...formatTierStatus(s.tiers));
     if (s.hooks.skippedForTime > 0 && s.hooks.last) {
-      const l = s.hooks.last;
-      const what = l.event === 'hook.session_start_late' ? 'a session start' : 'a prompt';
-      lines.push(`Memory skipped for time: ${s.hooks.skippedForTime} time${s.hooks.skippedForTime === 1 ? '' : 's'} in the last 24 h (last ${l.at}: ${what} of ${l.agent || 'an agent'} had no memory${l.timeoutMs ? ` after ${l.timeoutMs} ms` : ''}; the machine was busy — logs/hooks.log; OCM_HOOK_TIMEOUT_MS gives the prompt lookup longer).`);
+      const { formatSkippedForTime } = await import('../../lib/features/hook-status.js');
+      lines.push(formatSkippedForTime(s.hooks));
     }
     if (s.held.length > 0) {
       lines.push('', `Held for review: ${s.held.length} observation${s.held.length === 1 ? '' : 's'} never injected (the text tries to act on the agent; fix or forget it, or leave it as a record):`);

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { filesUnder } from '../helpers/files-under.js';
@@ -16,7 +16,23 @@ async function tree(root: string): Promise<string[]> {
   return entries.filter((p) => !/^(logs|\.ocm)(\/|$)/.test(p)).sort();
 }
 
-const READ_ONLY: string[][] = [['status'], ['search', 'postgres'], ['get', 'o-0123456789'], ['stats'], ['doctor', '--offline'], ['sources'], ['export']];
+/** Every command (and action) that only reads the home. */
+const READ_ONLY: string[][] = [
+  ['status'],
+  ['search', 'postgres'],
+  ['get', 'o-0123456789'],
+  ['stats'],
+  ['doctor', '--offline'],
+  ['sources'],
+  ['export'],
+  ['config'],
+  ['config', 'get'],
+  ['config', 'get', 'active_memory.budget_tokens'],
+  ['config', 'validate'],
+  ['approvals'],
+  ['approvals', 'list'],
+  ['alerts'],
+];
 
 test('read-only commands on a missing home: an error naming setup (and the near home), nothing created', async () => {
   const { dir, cleanup } = await tempDir('ocm-silent-');
@@ -28,12 +44,13 @@ test('read-only commands on a missing home: an error naming setup (and the near 
     const env = { HOME: dir };
     for (const args of READ_ONLY) {
       const r = await runCli([...args, '--home', typo], { env });
-      assert.equal(r.code, 1, `${args[0]}: exit 1 (${r.stderr})`);
-      assert.match(r.stderr, new RegExp(`No memory home at ${typo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.`), `${args[0]} says the home is missing`);
-      assert.match(r.stderr, /Did you mean .*memory-home\?/, `${args[0]} names the home next to it`);
-      assert.match(r.stderr, /ocm-run setup/, `${args[0]} names setup`);
+      await assert.rejects(stat(typo), `${args.join(' ')}: ${typo} still does not exist`);
+      assert.equal(r.code, 1, `${args.join(" ")}: exit 1 (${r.stderr})`);
+      assert.match(r.stderr, new RegExp(`No memory home at ${typo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.`), `${args.join(" ")} says the home is missing`);
+      assert.match(r.stderr, /Did you mean .*memory-home\?/, `${args.join(" ")} names the home next to it`);
+      assert.match(r.stderr, /ocm-run setup/, `${args.join(" ")} names setup`);
       const json = await runCli([...args, '--home', typo, '--json'], { env });
-      assert.equal(JSON.parse(json.stdout).error.code, 'NOT_FOUND', `${args[0]} --json: ${json.stdout}`);
+      assert.equal(JSON.parse(json.stdout).error.code, 'NOT_FOUND', `${args.join(" ")} --json: ${json.stdout}`);
     }
     assert.deepEqual((await readdir(dir)).sort(), ['memory-home'], 'no home was created for the typo');
     // The same commands on the real home work and change nothing there but caches.

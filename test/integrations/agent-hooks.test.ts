@@ -462,7 +462,7 @@ test('memory skipped for time is never silent: a session start past its budget a
     const log = await readFile(join(paths.logs, 'hooks.log'), 'utf8');
     assert.match(log, /"event":"hook\.session_start_late","agent":"claude-code","timeoutMs":1/);
     status = await runCli(['status', '--home', home]);
-    assert.match(status.stdout, /Memory skipped for time: 1 time in the last 24 h \(last [^:]+:\d\d:[\d.]+Z: a session start of claude-code had no memory after 1 ms/);
+    assert.match(status.stdout, /Memory skipped for time: 1 time since [^ ]+Z \(last 24 h\); last [^:]+:\d\d:[\d.]+Z: a session start of claude-code had no memory after 1 ms/);
     const json = JSON.parse((await runCli(['status', '--home', home, '--json'])).stdout) as { hooks: { skippedForTime: number; last: { event: string } } };
     assert.equal(json.hooks.skippedForTime, 1);
     assert.equal(json.hooks.last.event, 'hook.session_start_late');

@@ -1,9 +1,10 @@
 /**
- * OpenClaw's agent databases are read through node:sqlite on Node 22.13+ and
- * through the optional better-sqlite3 on Node 20 (lib/platform/sqlite.ts). These run
- * the same work both ways — the real CLI under this Node (20) and under the
- * pinned Node 24 that OpenClaw 2026.9 needs — and the case where
- * better-sqlite3 failed to install.
+ * OpenClaw's agent databases are read through node:sqlite on Node 22.13+,
+ * through the optional better-sqlite3 on Node 20 where it built, and through
+ * the WebAssembly sql.js everywhere else (lib/platform/sqlite.ts). These run
+ * the same work each way — the real CLI under this Node (20) and under the
+ * pinned Node 24 that OpenClaw 2026.9 needs — and the cases where
+ * better-sqlite3 failed to install, and where no driver loads at all.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -70,16 +71,18 @@ async function observedTexts(node: string, home: string): Promise<string[]> {
     .sort();
 }
 
-test('the same OpenClaw database is observed the same way by Node 20 (better-sqlite3) and Node 24 (node:sqlite)', async () => {
+test('the same OpenClaw database is observed the same way by Node 20 (better-sqlite3, sql.js) and Node 24 (node:sqlite)', async () => {
   const node24 = await pinnedNode(NODE_24);
   const { dir, cleanup } = await tempDir();
   try {
     const results: Record<string, string[]> = {};
     for (const [label, node, driver] of [
       ['node 20', process.execPath, 'better-sqlite3'],
+      ['node 20 wasm', process.execPath, 'sql.js'],
       ['node 24', node24, 'node:sqlite'],
     ] as const) {
-      const { home, env } = await machine(join(dir, label.replace(' ', '')));
+      const { home, env: machineEnv } = await machine(join(dir, label.replaceAll(' ', '')));
+      const env = { ...machineEnv, OCM_SQLITE_DRIVER: driver };
       const doctor = await cli(node, ['doctor', '--offline', '--json', '--home', home], env);
       const check = sqliteCheck(doctor.stdout);
       assert.equal(check.status, 'ok', `${label}: ${check.detail}`);
@@ -95,31 +98,40 @@ test('the same OpenClaw database is observed the same way by Node 20 (better-sql
     }
     assert.ok(results['node 20']!.some((t) => /^openclaw-db: .*peanuts/.test(t)), results['node 20']!.join('\n'));
     assert.deepEqual(results['node 24'], results['node 20']);
+    assert.deepEqual(results['node 20 wasm'], results['node 20']);
   } finally {
     await cleanup();
   }
 });
 
-test('the OpenClaw database reader and discovery tests pass under Node 24 with node:sqlite', async () => {
-  const node24 = await pinnedNode(NODE_24);
-  // Run by Node 24, the test runner's children (tsx, the CLI, the concurrent writer) are Node 24 too.
-  const r = await execa(node24, [join(REPO_ROOT, 'scripts', 'run-tests.mjs'), 'test/sources/source-openclaw-db.test.ts', 'test/sources/source-discovery.test.ts'], {
+/** The given test files run by `node` with `driver` forced: if it could not load, every test would fail rather than fall back. */
+async function readerTestsPass(node: string, driver: string, files: string[], atLeast: number): Promise<void> {
+  // Run by that Node, the test runner's children (tsx, the CLI, the concurrent writer) are that Node too.
+  const r = await execa(node, [join(REPO_ROOT, 'scripts', 'run-tests.mjs'), ...files], {
     cwd: REPO_ROOT,
     reject: false,
     all: true,
     timeout: 300_000,
-    // node:sqlite forced: if Node 24 could not load it, every test would fail rather than fall back.
-    env: { OCM_SQLITE_DRIVER: 'node:sqlite', NODE_OPTIONS: undefined, NODE_TEST_CONTEXT: undefined },
+    env: { OCM_SQLITE_DRIVER: driver, NODE_OPTIONS: undefined, NODE_TEST_CONTEXT: undefined },
     extendEnv: true,
   });
   const output = String(r.all);
   assert.equal(r.exitCode, 0, output.slice(-4000));
   const passed = Number(/ℹ pass (\d+)/.exec(output)?.[1] ?? 0);
-  assert.ok(passed >= 12, `the reader and discovery tests ran (${passed} passed)\n${output.slice(-2000)}`);
+  assert.ok(passed >= atLeast, `${files.join(', ')} ran (${passed} passed)\n${output.slice(-2000)}`);
   assert.match(output, /ℹ fail 0/);
+}
+
+test('the OpenClaw database reader and discovery tests pass under Node 24 with node:sqlite', async () => {
+  await readerTestsPass(await pinnedNode(NODE_24), 'node:sqlite', ['test/sources/source-openclaw-db.test.ts', 'test/sources/source-discovery.test.ts'], 12);
 });
 
-test('without better-sqlite3 on Node 20: observe says what is missing (exit 1, hint), other transcripts are still observed, doctor fails the check', async () => {
+test('the OpenClaw database reader tests pass with the WebAssembly driver forced (native drivers off)', async () => {
+  // Whatever native SQLite this machine has, the reader goes through sql.js's copy.
+  await readerTestsPass(process.execPath, 'sql.js', ['test/sources/source-openclaw-db.test.ts'], 11);
+});
+
+test('without better-sqlite3 on Node 20 (nothing compiled): the WebAssembly driver reads the database, doctor says which', async () => {
   if (process.getBuiltinModule?.('node:sqlite')) {
     // This Node has SQLite built in, so a missing better-sqlite3 changes nothing here.
     return;
@@ -128,16 +140,36 @@ test('without better-sqlite3 on Node 20: observe says what is missing (exit 1, h
   try {
     const { home, env } = await machine(dir);
     const without = { ...env, NODE_OPTIONS: `--import=${WITHOUT_BETTER_SQLITE3}` };
+    const doctor = await cli(process.execPath, ['doctor', '--offline', '--json', '--home', home], without);
+    const check = sqliteCheck(doctor.stdout);
+    assert.equal(check.status, 'ok', check.detail);
+    assert.match(check.detail, /^sql\.js \(SQLite 3\./);
+    const observed = await cli(process.execPath, ['observe', '--json', '--home', home], without);
+    assert.equal(observed.code, 0, observed.stderr);
+    assert.equal((JSON.parse(observed.stdout) as { messages: number }).messages, 3, 'two database messages and one file message');
+    const texts = await observedTexts(process.execPath, home);
+    assert.ok(texts.some((t) => /^openclaw-db: .*peanuts/.test(t)), texts.join('\n'));
+  } finally {
+    await cleanup();
+  }
+});
+
+test('with no SQLite driver at all: observe says what is missing (exit 1, hint), other transcripts are still observed, doctor fails the check', async () => {
+  if (process.getBuiltinModule?.('node:sqlite')) return; // this Node has SQLite built in
+  const { dir, cleanup } = await tempDir();
+  try {
+    const { home, env } = await machine(dir);
+    const without = { ...env, NODE_OPTIONS: `--import=${WITHOUT_BETTER_SQLITE3}`, OCM_TEST_HIDDEN_PACKAGES: 'better-sqlite3,sql.js' };
     const observed = await cli(process.execPath, ['observe', '--home', home], without);
     assert.equal(observed.code, 1, observed.stderr);
     assert.match(observed.stderr, /could not observe openclaw-db: Reading SQLite databases .* needs SQLite, and none could be loaded on Node 20/);
-    assert.match(observed.stderr, /better-sqlite3: Cannot find package/);
-    assert.match(observed.stderr, /→ Run OC-Memory with Node 22\.13 or newer.*install the optional better-sqlite3 package.*npm ci/);
+    assert.match(observed.stderr, /better-sqlite3: Cannot find package.*sql\.js: Cannot find package/);
+    assert.match(observed.stderr, /→ OC-Memory carries a WebAssembly SQLite \(the sql\.js package\).*reinstall OC-Memory/);
     assert.deepEqual(await observedTexts(process.execPath, home), ['openclaw: User prefers short answers.'], 'the file-era transcript is observed all the same');
     const doctor = await cli(process.execPath, ['doctor', '--offline', '--json', '--home', home], without);
     const check = sqliteCheck(doctor.stdout);
     assert.equal(check.status, 'fail');
-    assert.match(check.fix ?? '', /Node 22\.13/);
+    assert.match(check.fix ?? '', /sql\.js/);
     // Once SQLite is there, nothing was lost: the database is read from its start.
     const later = await cli(process.execPath, ['observe', '--json', '--home', home], env);
     assert.equal(later.code, 0, later.stderr);
@@ -152,11 +184,13 @@ test('without any SQLite driver, setup says at once that OpenClaw’s database c
   const { dir, cleanup } = await tempDir();
   try {
     const { env } = await machine(dir);
-    const without = await cli(process.execPath, ['setup', '--yes', '--home', join(dir, 'h1')], { ...env, NODE_OPTIONS: `--import=${WITHOUT_BETTER_SQLITE3}` });
+    const hidden = { NODE_OPTIONS: `--import=${WITHOUT_BETTER_SQLITE3}` };
+    const without = await cli(process.execPath, ['setup', '--yes', '--home', join(dir, 'h1')], { ...env, ...hidden, OCM_TEST_HIDDEN_PACKAGES: 'better-sqlite3,sql.js' });
     assert.equal(without.code, 0, without.stderr);
     assert.match(without.stdout, /⚠️ {2}OpenClaw's database \(OpenClaw 2026\.8 and later\) cannot be read on Node 20[^\n]*nothing is lost/);
-    assert.match(without.stdout, /→ Run OC-Memory with Node 22\.13 or newer/);
-    const withDriver = await cli(process.execPath, ['setup', '--yes', '--home', join(dir, 'h2')], env);
+    assert.match(without.stdout, /→ OC-Memory carries a WebAssembly SQLite/);
+    // Without better-sqlite3 (nothing compiled) the WebAssembly driver reads it: nothing to warn about.
+    const withDriver = await cli(process.execPath, ['setup', '--yes', '--home', join(dir, 'h2')], { ...env, ...hidden });
     assert.equal(withDriver.code, 0, withDriver.stderr);
     assert.doesNotMatch(withDriver.stdout, /cannot be read on Node/);
   } finally {

@@ -202,3 +202,32 @@ test('setup --yes --sources claude-code: only Claude Code joins OpenClaw; an unk
     await cleanup();
   }
 });
+
+test('setup --yes picks the memory home as the Obsidian vault and says so; never the user home folder itself; --vault none: no vault', async () => {
+  const { dir, cleanup } = await tempDir('ocm-setup-vault-');
+  try {
+    const env = { HOME: dir, USERPROFILE: dir, XDG_STATE_HOME: join(dir, 'state') };
+    const home = join(dir, 'memory');
+    const r = await runCli(['setup', '--yes', '--provider', 'heuristic', '--home', home], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`Obsidian vault: ${home.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}, the memory home itself — open it in Obsidian`));
+    assert.match(await readFile(join(home, 'config.yaml'), 'utf8'), new RegExp(`vault_path: "?${home.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}"?`));
+    assert.ok((await stat(join(home, 'OC-Memory'))).isDirectory(), 'the cold tier folder inside the home');
+    // The memory home placed in the user's home folder itself: the vault is a folder inside it, not the home folder.
+    const inUserHome = await runCli(['setup', '--yes', '--provider', 'heuristic', '--home', dir], { env });
+    assert.equal(inUserHome.code, 0, inUserHome.stderr);
+    assert.match(inUserHome.stdout, new RegExp(`Obsidian vault: ${join(dir, 'OC-Memory').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} — `));
+    await assert.rejects(stat(join(dir, '.obsidian')), 'the user home folder did not become a vault');
+    for (const vault of ['~', dir]) {
+      const refused = await runCli(['setup', '--yes', '--provider', 'heuristic', '--home', join(dir, 'h3'), '--vault', vault], { env });
+      assert.equal(refused.code, 1, refused.stderr);
+      assert.match(refused.stderr, /--vault: not your home folder itself/);
+    }
+    const none = await runCli(['setup', '--yes', '--provider', 'heuristic', '--home', join(dir, 'h4'), '--vault', 'none'], { env });
+    assert.equal(none.code, 0, none.stderr);
+    assert.match(none.stdout, /Obsidian: no vault/);
+    assert.match(await readFile(join(dir, 'h4', 'config.yaml'), 'utf8'), /vault_path: ""/);
+  } finally {
+    await cleanup();
+  }
+});

@@ -64,7 +64,7 @@ test('wizard: six steps with refusals, Ctrl-C after step 2, resume, masked key c
     await s1.type('5');
     await s1.keys('Enter');
     // No other agent's transcripts on this machine yet: the sources question is skipped.
-    await s1.waitFor(/Every OpenClaw agent is observed\. No pi, Claude Code or Codex transcripts were found here/);
+    await s1.waitFor(/Observed: every OpenClaw agent, looked up again at every tick \(agents added later too\)\. No pi, Claude Code or Codex transcripts were found here/);
     await s1.waitFor(/stays hot/);
     await s1.type('30');
     await s1.keys('Enter');
@@ -199,7 +199,7 @@ test('wizard --reconfigure: current values are the defaults, the saved key is ke
     await s.keys('Enter');
     await s.waitFor(/Poll interval[^\n]*\n[^\n]*5/);
     await s.keys('Enter');
-    const question = await s.waitFor(/Also observe these agents' transcripts\?[^\n]*every OpenClaw agent is observed anyway/);
+    const question = await s.waitFor(/Also observe these agents' transcripts\?[^\n]*observed anyway: OpenClaw \(every agent, also added later\)/);
     assert.match(question, /◻ Claude Code — [^\n]*\/\.claude\/projects · \d+ sessions?/, 'found, with path and sessions, not selected');
     assert.match(question, /◻ Codex CLI — [^\n]*\/\.codex\/sessions · 3 sessions/);
     assert.doesNotMatch(question, /pi — /, 'pi is not on this machine: not offered');
@@ -240,7 +240,7 @@ test('wizard --reconfigure: current values are the defaults, the saved key is ke
     await s.waitFor(/Enter keeps the one already set/);
     await s.keys('Enter');
     const review = await s.waitFor(/Write this configuration\?/);
-    assert.match(review, /Sources: +OpenClaw \(every agent\) \+ Claude Code +│/);
+    assert.match(review, /Sources: +OpenClaw \(every agent, also added later\) \+ Claude Code +│/);
     await s.keys('Enter');
     await s.waitFor(/Install the schedule now/);
     await s.keys('Right', 'Enter');

@@ -180,7 +180,12 @@ test('a locked database is left alone and read on the next tick', async () => {
     const src = source(stateDir, { busyTimeoutMs: 30, logger });
     const [stream] = await src.discover();
     assert.ok(stream);
+    db.exec('CREATE TABLE filler (x BLOB)');
+    db.pragma('cache_size = 2');
     db.exec('BEGIN EXCLUSIVE'); // OpenClaw mid-write (rollback journal: readers must wait)
+    // More pages than the cache holds: SQLite has written the journal and begun changing the file itself.
+    const fill = db.prepare('INSERT INTO filler (x) VALUES (zeroblob(4096))');
+    for (let i = 0; i < 64; i++) fill.run();
     assert.deepEqual(await src.discover(), [], 'a locked database lists nothing this tick, without failing');
     const blocked = await src.read(stream!, undefined, BIG);
     assert.deepEqual(blocked.messages, []);

@@ -102,8 +102,9 @@ export function hookCommand(options: ClaudeCodeOptions, kind: HookKind): string 
  * one not connected yet — on a busy machine `ocm-run mcp` (a Node process
  * loading the MCP SDK) takes seconds to answer `initialize`, and the first
  * turn had no memory tools. An `alwaysLoad` server is waited for before the
- * first request (within Claude Code's MCP_TIMEOUT) and its tools are never
- * deferred. docs/running.md, "Claude Code".
+ * first request (5 s at most, MCP_CONNECT_TIMEOUT_MS, so `ocm-run mcp` answers
+ * `initialize` before it opens the memory) and its tools are never deferred.
+ * docs/running.md, "Claude Code".
  */
 export function mcpServerEntry(options: ClaudeCodeOptions): { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; alwaysLoad: true } {
   const args = [options.runner.cli, 'mcp', '--home', options.paths.root, '--agent', options.agent];

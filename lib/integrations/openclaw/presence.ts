@@ -41,7 +41,8 @@ async function agentIds(stateDir: string): Promise<string[]> {
 
 /**
  * Looks for OpenClaw: its command (`version` passed in when the caller asked it already; `undefined`
- * asks it here) and its agents in `stateDirs` (default: $OPENCLAW_STATE_DIR, else ~/.openclaw).
+ * asks it here) and its agents in `stateDirs` (default: $OPENCLAW_STATE_DIR, else .openclaw in OpenClaw's home:
+ * $OPENCLAW_HOME or the user's).
  */
 export async function findOpenClaw(options: {
   env: Record<string, string | undefined>;
@@ -49,7 +50,9 @@ export async function findOpenClaw(options: {
   stateDirs?: string[];
   version?: OpenClawVersion | null;
 }): Promise<OpenClawPresence> {
-  const userHome = options.userHome ?? homedir();
+  // OpenClaw's own home: $OPENCLAW_HOME when set, as OpenClaw resolves it (its state and openclaw.json live there).
+  const { openClawHomeDir } = await import('../../sources/openclaw-files.js');
+  const userHome = openClawHomeDir(options.env, options.userHome ?? homedir());
   const override = options.env.OPENCLAW_STATE_DIR?.trim();
   const stateDirs = options.stateDirs && options.stateDirs.length > 0 ? options.stateDirs : [override ? expandHome(override, userHome) : join(userHome, '.openclaw')];
   let version: OpenClawVersion | undefined;

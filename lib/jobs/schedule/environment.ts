@@ -9,6 +9,7 @@
 
 /** The variables that decide where the sources are, or what the tick writes (TZ: the day files' dates). */
 export const SOURCE_ENVIRONMENT = [
+  'OPENCLAW_HOME',
   'OPENCLAW_STATE_DIR',
   'OPENCLAW_CONFIG_PATH',
   'OPENCLAW_GATEWAY_PORT',

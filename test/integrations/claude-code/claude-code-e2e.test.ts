@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { installPinned, pinnedNode } from '../../helpers/agent-cache.js';
@@ -140,7 +140,17 @@ test('Claude Code (real CLI): integrate, MCP tools in the request, remember and 
 
     // ---- Session 2: session-start and per-prompt memory; searches find session 1's fact and the remembered one.
     const before = api.requests.length;
+    // A busy machine: the MCP server is still opening the memory when Claude Code, done waiting for it (5 s), sends
+    // the session's first request — it opens it only once that request has reached the model (a pause point). The
+    // session must still have the memory tools from its first request, and the search must answer.
+    // (Claude Code hands a stdio server only a few variables of its own environment, and the entry's `env`.)
+    const released = join(rig.tmp.dir, 'first-request-sent');
+    const claudeJsonPath = join(home, '.claude.json');
+    const withPause = JSON.parse(await readFile(claudeJsonPath, 'utf8')) as { mcpServers: Record<string, { env?: Record<string, string> }> };
+    withPause.mcpServers['oc-memory']!.env = { OCM_TEST: '1', OCM_TEST_PAUSE_AT: 'mcp-open-memory', OCM_TEST_PAUSE_UNTIL: released };
+    await writeFile(claudeJsonPath, JSON.stringify(withPause, null, 2));
     rig.script = (req) => {
+      if ((req.body.tools ?? []).length > 0) writeFileSync(released, '');
       const results = toolResults(req);
       if (results.length === 0) return { toolUse: { name: 'mcp__oc-memory__search_memory', input: { query: 'billing database' } } };
       if (results.length === 1) return { toolUse: { name: 'mcp__oc-memory__search_memory', input: { query: 'staging host' } } };
@@ -150,6 +160,8 @@ test('Claude Code (real CLI): integrate, MCP tools in the request, remember and 
     assert.equal(second.exitCode, 0, second.stderr);
     const s2 = agentRequests(api.requests.slice(before));
     assert.ok(s2.length >= 3, `session 2 made ${s2.length} agent requests`);
+    const firstWithTools = api.requests.slice(before).find((r) => r.path.startsWith('/v1/messages') && (r.body.tools ?? []).length > 0);
+    assert.equal(firstWithTools, s2[0], "the session's first request already has the memory tools");
     const firstRaw = s2[0]!.raw;
     assert.match(firstRaw, /<oc-memory>\\nLong-term memory from earlier conversations \(OC-Memory\)/, 'session-start context');
     assert.match(firstRaw, /The staging host is db-stage-7/, 'active memory carries the 🔴 remembered fact');

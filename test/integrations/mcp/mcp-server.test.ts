@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -13,11 +14,11 @@ import { CLI, runCli } from '../../helpers/cli.js';
 import { tempHome, writeDay } from '../../helpers/search-fixtures.js';
 import { localDateTime } from '../../../lib/platform/time-zone.js';
 
-async function connect(home: string, agent: string, clientName = 'mcp-test-client'): Promise<{ client: Client; close: () => Promise<void> }> {
+async function connect(home: string, agent: string, clientName = 'mcp-test-client', env: Record<string, string> = {}): Promise<{ client: Client; close: () => Promise<void> }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, 'mcp', '--home', home, '--agent', agent],
-    env: { PATH: process.env.PATH ?? '', HOME: home, CI: '1', TZ: 'UTC' },
+    env: { PATH: process.env.PATH ?? '', HOME: home, CI: '1', TZ: 'UTC', ...env },
     stderr: 'pipe',
   });
   const client = new Client({ name: clientName, version: '9.8.7' });
@@ -197,6 +198,51 @@ test('mcp: the open index follows an index run made by another process; an agent
     assert.match(text(await call(other.client, 'active_memory', {})), /Planting an orchard/);
   } finally {
     await other.close();
+    await rm(home, { recursive: true, force: true });
+  }
+});
+
+test('mcp on a busy machine: initialize and tools/list are answered while the memory is still being opened, and the first search waits for it and answers', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  await writeFile(join(home, 'config.yaml'), 'timezone: UTC\n');
+  await writeDay(paths, '2026-02-12', [{ text: 'User decided the billing service uses PostgreSQL 16.', category: 'decision', priority: 'high' }], { agent: 'claude-code' });
+  const release = join(home, 'release-open-memory');
+  // The server stops before it opens the memory (config, index) until the test releases it: a machine too busy to do that in the agent's wait.
+  const { client, close } = await connect(home, 'claude-code', 'mcp-test-client', { OCM_TEST: '1', OCM_TEST_PAUSE_AT: 'mcp-open-memory', OCM_TEST_PAUSE_UNTIL: release });
+  try {
+    assert.ok(!existsSync(release), 'initialize was answered with the memory not opened yet');
+    assert.equal(client.getServerVersion()?.name, 'oc-memory');
+    const tools = await client.listTools(undefined, { timeout: 30_000 });
+    assert.deepEqual(tools.tools.map((t) => t.name).sort(), ['active_memory', 'get_memory', 'remember', 'search_memory']);
+    const searching = call(client, 'search_memory', { query: 'billing database' });
+    await writeFile(release, '');
+    const found = text(await searching);
+    assert.match(found, /billing service uses PostgreSQL 16/);
+  } finally {
+    await close();
+    await rm(home, { recursive: true, force: true });
+  }
+});
+
+test('mcp past the agent\'s wait: a server that answered initialize after the bound says so in hooks.log, and `status` counts it as memory skipped for time', async () => {
+  const paths = await tempHome();
+  const home = paths.root;
+  await writeFile(join(home, 'config.yaml'), 'timezone: UTC\n');
+  await writeDay(paths, '2026-02-12', [{ text: 'User decided the billing service uses PostgreSQL 16.' }], { agent: 'claude-code' });
+  // A bound of 1 ms: no process answers initialize that fast (as one on a machine too busy for the agent's 5 s).
+  const { client, close } = await connect(home, 'claude-code', 'mcp-test-client', { OCM_MCP_START_BOUND_MS: '1' });
+  try {
+    assert.match(text(await call(client, 'search_memory', { query: 'billing' })), /PostgreSQL 16/);
+  } finally {
+    await close();
+  }
+  try {
+    const log = await readFile(join(paths.logs, 'hooks.log'), 'utf8');
+    assert.match(log, /"event":"mcp\.start_late","agent":"claude-code","ms":\d+,"timeoutMs":1/);
+    const status = await runCli(['status', '--home', home], { env: { HOME: home } });
+    assert.match(status.stdout, /Memory skipped for time: 1 time since \d{4}-\d\d-\d\dT[^ ]+ \(last 24 h\); last [^:]+:\d\d:[\d.]+Z: a session of claude-code began without the memory tools: the MCP server answered after \d+ ms, the agent waits 1 ms/);
+  } finally {
     await rm(home, { recursive: true, force: true });
   }
 });

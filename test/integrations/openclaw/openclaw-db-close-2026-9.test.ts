@@ -9,8 +9,8 @@
  * of closeCachedOpenClawAgentDatabase: `walMaintenance.close()` from
  * configureSqliteWalMaintenance (src/infra/sqlite-wal.ts). The probe
  * (helpers/openclaw-close-probe.mjs) runs that real function, on the Node
- * OpenClaw runs on, while OC-Memory's reader (the built dist, node:sqlite)
- * has the same file open:
+ * OpenClaw runs on, while OC-Memory's reader (the built dist, with node:sqlite
+ * and again with the WebAssembly sql.js forced) has the same file open:
  *
  * - between OC-Memory's reads, with its handle still open, OpenClaw's
  *   checkpoint completes at once (TRUNCATE: the WAL is emptied) and the
@@ -23,6 +23,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { tempDir } from '../../helpers/cli.js';
 import { installOpenClaw, OPENCLAW_RELEASES } from '../../helpers/openclaw.js';
@@ -45,23 +46,26 @@ test(`OpenClaw ${OPENCLAW_RELEASES.database}'s agent-database close (its real WA
   const release = await installOpenClaw(OPENCLAW_RELEASES.database, { timeoutMs: 10 * 60_000 });
   const temp = await tempDir('ocm-openclaw-close-');
   try {
-    const run = await execa(release.node, [PROBE, release.packageDir, join(REPO_ROOT, 'dist'), temp.dir], { timeout: 120_000, reject: false, env: { OCM_TEST: '1' } });
-    assert.equal(run.exitCode, 0, `probe failed:\n${run.stderr}`);
-    const result = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as ProbeResult;
-
-    const { reader, holder } = result;
-    assert.equal(reader.firstRead, 40, 'OC-Memory read the first 40 rows');
-    assert.ok(reader.walBefore > 0, 'the next 40 rows were only in the WAL when OpenClaw closed');
-    assert.equal(reader.close.threw, null, "OpenClaw's close step never throws");
-    assert.equal(reader.close.completed, true, `with OC-Memory's handle open between reads, OpenClaw's TRUNCATE checkpoint completed (${reader.close.ms} ms; a held snapshot would make it wait 5 s and fail)`);
-    assert.equal(reader.walAfter, 0, 'TRUNCATE emptied the WAL');
-    assert.equal(reader.secondRead, 40, 'the open reader read the rows the checkpoint moved into the main file');
-    assert.match(reader.lastText ?? '', /^Note 79:/);
-
-    assert.equal(holder.held, 40, 'the control held a snapshot of 40 rows');
-    assert.equal(holder.close.threw, null, 'even against a held snapshot the close step does not throw');
-    assert.equal(holder.close.completed, false, 'a held snapshot blocks the TRUNCATE checkpoint');
-    assert.ok(holder.close.ms >= 250, `the checkpoint waited out its busy timeout (300 ms) before giving up (${holder.close.ms} ms)`);
+    for (const driver of ['node:sqlite', 'sql.js']) {
+      const dir = join(temp.dir, driver.replace(':', '-'));
+      await mkdir(dir);
+      const run = await execa(release.node, [PROBE, release.packageDir, join(REPO_ROOT, 'dist'), dir], { timeout: 120_000, reject: false, env: { OCM_TEST: '1', OCM_SQLITE_DRIVER: driver } });
+      assert.equal(run.exitCode, 0, `${driver}: probe failed:\n${run.stderr}`);
+      const result = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as ProbeResult;
+      const { reader, holder } = result;
+      assert.equal(reader.firstRead, 40, `${driver}: OC-Memory read the first 40 rows`);
+      assert.ok(reader.walBefore > 0, `${driver}: the next 40 rows were only in the WAL when OpenClaw closed`);
+      assert.equal(reader.close.threw, null, `${driver}: OpenClaw's close step never throws`);
+      assert.equal(reader.close.completed, true, `${driver}: with OC-Memory's handle open between reads, OpenClaw's TRUNCATE checkpoint completed (${reader.close.ms} ms; a held snapshot would make it wait 5 s and fail)`);
+      assert.equal(reader.walAfter, 0, `${driver}: TRUNCATE emptied the WAL`);
+      assert.equal(reader.secondRead, 40, `${driver}: the open reader read the rows the checkpoint moved into the main file`);
+      assert.match(reader.lastText ?? '', /^Note 79:/);
+      // The control (a native connection holding a snapshot) does not depend on OC-Memory's driver.
+      assert.equal(holder.held, 40, 'the control held a snapshot of 40 rows');
+      assert.equal(holder.close.threw, null, 'even against a held snapshot the close step does not throw');
+      assert.equal(holder.close.completed, false, 'a held snapshot blocks the TRUNCATE checkpoint');
+      assert.ok(holder.close.ms >= 250, `the checkpoint waited out its busy timeout (300 ms) before giving up (${holder.close.ms} ms)`);
+    }
   } finally {
     await temp.cleanup();
   }
