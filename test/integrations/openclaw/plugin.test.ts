@@ -423,7 +423,10 @@ test('what was said a turn ago is found on the next turn: agent_end observes in 
   const saved = process.env.OPENCLAW_STATE_DIR;
   process.env.OPENCLAW_STATE_DIR = stateDir; // the spawned observe inherits OpenClaw's environment
   try {
-    const r = recordingApi(config);
+    // The observe runs below normal priority: beside two CPU hogs it gets a tenth of a core, and took longer than the
+    // 13 s the file's config gives the next prompt to wait for it. A bound for a loaded 2-core machine (the plugin's own
+    // default is shorter: a user's turn does not wait that long; docs/running.md).
+    const r = recordingApi({ ...config, timeoutMs: 60_000 });
     const prompt = { prompt: 'Where does my sister live?', messages: [{ role: 'user', content: 'By the way, my sister Ana lives in Lisbon.' }] };
     const before = await r.prompt(prompt, { agentId: 'main', trigger: 'user' });
     assert.ok(!relatedLines(before).some((l) => /Lisbon/.test(l)), 'not observed yet');
