@@ -4,7 +4,8 @@
  * and error in state.json for `status`.
  */
 import type { Config } from '../config/config-schema.js';
-import { describeError } from '../core/errors.js';
+import { describeError, errorCode } from '../core/errors.js';
+import { LlmError } from '../core/llm-error.js';
 import { stopRequested } from '../platform/stop-request.js';
 import type { HomePaths } from '../platform/home.js';
 import { withHomeLock } from '../platform/lock.js';
@@ -13,6 +14,7 @@ import { readState, writeState } from '../platform/state.js';
 import { fixedZoneOffsetMs, resolveTimeZone } from '../platform/time-zone.js';
 import type { Observer, TranscriptSource } from '../core/types.js';
 import type { ObserveJobOptions, ObserveJobResult, ObserveProgress } from '../observe/job.js';
+import type { IndexResult } from '../search/indexer.js';
 import { exists } from '../platform/home.js';
 
 /** How long a tick waits before it tries a missing or broken local embedding model again. */
@@ -86,17 +88,25 @@ function tickZoneResolver(options: TickOptions): () => Promise<string> {
   };
 }
 
-async function recordJob(paths: HomePaths, job: string, startedAt: Date, endedAt: Date, error?: unknown): Promise<void> {
+/** What a step's failure leaves in state.json: its message and code. */
+interface JobFailure {
+  message: string;
+  code: string;
+}
+
+/** A thrown error as a recorded failure: a system error keeps its own code ("ENOSPC"), else the OcmError code. */
+function failureOf(error: unknown): JobFailure {
+  const d = describeError(error);
+  return { message: d.message, code: errorCode(error) ?? d.code };
+}
+
+async function recordJob(paths: HomePaths, job: string, startedAt: Date, endedAt: Date, failure?: JobFailure): Promise<void> {
   const { state } = await readState(paths.state);
   const rec = (state.jobs[job] ??= {});
   rec.lastRun = startedAt.toISOString();
   rec.lastDurationMs = endedAt.getTime() - startedAt.getTime();
-  if (error === undefined) rec.lastSuccess = endedAt.toISOString();
-  else {
-    const d = describeError(error);
-    const code = (error as { code?: unknown }).code;
-    rec.lastError = { at: endedAt.toISOString(), message: d.message, code: typeof code === 'string' ? code : d.code };
-  }
+  if (failure === undefined) rec.lastSuccess = endedAt.toISOString();
+  else rec.lastError = { at: endedAt.toISOString(), message: failure.message, code: failure.code };
   await writeState(paths.state, state);
 }
 
@@ -135,9 +145,11 @@ export async function activeMemoryStep(options: TickOptions, agents: string[]): 
   // Also what is out of step: a hand edit, `remember` by another program, a changed budget or template, a new day.
   const zone = await tickZone(options);
   const { state } = await readState(options.paths.state);
-  const day = await localDay(now().getTime(), zone, state.extra.activeMemoryDay as LocalDay | undefined);
+  const kept = state.extra.activeMemoryDay;
+  const day = await localDay(now().getTime(), zone, isLocalDay(kept) ? kept : undefined);
   const key = JSON.stringify({ settings: options.config.active_memory, today: day.date });
-  for (const agent of await staleActiveMemories(options.paths, key, state.extra.activeMemoryKey as string | undefined)) want.add(agent);
+  const lastKey = state.extra.activeMemoryKey;
+  for (const agent of await staleActiveMemories(options.paths, key, typeof lastKey === 'string' ? lastKey : undefined)) want.add(agent);
   if (want.size === 0) {
     if (day !== state.extra.activeMemoryDay) {
       const fresh = await readState(options.paths.state);
@@ -169,6 +181,18 @@ interface LocalDay {
   until: number;
 }
 
+/** A section of state.json's `extra` that is an object (its fields still unknown). */
+function isSection(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** Is the section kept in state.json a local day? (Kept as it is: a reused day is the same object, and state.json is not rewritten.) */
+function isLocalDay(section: unknown): section is LocalDay {
+  if (!isSection(section)) return false;
+  const { zone, date, from, until } = section;
+  return typeof zone === 'string' && typeof date === 'string' && typeof from === 'number' && typeof until === 'number';
+}
+
 /**
  * Today's local date: the one kept in state.json while `nowMs` is still in its
  * span (an idle tick then creates no Intl.DateTimeFormat, whose ICU start-up
@@ -196,13 +220,63 @@ async function reflectStep(options: TickOptions, result: TickResult, agents: str
     if (r.reflections.length > 0) await recordJob(options.paths, 'reflect', t0, now());
     return [...new Set(r.reflections.map((x) => x.agent))];
   } catch (error) {
-    await recordJob(options.paths, 'reflect', t0, now(), error);
+    await recordJob(options.paths, 'reflect', t0, now(), failureOf(error));
     const d = describeError(error);
-    const errorClass = (error as { errorClass?: string }).errorClass;
+    const errorClass = error instanceof LlmError ? error.errorClass : undefined;
     result.reflectError = { message: d.message, code: d.code, hint: d.hint, errorClass };
     options.logger.log('error', 'reflect.failed', { error: d.message, code: d.code, errorClass });
     return [];
   }
+}
+
+/** What the index step keeps in state.json (`extra.indexFingerprint`): the memory it last indexed completely. */
+interface IndexFingerprint {
+  hash: string;
+  /** When it was taken (epoch ms). */
+  at: number;
+  /** The embedding space it was indexed in. */
+  salt: string;
+  /** A broken local model is tried again only after this (epoch ms). */
+  retryAt?: number;
+}
+
+/** The index step's section of state.json, if it is one (a hand-edited or older file: none, and the index is updated). */
+function readIndexFingerprint(section: unknown): IndexFingerprint | undefined {
+  if (!isSection(section)) return undefined;
+  const { hash, at, salt, retryAt } = section;
+  if (typeof hash !== 'string' || typeof at !== 'number' || typeof salt !== 'string') return undefined;
+  return typeof retryAt === 'number' ? { hash, at, salt, retryAt } : { hash, at, salt };
+}
+
+/**
+ * Update the search index unless nothing changed since a complete update (then without loading the
+ * indexer). Returns the update, or undefined when it was skipped.
+ */
+async function indexStep(options: TickOptions, now: () => Date): Promise<IndexResult | undefined> {
+  const { memoryFingerprint } = await import('../search/fingerprint.js');
+  // What the index depends on besides the files: the embedding space.
+  const { api_key: _key, ...embeddingSpace } = options.config.embeddings;
+  const { embeddingProvider } = await import('../search/embeddings.js');
+  const salt = JSON.stringify({ ...embeddingSpace, provider: embeddingProvider(options.config) });
+  const before = await memoryFingerprint(options.paths, options.config.tiers.vault_path);
+  const { state } = await readState(options.paths.state);
+  const last = readIndexFingerprint(state.extra.indexFingerprint);
+  const settled = last !== undefined && last.at - before.newestMtimeMs > 2000;
+  const retryDue = last?.retryAt !== undefined && now().getTime() >= last.retryAt;
+  if (last?.hash === before.hash && last.salt === salt && settled && !retryDue) return undefined;
+  const { updateIndex } = await import('../search/indexer.js');
+  const updated = await updateIndex(options.paths, options.config, { logger: options.logger, now, ...(options.embedder ? { embedder: options.embedder } : {}) });
+  const after = await memoryFingerprint(options.paths, options.config.tiers.vault_path);
+  const fresh = await readState(options.paths.state);
+  // Only a complete update (no warnings: every file read, every vector computed) may be skipped next time;
+  // a broken local model is not tried again on every tick, only after MODEL_RETRY_MS (or once a file changes).
+  const onlyModel = updated.embeddingFailure === 'model' && updated.warnings.length === 1;
+  if (updated.warnings.length === 0 || onlyModel) {
+    const fingerprint: IndexFingerprint = { hash: after.hash, at: now().getTime(), salt, ...(onlyModel ? { retryAt: now().getTime() + MODEL_RETRY_MS } : {}) };
+    fresh.state.extra.indexFingerprint = fingerprint;
+  } else delete fresh.state.extra.indexFingerprint;
+  await writeState(options.paths.state, fresh.state);
+  return updated;
 }
 
 /** Temp files of writers killed mid-write (their targets are intact). */
@@ -219,116 +293,163 @@ async function removeLeftoverTempFiles(paths: HomePaths): Promise<void> {
   for (const dir of dirs) await removeStaleTempFiles(dir);
 }
 
+/** What the steps of one tick share: the options, the clock, the result so far, and what observe changed. */
+interface Tick {
+  options: TickOptions;
+  now: () => Date;
+  result: TickResult;
+  /** Is the step asked for (and no stop requested)? Asked when each step begins. */
+  wants(step: TickStep): boolean;
+  /** The tick's time zone, resolved once, when a step first needs it. */
+  timeZone: () => Promise<string>;
+  /** Agents whose memory the observe step changed. */
+  changedAgents: string[];
+}
+
+/**
+ * One step of a tick: its name (its record in state.json), what it needs besides being asked for,
+ * what it does, and how its run is recorded — `outcome`: by the table, from what `run` returns
+ * (success, nothing worth recording, or a failure it reports without throwing) or the error it
+ * throws, which is recorded and ends the tick; `self`: the step records its own runs (reflect only
+ * when it wrote, and keeps its error in the result; tier per job).
+ */
+interface TickStepEntry {
+  name: TickStep;
+  needs?: (tick: Tick) => boolean;
+  run: (tick: Tick) => Promise<StepRun>;
+  records: 'outcome' | 'self';
+}
+
+/** What a run tells its record: done (success), nothing to record, or a failure reported without a throw. */
+type StepRun = { recorded: 'success' } | { recorded: 'nothing' } | { recorded: 'failure'; failure: JobFailure };
+
+const SUCCESS: StepRun = { recorded: 'success' };
+const NOTHING: StepRun = { recorded: 'nothing' };
+
+/** The steps of a tick, in order. */
+const TICK_STEPS: readonly TickStepEntry[] = [
+  {
+    name: 'observe',
+    records: 'outcome',
+    run: async (tick) => {
+      const { options, now } = tick;
+      const observed = await observeStep(options);
+      tick.result.observe = observed;
+      tick.changedAgents = observed.changedAgents;
+      if (observed.failures.some((f) => f.code === 'LLM_ERROR')) {
+        const { alertLlmFailures } = await import('./alerts.js');
+        await alertLlmFailures({ config: options.config, paths: options.paths, env: options.env, logger: options.logger, now }, 'observer', observed.failures);
+      }
+      const failure = observed.failures[0];
+      return failure ? { recorded: 'failure', failure: { message: failure.message, code: failure.code } } : SUCCESS;
+    },
+  },
+  {
+    // Reflect when new observations pushed an agent over reflector.threshold_tokens.
+    name: 'reflect',
+    records: 'self',
+    needs: (tick) => tick.changedAgents.length > 0,
+    run: async (tick) => {
+      await reflectStep(tick.options, tick.result, tick.changedAgents, []);
+      return NOTHING;
+    },
+  },
+  {
+    name: 'active_memory',
+    records: 'outcome',
+    run: async (tick) => {
+      const { options, result } = tick;
+      result.activeMemory = await activeMemoryStep(options, tick.changedAgents);
+      // …or when active memory could not hold everything: reflect, then rebuild.
+      const over = result.activeMemory.filter((a) => a.dropped > 0).map((a) => a.agent);
+      if (tick.wants('reflect') && over.length > 0 && !result.reflectError) {
+        const written = await reflectStep(options, result, over, over);
+        if (written.length > 0) {
+          const rebuilt = await activeMemoryStep(options, written);
+          result.activeMemory = [...result.activeMemory.filter((a) => !written.includes(a.agent)), ...rebuilt];
+        }
+      }
+      return result.activeMemory.length > 0 ? SUCCESS : NOTHING;
+    },
+  },
+  {
+    name: 'index',
+    records: 'outcome',
+    run: async (tick) => {
+      const updated = await indexStep(tick.options, tick.now);
+      if (updated !== undefined) tick.result.index = updated;
+      return SUCCESS;
+    },
+  },
+  {
+    // Finishes interrupted moves every tick; the tier job once a day; then sync if due. Records its own runs.
+    name: 'tier',
+    records: 'self',
+    run: async (tick) => {
+      const { options, now } = tick;
+      const { tierTickStep } = await import('./tier-step.js');
+      tick.result.tier = await tierTickStep({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now, timeZone: tick.timeZone });
+      return NOTHING;
+    },
+  },
+];
+
+/** Run one step of the table and record it as it says. */
+async function runStep(step: TickStepEntry, tick: Tick): Promise<void> {
+  const { paths } = tick.options;
+  const t0 = tick.now();
+  let run: StepRun;
+  try {
+    run = await step.run(tick);
+  } catch (error) {
+    if (step.records === 'outcome') await recordJob(paths, step.name, t0, tick.now(), failureOf(error));
+    throw error;
+  }
+  if (step.records === 'self' || run.recorded === 'nothing') return;
+  await recordJob(paths, step.name, t0, tick.now(), run.recorded === 'failure' ? run.failure : undefined);
+}
+
 /** One tick under the home lock. */
 export async function runTick(tickOptions: TickOptions): Promise<TickResult> {
-  const options: TickOptions = { ...tickOptions, timeZone: tickOptions.timeZone ?? tickZoneResolver(tickOptions) };
+  const timeZone = tickOptions.timeZone ?? tickZoneResolver(tickOptions);
+  const options: TickOptions = { ...tickOptions, timeZone };
   const now = options.now ?? (() => new Date());
   const started = now();
   const wanted = new Set(options.steps ?? ['observe', 'reflect', 'active_memory', 'index', 'tier']);
   // A step not yet begun when a signal asks the tick to stop (lib/platform/stop-request.ts) is left to the next tick.
-  const steps = { has: (step: TickStep) => wanted.has(step) && !stopRequested() };
+  const wants = (step: TickStep) => wanted.has(step) && !stopRequested();
   return withHomeLock(
     options.paths.lock,
     async () => {
-      const result: TickResult = { activeMemory: [], durationMs: 0 };
-      await removeLeftoverTempFiles(options.paths);
-      if (steps.has('tier')) {
-        // A tier move a killed run left half done is finished first, so every step sees whole files.
-        const { recoverInterruptedMoves } = await import('./tier-step.js');
-        await recoverInterruptedMoves({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now });
-      }
-      // A forget a killed run left half done is completed before any step reads the memory (lib/tiers/forget-journal.ts).
-      const { hasPendingForgets } = await import('../tiers/forget-journal.js');
-      if (await hasPendingForgets(options.paths)) {
-        const { forgetOptionsFor, recoverForgets } = await import('../tiers/forget.js');
-        try {
-          await recoverForgets(await forgetOptionsFor({ paths: options.paths, config: options.config, logger: options.logger, now, timeZone: options.timeZone! }));
-        } catch (error) {
-          // Never block observing; the next tick (or forget) tries again, the journal stays.
-          options.logger.log('error', 'forget.recover_failed', { error: describeError(error).message });
-        }
-      }
-      let changedAgents: string[] = [];
-      if (steps.has('observe')) {
-        const t0 = now();
-        try {
-          result.observe = await observeStep(options);
-          changedAgents = result.observe.changedAgents;
-          if (result.observe.failures.some((f) => f.code === 'LLM_ERROR')) {
-            const { alertLlmFailures } = await import('./alerts.js');
-            await alertLlmFailures({ config: options.config, paths: options.paths, env: options.env, logger: options.logger, now }, 'observer', result.observe.failures);
-          }
-          const failure = result.observe.failures[0];
-          await recordJob(options.paths, 'observe', t0, now(), failure ? Object.assign(new Error(failure.message), { code: failure.code }) : undefined);
-        } catch (error) {
-          await recordJob(options.paths, 'observe', t0, now(), error);
-          throw error;
-        }
-      }
-      // Reflect when new observations pushed an agent over reflector.threshold_tokens.
-      if (steps.has('reflect') && changedAgents.length > 0) await reflectStep(options, result, changedAgents, []);
-      if (steps.has('active_memory')) {
-        const t0 = now();
-        try {
-          result.activeMemory = await activeMemoryStep(options, changedAgents);
-          // …or when active memory could not hold everything: reflect, then rebuild.
-          const over = result.activeMemory.filter((a) => a.dropped > 0).map((a) => a.agent);
-          if (steps.has('reflect') && over.length > 0 && !result.reflectError) {
-            const written = await reflectStep(options, result, over, over);
-            if (written.length > 0) {
-              const rebuilt = await activeMemoryStep(options, written);
-              result.activeMemory = [...result.activeMemory.filter((a) => !written.includes(a.agent)), ...rebuilt];
-            }
-          }
-          if (result.activeMemory.length > 0) await recordJob(options.paths, 'active_memory', t0, now());
-        } catch (error) {
-          await recordJob(options.paths, 'active_memory', t0, now(), error);
-          throw error;
-        }
-      }
-      if (steps.has('index')) {
-        const t0 = now();
-        try {
-          // Nothing changed since a complete update: skip without loading the indexer.
-          const { memoryFingerprint } = await import('../search/fingerprint.js');
-          // What the index depends on besides the files: the embedding space.
-          const { api_key: _key, ...embeddingSpace } = options.config.embeddings;
-          const { embeddingProvider } = await import('../search/embeddings.js');
-          const salt = JSON.stringify({ ...embeddingSpace, provider: embeddingProvider(options.config) });
-          const before = await memoryFingerprint(options.paths, options.config.tiers.vault_path);
-          const { state } = await readState(options.paths.state);
-          const last = state.extra.indexFingerprint as { hash: string; at: number; salt: string; retryAt?: number } | undefined;
-          const settled = last !== undefined && last.at - before.newestMtimeMs > 2000;
-          const retryDue = last?.retryAt !== undefined && now().getTime() >= last.retryAt;
-          if (!(last?.hash === before.hash && last.salt === salt && settled && !retryDue)) {
-            const { updateIndex } = await import('../search/indexer.js');
-            const updated = await updateIndex(options.paths, options.config, { logger: options.logger, now, ...(options.embedder ? { embedder: options.embedder } : {}) });
-            result.index = updated;
-            const after = await memoryFingerprint(options.paths, options.config.tiers.vault_path);
-            const fresh = await readState(options.paths.state);
-            // Only a complete update (no warnings: every file read, every vector computed) may be skipped next time;
-            // a broken local model is not tried again on every tick, only after MODEL_RETRY_MS (or once a file changes).
-            const onlyModel = updated.embeddingFailure === 'model' && updated.warnings.length === 1;
-            if (updated.warnings.length === 0 || onlyModel) {
-              fresh.state.extra.indexFingerprint = { hash: after.hash, at: now().getTime(), salt, ...(onlyModel ? { retryAt: now().getTime() + MODEL_RETRY_MS } : {}) };
-            } else delete fresh.state.extra.indexFingerprint;
-            await writeState(options.paths.state, fresh.state);
-          }
-          await recordJob(options.paths, 'index', t0, now());
-        } catch (error) {
-          await recordJob(options.paths, 'index', t0, now(), error);
-          throw error;
-        }
-      }
-      if (steps.has('tier')) {
-        // Finishes interrupted moves every tick; the tier job once a day; then sync if due. Records its own runs.
-        const { tierTickStep } = await import('./tier-step.js');
-        result.tier = await tierTickStep({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now, timeZone: options.timeZone! });
-      }
-      result.durationMs = now().getTime() - started.getTime();
+      const tick: Tick = { options, now, result: { activeMemory: [], durationMs: 0 }, wants, timeZone, changedAgents: [] };
+      await recoverInterrupted(tick);
+      for (const step of TICK_STEPS) if (wants(step.name) && (step.needs?.(tick) ?? true)) await runStep(step, tick);
+      tick.result.durationMs = now().getTime() - started.getTime();
       await recordJob(options.paths, 'run', started, now());
-      return result;
+      return tick.result;
     },
     { waitMs: options.lockWaitMs ?? RUN_LOCK_WAIT_MS },
   );
+}
+
+/** Before any step reads the memory: temp files, tier moves and forgets a killed run left half done. */
+async function recoverInterrupted(tick: Tick): Promise<void> {
+  const { options, now } = tick;
+  await removeLeftoverTempFiles(options.paths);
+  if (tick.wants('tier')) {
+    // A tier move a killed run left half done is finished first, so every step sees whole files.
+    const { recoverInterruptedMoves } = await import('./tier-step.js');
+    await recoverInterruptedMoves({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now });
+  }
+  // A forget a killed run left half done is completed before any step reads the memory (lib/tiers/forget-journal.ts).
+  const { hasPendingForgets } = await import('../tiers/forget-journal.js');
+  if (await hasPendingForgets(options.paths)) {
+    const { forgetOptionsFor, recoverForgets } = await import('../tiers/forget.js');
+    try {
+      await recoverForgets(await forgetOptionsFor({ paths: options.paths, config: options.config, logger: options.logger, now, timeZone: tick.timeZone }));
+    } catch (error) {
+      // Never block observing; the next tick (or forget) tries again, the journal stays.
+      options.logger.log('error', 'forget.recover_failed', { error: describeError(error).message });
+    }
+  }
 }

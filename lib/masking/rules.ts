@@ -11,6 +11,7 @@
  */
 import { ENTROPY_CANDIDATE, looksLikeSecret } from './entropy.js';
 import type { Rule } from './rule.js';
+import { anyOf, pattern } from '../core/pattern.js';
 
 const HAS_DIGIT = /[0-9]/;
 
@@ -32,7 +33,12 @@ const VALUE_WORDS = new Set(
   it this that these those for with without via by of to at on be being been has have had`.split(/\s+/),
 );
 /** Placeholders and references written in place of a value. */
-const PLACEHOLDER = /^(?:\*+|[xX]{3,}|\.{3}|…|<[^>]*>?|\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|\{\{[^}]*\}?\}?|%[A-Za-z_][A-Za-z0-9_]*%|(?:process\.env|os\.environ|import\.meta\.env|env|this|self|config|settings|options|opts|props|params|args|req|request)(?:[.[][\w.'"\][]*)?)$/;
+const MASKED = /\*+|[xX]{3,}|\.{3}|…|<[^>]*>?/;
+/** `${VAR}`, `$VAR`, `{{ var }}`, `%VAR%`. */
+const VARIABLE = /\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|\{\{[^}]*\}?\}?|%[A-Za-z_][A-Za-z0-9_]*%/;
+/** `process.env.X`, `config.secret`, `opts["key"]`: a reference to where the value is. */
+const REFERENCE = /(?:process\.env|os\.environ|import\.meta\.env|env|this|self|config|settings|options|opts|props|params|args|req|request)(?:[.[][\w.'"\][]*)?/;
+const PLACEHOLDER = pattern(['^(?:', MASKED, '|', VARIABLE, '|', REFERENCE, ')$']);
 
 /** Key names, split into lower-case words (snake, kebab, dotted and camel case). */
 function keyWords(key: string): string[] {
@@ -110,11 +116,16 @@ const KEY_CHARS = /[A-Za-z0-9_.-]/;
  * `STRIPE_RK=…`: a key whose words name a secret (not `max_tokens`, `token_budget`,
  * `monkey`), a value that is not a placeholder or a word.
  */
+/** Group 1: the key and its `=` or `:` ("DB_PASSWORD=", `"api_key": `). */
+const SECRET_KEY = /((?:pass(?:word|wd|phrase|code)?|pwd|pw|token|secret|key|credentials?|auth|rk|sk|pat|pin)(?:[_.-][A-Za-z0-9_.-]{0,40})?["']?\s{0,5}[=:]\s{0,5})/;
+/** Groups 2, 3, 4: the value, quoted or bare, unless it is already redacted (or a `${…}` reference). */
+const DOUBLE_QUOTED_VALUE = /"(?!\[REDACTED)([^"\n]{1,512})"/;
+const SINGLE_QUOTED_VALUE = /'(?!\[REDACTED)([^'\n]{1,512})'/;
+const BARE_VALUE = /(?!\[REDACTED|\$\{)([^\s"'`<>,;(){}[\]]{1,512})/;
 const KEY_VALUE: Rule = {
   kind: 'secret',
   keywords: ['pass', 'pwd', 'pw', 'token', 'secret', 'key', 'credential', 'auth', 'rk', 'sk', 'pat', 'pin'],
-  pattern:
-    /((?:pass(?:word|wd|phrase|code)?|pwd|pw|token|secret|key|credentials?|auth|rk|sk|pat|pin)(?:[_.-][A-Za-z0-9_.-]{0,40})?["']?\s{0,5}[=:]\s{0,5})(?:"(?!\[REDACTED)([^"\n]{1,512})"|'(?!\[REDACTED)([^'\n]{1,512})'|(?!\[REDACTED|\$\{)([^\s"'`<>,;(){}[\]]{1,512}))/gi,
+  pattern: pattern([SECRET_KEY, anyOf(DOUBLE_QUOTED_VALUE, SINGLE_QUOTED_VALUE, BARE_VALUE)], 'gi'),
   replace: (m, redaction) => {
     const input = m.input;
     let start = m.index;
@@ -174,11 +185,15 @@ const COLON_PAIR = /^([\p{L}\p{N}._%+@-]{2,64}):(\S{3,128})$/u;
  * look like one (credentialShaped), or be the password of a `name / password` or `name:password` pair (the name
  * stays). Not "the token bucket", "key decisions", "password reset flow is broken", "the key is simplicity".
  */
+/** Group 1: what the secret is called ("password", "the API key", "login"). */
+const PROSE_SECRET_NAME = /\b((?:pass(?:word|phrase|code)|pwd|pw|pin(?: ?code)?|(?:api |access |auth |server |secret |session |bearer )?(?:token|key)|secret|log-?in|credentials?)s?)/;
+/** Group 2: the value, unless already redacted; groups 3 and 4: " / " and a second value ("user / pass"). */
+const PROSE_VALUE = /(?!\[REDACTED)([^\s"'”’`]{1,128})/;
+const PROSE_SECOND_VALUE = /(?:( \/ )(?!\[REDACTED)([^\s"'”’`]{1,128}))?/;
 const PROSE_EN: Rule = {
   kind: 'password',
   keywords: ['pass', 'pwd', 'pw', 'pin', 'token', 'key', 'secret', 'login', 'credential'],
-  pattern:
-    /\b((?:pass(?:word|phrase|code)|pwd|pw|pin(?: ?code)?|(?:api |access |auth |server |secret |session |bearer )?(?:token|key)|secret|log-?in|credentials?)s?)\s{1,3}(?:is|was|is now|will be|are|were|:|=)\s{1,3}["'“‘`]?(?!\[REDACTED)([^\s"'”’`]{1,128})(?:( \/ )(?!\[REDACTED)([^\s"'”’`]{1,128}))?/dgi,
+  pattern: pattern([PROSE_SECRET_NAME, /\s{1,3}(?:is|was|is now|will be|are|were|:|=)\s{1,3}["'“‘`]?/, PROSE_VALUE, PROSE_SECOND_VALUE], 'dgi'),
   replace: (m, redaction) => {
     const word = m[1] ?? '';
     const raw = m[2] ?? '';

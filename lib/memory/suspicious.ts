@@ -24,6 +24,7 @@
  */
 import { hasMarkerTag, neutraliseMarkerTags } from '../core/injected-context.js';
 import type { Priority } from '../core/types.js';
+import { anyOf, oneOf, pattern } from '../core/pattern.js';
 
 export type SuspicionReason = 'marker-tag' | 'instruction-override' | 'role-header' | 'authority-claim' | 'exfiltration' | 'remote-code';
 
@@ -37,34 +38,62 @@ export const SUSPICION_LABEL: Record<SuspicionReason, string> = {
   'remote-code': 'runs code from the network',
 };
 
-const OVERRIDE_EN =
-  /\b(?:ignore|disregard|forget|override|bypass|skip)\b[^.!?\n]{0,40}?\b(?:previous|prior|above|earlier|preceding|all|any|your|the|system|safety|developer)\b[^.!?\n]{0,24}?\b(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|polic(?:y|ies)|constraints)\b/i;
+const OVERRIDE_VERB = /\b(?:ignore|disregard|forget|override|bypass|skip)\b/;
+const WHOSE_INSTRUCTIONS = /\b(?:previous|prior|above|earlier|preceding|all|any|your|the|system|safety|developer)\b/;
+const INSTRUCTIONS = /\b(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|polic(?:y|ies)|constraints)\b/;
+const OVERRIDE_EN = pattern([OVERRIDE_VERB, /[^.!?\n]{0,40}?/, WHOSE_INSTRUCTIONS, /[^.!?\n]{0,24}?/, INSTRUCTIONS], 'i');
 const OVERRIDE_KO = /(?:이전|앞의|위의|기존|모든|시스템)\s*(?:의\s*)?(?:지시|지침|명령|규칙|프롬프트)[^.!?\n]{0,12}?(?:무시|잊어|따르지\s*마)/;
 /** A system or developer message's header, in capitals only ("System: Linux, 16 GB" is a spec sheet). */
 const ROLE_HEADER_CAPS = /(?:^|[\s"'“‘([>:-])(?:SYSTEM|ADMIN|DEVELOPER|ROOT)(?:\s+(?:OVERRIDE|PROMPT|MESSAGE|NOTE|NOTICE|INSTRUCTIONS?|UPDATE))?\s*:/;
-const ROLE_HEADER =
-  /\bsystem\s+override\b|<\|im_(?:start|end)\|>|<\/?(?:system|assistant)>|\[\/?INST\]|\byou are now\b[^.!?\n]{0,30}\b(?:DAN|unrestricted|unfiltered|jailbroken|developer mode|admin)\b|\bnew (?:system )?instructions\s*:/i;
-const AUTHORITY =
-  /\b(?:user|owner|admin(?:istrator)?|operator)\b[^.!?\n]{0,30}?\b(?:has|have|had|is|was)\s+(?:already\s+)?(?:authori[sz]ed|approved|allowed|granted|permitted|consented|whitelisted)\b[^.!?\n]{0,40}?\b(?:every|all|any|unrestricted|full|blanket)\b|\bpre-?(?:authori[sz]ed|approved)\b|\b(?:no|without)\s+(?:need\s+(?:to|for)\s+)?(?:confirmation|approval|asking)\b[^.!?\n]{0,30}\b(?:shell|command|sudo|delete|upload)/i;
-const TRANSFER =
-  /\b(?:send|sent|sending|sends|upload\w*|post(?:s|ed|ing)?|forward\w*|e-?mail(?:s|ed|ing)?|transmit\w*|exfiltrat\w*|cop(?:y|ies|ied|ying)|sync(?:s|ed|ing)?|shar(?:e|es|ed|ing)|leak\w*|submit\w*|transfer\w*|push(?:es|ed|ing)?|pip(?:e|es|ed|ing)|curl|scp|rsync|beam)\b|(?:보내|업로드|전송|유출)/i;
+const CHAT_MARKUP = /<\|im_(?:start|end)\|>|<\/?(?:system|assistant)>|\[\/?INST\]/;
+const JAILBREAK = /\byou are now\b[^.!?\n]{0,30}\b(?:DAN|unrestricted|unfiltered|jailbroken|developer mode|admin)\b/;
+const ROLE_HEADER = oneOf([/\bsystem\s+override\b/, CHAT_MARKUP, JAILBREAK, /\bnew (?:system )?instructions\s*:/], 'i');
+const ALREADY_AUTHORISED = pattern([
+  /\b(?:user|owner|admin(?:istrator)?|operator)\b[^.!?\n]{0,30}?/,
+  /\b(?:has|have|had|is|was)\s+(?:already\s+)?(?:authori[sz]ed|approved|allowed|granted|permitted|consented|whitelisted)\b/,
+  /[^.!?\n]{0,40}?\b(?:every|all|any|unrestricted|full|blanket)\b/,
+]);
+const NO_CONFIRMATION = /\b(?:no|without)\s+(?:need\s+(?:to|for)\s+)?(?:confirmation|approval|asking)\b[^.!?\n]{0,30}\b(?:shell|command|sudo|delete|upload)/;
+const AUTHORITY = oneOf([ALREADY_AUTHORISED, /\bpre-?(?:authori[sz]ed|approved)\b/, NO_CONFIRMATION], 'i');
+const TRANSFER_VERBS = ['send', 'sent', 'sending', 'sends', 'upload\\w*', 'post(?:s|ed|ing)?', 'forward\\w*', 'e-?mail(?:s|ed|ing)?', 'transmit\\w*', 'exfiltrat\\w*', 'cop(?:y|ies|ied|ying)'];
+const TRANSFER_VERBS_MORE = ['sync(?:s|ed|ing)?', 'shar(?:e|es|ed|ing)', 'leak\\w*', 'submit\\w*', 'transfer\\w*', 'push(?:es|ed|ing)?', 'pip(?:e|es|ed|ing)', 'curl', 'scp', 'rsync', 'beam'];
+const TRANSFER = oneOf([pattern([/\b/, anyOf(...TRANSFER_VERBS, ...TRANSFER_VERBS_MORE), /\b/]), /(?:보내|업로드|전송|유출)/], 'i');
 /** What must never leave on a quoted request, wherever it goes: keys, the user's files, a home. */
-const STRONG_SECRETS =
-  /~\/\.(?:ssh|aws|gnupg|kube|netrc)\b|\.aws\/credentials|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\bprivate[ _-]?keys?\b|\bssh[ _-]?keys?\b|\/etc\/(?:passwd|shadow)|\bkeychain\b|\bcrypto ?wallet\b|\bseed phrase\b|\b(?:the )?(?:user|owner)['’]?s?\s+(?:files|data|documents|folders?|home|e-?mails?|messages|history|conversations?|credentials|passwords|keys)\b|\ball (?:the |of the |my |your )?(?:files|data|documents)\b|\bhome (?:directory|folder)\b|\bconversation history\b|(?:자격\s*증명|인증서|키\s*파일|파일\s*전부|모든\s*파일)/i;
+const KEY_FILES = /~\/\.(?:ssh|aws|gnupg|kube|netrc)\b|\.aws\/credentials|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\bprivate[ _-]?keys?\b|\bssh[ _-]?keys?\b|\/etc\/(?:passwd|shadow)/;
+const WALLETS = /\bkeychain\b|\bcrypto ?wallet\b|\bseed phrase\b/;
+const USERS_FILES = /\b(?:the )?(?:user|owner)['’]?s?\s+(?:files|data|documents|folders?|home|e-?mails?|messages|history|conversations?|credentials|passwords|keys)\b/;
+const ALL_FILES = /\ball (?:the |of the |my |your )?(?:files|data|documents)\b|\bhome (?:directory|folder)\b|\bconversation history\b/;
+const STRONG_SECRETS = oneOf([KEY_FILES, WALLETS, USERS_FILES, ALL_FILES, /(?:자격\s*증명|인증서|키\s*파일|파일\s*전부|모든\s*파일)/], 'i');
 /** Secrets that leave only when sent somewhere off the machine (copying `.env.example` to `.env` is not a leak). */
-const SECRETS = /\b(?:their|his|her|my|your|our)\s+(?:files|data|documents|folders?|e-?mails?|messages|keys|passwords)\b|(?:^|[\s/])\.env\b|\bcredentials?\b|\bapi[ _-]?keys?\b|\bpass(?:words?|phrases?)\b|\bcookies?\b|\bsecrets?\b|\btokens?\b|비밀번호|토큰/i;
+const THEIR_FILES = /\b(?:their|his|her|my|your|our)\s+(?:files|data|documents|folders?|e-?mails?|messages|keys|passwords)\b/;
+const SECRET_WORDS = /(?:^|[\s/])\.env\b|\bcredentials?\b|\bapi[ _-]?keys?\b|\bpass(?:words?|phrases?)\b|\bcookies?\b|\bsecrets?\b|\btokens?\b/;
+const SECRETS = oneOf([THEIR_FILES, SECRET_WORDS, /비밀번호|토큰/], 'i');
 /** Somewhere off the machine: a URL, an e-mail address, an IP, a bare host of a common domain. */
-const DESTINATION = /\b(?:https?|ftp|wss?):\/\/\S+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b|\b(?:\d{1,3}\.){3}\d{1,3}\b|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|xyz|ru|cn|top|site|info|biz|onion)(?:[/:]\S*)?/i;
+const WEB_ADDRESS = /\b(?:https?|ftp|wss?):\/\/\S+/;
+const EMAIL_ADDRESS = /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/;
+const IP_ADDRESS = /\b(?:\d{1,3}\.){3}\d{1,3}\b/;
+const COMMON_HOST = /\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|xyz|ru|cn|top|site|info|biz|onion)(?:[/:]\S*)?/;
+const DESTINATION = oneOf([WEB_ADDRESS, EMAIL_ADDRESS, IP_ADDRESS, COMMON_HOST], 'i');
 const TO = /\b(?:to|into|onto|at)\b|(?:로|에게|으로)/;
-const REMOTE_CODE = /\b(?:curl|wget|iwr|invoke-webrequest)\b[^|\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b|\bbase64\s+-d\b[^|\n]{0,80}\|\s*(?:ba|z)?sh\b|\brm\s+-rf?\s+(?:--no-preserve-root\s+)?(?:\/|~|\$HOME)(?:\s|$|\/\s|\*)/i;
+const PIPE_TO_SHELL = /\b(?:curl|wget|iwr|invoke-webrequest)\b[^|\n]{0,200}\|\s*(?:sudo\s+)?(?:ba|z|da)?sh\b/;
+const DECODE_TO_SHELL = /\bbase64\s+-d\b[^|\n]{0,80}\|\s*(?:ba|z)?sh\b/;
+const REMOVE_ALL = /\brm\s+-rf?\s+(?:--no-preserve-root\s+)?(?:\/|~|\$HOME)(?:\s|$|\/\s|\*)/;
+const REMOTE_CODE = oneOf([PIPE_TO_SHELL, DECODE_TO_SHELL, REMOVE_ALL], 'i');
 
 /**
  * A word or character every reason below needs at least one of: most sentences
  * have none and are let through after this one scan (the Observer asks about
  * every sentence it reads).
  */
-const ANY_CUE =
-  /ignor|disregard|forget|overrid|bypass|skip|system|admin|develop|root|inst\]|you are now|instruction|authori|approv|allow|grant|permit|consent|whitelist|confirm|asking|curl|wget|iwr|webrequest|base64|rm\s+-|~\/|id_|private|ssh|\/etc\/|keychain|wallet|seed phrase|user|owner|files|data|documents|folder|home|history|mail|messages|keys|pass|\.env|credential|key|cookie|secret|token|\[oc-memory|[<&%\\\uFF1C\uFE64\u2039\u2329\u27E8\u3008]|무시|잊어|따르지|지시|지침|명령|규칙|프롬프트|자격|인증서|파일|비밀번호|토큰/i;
+const OVERRIDE_CUES = ['ignor', 'disregard', 'forget', 'overrid', 'bypass', 'skip', 'system', 'admin', 'develop', 'root', 'inst\\]', 'you are now', 'instruction'];
+const AUTHORITY_CUES = ['authori', 'approv', 'allow', 'grant', 'permit', 'consent', 'whitelist', 'confirm', 'asking'];
+const CODE_CUES = ['curl', 'wget', 'iwr', 'webrequest', 'base64', 'rm\\s+-'];
+const SECRET_CUES = ['~\\/', 'id_', 'private', 'ssh', '\\/etc\\/', 'keychain', 'wallet', 'seed phrase', 'user', 'owner', 'files', 'data', 'documents', 'folder', 'home', 'history'];
+const SECRET_CUES_MORE = ['mail', 'messages', 'keys', 'pass', '\\.env', 'credential', 'key', 'cookie', 'secret', 'token', '\\[oc-memory'];
+/** "<" and its look-alikes, "&", "%", "\": where a disguised marker starts. */
+const MARKER_CUES = ['[<&%\\\\\\uFF1C\\uFE64\\u2039\\u2329\\u27E8\\u3008]'];
+const KOREAN_CUES = ['무시', '잊어', '따르지', '지시', '지침', '명령', '규칙', '프롬프트', '자격', '인증서', '파일', '비밀번호', '토큰'];
+const ANY_CUE = oneOf([...OVERRIDE_CUES, ...AUTHORITY_CUES, ...CODE_CUES, ...SECRET_CUES, ...SECRET_CUES_MORE, ...MARKER_CUES, ...KOREAN_CUES], 'i');
 
 /** Why `text` is suspicious, or undefined when it is not. */
 export function suspicionOf(text: string): SuspicionReason | undefined {

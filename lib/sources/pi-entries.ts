@@ -33,6 +33,7 @@ import { capOneLineMasked } from './masked-cap.js';
 import { blocksText, isObject, messageText, str, summariseToolCall, TOOL_SUMMARY_CHARS, type Json } from './message-text.js';
 import { collapseWhiteSpace } from '../core/whitespace.js';
 import { nameForLog } from './log-safe.js';
+import { anyOf, oneOf, pattern } from '../core/pattern.js';
 
 export interface PiContext {
   source: SourceKind;
@@ -204,8 +205,15 @@ const WAKE_STAND_IN = /^\[OpenClaw [a-z][a-z -]{0,40}\]/;
  * the cron-event and exec-event prompts (src/infra/heartbeat-runner.ts), the
  * bare-/new startup prompt, and the pre-compaction memory flush.
  */
-const FILE_ERA_PROMPT =
-  /^(?:Read HEARTBEAT\.md if it exists|A scheduled reminder has been triggered\.|A scheduled cron event was triggered|An async command you ran earlier has completed\.|A new session was started via \/new or \/reset|Pre-compaction memory flush\.)/;
+const FILE_ERA_PROMPTS = [
+  /Read HEARTBEAT\.md if it exists/,
+  /A scheduled reminder has been triggered\./,
+  /A scheduled cron event was triggered/,
+  /An async command you ran earlier has completed\./,
+  /A new session was started via \/new or \/reset/,
+  /Pre-compaction memory flush\./,
+];
+const FILE_ERA_PROMPT = pattern([/^/, anyOf(...FILE_ERA_PROMPTS)]);
 /** An isolated cron run's prompt, `[cron:<job id> <job name>] <message>` (both eras; src/cron/isolated-agent). */
 const CRON_RUN = /^\[cron:[^\]\s]+(?: [^\]\n]{0,120})?\]/;
 /** A custom heartbeat prompt: it asks for HEARTBEAT_OK and OpenClaw appends the time on its own last line. */
@@ -216,8 +224,9 @@ const CUSTOM_HEARTBEAT = /\bHEARTBEAT_OK\b[\s\S]*\nCurrent time: [^\n]+$/;
  * a SECURITY NOTICE, then `<<<EXTERNAL_UNTRUSTED_CONTENT id="…">>>` with a
  * `Source: Webhook` / `Source: Email` line. It is not the user speaking.
  */
-const HOOK_PROMPT =
-  /^(?:Job ID: [^\n]*\n+)?SECURITY NOTICE: The following content is from an EXTERNAL, UNTRUSTED source|<<<EXTERNAL_UNTRUSTED_CONTENT[^>\n]{0,160}>>>\s*\nSource: (?:Webhook|Email)\b/;
+const SECURITY_NOTICE = /^(?:Job ID: [^\n]*\n+)?SECURITY NOTICE: The following content is from an EXTERNAL, UNTRUSTED source/;
+const EXTERNAL_CONTENT = /<<<EXTERNAL_UNTRUSTED_CONTENT[^>\n]{0,160}>>>\s*\nSource: (?:Webhook|Email)\b/;
+const HOOK_PROMPT = oneOf([SECURITY_NOTICE, EXTERNAL_CONTENT]);
 
 /** Why this user message starts a turn OpenClaw began itself (never observed), or null for the user's own words. */
 export function housekeepingTurn(message: Json, text: string): string | null {
