@@ -15,8 +15,14 @@
  * - a changed value of the same thing: most of the distinctive words of both
  *   are shared and a number, date or time differs ("the cutoff is 2 pm" →
  *   "from now on the cutoff is noon"; needs a change word when less is shared).
+ * - another named place of one kind: "moving the stall to the Kenton market"
+ *   for "the Alberta market on Fridays" (they share another word);
+ * - a trip changed to another place, when both speak of a trip ("여행 또
+ *   바꿨어 결국 제주로 다시" for "부산 가기로 했어"; "Supabase로 갈래" is none).
  * Two decisions that merely share a category, a common word or the word
- * "decided" are never one subject.
+ * "decided" are never one subject. A finish names what it finished — "we did
+ * the passports", "physio is done", "이사 끝" — and closes every open to-do of
+ * it: tasks, notes that put it on a list, a course of sessions.
  */
 import type { Observation, ObservationMark } from '../core/types.js';
 
@@ -389,8 +395,17 @@ function closedTask(newer: Item, older: Item[], weight: Weight, what: 'task' | '
 const TODO_NOTE = /\bon (?:\p{L}+'s |the |my |your |her |his |their |our )?(?:to-?do |shopping )?list\b|\bopen items\b|\bto-?dos?\b|(?:할 일|할일)/iu;
 
 function isTodoNote(o: Observation): boolean {
-  return (o.category === 'fact' || o.category === 'state') && TODO_NOTE.test(o.text);
+  return (o.category === 'fact' || o.category === 'state') && (TODO_NOTE.test(o.text) || COURSE.test(o.text));
 }
+
+/** A course that ends: a number of sessions, lessons, classes… ("Mondays at 9, six sessions"). */
+const COURSE_UNIT = '(?:sessions|lessons|classes|appointments|visits|treatments|rounds)';
+const COURSE = new RegExp(`\\b(?:\\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\\s+${COURSE_UNIT}\\b|\\d+\\s*회`, 'iu');
+/** Progress through a course, no end: "3 sessions done", "two of six done". */
+const PART_DONE = new RegExp(`\\b(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|half)\\s+(?:of\\s+\\w+\\s+)?(?:${COURSE_UNIT}\\s+)?(?:done|finished|completed)\\b`, 'iu');
+
+/** "physio is done!", "the passports are finished": the thing named first is what is finished. */
+const FINISHED_THING_EN = /\b([\p{L}][\p{L}\p{N}'’-]+)\s+(?:is|are)\s+(?:all\s+)?(?:done|finished|complete|over)\b/giu;
 
 /** Where the thing done ends: "we did the passports today at the post office". */
 const DID_PHRASE_END = /^(?:today|tonight|yesterday|this|last|at|on|in|with|for|by|before|after|together|finally|already|and|but)$/i;
@@ -407,6 +422,11 @@ function didObjects(text: string): string[] {
   for (const sentence of text.split(/(?<=[.!?。])\s+/u)) {
     if (sentence.trim().endsWith('?')) continue;
     for (const m of sentence.matchAll(FINISHED_THING_KO)) if (HANGUL.test(m[1]!) && !FRAME.has(m[1]!)) out.push(stem(m[1]!));
+    if (!PART_DONE.test(sentence))
+      for (const m of sentence.matchAll(FINISHED_THING_EN)) {
+        const w = stem(m[1]!.replace(/['’]$/, ''));
+        if (w.length >= 3 && !FRAME.has(w) && !FRAME.has(m[1]!.toLowerCase())) out.push(w);
+      }
     for (const m of sentence.matchAll(/\b(?:[Ww]e|I|[Ss]he|[Hh]e|[Tt]hey|(?!(?:What|When|Where|Why|How|Which|Who|Whose)\b)\p{Lu}\p{Ll}+)\s+(?:finally\s+|already\s+|just\s+)?did\s+(?:the|our|my|his|her|their|all the|both)\s+([\p{L}'’-]+(?:\s+[\p{L}'’-]+){0,2})/gu)) {
       // The head of the phrase: "the kids' passports today" did the passports, not the kids.
       const phrase: string[] = [];

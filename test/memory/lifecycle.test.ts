@@ -359,3 +359,16 @@ test('"이사 끝" closes the task of that move, not a task set for after it; "�
   assert.equal(m.has(after.id), false, 'a task for after the move is not the move');
   assert.equal(marks([move, o('수아는 이사 끝나면 연락할게.', '2026-09-20', 'task')], ko).size, 0);
 });
+
+test('a course of sessions is closed by "X is done", not by a count of sessions done', () => {
+  const course = o('User said Eastside PT, Tuesdays at 8. eight sessions (on: going for rehab)', '2026-05-02', 'fact');
+  const saved = o('Assistant said saved: rehab at Eastside PT, Tuesdays 8:00 am, eight sessions.', '2026-05-02', 'fact', '10:01');
+  const rule = o('Assistant said the clinic is on Tuesdays at 8 and parking is free.', '2026-05-02', 'fact', '10:02');
+  const partway = o('User said 4 sessions done. The rehab is helping.', '2026-05-20', 'fact');
+  assert.equal(marks([course, saved, rule, partway]).size, 0, 'four of eight is progress');
+  const done = { ...o('User said rehab is done.', '2026-06-23', 'task'), done: true };
+  const m = marks([course, saved, rule, done]);
+  assert.equal(m.get(course.id)?.kind, 'done');
+  assert.equal(m.get(saved.id)?.kind, 'done');
+  assert.equal(m.has(rule.id), false, 'a fact that is no course stays');
+});

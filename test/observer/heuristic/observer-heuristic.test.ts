@@ -102,6 +102,12 @@ test('English state change, completed task (✅), and a plain fact', () => {
   const fact = only(observe([['user', 'Our staging cluster runs on 3 nodes in Frankfurt.']]));
   assert.equal(fact.category, 'fact');
   assert.equal(fact.priority, 'medium');
+
+  // The thing first, without an article: "physio is done!" closes something as "the physio is done" does.
+  const bare = only(observe([['user', 'also physio is done! discharged, just keep doing the bands at home']]));
+  assert.equal(bare.category, 'task');
+  assert.equal(bare.done, true);
+  assert.match(bare.text, /physio is done/);
 });
 
 test('English deadline: task, high priority, relative date anchored', () => {

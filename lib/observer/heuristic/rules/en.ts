@@ -163,8 +163,11 @@ const DONE = gated(
     working tests`,
 );
 
-/** Work-ish objects: a completion about these is a finished task (✅). */
-const TASK_OBJECT = /\b(?:slides|presentation|prep|preparation|upgrade|install(?:ation)?|bug|bugs|issue|feature|task|ticket|pr|pull request|migration|tests?|build|deploy(?:ment)?|release|refactor|fix|it|that|this|chapter|draft|report|homework|assignment|project|code|endpoint|api|setup|script|job|module|service|function|page|docs?|document|review|the \w+)\b/i;
+/**
+ * Work-ish objects: a completion about these is a finished task (✅); so is one that names its thing first,
+ * without an article ("physio is done!", "passports are done").
+ */
+const TASK_OBJECT = /^(?:(?:also|and|so|ok|okay|btw)\s+)?[a-z][\w-]+\s+(?:is|are)\s+(?:all\s+)?(?:done|finished|complete)\b|\b(?:slides|presentation|prep|preparation|upgrade|install(?:ation)?|bug|bugs|issue|feature|task|ticket|pr|pull request|migration|tests?|build|deploy(?:ment)?|release|refactor|fix|it|that|this|chapter|draft|report|homework|assignment|project|code|endpoint|api|setup|script|job|module|service|function|page|docs?|document|review|the \w+)\b/i;
 
 /** Who the speaker is: name, work, home, family. Durable facts worth keeping at high priority. */
 const PROFILE = gated(
