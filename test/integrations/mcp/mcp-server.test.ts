@@ -22,7 +22,7 @@ async function connect(home: string, agent: string, clientName = 'mcp-test-clien
     stderr: 'pipe',
   });
   const client = new Client({ name: clientName, version: '9.8.7' });
-  await client.connect(transport, { timeout: 30_000 });
+  await client.connect(transport, { timeout: 120_000 });
   return { client, close: () => client.close() };
 }
 
@@ -32,7 +32,7 @@ function text(result: unknown): string {
 }
 
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args }, undefined, { timeout: 30_000 })) as CallToolResult;
+  return (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })) as CallToolResult;
 }
 
 async function rejects(client: Client, name: string, args: Record<string, unknown>, message: RegExp): Promise<void> {
@@ -214,7 +214,7 @@ test('mcp on a busy machine: initialize and tools/list are answered while the me
   try {
     assert.ok(!existsSync(release), 'initialize was answered with the memory not opened yet');
     assert.equal(client.getServerVersion()?.name, 'oc-memory');
-    const tools = await client.listTools(undefined, { timeout: 30_000 });
+    const tools = await client.listTools(undefined, { timeout: 120_000 });
     assert.deepEqual(tools.tools.map((t) => t.name).sort(), ['active_memory', 'get_memory', 'remember', 'search_memory']);
     const searching = call(client, 'search_memory', { query: 'billing database' });
     await writeFile(release, '');
