@@ -25,6 +25,7 @@ import { agentSlug, type HomePaths } from '../platform/home.js';
 import { createFileLogger, type Logger } from '../platform/log.js';
 import { IndexUnavailable, TIERS, type IndexReader, type RankRequest } from '../search/engine.js';
 import { refreshIfStale } from '../search/search.js';
+import { bridgeRendering } from '../search/bridge.js';
 import { EmbeddingError, embeddingSettings } from '../search/embeddings.js';
 import { processEmbedder, type Embedder } from '../search/embedder.js';
 import { ChangeWatch } from '../search/change-watch.js';
@@ -149,6 +150,13 @@ export class MemoryRecall {
       fusion: this.config.search.fusion,
       ...(await this.queryVector(request.query, warnings)),
     };
+    // A question in one language, memory perhaps in the other: the lexicon's rendering, as search's (search/bridge.ts).
+    const bridged = this.config.search.bridge_languages ? bridgeRendering([request.query]) : undefined;
+    if (bridged) {
+      const { queryVector: vector } = await this.queryVector(bridged.text, warnings);
+      asked.also = [{ query: bridged.text, words: bridged.words, ...(vector ? { vector } : {}) }];
+      if (vector && !asked.modelKey) asked.modelKey = this.queryEmbedder()!.key;
+    }
     let all: SearchResult[];
     try {
       all = this.index.rank(request.query, asked).results;

@@ -138,6 +138,8 @@ export const configSchema = v.strictObject({
     text_weight: v.optional(num(0, 1), 0.5),
     min_score: v.optional(num(0, 1), 0),
     default_limit: v.optional(int(1, 1000), 10),
+    /** A question gets a rendering in the other language (English ↔ Korean) through a general lexicon: lib/search/bridge.ts. */
+    bridge_languages: v.optional(v.boolean(), true),
   }),
 
   embeddings: section({

@@ -159,16 +159,19 @@ async function loadSqlJs(): Promise<Driver> {
     sqliteVersion: version,
     open(path) {
       // A copy as of the last commit, read again when the files have changed since.
-      let snapshot = snapshotDatabase(path);
-      let db = withSqliteCodes(() => new SQL.Database(snapshot.image));
+      // Only the signature is kept: the image lives on in sql.js's own memory, not twice.
+      const load = (): [signature: string, db: SqlJsDatabase] => {
+        const { image, signature } = snapshotDatabase(path);
+        return [signature, withSqliteCodes(() => new SQL.Database(image))];
+      };
+      let [signature, db] = load();
       let statements = new Map<string, SqlJsStatement>();
       const current = (): Map<string, SqlJsStatement> => {
-        if (fileSignature(path) !== snapshot.signature) {
-          const next = snapshotDatabase(path);
-          const nextDb = withSqliteCodes(() => new SQL.Database(next.image));
+        if (fileSignature(path) !== signature) {
+          const [nextSignature, nextDb] = load();
           for (const s of statements.values()) s.free();
           db.close();
-          [snapshot, db, statements] = [next, nextDb, new Map()];
+          [signature, db, statements] = [nextSignature, nextDb, new Map()];
         }
         return statements;
       };

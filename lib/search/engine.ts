@@ -15,6 +15,7 @@ import type { Tier } from '../core/types.js';
 import type { SearchDoc, SearchFilters, SearchResult } from './types.js';
 import type { Embedder } from './embedder.js';
 import type { EmbedProgress } from './vectors.js';
+import type { RenderedWord } from './bridge.js';
 import type { FusionMethod } from './fusion.js';
 
 /** Every tier an engine holds, in the order they are searched. */
@@ -64,7 +65,15 @@ export interface RankRequest {
   modelKey?: string;
   queryVector?: Float32Array;
   /** Other renderings of the same question (other words, another language), each with its vector when hybrid: fused into one ranking. */
-  also?: Array<{ query: string; vector?: Float32Array }>;
+  also?: Array<{
+    query: string;
+    vector?: Float32Array;
+    /**
+     * A word-by-word rendering's words, each as its alternatives (the lexicon's translations of one word of the
+     * question: bridge.ts): relevance counts each group as one word, held when the memory holds any of it.
+     */
+    words?: RenderedWord[];
+  }>;
   /** How the rankings are fused (search/fusion.ts; default DEFAULT_FUSION). */
   fusion?: FusionMethod;
 }

@@ -19,6 +19,7 @@ import { documentFrequency, type IndexSnapshot } from './searcher.js';
 import { analyze, prefixEligible, queryTerms } from './tokenizer.js';
 import { isHangulWord, isKoreanFramingWord, koreanStems } from '../core/korean.js';
 import type { SearchDoc } from './types.js';
+import type { RenderedWord } from './bridge.js';
 
 /**
  * The floor below which memory is not injected unasked (the agent hooks of
@@ -43,6 +44,8 @@ export type RelevanceOf = (doc: Pick<SearchDoc, 'text' | 'tags' | 'category'> & 
 export interface RelevanceQuery {
   text: string;
   terms: readonly string[];
+  /** A word-by-word rendering (bridge.ts): each word's alternatives, one word of the measure each. */
+  words?: readonly RenderedWord[];
 }
 
 /**
@@ -92,6 +95,40 @@ function questionWords(terms: readonly string[], weigh: (term: string) => number
   return out.filter((w) => !seen.has(w.term) && seen.add(w.term));
 }
 
+/** A sentence's words as the measure weighs them: framing words out, the weight of its heaviest words. */
+interface Unit {
+  weighted: Weighted[];
+  heaviest: number;
+  names: string[];
+  /** A rendering's translated words: the unit counts only for a memory holding one of them (its names and numbers alone are the question's own words). */
+  anchors?: string[];
+}
+
+function measured(words: Weighted[], names: string[]): Unit {
+  const about = words.filter((w) => !w.forms.some(framing));
+  const weighted = about.length > 0 ? about : words;
+  const heaviest = weighted
+    .map((w) => w.weight)
+    .sort((a, b) => b - a)
+    .slice(0, HEAVIEST)
+    .reduce((sum, w) => sum + w, 0);
+  return { weighted, heaviest, names };
+}
+
+/** A word-by-word rendering: each group of alternatives is one word, weighed as its most written form. */
+function alternativesUnit(groups: readonly RenderedWord[], weigh: (term: string) => number): Unit {
+  const words: Weighted[] = [];
+  const translated: string[] = [];
+  for (const { forms, translated: isTranslation } of groups) {
+    if (forms.length === 0) continue;
+    const weights = forms.map(weigh);
+    const primary = forms[weights.indexOf(Math.min(...weights))]!;
+    words.push({ term: primary, forms, weight: Math.min(...weights), prefix: false });
+    if (isTranslation) translated.push(...forms);
+  }
+  return { ...measured(words, []), anchors: translated };
+}
+
 /**
  * The analysed terms of the names a sentence asks about: words written with
  * a capital inside the sentence (Caroline, Tokyo, PostgreSQL), not its first
@@ -117,20 +154,14 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
   };
   /** Per rendering, per focus sentence: its weighted terms, the weight of its heaviest ones, and the names it asks about. */
   const units = queries.map((q) => {
+    if (q.words) return [alternativesUnit(q.words, weigh)];
     const all = new Set(q.terms);
     const focus = focusSentences(q.text).map((x) => ({ terms: analyze(x).filter((t) => all.has(t)), names: namesIn(x).filter((t) => all.has(t)) }));
     return (focus.some((x) => x.terms.length > 0) ? focus : [{ terms: [...q.terms], names: [] as string[] }]).map(({ terms, names }) => {
-      const words = questionWords(terms, weigh);
-      const about = words.filter((w) => !w.forms.some(framing));
-      const weighted = about.length > 0 ? about : words;
-      const heaviest = weighted
-        .map((w) => w.weight)
-        .sort((a, b) => b - a)
-        .slice(0, HEAVIEST)
-        .reduce((sum, w) => sum + w, 0);
-      return { weighted, heaviest, names };
+      return measured(questionWords(terms, weigh), names);
     });
   });
+  const quantity = asksQuantity(queries.map((q) => q.text));
   return (doc, cosines) => {
     const own = documentTerms(doc);
     const exact = new Set(own);
@@ -138,21 +169,60 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
     let best = 0;
     units.forEach((sentences, q) => {
       const cosine = cosines?.[q] ?? null;
-      for (const { weighted, heaviest, names } of sentences) {
+      for (const { weighted, heaviest, names, anchors } of sentences) {
         if (heaviest <= 0) continue;
+        // A rendering's names and numbers alone are the question's own words: its words count only beside a translated one.
+        const anchored = !anchors || anchors.some((a) => exact.has(a));
         let matched = 0;
         for (const w of weighted) {
           if (w.forms.some((f) => exact.has(f))) matched += w.weight;
           else if (w.prefix && holds(w.term, true)) matched += PREFIX_CREDIT * w.weight;
         }
-        const words = Math.min(1, matched / heaviest);
+        const words = anchored ? Math.min(1, matched / heaviest) : 0;
         // A memory that names none of the people or things the question names is about something else, however alike it reads.
         const sameSubject = names.length === 0 || names.some((n) => holds(n, prefixEligible(n)));
         best = Math.max(best, sameSubject ? combine(words, cosine) : words);
       }
     });
+    if (quantity && !holdsNumber(doc.text, quantity.given)) best *= DETAIL_MISSING;
     return Math.round(best * 10000) / 10000;
   };
+}
+
+/**
+ * Questions that ask for a quantity — how much, how many, how old, what
+ * number, price or version, 얼마, 몇 — are answered by a memory holding a
+ * number, and not by one that is only about the same subject ("How much did
+ * the wheel cost?" is not answered by "User wants a pottery wheel"). A
+ * memory without a number the question does not already give keeps
+ * DETAIL_MISSING of its relevance: still a result, no longer injected
+ * unasked on its words alone (0.45 of a full match is under the 0.5 floor). (How long, how often are answered in words as
+ * often as in numbers: weekly, every Monday.)
+ */
+const QUANTITY_QUESTION = /\b(?:how\s+(?:much|many|old)|(?:what|which)(?:\s+[\w'’]+){0,3}\s+(?:number|price|amount|version|cost))\b|얼마|몇/i;
+/** Under the injection floor even for a memory holding every word of the question. */
+const DETAIL_MISSING = 0.45;
+const NUMBER_WORDS = new Set(
+  'two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion dozen half once twice couple 하나 둘 셋 넷 다섯 여섯 일곱 여덟 아홉 열 스물 서른 마흔 쉰 한 두 세 네'.split(' '),
+);
+
+/** The question asks for a quantity: the numbers it gives itself (a memory must hold another). */
+function asksQuantity(texts: readonly string[]): { given: Set<string> } | undefined {
+  if (!texts.some((t) => QUANTITY_QUESTION.test(t))) return undefined;
+  return { given: new Set(texts.flatMap((t) => t.match(STANDALONE_NUMBER) ?? [])) };
+}
+
+/** Dates and years say when, not how much: left out before looking for a number (2026-07-08, 8 July, July 8, 2026). */
+const DATE_PARTS =
+  /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}\b|\b(?:19|20)\d{2}\b|\d+\s*(?:년|월|일)/gi;
+/** A number standing alone (420, $420, 1.5, 10-year-old, 35만원), not the digits inside a code or a name (A1C, CX22). */
+const STANDALONE_NUMBER = /(?<![A-Za-z\d])\d+(?:[.,]\d+)?(?![A-Za-z\d])/g;
+
+function holdsNumber(text: string, given: ReadonlySet<string>): boolean {
+  const undated = text.replace(DATE_PARTS, ' ');
+  if ((undated.match(STANDALONE_NUMBER) ?? []).some((n) => !given.has(n))) return true;
+  // "one" is left out: as often a pronoun ("the main one") as a number.
+  return (undated.toLowerCase().match(/[\p{L}]+/gu) ?? []).some((w) => NUMBER_WORDS.has(w));
 }
 
 /**

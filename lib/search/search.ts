@@ -20,6 +20,7 @@ import { QueryCache } from './query-cache.js';
 import { IndexUnavailable, type Engine, type IndexReader, type Ranked, type RankRequest } from './engine.js';
 import { openEngine } from './open-engine.js';
 import { currentFirst } from './current.js';
+import { bridgeRendering } from './bridge.js';
 import type { SearchFilters, SearchResponse, SearchResult } from './types.js';
 
 export { assemble } from './segment-engine.js';
@@ -170,7 +171,9 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
   // the masked query finds what the raw one would).
   const renderings = [...new Set([request.query, ...(request.also ?? [])].map((q) => maskedText(q.trim())).filter(Boolean))];
   const query = renderings[0] ?? '';
-  const also = renderings.slice(1);
+  // A question in one language, memory perhaps in the other: the lexicon's rendering joins the agent's (bridge.ts).
+  const bridged = config.search.bridge_languages ? bridgeRendering(renderings) : undefined;
+  const also = bridged ? [...renderings.slice(1), bridged.text] : renderings.slice(1);
   const filters = normaliseFilters(request.filters);
   const limit = Math.max(1, Math.floor(request.limit ?? config.search.default_limit));
   const tiers = filters.tiers ?? [...TIERS];
@@ -181,8 +184,8 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
   const cache = useCache ? new QueryCache(paths.index) : undefined;
   const now = () => (deps.now?.() ?? new Date()).getTime();
   const cacheKey = JSON.stringify({
-    // The shape of a cached response: 2 since results carry `relevance`, 3 since framing words do not count in it, 4 since it weighs meaning and the question's focus, 5 since results carry `mark`.
-    v: 5,
+    // The shape of a cached response: 2 since results carry `relevance`, 3 since framing words do not count in it, 4 since it weighs meaning and the question's focus, 5 since results carry `mark`, 6 since a question gets a rendering in the other language.
+    v: 6,
     q: query,
     a: also,
     f: filters,
@@ -237,7 +240,7 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
     minScore: config.search.min_score,
     modelKey: settings?.key,
     queryVector: vector,
-    also: also.map((text, i) => ({ query: text, vector: alsoVectors[i] })),
+    also: also.map((text, i) => ({ query: text, vector: alsoVectors[i], ...(bridged && text === bridged.text ? { words: bridged.words } : {}) })),
     fusion: config.search.fusion,
   };
   const ask = () => engine.rank(query, asked);

@@ -553,6 +553,12 @@ function withContext(snapshot: IndexSnapshot, scores: Float64Array, touched: num
 export interface RankQuery {
   text: string;
   vector?: Float32Array;
+  /**
+   * How much the rendering's words count beside the question's own (default 1): a word-by-word rendering
+   * (bridge.ts) counts less, so a memory holding the question's own words ranks above one holding only its
+   * translation.
+   */
+  textWeight?: number;
 }
 
 /** Rank the snapshot's documents for a query. */
@@ -576,7 +582,8 @@ export function rankQueries(snapshot: IndexSnapshot, queries: readonly RankQuery
   const k = hybrid || queries.length > 1 ? Math.max(options.limit * 5, 50) : options.limit;
 
   const text = queries.map((q) => textRanking(snapshot, q.text, filters, k, options));
-  const maxText = Math.max(0, ...text.map((t) => t.max));
+  const weightOf = queries.map((q) => q.textWeight ?? 1);
+  const maxText = Math.max(0, ...text.map((t, i) => t.max * weightOf[i]!));
   const vectors = queries.map((q) => (hybrid && q.vector ? vectorRanking(live, filters, q.vector, k) : undefined));
 
   const candidates = new Set<number>();
@@ -588,7 +595,7 @@ export function rankQueries(snapshot: IndexSnapshot, queries: readonly RankQuery
     const [s, d] = locateIn(snapshot, g);
     located.push([s, d, g]);
     parts.push({
-      text: text.map((t) => (maxText > 0 ? t.scores[g]! / maxText : 0)),
+      text: text.map((t, i) => (maxText > 0 ? (t.scores[g]! * weightOf[i]!) / maxText : 0)),
       cosine: queries.map((q, i) => (vectors[i] ? (vectors[i]!.get(g) ?? cosineOf(s, d, q.vector!)) : null)),
     });
   }

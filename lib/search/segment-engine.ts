@@ -23,6 +23,7 @@ import { writeIndexFile } from './files.js';
 import { newGeneration, readManifest, tierDir, writeManifest, type ManifestEntry, type TierManifest } from './manifest.js';
 import { OpenIndex } from './open-index.js';
 import { isSettled, LOOSE_SEGMENT_LIMIT, packPlan, writePack, type PackSource } from './pack.js';
+import type { RenderedWord } from './bridge.js';
 import { relevanceScorer, type RelevanceOf } from './relevance.js';
 import { IndexSnapshot, rankQueries, type Hit } from './searcher.js';
 import { buildSegment, dayString, Segment, SEGMENT_FORMAT, SegmentError, type SegmentFile, type StoredDoc } from './segment.js';
@@ -208,9 +209,15 @@ export class SegmentEngine implements Engine {
   }
 }
 
+/** What a word-by-word rendering's words count beside the question's own (searcher.ts RankQuery.textWeight). */
+const RENDERING_TEXT_WEIGHT = 0.75;
+
 /** Rank a loaded snapshot (the engine's and the open index's `rank`). */
 export function rankSnapshot(snapshot: IndexSnapshot, query: string, request: RankRequest): Ranked {
-  const queries = [{ text: query, vector: request.queryVector }, ...(request.also ?? []).map((a) => ({ text: a.query, vector: a.vector }))];
+  const queries: Array<{ text: string; vector?: Float32Array; words?: RenderedWord[]; textWeight?: number }> = [
+    { text: query, vector: request.queryVector },
+    ...(request.also ?? []).map((a) => ({ text: a.query, vector: a.vector, words: a.words, ...(a.words ? { textWeight: RENDERING_TEXT_WEIGHT } : {}) })),
+  ];
   const ranked = rankQueries(snapshot, queries, {
     limit: request.limit,
     filters: request.filters,
@@ -220,7 +227,7 @@ export function rankSnapshot(snapshot: IndexSnapshot, query: string, request: Ra
     fusion: request.fusion,
   });
   return {
-    results: assemble(ranked.hits, ranked.terms, relevanceScorer(snapshot, queries.map((q, i) => ({ text: q.text, terms: ranked.termsOf[i]! })))),
+    results: assemble(ranked.hits, ranked.terms, relevanceScorer(snapshot, queries.map((q, i) => ({ text: q.text, terms: ranked.termsOf[i]!, words: q.words })))),
     terms: ranked.terms,
     hybrid: ranked.hybrid,
     generations: snapshot.generations,

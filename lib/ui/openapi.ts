@@ -125,7 +125,7 @@ const Archived = {
   additionalProperties: false,
 } as const;
 
-const Error = {
+const ErrorSchema = {
   type: 'object',
   required: ['error'],
   properties: {
@@ -201,7 +201,7 @@ export const OPENAPI = {
   },
   components: {
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The API token `ocm-run ui --json` prints (apiToken), or $OCM_API_TOKEN when set.' } },
-    schemas: { Memory, Mark, Provenance, MemoryList, NewMemory, Remembered, MemoryPatch, Forgotten, ArchiveRequest, Archived, MoveSummary, Error },
+    schemas: { Memory, Mark, Provenance, MemoryList, NewMemory, Remembered, MemoryPatch, Forgotten, ArchiveRequest, Archived, MoveSummary, Error: ErrorSchema },
   },
 } as const;
 

@@ -381,7 +381,9 @@ export class MemoryPlugin {
       const memory = await module.openMemory(this.config.home, { keepOpen: true });
       // Build or update the index and open it now, not during the first prompt; a failure here is the first lookup's to report.
       memory.prepare().then(
-        (warnings) => warnings.forEach((w) => this.logger.warn?.(`oc-memory: ${w}`)),
+        (warnings) => {
+          for (const w of warnings) this.logger.warn?.(`oc-memory: ${w}`);
+        },
         () => undefined,
       );
       return { module, memory };

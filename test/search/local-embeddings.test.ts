@@ -65,9 +65,11 @@ test('local model: a paraphrase is found by meaning; Hangul-dominant text gets n
   assert.deepEqual(paraphrase.warnings, []);
   assert.equal(paraphrase.results[0]?.text, ENGLISH[0]!.text, 'no word in common, found by meaning');
 
+  // The Korean question itself (the lexicon's English rendering, which the model does embed, turned off here).
+  const unbridged = testConfig({ search: { bridge_languages: false } });
   for (const query of ['치과 예약', '데이터베이스 결정']) {
-    const hybrid = await searchMemory(paths, config, { query, cache: false });
-    const text = await searchMemory(paths, config, { query, cache: false, mode: 'text' });
+    const hybrid = await searchMemory(paths, unbridged, { query, cache: false });
+    const text = await searchMemory(paths, unbridged, { query, cache: false, mode: 'text' });
     assert.equal(hybrid.mode, 'text', `${query}: no query vector under the English-only model`);
     assert.deepEqual(
       hybrid.results.map((r) => [r.id, r.score]),

@@ -11,7 +11,8 @@ import { OcmError } from '../../lib/core/errors.js';
 import type { HomePaths } from '../../lib/platform/home.js';
 import { dayText, tempHome, testConfig, writeDay } from '../helpers/search-fixtures.js';
 
-const config = testConfig();
+// The text index itself: words in one language find that language (the bridge to the other is search-bridge.test.ts).
+const config = testConfig({ search: { bridge_languages: false } });
 
 async function ids(paths: HomePaths, query: string, extra: Parameters<typeof searchMemory>[2] extends infer R ? Partial<R> : never = {}) {
   const r = await searchMemory(paths, config, { query, cache: false, ...extra });

@@ -104,3 +104,39 @@ test('a Korean question injects the memory it is about: question words and spoke
     assert.ok(results.every((r) => r.relevance < 0.5), `nothing relevant to "${prompt}": ${results.map((r) => r.relevance).join(', ')}`);
   }
 });
+
+test('a question asking for a quantity is not answered by a memory that only shares its subject: how much, what number, 얼마 need a number the question does not give', async () => {
+  const paths = await tempHome();
+  const day = await writeDay(paths, '2026-05-04', [
+    { text: 'Helen wants a Speedball pottery wheel for the market stall.', category: 'preference' },
+    { text: "Walter's Medicare card is in the blue folder.", category: 'fact' },
+    { text: 'Nadia moved the bakery site to a Hetzner CX22 server.', category: 'decision' },
+    { text: '오사카 왕복 항공권을 예약했다.', category: 'event' },
+    // A date is when, not how much; "one" is as often a pronoun.
+    { text: "Walter's Medicare card renewal is due 8 July (2026-07-08); pharmacies mail by unit number, so that's the main one.", category: 'task' },
+  ]);
+  const [wheel, medicare, hetzner, osaka, renewal] = day.ids;
+  const relevanceOf = async (question: string, id: string) => {
+    const r = await runCli(['search', question, '--home', paths.root, '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const found = (JSON.parse(r.stdout) as { results: Array<{ id: string; relevance: number }> }).results.find((x) => x.id === id);
+    assert.ok(found, `"${question}" still finds its subject: ${r.stdout}`);
+    return found.relevance;
+  };
+  for (const [question, id] of [
+    ['How much did the Speedball wheel cost?', wheel],
+    ["What is Walter's Medicare number?", medicare],
+    ['How much does the Hetzner CX22 cost per month?', hetzner],
+    ['오사카 왕복 항공권은 얼마였어?', osaka],
+    ["What is Walter's Medicare number?", renewal],
+  ] as const) {
+    const relevance = await relevanceOf(question, id!);
+    assert.ok(relevance < 0.5, `"${question}": the memory holds no amount, not injected unasked (relevance ${relevance})`);
+  }
+  // The same subjects asked without a quantity are still answered.
+  assert.ok((await relevanceOf('Which pottery wheel does Helen want?', wheel!)) >= 0.5);
+  assert.ok((await relevanceOf('Where is the Hetzner server?', hetzner!)) >= 0.5);
+  // A memory with the amount is.
+  const priced = await writeDay(paths, '2026-05-05', [{ text: 'The Speedball wheel cost $420 in the end.', category: 'fact' }]);
+  assert.ok((await relevanceOf('How much did the Speedball wheel cost?', priced.ids[0]!)) >= 0.5);
+});

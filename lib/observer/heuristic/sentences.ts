@@ -185,6 +185,7 @@ function splitLine(line: string, out: string[]): void {
     let current: string[] = [];
     for (const [i, w] of words.entries()) {
       current.push(w);
+      // biome-ignore lint/suspicious/noMisleadingCharacterClass: the class strips ❤️ as its two code points (U+2764, U+FE0F), one at a time.
       const bare = w.replace(/[~^♡♥❤️😊😂ㅋㅎ]+$/u, '');
       if (i < words.length - 1 && current.length >= 2 && KO_FINAL.test(bare)) {
         pushTrimmed(out, current.join(' '));

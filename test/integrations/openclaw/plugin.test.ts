@@ -218,6 +218,10 @@ test('the current request (event.prompt) drives the related memories, not the hi
   assert.match(text, /🧠 memory used: current task, \d+ preferences?, \d+ related memor/);
   assert.ok(approxTokens(text) <= 800);
 
+  // The same question in Korean: no word in common with the English memory, bridged by the lexicon (search/bridge.ts).
+  const korean = relatedLines(await r.prompt({ prompt: '데이터베이스는 뭘로 결정했어?', messages: history }, { agentId: 'main', trigger: 'user' }));
+  assert.ok(korean.some((l) => /PostgreSQL as the main store/.test(l)), `the database decision is related to the Korean question: ${korean.join(' | ')}`);
+
   const small = recordingApi({ ...config, maxTokens: 120 });
   const capped = await small.prompt({ prompt: 'Which database did we choose?', messages: history }, { agentId: 'main' });
   assert.ok(capped && approxTokens(capped) <= 120, `capped: ${capped ? approxTokens(capped) : 0} tokens`);
