@@ -13,7 +13,7 @@ export { EditRefused, type EditRefusal, type EditResult, type ObservationEdit } 
 export { charCount, REMEMBER_MAX_CHARS, type Remembered, type RememberInput, type ToolClient } from './remember.js';
 export { classifyPrompt, wrapInjectedContext, type PromptKind, type RecallRequest, type RecallResult } from './recall.js';
 export { findMemoryTool, MEMORY_TOOLS, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, type JsonSchemaObject, type MemoryTool, type MemoryToolContext, type ToolHints, type ToolOutput } from './tools.js';
-export { injectedMemoryIds, logPromptInjection, type InjectedMemory } from './injections.js';
+export { injectedMemoryIds, logPromptInjection, type InjectedMemory, type SkippedForTime } from './injections.js';
 export { MEMORY_TOOL_NAMES, pluginToolName, type MemoryToolName } from '../core/injected-context.js';
 export { usePackageRoot } from '../platform/package-root.js';
 export { ConfigError, describeError, EXIT, OcmError, type ErrorCode, type ExitCode } from '../core/errors.js';

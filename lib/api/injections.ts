@@ -32,3 +32,17 @@ export function logPromptInjection(logger: Logger, entry: { agent: string; via: 
   const injected = entry.injected.map((m) => (m.relevance === undefined ? { id: m.id } : { id: m.id, relevance: Math.round(m.relevance * 100) / 100 }));
   logger.log('info', 'hook.prompt', { agent: entry.agent, via: entry.via, results: injected.length, injected, ms: Math.round(entry.ms) });
 }
+
+/**
+ * Memory a front end left out for time (a busy machine): the whole prompt lookup (`hook.prompt_late`)
+ * or what the last turn said, still being observed when the next prompt came (`hook.last_turn_late`).
+ * Logged to logs/hooks.log; `ocm-run status` counts both under "Memory skipped for time".
+ */
+export interface SkippedForTime {
+  agent: string;
+  /** The front end: `openclaw`, `mcp`, … */
+  via: string;
+  what: 'prompt' | 'last-turn';
+  /** The bound that ran out (ms). */
+  timeoutMs: number;
+}

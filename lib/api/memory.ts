@@ -48,7 +48,7 @@ import type { EditResult, ObservationEdit } from './edit.js';
 import type { LiveConfig, MemoryRecall, RecallRequest, RecallResult } from './recall.js';
 import type { Remembered, RememberInput, ToolClient } from './remember.js';
 import type { MemoryToolContext } from './tools.js';
-import type { InjectedMemory } from './injections.js';
+import type { InjectedMemory, SkippedForTime } from './injections.js';
 
 export interface OpenMemoryOptions {
   /** The home's config as the caller already read it (default: config.yaml and .env of the home; defaults when there is none). */
@@ -192,6 +192,8 @@ export interface MemoryHandle {
   promptActiveMemory(agent: string): string;
   /** Log which memories went into an agent's prompt (logs/hooks.log). */
   recordInjection(entry: { agent: string; via: string; injected: InjectedMemory[]; ms: number }): Promise<void>;
+  /** Log (logs/hooks.log, read by `status`) memory a front end left out for time: the whole prompt lookup, or the last turn still being observed. */
+  recordSkippedForTime(entry: SkippedForTime): Promise<void>;
   /** What the memory tools (api/tools.ts) need to run for `agent` on this handle. */
   toolContext(options: ToolContextOptions): Promise<MemoryToolContext>;
   /** Bring the index up to date and open it ahead of the first prompt; warnings when it could not be. */
@@ -512,6 +514,10 @@ class Memory implements MemoryHandle {
 
   async recordInjection(entry: { agent: string; via: string; injected: InjectedMemory[]; ms: number }): Promise<void> {
     return (await this.recall_()).recordInjection(entry);
+  }
+
+  async recordSkippedForTime(entry: SkippedForTime): Promise<void> {
+    return (await this.recall_()).recordSkippedForTime(entry);
   }
 
   async toolContext(options: ToolContextOptions): Promise<MemoryToolContext> {

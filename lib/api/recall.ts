@@ -34,7 +34,7 @@ import type { SearchResult } from '../search/types.js';
 import { housekeepingTurn, stripUserTransportNoise } from '../sources/pi-entries.js';
 import { isNotFound } from '../core/errors.js';
 import { isSuspicious } from '../memory/suspicious.js';
-import { logPromptInjection, type InjectedMemory } from './injections.js';
+import { logPromptInjection, type InjectedMemory, type SkippedForTime } from './injections.js';
 
 /** The marker the OpenClaw plugin wraps its context in (the same as every other front end's). */
 export { wrapInjectedContext } from '../core/injected-context.js';
@@ -224,6 +224,13 @@ export class MemoryRecall {
   recordInjection(entry: { agent: string; via: string; injected: InjectedMemory[]; ms: number }): Promise<void> {
     this.hooksLog ??= createFileLogger({ dir: this.paths.logs, name: 'hooks' });
     logPromptInjection(this.hooksLog, entry);
+    return this.hooksLog.flush();
+  }
+
+  recordSkippedForTime(entry: SkippedForTime): Promise<void> {
+    this.hooksLog ??= createFileLogger({ dir: this.paths.logs, name: 'hooks' });
+    const { what, ...fields } = entry;
+    this.hooksLog.log('warn', what === 'prompt' ? 'hook.prompt_late' : 'hook.last_turn_late', fields);
     return this.hooksLog.flush();
   }
 

@@ -152,9 +152,18 @@ export function hasEarlierUserMessage(event: any): boolean {
   return messages.some((m) => (m?.role ?? m?.message?.role) === 'user');
 }
 
+/** A bounded wait that ran out (the machine was busy): said in logs/hooks.log, which `ocm-run status` reads. */
+class TimedOut extends Error {
+  readonly ms: number;
+  constructor(message: string, ms: number) {
+    super(message);
+    this.ms = ms;
+  }
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+    const timer = setTimeout(() => reject(new TimedOut(`${what} took longer than ${ms} ms`, ms)), ms);
     promise.then(
       (v) => {
         clearTimeout(timer);
@@ -286,6 +295,8 @@ export class MemoryPlugin {
   /** Injection lines being written to logs/hooks.log (close waits for them). */
   private readonly pendingLogs = new Set<Promise<unknown>>();
   private entry: EntryModule | undefined;
+  /** The handle once opened (the time-out of a lookup is logged through it). */
+  private loadedMemory: MemoryHandle | undefined;
   /** OpenClaw's version, named in the provenance of what its agents remember. */
   private readonly clientVersion: string | undefined;
 
@@ -379,6 +390,7 @@ export class MemoryPlugin {
     this.recall ??= (async () => {
       const module = await this.loadEntry();
       const memory = await module.openMemory(this.config.home, { keepOpen: true });
+      this.loadedMemory = memory;
       // Build or update the index and open it now, not during the first prompt; a failure here is the first lookup's to report.
       memory.prepare().then(
         (warnings) => {
@@ -419,7 +431,10 @@ export class MemoryPlugin {
     }
     const starting = prompt.kind === 'session-start' || !hasEarlierUserMessage(event);
     // What the last turn said is observed by now (a bounded wait: a slow observe costs memory, never the turn).
-    await withTimeout(this.observeDone, Math.max(100, this.config.timeoutMs - 1000), 'the previous observe').catch(() => undefined);
+    await withTimeout(this.observeDone, Math.max(100, this.config.timeoutMs - 1000), 'the previous observe').catch((error: unknown) => {
+      // Past the lookup's own bound the whole prompt is the one logged as late (before_prompt_build).
+      if (error instanceof TimedOut && Date.now() - started < this.config.timeoutMs) this.recordSkippedForTime(memory, { agent, what: 'last-turn', timeoutMs: error.ms });
+    });
     const active = memory.promptActiveMemory(agent);
     const related = await this.relatedMemories(memory, prompt.kind, prompt.text, agent);
     const taskLines = sectionLines(active, /current context/i).filter((l) => !/^-?\s*_/.test(l));
@@ -440,6 +455,20 @@ export class MemoryPlugin {
   private recordInjection(memory: MemoryHandle, agent: string, context: MemoryContext | undefined, ms: number): void {
     const written = Promise.resolve().then(() => memory.recordInjection({ agent, via: 'openclaw', injected: context?.injected ?? [], ms }));
     const logged = withTimeout(written, INJECTION_LOG_MS, 'logging the injection').catch((error: unknown) => this.logger.warn?.(`oc-memory: the injection was not logged (${(error as Error).message.split('\n')[0]})`));
+    this.pendingLogs.add(logged);
+    void logged.finally(() => this.pendingLogs.delete(logged));
+  }
+
+  /**
+   * Memory left out for time — the whole lookup, or the last turn still being observed — goes to
+   * logs/hooks.log (`ocm-run status`: "Memory skipped for time"), never silently. Not awaited, like the
+   * injection line.
+   */
+  recordSkippedForTime(memory: MemoryHandle | undefined, entry: { agent: string; what: 'prompt' | 'last-turn'; timeoutMs: number }): void {
+    const handle = memory ?? this.loadedMemory;
+    if (!handle) return;
+    const written = Promise.resolve().then(() => handle.recordSkippedForTime({ ...entry, via: 'openclaw' }));
+    const logged = withTimeout(written, INJECTION_LOG_MS, 'logging the skipped memory').catch((error: unknown) => this.logger.warn?.(`oc-memory: the skipped memory was not logged (${(error as Error).message.split('\n')[0]})`));
     this.pendingLogs.add(logged);
     void logged.finally(() => this.pendingLogs.delete(logged));
   }
@@ -557,6 +586,7 @@ const plugin = {
           const context = await withTimeout(memory.contextFor(event, ctx), config.timeoutMs, 'the memory lookup');
           return context ? { prependContext: context.text } : undefined;
         } catch (error) {
+          if (error instanceof TimedOut) memory.recordSkippedForTime(undefined, { agent: typeof ctx?.agentId === 'string' && ctx.agentId ? ctx.agentId : DEFAULT_AGENT, what: 'prompt', timeoutMs: error.ms });
           logger.warn?.(`oc-memory: no memory this turn (${(error as Error).message})`);
           return undefined;
         }

@@ -10,7 +10,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { constants } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -454,5 +454,53 @@ test('what was said a turn ago is found on the next turn: agent_end observes in 
   } finally {
     if (saved === undefined) delete process.env.OPENCLAW_STATE_DIR;
     else process.env.OPENCLAW_STATE_DIR = saved;
+  }
+});
+
+test('memory left out for time is said in hooks.log and status: a prompt while the last turn is still observed, and a lookup past its bound', { skip: process.platform === 'win32' && 'the held observe is a shell script' }, async () => {
+  const busy = join(dir, 'busy-home');
+  await cp(home, busy, { recursive: true });
+  // The plugin's `node` is a wrapper that holds the after-turn observe until the test lets it go (a busy machine,
+  // deterministically), then runs it and writes down that it ended.
+  const release = join(dir, 'busy-release');
+  const wrapper = join(dir, 'node-held.sh');
+  await writeFile(
+    wrapper,
+    `#!/bin/sh\ni=0\nwhile [ ! -e '${release}' ] && [ $i -lt 2400 ]; do sleep 0.05; i=$((i+1)); done\n'${process.execPath}' "$@"\necho $? > '${dir}/busy-done.'$$\n`,
+    { mode: 0o755 },
+  );
+  const hooksLog = join(busy, 'logs', 'hooks.log');
+  const prompt = { prompt: 'What did I decide about the login flow?', messages: [] };
+  try {
+    // 1. The last turn's observe outlives the plugin's wait for it (timeoutMs − 1 s): the prompt still gets memory, and the log says what it lacked.
+    const waiting = recordingApi({ ...config, home: busy, node: wrapper, timeoutMs: 1500 });
+    waiting.handlers.get('agent_end')!({ success: true, messages: [] }, { agentId: 'main', trigger: 'user' });
+    const given = await waiting.prompt(prompt, { agentId: 'main', trigger: 'user' });
+    assert.ok(given?.includes('<oc-memory>'), `the turn still gets the memory there is: ${given}`);
+    await waiting.handlers.get('gateway_stop')!({});
+    // 2. The whole lookup runs past its bound (50 ms: it cannot end before the 100 ms wait for the held observe).
+    const late = recordingApi({ ...config, home: busy, node: wrapper, timeoutMs: 50 });
+    late.handlers.get('agent_end')!({ success: true, messages: [] }, { agentId: 'main', trigger: 'user' });
+    assert.equal(await late.prompt(prompt, { agentId: 'main', trigger: 'user' }), undefined, 'no memory this turn');
+    assert.ok(late.logs.some((l) => l.level === 'warn' && /no memory this turn/.test(l.message)), 'the gateway log says so');
+    await late.handlers.get('gateway_stop')!({});
+
+    const events = (await readFile(hooksLog, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { event: string; agent?: string; via?: string; timeoutMs?: number });
+    const lastTurn = events.find((e) => e.event === 'hook.last_turn_late');
+    assert.deepEqual(lastTurn && { agent: lastTurn.agent, via: lastTurn.via, timeoutMs: lastTurn.timeoutMs }, { agent: 'main', via: 'openclaw', timeoutMs: 500 }, JSON.stringify(events));
+    const prompted = events.find((e) => e.event === 'hook.prompt_late');
+    assert.deepEqual(prompted && { agent: prompted.agent, via: prompted.via, timeoutMs: prompted.timeoutMs }, { agent: 'main', via: 'openclaw', timeoutMs: 50 }, JSON.stringify(events));
+
+    const status = await runCli(['status', '--home', busy], { env: { HOME: dir } });
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /Memory skipped for time: 2 times since .*a prompt of main had no memory after 50 ms.*the plugin's timeoutMs/s);
+  } finally {
+    await writeFile(release, '');
+    // Both held observes run to their end before the home goes (bounded).
+    const deadline = Date.now() + 120_000;
+    while ((await readdir(dir)).filter((n) => n.startsWith('busy-done.')).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   }
 });
