@@ -69,7 +69,16 @@ export function parseScorerOutput(stdout: string): Omit<AgentLifeReport, 'dataDi
   for (const l of lines) {
     const m = /^\| ([\w-]+) \| (\d+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \| ([\d.]+) \|$/.exec(l);
     if (!m) continue;
-    categories.push({ category: m[1]!, questions: Number(m[2]), r5: Number(m[3]), r10: Number(m[4]), r1kTok: Number(m[5]), injectRecall: Number(m[6]), baseR10: Number(m[7]), baseR1kTok: Number(m[8]) });
+    categories.push({
+      category: m[1]!,
+      questions: Number(m[2]),
+      r5: Number(m[3]),
+      r10: Number(m[4]),
+      r1kTok: Number(m[5]),
+      injectRecall: Number(m[6]),
+      baseR10: Number(m[7]),
+      baseR1kTok: Number(m[8]),
+    });
   }
   return {
     figures: parseFigures(last),
@@ -88,12 +97,20 @@ function filesOf(lines: string[]): AgentLifeReport['files'] {
   return files;
 }
 
-export async function runAgentLifeEval(options: { dataDir: string; scorer: string; keep?: boolean; log?: (line: string) => void }): Promise<AgentLifeReport> {
+export async function runAgentLifeEval(options: {
+  dataDir: string;
+  scorer: string;
+  keep?: boolean;
+  log?: (line: string) => void;
+}): Promise<AgentLifeReport> {
   const started = Date.now();
   options.log?.(`agent-life: ${options.scorer} over ${options.dataDir} with the built CLI (node dist/scripts/cli.js)`);
   const args = [options.scorer, options.dataDir, '--cmd', 'node dist/scripts/cli.js', ...(options.keep ? ['--keep'] : [])];
   const res = await execa('python3', args, { cwd: ROOT, reject: false, timeout: 1_800_000, maxBuffer: 64 * 1024 * 1024 });
-  if (res.exitCode !== 0) throw new Error(`the agent-life scorer failed (${res.exitCode}): ${String(res.stderr).slice(-2000)}\n${String(res.stdout).slice(-2000)}`);
+  if (res.exitCode !== 0)
+    throw new Error(
+      `the agent-life scorer failed (${res.exitCode}): ${String(res.stderr).slice(-2000)}\n${String(res.stdout).slice(-2000)}`,
+    );
   return { dataDir: options.dataDir, ...parseScorerOutput(String(res.stdout)), seconds: (Date.now() - started) / 1000 };
 }
 
@@ -115,10 +132,14 @@ export function agentLifeTable(r: AgentLifeReport): string {
     `| R@10 | ${f3(f['R@10'])} | ${f3(f['base_R@10'])} | |`,
     `| R@1kTok | ${f3(f['R@1kTok'])} | ${f3(f['base_R@1kTok'])} | |`,
   ];
-  for (const key of ['current_first', 'inject_recall', 'abstain_inject', 'active_include', 'active_exclude']) out.push(`| ${key} | ${f3(f[key])} | |${verdict(key)}|`);
+  for (const key of ['current_first', 'inject_recall', 'abstain_inject', 'active_include', 'active_exclude'])
+    out.push(`| ${key} | ${f3(f[key])} | |${verdict(key)}|`);
   out.push(`| observation tokens / transcript | ${f['obs/transcript']?.toFixed(2) ?? '–'} | |${verdict('obs/transcript')}|`);
   out.push('', '| category | n | R@5 | R@10 | R@1kTok | inject_recall | base R@10 | base R@1kTok |', '|---|---|---|---|---|---|---|---|');
-  for (const c of r.categories) out.push(`| ${c.category} | ${c.questions} | ${f3(c.r5)} | ${f3(c.r10)} | ${f3(c.r1kTok)} | ${f3(c.injectRecall)} | ${f3(c.baseR10)} | ${f3(c.baseR1kTok)} |`);
+  for (const c of r.categories)
+    out.push(
+      `| ${c.category} | ${c.questions} | ${f3(c.r5)} | ${f3(c.r10)} | ${f3(c.r1kTok)} | ${f3(c.injectRecall)} | ${f3(c.baseR10)} | ${f3(c.baseR1kTok)} |`,
+    );
   out.push('');
   for (const file of r.files) out.push(file.line, ...file.notes.map((n) => `  ${n}`));
   out.push(...r.summary);

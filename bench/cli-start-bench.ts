@@ -16,7 +16,11 @@ import { pathToFileURL } from 'node:url';
 
 export interface CliStartReport {
   runs: number;
-  builds: Array<{ name: string; cli: string; figures: Array<{ command: string; minMs: number; p50Ms: number; p90Ms: number; cpuP50Ms: number }> }>;
+  builds: Array<{
+    name: string;
+    cli: string;
+    figures: Array<{ command: string; minMs: number; p50Ms: number; p90Ms: number; cpuP50Ms: number }>;
+  }>;
 }
 
 const COMMANDS: ReadonlyArray<{ label: string; argv: (home: string) => string[] }> = [
@@ -46,7 +50,10 @@ export async function runCliStartBench(options: { runs?: number; baseline?: stri
       for (const [b, build] of builds.entries()) {
         for (const [c, command] of COMMANDS.entries()) {
           const started = performance.now();
-          const run = spawnSync(process.execPath, ['--import', preload, build.cli, ...command.argv(home)], { env, stdio: ['ignore', 'ignore', 'ignore', 'pipe'] });
+          const run = spawnSync(process.execPath, ['--import', preload, build.cli, ...command.argv(home)], {
+            env,
+            stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+          });
           const wall = performance.now() - started;
           // The first round warms the file cache and the compile cache; it is not counted.
           if (i === 0) continue;
@@ -63,7 +70,12 @@ export async function runCliStartBench(options: { runs?: number; baseline?: stri
           const sorted = [...times[b]![c]!].sort((x, y) => x - y);
           const cpuSorted = [...cpu[b]![c]!].sort((x, y) => x - y);
           return {
-            cpuP50Ms: Math.round(quantile(cpuSorted, 0.5) * 10) / 10, command: command.label, minMs: Math.round(sorted[0]! * 10) / 10, p50Ms: Math.round(quantile(sorted, 0.5) * 10) / 10, p90Ms: Math.round(quantile(sorted, 0.9) * 10) / 10 };
+            cpuP50Ms: Math.round(quantile(cpuSorted, 0.5) * 10) / 10,
+            command: command.label,
+            minMs: Math.round(sorted[0]! * 10) / 10,
+            p50Ms: Math.round(quantile(sorted, 0.5) * 10) / 10,
+            p90Ms: Math.round(quantile(sorted, 0.9) * 10) / 10,
+          };
         }),
       })),
     };
@@ -73,6 +85,13 @@ export async function runCliStartBench(options: { runs?: number; baseline?: stri
 }
 
 export function cliStartBenchTable(report: CliStartReport): string {
-  const rows = report.builds.flatMap((build) => build.figures.map((f) => `| ${f.command} | ${build.name} | ${f.minMs} | ${f.p50Ms} | ${f.p90Ms} | ${f.cpuP50Ms} |`));
-  return [`CLI start-up, wall ms over ${report.runs} runs (interleaved)`, '| command | build | wall min | wall p50 | wall p90 | CPU p50 |', '|---|---|---|---|---|---|', ...rows].join('\n');
+  const rows = report.builds.flatMap((build) =>
+    build.figures.map((f) => `| ${f.command} | ${build.name} | ${f.minMs} | ${f.p50Ms} | ${f.p90Ms} | ${f.cpuP50Ms} |`),
+  );
+  return [
+    `CLI start-up, wall ms over ${report.runs} runs (interleaved)`,
+    '| command | build | wall min | wall p50 | wall p90 | CPU p50 |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }

@@ -63,7 +63,9 @@ async function observe(paths: HomePaths, stateDir: string, count: { writes: numb
   return { result, ms: performance.now() - start };
 }
 
-export async function runEditRace(options: { exchanges?: number; intervalMs?: number; log?: (line: string) => void } = {}): Promise<EditRaceReport> {
+export async function runEditRace(
+  options: { exchanges?: number; intervalMs?: number; log?: (line: string) => void } = {},
+): Promise<EditRaceReport> {
   const exchanges = options.exchanges ?? 3000;
   const intervalMs = options.intervalMs ?? 3;
   const dir = await mkdtemp(join(tmpdir(), 'ocm-edit-race-'));
@@ -80,7 +82,9 @@ export async function runEditRace(options: { exchanges?: number; intervalMs?: nu
     const cleanCount = { writes: 0 };
     const clean = await observe(cleanPaths, stateDir, cleanCount);
     const expected = listObservations(parseDayFile(await readFile(join(cleanPaths.memory, DAY), 'utf8'))).map((o) => o.id);
-    options.log?.(`edits bench: ${exchanges} exchanges, ${expected.length} observations, ${cleanCount.writes} writes of the day file without a writer`);
+    options.log?.(
+      `edits bench: ${exchanges} exchanges, ${expected.length} observations, ${cleanCount.writes} writes of the day file without a writer`,
+    );
 
     const paths = homePaths(join(dir, 'edited'));
     await mkdir(paths.memory, { recursive: true });
@@ -92,7 +96,10 @@ export async function runEditRace(options: { exchanges?: number; intervalMs?: nu
     options.log?.(`edits bench: observed with the editor in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     writer.kill('SIGTERM');
     await writer;
-    const out = JSON.parse(await readFile(report, 'utf8')) as { saved: string[]; attempts: { inPlace: number; rename: number; reread: number } };
+    const out = JSON.parse(await readFile(report, 'utf8')) as {
+      saved: string[];
+      attempts: { inPlace: number; rename: number; reread: number };
+    };
     const text = await readFile(join(paths.memory, DAY), 'utf8');
     const ids = new Set(listObservations(parseDayFile(text)).map((o) => o.id));
     return {

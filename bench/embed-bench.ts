@@ -55,13 +55,69 @@ export interface EmbedBenchReport {
   loadAverage: number[];
   cores: number;
   /** CPU ms (user + system, the worker's included) beside wall ms: on a shared machine the CPU is what an idle one would take. */
-  build: { localMs: number; textMs: number; localCpuMs: number | null; textCpuMs: number | null; embedded: number; docsPerSecond: number; docsPerCpuSecond: number | null; projected100kMinutes: number; projected100kCpuMinutes: number | null; localRssMb: number | null; textRssMb: number | null };
-  tick50: { localMs: number[]; textMs: number[]; localP50: number; textP50: number; localCpuP50: number | null; textCpuP50: number | null; embeddedPerTick: number };
-  idleTick: { localP50: number; localP95: number; textP50: number; nodeP50: number; nodeP95: number; addedP50: number; localCpuP50: number | null; textCpuP50: number | null; nodeCpuP50: number | null };
-  query: { firstCallMs: number; p50: number; p95: number; cpuP50: number; cpuP95: number; calls: number; textSearchP50: number; textSearchP95: number };
-  mcp: { hybridRssMb: number | null; textRssMb: number | null; hybridP50: number; hybridP95: number; textP50: number; textP95: number; hybridMode: boolean };
+  build: {
+    localMs: number;
+    textMs: number;
+    localCpuMs: number | null;
+    textCpuMs: number | null;
+    embedded: number;
+    docsPerSecond: number;
+    docsPerCpuSecond: number | null;
+    projected100kMinutes: number;
+    projected100kCpuMinutes: number | null;
+    localRssMb: number | null;
+    textRssMb: number | null;
+  };
+  tick50: {
+    localMs: number[];
+    textMs: number[];
+    localP50: number;
+    textP50: number;
+    localCpuP50: number | null;
+    textCpuP50: number | null;
+    embeddedPerTick: number;
+  };
+  idleTick: {
+    localP50: number;
+    localP95: number;
+    textP50: number;
+    nodeP50: number;
+    nodeP95: number;
+    addedP50: number;
+    localCpuP50: number | null;
+    textCpuP50: number | null;
+    nodeCpuP50: number | null;
+  };
+  query: {
+    firstCallMs: number;
+    p50: number;
+    p95: number;
+    cpuP50: number;
+    cpuP95: number;
+    calls: number;
+    textSearchP50: number;
+    textSearchP95: number;
+  };
+  mcp: {
+    hybridRssMb: number | null;
+    textRssMb: number | null;
+    hybridP50: number;
+    hybridP95: number;
+    textP50: number;
+    textP95: number;
+    hybridMode: boolean;
+  };
   /** A fresh `ocm-run search` per query, wall ms p50 / p95: loading the model, with a server up, text only. */
-  freshSearch: { aloneP50: number; aloneP95: number; serverP50: number; serverP95: number; textP50: number; textP95: number; serverHybrid: number; calls: number };
+  freshSearch: {
+    aloneP50: number;
+    aloneP95: number;
+    serverP50: number;
+    serverP95: number;
+    textP50: number;
+    textP95: number;
+    serverHybrid: number;
+    calls: number;
+  };
   targets: Record<string, { value: number; target: string; ok: boolean }>;
 }
 
@@ -80,7 +136,8 @@ async function homeTexts(paths: HomePaths): Promise<string[]> {
       const p = join(dir, entry.name);
       if (entry.isDirectory()) await walk(p, entry.name);
       else if (entry.name.endsWith('.md')) {
-        for (const d of dayFileDocuments(await readFile(p, 'utf8'), { path: p, tier: 'hot', agent, fileName: basename(p) })) out.push(d.text);
+        for (const d of dayFileDocuments(await readFile(p, 'utf8'), { path: p, tier: 'hot', agent, fileName: basename(p) }))
+          out.push(d.text);
       }
     }
   };
@@ -135,8 +192,21 @@ export async function mcpSearches(
   queries: string[],
   work: string,
   rounds = 2,
-): Promise<{ firstCallMs: number; p50: number; p95: number; calls: number; cpuPerCallMs: number | null; rssMb: number | null; hybrid: boolean }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--home', home], env: { PATH: process.env.PATH ?? '', HOME: work, CI: '1' }, stderr: 'ignore' });
+): Promise<{
+  firstCallMs: number;
+  p50: number;
+  p95: number;
+  calls: number;
+  cpuPerCallMs: number | null;
+  rssMb: number | null;
+  hybrid: boolean;
+}> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, 'mcp', '--home', home],
+    env: { PATH: process.env.PATH ?? '', HOME: work, CI: '1' },
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'ocm-bench', version: '1' });
   await client.connect(transport, { timeout: 60_000 });
   try {
@@ -154,7 +224,15 @@ export async function mcpSearches(
     for (let round = 0; round < rounds; round++) for (const q of queries) ms.push(await call(round ? `${q} ${round}` : q));
     const cpuAfter = processCpuMs(transport.pid);
     const cpuPerCallMs = cpuBefore !== null && cpuAfter !== null ? Math.round(((cpuAfter - cpuBefore) / ms.length) * 10) / 10 : null;
-    return { firstCallMs, p50: percentile(ms, 50), p95: percentile(ms, 95), calls: ms.length, cpuPerCallMs, rssMb: rssMb(transport.pid), hybrid };
+    return {
+      firstCallMs,
+      p50: percentile(ms, 50),
+      p95: percentile(ms, 95),
+      calls: ms.length,
+      cpuPerCallMs,
+      rssMb: rssMb(transport.pid),
+      hybrid,
+    };
   } finally {
     await client.close();
   }
@@ -174,8 +252,18 @@ function freshSearches(cli: string, home: string, queries: string[], extra: stri
 }
 
 /** freshSearches while an `ocm-run mcp` runs on the home, its model loaded by one search_memory call first. */
-async function freshSearchesWithServer(cli: string, home: string, queries: string[], work: string): Promise<{ ms: number[]; hybrid: number }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--home', home], env: { PATH: process.env.PATH ?? '', HOME: work, CI: '1' }, stderr: 'ignore' });
+async function freshSearchesWithServer(
+  cli: string,
+  home: string,
+  queries: string[],
+  work: string,
+): Promise<{ ms: number[]; hybrid: number }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [cli, 'mcp', '--home', home],
+    env: { PATH: process.env.PATH ?? '', HOME: work, CI: '1' },
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'ocm-bench', version: '1' });
   await client.connect(transport, { timeout: 60_000 });
   try {
@@ -186,7 +274,9 @@ async function freshSearchesWithServer(cli: string, home: string, queries: strin
   }
 }
 
-export async function runEmbedBench(options: { n?: number; queries?: number; keep?: boolean; log?: (s: string) => void } = {}): Promise<EmbedBenchReport> {
+export async function runEmbedBench(
+  options: { n?: number; queries?: number; keep?: boolean; log?: (s: string) => void } = {},
+): Promise<EmbedBenchReport> {
   const log = options.log ?? (() => undefined);
   const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
   const n = options.n ?? 2000;
@@ -198,7 +288,10 @@ export async function runEmbedBench(options: { n?: number; queries?: number; kee
   delete process.env.OCM_LOCAL_EMBEDDINGS;
   try {
     const CLI = await snapshotCli(work);
-    for (const [paths, provider] of [[local, 'local'], [text, 'none']] as const) {
+    for (const [paths, provider] of [
+      [local, 'local'],
+      [text, 'none'],
+    ] as const) {
       await mkdir(paths.root, { recursive: true });
       await writeFile(paths.config, `${BASE_CONFIG}embeddings:\n  provider: ${provider}\n`, { mode: 0o600 });
       await writeCorpus(paths, { observations: n, days: 30, endDate: '2026-03-31', agents: [], korean: 0.3 });
@@ -314,11 +407,20 @@ export async function runEmbedBench(options: { n?: number; queries?: number; kee
         docsPerSecond,
         docsPerCpuSecond,
         projected100kMinutes: Math.round(((100_000 * englishShare) / docsPerSecond / 60) * 10) / 10,
-        projected100kCpuMinutes: docsPerCpuSecond !== null ? Math.round(((100_000 * englishShare) / docsPerCpuSecond / 60) * 10) / 10 : null,
+        projected100kCpuMinutes:
+          docsPerCpuSecond !== null ? Math.round(((100_000 * englishShare) / docsPerCpuSecond / 60) * 10) / 10 : null,
         localRssMb: localBuild.rssMb,
         textRssMb: textBuild.rssMb,
       },
-      tick50: { localMs: tickLocal, textMs: tickText, localP50: percentile(tickLocal, 50), textP50: percentile(tickText, 50), localCpuP50: cpuP(tickLocalCpu, 50), textCpuP50: cpuP(tickTextCpu, 50), embeddedPerTick },
+      tick50: {
+        localMs: tickLocal,
+        textMs: tickText,
+        localP50: percentile(tickLocal, 50),
+        textP50: percentile(tickText, 50),
+        localCpuP50: cpuP(tickLocalCpu, 50),
+        textCpuP50: cpuP(tickTextCpu, 50),
+        embeddedPerTick,
+      },
       idleTick: {
         localP50: percentile(idle, 50),
         localP95: percentile(idle, 95),
@@ -330,8 +432,25 @@ export async function runEmbedBench(options: { n?: number; queries?: number; kee
         textCpuP50: cpuP(idleTextCpu, 50),
         nodeCpuP50: cpuP(bareCpu, 50),
       },
-      query: { firstCallMs, p50: percentile(q, 50), p95: percentile(q, 95), cpuP50: percentile(qCpu, 50), cpuP95: percentile(qCpu, 95), calls: q.length, textSearchP50: percentile(ts, 50), textSearchP95: percentile(ts, 95) },
-      mcp: { hybridRssMb: hybridMcp.rssMb, textRssMb: textMcp.rssMb, hybridP50: hybridMcp.p50, hybridP95: hybridMcp.p95, textP50: textMcp.p50, textP95: textMcp.p95, hybridMode: hybridMcp.hybrid },
+      query: {
+        firstCallMs,
+        p50: percentile(q, 50),
+        p95: percentile(q, 95),
+        cpuP50: percentile(qCpu, 50),
+        cpuP95: percentile(qCpu, 95),
+        calls: q.length,
+        textSearchP50: percentile(ts, 50),
+        textSearchP95: percentile(ts, 95),
+      },
+      mcp: {
+        hybridRssMb: hybridMcp.rssMb,
+        textRssMb: textMcp.rssMb,
+        hybridP50: hybridMcp.p50,
+        hybridP95: hybridMcp.p95,
+        textP50: textMcp.p50,
+        textP95: textMcp.p95,
+        hybridMode: hybridMcp.hybrid,
+      },
       freshSearch: {
         aloneP50: percentile(alone.ms, 50),
         aloneP95: percentile(alone.ms, 95),
@@ -346,10 +465,18 @@ export async function runEmbedBench(options: { n?: number; queries?: number; kee
     };
     report.targets = {
       'query embedding, kept-open process, p95 ≤ 15 ms': { value: report.query.p95, target: '≤ 15 ms', ok: report.query.p95 <= 15 },
-      'embedding a 100k home from scratch ≤ 25 min (projected)': { value: report.build.projected100kMinutes, target: '≤ 25 min', ok: report.build.projected100kMinutes <= 25 },
+      'embedding a 100k home from scratch ≤ 25 min (projected)': {
+        value: report.build.projected100kMinutes,
+        target: '≤ 25 min',
+        ok: report.build.projected100kMinutes <= 25,
+      },
       'a tick with 50 new observations ≤ 2 s': { value: report.tick50.localP50, target: '≤ 2000 ms', ok: report.tick50.localP50 <= 2000 },
       'idle tick over node -e 0 ≤ +200 ms': { value: report.idleTick.addedP50, target: '≤ +200 ms', ok: report.idleTick.addedP50 <= 200 },
-      'RSS of ocm-run mcp with the model loaded ≤ 400 MB': { value: report.mcp.hybridRssMb ?? NaN, target: '≤ 400 MB', ok: (report.mcp.hybridRssMb ?? Infinity) <= 400 },
+      'RSS of ocm-run mcp with the model loaded ≤ 400 MB': {
+        value: report.mcp.hybridRssMb ?? NaN,
+        target: '≤ 400 MB',
+        ok: (report.mcp.hybridRssMb ?? Infinity) <= 400,
+      },
     };
     return report;
   } finally {

@@ -100,5 +100,8 @@ for (const section of SECTIONS) {
   process.stderr.write(`== eval: ${section.name}\n`);
   const { table, json } = await section.run(args);
   process.stdout.write(`${table}\n\n`);
-  await writeFile(join(ROOT, 'bench', 'results', `eval-${section.name}.json`), `${JSON.stringify({ at: new Date().toISOString(), ...(json as object) }, null, 2)}\n`);
+  await writeFile(
+    join(ROOT, 'bench', 'results', `eval-${section.name}.json`),
+    `${JSON.stringify({ at: new Date().toISOString(), ...(json as object) }, null, 2)}\n`,
+  );
 }

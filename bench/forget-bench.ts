@@ -60,9 +60,15 @@ export async function runForgetBench(options: { n?: number; log?: (line: string)
   try {
     const paths = homePaths(join(dir, 'home'));
     await ensureHome(paths, async () => '');
-    await writeFile(paths.config, 'timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\nembeddings: {enabled: false}\n');
+    await writeFile(
+      paths.config,
+      'timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\nembeddings: {enabled: false}\n',
+    );
     const file = createDayFile({ date: DATE, agent: 'main', tier: 'hot' });
-    appendObservations(file, Array.from({ length: n }, (_, i) => observation(i)));
+    appendObservations(
+      file,
+      Array.from({ length: n }, (_, i) => observation(i)),
+    );
     const text = formatDayFile(file);
     await writeFile(dayFilePath(paths, 'hot', 'main', DATE), text);
     options.log?.(`forget bench: one day of ${n} observations (${(text.length / 1e6).toFixed(1)} MB)`);
@@ -72,7 +78,11 @@ export async function runForgetBench(options: { n?: number; log?: (line: string)
     const target = observation(Math.floor(n / 2)).id;
     const forget = await timed([CLI, 'forget', target, '--yes', '--json'], env);
     const result = JSON.parse(forget.stdout) as { observations?: number };
-    const left = (await execa(process.execPath, [CLI, 'get', target, '--json'], { env: { ...process.env, ...env, CI: '1' }, reject: false })).exitCode === 0 ? 1 : 0;
+    const left =
+      (await execa(process.execPath, [CLI, 'get', target, '--json'], { env: { ...process.env, ...env, CI: '1' }, reject: false }))
+        .exitCode === 0
+        ? 1
+        : 0;
     return {
       observations: n,
       fileMb: text.length / 1e6,

@@ -68,5 +68,7 @@ const rows: Array<[string, number]> = [
   ['tags and lifecycle marks', cost.tagsAndMarks],
   ['the text', cost.text],
 ];
-process.stdout.write(`${cost.lines} observation lines, ${cost.whole} tokens (cl100k)\n\n| part of the line | tokens | per line | share |\n|---|---|---|---|\n`);
+process.stdout.write(
+  `${cost.lines} observation lines, ${cost.whole} tokens (cl100k)\n\n| part of the line | tokens | per line | share |\n|---|---|---|---|\n`,
+);
 for (const [name, n] of rows) process.stdout.write(`| ${name} | ${n} | ${per(n)} | ${share(n)} |\n`);

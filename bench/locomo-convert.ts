@@ -93,9 +93,15 @@ export function turnText(turn: LocomoTurn): string {
 }
 
 /** The pi v3 lines of one LoCoMo session. */
-export function sessionLines(conv: LocomoConversation, session: LocomoConversation['sessions'][number], entryId: (diaId: string) => string): { sessionId: string; lines: string[] } {
+export function sessionLines(
+  conv: LocomoConversation,
+  session: LocomoConversation['sessions'][number],
+  entryId: (diaId: string) => string,
+): { sessionId: string; lines: string[] } {
   const sessionId = uuidFrom(`locomo:${conv.id}:session:${session.n}`);
-  const lines = [JSON.stringify({ type: 'session', version: 3, id: sessionId, timestamp: session.start.toISOString(), cwd: `/locomo/${conv.id}` })];
+  const lines = [
+    JSON.stringify({ type: 'session', version: 3, id: sessionId, timestamp: session.start.toISOString(), cwd: `/locomo/${conv.id}` }),
+  ];
   let parent: string | null = null;
   session.turns.forEach((turn, k) => {
     const id = entryId(turn.dia_id);

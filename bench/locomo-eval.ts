@@ -77,7 +77,11 @@ function summarise(rows: Scored[]): MethodScores {
   const byCategory: MethodScores['byCategory'] = {};
   for (const c of [...new Set(rows.map((r) => r.category))].sort()) {
     const sel = rows.filter((r) => r.category === c);
-    byCategory[CATEGORY_NAMES[c] ?? String(c)] = { r5: mean(sel.map((r) => r.r5)), r10: mean(sel.map((r) => r.r10)), questions: sel.length };
+    byCategory[CATEGORY_NAMES[c] ?? String(c)] = {
+      r5: mean(sel.map((r) => r.r5)),
+      r10: mean(sel.map((r) => r.r10)),
+      questions: sel.length,
+    };
   }
   return { r5: mean(rows.map((r) => r.r5)), r10: mean(rows.map((r) => r.r10)), byCategory, turnsAt10: mean(rows.map((r) => r.turns10)) };
 }
@@ -92,7 +96,8 @@ const STOP = new Set(
 async function fts5Baseline(conv: LocomoConversation, questions: LocomoConversation['questions']): Promise<string[][][]> {
   const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
   const sql: string[] = ['CREATE VIRTUAL TABLE t USING fts5(body, dia UNINDEXED);', 'BEGIN;'];
-  for (const s of conv.sessions) for (const turn of s.turns) sql.push(`INSERT INTO t(body, dia) VALUES (${q(turnText(turn))}, ${q(turn.dia_id)});`);
+  for (const s of conv.sessions)
+    for (const turn of s.turns) sql.push(`INSERT INTO t(body, dia) VALUES (${q(turnText(turn))}, ${q(turn.dia_id)});`);
   sql.push('COMMIT;');
   questions.forEach((question, i) => {
     const words = [...new Set((question.question.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((w) => !STOP.has(w)))];
@@ -131,17 +136,29 @@ async function bm25Baseline(conv: LocomoConversation, questions: LocomoConversat
   await writeFile(file, buildSegment(docs, { path: 'turns', tier: 'hot', sourceHash: '' }));
   const snapshot = IndexSnapshot.fromSegments([{ tier: 'hot', segment: Segment.load(file) }]);
   return questions.map((question) =>
-    rank(snapshot, question.question, { limit: 10, filters: {}, vectorWeight: 0, textWeight: 1, minScore: 0 }).hits.map((h) => [h.seg.segment.docId(h.doc)]),
+    rank(snapshot, question.question, { limit: 10, filters: {}, vectorWeight: 0, textWeight: 1, minScore: 0 }).hits.map((h) => [
+      h.seg.segment.docId(h.doc),
+    ]),
   );
 }
 
 async function cli(args: string[]): Promise<string> {
-  const res = await execa(process.execPath, [CLI, ...args], { env: { CI: '1', OCM_HOME: undefined, OPENCLAW_STATE_DIR: undefined }, extendEnv: true, reject: false });
+  const res = await execa(process.execPath, [CLI, ...args], {
+    env: { CI: '1', OCM_HOME: undefined, OPENCLAW_STATE_DIR: undefined },
+    extendEnv: true,
+    reject: false,
+  });
   if (res.exitCode !== 0) throw new Error(`ocm-run ${args.join(' ')} failed (${res.exitCode}): ${String(res.stderr)}`);
   return String(res.stdout);
 }
 
-export async function runLocomoEval(options: { dataDir: string; useCli?: boolean; keep?: boolean; names?: boolean; log?: (line: string) => void }): Promise<LocomoReport> {
+export async function runLocomoEval(options: {
+  dataDir: string;
+  useCli?: boolean;
+  keep?: boolean;
+  names?: boolean;
+  log?: (line: string) => void;
+}): Promise<LocomoReport> {
   const names = options.names !== false;
   const log = options.log ?? (() => undefined);
   const work = await mkdtemp(join(tmpdir(), 'ocm-locomo-'));
@@ -176,14 +193,19 @@ export async function runLocomoEval(options: { dataDir: string; useCli?: boolean
         { mode: 0o600 },
       );
       let t = Date.now();
-      const observed = JSON.parse(await cli(['observe', '--flush', '--json', '--home', home])) as { observations: number; messages: number };
+      const observed = JSON.parse(await cli(['observe', '--flush', '--json', '--home', home])) as {
+        observations: number;
+        messages: number;
+      };
       seconds.observe += (Date.now() - t) / 1000;
       observations += observed.observations;
       t = Date.now();
       const indexed = JSON.parse(await cli(['index', '--json', '--home', home])) as { documents: number; mode: string };
       seconds.index += (Date.now() - t) / 1000;
       mode = indexed.mode;
-      log(`  ${conv.id}: ${map.size} turns → ${observed.messages} messages → ${observed.observations} observations (${indexed.documents} indexed)`);
+      log(
+        `  ${conv.id}: ${map.size} turns → ${observed.messages} messages → ${observed.observations} observations (${indexed.documents} indexed)`,
+      );
 
       const questions = conv.questions.filter((q) => q.category !== 5 && q.evidence.length > 0);
       const paths = homePaths(home);
@@ -192,7 +214,11 @@ export async function runLocomoEval(options: { dataDir: string; useCli?: boolean
       for (const question of questions) {
         let results: Array<{ provenance: { entryIds: string[] } }>;
         if (options.useCli) {
-          results = (JSON.parse(await cli(['search', question.question, '--json', '--limit', '10', '--no-cache', '--home', home])) as { results: typeof results }).results;
+          results = (
+            JSON.parse(await cli(['search', question.question, '--json', '--limit', '10', '--no-cache', '--home', home])) as {
+              results: typeof results;
+            }
+          ).results;
         } else {
           results = (await searchMemory(paths, config, { query: question.question, limit: 10, cache: false })).results;
         }
@@ -212,7 +238,12 @@ export async function runLocomoEval(options: { dataDir: string; useCli?: boolean
           ['fts5', fts[i]!],
           ['bm25', bm[i]!],
         ] as const) {
-          rows[name].push({ category: question.category, r5: recall(question.evidence, ranked, 5), r10: recall(question.evidence, ranked, 10), turns10: new Set(ranked.flat()).size });
+          rows[name].push({
+            category: question.category,
+            r5: recall(question.evidence, ranked, 5),
+            r10: recall(question.evidence, ranked, 10),
+            turns10: new Set(ranked.flat()).size,
+          });
         }
       });
     }
@@ -238,12 +269,16 @@ function round(x: number): number {
 
 export function locomoTable(report: LocomoReport): string {
   const f = (x: number) => x.toFixed(3);
-  const names = { pipeline: 'OC-Memory (observe → index → search)', fts5: 'baseline: SQLite FTS5 over raw turns', bm25: 'baseline: project BM25 over raw turns' } as const;
+  const names = {
+    pipeline: 'OC-Memory (observe → index → search)',
+    fts5: 'baseline: SQLite FTS5 over raw turns',
+    bm25: 'baseline: project BM25 over raw turns',
+  } as const;
   const cats = Object.keys(report.methods.pipeline.byCategory);
   const lines = [
     `LoCoMo retrieval (${report.conversations} conversations, ${report.turns} turns, ${report.questions} questions, ${report.observations} observations, ${report.mode} mode)`,
     report.speakerNames
-      ? 'speaker names set in each home\'s config.yaml: observer.user_name = speaker_a, observer.assistant_name = speaker_b (--no-names: roles only)'
+      ? "speaker names set in each home's config.yaml: observer.user_name = speaker_a, observer.assistant_name = speaker_b (--no-names: roles only)"
       : 'no speaker names configured: the Observer writes User / Assistant',
     '',
     `| method | R@5 | R@10 | ${cats.map((c) => `R@10 ${c}`).join(' | ')} | turns in top 10 |`,
@@ -251,9 +286,15 @@ export function locomoTable(report: LocomoReport): string {
   ];
   for (const key of ['pipeline', 'fts5', 'bm25'] as const) {
     const m = report.methods[key];
-    lines.push(`| ${names[key]} | ${f(m.r5)} | ${f(m.r10)} | ${cats.map((c) => f(m.byCategory[c]?.r10 ?? 0)).join(' | ')} | ${m.turnsAt10.toFixed(1)} |`);
+    lines.push(
+      `| ${names[key]} | ${f(m.r5)} | ${f(m.r10)} | ${cats.map((c) => f(m.byCategory[c]?.r10 ?? 0)).join(' | ')} | ${m.turnsAt10.toFixed(1)} |`,
+    );
   }
-  lines.push('', `| category | questions | OC-Memory R@5 | OC-Memory R@10 | BM25 raw turns R@5 | BM25 raw turns R@10 | FTS5 R@5 | FTS5 R@10 |`, '|---|---|---|---|---|---|---|---|');
+  lines.push(
+    '',
+    `| category | questions | OC-Memory R@5 | OC-Memory R@10 | BM25 raw turns R@5 | BM25 raw turns R@10 | FTS5 R@5 | FTS5 R@10 |`,
+    '|---|---|---|---|---|---|---|---|',
+  );
   for (const c of [...cats, 'all']) {
     const pick = (m: MethodScores) => (c === 'all' ? { r5: m.r5, r10: m.r10, questions: report.questions } : m.byCategory[c]!);
     const p = pick(report.methods.pipeline);
@@ -261,7 +302,10 @@ export function locomoTable(report: LocomoReport): string {
     const t = pick(report.methods.fts5);
     lines.push(`| ${c} | ${p.questions} | ${f(p.r5)} | ${f(p.r10)} | ${f(b.r5)} | ${f(b.r10)} | ${f(t.r5)} | ${f(t.r10)} |`);
   }
-  lines.push('', `time: observe ${report.seconds.observe} s, index ${report.seconds.index} s, ${report.questions} searches ${report.seconds.search} s`);
+  lines.push(
+    '',
+    `time: observe ${report.seconds.observe} s, index ${report.seconds.index} s, ${report.questions} searches ${report.seconds.search} s`,
+  );
   return lines.join('\n');
 }
 

@@ -22,7 +22,8 @@ const emphasis = (kb: number) => {
 };
 const busyDay = (n: number) =>
   `# 2026-03-01\n\n${Array.from({ length: n }, (_, i) => `- 🔴 09:${String(i % 60).padStart(2, '0')} [fact] User decided the billing service uses PostgreSQL ${i} on db-billing-1. ^o-${String(i).padStart(10, '0')}`).join('\n')}\n\nA note the user wrote, with *emphasis* and a [link](https://example.com).\n`;
-const pastedLog = (kb: number) => `- 🔴 09:15 [fact] User pasted the build log. ^o-7f3a9c21e0\n\n${'12:00:01 INFO step done\n'.repeat(Math.floor((kb * 1024) / 24))}`;
+const pastedLog = (kb: number) =>
+  `- 🔴 09:15 [fact] User pasted the build log. ^o-7f3a9c21e0\n\n${'12:00:01 INFO step done\n'.repeat(Math.floor((kb * 1024) / 24))}`;
 
 /** The former reader: remark with every construct, the whole body, top-level items (the baseline). */
 function formerRanges(body: string): number {
@@ -92,7 +93,11 @@ export async function runMarkdownBench(options: { log?: (line: string) => void }
       await writeFile(join(dir, 'config.yaml'), 'timezone: UTC\n');
       await writeFile(join(dir, 'memory', '2026-03-01.md'), emphasis(kb));
       const t0 = performance.now();
-      const r = await execa(process.execPath, [CLI, 'search', 'Thursdays', '--home', dir, '--json'], { reject: false, env: { OCM_HOME: undefined, CI: '1' }, timeout: 300_000 });
+      const r = await execa(process.execPath, [CLI, 'search', 'Thursdays', '--home', dir, '--json'], {
+        reject: false,
+        env: { OCM_HOME: undefined, CI: '1' },
+        timeout: 300_000,
+      });
       const ms = performance.now() - t0;
       const found = r.exitCode === 0 && String(r.stdout).includes('o-7f3a9c21e1');
       search.push({ kb, ms, found });
@@ -106,7 +111,19 @@ export async function runMarkdownBench(options: { log?: (line: string) => void }
 
 export function markdownBenchTable(r: MarkdownBenchReport): string {
   const head = '| input | KB | read as | items | now (ms) | former reader, same run (ms) |\n|---|---|---|---|---|---|';
-  const rows = r.rows.map((x) => `| ${x.input} | ${x.kb} | ${x.reading} | ${x.items} | ${x.ms.toFixed(0)} | ${x.formerMs === null ? 'not run' : x.formerMs.toFixed(0)} |`);
-  const search = r.search.map((s) => `| \`ocm-run search\` (first run: builds the index), ${s.kb} KB note | ${s.kb} | – | – | ${s.ms.toFixed(0)} | ${s.found ? 'found' : 'NOT FOUND'} |`);
-  return [head, ...rows, ...search, '', `Bodies over ${r.plainTextChars / 1024} K characters that the program did not write are read line by line.`].join('\n');
+  const rows = r.rows.map(
+    (x) =>
+      `| ${x.input} | ${x.kb} | ${x.reading} | ${x.items} | ${x.ms.toFixed(0)} | ${x.formerMs === null ? 'not run' : x.formerMs.toFixed(0)} |`,
+  );
+  const search = r.search.map(
+    (s) =>
+      `| \`ocm-run search\` (first run: builds the index), ${s.kb} KB note | ${s.kb} | – | – | ${s.ms.toFixed(0)} | ${s.found ? 'found' : 'NOT FOUND'} |`,
+  );
+  return [
+    head,
+    ...rows,
+    ...search,
+    '',
+    `Bodies over ${r.plainTextChars / 1024} K characters that the program did not write are read line by line.`,
+  ].join('\n');
 }

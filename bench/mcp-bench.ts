@@ -44,12 +44,31 @@ export interface McpBenchReport {
   loadAverageAtStart: number[];
   loadAverage: number[];
   /** cpuPerCallMs: the server process's CPU time (user + system, /proc) over the searches, per call (null off Linux). */
-  mcp: { firstCallMs: number; p50: number; p95: number; calls: number; cpuPerCallMs: number | null; baselineP50: number; baselineP95: number };
+  mcp: {
+    firstCallMs: number;
+    p50: number;
+    p95: number;
+    calls: number;
+    cpuPerCallMs: number | null;
+    baselineP50: number;
+    baselineP95: number;
+  };
   /**
    * The same server with the local embedding model (embed-bench.ts seedLocalVectors: every document a real model
    * vector, from a pool of `pool`): search_memory ranking text + vectors, the query embedded in the server.
    */
-  hybrid?: { firstCallMs: number; p50: number; p95: number; calls: number; cpuPerCallMs: number | null; rssMb: number | null; textRssMb: number | null; vectors: number; pool: number; mode: string };
+  hybrid?: {
+    firstCallMs: number;
+    p50: number;
+    p95: number;
+    calls: number;
+    cpuPerCallMs: number | null;
+    rssMb: number | null;
+    textRssMb: number | null;
+    vectors: number;
+    pool: number;
+    mode: string;
+  };
   /** The hook with `ocm-run mcp` running (as under Claude Code) and without it. */
   hook: {
     p50: number;
@@ -83,10 +102,14 @@ export interface McpBenchReport {
 
 /** Prompts as a user types them: the bench queries inside a sentence. */
 function prompts(n: number): string[] {
-  return benchQueries(n).map((q, i) => (i % 2 === 0 ? `Can you remind me what we said about ${q}?` : `Let's continue with ${q} — what was decided?`));
+  return benchQueries(n).map((q, i) =>
+    i % 2 === 0 ? `Can you remind me what we said about ${q}?` : `Let's continue with ${q} — what was decided?`,
+  );
 }
 
-export async function runMcpBench(options: { n?: number; queries?: number; keep?: boolean; hybrid?: boolean; log?: (s: string) => void } = {}): Promise<McpBenchReport> {
+export async function runMcpBench(
+  options: { n?: number; queries?: number; keep?: boolean; hybrid?: boolean; log?: (s: string) => void } = {},
+): Promise<McpBenchReport> {
   const log = options.log ?? (() => undefined);
   const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
   const n = options.n ?? 100_000;
@@ -98,7 +121,12 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
     const documents = await indexedCorpusHome(paths, CLI, n, log);
 
     log('  search_memory through ocm-run mcp…');
-    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--home', paths.root], env: { PATH: process.env.PATH ?? '', HOME: work, CI: '1' }, stderr: 'ignore' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--home', paths.root],
+      env: { PATH: process.env.PATH ?? '', HOME: work, CI: '1' },
+      stderr: 'ignore',
+    });
     const client = new Client({ name: 'ocm-bench', version: '1' });
     await client.connect(transport, { timeout: 60_000 });
     const call = async (name: string, args: Record<string, unknown>): Promise<number> => {
@@ -130,11 +158,17 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
       if (after) into.afterStartCpu.push(Number(after[1]));
     };
     const hook = async (cli: string, prompt: string, into: Runs) => {
-      const r = await timed(process.execPath, ['--require', AFTER_START_CPU, cli, 'hook', 'prompt', '--home', paths.root, '--timeout-ms', '5000'], { input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt }) });
+      const r = await timed(
+        process.execPath,
+        ['--require', AFTER_START_CPU, cli, 'hook', 'prompt', '--home', paths.root, '--timeout-ms', '5000'],
+        { input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt }) },
+      );
       record(r, into);
       if (r.stdout.includes('additionalContext')) into.injected++;
     };
-    log('  ocm-run hook prompt as fresh processes, the MCP server running (it answers over its socket), in turn with node -e 0 and the full CLI…');
+    log(
+      '  ocm-run hook prompt as fresh processes, the MCP server running (it answers over its socket), in turn with node -e 0 and the full CLI…',
+    );
     const served = runs();
     const viaCli = runs();
     const fullCli = runs();
@@ -159,7 +193,15 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
       observations: documents,
       loadAverageAtStart: loadAtStart,
       loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
-      mcp: { firstCallMs: Math.round(firstCallMs), p50: percentile(searches, 50), p95: percentile(searches, 95), calls: searches.length, cpuPerCallMs, baselineP50: percentile(baseline, 50), baselineP95: percentile(baseline, 95) },
+      mcp: {
+        firstCallMs: Math.round(firstCallMs),
+        p50: percentile(searches, 50),
+        p95: percentile(searches, 95),
+        calls: searches.length,
+        cpuPerCallMs,
+        baselineP50: percentile(baseline, 50),
+        baselineP95: percentile(baseline, 95),
+      },
       hook: {
         p50: percentile(served.ms, 50),
         p95: percentile(served.ms, 95),
@@ -195,7 +237,11 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
       ...(hybrid
         ? {
             'MCP search_memory hybrid p95 ≤ 30 ms': { value: hybrid.p95, target: '≤ 30 ms', ok: hybrid.p95 <= 30 },
-            'RSS of ocm-run mcp with the model loaded ≤ 400 MB': { value: hybrid.rssMb ?? NaN, target: '≤ 400 MB', ok: (hybrid.rssMb ?? Infinity) <= 400 },
+            'RSS of ocm-run mcp with the model loaded ≤ 400 MB': {
+              value: hybrid.rssMb ?? NaN,
+              target: '≤ 400 MB',
+              ok: (hybrid.rssMb ?? Infinity) <= 400,
+            },
           }
         : {}),
       'per-prompt hook added p95 ≤ 150 ms': { value: report.hook.p95, target: '≤ 150 ms', ok: report.hook.p95 <= 150 },
@@ -208,7 +254,14 @@ export async function runMcpBench(options: { n?: number; queries?: number; keep?
 }
 
 /** The home switched to the local model with seeded vectors, re-indexed, and served again: hybrid search_memory. */
-async function hybridPass(paths: ReturnType<typeof homePaths>, cli: string, queries: string[], work: string, textRssMb: number | null, log: (s: string) => void): Promise<NonNullable<McpBenchReport['hybrid']>> {
+async function hybridPass(
+  paths: ReturnType<typeof homePaths>,
+  cli: string,
+  queries: string[],
+  work: string,
+  textRssMb: number | null,
+  log: (s: string) => void,
+): Promise<NonNullable<McpBenchReport['hybrid']>> {
   const { readFile, writeFile } = await import('node:fs/promises');
   const config = (await readFile(paths.config, 'utf8')).replace(/embeddings:\n {2}provider: none\n/, '');
   await writeFile(paths.config, `${config}embeddings:\n  provider: local\n`);
@@ -216,13 +269,26 @@ async function hybridPass(paths: ReturnType<typeof homePaths>, cli: string, quer
   const pool = 1000;
   const vectors = await seedLocalVectors(paths, pool, log);
   log('  index: vector sidecars from the seeded cache…');
-  const indexed = JSON.parse((await timed(process.execPath, [cli, 'index', '--json', '--home', paths.root])).stdout) as { mode: string; embedded: number };
+  const indexed = JSON.parse((await timed(process.execPath, [cli, 'index', '--json', '--home', paths.root])).stdout) as {
+    mode: string;
+    embedded: number;
+  };
   if (indexed.mode !== 'hybrid') throw new Error(`the seeded home is not hybrid (embedded ${indexed.embedded})`);
   log('  search_memory (hybrid) through ocm-run mcp…');
   const r = await mcpSearches(cli, paths.root, queries, work, 3);
-  return { firstCallMs: r.firstCallMs, p50: r.p50, p95: r.p95, calls: r.calls, cpuPerCallMs: r.cpuPerCallMs, rssMb: r.rssMb, textRssMb, vectors, pool, mode: r.hybrid ? 'hybrid' : 'text' };
+  return {
+    firstCallMs: r.firstCallMs,
+    p50: r.p50,
+    p95: r.p95,
+    calls: r.calls,
+    cpuPerCallMs: r.cpuPerCallMs,
+    rssMb: r.rssMb,
+    textRssMb,
+    vectors,
+    pool,
+    mode: r.hybrid ? 'hybrid' : 'text',
+  };
 }
-
 
 export function mcpBenchTable(r: McpBenchReport): string {
   return [

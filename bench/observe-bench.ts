@@ -127,7 +127,10 @@ export async function runObserveBench(options: { exchanges?: number; runs?: numb
 
     // Idle tick: `run` with nothing new, as a fresh process (in the last run's home).
     const home = join(root, `home-${runs - 1}`);
-    await writeFile(homePaths(home).config, `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(stateDir)}]\nembeddings:\n  provider: none\n`);
+    await writeFile(
+      homePaths(home).config,
+      `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(stateDir)}]\nembeddings:\n  provider: none\n`,
+    );
     await execa(process.execPath, [CLI, 'run', '--home', home]); // first tick builds active memory and the index
     await new Promise((r) => setTimeout(r, 2500)); // past the index's mtime safety window
     await execa(process.execPath, [CLI, 'run', '--home', home]);
@@ -159,7 +162,13 @@ export async function runObserveBench(options: { exchanges?: number; runs?: numb
         threadedBatches: typical.split.threadedBatches,
       },
       ...(typical.threads
-        ? { threads: { mainS: round(typical.threads.mainS, 2), startedS: round(typical.threads.startedS, 2), otherS: round(typical.threads.otherS, 2) } }
+        ? {
+            threads: {
+              mainS: round(typical.threads.mainS, 2),
+              startedS: round(typical.threads.startedS, 2),
+              otherS: round(typical.threads.otherS, 2),
+            },
+          }
         : {}),
       each: pairs.map((p, i) => ({ baselineS: round(p.base.s, 3), jobS: round(p.job.s, 3), ratio: round(ratios[i]!, 3) })),
       idleTick: {
@@ -188,9 +197,19 @@ export function observeBenchTable(r: ObserveBenchResult): string {
       '≥ 15 MB/s',
     ],
     ['… CPU time, all threads: baseline / job', `${r.cpu.baselineS} s / ${r.cpu.jobS} s = ${pct(r.cpu.ratio)}`, ''],
-    ['… source reader (main thread) / heuristic Observer rules', `${r.split.readerS} s / ${r.split.observerS} s (${r.split.threadedBatches} of ${r.split.batches} batches on the worker thread)`, ''],
+    [
+      '… source reader (main thread) / heuristic Observer rules',
+      `${r.split.readerS} s / ${r.split.observerS} s (${r.split.threadedBatches} of ${r.split.batches} batches on the worker thread)`,
+      '',
+    ],
     ...(r.threads
-      ? [['… CPU by thread: main / Observer worker / V8 compiler, GC and I/O threads', `${r.threads.mainS} s / ${r.threads.startedS} s / ${r.threads.otherS} s`, '']]
+      ? [
+          [
+            '… CPU by thread: main / Observer worker / V8 compiler, GC and I/O threads',
+            `${r.threads.mainS} s / ${r.threads.startedS} s / ${r.threads.otherS} s`,
+            '',
+          ],
+        ]
       : []),
     ['bare `node -e 0`, p50', `${r.idleTick.bareNodeP50Ms} ms`, ''],
     ['idle `ocm-run run` tick, p50', `${r.idleTick.p50Ms} ms (+${r.idleTick.overBareMs} ms over bare node)`, '≤ +200 ms'],

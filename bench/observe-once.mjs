@@ -119,7 +119,8 @@ if (mode === 'baseline') {
     },
   };
   /** The threaded Observer the lazy one created. */
-  const threadedObserver = async () => /** @type {{ threadedBatches: number, workerMs: number, close(): Promise<void> }} */ (/** @type {unknown} */ (await lazy.created()));
+  const threadedObserver = async () =>
+    /** @type {{ threadedBatches: number, workerMs: number, close(): Promise<void> }} */ (/** @type {unknown} */ (await lazy.created()));
   const timedObserver = {
     ...lazy,
     /** @type {typeof lazy.observe} */
@@ -151,7 +152,12 @@ if (mode === 'baseline') {
       s,
       cpuS: jobCpu,
       observations: result.observations,
-      split: { readerS: readerMs / 1000, observerS: (inlineMs + observer.workerMs) / 1000, batches, threadedBatches: observer.threadedBatches },
+      split: {
+        readerS: readerMs / 1000,
+        observerS: (inlineMs + observer.workerMs) / 1000,
+        batches,
+        threadedBatches: observer.threadedBatches,
+      },
       ...(threads ? { threads } : {}),
     }),
   );

@@ -102,7 +102,11 @@ function bm25(docs: { id: string; text: string; entryIds: string[] }[]): (q: str
   });
   ms.addAll(docs.map((d) => ({ id: d.id, text: d.text })));
   const entry = new Map(docs.map((d) => [d.id, d.entryIds]));
-  return (q, k) => ms.search(q, { combineWith: 'OR' }).slice(0, k).map((r) => entry.get(String(r.id)) ?? []);
+  return (q, k) =>
+    ms
+      .search(q, { combineWith: 'OR' })
+      .slice(0, k)
+      .map((r) => entry.get(String(r.id)) ?? []);
 }
 
 async function main(): Promise<void> {
@@ -145,7 +149,8 @@ async function main(): Promise<void> {
     turns += texts.size;
     coveredTurns += [...texts.keys()].filter((id) => covered.has(id)).length;
     observations += all.length;
-    for (const [id, text] of texts) if (!covered.has(id) && skipped.length < 400) skipped.push(`${conv.id} ${id}: ${text.replace(/\n/g, ' ')}`);
+    for (const [id, text] of texts)
+      if (!covered.has(id) && skipped.length < 400) skipped.push(`${conv.id} ${id}: ${text.replace(/\n/g, ' ')}`);
     const evidence = new Set(conv.questions.flatMap((q) => q.evidence));
     for (const e of evidence) {
       if (!texts.has(e)) continue;
@@ -180,7 +185,9 @@ async function main(): Promise<void> {
     evidenceTurnsCovered: coveredEvidence,
     questions: r.obs10!.length,
     recall: { observationsR5: mean(r.obs5!), observationsR10: mean(r.obs10!), rawTurnsR5: mean(r.raw5!), rawTurnsR10: mean(r.raw10!) },
-    recallAt10ByCategory: Object.fromEntries([...byCategory].map(([c, v]) => [c, { observations: mean(v.obs10), rawTurns: mean(v.raw10), questions: v.obs10.length }])),
+    recallAt10ByCategory: Object.fromEntries(
+      [...byCategory].map(([c, v]) => [c, { observations: mean(v.obs10), rawTurns: mean(v.raw10), questions: v.obs10.length }]),
+    ),
     options: { names: !values['no-names'], inferNames: values['infer-names'], captions: !values['no-captions'] },
     ms: Math.round(ms),
   };
@@ -195,7 +202,9 @@ async function main(): Promise<void> {
   console.log(`    raw turns       ${summary.recall.rawTurnsR5.toFixed(3)}   ${summary.recall.rawTurnsR10.toFixed(3)}`);
   const CATEGORY_NAMES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
   for (const [c, v] of [...byCategory].sort((a, b) => a[0] - b[0])) {
-    console.log(`    R@10 ${(CATEGORY_NAMES[c] ?? String(c)).padEnd(12)} obs ${mean(v.obs10).toFixed(3)}  raw ${mean(v.raw10).toFixed(3)}  (${v.obs10.length} q)`);
+    console.log(
+      `    R@10 ${(CATEGORY_NAMES[c] ?? String(c)).padEnd(12)} obs ${mean(v.obs10).toFixed(3)}  raw ${mean(v.raw10).toFixed(3)}  (${v.obs10.length} q)`,
+    );
   }
   console.log(`  observe time            ${summary.ms} ms (observeWithRules only, one pass, cold)`);
   const showMissed = Number(values['show-missed']);

@@ -65,7 +65,11 @@ export interface ObserverQualityReport {
 const FLOOR = 0.5;
 const NEGATIVES = 40;
 type Found = Awaited<ReturnType<typeof searchMemory>>['results'];
-const injected = (results: Found) => results.slice(0, 15).filter((r) => (r.relevance ?? 0) >= FLOOR).slice(0, 5);
+const injected = (results: Found) =>
+  results
+    .slice(0, 15)
+    .filter((r) => (r.relevance ?? 0) >= FLOOR)
+    .slice(0, 5);
 
 /** The stop words of locomo_pipeline.py's FTS5 baseline. */
 const STOP = new Set(
@@ -75,7 +79,12 @@ const STOP = new Set(
 );
 
 async function cli(args: string[], env: Record<string, string>): Promise<string> {
-  const res = await execa(process.execPath, [CLI, ...args], { env: { CI: '1', ...env }, extendEnv: true, reject: false, maxBuffer: 256 * 1024 * 1024 });
+  const res = await execa(process.execPath, [CLI, ...args], {
+    env: { CI: '1', ...env },
+    extendEnv: true,
+    reject: false,
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (res.exitCode !== 0) throw new Error(`ocm-run ${args.join(' ')} failed (${res.exitCode}): ${String(res.stderr)}`);
   return String(res.stdout);
 }
@@ -89,7 +98,8 @@ async function goldTurns(dataDir: string, id: string): Promise<Set<string>> {
     if (!/^session_\d+_observation$/.test(key) || !value || typeof value !== 'object') continue;
     for (const items of Object.values(value as Record<string, unknown>)) {
       for (const item of items as Array<[string, string | string[]]>) {
-        for (const cited of ([] as string[]).concat(item[1])) for (const dia of String(cited).replace(/,/g, ' ').split(/\s+/)) if (dia) gold.add(dia.trim());
+        for (const cited of ([] as string[]).concat(item[1]))
+          for (const dia of String(cited).replace(/,/g, ' ').split(/\s+/)) if (dia) gold.add(dia.trim());
       }
     }
   }
@@ -101,8 +111,18 @@ async function observationLines(home: string): Promise<string[]> {
   const lines: string[] = [];
   for (const e of await readdir(home, { withFileTypes: true, recursive: true })) {
     const dir = e.parentPath;
-    if (!e.isFile() || !e.name.endsWith('.md') || e.name.startsWith('active_memory') || dir.slice(home.length).split('/').some((p) => p.startsWith('.'))) continue;
-    for (const line of (await readFile(join(dir, e.name), 'utf8')).split('\n')) if (/^\s*[-*] (?:🔴|🟡|🟢|✅)/u.test(line)) lines.push(line.trim());
+    if (
+      !e.isFile() ||
+      !e.name.endsWith('.md') ||
+      e.name.startsWith('active_memory') ||
+      dir
+        .slice(home.length)
+        .split('/')
+        .some((p) => p.startsWith('.'))
+    )
+      continue;
+    for (const line of (await readFile(join(dir, e.name), 'utf8')).split('\n'))
+      if (/^\s*[-*] (?:🔴|🟡|🟢|✅)/u.test(line)) lines.push(line.trim());
   }
   return lines;
 }
@@ -111,11 +131,15 @@ async function observationLines(home: string): Promise<string[]> {
 async function fts5Ranked(conv: LocomoConversation, questions: string[]): Promise<string[][]> {
   const q = (s: string) => `'${s.replace(/'/g, "''")}'`;
   const sql = ['CREATE VIRTUAL TABLE t USING fts5(dia, text);', 'BEGIN;'];
-  for (const s of conv.sessions) for (const turn of s.turns) sql.push(`INSERT INTO t VALUES (${q(turn.dia_id)}, ${q(`${turn.speaker}: ${turnText(turn)}`)});`);
+  for (const s of conv.sessions)
+    for (const turn of s.turns) sql.push(`INSERT INTO t VALUES (${q(turn.dia_id)}, ${q(`${turn.speaker}: ${turnText(turn)}`)});`);
   sql.push('COMMIT;');
   questions.forEach((question, i) => {
     const words = (question.toLowerCase().match(/[a-z0-9']+/g) ?? []).filter((w) => !STOP.has(w) && w.length > 1);
-    if (words.length > 0) sql.push(`SELECT ${i}, dia FROM t WHERE t MATCH ${q(words.map((w) => `"${w.replace(/"/g, '')}"`).join(' OR '))} ORDER BY bm25(t) LIMIT 60;`);
+    if (words.length > 0)
+      sql.push(
+        `SELECT ${i}, dia FROM t WHERE t MATCH ${q(words.map((w) => `"${w.replace(/"/g, '')}"`).join(' OR '))} ORDER BY bm25(t) LIMIT 60;`,
+      );
   });
   const { stdout } = await execa('sqlite3', [':memory:'], { input: sql.join('\n'), maxBuffer: 64 * 1024 * 1024 });
   const out: string[][] = questions.map(() => []);
@@ -138,7 +162,11 @@ function withinBudget(evidence: string[], items: Array<{ tokens: number; ids: st
   return evidence.filter((e) => got.has(e)).length / evidence.length;
 }
 
-export async function runObserverQuality(options: { dataDir: string; keep?: boolean; log?: (line: string) => void }): Promise<ObserverQualityReport> {
+export async function runObserverQuality(options: {
+  dataDir: string;
+  keep?: boolean;
+  log?: (line: string) => void;
+}): Promise<ObserverQualityReport> {
   const log = options.log ?? (() => undefined);
   const started = Date.now();
   const work = await mkdtemp(join(tmpdir(), 'ocm-observer-quality-'));
@@ -167,12 +195,15 @@ export async function runObserverQuality(options: { dataDir: string; keep?: bool
       await cli(['index'], env);
 
       const turnTokens = new Map<string, number>();
-      for (const s of conv.sessions) for (const turn of s.turns) turnTokens.set(turn.dia_id, countTokens(`${turn.speaker}: ${turnText(turn)}`));
+      for (const s of conv.sessions)
+        for (const turn of s.turns) turnTokens.set(turn.dia_id, countTokens(`${turn.speaker}: ${turnText(turn)}`));
       for (const n of turnTokens.values()) transcriptTokens += n;
       for (const line of await observationLines(home)) observationTokens += countTokens(line);
 
       const gold = await goldTurns(options.dataDir, conv.id);
-      const exported = (JSON.parse(await cli(['export', '--format', 'json'], env)) as { observations: Array<{ provenance?: { entryIds?: string[] } }> }).observations;
+      const exported = (
+        JSON.parse(await cli(['export', '--format', 'json'], env)) as { observations: Array<{ provenance?: { entryIds?: string[] } }> }
+      ).observations;
       const covered = new Set<string>();
       for (const o of exported) {
         const turns = (o.provenance?.entryIds ?? []).map((e) => map.get(e)).filter((d): d is string => d !== undefined);
@@ -191,30 +222,55 @@ export async function runObserverQuality(options: { dataDir: string; keep?: bool
         if (!files.has(path)) files.set(path, (await readFile(join(home, path), 'utf8').catch(() => '')).split('\n'));
         return (files.get(path)![line - 1] ?? '').trim();
       };
-      const fts = await fts5Ranked(conv, questions.map((q) => q.question));
+      const fts = await fts5Ranked(
+        conv,
+        questions.map((q) => q.question),
+      );
       for (const [i, question] of questions.entries()) {
         const evidence = question.evidence.map((e) => e.trim());
-        const share = (ids: Iterable<string>) => { const got = new Set(ids); return evidence.filter((e) => got.has(e)).length / evidence.length; };
+        const share = (ids: Iterable<string>) => {
+          const got = new Set(ids);
+          return evidence.filter((e) => got.has(e)).length / evidence.length;
+        };
         for (const m of ['configured', 'text'] as const) {
-          const response = await searchMemory(paths, config, { query: question.question, limit: 30, cache: false, ...(m === 'text' ? { mode: 'text' as const } : {}) });
+          const response = await searchMemory(paths, config, {
+            query: question.question,
+            limit: 30,
+            cache: false,
+            ...(m === 'text' ? { mode: 'text' as const } : {}),
+          });
           if (m === 'configured') mode = response.mode;
           const results = response.results;
           const cited = results.map((r) => r.provenance.entryIds.map((e) => map.get(e)).filter((d): d is string => d !== undefined));
           const items = [];
           for (const [k, r] of results.entries()) items.push({ tokens: countTokens(await lineOf(r.path, r.startLine)), ids: cited[k]! });
-          const injectedIds = injected(results).flatMap((r) => r.provenance.entryIds.map((e) => map.get(e)).filter((d): d is string => d !== undefined));
+          const injectedIds = injected(results).flatMap((r) =>
+            r.provenance.entryIds.map((e) => map.get(e)).filter((d): d is string => d !== undefined),
+          );
           (m === 'text' ? text.r10 : r10).push(share(cited.slice(0, 10).flat()));
           (m === 'text' ? text.r1k : r1k).push(withinBudget(evidence, items, BUDGET));
           (m === 'text' ? text.inject : inject).push(share(injectedIds));
         }
-        base1k.push(withinBudget(evidence, fts[i]!.map((d) => ({ tokens: turnTokens.get(d) ?? 0, ids: [d] })), BUDGET));
+        base1k.push(
+          withinBudget(
+            evidence,
+            fts[i]!.map((d) => ({ tokens: turnTokens.get(d) ?? 0, ids: [d] })),
+            BUDGET,
+          ),
+        );
       }
       // Questions about the next conversation's people and events: nothing in this home answers them.
       if (conversations.length > 1) {
         const next = conversations[(conversations.indexOf(conv) + 1) % conversations.length]!;
         for (const q of next.questions.filter((x) => x.category !== 5 && x.evidence.length > 0).slice(0, NEGATIVES)) {
-          falseInject.push(injected((await searchMemory(paths, config, { query: q.question, limit: 15, cache: false })).results).length > 0 ? 1 : 0);
-          text.falseInject.push(injected((await searchMemory(paths, config, { query: q.question, limit: 15, cache: false, mode: 'text' })).results).length > 0 ? 1 : 0);
+          falseInject.push(
+            injected((await searchMemory(paths, config, { query: q.question, limit: 15, cache: false })).results).length > 0 ? 1 : 0,
+          );
+          text.falseInject.push(
+            injected((await searchMemory(paths, config, { query: q.question, limit: 15, cache: false, mode: 'text' })).results).length > 0
+              ? 1
+              : 0,
+          );
         }
       }
       log(`  ${conv.id}: ${questions.length} questions, ${exported.length} observations`);

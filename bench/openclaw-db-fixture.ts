@@ -15,7 +15,10 @@ export function buildBenchAgentDb(root: string, sessions: number, exchanges: num
     const id = `session-${s}`;
     addWindow(db, id, `agent:main:s${s}`);
     const w = new PiSessionWriter(id, new Date('2026-09-01T00:00:00Z'));
-    rows += new DbTranscript(db, id).addLines(w.header() + generateConversation(w, exchanges, s + 1), s % 3 === 0 ? { compress: 'raw' } : {}).length;
+    rows += new DbTranscript(db, id).addLines(
+      w.header() + generateConversation(w, exchanges, s + 1),
+      s % 3 === 0 ? { compress: 'raw' } : {},
+    ).length;
   }
   db.exec('COMMIT');
   db.close();

@@ -32,7 +32,16 @@ try {
         role === 0
           ? { role: 'user', content: `[Fri 2026-04-10 16:30 CEST] question ${n} about the deploy, token=abc${n}` }
           : role === 1
-            ? { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm' }, { type: 'text', text: `answer ${n}` }, { type: 'toolCall', id: `c${n}`, name: 'bash', arguments: { command: 'ls' } }], provider: 'anthropic', model: 'm' }
+            ? {
+                role: 'assistant',
+                content: [
+                  { type: 'thinking', thinking: 'hmm' },
+                  { type: 'text', text: `answer ${n}` },
+                  { type: 'toolCall', id: `c${n}`, name: 'bash', arguments: { command: 'ls' } },
+                ],
+                provider: 'anthropic',
+                model: 'm',
+              }
             : { role: 'toolResult', toolCallId: `c${n - 1}`, toolName: 'bash', content: [{ type: 'text', text: output }], isError: false };
       lines.push(JSON.stringify({ type: 'message', id, parentId: parent, timestamp: new Date(n * 1000).toISOString(), message }));
       parent = id;
@@ -60,7 +69,9 @@ try {
   }
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const mb = written / 1024 / 1024;
-  console.log(`read ${mb.toFixed(1)} MB, ${n} entries → ${messages} messages in ${calls} reads, ${seconds.toFixed(2)} s: ${(mb / seconds).toFixed(1)} MB/s, ${Math.round(messages / seconds)} msg/s, peak RSS ${(peak / 1024 / 1024).toFixed(0)} MB`);
+  console.log(
+    `read ${mb.toFixed(1)} MB, ${n} entries → ${messages} messages in ${calls} reads, ${seconds.toFixed(2)} s: ${(mb / seconds).toFixed(1)} MB/s, ${Math.round(messages / seconds)} msg/s, peak RSS ${(peak / 1024 / 1024).toFixed(0)} MB`,
+  );
 
   const text = 'lorem ipsum dolor sit amet, password=hunter2 and sk-proj-abcdefghij0123456789 '.repeat(65_000);
   const t0 = process.hrtime.bigint();

@@ -70,7 +70,10 @@ export interface ParaphraseReport {
 
 async function lifeHome(dir: string): Promise<HomePaths> {
   const paths = homePaths(dir);
-  const days = parse(await readFile(join(SET_DIR, 'life.yaml'), 'utf8')) as Record<string, Array<{ text: string; category: string; priority?: Priority }>>;
+  const days = parse(await readFile(join(SET_DIR, 'life.yaml'), 'utf8')) as Record<
+    string,
+    Array<{ text: string; category: string; priority?: Priority }>
+  >;
   const observations: Observation[] = [];
   for (const [date, list] of Object.entries(days)) {
     list.forEach((o, i) => {
@@ -95,11 +98,18 @@ async function lifeHome(dir: string): Promise<HomePaths> {
 
 function outcome(results: SearchResult[], expect: string | null): Outcome {
   const has = (r: SearchResult) => expect !== null && r.text.toLowerCase().includes(expect.toLowerCase());
-  const injected = results.slice(0, 15).filter((r) => (r.relevance ?? 0) >= FLOOR).slice(0, 5);
+  const injected = results
+    .slice(0, 15)
+    .filter((r) => (r.relevance ?? 0) >= FLOOR)
+    .slice(0, 5);
   return { hit5: results.slice(0, 5).some(has), injected: injected.some(has), anyInjection: injected.length > 0 };
 }
 
-export async function runParaphraseEval(options: { embeddingsUrl?: string; keep?: boolean; log: (line: string) => void }): Promise<ParaphraseReport> {
+export async function runParaphraseEval(options: {
+  embeddingsUrl?: string;
+  keep?: boolean;
+  log: (line: string) => void;
+}): Promise<ParaphraseReport> {
   const queries = parse(await readFile(join(SET_DIR, 'queries.yaml'), 'utf8')) as ParaphraseQuery[];
   const temp = await mkdtemp(join(tmpdir(), 'ocm-paraphrase-'));
   try {
@@ -108,18 +118,31 @@ export async function runParaphraseEval(options: { embeddingsUrl?: string; keep?
     await execa(process.execPath, [CLI, 'demo', '--home', demoDir], { env: { ...process.env, NO_COLOR: '1' } });
     const life = await lifeHome(join(temp, 'life'));
     let hybridMode = 'off';
-    for (const [name, paths] of [['demo', homePaths(demoDir)], ['life', life]] as const) {
+    for (const [name, paths] of [
+      ['demo', homePaths(demoDir)],
+      ['life', life],
+    ] as const) {
       const { config } = await loadConfig({ file: paths.config, envFile: paths.env });
-      if (options.embeddingsUrl) Object.assign(config.embeddings, { enabled: true, provider: 'custom', api_base: options.embeddingsUrl, model: 'eval' });
+      if (options.embeddingsUrl)
+        Object.assign(config.embeddings, { enabled: true, provider: 'custom', api_base: options.embeddingsUrl, model: 'eval' });
       const indexed = await updateIndex(paths, config, { rebuild: true });
       // (A home with Hangul-only memories is never "complete" with vectors: those get none.)
-      hybridMode = embeddingSettings(config) && indexed.warnings.length === 0 ? 'hybrid' : `text${indexed.warnings.length ? `: ${indexed.warnings[0]}` : ''}`;
+      hybridMode =
+        embeddingSettings(config) && indexed.warnings.length === 0
+          ? 'hybrid'
+          : `text${indexed.warnings.length ? `: ${indexed.warnings[0]}` : ''}`;
       homes[name] = { paths, config };
       options.log(`paraphrase: ${name} home indexed (${hybridMode})`);
     }
     const ask = async (q: ParaphraseQuery, mode: 'text' | 'hybrid', withRenderings: boolean) => {
       const { paths, config } = homes[q.home]!;
-      const response = await searchMemory(paths, config, { query: q.query, also: withRenderings ? q.also : undefined, limit: 15, cache: false, mode });
+      const response = await searchMemory(paths, config, {
+        query: q.query,
+        also: withRenderings ? q.also : undefined,
+        limit: 15,
+        cache: false,
+        mode,
+      });
       return outcome(response.results, q.expect);
     };
     const hybrid = hybridMode === 'hybrid';
@@ -127,7 +150,8 @@ export async function runParaphraseEval(options: { embeddingsUrl?: string; keep?
     for (const q of queries) {
       const row: ParaphraseRow = { query: q.query, kind: q.kind, text: await ask(q, 'text', true) };
       if (hybrid) row.hybrid = await ask(q, 'hybrid', true);
-      if (q.also?.length && q.kind === 'crosslang') row.alone = { text: await ask(q, 'text', false), ...(hybrid ? { hybrid: await ask(q, 'hybrid', false) } : {}) };
+      if (q.also?.length && q.kind === 'crosslang')
+        row.alone = { text: await ask(q, 'text', false), ...(hybrid ? { hybrid: await ask(q, 'hybrid', false) } : {}) };
       rows.push(row);
     }
     const summary: ParaphraseReport['summary'] = {};
@@ -171,9 +195,14 @@ export function paraphraseTable(report: ParaphraseReport): string {
   ];
   for (const [kind, s] of Object.entries(report.summary)) {
     const unrelated = kind === 'unrelated' || kind === 'nearmiss';
-    lines.push(`| ${kind}${unrelated ? ' (any injection: lower is better)' : ''} | ${s.n} | ${unrelated ? '' : f(s.text.hit5)} | ${unrelated ? '' : f(s.hybrid?.hit5)} | ${f(s.text.injected)} | ${f(s.hybrid?.injected)} |`);
+    lines.push(
+      `| ${kind}${unrelated ? ' (any injection: lower is better)' : ''} | ${s.n} | ${unrelated ? '' : f(s.text.hit5)} | ${unrelated ? '' : f(s.hybrid?.hit5)} | ${f(s.text.injected)} | ${f(s.hybrid?.injected)} |`,
+    );
   }
   const all = report.summary.all;
-  lines.push('', `target: hit@5 ≥ ${report.target} hybrid — ${all?.hybrid ? (all.hybrid.hit5 >= report.target ? '✓' : '✗') : 'not measured (no embeddings)'}`);
+  lines.push(
+    '',
+    `target: hit@5 ≥ ${report.target} hybrid — ${all?.hybrid ? (all.hybrid.hit5 >= report.target ? '✓' : '✗') : 'not measured (no embeddings)'}`,
+  );
   return lines.join('\n');
 }

@@ -34,7 +34,17 @@ export interface PluginBenchReport extends Turns {
    * The same turns with the local embedding model (every document a real model vector, embed-bench.ts
    * seedLocalVectors): the query embedded in-process, once the model the plugin loads in the background is ready.
    */
-  hybrid?: { firstTurnMs: number; readyAfterMs: number; plugin: { p50: number; p95: number }; baseline: { p50: number; p95: number }; added: { p50: number; p95: number }; pluginCpu: { p50: number; p95: number }; injected: number; rssAfterMb: number; vectors: number };
+  hybrid?: {
+    firstTurnMs: number;
+    readyAfterMs: number;
+    plugin: { p50: number; p95: number };
+    baseline: { p50: number; p95: number };
+    added: { p50: number; p95: number };
+    pluginCpu: { p50: number; p95: number };
+    injected: number;
+    rssAfterMb: number;
+    vectors: number;
+  };
   targets: Record<string, { value: number; target: string; ok: boolean }>;
 }
 
@@ -53,7 +63,13 @@ interface Turns {
 }
 
 /** `turns` turns of the plugin and the baseline alternately, on the same events. */
-async function runTurns(plugin: Handler, baseline: Handler, turns: number, eventOf: (i: number) => unknown, ctxOf: (i: number) => unknown): Promise<Turns> {
+async function runTurns(
+  plugin: Handler,
+  baseline: Handler,
+  turns: number,
+  eventOf: (i: number) => unknown,
+  ctxOf: (i: number) => unknown,
+): Promise<Turns> {
   const pluginMs: number[] = [];
   const baselineMs: number[] = [];
   const added: number[] = [];
@@ -63,7 +79,10 @@ async function runTurns(plugin: Handler, baseline: Handler, turns: number, event
   for (let i = 1; i <= turns; i++) {
     const event = eventOf(i);
     const ctx = ctxOf(i);
-    const pair = i % 2 === 0 ? [await timedCall(plugin, event, ctx), await timedCall(baseline, event, ctx)] : (([b, p]) => [p, b])([await timedCall(baseline, event, ctx), await timedCall(plugin, event, ctx)]);
+    const pair =
+      i % 2 === 0
+        ? [await timedCall(plugin, event, ctx), await timedCall(baseline, event, ctx)]
+        : (([b, p]) => [p, b])([await timedCall(baseline, event, ctx), await timedCall(plugin, event, ctx)]);
     const [p, b] = pair as [{ ms: number; cpuMs: number; out: unknown }, { ms: number; cpuMs: number; out: unknown }];
     pluginMs.push(p.ms);
     pluginCpu.push(p.cpuMs);
@@ -115,7 +134,9 @@ async function timedCall(handler: Handler, event: unknown, ctx: unknown): Promis
   return { ms, cpuMs: (used.user + used.system) / 1000, out };
 }
 
-export async function runPluginBench(options: { n?: number; turns?: number; keep?: boolean; hybrid?: boolean; log?: (s: string) => void } = {}): Promise<PluginBenchReport> {
+export async function runPluginBench(
+  options: { n?: number; turns?: number; keep?: boolean; hybrid?: boolean; log?: (s: string) => void } = {},
+): Promise<PluginBenchReport> {
   const log = options.log ?? (() => undefined);
   const n = options.n ?? 100_000;
   const turns = Math.max(50, options.turns ?? 60);
@@ -126,14 +147,20 @@ export async function runPluginBench(options: { n?: number; turns?: number; keep
     const cli = await snapshotCli(work);
     log(`  generating ${n} observations over 90 days…`);
     await mkdir(paths.root, { recursive: true });
-    await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\nembeddings:\n  provider: none\n', { mode: 0o600 });
+    await writeFile(
+      paths.config,
+      'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\nembeddings:\n  provider: none\n',
+      { mode: 0o600 },
+    );
     const corpus = await writeCorpus(paths, { observations: n, days: 90, endDate: '2026-03-31', agents: ['work'], korean: 0.3 });
     log('  ocm-run observe (active memory and the index, as after a turn)…');
     const observed = await execa(process.execPath, [cli, 'observe', '--home', paths.root], { reject: false, env: { CI: '1' } });
     if (observed.exitCode !== 0) throw new Error(`observe failed: ${String(observed.stderr).slice(0, 500)}`);
 
     const rssBeforeMb = rssNowMb();
-    const compiled = (await import(pathToFileURL(join(dirname(dirname(cli)), 'templates', 'openclaw-plugin', 'index.js')).href)) as typeof import('../templates/openclaw-plugin/index.js');
+    const compiled = (await import(
+      pathToFileURL(join(dirname(dirname(cli)), 'templates', 'openclaw-plugin', 'index.js')).href
+    )) as typeof import('../templates/openclaw-plugin/index.js');
     const registered = register(compiled.default, { home: paths.root, node: process.execPath, cli, timeoutMs: 14000 });
     unload = registered.stop;
     const plugin = registered.prompt;
@@ -169,14 +196,19 @@ export async function runPluginBench(options: { n?: number; turns?: number; keep
       delete process.env.OCM_LOCAL_EMBEDDINGS;
       const vectors = await seedLocalVectors(paths, 1000, log);
       const indexed = await execa(process.execPath, [cli, 'index', '--json', '--home', paths.root], { reject: false, env: { CI: '1' } });
-      if ((JSON.parse(String(indexed.stdout)) as { mode?: string }).mode !== 'hybrid') throw new Error(`the seeded home is not hybrid: ${String(indexed.stderr).slice(0, 300)}`);
+      if ((JSON.parse(String(indexed.stdout)) as { mode?: string }).mode !== 'hybrid')
+        throw new Error(`the seeded home is not hybrid: ${String(indexed.stderr).slice(0, 300)}`);
       const again = register(compiled.default, { home: paths.root, node: process.execPath, cli, timeoutMs: 14000 });
       unload = again.stop;
       const firstHybrid = await timedCall(again.prompt, eventOf(0), ctxOf(0));
       // The plugin loads the model in the background (lib/api/recall.ts): the turns are measured once it is ready.
       const lib = join(dirname(dirname(cli)), 'lib', 'search');
-      const { processEmbedder } = (await import(pathToFileURL(join(lib, 'embedder.js')).href)) as typeof import('../lib/search/embedder.js');
-      const { embeddingSettings } = (await import(pathToFileURL(join(lib, 'embeddings.js')).href)) as typeof import('../lib/search/embeddings.js');
+      const { processEmbedder } = (await import(
+        pathToFileURL(join(lib, 'embedder.js')).href
+      )) as typeof import('../lib/search/embedder.js');
+      const { embeddingSettings } = (await import(
+        pathToFileURL(join(lib, 'embeddings.js')).href
+      )) as typeof import('../lib/search/embeddings.js');
       const { loadConfig } = await import('../lib/config/config.js');
       const embedder = processEmbedder(embeddingSettings((await loadConfig({ file: paths.config, envFile: paths.env, env: {} })).config)!);
       const waitFrom = performance.now();
@@ -186,7 +218,17 @@ export async function runPluginBench(options: { n?: number; turns?: number; keep
       await again.prompt(eventOf(1), ctxOf(3));
       log(`  ${turns} turns with vectors, plugin and baseline alternately…`);
       const turned = await runTurns(again.prompt, baseline, turns, eventOf, ctxOf);
-      hybrid = { firstTurnMs: Math.round(firstHybrid.ms), readyAfterMs, plugin: turned.plugin, baseline: turned.baseline, added: turned.added, pluginCpu: turned.pluginCpu, injected: turned.injected, rssAfterMb: rssNowMb(), vectors };
+      hybrid = {
+        firstTurnMs: Math.round(firstHybrid.ms),
+        readyAfterMs,
+        plugin: turned.plugin,
+        baseline: turned.baseline,
+        added: turned.added,
+        pluginCpu: turned.pluginCpu,
+        injected: turned.injected,
+        rssAfterMb: rssNowMb(),
+        vectors,
+      };
     }
     const report: PluginBenchReport = {
       observations: corpus.observations,
@@ -201,7 +243,12 @@ export async function runPluginBench(options: { n?: number; turns?: number; keep
       targets: {},
     };
     report.targets['before_prompt_build added p95 ≤ 50 ms'] = { value: report.added.p95, target: '≤ 50 ms', ok: report.added.p95 <= 50 };
-    if (hybrid) report.targets['before_prompt_build added p95 with vectors ≤ 50 ms'] = { value: hybrid.added.p95, target: '≤ 50 ms', ok: hybrid.added.p95 <= 50 };
+    if (hybrid)
+      report.targets['before_prompt_build added p95 with vectors ≤ 50 ms'] = {
+        value: hybrid.added.p95,
+        target: '≤ 50 ms',
+        ok: hybrid.added.p95 <= 50,
+      };
     return report;
   } finally {
     // Unloaded as OpenClaw does (gateway_stop): the plugin finishes writing logs/hooks.log first.

@@ -13,7 +13,16 @@ import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
-import { HOLDOUT_DIR, loadPrioritySet, loadSetSessions, PRIORITY_LABELS, SAMPLES_DIR, writeSetSessions, type LabelledMessage, type PriorityLabel } from './priority-set.js';
+import {
+  HOLDOUT_DIR,
+  loadPrioritySet,
+  loadSetSessions,
+  PRIORITY_LABELS,
+  SAMPLES_DIR,
+  writeSetSessions,
+  type LabelledMessage,
+  type PriorityLabel,
+} from './priority-set.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'scripts', 'cli.js');
@@ -53,7 +62,13 @@ export interface PriorityReport {
 }
 
 async function cli(args: string[], env: Record<string, string>): Promise<string> {
-  const res = await execa(process.execPath, [CLI, ...args], { env: { CI: '1', TZ: 'UTC', ...env }, extendEnv: true, reject: false, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 });
+  const res = await execa(process.execPath, [CLI, ...args], {
+    env: { CI: '1', TZ: 'UTC', ...env },
+    extendEnv: true,
+    reject: false,
+    timeout: 300_000,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   if (res.exitCode !== 0) throw new Error(`ocm-run ${args.join(' ')} failed (${res.exitCode}): ${String(res.stderr)}`);
   return String(res.stdout);
 }
@@ -65,7 +80,10 @@ async function cli(args: string[], env: Record<string, string>): Promise<string>
  * answer cites and a reaction it cites are the other speaker's: not credited. Without `roleOf`,
  * only the first id counts.
  */
-export function predictions(observations: Array<{ priority: string; category?: string; provenance?: { entryIds?: string[] } }>, roleOf?: (entryId: string) => string | undefined): Map<string, PriorityLabel> {
+export function predictions(
+  observations: Array<{ priority: string; category?: string; provenance?: { entryIds?: string[] } }>,
+  roleOf?: (entryId: string) => string | undefined,
+): Map<string, PriorityLabel> {
   const out = new Map<string, PriorityLabel>();
   for (const o of observations) {
     // A session's summary speaks for the session, not for the messages it cites (its first and last).
@@ -86,8 +104,13 @@ export function predictions(observations: Array<{ priority: string; category?: s
 
 /** Score labelled messages against the Observer's answers. */
 export function scorePriorities(set: LabelledMessage[], predicted: ReadonlyMap<string, PriorityLabel>): Omit<PriorityReport, 'seconds'> {
-  const confusion = Object.fromEntries(PRIORITY_LABELS.map((l) => [l, Object.fromEntries(PRIORITY_LABELS.map((p) => [p, 0]))])) as PriorityReport['confusion'];
-  const share = (xs: LabelledMessage[]) => ({ messages: xs.length, accuracy: xs.length ? xs.filter((m) => (predicted.get(m.entryId) ?? 'none') === m.label).length / xs.length : 0 });
+  const confusion = Object.fromEntries(
+    PRIORITY_LABELS.map((l) => [l, Object.fromEntries(PRIORITY_LABELS.map((p) => [p, 0]))]),
+  ) as PriorityReport['confusion'];
+  const share = (xs: LabelledMessage[]) => ({
+    messages: xs.length,
+    accuracy: xs.length ? xs.filter((m) => (predicted.get(m.entryId) ?? 'none') === m.label).length / xs.length : 0,
+  });
   const misses: PriorityMiss[] = [];
   let correct = 0;
   for (const m of set) {
@@ -101,7 +124,10 @@ export function scorePriorities(set: LabelledMessage[], predicted: ReadonlyMap<s
       const count = PRIORITY_LABELS.reduce((n, p) => n + confusion[l][p], 0);
       const predictedN = PRIORITY_LABELS.reduce((n, t) => n + confusion[t][l], 0);
       const ok = confusion[l][l];
-      return [l, { count, predicted: predictedN, correct: ok, precision: predictedN ? ok / predictedN : 0, recall: count ? ok / count : 0 }];
+      return [
+        l,
+        { count, predicted: predictedN, correct: ok, precision: predictedN ? ok / predictedN : 0, recall: count ? ok / count : 0 },
+      ];
     }),
   ) as PriorityReport['perLabel'];
   const kept = set.filter((m) => m.label !== 'none' && (predicted.get(m.entryId) ?? 'none') !== 'none');
@@ -113,9 +139,16 @@ export function scorePriorities(set: LabelledMessage[], predicted: ReadonlyMap<s
     perLabel,
     confusion,
     byLanguage: { en: share(set.filter((m) => m.language === 'en')), ko: share(set.filter((m) => m.language === 'ko')) },
-    bySource: { samples: share(set.filter((m) => m.source === 'samples')), generated: share(set.filter((m) => m.source === 'generated')), holdout: share(set.filter((m) => m.source === 'holdout')) },
+    bySource: {
+      samples: share(set.filter((m) => m.source === 'samples')),
+      generated: share(set.filter((m) => m.source === 'generated')),
+      holdout: share(set.filter((m) => m.source === 'holdout')),
+    },
     holdoutParts: Object.fromEntries(
-      [...new Set(set.filter((m) => m.source === 'holdout').map((m) => m.session.split('-')[0]!))].map((part) => [part, share(set.filter((m) => m.source === 'holdout' && m.session.split('-')[0] === part))]),
+      [...new Set(set.filter((m) => m.source === 'holdout').map((m) => m.session.split('-')[0]!))].map((part) => [
+        part,
+        share(set.filter((m) => m.source === 'holdout' && m.session.split('-')[0] === part)),
+      ]),
     ),
     kept: share(kept),
     noneAtHigh: confusion.none.high,
@@ -137,10 +170,18 @@ export async function runPriorityEval(options: { keep?: boolean; log?: (line: st
     await mkdir(home, { recursive: true });
     const env = { OPENCLAW_STATE_DIR: state, OCM_HOME: home };
     await cli(['observe'], env);
-    const exported = JSON.parse(await cli(['export', '--format', 'json'], env)) as { observations: Array<{ priority: string; provenance?: { entryIds?: string[] } }> };
+    const exported = JSON.parse(await cli(['export', '--format', 'json'], env)) as {
+      observations: Array<{ priority: string; provenance?: { entryIds?: string[] } }>;
+    };
     log(`  ${set.length} labelled messages, ${exported.observations.length} observations`);
     const roles = new Map(set.map((m) => [m.entryId, m.role]));
-    return { ...scorePriorities(set, predictions(exported.observations, (id) => roles.get(id))), seconds: Math.round((Date.now() - started) / 100) / 10 };
+    return {
+      ...scorePriorities(
+        set,
+        predictions(exported.observations, (id) => roles.get(id)),
+      ),
+      seconds: Math.round((Date.now() - started) / 100) / 10,
+    };
   } finally {
     if (!options.keep) await rm(work, { recursive: true, force: true });
     else log(`  work dir kept: ${work}`);
@@ -167,7 +208,9 @@ export function priorityTable(r: PriorityReport): string {
     '',
     '| label | messages | precision | recall |',
     '|---|---|---|---|',
-    ...PRIORITY_LABELS.map((l) => `| ${SHOW[l]} | ${r.perLabel[l].count} | ${pct(r.perLabel[l].precision)} | ${pct(r.perLabel[l].recall)} |`),
+    ...PRIORITY_LABELS.map(
+      (l) => `| ${SHOW[l]} | ${r.perLabel[l].count} | ${pct(r.perLabel[l].precision)} | ${pct(r.perLabel[l].recall)} |`,
+    ),
     '',
     `| label ↓ / Observer → | ${PRIORITY_LABELS.map((l) => SHOW[l]).join(' | ')} |`,
     `|---|${PRIORITY_LABELS.map(() => '---').join('|')}|`,

@@ -64,7 +64,8 @@ export async function loadSetSessions(dir = join(SET_DIR, 'sessions')): Promise<
   for (const name of (await readdir(dir)).filter((n) => n.endsWith('.yaml')).sort()) {
     const where = join(dir, name);
     const raw = readYaml(await readFile(where, 'utf8'), { filename: where }) as { session?: unknown; start?: unknown; messages?: unknown };
-    if (typeof raw.session !== 'string' || typeof raw.start !== 'string' || !Array.isArray(raw.messages)) throw new Error(`${where}: needs session, start and messages`);
+    if (typeof raw.session !== 'string' || typeof raw.start !== 'string' || !Array.isArray(raw.messages))
+      throw new Error(`${where}: needs session, start and messages`);
     if (Number.isNaN(Date.parse(raw.start))) throw new Error(`${where}: start is not a date: ${raw.start}`);
     const session = raw.session;
     sessions.push({
@@ -72,9 +73,16 @@ export async function loadSetSessions(dir = join(SET_DIR, 'sessions')): Promise<
       start: raw.start,
       messages: raw.messages.map((m: unknown, i: number) => {
         const at = `${where}, message ${i + 1}`;
-        if (!Array.isArray(m) || m.length < 3 || (m[0] !== 'user' && m[0] !== 'assistant') || typeof m[2] !== 'string') throw new Error(`${at}: expected [user|assistant, label, "text", remember?]`);
+        if (!Array.isArray(m) || m.length < 3 || (m[0] !== 'user' && m[0] !== 'assistant') || typeof m[2] !== 'string')
+          throw new Error(`${at}: expected [user|assistant, label, "text", remember?]`);
         if (m.length > 3 && m[3] !== 'remember') throw new Error(`${at}: the fourth item can only be "remember"`);
-        return { entryId: hash(`priority-set:${session}:${i}`, 8), role: m[0], label: label(m[1], at), text: m[2], remember: m[3] === 'remember' };
+        return {
+          entryId: hash(`priority-set:${session}:${i}`, 8),
+          role: m[0],
+          label: label(m[1], at),
+          text: m[2],
+          remember: m[3] === 'remember',
+        };
       }),
     });
   }
@@ -85,14 +93,28 @@ export async function loadSetSessions(dir = join(SET_DIR, 'sessions')): Promise<
 export async function loadPrioritySet(): Promise<LabelledMessage[]> {
   const out: LabelledMessage[] = [];
   const where = join(SET_DIR, 'samples.yaml');
-  const samples = readYaml(await readFile(where, 'utf8'), { filename: where }) as Array<{ id: string; label: unknown; text: string; remember?: boolean }>;
+  const samples = readYaml(await readFile(where, 'utf8'), { filename: where }) as Array<{
+    id: string;
+    label: unknown;
+    text: string;
+    remember?: boolean;
+  }>;
   const transcript = await sampleMessages();
   for (const s of samples) {
     const id = String(s.id);
     const message = transcript.get(id);
     // A regenerated sample must not leave a label on another message.
     if (!message?.text.startsWith(s.text)) throw new Error(`${where}: ${id} is not a sample message starting "${s.text}"`);
-    out.push({ entryId: id, source: 'samples', session: 'samples', role: message.role as 'user' | 'assistant', label: label(s.label, `${where} ${id}`), text: message.text, remember: s.remember === true, language: languageOf(message.text) });
+    out.push({
+      entryId: id,
+      source: 'samples',
+      session: 'samples',
+      role: message.role as 'user' | 'assistant',
+      label: label(s.label, `${where} ${id}`),
+      text: message.text,
+      remember: s.remember === true,
+      language: languageOf(message.text),
+    });
   }
   const unlabelled = [...transcript.keys()].filter((id) => !samples.some((s) => String(s.id) === id));
   if (unlabelled.length > 0) throw new Error(`${where}: sample messages without a label: ${unlabelled.join(', ')}`);
@@ -120,10 +142,17 @@ export async function sampleMessages(dir = SAMPLES_DIR): Promise<Map<string, { r
       if (!name.includes('.jsonl')) continue;
       for (const line of (await readFile(join(sessions, name), 'utf8')).split('\n')) {
         if (!line.trim()) continue;
-        const entry = JSON.parse(line) as { type?: string; id?: string; message?: { role?: string; model?: string; content?: Array<{ type: string; text?: string }> } };
+        const entry = JSON.parse(line) as {
+          type?: string;
+          id?: string;
+          message?: { role?: string; model?: string; content?: Array<{ type: string; text?: string }> };
+        };
         const m = entry.message;
         if (entry.type !== 'message' || !m || (m.role !== 'user' && m.role !== 'assistant') || m.model === 'delivery-mirror') continue;
-        const text = (m.content ?? []).filter((b) => b.type === 'text').map((b) => b.text ?? '').join('\n');
+        const text = (m.content ?? [])
+          .filter((b) => b.type === 'text')
+          .map((b) => b.text ?? '')
+          .join('\n');
         if (text) out.set(String(entry.id), { role: m.role, text });
       }
     }
@@ -139,7 +168,9 @@ export async function writeSetSessions(sessions: SetSession[], stateDir: string,
     const h = hash(`priority-set:${s.session}`, 32);
     const id = `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
     const start = Date.parse(s.start);
-    const lines = [JSON.stringify({ type: 'session', version: 3, id, timestamp: new Date(start).toISOString(), cwd: `/priority-set/${s.session}` })];
+    const lines = [
+      JSON.stringify({ type: 'session', version: 3, id, timestamp: new Date(start).toISOString(), cwd: `/priority-set/${s.session}` }),
+    ];
     let parent: string | null = null;
     s.messages.forEach((m, k) => {
       const ms = start + k * 60_000;
@@ -147,7 +178,15 @@ export async function writeSetSessions(sessions: SetSession[], stateDir: string,
       const message =
         m.role === 'user'
           ? { role: 'user', content, timestamp: ms }
-          : { role: 'assistant', content, provider: 'priority-set', model: 'labelled', usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 }, stopReason: 'stop', timestamp: ms };
+          : {
+              role: 'assistant',
+              content,
+              provider: 'priority-set',
+              model: 'labelled',
+              usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 },
+              stopReason: 'stop',
+              timestamp: ms,
+            };
       lines.push(JSON.stringify({ type: 'message', id: m.entryId, parentId: parent, timestamp: new Date(ms).toISOString(), message }));
       parent = m.entryId;
     });

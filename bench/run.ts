@@ -32,7 +32,10 @@ const SECTIONS: Section[] = [
     name: 'observe',
     async run(args) {
       const { runObserveBench, observeBenchTable } = await import('./observe-bench.js');
-      const report = await runObserveBench({ ...(args.n ? { exchanges: Number(args.n) } : {}), ...(args.runs ? { runs: Number(args.runs) } : {}) });
+      const report = await runObserveBench({
+        ...(args.n ? { exchanges: Number(args.n) } : {}),
+        ...(args.runs ? { runs: Number(args.runs) } : {}),
+      });
       return { table: observeBenchTable(report), json: report };
     },
   },
@@ -120,7 +123,11 @@ const SECTIONS: Section[] = [
     async run(args) {
       const { runMaskingChannels, maskingChannelsTable } = await import('../test/helpers/masking-channels.js');
       const seed = args.seed ? Number(args.seed) : 20261126;
-      const report = await runMaskingChannels({ seed, perContext: args.n ? Number(args.n) : 1, log: (line) => process.stderr.write(`${line}\n`) });
+      const report = await runMaskingChannels({
+        seed,
+        perContext: args.n ? Number(args.n) : 1,
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
       return { table: maskingChannelsTable(report), json: report };
     },
   },
@@ -150,7 +157,11 @@ const SECTIONS: Section[] = [
     name: 'edits',
     async run(args) {
       const { runEditRace, editRaceTable } = await import('./edit-race.js');
-      const report = await runEditRace({ ...(args.n ? { exchanges: Number(args.n) } : {}), ...(args.interval ? { intervalMs: Number(args.interval) } : {}), log: (line) => process.stderr.write(`${line}\n`) });
+      const report = await runEditRace({
+        ...(args.n ? { exchanges: Number(args.n) } : {}),
+        ...(args.interval ? { intervalMs: Number(args.interval) } : {}),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
       return { table: editRaceTable(report), json: report };
     },
   },
@@ -186,7 +197,10 @@ const SECTIONS: Section[] = [
     name: 'cli',
     async run(args) {
       const { runCliStartBench, cliStartBenchTable } = await import('./cli-start-bench.js');
-      const report = await runCliStartBench({ ...(args.runs ? { runs: Number(args.runs) } : {}), ...(typeof args.baseline === 'string' ? { baseline: args.baseline } : {}) });
+      const report = await runCliStartBench({
+        ...(args.runs ? { runs: Number(args.runs) } : {}),
+        ...(typeof args.baseline === 'string' ? { baseline: args.baseline } : {}),
+      });
       return { table: cliStartBenchTable(report), json: report };
     },
   },
@@ -196,7 +210,18 @@ const { values, positionals } = parseArgs({
   args: process.argv.slice(2),
   allowPositionals: true,
   strict: false,
-  options: { seed: { type: 'string' }, n: { type: 'string' }, turns: { type: 'string' }, runs: { type: 'string' }, queries: { type: 'string' }, keep: { type: 'boolean' }, idle: { type: 'string' }, interval: { type: 'string' }, bs24: { type: 'string' }, baseline: { type: 'string' } },
+  options: {
+    seed: { type: 'string' },
+    n: { type: 'string' },
+    turns: { type: 'string' },
+    runs: { type: 'string' },
+    queries: { type: 'string' },
+    keep: { type: 'boolean' },
+    idle: { type: 'string' },
+    interval: { type: 'string' },
+    bs24: { type: 'string' },
+    baseline: { type: 'string' },
+  },
 });
 await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
 for (const section of SECTIONS) {
@@ -204,5 +229,8 @@ for (const section of SECTIONS) {
   process.stderr.write(`== bench: ${section.name}\n`);
   const { table, json } = await section.run(values);
   process.stdout.write(`${table}\n\n`);
-  await writeFile(join(ROOT, 'bench', 'results', `bench-${section.name}.json`), `${JSON.stringify({ at: new Date().toISOString(), ...(json as object) }, null, 2)}\n`);
+  await writeFile(
+    join(ROOT, 'bench', 'results', `bench-${section.name}.json`),
+    `${JSON.stringify({ at: new Date().toISOString(), ...(json as object) }, null, 2)}\n`,
+  );
 }

@@ -78,17 +78,39 @@ export function percentile(values: number[], p: number): number {
 }
 
 /** Run a command; wall ms and (with /usr/bin/time) peak RSS in MB and CPU ms (user + system: less bent by a busy machine than wall time). */
-export async function timed(cmd: string, args: string[], options: { input?: string } = {}): Promise<{ ms: number; rssMb: number | null; cpuMs: number | null; stdout: string; stderr: string }> {
+export async function timed(
+  cmd: string,
+  args: string[],
+  options: { input?: string } = {},
+): Promise<{ ms: number; rssMb: number | null; cpuMs: number | null; stdout: string; stderr: string }> {
   const useTime = existsSync(TIME);
   const started = performance.now();
   const res = useTime
-    ? await execa(TIME, ['-f', '__RSS__%M __CPU__%U %S', cmd, ...args], { reject: false, env: { CI: '1' }, extendEnv: true, ...(options.input !== undefined ? { input: options.input } : {}), maxBuffer: 256 * 1024 * 1024 })
-    : await execa(cmd, args, { reject: false, env: { CI: '1' }, extendEnv: true, ...(options.input !== undefined ? { input: options.input } : {}), maxBuffer: 256 * 1024 * 1024 });
+    ? await execa(TIME, ['-f', '__RSS__%M __CPU__%U %S', cmd, ...args], {
+        reject: false,
+        env: { CI: '1' },
+        extendEnv: true,
+        ...(options.input !== undefined ? { input: options.input } : {}),
+        maxBuffer: 256 * 1024 * 1024,
+      })
+    : await execa(cmd, args, {
+        reject: false,
+        env: { CI: '1' },
+        extendEnv: true,
+        ...(options.input !== undefined ? { input: options.input } : {}),
+        maxBuffer: 256 * 1024 * 1024,
+      });
   const ms = performance.now() - started;
   if (res.exitCode !== 0) throw new Error(`${cmd} ${args.slice(0, 3).join(' ')} failed: ${String(res.stderr).slice(0, 500)}`);
   const m = /__RSS__(\d+)/.exec(String(res.stderr));
   const cpu = /__CPU__([\d.]+) ([\d.]+)/.exec(String(res.stderr));
-  return { ms, rssMb: m ? Math.round(Number(m[1]) / 1024) : null, cpuMs: cpu ? Math.round((Number(cpu[1]) + Number(cpu[2])) * 1000) : null, stdout: String(res.stdout), stderr: String(res.stderr) };
+  return {
+    ms,
+    rssMb: m ? Math.round(Number(m[1]) / 1024) : null,
+    cpuMs: cpu ? Math.round((Number(cpu[1]) + Number(cpu[2])) * 1000) : null,
+    stdout: String(res.stdout),
+    stderr: String(res.stderr),
+  };
 }
 
 /**
@@ -99,10 +121,15 @@ export async function timed(cmd: string, args: string[], options: { input?: stri
 export async function indexedCorpusHome(paths: HomePaths, cli: string, n: number, log: (s: string) => void): Promise<number> {
   log(`  generating ${n} observations…`);
   await mkdir(paths.root, { recursive: true });
-  await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\nembeddings:\n  provider: none\n', { mode: 0o600 });
+  await writeFile(
+    paths.config,
+    'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\nembeddings:\n  provider: none\n',
+    { mode: 0o600 },
+  );
   await writeCorpus(paths, { observations: n, days: 90, endDate: '2026-03-31', agents: ['work'], korean: 0.3 });
   log('  index build…');
-  return (JSON.parse((await timed(process.execPath, [cli, 'index', '--json', '--home', paths.root])).stdout) as { documents: number }).documents;
+  return (JSON.parse((await timed(process.execPath, [cli, 'index', '--json', '--home', paths.root])).stdout) as { documents: number })
+    .documents;
 }
 
 /** Realistic queries: topic words, names, identifiers, Korean with particles, phrases, a miss. */
@@ -142,7 +169,9 @@ export function benchQueries(n: number): string[] {
   return Array.from({ length: n }, (_, i) => base[i % base.length]!);
 }
 
-export async function runSearchBench(options: { n?: number; queries?: number; keep?: boolean; log?: (s: string) => void } = {}): Promise<SearchBenchReport> {
+export async function runSearchBench(
+  options: { n?: number; queries?: number; keep?: boolean; log?: (s: string) => void } = {},
+): Promise<SearchBenchReport> {
   const log = options.log ?? (() => undefined);
   const n = options.n ?? 100_000;
   const days = 90;
@@ -154,7 +183,11 @@ export async function runSearchBench(options: { n?: number; queries?: number; ke
     const CLI = await snapshotCli(work);
     log(`  generating ${n} observations over ${days} days…`);
     await mkdir(paths.root, { recursive: true });
-    await writeFile(paths.config, 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\nembeddings:\n  provider: none\n', { mode: 0o600 });
+    await writeFile(
+      paths.config,
+      'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\nembeddings:\n  provider: none\n',
+      { mode: 0o600 },
+    );
     const corpus = await writeCorpus(paths, { observations: n, days, endDate, agents: ['work'], korean: 0.3 });
 
     log('  full index build (ocm-run index)…');
@@ -210,7 +243,8 @@ export async function runSearchBench(options: { n?: number; queries?: number; ke
     for (let i = 0; i < 20; i++) bare.push((await timed(process.execPath, ['-e', '0'])).ms);
 
     const texts: string[] = [];
-    for (const file of await listMarkdown(paths.memory)) for (const o of listObservations(parseDayFile(await readFile(file, 'utf8')))) texts.push(o.text);
+    for (const file of await listMarkdown(paths.memory))
+      for (const o of listObservations(parseDayFile(await readFile(file, 'utf8')))) texts.push(o.text);
 
     log('  MiniSearch baseline (in-process, same texts and queries)…');
     const minisearch = miniSearchBaseline(texts, queries);
@@ -219,12 +253,24 @@ export async function runSearchBench(options: { n?: number; queries?: number; ke
     let fts5: SearchBenchReport['fts5'] = null;
     if (existsSync('/usr/bin/sqlite3') || (await execa('sqlite3', ['-version'], { reject: false })).exitCode === 0) {
       const db = join(work, 'fts.db');
-      const sql = ['CREATE VIRTUAL TABLE t USING fts5(body);', 'BEGIN;', ...texts.map((x) => `INSERT INTO t(body) VALUES ('${x.replace(/'/g, "''")}');`), 'COMMIT;'].join('\n');
+      const sql = [
+        'CREATE VIRTUAL TABLE t USING fts5(body);',
+        'BEGIN;',
+        ...texts.map((x) => `INSERT INTO t(body) VALUES ('${x.replace(/'/g, "''")}');`),
+        'COMMIT;',
+      ].join('\n');
       const b = await timed('sqlite3', [db], { input: sql });
       const q: number[] = [];
       for (const query of queries.slice(0, 20)) {
         const words = (query.match(/[\p{L}\p{N}_]+/gu) ?? []).map((w) => `"${w.replace(/"/g, '')}"`).join(' OR ');
-        q.push((await timed('sqlite3', [db, `SELECT rowid, snippet(t, 0, '[', ']', '…', 12) FROM t WHERE t MATCH '${words.replace(/'/g, "''")}' ORDER BY bm25(t) LIMIT 10;`])).ms);
+        q.push(
+          (
+            await timed('sqlite3', [
+              db,
+              `SELECT rowid, snippet(t, 0, '[', ']', '…', 12) FROM t WHERE t MATCH '${words.replace(/'/g, "''")}' ORDER BY bm25(t) LIMIT 10;`,
+            ])
+          ).ms,
+        );
       }
       fts5 = { buildMs: Math.round(b.ms), p50: percentile(q, 50), p95: percentile(q, 95) };
     }
@@ -247,11 +293,19 @@ export async function runSearchBench(options: { n?: number; queries?: number; ke
     const peak = Math.max(report.build.peakRssMb ?? 0, report.cli.peakRssMb ?? 0);
     report.targets = {
       'CLI search p50 ≤ 300 ms': { value: report.cli.p50, target: '≤ 300 ms', ok: report.cli.p50 <= 300 },
-      'CLI search p50 ≤ 6 × node -e 0': { value: Math.round((report.cli.p50 / report.nodeBare.p50) * 10) / 10, target: '≤ 6 ×', ok: report.cli.p50 <= 6 * report.nodeBare.p50 },
+      'CLI search p50 ≤ 6 × node -e 0': {
+        value: Math.round((report.cli.p50 / report.nodeBare.p50) * 10) / 10,
+        target: '≤ 6 ×',
+        ok: report.cli.p50 <= 6 * report.nodeBare.p50,
+      },
       'in-process p95 ≤ 25 ms': { value: report.inProcess.p95, target: '≤ 25 ms', ok: report.inProcess.p95 <= 25 },
       'peak RSS ≤ 200 MB': { value: peak, target: '≤ 200 MB', ok: peak > 0 && peak <= 200 },
       'full build ≤ 10 s': { value: report.build.ms, target: '≤ 10000 ms', ok: report.build.ms <= 10_000 },
-      'one-day incremental ≤ 500 ms': { value: report.incremental.internalMs, target: '≤ 500 ms', ok: report.incremental.internalMs <= 500 },
+      'one-day incremental ≤ 500 ms': {
+        value: report.incremental.internalMs,
+        target: '≤ 500 ms',
+        ok: report.incremental.internalMs <= 500,
+      },
     };
     return report;
   } finally {

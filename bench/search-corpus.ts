@@ -29,32 +29,62 @@ const TECH = W(
 const AREA = W(
   'backend services|the billing pipeline|the mobile app|data ingestion|the admin dashboard|search|authentication|caching|background jobs|the public API|analytics|the CLI|log shipping|feature flags|the payment flow|email delivery|onboarding|notifications|rate limiting|image resizing|the recommendation engine|reporting|CI builds|local development|integration tests|the docs site|observability|the data warehouse|session storage|file uploads',
 );
-const PROJECT = W('Atlas|Borealis|Cobalt|Dune|Ember|Fjord|Granite|Harbor|Iris|Juniper|Kestrel|Lumen|Meridian|Nimbus|Onyx|Pylon|Quartz|Riverbed|Sable|Tundra|Umbra|Vector|Willow|Xenon|Yarrow|Zephyr|oc-memory|openclaw|the website|the monorepo');
-const COMPONENT = W('auth service|payment gateway|search indexer|job scheduler|API gateway|user service|notification worker|session store|upload handler|report generator|webhook relay|cache layer|migration runner|config loader|rate limiter|email sender|billing cron|feature flag service|metrics exporter|log parser');
-const BUG = W('a race condition|a memory leak|an off-by-one error|a timezone bug|a null pointer crash|a deadlock|a slow query|a broken retry loop|a stale cache entry|an encoding bug|a flaky test|a missing index|an unhandled promise rejection|a CORS misconfiguration|a token expiry bug|a double charge|a duplicate webhook');
+const PROJECT = W(
+  'Atlas|Borealis|Cobalt|Dune|Ember|Fjord|Granite|Harbor|Iris|Juniper|Kestrel|Lumen|Meridian|Nimbus|Onyx|Pylon|Quartz|Riverbed|Sable|Tundra|Umbra|Vector|Willow|Xenon|Yarrow|Zephyr|oc-memory|openclaw|the website|the monorepo',
+);
+const COMPONENT = W(
+  'auth service|payment gateway|search indexer|job scheduler|API gateway|user service|notification worker|session store|upload handler|report generator|webhook relay|cache layer|migration runner|config loader|rate limiter|email sender|billing cron|feature flag service|metrics exporter|log parser',
+);
+const BUG = W(
+  'a race condition|a memory leak|an off-by-one error|a timezone bug|a null pointer crash|a deadlock|a slow query|a broken retry loop|a stale cache entry|an encoding bug|a flaky test|a missing index|an unhandled promise rejection|a CORS misconfiguration|a token expiry bug|a double charge|a duplicate webhook',
+);
 const ENVS = W('staging|production|dev|QA|the canary cluster|eu-west-1|us-east-1|the preview environment');
-const ENVVAR = W('POSTGRES_URL|REDIS_URL|DATABASE_URL|OPENAI_API_KEY|SENTRY_DSN|JWT_SECRET|S3_BUCKET|NODE_ENV|LOG_LEVEL|STRIPE_WEBHOOK_SECRET|KAFKA_BROKERS|SMTP_HOST|FEATURE_FLAGS_URL|OCM_HOME|HTTP_PROXY|MAX_WORKERS');
-const PERSON = W('Alice|Bob|Carol|Dave|Erin|Frank|Grace|Heidi|Ivan|Judy|Mallory|Niaj|Olivia|Peggy|Rupert|Sybil|Trent|Victor|Walter|Yuki|Minji|Jisoo|Hyunwoo|Seojun|Haruto|Wei|Priya|Arjun|Fatima|Lucas|Sofia|Mateo|Chloe|Noah|Emma|Liam');
-const TOPIC = W('the Q3 roadmap|the hiring plan|the incident review|the database migration|API versioning|the pricing change|the security audit|on-call rotation|the design system|the launch checklist|test coverage|the budget|the vendor contract|the data retention policy|the load test results|the postmortem|the sprint goals|performance regressions|the accessibility review|the GDPR request');
-const HOBBY = W('hiking|climbing|painting|sourdough baking|chess|running marathons|cycling|photography|playing guitar|gardening|birdwatching|pottery|surfing|yoga|board games|camping|knitting|swimming|skiing|reading sci-fi');
-const CITY = W('Seoul|Busan|Tokyo|Osaka|Berlin|Lisbon|Paris|London|New York|San Francisco|Vancouver|Sydney|Singapore|Taipei|Barcelona|Prague|Vienna|Copenhagen|Reykjavik|Kyoto');
+const ENVVAR = W(
+  'POSTGRES_URL|REDIS_URL|DATABASE_URL|OPENAI_API_KEY|SENTRY_DSN|JWT_SECRET|S3_BUCKET|NODE_ENV|LOG_LEVEL|STRIPE_WEBHOOK_SECRET|KAFKA_BROKERS|SMTP_HOST|FEATURE_FLAGS_URL|OCM_HOME|HTTP_PROXY|MAX_WORKERS',
+);
+const PERSON = W(
+  'Alice|Bob|Carol|Dave|Erin|Frank|Grace|Heidi|Ivan|Judy|Mallory|Niaj|Olivia|Peggy|Rupert|Sybil|Trent|Victor|Walter|Yuki|Minji|Jisoo|Hyunwoo|Seojun|Haruto|Wei|Priya|Arjun|Fatima|Lucas|Sofia|Mateo|Chloe|Noah|Emma|Liam',
+);
+const TOPIC = W(
+  'the Q3 roadmap|the hiring plan|the incident review|the database migration|API versioning|the pricing change|the security audit|on-call rotation|the design system|the launch checklist|test coverage|the budget|the vendor contract|the data retention policy|the load test results|the postmortem|the sprint goals|performance regressions|the accessibility review|the GDPR request',
+);
+const HOBBY = W(
+  'hiking|climbing|painting|sourdough baking|chess|running marathons|cycling|photography|playing guitar|gardening|birdwatching|pottery|surfing|yoga|board games|camping|knitting|swimming|skiing|reading sci-fi',
+);
+const CITY = W(
+  'Seoul|Busan|Tokyo|Osaka|Berlin|Lisbon|Paris|London|New York|San Francisco|Vancouver|Sydney|Singapore|Taipei|Barcelona|Prague|Vienna|Copenhagen|Reykjavik|Kyoto',
+);
 const MONTH = W('January|February|March|April|May|June|July|August|September|October|November|December');
 const RELATION = W('sister|brother|wife|husband|daughter|son|mother|father|friend|colleague|manager|neighbor');
-const ITEM = W('a standing desk|a mechanical keyboard|a new laptop|noise-cancelling headphones|a 4K monitor|an espresso machine|a road bike|a tent|running shoes|a drone|a camera lens|a houseplant');
-const STEP = W('write the migration|add integration tests|update the docs|ask for review|benchmark the new version|roll out behind a flag|clean up old branches|profile memory usage|fix the lint errors|tag the release');
-const TASK = W('the login redesign|the export feature|the retry logic|the new onboarding flow|the search ranking|the invoice PDF|dark mode|the audit log|bulk import|the Slack integration|two-factor authentication|the rate-limit headers');
+const ITEM = W(
+  'a standing desk|a mechanical keyboard|a new laptop|noise-cancelling headphones|a 4K monitor|an espresso machine|a road bike|a tent|running shoes|a drone|a camera lens|a houseplant',
+);
+const STEP = W(
+  'write the migration|add integration tests|update the docs|ask for review|benchmark the new version|roll out behind a flag|clean up old branches|profile memory usage|fix the lint errors|tag the release',
+);
+const TASK = W(
+  'the login redesign|the export feature|the retry logic|the new onboarding flow|the search ranking|the invoice PDF|dark mode|the audit log|bulk import|the Slack integration|two-factor authentication|the rate-limit headers',
+);
 
 // Korean vocabulary (particles are attached by the templates, as people write).
-const TECH_KO = W('데이터베이스|캐시|인증|배포|서버|클라이언트|로그|모니터링|테스트|마이그레이션|백엔드|프론트엔드|쿠버네티스|도커|파이프라인|대시보드|알림|결제|검색|인덱스|스케줄러|웹훅|세션|토큰|설정|환경 변수|빌드|저장소|브랜치|리뷰');
-const COMPONENT_KO = W('인증 서비스|결제 모듈|검색 엔진|작업 스케줄러|API 게이트웨이|사용자 서비스|알림 워커|세션 저장소|업로드 핸들러|리포트 생성기|캐시 계층|설정 로더');
+const TECH_KO = W(
+  '데이터베이스|캐시|인증|배포|서버|클라이언트|로그|모니터링|테스트|마이그레이션|백엔드|프론트엔드|쿠버네티스|도커|파이프라인|대시보드|알림|결제|검색|인덱스|스케줄러|웹훅|세션|토큰|설정|환경 변수|빌드|저장소|브랜치|리뷰',
+);
+const COMPONENT_KO = W(
+  '인증 서비스|결제 모듈|검색 엔진|작업 스케줄러|API 게이트웨이|사용자 서비스|알림 워커|세션 저장소|업로드 핸들러|리포트 생성기|캐시 계층|설정 로더',
+);
 const BUG_KO = W('메모리 누수|경쟁 상태|타임존|널 포인터|교착 상태|느린 쿼리|재시도 루프|인코딩|불안정한 테스트|토큰 만료|중복 결제');
-const TOPIC_KO = W('3분기 로드맵|채용 계획|장애 회고|데이터베이스 마이그레이션|API 버전 관리|가격 정책|보안 감사|당직 순번|디자인 시스템|출시 체크리스트|예산|데이터 보존 정책|부하 테스트 결과');
+const TOPIC_KO = W(
+  '3분기 로드맵|채용 계획|장애 회고|데이터베이스 마이그레이션|API 버전 관리|가격 정책|보안 감사|당직 순번|디자인 시스템|출시 체크리스트|예산|데이터 보존 정책|부하 테스트 결과',
+);
 const PERSON_KO = W('민지|지수|현우|서준|하윤|도윤|서연|지호|수아|예준|김 팀장|박 부장|이 대리|최 과장');
 const HOBBY_KO = W('등산|클라이밍|그림 그리기|빵 굽기|체스|마라톤|자전거|사진|기타 연주|정원 가꾸기|요가|캠핑|수영|스키|독서');
 const CITY_KO = W('서울|부산|제주|도쿄|오사카|베를린|리스본|파리|런던|뉴욕|시드니|싱가포르|타이베이|교토');
 const MONTH_KO = W('1월|2월|3월|4월|5월|6월|7월|8월|9월|10월|11월|12월');
 
-const TAGS = W('postgres|redis|auth|billing|deploy|incident|meeting|personal|travel|hiring|perf|security|frontend|backend|infra|data|ml|docs|bug|release');
+const TAGS = W(
+  'postgres|redis|auth|billing|deploy|incident|meeting|personal|travel|hiring|perf|security|frontend|backend|infra|data|ml|docs|bug|release',
+);
 const CATEGORIES: Array<[string, number]> = [
   ['fact', 30],
   ['task', 20],
@@ -154,7 +184,13 @@ function addDays(date: string, days: number): string {
 }
 
 /** Observations of one day (sorted by time), for `agent`. */
-export function dayObservations(gen: ReturnType<typeof makeGenerator>, date: string, agent: string, count: number, korean: number): Observation[] {
+export function dayObservations(
+  gen: ReturnType<typeof makeGenerator>,
+  date: string,
+  agent: string,
+  count: number,
+  korean: number,
+): Observation[] {
   const out: Observation[] = [];
   const session = gen.hex(8);
   const minutes = Array.from({ length: count }, () => gen.int(0, 24 * 60 - 1)).sort((a, b) => a - b);
@@ -185,7 +221,10 @@ export function dayFileText(date: string, agent: string, observations: Observati
 }
 
 /** Write the corpus into `paths.memory` (hot tier). Returns the files written and the observation count. */
-export async function writeCorpus(paths: HomePaths, options: CorpusOptions): Promise<{ files: string[]; observations: number; dates: string[] }> {
+export async function writeCorpus(
+  paths: HomePaths,
+  options: CorpusOptions,
+): Promise<{ files: string[]; observations: number; dates: string[] }> {
   const gen = makeGenerator(options.seed ?? 42);
   const agents = ['main', ...(options.agents ?? [])];
   const perDay = options.observations / options.days;

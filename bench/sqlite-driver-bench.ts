@@ -76,7 +76,9 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 }
 
-export async function runSqliteDriverBench(options: { sessions?: number; exchanges?: number; runs?: number; betterSqlite3Node24?: string } = {}): Promise<SqliteDriverReport> {
+export async function runSqliteDriverBench(
+  options: { sessions?: number; exchanges?: number; runs?: number; betterSqlite3Node24?: string } = {},
+): Promise<SqliteDriverReport> {
   const sessions = options.sessions ?? 200;
   const exchanges = options.exchanges ?? 50;
   const runs = options.runs ?? 5;
@@ -85,11 +87,29 @@ export async function runSqliteDriverBench(options: { sessions?: number; exchang
   try {
     const rows = buildBenchAgentDb(root, sessions, exchanges);
     const configurations = [
-      { label: 'Node 20 · better-sqlite3 (baseline)', node: process.execPath, env: { OCM_SQLITE_DRIVER: 'better-sqlite3' } as Record<string, string | undefined> },
-      { label: 'Node 20 · sql.js (WebAssembly)', node: process.execPath, env: { OCM_SQLITE_DRIVER: 'sql.js' } as Record<string, string | undefined> },
+      {
+        label: 'Node 20 · better-sqlite3 (baseline)',
+        node: process.execPath,
+        env: { OCM_SQLITE_DRIVER: 'better-sqlite3' } as Record<string, string | undefined>,
+      },
+      {
+        label: 'Node 20 · sql.js (WebAssembly)',
+        node: process.execPath,
+        env: { OCM_SQLITE_DRIVER: 'sql.js' } as Record<string, string | undefined>,
+      },
       { label: 'Node 24 · node:sqlite', node: node24, env: { OCM_SQLITE_DRIVER: 'node:sqlite' } as Record<string, string | undefined> },
       ...(options.betterSqlite3Node24
-        ? [{ label: 'Node 24 · better-sqlite3', node: node24, env: { OCM_SQLITE_DRIVER: 'better-sqlite3', OCM_BENCH_BETTER_SQLITE3: options.betterSqlite3Node24, NODE_OPTIONS: `--import=${FROM_COPY}` } as Record<string, string | undefined> }]
+        ? [
+            {
+              label: 'Node 24 · better-sqlite3',
+              node: node24,
+              env: {
+                OCM_SQLITE_DRIVER: 'better-sqlite3',
+                OCM_BENCH_BETTER_SQLITE3: options.betterSqlite3Node24,
+                NODE_OPTIONS: `--import=${FROM_COPY}`,
+              } as Record<string, string | undefined>,
+            },
+          ]
         : []),
     ];
     const results = configurations.map(() => [] as Measurement[]);
@@ -98,7 +118,16 @@ export async function runSqliteDriverBench(options: { sessions?: number; exchang
       for (const [i, c] of configurations.entries()) {
         const r = await execa(c.node, [CHILD, root], { cwd: ROOT, env: c.env, extendEnv: true, timeout: 300_000, reject: false });
         // A configuration that crashes is reported as such, not allowed to end the benchmark.
-        if (r.exitCode !== 0) failures[i]!.push(`${r.signal ?? `exit ${r.exitCode}`}: ${String(r.stderr).trim().split('\n').find((l) => /Assertion|Error/.test(l))?.trim() ?? ''}`);
+        if (r.exitCode !== 0)
+          failures[i]!.push(
+            `${r.signal ?? `exit ${r.exitCode}`}: ${
+              String(r.stderr)
+                .trim()
+                .split('\n')
+                .find((l) => /Assertion|Error/.test(l))
+                ?.trim() ?? ''
+            }`,
+          );
         else results[i]!.push(JSON.parse(String(r.stdout).trim().split('\n').at(-1)!) as Measurement);
       }
     }
@@ -121,7 +150,9 @@ export async function runSqliteDriverBench(options: { sessions?: number; exchang
     });
     const base = summary[0]!;
     if (base.completed === 0) throw new Error(`the baseline never completed: ${base.failures[0]}`);
-    for (const s of summary) if (s.completed > 0 && s.messages !== base.messages) throw new Error(`${s.label} read ${s.messages} messages, the baseline ${base.messages}`);
+    for (const s of summary)
+      if (s.completed > 0 && s.messages !== base.messages)
+        throw new Error(`${s.label} read ${s.messages} messages, the baseline ${base.messages}`);
     const installMb: Record<string, number> = {};
     for (const name of ['better-sqlite3', 'sql.js']) {
       installMb[name] = (await folderBytes(join(ROOT, 'node_modules', name)).catch(() => Number.NaN)) / 1e6;
@@ -142,7 +173,9 @@ export async function runSqliteDriverBench(options: { sessions?: number; exchang
 export function sqliteDriverBenchTable(report: SqliteDriverReport): string {
   const lines = [
     `OpenClaw database read: ${report.sessions} sessions, ${report.rows} rows, ${report.databaseMb.toFixed(1)} MB; medians of ${report.runs} fresh processes per configuration`,
-    `installed size: ${Object.entries(report.installMb).map(([name, mb]) => `${name} ${mb.toFixed(1)} MB`).join(', ')}, node:sqlite 0 (part of Node)`,
+    `installed size: ${Object.entries(report.installMb)
+      .map(([name, mb]) => `${name} ${mb.toFixed(1)} MB`)
+      .join(', ')}, node:sqlite 0 (part of Node)`,
     '| configuration | driver (SQLite) | open + list sessions | first read | × baseline | idle tick (all sessions) | × baseline | peak RSS |',
     '|---|---|---|---|---|---|---|---|',
   ];
@@ -152,7 +185,9 @@ export function sqliteDriverBenchTable(report: SqliteDriverReport): string {
       continue;
     }
     const crashed = c.failures.length ? ` — crashed in ${c.failures.length} of ${report.runs} runs (${c.failures[0]})` : '';
-    lines.push(`| ${c.label}${crashed} | ${c.driver} (${c.sqlite}) | ${c.openMs.toFixed(0)} ms | ${c.firstMs.toFixed(0)} ms (${c.messages} messages) | ${c.firstVsBaseline.toFixed(2)} | ${c.idleMs.toFixed(1)} ms | ${c.idleVsBaseline.toFixed(2)} | ${c.peakRssMb.toFixed(0)} MB |`);
+    lines.push(
+      `| ${c.label}${crashed} | ${c.driver} (${c.sqlite}) | ${c.openMs.toFixed(0)} ms | ${c.firstMs.toFixed(0)} ms (${c.messages} messages) | ${c.firstVsBaseline.toFixed(2)} | ${c.idleMs.toFixed(1)} ms | ${c.idleVsBaseline.toFixed(2)} | ${c.peakRssMb.toFixed(0)} MB |`,
+    );
   }
   return lines.join('\n');
 }

@@ -82,17 +82,28 @@ export async function runSyncBench(options: { n?: number; log?: (line: string) =
   const dir = await mkdtemp(join(tmpdir(), 'ocm-sync-bench-'));
   try {
     const key = join(dir, 'sync.key');
-    const keygen = await execa(process.execPath, [CLI, 'sync', '--new-key', key, '--home', join(dir, 'keygen')], { env: { ...process.env, CI: '1' } });
+    const keygen = await execa(process.execPath, [CLI, 'sync', '--new-key', key, '--home', join(dir, 'keygen')], {
+      env: { ...process.env, CI: '1' },
+    });
     if (keygen.exitCode !== 0) throw new Error(keygen.stderr);
     const all = Array.from({ length: n }, (_, i) => observation(i, addDays(TODAY, -Math.floor(i / PER_DAY))));
-    const homes: Record<'plain' | 'encrypted', HomePaths> = { plain: homePaths(join(dir, 'plain', 'home')), encrypted: homePaths(join(dir, 'encrypted', 'home')) };
+    const homes: Record<'plain' | 'encrypted', HomePaths> = {
+      plain: homePaths(join(dir, 'plain', 'home')),
+      encrypted: homePaths(join(dir, 'encrypted', 'home')),
+    };
     let dayFiles = 0;
     for (const [kind, paths] of Object.entries(homes)) {
       await ensureHome(paths, async () => '');
       const remote = join(dir, kind, 'remote.git');
       await execa('git', ['init', '-q', '--bare', '-b', 'main', remote]);
-      const sync = kind === 'plain' ? `sync:\n  git: {enabled: true, remote: ${JSON.stringify(remote)}}\n` : `sync:\n  encrypt: true\n  key_file: ${JSON.stringify(key)}\n  git: {enabled: true, remote: ${JSON.stringify(remote)}}\n`;
-      await writeFile(paths.config, `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\nembeddings: {enabled: false}\n${sync}`);
+      const sync =
+        kind === 'plain'
+          ? `sync:\n  git: {enabled: true, remote: ${JSON.stringify(remote)}}\n`
+          : `sync:\n  encrypt: true\n  key_file: ${JSON.stringify(key)}\n  git: {enabled: true, remote: ${JSON.stringify(remote)}}\n`;
+      await writeFile(
+        paths.config,
+        `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\nembeddings: {enabled: false}\n${sync}`,
+      );
       dayFiles = await writeDays(paths, all);
     }
     const homeMb = (await sizeMb(homes.plain.memory)) + (await sizeMb(homes.plain.archive));
@@ -108,8 +119,14 @@ export async function runSyncBench(options: { n?: number; log?: (line: string) =
       const incremental = await timedSync(paths.root);
       const incrementalMb = await sizeMb(remote);
       const idle = await timedSync(paths.root);
-      const reencrypted = kind === 'encrypted' ? (JSON.parse(incremental.stdout) as { encrypted: { encrypted: number } }).encrypted.encrypted : 0;
-      return { first: { ms: first.ms, remoteMb: firstMb }, incremental: { ms: incremental.ms, remoteMb: incrementalMb }, idle: { ms: idle.ms, remoteMb: await sizeMb(remote) }, reencrypted };
+      const reencrypted =
+        kind === 'encrypted' ? (JSON.parse(incremental.stdout) as { encrypted: { encrypted: number } }).encrypted.encrypted : 0;
+      return {
+        first: { ms: first.ms, remoteMb: firstMb },
+        incremental: { ms: incremental.ms, remoteMb: incrementalMb },
+        idle: { ms: idle.ms, remoteMb: await sizeMb(remote) },
+        reencrypted,
+      };
     };
     const plain = await measure('plain');
     const encrypted = await measure('encrypted');
@@ -119,7 +136,12 @@ export async function runSyncBench(options: { n?: number; log?: (line: string) =
       homeMb,
       loadAverage: loadavg(),
       plain: { first: plain.first, incremental: plain.incremental, idle: plain.idle },
-      encrypted: { first: encrypted.first, incremental: encrypted.incremental, idle: encrypted.idle, filesReencrypted: encrypted.reencrypted },
+      encrypted: {
+        first: encrypted.first,
+        incremental: encrypted.incremental,
+        idle: encrypted.idle,
+        filesReencrypted: encrypted.reencrypted,
+      },
     };
   } finally {
     await rm(dir, { recursive: true, force: true });

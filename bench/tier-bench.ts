@@ -44,7 +44,18 @@ export interface TierBenchReport {
 }
 
 /** Queries of several kinds: topic words, identifiers, Korean with particles, a phrase, a miss. */
-const QUERIES = ['postgres migration', 'POSTGRES_URL', 'Kubernetes', 'memory leak', '데이터베이스를', '인증 서비스', 'billing pipeline', 'ticket-4242', 'deployed to production', 'quantum entanglement recipes'];
+const QUERIES = [
+  'postgres migration',
+  'POSTGRES_URL',
+  'Kubernetes',
+  'memory leak',
+  '데이터베이스를',
+  '인증 서비스',
+  'billing pipeline',
+  'ticket-4242',
+  'deployed to production',
+  'quantum entanglement recipes',
+];
 
 async function timed(cmd: string, args: string[]): Promise<{ ms: number; rssMb: number | null; stdout: string }> {
   // Start each measurement with no dirty pages left by the previous step (its writeback is not this step's cost).
@@ -94,7 +105,9 @@ async function countDayFiles(dir: string): Promise<{ files: number; observations
   return { files, observations };
 }
 
-export async function runTierBench(options: { n?: number; queries?: number; keep?: boolean; log?: (s: string) => void } = {}): Promise<TierBenchReport> {
+export async function runTierBench(
+  options: { n?: number; queries?: number; keep?: boolean; log?: (s: string) => void } = {},
+): Promise<TierBenchReport> {
   const log = options.log ?? (() => undefined);
   const n = options.n ?? 50_000;
   const days = 400;
@@ -106,7 +119,11 @@ export async function runTierBench(options: { n?: number; queries?: number; keep
     const CLI = await snapshotCli(work);
     log(`  generating ${n} observations over ${days} days ending ${endDate}…`);
     await mkdir(paths.root, { recursive: true });
-    await writeFile(paths.config, `timezone: UTC\nembeddings:\n  provider: none\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\ntiers:\n  vault_path: ${JSON.stringify(join(work, 'vault'))}\n`, { mode: 0o600 });
+    await writeFile(
+      paths.config,
+      `timezone: UTC\nembeddings:\n  provider: none\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\ntiers:\n  vault_path: ${JSON.stringify(join(work, 'vault'))}\n`,
+      { mode: 0o600 },
+    );
     const corpus = await writeCorpus(paths, { observations: n, days, endDate, agents: ['work'], korean: 0.3 });
     const home = ['--home', paths.root];
 
@@ -162,7 +179,11 @@ export async function runTierBench(options: { n?: number; queries?: number; keep
       check: { hot: hot.observations, warm: warm.observations },
       targets: {
         'archive wall time (s)': { value: archive.ms / 1000, target: '≤ 60 (PRD limit 600)', ok: archive.ms <= 60_000 },
-        'all observations in warm': { value: warm.observations, target: `= ${corpus.observations}`, ok: warm.observations === corpus.observations && hot.observations === 0 },
+        'all observations in warm': {
+          value: warm.observations,
+          target: `= ${corpus.observations}`,
+          ok: warm.observations === corpus.observations && hot.observations === 0,
+        },
         ...(search ? { 'search --tier warm p95 (ms)': { value: search.p95, target: '< 2000', ok: search.p95 < 2000 } } : {}),
       },
     };
@@ -178,11 +199,19 @@ export function tierBenchTable(r: TierBenchReport): string {
     ['corpus', `${r.observations} observations in ${r.files} hot day files (2 agents), load ${r.loadAverage.join(' ')}`],
     ['index of hot (setup)', `${(r.index.ms / 1000).toFixed(1)} s`],
     ['archive --dry-run', `${(r.dryRun.ms / 1000).toFixed(1)} s, peak RSS ${r.dryRun.peakRssMb ?? '?'} MB`],
-    ['archive hot → warm', `${(r.archive.ms / 1000).toFixed(1)} s, peak RSS ${r.archive.peakRssMb ?? '?'} MB (${r.archive.filesChanged} files changed, ${r.archive.observations} observations)`],
+    [
+      'archive hot → warm',
+      `${(r.archive.ms / 1000).toFixed(1)} s, peak RSS ${r.archive.peakRssMb ?? '?'} MB (${r.archive.filesChanged} files changed, ${r.archive.observations} observations)`,
+    ],
     ['baseline: cp -r memory/', `${(r.copyBaseline.ms / 1000).toFixed(2)} s (no fsync, no verify, no index)`],
     ['tier --rollback', `${(r.rollback.ms / 1000).toFixed(1)} s, peak RSS ${r.rollback.peakRssMb ?? '?'} MB`],
     ['archive again', `${(r.archiveAgain.ms / 1000).toFixed(1)} s`],
-    ['search --tier warm', r.search ? `p50 ${r.search.p50} ms, p95 ${r.search.p95} ms, peak RSS ${r.search.peakRssMb ?? '?'} MB (fresh process; ${r.search.results} results)` : 'search not built'],
+    [
+      'search --tier warm',
+      r.search
+        ? `p50 ${r.search.p50} ms, p95 ${r.search.p95} ms, peak RSS ${r.search.peakRssMb ?? '?'} MB (fresh process; ${r.search.results} results)`
+        : 'search not built',
+    ],
     ['baseline: node -e 0', `p50 ${r.nodeBare.p50} ms`],
     ['check', `hot ${r.check.hot}, warm ${r.check.warm}`],
   ];

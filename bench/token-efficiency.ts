@@ -88,7 +88,10 @@ export interface ObserverCost {
 
 export interface TokenEfficiencyReport {
   conversations: ConversationReport[];
-  overall: Omit<ConversationReport, 'id' | 'minCompression' | 'maxCompression' | 'minKeywordPreservation'> & { minCompression: number; minKeywordPreservation: number };
+  overall: Omit<ConversationReport, 'id' | 'minCompression' | 'maxCompression' | 'minKeywordPreservation'> & {
+    minCompression: number;
+    minKeywordPreservation: number;
+  };
   observerCost: ObserverCost;
   seconds: number;
 }
@@ -141,12 +144,25 @@ async function offline(conv: LocomoConversation, dir: string): Promise<Conversat
     now: () => NOW,
   });
   const observations = await readObservations(await listHotDayFiles(paths, 'main'));
-  await runReflectJob({ paths, config, env: {}, logger, timeZone: 'UTC', now: () => NOW, force: true, includeRecent: true, agents: ['main'] });
+  await runReflectJob({
+    paths,
+    config,
+    env: {},
+    logger,
+    timeZone: 'UTC',
+    now: () => NOW,
+    force: true,
+    includeRecent: true,
+    agents: ['main'],
+  });
   const reflections = await listReflections(paths, 'main');
   const am = await rebuildActiveMemory({ paths, config, agent: 'main', timeZone: 'UTC', now: NOW });
 
   const byId = new Map(observations.map((o) => [o.id, o]));
-  const periods = reflections.map((r) => ({ sources: sortObservations(r.meta.sourceObservations.map((id) => byId.get(id)!).filter(Boolean)), tokens: r.meta.tokensAfter }));
+  const periods = reflections.map((r) => ({
+    sources: sortObservations(r.meta.sourceObservations.map((id) => byId.get(id)!).filter(Boolean)),
+    tokens: r.meta.tokensAfter,
+  }));
   const observationText = renderObservations(observations);
   const reflectionText = reflections.map((r) => renderReflectionLines(r.lines)).join('');
   const observed = contentWords(observationText, { expand: true });
@@ -204,7 +220,14 @@ export async function observerCost(convs: LocomoConversation[], dir: string, bat
       await mkdir(paths.machine, { recursive: true });
       const config = validateConfig({
         timezone: 'UTC',
-        observer: { provider: 'custom', model: 'scripted', api_base: server.url, api_key: 'bench', retry_delays_ms: [10, 20, 40], ...(batchTokens ? { batch_tokens: batchTokens } : {}) },
+        observer: {
+          provider: 'custom',
+          model: 'scripted',
+          api_base: server.url,
+          api_key: 'bench',
+          retry_delays_ms: [10, 20, 40],
+          ...(batchTokens ? { batch_tokens: batchTokens } : {}),
+        },
       });
       await runObserveJob({
         paths,
@@ -248,7 +271,11 @@ export async function observerCost(convs: LocomoConversation[], dir: string, bat
   }
 }
 
-export async function runTokenEfficiency(options: { dataDir: string; keep?: boolean; log?: (line: string) => void }): Promise<TokenEfficiencyReport> {
+export async function runTokenEfficiency(options: {
+  dataDir: string;
+  keep?: boolean;
+  log?: (line: string) => void;
+}): Promise<TokenEfficiencyReport> {
   const started = performance.now();
   const log = options.log ?? (() => undefined);
   const convs = await loadConversations(options.dataDir);
@@ -278,7 +305,12 @@ export async function runTokenEfficiency(options: { dataDir: string; keep?: bool
         reflections: sum((r) => r.reflections),
         reflectionTokens: sum((r) => r.reflectionTokens),
         activeMemoryTokens: Math.max(...reports.map((r) => r.activeMemoryTokens)),
-        compression: before / Math.max(1, sum((r) => r.reflectionTokens)),
+        compression:
+          before /
+          Math.max(
+            1,
+            sum((r) => r.reflectionTokens),
+          ),
         minCompression: Math.min(...reports.map((r) => r.minCompression)),
         keywordPreservation: sum((r) => r.keywordPreservation * r.compression * r.reflectionTokens) / Math.max(1, before),
         minKeywordPreservation: Math.min(...reports.map((r) => r.minKeywordPreservation)),
@@ -303,7 +335,18 @@ const ratio = (x: number) => `${x.toFixed(2)}:1`;
 
 export function tokenEfficiencyTable(report: TokenEfficiencyReport): string {
   const rows = [...report.conversations, { ...report.overall, id: 'overall', maxCompression: NaN }];
-  const head = ['conv', 'transcript', 'observations', 'reflections', 'active mem', 'compression (min)', 'keywords (min)', 'retention', 'trunc. same budget', 'high only'];
+  const head = [
+    'conv',
+    'transcript',
+    'observations',
+    'reflections',
+    'active mem',
+    'compression (min)',
+    'keywords (min)',
+    'retention',
+    'trunc. same budget',
+    'high only',
+  ];
   const lines = [head.join(' | '), head.map(() => '---').join(' | ')];
   for (const r of rows) {
     lines.push(

@@ -28,7 +28,16 @@ export interface UiBenchReport {
   observations: number;
   loadAverage: number[];
   /** cpuPerRequestMs: the server process's CPU time (user + system, /proc) per request, null off Linux: on a loaded machine closer to what an idle one takes than wall time. */
-  firstPage: { firstMs: number; p50: number; p95: number; requests: number; cpuPerRequestMs: number | null; bytes: number; observationsShown: number; browserLoadMs: number | null };
+  firstPage: {
+    firstMs: number;
+    p50: number;
+    p95: number;
+    requests: number;
+    cpuPerRequestMs: number | null;
+    bytes: number;
+    observationsShown: number;
+    browserLoadMs: number | null;
+  };
   search: { p50: number; p95: number; requests: number; cpuPerRequestMs: number | null; serverP50: number };
   baseline: { p50: number; p95: number };
   /** The other pages, each asked 10 times after a first request: HTTP wall p50 / p95. */
@@ -47,7 +56,9 @@ async function get(url: string, cookie: string): Promise<{ ms: number; text: str
   return { ms, text };
 }
 
-export async function runUiBench(options: { n?: number; queries?: number; keep?: boolean; log?: (s: string) => void } = {}): Promise<UiBenchReport> {
+export async function runUiBench(
+  options: { n?: number; queries?: number; keep?: boolean; log?: (s: string) => void } = {},
+): Promise<UiBenchReport> {
   const log = options.log ?? (() => undefined);
   const n = options.n ?? 100_000;
   const work = await mkdtemp(join(tmpdir(), 'ocm-ui-bench-'));
@@ -59,7 +70,12 @@ export async function runUiBench(options: { n?: number; queries?: number; keep?:
     const documents = await indexedCorpusHome(paths, CLI, n, log);
 
     log('  ocm-run ui…');
-    server = execa(process.execPath, [CLI, 'ui', '--port', '0', '--json', '--home', paths.root], { reject: false, env: { CI: '1', HOME: work }, stdin: 'ignore', timeout: 30 * 60_000 });
+    server = execa(process.execPath, [CLI, 'ui', '--port', '0', '--json', '--home', paths.root], {
+      reject: false,
+      env: { CI: '1', HOME: work },
+      stdin: 'ignore',
+      timeout: 30 * 60_000,
+    });
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       const timer = setTimeout(() => reject(new Error(`ocm-run ui printed no address: ${out}`)), 120_000);
@@ -80,7 +96,8 @@ export async function runUiBench(options: { n?: number; queries?: number; keep?:
     const first = await get(`${origin}/`, cookie);
     const pages: number[] = [];
     const cpu = () => processCpuMs(server!.pid ?? null);
-    const perRequest = (before: number | null, after: number | null, n: number) => (before !== null && after !== null ? Math.round(((after - before) / n) * 10) / 10 : null);
+    const perRequest = (before: number | null, after: number | null, n: number) =>
+      before !== null && after !== null ? Math.round(((after - before) / n) * 10) / 10 : null;
     const pagesCpu = cpu();
     for (let i = 0; i < 20; i++) pages.push((await get(`${origin}/`, cookie)).ms);
     const pagesCpuPerRequest = perRequest(pagesCpu, cpu(), pages.length);
@@ -134,15 +151,34 @@ export async function runUiBench(options: { n?: number; queries?: number; keep?:
     const report: UiBenchReport = {
       observations: documents,
       loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
-      firstPage: { firstMs: Math.round(first.ms), p50: percentile(pages, 50), p95: percentile(pages, 95), requests: pages.length, cpuPerRequestMs: pagesCpuPerRequest, bytes: Buffer.byteLength(first.text), observationsShown, browserLoadMs },
-      search: { p50: percentile(searches, 50), p95: percentile(searches, 95), requests: searches.length, cpuPerRequestMs: searchCpuPerRequest, serverP50: percentile(serverMs, 50) },
+      firstPage: {
+        firstMs: Math.round(first.ms),
+        p50: percentile(pages, 50),
+        p95: percentile(pages, 95),
+        requests: pages.length,
+        cpuPerRequestMs: pagesCpuPerRequest,
+        bytes: Buffer.byteLength(first.text),
+        observationsShown,
+        browserLoadMs,
+      },
+      search: {
+        p50: percentile(searches, 50),
+        p95: percentile(searches, 95),
+        requests: searches.length,
+        cpuPerRequestMs: searchCpuPerRequest,
+        serverP50: percentile(serverMs, 50),
+      },
       baseline: { p50: percentile(baseline, 50), p95: percentile(baseline, 95) },
       otherPages,
       targets: {},
     };
     const rendered = report.firstPage.browserLoadMs ?? report.firstPage.p95;
     report.targets = {
-      [`first page ≤ 1 s (${report.firstPage.browserLoadMs === null ? 'HTTP p95; no chromium' : 'chromium load event, p50'})`]: { value: rendered, target: '≤ 1000 ms', ok: rendered <= 1000 },
+      [`first page ≤ 1 s (${report.firstPage.browserLoadMs === null ? 'HTTP p95; no chromium' : 'chromium load event, p50'})`]: {
+        value: rendered,
+        target: '≤ 1000 ms',
+        ok: rendered <= 1000,
+      },
       'search page ≤ 100 ms (HTTP p95)': { value: report.search.p95, target: '≤ 100 ms', ok: report.search.p95 <= 100 },
     };
     return report;
@@ -165,7 +201,10 @@ export function uiBenchTable(r: UiBenchReport): string {
     `| first page (timeline, ${r.firstPage.observationsShown} observations, ${Math.round(r.firstPage.bytes / 1024)} KB), HTTP p50 / p95 over ${r.firstPage.requests} | ${r.firstPage.p50} / ${r.firstPage.p95} ms wall, server CPU ${r.firstPage.cpuPerRequestMs ?? '–'} ms a request (the first request after the start: ${r.firstPage.firstMs} ms) | static asset: ${r.baseline.p50} / ${r.baseline.p95} ms |`,
     `| first page in chromium, navigation to the load event, p50 of 5 | ${r.firstPage.browserLoadMs ?? '– (chromium not installed)'}${r.firstPage.browserLoadMs === null ? '' : ' ms'} | – |`,
     `| search page, HTTP p50 / p95 over ${r.search.requests} queries | ${r.search.p50} / ${r.search.p95} ms wall, server CPU ${r.search.cpuPerRequestMs ?? '–'} ms a request (search itself, as the page reports it: p50 ${r.search.serverP50} ms) | static asset: ${r.baseline.p50} / ${r.baseline.p95} ms |`,
-    ...Object.entries(r.otherPages).map(([page, t]) => `| ${page}, HTTP p50 / p95 over 10 (first request ${t.firstMs} ms) | ${t.p50} / ${t.p95} ms wall | static asset: ${r.baseline.p50} / ${r.baseline.p95} ms |`),
+    ...Object.entries(r.otherPages).map(
+      ([page, t]) =>
+        `| ${page}, HTTP p50 / p95 over 10 (first request ${t.firstMs} ms) | ${t.p50} / ${t.p95} ms wall | static asset: ${r.baseline.p50} / ${r.baseline.p95} ms |`,
+    ),
     '',
     '| target | measured | ok |',
     '|---|---|---|',

@@ -43,7 +43,12 @@ async function cpuSeconds(pid: number): Promise<number | undefined> {
   }
 }
 
-export async function runWatchBench(options: { n?: number; idleSeconds?: number; keep?: boolean; log?: (line: string) => void }): Promise<WatchBenchReport> {
+export async function runWatchBench(options: {
+  n?: number;
+  idleSeconds?: number;
+  keep?: boolean;
+  log?: (line: string) => void;
+}): Promise<WatchBenchReport> {
   const n = options.n ?? 100;
   const idleSeconds = options.idleSeconds ?? 20;
   const log = options.log ?? (() => undefined);
@@ -92,7 +97,10 @@ export async function runWatchBench(options: { n?: number; idleSeconds?: number;
     const latencies: number[] = [];
     for (let i = 0; i < n; i++) {
       const role = i % 2 === 0 ? 'assistant' : 'user';
-      const line = writer.message({ role, text: role === 'user' ? `Ticket ${i}: the invoice export must handle ${i} rows.` : `Noted ticket ${i}.` });
+      const line = writer.message({
+        role,
+        text: role === 'user' ? `Ticket ${i}: the invoice export must handle ${i} rows.` : `Noted ticket ${i}.`,
+      });
       const seen = new Promise<number>((resolveSeen, reject) => {
         const timer = setTimeout(() => reject(new Error(`line ${i} not detected in 30 s`)), 30_000);
         waiter = (text) => {
@@ -124,7 +132,13 @@ export async function runWatchBench(options: { n?: number; idleSeconds?: number;
     return {
       lines: n,
       detected: latencies.length,
-      latencyMs: { p50: r(pct(sorted, 50)), p95: r(pct(sorted, 95)), p99: r(pct(sorted, 99)), max: r(sorted[sorted.length - 1]!), mean: r(latencies.reduce((a, b) => a + b, 0) / latencies.length) },
+      latencyMs: {
+        p50: r(pct(sorted, 50)),
+        p95: r(pct(sorted, 95)),
+        p99: r(pct(sorted, 99)),
+        max: r(sorted[sorted.length - 1]!),
+        mean: r(latencies.reduce((a, b) => a + b, 0) / latencies.length),
+      },
       idle: { seconds: idleSeconds, cpuPercent },
       baseline: { runColdStartMs: { p50: r(pct(cold, 50)), max: r(cold[cold.length - 1]!) }, cronMeanWaitMs: 30_000 },
     };

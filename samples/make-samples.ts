@@ -54,7 +54,14 @@ function uuid(seed: string): string {
 }
 
 function usage(input: number, output: number) {
-  return { input, output, cacheRead: 0, cacheWrite: 0, totalTokens: input + output, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  return {
+    input,
+    output,
+    cacheRead: 0,
+    cacheWrite: 0,
+    totalTokens: input + output,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
 }
 
 function text(t: string): Block {
@@ -80,21 +87,44 @@ function render(spec: SessionSpec): string {
         entry = {
           type: 'message',
           ...base,
-          message: { role: 'assistant', content, provider: 'openclaw', model: 'delivery-mirror', usage: usage(0, 0), stopReason: 'stop', timestamp: ms },
+          message: {
+            role: 'assistant',
+            content,
+            provider: 'openclaw',
+            model: 'delivery-mirror',
+            usage: usage(0, 0),
+            stopReason: 'stop',
+            timestamp: ms,
+          },
         };
       } else {
         const stopReason = step.stop ?? (content.some((b) => b.type === 'toolCall') ? 'toolUse' : 'stop');
         entry = {
           type: 'message',
           ...base,
-          message: { role: 'assistant', content, api: 'anthropic-messages', ...MODEL, usage: usage(1200 + i * 37, Math.ceil(words / 4)), stopReason, timestamp: ms },
+          message: {
+            role: 'assistant',
+            content,
+            api: 'anthropic-messages',
+            ...MODEL,
+            usage: usage(1200 + i * 37, Math.ceil(words / 4)),
+            stopReason,
+            timestamp: ms,
+          },
         };
       }
     } else if ('tool' in step) {
       entry = {
         type: 'message',
         ...base,
-        message: { role: 'toolResult', toolCallId: step.callId, toolName: step.tool, content: [text(step.result)], isError: step.isError ?? false, timestamp: ms },
+        message: {
+          role: 'toolResult',
+          toolCallId: step.callId,
+          toolName: step.tool,
+          content: [text(step.result)],
+          isError: step.isError ?? false,
+          timestamp: ms,
+        },
       };
     } else if ('modelChange' in step) {
       entry = { type: 'model_change', ...base, provider: MODEL.provider, modelId: step.modelChange };
@@ -125,8 +155,18 @@ const A: SessionSpec = {
       at: '2026-04-06T07:10:41.502Z',
       assistant: [
         { type: 'thinking', thinking: 'Dana wants strict TypeScript on Node 20. Scaffold tsconfig first, then ask about storage.' },
-        text("Good call: strict TypeScript catches a lot of mistakes early. I'll scaffold the project with a strict tsconfig targeting ES2022."),
-        { type: 'toolCall', id: 'toolu_01', name: 'write', arguments: { path: 'tsconfig.json', content: '{\n  "compilerOptions": { "strict": true, "target": "ES2022", "module": "NodeNext" }\n}\n' } },
+        text(
+          "Good call: strict TypeScript catches a lot of mistakes early. I'll scaffold the project with a strict tsconfig targeting ES2022.",
+        ),
+        {
+          type: 'toolCall',
+          id: 'toolu_01',
+          name: 'write',
+          arguments: {
+            path: 'tsconfig.json',
+            content: '{\n  "compilerOptions": { "strict": true, "target": "ES2022", "module": "NodeNext" }\n}\n',
+          },
+        },
       ],
     },
     { at: '2026-04-06T07:10:42.020Z', tool: 'write', callId: 'toolu_01', result: 'Successfully wrote 96 bytes to tsconfig.json' },
@@ -141,14 +181,22 @@ const A: SessionSpec = {
     {
       at: '2026-04-06T07:15:09.961Z',
       assistant: [
-        text('Noted: PostgreSQL 16 for the ledger tables, Redis for the cache and rate limits. I suggest Drizzle for migrations, since it keeps the schema in TypeScript.'),
+        text(
+          'Noted: PostgreSQL 16 for the ledger tables, Redis for the cache and rate limits. I suggest Drizzle for migrations, since it keeps the schema in TypeScript.',
+        ),
         { type: 'toolCall', id: 'toolu_02', name: 'bash', arguments: { command: 'docker compose up -d postgres redis' } },
       ],
     },
-    { at: '2026-04-06T07:15:14.233Z', tool: 'bash', callId: 'toolu_02', result: 'Container ledger-postgres  Started\nContainer ledger-redis  Started' },
+    {
+      at: '2026-04-06T07:15:14.233Z',
+      tool: 'bash',
+      callId: 'toolu_02',
+      result: 'Container ledger-postgres  Started\nContainer ledger-redis  Started',
+    },
     {
       at: '2026-04-06T07:15:14.900Z',
-      assistant: 'Noted: PostgreSQL 16 for the ledger tables, Redis for the cache and rate limits. I suggest Drizzle for migrations, since it keeps the schema in TypeScript.',
+      assistant:
+        'Noted: PostgreSQL 16 for the ledger tables, Redis for the cache and rate limits. I suggest Drizzle for migrations, since it keeps the schema in TypeScript.',
       mirror: true,
     },
     {
@@ -158,13 +206,19 @@ const A: SessionSpec = {
     {
       at: '2026-04-06T07:20:40.018Z',
       assistant: [
-        { type: 'toolCall', id: 'toolu_03', name: 'edit', arguments: { path: '.env', append: 'OPENAI_API_KEY=sk-proj-Q3vX9kLm2Rt7Yp4Wz8Nb1Cd5Fg6Hj0Ks3Lq9Mv2Xc7Bn4Tz' } },
+        {
+          type: 'toolCall',
+          id: 'toolu_03',
+          name: 'edit',
+          arguments: { path: '.env', append: 'OPENAI_API_KEY=sk-proj-Q3vX9kLm2Rt7Yp4Wz8Nb1Cd5Fg6Hj0Ks3Lq9Mv2Xc7Bn4Tz' },
+        },
       ],
     },
     { at: '2026-04-06T07:20:40.410Z', tool: 'edit', callId: 'toolu_03', result: 'Edited .env (1 line added)' },
     {
       at: '2026-04-06T07:20:55.731Z',
-      assistant: 'I added OPENAI_API_KEY to .env and checked that .env is in .gitignore. Please rotate that key later, since it was pasted into the chat.',
+      assistant:
+        'I added OPENAI_API_KEY to .env and checked that .env is in .gitignore. Please rotate that key later, since it was pasted into the chat.',
     },
   ],
 };
@@ -183,7 +237,10 @@ const B: SessionSpec = {
     {
       at: '2026-04-07T08:02:58.730Z',
       assistant: [
-        { type: 'thinking', thinking: 'Classic refresh token rotation question. Recommend opaque tokens, hashed at rest, rotation with reuse detection.' },
+        {
+          type: 'thinking',
+          thinking: 'Classic refresh token rotation question. Recommend opaque tokens, hashed at rest, rotation with reuse detection.',
+        },
         text(
           'Keep access tokens short: 15 minutes is common. Make refresh tokens opaque random strings rather than JWTs, and store only a SHA-256 hash of each one in Redis with a 30-day TTL.\n\n' +
             'Rotate the refresh token on every use. If an old token is presented again, revoke the whole token family, because reuse means it was stolen.',
@@ -208,7 +265,9 @@ const B: SessionSpec = {
     },
     {
       at: '2026-04-08T13:41:02.215Z',
-      assistant: [{ type: 'toolCall', id: 'toolu_11', name: 'bash', arguments: { command: 'npx drizzle-kit migrate --config drizzle.staging.ts' } }],
+      assistant: [
+        { type: 'toolCall', id: 'toolu_11', name: 'bash', arguments: { command: 'npx drizzle-kit migrate --config drizzle.staging.ts' } },
+      ],
     },
     {
       at: '2026-04-08T13:41:09.840Z',
@@ -219,7 +278,8 @@ const B: SessionSpec = {
     },
     {
       at: '2026-04-08T13:41:40.377Z',
-      assistant: 'The migration fails because the invoices table already exists on staging, probably from an earlier manual CREATE TABLE. I will mark migration 0003 as applied and run the rest.',
+      assistant:
+        'The migration fails because the invoices table already exists on staging, probably from an earlier manual CREATE TABLE. I will mark migration 0003 as applied and run the rest.',
     },
     {
       at: '2026-04-08T15:05:12.660Z',
@@ -246,7 +306,8 @@ const C: SessionSpec = {
     { at: '2026-04-09T07:03:51.290Z', user: '그리고 async/await가 아직 너무 헷갈려요. 에러 처리는 어떻게 하나요?' },
     {
       at: '2026-04-09T07:04:30.845Z',
-      assistant: 'await 호출을 try/catch로 감싸면 됩니다. 여러 작업을 함께 기다릴 때는 Promise.allSettled를 쓰면 하나가 실패해도 나머지 결과를 받을 수 있어요.',
+      assistant:
+        'await 호출을 try/catch로 감싸면 됩니다. 여러 작업을 함께 기다릴 때는 Promise.allSettled를 쓰면 하나가 실패해도 나머지 결과를 받을 수 있어요.',
     },
     { at: '2026-04-09T09:15:02.557Z', user: '인보이스 내보내기 기능 구현 완료했어요! 감사합니다.' },
   ],
@@ -266,11 +327,13 @@ const D: SessionSpec = {
     },
     {
       at: '2026-04-09T19:30:20.118Z',
-      assistant: 'Noted for the novel: Mira has grey-green eyes, and her brother Tomas is the lighthouse keeper at Cabo da Roca. Shall I start a character sheet?',
+      assistant:
+        'Noted for the novel: Mira has grey-green eyes, and her brother Tomas is the lighthouse keeper at Cabo da Roca. Shall I start a character sheet?',
     },
     {
       at: '2026-04-09T19:30:20.500Z',
-      assistant: 'Noted for the novel: Mira has grey-green eyes, and her brother Tomas is the lighthouse keeper at Cabo da Roca. Shall I start a character sheet?',
+      assistant:
+        'Noted for the novel: Mira has grey-green eyes, and her brother Tomas is the lighthouse keeper at Cabo da Roca. Shall I start a character sheet?',
       mirror: true,
     },
     {
@@ -332,7 +395,12 @@ async function main(): Promise<void> {
   await writeFile(join(work, `${W.id}.jsonl`), render(W));
 
   const mainIndex = {
-    'agent:main:main': { sessionId: B.id, updatedAt: updatedAt(B), sessionFile: join('agents', 'main', 'sessions', `${B.id}.jsonl`), chatType: 'direct' },
+    'agent:main:main': {
+      sessionId: B.id,
+      updatedAt: updatedAt(B),
+      sessionFile: join('agents', 'main', 'sessions', `${B.id}.jsonl`),
+      chatType: 'direct',
+    },
     'agent:main:webchat:ko': { sessionId: C.id, updatedAt: updatedAt(C), chatType: 'direct', lastChannel: 'webchat' },
     'agent:main:telegram:direct:48213377': { sessionId: D.id, updatedAt: updatedAt(D), chatType: 'direct', lastChannel: 'telegram' },
   };

@@ -79,7 +79,9 @@ export interface CommandSpec<N extends string = string, F extends Flags = Flags>
 }
 
 /** A command, typed: its arguments and flags as run() gets them follow from the declaration. */
-export function defineCommand<const N extends string, const F extends Flags = Record<never, Flag>>(spec: CommandSpec<N, F>): CommandSpec<N, F> {
+export function defineCommand<const N extends string, const F extends Flags = Record<never, Flag>>(
+  spec: CommandSpec<N, F>,
+): CommandSpec<N, F> {
   return spec;
 }
 
@@ -146,7 +148,12 @@ export function createContext(options: GlobalOptions, env: NodeJS.ProcessEnv = p
         } else await ensureHome(paths, configTemplate);
         const { loadConfigCached } = await import('../lib/config/config-cache.js');
         const { join } = await import('node:path');
-        const result = await loadConfigCached({ file: configFile, envFile: paths.env, env, cacheFile: join(paths.machine, 'config-cache.json') });
+        const result = await loadConfigCached({
+          file: configFile,
+          envFile: paths.env,
+          env,
+          cacheFile: join(paths.machine, 'config-cache.json'),
+        });
         level = result.config.logging.level;
         return result;
       })();
@@ -158,7 +165,14 @@ export function createContext(options: GlobalOptions, env: NodeJS.ProcessEnv = p
         name,
         level: ctx.verbose ? 'debug' : level,
         ...(ctx.verbose
-          ? { sinks: [(r) => process.stderr.write(`${r.level.padEnd(5)} ${r.event} ${JSON.stringify({ ...r, time: undefined, level: undefined, event: undefined })}\n`)] }
+          ? {
+              sinks: [
+                (r) =>
+                  process.stderr.write(
+                    `${r.level.padEnd(5)} ${r.event} ${JSON.stringify({ ...r, time: undefined, level: undefined, event: undefined })}\n`,
+                  ),
+              ],
+            }
           : {}),
       });
       loggers.push(logger);

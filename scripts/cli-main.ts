@@ -11,7 +11,15 @@ import { didYouMean } from '../lib/core/did-you-mean.js';
 import { createContext, type CommandContext, type CommandSpec } from './cli-context.js';
 import { describeError, EXIT, fromSystemError, OcmError } from '../lib/core/errors.js';
 import { packagePath } from '../lib/platform/package-root.js';
-import { flagSpellings, GLOBAL_FLAGS, namedArgs, parseFlags, type CommandLineProblem, type GlobalFlagValues, type ParsedFlags } from './flags.js';
+import {
+  flagSpellings,
+  GLOBAL_FLAGS,
+  namedArgs,
+  parseFlags,
+  type CommandLineProblem,
+  type GlobalFlagValues,
+  type ParsedFlags,
+} from './flags.js';
 
 const pkg = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string };
 
@@ -100,7 +108,9 @@ function commandLineError(problem: CommandLineProblem, command: CommandSpec): Oc
   const name = firstWord(command.name);
   if (problem.kind === 'unknown-option') {
     const near = didYouMean(problem.option, flagSpellings({ ...command.flags, ...GLOBAL_FLAGS }), (f) => `\`${f}\``);
-    return new OcmError('BAD_INPUT', `Unknown option \`${problem.option}\` for \`${name}\`.${near}`, { hint: `Run \`ocm-run help ${name}\` for its options.` });
+    return new OcmError('BAD_INPUT', `Unknown option \`${problem.option}\` for \`${name}\`.${near}`, {
+      hint: `Run \`ocm-run help ${name}\` for its options.`,
+    });
   }
   const hint = `Run \`ocm-run help ${name}\` for its arguments and options.`;
   if (problem.kind === 'missing-value') return new OcmError('BAD_INPUT', `option \`${problem.option}\` value is missing`, { hint });

@@ -34,7 +34,13 @@ export interface SwitchFlag {
 export type Flag = TextFlag | SwitchFlag;
 export type Flags = Readonly<Record<string, Flag>>;
 
-type ValueOf<F extends Flag> = F extends TextFlag ? (F extends { multiple: true } ? string[] : F extends { default: string } ? string : string | undefined) : boolean;
+type ValueOf<F extends Flag> = F extends TextFlag
+  ? F extends { multiple: true }
+    ? string[]
+    : F extends { default: string }
+      ? string
+      : string | undefined
+  : boolean;
 
 /** The values a command's run() gets for its flags, by key. */
 export type FlagValues<F extends Flags> = { -readonly [K in keyof F]: ValueOf<F[K]> };
@@ -94,7 +100,11 @@ export interface ArgSlot {
 }
 
 export function argSlots(usage: string): ArgSlot[] {
-  return [...usage.matchAll(/([<[])(\.\.\.)?([^>\]]+)[>\]]/g)].map((m) => ({ name: m[3]!, required: m[1] === '<', variadic: m[2] !== undefined }));
+  return [...usage.matchAll(/([<[])(\.\.\.)?([^>\]]+)[>\]]/g)].map((m) => ({
+    name: m[3]!,
+    required: m[1] === '<',
+    variadic: m[2] !== undefined,
+  }));
 }
 
 /** What is wrong with a command line, in the order it is checked. */
@@ -169,7 +179,10 @@ export function parseFlags(argv: readonly string[], flags: Flags): ParsedFlags {
 }
 
 /** The words after the command's name as its named arguments (a variadic one takes the rest). */
-export function namedArgs(usage: string, words: readonly string[]): { args: Record<string, string | string[] | undefined>; missing: boolean } {
+export function namedArgs(
+  usage: string,
+  words: readonly string[],
+): { args: Record<string, string | string[] | undefined>; missing: boolean } {
   const slots = argSlots(usage);
   const args: Record<string, string | string[] | undefined> = {};
   slots.forEach((slot, i) => {

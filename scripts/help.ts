@@ -34,7 +34,10 @@ export function helpText(program: { name: string; version: string }, specs: read
     sections.push({ body: command.description });
     const flags = { ...command.flags, ...globals } as Flags;
     const options = optionsBody(flags);
-    sections.push({ title: 'Options', body: command.homeHelp ? options.replace(/^(\s+--home <dir>\s+).*$/m, (_all, lead: string) => `${lead}${command.homeHelp}`) : options });
+    sections.push({
+      title: 'Options',
+      body: command.homeHelp ? options.replace(/^(\s+--home <dir>\s+).*$/m, (_all, lead: string) => `${lead}${command.homeHelp}`) : options,
+    });
     if (command.examples?.length) sections.push({ title: 'Examples', body: command.examples.join('\n') });
   } else {
     sections.push({ title: 'Usage', body: `  $ ${program.name} <command> [options]` });
@@ -72,6 +75,6 @@ function groupedCommands(specs: readonly CommandSpec[]): HelpSection[] {
   }
   const others = specs.filter((s) => !shown.has(firstWord(s.name)));
   if (others.length > 0) grouped.push({ title: 'Other', body: others.map(line).join('\n') });
-  grouped.push({ body: 'A command\'s options and examples: `ocm-run help search` (or `ocm-run search --help`).' });
+  grouped.push({ body: "A command's options and examples: `ocm-run help search` (or `ocm-run search --help`)." });
   return grouped;
 }

@@ -138,7 +138,12 @@ async function answerPromptFast(argv: readonly string[]): Promise<boolean> {
     // The machine folder is homePaths(home).machine (lib/platform/home.ts).
     const reply = await socketClient.askPromptSocket(
       path.join(home, '.ocm'),
-      { prompt: input.prompt ?? '', agent: args.agent, ...(args.perProject ? { perProject: true, ...(input.cwd ? { projectCwd: input.cwd } : {}) } : {}), hookStartedAt: processStartedAt() },
+      {
+        prompt: input.prompt ?? '',
+        agent: args.agent,
+        ...(args.perProject ? { perProject: true, ...(input.cwd ? { projectCwd: input.cwd } : {}) } : {}),
+        hookStartedAt: processStartedAt(),
+      },
       Math.max(0, wait),
     );
     if (!reply) return false;

@@ -113,9 +113,14 @@ async function askKey(state: WizardState, env: NodeJS.ProcessEnv): Promise<void>
     const key = typed.trim();
     const spin = p.spinner();
     spin.start('Checking the key with one tiny call…');
-    const probeEnv: Record<string, string | undefined> = { ...env, ...(await loadDotEnv(homePaths(expandHome(state.answers.basics.home)).env)) };
+    const probeEnv: Record<string, string | undefined> = {
+      ...env,
+      ...(await loadDotEnv(homePaths(expandHome(state.answers.basics.home)).env)),
+    };
     if (key) probeEnv[name] = key;
-    const r = await checkLlmKey({ provider: llm.provider, model: llm.model, api_base: llm.apiBase, api_key: key }, probeEnv, { timeoutMs: 20_000 }).catch((e: unknown) => ({ outcome: 'error' as const, message: (e as Error).message }));
+    const r = await checkLlmKey({ provider: llm.provider, model: llm.model, api_base: llm.apiBase, api_key: key }, probeEnv, {
+      timeoutMs: 20_000,
+    }).catch((e: unknown) => ({ outcome: 'error' as const, message: (e as Error).message }));
     if (r.outcome === 'accepted') {
       spin.stop('The key works.');
       if (key) state.apiKey = key;
@@ -142,12 +147,13 @@ async function askKey(state: WizardState, env: NodeJS.ProcessEnv): Promise<void>
   }
 }
 
-
 /** Which other agents to observe: the ones found on this machine, none selected unless already on. */
 async function askSources(a: SetupAnswers, found: FoundSources): Promise<void> {
   if (found.problem) p.log.warn(`Could not look for other agents' transcripts (${found.problem}); \`ocm-run sources\` lists them later.`);
   if (found.choices.length === 0) {
-    p.log.info(`Observed: ${openClawObservedText(a.sources.openClaw)}. No pi, Claude Code or Codex transcripts were found here; \`ocm-run config set sources.claude_code.enabled true\` (or sources.codex / sources.pi) turns one on later.`);
+    p.log.info(
+      `Observed: ${openClawObservedText(a.sources.openClaw)}. No pi, Claude Code or Codex transcripts were found here; \`ocm-run config set sources.claude_code.enabled true\` (or sources.codex / sources.pi) turns one on later.`,
+    );
     return;
   }
   const offered = found.choices.map((c) => c.source);
@@ -172,15 +178,31 @@ async function stepBasics(a: SetupAnswers, findSources: () => Promise<FoundSourc
   a.basics.home = await textWithDefault('Memory home (where the Markdown memory lives)', a.basics.home, validate.home);
   // The proposed vault follows the home it was proposed for.
   if (vaultWasDefault) a.obsidian.vaultPath = defaultVault(expandHome(a.basics.home), homedir());
-  a.basics.budgetTokens = await numberWithDefault('Active memory token budget (what the agent loads every turn)', a.basics.budgetTokens, validate.budgetTokens);
-  a.basics.everyMinutes = await numberWithDefault('Poll interval in minutes (how often the scheduled tick runs)', a.basics.everyMinutes, validate.everyMinutes);
+  a.basics.budgetTokens = await numberWithDefault(
+    'Active memory token budget (what the agent loads every turn)',
+    a.basics.budgetTokens,
+    validate.budgetTokens,
+  );
+  a.basics.everyMinutes = await numberWithDefault(
+    'Poll interval in minutes (how often the scheduled tick runs)',
+    a.basics.everyMinutes,
+    validate.everyMinutes,
+  );
   await askSources(a, await findSources());
 }
 
 async function stepTiers(a: SetupAnswers): Promise<void> {
-  a.tiers.hotTtlDays = await numberWithDefault('Days an observation stays hot (memory/) before it moves to warm (archive/)', a.tiers.hotTtlDays, validate.hotTtlDays);
+  a.tiers.hotTtlDays = await numberWithDefault(
+    'Days an observation stays hot (memory/) before it moves to warm (archive/)',
+    a.tiers.hotTtlDays,
+    validate.hotTtlDays,
+  );
   const hot = a.tiers.hotTtlDays;
-  a.tiers.warmTtlDays = await numberWithDefault('Days before warm observations are proposed for the cold tier (Obsidian)', Math.max(a.tiers.warmTtlDays, hot + 1), (t) => validate.warmTtlDays(t, hot));
+  a.tiers.warmTtlDays = await numberWithDefault(
+    'Days before warm observations are proposed for the cold tier (Obsidian)',
+    Math.max(a.tiers.warmTtlDays, hot + 1),
+    (t) => validate.warmTtlDays(t, hot),
+  );
   a.tiers.autoHotToWarm = await confirmWith('Move hot → warm automatically?', a.tiers.autoHotToWarm);
   a.tiers.coldRequiresApproval = await confirmWith('Ask for approval before moving warm → cold?', a.tiers.coldRequiresApproval);
 }
@@ -209,9 +231,13 @@ async function stepLlm(state: WizardState, env: NodeJS.ProcessEnv): Promise<void
     return;
   }
   a.llm.model = await textWithDefault('Observer model', a.llm.model || DEFAULT_MODELS[provider], (t) => validate.model(t, provider));
-  a.llm.reflectorModel = await textWithDefault('Reflector model (compresses old observations)', a.llm.reflectorModel || a.llm.model, (t) => validate.model(t, provider));
+  a.llm.reflectorModel = await textWithDefault('Reflector model (compresses old observations)', a.llm.reflectorModel || a.llm.model, (t) =>
+    validate.model(t, provider),
+  );
   const preset = PROVIDER_PRESETS[provider as Exclude<SetupProvider, 'heuristic'>];
-  const base = await textWithDefault(`API endpoint (Enter for ${preset.baseURL || 'none'})`, a.llm.apiBase || preset.baseURL, (t) => validate.apiBase(t, provider));
+  const base = await textWithDefault(`API endpoint (Enter for ${preset.baseURL || 'none'})`, a.llm.apiBase || preset.baseURL, (t) =>
+    validate.apiBase(t, provider),
+  );
   a.llm.apiBase = base === preset.baseURL ? '' : base;
   state.keyAvailable = await keyAlreadyThere(a, env);
   if (needsKey(provider)) await askKey(state, env);
@@ -262,7 +288,10 @@ async function stepSync(state: WizardState, env: NodeJS.ProcessEnv): Promise<voi
     }),
   );
   if (a.sync.mode === 'none') return;
-  a.sync.encrypt = await confirmWith('Encrypt everything that leaves this machine? (recommended: the remote then holds only ciphertext; your files here stay plain)', a.sync.encrypt);
+  a.sync.encrypt = await confirmWith(
+    'Encrypt everything that leaves this machine? (recommended: the remote then holds only ciphertext; your files here stay plain)',
+    a.sync.encrypt,
+  );
   if (a.sync.mode === 'git') {
     a.sync.gitRemote = await textWithDefault('Git remote URL', a.sync.gitRemote, validate.gitRemote);
     a.sync.gitBranch = await textWithDefault('Branch', a.sync.gitBranch || 'main', validate.gitBranch);
@@ -281,7 +310,7 @@ async function askSyncSecret(state: WizardState, env: NodeJS.ProcessEnv): Promis
       message: 'The secret that encrypts it (the same on every device; lose it and the remote copy is lost)',
       initialValue: a.sync.keyFile ? ('file' as const) : ('passphrase' as const),
       options: [
-        { value: 'passphrase' as const, label: 'A passphrase (saved in the home\'s .env as OCM_SYNC_PASSPHRASE)' },
+        { value: 'passphrase' as const, label: "A passphrase (saved in the home's .env as OCM_SYNC_PASSPHRASE)" },
         { value: 'file' as const, label: 'A key file (age format; made now if missing — copy it to your other devices)' },
       ],
     }),
@@ -303,14 +332,31 @@ async function askSyncSecret(state: WizardState, env: NodeJS.ProcessEnv): Promis
 }
 
 export type WizardOutcome =
-  | { kind: 'done'; state: WizardState; installSchedule: boolean; integrateOpenClaw: boolean; integrateClaudeCode: boolean; integrateCodex: boolean; integratePi: boolean }
+  | {
+      kind: 'done';
+      state: WizardState;
+      installSchedule: boolean;
+      integrateOpenClaw: boolean;
+      integrateClaudeCode: boolean;
+      integrateCodex: boolean;
+      integratePi: boolean;
+    }
   | { kind: 'cancelled' }
   | { kind: 'quit' };
 
 /** Run the steps not done yet; progress is saved after each one. */
 export async function runWizard(
   ctx: CommandContext,
-  options: { progress: SetupProgress; progressFile: string; defaults: SetupAnswers; openClawFound: boolean; claudeCodeFound?: boolean; codexFound?: boolean; piFound?: boolean; findSources: () => Promise<FoundSources> },
+  options: {
+    progress: SetupProgress;
+    progressFile: string;
+    defaults: SetupAnswers;
+    openClawFound: boolean;
+    claudeCodeFound?: boolean;
+    codexFound?: boolean;
+    piFound?: boolean;
+    findSources: () => Promise<FoundSources>;
+  },
 ): Promise<WizardOutcome> {
   const { progress } = options;
   let found: Promise<FoundSources> | undefined;
@@ -319,7 +365,8 @@ export async function runWizard(
   // What of OpenClaw is observed is the config's, whatever an earlier run saved.
   state.answers.sources = { ...state.answers.sources, openClaw: options.defaults.sources.openClaw };
   p.intro(progress.mode === 'reconfigure' ? 'OC-Memory setup — changing the current settings' : 'OC-Memory setup');
-  if (progress.done.length > 0) p.note(`Resuming where you stopped: ${progress.done.map((s) => STEP_TITLES[s]).join(', ')} already answered.`, 'Welcome back');
+  if (progress.done.length > 0)
+    p.note(`Resuming where you stopped: ${progress.done.map((s) => STEP_TITLES[s]).join(', ')} already answered.`, 'Welcome back');
   const save = async (step: Step) => {
     if (!progress.done.includes(step)) progress.done.push(step);
     progress.answers = state.answers;
@@ -350,7 +397,14 @@ export async function runWizard(
     }
     // Nor a sync passphrase.
     const sync = state.answers.sync;
-    if (sync.mode !== 'none' && sync.encrypt && !sync.keyFile && !state.syncPassphrase && !ctx.env.OCM_SYNC_PASSPHRASE && !(await loadDotEnv(homePaths(expandHome(state.answers.basics.home)).env)).OCM_SYNC_PASSPHRASE) {
+    if (
+      sync.mode !== 'none' &&
+      sync.encrypt &&
+      !sync.keyFile &&
+      !state.syncPassphrase &&
+      !ctx.env.OCM_SYNC_PASSPHRASE &&
+      !(await loadDotEnv(homePaths(expandHome(state.answers.basics.home)).env)).OCM_SYNC_PASSPHRASE
+    ) {
       p.log.info('The sync passphrase is never stored between runs: please type it again.');
       await askSyncSecret(state, ctx.env);
     }
@@ -372,16 +426,38 @@ export async function runWizard(
         return { kind: 'quit' };
       }
       if (choice === 'write') break;
-      const which = ask(await p.select({ message: 'Which step?', options: STEPS.filter((s) => s !== 'review').map((s) => ({ value: s, label: STEP_TITLES[s] })) }));
+      const which = ask(
+        await p.select({
+          message: 'Which step?',
+          options: STEPS.filter((s) => s !== 'review').map((s) => ({ value: s, label: STEP_TITLES[s] })),
+        }),
+      );
       await runStep(which);
     }
     await save('review');
     const installSchedule = await confirmWith('Install the schedule now (runs `ocm-run run` every few minutes)?', true);
-    const integrateOpenClaw = options.openClawFound ? await confirmWith('Set up the OpenClaw integration (memory folders in openclaw.json + the plugin)?', true) : false;
+    const integrateOpenClaw = options.openClawFound
+      ? await confirmWith('Set up the OpenClaw integration (memory folders in openclaw.json + the plugin)?', true)
+      : false;
     // Opt-in, asked only where the agent is installed: each edits the agent's own settings.
-    const integrateClaudeCode = options.claudeCodeFound ? await confirmWith('Give Claude Code the memory too (MCP server + hooks in ~/.claude, reversible with `ocm-run integrate claude-code --uninstall`)?', false) : false;
-    const integrateCodex = options.codexFound ? await confirmWith('Give Codex the memory too (MCP server + trusted hooks in ~/.codex, reversible with `ocm-run integrate codex --uninstall`)?', false) : false;
-    const integratePi = options.piFound ? await confirmWith('Give pi the memory too (the oc-memory extension in ~/.pi/agent/extensions, reversible with `ocm-run integrate pi --uninstall`)?', false) : false;
+    const integrateClaudeCode = options.claudeCodeFound
+      ? await confirmWith(
+          'Give Claude Code the memory too (MCP server + hooks in ~/.claude, reversible with `ocm-run integrate claude-code --uninstall`)?',
+          false,
+        )
+      : false;
+    const integrateCodex = options.codexFound
+      ? await confirmWith(
+          'Give Codex the memory too (MCP server + trusted hooks in ~/.codex, reversible with `ocm-run integrate codex --uninstall`)?',
+          false,
+        )
+      : false;
+    const integratePi = options.piFound
+      ? await confirmWith(
+          'Give pi the memory too (the oc-memory extension in ~/.pi/agent/extensions, reversible with `ocm-run integrate pi --uninstall`)?',
+          false,
+        )
+      : false;
     return { kind: 'done', state, installSchedule, integrateOpenClaw, integrateClaudeCode, integrateCodex, integratePi };
   } catch (error) {
     if (error instanceof Cancelled) {

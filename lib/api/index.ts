@@ -7,12 +7,36 @@
  * loads this module from the install it is configured with
  * (docs/architecture.md, "The front door").
  */
-export { openMemory, type ActiveMemory, type Approved, type ArchiveRequest, type DecisionOptions, type Edited, type ForgetRequest, type Health, type MemoryHandle, type OpenMemoryOptions, type Rejected, type RememberRequest, type TierChangeOptions } from './memory.js';
+export {
+  openMemory,
+  type ActiveMemory,
+  type Approved,
+  type ArchiveRequest,
+  type DecisionOptions,
+  type Edited,
+  type ForgetRequest,
+  type Health,
+  type MemoryHandle,
+  type OpenMemoryOptions,
+  type Rejected,
+  type RememberRequest,
+  type TierChangeOptions,
+} from './memory.js';
 export type { ListedObservation, ListPage } from './list.js';
 export { EditRefused, type EditRefusal, type EditResult, type ObservationEdit } from './edit.js';
 export { charCount, REMEMBER_MAX_CHARS, type Remembered, type RememberInput, type ToolClient } from './remember.js';
 export { classifyPrompt, wrapInjectedContext, type PromptKind, type RecallRequest, type RecallResult } from './recall.js';
-export { findMemoryTool, MEMORY_TOOLS, SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX, type JsonSchemaObject, type MemoryTool, type MemoryToolContext, type ToolHints, type ToolOutput } from './tools.js';
+export {
+  findMemoryTool,
+  MEMORY_TOOLS,
+  SEARCH_LIMIT_DEFAULT,
+  SEARCH_LIMIT_MAX,
+  type JsonSchemaObject,
+  type MemoryTool,
+  type MemoryToolContext,
+  type ToolHints,
+  type ToolOutput,
+} from './tools.js';
 export { injectedMemoryIds, logPromptInjection, type InjectedMemory, type SkippedForTime } from './injections.js';
 export { MEMORY_TOOL_NAMES, pluginToolName, type MemoryToolName } from '../core/injected-context.js';
 export { usePackageRoot } from '../platform/package-root.js';

@@ -29,7 +29,9 @@ export interface InjectedMemory {
  * 'mcp' or 'self' for `hook prompt`, 'openclaw' for the OpenClaw plugin.
  */
 export function logPromptInjection(logger: Logger, entry: { agent: string; via: string; injected: InjectedMemory[]; ms: number }): void {
-  const injected = entry.injected.map((m) => (m.relevance === undefined ? { id: m.id } : { id: m.id, relevance: Math.round(m.relevance * 100) / 100 }));
+  const injected = entry.injected.map((m) =>
+    m.relevance === undefined ? { id: m.id } : { id: m.id, relevance: Math.round(m.relevance * 100) / 100 },
+  );
   logger.log('info', 'hook.prompt', { agent: entry.agent, via: entry.via, results: injected.length, injected, ms: Math.round(entry.ms) });
 }
 

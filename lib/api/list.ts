@@ -39,10 +39,17 @@ function keep(o: LocatedObservation, filters: SearchFilters): boolean {
   return true;
 }
 
-export async function listMemories(paths: HomePaths, config: Config, filters: SearchFilters, page: { offset: number; limit: number }): Promise<ListPage> {
+export async function listMemories(
+  paths: HomePaths,
+  config: Config,
+  filters: SearchFilters,
+  page: { offset: number; limit: number },
+): Promise<ListPage> {
   const files = (await listAllTierFiles(paths, config.tiers.vault_path))
     .filter((f) => (!filters.since || f.date >= filters.since) && (!filters.until || f.date <= filters.until))
-    .filter((f) => (!filters.tiers?.length || filters.tiers.includes(f.tier)) && (!filters.agents?.length || filters.agents.includes(f.agent)))
+    .filter(
+      (f) => (!filters.tiers?.length || filters.tiers.includes(f.tier)) && (!filters.agents?.length || filters.agents.includes(f.agent)),
+    )
     .sort((a, b) => (a.date === b.date ? a.agent.localeCompare(b.agent) : a.date < b.date ? 1 : -1));
   const wanted = page.offset + page.limit + 1;
   const found: ListedObservation[] = [];

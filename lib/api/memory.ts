@@ -314,7 +314,13 @@ class Memory implements MemoryHandle {
     // caller waits only briefly for the home lock when the index is behind the files: a long job must not hold it up.
     const asked = openIndex ? { ...request, cache: false } : request;
     const lockWaitMs = options.lockWaitMs ?? (openIndex ? 2000 : undefined);
-    const deps = { logger: this.logger, now: this.now, ...(openIndex ? { openIndex } : {}), ...(lockWaitMs !== undefined ? { lockWaitMs } : {}), ...(this.embedder ? { embedder: this.embedder } : {}) };
+    const deps = {
+      logger: this.logger,
+      now: this.now,
+      ...(openIndex ? { openIndex } : {}),
+      ...(lockWaitMs !== undefined ? { lockWaitMs } : {}),
+      ...(this.embedder ? { embedder: this.embedder } : {}),
+    };
     try {
       return await searchMemory(this.paths, config, asked, deps);
     } catch (error) {
@@ -352,7 +358,10 @@ class Memory implements MemoryHandle {
     const config = await this.settings.refresh();
     const { rememberObservation } = await import('./remember.js');
     const { agent, client, ...input } = request;
-    const done = await rememberObservation({ paths: this.paths, config, agent: agent ?? 'main', client, logger: this.logger, now: this.now, lockWaitMs: this.lockWaitMs }, input);
+    const done = await rememberObservation(
+      { paths: this.paths, config, agent: agent ?? 'main', client, logger: this.logger, now: this.now, lockWaitMs: this.lockWaitMs },
+      input,
+    );
     this.changed();
     return done;
   }
@@ -364,7 +373,12 @@ class Memory implements MemoryHandle {
     const { editInFile } = await import('./edit.js');
     const { isAbsolute, join, relative } = await import('node:path');
     const path = isAbsolute(found.path) ? found.path : join(this.paths.root, found.path);
-    const done = await editInFile({ paths: this.paths, config, logger: this.logger, now: this.now, lockWaitMs: this.lockWaitMs ?? 20_000 }, { path, tier: found.tier, agent: found.agent, ref: relative(this.paths.root, path) }, found.id, edit);
+    const done = await editInFile(
+      { paths: this.paths, config, logger: this.logger, now: this.now, lockWaitMs: this.lockWaitMs ?? 20_000 },
+      { path, tier: found.tier, agent: found.agent, ref: relative(this.paths.root, path) },
+      found.id,
+      edit,
+    );
     this.changed();
     this.logger.log('info', 'edit', { id: found.id, fields: Object.keys(edit), masked: done.masked });
     return { ...done, id: found.id, agent: found.agent, tier: found.tier };
@@ -401,7 +415,10 @@ class Memory implements MemoryHandle {
   /** Run `change` with the tier job's options under the home lock; what an open index loaded is read again after. */
   private async tierChange<T>(options: TierChangeOptions, change: (tier: TierJobOptions) => Promise<T>): Promise<T> {
     const config = await this.settings.refresh();
-    const [{ searchIndexUpdater }, { withHomeLock }] = await Promise.all([import('../tiers/search-index.js'), import('../platform/lock.js')]);
+    const [{ searchIndexUpdater }, { withHomeLock }] = await Promise.all([
+      import('../tiers/search-index.js'),
+      import('../platform/lock.js'),
+    ]);
     const base = { paths: this.paths, config, logger: this.logger, now: this.now };
     const tier: TierJobOptions = { ...base, updateIndex: searchIndexUpdater(base), ...(options.onStep ? { onStep: options.onStep } : {}) };
     try {
@@ -413,7 +430,9 @@ class Memory implements MemoryHandle {
 
   async archive(request: ArchiveRequest): Promise<TierRunResult> {
     const { runArchive } = await import('../tiers/tier-job.js');
-    return this.tierChange(request, (tier) => runArchive({ ...tier, olderThanDays: request.olderThanDays, to: request.to, dryRun: request.dryRun, approveAll: request.approveAll }));
+    return this.tierChange(request, (tier) =>
+      runArchive({ ...tier, olderThanDays: request.olderThanDays, to: request.to, dryRun: request.dryRun, approveAll: request.approveAll }),
+    );
   }
 
   async tiers(): Promise<TierSummary[]> {
@@ -423,7 +442,10 @@ class Memory implements MemoryHandle {
   }
 
   async approvals(): Promise<ProposalDetails[]> {
-    const [{ readApprovals }, { describeProposals }] = await Promise.all([import('../tiers/approvals.js'), import('../tiers/proposal-details.js')]);
+    const [{ readApprovals }, { describeProposals }] = await Promise.all([
+      import('../tiers/approvals.js'),
+      import('../tiers/proposal-details.js'),
+    ]);
     return describeProposals((await readApprovals(this.paths.approvals)).pending);
   }
 
@@ -523,7 +545,15 @@ class Memory implements MemoryHandle {
   async toolContext(options: ToolContextOptions): Promise<MemoryToolContext> {
     const config = await this.settings.refresh();
     const client = options.client;
-    const context: MemoryToolContext = { memory: this, paths: this.paths, config, agent: options.agent, client: typeof client === 'function' ? client : () => client, logger: this.logger, now: this.now };
+    const context: MemoryToolContext = {
+      memory: this,
+      paths: this.paths,
+      config,
+      agent: options.agent,
+      client: typeof client === 'function' ? client : () => client,
+      logger: this.logger,
+      now: this.now,
+    };
     if (options.sharedFrom) {
       // Only the agent's own memory and what is shared with it.
       const { agentSlug } = await import('../platform/home.js');
@@ -556,7 +586,9 @@ class Memory implements MemoryHandle {
 }
 
 function notFound(id: string): OcmError {
-  return new OcmError('NOT_FOUND', `No observation with id ${id}.`, { hint: 'Ids look like o-7f3a9c21e0 (the ^o-… at the end of a line); a search shows them.' });
+  return new OcmError('NOT_FOUND', `No observation with id ${id}.`, {
+    hint: 'Ids look like o-7f3a9c21e0 (the ^o-… at the end of a line); a search shows them.',
+  });
 }
 
 function isSegmentGone(error: unknown): boolean {

@@ -105,7 +105,9 @@ export class MemoryRecall {
     this.settings = settings;
     this.logger = logger;
     this.index = index;
-    const cold = memoryRoots(paths, settings.current.tiers.vault_path).filter((r) => r.tier === 'cold').map((r) => r.dir);
+    const cold = memoryRoots(paths, settings.current.tiers.vault_path)
+      .filter((r) => r.tier === 'cold')
+      .map((r) => r.dir);
     this.changes = new ChangeWatch(paths.root, cold);
   }
 

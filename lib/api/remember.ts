@@ -77,9 +77,13 @@ export async function rememberObservation(ctx: RememberContext, args: RememberIn
   const { stripControlChars } = await import('../core/control-chars.js');
   const length = charCount(args.text.trim());
   if (length > REMEMBER_MAX_CHARS) {
-    throw new OcmError('BAD_INPUT', `The text to remember is ${length} characters long; at most ${REMEMBER_MAX_CHARS} are kept as one observation. Nothing was remembered.`, {
-      hint: 'Give the one sentence worth keeping, with its concrete details.',
-    });
+    throw new OcmError(
+      'BAD_INPUT',
+      `The text to remember is ${length} characters long; at most ${REMEMBER_MAX_CHARS} are kept as one observation. Nothing was remembered.`,
+      {
+        hint: 'Give the one sentence worth keeping, with its concrete details.',
+      },
+    );
   }
   const { passwordNote } = await import('../masking/password-note.js');
   const masked = maskSecrets(oneLine(stripControlChars(args.text).trim()), maskingOptions(ctx.config));
@@ -122,13 +126,25 @@ export async function rememberObservation(ctx: RememberContext, args: RememberIn
         // What it replaces ("from now on…") is marked, and the next turn's active memory has it.
         const names = [ctx.config.observer.user_name, ctx.config.observer.assistant_name].filter((x): x is string => Boolean(x));
         await applyLifecycle(ctx.paths, ctx.agent, new Set([observation.id]), names);
-        await rebuildActiveMemory({ paths: ctx.paths, config: ctx.config, agent: ctx.agent, timeZone: zone, now: ctx.now?.() ?? new Date() });
+        await rebuildActiveMemory({
+          paths: ctx.paths,
+          config: ctx.config,
+          agent: ctx.agent,
+          timeZone: zone,
+          now: ctx.now?.() ?? new Date(),
+        });
       }
       await updateIndex(ctx.paths, ctx.config, { tiers: ['hot'], logger: ctx.logger, now: ctx.now });
       return n > 0;
     },
     { waitMs: ctx.lockWaitMs ?? 20_000 },
   );
-  ctx.logger?.log('info', 'remember', { id: observation.id, agent: ctx.agent, added, masked: masked.count, client: observation.provenance!.session });
+  ctx.logger?.log('info', 'remember', {
+    id: observation.id,
+    agent: ctx.agent,
+    added,
+    masked: masked.count,
+    client: observation.provenance!.session,
+  });
   return { observation, added, path: dayFilePath(ctx.paths, 'hot', ctx.agent, date), masked: masked.count, ...(note ? { note } : {}) };
 }

@@ -27,7 +27,11 @@ export async function tierSummaries(paths: HomePaths, config: Config): Promise<T
   for (const tier of ['hot', 'warm', 'cold'] as const satisfies readonly Tier[]) {
     const files = await listTierFiles(paths, config.tiers.vault_path, tier);
     let bytes = 0;
-    for (const f of files) bytes += await stat(f.path).then((s) => s.size, () => 0);
+    for (const f of files)
+      bytes += await stat(f.path).then(
+        (s) => s.size,
+        () => 0,
+      );
     const dates = files.map((f) => f.date).sort();
     out.push({ tier, files: files.length, bytes, oldest: dates[0], newest: dates.at(-1) });
   }
@@ -35,7 +39,11 @@ export async function tierSummaries(paths: HomePaths, config: Config): Promise<T
 }
 
 /** What the audit log says was last done to an observation (forget) or a proposal (approve, reject) of this id. */
-export function decidedIn(audit: readonly AuditEntry[], id: string, actions: ReadonlyArray<'forget' | 'approve' | 'reject'>): 'forget' | 'approve' | 'reject' | undefined {
+export function decidedIn(
+  audit: readonly AuditEntry[],
+  id: string,
+  actions: ReadonlyArray<'forget' | 'approve' | 'reject'>,
+): 'forget' | 'approve' | 'reject' | undefined {
   for (const e of [...audit].reverse()) {
     if (!(actions as readonly string[]).includes(e.action)) continue;
     const listed = e.action === 'forget' ? e.ids : e.proposals;

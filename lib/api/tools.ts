@@ -101,7 +101,12 @@ const listOf = (items: Record<string, unknown>, description: string) => ({
 const SEARCH_SCHEMA: JsonSchemaObject = {
   type: 'object',
   properties: {
-    query: { type: 'string', minLength: 1, maxLength: 1000, description: 'What to look for, in plain words (names, topics, the question itself).' },
+    query: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1000,
+      description: 'What to look for, in plain words (names, topics, the question itself).',
+    },
     queries: {
       type: 'array',
       items: { type: 'string', minLength: 1, maxLength: 1000 },
@@ -110,15 +115,41 @@ const SEARCH_SCHEMA: JsonSchemaObject = {
       description:
         'Several renderings of the same question, searched together as one (e.g. ["API 인증 문제", "API authentication problems"]): other words for it, and the same question in English and in Korean when the memory may be in either language. With or instead of query.',
     },
-    limit: { type: 'integer', minimum: 1, maximum: SEARCH_LIMIT_MAX, description: `How many results at most (default ${SEARCH_LIMIT_DEFAULT}).` },
-    priority: listOf({ type: 'string', enum: ['high', 'medium', 'low'] }, 'Only these priorities: high (🔴 important), medium (🟡), low (🟢).'),
-    category: listOf({ type: 'string', minLength: 1, maxLength: 40 }, 'Only these categories: decision, preference, task, fact, event, state, reflection…'),
-    since: { type: 'string', minLength: 1, maxLength: 20, description: 'From this date: YYYY-MM-DD, YYYY-MM, today, yesterday, or back from today: 7d, 2w, 3m, 1y.' },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: SEARCH_LIMIT_MAX,
+      description: `How many results at most (default ${SEARCH_LIMIT_DEFAULT}).`,
+    },
+    priority: listOf(
+      { type: 'string', enum: ['high', 'medium', 'low'] },
+      'Only these priorities: high (🔴 important), medium (🟡), low (🟢).',
+    ),
+    category: listOf(
+      { type: 'string', minLength: 1, maxLength: 40 },
+      'Only these categories: decision, preference, task, fact, event, state, reflection…',
+    ),
+    since: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 20,
+      description: 'From this date: YYYY-MM-DD, YYYY-MM, today, yesterday, or back from today: 7d, 2w, 3m, 1y.',
+    },
     until: { type: 'string', minLength: 1, maxLength: 20, description: 'Up to this date, inclusive (same forms as since).' },
-    tier: listOf({ type: 'string', enum: ['hot', 'warm', 'cold'] }, 'Only these tiers: hot (recent), warm (archived), cold (the Obsidian vault).'),
-    agent: listOf({ type: 'string', minLength: 1, maxLength: 100 }, "Only the memory of these agents (default: every agent's, or this project's and main's with per-project memory)."),
+    tier: listOf(
+      { type: 'string', enum: ['hot', 'warm', 'cold'] },
+      'Only these tiers: hot (recent), warm (archived), cold (the Obsidian vault).',
+    ),
+    agent: listOf(
+      { type: 'string', minLength: 1, maxLength: 100 },
+      "Only the memory of these agents (default: every agent's, or this project's and main's with per-project memory).",
+    ),
     tag: listOf({ type: 'string', minLength: 1, maxLength: 60 }, 'Only observations carrying all these tags (without #).'),
-    current: { type: 'boolean', description: 'Only what is current: leave out superseded decisions and facts, and done tasks (default false: they are listed, marked, below what replaced them).' },
+    current: {
+      type: 'boolean',
+      description:
+        'Only what is current: leave out superseded decisions and facts, and done tasks (default false: they are listed, marked, below what replaced them).',
+    },
   },
   additionalProperties: false,
 };
@@ -130,7 +161,8 @@ const GET_SCHEMA: JsonSchemaObject = {
       type: 'string',
       minLength: 1,
       maxLength: 1000,
-      description: 'An observation id from search_memory (o-7f3a9c21e0), or a memory file with an optional line range: path[:from[:lines]], e.g. memory/2026-02-12.md:10:5.',
+      description:
+        'An observation id from search_memory (o-7f3a9c21e0), or a memory file with an optional line range: path[:from[:lines]], e.g. memory/2026-02-12.md:10:5.',
     },
   },
   required: ['target'],
@@ -152,7 +184,12 @@ const REMEMBER_SCHEMA: JsonSchemaObject = {
       pattern: '^[a-z][a-z-]{1,30}$',
       description: 'One word: preference, decision, task, fact (the default), event or state.',
     },
-    tags: { type: 'array', items: { type: 'string', pattern: '^#?[\\p{L}\\p{N}_/-]{1,40}$' }, maxItems: 10, description: 'Tags without spaces, e.g. ["billing", "infra"].' },
+    tags: {
+      type: 'array',
+      items: { type: 'string', pattern: '^#?[\\p{L}\\p{N}_/-]{1,40}$' },
+      maxItems: 10,
+      description: 'Tags without spaces, e.g. ["billing", "infra"].',
+    },
   },
   required: ['text'],
   additionalProperties: false,
@@ -178,7 +215,8 @@ function validatorOf(schema: JsonSchemaObject): ValidateFunction {
 
 function describeAjvError(e: ErrorObject): string {
   const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
-  if (e.keyword === 'additionalProperties') return `unknown argument "${String((e.params as { additionalProperty: string }).additionalProperty)}"`;
+  if (e.keyword === 'additionalProperties')
+    return `unknown argument "${String((e.params as { additionalProperty: string }).additionalProperty)}"`;
   if (e.keyword === 'required') return `missing argument "${String((e.params as { missingProperty: string }).missingProperty)}"`;
   if (e.keyword === 'enum') return `${where} must be one of ${((e.params as { allowedValues: unknown[] }).allowedValues).join(', ')}`;
   if (e.keyword === 'pattern' && where.startsWith('tags')) return `${where} must be one word (letters, digits, _ / -)`;
@@ -284,12 +322,22 @@ const searchTool: MemoryTool = {
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(raw, ctx) {
     const args = checkArguments<SearchArgs>(searchTool, raw);
-    const renderings = [...new Set([args.query, ...(args.queries ?? [])].filter((q): q is string => q !== undefined && q.trim() !== '').map((q) => q.trim()))];
+    const renderings = [
+      ...new Set([args.query, ...(args.queries ?? [])].filter((q): q is string => q !== undefined && q.trim() !== '').map((q) => q.trim())),
+    ];
     if (renderings.length === 0) {
-      throw new OcmError('BAD_INPUT', 'Invalid arguments for search_memory: give query, or queries (a list of renderings of one question).', { hint: `For example ${EXAMPLES.search_memory}.` });
+      throw new OcmError(
+        'BAD_INPUT',
+        'Invalid arguments for search_memory: give query, or queries (a list of renderings of one question).',
+        { hint: `For example ${EXAMPLES.search_memory}.` },
+      );
     }
     if (renderings.length > SEARCH_RENDERINGS_MAX) {
-      throw new OcmError('BAD_INPUT', `Invalid arguments for search_memory: at most ${SEARCH_RENDERINGS_MAX} renderings of one question (query and queries together).`, { hint: 'Keep the question and one or two renderings of it in each language.' });
+      throw new OcmError(
+        'BAD_INPUT',
+        `Invalid arguments for search_memory: at most ${SEARCH_RENDERINGS_MAX} renderings of one question (query and queries together).`,
+        { hint: 'Keep the question and one or two renderings of it in each language.' },
+      );
     }
     const shownQuery = renderings.join(' / ');
     const { filtersFromOptions } = await import('../search/filters.js');
@@ -297,14 +345,25 @@ const searchTool: MemoryTool = {
     let filters: import('../search/types.js').SearchFilters;
     try {
       filters = filtersFromOptions(
-        { since: args.since, until: args.until, priority: asList(args.priority), category: asList(args.category), tier: asList(args.tier), agent: asList(args.agent), tag: asList(args.tag), current: args.current === true },
+        {
+          since: args.since,
+          until: args.until,
+          priority: asList(args.priority),
+          category: asList(args.category),
+          tier: asList(args.tier),
+          agent: asList(args.agent),
+          tag: asList(args.tag),
+          current: args.current === true,
+        },
         now,
         ctx.config.timezone,
       );
     } catch (error) {
       // The filters' messages name command-line flags (--since); here they are arguments.
       if (!(error instanceof OcmError)) throw error;
-      throw new OcmError(error.code, `Invalid arguments for search_memory: ${error.message.replace(/--(\w+)/g, '$1')}`, { hint: error.hint?.replace(/--(\w+) /g, '$1: ') });
+      throw new OcmError(error.code, `Invalid arguments for search_memory: ${error.message.replace(/--(\w+)/g, '$1')}`, {
+        hint: error.hint?.replace(/--(\w+) /g, '$1: '),
+      });
     }
     if (ctx.agentScope) filters.agents = withinScope(ctx.agentScope, filters.agents);
     else if (!filters.agents && ctx.defaultSearchAgents?.length) filters.agents = ctx.defaultSearchAgents;
@@ -313,7 +372,17 @@ const searchTool: MemoryTool = {
     // What is held for review (memory/suspicious.ts) is not handed to the model; get_memory still reads it by id, quoted.
     const { isSuspicious } = await import('../memory/suspicious.js');
     const held = found.results.filter((r) => isSuspicious(r.text)).length;
-    const response = held > 0 ? { ...found, results: found.results.filter((r) => !isSuspicious(r.text)), warnings: [...found.warnings, `${held} matching memor${held === 1 ? 'y is' : 'ies are'} held for the user's review (suspicious text) and left out.`] } : found;
+    const response =
+      held > 0
+        ? {
+            ...found,
+            results: found.results.filter((r) => !isSuspicious(r.text)),
+            warnings: [
+              ...found.warnings,
+              `${held} matching memor${held === 1 ? 'y is' : 'ies are'} held for the user's review (suspicious text) and left out.`,
+            ],
+          }
+        : found;
     const lines: string[] = [];
     let used = 0;
     let shown = 0;
@@ -331,8 +400,15 @@ const searchTool: MemoryTool = {
     const warnings = response.warnings.map((w) => `Note: ${w}`);
     return {
       // What memory says reaches the model inside the marker, as quoted data (lib/core/injected-context.ts).
-      text: response.results.length === 0 ? [header, ...warnings].join('\n') : wrapInjectedContext(header, [...lines, ...warnings].join('\n')),
-      data: { query: renderings[0], queries: renderings, mode: response.mode, results: response.results.slice(0, shown).map((r) => resultData(ctx.paths, r)), warnings: response.warnings },
+      text:
+        response.results.length === 0 ? [header, ...warnings].join('\n') : wrapInjectedContext(header, [...lines, ...warnings].join('\n')),
+      data: {
+        query: renderings[0],
+        queries: renderings,
+        mode: response.mode,
+        results: response.results.slice(0, shown).map((r) => resultData(ctx.paths, r)),
+        warnings: response.warnings,
+      },
     };
   },
 };
@@ -342,9 +418,13 @@ function withinScope(scope: string[], asked: string[] | undefined): string[] {
   if (!asked?.length) return scope;
   const outside = asked.filter((a) => !scope.includes(a));
   if (outside.length > 0) {
-    throw new OcmError('BAD_INPUT', `Invalid arguments for search_memory: the memory of agent ${outside.join(', ')} is not available here.`, {
-      hint: `Leave agent out to search this agent's memory (${scope.join(', ')}).`,
-    });
+    throw new OcmError(
+      'BAD_INPUT',
+      `Invalid arguments for search_memory: the memory of agent ${outside.join(', ')} is not available here.`,
+      {
+        hint: `Leave agent out to search this agent's memory (${scope.join(', ')}).`,
+      },
+    );
   }
   return asked;
 }
@@ -357,7 +437,7 @@ const getTool: MemoryTool = {
   title: 'Read one memory exactly',
   description: [
     'Read one observation by its id (o-…, from search_memory) with its date, priority, tags and where it came from (agent, session) — or lines of a memory file, path[:from[:lines]] with from 1-based, e.g. memory/2026-02-12.md:10:5.',
-    'Only files inside the memory can be read (memory/, archive/, reflections/, active_memory.md, the vault\'s OC-Memory folder).',
+    "Only files inside the memory can be read (memory/, archive/, reflections/, active_memory.md, the vault's OC-Memory folder).",
   ].join(' '),
   inputSchema: GET_SCHEMA,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -367,7 +447,9 @@ const getTool: MemoryTool = {
     const isId = /^[or]-/.test(target.trim());
     // Within an agent scope only observations (whose agent is known) can be read, not whole files that may hold another agent's.
     if (ctx.agentScope && !isId) {
-      throw new OcmError('BAD_INPUT', 'Invalid arguments for get_memory: only an observation id can be read here, not a file.', { hint: 'Pass an id from a search result, e.g. {"target": "o-7f3a9c21e0"}.' });
+      throw new OcmError('BAD_INPUT', 'Invalid arguments for get_memory: only an observation id can be read here, not a file.', {
+        hint: 'Pass an id from a search result, e.g. {"target": "o-7f3a9c21e0"}.',
+      });
     }
     const parsed = parseTarget(target);
     // Bounded unless the caller asked for a range: a whole day file can be megabytes.
@@ -376,22 +458,31 @@ const getTool: MemoryTool = {
     if (result.kind === 'lines') {
       const text = cut(result.text, ANSWER_CHARS);
       const last = result.from + result.lines - 1;
-      const more = last < result.totalLines ? `\n(lines ${result.from}–${last} of ${result.totalLines}; ask for ${result.path}:${last + 1}:${GET_LINES_MAX} for more)` : '';
+      const more =
+        last < result.totalLines
+          ? `\n(lines ${result.from}–${last} of ${result.totalLines}; ask for ${result.path}:${last + 1}:${GET_LINES_MAX} for more)`
+          : '';
       return {
         text: wrapInjectedContext(`${result.path} lines ${result.from}–${last} of ${result.totalLines} (OC-Memory):`, `${text}${more}`),
         data: { path: result.path, from: result.from, lines: result.lines, totalLines: result.totalLines, text },
       };
     }
     const r = result;
-    if (ctx.agentScope && !ctx.agentScope.includes(r.agent)) throw new OcmError('NOT_FOUND', `No observation ${target.trim()} in this agent's memory.`, { hint: 'Search first: pass an id from a search result.' });
+    if (ctx.agentScope && !ctx.agentScope.includes(r.agent))
+      throw new OcmError('NOT_FOUND', `No observation ${target.trim()} in this agent's memory.`, {
+        hint: 'Search first: pass an id from a search result.',
+      });
     const when = r.time ? `${r.date} ${r.time}` : r.date;
-    const text = wrapInjectedContext('One observation from earlier conversations (OC-Memory).', [
-      `${r.id} · ${when} · ${PRIORITY_EMOJI[r.priority]} ${r.priority} · ${r.category}${r.done ? ' · done' : ''} · agent ${r.agent} · ${r.tier}`,
-      r.text,
-      ...(r.tags.length ? [`tags: ${r.tags.map((t) => `#${t}`).join(' ')}`] : []),
-      `from: ${r.provenance.source} ${r.provenance.agent}${r.provenance.session ? ` session ${r.provenance.session}` : ''}${r.provenance.entryIds.length ? ` entries ${r.provenance.entryIds.slice(0, 5).join(',')}` : ''}`,
-      `in: ${shownPath(ctx.paths, r.path)}:${r.startLine}`,
-    ].join('\n'));
+    const text = wrapInjectedContext(
+      'One observation from earlier conversations (OC-Memory).',
+      [
+        `${r.id} · ${when} · ${PRIORITY_EMOJI[r.priority]} ${r.priority} · ${r.category}${r.done ? ' · done' : ''} · agent ${r.agent} · ${r.tier}`,
+        r.text,
+        ...(r.tags.length ? [`tags: ${r.tags.map((t) => `#${t}`).join(' ')}`] : []),
+        `from: ${r.provenance.source} ${r.provenance.agent}${r.provenance.session ? ` session ${r.provenance.session}` : ''}${r.provenance.entryIds.length ? ` entries ${r.provenance.entryIds.slice(0, 5).join(',')}` : ''}`,
+        `in: ${shownPath(ctx.paths, r.path)}:${r.startLine}`,
+      ].join('\n'),
+    );
     return { text, data: resultData(ctx.paths, r) };
   },
 };
@@ -407,7 +498,7 @@ const rememberTool: MemoryTool = {
   name: 'remember',
   title: 'Save to long-term memory',
   description: [
-    "Save something to the user's long-term memory now: when the user asks you to remember or note something (\"remember that…\", \"from now on…\"), or states a lasting preference, decision or fact worth keeping for later conversations.",
+    'Save something to the user\'s long-term memory now: when the user asks you to remember or note something ("remember that…", "from now on…"), or states a lasting preference, decision or fact worth keeping for later conversations.',
     'Write one self-contained sentence in the third person with the concrete details (names, numbers, dates), e.g. "User\'s staging database is db-stage-2 on port 5433."',
     'Saved as 🔴 high priority unless you say otherwise; saving the same sentence again on the same day changes nothing. Secrets are masked before anything is written.',
   ].join(' '),
@@ -422,7 +513,22 @@ const rememberTool: MemoryTool = {
     const text = r.added
       ? `Saved to memory as ${o.id} (${PRIORITY_EMOJI[o.priority]} ${o.priority}, ${o.category}) in ${where}${maskedNote}: ${o.text}`
       : `Already in memory as ${o.id} (${where}); nothing changed.`;
-    return { text, data: { id: o.id, added: r.added, path: where, date: o.date, time: o.time, priority: o.priority, category: o.category, tags: o.tags, text: o.text, agent: o.agent, provenance: o.provenance } };
+    return {
+      text,
+      data: {
+        id: o.id,
+        added: r.added,
+        path: where,
+        date: o.date,
+        time: o.time,
+        priority: o.priority,
+        category: o.category,
+        tags: o.tags,
+        text: o.text,
+        agent: o.agent,
+        provenance: o.provenance,
+      },
+    };
   },
 };
 
@@ -440,13 +546,22 @@ const activeMemoryTool: MemoryTool = {
     const found = await ctx.memory.activeMemory([ctx.agent, ...(ctx.activeMemoryFallbacks ?? [])]);
     // readActiveMemory stands in main's for an agent that has none: not within an agent scope that leaves main out.
     const active = found && (!ctx.agentScope || ctx.agentScope.includes(agentSlug(found.agent))) ? found : undefined;
-    if (!active) return { text: `No active memory yet for agent ${ctx.agent} (it is written after the first conversations are observed).`, data: { agent: ctx.agent, text: '' } };
-    return { text: wrapInjectedContext(`The active memory of agent ${active.agent} (OC-Memory).`, active.text), data: { agent: active.agent, path: shownPath(ctx.paths, active.path), text: active.text } };
+    if (!active)
+      return {
+        text: `No active memory yet for agent ${ctx.agent} (it is written after the first conversations are observed).`,
+        data: { agent: ctx.agent, text: '' },
+      };
+    return {
+      text: wrapInjectedContext(`The active memory of agent ${active.agent} (OC-Memory).`, active.text),
+      data: { agent: active.agent, path: shownPath(ctx.paths, active.path), text: active.text },
+    };
   },
 };
 
 /** Every memory tool, in the order they are listed to a model. */
-export const MEMORY_TOOLS: readonly MemoryTool[] = MEMORY_TOOL_NAMES.map((name) => [searchTool, getTool, rememberTool, activeMemoryTool].find((t) => t.name === name)!);
+export const MEMORY_TOOLS: readonly MemoryTool[] = MEMORY_TOOL_NAMES.map(
+  (name) => [searchTool, getTool, rememberTool, activeMemoryTool].find((t) => t.name === name)!,
+);
 
 export function findMemoryTool(name: string): MemoryTool | undefined {
   return MEMORY_TOOLS.find((t) => t.name === name);

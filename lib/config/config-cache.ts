@@ -72,7 +72,9 @@ let fingerprint: Promise<string> | undefined;
 /** Identity of what validates config: the schema module's source (with the source-folder defaults its sections come from) and the schema library's package.json. */
 export function schemaFingerprint(): Promise<string> {
   fingerprint ??= (async () => {
-    const schema = (await readFile(fileURLToPath(import.meta.resolve('./config-schema.js')), 'utf8')) + (await readFile(fileURLToPath(import.meta.resolve('./source-defaults.js')), 'utf8'));
+    const schema =
+      (await readFile(fileURLToPath(import.meta.resolve('./config-schema.js')), 'utf8')) +
+      (await readFile(fileURLToPath(import.meta.resolve('./source-defaults.js')), 'utf8'));
     const library = await readFile(fileURLToPath(new URL('../package.json', import.meta.resolve('valibot'))), 'utf8');
     return `${hash53(schema)}.${hash53(library)}`;
   })();
@@ -83,7 +85,12 @@ export function schemaFingerprint(): Promise<string> {
  * The validated config from the cache, when config.yaml is unchanged, refers
  * to no `${NAME}` and the schema is the same; undefined otherwise.
  */
-export async function cachedConfig(options: { file: string; envFile: string; env?: NodeJS.ProcessEnv; cacheFile: string }): Promise<LoadedConfig | undefined> {
+export async function cachedConfig(options: {
+  file: string;
+  envFile: string;
+  env?: NodeJS.ProcessEnv;
+  cacheFile: string;
+}): Promise<LoadedConfig | undefined> {
   let text: string | undefined;
   try {
     text = await readConfigText(options.file);
@@ -103,7 +110,12 @@ export async function cachedConfig(options: { file: string; envFile: string; env
 }
 
 /** Load config.yaml through the cache: the validated config when it hits, else `loadConfig` (which fills the cache). */
-export async function loadConfigCached(options: { file: string; envFile: string; env?: NodeJS.ProcessEnv; cacheFile: string }): Promise<LoadedConfig> {
+export async function loadConfigCached(options: {
+  file: string;
+  envFile: string;
+  env?: NodeJS.ProcessEnv;
+  cacheFile: string;
+}): Promise<LoadedConfig> {
   const hit = await cachedConfig(options);
   if (hit) return hit;
   const { loadConfig } = await import('./config.js');

@@ -33,16 +33,23 @@ export async function readConfigText(file: string): Promise<string | undefined> 
       });
     }
     if (!info.isFile()) {
-      throw new ConfigError(`${file} is not a regular file.`, { hint: 'config.yaml must be a plain text file; replace it, or pass --config to another file.' });
+      throw new ConfigError(`${file} is not a regular file.`, {
+        hint: 'config.yaml must be a plain text file; replace it, or pass --config to another file.',
+      });
     }
     if (info.size > MAX_CONFIG_BYTES) {
-      throw new ConfigError(`${file} is ${formatBytes(info.size)}; a config is a few KB, and at most ${formatBytes(MAX_CONFIG_BYTES)} is read.`, {
-        hint: 'Restore it from templates/config.yaml or a backup (it may have been overwritten by mistake).',
-      });
+      throw new ConfigError(
+        `${file} is ${formatBytes(info.size)}; a config is a few KB, and at most ${formatBytes(MAX_CONFIG_BYTES)} is read.`,
+        {
+          hint: 'Restore it from templates/config.yaml or a backup (it may have been overwritten by mistake).',
+        },
+      );
     }
     const bytes = await handle.readFile();
     if (bytes.byteLength > MAX_CONFIG_BYTES) {
-      throw new ConfigError(`${file} grew past ${formatBytes(MAX_CONFIG_BYTES)} while it was read.`, { hint: 'Restore it from templates/config.yaml or a backup.' });
+      throw new ConfigError(`${file} grew past ${formatBytes(MAX_CONFIG_BYTES)} while it was read.`, {
+        hint: 'Restore it from templates/config.yaml or a backup.',
+      });
     }
     return bytes.toString('utf8');
   } catch (error) {

@@ -10,7 +10,8 @@ import { SOURCE_FOLDER_DEFAULTS, type SourceFolderDefaults, type SourceSettings 
 
 const int = (min: number, max?: number) =>
   max === undefined ? v.pipe(v.number(), v.integer(), v.minValue(min)) : v.pipe(v.number(), v.integer(), v.minValue(min), v.maxValue(max));
-const num = (min: number, max?: number) => (max === undefined ? v.pipe(v.number(), v.minValue(min)) : v.pipe(v.number(), v.minValue(min), v.maxValue(max)));
+const num = (min: number, max?: number) =>
+  max === undefined ? v.pipe(v.number(), v.minValue(min)) : v.pipe(v.number(), v.minValue(min), v.maxValue(max));
 const str = (fallback = '') => v.optional(v.string(), fallback);
 const bool = (fallback: boolean) => v.optional(v.boolean(), fallback);
 const list = <S extends v.GenericSchema>(item: S) => v.optional(v.array(item), () => []);
@@ -20,7 +21,9 @@ const section = <E extends v.ObjectEntries>(entries: E) => v.optional(v.strictOb
 type SettingSchemas<S extends SourceSettings> = { [K in keyof S]: S[K] extends boolean ? ReturnType<typeof bool> : ReturnType<typeof str> };
 /** `sources.<key>` of an agent's session folder (source-defaults.ts; read by lib/sources/descriptors.ts): off by default, its folder, its own settings. */
 const sourceSection = <S extends SourceSettings>(d: SourceFolderDefaults<S>) => {
-  const settings = Object.fromEntries(Object.entries(d.settings).map(([key, value]) => [key, typeof value === 'boolean' ? bool(value) : str(value)])) as SettingSchemas<S>;
+  const settings = Object.fromEntries(
+    Object.entries(d.settings).map(([key, value]) => [key, typeof value === 'boolean' ? bool(value) : str(value)]),
+  ) as SettingSchemas<S>;
   return section({ enabled: bool(false), dir: str(d.dir), ...settings });
 };
 

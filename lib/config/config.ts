@@ -51,9 +51,12 @@ function assertBoundedTree(root: unknown, file: string): void {
   while (stack.length > 0) {
     const value = stack.pop();
     if (++seen > MAX_CONFIG_NODES) {
-      throw new ConfigError(`${file} expands to more than ${MAX_CONFIG_NODES.toLocaleString('en-US')} values (YAML aliases \`*name\` nested inside each other).`, {
-        hint: 'Write the settings out instead of repeating aliases; templates/config.yaml has every setting.',
-      });
+      throw new ConfigError(
+        `${file} expands to more than ${MAX_CONFIG_NODES.toLocaleString('en-US')} values (YAML aliases \`*name\` nested inside each other).`,
+        {
+          hint: 'Write the settings out instead of repeating aliases; templates/config.yaml has every setting.',
+        },
+      );
     }
     if (Array.isArray(value)) stack.push(...value);
     else if (value !== null && typeof value === 'object') stack.push(...Object.values(value));
@@ -62,7 +65,9 @@ function assertBoundedTree(root: unknown, file: string): void {
 
 /** One issue line, bounded: a 50 MB value is not echoed back. */
 function boundedIssue(line: string): string {
-  return line.length <= MAX_ISSUE_CHARS ? line : `${line.slice(0, MAX_ISSUE_CHARS)}… (${(line.length - MAX_ISSUE_CHARS).toLocaleString('en-US')} more characters)`;
+  return line.length <= MAX_ISSUE_CHARS
+    ? line
+    : `${line.slice(0, MAX_ISSUE_CHARS)}… (${(line.length - MAX_ISSUE_CHARS).toLocaleString('en-US')} more characters)`;
 }
 
 /** Turn schema issues into one ConfigError naming every key path. */
@@ -73,7 +78,7 @@ function toConfigError(issues: readonly v.BaseIssue<unknown>[], file: string): C
     return boundedIssue(`${path}: ${issue.message}`);
   });
   const lines = all.length > MAX_ISSUES_SHOWN ? [...all.slice(0, MAX_ISSUES_SHOWN), `… and ${all.length - MAX_ISSUES_SHOWN} more`] : all;
-  const keyPath = issues[0] ? v.getDotPath(issues[0]) ?? undefined : undefined;
+  const keyPath = issues[0] ? (v.getDotPath(issues[0]) ?? undefined) : undefined;
   return new ConfigError(`Invalid configuration in ${file}:\n  ${lines.join('\n  ')}`, {
     keyPath,
     hint: 'Fix the setting(s) named above (see the comments in templates/config.yaml), then run `ocm-run config validate`.',
@@ -108,10 +113,13 @@ export function parseConfigText(text: string, file: string): unknown {
     if (error instanceof ConfigError) throw error;
     const e = error as Error & { mark?: { line: number; column: number } };
     const where = e.mark ? ` at line ${e.mark.line + 1}, column ${e.mark.column + 1}` : '';
-    throw new ConfigError(`config.yaml is not valid YAML (${file})${where}: ${boundedIssue((e as { reason?: string }).reason ?? e.message.split('\n')[0]!)}`, {
-      hint: 'Fix the YAML syntax at the line shown (indentation, a missing colon or quote), then run `ocm-run config validate`.',
-      cause: error,
-    });
+    throw new ConfigError(
+      `config.yaml is not valid YAML (${file})${where}: ${boundedIssue((e as { reason?: string }).reason ?? e.message.split('\n')[0]!)}`,
+      {
+        hint: 'Fix the YAML syntax at the line shown (indentation, a missing colon or quote), then run `ocm-run config validate`.',
+        cause: error,
+      },
+    );
   }
 }
 
@@ -120,7 +128,12 @@ export function parseConfigText(text: string, file: string): unknown {
  * the parsed YAML (and, for a config without references, the validated
  * config) is cached for the next process (config-cache.ts).
  */
-export async function loadConfig(options: { file: string; envFile: string; env?: NodeJS.ProcessEnv; /** e.g. <home>/.ocm/config-cache.json */ cacheFile?: string }): Promise<LoadedConfig> {
+export async function loadConfig(options: {
+  file: string;
+  envFile: string;
+  env?: NodeJS.ProcessEnv /** e.g. <home>/.ocm/config-cache.json */;
+  cacheFile?: string;
+}): Promise<LoadedConfig> {
   const dotenv = await loadDotEnv(options.envFile);
   const env: Record<string, string | undefined> = { ...dotenv, ...(options.env ?? process.env) };
   const text = await readConfigText(options.file);
@@ -143,7 +156,10 @@ export function getConfigValue(config: Config, keyPath: string): unknown {
   let node: unknown = config;
   for (const part of keyPath.split('.').filter(Boolean)) {
     if (node && typeof node === 'object' && part in (node as object)) node = (node as Record<string, unknown>)[part];
-    else throw new OcmError('CONFIG_KEY_UNKNOWN', `Unknown setting "${keyPath}".`, { hint: 'Run `ocm-run config get` to list every setting.' });
+    else
+      throw new OcmError('CONFIG_KEY_UNKNOWN', `Unknown setting "${keyPath}".`, {
+        hint: 'Run `ocm-run config get` to list every setting.',
+      });
   }
   return node;
 }
@@ -153,7 +169,8 @@ function schemaAt(keyPath: string): v.GenericSchema | undefined {
   let schema: unknown = configSchema;
   for (const key of keyPath.split('.').filter(Boolean)) {
     while (schema && typeof schema === 'object' && 'wrapped' in schema) schema = (schema as { wrapped: unknown }).wrapped;
-    const entries = schema && typeof schema === 'object' && 'entries' in schema ? (schema as { entries: Record<string, unknown> }).entries : undefined;
+    const entries =
+      schema && typeof schema === 'object' && 'entries' in schema ? (schema as { entries: Record<string, unknown> }).entries : undefined;
     if (!entries || !Object.hasOwn(entries, key)) return undefined;
     schema = entries[key];
   }
@@ -180,14 +197,21 @@ export function parseCliValue(text: string, keyPath?: string): unknown {
  * Set a value in config.yaml keeping the user's comments and layout, after
  * checking that the result is valid. Writes atomically, mode 0600.
  */
-export async function setConfigValue(options: { file: string; envFile: string; keyPath: string; value: unknown; env?: NodeJS.ProcessEnv }): Promise<void> {
+export async function setConfigValue(options: {
+  file: string;
+  envFile: string;
+  keyPath: string;
+  value: unknown;
+  env?: NodeJS.ProcessEnv;
+}): Promise<void> {
   const text = (await readConfigText(options.file)) ?? '';
   // The Document API keeps the user's comments and layout.
   const { parseDocument, isMap, isScalar } = yamlDocuments();
   const doc = parseDocument(text);
   if (doc.errors.length > 0) parseConfigText(text, options.file); // throws the friendly error
   const path = options.keyPath.split('.').filter(Boolean);
-  if (path.length === 0) throw new OcmError('BAD_INPUT', 'config set needs a key, e.g. `ocm-run config set active_memory.budget_tokens 3000`.');
+  if (path.length === 0)
+    throw new OcmError('BAD_INPUT', 'config set needs a key, e.g. `ocm-run config set active_memory.budget_tokens 3000`.');
   if (!isMap(doc.contents) && !(doc.contents === null || isScalar(doc.contents))) {
     throw new ConfigError(`${options.file} is not a YAML mapping.`, { hint: 'Restore it from templates/config.yaml.' });
   }

@@ -59,13 +59,16 @@ function addKeys(text: string, parent: unknown, depth: number, path: readonly st
     if (!Y.isNode(firstKey) || !firstKey.range) return undefined;
     column = firstKey.range[0] - (text.lastIndexOf('\n', firstKey.range[0] - 1) + 1);
     const last = parent.items.at(-1)!;
-    const end = Y.isNode(last.value) && last.value.range ? last.value.range[1] : Y.isNode(last.key) && last.key.range ? last.key.range[1] : undefined;
+    const end =
+      Y.isNode(last.value) && last.value.range ? last.value.range[1] : Y.isNode(last.key) && last.key.range ? last.key.range[1] : undefined;
     if (end === undefined) return undefined;
     const nl = text.indexOf('\n', end > 0 && text[end - 1] === '\n' ? end - 1 : end);
     at = nl === -1 ? text.length : nl + 1;
   } else if (Y.isMap(parent) && parent.flow) return undefined;
   const unit = indentUnit(text);
-  const lines = path.slice(depth).map((key, i, keys) => `${' '.repeat(column + i * unit)}${yamlValue(key)}:${i === keys.length - 1 ? ` ${yamlValue(value)}` : ''}`);
+  const lines = path
+    .slice(depth)
+    .map((key, i, keys) => `${' '.repeat(column + i * unit)}${yamlValue(key)}:${i === keys.length - 1 ? ` ${yamlValue(value)}` : ''}`);
   const before = text.slice(0, at);
   const lead = before === '' || before.endsWith('\n') ? '' : '\n';
   return `${before}${lead}${lines.join('\n')}\n${text.slice(at)}`;

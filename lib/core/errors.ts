@@ -104,7 +104,8 @@ export function isNotFound(error: unknown): boolean {
  */
 export function isWriteRefused(error: unknown): boolean {
   for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
-    if (typeof e.code === 'string' && ['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'DISK_FULL', 'PERMISSION_DENIED'].includes(e.code)) return true;
+    if (typeof e.code === 'string' && ['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'DISK_FULL', 'PERMISSION_DENIED'].includes(e.code))
+      return true;
   }
   return false;
 }

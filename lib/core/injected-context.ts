@@ -56,7 +56,10 @@ const LT = String.raw`(?:<|&lt;?|&#0*60;?|&#x0*3c;?|\\u003c|\\x3c|%3c|\uFF1C|\uF
 const GT = String.raw`(?:>|&gt;?|&#0*62;?|&#x0*3e;?|\\u003e|\\x3e|%3e|\uFF1E|\uFE65|\u203A|\u232A|\u27E9|\u3009)`;
 const GAP = String.raw`[\s\p{Cf}]*`;
 /** A tag of the marker in any spelling: open or close, any case, spaces, attributes, entities. */
-const MARKER_TAG = new RegExp(String.raw`${LT}${GAP}(?:/|&#0*47;?|&#x0*2f;?|&sol;)?${GAP}oc[\s\p{Cf}_.\-]*memor(?:y|ies)\b(?:[^<>\n]{0,200}?${GT})?`, 'giu');
+const MARKER_TAG = new RegExp(
+  String.raw`${LT}${GAP}(?:/|&#0*47;?|&#x0*2f;?|&sol;)?${GAP}oc[\s\p{Cf}_.\-]*memor(?:y|ies)\b(?:[^<>\n]{0,200}?${GT})?`,
+  'giu',
+);
 
 /** Does `text` hold anything that reads as the marker's tag (or a tag OC-Memory neutralised)? */
 export function hasMarkerTag(text: string): boolean {
@@ -171,7 +174,9 @@ const RESTATED_SHARE = 0.75;
 
 /** Words that say nothing about what a memory is. */
 const FILLER = new Set(
-  'the and for with that this from into onto your you yours user users user\'s they them their are was were has have had not but all any can will would should could also just very its it\'s our ours about as per via than then when what which who whom where why how there here been being does did done use uses used using'.split(' '),
+  "the and for with that this from into onto your you yours user users user's they them their are was were has have had not but all any can will would should could also just very its it's our ours about as per via than then when what which who whom where why how there here been being does did done use uses used using".split(
+    ' ',
+  ),
 );
 
 /** The content words of a text: lower-case letters and digits, three or more, filler left out, a plural `s` dropped. */
@@ -242,7 +247,11 @@ export function addRecalled(recalled: readonly string[], items: readonly string[
  * Words by which a reply says what it recalls rather than what is new: "you
  * like PostgreSQL" restates "User's favourite database is PostgreSQL".
  */
-const STANCE = new Set('like liked love loved prefer preferred favourite favorite want wanted said told remember remembered recall recalled know knew noted mentioned'.split(' '));
+const STANCE = new Set(
+  'like liked love loved prefer preferred favourite favorite want wanted said told remember remembered recall recalled know knew noted mentioned'.split(
+    ' ',
+  ),
+);
 
 /**
  * Does this sentence restate recalled memory? Either it holds three quarters

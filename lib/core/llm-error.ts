@@ -9,7 +9,16 @@ import type { LlmUsage } from './types.js';
 
 export type LlmErrorClass = 'auth' | 'rate_limit' | 'timeout' | 'context_length' | 'server' | 'connection' | 'request' | 'malformed';
 
-export const LLM_ERROR_CLASSES: readonly LlmErrorClass[] = ['auth', 'rate_limit', 'timeout', 'context_length', 'server', 'connection', 'request', 'malformed'];
+export const LLM_ERROR_CLASSES: readonly LlmErrorClass[] = [
+  'auth',
+  'rate_limit',
+  'timeout',
+  'context_length',
+  'server',
+  'connection',
+  'request',
+  'malformed',
+];
 
 /** The last failure of an LLM call after every retry and fallback: exit code 5. */
 export class LlmError extends OcmError {

@@ -44,7 +44,8 @@ export function shellWords(command: string): string[] {
       inWord = true;
     } else if (c === '"') {
       let j = i + 1;
-      for (; j < command.length && command[j] !== '"'; j++) word += command[j] === '\\' && j + 1 < command.length ? command[++j] : command[j];
+      for (; j < command.length && command[j] !== '"'; j++)
+        word += command[j] === '\\' && j + 1 < command.length ? command[++j] : command[j];
       i = j;
       inWord = true;
     } else if (c === '\\' && i + 1 < command.length) {
@@ -67,13 +68,27 @@ export function shellWords(command: string): string[] {
  * What is wrong with one way of running OC-Memory (the node program, the CLI
  * script, its --home), or undefined. `what` names it for the message.
  */
-function runnerProblem(what: string, program: string | undefined, args: readonly string[], paths: HomePaths): { status: 'warn' | 'fail'; text: string } | undefined {
+function runnerProblem(
+  what: string,
+  program: string | undefined,
+  args: readonly string[],
+  paths: HomePaths,
+): { status: 'warn' | 'fail'; text: string } | undefined {
   if (!program || !args[0]) return { status: 'fail', text: `${what} has no command` };
-  if (!existsSync(program)) return { status: 'fail', text: `${what} runs ${program}, which does not exist (Node moved or was upgraded? \`ocm-run repoint\` points everything at the Node and OC-Memory you run it with)` };
-  if (!existsSync(args[0])) return { status: 'fail', text: `${what} runs ${args[0]}, which does not exist (OC-Memory moved or was uninstalled? \`ocm-run repoint\` points everything at the OC-Memory you run it with)` };
+  if (!existsSync(program))
+    return {
+      status: 'fail',
+      text: `${what} runs ${program}, which does not exist (Node moved or was upgraded? \`ocm-run repoint\` points everything at the Node and OC-Memory you run it with)`,
+    };
+  if (!existsSync(args[0]))
+    return {
+      status: 'fail',
+      text: `${what} runs ${args[0]}, which does not exist (OC-Memory moved or was uninstalled? \`ocm-run repoint\` points everything at the OC-Memory you run it with)`,
+    };
   const at = args.indexOf('--home');
   const home = at === -1 ? undefined : args[at + 1];
-  if (home !== undefined && resolve(home) !== resolve(paths.root)) return { status: 'warn', text: `${what} uses the home ${home}, not this one` };
+  if (home !== undefined && resolve(home) !== resolve(paths.root))
+    return { status: 'warn', text: `${what} uses the home ${home}, not this one` };
   return undefined;
 }
 
@@ -85,7 +100,8 @@ function ownHookCommands(hooksFile: unknown, isOwn: (command: unknown) => boolea
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) continue;
     for (const g of groups as Array<{ hooks?: Array<{ command?: unknown }> }>) {
-      for (const h of Array.isArray(g?.hooks) ? g.hooks : []) if (isOwn(h?.command)) byEvent.set(event, [...(byEvent.get(event) ?? []), String(h.command)]);
+      for (const h of Array.isArray(g?.hooks) ? g.hooks : [])
+        if (isOwn(h?.command)) byEvent.set(event, [...(byEvent.get(event) ?? []), String(h.command)]);
     }
   }
   return byEvent;
@@ -104,7 +120,13 @@ function summarise(id: string, title: string, parts: string[], findings: Finding
 }
 
 /** The hooks of one agent's hooks file: which events lack ours, and what is wrong with the commands there. */
-function hookFindings(file: string, data: unknown, events: readonly string[], isOwn: (command: unknown) => boolean, paths: HomePaths): { findings: Finding[]; present: string[] } {
+function hookFindings(
+  file: string,
+  data: unknown,
+  events: readonly string[],
+  isOwn: (command: unknown) => boolean,
+  paths: HomePaths,
+): { findings: Finding[]; present: string[] } {
   const findings: Finding[] = [];
   const own = ownHookCommands(data, isOwn);
   const missing = events.filter((e) => !own.has(e));
@@ -124,7 +146,9 @@ function hookFindings(file: string, data: unknown, events: readonly string[], is
 }
 
 function sourceFinding(enabled: boolean, key: string, label: string): Finding | undefined {
-  return enabled ? undefined : { status: 'warn', text: `${label} transcripts are not observed (${key} is off), so its turns never reach the memory` };
+  return enabled
+    ? undefined
+    : { status: 'warn', text: `${label} transcripts are not observed (${key} is off), so its turns never reach the memory` };
 }
 
 async function claudeCodeCheck(options: AgentChecksOptions): Promise<Check[]> {
@@ -132,25 +156,53 @@ async function claudeCodeCheck(options: AgentChecksOptions): Promise<Check[]> {
   const title = 'Claude Code integration';
   const location = i.locateClaudeCode(options.env, options.userHome);
   const settings = i.safeJson(await readTextIfExists(location.settingsPath));
-  const mcp = i.safeJson(await readTextIfExists(location.mcpConfigPath)) as { mcpServers?: Record<string, { command?: unknown; args?: unknown }> } | undefined;
+  const mcp = i.safeJson(await readTextIfExists(location.mcpConfigPath)) as
+    | { mcpServers?: Record<string, { command?: unknown; args?: unknown }> }
+    | undefined;
   const server = mcp?.mcpServers?.[MCP_SERVER_NAME];
   const hooks = ownHookCommands(settings, i.isOwnHookCommand);
   const record = await i.readRecord(options.paths);
   if (!server && hooks.size === 0 && !record) {
     if (!existsSync(dirname(location.settingsPath))) return [];
-    return [{ id: 'claude-code', status: 'ok', title, detail: 'not set up (optional: `ocm-run integrate claude-code` gives Claude Code the memory)' }];
+    return [
+      {
+        id: 'claude-code',
+        status: 'ok',
+        title,
+        detail: 'not set up (optional: `ocm-run integrate claude-code` gives Claude Code the memory)',
+      },
+    ];
   }
   const findings: Finding[] = [];
   if (!server) findings.push({ status: 'fail', text: `no MCP server ${MCP_SERVER_NAME} in ${location.mcpConfigPath}` });
   else {
-    const p = runnerProblem(`the MCP server ${MCP_SERVER_NAME}`, typeof server.command === 'string' ? server.command : undefined, Array.isArray(server.args) ? server.args.map(String) : [], options.paths);
+    const p = runnerProblem(
+      `the MCP server ${MCP_SERVER_NAME}`,
+      typeof server.command === 'string' ? server.command : undefined,
+      Array.isArray(server.args) ? server.args.map(String) : [],
+      options.paths,
+    );
     if (p) findings.push(p);
   }
-  const h = hookFindings(location.settingsPath, settings, i.HOOK_EVENTS.map((e) => e.event), i.isOwnHookCommand, options.paths);
+  const h = hookFindings(
+    location.settingsPath,
+    settings,
+    i.HOOK_EVENTS.map((e) => e.event),
+    i.isOwnHookCommand,
+    options.paths,
+  );
   findings.push(...h.findings);
   const source = sourceFinding(options.config.sources.claude_code.enabled, 'sources.claude_code.enabled', 'Claude Code');
   if (source) findings.push(source);
-  return [summarise('claude-code', title, [`MCP server ${MCP_SERVER_NAME} in ${location.mcpConfigPath}`, `hooks ${h.present.join(', ')}`, 'transcripts observed'], findings, '`ocm-run integrate claude-code` (safe to run again; it backs the files up first)')];
+  return [
+    summarise(
+      'claude-code',
+      title,
+      [`MCP server ${MCP_SERVER_NAME} in ${location.mcpConfigPath}`, `hooks ${h.present.join(', ')}`, 'transcripts observed'],
+      findings,
+      '`ocm-run integrate claude-code` (safe to run again; it backs the files up first)',
+    ),
+  ];
 }
 
 async function codexCheck(options: AgentChecksOptions): Promise<Check[]> {
@@ -177,7 +229,12 @@ async function codexCheck(options: AgentChecksOptions): Promise<Check[]> {
   }
   if (!server) findings.push({ status: 'fail', text: `no MCP server ${MCP_SERVER_NAME} in ${location.configPath}` });
   else {
-    const p = runnerProblem(`the MCP server ${MCP_SERVER_NAME}`, typeof server.command === 'string' ? server.command : undefined, Array.isArray(server.args) ? server.args.map(String) : [], options.paths);
+    const p = runnerProblem(
+      `the MCP server ${MCP_SERVER_NAME}`,
+      typeof server.command === 'string' ? server.command : undefined,
+      Array.isArray(server.args) ? server.args.map(String) : [],
+      options.paths,
+    );
     if (p) findings.push(p);
   }
   const events = i.CODEX_HOOK_WIRING.events.map((e) => e.event);
@@ -190,20 +247,38 @@ async function codexCheck(options: AgentChecksOptions): Promise<Check[]> {
   if (listed !== undefined) {
     const ours = listed.filter((x) => x.sourcePath === location.hooksPath && isOwnHookCommand(x.command));
     const untrusted = ours.filter((x) => x.trustStatus !== 'trusted');
-    if (ours.length > 0 && untrusted.length > 0) findings.push({ status: 'fail', text: `Codex reports ${untrusted.length} of ${ours.length} oc-memory hooks as ${[...new Set(untrusted.map((x) => x.trustStatus))].join(' / ')}: ${silently}` });
+    if (ours.length > 0 && untrusted.length > 0)
+      findings.push({
+        status: 'fail',
+        text: `Codex reports ${untrusted.length} of ${ours.length} oc-memory hooks as ${[...new Set(untrusted.map((x) => x.trustStatus))].join(' / ')}: ${silently}`,
+      });
     trust = `${ours.length - untrusted.length} of ${ours.length} hooks trusted (as Codex reports)`;
   } else {
     const states = ((config.hooks as Record<string, unknown> | undefined)?.state ?? {}) as Record<string, { trusted_hash?: unknown }>;
     const trusted = (record?.trusted ?? []).filter((key) => typeof states[key]?.trusted_hash === 'string').length;
-    if (h.present.length > 0 && trusted < h.present.length) findings.push({ status: 'warn', text: `only ${trusted} of ${h.present.length} oc-memory hooks have a trusted_hash in ${location.configPath}: ${silently} (codex is not on PATH, so Codex itself was not asked)` });
+    if (h.present.length > 0 && trusted < h.present.length)
+      findings.push({
+        status: 'warn',
+        text: `only ${trusted} of ${h.present.length} oc-memory hooks have a trusted_hash in ${location.configPath}: ${silently} (codex is not on PATH, so Codex itself was not asked)`,
+      });
     trust = `${trusted} hooks trusted in config.toml (codex not on PATH to confirm)`;
   }
   const source = sourceFinding(options.config.sources.codex.enabled, 'sources.codex.enabled', 'Codex');
   if (source) findings.push(source);
-  return [summarise('codex', title, [`MCP server ${MCP_SERVER_NAME} in ${location.configPath}`, `hooks ${h.present.join(', ')}`, trust, 'transcripts observed'], findings, '`ocm-run integrate codex` with `codex` on PATH (it trusts the hooks with the hashes Codex computes), or open codex and trust them with /hooks')];
+  return [
+    summarise(
+      'codex',
+      title,
+      [`MCP server ${MCP_SERVER_NAME} in ${location.configPath}`, `hooks ${h.present.join(', ')}`, trust, 'transcripts observed'],
+      findings,
+      '`ocm-run integrate codex` with `codex` on PATH (it trusts the hooks with the hashes Codex computes), or open codex and trust them with /hooks',
+    ),
+  ];
 }
 
-async function codexHooksFromPath(env: Record<string, string | undefined>): Promise<Array<{ command: string | null; sourcePath: string; trustStatus: string }> | undefined> {
+async function codexHooksFromPath(
+  env: Record<string, string | undefined>,
+): Promise<Array<{ command: string | null; sourcePath: string; trustStatus: string }> | undefined> {
   const cli = await import('../integrations/codex/cli.js');
   const codex = await cli.findOnPath('codex', env);
   if (!codex) return undefined;
@@ -222,19 +297,31 @@ async function piCheck(options: AgentChecksOptions): Promise<Check[]> {
     return [{ id: 'pi', status: 'ok', title, detail: 'not set up (optional: `ocm-run integrate pi` gives pi the memory)' }];
   }
   const findings: Finding[] = [];
-  if (installed === undefined) findings.push({ status: 'fail', text: `the extension is missing from ${extensionDir} (only its settings are there)` });
+  if (installed === undefined)
+    findings.push({ status: 'fail', text: `the extension is missing from ${extensionDir} (only its settings are there)` });
   else if (installed !== (await readFile(packagePath('templates', 'pi-extension', 'index.ts'), 'utf8'))) {
-    findings.push({ status: 'warn', text: `the extension in ${extensionDir} is not the one this version of OC-Memory ships (installed by another version, or edited)` });
+    findings.push({
+      status: 'warn',
+      text: `the extension in ${extensionDir} is not the one this version of OC-Memory ships (installed by another version, or edited)`,
+    });
   }
   let settings: Partial<import('../integrations/pi/integration.js').PiExtensionSettings> | undefined;
   try {
-    settings = settingsText === undefined ? undefined : (JSON.parse(settingsText) as Partial<import('../integrations/pi/integration.js').PiExtensionSettings>);
+    settings =
+      settingsText === undefined
+        ? undefined
+        : (JSON.parse(settingsText) as Partial<import('../integrations/pi/integration.js').PiExtensionSettings>);
   } catch {
     settings = undefined;
   }
   if (!settings) findings.push({ status: 'fail', text: `${join(extensionDir, 'oc-memory.json')} is missing or not JSON` });
   else {
-    const p = runnerProblem('the extension', settings.node, [String(settings.cli ?? ''), '--home', String(settings.home ?? '')], options.paths);
+    const p = runnerProblem(
+      'the extension',
+      settings.node,
+      [String(settings.cli ?? ''), '--home', String(settings.home ?? '')],
+      options.paths,
+    );
     if (p) findings.push(p);
     for (const module of [settings.sdkClient, settings.sdkStdio]) {
       if (typeof module !== 'string' || !existsSync(module)) {
@@ -245,7 +332,15 @@ async function piCheck(options: AgentChecksOptions): Promise<Check[]> {
   }
   const source = sourceFinding(options.config.sources.pi.enabled, 'sources.pi.enabled', 'pi');
   if (source) findings.push(source);
-  return [summarise('pi', title, [`extension in ${extensionDir} (this version's)`, 'transcripts observed'], findings, '`ocm-run integrate pi` (safe to run again: it writes this version\'s extension)')];
+  return [
+    summarise(
+      'pi',
+      title,
+      [`extension in ${extensionDir} (this version's)`, 'transcripts observed'],
+      findings,
+      "`ocm-run integrate pi` (safe to run again: it writes this version's extension)",
+    ),
+  ];
 }
 
 /** The checks of every agent integration, Claude Code, Codex, pi in that order. */

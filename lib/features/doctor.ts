@@ -86,12 +86,22 @@ async function checkConfig(options: DoctorOptions): Promise<{ checks: Check[]; c
     const loaded = await loadConfig({ file: options.configFile, envFile: options.paths.env, env: options.env as NodeJS.ProcessEnv });
     const checks = [ok('config', 'Configuration', `${options.configFile} is valid`)];
     if (loaded.missingEnv.length > 0) {
-      checks.push(warn('config.env', 'Secrets referenced by the config', `not set: ${loaded.missingEnv.map((n) => `\${${n}}`).join(', ')}`, `Add them to ${options.paths.env} as NAME=value (mode 0600), or export them.`));
+      checks.push(
+        warn(
+          'config.env',
+          'Secrets referenced by the config',
+          `not set: ${loaded.missingEnv.map((n) => `\${${n}}`).join(', ')}`,
+          `Add them to ${options.paths.env} as NAME=value (mode 0600), or export them.`,
+        ),
+      );
     }
     return { checks, config: loaded.config, env: loaded.env };
   } catch (error) {
     const d = describeError(error);
-    return { checks: [fail('config', 'Configuration', d.message, d.hint ?? 'Fix config.yaml, then run `ocm-run config validate`.')], env: options.env };
+    return {
+      checks: [fail('config', 'Configuration', d.message, d.hint ?? 'Fix config.yaml, then run `ocm-run config validate`.')],
+      env: options.env,
+    };
   }
 }
 
@@ -100,7 +110,8 @@ async function checkEmbeddings(config: Config): Promise<Check> {
   const { collectEmbeddingStatus } = await import('./embedding-status.js');
   const s = await collectEmbeddingStatus(config);
   if (s.provider !== 'local') return ok('embeddings', 'Embeddings', s.label);
-  const fix = 'Reinstall OC-Memory (`npm ci`, or `npm install -g oc-memory`) to restore the bundled model, or `ocm-run config set embeddings.provider none`. Search answers by full text meanwhile.';
+  const fix =
+    'Reinstall OC-Memory (`npm ci`, or `npm install -g oc-memory`) to restore the bundled model, or `ocm-run config set embeddings.provider none`. Search answers by full text meanwhile.';
   if (s.problem) return warn('embeddings', 'Embeddings', `${s.label}: ${s.problem}`, fix);
   const { loadLocalModel } = await import('../search/local-model.js');
   const { EmbeddingError } = await import('../search/embeddings.js');
@@ -119,7 +130,15 @@ async function checkLlm(config: Config, env: Record<string, string | undefined>,
   if (o.provider === 'heuristic' || !o.model) {
     return [ok('llm', 'Observer', 'heuristic (offline): no API key needed')];
   }
-  if (options.offline) return [warn('llm', 'Observer API key', `${o.provider}/${o.model}: not checked (--offline)`, 'Run `ocm-run doctor` without --offline to test the key with one tiny call.')];
+  if (options.offline)
+    return [
+      warn(
+        'llm',
+        'Observer API key',
+        `${o.provider}/${o.model}: not checked (--offline)`,
+        'Run `ocm-run doctor` without --offline to test the key with one tiny call.',
+      ),
+    ];
   const checkKey = options.checkKey ?? (await import('../setup/key-check.js')).checkLlmKey;
   const r = await checkKey(o, env, { timeoutMs: 15_000 });
   const label = `${o.provider}/${o.model}`;
@@ -127,13 +146,41 @@ async function checkLlm(config: Config, env: Record<string, string | undefined>,
     case 'accepted':
       return [ok('llm', 'Observer API key', `${label}: accepted`)];
     case 'no-key':
-      return [fail('llm', 'Observer API key', `${label}: ${r.message}`, `Run \`ocm-run setup --reconfigure\`, or put the key in ${options.paths.env} (e.g. OPENAI_API_KEY=…).`)];
+      return [
+        fail(
+          'llm',
+          'Observer API key',
+          `${label}: ${r.message}`,
+          `Run \`ocm-run setup --reconfigure\`, or put the key in ${options.paths.env} (e.g. OPENAI_API_KEY=…).`,
+        ),
+      ];
     case 'rejected':
-      return [fail('llm', 'Observer API key', `${label}: ${r.message}`, 'Check the key at the provider (active, right project), then `ocm-run setup --reconfigure`.')];
+      return [
+        fail(
+          'llm',
+          'Observer API key',
+          `${label}: ${r.message}`,
+          'Check the key at the provider (active, right project), then `ocm-run setup --reconfigure`.',
+        ),
+      ];
     case 'model':
-      return [fail('llm', 'Observer model', `${label}: ${r.message}`, `Pick a model this endpoint serves: \`ocm-run config set observer.model <name>\`.`)];
+      return [
+        fail(
+          'llm',
+          'Observer model',
+          `${label}: ${r.message}`,
+          `Pick a model this endpoint serves: \`ocm-run config set observer.model <name>\`.`,
+        ),
+      ];
     case 'unreachable':
-      return [warn('llm', 'Observer endpoint', `${label}: ${r.message}`, 'Check the network or observer.api_base (for Ollama / LM Studio: is the server running?). Nothing is lost meanwhile: ticks retry.')];
+      return [
+        warn(
+          'llm',
+          'Observer endpoint',
+          `${label}: ${r.message}`,
+          'Check the network or observer.api_base (for Ollama / LM Studio: is the server running?). Nothing is lost meanwhile: ticks retry.',
+        ),
+      ];
     default:
       return [warn('llm', 'Observer endpoint', `${label}: ${r.message}`, 'Try again later; `ocm-run status` shows the last LLM error.')];
   }
@@ -149,7 +196,12 @@ async function checkPaths(paths: HomePaths): Promise<Check[]> {
   checks.push(
     bad.length === 0
       ? ok('paths', 'Memory home writable', paths.root)
-      : fail('paths', 'Memory home writable', `cannot write: ${bad.join(', ')}`, `Fix the owner/mode (chown -R $USER "${paths.root}"; chmod 700 the folders), or point --home / OCM_HOME at a writable folder.`),
+      : fail(
+          'paths',
+          'Memory home writable',
+          `cannot write: ${bad.join(', ')}`,
+          `Fix the owner/mode (chown -R $USER "${paths.root}"; chmod 700 the folders), or point --home / OCM_HOME at a writable folder.`,
+        ),
   );
   const loose: string[] = [];
   for (const file of [paths.config, paths.env]) {
@@ -171,21 +223,51 @@ async function checkOpenClaw(config: Config, options: DoctorOptions): Promise<Ch
   const configured = config.sources.openclaw.state_dirs.map((d) => expandHome(d, options.userHome));
   const dirs = configured.length > 0 ? configured : defaultOpenClawStateDirs(options.env, options.userHome);
   const found: string[] = [];
-  for (const d of dirs) if (await stat(d).then((s) => s.isDirectory(), () => false)) found.push(d);
-  if (!config.sources.openclaw.enabled && !config.sources.openclaw_db.enabled) return [ok('openclaw', 'OpenClaw', 'not read (sources.openclaw disabled)')];
+  for (const d of dirs)
+    if (
+      await stat(d).then(
+        (s) => s.isDirectory(),
+        () => false,
+      )
+    )
+      found.push(d);
+  if (!config.sources.openclaw.enabled && !config.sources.openclaw_db.enabled)
+    return [ok('openclaw', 'OpenClaw', 'not read (sources.openclaw disabled)')];
   // A state folder alone says nothing (OC-Memory's own home is ~/.openclaw/oc-memory): the command or its agents do.
   const versionText = await (options.openClawVersion ?? defaultOpenClawVersion)();
   const { parseOpenClawVersion } = await import('../integrations/openclaw/cli.js');
   const { findOpenClaw } = await import('../integrations/openclaw/presence.js');
-  const presence = await findOpenClaw({ env: options.env, userHome: options.userHome, stateDirs: dirs, version: versionText ? (parseOpenClawVersion(versionText) ?? { text: versionText, parts: [0, 0, 0] }) : null });
+  const presence = await findOpenClaw({
+    env: options.env,
+    userHome: options.userHome,
+    stateDirs: dirs,
+    version: versionText ? (parseOpenClawVersion(versionText) ?? { text: versionText, parts: [0, 0, 0] }) : null,
+  });
   if (!presence.installed) {
     return [
-      warn('openclaw', 'OpenClaw', `not installed: ${presence.seen}`, 'Install OpenClaw and run it once, or set OPENCLAW_STATE_DIR / sources.openclaw.state_dirs to where it keeps its data. (Other agents: `ocm-run sources`.)'),
-      warn('openclaw.integration', 'OpenClaw integration', 'not checked: OpenClaw is not installed here', 'After installing OpenClaw: `ocm-run integrate openclaw`'),
+      warn(
+        'openclaw',
+        'OpenClaw',
+        `not installed: ${presence.seen}`,
+        'Install OpenClaw and run it once, or set OPENCLAW_STATE_DIR / sources.openclaw.state_dirs to where it keeps its data. (Other agents: `ocm-run sources`.)',
+      ),
+      warn(
+        'openclaw.integration',
+        'OpenClaw integration',
+        'not checked: OpenClaw is not installed here',
+        'After installing OpenClaw: `ocm-run integrate openclaw`',
+      ),
     ];
   }
   if (found.length === 0) {
-    return [warn('openclaw', 'OpenClaw', `no state folder found (${dirs.join(', ') || '~/.openclaw'}); ${presence.seen}`, 'Run OpenClaw once, or set OPENCLAW_STATE_DIR / sources.openclaw.state_dirs to where it keeps its data.')];
+    return [
+      warn(
+        'openclaw',
+        'OpenClaw',
+        `no state folder found (${dirs.join(', ') || '~/.openclaw'}); ${presence.seen}`,
+        'Run OpenClaw once, or set OPENCLAW_STATE_DIR / sources.openclaw.state_dirs to where it keeps its data.',
+      ),
+    ];
   }
   const checks: Check[] = [];
   // Transcript storage: JSONL files (up to ~2026.7) or the per-agent SQLite database (2026.8+).
@@ -197,35 +279,85 @@ async function checkOpenClaw(config: Config, options: DoctorOptions): Promise<Ch
     agents += agentNames.length;
     for (const a of agentNames) {
       files += (await readdir(join(d, 'agents', a, 'sessions')).catch(() => [] as string[])).filter((n) => n.includes('.jsonl')).length;
-      if (await access(join(d, 'agents', a, 'agent', 'openclaw-agent.sqlite'), constants.R_OK).then(() => true, () => false)) dbs++;
+      if (
+        await access(join(d, 'agents', a, 'agent', 'openclaw-agent.sqlite'), constants.R_OK).then(
+          () => true,
+          () => false,
+        )
+      )
+        dbs++;
     }
   }
-  const storage = dbs > 0 && files > 0 ? `database (${dbs}) and transcript files (${files})` : dbs > 0 ? `database (openclaw-agent.sqlite × ${dbs})` : files > 0 ? `transcript files (${files} .jsonl)` : 'no transcripts yet';
+  const storage =
+    dbs > 0 && files > 0
+      ? `database (${dbs}) and transcript files (${files})`
+      : dbs > 0
+        ? `database (openclaw-agent.sqlite × ${dbs})`
+        : files > 0
+          ? `transcript files (${files} .jsonl)`
+          : 'no transcripts yet';
   const { openClawConfigPath, readOpenClawJson } = await import('../integrations/openclaw/config.js');
   const configPath = openClawConfigPath(options.env, options.userHome);
   const json = await readOpenClawJson(configPath);
   const meta = json.data?.meta as { lastTouchedVersion?: unknown } | undefined;
-  const version = versionText ?? (typeof meta?.lastTouchedVersion === 'string' ? `${meta.lastTouchedVersion} (from openclaw.json)` : 'unknown');
+  const version =
+    versionText ?? (typeof meta?.lastTouchedVersion === 'string' ? `${meta.lastTouchedVersion} (from openclaw.json)` : 'unknown');
   checks.push(ok('openclaw', 'OpenClaw', `${found.join(', ')} · version ${version} · ${agents} agent(s) · ${storage}`));
   if (dbs > 0 && !config.sources.openclaw_db.enabled) {
-    checks.push(warn('openclaw.db', 'OpenClaw database transcripts', 'this OpenClaw keeps transcripts in SQLite, but sources.openclaw_db is disabled', '`ocm-run config set sources.openclaw_db.enabled true`'));
+    checks.push(
+      warn(
+        'openclaw.db',
+        'OpenClaw database transcripts',
+        'this OpenClaw keeps transcripts in SQLite, but sources.openclaw_db is disabled',
+        '`ocm-run config set sources.openclaw_db.enabled true`',
+      ),
+    );
   }
   if (dbs > 0 && config.sources.openclaw_db.enabled) checks.push(await checkSqlite());
   if (json.warning) {
-    checks.push(fail('openclaw.config', 'openclaw.json', json.warning, 'Fix openclaw.json (OpenClaw’s `openclaw doctor` helps); OC-Memory only reads it.'));
+    checks.push(
+      fail(
+        'openclaw.config',
+        'openclaw.json',
+        json.warning,
+        'Fix openclaw.json (OpenClaw’s `openclaw doctor` helps); OC-Memory only reads it.',
+      ),
+    );
     return checks;
   }
   const { integrationStatus } = await import('../integrations/openclaw/integration.js');
-  const st = await integrationStatus({ paths: options.paths, env: options.env, userHome: options.userHome, version: parseOpenClawVersion(version) });
+  const st = await integrationStatus({
+    paths: options.paths,
+    env: options.env,
+    userHome: options.userHome,
+    version: parseOpenClawVersion(version),
+  });
   if (!st.location.configExists && !st.pluginInstalled) {
-    checks.push(warn('openclaw.integration', 'OpenClaw integration', 'not set up: OpenClaw does not search OC-Memory’s files and no plugin adds memory to prompts', '`ocm-run integrate openclaw`'));
+    checks.push(
+      warn(
+        'openclaw.integration',
+        'OpenClaw integration',
+        'not set up: OpenClaw does not search OC-Memory’s files and no plugin adds memory to prompts',
+        '`ocm-run integrate openclaw`',
+      ),
+    );
   } else {
-    const parts = [`memory.search.extraPaths ${st.currentKey ? '✓' : '✗'}`, `agents.defaults.memorySearch.extraPaths ${st.legacyKey ? '✓' : '✗'}`, `plugin entry ${st.pluginEntry ? '✓' : '✗'}`, `plugin files ${st.pluginInstalled ? (st.pluginOutdated ? 'outdated' : '✓') : '✗'}`];
+    const parts = [
+      `memory.search.extraPaths ${st.currentKey ? '✓' : '✗'}`,
+      `agents.defaults.memorySearch.extraPaths ${st.legacyKey ? '✓' : '✗'}`,
+      `plugin entry ${st.pluginEntry ? '✓' : '✗'}`,
+      `plugin files ${st.pluginInstalled ? (st.pluginOutdated ? 'outdated' : '✓') : '✗'}`,
+    ];
     const complete = (st.currentKey || st.legacyKey) && st.pluginEntry && st.pluginInstalled && !st.pluginOutdated;
     checks.push(
       complete
         ? ok('openclaw.integration', 'OpenClaw integration', `${configPath}: ${parts.join(', ')}`)
-        : warn('openclaw.integration', 'OpenClaw integration', `${configPath}: ${parts.join(', ')}`, '`ocm-run integrate openclaw` (safe to run again; it backs up openclaw.json first)'),
+        : warn(
+            'openclaw.integration',
+            'OpenClaw integration',
+            `${configPath}: ${parts.join(', ')}`,
+            '`ocm-run integrate openclaw` (safe to run again; it backs up openclaw.json first)',
+          ),
     );
     // Only when the plugin is there to offer the tools.
     if (st.toolPolicy.length > 0 && (st.pluginEntry || st.pluginInstalled)) checks.push(await toolPolicyCheck(st.toolPolicy, configPath));
@@ -240,12 +372,19 @@ async function checkOpenClaw(config: Config, options: DoctorOptions): Promise<Ch
  * warning when not, like an incomplete integration: recall before each prompt
  * and observing go on without the tools.
  */
-async function toolPolicyCheck(agents: import('../integrations/openclaw/tool-policy.js').AgentToolPolicy[], configPath: string): Promise<Check> {
+async function toolPolicyCheck(
+  agents: import('../integrations/openclaw/tool-policy.js').AgentToolPolicy[],
+  configPath: string,
+): Promise<Check> {
   const { describeAdvice } = await import('../integrations/openclaw/tool-policy.js');
   const title = 'OC-Memory tools in OpenClaw';
   const hidden = agents.filter((a) => !a.offered);
   const offered = agents.filter((a) => a.offered).map((a) => a.agent);
-  if (hidden.length === 0) return { ...ok('openclaw.tools', title, `offered to ${offered.join(', ')} (oc_memory_search, _get, _remember, _active)`), toolPolicy: agents };
+  if (hidden.length === 0)
+    return {
+      ...ok('openclaw.tools', title, `offered to ${offered.join(', ')} (oc_memory_search, _get, _remember, _active)`),
+      toolPolicy: agents,
+    };
   const detail = `hidden from ${hidden.map((a) => a.agent).join(', ')} by the tool policy in ${configPath} (${[...new Set(hidden.flatMap((a) => a.advice.map((x) => x.why)))].join('; ')})${offered.length > 0 ? `; offered to ${offered.join(', ')}` : ''}`;
   const fix = `${hidden.map((a) => `${a.agent}: ${a.advice.map(describeAdvice).join(' and ')}`).join('; ')}; then restart the OpenClaw gateway (memory still reaches each prompt without the tools)`;
   return { ...warn('openclaw.tools', title, detail, fix), toolPolicy: agents };
@@ -256,7 +395,10 @@ async function toolPolicyCheck(agents: import('../integrations/openclaw/tool-pol
  * openclaw.json, and our plugin's load status and origin (`openclaw plugins
  * inspect`, `plugins info` on 2026.2). Nothing when its CLI is not installed.
  */
-async function checkWithOpenClaw(st: import('../integrations/openclaw/integration.js').IntegrationStatus, options: DoctorOptions): Promise<Check[]> {
+async function checkWithOpenClaw(
+  st: import('../integrations/openclaw/integration.js').IntegrationStatus,
+  options: DoctorOptions,
+): Promise<Check[]> {
   const { inspectPlugin, validateOpenClawConfig } = await import('../integrations/openclaw/cli.js');
   const { PLUGIN_ID } = await import('../integrations/openclaw/integration.js');
   const cli = options.openClawCli ?? { env: options.env };
@@ -267,20 +409,54 @@ async function checkWithOpenClaw(st: import('../integrations/openclaw/integratio
     checks.push(
       v.ok
         ? ok('openclaw.validate', 'OpenClaw accepts openclaw.json', 'its own validation passes')
-        : fail('openclaw.validate', 'OpenClaw rejects openclaw.json', v.output.split('\n').slice(0, 6).join('; ') || 'no details', /memorySearch|memory\.search|"search"|oc-memory|hooks/.test(v.output) ? 'OC-Memory’s keys are named: run `ocm-run integrate openclaw` again (it writes the keys this OpenClaw accepts; `--uninstall` first removes old ones); else `openclaw doctor --fix`' : '`openclaw doctor --fix`, or fix what OpenClaw lists by hand'),
+        : fail(
+            'openclaw.validate',
+            'OpenClaw rejects openclaw.json',
+            v.output.split('\n').slice(0, 6).join('; ') || 'no details',
+            /memorySearch|memory\.search|"search"|oc-memory|hooks/.test(v.output)
+              ? 'OC-Memory’s keys are named: run `ocm-run integrate openclaw` again (it writes the keys this OpenClaw accepts; `--uninstall` first removes old ones); else `openclaw doctor --fix`'
+              : '`openclaw doctor --fix`, or fix what OpenClaw lists by hand',
+          ),
     );
   }
   if (!st.pluginEntry && !st.pluginInstalled) return checks;
   const p = await inspectPlugin(cli, PLUGIN_ID);
   if (!p.available) return checks;
   if (!p.found) {
-    checks.push(fail('openclaw.plugin', 'OC-Memory plugin in OpenClaw', 'OpenClaw does not know the plugin', '`ocm-run integrate openclaw` installs it'));
+    checks.push(
+      fail(
+        'openclaw.plugin',
+        'OC-Memory plugin in OpenClaw',
+        'OpenClaw does not know the plugin',
+        '`ocm-run integrate openclaw` installs it',
+      ),
+    );
   } else if (p.status !== 'loaded') {
-    checks.push(fail('openclaw.plugin', 'OC-Memory plugin in OpenClaw', `status ${p.status ?? 'unknown'}${p.error ? `: ${p.error}` : ''}`, '`ocm-run integrate openclaw` again; `openclaw plugins doctor` shows OpenClaw’s own diagnosis'));
+    checks.push(
+      fail(
+        'openclaw.plugin',
+        'OC-Memory plugin in OpenClaw',
+        `status ${p.status ?? 'unknown'}${p.error ? `: ${p.error}` : ''}`,
+        '`ocm-run integrate openclaw` again; `openclaw plugins doctor` shows OpenClaw’s own diagnosis',
+      ),
+    );
   } else if (p.untracked || p.warnings.length > 0) {
-    checks.push(warn('openclaw.plugin', 'OC-Memory plugin in OpenClaw', `loaded, but ${p.untracked ? 'OpenClaw has no record of where it came from (it warns it cannot verify it)' : p.warnings[0]}`, '`ocm-run integrate openclaw` installs it through `openclaw plugins install`, which records its origin'));
+    checks.push(
+      warn(
+        'openclaw.plugin',
+        'OC-Memory plugin in OpenClaw',
+        `loaded, but ${p.untracked ? 'OpenClaw has no record of where it came from (it warns it cannot verify it)' : p.warnings[0]}`,
+        '`ocm-run integrate openclaw` installs it through `openclaw plugins install`, which records its origin',
+      ),
+    );
   } else {
-    checks.push(ok('openclaw.plugin', 'OC-Memory plugin in OpenClaw', `loaded${p.installSource ? `, installed from a ${p.installSource}` : ''}${p.enabled === false ? ' (disabled)' : ''}`));
+    checks.push(
+      ok(
+        'openclaw.plugin',
+        'OC-Memory plugin in OpenClaw',
+        `loaded${p.installSource ? `, installed from a ${p.installSource}` : ''}${p.enabled === false ? ' (disabled)' : ''}`,
+      ),
+    );
   }
   return checks;
 }
@@ -304,16 +480,49 @@ async function checkSchedule(config: Config, options: DoctorOptions): Promise<Ch
   try {
     info = options.scheduleInfo
       ? await options.scheduleInfo(options.paths, config.schedule.every_minutes)
-      : await (await import('../jobs/schedule/index.js')).collectScheduleInfo(options.paths, config.schedule.every_minutes, { xdgConfigHome: options.env.XDG_CONFIG_HOME, now: options.now });
+      : await (await import('../jobs/schedule/index.js')).collectScheduleInfo(options.paths, config.schedule.every_minutes, {
+          xdgConfigHome: options.env.XDG_CONFIG_HOME,
+          now: options.now,
+        });
   } catch (error) {
     return [warn('schedule', 'Schedule', `could not be checked: ${describeError(error).message}`, '`ocm-run schedule status` shows more.')];
   }
   const last = info.lastRun ? `last tick ${info.minutesSinceLastRun} min ago` : 'no tick yet';
-  if (daemon.running) return [ok('schedule', 'Schedule', `watcher running (PID ${daemon.pid})${info.installed ? ` and ${info.platform} every ${info.everyMinutes} min` : ''}; ${last}`)];
-  if (!info.installed) return [warn('schedule', 'Schedule', `nothing runs OC-Memory automatically (${info.platform} entry not installed); ${last}`, '`ocm-run schedule install` (or keep `ocm-run start --daemon` running)')];
-  if (info.active === false) return [fail('schedule', 'Schedule', `${info.platform} entry installed but not active; ${last}`, '`ocm-run schedule install` again, then `ocm-run schedule status`')];
+  if (daemon.running)
+    return [
+      ok(
+        'schedule',
+        'Schedule',
+        `watcher running (PID ${daemon.pid})${info.installed ? ` and ${info.platform} every ${info.everyMinutes} min` : ''}; ${last}`,
+      ),
+    ];
+  if (!info.installed)
+    return [
+      warn(
+        'schedule',
+        'Schedule',
+        `nothing runs OC-Memory automatically (${info.platform} entry not installed); ${last}`,
+        '`ocm-run schedule install` (or keep `ocm-run start --daemon` running)',
+      ),
+    ];
+  if (info.active === false)
+    return [
+      fail(
+        'schedule',
+        'Schedule',
+        `${info.platform} entry installed but not active; ${last}`,
+        '`ocm-run schedule install` again, then `ocm-run schedule status`',
+      ),
+    ];
   if (!info.ticking) {
-    return [fail('schedule', 'Schedule', `${info.platform} every ${info.everyMinutes} min, but ${last}`, `Look at ${join(options.paths.logs, 'schedule.log')} and ${join(options.paths.logs, 'errors.log')}; run \`ocm-run run --verbose\` by hand to see the error.`)];
+    return [
+      fail(
+        'schedule',
+        'Schedule',
+        `${info.platform} every ${info.everyMinutes} min, but ${last}`,
+        `Look at ${join(options.paths.logs, 'schedule.log')} and ${join(options.paths.logs, 'errors.log')}; run \`ocm-run run --verbose\` by hand to see the error.`,
+      ),
+    ];
   }
   return [ok('schedule', 'Schedule', `${info.platform} every ${info.everyMinutes} min; ${last}`)];
 }
@@ -345,8 +554,24 @@ async function checkIndex(paths: HomePaths): Promise<Check[]> {
     if (lost > 0) problems.push(`${tier}: ${lost} segment file(s) missing`);
     parts.push(`${tier} ${files.reduce((n, path) => n + (engine.stored(tier, path)?.docs ?? 0), 0)} documents in ${files.length} files`);
   }
-  if (problems.length > 0) return [fail('index', 'Search index', problems.join('; '), '`ocm-run index --rebuild` (the index is rebuilt from the Markdown files; nothing is lost)')];
-  if (outdated.length > 0) return [warn('index', 'Search index', `built by an older version (${outdated.join('; ')})`, 'The next `ocm-run run` rebuilds it; or now: `ocm-run index --rebuild`.')];
+  if (problems.length > 0)
+    return [
+      fail(
+        'index',
+        'Search index',
+        problems.join('; '),
+        '`ocm-run index --rebuild` (the index is rebuilt from the Markdown files; nothing is lost)',
+      ),
+    ];
+  if (outdated.length > 0)
+    return [
+      warn(
+        'index',
+        'Search index',
+        `built by an older version (${outdated.join('; ')})`,
+        'The next `ocm-run run` rebuilds it; or now: `ocm-run index --rebuild`.',
+      ),
+    ];
   if (missing === 2) return [warn('index', 'Search index', 'not built yet', '`ocm-run index` (the next `ocm-run run` builds it too)')];
   return [ok('index', 'Search index', parts.join(', ') || 'empty')];
 }
@@ -355,7 +580,15 @@ async function checkDisk(paths: HomePaths): Promise<Check[]> {
   try {
     const s = await statfs(paths.root);
     const free = s.bavail * s.bsize;
-    if (free < 100 * 1024 ** 2) return [fail('disk', 'Disk space', `${mb(free)} free where the home is`, 'Free some space: a full disk stops every job (nothing is lost; the cursor waits).')];
+    if (free < 100 * 1024 ** 2)
+      return [
+        fail(
+          'disk',
+          'Disk space',
+          `${mb(free)} free where the home is`,
+          'Free some space: a full disk stops every job (nothing is lost; the cursor waits).',
+        ),
+      ];
     if (free < 1024 ** 3) return [warn('disk', 'Disk space', `${mb(free)} free where the home is`, 'Free some space soon.')];
     return [ok('disk', 'Disk space', `${mb(free)} free`)];
   } catch (error) {
@@ -373,11 +606,19 @@ async function checkAlerts(config: Config, env: Record<string, string | undefine
   const { discoverOpenClawEndpoint } = await import('../integrations/openclaw/config.js');
   const endpoint = await discoverOpenClawEndpoint({ env, alerts: config.alerts, homeDir: options.userHome });
   const targets: string[] = [];
-  if (endpoint.token) targets.push(`OpenClaw hooks ${endpoint.url}${endpoint.hooksPath}/agent (URL from ${endpoint.urlSource}, token from ${endpoint.tokenSource})`);
+  if (endpoint.token)
+    targets.push(
+      `OpenClaw hooks ${endpoint.url}${endpoint.hooksPath}/agent (URL from ${endpoint.urlSource}, token from ${endpoint.tokenSource})`,
+    );
   if (config.alerts.webhook_url) targets.push(`webhook ${config.alerts.webhook_url}`);
   if (targets.length > 0) return ok('alerts', 'Alerts', `to ${targets.join(' and ')}`);
   const looked = `no OpenClaw hooks token (not in alerts.openclaw_token, ${endpoint.configPath ? `hooks.token of ${endpoint.configPath}` : 'openclaw.json (none found)'} or OPENCLAW_HOOKS_TOKEN) and no alerts.webhook_url`;
-  return warn('alerts', 'Alerts', `on, but they reach nobody: ${looked}`, 'Set a webhook (`ocm-run config set alerts.webhook_url https://…`), or enable OpenClaw\'s hooks (hooks.enabled and hooks.token in openclaw.json); `ocm-run alerts test` sends one');
+  return warn(
+    'alerts',
+    'Alerts',
+    `on, but they reach nobody: ${looked}`,
+    "Set a webhook (`ocm-run config set alerts.webhook_url https://…`), or enable OpenClaw's hooks (hooks.enabled and hooks.token in openclaw.json); `ocm-run alerts test` sends one",
+  );
 }
 
 export async function runDoctor(options: DoctorOptions): Promise<Check[]> {
@@ -391,7 +632,15 @@ export async function runDoctor(options: DoctorOptions): Promise<Check[]> {
     checks.push(...(await (await import('./doctor-sync.js')).checkSync(config, env)));
     checks.push(await checkAlerts(config, env, options));
     const { checkAgentIntegrations } = await import('./doctor-agents.js');
-    checks.push(...(await checkAgentIntegrations({ paths: options.paths, config, env: options.env, userHome: options.userHome, codexHooks: options.codexHooks })));
+    checks.push(
+      ...(await checkAgentIntegrations({
+        paths: options.paths,
+        config,
+        env: options.env,
+        userHome: options.userHome,
+        codexHooks: options.codexHooks,
+      })),
+    );
   }
   checks.push(...(await checkIndex(options.paths)));
   checks.push(...(await checkDisk(options.paths)));
@@ -411,6 +660,13 @@ export function formatChecks(checks: Check[]): string {
   const fails = checks.filter((c) => c.status === 'fail').length;
   const warns = checks.filter((c) => c.status === 'warn').length;
   const warned = warns ? ` (${titles('warn').join(', ')})` : '';
-  lines.push('', fails ? `${fails} problem(s) to fix (${titles('fail').join(', ')}), ${warns} warning(s)${warned}.` : warns ? `No problems; ${warns} warning(s)${warned}.` : 'Everything looks right.');
+  lines.push(
+    '',
+    fails
+      ? `${fails} problem(s) to fix (${titles('fail').join(', ')}), ${warns} warning(s)${warned}.`
+      : warns
+        ? `No problems; ${warns} warning(s)${warned}.`
+        : 'Everything looks right.',
+  );
   return lines.join('\n');
 }

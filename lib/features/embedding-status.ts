@@ -35,11 +35,20 @@ export async function collectEmbeddingStatus(config: Pick<Config, 'embeddings'>)
   const provider = embeddingProvider(config);
   const settings = embeddingSettings(config);
   if (!settings) {
-    const why = config.embeddings.enabled === false ? 'embeddings.enabled: false' : config.embeddings.provider === 'none' ? 'embeddings.provider: none' : 'OCM_LOCAL_EMBEDDINGS=off';
+    const why =
+      config.embeddings.enabled === false
+        ? 'embeddings.enabled: false'
+        : config.embeddings.provider === 'none'
+          ? 'embeddings.provider: none'
+          : 'OCM_LOCAL_EMBEDDINGS=off';
     return { provider, label: `none (${why}): full-text search only` };
   }
   if (provider === 'openai') {
-    return { provider, key: settings.key, label: `${settings.model} at ${settings.apiBase || '(no api_base)'} (embeddings.provider: ${settings.provider})` };
+    return {
+      provider,
+      key: settings.key,
+      label: `${settings.model} at ${settings.apiBase || '(no api_base)'} (embeddings.provider: ${settings.provider})`,
+    };
   }
   const label = `local model ${LOCAL_MODEL.package}@${LOCAL_MODEL.version} (Universal Sentence Encoder Lite, ${LOCAL_MODEL.dims}-d, offline; English — Korean text is searched by its words)`;
   const { localModelDir, LOCAL_MODEL_FILES } = await import('../search/local-model.js');

@@ -24,8 +24,10 @@ async function names(dir: string): Promise<Array<{ name: string; dir: boolean }>
 export async function knownAgents(paths: HomePaths, config: Config): Promise<string[]> {
   const found = new Set<string>([DEFAULT_AGENT]);
   const { sources } = config;
-  for (const agent of [SOURCE_FOLDER_DEFAULTS.claude_code.settings.agent, SOURCE_FOLDER_DEFAULTS.codex.settings.agent, 'pi']) found.add(agent);
-  for (const agent of [sources.claude_code.agent, sources.codex.agent, ...sources.openclaw.agents, ...sources.generic.map((g) => g.agent)]) if (agent) found.add(agent);
+  for (const agent of [SOURCE_FOLDER_DEFAULTS.claude_code.settings.agent, SOURCE_FOLDER_DEFAULTS.codex.settings.agent, 'pi'])
+    found.add(agent);
+  for (const agent of [sources.claude_code.agent, sources.codex.agent, ...sources.openclaw.agents, ...sources.generic.map((g) => g.agent)])
+    if (agent) found.add(agent);
   for (const e of await names(paths.memory)) if (e.dir && !e.name.startsWith('.')) found.add(e.name);
   // archive/<year>/ is main's; archive/<agent>/<year>/ another agent's.
   for (const e of await names(paths.archive)) if (e.dir && !e.name.startsWith('.') && !/^\d{4}$/.test(e.name)) found.add(e.name);

@@ -45,7 +45,8 @@ export async function collectLlmStatus(paths: HomePaths, config: Config, state: 
   } catch {
     /* no reflections yet */
   }
-  const lastErrorIsCurrent = s.lastError && (!s.lastSuccess || s.lastError.at > s.lastSuccess.at || s.lastError.role !== s.lastSuccess.role);
+  const lastErrorIsCurrent =
+    s.lastError && (!s.lastSuccess || s.lastError.at > s.lastSuccess.at || s.lastError.role !== s.lastSuccess.role);
   return {
     observer: { kind: observerKind(config), label: observerLabel(config) },
     reflector: { kind: reflectorKind(config), label: reflectorLabel(config) },
@@ -76,12 +77,17 @@ export function formatLlmStatus(s: LlmStatus): string[] {
   } else if (s.observer.kind === 'llm' || s.reflector.kind === 'llm') {
     lines.push('LLM usage: no calls yet');
   }
-  if (s.lastError) lines.push(`Last LLM error: ${s.lastError.role} ${s.lastError.errorClass.replace('_', ' ')} at ${s.lastError.at.slice(0, 19).replace('T', ' ')} — ${s.lastError.message}`);
-  if (s.waiting.messages > 0) lines.push(`Waiting for a batch: ${s.waiting.messages} messages in ${s.waiting.streams} sessions (~${s.waiting.tokens} tokens)`);
+  if (s.lastError)
+    lines.push(
+      `Last LLM error: ${s.lastError.role} ${s.lastError.errorClass.replace('_', ' ')} at ${s.lastError.at.slice(0, 19).replace('T', ' ')} — ${s.lastError.message}`,
+    );
+  if (s.waiting.messages > 0)
+    lines.push(`Waiting for a batch: ${s.waiting.messages} messages in ${s.waiting.streams} sessions (~${s.waiting.tokens} tokens)`);
   const last = s.reflections.last;
   lines.push(
     `Reflections: ${s.reflections.count}${last ? ` · last ${last.periodStart} → ${last.periodEnd} (${last.agent}): ${last.compressionRatio}:1, key terms kept ${Math.round(last.keywordPreservation * 100)} %` : ''}`,
   );
-  if (s.reflections.lastError && (!last || s.reflections.lastError.at > last.at)) lines.push(`Last reflect error at ${s.reflections.lastError.at.slice(0, 19).replace('T', ' ')}: ${s.reflections.lastError.message}`);
+  if (s.reflections.lastError && (!last || s.reflections.lastError.at > last.at))
+    lines.push(`Last reflect error at ${s.reflections.lastError.at.slice(0, 19).replace('T', ' ')}: ${s.reflections.lastError.message}`);
   return lines;
 }

@@ -66,7 +66,14 @@ export interface Stats {
     count: number;
     averageCompressionRatio: number | null;
     averageKeywordPreservation: number | null;
-    items: Array<{ agent: string; period: string; compressionRatio: number; keywordPreservation: number; tokensBefore: number; tokensAfter: number }>;
+    items: Array<{
+      agent: string;
+      period: string;
+      compressionRatio: number;
+      keywordPreservation: number;
+      tokensBefore: number;
+      tokensAfter: number;
+    }>;
   };
   llm: {
     rows: UsageRow[];
@@ -264,17 +271,33 @@ export async function collectStats(
   const items: Stats['reflections']['items'] = [];
   for (const agent of new Set([DEFAULT_AGENT, ...Object.keys(byAgent)])) {
     for (const r of await listReflections(paths, agent).catch(() => [])) {
-      items.push({ agent, period: `${r.meta.periodStart} → ${r.meta.periodEnd}`, compressionRatio: r.meta.compressionRatio, keywordPreservation: r.meta.keywordPreservation, tokensBefore: r.meta.tokensBefore, tokensAfter: r.meta.tokensAfter });
+      items.push({
+        agent,
+        period: `${r.meta.periodStart} → ${r.meta.periodEnd}`,
+        compressionRatio: r.meta.compressionRatio,
+        keywordPreservation: r.meta.keywordPreservation,
+        tokensBefore: r.meta.tokensBefore,
+        tokensAfter: r.meta.tokensAfter,
+      });
     }
   }
   const avg = (xs: number[]) => (xs.length ? round(xs.reduce((a, b) => a + b, 0) / xs.length) : null);
 
   // LLM usage as the LLM client records it (state.extra.llm).
-  const llm = (state.extra.llm ?? {}) as { totals?: Record<string, Record<string, Omit<UsageRow, 'role' | 'model'>>>; byDay?: Record<string, Omit<UsageRow, 'role' | 'model'>> };
+  const llm = (state.extra.llm ?? {}) as {
+    totals?: Record<string, Record<string, Omit<UsageRow, 'role' | 'model'>>>;
+    byDay?: Record<string, Omit<UsageRow, 'role' | 'model'>>;
+  };
   const rows: UsageRow[] = [];
-  for (const [role, models] of Object.entries(llm.totals ?? {})) for (const [model, t] of Object.entries(models ?? {})) rows.push({ role, model, ...t });
+  for (const [role, models] of Object.entries(llm.totals ?? {}))
+    for (const [model, t] of Object.entries(models ?? {})) rows.push({ role, model, ...t });
   const total = rows.reduce(
-    (acc, r) => ({ inputTokens: acc.inputTokens + r.inputTokens, outputTokens: acc.outputTokens + r.outputTokens, calls: acc.calls + r.calls, costUsd: acc.costUsd === null || r.costUsd === null ? null : round(acc.costUsd + r.costUsd, 6) }),
+    (acc, r) => ({
+      inputTokens: acc.inputTokens + r.inputTokens,
+      outputTokens: acc.outputTokens + r.outputTokens,
+      calls: acc.calls + r.calls,
+      costUsd: acc.costUsd === null || r.costUsd === null ? null : round(acc.costUsd + r.costUsd, 6),
+    }),
     { inputTokens: 0, outputTokens: 0, calls: 0, costUsd: 0 as number | null },
   );
   const llmByDay = Object.entries(llm.byDay ?? {})
@@ -314,7 +337,11 @@ export async function collectStats(
       items,
     },
     llm: { rows, total, byDay: llmByDay },
-    search: { queries: times.length, averageMs: times.length ? round(times.reduce((a, b) => a + b, 0) / times.length, 1) : null, p95Ms: sortedTimes.length ? percentile(sortedTimes, 95) : null },
+    search: {
+      queries: times.length,
+      averageMs: times.length ? round(times.reduce((a, b) => a + b, 0) / times.length, 1) : null,
+      p95Ms: sortedTimes.length ? percentile(sortedTimes, 95) : null,
+    },
   };
 }
 
@@ -333,40 +360,87 @@ export function formatStats(s: Stats, detailed: boolean): string {
   L.push(`OC-Memory statistics · ${s.home}`, '');
   L.push('Storage');
   L.push(`  hot    ${String(t.hot.files).padStart(6)} files ${kb(t.hot.bytes).padStart(10)}  ${num(t.hot.observations ?? 0)} observations`);
-  L.push(`  warm   ${String(t.warm.files).padStart(6)} files ${kb(t.warm.bytes).padStart(10)}  ${num(t.warm.observations ?? 0)} observations`);
-  L.push(`  cold   ${String(t.cold.files).padStart(6)} files ${kb(t.cold.bytes).padStart(10)}  ${num(t.cold.observations ?? 0)} observations${s.vault ? ` (${s.vault})` : ' (no vault configured: tiers.vault_path)'}`);
+  L.push(
+    `  warm   ${String(t.warm.files).padStart(6)} files ${kb(t.warm.bytes).padStart(10)}  ${num(t.warm.observations ?? 0)} observations`,
+  );
+  L.push(
+    `  cold   ${String(t.cold.files).padStart(6)} files ${kb(t.cold.bytes).padStart(10)}  ${num(t.cold.observations ?? 0)} observations${s.vault ? ` (${s.vault})` : ' (no vault configured: tiers.vault_path)'}`,
+  );
   L.push(`  reflections ${String(t.reflections.files).padStart(1)} files ${kb(t.reflections.bytes)}`);
   L.push('');
   const o = s.observations;
-  L.push(`Observations: ${num(o.total)} (${o.completedTasks} completed tasks) · ${o.perDay.length} days · ${o.averagePerDay} per day on average`);
+  L.push(
+    `Observations: ${num(o.total)} (${o.completedTasks} completed tasks) · ${o.perDay.length} days · ${o.averagePerDay} per day on average`,
+  );
   const pct = (n: number) => (o.total ? `${Math.round((n / o.total) * 100)}%` : '0%');
-  L.push(`  priority: 🔴 high ${o.byPriority.high ?? 0} (${pct(o.byPriority.high ?? 0)}) · 🟡 medium ${o.byPriority.medium ?? 0} (${pct(o.byPriority.medium ?? 0)}) · 🟢 low ${o.byPriority.low ?? 0} (${pct(o.byPriority.low ?? 0)})`);
-  L.push(`  category: ${Object.entries(o.byCategory).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(' · ') || 'none'}`);
-  if (Object.keys(o.byAgent).length > 1 || detailed) L.push(`  agents:   ${Object.entries(o.byAgent).map(([a, n]) => `${a} ${n}`).join(' · ') || 'none'}`);
+  L.push(
+    `  priority: 🔴 high ${o.byPriority.high ?? 0} (${pct(o.byPriority.high ?? 0)}) · 🟡 medium ${o.byPriority.medium ?? 0} (${pct(o.byPriority.medium ?? 0)}) · 🟢 low ${o.byPriority.low ?? 0} (${pct(o.byPriority.low ?? 0)})`,
+  );
+  L.push(
+    `  category: ${
+      Object.entries(o.byCategory)
+        .sort((a, b) => b[1] - a[1])
+        .map(([c, n]) => `${c} ${n}`)
+        .join(' · ') || 'none'
+    }`,
+  );
+  if (Object.keys(o.byAgent).length > 1 || detailed)
+    L.push(
+      `  agents:   ${
+        Object.entries(o.byAgent)
+          .map(([a, n]) => `${a} ${n}`)
+          .join(' · ') || 'none'
+      }`,
+    );
   const perDay = detailed ? o.perDay : o.perDay.slice(-7);
   if (perDay.length > 0) {
     const max = Math.max(...perDay.map((d) => d.count));
     L.push(`  per day${detailed ? '' : ' (last 7 days with observations)'}:`);
-    for (const d of perDay) L.push(`    ${d.date} ${String(d.count).padStart(5)} ${'█'.repeat(Math.max(1, Math.round((d.count / max) * 30)))}`);
+    for (const d of perDay)
+      L.push(`    ${d.date} ${String(d.count).padStart(5)} ${'█'.repeat(Math.max(1, Math.round((d.count / max) * 30)))}`);
   }
   L.push('');
   const k = s.tokens;
   L.push('Tokens');
   L.push(`  transcripts read: ${num(k.transcriptRead)} tokens in ${num(k.messagesRead)} messages`);
-  L.push(`  observations:     ${num(k.observations)} tokens${k.observationCompression ? ` (${k.observationCompression}× smaller than the transcripts)` : ''}`);
-  L.push(`  active memory:    ${Object.entries(k.activeMemory).map(([a, n]) => `${a} ${num(n)}`).join(', ') || 'not built yet'} (budget ${num(k.budget)})`);
+  L.push(
+    `  observations:     ${num(k.observations)} tokens${k.observationCompression ? ` (${k.observationCompression}× smaller than the transcripts)` : ''}`,
+  );
+  L.push(
+    `  active memory:    ${
+      Object.entries(k.activeMemory)
+        .map(([a, n]) => `${a} ${num(n)}`)
+        .join(', ') || 'not built yet'
+    } (budget ${num(k.budget)})`,
+  );
   L.push(`  efficiency:       ${k.efficiency ? `${k.efficiency} transcript tokens per active-memory token` : 'n/a (nothing read yet)'}`);
   L.push('');
   const r = s.reflections;
-  L.push(`Reflections: ${r.count}${r.count ? ` · average compression ${r.averageCompressionRatio}× · keywords kept ${r.averageKeywordPreservation !== null ? `${Math.round(r.averageKeywordPreservation * 100)}%` : 'n/a'}` : ''}`);
-  if (detailed) for (const i of r.items) L.push(`  ${i.agent} ${i.period}: ${i.tokensBefore} → ${i.tokensAfter} tokens (${i.compressionRatio}×), keywords ${Math.round(i.keywordPreservation * 100)}%`);
+  L.push(
+    `Reflections: ${r.count}${r.count ? ` · average compression ${r.averageCompressionRatio}× · keywords kept ${r.averageKeywordPreservation !== null ? `${Math.round(r.averageKeywordPreservation * 100)}%` : 'n/a'}` : ''}`,
+  );
+  if (detailed)
+    for (const i of r.items)
+      L.push(
+        `  ${i.agent} ${i.period}: ${i.tokensBefore} → ${i.tokensAfter} tokens (${i.compressionRatio}×), keywords ${Math.round(i.keywordPreservation * 100)}%`,
+      );
   L.push('');
   const u = s.llm;
-  L.push(`LLM usage: ${u.total.calls ? `${num(u.total.calls)} calls · ${num(u.total.inputTokens)} in / ${num(u.total.outputTokens)} out tokens · cost ${usd(u.total.costUsd)}` : 'none (heuristic observer, or no LLM call yet)'}`);
-  if (detailed || u.rows.length > 1) for (const row of u.rows) L.push(`  ${row.role.padEnd(9)} ${row.model}: ${num(row.calls)} calls, ${num(row.inputTokens)} in / ${num(row.outputTokens)} out, ${usd(row.costUsd)}`);
-  if (detailed) for (const d of u.byDay.slice(-14)) L.push(`  ${d.date}: ${num(d.calls)} calls, ${num(d.inputTokens)} in / ${num(d.outputTokens)} out, ${usd(d.costUsd)}`);
+  L.push(
+    `LLM usage: ${u.total.calls ? `${num(u.total.calls)} calls · ${num(u.total.inputTokens)} in / ${num(u.total.outputTokens)} out tokens · cost ${usd(u.total.costUsd)}` : 'none (heuristic observer, or no LLM call yet)'}`,
+  );
+  if (detailed || u.rows.length > 1)
+    for (const row of u.rows)
+      L.push(
+        `  ${row.role.padEnd(9)} ${row.model}: ${num(row.calls)} calls, ${num(row.inputTokens)} in / ${num(row.outputTokens)} out, ${usd(row.costUsd)}`,
+      );
+  if (detailed)
+    for (const d of u.byDay.slice(-14))
+      L.push(`  ${d.date}: ${num(d.calls)} calls, ${num(d.inputTokens)} in / ${num(d.outputTokens)} out, ${usd(d.costUsd)}`);
   L.push('');
-  L.push(`Search: ${s.search.queries ? `${num(s.search.queries)} searches · average ${s.search.averageMs} ms · p95 ${s.search.p95Ms} ms` : 'no searches logged yet'}`);
+  L.push(
+    `Search: ${s.search.queries ? `${num(s.search.queries)} searches · average ${s.search.averageMs} ms · p95 ${s.search.p95Ms} ms` : 'no searches logged yet'}`,
+  );
   return L.join('\n');
 }
 

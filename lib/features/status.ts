@@ -54,7 +54,8 @@ export function heldForReview(observations: readonly Observation[]): HeldObserva
   const held: HeldObservation[] = [];
   for (const o of observations) {
     const reason = suspicionOf(o.text);
-    if (reason) held.push({ id: o.id, date: o.date, agent: o.agent, category: o.category, reason, why: SUSPICION_LABEL[reason], text: o.text });
+    if (reason)
+      held.push({ id: o.id, date: o.date, agent: o.agent, category: o.category, reason, why: SUSPICION_LABEL[reason], text: o.text });
   }
   return held.sort((a, b) => b.date.localeCompare(a.date));
 }
@@ -120,7 +121,12 @@ export async function collectStatus(paths: HomePaths, config: Config): Promise<S
     daemon: await daemonStatus(paths),
     tiers: await (await import('./tier-status.js')).collectTierStatus(paths, config),
     embeddings: await (await import('./embedding-status.js')).collectEmbeddingStatus(config),
-    llm: await (await import('./llm-status.js')).collectLlmStatus(paths, config, state, localDateTime(new Date(), resolveTimeZone(config.timezone)).date),
+    llm: await (await import('./llm-status.js')).collectLlmStatus(
+      paths,
+      config,
+      state,
+      localDateTime(new Date(), resolveTimeZone(config.timezone)).date,
+    ),
     held: heldForReview(observations),
     hooks: await (await import('./hook-status.js')).collectHookTimeStatus(paths, new Date()),
   };

@@ -36,14 +36,20 @@ export async function collectTierStatus(paths: HomePaths, config: Config): Promi
 
 /** Lines for the human `status` output. */
 export function formatTierStatus(s: TierStatus): string[] {
-  const lines = [`Tiers: ${s.days.hot} hot, ${s.days.warm} warm, ${s.days.cold} cold day files${s.vault ? ` (vault ${s.vault})` : ' (no vault set for the cold tier)'}`];
+  const lines = [
+    `Tiers: ${s.days.hot} hot, ${s.days.warm} warm, ${s.days.cold} cold day files${s.vault ? ` (vault ${s.vault})` : ' (no vault set for the cold tier)'}`,
+  ];
   if (s.pendingApprovals) lines.push(`  ${s.pendingApprovals} move(s) wait for approval — \`ocm-run approvals\``);
-  if (s.interruptedOps.length) lines.push(`  ${s.interruptedOps.length} interrupted move(s) are finished by the next run: ${s.interruptedOps.join(', ')}`);
+  if (s.interruptedOps.length)
+    lines.push(`  ${s.interruptedOps.length} interrupted move(s) are finished by the next run: ${s.interruptedOps.join(', ')}`);
   if (!s.sync.configured) lines.push('Sync: not configured (sync.git.enabled / sync.command)');
   else {
     lines.push(`Sync: last success ${s.sync.lastSuccess?.slice(0, 19).replace('T', ' ') ?? 'never'}`);
     const p = s.sync.pending;
-    if (p) lines.push(`  queued since ${p.since.slice(0, 19).replace('T', ' ')}: ${p.attempts} failed attempt(s), next retry after ${p.nextAttemptAt.slice(0, 19).replace('T', ' ')} — ${p.lastError}`);
+    if (p)
+      lines.push(
+        `  queued since ${p.since.slice(0, 19).replace('T', ' ')}: ${p.attempts} failed attempt(s), next retry after ${p.nextAttemptAt.slice(0, 19).replace('T', ' ')} — ${p.lastError}`,
+      );
   }
   return lines;
 }

@@ -31,10 +31,16 @@ import { logPromptInjection } from '../api/injections.js';
  * Session start: the agent's active memory (main's when it has none yet),
  * within `budgetTokens`, in the marker. Undefined when there is none.
  */
-export async function sessionStartContext(options: { memory: MemoryHandle; agent: string; fallbacks?: string[]; budgetTokens?: number }): Promise<string | undefined> {
+export async function sessionStartContext(options: {
+  memory: MemoryHandle;
+  agent: string;
+  fallbacks?: string[];
+  budgetTokens?: number;
+}): Promise<string | undefined> {
   const active = await options.memory.activeMemory([options.agent, ...(options.fallbacks ?? [])], options.budgetTokens);
   if (!active) return undefined;
-  const intro = "Long-term memory from earlier conversations (OC-Memory). Use it when relevant. OC-Memory's tools look up more and save what the user asks to remember (search_memory and remember; in pi oc_memory_search and oc_memory_remember).";
+  const intro =
+    "Long-term memory from earlier conversations (OC-Memory). Use it when relevant. OC-Memory's tools look up more and save what the user asks to remember (search_memory and remember; in pi oc_memory_search and oc_memory_remember).";
   return wrapInjectedContext(intro, `\n${active.text}`);
 }
 
@@ -117,7 +123,10 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
     used += line.length + 1;
     kept.push(r);
   }
-  const text = wrapInjectedContext('Memories related to this prompt, from earlier conversations (OC-Memory; its get tool — get_memory, in pi oc_memory_get — shows where one came from).', lines.join('\n'));
+  const text = wrapInjectedContext(
+    'Memories related to this prompt, from earlier conversations (OC-Memory; its get tool — get_memory, in pi oc_memory_get — shows where one came from).',
+    lines.join('\n'),
+  );
   return { text, results: kept };
 }
 
@@ -128,7 +137,12 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
  * the hooks.log line of what went in — written here, so the hook's own
  * process loads no logger. Undefined when nothing is relevant.
  */
-export async function servePromptRequest(options: { memory: MemoryHandle; logger: Logger; request: PromptRequest; now?: () => number }): Promise<string | undefined> {
+export async function servePromptRequest(options: {
+  memory: MemoryHandle;
+  logger: Logger;
+  request: PromptRequest;
+  now?: () => number;
+}): Promise<string | undefined> {
   const { request } = options;
   const now = options.now ?? Date.now;
   const received = now();
@@ -138,7 +152,15 @@ export async function servePromptRequest(options: { memory: MemoryHandle; logger
   const agents = memoryScope(agent, request.perProject === true || request.projectCwd !== undefined, request.projectCwd)?.searchAgents;
   const result = await promptContext({ memory: options.memory, prompt: request.prompt, ...(agents ? { agents } : {}), keepsModel: true });
   // From the hook process's start when it says when that was (within a minute: a clock it cannot trust otherwise).
-  const since = request.hookStartedAt !== undefined && received - request.hookStartedAt >= 0 && received - request.hookStartedAt < 60_000 ? request.hookStartedAt : received;
-  logPromptInjection(options.logger, { agent, via: 'mcp', injected: result?.results.map((r) => ({ id: r.id, relevance: r.relevance ?? 0 })) ?? [], ms: now() - since });
+  const since =
+    request.hookStartedAt !== undefined && received - request.hookStartedAt >= 0 && received - request.hookStartedAt < 60_000
+      ? request.hookStartedAt
+      : received;
+  logPromptInjection(options.logger, {
+    agent,
+    via: 'mcp',
+    injected: result?.results.map((r) => ({ id: r.id, relevance: r.relevance ?? 0 })) ?? [],
+    ms: now() - since,
+  });
   return result?.text;
 }

@@ -55,7 +55,11 @@ export async function servePromptSocket(
         if (asked) {
           const none = `${JSON.stringify({ vectors: null } satisfies VectorsReply)}\n`;
           if (!vectors) socket.end(none);
-          else vectors(asked.key, asked.texts).then((v) => socket.end(`${JSON.stringify({ vectors: v } satisfies VectorsReply)}\n`), () => socket.end(none));
+          else
+            vectors(asked.key, asked.texts).then(
+              (v) => socket.end(`${JSON.stringify({ vectors: v } satisfies VectorsReply)}\n`),
+              () => socket.end(none),
+            );
           return;
         }
         request = promptRequest(parsed);

@@ -26,7 +26,10 @@ export interface AgentSetUpOptions {
 }
 
 /** `claude mcp list` (it starts every server and checks it answers): how it sees oc-memory. */
-async function validateWithClaude(claude: string, env: NodeJS.ProcessEnv): Promise<{ state: 'connected' | 'failed' | 'missing'; output: string }> {
+async function validateWithClaude(
+  claude: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ state: 'connected' | 'failed' | 'missing'; output: string }> {
   const { execa } = await import('execa');
   const r = await execa(claude, ['mcp', 'list'], { reject: false, timeout: 90_000, env: { ...env, CI: '1' }, stdin: 'ignore' });
   const output = `${String(r.stdout)}\n${String(r.stderr)}`.trim();
@@ -51,13 +54,22 @@ export type Validation = 'connected' | 'failed' | 'missing' | 'not-installed';
  * `configFile`), check it with `claude mcp list` when `claude` is on PATH, and
  * say what was done. Shared by `integrate claude-code` and `setup`.
  */
-export async function setUpClaudeCode(options: AgentSetUpOptions & { perProject: boolean }): Promise<{ result: ClaudeCodeInstall; validated: Validation; lines: string[] }> {
+export async function setUpClaudeCode(
+  options: AgentSetUpOptions & { perProject: boolean },
+): Promise<{ result: ClaudeCodeInstall; validated: Validation; lines: string[] }> {
   const i = await import('./claude-code/integration.js');
   const { loadConfig } = await import('../config/config.js');
   const { config } = await loadConfig({ file: options.configFile, envFile: options.paths.env, env: options.env });
   const agent = config.sources.claude_code.agent || 'claude-code';
   const access = await configAccess(config, options.configFile, options.paths, options.env);
-  const result = await i.installClaudeCodeIntegration({ paths: options.paths, runner: options.runner, agent, perProject: options.perProject, env: options.env, config: access });
+  const result = await i.installClaudeCodeIntegration({
+    paths: options.paths,
+    runner: options.runner,
+    agent,
+    perProject: options.perProject,
+    env: options.env,
+    config: access,
+  });
   const { findOnPath } = await import('./codex/cli.js');
   const claude = await findOnPath('claude', options.env);
   let validated: Validation = 'not-installed';
@@ -66,12 +78,18 @@ export async function setUpClaudeCode(options: AgentSetUpOptions & { perProject:
     validated = v.state;
     if (v.state === 'missing') {
       await i.uninstallClaudeCodeIntegration({ paths: options.paths, env: options.env, config: access });
-      throw new OcmError('CONFIG_INVALID', 'Claude Code does not list the oc-memory MCP server after the edit, so it was taken out again.', {
-        hint: `\`claude mcp list\` said: ${v.output.slice(0, 400)}. Add it by hand (\`ocm-run integrate claude-code --print\`).`,
-      });
+      throw new OcmError(
+        'CONFIG_INVALID',
+        'Claude Code does not list the oc-memory MCP server after the edit, so it was taken out again.',
+        {
+          hint: `\`claude mcp list\` said: ${v.output.slice(0, 400)}. Add it by hand (\`ocm-run integrate claude-code --print\`).`,
+        },
+      );
     }
   }
-  const lines = [`Claude Code integration for ${options.paths.root} (memory of agent "${agent}"${options.perProject ? ', one per project' : ''}):`];
+  const lines = [
+    `Claude Code integration for ${options.paths.root} (memory of agent "${agent}"${options.perProject ? ', one per project' : ''}):`,
+  ];
   if (result.changes.length === 0) lines.push('  everything was in place already.');
   for (const c of result.changes) lines.push(`  ${c}`);
   for (const b of result.backups) lines.push(`  backup of the original: ${b}`);
@@ -119,7 +137,10 @@ export async function setUpCodex(options: AgentSetUpOptions): Promise<{ result: 
   for (const c of result.changes) lines.push(`  ${c}`);
   for (const b of result.backups) lines.push(`  backup of the original: ${b}`);
   if (result.trust === 'trusted') lines.push('  hooks trusted with the hashes Codex itself computed (codex app-server hooks/list).');
-  else if (result.trust === 'no-codex') lines.push('  ⚠️ `codex` is not on PATH, so the hooks could not be trusted: Codex skips untrusted hooks silently. Open codex and trust them with /hooks (or run this command again with codex on PATH).');
+  else if (result.trust === 'no-codex')
+    lines.push(
+      '  ⚠️ `codex` is not on PATH, so the hooks could not be trusted: Codex skips untrusted hooks silently. Open codex and trust them with /hooks (or run this command again with codex on PATH).',
+    );
   else lines.push('  ⚠️ Codex did not report all of the oc-memory hooks, so not all are trusted; open codex and check /hooks.');
   if (validated === 'listed') lines.push('  `codex mcp list`: oc-memory enabled.');
   else if (validated === 'failed') lines.push('  ⚠️ `codex mcp list` did not show oc-memory as enabled; run `codex mcp list`.');
@@ -131,12 +152,24 @@ export async function setUpCodex(options: AgentSetUpOptions): Promise<{ result: 
  * Install the extension for the home at `paths` (its config loaded from
  * `configFile`) and say what was done. Shared by `integrate pi` and `setup`.
  */
-export async function setUpPi(options: AgentSetUpOptions): Promise<{ result: { extensionDir: string; changes: string[] }; lines: string[] }> {
+export async function setUpPi(
+  options: AgentSetUpOptions,
+): Promise<{ result: { extensionDir: string; changes: string[] }; lines: string[] }> {
   const i = await import('./pi/integration.js');
   const { loadConfig } = await import('../config/config.js');
   const { config } = await loadConfig({ file: options.configFile, envFile: options.paths.env, env: options.env });
   const access = await configAccess(config, options.configFile, options.paths, options.env);
-  const result = await i.installPiIntegration({ paths: options.paths, runner: options.runner, agent: 'pi', env: options.env, config: access });
-  const lines = [`pi integration for ${options.paths.root} (memory of agent "pi"):`, ...result.changes.map((c) => `  ${c}`), 'New pi sessions get it. Undo with: ocm-run integrate pi --uninstall'];
+  const result = await i.installPiIntegration({
+    paths: options.paths,
+    runner: options.runner,
+    agent: 'pi',
+    env: options.env,
+    config: access,
+  });
+  const lines = [
+    `pi integration for ${options.paths.root} (memory of agent "pi"):`,
+    ...result.changes.map((c) => `  ${c}`),
+    'New pi sessions get it. Undo with: ocm-run integrate pi --uninstall',
+  ];
   return { result, lines };
 }

@@ -17,15 +17,21 @@ import { ask, serverSockets, socketsSupported } from './prompt-socket-client.cjs
 export const SERVER_VECTORS_TIMEOUT_MS = 300;
 
 /** Vectors of `texts` in the space `key` from the newest server on the home that has them, within `timeoutMs`. */
-export async function askServerVectors(machine: string, key: string, texts: string[], timeoutMs = SERVER_VECTORS_TIMEOUT_MS): Promise<Float32Array[] | undefined> {
+export async function askServerVectors(
+  machine: string,
+  key: string,
+  texts: string[],
+  timeoutMs = SERVER_VECTORS_TIMEOUT_MS,
+): Promise<Float32Array[] | undefined> {
   if (!socketsSupported()) return undefined;
   const deadline = Date.now() + timeoutMs;
   for (const file of serverSockets(machine).slice(0, 2)) {
     const left = deadline - Date.now();
     if (left <= 0) break;
-    const asked = await ask(file, { vectors: { key, texts } }, left, (reply) => ((reply as VectorsReply | null)?.vectors ?? undefined));
+    const asked = await ask(file, { vectors: { key, texts } }, left, (reply) => (reply as VectorsReply | null)?.vectors ?? undefined);
     const vectors = asked === 'refused' ? undefined : asked;
-    if (vectors?.length === texts.length && vectors.every((v) => Array.isArray(v) && v.length > 0)) return vectors.map((v) => Float32Array.from(v));
+    if (vectors?.length === texts.length && vectors.every((v) => Array.isArray(v) && v.length > 0))
+      return vectors.map((v) => Float32Array.from(v));
   }
   return undefined;
 }

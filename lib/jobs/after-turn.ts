@@ -98,7 +98,11 @@ export async function runAfterTurnTicks(options: AfterTurnTickOptions): Promise<
   try {
     const rounds = await runAfterTurnJob(paths, async () => {
       const r = await runTick({ paths, config, env, logger, steps: ['observe', 'active_memory', 'index'], lockWaitMs: 120_000 });
-      logger.log('info', 'hook.after_turn_job', { agent, observations: r.observe?.observations ?? 0, failures: r.observe?.failures.length ?? 0 });
+      logger.log('info', 'hook.after_turn_job', {
+        agent,
+        observations: r.observe?.observations ?? 0,
+        failures: r.observe?.failures.length ?? 0,
+      });
     });
     logger.log('info', 'hook.after_turn_done', { agent, rounds, ms: Math.round(performance.now() - started) });
   } catch (error) {

@@ -137,7 +137,12 @@ export async function sendAlert(deps: AlertDeps, alertIn: Alert, options: { forc
     targets++;
     const url = `${endpoint.url}${endpoint.hooksPath}/agent`;
     try {
-      await post(doFetch, url, { message: alertMessage(alert), name: 'OC-Memory', wakeMode: 'now', deliver: true }, { authorization: `Bearer ${endpoint.token}` });
+      await post(
+        doFetch,
+        url,
+        { message: alertMessage(alert), name: 'OC-Memory', wakeMode: 'now', deliver: true },
+        { authorization: `Bearer ${endpoint.token}` },
+      );
       sent.push('openclaw');
     } catch (error) {
       errors.push(`openclaw ${url}: ${describeFetchError(error)}`);
@@ -153,7 +158,14 @@ export async function sendAlert(deps: AlertDeps, alertIn: Alert, options: { forc
           source: 'oc-memory',
           event: alert.event,
           severity: alert.severity,
-          details: { errorClass: alert.errorClass, summary: alert.summary, cause: alert.cause, action: alert.action, home: paths.root, ...(alert.details ?? {}) },
+          details: {
+            errorClass: alert.errorClass,
+            summary: alert.summary,
+            cause: alert.cause,
+            action: alert.action,
+            home: paths.root,
+            ...(alert.details ?? {}),
+          },
           timestamp: now.toISOString(),
         },
         {},
@@ -176,13 +188,18 @@ export async function sendAlert(deps: AlertDeps, alertIn: Alert, options: { forc
   } else {
     record.failedAt = now.toISOString();
   }
-  for (const e of errors) logger.log('warn', 'alert.delivery_failed', { event: alert.event, errorClass: alert.errorClass, error: mask(e, secrets) });
+  for (const e of errors)
+    logger.log('warn', 'alert.delivery_failed', { event: alert.event, errorClass: alert.errorClass, error: mask(e, secrets) });
   await writeState(paths.state, state);
   return { sent, errors };
 }
 
 /** The alert for an LLM failure (observer or reflector) after its last retry. */
-export function llmFailureAlert(role: 'observer' | 'reflector', failure: { message: string; errorClass?: string; hint?: string }, extra: Record<string, unknown> = {}): Alert {
+export function llmFailureAlert(
+  role: 'observer' | 'reflector',
+  failure: { message: string; errorClass?: string; hint?: string },
+  extra: Record<string, unknown> = {},
+): Alert {
   const errorClass = failure.errorClass ?? 'server';
   return {
     event: `${role}_failed`,

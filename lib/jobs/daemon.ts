@@ -97,7 +97,14 @@ export async function claimPidfile(paths: HomePaths, mode: DaemonRecord['mode'],
   }
   const { pidfile, log } = daemonPaths(paths);
   const processStart = await processStartTime(process.pid);
-  const record: DaemonRecord = { pid: process.pid, startedAt: now.toISOString(), home: paths.root, mode, log: mode === 'daemon' ? log : undefined, processStart };
+  const record: DaemonRecord = {
+    pid: process.pid,
+    startedAt: now.toISOString(),
+    home: paths.root,
+    mode,
+    log: mode === 'daemon' ? log : undefined,
+    processStart,
+  };
   await writeFileAtomic(pidfile, `${JSON.stringify(record)}\n`, { mode: 0o600 });
   return async () => {
     const current = await readRecord(pidfile);
@@ -159,9 +166,13 @@ export async function startDaemon(options: {
         /* gone */
       }
     }
-    throw new OcmError('IO_ERROR', `The watch daemon did not start${exited !== undefined ? ` (it exited with code ${exited})` : ' in time'}.${tail ? `\n${tail}` : ''}`, {
-      hint: `See ${log}; run \`ocm-run watch\` in the foreground to see the error directly.`,
-    });
+    throw new OcmError(
+      'IO_ERROR',
+      `The watch daemon did not start${exited !== undefined ? ` (it exited with code ${exited})` : ' in time'}.${tail ? `\n${tail}` : ''}`,
+      {
+        hint: `See ${log}; run \`ocm-run watch\` in the foreground to see the error directly.`,
+      },
+    );
   } finally {
     await handle.close();
   }
@@ -193,7 +204,9 @@ export async function stopDaemon(paths: HomePaths, options: { force?: boolean; t
       process.kill(pid, sig);
     } catch (error) {
       if (errorCode(error) === 'EPERM') {
-        throw new OcmError('PERMISSION_DENIED', `Not allowed to signal PID ${pid} (another user's process?).`, { hint: 'Stop it as the user that started it.' });
+        throw new OcmError('PERMISSION_DENIED', `Not allowed to signal PID ${pid} (another user's process?).`, {
+          hint: 'Stop it as the user that started it.',
+        });
       }
     }
   };

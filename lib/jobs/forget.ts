@@ -38,7 +38,13 @@ export type ForgetNowResult =
   | { kind: 'forgotten'; plan: ForgetPlan; result: ForgetResult };
 
 export async function forgetNow(options: ForgetNowOptions): Promise<ForgetNowResult> {
-  const [{ assertNarrowEnough, forgetOptionsFor, planForget, applyForget, recoverForgets }, { recoverTierOps }, { searchIndexUpdater }, { resolveTimeZone }, { withHomeLock }] = await Promise.all([
+  const [
+    { assertNarrowEnough, forgetOptionsFor, planForget, applyForget, recoverForgets },
+    { recoverTierOps },
+    { searchIndexUpdater },
+    { resolveTimeZone },
+    { withHomeLock },
+  ] = await Promise.all([
     import('../tiers/forget.js'),
     import('../tiers/tier-job.js'),
     import('../tiers/search-index.js'),
@@ -46,7 +52,14 @@ export async function forgetNow(options: ForgetNowOptions): Promise<ForgetNowRes
     import('../platform/lock.js'),
   ]);
   const { paths, config, logger, now, selector, onStep } = options;
-  const forgetOptions = await forgetOptionsFor({ paths, config, logger, now, timeZone: async () => resolveTimeZone(config.timezone), onStep });
+  const forgetOptions = await forgetOptionsFor({
+    paths,
+    config,
+    logger,
+    now,
+    timeZone: async () => resolveTimeZone(config.timezone),
+    onStep,
+  });
   return withHomeLock(
     paths.lock,
     async (): Promise<ForgetNowResult> => {

@@ -29,22 +29,29 @@ export interface MarkResult {
 
 export async function markObservation(options: MarkOptions, id: string, request: MarkRequest): Promise<MarkResult> {
   const { paths, config, logger, now } = options;
-  const [{ getObservation, normaliseIdTarget }, { withHomeLock }, { markInFile }, { updateIndex }, { localDateTime, resolveTimeZone }] = await Promise.all([
-    import('../search/get.js'),
-    import('../platform/lock.js'),
-    import('../memory/lifecycle-file.js'),
-    import('../search/indexer.js'),
-    import('../platform/time-zone.js'),
-  ]);
+  const [{ getObservation, normaliseIdTarget }, { withHomeLock }, { markInFile }, { updateIndex }, { localDateTime, resolveTimeZone }] =
+    await Promise.all([
+      import('../search/get.js'),
+      import('../platform/lock.js'),
+      import('../memory/lifecycle-file.js'),
+      import('../search/indexer.js'),
+      import('../platform/time-zone.js'),
+    ]);
   const target = normaliseIdTarget(id);
   const found = await getObservation(paths, config, target, { logger, now });
-  if (!found) throw new OcmError('NOT_FOUND', `No observation with id ${target}.`, { hint: 'Ids look like o-7f3a9c21e0 (the ^o-… at the end of a line); `ocm-run search` shows them.' });
+  if (!found)
+    throw new OcmError('NOT_FOUND', `No observation with id ${target}.`, {
+      hint: 'Ids look like o-7f3a9c21e0 (the ^o-… at the end of a line); `ocm-run search` shows them.',
+    });
   let by: string | undefined;
   if (request.kind === 'superseded') {
     by = normaliseIdTarget(request.by);
-    if (by === target) throw new OcmError('BAD_INPUT', `${target} cannot supersede itself.`, { hint: 'Name the newer observation that replaces it.' });
+    if (by === target)
+      throw new OcmError('BAD_INPUT', `${target} cannot supersede itself.`, { hint: 'Name the newer observation that replaces it.' });
     if (!(await getObservation(paths, config, by, { logger, now }))) {
-      throw new OcmError('NOT_FOUND', `No observation with id ${by} to supersede ${target}.`, { hint: 'Name the newer observation by its id (`ocm-run search` shows it).' });
+      throw new OcmError('NOT_FOUND', `No observation with id ${by} to supersede ${target}.`, {
+        hint: 'Name the newer observation by its id (`ocm-run search` shows it).',
+      });
     }
   }
   const zone = resolveTimeZone(config.timezone);
@@ -56,7 +63,10 @@ export async function markObservation(options: MarkOptions, id: string, request:
     async () => {
       const made = await markInFile(path, [{ id: target, mark }]);
       if (made === undefined) {
-        throw new OcmError('BAD_INPUT', `${found.path} cannot be rewritten (its frontmatter is broken, or it is gone).`, { hint: 'Fix the YAML between the --- lines, or run `ocm-run index` if the file moved, then mark again.', details: { path } });
+        throw new OcmError('BAD_INPUT', `${found.path} cannot be rewritten (its frontmatter is broken, or it is gone).`, {
+          hint: 'Fix the YAML between the --- lines, or run `ocm-run index` if the file moved, then mark again.',
+          details: { path },
+        });
       }
       await updateIndex(paths, config, { logger, now });
       if (found.tier === 'hot') {

@@ -23,7 +23,13 @@ import { countTokens, estimateTokens } from '../core/tokens.js';
 import type { LlmUsage, Observation } from '../core/types.js';
 import { LlmError } from '../core/llm-error.js';
 import { writeFileAtomic } from '../platform/atomic-file.js';
-import { formatReflectionFile, listReflections, reflectionFileName, reflectionsDir, type ReflectionMeta } from '../memory/reflection-file.js';
+import {
+  formatReflectionFile,
+  listReflections,
+  reflectionFileName,
+  reflectionsDir,
+  type ReflectionMeta,
+} from '../memory/reflection-file.js';
 import { keyTerms, missingTerms, preservation } from '../reflector/keywords.js';
 import { renderObservations, renderReflectionLines, sortObservations } from '../memory/reflection-text.js';
 import type { ReflectionLine, Reflector } from '../reflector/types.js';
@@ -106,7 +112,12 @@ function addDays(date: string, days: number): string {
  * (active memory shows that window raw). When there are none and `orRecent`
  * (a threshold crossed within the window, or --force), all but the newest day.
  */
-export function selectForReflection(unreflected: Observation[], newestDate: string, recentDays: number, options: { includeRecent?: boolean; orRecent?: boolean } = {}): Observation[] {
+export function selectForReflection(
+  unreflected: Observation[],
+  newestDate: string,
+  recentDays: number,
+  options: { includeRecent?: boolean; orRecent?: boolean } = {},
+): Observation[] {
   if (options.includeRecent) return unreflected;
   const windowStart = addDays(newestDate, -(recentDays - 1));
   const old = unreflected.filter((o) => o.date < windowStart);
@@ -139,7 +150,10 @@ export function splitIntoPeriods(observations: Observation[], maxTokens: number)
 }
 
 /** Compression and keyword preservation of a reflection against its sources. */
-export function measureReflection(sources: Observation[], lines: ReflectionLine[]): { tokensBefore: number; tokensAfter: number; compressionRatio: number; keywordPreservation: number; missing: string[] } {
+export function measureReflection(
+  sources: Observation[],
+  lines: ReflectionLine[],
+): { tokensBefore: number; tokensAfter: number; compressionRatio: number; keywordPreservation: number; missing: string[] } {
   const tokensBefore = countTokens(renderObservations(sources));
   const tokensAfter = Math.max(1, countTokens(renderReflectionLines(lines)));
   const withTags = (text: string, tags: string[]) => `${text}${tags.map((t) => ` #${t}`).join('')}`;
@@ -184,7 +198,11 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
       if (!options.force && !overBudget.has(agent)) {
         // Cheap upper bound first (a tick must stay fast): the files cannot hold more tokens than bytes / 3.
         let bytes = 0;
-        for (const f of files) bytes += await stat(f.path).then((st) => st.size, () => 0);
+        for (const f of files)
+          bytes += await stat(f.path).then(
+            (st) => st.size,
+            () => 0,
+          );
         if (bytes / 3 <= threshold) {
           result.checked.push({ agent, unreflectedTokens: Math.round(bytes / 4), threshold, due: false, reason: 'below threshold' });
           continue;
@@ -196,7 +214,13 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
       for (const r of await listReflections(paths, agent)) for (const id of r.meta.sourceObservations) reflected.add(id);
       const unreflected = observations.filter((o) => !reflected.has(o.id));
       const unreflectedTokens = estimateTokens(renderObservations(unreflected));
-      const reason = options.force ? 'forced' : unreflectedTokens > threshold ? 'threshold' : overBudget.has(agent) ? 'active memory over budget' : '';
+      const reason = options.force
+        ? 'forced'
+        : unreflectedTokens > threshold
+          ? 'threshold'
+          : overBudget.has(agent)
+            ? 'active memory over budget'
+            : '';
       result.checked.push({ agent, unreflectedTokens, threshold, due: reason !== '', reason: reason || 'below threshold' });
       if (!reason || unreflected.length === 0) continue;
       const newest = observations.reduce((d, o) => (o.date > d ? o.date : d), '');

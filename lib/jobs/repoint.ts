@@ -50,7 +50,11 @@ export async function repointIntegrations(options: RepointOptions): Promise<Repo
 
   const { codexStatus } = await import('../integrations/codex/integration.js');
   const codex = await codexStatus({ paths, env });
-  if ((await readIntegrationRecord(integrationRecordPath(paths, 'codex'))) !== undefined || codex.mcpServer || Object.values(codex.hooks).some(Boolean)) {
+  if (
+    (await readIntegrationRecord(integrationRecordPath(paths, 'codex'))) !== undefined ||
+    codex.mcpServer ||
+    Object.values(codex.hooks).some(Boolean)
+  ) {
     repointed.push({ piece: 'codex', lines: (await setup.setUpCodex(base)).lines });
   } else notInstalled.push('codex');
 
@@ -61,16 +65,36 @@ export async function repointIntegrations(options: RepointOptions): Promise<Repo
   const openclaw = await import('../integrations/openclaw/integration.js');
   const oc = await openclaw.integrationStatus({ paths, env });
   if (oc.pluginEntry) {
-    const r = await openclaw.installOpenClawIntegration({ paths, env, plugin: { home: paths.root, node: options.runner.node, cli: options.cliEntry }, keys: 'auto' });
-    repointed.push({ piece: 'openclaw', lines: [`OpenClaw: ${r.changes.length === 0 ? 'already pointed at this program' : r.changes.join('; ')} (${r.location.configPath})`] });
+    const r = await openclaw.installOpenClawIntegration({
+      paths,
+      env,
+      plugin: { home: paths.root, node: options.runner.node, cli: options.cliEntry },
+      keys: 'auto',
+    });
+    repointed.push({
+      piece: 'openclaw',
+      lines: [`OpenClaw: ${r.changes.length === 0 ? 'already pointed at this program' : r.changes.join('; ')} (${r.location.configPath})`],
+    });
   } else notInstalled.push('openclaw');
 
   const schedule = await import('./schedule/home-schedule.js');
   const everyMinutes = options.config.schedule.every_minutes;
   const { status } = await schedule.homeScheduleStatus({ paths, env, everyMinutes, now: () => new Date() });
   if (status.installed) {
-    const r = await schedule.installHomeSchedule({ paths, env, everyMinutes: status.everyMinutes ?? everyMinutes, config: options.config, configFile: options.configFile, dryRun: false });
-    repointed.push({ piece: 'schedule', lines: [`schedule: ${r.platform} runs ${r.target.cli} every ${r.target.everyMinutes} minute(s)${r.installed?.unchanged ? ' (unchanged)' : ''}`] });
+    const r = await schedule.installHomeSchedule({
+      paths,
+      env,
+      everyMinutes: status.everyMinutes ?? everyMinutes,
+      config: options.config,
+      configFile: options.configFile,
+      dryRun: false,
+    });
+    repointed.push({
+      piece: 'schedule',
+      lines: [
+        `schedule: ${r.platform} runs ${r.target.cli} every ${r.target.everyMinutes} minute(s)${r.installed?.unchanged ? ' (unchanged)' : ''}`,
+      ],
+    });
   } else notInstalled.push('schedule');
 
   return { repointed, notInstalled };

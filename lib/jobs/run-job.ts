@@ -80,7 +80,8 @@ function tickZoneResolver(options: TickOptions): () => Promise<string> {
   let zone: Promise<string> | undefined;
   return () => {
     zone ??= (async () => {
-      if (options.config.timezone && fixedZoneOffsetMs(options.config.timezone) !== undefined) return resolveTimeZone(options.config.timezone);
+      if (options.config.timezone && fixedZoneOffsetMs(options.config.timezone) !== undefined)
+        return resolveTimeZone(options.config.timezone);
       const { resolveTimeZoneCached, zoneCacheFile } = await import('../platform/time-zone-cache.js');
       return resolveTimeZoneCached(zoneCacheFile(options.paths.machine), options.config.timezone);
     })();
@@ -119,7 +120,8 @@ export async function observeStep(options: TickOptions): Promise<ObserveJobResul
     import('../observer/factory.js'),
   ]);
   const sources = options.sources ?? (await createSources({ config: options.config, env: options.env, logger: options.logger }));
-  const observer = options.observer ?? createLazyObserver(options.config, { env: options.env, homeRoot: options.paths.root, logger: options.logger });
+  const observer =
+    options.observer ?? createLazyObserver(options.config, { env: options.env, homeRoot: options.paths.root, logger: options.logger });
   const timeZone = await tickZone(options);
   return runObserveJob({
     paths: options.paths,
@@ -130,7 +132,11 @@ export async function observeStep(options: TickOptions): Promise<ObserveJobResul
     now,
     onProgress: options.onProgress,
     onStep: options.onObserveStep,
-    batching: { batchTokens: options.config.observer.batch_tokens, idleMinutes: options.config.observer.idle_minutes, flushAll: options.flush },
+    batching: {
+      batchTokens: options.config.observer.batch_tokens,
+      idleMinutes: options.config.observer.idle_minutes,
+      flushAll: options.flush,
+    },
     speakerNames: [options.config.observer.user_name, options.config.observer.assistant_name].filter((n): n is string => Boolean(n)),
   });
 }
@@ -215,8 +221,19 @@ async function reflectStep(options: TickOptions, result: TickResult, agents: str
   const t0 = now();
   const { runReflectJob } = await import('./reflect-job.js');
   try {
-    const r = await runReflectJob({ paths: options.paths, config: options.config, env: options.env, logger: options.logger, timeZone: await tickZone(options), now, agents, overBudget });
-    result.reflect = result.reflect ? { ...r, reflections: [...result.reflect.reflections, ...r.reflections], checked: [...result.reflect.checked, ...r.checked] } : r;
+    const r = await runReflectJob({
+      paths: options.paths,
+      config: options.config,
+      env: options.env,
+      logger: options.logger,
+      timeZone: await tickZone(options),
+      now,
+      agents,
+      overBudget,
+    });
+    result.reflect = result.reflect
+      ? { ...r, reflections: [...result.reflect.reflections, ...r.reflections], checked: [...result.reflect.checked, ...r.checked] }
+      : r;
     if (r.reflections.length > 0) await recordJob(options.paths, 'reflect', t0, now());
     return [...new Set(r.reflections.map((x) => x.agent))];
   } catch (error) {
@@ -265,14 +282,23 @@ async function indexStep(options: TickOptions, now: () => Date): Promise<IndexRe
   const retryDue = last?.retryAt !== undefined && now().getTime() >= last.retryAt;
   if (last?.hash === before.hash && last.salt === salt && settled && !retryDue) return undefined;
   const { updateIndex } = await import('../search/indexer.js');
-  const updated = await updateIndex(options.paths, options.config, { logger: options.logger, now, ...(options.embedder ? { embedder: options.embedder } : {}) });
+  const updated = await updateIndex(options.paths, options.config, {
+    logger: options.logger,
+    now,
+    ...(options.embedder ? { embedder: options.embedder } : {}),
+  });
   const after = await memoryFingerprint(options.paths, options.config.tiers.vault_path);
   const fresh = await readState(options.paths.state);
   // Only a complete update (no warnings: every file read, every vector computed) may be skipped next time;
   // a broken local model is not tried again on every tick, only after MODEL_RETRY_MS (or once a file changes).
   const onlyModel = updated.embeddingFailure === 'model' && updated.warnings.length === 1;
   if (updated.warnings.length === 0 || onlyModel) {
-    const fingerprint: IndexFingerprint = { hash: after.hash, at: now().getTime(), salt, ...(onlyModel ? { retryAt: now().getTime() + MODEL_RETRY_MS } : {}) };
+    const fingerprint: IndexFingerprint = {
+      hash: after.hash,
+      at: now().getTime(),
+      salt,
+      ...(onlyModel ? { retryAt: now().getTime() + MODEL_RETRY_MS } : {}),
+    };
     fresh.state.extra.indexFingerprint = fingerprint;
   } else delete fresh.state.extra.indexFingerprint;
   await writeState(options.paths.state, fresh.state);
@@ -338,7 +364,11 @@ const TICK_STEPS: readonly TickStepEntry[] = [
       tick.changedAgents = observed.changedAgents;
       if (observed.failures.some((f) => f.code === 'LLM_ERROR')) {
         const { alertLlmFailures } = await import('./alerts.js');
-        await alertLlmFailures({ config: options.config, paths: options.paths, env: options.env, logger: options.logger, now }, 'observer', observed.failures);
+        await alertLlmFailures(
+          { config: options.config, paths: options.paths, env: options.env, logger: options.logger, now },
+          'observer',
+          observed.failures,
+        );
       }
       const failure = observed.failures[0];
       return failure ? { recorded: 'failure', failure: { message: failure.message, code: failure.code } } : SUCCESS;
@@ -388,7 +418,14 @@ const TICK_STEPS: readonly TickStepEntry[] = [
     run: async (tick) => {
       const { options, now } = tick;
       const { tierTickStep } = await import('./tier-step.js');
-      tick.result.tier = await tierTickStep({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now, timeZone: tick.timeZone });
+      tick.result.tier = await tierTickStep({
+        paths: options.paths,
+        config: options.config,
+        logger: options.logger,
+        env: options.env,
+        now,
+        timeZone: tick.timeZone,
+      });
       return NOTHING;
     },
   },
@@ -446,7 +483,9 @@ async function recoverInterrupted(tick: Tick): Promise<void> {
   if (await hasPendingForgets(options.paths)) {
     const { forgetOptionsFor, recoverForgets } = await import('../tiers/forget.js');
     try {
-      await recoverForgets(await forgetOptionsFor({ paths: options.paths, config: options.config, logger: options.logger, now, timeZone: tick.timeZone }));
+      await recoverForgets(
+        await forgetOptionsFor({ paths: options.paths, config: options.config, logger: options.logger, now, timeZone: tick.timeZone }),
+      );
     } catch (error) {
       // Never block observing; the next tick (or forget) tries again, the journal stays.
       options.logger.log('error', 'forget.recover_failed', { error: describeError(error).message });

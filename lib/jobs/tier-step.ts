@@ -65,7 +65,8 @@ export async function tierDue(paths: HomePaths, config: Config, now: Date, timeZ
     const success = Date.parse(rec.lastSuccess);
     const tzdata = process.versions.tz ?? '';
     const cached = state.extra.tierDue as Partial<TierDueCache> | undefined;
-    const hit = cached?.zone === zone && cached.after === rec.lastSuccess && cached.tzdata === tzdata && typeof cached.notBefore === 'number';
+    const hit =
+      cached?.zone === zone && cached.after === rec.lastSuccess && cached.tzdata === tzdata && typeof cached.notBefore === 'number';
     let notBefore = hit ? cached.notBefore! : undefined;
     if (notBefore === undefined && Number.isFinite(success)) {
       notBefore = nextLocalDateChange(success, zone);
@@ -75,10 +76,18 @@ export async function tierDue(paths: HomePaths, config: Config, now: Date, timeZ
     }
     const t = now.getTime();
     // Within [success, notBefore) the local date is the success's own: ran today. Otherwise compare the dates themselves.
-    const today = notBefore !== undefined && t >= success && t < notBefore ? true : localToday(new Date(rec.lastSuccess), zone) === localToday(now, zone);
+    const today =
+      notBefore !== undefined && t >= success && t < notBefore
+        ? true
+        : localToday(new Date(rec.lastSuccess), zone) === localToday(now, zone);
     if (today) return false;
   }
-  if (rec?.lastError && (!rec.lastSuccess || rec.lastError.at > rec.lastSuccess) && now.getTime() - Date.parse(rec.lastError.at) < RETRY_AFTER_FAILURE_MS) return false;
+  if (
+    rec?.lastError &&
+    (!rec.lastSuccess || rec.lastError.at > rec.lastSuccess) &&
+    now.getTime() - Date.parse(rec.lastError.at) < RETRY_AFTER_FAILURE_MS
+  )
+    return false;
   return true;
 }
 
@@ -159,6 +168,9 @@ export async function tierTickStep(options: TierTickOptions): Promise<TierTickRe
   }
   if (!options.config.sync.git.enabled && !options.config.sync.command.trim()) return result;
   const { syncStep } = await import('./sync/index.js');
-  result.sync = await syncStep({ paths: options.paths, config: options.config, logger: options.logger, env: options.env, now: options.now }, { afterTier: result.ran });
+  result.sync = await syncStep(
+    { paths: options.paths, config: options.config, logger: options.logger, env: options.env, now: options.now },
+    { afterTier: result.ran },
+  );
   return result;
 }

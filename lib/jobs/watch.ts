@@ -19,7 +19,11 @@ import type { Logger } from '../platform/log.js';
 export type WatchTarget = SourceWatchTarget;
 
 /** The folders the configured sources read from (each source descriptor says where it reads). */
-export async function watchTargetsFromConfig(config: Config, env: Record<string, string | undefined>, userHome: string): Promise<WatchTarget[]> {
+export async function watchTargetsFromConfig(
+  config: Config,
+  env: Record<string, string | undefined>,
+  userHome: string,
+): Promise<WatchTarget[]> {
   const { SOURCES } = await import('../sources/descriptors.js');
   const targets: WatchTarget[] = [];
   for (const d of SOURCES) targets.push(...(await d.watchTargets({ config, env, home: userHome })));

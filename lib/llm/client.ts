@@ -20,7 +20,10 @@ import { classifyLlmError, hintFor, LlmError, MalformedOutputError, redact, type
 import { isLlmProvider, PROVIDER_PRESETS, type LlmProvider } from './presets.js';
 
 /** The settings of one role (observer or reflector) as they are in config.yaml. */
-export type LlmRoleConfig = Pick<Config['observer'], 'provider' | 'model' | 'api_base' | 'api_key' | 'temperature' | 'max_tokens' | 'timeout_ms' | 'fallback' | 'retry_delays_ms'>;
+export type LlmRoleConfig = Pick<
+  Config['observer'],
+  'provider' | 'model' | 'api_base' | 'api_key' | 'temperature' | 'max_tokens' | 'timeout_ms' | 'fallback' | 'retry_delays_ms'
+>;
 
 export interface LlmEndpoint {
   provider: LlmProvider;
@@ -51,21 +54,32 @@ function resolveEndpoint(
   inheritKey: string,
 ): LlmEndpoint {
   if (!isLlmProvider(entry.provider)) {
-    throw new ConfigError(`${keyPath}.provider "${entry.provider}" is not an LLM provider.`, { keyPath: `${keyPath}.provider`, hint: 'Use openai, openrouter, gemini, anthropic, ollama, lmstudio or custom.' });
+    throw new ConfigError(`${keyPath}.provider "${entry.provider}" is not an LLM provider.`, {
+      keyPath: `${keyPath}.provider`,
+      hint: 'Use openai, openrouter, gemini, anthropic, ollama, lmstudio or custom.',
+    });
   }
   const preset = PROVIDER_PRESETS[entry.provider];
   if (!entry.model) {
-    throw new ConfigError(`${keyPath}.model is empty.`, { keyPath: `${keyPath}.model`, hint: `Name the model to use, e.g. \`ocm-run config set ${role}.model gpt-4o-mini\`.` });
+    throw new ConfigError(`${keyPath}.model is empty.`, {
+      keyPath: `${keyPath}.model`,
+      hint: `Name the model to use, e.g. \`ocm-run config set ${role}.model gpt-4o-mini\`.`,
+    });
   }
   const baseURL = entry.api_base || preset.baseURL;
   if (!baseURL) {
-    throw new ConfigError(`${keyPath}.api_base is needed for provider "custom".`, { keyPath: `${keyPath}.api_base`, hint: 'Set the base URL of the OpenAI-compatible API, e.g. http://127.0.0.1:8000/v1.' });
+    throw new ConfigError(`${keyPath}.api_base is needed for provider "custom".`, {
+      keyPath: `${keyPath}.api_base`,
+      hint: 'Set the base URL of the OpenAI-compatible API, e.g. http://127.0.0.1:8000/v1.',
+    });
   }
   let apiKey = entry.api_key || inheritKey;
-  if (!apiKey) for (const name of preset.keyEnv) if (env[name]) {
-    apiKey = env[name]!;
-    break;
-  }
+  if (!apiKey)
+    for (const name of preset.keyEnv)
+      if (env[name]) {
+        apiKey = env[name]!;
+        break;
+      }
   if (!apiKey && preset.needsKey) {
     throw new ConfigError(`No API key for ${preset.name} (${keyPath}).`, {
       keyPath: `${keyPath}.api_key`,
@@ -73,15 +87,27 @@ function resolveEndpoint(
     });
   }
   // The SDK insists on a key; local servers ignore it.
-  return { provider: entry.provider, model: entry.model, baseURL, apiKey: apiKey || 'not-needed', label: `${entry.provider}/${entry.model}` };
+  return {
+    provider: entry.provider,
+    model: entry.model,
+    baseURL,
+    apiKey: apiKey || 'not-needed',
+    label: `${entry.provider}/${entry.model}`,
+  };
 }
 
 /** Turn a role's config into endpoints (primary, then fallbacks). Throws ConfigError when unusable. */
-export function resolveLlmSettings(role: 'observer' | 'reflector', config: LlmRoleConfig, env: Record<string, string | undefined>): LlmSettings {
+export function resolveLlmSettings(
+  role: 'observer' | 'reflector',
+  config: LlmRoleConfig,
+  env: Record<string, string | undefined>,
+): LlmSettings {
   const primary = resolveEndpoint(role, role, config, env, '');
   const endpoints = [primary];
   config.fallback.forEach((f, i) => {
-    endpoints.push(resolveEndpoint(role, `${role}.fallback[${i}]`, f, env, f.provider === config.provider && !f.api_base ? (config.api_key || '') : ''));
+    endpoints.push(
+      resolveEndpoint(role, `${role}.fallback[${i}]`, f, env, f.provider === config.provider && !f.api_base ? config.api_key || '' : ''),
+    );
   });
   return {
     role,
@@ -203,7 +229,14 @@ export class LlmClient {
           count(endpoint.label, input, output);
           if (!text.trim()) throw new MalformedOutputError('the model returned an empty answer', '');
           const value = request.parse(text);
-          logger.log('info', 'llm.call', { role, endpoint: endpoint.label, attempt, inputTokens: input, outputTokens: output, ms: Date.now() - started });
+          logger.log('info', 'llm.call', {
+            role,
+            endpoint: endpoint.label,
+            attempt,
+            inputTokens: input,
+            outputTokens: output,
+            ms: Date.now() - started,
+          });
           return { value, text, endpoint: endpoint.label, usage: [...usage.values()], attempts: attemptNo };
         } catch (error) {
           const c = classifyLlmError(error, this.secrets);
@@ -246,16 +279,24 @@ export class LlmClient {
     const primary = this.settings.endpoints[0]!;
     const providerName = PROVIDER_PRESETS[primary.provider].name;
     const models = [...new Set(tried.map((t) => t.endpoint))].join(', ');
-    throw new LlmError(`The ${role} LLM call failed after ${tried.length} attempt${tried.length === 1 ? '' : 's'} (${models}): ${lastClass.replace('_', ' ')} — ${last?.message ?? 'unknown error'}`, {
-      errorClass: lastClass,
-      hint: hintFor(lastClass, role, providerName),
-      attempts: tried,
-      usage: [...usage.values()],
-      role,
-    });
+    throw new LlmError(
+      `The ${role} LLM call failed after ${tried.length} attempt${tried.length === 1 ? '' : 's'} (${models}): ${lastClass.replace('_', ' ')} — ${last?.message ?? 'unknown error'}`,
+      {
+        errorClass: lastClass,
+        hint: hintFor(lastClass, role, providerName),
+        attempts: tried,
+        usage: [...usage.values()],
+        role,
+      },
+    );
   }
 }
 
-export function createLlmClient(role: 'observer' | 'reflector', config: LlmRoleConfig, env: Record<string, string | undefined>, options: LlmClientOptions): LlmClient {
+export function createLlmClient(
+  role: 'observer' | 'reflector',
+  config: LlmRoleConfig,
+  env: Record<string, string | undefined>,
+  options: LlmClientOptions,
+): LlmClient {
   return new LlmClient(resolveLlmSettings(role, config, env), options);
 }

@@ -34,7 +34,8 @@ export class MalformedOutputError extends Error {
   }
 }
 
-const CONTEXT_LENGTH = /context[_ ]length|context window|maximum context|too many tokens|prompt is too long|input is too long|reduce the length|token limit/i;
+const CONTEXT_LENGTH =
+  /context[_ ]length|context window|maximum context|too many tokens|prompt is too long|input is too long|reduce the length|token limit/i;
 
 /** Remove every configured secret (exact value) and anything that looks like one. */
 export function redact(text: string, secrets: readonly string[] = []): string {

@@ -33,7 +33,13 @@ const KEEP_DAYS = 120;
 
 export function llmState(state: State): LlmState {
   const raw = state.extra.llm as Partial<LlmState> | undefined;
-  const s: LlmState = { totals: raw?.totals ?? {}, byDay: raw?.byDay ?? {}, lastRun: raw?.lastRun, lastError: raw?.lastError, lastSuccess: raw?.lastSuccess };
+  const s: LlmState = {
+    totals: raw?.totals ?? {},
+    byDay: raw?.byDay ?? {},
+    lastRun: raw?.lastRun,
+    lastError: raw?.lastError,
+    lastSuccess: raw?.lastSuccess,
+  };
   state.extra.llm = s;
   return s;
 }
@@ -86,7 +92,12 @@ export function recordUsage(state: State, role: LlmRole, usage: LlmUsage[], at: 
   s.lastRun = { at: at.toISOString(), role, usage: usage.map((u) => ({ ...u, costUsd: costOf(u) })) };
 }
 
-export function recordLlmError(state: State, role: LlmRole, at: Date, error: { errorClass: LlmErrorClass; message: string; endpoint?: string }): void {
+export function recordLlmError(
+  state: State,
+  role: LlmRole,
+  at: Date,
+  error: { errorClass: LlmErrorClass; message: string; endpoint?: string },
+): void {
   llmState(state).lastError = { at: at.toISOString(), role, ...error };
 }
 

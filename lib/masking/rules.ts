@@ -37,7 +37,8 @@ const MASKED = /\*+|[xX]{3,}|\.{3}|…|<[^>]*>?/;
 /** `${VAR}`, `$VAR`, `{{ var }}`, `%VAR%`. */
 const VARIABLE = /\$\{[^}]*\}?|\$[A-Z_][A-Z0-9_]*|\{\{[^}]*\}?\}?|%[A-Za-z_][A-Za-z0-9_]*%/;
 /** `process.env.X`, `config.secret`, `opts["key"]`: a reference to where the value is. */
-const REFERENCE = /(?:process\.env|os\.environ|import\.meta\.env|env|this|self|config|settings|options|opts|props|params|args|req|request)(?:[.[][\w.'"\][]*)?/;
+const REFERENCE =
+  /(?:process\.env|os\.environ|import\.meta\.env|env|this|self|config|settings|options|opts|props|params|args|req|request)(?:[.[][\w.'"\][]*)?/;
 const PLACEHOLDER = pattern(['^(?:', MASKED, '|', VARIABLE, '|', REFERENCE, ')$']);
 
 /** Key names, split into lower-case words (snake, kebab, dotted and camel case). */
@@ -50,11 +51,46 @@ function keyWords(key: string): string[] {
 }
 
 /** Key words that make any real value a secret. */
-const STRONG_WORDS = new Set(['password', 'passwd', 'passphrase', 'passcode', 'pwd', 'token', 'secret', 'secrets', 'credential', 'credentials', 'apikey', 'accesskey', 'secretkey', 'privatekey', 'authtoken', 'accesstoken', 'refreshtoken', 'clientsecret', 'masterkey', 'signingkey']);
+const STRONG_WORDS = new Set([
+  'password',
+  'passwd',
+  'passphrase',
+  'passcode',
+  'pwd',
+  'token',
+  'secret',
+  'secrets',
+  'credential',
+  'credentials',
+  'apikey',
+  'accesskey',
+  'secretkey',
+  'privatekey',
+  'authtoken',
+  'accesstoken',
+  'refreshtoken',
+  'clientsecret',
+  'masterkey',
+  'signingkey',
+]);
 /** Key words also common in code and prose (`const key = …`, `pass = 0`): the value must look like a secret. */
 const WEAK_WORDS = new Set(['key', 'pass', 'pw', 'auth', 'pin', 'pat', 'sk', 'rk']);
 /** Pairs of words that name a secret together: api key, access key, private key, client secret… */
-const STRONG_PAIRS = new Set(['api key', 'access key', 'secret key', 'private key', 'auth token', 'client secret', 'master key', 'signing key', 'app key', 'auth key', 'license key', 'encryption key', 'service key']);
+const STRONG_PAIRS = new Set([
+  'api key',
+  'access key',
+  'secret key',
+  'private key',
+  'auth token',
+  'client secret',
+  'master key',
+  'signing key',
+  'app key',
+  'auth key',
+  'license key',
+  'encryption key',
+  'service key',
+]);
 /** Of those, the ones whose value can be a short number (a PIN, a numeric password). */
 const NUMERIC_WORDS = new Set(['password', 'passwd', 'passphrase', 'passcode', 'pwd', 'pass', 'pw', 'pin']);
 /** A key word that makes the value a count, a name or a setting about a secret, not the secret. */
@@ -117,7 +153,8 @@ const KEY_CHARS = /[A-Za-z0-9_.-]/;
  * `monkey`), a value that is not a placeholder or a word.
  */
 /** Group 1: the key and its `=` or `:` ("DB_PASSWORD=", `"api_key": `). */
-const SECRET_KEY = /((?:pass(?:word|wd|phrase|code)?|pwd|pw|token|secret|key|credentials?|auth|rk|sk|pat|pin)(?:[_.-][A-Za-z0-9_.-]{0,40})?["']?\s{0,5}[=:]\s{0,5})/;
+const SECRET_KEY =
+  /((?:pass(?:word|wd|phrase|code)?|pwd|pw|token|secret|key|credentials?|auth|rk|sk|pat|pin)(?:[_.-][A-Za-z0-9_.-]{0,40})?["']?\s{0,5}[=:]\s{0,5})/;
 /** Groups 2, 3, 4: the value, quoted or bare, unless it is already redacted (or a `${…}` reference). */
 const DOUBLE_QUOTED_VALUE = /"(?!\[REDACTED)([^"\n]{1,512})"/;
 const SINGLE_QUOTED_VALUE = /'(?!\[REDACTED)([^'\n]{1,512})'/;
@@ -148,7 +185,11 @@ const KEY_VALUE: Rule = {
 const TRAILING_PUNCTUATION = /[.,!?;:)\]}>]+$/;
 
 /** Common words after "password is" that are not the password. */
-const PROSE_WORDS = new Set(`incorrect wrong right correct expired changed stored saved shown hidden weak strong long short required missing empty blank encrypted hashed reset case sensitive protected different same fine valid invalid in on at for what how too very`.split(/\s+/));
+const PROSE_WORDS = new Set(
+  `incorrect wrong right correct expired changed stored saved shown hidden weak strong long short required missing empty blank encrypted hashed reset case sensitive protected different same fine valid invalid in on at for what how too very`.split(
+    /\s+/,
+  ),
+);
 
 const UUID_VALUE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
@@ -170,7 +211,12 @@ function credentialShaped(value: string): boolean {
 
 /** A value that is a word, a placeholder or a known non-answer ("is required", "is stored in 1Password"). */
 function notAValue(value: string): boolean {
-  return value.length < 3 || VALUE_WORDS.has(value.toLowerCase()) || PLACEHOLDER.test(value) || (/^[a-z]+$/.test(value) && PROSE_WORDS.has(value));
+  return (
+    value.length < 3 ||
+    VALUE_WORDS.has(value.toLowerCase()) ||
+    PLACEHOLDER.test(value) ||
+    (/^[a-z]+$/.test(value) && PROSE_WORDS.has(value))
+  );
 }
 
 /** Password words: whatever follows "my password is" is the password (unless it is a word about it). */
@@ -186,14 +232,18 @@ const COLON_PAIR = /^([\p{L}\p{N}._%+@-]{2,64}):(\S{3,128})$/u;
  * stays). Not "the token bucket", "key decisions", "password reset flow is broken", "the key is simplicity".
  */
 /** Group 1: what the secret is called ("password", "the API key", "login"). */
-const PROSE_SECRET_NAME = /\b((?:pass(?:word|phrase|code)|pwd|pw|pin(?: ?code)?|(?:api |access |auth |server |secret |session |bearer )?(?:token|key)|secret|log-?in|credentials?)s?)/;
+const PROSE_SECRET_NAME =
+  /\b((?:pass(?:word|phrase|code)|pwd|pw|pin(?: ?code)?|(?:api |access |auth |server |secret |session |bearer )?(?:token|key)|secret|log-?in|credentials?)s?)/;
 /** Group 2: the value, unless already redacted; groups 3 and 4: " / " and a second value ("user / pass"). */
 const PROSE_VALUE = /(?!\[REDACTED)([^\s"'”’`]{1,128})/;
 const PROSE_SECOND_VALUE = /(?:( \/ )(?!\[REDACTED)([^\s"'”’`]{1,128}))?/;
 const PROSE_EN: Rule = {
   kind: 'password',
   keywords: ['pass', 'pwd', 'pw', 'pin', 'token', 'key', 'secret', 'login', 'credential'],
-  pattern: pattern([PROSE_SECRET_NAME, /\s{1,3}(?:is|was|is now|will be|are|were|:|=)\s{1,3}["'“‘`]?/, PROSE_VALUE, PROSE_SECOND_VALUE], 'dgi'),
+  pattern: pattern(
+    [PROSE_SECRET_NAME, /\s{1,3}(?:is|was|is now|will be|are|were|:|=)\s{1,3}["'“‘`]?/, PROSE_VALUE, PROSE_SECOND_VALUE],
+    'dgi',
+  ),
   replace: (m, redaction) => {
     const word = m[1] ?? '';
     const raw = m[2] ?? '';
@@ -203,7 +253,8 @@ const PROSE_EN: Rule = {
     if (m[4] !== undefined) {
       // name / password
       const secret = m[4].replace(TRAILING_PUNCTUATION, '') || m[4];
-      if (!notAValue(secret) && (password || !/^[a-z]+$/.test(secret))) return replaceGroup(m, 4, redactionOf(redaction, 'password'), secret);
+      if (!notAValue(secret) && (password || !/^[a-z]+$/.test(secret)))
+        return replaceGroup(m, 4, redactionOf(redaction, 'password'), secret);
     }
     if (notAValue(value)) return null;
     const pair = COLON_PAIR.exec(value);
@@ -223,10 +274,12 @@ function redactionOf(redaction: string, kind: string): string {
 }
 
 /** Words that say a text is about a login, within PAIR_CONTEXT characters before a `name / password` pair. */
-const LOGIN_CONTEXT = /\b(?:log-?ins?|sign[ -]?in|passwords?|passwd|credentials?|user ?names?|accounts?)\b|로그인|비밀번호|비번|계정|아이디|패스워드/i;
+const LOGIN_CONTEXT =
+  /\b(?:log-?ins?|sign[ -]?in|passwords?|passwd|credentials?|user ?names?|accounts?)\b|로그인|비밀번호|비번|계정|아이디|패스워드/i;
 const PAIR_CONTEXT = 240;
 /** Names before a colon that label a value (`password:x`, `login:bob`) or a scheme (`https:`), not a user name. */
-const NOT_A_USER = /^(?:redacted|https?|ftp|ssh|git|file|mailto|user(?:name)?|login|password|passwd|pass|pw|pwd|email|e-mail|id|name|note|notes|re|fw|fwd|todo|tip|ps|eg|ie)$/i;
+const NOT_A_USER =
+  /^(?:redacted|https?|ftp|ssh|git|file|mailto|user(?:name)?|login|password|passwd|pass|pw|pwd|email|e-mail|id|name|note|notes|re|fw|fwd|todo|tip|ps|eg|ie)$/i;
 
 /**
  * "can you remember my Etsy login? helenpark.clay / Glaze&Kiln2026!": a `name / password` or `name:password`
@@ -238,13 +291,32 @@ const NOT_A_USER = /^(?:redacted|https?|ftp|ssh|git|file|mailto|user(?:name)?|lo
 const LOGIN_PAIR: Rule = {
   kind: 'password',
   // The words of LOGIN_CONTEXT: a match does not hold one, but a text the rule can change does (before the pair).
-  keywords: ['login', 'log-in', 'sign in', 'sign-in', 'signin', 'password', 'passwd', 'credential', 'username', 'user name', 'account', '로그인', '비밀번호', '비번', '계정', '아이디', '패스워드'],
+  keywords: [
+    'login',
+    'log-in',
+    'sign in',
+    'sign-in',
+    'signin',
+    'password',
+    'passwd',
+    'credential',
+    'username',
+    'user name',
+    'account',
+    '로그인',
+    '비밀번호',
+    '비번',
+    '계정',
+    '아이디',
+    '패스워드',
+  ],
   pattern: /(?<![^\s([{"'“‘`])([\p{L}\p{N}._%+@-]{2,64})( \/ |:)(?!\/|\[REDACTED)([^\s"'”’`]{4,128})/dgu,
   replace: (m, redaction) => {
     const name = m[1] ?? '';
     const secret = (m[3] ?? '').replace(/[.,;:)\]}>]+$/, '');
     if (!/\p{L}/u.test(name) || NOT_A_USER.test(name) || secret.length < 4) return null;
-    if (/^\d{1,5}$/.test(secret) || /^[a-z]+$/.test(secret) || /^[A-Z]{2,6}$/.test(secret) || VALUE_WORDS.has(secret.toLowerCase())) return null;
+    if (/^\d{1,5}$/.test(secret) || /^[a-z]+$/.test(secret) || /^[A-Z]{2,6}$/.test(secret) || VALUE_WORDS.has(secret.toLowerCase()))
+      return null;
     if (m[2] === ':' && (/^\d+$/.test(name) || /^[\p{N}:]+$/u.test(secret))) return null;
     const before = m.input.slice(Math.max(0, m.index - PAIR_CONTEXT), m.index);
     if (!LOGIN_CONTEXT.test(before)) return null;
@@ -263,11 +335,13 @@ const KOREAN_TAIL = /(?:이에요|입니다|이야|예요|에요|이다|이고|�
 const PROSE_KO: Rule = {
   kind: 'password',
   keywords: ['비밀번호', '비번', '암호', '패스워드', '핀번호', '핀 번호', '토큰', '키'],
-  pattern: /(비밀번호|비번|암호|패스워드|핀 ?번호|토큰|키)\s{0,3}(?:는|은|가|이|를|을|도)?\s{0,3}(?:[:=]\s{0,3})?["'“‘`]?(?!\[REDACTED)([^\s"'”’`]{2,128})/dg,
+  pattern:
+    /(비밀번호|비번|암호|패스워드|핀 ?번호|토큰|키)\s{0,3}(?:는|은|가|이|를|을|도)?\s{0,3}(?:[:=]\s{0,3})?["'“‘`]?(?!\[REDACTED)([^\s"'”’`]{2,128})/dg,
   replace: (m, redaction) => {
     const value = (m[2] ?? '').replace(KOREAN_TAIL, '');
     if (value.length < 2 || HANGUL.test(value) || VALUE_WORDS.has(value.toLowerCase()) || PLACEHOLDER.test(value)) return null;
-    if (m[1] === '토큰' || m[1] === '키') return credentialShaped(value) ? replaceGroup(m, 2, redactionOf(redaction, 'credential'), value) : null;
+    if (m[1] === '토큰' || m[1] === '키')
+      return credentialShaped(value) ? replaceGroup(m, 2, redactionOf(redaction, 'credential'), value) : null;
     return replaceGroup(m, 2, redaction, value);
   },
 };

@@ -10,7 +10,13 @@
  * tool result flagged `isError`, which the model reads and can act on.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { describeError, OcmError } from '../core/errors.js';
 import { findMemoryTool, MEMORY_TOOLS, type MemoryToolContext } from '../api/tools.js';
 
@@ -35,7 +41,10 @@ const INSTRUCTIONS = [
 const ARGUMENT_ERRORS = new Set(['BAD_INPUT', 'PATH_OUTSIDE_ROOTS']);
 
 export function createMcpServer(options: McpServerOptions): Server {
-  const server = new Server({ name: 'oc-memory', title: 'OC-Memory', version: options.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: 'oc-memory', title: 'OC-Memory', version: options.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
   const client = () => {
     const info = server.getClientVersion();
     return info ? { name: info.name, version: info.version || undefined } : undefined;
@@ -44,13 +53,20 @@ export function createMcpServer(options: McpServerOptions): Server {
   opened.catch(() => undefined); // a memory that cannot be opened fails each call, never the process
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: MEMORY_TOOLS.map((t) => ({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema, annotations: { title: t.title, ...t.annotations } })),
+    tools: MEMORY_TOOLS.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: t.inputSchema,
+      annotations: { title: t.title, ...t.annotations },
+    })),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
     const tool = findMemoryTool(name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}". The tools are: ${MEMORY_TOOLS.map((t) => t.name).join(', ')}.`);
+    if (!tool)
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}". The tools are: ${MEMORY_TOOLS.map((t) => t.name).join(', ')}.`);
     const started = performance.now();
     let context: MemoryToolContext | undefined;
     try {

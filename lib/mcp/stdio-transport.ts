@@ -97,7 +97,8 @@ export class LineTransport implements Transport {
     const dropping = this.dropping;
     if (dropping) {
       dropping.bytes += part.length;
-      dropping.tail = part.length >= EDGE_BYTES ? part.subarray(part.length - EDGE_BYTES) : Buffer.concat([dropping.tail, part]).subarray(-EDGE_BYTES);
+      dropping.tail =
+        part.length >= EDGE_BYTES ? part.subarray(part.length - EDGE_BYTES) : Buffer.concat([dropping.tail, part]).subarray(-EDGE_BYTES);
       return;
     }
     if (this.length + part.length <= this.max) {
@@ -109,7 +110,9 @@ export class LineTransport implements Transport {
     this.dropping = {
       bytes: this.length + part.length,
       head: Buffer.from(kept.subarray(0, EDGE_BYTES)),
-      tail: Buffer.from(part.length >= EDGE_BYTES ? part.subarray(part.length - EDGE_BYTES) : Buffer.concat([...this.chunks, part]).subarray(-EDGE_BYTES)),
+      tail: Buffer.from(
+        part.length >= EDGE_BYTES ? part.subarray(part.length - EDGE_BYTES) : Buffer.concat([...this.chunks, part]).subarray(-EDGE_BYTES),
+      ),
     };
     this.chunks = [];
     this.length = 0;
@@ -132,7 +135,9 @@ export class LineTransport implements Transport {
       message = deserializeMessage(line);
     } catch (error) {
       const what = error instanceof SyntaxError ? 'is not JSON' : 'is not a JSON-RPC message';
-      this.onerror?.(new Error(`A line of ${bytes} bytes on stdin ${what}; it was skipped (its text is not logged: it may hold a secret).`));
+      this.onerror?.(
+        new Error(`A line of ${bytes} bytes on stdin ${what}; it was skipped (its text is not logged: it may hold a secret).`),
+      );
       return;
     }
     this.onmessage?.(message);
@@ -143,7 +148,9 @@ export class LineTransport implements Transport {
     this.options.onRefused?.(id === undefined ? { bytes } : { bytes, id });
     if (id === undefined) return;
     const message = `The message is ${megabytes(bytes)}; OC-Memory's MCP server reads messages up to ${megabytes(this.max)}. It was not read; send a shorter one.`;
-    void this.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message } }).catch((error: Error) => this.onerror?.(error));
+    void this.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message } }).catch((error: Error) =>
+      this.onerror?.(error),
+    );
   }
 
   send(message: JSONRPCMessage): Promise<void> {

@@ -15,7 +15,6 @@ import { readState } from '../platform/state.js';
 import { localDateTime } from '../platform/time-zone.js';
 import type { Config } from '../config/config-schema.js';
 
-
 /** The user's template in the home wins over the bundled one. */
 export async function loadActiveMemoryTemplate(paths: HomePaths): Promise<string> {
   try {
@@ -52,14 +51,22 @@ export async function reflectionInputs(
   const reflections = await listReflections(paths, agent);
   const keep = new Set(observations.map((o) => o.id));
   if (reflections.length === 0) return { keep, lines: [], refs: [] };
-  const dates = observations.map((o) => o.date).filter(Boolean).sort();
+  const dates = observations
+    .map((o) => o.date)
+    .filter(Boolean)
+    .sort();
   const newest = dates[dates.length - 1];
   const windowStart = newest ? new Date(Date.parse(`${newest}T00:00:00Z`) - (recentDays - 1) * 86_400_000).toISOString().slice(0, 10) : '';
   const covered = new Set<string>();
   for (const r of reflections) for (const id of r.meta.sourceObservations) covered.add(id);
   for (const o of observations) if (covered.has(o.id) && o.date < windowStart) keep.delete(o.id);
   const all = reflections.flatMap((r) => r.lines).sort((a, b) => b.date.localeCompare(a.date));
-  const lines = all.map((l, i) => ({ text: l.text, priority: l.priority, period: l.date, rank: REFLECTION_BASE[l.priority] - Math.min(i, 99) * 0.5 }));
+  const lines = all.map((l, i) => ({
+    text: l.text,
+    priority: l.priority,
+    period: l.date,
+    rank: REFLECTION_BASE[l.priority] - Math.min(i, 99) * 0.5,
+  }));
   // Links are short and lead to everything else: the newest ones rank above most lines.
   const refs = [...reflections].reverse().map((r, i) => ({
     rank: 300 - Math.min(i, 99),
@@ -99,4 +106,3 @@ export async function rebuildActiveMemory(options: RebuildOptions): Promise<Acti
   await writeFileAtomic(path, result.text, { mode: 0o600 });
   return { ...result, path };
 }
-

@@ -14,7 +14,11 @@ import { withoutSuspiciousLines } from './suspicious.js';
  * main's when none of them has one yet), cut to about `budgetTokens`.
  * Undefined when there is none at all.
  */
-export async function readActiveMemory(paths: HomePaths, agents: string | readonly string[], budgetTokens: number): Promise<{ agent: string; path: string; text: string } | undefined> {
+export async function readActiveMemory(
+  paths: HomePaths,
+  agents: string | readonly string[],
+  budgetTokens: number,
+): Promise<{ agent: string; path: string; text: string } | undefined> {
   const candidates = [...new Set([...(typeof agents === 'string' ? [agents] : agents), DEFAULT_AGENT])];
   for (const who of candidates) {
     const path = activeMemoryPath(paths, who);

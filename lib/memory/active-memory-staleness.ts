@@ -14,7 +14,11 @@ import { listHotDayFiles } from './hot-files.js';
  * passed deadline apply on the next run). Reads directory entries and mtimes only.
  */
 export async function staleActiveMemories(paths: HomePaths, key: string, builtKey: string | undefined): Promise<string[]> {
-  const mtime = (path: string) => stat(path).then((s) => s.mtimeMs, () => undefined);
+  const mtime = (path: string) =>
+    stat(path).then(
+      (s) => s.mtimeMs,
+      () => undefined,
+    );
   const files = await listHotDayFiles(paths);
   const agents = [...new Set(files.map((f) => f.agent))].sort();
   if (builtKey !== key) return agents;

@@ -62,7 +62,9 @@ export interface ActiveMemoryResult {
 
 const PRIORITY_RANK: Record<Priority, number> = { high: 3, medium: 2, low: 1 };
 const STOP = new Set(
-  'the a an and or but to of in on for with at by from is are was were be been being it this that these those i me my we our you your he she they them his her their user assistant prefers prefer likes like wants want always never uses use over than more less very really 을 를 이 가 은 는 에 에서 으로 로 와 과 도 만'.split(' '),
+  'the a an and or but to of in on for with at by from is are was were be been being it this that these those i me my we our you your he she they them his her their user assistant prefers prefer likes like wants want always never uses use over than more less very really 을 를 이 가 은 는 에 에서 으로 로 와 과 도 만'.split(
+    ' ',
+  ),
 );
 
 function contentWords(text: string): Set<string> {
@@ -124,10 +126,13 @@ export function resolvePreferences(observations: Observation[], timeZone = 'UTC'
 /** A masked secret, a credential's name, `.env`: what a line about a secret holds. */
 const SECRET_PART = /\[REDACTED:[^\]]*\]|\b[A-Z][A-Z0-9]*_(?:[A-Z0-9]+_)*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD)\b|(?:^|\s)\.env\b/g;
 const SECRET_WORDS = new Set(
-  'key keys token tokens secret secrets password passwords passwd credential credentials api env here gave give given sent send pasted paste shared share said says told the a an is are was in on at of for to it its this that my your his her their user assistant and or with from into lives stored saved kept goes put asked ask added add checked check store keep make sure gitignore ignored file'.split(' '),
+  'key keys token tokens secret secrets password passwords passwd credential credentials api env here gave give given sent send pasted paste shared share said says told the a an is are was in on at of for to it its this that my your his her their user assistant and or with from into lives stored saved kept goes put asked ask added add checked check store keep make sure gitignore ignored file'.split(
+    ' ',
+  ),
 );
 /** Handing a secret over ("User gave the OpenAI key for the parser: [REDACTED:…]"): the line is about the secret. */
-const HANDED_SECRET = /\b(?:gave|give|pasted|paste|shared|sent|here(?:'s| is))\b[^.]*\b(?:key|token|password|secret|credential)s?\b[^.]*\[REDACTED:/i;
+const HANDED_SECRET =
+  /\b(?:gave|give|pasted|paste|shared|sent|here(?:'s| is))\b[^.]*\b(?:key|token|password|secret|credential)s?\b[^.]*\[REDACTED:/i;
 
 /**
  * What a masked secret leaves behind ("User gave the OpenAI key: [REDACTED:openai-key]", a bare
@@ -139,7 +144,10 @@ export function isSecretHusk(o: Pick<Observation, 'text'>): boolean {
   SECRET_PART.lastIndex = 0;
   if (!SECRET_PART.test(o.text)) return false;
   if (HANDED_SECRET.test(o.text)) return true;
-  const rest = o.text.replace(SECRET_PART, ' ').toLowerCase().split(/[^\p{L}\p{N}_.-]+/u);
+  const rest = o.text
+    .replace(SECRET_PART, ' ')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_.-]+/u);
   return rest.filter((w) => w.length >= 3 && !SECRET_WORDS.has(w)).length < 3;
 }
 
@@ -158,7 +166,8 @@ export function hasPassed(o: Pick<Observation, 'text' | 'date'>, today: string |
 }
 
 /** A deadline said in other words than a task: "is due 30 June", "would need to be done by about 14 July", "deadline: …". */
-const DEADLINE = /\b(?:due|deadline|needs? to be (?:done|ready|finished|in)|would need to be|has to be (?:done|ready|finished|in)|must be (?:done|ready|finished|in))\b|(?:까지\s*(?:해야|내야|끝내야|마감)|마감)/iu;
+const DEADLINE =
+  /\b(?:due|deadline|needs? to be (?:done|ready|finished|in)|would need to be|has to be (?:done|ready|finished|in)|must be (?:done|ready|finished|in))\b|(?:까지\s*(?:해야|내야|끝내야|마감)|마감)/iu;
 
 function isDeadline(o: Pick<Observation, 'text'>): boolean {
   return DEADLINE.test(o.text);
@@ -181,7 +190,9 @@ function script(text: string): 'ko' | 'latin' {
  * translation keeps (the Observer tags 타입스크립트 and TypeScript alike, #typescript).
  */
 function anchors(o: Observation): Set<string> {
-  const words = Array.from(o.text.matchAll(/[A-Za-z][A-Za-z0-9_.+-]{2,}|\d+(?:[.:]\d+)?/g), (m) => m[0].toLowerCase().replace(/[.]+$/, '')).filter((w) => !STOP.has(w));
+  const words = Array.from(o.text.matchAll(/[A-Za-z][A-Za-z0-9_.+-]{2,}|\d+(?:[.:]\d+)?/g), (m) =>
+    m[0].toLowerCase().replace(/[.]+$/, ''),
+  ).filter((w) => !STOP.has(w));
   return new Set([...words, ...o.tags.map((t) => t.toLowerCase())]);
 }
 
@@ -259,7 +270,11 @@ function daysBetween(date: string, today: string): number {
  * The active task: the newest open task observation of any session, or the Observer's current task when
  * it is newer and no closed task says the same; none once older than the maximum age.
  */
-function activeTask(input: ActiveMemoryInput, open: Observation[], closed: Observation[]): { text: string; at: string; id?: string } | undefined {
+function activeTask(
+  input: ActiveMemoryInput,
+  open: Observation[],
+  closed: Observation[],
+): { text: string; at: string; id?: string } | undefined {
   let best: { text: string; at: string; id?: string } | undefined;
   for (const o of open) {
     const at = `${o.date} ${o.time || '00:00'}`;
@@ -329,12 +344,19 @@ export function buildActiveMemory(given: ActiveMemoryInput): ActiveMemoryResult 
   const newestFirst = newestFirstIn(input.timeZone ?? 'UTC');
   // Superseded items and secret husks are history: in the day files and search, not here.
   // (A session's summary line is for reading a day and for `search --category summary`; the items it sums up are here themselves.)
-  const obs = withoutRestatements(oneLanguage(input.observations.filter((o) => o.mark?.kind !== 'superseded' && !isSecretHusk(o) && o.category !== 'summary'), newestFirst));
+  const obs = withoutRestatements(
+    oneLanguage(
+      input.observations.filter((o) => o.mark?.kind !== 'superseded' && !isSecretHusk(o) && o.category !== 'summary'),
+      newestFirst,
+    ),
+  );
   const stillTrue = (o: Observation) => isCurrent(o) && !hasPassed(o, input.today);
   const dates = [...new Set(obs.map((o) => o.date).filter(Boolean))].sort();
   // Recent = the calendar window of `recentDays` ending on the newest day with observations.
   const newest = dates[dates.length - 1];
-  const windowStart = newest ? new Date(Date.parse(`${newest}T00:00:00Z`) - (input.recentDays - 1) * 86_400_000).toISOString().slice(0, 10) : '';
+  const windowStart = newest
+    ? new Date(Date.parse(`${newest}T00:00:00Z`) - (input.recentDays - 1) * 86_400_000).toISOString().slice(0, 10)
+    : '';
   const recentDates = new Set(dates.filter((d) => d >= windowStart));
   const items: Item[] = [];
   const push = (section: Item['section'], text: string, rank: number, date: string, count: number) =>
@@ -342,9 +364,16 @@ export function buildActiveMemory(given: ActiveMemoryInput): ActiveMemoryResult 
 
   // Current context: the active task, then open tasks of the recent days.
   const tasks = obs.filter((o) => o.category === 'task');
-  const active = activeTask(input, tasks.filter(stillTrue), input.observations.filter((o) => o.category === 'task' && !isCurrent(o)));
+  const active = activeTask(
+    input,
+    tasks.filter(stillTrue),
+    input.observations.filter((o) => o.category === 'task' && !isCurrent(o)),
+  );
   if (active) push('context', `- Active task: ${active.text} (as of ${active.at})`, 1000, '', 0);
-  const openTasks = tasks.filter((o) => stillTrue(o) && o.id !== active?.id && recentDates.has(o.date)).sort(newestFirst).slice(0, 5);
+  const openTasks = tasks
+    .filter((o) => stillTrue(o) && o.id !== active?.id && recentDates.has(o.date))
+    .sort(newestFirst)
+    .slice(0, 5);
   openTasks.forEach((o, i) => {
     push('context', line(o, true), 900 - i, o.date, 1);
   });
@@ -352,7 +381,10 @@ export function buildActiveMemory(given: ActiveMemoryInput): ActiveMemoryResult 
   if (active?.id) shown.add(active.id);
 
   // Preferences and constraints: newest wins on conflict.
-  const prefs = resolvePreferences(obs.filter((o) => o.category === 'preference' && isCurrent(o)), input.timeZone);
+  const prefs = resolvePreferences(
+    obs.filter((o) => o.category === 'preference' && isCurrent(o)),
+    input.timeZone,
+  );
   prefs.forEach((o, i) => {
     shown.add(o.id);
     push('preferences', line(o, true), 500 + PRIORITY_RANK[o.priority] * 100 - Math.min(i, 99), o.date, 1);
@@ -362,7 +394,10 @@ export function buildActiveMemory(given: ActiveMemoryInput): ActiveMemoryResult 
   // priority but an event or a task — of any day, unless done, superseded or its date has passed; one
   // listed here is not listed again under recent observations.
   const durable = (o: Observation) =>
-    stillTrue(o) && o.category !== 'task' && ((o.priority !== 'low' && (o.category === 'fact' || o.category === 'decision' || o.category === 'state')) || (o.priority === 'high' && o.category !== 'event'));
+    stillTrue(o) &&
+    o.category !== 'task' &&
+    ((o.priority !== 'low' && (o.category === 'fact' || o.category === 'decision' || o.category === 'state')) ||
+      (o.priority === 'high' && o.category !== 'event'));
   const key = obs.filter((o) => !shown.has(o.id) && durable(o)).sort(newestFirst);
   key.forEach((o, i) => {
     shown.add(o.id);
@@ -373,17 +408,22 @@ export function buildActiveMemory(given: ActiveMemoryInput): ActiveMemoryResult 
   // (A task still open there whose date has passed is no open task, and a deadline passed is no news: both are left out.)
   const overdue = (o: Observation) => ((o.category === 'task' && !o.done) || isDeadline(o)) && hasPassed(o, input.today);
   const recent = obs.filter((o) => recentDates.has(o.date) && !shown.has(o.id) && !overdue(o)).sort(newestFirst);
-  const dateRank = new Map([...recentDates].sort().reverse().map((d, i) => [d, i]));
+  const dateRank = new Map(
+    [...recentDates]
+      .sort()
+      .reverse()
+      .map((d, i) => [d, i]),
+  );
   for (const o of recent) {
     shown.add(o.id);
     const rank = PRIORITY_RANK[o.priority] * 100 - (dateRank.get(o.date) ?? 0) * 10;
     push('recent', line(o, false), rank, o.date, 1);
   }
 
-
   // Reflections cover older periods.
   for (const r of input.reflectionLines ?? []) push('key', `- ${PRIORITY_EMOJI[r.priority]} ${r.text} (${r.period})`, r.rank ?? 150, '', 0);
-  for (const r of input.reflections ?? []) push('reflections', `- [${r.title}](${r.path}) — ${r.periodStart} → ${r.periodEnd}`, r.rank ?? 100, '', 0);
+  for (const r of input.reflections ?? [])
+    push('reflections', `- [${r.title}](${r.path}) — ${r.periodStart} → ${r.periodEnd}`, r.rank ?? 100, '', 0);
 
   const ordered = [...items].sort((a, b) => b.rank - a.rank);
   const period = dates.length ? `${dates[0]} → ${dates[dates.length - 1]}` : 'no observations yet';
@@ -408,7 +448,13 @@ export function buildActiveMemory(given: ActiveMemoryInput): ActiveMemoryResult 
     if (tokens <= input.budgetTokens || included.length === 0) {
       // Dropped: what was a candidate but found no room (an old event is no candidate; done or passed items neither).
       const dropped = items.reduce((n, i) => n + i.obs, 0) - count;
-      return { text, tokens, included: count, dropped, period: dates.length ? { start: dates[0]!, end: dates[dates.length - 1]! } : undefined };
+      return {
+        text,
+        tokens,
+        included: count,
+        dropped,
+        period: dates.length ? { start: dates[0]!, end: dates[dates.length - 1]! } : undefined,
+      };
     }
     // Drop the least important items worth the overshoot.
     let over = tokens - input.budgetTokens;

@@ -242,7 +242,8 @@ export class DayFileBuffer {
     for (let round = 0; round < MAX_WRITE_ROUNDS; round++) {
       if (entry.unsaved === 0) return;
       const data = dayFile.encodeSavedBytes(entry.merged ?? dayFile.formatDayFile(entry.appender.file));
-      const whole = (bytes: Buffer) => sameBytes(bytes, entry.base) || !looksHalfWritten(bytes.toString('utf8'), entry.base?.toString('utf8'));
+      const whole = (bytes: Buffer) =>
+        sameBytes(bytes, entry.base) || !looksHalfWritten(bytes.toString('utf8'), entry.base?.toString('utf8'));
       // What was at the path when it was taken aside: when it is not what the job read, an editor saved
       // meanwhile, and the merge with it is what is put at the path instead.
       const merge = async (old: Buffer | undefined) => {
@@ -252,7 +253,13 @@ export class DayFileBuffer {
         await this.merge(dayFile, path, entry, entry.base, old);
         return dayFile.encodeSavedBytes(entry.merged ?? dayFile.formatDayFile(entry.appender.file));
       };
-      const replaced = await replaceFileSeeing(path, data, { mode: 0o600, onStep: (name) => step(name), merge, whole, settleMs: this.options.settleMs ?? 2000 });
+      const replaced = await replaceFileSeeing(path, data, {
+        mode: 0o600,
+        onStep: (name) => step(name),
+        merge,
+        whole,
+        settleMs: this.options.settleMs ?? 2000,
+      });
       const written = Buffer.from(replaced.data);
       if (replaced.kind === 'replaced' && sameBytes(replaced.old, entry.base)) {
         moveBase(entry, written);
@@ -281,7 +288,8 @@ export class DayFileBuffer {
       }
       // Ours is at the path, but an editor that had the file open wrote into the copy aside after it was
       // read: merged, and written again. The path holds ours since the link, so it is the next write's base.
-      if (replaced.old !== undefined && !whole(replaced.old)) throw busy(path, 'another program was saving it in place when it was written');
+      if (replaced.old !== undefined && !whole(replaced.old))
+        throw busy(path, 'another program was saving it in place when it was written');
       await this.merge(dayFile, path, entry, entry.base, replaced.old);
       moveBase(entry, written);
       entry.unsaved = Math.max(entry.unsaved, 1);
@@ -309,7 +317,13 @@ export class DayFileBuffer {
    * Throws, before anything is lost, when the edited file cannot be written any more (a broken
    * frontmatter, a Git conflict).
    */
-  private async merge(dayFile: DayFileModule, path: string, entry: BufferedDayFile, base: Buffer | undefined, theirs: Buffer | undefined): Promise<void> {
+  private async merge(
+    dayFile: DayFileModule,
+    path: string,
+    entry: BufferedDayFile,
+    base: Buffer | undefined,
+    theirs: Buffer | undefined,
+  ): Promise<void> {
     if (base === undefined || theirs === undefined) {
       this.parseMerged(dayFile, path, entry);
       // An edit of a file that is gone now (edit()) is dropped with it.
@@ -331,7 +345,10 @@ export class DayFileBuffer {
     // Their save was made over one of the versions that were on disk: the job's last write as a rule,
     // or the one before it when an editor's check passed just before the job's write and its save came
     // right after (a plain save, over a file it no longer sees). The version it differs least from.
-    const from = closestBase([base, ...entry.earlier].map((b) => dayFile.decodeSavedBytes(b)), their);
+    const from = closestBase(
+      [base, ...entry.earlier].map((b) => dayFile.decodeSavedBytes(b)),
+      their,
+    );
     const text = mergeDayFileText(from, ours, their);
     dayFile.assertTextWritable(text, path);
     entry.merged = text;
@@ -367,7 +384,14 @@ export class DayFileBuffer {
     if (file.frontmatter.error !== undefined) return undefined;
     const made = change(file);
     if (made === undefined) return made;
-    const entry: BufferedDayFile = { appender: new dayFile.DayFileAppender(file), unsaved: 1, firstUnsaved: undefined, base: bytes, earlier: [], merged: undefined };
+    const entry: BufferedDayFile = {
+      appender: new dayFile.DayFileAppender(file),
+      unsaved: 1,
+      firstUnsaved: undefined,
+      base: bytes,
+      earlier: [],
+      merged: undefined,
+    };
     this.files.set(path, entry);
     await this.writeOne(dayFile, path, entry);
     return made;
@@ -385,7 +409,14 @@ export class DayFileBuffer {
     // A run killed in the instant its write had the file aside: the file is put back first.
     if (bytes === undefined && (await restoreAsideCopy(path))) bytes = await this.settled(path, undefined);
     const file = await this.fileOf(dayFile, path, bytes, first);
-    const entry: BufferedDayFile = { appender: new dayFile.DayFileAppender(file), unsaved: 0, firstUnsaved: undefined, base: bytes, earlier: [], merged: undefined };
+    const entry: BufferedDayFile = {
+      appender: new dayFile.DayFileAppender(file),
+      unsaved: 0,
+      firstUnsaved: undefined,
+      base: bytes,
+      earlier: [],
+      merged: undefined,
+    };
     this.files.set(path, entry);
     return entry;
   }
@@ -393,12 +424,22 @@ export class DayFileBuffer {
   /** The day file these bytes hold (a new one from the template when there are none). */
   private async fileOf(dayFile: DayFileModule, path: string, bytes: Buffer | undefined, first: Observation | undefined): Promise<DayFile> {
     if (bytes !== undefined) return dayFile.parseDayFile(dayFile.decodeSavedBytes(bytes));
-    return dayFile.createDayFile({ date: first?.date || dayFile.dateFromFileName(path) || '', agent: first?.agent ?? '', tier: 'hot', template: this.paths ? await dailyTemplate(this.paths) : '# {{date}}\n', ...(first?.zone ? { zone: first.zone } : {}) });
+    return dayFile.createDayFile({
+      date: first?.date || dayFile.dateFromFileName(path) || '',
+      agent: first?.agent ?? '',
+      tier: 'hot',
+      template: this.paths ? await dailyTemplate(this.paths) : '# {{date}}\n',
+      ...(first?.zone ? { zone: first.zone } : {}),
+    });
   }
 }
 
 /** DayFileBuffer.edit for one file, outside an observe job (lifecycle marks, `mark`). */
-export function editDayFile<T>(path: string, change: (file: DayFile) => T | undefined, options: DayFileBufferOptions = {}): Promise<T | undefined> {
+export function editDayFile<T>(
+  path: string,
+  change: (file: DayFile) => T | undefined,
+  options: DayFileBufferOptions = {},
+): Promise<T | undefined> {
   return new DayFileBuffer(undefined, undefined, options).edit(path, change);
 }
 

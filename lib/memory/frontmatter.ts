@@ -35,7 +35,12 @@ export function splitFrontmatter(text: string): FrontmatterBlock | undefined {
   const raw = m[0];
   const afterOpen = raw.slice(3);
   const close = afterOpen.indexOf('\n---');
-  return { raw, yaml: close === -1 ? afterOpen : afterOpen.slice(0, close), body: text.slice(raw.length), lines: raw.split('\n').length - 1 };
+  return {
+    raw,
+    yaml: close === -1 ? afterOpen : afterOpen.slice(0, close),
+    body: text.slice(raw.length),
+    lines: raw.split('\n').length - 1,
+  };
 }
 
 /** The block's data: a map, or {} (nothing but comments, or not a map). Throws the YAML error on broken YAML. */
@@ -55,11 +60,16 @@ export type ScalarText = (value: unknown) => string;
  * their style (flow `[a, b]` or block `- a`). Undefined when the block cannot be edited that way
  * (broken YAML, not a map, a key written twice, an alias): the caller writes the block anew.
  */
-export function editFrontmatter(raw: string, before: Record<string, unknown>, after: Record<string, unknown>, scalar: ScalarText): string | undefined {
+export function editFrontmatter(
+  raw: string,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  scalar: ScalarText,
+): string | undefined {
   const open = raw.indexOf('\n') + 1;
   const closeAt = raw.indexOf('\n---', open - 1);
   if (open === 0 || closeAt === -1) return undefined;
-  const yamlEnd = Math.max(closeAt + 1 , open);
+  const yamlEnd = Math.max(closeAt + 1, open);
   let yaml = raw.slice(open, yamlEnd);
   const Y = yamlDocuments();
   const doc = Y.parseDocument(yaml, { uniqueKeys: true });
@@ -92,7 +102,9 @@ export function editFrontmatter(raw: string, before: Record<string, unknown>, af
       const [start, end] = value.range!;
       const blockList = Y.isSeq(value) && !value.flow && Array.isArray(next);
       const keepsNewline = yaml.slice(start, end).endsWith('\n');
-      const text = blockList ? blockSequence(next as unknown[], start - (yaml.lastIndexOf('\n', start - 1) + 1), scalar) : valueText(next, scalar);
+      const text = blockList
+        ? blockSequence(next as unknown[], start - (yaml.lastIndexOf('\n', start - 1) + 1), scalar)
+        : valueText(next, scalar);
       edits.push({ start, end, text: keepsNewline && !text.endsWith('\n') ? `${text}\n` : text });
     } else if (pair) {
       return undefined; // `key:` with nothing after it: rare enough to write the block anew

@@ -47,4 +47,3 @@ export async function listHotDayFiles(paths: HomePaths, agent?: string): Promise
   }
   return out.sort((a, b) => (a.date === b.date ? a.path.localeCompare(b.path) : a.date.localeCompare(b.date)));
 }
-

@@ -18,7 +18,12 @@ export interface LifecycleResult {
 }
 
 /** Mark what the fresh observations close or supersede among the agent's hot observations. */
-export async function applyLifecycle(paths: HomePaths, agent: string, fresh: ReadonlySet<string>, names: readonly string[] = []): Promise<LifecycleResult> {
+export async function applyLifecycle(
+  paths: HomePaths,
+  agent: string,
+  fresh: ReadonlySet<string>,
+  names: readonly string[] = [],
+): Promise<LifecycleResult> {
   const result: LifecycleResult = { closed: 0, superseded: 0, skipped: [] };
   if (fresh.size === 0) return result;
   const observations = await readObservations(await listHotDayFiles(paths, agent));
@@ -47,7 +52,10 @@ export async function applyLifecycle(paths: HomePaths, agent: string, fresh: Rea
  * Set the marks in one day file (undefined mark: clear it). Returns the changes made, or undefined when
  * the file cannot be rewritten (its frontmatter is broken) or is gone.
  */
-export async function markInFile(path: string, changes: ReadonlyArray<{ id: string; mark: LifecycleChange['mark'] | undefined }>): Promise<typeof changes | undefined> {
+export async function markInFile(
+  path: string,
+  changes: ReadonlyArray<{ id: string; mark: LifecycleChange['mark'] | undefined }>,
+): Promise<typeof changes | undefined> {
   // Written as observe writes a day file (day-file-buffer.ts): an editor's save made meanwhile is merged, never overwritten.
   const { editDayFile } = await import('./day-file-buffer.js');
   const made: Array<(typeof changes)[number]> = [];

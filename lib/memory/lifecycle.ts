@@ -46,7 +46,7 @@ const FRAME = new Set(
   (
     'the a an and or but to of in on for with at by from as is are was were be been being it its this that these those ' +
     'i me my we our us you your he she they them his her their user assistant said says say asked asks told tells ' +
-    'will would shall should can could may might must need needs needed want wants wanted going gonna let lets let\'s ' +
+    "will would shall should can could may might must need needs needed want wants wanted going gonna let lets let's " +
     'do does did done doing have has had get got make made go goes went use uses using used decided decide decision ' +
     'now then today tomorrow yesterday first next later soon again also just still only really very more less some any ' +
     'all every each one two new old here there what which who when where why how not no yes so than too about into over ' +
@@ -63,7 +63,8 @@ const FINISHED_EN =
   /\b(?:done|finished|complete[ds]?|completed|fixed|merged|shipped|deployed|live|(?:works?|working|worked)(?!\s+(?:on|backwards?|through|towards?|out|from|at|in|for|with|around|off|away|hard|late|together|under|as)\b)|ready|sorted|landed|in place|passes|passing|resolved|submitted|sent|booked|paid|renewed|handled|taken care of)\b/i;
 const FINISHED_KO = /(?:완료|끝났|끝냈|끝남|마쳤|해결했|해결됐|보냈|예약했|신청했|냈어|샀어|샀다|했어요|했음|다 했|됐어|됐다)/u;
 /** A completion said as a wish or a plan is none ("should be done by Friday", "will be ready"). */
-const NOT_YET = /\b(?:will|should|would|could|must|needs?|has to|have to|going to|gonna|not|isn't|aren't|wasn't|won't|until|by (?:then|friday|monday|tomorrow)|once|when|if|before|yet)\b|(?:해야|할게|하자|할 거|예정|아직|안 ?됐|못 ?했)/iu;
+const NOT_YET =
+  /\b(?:will|should|would|could|must|needs?|has to|have to|going to|gonna|not|isn't|aren't|wasn't|won't|until|by (?:then|friday|monday|tomorrow)|once|when|if|before|yet)\b|(?:해야|할게|하자|할 거|예정|아직|안 ?됐|못 ?했)/iu;
 
 /** An explicit change that names the old value. */
 const CHANGED_FROM: RegExp[] = [
@@ -83,10 +84,12 @@ const CHANGED_FROM: RegExp[] = [
 const ARROW = /([\p{L}\p{N}_.+#-]+)\s*(?:→|->)\s*([\p{L}\p{N}_.+#-]+)/u;
 
 /** Words that say a value changed ("from now on", "moved to", "이제"). */
-const CHANGE_WORD = /\b(?:now|from now on|moved|changed|updated|switch(?:ed)?|instead|actually|any ?more|no longer|revised|rescheduled|postponed|pushed back|after all|scratch (?:that|the|this))\b|(?:이제|바꿨|바꿔|변경|옮겼|대신|바뀌|미뤄|연기)/iu;
+const CHANGE_WORD =
+  /\b(?:now|from now on|moved|changed|updated|switch(?:ed)?|instead|actually|any ?more|no longer|revised|rescheduled|postponed|pushed back|after all|scratch (?:that|the|this))\b|(?:이제|바꿨|바꿔|변경|옮겼|대신|바뀌|미뤄|연기)/iu;
 
 /** Saying a choice is made ("we'll use", "go with", "쓰기로"): a mere mention of another database is none. */
-const CHOICE_WORD = /\b(?:use|using|go with|going with|pick(?:ed)?|chose|choose|decided|settled on|stick with|stay with|run on|runs on|moved to)\b|(?:쓰기로|쓸게|쓰자|로 가자|로 하자|으로 하자|결정)/iu;
+const CHOICE_WORD =
+  /\b(?:use|using|go with|going with|pick(?:ed)?|chose|choose|decided|settled on|stick with|stay with|run on|runs on|moved to)\b|(?:쓰기로|쓸게|쓰자|로 가자|로 하자|으로 하자|결정)/iu;
 
 /**
  * Kinds of well-known alternatives: a new choice among one kind replaces the old. Only kinds where two
@@ -95,7 +98,21 @@ const CHOICE_WORD = /\b(?:use|using|go with|going with|pick(?:ed)?|chose|choose|
 const KINDS: Record<string, readonly string[]> = {
   database: ['postgres', 'postgresql', 'mysql', 'mariadb', 'sqlite', 'mongodb', 'mongo', 'dynamodb', 'cockroachdb', 'oracle', 'mssql'],
   backend: ['firebase', 'supabase', 'appwrite', 'pocketbase', 'amplify'],
-  hosting: ['heroku', 'vercel', 'netlify', 'render', 'railway', 'fly.io', 'hetzner', 'digitalocean', 'linode', 'aws', 'gcp', 'azure', 'cloudflare'],
+  hosting: [
+    'heroku',
+    'vercel',
+    'netlify',
+    'render',
+    'railway',
+    'fly.io',
+    'hetzner',
+    'digitalocean',
+    'linode',
+    'aws',
+    'gcp',
+    'azure',
+    'cloudflare',
+  ],
   packages: ['npm', 'yarn', 'pnpm', 'bun', 'pip', 'poetry', 'uv', 'pipenv', 'conda'],
   editor: ['vim', 'neovim', 'emacs', 'vscode', 'cursor', 'zed', 'intellij', 'pycharm', 'webstorm'],
   pdf: ['weasyprint', 'reportlab', 'wkhtmltopdf', 'pdfkit', 'fpdf', 'princexml'],
@@ -112,7 +129,9 @@ const VALUE = /\d+(?:[.:,]\d+)*\s*(?:am|pm|h|k|m|gb|mb|%|시|일|월|원)?|\b(?:
 
 /** Words that are values, not subjects: times of day, months, weekdays. */
 const VALUE_WORD = new Set(
-  'am pm noon midnight morning evening night january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun 오전 오후 월요일 화요일 수요일 목요일 금요일 토요일 일요일'.split(' '),
+  'am pm noon midnight morning evening night january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun 오전 오후 월요일 화요일 수요일 목요일 금요일 토요일 일요일'.split(
+    ' ',
+  ),
 );
 
 const HANGUL = /[\uac00-\ud7a3]/;
@@ -131,7 +150,11 @@ export function stem(word: string): string {
 
 /** The subject words of a text: content words, stemmed, without framing and the speakers' names. */
 export function subjectWords(text: string, names: ReadonlySet<string> = new Set()): Set<string> {
-  return new Set(wordsOf(text, names).map(stem).filter((s) => !FRAME.has(s) && !names.has(s)));
+  return new Set(
+    wordsOf(text, names)
+      .map(stem)
+      .filter((s) => !FRAME.has(s) && !names.has(s)),
+  );
 }
 
 /** The content words of a text as written (lower case): a Latin word keeps no Korean particle ("Firebase로"). */
@@ -214,7 +237,8 @@ function choicesOf(o: Observation, kinds: Map<string, Set<string>>, names: Reado
 
 /** "Back to WeasyPrint": a return to a member of a kind (not "back to roughly its old size"). */
 function backToKind(text: string): boolean {
-  for (const m of text.matchAll(/\bback to\s+([\p{L}\p{N}_.+#-]+)/giu)) if (KIND_OF.has(m[1]!.toLowerCase().replace(/\d+$/, ''))) return true;
+  for (const m of text.matchAll(/\bback to\s+([\p{L}\p{N}_.+#-]+)/giu))
+    if (KIND_OF.has(m[1]!.toLowerCase().replace(/\d+$/, ''))) return true;
   return false;
 }
 
@@ -283,7 +307,19 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
     const raw = wordsOf(o.text, names);
     const words = new Set(raw.map(stem).filter((s) => !FRAME.has(s) && !names.has(s)));
     const kinds = kindsOf(raw);
-    return { o, order, words, values: values(o.text, names), kinds, choices: choicesOf(o, kinds, names), fromValues: changedFrom(o.text), names, context: new Set<string>(), siblingChange: false, trip: TRIP.test(o.text) };
+    return {
+      o,
+      order,
+      words,
+      values: values(o.text, names),
+      kinds,
+      choices: choicesOf(o, kinds, names),
+      fromValues: changedFrom(o.text),
+      names,
+      context: new Set<string>(),
+      siblingChange: false,
+      trip: TRIP.test(o.text),
+    };
   });
   // Observations made from one message (same session, a shared entry) share their subject words as context.
   const byEntry = new Map<string, Item[]>();
@@ -328,14 +364,32 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
       const keys = [...newer.words, ...[...newer.kinds.keys()].map((k) => `kind:${k}`), ...(goesSomewhere(newer) ? [GOES_TO_KEY] : [])];
       const found = new Set<number>();
       for (const key of keys) for (const i of postings.get(key) ?? []) found.add(i);
-      const older = [...found].sort((a, b) => a - b).map((i) => items[i]!).filter((i) => open(i) && i.o.id !== newer.o.id);
+      const older = [...found]
+        .sort((a, b) => a - b)
+        .map((i) => items[i]!)
+        .filter((i) => open(i) && i.o.id !== newer.o.id);
       const task = closedTask(newer, older, weight);
       if (task) mark(task, 'done', newer);
       // "We did the passports" closes every to-do that named them (the task and the notes that restated it).
-      for (const also of task ? doneObjectTodos(newer, older.filter((i) => i !== task && open(i))) : []) mark(also, 'done', newer);
-      const problem = resolvedProblem(newer, older.filter((i) => i !== task && open(i)), weight);
+      for (const also of task
+        ? doneObjectTodos(
+            newer,
+            older.filter((i) => i !== task && open(i)),
+          )
+        : [])
+        mark(also, 'done', newer);
+      const problem = resolvedProblem(
+        newer,
+        older.filter((i) => i !== task && open(i)),
+        weight,
+      );
       if (problem) mark(problem, 'superseded', newer);
-      for (const old of supersededBy(newer, older.filter((i) => i !== task && i !== problem), weight)) mark(old, 'superseded', newer);
+      for (const old of supersededBy(
+        newer,
+        older.filter((i) => i !== task && i !== problem),
+        weight,
+      ))
+        mark(old, 'superseded', newer);
     }
     weigher.add(newer);
     for (const w of newer.words) post(w, n);
@@ -357,7 +411,12 @@ const PROBLEM =
  */
 function resolvedProblem(newer: Item, older: Item[], weight: Weight): Item | undefined {
   if (PROBLEM.test(newer.o.text)) return undefined;
-  return closedTask(newer, older.filter((i) => (i.o.category === 'fact' || i.o.category === 'state') && PROBLEM.test(i.o.text)), weight, 'problem');
+  return closedTask(
+    newer,
+    older.filter((i) => (i.o.category === 'fact' || i.o.category === 'state') && PROBLEM.test(i.o.text)),
+    weight,
+    'problem',
+  );
 }
 
 /** The open task `newer` reports finished, if one matches it well enough (the best one). */
@@ -377,7 +436,9 @@ function closedTask(newer: Item, older: Item[], weight: Weight, what: 'task' | '
     // or "did" and its object, for any verb: "we did the passports" for "renew the kids' passports".
     const verb = taskVerb(t.o.text);
     const did =
-      (verb !== undefined && pastForms(verb).some((f) => new RegExp(`\\b${f}\\b`, 'i').test(text)) && [...newer.words].some((w) => t.words.has(w) && w !== stem(verb))) ||
+      (verb !== undefined &&
+        pastForms(verb).some((f) => new RegExp(`\\b${f}\\b`, 'i').test(text)) &&
+        [...newer.words].some((w) => t.words.has(w) && w !== stem(verb))) ||
       doneObjects.some((w) => t.words.has(w) && !forAfter(t.o.text, w));
     // Else a finish said of it: one side is mostly the other's ("login is done" is about "do the login flow
     // first"), and the other not mostly different ("the login flow works" is not about "fix the signup flow").
@@ -392,7 +453,8 @@ function closedTask(newer: Item, older: Item[], weight: Weight, what: 'task' | '
 }
 
 /** A fact that notes a to-do ("Juniper has put 'renew the passports' on Helen's list", "open items: …", "할 일"): a task in other words. */
-const TODO_NOTE = /\bon (?:\p{L}+'s |the |my |your |her |his |their |our )?(?:to-?do |shopping )?list\b|\bopen items\b|\bto-?dos?\b|(?:할 일|할일)/iu;
+const TODO_NOTE =
+  /\bon (?:\p{L}+'s |the |my |your |her |his |their |our )?(?:to-?do |shopping )?list\b|\bopen items\b|\bto-?dos?\b|(?:할 일|할일)/iu;
 
 function isTodoNote(o: Observation): boolean {
   return (o.category === 'fact' || o.category === 'state') && (TODO_NOTE.test(o.text) || COURSE.test(o.text));
@@ -402,7 +464,10 @@ function isTodoNote(o: Observation): boolean {
 const COURSE_UNIT = '(?:sessions|lessons|classes|appointments|visits|treatments|rounds)';
 const COURSE = new RegExp(`\\b(?:\\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\\s+${COURSE_UNIT}\\b|\\d+\\s*회`, 'iu');
 /** Progress through a course, no end: "3 sessions done", "two of six done". */
-const PART_DONE = new RegExp(`\\b(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|half)\\s+(?:of\\s+\\w+\\s+)?(?:${COURSE_UNIT}\\s+)?(?:done|finished|completed)\\b`, 'iu');
+const PART_DONE = new RegExp(
+  `\\b(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|half)\\s+(?:of\\s+\\w+\\s+)?(?:${COURSE_UNIT}\\s+)?(?:done|finished|completed)\\b`,
+  'iu',
+);
 
 /** "physio is done!", "the passports are finished": the thing named first is what is finished. */
 const FINISHED_THING_EN = /\b([\p{L}][\p{L}\p{N}'’-]+)\s+(?:is|are)\s+(?:all\s+)?(?:done|finished|complete|over)\b/giu;
@@ -427,7 +492,9 @@ function didObjects(text: string): string[] {
         const w = stem(m[1]!.replace(/['’]$/, ''));
         if (w.length >= 3 && !FRAME.has(w) && !FRAME.has(m[1]!.toLowerCase())) out.push(w);
       }
-    for (const m of sentence.matchAll(/\b(?:[Ww]e|I|[Ss]he|[Hh]e|[Tt]hey|(?!(?:What|When|Where|Why|How|Which|Who|Whose)\b)\p{Lu}\p{Ll}+)\s+(?:finally\s+|already\s+|just\s+)?did\s+(?:the|our|my|his|her|their|all the|both)\s+([\p{L}'’-]+(?:\s+[\p{L}'’-]+){0,2})/gu)) {
+    for (const m of sentence.matchAll(
+      /\b(?:[Ww]e|I|[Ss]he|[Hh]e|[Tt]hey|(?!(?:What|When|Where|Why|How|Which|Who|Whose)\b)\p{Lu}\p{Ll}+)\s+(?:finally\s+|already\s+|just\s+)?did\s+(?:the|our|my|his|her|their|all the|both)\s+([\p{L}'’-]+(?:\s+[\p{L}'’-]+){0,2})/gu,
+    )) {
       // The head of the phrase: "the kids' passports today" did the passports, not the kids.
       const phrase: string[] = [];
       for (const word of m[1]!.split(/\s+/)) {
@@ -444,7 +511,9 @@ function didObjects(text: string): string[] {
 /** Does the task name `word` as the time after which it is done ("이사 끝나고 할게", "after the move")? Then it is not that thing. */
 function forAfter(text: string, word: string): boolean {
   const w = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`${w}\\S{0,2}\\s*(?:끝나고|끝나면|끝난 ?(?:후|뒤|다음)|후에?|뒤에?|다음에)|\\bafter (?:the |my |our )?${w}`, 'iu').test(text);
+  return new RegExp(`${w}\\S{0,2}\\s*(?:끝나고|끝나면|끝난 ?(?:후|뒤|다음)|후에?|뒤에?|다음에)|\\bafter (?:the |my |our )?${w}`, 'iu').test(
+    text,
+  );
 }
 
 /** The other open to-dos (tasks and to-do notes) that name what `newer` says was done ("did the passports"). */
@@ -457,10 +526,30 @@ function doneObjectTodos(newer: Item, older: Item[]): Item[] {
 
 /** Irregular past forms of verbs tasks are said with (regular ones are verb + ed). */
 const IRREGULAR_PAST: Record<string, readonly string[]> = {
-  write: ['wrote', 'written'], build: ['built'], do: ['did', 'done'], make: ['made'], send: ['sent'], set: ['set'],
-  run: ['ran'], buy: ['bought'], pay: ['paid'], get: ['got', 'gotten'], give: ['gave', 'given'], take: ['took', 'taken'],
-  find: ['found'], put: ['put'], read: ['read'], tell: ['told'], bring: ['brought'], leave: ['left'], sell: ['sold'],
-  draw: ['drew', 'drawn'], choose: ['chose', 'chosen'], redo: ['redid'], rewrite: ['rewrote', 'rewritten'], begin: ['began', 'begun'],
+  write: ['wrote', 'written'],
+  build: ['built'],
+  do: ['did', 'done'],
+  make: ['made'],
+  send: ['sent'],
+  set: ['set'],
+  run: ['ran'],
+  buy: ['bought'],
+  pay: ['paid'],
+  get: ['got', 'gotten'],
+  give: ['gave', 'given'],
+  take: ['took', 'taken'],
+  find: ['found'],
+  put: ['put'],
+  read: ['read'],
+  tell: ['told'],
+  bring: ['brought'],
+  leave: ['left'],
+  sell: ['sold'],
+  draw: ['drew', 'drawn'],
+  choose: ['chose', 'chosen'],
+  redo: ['redid'],
+  rewrite: ['rewrote', 'rewritten'],
+  begin: ['began', 'begun'],
 };
 
 /** How soon after a task a finish in the same session still speaks of it ("fixed it"). */
@@ -506,13 +595,20 @@ function supersededBy(newer: Item, older: Item[], weight: Weight): Item[] {
       continue;
     }
     if (!DURABLE.has(old.o.category)) continue;
-    if (sameSubject(old, newer, oldValues, chooses, weight) || decidedQuestion(old, newer, weight) || otherNamedPlace(old, newer) || newDestination(old, newer)) out.push(old);
+    if (
+      sameSubject(old, newer, oldValues, chooses, weight) ||
+      decidedQuestion(old, newer, weight) ||
+      otherNamedPlace(old, newer) ||
+      newDestination(old, newer)
+    )
+      out.push(old);
   }
   return out;
 }
 
 /** Saying a thing is not decided yet ("not sure where to keep the refresh tokens", "아직 못 정했어"). */
-const UNDECIDED = /\b(?:not sure|unsure|undecided|haven't decided|hasn't decided|not decided|wondering|can't decide|torn between|no idea (?:which|where|how|whether))\b|(?:모르겠|못 ?정했|고민 ?중)/iu;
+const UNDECIDED =
+  /\b(?:not sure|unsure|undecided|haven't decided|hasn't decided|not decided|wondering|can't decide|torn between|no idea (?:which|where|how|whether))\b|(?:모르겠|못 ?정했|고민 ?중)/iu;
 
 /**
  * An open question a later decision answers: "User is not sure where to keep the refresh tokens" is history
@@ -550,15 +646,16 @@ function sameSubject(old: Item, newer: Item, oldValues: string[], chooses: boole
   // MySQL to Redis" does not hold MySQL).
   if (oldValues.some((v) => [...old.words].some((w) => sameWord(w, v) && !old.fromValues.some((f) => sameWord(w, f))))) return true;
   // A new member of a kind the old item chose, said as a choice: the database was Postgres, now it is SQLite.
-  if (chooses) for (const [kind, members] of newer.choices) {
-    const before = old.kinds.get(kind);
-    if (!before) continue;
-    // What the newer one chooses, not what it says it left ("switched from MySQL to …").
-    const added = [...members].filter((m) => !before.has(m) && !newer.fromValues.some((f) => sameWord(stem(m), f)));
-    if (added.length === 0) continue;
-    const kept = [...before].filter((m) => members.has(m));
-    if (added.length > 0 && kept.length === 0) return true;
-  }
+  if (chooses)
+    for (const [kind, members] of newer.choices) {
+      const before = old.kinds.get(kind);
+      if (!before) continue;
+      // What the newer one chooses, not what it says it left ("switched from MySQL to …").
+      const added = [...members].filter((m) => !before.has(m) && !newer.fromValues.some((f) => sameWord(stem(m), f)));
+      if (added.length === 0) continue;
+      const kept = [...before].filter((m) => members.has(m));
+      if (added.length > 0 && kept.length === 0) return true;
+    }
   // Two preferences are one when nearly all of both is shared ("prefers the mobile app because it is
   // simpler" is not "prefers Terraform because it is simpler").
   if (old.o.category === 'preference' && newer.o.category === 'preference') {
@@ -640,7 +737,13 @@ function namedPlaces(text: string, names: ReadonlySet<string>): Array<{ head: st
   const tokens = text.split(/[^\p{L}\p{N}'’-]+/u).filter(Boolean);
   for (let i = 0; i < tokens.length; i++) {
     const first = tokens[i]!;
-    if (!/^\p{Lu}\p{Ll}/u.test(first) || FRAME.has(first.toLowerCase()) || names.has(first.toLowerCase()) || VALUE_WORD.has(first.toLowerCase())) continue;
+    if (
+      !/^\p{Lu}\p{Ll}/u.test(first) ||
+      FRAME.has(first.toLowerCase()) ||
+      names.has(first.toLowerCase()) ||
+      VALUE_WORD.has(first.toLowerCase())
+    )
+      continue;
     let j = i + 1;
     while (j < tokens.length && /^\p{Lu}\p{Ll}/u.test(tokens[j]!)) j++;
     // "Montavilla market": the noun after the run; "Hollywood Farmers Market": the run's last word.
@@ -712,7 +815,11 @@ const GOES_TO_KEY = 'goes-to:';
 
 function goesSomewhere(item: Item): boolean {
   const t = item.o.text;
-  return (destination(t, GOING_TO_KO, item.names) ?? destination(t, GOING_TO_EN, item.names) ?? destination(t, NEW_DESTINATION_KO, item.names)) !== undefined;
+  return (
+    (destination(t, GOING_TO_KO, item.names) ??
+      destination(t, GOING_TO_EN, item.names) ??
+      destination(t, NEW_DESTINATION_KO, item.names)) !== undefined
+  );
 }
 
 function newDestination(old: Item, newer: Item): boolean {

@@ -38,7 +38,8 @@ export async function misnamedDayFiles(paths: HomePaths): Promise<string[]> {
   for (const e of await readdirSafe(paths.memory)) {
     if (e.isFile() && isMisnamedDayFile(e.name)) out.push(join(paths.memory, e.name));
     else if (e.isDirectory() && !e.name.startsWith('.')) {
-      for (const f of await readdirSafe(join(paths.memory, e.name))) if (f.isFile() && isMisnamedDayFile(f.name)) out.push(join(paths.memory, e.name, f.name));
+      for (const f of await readdirSafe(join(paths.memory, e.name)))
+        if (f.isFile() && isMisnamedDayFile(f.name)) out.push(join(paths.memory, e.name, f.name));
     }
   }
   return out.sort();

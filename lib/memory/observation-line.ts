@@ -146,7 +146,10 @@ export { oneLine };
  * Format the list line for an observation (with the "- " bullet, no newline). `offset`: the UTC offset
  * to write after the time (`09:15 -08:00`), for a line in another zone than its file's.
  */
-export function formatObservationLine(obs: Pick<Observation, 'priority' | 'done' | 'time' | 'category' | 'text' | 'tags' | 'id' | 'mark'>, offset?: string): string {
+export function formatObservationLine(
+  obs: Pick<Observation, 'priority' | 'done' | 'time' | 'category' | 'text' | 'tags' | 'id' | 'mark'>,
+  offset?: string,
+): string {
   // Whatever wrote the text (an Observer, a model, a front end), no escape sequence or control character goes into the file.
   let text = oneLine(stripControlChars(obs.text));
   // A text that itself ends like a mark ("Step one (done)") would read back as marked: a full stop keeps it text.

@@ -49,7 +49,10 @@ export function renderReflectionLines(lines: ReflectionLine[]): string {
     const marks = `${l.done ? `${DONE_EMOJI} ` : ''}${PRIORITY_EMOJI[l.priority]}`;
     const text = oneLine(l.text);
     const inline = new Set([...text.matchAll(/#([\p{L}\p{N}_/-]+)/gu)].map((m) => m[1]));
-    const tags = l.tags.filter((t) => !inline.has(t)).map((t) => ` #${t}`).join('');
+    const tags = l.tags
+      .filter((t) => !inline.has(t))
+      .map((t) => ` #${t}`)
+      .join('');
     return `- ${marks} [${l.category}] ${text}${tags}`;
   });
 }

@@ -42,9 +42,11 @@ const OVERRIDE_VERB = /\b(?:ignore|disregard|forget|override|bypass|skip)\b/;
 const WHOSE_INSTRUCTIONS = /\b(?:previous|prior|above|earlier|preceding|all|any|your|the|system|safety|developer)\b/;
 const INSTRUCTIONS = /\b(?:instructions?|prompts?|rules|directions|directives|guidelines|guardrails|polic(?:y|ies)|constraints)\b/;
 const OVERRIDE_EN = pattern([OVERRIDE_VERB, /[^.!?\n]{0,40}?/, WHOSE_INSTRUCTIONS, /[^.!?\n]{0,24}?/, INSTRUCTIONS], 'i');
-const OVERRIDE_KO = /(?:이전|앞의|위의|기존|모든|시스템)\s*(?:의\s*)?(?:지시|지침|명령|규칙|프롬프트)[^.!?\n]{0,12}?(?:무시|잊어|따르지\s*마)/;
+const OVERRIDE_KO =
+  /(?:이전|앞의|위의|기존|모든|시스템)\s*(?:의\s*)?(?:지시|지침|명령|규칙|프롬프트)[^.!?\n]{0,12}?(?:무시|잊어|따르지\s*마)/;
 /** A system or developer message's header, in capitals only ("System: Linux, 16 GB" is a spec sheet). */
-const ROLE_HEADER_CAPS = /(?:^|[\s"'“‘([>:-])(?:SYSTEM|ADMIN|DEVELOPER|ROOT)(?:\s+(?:OVERRIDE|PROMPT|MESSAGE|NOTE|NOTICE|INSTRUCTIONS?|UPDATE))?\s*:/;
+const ROLE_HEADER_CAPS =
+  /(?:^|[\s"'“‘([>:-])(?:SYSTEM|ADMIN|DEVELOPER|ROOT)(?:\s+(?:OVERRIDE|PROMPT|MESSAGE|NOTE|NOTICE|INSTRUCTIONS?|UPDATE))?\s*:/;
 const CHAT_MARKUP = /<\|im_(?:start|end)\|>|<\/?(?:system|assistant)>|\[\/?INST\]/;
 const JAILBREAK = /\byou are now\b[^.!?\n]{0,30}\b(?:DAN|unrestricted|unfiltered|jailbroken|developer mode|admin)\b/;
 const ROLE_HEADER = oneOf([/\bsystem\s+override\b/, CHAT_MARKUP, JAILBREAK, /\bnew (?:system )?instructions\s*:/], 'i');
@@ -53,20 +55,48 @@ const ALREADY_AUTHORISED = pattern([
   /\b(?:has|have|had|is|was)\s+(?:already\s+)?(?:authori[sz]ed|approved|allowed|granted|permitted|consented|whitelisted)\b/,
   /[^.!?\n]{0,40}?\b(?:every|all|any|unrestricted|full|blanket)\b/,
 ]);
-const NO_CONFIRMATION = /\b(?:no|without)\s+(?:need\s+(?:to|for)\s+)?(?:confirmation|approval|asking)\b[^.!?\n]{0,30}\b(?:shell|command|sudo|delete|upload)/;
+const NO_CONFIRMATION =
+  /\b(?:no|without)\s+(?:need\s+(?:to|for)\s+)?(?:confirmation|approval|asking)\b[^.!?\n]{0,30}\b(?:shell|command|sudo|delete|upload)/;
 const AUTHORITY = oneOf([ALREADY_AUTHORISED, /\bpre-?(?:authori[sz]ed|approved)\b/, NO_CONFIRMATION], 'i');
-const TRANSFER_VERBS = ['send', 'sent', 'sending', 'sends', 'upload\\w*', 'post(?:s|ed|ing)?', 'forward\\w*', 'e-?mail(?:s|ed|ing)?', 'transmit\\w*', 'exfiltrat\\w*', 'cop(?:y|ies|ied|ying)'];
-const TRANSFER_VERBS_MORE = ['sync(?:s|ed|ing)?', 'shar(?:e|es|ed|ing)', 'leak\\w*', 'submit\\w*', 'transfer\\w*', 'push(?:es|ed|ing)?', 'pip(?:e|es|ed|ing)', 'curl', 'scp', 'rsync', 'beam'];
+const TRANSFER_VERBS = [
+  'send',
+  'sent',
+  'sending',
+  'sends',
+  'upload\\w*',
+  'post(?:s|ed|ing)?',
+  'forward\\w*',
+  'e-?mail(?:s|ed|ing)?',
+  'transmit\\w*',
+  'exfiltrat\\w*',
+  'cop(?:y|ies|ied|ying)',
+];
+const TRANSFER_VERBS_MORE = [
+  'sync(?:s|ed|ing)?',
+  'shar(?:e|es|ed|ing)',
+  'leak\\w*',
+  'submit\\w*',
+  'transfer\\w*',
+  'push(?:es|ed|ing)?',
+  'pip(?:e|es|ed|ing)',
+  'curl',
+  'scp',
+  'rsync',
+  'beam',
+];
 const TRANSFER = oneOf([pattern([/\b/, anyOf(...TRANSFER_VERBS, ...TRANSFER_VERBS_MORE), /\b/]), /(?:보내|업로드|전송|유출)/], 'i');
 /** What must never leave on a quoted request, wherever it goes: keys, the user's files, a home. */
-const KEY_FILES = /~\/\.(?:ssh|aws|gnupg|kube|netrc)\b|\.aws\/credentials|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\bprivate[ _-]?keys?\b|\bssh[ _-]?keys?\b|\/etc\/(?:passwd|shadow)/;
+const KEY_FILES =
+  /~\/\.(?:ssh|aws|gnupg|kube|netrc)\b|\.aws\/credentials|\.ssh\/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\bprivate[ _-]?keys?\b|\bssh[ _-]?keys?\b|\/etc\/(?:passwd|shadow)/;
 const WALLETS = /\bkeychain\b|\bcrypto ?wallet\b|\bseed phrase\b/;
-const USERS_FILES = /\b(?:the )?(?:user|owner)['’]?s?\s+(?:files|data|documents|folders?|home|e-?mails?|messages|history|conversations?|credentials|passwords|keys)\b/;
+const USERS_FILES =
+  /\b(?:the )?(?:user|owner)['’]?s?\s+(?:files|data|documents|folders?|home|e-?mails?|messages|history|conversations?|credentials|passwords|keys)\b/;
 const ALL_FILES = /\ball (?:the |of the |my |your )?(?:files|data|documents)\b|\bhome (?:directory|folder)\b|\bconversation history\b/;
 const STRONG_SECRETS = oneOf([KEY_FILES, WALLETS, USERS_FILES, ALL_FILES, /(?:자격\s*증명|인증서|키\s*파일|파일\s*전부|모든\s*파일)/], 'i');
 /** Secrets that leave only when sent somewhere off the machine (copying `.env.example` to `.env` is not a leak). */
 const THEIR_FILES = /\b(?:their|his|her|my|your|our)\s+(?:files|data|documents|folders?|e-?mails?|messages|keys|passwords)\b/;
-const SECRET_WORDS = /(?:^|[\s/])\.env\b|\bcredentials?\b|\bapi[ _-]?keys?\b|\bpass(?:words?|phrases?)\b|\bcookies?\b|\bsecrets?\b|\btokens?\b/;
+const SECRET_WORDS =
+  /(?:^|[\s/])\.env\b|\bcredentials?\b|\bapi[ _-]?keys?\b|\bpass(?:words?|phrases?)\b|\bcookies?\b|\bsecrets?\b|\btokens?\b/;
 const SECRETS = oneOf([THEIR_FILES, SECRET_WORDS, /비밀번호|토큰/], 'i');
 /** Somewhere off the machine: a URL, an e-mail address, an IP, a bare host of a common domain. */
 const WEB_ADDRESS = /\b(?:https?|ftp|wss?):\/\/\S+/;
@@ -85,15 +115,49 @@ const REMOTE_CODE = oneOf([PIPE_TO_SHELL, DECODE_TO_SHELL, REMOVE_ALL], 'i');
  * have none and are let through after this one scan (the Observer asks about
  * every sentence it reads).
  */
-const OVERRIDE_CUES = ['ignor', 'disregard', 'forget', 'overrid', 'bypass', 'skip', 'system', 'admin', 'develop', 'root', 'inst\\]', 'you are now', 'instruction'];
+const OVERRIDE_CUES = [
+  'ignor',
+  'disregard',
+  'forget',
+  'overrid',
+  'bypass',
+  'skip',
+  'system',
+  'admin',
+  'develop',
+  'root',
+  'inst\\]',
+  'you are now',
+  'instruction',
+];
 const AUTHORITY_CUES = ['authori', 'approv', 'allow', 'grant', 'permit', 'consent', 'whitelist', 'confirm', 'asking'];
 const CODE_CUES = ['curl', 'wget', 'iwr', 'webrequest', 'base64', 'rm\\s+-'];
-const SECRET_CUES = ['~\\/', 'id_', 'private', 'ssh', '\\/etc\\/', 'keychain', 'wallet', 'seed phrase', 'user', 'owner', 'files', 'data', 'documents', 'folder', 'home', 'history'];
+const SECRET_CUES = [
+  '~\\/',
+  'id_',
+  'private',
+  'ssh',
+  '\\/etc\\/',
+  'keychain',
+  'wallet',
+  'seed phrase',
+  'user',
+  'owner',
+  'files',
+  'data',
+  'documents',
+  'folder',
+  'home',
+  'history',
+];
 const SECRET_CUES_MORE = ['mail', 'messages', 'keys', 'pass', '\\.env', 'credential', 'key', 'cookie', 'secret', 'token', '\\[oc-memory'];
 /** "<" and its look-alikes, "&", "%", "\": where a disguised marker starts. */
 const MARKER_CUES = ['[<&%\\\\\\uFF1C\\uFE64\\u2039\\u2329\\u27E8\\u3008]'];
 const KOREAN_CUES = ['무시', '잊어', '따르지', '지시', '지침', '명령', '규칙', '프롬프트', '자격', '인증서', '파일', '비밀번호', '토큰'];
-const ANY_CUE = oneOf([...OVERRIDE_CUES, ...AUTHORITY_CUES, ...CODE_CUES, ...SECRET_CUES, ...SECRET_CUES_MORE, ...MARKER_CUES, ...KOREAN_CUES], 'i');
+const ANY_CUE = oneOf(
+  [...OVERRIDE_CUES, ...AUTHORITY_CUES, ...CODE_CUES, ...SECRET_CUES, ...SECRET_CUES_MORE, ...MARKER_CUES, ...KOREAN_CUES],
+  'i',
+);
 
 /** Why `text` is suspicious, or undefined when it is not. */
 export function suspicionOf(text: string): SuspicionReason | undefined {
@@ -186,8 +250,11 @@ export function controlTagsIn(texts: Iterable<string>): Set<string> {
  */
 export function screenLine<T extends ScreenedLine>(line: T, earned: ReadonlySet<string>): T {
   let text = neutraliseMarkerTags(line.text);
-  if (text.includes('#')) text = text.replace(CONTROL_TAG_IN_TEXT, (all, tag: string) => (earned.has(tag.toLowerCase()) ? all : `＃${tag}`));
-  const tags = line.tags.some(isControlTag) ? line.tags.filter((t) => !isControlTag(t) || earned.has(t.replace(/^#/, '').toLowerCase())) : line.tags;
+  if (text.includes('#'))
+    text = text.replace(CONTROL_TAG_IN_TEXT, (all, tag: string) => (earned.has(tag.toLowerCase()) ? all : `＃${tag}`));
+  const tags = line.tags.some(isControlTag)
+    ? line.tags.filter((t) => !isControlTag(t) || earned.has(t.replace(/^#/, '').toLowerCase()))
+    : line.tags;
   if (!isSuspicious(text)) {
     // "Send … to <url>" aimed at the agent is nobody's standing wish or task: a fact, not held.
     if ((line.category === 'preference' || line.category === 'task') && sendsToUrl(text)) return { ...line, text, tags, category: 'fact' };
@@ -195,7 +262,14 @@ export function screenLine<T extends ScreenedLine>(line: T, earned: ReadonlySet<
   }
   const category = line.category === 'preference' || line.category === 'decision' || line.category === 'task' ? 'fact' : line.category;
   // A suspicious line is never pinned, whoever wrote the tag: the tier step and the review see it.
-  return { ...line, text: text.replace(CONTROL_TAG_IN_TEXT, '＃$1'), tags: tags.filter((t) => !isControlTag(t)), category, priority: line.priority === 'high' ? 'medium' : line.priority, done: false };
+  return {
+    ...line,
+    text: text.replace(CONTROL_TAG_IN_TEXT, '＃$1'),
+    tags: tags.filter((t) => !isControlTag(t)),
+    category,
+    priority: line.priority === 'high' ? 'medium' : line.priority,
+    done: false,
+  };
 }
 
 const URL = /\b(?:https?|ftp|wss?):\/\/\S+/i;

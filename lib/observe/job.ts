@@ -184,7 +184,14 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     summaries: 0,
   };
   const changed = new Set<string>();
-  const out = new JobOutput(paths, state, options.checkpointMs ?? DEFAULT_CHECKPOINT_MS, options.onStep, options.timeZone, options.dayFiles);
+  const out = new JobOutput(
+    paths,
+    state,
+    options.checkpointMs ?? DEFAULT_CHECKPOINT_MS,
+    options.onStep,
+    options.timeZone,
+    options.dayFiles,
+  );
   // Every source's streams first, so progress has a total (streams and bytes) for its ETA.
   const found: Array<{ source: TranscriptSource; streams: SourceStream[] }> = [];
   for (const source of options.sources) {
@@ -197,12 +204,22 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
     }
   }
   const total = { streamsDone: 0, streamsTotal: 0, bytesDone: 0, bytesTotal: 0 };
-  for (const f of found) for (const s of f.streams) {
-    total.streamsTotal++;
-    total.bytesTotal += s.size ?? 0;
-  }
+  for (const f of found)
+    for (const s of f.streams) {
+      total.streamsTotal++;
+      total.bytesTotal += s.size ?? 0;
+    }
   const onProgress = options.onProgress;
-  const run: ObserveRun = { options: onProgress ? { ...options, onProgress: (p) => onProgress({ ...p, ...total }) } : options, state, limits, now, result, changed, out, llmDown: false };
+  const run: ObserveRun = {
+    options: onProgress ? { ...options, onProgress: (p) => onProgress({ ...p, ...total }) } : options,
+    state,
+    limits,
+    now,
+    result,
+    changed,
+    out,
+    llmDown: false,
+  };
   const batched = options.observer.kind === 'llm';
   const tails: PendingTail[] = [];
 
@@ -238,7 +255,13 @@ export async function runObserveJob(options: ObserveJobOptions): Promise<Observe
   try {
     // Each session that has ended gets its summary (before the state that says so is saved).
     const unsettled = new Set([...result.failures.map((f) => f.stream), ...Object.keys(waitingStreams(state))]);
-    const summaries = endedSessionSummaries(state, now(), options.batching?.idleMinutes ?? 10, options.batching?.flushAll === true, unsettled);
+    const summaries = endedSessionSummaries(
+      state,
+      now(),
+      options.batching?.idleMinutes ?? 10,
+      options.batching?.flushAll === true,
+      unsettled,
+    );
     if (summaries.length > 0) {
       result.summaries = await out.dayFiles.add(summaries);
       for (const s of summaries) changed.add(s.agent);

@@ -227,9 +227,17 @@ export async function observePendingTails(tails: PendingTail[], run: ObserveRun)
     // A tail goes now because its session has ended (flush, idle, the stream ended): each is asked for its summary.
     const batches = pack.map((t) => ({ ...observerBatch(run, t.stream, t.messages), sessionEnds: true }));
     try {
-      const answers = pack.length === 1 || !options.observer.observeMany ? [await options.observer.observe(batches[0]!)] : await options.observer.observeMany(batches);
-      await recordObserverUsage(run, answers.flatMap((a) => a.usage ?? []));
-      const journalsNow = pack.map((t, i) => journalBatch(run, t.stream, t.previous, t.journal, t.messages, answers[i] ?? { observations: [] }));
+      const answers =
+        pack.length === 1 || !options.observer.observeMany
+          ? [await options.observer.observe(batches[0]!)]
+          : await options.observer.observeMany(batches);
+      await recordObserverUsage(
+        run,
+        answers.flatMap((a) => a.usage ?? []),
+      );
+      const journalsNow = pack.map((t, i) =>
+        journalBatch(run, t.stream, t.previous, t.journal, t.messages, answers[i] ?? { observations: [] }),
+      );
       await out.save();
       for (const [i, t] of pack.entries()) {
         const n = await out.dayFiles.write(answers[i]?.observations ?? []);
@@ -245,7 +253,11 @@ export async function observePendingTails(tails: PendingTail[], run: ObserveRun)
       // Every cursor of the pack, and the journals dropped, in one state write.
       await out.save();
     } catch (error) {
-      await streamsFailed(run, pack.map((t) => t.stream), error);
+      await streamsFailed(
+        run,
+        pack.map((t) => t.stream),
+        error,
+      );
     }
   }
 }

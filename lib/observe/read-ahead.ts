@@ -14,11 +14,7 @@ const READ_AHEAD = 3;
 /** A stream read from its start with at least this many bytes is a backlog: the Observer is told to get ready. */
 export const BACKLOG_BYTES = 2 * 1024 * 1024;
 
-export async function observeStream(
-  stream: SourceStream,
-  source: TranscriptSource,
-  run: ObserveRun,
-): Promise<void> {
+export async function observeStream(stream: SourceStream, source: TranscriptSource, run: ObserveRun): Promise<void> {
   const { state, options, limits, result, changed, out } = run;
   // A pipeline: up to READ_AHEAD chunks past the one being written are read and handed
   // to the Observer, so an Observer on a worker thread always has work while the main
@@ -43,7 +39,10 @@ export async function observeStream(
         more = false;
         return;
       }
-      queue.push({ chunk: readChunk(chunk), observing: chunk.messages.length > 0 ? settled(options.observer.observe(observerBatch(run, stream, chunk.messages))) : undefined });
+      queue.push({
+        chunk: readChunk(chunk),
+        observing: chunk.messages.length > 0 ? settled(options.observer.observe(observerBatch(run, stream, chunk.messages))) : undefined,
+      });
       // A chunk that does not move the cursor is the last one (reading on would read it again).
       if (chunk.done || sameCursor(cursor, chunk.cursor)) more = false;
       cursor = chunk.cursor;
@@ -63,7 +62,8 @@ export async function observeStream(
         const tasks = currentTasks(state);
         // The newest across the agent's sessions, not the stream read last.
         const before = tasks[stream.agent];
-        if (!before || !chunk.lastTime || !(Date.parse(before.at) > Date.parse(chunk.lastTime))) tasks[stream.agent] = { text: observed.currentTask, at: chunk.lastTime! };
+        if (!before || !chunk.lastTime || !(Date.parse(before.at) > Date.parse(chunk.lastTime)))
+          tasks[stream.agent] = { text: observed.currentTask, at: chunk.lastTime! };
       }
       if (added > 0) changed.add(stream.agent);
     }

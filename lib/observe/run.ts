@@ -102,14 +102,22 @@ export interface ObserveRun {
 
 /** What the Observer is handed for `messages` of one stream (both ways through a stream hand it alike). */
 export function observerBatch(run: ObserveRun, stream: SourceStream, messages: Message[]): ObserverBatch {
-  return { source: stream.kind, agent: stream.agent, session: stream.session, messages, timeZone: run.options.timeZone, now: run.now().toISOString() };
+  return {
+    source: stream.kind,
+    agent: stream.agent,
+    session: stream.session,
+    messages,
+    timeZone: run.options.timeZone,
+    now: run.now().toISOString(),
+  };
 }
 
 /** The one failure path of a stream, or of the streams of one Observer call: logged, reported, and an LLM failure recorded. */
 export async function streamsFailed(run: ObserveRun, streams: SourceStream[], error: unknown): Promise<void> {
   const d = describeError(error);
   // The cursor advances only after the observations are written: a full disk lost nothing of this session.
-  if (d.code === 'DISK_FULL') d.hint = `${d.hint ?? 'Free some space.'} Nothing was lost: this session's cursor did not advance, so the next run reads it again.`;
+  if (d.code === 'DISK_FULL')
+    d.hint = `${d.hint ?? 'Free some space.'} Nothing was lost: this session's cursor did not advance, so the next run reads it again.`;
   const errorClass = error instanceof LlmError ? error.errorClass : undefined;
   for (const stream of streams) {
     run.options.logger.log('error', 'stream.failed', { stream: stream.key, path: stream.path, error: d.message, code: d.code, errorClass });
@@ -206,7 +214,13 @@ export function advanceStream(
   }
   if (chunk.malformed.length > MALFORMED_LOGGED_PER_CHUNK) {
     const rest = chunk.malformed.slice(MALFORMED_LOGGED_PER_CHUNK);
-    logger.log('warn', 'transcript.malformed_more', { stream: stream.key, path: rest[0]!.path, count: rest.length, firstLine: rest[0]!.line, lastLine: rest.at(-1)!.line });
+    logger.log('warn', 'transcript.malformed_more', {
+      stream: stream.key,
+      path: rest[0]!.path,
+      count: rest.length,
+      firstLine: rest[0]!.line,
+      lastLine: rest.at(-1)!.line,
+    });
   }
   const { tokens } = chunk;
   state.streams[stream.key] = {

@@ -59,7 +59,13 @@ export function sessionDigests(state: State): Record<string, SessionDigest> {
 const TOPICS = 4;
 
 /** The digest of `stream` after these observations (of messages up to `lastMessageAt`) were written. */
-export function noteObserved(state: State, stream: SourceStream, observations: readonly Observation[], lastMessageAt: string | undefined, prose?: string): void {
+export function noteObserved(
+  state: State,
+  stream: SourceStream,
+  observations: readonly Observation[],
+  lastMessageAt: string | undefined,
+  prose?: string,
+): void {
   if (observations.length === 0 && prose === undefined) return;
   const digests = sessionDigests(state);
   let d = digests[stream.key];
@@ -67,8 +73,19 @@ export function noteObserved(state: State, stream: SourceStream, observations: r
     if (o.category === 'summary') continue;
     const first = o.provenance?.entryIds[0] ?? '';
     d ??= digests[stream.key] = {
-      source: stream.kind, agent: stream.agent, session: stream.session, observations: 0, categories: {}, priorities: {}, topics: {}, korean: 0,
-      firstEntry: first, lastEntry: first, lastDate: o.date, lastTime: o.time, lastMessageAt: lastMessageAt ?? '',
+      source: stream.kind,
+      agent: stream.agent,
+      session: stream.session,
+      observations: 0,
+      categories: {},
+      priorities: {},
+      topics: {},
+      korean: 0,
+      firstEntry: first,
+      lastEntry: first,
+      lastDate: o.date,
+      lastTime: o.time,
+      lastMessageAt: lastMessageAt ?? '',
     };
     d.observations++;
     d.categories[o.category] = (d.categories[o.category] ?? 0) + 1;
@@ -118,11 +135,24 @@ function namedWords(text: string, agent: string): string[] {
 }
 
 /** Has the session of this digest ended (see the module comment)? */
-export function sessionEnded(digest: SessionDigest, all: readonly SessionDigest[], now: Date, idleMinutes: number, flush: boolean): boolean {
+export function sessionEnded(
+  digest: SessionDigest,
+  all: readonly SessionDigest[],
+  now: Date,
+  idleMinutes: number,
+  flush: boolean,
+): boolean {
   if (flush) return true;
   const last = Date.parse(digest.lastMessageAt);
   if (Number.isFinite(last) && now.getTime() - last >= idleMinutes * 60_000) return true;
-  return all.some((o) => o !== digest && o.agent === digest.agent && o.source === digest.source && o.lastMessageAt > digest.lastMessageAt && o.firstEntry !== digest.firstEntry);
+  return all.some(
+    (o) =>
+      o !== digest &&
+      o.agent === digest.agent &&
+      o.source === digest.source &&
+      o.lastMessageAt > digest.lastMessageAt &&
+      o.firstEntry !== digest.firstEntry,
+  );
 }
 
 const CATEGORY_WORDS: Record<string, { en: [string, string]; ko: string }> = {
@@ -161,7 +191,9 @@ export function topicLine(d: SessionDigest): string {
 export function summaryObservation(d: SessionDigest): Observation {
   const prose = d.prose?.trim();
   const korean = d.korean * 2 > d.observations;
-  const text = prose ? `${korean ? '세션 요약' : 'Session summary'}: ${prose.replace(/^(?:session summary|세션 요약)\s*:\s*/i, '')}` : topicLine(d);
+  const text = prose
+    ? `${korean ? '세션 요약' : 'Session summary'}: ${prose.replace(/^(?:session summary|세션 요약)\s*:\s*/i, '')}`
+    : topicLine(d);
   const priority: Priority = (d.priorities.high ?? 0) > 0 ? 'medium' : 'low';
   const entryIds = d.firstEntry === d.lastEntry ? [d.firstEntry] : [d.firstEntry, d.lastEntry];
   return {
@@ -179,7 +211,13 @@ export function summaryObservation(d: SessionDigest): Observation {
 }
 
 /** The summaries of the sessions that have ended and are not summarised up to their last entry yet; marks them. */
-export function endedSessionSummaries(state: State, now: Date, idleMinutes: number, flush: boolean, unsettled: ReadonlySet<string> = new Set()): Observation[] {
+export function endedSessionSummaries(
+  state: State,
+  now: Date,
+  idleMinutes: number,
+  flush: boolean,
+  unsettled: ReadonlySet<string> = new Set(),
+): Observation[] {
   const digests = sessionDigests(state);
   const all = Object.values(digests);
   const out: Observation[] = [];

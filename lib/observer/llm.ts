@@ -71,7 +71,10 @@ function roleTag(m: Message): string {
 }
 
 /** The user message of an Observer call: the batch, compact. */
-export function formatBatchForLlm(batch: ObserverBatch, options: { maxToolChars?: number; maxCodeLines?: number; timeStepMinutes?: number } = {}): string {
+export function formatBatchForLlm(
+  batch: ObserverBatch,
+  options: { maxToolChars?: number; maxCodeLines?: number; timeStepMinutes?: number } = {},
+): string {
   const maxTool = options.maxToolChars ?? 400;
   const maxCode = options.maxCodeLines ?? 12;
   const step = options.timeStepMinutes ?? 10;
@@ -134,28 +137,30 @@ const NONE = /^(?:none|nothing(?: worth keeping)?|no observations?)\.?$/i;
 const BULLET = /^(?:[-*+•]|\d{1,3}[.)])\s+/;
 const PRIORITY_WORD = /^\((high|medium|low)\)\s*|^(high|medium|low)\s*[:—-]\s*/i;
 // A Map: a category such as "constructor" must not find Object.prototype's.
-const CATEGORY_SYNONYMS = new Map(Object.entries({
-  preferences: 'preference',
-  pref: 'preference',
-  like: 'preference',
-  decisions: 'decision',
-  plan: 'decision',
-  tasks: 'task',
-  todo: 'task',
-  goal: 'task',
-  question: 'task',
-  request: 'task',
-  status: 'state',
-  change: 'state',
-  facts: 'fact',
-  info: 'fact',
-  information: 'fact',
-  context: 'fact',
-  note: 'fact',
-  events: 'event',
-  activity: 'event',
-  milestone: 'event',
-}));
+const CATEGORY_SYNONYMS = new Map(
+  Object.entries({
+    preferences: 'preference',
+    pref: 'preference',
+    like: 'preference',
+    decisions: 'decision',
+    plan: 'decision',
+    tasks: 'task',
+    todo: 'task',
+    goal: 'task',
+    question: 'task',
+    request: 'task',
+    status: 'state',
+    change: 'state',
+    facts: 'fact',
+    info: 'fact',
+    information: 'fact',
+    context: 'fact',
+    note: 'fact',
+    events: 'event',
+    activity: 'event',
+    milestone: 'event',
+  }),
+);
 
 function normaliseCategory(category: string): { category: string; repaired: boolean } {
   const c = category.trim().toLowerCase();
@@ -225,7 +230,8 @@ function fromJson(text: string): { lines: RawLine[]; currentTask?: string } | un
     const body = typeof o.text === 'string' ? o.text : typeof o.observation === 'string' ? o.observation : undefined;
     if (!body) continue;
     const p = String(o.priority ?? '').toLowerCase();
-    const priority: Priority | undefined = p === 'high' || p === '🔴' ? 'high' : p === 'low' || p === '🟢' ? 'low' : p === 'medium' || p === '🟡' ? 'medium' : undefined;
+    const priority: Priority | undefined =
+      p === 'high' || p === '🔴' ? 'high' : p === 'low' || p === '🟢' ? 'low' : p === 'medium' || p === '🟡' ? 'medium' : undefined;
     lines.push({
       date: typeof o.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(o.date) ? o.date : undefined,
       priority,
@@ -237,7 +243,8 @@ function fromJson(text: string): { lines: RawLine[]; currentTask?: string } | un
       repaired: true,
     });
   }
-  const task = typeof obj?.current_task === 'string' ? obj.current_task : typeof obj?.currentTask === 'string' ? obj.currentTask : undefined;
+  const task =
+    typeof obj?.current_task === 'string' ? obj.current_task : typeof obj?.currentTask === 'string' ? obj.currentTask : undefined;
   return { lines, currentTask: task };
 }
 
@@ -353,7 +360,9 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
       repaired = true;
     }
     if (!date || !dates.includes(date)) {
-      const byTime = time ? local.find((l) => l.time === time && (!date || l.date === date)) ?? local.find((l) => l.time === time) : undefined;
+      const byTime = time
+        ? (local.find((l) => l.time === time && (!date || l.date === date)) ?? local.find((l) => l.time === time))
+        : undefined;
       if (date) repaired = true;
       date = byTime?.date ?? lastDate;
     }
@@ -397,7 +406,9 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
   }
   if (sessionSummary !== undefined) {
     // Untrusted like every line of the answer: masked, one line, at most a few sentences.
-    sessionSummary = oneLine(maskSecrets(sessionSummary).text).replace(/^\*+|\*+$/g, '').slice(0, 600);
+    sessionSummary = oneLine(maskSecrets(sessionSummary).text)
+      .replace(/^\*+|\*+$/g, '')
+      .slice(0, 600);
     if (!sessionSummary || /^(none|n\/a|-)\.?$/i.test(sessionSummary)) sessionSummary = undefined;
     // Screened as the current task is (memory/suspicious.ts): a summary that gives orders is dropped, the topic line is written instead.
     sessionSummary = screenCurrentTask(sessionSummary);
@@ -408,7 +419,9 @@ export function parseObserverOutput(answer: string, batch: ObserverBatch): Parse
 /** `tags` with a control tag (#pin) only when a user message the line came from carries it: the model cannot pin a line the user did not. */
 function ownControlTags(tags: string[], local: LocalMessage[], entryIds: string[]): string[] {
   if (!tags.some(isControlTag)) return tags;
-  const own = controlTagsIn(local.filter((l) => l.message.role === 'user' && entryIds.includes(l.message.entryId)).map((l) => l.message.text ?? ''));
+  const own = controlTagsIn(
+    local.filter((l) => l.message.role === 'user' && entryIds.includes(l.message.entryId)).map((l) => l.message.text ?? ''),
+  );
   return tags.filter((t) => !isControlTag(t) || own.has(t.toLowerCase()));
 }
 
@@ -424,7 +437,10 @@ export function parseObserverOutputMany(answer: string, batches: ObserverBatch[]
   if (batches.length === 1) return [parseObserverOutput(answer, batches[0]!)];
   const parts = new Map<number, string[]>();
   let current: number | undefined;
-  for (const line of answer.replace(/^\s*```[a-z]*\s*\n?/i, '').replace(/\n?```\s*$/, '').split(/\r?\n/)) {
+  for (const line of answer
+    .replace(/^\s*```[a-z]*\s*\n?/i, '')
+    .replace(/\n?```\s*$/, '')
+    .split(/\r?\n/)) {
     const header = SESSION_HEADER.exec(line);
     if (header) {
       current = Number(header[1]);
@@ -455,7 +471,12 @@ export function createLlmObserver(options: LlmObserverOptions): Observer {
     if (parsed.repaired > 0 || parsed.dropped > 0) {
       logger.log('info', 'observer.output_repaired', { session: batch.session, repaired: parsed.repaired, dropped: parsed.dropped });
     }
-    return { observations: parsed.observations, currentTask: parsed.currentTask, ...(parsed.sessionSummary ? { sessionSummary: parsed.sessionSummary } : {}), usage: result.usage };
+    return {
+      observations: parsed.observations,
+      currentTask: parsed.currentTask,
+      ...(parsed.sessionSummary ? { sessionSummary: parsed.sessionSummary } : {}),
+      usage: result.usage,
+    };
   };
 
   /** Too long for the model: observe the halves (a single message is shortened). */
@@ -492,12 +513,21 @@ export function createLlmObserver(options: LlmObserverOptions): Observer {
   const observeMany = async (batches: ObserverBatch[]): Promise<ObserverResult[]> => {
     if (batches.length === 1) return [await observe(batches[0]!)];
     try {
-      const result = await client.chat({ system: options.prompt, user: formatBatchesForLlm(batches, format), parse: (answer) => parseObserverOutputMany(answer, batches) });
+      const result = await client.chat({
+        system: options.prompt,
+        user: formatBatchesForLlm(batches, format),
+        parse: (answer) => parseObserverOutputMany(answer, batches),
+      });
       const repaired = result.value.reduce((n, p) => n + p.repaired, 0);
       const dropped = result.value.reduce((n, p) => n + p.dropped, 0);
       if (repaired > 0 || dropped > 0) logger.log('info', 'observer.output_repaired', { sessions: batches.length, repaired, dropped });
       // The call's usage counted once, with the first session.
-      return result.value.map((p, i) => ({ observations: p.observations, currentTask: p.currentTask, ...(p.sessionSummary ? { sessionSummary: p.sessionSummary } : {}), usage: i === 0 ? result.usage : undefined }));
+      return result.value.map((p, i) => ({
+        observations: p.observations,
+        currentTask: p.currentTask,
+        ...(p.sessionSummary ? { sessionSummary: p.sessionSummary } : {}),
+        usage: i === 0 ? result.usage : undefined,
+      }));
     } catch (error) {
       // Too long together: one call per session (each may split further).
       if (!(error instanceof LlmError) || error.errorClass !== 'context_length') throw error;

@@ -38,7 +38,11 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
 }
 
 /** writeFileAtomic for a file too large to build in memory: `write` fills the open temp file. */
-export async function writeFileAtomicWith(path: string, write: (handle: FileHandle) => Promise<void>, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomicWith(
+  path: string,
+  write: (handle: FileHandle) => Promise<void>,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const durable = options.durable !== false;
   const what = options.what ?? `write ${path}`;
   const tmp = await writeTemp(path, write, { mode: options.mode ?? 0o600, sync: durable, what });
@@ -59,7 +63,9 @@ export async function writeFileAtomicWith(path: string, write: (handle: FileHand
  */
 export async function writeFilesAtomic(files: AtomicFile[]): Promise<void> {
   const written = await Promise.allSettled(
-    files.map((f) => writeTemp(f.path, (handle) => handle.writeFile(f.data), { mode: f.mode ?? 0o600, sync: true, what: `write ${f.path}` })),
+    files.map((f) =>
+      writeTemp(f.path, (handle) => handle.writeFile(f.data), { mode: f.mode ?? 0o600, sync: true, what: `write ${f.path}` }),
+    ),
   );
   const temps = written.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
   const failed = written.find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -162,7 +168,8 @@ export async function replaceFileSeeing(
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // Someone saved the file in that instant: theirs is the newest; what was aside is older than it.
-      if (code === 'EEXIST') return { kind: 'taken', aside: aside ? await changedSince(aside, seen!, old!, options.whole, settleMs) : undefined, data };
+      if (code === 'EEXIST')
+        return { kind: 'taken', aside: aside ? await changedSince(aside, seen!, old!, options.whole, settleMs) : undefined, data };
       if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw fromSystemError(error, what);
       await rename(tmp, path).catch((e: unknown) => {
         throw fromSystemError(e, what);
@@ -184,7 +191,13 @@ export async function replaceFileSeeing(
 }
 
 /** The aside copy's bytes: `old`, or read again when it changed since `seen` (written into by an editor that had it open). */
-async function changedSince(aside: { path: string; handle: FileHandle }, seen: Stats, old: Buffer, whole: ((bytes: Buffer) => boolean) | undefined, settleMs: number): Promise<Buffer> {
+async function changedSince(
+  aside: { path: string; handle: FileHandle },
+  seen: Stats,
+  old: Buffer,
+  whole: ((bytes: Buffer) => boolean) | undefined,
+  settleMs: number,
+): Promise<Buffer> {
   const now = await aside.handle.stat();
   if (now.mtimeMs === seen.mtimeMs && now.size === seen.size && now.ctimeMs === seen.ctimeMs) return old;
   return readSettled(aside.path, whole, settleMs);
@@ -258,7 +271,11 @@ export function tempPathFor(path: string): string {
 }
 
 /** A temp file next to `path` filled by `write` (and fsynced when `sync`); returns its path. */
-async function writeTemp(path: string, write: (handle: FileHandle) => Promise<void>, options: { mode: number; sync: boolean; what: string }): Promise<string> {
+async function writeTemp(
+  path: string,
+  write: (handle: FileHandle) => Promise<void>,
+  options: { mode: number; sync: boolean; what: string },
+): Promise<string> {
   const dir = dirname(path);
   const tmp = tempPathFor(path);
   try {

@@ -60,9 +60,13 @@ export async function readKeyFile(path: string): Promise<SyncKey> {
   try {
     const info = await stat(path);
     if (process.platform !== 'win32' && (info.mode & 0o077) !== 0) {
-      throw new OcmError('PERMISSION_DENIED', `The sync key file ${path} can be read by other users (mode ${(info.mode & 0o777).toString(8)}).`, {
-        hint: `Make it yours alone: chmod 600 ${path}`,
-      });
+      throw new OcmError(
+        'PERMISSION_DENIED',
+        `The sync key file ${path} can be read by other users (mode ${(info.mode & 0o777).toString(8)}).`,
+        {
+          hint: `Make it yours alone: chmod 600 ${path}`,
+        },
+      );
     }
     text = await readFile(path, 'utf8');
   } catch (error) {
@@ -74,15 +78,28 @@ export async function readKeyFile(path: string): Promise<SyncKey> {
     }
     throw fromSystemError(error, `read the sync key file ${path}`);
   }
-  const identity = text.split(/\r?\n/).map((l) => l.trim()).find((l) => IDENTITY_LINE.test(l));
-  if (!identity) throw new OcmError('CONFIG_INVALID', `${path} (sync.key_file) holds no age identity (a line AGE-SECRET-KEY-1…).`, { hint: 'Point sync.key_file at a file made by `ocm-run sync --new-key FILE` or `age-keygen`.' });
+  const identity = text
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .find((l) => IDENTITY_LINE.test(l));
+  if (!identity)
+    throw new OcmError('CONFIG_INVALID', `${path} (sync.key_file) holds no age identity (a line AGE-SECRET-KEY-1…).`, {
+      hint: 'Point sync.key_file at a file made by `ocm-run sync --new-key FILE` or `age-keygen`.',
+    });
   return keyFromIdentity(identity);
 }
 
 /** Write a key file as age-keygen does (0600); refuses to replace one. */
 export async function writeKeyFile(path: string, key: SyncKey, now: Date): Promise<void> {
-  if (await stat(path).then(() => true, () => false)) {
-    throw new OcmError('BAD_INPUT', `${path} exists already; a key file is never overwritten.`, { hint: 'Choose another path, or use that key (sync.key_file).' });
+  if (
+    await stat(path).then(
+      () => true,
+      () => false,
+    )
+  ) {
+    throw new OcmError('BAD_INPUT', `${path} exists already; a key file is never overwritten.`, {
+      hint: 'Choose another path, or use that key (sync.key_file).',
+    });
   }
   await writeFileAtomic(path, `# created: ${now.toISOString()}\n# public key: ${key.recipient}\n${key.identity}\n`, { mode: 0o600 });
 }
@@ -126,7 +143,10 @@ export async function unsealWithPassphrase(passphrase: string, data: Uint8Array,
 /** The sync key a passphrase unlocks from its encrypted identity file. */
 export async function keyFromSealedIdentity(passphrase: string, sealed: Uint8Array, what: string): Promise<SyncKey> {
   const identity = new TextDecoder().decode(await unsealWithPassphrase(passphrase, sealed, what)).trim();
-  if (!IDENTITY_LINE.test(identity)) throw new OcmError('BAD_INPUT', `${what} does not hold an age identity.`, { hint: 'It was not written by OC-Memory; check the remote.' });
+  if (!IDENTITY_LINE.test(identity))
+    throw new OcmError('BAD_INPUT', `${what} does not hold an age identity.`, {
+      hint: 'It was not written by OC-Memory; check the remote.',
+    });
   return keyFromIdentity(identity);
 }
 
@@ -142,13 +162,20 @@ export function sha256(data: Uint8Array | string): string {
 function decryptError(error: unknown, what: string, kind: 'key' | 'passphrase'): OcmError {
   const message = (error as Error).message ?? String(error);
   const wrong = /no identity matched|incorrect passphrase/i.test(message);
-  if (!wrong) return new OcmError('BAD_INPUT', `${what} is not a readable age file: ${message}`, { hint: 'It may be damaged or not written by OC-Memory.' });
-  return new OcmError('WRONG_KEY', `${what} cannot be decrypted with this ${kind === 'key' ? 'key (sync.key_file)' : `passphrase (${PASSPHRASE_VARIABLE})`}.`, {
-    hint:
-      kind === 'key'
-        ? 'Use the key file the other devices use (copy it, mode 0600, and point sync.key_file at it). Nothing was changed here or on the remote.'
-        : `Set ${PASSPHRASE_VARIABLE} (environment or the home's .env) to the passphrase the other devices use. Nothing was changed here or on the remote.`,
-  });
+  if (!wrong)
+    return new OcmError('BAD_INPUT', `${what} is not a readable age file: ${message}`, {
+      hint: 'It may be damaged or not written by OC-Memory.',
+    });
+  return new OcmError(
+    'WRONG_KEY',
+    `${what} cannot be decrypted with this ${kind === 'key' ? 'key (sync.key_file)' : `passphrase (${PASSPHRASE_VARIABLE})`}.`,
+    {
+      hint:
+        kind === 'key'
+          ? 'Use the key file the other devices use (copy it, mode 0600, and point sync.key_file at it). Nothing was changed here or on the remote.'
+          : `Set ${PASSPHRASE_VARIABLE} (environment or the home's .env) to the passphrase the other devices use. Nothing was changed here or on the remote.`,
+    },
+  );
 }
 
 /** One file for a person to keep (an export, a backup): for the key file's key, or for the passphrase itself (age -d asks it). */
@@ -157,11 +184,18 @@ export async function sealForSecret(secret: SyncSecret, data: Uint8Array | strin
 }
 
 export async function unsealForSecret(secret: SyncSecret, data: Uint8Array, what: string): Promise<Uint8Array> {
-  return secret.kind === 'key_file' ? unseal(await readKeyFile(secret.path), data, what) : unsealWithPassphrase(secret.passphrase, data, what);
+  return secret.kind === 'key_file'
+    ? unseal(await readKeyFile(secret.path), data, what)
+    : unsealWithPassphrase(secret.passphrase, data, what);
 }
 
 /** The secret for a file a person keeps: `--key-file`, else sync.key_file, else the passphrase; a hint when there is none. */
-export function requireFileSecret(flagKeyFile: string | undefined, configKeyFile: string, env: Record<string, string | undefined>, what: string): SyncSecret {
+export function requireFileSecret(
+  flagKeyFile: string | undefined,
+  configKeyFile: string,
+  env: Record<string, string | undefined>,
+  what: string,
+): SyncSecret {
   const secret = syncSecret(flagKeyFile ?? configKeyFile, env);
   if (secret) return secret;
   throw new OcmError('CONFIG_MISSING', `${what} needs a key: none of --key-file, sync.key_file or ${PASSPHRASE_VARIABLE} is set.`, {

@@ -139,11 +139,10 @@ export async function ensureHome(paths: HomePaths, configTemplate: () => Promise
       await chmod(paths.config, 0o600);
     }
     if (!(await exists(paths.env))) {
-      await writeFile(
-        paths.env,
-        '# Secrets for OC-Memory (mode 0600). KEY=value, one a line; referenced from config.yaml as ${KEY}.\n',
-        { mode: 0o600, flag: 'wx' },
-      ).catch(ignoreExists);
+      await writeFile(paths.env, '# Secrets for OC-Memory (mode 0600). KEY=value, one a line; referenced from config.yaml as ${KEY}.\n', {
+        mode: 0o600,
+        flag: 'wx',
+      }).catch(ignoreExists);
       await chmod(paths.env, 0o600);
     }
   } catch (error) {
@@ -172,14 +171,20 @@ export async function secureHome(root: string): Promise<void> {
     throw fromSystemError(error, `read the memory home ${root}`);
   }
   if (!info.isDirectory()) {
-    throw new OcmError('BAD_INPUT', `The memory home ${root} is not a folder.`, { hint: 'Point --home (or OCM_HOME) at a folder, or remove that file.', details: { path: root } });
+    throw new OcmError('BAD_INPUT', `The memory home ${root} is not a folder.`, {
+      hint: 'Point --home (or OCM_HOME) at a folder, or remove that file.',
+      details: { path: root },
+    });
   }
   if ((info.mode & (GROUP_OR_OTHER | 0o7000)) === 0) return;
   if (info.uid !== uid) {
     throw new OcmError(
       'PERMISSION_DENIED',
       `The memory home ${root} can be read by other users (mode ${(info.mode & 0o7777).toString(8)}) and belongs to user ${info.uid}, not to you (${uid}): memory would not be private there.`,
-      { hint: `Use a folder of your own (--home or OCM_HOME, e.g. ${join(root, 'oc-memory')}), or have its owner run: chmod 700 ${root}`, details: { path: root } },
+      {
+        hint: `Use a folder of your own (--home or OCM_HOME, e.g. ${join(root, 'oc-memory')}), or have its owner run: chmod 700 ${root}`,
+        details: { path: root },
+      },
     );
   }
   try {

@@ -37,7 +37,10 @@ export type LogSink = (record: LogRecord) => void;
  * starts a new file.
  */
 export async function rotateLogIfLarge(file: string, maxBytes = MAX_LOG_BYTES): Promise<void> {
-  const size = await stat(file).then((s) => s.size, () => 0);
+  const size = await stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
   if (size > maxBytes) await rename(file, `${file}.1`).catch(() => undefined);
 }
 
@@ -59,17 +62,27 @@ export function createFileLogger(options: {
   const sizes = new Map<string, number>();
   async function append(file: string, line: string): Promise<void> {
     let size = sizes.get(file);
-    if (size === undefined) size = await stat(file).then((s) => s.size, () => 0);
+    if (size === undefined)
+      size = await stat(file).then(
+        (s) => s.size,
+        () => 0,
+      );
     const bytes = Buffer.byteLength(line);
     if (size > 0 && size + bytes > maxBytes) {
       await rename(file, `${file}.1`).catch(() => undefined);
       // Another process may have rotated it already; start from what is there now.
-      size = await stat(file).then((s) => s.size, () => 0);
+      size = await stat(file).then(
+        (s) => s.size,
+        () => 0,
+      );
     }
     await appendFile(file, line, { mode: 0o600 });
     sizes.set(file, size + bytes);
   }
-  let chain: Promise<void> = mkdir(options.dir, { recursive: true, mode: 0o700 }).then(() => undefined, () => undefined);
+  let chain: Promise<void> = mkdir(options.dir, { recursive: true, mode: 0o700 }).then(
+    () => undefined,
+    () => undefined,
+  );
   return {
     log(level, event, fields = {}) {
       const record: LogRecord = { time: now().toISOString(), level, event, ...fields };

@@ -73,7 +73,10 @@ interface Driver {
 
 /** The part of `node:sqlite` used here (Node 20's type definitions have none of it). */
 interface NodeSqliteModule {
-  DatabaseSync: new (path: string, options: { readOnly: boolean }) => {
+  DatabaseSync: new (
+    path: string,
+    options: { readOnly: boolean },
+  ) => {
     readonly isOpen: boolean;
     exec(sql: string): void;
     prepare(sql: string): { all(...params: unknown[]): unknown[]; get(...params: unknown[]): unknown };
@@ -312,9 +315,13 @@ export async function describeSqliteDriver(): Promise<{ name: SqliteDriverName; 
 async function pickDriver(forced: string | undefined): Promise<Driver> {
   if (forced !== undefined && forced !== '') {
     if (!(DRIVER_ORDER as readonly string[]).includes(forced)) {
-      throw new OcmError('BAD_INPUT', `OCM_SQLITE_DRIVER must be one of ${DRIVER_ORDER.map((d) => `"${d}"`).join(', ')}, not ${JSON.stringify(forced.slice(0, 40))}.`, {
-        hint: 'Unset OCM_SQLITE_DRIVER to let OC-Memory choose.',
-      });
+      throw new OcmError(
+        'BAD_INPUT',
+        `OCM_SQLITE_DRIVER must be one of ${DRIVER_ORDER.map((d) => `"${d}"`).join(', ')}, not ${JSON.stringify(forced.slice(0, 40))}.`,
+        {
+          hint: 'Unset OCM_SQLITE_DRIVER to let OC-Memory choose.',
+        },
+      );
     }
     try {
       return await LOADERS[forced as SqliteDriverName]();
@@ -335,14 +342,18 @@ async function pickDriver(forced: string | undefined): Promise<Driver> {
 
 function noDriver(failures: Array<[SqliteDriverName, unknown]>): OcmError {
   const reasons = failures.map(([name, error]) => `${name}: ${firstLine(error)}`).join('; ');
-  return new OcmError('DEPENDENCY_MISSING', `Reading SQLite databases (OpenClaw's agent databases) needs SQLite, and none could be loaded on Node ${process.versions.node} (${reasons}).`, {
-    hint:
-      'OC-Memory carries a WebAssembly SQLite (the sql.js package) that works on every Node: reinstall OC-Memory ' +
-      '(`npm ci` in its folder, or `npm install -g` the package again) so that sql.js is there. ' +
-      'Node 22.13 or newer has SQLite built in as well. docs/sources.md, "Libraries", has the details.',
-    details: { driversTried: failures.map(([name]) => name) },
-    cause: failures.at(-1)?.[1],
-  });
+  return new OcmError(
+    'DEPENDENCY_MISSING',
+    `Reading SQLite databases (OpenClaw's agent databases) needs SQLite, and none could be loaded on Node ${process.versions.node} (${reasons}).`,
+    {
+      hint:
+        'OC-Memory carries a WebAssembly SQLite (the sql.js package) that works on every Node: reinstall OC-Memory ' +
+        '(`npm ci` in its folder, or `npm install -g` the package again) so that sql.js is there. ' +
+        'Node 22.13 or newer has SQLite built in as well. docs/sources.md, "Libraries", has the details.',
+      details: { driversTried: failures.map(([name]) => name) },
+      cause: failures.at(-1)?.[1],
+    },
+  );
 }
 
 function firstLine(error: unknown): string {
@@ -380,7 +391,7 @@ export function isBusyError(error: unknown): boolean {
 export function isSchemaError(error: unknown): boolean {
   const code = sqliteCode(error);
   const message = (error as Error).message ?? '';
-  return (code?.startsWith('SQLITE_SCHEMA')) || /no such (table|column)/i.test(message);
+  return code?.startsWith('SQLITE_SCHEMA') || /no such (table|column)/i.test(message);
 }
 
 /** The file is not a database, or is damaged. */
@@ -447,7 +458,11 @@ export async function openReadOnly(path: string, options: OpenOptions = {}): Pro
 }
 
 /** Open, run `fn`, always close. */
-export async function withReadOnlyDatabase<T>(path: string, fn: (db: ReadOnlyDatabase) => T | Promise<T>, options: OpenOptions = {}): Promise<T> {
+export async function withReadOnlyDatabase<T>(
+  path: string,
+  fn: (db: ReadOnlyDatabase) => T | Promise<T>,
+  options: OpenOptions = {},
+): Promise<T> {
   const db = await openReadOnly(path, options);
   try {
     return await fn(db);

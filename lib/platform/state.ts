@@ -130,7 +130,10 @@ export async function readState(path: string): Promise<{ state: State; warning?:
   } catch {
     const aside = `${path}.corrupt-${Date.now()}`;
     await rename(path, aside).catch(() => undefined);
-    return { state: emptyState(), warning: `state.json was unreadable; moved aside to ${aside} and started fresh (transcripts are re-read; observation ids dedupe).` };
+    return {
+      state: emptyState(),
+      warning: `state.json was unreadable; moved aside to ${aside} and started fresh (transcripts are re-read; observation ids dedupe).`,
+    };
   }
 }
 

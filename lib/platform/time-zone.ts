@@ -28,7 +28,10 @@ export function resolveTimeZone(configured: string): string {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
   } catch {
-    throw new ConfigError(`Unknown time zone "${zone}".`, { keyPath: 'timezone', hint: 'Use an IANA name such as "Europe/Berlin", "Asia/Seoul" or "UTC".' });
+    throw new ConfigError(`Unknown time zone "${zone}".`, {
+      keyPath: 'timezone',
+      hint: 'Use an IANA name such as "Europe/Berlin", "Asia/Seoul" or "UTC".',
+    });
   }
   return zone;
 }
@@ -42,7 +45,16 @@ const BUCKET = 15 * 60_000;
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
   let fmt = formatters.get(timeZone);
   if (!fmt) {
-    fmt = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+    fmt = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
     formatters.set(timeZone, fmt);
   }
   return fmt;
@@ -68,7 +80,14 @@ export function zoneOffsetMs(ms: number, timeZone: string): number {
     const at = bucket * BUCKET;
     const parts: Record<string, string> = {};
     for (const p of formatterFor(timeZone).formatToParts(new Date(at))) parts[p.type] = p.value;
-    const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour) % 24, Number(parts.minute), Number(parts.second));
+    const asUtc = Date.UTC(
+      Number(parts.year),
+      Number(parts.month) - 1,
+      Number(parts.day),
+      Number(parts.hour) % 24,
+      Number(parts.minute),
+      Number(parts.second),
+    );
     offset = asUtc - at;
     if (zone.size > 100_000) zone.clear();
     zone.set(bucket, offset);
@@ -77,7 +96,10 @@ export function zoneOffsetMs(ms: number, timeZone: string): number {
 }
 
 /** Wall-clock fields of an instant in a zone. */
-export function zonedFields(ms: number, timeZone: string): { year: number; month: number; day: number; hour: number; minute: number; weekday: number } {
+export function zonedFields(
+  ms: number,
+  timeZone: string,
+): { year: number; month: number; day: number; hour: number; minute: number; weekday: number } {
   const local = new Date(ms + zoneOffsetMs(ms, timeZone));
   return {
     year: local.getUTCFullYear(),

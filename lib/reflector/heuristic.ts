@@ -41,10 +41,36 @@ const FILLER = new Set(
 );
 
 /** Function words that change meaning: always kept, never deduplicated. */
-const MEANING = new Set(['not', 'no', 'never', 'nor', 'without', "don't", "doesn't", "didn't", "isn't", "aren't", "wasn't", "weren't", "won't", "can't", "couldn't", "shouldn't", 'from', 'instead', 'over', 'than', 'vs', 'before', 'after']);
+const MEANING = new Set([
+  'not',
+  'no',
+  'never',
+  'nor',
+  'without',
+  "don't",
+  "doesn't",
+  "didn't",
+  "isn't",
+  "aren't",
+  "wasn't",
+  "weren't",
+  "won't",
+  "can't",
+  "couldn't",
+  "shouldn't",
+  'from',
+  'instead',
+  'over',
+  'than',
+  'vs',
+  'before',
+  'after',
+]);
 
 const NOT_SUBJECTS = new Set(
-  'The A An It Its This That These Those There Then Their They We Our Us I My Me You Your He His She Her Him If When While After Before So And But Or Also Just Now Today Yesterday Tomorrow Next Last Every Each Some Any All Both Maybe Please Thanks Thank Wow Oh Hey Hi Hello Yes No Not What Why How Where Who Which Great Good Nice Sure Love Sounds Going Let Let\'s Do Does Did Is Are Was Were Have Has Had Can Could Would Should Will Being Been'.split(' '),
+  "The A An It Its This That These Those There Then Their They We Our Us I My Me You Your He His She Her Him If When While After Before So And But Or Also Just Now Today Yesterday Tomorrow Next Last Every Each Some Any All Both Maybe Please Thanks Thank Wow Oh Hey Hi Hello Yes No Not What Why How Where Who Which Great Good Nice Sure Love Sounds Going Let Let's Do Does Did Is Are Was Were Have Has Had Can Could Would Should Will Being Been".split(
+    ' ',
+  ),
 );
 
 const RANK: Record<Priority, number> = { low: 0, medium: 1, high: 2 };
@@ -85,7 +111,12 @@ function lightlyCleaned(text: string): string {
  * Telegraphic form of a text: content words only, each once per line (`seen`),
  * sentence breaks as "; ". The subject is left out (the line starts with it).
  */
-export function telegraph(text: string, subject: string, seen: Set<string>, said?: { words: Set<string>; isKey: (word: string) => boolean }): string {
+export function telegraph(
+  text: string,
+  subject: string,
+  seen: Set<string>,
+  said?: { words: Set<string>; isKey: (word: string) => boolean },
+): string {
   const subjectLower = subject.toLowerCase();
   const parts: string[] = [];
   for (const segment of clean(text).split(/(?<=[.!?;])\s+|\s+[-–—]\s+/)) {
@@ -157,7 +188,12 @@ const SPECIFIC = /\d|[.\-_/][\p{L}\d]|^\p{Lu}|\p{Ll}\p{Lu}|^[A-Za-z][\w.+#-]*[^\
  *   what it applies to: both stand.
  */
 export function aboutSameThing(older: string, newer: string): boolean {
-  const written = (t: string) => t.replace(/[!?,;:()"]+/g, ' ').replace(/\.(?=\s|$)/g, ' ').split(/\s+/).filter(Boolean);
+  const written = (t: string) =>
+    t
+      .replace(/[!?,;:()"]+/g, ' ')
+      .replace(/\.(?=\s|$)/g, ' ')
+      .split(/\s+/)
+      .filter(Boolean);
   const aWritten = written(older);
   const bWritten = written(newer);
   const a = aWritten.map((w) => w.toLowerCase());
@@ -173,7 +209,11 @@ export function aboutSameThing(older: string, newer: string): boolean {
   let before = prefix - 1;
   while (before > 0 && DETERMINERS.has(a[before]!)) before--;
   if (SCOPE_WORDS.has(a[before]!)) return false;
-  if (a.slice(prefix, a.length - suffix).some((w) => SCOPE_WORDS.has(w)) || b.slice(prefix, b.length - suffix).some((w) => SCOPE_WORDS.has(w))) return false;
+  if (
+    a.slice(prefix, a.length - suffix).some((w) => SCOPE_WORDS.has(w)) ||
+    b.slice(prefix, b.length - suffix).some((w) => SCOPE_WORDS.has(w))
+  )
+    return false;
   for (const w of aWritten.slice(aWritten.length - suffix)) {
     if (SCOPE_WORDS.has(w.toLowerCase())) break;
     if (SPECIFIC.test(w)) return false;
@@ -309,7 +349,9 @@ export function reflectWithRules(input: ReflectionInput, options: HeuristicRefle
   const said = { words: new Set<string>(), isKey };
   const dates = [...new Set(live.map((i) => i.obs.date))].sort();
   const inOrder = (list: Candidate[]) =>
-    [...list].sort((a, b) => a.item.obs.time.localeCompare(b.item.obs.time) || a.item.obs.id.localeCompare(b.item.obs.id) || a.index - b.index);
+    [...list].sort(
+      (a, b) => a.item.obs.time.localeCompare(b.item.obs.time) || a.item.obs.id.localeCompare(b.item.obs.id) || a.index - b.index,
+    );
   for (const date of dates) {
     const seenBySubject = new Map<string, Set<string>>();
     const seenFor = (subject: string) => {
@@ -343,7 +385,10 @@ export function reflectWithRules(input: ReflectionInput, options: HeuristicRefle
     const medium = picked.filter((c) => c.item.obs.priority !== 'low');
     const mediumParts: string[] = [];
     for (const subject of [...new Set(medium.map((c) => c.item.subject))]) {
-      const parts = render(medium.filter((c) => c.item.subject === subject), seenFor(subject));
+      const parts = render(
+        medium.filter((c) => c.item.subject === subject),
+        seenFor(subject),
+      );
       if (parts.length > 0) mediumParts.push(`${subject ? `${subject}: ` : ''}${parts.join('; ')}`);
     }
     if (mediumParts.length > 0) {
@@ -363,7 +408,10 @@ export function reflectWithRules(input: ReflectionInput, options: HeuristicRefle
       for (const set of seenBySubject.values()) for (const w of set) everything.add(w);
       const parts: string[] = [];
       for (const subject of [...new Set(low.map((c) => c.item.subject))]) {
-        const texts = render(low.filter((c) => c.item.subject === subject), everything);
+        const texts = render(
+          low.filter((c) => c.item.subject === subject),
+          everything,
+        );
         if (texts.length > 0) parts.push(`${subject ? `${subject}: ` : ''}${texts.join('; ')}`);
       }
       const sources = [...new Set(low.map((c) => c.item))];

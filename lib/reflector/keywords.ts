@@ -26,7 +26,8 @@ export const STOP_WORDS = new Set(
 );
 
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-const MONTH_RE = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const MONTH_RE =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 
 function monthIndex(name: string): number {
   const n = name.toLowerCase().slice(0, 3);
@@ -38,11 +39,23 @@ const pad = (n: number) => String(n).padStart(2, '0');
 /** Rewrite written dates as ISO: "7 May 2023" → 2023-05-07, "June 2023" → 2023-06, "13 August" → --08-13. */
 export function normaliseDates(text: string): string {
   return text
-    .replace(new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_RE}\\.?,?\\s+(\\d{4})\\b`, 'gi'), (_m, d: string, mon: string, y: string) => `${y}-${pad(monthIndex(mon))}-${pad(Number(d))}`)
-    .replace(new RegExp(`\\b${MONTH_RE}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'gi'), (_m, mon: string, d: string, y: string) => `${y}-${pad(monthIndex(mon))}-${pad(Number(d))}`)
+    .replace(
+      new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_RE}\\.?,?\\s+(\\d{4})\\b`, 'gi'),
+      (_m, d: string, mon: string, y: string) => `${y}-${pad(monthIndex(mon))}-${pad(Number(d))}`,
+    )
+    .replace(
+      new RegExp(`\\b${MONTH_RE}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'gi'),
+      (_m, mon: string, d: string, y: string) => `${y}-${pad(monthIndex(mon))}-${pad(Number(d))}`,
+    )
     .replace(new RegExp(`\\b${MONTH_RE}\\.?,?\\s+(\\d{4})\\b`, 'gi'), (_m, mon: string, y: string) => `${y}-${pad(monthIndex(mon))}`)
-    .replace(new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_RE}\\b`, 'gi'), (_m, d: string, mon: string) => `--${pad(monthIndex(mon))}-${pad(Number(d))}`)
-    .replace(new RegExp(`\\b${MONTH_RE}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?!:)`, 'gi'), (_m, mon: string, d: string) => `--${pad(monthIndex(mon))}-${pad(Number(d))}`);
+    .replace(
+      new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MONTH_RE}\\b`, 'gi'),
+      (_m, d: string, mon: string) => `--${pad(monthIndex(mon))}-${pad(Number(d))}`,
+    )
+    .replace(
+      new RegExp(`\\b${MONTH_RE}\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?!:)`, 'gi'),
+      (_m, mon: string, d: string) => `--${pad(monthIndex(mon))}-${pad(Number(d))}`,
+    );
 }
 
 /** Light English stemming: plurals and possessives (enough for "agencies" ~ "agency"). */
@@ -72,7 +85,10 @@ function dateForms(token: string): string[] {
 
 /** Normalise one token for matching; undefined for a function word. */
 export function normaliseWord(raw: string): string | undefined {
-  const lower = raw.toLowerCase().replace(/’/g, "'").replace(/[.'-]+$/, '');
+  const lower = raw
+    .toLowerCase()
+    .replace(/’/g, "'")
+    .replace(/[.'-]+$/, '');
   if (!lower || STOP_WORDS.has(lower)) return undefined;
   if (isHangulWord(lower)) {
     if (isKoreanFunctionWord(lower)) return undefined;
@@ -101,7 +117,9 @@ export function contentWords(text: string, options: { expand?: boolean } = {}): 
 
 /** Capitalised words that are ordinary at a sentence start, not names. */
 const ORDINARY_CAPITALS = new Set(
-  'also although another anyway as at because before but by could did do does during each even ever every first for from had has have he her here hers his how however i if in instead is it its just last later let like maybe me meanwhile mine more most much my next no not now of oh okay on once one only or our perhaps please she since so some still such sure than thanks thank that the their them then there these they this those though through to today tomorrow too user assistant was we well were what when where which while who why will with would yeah yes yesterday yet you your wow hey hi hello great good nice awesome'.split(' '),
+  'also although another anyway as at because before but by could did do does during each even ever every first for from had has have he her here hers his how however i if in instead is it its just last later let like maybe me meanwhile mine more most much my next no not now of oh okay on once one only or our perhaps please she since so some still such sure than thanks thank that the their them then there these they this those though through to today tomorrow too user assistant was we well were what when where which while who why will with would yeah yes yesterday yet you your wow hey hi hello great good nice awesome'.split(
+    ' ',
+  ),
 );
 
 /** Positions where a sentence starts (a capital there says nothing about a name). */

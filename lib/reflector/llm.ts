@@ -18,7 +18,10 @@ import type { ReflectionDraft, ReflectionInput, ReflectionLine, Reflector } from
 const DATE_HEADER = /^#{1,6}\s*\**(\d{4}-\d{2}-\d{2})\b/;
 const BULLET = /^(?:[-*+•]|\d{1,3}[.)])\s+/;
 
-export function parseReflectorOutput(answer: string, input: ReflectionInput): { lines: ReflectionLine[]; repaired: number; dropped: number } {
+export function parseReflectorOutput(
+  answer: string,
+  input: ReflectionInput,
+): { lines: ReflectionLine[]; repaired: number; dropped: number } {
   const text = answer
     .replace(/^\s*```[a-z]*\s*\n?/i, '')
     .replace(/\n?```\s*$/, '')
@@ -65,8 +68,10 @@ export function parseReflectorOutput(answer: string, input: ReflectionInput): { 
     );
     if (!date) repaired++;
   }
-  if (lines.length === 0) throw new MalformedOutputError(`no usable reflection line in the answer (${dropped} unreadable lines)`, text.slice(0, 200));
-  if (dropped > 2 * lines.length + 2) throw new MalformedOutputError(`${dropped} unreadable lines against ${lines.length} reflection lines`, text.slice(0, 200));
+  if (lines.length === 0)
+    throw new MalformedOutputError(`no usable reflection line in the answer (${dropped} unreadable lines)`, text.slice(0, 200));
+  if (dropped > 2 * lines.length + 2)
+    throw new MalformedOutputError(`${dropped} unreadable lines against ${lines.length} reflection lines`, text.slice(0, 200));
   lines.sort((a, b) => a.date.localeCompare(b.date));
   return { lines, repaired, dropped };
 }
@@ -82,7 +87,11 @@ export function createLlmReflector(options: { client: LlmClient; prompt: string;
       const user = `Period ${input.periodStart} → ${input.periodEnd}. Aim for about ${aim} tokens.\n\n${source}`;
       const result = await client.chat({ system: options.prompt, user, parse: (answer) => parseReflectorOutput(answer, input) });
       if (result.value.repaired > 0 || result.value.dropped > 0) {
-        logger.log('info', 'reflector.output_repaired', { period: `${input.periodStart}..${input.periodEnd}`, repaired: result.value.repaired, dropped: result.value.dropped });
+        logger.log('info', 'reflector.output_repaired', {
+          period: `${input.periodStart}..${input.periodEnd}`,
+          repaired: result.value.repaired,
+          dropped: result.value.dropped,
+        });
       }
       return { lines: result.value.lines, usage: result.usage };
     },

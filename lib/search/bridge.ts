@@ -108,7 +108,9 @@ class RenderingBuilder {
 
   add(alternatives: readonly string[], translated: boolean): void {
     // Date terms and bare numbers are no translation (a number is written the same in both languages).
-    const forms = [...new Set(alternatives.flatMap((w) => analyze(w)).filter((t) => !t.startsWith('@') && !(translated && /^\d+$/.test(t))))];
+    const forms = [
+      ...new Set(alternatives.flatMap((w) => analyze(w)).filter((t) => !t.startsWith('@') && !(translated && /^\d+$/.test(t)))),
+    ];
     if (forms.length === 0) return;
     if (translated) for (const w of alternatives) if (!this.text.includes(w)) this.text.push(w);
     const key = forms.join(' ');

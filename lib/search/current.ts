@@ -41,7 +41,8 @@ export function currentFirst(results: SearchResult[], options: CurrentOptions): 
     if (r.mark?.by) {
       const head = newestOf(r, ranked, options);
       // It answers what the older one was found for: its score and relevance at least the older one's.
-      if (head && !placed.has(head.id)) place({ ...head, score: Math.max(head.score, r.score), relevance: Math.max(head.relevance ?? 0, r.relevance ?? 0) });
+      if (head && !placed.has(head.id))
+        place({ ...head, score: Math.max(head.score, r.score), relevance: Math.max(head.relevance ?? 0, r.relevance ?? 0) });
     }
     place(r);
   }

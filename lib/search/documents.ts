@@ -19,7 +19,10 @@ import type { SearchDoc } from './types.js';
 export { memoryRoots, displayPath, agentFromPath, type MemoryRoot, type SourceKind } from './roots.js';
 
 /** Documents of one day file (any tier). */
-export function dayFileDocuments(text: string, options: { path: string; tier: Tier; agent: string; fileName: string; onPlainText?: () => void }): SearchDoc[] {
+export function dayFileDocuments(
+  text: string,
+  options: { path: string; tier: Tier; agent: string; fileName: string; onPlainText?: () => void },
+): SearchDoc[] {
   const file = parseDayFile(text);
   if (file.readAsPlainText) options.onPlainText?.();
   const date = dateFromFileName(options.fileName);
@@ -54,7 +57,10 @@ function withNotes(text: string, lines: string[], startLine: number, endLine: nu
   if (endLine <= startLine) return text;
   const notes: string[] = [];
   for (const raw of lines.slice(startLine, endLine)) {
-    const line = raw.replace(/^[\s>]*(?:[-*+]|\d+[.)])?\s*(?:\[[ xX]\]\s*)?/, '').replace(BLOCK_ID, '').trim();
+    const line = raw
+      .replace(/^[\s>]*(?:[-*+]|\d+[.)])?\s*(?:\[[ xX]\]\s*)?/, '')
+      .replace(BLOCK_ID, '')
+      .trim();
     if (line !== '' && !/^\^[A-Za-z0-9-]+$/.test(line) && !line.startsWith('<!--')) notes.push(line);
   }
   return notes.length === 0 ? text : `${text}\n${notes.join('\n')}`;
@@ -95,7 +101,14 @@ export function reflectionDocuments(text: string, options: { path: string; fileN
     }
   }
   const date =
-    lastDate(data.date) ?? lastDate(data.period_end) ?? lastDate(data.end) ?? lastDate(data.until) ?? lastDate(data.to) ?? lastDate(data.period) ?? dateFromFileName(options.fileName) ?? '';
+    lastDate(data.date) ??
+    lastDate(data.period_end) ??
+    lastDate(data.end) ??
+    lastDate(data.until) ??
+    lastDate(data.to) ??
+    lastDate(data.period) ??
+    dateFromFileName(options.fileName) ??
+    '';
   const agent = typeof data.agent === 'string' && data.agent ? data.agent : DEFAULT_AGENT;
   const fileTags = Array.isArray(data.tags) ? data.tags.filter((t): t is string => typeof t === 'string') : [];
   const tree = unified().use(remarkParse).parse(body) as Root;

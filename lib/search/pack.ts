@@ -97,7 +97,11 @@ interface StoreRun {
  * stored documents are copied file to file. Returns the pack's name and file table. Throws SegmentError when a
  * source is not a valid segment.
  */
-export async function writePack(dir: string, tier: Tier, sources: PackSource[]): Promise<{ name: string; files: SegmentFile[]; docs: number }> {
+export async function writePack(
+  dir: string,
+  tier: Tier,
+  sources: PackSource[],
+): Promise<{ name: string; files: SegmentFile[]; docs: number }> {
   const scratch = new SegmentScratch();
   // Sizes are bounded by the sources' (dropped documents make the pack smaller).
   let docBound = 0;
@@ -187,7 +191,8 @@ export async function writePack(dir: string, tier: Tier, sources: PackSource[]):
     termIdsBySource.push(ids);
   }
   docTagStart[docCount] = tagIds.length;
-  if (categories.length > 0xffff || agents.length > 0xffff || tags.length > 0xffff) throw new SegmentError('too many distinct categories, agents or tags for one pack');
+  if (categories.length > 0xffff || agents.length > 0xffff || tags.length > 0xffff)
+    throw new SegmentError('too many distinct categories, agents or tags for one pack');
 
   // ---- the dictionary in byte order, without terms of dropped documents only
   const kept = sortByBytes(terms.filter((t) => counts[termIds.get(t)!]! > 0));

@@ -28,7 +28,8 @@ export class QueryCache {
     this.data = { format: FORMAT, responses: {}, vectors: {} };
     try {
       const parsed = JSON.parse(readFileSync(this.path, 'utf8')) as CacheFile;
-      if (parsed && parsed.format === FORMAT && typeof parsed.responses === 'object' && typeof parsed.vectors === 'object') this.data = parsed;
+      if (parsed && parsed.format === FORMAT && typeof parsed.responses === 'object' && typeof parsed.vectors === 'object')
+        this.data = parsed;
     } catch {
       /* missing or broken: start empty */
     }
@@ -37,7 +38,9 @@ export class QueryCache {
   getResponse<T>(key: string, generations: Record<string, string>): T | undefined {
     const hit = this.data.responses[key];
     if (!hit) return undefined;
-    const same = Object.keys(generations).length === Object.keys(hit.generations).length && Object.entries(generations).every(([t, g]) => hit.generations[t] === g);
+    const same =
+      Object.keys(generations).length === Object.keys(hit.generations).length &&
+      Object.entries(generations).every(([t, g]) => hit.generations[t] === g);
     return same ? (hit.value as T) : undefined;
   }
 
@@ -57,7 +60,10 @@ export class QueryCache {
   }
 
   setVector(model: string, query: string, vector: Float32Array, now: number): void {
-    this.data.vectors[`${model}\u0000${query}`] = { at: now, vector: Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64') };
+    this.data.vectors[`${model}\u0000${query}`] = {
+      at: now,
+      vector: Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64'),
+    };
     prune(this.data.vectors, MAX_VECTORS);
     this.dirty = true;
   }

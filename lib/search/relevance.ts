@@ -35,10 +35,17 @@ const HEAVIEST = 4;
  * measure (a framing word no memory contains would otherwise weigh most).
  * Analysed as the query is, so their stems match.
  */
-const REQUEST_WORDS = new Set(analyze('remember remind recall tell know think want need please thanks thank say said mention mentioned talk talked discuss discussed ask asked again anything something'));
+const REQUEST_WORDS = new Set(
+  analyze(
+    'remember remind recall tell know think want need please thanks thank say said mention mentioned talk talked discuss discussed ask asked again anything something',
+  ),
+);
 const PREFIX_CREDIT = 0.5;
 
-export type RelevanceOf = (doc: Pick<SearchDoc, 'text' | 'tags' | 'category'> & { date?: string }, cosines?: ReadonlyArray<number | null>) => number;
+export type RelevanceOf = (
+  doc: Pick<SearchDoc, 'text' | 'tags' | 'category'> & { date?: string },
+  cosines?: ReadonlyArray<number | null>,
+) => number;
 
 /** One rendering of the question: its text (for its sentences) and its analysed terms. */
 export interface RelevanceQuery {
@@ -156,7 +163,10 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
   const units = queries.map((q) => {
     if (q.words) return [alternativesUnit(q.words, weigh)];
     const all = new Set(q.terms);
-    const focus = focusSentences(q.text).map((x) => ({ terms: analyze(x).filter((t) => all.has(t)), names: namesIn(x).filter((t) => all.has(t)) }));
+    const focus = focusSentences(q.text).map((x) => ({
+      terms: analyze(x).filter((t) => all.has(t)),
+      names: namesIn(x).filter((t) => all.has(t)),
+    }));
     return (focus.some((x) => x.terms.length > 0) ? focus : [{ terms: [...q.terms], names: [] as string[] }]).map(({ terms, names }) => {
       return measured(questionWords(terms, weigh), names);
     });
@@ -165,7 +175,8 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
   return (doc, cosines) => {
     const own = documentTerms(doc);
     const exact = new Set(own);
-    const holds = (term: string, prefix: boolean) => exact.has(term) || (prefix && own.some((t) => t.length > term.length && t.startsWith(term)));
+    const holds = (term: string, prefix: boolean) =>
+      exact.has(term) || (prefix && own.some((t) => t.length > term.length && t.startsWith(term)));
     let best = 0;
     units.forEach((sentences, q) => {
       const cosine = cosines?.[q] ?? null;
@@ -199,11 +210,14 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
  * unasked on its words alone (0.45 of a full match is under the 0.5 floor). (How long, how often are answered in words as
  * often as in numbers: weekly, every Monday.)
  */
-const QUANTITY_QUESTION = /\b(?:how\s+(?:much|many|old)|(?:what|which)(?:\s+[\w'’]+){0,3}\s+(?:number|price|amount|version|cost))\b|얼마|몇/i;
+const QUANTITY_QUESTION =
+  /\b(?:how\s+(?:much|many|old)|(?:what|which)(?:\s+[\w'’]+){0,3}\s+(?:number|price|amount|version|cost))\b|얼마|몇/i;
 /** Under the injection floor even for a memory holding every word of the question. */
 const DETAIL_MISSING = 0.45;
 const NUMBER_WORDS = new Set(
-  'two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion dozen half once twice couple 하나 둘 셋 넷 다섯 여섯 일곱 여덟 아홉 열 스물 서른 마흔 쉰 한 두 세 네'.split(' '),
+  'two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million billion dozen half once twice couple 하나 둘 셋 넷 다섯 여섯 일곱 여덟 아홉 열 스물 서른 마흔 쉰 한 두 세 네'.split(
+    ' ',
+  ),
 );
 
 /** The question asks for a quantity: the numbers it gives itself (a memory must hold another). */

@@ -27,7 +27,13 @@ export function memoryRoots(paths: HomePaths, vaultPath: string): MemoryRoot[] {
     { kind: 'warm', tier: 'warm', dir: paths.archive },
   ];
   // The vault folder also holds its README note and copies of reflections (indexed from reflections/ already).
-  if (vaultPath.trim()) roots.push({ kind: 'cold', tier: 'cold', dir: join(expandHome(vaultPath.trim()), 'OC-Memory'), ignore: ['README.md', 'Reflections/**'] });
+  if (vaultPath.trim())
+    roots.push({
+      kind: 'cold',
+      tier: 'cold',
+      dir: join(expandHome(vaultPath.trim()), 'OC-Memory'),
+      ignore: ['README.md', 'Reflections/**'],
+    });
   return roots;
 }
 
@@ -47,4 +53,3 @@ export function agentFromPath(root: MemoryRoot, file: string): string {
   if (/^\d{4}$/.test(first)) return DEFAULT_AGENT;
   return first;
 }
-

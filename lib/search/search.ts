@@ -97,7 +97,12 @@ async function rebuild(paths: HomePaths, config: SearchConfig, deps: SearchDeps,
  * update). Undefined when it is current now; a warning when the home stayed
  * locked (a long job holds it) and the answer may miss the newest memories.
  */
-export async function refreshIfStale(paths: HomePaths, config: SearchConfig, tiers: readonly Tier[], deps: SearchDeps = {}): Promise<string | undefined> {
+export async function refreshIfStale(
+  paths: HomePaths,
+  config: SearchConfig,
+  tiers: readonly Tier[],
+  deps: SearchDeps = {},
+): Promise<string | undefined> {
   // A long-lived process asking again and again: the files were found in step with the index a moment ago.
   if (deps.openIndex?.checkedFresh(tiers)) return undefined;
   const staleness = await indexStaleness(paths, config.tiers.vault_path, tiers);
@@ -128,7 +133,8 @@ async function updateUnderLock(paths: HomePaths, config: SearchConfig, deps: Sea
   // The model this process embeds its queries with embeds what the refresh finds too (in this thread: a few new
   // documents, and no second copy of the model in a worker).
   const settings = embeddingSettings(config);
-  const embedder = settings?.provider === 'local' ? (deps.embedder?.key === settings.key ? deps.embedder : processEmbedder(settings)) : undefined;
+  const embedder =
+    settings?.provider === 'local' ? (deps.embedder?.key === settings.key ? deps.embedder : processEmbedder(settings)) : undefined;
   await withHomeLock(
     paths.lock,
     () =>
@@ -144,7 +150,12 @@ async function updateUnderLock(paths: HomePaths, config: SearchConfig, deps: Sea
   );
 }
 
-async function queryVector(settings: EmbeddingSettings, query: string, cache: QueryCache | undefined, deps: SearchDeps): Promise<{ vector?: Float32Array; warning?: string }> {
+async function queryVector(
+  settings: EmbeddingSettings,
+  query: string,
+  cache: QueryCache | undefined,
+  deps: SearchDeps,
+): Promise<{ vector?: Float32Array; warning?: string }> {
   const cached = cache?.getVector(settings.key, query);
   if (cached) return { vector: cached };
   const embedder =
@@ -166,7 +177,12 @@ async function queryVector(settings: EmbeddingSettings, query: string, cache: Qu
   }
 }
 
-export async function searchMemory(paths: HomePaths, config: SearchConfig, request: SearchRequest, deps: SearchDeps = {}): Promise<SearchResponse> {
+export async function searchMemory(
+  paths: HomePaths,
+  config: SearchConfig,
+  request: SearchRequest,
+  deps: SearchDeps = {},
+): Promise<SearchResponse> {
   // A secret typed into a query must not reach the query cache or an embedding provider (memory is masked, so
   // the masked query finds what the raw one would).
   const renderings = [...new Set([request.query, ...(request.also ?? [])].map((q) => maskedText(q.trim())).filter(Boolean))];
@@ -203,7 +219,12 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
     const first = problems[0]!;
     const missing = problems.every((p) => p.state === 'missing');
     warnings.push(
-      await rebuild(paths, config, deps, missing ? 'Built the search index (it did not exist yet).' : `Rebuilt the search index: ${first.message}.`),
+      await rebuild(
+        paths,
+        config,
+        deps,
+        missing ? 'Built the search index (it did not exist yet).' : `Rebuilt the search index: ${first.message}.`,
+      ),
     );
     ({ generations } = generationsNow());
   }
@@ -240,7 +261,11 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
     minScore: config.search.min_score,
     modelKey: settings?.key,
     queryVector: vector,
-    also: also.map((text, i) => ({ query: text, vector: alsoVectors[i], ...(bridged && text === bridged.text ? { words: bridged.words } : {}) })),
+    also: also.map((text, i) => ({
+      query: text,
+      vector: alsoVectors[i],
+      ...(bridged && text === bridged.text ? { words: bridged.words } : {}),
+    })),
     fusion: config.search.fusion,
   };
   const ask = () => engine.rank(query, asked);
@@ -255,7 +280,15 @@ export async function searchMemory(paths: HomePaths, config: SearchConfig, reque
     if (!(again instanceof IndexUnavailable)) ranked = again;
     else {
       // An unreadable segment: rebuild that tier in full (its hashes may still match).
-      warnings.push(await rebuild(paths, config, deps, `Rebuilt the search index: ${again.message}.`, again.state === 'segment' ? [again.tier] : undefined));
+      warnings.push(
+        await rebuild(
+          paths,
+          config,
+          deps,
+          `Rebuilt the search index: ${again.message}.`,
+          again.state === 'segment' ? [again.tier] : undefined,
+        ),
+      );
       ranked = ask();
     }
   }

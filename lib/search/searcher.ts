@@ -86,7 +86,14 @@ export class IndexSnapshot {
 
   /** A snapshot over segments already in memory (benchmarks, evaluation). */
   static fromSegments(segments: Array<{ tier: Tier; segment: Segment }>): IndexSnapshot {
-    const scoped = segments.map((s) => ({ tier: s.tier, name: '', segment: s.segment, base: 0, docs: s.segment.docCount, length: s.segment.header.totalLength }));
+    const scoped = segments.map((s) => ({
+      tier: s.tier,
+      name: '',
+      segment: s.segment,
+      base: 0,
+      docs: s.segment.docCount,
+      length: s.segment.header.totalLength,
+    }));
     return new IndexSnapshot(scoped, {});
   }
 
@@ -158,7 +165,9 @@ export class IndexSnapshot {
           }
         }
         const withVectors = modelKey ? entries.find(([, e]) => e.vectors?.model === modelKey)?.[1] : undefined;
-        const vectors = withVectors?.vectors ? loadVectorFile(join(dir, withVectors.vectors.file), { model: modelKey!, docCount: segment.docCount }) : undefined;
+        const vectors = withVectors?.vectors
+          ? loadVectorFile(join(dir, withVectors.vectors.file), { model: modelKey!, docCount: segment.docCount })
+          : undefined;
         segments.push({ tier, name, segment, base: 0, docs, length, excluded, vectors });
       }
     }
@@ -352,7 +361,6 @@ export interface RankResult {
   hybrid: boolean;
 }
 
-
 /** Number of documents containing `term` across the snapshot. */
 export function documentFrequency(snapshot: IndexSnapshot, key: Buffer): number {
   let df = 0;
@@ -450,7 +458,13 @@ const FEEDBACK_WEIGHT = 0.4;
  * best first-pass hits (term share × hit score × idf) join the query with a
  * lower weight. Standard recall booster for short queries over short texts.
  */
-function feedbackTerms(snapshot: IndexSnapshot, scores: Float64Array, touched: number[], exclude: Set<string>, total: number): Map<string, number> {
+function feedbackTerms(
+  snapshot: IndexSnapshot,
+  scores: Float64Array,
+  touched: number[],
+  exclude: Set<string>,
+  total: number,
+): Map<string, number> {
   const top = new TopK(FEEDBACK_DOCS);
   for (const g of touched) if (scores[g]! > top.min) top.offer(g, scores[g]!);
   const max = Math.max(...top.scores);
@@ -658,7 +672,12 @@ function cosineOf(s: ScopedSegment, d: number, q: Float32Array): number | null {
 }
 
 /** The `k` documents nearest to the query vector (global number → cosine), filters applied: by sign code, then exactly (vector-scan.ts). */
-function vectorRanking(live: ScopedSegment[], filters: Map<ScopedSegment, ((d: number) => boolean) | null | undefined>, q: Float32Array, k: number): Map<number, number> {
+function vectorRanking(
+  live: ScopedSegment[],
+  filters: Map<ScopedSegment, ((d: number) => boolean) | null | undefined>,
+  q: Float32Array,
+  k: number,
+): Map<number, number> {
   const nearest = nearestByVector(live, q, k, (s, d) => {
     const filter = filters.get(s as ScopedSegment);
     return !filter || filter(d);

@@ -216,7 +216,12 @@ const RENDERING_TEXT_WEIGHT = 0.75;
 export function rankSnapshot(snapshot: IndexSnapshot, query: string, request: RankRequest): Ranked {
   const queries: Array<{ text: string; vector?: Float32Array; words?: RenderedWord[]; textWeight?: number }> = [
     { text: query, vector: request.queryVector },
-    ...(request.also ?? []).map((a) => ({ text: a.query, vector: a.vector, words: a.words, ...(a.words ? { textWeight: RENDERING_TEXT_WEIGHT } : {}) })),
+    ...(request.also ?? []).map((a) => ({
+      text: a.query,
+      vector: a.vector,
+      words: a.words,
+      ...(a.words ? { textWeight: RENDERING_TEXT_WEIGHT } : {}),
+    })),
   ];
   const ranked = rankQueries(snapshot, queries, {
     limit: request.limit,
@@ -227,7 +232,14 @@ export function rankSnapshot(snapshot: IndexSnapshot, query: string, request: Ra
     fusion: request.fusion,
   });
   return {
-    results: assemble(ranked.hits, ranked.terms, relevanceScorer(snapshot, queries.map((q, i) => ({ text: q.text, terms: ranked.termsOf[i]!, words: q.words })))),
+    results: assemble(
+      ranked.hits,
+      ranked.terms,
+      relevanceScorer(
+        snapshot,
+        queries.map((q, i) => ({ text: q.text, terms: ranked.termsOf[i]!, words: q.words })),
+      ),
+    ),
     terms: ranked.terms,
     hybrid: ranked.hybrid,
     generations: snapshot.generations,
@@ -284,7 +296,10 @@ export function assemble(hits: Hit[], terms: string[], relevanceOf?: RelevanceOf
       text: doc.text,
       provenance: doc.provenance ?? { source: 'manual', agent, session: '', entryIds: [] },
       scores: { text: Math.round(h.text * 10000) / 10000, vector: h.vector === null ? null : Math.round(h.vector * 10000) / 10000 },
-      relevance: relevanceOf?.({ text: doc.text, tags: doc.tags, category: s.categoryOf(h.doc), date: dayString(s.docDay[h.doc]!) }, h.cosines),
+      relevance: relevanceOf?.(
+        { text: doc.text, tags: doc.tags, category: s.categoryOf(h.doc), date: dayString(s.docDay[h.doc]!) },
+        h.cosines,
+      ),
     };
   });
 }
@@ -329,7 +344,10 @@ async function packTier(
     const entry = Object.hasOwn(files, f.path) ? files[f.path] : undefined;
     return entry !== undefined && entry.segment === name && entry.hash === f.sourceHash;
   };
-  const sources: PackSource[] = (manifest.pack ? [manifest.pack.segment, ...loose] : [...loose]).map((name) => ({ file: join(dir, name), keep: (f) => isCurrent(name, f) }));
+  const sources: PackSource[] = (manifest.pack ? [manifest.pack.segment, ...loose] : [...loose]).map((name) => ({
+    file: join(dir, name),
+    keep: (f) => isCurrent(name, f),
+  }));
   let pack: Awaited<ReturnType<typeof writePack>>;
   try {
     pack = await writePack(dir, tier, sources);

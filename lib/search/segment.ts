@@ -297,7 +297,11 @@ export interface SegmentLayout {
 }
 
 /** Lay out a segment file: magic, header, 8-aligned sections, then `storeLength` bytes of store. */
-export function layoutSegment(description: SegmentDescription, sections: Record<SectionName, ArrayBufferView>, storeLength: number): SegmentLayout {
+export function layoutSegment(
+  description: SegmentDescription,
+  sections: Record<SectionName, ArrayBufferView>,
+  storeLength: number,
+): SegmentLayout {
   const sectionData = Object.entries(sections) as Array<[SectionName, ArrayBufferView]>;
   const header: SegmentHeader = {
     format: SEGMENT_FORMAT,
@@ -310,7 +314,14 @@ export function layoutSegment(description: SegmentDescription, sections: Record<
   };
   // Offsets depend on the header length, which depends on the offsets: lay out
   // sections after a header padded to a fixed, generous size.
-  const headerProbe = Buffer.from(JSON.stringify({ ...header, sections: Object.fromEntries(sectionData.map(([n]) => [n, [4294967295, 4294967295]])), storeOffset: 4294967295 }), 'utf8');
+  const headerProbe = Buffer.from(
+    JSON.stringify({
+      ...header,
+      sections: Object.fromEntries(sectionData.map(([n]) => [n, [4294967295, 4294967295]])),
+      storeOffset: 4294967295,
+    }),
+    'utf8',
+  );
   const dataStart = align8(12 + headerProbe.length);
   let cursor = dataStart;
   const placed: SegmentLayout['sections'] = [];
@@ -329,7 +340,11 @@ export function layoutSegment(description: SegmentDescription, sections: Record<
 }
 
 /** A whole segment file in memory: its layout, then the store from its chunks, in order. */
-export function encodeSegment(description: SegmentDescription, sections: Record<SectionName, ArrayBufferView>, store: Uint8Array[]): Buffer {
+export function encodeSegment(
+  description: SegmentDescription,
+  sections: Record<SectionName, ArrayBufferView>,
+  store: Uint8Array[],
+): Buffer {
   let storeLength = 0;
   for (const chunk of store) storeLength += chunk.length;
   const layout = layoutSegment(description, sections, storeLength);
@@ -415,11 +430,15 @@ export class Segment {
   private constructor(file: string, header: SegmentHeader, bytes: Buffer, lazyPostings = false) {
     this.file = file;
     this.header = header;
-    const section = <T>(name: SectionName, Ctor: { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number }): T => {
+    const section = <T>(
+      name: SectionName,
+      Ctor: { new (buffer: ArrayBufferLike, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number },
+    ): T => {
       const entry = header.sections[name];
       if (!Array.isArray(entry) || entry.length !== 2) throw new SegmentError(`section ${name} missing`);
       const [offset, byteLength] = entry;
-      if (offset + byteLength > bytes.length || offset % 8 !== 0 || byteLength % Ctor.BYTES_PER_ELEMENT !== 0) throw new SegmentError(`section ${name} out of bounds`);
+      if (offset + byteLength > bytes.length || offset % 8 !== 0 || byteLength % Ctor.BYTES_PER_ELEMENT !== 0)
+        throw new SegmentError(`section ${name} out of bounds`);
       return new Ctor(bytes.buffer, bytes.byteOffset + offset, byteLength / Ctor.BYTES_PER_ELEMENT);
     };
     const raw = (name: SectionName): Buffer => {
@@ -456,10 +475,19 @@ export class Segment {
     ) {
       throw new SegmentError('section sizes do not match the header');
     }
-    this.files = header.files ?? [{ path: header.path, sourceHash: header.sourceHash, firstDoc: 0, docs: docCount, length: header.totalLength }];
+    this.files = header.files ?? [
+      { path: header.path, sourceHash: header.sourceHash, firstDoc: 0, docs: docCount, length: header.totalLength },
+    ];
     let next = 0;
     for (const f of this.files) {
-      if (!f || typeof f.path !== 'string' || typeof f.sourceHash !== 'string' || f.firstDoc !== next || !(f.docs >= 0) || !(f.length >= 0)) {
+      if (
+        !f ||
+        typeof f.path !== 'string' ||
+        typeof f.sourceHash !== 'string' ||
+        f.firstDoc !== next ||
+        !(f.docs >= 0) ||
+        !(f.length >= 0)
+      ) {
         throw new SegmentError('file table does not match the documents');
       }
       next += f.docs;
@@ -482,7 +510,10 @@ export class Segment {
         if (loaded[i]) continue;
         const from = this.postingStart[i]!;
         const to = this.postingStart[i + 1]!;
-        for (const [name, view] of [['postingDoc', this.postingDoc], ['postingTf', this.postingTf]] as const) {
+        for (const [name, view] of [
+          ['postingDoc', this.postingDoc],
+          ['postingTf', this.postingTf],
+        ] as const) {
           const size = view.BYTES_PER_ELEMENT;
           const target = new Uint8Array(view.buffer, view.byteOffset + from * size, (to - from) * size);
           if (target.length > 0 && readSync(fd, target, 0, target.length, this.header.sections[name][0] + from * size) !== target.length) {

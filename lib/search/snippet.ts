@@ -11,7 +11,6 @@ export interface Snippet {
   highlights: Array<[number, number]>;
 }
 
-
 export function matchesQuery(word: string, terms: ReadonlySet<string>, prefixes: readonly string[]): boolean {
   for (const t of analyze(word)) {
     if (terms.has(t)) return true;

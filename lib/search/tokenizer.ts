@@ -175,7 +175,8 @@ function camelParts(word: string): string[] {
 }
 
 const MONTH_NAMES = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const MONTH =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 const DAY = '(\\d{1,2})(?:st|nd|rd|th)?';
 const ISO_DATE = /\b(\d{4})-(\d{2})-(\d{2})\b/g;
 const MONTH_DAY_YEAR = new RegExp(`\\b${MONTH}\\.?\\s+${DAY},?\\s*(\\d{4})\\b`, 'gi');

@@ -72,4 +72,3 @@ export function loadVectorFile(path: string, expect: { model: string; docCount: 
     closeSync(fd);
   }
 }
-

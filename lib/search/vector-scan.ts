@@ -87,7 +87,12 @@ export interface VectorSource {
  * The `k` documents (global numbers) with the highest cosine to `q`, best
  * first, among those `accept(source, d)` lets through.
  */
-export function nearestByVector(sources: readonly VectorSource[], q: Float32Array, k: number, accept: (s: VectorSource, d: number) => boolean): Array<{ doc: number; score: number }> {
+export function nearestByVector(
+  sources: readonly VectorSource[],
+  q: Float32Array,
+  k: number,
+  accept: (s: VectorSource, d: number) => boolean,
+): Array<{ doc: number; score: number }> {
   const pool: Array<{ s: VectorSource; d: number }> = [];
   let total = 0;
   for (const s of sources) if (s.vectors && s.vectors.dims === q.length) total += s.vectors.scales.length;

@@ -106,7 +106,8 @@ export class EmbeddingCache {
 
   add(hash: Buffer, vector: Float32Array): void {
     if (this.dims === 0) this.dims = vector.length;
-    if (vector.length !== this.dims) throw new EmbeddingError('api', `the model returned ${vector.length} dimensions, the cache holds ${this.dims}`);
+    if (vector.length !== this.dims)
+      throw new EmbeddingError('api', `the model returned ${vector.length} dimensions, the cache holds ${this.dims}`);
     const row = Buffer.alloc(this.rowSize);
     hash.copy(row, 0);
     const q = new Int8Array(row.buffer, row.byteOffset + HASH_BYTES + 4, this.dims);
@@ -222,7 +223,14 @@ export async function embedSegments(
    * One segment file (a file's own, or a pack of many), the text hash of each of its current documents, and those
    * that get no vector by design.
    */
-  type Work = { tier: Tier; name: string; segment: Segment; entries: Array<[key: string, entry: ManifestEntry]>; hashes: Array<Buffer | undefined>; none: Set<number> };
+  type Work = {
+    tier: Tier;
+    name: string;
+    segment: Segment;
+    entries: Array<[key: string, entry: ManifestEntry]>;
+    hashes: Array<Buffer | undefined>;
+    none: Set<number>;
+  };
   const work: Work[] = [];
   const missing = new Map<string, string>(); // hash hex → text
   for (const [tier, manifest] of manifests) {
@@ -247,7 +255,10 @@ export async function embedSegments(
         const entry = Object.hasOwn(manifest.files, f.path) ? manifest.files[f.path] : undefined;
         // A pack's documents of a file edited or deleted since are not embedded.
         if (!entry || entry.segment !== name || entry.hash !== f.sourceHash || f.docs === 0) continue;
-        const lines = segment.readStoreBytes(f.firstDoc, f.firstDoc + f.docs).toString('utf8').split('\n');
+        const lines = segment
+          .readStoreBytes(f.firstDoc, f.firstDoc + f.docs)
+          .toString('utf8')
+          .split('\n');
         for (let i = 0; i < f.docs; i++) {
           const text = (JSON.parse(lines[i]!) as StoredDoc).text;
           if (!text.trim() || !embedder.accepts(text)) {
@@ -281,7 +292,9 @@ export async function embedSegments(
       if (!(error instanceof EmbeddingError)) throw error;
       failure = error.message;
       stats.failure = error.kind;
-      stats.warnings.push(`Embeddings unavailable, search stays text-only for ${texts.length - stats.embedded} documents: ${error.message}`);
+      stats.warnings.push(
+        `Embeddings unavailable, search stays text-only for ${texts.length - stats.embedded} documents: ${error.message}`,
+      );
       options.logger?.log('warn', 'index.embeddings_failed', { error: error.message, kind: error.kind, embedded: stats.embedded });
     }
     await cache.flush();
@@ -299,7 +312,10 @@ export async function embedSegments(
       if (h) scales[d] = cache.copyInto(h, data, d * dims);
     });
     const file = vectorFileName(w.name, settings.key);
-    await writeIndexFile(join(tierDir(indexDir, w.tier), file), buildVectorFile({ model: settings.key, dims, segment: w.name }, scales, data));
+    await writeIndexFile(
+      join(tierDir(indexDir, w.tier), file),
+      buildVectorFile({ model: settings.key, dims, segment: w.name }, scales, data),
+    );
     const slots = new Map(w.segment.files.map((f) => [f.path, f]));
     for (const [key, entry] of w.entries) {
       const f = slots.get(key);

@@ -81,7 +81,10 @@ export const OPTIONAL_SOURCES: readonly OptionalSource[] = AGENT_SOURCES.map((d)
 export type OptionalSource = AgentSourceKind;
 
 /** config.yaml section of each (`sources.<key>.enabled`). */
-export const OPTIONAL_SOURCE_KEYS = Object.fromEntries(AGENT_SOURCES.map((d) => [d.kind, d.configKey])) as Record<OptionalSource, SessionFolderSource['configKey']>;
+export const OPTIONAL_SOURCE_KEYS = Object.fromEntries(AGENT_SOURCES.map((d) => [d.kind, d.configKey])) as Record<
+  OptionalSource,
+  SessionFolderSource['configKey']
+>;
 
 export const OPTIONAL_SOURCE_LABELS = Object.fromEntries(AGENT_SOURCES.map((d) => [d.kind, d.label])) as Record<OptionalSource, string>;
 
@@ -115,9 +118,17 @@ export function openClawObservedBrief(o: OpenClawObserved): string {
 
 export function openClawObservedText(o: OpenClawObserved, stateDirs?: string[]): string {
   if (!o.files && !o.database) return 'no OpenClaw agent (sources.openclaw.enabled and sources.openclaw_db.enabled are false)';
-  const where = stateDirs === undefined ? '' : stateDirs.length > 0 ? ` in ${stateDirs.join(', ')}` : ' in ~/.openclaw once OpenClaw creates it';
-  const who = o.agents.length > 0 ? `only the OpenClaw agent${o.agents.length > 1 ? 's' : ''} ${o.agents.join(', ')} (sources.openclaw.agents)${where}` : `every OpenClaw agent${where}, looked up again at every tick (agents added later too)`;
-  const era = !o.files ? ', database only (sources.openclaw.enabled is false)' : !o.database ? ', transcript files only (sources.openclaw_db.enabled is false)' : '';
+  const where =
+    stateDirs === undefined ? '' : stateDirs.length > 0 ? ` in ${stateDirs.join(', ')}` : ' in ~/.openclaw once OpenClaw creates it';
+  const who =
+    o.agents.length > 0
+      ? `only the OpenClaw agent${o.agents.length > 1 ? 's' : ''} ${o.agents.join(', ')} (sources.openclaw.agents)${where}`
+      : `every OpenClaw agent${where}, looked up again at every tick (agents added later too)`;
+  const era = !o.files
+    ? ', database only (sources.openclaw.enabled is false)'
+    : !o.database
+      ? ', transcript files only (sources.openclaw_db.enabled is false)'
+      : '';
   return `${who}${era}`;
 }
 
@@ -163,7 +174,11 @@ export function answersFromConfig(config: Config, home: string): SetupAnswers {
     basics: { home, budgetTokens: config.active_memory.budget_tokens, everyMinutes: config.schedule.every_minutes },
     sources: {
       observe: OPTIONAL_SOURCES.filter((s) => config.sources[OPTIONAL_SOURCE_KEYS[s]].enabled),
-      openClaw: { files: config.sources.openclaw.enabled, database: config.sources.openclaw_db.enabled, agents: [...config.sources.openclaw.agents] },
+      openClaw: {
+        files: config.sources.openclaw.enabled,
+        database: config.sources.openclaw_db.enabled,
+        agents: [...config.sources.openclaw.agents],
+      },
     },
     tiers: {
       hotTtlDays: config.tiers.hot_ttl_days,
@@ -171,7 +186,12 @@ export function answersFromConfig(config: Config, home: string): SetupAnswers {
       autoHotToWarm: config.tiers.auto_hot_to_warm,
       coldRequiresApproval: config.tiers.cold_requires_approval,
     },
-    llm: { provider, model: config.observer.model, reflectorModel: config.reflector.model || config.observer.model, apiBase: config.observer.api_base },
+    llm: {
+      provider,
+      model: config.observer.model,
+      reflectorModel: config.reflector.model || config.observer.model,
+      apiBase: config.observer.api_base,
+    },
     obsidian: { vaultPath: config.tiers.vault_path },
     sync: {
       mode: config.sync.git.enabled ? 'git' : config.sync.command ? 'command' : 'none',
@@ -224,7 +244,9 @@ export interface SourceChoice {
 export function sourceChoices(reports: SourceReport[]): SourceChoice[] {
   return OPTIONAL_SOURCES.flatMap((source) => {
     const r = reports.find((x) => x.kind === source && x.found);
-    return r ? [{ source, label: `${OPTIONAL_SOURCE_LABELS[source]} — ${r.path} · ${r.sessions} session${r.sessions === 1 ? '' : 's'}` }] : [];
+    return r
+      ? [{ source, label: `${OPTIONAL_SOURCE_LABELS[source]} — ${r.path} · ${r.sessions} session${r.sessions === 1 ? '' : 's'}` }]
+      : [];
   });
 }
 
@@ -242,7 +264,8 @@ export const validate = {
   sources(text: string): string | undefined {
     for (const name of sourceNames(text)) {
       if (sourceName(name)) continue;
-      if (/^openclaw/i.test(name)) return `OpenClaw is always observed (which of its agents: sources.openclaw in config.yaml); name only the other agents to add: ${OPTIONAL_SOURCES.join(', ')}`;
+      if (/^openclaw/i.test(name))
+        return `OpenClaw is always observed (which of its agents: sources.openclaw in config.yaml); name only the other agents to add: ${OPTIONAL_SOURCES.join(', ')}`;
       if (name.toLowerCase() === 'none') return '"none" cannot be combined with source names';
       return `unknown source "${name}": choose from ${OPTIONAL_SOURCES.join(', ')} (comma-separated), or none`;
     }
@@ -410,7 +433,10 @@ export function answersFromFlags(options: Record<string, unknown>, base: SetupAn
   set(str(options.sources), (v) => {
     const reason = validate.sources(v);
     // Which sources to read is configuration: exit 2, like the other config errors (docs/architecture.md, "Errors, exit codes and --json").
-    if (reason) throw new OcmError('CONFIG_INVALID', `--sources: ${reason}.`, { hint: 'See what is on this machine with `ocm-run sources`; OpenClaw needs no flag.' });
+    if (reason)
+      throw new OcmError('CONFIG_INVALID', `--sources: ${reason}.`, {
+        hint: 'See what is on this machine with `ocm-run sources`; OpenClaw needs no flag.',
+      });
     a.sources = { ...a.sources, observe: parseSources(v) };
   });
   set(str(options.hotTtlDays), (v) => {
@@ -422,8 +448,10 @@ export function answersFromFlags(options: Record<string, unknown>, base: SetupAn
   set(options.autoHotToWarm, (v) => (a.tiers.autoHotToWarm = bool(v, 'auto-hot-to-warm')));
   set(options.coldApproval, (v) => (a.tiers.coldRequiresApproval = bool(v, 'cold-approval')));
   set(str(options.provider), (v) => {
-    if (!(v === 'heuristic' || v in PROVIDER_PRESETS)) throw new OcmError('BAD_INPUT', `--provider must be one of ${[...WIZARD_PROVIDERS, 'lmstudio', 'custom'].join(', ')} (got ${v}).`);
-    if (v !== a.llm.provider) a.llm = { provider: v as SetupProvider, model: DEFAULT_MODELS[v as SetupProvider], reflectorModel: '', apiBase: '' };
+    if (!(v === 'heuristic' || v in PROVIDER_PRESETS))
+      throw new OcmError('BAD_INPUT', `--provider must be one of ${[...WIZARD_PROVIDERS, 'lmstudio', 'custom'].join(', ')} (got ${v}).`);
+    if (v !== a.llm.provider)
+      a.llm = { provider: v as SetupProvider, model: DEFAULT_MODELS[v as SetupProvider], reflectorModel: '', apiBase: '' };
   });
   set(str(options.model), (v) => (a.llm.model = v));
   set(str(options.reflectorModel), (v) => (a.llm.reflectorModel = v));

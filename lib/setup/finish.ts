@@ -40,7 +40,12 @@ export interface SetupReport {
   /** What of OpenClaw the written config observes, said precisely (openClawObservedText), with the state folders it reads. */
   openClawObserved: string;
   schedule?: StepOutcome<{ platform: string; everyMinutes: number }>;
-  openClaw?: StepOutcome<{ changes: string[]; pluginDir: string; backup?: string | undefined; toolPolicy: import('../integrations/openclaw/tool-policy.js').ToolPolicyAdvice[] }>;
+  openClaw?: StepOutcome<{
+    changes: string[];
+    pluginDir: string;
+    backup?: string | undefined;
+    toolPolicy: import('../integrations/openclaw/tool-policy.js').ToolPolicyAdvice[];
+  }>;
   /** Claude Code, Codex, pi, in that order: what each setup did (its lines), or why it failed. */
   agents: Array<{ name: string; outcome: StepOutcome<string[]> }>;
 }
@@ -61,15 +66,29 @@ async function attempt<T>(step: () => Promise<T>): Promise<StepOutcome<T>> {
 
 /** The written config's OpenClaw sources, in words, with the state folders they read (as a tick resolves them). */
 async function openClawObserved(configFile: string, envFile: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const [{ loadConfig }, { openClawStateDirs }, { homedir }] = await Promise.all([import('../config/config.js'), import('../sources/descriptors.js'), import('node:os')]);
+  const [{ loadConfig }, { openClawStateDirs }, { homedir }] = await Promise.all([
+    import('../config/config.js'),
+    import('../sources/descriptors.js'),
+    import('node:os'),
+  ]);
   const { config } = await loadConfig({ file: configFile, envFile, env });
-  const o = { files: config.sources.openclaw.enabled, database: config.sources.openclaw_db.enabled, agents: config.sources.openclaw.agents };
+  const o = {
+    files: config.sources.openclaw.enabled,
+    database: config.sources.openclaw_db.enabled,
+    agents: config.sources.openclaw.agents,
+  };
   return openClawObservedText(o, await openClawStateDirs(config, env, homedir()));
 }
 
 export async function finishSetup(options: FinishSetupOptions): Promise<SetupReport> {
   const { answers, env, runner } = options;
-  const applied = await applySetup({ answers, apiKey: options.apiKey, syncPassphrase: options.syncPassphrase, configTemplate: options.configTemplate, env });
+  const applied = await applySetup({
+    answers,
+    apiKey: options.apiKey,
+    syncPassphrase: options.syncPassphrase,
+    configTemplate: options.configTemplate,
+    env,
+  });
   const { findOpenClaw } = await import('../integrations/openclaw/presence.js');
   const presence = await findOpenClaw({ env });
   const report: SetupReport = {
@@ -101,7 +120,11 @@ export async function finishSetup(options: FinishSetupOptions): Promise<SetupRep
   // The opt-in agent integrations, each through the same setup as `ocm-run integrate <agent>`.
   const agentSetup = () => import('../integrations/agent-setup.js');
   const chosen: Array<[name: string, wanted: boolean, setUp: () => Promise<{ lines: string[] }>]> = [
-    ['Claude Code', options.integrate.claudeCode, async () => (await agentSetup()).setUpClaudeCode({ paths, configFile, env, runner, perProject: false })],
+    [
+      'Claude Code',
+      options.integrate.claudeCode,
+      async () => (await agentSetup()).setUpClaudeCode({ paths, configFile, env, runner, perProject: false }),
+    ],
     ['Codex', options.integrate.codex, async () => (await agentSetup()).setUpCodex({ paths, configFile, env, runner })],
     ['pi', options.integrate.pi, async () => (await agentSetup()).setUpPi({ paths, configFile, env, runner })],
   ];

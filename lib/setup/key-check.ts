@@ -52,7 +52,11 @@ export async function checkLlmKey(
       case 'auth':
         return { outcome: 'rejected', message: `the key was rejected: ${message}`, endpoint };
       case 'request':
-        return { outcome: 'model', message: `the endpoint refused the request (is the model "${role.model}" available there?): ${message}`, endpoint };
+        return {
+          outcome: 'model',
+          message: `the endpoint refused the request (is the model "${role.model}" available there?): ${message}`,
+          endpoint,
+        };
       case 'connection':
       case 'timeout':
         return { outcome: 'unreachable', message: `could not reach ${endpoint}: ${message}`, endpoint };
@@ -86,7 +90,8 @@ export async function settleSetupKey(options: SetupKeyOptions): Promise<string |
   const { provider } = options.llm;
   const envName = keyEnvName(provider);
   const key = options.apiKey ?? (options.apiKeyEnv !== undefined ? options.env[options.apiKeyEnv] : undefined);
-  if (options.apiKeyEnv !== undefined && !key) throw new OcmError('BAD_INPUT', `--api-key-env ${options.apiKeyEnv}: that variable is not set.`);
+  if (options.apiKeyEnv !== undefined && !key)
+    throw new OcmError('BAD_INPUT', `--api-key-env ${options.apiKeyEnv}: that variable is not set.`);
   if (key !== undefined) {
     const reason = validate.apiKey(key);
     if (reason) throw new OcmError('BAD_INPUT', `--api-key: ${reason}.`);
@@ -94,14 +99,20 @@ export async function settleSetupKey(options: SetupKeyOptions): Promise<string |
   const dotenv = await loadDotEnv(options.envFile);
   const known = key ?? (envName ? options.env[envName] || dotenv[envName] : undefined);
   if (needsKey(provider) && !known) {
-    throw new OcmError('CONFIG_INVALID', `${provider} needs an API key.`, { hint: `Pass --api-key-env ${envName} (with the key in that variable) or --api-key, or choose --provider heuristic / ollama.` });
+    throw new OcmError('CONFIG_INVALID', `${provider} needs an API key.`, {
+      hint: `Pass --api-key-env ${envName} (with the key in that variable) or --api-key, or choose --provider heuristic / ollama.`,
+    });
   }
   if (provider !== 'heuristic' && !options.skipCheck) {
     const probeEnv: Record<string, string | undefined> = { ...dotenv, ...options.env };
     if (key && envName) probeEnv[envName] = key;
-    const r = await checkLlmKey({ provider, model: options.llm.model, api_base: options.llm.apiBase, api_key: key ?? '' }, probeEnv, { timeoutMs: options.timeoutMs ?? 20_000 });
+    const r = await checkLlmKey({ provider, model: options.llm.model, api_base: options.llm.apiBase, api_key: key ?? '' }, probeEnv, {
+      timeoutMs: options.timeoutMs ?? 20_000,
+    });
     if (r.outcome !== 'accepted') {
-      throw new OcmError('LLM_ERROR', `The ${provider} check failed: ${r.message}. Nothing was written.`, { hint: 'Fix the key, model or endpoint and run setup again, or pass --skip-key-check to save it anyway.' });
+      throw new OcmError('LLM_ERROR', `The ${provider} check failed: ${r.message}. Nothing was written.`, {
+        hint: 'Fix the key, model or endpoint and run setup again, or pass --skip-key-check to save it anyway.',
+      });
     }
   }
   return key;

@@ -41,7 +41,9 @@ export async function readProgress(path: string): Promise<SetupProgress | undefi
 
 export async function saveProgress(path: string, progress: SetupProgress): Promise<void> {
   // Belt and braces: a key must never land here.
-  const clean = JSON.parse(JSON.stringify(progress, (k, v: unknown) => (/key$/i.test(k) && k !== 'keyEnv' ? undefined : v))) as SetupProgress;
+  const clean = JSON.parse(
+    JSON.stringify(progress, (k, v: unknown) => (/key$/i.test(k) && k !== 'keyEnv' ? undefined : v)),
+  ) as SetupProgress;
   await writeFileAtomic(path, `${JSON.stringify(clean, null, 2)}\n`, { mode: 0o600 });
 }
 

@@ -31,7 +31,9 @@ export async function startSetup(options: {
   const { paths, env } = options;
   const hasConfig = await exists(options.configFile);
   if (options.reconfigure && !hasConfig) {
-    throw new OcmError('CONFIG_MISSING', `There is no setup to change at ${paths.root} (no config.yaml).`, { hint: 'Run `ocm-run setup` first (or pass --home to the home you set up).' });
+    throw new OcmError('CONFIG_MISSING', `There is no setup to change at ${paths.root} (no config.yaml).`, {
+      hint: 'Run `ocm-run setup` first (or pass --home to the home you set up).',
+    });
   }
   const userHome = homedir();
   if (!hasConfig) return { defaults: answersFromFlags(options.flags, defaultAnswers(paths.root, userHome), userHome) };
@@ -41,7 +43,10 @@ export async function startSetup(options: {
 }
 
 /** The wizard's progress to resume: the saved one when it is for the same kind of run, else a fresh one. */
-export function wizardProgress(saved: SetupProgress | undefined, options: { root: string; mode: SetupProgress['mode']; reconfigure: boolean; now: Date }): SetupProgress {
+export function wizardProgress(
+  saved: SetupProgress | undefined,
+  options: { root: string; mode: SetupProgress['mode']; reconfigure: boolean; now: Date },
+): SetupProgress {
   if (saved && saved.mode === options.mode && !options.reconfigure) return saved;
   return { version: 1, startedFor: options.root, mode: options.mode, done: [], answers: {}, updatedAt: options.now.toISOString() };
 }
@@ -78,11 +83,19 @@ export interface FoundSources {
 }
 
 /** The other agents' transcripts on this machine, for the sources question. */
-export async function findSources(options: { current?: Config | undefined; env: NodeJS.ProcessEnv; statePath: string }): Promise<FoundSources> {
+export async function findSources(options: {
+  current?: Config | undefined;
+  env: NodeJS.ProcessEnv;
+  statePath: string;
+}): Promise<FoundSources> {
   try {
     const { validateConfig } = await import('../config/config.js');
     const { discoverSources } = await import('../sources/discovery.js');
-    const reports = await discoverSources({ config: options.current ?? validateConfig({}), env: options.env, statePath: options.statePath });
+    const reports = await discoverSources({
+      config: options.current ?? validateConfig({}),
+      env: options.env,
+      statePath: options.statePath,
+    });
     return { choices: sourceChoices(reports) };
   } catch (error) {
     return { choices: [], problem: describeError(error).message };

@@ -35,7 +35,10 @@ export function projectFolder(cwd: string): string {
 export function projectPath(cwd: string): string {
   const nfc = cwd.normalize('NFC');
   if (/^[A-Za-z]:[\\/]|^\\\\/.test(nfc)) {
-    const p = win32.normalize(nfc).replace(/\\/g, '/').replace(/^([a-z]):/, (_m, d: string) => `${d.toUpperCase()}:`);
+    const p = win32
+      .normalize(nfc)
+      .replace(/\\/g, '/')
+      .replace(/^([a-z]):/, (_m, d: string) => `${d.toUpperCase()}:`);
     return p.length > 3 && p.endsWith('/') ? p.slice(0, -1) : p;
   }
   const p = posix.normalize(nfc);
@@ -51,7 +54,12 @@ export function projectPath(cwd: string): string {
 export function projectAgent(agent: string, cwd: string): string {
   const path = projectPath(cwd);
   const last = path.split('/').filter(Boolean).pop() ?? '';
-  const name = last.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'root';
+  const name =
+    last
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40) || 'root';
   return `${agent}.${name}-${createHash('sha256').update(path).digest('hex').slice(0, 10)}`;
 }
 

@@ -35,11 +35,27 @@
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { addRecalled, hasInjectedContext, isOwnTool, recalledItems, stripInjectedContext, withoutRestatedMemory } from '../core/injected-context.js';
+import {
+  addRecalled,
+  hasInjectedContext,
+  isOwnTool,
+  recalledItems,
+  stripInjectedContext,
+  withoutRestatedMemory,
+} from '../core/injected-context.js';
 import type { Logger } from '../platform/log.js';
 import type { MaskingOptions } from '../masking/masking.js';
 import type { Cursor, Message, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
-import { blocksText, isObject, isoTime, makeMessage, str, summariseToolCall, summariseToolResult, type MessageContext } from './message-text.js';
+import {
+  blocksText,
+  isObject,
+  isoTime,
+  makeMessage,
+  str,
+  summariseToolCall,
+  summariseToolResult,
+  type MessageContext,
+} from './message-text.js';
 import { folderAgent, projectAgent } from './claude-code-project.js';
 import { readTailedFile, type LineParser } from './tailed-file.js';
 import { invalidJsonReason, nameForLog } from './log-safe.js';
@@ -89,7 +105,10 @@ const BASH_INPUT = /<bash-input>([\s\S]*?)<\/bash-input>/g;
 const INTERRUPTED = /^\[Request interrupted by user[^\]]*\]$/;
 
 export function stripClaudeNoise(text: string): string {
-  const cleaned = text.replace(NOISE_BLOCKS, '').replace(BASH_INPUT, (_m, cmd: string) => `[bash: ${cmd.trim()}]`).trim();
+  const cleaned = text
+    .replace(NOISE_BLOCKS, '')
+    .replace(BASH_INPUT, (_m, cmd: string) => `[bash: ${cmd.trim()}]`)
+    .trim();
   return INTERRUPTED.test(cleaned) ? '' : cleaned;
 }
 
@@ -117,7 +136,9 @@ export function normalizeClaudeCodeEntry(
     // A hook's additionalContext (OC-Memory's SessionStart / UserPromptSubmit hooks): remember what it recalled.
     const attachment = entry.attachment;
     if (isObject(attachment) && attachment.type === 'hook_additional_context') {
-      const content = Array.isArray(attachment.content) ? attachment.content.filter((c): c is string => typeof c === 'string').join('\n') : str(attachment.content) ?? '';
+      const content = Array.isArray(attachment.content)
+        ? attachment.content.filter((c): c is string => typeof c === 'string').join('\n')
+        : (str(attachment.content) ?? '');
       if (hasInjectedContext(content)) state.recalled = addRecalled(state.recalled, recalledItems(content));
     }
     return { messages: [] };
@@ -152,7 +173,15 @@ export function normalizeClaudeCodeEntry(
             state.recalled = addRecalled(state.recalled, recalledItems(toolResultText(block.content)));
             continue;
           }
-          push(makeMessage(ctx, { role: 'tool', text: summariseToolResult(name, toolResultText(block.content), block.is_error === true), time, entryId, toolName: name }));
+          push(
+            makeMessage(ctx, {
+              role: 'tool',
+              text: summariseToolResult(name, toolResultText(block.content), block.is_error === true),
+              time,
+              entryId,
+              toolName: name,
+            }),
+          );
         }
       }
     }
@@ -161,7 +190,12 @@ export function normalizeClaudeCodeEntry(
     const text = stripClaudeNoise(stripInjectedContext(raw));
     if (text.length > 0 && !notUsersWords(entry, text)) {
       // A sub-agent's "user" is the main agent handing it a task.
-      push(makeMessage(ctx, sidechain ? { role: 'assistant', text: `[to sub-agent${label}] ${text}`, time, entryId } : { role: 'user', text, time, entryId }));
+      push(
+        makeMessage(
+          ctx,
+          sidechain ? { role: 'assistant', text: `[to sub-agent${label}] ${text}`, time, entryId } : { role: 'user', text, time, entryId },
+        ),
+      );
     }
     return { messages: out };
   }
@@ -287,7 +321,14 @@ export function createClaudeCodeSource(options: ClaudeCodeSourceOptions): Transc
       if (!st.isFile()) return;
       // The cursor key stays the configured agent's: turning per-project memory on or off does not read a session again.
       const key = `claude-code:${agent}:${session}`;
-      streams.push({ key, kind: 'claude-code', agent: options.perProject ? await perProjectAgent(agent, path, project) : agent, session, path, size: st.size });
+      streams.push({
+        key,
+        kind: 'claude-code',
+        agent: options.perProject ? await perProjectAgent(agent, path, project) : agent,
+        session,
+        path,
+        size: st.size,
+      });
     } catch {
       // vanished between readdir and stat
     }
@@ -311,7 +352,8 @@ export function createClaudeCodeSource(options: ClaudeCodeSourceOptions): Transc
           } else if (!name.startsWith('.')) {
             const subDir = join(path, 'subagents');
             for (const sub of await listDir(subDir)) {
-              if (sub.endsWith('.jsonl')) await addStream(streams, join(subDir, sub), `${name}/subagents/${basename(sub, '.jsonl')}`, project);
+              if (sub.endsWith('.jsonl'))
+                await addStream(streams, join(subDir, sub), `${name}/subagents/${basename(sub, '.jsonl')}`, project);
             }
           }
         }
@@ -322,7 +364,13 @@ export function createClaudeCodeSource(options: ClaudeCodeSourceOptions): Transc
     async read(stream: SourceStream, cursor: Cursor | undefined, limits: ReadLimits): Promise<StreamChunk> {
       // Sub-agent streams have a session like `<session>/subagents/agent-x` (see discover).
       const subagent = stream.session.includes('/');
-      const ctx: ClaudeContext = { source: 'claude-code', agent: stream.agent, session: stream.session, masking: options.masking, subagent };
+      const ctx: ClaudeContext = {
+        source: 'claude-code',
+        agent: stream.agent,
+        session: stream.session,
+        masking: options.masking,
+        subagent,
+      };
       const type = subagent ? await subagentType(stream.path) : undefined;
       if (type !== undefined) ctx.subagentType = type;
       return readTailedFile({

@@ -36,7 +36,14 @@ import { basename, dirname, join } from 'node:path';
 import type { Logger } from '../platform/log.js';
 import type { MaskingOptions } from '../masking/masking.js';
 import type { Cursor, Message, ReadLimits, SourceStream, StreamChunk, TranscriptSource } from '../core/types.js';
-import { addRecalled, hasInjectedContext, isOwnTool, recalledItems, stripInjectedContext, withoutRestatedMemory } from '../core/injected-context.js';
+import {
+  addRecalled,
+  hasInjectedContext,
+  isOwnTool,
+  recalledItems,
+  stripInjectedContext,
+  withoutRestatedMemory,
+} from '../core/injected-context.js';
 import { isObject, isoTime, makeMessage, str, summariseToolCall, summariseToolResult, type MessageContext } from './message-text.js';
 import { readTailedFile, type LineParser } from './tailed-file.js';
 import { invalidJsonReason, nameForLog } from './log-safe.js';
@@ -66,7 +73,15 @@ interface CodexState {
 }
 
 const MAX_PENDING_TOOLS = 64;
-const OUTER_TYPES = new Set(['session_meta', 'response_item', 'turn_context', 'event_msg', 'compacted', 'world_state', 'token_usage_record']);
+const OUTER_TYPES = new Set([
+  'session_meta',
+  'response_item',
+  'turn_context',
+  'event_msg',
+  'compacted',
+  'world_state',
+  'token_usage_record',
+]);
 /** The tools map's mark for a call whose output is OC-Memory's own (never a message). */
 const OWN_TOOL = '\u0000oc-memory';
 /** Context Codex injects as user messages. */
@@ -77,7 +92,10 @@ const INJECTED_BLOCKS = /<(environment_context|user_instructions|INSTRUCTIONS)>[
 function subagentLabel(meta: Record<string, unknown>): string {
   const kind = subagentKind(meta.source);
   if (kind === '') return '';
-  const spawn = isObject(meta.source) && isObject(meta.source.subagent) && isObject(meta.source.subagent.thread_spawn) ? meta.source.subagent.thread_spawn : {};
+  const spawn =
+    isObject(meta.source) && isObject(meta.source.subagent) && isObject(meta.source.subagent.thread_spawn)
+      ? meta.source.subagent.thread_spawn
+      : {};
   const nickname = str(meta.agent_nickname) ?? str(spawn.agent_nickname);
   const role = str(meta.agent_role) ?? str(spawn.agent_role);
   if (nickname) return role ? `${nickname} (${role})` : nickname;
@@ -199,7 +217,13 @@ function normalizeItem(item: Record<string, unknown>, time: string, fallbackId: 
       const said = messageText(item.content, role, state);
       const text = role === 'assistant' ? withoutRestatedMemory(said, state.recalled) : said;
       if (text.length === 0) return out;
-      if (role === 'user') push(makeMessage(ctx, sub ? { role: 'assistant', text: `[to sub-agent ${sub}] ${text}`, time, entryId } : { role: 'user', text, time, entryId }));
+      if (role === 'user')
+        push(
+          makeMessage(
+            ctx,
+            sub ? { role: 'assistant', text: `[to sub-agent ${sub}] ${text}`, time, entryId } : { role: 'user', text, time, entryId },
+          ),
+        );
       else push(makeMessage(ctx, { role: 'assistant', text: sub ? `[sub-agent ${sub}] ${text}` : text, time, entryId }));
       return out;
     }
@@ -221,7 +245,7 @@ function normalizeItem(item: Record<string, unknown>, time: string, fallbackId: 
     }
     case 'local_shell_call': {
       const action = isObject(item.action) ? item.action : {};
-      const command = Array.isArray(action.command) ? action.command.map(String).join(' ') : str(action.command) ?? '';
+      const command = Array.isArray(action.command) ? action.command.map(String).join(' ') : (str(action.command) ?? '');
       const callId = str(item.call_id);
       if (callId) rememberTool(state, callId, 'shell');
       push(makeMessage(ctx, { role: 'assistant', text: summariseToolCall('shell', { command }), time, entryId }));
@@ -229,7 +253,14 @@ function normalizeItem(item: Record<string, unknown>, time: string, fallbackId: 
     }
     case 'web_search_call': {
       const action = isObject(item.action) ? item.action : {};
-      push(makeMessage(ctx, { role: 'assistant', text: summariseToolCall('web_search', str(action.query) ? { query: action.query } : undefined), time, entryId }));
+      push(
+        makeMessage(ctx, {
+          role: 'assistant',
+          text: summariseToolCall('web_search', str(action.query) ? { query: action.query } : undefined),
+          time,
+          entryId,
+        }),
+      );
       return out;
     }
     case 'function_call_output':
@@ -254,7 +285,12 @@ function normalizeItem(item: Record<string, unknown>, time: string, fallbackId: 
 }
 
 /** Normalise one parsed Codex rollout line. Pure apart from the small `state`. */
-export function normalizeCodexLine(entry: unknown, lineNo: number, ctx: MessageContext, state: CodexState): { messages: Message[]; invalid?: string } {
+export function normalizeCodexLine(
+  entry: unknown,
+  lineNo: number,
+  ctx: MessageContext,
+  state: CodexState,
+): { messages: Message[]; invalid?: string } {
   if (!isObject(entry)) return { messages: [], invalid: 'line is not a JSON object' };
   const type = str(entry.type);
   const fallbackId = `L${lineNo}`;

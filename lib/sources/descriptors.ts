@@ -63,7 +63,8 @@ export interface SourceDescriptor<K extends SourceKind = SourceKind> {
 export type AgentSourceKind = Exclude<SourceKind, 'openclaw' | 'openclaw-db' | 'generic' | 'demo'>;
 
 /** Another agent's own session folder: opt-in, one folder, one reader. */
-export interface SessionFolderSource<K extends AgentSourceKind = AgentSourceKind, S extends SourceSettings = SourceSettings> extends SourceDescriptor<K> {
+export interface SessionFolderSource<K extends AgentSourceKind = AgentSourceKind, S extends SourceSettings = SourceSettings>
+  extends SourceDescriptor<K> {
   configKey: SourceFolderKey;
   /** The schema's default of `sources.<configKey>.dir` (lib/config/source-defaults.ts); left at it, the folder follows the agent's own environment (defaultDir). */
   dirDefault: string;
@@ -84,7 +85,10 @@ export interface SessionFolderSource<K extends AgentSourceKind = AgentSourceKind
 const logging = (options: SourceReaderOptions) => (options.logger ? { logger: options.logger } : {});
 
 /** The parts of a session-folder source that differ from one agent to another. */
-type SessionFolderParts<K extends AgentSourceKind, S extends SourceSettings> = Pick<SessionFolderSource<K, S>, 'kind' | 'configKey' | 'label' | 'defaultDir' | 'watchDepth' | 'agent' | 'createReader'> & { settings: S };
+type SessionFolderParts<K extends AgentSourceKind, S extends SourceSettings> = Pick<
+  SessionFolderSource<K, S>,
+  'kind' | 'configKey' | 'label' | 'defaultDir' | 'watchDepth' | 'agent' | 'createReader'
+> & { settings: S };
 
 function sessionFolder<K extends AgentSourceKind, S extends SourceSettings>(parts: SessionFolderParts<K, S>): SessionFolderSource<K, S> {
   const dirDefault = SOURCE_FOLDER_DEFAULTS[parts.configKey].dir;
@@ -99,7 +103,9 @@ function sessionFolder<K extends AgentSourceKind, S extends SourceSettings>(part
     enabled: (config) => config.sources[parts.configKey].enabled,
     create: async (context) => [await parts.createReader(await dir(context.config, context.env, context.home), context.config, context)],
     watchTargets: async (context) =>
-      context.config.sources[parts.configKey].enabled ? [{ dir: await dir(context.config, context.env, context.home), depth: parts.watchDepth, source: parts.configKey }] : [],
+      context.config.sources[parts.configKey].enabled
+        ? [{ dir: await dir(context.config, context.env, context.home), depth: parts.watchDepth, source: parts.configKey }]
+        : [],
   };
 }
 
@@ -115,7 +121,11 @@ const openClawAgents = (config: Config) => (config.sources.openclaw.agents.lengt
 /** agents/<id>/sessions/<session>.jsonl and agents/<id>/agent/openclaw-agent.sqlite(-wal), in every state dir; nothing there yet: where OpenClaw will create it. */
 async function openClawWatchTargets(context: Omit<SourceContext, 'masking' | 'logger'>): Promise<SourceWatchTarget[]> {
   const dirs = await openClawStateDirs(context.config, context.env, context.home);
-  return (dirs.length > 0 ? dirs : [join(context.home, '.openclaw')]).map((dir) => ({ dir: join(dir, 'agents'), depth: 3, source: 'openclaw' }));
+  return (dirs.length > 0 ? dirs : [join(context.home, '.openclaw')]).map((dir) => ({
+    dir: join(dir, 'agents'),
+    depth: 3,
+    source: 'openclaw',
+  }));
 }
 
 const openclaw: SourceDescriptor<'openclaw'> = {
@@ -129,7 +139,8 @@ const openclaw: SourceDescriptor<'openclaw'> = {
     return [createOpenClawFileSource({ stateDirs, ...openClawAgents(context.config), masking: context.masking, ...logging(context) })];
   },
   // The database era's folders are the same; watch follows them while either era is on.
-  watchTargets: async (context) => (context.config.sources.openclaw.enabled || context.config.sources.openclaw_db.enabled ? openClawWatchTargets(context) : []),
+  watchTargets: async (context) =>
+    context.config.sources.openclaw.enabled || context.config.sources.openclaw_db.enabled ? openClawWatchTargets(context) : [],
 };
 
 const openclawDb: SourceDescriptor<'openclaw-db'> = {
@@ -143,7 +154,8 @@ const openclawDb: SourceDescriptor<'openclaw-db'> = {
     const stateDirs = await openClawStateDirs(context.config, context.env, context.home);
     return [createOpenClawDbSource({ stateDirs, ...openClawAgents(context.config), masking: context.masking, ...logging(context) })];
   },
-  watchTargets: async (context) => (context.config.sources.openclaw.enabled || context.config.sources.openclaw_db.enabled ? openClawWatchTargets(context) : []),
+  watchTargets: async (context) =>
+    context.config.sources.openclaw.enabled || context.config.sources.openclaw_db.enabled ? openClawWatchTargets(context) : [],
 };
 
 const pi = sessionFolder({
@@ -155,7 +167,13 @@ const pi = sessionFolder({
   settings: SOURCE_FOLDER_DEFAULTS.pi.settings,
   agent: () => 'pi',
   createReader: async (dir, _config, options) =>
-    (await import('./openclaw-files.js')).createOpenClawFileSource({ kind: 'pi', stateDirs: [], piSessionsDir: dir, masking: options.masking, ...logging(options) }),
+    (await import('./openclaw-files.js')).createOpenClawFileSource({
+      kind: 'pi',
+      stateDirs: [],
+      piSessionsDir: dir,
+      masking: options.masking,
+      ...logging(options),
+    }),
 });
 
 const claudeCode = sessionFolder({
@@ -167,7 +185,13 @@ const claudeCode = sessionFolder({
   settings: SOURCE_FOLDER_DEFAULTS.claude_code.settings,
   agent: (config) => config.sources.claude_code.agent,
   createReader: async (dir, config, options) =>
-    (await import('./claude-code.js')).createClaudeCodeSource({ dir, agent: config.sources.claude_code.agent, perProject: config.sources.claude_code.per_project, masking: options.masking, ...logging(options) }),
+    (await import('./claude-code.js')).createClaudeCodeSource({
+      dir,
+      agent: config.sources.claude_code.agent,
+      perProject: config.sources.claude_code.per_project,
+      masking: options.masking,
+      ...logging(options),
+    }),
 });
 
 const codex = sessionFolder({
@@ -178,7 +202,13 @@ const codex = sessionFolder({
   watchDepth: 5,
   settings: SOURCE_FOLDER_DEFAULTS.codex.settings,
   agent: (config) => config.sources.codex.agent,
-  createReader: async (dir, config, options) => (await import('./codex.js')).createCodexSource({ dir, agent: config.sources.codex.agent, masking: options.masking, ...logging(options) }),
+  createReader: async (dir, config, options) =>
+    (await import('./codex.js')).createCodexSource({
+      dir,
+      agent: config.sources.codex.agent,
+      masking: options.masking,
+      ...logging(options),
+    }),
 });
 
 /** The static folder prefix of a glob ("/logs/**\/*.jsonl" → "/logs"). */
@@ -201,14 +231,25 @@ const generic: SourceDescriptor<'generic'> = {
   enabled: (config) => config.sources.generic.some((g) => g.enabled),
   create: async (context) => {
     const { createGenericSource } = await import('./generic.js');
-    return context.config.sources.generic.flatMap((g, index) => (g.enabled ? [createGenericSource({ config: g, index, masking: context.masking, home: context.home, ...logging(context) })] : []));
+    return context.config.sources.generic.flatMap((g, index) =>
+      g.enabled ? [createGenericSource({ config: g, index, masking: context.masking, home: context.home, ...logging(context) })] : [],
+    );
   },
   watchTargets: async (context) =>
-    context.config.sources.generic.filter((g) => g.enabled).map((g) => ({ dir: globBase(expandHome(g.path, context.home)), depth: 8, source: `generic:${g.name}` })),
+    context.config.sources.generic
+      .filter((g) => g.enabled)
+      .map((g) => ({ dir: globBase(expandHome(g.path, context.home)), depth: 8, source: `generic:${g.name}` })),
 };
 
 /** Every source, in the order jobs read them and `sources` lists them; a SourceKind added to core/types.ts without a descriptor here does not type-check. */
-export const SOURCE_DESCRIPTORS = { openclaw, 'openclaw-db': openclawDb, pi, 'claude-code': claudeCode, codex, generic } as const satisfies { [K in Exclude<SourceKind, 'demo'>]: SourceDescriptor<K> };
+export const SOURCE_DESCRIPTORS = {
+  openclaw,
+  'openclaw-db': openclawDb,
+  pi,
+  'claude-code': claudeCode,
+  codex,
+  generic,
+} as const satisfies { [K in Exclude<SourceKind, 'demo'>]: SourceDescriptor<K> };
 
 export const SOURCES: readonly SourceDescriptor[] = [openclaw, openclawDb, pi, claudeCode, codex, generic];
 

@@ -137,7 +137,11 @@ function uniqueReal(dirs: string[]): string[] {
 }
 
 /** Summarise file streams (sizes, mtimes, cursor offsets) into one report. */
-async function fileReport(base: Omit<SourceReport, 'sessions' | 'sizeBytes' | 'lastEntryAt' | 'cursor' | 'agents'> & { agents?: string[] }, streams: SourceStream[], state: Record<string, StreamState>): Promise<SourceReport> {
+async function fileReport(
+  base: Omit<SourceReport, 'sessions' | 'sizeBytes' | 'lastEntryAt' | 'cursor' | 'agents'> & { agents?: string[] },
+  streams: SourceStream[],
+  state: Record<string, StreamState>,
+): Promise<SourceReport> {
   const cursor = emptyCursor();
   cursor.bytesRead = 0;
   let size = 0;
@@ -158,7 +162,8 @@ async function fileReport(base: Omit<SourceReport, 'sessions' | 'sizeBytes' | 'l
     cursor.updatedAt = newer(cursor.updatedAt, st.updatedAt);
     const offset = numberField(st.cursor, 'offset') ?? 0;
     // A cursor on a rotated-away file says nothing about the current one.
-    const samePath = typeof (st.cursor as Record<string, unknown>).path !== 'string' || (st.cursor as Record<string, unknown>).path === s.path;
+    const samePath =
+      typeof (st.cursor as Record<string, unknown>).path !== 'string' || (st.cursor as Record<string, unknown>).path === s.path;
     const read = samePath ? Math.min(offset, bytes) : 0;
     cursor.bytesRead += read;
     if (read < bytes) cursor.sessionsBehind++;
@@ -196,7 +201,16 @@ export async function discoverSources(options: DiscoveryOptions): Promise<Source
     for (const [agent, list] of [...byAgent].sort(([a], [b]) => a.localeCompare(b))) {
       reports.push(
         await fileReport(
-          { kind: openclaw.kind, name: openclaw.kind, path: `${stateDir}/agents/${agent}/sessions`, found: true, enabled: openclaw.enabled(config) && agentObserved(agent), configKey: `sources.${openclaw.configKey}.enabled`, agents: [agent], notes },
+          {
+            kind: openclaw.kind,
+            name: openclaw.kind,
+            path: `${stateDir}/agents/${agent}/sessions`,
+            found: true,
+            enabled: openclaw.enabled(config) && agentObserved(agent),
+            configKey: `sources.${openclaw.configKey}.enabled`,
+            agents: [agent],
+            notes,
+          },
           list,
           state.streams,
         ),
@@ -211,14 +225,21 @@ export async function discoverSources(options: DiscoveryOptions): Promise<Source
     const notes: string[] = [];
     let sessions: import('./openclaw-db.js').DbSession[] = [];
     try {
-      sessions = await withReadOnlyDatabase(path, (handle) => {
-        const schema = db.inspectSchema(handle);
-        if (schema.version > db.KNOWN_SCHEMA_VERSION) notes.push(`schema version ${schema.version} is newer than ${db.KNOWN_SCHEMA_VERSION}: the known columns are read`);
-        if (schema.eventColumns.size === 0) notes.push('no transcript_events table (yet)');
-        return db.listDbSessions(handle, schema);
-      }, { busyTimeoutMs: 500 });
+      sessions = await withReadOnlyDatabase(
+        path,
+        (handle) => {
+          const schema = db.inspectSchema(handle);
+          if (schema.version > db.KNOWN_SCHEMA_VERSION)
+            notes.push(`schema version ${schema.version} is newer than ${db.KNOWN_SCHEMA_VERSION}: the known columns are read`);
+          if (schema.eventColumns.size === 0) notes.push('no transcript_events table (yet)');
+          return db.listDbSessions(handle, schema);
+        },
+        { busyTimeoutMs: 500 },
+      );
     } catch (error) {
-      notes.push(isBusyError(error) ? 'locked by OpenClaw right now; listed on the next try' : `could not read: ${describeError(error).message}`);
+      notes.push(
+        isBusyError(error) ? 'locked by OpenClaw right now; listed on the next try' : `could not read: ${describeError(error).message}`,
+      );
     }
     const hooks = sessions.filter((s) => s.hookSource !== undefined).length;
     if (hooks > 0) notes.push(`${hooks} hook session${hooks === 1 ? '' : 's'} (webhook, Gmail) not observed`);
@@ -282,7 +303,16 @@ export async function discoverSources(options: DiscoveryOptions): Promise<Source
     const streams = found ? await discoverSafely(await d.createReader(dir, config, { masking }), notes) : [];
     reports.push(
       await fileReport(
-        { kind: d.kind, name: d.kind, path: dir, found: found && streams.length > 0, enabled: config.sources[d.configKey].enabled, configKey: `sources.${d.configKey}.enabled`, agents: [d.agent(config)], notes },
+        {
+          kind: d.kind,
+          name: d.kind,
+          path: dir,
+          found: found && streams.length > 0,
+          enabled: config.sources[d.configKey].enabled,
+          configKey: `sources.${d.configKey}.enabled`,
+          agents: [d.agent(config)],
+          notes,
+        },
         streams,
         state.streams,
       ),
@@ -301,7 +331,16 @@ export async function discoverSources(options: DiscoveryOptions): Promise<Source
     }
     reports.push(
       await fileReport(
-        { kind: generic.kind, name: `generic:${g.name}`, path: g.path, found: streams.length > 0, enabled: g.enabled, configKey: `sources.${generic.configKey}.${index}.enabled`, agents: [g.agent || 'main'], notes },
+        {
+          kind: generic.kind,
+          name: `generic:${g.name}`,
+          path: g.path,
+          found: streams.length > 0,
+          enabled: g.enabled,
+          configKey: `sources.${generic.configKey}.${index}.enabled`,
+          agents: [g.agent || 'main'],
+          notes,
+        },
         streams,
         state.streams,
       ),

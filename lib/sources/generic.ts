@@ -123,7 +123,10 @@ interface RegexState {
   open: { role: Role; text: string; time: string; line: number } | null;
 }
 
-export function regexParser(ctx: MessageContext, patterns: { user: RegExp | null; assistant: RegExp | null; timestamp: RegExp | null }): LineParser<RegexState> {
+export function regexParser(
+  ctx: MessageContext,
+  patterns: { user: RegExp | null; assistant: RegExp | null; timestamp: RegExp | null },
+): LineParser<RegexState> {
   const finish = (state: RegexState): Message[] => {
     const open = state.open;
     state.open = null;
@@ -206,8 +209,17 @@ export function createGenericSource(options: GenericSourceOptions): TranscriptSo
     },
     read(stream: SourceStream, cursor: Cursor | undefined, limits: ReadLimits): Promise<StreamChunk> {
       const ctx: MessageContext = { source: 'generic', agent: stream.agent, session: stream.session, masking: options.masking };
-      const common = { path: stream.path, cursor, limits, ended: stream.ended === true, key: stream.key, ...(options.logger ? { logger: options.logger } : {}) };
-      return patterns ? readTailedFile({ ...common, parser: regexParser(ctx, patterns) }) : readTailedFile({ ...common, parser: jsonlParser(ctx, config.fields) });
+      const common = {
+        path: stream.path,
+        cursor,
+        limits,
+        ended: stream.ended === true,
+        key: stream.key,
+        ...(options.logger ? { logger: options.logger } : {}),
+      };
+      return patterns
+        ? readTailedFile({ ...common, parser: regexParser(ctx, patterns) })
+        : readTailedFile({ ...common, parser: jsonlParser(ctx, config.fields) });
     },
   };
 }

@@ -79,7 +79,15 @@ function lineState(options: LineReadOptions): LineState {
  * The record of the line that ends at file offset `end`; its part in the current buffer is
  * `source[from, to)`. `asciiSource`: that buffer is all ASCII (tested once for all its lines).
  */
-function finishLine(state: LineState, end: number, terminated: boolean, source: Buffer, from: number, to: number, asciiSource: boolean): LineRecord {
+function finishLine(
+  state: LineState,
+  end: number,
+  terminated: boolean,
+  source: Buffer,
+  from: number,
+  to: number,
+  asciiSource: boolean,
+): LineRecord {
   const lineNo = ++state.lineNo;
   const start = state.lineStart;
   const length = (terminated ? end - 1 : end) - start;
@@ -88,7 +96,13 @@ function finishLine(state: LineState, end: number, terminated: boolean, source: 
     record = { lineNo, start, end, bytes: length, problem: 'too-long' };
   } else if (asciiSource && state.pieces.length === 0) {
     // The common case, decoded straight from the buffer: the same text as below, without a view per line.
-    record = { lineNo, start, end, bytes: length, text: source.toString('latin1', from, to > from && source[to - 1] === 0x0d ? to - 1 : to) };
+    record = {
+      lineNo,
+      start,
+      end,
+      bytes: length,
+      text: source.toString('latin1', from, to > from && source[to - 1] === 0x0d ? to - 1 : to),
+    };
   } else {
     record = decodeLine(state, lineNo, start, end, length, source.subarray(from, to));
   }
@@ -228,7 +242,10 @@ export function unreadableLineReason(record: LineRecord, maxLineBytes: number): 
  */
 export class NotRegularFileError extends Error {
   readonly code = 'ENOTREG';
-  constructor(readonly path: string, readonly type: string) {
+  constructor(
+    readonly path: string,
+    readonly type: string,
+  ) {
     super(`${path} is ${type}, not a regular file: only regular files are read as transcripts`);
   }
 }
@@ -287,5 +304,8 @@ export async function readBytes(handle: FileHandle, position: number, length: nu
 
 /** A short hash of the first `length` bytes: tells a rewritten or replaced file from one that only grew. */
 export async function headHash(handle: FileHandle, length: number): Promise<string> {
-  return createHash('sha256').update(await readBytes(handle, 0, length)).digest('base64url').slice(0, 16);
+  return createHash('sha256')
+    .update(await readBytes(handle, 0, length))
+    .digest('base64url')
+    .slice(0, 16);
 }

@@ -33,7 +33,9 @@ export function isoTime(value: unknown): string {
   }
   if (typeof value === 'string' && value.trim().length > 0) {
     const trimmed = value.trim();
-    const d = /^\d+(\.\d+)?$/.test(trimmed) ? new Date(Number(trimmed) < 1e11 ? Number(trimmed) * 1000 : Number(trimmed)) : new Date(trimmed);
+    const d = /^\d+(\.\d+)?$/.test(trimmed)
+      ? new Date(Number(trimmed) < 1e11 ? Number(trimmed) * 1000 : Number(trimmed))
+      : new Date(trimmed);
     return Number.isNaN(d.getTime()) ? '' : d.toISOString();
   }
   return '';

@@ -106,14 +106,19 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export function decodeEventPayload(row: EventRow, maxBytes = DEFAULT_MAX_ROW_BYTES): { text: string } | { error: string } {
   const blob = row.event_zstd;
   if (typeof row.event_json === 'string' && (blob === null || blob === undefined)) {
-    return row.event_json.length > maxBytes ? { error: `event of ${row.event_json.length} characters exceeds the ${maxBytes}-byte limit` } : { text: row.event_json };
+    return row.event_json.length > maxBytes
+      ? { error: `event of ${row.event_json.length} characters exceeds the ${maxBytes}-byte limit` }
+      : { text: row.event_json };
   }
   if (!(blob instanceof Uint8Array) || blob.byteLength === 0) {
-    return { error: typeof row.event_json === 'string' ? 'both event_json and event_zstd are set' : 'row has neither event_json nor event_zstd' };
+    return {
+      error: typeof row.event_json === 'string' ? 'both event_json and event_zstd are set' : 'row has neither event_json nor event_zstd',
+    };
   }
   if (typeof row.event_json === 'string') return { error: 'both event_json and event_zstd are set' };
   const expected = row.event_utf8_bytes;
-  if (typeof expected !== 'number' || !Number.isSafeInteger(expected) || expected < 1) return { error: 'compressed row without a valid event_utf8_bytes' };
+  if (typeof expected !== 'number' || !Number.isSafeInteger(expected) || expected < 1)
+    return { error: 'compressed row without a valid event_utf8_bytes' };
   if (expected > maxBytes) return { error: `event of ${expected} bytes exceeds the ${maxBytes}-byte limit` };
   let bytes: Uint8Array;
   try {
@@ -165,7 +170,9 @@ export function inspectSchema(db: ReadOnlyDatabase): AgentDbSchema {
   if (meta.has('schema_version')) {
     metaVersion = numberOf(db.get<{ v: unknown }>('SELECT max(schema_version) AS v FROM schema_meta')?.v);
   } else if (meta.has('key') && meta.has('value')) {
-    metaVersion = numberOf(db.get<{ v: unknown }>("SELECT value AS v FROM schema_meta WHERE key IN ('schema_version', 'version') LIMIT 1")?.v);
+    metaVersion = numberOf(
+      db.get<{ v: unknown }>("SELECT value AS v FROM schema_meta WHERE key IN ('schema_version', 'version') LIMIT 1")?.v,
+    );
   }
   const eventColumns = db.columns('transcript_events');
   return {
@@ -184,7 +191,9 @@ function readable(schema: AgentDbSchema): boolean {
 }
 
 function payloadColumns(schema: AgentDbSchema): string {
-  const extra = [schema.compressed ? 'event_zstd, event_utf8_bytes' : '', schema.eventColumns.has('created_at') ? 'created_at' : ''].filter(Boolean);
+  const extra = [schema.compressed ? 'event_zstd, event_utf8_bytes' : '', schema.eventColumns.has('created_at') ? 'created_at' : ''].filter(
+    Boolean,
+  );
   return ['seq', 'event_json', ...extra].join(', ');
 }
 
@@ -241,16 +250,19 @@ function sessionKeys(db: ReadOnlyDatabase): { keys: Map<string, KeyInfo>; curren
   } else {
     const sessions = db.columns('sessions');
     if (sessions.has('session_id') && sessions.has('session_key')) {
-      for (const r of db.all<{ id: string; key: string }>('SELECT session_id AS id, session_key AS key FROM sessions')) keys.set(r.id, { key: r.key });
+      for (const r of db.all<{ id: string; key: string }>('SELECT session_id AS id, session_key AS key FROM sessions'))
+        keys.set(r.id, { key: r.key });
     }
   }
   const nodes = db.columns('session_nodes');
   if (nodes.has('session_key') && nodes.has('current_session_id')) {
-    for (const r of db.all<{ key: string; id: string }>('SELECT session_key AS key, current_session_id AS id FROM session_nodes')) current.set(r.key, r.id);
+    for (const r of db.all<{ key: string; id: string }>('SELECT session_key AS key, current_session_id AS id FROM session_nodes'))
+      current.set(r.key, r.id);
   } else {
     const routes = db.columns('session_routes');
     if (routes.has('session_key') && routes.has('session_id')) {
-      for (const r of db.all<{ key: string; id: string }>('SELECT session_key AS key, session_id AS id FROM session_routes')) current.set(r.key, r.id);
+      for (const r of db.all<{ key: string; id: string }>('SELECT session_key AS key, session_id AS id FROM session_routes'))
+        current.set(r.key, r.id);
     }
   }
   return { keys, current, successors };
@@ -451,7 +463,11 @@ export function createOpenClawDbSource(options: OpenClawDbSourceOptions): Transc
   }
 
   /** Run `fn` on the open database; a locked or changing database means "not now". */
-  async function withDb<T>(path: string, what: string, fn: (db: ReadOnlyDatabase, schema: AgentDbSchema) => T): Promise<{ value: T } | { retry: string }> {
+  async function withDb<T>(
+    path: string,
+    what: string,
+    fn: (db: ReadOnlyDatabase, schema: AgentDbSchema) => T,
+  ): Promise<{ value: T } | { retry: string }> {
     try {
       const entry = await acquire(path);
       const value = fn(entry.db, entry.schema);
@@ -508,7 +524,13 @@ export function createOpenClawDbSource(options: OpenClawDbSourceOptions): Transc
    * One chunk. Rows come in pages of PAGE_ROWS, each page its own short read
    * transaction (autocommit); decoding happens between pages, never inside one.
    */
-  function readChunk(db: ReadOnlyDatabase, schema: AgentDbSchema, stream: SourceStream, previous: DbCursor | undefined, limits: ReadLimits): StreamChunk | null {
+  function readChunk(
+    db: ReadOnlyDatabase,
+    schema: AgentDbSchema,
+    stream: SourceStream,
+    previous: DbCursor | undefined,
+    limits: ReadLimits,
+  ): StreamChunk | null {
     const path = stream.path;
     const session = stream.session;
     if (!readable(schema)) return null;
@@ -535,7 +557,9 @@ export function createOpenClawDbSource(options: OpenClawDbSourceOptions): Transc
       }
     }
 
-    const page = db.prepare<EventRow>(`SELECT ${payloadColumns(schema)} FROM transcript_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ${PAGE_ROWS}`);
+    const page = db.prepare<EventRow>(
+      `SELECT ${payloadColumns(schema)} FROM transcript_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ${PAGE_ROWS}`,
+    );
     let buffer: EventRow[] = [];
     let at = 0;
     let after = cursor?.seq ?? -1;

@@ -169,7 +169,13 @@ function copyBranchState(state: BranchState): BranchState {
 }
 
 /** advanceBranchState on a state the caller owns: updates it in place (no objects per entry). */
-function stepBranchState(state: BranchState, node: TreeNode | null, dedupeKey: string | null, active: boolean, dedupeWindow: number): boolean {
+function stepBranchState(
+  state: BranchState,
+  node: TreeNode | null,
+  dedupeKey: string | null,
+  active: boolean,
+  dedupeWindow: number,
+): boolean {
   if (node && state.lastId !== null && node.parentId !== state.lastId) {
     // A fork: copies of what was said after the fork point may be re-appended. A parent we never
     // saw (a torn or malformed line) is not a fork: the entry continues the line.
@@ -262,7 +268,8 @@ export function abandonedNodes(
       if (parent === null) break; // a new root: i is not on the way
       const next = index.get(parent);
       if (next !== undefined && next < cur) cur = next;
-      else if (next === undefined && isEarlier(parent)) break; // forked from before i
+      else if (next === undefined && isEarlier(parent))
+        break; // forked from before i
       else cur -= 1; // missing parent: assume the entry just before
     }
     if (cur !== i) abandoned.add(i);

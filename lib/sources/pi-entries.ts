@@ -69,7 +69,6 @@ const NOT_MESSAGES = new Set([
 
 const DELIVERY_COPIES = new Set(['delivery-mirror', 'gateway-injected']);
 
-
 /** Normalise one parsed JSONL entry. */
 export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult {
   if (!isObject(entry)) return { kind: 'invalid', reason: 'line is not a JSON object' };
@@ -119,7 +118,11 @@ export function normalizePiEntry(entry: unknown, ctx: PiContext): PiEntryResult 
       const toolName = str(message.toolName) ?? 'tool';
       if (isOwnTool(toolName)) return { kind: 'recall', items: recalledItems(blocksText(message.content)) };
       const label = message.isError === true ? 'tool error' : 'tool result';
-      built = { role: 'tool', text: `[${label} ${toolName}: ${capOneLineMasked(blocksText(message.content), TOOL_SUMMARY_CHARS)}]`, toolName };
+      built = {
+        role: 'tool',
+        text: `[${label} ${toolName}: ${capOneLineMasked(blocksText(message.content), TOOL_SUMMARY_CHARS)}]`,
+        toolName,
+      };
       // A re-appended copy keeps its toolCallId but may carry a trimmed output.
       const callId = str(message.toolCallId);
       if (callId) built.key = `tool\u0000${toolName}\u0000${callId}`;
@@ -169,7 +172,6 @@ function entryTime(entry: Json, message: Json): string {
   return '';
 }
 
-
 /** OpenClaw reply directives in assistant text, e.g. `[[reply_to_current]]`. */
 const REPLY_TAGS = /\[\[\s{0,3}(?:reply_to_current|reply_to\s{0,3}:\s{0,3}[^\]\n]{1,64}|audio_as_voice)\s{0,3}\]\]\s{0,3}/g;
 
@@ -188,7 +190,6 @@ function assistantText(content: unknown): string {
   }
   return parts.filter((p) => p.trim().length > 0).join('\n');
 }
-
 
 // ---------------------------------------------------------------------------
 // OpenClaw's housekeeping: turns it starts itself, silent replies.
@@ -231,7 +232,8 @@ const HOOK_PROMPT = oneOf([SECURITY_NOTICE, EXTERNAL_CONTENT]);
 /** Why this user message starts a turn OpenClaw began itself (never observed), or null for the user's own words. */
 export function housekeepingTurn(message: Json, text: string): string | null {
   const provenance = message.provenance;
-  if (isObject(provenance) && provenance.kind === 'internal_system') return `internal_system${typeof provenance.sourceTool === 'string' ? ` (${provenance.sourceTool})` : ''}`;
+  if (isObject(provenance) && provenance.kind === 'internal_system')
+    return `internal_system${typeof provenance.sourceTool === 'string' ? ` (${provenance.sourceTool})` : ''}`;
   if (WAKE_STAND_IN.test(text)) return 'wake turn';
   if (FILE_ERA_PROMPT.test(text)) return 'wake prompt';
   if (CRON_RUN.test(text)) return 'cron run';
@@ -275,7 +277,8 @@ function withoutSilentToken(text: string): string {
 // User text: transport noise added by OpenClaw channels.
 
 /** `[Fri 2026-04-10 16:30 CEST] `, `[Sun 2026-04-19 00:33 GMT+8] `, `[Wed 2026-03-11 23:51] `. */
-const TIME_PREFIX = /^\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{1,2}:\d{2}(?::\d{2})?(?: [A-Za-z]{1,6}(?:[+-]\d{1,2}(?::?\d{2})?)?)?\][ \t]*/;
+const TIME_PREFIX =
+  /^\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{1,2}:\d{2}(?::\d{2})?(?: [A-Za-z]{1,6}(?:[+-]\d{1,2}(?::?\d{2})?)?)?\][ \t]*/;
 
 /**
  * A line that only labels an untrusted-metadata block:
@@ -283,7 +286,8 @@ const TIME_PREFIX = /^\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{1,2
  * "Thread starter (untrusted, for context):", "Chat history since last reply (untrusted, for context):",
  * "Untrusted context (metadata, do not treat as instructions or commands):", …
  */
-const UNTRUSTED_LABEL = /^[A-Za-z][A-Za-z0-9 _/-]{0,80}\((?:untrusted|metadata)[^)\n]{0,120}\)[ \t]*:[ \t]*$|^Untrusted context\b[^\n]{0,160}:[ \t]*$/i;
+const UNTRUSTED_LABEL =
+  /^[A-Za-z][A-Za-z0-9 _/-]{0,80}\((?:untrusted|metadata)[^)\n]{0,120}\)[ \t]*:[ \t]*$|^Untrusted context\b[^\n]{0,160}:[ \t]*$/i;
 
 /**
  * Strip a leading channel timestamp prefix and every untrusted-metadata block

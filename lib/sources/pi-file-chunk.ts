@@ -168,7 +168,9 @@ export class PiFileChunkReader {
     // Lines come in batches (one per buffer read): an await per batch, not per line. The first
     // batch may be the previous read's look-ahead, already parsed.
     const reuse = await this.takeCarried(handle, stream.key, ino, offset, lineNo);
-    const resume = reuse ? { offset: offset + reuse.bytes.length, lineNo: reuse.lines[reuse.lines.length - 1]!.lineNo } : { offset, lineNo };
+    const resume = reuse
+      ? { offset: offset + reuse.bytes.length, lineNo: reuse.lines[reuse.lines.length - 1]!.lineNo }
+      : { offset, lineNo };
     const lines = new LineQueue<ReadLine>(handle, { ...resume, maxLineBytes, includeUnterminated: ended }, reuse ? reuse.lines : []);
     const taken = await consumeEntries(lines, { path, ctx, maxLineBytes, limits });
     const { consumed, nodes, malformed } = taken;

@@ -26,7 +26,13 @@ export function maskingOptions(config: Config): { emails: boolean; extraPatterns
 
 export async function createSources(options: SourceOptions): Promise<TranscriptSource[]> {
   const { config, env } = options;
-  const context = { config, env, home: options.home ?? homedir(), masking: maskingOptions(config), ...(options.logger ? { logger: options.logger } : {}) };
+  const context = {
+    config,
+    env,
+    home: options.home ?? homedir(),
+    masking: maskingOptions(config),
+    ...(options.logger ? { logger: options.logger } : {}),
+  };
   const sources: TranscriptSource[] = [];
   for (const descriptor of SOURCES) {
     if (descriptor.enabled(config)) sources.push(...(await descriptor.create(context)));

@@ -230,7 +230,12 @@ export async function readTailedFile<S>(options: TailReadOptions<S>): Promise<St
   return readOne(options, path, options.ended === true, cursor);
 }
 
-async function readOne<S>(options: TailReadOptions<S>, path: string, ended: boolean, previous: TailCursor | undefined): Promise<StreamChunk> {
+async function readOne<S>(
+  options: TailReadOptions<S>,
+  path: string,
+  ended: boolean,
+  previous: TailCursor | undefined,
+): Promise<StreamChunk> {
   const { parser, logger, key, limits } = options;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   return readTranscriptFile(path, { key, cursor: options.cursor, logger }, async (handle) => {

@@ -78,7 +78,11 @@ export async function readApprovals(path: string): Promise<ApprovalsFile> {
   }
   try {
     const data = JSON.parse(text) as Partial<ApprovalsFile>;
-    return { version: 1, pending: Array.isArray(data.pending) ? data.pending : [], rejected: Array.isArray(data.rejected) ? data.rejected : [] };
+    return {
+      version: 1,
+      pending: Array.isArray(data.pending) ? data.pending : [],
+      rejected: Array.isArray(data.rejected) ? data.rejected : [],
+    };
   } catch {
     // A hand-broken file: keep it aside, start over (the daily job proposes again).
     await rename(path, `${path}.corrupt-${Date.now()}`).catch(() => undefined);
@@ -121,7 +125,9 @@ export function selectPending(file: ApprovalsFile, ids: string[]): Proposal[] {
   for (const id of ids) {
     const p = file.pending.find((q) => q.id === id);
     if (!p) {
-      throw new OcmError('NOT_FOUND', `No pending proposal ${id}.`, { hint: 'Run `ocm-run approvals list` to see the pending ids (or use `all`).' });
+      throw new OcmError('NOT_FOUND', `No pending proposal ${id}.`, {
+        hint: 'Run `ocm-run approvals list` to see the pending ids (or use `all`).',
+      });
     }
     out.push(p);
   }

@@ -41,7 +41,12 @@ export interface BackupSummary {
 }
 
 /** The encrypted archive of a home (and its vault's cold tier). The caller holds the home lock. */
-export async function createBackup(paths: HomePaths, vaultPath: string, secret: SyncSecret, now: Date): Promise<{ data: Uint8Array } & BackupSummary> {
+export async function createBackup(
+  paths: HomePaths,
+  vaultPath: string,
+  secret: SyncSecret,
+  now: Date,
+): Promise<{ data: Uint8Array } & BackupSummary> {
   const files = new Map<string, string>();
   for (const abs of await filesUnder(paths.root, ANY_FILE)) {
     const rel = relative(paths.root, abs).split(sep).join('/');
@@ -49,7 +54,9 @@ export async function createBackup(paths: HomePaths, vaultPath: string, secret: 
     files.set(`home/${rel}`, abs);
   }
   const vault = vaultPath.trim() ? join(expandHome(vaultPath.trim()), VAULT_FOLDER) : '';
-  if (vault) for (const abs of await filesUnder(vault, ANY_FILE)) files.set(`vault/${VAULT_FOLDER}/${relative(vault, abs).split(sep).join('/')}`, abs);
+  if (vault)
+    for (const abs of await filesUnder(vault, ANY_FILE))
+      files.set(`vault/${VAULT_FOLDER}/${relative(vault, abs).split(sep).join('/')}`, abs);
   const manifest: Manifest = { format: FORMAT, created: now.toISOString(), files: {} };
   const contents = new Map<string, Buffer>();
   let bytes = 0;
@@ -82,21 +89,36 @@ export interface RestoreResult extends BackupSummary {
  * Restore a backup into `paths` (a home that does not exist yet or holds no memory). Cold files go to the
  * vault the restored config names, or `vaultOverride`.
  */
-export async function restoreBackup(paths: HomePaths, sealed: Uint8Array, secret: SyncSecret, options: { vaultOverride?: string } = {}): Promise<RestoreResult> {
+export async function restoreBackup(
+  paths: HomePaths,
+  sealed: Uint8Array,
+  secret: SyncSecret,
+  options: { vaultOverride?: string } = {},
+): Promise<RestoreResult> {
   const archive = await unsealForSecret(secret, sealed, 'The backup');
   const entries = await readTar(Buffer.from(archive));
   const manifestData = entries.get(`${ROOT}/MANIFEST.json`);
-  if (!manifestData) throw new OcmError('BAD_INPUT', 'This file is not an OC-Memory backup (no MANIFEST.json).', { hint: 'Restore a file made by `ocm-run backup`.' });
+  if (!manifestData)
+    throw new OcmError('BAD_INPUT', 'This file is not an OC-Memory backup (no MANIFEST.json).', {
+      hint: 'Restore a file made by `ocm-run backup`.',
+    });
   const manifest = JSON.parse(manifestData.toString('utf8')) as Manifest;
-  if (manifest.format !== FORMAT) throw new OcmError('BAD_INPUT', `The backup is in format ${manifest.format}, which this version does not read.`, { hint: 'Update OC-Memory.' });
+  if (manifest.format !== FORMAT)
+    throw new OcmError('BAD_INPUT', `The backup is in format ${manifest.format}, which this version does not read.`, {
+      hint: 'Update OC-Memory.',
+    });
   for (const [name, sum] of Object.entries(manifest.files)) {
     const data = entries.get(`${ROOT}/${name}`);
     if (!data || sha256(data) !== sum || name.split('/').some((p) => p === '..' || p === '')) {
-      throw new OcmError('BAD_INPUT', `The backup is damaged: ${name} is missing or does not match its hash.`, { hint: 'Nothing was restored. Use another copy of the backup.' });
+      throw new OcmError('BAD_INPUT', `The backup is damaged: ${name} is missing or does not match its hash.`, {
+        hint: 'Nothing was restored. Use another copy of the backup.',
+      });
     }
   }
   if (await holdsMemory(paths)) {
-    throw new OcmError('BAD_INPUT', `${paths.root} already holds memory; a restore never overwrites a home.`, { hint: 'Restore into a new folder (--home DIR), or move this one away first.' });
+    throw new OcmError('BAD_INPUT', `${paths.root} already holds memory; a restore never overwrites a home.`, {
+      hint: 'Restore into a new folder (--home DIR), or move this one away first.',
+    });
   }
   const configText = entries.get(`${ROOT}/home/config.yaml`)?.toString('utf8') ?? '';
   const vaultRoot = options.vaultOverride ?? /^\s+vault_path:\s*"?([^"\n#]+?)"?\s*(?:#.*)?$/m.exec(configText)?.[1]?.trim() ?? '';
@@ -106,10 +128,15 @@ export async function restoreBackup(paths: HomePaths, sealed: Uint8Array, secret
     const data = entries.get(`${ROOT}/${name}`)!;
     if (name.startsWith('home/')) targets.push([join(paths.root, ...name.slice(5).split('/')), data]);
     else if (name.startsWith(`vault/${VAULT_FOLDER}/`)) {
-      if (!vault) throw new OcmError('BAD_INPUT', 'The backup holds a cold tier, and no vault is named to restore it into.', { hint: 'Pass --vault DIR.' });
+      if (!vault)
+        throw new OcmError('BAD_INPUT', 'The backup holds a cold tier, and no vault is named to restore it into.', {
+          hint: 'Pass --vault DIR.',
+        });
       const abs = join(vault, ...name.slice(`vault/${VAULT_FOLDER}/`.length).split('/'));
       if ((await exists(abs)) && sha256(await readFile(abs)) !== manifest.files[name]) {
-        throw new OcmError('BAD_INPUT', `${abs} exists and differs from the backup's copy; nothing was restored.`, { hint: 'Restore into another vault (--vault DIR), or move that file away.' });
+        throw new OcmError('BAD_INPUT', `${abs} exists and differs from the backup's copy; nothing was restored.`, {
+          hint: 'Restore into another vault (--vault DIR), or move that file away.',
+        });
       }
       targets.push([abs, data]);
     }
@@ -128,7 +155,6 @@ async function holdsMemory(paths: HomePaths): Promise<boolean> {
   for (const dir of [paths.memory, paths.archive, paths.reflections]) if ((await filesUnder(dir, ANY_FILE)).length > 0) return true;
   return exists(paths.audit);
 }
-
 
 async function readTar(data: Buffer): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();

@@ -34,7 +34,23 @@ export interface ExportRecord {
   provenance?: { source: string; agent: string; session: string; entryIds: string[] };
 }
 
-export const CSV_COLUMNS = ['id', 'date', 'time', 'tier', 'agent', 'priority', 'done', 'category', 'text', 'tags', 'source', 'source_agent', 'session', 'entry_ids', 'path'] as const;
+export const CSV_COLUMNS = [
+  'id',
+  'date',
+  'time',
+  'tier',
+  'agent',
+  'priority',
+  'done',
+  'category',
+  'text',
+  'tags',
+  'source',
+  'source_agent',
+  'session',
+  'entry_ids',
+  'path',
+] as const;
 
 const TIER_ORDER: Record<Tier, number> = { hot: 0, warm: 1, cold: 2 };
 
@@ -64,7 +80,10 @@ export async function collectExport(paths: HomePaths, config: Config, tiers: Tie
       });
     }
   }
-  return out.sort((a, b) => a.date.localeCompare(b.date) || a.time.localeCompare(b.time) || TIER_ORDER[a.tier] - TIER_ORDER[b.tier] || a.id.localeCompare(b.id));
+  return out.sort(
+    (a, b) =>
+      a.date.localeCompare(b.date) || a.time.localeCompare(b.time) || TIER_ORDER[a.tier] - TIER_ORDER[b.tier] || a.id.localeCompare(b.id),
+  );
 }
 
 export function formatExport(records: ExportRecord[], format: 'json' | 'csv', exportedAt: Date): string {
@@ -102,7 +121,9 @@ export function parseExport(text: string, format: 'json' | 'csv'): ExportRecord[
     if (data.format !== EXPORT_FORMAT || !Array.isArray(data.observations)) throw bad('Not an OC-Memory JSON export.');
     return data.observations;
   }
-  const rows = parseCsv(text, { columns: true, skip_empty_lines: true, relax_column_count: false }) as Array<Record<(typeof CSV_COLUMNS)[number], string>>;
+  const rows = parseCsv(text, { columns: true, skip_empty_lines: true, relax_column_count: false }) as Array<
+    Record<(typeof CSV_COLUMNS)[number], string>
+  >;
   return rows.map((r) => {
     if (r.id === undefined || r.text === undefined) throw bad('Not an OC-Memory CSV export (columns missing).');
     const rec: ExportRecord = {
@@ -118,7 +139,13 @@ export function parseExport(text: string, format: 'json' | 'csv'): ExportRecord[
       tags: r.tags ? r.tags.split(' ') : [],
       path: r.path,
     };
-    if (r.source) rec.provenance = { source: r.source, agent: r.source_agent, session: r.session, entryIds: r.entry_ids ? (JSON.parse(r.entry_ids) as string[]) : [] };
+    if (r.source)
+      rec.provenance = {
+        source: r.source,
+        agent: r.source_agent,
+        session: r.session,
+        entryIds: r.entry_ids ? (JSON.parse(r.entry_ids) as string[]) : [],
+      };
     return rec;
   });
 }

@@ -41,7 +41,6 @@ export async function fileMode(path: string): Promise<number | undefined> {
   }
 }
 
-
 /** Write bytes to a new file and fsync it (staging, backups). Overwrites. */
 export async function writeDurable(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
   try {

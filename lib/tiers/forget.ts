@@ -20,14 +20,32 @@ import { filesUnder } from '../platform/files-under.js';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../platform/atomic-file.js';
 import type { Config } from '../config/config-schema.js';
-import { conflictError, decodeSavedBytes, encodeSavedBytes, formatDayFile, listObservations, observationIds, parseDayFile, removeObservations, type DayFile } from '../memory/day-file/index.js';
+import {
+  conflictError,
+  decodeSavedBytes,
+  encodeSavedBytes,
+  formatDayFile,
+  listObservations,
+  observationIds,
+  parseDayFile,
+  removeObservations,
+  type DayFile,
+} from '../memory/day-file/index.js';
 import { OcmError, isNotFound } from '../core/errors.js';
 import type { HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
 import { readState, writeState } from '../platform/state.js';
 import type { Tier } from '../core/types.js';
 import { appendAudit, auditPath, hasAuditEntry } from './audit.js';
-import { type ForgetCounts, newForgetId, readForgetJournals, removeForgetJournal, writeForgetJournal, type ForgetJournal, type ForgetJournalTarget } from './forget-journal.js';
+import {
+  type ForgetCounts,
+  newForgetId,
+  readForgetJournals,
+  removeForgetJournal,
+  writeForgetJournal,
+  type ForgetJournal,
+  type ForgetJournalTarget,
+} from './forget-journal.js';
 import { coldRoot, listAllTierFiles, VAULT_REFLECTIONS, type TierFile } from './locations.js';
 import { listOpCopies, listOpIds, markScrubbed, opsDir } from './ops.js';
 import { readApprovals, writeApprovals } from './approvals.js';
@@ -104,9 +122,13 @@ export function assertNarrowEnough(plan: ForgetPlan, selector: ForgetSelector): 
   if (selector.query === undefined || selector.broad) return;
   const n = plan.targets.length;
   if (n === 0 || n <= plan.total * BROAD_QUERY_SHARE) return;
-  throw new OcmError('BAD_INPUT', `--query "${selector.query}" matches ${n} of ${plan.total} observations, most of the memory; nothing was forgotten.`, {
-    hint: 'Check it with --dry-run. If you really mean all of them, add --all to the same command (forget --query TEXT --all).',
-  });
+  throw new OcmError(
+    'BAD_INPUT',
+    `--query "${selector.query}" matches ${n} of ${plan.total} observations, most of the memory; nothing was forgotten.`,
+    {
+      hint: 'Check it with --dry-run. If you really mean all of them, add --all to the same command (forget --query TEXT --all).',
+    },
+  );
 }
 
 export async function planForget(paths: HomePaths, config: Config, selector: ForgetSelector): Promise<ForgetPlan> {
@@ -117,7 +139,9 @@ export async function planForget(paths: HomePaths, config: Config, selector: For
   }
   const modes = [selector.all ? 1 : 0, selector.ids?.length ? 1 : 0, selector.query !== undefined ? 1 : 0].reduce((a, b) => a + b, 0);
   if (modes !== 1) {
-    throw new OcmError('BAD_INPUT', 'Say what to forget: observation ids, --query TEXT, or --all (one of them).', { hint: 'Examples: ocm-run forget o-7f3a9c21e0 · ocm-run forget --query "my address" · ocm-run forget --all' });
+    throw new OcmError('BAD_INPUT', 'Say what to forget: observation ids, --query TEXT, or --all (one of them).', {
+      hint: 'Examples: ocm-run forget o-7f3a9c21e0 · ocm-run forget --query "my address" · ocm-run forget --all',
+    });
   }
   const wanted = new Set(selector.ids ?? []);
   const found = new Set<string>();
@@ -145,7 +169,16 @@ export async function planForget(paths: HomePaths, config: Config, selector: For
       const hit = selector.all || (wanted.size > 0 ? wanted.has(o.id) : matches(o, selector.query ?? ''));
       if (!hit) continue;
       if (wanted.has(o.id)) found.add(o.id);
-      targets.push({ id: o.id, path: f.path, tier: f.tier, date: o.date || f.date, agent: o.agent, priority: o.priority, text: o.text, anonymous });
+      targets.push({
+        id: o.id,
+        path: f.path,
+        tier: f.tier,
+        date: o.date || f.date,
+        agent: o.agent,
+        priority: o.priority,
+        text: o.text,
+        anonymous,
+      });
     }
   }
   // A day file with an unresolved Git conflict is left as it is: nothing is forgotten until it is resolved
@@ -236,7 +269,9 @@ export async function forgetOptionsFor(base: {
     updateIndex: searchIndexUpdater(base),
     rebuildActiveMemory: async (agent) => {
       const { rebuildActiveMemory } = await import('../memory/active-memory-file.js');
-      return (await rebuildActiveMemory({ paths: base.paths, config: base.config, agent, timeZone: await base.timeZone(), now: base.now() })).path;
+      return (
+        await rebuildActiveMemory({ paths: base.paths, config: base.config, agent, timeZone: await base.timeZone(), now: base.now() })
+      ).path;
     },
     onStep: base.onStep,
   };
@@ -326,7 +361,10 @@ async function completeForget(options: ForgetOptions, journal: ForgetJournal, re
 
   // Reflections in the home and their copies in the vault.
   const cold = coldRoot(config.tiers.vault_path);
-  const reflectionFiles = [...(await filesUnder(paths.reflections, { suffix: '.md' })), ...(cold ? await filesUnder(join(cold, VAULT_REFLECTIONS), { suffix: '.md' }) : [])];
+  const reflectionFiles = [
+    ...(await filesUnder(paths.reflections, { suffix: '.md' })),
+    ...(cold ? await filesUnder(join(cold, VAULT_REFLECTIONS), { suffix: '.md' }) : []),
+  ];
   for (const p of reflectionFiles) {
     const text = await readFile(p, 'utf8');
     const next = withoutLines(text, ids, texts);
@@ -358,7 +396,8 @@ async function completeForget(options: ForgetOptions, journal: ForgetJournal, re
   if (texts.some((t) => raw.includes(JSON.stringify(t).slice(1, -1))) || [...ids].some((id) => raw.includes(id))) {
     const tasks = state.extra.currentTask ?? {};
     for (const [agent, task] of Object.entries(tasks)) if (texts.some((t) => task.text.includes(t))) delete tasks[agent];
-    for (const j of Object.values(state.extra.observeJournal ?? {})) if (j.unwritten) j.unwritten = j.unwritten.filter((o) => !ids.has(o.id) && !texts.includes(o.text));
+    for (const j of Object.values(state.extra.observeJournal ?? {}))
+      if (j.unwritten) j.unwritten = j.unwritten.filter((o) => !ids.has(o.id) && !texts.includes(o.text));
     await writeState(paths.state, state);
   }
 
@@ -381,7 +420,10 @@ async function completeForget(options: ForgetOptions, journal: ForgetJournal, re
   // forgotten texts go too, and the query cache (its answers quote snippets,
   // its keys are query texts) is dropped whole: it is only a cache.
   await options.updateIndex?.([...changed]);
-  await dropCachedVectors(paths, journal.targets.map((t) => t.text));
+  await dropCachedVectors(
+    paths,
+    journal.targets.map((t) => t.text),
+  );
   await rm(join(paths.index, 'query-cache.json'), { force: true });
   step('forget-indexed');
 
@@ -394,7 +436,11 @@ async function completeForget(options: ForgetOptions, journal: ForgetJournal, re
 
   // The ids travel with sync as tombstones, so that no other device brings them back (tombstones.ts).
   const { recordTombstones } = await import('./tombstones.js');
-  await recordTombstones(paths.root, journal.targets.filter((t) => !t.anonymous).map((t) => t.id), options.now());
+  await recordTombstones(
+    paths.root,
+    journal.targets.filter((t) => !t.anonymous).map((t) => t.id),
+    options.now(),
+  );
   if (!(await hasAuditEntry(paths.audit, journal.id, 'forget'))) {
     await appendAudit(paths.audit, {
       time: options.now().toISOString(),

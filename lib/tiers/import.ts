@@ -58,13 +58,18 @@ export function parseExportText(text: string): ExportRecord[] {
   const body = text.replace(/^\uFEFF/, '');
   const json = body.trimStart().startsWith('{');
   if (!json && !/^"?id"?,/.test(body)) {
-    throw new OcmError('BAD_INPUT', 'Not an OC-Memory export: neither its JSON nor its CSV (with the header id,date,…).', { hint: 'Import a file written by `ocm-run export`, or a folder of Markdown notes.' });
+    throw new OcmError('BAD_INPUT', 'Not an OC-Memory export: neither its JSON nor its CSV (with the header id,date,…).', {
+      hint: 'Import a file written by `ocm-run export`, or a folder of Markdown notes.',
+    });
   }
   try {
     return parseExport(body, json ? 'json' : 'csv');
   } catch (error) {
     if (error instanceof OcmError) throw error;
-    throw new OcmError('BAD_INPUT', `Not an OC-Memory export: ${(error as Error).message.slice(0, 200)}.`, { hint: 'Import a file written by `ocm-run export`, or a folder of Markdown notes.', cause: error });
+    throw new OcmError('BAD_INPUT', `Not an OC-Memory export: ${(error as Error).message.slice(0, 200)}.`, {
+      hint: 'Import a file written by `ocm-run export`, or a folder of Markdown notes.',
+      cause: error,
+    });
   }
 }
 
@@ -89,17 +94,25 @@ export async function importRecords(options: ImportOptions & { records: ExportRe
     known.add(r.id);
     fresh.push(toObservation(r, (text) => maskedText(text, masking)));
   }
-  if (options.dryRun || fresh.length === 0) return { read: options.records.length, added: fresh.length, present, days: new Set(fresh.map((o) => `${o.agent}/${o.date}`)).size };
+  if (options.dryRun || fresh.length === 0)
+    return { read: options.records.length, added: fresh.length, present, days: new Set(fresh.map((o) => `${o.agent}/${o.date}`)).size };
   const { DayFileBuffer } = await import('../memory/day-file-buffer.js');
   const buffer = new DayFileBuffer(options.paths, options.config.timezone || undefined);
   const added = await buffer.add(fresh);
   await buffer.flush();
-  return { read: options.records.length, added, present: present + (fresh.length - added), days: new Set(fresh.map((o) => `${o.agent}/${o.date}`)).size };
+  return {
+    read: options.records.length,
+    added,
+    present: present + (fresh.length - added),
+    days: new Set(fresh.map((o) => `${o.agent}/${o.date}`)).size,
+  };
 }
 
 function toObservation(r: ExportRecord, mask: (text: string) => string): Observation {
   if (typeof r.id !== 'string' || !/^o-[0-9a-f]{6,}$/.test(r.id) || typeof r.text !== 'string' || !DATE.test(String(r.date))) {
-    throw new OcmError('BAD_INPUT', `Not an observation record: ${JSON.stringify(r).slice(0, 120)}.`, { hint: 'Import a file written by `ocm-run export`, or a folder of Markdown notes.' });
+    throw new OcmError('BAD_INPUT', `Not an observation record: ${JSON.stringify(r).slice(0, 120)}.`, {
+      hint: 'Import a file written by `ocm-run export`, or a folder of Markdown notes.',
+    });
   }
   const o: Observation = {
     id: r.id,
@@ -133,14 +146,20 @@ export async function markdownFolderRecords(dir: string, options: { agent: strin
     if (!(await stat(dir)).isDirectory()) throw new Error('not a folder');
     files = (await filesUnder(dir, { suffix: '.md', skipDotFolders: true })).sort();
   } catch (error) {
-    throw new OcmError('NOT_FOUND', `Cannot read the notes folder ${dir}: ${(error as Error).message}.`, { hint: 'Name a folder of Markdown notes (an Obsidian vault, a basic-memory folder) or an export file.' });
+    throw new OcmError('NOT_FOUND', `Cannot read the notes folder ${dir}: ${(error as Error).message}.`, {
+      hint: 'Name a folder of Markdown notes (an Obsidian vault, a basic-memory folder) or an export file.',
+    });
   }
   const out: ExportRecord[] = [];
   for (const path of files) {
     const rel = relative(dir, path).split(sep).join('/');
     const raw = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '');
     // An OC-Memory day file (a cold note in the vault, a copied memory folder): its observations, ids kept.
-    const own = listObservations(parseDayFile(raw), { date: /(\d{4}-\d{2}-\d{2})/.exec(basename(path))?.[1] ?? '', agent: options.agent, tier: 'hot' });
+    const own = listObservations(parseDayFile(raw), {
+      date: /(\d{4}-\d{2}-\d{2})/.exec(basename(path))?.[1] ?? '',
+      agent: options.agent,
+      tier: 'hot',
+    });
     if (own.length > 0 && own.every((o) => DATE.test(o.date))) {
       for (const o of own) out.push({ ...o, tier: 'hot', path, ...(o.provenance ? { provenance: o.provenance } : {}) });
       continue;
@@ -152,8 +171,14 @@ export async function markdownFolderRecords(dir: string, options: { agent: strin
     } catch {
       /* a broken frontmatter: the body is still notes */
     }
-    const date = dateOf(data.date) ?? dateOf(data.created) ?? /(\d{4}-\d{2}-\d{2})/.exec(basename(path))?.[1] ?? (await stat(path)).mtime.toISOString().slice(0, 10);
-    const noteTags = (Array.isArray(data.tags) ? data.tags : typeof data.tags === 'string' ? data.tags.split(/[\s,]+/) : []).map((t) => String(t).replace(/^#/, '')).filter(Boolean);
+    const date =
+      dateOf(data.date) ??
+      dateOf(data.created) ??
+      /(\d{4}-\d{2}-\d{2})/.exec(basename(path))?.[1] ??
+      (await stat(path)).mtime.toISOString().slice(0, 10);
+    const noteTags = (Array.isArray(data.tags) ? data.tags : typeof data.tags === 'string' ? data.tags.split(/[\s,]+/) : [])
+      .map((t) => String(t).replace(/^#/, ''))
+      .filter(Boolean);
     const body = fm ? fm.body : raw;
     for (const text of noteBlocks(markdownTree(body) as unknown as MdNode, body)) {
       const tags = [...new Set([...noteTags, ...[...text.matchAll(/(?:^|\s)#([\p{L}\p{N}_/-]+)/gu)].map((m) => m[1]!)])];

@@ -49,7 +49,13 @@ export async function readFacts(files: TierFile[], cache?: ParsedCache): Promise
       const observations = [];
       for (const seg of day.segments) {
         if (seg.kind !== 'obs') continue;
-        observations.push({ id: seg.line.id, priority: seg.line.priority, tags: seg.line.tags, text: seg.line.text, bytes: Buffer.byteLength(seg.raw) + 1 });
+        observations.push({
+          id: seg.line.id,
+          priority: seg.line.priority,
+          tags: seg.line.tags,
+          text: seg.line.text,
+          bytes: Buffer.byteLength(seg.raw) + 1,
+        });
       }
       const pin = day.frontmatter.data.pin;
       out[i] = { file, observations, pinnedDay: pin === true || pin === 'true', bytes: Buffer.byteLength(text) };
@@ -89,7 +95,10 @@ function leftoverText(file: DayFile): string {
   const lines = text.split('\n');
   const heading = lines.findIndex((l) => l.trim() !== '');
   if (heading !== -1 && /^#\s+\d{4}-\d{2}-\d{2}\s*$/.test(lines[heading]!)) lines.splice(heading, 1);
-  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** Append observations (with provenance and nested notes) from one day file to another. */
@@ -218,9 +227,17 @@ export async function buildMoves(ctx: MoveContext, moves: Move[]): Promise<Built
 
     let destContent: string | Uint8Array;
     let srcContent: string | null;
-    const conflicted = src.conflict !== undefined ? { path: source.path, line: src.conflict } : destBytes !== undefined ? conflictIn(destPath, destBytes) : undefined;
+    const conflicted =
+      src.conflict !== undefined
+        ? { path: source.path, line: src.conflict }
+        : destBytes !== undefined
+          ? conflictIn(destPath, destBytes)
+          : undefined;
     if (conflicted) {
-      out.skipped.push({ path: source.path, reason: `${conflicted.path} has unresolved Git conflict markers (<<<<<<< at line ${conflicted.line}); resolve them to let this day move` });
+      out.skipped.push({
+        path: source.path,
+        reason: `${conflicted.path} has unresolved Git conflict markers (<<<<<<< at line ${conflicted.line}); resolve them to let this day move`,
+      });
       continue;
     }
     if (src.frontmatter.error) {
@@ -241,7 +258,10 @@ export async function buildMoves(ctx: MoveContext, moves: Move[]): Promise<Built
       if (destBytes !== undefined) {
         dest = parseDayFile(destBytes.toString('utf8'));
         if (dest.frontmatter.error) {
-          out.skipped.push({ path: source.path, reason: `${destPath} has a broken frontmatter (${dest.frontmatter.error}); fix it to let this day move` });
+          out.skipped.push({
+            path: source.path,
+            reason: `${destPath} has a broken frontmatter (${dest.frontmatter.error}); fix it to let this day move`,
+          });
           continue;
         }
       } else {

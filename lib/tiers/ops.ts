@@ -98,7 +98,9 @@ export function opsDir(paths: HomePaths): string {
 
 function opDir(paths: HomePaths, id: string): string {
   if (!/^op-[0-9A-Za-z-]+$/.test(id)) {
-    throw new OcmError('BAD_INPUT', `"${id}" is not an op id.`, { hint: 'Op ids look like op-20260212-101500-3fa9c1; `ocm-run tier --history` lists them.' });
+    throw new OcmError('BAD_INPUT', `"${id}" is not an op id.`, {
+      hint: 'Op ids look like op-20260212-101500-3fa9c1; `ocm-run tier --history` lists them.',
+    });
   }
   return join(opsDir(paths), id);
 }
@@ -110,10 +112,14 @@ export function newOpId(now: Date): string {
 
 export class OpConflictError extends OcmError {
   constructor(op: string, path: string, found: string | null, expected: Array<string | null>) {
-    super('IO_ERROR', `${path} changed while op ${op} was moving it (sha256 ${found ?? 'missing'}; expected ${expected.map((e) => e ?? 'missing').join(' or ')}).`, {
-      hint: 'The op is undone from its kept copies and nothing is lost; run the tier job again to re-plan from the current files.',
-      details: { op, path },
-    });
+    super(
+      'IO_ERROR',
+      `${path} changed while op ${op} was moving it (sha256 ${found ?? 'missing'}; expected ${expected.map((e) => e ?? 'missing').join(' or ')}).`,
+      {
+        hint: 'The op is undone from its kept copies and nothing is lost; run the tier job again to re-plan from the current files.',
+        details: { op, path },
+      },
+    );
   }
 }
 
@@ -155,7 +161,13 @@ export function keptCopyPath(paths: HomePaths, id: string, n: number): string {
  */
 export async function runOp(
   ctx: OpContext,
-  spec: { kind: OpKind; changes: PlannedChange[]; counts: Omit<OpCounts, 'files'>; audit: OpManifest['audit']; meta?: Record<string, unknown> },
+  spec: {
+    kind: OpKind;
+    changes: PlannedChange[];
+    counts: Omit<OpCounts, 'files'>;
+    audit: OpManifest['audit'];
+    meta?: Record<string, unknown>;
+  },
 ): Promise<OpManifest> {
   const id = newOpId(ctx.now());
   const dir = opDir(ctx.paths, id);
@@ -169,7 +181,14 @@ export async function runOp(
     seen.add(planned.path);
     const after = planned.content === null ? null : sha256(planned.content);
     if (after === planned.before) continue;
-    const change: FileChange = { n: changes.length, path: planned.path, role: planned.role, before: planned.before, after, mode: planned.mode ?? 0o600 };
+    const change: FileChange = {
+      n: changes.length,
+      path: planned.path,
+      role: planned.role,
+      before: planned.before,
+      after,
+      mode: planned.mode ?? 0o600,
+    };
     if (planned.content !== null) {
       const bytes = typeof planned.content === 'string' ? Buffer.from(planned.content, 'utf8') : Buffer.from(planned.content);
       change.staged = { offset, length: bytes.length };
@@ -182,7 +201,10 @@ export async function runOp(
   const pack = Buffer.concat(chunks);
   await writeDurable(stagedPack(ctx.paths, id), pack);
   const reread = await readBytesIfExists(stagedPack(ctx.paths, id));
-  if (!reread || sha256(reread) !== sha256(pack)) throw new OcmError('IO_ERROR', `The staged copy for op ${id} does not read back as written.`, { hint: 'Check the disk; nothing was moved.' });
+  if (!reread || sha256(reread) !== sha256(pack))
+    throw new OcmError('IO_ERROR', `The staged copy for op ${id} does not read back as written.`, {
+      hint: 'Check the disk; nothing was moved.',
+    });
   await fsyncPath(dir);
   ctx.onStep?.('staged', id);
   const manifest: OpManifest = {
@@ -275,7 +297,10 @@ async function applyPhase(ctx: OpContext, m: OpManifest, changes: FileChange[], 
     8,
     async (c) => {
       const written = await hashFile(c.path);
-      if (written !== c.after) throw new OcmError('IO_ERROR', `${c.path} does not read back as written (sha256 ${written} ≠ ${c.after}).`, { hint: 'Check the disk; the op is undone on the next run.' });
+      if (written !== c.after)
+        throw new OcmError('IO_ERROR', `${c.path} does not read back as written (sha256 ${written} ≠ ${c.after}).`, {
+          hint: 'Check the disk; the op is undone on the next run.',
+        });
     },
   );
 }
@@ -288,11 +313,19 @@ async function applyAndCommit(ctx: OpContext, m: OpManifest, recovering: boolean
   try {
     await applyPhase(ctx, m, first, state, 'copied-one');
     ctx.onStep?.('copied', m.id);
-    if (first.length > 0) await ctx.onChanged?.(first.map((c) => c.path), 'destinations');
+    if (first.length > 0)
+      await ctx.onChanged?.(
+        first.map((c) => c.path),
+        'destinations',
+      );
     ctx.onStep?.('indexed', m.id);
     await applyPhase(ctx, m, last, state, 'removed-one');
     ctx.onStep?.('removed', m.id);
-    if (last.length > 0) await ctx.onChanged?.(last.map((c) => c.path), 'sources');
+    if (last.length > 0)
+      await ctx.onChanged?.(
+        last.map((c) => c.path),
+        'sources',
+      );
   } catch (error) {
     if (error instanceof OpConflictError) {
       await abortOp(ctx, m, error.message);
@@ -410,7 +443,10 @@ export async function recoverOps(ctx: OpContext): Promise<RecoveryResult> {
     if (!m) {
       await rm(opDir(ctx.paths, id), { recursive: true, force: true });
       result.discarded.push(id);
-      ctx.logger.log('warn', 'tier.op_discarded', { op: id, reason: 'interrupted before its manifest was written; no file had been changed' });
+      ctx.logger.log('warn', 'tier.op_discarded', {
+        op: id,
+        reason: 'interrupted before its manifest was written; no file had been changed',
+      });
       continue;
     }
     if (m.state !== 'prepared') continue;
@@ -442,17 +478,29 @@ export async function rollbackOp(ctx: OpContext, targetId: string): Promise<OpMa
       hint: 'Rollback data is kept for tiers.rollback_days days; `ocm-run tier --history` lists the ops that can still be rolled back.',
     });
   }
-  if (m.state !== 'committed') throw new OcmError('BAD_INPUT', `Op ${targetId} is ${m.state}, not committed; there is nothing to roll back.`, { hint: 'Only completed moves can be rolled back.' });
-  if (m.rolledBackBy) throw new OcmError('BAD_INPUT', `Op ${targetId} was already rolled back by ${m.rolledBackBy}.`, { hint: `To redo the move, roll back ${m.rolledBackBy}.` });
+  if (m.state !== 'committed')
+    throw new OcmError('BAD_INPUT', `Op ${targetId} is ${m.state}, not committed; there is nothing to roll back.`, {
+      hint: 'Only completed moves can be rolled back.',
+    });
+  if (m.rolledBackBy)
+    throw new OcmError('BAD_INPUT', `Op ${targetId} was already rolled back by ${m.rolledBackBy}.`, {
+      hint: `To redo the move, roll back ${m.rolledBackBy}.`,
+    });
   if (m.scrubbed) {
-    throw new OcmError('BAD_INPUT', `Op ${targetId} touched observations that were forgotten since; it cannot be restored exactly.`, { hint: 'Move files by hand if needed (`ocm-run archive`).' });
+    throw new OcmError('BAD_INPUT', `Op ${targetId} touched observations that were forgotten since; it cannot be restored exactly.`, {
+      hint: 'Move files by hand if needed (`ocm-run archive`).',
+    });
   }
   const changed: string[] = [];
   for (const c of m.changes) if ((await hashFile(c.path)) !== c.after) changed.push(c.path);
   if (changed.length > 0) {
-    throw new OcmError('BAD_INPUT', `${changed.length} file(s) changed since op ${targetId}: ${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''}. A rollback would overwrite those changes.`, {
-      hint: 'Roll back later ops first (`ocm-run tier --history`), or move the files by hand.',
-    });
+    throw new OcmError(
+      'BAD_INPUT',
+      `${changed.length} file(s) changed since op ${targetId}: ${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''}. A rollback would overwrite those changes.`,
+      {
+        hint: 'Roll back later ops first (`ocm-run tier --history`), or move the files by hand.',
+      },
+    );
   }
   const planned: PlannedChange[] = [];
   for (const c of m.changes) {
@@ -460,7 +508,9 @@ export async function rollbackOp(ctx: OpContext, targetId: string): Promise<OpMa
     if (c.before !== null) {
       const kept = await readBytesIfExists(keptCopyPath(ctx.paths, m.id, c.n));
       if (kept === undefined || sha256(kept) !== c.before) {
-        throw new OcmError('NOT_FOUND', `The kept copy of ${c.path} for op ${targetId} is missing or damaged.`, { hint: 'Nothing was changed. The files are where the op put them.' });
+        throw new OcmError('NOT_FOUND', `The kept copy of ${c.path} for op ${targetId} is missing or damaged.`, {
+          hint: 'Nothing was changed. The files are where the op put them.',
+        });
       }
       content = kept;
     }
@@ -488,7 +538,13 @@ export async function pruneOps(ctx: OpContext, days: number): Promise<string[]> 
     await rm(opDir(ctx.paths, id), { recursive: true, force: true });
     pruned.push(id);
   }
-  if (pruned.length > 0) await appendAudit(ctx.paths.audit, { time: ctx.now().toISOString(), action: 'prune', ops: pruned, reason: `rollback data older than ${days} days` });
+  if (pruned.length > 0)
+    await appendAudit(ctx.paths.audit, {
+      time: ctx.now().toISOString(),
+      action: 'prune',
+      ops: pruned,
+      reason: `rollback data older than ${days} days`,
+    });
   return pruned;
 }
 

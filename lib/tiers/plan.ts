@@ -78,7 +78,8 @@ export function planMoves(facts: FileFacts[], options: { to: Tier; today: string
       return ttl !== undefined && age >= ttl;
     };
     if (f.observations.length === 0) {
-      if (due(undefined)) moves.push({ source: f.file, to: options.to, whole: true, ids: [], observations: 0, bytes: f.bytes, tokens: 0, age });
+      if (due(undefined))
+        moves.push({ source: f.file, to: options.to, whole: true, ids: [], observations: 0, bytes: f.bytes, tokens: 0, age });
       continue;
     }
     const going = f.observations.filter((o) => due(o));

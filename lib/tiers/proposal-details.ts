@@ -33,8 +33,13 @@ export async function describeProposals(proposals: Proposal[], sampleSize = 3): 
         d.categories[o.category] = (d.categories[o.category] ?? 0) + 1;
         for (const t of o.tags) tags.set(t, (tags.get(t) ?? 0) + 1);
       }
-      d.tags = [...tags].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([t]) => t);
-      d.sample = obs.slice(0, sampleSize).map((o) => `${PRIORITY_EMOJI[o.priority]} ${o.text.length > 70 ? `${o.text.slice(0, 69)}…` : o.text}`);
+      d.tags = [...tags]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([t]) => t);
+      d.sample = obs
+        .slice(0, sampleSize)
+        .map((o) => `${PRIORITY_EMOJI[o.priority]} ${o.text.length > 70 ? `${o.text.slice(0, 69)}…` : o.text}`);
     } catch {
       /* gone since it was proposed */
     }

@@ -31,17 +31,28 @@ export function formatSummary(s: MoveSummary): string {
 
 export function formatTierResult(r: TierRunResult): string[] {
   const lines: string[] = [];
-  if (r.recovered.completed.length) lines.push(`Finished ${plural(r.recovered.completed.length, 'interrupted move')}: ${r.recovered.completed.join(', ')}`);
-  if (r.recovered.aborted.length) lines.push(`Undid ${plural(r.recovered.aborted.length, 'interrupted move')} whose files had changed: ${r.recovered.aborted.join(', ')}`);
+  if (r.recovered.completed.length)
+    lines.push(`Finished ${plural(r.recovered.completed.length, 'interrupted move')}: ${r.recovered.completed.join(', ')}`);
+  if (r.recovered.aborted.length)
+    lines.push(
+      `Undid ${plural(r.recovered.aborted.length, 'interrupted move')} whose files had changed: ${r.recovered.aborted.join(', ')}`,
+    );
   if (r.dryRun) lines.push(`Dry run (today is ${r.today}) — nothing was changed.`);
   if (r.vault?.created === 'vault') lines.push(`Created the Obsidian vault for the cold tier at ${r.vault.root} (from vault-template/).`);
   if (r.vault?.created === 'folder') lines.push(`Added the OC-Memory folder to your vault at ${r.vault.root}.`);
   for (const s of r.moved) lines.push(`${r.dryRun ? 'Would move' : 'Moved'}      ${formatSummary(s)}`);
   for (const s of r.proposed) lines.push(`${r.dryRun ? 'Would propose' : 'Proposed'}   ${formatSummary(s)}`);
   if (r.moved.length === 0 && r.proposed.length === 0) lines.push('Nothing is due to move.');
-  for (const op of r.ops) lines.push(`  op ${op.id}: ${plural(op.files, 'file')} changed, ${plural(op.observations, 'observation')} (undo: ocm-run tier --rollback ${op.id})`);
-  if (!r.dryRun && r.proposals.added.length > 0) lines.push(`${plural(r.proposals.added.length, 'new proposal')}; ${r.proposals.pending} pending in all — review with \`ocm-run approvals\`.`);
-  else if (!r.dryRun && r.proposals.pending > 0) lines.push(`${r.proposals.pending} proposal(s) wait for approval — \`ocm-run approvals\`.`);
+  for (const op of r.ops)
+    lines.push(
+      `  op ${op.id}: ${plural(op.files, 'file')} changed, ${plural(op.observations, 'observation')} (undo: ocm-run tier --rollback ${op.id})`,
+    );
+  if (!r.dryRun && r.proposals.added.length > 0)
+    lines.push(
+      `${plural(r.proposals.added.length, 'new proposal')}; ${r.proposals.pending} pending in all — review with \`ocm-run approvals\`.`,
+    );
+  else if (!r.dryRun && r.proposals.pending > 0)
+    lines.push(`${r.proposals.pending} proposal(s) wait for approval — \`ocm-run approvals\`.`);
   for (const s of r.skipped) lines.push(`Skipped ${s.path}: ${s.reason}`);
   for (const n of r.notes) lines.push(`Note: ${n}`);
   if (r.pruned.length) lines.push(`Dropped rollback data of ${plural(r.pruned.length, 'old op')}.`);
@@ -57,7 +68,9 @@ export function formatProposals(list: ProposalDetails[]): string[] {
       .sort((a, b) => b[1] - a[1])
       .map(([c, n]) => `${c} ${n}`)
       .join(', ');
-    lines.push(`${p.id}  ${p.from} → ${p.to}  ${p.date}${p.agent !== 'main' ? ` (${p.agent})` : ''}  ${plural(p.observations, 'observation')}, ${formatBytes(p.bytes)}  — ${p.reason}`);
+    lines.push(
+      `${p.id}  ${p.from} → ${p.to}  ${p.date}${p.agent !== 'main' ? ` (${p.agent})` : ''}  ${plural(p.observations, 'observation')}, ${formatBytes(p.bytes)}  — ${p.reason}`,
+    );
     if (!p.exists) {
       lines.push('    the file is gone; approving or rejecting drops the proposal');
       continue;

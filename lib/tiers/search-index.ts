@@ -17,7 +17,10 @@ export function searchIndexUpdater(options: { paths: HomePaths; config: Config; 
       const { updateIndex } = await import('../search/index.js');
       await updateIndex(options.paths, options.config, { logger: options.logger, now: options.now });
     } catch (error) {
-      options.logger.log('warn', 'index.update_failed', { error: error instanceof Error ? error.message : String(error), files: changed.length });
+      options.logger.log('warn', 'index.update_failed', {
+        error: error instanceof Error ? error.message : String(error),
+        files: changed.length,
+      });
     }
   };
 }

@@ -81,23 +81,40 @@ function today(options: TierJobOptions): string {
 }
 
 function minTtl(config: Config): number {
-  const values = [config.tiers.hot_ttl_days, ...Object.values(config.tiers.ttl_by_priority).filter((v): v is number => typeof v === 'number')];
+  const values = [
+    config.tiers.hot_ttl_days,
+    ...Object.values(config.tiers.ttl_by_priority).filter((v): v is number => typeof v === 'number'),
+  ];
   return Math.min(...values);
 }
 
 /** Facts of the files of a tier that are at least `minAge` days old (younger files are not even read). */
 async function factsOf(options: TierJobOptions, tier: Tier, todayDate: string, minAge: number, cache?: ParsedCache) {
   const { ageInDays } = await import('./age.js');
-  const files = (await listTierFiles(options.paths, options.config.tiers.vault_path, tier)).filter((f) => ageInDays(f.date, todayDate) >= minAge);
+  const files = (await listTierFiles(options.paths, options.config.tiers.vault_path, tier)).filter(
+    (f) => ageInDays(f.date, todayDate) >= minAge,
+  );
   return readFacts(files, cache);
 }
 
-async function executeMoves(options: TierJobOptions, moves: Move[], from: Tier, to: Tier, audit: Record<string, unknown> = {}, parsed?: ParsedCache): Promise<{ op?: OpManifest; skipped: TierRunResult['skipped']; vault?: VaultSetup }> {
+async function executeMoves(
+  options: TierJobOptions,
+  moves: Move[],
+  from: Tier,
+  to: Tier,
+  audit: Record<string, unknown> = {},
+  parsed?: ParsedCache,
+): Promise<{ op?: OpManifest; skipped: TierRunResult['skipped']; vault?: VaultSetup }> {
   if (moves.length === 0) return { skipped: [] };
   let vault: VaultSetup | undefined;
   if (to === 'cold') vault = await ensureVault(options.config.tiers.vault_path);
   const built = await buildMoves(
-    { paths: options.paths, vaultPath: options.config.tiers.vault_path, coldTemplate: to === 'cold' ? await loadColdNoteTemplate(options.paths) : '', parsed },
+    {
+      paths: options.paths,
+      vaultPath: options.config.tiers.vault_path,
+      coldTemplate: to === 'cold' ? await loadColdNoteTemplate(options.paths) : '',
+      parsed,
+    },
     moves,
   );
   if (built.changes.length === 0) return { skipped: built.skipped, vault };
@@ -109,7 +126,10 @@ async function executeMoves(options: TierJobOptions, moves: Move[], from: Tier, 
   });
   options.logger.log('info', 'tier.moved', { op: op.id, from, to, files: op.counts.files, observations: op.counts.observations });
   // Proposals for days that are gone from where they were proposed are settled.
-  await dropPending(options, op.changes.filter((c) => c.role === 'source' && c.after === null).map((c) => c.path));
+  await dropPending(
+    options,
+    op.changes.filter((c) => c.role === 'source' && c.after === null).map((c) => c.path),
+  );
   return { op, skipped: built.skipped, vault };
 }
 
@@ -138,7 +158,12 @@ function reasonText(why: ProposalWhy): string {
   return why.code === 'archive' ? `archive --older-than ${why.days}` : `older than ${why.days} days (tiers.${why.code}_days)`;
 }
 
-async function propose(options: TierJobOptions, moves: Move[], why: ProposalWhy, again: boolean): Promise<{ added: Proposal[]; pending: number }> {
+async function propose(
+  options: TierJobOptions,
+  moves: Move[],
+  why: ProposalWhy,
+  again: boolean,
+): Promise<{ added: Proposal[]; pending: number }> {
   const file = await readApprovals(options.paths.approvals);
   const added = addProposals(file, proposalsFor(moves, why, options.now()), { again });
   if (added.length > 0) {
@@ -146,7 +171,13 @@ async function propose(options: TierJobOptions, moves: Move[], why: ProposalWhy,
     await appendAudit(options.paths.audit, {
       time: options.now().toISOString(),
       action: 'propose',
-      proposals: added.map((p) => ({ id: p.id, from: p.from, to: p.to, path: auditPath(options.paths.root, p.source), observations: p.observations })),
+      proposals: added.map((p) => ({
+        id: p.id,
+        from: p.from,
+        to: p.to,
+        path: auditPath(options.paths.root, p.source),
+        observations: p.observations,
+      })),
       counts: { files: added.length, observations: added.reduce((n, p) => n + p.observations, 0) },
     });
   }
@@ -154,7 +185,18 @@ async function propose(options: TierJobOptions, moves: Move[], why: ProposalWhy,
 }
 
 function emptyResult(dryRun: boolean, todayDate: string, recovered: RecoveryResult): TierRunResult {
-  return { dryRun, today: todayDate, recovered, moved: [], proposed: [], ops: [], proposals: { added: [], pending: 0 }, skipped: [], notes: [], pruned: [] };
+  return {
+    dryRun,
+    today: todayDate,
+    recovered,
+    moved: [],
+    proposed: [],
+    ops: [],
+    proposals: { added: [], pending: 0 },
+    skipped: [],
+    notes: [],
+    pruned: [],
+  };
 }
 
 /** Finish interrupted ops only (every tick does this; it is cheap when there are none). */
@@ -176,7 +218,11 @@ export async function runTierJob(options: TierJobOptions & { dryRun?: boolean })
 
   const hotRule: TtlRule = hotTtlRule({ hotTtlDays: t.hot_ttl_days, ttlByPriority: t.ttl_by_priority });
   const hotParsed: ParsedCache = new Map();
-  const hotMoves = planMoves(await factsOf(options, 'hot', todayDate, minTtl(options.config), dryRun ? undefined : hotParsed), { to: 'warm', today: todayDate, ttl: hotRule });
+  const hotMoves = planMoves(await factsOf(options, 'hot', todayDate, minTtl(options.config), dryRun ? undefined : hotParsed), {
+    to: 'warm',
+    today: todayDate,
+    ttl: hotRule,
+  });
   const hotSummary = summarizeMoves(hotMoves, 'hot', 'warm');
   if (t.auto_hot_to_warm) {
     if (hotMoves.length > 0) result.moved.push(hotSummary);
@@ -202,7 +248,9 @@ export async function runTierJob(options: TierJobOptions & { dryRun?: boolean })
   const coldMoves = planMoves(warmFacts, { to: 'cold', today: todayDate, ttl: flatTtlRule(t.warm_ttl_days) });
   if (coldMoves.length > 0) {
     if (!coldRoot(t.vault_path)) {
-      result.notes.push(`${coldMoves.length} warm day(s) are older than ${t.warm_ttl_days} days, but no vault is configured for the cold tier: set tiers.vault_path to your Obsidian vault.`);
+      result.notes.push(
+        `${coldMoves.length} warm day(s) are older than ${t.warm_ttl_days} days, but no vault is configured for the cold tier: set tiers.vault_path to your Obsidian vault.`,
+      );
     } else if (t.cold_requires_approval) {
       result.proposed.push(summarizeMoves(coldMoves, 'warm', 'cold'));
       if (!dryRun) {
@@ -246,7 +294,11 @@ export async function runArchive(options: ArchiveOptions): Promise<TierRunResult
   const rule = flatTtlRule(options.olderThanDays);
   if (options.to === 'warm') {
     const parsed: ParsedCache = new Map();
-    const moves = planMoves(await factsOf(options, 'hot', todayDate, options.olderThanDays, dryRun ? undefined : parsed), { to: 'warm', today: todayDate, ttl: rule });
+    const moves = planMoves(await factsOf(options, 'hot', todayDate, options.olderThanDays, dryRun ? undefined : parsed), {
+      to: 'warm',
+      today: todayDate,
+      ttl: rule,
+    });
     if (moves.length > 0) result.moved.push(summarizeMoves(moves, 'hot', 'warm'));
     if (!dryRun) {
       const done = await executeMoves(options, moves, 'hot', 'warm', { reason: `archive --older-than ${options.olderThanDays}` }, parsed);
@@ -263,13 +315,24 @@ export async function runArchive(options: ArchiveOptions): Promise<TierRunResult
   const direct = Boolean(options.approveAll) || !options.config.tiers.cold_requires_approval;
   for (const from of ['hot', 'warm'] as const) {
     const parsed: ParsedCache = new Map();
-    const moves = planMoves(await factsOf(options, from, todayDate, options.olderThanDays, dryRun ? undefined : parsed), { to: 'cold', today: todayDate, ttl: rule });
+    const moves = planMoves(await factsOf(options, from, todayDate, options.olderThanDays, dryRun ? undefined : parsed), {
+      to: 'cold',
+      today: todayDate,
+      ttl: rule,
+    });
     if (moves.length === 0) continue;
     const summary = summarizeMoves(moves, from, 'cold');
     if (direct) {
       result.moved.push(summary);
       if (!dryRun) {
-        const done = await executeMoves(options, moves, from, 'cold', { reason: `archive --older-than ${options.olderThanDays}`, approved: 'approve-all' }, parsed);
+        const done = await executeMoves(
+          options,
+          moves,
+          from,
+          'cold',
+          { reason: `archive --older-than ${options.olderThanDays}`, approved: 'approve-all' },
+          parsed,
+        );
         if (done.op) result.ops.push(report(done.op));
         if (done.vault) result.vault = done.vault;
         result.skipped.push(...done.skipped);
@@ -320,7 +383,9 @@ export async function approveProposals(options: TierJobOptions, ids: string[]): 
   }
   for (const g of groups.values()) {
     if (g.to === 'cold' && !coldRoot(options.config.tiers.vault_path)) {
-      throw new OcmError('CONFIG_MISSING', 'No vault is configured for the cold tier.', { hint: 'Set tiers.vault_path (`ocm-run config set tiers.vault_path ~/Obsidian/MyVault`), then approve again.' });
+      throw new OcmError('CONFIG_MISSING', 'No vault is configured for the cold tier.', {
+        hint: 'Set tiers.vault_path (`ocm-run config set tiers.vault_path ~/Obsidian/MyVault`), then approve again.',
+      });
     }
     const refs: TierFile[] = g.proposals.map((p) => ({ path: p.source, tier: p.from, agent: p.agent, date: p.date }));
     const facts = await readFacts(refs);
@@ -361,7 +426,8 @@ export async function rejectProposals(options: TierJobOptions, ids: string[]): P
   const chosen = selectPending(file, ids);
   const gone = new Set(chosen.map((p) => p.id));
   file.pending = file.pending.filter((p) => !gone.has(p.id));
-  for (const p of chosen) file.rejected.push({ id: p.id, source: p.source, date: p.date, agent: p.agent, to: p.to, rejectedAt: options.now().toISOString() });
+  for (const p of chosen)
+    file.rejected.push({ id: p.id, source: p.source, date: p.date, agent: p.agent, to: p.to, rejectedAt: options.now().toISOString() });
   await writeApprovals(options.paths.approvals, file);
   await appendAudit(options.paths.audit, {
     time: options.now().toISOString(),

@@ -41,13 +41,26 @@ export interface UiApp {
 
 export function createUiApp(options: UiAppOptions): UiApp {
   const { paths, config } = options;
-  const memory = memoryOf(paths.root, config, { keepOpen: true, logger: options.logger, now: options.now, lockWaitMs: options.lockWaitMs ?? 20_000 });
+  const memory = memoryOf(paths.root, config, {
+    keepOpen: true,
+    logger: options.logger,
+    now: options.now,
+    lockWaitMs: options.lockWaitMs ?? 20_000,
+  });
   const masking = maskingOptions(config);
   const mask = (text: string) => maskedText(text, masking);
   const page = pageContext(options, memory, mask);
   const app = new Hono();
   mountSession(app, page);
-  mountRestApi(app, { memory, apiToken: options.apiToken, session: options.session, port: options.port, now: options.now, mask, log: (level, event, fields) => options.logger.log(level, event, fields) });
+  mountRestApi(app, {
+    memory,
+    apiToken: options.apiToken,
+    session: options.session,
+    port: options.port,
+    now: options.now,
+    mask,
+    log: (level, event, fields) => options.logger.log(level, event, fields),
+  });
   app.onError((error, c) => page.problemPage(c, problemOf(error, 'page')));
   app.notFound((c) => page.problemPage(c, new UiProblem('NOT_FOUND', 'noPage', { path: c.req.path })));
   mountAssets(app);

@@ -73,7 +73,10 @@ async function unlessBrokenFrontmatter<T>(fn: () => Promise<T>): Promise<T> {
   } catch (error) {
     const path = error instanceof OcmError && error.code === 'BAD_INPUT' ? error.details?.path : undefined;
     if (typeof path !== 'string') throw error;
-    const problem = await readFile(path, 'utf8').then((text) => parseDayFile(text).frontmatter.error, () => undefined);
+    const problem = await readFile(path, 'utf8').then(
+      (text) => parseDayFile(text).frontmatter.error,
+      () => undefined,
+    );
     if (problem === undefined) throw error;
     throw brokenFrontmatter(path, problem, error);
   }
@@ -105,8 +108,18 @@ export async function addObservation(
 ): Promise<import('../api/remember.js').Remembered> {
   const { charCount, REMEMBER_MAX_CHARS } = await import('../api/remember.js');
   const length = charCount(args.text.trim());
-  if (length > REMEMBER_MAX_CHARS) throw new UiProblem('BAD_INPUT', 'longRemember', { count: String(length), max: String(REMEMBER_MAX_CHARS) });
-  return unlessBrokenFrontmatter(() => ctx.memory.remember({ agent: args.agent, client: { name: 'ocm-run ui' }, text: args.text, priority: args.priority, category: args.category, tags: args.tags }));
+  if (length > REMEMBER_MAX_CHARS)
+    throw new UiProblem('BAD_INPUT', 'longRemember', { count: String(length), max: String(REMEMBER_MAX_CHARS) });
+  return unlessBrokenFrontmatter(() =>
+    ctx.memory.remember({
+      agent: args.agent,
+      client: { name: 'ocm-run ui' },
+      text: args.text,
+      priority: args.priority,
+      category: args.category,
+      tags: args.tags,
+    }),
+  );
 }
 
 /**
@@ -116,7 +129,11 @@ export async function addObservation(
  */
 export type AlreadyDone = 'alreadyForgotten' | 'alreadyApproved' | 'alreadyRejected';
 
-const ALREADY: Record<'forget' | 'approve' | 'reject', AlreadyDone> = { forget: 'alreadyForgotten', approve: 'alreadyApproved', reject: 'alreadyRejected' };
+const ALREADY: Record<'forget' | 'approve' | 'reject', AlreadyDone> = {
+  forget: 'alreadyForgotten',
+  approve: 'alreadyApproved',
+  reject: 'alreadyRejected',
+};
 
 /** `ocm-run forget ID… --yes`: interrupted forgets and moves are completed first, as there. */
 export async function forgetObservations(ctx: CurateContext, ids: string[]): Promise<ForgetResult | AlreadyDone> {

@@ -26,7 +26,22 @@ const Provenance = {
 
 const Memory = {
   type: 'object',
-  required: ['id', 'date', 'priority', 'category', 'agent', 'tier', 'tags', 'done', 'mark', 'pinned', 'text', 'path', 'startLine', 'endLine'],
+  required: [
+    'id',
+    'date',
+    'priority',
+    'category',
+    'agent',
+    'tier',
+    'tags',
+    'done',
+    'mark',
+    'pinned',
+    'text',
+    'path',
+    'startLine',
+    'endLine',
+  ],
   properties: {
     id: { type: 'string', pattern: '^[or]-' },
     date: text,
@@ -78,7 +93,11 @@ const NewMemory = {
 const Remembered = {
   type: 'object',
   required: ['added', 'masked', 'memory'],
-  properties: { added: { type: 'boolean', description: 'false: the same sentence was remembered today already.' }, masked: { type: 'integer', minimum: 0 }, memory: { $ref: '#/components/schemas/Memory' } },
+  properties: {
+    added: { type: 'boolean', description: 'false: the same sentence was remembered today already.' },
+    masked: { type: 'integer', minimum: 0 },
+    memory: { $ref: '#/components/schemas/Memory' },
+  },
   additionalProperties: false,
 } as const;
 
@@ -92,7 +111,11 @@ const MemoryPatch = {
     tags: { type: 'array', items: tag, maxItems: 20 },
     pinned: { type: 'boolean' },
     done: { type: 'boolean', description: 'true marks a task done; false reopens it.' },
-    supersededBy: { type: ['string', 'null'], pattern: '^o-', description: 'The newer observation that replaces this one; null clears the mark.' },
+    supersededBy: {
+      type: ['string', 'null'],
+      pattern: '^o-',
+      description: 'The newer observation that replaces this one; null clears the mark.',
+    },
   },
   additionalProperties: false,
 } as const;
@@ -107,11 +130,20 @@ const Forgotten = {
 const ArchiveRequest = {
   type: 'object',
   required: ['olderThanDays'],
-  properties: { olderThanDays: { type: 'integer', minimum: 0, maximum: 100000 }, to: { type: 'string', enum: ['warm', 'cold'], description: 'Default cold: proposed for approval.' }, dryRun: { type: 'boolean' } },
+  properties: {
+    olderThanDays: { type: 'integer', minimum: 0, maximum: 100000 },
+    to: { type: 'string', enum: ['warm', 'cold'], description: 'Default cold: proposed for approval.' },
+    dryRun: { type: 'boolean' },
+  },
   additionalProperties: false,
 } as const;
 
-const MoveSummary = { type: 'object', required: ['from', 'to', 'files', 'observations'], properties: { from: text, to: text, files: { type: 'integer' }, observations: { type: 'integer' } }, additionalProperties: false } as const;
+const MoveSummary = {
+  type: 'object',
+  required: ['from', 'to', 'files', 'observations'],
+  properties: { from: text, to: text, files: { type: 'integer' }, observations: { type: 'integer' } },
+  additionalProperties: false,
+} as const;
 
 const Archived = {
   type: 'object',
@@ -120,7 +152,16 @@ const Archived = {
     dryRun: { type: 'boolean' },
     moved: { type: 'array', items: { $ref: '#/components/schemas/MoveSummary' } },
     proposed: { type: 'array', items: { $ref: '#/components/schemas/MoveSummary' } },
-    proposals: { type: 'array', description: 'The proposals now waiting for approval (`ocm-run approvals`, the dashboard).', items: { type: 'object', required: ['id', 'from', 'to', 'date', 'agent', 'observations'], properties: { id: text, from: text, to: text, date: text, agent: text, observations: { type: 'integer' } }, additionalProperties: false } },
+    proposals: {
+      type: 'array',
+      description: 'The proposals now waiting for approval (`ocm-run approvals`, the dashboard).',
+      items: {
+        type: 'object',
+        required: ['id', 'from', 'to', 'date', 'agent', 'observations'],
+        properties: { id: text, from: text, to: text, date: text, agent: text, observations: { type: 'integer' } },
+        additionalProperties: false,
+      },
+    },
   },
   additionalProperties: false,
 } as const;
@@ -132,7 +173,11 @@ const ErrorSchema = {
     error: {
       type: 'object',
       required: ['code', 'message'],
-      properties: { code: { type: 'string', description: 'BAD_INPUT, NOT_FOUND, LOCKED, UNAUTHORIZED, FORBIDDEN, …' }, message: text, hint: text },
+      properties: {
+        code: { type: 'string', description: 'BAD_INPUT, NOT_FOUND, LOCKED, UNAUTHORIZED, FORBIDDEN, …' },
+        message: text,
+        hint: text,
+      },
       additionalProperties: false,
     },
   },
@@ -149,11 +194,21 @@ const ERRORS = {
   '500': answer('Something failed inside.', 'Error'),
 } as const;
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[or]-[A-Za-z0-9-]{4,}$' } } as const;
-const query = (name: string, description: string, schema: Record<string, unknown> = { type: 'string' }) => ({ name, in: 'query', required: false, description, schema });
+const query = (name: string, description: string, schema: Record<string, unknown> = { type: 'string' }) => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema,
+});
 
 export const OPENAPI = {
   openapi: '3.1.0',
-  info: { title: 'OC-Memory REST API', version: '1', description: 'The memory of one home, served by `ocm-run ui` on 127.0.0.1 (docs/rest-api.md). Every text in an answer is masked.' },
+  info: {
+    title: 'OC-Memory REST API',
+    version: '1',
+    description: 'The memory of one home, served by `ocm-run ui` on 127.0.0.1 (docs/rest-api.md). Every text in an answer is masked.',
+  },
   servers: [{ url: '/api/v1' }],
   security: [{ bearer: [] }],
   paths: {
@@ -183,13 +238,19 @@ export const OPENAPI = {
     },
     '/memories/{id}': {
       parameters: [idParam],
-      get: { summary: 'One observation with its provenance', responses: { '200': answer('The observation.', 'Memory'), '404': answer('No such observation.', 'Error'), ...ERRORS } },
+      get: {
+        summary: 'One observation with its provenance',
+        responses: { '200': answer('The observation.', 'Memory'), '404': answer('No such observation.', 'Error'), ...ERRORS },
+      },
       patch: {
         summary: 'Change its text, priority, category, tags, pin, done or superseded mark',
         requestBody: { required: true, content: json('MemoryPatch') },
         responses: { '200': answer('The observation as it is now.', 'Memory'), '404': answer('No such observation.', 'Error'), ...ERRORS },
       },
-      delete: { summary: 'Forget it everywhere (journaled, as `ocm-run forget ID --yes`)', responses: { '200': answer('Forgotten.', 'Forgotten'), '404': answer('No such observation.', 'Error'), ...ERRORS } },
+      delete: {
+        summary: 'Forget it everywhere (journaled, as `ocm-run forget ID --yes`)',
+        responses: { '200': answer('Forgotten.', 'Forgotten'), '404': answer('No such observation.', 'Error'), ...ERRORS },
+      },
     },
     '/archive': {
       post: {
@@ -200,8 +261,27 @@ export const OPENAPI = {
     },
   },
   components: {
-    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The API token `ocm-run ui --json` prints (apiToken), or $OCM_API_TOKEN when set.' } },
-    schemas: { Memory, Mark, Provenance, MemoryList, NewMemory, Remembered, MemoryPatch, Forgotten, ArchiveRequest, Archived, MoveSummary, Error: ErrorSchema },
+    securitySchemes: {
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'The API token `ocm-run ui --json` prints (apiToken), or $OCM_API_TOKEN when set.',
+      },
+    },
+    schemas: {
+      Memory,
+      Mark,
+      Provenance,
+      MemoryList,
+      NewMemory,
+      Remembered,
+      MemoryPatch,
+      Forgotten,
+      ArchiveRequest,
+      Archived,
+      MoveSummary,
+      Error: ErrorSchema,
+    },
   },
 } as const;
 

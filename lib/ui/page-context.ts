@@ -41,7 +41,19 @@ export interface UiAppOptions {
 }
 
 /** Notices a change can come back with (?note=…); nothing else is shown from the address. */
-const NOTES = ['saved', 'added', 'alreadyThere', 'forgot', 'approved', 'notMoved', 'rejected', 'rolledBack', 'alreadyForgotten', 'alreadyApproved', 'alreadyRejected'] as const satisfies readonly MessageKey[];
+const NOTES = [
+  'saved',
+  'added',
+  'alreadyThere',
+  'forgot',
+  'approved',
+  'notMoved',
+  'rejected',
+  'rolledBack',
+  'alreadyForgotten',
+  'alreadyApproved',
+  'alreadyRejected',
+] as const satisfies readonly MessageKey[];
 type Note = (typeof NOTES)[number];
 
 export interface PageContext {
@@ -112,7 +124,14 @@ function statusOf(code: string): 400 | 404 | 409 | 500 | 503 {
 
 export function pageContext(options: UiAppOptions, memory: MemoryHandle, mask: (text: string) => string): PageContext {
   const { paths, config } = options;
-  const curate: CurateContext = { paths, config, logger: options.logger, now: options.now, memory, lockWaitMs: options.lockWaitMs ?? 20_000 };
+  const curate: CurateContext = {
+    paths,
+    config,
+    logger: options.logger,
+    now: options.now,
+    memory,
+    lockWaitMs: options.lockWaitMs ?? 20_000,
+  };
   const langOf = (c: Context): Lang => chooseLang(c.req.query('lang') ?? getCookie(c, 'ocm_ui_lang'), c.req.header('accept-language'));
 
   const frameOf = (c: Context, section: PageFrame['section']): PageFrame => {
@@ -123,13 +142,20 @@ export function pageContext(options: UiAppOptions, memory: MemoryHandle, mask: (
     const noteKey = c.req.query('note');
     const m = messagesFor(lang);
     const about = c.req.query('about');
-    const notice = (NOTES as readonly string[]).includes(noteKey ?? '') ? `${m[noteKey as Note]}${about ? ` ${mask(about)}` : ''}` : undefined;
+    const notice = (NOTES as readonly string[]).includes(noteKey ?? '')
+      ? `${m[noteKey as Note]}${about ? ` ${mask(about)}` : ''}`
+      : undefined;
     return { lang, m, here: `${url.pathname}${url.search}`, section, notice };
   };
 
   // Every error reaches the page in its language (lib/ui/problems.ts): the routes name the step they were taking.
   const problemPage = (c: Context, problem: UiProblem) => {
-    options.logger.log(problem.code === 'INTERNAL' ? 'error' : 'warn', 'ui.error', { path: c.req.path, code: problem.code, problem: problem.key, error: mask(problem.message) });
+    options.logger.log(problem.code === 'INTERNAL' ? 'error' : 'warn', 'ui.error', {
+      path: c.req.path,
+      code: problem.code,
+      problem: problem.key,
+      error: mask(problem.message),
+    });
     const back = safeBack(refererPath(c.req.header('referer')));
     // After a change (POST) the page's own address cannot be opened again: its language link goes to the page it came from.
     const frame = { ...frameOf(c, 'error'), ...(c.req.method === 'GET' ? {} : { here: back }) };

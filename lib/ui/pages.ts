@@ -160,7 +160,8 @@ export interface FilterValues {
 
 export function filterForm(frame: PageFrame, action: string, values: FilterValues, agents: string[], extra: Html | string = ''): Html {
   const { m } = frame;
-  const option = (value: string, label: string, current: string | undefined) => html`<option value="${value}"${value === (current ?? '') ? raw(' selected') : ''}>${label}</option>`;
+  const option = (value: string, label: string, current: string | undefined) =>
+    html`<option value="${value}"${value === (current ?? '') ? raw(' selected') : ''}>${label}</option>`;
   return html`<form class="filters" method="get" action="${action}" role="search">
 ${extra}
 <label>${m.filterAgent} <select name="agent">${option('', m.any, values.agent)}${agents.map((a) => option(a, a, values.agent))}</select></label>
@@ -228,7 +229,12 @@ export function table(headers: string[], rows: Array<Array<Html | string | numbe
 /** Up to this many points a chart also lists its figures, and under 3 it draws bars: a line through one or two points is a trend nobody saw. */
 const FEW_POINTS = 7;
 
-export function chart(id: string, title: string, data: { x: string[]; xLabel: string; series: Array<{ label: string; values: Array<number | null> }>; bars?: boolean }, empty: string): Html {
+export function chart(
+  id: string,
+  title: string,
+  data: { x: string[]; xLabel: string; series: Array<{ label: string; values: Array<number | null> }>; bars?: boolean },
+  empty: string,
+): Html {
   if (data.x.length === 0) return html`<figure class="chart"><figcaption>${title}</figcaption><p class="empty">${empty}</p></figure>`;
   // The y axis starts at 0 and counts step by whole numbers (templates/ui/ui.js reads `integers`).
   const integers = data.series.every((s) => s.values.every((v) => v === null || Number.isInteger(v)));

@@ -21,9 +21,17 @@ export class UiProblem extends OcmError {
   /** The English message of an error the dashboard has no words for (shown under the lead-in `key`). */
   readonly original: { message: string; hint?: string } | undefined;
 
-  constructor(code: ErrorCode, key: ProblemKey, params: Params = {}, options: { cause?: unknown; original?: { message: string; hint?: string } } = {}) {
+  constructor(
+    code: ErrorCode,
+    key: ProblemKey,
+    params: Params = {},
+    options: { cause?: unknown; original?: { message: string; hint?: string } } = {},
+  ) {
     const english = problemText('en', key, params);
-    super(code, options.original ? `${english.text} ${options.original.message}` : english.text, { hint: options.original?.hint ?? english.hint, cause: options.cause });
+    super(code, options.original ? `${english.text} ${options.original.message}` : english.text, {
+      hint: options.original?.hint ?? english.hint,
+      cause: options.cause,
+    });
     this.name = 'UiProblem';
     this.key = key;
     this.params = params;
@@ -86,9 +94,16 @@ export function problemOf(error: unknown, step: Step, params: Params = {}): UiPr
   if (error instanceof UiProblem) return error;
   if (error instanceof OcmError) {
     const key = BY_CODE[error.code] ?? BY_STEP[step]?.[error.code];
-    if (key === 'diskFull' || key === 'permissionDenied') return new UiProblem(error.code, key, { where: within(systemPath(error)) }, { cause: error });
+    if (key === 'diskFull' || key === 'permissionDenied')
+      return new UiProblem(error.code, key, { where: within(systemPath(error)) }, { cause: error });
     if (key) return new UiProblem(error.code, key, params, { cause: error });
-    if (error instanceof ConfigError) return new UiProblem(error.code, 'configInvalid', { where: within(error.keyPath) }, { cause: error, original: { message: error.message, hint: error.hint } });
+    if (error instanceof ConfigError)
+      return new UiProblem(
+        error.code,
+        'configInvalid',
+        { where: within(error.keyPath) },
+        { cause: error, original: { message: error.message, hint: error.hint } },
+      );
   }
   const { message, hint, code } = describeError(error);
   return new UiProblem(code as ErrorCode, FAILED[step], params, { cause: error, original: { message, ...(hint ? { hint } : {}) } });

@@ -85,11 +85,17 @@ function checked<T>(schema: SchemaName, body: unknown): T {
   if (validate(body)) return body as T;
   const why = (validate.errors ?? []).map((e) => {
     const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'body';
-    if (e.keyword === 'additionalProperties') return `unknown field "${String((e.params as { additionalProperty: string }).additionalProperty)}"`;
+    if (e.keyword === 'additionalProperties')
+      return `unknown field "${String((e.params as { additionalProperty: string }).additionalProperty)}"`;
     if (e.keyword === 'required') return `missing field "${String((e.params as { missingProperty: string }).missingProperty)}"`;
     return `${where} ${e.message ?? 'is not valid'}`;
   });
-  throw new ApiError(400, 'BAD_INPUT', `Invalid request body: ${[...new Set(why)].join('; ')}.`, `See the ${schema} schema in /api/v1/openapi.json.`);
+  throw new ApiError(
+    400,
+    'BAD_INPUT',
+    `Invalid request body: ${[...new Set(why)].join('; ')}.`,
+    `See the ${schema} schema in /api/v1/openapi.json.`,
+  );
 }
 
 export function mountRestApi(app: Hono, options: RestOptions): void {
@@ -105,14 +111,29 @@ export function mountRestApi(app: Hono, options: RestOptions): void {
               const d = describeError(error);
               return new ApiError(500, 'INTERNAL', d.message, d.hint);
             })();
-    options.log(e.status >= 500 ? 'warn' : 'info', 'api.error', { path: c.req.path, method: c.req.method, status: e.status, code: e.code, error: mask(e.message) });
+    options.log(e.status >= 500 ? 'warn' : 'info', 'api.error', {
+      path: c.req.path,
+      method: c.req.method,
+      status: e.status,
+      code: e.code,
+      error: mask(e.message),
+    });
     return c.json({ error: { code: e.code, message: mask(e.message), ...(e.hint ? { hint: mask(e.hint) } : {}) } }, e.status);
   };
 
   // Host and Origin as for the dashboard; then the token (or the dashboard's own cookie).
   app.use('/api/*', async (c, next) => {
     const hosts = allowedHosts(options.port());
-    if (!hosts.has((c.req.header('host') ?? '').toLowerCase())) return fail(c, new ApiError(403, 'FORBIDDEN', 'This API answers only on its loopback address.', 'Use http://127.0.0.1:<port>/api/v1 (a foreign Host header is refused: DNS rebinding).'));
+    if (!hosts.has((c.req.header('host') ?? '').toLowerCase()))
+      return fail(
+        c,
+        new ApiError(
+          403,
+          'FORBIDDEN',
+          'This API answers only on its loopback address.',
+          'Use http://127.0.0.1:<port>/api/v1 (a foreign Host header is refused: DNS rebinding).',
+        ),
+      );
     const origin = c.req.header('origin');
     if (origin !== undefined) {
       let host = '';
@@ -122,15 +143,33 @@ export function mountRestApi(app: Hono, options: RestOptions): void {
       } catch {
         host = '';
       }
-      if (!hosts.has(host)) return fail(c, new ApiError(403, 'FORBIDDEN', `Requests from ${origin} are refused.`, 'Only the dashboard itself, or a client that sends no Origin, may call this API.'));
+      if (!hosts.has(host))
+        return fail(
+          c,
+          new ApiError(
+            403,
+            'FORBIDDEN',
+            `Requests from ${origin} are refused.`,
+            'Only the dashboard itself, or a client that sends no Origin, may call this API.',
+          ),
+        );
     }
     if (c.req.path === '/api/v1/openapi.json') return next();
     const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
     if (same(bearer, options.apiToken)) return next();
     const changes = c.req.method !== 'GET' && c.req.method !== 'HEAD';
-    if (bearer === undefined && same(getCookie(c, cookieName(options.port())), options.session) && (!changes || origin !== undefined)) return next();
+    if (bearer === undefined && same(getCookie(c, cookieName(options.port())), options.session) && (!changes || origin !== undefined))
+      return next();
     c.header('WWW-Authenticate', 'Bearer');
-    return fail(c, new ApiError(401, 'UNAUTHORIZED', bearer === undefined ? 'This API needs a Bearer token.' : 'The Bearer token is not this server’s.', 'Send Authorization: Bearer <apiToken> (printed by `ocm-run ui --json`, or $OCM_API_TOKEN when set).'));
+    return fail(
+      c,
+      new ApiError(
+        401,
+        'UNAUTHORIZED',
+        bearer === undefined ? 'This API needs a Bearer token.' : 'The Bearer token is not this server’s.',
+        'Send Authorization: Bearer <apiToken> (printed by `ocm-run ui --json`, or $OCM_API_TOKEN when set).',
+      ),
+    );
   });
 
   const route = (handler: (c: Context) => Promise<Response>) => async (c: Context) => {
@@ -166,7 +205,16 @@ export function mountRestApi(app: Hono, options: RestOptions): void {
     path: shownPath(o.path),
     startLine: o.startLine,
     endLine: o.endLine,
-    ...(o.provenance ? { provenance: { source: o.provenance.source, agent: o.provenance.agent, ...(o.provenance.session ? { session: mask(o.provenance.session) } : {}), entryIds: o.provenance.entryIds } } : {}),
+    ...(o.provenance
+      ? {
+          provenance: {
+            source: o.provenance.source,
+            agent: o.provenance.agent,
+            ...(o.provenance.session ? { session: mask(o.provenance.session) } : {}),
+            entryIds: o.provenance.entryIds,
+          },
+        }
+      : {}),
     ...('score' in o && typeof o.score === 'number' ? { score: o.score } : {}),
     ...('relevance' in o && typeof o.relevance === 'number' ? { relevance: o.relevance } : {}),
   });
@@ -178,14 +226,21 @@ export function mountRestApi(app: Hono, options: RestOptions): void {
 
   const found = async (id: string): Promise<SearchResult> => {
     const o = await memory.find(id);
-    if (!o) throw new ApiError(404, 'NOT_FOUND', `No observation with id ${id}.`, 'Ids look like o-7f3a9c21e0; GET /api/v1/memories lists them.');
+    if (!o)
+      throw new ApiError(404, 'NOT_FOUND', `No observation with id ${id}.`, 'Ids look like o-7f3a9c21e0; GET /api/v1/memories lists them.');
     return o;
   };
 
   const integer = (value: string | undefined, name: string, min: number, max: number, fallback: number): number => {
     if (value === undefined || value === '') return fallback;
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) throw new ApiError(400, 'BAD_INPUT', `${name} "${value}" is not a whole number from ${min} to ${max}.`, `For example ${name}=${fallback}.`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new ApiError(
+        400,
+        'BAD_INPUT',
+        `${name} "${value}" is not a whole number from ${min} to ${max}.`,
+        `For example ${name}=${fallback}.`,
+      );
     return n;
   };
 
@@ -197,10 +252,24 @@ export function mountRestApi(app: Hono, options: RestOptions): void {
       const q = c.req.query();
       const limit = integer(q.limit, 'limit', 1, LIMIT_MAX, LIMIT_DEFAULT);
       const offset = integer(q.offset, 'offset', 0, 1_000_000, 0);
-      if (q.current !== undefined && q.current !== 'true' && q.current !== 'false') throw new ApiError(400, 'BAD_INPUT', `current "${q.current}" is not true or false.`);
+      if (q.current !== undefined && q.current !== 'true' && q.current !== 'false')
+        throw new ApiError(400, 'BAD_INPUT', `current "${q.current}" is not true or false.`);
       let filters;
       try {
-        filters = filtersFromOptions({ since: q.since, until: q.until, priority: q.priority, category: q.category, tier: q.tier, agent: q.agent, tag: q.tag, current: q.current === 'true' }, options.now(), memory.config.timezone);
+        filters = filtersFromOptions(
+          {
+            since: q.since,
+            until: q.until,
+            priority: q.priority,
+            category: q.category,
+            tier: q.tier,
+            agent: q.agent,
+            tag: q.tag,
+            current: q.current === 'true',
+          },
+          options.now(),
+          memory.config.timezone,
+        );
       } catch (error) {
         // The filters' messages name command-line flags (--since); here they are parameters.
         if (!(error instanceof OcmError)) throw error;
@@ -211,7 +280,12 @@ export function mountRestApi(app: Hono, options: RestOptions): void {
         const response = await memory.search({ query: question, limit: offset + limit + 1, filters });
         const page = response.results.slice(offset, offset + limit);
         const more = response.results.length > offset + limit;
-        return c.json({ items: page.map(shown), nextOffset: more ? offset + limit : null, mode: response.mode, warnings: response.warnings.map(mask) });
+        return c.json({
+          items: page.map(shown),
+          nextOffset: more ? offset + limit : null,
+          mode: response.mode,
+          warnings: response.warnings.map(mask),
+        });
       }
       const page = await memory.list(filters, { offset, limit });
       return c.json({ items: page.items.map(shown), nextOffset: page.nextOffset ?? null });
@@ -221,7 +295,10 @@ export function mountRestApi(app: Hono, options: RestOptions): void {
   app.post(
     '/api/v1/memories',
     route(async (c) => {
-      const input = checked<{ text: string; priority?: Priority; category?: string; tags?: string[]; agent?: string }>('NewMemory', await body(c));
+      const input = checked<{ text: string; priority?: Priority; category?: string; tags?: string[]; agent?: string }>(
+        'NewMemory',
+        await body(c),
+      );
       const r = await memory.remember({ ...input, client: { name: 'rest-api' } });
       const o = await found(r.observation.id);
       options.log('info', 'api.remember', { id: o.id, added: r.added, masked: r.masked });
@@ -231,17 +308,26 @@ export function mountRestApi(app: Hono, options: RestOptions): void {
 
   app.get(
     '/api/v1/memories/:id',
-    route(async (c) => c.json(shown(await found((c.req.param('id') ?? ''))))),
+    route(async (c) => c.json(shown(await found(c.req.param('id') ?? '')))),
   );
 
   app.patch(
     '/api/v1/memories/:id',
     route(async (c) => {
-      const patch = checked<{ text?: string; priority?: Priority; category?: string; tags?: string[]; pinned?: boolean; done?: boolean; supersededBy?: string | null }>('MemoryPatch', await body(c));
-      const id = (await found((c.req.param('id') ?? ''))).id;
+      const patch = checked<{
+        text?: string;
+        priority?: Priority;
+        category?: string;
+        tags?: string[];
+        pinned?: boolean;
+        done?: boolean;
+        supersededBy?: string | null;
+      }>('MemoryPatch', await body(c));
+      const id = (await found(c.req.param('id') ?? '')).id;
       const { supersededBy, ...edit } = patch;
       if (Object.keys(edit).length > 0) await memory.edit(id, edit);
-      if (supersededBy !== undefined) await memory.mark(id, supersededBy === null ? { kind: 'clear' } : { kind: 'superseded', by: supersededBy });
+      if (supersededBy !== undefined)
+        await memory.mark(id, supersededBy === null ? { kind: 'clear' } : { kind: 'superseded', by: supersededBy });
       options.log('info', 'api.edit', { id, fields: Object.keys(patch) });
       return c.json(shown(await found(id)));
     }),
@@ -250,7 +336,7 @@ export function mountRestApi(app: Hono, options: RestOptions): void {
   app.delete(
     '/api/v1/memories/:id',
     route(async (c) => {
-      const id = (await found((c.req.param('id') ?? ''))).id;
+      const id = (await found(c.req.param('id') ?? '')).id;
       const outcome = await memory.forget({ selector: { ids: [id] } });
       if (outcome.kind !== 'forgotten') throw new ApiError(404, 'NOT_FOUND', `No observation with id ${id}.`);
       options.log('info', 'api.forget', { id });
@@ -268,7 +354,14 @@ export function mountRestApi(app: Hono, options: RestOptions): void {
         dryRun: r.dryRun,
         moved: r.moved.map(summary),
         proposed: r.proposed.map(summary),
-        proposals: r.proposals.added.map((p) => ({ id: p.id, from: p.from, to: p.to, date: p.date, agent: p.agent, observations: p.observations })),
+        proposals: r.proposals.added.map((p) => ({
+          id: p.id,
+          from: p.from,
+          to: p.to,
+          date: p.date,
+          agent: p.agent,
+          observations: p.observations,
+        })),
       });
     }),
   );

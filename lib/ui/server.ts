@@ -67,7 +67,9 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(
         error.code === 'EADDRINUSE'
-          ? new OcmError('BAD_INPUT', `Port ${options.port} on ${UI_HOST} is in use.`, { hint: 'Choose another with --port N, or --port 0 for any free port.' })
+          ? new OcmError('BAD_INPUT', `Port ${options.port} on ${UI_HOST} is in use.`, {
+              hint: 'Choose another with --port N, or --port 0 for any free port.',
+            })
           : error,
       );
     });
@@ -77,7 +79,9 @@ export async function startUiServer(options: UiServerOptions): Promise<UiServer>
   options.logger.log('info', 'ui.start', { port });
   // Load what the first page needs (the Markdown parser, the masking rules, the templates) while the user opens the address.
   const host = `${UI_HOST}:${port}`;
-  void Promise.resolve(app.request(`http://${host}/`, { headers: { host, cookie: `${cookieName(port)}=${session}` } })).catch(() => undefined);
+  void Promise.resolve(app.request(`http://${host}/`, { headers: { host, cookie: `${cookieName(port)}=${session}` } })).catch(
+    () => undefined,
+  );
   const url = `http://${UI_HOST}:${port}/?token=${token}`;
   return {
     url,

@@ -23,18 +23,33 @@ export function mountSession(app: Hono, page: PageContext): void {
   const { options, mask, langOf } = page;
   const refuse = (c: Context, why: Refusal) => {
     const m = messagesFor(langOf(c));
-    const text = why === 'foreign-host' ? m.foreignHost : why === 'foreign-origin' ? m.foreignOrigin : why === 'login-used' ? m.loginUsed : m.denied;
+    const text =
+      why === 'foreign-host' ? m.foreignHost : why === 'foreign-origin' ? m.foreignOrigin : why === 'login-used' ? m.loginUsed : m.denied;
     options.logger.log('warn', 'ui.refused', { why, path: c.req.path });
     return c.text(text, why === 'no-token' ? 401 : 403);
   };
 
-  const guard = accessGuard({ token: options.token, session: options.session, port: options.port, refuse, ...(options.onLogin ? { onLogin: options.onLogin } : {}) });
+  const guard = accessGuard({
+    token: options.token,
+    session: options.session,
+    port: options.port,
+    refuse,
+    ...(options.onLogin ? { onLogin: options.onLogin } : {}),
+  });
   // The REST API (rest.ts) answers in JSON with its own token check; the dashboard's pages behind the login.
   app.use('*', (c, next) => (isApi(c.req.path) ? next() : guard(c, next)));
   app.use(
     '*',
     secureHeaders({
-      contentSecurityPolicy: { defaultSrc: ["'self'"], scriptSrc: ["'self'"], styleSrc: ["'self'"], imgSrc: ["'self'", 'data:'], formAction: ["'self'"], frameAncestors: ["'none'"], baseUri: ["'none'"] },
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+      },
       // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on a form POST, which the guard must refuse.
       referrerPolicy: 'same-origin',
       crossOriginResourcePolicy: 'same-origin',

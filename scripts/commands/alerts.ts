@@ -10,7 +10,9 @@ export const command = defineCommand({
     const action = args.action ?? 'show';
     if (!['show', 'save', 'test'].includes(action)) {
       const { OcmError } = await import('../../lib/core/errors.js');
-      throw new OcmError('BAD_INPUT', `Unknown alerts action "${action}".`, { hint: 'Use `ocm-run alerts`, `ocm-run alerts save` or `ocm-run alerts test`.' });
+      throw new OcmError('BAD_INPUT', `Unknown alerts action "${action}".`, {
+        hint: 'Use `ocm-run alerts`, `ocm-run alerts save` or `ocm-run alerts test`.',
+      });
     }
     const { config, env } = await ctx.config();
     if (action === 'test') {
@@ -37,7 +39,13 @@ export const command = defineCommand({
           ...(endpoint.warning ? [`Warning: ${endpoint.warning}`] : []),
           `Connection: ${check.ok ? 'OK' : 'failed'} — ${check.message}${check.hint ? `\n  → ${check.hint}` : ''}`,
           `Webhook URL: ${config.alerts.webhook_url || 'none'}`,
-          ...(action === 'save' ? [saved ? `Saved alerts.openclaw_url and alerts.openclaw_hooks_path to ${ctx.configFile} (the token stays in openclaw.json).` : 'Not saved: the connection test failed.'] : []),
+          ...(action === 'save'
+            ? [
+                saved
+                  ? `Saved alerts.openclaw_url and alerts.openclaw_hooks_path to ${ctx.configFile} (the token stays in openclaw.json).`
+                  : 'Not saved: the connection test failed.',
+              ]
+            : []),
         ].join('\n'),
       );
     }

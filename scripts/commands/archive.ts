@@ -15,18 +15,26 @@ const ARCHIVE_FLAGS = {
 function archiveRequest(flags: FlagValues<typeof ARCHIVE_FLAGS>): ArchiveRequest {
   const days = Number(flags.olderThan);
   if (flags.olderThan === undefined || !Number.isInteger(days) || days < 0) {
-    throw new OcmError('BAD_INPUT', '--older-than needs a whole number of days (0 or more).', { hint: 'For example: ocm-run archive --older-than 90 --to warm --dry-run' });
+    throw new OcmError('BAD_INPUT', '--older-than needs a whole number of days (0 or more).', {
+      hint: 'For example: ocm-run archive --older-than 90 --to warm --dry-run',
+    });
   }
   const to = flags.to ?? '';
-  if (to !== 'warm' && to !== 'cold') throw new OcmError('BAD_INPUT', '--to must be warm or cold.', { hint: 'For example: ocm-run archive --older-than 400 --to cold' });
+  if (to !== 'warm' && to !== 'cold')
+    throw new OcmError('BAD_INPUT', '--to must be warm or cold.', { hint: 'For example: ocm-run archive --older-than 400 --to cold' });
   return { olderThanDays: days, to, dryRun: flags.dryRun, approveAll: flags.approveAll };
 }
 
 export const command = defineCommand({
   name: 'archive',
-  description: 'Archive by age now: hot days older than DAYS to warm, or hot and warm days to the cold tier (proposed for approval unless --approve-all)',
+  description:
+    'Archive by age now: hot days older than DAYS to warm, or hot and warm days to the cold tier (proposed for approval unless --approve-all)',
   flags: ARCHIVE_FLAGS,
-  examples: ['ocm-run archive --older-than 30 --to warm --dry-run', 'ocm-run archive --older-than 400 --to cold', 'ocm-run archive --older-than 400 --to cold --approve-all'],
+  examples: [
+    'ocm-run archive --older-than 30 --to warm --dry-run',
+    'ocm-run archive --older-than 400 --to cold',
+    'ocm-run archive --older-than 400 --to cold --approve-all',
+  ],
   async run(ctx, _args, options) {
     const request = archiveRequest(options);
     const { config } = await ctx.config();

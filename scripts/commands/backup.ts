@@ -3,27 +3,41 @@ import { OcmError } from '../../lib/core/errors.js';
 
 export const command = defineCommand({
   name: 'backup',
-  description: 'Write the whole home (and the vault\'s cold tier) into one encrypted file (age); `ocm-run restore` reads it back',
+  description: "Write the whole home (and the vault's cold tier) into one encrypted file (age); `ocm-run restore` reads it back",
   homeMustExist: true,
   flags: {
     output: { value: '<file>', description: 'The backup file to write (mode 0600), e.g. oc-memory.tar.age' },
-    keyFile: { value: '<file>', description: 'Encrypt for this age key file (default: sync.key_file, else the passphrase in OCM_SYNC_PASSPHRASE)' },
+    keyFile: {
+      value: '<file>',
+      description: 'Encrypt for this age key file (default: sync.key_file, else the passphrase in OCM_SYNC_PASSPHRASE)',
+    },
   },
   examples: ['ocm-run backup --output ~/oc-memory-2026-12-01.tar.age', 'age -d oc-memory.tar.age | tar x   # without OC-Memory'],
   async run(ctx, _args, options) {
-    if (!options.output) throw new OcmError('BAD_INPUT', 'backup needs --output FILE.', { hint: 'For example: ocm-run backup --output ~/oc-memory.tar.age' });
+    if (!options.output)
+      throw new OcmError('BAD_INPUT', 'backup needs --output FILE.', { hint: 'For example: ocm-run backup --output ~/oc-memory.tar.age' });
     const { resolve } = await import('node:path');
     const { config, env } = await ctx.config();
     const { requireFileSecret } = await import('../../lib/platform/encryption.js');
-    const secret = requireFileSecret(options.keyFile === undefined ? undefined : String(options.keyFile), config.sync.key_file, env, 'backup');
+    const secret = requireFileSecret(
+      options.keyFile === undefined ? undefined : String(options.keyFile),
+      config.sync.key_file,
+      env,
+      'backup',
+    );
     const { createBackup } = await import('../../lib/tiers/backup.js');
     const { underLock } = await import('../tier-context.js');
     const out = resolve(String(options.output));
-    if (out.startsWith(`${ctx.paths.root}/`)) throw new OcmError('BAD_INPUT', 'The backup cannot be written inside the home it backs up.', { hint: 'Choose a path outside the home.' });
+    if (out.startsWith(`${ctx.paths.root}/`))
+      throw new OcmError('BAD_INPUT', 'The backup cannot be written inside the home it backs up.', {
+        hint: 'Choose a path outside the home.',
+      });
     const backup = await underLock(ctx, () => createBackup(ctx.paths, config.tiers.vault_path, secret, ctx.now()));
     const { writeFileAtomic } = await import('../../lib/platform/atomic-file.js');
     await writeFileAtomic(out, backup.data, { mode: 0o600 });
-    ctx.out(`Backed up ${backup.files} file(s) (${backup.bytes} bytes before encryption) to ${out}, encrypted with age (${secret.kind === 'key_file' ? `key file ${secret.path}` : 'the passphrase in OCM_SYNC_PASSPHRASE'}). A lost key means this backup is lost.`);
+    ctx.out(
+      `Backed up ${backup.files} file(s) (${backup.bytes} bytes before encryption) to ${out}, encrypted with age (${secret.kind === 'key_file' ? `key file ${secret.path}` : 'the passphrase in OCM_SYNC_PASSPHRASE'}). A lost key means this backup is lost.`,
+    );
     return 0;
   },
 });

@@ -5,7 +5,11 @@ export const command = defineCommand({
   name: 'config [action] [key] [value]',
   description: 'Show or change settings: config get [key] | config set <key> <value> | config validate',
   flags: { showSecrets: { description: 'config get: print API keys and tokens instead of [hidden: set]' } },
-  examples: ['ocm-run config get active_memory.budget_tokens', 'ocm-run config set active_memory.budget_tokens 3000', 'ocm-run config validate'],
+  examples: [
+    'ocm-run config get active_memory.budget_tokens',
+    'ocm-run config set active_memory.budget_tokens 3000',
+    'ocm-run config validate',
+  ],
   // get and validate only read: a mistyped --home is an error, not a new home.
   homeMustExist: (args) => (args.action ?? 'get') !== 'set',
   async run(ctx, args, options) {
@@ -22,9 +26,18 @@ export const command = defineCommand({
         return;
       }
       case 'set': {
-        if (!key || value === undefined) throw new OcmError('BAD_INPUT', 'config set needs a key and a value.', { hint: 'Example: ocm-run config set active_memory.budget_tokens 3000' });
+        if (!key || value === undefined)
+          throw new OcmError('BAD_INPUT', 'config set needs a key and a value.', {
+            hint: 'Example: ocm-run config set active_memory.budget_tokens 3000',
+          });
         await ctx.config();
-        await setConfigValue({ file: ctx.configFile, envFile: ctx.paths.env, keyPath: key, value: parseCliValue(value, key), env: ctx.env });
+        await setConfigValue({
+          file: ctx.configFile,
+          envFile: ctx.paths.env,
+          keyPath: key,
+          value: parseCliValue(value, key),
+          env: ctx.env,
+        });
         ctx.out(ctx.json ? JSON.stringify({ ok: true, key }) : `Set ${key} in ${ctx.configFile}.`);
         return;
       }
@@ -33,12 +46,15 @@ export const command = defineCommand({
         if (ctx.json) ctx.out(JSON.stringify({ ok: true, file: loaded.file, missingEnv: loaded.missingEnv }));
         else {
           ctx.out(`✅ ${loaded.file} is valid.`);
-          for (const name of loaded.missingEnv) ctx.out(`⚠️  \${${name}} is referenced but not set (in the environment or ${ctx.paths.env}).`);
+          for (const name of loaded.missingEnv)
+            ctx.out(`⚠️  \${${name}} is referenced but not set (in the environment or ${ctx.paths.env}).`);
         }
         return;
       }
       default:
-        throw new OcmError('BAD_INPUT', `Unknown config action "${action}".`, { hint: 'Use config get [key], config set <key> <value> or config validate.' });
+        throw new OcmError('BAD_INPUT', `Unknown config action "${action}".`, {
+          hint: 'Use config get [key], config set <key> <value> or config validate.',
+        });
     }
   },
 });

@@ -19,7 +19,10 @@ async function removeOldDemoHomes(now: number): Promise<number> {
     const root = join(tmpdir(), e.name);
     const marker = await stat(demoMarkerPath(homePaths(root))).catch(() => undefined);
     if (!marker || now - marker.mtimeMs < OLD_DEMO_MS || (process.getuid && marker.uid !== process.getuid())) continue;
-    await rm(root, { recursive: true, force: true }).then(() => removed++, () => undefined);
+    await rm(root, { recursive: true, force: true }).then(
+      () => removed++,
+      () => undefined,
+    );
   }
   return removed;
 }
@@ -40,13 +43,20 @@ export const command = defineCommand({
     const { demoMarkerPath, memoryHeldBy } = await import('../../lib/platform/home-contents.js');
     const { mkdir, stat, writeFile } = await import('node:fs/promises');
     const marker = demoMarkerPath(ctx.paths);
-    const isDemoHome = await stat(marker).then(() => true, () => false);
+    const isDemoHome = await stat(marker).then(
+      () => true,
+      () => false,
+    );
     const held = isDemoHome ? undefined : await memoryHeldBy(ctx.paths);
     if (held !== undefined) {
       const { OcmError } = await import('../../lib/core/errors.js');
-      throw new OcmError('BAD_INPUT', `${ctx.paths.root} already holds memory (${held}): the demo would mix its sample observations into it.`, {
-        hint: 'Run `ocm-run demo` without --home (it makes a new temporary home), or give --home a new or empty folder.',
-      });
+      throw new OcmError(
+        'BAD_INPUT',
+        `${ctx.paths.root} already holds memory (${held}): the demo would mix its sample observations into it.`,
+        {
+          hint: 'Run `ocm-run demo` without --home (it makes a new temporary home), or give --home a new or empty folder.',
+        },
+      );
     }
     await mkdir(ctx.paths.machine, { recursive: true, mode: 0o700 });
     await writeFile(marker, 'This home was made by `ocm-run demo` and holds its sample memory.\n', { mode: 0o600 });

@@ -8,11 +8,15 @@ type HookEvent = (typeof EVENTS)[number];
 
 export const command = defineCommand({
   name: 'hook <event>',
-  description: "An agent's hook (Claude Code's protocol, JSON on stdin): session-start | prompt | after-turn. Prints memory as additionalContext; never fails the agent",
+  description:
+    "An agent's hook (Claude Code's protocol, JSON on stdin): session-start | prompt | after-turn. Prints memory as additionalContext; never fails the agent",
   shortLived: true,
   flags: {
     agent: { value: '<name>', description: 'The agent whose memory this is (default: main)' },
-    timeoutMs: { value: '<ms>', description: 'prompt: give up on the lookup after this long and add nothing (default $OCM_HOOK_TIMEOUT_MS or 1500)' },
+    timeoutMs: {
+      value: '<ms>',
+      description: 'prompt: give up on the lookup after this long and add nothing (default $OCM_HOOK_TIMEOUT_MS or 1500)',
+    },
     background: { description: 'after-turn: run the observe + index job itself (what the hook starts)' },
     perProject: { description: "Per-project memory: the event's cwd picks the project's memory (sources.claude_code.per_project)" },
   },
@@ -20,7 +24,8 @@ export const command = defineCommand({
   async run(ctx, args, options) {
     const event = args.event as HookEvent;
     const { OcmError } = await import('../../lib/core/errors.js');
-    if (!EVENTS.includes(event)) throw new OcmError('BAD_INPUT', `Unknown hook event "${event}".`, { hint: `Use one of: ${EVENTS.join(', ')}.` });
+    if (!EVENTS.includes(event))
+      throw new OcmError('BAD_INPUT', `Unknown hook event "${event}".`, { hint: `Use one of: ${EVENTS.join(', ')}.` });
     const agent = options.agent === undefined ? 'main' : String(options.agent);
     const logger = ctx.logger('hooks');
     // The prompt hook's fast path (scripts/prompt-hook.cts) may have read the event and asked the running MCP server already.
@@ -45,7 +50,12 @@ export const command = defineCommand({
       if (event === 'prompt' && !handover) {
         // A running `ocm-run mcp` on this home holds the index open: ask it first (no config, no index to load here).
         const { askPromptSocket } = await import('../../lib/integrations/prompt-socket-client.cjs');
-        const request = { prompt: input.prompt ?? '', agent, ...(options.perProject ? { perProject: true, ...(input.cwd ? { projectCwd: input.cwd } : {}) } : {}), hookStartedAt: promptHook.processStartedAt() };
+        const request = {
+          prompt: input.prompt ?? '',
+          agent,
+          ...(options.perProject ? { perProject: true, ...(input.cwd ? { projectCwd: input.cwd } : {}) } : {}),
+          hookStartedAt: promptHook.processStartedAt(),
+        };
         const reply = await askPromptSocket(ctx.paths.machine, request, serverWaitMs(promptTimeout(ctx, options)));
         if (reply) {
           // The server logged which memories went in (the dashboard shows them).
@@ -72,7 +82,11 @@ export const command = defineCommand({
           const { config } = await ctx.config();
           const { sessionStartContext, additionalContextOutput } = await import('../../lib/hooks/agent-hooks.js');
           const { memoryOf } = await import('../../lib/api/memory.js');
-          const context = await sessionStartContext({ memory: memoryOf(ctx.paths.root, config), agent: scope?.agent ?? agent, ...(scope ? { fallbacks: scope.activeMemoryFallbacks } : {}) });
+          const context = await sessionStartContext({
+            memory: memoryOf(ctx.paths.root, config),
+            agent: scope?.agent ?? agent,
+            ...(scope ? { fallbacks: scope.activeMemoryFallbacks } : {}),
+          });
           return context ? additionalContextOutput('SessionStart', context) : undefined;
         })();
         const output = await Promise.race([work, late]);
@@ -82,7 +96,12 @@ export const command = defineCommand({
           await ctx.flush();
           process.exit(0); // the session starts without memory, as it would have when the agent ended the hook
         }
-        logger.log('info', 'hook.session_start', { agent, chars: output?.length ?? 0, ms: Math.round(Date.now() - started), sinceProcessStartMs: Math.round(performance.now()) });
+        logger.log('info', 'hook.session_start', {
+          agent,
+          chars: output?.length ?? 0,
+          ms: Math.round(Date.now() - started),
+          sinceProcessStartMs: Math.round(performance.now()),
+        });
         if (output) ctx.out(output);
         return;
       }
@@ -90,7 +109,11 @@ export const command = defineCommand({
       const timeoutMs = promptTimeout(ctx, options) - (Date.now() - started);
       const { promptContext, additionalContextOutput, logPromptInjection } = await import('../../lib/hooks/agent-hooks.js');
       const { memoryOf } = await import('../../lib/api/memory.js');
-      const lookup = promptContext({ memory: memoryOf(ctx.paths.root, config), prompt: input.prompt ?? '', ...(scope ? { agents: scope.searchAgents } : {}) });
+      const lookup = promptContext({
+        memory: memoryOf(ctx.paths.root, config),
+        prompt: input.prompt ?? '',
+        ...(scope ? { agents: scope.searchAgents } : {}),
+      });
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<'late'>((resolve) => {
         timer = setTimeout(() => resolve('late'), timeoutMs);
@@ -104,7 +127,12 @@ export const command = defineCommand({
         process.exit(0); // abandon the lookup: the prompt goes on without memory
       }
       // Which memories went in and how relevant each was to the prompt (ids only, never text): the dashboard's Active memory page shows them.
-      logPromptInjection(logger, { agent, via: 'self', injected: result?.results.map((r) => ({ id: r.id, relevance: r.relevance ?? 0 })) ?? [], ms });
+      logPromptInjection(logger, {
+        agent,
+        via: 'self',
+        injected: result?.results.map((r) => ({ id: r.id, relevance: r.relevance ?? 0 })) ?? [],
+        ms,
+      });
       if (result) ctx.out(additionalContextOutput('UserPromptSubmit', result.text));
     } catch (error) {
       logger.log('warn', 'hook.failed', { event, agent, error: (error as Error).message });

@@ -2,12 +2,16 @@ import { defineCommand } from '../cli-context.js';
 
 export const command = defineCommand({
   name: 'import <source>',
-  description: 'Read memory back in: an `ocm-run export` file (JSON or CSV; ids kept, nothing twice) or a folder of Markdown notes (one observation per list item or paragraph)',
+  description:
+    'Read memory back in: an `ocm-run export` file (JSON or CSV; ids kept, nothing twice) or a folder of Markdown notes (one observation per list item or paragraph)',
   homeMustExist: true,
   flags: {
     agent: { value: '<name>', description: 'Markdown notes: the agent whose memory they become (default: main)' },
     dryRun: { description: 'Count what would be imported; write nothing' },
-    keyFile: { value: '<file>', description: 'An encrypted export (`export --encrypt`): the age key file (default: sync.key_file, else OCM_SYNC_PASSPHRASE)' },
+    keyFile: {
+      value: '<file>',
+      description: 'An encrypted export (`export --encrypt`): the age key file (default: sync.key_file, else OCM_SYNC_PASSPHRASE)',
+    },
   },
   examples: ['ocm-run import memory.json', 'ocm-run import ~/Obsidian/Notes --agent main', 'ocm-run import old.csv --dry-run'],
   async run(ctx, args, options) {
@@ -18,17 +22,24 @@ export const command = defineCommand({
     const { config } = await ctx.config();
     const i = await import('../../lib/tiers/import.js');
     const info = await stat(source).catch(() => undefined);
-    if (!info) throw new OcmError('NOT_FOUND', `Nothing to import at ${source}.`, { hint: 'Name an export file (ocm-run export --output FILE) or a folder of Markdown notes.' });
+    if (!info)
+      throw new OcmError('NOT_FOUND', `Nothing to import at ${source}.`, {
+        hint: 'Name an export file (ocm-run export --output FILE) or a folder of Markdown notes.',
+      });
     const dryRun = Boolean(options.dryRun);
     const agent = options.agent === undefined ? 'main' : String(options.agent);
     const { underLock } = await import('../tier-context.js');
-    const records = info.isDirectory() ? await i.markdownFolderRecords(source, { agent }) : i.parseExportText(await exportText(source, options.keyFile, config.sync.key_file, (await ctx.config()).env));
+    const records = info.isDirectory()
+      ? await i.markdownFolderRecords(source, { agent })
+      : i.parseExportText(await exportText(source, options.keyFile, config.sync.key_file, (await ctx.config()).env));
     const r = await underLock(ctx, () => i.importRecords({ paths: ctx.paths, config, records, dryRun }));
     if (ctx.json) {
       ctx.out(JSON.stringify({ ok: true, dryRun, source, ...r }));
       return;
     }
-    ctx.out(`${dryRun ? 'Dry run: would import' : 'Imported'} ${r.added} of ${r.read} observation(s) from ${source} into ${r.days} day file(s) of ${ctx.paths.root}; ${r.present} already there (same id) ${dryRun ? 'would be' : 'were'} left as they are.`);
+    ctx.out(
+      `${dryRun ? 'Dry run: would import' : 'Imported'} ${r.added} of ${r.read} observation(s) from ${source} into ${r.days} day file(s) of ${ctx.paths.root}; ${r.present} already there (same id) ${dryRun ? 'would be' : 'were'} left as they are.`,
+    );
   },
 });
 
@@ -38,6 +49,11 @@ async function exportText(file: string, keyFile: unknown, configKeyFile: string,
   const data = await readFile(file);
   if (!data.subarray(0, 22).toString('latin1').startsWith('age-encryption.org/v1')) return data.toString('utf8');
   const { requireFileSecret, unsealForSecret } = await import('../../lib/platform/encryption.js');
-  const secret = requireFileSecret(keyFile === undefined ? undefined : String(keyFile), configKeyFile, env, 'import of an encrypted export');
+  const secret = requireFileSecret(
+    keyFile === undefined ? undefined : String(keyFile),
+    configKeyFile,
+    env,
+    'import of an encrypted export',
+  );
   return new TextDecoder().decode(await unsealForSecret(secret, data, `The encrypted export ${file}`));
 }

@@ -16,11 +16,15 @@ export const command = defineCommand({
     const live = createProgress(ctx.isTTY && !ctx.json);
     const started = Date.now();
     const onFileProgress = (done: number, total: number, path: string) =>
-      live.update(`Indexing file ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} · ${path}${etaText((done - 1) / total, started, Date.now())}`);
+      live.update(
+        `Indexing file ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} · ${path}${etaText((done - 1) / total, started, Date.now())}`,
+      );
     let embedStarted: number | undefined;
     const onEmbedProgress = (done: number, total: number) => {
       embedStarted ??= Date.now();
-      live.update(`Embedding ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} documents${etaText(done / total, embedStarted, Date.now()) || '…'}`);
+      live.update(
+        `Embedding ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} documents${etaText(done / total, embedStarted, Date.now()) || '…'}`,
+      );
     };
     const result = await withHomeLock(ctx.paths.lock, () =>
       updateIndex(ctx.paths, config, {
@@ -37,7 +41,9 @@ export const command = defineCommand({
       return;
     }
     for (const w of result.warnings) ctx.err(`ocm-run: ${w}`);
-    const embedded = embedding ? ` · ${result.embedded} embedded (${embedding.provider === 'local' ? 'local model' : embedding.model}), ${result.embeddingCacheHits} from cache` : '';
+    const embedded = embedding
+      ? ` · ${result.embedded} embedded (${embedding.provider === 'local' ? 'local model' : embedding.model}), ${result.embeddingCacheHits} from cache`
+      : '';
     ctx.out(
       `Indexed ${result.files} files (${result.documents} documents): ${result.added} added, ${result.changed} changed, ${result.removed} removed, ${result.unchanged} unchanged${embedded} · ${result.mode} search · ${result.durationMs} ms`,
     );

@@ -4,7 +4,11 @@ import type { IntegrateFlags } from './integrate.js';
 import { configAccess, setUpClaudeCode } from '../../lib/integrations/agent-setup.js';
 import { thisRunner } from '../runner.js';
 
-export async function runClaudeCodeIntegration(ctx: CommandContext, action: string | undefined, options: IntegrateFlags): Promise<number | undefined> {
+export async function runClaudeCodeIntegration(
+  ctx: CommandContext,
+  action: string | undefined,
+  options: IntegrateFlags,
+): Promise<number | undefined> {
   const { OcmError } = await import('../../lib/core/errors.js');
   const i = await import('../../lib/integrations/claude-code/integration.js');
   const { config } = await ctx.config();
@@ -29,7 +33,10 @@ export async function runClaudeCodeIntegration(ctx: CommandContext, action: stri
     );
     return;
   }
-  if (action !== undefined) throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate claude-code.`, { hint: 'Use `ocm-run integrate claude-code`, `… status`, `… --print` or `… --uninstall`.' });
+  if (action !== undefined)
+    throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate claude-code.`, {
+      hint: 'Use `ocm-run integrate claude-code`, `… status`, `… --print` or `… --uninstall`.',
+    });
 
   if (options.print) {
     const location = i.locateClaudeCode(ctx.env);
@@ -56,16 +63,37 @@ export async function runClaudeCodeIntegration(ctx: CommandContext, action: stri
   }
 
   if (options.uninstall) {
-    const r = await i.uninstallClaudeCodeIntegration({ paths: ctx.paths, env: ctx.env, config: await configAccess(config, ctx.configFile, ctx.paths, ctx.env) });
+    const r = await i.uninstallClaudeCodeIntegration({
+      paths: ctx.paths,
+      env: ctx.env,
+      config: await configAccess(config, ctx.configFile, ctx.paths, ctx.env),
+    });
     if (ctx.json) {
       ctx.out(JSON.stringify({ ok: true, ...r }));
       return;
     }
     if (r.changes.length === 0 && r.deleted.length === 0) ctx.out('Nothing of OC-Memory was found in Claude Code; nothing to do.');
-    else ctx.out([`Took OC-Memory out of Claude Code:`, ...r.changes.map((c) => `  ${c}`), ...r.deleted.map((d) => `  removed ${d} (created by the integration, nothing else in it)`)].join('\n'));
+    else
+      ctx.out(
+        [
+          `Took OC-Memory out of Claude Code:`,
+          ...r.changes.map((c) => `  ${c}`),
+          ...r.deleted.map((d) => `  removed ${d} (created by the integration, nothing else in it)`),
+        ].join('\n'),
+      );
     return;
   }
 
-  const { result: r, validated, lines } = await setUpClaudeCode({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, runner: thisRunner(), perProject: options.perProject });
+  const {
+    result: r,
+    validated,
+    lines,
+  } = await setUpClaudeCode({
+    paths: ctx.paths,
+    configFile: ctx.configFile,
+    env: ctx.env,
+    runner: thisRunner(),
+    perProject: options.perProject,
+  });
   ctx.out(ctx.json ? JSON.stringify({ ok: true, ...r, validated }) : lines.join('\n'));
 }

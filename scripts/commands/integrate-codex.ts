@@ -4,7 +4,11 @@ import type { IntegrateFlags } from './integrate.js';
 import { configAccess, setUpCodex } from '../../lib/integrations/agent-setup.js';
 import { thisRunner } from '../runner.js';
 
-export async function runCodexIntegration(ctx: CommandContext, action: string | undefined, options: IntegrateFlags): Promise<number | undefined> {
+export async function runCodexIntegration(
+  ctx: CommandContext,
+  action: string | undefined,
+  options: IntegrateFlags,
+): Promise<number | undefined> {
   const { OcmError } = await import('../../lib/core/errors.js');
   const i = await import('../../lib/integrations/codex/integration.js');
   const { config } = await ctx.config();
@@ -29,7 +33,10 @@ export async function runCodexIntegration(ctx: CommandContext, action: string | 
     );
     return;
   }
-  if (action !== undefined) throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate codex.`, { hint: 'Use `ocm-run integrate codex`, `… status`, `… --print` or `… --uninstall`.' });
+  if (action !== undefined)
+    throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate codex.`, {
+      hint: 'Use `ocm-run integrate codex`, `… status`, `… --print` or `… --uninstall`.',
+    });
 
   if (options.print) {
     const location = i.locateCodex(ctx.env);
@@ -64,10 +71,22 @@ export async function runCodexIntegration(ctx: CommandContext, action: string | 
       return;
     }
     if (r.changes.length === 0 && r.deleted.length === 0) ctx.out('Nothing of OC-Memory was found in Codex; nothing to do.');
-    else ctx.out(['Took OC-Memory out of Codex:', ...r.changes.map((c) => `  ${c}`), ...r.deleted.map((d) => `  removed ${d} (created by the integration, nothing else in it)`)].join('\n'));
+    else
+      ctx.out(
+        [
+          'Took OC-Memory out of Codex:',
+          ...r.changes.map((c) => `  ${c}`),
+          ...r.deleted.map((d) => `  removed ${d} (created by the integration, nothing else in it)`),
+        ].join('\n'),
+      );
     return;
   }
 
-  const { result, validated, lines } = await setUpCodex({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, runner: thisRunner() });
+  const { result, validated, lines } = await setUpCodex({
+    paths: ctx.paths,
+    configFile: ctx.configFile,
+    env: ctx.env,
+    runner: thisRunner(),
+  });
   ctx.out(ctx.json ? JSON.stringify({ ok: true, ...result, validated }) : lines.join('\n'));
 }

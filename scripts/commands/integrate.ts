@@ -8,8 +8,14 @@ const INTEGRATION_TARGETS = ['openclaw', 'claude-code', 'codex', 'pi'];
 const INTEGRATE_FLAGS = {
   print: { description: 'Only print the settings and where the plugin goes; change nothing' },
   uninstall: { description: 'Remove the settings and the plugin again' },
-  perProject: { description: 'claude-code: each project (its working directory) gets its own memory; search looks at the project\'s and main\'s' },
-  keys: { value: '<which>', description: 'Extra-paths key(s) to write: auto (default: what the installed OpenClaw accepts) | current (memory.search) | legacy (agents.defaults.memorySearch) | both' },
+  perProject: {
+    description: "claude-code: each project (its working directory) gets its own memory; search looks at the project's and main's",
+  },
+  keys: {
+    value: '<which>',
+    description:
+      'Extra-paths key(s) to write: auto (default: what the installed OpenClaw accepts) | current (memory.search) | legacy (agents.defaults.memorySearch) | both',
+  },
 } as const satisfies Flags;
 
 /** The flags of `integrate`, as each target's setup gets them. */
@@ -17,9 +23,18 @@ export type IntegrateFlags = FlagValues<typeof INTEGRATE_FLAGS>;
 
 export const command = defineCommand({
   name: 'integrate [target] [action]',
-  description: 'Hook OC-Memory into OpenClaw (memory folders in openclaw.json + the OC-Memory plugin), Claude Code or Codex (MCP server + hooks), pi (an extension with the same tools and hooks; `integrate openclaw status`, `integrate claude-code status`, `integrate codex status`); --uninstall reverses it',
+  description:
+    'Hook OC-Memory into OpenClaw (memory folders in openclaw.json + the OC-Memory plugin), Claude Code or Codex (MCP server + hooks), pi (an extension with the same tools and hooks; `integrate openclaw status`, `integrate claude-code status`, `integrate codex status`); --uninstall reverses it',
   flags: INTEGRATE_FLAGS,
-  examples: ['ocm-run integrate openclaw', 'ocm-run integrate openclaw status', 'ocm-run integrate openclaw --print', 'ocm-run integrate openclaw --uninstall', 'ocm-run integrate claude-code', 'ocm-run integrate claude-code status', 'ocm-run integrate codex'],
+  examples: [
+    'ocm-run integrate openclaw',
+    'ocm-run integrate openclaw status',
+    'ocm-run integrate openclaw --print',
+    'ocm-run integrate openclaw --uninstall',
+    'ocm-run integrate claude-code',
+    'ocm-run integrate claude-code status',
+    'ocm-run integrate codex',
+  ],
   async run(ctx, args, options) {
     // No target: the help, never a default one (a bare `integrate` used to edit openclaw.json).
     if (args.target === undefined) {
@@ -32,10 +47,13 @@ export const command = defineCommand({
     if (target === 'codex') return (await import('./integrate-codex.js')).runCodexIntegration(ctx, args.action, options);
     if (target !== 'openclaw') {
       const { didYouMean } = await import('../../lib/core/did-you-mean.js');
-      throw new OcmError('BAD_INPUT', `Unknown integration "${target}".${didYouMean(target, INTEGRATION_TARGETS)}`, { hint: 'Use `ocm-run integrate openclaw`, `ocm-run integrate claude-code`, `ocm-run integrate codex` or `ocm-run integrate pi`.' });
+      throw new OcmError('BAD_INPUT', `Unknown integration "${target}".${didYouMean(target, INTEGRATION_TARGETS)}`, {
+        hint: 'Use `ocm-run integrate openclaw`, `ocm-run integrate claude-code`, `ocm-run integrate codex` or `ocm-run integrate pi`.',
+      });
     }
     const keys = options.keys === undefined ? 'auto' : String(options.keys);
-    if (!['auto', 'both', 'current', 'legacy'].includes(keys)) throw new OcmError('BAD_INPUT', `--keys must be auto, current, legacy or both (got ${keys}).`);
+    if (!['auto', 'both', 'current', 'legacy'].includes(keys))
+      throw new OcmError('BAD_INPUT', `--keys must be auto, current, legacy or both (got ${keys}).`);
     const i = await import('../../lib/integrations/openclaw/integration.js');
     const { cliEntry } = await import('../../lib/jobs/schedule/index.js');
     const plugin = { home: ctx.paths.root, node: process.execPath, cli: cliEntry() };
@@ -44,13 +62,33 @@ export const command = defineCommand({
       await openClawStatus(ctx);
       return;
     }
-    if (action !== undefined) throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate openclaw.`, { hint: 'Use `ocm-run integrate openclaw`, `… status`, `… --print` or `… --uninstall`.' });
+    if (action !== undefined)
+      throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate openclaw.`, {
+        hint: 'Use `ocm-run integrate openclaw`, `… status`, `… --print` or `… --uninstall`.',
+      });
     const keyChoice = keys as import('../../lib/integrations/openclaw/integration.js').PathsKeys;
 
     if (options.print) {
-      const { location, snippet, pluginFiles: sources, version } = await i.integrationPreview({ paths: ctx.paths, env: ctx.env, plugin, keys: keyChoice });
+      const {
+        location,
+        snippet,
+        pluginFiles: sources,
+        version,
+      } = await i.integrationPreview({ paths: ctx.paths, env: ctx.env, plugin, keys: keyChoice });
       if (ctx.json) {
-        ctx.out(JSON.stringify({ configPath: location.configPath, pluginDir: location.pluginDir, pluginFiles: sources, openClawVersion: version?.text ?? null, settings: JSON.parse(snippet) }, null, 2));
+        ctx.out(
+          JSON.stringify(
+            {
+              configPath: location.configPath,
+              pluginDir: location.pluginDir,
+              pluginFiles: sources,
+              openClawVersion: version?.text ?? null,
+              settings: JSON.parse(snippet),
+            },
+            null,
+            2,
+          ),
+        );
         return;
       }
       ctx.out(
@@ -77,9 +115,22 @@ export const command = defineCommand({
       const lines: string[] = [];
       if (r.mode === 'none' && !r.pluginRemoved) lines.push('Nothing of OC-Memory was found in OpenClaw; nothing to do.');
       else {
-        lines.push(r.mode === 'restored' ? `Restored ${r.configPath} exactly as it was before the integration.` : r.mode === 'deleted' ? `Removed ${r.configPath} (created by the integration).` : r.mode === 'edited' ? `Took OC-Memory's settings out of ${r.configPath} (your later edits are kept):` : `${r.configPath} had no OC-Memory settings.`);
+        lines.push(
+          r.mode === 'restored'
+            ? `Restored ${r.configPath} exactly as it was before the integration.`
+            : r.mode === 'deleted'
+              ? `Removed ${r.configPath} (created by the integration).`
+              : r.mode === 'edited'
+                ? `Took OC-Memory's settings out of ${r.configPath} (your later edits are kept):`
+                : `${r.configPath} had no OC-Memory settings.`,
+        );
         if (r.mode === 'edited') for (const c of r.changes) lines.push(`  ${c}`);
-        if (r.pluginRemoved) lines.push(r.pluginUninstall === 'openclaw' ? 'Removed the OC-Memory plugin with `openclaw plugins uninstall` (OpenClaw forgot its install record too).' : 'Removed the OC-Memory plugin.');
+        if (r.pluginRemoved)
+          lines.push(
+            r.pluginUninstall === 'openclaw'
+              ? 'Removed the OC-Memory plugin with `openclaw plugins uninstall` (OpenClaw forgot its install record too).'
+              : 'Removed the OC-Memory plugin.',
+          );
         if (r.pluginUninstallNote) lines.push(`Note: ${r.pluginUninstallNote}.`);
         lines.push('Restart the OpenClaw gateway to apply.');
       }
@@ -112,9 +163,17 @@ export const command = defineCommand({
     if (r.changes.length === 0) lines.push(`  ${r.location.configPath} already had every OC-Memory setting.`);
     for (const c of r.changes) lines.push(`  ${r.location.configPath}: ${c}`);
     if (r.backup) lines.push(`  backup of the original: ${r.backup}`);
-    lines.push(r.pluginInstall === 'openclaw' ? `  plugin installed by \`openclaw plugins install\` in ${r.pluginDir}` : `  plugin copied to ${r.pluginDir}`);
+    lines.push(
+      r.pluginInstall === 'openclaw'
+        ? `  plugin installed by \`openclaw plugins install\` in ${r.pluginDir}`
+        : `  plugin copied to ${r.pluginDir}`,
+    );
     if (r.pluginInstallNote) lines.push(`  note: ${r.pluginInstallNote}`);
-    lines.push(r.validated === 'ok' ? '  OpenClaw itself checked the result on a copy before it replaced openclaw.json.' : '  not checked by OpenClaw (no `openclaw` command found); `openclaw config validate` checks it.');
+    lines.push(
+      r.validated === 'ok'
+        ? '  OpenClaw itself checked the result on a copy before it replaced openclaw.json.'
+        : '  not checked by OpenClaw (no `openclaw` command found); `openclaw config validate` checks it.',
+    );
     const { toolPolicyLines } = await import('../../lib/integrations/openclaw/tool-policy.js');
     lines.push(...toolPolicyLines(r.toolPolicy));
     lines.push('Restart the OpenClaw gateway to load it. Undo with: ocm-run integrate openclaw --uninstall');
@@ -133,24 +192,57 @@ async function openClawStatus(ctx: import('../cli-context.js').CommandContext): 
   const presence = await findOpenClaw({ env: ctx.env, version: version ?? null });
   const { configPath, configExists, pluginDir } = s.location;
   if (ctx.json) {
-    ctx.out(JSON.stringify({ openClaw: { installed: presence.installed, seen: presence.seen }, configPath, configExists, pluginDir, openClawVersion: version?.text ?? null, currentKey: s.currentKey, legacyKey: s.legacyKey, pluginEntry: s.pluginEntry, pluginInstalled: s.pluginInstalled, pluginOutdated: s.pluginOutdated, toolPolicy: s.toolPolicy, warning: s.warning ?? null }));
+    ctx.out(
+      JSON.stringify({
+        openClaw: { installed: presence.installed, seen: presence.seen },
+        configPath,
+        configExists,
+        pluginDir,
+        openClawVersion: version?.text ?? null,
+        currentKey: s.currentKey,
+        legacyKey: s.legacyKey,
+        pluginEntry: s.pluginEntry,
+        pluginInstalled: s.pluginInstalled,
+        pluginOutdated: s.pluginOutdated,
+        toolPolicy: s.toolPolicy,
+        warning: s.warning ?? null,
+      }),
+    );
     return;
   }
   const mark = (ok: boolean) => (ok ? '✅' : '❌');
   const lines = [`OpenClaw${version ? ` ${version.text}` : ''} integration for ${ctx.paths.root}:`];
   // What was seen of OpenClaw itself first: files of an earlier integration are no sign that it is installed.
-  lines.push(presence.installed ? `  ✅ OpenClaw: ${presence.seen}` : `  ❌ OpenClaw: not installed here (${presence.seen}); what follows is only what is on disk`);
+  lines.push(
+    presence.installed
+      ? `  ✅ OpenClaw: ${presence.seen}`
+      : `  ❌ OpenClaw: not installed here (${presence.seen}); what follows is only what is on disk`,
+  );
   if (!configExists) lines.push(`  ❌ no ${configPath}`);
   else if (s.warning) lines.push(`  ❌ ${configPath} cannot be read: ${s.warning}`);
   else {
     // Either key will do (2026.9 rejects the 2026.2 one), as in doctor.
-    const keys = [s.currentKey ? 'memory.search.extraPaths' : '', s.legacyKey ? 'agents.defaults.memorySearch.extraPaths (2026.2)' : ''].filter(Boolean).join(' and ');
-    lines.push(`  ${mark(s.currentKey || s.legacyKey)} memory folders in ${keys || 'neither memory.search.extraPaths nor agents.defaults.memorySearch.extraPaths'} (${configPath})`, `  ${mark(s.pluginEntry)} plugin entry plugins.entries.oc-memory`);
+    const keys = [s.currentKey ? 'memory.search.extraPaths' : '', s.legacyKey ? 'agents.defaults.memorySearch.extraPaths (2026.2)' : '']
+      .filter(Boolean)
+      .join(' and ');
+    lines.push(
+      `  ${mark(s.currentKey || s.legacyKey)} memory folders in ${keys || 'neither memory.search.extraPaths nor agents.defaults.memorySearch.extraPaths'} (${configPath})`,
+      `  ${mark(s.pluginEntry)} plugin entry plugins.entries.oc-memory`,
+    );
   }
-  lines.push(`  ${mark(s.pluginInstalled && !s.pluginOutdated)} plugin files in ${pluginDir}${s.pluginOutdated ? ' (not the ones this version ships: run `ocm-run integrate openclaw` again)' : ''}`);
+  lines.push(
+    `  ${mark(s.pluginInstalled && !s.pluginOutdated)} plugin files in ${pluginDir}${s.pluginOutdated ? ' (not the ones this version ships: run `ocm-run integrate openclaw` again)' : ''}`,
+  );
   for (const a of s.toolPolicy) {
-    lines.push(a.offered ? `  ✅ agent ${a.agent}: offered the memory tools (oc_memory_search, _get, _remember, _active)` : `  ⚠️  agent ${a.agent}: the tool policy hides the memory tools — ${a.advice.map((x) => `${describeAdvice(x)} (${x.why})`).join('; ')}`);
+    lines.push(
+      a.offered
+        ? `  ✅ agent ${a.agent}: offered the memory tools (oc_memory_search, _get, _remember, _active)`
+        : `  ⚠️  agent ${a.agent}: the tool policy hides the memory tools — ${a.advice.map((x) => `${describeAdvice(x)} (${x.why})`).join('; ')}`,
+    );
   }
-  if (s.toolPolicy.some((a) => !a.offered)) lines.push('  (memory still reaches each prompt and turns are observed without the tools; restart the OpenClaw gateway after changing the policy)');
+  if (s.toolPolicy.some((a) => !a.offered))
+    lines.push(
+      '  (memory still reaches each prompt and turns are observed without the tools; restart the OpenClaw gateway after changing the policy)',
+    );
   ctx.out(lines.join('\n'));
 }

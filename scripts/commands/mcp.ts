@@ -5,7 +5,10 @@ export const command = defineCommand({
   description: 'Serve the memory to an agent over MCP (stdio): search_memory, get_memory, remember, active_memory',
   flags: {
     agent: { value: '<name>', description: 'The agent whose memory `remember` writes and `active_memory` reads (default: main)' },
-    perProject: { description: "Per-project memory: the project is the server's working directory (as the agent starts it); remember writes there, search looks at it and main" },
+    perProject: {
+      description:
+        "Per-project memory: the project is the server's working directory (as the agent starts it); remember writes there, search looks at it and main",
+    },
   },
   examples: ['ocm-run mcp', 'ocm-run mcp --agent claude-code', 'claude mcp add --scope user oc-memory -- ocm-run mcp --agent claude-code'],
   async run(ctx, _args, options) {
@@ -27,7 +30,10 @@ export const command = defineCommand({
       // refused before anything is created (the config read as it is, the home not made yet).
       const { loadConfig } = await import('../../lib/config/config.js');
       const { assertKnownAgent, knownAgents } = await import('../../lib/features/known-agents.js');
-      assertKnownAgent(agent, await knownAgents(ctx.paths, (await loadConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env })).config));
+      assertKnownAgent(
+        agent,
+        await knownAgents(ctx.paths, (await loadConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env })).config),
+      );
       const { config } = await ctx.config();
       const logger = ctx.logger('mcp');
       const { openMemory } = await import('../../lib/api/memory.js');
@@ -35,12 +41,18 @@ export const command = defineCommand({
       // Per-project memory (sources.claude_code.per_project): the agent starts the server in the project's folder.
       const { memoryScope } = await import('../../lib/sources/claude-code-project.js');
       const project = memoryScope(agent, options.perProject === true, process.cwd());
-      const scope = project ? { agent: project.agent, activeMemoryFallbacks: project.activeMemoryFallbacks, defaultSearchAgents: project.searchAgents } : { agent };
+      const scope = project
+        ? { agent: project.agent, activeMemoryFallbacks: project.activeMemoryFallbacks, defaultSearchAgents: project.searchAgents }
+        : { agent };
       return { config, memory, logger, scope, context: await memory.toolContext({ ...scope, client: undefined }) };
     })();
     const server = createMcpServer({ version, context: opening.then((o) => o.context) });
     // What happens before the memory is open is logged once it is (the log's level is the config's).
-    const logSoon = (level: 'warn', event: string, data: Record<string, unknown>) => void opening.then((o) => o.logger.log(level, event, data), () => undefined);
+    const logSoon = (level: 'warn', event: string, data: Record<string, unknown>) =>
+      void opening.then(
+        (o) => o.logger.log(level, event, data),
+        () => undefined,
+      );
     // An oversized message is refused and serving goes on (the SDK's own stdio transport closes on one).
     const transport = new LineTransport(process.stdin, process.stdout, {
       onRefused: (refused) => logSoon('warn', 'mcp.message_too_large', { bytes: refused.bytes, answered: refused.id !== undefined }),
@@ -76,18 +88,29 @@ export const command = defineCommand({
     const hooksLogger = ctx.logger('hooks');
     onInitialized = () => {
       const boundMs = mcpStartBoundMs(ctx.env);
-      if (initializedMs !== undefined && initializedMs > boundMs) hooksLogger.log('warn', 'mcp.start_late', { agent: scope.agent, ms: initializedMs, timeoutMs: boundMs });
+      if (initializedMs !== undefined && initializedMs > boundMs)
+        hooksLogger.log('warn', 'mcp.start_late', { agent: scope.agent, ms: initializedMs, timeoutMs: boundMs });
     };
     if (initializedMs !== undefined) onInitialized();
     // The agents' prompt hooks ask this process for related memories (the index is open here): lib/hooks/prompt-socket.ts.
     const { servePromptSocket } = await import('../../lib/hooks/prompt-socket.js');
     const { servePromptRequest } = await import('../../lib/hooks/agent-hooks.js');
     const { serveVectors } = await import('../../lib/integrations/vector-socket.js');
-    const socket = await servePromptSocket(ctx.paths, (request) => servePromptRequest({ memory: opened.memory, logger: hooksLogger, request }), serveVectors(config)).catch((error: Error) => {
+    const socket = await servePromptSocket(
+      ctx.paths,
+      (request) => servePromptRequest({ memory: opened.memory, logger: hooksLogger, request }),
+      serveVectors(config),
+    ).catch((error: Error) => {
       log.log('warn', 'mcp.socket_failed', { error: error.message });
       return undefined;
     });
-    log.log('info', 'mcp.start', { agent: scope.agent, cwd: process.cwd(), pid: process.pid, socket: socket?.path ?? null, ...(initializedMs !== undefined ? { initializedMs } : {}) });
+    log.log('info', 'mcp.start', {
+      agent: scope.agent,
+      cwd: process.cwd(),
+      pid: process.pid,
+      socket: socket?.path ?? null,
+      ...(initializedMs !== undefined ? { initializedMs } : {}),
+    });
     await closed;
     await socket?.close().catch(() => undefined);
     await server.close().catch(() => undefined);

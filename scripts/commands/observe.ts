@@ -38,7 +38,9 @@ export const command = defineCommand({
         const total = p.streamsTotal ?? 0;
         const fraction = p.bytesTotal ? (p.bytesDone ?? 0) / p.bytesTotal : total ? (p.streamsDone ?? 0) / total : 0;
         const of = total ? `stream ${Math.min((p.streamsDone ?? 0) + 1, total)}/${total} · ` : '';
-        progress.update(`observing ${of}${p.stream.agent}/${p.stream.session.slice(0, 8)} · ${messages.toLocaleString('en-US')} messages · ${observations.toLocaleString('en-US')} observations${etaText(fraction, started, Date.now())}`);
+        progress.update(
+          `observing ${of}${p.stream.agent}/${p.stream.session.slice(0, 8)} · ${messages.toLocaleString('en-US')} messages · ${observations.toLocaleString('en-US')} observations${etaText(fraction, started, Date.now())}`,
+        );
       },
     });
     progress.done();
@@ -47,9 +49,12 @@ export const command = defineCommand({
       ctx.out(JSON.stringify({ ...o, activeMemory: result.activeMemory, durationMs: result.durationMs }));
     } else {
       // One summary line, on a terminal or not (cron, a pipe): what a run did is never silent.
-      ctx.out(`Observed ${o.messages} new messages from ${o.streams} transcript streams → ${o.observations} new observations (${result.durationMs} ms).`);
+      ctx.out(
+        `Observed ${o.messages} new messages from ${o.streams} transcript streams → ${o.observations} new observations (${result.durationMs} ms).`,
+      );
       if (o.malformed) ctx.out(`Skipped ${o.malformed} malformed lines (details in ${ctx.paths.logs}/observer.log).`);
-      if (ctx.isTTY || ctx.verbose) for (const a of result.activeMemory) ctx.out(`Active memory (${a.agent}): ${a.path} · ${a.tokens} tokens`);
+      if (ctx.isTTY || ctx.verbose)
+        for (const a of result.activeMemory) ctx.out(`Active memory (${a.agent}): ${a.path} · ${a.tokens} tokens`);
     }
     if (o.stopped) {
       const { signal, remaining } = o.stopped;

@@ -33,7 +33,8 @@ export const command = defineCommand({
     const progress = createProgress(ctx.isTTY && !ctx.json);
     const started = Date.now();
     const { result, rebuilt } = await reflectNow({
-      onProgress: ({ agent, done, total }) => progress.update(`reflecting ${agent}: period ${done + 1}/${total}${etaText(done / total, started, Date.now())}`),
+      onProgress: ({ agent, done, total }) =>
+        progress.update(`reflecting ${agent}: period ${done + 1}/${total}${etaText(done / total, started, Date.now())}`),
       paths: ctx.paths,
       config,
       env,
@@ -46,16 +47,23 @@ export const command = defineCommand({
     });
     progress.done();
     for (const file of result.misnamed ?? []) {
-      ctx.err(`⚠ ${relative(ctx.paths.root, file)} is not named for a real day (YYYY-MM-DD.md); it was not read. Rename it to the day its observations belong to.`);
+      ctx.err(
+        `⚠ ${relative(ctx.paths.root, file)} is not named for a real day (YYYY-MM-DD.md); it was not read. Rename it to the day its observations belong to.`,
+      );
     }
-    if (result.stopped) ctx.err(`Stopped (${result.stopped}) after ${result.reflections.length} reflection(s); the rest is reflected on the next run.`);
+    if (result.stopped)
+      ctx.err(`Stopped (${result.stopped}) after ${result.reflections.length} reflection(s); the rest is reflected on the next run.`);
     if (ctx.json) {
       ctx.out(JSON.stringify({ ...result, activeMemory: rebuilt.map((a) => ({ agent: a.agent, path: a.path, tokens: a.tokens })) }));
       return;
     }
     if (result.reflections.length === 0) {
-      const why = result.checked.map((c) => `${c.agent}: ${c.unreflectedTokens} unreflected tokens (threshold ${c.threshold}) — ${c.reason}`);
-      ctx.out(`Nothing to reflect.${why.length ? `\n  ${why.join('\n  ')}` : ' There are no observations in the hot tier (memory/).'}${options.force ? '' : '\n  Use --force to reflect now.'}`);
+      const why = result.checked.map(
+        (c) => `${c.agent}: ${c.unreflectedTokens} unreflected tokens (threshold ${c.threshold}) — ${c.reason}`,
+      );
+      ctx.out(
+        `Nothing to reflect.${why.length ? `\n  ${why.join('\n  ')}` : ' There are no observations in the hot tier (memory/).'}${options.force ? '' : '\n  Use --force to reflect now.'}`,
+      );
       return;
     }
     for (const r of result.reflections) {

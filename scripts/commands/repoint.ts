@@ -2,7 +2,8 @@ import { defineCommand } from '../cli-context.js';
 
 export const command = defineCommand({
   name: 'repoint',
-  description: 'After an upgrade or a move: point every installed integration (Claude Code, Codex, pi, OpenClaw) and the schedule at the program running this command',
+  description:
+    'After an upgrade or a move: point every installed integration (Claude Code, Codex, pi, OpenClaw) and the schedule at the program running this command',
   examples: ['ocm-run repoint', 'ocm-run repoint --json'],
   async run(ctx) {
     const { config } = await ctx.config();
@@ -10,7 +11,14 @@ export const command = defineCommand({
     const { cliEntry } = await import('../../lib/jobs/schedule/index.js');
     const { thisRunner } = await import('../runner.js');
     const runner = thisRunner();
-    const r = await repointIntegrations({ paths: ctx.paths, config, configFile: ctx.configFile, env: ctx.env, runner, cliEntry: cliEntry() });
+    const r = await repointIntegrations({
+      paths: ctx.paths,
+      config,
+      configFile: ctx.configFile,
+      env: ctx.env,
+      runner,
+      cliEntry: cliEntry(),
+    });
     if (ctx.json) {
       ctx.out(JSON.stringify({ ok: true, node: runner.node, cli: runner.cli, ...r }));
       return;

@@ -23,7 +23,9 @@ export const command = defineCommand({
     const { restoreBackup } = await import('../../lib/tiers/backup.js');
     const r = await restoreBackup(ctx.paths, sealed, secret, options.vault === undefined ? {} : { vaultOverride: String(options.vault) });
     if (r.files === 0) throw new OcmError('BAD_INPUT', 'The backup holds no files.', { hint: 'Check that it is the file you meant.' });
-    ctx.out(`Restored ${r.files} file(s) (${r.bytes} bytes) from the backup of ${r.created} into ${ctx.paths.root}${r.vault ? ` and ${r.vault}` : ''}.`);
+    ctx.out(
+      `Restored ${r.files} file(s) (${r.bytes} bytes) from the backup of ${r.created} into ${ctx.paths.root}${r.vault ? ` and ${r.vault}` : ''}.`,
+    );
     ctx.out(`Next: ocm-run doctor --home ${JSON.stringify(ctx.paths.root)}   (the search index is rebuilt by the next tick if needed)`);
     return 0;
   },

@@ -19,7 +19,10 @@ export const command = defineCommand({
       ctx.out(`Tick done in ${result.durationMs} ms: ${o?.messages ?? 0} new messages, ${o?.observations ?? 0} new observations.`);
     }
     for (const f of o?.failures ?? []) ctx.err(`ocm-run: could not observe ${f.stream}: ${f.message}${f.hint ? `\n  → ${f.hint}` : ''}`);
-    if (result.reflectError) ctx.err(`ocm-run: could not reflect: ${result.reflectError.message}${result.reflectError.hint ? `\n  → ${result.reflectError.hint}` : ''}`);
+    if (result.reflectError)
+      ctx.err(
+        `ocm-run: could not reflect: ${result.reflectError.message}${result.reflectError.hint ? `\n  → ${result.reflectError.hint}` : ''}`,
+      );
     const { observeExitCode } = await import('../../lib/observe/job.js');
     return observeExitCode({ failures: [...(o?.failures ?? []), ...(result.reflectError ? [result.reflectError] : [])] });
   },

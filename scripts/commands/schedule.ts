@@ -5,8 +5,12 @@ import { OcmError } from '../../lib/core/errors.js';
 function keptLines(target: import('../../lib/jobs/schedule/index.js').ScheduleTarget): string[] {
   const lines: string[] = [];
   const environment = target.environment ?? [];
-  if (environment.length > 0) lines.push(`The tick keeps what your shell sets for the sources: ${environment.map(([n, v]) => `${n}=${v}`).join(', ')}.`);
-  else lines.push('No source location is set in your shell (OPENCLAW_STATE_DIR, CLAUDE_CONFIG_DIR, CODEX_HOME, PI_CODING_AGENT_DIR, …): the tick reads the default folders and config.yaml.');
+  if (environment.length > 0)
+    lines.push(`The tick keeps what your shell sets for the sources: ${environment.map(([n, v]) => `${n}=${v}`).join(', ')}.`);
+  else
+    lines.push(
+      'No source location is set in your shell (OPENCLAW_STATE_DIR, CLAUDE_CONFIG_DIR, CODEX_HOME, PI_CODING_AGENT_DIR, …): the tick reads the default folders and config.yaml.',
+    );
   if (target.configFile) lines.push(`The tick reads the config ${target.configFile} (--config).`);
   return lines;
 }
@@ -19,16 +23,26 @@ export const command = defineCommand({
     every: { value: '<minutes>', description: 'Minutes between ticks (default: schedule.every_minutes)' },
     dryRun: { description: 'Print what would be written and run, change nothing' },
   },
-  examples: ['ocm-run schedule install', 'ocm-run schedule install --every 5 --dry-run', 'ocm-run schedule status --json', 'ocm-run schedule uninstall'],
+  examples: [
+    'ocm-run schedule install',
+    'ocm-run schedule install --every 5 --dry-run',
+    'ocm-run schedule status --json',
+    'ocm-run schedule uninstall',
+  ],
   async run(ctx, args, options) {
     const action = args.action ?? 'status';
     if (!['install', 'uninstall', 'status'].includes(action)) {
-      throw new OcmError('BAD_INPUT', `Unknown schedule action "${action}".`, { hint: 'Use schedule install, schedule uninstall or schedule status.' });
+      throw new OcmError('BAD_INPUT', `Unknown schedule action "${action}".`, {
+        hint: 'Use schedule install, schedule uninstall or schedule status.',
+      });
     }
     const dryRun = Boolean(options.dryRun);
     // Only a real install creates the home (the tick's log goes there); status and dry runs change nothing.
     const { loadConfig } = await import('../../lib/config/config.js');
-    const { config } = action === 'install' && !dryRun ? await ctx.config() : await loadConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env });
+    const { config } =
+      action === 'install' && !dryRun
+        ? await ctx.config()
+        : await loadConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env });
     let chosenPlatform: import('../../lib/jobs/schedule/index.js').Platform | undefined;
     if (options.platform !== undefined) {
       const p = String(options.platform);
@@ -44,22 +58,60 @@ export const command = defineCommand({
     const scheduleOptions = { paths: ctx.paths, env: ctx.env, everyMinutes: every, platform: chosenPlatform, configFile: ctx.configFile };
 
     if (action === 'install') {
-      const { platform, target, plan, installed } = await s.installHomeSchedule({ ...scheduleOptions, config, configFile: ctx.configFile, dryRun });
+      const { platform, target, plan, installed } = await s.installHomeSchedule({
+        ...scheduleOptions,
+        config,
+        configFile: ctx.configFile,
+        dryRun,
+      });
       if (!installed) {
         if (ctx.json) {
-          ctx.out(JSON.stringify({ dryRun: true, platform, name: plan.name, environment: Object.fromEntries(target.environment ?? []), configFile: target.configFile ?? null, cronBlock: plan.cronBlock, files: plan.files.map((f) => ({ path: f.path, content: f.content })), commands: plan.commands }, null, 2));
+          ctx.out(
+            JSON.stringify(
+              {
+                dryRun: true,
+                platform,
+                name: plan.name,
+                environment: Object.fromEntries(target.environment ?? []),
+                configFile: target.configFile ?? null,
+                cronBlock: plan.cronBlock,
+                files: plan.files.map((f) => ({ path: f.path, content: f.content })),
+                commands: plan.commands,
+              },
+              null,
+              2,
+            ),
+          );
           return;
         }
-        const lines = [`Dry run: schedule for ${ctx.paths.root} with ${platform}, every ${every} minute(s). Nothing was changed.`, ...keptLines(target), ''];
+        const lines = [
+          `Dry run: schedule for ${ctx.paths.root} with ${platform}, every ${every} minute(s). Nothing was changed.`,
+          ...keptLines(target),
+          '',
+        ];
         if (plan.cronBlock) lines.push('Would add to your crontab (other lines untouched):', '', plan.cronBlock, '');
         for (const f of plan.files) lines.push(`Would write ${f.path}:`, '', f.content.trimEnd(), '');
         lines.push('Would run:', ...plan.commands.map((c) => `  ${c.join(' ')}`));
         ctx.out(lines.join('\n'));
         return;
       }
-      if (ctx.json) ctx.out(JSON.stringify({ ok: true, platform, name: plan.name, unchanged: installed.unchanged, everyMinutes: every, log: target.log, environment: Object.fromEntries(target.environment ?? []), configFile: target.configFile ?? null }));
+      if (ctx.json)
+        ctx.out(
+          JSON.stringify({
+            ok: true,
+            platform,
+            name: plan.name,
+            unchanged: installed.unchanged,
+            everyMinutes: every,
+            log: target.log,
+            environment: Object.fromEntries(target.environment ?? []),
+            configFile: target.configFile ?? null,
+          }),
+        );
       else {
-        ctx.out(`${installed.unchanged ? 'Already installed' : 'Installed'}: ${platform} runs \`ocm-run run\` every ${every} minute(s) for ${ctx.paths.root} (${plan.name}).`);
+        ctx.out(
+          `${installed.unchanged ? 'Already installed' : 'Installed'}: ${platform} runs \`ocm-run run\` every ${every} minute(s) for ${ctx.paths.root} (${plan.name}).`,
+        );
         for (const line of keptLines(target)) ctx.out(line);
         ctx.out(`Output goes to ${target.log}. Check with: ocm-run schedule status`);
       }
@@ -68,7 +120,8 @@ export const command = defineCommand({
 
     if (action === 'uninstall') {
       const { platform, ...r } = await s.uninstallHomeSchedule({ ...scheduleOptions, dryRun });
-      if (ctx.json) ctx.out(JSON.stringify({ ok: true, dryRun, platform, found: r.found, removedFiles: r.removedFiles, commands: r.commands }));
+      if (ctx.json)
+        ctx.out(JSON.stringify({ ok: true, dryRun, platform, found: r.found, removedFiles: r.removedFiles, commands: r.commands }));
       else if (!r.found) ctx.out(`No ${platform} schedule is installed for ${ctx.paths.root}; nothing to do.`);
       else {
         const verb = dryRun ? 'Would remove' : 'Removed';

@@ -5,7 +5,11 @@ import type { SearchRequest } from '../../lib/search/search.js';
 import type { Embedder } from '../../lib/search/embedder.js';
 
 const SEARCH_FLAGS = {
-  also: { value: '<query>', multiple: true, description: 'Another rendering of the same question (other words, another language), fused into one ranking; repeatable' },
+  also: {
+    value: '<query>',
+    multiple: true,
+    description: 'Another rendering of the same question (other words, another language), fused into one ranking; repeatable',
+  },
   limit: { value: '<n>', description: 'Maximum number of results (default: search.default_limit, 10)' },
   priority: { value: '<p>', multiple: true, description: 'Only these priorities: high, medium, low (comma-separated)' },
   category: { value: '<c>', multiple: true, description: 'Only these categories (decision, preference, task, reflection, …)' },
@@ -65,7 +69,12 @@ export const command = defineCommand({
     const memory = memoryOf(ctx.paths.root, config, { logger, now: () => ctx.now(), ...(embedder ? { embedder } : {}) });
     const response = await memory.search(request);
     // Timings for `stats` (average search time).
-    logger.log('info', 'search.done', { ms: Math.round((performance.now() - started) * 10) / 10, results: response.results.length, mode: response.mode, cached: response.cached });
+    logger.log('info', 'search.done', {
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      results: response.results.length,
+      mode: response.mode,
+      cached: response.cached,
+    });
     if (ctx.json) {
       const { searchJson } = await import('../../lib/search/format-json.js');
       ctx.out(searchJson(response));

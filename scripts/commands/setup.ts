@@ -25,7 +25,8 @@ async function sqliteWarning(): Promise<string | undefined> {
 function vaultLine(applied: SetupReport['applied']): string {
   const root = applied.vault?.root;
   if (!root) return 'Obsidian: no vault (the cold tier stays out of Obsidian; `ocm-run config set tiers.vault_path <folder>` adds one).';
-  if (resolve(root) === resolve(applied.paths.root)) return `Obsidian vault: ${root}, the memory home itself — open it in Obsidian ("Open folder as vault") to see every day of every tier.`;
+  if (resolve(root) === resolve(applied.paths.root))
+    return `Obsidian vault: ${root}, the memory home itself — open it in Obsidian ("Open folder as vault") to see every day of every tier.`;
   return `Obsidian vault: ${root} — the cold tier's days go to ${join(root, 'OC-Memory')}.`;
 }
 
@@ -48,14 +49,23 @@ function reportLines(report: SetupReport, warning?: string): string[] {
         : `Sync is encrypted (age) with the passphrase in ${applied.paths.env} (OCM_SYNC_PASSPHRASE${secret.passphraseSaved ? ', saved now' : ''}): use the same on your other devices; a lost passphrase means the remote copy is lost.`,
     );
   }
-  if (applied.vault?.created) lines.push(`Created the Obsidian ${applied.vault.created === 'vault' ? 'vault' : 'OC-Memory folder'} at ${applied.vault.root} from the template.`);
+  if (applied.vault?.created)
+    lines.push(
+      `Created the Obsidian ${applied.vault.created === 'vault' ? 'vault' : 'OC-Memory folder'} at ${applied.vault.root} from the template.`,
+    );
   lines.push(vaultLine(applied));
-  const failed = (what: string, failure: { message: string; hint?: string | undefined }) => `${what}: ${failure.message}${failure.hint ? ` (${failure.hint})` : ''}`;
-  if (report.schedule?.ok) lines.push(`Schedule installed: ${report.schedule.value.platform} runs \`ocm-run run\` every ${report.schedule.value.everyMinutes} minute(s).`);
+  const failed = (what: string, failure: { message: string; hint?: string | undefined }) =>
+    `${what}: ${failure.message}${failure.hint ? ` (${failure.hint})` : ''}`;
+  if (report.schedule?.ok)
+    lines.push(
+      `Schedule installed: ${report.schedule.value.platform} runs \`ocm-run run\` every ${report.schedule.value.everyMinutes} minute(s).`,
+    );
   else if (report.schedule) lines.push(failed('The schedule was not installed', report.schedule.failure));
   if (report.openClaw?.ok) {
     const r = report.openClaw.value;
-    lines.push(`OpenClaw integration: ${r.changes.length ? r.changes.join('; ') : 'already in place'}; plugin in ${r.pluginDir}${r.backup ? ` (backup: ${r.backup})` : ''}.`);
+    lines.push(
+      `OpenClaw integration: ${r.changes.length ? r.changes.join('; ') : 'already in place'}; plugin in ${r.pluginDir}${r.backup ? ` (backup: ${r.backup})` : ''}.`,
+    );
     lines.push(...toolPolicyLines(r.toolPolicy));
   } else if (report.openClaw) lines.push(failed('The OpenClaw integration was not set up', report.openClaw.failure));
   for (const { name, outcome } of report.agents) {
@@ -79,12 +89,16 @@ function reportLines(report: SetupReport, warning?: string): string[] {
 
 export const command = defineCommand({
   name: 'setup',
-  description: 'Set OC-Memory up: six steps (basics and sources, tiers, LLM, Obsidian, sync, review); resumes when interrupted; --yes with flags for scripts',
+  description:
+    'Set OC-Memory up: six steps (basics and sources, tiers, LLM, Obsidian, sync, review); resumes when interrupted; --yes with flags for scripts',
   flags: {
     reconfigure: { description: 'Change an existing setup (current values are the defaults)' },
     yes: { description: 'Non-interactive: take every answer from the flags (or the defaults)' },
     budgetTokens: { value: '<n>', description: 'Active memory token budget (200–200000)' },
-    sources: { value: '<names>', description: 'Other agents to observe besides OpenClaw (always on): pi, claude-code, codex, comma-separated, or none' },
+    sources: {
+      value: '<names>',
+      description: 'Other agents to observe besides OpenClaw (always on): pi, claude-code, codex, comma-separated, or none',
+    },
     every: { value: '<minutes>', description: 'Poll interval of the scheduled tick (1–1440)' },
     hotTtlDays: { value: '<n>', description: 'Days an observation stays hot' },
     warmTtlDays: { value: '<n>', description: 'Days before warm observations are proposed for cold' },
@@ -102,7 +116,10 @@ export const command = defineCommand({
     gitRemote: { value: '<url>', description: 'Git remote for --sync git' },
     gitBranch: { value: '<name>', description: 'Branch for --sync git (default main)' },
     syncCommand: { value: '<cmd>', description: 'Command for --sync command' },
-    encrypt: { value: '<yes|no>', description: 'Sync only ciphertext (default yes): the passphrase from OCM_SYNC_PASSPHRASE, or --sync-key-file' },
+    encrypt: {
+      value: '<yes|no>',
+      description: 'Sync only ciphertext (default yes): the passphrase from OCM_SYNC_PASSPHRASE, or --sync-key-file',
+    },
     syncKeyFile: { value: '<file>', description: 'Encrypt sync with this age key file (created when missing)' },
     installSchedule: { description: 'Also install the schedule (with --yes)' },
     integrateOpenclaw: { description: 'Also set up the OpenClaw integration (with --yes)' },
@@ -121,7 +138,13 @@ export const command = defineCommand({
     const { startSetup, wizardProgress, findAgents, findSources } = await import('../../lib/setup/start.js');
     const { finishSetup, setupSucceeded } = await import('../../lib/setup/finish.js');
     const P = await import('../../lib/setup/progress.js');
-    const { current, defaults } = await startSetup({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, flags: options, reconfigure: Boolean(options.reconfigure) });
+    const { current, defaults } = await startSetup({
+      paths: ctx.paths,
+      configFile: ctx.configFile,
+      env: ctx.env,
+      flags: options,
+      reconfigure: Boolean(options.reconfigure),
+    });
     const progressFile = P.progressPath(ctx.paths.root, ctx.env);
     const runner = thisRunner();
 
@@ -141,7 +164,12 @@ export const command = defineCommand({
         configTemplate,
         env: ctx.env,
         installSchedule: Boolean(options.installSchedule),
-        integrate: { openClaw: Boolean(options.integrateOpenclaw), claudeCode: Boolean(options.integrateClaudeCode), codex: Boolean(options.integrateCodex), pi: Boolean(options.integratePi) },
+        integrate: {
+          openClaw: Boolean(options.integrateOpenclaw),
+          claudeCode: Boolean(options.integrateClaudeCode),
+          codex: Boolean(options.integrateCodex),
+          pi: Boolean(options.integratePi),
+        },
         runner,
       });
       for (const line of reportLines(report, await sqliteWarning())) ctx.out(line);
@@ -150,9 +178,16 @@ export const command = defineCommand({
     }
 
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
-      throw new OcmError('BAD_INPUT', 'setup asks questions, but this is not a terminal.', { hint: 'Use `ocm-run setup --yes` with flags (see `ocm-run setup --help`).' });
+      throw new OcmError('BAD_INPUT', 'setup asks questions, but this is not a terminal.', {
+        hint: 'Use `ocm-run setup --yes` with flags (see `ocm-run setup --help`).',
+      });
     }
-    const progress = wizardProgress(await P.readProgress(progressFile), { root: ctx.paths.root, mode: current ? 'reconfigure' : 'new', reconfigure: Boolean(options.reconfigure), now: new Date() });
+    const progress = wizardProgress(await P.readProgress(progressFile), {
+      root: ctx.paths.root,
+      mode: current ? 'reconfigure' : 'new',
+      reconfigure: Boolean(options.reconfigure),
+      now: new Date(),
+    });
     const found = await findAgents(ctx.env);
     const { runWizard, prompts } = await import('../setup-wizard.js');
     const outcome = await runWizard(ctx, {
@@ -179,7 +214,12 @@ export const command = defineCommand({
         configTemplate,
         env: ctx.env,
         installSchedule: outcome.installSchedule,
-        integrate: { openClaw: outcome.integrateOpenClaw, claudeCode: outcome.integrateClaudeCode, codex: outcome.integrateCodex, pi: outcome.integratePi },
+        integrate: {
+          openClaw: outcome.integrateOpenClaw,
+          claudeCode: outcome.integrateClaudeCode,
+          codex: outcome.integrateCodex,
+          pi: outcome.integratePi,
+        },
         runner,
       });
     } catch (error) {

@@ -14,7 +14,8 @@ function bytes(n: number): string {
 
 export const command = defineCommand({
   name: 'sources',
-  description: 'List every transcript source found on this machine (OpenClaw files and databases, pi, Claude Code, Codex, generic logs) and whether it is observed',
+  description:
+    'List every transcript source found on this machine (OpenClaw files and databases, pi, Claude Code, Codex, generic logs) and whether it is observed',
   homeMustExist: true,
   examples: ['ocm-run sources', 'ocm-run sources --json', 'ocm-run config set sources.claude_code.enabled true'],
   async run(ctx) {
@@ -39,7 +40,9 @@ export const command = defineCommand({
       const last = r.lastEntryAt ? `${r.lastEntryAt.slice(0, 16).replace('T', ' ')} UTC` : 'no entries';
       lines.push(`${r.enabled ? '●' : '○'} ${r.name} · agent ${r.agents.join(', ') || '-'} · ${r.enabled ? 'observed' : 'not observed'}`);
       lines.push(`    ${r.path}`);
-      lines.push(`    ${r.sessions} session${r.sessions === 1 ? '' : 's'} · ${bytes(r.sizeBytes)} · last entry ${last} · ${read}${c.messages ? ` · ${c.messages} message${c.messages === 1 ? '' : 's'} observed` : ''}`);
+      lines.push(
+        `    ${r.sessions} session${r.sessions === 1 ? '' : 's'} · ${bytes(r.sizeBytes)} · last entry ${last} · ${read}${c.messages ? ` · ${c.messages} message${c.messages === 1 ? '' : 's'} observed` : ''}`,
+      );
       for (const note of r.notes) lines.push(`    note: ${note}`);
     }
     const missing = reports.filter((r) => !r.found);

@@ -14,7 +14,8 @@ export const command = defineCommand({
     const args = ctx.configFile !== ctx.paths.config ? ['--config', ctx.configFile] : [];
     const r = await startDaemon({ paths: ctx.paths, node: process.execPath, cli: cliEntry(), args, env: ctx.env });
     if (ctx.json) ctx.out(JSON.stringify({ ok: true, alreadyRunning: r.alreadyRunning, ...r.status }));
-    else if (r.alreadyRunning) ctx.out(`Already running (PID ${r.status.pid}, up ${formatUptime(r.status.uptimeSeconds ?? 0)}). Log: ${r.status.log}`);
+    else if (r.alreadyRunning)
+      ctx.out(`Already running (PID ${r.status.pid}, up ${formatUptime(r.status.uptimeSeconds ?? 0)}). Log: ${r.status.log}`);
     else ctx.out(`Started ocm-run watch in the background (PID ${r.status.pid}). Log: ${r.status.log}\nStop it with: ocm-run stop`);
     return 0;
   },

@@ -3,7 +3,8 @@ import { OcmError } from '../../lib/core/errors.js';
 
 export const command = defineCommand({
   name: 'stats',
-  description: 'Statistics: storage per tier, priority/category distribution, observations per day, token efficiency, compression, LLM usage and cost, search times',
+  description:
+    'Statistics: storage per tier, priority/category distribution, observations per day, token efficiency, compression, LLM usage and cost, search times',
   homeMustExist: true,
   flags: {
     detailed: { description: 'Every day, every model, every reflection' },
@@ -13,7 +14,9 @@ export const command = defineCommand({
   async run(ctx, _args, options) {
     const exportTo = options.export === undefined ? undefined : String(options.export);
     if (exportTo !== undefined && !/\.(json|csv)$/i.test(exportTo)) {
-      throw new OcmError('BAD_INPUT', `--export needs a .json or .csv file name (got ${exportTo}).`, { hint: 'Example: ocm-run stats --export stats.csv' });
+      throw new OcmError('BAD_INPUT', `--export needs a .json or .csv file name (got ${exportTo}).`, {
+        hint: 'Example: ocm-run stats --export stats.csv',
+      });
     }
     const { config } = await ctx.config();
     const { collectStats, formatStats, writeStatsExport } = await import('../../lib/features/stats.js');

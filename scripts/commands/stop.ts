@@ -11,7 +11,10 @@ export const command = defineCommand({
   async run(ctx, _args, options) {
     const { stopDaemon } = await import('../../lib/jobs/daemon.js');
     const timeoutMs = options.timeout !== undefined ? Number(options.timeout) * 1000 : undefined;
-    const r = await stopDaemon(ctx.paths, { force: Boolean(options.force), timeoutMs: timeoutMs !== undefined && Number.isFinite(timeoutMs) ? timeoutMs : undefined });
+    const r = await stopDaemon(ctx.paths, {
+      force: Boolean(options.force),
+      timeoutMs: timeoutMs !== undefined && Number.isFinite(timeoutMs) ? timeoutMs : undefined,
+    });
     if (ctx.json) ctx.out(JSON.stringify({ ok: true, ...r }));
     else ctx.out(r.killed ? `Killed ocm-run watch (PID ${r.pid}) after it ignored SIGTERM.` : `Stopped ocm-run watch (PID ${r.pid}).`);
     return 0;

@@ -8,9 +8,13 @@ const NEW_PASSPHRASE = 'OCM_SYNC_NEW_PASSPHRASE';
 
 export const command = defineCommand({
   name: 'sync',
-  description: 'Sync the memory now: Git (commit the Markdown, pull --rebase, push) and/or sync.command (e.g. rclone); with sync.encrypt only ciphertext leaves the machine; a failure is queued and retried by `run`',
+  description:
+    'Sync the memory now: Git (commit the Markdown, pull --rebase, push) and/or sync.command (e.g. rclone); with sync.encrypt only ciphertext leaves the machine; a failure is queued and retried by `run`',
   flags: {
-    newKey: { value: '<file>', description: 'Write a new sync key file (age format, 0600) and stop; then `config set sync.key_file <file>`' },
+    newKey: {
+      value: '<file>',
+      description: 'Write a new sync key file (age format, 0600) and stop; then `config set sync.key_file <file>`',
+    },
     rotateKey: { description: `Re-encrypt the remote for a new key: --new-key-file, or the passphrase in ${NEW_PASSPHRASE}` },
     newKeyFile: { value: '<file>', description: 'With --rotate-key: the new key file (created when missing); sync.key_file is set to it' },
   },
@@ -30,13 +34,18 @@ export const command = defineCommand({
       const key = await generateSyncKey();
       await writeKeyFile(file, key, ctx.now());
       ctx.out(`Wrote a new sync key to ${file} (mode 0600; public key ${key.recipient}).`);
-      ctx.out(`Use it: ocm-run config set sync.key_file ${file}   — and copy the file to your other devices. Without it the encrypted remote cannot be read.`);
+      ctx.out(
+        `Use it: ocm-run config set sync.key_file ${file}   — and copy the file to your other devices. Without it the encrypted remote cannot be read.`,
+      );
       return 0;
     }
     const { config, env } = await ctx.config();
     let rotateTo: SyncSecret | undefined;
     if (options.rotateKey) {
-      if (!config.sync.encrypt) throw new OcmError('CONFIG_INVALID', '--rotate-key re-encrypts an encrypted remote, and sync.encrypt is off.', { hint: 'Turn it on first: ocm-run config set sync.encrypt true' });
+      if (!config.sync.encrypt)
+        throw new OcmError('CONFIG_INVALID', '--rotate-key re-encrypts an encrypted remote, and sync.encrypt is off.', {
+          hint: 'Turn it on first: ocm-run config set sync.encrypt true',
+        });
       if (options.newKeyFile) {
         const file = resolve(String(options.newKeyFile));
         const { exists } = await import('../../lib/platform/home.js');
@@ -49,13 +58,33 @@ export const command = defineCommand({
       } else if (env[NEW_PASSPHRASE]) {
         rotateTo = { kind: 'passphrase', passphrase: env[NEW_PASSPHRASE]! };
       } else {
-        throw new OcmError('BAD_INPUT', `--rotate-key needs the new secret: --new-key-file FILE, or ${NEW_PASSPHRASE} in the environment.`, { hint: `For example: ${NEW_PASSPHRASE}='a new long passphrase' ocm-run sync --rotate-key` });
+        throw new OcmError(
+          'BAD_INPUT',
+          `--rotate-key needs the new secret: --new-key-file FILE, or ${NEW_PASSPHRASE} in the environment.`,
+          { hint: `For example: ${NEW_PASSPHRASE}='a new long passphrase' ocm-run sync --rotate-key` },
+        );
       }
     }
     const { runSync } = await import('../../lib/jobs/sync/index.js');
     const onStep = crashHook(ctx.env);
-    const r = await underLock(ctx, () => runSync({ paths: ctx.paths, config, env, logger: ctx.logger('sync'), now: () => ctx.now(), ...(rotateTo ? { rotateTo } : {}), ...(onStep ? { onStep } : {}) }, 'manual'));
-    const exitCode = r.errors.length === 0 ? EXIT.ok : (r.errors.find((e) => e.exitCode !== undefined && e.exitCode !== EXIT.error)?.exitCode ?? EXIT.error);
+    const r = await underLock(ctx, () =>
+      runSync(
+        {
+          paths: ctx.paths,
+          config,
+          env,
+          logger: ctx.logger('sync'),
+          now: () => ctx.now(),
+          ...(rotateTo ? { rotateTo } : {}),
+          ...(onStep ? { onStep } : {}),
+        },
+        'manual',
+      ),
+    );
+    const exitCode =
+      r.errors.length === 0
+        ? EXIT.ok
+        : (r.errors.find((e) => e.exitCode !== undefined && e.exitCode !== EXIT.error)?.exitCode ?? EXIT.error);
     if (rotateTo?.kind === 'key_file' && r.encrypted?.rotated) {
       const { setConfigValue } = await import('../../lib/config/config.js');
       await setConfigValue({ file: ctx.configFile, envFile: ctx.paths.env, keyPath: 'sync.key_file', value: rotateTo.path, env: ctx.env });
@@ -66,8 +95,15 @@ export const command = defineCommand({
     }
     if (r.git) {
       const g = r.git;
-      const parts = [g.initialised ? 'initialised the repository' : '', g.committed ? `committed ${g.committed} file(s)` : 'nothing new to commit'];
-      if (g.remote) parts.push(g.pulled ? `pulled from ${g.remote}` : `${g.remote} had no ${config.sync.git.branch} branch yet`, g.pushed ? 'pushed' : '');
+      const parts = [
+        g.initialised ? 'initialised the repository' : '',
+        g.committed ? `committed ${g.committed} file(s)` : 'nothing new to commit',
+      ];
+      if (g.remote)
+        parts.push(
+          g.pulled ? `pulled from ${g.remote}` : `${g.remote} had no ${config.sync.git.branch} branch yet`,
+          g.pushed ? 'pushed' : '',
+        );
       else parts.push('no remote set (sync.git.remote): local commits only');
       if (g.repaired.length) parts.push(`recounted ${g.repaired.length} merged day file(s)`);
       if (g.forgotten.length) parts.push(`forgot ${g.forgotten.length} observation(s) forgotten on another device`);

@@ -4,7 +4,8 @@ import { tierOptions, underLock } from '../tier-context.js';
 
 export const command = defineCommand({
   name: 'tier',
-  description: 'Age the memory: hot days past tiers.hot_ttl_days move to warm, warm days past tiers.warm_ttl_days are proposed for the cold tier (runs daily from `run`)',
+  description:
+    'Age the memory: hot days past tiers.hot_ttl_days move to warm, warm days past tiers.warm_ttl_days are proposed for the cold tier (runs daily from `run`)',
   flags: {
     dryRun: { description: 'Show what would move (counts, size, dates, tokens freed from hot); change nothing' },
     rollback: { value: '<op>', description: 'Restore every file of a finished move exactly (op id from the output or --history)' },
@@ -23,7 +24,11 @@ export const command = defineCommand({
       if (entries.length === 0) ctx.out('No tier history yet.');
       for (const e of entries) {
         const counts = e.counts as { files?: number; observations?: number } | undefined;
-        const what = [e.from && e.to ? `${String(e.from)} → ${String(e.to)}` : '', e.target ? `of ${String(e.target)}` : '', counts ? `${counts.files ?? 0} files, ${counts.observations ?? 0} observations` : '']
+        const what = [
+          e.from && e.to ? `${String(e.from)} → ${String(e.to)}` : '',
+          e.target ? `of ${String(e.target)}` : '',
+          counts ? `${counts.files ?? 0} files, ${counts.observations ?? 0} observations` : '',
+        ]
           .filter(Boolean)
           .join(' · ');
         ctx.out(`${e.time.slice(0, 19).replace('T', ' ')}  ${e.action.padEnd(8)} ${e.op ?? ''.padEnd(26)}  ${what}`);
@@ -31,13 +36,16 @@ export const command = defineCommand({
       return;
     }
     if (typeof options.rollback === 'string' || options.rollback === true) {
-      if (typeof options.rollback !== 'string') throw new OcmError('BAD_INPUT', '--rollback needs an op id.', { hint: '`ocm-run tier --history` lists the op ids.' });
+      if (typeof options.rollback !== 'string')
+        throw new OcmError('BAD_INPUT', '--rollback needs an op id.', { hint: '`ocm-run tier --history` lists the op ids.' });
       const { rollbackTierOp } = await import('../../lib/tiers/tier-job.js');
       const r = await underLock(ctx, () => rollbackTierOp(opts, options.rollback as string));
       if (ctx.json) ctx.out(JSON.stringify(r));
       else {
         ctx.out(`Rolled back ${r.target}: ${r.files} files restored byte for byte (${r.observations} observations) as op ${r.id}.`);
-        ctx.out('Days that are still due are moved (or proposed) again by the daily tier job; raise tiers.hot_ttl_days, reject the proposal, or pin (#pin) what should stay.');
+        ctx.out(
+          'Days that are still due are moved (or proposed) again by the daily tier job; raise tiers.hot_ttl_days, reject the proposal, or pin (#pin) what should stay.',
+        );
       }
       return;
     }

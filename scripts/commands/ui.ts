@@ -9,7 +9,8 @@ function opener(url: string): [string, string[]] {
 
 export const command = defineCommand({
   name: 'ui',
-  description: 'A local web dashboard over the memory: timeline, search, edit / pin / forget, active memory, tiers and approvals, health and charts',
+  description:
+    'A local web dashboard over the memory: timeline, search, edit / pin / forget, active memory, tiers and approvals, health and charts',
   flags: {
     port: { value: '<n>', description: 'Port on 127.0.0.1 (default 4747; 0: any free port)' },
     open: { description: 'Open the dashboard in the browser' },
@@ -20,16 +21,34 @@ export const command = defineCommand({
     const { DEFAULT_UI_PORT, startUiServer } = await import('../../lib/ui/server.js');
     const port = options.port === undefined ? DEFAULT_UI_PORT : /^\d{1,5}$/.test(String(options.port)) ? Number(options.port) : NaN;
     if (!(port >= 0 && port <= 65535)) {
-      throw new OcmError('BAD_INPUT', `--port "${String(options.port)}" is not a port number (0 to 65535).`, { hint: 'For example --port 4747, or --port 0 for any free port.' });
+      throw new OcmError('BAD_INPUT', `--port "${String(options.port)}" is not a port number (0 to 65535).`, {
+        hint: 'For example --port 4747, or --port 0 for any free port.',
+      });
     }
     const { config } = await ctx.config();
     const logger = ctx.logger('ui');
     // The REST API's token: $OCM_API_TOKEN for scripts that keep one, else a new one per run (docs/rest-api.md).
     const apiToken = ctx.env.OCM_API_TOKEN?.trim() || undefined;
-    if (apiToken !== undefined && apiToken.length < 24) throw new OcmError('BAD_INPUT', 'OCM_API_TOKEN is shorter than 24 characters.', { hint: 'Use a long random one, e.g. `openssl rand -base64 32`, or unset it for a new token per run.' });
-    const server = await startUiServer({ paths: ctx.paths, config, logger, searchLogger: ctx.logger('search'), now: () => ctx.now(), port, ...(apiToken ? { apiToken } : {}) });
-    ctx.out(ctx.json ? JSON.stringify({ url: server.url, port: server.port, api: `http://127.0.0.1:${server.port}/api/v1`, apiToken: server.apiToken }) : `OC-Memory dashboard: ${server.url}`);
-    if (!ctx.json) ctx.err('This address opens it once, in one browser (its token is then used up); it listens on 127.0.0.1 only. Ctrl-C stops it.');
+    if (apiToken !== undefined && apiToken.length < 24)
+      throw new OcmError('BAD_INPUT', 'OCM_API_TOKEN is shorter than 24 characters.', {
+        hint: 'Use a long random one, e.g. `openssl rand -base64 32`, or unset it for a new token per run.',
+      });
+    const server = await startUiServer({
+      paths: ctx.paths,
+      config,
+      logger,
+      searchLogger: ctx.logger('search'),
+      now: () => ctx.now(),
+      port,
+      ...(apiToken ? { apiToken } : {}),
+    });
+    ctx.out(
+      ctx.json
+        ? JSON.stringify({ url: server.url, port: server.port, api: `http://127.0.0.1:${server.port}/api/v1`, apiToken: server.apiToken })
+        : `OC-Memory dashboard: ${server.url}`,
+    );
+    if (!ctx.json)
+      ctx.err('This address opens it once, in one browser (its token is then used up); it listens on 127.0.0.1 only. Ctrl-C stops it.');
     if (options.open) {
       const { execa } = await import('execa');
       // The browser gets a local page that sends it on to the address: the token is in no process's argv.

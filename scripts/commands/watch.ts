@@ -35,7 +35,8 @@ export async function watchForeground(ctx: CommandContext, mode: 'foreground' | 
         return;
       }
       const o = (t.result as { observe?: { messages: number; observations: number } } | undefined)?.observe;
-      if (o && (o.messages > 0 || ctx.verbose)) say(`tick (${t.reason}): ${o.messages} new messages → ${o.observations} observations in ${t.endedAt - t.startedAt} ms`);
+      if (o && (o.messages > 0 || ctx.verbose))
+        say(`tick (${t.reason}): ${o.messages} new messages → ${o.observations} observations in ${t.endedAt - t.startedAt} ms`);
     },
   });
   await watcher.ready;

@@ -81,7 +81,11 @@ export interface AgentTool {
    * is one call, not three. Earlier releases ignore it.
    */
   catalogMode: 'direct-only';
-  execute(toolCallId: string, params: unknown, signal?: AbortSignal): Promise<{ content: Array<{ type: 'text'; text: string }>; details: Record<string, unknown> }>;
+  execute(
+    toolCallId: string,
+    params: unknown,
+    signal?: AbortSignal,
+  ): Promise<{ content: Array<{ type: 'text'; text: string }>; details: Record<string, unknown> }>;
 }
 
 /** What OpenClaw hands a tool factory: the run's agent and session (more that this plugin does not use). */
@@ -197,7 +201,14 @@ const INTRO = 'Long-term memory from earlier conversations (OC-Memory). Use it w
  * `wrap` is OC-Memory's own marker, so nothing a memory says can end the
  * block or open another, and the block says that it is quoted memory.
  */
-export function composeContext(parts: { task: string[]; preferences: string[]; related: RelatedMemory[]; maxTokens: number; marker: boolean; wrap: WrapMemory }): MemoryContext | undefined {
+export function composeContext(parts: {
+  task: string[];
+  preferences: string[];
+  related: RelatedMemory[];
+  maxTokens: number;
+  marker: boolean;
+  wrap: WrapMemory;
+}): MemoryContext | undefined {
   const known = new Set([...parts.task, ...parts.preferences].map((l) => l.toLowerCase()));
   const related = parts.related.filter((r) => ![...known].some((k) => k.includes(r.snippet.toLowerCase().slice(0, 60))));
   const sections: Array<{ title: string; lines: string[] }> = [
@@ -205,7 +216,10 @@ export function composeContext(parts: { task: string[]; preferences: string[]; r
     { title: 'Preferences and constraints', lines: parts.preferences },
     {
       title: 'Related memories',
-      lines: related.map((r) => `- ${PRIORITY_MARK[r.priority ?? ''] ?? '•'} ${r.date ? `${r.date} ` : ''}${r.category ? `[${r.category}] ` : ''}${r.snippet}`),
+      lines: related.map(
+        (r) =>
+          `- ${PRIORITY_MARK[r.priority ?? ''] ?? '•'} ${r.date ? `${r.date} ` : ''}${r.category ? `[${r.category}] ` : ''}${r.snippet}`,
+      ),
     },
   ];
   const counts = { task: 0, preferences: 0, related: 0 };
@@ -232,7 +246,11 @@ export function composeContext(parts: { task: string[]; preferences: string[]; r
   });
   if (counts.task + counts.preferences + counts.related === 0) return undefined;
   if (parts.marker) {
-    const what = [counts.task ? 'current task' : '', counts.preferences ? `${counts.preferences} preference${counts.preferences === 1 ? '' : 's'}` : '', counts.related ? `${counts.related} related memor${counts.related === 1 ? 'y' : 'ies'}` : '']
+    const what = [
+      counts.task ? 'current task' : '',
+      counts.preferences ? `${counts.preferences} preference${counts.preferences === 1 ? '' : 's'}` : '',
+      counts.related ? `${counts.related} related memor${counts.related === 1 ? 'y' : 'ies'}` : '',
+    ]
       .filter(Boolean)
       .join(', ');
     body += `\n(🧠 memory used: ${what} — if you rely on it, you may end your reply with a short "🧠" note.)`;
@@ -350,7 +368,9 @@ export class MemoryPlugin {
     try {
       module = this.toolDefinitions();
     } catch (error) {
-      this.logger.warn?.(`oc-memory: no memory tools this run: could not load OC-Memory from ${this.config.cli} (${(error as Error).message.split('\n')[0]})`);
+      this.logger.warn?.(
+        `oc-memory: no memory tools this run: could not load OC-Memory from ${this.config.cli} (${(error as Error).message.split('\n')[0]})`,
+      );
       return null;
     }
     return module.MEMORY_TOOLS.map((tool) => this.agentTool(tool, module.pluginToolName(tool.name), agent));
@@ -420,28 +440,42 @@ export class MemoryPlugin {
       loaded = await this.openRecall();
     } catch (error) {
       // Without OC-Memory's lib it cannot tell a request from OpenClaw's housekeeping: add nothing.
-      this.logger.warn?.(`oc-memory: no memory this turn: could not load OC-Memory from ${this.config.cli} (${(error as Error).message.split('\n')[0]})`);
+      this.logger.warn?.(
+        `oc-memory: no memory this turn: could not load OC-Memory from ${this.config.cli} (${(error as Error).message.split('\n')[0]})`,
+      );
       return undefined;
     }
     const { module, memory } = loaded;
     const prompt = module.classifyPrompt(typeof event?.prompt === 'string' ? event.prompt : '');
     if (prompt.kind === 'housekeeping' || prompt.kind === 'empty') {
-      this.logger.info?.(`oc-memory: no memory for ${prompt.kind === 'empty' ? 'an empty prompt' : "one of OpenClaw's housekeeping prompts"}`);
+      this.logger.info?.(
+        `oc-memory: no memory for ${prompt.kind === 'empty' ? 'an empty prompt' : "one of OpenClaw's housekeeping prompts"}`,
+      );
       return undefined;
     }
     const starting = prompt.kind === 'session-start' || !hasEarlierUserMessage(event);
     // What the last turn said is observed by now (a bounded wait: a slow observe costs memory, never the turn).
     await withTimeout(this.observeDone, Math.max(100, this.config.timeoutMs - 1000), 'the previous observe').catch((error: unknown) => {
       // Past the lookup's own bound the whole prompt is the one logged as late (before_prompt_build).
-      if (error instanceof TimedOut && Date.now() - started < this.config.timeoutMs) this.recordSkippedForTime(memory, { agent, what: 'last-turn', timeoutMs: error.ms });
+      if (error instanceof TimedOut && Date.now() - started < this.config.timeoutMs)
+        this.recordSkippedForTime(memory, { agent, what: 'last-turn', timeoutMs: error.ms });
     });
     const active = memory.promptActiveMemory(agent);
     const related = await this.relatedMemories(memory, prompt.kind, prompt.text, agent);
     const taskLines = sectionLines(active, /current context/i).filter((l) => !/^-?\s*_/.test(l));
     const task = starting ? highPriorityFirst(taskLines) : taskLines;
     const preferences = starting ? highPriorityFirst(sectionLines(active, /preferences/i)) : sectionLines(active, /preferences/i);
-    const context = composeContext({ task, preferences, related, maxTokens: this.config.maxTokens, marker: this.config.marker, wrap: module.wrapInjectedContext });
-    this.logger.info?.(`oc-memory: ${context ? `${context.tokens} tokens of memory (${context.related} related)` : 'no memory to add'} for agent ${agent} in ${Date.now() - started} ms`);
+    const context = composeContext({
+      task,
+      preferences,
+      related,
+      maxTokens: this.config.maxTokens,
+      marker: this.config.marker,
+      wrap: module.wrapInjectedContext,
+    });
+    this.logger.info?.(
+      `oc-memory: ${context ? `${context.tokens} tokens of memory (${context.related} related)` : 'no memory to add'} for agent ${agent} in ${Date.now() - started} ms`,
+    );
     this.recordInjection(memory, agent, context, Date.now() - started);
     return context;
   }
@@ -454,7 +488,9 @@ export class MemoryPlugin {
    */
   private recordInjection(memory: MemoryHandle, agent: string, context: MemoryContext | undefined, ms: number): void {
     const written = Promise.resolve().then(() => memory.recordInjection({ agent, via: 'openclaw', injected: context?.injected ?? [], ms }));
-    const logged = withTimeout(written, INJECTION_LOG_MS, 'logging the injection').catch((error: unknown) => this.logger.warn?.(`oc-memory: the injection was not logged (${(error as Error).message.split('\n')[0]})`));
+    const logged = withTimeout(written, INJECTION_LOG_MS, 'logging the injection').catch((error: unknown) =>
+      this.logger.warn?.(`oc-memory: the injection was not logged (${(error as Error).message.split('\n')[0]})`),
+    );
     this.pendingLogs.add(logged);
     void logged.finally(() => this.pendingLogs.delete(logged));
   }
@@ -468,7 +504,9 @@ export class MemoryPlugin {
     const handle = memory ?? this.loadedMemory;
     if (!handle) return;
     const written = Promise.resolve().then(() => handle.recordSkippedForTime({ ...entry, via: 'openclaw' }));
-    const logged = withTimeout(written, INJECTION_LOG_MS, 'logging the skipped memory').catch((error: unknown) => this.logger.warn?.(`oc-memory: the skipped memory was not logged (${(error as Error).message.split('\n')[0]})`));
+    const logged = withTimeout(written, INJECTION_LOG_MS, 'logging the skipped memory').catch((error: unknown) =>
+      this.logger.warn?.(`oc-memory: the skipped memory was not logged (${(error as Error).message.split('\n')[0]})`),
+    );
     this.pendingLogs.add(logged);
     void logged.finally(() => this.pendingLogs.delete(logged));
   }
@@ -514,7 +552,12 @@ export class MemoryPlugin {
     }
     let child: ChildProcess;
     try {
-      child = spawn(this.config.node, [this.config.cli, 'observe', '--home', this.config.home], { detached: true, stdio: 'ignore', windowsHide: true, env: { ...process.env, CI: '1' } });
+      child = spawn(this.config.node, [this.config.cli, 'observe', '--home', this.config.home], {
+        detached: true,
+        stdio: 'ignore',
+        windowsHide: true,
+        env: { ...process.env, CI: '1' },
+      });
     } catch (error) {
       this.logger.warn?.(`oc-memory: observe after ${why} failed to start (${(error as Error).message})`);
       return;
@@ -574,7 +617,13 @@ const plugin = {
     const version = typeof api.runtime?.version === 'string' && /^\d/.test(api.runtime.version) ? api.runtime.version : undefined;
     const memory = new MemoryPlugin(config, logger, version);
     // Open the index now, so the first prompt does not wait for it.
-    memory.openRecall().catch((error: unknown) => logger.warn?.(`oc-memory: could not load OC-Memory from ${config.cli} (${(error as Error).message.split('\n')[0]}); will retry on the next prompt`));
+    memory
+      .openRecall()
+      .catch((error: unknown) =>
+        logger.warn?.(
+          `oc-memory: could not load OC-Memory from ${config.cli} (${(error as Error).message.split('\n')[0]}); will retry on the next prompt`,
+        ),
+      );
     if (typeof api.registerTool === 'function') {
       memory.loadTools().catch(() => undefined); // a failure is the tool factory's to report
       api.registerTool((ctx) => memory.toolsFor(ctx), { names: [...TOOL_NAMES] });
@@ -586,7 +635,12 @@ const plugin = {
           const context = await withTimeout(memory.contextFor(event, ctx), config.timeoutMs, 'the memory lookup');
           return context ? { prependContext: context.text } : undefined;
         } catch (error) {
-          if (error instanceof TimedOut) memory.recordSkippedForTime(undefined, { agent: typeof ctx?.agentId === 'string' && ctx.agentId ? ctx.agentId : DEFAULT_AGENT, what: 'prompt', timeoutMs: error.ms });
+          if (error instanceof TimedOut)
+            memory.recordSkippedForTime(undefined, {
+              agent: typeof ctx?.agentId === 'string' && ctx.agentId ? ctx.agentId : DEFAULT_AGENT,
+              what: 'prompt',
+              timeoutMs: error.ms,
+            });
           logger.warn?.(`oc-memory: no memory this turn (${(error as Error).message})`);
           return undefined;
         }

@@ -35,7 +35,9 @@ function entryUrl(): string {
 /** Run `ocm-run hook <kind>` with the event on stdin; its stdout (never throws, bounded). */
 function runHook(kind: string, input: Record<string, unknown>, timeoutMs: number): Promise<string> {
   return new Promise((resolve) => {
-    const child = spawn(settings.node, [settings.cli, 'hook', kind, '--agent', settings.agent, '--home', settings.home], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(settings.node, [settings.cli, 'hook', kind, '--agent', settings.agent, '--home', settings.home], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     let out = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
@@ -61,7 +63,13 @@ export default async function ocMemory(pi: any) {
   const { Client } = await import(pathToFileURL(settings.sdkClient).href);
   const { StdioClientTransport } = await import(pathToFileURL(settings.sdkStdio).href);
   const client = new Client({ name: 'oc-memory-pi', version: '1' });
-  await client.connect(new StdioClientTransport({ command: settings.node, args: [settings.cli, 'mcp', '--home', settings.home, '--agent', settings.agent], stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: settings.node,
+      args: [settings.cli, 'mcp', '--home', settings.home, '--agent', settings.agent],
+      stderr: 'ignore',
+    }),
+  );
   // oc_memory_search, oc_memory_remember…: the names the OpenClaw plugin gives them too, with the prefix by which
   // OC-Memory's transcript readers know their own tools, so a recalled memory is never observed again as a new fact.
   const { pluginToolName } = (await import(entryUrl())) as EntryModule;

@@ -26,7 +26,10 @@ test("the package's name resolves to lib/api/index.js, whose openMemory is the h
   const { module, file } = await entry();
   assert.match(file, /[/\\]dist[/\\]lib[/\\]api[/\\]index\.js$/);
   assert.equal(typeof module.openMemory, 'function');
-  assert.deepEqual(module.MEMORY_TOOLS.map((t) => t.name), [...module.MEMORY_TOOL_NAMES]);
+  assert.deepEqual(
+    module.MEMORY_TOOLS.map((t) => t.name),
+    [...module.MEMORY_TOOL_NAMES],
+  );
   assert.equal(module.pluginToolName('search_memory'), 'oc_memory_search');
 });
 
@@ -37,17 +40,29 @@ test('openMemory: remember, search, get, edit, mark, forget and status on one ho
   const memory = await module.openMemory(paths.root, { keepOpen: true });
   t.after(() => memory.close());
 
-  const remembered = await memory.remember({ text: 'User prefers tabs over spaces in Go code.', category: 'preference', tags: ['go'], client: { name: 'api-test' } });
+  const remembered = await memory.remember({
+    text: 'User prefers tabs over spaces in Go code.',
+    category: 'preference',
+    tags: ['go'],
+    client: { name: 'api-test' },
+  });
   assert.equal(remembered.added, true);
   const day = await readFile(join(paths.memory, `${today()}.md`), 'utf8');
   assert.ok(day.includes(`User prefers tabs over spaces in Go code. #go ^${remembered.observation.id}`), day);
-  assert.equal((await memory.remember({ text: 'User prefers tabs over spaces in Go code.', category: 'preference', tags: ['go'] })).added, false, 'the same sentence twice on a day is one observation');
+  assert.equal(
+    (await memory.remember({ text: 'User prefers tabs over spaces in Go code.', category: 'preference', tags: ['go'] })).added,
+    false,
+    'the same sentence twice on a day is one observation',
+  );
 
   const page = await memory.list({}, { offset: 0, limit: 1 });
   assert.deepEqual([page.items.map((o) => o.id), page.nextOffset], [[remembered.observation.id], 1], 'newest first, and a next page');
   const rest = await memory.list({}, { offset: 1, limit: 5 });
   assert.deepEqual([rest.items.map((o) => o.date), rest.nextOffset], [['2026-03-02'], undefined]);
-  assert.deepEqual((await memory.list({ categories: ['preference'] }, { offset: 0, limit: 5 })).items.map((o) => o.id), [remembered.observation.id]);
+  assert.deepEqual(
+    (await memory.list({ categories: ['preference'] }, { offset: 0, limit: 5 })).items.map((o) => o.id),
+    [remembered.observation.id],
+  );
   const found = await memory.search({ query: 'tabs spaces', limit: 5 });
   assert.equal(found.results[0]?.id, remembered.observation.id);
   const staging = await memory.search({ query: 'staging database port', limit: 5 });
@@ -63,8 +78,15 @@ test('openMemory: remember, search, get, edit, mark, forget and status on one ho
   assert.equal(edited.tier, 'hot');
   const file = await readFile(edited.path, 'utf8');
   assert.match(file, new RegExp(`- 🔴 \\d\\d:\\d\\d \\[fact\\] The staging database is db-stage-2 on port 5433\\. #pin \\^${id}`));
-  assert.match((await memory.search({ query: 'db-stage-2', limit: 3 })).results[0]?.text ?? '', /db-stage-2/, 'the edit is searchable at once');
-  await assert.rejects(memory.edit(id, { text: '   ' }), (e: Error & { code?: string; details?: Record<string, unknown> }) => e.code === 'BAD_INPUT' && e.details?.reason === 'emptyText');
+  assert.match(
+    (await memory.search({ query: 'db-stage-2', limit: 3 })).results[0]?.text ?? '',
+    /db-stage-2/,
+    'the edit is searchable at once',
+  );
+  await assert.rejects(
+    memory.edit(id, { text: '   ' }),
+    (e: Error & { code?: string; details?: Record<string, unknown> }) => e.code === 'BAD_INPUT' && e.details?.reason === 'emptyText',
+  );
   await assert.rejects(memory.edit('o-0000000000', { priority: 'low' }), (e: Error & { code?: string }) => e.code === 'NOT_FOUND');
 
   const marked = await memory.mark(id, { kind: 'done' });
@@ -76,8 +98,16 @@ test('openMemory: remember, search, get, edit, mark, forget and status on one ho
 
   const forgotten = await memory.forget({ selector: { ids: [id] } });
   assert.equal(forgotten.kind, 'forgotten');
-  assert.doesNotMatch(await readFile(edited.path, 'utf8').catch(() => ''), /db-stage/, 'gone from its day file (a day left empty is removed)');
-  assert.deepEqual((await memory.search({ query: 'staging database', limit: 5 })).results.map((r) => r.id), [], 'forgotten everywhere, the open index too');
+  assert.doesNotMatch(
+    await readFile(edited.path, 'utf8').catch(() => ''),
+    /db-stage/,
+    'gone from its day file (a day left empty is removed)',
+  );
+  assert.deepEqual(
+    (await memory.search({ query: 'staging database', limit: 5 })).results.map((r) => r.id),
+    [],
+    'forgotten everywhere, the open index too',
+  );
   assert.match(await readFile(paths.audit, 'utf8'), /"action":"forget"/, 'journaled in the audit log as `ocm-run forget` does');
 });
 
@@ -95,11 +125,19 @@ test('openMemory: active memory, prompt recall above the relevance floor, and th
 
   const recalled = await memory.recall({ query: 'when does the release train leave', agents: ['work'], limit: 3, minRelevance: 0.3 });
   assert.match(recalled.results[0]?.text ?? '', /release train/);
-  assert.deepEqual((await memory.recall({ query: 'when does the release train leave', agents: ['main'], limit: 3, minRelevance: 0.3 })).results, [], "only the asking agent's memory");
+  assert.deepEqual(
+    (await memory.recall({ query: 'when does the release train leave', agents: ['main'], limit: 3, minRelevance: 0.3 })).results,
+    [],
+    "only the asking agent's memory",
+  );
 
   const context = await memory.toolContext({ agent: 'work', sharedFrom: [], client: { name: 'api-test' } });
   const search = module.findMemoryTool('search_memory')!;
   const out = await search.run({ query: 'release train' }, context);
   assert.match(out.text, /release train/);
-  await assert.rejects(search.run({ query: 'release train', agent: 'main' }, context), (e: Error & { code?: string }) => e.code === 'BAD_INPUT', 'the scope holds');
+  await assert.rejects(
+    search.run({ query: 'release train', agent: 'main' }, context),
+    (e: Error & { code?: string }) => e.code === 'BAD_INPUT',
+    'the scope holds',
+  );
 });

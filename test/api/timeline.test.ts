@@ -37,10 +37,17 @@ test('timeline pages: a day with more than a page goes on on the next page; ever
   const expected = [...big, ...work, ...older];
   assert.equal(seen.length, expected.length);
   assert.deepEqual(new Set(seen.map((s) => s.id)), new Set(expected.map((o) => o.id)), 'every observation exactly once');
-  assert.deepEqual(seen.map((s) => s.date), [...seen.map((s) => s.date)].sort().reverse(), 'newest day first');
+  assert.deepEqual(
+    seen.map((s) => s.date),
+    [...seen.map((s) => s.date)].sort().reverse(),
+    'newest day first',
+  );
 
   const high = await all({ priorities: ['high'], agents: ['main'] });
   assert.deepEqual(new Set(high.map((s) => s.id)), new Set([...big, ...older].filter((o) => o.priority === 'high').map((o) => o.id)));
   const tagged = await all({ tags: ['project'], since: addDays(TODAY, -2) });
-  assert.deepEqual(new Set(tagged.map((s) => s.id)), new Set(expected.filter((o) => o.tags.includes('project') && o.date >= addDays(TODAY, -2)).map((o) => o.id)));
+  assert.deepEqual(
+    new Set(tagged.map((s) => s.id)),
+    new Set(expected.filter((o) => o.tags.includes('project') && o.date >= addDays(TODAY, -2)).map((o) => o.id)),
+  );
 });

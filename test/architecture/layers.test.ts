@@ -52,10 +52,16 @@ function programImports(): LibImport[] {
   try {
     const snapshot = api.updateSnapshot({ openProjects: [join(ROOT, 'tsconfig.build.json')] });
     const program = snapshot.getProjects()[0]!.program;
-    const files = program.getSourceFileNames().filter((name) => resolve(name).startsWith(ROOT + sep) && !resolve(name).includes(`${sep}node_modules${sep}`));
+    const files = program
+      .getSourceFileNames()
+      .filter((name) => resolve(name).startsWith(ROOT + sep) && !resolve(name).includes(`${sep}node_modules${sep}`));
     return files.flatMap((name) => {
       const source = program.getSourceFile(name)!;
-      return source.imports.map((node) => ({ file: relative(ROOT, name).split(sep).join('/'), specifier: (node as Node & { text: string }).text, kind: importKind(node) }));
+      return source.imports.map((node) => ({
+        file: relative(ROOT, name).split(sep).join('/'),
+        specifier: (node as Node & { text: string }).text,
+        kind: importKind(node),
+      }));
     });
   } finally {
     api.close();
@@ -77,7 +83,10 @@ function libImports(): LibImport[] {
 /** The repository path an import names (undefined: a package or a node: builtin), without its extension. */
 function importedPath(i: LibImport): string | undefined {
   if (!i.specifier.startsWith('.')) return undefined;
-  return relative(ROOT, resolve(ROOT, dirname(i.file), i.specifier)).split(sep).join('/').replace(/\.(c|m)?js$/, '');
+  return relative(ROOT, resolve(ROOT, dirname(i.file), i.specifier))
+    .split(sep)
+    .join('/')
+    .replace(/\.(c|m)?js$/, '');
 }
 
 /** lib/<layer>/… → layer; undefined outside lib/. */
@@ -91,8 +100,18 @@ const ORDER = layerOrder(readFileSync(join(ROOT, 'docs', 'architecture.md'), 'ut
 
 test('the table in docs/architecture.md names every folder of lib/ once, and lib/ has no loose modules', () => {
   const entries = readdirSync(LIB, { withFileTypes: true });
-  assert.deepEqual(entries.filter((e) => !e.isDirectory()).map((e) => e.name), [], 'modules belong in a layer folder');
-  assert.deepEqual([...ORDER].sort(), entries.filter((e) => e.isDirectory()).map((e) => e.name).sort());
+  assert.deepEqual(
+    entries.filter((e) => !e.isDirectory()).map((e) => e.name),
+    [],
+    'modules belong in a layer folder',
+  );
+  assert.deepEqual(
+    [...ORDER].sort(),
+    entries
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort(),
+  );
   assert.equal(new Set(ORDER).size, ORDER.length);
 });
 
@@ -106,7 +125,9 @@ function layerViolations(imports: LibImport[], order: string[]): string[] {
     if (to === undefined) {
       violations.push(`${file}: ${kind} '${specifier}' leaves lib/ (lib/ imports only lib/ and packages)`);
     } else if (!order.includes(to) || order.indexOf(to) > order.indexOf(from)) {
-      violations.push(`${file}: ${kind} '${specifier}' — ${from}/ may not import ${to}/ (${to} is below ${from} in docs/architecture.md, "The layers")`);
+      violations.push(
+        `${file}: ${kind} '${specifier}' — ${from}/ may not import ${to}/ (${to} is below ${from} in docs/architecture.md, "The layers")`,
+      );
     }
   }
   return violations;
@@ -115,7 +136,10 @@ function layerViolations(imports: LibImport[], order: string[]): string[] {
 test('no module of lib/ imports a layer below its own, or anything outside lib/ by path', () => {
   const imports = libImports();
   assert.ok(imports.length > 500, `the compiler listed the imports (${imports.length})`);
-  assert.ok(imports.some((i) => i.kind === 'dynamic import()') && imports.some((i) => i.kind === 'import type'), 'dynamic and type-only imports are among them');
+  assert.ok(
+    imports.some((i) => i.kind === 'dynamic import()') && imports.some((i) => i.kind === 'import type'),
+    'dynamic and type-only imports are among them',
+  );
   assert.deepEqual(layerViolations(imports, ORDER), []);
 });
 
@@ -145,18 +169,30 @@ export function engineSeamViolations(imports: LibImport[]): string[] {
   return imports.flatMap((i) => {
     const to = importedPath(i);
     if (to === undefined || !SEGMENT_ENGINE.test(to)) return [];
-    if (!i.file.startsWith('lib/search/')) return [`${i.file}: ${i.kind} '${i.specifier}' — only lib/search/ knows how the index is stored; use Engine / IndexReader (lib/search/engine.ts) from lib/search/open-engine.ts`];
-    if (to === 'lib/search/segment-engine' && i.kind !== 'import type' && !/^lib\/search\/(open-engine|open-index|search)\.ts$/.test(i.file)) return [`${i.file}: ${i.kind} '${i.specifier}' — the segment engine is constructed in lib/search/open-engine.ts only`];
+    if (!i.file.startsWith('lib/search/'))
+      return [
+        `${i.file}: ${i.kind} '${i.specifier}' — only lib/search/ knows how the index is stored; use Engine / IndexReader (lib/search/engine.ts) from lib/search/open-engine.ts`,
+      ];
+    if (
+      to === 'lib/search/segment-engine' &&
+      i.kind !== 'import type' &&
+      !/^lib\/search\/(open-engine|open-index|search)\.ts$/.test(i.file)
+    )
+      return [`${i.file}: ${i.kind} '${i.specifier}' — the segment engine is constructed in lib/search/open-engine.ts only`];
     return [];
   });
 }
 
 test('the Engine seam: nothing outside lib/search/ names the segment engine, and only open-engine.ts constructs it', () => {
   const imports = allImports();
-  assert.ok(imports.some((i) => i.file.startsWith('scripts/')) && imports.some((i) => i.file.startsWith('templates/')), 'scripts/ and the OpenClaw plugin are read too');
+  assert.ok(
+    imports.some((i) => i.file.startsWith('scripts/')) && imports.some((i) => i.file.startsWith('templates/')),
+    'scripts/ and the OpenClaw plugin are read too',
+  );
   assert.deepEqual(engineSeamViolations(imports), []);
   const named = imports.filter((i) => !i.file.startsWith('lib/search/')).map((i) => i.file);
-  for (const file of new Set(named)) assert.doesNotMatch(readFileSync(join(ROOT, file), 'utf8'), /\bSegmentEngine\b/, `${file} names SegmentEngine`);
+  for (const file of new Set(named))
+    assert.doesNotMatch(readFileSync(join(ROOT, file), 'utf8'), /\bSegmentEngine\b/, `${file} names SegmentEngine`);
 });
 
 test('the Engine seam rule itself: a front end importing the segment engine fails, open-engine.ts passes', () => {
@@ -181,7 +217,8 @@ test('the Engine seam rule itself: a front end importing the segment engine fail
  * the audit log, the tiers' files, the stats, state.json). Types may come
  * from anywhere; pure helpers (formatting, filters, errors) stay where they are.
  */
-const FRONT_ENDS = /^(lib\/(mcp|hooks|ui)\/|templates\/openclaw-plugin\/|scripts\/commands\/(search|get|forget|mark|status|mcp|hook|ui|archive|approvals)\.ts$)/;
+const FRONT_ENDS =
+  /^(lib\/(mcp|hooks|ui)\/|templates\/openclaw-plugin\/|scripts\/commands\/(search|get|forget|mark|status|mcp|hook|ui|archive|approvals)\.ts$)/;
 const MEMORY_OPERATIONS =
   /^lib\/(search\/(search|get|indexer|open-engine|freshness)|memory\/(active-memory-reader|active-memory-file|day-file-buffer|lifecycle-file)|observe\/job|tiers\/(forget|tier-job|approvals|proposal-details|audit|locations|search-index)|jobs\/(forget|mark)|features\/(status|stats)|platform\/state|api\/recall)$/;
 
@@ -196,7 +233,10 @@ export function frontDoorViolations(imports: LibImport[]): string[] {
 
 test('the front door: front ends reach the memory only through lib/api/', () => {
   const imports = allImports();
-  assert.ok(imports.some((i) => i.file === 'scripts/commands/search.ts' && importedPath(i) === 'lib/api/memory'), 'ocm-run search opens the handle');
+  assert.ok(
+    imports.some((i) => i.file === 'scripts/commands/search.ts' && importedPath(i) === 'lib/api/memory'),
+    'ocm-run search opens the handle',
+  );
   assert.deepEqual(frontDoorViolations(imports), []);
 });
 
@@ -218,9 +258,18 @@ test('the front door rule itself: a front end loading search or a writer fails; 
 
 test('the OpenClaw plugin loads the package through its public entry, never a dist/lib/ path', () => {
   const plugin = readFileSync(join(ROOT, 'templates', 'openclaw-plugin', 'index.ts'), 'utf8');
-  const runtime = allImports().filter((i) => i.file === 'templates/openclaw-plugin/index.ts' && importedPath(i) !== undefined && i.kind !== 'import type' && i.kind !== "import('…') type");
+  const runtime = allImports().filter(
+    (i) =>
+      i.file === 'templates/openclaw-plugin/index.ts' &&
+      importedPath(i) !== undefined &&
+      i.kind !== 'import type' &&
+      i.kind !== "import('…') type",
+  );
   assert.deepEqual(runtime, [], 'no module of the package is imported by path at run time');
-  assert.ok(allImports().some((i) => i.file === 'templates/openclaw-plugin/index.ts' && importedPath(i) === 'lib/api/index'), 'its types are the public entry\'s');
+  assert.ok(
+    allImports().some((i) => i.file === 'templates/openclaw-plugin/index.ts' && importedPath(i) === 'lib/api/index'),
+    "its types are the public entry's",
+  );
   assert.doesNotMatch(plugin, /['"`]lib['"`]|dist\/lib|libPath/, 'no path into dist/lib/');
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, { default: string }> };
   assert.equal(pkg.exports['.']!.default, './dist/lib/api/index.js');

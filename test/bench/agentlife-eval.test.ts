@@ -30,26 +30,40 @@ const conversation = {
   qa: [
     { question: 'Which city is the print shop in?', answer: 'Porto', evidence: ['D1:1'], category: 'single-hop' },
     { question: 'Where do the exports go now?', answer: 'a Backblaze bucket', evidence: ['D2:1'], category: 'knowledge-update' },
-    { question: 'What is Mara\'s dog called?', answer: '', evidence: [], category: 'abstain' },
+    { question: "What is Mara's dog called?", answer: '', evidence: [], category: 'abstain' },
   ],
   updates: [{ subject: 'where the exports are stored', stale: ['D1:3'], current: ['D2:1'] }],
   active_expect: { must_include: ['Backblaze'], must_exclude: ['ledger-exports'] },
   secrets: [],
 };
 
-test('the agent-life section runs the scorer through the real CLI and reports its figures beside the FTS5 baseline', { skip: existsSync(SCORER) ? false : `the scorer is not at ${SCORER}` }, async () => {
+test('the agent-life section runs the scorer through the real CLI and reports its figures beside the FTS5 baseline', {
+  skip: existsSync(SCORER) ? false : `the scorer is not at ${SCORER}`,
+}, async () => {
   const dir = await mkdtemp(join(tmpdir(), 'ocm-agentlife-'));
   try {
     await writeFile(join(dir, 'x1.json'), JSON.stringify(conversation));
     const report = await runAgentLifeEval({ dataDir: dir, scorer: SCORER });
-    for (const key of ['R@10', 'R@1kTok', 'current_first', 'active_include', 'active_exclude', 'obs/transcript', 'base_R@10', 'base_R@1kTok']) {
+    for (const key of [
+      'R@10',
+      'R@1kTok',
+      'current_first',
+      'active_include',
+      'active_exclude',
+      'obs/transcript',
+      'base_R@10',
+      'base_R@1kTok',
+    ]) {
       assert.ok(Number.isFinite(report.figures[key]), `${key}: ${report.figures[key]}`);
     }
     assert.equal(report.figures.n, 2);
     // The Porto fact is in the memory and found by its question.
     assert.ok(report.figures['R@10']! > 0, JSON.stringify(report.figures));
     assert.ok(report.figures['obs/transcript']! > 0);
-    assert.deepEqual(report.categories.map((c) => c.category), ['single-hop', 'knowledge-update', 'all']);
+    assert.deepEqual(
+      report.categories.map((c) => c.category),
+      ['single-hop', 'knowledge-update', 'all'],
+    );
     assert.equal(report.files.length, 1);
     const table = agentLifeTable(report);
     assert.match(table, /\| R@10 \| \d\.\d{3} \| \d\.\d{3} \| \|/);

@@ -9,7 +9,10 @@ import { COMMAND_LOADERS, loadAllCommands } from '../../scripts/commands/index.j
 test('every command has --help', async () => {
   const commands = await loadAllCommands();
   // The loader names are the commands' own names.
-  assert.deepEqual(commands.map((c) => c.name.split(' ')[0]), Object.keys(COMMAND_LOADERS));
+  assert.deepEqual(
+    commands.map((c) => c.name.split(' ')[0]),
+    Object.keys(COMMAND_LOADERS),
+  );
   for (const spec of commands) {
     const name = spec.name.split(' ')[0]!;
     const r = await runCli([name, '--help']);
@@ -104,7 +107,10 @@ test('${ENV} substitution from the environment and from .env', async () => {
   try {
     const home = join(dir, 'h');
     await mkdir(home, { recursive: true });
-    await writeFile(join(home, 'config.yaml'), 'observer:\n  api_key: ${MY_KEY}\n  model: ${MODEL:-gpt-4o-mini}\ntimezone: ${TZ_FROM_DOTENV}\n');
+    await writeFile(
+      join(home, 'config.yaml'),
+      'observer:\n  api_key: ${MY_KEY}\n  model: ${MODEL:-gpt-4o-mini}\ntimezone: ${TZ_FROM_DOTENV}\n',
+    );
     await writeFile(join(home, '.env'), 'TZ_FROM_DOTENV=Asia/Seoul\nMY_KEY="from-dotenv"\n');
     let r = await runCli(['config', 'get', 'timezone', '--home', home]);
     assert.equal(r.stdout.trim(), 'Asia/Seoul');
@@ -135,7 +141,10 @@ test('a home the user cannot write to exits 4 with a hint', async (t) => {
   try {
     await chmod(dir, 0o500);
     const home = join(dir, 'h');
-    const res = await withPermissionChecks(process.execPath, [CLI, 'observe', '--home', home], { env: { OCM_HOME: undefined, CI: '1' }, timeout: 120_000 });
+    const res = await withPermissionChecks(process.execPath, [CLI, 'observe', '--home', home], {
+      env: { OCM_HOME: undefined, CI: '1' },
+      timeout: 120_000,
+    });
     assert.equal(res.exitCode, 4, String(res.stderr));
     assert.match(String(res.stderr), /Permission denied/);
     assert.match(String(res.stderr), /→ /);

@@ -19,7 +19,9 @@ const TODAY = new Date().toISOString().slice(0, 10);
 async function home(dir: string, n: number): Promise<{ paths: HomePaths; ids: string[] }> {
   const paths = await newHome(dir);
   await writeFile(paths.config, 'timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\n');
-  const obs = Array.from({ length: n }, (_, i) => makeObservation(i, TODAY, { text: `Observation ${i} about the quarterly budget review.` }));
+  const obs = Array.from({ length: n }, (_, i) =>
+    makeObservation(i, TODAY, { text: `Observation ${i} about the quarterly budget review.` }),
+  );
   await writeHot(paths, obs);
   return { paths, ids: obs.map((o) => o.id) };
 }
@@ -94,7 +96,12 @@ test('a program file cut short (an install or build rewriting it) is reported as
     await writeFile(module, text.slice(0, text.indexOf("'", text.indexOf('export ')) + 4));
     const { paths } = await home(join(dir, 'h'), 3);
     const { execa } = await import('execa');
-    const r = await execa(process.execPath, [join(pkg, 'dist', 'scripts', 'cli.js'), 'search', 'budget', '--home', paths.root], { reject: false, timeout: 120_000, stdin: 'ignore', env: { CI: '1' } });
+    const r = await execa(process.execPath, [join(pkg, 'dist', 'scripts', 'cli.js'), 'search', 'budget', '--home', paths.root], {
+      reject: false,
+      timeout: 120_000,
+      stdin: 'ignore',
+      env: { CI: '1' },
+    });
     assert.equal(r.exitCode, 1, r.stderr);
     assert.match(r.stderr, /one of OC-Memory's program files could not be loaded \(Invalid or unexpected token\)/);
     assert.match(r.stderr, /reinstall oc-memory/);

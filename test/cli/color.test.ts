@@ -17,8 +17,14 @@ test('search colours: none in a pipe; FORCE_COLOR forces them; NO_COLOR and --no
     const home = join(dir, 'home');
     await mkdir(join(home, 'memory'), { recursive: true });
     await writeFile(join(home, 'config.yaml'), 'timezone: UTC\n');
-    await writeFile(join(home, 'memory', '2026-02-12.md'), '---\ndate: 2026-02-12\n---\n# 2026-02-12\n\n- 🔴 09:15 [decision] Billing uses PostgreSQL 16. ^o-7f3a9c21e0\n');
-    const search = (env: Record<string, string | undefined>, extra: string[] = []) => runCli(['search', 'PostgreSQL', '--home', home, '--no-cache', ...extra], { env: { HOME: dir, NO_COLOR: undefined, FORCE_COLOR: undefined, ...env } });
+    await writeFile(
+      join(home, 'memory', '2026-02-12.md'),
+      '---\ndate: 2026-02-12\n---\n# 2026-02-12\n\n- 🔴 09:15 [decision] Billing uses PostgreSQL 16. ^o-7f3a9c21e0\n',
+    );
+    const search = (env: Record<string, string | undefined>, extra: string[] = []) =>
+      runCli(['search', 'PostgreSQL', '--home', home, '--no-cache', ...extra], {
+        env: { HOME: dir, NO_COLOR: undefined, FORCE_COLOR: undefined, ...env },
+      });
 
     const piped = await search({});
     assert.equal(piped.code, 0, piped.stderr);

@@ -25,11 +25,18 @@ test('observe: escape sequences and control bytes in a transcript never reach th
     const w = new PiSessionWriter(id, new Date('2026-03-02T09:00:00Z'), 2_000);
     let transcript = w.header();
     transcript += w.message({ role: 'user', text: `Remember: ${HOSTILE}.` });
-    transcript += w.toolExchange('bash', { command: 'npm test' }, `${ESC}[32m✔ 12 passing${ESC}[0m\r\n${ESC}[31m✖ 1 failing${ESC}[0m\u0007`);
+    transcript += w.toolExchange(
+      'bash',
+      { command: 'npm test' },
+      `${ESC}[32m✔ 12 passing${ESC}[0m\r\n${ESC}[31m✖ 1 failing${ESC}[0m\u0007`,
+    );
     await writeFile(join(sessions, `${id}.jsonl`), transcript);
     const home = join(dir, 'home');
     await mkdir(home);
-    await writeFile(join(home, 'config.yaml'), `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(join(dir, 'openclaw'))}]\n  openclaw_db: {enabled: false}\n`);
+    await writeFile(
+      join(home, 'config.yaml'),
+      `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(join(dir, 'openclaw'))}]\n  openclaw_db: {enabled: false}\n`,
+    );
     const r = await runCli(['observe', '--home', home]);
     assert.equal(r.code, 0, r.stderr);
     const days = (await filesUnder(join(home, 'memory'))).filter((f) => f.endsWith('.md'));

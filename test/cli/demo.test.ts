@@ -62,7 +62,11 @@ test('demo --home refuses a home that holds memory (exit 1, hint) and leaves it 
     assert.match(r.stderr, /already holds memory \(memory\/2026-02-12\.md\)/);
     assert.match(r.stderr, /without --home/);
     assert.equal(await readFile(day, 'utf8'), DAY_BODY);
-    assert.deepEqual(await readdir(home, { recursive: true }), ['memory', join('memory', '2026-02-12.md')], 'nothing written into the home');
+    assert.deepEqual(
+      await readdir(home, { recursive: true }),
+      ['memory', join('memory', '2026-02-12.md')],
+      'nothing written into the home',
+    );
 
     // A home set up but still empty of memory (config.yaml only) is someone's memory home too.
     const fresh = join(dir, 'fresh');
@@ -100,7 +104,10 @@ test('demo --help names the temp folder it really uses; a demo removes demo home
     assert.equal(out.removedDemoHomes, 1);
     const left = await readdir(dir);
     assert.ok(!left.includes('ocm-demo-old111'), 'the old demo home is gone');
-    assert.ok(left.includes('ocm-demo-new222') && left.includes('ocm-demo-mine'), `a recent demo and a folder without the marker stay: ${left.join(', ')}`);
+    assert.ok(
+      left.includes('ocm-demo-new222') && left.includes('ocm-demo-mine'),
+      `a recent demo and a folder without the marker stay: ${left.join(', ')}`,
+    );
   } finally {
     await cleanup();
   }

@@ -73,7 +73,10 @@ test('a later session closes a task and supersedes a decision: marks in the file
 
     const now = JSON.parse((await runCli(['search', 'crumbline database login', '--current', '--home', home, '--json'])).stdout);
     assert.ok(now.results.length > 0);
-    assert.ok(now.results.every((r: { mark?: unknown }) => r.mark === undefined), 'superseded and done items are left out');
+    assert.ok(
+      now.results.every((r: { mark?: unknown }) => r.mark === undefined),
+      'superseded and done items are left out',
+    );
   } finally {
     await cleanup();
   }
@@ -84,7 +87,10 @@ test('active memory follows what changed since it was built: a hand edit, a new 
   try {
     const home = join(dir, 'home');
     await mkdir(join(home, 'memory'), { recursive: true });
-    await writeFile(join(home, 'config.yaml'), `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(join(dir, 'none'))}]\n`);
+    await writeFile(
+      join(home, 'config.yaml'),
+      `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(join(dir, 'none'))}]\n`,
+    );
     const day = join(home, 'memory', '2026-04-01.md');
     await writeFile(day, '# 2026-04-01\n\n- 🔴 09:00 [decision] We use Postgres 16 for the crumbline database. ^o-1111111111\n');
     assert.equal((await runCli(['observe', '--home', home])).code, 0);
@@ -93,7 +99,10 @@ test('active memory follows what changed since it was built: a hand edit, a new 
     assert.match(await readFile(active, 'utf8'), /\/ 4000 tokens/);
 
     // A mark set by hand in the file, and a new budget: both on the next run, with nothing new to observe.
-    await writeFile(day, '# 2026-04-01\n\n- 🔴 09:00 [decision] We use Postgres 16 for the crumbline database. (superseded) ^o-1111111111\n- 🔴 09:30 [decision] We use SQLite now. ^o-2222222222\n');
+    await writeFile(
+      day,
+      '# 2026-04-01\n\n- 🔴 09:00 [decision] We use Postgres 16 for the crumbline database. (superseded) ^o-1111111111\n- 🔴 09:30 [decision] We use SQLite now. ^o-2222222222\n',
+    );
     assert.equal((await runCli(['config', 'set', 'active_memory.budget_tokens', '1500', '--home', home])).code, 0);
     assert.equal((await runCli(['run', '--home', home])).code, 0);
     const after = await readFile(active, 'utf8');

@@ -45,12 +45,16 @@ test('read-only commands on a missing home: an error naming setup (and the near 
     for (const args of READ_ONLY) {
       const r = await runCli([...args, '--home', typo], { env });
       await assert.rejects(stat(typo), `${args.join(' ')}: ${typo} still does not exist`);
-      assert.equal(r.code, 1, `${args.join(" ")}: exit 1 (${r.stderr})`);
-      assert.match(r.stderr, new RegExp(`No memory home at ${typo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.`), `${args.join(" ")} says the home is missing`);
-      assert.match(r.stderr, /Did you mean .*memory-home\?/, `${args.join(" ")} names the home next to it`);
-      assert.match(r.stderr, /ocm-run setup/, `${args.join(" ")} names setup`);
+      assert.equal(r.code, 1, `${args.join(' ')}: exit 1 (${r.stderr})`);
+      assert.match(
+        r.stderr,
+        new RegExp(`No memory home at ${typo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.`),
+        `${args.join(' ')} says the home is missing`,
+      );
+      assert.match(r.stderr, /Did you mean .*memory-home\?/, `${args.join(' ')} names the home next to it`);
+      assert.match(r.stderr, /ocm-run setup/, `${args.join(' ')} names setup`);
       const json = await runCli([...args, '--home', typo, '--json'], { env });
-      assert.equal(JSON.parse(json.stdout).error.code, 'NOT_FOUND', `${args.join(" ")} --json: ${json.stdout}`);
+      assert.equal(JSON.parse(json.stdout).error.code, 'NOT_FOUND', `${args.join(' ')} --json: ${json.stdout}`);
     }
     assert.deepEqual((await readdir(dir)).sort(), ['memory-home'], 'no home was created for the typo');
     // The same commands on the real home work and change nothing there but caches.
@@ -68,7 +72,10 @@ test('an unknown agent is an error listing the known ones; mcp creates no agent 
     const home = join(dir, 'home');
     await mkdir(join(home, 'memory', 'work'), { recursive: true });
     await writeFile(join(home, 'config.yaml'), 'timezone: UTC\n');
-    await writeFile(join(home, 'memory', 'work', '2026-02-12.md'), '---\ndate: 2026-02-12\n---\n# 2026-02-12\n\n- 🔴 09:15 [decision] Billing uses PostgreSQL 16. ^o-7f3a9c21e0\n');
+    await writeFile(
+      join(home, 'memory', 'work', '2026-02-12.md'),
+      '---\ndate: 2026-02-12\n---\n# 2026-02-12\n\n- 🔴 09:15 [decision] Billing uses PostgreSQL 16. ^o-7f3a9c21e0\n',
+    );
     const before = await tree(home);
 
     const mcp = await runCli(['mcp', '--agent', 'claude-cod', '--home', home], { env: { HOME: dir }, input: '' });
@@ -131,7 +138,8 @@ test('unknown commands and options say "did you mean"; `help <command>` is the c
   assert.equal(bareHelp.stdout, (await runCli(['--help'])).stdout);
 
   const top = await runCli(['--help']);
-  for (const group of ['Start:', 'Read the memory:', 'Run the jobs:', 'Connect agents:', 'Settings:']) assert.ok(top.stdout.includes(`\n${group}\n`), `--help has the group ${group}`);
+  for (const group of ['Start:', 'Read the memory:', 'Run the jobs:', 'Connect agents:', 'Settings:'])
+    assert.ok(top.stdout.includes(`\n${group}\n`), `--help has the group ${group}`);
   assert.ok(top.stdout.indexOf('\n  setup ') < top.stdout.indexOf('\n  status '), 'setup comes first');
   assert.doesNotMatch(top.stdout, /For more info, run any command/);
 });

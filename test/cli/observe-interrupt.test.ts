@@ -29,14 +29,21 @@ test('Ctrl-C in observe: says what was kept and that the next run resumes, exit 
     const whole = join(dir, 'whole');
     const once = await runCli(['observe', '--home', whole], { env });
     assert.equal(once.code, 0, once.stderr);
-    assert.match(once.stdout, /^Observed \d+ new messages from \d+ transcript streams → \d+ new observations \(\d+ ms\)\.$/m, 'one summary line without a terminal');
+    assert.match(
+      once.stdout,
+      /^Observed \d+ new messages from \d+ transcript streams → \d+ new observations \(\d+ ms\)\.$/m,
+      'one summary line without a terminal',
+    );
     const expected = await total(whole, env);
     assert.ok(expected > 0);
 
     const home = join(dir, 'home');
     const stopped = await runCli(['observe', '--home', home], { env: { ...env, OCM_TEST_SIGNAL_AT: 'observe-chunk' } });
     assert.equal(stopped.code, 130, `${stopped.stdout}\n${stopped.stderr}`);
-    assert.match(stopped.stderr, /Stopped \(Ctrl-C\): kept \d+ new observations from \d+ messages, saved with their place in each transcript\. \d+ stream\(s\) not read yet.* the next `ocm-run observe` \(or tick\) resumes there\./);
+    assert.match(
+      stopped.stderr,
+      /Stopped \(Ctrl-C\): kept \d+ new observations from \d+ messages, saved with their place in each transcript\. \d+ stream\(s\) not read yet.* the next `ocm-run observe` \(or tick\) resumes there\./,
+    );
     const partial = await total(home, env);
     assert.ok(partial < expected, `the stop left streams for the next run (${partial} of ${expected})`);
 

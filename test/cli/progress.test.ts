@@ -26,7 +26,10 @@ test('index --rebuild: on a terminal each file of the total is shown live; other
     const days = 12;
     for (let d = 1; d <= days; d++) {
       const date = `2026-03-${String(d).padStart(2, '0')}`;
-      await writeFile(join(home, 'memory', `${date}.md`), `---\ndate: ${date}\n---\n# ${date}\n\n- 🟡 09:00 [fact] Fact number ${d} about the deploy. ^o-${String(d).padStart(10, '0')}\n`);
+      await writeFile(
+        join(home, 'memory', `${date}.md`),
+        `---\ndate: ${date}\n---\n# ${date}\n\n- 🟡 09:00 [fact] Fact number ${d} about the deploy. ^o-${String(d).padStart(10, '0')}\n`,
+      );
     }
     const env = { OCM_HOME: undefined, CI: undefined, HOME: dir, TERM: 'xterm', COLUMNS: '200' };
     // A terminal: `script` runs the CLI on a pseudo-terminal and keeps every byte it wrote.

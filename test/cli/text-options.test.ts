@@ -33,7 +33,11 @@ test('every value option of every command, and every positional word, keeps the 
           const parsed = parseFlags([word, ...argv], flags);
           assert.equal(parsed.problem, undefined, `${word} ${argv.join(' ')}: ${JSON.stringify(parsed.problem)}`);
           // A repeatable option gives every value as typed, in a list.
-          assert.deepEqual(parsed.values[key], flag.multiple ? [value] : value, `${word} ${argv.join(' ')} gave ${JSON.stringify(parsed.values[key])}`);
+          assert.deepEqual(
+            parsed.values[key],
+            flag.multiple ? [value] : value,
+            `${word} ${argv.join(' ')} gave ${JSON.stringify(parsed.values[key])}`,
+          );
           checked++;
         }
       }
@@ -58,7 +62,14 @@ async function homeWith(dir: string, texts: string[]): Promise<{ root: string; p
 test('forget --query 007 matches "007" only, --query "" is refused, and a query matching most of the memory needs --all', async (t) => {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
-  const texts = ['Agent 007 is on the case.', 'Room 7 is booked.', 'Version 0.7 shipped.', 'The year 1970 was long ago.', 'Budget is 700 euros.', 'A cat sat on a mat.'];
+  const texts = [
+    'Agent 007 is on the case.',
+    'Room 7 is booked.',
+    'Version 0.7 shipped.',
+    'The year 1970 was long ago.',
+    'Budget is 700 euros.',
+    'A cat sat on a mat.',
+  ];
   const home = await homeWith(dir, texts);
   const count = async () => (await idsByTier(home.paths, '')).hot.length;
 
@@ -66,7 +77,11 @@ test('forget --query 007 matches "007" only, --query "" is refused, and a query 
     const dry = await runCli(['forget', ...form, '--dry-run', '--json', '--home', home.root]);
     assert.equal(dry.code, 0, dry.stderr);
     const targets = (JSON.parse(dry.stdout) as { targets: Array<{ text: string }> }).targets;
-    assert.deepEqual(targets.map((x) => x.text), ['Agent 007 is on the case.'], `${form.join(' ')} matched ${JSON.stringify(targets)}`);
+    assert.deepEqual(
+      targets.map((x) => x.text),
+      ['Agent 007 is on the case.'],
+      `${form.join(' ')} matched ${JSON.stringify(targets)}`,
+    );
   }
 
   for (const form of [['--query', ''], ['--query='], ['--query', '   ']]) {

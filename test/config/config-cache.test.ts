@@ -14,7 +14,12 @@ import { ConfigError } from '../../lib/core/errors.js';
 
 async function home() {
   const dir = await tempDirUntilExit('ocm-config-cache-');
-  return { file: join(dir, 'config.yaml'), envFile: join(dir, '.env'), cacheFile: join(dir, 'config-cache.json'), env: {} as NodeJS.ProcessEnv };
+  return {
+    file: join(dir, 'config.yaml'),
+    envFile: join(dir, '.env'),
+    cacheFile: join(dir, 'config-cache.json'),
+    env: {} as NodeJS.ProcessEnv,
+  };
 }
 
 test('an unchanged config.yaml is read back validated from the cache; an edit misses it', async () => {
@@ -26,7 +31,11 @@ test('an unchanged config.yaml is read back validated from the cache; an edit mi
 
   const hit = await cachedConfig(h);
   assert.ok(hit, 'the second process reads the cache');
-  assert.deepEqual(hit.config, (await loadConfig({ file: h.file, envFile: h.envFile, env: h.env })).config, 'the same config as a full load, defaults included');
+  assert.deepEqual(
+    hit.config,
+    (await loadConfig({ file: h.file, envFile: h.envFile, env: h.env })).config,
+    'the same config as a full load, defaults included',
+  );
   assert.deepEqual(hit.missingEnv, []);
 
   await writeFile(h.file, 'timezone: Asia/Seoul\nsearch:\n  default_limit: 9\n');
@@ -36,7 +45,10 @@ test('an unchanged config.yaml is read back validated from the cache; an edit mi
 
   // An invalid edit fails as before, whatever the cache held.
   await writeFile(h.file, 'timezone: Asia/Seoul\nsearch:\n  default_limit: lots\n');
-  await assert.rejects(loadConfigCached(h), (error: unknown) => error instanceof ConfigError && /search\.default_limit/.test(error.message));
+  await assert.rejects(
+    loadConfigCached(h),
+    (error: unknown) => error instanceof ConfigError && /search\.default_limit/.test(error.message),
+  );
 });
 
 test('a config that refers to ${NAME}: substituted on every load, the value never written to the cache', async () => {

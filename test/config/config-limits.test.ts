@@ -97,7 +97,18 @@ test('a read-only home: every job exits 4 with a hint, not a raw EROFS', async (
       t.skip('no mount namespace here (unshare not allowed)');
       return;
     }
-    for (const job of [['observe'], ['run'], ['index'], ['reflect', '--force'], ['tier'], ['forget', 'o-0000000000', '--yes'], ['sync'], ['archive', '--older-than', '1', '--to', 'warm'], ['config', 'set', 'timezone', 'UTC'], ['start']]) {
+    for (const job of [
+      ['observe'],
+      ['run'],
+      ['index'],
+      ['reflect', '--force'],
+      ['tier'],
+      ['forget', 'o-0000000000', '--yes'],
+      ['sync'],
+      ['archive', '--older-than', '1', '--to', 'warm'],
+      ['config', 'set', 'timezone', 'UTC'],
+      ['start'],
+    ]) {
       const r = (await runOnReadOnlyHome(home, job))!;
       assert.equal(r.code, 4, `${job.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, /Read-only file system: could not/, job.join(' '));

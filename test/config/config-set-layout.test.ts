@@ -32,7 +32,12 @@ test('config set keeps the layout of the user’s YAML: only the value changes, 
     const home = join(dir, 'home');
     await mkdir(home);
     await writeFile(join(home, 'config.yaml'), USERS_FILE, { mode: 0o600 });
-    for (const [key, value] of [['active_memory.budget_tokens', '3000'], ['tiers.hot_ttl_days', '7'], ['sources.codex.enabled', 'true'], ['timezone', 'Europe/Berlin']] as const) {
+    for (const [key, value] of [
+      ['active_memory.budget_tokens', '3000'],
+      ['tiers.hot_ttl_days', '7'],
+      ['sources.codex.enabled', 'true'],
+      ['timezone', 'Europe/Berlin'],
+    ] as const) {
       const r = await runCli(['config', 'set', key, value, '--home', home]);
       assert.equal(r.code, 0, r.stderr);
     }

@@ -20,7 +20,23 @@ test('every UTF-16 code unit is white space for the fast paths exactly when /\\s
 test('capOneLine and collapseWhiteSpace agree with the regular expressions on random texts and caps', () => {
   let x = 7;
   const rand = () => (x = (x * 48271) % 2147483647) / 2147483647;
-  const pieces = ['word', 'x', 'долго', '데이터', '😀', '\t', '\n\n', ' ', '  ', '\u00a0', '\u2028', '\ufeff', '\u3000', ' '.repeat(300), 'y'.repeat(450)];
+  const pieces = [
+    'word',
+    'x',
+    'долго',
+    '데이터',
+    '😀',
+    '\t',
+    '\n\n',
+    ' ',
+    '  ',
+    '\u00a0',
+    '\u2028',
+    '\ufeff',
+    '\u3000',
+    ' '.repeat(300),
+    'y'.repeat(450),
+  ];
   for (let i = 0; i < 400; i++) {
     let text = '';
     const n = Math.floor(rand() * 200);

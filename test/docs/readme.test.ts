@@ -19,7 +19,10 @@ function codeBlocks(markdown: string): string[] {
 
 /** The commands of a shell code block: each line without its trailing `# comment`, blank lines left out. */
 function commands(block: string): string[] {
-  return block.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()).filter((line) => line !== '' && !line.startsWith('#'));
+  return block
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
 }
 
 /** The anchors GitHub gives a Markdown file's headings (lower case, punctuation dropped, spaces → '-', -1 … for repeats). */
@@ -28,7 +31,10 @@ function anchors(markdown: string): Set<string> {
   const out = new Set<string>();
   const withoutCode = markdown.replace(/^```[\s\S]*?^```/gm, '');
   for (const m of withoutCode.matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
-    const base = m[1]!.toLowerCase().replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = m[1]!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     out.add(n === 0 ? base : `${base}-${n}`);
@@ -44,7 +50,11 @@ test('the README is at most 16 KB', () => {
 test('the README opens with the demo and exactly the test command CI runs', () => {
   const readme = readFileSync(README, 'utf8');
   const ci = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
-  const ciCommand = ci.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#')).at(-1);
+  const ciCommand = ci
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'))
+    .at(-1);
   assert.ok(ciCommand, '.ci/run runs a command');
   const first = codeBlocks(readme)[0];
   assert.ok(first !== undefined, 'the README has a code block');
@@ -57,7 +67,9 @@ test('the README opens with the demo and exactly the test command CI runs', () =
 
 test('the first command the README tells a user to run is `ocm-run setup`', () => {
   const readme = readFileSync(README, 'utf8');
-  const invocations = codeBlocks(readme).flatMap(commands).filter((c) => /^(npx )?ocm-run\b/.test(c));
+  const invocations = codeBlocks(readme)
+    .flatMap(commands)
+    .filter((c) => /^(npx )?ocm-run\b/.test(c));
   assert.equal(invocations[0], 'ocm-run setup', `ocm-run commands in the README's code blocks, in order: ${invocations.join(' | ')}`);
   const headings = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]!);
   assert.equal(headings[0], 'Install');
@@ -65,10 +77,17 @@ test('the first command the README tells a user to run is `ocm-run setup`', () =
 });
 
 test('every relative link of the README and docs/ leads to a file and a heading that exist', () => {
-  const files = [README, ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(ROOT, 'docs', f))];
+  const files = [
+    README,
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => join(ROOT, 'docs', f)),
+  ];
   const broken: string[] = [];
   for (const file of files) {
-    const text = readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+    const text = readFileSync(file, 'utf8')
+      .replace(/^```[\s\S]*?^```/gm, '')
+      .replace(/`[^`\n]*`/g, '');
     for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
       const target = m[1]!;
       if (/^[a-z]+:/i.test(target)) continue;

@@ -17,7 +17,7 @@ interface Check {
   fix?: string;
 }
 
-test('no OpenClaw here, only OC-Memory\'s own ~/.openclaw: doctor, integrate openclaw status and setup say so; alerts without a target are a warning', async () => {
+test("no OpenClaw here, only OC-Memory's own ~/.openclaw: doctor, integrate openclaw status and setup say so; alerts without a target are a warning", async () => {
   const { dir, cleanup } = await tempDir('ocm-saw-');
   try {
     const env = { HOME: dir, PATH: dirname(process.execPath), XDG_STATE_HOME: join(dir, 'state') };
@@ -65,7 +65,10 @@ test("setup's wizard offers the OpenClaw integration for an openclaw.json of Ope
     const state = join(dir, '.openclaw');
     await mkdir(state);
     const env = { HOME: dir, OPENCLAW_STATE_DIR: state, PATH: dirname(process.execPath) };
-    await writeFile(join(state, 'openclaw.json'), '{ plugins: { entries: { "oc-memory": { enabled: true } } }, memory: { search: { extraPaths: ["/x"] } } }\n');
+    await writeFile(
+      join(state, 'openclaw.json'),
+      '{ plugins: { entries: { "oc-memory": { enabled: true } } }, memory: { search: { extraPaths: ["/x"] } } }\n',
+    );
     assert.equal((await findAgents(env)).openClaw, false, 'only what an earlier integration wrote');
     await writeFile(join(state, 'openclaw.json'), '// mine\n{ gateway: { port: 18789 } }\n');
     assert.equal((await findAgents(env)).openClaw, true, "OpenClaw's own settings");

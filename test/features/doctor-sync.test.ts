@@ -19,7 +19,11 @@ test('doctor warns when sync sends the memory in clear, and checks the key when 
   t.after(cleanup);
   const home = join(dir, 'home');
   await mkdir(home, { recursive: true });
-  const config = (sync: string) => writeFile(join(home, 'config.yaml'), `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\nsync:\n${sync}`);
+  const config = (sync: string) =>
+    writeFile(
+      join(home, 'config.yaml'),
+      `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\nsync:\n${sync}`,
+    );
 
   await config('  git: {enabled: false}\n');
   assert.equal(await syncCheck(home, dir), undefined, 'no sync, nothing to say');

@@ -37,8 +37,14 @@ async function openClawFixture(dir: string): Promise<string> {
   const sessions = join(stateDir, 'agents', 'main', 'sessions');
   await mkdir(sessions, { recursive: true });
   const w = new PiSessionWriter('1a2b3c4d-1111-4222-8333-944455556666', new Date('2026-02-12T09:00:00Z'));
-  await writeFile(join(sessions, '1a2b3c4d-1111-4222-8333-944455556666.jsonl'), w.header() + w.message({ role: 'user', text: 'We use Postgres 16 for the ledger.' }));
-  await writeFile(join(stateDir, 'openclaw.json'), '// mine\n{\n  meta: { lastTouchedVersion: "2026.7.1" },\n  gateway: { port: 18789 },\n}\n');
+  await writeFile(
+    join(sessions, '1a2b3c4d-1111-4222-8333-944455556666.jsonl'),
+    w.header() + w.message({ role: 'user', text: 'We use Postgres 16 for the ledger.' }),
+  );
+  await writeFile(
+    join(stateDir, 'openclaw.json'),
+    '// mine\n{\n  meta: { lastTouchedVersion: "2026.7.1" },\n  gateway: { port: 18789 },\n}\n',
+  );
   return stateDir;
 }
 
@@ -102,7 +108,8 @@ test('doctor finds a bad config key, loose permissions and a damaged index, each
     let removed = 0;
     for (const tier of ['hot', 'warm']) {
       const tierDir = join(home, '.ocm', 'index', tier);
-      for (const f of await readdir(tierDir).catch(() => [] as string[])) if (f.endsWith('.seg')) removed += await rm(join(tierDir, f)).then(() => 1);
+      for (const f of await readdir(tierDir).catch(() => [] as string[]))
+        if (f.endsWith('.seg')) removed += await rm(join(tierDir, f)).then(() => 1);
     }
     assert.ok(removed > 0, 'the run built an index');
     const d2 = await doctor(home, { ...env, OPENCLAW_STATE_DIR: stateDir });
@@ -118,12 +125,18 @@ test('doctor finds a bad config key, loose permissions and a damaged index, each
 
 test('doctor checks the API key with one live call: accepted, rejected (401), missing', async () => {
   const { dir, cleanup } = await tempDir('ocm-doctor-');
-  const server = await startOpenAiServer((req) => (req.authorization === 'Bearer sk-good-0123456789abcdef' ? ok('OK') : status(401, 'Incorrect API key provided')));
+  const server = await startOpenAiServer((req) =>
+    req.authorization === 'Bearer sk-good-0123456789abcdef' ? ok('OK') : status(401, 'Incorrect API key provided'),
+  );
   try {
     const home = join(dir, 'home');
     const env = { OPENCLAW_STATE_DIR: join(dir, 'none'), HOME: dir, OPENAI_API_KEY: undefined as unknown as string };
     assert.equal((await runCli(['observe', '--home', home], { env })).code, 0); // the first run creates the home
-    await writeFile(join(home, 'config.yaml'), `observer:\n  provider: openai\n  model: gpt-4o-mini\n  api_base: ${server.url}\n  api_key: \${OPENAI_API_KEY}\n`, { mode: 0o600 });
+    await writeFile(
+      join(home, 'config.yaml'),
+      `observer:\n  provider: openai\n  model: gpt-4o-mini\n  api_base: ${server.url}\n  api_key: \${OPENAI_API_KEY}\n`,
+      { mode: 0o600 },
+    );
 
     await writeFile(join(home, '.env'), 'OPENAI_API_KEY=sk-good-0123456789abcdef\n', { mode: 0o600 });
     const good = await doctor(home, env);
@@ -140,7 +153,9 @@ test('doctor checks the API key with one live call: accepted, rejected (401), mi
     assert.doesNotMatch(JSON.stringify(bad.checks), /sk-bad-0123456789abcdef/, 'the key never appears in the output');
 
     await writeFile(join(home, '.env'), '\n', { mode: 0o600 });
-    await writeFile(join(home, 'config.yaml'), `observer:\n  provider: openai\n  model: gpt-4o-mini\n  api_base: ${server.url}\n`, { mode: 0o600 });
+    await writeFile(join(home, 'config.yaml'), `observer:\n  provider: openai\n  model: gpt-4o-mini\n  api_base: ${server.url}\n`, {
+      mode: 0o600,
+    });
     const none = await doctor(home, env);
     assert.equal(none.by('llm')!.status, 'fail');
     assert.match(none.by('llm')!.detail, /No API key/);
@@ -173,7 +188,13 @@ test("doctor asks the installed OpenClaw: its own validation of openclaw.json an
 
     // A key this OpenClaw rejects (what the old default wrote): OpenClaw's complaint, and the fix.
     const configPath = join(stateDir, 'openclaw.json');
-    await writeFile(configPath, (await readFile(configPath, 'utf8')).replace('gateway: {', 'agents: { defaults: { memorySearch: { extraPaths: ["/x"] } } },\n  gateway: {'));
+    await writeFile(
+      configPath,
+      (await readFile(configPath, 'utf8')).replace(
+        'gateway: {',
+        'agents: { defaults: { memorySearch: { extraPaths: ["/x"] } } },\n  gateway: {',
+      ),
+    );
     const broken = await doctor(home, env);
     assert.equal(broken.code, 1);
     assert.equal(broken.by('openclaw.validate')?.status, 'fail');
@@ -210,12 +231,18 @@ test('doctor checks the Claude Code, Codex and pi integrations: optional where n
     }
     const wired = await doctor(home, env, ['--offline']);
     assert.equal(wired.by('claude-code')?.status, 'ok', JSON.stringify(wired.checks, null, 2));
-    assert.match(wired.by('claude-code')!.detail, /MCP server oc-memory in .*\.claude\.json, hooks SessionStart, UserPromptSubmit, Stop, SessionEnd, transcripts observed/);
+    assert.match(
+      wired.by('claude-code')!.detail,
+      /MCP server oc-memory in .*\.claude\.json, hooks SessionStart, UserPromptSubmit, Stop, SessionEnd, transcripts observed/,
+    );
     assert.equal(wired.by('pi')?.status, 'ok');
     assert.match(wired.by('pi')!.detail, /extension in .*extensions\/oc-memory \(this version's\)/);
     // Codex's hooks could not be trusted without codex: said, with what happens and the fix.
     assert.equal(wired.by('codex')?.status, 'warn');
-    assert.match(wired.by('codex')!.detail, /only 0 of 3 oc-memory hooks have a trusted_hash .*Codex skips an untrusted hook without a word/);
+    assert.match(
+      wired.by('codex')!.detail,
+      /only 0 of 3 oc-memory hooks have a trusted_hash .*Codex skips an untrusted hook without a word/,
+    );
     assert.match(wired.by('codex')!.fix!, /ocm-run integrate codex.*codex.*on PATH.*\/hooks/);
 
     // Claude Code's server entry runs a CLI that is gone, one hook was taken out, the source turned off.
@@ -260,17 +287,29 @@ test("doctor says, per OpenClaw agent, whether the tool policy offers OC-Memory'
     const stateDir = await openClawFixture(dir);
     const configPath = join(stateDir, 'openclaw.json');
     const env = { OPENCLAW_STATE_DIR: stateDir, HOME: dir };
-    await writeFile(configPath, `{\n  meta: { lastTouchedVersion: "2026.9.6" },\n  agents: { entries: { main: {}, work: { tools: { allow: ["read"] } }, ops: { tools: { profile: "minimal" } } } },\n}\n`);
+    await writeFile(
+      configPath,
+      `{\n  meta: { lastTouchedVersion: "2026.9.6" },\n  agents: { entries: { main: {}, work: { tools: { allow: ["read"] } }, ops: { tools: { profile: "minimal" } } } },\n}\n`,
+    );
     assert.equal((await runCli(['integrate', 'openclaw', '--home', home], { env })).code, 0);
     const d = await doctor(home, env);
-    const tools = d.by('openclaw.tools') as (Check & { toolPolicy?: Array<{ agent: string; offered: boolean; advice: Array<{ key: string; action: string; entry: string }> }> }) | undefined;
+    const tools = d.by('openclaw.tools') as
+      | (Check & { toolPolicy?: Array<{ agent: string; offered: boolean; advice: Array<{ key: string; action: string; entry: string }> }> })
+      | undefined;
     assert.equal(tools?.status, 'warn', JSON.stringify(d.checks, null, 2));
     assert.equal(d.code, 0, 'hidden tools are a warning: memory still reaches each prompt');
     assert.match(tools!.detail, /hidden from work, ops by the tool policy in .*openclaw\.json/);
     assert.match(tools!.detail, /offered to main$/);
-    assert.match(tools!.fix!, /^work: add "oc-memory" to agents\.entries\.work\.tools\.allow; ops: add "oc-memory" to agents\.entries\.ops\.tools\.alsoAllow; then restart the OpenClaw gateway/);
+    assert.match(
+      tools!.fix!,
+      /^work: add "oc-memory" to agents\.entries\.work\.tools\.allow; ops: add "oc-memory" to agents\.entries\.ops\.tools\.alsoAllow; then restart the OpenClaw gateway/,
+    );
     assert.deepEqual(
-      tools!.toolPolicy!.map((a) => ({ agent: a.agent, offered: a.offered, advice: a.advice.map((x) => `${x.action} ${x.entry} ${x.key}`) })),
+      tools!.toolPolicy!.map((a) => ({
+        agent: a.agent,
+        offered: a.offered,
+        advice: a.advice.map((x) => `${x.action} ${x.entry} ${x.key}`),
+      })),
       [
         { agent: 'main', offered: true, advice: [] },
         { agent: 'work', offered: false, advice: ['add oc-memory agents.entries.work.tools.allow'] },
@@ -278,7 +317,10 @@ test("doctor says, per OpenClaw agent, whether the tool policy offers OC-Memory'
       ],
     );
     const human = await runCli(['doctor', '--offline', '--home', home], { env });
-    assert.match(human.stdout, /^⚠️ {2}OC-Memory tools in OpenClaw: hidden from work, ops .*\n {3}→ work: add "oc-memory" to agents\.entries\.work\.tools\.allow/m);
+    assert.match(
+      human.stdout,
+      /^⚠️ {2}OC-Memory tools in OpenClaw: hidden from work, ops .*\n {3}→ work: add "oc-memory" to agents\.entries\.work\.tools\.allow/m,
+    );
 
     // The global minimal profile, no agents: OpenClaw's default agent main, and the global key.
     const data = JSON5.parse(await readFile(configPath, 'utf8')) as Record<string, unknown>;

@@ -40,7 +40,10 @@ test('stats figures match the day files, the state and active_memory.md', async 
   let warm = 0;
   const priorities: Record<string, number> = {};
   const perDay: Record<string, number> = {};
-  for (const [tier, pattern] of [['hot', 'memory/**/*.md'], ['warm', 'archive/**/*.md']] as const) {
+  for (const [tier, pattern] of [
+    ['hot', 'memory/**/*.md'],
+    ['warm', 'archive/**/*.md'],
+  ] as const) {
     for (const file of await fg(pattern, { cwd: home, absolute: true })) {
       if (!/\d{4}-\d{2}-\d{2}\.md$/.test(file)) continue;
       const list = listObservations(parseDayFile(await readFile(file, 'utf8')), { date: dateFromFileName(file)!, tier });
@@ -58,7 +61,10 @@ test('stats figures match the day files, the state and active_memory.md', async 
   assert.equal(s.observations.total, hot + warm);
   for (const p of ['high', 'medium', 'low']) assert.equal(s.observations.byPriority[p], priorities[p] ?? 0);
   assert.deepEqual(Object.fromEntries(s.observations.perDay.map((d: { date: string; count: number }) => [d.date, d.count])), perDay);
-  assert.equal(Object.values(s.observations.byCategory as Record<string, number>).reduce((a, b) => a + b, 0), hot + warm);
+  assert.equal(
+    Object.values(s.observations.byCategory as Record<string, number>).reduce((a, b) => a + b, 0),
+    hot + warm,
+  );
 
   const { state } = await readState(join(home, '.ocm', 'state.json'));
   assert.equal(s.tokens.transcriptRead, state.totals.transcriptTokens);
@@ -82,8 +88,20 @@ test('stats figures match the day files, the state and active_memory.md', async 
 test('stats shows LLM usage and cost as recorded, and average search time from real searches', async () => {
   const statePath = join(home, '.ocm', 'state.json');
   const { state } = await readState(statePath);
-  recordUsage(state, 'observer', [{ model: 'openai/gpt-4o-mini', inputTokens: 12000, outputTokens: 800, calls: 6 }], new Date('2026-04-10T10:00:00Z'), '2026-04-10');
-  recordUsage(state, 'reflector', [{ model: 'openai/gpt-4o-mini', inputTokens: 3000, outputTokens: 500, calls: 1 }], new Date('2026-04-10T11:00:00Z'), '2026-04-10');
+  recordUsage(
+    state,
+    'observer',
+    [{ model: 'openai/gpt-4o-mini', inputTokens: 12000, outputTokens: 800, calls: 6 }],
+    new Date('2026-04-10T10:00:00Z'),
+    '2026-04-10',
+  );
+  recordUsage(
+    state,
+    'reflector',
+    [{ model: 'openai/gpt-4o-mini', inputTokens: 3000, outputTokens: 500, calls: 1 }],
+    new Date('2026-04-10T11:00:00Z'),
+    '2026-04-10',
+  );
   await writeState(statePath, state);
   for (const q of ['typescript', 'redis cache', 'typescript']) assert.equal((await runCli(['search', q, '--home', home])).code, 0);
 
@@ -164,7 +182,9 @@ test('stats counts the cold tier: its day files in the vault, their observations
     assert.equal((await runCli(['demo', '--home', h], { env: { HOME: d } })).code, 0);
     assert.equal((await runCli(['config', 'set', 'tiers.vault_path', vault, '--home', h], { env: { HOME: d } })).code, 0);
     const before = JSON.parse((await runCli(['stats', '--json', '--home', h], { env: { HOME: d } })).stdout);
-    const moved = await runCli(['archive', '--older-than', '1', '--to', 'cold', '--approve-all', '--home', h], { env: { HOME: d, OPENCLAW_STATE_DIR: join(d, 'none') } });
+    const moved = await runCli(['archive', '--older-than', '1', '--to', 'cold', '--approve-all', '--home', h], {
+      env: { HOME: d, OPENCLAW_STATE_DIR: join(d, 'none') },
+    });
     assert.equal(moved.code, 0, moved.stderr);
     const s = JSON.parse((await runCli(['stats', '--json', '--home', h], { env: { HOME: d } })).stdout);
     let cold = 0;

@@ -76,7 +76,10 @@ export async function installPinned(pkg: PinnedPackage): Promise<InstalledPackag
     if (existsSync(marker)) return result;
     await rm(prefix, { recursive: true, force: true });
     await mkdir(prefix, { recursive: true });
-    await writeFile(join(prefix, 'package.json'), `${JSON.stringify({ name: 'ocm-agent-cache', private: true, ...(pkg.overrides ? { overrides: pkg.overrides } : {}) })}\n`);
+    await writeFile(
+      join(prefix, 'package.json'),
+      `${JSON.stringify({ name: 'ocm-agent-cache', private: true, ...(pkg.overrides ? { overrides: pkg.overrides } : {}) })}\n`,
+    );
     const npmCli = await npmCliPath();
     const args = [
       npmCli,

@@ -58,10 +58,24 @@ function sse(res: ServerResponse, event: string, data: unknown): void {
 let toolIds = 0;
 
 function streamReply(res: ServerResponse, model: string, reply: ModelReply): void {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'request-id': `req_${Date.now()}` });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'request-id': `req_${Date.now()}`,
+  });
   sse(res, 'message_start', {
     type: 'message_start',
-    message: { id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 50, output_tokens: 1 } },
+    message: {
+      id: `msg_${Date.now()}`,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 50, output_tokens: 1 },
+    },
   });
   let index = 0;
   const text = 'toolUse' in reply ? reply.text : reply.text;
@@ -73,11 +87,23 @@ function streamReply(res: ServerResponse, model: string, reply: ModelReply): voi
   }
   if ('toolUse' in reply) {
     const id = `toolu_${String(++toolIds).padStart(6, '0')}`;
-    sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: reply.toolUse.name, input: {} } });
-    sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(reply.toolUse.input) } });
+    sse(res, 'content_block_start', {
+      type: 'content_block_start',
+      index,
+      content_block: { type: 'tool_use', id, name: reply.toolUse.name, input: {} },
+    });
+    sse(res, 'content_block_delta', {
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'input_json_delta', partial_json: JSON.stringify(reply.toolUse.input) },
+    });
     sse(res, 'content_block_stop', { type: 'content_block_stop', index });
   }
-  sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: 'toolUse' in reply ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 20 } });
+  sse(res, 'message_delta', {
+    type: 'message_delta',
+    delta: { stop_reason: 'toolUse' in reply ? 'tool_use' : 'end_turn', stop_sequence: null },
+    usage: { output_tokens: 20 },
+  });
   sse(res, 'message_stop', { type: 'message_stop' });
   res.end();
 }
@@ -86,15 +112,32 @@ function jsonReply(res: ServerResponse, model: string, reply: ModelReply): void 
   const content: unknown[] = [];
   const text = reply.text;
   if (text) content.push({ type: 'text', text });
-  if ('toolUse' in reply) content.push({ type: 'tool_use', id: `toolu_${String(++toolIds).padStart(6, '0')}`, name: reply.toolUse.name, input: reply.toolUse.input });
+  if ('toolUse' in reply)
+    content.push({
+      type: 'tool_use',
+      id: `toolu_${String(++toolIds).padStart(6, '0')}`,
+      name: reply.toolUse.name,
+      input: reply.toolUse.input,
+    });
   res.writeHead(200, { 'content-type': 'application/json' });
   res.end(
-    JSON.stringify({ id: `msg_${Date.now()}`, type: 'message', role: 'assistant', model, content, stop_reason: 'toolUse' in reply ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { input_tokens: 50, output_tokens: 20 } }),
+    JSON.stringify({
+      id: `msg_${Date.now()}`,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content,
+      stop_reason: 'toolUse' in reply ? 'tool_use' : 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: 50, output_tokens: 20 },
+    }),
   );
 }
 
 export function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 export function closeServer(server: Server): Promise<void> {

@@ -20,15 +20,28 @@ export function startFakeChatCompletions(initial: ChatScript = () => ({ text: 'O
     script: initial,
     stream(res, reply, n, request) {
       const base = { id: `chatcmpl-${n}`, object: 'chat.completion.chunk', created: 1, model: String(request.body.model ?? 'fake-1') };
-      const chunk = (delta: Record<string, unknown>, finish: string | null = null) => res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+      const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+        res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
       if ('toolCall' in reply) {
-        chunk({ role: 'assistant', tool_calls: [{ index: 0, id: `call_${n}`, type: 'function', function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.arguments) } }] });
+        chunk({
+          role: 'assistant',
+          tool_calls: [
+            {
+              index: 0,
+              id: `call_${n}`,
+              type: 'function',
+              function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.arguments) },
+            },
+          ],
+        });
         chunk({}, 'tool_calls');
       } else {
         chunk({ role: 'assistant', content: reply.text });
         chunk({}, 'stop');
       }
-      res.write(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 50, completion_tokens: 5, total_tokens: 55 } })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 50, completion_tokens: 5, total_tokens: 55 } })}\n\n`,
+      );
       res.end('data: [DONE]\n\n');
     },
   });

@@ -19,7 +19,10 @@ export interface CliResult {
  * with an empty stdout that a test would then fail to parse ("Unexpected end
  * of JSON input"). A run killed by a signal gives code -1.
  */
-export async function runCli(args: string[], options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   const timeout = options.timeoutMs ?? 120_000;
   const result: Result = await execa(process.execPath, [CLI, ...args], {
     reject: false,
@@ -29,7 +32,9 @@ export async function runCli(args: string[], options: { env?: Record<string, str
     ...(options.input !== undefined ? { input: options.input } : { stdin: 'ignore' }),
   });
   if (result.timedOut) {
-    throw new Error(`ocm-run ${args.join(' ')} did not finish within ${timeout / 1000} s and was killed (stderr: ${String(result.stderr).slice(-500)})`);
+    throw new Error(
+      `ocm-run ${args.join(' ')} did not finish within ${timeout / 1000} s and was killed (stderr: ${String(result.stderr).slice(-500)})`,
+    );
   }
   return { code: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }

@@ -10,7 +10,12 @@ export interface Drained {
   chunks: number;
 }
 
-export async function drain(source: TranscriptSource, stream: SourceStream, cursor: Cursor | undefined, limits: ReadLimits = BIG): Promise<Drained> {
+export async function drain(
+  source: TranscriptSource,
+  stream: SourceStream,
+  cursor: Cursor | undefined,
+  limits: ReadLimits = BIG,
+): Promise<Drained> {
   const out: Drained = { messages: [], malformed: [], cursor, chunks: 0 };
   for (let i = 0; i < 100_000; i++) {
     const chunk = await source.read(stream, out.cursor, limits);
@@ -25,7 +30,11 @@ export async function drain(source: TranscriptSource, stream: SourceStream, curs
 }
 
 /** Discover, then drain every stream; cursors by stream key. */
-export async function drainAll(source: TranscriptSource, cursors: Map<string, Cursor | undefined> = new Map(), limits: ReadLimits = BIG): Promise<{ streams: SourceStream[]; messages: Message[]; malformed: MalformedRecord[]; cursors: Map<string, Cursor | undefined> }> {
+export async function drainAll(
+  source: TranscriptSource,
+  cursors: Map<string, Cursor | undefined> = new Map(),
+  limits: ReadLimits = BIG,
+): Promise<{ streams: SourceStream[]; messages: Message[]; malformed: MalformedRecord[]; cursors: Map<string, Cursor | undefined> }> {
   const streams = await source.discover();
   const messages: Message[] = [];
   const malformed: MalformedRecord[] = [];

@@ -79,4 +79,3 @@ export async function embeddingServer(apiKey = 'sk-test-123'): Promise<Server> {
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
-

@@ -37,7 +37,11 @@ export async function encryptedDevice(dir: string, name: string, remote: string,
     `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\ntiers:\n  vault_path: ${JSON.stringify(vault)}\nsync:\n  encrypt: true\n${keyLine}  git: {enabled: true, remote: ${JSON.stringify(remote)}}\n${extraConfig}`,
     { mode: 0o600 },
   );
-  await writeFile(paths.env, `OPENAI_API_KEY=sk-secret-never-synced-${name}\n${'passphrase' in secret ? `OCM_SYNC_PASSPHRASE=${secret.passphrase}\n` : ''}`, { mode: 0o600 });
+  await writeFile(
+    paths.env,
+    `OPENAI_API_KEY=sk-secret-never-synced-${name}\n${'passphrase' in secret ? `OCM_SYNC_PASSPHRASE=${secret.passphrase}\n` : ''}`,
+    { mode: 0o600 },
+  );
   return {
     name,
     paths,
@@ -71,7 +75,9 @@ export async function syncedState(d: Device): Promise<Record<string, string>> {
   const out = Object.fromEntries(Object.entries(tree).map(([k, v]) => [k, v.split(':')[0]!]));
   for (const extra of [d.paths.audit, join(d.paths.root, 'forgotten.md')]) {
     try {
-      out[extra.slice(d.paths.root.length)] = createHash('sha256').update(await readFile(extra)).digest('hex');
+      out[extra.slice(d.paths.root.length)] = createHash('sha256')
+        .update(await readFile(extra))
+        .digest('hex');
     } catch {
       // absent on both is equal
     }

@@ -47,7 +47,10 @@ export interface FakeCall {
 
 const JSON5_MODULE = resolve(import.meta.dirname, '..', '..', 'node_modules', 'json5', 'lib', 'index.js');
 
-export async function writeFakeOpenClaw(dir: string, options: { version: '2026.9.6' | '2026.2.26'; rejectPluginEntry?: boolean }): Promise<FakeOpenClaw> {
+export async function writeFakeOpenClaw(
+  dir: string,
+  options: { version: '2026.9.6' | '2026.2.26'; rejectPluginEntry?: boolean },
+): Promise<FakeOpenClaw> {
   const binDir = join(dir, 'fake-openclaw-bin');
   const logFile = join(dir, 'fake-openclaw-calls.jsonl');
   await mkdir(binDir, { recursive: true });

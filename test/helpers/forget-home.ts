@@ -61,17 +61,29 @@ export async function secretHome(dir: string, embeddingsUrl: string, today: stri
     '',
   ].join('\n');
   await writeFile(paths.config, configYaml);
-  const config = testConfig({ tiers: { vault_path: vault }, embeddings: { enabled: true, provider: 'custom', model: 'concept-64', api_base: embeddingsUrl, api_key: API_KEY } });
+  const config = testConfig({
+    tiers: { vault_path: vault },
+    embeddings: { enabled: true, provider: 'custom', model: 'concept-64', api_base: embeddingsUrl, api_key: API_KEY },
+  });
   // The secret in each tier (and in a recent day, so active memory holds it), among other observations.
-  const secretIn = (i: number, age: number) => makeObservation(i, addDays(today, -age), { text: `${SECRET} (note ${i}).`, priority: 'high' });
+  const secretIn = (i: number, age: number) =>
+    makeObservation(i, addDays(today, -age), { text: `${SECRET} (note ${i}).`, priority: 'high' });
   const secrets = [secretIn(9001, 1), secretIn(9002, 120), secretIn(9003, 400)];
-  await writeHot(paths, [...spread(30, 0, 10, today, 0), ...spread(30, 100, 200, today, 100), ...spread(10, 380, 420, today, 200), ...secrets]);
+  await writeHot(paths, [
+    ...spread(30, 0, 10, today, 0),
+    ...spread(30, 100, 200, today, 100),
+    ...spread(10, 380, 420, today, 200),
+    ...secrets,
+  ]);
   await writeFile(
     join(paths.reflections, 'r1.md'),
     `---\nperiod_start: ${addDays(today, -420)}\nperiod_end: ${addDays(today, -380)}\n---\n# Reflection\n\n- The user said ${SECRET} (note 9003). ^${secrets[2]!.id}\n- Other things happened.\n`,
   );
   await mkdir(paths.logs, { recursive: true });
-  await writeFile(join(paths.logs, 'observer.log'), `${JSON.stringify({ event: 'debug', text: `${SECRET} (note 9001).` })}\n${JSON.stringify({ event: 'other' })}\n`);
+  await writeFile(
+    join(paths.logs, 'observer.log'),
+    `${JSON.stringify({ event: 'debug', text: `${SECRET} (note 9001).` })}\n${JSON.stringify({ event: 'other' })}\n`,
+  );
   // Tier moves leave rollback copies that hold the text too; then index (with vectors) and active memory.
   const options = { paths, config, logger: createMemoryLogger(), now: () => new Date() };
   await runTierJob(options);
@@ -81,5 +93,11 @@ export async function secretHome(dir: string, embeddingsUrl: string, today: stri
   // The query cache keeps the answer (with its snippet) of a search for it.
   const search = await runCli(['search', 'Wallaby Way', '--tier', 'hot,warm,cold', '--home', paths.root]);
   if (search.code !== 0) throw new Error(`search failed: ${search.stderr}`);
-  return { paths, vault, secrets, needles: [Buffer.from('Wallaby Way'), ...secrets.map((s) => textHash(s.text))], everywhere: [paths.root, vault] };
+  return {
+    paths,
+    vault,
+    secrets,
+    needles: [Buffer.from('Wallaby Way'), ...secrets.map((s) => textHash(s.text))],
+    everywhere: [paths.root, vault],
+  };
 }

@@ -14,10 +14,17 @@ import { CLI } from './cli.js';
  * in the cycle that is reached only after progress is saved, so the loop
  * moves on. Returns how many runs were killed.
  */
-export async function crashAtSteps(args: string[], crashes: string[], options: { attempts?: number; timeoutMs?: number } = {}): Promise<number> {
+export async function crashAtSteps(
+  args: string[],
+  crashes: string[],
+  options: { attempts?: number; timeoutMs?: number } = {},
+): Promise<number> {
   let kills = 0;
   for (let i = 0; i < (options.attempts ?? 40); i++) {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: 'ignore', env: { ...process.env, CI: '1', OCM_TEST: '1', OCM_TEST_CRASH_AT: crashes[i % crashes.length]! } });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      stdio: 'ignore',
+      env: { ...process.env, CI: '1', OCM_TEST: '1', OCM_TEST_CRASH_AT: crashes[i % crashes.length]! },
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 300_000);
     const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, sig) => resolve(sig)));
     clearTimeout(timer);

@@ -71,7 +71,11 @@ function emptyStats(): ChannelStats {
   return { reached: 0, leaked: 0, leaks: [] };
 }
 
-export async function runMaskingChannels(options: { seed: number; perContext?: number; log?: (line: string) => void }): Promise<ChannelReport> {
+export async function runMaskingChannels(options: {
+  seed: number;
+  perContext?: number;
+  log?: (line: string) => void;
+}): Promise<ChannelReport> {
   const log = options.log ?? (() => {});
   const corpus: SecretInstance[] = secretCorpus(options.seed, options.perContext ?? 1);
   const harmless = harmlessCorpus(options.seed, 1);
@@ -133,7 +137,11 @@ export async function runMaskingChannels(options: { seed: number; perContext?: n
 
     const texts: Record<Channel, string> = {
       'llm-request': llm.requests.map((r) => JSON.stringify(r.body)).join('\n'),
-      'day-files': await readTree(home, (p) => p.startsWith(join(home, '.ocm')) || p.startsWith(join(home, 'logs')) || /active_memory[^/]*\.md$/.test(p) || p.endsWith('.env')),
+      'day-files': await readTree(
+        home,
+        (p) =>
+          p.startsWith(join(home, '.ocm')) || p.startsWith(join(home, 'logs')) || /active_memory[^/]*\.md$/.test(p) || p.endsWith('.env'),
+      ),
       index: await readTree(join(home, '.ocm', 'index'), (p) => p.endsWith('query-cache.json')),
       'active-memory': await readTree(home, (p) => !/active_memory[^/]*\.md$/.test(p)),
       'query-cache': await readFile(join(home, '.ocm', 'index', 'query-cache.json'), 'utf8').catch(() => ''),
@@ -141,7 +149,8 @@ export async function runMaskingChannels(options: { seed: number; perContext?: n
       logs: await readTree(join(home, 'logs')),
     };
     // JSON-escaped text (LLM bodies, the cache) holds "\n" and "\u…" escapes: decode once for the search.
-    for (const channel of ['llm-request', 'query-cache'] as const) texts[channel] = `${texts[channel]}\n${texts[channel].replace(/\\n/g, '\n').replace(/\\"/g, '"')}`;
+    for (const channel of ['llm-request', 'query-cache'] as const)
+      texts[channel] = `${texts[channel]}\n${texts[channel].replace(/\\n/g, '\n').replace(/\\"/g, '"')}`;
 
     const channels = {} as ChannelReport['channels'];
     for (const channel of CHANNELS) {
@@ -164,7 +173,9 @@ export async function runMaskingChannels(options: { seed: number; perContext?: n
       channels[channel] = stats;
     }
     const dayFiles = texts['day-files'];
-    const harmlessAltered = [...new Set(harmless.filter((h, i) => dayFiles.includes(`hm${i}x`) && !dayFiles.includes(h.text)).map((h) => h.cls))];
+    const harmlessAltered = [
+      ...new Set(harmless.filter((h, i) => dayFiles.includes(`hm${i}x`) && !dayFiles.includes(h.text)).map((h) => h.cls)),
+    ];
     const queryLeaks = secretQueries.filter((q) => {
       const instance = corpus.find((c) => c.text === q)!;
       return leaks(texts['query-cache'], instance.core) || leaks(texts.index, instance.core);

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { waitFor } from './wait.js';
 
-export const SESSION_ONE_PROMPT = 'My favourite database for the billing service is PostgreSQL 16. Remember that the staging host is db-stage-7.';
+export const SESSION_ONE_PROMPT =
+  'My favourite database for the billing service is PostgreSQL 16. Remember that the staging host is db-stage-7.';
 export const SESSION_TWO_PROMPT = 'Which database do I like for the billing service?';
 export const REMEMBER_CALLS = [{ name: 'remember', arguments: { text: 'The staging host is db-stage-7.' } }];
 export const SEARCH_CALLS = [
@@ -17,16 +18,26 @@ export const SEARCH_CALLS = [
   { name: 'search_memory', arguments: { query: 'staging host' } },
 ];
 /** A restatement of what the searches recalled, then one new statement (so it shows the turn was observed). */
-export const SESSION_TWO_ANSWER = 'You like PostgreSQL 16; staging is db-stage-7. I scheduled the invoice export for 02:00 UTC every night.';
+export const SESSION_TWO_ANSWER =
+  'You like PostgreSQL 16; staging is db-stage-7. I scheduled the invoice export for 02:00 UTC every night.';
 
 /** Session 1: `remember` answered and written; the turn observed into the day file by the after-turn hook, with no manual step. */
-export async function assertRememberedAndObserved(options: { saved: string; dayFile: string; agent: string; afterTurnIdle: () => Promise<unknown> }): Promise<void> {
+export async function assertRememberedAndObserved(options: {
+  saved: string;
+  dayFile: string;
+  agent: string;
+  afterTurnIdle: () => Promise<unknown>;
+}): Promise<void> {
   assert.match(options.saved, new RegExp(`Saved to memory as o-[0-9a-f]{10} \\(🔴 high, fact\\) in memory/${options.agent}/`));
   assert.match(await readFile(options.dayFile, 'utf8'), /- 🔴 \d\d:\d\d \[fact\] The staging host is db-stage-7\. \^o-/);
-  await waitFor('the turn observed into the day file', async () => {
-    const text = await readFile(options.dayFile, 'utf8').catch(() => undefined);
-    return text && /PostgreSQL 16/.test(text) ? text : undefined;
-  }, 120_000);
+  await waitFor(
+    'the turn observed into the day file',
+    async () => {
+      const text = await readFile(options.dayFile, 'utf8').catch(() => undefined);
+      return text && /PostgreSQL 16/.test(text) ? text : undefined;
+    },
+    120_000,
+  );
   await options.afterTurnIdle();
 }
 
@@ -37,7 +48,11 @@ export async function assertRememberedAndObserved(options: { saved: string; dayF
  * `afterOutputs(n)` is the first request with n tool outputs: its outputs
  * and raw body.
  */
-export function assertRecalled(options: { firstRaw: string; afterOutputs: (n: number) => { outputs: string[]; raw: string } | undefined; agent: string }): void {
+export function assertRecalled(options: {
+  firstRaw: string;
+  afterOutputs: (n: number) => { outputs: string[]; raw: string } | undefined;
+  agent: string;
+}): void {
   assert.match(options.firstRaw, /<oc-memory>\\nLong-term memory from earlier conversations \(OC-Memory\)/, 'session-start context');
   assert.match(options.firstRaw, /The staging host is db-stage-7/, 'active memory carries the 🔴 remembered fact');
   assert.match(options.firstRaw, /<oc-memory>\\nMemories related to this prompt[^<]*PostgreSQL 16/, 'per-prompt related memories');
@@ -59,10 +74,18 @@ export function assertRecalled(options: { firstRaw: string; afterOutputs: (n: nu
  * recall is never observed again as a new fact).
  */
 export async function assertRestatementNotObserved(options: { dayFile: string }): Promise<void> {
-  const text = await waitFor('session 2 observed into the day file', async () => {
-    const t = await readFile(options.dayFile, 'utf8').catch(() => undefined);
-    return t && /invoice export/.test(t) ? t : undefined;
-  }, 120_000);
+  const text = await waitFor(
+    'session 2 observed into the day file',
+    async () => {
+      const t = await readFile(options.dayFile, 'utf8').catch(() => undefined);
+      return t && /invoice export/.test(t) ? t : undefined;
+    },
+    120_000,
+  );
   const observations = text.split('\n').filter((l) => /^- [🔴🟡🟢]/u.test(l));
-  assert.deepEqual(observations.filter((l) => /You like|staging is db-stage-7/.test(l)), [], 'the restated memory is not observed');
+  assert.deepEqual(
+    observations.filter((l) => /You like|staging is db-stage-7/.test(l)),
+    [],
+    'the restated memory is not observed',
+  );
 }

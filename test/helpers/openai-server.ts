@@ -71,7 +71,8 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((p) => (p && typeof p === 'object' && 'text' in p ? String((p as { text: unknown }).text) : '')).join('');
+  if (Array.isArray(content))
+    return content.map((p) => (p && typeof p === 'object' && 'text' in p ? String((p as { text: unknown }).text) : '')).join('');
   return '';
 }
 
@@ -80,18 +81,36 @@ function contentText(content: unknown): string {
  * completions (agents such as OpenClaw always stream): a role chunk, the
  * content, a finish chunk with usage, then `[DONE]`.
  */
-function streamReply(res: ServerResponse, reply: { id: string; model: string; content: string | { name: string; arguments: Record<string, unknown> }; promptTokens: number; completionTokens: number }): void {
+function streamReply(
+  res: ServerResponse,
+  reply: {
+    id: string;
+    model: string;
+    content: string | { name: string; arguments: Record<string, unknown> };
+    promptTokens: number;
+    completionTokens: number;
+  },
+): void {
   const created = Math.floor(Date.now() / 1000);
   const chunk = (delta: Record<string, unknown>, finish: string | null, usage?: Record<string, number>) =>
     `data: ${JSON.stringify({ id: reply.id, object: 'chat.completion.chunk', created, model: reply.model, choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
-  const usage = { prompt_tokens: reply.promptTokens, completion_tokens: reply.completionTokens, total_tokens: reply.promptTokens + reply.completionTokens };
+  const usage = {
+    prompt_tokens: reply.promptTokens,
+    completion_tokens: reply.completionTokens,
+    total_tokens: reply.promptTokens + reply.completionTokens,
+  };
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   if (typeof reply.content === 'string') {
     res.write(chunk({ role: 'assistant', content: '' }, null));
     res.write(chunk({ content: reply.content }, null));
     res.write(chunk({}, 'stop', usage));
   } else {
-    const call = { index: 0, id: `call_${reply.id}`, type: 'function', function: { name: reply.content.name, arguments: JSON.stringify(reply.content.arguments) } };
+    const call = {
+      index: 0,
+      id: `call_${reply.id}`,
+      type: 'function',
+      function: { name: reply.content.name, arguments: JSON.stringify(reply.content.arguments) },
+    };
     res.write(chunk({ role: 'assistant', content: null, tool_calls: [call] }, null));
     res.write(chunk({}, 'tool_calls', usage));
   }
@@ -113,7 +132,10 @@ export async function startOpenAiServer(script: Script): Promise<OpenAiTestServe
     } catch {
       /* recorded as empty */
     }
-    const messages = (Array.isArray(body.messages) ? body.messages : []).map((m) => ({ role: String((m as ChatMessage).role), content: contentText((m as ChatMessage).content) }));
+    const messages = (Array.isArray(body.messages) ? body.messages : []).map((m) => ({
+      role: String((m as ChatMessage).role),
+      content: contentText((m as ChatMessage).content),
+    }));
     const record: RecordedRequest = {
       method: req.method ?? '',
       path: req.url ?? '',
@@ -126,7 +148,9 @@ export async function startOpenAiServer(script: Script): Promise<OpenAiTestServe
       reply: 'ok',
     };
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.url}`, type: 'invalid_request_error' } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: `no route ${req.url}`, type: 'invalid_request_error' } }));
       return;
     }
     const reply = Array.isArray(current) ? current[Math.min(index, current.length - 1)]! : current(record, index);
@@ -137,7 +161,13 @@ export async function startOpenAiServer(script: Script): Promise<OpenAiTestServe
       case 'ok': {
         record.completionTokens = countTokens(reply.content);
         if (body.stream === true) {
-          streamReply(res, { id: `chatcmpl-test-${index}`, model: record.model, content: reply.content, promptTokens: record.promptTokens, completionTokens: record.completionTokens });
+          streamReply(res, {
+            id: `chatcmpl-test-${index}`,
+            model: record.model,
+            content: reply.content,
+            promptTokens: record.promptTokens,
+            completionTokens: record.completionTokens,
+          });
           return;
         }
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -148,7 +178,11 @@ export async function startOpenAiServer(script: Script): Promise<OpenAiTestServe
             created: Math.floor(Date.now() / 1000),
             model: record.model,
             choices: [{ index: 0, message: { role: 'assistant', content: reply.content }, finish_reason: 'stop' }],
-            usage: { prompt_tokens: record.promptTokens, completion_tokens: record.completionTokens, total_tokens: record.promptTokens + record.completionTokens },
+            usage: {
+              prompt_tokens: record.promptTokens,
+              completion_tokens: record.completionTokens,
+              total_tokens: record.promptTokens + record.completionTokens,
+            },
           }),
         );
         return;
@@ -157,16 +191,41 @@ export async function startOpenAiServer(script: Script): Promise<OpenAiTestServe
         record.completionTokens = countTokens(JSON.stringify(reply.arguments));
         const content = { name: reply.name, arguments: reply.arguments };
         if (body.stream === true) {
-          streamReply(res, { id: `chatcmpl-test-${index}`, model: record.model, content, promptTokens: record.promptTokens, completionTokens: record.completionTokens });
+          streamReply(res, {
+            id: `chatcmpl-test-${index}`,
+            model: record.model,
+            content,
+            promptTokens: record.promptTokens,
+            completionTokens: record.completionTokens,
+          });
           return;
         }
         res.writeHead(200, { 'content-type': 'application/json' });
-        const call = { id: `call_chatcmpl-test-${index}`, type: 'function', function: { name: reply.name, arguments: JSON.stringify(reply.arguments) } };
-        res.end(JSON.stringify({ id: `chatcmpl-test-${index}`, object: 'chat.completion', created: Math.floor(Date.now() / 1000), model: record.model, choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: 'tool_calls' }] }));
+        const call = {
+          id: `call_chatcmpl-test-${index}`,
+          type: 'function',
+          function: { name: reply.name, arguments: JSON.stringify(reply.arguments) },
+        };
+        res.end(
+          JSON.stringify({
+            id: `chatcmpl-test-${index}`,
+            object: 'chat.completion',
+            created: Math.floor(Date.now() / 1000),
+            model: record.model,
+            choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [call] }, finish_reason: 'tool_calls' }],
+          }),
+        );
         return;
       }
       case 'status': {
-        const type = reply.status === 401 ? 'invalid_request_error' : reply.status === 429 ? 'rate_limit_error' : reply.status >= 500 ? 'server_error' : 'invalid_request_error';
+        const type =
+          reply.status === 401
+            ? 'invalid_request_error'
+            : reply.status === 429
+              ? 'rate_limit_error'
+              : reply.status >= 500
+                ? 'server_error'
+                : 'invalid_request_error';
         res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.headers ?? {}) });
         res.end(JSON.stringify({ error: { message: reply.message ?? `scripted ${reply.status}`, type, code: reply.code ?? null } }));
         return;

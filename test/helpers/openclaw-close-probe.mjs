@@ -18,7 +18,8 @@ import { pathToFileURL } from 'node:url';
 import { DatabaseSync } from 'node:sqlite';
 
 const [packageDir, ocmDist, tempDir] = process.argv.slice(2);
-if (!packageDir || !ocmDist || !tempDir) throw new Error('usage: openclaw-close-probe.mjs <openclaw package dir> <OC-Memory dist dir> <temp dir>');
+if (!packageDir || !ocmDist || !tempDir)
+  throw new Error('usage: openclaw-close-probe.mjs <openclaw package dir> <OC-Memory dist dir> <temp dir>');
 
 /** OpenClaw's configureSqliteConnectionPragmas, found by its region and export (bundle names are hashed). */
 async function openClawWalModule() {
@@ -50,13 +51,25 @@ function event(seq) {
   const role = seq % 2 === 0 ? 'user' : 'assistant';
   const text = `Note ${seq}: the staging cluster number is ${seq * 7}.`;
   const message = role === 'user' ? { role, content: text } : { role, content: [{ type: 'text', text }], stopReason: 'stop' };
-  return JSON.stringify({ type: 'message', id: `e${String(seq).padStart(7, '0')}`, parentId: seq === 0 ? null : `e${String(seq - 1).padStart(7, '0')}`, timestamp: '2026-09-01T10:00:00.000Z', message });
+  return JSON.stringify({
+    type: 'message',
+    id: `e${String(seq).padStart(7, '0')}`,
+    parentId: seq === 0 ? null : `e${String(seq - 1).padStart(7, '0')}`,
+    timestamp: '2026-09-01T10:00:00.000Z',
+    message,
+  });
 }
 
 /** OpenClaw's writer connection, configured by OpenClaw's own code as for an agent database (openOpenClawAgentDatabaseSteps). */
 function openWriter(path, busyTimeoutMs) {
   const db = new DatabaseSync(path);
-  const maintenance = configure(db, { busyTimeoutMs, databaseLabel: 'openclaw-agent:work', databasePath: path, foreignKeys: true, synchronous: 'NORMAL' });
+  const maintenance = configure(db, {
+    busyTimeoutMs,
+    databaseLabel: 'openclaw-agent:work',
+    databasePath: path,
+    foreignKeys: true,
+    synchronous: 'NORMAL',
+  });
   db.exec(SCHEMA);
   return { db, maintenance };
 }

@@ -20,7 +20,9 @@ const rows = Number(rowsArg);
 let seq = Number(firstSeqArg);
 const db = openWritable(dbPath!);
 db.pragma('busy_timeout = 0');
-const insert = db.prepare('INSERT INTO transcript_events (session_id, seq, event_json, created_at, event_zstd, event_utf8_bytes) VALUES (?, ?, ?, ?, ?, ?)');
+const insert = db.prepare(
+  'INSERT INTO transcript_events (session_id, seq, event_json, created_at, event_zstd, event_utf8_bytes) VALUES (?, ?, ?, ?, ?, ?)',
+);
 const writer = new PiSessionWriter(sessionId!, new Date('2026-09-02T08:00:00Z'), 1000);
 let inserted = 0;
 let busy = 0;
@@ -45,7 +47,8 @@ for (let i = 0; i < rows; i++) {
       // better-sqlite3 names the code; node:sqlite numbers it (5 busy, 6 locked).
       const { code, errcode } = error as { code?: unknown; errcode?: unknown };
       const primary = typeof errcode === 'number' ? errcode & 0xff : -1;
-      if (String(code ?? '').startsWith('SQLITE_BUSY') || String(code ?? '').startsWith('SQLITE_LOCKED') || primary === 5 || primary === 6) busy++;
+      if (String(code ?? '').startsWith('SQLITE_BUSY') || String(code ?? '').startsWith('SQLITE_LOCKED') || primary === 5 || primary === 6)
+        busy++;
       else errors.push(String((error as Error).message));
       await sleep(1);
     }

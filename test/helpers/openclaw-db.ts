@@ -131,7 +131,9 @@ export class DbTranscript {
     startSeq = 0,
   ) {
     this.seq = startSeq;
-    this.insert = db.prepare('INSERT INTO transcript_events (session_id, seq, event_json, created_at, event_zstd, event_utf8_bytes) VALUES (?, ?, ?, ?, ?, ?)');
+    this.insert = db.prepare(
+      'INSERT INTO transcript_events (session_id, seq, event_json, created_at, event_zstd, event_utf8_bytes) VALUES (?, ?, ?, ?, ?, ?)',
+    );
   }
 
   /** Insert one event (an object or its JSON text); returns its seq. */
@@ -157,7 +159,13 @@ export class DbTranscript {
   }
 }
 
-export function addWindow(db: WritableDb, sessionId: string, key: string, previous: string | null = null, reason = previous ? 'reset' : 'initial'): void {
+export function addWindow(
+  db: WritableDb,
+  sessionId: string,
+  key: string,
+  previous: string | null = null,
+  reason = previous ? 'reset' : 'initial',
+): void {
   db.prepare('INSERT OR REPLACE INTO session_windows VALUES (?, ?, ?, ?, ?, ?)').run(sessionId, key, previous, reason, 0, 0);
   db.prepare('INSERT OR REPLACE INTO session_nodes VALUES (?, ?, ?, ?)').run(key, sessionId, '{}', 0);
 }
@@ -168,15 +176,9 @@ export function addWindow(db: WritableDb, sessionId: string, key: string, previo
  */
 export async function createRealAgentDb(path: string): Promise<WritableDb> {
   const db = createAgentDb(path, { schemaSql: await openClawAgentSchemaSql(), schemaVersion: 23 });
-  db.prepare('INSERT INTO schema_meta (meta_key, role, schema_version, agent_id, app_version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-    'primary',
-    'agent',
-    23,
-    'main',
-    '2026.9.6',
-    0,
-    0,
-  );
+  db.prepare(
+    'INSERT INTO schema_meta (meta_key, role, schema_version, agent_id, app_version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ).run('primary', 'agent', 23, 'main', '2026.9.6', 0, 0);
   return db;
 }
 

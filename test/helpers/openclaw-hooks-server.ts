@@ -49,7 +49,9 @@ export async function startHooksServer(options: { token: string; path?: string; 
       status = 200;
     }
     calls.push({ method: req.method ?? '', path, authorization: req.headers.authorization, body, status });
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(status === 200 ? { ok: true } : { ok: false, error: status }));
+    res
+      .writeHead(status, { 'content-type': 'application/json' })
+      .end(JSON.stringify(status === 200 ? { ok: true } : { ok: false, error: status }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

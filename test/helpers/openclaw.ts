@@ -95,7 +95,15 @@ export interface OpenClawSandbox {
 }
 
 /** The config a fresh OpenClaw needs: local gateway on loopback with a token, the fake provider as the model, agents. */
-export function sandboxConfig(options: { version: string; port: number; token: string; provider: ProviderModel; home: string; agents?: string[]; logFile: string }): Record<string, unknown> {
+export function sandboxConfig(options: {
+  version: string;
+  port: number;
+  token: string;
+  provider: ProviderModel;
+  home: string;
+  agents?: string[];
+  logFile: string;
+}): Record<string, unknown> {
   const agents = options.agents ?? [];
   const workspace = (id: string) => join(options.home, `workspace-${id}`);
   // 2026.9 keys agents by id (agents.entries); the file era lists them (agents.list).
@@ -115,7 +123,17 @@ export function sandboxConfig(options: { version: string; port: number; token: s
           baseUrl: options.provider.baseUrl,
           apiKey: 'fake-key',
           api: 'openai-completions',
-          models: [{ id: options.provider.model, name: 'Fake model', reasoning: false, input: ['text'], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 128000, maxTokens: 4096 }],
+          models: [
+            {
+              id: options.provider.model,
+              name: 'Fake model',
+              reasoning: false,
+              input: ['text'],
+              cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+              contextWindow: 128000,
+              maxTokens: 4096,
+            },
+          ],
         },
       },
     },
@@ -132,14 +150,27 @@ export function sandboxConfig(options: { version: string; port: number; token: s
 }
 
 /** A fresh OpenClaw state folder in `root` with openclaw.json pointing at the fake provider. */
-export async function createOpenClawSandbox(release: OpenClawRelease, root: string, provider: ProviderModel, options: { agents?: string[] } = {}): Promise<OpenClawSandbox> {
+export async function createOpenClawSandbox(
+  release: OpenClawRelease,
+  root: string,
+  provider: ProviderModel,
+  options: { agents?: string[] } = {},
+): Promise<OpenClawSandbox> {
   const home = join(root, 'home');
   const stateDir = join(home, '.openclaw');
   const configPath = join(stateDir, 'openclaw.json');
   await mkdir(stateDir, { recursive: true });
   const port = await freePort();
   const token = `ocm-test-${port}-${process.pid}`;
-  const config = sandboxConfig({ version: release.version, port, token, provider, home, logFile: join(stateDir, 'logs', 'openclaw.log'), ...(options.agents ? { agents: options.agents } : {}) });
+  const config = sandboxConfig({
+    version: release.version,
+    port,
+    token,
+    provider,
+    home,
+    logFile: join(stateDir, 'logs', 'openclaw.log'),
+    ...(options.agents ? { agents: options.agents } : {}),
+  });
   await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   // A heartbeat with nothing to do is skipped: give main's a task, so a wake reaches the model.
   await mkdir(join(home, 'workspace'), { recursive: true });
@@ -165,7 +196,11 @@ export interface RunResult {
 }
 
 /** Runs `openclaw <args>` of the sandbox's release, with a time limit. */
-export async function runOpenClaw(sandbox: OpenClawSandbox, args: string[], options: { timeoutMs?: number; env?: Record<string, string> } = {}): Promise<RunResult> {
+export async function runOpenClaw(
+  sandbox: OpenClawSandbox,
+  args: string[],
+  options: { timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<RunResult> {
   const r = await execa(sandbox.release.node, [sandbox.release.entry, ...args], {
     reject: false,
     env: { ...sandbox.env, ...options.env },
@@ -195,7 +230,11 @@ async function canConnect(port: number): Promise<boolean> {
 }
 
 /** Polls `check` every `everyMs` until it returns a value or `timeoutMs` passes (then throws with `what`). */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined | false> | T | undefined | false, options: { timeoutMs?: number; everyMs?: number } = {}): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  options: { timeoutMs?: number; everyMs?: number } = {},
+): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {
     const value = await check();
@@ -232,15 +271,19 @@ export async function startGateway(sandbox: OpenClawSandbox, options: { timeoutM
 
 async function startGatewayOnce(sandbox: OpenClawSandbox, options: { timeoutMs?: number }): Promise<RunningGateway> {
   let output = '';
-  const child: ResultPromise = execa(sandbox.release.node, [sandbox.release.entry, 'gateway', 'run', '--port', String(sandbox.port), '--bind', 'loopback'], {
-    reject: false,
-    env: sandbox.env,
-    extendEnv: false,
-    cwd: sandbox.home,
-    stdin: 'ignore',
-    buffer: false,
-    forceKillAfterDelay: 10_000,
-  });
+  const child: ResultPromise = execa(
+    sandbox.release.node,
+    [sandbox.release.entry, 'gateway', 'run', '--port', String(sandbox.port), '--bind', 'loopback'],
+    {
+      reject: false,
+      env: sandbox.env,
+      extendEnv: false,
+      cwd: sandbox.home,
+      stdin: 'ignore',
+      buffer: false,
+      forceKillAfterDelay: 10_000,
+    },
+  );
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   let exited = false;
@@ -294,14 +337,34 @@ export function isOpenClawStateContention(result: { stdout: string }): boolean {
  * seen beside a CPU hog, dist/openclaw-agent-execution-*.mjs), or the lock's
  * own error when it is the only one.
  */
-const STATE_LIFECYCLE_CONTENTION = /^(?:Agent database cleanup failed$|Agent native close and lease cleanup failed\b)|another OpenClaw process owns state-lifecycle/;
+const STATE_LIFECYCLE_CONTENTION =
+  /^(?:Agent database cleanup failed$|Agent native close and lease cleanup failed\b)|another OpenClaw process owns state-lifecycle/;
 
 /** One real turn: `openclaw agent --agent <id> --message <text> --json` through the gateway. */
-export async function agentTurn(sandbox: OpenClawSandbox, agent: string, message: string, options: { timeoutMs?: number; sessionId?: string } = {}): Promise<TurnResult> {
+export async function agentTurn(
+  sandbox: OpenClawSandbox,
+  agent: string,
+  message: string,
+  options: { timeoutMs?: number; sessionId?: string } = {},
+): Promise<TurnResult> {
   const seconds = Math.ceil((options.timeoutMs ?? 240_000) / 1000);
-  const r = await runOpenClaw(sandbox, ['agent', '--agent', agent, '--message', message, '--json', '--timeout', String(seconds), ...(options.sessionId ? ['--session-id', options.sessionId] : [])], {
-    timeoutMs: (seconds + 30) * 1000,
-  });
+  const r = await runOpenClaw(
+    sandbox,
+    [
+      'agent',
+      '--agent',
+      agent,
+      '--message',
+      message,
+      '--json',
+      '--timeout',
+      String(seconds),
+      ...(options.sessionId ? ['--session-id', options.sessionId] : []),
+    ],
+    {
+      timeoutMs: (seconds + 30) * 1000,
+    },
+  );
   let json: unknown;
   try {
     json = JSON.parse(r.stdout);

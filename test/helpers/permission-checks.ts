@@ -13,9 +13,16 @@ const DROP = '-dac_override,-dac_read_search';
 /** Whether this machine can run a command whose accesses its permissions decide; the reason when it cannot. */
 export async function permissionChecks(): Promise<{ ok: true } | { ok: false; reason: string }> {
   if (!isRoot) return { ok: true };
-  const probe = await execa('setpriv', ['--bounding-set', DROP, '--inh-caps', DROP, '--', 'true'], { reject: false, timeout: 10_000 }).catch(() => undefined);
+  const probe = await execa('setpriv', ['--bounding-set', DROP, '--inh-caps', DROP, '--', 'true'], {
+    reject: false,
+    timeout: 10_000,
+  }).catch(() => undefined);
   if (probe?.exitCode === 0) return { ok: true };
-  return { ok: false, reason: 'running as root, and setpriv cannot drop the permission-bypass capabilities here (util-linux setpriv missing, or not allowed): the OS would not refuse anything' };
+  return {
+    ok: false,
+    reason:
+      'running as root, and setpriv cannot drop the permission-bypass capabilities here (util-linux setpriv missing, or not allowed): the OS would not refuse anything',
+  };
 }
 
 /** Run a command so that the OS's permission checks apply to it (see the header); as execa does, never rejecting. */

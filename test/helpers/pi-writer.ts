@@ -64,7 +64,13 @@ export class PiSessionWriter {
       id: id1,
       parentId: this.parent,
       timestamp: t1,
-      message: { role: 'assistant', content: [{ type: 'toolCall', id: callId, name, arguments: args }], provider: 'anthropic', model: 'claude-sonnet-4', stopReason: 'toolUse' },
+      message: {
+        role: 'assistant',
+        content: [{ type: 'toolCall', id: callId, name, arguments: args }],
+        provider: 'anthropic',
+        model: 'claude-sonnet-4',
+        stopReason: 'toolUse',
+      },
     });
     this.parent = id1;
     const id2 = entryId(`${this.sessionId}:${this.n++}`);
@@ -95,7 +101,18 @@ export class PiSessionWriter {
   }
 }
 
-const SUBJECTS = ['PostgreSQL', 'Redis', 'TypeScript', 'the auth service', 'the billing API', 'Kubernetes', 'the mobile app', 'GraphQL', 'the CI pipeline', 'Terraform'];
+const SUBJECTS = [
+  'PostgreSQL',
+  'Redis',
+  'TypeScript',
+  'the auth service',
+  'the billing API',
+  'Kubernetes',
+  'the mobile app',
+  'GraphQL',
+  'the CI pipeline',
+  'Terraform',
+];
 const USER_TEMPLATES = [
   'I prefer {s} for this because it is simpler to operate.',
   "We decided to use {s} for the new service, let's go with it.",
@@ -132,18 +149,24 @@ export interface ConversationOptions {
 export function generateConversation(writer: PiSessionWriter, n: number, seed = 1, options: ConversationOptions = {}): string {
   let out = '';
   let x = seed;
-  const rand = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
   const [minLines, maxLines] = options.toolLines ?? [20, 20];
   for (let i = 0; i < n; i++) {
     const s = SUBJECTS[Math.floor(rand() * SUBJECTS.length)]!;
-    out += writer.message({ role: 'user', text: `${USER_TEMPLATES[Math.floor(rand() * USER_TEMPLATES.length)]!.replace('{s}', s)} (item ${seed}-${i})` });
+    out += writer.message({
+      role: 'user',
+      text: `${USER_TEMPLATES[Math.floor(rand() * USER_TEMPLATES.length)]!.replace('{s}', s)} (item ${seed}-${i})`,
+    });
     if (rand() < (options.toolShare ?? 0.3)) {
       const lines = minLines + Math.floor(rand() * (maxLines - minLines + 1));
       let output = '';
       for (let l = 0; l < lines; l++) output += `${CODE_LINES[(i + l) % CODE_LINES.length]} // ${i}:${l}\n`;
       out += writer.toolExchange('read_file', { path: `src/${i}.ts` }, output);
     }
-    out += writer.message({ role: 'assistant', text: `${ASSISTANT_TEMPLATES[Math.floor(rand() * ASSISTANT_TEMPLATES.length)]!.replace('{s}', s)} (item ${seed}-${i})` });
+    out += writer.message({
+      role: 'assistant',
+      text: `${ASSISTANT_TEMPLATES[Math.floor(rand() * ASSISTANT_TEMPLATES.length)]!.replace('{s}', s)} (item ${seed}-${i})`,
+    });
   }
   return out;
 }

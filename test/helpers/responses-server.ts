@@ -21,12 +21,33 @@ export type ResponsesScript = (request: ResponsesRequest, index: number) => Resp
 export type FakeResponses = ScriptedServer<ResponsesReply>;
 
 function outputItem(reply: ResponsesReply, n: number): Record<string, unknown> {
-  if ('toolSearch' in reply) return { type: 'tool_search_call', id: `ts_${n}`, call_id: `search_${n}`, status: 'completed', execution: 'client', arguments: { limit: 8, ...reply.toolSearch } };
+  if ('toolSearch' in reply)
+    return {
+      type: 'tool_search_call',
+      id: `ts_${n}`,
+      call_id: `search_${n}`,
+      status: 'completed',
+      execution: 'client',
+      arguments: { limit: 8, ...reply.toolSearch },
+    };
   if ('functionCall' in reply) {
     const { name, namespace, arguments: args } = reply.functionCall;
-    return { type: 'function_call', id: `fc_${n}`, call_id: `call_${n}`, name, ...(namespace ? { namespace } : {}), arguments: JSON.stringify(args) };
+    return {
+      type: 'function_call',
+      id: `fc_${n}`,
+      call_id: `call_${n}`,
+      name,
+      ...(namespace ? { namespace } : {}),
+      arguments: JSON.stringify(args),
+    };
   }
-  return { type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] };
+  return {
+    type: 'message',
+    id: `msg_${n}`,
+    role: 'assistant',
+    status: 'completed',
+    content: [{ type: 'output_text', text: reply.text, annotations: [] }],
+  };
 }
 
 export function startFakeResponses(initial: ResponsesScript = () => ({ text: 'OK.' })): Promise<FakeResponses> {
@@ -34,11 +55,23 @@ export function startFakeResponses(initial: ResponsesScript = () => ({ text: 'OK
     endpoint: '/responses',
     script: initial,
     stream(res, reply, n) {
-      const event = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+      const event = (type: string, data: Record<string, unknown>) =>
+        res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
       const id = `resp_${n}`;
       event('response.created', { response: { id } });
       event('response.output_item.done', { output_index: 0, item: outputItem(reply, n) });
-      event('response.completed', { response: { id, usage: { input_tokens: 50, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 55 } } });
+      event('response.completed', {
+        response: {
+          id,
+          usage: {
+            input_tokens: 50,
+            input_tokens_details: { cached_tokens: 0 },
+            output_tokens: 5,
+            output_tokens_details: { reasoning_tokens: 0 },
+            total_tokens: 55,
+          },
+        },
+      });
       res.end();
     },
   });

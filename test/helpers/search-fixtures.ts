@@ -46,7 +46,12 @@ export function dayText(date: string, agent: string, observations: Obs[], tier: 
 }
 
 /** Write a day file of the hot or warm tier (dayFilePath layout). Returns its path and ids. */
-export async function writeDay(paths: HomePaths, date: string, observations: Obs[], options: { agent?: string; tier?: 'hot' | 'warm' } = {}): Promise<{ path: string; ids: string[] }> {
+export async function writeDay(
+  paths: HomePaths,
+  date: string,
+  observations: Obs[],
+  options: { agent?: string; tier?: 'hot' | 'warm' } = {},
+): Promise<{ path: string; ids: string[] }> {
   const agent = options.agent ?? 'main';
   const tier = options.tier ?? 'hot';
   const path = dayFilePath(paths, tier, agent, date);

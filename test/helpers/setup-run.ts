@@ -21,7 +21,11 @@ export interface SetupRun {
 const env = (userHome: string) => ({ HOME: userHome, PATH: dirname(process.execPath) });
 
 /** Run `setup --yes --provider heuristic <flags>`, then `check` it; `prepare` gets HOME first (e.g. to create ~/.codex). */
-export async function withHeuristicSetup(flags: string[], check: (run: SetupRun) => Promise<void>, prepare?: (userHome: string) => Promise<void>): Promise<void> {
+export async function withHeuristicSetup(
+  flags: string[],
+  check: (run: SetupRun) => Promise<void>,
+  prepare?: (userHome: string) => Promise<void>,
+): Promise<void> {
   const { dir, cleanup } = await tempDir('ocm-setup-');
   try {
     const userHome = join(dir, 'home');

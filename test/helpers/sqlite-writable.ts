@@ -19,7 +19,9 @@ export interface WritableDb {
 }
 
 interface NodeSqlite {
-  DatabaseSync: new (path: string) => { exec(sql: string): void; prepare(sql: string): { run(...params: unknown[]): unknown }; close(): void };
+  DatabaseSync: new (
+    path: string,
+  ) => { exec(sql: string): void; prepare(sql: string): { run(...params: unknown[]): unknown }; close(): void };
 }
 
 const require = createRequire(import.meta.url);

@@ -100,7 +100,9 @@ export async function hashTree(roots: string[], options: { skip?: (rel: string) 
     const skip = options.skip ? (p: string) => options.skip!(relative(root, p)) : undefined;
     for (const file of await filesUnder(root, skip ? { skip } : {})) {
       const st = await stat(file);
-      out[`${label}:${relative(root, file)}`] = `${createHash('sha256').update(await readFile(file)).digest('hex')}:${(st.mode & 0o777).toString(8)}`;
+      out[`${label}:${relative(root, file)}`] = `${createHash('sha256')
+        .update(await readFile(file))
+        .digest('hex')}:${(st.mode & 0o777).toString(8)}`;
     }
   }
   return out;

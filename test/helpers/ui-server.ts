@@ -13,7 +13,9 @@ import { CLI } from './cli.js';
 export const CHROMIUM = process.env.OCM_CHROMIUM ?? '/usr/bin/chromium';
 
 export function chromiumMissing(): string | undefined {
-  return existsSync(CHROMIUM) ? undefined : `chromium is not installed at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it): the dashboard browser tests are SKIPPED`;
+  return existsSync(CHROMIUM)
+    ? undefined
+    : `chromium is not installed at ${CHROMIUM} (apt-get install -y chromium; .ci/run installs it): the dashboard browser tests are SKIPPED`;
 }
 
 /** Flags that keep chromium offline and quiet here (no first run, no background networking). */
@@ -46,7 +48,10 @@ export interface RunningUi {
   stop(): Promise<void>;
 }
 
-export async function startUi(home: string, options: { env?: Record<string, string>; timeoutMs?: number; extraArgs?: string[] } = {}): Promise<RunningUi> {
+export async function startUi(
+  home: string,
+  options: { env?: Record<string, string>; timeoutMs?: number; extraArgs?: string[] } = {},
+): Promise<RunningUi> {
   const child: ResultPromise = execa(process.execPath, [CLI, 'ui', '--port', '0', '--json', '--home', home, ...(options.extraArgs ?? [])], {
     reject: false,
     env: { OCM_HOME: undefined, CI: '1', ...options.env },
@@ -57,7 +62,10 @@ export async function startUi(home: string, options: { env?: Record<string, stri
   });
   let out = '';
   const printed = await new Promise<{ url: string; apiToken: string }>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`ocm-run ui printed no address within ${(options.timeoutMs ?? 60_000) / 1000} s: ${out}`)), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`ocm-run ui printed no address within ${(options.timeoutMs ?? 60_000) / 1000} s: ${out}`)),
+      options.timeoutMs ?? 60_000,
+    );
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const line = out.split('\n').find((l) => l.startsWith('{'));

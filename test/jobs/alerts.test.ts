@@ -47,7 +47,9 @@ test('discovery: openclaw.json (JSON5) port, token and path; then OPENCLAW_GATEW
     assert.equal(envPort.url, 'http://127.0.0.1:20001');
 
     await writeFile(join(dir, 'hooks-ref.json'), '{ hooks: { enabled: true, token: "${MY_HOOK_TOKEN}", path: "custom-hooks/" } }');
-    const viaRef = await discoverOpenClawEndpoint({ env: { OPENCLAW_CONFIG_PATH: join(dir, 'hooks-ref.json'), MY_HOOK_TOKEN: 'from-env', OPENCLAW_API_URL: 'http://gateway.lan:18789/' } });
+    const viaRef = await discoverOpenClawEndpoint({
+      env: { OPENCLAW_CONFIG_PATH: join(dir, 'hooks-ref.json'), MY_HOOK_TOKEN: 'from-env', OPENCLAW_API_URL: 'http://gateway.lan:18789/' },
+    });
     assert.equal(viaRef.token, 'from-env');
     assert.equal(viaRef.hooksPath, '/custom-hooks');
     assert.equal(viaRef.url, 'http://gateway.lan:18789');
@@ -65,9 +67,16 @@ test('discovery: openclaw.json (JSON5) port, token and path; then OPENCLAW_GATEW
 
     const disabled = join(dir, 'disabled.json');
     await writeFile(disabled, `{ hooks: { enabled: false, token: "${TOKEN}" } }`);
-    assert.equal((await discoverOpenClawEndpoint({ env: { OPENCLAW_CONFIG_PATH: disabled } })).token, undefined, 'disabled hooks: no token used');
+    assert.equal(
+      (await discoverOpenClawEndpoint({ env: { OPENCLAW_CONFIG_PATH: disabled } })).token,
+      undefined,
+      'disabled hooks: no token used',
+    );
 
-    const configured = await discoverOpenClawEndpoint({ env: { OPENCLAW_CONFIG_PATH: path }, alerts: { openclaw_url: 'http://10.0.0.5:18789', openclaw_token: 'cfg-token', openclaw_hooks_path: '/hooks' } });
+    const configured = await discoverOpenClawEndpoint({
+      env: { OPENCLAW_CONFIG_PATH: path },
+      alerts: { openclaw_url: 'http://10.0.0.5:18789', openclaw_token: 'cfg-token', openclaw_hooks_path: '/hooks' },
+    });
     assert.equal(configured.url, 'http://10.0.0.5:18789');
     assert.equal(configured.token, 'cfg-token');
   } finally {
@@ -109,7 +118,10 @@ test('connection test: ok, wrong token, hooks off, gateway down; the result is s
   }
 });
 
-async function alertHome(dir: string, configExtra: Record<string, unknown> = {}): Promise<{ config: Config; paths: ReturnType<typeof homePaths> }> {
+async function alertHome(
+  dir: string,
+  configExtra: Record<string, unknown> = {},
+): Promise<{ config: Config; paths: ReturnType<typeof homePaths> }> {
   const paths = homePaths(join(dir, 'home'));
   await mkdir(paths.machine, { recursive: true });
   return { paths, config: validateConfig({ alerts: { ...configExtra } }) };
@@ -124,7 +136,11 @@ test('an LLM failure alert goes to /hooks/agent with the bearer token; one per e
     let clock = new Date('2026-03-01T12:00:00Z');
     const apiKey = 'sk-proj-SECRETSECRETSECRET0123456789abcd';
     const deps = { config, paths, env: { OPENCLAW_CONFIG_PATH: path }, logger: createMemoryLogger(), now: () => clock, secrets: [apiKey] };
-    const failure = { message: `The observer LLM call failed after 4 attempts (openai/gpt-4o-mini): rate limit — key ${apiKey} over quota`, errorClass: 'rate_limit', hint: 'Check the account limits.' };
+    const failure = {
+      message: `The observer LLM call failed after 4 attempts (openai/gpt-4o-mini): rate limit — key ${apiKey} over quota`,
+      errorClass: 'rate_limit',
+      hint: 'Check the account limits.',
+    };
 
     const first = await sendAlert(deps, llmFailureAlert('observer', failure));
     assert.deepEqual(first.sent, ['openclaw']);
@@ -188,7 +204,10 @@ test('a configured webhook URL gets {source, event, severity, details, timestamp
     assert.equal(body.timestamp, '2026-03-01T12:00:00.000Z');
     assert.equal((body.details as { score: number }).score, 0.52);
 
-    const off = await sendAlert({ ...deps, config: validateConfig({ alerts: { enabled: false, webhook_url: `${server.url}/x` } }) }, llmFailureAlert('reflector', { message: 'x' }));
+    const off = await sendAlert(
+      { ...deps, config: validateConfig({ alerts: { enabled: false, webhook_url: `${server.url}/x` } }) },
+      llmFailureAlert('reflector', { message: 'x' }),
+    );
     assert.equal(off.skipped, 'disabled');
     const none = await sendAlert({ ...deps, config: validateConfig({}) }, llmFailureAlert('reflector', { message: 'x' }));
     assert.equal(none.skipped, 'no_target');

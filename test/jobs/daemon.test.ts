@@ -96,7 +96,9 @@ test('daemon: start --daemon detaches and observes, status shows PID and uptime,
 
 test('daemon: stop --force kills a watcher that ignores SIGTERM; a stale pidfile is cleaned up', async () => {
   const { dir, cleanup } = await tempDir('ocm-daemon-');
-  const stubborn = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);", 'watch'], { stdio: 'ignore' });
+  const stubborn = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);", 'watch'], {
+    stdio: 'ignore',
+  });
   try {
     const home = join(dir, 'home');
     await mkdir(join(home, '.ocm'), { recursive: true });
@@ -104,7 +106,10 @@ test('daemon: stop --force kills a watcher that ignores SIGTERM; a stale pidfile
     const pidfile = join(home, '.ocm', 'watch.pid');
     const processStart = await processStartTime(stubborn.pid!);
     assert.ok(processStart, 'the OS tells when the process started');
-    await writeFile(pidfile, JSON.stringify({ pid: stubborn.pid, startedAt: new Date().toISOString(), home, mode: 'daemon', processStart }));
+    await writeFile(
+      pidfile,
+      JSON.stringify({ pid: stubborn.pid, startedAt: new Date().toISOString(), home, mode: 'daemon', processStart }),
+    );
 
     const polite = await runCli(['stop', '--timeout', '1', '--home', home]);
     assert.equal(polite.code, 1);
@@ -129,7 +134,7 @@ test('daemon: stop --force kills a watcher that ignores SIGTERM; a stale pidfile
   }
 });
 
-test('daemon: stop never signals a process that merely reuses the pidfile\'s PID (an `npm start`, another watch)', async () => {
+test("daemon: stop never signals a process that merely reuses the pidfile's PID (an `npm start`, another watch)", async () => {
   const { dir, cleanup } = await tempDir('ocm-daemon-');
   // Looks like a watcher to any argv test: "start" and "watch" among its words.
   const bystander = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000);', 'start', 'watch'], { stdio: 'ignore' });

@@ -21,12 +21,18 @@ test('an idle run tick in a named zone makes no Intl.DateTimeFormat', async () =
     await writeFile(join(sessions, `${id}.jsonl`), w.header() + generateConversation(w, 10, 5));
     const home = join(dir, 'home');
     await mkdir(home, { recursive: true });
-    await writeFile(join(home, 'config.yaml'), `timezone: Asia/Seoul\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(join(dir, 'openclaw'))}]\n`);
+    await writeFile(
+      join(home, 'config.yaml'),
+      `timezone: Asia/Seoul\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(join(dir, 'openclaw'))}]\n`,
+    );
     assert.equal((await runCli(['run', '--home', home])).code, 0);
     assert.equal((await runCli(['run', '--home', home])).code, 0);
     const log = join(dir, 'intl.log');
     const hook = join(dir, 'count-intl.cjs');
-    await writeFile(hook, `const Real = Intl.DateTimeFormat; Intl.DateTimeFormat = function (...a) { require('fs').appendFileSync(${JSON.stringify(log)}, 'x\\n'); return new Real(...a); };\n`);
+    await writeFile(
+      hook,
+      `const Real = Intl.DateTimeFormat; Intl.DateTimeFormat = function (...a) { require('fs').appendFileSync(${JSON.stringify(log)}, 'x\\n'); return new Real(...a); };\n`,
+    );
     await writeFile(log, '');
     const r = await execa(process.execPath, ['-r', hook, CLI, 'run', '--home', home], { reject: false, env: { CI: '1' } });
     assert.equal(r.exitCode, 0, String(r.stderr));

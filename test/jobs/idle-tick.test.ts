@@ -39,16 +39,25 @@ const HEAVY = new RegExp(HEAVY_MODULES.map((r) => r.source).join('|'));
  */
 async function guardedFiles(root: string): Promise<string[]> {
   const { default: fg } = await import('fast-glob');
-  const sources = (await fg(['lib/**/*.ts', 'lib/**/*.cts'], { cwd: root })).map((f) => `${root}dist/${f.replace(/\.cts$/, '.cjs').replace(/\.ts$/, '.js')}`);
-  const packages = (await fg(['node_modules/{remark*,micromark,gray-matter,js-tiktoken,openai,@energetic-ai/*}/package.json'], { cwd: root })).map((f) => `${root}${f}`);
+  const sources = (await fg(['lib/**/*.ts', 'lib/**/*.cts'], { cwd: root })).map(
+    (f) => `${root}dist/${f.replace(/\.cts$/, '.cjs').replace(/\.ts$/, '.js')}`,
+  );
+  const packages = (
+    await fg(['node_modules/{remark*,micromark,gray-matter,js-tiktoken,openai,@energetic-ai/*}/package.json'], { cwd: root })
+  ).map((f) => `${root}${f}`);
   return [...sources, ...packages];
 }
 
 test('every heavy pattern names a module of lib/ or a package (a moved module would leave the guard guarding nothing)', async () => {
   const files = await guardedFiles(new URL('../../', import.meta.url).pathname);
-  for (const pattern of HEAVY_MODULES) assert.ok(files.some((f) => pattern.test(f)), `${pattern} matches no file`);
+  for (const pattern of HEAVY_MODULES)
+    assert.ok(
+      files.some((f) => pattern.test(f)),
+      `${pattern} matches no file`,
+    );
   // The check itself: the names the guard listed before the modules moved into folders match nothing now.
-  for (const gone of [/\/day-file\.js/, /observer\/heuristic\.js/, /search\/korean\.js/]) assert.ok(!files.some((f) => gone.test(f)), `${gone} would pass`);
+  for (const gone of [/\/day-file\.js/, /observer\/heuristic\.js/, /search\/korean\.js/])
+    assert.ok(!files.some((f) => gone.test(f)), `${gone} would pass`);
 });
 
 test('an idle run tick loads no parser, indexer, tokenizer, SDK or embedding model', async () => {
@@ -73,10 +82,16 @@ test('an idle run tick loads no parser, indexer, tokenizer, SDK or embedding mod
     await new Promise((r) => setTimeout(r, 2500));
     assert.equal((await runCli(['run', '--home', home], { env })).code, 0);
     const log = join(dir, 'imports.log');
-    const r = await execa(process.execPath, ['--import', HOOK, CLI, 'run', '--home', home], { reject: false, env: { OCM_IMPORT_LOG: log, CI: '1', OCM_LOCAL_EMBEDDINGS: undefined } });
+    const r = await execa(process.execPath, ['--import', HOOK, CLI, 'run', '--home', home], {
+      reject: false,
+      env: { OCM_IMPORT_LOG: log, CI: '1', OCM_LOCAL_EMBEDDINGS: undefined },
+    });
     assert.equal(r.exitCode, 0, String(r.stderr));
     const loaded = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
-    assert.ok(loaded.some((u) => u.endsWith('/run-job.js')), 'the hook saw the tick');
+    assert.ok(
+      loaded.some((u) => u.endsWith('/run-job.js')),
+      'the hook saw the tick',
+    );
     const heavy = [...new Set(loaded.filter((u) => HEAVY.test(u)))];
     assert.deepEqual(heavy, [], `an idle tick loaded: ${heavy.join(', ')}`);
   } finally {

@@ -40,7 +40,7 @@ function isolated(spool: string, home: string) {
   };
 }
 
-test('cron: install twice is idempotent, the user\'s other lines stay, status reports it, uninstall removes only our block', async (t) => {
+test("cron: install twice is idempotent, the user's other lines stay, status reports it, uninstall removes only our block", async (t) => {
   const why = await canIsolate();
   if (why) {
     t.skip(why);
@@ -57,7 +57,13 @@ test('cron: install twice is idempotent, the user\'s other lines stay, status re
     const home = join(dir, 'memory home');
     const cli = (...args: string[]) => run([process.execPath, CLI, ...args, '--home', home]);
 
-    const mine = ['# my own jobs', 'MAILTO=""', '0 3 * * * /usr/bin/backup --all  # nightly', '*/10 * * * * echo "100%" > /dev/null', ''].join('\n');
+    const mine = [
+      '# my own jobs',
+      'MAILTO=""',
+      '0 3 * * * /usr/bin/backup --all  # nightly',
+      '*/10 * * * * echo "100%" > /dev/null',
+      '',
+    ].join('\n');
     const seeded = await run(['crontab', '-'], mine);
     assert.equal(seeded.code, 0, seeded.stderr);
 
@@ -95,11 +101,18 @@ test('cron: install twice is idempotent, the user\'s other lines stay, status re
     assert.ok(afterThird.startsWith(mine));
     assert.equal(afterThird.match(/oc-memory .*memory home >>>/g)?.length, 1);
     assert.match(afterThird, /^\*\/15 \* \* \* \* /m);
-    assert.match(await readFile(join(home, 'config.yaml'), 'utf8'), /every_minutes: 15/, 'the chosen interval is remembered in config.yaml');
+    assert.match(
+      await readFile(join(home, 'config.yaml'), 'utf8'),
+      /every_minutes: 15/,
+      'the chosen interval is remembered in config.yaml',
+    );
 
     // The scheduled command line really runs a tick when sh runs it (as cron would).
     const line = afterThird.split('\n').find((l) => l.startsWith('*/15'))!;
-    const tick = await execa('sh', ['-c', line.replace(/^(\S+\s+){5}/, '').replace(/\\%/g, '%')], { reject: false, env: { HOME: userHome, OPENCLAW_STATE_DIR: join(dir, 'no-openclaw') } });
+    const tick = await execa('sh', ['-c', line.replace(/^(\S+\s+){5}/, '').replace(/\\%/g, '%')], {
+      reject: false,
+      env: { HOME: userHome, OPENCLAW_STATE_DIR: join(dir, 'no-openclaw') },
+    });
     assert.equal(tick.exitCode, 0, tick.stderr);
     const status = await cli('schedule', 'status', '--platform', 'cron', '--json');
     const s = JSON.parse(status.stdout);
@@ -122,7 +135,7 @@ test('cron: install twice is idempotent, the user\'s other lines stay, status re
     assert.doesNotMatch(afterUninstall, /memory home/);
     assert.match(afterUninstall, new RegExp(`oc-memory ${other} >>>`));
     assert.equal((await run([process.execPath, CLI, 'schedule', 'uninstall', '--platform', 'cron', '--home', other])).code, 0);
-    assert.equal((await run(['crontab', '-l'])).stdout, mine, 'after both uninstalls the crontab is exactly the user\'s again');
+    assert.equal((await run(['crontab', '-l'])).stdout, mine, "after both uninstalls the crontab is exactly the user's again");
 
     const again = await cli('schedule', 'uninstall', '--platform', 'cron');
     assert.equal(again.code, 0);

@@ -42,7 +42,7 @@ const plain: ScheduleTarget = {
 /** Every character that needs escaping somewhere: space, quotes, %, $, &, <, backslash. */
 const nasty: ScheduleTarget = {
   node: '/opt/node 20/bin/node',
-  cli: "/opt/it's \"here\"/cli.js",
+  cli: '/opt/it\'s "here"/cli.js',
   home: '/home/ada/My Memory & 100% <ok> $HOME\\x',
   log: '/home/ada/My Memory & 100% <ok> $HOME\\x/logs/schedule.log',
   everyMinutes: 15,
@@ -75,7 +75,7 @@ function parseUnit(text: string): Record<string, Record<string, string[]>> {
     }
     const kv = /^([A-Za-z0-9]+)=(.*)$/.exec(line);
     assert.ok(kv && section, `unit line is key=value inside a section: ${line}`);
-    ((out[section]!)[kv[1]!] ??= []).push(kv[2]!);
+    (out[section]![kv[1]!] ??= []).push(kv[2]!);
   }
   return out;
 }
@@ -91,7 +91,9 @@ function execWords(value: string): string[] {
 
 function parseXml(text: string): Document {
   const errors: string[] = [];
-  const doc = new DOMParser({ onError: (level: string, message: string) => void (level !== 'warning' && errors.push(message)) }).parseFromString(text, 'text/xml');
+  const doc = new DOMParser({
+    onError: (level: string, message: string) => void (level !== 'warning' && errors.push(message)),
+  }).parseFromString(text, 'text/xml');
   assert.deepEqual(errors, [], 'the XML is well-formed');
   return doc;
 }
@@ -193,23 +195,35 @@ test('schtasks: the task XML parses (from UTF-16 with BOM), has the task namespa
     assert.equal(one('Command'), 'cmd.exe');
     const args = one('Arguments');
     assert.ok(args.startsWith('/d /s /c "'));
-    for (const part of [target.node, target.cli, target.home, target.log]) assert.ok(args.includes(`"${part.replace(/"/g, '""')}"`), `arguments quote ${part}`);
+    for (const part of [target.node, target.cli, target.home, target.log])
+      assert.ok(args.includes(`"${part.replace(/"/g, '""')}"`), `arguments quote ${part}`);
     assert.match(args, / "run" "--home" /);
     assert.match(args, /2>&1"$/);
   }
 });
 
-test('the plan names each platform\'s files under the user\'s folders and the commands it runs', () => {
+test("the plan names each platform's files under the user's folders and the commands it runs", () => {
   return loadScheduleTemplates().then((t) => {
     const env = { runner: async () => ({ code: 0, stdout: '', stderr: '' }), userHome: '/home/ada', uid: 501, now: NOW };
     const l = planSchedule('launchd', plain, t, env);
     assert.equal(l.files[0]!.path, '/home/ada/Library/LaunchAgents/ai.oc-memory.run.plist');
     assert.deepEqual(l.commands[1], ['launchctl', 'bootstrap', 'gui/501', l.files[0]!.path]);
     const s = planSchedule('systemd', plain, t, { ...env, xdgConfigHome: '/home/ada/.cfg' });
-    assert.deepEqual(s.files.map((f) => f.path), ['/home/ada/.cfg/systemd/user/oc-memory.service', '/home/ada/.cfg/systemd/user/oc-memory.timer']);
+    assert.deepEqual(
+      s.files.map((f) => f.path),
+      ['/home/ada/.cfg/systemd/user/oc-memory.service', '/home/ada/.cfg/systemd/user/oc-memory.timer'],
+    );
     assert.deepEqual(s.commands[1], ['systemctl', '--user', 'enable', '--now', 'oc-memory.timer']);
     const w = planSchedule('schtasks', plain, t, env);
-    assert.deepEqual(w.commands[0], ['schtasks', '/Create', '/TN', 'OC-Memory', '/XML', join(plain.home, '.ocm', 'schedule', 'OC-Memory.xml'), '/F']);
+    assert.deepEqual(w.commands[0], [
+      'schtasks',
+      '/Create',
+      '/TN',
+      'OC-Memory',
+      '/XML',
+      join(plain.home, '.ocm', 'schedule', 'OC-Memory.xml'),
+      '/F',
+    ]);
     assert.ok(w.files[0]!.bytes);
   });
 });

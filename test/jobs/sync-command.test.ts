@@ -46,7 +46,10 @@ test('a failing sync command is queued, retried with backoff, reported by status
   assert.ok(!failed.errors[0]!.message.includes('sk-abcdef'), 'secrets in its output are masked');
   assert.equal(failed.queued?.attempts, 1);
   assert.deepEqual(await hashTree([paths.memory]), before, 'local data untouched');
-  const argv = (await readFile(calls, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as string[]);
+  const argv = (await readFile(calls, 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as string[]);
   assert.deepEqual(argv[0], ['sync', join(vault, 'OC-Memory'), 'remote:OC-Memory'], '{cold} expanded, no shell');
 
   // Too early: no attempt. After the pause: a retry, still offline: the pause doubles.
@@ -60,7 +63,10 @@ test('a failing sync command is queued, retried with backoff, reported by status
   assert.equal(Date.parse(pending.nextAttemptAt) - clock.getTime(), retryDelayMs(2));
 
   // status reports the queue.
-  await writeFile(paths.config, `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\nsync:\n  command: ${JSON.stringify(command)}\n`);
+  await writeFile(
+    paths.config,
+    `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\nsync:\n  command: ${JSON.stringify(command)}\n`,
+  );
   const status = await runCli(['status', '--json', '--home', paths.root]);
   assert.equal(status.code, 0, status.stderr);
   const s = JSON.parse(status.stdout) as { tiers: { sync: { configured: boolean; pending?: { attempts: number } } } };
@@ -92,7 +98,10 @@ test('`ocm-run sync` reports a failed command, queues it and exits 1; with nothi
   const none = await runCli(['sync', '--home', paths.root]);
   assert.equal(none.code, 2);
   assert.match(none.stderr, /sync\.git\.enabled/);
-  await writeFile(paths.config, 'sources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\nsync: {command: "definitely-not-a-command-ocm --now"}\n');
+  await writeFile(
+    paths.config,
+    'sources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\nsync: {command: "definitely-not-a-command-ocm --now"}\n',
+  );
   const r = await runCli(['sync', '--home', paths.root]);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /sync command failed .*not found/);
@@ -100,13 +109,9 @@ test('`ocm-run sync` reports a failed command, queues it and exits 1; with nothi
 });
 
 test('sync command placeholders: {home}, <vault>, escaped spaces; {vault} without a vault is a configuration error', () => {
-  assert.deepEqual(expandSyncCommand('rclone sync <vault>/OC-Memory my\\ remote:x --log {home}/logs/rclone.log', { home: '/h', vault: '/v' }), [
-    'rclone',
-    'sync',
-    '/v/OC-Memory',
-    'my remote:x',
-    '--log',
-    '/h/logs/rclone.log',
-  ]);
+  assert.deepEqual(
+    expandSyncCommand('rclone sync <vault>/OC-Memory my\\ remote:x --log {home}/logs/rclone.log', { home: '/h', vault: '/v' }),
+    ['rclone', 'sync', '/v/OC-Memory', 'my remote:x', '--log', '/h/logs/rclone.log'],
+  );
   assert.throws(() => expandSyncCommand('rclone sync {vault} x', { home: '/h', vault: '' }), /no vault is configured/);
 });

@@ -35,14 +35,34 @@ async function fillHome(d: Device) {
   await writeHot(d.paths, observations);
   const warm = makeObservation(4, addDays(TODAY, -120), { text: 'Mortgage refinanced at four percent with Acme Bank.' });
   await writeHot(d.paths, [warm], 'warm');
-  await writeFile(join(d.paths.reflections, '2026-06-W24.md'), '# Week 24\n\n- The user worries about the Lisbon trip budget.\n', { mode: 0o600 });
+  await writeFile(join(d.paths.reflections, '2026-06-W24.md'), '# Week 24\n\n- The user worries about the Lisbon trip budget.\n', {
+    mode: 0o600,
+  });
   await mkdir(d.paths.machine, { recursive: true });
-  await writeFile(d.paths.audit, `{"time":"${TODAY}T10:00:00.000Z","action":"export","format":"json","counts":{"observations":3}}\n`, { mode: 0o600 });
+  await writeFile(d.paths.audit, `{"time":"${TODAY}T10:00:00.000Z","action":"export","format":"json","counts":{"observations":3}}\n`, {
+    mode: 0o600,
+  });
   const cold = join(d.vault, 'OC-Memory', '2025', '2025-01-10.md');
   await mkdir(join(d.vault, 'OC-Memory', '2025'), { recursive: true });
-  await writeFile(cold, '---\ndate: 2025-01-10\ntier: cold\nagent: main\nobservations: 1\n---\n# 2025-01-10\n\n- 🔴 09:15 [fact] The allergy is to penicillin. ^o-0c0c0c0c0c\n', { mode: 0o600 });
+  await writeFile(
+    cold,
+    '---\ndate: 2025-01-10\ntier: cold\nagent: main\nobservations: 1\n---\n# 2025-01-10\n\n- 🔴 09:15 [fact] The allergy is to penicillin. ^o-0c0c0c0c0c\n',
+    { mode: 0o600 },
+  );
   return {
-    secrets: [...observations, warm].map((o) => o.text).concat(['Lisbon trip', 'penicillin', AGENT, TODAY, addDays(TODAY, -1), addDays(TODAY, -120), '2025-01-10', 'W24', 'sk-secret-never-synced']),
+    secrets: [...observations, warm]
+      .map((o) => o.text)
+      .concat([
+        'Lisbon trip',
+        'penicillin',
+        AGENT,
+        TODAY,
+        addDays(TODAY, -1),
+        addDays(TODAY, -120),
+        '2025-01-10',
+        'W24',
+        'sk-secret-never-synced',
+      ]),
     ids: [...observations, warm].map((o) => o.id),
   };
 }
@@ -50,11 +70,24 @@ async function fillHome(d: Device) {
 async function ok(d: Device, args: string[] = [], env: Record<string, string> = {}) {
   const r = await d.sync(['--json', ...args], env);
   assert.equal(r.code, 0, `${d.name}: ${r.stderr}${r.stdout}`);
-  return JSON.parse(r.stdout) as { encrypted: { written: string[]; merged: string[]; conflicts: string[]; files: number; encrypted: number; pushed: boolean; rotated: boolean } };
+  return JSON.parse(r.stdout) as {
+    encrypted: {
+      written: string[];
+      merged: string[];
+      conflicts: string[];
+      files: number;
+      encrypted: number;
+      pushed: boolean;
+      rotated: boolean;
+    };
+  };
 }
 
 async function ageCli(): Promise<boolean> {
-  return execa('age', ['--version'], { reject: false }).then((r) => r.exitCode === 0, () => false);
+  return execa('age', ['--version'], { reject: false }).then(
+    (r) => r.exitCode === 0,
+    () => false,
+  );
 }
 
 test('after an encrypted sync no object of the remote holds a text, agent name or date; a second home with the key gets every file byte for byte; the age CLI decrypts it', async (t) => {
@@ -67,7 +100,11 @@ test('after an encrypted sync no object of the remote holds a text, agent name o
 
   assert.deepEqual(await leakedInto(remote, fixture.secrets), [], 'nothing of the memory in any blob, tree or commit');
   const names = (await execa('git', ['ls-tree', '-r', '--name-only', 'main'], { cwd: remote })).stdout.split('\n');
-  assert.deepEqual(names.filter((n) => !/^(README\.md|index\.age|files\/[0-9a-f]{32}\.age)$/.test(n)), [], 'hashed names only');
+  assert.deepEqual(
+    names.filter((n) => !/^(README\.md|index\.age|files\/[0-9a-f]{32}\.age)$/.test(n)),
+    [],
+    'hashed names only',
+  );
   const log = (await execa('git', ['log', '--format=%an <%ae> %s', 'main'], { cwd: remote })).stdout;
   assert.doesNotMatch(log, new RegExp((await import('node:os')).hostname()), 'no host name in the commits');
 
@@ -88,10 +125,23 @@ test('after an encrypted sync no object of the remote holds a text, agent name o
     return;
   }
   const sealedIndex = (await execa('git', ['show', 'main:index.age'], { cwd: remote, encoding: 'buffer' })).stdout;
-  const index = JSON.parse((await execa('age', ['-d', '-i', key], { input: Buffer.from(sealedIndex) })).stdout) as { files: Record<string, string> };
+  const index = JSON.parse((await execa('age', ['-d', '-i', key], { input: Buffer.from(sealedIndex) })).stdout) as {
+    files: Record<string, string>;
+  };
   assert.ok(index.files[`memory/${TODAY}.md`], 'the index names the files');
-  const blobs = (await execa('git', ['ls-tree', '-r', 'main', 'files/'], { cwd: remote })).stdout.split('\n').map((l) => l.split(/\s+/)[2]!);
-  const plain = await Promise.all(blobs.map(async (id) => (await execa('age', ['-d', '-i', key], { input: Buffer.from((await execa('git', ['cat-file', 'blob', id], { cwd: remote, encoding: 'buffer' })).stdout) })).stdout));
+  const blobs = (await execa('git', ['ls-tree', '-r', 'main', 'files/'], { cwd: remote })).stdout
+    .split('\n')
+    .map((l) => l.split(/\s+/)[2]!);
+  const plain = await Promise.all(
+    blobs.map(
+      async (id) =>
+        (
+          await execa('age', ['-d', '-i', key], {
+            input: Buffer.from((await execa('git', ['cat-file', 'blob', id], { cwd: remote, encoding: 'buffer' })).stdout),
+          })
+        ).stdout,
+    ),
+  );
   assert.ok(plain.includes((await readFile(join(a.paths.memory, `${TODAY}.md`), 'utf8')).trimEnd()), 'age -d gives the day file back');
 });
 
@@ -103,8 +153,14 @@ test('two homes that both write merge on plaintext with nothing lost, and the re
   const b = await encryptedDevice(dir, 'b', remote, { keyFile: key });
   await ok(b);
 
-  const onA = [makeObservation(10, TODAY, { text: 'Device A learned the deploy key rotates monthly.' }), makeObservation(11, addDays(TODAY, -2))];
-  const onB = [makeObservation(20, TODAY, { text: 'Device B noted the VPN endpoint moved.', tags: ['vpn'] }), makeObservation(21, addDays(TODAY, -3), { agent: AGENT })];
+  const onA = [
+    makeObservation(10, TODAY, { text: 'Device A learned the deploy key rotates monthly.' }),
+    makeObservation(11, addDays(TODAY, -2)),
+  ];
+  const onB = [
+    makeObservation(20, TODAY, { text: 'Device B noted the VPN endpoint moved.', tags: ['vpn'] }),
+    makeObservation(21, addDays(TODAY, -3), { agent: AGENT }),
+  ];
   await writeHot(a.paths, onA);
   await writeHot(b.paths, onB);
   await appendFile(a.paths.audit, '{"action":"from-a"}\n');
@@ -217,14 +273,25 @@ test('the sync command receives only ciphertext: {encrypted} is the encrypted co
   await writeFile(script, FAKE_RCLONE);
   const node = JSON.stringify(process.execPath).slice(1, -1);
   const a = await encryptedDevice(dir, 'a', '', { keyFile: key }, `  command: "${node} ${script} ${calls} sync {encrypted} ${dest}"\n`);
-  await writeFile(a.paths.config, (await readFile(a.paths.config, 'utf8')).replace(/git: \{enabled: true, remote: ""\}/, 'git: {enabled: false}'));
+  await writeFile(
+    a.paths.config,
+    (await readFile(a.paths.config, 'utf8')).replace(/git: \{enabled: true, remote: ""\}/, 'git: {enabled: false}'),
+  );
   const fixture = await fillHome(a);
   await ok(a);
   const handed = JSON.parse((await readFile(calls, 'utf8')).trim()) as string[];
-  assert.ok(handed.includes('index.age') && handed.filter((f) => f.startsWith('files')).length === 7, `the encrypted tree: ${handed.join(' ')}`);
-  for (const f of handed.filter((f) => f.endsWith('.age'))) assert.match(await readFile(join(dest, f), 'latin1'), /^age-encryption\.org\/v1\n/, `${f} is age`);
+  assert.ok(
+    handed.includes('index.age') && handed.filter((f) => f.startsWith('files')).length === 7,
+    `the encrypted tree: ${handed.join(' ')}`,
+  );
+  for (const f of handed.filter((f) => f.endsWith('.age')))
+    assert.match(await readFile(join(dest, f), 'latin1'), /^age-encryption\.org\/v1\n/, `${f} is age`);
   const copied = (await Promise.all(handed.map((f) => readFile(join(dest, f), 'latin1')))).join('\n');
-  assert.deepEqual(fixture.secrets.filter((s) => copied.includes(Buffer.from(s).toString('latin1'))), [], 'nothing of the memory reaches the command');
+  assert.deepEqual(
+    fixture.secrets.filter((s) => copied.includes(Buffer.from(s).toString('latin1'))),
+    [],
+    'nothing of the memory reaches the command',
+  );
 
   // An incremental run hands over the one changed file and a new index.
   await writeHot(a.paths, [makeObservation(50, TODAY, { text: 'One more private thing.' })]);
@@ -245,7 +312,8 @@ test('rotating the key re-encrypts the whole remote in one run; the old key no l
   await ok(a);
   const b = await encryptedDevice(dir, 'b', remote, { keyFile: key });
   await ok(b);
-  const blobsOf = async (rev: string) => new Set((await execa('git', ['ls-tree', '-r', rev], { cwd: remote })).stdout.split('\n').map((l) => l.split(/\s+/)[2]!));
+  const blobsOf = async (rev: string) =>
+    new Set((await execa('git', ['ls-tree', '-r', rev], { cwd: remote })).stdout.split('\n').map((l) => l.split(/\s+/)[2]!));
   const before = await blobsOf('main');
 
   const newKey = join(dir, 'new.key');
@@ -253,8 +321,16 @@ test('rotating the key re-encrypts the whole remote in one run; the old key no l
   assert.equal(rotated.encrypted.rotated, true);
   assert.equal(rotated.encrypted.encrypted, 7, 'every file re-encrypted');
   const after = await blobsOf('main');
-  assert.deepEqual([...after].filter((id) => before.has(id)), [(await execa('git', ['rev-parse', 'main:README.md'], { cwd: remote })).stdout], 'only the README blob is shared with before');
-  assert.match(await readFile(a.paths.config, 'utf8'), new RegExp(`key_file: "?${newKey.replace(/[/.]/g, '\\$&')}"?$`, 'm'), 'sync.key_file now names the new key');
+  assert.deepEqual(
+    [...after].filter((id) => before.has(id)),
+    [(await execa('git', ['rev-parse', 'main:README.md'], { cwd: remote })).stdout],
+    'only the README blob is shared with before',
+  );
+  assert.match(
+    await readFile(a.paths.config, 'utf8'),
+    new RegExp(`key_file: "?${newKey.replace(/[/.]/g, '\\$&')}"?$`, 'm'),
+    'sync.key_file now names the new key',
+  );
   assert.equal((await ok(a)).encrypted.pushed, false, 'the next sync with the new key has nothing to do');
 
   const stale = await b.sync();
@@ -297,7 +373,10 @@ test('a forget travels with encrypted sync: B, which edited the line meanwhile, 
     const day = await readFile(join(d.paths.memory, `${TODAY}.md`), 'utf8');
     assert.doesNotMatch(day, /Wallaby Way/, `not on ${d.name}`);
     assert.match(day, /VPN endpoint moved/, `B's new line is on ${d.name}`);
-    assert.ok((await readFile(d.paths.audit, 'utf8')).split('\n').some((l) => l.includes('"action":"forget"') && l.includes(secret.id)), `${d.name}'s audit records it`);
+    assert.ok(
+      (await readFile(d.paths.audit, 'utf8')).split('\n').some((l) => l.includes('"action":"forget"') && l.includes(secret.id)),
+      `${d.name}'s audit records it`,
+    );
   }
   await writeHot(b.paths, [makeObservation(21, TODAY)]);
   await ok(b);

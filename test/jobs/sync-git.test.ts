@@ -52,7 +52,10 @@ test('two devices append to the same day and to their own days; syncing both way
   const shared = TODAY;
   await writeHot(a.paths, [makeObservation(1, shared, { agent: 'main' }), makeObservation(2, addDays(TODAY, -1))]);
   await writeHot(a.paths, [makeObservation(3, addDays(TODAY, -120))], 'warm');
-  await writeFile(a.paths.config, `sync:\n  git: {enabled: true, remote: ${JSON.stringify(remote)}}\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\n`);
+  await writeFile(
+    a.paths.config,
+    `sync:\n  git: {enabled: true, remote: ${JSON.stringify(remote)}}\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\n`,
+  );
   // Device A's first sync through the CLI: repository created, committed, pushed.
   const first = await runCli(['sync', '--home', a.paths.root]);
   assert.equal(first.code, 0, first.stderr);
@@ -77,7 +80,10 @@ test('two devices append to the same day and to their own days; syncing both way
   assert.deepEqual(treeDiff(await dayFiles(b.paths), await dayFiles(a.paths)), []);
 
   // Both append to today's file (the same file) and each to a day of its own, offline from each other.
-  const onA = [makeObservation(10, shared, { text: 'Device A learned that the deploy key rotates monthly.' }), makeObservation(11, addDays(TODAY, -2))];
+  const onA = [
+    makeObservation(10, shared, { text: 'Device A learned that the deploy key rotates monthly.' }),
+    makeObservation(11, addDays(TODAY, -2)),
+  ];
   const onB = [
     makeObservation(20, shared, { text: 'Device B noted the VPN endpoint moved.', tags: ['vpn'] }),
     makeObservation(21, shared, { text: 'Device B also noted a second thing.' }),
@@ -136,7 +142,7 @@ test('a pull that cannot be merged is aborted: local files untouched, the sync q
   assert.deepEqual(queued.parts, ['git']);
 });
 
-test('repairUnionMerged recounts a frontmatter with both sides\' keys and keeps a doubled observation once', () => {
+test("repairUnionMerged recounts a frontmatter with both sides' keys and keeps a doubled observation once", () => {
   const merged = [
     '---',
     'date: 2026-06-15',
@@ -165,13 +171,18 @@ test('repairUnionMerged recounts a frontmatter with both sides\' keys and keeps 
   assert.deepEqual(day.frontmatter.data.tags, ['a', 'b']);
   assert.equal(day.frontmatter.data.provenance, undefined, 'the maps moved to the provenance block');
   assert.deepEqual(
-    listObservations(day).map((o) => [o.id, o.provenance?.session]).sort(),
-    [['o-1111111111', 's1'], ['o-2222222222', 's2']],
+    listObservations(day)
+      .map((o) => [o.id, o.provenance?.session])
+      .sort(),
+    [
+      ['o-1111111111', 's1'],
+      ['o-2222222222', 's2'],
+    ],
   );
   assert.equal(repairUnionMerged(fixed), undefined, 'a clean file needs nothing');
 });
 
-test('repairUnionMerged joins the two provenance blocks a union merge leaves (one unclosed, the other side\'s lines between)', () => {
+test("repairUnionMerged joins the two provenance blocks a union merge leaves (one unclosed, the other side's lines between)", () => {
   const merged = [
     '---',
     'date: 2026-06-15',
@@ -201,7 +212,12 @@ test('repairUnionMerged joins the two provenance blocks a union merge leaves (on
   // Read before the repair, every observation is there with its provenance.
   assert.deepEqual(
     listObservations(parseDayFile(merged)).map((o) => [o.id, o.provenance?.session]),
-    [['o-574dcb6a9c', 's-1'], ['o-410b26abbe', 's-3'], ['o-471f73c8b4', 's-6'], ['o-d791f7451c', 's-0']],
+    [
+      ['o-574dcb6a9c', 's-1'],
+      ['o-410b26abbe', 's-3'],
+      ['o-471f73c8b4', 's-6'],
+      ['o-d791f7451c', 's-0'],
+    ],
   );
   const fixed = repairUnionMerged(merged)!;
   assert.ok(fixed, 'the file is rewritten');
@@ -216,7 +232,11 @@ test('a forget is carried by sync: device A forgets a line, device B (which stil
   const homes = { a: join(dir, 'a', 'home'), b: join(dir, 'b', 'home') };
   const a = await device(dir, 'a', remote);
   const b = await device(dir, 'b', remote);
-  for (const home of Object.values(homes)) await writeFile(join(home, 'config.yaml'), `timezone: UTC\nsync:\n  git: {enabled: true, remote: ${JSON.stringify(remote)}}\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\n`);
+  for (const home of Object.values(homes))
+    await writeFile(
+      join(home, 'config.yaml'),
+      `timezone: UTC\nsync:\n  git: {enabled: true, remote: ${JSON.stringify(remote)}}\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\n`,
+    );
   const secret = makeObservation(2, TODAY, { text: 'My home address is 42 Wallaby Way, Sydney.' });
   // The forgotten line is the day's last: B's new line goes right after it (one hunk, which union keeps whole).
   await writeHot(a.paths, [makeObservation(1, TODAY), secret]);
@@ -239,13 +259,19 @@ test('a forget is carried by sync: device A forgets a line, device B (which stil
   assert.deepEqual(onB.git?.forgotten, [secret.id], 'B forgot what A forgot');
   await sync(homes.a);
 
-  for (const [name, paths] of [['A', a.paths], ['B', b.paths]] as const) {
+  for (const [name, paths] of [
+    ['A', a.paths],
+    ['B', b.paths],
+  ] as const) {
     const day = await readFile(dayFilePath(paths, 'hot', 'main', TODAY), 'utf8');
     assert.doesNotMatch(day, /Wallaby Way/, `the forgotten line is not on ${name}`);
     assert.ok(!day.includes(secret.id), `nor its id (provenance) on ${name}`);
     assert.match(day, /VPN endpoint moved/, `B's new line is on ${name}`);
     const audit = await readFile(paths.audit, 'utf8');
-    assert.ok(audit.split('\n').some((l) => l.includes('"action":"forget"') && l.includes(secret.id)), `${name}'s audit records the forget`);
+    assert.ok(
+      audit.split('\n').some((l) => l.includes('"action":"forget"') && l.includes(secret.id)),
+      `${name}'s audit records the forget`,
+    );
     assert.match(await readFile(join(paths.root, 'forgotten.md'), 'utf8'), new RegExp(`\\b${secret.id}\\b`), `${name} keeps the tombstone`);
   }
   const remoteDay = (await execa('git', ['show', `main:memory/${TODAY}.md`], { cwd: remote })).stdout;

@@ -49,13 +49,32 @@ test('a cache that no longer matches is not trusted: another zone, another succe
     await recordTierRun(paths, new Date('2026-05-10T20:00:00Z'));
     // A cache claiming "not due for a long time" for this success in UTC…
     const { state } = await readState(paths.state);
-    state.extra.tierDue = { zone: 'UTC', after: '2026-05-10T20:00:00.000Z', tzdata: process.versions.tz ?? '', notBefore: Date.parse('2030-01-01T00:00:00Z') };
+    state.extra.tierDue = {
+      zone: 'UTC',
+      after: '2026-05-10T20:00:00.000Z',
+      tzdata: process.versions.tz ?? '',
+      notBefore: Date.parse('2030-01-01T00:00:00Z'),
+    };
     await writeState(paths.state, state);
-    assert.equal(await tierDue(paths, config('UTC'), new Date('2026-05-12T10:00:00Z')), false, 'the cache is used for its own zone and success');
+    assert.equal(
+      await tierDue(paths, config('UTC'), new Date('2026-05-12T10:00:00Z')),
+      false,
+      'the cache is used for its own zone and success',
+    );
     // …is not used once config.yaml names another zone (05-10 20:00 UTC is 05-11 05:00 in Seoul; 05-12 is another day).
     assert.equal(await tierDue(paths, config('Asia/Seoul'), new Date('2026-05-12T10:00:00Z')), true);
     // …nor for another success (the `tier` command records its runs).
-    await writeState(paths.state, { ...(await readState(paths.state)).state, extra: { tierDue: { zone: 'UTC', after: '2026-05-10T20:00:00.000Z', tzdata: process.versions.tz ?? '', notBefore: Date.parse('2030-01-01T00:00:00Z') } } });
+    await writeState(paths.state, {
+      ...(await readState(paths.state)).state,
+      extra: {
+        tierDue: {
+          zone: 'UTC',
+          after: '2026-05-10T20:00:00.000Z',
+          tzdata: process.versions.tz ?? '',
+          notBefore: Date.parse('2030-01-01T00:00:00Z'),
+        },
+      },
+    });
     await recordTierRun(paths, new Date('2026-05-11T07:00:00Z'));
     assert.equal(await tierDue(paths, config('UTC'), new Date('2026-05-12T10:00:00Z')), true);
     const fresh = (await readState(paths.state)).state.extra.tierDue as { after: string; notBefore: number };

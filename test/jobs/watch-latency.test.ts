@@ -36,11 +36,20 @@ test('watch targets follow the configured sources; glob bases are the static pre
   });
   const targets = await watchTargetsFromConfig(config, {}, '/home/ada');
   const dirs = targets.map((t) => t.dir);
-  assert.deepEqual(dirs, ['/home/ada/oc-a/agents', '/srv/oc-b/agents', '/home/ada/.pi/agent/sessions', '/home/ada/.codex/sessions', '/home/ada/logs']);
+  assert.deepEqual(dirs, [
+    '/home/ada/oc-a/agents',
+    '/srv/oc-b/agents',
+    '/home/ada/.pi/agent/sessions',
+    '/home/ada/.codex/sessions',
+    '/home/ada/logs',
+  ]);
   assert.equal(globBase('/var/log/agent.log'), '/var/log');
   assert.equal(globBase('/data/{a,b}/*.jsonl'), '/data');
   const none = await watchTargetsFromConfig(validateConfig({}), { OPENCLAW_STATE_DIR: '/x/state' }, '/home/ada');
-  assert.deepEqual(none.map((t) => t.dir), ['/x/state/agents']);
+  assert.deepEqual(
+    none.map((t) => t.dir),
+    ['/x/state/agents'],
+  );
 });
 
 test('watch: 100 appended lines, each read by a tick it triggered; p99 reported; clean stop', async (t) => {
@@ -55,7 +64,10 @@ test('watch: 100 appended lines, each read by a tick it triggered; p99 reported;
     const logger = createMemoryLogger();
     const writer = new PiSessionWriter('0b6c2d1e-1111-4222-8333-944455556666', new Date('2026-02-12T09:00:00Z'), 1000);
     const file = join(sessions, '0b6c2d1e-1111-4222-8333-944455556666.jsonl');
-    await writeFile(file, writer.header() + writer.message({ role: 'user', text: 'I prefer TypeScript over JavaScript for backend services.' }));
+    await writeFile(
+      file,
+      writer.header() + writer.message({ role: 'user', text: 'I prefer TypeScript over JavaScript for backend services.' }),
+    );
 
     const ticks: TickEvent[] = [];
     let waiter: ((e: TickEvent) => void) | undefined;
@@ -84,7 +96,10 @@ test('watch: 100 appended lines, each read by a tick it triggered; p99 reported;
     const latencies: number[] = [];
     for (let i = 0; i < 100; i++) {
       const role = i % 2 === 0 ? 'assistant' : 'user';
-      const line = writer.message({ role, text: role === 'user' ? `We decided to ship release ${i} on Friday.` : `Noted: release ${i} ships Friday.` });
+      const line = writer.message({
+        role,
+        text: role === 'user' ? `We decided to ship release ${i} on Friday.` : `Noted: release ${i} ships Friday.`,
+      });
       const detected = new Promise<TickEvent>((resolve, reject) => {
         // A bound, not a latency figure (the p99 is reported): generous enough for a machine under load.
         const timer = setTimeout(() => reject(new Error(`line ${i} was not read within 120 s`)), 120_000);
@@ -108,7 +123,9 @@ test('watch: 100 appended lines, each read by a tick it triggered; p99 reported;
     assert.equal(ticks.filter((e) => e.error).length, 0);
 
     const tickMs = ticks.map((e) => e.endedAt - e.startedAt);
-    t.diagnostic(`detection latency over 100 lines: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${Math.max(...latencies)} ms (append → tick that read it finished); slowest tick ${Math.max(...tickMs)} ms`);
+    t.diagnostic(
+      `detection latency over 100 lines: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${Math.max(...latencies)} ms (append → tick that read it finished); slowest tick ${Math.max(...tickMs)} ms`,
+    );
 
     await watcher.close();
     const after = ticks.length;
@@ -154,7 +171,12 @@ test('watch: a transcript folder created after start is picked up', async () => 
       // beside two CPU hogs takes more than 10 s.
       setTimeout(() => reject(new Error('the new folder was not picked up within 120 s')), 120_000);
     });
-    await writeFile(join(sessions, '7a1b2c3d-1111-4222-8333-944455556666.jsonl'), w.header() + w.message({ role: 'user', text: 'Remember that the staging database is Postgres 16.' }) + w.message({ role: 'assistant', text: 'Got it.' }));
+    await writeFile(
+      join(sessions, '7a1b2c3d-1111-4222-8333-944455556666.jsonl'),
+      w.header() +
+        w.message({ role: 'user', text: 'Remember that the staging database is Postgres 16.' }) +
+        w.message({ role: 'assistant', text: 'Got it.' }),
+    );
     await finished;
     assert.deepEqual(watcher.watching(), [join(stateDir, 'agents')]);
     await watcher.close();

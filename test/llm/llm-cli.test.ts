@@ -47,7 +47,10 @@ test('observe with a failing LLM: exit 5, one alert per hour, status shows it, n
     await mkdir(sessions, { recursive: true });
     const w = new PiSessionWriter('33333333-0000-4000-8000-000000000000', new Date('2026-01-15T09:00:00Z'));
     let transcript = w.header();
-    for (let i = 0; i < 6; i++) transcript += w.message({ role: 'user', text: `Fact ${i}: the release train ${i} leaves from platform ${i + 3}.` }) + w.message({ role: 'assistant', text: 'Noted.' });
+    for (let i = 0; i < 6; i++)
+      transcript +=
+        w.message({ role: 'user', text: `Fact ${i}: the release train ${i} leaves from platform ${i + 3}.` }) +
+        w.message({ role: 'assistant', text: 'Noted.' });
     await writeFile(join(sessions, '33333333-0000-4000-8000-000000000000.jsonl'), transcript);
     await writeFile(join(dir, 'openclaw.json'), `{ gateway: { port: ${hooks.port} }, hooks: { enabled: true, token: "${HOOK_TOKEN}" } }`);
     const home = join(dir, 'home');
@@ -84,7 +87,10 @@ test('observe with a failing LLM: exit 5, one alert per hour, status shows it, n
 
     const st = await runCli(['status', '--home', home, '--json'], { env });
     assert.equal(st.code, 0, st.stderr);
-    const report = JSON.parse(st.stdout) as { llm: { lastError: { errorClass: string; role: string } }; jobs: { observe: { lastError: { code: string } } } };
+    const report = JSON.parse(st.stdout) as {
+      llm: { lastError: { errorClass: string; role: string } };
+      jobs: { observe: { lastError: { code: string } } };
+    };
     assert.equal(report.llm.lastError.errorClass, 'server');
     assert.equal(report.jobs.observe.lastError.code, 'LLM_ERROR');
     const text = await runCli(['status', '--home', home], { env });
@@ -102,7 +108,10 @@ test('observe with a failing LLM: exit 5, one alert per hour, status shows it, n
     assert.equal(JSON.parse(fourth.stdout).observations, 0, 'nothing twice');
     const day = await readFile(join(home, 'memory', '2026-01-15.md'), 'utf8');
     for (let i = 0; i < 6; i++) assert.equal(day.split(`Fact ${i}:`).length - 1, 1);
-    const usage = JSON.parse((await runCli(['status', '--home', home, '--json'], { env })).stdout).llm.usage.total as { calls: number; inputTokens: number };
+    const usage = JSON.parse((await runCli(['status', '--home', home, '--json'], { env })).stdout).llm.usage.total as {
+      calls: number;
+      inputTokens: number;
+    };
     assert.equal(usage.calls, 1, 'failed attempts (HTTP 500) cost nothing; one answered call');
     assert.equal(usage.inputTokens, llm.requests.at(-1)!.promptTokens);
 
@@ -124,7 +133,12 @@ test('reflect --force: offline reflection written and shown by status; a failing
     await mkdir(join(home, 'memory'), { recursive: true });
     const days = ['2026-01-05', '2026-01-06', '2026-01-20'];
     for (const [n, d] of days.entries()) {
-      const lines = Array.from({ length: 8 }, (_, i) => `- 🟡 10:${String(i).padStart(2, '0')} [fact] Service ${n}-${i} runs PostgreSQL ${12 + i} on host db${i}.internal. ^o-${n}${i}00000000`.slice(0, 200));
+      const lines = Array.from({ length: 8 }, (_, i) =>
+        `- 🟡 10:${String(i).padStart(2, '0')} [fact] Service ${n}-${i} runs PostgreSQL ${12 + i} on host db${i}.internal. ^o-${n}${i}00000000`.slice(
+          0,
+          200,
+        ),
+      );
       await writeFile(join(home, 'memory', `${d}.md`), `---\ndate: ${d}\n---\n# ${d}\n\n${lines.join('\n')}\n`);
     }
     await writeFile(join(home, 'config.yaml'), 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n');
@@ -139,7 +153,10 @@ test('reflect --force: offline reflection written and shown by status; a failing
       join(home, 'config.yaml'),
       `timezone: UTC\nsources:\n  openclaw:\n    enabled: false\nreflector:\n  provider: custom\n  model: reflect-model\n  api_base: ${llm.url}\n  api_key: ${KEY}\n  retry_delays_ms: [10]\nalerts:\n  webhook_url: ${hooks.url}/hooks/agent\n`,
     );
-    await writeFile(join(home, 'memory', '2026-01-21.md'), '---\ndate: 2026-01-21\n---\n# 2026-01-21\n\n- 🔴 09:00 [decision] Move the queue to NATS. ^o-9900000000\n');
+    await writeFile(
+      join(home, 'memory', '2026-01-21.md'),
+      '---\ndate: 2026-01-21\n---\n# 2026-01-21\n\n- 🔴 09:00 [decision] Move the queue to NATS. ^o-9900000000\n',
+    );
     const failed = await runCli(['reflect', '--home', home, '--force'], { env });
     assert.equal(failed.code, 5, failed.stderr);
     assert.match(failed.stderr, /reflector LLM call failed/);

@@ -41,7 +41,10 @@ test('a good answer: bearer key, model, temperature and max_tokens sent; usage c
     assert.equal(req.model, 'model-a');
     assert.equal(req.body.temperature, 0.3);
     assert.equal(req.body.max_tokens, 500);
-    assert.deepEqual(req.messages.map((m) => m.role), ['system', 'user']);
+    assert.deepEqual(
+      req.messages.map((m) => m.role),
+      ['system', 'user'],
+    );
     assert.deepEqual(r.usage, [{ model: 'custom/model-a', inputTokens: req.promptTokens, outputTokens: req.completionTokens, calls: 1 }]);
     assert.ok(req.promptTokens > 0 && req.completionTokens > 0);
   } finally {
@@ -83,7 +86,10 @@ test('500 on every attempt: 1 + retries attempts, each logged, then LlmError (ex
     });
     assert.equal(server.requests.length, 4);
     const failed = logger.records.filter((x) => x.event === 'llm.attempt_failed');
-    assert.deepEqual(failed.map((f) => f.retryInMs), [10, 20, 40, undefined]);
+    assert.deepEqual(
+      failed.map((f) => f.retryInMs),
+      [10, 20, 40, undefined],
+    );
     assert.ok(failed.every((f) => f.errorClass === 'server'));
   } finally {
     await server.close();
@@ -115,7 +121,10 @@ test('a hang past timeout_ms is a timeout, retried, then reported', async () => 
   try {
     const logger = createMemoryLogger();
     const client = createLlmClient('observer', role(server.url, { timeout_ms: 200, retry_delays_ms: [10] }), {}, { logger });
-    await assert.rejects(client.chat({ system: 's', user: 'u', parse: echo }), (e: unknown) => e instanceof LlmError && e.errorClass === 'timeout');
+    await assert.rejects(
+      client.chat({ system: 's', user: 'u', parse: echo }),
+      (e: unknown) => e instanceof LlmError && e.errorClass === 'timeout',
+    );
     assert.equal(server.requests.length, 2);
   } finally {
     await server.close();
@@ -147,7 +156,11 @@ test('a malformed answer is retried; tokens of the bad answer still count', asyn
 
 test('fallback chain: a failing first model hands over to the next one; context length skips retries', async () => {
   const server = await startOpenAiServer((req) =>
-    req.model === 'big-model' ? status(400, "This model's maximum context length is 8192 tokens.", undefined, 'context_length_exceeded') : req.model === 'model-b' ? status(503, 'overloaded') : ok(`answer from ${req.model}`),
+    req.model === 'big-model'
+      ? status(400, "This model's maximum context length is 8192 tokens.", undefined, 'context_length_exceeded')
+      : req.model === 'model-b'
+        ? status(503, 'overloaded')
+        : ok(`answer from ${req.model}`),
   );
   try {
     const logger = createMemoryLogger();
@@ -182,31 +195,52 @@ test('connection refused is a connection error', async () => {
       s.close(() => resolve(p));
     });
   });
-  const client = createLlmClient('observer', role(`http://127.0.0.1:${port}/v1`, { retry_delays_ms: [] }), {}, { logger: createMemoryLogger() });
-  await assert.rejects(client.chat({ system: 's', user: 'u', parse: echo }), (e: unknown) => e instanceof LlmError && e.errorClass === 'connection');
+  const client = createLlmClient(
+    'observer',
+    role(`http://127.0.0.1:${port}/v1`, { retry_delays_ms: [] }),
+    {},
+    { logger: createMemoryLogger() },
+  );
+  await assert.rejects(
+    client.chat({ system: 's', user: 'u', parse: echo }),
+    (e: unknown) => e instanceof LlmError && e.errorClass === 'connection',
+  );
 });
 
 test('presets: hosted providers need a key (from config or the environment), local ones do not', () => {
   const base: LlmRoleConfig = { ...role(''), provider: 'openai', model: 'gpt-4o-mini', api_base: '', api_key: '' };
-  assert.throws(() => resolveLlmSettings('observer', base, {}), (e: unknown) => e instanceof ConfigError && /OPENAI_API_KEY/.test(e.hint ?? ''));
+  assert.throws(
+    () => resolveLlmSettings('observer', base, {}),
+    (e: unknown) => e instanceof ConfigError && /OPENAI_API_KEY/.test(e.hint ?? ''),
+  );
   const s = resolveLlmSettings('observer', base, { OPENAI_API_KEY: 'sk-from-env-xxxxxxxxxxxx' });
   assert.equal(s.endpoints[0]!.baseURL, 'https://api.openai.com/v1');
   assert.equal(s.endpoints[0]!.apiKey, 'sk-from-env-xxxxxxxxxxxx');
   const gemini = resolveLlmSettings('observer', { ...base, provider: 'gemini', model: 'gemini-2.5-flash' }, { GEMINI_API_KEY: 'g' });
   assert.match(gemini.endpoints[0]!.baseURL, /generativelanguage\.googleapis\.com\/v1beta\/openai/);
-  const anthropic = resolveLlmSettings('observer', { ...base, provider: 'anthropic', model: 'claude-haiku-4-5' }, { ANTHROPIC_API_KEY: 'a' });
+  const anthropic = resolveLlmSettings(
+    'observer',
+    { ...base, provider: 'anthropic', model: 'claude-haiku-4-5' },
+    { ANTHROPIC_API_KEY: 'a' },
+  );
   assert.equal(anthropic.endpoints[0]!.baseURL, 'https://api.anthropic.com/v1/');
   const ollama = resolveLlmSettings('observer', { ...base, provider: 'ollama', model: 'qwen3:4b' }, {});
   assert.equal(ollama.endpoints[0]!.baseURL, 'http://127.0.0.1:11434/v1');
   const lmstudio = resolveLlmSettings('observer', { ...base, provider: 'lmstudio', model: 'local' }, {});
   assert.equal(lmstudio.endpoints[0]!.baseURL, 'http://127.0.0.1:1234/v1');
-  assert.throws(() => resolveLlmSettings('observer', { ...base, provider: 'custom', model: 'x' }, {}), (e: unknown) => e instanceof ConfigError && e.keyPath === 'observer.api_base');
+  assert.throws(
+    () => resolveLlmSettings('observer', { ...base, provider: 'custom', model: 'x' }, {}),
+    (e: unknown) => e instanceof ConfigError && e.keyPath === 'observer.api_base',
+  );
 });
 
 test('retry-after parsing and cost estimates', () => {
   assert.equal(retryAfterMs(new Headers({ 'retry-after-ms': '250' })), 250);
   assert.equal(retryAfterMs(new Headers({ 'retry-after': '2' })), 2000);
-  assert.equal(retryAfterMs(new Headers({ 'retry-after': new Date(10_000).toUTCString() }), () => 4_000), 6000);
+  assert.equal(
+    retryAfterMs(new Headers({ 'retry-after': new Date(10_000).toUTCString() }), () => 4_000),
+    6000,
+  );
   assert.equal(retryAfterMs(new Headers({})), undefined);
   assert.equal(estimateCost('openai', 'gpt-4o-mini', 1_000_000, 1_000_000), 0.75);
   assert.equal(estimateCost('openrouter', 'openai/gpt-4o-mini', 2_000_000, 0), 0.3);

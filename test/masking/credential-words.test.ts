@@ -16,12 +16,26 @@ const PASSWORD = ['Glaze', '&Kiln', '2026!'].join('');
 const TOKEN = ['9c4f1e2a', '7b3d', '4e8f', 'a1c6', '5d2e9b0f7a34'].join('-');
 
 test('a request to remember a password gets a note that it was masked; other texts are left alone', () => {
-  assert.equal(withPasswordNote('remember my Etsy login? helen / [REDACTED:password]'), `remember my Etsy login? helen / [REDACTED:password] (${PASSWORD_NOTE_EN})`);
-  assert.equal(withPasswordNote('etsy 로그인 기억해줘: helen / [REDACTED:password]'), `etsy 로그인 기억해줘: helen / [REDACTED:password] (${PASSWORD_NOTE_KO})`);
+  assert.equal(
+    withPasswordNote('remember my Etsy login? helen / [REDACTED:password]'),
+    `remember my Etsy login? helen / [REDACTED:password] (${PASSWORD_NOTE_EN})`,
+  );
+  assert.equal(
+    withPasswordNote('etsy 로그인 기억해줘: helen / [REDACTED:password]'),
+    `etsy 로그인 기억해줘: helen / [REDACTED:password] (${PASSWORD_NOTE_KO})`,
+  );
   const once = withPasswordNote('please remember: my password is [REDACTED:password]');
   assert.equal(withPasswordNote(once), once, 'the note is added once');
-  assert.equal(withPasswordNote('the server token is [REDACTED:credential]'), 'the server token is [REDACTED:credential]', 'no request to remember');
-  assert.equal(withPasswordNote('remember the key [REDACTED:openai-key]'), 'remember the key [REDACTED:openai-key]', 'a key format is not a password');
+  assert.equal(
+    withPasswordNote('the server token is [REDACTED:credential]'),
+    'the server token is [REDACTED:credential]',
+    'no request to remember',
+  );
+  assert.equal(
+    withPasswordNote('remember the key [REDACTED:openai-key]'),
+    'remember the key [REDACTED:openai-key]',
+    'a key format is not a password',
+  );
 });
 
 test('observe → index → active memory: a bare UUID token and an Etsy `name / password` are masked everywhere, with the note', async () => {

@@ -21,7 +21,10 @@ test(`every channel (seed ${SEED}): ≥ 98 % of the corpus masked, each channel 
     // Reached: the LLM saw every line, the Observer kept every user line, and so on downstream.
     const minReached = channel === 'active-memory' || channel === 'query-cache' ? 1 : Math.floor(report.instances * 0.9);
     assert.ok(s.reached >= minReached, `${channel}: only ${s.reached} of ${report.instances} instances reached it\n${table}`);
-    assert.ok(1 - s.leaked / s.reached >= 0.98, `${channel}: ${s.leaked} of ${s.reached} leak (${s.leaks.slice(0, 12).join(', ')})\n${table}`);
+    assert.ok(
+      1 - s.leaked / s.reached >= 0.98,
+      `${channel}: ${s.leaked} of ${s.reached} leak (${s.leaks.slice(0, 12).join(', ')})\n${table}`,
+    );
   }
   assert.ok(report.harmlessAltered.length <= 2, `harmless classes altered: ${report.harmlessAltered.join(', ')}`);
   assert.equal(report.queryLeaks, 0, 'a secret typed into search reached the query cache or the index');

@@ -18,11 +18,17 @@ test(`corpus (seed ${SEED}): at least 40 kinds, at least 98 % of instances maske
   const misses = corpus.filter((i) => leaks(maskSecrets(i.text).text, i.core));
   const recall = 1 - misses.length / corpus.length;
   const shown = misses.slice(0, 20).map((i) => `${i.kind}/${i.context}: ${maskSecrets(i.text).text.slice(0, 160)}`);
-  assert.ok(recall >= 0.98, `seed ${SEED}: ${misses.length} of ${corpus.length} leak (${(recall * 100).toFixed(1)} %):\n${shown.join('\n')}`);
+  assert.ok(
+    recall >= 0.98,
+    `seed ${SEED}: ${misses.length} of ${corpus.length} leak (${(recall * 100).toFixed(1)} %):\n${shown.join('\n')}`,
+  );
   for (const kind of SECRET_KINDS) {
     const of = corpus.filter((i) => i.kind === kind);
     const missed = misses.filter((i) => i.kind === kind);
-    assert.ok(missed.length / of.length <= 0.2, `seed ${SEED}: ${kind} leaks ${missed.length} of ${of.length}:\n${missed.map((i) => i.text).join('\n')}`);
+    assert.ok(
+      missed.length / of.length <= 0.2,
+      `seed ${SEED}: ${kind} leaks ${missed.length} of ${of.length}:\n${missed.map((i) => i.text).join('\n')}`,
+    );
   }
 });
 
@@ -32,7 +38,10 @@ test(`harmless corpus (seed ${SEED}): at most 2 of 39 classes altered`, () => {
   assert.equal(classes.size, 39);
   const altered = harmless.filter((h) => maskSecrets(h.text).text !== h.text);
   const alteredClasses = new Set(altered.map((h) => h.cls));
-  assert.ok(alteredClasses.size <= 2, `seed ${SEED}: ${alteredClasses.size} classes altered:\n${altered.map((h) => `${h.cls}: ${h.text.slice(0, 100)} → ${maskSecrets(h.text).text.slice(0, 100)}`).join('\n')}`);
+  assert.ok(
+    alteredClasses.size <= 2,
+    `seed ${SEED}: ${alteredClasses.size} classes altered:\n${altered.map((h) => `${h.cls}: ${h.text.slice(0, 100)} → ${maskSecrets(h.text).text.slice(0, 100)}`).join('\n')}`,
+  );
 });
 
 test('the corpus is reproducible: the same seed gives the same texts, another seed other ones', () => {

@@ -19,12 +19,23 @@ test('observe refuses an extra pattern that backtracks catastrophically, names i
     const id = '44444444-0000-4000-8000-000000000000';
     const w = new PiSessionWriter(id, new Date('2026-01-15T09:00:00Z'));
     // (a+)+$ on this line takes 2^40 steps in a backtracking engine: without the check, observe never ends.
-    await writeFile(join(sessions, `${id}.jsonl`), w.header() + w.message({ role: 'user', text: `I decided to keep ${'a'.repeat(40)}! as the marker.` }));
+    await writeFile(
+      join(sessions, `${id}.jsonl`),
+      w.header() + w.message({ role: 'user', text: `I decided to keep ${'a'.repeat(40)}! as the marker.` }),
+    );
     const home = join(dir, 'home');
     await mkdir(home, { recursive: true });
     await writeFile(
       join(home, 'config.yaml'),
-      ['timezone: UTC', 'sources:', '  openclaw:', `    state_dirs: [${JSON.stringify(stateDir)}]`, 'masking:', "  extra_patterns: ['acme_[0-9]{6}', '(a+)+$']", ''].join('\n'),
+      [
+        'timezone: UTC',
+        'sources:',
+        '  openclaw:',
+        `    state_dirs: [${JSON.stringify(stateDir)}]`,
+        'masking:',
+        "  extra_patterns: ['acme_[0-9]{6}', '(a+)+$']",
+        '',
+      ].join('\n'),
     );
     const r = await runCli(['observe', '--home', home], { timeoutMs: 60_000 });
     assert.notEqual(r.code, 0, r.stdout + r.stderr);

@@ -20,7 +20,12 @@ const SLACK_USER = `xoxp-${'2222222222'}-${'zz99'}`;
 const SLACK_HOOK = `https://hooks.slack.com/services/T0000000/B0000000/${'X'.repeat(24)}`;
 const GOOGLE = `AIza${'Sy'}${'D-9tSrke72PouQMnMX7a7eLmGN0yG_xe1'}`;
 const JWT = `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ.${'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c'}`;
-const PEM = [`-----BEGIN RSA ${'PRIVATE'} KEY-----`, rep('MIIEowIBAAKCAQEA', 4), rep('q83xZ+/=', 8), `-----END RSA ${'PRIVATE'} KEY-----`].join('\n');
+const PEM = [
+  `-----BEGIN RSA ${'PRIVATE'} KEY-----`,
+  rep('MIIEowIBAAKCAQEA', 4),
+  rep('q83xZ+/=', 8),
+  `-----END RSA ${'PRIVATE'} KEY-----`,
+].join('\n');
 
 const SECRETS: Array<[kind: string, secret: string]> = [
   ['openai-key', OPENAI],
@@ -51,7 +56,11 @@ for (const [kind, secret] of SECRETS) {
 }
 
 test('aws_secret_access_key keeps the key name, masks the value', () => {
-  for (const form of [`aws_secret_access_key=${AWS_SECRET}`, `aws_secret_access_key = ${AWS_SECRET}`, `AWS_SECRET_ACCESS_KEY: "${AWS_SECRET}"`]) {
+  for (const form of [
+    `aws_secret_access_key=${AWS_SECRET}`,
+    `aws_secret_access_key = ${AWS_SECRET}`,
+    `AWS_SECRET_ACCESS_KEY: "${AWS_SECRET}"`,
+  ]) {
     const r = maskSecrets(form, {});
     assert.match(r.text, /^aws_secret_access_key/i);
     assert.ok(!r.text.includes('wJalr'), r.text);
@@ -59,7 +68,7 @@ test('aws_secret_access_key keeps the key name, masks the value', () => {
   }
 });
 
-test('sonar tokens: the label stays, the token goes (the secret is the second capture group of gitleaks\' rule)', () => {
+test("sonar tokens: the label stays, the token goes (the secret is the second capture group of gitleaks' rule)", () => {
   // Low entropy on purpose: only the sonar rule masks it, not the entropy rule.
   const token = 'a1'.repeat(20);
   for (const label of ['sonar.login', 'SONAR_TOKEN']) {
@@ -196,18 +205,30 @@ test('idempotent: masking twice equals masking once, and counts nothing the seco
   assert.ok(!/REDACTED:custom/.test(once.text.replace('[REDACTED:custom]', '')), 'extra pattern matched once, not inside labels');
 });
 
-test('maskedPrefix is the start of maskSecrets\' text, cut anywhere: before, inside, after and between secrets', () => {
+test("maskedPrefix is the start of maskSecrets' text, cut anywhere: before, inside, after and between secrets", () => {
   // Secrets and key=value pairs back to back, so a cut falls inside matches, between them, and where a
   // shorter redaction has pulled later text forward.
   let x = 11;
   const rand = () => (x = (x * 48271) % 2147483647) / 2147483647;
-  const pieces = [...SECRETS.map(([, s]) => s), 'password=hunter2x', `token: "${rep('t0k', 40)}"`, 'api_key=', 'Bearer abc123def456ghi', 'https://u:p@h.io/x', ' ', '\n', 'plain words ', 'key', '[REDACTED:secret]'];
+  const pieces = [
+    ...SECRETS.map(([, s]) => s),
+    'password=hunter2x',
+    `token: "${rep('t0k', 40)}"`,
+    'api_key=',
+    'Bearer abc123def456ghi',
+    'https://u:p@h.io/x',
+    ' ',
+    '\n',
+    'plain words ',
+    'key',
+    '[REDACTED:secret]',
+  ];
   for (let i = 0; i < 300; i++) {
     let text = '';
     for (let k = Math.floor(rand() * 12); k > 0; k--) text += pieces[Math.floor(rand() * pieces.length)];
     const full = maskSecrets(text).text;
     const options = { emails: true, extraPatterns: [/plain/g] };
-    assert.equal(maskedText(text, options), maskSecrets(text, options).text, 'maskedText is maskSecrets\' text');
+    assert.equal(maskedText(text, options), maskSecrets(text, options).text, "maskedText is maskSecrets' text");
     for (const length of [0, 1, 7, 20, 50, 81, 120, 201, 400, 1000, 5000]) {
       assert.equal(maskedPrefix(text, length), full.slice(0, length), `${length}: ${JSON.stringify(text.slice(0, 80))}`);
     }
@@ -304,7 +325,10 @@ test('a value after a credential word is masked whatever its shape: a bare UUID,
     [`postmark. I made an account, server token is ${uuid}`, 'postmark. I made an account, server token is [REDACTED:credential]'],
     [`the api key is ${uuid}.`, 'the api key is [REDACTED:credential].'],
     [`서버 토큰은 ${uuid} 이야`, '서버 토큰은 [REDACTED:credential] 이야'],
-    ['oh can you remember my Etsy login? I always forget it. helenpark.clay / Glaze&Kiln2026!', 'oh can you remember my Etsy login? I always forget it. helenpark.clay / [REDACTED:password]'],
+    [
+      'oh can you remember my Etsy login? I always forget it. helenpark.clay / Glaze&Kiln2026!',
+      'oh can you remember my Etsy login? I always forget it. helenpark.clay / [REDACTED:password]',
+    ],
     ['my Etsy login is helenpark.clay / Glaze&Kiln2026!', 'my Etsy login is helenpark.clay / [REDACTED:password]!'],
     ['remember my Etsy login? helenpark:Glaze&Kiln2026', 'remember my Etsy login? helenpark:[REDACTED:password]'],
     ['the login is bob:hunter22', 'the login is bob:[REDACTED:password]'],

@@ -76,7 +76,13 @@ test('observations added in several chunks give the file one append of them all 
     const all = makeObservations(0, 40);
     const buffer = new DayFileBuffer(paths);
     let added = 0;
-    for (const [from, to] of [[0, 12], [10, 20], [20, 33], [33, 40]] as const) added += await buffer.add(all.slice(from, to));
+    for (const [from, to] of [
+      [0, 12],
+      [10, 20],
+      [20, 33],
+      [33, 40],
+    ] as const)
+      added += await buffer.add(all.slice(from, to));
     assert.equal(added, 39, 'o-0000000001 was in the file already; 10 and 11 came twice');
     await buffer.flush();
     const expected = parseDayFile(handMade);
@@ -109,7 +115,10 @@ test('a file edited or removed between add and flush: the unsaved lines go to wh
     await rm(path);
     await buffer.flush();
     const written = listObservations(parseDayFile(await readFile(path, 'utf8')));
-    assert.deepEqual(written.map((o) => o.id), makeObservations(30, 5).map((o) => o.id));
+    assert.deepEqual(
+      written.map((o) => o.id),
+      makeObservations(30, 5).map((o) => o.id),
+    );
     assert.equal(written[0]!.date, '2026-02-12');
   });
 });

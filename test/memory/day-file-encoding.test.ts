@@ -66,7 +66,18 @@ test('a file with mixed line endings is kept as it is, and new lines get LF', ()
 
 test('a reflection file saved with a BOM and CRLF endings is still a reflection, with the same fields and lines', () => {
   const text = formatReflectionFile(
-    { periodStart: '2026-01-01', periodEnd: '2026-01-31', agent: 'main', reflector: 'heuristic', created: '2026-02-12T10:00:00.000Z', tokensBefore: 1200, tokensAfter: 300, compressionRatio: 4, keywordPreservation: 0.9, sourceObservations: ['o-7f3a9c21e0'] },
+    {
+      periodStart: '2026-01-01',
+      periodEnd: '2026-01-31',
+      agent: 'main',
+      reflector: 'heuristic',
+      created: '2026-02-12T10:00:00.000Z',
+      tokensBefore: 1200,
+      tokensAfter: 300,
+      compressionRatio: 4,
+      keywordPreservation: 0.9,
+      sourceObservations: ['o-7f3a9c21e0'],
+    },
     [{ date: '2026-01-05', priority: 'high', done: false, category: 'decision', text: 'PostgreSQL is the main database.', tags: [] }],
   );
   const plain = parseReflectionFile(text, 'r.md');
@@ -85,12 +96,21 @@ test('status, search, get, active memory and forget treat a BOM / BOM+CRLF day f
   const crlfFile = dayFilePath(paths, 'hot', 'main', today);
   const dated = (date: string) => DAY.replaceAll('2026-02-12', date);
   await writeFile(bomFile, BOM + dated(yesterday));
-  await writeFile(crlfFile, BOM + dated(today).replaceAll('o-7f3a9c21e0', 'o-1111111111').replaceAll('o-0b41d2e8aa', 'o-2222222222').replace('TypeScript over JavaScript', 'Kotlin over Java').replace(/\n/g, '\r\n'));
+  await writeFile(
+    crlfFile,
+    BOM +
+      dated(today)
+        .replaceAll('o-7f3a9c21e0', 'o-1111111111')
+        .replaceAll('o-0b41d2e8aa', 'o-2222222222')
+        .replace('TypeScript over JavaScript', 'Kotlin over Java')
+        .replace(/\n/g, '\r\n'),
+  );
   const home = ['--home', paths.root];
 
   const status = await runCli(['status', ...home, '--json']);
   assert.equal(status.code, 0, status.stderr);
-  const byDay = (JSON.parse(status.stdout) as { observations: { byAgent: Record<string, { byDay: Record<string, number> }> } }).observations.byAgent.main!.byDay;
+  const byDay = (JSON.parse(status.stdout) as { observations: { byAgent: Record<string, { byDay: Record<string, number> }> } }).observations
+    .byAgent.main!.byDay;
   assert.equal(byDay[yesterday], 2, status.stdout);
   assert.equal(byDay[today], 2, status.stdout);
 

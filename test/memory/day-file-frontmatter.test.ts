@@ -6,7 +6,14 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendObservations, formatDayFile, listObservations, parseDayFile, removeObservations, setFrontmatter } from '../../lib/memory/day-file/index.js';
+import {
+  appendObservations,
+  formatDayFile,
+  listObservations,
+  parseDayFile,
+  removeObservations,
+  setFrontmatter,
+} from '../../lib/memory/day-file/index.js';
 import { observationId } from '../../lib/memory/observation-line.js';
 import type { Observation } from '../../lib/core/types.js';
 import { DAY_BODY, LEGACY_DAY } from '../helpers/day-files.js';
@@ -49,7 +56,10 @@ test('a hand-edited frontmatter keeps its comments, flow list style, quoting and
   const file = parseDayFile(HAND_EDITED);
   assert.equal(appendObservations(file, [obs('The shop deploys on Fridays.', { tags: ['deploy'] })]), 1);
   const out = formatDayFile(file);
-  const expected = HAND_EDITED.replace('observations: 2 # counted', 'observations: 3 # counted').replace('tags: [postgres,typescript]  # topics', 'tags: [deploy, postgres, typescript]  # topics');
+  const expected = HAND_EDITED.replace('observations: 2 # counted', 'observations: 3 # counted').replace(
+    'tags: [postgres,typescript]  # topics',
+    'tags: [deploy, postgres, typescript]  # topics',
+  );
   assert.equal(out.slice(0, out.indexOf('\n---\n') + 5), expected.slice(0, expected.indexOf('\n---\n') + 5));
   assert.ok(out.startsWith(expected.trimEnd()), 'the body before the new line is unchanged');
   const again = parseDayFile(out);
@@ -88,19 +98,34 @@ test('a frontmatter the program wrote is still written the program’s way (no Y
   const text = `---\ndate: 2026-02-12\ntier: hot\nagent: main\nobservations: 2\ntags: [postgres, typescript]\n---\n${BODY}`;
   const file = parseDayFile(text);
   appendObservations(file, [obs('Redis caches sessions.', { tags: ['redis'] })]);
-  assert.match(formatDayFile(file), /^---\ndate: 2026-02-12\ntier: hot\nagent: main\nobservations: 3\ntags: \[postgres, redis, typescript\]\n---\n# 2026-02-12\n/);
+  assert.match(
+    formatDayFile(file),
+    /^---\ndate: 2026-02-12\ntier: hot\nagent: main\nobservations: 3\ntags: \[postgres, redis, typescript\]\n---\n# 2026-02-12\n/,
+  );
 });
 
 test('a file with provenance in its frontmatter (written before the block) is read, and the map moves to the block on the next write', () => {
   const legacy = LEGACY;
   const file = parseDayFile(legacy);
   assert.equal(formatDayFile(file), legacy, 'unchanged: byte for byte');
-  assert.deepEqual(listObservations(file).map((o) => o.provenance?.entryIds), [['a1b2c3d4'], ['e5f6a7b8']]);
+  assert.deepEqual(
+    listObservations(file).map((o) => o.provenance?.entryIds),
+    [['a1b2c3d4'], ['e5f6a7b8']],
+  );
   appendObservations(file, [obs('Backups run nightly.')]);
   const out = formatDayFile(file);
-  assert.match(out, /^---\ndate: 2026-02-12\ntier: hot\nagent: main\nobservations: 3\ntags: \[postgres, typescript\]\n---\n# 2026-02-12\n\n- 🔴 09:15/);
-  assert.match(out, /\n\n<!-- oc-memory provenance \(id: source agent session entries\)\no-7f3a9c21e0: openclaw main s1 a1b2c3d4\no-0b41d2e8aa: openclaw main s1 e5f6a7b8\no-[0-9a-f]+: openclaw main s9 e9\n-->\n$/);
-  assert.deepEqual(listObservations(parseDayFile(out)).map((o) => o.provenance?.entryIds), [['a1b2c3d4'], ['e5f6a7b8'], ['e9']]);
+  assert.match(
+    out,
+    /^---\ndate: 2026-02-12\ntier: hot\nagent: main\nobservations: 3\ntags: \[postgres, typescript\]\n---\n# 2026-02-12\n\n- 🔴 09:15/,
+  );
+  assert.match(
+    out,
+    /\n\n<!-- oc-memory provenance \(id: source agent session entries\)\no-7f3a9c21e0: openclaw main s1 a1b2c3d4\no-0b41d2e8aa: openclaw main s1 e5f6a7b8\no-[0-9a-f]+: openclaw main s9 e9\n-->\n$/,
+  );
+  assert.deepEqual(
+    listObservations(parseDayFile(out)).map((o) => o.provenance?.entryIds),
+    [['a1b2c3d4'], ['e5f6a7b8'], ['e9']],
+  );
 
   // The same with a comment of the user's in the frontmatter: the comment stays, the map goes.
   const commented = legacy.replace('tier: hot\n', 'tier: hot # keep me\n');
@@ -108,7 +133,10 @@ test('a file with provenance in its frontmatter (written before the block) is re
   appendObservations(edited, [obs('Backups run nightly.')]);
   const out2 = formatDayFile(edited);
   assert.match(out2, /^---\ndate: 2026-02-12\ntier: hot # keep me\nagent: main\nobservations: 3\ntags: \[postgres, typescript\]\n---\n/);
-  assert.deepEqual(listObservations(parseDayFile(out2)).map((o) => o.provenance?.session), ['s1', 's1', 's9']);
+  assert.deepEqual(
+    listObservations(parseDayFile(out2)).map((o) => o.provenance?.session),
+    ['s1', 's1', 's9'],
+  );
 });
 
 test('an id moved onto its own line keeps its observation’s provenance through rewrites, as long as the id is in the file', () => {
@@ -126,7 +154,11 @@ test('an id moved onto its own line keeps its observation’s provenance through
   const wrapped = parseDayFile(written.replace('#typescript ^o-7f3a9c21e0\n', '#typescript\n  (wrapped by hand) ^o-7f3a9c21e0\n'));
   assert.equal(listObservations(wrapped)[0]!.id, 'o-7f3a9c21e0', 'an id at the end of a wrapped item is its id');
   appendObservations(wrapped, [obs('The VPN is WireGuard.')]);
-  assert.match(formatDayFile(wrapped), /#typescript\n {2}\(wrapped by hand\) \^o-7f3a9c21e0\n/, 'the wrapped line stays as written, the id not doubled');
+  assert.match(
+    formatDayFile(wrapped),
+    /#typescript\n {2}\(wrapped by hand\) \^o-7f3a9c21e0\n/,
+    'the wrapped line stays as written, the id not doubled',
+  );
   // Every rewrite keeps both ids' provenance.
   appendObservations(edited, [obs('The VPN is WireGuard.')]);
   removeObservations(edited, [obs('Backups run nightly.').id]);

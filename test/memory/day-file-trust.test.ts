@@ -10,7 +10,15 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { generateConversation, PiSessionWriter } from '../helpers/pi-writer.js';
-import { appendObservations, createDayFile, formatDayFile, listObservations, parseDayFile, removeObservations, updateObservation } from '../../lib/memory/day-file/index.js';
+import {
+  appendObservations,
+  createDayFile,
+  formatDayFile,
+  listObservations,
+  parseDayFile,
+  removeObservations,
+  updateObservation,
+} from '../../lib/memory/day-file/index.js';
 import { parseProvenance } from '../../lib/memory/day-file/provenance.js';
 import { dayFilePath, ensureHome, homePaths } from '../../lib/platform/home.js';
 import type { Observation } from '../../lib/core/types.js';
@@ -53,15 +61,25 @@ test('an observation nested, checked off (- [ ] / - [x]), numbered or quoted is 
   const day = parseDayFile(HAND_EDITED);
   assert.equal(formatDayFile(day), HAND_EDITED, 'read and written back unchanged, byte for byte');
   const read = listObservations(day);
-  assert.deepEqual(read.map((o) => o.id), ['o-1111111111', 'o-2222222222', 'o-3333333333', 'o-4444444444', 'o-5555555555', 'o-6666666666', 'o-7777777777']);
-  assert.deepEqual(read.map((o) => o.done), [false, false, true, false, false, false, false], 'a ticked checkbox is a done task');
+  assert.deepEqual(
+    read.map((o) => o.id),
+    ['o-1111111111', 'o-2222222222', 'o-3333333333', 'o-4444444444', 'o-5555555555', 'o-6666666666', 'o-7777777777'],
+  );
+  assert.deepEqual(
+    read.map((o) => o.done),
+    [false, false, true, false, false, false, false],
+    'a ticked checkbox is a done task',
+  );
   // Edited by id (the dashboard's edit): the line keeps its indentation, number, quote and checkbox.
   updateObservation(day, 'o-2222222222', { done: true });
   updateObservation(day, 'o-4444444444', { priority: 'high' });
   const edited = formatDayFile(day);
   assert.match(edited, /^- \[x\] ✅ 🟡 10:00 \[task\] Renew the staging certificate before Friday\. \^o-2222222222$/m);
   assert.match(edited, /^1\. 🔴 10:10 \[fact\] The billing cluster runs in Frankfurt\. \^o-4444444444$/m);
-  assert.deepEqual(listObservations(parseDayFile(edited)).map((o) => o.id), read.map((o) => o.id));
+  assert.deepEqual(
+    listObservations(parseDayFile(edited)).map((o) => o.id),
+    read.map((o) => o.id),
+  );
 
   const search = await runCli(['search', 'billing report PDF', '--json', '--home', paths.root]);
   assert.equal(search.code, 0, search.stderr);
@@ -122,7 +140,10 @@ test('a day file with Git conflict markers is reported by name and left byte for
   await mkdir(sessions, { recursive: true });
   const w = new PiSessionWriter('33333333-0000-4000-8000-000000000000', new Date('2026-02-01T09:00:00Z'), 60_000);
   await writeFile(join(sessions, '33333333-0000-4000-8000-000000000000.jsonl'), w.header() + generateConversation(w, 6, 5));
-  await writeFile(paths.config, `timezone: UTC\nsources: {openclaw: {state_dirs: [${JSON.stringify(stateDir)}]}, openclaw_db: {enabled: false}}\nembeddings: {enabled: false}\n`);
+  await writeFile(
+    paths.config,
+    `timezone: UTC\nsources: {openclaw: {state_dirs: [${JSON.stringify(stateDir)}]}, openclaw_db: {enabled: false}}\nembeddings: {enabled: false}\n`,
+  );
   const file = dayFilePath(paths, 'hot', 'main', '2026-02-01');
   const text = conflicted('2026-02-01');
   await writeFile(file, text);
@@ -144,11 +165,18 @@ test('a day file with Git conflict markers is reported by name and left byte for
   assert.equal(await readFile(file, 'utf8'), text, 'forget left it alone (no ======= line eaten)');
 
   const archive = await runCli(['archive', '--older-than', '30', '--to', 'warm', ...home]);
-  assert.match(archive.stdout + archive.stderr, /unresolved Git conflict markers/, `the move says why the day stays: ${archive.stdout}${archive.stderr}`);
+  assert.match(
+    archive.stdout + archive.stderr,
+    /unresolved Git conflict markers/,
+    `the move says why the day stays: ${archive.stdout}${archive.stderr}`,
+  );
   assert.equal(await readFile(file, 'utf8'), text, 'the tier move left it alone');
 
   // Resolved by hand: the next run writes what waited.
-  const resolved = text.replace(/^<<<<<<< HEAD\nobservations: 2\n=======\n(observations: 3)\n>>>>>>> laptop\n/m, '$1\n').replace(/^<<<<<<< HEAD\n.*\n=======\n/m, '').replace(/^>>>>>>> laptop\n/m, '');
+  const resolved = text
+    .replace(/^<<<<<<< HEAD\nobservations: 2\n=======\n(observations: 3)\n>>>>>>> laptop\n/m, '$1\n')
+    .replace(/^<<<<<<< HEAD\n.*\n=======\n/m, '')
+    .replace(/^>>>>>>> laptop\n/m, '');
   await writeFile(file, resolved);
   const again = await runCli(['observe', ...home]);
   assert.equal(again.code, 0, again.stderr);
@@ -189,14 +217,29 @@ test('bytes of a note saved as Latin-1 (not UTF-8) survive the next append and a
   await writeFile(paths.config, CONFIG);
   const file = dayFilePath(paths, 'hot', 'main', '2026-02-12');
   // "Café crème à 9 h — ½ tasse" as Windows-1252/Latin-1 bytes, in a note between UTF-8 lines.
-  const note = Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0x63, 0x72, 0xe8, 0x6d, 0x65, 0x20, 0xe0, 0x20, 0x39, 0x20, 0x68, 0x20, 0x97, 0x20, 0xbd, 0x20, 0x74, 0x61, 0x73, 0x73, 0x65]);
-  const head = Buffer.from('---\ndate: 2026-02-12\ntier: hot\nagent: main\nobservations: 1\ntags: []\n---\n# 2026-02-12\n\n- 🔴 09:15 [preference] User prefers TypeScript. ^o-1111111111\n\nMy note: ');
+  const note = Buffer.from([
+    0x43, 0x61, 0x66, 0xe9, 0x20, 0x63, 0x72, 0xe8, 0x6d, 0x65, 0x20, 0xe0, 0x20, 0x39, 0x20, 0x68, 0x20, 0x97, 0x20, 0xbd, 0x20, 0x74,
+    0x61, 0x73, 0x73, 0x65,
+  ]);
+  const head = Buffer.from(
+    '---\ndate: 2026-02-12\ntier: hot\nagent: main\nobservations: 1\ntags: []\n---\n# 2026-02-12\n\n- 🔴 09:15 [preference] User prefers TypeScript. ^o-1111111111\n\nMy note: ',
+  );
   const tail = Buffer.from('\n');
   await writeFile(file, Buffer.concat([head, note, tail]));
 
   const { DayFileBuffer } = await import('../../lib/memory/day-file-buffer.js');
   const buffer = new DayFileBuffer(paths);
-  const o: Observation = { id: 'o-2222222222', date: '2026-02-12', time: '10:00', priority: 'medium', done: false, category: 'fact', text: 'The staging database is db-stage-2.', tags: [], agent: 'main' };
+  const o: Observation = {
+    id: 'o-2222222222',
+    date: '2026-02-12',
+    time: '10:00',
+    priority: 'medium',
+    done: false,
+    category: 'fact',
+    text: 'The staging database is db-stage-2.',
+    tags: [],
+    agent: 'main',
+  };
   assert.equal(await buffer.write([o]), 1);
   const appended = await readFile(file);
   assert.ok(appended.includes(Buffer.concat([Buffer.from('My note: '), note, tail])), 'the Latin-1 bytes are as they were');
@@ -219,13 +262,19 @@ test("a 240-character agent id gets a safe file name of its own (its start and a
   const stateDir = join(dir, 'openclaw');
   const longAgent = `research-${'a'.repeat(231)}`;
   assert.equal(longAgent.length, 240);
-  for (const [agent, session] of [[longAgent, '66666666-0000-4000-8000-000000000000'], ['main', '77777777-0000-4000-8000-000000000000']] as const) {
+  for (const [agent, session] of [
+    [longAgent, '66666666-0000-4000-8000-000000000000'],
+    ['main', '77777777-0000-4000-8000-000000000000'],
+  ] as const) {
     const sessions = join(stateDir, 'agents', agent, 'sessions');
     await mkdir(sessions, { recursive: true });
     const w = new PiSessionWriter(session, new Date('2026-02-01T09:00:00Z'), 60_000);
     await writeFile(join(sessions, `${session}.jsonl`), w.header() + generateConversation(w, 6, agent === 'main' ? 2 : 4));
   }
-  await writeFile(paths.config, `timezone: UTC\nsources: {openclaw: {state_dirs: [${JSON.stringify(stateDir)}]}, openclaw_db: {enabled: false}}\nembeddings: {enabled: false}\n`);
+  await writeFile(
+    paths.config,
+    `timezone: UTC\nsources: {openclaw: {state_dirs: [${JSON.stringify(stateDir)}]}, openclaw_db: {enabled: false}}\nembeddings: {enabled: false}\n`,
+  );
   const run = await runCli(['run', '--home', paths.root]);
   assert.equal(run.code, 0, run.stderr);
   assert.doesNotMatch(run.stdout + run.stderr, /ENAMETOOLONG/);
@@ -237,7 +286,13 @@ test("a 240-character agent id gets a safe file name of its own (its start and a
   assert.ok(Buffer.byteLength(longActive!) < 160);
   assert.ok(names.includes('active_memory.md'), "main's active memory is rebuilt too");
   // The day is months old: the same run's tier step moved it to the warm tier.
-  const dayName = [...(await readdir(paths.memory, { recursive: true })), ...(await readdir(paths.archive, { recursive: true }).then((l) => l.map((n) => `../archive/${n}`), () => []))].find((n) => n.includes('research-') && n.endsWith('.md'));
+  const dayName = [
+    ...(await readdir(paths.memory, { recursive: true })),
+    ...(await readdir(paths.archive, { recursive: true }).then(
+      (l) => l.map((n) => `../archive/${n}`),
+      () => [],
+    )),
+  ].find((n) => n.includes('research-') && n.endsWith('.md'));
   assert.ok(dayName, 'the long agent has a day file');
   assert.match(dayName!, /research-a+~[0-9a-f]{8}\//);
   const day = parseDayFile(await readFile(join(paths.memory, dayName!), 'utf8'));

@@ -13,7 +13,13 @@ import {
   removeObservations,
   updateObservation,
 } from '../../lib/memory/day-file/index.js';
-import { formatObservationLine, normaliseForId, observationId, oneLine, parseObservationContent } from '../../lib/memory/observation-line.js';
+import {
+  formatObservationLine,
+  normaliseForId,
+  observationId,
+  oneLine,
+  parseObservationContent,
+} from '../../lib/memory/observation-line.js';
 import type { Observation } from '../../lib/core/types.js';
 
 function obs(text: string, extra: Partial<Observation> = {}): Observation {
@@ -82,7 +88,10 @@ test('a new file: append → format → parse is lossless, and appending the sam
   assert.equal(formatDayFile(again), text);
   assert.match(text, /^---\ndate: 2026-02-12\ntier: hot\nagent: main\nobservations: 2\ntags: \[typescript\]\n---\n# 2026-02-12\n\n- 🔴/);
   // Provenance is at the end, out of the first lines a chunking indexer reads.
-  assert.match(text, /\^o-[0-9a-f]+\n\n<!-- oc-memory provenance \(id: source agent session entries\)\no-[0-9a-f]+: openclaw main s1 a1b2c3d4,e5f6a7b8\no-[0-9a-f]+: openclaw main s1 a1b2c3d4,e5f6a7b8\n-->\n$/);
+  assert.match(
+    text,
+    /\^o-[0-9a-f]+\n\n<!-- oc-memory provenance \(id: source agent session entries\)\no-[0-9a-f]+: openclaw main s1 a1b2c3d4,e5f6a7b8\no-[0-9a-f]+: openclaw main s1 a1b2c3d4,e5f6a7b8\n-->\n$/,
+  );
   assert.match(text, /- ✅ 🟡 \[task\] Ship the auth fix by Friday\. \^o-/);
 });
 
@@ -113,13 +122,23 @@ Trailing note.
   const file = parseDayFile(edited);
   assert.equal(formatDayFile(file), edited, 'an unchanged parse is byte-identical');
   const list = listObservations(file);
-  assert.deepEqual(list.map((o) => o.id), ['o-0b41d2e8', 'o-7f3a9c21', 'o-c93e0f55']);
+  assert.deepEqual(
+    list.map((o) => o.id),
+    ['o-0b41d2e8', 'o-7f3a9c21', 'o-c93e0f55'],
+  );
   assert.equal(list[0]!.priority, 'low', 'the changed emoji is read');
 
   const added = obs('Deadline moved to March 3.', { category: 'task' });
   appendObservations(file, [added]);
   const out = formatDayFile(file);
-  for (const keep of ['My own note at the top.', '  - nested remark by the user', 'Some paragraph the user wrote in between.', '- a plain list item that is not an observation', 'Trailing note.', 'mood: fine']) {
+  for (const keep of [
+    'My own note at the top.',
+    '  - nested remark by the user',
+    'Some paragraph the user wrote in between.',
+    '- a plain list item that is not an observation',
+    'Trailing note.',
+    'mood: fine',
+  ]) {
     assert.ok(out.includes(keep), `keeps ${keep}`);
   }
   // Appended right after the last observation, before the trailing note.
@@ -154,7 +173,10 @@ test('remove and update re-format only what changed', () => {
   assert.ok(!out.includes('PostgreSQL'));
   assert.match(out, /observations: 2/);
   const reparsed = parseDayFile(out);
-  assert.deepEqual(listObservations(reparsed).map((o) => o.id), ['o-7f3a9c21', 'o-c93e0f55']);
+  assert.deepEqual(
+    listObservations(reparsed).map((o) => o.id),
+    ['o-7f3a9c21', 'o-c93e0f55'],
+  );
   assert.ok(updateObservation(reparsed, 'o-c93e0f55', { done: true }));
   assert.match(formatDayFile(reparsed), /- ✅ 🟡 11:20 \[task\] User asked how to validate JWT refresh tokens\. \^o-c93e0f55/);
 });
@@ -162,11 +184,33 @@ test('remove and update re-format only what changed', () => {
 test('observation lines: tags, ids, markers and non-observations', () => {
   assert.equal(parseObservationContent('just text'), undefined);
   const p = parseObservationContent('✅ 🟡 9:05 [Task] Fix ticket-4242 in #backend today #work/urgent ^o-abc');
-  assert.deepEqual(p, { priority: 'medium', done: true, time: '09:05', category: 'task', text: 'Fix ticket-4242 in #backend today', tags: ['backend', 'work/urgent'], id: 'o-abc' });
-  const line = formatObservationLine({ priority: 'low', done: false, time: '23:59', category: 'fact', text: 'Issue #42 is\nclosed', tags: ['x'], id: 'o-1' });
+  assert.deepEqual(p, {
+    priority: 'medium',
+    done: true,
+    time: '09:05',
+    category: 'task',
+    text: 'Fix ticket-4242 in #backend today',
+    tags: ['backend', 'work/urgent'],
+    id: 'o-abc',
+  });
+  const line = formatObservationLine({
+    priority: 'low',
+    done: false,
+    time: '23:59',
+    category: 'fact',
+    text: 'Issue #42 is\nclosed',
+    tags: ['x'],
+    id: 'o-1',
+  });
   assert.equal(line, '- 🟢 23:59 [fact] Issue #42 is closed #x ^o-1');
-  assert.notEqual(observationId({ agent: 'a', session: 's', category: 'fact', text: 'x' }), observationId({ agent: 'b', session: 's', category: 'fact', text: 'x' }));
-  assert.equal(observationId({ agent: 'a', session: 's', category: 'fact', text: 'Hello  world.' }), observationId({ agent: 'a', session: 's', category: 'fact', text: 'hello world' }));
+  assert.notEqual(
+    observationId({ agent: 'a', session: 's', category: 'fact', text: 'x' }),
+    observationId({ agent: 'b', session: 's', category: 'fact', text: 'x' }),
+  );
+  assert.equal(
+    observationId({ agent: 'a', session: 's', category: 'fact', text: 'Hello  world.' }),
+    observationId({ agent: 'a', session: 's', category: 'fact', text: 'hello world' }),
+  );
 });
 
 test('provenance with awkward session ids and entry ids round-trips through the provenance block', () => {
@@ -180,7 +224,10 @@ test('provenance with awkward session ids and entry ids round-trips through the 
   appendObservations(file, list);
   const text = formatDayFile(file);
   const back = listObservations(parseDayFile(text));
-  assert.deepEqual(back.map((o) => o.provenance), odd);
+  assert.deepEqual(
+    back.map((o) => o.provenance),
+    odd,
+  );
   assert.equal(formatDayFile(parseDayFile(text)), text);
 });
 
@@ -191,10 +238,17 @@ test('a file written again after appends gets the provenance block that formatti
     const block = file.provenance!;
     const segment = { ...block.segment };
     const segments = file.segments.map((s) => (s === block.segment ? segment : s));
-    return formatDayFile({ frontmatter: { ...file.frontmatter }, segments, provenance: { ...block, map: { ...block.map }, segment, dirty: true } });
+    return formatDayFile({
+      frontmatter: { ...file.frontmatter },
+      segments,
+      provenance: { ...block, map: { ...block.map }, segment, dirty: true },
+    });
   };
   const step = (texts: string[], provenance?: Observation['provenance']) => {
-    appendObservations(file, texts.map((t) => obs(t, provenance ? { provenance } : {})));
+    appendObservations(
+      file,
+      texts.map((t) => obs(t, provenance ? { provenance } : {})),
+    );
     assert.equal(formatDayFile(file), reference());
   };
   step(['First fact.', 'Second fact.', 'Third fact.']);
@@ -215,7 +269,30 @@ test('a file written again after appends gets the provenance block that formatti
 });
 
 test('oneLine, normaliseForId and observationId agree with their plain regex definitions on awkward text', () => {
-  const texts = ['', ' ', 'tidy text', 'a  b', '\tTabbed\n', 'x\u00a0y', 'x\u2028y', '\ufeffBOM', ' lead', 'trail ', 'a \n b', 'Done.', 'Done...!?', 'end。', 'end…', '...', '!?', 'MiXeD Case', 'İstanbul ß', 'emoji 🎉!', 'dots. in. middle.', '.leading'];
+  const texts = [
+    '',
+    ' ',
+    'tidy text',
+    'a  b',
+    '\tTabbed\n',
+    'x\u00a0y',
+    'x\u2028y',
+    '\ufeffBOM',
+    ' lead',
+    'trail ',
+    'a \n b',
+    'Done.',
+    'Done...!?',
+    'end。',
+    'end…',
+    '...',
+    '!?',
+    'MiXeD Case',
+    'İstanbul ß',
+    'emoji 🎉!',
+    'dots. in. middle.',
+    '.leading',
+  ];
   for (const text of texts) {
     const reference = text.replace(/\s+/g, ' ').trim();
     assert.equal(oneLine(text), reference, JSON.stringify(text));
@@ -226,11 +303,42 @@ test('oneLine, normaliseForId and observationId agree with their plain regex def
   }
   // Optional parts are empty strings in the key.
   const bare = { agent: 'main', session: 's', category: 'fact', text: 'Hi.' };
-  assert.equal(observationId(bare), `o-${createHash('sha256').update(['main', 's', '', 'fact', 'hi', ''].join('\u0000')).digest('hex').slice(0, 10)}`);
+  assert.equal(
+    observationId(bare),
+    `o-${createHash('sha256').update(['main', 's', '', 'fact', 'hi', ''].join('\u0000')).digest('hex').slice(0, 10)}`,
+  );
 });
 
 test('owned frontmatter keys are written as the yaml serialiser writes them, for plain and awkward values alike', () => {
-  const values = ['main', 'my-agent', 'a_b', 'node.js', 'a/b', '2026-02-12', '2026', '1e5', '0x1F', '0o17', '1.5', 'true', 'Yes', 'no', 'on', 'null', 'y', 'N', 'two words', 'a: b', 'x #y', '#tag', '-dash', 'ünïcode', '', "it's", 'tab\there'];
+  const values = [
+    'main',
+    'my-agent',
+    'a_b',
+    'node.js',
+    'a/b',
+    '2026-02-12',
+    '2026',
+    '1e5',
+    '0x1F',
+    '0o17',
+    '1.5',
+    'true',
+    'Yes',
+    'no',
+    'on',
+    'null',
+    'y',
+    'N',
+    'two words',
+    'a: b',
+    'x #y',
+    '#tag',
+    '-dash',
+    'ünïcode',
+    '',
+    "it's",
+    'tab\there',
+  ];
   for (const value of values) {
     const data = { date: value, tier: 'hot', agent: value, observations: 3, tags: [value, 'other'] };
     // An extra key sends the whole block through the serialiser: the reference for the owned lines.
@@ -283,7 +391,9 @@ test('frontmatter is read as gray-matter with js-yaml read it: empty, comments o
 });
 
 test('appending in one call gives the same file as appending chunk by chunk, with notes after the list and into a new file', () => {
-  const many = Array.from({ length: 40 }, (_, i) => obs(`Fact ${i} about the deploy.`, { tags: i % 3 === 0 ? ['deploy'] : [], time: `10:${String(i).padStart(2, '0')}` }));
+  const many = Array.from({ length: 40 }, (_, i) =>
+    obs(`Fact ${i} about the deploy.`, { tags: i % 3 === 0 ? ['deploy'] : [], time: `10:${String(i).padStart(2, '0')}` }),
+  );
   const starts = [
     () => createDayFile({ date: '2026-02-12', agent: 'main', tier: 'hot', template: '# {{date}}\n\nNotes first.' }),
     () => parseDayFile(`${DESIGN_EXAMPLE}\nA note after the list.\n`),
@@ -298,8 +408,11 @@ test('appending in one call gives the same file as appending chunk by chunk, wit
   }
 });
 
-test('the Markdown parser also loads where require() cannot load ES modules (Node < 20.19): a hand-edited body parses the same', { skip: process.features.require_module !== true && 'this Node cannot require() ES modules: every test here runs that way' }, async () => {
-  const body = '# 2026-02-12\n\nA note.\n\n- 🔴 09:15 [fact] Likes tea. ^o-1111111111\n  a nested line\n\n* 🟡 [fact] Star bullet. ^o-2222222222\n';
+test('the Markdown parser also loads where require() cannot load ES modules (Node < 20.19): a hand-edited body parses the same', {
+  skip: process.features.require_module !== true && 'this Node cannot require() ES modules: every test here runs that way',
+}, async () => {
+  const body =
+    '# 2026-02-12\n\nA note.\n\n- 🔴 09:15 [fact] Likes tea. ^o-1111111111\n  a nested line\n\n* 🟡 [fact] Star bullet. ^o-2222222222\n';
   const code = `const m = await import(${JSON.stringify(new URL('../../lib/memory/day-file/index.ts', import.meta.url).href)});
 console.log(JSON.stringify([process.features.require_module, m.listObservations(m.parseDayFile(${JSON.stringify(body)}))]));`;
   const child = await execa(process.execPath, ['--no-experimental-require-module', '--import', 'tsx', '--input-type=module', '-e', code]);
@@ -312,7 +425,11 @@ console.log(JSON.stringify([process.features.require_module, m.listObservations(
 test('a day file reads in time order: a later batch with earlier messages goes in place, not after (issue 20: 05:01 before 00:40)', () => {
   const file = createDayFile({ date: '2026-02-12', agent: 'main', tier: 'hot' });
   appendObservations(file, [obs('Session B, first message.', { time: '05:01' }), obs('Session B, second message.', { time: '05:03' })]);
-  appendObservations(file, [obs('Session A, late at night.', { time: '00:40' }), obs('Session A, after B started.', { time: '05:02' }), obs('Session A, last.', { time: '06:10' })]);
+  appendObservations(file, [
+    obs('Session A, late at night.', { time: '00:40' }),
+    obs('Session A, after B started.', { time: '05:02' }),
+    obs('Session A, last.', { time: '06:10' }),
+  ]);
   const times = listObservations(parseDayFile(formatDayFile(file))).map((o) => o.time);
   assert.deepEqual(times, ['00:40', '05:01', '05:02', '05:03', '06:10']);
   // Appending again changes nothing, and the text parses back to the same lines.

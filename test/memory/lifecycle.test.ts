@@ -5,7 +5,17 @@ import { formatObservationLine, observationId, parseObservationContent } from '.
 import type { Observation } from '../../lib/core/types.js';
 
 function o(text: string, date: string, category: string, time = '10:00'): Observation {
-  return { id: observationId({ agent: 'main', session: 's', date, category, text }), date, time, priority: 'medium', done: false, category, text, tags: [], agent: 'main' };
+  return {
+    id: observationId({ agent: 'main', session: 's', date, category, text }),
+    date,
+    time,
+    priority: 'medium',
+    done: false,
+    category,
+    text,
+    tags: [],
+    agent: 'main',
+  };
 }
 
 /** Marks the observations set when each was new in its turn (as the observe job runs them). */
@@ -20,13 +30,21 @@ test('line format: done and superseded marks are read and written back, by hand 
   assert.deepEqual(done.mark, { kind: 'done', date: '2026-04-08', by: 'o-5d2ad17055' });
   assert.equal(done.done, true);
   assert.equal(done.text, 'Do the login flow first.');
-  assert.equal(formatObservationLine({ ...done, id: done.id! }), '- ✅ 🟡 11:20 [task] Do the login flow first. (done 2026-04-08 by o-5d2ad17055) ^o-c93e0f55aa');
+  assert.equal(
+    formatObservationLine({ ...done, id: done.id! }),
+    '- ✅ 🟡 11:20 [task] Do the login flow first. (done 2026-04-08 by o-5d2ad17055) ^o-c93e0f55aa',
+  );
 
-  const sup = parseObservationContent('🔴 10:30 [decision] Postgres 16 is the database. #postgres (superseded 2026-05-02 by o-0b41d2e8aa) ^o-7f3a9c21e0')!;
+  const sup = parseObservationContent(
+    '🔴 10:30 [decision] Postgres 16 is the database. #postgres (superseded 2026-05-02 by o-0b41d2e8aa) ^o-7f3a9c21e0',
+  )!;
   assert.deepEqual(sup.mark, { kind: 'superseded', date: '2026-05-02', by: 'o-0b41d2e8aa' });
   assert.deepEqual(sup.tags, ['postgres']);
   assert.equal(sup.done, false);
-  assert.equal(formatObservationLine({ ...sup, id: sup.id! }), '- 🔴 10:30 [decision] Postgres 16 is the database. #postgres (superseded 2026-05-02 by o-0b41d2e8aa) ^o-7f3a9c21e0');
+  assert.equal(
+    formatObservationLine({ ...sup, id: sup.id! }),
+    '- 🔴 10:30 [decision] Postgres 16 is the database. #postgres (superseded 2026-05-02 by o-0b41d2e8aa) ^o-7f3a9c21e0',
+  );
 
   // Written by hand: before the tags, without date or id, any case, with Obsidian's caret.
   const hand = parseObservationContent('🟡 [decision] Use Heroku. (Superseded by ^o-0b41d2e8aa) #infra ^o-1111111111')!;
@@ -35,7 +53,15 @@ test('line format: done and superseded marks are read and written back, by hand 
   assert.deepEqual(parseObservationContent('🟡 [task] Renew passports (done) ^o-1111111111')!.mark, { kind: 'done' });
 
   // A text that merely ends like a mark is kept as text.
-  const line = formatObservationLine({ priority: 'medium', done: false, time: '', category: 'fact', text: 'Step one (done)', tags: [], id: 'o-2222222222' });
+  const line = formatObservationLine({
+    priority: 'medium',
+    done: false,
+    time: '',
+    category: 'fact',
+    text: 'Step one (done)',
+    tags: [],
+    id: 'o-2222222222',
+  });
   const back = parseObservationContent(line.slice(2))!;
   assert.equal(back.mark, undefined);
   assert.equal(back.done, false);
@@ -61,7 +87,12 @@ test('a later message that reports a task finished closes it', () => {
 
 test('near misses: a plan, another task, an earlier message never close a task', () => {
   const task = o('Assistant will do the login flow first.', '2026-04-01', 'task');
-  for (const text of ['The login flow should be done by Friday.', 'Login is not done yet.', 'The signup page is done.', 'The deploy works now.']) {
+  for (const text of [
+    'The login flow should be done by Friday.',
+    'Login is not done yet.',
+    'The signup page is done.',
+    'The deploy works now.',
+  ]) {
     const later = o(text, '2026-04-02', 'fact');
     assert.equal(marks([task, later]).has(task.id), false, text);
   }
@@ -114,7 +145,9 @@ test('near misses: different decisions are not one subject', () => {
     assert.equal(marks([older, newer]).size, 0, `${a} / ${b}`);
   }
   // Many decisions in one category stay many (no merging by category).
-  const many = Array.from({ length: 40 }, (_, i) => o(`Decided item ${i}: use library number ${i} for feature ${i}.`, `2026-03-${String((i % 28) + 1).padStart(2, '0')}`, 'decision'));
+  const many = Array.from({ length: 40 }, (_, i) =>
+    o(`Decided item ${i}: use library number ${i} for feature ${i}.`, `2026-03-${String((i % 28) + 1).padStart(2, '0')}`, 'decision'),
+  );
   assert.equal(marks(many).size, 0);
 });
 
@@ -140,7 +173,11 @@ test('near misses from a generated conversation: a finish of one thing closes no
 });
 
 test('a rescheduled date supersedes the older one, also when both were written as tasks', () => {
-  const first = o('Nadia said deadline: Tomás set up a demo for all the café owners on friday (2026-05-15) at the bakery, 10am.', '2026-04-26', 'task');
+  const first = o(
+    'Nadia said deadline: Tomás set up a demo for all the café owners on friday (2026-05-15) at the bakery, 10am.',
+    '2026-04-26',
+    'task',
+  );
   const moved = o('Claude said the demo is now Friday 22 May (2026-05-22) at 10:00 at the bakery.', '2026-05-08', 'task');
   assert.equal(marks([first, moved]).get(first.id)?.kind, 'superseded');
   // Another thing at the bakery with another date is not the demo.
@@ -149,17 +186,39 @@ test('a rescheduled date supersedes the older one, also when both were written a
 });
 
 test('"fixed it" right after a task in the same session closes it; in another session it does not', () => {
-  const session = (x: Observation, s: string): Observation => ({ ...x, provenance: { source: 'openclaw', agent: 'main', session: s, entryIds: [] } });
-  const task = session(o('The migration fails because the invoices table already exists on staging. Assistant will mark migration 0003 as applied and run the rest.', '2026-04-08', 'task', '13:41'), 's1');
+  const session = (x: Observation, s: string): Observation => ({
+    ...x,
+    provenance: { source: 'openclaw', agent: 'main', session: s, entryIds: [] },
+  });
+  const task = session(
+    o(
+      'The migration fails because the invoices table already exists on staging. Assistant will mark migration 0003 as applied and run the rest.',
+      '2026-04-08',
+      'task',
+      '13:41',
+    ),
+    's1',
+  );
   const fixed = session({ ...o('User fixed it. Migrations run cleanly on staging now.', '2026-04-08', 'task', '15:05'), done: true }, 's1');
   assert.equal(marks([task, fixed]).get(task.id)?.kind, 'done');
-  const elsewhere = session({ ...o('User fixed it. Migrations run cleanly on staging now.', '2026-04-08', 'task', '15:05'), done: true }, 's2');
+  const elsewhere = session(
+    { ...o('User fixed it. Migrations run cleanly on staging now.', '2026-04-08', 'task', '15:05'), done: true },
+    's2',
+  );
   assert.equal(marks([task, elsewhere]).size, 0);
 });
 
 test('an updated dose and a market moved by name supersede the older fact; the sentence that says the change counts', () => {
-  const dose = o('Juniper said saved: Walter — Lantus 18 units at bedtime, metformin 1000 mg twice daily; endocrinologist Dr. Patel (Providence).', '2026-01-18', 'fact');
-  const lower = o('Juniper updated: Walter — Lantus 14 units at bedtime (metformin unchanged). Juniper will make sure the Rosewood nurse has the new dose.', '2026-06-02', 'task');
+  const dose = o(
+    'Juniper said saved: Walter — Lantus 18 units at bedtime, metformin 1000 mg twice daily; endocrinologist Dr. Patel (Providence).',
+    '2026-01-18',
+    'fact',
+  );
+  const lower = o(
+    'Juniper updated: Walter — Lantus 14 units at bedtime (metformin unchanged). Juniper will make sure the Rosewood nurse has the new dose.',
+    '2026-06-02',
+    'task',
+  );
   assert.equal(marks([dose, lower]).get(dose.id)?.kind, 'superseded');
   const market = o('Juniper said Clay Hen Pottery at the Hollywood Farmers Market, Saturdays from 11 April.', '2026-04-01', 'fact');
   const moved = o('Juniper updated: Clay Hen Pottery — Montavilla Farmers Market.', '2026-05-02', 'fact');
@@ -170,8 +229,16 @@ test('an updated dose and a market moved by name supersede the older fact; the s
 });
 
 test('"working backwards from" or "working on" is no finish; "it works now" still is', () => {
-  const deadline = o('User said deadline: the board review of the grant report is on friday (2026-09-18) at the library, 9am.', '2026-09-01', 'task', '10:00');
-  for (const text of ['Assistant said then working backwards from Friday 18 September (2026-09-18) for the grant report.', 'Assistant is working on the grant report for the board review.']) {
+  const deadline = o(
+    'User said deadline: the board review of the grant report is on friday (2026-09-18) at the library, 9am.',
+    '2026-09-01',
+    'task',
+    '10:00',
+  );
+  for (const text of [
+    'Assistant said then working backwards from Friday 18 September (2026-09-18) for the grant report.',
+    'Assistant is working on the grant report for the board review.',
+  ]) {
     const later = o(text, '2026-09-01', 'fact', '10:02');
     assert.equal(marks([deadline, later]).has(deadline.id), false, text);
   }
@@ -184,16 +251,27 @@ test('a task closed by a message is not also superseded by it: one mark', () => 
   const task = o('User will write a small import script to move the photos over from the old server this weekend.', '2026-05-01', 'task');
   const wrote = o('User wrote the import script on sunday and moved all the photos over.', '2026-05-04', 'event');
   const m = lifecycleMarks([task, wrote], { fresh: new Set([task.id, wrote.id]) });
-  assert.deepEqual(m.map((c) => c.mark.kind), ['done']);
+  assert.deepEqual(
+    m.map((c) => c.mark.kind),
+    ['done'],
+  );
 });
 
 test('a new member of a kind is chosen only in a sentence that says the change', () => {
   const pg = o('MySQL 8 in compose next to the app container, with a named volume for the data.', '2026-02-01', 'fact');
   // A fact's own change sentence chooses: "Driver: SQLite, drop pymysql".
-  const plan = o('Assistant said plan. Driver: sqlite:///data/app.db, drop pymysql. Compose: app and a backup sidecar.', '2026-03-01', 'fact');
+  const plan = o(
+    'Assistant said plan. Driver: sqlite:///data/app.db, drop pymysql. Compose: app and a backup sidecar.',
+    '2026-03-01',
+    'fact',
+  );
   assert.equal(marks([pg, plan]).get(pg.id)?.kind, 'superseded');
   // A plan that names SQLite in one sentence and says "instead of constants" in another chooses nothing.
-  const later = o('Assistant said one deploy per shop: the same image, its own SQLite file. Assistant will make the shop name configuration instead of constants.', '2026-03-01', 'task');
+  const later = o(
+    'Assistant said one deploy per shop: the same image, its own SQLite file. Assistant will make the shop name configuration instead of constants.',
+    '2026-03-01',
+    'task',
+  );
   assert.equal(marks([pg, later]).size, 0);
   // "Back to" a member of a kind is a choice; "back to roughly its old size" is none.
   const weasy = o('Assistant said Flask keeps the image small, so the image would go back to roughly its old size.', '2026-04-01', 'fact');
@@ -210,7 +288,12 @@ test('a route with an arrow is no change; "MySQL → Postgres" is', () => {
   assert.equal(marks([plan, route]).size, 0);
   // An arrow that orders things, with a change word only in another sentence, is no change either.
   const request = o('User wants the packing list grouped by room, not by box.', '2026-02-01', 'fact');
-  const built = o('Assistant said the packing list is grouped room → box. The printed page now has room headings.', '2026-02-01', 'fact', '10:10');
+  const built = o(
+    'Assistant said the packing list is grouped room → box. The printed page now has room headings.',
+    '2026-02-01',
+    'fact',
+    '10:10',
+  );
   assert.equal(marks([request, built]).size, 0);
   const db = o('The reports service keeps its data in MySQL.', '2026-02-01', 'fact');
   const moved = o('Reports service: MySQL → Postgres next sprint.', '2026-03-01', 'decision');
@@ -218,8 +301,16 @@ test('a route with an arrow is no change; "MySQL → Postgres" is', () => {
 });
 
 test('an event said as an update supersedes the older fact; a detail in parentheses is no other subject', () => {
-  const room = o('Assistant said saved: Grandma moves to Maple Court, room 31, on Saturday 4 April. Give Maple Court the medication list.', '2026-03-01', 'fact');
-  const moved = o('Assistant updated: Grandma — Maple Court, room 12 (second floor, near the garden), moved 3 June.', '2026-06-04', 'event');
+  const room = o(
+    'Assistant said saved: Grandma moves to Maple Court, room 31, on Saturday 4 April. Give Maple Court the medication list.',
+    '2026-03-01',
+    'fact',
+  );
+  const moved = o(
+    'Assistant updated: Grandma — Maple Court, room 12 (second floor, near the garden), moved 3 June.',
+    '2026-06-04',
+    'event',
+  );
   assert.equal(marks([room, moved]).get(room.id)?.kind, 'superseded');
   // An event that changes something else is no update of the room.
   const meeting = o('User moved the book club to Thursday 12 June at the library.', '2026-06-04', 'event');
@@ -255,10 +346,16 @@ test('an open question a later decision answers is history; a decision on anothe
 });
 
 test('an update written as a note ("Updated: <thing> — <new value>") supersedes what held the thing', () => {
-  const from = (x: Observation, entry: string): Observation => ({ ...x, provenance: { source: 'openclaw', agent: 'main', session: 's1', entryIds: [entry] } });
+  const from = (x: Observation, entry: string): Observation => ({
+    ...x,
+    provenance: { source: 'openclaw', agent: 'main', session: 's1', entryIds: [entry] },
+  });
   // One message the Observer split in two: the gift idea, and an aside that names only the gift.
   const idea = from(o("Assistant said saved: Ben's graduation gift — idea: a road bike.", '2026-03-01', 'task'), 'e1');
-  const aside = from(o('Assistant said a road bike is a lovely gift for someone who rides to class every day.', '2026-03-01', 'fact', '10:01'), 'e1');
+  const aside = from(
+    o('Assistant said a road bike is a lovely gift for someone who rides to class every day.', '2026-03-01', 'fact', '10:01'),
+    'e1',
+  );
   const update = o("Assistant said updated: Ben's graduation gift — a new laptop for his job.", '2026-04-01', 'fact');
   const m = marks([idea, aside, update]);
   assert.equal(m.get(idea.id)?.kind, 'superseded');
@@ -311,7 +408,10 @@ test('a trip changed to another place supersedes the decision to go to the old o
   assert.equal(marks([backend, changed], ko).size, 0);
   assert.deepEqual(marks([first, changed], ko).get(first.id), { kind: 'superseded', date: '2026-10-12', by: changed.id });
   // The change said in another observation of the same message counts.
-  const from = (x: Observation): Observation => ({ ...x, provenance: { source: 'openclaw', agent: 'main', session: 's1', entryIds: ['e9'] } });
+  const from = (x: Observation): Observation => ({
+    ...x,
+    provenance: { source: 'openclaw', agent: 'main', session: 's1', entryIds: ['e9'] },
+  });
   const said = from(o('지훈은 여행지 바꿨어.', '2026-09-15', 'state'));
   const decided = from(o('지훈은 강릉으로 가기로 했어.', '2026-09-15', 'decision', '10:01'));
   assert.equal(marks([first, said, decided], ko).get(first.id)?.kind, 'superseded');
@@ -324,7 +424,11 @@ test('a trip changed to another place supersedes the decision to go to the old o
   const en = o('User decided to go to Vienna for the anniversary trip.', '2026-03-01', 'decision');
   const instead = o("User said for the trip we're going to Prague instead.", '2026-04-01', 'decision');
   assert.equal(marks([en, instead]).get(en.id)?.kind, 'superseded');
-  assert.equal(marks([en, o('User is going to Prague for the work trip now.', '2026-04-01', 'decision')]).size, 0, 'a mere "now" is no change of plan');
+  assert.equal(
+    marks([en, o('User is going to Prague for the work trip now.', '2026-04-01', 'decision')]).size,
+    0,
+    'a mere "now" is no change of plan',
+  );
 });
 
 test('"we did the X" closes the task and every to-do note that named X; a question or another thing closes none', () => {
@@ -344,7 +448,11 @@ test('"we did the X" closes the task and every to-do note that named X; a questi
   const m2 = marks([passports, dentist, o("User said we did the kids' passports today at the post office.", '2026-03-22', 'event')]);
   assert.equal(m2.get(passports.id)?.kind, 'done');
   assert.equal(m2.has(dentist.id), false);
-  for (const text of ['What did the registration office say?', 'User asked: did the registration arrive?', 'User said we did the taxes today.']) {
+  for (const text of [
+    'What did the registration office say?',
+    'User asked: did the registration arrive?',
+    'User said we did the taxes today.',
+  ]) {
     assert.equal(marks([task, note, o(text, '2026-03-22', 'event')]).size, 0, text);
   }
 });

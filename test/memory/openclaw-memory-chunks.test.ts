@@ -47,7 +47,12 @@ function observations(count: number): Observation[] {
       text,
       tags: [],
       agent: 'main',
-      provenance: { source: 'openclaw', agent: 'main', session: `5f2a9c1e-8d1b-4c1e-9f7a-2b1c3d4e5f6${i % 3}`, entryIds: [`a1b2c3${String(i).padStart(2, '0')}`, `e5f6a7${String(i).padStart(2, '0')}`] },
+      provenance: {
+        source: 'openclaw',
+        agent: 'main',
+        session: `5f2a9c1e-8d1b-4c1e-9f7a-2b1c3d4e5f6${i % 3}`,
+        entryIds: [`a1b2c3${String(i).padStart(2, '0')}`, `e5f6a7${String(i).padStart(2, '0')}`],
+      },
     };
   });
 }
@@ -55,7 +60,9 @@ function observations(count: number): Observation[] {
 const PROVENANCE_LINE = /^o-[0-9a-f]+: \S+ \S+ \S+ \S+$/gm;
 const OBSERVATION_LINE = /^- .*\^o-[0-9a-f]+$/gm;
 
-test('OpenClaw’s chunker cuts a busy day file into chunks that carry observations, not provenance ids', { timeout: 15 * 60_000 }, async () => {
+test('OpenClaw’s chunker cuts a busy day file into chunks that carry observations, not provenance ids', {
+  timeout: 15 * 60_000,
+}, async () => {
   const chunkMarkdown = await openClawChunker();
   const file = createDayFile({ date: '2026-02-12', agent: 'main', tier: 'hot' });
   appendObservations(file, observations(300));
@@ -97,7 +104,9 @@ test('with provenance at the end, get and export --json still show it, forget re
   assert.match(get.stdout, /5f2a9c1e-8d1b-4c1e-9f7a-2b1c3d4e5f61/);
   const exported = await runCli(['export', ...home, '--format', 'json']);
   assert.equal(exported.code, 0, exported.stderr);
-  const records = (JSON.parse(exported.stdout) as { observations: Array<{ id: string; provenance?: { session: string; entryIds: string[] } }> }).observations;
+  const records = (
+    JSON.parse(exported.stdout) as { observations: Array<{ id: string; provenance?: { session: string; entryIds: string[] } }> }
+  ).observations;
   assert.equal(records.length, 5);
   for (const r of records) assert.ok(r.provenance?.entryIds.length === 2, `${r.id} has its provenance`);
 

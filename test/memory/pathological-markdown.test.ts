@@ -36,7 +36,10 @@ test('a 700 KB note of *emphasis* is read line by line: both observations found,
   const body = pathologicalDay(700);
   assert.ok(body.length > PLAIN_TEXT_CHARS);
   const items = listItemRanges(body).map((r) => body.slice(r.start, r.end));
-  assert.deepEqual(items, ['- 🔴 09:15 [fact] User keeps a pasted note below. ^o-7f3a9c21e0', '- 🟡 10:00 [fact] After the note, the deploy moved to Thursdays. ^o-7f3a9c21e1']);
+  assert.deepEqual(items, [
+    '- 🔴 09:15 [fact] User keeps a pasted note below. ^o-7f3a9c21e0',
+    '- 🟡 10:00 [fact] After the note, the deploy moved to Thursdays. ^o-7f3a9c21e1',
+  ]);
   // Under the limit remark reads it, inline markup switched off: the same items.
   const small = pathologicalDay(100);
   assert.deepEqual(listItemRanges(small), plainListItemRanges(small));
@@ -58,10 +61,16 @@ test('index and search on a 4 MB pasted note: the observation after it is found;
     const { home } = await homeWith(dir, 4096);
     const indexed = await runCli(['index', '--home', home], { timeoutMs: 90_000 });
     assert.equal(indexed.code, 0, indexed.stderr);
-    assert.match(indexed.stderr, /memory\/2026-03-01\.md is longer than 256 K characters of hand-edited Markdown: its list items were read line by line/);
+    assert.match(
+      indexed.stderr,
+      /memory\/2026-03-01\.md is longer than 256 K characters of hand-edited Markdown: its list items were read line by line/,
+    );
     const found = await runCli(['search', 'Thursdays', '--home', home, '--json'], { timeoutMs: 90_000 });
     assert.equal(found.code, 0, found.stderr);
-    assert.deepEqual((JSON.parse(found.stdout) as { results: Array<{ id: string }> }).results.map((r) => r.id), ['o-7f3a9c21e1']);
+    assert.deepEqual(
+      (JSON.parse(found.stdout) as { results: Array<{ id: string }> }).results.map((r) => r.id),
+      ['o-7f3a9c21e1'],
+    );
   } finally {
     await cleanup();
   }
@@ -76,9 +85,18 @@ test('SIGTERM to `run` while it appends to a day file holding a 4 MB pasted note
     await mkdir(sessions, { recursive: true });
     const id = '55555555-0000-4000-8000-0000000000e1';
     const w = new PiSessionWriter(id, new Date('2026-03-01T11:00:00Z'), 2_000);
-    await writeFile(join(sessions, `${id}.jsonl`), w.header() + w.message({ role: 'user', text: 'I decided that the billing service uses PostgreSQL 16.' }));
-    await writeFile(join(home, 'config.yaml'), `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(join(dir, 'openclaw'))}]\n  openclaw_db: {enabled: false}\n`);
-    const child = spawn(process.execPath, [CLI, 'run', '--home', home], { env: { ...process.env, OCM_HOME: undefined, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    await writeFile(
+      join(sessions, `${id}.jsonl`),
+      w.header() + w.message({ role: 'user', text: 'I decided that the billing service uses PostgreSQL 16.' }),
+    );
+    await writeFile(
+      join(home, 'config.yaml'),
+      `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(join(dir, 'openclaw'))}]\n  openclaw_db: {enabled: false}\n`,
+    );
+    const child = spawn(process.execPath, [CLI, 'run', '--home', home], {
+      env: { ...process.env, OCM_HOME: undefined, CI: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
@@ -86,14 +104,28 @@ test('SIGTERM to `run` while it appends to a day file holding a 4 MB pasted note
     void exited.then(() => (done = true));
     // The signal goes as soon as the job holds the lock: it is in its first step.
     const lock = join(home, '.ocm', 'home.lock');
-    while (!done && !(await stat(lock).then(() => true, () => false))) await new Promise((r) => setTimeout(r, 5));
+    while (
+      !done &&
+      !(await stat(lock).then(
+        () => true,
+        () => false,
+      ))
+    )
+      await new Promise((r) => setTimeout(r, 5));
     child.kill('SIGTERM');
     // A bound on the wait, not a timing assertion: before, the step parsed the file for 60–96 s and died out of memory.
     const bound = setTimeout(() => child.kill('SIGKILL'), 60_000);
     const code = await exited;
     clearTimeout(bound);
     assert.ok(code === 143 || code === 0, `exit ${code} (stopped by SIGTERM, or done before it came): ${stderr.slice(-800)}`);
-    assert.equal(await stat(lock).then(() => true, () => false), false, 'the home lock is released');
+    assert.equal(
+      await stat(lock).then(
+        () => true,
+        () => false,
+      ),
+      false,
+      'the home lock is released',
+    );
     const after = await readFile(day, 'utf8');
     const note = text.slice(text.indexOf('*emphasis*'), text.lastIndexOf('*emphasis*') + 10);
     assert.ok(after.includes(note), 'the pasted note is kept byte for byte');

@@ -58,7 +58,12 @@ function source(stateDir: string, beforeRead?: ReadHook): TranscriptSource {
   };
 }
 
-function observe(paths: HomePaths, src: TranscriptSource, checkpointMs?: number, observer: Observer = createHeuristicObserver()): Promise<ObserveJobResult> {
+function observe(
+  paths: HomePaths,
+  src: TranscriptSource,
+  checkpointMs?: number,
+  observer: Observer = createHeuristicObserver(),
+): Promise<ObserveJobResult> {
   return runObserveJob({
     paths,
     sources: [src],
@@ -93,7 +98,11 @@ test('saving after every chunk or once per stream writes the same day files and 
   const everyChunk = homePaths(join(dir, 'every-chunk'));
   const once = homePaths(join(dir, 'once'));
   let chunks = 0;
-  const a = await observe(everyChunk, source(stateDir, async () => void chunks++), 0);
+  const a = await observe(
+    everyChunk,
+    source(stateDir, async () => void chunks++),
+    0,
+  );
   const b = await observe(once, source(stateDir), 3_600_000);
   assert.ok(chunks >= 8, `the transcript is read in many chunks (${chunks})`);
   const files = await dayFiles(everyChunk);
@@ -165,7 +174,10 @@ test('a stream that fails midway keeps the progress of its earlier chunks; the n
   assert.equal(saved.messages, first.messages);
   assert.ok(first.messages > 0 && first.observations > 0);
   const files = await dayFiles(home);
-  const lines = Object.values(files).join('').split('\n').filter((l) => /\^o-[0-9a-f]{10}$/.test(l));
+  const lines = Object.values(files)
+    .join('')
+    .split('\n')
+    .filter((l) => /\^o-[0-9a-f]{10}$/.test(l));
   assert.equal(lines.length, first.observations, 'every observation counted is on disk');
 
   await observe(home, source(stateDir));
@@ -209,7 +221,10 @@ test('a day file edited by hand while a job holds it in memory keeps the edit an
     assert.equal(withEdit.edits, 1);
     assert.ok(withEdit.files[withEdit.edited]!.includes(note), 'the hand edit survives the job');
     // Every observation is there, once: the same as without the edit.
-    const ids = (files: Record<string, string>) => Object.values(files).flatMap((t) => [...t.matchAll(/\^(o-[0-9a-f]{10})$/gm)].map((m) => m[1]!)).sort();
+    const ids = (files: Record<string, string>) =>
+      Object.values(files)
+        .flatMap((t) => [...t.matchAll(/\^(o-[0-9a-f]{10})$/gm)].map((m) => m[1]!))
+        .sort();
     assert.ok(ids(plain.files).length > 40);
     assert.deepEqual(ids(withEdit.files), ids(plain.files));
   } finally {
@@ -235,7 +250,12 @@ test('the job reads the next chunk while the Observer works, and still writes in
     },
   };
   const home = homePaths(join(dir, 'home'));
-  await observe(home, source(stateDir, async (i) => void events.push(`read ${i}`)), undefined, slow);
+  await observe(
+    home,
+    source(stateDir, async (i) => void events.push(`read ${i}`)),
+    undefined,
+    slow,
+  );
   // Chunk 1 is read and handed to the Observer before chunk 0's observations are back.
   assert.ok(events.indexOf('read 1') < events.indexOf('observed 0'), events.slice(0, 6).join(', '));
   assert.ok(events.indexOf('observe 1') < events.indexOf('observed 0') + 2);
@@ -259,13 +279,21 @@ test('an Observer that fails on a chunk: the chunks before it are saved, the one
   };
   const home = homePaths(join(dir, 'home'));
   let reads = 0;
-  const first = await observe(home, source(stateDir, async () => void reads++), 3_600_000, failing);
+  const first = await observe(
+    home,
+    source(stateDir, async () => void reads++),
+    3_600_000,
+    failing,
+  );
   assert.match(first.failures[0]!.message, /observer broke/);
   // Chunks past the failing one had been read and handed to the Observer; none of them is saved.
   assert.ok(calls > 4 && reads > 4, `the job had read past the failing chunk (${reads} reads, ${calls} Observer calls)`);
   const saved = Object.values((await stateJson(home)).streams)[0]!;
   assert.equal(saved.messages, first.messages, 'the cursor covers exactly the chunks whose observations were written');
-  const lines = Object.values(await dayFiles(home)).join('').split('\n').filter((l) => /\^o-[0-9a-f]{10}$/.test(l));
+  const lines = Object.values(await dayFiles(home))
+    .join('')
+    .split('\n')
+    .filter((l) => /\^o-[0-9a-f]{10}$/.test(l));
   assert.equal(lines.length, first.observations);
   await observe(home, source(stateDir));
   const clean = homePaths(join(dir, 'clean'));

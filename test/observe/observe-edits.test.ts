@@ -65,12 +65,16 @@ async function cleanRun(t: TestContext): Promise<{ ids: string[]; cursor: unknow
 }
 
 function idsOf(text: string): string[] {
-  return listObservations(parseDayFile(text)).map((o) => o.id).sort();
+  return listObservations(parseDayFile(text))
+    .map((o) => o.id)
+    .sort();
 }
 
 /** Where the stream's cursor stands (offset and line: the rest names the transcript file, another in each home). */
 async function cursorOf(paths: HomePaths): Promise<unknown> {
-  const state = JSON.parse(await readFile(paths.state, 'utf8').catch(() => '{"streams":{}}')) as { streams: Record<string, { cursor: { offset?: number; line?: number } }> };
+  const state = JSON.parse(await readFile(paths.state, 'utf8').catch(() => '{"streams":{}}')) as {
+    streams: Record<string, { cursor: { offset?: number; line?: number } }>;
+  };
   const cursor = Object.values(state.streams)[0]?.cursor;
   return cursor && { offset: cursor.offset, line: cursor.line };
 }
@@ -91,7 +95,7 @@ async function editorSave(path: string, text: string, style: 'in-place' | 'renam
 
 for (const style of ['in-place', 'rename'] as const) {
   for (const at of ['written', 'moved-aside'] as const) {
-    test(`an editor that saves ${style === 'in-place' ? 'in place' : 'by rename'} ${at === 'written' ? 'between the job\'s check and its write' : 'in the instant the job has the file aside'}: every edit and every observation is kept, the cursor as after a clean run`, async (t) => {
+    test(`an editor that saves ${style === 'in-place' ? 'in place' : 'by rename'} ${at === 'written' ? "between the job's check and its write" : 'in the instant the job has the file aside'}: every edit and every observation is kept, the cursor as after a clean run`, async (t) => {
       const clean = await cleanRun(t);
       const { dir, stateDir } = await transcriptDir(t);
       const paths = homePaths(join(dir, 'home'));
@@ -133,7 +137,11 @@ for (const style of ['in-place', 'rename'] as const) {
       assert.deepEqual(idsOf(text), clean.ids, 'every observation of a clean run, none twice');
       assert.match(text, /^---\ndate: 2026-02-01\n/);
       assert.deepEqual(await cursorOf(paths), clean.cursor);
-      assert.deepEqual((await readdir(paths.memory)).filter((n) => n.startsWith('.')), [], 'no temp or aside file left');
+      assert.deepEqual(
+        (await readdir(paths.memory)).filter((n) => n.startsWith('.')),
+        [],
+        'no temp or aside file left',
+      );
     });
   }
 }
@@ -197,13 +205,18 @@ test('a half-written file that does not settle is left byte for byte as it is, t
   let half = '';
   let saving: { handle: FileHandle; rest: Buffer; at: number } | undefined;
   const note = 'A note whose save hangs.';
-  const r = await observe(paths, stateDir, async (step, path) => {
-    if (!path.endsWith(DAY) || step !== 'before-check' || ++checks !== 3) return;
-    const full = withNote(await readFile(path, 'utf8'), note);
-    const started = await startInPlaceSave(path, full);
-    saving = { ...started, at: Buffer.byteLength(full) - started.rest.length };
-    half = await readFile(path, 'utf8');
-  }, 150);
+  const r = await observe(
+    paths,
+    stateDir,
+    async (step, path) => {
+      if (!path.endsWith(DAY) || step !== 'before-check' || ++checks !== 3) return;
+      const full = withNote(await readFile(path, 'utf8'), note);
+      const started = await startInPlaceSave(path, full);
+      saving = { ...started, at: Buffer.byteLength(full) - started.rest.length };
+      half = await readFile(path, 'utf8');
+    },
+    150,
+  );
   const file = join(paths.memory, DAY);
   assert.ok(r.failures.length > 0, 'the run says it could not write the day');
   assert.match(r.failures.map((f) => f.message).join('\n'), /2026-02-01\.md was not written: it looks half-written/);
@@ -230,7 +243,13 @@ async function editedHome(t: TestContext): Promise<{ clean: { ids: string[]; cur
 }
 
 /** After a run with an editor: no failure, every note of the editor's and every observation of a clean run there, the cursor as after it. */
-async function assertAllKept(r: ObserveJobResult, paths: HomePaths, notes: string[], atLeast: number, clean: { ids: string[]; cursor: unknown }): Promise<void> {
+async function assertAllKept(
+  r: ObserveJobResult,
+  paths: HomePaths,
+  notes: string[],
+  atLeast: number,
+  clean: { ids: string[]; cursor: unknown },
+): Promise<void> {
   assert.deepEqual(r.failures, []);
   assert.ok(notes.length >= atLeast, `the editor saved ${notes.length} times`);
   const text = await readFile(join(paths.memory, DAY), 'utf8');
@@ -244,7 +263,7 @@ function saveStyle(k: number): 'in-place' | 'rename' {
   return k % 2 === 0 ? 'in-place' : 'rename';
 }
 
-test('an editor that saves right before two of the job\'s writes in a row, the second over the first write: every edit and every observation is kept', async (t) => {
+test("an editor that saves right before two of the job's writes in a row, the second over the first write: every edit and every observation is kept", async (t) => {
   const { clean, paths, stateDir } = await editedHome(t);
   const notes: string[] = [];
   let seen = 0;
@@ -259,7 +278,7 @@ test('an editor that saves right before two of the job\'s writes in a row, the s
   await assertAllKept(r, paths, notes, 4, clean);
 });
 
-test('an editor whose check passed just before the job\'s write saves its buffer over the job\'s new file: its edit and the job\'s lines are both kept', async (t) => {
+test("an editor whose check passed just before the job's write saves its buffer over the job's new file: its edit and the job's lines are both kept", async (t) => {
   const { clean, paths, stateDir } = await editedHome(t);
   const notes: string[] = [];
   let writes = 0;
@@ -301,5 +320,9 @@ test('an editor that had the file open writes into it in place after the job rea
     }
   });
   await assertAllKept(r, paths, notes, 2, clean);
-  assert.deepEqual((await readdir(paths.memory)).filter((n) => n.startsWith('.')), [], 'no temp or aside file left');
+  assert.deepEqual(
+    (await readdir(paths.memory)).filter((n) => n.startsWith('.')),
+    [],
+    'no temp or aside file left',
+  );
 });

@@ -22,7 +22,14 @@ function sessionPath(stateDir: string, agent: string, id: string): string {
   return join(stateDir, 'agents', agent, 'sessions', `${id}.jsonl`);
 }
 
-async function writeSession(stateDir: string, agent: string, id: string, exchanges: number, seed: number, start = new Date('2026-02-10T08:00:00Z')): Promise<void> {
+async function writeSession(
+  stateDir: string,
+  agent: string,
+  id: string,
+  exchanges: number,
+  seed: number,
+  start = new Date('2026-02-10T08:00:00Z'),
+): Promise<void> {
   const dir = join(stateDir, 'agents', agent, 'sessions');
   await mkdir(dir, { recursive: true });
   const w = new PiSessionWriter(id, start);
@@ -42,7 +49,7 @@ test('kill -9 at named steps during observe (mid-chunk, after the day files, aft
   const { dir, cleanup } = await tempDir();
   try {
     const stateDir = join(dir, 'openclaw');
-    for (let s = 0; s < 3; s++) await writeSession(stateDir, s === 2 ? "work" : "main", uuid(s), 700, s + 1);
+    for (let s = 0; s < 3; s++) await writeSession(stateDir, s === 2 ? 'work' : 'main', uuid(s), 700, s + 1);
     const reference = await makeHome(dir, 'reference', stateDir);
     const r = await runCli(['observe', '--home', reference, '--json'], { timeoutMs: 300_000 });
     assert.equal(r.code, 0, r.stderr);
@@ -51,7 +58,10 @@ test('kill -9 at named steps during observe (mid-chunk, after the day files, aft
 
     const crashed = await makeHome(dir, 'crashed', stateDir);
     // SIGKILL mid-chunk and between "day files written" and "cursor saved" (no progress kept), then just after a save (progress kept), over and over: every step below is reached while work remains, so a run ends on its own only when all is done.
-    const kills = await crashAtSteps(['observe', '--home', crashed], ['observe-chunk', 'observe-written', 'observe-chunk', 'observe-written', 'observe-saved']);
+    const kills = await crashAtSteps(
+      ['observe', '--home', crashed],
+      ['observe-chunk', 'observe-written', 'observe-chunk', 'observe-written', 'observe-saved'],
+    );
     assert.ok(kills >= 5, `the job was really killed mid-run (${kills} kills)`);
     const done = await runCli(['observe', '--home', crashed, '--json'], { timeoutMs: 300_000 });
     assert.equal(done.code, 0, done.stderr);
@@ -77,8 +87,10 @@ test('rotation: 100 conversations, /reset rename, 50 more → all 150 observed e
     const first = uuid(1);
     const w1 = new PiSessionWriter(first, new Date('2026-03-01T09:00:00Z'));
     const convo = (w: PiSessionWriter, k: number) =>
-      w.message({ role: 'user', text: `I decided to name release number ${k} after the color ${['red', 'teal', 'amber', 'violet'][k % 4]} ${k}.` }) +
-      w.message({ role: 'assistant', text: `Noted: release ${k} is named after that color.` });
+      w.message({
+        role: 'user',
+        text: `I decided to name release number ${k} after the color ${['red', 'teal', 'amber', 'violet'][k % 4]} ${k}.`,
+      }) + w.message({ role: 'assistant', text: `Noted: release ${k} is named after that color.` });
     let text = w1.header();
     for (let k = 1; k <= 60; k++) text += convo(w1, k);
     await writeFile(sessionPath(stateDir, 'main', first), text);
@@ -137,7 +149,9 @@ test('malformed lines (torn JSON, binary garbage, invalid UTF-8, a 5 MB line) ar
       Buffer.from('{"type":"message","id":"deadbeef","parentId":null,"timest\n'),
       Buffer.from([0x00, 0xff, 0xfe, 0x13, 0x37, 0x0a]),
       Buffer.concat([Buffer.from('{"type":"message","text":"'), Buffer.from([0xc3, 0x28, 0xa0, 0xa1]), Buffer.from('"}\n')]),
-      Buffer.from(`{"type":"message","id":"0badc0de","parentId":null,"timestamp":"2026-04-01T09:00:00Z","message":{"role":"user","content":"${'x'.repeat(5 * 1024 * 1024)}"}}\n`),
+      Buffer.from(
+        `{"type":"message","id":"0badc0de","parentId":null,"timestamp":"2026-04-01T09:00:00Z","message":{"role":"user","content":"${'x'.repeat(5 * 1024 * 1024)}"}}\n`,
+      ),
       Buffer.from(w.message({ role: 'user', text: 'The deadline for the ledger migration is 2026-04-15.' })),
     ];
     await mkdir(join(stateDir, 'agents', 'main', 'sessions'), { recursive: true });
@@ -147,8 +161,14 @@ test('malformed lines (torn JSON, binary garbage, invalid UTF-8, a 5 MB line) ar
     const out = JSON.parse(r.stdout);
     assert.ok(out.malformed >= 4, `malformed lines counted: ${out.malformed}`);
     const rows = await snapshotObservations(home);
-    assert.ok(rows.some((x) => /PostgreSQL/.test(x.text)), 'the line before the garbage is observed');
-    assert.ok(rows.some((x) => /2026-04-15/.test(x.text)), 'the line after the garbage is observed');
+    assert.ok(
+      rows.some((x) => /PostgreSQL/.test(x.text)),
+      'the line before the garbage is observed',
+    );
+    assert.ok(
+      rows.some((x) => /2026-04-15/.test(x.text)),
+      'the line after the garbage is observed',
+    );
     const log = await readFile(join(home, 'logs', 'observer.log'), 'utf8');
     assert.match(log, /transcript\.malformed/);
     const status = JSON.parse((await runCli(['status', '--home', home, '--json'])).stdout);
@@ -166,7 +186,10 @@ test('a day file with hand-broken frontmatter is never rewritten; its new observ
     const id = uuid(21);
     const w = new PiSessionWriter(id, new Date('2026-05-02T09:00:00Z'));
     await mkdir(join(stateDir, 'agents', 'main', 'sessions'), { recursive: true });
-    await writeFile(sessionPath(stateDir, 'main', id), w.header() + w.message({ role: 'user', text: 'I prefer Rust for the parser service.' }));
+    await writeFile(
+      sessionPath(stateDir, 'main', id),
+      w.header() + w.message({ role: 'user', text: 'I prefer Rust for the parser service.' }),
+    );
     assert.equal((await runCli(['observe', '--home', home])).code, 0);
     const dayFile = join(home, 'memory', '2026-05-02.md');
     const broken = (await readFile(dayFile, 'utf8')).replace('tier: hot', 'tier: [hot');

@@ -34,7 +34,10 @@ test('`team x` and `team_x` keep their own day files, and search tells them apar
     makeObservation(2, today, { agent: 'team_x', text: 'Underscore team prefers spaces over tabs.' }),
   ]);
   assert.equal((await readdir(paths.memory)).length, 2, 'two agent folders');
-  for (const [agent, own, other] of [['team x', /Spaced team/, /Underscore team/], ['team_x', /Underscore team/, /Spaced team/]] as const) {
+  for (const [agent, own, other] of [
+    ['team x', /Spaced team/, /Underscore team/],
+    ['team_x', /Underscore team/, /Spaced team/],
+  ] as const) {
     const r = await runCli(['search', 'team prefers', '--agent', agent, '--json', '--home', paths.root]);
     assert.equal(r.code, 0, r.stderr);
     const snippets = (JSON.parse(r.stdout) as { results: Array<{ snippet: string }> }).results.map((x) => x.snippet).join('\n');

@@ -16,7 +16,6 @@ import { makeObservation, newHome, writeHot } from '../helpers/tier-home.js';
 
 const TODAY = new Date().toISOString().slice(0, 10);
 
-
 test('search answers from the index it has on a full disk and on a read-only home; export says what is true', async (t) => {
   const { dir, cleanup } = await tempDir('ocm-full-');
   t.after(cleanup);
@@ -37,8 +36,14 @@ test('search answers from the index it has on a full disk and on a read-only hom
     const search = (await runOnRefusingDisk(kind, paths.root, mount, ['search', 'quarterly budget', '--json']))!;
     assert.equal(search.code, 0, `${kind}: ${search.stderr}${search.stdout}`);
     const response = JSON.parse(search.stdout) as { results: Array<{ snippet: string }>; warnings: string[] };
-    assert.ok(response.results.some((r) => /Friday/.test(r.snippet)), `${kind}: answered from the index it has`);
-    assert.ok(response.warnings.some((w) => /could not be updated/.test(w)), `${kind}: says the index is behind: ${response.warnings.join(' | ')}`);
+    assert.ok(
+      response.results.some((r) => /Friday/.test(r.snippet)),
+      `${kind}: answered from the index it has`,
+    );
+    assert.ok(
+      response.warnings.some((w) => /could not be updated/.test(w)),
+      `${kind}: says the index is behind: ${response.warnings.join(' | ')}`,
+    );
   }
 
   const exported = (await runOnRefusingDisk('full', paths.root, mount, ['export', '--output', join(mount, 'out.json')]))!;

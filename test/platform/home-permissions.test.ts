@@ -29,7 +29,10 @@ async function looseEntries(root: string): Promise<string[]> {
 
 /** Run a command as user nobody (real permission checks: root itself bypasses them). */
 function asNobody(command: string, args: string[]) {
-  return execa('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', command, ...args], { reject: false, timeout: 10_000 });
+  return execa('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', command, ...args], {
+    reject: false,
+    timeout: 10_000,
+  });
 }
 
 /** The CLI under umask 000, as a user with a careless shell profile runs it. */
@@ -62,7 +65,10 @@ test('an existing home other users can enter (0755 with 0644 files, or a tmpfs-l
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
   await chmod(dir, 0o755); // the temp folder itself must not be what keeps others out
-  for (const [name, mode] of [['home', 0o755], ['tmpfs-root', 0o1777]] as const) {
+  for (const [name, mode] of [
+    ['home', 0o755],
+    ['tmpfs-root', 0o1777],
+  ] as const) {
     const home = join(dir, name);
     await mkdir(join(home, 'memory'), { recursive: true });
     await writeFile(join(home, 'active_memory.md'), '# Active memory\n- sk_live_4eC39HqLyjWDarjtT1zdp7dc\n', { mode: 0o644 });
@@ -86,7 +92,9 @@ test('an existing home other users can enter (0755 with 0644 files, or a tmpfs-l
   }
 });
 
-test('a loose home that belongs to another user is refused with a hint (exit 4) and left as it is', { skip: !isRoot && 'needs root to give a folder to another user' }, async (t) => {
+test('a loose home that belongs to another user is refused with a hint (exit 4) and left as it is', {
+  skip: !isRoot && 'needs root to give a folder to another user',
+}, async (t) => {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
   const home = join(dir, 'home');

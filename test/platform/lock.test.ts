@@ -12,7 +12,10 @@ test('a second job waits for the lock, or fails with LOCKED and a hint when it m
   try {
     const target = join(dir, '.ocm', 'home');
     const release = await acquireHomeLock(target);
-    await assert.rejects(acquireHomeLock(target, { waitMs: 0 }), (e: Error & { code?: string; hint?: string }) => e.code === 'LOCKED' && /Another OC-Memory job/.test(e.message) && Boolean(e.hint));
+    await assert.rejects(
+      acquireHomeLock(target, { waitMs: 0 }),
+      (e: Error & { code?: string; hint?: string }) => e.code === 'LOCKED' && /Another OC-Memory job/.test(e.message) && Boolean(e.hint),
+    );
     const order: string[] = [];
     const waiting = withHomeLock(target, async () => order.push('second'), { waitMs: 5000 });
     await new Promise((r) => setTimeout(r, 300));
@@ -30,7 +33,16 @@ test('a lock whose owner was killed is taken over at once, not after the stale t
   try {
     const target = join(dir, '.ocm', 'home');
     // A real process takes the lock and is killed with SIGKILL while holding it.
-    const child = spawn(process.execPath, ['--import', 'tsx', '-e', `import('${new URL('../../lib/platform/lock.ts', import.meta.url).pathname}').then(async (m) => { await m.acquireHomeLock(${JSON.stringify(target)}); process.stdout.write('locked\\n'); setInterval(() => {}, 1000); })`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `import('${new URL('../../lib/platform/lock.ts', import.meta.url).pathname}').then(async (m) => { await m.acquireHomeLock(${JSON.stringify(target)}); process.stdout.write('locked\\n'); setInterval(() => {}, 1000); })`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('locked') && resolve()));
     child.kill('SIGKILL');
     await new Promise((r) => child.on('exit', r));
@@ -78,7 +90,12 @@ test('a live owner whose CPU-bound step keeps it from refreshing the lock is not
   // A real process takes the lock, then blocks its event loop (no lock refresh) until told to stop.
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '-e', `import('${new URL('../../lib/platform/lock.ts', import.meta.url).pathname}').then(async (m) => { const release = await m.acquireHomeLock(${JSON.stringify(target)}, { staleMs: 5000 }); process.stdout.write('locked\\n'); const { existsSync } = await import('node:fs'); while (!existsSync(${JSON.stringify(stop)})) {} await release(); process.stdout.write('released\\n'); })`],
+    [
+      '--import',
+      'tsx',
+      '-e',
+      `import('${new URL('../../lib/platform/lock.ts', import.meta.url).pathname}').then(async (m) => { const release = await m.acquireHomeLock(${JSON.stringify(target)}, { staleMs: 5000 }); process.stdout.write('locked\\n'); const { existsSync } = await import('node:fs'); while (!existsSync(${JSON.stringify(stop)})) {} await release(); process.stdout.write('released\\n'); })`,
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   try {
@@ -94,7 +111,11 @@ test('a live owner whose CPU-bound step keeps it from refreshing the lock is not
     await until('the child to take the lock', () => out.includes('locked'));
     // Its lock is older than staleMs now: it has not been refreshed while the child computes.
     await until('the lock to pass its stale age', async () => (await stat(`${target}.lock`)).mtimeMs < Date.now() - 6000);
-    await assert.rejects(acquireHomeLock(target, { waitMs: 0, staleMs: 5000 }), (e: Error & { hint?: string }) => new RegExp(`Another OC-Memory job \\(PID ${child.pid}, since `).test(e.message) && e.hint!.includes(`kill ${child.pid}`));
+    await assert.rejects(
+      acquireHomeLock(target, { waitMs: 0, staleMs: 5000 }),
+      (e: Error & { hint?: string }) =>
+        new RegExp(`Another OC-Memory job \\(PID ${child.pid}, since `).test(e.message) && e.hint!.includes(`kill ${child.pid}`),
+    );
     await writeFile(stop, '');
     await until('the child to release', () => out.includes('released'));
     const release = await acquireHomeLock(target, { waitMs: 5000, staleMs: 5000 });

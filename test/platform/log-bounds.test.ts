@@ -30,14 +30,18 @@ test('malformed transcript lines: the log quotes none of them, and 20,000 of the
     await writeFile(join(user, 'logs', 'bot.jsonl'), `${SECRET}\n{"role": "user", "text": "${SECRET}"\n`);
     const home = join(dir, 'home');
     await mkdir(home);
-    await writeFile(join(home, 'config.yaml'), ['timezone: UTC', 'sources:', '  generic:', '    - name: bot', '      path: ~/logs/*.jsonl', ''].join('\n'));
+    await writeFile(
+      join(home, 'config.yaml'),
+      ['timezone: UTC', 'sources:', '  generic:', '    - name: bot', '      path: ~/logs/*.jsonl', ''].join('\n'),
+    );
     const r = await runCli(['observe', '--json', '--home', home], { env: { HOME: user, USERPROFILE: user } });
     assert.equal(r.code, 0, r.stderr);
     assert.equal((JSON.parse(r.stdout) as { malformed: number }).malformed, 20_005);
     const logs = join(home, 'logs');
     let text = '';
     for (const name of await readdir(logs)) text += await readFile(join(logs, name), 'utf8');
-    for (const fragment of [SECRET.slice(0, 10), 'sk_live', 'password', 'garbage']) assert.ok(!text.includes(fragment), `the log does not hold "${fragment}"`);
+    for (const fragment of [SECRET.slice(0, 10), 'sk_live', 'password', 'garbage'])
+      assert.ok(!text.includes(fragment), `the log does not hold "${fragment}"`);
     assert.match(text, /"reason":"invalid JSON at position \d+"/);
     assert.match(text, /"event":"transcript\.malformed_more".*"count":19998/);
     assert.ok(text.length < 20_000, `the log stays small (${text.length} characters for 20,005 malformed lines)`);
@@ -59,7 +63,11 @@ test('a log past its size limit is rotated to <name>.log.1: bounded on disk, new
     const current = (await readFile(join(dir, 'observer.log'), 'utf8')).trim().split('\n');
     assert.equal((JSON.parse(current.at(-1)!) as { i: number }).i, 2999, 'the newest record is in the current file');
     const previous = (await readFile(join(dir, 'observer.log.1'), 'utf8')).trim().split('\n');
-    assert.equal((JSON.parse(previous.at(-1)!) as { i: number }).i + 1, (JSON.parse(current[0]!) as { i: number }).i, 'no record lost at the rotation');
+    assert.equal(
+      (JSON.parse(previous.at(-1)!) as { i: number }).i + 1,
+      (JSON.parse(current[0]!) as { i: number }).i,
+      'no record lost at the rotation',
+    );
     // A later process continues the same file, counting what is there.
     const later = createFileLogger({ dir, name: 'observer', maxBytes });
     for (let i = 3000; i < 3400; i++) later.log('warn', 'test.record', { i, filler: 'x'.repeat(40) });
@@ -81,7 +89,14 @@ test('schedule.log, which cron appends to, is rotated by the next run past the s
     const r = await runCli(['run', '--home', home]);
     assert.equal(r.code, 0, r.stderr);
     assert.ok((await stat(`${log}.1`)).size > 6_000_000, 'the old output moved to schedule.log.1');
-    assert.equal(await stat(log).then(() => true, () => false), false, 'a new schedule.log starts with the next cron line');
+    assert.equal(
+      await stat(log).then(
+        () => true,
+        () => false,
+      ),
+      false,
+      'a new schedule.log starts with the next cron line',
+    );
   } finally {
     await cleanup();
   }

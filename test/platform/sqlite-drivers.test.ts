@@ -43,13 +43,28 @@ async function machine(dir: string): Promise<{ home: string; env: Record<string,
   const stateDir = join(user, '.openclaw');
   const db = createAgentDb(agentDbPath(stateDir, 'main'));
   addWindow(db, 'win-1', 'agent:main:main');
-  new DbTranscript(db, 'win-1').add({ type: 'message', id: 'm0000001', parentId: null, timestamp: '2026-09-01T10:00:00Z', message: { role: 'user', content: 'I am allergic to peanuts.' } });
+  new DbTranscript(db, 'win-1').add({
+    type: 'message',
+    id: 'm0000001',
+    parentId: null,
+    timestamp: '2026-09-01T10:00:00Z',
+    message: { role: 'user', content: 'I am allergic to peanuts.' },
+  });
   addWindow(db, 'win-2', 'agent:main:main', 'win-1', 'reset');
-  new DbTranscript(db, 'win-2').add({ type: 'message', id: 'm0000002', parentId: null, timestamp: '2026-09-03T08:30:00Z', message: { role: 'user', content: 'We moved the launch to October.' } });
+  new DbTranscript(db, 'win-2').add({
+    type: 'message',
+    id: 'm0000002',
+    parentId: null,
+    timestamp: '2026-09-03T08:30:00Z',
+    message: { role: 'user', content: 'We moved the launch to October.' },
+  });
   db.close();
   await mkdir(join(stateDir, 'agents', 'ops', 'sessions'), { recursive: true });
   const pw = new PiSessionWriter('file-session-1', new Date('2026-08-01T07:00:00Z'));
-  await writeFile(join(stateDir, 'agents', 'ops', 'sessions', 'file-session-1.jsonl'), pw.header() + pw.message({ role: 'user', text: 'I prefer short answers.' }));
+  await writeFile(
+    join(stateDir, 'agents', 'ops', 'sessions', 'file-session-1.jsonl'),
+    pw.header() + pw.message({ role: 'user', text: 'I prefer short answers.' }),
+  );
   const home = join(dir, 'home');
   await mkdir(home);
   await writeFile(join(home, 'config.yaml'), 'timezone: UTC\n');
@@ -89,14 +104,23 @@ test('the same OpenClaw database is observed the same way by Node 20 (better-sql
       assert.match(check.detail, new RegExp(`^${driver} \\(SQLite 3\\.`), `${label} reads with ${driver}`);
       const observed = await cli(node, ['observe', '--json', '--home', home], env);
       assert.equal(observed.code, 0, `${label}: ${observed.stderr}`);
-      assert.equal((JSON.parse(observed.stdout) as { messages: number }).messages, 3, `${label}: two database messages and one file message`);
+      assert.equal(
+        (JSON.parse(observed.stdout) as { messages: number }).messages,
+        3,
+        `${label}: two database messages and one file message`,
+      );
       const sources = await cli(node, ['sources', '--json', '--home', home], env);
       assert.equal(sources.code, 0, sources.stderr);
-      const db = (JSON.parse(sources.stdout) as { sources: Array<{ name: string; sessions: number; cursor: { sessionsBehind: number } }> }).sources.find((s) => s.name === 'openclaw-db');
+      const db = (
+        JSON.parse(sources.stdout) as { sources: Array<{ name: string; sessions: number; cursor: { sessionsBehind: number } }> }
+      ).sources.find((s) => s.name === 'openclaw-db');
       assert.deepEqual([db?.sessions, db?.cursor.sessionsBehind], [2, 0], `${label}: sources lists both sessions as read`);
       results[label] = await observedTexts(node, home);
     }
-    assert.ok(results['node 20']!.some((t) => /^openclaw-db: .*peanuts/.test(t)), results['node 20']!.join('\n'));
+    assert.ok(
+      results['node 20']!.some((t) => /^openclaw-db: .*peanuts/.test(t)),
+      results['node 20']!.join('\n'),
+    );
     assert.deepEqual(results['node 24'], results['node 20']);
     assert.deepEqual(results['node 20 wasm'], results['node 20']);
   } finally {
@@ -123,7 +147,12 @@ async function readerTestsPass(node: string, driver: string, files: string[], at
 }
 
 test('the OpenClaw database reader and discovery tests pass under Node 24 with node:sqlite', async () => {
-  await readerTestsPass(await pinnedNode(NODE_24), 'node:sqlite', ['test/sources/source-openclaw-db.test.ts', 'test/sources/source-discovery.test.ts'], 12);
+  await readerTestsPass(
+    await pinnedNode(NODE_24),
+    'node:sqlite',
+    ['test/sources/source-openclaw-db.test.ts', 'test/sources/source-discovery.test.ts'],
+    12,
+  );
 });
 
 test('the OpenClaw database reader tests pass with the WebAssembly driver forced (native drivers off)', async () => {
@@ -148,7 +177,10 @@ test('without better-sqlite3 on Node 20 (nothing compiled): the WebAssembly driv
     assert.equal(observed.code, 0, observed.stderr);
     assert.equal((JSON.parse(observed.stdout) as { messages: number }).messages, 3, 'two database messages and one file message');
     const texts = await observedTexts(process.execPath, home);
-    assert.ok(texts.some((t) => /^openclaw-db: .*peanuts/.test(t)), texts.join('\n'));
+    assert.ok(
+      texts.some((t) => /^openclaw-db: .*peanuts/.test(t)),
+      texts.join('\n'),
+    );
   } finally {
     await cleanup();
   }
@@ -162,10 +194,17 @@ test('with no SQLite driver at all: observe says what is missing (exit 1, hint),
     const without = { ...env, NODE_OPTIONS: `--import=${WITHOUT_BETTER_SQLITE3}`, OCM_TEST_HIDDEN_PACKAGES: 'better-sqlite3,sql.js' };
     const observed = await cli(process.execPath, ['observe', '--home', home], without);
     assert.equal(observed.code, 1, observed.stderr);
-    assert.match(observed.stderr, /could not observe openclaw-db: Reading SQLite databases .* needs SQLite, and none could be loaded on Node 20/);
+    assert.match(
+      observed.stderr,
+      /could not observe openclaw-db: Reading SQLite databases .* needs SQLite, and none could be loaded on Node 20/,
+    );
     assert.match(observed.stderr, /better-sqlite3: Cannot find package.*sql\.js: Cannot find package/);
     assert.match(observed.stderr, /→ OC-Memory carries a WebAssembly SQLite \(the sql\.js package\).*reinstall OC-Memory/);
-    assert.deepEqual(await observedTexts(process.execPath, home), ['openclaw: User prefers short answers.'], 'the file-era transcript is observed all the same');
+    assert.deepEqual(
+      await observedTexts(process.execPath, home),
+      ['openclaw: User prefers short answers.'],
+      'the file-era transcript is observed all the same',
+    );
     const doctor = await cli(process.execPath, ['doctor', '--offline', '--json', '--home', home], without);
     const check = sqliteCheck(doctor.stdout);
     assert.equal(check.status, 'fail');
@@ -185,7 +224,11 @@ test('without any SQLite driver, setup says at once that OpenClaw’s database c
   try {
     const { env } = await machine(dir);
     const hidden = { NODE_OPTIONS: `--import=${WITHOUT_BETTER_SQLITE3}` };
-    const without = await cli(process.execPath, ['setup', '--yes', '--home', join(dir, 'h1')], { ...env, ...hidden, OCM_TEST_HIDDEN_PACKAGES: 'better-sqlite3,sql.js' });
+    const without = await cli(process.execPath, ['setup', '--yes', '--home', join(dir, 'h1')], {
+      ...env,
+      ...hidden,
+      OCM_TEST_HIDDEN_PACKAGES: 'better-sqlite3,sql.js',
+    });
     assert.equal(without.code, 0, without.stderr);
     assert.match(without.stdout, /⚠️ {2}OpenClaw's database \(OpenClaw 2026\.8 and later\) cannot be read on Node 20[^\n]*nothing is lost/);
     assert.match(without.stdout, /→ OC-Memory carries a WebAssembly SQLite/);

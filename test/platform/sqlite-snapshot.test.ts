@@ -68,7 +68,11 @@ test('a torn last frame or a commit never finished is left out, as SQLite recove
     const torn = wal.subarray(0, wal.length - 100);
     const damaged = Buffer.from(wal);
     damaged[wal.length - 10] = damaged[wal.length - 10]! ^ 0xff;
-    for (const [label, log] of [['torn', torn], ['damaged', damaged], ['whole', wal]] as const) {
+    for (const [label, log] of [
+      ['torn', torn],
+      ['damaged', damaged],
+      ['whole', wal],
+    ] as const) {
       const copy = join(dir, `${label}.sqlite`);
       await writeFile(copy, applyWal(main, log));
       assert.equal(await count(copy), label === 'whole' ? 2 : 1, label);

@@ -3,13 +3,30 @@ import assert from 'node:assert/strict';
 import { fixedZoneOffsetMs, localDateTime, nextLocalDateChange, resolveTimeZone } from '../../lib/platform/time-zone.js';
 
 test('cached zone offsets agree with Intl for every zone shape, across DST transitions', () => {
-  const zones = ['UTC', 'Asia/Seoul', 'America/New_York', 'Europe/Berlin', 'Asia/Kolkata', 'Australia/Lord_Howe', 'America/St_Johns', 'Pacific/Chatham'];
+  const zones = [
+    'UTC',
+    'Asia/Seoul',
+    'America/New_York',
+    'Europe/Berlin',
+    'Asia/Kolkata',
+    'Australia/Lord_Howe',
+    'America/St_Johns',
+    'Pacific/Chatham',
+  ];
   let x = 12345;
-  const rand = () => ((x = (x * 48271) % 2147483647) / 2147483647);
+  const rand = () => (x = (x * 48271) % 2147483647) / 2147483647;
   const start = Date.parse('2025-01-01T00:00:00Z');
   const span = 2 * 365 * 86_400_000;
   for (const zone of zones) {
-    const intl = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const intl = new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     for (let i = 0; i < 3000; i++) {
       const ms = start + Math.floor(rand() * span);
       const p = Object.fromEntries(intl.formatToParts(new Date(ms)).map((q) => [q.type, q.value]));
@@ -23,7 +40,10 @@ test('cached zone offsets agree with Intl for every zone shape, across DST trans
 });
 
 test('an unknown time zone is a configuration error naming the key', () => {
-  assert.throws(() => resolveTimeZone('Mars/Olympus'), (e: Error & { keyPath?: string }) => e.keyPath === 'timezone' && /Unknown time zone/.test(e.message));
+  assert.throws(
+    () => resolveTimeZone('Mars/Olympus'),
+    (e: Error & { keyPath?: string }) => e.keyPath === 'timezone' && /Unknown time zone/.test(e.message),
+  );
   assert.equal(resolveTimeZone('Asia/Seoul'), 'Asia/Seoul');
 });
 
@@ -35,20 +55,44 @@ test('fixed-offset zones are known without Intl and agree with it; names Intl re
   for (const zone of names) {
     assert.notEqual(fixedZoneOffsetMs(zone), undefined, zone);
     assert.equal(resolveTimeZone(zone), zone);
-    const intl = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const intl = new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     for (const ms of at) {
       const p = Object.fromEntries(intl.formatToParts(new Date(ms)).map((q) => [q.type, q.value]));
-      assert.deepEqual(localDateTime(new Date(ms), zone), { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` }, `${zone} ${new Date(ms).toISOString()}`);
+      assert.deepEqual(
+        localDateTime(new Date(ms), zone),
+        { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}` },
+        `${zone} ${new Date(ms).toISOString()}`,
+      );
     }
   }
-  for (const zone of ['Etc/GMT+13', 'Etc/GMT-15', 'Etc/GMT+05', ' UTC', 'Asia/Seoul', 'UTC+9']) assert.equal(fixedZoneOffsetMs(zone), undefined, zone);
+  for (const zone of ['Etc/GMT+13', 'Etc/GMT-15', 'Etc/GMT+05', ' UTC', 'Asia/Seoul', 'UTC+9'])
+    assert.equal(fixedZoneOffsetMs(zone), undefined, zone);
   for (const zone of ['Etc/GMT+13', 'Etc/GMT-15', 'Etc/GMT+05']) assert.throws(() => resolveTimeZone(zone), /Unknown time zone/);
 });
 
 test('nextLocalDateChange: the first instant of another local date, across midnights and DST shifts', () => {
-  const zones = ['UTC', 'Etc/GMT-14', 'Asia/Seoul', 'America/New_York', 'Europe/Berlin', 'Asia/Kolkata', 'Australia/Lord_Howe', 'America/Santiago', 'Pacific/Chatham', 'America/Havana'];
+  const zones = [
+    'UTC',
+    'Etc/GMT-14',
+    'Asia/Seoul',
+    'America/New_York',
+    'Europe/Berlin',
+    'Asia/Kolkata',
+    'Australia/Lord_Howe',
+    'America/Santiago',
+    'Pacific/Chatham',
+    'America/Havana',
+  ];
   let x = 777;
-  const rand = () => ((x = (x * 48271) % 2147483647) / 2147483647);
+  const rand = () => (x = (x * 48271) % 2147483647) / 2147483647;
   const start = Date.parse('2025-01-01T00:00:00Z');
   const span = 2 * 365 * 86_400_000;
   const date = (ms: number, zone: string) => localDateTime(new Date(ms), zone).date;
@@ -58,12 +102,19 @@ test('nextLocalDateChange: the first instant of another local date, across midni
       const next = nextLocalDateChange(from, zone);
       const day = date(from, zone);
       assert.ok(next > from && next - from <= 26 * 3_600_000, `${zone} ${new Date(from).toISOString()} → ${new Date(next).toISOString()}`);
-      assert.notEqual(date(next, zone), day, `${zone}: ${new Date(next).toISOString()} is another date than ${new Date(from).toISOString()}`);
+      assert.notEqual(
+        date(next, zone),
+        day,
+        `${zone}: ${new Date(next).toISOString()} is another date than ${new Date(from).toISOString()}`,
+      );
       assert.equal(date(next - 1, zone), day);
       for (let k = 0; k < 4; k++) assert.equal(date(from + Math.floor(rand() * (next - from)), zone), day);
     }
   }
   // Havana springs forward at local midnight (2026-03-08 00:00 → 01:00): the date changes at 05:00 UTC.
-  assert.equal(new Date(nextLocalDateChange(Date.parse('2026-03-07T20:00:00Z'), 'America/Havana')).toISOString(), '2026-03-08T05:00:00.000Z');
+  assert.equal(
+    new Date(nextLocalDateChange(Date.parse('2026-03-07T20:00:00Z'), 'America/Havana')).toISOString(),
+    '2026-03-08T05:00:00.000Z',
+  );
   assert.equal(new Date(nextLocalDateChange(Date.parse('2026-03-07T20:00:00Z'), 'UTC')).toISOString(), '2026-03-08T00:00:00.000Z');
 });

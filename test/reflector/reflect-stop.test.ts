@@ -46,7 +46,11 @@ test('reflect on an observation holding a 100 KB token without spaces ends withi
   t.after(cleanup);
   const paths = await home(dir);
   const blob = 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo'.repeat(3000).slice(0, 100_000);
-  await writeHot(paths, [makeObservation(1, '2026-01-02', { text: `User pasted ${blob} into the chat.` }), makeObservation(2, '2026-01-02'), makeObservation(3, '2026-01-03')]);
+  await writeHot(paths, [
+    makeObservation(1, '2026-01-02', { text: `User pasted ${blob} into the chat.` }),
+    makeObservation(2, '2026-01-02'),
+    makeObservation(3, '2026-01-03'),
+  ]);
   // Before the fix this ran for more than 11 minutes; the bound is generous for a loaded machine.
   const r = await runCli(['reflect', '--force', '--all', '--json', '--home', paths.root], { timeoutMs: 120_000 });
   assert.equal(r.code, 0, r.stderr);
@@ -59,10 +63,13 @@ test('SIGTERM during reflect: the reflection being written is finished, the lock
   const paths = await home(dir);
   // Four calendar months: four periods, four reflection files.
   const obs = [];
-  for (const month of ['01', '02', '03', '04']) for (let d = 1; d <= 6; d++) obs.push(makeObservation(obs.length, `2026-${month}-${String(d * 4).padStart(2, '0')}`));
+  for (const month of ['01', '02', '03', '04'])
+    for (let d = 1; d <= 6; d++) obs.push(makeObservation(obs.length, `2026-${month}-${String(d * 4).padStart(2, '0')}`));
   await writeHot(paths, obs);
 
-  const stopped = await runCli(['reflect', '--force', '--all', '--home', paths.root], { env: { OCM_TEST: '1', OCM_TEST_SIGNAL_AT: 'reflect-period' } });
+  const stopped = await runCli(['reflect', '--force', '--all', '--home', paths.root], {
+    env: { OCM_TEST: '1', OCM_TEST_SIGNAL_AT: 'reflect-period' },
+  });
   assert.equal(stopped.code, 143, stopped.stdout + stopped.stderr);
   assert.match(stopped.stderr, /SIGTERM: stopping after the current step/);
   assert.match(stopped.stderr, /Stopped \(SIGTERM\) after 1 reflection/);
@@ -84,7 +91,10 @@ test('a day file named for no real day is reported and skipped; one whose frontm
   await writeHot(paths, [makeObservation(1, '2026-01-02'), makeObservation(2, '2026-01-03')]);
   const good = await readFile(join(paths.memory, '2026-01-03.md'), 'utf8');
   await writeFile(join(paths.memory, '2026-13-45.md'), good.replaceAll('2026-01-03', '2026-13-45'));
-  await writeFile(join(paths.memory, '2026-01-04.md'), good.replaceAll('2026-01-03', '2026-02-30').replaceAll(/\^o-[0-9a-f]+/g, (m) => `${m.slice(0, -1)}9`));
+  await writeFile(
+    join(paths.memory, '2026-01-04.md'),
+    good.replaceAll('2026-01-03', '2026-02-30').replaceAll(/\^o-[0-9a-f]+/g, (m) => `${m.slice(0, -1)}9`),
+  );
 
   const r = await runCli(['reflect', '--force', '--all', '--home', paths.root]);
   assert.equal(r.code, 0, r.stderr);

@@ -53,7 +53,9 @@ test('dates are normalised so written and ISO forms match', () => {
 });
 
 test('key terms: names, numbers, technologies; not the capital at the start of a sentence', () => {
-  const terms = keyTerms('Painting helps. Caroline moved from Sweden in 2019. She uses Node.js 20 and C++ with PostgreSQL; painting is fun. #design');
+  const terms = keyTerms(
+    'Painting helps. Caroline moved from Sweden in 2019. She uses Node.js 20 and C++ with PostgreSQL; painting is fun. #design',
+  );
   for (const t of ['caroline', 'sweden', '2019', 'node.js', '20', 'c++', 'postgresql', 'design']) assert.ok(terms.has(t), t);
   assert.ok(!terms.has('painting'), 'a sentence-initial capital of an ordinary word is not a name');
   assert.ok(!terms.has('she'));
@@ -94,34 +96,57 @@ test('rules: duplicates collapse, superseded facts are marked not repeated, high
   assert.equal(newest.date, '2026-01-20');
   assert.match(newest.text, /PostgreSQL/);
   assert.match(newest.text, /\(was: .*MySQL/);
-  assert.ok(lines.some((l) => l.category === 'decision' && l.priority === 'high' && l.text === 'Team decided to ship the billing API on 2026-02-01.'));
+  assert.ok(
+    lines.some(
+      (l) => l.category === 'decision' && l.priority === 'high' && l.text === 'Team decided to ship the billing API on 2026-02-01.',
+    ),
+  );
   const low = lines.filter((l) => l.priority === 'low');
   assert.equal(low.length, 1, 'low priority of a day aggregates into one line');
   assert.match(low[0]!.text, /^Minor: /);
   assert.match(low[0]!.text, /dark theme/);
-  assert.deepEqual(lines.map((l) => l.date), [...lines.map((l) => l.date)].sort(), 'time line in order');
+  assert.deepEqual(
+    lines.map((l) => l.date),
+    [...lines.map((l) => l.date)].sort(),
+    'time line in order',
+  );
 });
 
 test('supersession only between statements about the same thing: decisions for different services all stand (issue 20)', () => {
   const obs: Observation[] = [];
   for (let i = 1; i <= 30; i++) {
     const id = `mk${String(i).padStart(4, '0')}x`;
-    obs.push(o(`We decided to use Redis for the ${id} service.`, `2026-01-${String(1 + (i % 28)).padStart(2, '0')}`, { category: 'decision', priority: 'high', time: `${String(i % 24).padStart(2, '0')}:00` }));
+    obs.push(
+      o(`We decided to use Redis for the ${id} service.`, `2026-01-${String(1 + (i % 28)).padStart(2, '0')}`, {
+        category: 'decision',
+        priority: 'high',
+        time: `${String(i % 24).padStart(2, '0')}:00`,
+      }),
+    );
   }
   const lines = reflectWithRules({ agent: 'main', periodStart: '2026-01-01', periodEnd: '2026-01-31', observations: obs }, OPTIONS);
   const text = lines.map((l) => l.text).join('\n');
   assert.doesNotMatch(text, /\(was:/);
   for (let i = 1; i <= 30; i++) assert.match(text, new RegExp(`mk${String(i).padStart(4, '0')}x`));
   assert.equal(aboutSameThing('User prefers MySQL for the billing database.', 'User prefers PostgreSQL for the billing database.'), true);
-  assert.equal(aboutSameThing('We decided to use Redis for the mk0001x service.', 'We decided to use Redis for the mk0002x service.'), false);
-  assert.equal(aboutSameThing('User prefers tabs for indentation in Python files.', 'User prefers tabs for indentation in Go files.'), false);
+  assert.equal(
+    aboutSameThing('We decided to use Redis for the mk0001x service.', 'We decided to use Redis for the mk0002x service.'),
+    false,
+  );
+  assert.equal(
+    aboutSameThing('User prefers tabs for indentation in Python files.', 'User prefers tabs for indentation in Go files.'),
+    false,
+  );
   assert.equal(aboutSameThing('The staging server runs on port 8443.', 'The staging server runs on port 9443.'), true);
 });
 
 test('supersession: a decision about another thing stands beside the first, also when only its scope or its object changed (issue 20)', () => {
   const differentThings: Array<[string, string]> = [
     // The scope changed with the value: caching is not storage.
-    ['User decided to use Redis for caching in the billing service API layer.', 'User decided to use Postgres for storage in the billing service API layer.'],
+    [
+      'User decided to use Redis for caching in the billing service API layer.',
+      'User decided to use Postgres for storage in the billing service API layer.',
+    ],
     ['User prefers tabs in Python files and spaces elsewhere.', 'User prefers spaces in Go files and spaces elsewhere.'],
     // The same value for another thing: two decisions.
     ['We decided to deploy the API on Fly.io.', 'We decided to deploy the dashboard on Fly.io.'],
@@ -130,7 +155,18 @@ test('supersession: a decision about another thing stands beside the first, also
   ];
   for (const [older, newer] of differentThings) {
     assert.equal(aboutSameThing(older, newer), false, `${older} / ${newer}`);
-    const lines = reflectWithRules({ agent: 'main', periodStart: '2026-01-01', periodEnd: '2026-01-31', observations: [o(older, '2026-01-02', { category: 'decision', priority: 'high' }), o(newer, '2026-01-09', { category: 'decision', priority: 'high' })] }, OPTIONS);
+    const lines = reflectWithRules(
+      {
+        agent: 'main',
+        periodStart: '2026-01-01',
+        periodEnd: '2026-01-31',
+        observations: [
+          o(older, '2026-01-02', { category: 'decision', priority: 'high' }),
+          o(newer, '2026-01-09', { category: 'decision', priority: 'high' }),
+        ],
+      },
+      OPTIONS,
+    );
     const text = lines.map((l) => l.text).join('\n');
     assert.doesNotMatch(text, /\(was:/, text);
   }
@@ -140,12 +176,19 @@ test('supersession: a decision about another thing stands beside the first, also
     ['User prefers dark mode in the editor.', 'User prefers light mode in the editor.'],
     ['The deadline for the Q2 report moved to Friday.', 'The deadline for the Q2 report moved to Monday.'],
     ['We decided to deploy the API on Fly.io.', 'We decided to deploy the API on Render.'],
-  ] as Array<[string, string]>) assert.equal(aboutSameThing(older, newer), true, `${older} / ${newer}`);
+  ] as Array<[string, string]>)
+    assert.equal(aboutSameThing(older, newer), true, `${older} / ${newer}`);
 });
 
 function generated(days: number, perDay: number): Observation[] {
   const subjects = ['PostgreSQL', 'Redis', 'the auth service', 'Kubernetes', 'the mobile app', 'GraphQL', 'Terraform', 'the CI pipeline'];
-  const verbs = ['was slow again today because of', 'needs a review of', 'got a new dashboard for', 'had a flaky test in', 'was discussed at length with regard to'];
+  const verbs = [
+    'was slow again today because of',
+    'needs a review of',
+    'got a new dashboard for',
+    'had a flaky test in',
+    'was discussed at length with regard to',
+  ];
   const out: Observation[] = [];
   for (let d = 0; d < days; d++) {
     const date = `2026-03-${String(d + 1).padStart(2, '0')}`;
@@ -153,7 +196,12 @@ function generated(days: number, perDay: number): Observation[] {
       const s = subjects[(d * 3 + i) % subjects.length]!;
       const v = verbs[(d + i) % verbs.length]!;
       const priority: Priority = i % 7 === 0 ? 'high' : i % 3 === 0 ? 'low' : 'medium';
-      out.push(o(`User said that ${s} ${v} the release ${d}.${i} and that it is really quite important to keep an eye on it.`, date, { priority, time: `${String(9 + (i % 8)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}` }));
+      out.push(
+        o(`User said that ${s} ${v} the release ${d}.${i} and that it is really quite important to keep an eye on it.`, date, {
+          priority,
+          time: `${String(9 + (i % 8)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`,
+        }),
+      );
     }
   }
   return out;
@@ -162,7 +210,10 @@ function generated(days: number, perDay: number): Observation[] {
 test('a larger period compresses at least 3:1 (with 15 % high-priority lines kept verbatim) and keeps at least 70 % of its key terms', () => {
   const obs = generated(12, 20);
   const sourceTokens = Math.ceil(renderObservations(obs).length / 4);
-  const lines = reflectWithRules({ agent: 'main', periodStart: obs[0]!.date, periodEnd: obs[obs.length - 1]!.date, observations: obs }, { ...OPTIONS, sourceTokens });
+  const lines = reflectWithRules(
+    { agent: 'main', periodStart: obs[0]!.date, periodEnd: obs[obs.length - 1]!.date, observations: obs },
+    { ...OPTIONS, sourceTokens },
+  );
   const m = measureReflection(obs, lines);
   assert.ok(m.compressionRatio >= 3, `compression ${m.compressionRatio}`);
   assert.ok(m.keywordPreservation >= 0.7, `keywords ${m.keywordPreservation} missing ${m.missing.join(',')}`);
@@ -180,7 +231,14 @@ test('the budget is calibrated in exact tokens: never much under the target rati
 
 test('reflection file: frontmatter fields and lines survive a round trip', () => {
   const lines = [
-    { date: '2026-01-05', priority: 'high' as const, done: false, category: 'decision', text: 'PostgreSQL is the main database (was: MySQL).', tags: ['postgres'] },
+    {
+      date: '2026-01-05',
+      priority: 'high' as const,
+      done: false,
+      category: 'decision',
+      text: 'PostgreSQL is the main database (was: MySQL).',
+      tags: ['postgres'],
+    },
     { date: '2026-01-06', priority: 'low' as const, done: true, category: 'task', text: 'Minor: dark theme; faster CI', tags: [] },
   ];
   const meta = {
@@ -207,10 +265,19 @@ test('reflection file: frontmatter fields and lines survive a round trip', () =>
 
 test('selection and periods: the recent window stays raw, months and size split periods', () => {
   const obs = [o('a', '2026-01-30'), o('b', '2026-02-02'), o('c', '2026-02-20'), o('d', '2026-02-25')];
-  assert.deepEqual(selectForReflection(obs, '2026-02-25', 7).map((x) => x.text), ['a', 'b']);
+  assert.deepEqual(
+    selectForReflection(obs, '2026-02-25', 7).map((x) => x.text),
+    ['a', 'b'],
+  );
   assert.deepEqual(selectForReflection([obs[3]!], '2026-02-25', 7, { orRecent: true }), [], 'the newest day is never reflected on its own');
-  assert.deepEqual(selectForReflection(obs.slice(2), '2026-02-25', 7, { orRecent: true }).map((x) => x.text), ['c']);
-  assert.deepEqual(splitIntoPeriods(obs, 100000).map((p) => p.map((x) => x.date)), [['2026-01-30'], ['2026-02-02', '2026-02-20', '2026-02-25']]);
+  assert.deepEqual(
+    selectForReflection(obs.slice(2), '2026-02-25', 7, { orRecent: true }).map((x) => x.text),
+    ['c'],
+  );
+  assert.deepEqual(
+    splitIntoPeriods(obs, 100000).map((p) => p.map((x) => x.date)),
+    [['2026-01-30'], ['2026-02-02', '2026-02-20', '2026-02-25']],
+  );
   assert.equal(splitIntoPeriods(generated(6, 20), 1500).length > 1, true);
 });
 
@@ -220,7 +287,10 @@ test('reflect job on a home: writes the reflection with its scores, keeps the or
     const paths = homePaths(join(dir, 'home'));
     await mkdir(paths.machine, { recursive: true });
     const old = generated(10, 20);
-    const recent = [o('User is now migrating the auth service to Rust.', '2026-04-10', { priority: 'high', category: 'state' }), o('The demo is on Friday 2026-04-17.', '2026-04-11', { category: 'task' })];
+    const recent = [
+      o('User is now migrating the auth service to Rust.', '2026-04-10', { priority: 'high', category: 'state' }),
+      o('The demo is on Friday 2026-04-17.', '2026-04-11', { category: 'task' }),
+    ];
     await writeObservations(paths, [...old, ...recent]);
     const dayFilesBefore = (await readdir(paths.memory)).sort();
     const config = validateConfig({ timezone: 'UTC', reflector: { threshold_tokens: 1000 }, active_memory: { budget_tokens: 1500 } });
@@ -229,11 +299,23 @@ test('reflect job on a home: writes the reflection with its scores, keeps the or
     const r = await runReflectJob(job);
     assert.ok(r.reflections.length >= 1);
     const reflected = r.reflections.flatMap((x) => [x.periodStart, x.periodEnd]);
-    assert.ok(reflected.every((d) => d < '2026-04-05'), 'the recent window is not reflected');
+    assert.ok(
+      reflected.every((d) => d < '2026-04-05'),
+      'the recent window is not reflected',
+    );
     for (const x of r.reflections) {
       assert.ok(x.compressionRatio >= 3, `ratio ${x.compressionRatio}`);
       const text = await readFile(x.path, 'utf8');
-      for (const key of ['period_start', 'period_end', 'source_observations', 'compression_ratio', 'tokens_before', 'tokens_after', 'keyword_preservation']) assert.match(text, new RegExp(`^${key}: `, 'm'));
+      for (const key of [
+        'period_start',
+        'period_end',
+        'source_observations',
+        'compression_ratio',
+        'tokens_before',
+        'tokens_after',
+        'keyword_preservation',
+      ])
+        assert.match(text, new RegExp(`^${key}: `, 'm'));
     }
     assert.deepEqual((await readdir(paths.memory)).sort(), dayFilesBefore, 'originals stay');
     const files = await listReflections(paths, 'main');
@@ -242,7 +324,11 @@ test('reflect job on a home: writes the reflection with its scores, keeps the or
     const again = await runReflectJob(job);
     assert.equal(again.reflections.length, 0, 'below the threshold now: nothing to do');
     const forced = await runReflectJob({ ...job, force: true });
-    assert.deepEqual(forced.reflections.map((x) => [x.periodStart, x.periodEnd, x.observations]), [['2026-04-10', '2026-04-10', 1]], '--force: all but the newest day, nothing twice');
+    assert.deepEqual(
+      forced.reflections.map((x) => [x.periodStart, x.periodEnd, x.observations]),
+      [['2026-04-10', '2026-04-10', 1]],
+      '--force: all but the newest day, nothing twice',
+    );
 
     const am = await rebuildActiveMemory({ paths, config, agent: 'main', timeZone: 'UTC', now: new Date('2026-04-11T12:00:00Z') });
     assert.ok(am.tokens <= 1500);

@@ -90,14 +90,22 @@ test('local model: a rebuild from an empty embedding cache gives identical vecto
   const first = await rows(paths);
   const vecs = async () => {
     const out = new Map<string, Buffer>();
-    for (const tier of ['hot']) for (const n of (await readdir(join(paths.index, tier))).filter((n) => n.endsWith('.vec'))) out.set(n, await readFile(join(paths.index, tier, n)));
+    for (const tier of ['hot'])
+      for (const n of (await readdir(join(paths.index, tier))).filter((n) => n.endsWith('.vec')))
+        out.set(n, await readFile(join(paths.index, tier, n)));
     return out;
   };
   const firstVecs = await vecs();
   await rm(join(paths.index), { recursive: true });
   const rebuilt = await updateIndex(paths, config, { rebuild: true });
   assert.equal(rebuilt.embedded, ENGLISH.length, 'embedded again from scratch');
-  const byHash = (bytes: Buffer) => new Map(rowHashes(bytes).map((h) => [h, bytes.subarray(bytes.indexOf(Buffer.from(h, 'hex')), bytes.indexOf(Buffer.from(h, 'hex')) + ROW).toString('hex')]));
+  const byHash = (bytes: Buffer) =>
+    new Map(
+      rowHashes(bytes).map((h) => [
+        h,
+        bytes.subarray(bytes.indexOf(Buffer.from(h, 'hex')), bytes.indexOf(Buffer.from(h, 'hex')) + ROW).toString('hex'),
+      ]),
+    );
   assert.deepEqual(byHash(await rows(paths)), byHash(first), 'the same int8 vectors and scales, text by text');
   assert.deepEqual(await vecs(), firstVecs, 'the same sidecar files');
 });
@@ -124,7 +132,13 @@ test('local model: forget leaves no vector of the forgotten observation, keeps t
     assert.equal(forget.code, 0, forget.stderr);
     const after = await rows(p);
     assert.equal(after.indexOf(forgotten), -1, 'no cache row for the forgotten text');
-    assert.deepEqual(rowHashes(after), ENGLISH.slice(1).map((o) => textHash(o.text).toString('hex')).sort(), 'the other vectors stay');
+    assert.deepEqual(
+      rowHashes(after),
+      ENGLISH.slice(1)
+        .map((o) => textHash(o.text).toString('hex'))
+        .sort(),
+      'the other vectors stay',
+    );
     assert.deepEqual(await filesContaining([homeDir], [vector.subarray(4)]), [], 'no file holds its vector (cache or sidecar)');
     const next = await runCli(['index', '--home', homeDir, '--json'], { env: LOCAL });
     assert.equal(JSON.parse(next.stdout).embedded, 0, 'nothing embedded again');
@@ -169,7 +183,11 @@ test('local model missing or damaged: index and search warn and answer by text; 
       assert.match(status.stdout, /Embeddings: local model/, name);
       if (name === 'missing') assert.match(status.stdout, /missing in .*group1-shard3of7 — search falls back to full text/);
       const doctor = await runCli(['doctor', '--offline', '--home', homeDir], { env });
-      assert.match(doctor.stdout, name === 'missing' ? /Embeddings: .*missing in .*group1-shard3of7/ : why, `${name}: doctor says what is wrong`);
+      assert.match(
+        doctor.stdout,
+        name === 'missing' ? /Embeddings: .*missing in .*group1-shard3of7/ : why,
+        `${name}: doctor says what is wrong`,
+      );
     }
   } finally {
     await cleanup();
@@ -189,16 +207,31 @@ test('local model: the per-prompt hook with no server running ranks by words and
     const { execa } = await import('execa');
     const { CLI } = await import('../helpers/cli.js');
     const log = join(dir, 'imports.log');
-    const hook = await execa(process.execPath, ['--import', new URL('../fixtures/record-imports.mjs', import.meta.url).pathname, join(CLI, '..', 'prompt-hook.cjs'), 'hook', 'prompt', '--home', homeDir], {
-      input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'Do I prefer pnpm over npm for every project?' }),
-      reject: false,
-      timeout: 60_000,
-      env: { HOME: dir, OCM_IMPORT_LOG: log, OCM_LOCAL_EMBEDDINGS: undefined, OCM_HOOK_TIMEOUT_MS: '60000' },
-    });
+    const hook = await execa(
+      process.execPath,
+      [
+        '--import',
+        new URL('../fixtures/record-imports.mjs', import.meta.url).pathname,
+        join(CLI, '..', 'prompt-hook.cjs'),
+        'hook',
+        'prompt',
+        '--home',
+        homeDir,
+      ],
+      {
+        input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'Do I prefer pnpm over npm for every project?' }),
+        reject: false,
+        timeout: 60_000,
+        env: { HOME: dir, OCM_IMPORT_LOG: log, OCM_LOCAL_EMBEDDINGS: undefined, OCM_HOOK_TIMEOUT_MS: '60000' },
+      },
+    );
     assert.equal(hook.exitCode, 0, hook.stderr);
     assert.match(hook.stdout, /User prefers pnpm over npm/, 'the memory went in, found by its words');
     const loaded = (await readFile(log, 'utf8')).split('\n').filter(Boolean);
-    assert.ok(loaded.some((u) => u.endsWith('/search/search.js')), 'the hook searched in its own process');
+    assert.ok(
+      loaded.some((u) => u.endsWith('/search/search.js')),
+      'the hook searched in its own process',
+    );
     const model = loaded.filter((u) => /@energetic-ai\/|search\/local-model\.js|search\/embed-(thread|worker)\.js/.test(u));
     assert.deepEqual(model, [], 'no module of the model was loaded');
   } finally {
@@ -217,25 +250,47 @@ test('local model: a one-off search takes its query vector from a running ocm-ru
     assert.equal((await runCli(['index', '--home', paths.root], { env: LOCAL })).code, 0);
     // This search process cannot load the model (its folder is empty): a vector it gets came from the server.
     const noModel = { ...LOCAL, OCM_LOCAL_MODEL_DIR: join(dir, 'no-model') };
-    const search = async () => JSON.parse((await runCli(['search', 'authentication problems', '--home', paths.root, '--json', '--no-cache'], { env: noModel })).stdout) as { mode: string; warnings?: string[]; results: Array<{ snippet: string; score: number }> };
+    const search = async () =>
+      JSON.parse(
+        (await runCli(['search', 'authentication problems', '--home', paths.root, '--json', '--no-cache'], { env: noModel })).stdout,
+      ) as { mode: string; warnings?: string[]; results: Array<{ snippet: string; score: number }> };
     const alone = await search();
     assert.equal(alone.mode, 'text', 'no server: the search loads the model itself, which fails here');
     assert.match((alone.warnings ?? []).join(' '), /local embedding model/);
 
     const client = new Client({ name: 'vectors-test', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--home', paths.root], env: { PATH: process.env.PATH ?? '', HOME: paths.root, CI: '1' }, stderr: 'ignore' }), { timeout: 30_000 });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, 'mcp', '--home', paths.root],
+        env: { PATH: process.env.PATH ?? '', HOME: paths.root, CI: '1' },
+        stderr: 'ignore',
+      }),
+      { timeout: 30_000 },
+    );
     try {
-      await waitFor('the socket', async () => ((await readFile(join(paths.logs, 'mcp.log'), 'utf8').catch(() => '')).includes('"socket":"') ? true : undefined));
+      await waitFor('the socket', async () =>
+        (await readFile(join(paths.logs, 'mcp.log'), 'utf8').catch(() => '')).includes('"socket":"') ? true : undefined,
+      );
       // The first ask finds the server's model not loaded yet (it starts loading it); a later one is answered.
-      const served = await waitFor('a search answered with the server\'s vectors', async () => {
+      const served = await waitFor("a search answered with the server's vectors", async () => {
         const r = await search();
         return r.mode === 'hybrid' ? r : undefined;
       });
       assert.deepEqual(served.warnings ?? [], []);
       assert.equal(served.results[0]?.snippet, ENGLISH[0]!.text, 'found by meaning: no word in common');
       // The same vectors as the search's own model would give: the same ranking and scores.
-      const own = JSON.parse((await runCli(['search', 'authentication problems', '--home', paths.root, '--json', '--no-cache'], { env: { ...LOCAL, OCM_LOCAL_MODEL_DIR: localModelDir() } })).stdout) as typeof served;
-      assert.deepEqual(served.results.map((r) => [r.snippet, r.score]), own.results.map((r) => [r.snippet, r.score]));
+      const own = JSON.parse(
+        (
+          await runCli(['search', 'authentication problems', '--home', paths.root, '--json', '--no-cache'], {
+            env: { ...LOCAL, OCM_LOCAL_MODEL_DIR: localModelDir() },
+          })
+        ).stdout,
+      ) as typeof served;
+      assert.deepEqual(
+        served.results.map((r) => [r.snippet, r.score]),
+        own.results.map((r) => [r.snippet, r.score]),
+      );
     } finally {
       await client.close();
     }
@@ -254,7 +309,11 @@ test('local model: a paraphrase passes the injection floor by meaning; an unrela
     { text: "User's laptop keyboard has a sticky space bar; a repair shop quoted 90 euros.", category: 'fact' },
   ]);
   assert.equal((await runCli(['index', '--home', paths.root], { env: LOCAL })).code, 0);
-  const found = async (q: string) => JSON.parse((await runCli(['search', q, '--home', paths.root, '--json', '--no-cache'], { env: LOCAL })).stdout) as { mode: string; results: Array<{ snippet: string; relevance: number }> };
+  const found = async (q: string) =>
+    JSON.parse((await runCli(['search', q, '--home', paths.root, '--json', '--no-cache'], { env: LOCAL })).stdout) as {
+      mode: string;
+      results: Array<{ snippet: string; relevance: number }>;
+    };
   for (const [question, memory] of [
     ['gardening plans for the terrace', /tomatoes and basil on the balcony/],
     ['cost to fix the broken key on my notebook computer', /repair shop quoted 90 euros/],
@@ -266,6 +325,9 @@ test('local model: a paraphrase passes the injection floor by meaning; an unrela
   }
   for (const prompt of ['I want to buy some bananas', 'Tell me a joke about penguins']) {
     const unrelated = await found(prompt);
-    assert.ok(unrelated.results.every((r) => r.relevance < 0.5), `nothing relevant to "${prompt}": ${unrelated.results.map((r) => r.relevance).join(', ')}`);
+    assert.ok(
+      unrelated.results.every((r) => r.relevance < 0.5),
+      `nothing relevant to "${prompt}": ${unrelated.results.map((r) => r.relevance).join(', ')}`,
+    );
   }
 });

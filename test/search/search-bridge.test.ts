@@ -42,7 +42,11 @@ test('ocm-run search: an English question finds the Korean memory and a Korean q
   assert.ok(korean.results[0]!.relevance >= 0.5, `injected unasked: ${korean.results[0]!.relevance}`);
 
   const unrelated = await search(home, 'I want to buy some bananas');
-  assert.deepEqual(unrelated.results.filter((r) => r.relevance >= 0.5), [], JSON.stringify(unrelated));
+  assert.deepEqual(
+    unrelated.results.filter((r) => r.relevance >= 0.5),
+    [],
+    JSON.stringify(unrelated),
+  );
 
   // The agent's own rendering in the other language is used instead of the lexicon's.
   assert.equal(bridgeRendering(['치과 예약', 'dentist appointment']), undefined);

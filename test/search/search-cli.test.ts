@@ -11,7 +11,13 @@ test('index, search (human and --json exactly as DESIGN §7), get, and refusals'
   const paths = await tempHome();
   const home = paths.root;
   const day = await writeDay(paths, '2026-02-12', [
-    { text: 'PostgreSQL is the main database, Redis for caching.', category: 'decision', priority: 'high', tags: ['postgres'], entryIds: ['a1b2c3d4', 'e5f6a7b8'] },
+    {
+      text: 'PostgreSQL is the main database, Redis for caching.',
+      category: 'decision',
+      priority: 'high',
+      tags: ['postgres'],
+      entryIds: ['a1b2c3d4', 'e5f6a7b8'],
+    },
     { text: '데이터베이스를 백업하는 작업은 매일 밤 실행된다.', category: 'fact', priority: 'medium' },
   ]);
 
@@ -28,9 +34,25 @@ test('index, search (human and --json exactly as DESIGN §7), get, and refusals'
   assert.deepEqual(Object.keys(body), ['results', 'mode']);
   assert.equal(body.mode, 'text');
   // The English memory by the query's own words, the Korean one (데이터베이스) through the query's Korean rendering (bridge.ts).
-  assert.deepEqual(body.results.map((x: { id: string }) => x.id), day.ids);
+  assert.deepEqual(
+    body.results.map((x: { id: string }) => x.id),
+    day.ids,
+  );
   const r = body.results[0];
-  assert.deepEqual(Object.keys(r), ['id', 'path', 'startLine', 'endLine', 'score', 'relevance', 'snippet', 'date', 'priority', 'category', 'tier', 'provenance']);
+  assert.deepEqual(Object.keys(r), [
+    'id',
+    'path',
+    'startLine',
+    'endLine',
+    'score',
+    'relevance',
+    'snippet',
+    'date',
+    'priority',
+    'category',
+    'tier',
+    'provenance',
+  ]);
   assert.equal(r.id, day.ids[0]);
   assert.equal(r.path, 'memory/2026-02-12.md');
   assert.deepEqual(r.provenance, { source: 'openclaw', agent: 'main', session: 'sess-1', entryIds: ['a1b2c3d4', 'e5f6a7b8'] });
@@ -40,11 +62,19 @@ test('index, search (human and --json exactly as DESIGN §7), get, and refusals'
   assert.equal(framed.results[0].relevance, 1, 'words that only frame the request do not count');
 
   const korean = await runCli(['search', '데이터베이스', '--home', home, '--json']);
-  assert.deepEqual(JSON.parse(korean.stdout).results.map((x: { id: string }) => x.id), [day.ids[1], day.ids[0]]);
+  assert.deepEqual(
+    JSON.parse(korean.stdout).results.map((x: { id: string }) => x.id),
+    [day.ids[1], day.ids[0]],
+  );
   // Renderings of one question in two languages (--also, repeatable): one ranking over both, relevance the best of them.
-  const both = JSON.parse((await runCli(['search', '데이터베이스', '--also', 'main database', '--also', '42', '--home', home, '--json'])).stdout);
+  const both = JSON.parse(
+    (await runCli(['search', '데이터베이스', '--also', 'main database', '--also', '42', '--home', home, '--json'])).stdout,
+  );
   assert.deepEqual(new Set(both.results.map((x: { id: string }) => x.id)), new Set(day.ids));
-  assert.ok(both.results.every((x: { relevance: number }) => x.relevance >= 0.5), JSON.stringify(both.results));
+  assert.ok(
+    both.results.every((x: { relevance: number }) => x.relevance >= 0.5),
+    JSON.stringify(both.results),
+  );
 
   const human = await runCli(['search', 'database', '--home', home]);
   assert.equal(human.code, 0);
@@ -95,7 +125,11 @@ test('search and get notice an index behind the memory files (a new, changed or 
   const found = await runCli(['search', 'sister Lisbon', '--home', home, '--json']);
   assert.equal(found.code, 0, found.stderr);
   const body = JSON.parse(found.stdout);
-  assert.deepEqual(body.results.map((x: { id: string }) => x.id), [later.ids[0]], 'the new file is searched');
+  assert.deepEqual(
+    body.results.map((x: { id: string }) => x.id),
+    [later.ids[0]],
+    'the new file is searched',
+  );
   assert.equal(body.warnings, undefined, 'brought up to date, nothing to warn about');
 
   const changed = await writeDay(paths, '2026-02-13', [{ text: 'Ana moved from Lisbon to Porto.' }]);
@@ -111,14 +145,20 @@ test('search --mode: text asks the embeddings endpoint nothing and ranks by word
   try {
     const paths = await tempHome();
     const home = paths.root;
-    await writeFile(paths.config, `embeddings: {enabled: true, provider: custom, model: concept-64, api_base: '${server.url}', api_key: sk-test-123}\n`);
+    await writeFile(
+      paths.config,
+      `embeddings: {enabled: true, provider: custom, model: concept-64, api_base: '${server.url}', api_key: sk-test-123}\n`,
+    );
     const day = await writeDay(paths, '2026-02-12', [{ text: 'User bought a new sedan for the family trips.', category: 'event' }]);
     const idx = await runCli(['index', '--home', home, '--json']);
     assert.equal(JSON.parse(idx.stdout).mode, 'hybrid', idx.stderr);
 
     const hybrid = JSON.parse((await runCli(['search', 'automobile', '--home', home, '--json', '--no-cache'])).stdout);
     assert.equal(hybrid.mode, 'hybrid');
-    assert.deepEqual(hybrid.results.map((r: { id: string }) => r.id), [day.ids[0]]);
+    assert.deepEqual(
+      hybrid.results.map((r: { id: string }) => r.id),
+      [day.ids[0]],
+    );
     const calls = server.calls;
     const text = await runCli(['search', 'automobile', '--mode', 'text', '--home', home, '--json', '--no-cache']);
     assert.equal(text.code, 0, text.stderr);
@@ -126,7 +166,10 @@ test('search --mode: text asks the embeddings endpoint nothing and ranks by word
     assert.deepEqual(JSON.parse(text.stdout).results, [], 'no word in common');
     assert.equal(server.calls, calls, 'no embedding request');
     const words = JSON.parse((await runCli(['search', 'sedan', '--mode', 'text', '--home', home, '--json'])).stdout);
-    assert.deepEqual(words.results.map((r: { id: string }) => r.id), [day.ids[0]]);
+    assert.deepEqual(
+      words.results.map((r: { id: string }) => r.id),
+      [day.ids[0]],
+    );
 
     const bad = await runCli(['search', 'sedan', '--mode', 'vector', '--home', home]);
     assert.notEqual(bad.code, 0);
@@ -137,7 +180,9 @@ test('search --mode: text asks the embeddings endpoint nothing and ranks by word
   }
 });
 
-test('ocm-run search with the bundled local model: a paraphrase is found by meaning, and a Korean question with an English rendering (--also) finds the English memory', { timeout: 300_000 }, async () => {
+test('ocm-run search with the bundled local model: a paraphrase is found by meaning, and a Korean question with an English rendering (--also) finds the English memory', {
+  timeout: 300_000,
+}, async () => {
   const paths = await tempHome();
   const home = paths.root;
   const day = await writeDay(paths, '2026-04-08', [

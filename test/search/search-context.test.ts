@@ -35,7 +35,10 @@ test('an answer is found through the question just before it, not an unrelated l
   const [question, answer, plants, hiking] = ids;
   assert.equal(order[0], question);
   // Both match only "Dana"; the shorter, newer line would win on words alone.
-  assert.ok(order.indexOf(answer!) >= 0 && order.indexOf(answer!) < order.indexOf(hiking!), `the answer ranks above the unrelated line: ${order.join(', ')}`);
+  assert.ok(
+    order.indexOf(answer!) >= 0 && order.indexOf(answer!) < order.indexOf(hiking!),
+    `the answer ranks above the unrelated line: ${order.join(', ')}`,
+  );
   // Context orders the matches; it adds no result without the query's words.
   assert.ok(!order.includes(plants!));
   assert.equal(order.length, 3);

@@ -6,7 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendObservations, createDayFile, formatDayFile, remarkListItemRanges, simpleListItemRanges } from '../../lib/memory/day-file/index.js';
+import {
+  appendObservations,
+  createDayFile,
+  formatDayFile,
+  remarkListItemRanges,
+  simpleListItemRanges,
+} from '../../lib/memory/day-file/index.js';
 import { dayObservations, makeGenerator } from '../../bench/search-corpus.js';
 
 function rangesOf(list: Array<{ start: number; end: number; line: number; endLine: number }>) {

@@ -12,7 +12,7 @@ import { updateIndex } from '../../lib/search/indexer.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { tempHome, testConfig, writeDay } from '../helpers/search-fixtures.js';
 
-test('the fingerprint covers exactly the files the indexer indexes (dot folders and the vault\'s ignored notes left out)', async () => {
+test("the fingerprint covers exactly the files the indexer indexes (dot folders and the vault's ignored notes left out)", async () => {
   const paths = await tempHome();
   const vault = join(paths.root, 'vault');
   const config = testConfig({ tiers: { vault_path: vault } });
@@ -51,7 +51,10 @@ test('a tick after an idle one fails on a memory folder that became unreadable, 
     await mkdir(stateDir, { recursive: true });
     await mkdir(vault, { recursive: true });
     await mkdir(join(home, 'memory'), { recursive: true });
-    await writeFile(join(home, 'config.yaml'), `timezone: UTC\ntiers:\n  vault_path: ${JSON.stringify(vault)}\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(stateDir)}]\n`);
+    await writeFile(
+      join(home, 'config.yaml'),
+      `timezone: UTC\ntiers:\n  vault_path: ${JSON.stringify(vault)}\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(stateDir)}]\n`,
+    );
     const env = { HOME: dir, USERPROFILE: dir };
     const first = await runCli(['run', '--home', home], { env });
     assert.equal(first.code, 0, first.stderr);

@@ -70,10 +70,13 @@ test('hybrid: documents are embedded in batches, and a query finds a match that 
   assert.equal(both.results[0]!.id, day.ids[3]);
   // Filters apply to vector hits too.
   const filtered = await searchMemory(paths, config, { query: 'dog', filters: { priorities: ['high'] }, cache: false });
-  assert.deepEqual(filtered.results.map((x) => x.id), [day.ids[2]]);
+  assert.deepEqual(
+    filtered.results.map((x) => x.id),
+    [day.ids[2]],
+  );
 });
 
-test('mode text (ocm-run search --mode text, the dashboard\'s choice): full text only, no query embedding asked for, even with embeddings configured', async () => {
+test("mode text (ocm-run search --mode text, the dashboard's choice): full text only, no query embedding asked for, even with embeddings configured", async () => {
   const { server, paths, day, config } = await indexedSeed();
   const calls = server.calls;
   const text = await searchMemory(paths, config, { query: 'automobile', cache: false, mode: 'text' });
@@ -121,7 +124,8 @@ test('a pack gets its vectors from the embedding cache; hybrid answers are the s
   const { paths, day } = await seed();
   const config = hybridConfig(server.url);
   await updateIndex(paths, config, { looseSegmentLimit: Infinity });
-  const query = async (q: string) => (await searchMemory(paths, config, { query: q, cache: false })).results.map((x) => [x.id, x.score, x.scores.vector]);
+  const query = async (q: string) =>
+    (await searchMemory(paths, config, { query: q, cache: false })).results.map((x) => [x.id, x.score, x.scores.vector]);
   const loose = [await query('automobile'), await query('billing postgresql'), await query('dog')];
   const calls = server.calls;
 
@@ -129,7 +133,10 @@ test('a pack gets its vectors from the embedding cache; hybrid answers are the s
   assert.equal(packed.mode, 'hybrid');
   assert.equal(packed.embedded, 0);
   assert.equal(server.calls, calls, 'merging re-embeds nothing');
-  const manifest = JSON.parse(await readFile(join(paths.index, 'hot', 'manifest.json'), 'utf8')) as { pack?: { segment: string }; files: Record<string, { segment: string; vectors?: { file: string } }> };
+  const manifest = JSON.parse(await readFile(join(paths.index, 'hot', 'manifest.json'), 'utf8')) as {
+    pack?: { segment: string };
+    files: Record<string, { segment: string; vectors?: { file: string } }>;
+  };
   assert.ok(manifest.pack);
   for (const e of Object.values(manifest.files)) {
     assert.equal(e.segment, manifest.pack.segment);
@@ -197,11 +204,15 @@ test('relevance with vectors: a close paraphrase passes the injection floor by m
   ]);
   const config = hybridConfig(server.url);
   await updateIndex(paths, config);
-  const relevanceOf = async (query: string, id: string) => (await searchMemory(paths, config, { query, cache: false })).results.find((r) => r.id === id)?.relevance ?? 0;
+  const relevanceOf = async (query: string, id: string) =>
+    (await searchMemory(paths, config, { query, cache: false })).results.find((r) => r.id === id)?.relevance ?? 0;
   // No word in common (car/sedan, doctor/clinic, dog/puppy: one concept each), a close vector.
   assert.ok((await relevanceOf('The car, doctor and dog?', day.ids[0]!)) >= 0.5, 'meaning alone carries a close paraphrase');
   assert.ok((await relevanceOf('Marco: car, doctor and dog?', day.ids[1]!)) >= 0.5, 'the person it names is in the memory');
-  assert.ok((await relevanceOf('And Caroline: car, doctor and dog?', day.ids[0]!)) < 0.5, 'a question about Caroline is not answered by a memory that never names her');
+  assert.ok(
+    (await relevanceOf('And Caroline: car, doctor and dog?', day.ids[0]!)) < 0.5,
+    'a question about Caroline is not answered by a memory that never names her',
+  );
   assert.ok((await relevanceOf('The car, doctor and dog?', day.ids[0]!)) >= 0.5);
   // Without vectors (text mode) the paraphrase shares no word: nothing to inject.
   const text = await searchMemory(paths, config, { query: 'The car, doctor and dog?', cache: false, mode: 'text' });

@@ -21,8 +21,18 @@ async function ids(paths: HomePaths, query: string, extra: Parameters<typeof sea
 
 async function seed(paths: HomePaths) {
   const a = await writeDay(paths, '2026-02-10', [
-    { text: 'User prefers TypeScript over JavaScript for backend services.', category: 'preference', priority: 'high', tags: ['typescript'] },
-    { text: 'Decided to keep PostgreSQL as the main database; Redis for caching.', category: 'decision', priority: 'high', tags: ['postgres'] },
+    {
+      text: 'User prefers TypeScript over JavaScript for backend services.',
+      category: 'preference',
+      priority: 'high',
+      tags: ['typescript'],
+    },
+    {
+      text: 'Decided to keep PostgreSQL as the main database; Redis for caching.',
+      category: 'decision',
+      priority: 'high',
+      tags: ['postgres'],
+    },
     // Later in the day, not in the conversation of the lines above (conversation context would raise them: README, "Ranking").
     { text: 'Set POSTGRES_URL in the staging environment.', category: 'task', priority: 'medium', time: '11:30' },
   ]);
@@ -31,8 +41,18 @@ async function seed(paths: HomePaths) {
     { text: '인증은 JWT 토큰으로 처리한다.', category: 'fact', priority: 'low', tags: ['auth'] },
     { text: 'Fixed the flaky deploy script for ticket-4242.', category: 'task', priority: 'low', done: true },
   ]);
-  const c = await writeDay(paths, '2026-02-12', [{ text: 'The work agent deployed the billing service to production.', category: 'event', priority: 'medium' }], { agent: 'work' });
-  const w = await writeDay(paths, '2025-06-01', [{ text: 'Old decision: MySQL was the database before PostgreSQL.', category: 'decision', priority: 'medium' }], { tier: 'warm' });
+  const c = await writeDay(
+    paths,
+    '2026-02-12',
+    [{ text: 'The work agent deployed the billing service to production.', category: 'event', priority: 'medium' }],
+    { agent: 'work' },
+  );
+  const w = await writeDay(
+    paths,
+    '2025-06-01',
+    [{ text: 'Old decision: MySQL was the database before PostgreSQL.', category: 'decision', priority: 'medium' }],
+    { tier: 'warm' },
+  );
   return { a, b, c, w };
 }
 
@@ -84,7 +104,10 @@ test('filters: dates, priority, category, tier, agent, tag, limit', async () => 
   assert.deepEqual(await q({ tag: '#auth' }), [b.ids[1]]);
   assert.deepEqual(await q({ tag: 'auth,postgres' }), []);
   assert.equal((await ids(paths, 'postgresql database deploy jwt typescript', { limit: 2 })).length, 2);
-  assert.throws(() => filtersFromOptions({ since: 'last tuesday' }, new Date(), 'UTC'), (e: unknown) => e instanceof OcmError && e.code === 'BAD_INPUT');
+  assert.throws(
+    () => filtersFromOptions({ since: 'last tuesday' }, new Date(), 'UTC'),
+    (e: unknown) => e instanceof OcmError && e.code === 'BAD_INPUT',
+  );
   assert.throws(() => filtersFromOptions({ priority: 'urgent' }, new Date(), 'UTC'), OcmError);
 });
 
@@ -118,7 +141,7 @@ test('incremental: only changed files are re-indexed; edits and deletions show o
   assert.equal(removed.removed, 1);
   assert.deepEqual(await ids(paths, '데이터베이스'), []);
   const segments = (await readdir(join(paths.index, 'hot'))).filter((n) => n.endsWith('.seg'));
-  assert.equal(segments.length, 2, 'the deleted file\'s segment is gone');
+  assert.equal(segments.length, 2, "the deleted file's segment is gone");
 
   // New file.
   await writeDay(paths, '2026-02-14', [{ text: 'Kafka replaces RabbitMQ for events.' }]);
@@ -138,14 +161,20 @@ test('a corrupt or old-format index is detected and rebuilt; search never crashe
 
   await writeFile(manifestPath(paths.index, 'hot'), '{"format": 1, "files": {"broken');
   const viaSearch = await searchMemory(paths, config, { query: 'typescript', cache: false });
-  assert.deepEqual(viaSearch.results.map((x) => x.id), [a.ids[0]]);
+  assert.deepEqual(
+    viaSearch.results.map((x) => x.id),
+    [a.ids[0]],
+  );
   assert.match(viaSearch.warnings.join(' '), /Rebuilt the search index/);
 
   // Truncated segment file.
   const seg = (await readdir(join(paths.index, 'hot'))).find((n) => n.endsWith('.seg'))!;
   await truncate(join(paths.index, 'hot', seg), 40);
   const afterTruncate = await searchMemory(paths, config, { query: 'typescript', cache: false });
-  assert.deepEqual(afterTruncate.results.map((x) => x.id), [a.ids[0]]);
+  assert.deepEqual(
+    afterTruncate.results.map((x) => x.id),
+    [a.ids[0]],
+  );
 
   // Garbage instead of a segment, found by `index`.
   await writeFile(join(paths.index, 'hot', seg), 'not a segment at all');
@@ -164,7 +193,10 @@ test('a corrupt or old-format index is detected and rebuilt; search never crashe
   // No index at all: the first search builds it.
   await rm(paths.index, { recursive: true, force: true });
   const first = await searchMemory(paths, config, { query: 'typescript', cache: false });
-  assert.deepEqual(first.results.map((x) => x.id), [a.ids[0]]);
+  assert.deepEqual(
+    first.results.map((x) => x.id),
+    [a.ids[0]],
+  );
 });
 
 test('a hot-only search never reads the warm or cold shards', async () => {
@@ -174,7 +206,10 @@ test('a hot-only search never reads the warm or cold shards', async () => {
   // Break every warm file of the index: a search that touched them would have to rebuild.
   for (const name of await readdir(join(paths.index, 'warm'))) await writeFile(join(paths.index, 'warm', name), 'garbage');
   const hot = await searchMemory(paths, config, { query: 'typescript', filters: { tiers: ['hot'] }, cache: false });
-  assert.deepEqual(hot.results.map((x) => x.id), [a.ids[0]]);
+  assert.deepEqual(
+    hot.results.map((x) => x.id),
+    [a.ids[0]],
+  );
   assert.deepEqual(hot.warnings, []);
   const all = await searchMemory(paths, config, { query: 'typescript', cache: false });
   assert.match(all.warnings.join(' '), /Rebuilt/);
@@ -212,7 +247,10 @@ test('reflections and the cold tier (vault) are indexed too', async () => {
   assert.deepEqual(mysql.results[0]!.provenance.entryIds, ['o-1234567890']);
 
   const perl = await searchMemory(paths, cfg, { query: 'perl', cache: false });
-  assert.deepEqual(perl.results.map((r) => [r.tier, r.id]), [['cold', cold.ids[0]]]);
+  assert.deepEqual(
+    perl.results.map((r) => [r.tier, r.id]),
+    [['cold', cold.ids[0]]],
+  );
 });
 
 test('the repeated-query cache answers until the index changes', async () => {
@@ -223,7 +261,10 @@ test('the repeated-query cache answers until the index changes', async () => {
   assert.equal(first.cached, false);
   const second = await searchMemory(paths, config, { query: 'typescript' });
   assert.equal(second.cached, true);
-  assert.deepEqual(second.results.map((r) => r.id), [a.ids[0]]);
+  assert.deepEqual(
+    second.results.map((r) => r.id),
+    [a.ids[0]],
+  );
   const otherLimit = await searchMemory(paths, config, { query: 'typescript', limit: 3 });
   assert.equal(otherLimit.cached, false);
   await writeDay(paths, '2026-02-20', [{ text: 'TypeScript 5.9 upgrade is done.' }]);
@@ -253,7 +294,11 @@ test('get: an observation by id, a line range, and nothing outside the memory ro
   await assert.rejects(getMemory(paths, config, 'o-0000000000'), (e: unknown) => e instanceof OcmError && e.code === 'NOT_FOUND');
 
   const refused = async (target: string) =>
-    assert.rejects(getMemory(paths, config, target), (e: unknown) => e instanceof OcmError && e.code === 'PATH_OUTSIDE_ROOTS' && e.exitCode === 4, target);
+    assert.rejects(
+      getMemory(paths, config, target),
+      (e: unknown) => e instanceof OcmError && e.code === 'PATH_OUTSIDE_ROOTS' && e.exitCode === 4,
+      target,
+    );
   await refused('../../../etc/passwd');
   await refused('memory/../../../../etc/passwd');
   await refused('/etc/passwd');

@@ -11,7 +11,18 @@ import { runCli } from '../helpers/cli.js';
 import { tempHome, writeDay, type Obs } from '../helpers/search-fixtures.js';
 
 const PEOPLE = ['Priya', 'Marco', 'Lena', 'Tomas', 'Aiko', 'Sven', 'Noor', 'Jonas'];
-const TOPICS = ['billing service', 'invoice export', 'login flow', 'release notes', 'staging cluster', 'quarterly report', 'budget sheet', 'onboarding guide', 'search index', 'mobile app'];
+const TOPICS = [
+  'billing service',
+  'invoice export',
+  'login flow',
+  'release notes',
+  'staging cluster',
+  'quarterly report',
+  'budget sheet',
+  'onboarding guide',
+  'search index',
+  'mobile app',
+];
 const ACTS = ['reviewed', 'rewrote', 'tested', 'planned', 'discussed', 'shipped', 'postponed', 'estimated'];
 const WHEN = ['in the morning', 'after lunch', 'before the standup', 'late at night', 'on the train'];
 
@@ -24,7 +35,11 @@ function filler(day: number, n: number): Obs[] {
     const topic = TOPICS[(k * 7) % TOPICS.length]!;
     const act = ACTS[(k * 3) % ACTS.length]!;
     const when = WHEN[(k * 11) % WHEN.length]!;
-    out.push({ text: `User ${act} the ${topic} with ${who} ${when}; the name of the branch is ${topic.split(' ')[0]}-${k}.`, category: k % 5 === 0 ? 'task' : 'fact', time: `${String(8 + (i % 12)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}` });
+    out.push({
+      text: `User ${act} the ${topic} with ${who} ${when}; the name of the branch is ${topic.split(' ')[0]}-${k}.`,
+      category: k % 5 === 0 ? 'task' : 'fact',
+      time: `${String(8 + (i % 12)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`,
+    });
   }
   return out;
 }
@@ -46,24 +61,40 @@ async function busyHome() {
 }
 
 async function injected(home: string, prompt: string): Promise<string> {
-  const r = await runCli(['hook', 'prompt', '--home', home], { input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt }), env: { HOME: home, OCM_HOOK_TIMEOUT_MS: '20000' } });
+  const r = await runCli(['hook', 'prompt', '--home', home], {
+    input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt }),
+    env: { HOME: home, OCM_HOOK_TIMEOUT_MS: '20000' },
+  });
   assert.equal(r.code, 0, r.stderr);
   return r.stdout;
 }
 
-test('a question with context words no memory has injects the memory it is about; an unrelated prompt injects nothing (3,000 observations, 60 days)', { timeout: 300_000 }, async () => {
+test('a question with context words no memory has injects the memory it is about; an unrelated prompt injects nothing (3,000 observations, 60 days)', {
+  timeout: 300_000,
+}, async () => {
   const home = await busyHome();
   const question = "What's my dog's name again? I need it for the vet form.";
-  const found = JSON.parse((await runCli(['search', question, '--home', home, '--json'])).stdout) as { results: Array<{ snippet: string; relevance: number }> };
+  const found = JSON.parse((await runCli(['search', question, '--home', home, '--json'])).stdout) as {
+    results: Array<{ snippet: string; relevance: number }>;
+  };
   assert.match(found.results[0]!.snippet, /Biscuit/);
   assert.ok(found.results[0]!.relevance >= 0.5, `the dog's line is relevant to the question: ${found.results[0]!.relevance}`);
   assert.match(await injected(home, question), /dog is called Biscuit/);
   // The same question framed with other context words.
   assert.match(await injected(home, 'Quick one before I fill in the clinic paperwork. What is my dog called?'), /dog is called Biscuit/);
 
-  for (const prompt of ['I want to buy some bananas', 'Tell me a joke about cats in Paris', 'What is the capital of Peru? I need it for a quiz.']) {
-    const results = JSON.parse((await runCli(['search', prompt, '--home', home, '--json'])).stdout) as { results: Array<{ relevance: number }> };
-    assert.ok(results.results.every((r) => r.relevance < 0.5), `nothing relevant to "${prompt}": ${results.results.map((r) => r.relevance).join(', ')}`);
+  for (const prompt of [
+    'I want to buy some bananas',
+    'Tell me a joke about cats in Paris',
+    'What is the capital of Peru? I need it for a quiz.',
+  ]) {
+    const results = JSON.parse((await runCli(['search', prompt, '--home', home, '--json'])).stdout) as {
+      results: Array<{ relevance: number }>;
+    };
+    assert.ok(
+      results.results.every((r) => r.relevance < 0.5),
+      `nothing relevant to "${prompt}": ${results.results.map((r) => r.relevance).join(', ')}`,
+    );
     assert.equal(await injected(home, prompt), '', `nothing injected for "${prompt}"`);
   }
 });
@@ -78,10 +109,13 @@ const KOREAN: Obs[] = [
   { text: '민수는 이사할 집으로 망원동 투룸을 계약했다.', category: 'decision' },
 ];
 
-test('a Korean question injects the memory it is about: question words and spoken endings do not veto it; an unrelated Korean prompt injects nothing', { timeout: 120_000 }, async () => {
+test('a Korean question injects the memory it is about: question words and spoken endings do not veto it; an unrelated Korean prompt injects nothing', {
+  timeout: 120_000,
+}, async () => {
   const paths = await tempHome();
   const filler: Obs[] = [];
-  for (let i = 0; i < 60; i++) filler.push({ text: `민수는 ${['장보기', '빨래', '운동', '독서', '청소'][i % 5]} 계획을 ${i + 1}번째로 정리했다.`, category: 'fact' });
+  for (let i = 0; i < 60; i++)
+    filler.push({ text: `민수는 ${['장보기', '빨래', '운동', '독서', '청소'][i % 5]} 계획을 ${i + 1}번째로 정리했다.`, category: 'fact' });
   await writeDay(paths, '2026-03-02', filler);
   await writeDay(paths, '2026-03-03', KOREAN);
   const env = { OCM_LOCAL_EMBEDDINGS: 'off' };
@@ -101,7 +135,10 @@ test('a Korean question injects the memory it is about: question words and spoke
   }
   for (const prompt of ['오늘 저녁 뭐 먹을까?', '비행기 표는 얼마였어?']) {
     const results = await top(prompt);
-    assert.ok(results.every((r) => r.relevance < 0.5), `nothing relevant to "${prompt}": ${results.map((r) => r.relevance).join(', ')}`);
+    assert.ok(
+      results.every((r) => r.relevance < 0.5),
+      `nothing relevant to "${prompt}": ${results.map((r) => r.relevance).join(', ')}`,
+    );
   }
 });
 
@@ -113,7 +150,10 @@ test('a question asking for a quantity is not answered by a memory that only sha
     { text: 'Nadia moved the bakery site to a Hetzner CX22 server.', category: 'decision' },
     { text: '오사카 왕복 항공권을 예약했다.', category: 'event' },
     // A date is when, not how much; "one" is as often a pronoun.
-    { text: "Walter's Medicare card renewal is due 8 July (2026-07-08); pharmacies mail by unit number, so that's the main one.", category: 'task' },
+    {
+      text: "Walter's Medicare card renewal is due 8 July (2026-07-08); pharmacies mail by unit number, so that's the main one.",
+      category: 'task',
+    },
   ]);
   const [wheel, medicare, hetzner, osaka, renewal] = day.ids;
   const relevanceOf = async (question: string, id: string) => {

@@ -24,10 +24,15 @@ test('a note under an item is searchable and belongs to that item', async () => 
   const r = await runCli(['search', 'chartmuseum', '--home', paths.root, '--json']);
   assert.equal(r.code, 0, r.stderr);
   const results = JSON.parse(r.stdout).results as Array<{ id: string; snippet: string }>;
-  assert.deepEqual(results.map((x) => x.id), [day.ids[0]], 'found as the item it was written under, and only as that');
+  assert.deepEqual(
+    results.map((x) => x.id),
+    [day.ids[0]],
+    'found as the item it was written under, and only as that',
+  );
   assert.match(results[0]!.snippet, /chartmuseum/);
   // The item's own words still find it, and the next item does not take the note.
-  const frankfurt = JSON.parse((await runCli(['search', 'Frankfurt chartmuseum', '--home', paths.root, '--json'])).stdout).results as Array<{ id: string }>;
+  const frankfurt = JSON.parse((await runCli(['search', 'Frankfurt chartmuseum', '--home', paths.root, '--json'])).stdout)
+    .results as Array<{ id: string }>;
   assert.deepEqual(new Set(frankfurt.map((x) => x.id)), new Set(day.ids));
   assert.match(await readFile(day.path, 'utf8'), /\n {2}- \(me\) we pin chartmuseum 3\.14, not 4\n/, 'the note stays as written');
 });

@@ -44,7 +44,11 @@ async function seedDays(paths: HomePaths, days: number, from = 1): Promise<Array
     const obs: Obs[] = [];
     for (let i = 0; i < 2 + (d % 4); i++) {
       const filler = Array.from({ length: d * 6 + i }, (_, k) => FILLER[k % FILLER.length]).join(' ');
-      obs.push({ text: `${TOPICS[(d * 3 + i) % TOPICS.length]} (day ${d}, note ${i}) ${filler}`, priority: (['high', 'medium', 'low'] as const)[(d + i) % 3], category: i % 2 ? 'decision' : 'fact' });
+      obs.push({
+        text: `${TOPICS[(d * 3 + i) % TOPICS.length]} (day ${d}, note ${i}) ${filler}`,
+        priority: (['high', 'medium', 'low'] as const)[(d + i) % 3],
+        category: i % 2 ? 'decision' : 'fact',
+      });
     }
     out.push(await writeDay(paths, date, obs));
   }
@@ -101,7 +105,10 @@ test('more loose segments than the limit are merged into one pack; answers are t
   assert.ok(m.pack, 'packed');
   assert.deepEqual(await indexFiles(paths), [m.pack.segment], 'the per-file segments are gone');
   assert.ok(Object.values(m.files).every((e) => e.segment === m.pack!.segment));
-  assert.equal(m.pack.docs, Object.values(m.files).reduce((n, e) => n + e.docs, 0));
+  assert.equal(
+    m.pack.docs,
+    Object.values(m.files).reduce((n, e) => n + e.docs, 0),
+  );
 
   const twin = await unpackedTwin(paths);
   assertSameAnswers(await answers(paths), await answers(twin));
@@ -113,7 +120,8 @@ test('more loose segments than the limit are merged into one pack; answers are t
 /** Index files (segments, packs, vectors) whose bytes contain `text`. */
 async function indexFilesHolding(paths: HomePaths, text: string): Promise<string[]> {
   const out = [];
-  for (const name of await readdir(join(paths.index, 'hot'))) if ((await readFile(join(paths.index, 'hot', name))).includes(text)) out.push(name);
+  for (const name of await readdir(join(paths.index, 'hot')))
+    if ((await readFile(join(paths.index, 'hot', name))).includes(text)) out.push(name);
   return out;
 }
 
@@ -135,11 +143,18 @@ test('a file of the pack edited or deleted by hand: merged again at once, the ol
   const m = await manifest(paths);
   assert.ok(m.pack && m.pack.segment !== first, 'a new pack');
   assert.deepEqual(await indexFiles(paths), [m.pack.segment], 'the old pack and the loose segment are gone');
-  assert.equal(m.pack.docs, Object.values(m.files).reduce((n, e) => n + e.docs, 0), 'no stale documents in it');
+  assert.equal(
+    m.pack.docs,
+    Object.values(m.files).reduce((n, e) => n + e.docs, 0),
+    'no stale documents in it',
+  );
   assert.deepEqual(await indexFilesHolding(paths, old), []);
   assert.deepEqual(await indexFilesHolding(paths, '(day 10, note'), []);
 
-  assert.deepEqual((await searchMemory(paths, config, { query: 'memcached', cache: false })).results.map((x) => x.id), [edited.ids[0]]);
+  assert.deepEqual(
+    (await searchMemory(paths, config, { query: 'memcached', cache: false })).results.map((x) => x.id),
+    [edited.ids[0]],
+  );
   await assert.rejects(getMemory(paths, config, days[9]!.ids[0]!), /No observation/);
   const got = await getMemory(paths, config, edited.ids[0]!);
   assert.equal(got.kind === 'observation' && got.text.includes('Memcached'), true, 'get returns the current text');
@@ -164,7 +179,10 @@ test('files still being written (today, yesterday) stay out of the pack, so appe
   assert.notEqual(m.files[todayKey]!.segment, m.pack.segment, "today's file has its own segment");
   assert.equal(Object.values(m.files).filter((e) => e.segment === m.pack!.segment).length, 16);
 
-  await writeDay(paths, '2026-01-20', [{ text: 'First note of the day about the invoice PDF.' }, { text: 'Second note: the invoice PDF is fixed.' }]);
+  await writeDay(paths, '2026-01-20', [
+    { text: 'First note of the day about the invoice PDF.' },
+    { text: 'Second note: the invoice PDF is fixed.' },
+  ]);
   const r = await updateIndex(paths, config, { now });
   assert.equal(r.changed, 1);
   const after = await manifest(paths);
@@ -183,7 +201,11 @@ test('a large pack: its postings are read from disk per query term; answers are 
     const obs: Obs[] = [];
     for (let i = 0; i < 220; i++) {
       const filler = Array.from({ length: (d * 220 + i) % 37 }, (_, k) => FILLER[(k + i) % FILLER.length]).join(' ');
-      obs.push({ text: `${TOPICS[(d + i) % TOPICS.length]} item-${d}-${i} ${filler}`, priority: (['high', 'medium', 'low'] as const)[i % 3], time: `${String(8 + (i % 12)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}` });
+      obs.push({
+        text: `${TOPICS[(d + i) % TOPICS.length]} item-${d}-${i} ${filler}`,
+        priority: (['high', 'medium', 'low'] as const)[i % 3],
+        time: `${String(8 + (i % 12)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}`,
+      });
     }
     await writeDay(paths, date, obs);
   }
@@ -211,7 +233,11 @@ test('a large pack: its postings are read from disk per query term; answers are 
     for (const filters of [{}, { since: '2026-02-10' }, { priorities: ['low' as const] }]) {
       const got = await searchMemory(paths, config, { query, filters, limit: 10, cache: false });
       const want = await searchMemory(twin, config, { query, filters, limit: 10, cache: false });
-      assert.deepEqual(got.results.map((x) => [x.id, x.score]), want.results.map((x) => [x.id, x.score]), `${query} ${JSON.stringify(filters)}`);
+      assert.deepEqual(
+        got.results.map((x) => [x.id, x.score]),
+        want.results.map((x) => [x.id, x.score]),
+        `${query} ${JSON.stringify(filters)}`,
+      );
     }
   }
 });

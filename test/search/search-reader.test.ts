@@ -21,7 +21,11 @@ test('an open reader answers as the engine does, keeps its load until an update,
   const engine = new SegmentEngine(paths.index);
   const reader = engine.openReader();
 
-  const asks: Array<[string, RankRequest['filters']]> = [['database', {}], ['typescript', { agents: ['main'] }], ['typescript', { agents: ['work'] }]];
+  const asks: Array<[string, RankRequest['filters']]> = [
+    ['database', {}],
+    ['typescript', { agents: ['main'] }],
+    ['typescript', { agents: ['work'] }],
+  ];
   for (const [query, filters] of asks) {
     const asked = { ...request, filters };
     // The same results; the counts differ by design (a one-off load leaves out the files the filters rule out, an open one holds them all).
@@ -35,7 +39,9 @@ test('an open reader answers as the engine does, keeps its load until an update,
   assert.equal(reader.loads, 1, 'every query above reused one load');
 
   const before = reader.generations(TIERS).generations;
-  const later = await writeDay(paths, '2026-02-11', [{ text: 'Moved the staging database to a bigger disk.', category: 'task', priority: 'low' }]);
+  const later = await writeDay(paths, '2026-02-11', [
+    { text: 'Moved the staging database to a bigger disk.', category: 'task', priority: 'low' },
+  ]);
   assert.equal((await indexStaleness(paths, config.tiers.vault_path, TIERS)).reason, 'memory/2026-02-11.md is new');
   await updateIndex(paths, config);
   assert.equal((await indexStaleness(paths, config.tiers.vault_path, TIERS)).stale, false);

@@ -44,9 +44,15 @@ test('English: case folding, stop words and light stemming', () => {
 });
 
 test('English: irregular verb forms and plurals match their base form; look-alike nouns stay themselves', () => {
-  assert.deepEqual(shares('Maria bought a puppy and took it home', 'What did Maria buy? Where did she take it?'), queryTerms('maria buy take'));
+  assert.deepEqual(
+    shares('Maria bought a puppy and took it home', 'What did Maria buy? Where did she take it?'),
+    queryTerms('maria buy take'),
+  );
   assert.deepEqual(shares('The children ran a 5K', 'How far did the child run?'), queryTerms('child run'));
-  assert.deepEqual(shares('Joanna felt proud and wrote a script', 'How does Joanna feel about writing?'), queryTerms('joanna feel writing'));
+  assert.deepEqual(
+    shares('Joanna felt proud and wrote a script', 'How does Joanna feel about writing?'),
+    queryTerms('joanna feel writing'),
+  );
   // "left", "ground", "rose", "wound" are also nouns: not folded into leave / grind / rise / wind.
   assert.deepEqual(analyze('left ground rose wound'), ['left', 'ground', 'rose', 'wound']);
 });
@@ -98,11 +104,20 @@ test('dates in a query find what was observed that day (or mentioned it)', async
 });
 
 test('ASCII text is split by the cheap ASCII pattern exactly as by the Unicode one', () => {
-  const chars = "abcxyzABCXYZ0189 _-./:@+#'’\t,;!?()[]\"";
+  const chars = 'abcxyzABCXYZ0189 _-./:@+#\'’\t,;!?()[]"';
   let seed = 7;
   const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const samples = ["don't stop", 'POSTGRES_URL=x', 'ticket-4242.', 'v1.2.3-rc.1', "it's api.example.com/v2#a+b@c", 'a__b--c..d', "'quoted' -x- _y_"];
-  for (let n = 0; n < 3000; n++) samples.push(Array.from({ length: 1 + Math.floor(random() * 30) }, () => chars[Math.floor(random() * chars.length)]).join(''));
+  const samples = [
+    "don't stop",
+    'POSTGRES_URL=x',
+    'ticket-4242.',
+    'v1.2.3-rc.1',
+    "it's api.example.com/v2#a+b@c",
+    'a__b--c..d',
+    "'quoted' -x- _y_",
+  ];
+  for (let n = 0; n < 3000; n++)
+    samples.push(Array.from({ length: 1 + Math.floor(random() * 30) }, () => chars[Math.floor(random() * chars.length)]).join(''));
   for (const text of samples) {
     if (!ASCII_ONLY.test(text)) continue;
     const unicode = [...text.matchAll(RAW_TOKEN)].map((m) => [m.index, m[0]]);

@@ -46,11 +46,12 @@ function vectorsOf(list: Float32Array[]): SegmentVectors {
 
 function exact(sources: VectorSource[], q: Float32Array, k: number, accept: (s: VectorSource, d: number) => boolean) {
   const all: Array<{ doc: number; score: number }> = [];
-  for (const s of sources) for (let d = 0; d < s.vectors!.scales.length; d++) if (accept(s, d)) all.push({ doc: s.base + d, score: cosineAt(s.vectors!, d, q)! });
+  for (const s of sources)
+    for (let d = 0; d < s.vectors!.scales.length; d++) if (accept(s, d)) all.push({ doc: s.base + d, score: cosineAt(s.vectors!, d, q)! });
   return all.sort((a, b) => b.score - a.score || a.doc - b.doc).slice(0, k);
 }
 
-test('the code scan finds the exact scan\'s nearest documents, with the exact scores, beyond the rescored number', () => {
+test("the code scan finds the exact scan's nearest documents, with the exact scores, beyond the rescored number", () => {
   const r = random(7);
   const centres = Array.from({ length: 60 }, () => unit(Float32Array.from({ length: DIMS }, () => normal(r))));
   const docs = Array.from({ length: 12_000 }, (_, i) => near(centres[i % centres.length]!, 0.06, r));
@@ -68,7 +69,8 @@ test('the code scan finds the exact scan\'s nearest documents, with the exact sc
     const want = exact(sources, q, 50, accept);
     const got = nearestByVector(sources, q, 50, accept);
     assert.equal(got.length, 50);
-    for (const g of got) assert.ok(accept(sources[g.doc < 9000 ? 0 : 1]!, g.doc - (g.doc < 9000 ? 0 : 9000)), 'a filtered-out document is never returned');
+    for (const g of got)
+      assert.ok(accept(sources[g.doc < 9000 ? 0 : 1]!, g.doc - (g.doc < 9000 ? 0 : 9000)), 'a filtered-out document is never returned');
     const scores = new Map(want.map((w) => [w.doc, w.score]));
     for (const g of got) if (scores.has(g.doc)) assert.equal(g.score, scores.get(g.doc), 'the same score as the exact scan');
     found += got.filter((g) => scores.has(g.doc)).length;
@@ -82,5 +84,8 @@ test('fewer documents than are rescored: every one is scored exactly (the exact 
   const docs = Array.from({ length: 500 }, () => unit(Float32Array.from({ length: DIMS }, () => normal(r))));
   const sources: VectorSource[] = [{ vectors: vectorsOf(docs), base: 0 }];
   const q = unit(Float32Array.from({ length: DIMS }, () => normal(r)));
-  assert.deepEqual(nearestByVector(sources, q, 10, () => true), exact(sources, q, 10, () => true));
+  assert.deepEqual(
+    nearestByVector(sources, q, 10, () => true),
+    exact(sources, q, 10, () => true),
+  );
 });

@@ -22,7 +22,19 @@ const FIXTURES = resolve(import.meta.dirname, '..', 'fixtures');
 
 test('answers: flags are validated like the prompts and become config values', () => {
   const base = defaultAnswers('/home/ada/.openclaw/oc-memory');
-  const a = answersFromFlags({ provider: 'gemini', budgetTokens: '3000', every: 5, hotTtlDays: '30', warmTtlDays: '200', coldApproval: 'no', sync: 'command', syncCommand: 'rclone sync x y' }, base);
+  const a = answersFromFlags(
+    {
+      provider: 'gemini',
+      budgetTokens: '3000',
+      every: 5,
+      hotTtlDays: '30',
+      warmTtlDays: '200',
+      coldApproval: 'no',
+      sync: 'command',
+      syncCommand: 'rclone sync x y',
+    },
+    base,
+  );
   const values = Object.fromEntries(configValues(a));
   assert.equal(values['observer.provider'], 'gemini');
   assert.equal(values['observer.model'], 'gemini-2.5-flash');
@@ -33,7 +45,10 @@ test('answers: flags are validated like the prompts and become config values', (
   assert.equal(values['sync.command'], 'rclone sync x y');
   assert.equal(values['sync.git.enabled'], false);
   assert.throws(() => answersFromFlags({ budgetTokens: '10' }, base), /--budget-tokens: the token budget must be between 200 and 200000/);
-  assert.throws(() => answersFromFlags({ hotTtlDays: '100', warmTtlDays: '50' }, base), /--warm-ttl-days: the warm tier age must be more than the hot tier age/);
+  assert.throws(
+    () => answersFromFlags({ hotTtlDays: '100', warmTtlDays: '50' }, base),
+    /--warm-ttl-days: the warm tier age must be more than the hot tier age/,
+  );
   assert.throws(() => answersFromFlags({ provider: 'skynet' }, base), /--provider must be one of/);
   assert.throws(() => answersFromFlags({ provider: 'custom' }, base), /--model: name a model/);
   assert.throws(() => answersFromFlags({ provider: 'custom', model: 'm' }, base), /--api-base: a custom provider needs/);
@@ -61,14 +76,48 @@ test('setEnvValue keeps the other lines, replaces the variable, quotes when need
 
 test('setup --yes: every answer from flags, the key checked live then saved to .env, vault, sync, OpenClaw integration', async () => {
   const { dir, cleanup } = await tempDir('ocm-setup-');
-  const server = await startOpenAiServer((req) => (req.authorization === 'Bearer sk-right-abcdef123' ? ok('OK') : status(401, 'Incorrect API key provided')));
+  const server = await startOpenAiServer((req) =>
+    req.authorization === 'Bearer sk-right-abcdef123' ? ok('OK') : status(401, 'Incorrect API key provided'),
+  );
   try {
     await mkdir(join(dir, 'openclaw'));
     // A restricted tool profile: setup says what to add so the models are offered the memory tools (lib/integrations/openclaw/tool-policy.ts).
     await writeFile(join(dir, 'openclaw', 'openclaw.json'), '{ /* mine */ tools: { profile: "minimal" } }\n');
     const home = join(dir, 'home');
-    const env = { HOME: dir, XDG_STATE_HOME: join(dir, 'state'), OPENCLAW_STATE_DIR: join(dir, 'openclaw'), MY_KEY: 'sk-wrong-abcdef123', OPENAI_API_KEY: undefined };
-    const common = ['setup', '--yes', '--home', home, '--provider', 'openai', '--model', 'gpt-4o-mini', '--api-base', server.url, '--api-key-env', 'MY_KEY', '--budget-tokens', '2000', '--every', '10', '--vault', join(dir, 'vault'), '--sync', 'git', '--git-remote', 'https://example.com/ada/memory.git', '--encrypt', 'no', '--integrate-openclaw'];
+    const env = {
+      HOME: dir,
+      XDG_STATE_HOME: join(dir, 'state'),
+      OPENCLAW_STATE_DIR: join(dir, 'openclaw'),
+      MY_KEY: 'sk-wrong-abcdef123',
+      OPENAI_API_KEY: undefined,
+    };
+    const common = [
+      'setup',
+      '--yes',
+      '--home',
+      home,
+      '--provider',
+      'openai',
+      '--model',
+      'gpt-4o-mini',
+      '--api-base',
+      server.url,
+      '--api-key-env',
+      'MY_KEY',
+      '--budget-tokens',
+      '2000',
+      '--every',
+      '10',
+      '--vault',
+      join(dir, 'vault'),
+      '--sync',
+      'git',
+      '--git-remote',
+      'https://example.com/ada/memory.git',
+      '--encrypt',
+      'no',
+      '--integrate-openclaw',
+    ];
 
     const wrong = await runCli(common, { env });
     assert.equal(wrong.code, 5, wrong.stderr);
@@ -98,7 +147,10 @@ test('setup --yes: every answer from flags, the key checked live then saved to .
     const oc = JSON5.parse(await readFile(join(dir, 'openclaw', 'openclaw.json'), 'utf8'));
     assert.equal(oc.plugins.entries['oc-memory'].config.home, home);
     assert.match(r.stdout, /add "oc-memory" to tools\.alsoAllow — the "minimal" tool profile/);
-    assert.deepEqual(server.requests.map((q) => q.authorization), ['Bearer sk-wrong-abcdef123', 'Bearer sk-right-abcdef123']);
+    assert.deepEqual(
+      server.requests.map((q) => q.authorization),
+      ['Bearer sk-wrong-abcdef123', 'Bearer sk-right-abcdef123'],
+    );
 
     // The written setup works: doctor accepts the key through config.yaml + .env.
     const doctor = JSON.parse((await runCli(['doctor', '--json', '--home', home], { env: { ...env, MY_KEY: undefined } })).stdout);
@@ -117,7 +169,9 @@ test('setup --yes --provider heuristic needs no key; setup without a terminal an
     const r = await runCli(['setup', '--yes', '--provider', 'heuristic', '--home', home], { env });
     assert.equal(r.code, 0, r.stderr);
     assert.match(await readFile(join(home, 'config.yaml'), 'utf8'), /provider: heuristic/);
-    const needKey = await runCli(['setup', '--yes', '--provider', 'anthropic', '--home', join(dir, 'h2')], { env: { ...env, ANTHROPIC_API_KEY: undefined } });
+    const needKey = await runCli(['setup', '--yes', '--provider', 'anthropic', '--home', join(dir, 'h2')], {
+      env: { ...env, ANTHROPIC_API_KEY: undefined },
+    });
     assert.equal(needKey.code, 2);
     assert.match(needKey.stderr, /anthropic needs an API key/);
     assert.match(needKey.stderr, /--api-key-env ANTHROPIC_API_KEY/);
@@ -139,20 +193,31 @@ test('answers: --sources names the other agents to observe, checked by the same 
   const a = answersFromFlags({ sources: 'codex, Claude_Code' }, base);
   assert.deepEqual(a.sources.observe, ['claude-code', 'codex']);
   const values = Object.fromEntries(configValues(a));
-  assert.deepEqual([values['sources.claude_code.enabled'], values['sources.codex.enabled'], values['sources.pi.enabled']], [true, true, false]);
+  assert.deepEqual(
+    [values['sources.claude_code.enabled'], values['sources.codex.enabled'], values['sources.pi.enabled']],
+    [true, true, false],
+  );
   assert.deepEqual(answersFromFlags({ sources: 'none' }, a).sources.observe, []);
   assert.deepEqual(answersFromFlags({ sources: ['pi', 'codex'] }, a).sources.observe, ['codex'], 'the last --sources wins');
   assert.deepEqual(answersFromFlags({}, a).sources.observe, ['claude-code', 'codex'], 'no flag keeps the current choice');
-  assert.throws(() => answersFromFlags({ sources: 'claude-code,cursor' }, base), (e: Error & { exitCode?: number }) => /--sources: unknown source "cursor": choose from pi, claude-code, codex/.test(e.message) && e.exitCode === 2);
+  assert.throws(
+    () => answersFromFlags({ sources: 'claude-code,cursor' }, base),
+    (e: Error & { exitCode?: number }) =>
+      /--sources: unknown source "cursor": choose from pi, claude-code, codex/.test(e.message) && e.exitCode === 2,
+  );
   assert.throws(() => answersFromFlags({ sources: 'openclaw' }, base), /OpenClaw is always observed/);
   assert.equal(validate.sources('none,pi'), '"none" cannot be combined with source names');
   assert.equal(validate.sources(''), undefined);
   // What the question offers: only sources found, labelled with path and sessions as discovery reports them.
-  const report = (kind: SourceReport['kind'], found: boolean, sessions: number) => ({ kind, name: kind, path: `/u/${kind}`, found, sessions }) as SourceReport;
-  assert.deepEqual(sourceChoices([report('openclaw', true, 3), report('codex', true, 1), report('pi', false, 0), report('claude-code', true, 4)]), [
-    { source: 'claude-code', label: 'Claude Code — /u/claude-code · 4 sessions' },
-    { source: 'codex', label: 'Codex CLI — /u/codex · 1 session' },
-  ]);
+  const report = (kind: SourceReport['kind'], found: boolean, sessions: number) =>
+    ({ kind, name: kind, path: `/u/${kind}`, found, sessions }) as SourceReport;
+  assert.deepEqual(
+    sourceChoices([report('openclaw', true, 3), report('codex', true, 1), report('pi', false, 0), report('claude-code', true, 4)]),
+    [
+      { source: 'claude-code', label: 'Claude Code — /u/claude-code · 4 sessions' },
+      { source: 'codex', label: 'Codex CLI — /u/codex · 1 session' },
+    ],
+  );
   // A source that is on but was not offered (its folder is gone right now) stays on.
   assert.deepEqual(chosenSources(['pi', 'codex'], ['claude-code', 'codex'], ['claude-code']), ['pi', 'claude-code']);
 });
@@ -164,7 +229,15 @@ test('setup --yes --sources claude-code: only Claude Code joins OpenClaw; an unk
     await cp(join(FIXTURES, 'claude-code', 'projects'), join(dir, '.claude', 'projects'), { recursive: true });
     await cp(join(FIXTURES, 'codex', 'sessions'), join(dir, '.codex', 'sessions'), { recursive: true });
     const home = join(dir, 'home');
-    const env = { HOME: dir, USERPROFILE: dir, XDG_STATE_HOME: join(dir, 'state'), OPENCLAW_STATE_DIR: undefined, CLAUDE_CONFIG_DIR: undefined, CODEX_HOME: undefined, PI_CODING_AGENT_DIR: undefined };
+    const env = {
+      HOME: dir,
+      USERPROFILE: dir,
+      XDG_STATE_HOME: join(dir, 'state'),
+      OPENCLAW_STATE_DIR: undefined,
+      CLAUDE_CONFIG_DIR: undefined,
+      CODEX_HOME: undefined,
+      PI_CODING_AGENT_DIR: undefined,
+    };
     const setup = (...flags: string[]) => runCli(['setup', '--yes', '--provider', 'heuristic', '--home', home, ...flags], { env });
     const sources = async () => {
       const r = await runCli(['sources', '--json', '--home', home], { env });
@@ -210,8 +283,14 @@ test('setup --yes picks the memory home as the Obsidian vault and says so; never
     const home = join(dir, 'memory');
     const r = await runCli(['setup', '--yes', '--provider', 'heuristic', '--home', home], { env });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, new RegExp(`Obsidian vault: ${home.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}, the memory home itself — open it in Obsidian`));
-    assert.match(await readFile(join(home, 'config.yaml'), 'utf8'), new RegExp(`vault_path: "?${home.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}"?`));
+    assert.match(
+      r.stdout,
+      new RegExp(`Obsidian vault: ${home.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}, the memory home itself — open it in Obsidian`),
+    );
+    assert.match(
+      await readFile(join(home, 'config.yaml'), 'utf8'),
+      new RegExp(`vault_path: "?${home.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}"?`),
+    );
     assert.ok((await stat(join(home, 'OC-Memory'))).isDirectory(), 'the cold tier folder inside the home');
     // The memory home placed in the user's home folder itself: the vault is a folder inside it, not the home folder.
     const inUserHome = await runCli(['setup', '--yes', '--provider', 'heuristic', '--home', dir], { env });

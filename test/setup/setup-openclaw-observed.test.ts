@@ -15,7 +15,13 @@ import { PiSessionWriter } from '../helpers/pi-writer.js';
 function addDbAgent(stateDir: string, agent: string, text: string): void {
   const db = createAgentDb(agentDbPath(stateDir, agent));
   addWindow(db, `win-${agent}`, `agent:${agent}:main`);
-  new DbTranscript(db, `win-${agent}`).add({ type: 'message', id: `m-${agent}`, parentId: null, timestamp: '2026-09-01T10:00:00Z', message: { role: 'user', content: text } });
+  new DbTranscript(db, `win-${agent}`).add({
+    type: 'message',
+    id: `m-${agent}`,
+    parentId: null,
+    timestamp: '2026-09-01T10:00:00Z',
+    message: { role: 'user', content: text },
+  });
   db.close();
 }
 
@@ -28,7 +34,9 @@ async function addFileAgent(stateDir: string, agent: string, text: string): Prom
 async function observedByAgent(home: string, env: Record<string, string | undefined>): Promise<string[]> {
   const r = await runCli(['export', '--home', home], { env });
   assert.equal(r.code, 0, r.stderr);
-  return (JSON.parse(r.stdout) as { observations: Array<{ agent: string; text: string }> }).observations.map((o) => `${o.agent}: ${o.text}`).sort();
+  return (JSON.parse(r.stdout) as { observations: Array<{ agent: string; text: string }> }).observations
+    .map((o) => `${o.agent}: ${o.text}`)
+    .sort();
 }
 
 const quote = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -43,7 +51,10 @@ test('setup says every OpenClaw agent in its state folder is observed, and an ag
     const home = join(dir, 'memory');
     const setup = await runCli(['setup', '--yes', '--provider', 'heuristic', '--home', home], { env });
     assert.equal(setup.code, 0, setup.stderr);
-    assert.match(setup.stdout, new RegExp(`Observed: every OpenClaw agent in ${quote(state)}, looked up again at every tick \\(agents added later too\\)`));
+    assert.match(
+      setup.stdout,
+      new RegExp(`Observed: every OpenClaw agent in ${quote(state)}, looked up again at every tick \\(agents added later too\\)`),
+    );
     assert.equal((await runCli(['run', '--home', home], { env })).code, 0);
     // Two agents OpenClaw gets after setup: one in the database era, one in the file era.
     addDbAgent(state, 'ops', 'We moved the launch to October.');
@@ -51,8 +62,15 @@ test('setup says every OpenClaw agent in its state folder is observed, and an ag
     const tick = await runCli(['run', '--home', home], { env });
     assert.equal(tick.code, 0, tick.stderr);
     const observed = await observedByAgent(home, env);
-    for (const [agent, pattern] of [['main', /peanuts/], ['ops', /launch to October/], ['writer', /short answers/]] as const) {
-      assert.ok(observed.some((o) => o.startsWith(`${agent}: `) && pattern.test(o)), `${agent} observed into its own memory:\n${observed.join('\n')}`);
+    for (const [agent, pattern] of [
+      ['main', /peanuts/],
+      ['ops', /launch to October/],
+      ['writer', /short answers/],
+    ] as const) {
+      assert.ok(
+        observed.some((o) => o.startsWith(`${agent}: `) && pattern.test(o)),
+        `${agent} observed into its own memory:\n${observed.join('\n')}`,
+      );
     }
   } finally {
     await cleanup();
@@ -82,7 +100,10 @@ test('setup says precisely when only some OpenClaw agents are observed, and obse
     assert.equal(set.code, 0, set.stderr);
     const again = await runCli(['setup', '--reconfigure', '--yes', '--home', home], { env });
     assert.equal(again.code, 0, again.stderr);
-    assert.match(again.stdout, new RegExp(`Observed: only the OpenClaw agent main \\(sources\\.openclaw\\.agents\\) in ${quote(state)}\\.`));
+    assert.match(
+      again.stdout,
+      new RegExp(`Observed: only the OpenClaw agent main \\(sources\\.openclaw\\.agents\\) in ${quote(state)}\\.`),
+    );
     assert.doesNotMatch(again.stdout, /every OpenClaw agent/);
   } finally {
     await cleanup();

@@ -14,10 +14,17 @@ import { exists } from '../../lib/platform/home.js';
 test('setup --yes encrypts sync by default, with a key file it makes or the passphrase it saves to .env', async (t) => {
   const { dir, cleanup } = await tempDir('ocm-setup-sync-');
   t.after(cleanup);
-  const env = { HOME: dir, XDG_STATE_HOME: join(dir, 'state'), OPENCLAW_STATE_DIR: join(dir, 'no-openclaw'), OCM_SYNC_PASSPHRASE: undefined };
+  const env = {
+    HOME: dir,
+    XDG_STATE_HOME: join(dir, 'state'),
+    OPENCLAW_STATE_DIR: join(dir, 'no-openclaw'),
+    OCM_SYNC_PASSPHRASE: undefined,
+  };
   const remote = await bareRemote(dir);
   const setup = (home: string, flags: string[], extraEnv: Record<string, string | undefined> = {}) =>
-    runCli(['setup', '--yes', '--provider', 'heuristic', '--home', home, '--sync', 'git', '--git-remote', remote, ...flags], { env: { ...env, ...extraEnv } });
+    runCli(['setup', '--yes', '--provider', 'heuristic', '--home', home, '--sync', 'git', '--git-remote', remote, ...flags], {
+      env: { ...env, ...extraEnv },
+    });
 
   const key = join(dir, 'keys', 'sync.key');
   const withKey = await setup(join(dir, 'a'), ['--sync-key-file', key]);

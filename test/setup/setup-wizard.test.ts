@@ -35,11 +35,20 @@ before(async () => {
     return;
   }
   ({ dir, cleanup } = await tempDir('ocm-wizard-'));
-  server = await startOpenAiServer((req) => (req.authorization === `Bearer ${GOOD}` ? ok('OK') : status(401, 'Incorrect API key provided')));
+  server = await startOpenAiServer((req) =>
+    req.authorization === `Bearer ${GOOD}` ? ok('OK') : status(401, 'Incorrect API key provided'),
+  );
   await mkdir(join(dir, 'openclaw'), { recursive: true });
   await writeFile(join(dir, 'openclaw', 'openclaw.json'), '// my OpenClaw\n{\n  gateway: { port: 18789 },\n}\n');
   home = join(dir, 'home');
-  env = { HOME: dir, XDG_STATE_HOME: join(dir, 'state'), OPENCLAW_STATE_DIR: join(dir, 'openclaw'), PATH: process.env.PATH ?? '', TERM: 'xterm-256color', LANG: 'C.UTF-8' };
+  env = {
+    HOME: dir,
+    XDG_STATE_HOME: join(dir, 'state'),
+    OPENCLAW_STATE_DIR: join(dir, 'openclaw'),
+    PATH: process.env.PATH ?? '',
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+  };
 });
 
 after(async () => {
@@ -64,7 +73,9 @@ test('wizard: six steps with refusals, Ctrl-C after step 2, resume, masked key c
     await s1.type('5');
     await s1.keys('Enter');
     // No other agent's transcripts on this machine yet: the sources question is skipped.
-    await s1.waitFor(/Observed: every OpenClaw agent, looked up again at every tick \(agents added later too\)\. No pi, Claude Code or Codex transcripts were found here/);
+    await s1.waitFor(
+      /Observed: every OpenClaw agent, looked up again at every tick \(agents added later too\)\. No pi, Claude Code or Codex transcripts were found here/,
+    );
     await s1.waitFor(/stays hot/);
     await s1.type('30');
     await s1.keys('Enter');
@@ -174,7 +185,10 @@ test('wizard: six steps with refusals, Ctrl-C after step 2, resume, masked key c
   assert.ok((await stat(join(dir, 'vault', 'OC-Memory'))).isDirectory(), 'vault created from the template');
   const oc = JSON5.parse(await readFile(join(dir, 'openclaw', 'openclaw.json'), 'utf8'));
   // Only agent main (OpenClaw 2026.9 keys): main's own files, not everything below the roots (integrate openclaw, docs/running.md).
-  assert.deepEqual(oc.memory.search.extraPaths, [{ path: join(home, 'memory'), pattern: '*.md' }, { path: join(home, 'reflections'), pattern: '*.md' }]);
+  assert.deepEqual(oc.memory.search.extraPaths, [
+    { path: join(home, 'memory'), pattern: '*.md' },
+    { path: join(home, 'reflections'), pattern: '*.md' },
+  ]);
   assert.deepEqual(await readdir(join(dir, 'state', 'oc-memory')), [], 'the progress file is gone once setup is done');
   const auths = server.requests.map((r) => r.authorization);
   assert.deepEqual(auths, [`Bearer ${BAD}`, `Bearer ${GOOD}`], 'one live check per typed key');
@@ -199,7 +213,9 @@ test('wizard --reconfigure: current values are the defaults, the saved key is ke
     await s.keys('Enter');
     await s.waitFor(/Poll interval[^\n]*\n[^\n]*5/);
     await s.keys('Enter');
-    const question = await s.waitFor(/Also observe these agents' transcripts\?[^\n]*observed anyway: OpenClaw \(every agent, also added later\)/);
+    const question = await s.waitFor(
+      /Also observe these agents' transcripts\?[^\n]*observed anyway: OpenClaw \(every agent, also added later\)/,
+    );
     assert.match(question, /◻ Claude Code — [^\n]*\/\.claude\/projects · \d+ sessions?/, 'found, with path and sessions, not selected');
     assert.match(question, /◻ Codex CLI — [^\n]*\/\.codex\/sessions · 3 sessions/);
     assert.doesNotMatch(question, /pi — /, 'pi is not on this machine: not offered');
@@ -300,12 +316,35 @@ test('wizard --reconfigure with pi installed: the opt-in pi step is asked ("No" 
   const s = await TmuxSession.start('ocm-wizard-e', `${process.execPath} ${CLI} setup --reconfigure --home ${home}`, env);
   try {
     // Every step as it is (Enter), up to the opt-in steps after the review.
-    for (const step of [/Memory home/, /token budget/, /Poll interval/, /Also observe these agents' transcripts\?/, /stays hot/, /proposed for the cold tier/, /hot → warm automatically/, /approval before moving warm → cold/, /● OpenAI/, /Observer model/, /Reflector model/, /API endpoint/, /Enter keeps the saved one/]) {
+    for (const step of [
+      /Memory home/,
+      /token budget/,
+      /Poll interval/,
+      /Also observe these agents' transcripts\?/,
+      /stays hot/,
+      /proposed for the cold tier/,
+      /hot → warm automatically/,
+      /approval before moving warm → cold/,
+      /● OpenAI/,
+      /Observer model/,
+      /Reflector model/,
+      /API endpoint/,
+      /Enter keeps the saved one/,
+    ]) {
       await s.waitFor(step);
       await s.keys('Enter');
     }
     await s.waitFor(/The key works\./);
-    for (const step of [/Obsidian vault for the cold tier/, /Sync the memory elsewhere/, /Encrypt everything that leaves this machine\?/, /Git remote URL/, /Branch/, /lose it and the remote copy is lost/, /Enter keeps the one already set/, /Write this configuration\?/]) {
+    for (const step of [
+      /Obsidian vault for the cold tier/,
+      /Sync the memory elsewhere/,
+      /Encrypt everything that leaves this machine\?/,
+      /Git remote URL/,
+      /Branch/,
+      /lose it and the remote copy is lost/,
+      /Enter keeps the one already set/,
+      /Write this configuration\?/,
+    ]) {
       await s.waitFor(step);
       await s.keys('Enter');
     }

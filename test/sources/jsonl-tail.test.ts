@@ -58,11 +58,20 @@ test('line reader: ASCII, UTF-8, BOMs, CRLF, invalid bytes, lines across buffers
     try {
       for (const includeUnterminated of [false, true]) {
         for (const skip of [0, 1, 37, 200]) {
-          const options: LineReadOptions = { offset: lineStarts[skip]!, lineNo: skip, maxLineBytes: 10_000, bufferBytes: 4096, includeUnterminated };
+          const options: LineReadOptions = {
+            offset: lineStarts[skip]!,
+            lineNo: skip,
+            maxLineBytes: 10_000,
+            bufferBytes: 4096,
+            includeUnterminated,
+          };
           const expected = expectedLines(bytes, options);
           const batches: LineRecord[][] = [];
           for await (const batch of iterateLineBatches(handle, options)) batches.push(batch);
-          assert.ok(batches.every((b) => b.length > 0), 'no empty batch');
+          assert.ok(
+            batches.every((b) => b.length > 0),
+            'no empty batch',
+          );
           assert.deepEqual(batches.flat(), expected, `offset line ${skip}, unterminated ${includeUnterminated}`);
           const single: LineRecord[] = [];
           for await (const record of iterateLines(handle, options)) single.push(record);
@@ -104,5 +113,8 @@ test('one read ends at the size the file had when it began: lines appended meanw
     }
   }
   assert.ok(appended > 1, 'the file grew during the read');
-  assert.deepEqual(seen, Array.from({ length: 60 }, (_, i) => i));
+  assert.deepEqual(
+    seen,
+    Array.from({ length: 60 }, (_, i) => i),
+  );
 });

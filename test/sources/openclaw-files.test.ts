@@ -46,7 +46,12 @@ interface ReadAll {
   calls: number;
 }
 
-async function readAll(src: TranscriptSource, stream: SourceStream, cursor?: Cursor, limits: ReadLimits | (() => ReadLimits) = BIG): Promise<ReadAll> {
+async function readAll(
+  src: TranscriptSource,
+  stream: SourceStream,
+  cursor?: Cursor,
+  limits: ReadLimits | (() => ReadLimits) = BIG,
+): Promise<ReadAll> {
   const out: ReadAll = { messages: [], malformed: [], cursor, calls: 0 };
   for (;;) {
     const chunk = await src.read(stream, out.cursor, typeof limits === 'function' ? limits() : limits);
@@ -282,12 +287,18 @@ test('truncation (compaction) and whole-file rewrites re-read without duplicates
   const inode = (await stat(path)).ino;
 
   // 1. In place, smaller: the file keeps conversations 4..5 only, plus a new one.
-  const kept = all.text.split(/(?<=\n)/).slice(8).join('');
+  const kept = all.text
+    .split(/(?<=\n)/)
+    .slice(8)
+    .join('');
   const added = conversations(6, 7, all.last);
   await writeFile(path, HEADER('s') + kept + added.text);
   assert.equal((await stat(path)).ino, inode, 'same inode (truncated in place)');
   const second = await readAll(src, stream, first.cursor);
-  assert.deepEqual(second.messages.map((m) => m.text), ['c question 6', 'c answer 6']);
+  assert.deepEqual(
+    second.messages.map((m) => m.text),
+    ['c question 6', 'c answer 6'],
+  );
 
   // 2. Replaced by a new file (write + rename), header migrated, everything kept, one more conversation.
   const migrated = `${JSON.stringify({ type: 'session', version: 3, id: 's', timestamp: '2026-04-10T14:00:00.000Z', cwd: '/w', migratedFrom: 2 })}\n`;
@@ -296,13 +307,19 @@ test('truncation (compaction) and whole-file rewrites re-read without duplicates
   await rename(`${path}.tmp-rewrite`, path);
   assert.notEqual((await stat(path)).ino, inode, 'new inode (replaced)');
   const third = await readAll(src, stream, second.cursor);
-  assert.deepEqual(third.messages.map((m) => m.text), ['c question 7', 'c answer 7']);
+  assert.deepEqual(
+    third.messages.map((m) => m.text),
+    ['c question 7', 'c answer 7'],
+  );
 
   // 3. Rewritten in place and longer, head changed: still nothing repeated.
   const last = conversations(8, 9, more.last);
   await writeFile(path, HEADER('s-renamed') + all.text + added.text + more.text + last.text);
   const fourth = await readAll(src, stream, third.cursor);
-  assert.deepEqual(fourth.messages.map((m) => m.text), ['c question 8', 'c answer 8']);
+  assert.deepEqual(
+    fourth.messages.map((m) => m.text),
+    ['c question 8', 'c answer 8'],
+  );
   assert.equal((fourth.cursor as { rewinds?: number }).rewinds, 3);
 });
 
@@ -314,13 +331,19 @@ test('a torn last line is consumed only once it is complete', async () => {
   const src = source(state);
   const stream = await only(src);
   const first = await readAll(src, stream);
-  assert.deepEqual(first.messages.map((m) => m.text), ['c question 0', 'c answer 0', 'c question 1']);
+  assert.deepEqual(
+    first.messages.map((m) => m.text),
+    ['c question 0', 'c answer 0', 'c question 1'],
+  );
   assert.deepEqual(first.malformed, []);
   const stillTorn = await readAll(src, stream, first.cursor);
   assert.deepEqual(stillTorn.messages, []);
   await appendFile(path, body.slice(cut));
   const second = await readAll(src, stream, stillTorn.cursor);
-  assert.deepEqual(second.messages.map((m) => m.text), ['c answer 1']);
+  assert.deepEqual(
+    second.messages.map((m) => m.text),
+    ['c answer 1'],
+  );
   assert.deepEqual((await readAll(src, stream, second.cursor)).messages, []);
 });
 
@@ -328,7 +351,11 @@ function malformedCorpus(): Buffer {
   const good1 = line('a0000001', null, 'user', 'before the garbage');
   const torn = `${line('a0000002', 'a0000001', 'assistant', 'torn in the middle').slice(0, 60)}\n`;
   const garbage = Buffer.from(Array.from({ length: 3000 }, (_, k) => ((k * 7919 + 13) % 255) + 1).map((b) => (b === 0x0a ? 0x0b : b)));
-  const badUtf8 = Buffer.concat([Buffer.from(line('a0000003', 'a0000001', 'user', 'cafe').slice(0, -3)), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}}\n')]);
+  const badUtf8 = Buffer.concat([
+    Buffer.from(line('a0000003', 'a0000001', 'user', 'cafe').slice(0, -3)),
+    Buffer.from([0xc3, 0x28, 0xff]),
+    Buffer.from('"}}\n'),
+  ]);
   const huge = line('a0000004', 'a0000001', 'user', 'h'.repeat(5 * 1024 * 1024));
   const good2 = line('a0000005', 'a0000001', 'user', 'after the garbage');
   return Buffer.concat([
@@ -350,9 +377,18 @@ test('malformed lines (torn JSON, binary garbage, invalid UTF-8, a 5 MB line) ar
   const src = source(state);
   const streams = await src.discover();
   const m = await readAll(src, streams.find((s) => s.session === 'm')!);
-  assert.deepEqual(m.messages.map((x) => x.text), ['before the garbage', 'after the garbage']);
   assert.deepEqual(
-    m.malformed.map((r) => [r.line, r.reason.split(':')[0]!.replace(/line of \d+ bytes.*/, 'too long').replace(/^invalid JSON.*/, 'invalid JSON')]),
+    m.messages.map((x) => x.text),
+    ['before the garbage', 'after the garbage'],
+  );
+  assert.deepEqual(
+    m.malformed.map((r) => [
+      r.line,
+      r.reason
+        .split(':')[0]!
+        .replace(/line of \d+ bytes.*/, 'too long')
+        .replace(/^invalid JSON.*/, 'invalid JSON'),
+    ]),
     [
       [3, 'invalid JSON'],
       [4, 'invalid UTF-8'], // binary garbage
@@ -362,7 +398,10 @@ test('malformed lines (torn JSON, binary garbage, invalid UTF-8, a 5 MB line) ar
   );
   for (const r of m.malformed) assert.ok(r.path.endsWith('m.jsonl'));
   const t = await readAll(src, streams.find((s) => s.session === 'torn')!);
-  assert.deepEqual(t.messages.map((x) => x.text), ['First question about the backup schedule.', 'Backups run nightly at 02:00 UTC.', 'Move them to 03:00.']);
+  assert.deepEqual(
+    t.messages.map((x) => x.text),
+    ['First question about the backup schedule.', 'Backups run nightly at 02:00 UTC.', 'Move them to 03:00.'],
+  );
   assert.deepEqual(
     t.malformed.map((r) => r.line),
     [3, 5, 6],
@@ -453,7 +492,10 @@ test('Telegram topic files are their own sessions; two agents are kept apart; th
   const topic = streams.find((s) => s.session === 'S-topic-42')!;
   assert.equal((await readAll(src, topic)).messages[0]?.text, 't question 0');
   const onlyWork = source(state, { agents: ['work'] });
-  assert.deepEqual((await onlyWork.discover()).map((s) => s.key), ['openclaw:work:W']);
+  assert.deepEqual(
+    (await onlyWork.discover()).map((s) => s.key),
+    ['openclaw:work:W'],
+  );
 });
 
 test('pi sessions: ~/.pi/agent/sessions/--<cwd>--/<ts>_<uuid>.jsonl, agent "pi", session = uuid', async () => {
@@ -472,10 +514,17 @@ test('pi sessions: ~/.pi/agent/sessions/--<cwd>--/<ts>_<uuid>.jsonl, agent "pi",
   assert.equal(defaultPiSessionsDir({}, '/home/u'), '/home/u/.pi/agent/sessions');
   assert.equal(defaultPiSessionsDir({ PI_CODING_AGENT_DIR: '~/pi' }, '/home/u'), '/home/u/pi/sessions');
   // pi's own order: the session-dir variable, then settings.json's sessionDir, then <agent dir>/sessions.
-  const settings = (dir: string) => (path: string) => (path === '/home/u/.pi/agent/settings.json' ? JSON.stringify({ sessionDir: dir }) : undefined);
-  assert.equal(defaultPiSessionsDir({ PI_CODING_AGENT_SESSION_DIR: '~/pi-sessions' }, '/home/u', settings('/elsewhere')), '/home/u/pi-sessions');
+  const settings = (dir: string) => (path: string) =>
+    path === '/home/u/.pi/agent/settings.json' ? JSON.stringify({ sessionDir: dir }) : undefined;
+  assert.equal(
+    defaultPiSessionsDir({ PI_CODING_AGENT_SESSION_DIR: '~/pi-sessions' }, '/home/u', settings('/elsewhere')),
+    '/home/u/pi-sessions',
+  );
   assert.equal(defaultPiSessionsDir({}, '/home/u', settings('~/flat')), '/home/u/flat');
-  assert.equal(defaultPiSessionsDir({}, '/home/u', () => '{not json'), '/home/u/.pi/agent/sessions');
+  assert.equal(
+    defaultPiSessionsDir({}, '/home/u', () => '{not json'),
+    '/home/u/.pi/agent/sessions',
+  );
 });
 
 test('pi sessions in a folder set by PI_CODING_AGENT_SESSION_DIR / --session-dir are flat: found beside the per-cwd folders (a real pi 0.73 session)', async () => {
@@ -484,7 +533,10 @@ test('pi sessions in a folder set by PI_CODING_AGENT_SESSION_DIR / --session-dir
   await writeFile(join(root, name), await readFile(join(FIXTURES, '..', 'pi', name)));
   const nested = join(root, '--home-jin--');
   await mkdir(nested, { recursive: true });
-  await writeFile(join(nested, `2026-04-10T14-29-58-000Z_0b6f1c2e-3d4a-4b5c-8d6e-7f8091a2b3c4.jsonl`), await fixture('basic-session.jsonl'));
+  await writeFile(
+    join(nested, `2026-04-10T14-29-58-000Z_0b6f1c2e-3d4a-4b5c-8d6e-7f8091a2b3c4.jsonl`),
+    await fixture('basic-session.jsonl'),
+  );
   const src = createOpenClawFileSource({ stateDirs: [], kind: 'pi', piSessionsDir: root, masking: {} });
   const streams = await src.discover();
   assert.deepEqual(streams.map((s) => s.session).sort(), ['01a21771-b14e-76bd-aed9-d16de0835c17', '0b6f1c2e-3d4a-4b5c-8d6e-7f8091a2b3c4']);
@@ -509,18 +561,29 @@ test("pi with OC-Memory's extension (a real pi 0.73 session): the hidden memory 
   // Read one entry at a time (a cursor per entry): what was recalled survives the cursor.
   assert.deepEqual(texts((await readAll(src, stream!, undefined, { maxBytes: 1, maxMessages: 1 })).messages), whole);
   // The same reply with nothing recalled before it is the agent's own words, and is read.
-  const lines = (await readFile(join(root, name), 'utf8')).split('\n').filter((l) => l && !/"customType":"oc-memory"|"toolName":"oc_memory_search"/.test(l));
+  const lines = (await readFile(join(root, name), 'utf8'))
+    .split('\n')
+    .filter((l) => l && !/"customType":"oc-memory"|"toolName":"oc_memory_search"/.test(l));
   await writeFile(join(root, name), `${lines.join('\n')}\n`);
-  assert.deepEqual(texts((await readAll(src, stream!)).messages), ['user: Which database do I like for the billing service?', 'assistant: You like PostgreSQL 16; staging is db-stage-7.']);
+  assert.deepEqual(texts((await readAll(src, stream!)).messages), [
+    'user: Which database do I like for the billing service?',
+    'assistant: You like PostgreSQL 16; staging is db-stage-7.',
+  ]);
 });
 
 test('default state dirs: $OPENCLAW_STATE_DIR wins, else the existing ones; a symlinked dir is read once', async () => {
-  assert.deepEqual(defaultOpenClawStateDirs({ OPENCLAW_STATE_DIR: '~/oc' }, '/home/u', () => true), ['/home/u/oc']);
+  assert.deepEqual(
+    defaultOpenClawStateDirs({ OPENCLAW_STATE_DIR: '~/oc' }, '/home/u', () => true),
+    ['/home/u/oc'],
+  );
   assert.deepEqual(
     defaultOpenClawStateDirs({}, '/home/u', (p) => p.endsWith('.clawdbot')),
     ['/home/u/.clawdbot'],
   );
-  assert.deepEqual(defaultOpenClawStateDirs({}, '/home/u', () => false), []);
+  assert.deepEqual(
+    defaultOpenClawStateDirs({}, '/home/u', () => false),
+    [],
+  );
   const home = await tempState();
   const real = join(home, '.openclaw');
   await put(real, 'main', 's.jsonl', HEADER('s') + conversations(0, 1, null).text);
@@ -549,7 +612,9 @@ test('reading never modifies transcripts', async () => {
     const out: Record<string, string> = {};
     for (const name of (await readdir(dir)).sort()) {
       const st = await stat(join(dir, name));
-      out[name] = `${createHash('sha256').update(await readFile(join(dir, name))).digest('hex')} ${st.mtimeMs} ${st.mode}`;
+      out[name] = `${createHash('sha256')
+        .update(await readFile(join(dir, name)))
+        .digest('hex')} ${st.mtimeMs} ${st.mode}`;
     }
     return out;
   };
@@ -570,7 +635,10 @@ test('rotation at scale: 100 conversations, /reset, 50 more in the new file: all
   const tick = async (rounds: number) => {
     for (let round = 0; round < rounds; round += 1) {
       for (const stream of await src.discover()) {
-        const chunk = await src.read(stream, cursors.get(stream.key), { maxBytes: 200 + Math.floor(random() * 4000), maxMessages: 1 + Math.floor(random() * 30) });
+        const chunk = await src.read(stream, cursors.get(stream.key), {
+          maxBytes: 200 + Math.floor(random() * 4000),
+          maxMessages: 1 + Math.floor(random() * 30),
+        });
         for (const m of chunk.messages) seen.set(m.text, (seen.get(m.text) ?? 0) + 1);
         cursors.set(stream.key, chunk.cursor);
       }
@@ -616,7 +684,10 @@ const src = createOpenClawFileSource({ stateDirs: [${JSON.stringify(state)}], ma
 const [stream] = await src.discover();
 try { await src.read(stream, undefined, { maxBytes: 1e6, maxMessages: 1e6 }); console.log(JSON.stringify({ ok: true })); }
 catch (e) { console.log(JSON.stringify({ name: e.name, code: e.code, hint: e.hint })); }`;
-    const r = await withPermissionChecks(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: new URL('../..', import.meta.url).pathname, timeout: 120_000 });
+    const r = await withPermissionChecks(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: new URL('../..', import.meta.url).pathname,
+      timeout: 120_000,
+    });
     const out = JSON.parse(String(r.stdout).trim().split('\n').pop() ?? '{}');
     assert.equal(out.code, 'PERMISSION_DENIED', String(r.stderr));
     assert.match(out.hint ?? '', /read access/);

@@ -92,7 +92,13 @@ test('Claude Code: chunks and growth keep their cursor; a broken line is counted
     assert.equal(grown.malformed.length, 1);
     assert.match(grown.malformed[0]!.reason, /invalid JSON/);
     // The result arrives later, half-written first (no newline yet): not read until complete.
-    const result = JSON.stringify({ ...base, type: 'user', uuid: 'u-0018', timestamp: '2026-09-01T09:12:01.000Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_09', content: 'ok', is_error: true }] } });
+    const result = JSON.stringify({
+      ...base,
+      type: 'user',
+      uuid: 'u-0018',
+      timestamp: '2026-09-01T09:12:01.000Z',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_09', content: 'ok', is_error: true }] },
+    });
     await appendFile(file, result.slice(0, 40));
     const partial = await drain(source, stream!, grown.cursor);
     assert.deepEqual(partial.messages, []);
@@ -137,7 +143,10 @@ test('Claude Code: older sub-agent files beside the sessions are attributed too'
     const project = join(root, '-home-dev-x');
     await cp(join(FIXTURE, '-home-dev-shop', SESSION, 'subagents', 'agent-a1b2c3d4.jsonl'), join(project, 'agent-77aa.jsonl'));
     const { streams, messages } = await drainAll(createClaudeCodeSource({ dir: root, agent: 'claude-code', masking: {} }));
-    assert.deepEqual(streams.map((s) => s.session), ['-home-dev-x/agent-77aa']);
+    assert.deepEqual(
+      streams.map((s) => s.session),
+      ['-home-dev-x/agent-77aa'],
+    );
     assert.ok(messages.length === 4 && messages[0]!.text.startsWith('[to sub-agent]'));
   } finally {
     await rm(root, { recursive: true, force: true });
@@ -149,11 +158,14 @@ test("Claude Code 2.1 as it really writes (real transcripts): task notifications
   try {
     const source = createClaudeCodeSource({ dir, agent: 'claude-code', masking: {} });
     const streams = await source.discover();
-    assert.deepEqual(streams.map((s) => s.session), [
-      '6e77943f-fd51-4068-b6f8-eaa42bff8c1f',
-      '6e77943f-fd51-4068-b6f8-eaa42bff8c1f/subagents/agent-adb4a8dc31b8d87c6',
-      'e6bc99b6-181b-43a2-ba37-fd12bce964db',
-    ]);
+    assert.deepEqual(
+      streams.map((s) => s.session),
+      [
+        '6e77943f-fd51-4068-b6f8-eaa42bff8c1f',
+        '6e77943f-fd51-4068-b6f8-eaa42bff8c1f/subagents/agent-adb4a8dc31b8d87c6',
+        'e6bc99b6-181b-43a2-ba37-fd12bce964db',
+      ],
+    );
     const main = await drain(source, streams[0]!, undefined);
     assert.deepEqual(lines(main.messages), [
       'user: My staging database runs PostgreSQL 16. Look around.',

@@ -24,24 +24,54 @@ test('sources --json lists every source on the machine with sessions, sizes, las
     const main = createAgentDb(agentDbPath(stateDir, 'main'));
     addWindow(main, 'win-1', 'agent:main:main');
     const w1 = new DbTranscript(main, 'win-1');
-    w1.add({ type: 'message', id: 'm0000001', parentId: null, timestamp: '2026-09-01T10:00:00Z', message: { role: 'user', content: 'I am allergic to peanuts.' } }, { createdAt: Date.parse('2026-09-01T10:00:00Z') });
+    w1.add(
+      {
+        type: 'message',
+        id: 'm0000001',
+        parentId: null,
+        timestamp: '2026-09-01T10:00:00Z',
+        message: { role: 'user', content: 'I am allergic to peanuts.' },
+      },
+      { createdAt: Date.parse('2026-09-01T10:00:00Z') },
+    );
     addWindow(main, 'win-2', 'agent:main:main', 'win-1', 'reset');
-    new DbTranscript(main, 'win-2').add({ type: 'message', id: 'm0000002', parentId: null, timestamp: '2026-09-03T08:30:00Z', message: { role: 'user', content: 'We moved the launch to October.' } }, { createdAt: Date.parse('2026-09-03T08:30:00Z') });
+    new DbTranscript(main, 'win-2').add(
+      {
+        type: 'message',
+        id: 'm0000002',
+        parentId: null,
+        timestamp: '2026-09-03T08:30:00Z',
+        message: { role: 'user', content: 'We moved the launch to October.' },
+      },
+      { createdAt: Date.parse('2026-09-03T08:30:00Z') },
+    );
     main.close();
     const work = createAgentDb(agentDbPath(stateDir, 'work'));
     addWindow(work, 'win-9', 'agent:work:main');
-    new DbTranscript(work, 'win-9').add({ type: 'message', id: 'w0000001', parentId: null, timestamp: '2026-09-02T09:00:00Z', message: { role: 'user', content: 'The budget review is on Monday.' } });
+    new DbTranscript(work, 'win-9').add({
+      type: 'message',
+      id: 'w0000001',
+      parentId: null,
+      timestamp: '2026-09-02T09:00:00Z',
+      message: { role: 'user', content: 'The budget review is on Monday.' },
+    });
     work.close();
     // OpenClaw file era, agent main.
     await mkdir(join(stateDir, 'agents', 'main', 'sessions'), { recursive: true });
     const pw = new PiSessionWriter('file-session-1', new Date('2026-08-01T07:00:00Z'));
-    await writeFile(join(stateDir, 'agents', 'main', 'sessions', 'file-session-1.jsonl'), pw.header() + pw.message({ role: 'user', text: 'I prefer short answers.' }));
+    await writeFile(
+      join(stateDir, 'agents', 'main', 'sessions', 'file-session-1.jsonl'),
+      pw.header() + pw.message({ role: 'user', text: 'I prefer short answers.' }),
+    );
     // Claude Code and Codex in their default places; no pi.
     await cp(join(FIXTURES, 'claude-code', 'projects'), join(user, '.claude', 'projects'), { recursive: true });
     await cp(join(FIXTURES, 'codex', 'sessions'), join(user, '.codex', 'sessions'), { recursive: true });
     // A generic log.
     await mkdir(join(user, 'logs'));
-    await writeFile(join(user, 'logs', 'bot.jsonl'), `${JSON.stringify({ role: 'user', text: 'Call me Sam.', timestamp: '2026-09-04T12:00:00Z' })}\n`);
+    await writeFile(
+      join(user, 'logs', 'bot.jsonl'),
+      `${JSON.stringify({ role: 'user', text: 'Call me Sam.', timestamp: '2026-09-04T12:00:00Z' })}\n`,
+    );
 
     const home = join(dir, 'home');
     await mkdir(home);
@@ -85,7 +115,11 @@ test('sources --json lists every source on the machine with sessions, sizes, las
     const files = byName(before, 'openclaw', 'main');
     assert.deepEqual([files.enabled, files.sessions, files.lastEntryAt], [true, 1, '2026-08-01T07:00:00.000Z']);
     const claude = byName(before, 'claude-code');
-    assert.deepEqual([claude.found, claude.enabled, claude.sessions, claude.agents], [true, false, 2, ['claude-code']], 'found, but opt-in');
+    assert.deepEqual(
+      [claude.found, claude.enabled, claude.sessions, claude.agents],
+      [true, false, 2, ['claude-code']],
+      'found, but opt-in',
+    );
     assert.equal(claude.lastEntryAt, '2026-09-01T09:11:30.000Z');
     assert.equal(claude.configKey, 'sources.claude_code.enabled');
     const codex = byName(before, 'codex');
@@ -101,7 +135,10 @@ test('sources --json lists every source on the machine with sessions, sizes, las
     assert.equal(observed.code, 0, observed.stderr);
     const after = await list();
     const dbMainAfter = byName(after, 'openclaw-db', 'main');
-    assert.deepEqual([dbMainAfter.cursor.sessionsObserved, dbMainAfter.cursor.sessionsBehind, dbMainAfter.cursor.rowsBehind, dbMainAfter.cursor.messages], [2, 0, 0, 2]);
+    assert.deepEqual(
+      [dbMainAfter.cursor.sessionsObserved, dbMainAfter.cursor.sessionsBehind, dbMainAfter.cursor.rowsBehind, dbMainAfter.cursor.messages],
+      [2, 0, 0, 2],
+    );
     assert.equal(byName(after, 'openclaw-db', 'work').cursor.sessionsObserved, 0, 'a filtered-out agent is not read');
     const codexAfter = byName(after, 'codex');
     assert.deepEqual([codexAfter.cursor.sessionsObserved, codexAfter.cursor.sessionsBehind], [3, 0]);

@@ -50,18 +50,29 @@ test('JSONL with configured field paths: nested roles and texts, epoch times, id
     await writeFile(join(dir, 'chat-2026.jsonl'), `${rows.map((r) => JSON.stringify(r)).join('\n')}\n{oops\n`);
     await writeFile(join(dir, 'notes.txt'), 'not matched by the glob\n');
     const source = createGenericSource({
-      config: config({ name: 'mychat', path: join(dir, '*.jsonl'), agent: 'assistant-x', fields: { role: 'msg.from', text: 'msg.body', time: 'ts', session: 'conv', id: 'mid' } }),
+      config: config({
+        name: 'mychat',
+        path: join(dir, '*.jsonl'),
+        agent: 'assistant-x',
+        fields: { role: 'msg.from', text: 'msg.body', time: 'ts', session: 'conv', id: 'mid' },
+      }),
       index: 0,
       masking: {},
       home: dir,
     });
     const { streams, messages, malformed } = await drainAll(source);
-    assert.deepEqual(streams.map((s) => [s.key, s.kind, s.agent, s.session]), [[`generic:mychat:${join(dir, 'chat-2026.jsonl')}`, 'generic', 'assistant-x', 'chat-2026']]);
+    assert.deepEqual(
+      streams.map((s) => [s.key, s.kind, s.agent, s.session]),
+      [[`generic:mychat:${join(dir, 'chat-2026.jsonl')}`, 'generic', 'assistant-x', 'chat-2026']],
+    );
     assert.deepEqual(lines(messages), ['user: I moved to Busan last month.', 'assistant: Busan, noted. [REDACTED:github-token]']);
-    assert.deepEqual(messages.map((m) => [m.time, m.entryId, m.session, m.source]), [
-      [new Date(1788256800 * 1000).toISOString(), '17', 'c-1', 'generic'],
-      [new Date(1788256805 * 1000).toISOString(), '18', 'c-1', 'generic'],
-    ]);
+    assert.deepEqual(
+      messages.map((m) => [m.time, m.entryId, m.session, m.source]),
+      [
+        [new Date(1788256800 * 1000).toISOString(), '17', 'c-1', 'generic'],
+        [new Date(1788256805 * 1000).toISOString(), '18', 'c-1', 'generic'],
+      ],
+    );
     assert.deepEqual(
       malformed.map((m) => [m.line, m.reason.replace(/:.*| at position \d+$/, '')]),
       [
@@ -98,9 +109,19 @@ test('regex logs: user/assistant patterns, continuation lines, timestamp_pattern
       home: dir,
     });
     const { messages, malformed } = await drainAll(source);
-    assert.deepEqual(lines(messages), ['user: I moved the weekly meeting to Thursday.', 'assistant: Meeting moved to Thursday.\n  It is in room 4 now.', 'user: Thanks!']);
-    assert.deepEqual(messages.map((m) => m.time), ['2026-09-01T10:00:01.000Z', '2026-09-01T10:00:05.000Z', '2026-09-01T10:02:00.000Z']);
-    assert.deepEqual(messages.map((m) => m.entryId), ['L1', 'L2', 'L6']);
+    assert.deepEqual(lines(messages), [
+      'user: I moved the weekly meeting to Thursday.',
+      'assistant: Meeting moved to Thursday.\n  It is in room 4 now.',
+      'user: Thanks!',
+    ]);
+    assert.deepEqual(
+      messages.map((m) => m.time),
+      ['2026-09-01T10:00:01.000Z', '2026-09-01T10:00:05.000Z', '2026-09-01T10:02:00.000Z'],
+    );
+    assert.deepEqual(
+      messages.map((m) => m.entryId),
+      ['L1', 'L2', 'L6'],
+    );
     assert.deepEqual(malformed, []);
   });
 });
@@ -108,28 +129,44 @@ test('regex logs: user/assistant patterns, continuation lines, timestamp_pattern
 test('rotation: lines written just before logrotate renames the file are read, then the new file; copytruncate repeats nothing', async () => {
   await withDir(async (dir) => {
     const path = join(dir, 'chat.jsonl');
-    const row = (i: number) => `${JSON.stringify({ role: i % 2 ? 'assistant' : 'user', text: `Line ${i} of the chat.`, timestamp: new Date(Date.UTC(2026, 8, 1, 10, 0, i)).toISOString() })}\n`;
+    const row = (i: number) =>
+      `${JSON.stringify({ role: i % 2 ? 'assistant' : 'user', text: `Line ${i} of the chat.`, timestamp: new Date(Date.UTC(2026, 8, 1, 10, 0, i)).toISOString() })}\n`;
     await writeFile(path, row(0) + row(1));
     const source = createGenericSource({ config: config({ path: join(dir, '*.jsonl') }), index: 0, masking: {}, home: dir });
     const first = await drainAll(source);
-    assert.deepEqual(first.messages.map((m) => m.text), ['Line 0 of the chat.', 'Line 1 of the chat.']);
+    assert.deepEqual(
+      first.messages.map((m) => m.text),
+      ['Line 0 of the chat.', 'Line 1 of the chat.'],
+    );
     // Two more lines land, then logrotate renames the file (not matched by the glob any more) and starts a new one.
     await appendFile(path, row(2) + row(3));
     await rename(path, join(dir, 'chat.jsonl.1'));
     await writeFile(path, row(4));
     const second = await drainAll(source, first.cursors);
-    assert.deepEqual(second.messages.map((m) => m.text), ['Line 2 of the chat.', 'Line 3 of the chat.', 'Line 4 of the chat.']);
+    assert.deepEqual(
+      second.messages.map((m) => m.text),
+      ['Line 2 of the chat.', 'Line 3 of the chat.', 'Line 4 of the chat.'],
+    );
     // copytruncate, then the writer starts over with an old line (it replays) and a new one: only the new one is read.
     await truncate(path, 0);
     await writeFile(path, row(0) + row(5));
     const third = await drainAll(source, second.cursors);
-    assert.deepEqual(third.messages.map((m) => m.text), ['Line 5 of the chat.']);
+    assert.deepEqual(
+      third.messages.map((m) => m.text),
+      ['Line 5 of the chat.'],
+    );
   });
 });
 
 test('generic config errors say which key is wrong', () => {
   assert.throws(
-    () => createGenericSource({ config: config({ path: '/x/*.log', format: 'regex', user_pattern: '(?<text>unclosed' }), index: 2, masking: {}, home: '/' }),
+    () =>
+      createGenericSource({
+        config: config({ path: '/x/*.log', format: 'regex', user_pattern: '(?<text>unclosed' }),
+        index: 2,
+        masking: {},
+        home: '/',
+      }),
     (error: unknown) => error instanceof ConfigError && /sources\.generic\[2\]\.user_pattern/.test(error.message),
   );
   assert.throws(

@@ -64,7 +64,10 @@ test('database source: kill -9 at named steps during observe, again and again, t
 
     const crashed = await makeHome(dir, 'crashed', stateDir);
     // SIGKILL mid-chunk and between "day files written" and "cursor saved" (no progress kept), then just after a save (progress kept), over and over: every step below is reached while work remains, so a run ends on its own only when all is done.
-    const kills = await crashAtSteps(['observe', '--home', crashed], ['observe-chunk', 'observe-written', 'observe-chunk', 'observe-written', 'observe-saved']);
+    const kills = await crashAtSteps(
+      ['observe', '--home', crashed],
+      ['observe-chunk', 'observe-written', 'observe-chunk', 'observe-written', 'observe-saved'],
+    );
     assert.ok(kills >= 5, `the job was really killed mid-run (${kills} kills)`);
     const done = await runCli(['observe', '--home', crashed, '--json'], { timeoutMs: 300_000 });
     assert.equal(done.code, 0, done.stderr);

@@ -14,7 +14,16 @@ import { createMemoryLogger } from '../../lib/platform/log.js';
 import { createOpenClawDbSource, decodeEventPayload, type OpenClawDbSourceOptions } from '../../lib/sources/openclaw-db.js';
 import type { Cursor, Message, TranscriptSource } from '../../lib/core/types.js';
 import { BIG, drain, drainAll } from '../helpers/drain-source.js';
-import { addRealWindow, addWindow, agentDbPath, createAgentDb, createRealAgentDb, DbTranscript, fixtureEvent, zstdRawFrame } from '../helpers/openclaw-db.js';
+import {
+  addRealWindow,
+  addWindow,
+  agentDbPath,
+  createAgentDb,
+  createRealAgentDb,
+  DbTranscript,
+  fixtureEvent,
+  zstdRawFrame,
+} from '../helpers/openclaw-db.js';
 import { PiSessionWriter } from '../helpers/pi-writer.js';
 
 const A = 'aaaaaaaa-0000-4000-8000-000000000001';
@@ -38,7 +47,13 @@ function texts(messages: Message[]): string[] {
   return messages.map((m) => `${m.role}: ${m.text}`);
 }
 
-function event(id: string, parentId: string | null, role: 'user' | 'assistant', text: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+function event(
+  id: string,
+  parentId: string | null,
+  role: 'user' | 'assistant',
+  text: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   const message =
     role === 'user'
       ? { role, content: text }
@@ -49,23 +64,43 @@ function event(id: string, parentId: string | null, role: 'user' | 'assistant', 
 test('decodeEventPayload: plain JSON, real zstd, raw zstd frames; corrupt and mismatched rows are refused', () => {
   const { json, zst } = fixtureEvent();
   assert.deepEqual(decodeEventPayload({ seq: 1, event_json: '{"a":1}' }), { text: '{"a":1}' });
-  assert.deepEqual(decodeEventPayload({ seq: 1, event_json: null, event_zstd: zst, event_utf8_bytes: Buffer.byteLength(json) }), { text: json });
+  assert.deepEqual(decodeEventPayload({ seq: 1, event_json: null, event_zstd: zst, event_utf8_bytes: Buffer.byteLength(json) }), {
+    text: json,
+  });
   const small = Buffer.from('{"type":"message","note":"사용자는 커피를 좋아한다"}');
-  assert.deepEqual(decodeEventPayload({ seq: 1, event_json: null, event_zstd: zstdRawFrame(small), event_utf8_bytes: small.byteLength }), { text: small.toString('utf8') });
+  assert.deepEqual(decodeEventPayload({ seq: 1, event_json: null, event_zstd: zstdRawFrame(small), event_utf8_bytes: small.byteLength }), {
+    text: small.toString('utf8'),
+  });
   const big = Buffer.alloc(300 * 1024, 'x'); // more than one 128 KiB block
-  assert.equal((decodeEventPayload({ seq: 1, event_json: null, event_zstd: zstdRawFrame(big), event_utf8_bytes: big.byteLength }) as { text: string }).text.length, big.byteLength);
+  assert.equal(
+    (decodeEventPayload({ seq: 1, event_json: null, event_zstd: zstdRawFrame(big), event_utf8_bytes: big.byteLength }) as { text: string })
+      .text.length,
+    big.byteLength,
+  );
 
   const refused = (row: Parameters<typeof decodeEventPayload>[0]) => {
     const r = decodeEventPayload(row);
     assert.ok('error' in r, `refused: ${JSON.stringify(r).slice(0, 80)}`);
     return r.error;
   };
-  assert.match(refused({ seq: 1, event_json: null, event_zstd: zst.subarray(0, zst.length - 40), event_utf8_bytes: Buffer.byteLength(json) }), /corrupt|decoded/);
-  assert.match(refused({ seq: 1, event_json: null, event_zstd: Buffer.from('not zstd at all, just bytes'), event_utf8_bytes: 30 }), /corrupt/);
-  assert.match(refused({ seq: 1, event_json: null, event_zstd: zst, event_utf8_bytes: Buffer.byteLength(json) + 3 }), /event_utf8_bytes says/);
+  assert.match(
+    refused({ seq: 1, event_json: null, event_zstd: zst.subarray(0, zst.length - 40), event_utf8_bytes: Buffer.byteLength(json) }),
+    /corrupt|decoded/,
+  );
+  assert.match(
+    refused({ seq: 1, event_json: null, event_zstd: Buffer.from('not zstd at all, just bytes'), event_utf8_bytes: 30 }),
+    /corrupt/,
+  );
+  assert.match(
+    refused({ seq: 1, event_json: null, event_zstd: zst, event_utf8_bytes: Buffer.byteLength(json) + 3 }),
+    /event_utf8_bytes says/,
+  );
   assert.match(refused({ seq: 1, event_json: null, event_zstd: zst, event_utf8_bytes: null }), /event_utf8_bytes/);
   assert.match(refused({ seq: 1, event_json: null, event_zstd: null }), /neither/);
-  assert.match(refused({ seq: 1, event_json: null, event_zstd: zstdRawFrame(Buffer.from([0xff, 0xfe, 0x41])), event_utf8_bytes: 3 }), /UTF-8/);
+  assert.match(
+    refused({ seq: 1, event_json: null, event_zstd: zstdRawFrame(Buffer.from([0xff, 0xfe, 0x41])), event_utf8_bytes: 3 }),
+    /UTF-8/,
+  );
   assert.match(refused({ seq: 1, event_json: null, event_zstd: zst, event_utf8_bytes: 64 * 1024 * 1024 }), /exceeds/);
 });
 
@@ -76,10 +111,22 @@ function buildTwoAgents(stateDir: string): { mainDb: ReturnType<typeof createAge
   addWindow(main, A, 'agent:main:main');
   const a = new DbTranscript(main, A);
   a.add({ type: 'session', version: 3, id: A, timestamp: '2026-09-01T10:00:00.000Z', cwd: '/home/dev' });
-  a.add(event('c0ffee00', null, 'user', '[Mon 2026-09-01 12:00 CEST] I prefer dark roast coffee. My key is sk-proj-abcdefghijklmnop1234567890ABCD'));
+  a.add(
+    event(
+      'c0ffee00',
+      null,
+      'user',
+      '[Mon 2026-09-01 12:00 CEST] I prefer dark roast coffee. My key is sk-proj-abcdefghijklmnop1234567890ABCD',
+    ),
+  );
   a.add(json.length > 0 ? json : '', { compress: zst }); // real zstd, id c0ffee01
-  a.add(event('c0ffee02', 'c0ffee01', 'assistant', 'We decided to use PostgreSQL 16 for the billing service.', { provider: 'openclaw', model: 'delivery-mirror' }));
-  a.add('this row is garbage', { compress: Buffer.from('definitely not a zstd frame') , utf8Bytes: 19 });
+  a.add(
+    event('c0ffee02', 'c0ffee01', 'assistant', 'We decided to use PostgreSQL 16 for the billing service.', {
+      provider: 'openclaw',
+      model: 'delivery-mirror',
+    }),
+  );
+  a.add('this row is garbage', { compress: Buffer.from('definitely not a zstd frame'), utf8Bytes: 19 });
   a.add(event('c0ffee03', 'c0ffee02', 'user', 'Remember that the staging server is called basil.'), { compress: 'raw' });
   const lengthLie = JSON.stringify(event('c0ffee04', 'c0ffee03', 'assistant', 'this row lies about its length'));
   a.add(lengthLie, { compress: 'raw', utf8Bytes: Buffer.byteLength(lengthLie) + 7 });
@@ -88,14 +135,22 @@ function buildTwoAgents(stateDir: string): { mainDb: ReturnType<typeof createAge
   addWindow(main, B, 'agent:main:main', A, 'reset');
   const b = new DbTranscript(main, B);
   const wb = new PiSessionWriter(B, new Date('2026-09-01T11:00:00Z'));
-  b.addLines(wb.header() + wb.message({ role: 'user', text: 'My flight to Seoul leaves on Friday.' }) + wb.message({ role: 'assistant', text: 'Have a good trip to Seoul.' }));
+  b.addLines(
+    wb.header() +
+      wb.message({ role: 'user', text: 'My flight to Seoul leaves on Friday.' }) +
+      wb.message({ role: 'assistant', text: 'Have a good trip to Seoul.' }),
+  );
   main.close();
 
   const work = createAgentDb(agentDbPath(stateDir, 'work'));
   addWindow(work, C, 'agent:work:main');
   const c = new DbTranscript(work, C);
   const wc = new PiSessionWriter(C, new Date('2026-09-01T09:00:00Z'));
-  c.addLines(wc.header() + wc.message({ role: 'user', text: 'The quarterly report is due on the 30th.' }) + wc.toolExchange('read_file', { path: 'report.md' }, 'Q3 numbers'));
+  c.addLines(
+    wc.header() +
+      wc.message({ role: 'user', text: 'The quarterly report is due on the 30th.' }) +
+      wc.toolExchange('read_file', { path: 'report.md' }, 'Q3 numbers'),
+  );
   work.close();
   return { mainDb: main, lastSeqA };
 }
@@ -118,14 +173,27 @@ test('two agents, a /reset window, compressed and corrupt rows: the same message
     const a = await drain(src, streams[0]!, undefined);
     const [first, second, ...rest] = texts(a.messages);
     assert.equal(first, 'user: I prefer dark roast coffee. My key is [REDACTED:openai-key]', 'channel prefix stripped, secret masked');
-    assert.match(second ?? '', /^assistant: We decided to use PostgreSQL 16 for the billing service, with Redis only as a cache\.\n\nStep 1: /);
-    assert.deepEqual(rest, ['user: Remember that the staging server is called basil.', 'assistant: Noted: the staging server is basil.'], 'the delivery mirror is skipped');
+    assert.match(
+      second ?? '',
+      /^assistant: We decided to use PostgreSQL 16 for the billing service, with Redis only as a cache\.\n\nStep 1: /,
+    );
+    assert.deepEqual(
+      rest,
+      ['user: Remember that the staging server is called basil.', 'assistant: Noted: the staging server is basil.'],
+      'the delivery mirror is skipped',
+    );
     assert.ok(!a.messages.some((m) => /private reasoning/.test(m.text)), 'thinking is dropped');
-    assert.deepEqual(a.messages.map((m) => m.entryId), ['c0ffee00', 'c0ffee01', 'c0ffee03', 'c0ffee05']);
+    assert.deepEqual(
+      a.messages.map((m) => m.entryId),
+      ['c0ffee00', 'c0ffee01', 'c0ffee03', 'c0ffee05'],
+    );
     assert.ok(a.messages.every((m) => m.source === 'openclaw-db' && m.agent === 'main' && m.session === A));
     assert.equal(a.malformed.length, 2, 'the corrupt row and the row whose length does not match');
     assert.match(a.malformed.map((m) => m.reason).join(' | '), /corrupt.*\|.*event_utf8_bytes says/);
-    assert.deepEqual(a.malformed.map((m) => m.line), [`${A}#5`, `${A}#7`]);
+    assert.deepEqual(
+      a.malformed.map((m) => m.line),
+      [`${A}#5`, `${A}#7`],
+    );
     assert.equal((a.cursor as { seq: number }).seq, lastSeqA);
 
     const b = await drain(src, streams[1]!, undefined);
@@ -139,7 +207,10 @@ test('two agents, a /reset window, compressed and corrupt rows: the same message
     assert.equal(c.messages[0]!.agent, 'work');
 
     // The agents filter (sources.openclaw.agents) applies to databases too.
-    assert.deepEqual((await source(stateDir, { agents: ['work'] }).discover()).map((s) => s.agent), ['work']);
+    assert.deepEqual(
+      (await source(stateDir, { agents: ['work'] }).discover()).map((s) => s.agent),
+      ['work'],
+    );
   });
 });
 
@@ -156,7 +227,10 @@ test('chunked reads carry the cursor; rows added later are read once; an untouch
     const [stream] = await src.discover();
     const first = await drain(src, stream!, undefined, { maxBytes: 1 << 20, maxMessages: 4 });
     assert.ok(first.chunks >= 8, `read in chunks (${first.chunks})`);
-    assert.deepEqual(first.messages.map((m) => m.text), Array.from({ length: 30 }, (_, i) => `Fact number ${i} about the garden.`));
+    assert.deepEqual(
+      first.messages.map((m) => m.text),
+      Array.from({ length: 30 }, (_, i) => `Fact number ${i} about the garden.`),
+    );
     const again = await drain(src, stream!, first.cursor);
     assert.deepEqual(again.messages, []);
     assert.deepEqual(again.cursor, first.cursor, 'nothing new: the cursor does not move');
@@ -166,7 +240,10 @@ test('chunked reads carry the cursor; rows added later are read once; an untouch
     t.addLines(more);
     db.close();
     const next = await drain(src, stream!, first.cursor, { maxBytes: 1 << 20, maxMessages: 2 });
-    assert.deepEqual(next.messages.map((m) => m.text), Array.from({ length: 5 }, (_, i) => `Fact number ${30 + i} about the garden.`));
+    assert.deepEqual(
+      next.messages.map((m) => m.text),
+      Array.from({ length: 5 }, (_, i) => `Fact number ${30 + i} about the garden.`),
+    );
   });
 });
 
@@ -252,7 +329,9 @@ test('an older schema without compression columns, and one with sessions/session
       schemaVersion: 9,
     });
     old.prepare('INSERT INTO session_windows VALUES (?, ?, 0, 0)').run(A, 'agent:main:main');
-    old.prepare('INSERT INTO transcript_events VALUES (?, ?, ?, ?)').run(A, 1, JSON.stringify(event('a1000001', null, 'user', 'I switched to a standing desk.')), 1);
+    old
+      .prepare('INSERT INTO transcript_events VALUES (?, ?, ?, ?)')
+      .run(A, 1, JSON.stringify(event('a1000001', null, 'user', 'I switched to a standing desk.')), 1);
     old.close();
     const other = createAgentDb(agentDbPath(stateDir, 'ops'), {
       schemaSql: `CREATE TABLE sessions (session_id TEXT PRIMARY KEY, session_key TEXT NOT NULL);
@@ -263,15 +342,22 @@ test('an older schema without compression columns, and one with sessions/session
     other.prepare('INSERT INTO sessions VALUES (?, ?)').run(B, 'agent:ops:main');
     other.prepare('INSERT INTO sessions VALUES (?, ?)').run(C, 'agent:ops:main');
     other.prepare('INSERT INTO session_routes VALUES (?, ?)').run('agent:ops:main', C);
-    other.prepare('INSERT INTO transcript_events VALUES (?, ?, ?, ?)').run(B, 1, JSON.stringify(event('b1000001', null, 'user', 'The old window.')), 1);
-    other.prepare('INSERT INTO transcript_events VALUES (?, ?, ?, ?)').run(C, 1, JSON.stringify(event('c1000001', null, 'user', 'The new window.')), 2);
+    other
+      .prepare('INSERT INTO transcript_events VALUES (?, ?, ?, ?)')
+      .run(B, 1, JSON.stringify(event('b1000001', null, 'user', 'The old window.')), 1);
+    other
+      .prepare('INSERT INTO transcript_events VALUES (?, ?, ?, ?)')
+      .run(C, 1, JSON.stringify(event('c1000001', null, 'user', 'The new window.')), 2);
     other.close();
     const { streams, messages, malformed } = await drainAll(source(stateDir));
-    assert.deepEqual(streams.map((s) => [s.agent, s.session, Boolean(s.ended)]), [
-      ['main', A, false],
-      ['ops', B, true],
-      ['ops', C, false],
-    ]);
+    assert.deepEqual(
+      streams.map((s) => [s.agent, s.session, Boolean(s.ended)]),
+      [
+        ['main', A, false],
+        ['ops', B, true],
+        ['ops', C, false],
+      ],
+    );
     assert.deepEqual(texts(messages), ['user: I switched to a standing desk.', 'user: The old window.', 'user: The new window.']);
     assert.deepEqual(malformed, []);
   });
@@ -311,7 +397,9 @@ test("schema 23 (OpenClaw 2026.9.6's real tables): known, no warning; a rewrite 
   await withState(async (stateDir) => {
     const db = await createRealAgentDb(agentDbPath(stateDir, 'main'));
     addRealWindow(db, A, 'agent:main:main');
-    const watermark = db.prepare('INSERT OR REPLACE INTO transcript_rewrite_watermarks (session_id, generation, updated_at) VALUES (?, ?, 0)');
+    const watermark = db.prepare(
+      'INSERT OR REPLACE INTO transcript_rewrite_watermarks (session_id, generation, updated_at) VALUES (?, ?, 0)',
+    );
     watermark.run(A, 'g1');
     const t = new DbTranscript(db, A);
     const e1 = event('a0000001', null, 'user', 'We deploy with Helm.');
@@ -362,19 +450,42 @@ test('OpenClaw 2026.9 housekeeping is never a message; a reset event ends the ch
     t.add(event('e0000006', 'e0000005', 'assistant', 'Reminder: the dentist appointment is at 15:00 today.'));
     t.add(event('e0000007', 'e0000006', 'user', '[Tue 2026-09-01 10:20 UTC] Thanks. I moved the dentist to Friday.'));
     t.add(event('e0000008', 'e0000007', 'assistant', 'Done, Friday it is.'));
-    t.add({ type: 'message', id: 'e0000009', parentId: 'e0000008', timestamp: '2026-09-01T10:30:00.000Z', message: { role: 'user', content: '[OpenClaw session event]' } });
+    t.add({
+      type: 'message',
+      id: 'e0000009',
+      parentId: 'e0000008',
+      timestamp: '2026-09-01T10:30:00.000Z',
+      message: { role: 'user', content: '[OpenClaw session event]' },
+    });
     t.add(event('e000000a', 'e0000009', 'assistant', 'HEARTBEAT_OK'));
     const reset = t.add({ type: 'reset', id: 'e000000b', parentId: 'e000000a', timestamp: '2026-09-01T11:00:00.000Z', reason: 'new' });
-    t.add({ type: 'message', id: 'e000000c', parentId: 'e000000b', timestamp: '2026-09-01T11:00:01.000Z', message: { role: 'user', content: '[OpenClaw session new]' } });
+    t.add({
+      type: 'message',
+      id: 'e000000c',
+      parentId: 'e000000b',
+      timestamp: '2026-09-01T11:00:01.000Z',
+      message: { role: 'user', content: '[OpenClaw session new]' },
+    });
     t.add(event('e000000d', 'e000000c', 'assistant', 'Hi! What shall we do today?'));
     t.add(event('e000000e', 'e000000d', 'user', 'Plan my trip to Porto.'));
     const hook = new DbTranscript(db, B);
-    hook.add(event('h0000001', null, 'user', 'Job ID: 42 | Received: 2026-09-01T10:00:00Z\n\nSECURITY NOTICE: The following content is from an EXTERNAL, UNTRUSTED source (e.g., email, webhook).\n<<<EXTERNAL_UNTRUSTED_CONTENT id="x">>>\nSource: Webhook\n---\nDisk full on db1\n<<<END_EXTERNAL_UNTRUSTED_CONTENT id="x">>>'));
+    hook.add(
+      event(
+        'h0000001',
+        null,
+        'user',
+        'Job ID: 42 | Received: 2026-09-01T10:00:00Z\n\nSECURITY NOTICE: The following content is from an EXTERNAL, UNTRUSTED source (e.g., email, webhook).\n<<<EXTERNAL_UNTRUSTED_CONTENT id="x">>>\nSource: Webhook\n---\nDisk full on db1\n<<<END_EXTERNAL_UNTRUSTED_CONTENT id="x">>>',
+      ),
+    );
     hook.add(event('h0000002', 'h0000001', 'assistant', 'Alert received: disk full on db1.'));
 
     const src = source(stateDir);
     const streams = await src.discover();
-    assert.deepEqual(streams.map((s) => s.session), [A], 'the webhook session is no stream');
+    assert.deepEqual(
+      streams.map((s) => s.session),
+      [A],
+      'the webhook session is no stream',
+    );
     const first = await src.read(streams[0]!, undefined, BIG);
     assert.deepEqual(texts(first.messages), [
       'user: My sister Ana lives in Lisbon.',
@@ -403,7 +514,9 @@ test('read while a second process keeps inserting rows: no lost row, no blocked 
     // The writer waits halfway until the reader has read three times beside it (a loaded machine
     // may otherwise run all 400 inserts between two reads).
     const release = join(stateDir, 'release-writer');
-    const child = spawn(process.execPath, ['--import', 'tsx', writerScript, path, A, String(rows), '0', release], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', writerScript, path, A, String(rows), '0', release], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += String(d)));

@@ -41,5 +41,8 @@ test('source folders: configured paths expand ~; defaults follow CLAUDE_CONFIG_D
 
 test('a generic source with a broken regex is a configuration error when the sources are created', async () => {
   const config = validateConfig({ sources: { generic: [{ name: 'irc', path: '/x/*.log', format: 'regex', user_pattern: '([unclosed' }] } });
-  await assert.rejects(createSources({ config, env: {}, home: '/home/u' }), (e: unknown) => e instanceof ConfigError && /sources\.generic\[0\]\.user_pattern/.test(e.message));
+  await assert.rejects(
+    createSources({ config, env: {}, home: '/home/u' }),
+    (e: unknown) => e instanceof ConfigError && /sources\.generic\[0\]\.user_pattern/.test(e.message),
+  );
 });

@@ -22,7 +22,8 @@ const SPECIAL = {
 async function logLines(logs: string): Promise<Array<Record<string, unknown>>> {
   const out: Array<Record<string, unknown>> = [];
   for (const name of await readdir(logs).catch(() => [] as string[])) {
-    for (const line of (await readFile(join(logs, name), 'utf8')).split('\n')) if (line.trim()) out.push(JSON.parse(line) as Record<string, unknown>);
+    for (const line of (await readFile(join(logs, name), 'utf8')).split('\n'))
+      if (line.trim()) out.push(JSON.parse(line) as Record<string, unknown>);
   }
   return out;
 }
@@ -39,7 +40,9 @@ async function openClawHome(t: { after(fn: () => Promise<void>): void }) {
   return { dir, sessions, home, env: { OPENCLAW_STATE_DIR: join(dir, 'openclaw'), HOME: dir } };
 }
 
-test('a FIFO and symlinks to /dev/zero and /dev/urandom among the transcripts are skipped with a log entry; observe and sources finish', { skip: process.platform === 'win32' && 'no FIFOs or /dev/zero' }, async (t) => {
+test('a FIFO and symlinks to /dev/zero and /dev/urandom among the transcripts are skipped with a log entry; observe and sources finish', {
+  skip: process.platform === 'win32' && 'no FIFOs or /dev/zero',
+}, async (t) => {
   const { sessions, home, env } = await openClawHome(t);
   await copyFile(FIXTURE, join(sessions, `${SESSION}.jsonl`));
   const mkfifo = await execa('mkfifo', [join(sessions, `${SPECIAL.fifo}.jsonl`)], { reject: false, timeout: 10_000 });
@@ -53,7 +56,8 @@ test('a FIFO and symlinks to /dev/zero and /dev/urandom among the transcripts ar
   const day = await readFile(join(home, 'memory', '2026-04-10.md'), 'utf8');
   assert.match(day, /Postgres 16/, 'the regular transcript beside them was observed');
   const skipped = (await logLines(join(home, 'logs'))).filter((l) => l.event === 'transcripts.not_regular_file').map((l) => String(l.key));
-  for (const session of Object.values(SPECIAL)) assert.ok(skipped.includes(`openclaw:main:${session}`), `${session} skipped with a log entry: ${skipped.join(', ')}`);
+  for (const session of Object.values(SPECIAL))
+    assert.ok(skipped.includes(`openclaw:main:${session}`), `${session} skipped with a log entry: ${skipped.join(', ')}`);
 
   const sources = await runCli(['sources', '--home', home], { env, timeoutMs: 60_000 });
   assert.equal(sources.code, 0, sources.stderr);
@@ -62,7 +66,9 @@ test('a FIFO and symlinks to /dev/zero and /dev/urandom among the transcripts ar
   assert.equal(again.code, 0, again.stderr);
 });
 
-test('a FIFO where OpenClaw keeps its agent database is not opened: observe and sources finish', { skip: process.platform === 'win32' && 'no FIFOs' }, async (t) => {
+test('a FIFO where OpenClaw keeps its agent database is not opened: observe and sources finish', {
+  skip: process.platform === 'win32' && 'no FIFOs',
+}, async (t) => {
   const { sessions, home, env } = await openClawHome(t);
   await copyFile(FIXTURE, join(sessions, `${SESSION}.jsonl`));
   const agentDir = join(sessions, '..', 'agent');

@@ -20,13 +20,20 @@ const TODAY = '2026-06-15';
 async function home(dir: string, name: string, keyFile: string) {
   const paths = await newHome(join(dir, name));
   const vault = join(dir, name, 'vault');
-  await writeFile(paths.config, `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\ntiers:\n  vault_path: ${JSON.stringify(vault)}\nsync:\n  key_file: ${JSON.stringify(keyFile)}\n`, { mode: 0o600 });
+  await writeFile(
+    paths.config,
+    `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\ntiers:\n  vault_path: ${JSON.stringify(vault)}\nsync:\n  key_file: ${JSON.stringify(keyFile)}\n`,
+    { mode: 0o600 },
+  );
   await writeFile(paths.env, 'OPENAI_API_KEY=sk-backup-secret-1234567890\n', { mode: 0o600 });
   return { paths, vault };
 }
 
 async function ageCli(): Promise<boolean> {
-  return execa('age', ['--version'], { reject: false }).then((r) => r.exitCode === 0, () => false);
+  return execa('age', ['--version'], { reject: false }).then(
+    (r) => r.exitCode === 0,
+    () => false,
+  );
 }
 
 test('export --encrypt writes age ciphertext that import, age -d and parseExport read back', async (t) => {
@@ -60,7 +67,10 @@ test('backup puts the whole home and its cold tier in one age file; restore brin
   t.after(cleanup);
   const key = await newKeyFile(join(dir, 'k.key'));
   const a = await home(dir, 'a', key);
-  await writeHot(a.paths, [makeObservation(1, TODAY, { text: 'Therapy on Tuesdays with Dr. Okafor.' }), makeObservation(2, TODAY, { agent: 'work' })]);
+  await writeHot(a.paths, [
+    makeObservation(1, TODAY, { text: 'Therapy on Tuesdays with Dr. Okafor.' }),
+    makeObservation(2, TODAY, { agent: 'work' }),
+  ]);
   await writeHot(a.paths, [makeObservation(3, '2026-01-02')], 'warm');
   await writeFile(join(a.paths.reflections, 'week.md'), '# Week\n\n- A long reflection.\n', { mode: 0o600 });
   await writeFile(a.paths.audit, '{"action":"export"}\n', { mode: 0o600 });
@@ -84,7 +94,10 @@ test('backup puts the whole home and its cold tier in one age file; restore brin
   const restored = await runCli(['restore', backup, '--key-file', key, '--home', target, '--vault', newVault]);
   assert.equal(restored.code, 0, restored.stderr);
   const skip = (rel: string) => rel.startsWith('logs') || rel.startsWith('.ocm/config-cache') || rel.startsWith('.ocm/home');
-  assert.deepEqual(await hashTree([target, join(newVault, 'OC-Memory')], { skip }), await hashTree([a.paths.root, join(a.vault, 'OC-Memory')], { skip }));
+  assert.deepEqual(
+    await hashTree([target, join(newVault, 'OC-Memory')], { skip }),
+    await hashTree([a.paths.root, join(a.vault, 'OC-Memory')], { skip }),
+  );
 
   // A second restore into the now-full home is refused and changes nothing.
   const before = await hashTree([target]);

@@ -63,6 +63,9 @@ for (const [i, step] of STEPS.entries()) {
     assert.deepEqual(new Set(entries[0]!.ids as string[]), new Set(home.secrets.map((s) => s.id)));
     const search = await runCli(['search', 'Wallaby', '--tier', 'hot,warm,cold', '--json', '--home', home.paths.root]);
     const results = (JSON.parse(search.stdout) as { results: Array<{ id: string; snippet: string }> }).results;
-    assert.ok(results.every((r) => !/wallaby/i.test(r.snippet)), 'search finds none of it');
+    assert.ok(
+      results.every((r) => !/wallaby/i.test(r.snippet)),
+      'search finds none of it',
+    );
   });
 }

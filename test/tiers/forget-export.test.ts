@@ -29,12 +29,30 @@ test('forget --query removes the text from every file, the index and the vectors
   servers.push(server);
   const { paths, vault, secrets, needles, everywhere } = await secretHome(dir, server.url, TODAY);
   const before = await filesContaining(everywhere, needles);
-  assert.ok(before.some((p) => p.includes('.ocm/ops/')), 'a rollback copy holds it');
-  assert.ok(before.some((p) => p.endsWith('active_memory.md')), 'active memory holds it');
-  assert.ok(before.some((p) => p.includes('.ocm/index')), 'the index holds it');
-  assert.ok(before.some((p) => p.endsWith('.rows')), 'the embedding cache holds its vector');
-  assert.ok(before.some((p) => p.includes(join('OC-Memory', '20'))), 'a cold note holds it');
-  assert.ok(before.some((p) => p.endsWith('query-cache.json')), 'the query cache holds it');
+  assert.ok(
+    before.some((p) => p.includes('.ocm/ops/')),
+    'a rollback copy holds it',
+  );
+  assert.ok(
+    before.some((p) => p.endsWith('active_memory.md')),
+    'active memory holds it',
+  );
+  assert.ok(
+    before.some((p) => p.includes('.ocm/index')),
+    'the index holds it',
+  );
+  assert.ok(
+    before.some((p) => p.endsWith('.rows')),
+    'the embedding cache holds its vector',
+  );
+  assert.ok(
+    before.some((p) => p.includes(join('OC-Memory', '20'))),
+    'a cold note holds it',
+  );
+  assert.ok(
+    before.some((p) => p.endsWith('query-cache.json')),
+    'the query cache holds it',
+  );
   const countBefore = Object.values(await idsByTier(paths, vault)).flat().length;
 
   // Without --yes and without a terminal: refused, nothing changes.
@@ -53,7 +71,10 @@ test('forget --query removes the text from every file, the index and the vectors
   assert.equal(Object.values(await idsByTier(paths, vault)).flat().length, countBefore - 3, 'nothing else was forgotten');
   const search = await runCli(['search', 'Wallaby', '--tier', 'hot,warm,cold', '--json', '--home', paths.root]);
   const results = (JSON.parse(search.stdout) as { results: Array<{ id: string; snippet: string }> }).results;
-  assert.ok(results.every((r) => !/wallaby/i.test(r.snippet) && !secrets.some((s) => s.id === r.id)), 'search finds none of it');
+  assert.ok(
+    results.every((r) => !/wallaby/i.test(r.snippet) && !secrets.some((s) => s.id === r.id)),
+    'search finds none of it',
+  );
   const entry = (await readAudit(paths.audit)).find((e) => e.action === 'forget')!;
   assert.deepEqual(new Set(entry.ids as string[]), new Set(secrets.map((s) => s.id)));
   assert.equal((entry.counts as { observations: number }).observations, 3);
@@ -83,7 +104,10 @@ test('forget by id and --all; unknown ids are reported', async (t) => {
 });
 
 function tricky(i: number, date: string, extra: Partial<Observation> = {}): Observation {
-  return makeObservation(i, date, { text: `Quote "this", a comma, 한국어 데이터베이스를 and emoji 🎉 #${i % 2 ? 'alpha' : 'beta'}`, ...extra });
+  return makeObservation(i, date, {
+    text: `Quote "this", a comma, 한국어 데이터베이스를 and emoji 🎉 #${i % 2 ? 'alpha' : 'beta'}`,
+    ...extra,
+  });
 }
 
 async function writeRecords(paths: HomePaths, vault: string, records: ExportRecord[]): Promise<void> {
@@ -94,7 +118,10 @@ async function writeRecords(paths: HomePaths, vault: string, records: ExportReco
   }
   for (const [p, list] of groups) {
     const file = createDayFile({ date: list[0]!.date, agent: list[0]!.agent, tier: list[0]!.tier });
-    appendObservations(file, list.map(({ tier: _t, path: _p, ...o }) => o));
+    appendObservations(
+      file,
+      list.map(({ tier: _t, path: _p, ...o }) => o),
+    );
     await mkdir(join(p, '..'), { recursive: true });
     await writeFile(p, formatDayFile(file));
   }
@@ -105,12 +132,17 @@ test('export round-trips: JSON and CSV read back to the same records, and rebuil
   t.after(cleanup);
   const paths = await newHome(dir);
   const vault = join(dir, 'vault');
-  await writeFile(paths.config, `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\ntiers: {vault_path: ${JSON.stringify(vault)}, cold_requires_approval: false}\n`);
+  await writeFile(
+    paths.config,
+    `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\ntiers: {vault_path: ${JSON.stringify(vault)}, cold_requires_approval: false}\n`,
+  );
   const config = testConfig({ tiers: { vault_path: vault, cold_requires_approval: false } });
   await writeHot(paths, [
     ...spread(10, 0, 5, TODAY, 0, ['main', 'ops']),
     tricky(500, addDays(TODAY, -2), { done: true, priority: 'low', tags: ['alpha', 'x/y'] }),
-    tricky(501, addDays(TODAY, -150), { provenance: { source: 'claude-code', agent: 'main', session: 'sess with space', entryIds: ['a,b', 'c'] } }),
+    tricky(501, addDays(TODAY, -150), {
+      provenance: { source: 'claude-code', agent: 'main', session: 'sess with space', entryIds: ['a,b', 'c'] },
+    }),
     tricky(502, addDays(TODAY, -500)),
     ...spread(5, 120, 130, TODAY, 100),
   ]);
@@ -142,5 +174,8 @@ test('export round-trips: JSON and CSV read back to the same records, and rebuil
   const strip = (list: ExportRecord[]) => list.map(({ path: _p, ...r }) => r);
   assert.deepEqual(strip(again), strip(records));
   assert.equal(formatExport(again, 'csv', new Date(0)).split('\n').length, formatExport(records, 'csv', new Date(0)).split('\n').length);
-  assert.ok(parseDayFile(await readFile(tierFilePath(other, otherVault, 'cold', 'main', addDays(TODAY, -500)), 'utf8')).frontmatter.error === undefined);
+  assert.ok(
+    parseDayFile(await readFile(tierFilePath(other, otherVault, 'cold', 'main', addDays(TODAY, -500)), 'utf8')).frontmatter.error ===
+      undefined,
+  );
 });

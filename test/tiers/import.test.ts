@@ -38,7 +38,12 @@ test('import: the own export round-trips with its ids, and a second import adds 
   assert.equal(again.present, 2);
   const back = join(dir, 'back.json');
   assert.equal((await runCli(['export', '--output', back, '--home', target.root])).code, 0);
-  const strip = (file: string) => import('node:fs/promises').then(async (fs) => (JSON.parse(await fs.readFile(file, 'utf8')) as { observations: Array<Record<string, unknown>> }).observations.map(({ path: _p, ...rest }) => rest));
+  const strip = (file: string) =>
+    import('node:fs/promises').then(async (fs) =>
+      (JSON.parse(await fs.readFile(file, 'utf8')) as { observations: Array<Record<string, unknown>> }).observations.map(
+        ({ path: _p, ...rest }) => rest,
+      ),
+    );
   assert.deepEqual(await strip(back), await strip(exported), 'the same observations, ids, metadata and provenance');
   assert.deepEqual((await strip(back)).map((o) => o.id).sort(), [...day.ids].sort());
 });
@@ -57,7 +62,9 @@ test('import: a folder of Markdown notes, one observation per list item or parag
   await writeFile(join(notes, '2026-03-05 standup.md'), 'Jonas owns the chartmuseum upgrade.\n');
   // The vault's own cold notes are day files: their observations come in with their ids, not as notes.
   const other = await tempHome();
-  const cold = await writeDay(other, '2026-02-12', [{ text: 'Decided to keep the ledger in SQLite.', category: 'decision', priority: 'high' }]);
+  const cold = await writeDay(other, '2026-02-12', [
+    { text: 'Decided to keep the ledger in SQLite.', category: 'decision', priority: 'high' },
+  ]);
   await mkdir(join(notes, 'OC-Memory', '2026'), { recursive: true });
   await writeFile(join(notes, 'OC-Memory', '2026', '2026-02-12.md'), await readFile(cold.path, 'utf8'));
   const home = await tempHome();
@@ -65,7 +72,10 @@ test('import: a folder of Markdown notes, one observation per list item or parag
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), { ok: true, dryRun: false, source: notes, read: 6, added: 6, present: 0, days: 3 });
   const ledger = JSON.parse((await runCli(['search', 'ledger SQLite', '--home', home.root, '--json'])).stdout).results;
-  assert.deepEqual(ledger.map((x: { id: string }) => x.id), cold.ids);
+  assert.deepEqual(
+    ledger.map((x: { id: string }) => x.id),
+    cold.ids,
+  );
   const again = JSON.parse((await runCli(['import', notes, '--home', home.root, '--json'])).stdout);
   assert.equal(again.added, 0);
   const found = JSON.parse((await runCli(['search', 'WeasyPrint', '--home', home.root, '--json'])).stdout).results;
@@ -74,9 +84,19 @@ test('import: a folder of Markdown notes, one observation per list item or parag
   assert.deepEqual(found[0].provenance, { source: 'markdown', agent: 'main', session: 'file:Projects/Billing.md', entryIds: [] });
   const dated = JSON.parse((await runCli(['search', 'chartmuseum', '--home', home.root, '--json'])).stdout).results;
   assert.equal(dated[0].date, '2026-03-05', 'the date in the file name');
-  const all = JSON.parse((await runCli(['export', '--home', home.root])).stdout).observations as Array<{ text: string; tags: string[]; done: boolean }>;
-  assert.ok(all.every((o) => !o.text.includes('sk_live_51HxQjL2eZvKYlo2C8Yx3Vb9Xq7Wt4Rz')), 'the key is masked');
-  assert.ok(all.every((o) => !/not a note|Billing service/.test(o.text)), 'headings and code are not notes');
+  const all = JSON.parse((await runCli(['export', '--home', home.root])).stdout).observations as Array<{
+    text: string;
+    tags: string[];
+    done: boolean;
+  }>;
+  assert.ok(
+    all.every((o) => !o.text.includes('sk_live_51HxQjL2eZvKYlo2C8Yx3Vb9Xq7Wt4Rz')),
+    'the key is masked',
+  );
+  assert.ok(
+    all.every((o) => !/not a note|Billing service/.test(o.text)),
+    'headings and code are not notes',
+  );
   const stripe = all.find((o) => o.text.startsWith('We bill customers'))!;
   assert.deepEqual(new Set(stripe.tags), new Set(['billing', 'payments']));
   assert.equal(all.find((o) => o.text.includes('Kubernetes'))!.done, true);

@@ -20,11 +20,23 @@ test('marks move with their files to warm and into the vault, and are searched t
   t.after(cleanup);
   const paths = await newHome(dir);
   const vault = join(dir, 'vault');
-  await writeFile(paths.config, `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\ntiers: {vault_path: ${JSON.stringify(vault)}, cold_requires_approval: false}\n`);
+  await writeFile(
+    paths.config,
+    `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\ntiers: {vault_path: ${JSON.stringify(vault)}, cold_requires_approval: false}\n`,
+  );
   const old = daysAgo(400);
   const mid = daysAgo(100);
-  const pg = makeObservation(1, old, { text: 'We use Postgres 16 for the crumbline database.', category: 'decision', mark: { kind: 'superseded', date: mid, by: 'o-2ba8f29992' } });
-  const task = makeObservation(2, mid, { text: 'Assistant will do the login flow first.', category: 'task', done: true, mark: { kind: 'done', date: mid, by: 'o-93d9fc4be4' } });
+  const pg = makeObservation(1, old, {
+    text: 'We use Postgres 16 for the crumbline database.',
+    category: 'decision',
+    mark: { kind: 'superseded', date: mid, by: 'o-2ba8f29992' },
+  });
+  const task = makeObservation(2, mid, {
+    text: 'Assistant will do the login flow first.',
+    category: 'task',
+    done: true,
+    mark: { kind: 'done', date: mid, by: 'o-93d9fc4be4' },
+  });
   await writeHot(paths, [pg, task]);
   const superseded = `We use Postgres 16 for the crumbline database. (superseded ${mid} by o-2ba8f29992) ^${pg.id}`;
   const done = `Assistant will do the login flow first. (done ${mid} by o-93d9fc4be4) ^${task.id}`;
@@ -40,8 +52,13 @@ test('marks move with their files to warm and into the vault, and are searched t
   assert.deepEqual((byId.get(pg.id) as { mark: unknown; tier: string }).mark, { kind: 'superseded', date: mid, by: 'o-2ba8f29992' });
   assert.equal((byId.get(pg.id) as { tier: string }).tier, 'cold');
   assert.deepEqual((byId.get(task.id) as { mark: unknown }).mark, { kind: 'done', date: mid, by: 'o-93d9fc4be4' });
-  const current = JSON.parse((await runCli(['search', 'crumbline database login flow', '--current', '--json', '--home', paths.root])).stdout).results;
-  assert.deepEqual(current.filter((r: { id: string }) => r.id === pg.id || r.id === task.id), []);
+  const current = JSON.parse(
+    (await runCli(['search', 'crumbline database login flow', '--current', '--json', '--home', paths.root])).stdout,
+  ).results;
+  assert.deepEqual(
+    current.filter((r: { id: string }) => r.id === pg.id || r.id === task.id),
+    [],
+  );
 });
 
 test('a mark set on one machine and a line observed on another merge in Git without a conflict', async (t) => {
@@ -53,7 +70,8 @@ test('a mark set on one machine and a line observed on another merge in Git with
   const pg = makeObservation(1, day, { text: 'We use Postgres 16 for the crumbline database.', category: 'decision', time: '09:00' });
   const sqlite = makeObservation(2, day, { text: 'We moved the crumbline database to SQLite.', category: 'decision', time: '10:00' });
   await writeHot(paths, [pg, sqlite]);
-  const git = (...args: string[]) => execa('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd: paths.memory });
+  const git = (...args: string[]) =>
+    execa('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'commit.gpgsign=false', ...args], { cwd: paths.memory });
   await git('init', '-q', '-b', 'main');
   await git('add', '-A');
   await git('commit', '-qm', 'memory');
@@ -68,7 +86,10 @@ test('a mark set on one machine and a line observed on another merge in Git with
   assert.equal(merged.exitCode, 0);
   const text = await readFile(dayFilePath(paths, 'hot', 'main', day), 'utf8');
   assert.doesNotMatch(text, /<<<<<<<|>>>>>>>/);
-  assert.match(text, new RegExp(`Postgres 16 for the crumbline database\\. \\(superseded \\d{4}-\\d{2}-\\d{2} by ${sqlite.id}\\) \\^${pg.id}`));
+  assert.match(
+    text,
+    new RegExp(`Postgres 16 for the crumbline database\\. \\(superseded \\d{4}-\\d{2}-\\d{2} by ${sqlite.id}\\) \\^${pg.id}`),
+  );
   assert.match(text, /The bakery opens at 6 on Saturdays\./);
   assert.equal((await runCli(['run', '--home', paths.root])).code, 0);
   const active = await readFile(paths.activeMemory, 'utf8');

@@ -15,7 +15,10 @@ test('archive --dry-run, tier, approvals list/approve/reject, --history and --ro
   t.after(cleanup);
   const paths = await newHome(dir);
   const vault = join(dir, 'vault');
-  await writeFile(paths.config, `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\ntiers: {vault_path: ${JSON.stringify(vault)}}\n`);
+  await writeFile(
+    paths.config,
+    `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\ntiers: {vault_path: ${JSON.stringify(vault)}}\n`,
+  );
   await writeFile(paths.activeMemory, '# Active memory\n');
   await writeHot(paths, [...spread(10, 0, 40, TODAY, 0), ...spread(10, 150, 250, TODAY, 100), ...spread(4, 380, 383, TODAY, 200)]);
   const home = ['--home', paths.root];
@@ -83,7 +86,9 @@ test('run: the tier job once a day, then sync.after_tier; the second tick of the
   await writeHot(paths, spread(6, 95, 100, TODAY, 0));
   const first = await runCli(['run', '--json', '--home', paths.root]);
   assert.equal(first.code, 0, first.stderr);
-  const tick = JSON.parse(first.stdout) as { tier: { ran: boolean; tier: { ops: unknown[] }; sync: { trigger: string; errors: unknown[] } } };
+  const tick = JSON.parse(first.stdout) as {
+    tier: { ran: boolean; tier: { ops: unknown[] }; sync: { trigger: string; errors: unknown[] } };
+  };
   assert.equal(tick.tier.ran, true);
   assert.equal(tick.tier.tier.ops.length, 1);
   assert.equal(tick.tier.sync.trigger, 'after_tier');

@@ -96,7 +96,10 @@ test('kill -9 at every step of a move, then `run`: the same end state as an unin
       steps.slice(i, i + 3).map(async (step) => {
         const run = join(dir, `crash-${step}`);
         const home = await copyOf(seed, run);
-        const crashed = await execa(process.execPath, [CLI, 'tier', '--home', home], { reject: false, env: { OCM_TEST: '1', OCM_TEST_CRASH_AT: step, CI: '1' } });
+        const crashed = await execa(process.execPath, [CLI, 'tier', '--home', home], {
+          reject: false,
+          env: { OCM_TEST: '1', OCM_TEST_CRASH_AT: step, CI: '1' },
+        });
         assert.equal(crashed.signal, 'SIGKILL', `${step}: the run was killed (${crashed.stderr})`);
         const after = await runCli(['run', '--home', home]);
         assert.equal(after.code, 0, `${step}: ${after.stderr}`);

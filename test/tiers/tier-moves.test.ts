@@ -10,7 +10,14 @@ import { dayFilePath, type HomePaths } from '../../lib/platform/home.js';
 import { addDays } from '../../lib/tiers/age.js';
 import { readAudit } from '../../lib/tiers/audit.js';
 import { readApprovals } from '../../lib/tiers/approvals.js';
-import { approveProposals, rejectProposals, rollbackTierOp, runArchive, runTierJob, type TierJobOptions } from '../../lib/tiers/tier-job.js';
+import {
+  approveProposals,
+  rejectProposals,
+  rollbackTierOp,
+  runArchive,
+  runTierJob,
+  type TierJobOptions,
+} from '../../lib/tiers/tier-job.js';
 import type { Config } from '../../lib/config/config-schema.js';
 
 const NOW = new Date('2026-06-15T12:00:00Z');
@@ -50,13 +57,20 @@ test('a dry run changes nothing (whole home and vault hashed) and reports counts
   // Older than 10 days: 20 of the 30 young ones (ages 10…29) and all 50 older ones.
   assert.equal(archiveWarm.moved[0]!.observations, 70);
   // Older than 100 days: 30 of the 40 (ages 100…129) and the 10 oldest, all still in hot.
-  assert.equal(archiveCold.moved.reduce((n, s) => n + s.observations, 0), 40);
+  assert.equal(
+    archiveCold.moved.reduce((n, s) => n + s.observations, 0),
+    40,
+  );
   assert.ok(archiveCold.moved.every((s) => s.from === 'hot' && s.to === 'cold'));
 });
 
 test('rollback restores every file byte for byte (hot → warm and an approved warm → cold)', async (t) => {
   const { paths, vault, options } = await setup(t);
-  await writeHot(paths, [...spread(10, 0, 50, TODAY, 0), ...spread(20, 100, 300, TODAY, 100, ['main', 'ops']), ...spread(6, 370, 390, TODAY, 200)]);
+  await writeHot(paths, [
+    ...spread(10, 0, 50, TODAY, 0),
+    ...spread(20, 100, 300, TODAY, 100, ['main', 'ops']),
+    ...spread(6, 370, 390, TODAY, 200),
+  ]);
   const roots = [paths.memory, paths.archive, join(vault, 'OC-Memory')];
   const initial = await hashTree(roots);
 
@@ -70,8 +84,16 @@ test('rollback restores every file byte for byte (hot → warm and an approved w
 
   // Roll back the cold move: back to the state after the tier run.
   await rollbackTierOp(options, approved.ops[0]!.id);
-  assert.deepEqual(treeDiff(await hashTree(roots), afterTier).filter((k) => !k.startsWith('2:')), [], 'warm restored exactly');
-  assert.deepEqual(Object.keys(await hashTree([join(vault, 'OC-Memory')])).filter((k) => /\d{4}-\d{2}-\d{2}\.md$/.test(k)), [], 'no cold notes left');
+  assert.deepEqual(
+    treeDiff(await hashTree(roots), afterTier).filter((k) => !k.startsWith('2:')),
+    [],
+    'warm restored exactly',
+  );
+  assert.deepEqual(
+    Object.keys(await hashTree([join(vault, 'OC-Memory')])).filter((k) => /\d{4}-\d{2}-\d{2}\.md$/.test(k)),
+    [],
+    'no cold notes left',
+  );
   // Then the hot → warm move: back to the very beginning.
   await rollbackTierOp(options, run.ops[0]!.id);
   assert.deepEqual(
@@ -145,7 +167,11 @@ test('whole-day moves keep the notes a user wrote; a broken frontmatter moves as
   const { paths, options } = await setup(t, { tiers: { ttl_by_priority: { low: 30 } } });
   const d100 = addDays(TODAY, -100);
   const d50 = addDays(TODAY, -50);
-  await writeHot(paths, [makeObservation(1, d100), makeObservation(2, d50, { priority: 'low' }), makeObservation(3, d50, { priority: 'high' })]);
+  await writeHot(paths, [
+    makeObservation(1, d100),
+    makeObservation(2, d50, { priority: 'low' }),
+    makeObservation(3, d50, { priority: 'high' }),
+  ]);
   const f100 = dayFilePath(paths, 'hot', 'main', d100);
   await writeFile(f100, `${await readFile(f100, 'utf8')}\n## My notes\n\nCall the bank about the invoice.\n`);
   const f50 = dayFilePath(paths, 'hot', 'main', d50);
@@ -200,7 +226,10 @@ test('approvals: reject keeps a day in warm and out of later proposals; archive 
   assert.equal(ids.cold.length, 1);
   assert.equal(ids.warm.length, 3);
   const audit = await readAudit(paths.audit);
-  assert.deepEqual(audit.map((e) => e.action), ['propose', 'reject', 'propose', 'move', 'approve']);
+  assert.deepEqual(
+    audit.map((e) => e.action),
+    ['propose', 'reject', 'propose', 'move', 'approve'],
+  );
 });
 
 test('auto_hot_to_warm off: hot days are proposed and move on approval; archive --to cold --approve-all moves hot days straight to the vault', async (t) => {
@@ -211,7 +240,10 @@ test('auto_hot_to_warm off: hot days are proposed and move on approval; archive 
   assert.equal(run.proposals.added.length, 5);
   assert.ok(run.proposals.added.every((p) => p.from === 'hot' && p.to === 'warm'));
   const hotToWarm = run.proposals.added.filter((p) => p.date === addDays(TODAY, -100));
-  await approveProposals(options, hotToWarm.map((p) => p.id));
+  await approveProposals(
+    options,
+    hotToWarm.map((p) => p.id),
+  );
   let ids = await idsByTier(paths, vault);
   assert.equal(ids.warm.length, 1);
   assert.equal(ids.hot.length, 4);
@@ -223,6 +255,8 @@ test('auto_hot_to_warm off: hot days are proposed and move on approval; archive 
   assert.equal(ids.hot.length, 2);
   const pending = (await readApprovals(paths.approvals)).pending;
   assert.ok(!pending.some((p) => p.date === addDays(TODAY, -500)), 'proposals of days that moved are dropped');
-  const note = parseDayFile(await readFile(join(vault, 'OC-Memory', addDays(TODAY, -500).slice(0, 4), `${addDays(TODAY, -500)}.md`), 'utf8'));
+  const note = parseDayFile(
+    await readFile(join(vault, 'OC-Memory', addDays(TODAY, -500).slice(0, 4), `${addDays(TODAY, -500)}.md`), 'utf8'),
+  );
   assert.equal(note.frontmatter.data.tier, 'cold');
 });

@@ -37,7 +37,10 @@ test('400-day simulation: after tier + approvals every tier holds exactly its ag
   const approvals = await readApprovals(paths.approvals);
   assert.ok(approvals.pending.length > 0);
   assert.ok(approvals.pending.every((p) => p.from === 'warm' && p.to === 'cold'));
-  assert.equal(approvals.pending.reduce((n, p) => n + p.observations, 0), 300);
+  assert.equal(
+    approvals.pending.reduce((n, p) => n + p.observations, 0),
+    300,
+  );
 
   // Before approval, the old days wait in warm.
   let ids = await idsByTier(paths, vault);

@@ -58,7 +58,10 @@ test('cold notes: Obsidian frontmatter, wikilinks to the previous/next day and c
   assert.ok(text.includes('Covered by [[OC-Memory/Reflections/reflection-early|reflection-early]]'));
   assert.ok(text.includes(`Decided to deploy Kestrel on Fly.io. ^${b.id}`), 'plain text with its block id');
   const obs = listObservations(day);
-  assert.deepEqual(obs.map((o) => o.id), [b.id]);
+  assert.deepEqual(
+    obs.map((o) => o.id),
+    [b.id],
+  );
   assert.equal(obs[0]!.provenance?.session, b.provenance!.session);
   // The reflection is copied into the vault so the link resolves in graph view.
   assert.match(await readFile(join(vault, 'OC-Memory', 'Reflections', 'reflection-early.md'), 'utf8'), /standardised on PostgreSQL/);
@@ -84,7 +87,12 @@ test('an existing vault only gets the OC-Memory folder; the home template of col
   await mkdir(join(paths.root, 'templates'), { recursive: true });
   await writeFile(join(paths.root, 'templates', 'cold-note.md'), 'Archived day {{date}} of {{agent}}. {{nav}}\n');
   await writeHot(paths, [makeObservation(1, addDays(TODAY, -370))], 'warm');
-  const options = { paths, config: testConfig({ tiers: { vault_path: vault, cold_requires_approval: false } }), logger: createMemoryLogger(), now: () => NOW };
+  const options = {
+    paths,
+    config: testConfig({ tiers: { vault_path: vault, cold_requires_approval: false } }),
+    logger: createMemoryLogger(),
+    now: () => NOW,
+  };
   const r = await runTierJob(options);
   assert.equal(r.vault?.created, 'folder');
   assert.equal(await readFile(join(vault, '.obsidian', 'app.json'), 'utf8'), '{"mine":true}\n');

@@ -17,7 +17,10 @@ import { addDays } from '../../lib/tiers/age.js';
 import { approveProposals, runTierJob } from '../../lib/tiers/tier-job.js';
 import { tierFilePath } from '../../lib/tiers/locations.js';
 
-for (const [name, clicked] of [['an empty note', ''], ['a note the user typed into', 'my thoughts on that day\n']] as const) {
+for (const [name, clicked] of [
+  ['an empty note', ''],
+  ['a note the user typed into', 'my thoughts on that day\n'],
+] as const) {
   test(`approving a day whose dangling link Obsidian had turned into ${name} gives a whole cold note`, async (t) => {
     const { dir, cleanup } = await tempDir();
     t.after(cleanup);
@@ -52,7 +55,10 @@ for (const [name, clicked] of [['an empty note', ''], ['a note the user typed in
     assert.match(text, new RegExp(`^# ${d2}$`, 'm'), 'the title');
     assert.ok(text.includes(`← [[OC-Memory/2025/${d1}|${d1}]]`), `the link back to ${d1}:\n${text}`);
     assert.equal(text.match(/<!-- oc-memory provenance/g)?.length, 1, `one provenance block:\n${text}`);
-    assert.deepEqual(listObservations(day).map((o) => o.id), [b.id]);
+    assert.deepEqual(
+      listObservations(day).map((o) => o.id),
+      [b.id],
+    );
     if (clicked) assert.ok(text.includes(clicked.trim()), 'what the user typed is kept');
   });
 }

@@ -32,9 +32,15 @@ test('the memory home as the Obsidian vault: every day of every tier in one fold
   await runTierJob(options);
   await approveProposals(options, ['all']);
 
-  const visible = (await readdir(paths.root, { recursive: true })).filter((f) => f.endsWith('.md') && !f.split('/').some((part) => part.startsWith('.')));
+  const visible = (await readdir(paths.root, { recursive: true })).filter(
+    (f) => f.endsWith('.md') && !f.split('/').some((part) => part.startsWith('.')),
+  );
   const days = visible.filter((f) => /\d{4}-\d{2}-\d{2}\.md$/.test(f)).sort();
-  assert.deepEqual(days.map((f) => f.split('/')[0]).sort(), ['OC-Memory', 'OC-Memory', 'archive', 'memory'], `every day, one folder: ${days.join(', ')}`);
+  assert.deepEqual(
+    days.map((f) => f.split('/')[0]).sort(),
+    ['OC-Memory', 'OC-Memory', 'archive', 'memory'],
+    `every day, one folder: ${days.join(', ')}`,
+  );
   const note2 = days.find((f) => f.startsWith('OC-Memory') && f.includes(cold2.date))!;
   const link = /← \[\[([^|\]]+)\|/.exec(await readFile(join(paths.root, note2), 'utf8'))?.[1];
   assert.ok(link && existsSync(join(paths.root, `${link}.md`)), `the link back resolves in the one folder: ${link}`);

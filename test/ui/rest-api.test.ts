@@ -19,12 +19,17 @@ import { dayFilePath } from '../../lib/platform/home.js';
 const KEY = 'AKIAIOSFODNN7EXAMPLE';
 
 type Validate = ((data: unknown) => boolean) & { errors?: unknown };
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>; components: Record<string, unknown> };
+type Doc = {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>;
+  components: Record<string, unknown>;
+};
 
 /** A checker of answers by the document the server serves: path template, method, status → its schema. */
 async function contract(ui: RunningUi): Promise<(path: string, method: string, res: Response) => Promise<any>> {
   const doc = (await (await fetch(`${ui.origin}/api/v1/openapi.json`, { signal: AbortSignal.timeout(60_000) })).json()) as Doc;
-  const { default: Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020') as { default: new (o: object) => { addSchema(s: object, k: string): void; compile(s: object): Validate } };
+  const { default: Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020') as {
+    default: new (o: object) => { addSchema(s: object, k: string): void; compile(s: object): Validate };
+  };
   const ajv = new Ajv2020({ allErrors: true, strict: false, unicodeRegExp: true });
   ajv.addSchema({ $id: 'openapi', components: doc.components }, 'openapi');
   return async (path, method, res) => {
@@ -34,7 +39,10 @@ async function contract(ui: RunningUi): Promise<(path: string, method: string, r
     const schema = operation.responses[String(res.status)]?.content?.['application/json']?.schema;
     assert.ok(schema, `${method} ${path} documents status ${res.status} (${JSON.stringify(body)})`);
     const validate = ajv.compile({ $ref: `openapi${(schema as { $ref: string }).$ref}` });
-    assert.ok(validate(body), `${method} ${path} ${res.status} matches the document: ${JSON.stringify(validate.errors)} ${JSON.stringify(body)}`);
+    assert.ok(
+      validate(body),
+      `${method} ${path} ${res.status} matches the document: ${JSON.stringify(validate.errors)} ${JSON.stringify(body)}`,
+    );
     assert.doesNotMatch(JSON.stringify(body), new RegExp(KEY), 'masked');
     return body;
   };
@@ -45,7 +53,10 @@ async function home(dir: string, extra = '') {
   await writeFile(paths.config, `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\n${extra}`);
   const today = new Date().toISOString().slice(0, 10);
   const old = makeObservation(1, '2026-01-05', { text: 'The staging database is db-stage-1 on port 5432.', category: 'fact' });
-  const secret = makeObservation(2, today, { text: `The deploy user of staging has the access key ${KEY} in the vault.`, category: 'fact' });
+  const secret = makeObservation(2, today, {
+    text: `The deploy user of staging has the access key ${KEY} in the vault.`,
+    category: 'fact',
+  });
   await writeHot(paths, [old, secret]);
   return { paths, today, old, secret };
 }
@@ -81,7 +92,11 @@ test('REST API: the token, Host and Origin rules of the dashboard, JSON errors w
   const wrong = await fetch(`${api}/memories`, { headers: { authorization: `Bearer ${'x'.repeat(32)}` }, signal: signal() });
   assert.equal((await check('/memories', 'get', wrong)).error.code, 'UNAUTHORIZED');
   const loginToken = new URL(ui.url).searchParams.get('token')!;
-  assert.equal((await fetch(`${api}/memories`, { headers: { authorization: `Bearer ${loginToken}` }, signal: signal() })).status, 401, "the dashboard's one-time login token is not the API's");
+  assert.equal(
+    (await fetch(`${api}/memories`, { headers: { authorization: `Bearer ${loginToken}` }, signal: signal() })).status,
+    401,
+    "the dashboard's one-time login token is not the API's",
+  );
   const auth = { authorization: `Bearer ${ui.apiToken}` };
   const foreignOrigin = await fetch(`${api}/memories`, { headers: { ...auth, origin: 'http://evil.example' }, signal: signal() });
   assert.equal(foreignOrigin.status, 403);
@@ -93,12 +108,27 @@ test('REST API: the token, Host and Origin rules of the dashboard, JSON errors w
   // The dashboard's own page may call it with its session cookie; a change must then carry its Origin.
   const cookie = await sessionCookie(ui);
   assert.equal((await fetch(`${api}/memories`, { headers: { cookie }, signal: signal() })).status, 200);
-  const noOrigin = await fetch(`${api}/memories`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: '{"text":"x y z"}', signal: signal() });
+  const noOrigin = await fetch(`${api}/memories`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: '{"text":"x y z"}',
+    signal: signal(),
+  });
   assert.equal(noOrigin.status, 401, 'no cross-site request forgery with the cookie');
 
-  const notJson = await fetch(`${api}/memories`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: 'remember this', signal: signal() });
+  const notJson = await fetch(`${api}/memories`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: 'remember this',
+    signal: signal(),
+  });
   assert.equal((await check('/memories', 'post', notJson)).error.code, 'BAD_INPUT');
-  const unknown = await fetch(`${api}/memories`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'Fine.', colour: 'red' }), signal: signal() });
+  const unknown = await fetch(`${api}/memories`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ text: 'Fine.', colour: 'red' }),
+    signal: signal(),
+  });
   assert.equal(unknown.status, 400);
   assert.match((await check('/memories', 'post', unknown)).error.message, /unknown field "colour"/);
   const badLimit = await fetch(`${api}/memories?limit=1000`, { headers: auth, signal: signal() });
@@ -121,16 +151,30 @@ test('REST API: list and search with filters and paging, get, create, update (te
   const check = await contract(ui);
   const api = `${ui.origin}/api/v1`;
   const headers = { authorization: `Bearer ${ui.apiToken}`, 'content-type': 'application/json' };
-  const call = (method: string, path: string, body?: unknown) => fetch(`${api}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(120_000) });
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${api}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(120_000),
+    });
 
   const page1 = await check('/memories', 'get', await call('GET', '/memories?limit=1'));
   assert.deepEqual([page1.items.map((m: { id: string }) => m.id), page1.nextOffset], [[secret.id], 1], 'newest first');
   assert.match(page1.items[0].text, /\[REDACTED/, 'the key in a hand-written line is masked on the way out');
   const page2 = await check('/memories', 'get', await call('GET', '/memories?limit=1&offset=1'));
   assert.deepEqual([page2.items.map((m: { id: string }) => m.id), page2.nextOffset], [[old.id], null]);
-  assert.deepEqual((await check('/memories', 'get', await call('GET', '/memories?since=2026-06-01'))).items.map((m: { id: string }) => m.id), [secret.id]);
+  assert.deepEqual(
+    (await check('/memories', 'get', await call('GET', '/memories?since=2026-06-01'))).items.map((m: { id: string }) => m.id),
+    [secret.id],
+  );
 
-  const created = await call('POST', '/memories', { text: `User's CI key is ${KEY}; the CI runs on Fridays.`, priority: 'medium', category: 'fact', tags: ['ci'] });
+  const created = await call('POST', '/memories', {
+    text: `User's CI key is ${KEY}; the CI runs on Fridays.`,
+    priority: 'medium',
+    category: 'fact',
+    tags: ['ci'],
+  });
   assert.equal(created.status, 201);
   const made = await check('/memories', 'post', created);
   assert.equal(made.added, true);
@@ -139,7 +183,21 @@ test('REST API: list and search with filters and paging, get, create, update (te
   const line = day.split('\n').find((l) => l.includes(`^${made.memory.id}`)) ?? '';
   assert.match(line, /CI runs on Fridays/, 'written to today’s day file');
   assert.ok(!line.includes(KEY), 'masked before it is written');
-  assert.equal((await check('/memories', 'post', await call('POST', '/memories', { text: `User's CI key is ${KEY}; the CI runs on Fridays.`, priority: 'medium', category: 'fact', tags: ['ci'] }))).added, false);
+  assert.equal(
+    (
+      await check(
+        '/memories',
+        'post',
+        await call('POST', '/memories', {
+          text: `User's CI key is ${KEY}; the CI runs on Fridays.`,
+          priority: 'medium',
+          category: 'fact',
+          tags: ['ci'],
+        }),
+      )
+    ).added,
+    false,
+  );
 
   const found = await check('/memories', 'get', await call('GET', `/memories?q=${encodeURIComponent('when does the CI run')}&limit=5`));
   assert.equal(found.items[0].id, made.memory.id);
@@ -147,24 +205,50 @@ test('REST API: list and search with filters and paging, get, create, update (te
   const got = await check('/memories/{id}', 'get', await call('GET', `/memories/${old.id}`));
   assert.equal(got.text, 'The staging database is db-stage-1 on port 5432.');
 
-  const edited = await check('/memories/{id}', 'patch', await call('PATCH', `/memories/${old.id}`, { text: 'The staging database is db-stage-2 on port 5433.', priority: 'high', tags: ['infra'], pinned: true }));
-  assert.deepEqual([edited.text, edited.priority, edited.tags, edited.pinned], ['The staging database is db-stage-2 on port 5433.', 'high', ['infra', 'pin'], true]);
+  const edited = await check(
+    '/memories/{id}',
+    'patch',
+    await call('PATCH', `/memories/${old.id}`, {
+      text: 'The staging database is db-stage-2 on port 5433.',
+      priority: 'high',
+      tags: ['infra'],
+      pinned: true,
+    }),
+  );
+  assert.deepEqual(
+    [edited.text, edited.priority, edited.tags, edited.pinned],
+    ['The staging database is db-stage-2 on port 5433.', 'high', ['infra', 'pin'], true],
+  );
   const oldFile = await readFile(join(paths.root, edited.path), 'utf8');
-  assert.match(oldFile, new RegExp(`🔴 \\d\\d:\\d\\d \\[fact\\] The staging database is db-stage-2 on port 5433\\. #infra #pin \\^${old.id}`));
+  assert.match(
+    oldFile,
+    new RegExp(`🔴 \\d\\d:\\d\\d \\[fact\\] The staging database is db-stage-2 on port 5433\\. #infra #pin \\^${old.id}`),
+  );
   const superseded = await check('/memories/{id}', 'patch', await call('PATCH', `/memories/${old.id}`, { supersededBy: made.memory.id }));
   assert.deepEqual([superseded.mark.kind, superseded.mark.by], ['superseded', made.memory.id]);
   const cleared = await check('/memories/{id}', 'patch', await call('PATCH', `/memories/${old.id}`, { supersededBy: null }));
   assert.equal(cleared.mark, null);
   const done = await check('/memories/{id}', 'patch', await call('PATCH', `/memories/${made.memory.id}`, { done: true }));
   assert.equal(done.done, true);
-  assert.equal((await check('/memories/{id}', 'patch', await call('PATCH', `/memories/${old.id}`, {}))).error.code, 'BAD_INPUT', 'an empty change is refused');
-  assert.equal((await check('/memories/{id}', 'patch', await call('PATCH', `/memories/${old.id}`, { text: '   ' }))).error.code, 'BAD_INPUT');
+  assert.equal(
+    (await check('/memories/{id}', 'patch', await call('PATCH', `/memories/${old.id}`, {}))).error.code,
+    'BAD_INPUT',
+    'an empty change is refused',
+  );
+  assert.equal(
+    (await check('/memories/{id}', 'patch', await call('PATCH', `/memories/${old.id}`, { text: '   ' }))).error.code,
+    'BAD_INPUT',
+  );
 
   const gone = await check('/memories/{id}', 'delete', await call('DELETE', `/memories/${made.memory.id}`));
   assert.deepEqual(gone, { id: made.memory.id, forgotten: 1 });
   assert.equal((await call('GET', `/memories/${made.memory.id}`)).status, 404);
   assert.doesNotMatch(await readFile(dayFilePath(paths, 'hot', 'main', today), 'utf8'), /CI runs on Fridays/);
-  assert.match(await readFile(paths.audit, 'utf8'), new RegExp(`"action":"forget".*${made.memory.id}`), 'journaled in the audit log, as `ocm-run forget`');
+  assert.match(
+    await readFile(paths.audit, 'utf8'),
+    new RegExp(`"action":"forget".*${made.memory.id}`),
+    'journaled in the audit log, as `ocm-run forget`',
+  );
   assert.equal((await check('/memories/{id}', 'delete', await call('DELETE', `/memories/${made.memory.id}`))).error.code, 'NOT_FOUND');
 
   const noVault = await check('/archive', 'post', await call('POST', '/archive', { olderThanDays: 30 }));
@@ -175,6 +259,13 @@ test('REST API: list and search with filters and paging, get, create, update (te
   const planned = await check('/archive', 'post', await call('POST', '/archive', { olderThanDays: 30, to: 'warm', dryRun: true }));
   assert.deepEqual([planned.dryRun, planned.moved[0]?.observations], [true, 1]);
   const moved = await check('/archive', 'post', await call('POST', '/archive', { olderThanDays: 30, to: 'warm' }));
-  assert.deepEqual(moved.moved.map((m: { from: string; to: string; files: number }) => [m.from, m.to, m.files]), [['hot', 'warm', 1]]);
-  assert.equal((await check('/memories/{id}', 'get', await call('GET', `/memories/${old.id}`))).tier, 'warm', 'the day moved to the warm tier');
+  assert.deepEqual(
+    moved.moved.map((m: { from: string; to: string; files: number }) => [m.from, m.to, m.files]),
+    [['hot', 'warm', 1]],
+  );
+  assert.equal(
+    (await check('/memories/{id}', 'get', await call('GET', `/memories/${old.id}`))).tier,
+    'warm',
+    'the day moved to the warm tier',
+  );
 });

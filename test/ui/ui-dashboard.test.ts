@@ -55,20 +55,39 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 /** A raw HTTP request with any Host / Origin (a browser cannot forge Host: that is the point). */
-function rawRequest(ui: RunningUi, path: string, headers: Record<string, string>, method = 'GET', body = ''): Promise<{ status: number; body: string }> {
+function rawRequest(
+  ui: RunningUi,
+  path: string,
+  headers: Record<string, string>,
+  method = 'GET',
+  body = '',
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: ui.port, path, method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, timeout: 60_000 }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: ui.port,
+        path,
+        method,
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        timeout: 60_000,
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer to ${method} ${path} within 60 s`)));
     req.on('error', reject);
     req.end(body);
   });
 }
 
-test('dashboard on the demo home: timeline, the line in the day file, search, an edit read back byte for byte, pin, done, remember, masking, refused requests', { skip, timeout: 15 * 60_000 }, async (t) => {
+test('dashboard on the demo home: timeline, the line in the day file, search, an edit read back byte for byte, pin, done, remember, masking, refused requests', {
+  skip,
+  timeout: 15 * 60_000,
+}, async (t) => {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
   const home = join(dir, 'demo');
@@ -98,9 +117,21 @@ test('dashboard on the demo home: timeline, the line in the day file, search, an
     const tokenInUrl = await rawRequest(ui, new URL(ui.url).pathname + new URL(ui.url).search, { host: `evil.example:${ui.port}` });
     assert.equal(tokenInUrl.status, 403, 'even with the token, a foreign Host is refused');
     const before = await hashTree([home], { skip: (rel) => rel.startsWith('logs') });
-    const csrf = await rawRequest(ui, '/observation/add', { host: `127.0.0.1:${ui.port}`, origin: 'http://evil.example', cookie, 'content-type': 'application/x-www-form-urlencoded' }, 'POST', 'text=planted+by+another+site&priority=high&category=fact&agent=main');
+    const csrf = await rawRequest(
+      ui,
+      '/observation/add',
+      { host: `127.0.0.1:${ui.port}`, origin: 'http://evil.example', cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      'POST',
+      'text=planted+by+another+site&priority=high&category=fact&agent=main',
+    );
     assert.equal(csrf.status, 403);
-    const noOrigin = await rawRequest(ui, '/observation/add', { host: `127.0.0.1:${ui.port}`, cookie, 'content-type': 'application/x-www-form-urlencoded' }, 'POST', 'text=planted+without+origin&priority=high&category=fact&agent=main');
+    const noOrigin = await rawRequest(
+      ui,
+      '/observation/add',
+      { host: `127.0.0.1:${ui.port}`, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      'POST',
+      'text=planted+without+origin&priority=high&category=fact&agent=main',
+    );
     assert.equal(noOrigin.status, 403, 'a change without an Origin is refused');
     assert.deepEqual(await hashTree([home], { skip: (rel) => rel.startsWith('logs') }), { ...before }, 'nothing was written');
     const ok = await rawRequest(ui, '/', { host: `127.0.0.1:${ui.port}`, cookie, origin: 'http://evil.example' });
@@ -138,7 +169,7 @@ test('dashboard on the demo home: timeline, the line in the day file, search, an
     await page.goto(`${ui.origin}/?priority=high&agent=work`);
     const agents = await page.locator('li.obs .agent').allTextContents();
     assert.ok(agents.length > 0 && agents.every((a) => a === 'work'));
-    assert.ok((await page.locator('li.obs').evaluateAll((els) => els.every((e) => e.classList.contains('priority-high')))));
+    assert.ok(await page.locator('li.obs').evaluateAll((els) => els.every((e) => e.classList.contains('priority-high'))));
   });
 
   await t.test('search: the same engine as `ocm-run search`, highlighted', async () => {
@@ -150,7 +181,11 @@ test('dashboard on the demo home: timeline, the line in the day file, search, an
     const ids = await page.locator('ul.results li.obs').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
     const cli = JSON.parse((await runCli(['search', 'PostgreSQL', '--json', '--home', home])).stdout) as { results: Array<{ id: string }> };
     assert.ok(ids.length > 0);
-    assert.deepEqual(ids, cli.results.map((r) => r.id), 'the same results in the same order as the CLI');
+    assert.deepEqual(
+      ids,
+      cli.results.map((r) => r.id),
+      'the same results in the same order as the CLI',
+    );
     const marks = await page.locator('ul.results mark').allTextContents();
     assert.ok(marks.length > 0 && marks.every((m) => /postgres/i.test(m)), `highlighted: ${marks.join(', ')}`);
     await shot(page, 'search');
@@ -200,7 +235,7 @@ test('dashboard on the demo home: timeline, the line in the day file, search, an
     assert.match(await page.locator(`li.obs[data-id="${id}"]`).innerHTML(), /pinned/);
   });
 
-  await t.test('remember this: a new observation in today\'s day file, secrets masked', async () => {
+  await t.test("remember this: a new observation in today's day file, secrets masked", async () => {
     await page.goto(`${ui.origin}/?lang=ko`);
     assert.match(await html(), /타임라인/, 'Korean');
     await page.locator('details.add summary').click();
@@ -220,12 +255,17 @@ test('dashboard on the demo home: timeline, the line in the day file, search, an
     });
     const added = today.split('\n').find((l) => l.includes('회의실 예약'));
     assert.ok(added, 'the line is in the day file');
-    assert.match(added!, /^- 🟡 \d\d:\d\d \[decision\] 회의실 예약은 금요일 오후 3시로 정했다\. password=\[REDACTED[^\]]*\] \(비밀번호는 가렸음: [^)]*\) #meeting #회의 \^o-[0-9a-f]+$/);
+    assert.match(
+      added!,
+      /^- 🟡 \d\d:\d\d \[decision\] 회의실 예약은 금요일 오후 3시로 정했다\. password=\[REDACTED[^\]]*\] \(비밀번호는 가렸음: [^)]*\) #meeting #회의 \^o-[0-9a-f]+$/,
+    );
     assert.ok(!today.includes('hunter2'), 'the password was masked before it was written');
   });
 
   await t.test('active memory: its tokens against the budget, and which memories the last prompt hook put in', async () => {
-    const hook = await runCli(['hook', 'prompt', '--home', home], { input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'Which database did we choose for ledger-api, PostgreSQL?' }) });
+    const hook = await runCli(['hook', 'prompt', '--home', home], {
+      input: JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'Which database did we choose for ledger-api, PostgreSQL?' }),
+    });
     assert.equal(hook.code, 0, hook.stderr);
     const injectedIds = [...hook.stdout.matchAll(/\((o-[0-9a-f]+)\)/g)].map((m) => m[1]);
     assert.ok(injectedIds.length > 0, `the hook injected memories: ${hook.stdout}`);
@@ -233,28 +273,43 @@ test('dashboard on the demo home: timeline, the line in the day file, search, an
     const header = /· (\d+) \/ (\d+) tokens/.exec(await readFile(join(home, 'active_memory.md'), 'utf8'));
     assert.ok(header, 'active_memory.md states its token count');
     assert.equal(await page.locator('section.active [data-tokens]').first().getAttribute('data-tokens'), header![1]);
-    assert.match((await page.locator('section.active p.tokens').first().textContent())!, new RegExp(`${header![1]} tokens of a budget of ${header![2]}`));
+    assert.match(
+      (await page.locator('section.active p.tokens').first().textContent())!,
+      new RegExp(`${header![1]} tokens of a budget of ${header![2]}`),
+    );
     const shown = await page.locator('table a code').allTextContents();
     assert.deepEqual(shown, injectedIds, 'the injected memories, by id, in the order they went in');
     await shot(page, 'active');
   });
 });
 
-test('forget in the dashboard leaves no trace: day files of every tier, rollback copies, reflections, logs, index, vectors, caches, active memory', { skip, timeout: 15 * 60_000 }, async (t) => {
+test('forget in the dashboard leaves no trace: day files of every tier, rollback copies, reflections, logs, index, vectors, caches, active memory', {
+  skip,
+  timeout: 15 * 60_000,
+}, async (t) => {
   const { dir, cleanup } = await tempDir();
   t.after(cleanup);
   const server = await embeddingServer();
   t.after(() => server.close());
   const { paths, secrets, needles, everywhere } = await secretHome(dir, server.url, TODAY);
   const before = await filesContaining(everywhere, needles);
-  assert.ok(before.some((p) => p.includes('.ocm/ops/')) && before.some((p) => p.endsWith('active_memory.md')) && before.some((p) => p.includes('.ocm/index')));
+  assert.ok(
+    before.some((p) => p.includes('.ocm/ops/')) &&
+      before.some((p) => p.endsWith('active_memory.md')) &&
+      before.some((p) => p.includes('.ocm/index')),
+  );
   const ui = await startUi(paths.root);
   t.after(() => ui.stop());
   const page = await newPage();
   await page.goto(ui.url);
   for (let round = 0; round < secrets.length; round++) {
     await page.goto(`${ui.origin}/search?q=Wallaby+Way&tier=hot,warm,cold`);
-    if (round === 0) assert.match((await page.locator('p.summary').textContent())!, /mode hybrid/, 'embeddings are configured: hybrid search, as `ocm-run search`');
+    if (round === 0)
+      assert.match(
+        (await page.locator('p.summary').textContent())!,
+        /mode hybrid/,
+        'embeddings are configured: hybrid search, as `ocm-run search`',
+      );
     const hit = page.locator('ul.results li.obs', { hasText: 'Wallaby Way' }).first();
     assert.equal(await hit.count(), 1, `round ${round}: a result still holds it`);
     await hit.locator('a[data-action=forget]').click();
@@ -277,7 +332,10 @@ test('tiers in the dashboard: approve and reject pending cold moves, roll a move
   t.after(cleanup);
   const paths = await newHome(dir);
   const vault = join(dir, 'vault');
-  await writeFile(paths.config, `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\ntiers: {vault_path: ${JSON.stringify(vault)}}\n`);
+  await writeFile(
+    paths.config,
+    `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\ntiers: {vault_path: ${JSON.stringify(vault)}}\n`,
+  );
   await writeHot(paths, [...spread(6, 0, 30, TODAY, 0), ...spread(3, 380, 382, TODAY, 200)]);
   const tier = await runCli(['tier', '--json', '--home', paths.root]);
   assert.equal(tier.code, 0, tier.stderr);
@@ -298,7 +356,13 @@ test('tiers in the dashboard: approve and reject pending cold moves, roll a move
   const left = (await readApprovals(paths.approvals)).pending.map((p) => p.id);
   assert.deepEqual(left, [pending[2]!.id]);
   const cold = join(vault, 'OC-Memory', p1!.date.slice(0, 4), `${p1!.date}.md`);
-  assert.ok(await readFile(cold, 'utf8').then(() => true, () => false), 'the approved day is in the vault');
+  assert.ok(
+    await readFile(cold, 'utf8').then(
+      () => true,
+      () => false,
+    ),
+    'the approved day is in the vault',
+  );
   const audit = await readAudit(paths.audit);
   assert.ok(audit.some((e) => e.action === 'approve'));
   assert.ok(audit.some((e) => e.action === 'reject'));
@@ -306,7 +370,13 @@ test('tiers in the dashboard: approve and reject pending cold moves, roll a move
   const move = audit.filter((e) => e.action === 'move').at(-1)!;
   await page.locator('tr', { hasText: move.op! }).getByRole('button', { name: 'Roll back' }).click();
   await page.waitForSelector('p.notice');
-  assert.ok(!(await readFile(cold, 'utf8').then(() => true, () => false)), 'the day left the vault again');
+  assert.ok(
+    !(await readFile(cold, 'utf8').then(
+      () => true,
+      () => false,
+    )),
+    'the day left the vault again',
+  );
   assert.ok((await readAudit(paths.audit)).some((e) => e.action === 'rollback'));
   await shot(page, 'tiers-after');
   // The other pages of this home render, charts drawn from the package's uPlot.
@@ -318,5 +388,8 @@ test('tiers in the dashboard: approve and reject pending cold moves, roll a move
   await shot(page, 'health');
   const foreign = requested.get(page)!.filter((u) => !u.startsWith(`${ui.origin}/`));
   assert.deepEqual(foreign, [], 'every page, script, style and chart came from the dashboard itself (no CDN, no network)');
-  assert.ok(requested.get(page)!.some((u) => u.endsWith('/assets/uplot.js')), 'uPlot from the package');
+  assert.ok(
+    requested.get(page)!.some((u) => u.endsWith('/assets/uplot.js')),
+    'uPlot from the package',
+  );
 });

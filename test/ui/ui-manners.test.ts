@@ -16,14 +16,17 @@ test('ocm-run ui: audit counts per tier, a condensed ratio matching its figures,
   const home = join(dir, 'home');
   const env = { HOME: dir, OPENCLAW_STATE_DIR: join(dir, 'none') };
   assert.equal((await runCli(['demo', '--home', home], { env })).code, 0);
-  const found = JSON.parse((await runCli(['search', 'TypeScript', '--home', home, '--json'], { env })).stdout) as { results: Array<{ id: string }> };
+  const found = JSON.parse((await runCli(['search', 'TypeScript', '--home', home, '--json'], { env })).stdout) as {
+    results: Array<{ id: string }>;
+  };
   const forgot = await runCli(['forget', found.results[0]!.id, '--yes', '--home', home], { env });
   assert.equal(forgot.code, 0, forgot.stderr);
 
   const ui = await startUi(home, { env });
   t.after(() => ui.stop());
   const cookie = `${await sessionCookie(ui)}; ocm_ui_lang=en`;
-  const get = async (path: string) => (await fetch(`${ui.origin}${path}`, { headers: { cookie }, signal: AbortSignal.timeout(60_000) })).text();
+  const get = async (path: string) =>
+    (await fetch(`${ui.origin}${path}`, { headers: { cookie }, signal: AbortSignal.timeout(60_000) })).text();
 
   const tiers = await get('/tiers');
   assert.doesNotMatch(tiers, /\[object Object\]/, 'no object printed as text');
@@ -41,11 +44,18 @@ test('ocm-run ui: audit counts per tier, a condensed ratio matching its figures,
   } else assert.equal(condensed, null, 'no "condensed" when active memory is not smaller');
 
   // The tokens chart compares a few categories: bars, its figures listed, whole-number steps.
-  const tokens = JSON.parse(/<script type="application\/json" data-chart="tokens">(.*?)<\/script>/s.exec(health)![1]!) as { bars: boolean; integers: boolean; x: string[] };
+  const tokens = JSON.parse(/<script type="application\/json" data-chart="tokens">(.*?)<\/script>/s.exec(health)![1]!) as {
+    bars: boolean;
+    integers: boolean;
+    x: string[];
+  };
   assert.equal(tokens.bars, true);
   assert.equal(tokens.integers, true);
   assert.match(health, /<table class="chart-figures">/);
-  const perDay = JSON.parse(/<script type="application\/json" data-chart="per-day">(.*?)<\/script>/s.exec(health)![1]!) as { bars: boolean; x: string[] };
+  const perDay = JSON.parse(/<script type="application\/json" data-chart="per-day">(.*?)<\/script>/s.exec(health)![1]!) as {
+    bars: boolean;
+    x: string[];
+  };
   if (perDay.x.length < 3) assert.equal(perDay.bars, true, 'one or two days: bars, not a line');
 
   const timeline = await get('/');

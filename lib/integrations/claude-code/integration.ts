@@ -106,7 +106,13 @@ export function hookCommand(options: ClaudeCodeOptions, kind: HookKind): string 
  * `initialize` before it opens the memory) and its tools are never deferred.
  * docs/running.md, "Claude Code".
  */
-export function mcpServerEntry(options: ClaudeCodeOptions): { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; alwaysLoad: true } {
+export function mcpServerEntry(options: ClaudeCodeOptions): {
+  type: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  alwaysLoad: true;
+} {
   const args = [options.runner.cli, 'mcp', '--home', options.paths.root, '--agent', options.agent];
   if (options.perProject) args.push('--per-project');
   return { type: 'stdio', command: options.runner.node, args, env: {}, alwaysLoad: true };
@@ -114,7 +120,11 @@ export function mcpServerEntry(options: ClaudeCodeOptions): { type: 'stdio'; com
 
 /** Is this hook command one of OC-Memory's (any home)? */
 export function isOwnHookCommand(command: unknown): boolean {
-  return typeof command === 'string' && / hook (session-start|prompt|after-turn) /.test(`${command} `) && /(cli\.js|prompt-hook\.cjs|ocm-run|oc-memory)/.test(command);
+  return (
+    typeof command === 'string' &&
+    / hook (session-start|prompt|after-turn) /.test(`${command} `) &&
+    /(cli\.js|prompt-hook\.cjs|ocm-run|oc-memory)/.test(command)
+  );
 }
 
 function parseObject(text: string, file: string): JsonObjectNode {
@@ -131,7 +141,10 @@ function parseObject(text: string, file: string): JsonObjectNode {
 function objectChild(parent: JsonObjectNode, key: string, file: string): JsonObjectNode | undefined {
   if (!parent.has(key)) return undefined;
   const node = parent.get(key);
-  if (!(node instanceof JsonObjectNode)) throw new ConfigError(`${file}: "${key}" is not an object, so OC-Memory cannot add its settings under it.`, { hint: 'Fix that key, then run `ocm-run integrate claude-code` again.' });
+  if (!(node instanceof JsonObjectNode))
+    throw new ConfigError(`${file}: "${key}" is not an object, so OC-Memory cannot add its settings under it.`, {
+      hint: 'Fix that key, then run `ocm-run integrate claude-code` again.',
+    });
   return node;
 }
 
@@ -160,7 +173,12 @@ export interface HookWiring {
 const CLAUDE_CODE_WIRING: HookWiring = { events: HOOK_EVENTS, permission: true };
 
 /** Add (or bring up to date) the hooks in settings.json text (or another file in Claude Code's hook format, such as Codex's hooks.json). Idempotent. */
-export function addHooks(text: string | undefined, options: ClaudeCodeOptions, file = 'settings.json', wiring: HookWiring = CLAUDE_CODE_WIRING): FileEdit {
+export function addHooks(
+  text: string | undefined,
+  options: ClaudeCodeOptions,
+  file = 'settings.json',
+  wiring: HookWiring = CLAUDE_CODE_WIRING,
+): FileEdit {
   const root = parseObject(text?.trim() ? text : '{}', file);
   const changes: string[] = [];
   const created: string[] = [];
@@ -180,7 +198,10 @@ export function addHooks(text: string | undefined, options: ClaudeCodeOptions, f
       continue;
     }
     const list = hooks.get(event);
-    if (!(list instanceof JsonArrayNode)) throw new ConfigError(`${file}: hooks.${event} is not a list.`, { hint: 'Make it a list of hook groups, then run `ocm-run integrate claude-code` again.' });
+    if (!(list instanceof JsonArrayNode))
+      throw new ConfigError(`${file}: hooks.${event} is not a list.`, {
+        hint: 'Make it a list of hook groups, then run `ocm-run integrate claude-code` again.',
+      });
     const groups = list.toJSON() as Array<{ hooks?: Array<{ command?: unknown }> }>;
     const ours = groups.findIndex((g) => Array.isArray(g?.hooks) && g.hooks.some((h) => isOwnHookCommand(h?.command)));
     if (ours === -1) {
@@ -205,7 +226,10 @@ function addPermission(root: JsonObjectNode, file: string, changes: string[], cr
     created.push('permissions.allow');
   } else {
     const allow = permissions.get('allow');
-    if (!(allow instanceof JsonArrayNode)) throw new ConfigError(`${file}: permissions.allow is not a list.`, { hint: 'Make it a list of rules, then run `ocm-run integrate claude-code` again.' });
+    if (!(allow instanceof JsonArrayNode))
+      throw new ConfigError(`${file}: permissions.allow is not a list.`, {
+        hint: 'Make it a list of rules, then run `ocm-run integrate claude-code` again.',
+      });
     if (allow.toJSON().includes(PERMISSION_RULE)) return;
     allow.push(PERMISSION_RULE);
   }
@@ -222,12 +246,18 @@ function removePermission(root: JsonObjectNode, created: readonly string[], chan
   if (i === -1) return;
   allow.delete(i);
   changes.push(`removed ${PERMISSION_RULE} from permissions.allow`);
-  if (allow.elements.length === 0 && (created.includes('permissions.allow') || created.includes('permissions'))) permissions.delete('allow');
+  if (allow.elements.length === 0 && (created.includes('permissions.allow') || created.includes('permissions')))
+    permissions.delete('allow');
   if (created.includes('permissions') && permissions.properties.length === 0) root.delete('permissions');
 }
 
 /** Take OC-Memory's hooks and permission rule out of settings.json text: our entries, and the lists and objects the integration created once they are empty. */
-export function removeHooks(text: string, created: readonly string[], file = 'settings.json', wiring: HookWiring = CLAUDE_CODE_WIRING): { text: string; changes: string[] } {
+export function removeHooks(
+  text: string,
+  created: readonly string[],
+  file = 'settings.json',
+  wiring: HookWiring = CLAUDE_CODE_WIRING,
+): { text: string; changes: string[] } {
   const root = parseObject(text, file);
   const changes: string[] = [];
   if (wiring.permission) removePermission(root, created, changes);
@@ -328,7 +358,10 @@ export async function backup(path: string, text: string | undefined, now: Date):
 export async function writeKeepingMode(path: string, text: string): Promise<void> {
   const { writeFileAtomic } = await import('../../platform/atomic-file.js');
   const { stat } = await import('node:fs/promises');
-  const mode = await stat(path).then((st) => st.mode & 0o777, () => 0o600);
+  const mode = await stat(path).then(
+    (st) => st.mode & 0o777,
+    () => 0o600,
+  );
   await mkdir(dirname(path), { recursive: true });
   await writeFileAtomic(path, text, { mode });
 }
@@ -363,7 +396,9 @@ async function configure(config: ConfigAccess, perProject: boolean): Promise<Rec
 }
 
 /** Wire OC-Memory into Claude Code, and turn on the Claude Code transcript source (and per-project memory if asked) in OC-Memory's config. */
-export async function installClaudeCodeIntegration(options: ClaudeCodeOptions & { env: Record<string, string | undefined>; userHome?: string; config: ConfigAccess; now?: Date }): Promise<ClaudeCodeInstall> {
+export async function installClaudeCodeIntegration(
+  options: ClaudeCodeOptions & { env: Record<string, string | undefined>; userHome?: string; config: ConfigAccess; now?: Date },
+): Promise<ClaudeCodeInstall> {
   const location = locateClaudeCode(options.env, options.userHome);
   const now = options.now ?? new Date();
   const settingsText = await readTextIfExists(location.settingsPath);
@@ -398,7 +433,10 @@ export async function installClaudeCodeIntegration(options: ClaudeCodeOptions & 
   };
   await mkdir(dirname(recordPath(options.paths)), { recursive: true, mode: 0o700 });
   await writeFile(recordPath(options.paths), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
-  const changes = [...hooks.changes.map((c) => `${location.settingsPath}: ${c}`), ...mcp.changes.map((c) => `${location.mcpConfigPath}: ${c}`)];
+  const changes = [
+    ...hooks.changes.map((c) => `${location.settingsPath}: ${c}`),
+    ...mcp.changes.map((c) => `${location.mcpConfigPath}: ${c}`),
+  ];
   const wanted = wantedConfig(options.perProject ?? false);
   for (const key of Object.keys(configChanged)) changes.push(`OC-Memory config: ${key} set to ${String(wanted[key])}`);
   return { location, changes, backups, configChanged };
@@ -412,9 +450,16 @@ export interface ClaudeCodeUninstall {
 }
 
 /** Take out exactly what the integration added, and put back the config values it changed. */
-export async function uninstallClaudeCodeIntegration(options: { paths: HomePaths; env: Record<string, string | undefined>; userHome?: string; config: ConfigAccess }): Promise<ClaudeCodeUninstall> {
+export async function uninstallClaudeCodeIntegration(options: {
+  paths: HomePaths;
+  env: Record<string, string | undefined>;
+  userHome?: string;
+  config: ConfigAccess;
+}): Promise<ClaudeCodeUninstall> {
   const record = await readRecord(options.paths);
-  const location = record ? { settingsPath: record.settingsPath, mcpConfigPath: record.mcpConfigPath } : locateClaudeCode(options.env, options.userHome);
+  const location = record
+    ? { settingsPath: record.settingsPath, mcpConfigPath: record.mcpConfigPath }
+    : locateClaudeCode(options.env, options.userHome);
   const changes: string[] = [];
   const deleted: string[] = [];
   // Each file: our entries out; a file the integration created and that holds nothing else is deleted.
@@ -428,8 +473,12 @@ export async function uninstallClaudeCodeIntegration(options: { paths: HomePaths
       deleted.push(path);
     } else if (r.changes.length) await writeKeepingMode(path, r.text);
   };
-  await undo(location.settingsPath, record?.settingsCreated ?? false, (text) => removeHooks(text, record?.settingsKeysCreated ?? [], location.settingsPath));
-  await undo(location.mcpConfigPath, record?.mcpConfigCreated ?? false, (text) => removeMcpServer(text, record?.mcpKeysCreated ?? [], location.mcpConfigPath));
+  await undo(location.settingsPath, record?.settingsCreated ?? false, (text) =>
+    removeHooks(text, record?.settingsKeysCreated ?? [], location.settingsPath),
+  );
+  await undo(location.mcpConfigPath, record?.mcpConfigCreated ?? false, (text) =>
+    removeMcpServer(text, record?.mcpKeysCreated ?? [], location.mcpConfigPath),
+  );
   for (const [key, before] of Object.entries(record?.configChanged ?? {})) {
     await options.config.set(key, before ?? false);
     changes.push(`OC-Memory config: ${key} set back to ${String(before ?? false)}`);
@@ -454,15 +503,25 @@ export interface ClaudeCodeStatus {
   installedByRecord: boolean;
 }
 
-export async function claudeCodeStatus(options: { paths: HomePaths; env: Record<string, string | undefined>; userHome?: string }): Promise<ClaudeCodeStatus> {
+export async function claudeCodeStatus(options: {
+  paths: HomePaths;
+  env: Record<string, string | undefined>;
+  userHome?: string;
+}): Promise<ClaudeCodeStatus> {
   const location = locateClaudeCode(options.env, options.userHome);
   const settings = await readTextIfExists(location.settingsPath);
   const mcp = await readTextIfExists(location.mcpConfigPath);
   const hooks: Record<string, boolean> = {};
   const settingsData = safeJson(settings) as { hooks?: Record<string, Array<{ hooks?: Array<{ command?: unknown }> }>> } | undefined;
-  for (const { event } of HOOK_EVENTS) hooks[event] = (settingsData?.hooks?.[event] ?? []).some((g) => (g?.hooks ?? []).some((h) => isOwnHookCommand(h?.command)));
+  for (const { event } of HOOK_EVENTS)
+    hooks[event] = (settingsData?.hooks?.[event] ?? []).some((g) => (g?.hooks ?? []).some((h) => isOwnHookCommand(h?.command)));
   const mcpData = safeJson(mcp) as { mcpServers?: Record<string, unknown> } | undefined;
-  return { location, mcpServer: !!mcpData?.mcpServers?.[MCP_SERVER_NAME], hooks, installedByRecord: (await readRecord(options.paths)) !== undefined };
+  return {
+    location,
+    mcpServer: !!mcpData?.mcpServers?.[MCP_SERVER_NAME],
+    hooks,
+    installedByRecord: (await readRecord(options.paths)) !== undefined,
+  };
 }
 
 export function safeJson(text: string | undefined): unknown {
@@ -475,8 +534,13 @@ export function safeJson(text: string | undefined): unknown {
 }
 
 /** The settings as JSON, for `--print` and for users who edit by hand. */
-export function claudeCodeSnippet(options: ClaudeCodeOptions): { mcpServers: Record<string, unknown>; hooks: Record<string, unknown>; permissions: { allow: string[] } } {
+export function claudeCodeSnippet(options: ClaudeCodeOptions): {
+  mcpServers: Record<string, unknown>;
+  hooks: Record<string, unknown>;
+  permissions: { allow: string[] };
+} {
   const hooks: Record<string, unknown> = {};
-  for (const { event, kind, timeout } of HOOK_EVENTS) hooks[event] = [{ hooks: [{ type: 'command', command: hookCommand(options, kind), timeout }] }];
+  for (const { event, kind, timeout } of HOOK_EVENTS)
+    hooks[event] = [{ hooks: [{ type: 'command', command: hookCommand(options, kind), timeout }] }];
   return { mcpServers: { [MCP_SERVER_NAME]: mcpServerEntry(options) }, hooks, permissions: { allow: [PERMISSION_RULE] } };
 }

@@ -41,12 +41,20 @@ export interface CodexHookEntry {
 }
 
 /** The hooks Codex finds for `cwd`, asked from `codex app-server`. */
-export async function listCodexHooks(codex: string, env: Record<string, string | undefined>, cwd: string, timeoutMs = 60_000): Promise<CodexHookEntry[]> {
+export async function listCodexHooks(
+  codex: string,
+  env: Record<string, string | undefined>,
+  cwd: string,
+  timeoutMs = 60_000,
+): Promise<CodexHookEntry[]> {
   const child = spawn(codex, ['app-server'], { cwd, env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'ignore'] });
   const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
   try {
     return await new Promise<CodexHookEntry[]>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`codex app-server did not answer hooks/list within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`codex app-server did not answer hooks/list within ${Math.round(timeoutMs / 1000)} s`)),
+        timeoutMs,
+      );
       let buffer = '';
       child.on('error', (error) => {
         clearTimeout(timer);
@@ -90,9 +98,19 @@ export async function listCodexHooks(codex: string, env: Record<string, string |
 export type CodexMcpState = 'listed' | 'missing' | 'failed';
 
 /** `codex mcp list`: does Codex list the oc-memory server (enabled)? */
-export async function codexListsMcpServer(codex: string, env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<{ state: CodexMcpState; output: string }> {
+export async function codexListsMcpServer(
+  codex: string,
+  env: Record<string, string | undefined>,
+  timeoutMs = 60_000,
+): Promise<{ state: CodexMcpState; output: string }> {
   const { execa } = await import('execa');
-  const r = await execa(codex, ['mcp', 'list'], { reject: false, timeout: timeoutMs, env: env as NodeJS.ProcessEnv, extendEnv: false, stdin: 'ignore' });
+  const r = await execa(codex, ['mcp', 'list'], {
+    reject: false,
+    timeout: timeoutMs,
+    env: env as NodeJS.ProcessEnv,
+    extendEnv: false,
+    stdin: 'ignore',
+  });
   const output = `${String(r.stdout)}\n${String(r.stderr)}`.trim();
   if (r.exitCode !== 0) return { state: 'failed', output };
   const line = output.split('\n').find((l) => l.trim().startsWith(`${MCP_SERVER_NAME} `));

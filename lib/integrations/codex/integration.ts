@@ -82,7 +82,9 @@ export interface HookTrust {
 /** OC-Memory's block for config.toml: the MCP server, then the hooks' trust. */
 export function configBlock(options: ClaudeCodeOptions, trust: readonly HookTrust[]): string {
   const entry = mcpServerEntry(options);
-  const server = stringifyToml({ mcp_servers: { [MCP_SERVER_NAME]: { command: entry.command, args: entry.args, default_tools_approval_mode: 'approve' } } });
+  const server = stringifyToml({
+    mcp_servers: { [MCP_SERVER_NAME]: { command: entry.command, args: entry.args, default_tools_approval_mode: 'approve' } },
+  });
   const parts = [BLOCK_START, server.trim()];
   for (const t of trust) parts.push('', stringifyToml({ hooks: { state: { [t.key]: { trusted_hash: t.hash } } } }).trim());
   parts.push(BLOCK_END);
@@ -115,15 +117,27 @@ export function withoutBlock(text: string, inserted?: string): { text: string; r
 }
 
 /** Append OC-Memory's block to config.toml text (taking out the one appended before, `previous`, first); returns the text and exactly what was appended. */
-export function withBlock(text: string | undefined, block: string, file = 'config.toml', previous?: string): { text: string; inserted: string } {
+export function withBlock(
+  text: string | undefined,
+  block: string,
+  file = 'config.toml',
+  previous?: string,
+): { text: string; inserted: string } {
   const base = text === undefined ? '' : withoutBlock(text, previous).text;
   if (base.trim()) checkToml(base, file, 'is not TOML OC-Memory can edit');
   const separator = base === '' ? '' : base.endsWith('\n\n') ? '' : base.endsWith('\n') ? '\n' : '\n\n';
   const inserted = `${separator}${block}`;
   const result = base + inserted;
-  const parsed = checkToml(result, file, 'would not be valid TOML with the oc-memory settings (does it define mcp_servers.oc-memory or the same hooks.state keys already?)');
+  const parsed = checkToml(
+    result,
+    file,
+    'would not be valid TOML with the oc-memory settings (does it define mcp_servers.oc-memory or the same hooks.state keys already?)',
+  );
   const servers = parsed.mcp_servers as Record<string, unknown> | undefined;
-  if (!servers?.[MCP_SERVER_NAME]) throw new ConfigError(`${file}: the oc-memory MCP server did not come out as a table.`, { hint: 'Add it by hand: `ocm-run integrate codex --print`.' });
+  if (!servers?.[MCP_SERVER_NAME])
+    throw new ConfigError(`${file}: the oc-memory MCP server did not come out as a table.`, {
+      hint: 'Add it by hand: `ocm-run integrate codex --print`.',
+    });
   return { text: result, inserted };
 }
 
@@ -163,7 +177,15 @@ export interface CodexInstall {
 }
 
 /** Wire OC-Memory into Codex, trust its hooks as Codex's /hooks would, and turn on the Codex transcript source. */
-export async function installCodexIntegration(options: ClaudeCodeOptions & { env: Record<string, string | undefined>; userHome?: string; config: ConfigAccess; listHooks: HookLister; now?: Date }): Promise<CodexInstall> {
+export async function installCodexIntegration(
+  options: ClaudeCodeOptions & {
+    env: Record<string, string | undefined>;
+    userHome?: string;
+    config: ConfigAccess;
+    listHooks: HookLister;
+    now?: Date;
+  },
+): Promise<CodexInstall> {
   const location = locateCodex(options.env, options.userHome);
   const now = options.now ?? new Date();
   const previous = await readCodexRecord(options.paths);
@@ -175,7 +197,10 @@ export async function installCodexIntegration(options: ClaudeCodeOptions & { env
   const hooks = addHooks(hooksText, options, location.hooksPath, CODEX_HOOK_WIRING);
   let config = withBlock(configText, configBlock(options, []), location.configPath, previous?.inserted);
   if (!previous) {
-    for (const [path, text] of [[location.configPath, configText], [location.hooksPath, hooks.changes.length ? hooksText : undefined]] as const) {
+    for (const [path, text] of [
+      [location.configPath, configText],
+      [location.hooksPath, hooks.changes.length ? hooksText : undefined],
+    ] as const) {
       const b = await backup(path, text, now);
       if (b) backups.push(b);
     }
@@ -191,7 +216,9 @@ export async function installCodexIntegration(options: ClaudeCodeOptions & { env
   config = withBlock(configText, configBlock(options, trust), location.configPath, previous?.inserted);
   if (config.text !== configText) {
     await writeKeepingMode(location.configPath, config.text);
-    changes.push(`${location.configPath}: ${configText?.includes(BLOCK_START) ? 'updated' : 'added'} the MCP server ${MCP_SERVER_NAME}${trust.length ? ` and trust for ${trust.length} hooks` : ''}`);
+    changes.push(
+      `${location.configPath}: ${configText?.includes(BLOCK_START) ? 'updated' : 'added'} the MCP server ${MCP_SERVER_NAME}${trust.length ? ` and trust for ${trust.length} hooks` : ''}`,
+    );
   }
   const configChanged: Record<string, unknown> = {};
   if (options.config.get('sources.codex.enabled') !== true) {
@@ -213,7 +240,12 @@ export async function installCodexIntegration(options: ClaudeCodeOptions & { env
   };
   await mkdir(dirname(codexRecordPath(options.paths)), { recursive: true, mode: 0o700 });
   await writeFile(codexRecordPath(options.paths), `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
-  return { location, changes, backups, trust: listed === undefined ? 'no-codex' : trust.length === CODEX_HOOK_WIRING.events.length ? 'trusted' : 'not-found' };
+  return {
+    location,
+    changes,
+    backups,
+    trust: listed === undefined ? 'no-codex' : trust.length === CODEX_HOOK_WIRING.events.length ? 'trusted' : 'not-found',
+  };
 }
 
 export interface CodexUninstall {
@@ -223,9 +255,16 @@ export interface CodexUninstall {
 }
 
 /** Take out exactly what the integration added, and put back the config value it changed. */
-export async function uninstallCodexIntegration(options: { paths: HomePaths; env: Record<string, string | undefined>; userHome?: string; config: ConfigAccess }): Promise<CodexUninstall> {
+export async function uninstallCodexIntegration(options: {
+  paths: HomePaths;
+  env: Record<string, string | undefined>;
+  userHome?: string;
+  config: ConfigAccess;
+}): Promise<CodexUninstall> {
   const record = await readCodexRecord(options.paths);
-  const location = record ? { ...locateCodex(options.env, options.userHome), configPath: record.configPath, hooksPath: record.hooksPath } : locateCodex(options.env, options.userHome);
+  const location = record
+    ? { ...locateCodex(options.env, options.userHome), configPath: record.configPath, hooksPath: record.hooksPath }
+    : locateCodex(options.env, options.userHome);
   const changes: string[] = [];
   const deleted: string[] = [];
   const hooksText = await readTextIfExists(location.hooksPath);
@@ -264,11 +303,18 @@ export interface CodexStatus {
   trusted: number;
 }
 
-export async function codexStatus(options: { paths: HomePaths; env: Record<string, string | undefined>; userHome?: string }): Promise<CodexStatus> {
+export async function codexStatus(options: {
+  paths: HomePaths;
+  env: Record<string, string | undefined>;
+  userHome?: string;
+}): Promise<CodexStatus> {
   const location = locateCodex(options.env, options.userHome);
-  const hooksData = safeJson(await readTextIfExists(location.hooksPath)) as { hooks?: Record<string, Array<{ hooks?: Array<{ command?: unknown }> }>> } | undefined;
+  const hooksData = safeJson(await readTextIfExists(location.hooksPath)) as
+    | { hooks?: Record<string, Array<{ hooks?: Array<{ command?: unknown }> }>> }
+    | undefined;
   const hooks: Record<string, boolean> = {};
-  for (const { event } of CODEX_HOOK_WIRING.events) hooks[event] = (hooksData?.hooks?.[event] ?? []).some((g) => (g?.hooks ?? []).some((h) => isOwnHookCommand(h?.command)));
+  for (const { event } of CODEX_HOOK_WIRING.events)
+    hooks[event] = (hooksData?.hooks?.[event] ?? []).some((g) => (g?.hooks ?? []).some((h) => isOwnHookCommand(h?.command)));
   let config: Record<string, unknown> = {};
   try {
     config = parseToml((await readTextIfExists(location.configPath)) ?? '') as Record<string, unknown>;

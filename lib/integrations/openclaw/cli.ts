@@ -38,7 +38,11 @@ async function run(options: OpenClawCliOptions, args: string[], extraEnv: Record
     });
     if (isNotFound(r) || r.exitCode === 127) return { available: false, code: -1, output: '' };
     const output = `${String(r.stdout)}\n${String(r.stderr)}`.trim();
-    return { available: true, code: r.timedOut ? -1 : (r.exitCode ?? -1), output: r.timedOut ? `openclaw ${args.join(' ')} took longer than ${COMMAND_TIMEOUT_MS / 1000} s\n${output}` : output };
+    return {
+      available: true,
+      code: r.timedOut ? -1 : (r.exitCode ?? -1),
+      output: r.timedOut ? `openclaw ${args.join(' ')} took longer than ${COMMAND_TIMEOUT_MS / 1000} s\n${output}` : output,
+    };
   } catch {
     return { available: false, code: -1, output: '' };
   }
@@ -78,7 +82,8 @@ export interface ValidationResult {
 function problemLines(output: string): string {
   try {
     const parsed = JSON.parse(output.slice(output.indexOf('{'))) as { issues?: Array<{ path?: string; message?: string }> };
-    if (Array.isArray(parsed.issues) && parsed.issues.length > 0) return parsed.issues.map((i) => `- ${i.path ?? ''}: ${i.message ?? ''}`).join('\n');
+    if (Array.isArray(parsed.issues) && parsed.issues.length > 0)
+      return parsed.issues.map((i) => `- ${i.path ?? ''}: ${i.message ?? ''}`).join('\n');
   } catch {
     /* not JSON: the text itself */
   }
@@ -119,7 +124,11 @@ export interface PluginInstallResult {
  * before installing from a local path and before granting capabilities
  * (--force, --accept-capabilities); 2026.2 knows neither flag.
  */
-export async function installPluginWithOpenClaw(options: OpenClawCliOptions, pluginDir: string, configPath?: string): Promise<PluginInstallResult> {
+export async function installPluginWithOpenClaw(
+  options: OpenClawCliOptions,
+  pluginDir: string,
+  configPath?: string,
+): Promise<PluginInstallResult> {
   // The installer rewrites the config it loads (as plain JSON): pointed at a copy, the user's file stays as it is.
   const env: Record<string, string> = configPath ? { OPENCLAW_CONFIG_PATH: configPath } : {};
   const first = await run(options, ['plugins', 'install', pluginDir, '--force', '--accept-capabilities'], env);
@@ -140,7 +149,11 @@ export async function installPluginWithOpenClaw(options: OpenClawCliOptions, plu
  * user's file back itself, byte for byte. 2026.9 asks before removing
  * (--force); 2026.2 has no such flag.
  */
-export async function uninstallPluginWithOpenClaw(options: OpenClawCliOptions, id: string, configPath: string): Promise<PluginInstallResult> {
+export async function uninstallPluginWithOpenClaw(
+  options: OpenClawCliOptions,
+  id: string,
+  configPath: string,
+): Promise<PluginInstallResult> {
   const env = { OPENCLAW_CONFIG_PATH: configPath };
   const first = await run(options, ['plugins', 'uninstall', id, '--force'], env);
   if (!first.available) return { available: false, ok: false, output: '' };

@@ -137,7 +137,9 @@ export async function discoverOpenClawEndpoint(options: DiscoverOptions): Promis
 
   const configured = options.alerts?.openclaw_hooks_path;
   const jsonPath = typeof hooks?.path === 'string' ? hooks.path : undefined;
-  const hooksPath = normalisePath(configured && configured !== DEFAULT_HOOKS_PATH ? configured : jsonPath ?? configured ?? DEFAULT_HOOKS_PATH);
+  const hooksPath = normalisePath(
+    configured && configured !== DEFAULT_HOOKS_PATH ? configured : (jsonPath ?? configured ?? DEFAULT_HOOKS_PATH),
+  );
 
   return {
     url: url.replace(/\/+$/, ''),
@@ -166,7 +168,10 @@ export interface ConnectionTest {
  * checks the token first (401), then the payload (400: `message` is
  * required), so a 400 means "reachable, token accepted", and no turn runs.
  */
-export async function testOpenClawConnection(endpoint: OpenClawEndpoint, options: { fetch?: typeof fetch; timeoutMs?: number } = {}): Promise<ConnectionTest> {
+export async function testOpenClawConnection(
+  endpoint: OpenClawEndpoint,
+  options: { fetch?: typeof fetch; timeoutMs?: number } = {},
+): Promise<ConnectionTest> {
   if (!endpoint.token) {
     return {
       ok: false,
@@ -200,7 +205,13 @@ export async function testOpenClawConnection(endpoint: OpenClawEndpoint, options
     return { ok: true, result: 'ok', status, message: `OpenClaw hooks reachable at ${target}; token accepted.` };
   }
   if (status === 401 || status === 403) {
-    return { ok: false, result: 'unauthorized', status, message: `OpenClaw refused the hooks token (${status}).`, hint: 'Use the hooks.token from openclaw.json (not the gateway password).' };
+    return {
+      ok: false,
+      result: 'unauthorized',
+      status,
+      message: `OpenClaw refused the hooks token (${status}).`,
+      hint: 'Use the hooks.token from openclaw.json (not the gateway password).',
+    };
   }
   if (status === 404 || status === 405) {
     return {
@@ -215,8 +226,25 @@ export async function testOpenClawConnection(endpoint: OpenClawEndpoint, options
 }
 
 /** Remember the discovered gateway in config.yaml (URL and hooks path; never the token). */
-export async function saveOpenClawEndpoint(options: { file: string; envFile: string; endpoint: OpenClawEndpoint; env?: NodeJS.ProcessEnv }): Promise<void> {
+export async function saveOpenClawEndpoint(options: {
+  file: string;
+  envFile: string;
+  endpoint: OpenClawEndpoint;
+  env?: NodeJS.ProcessEnv;
+}): Promise<void> {
   const { setConfigValue } = await import('../../config/config.js');
-  await setConfigValue({ file: options.file, envFile: options.envFile, keyPath: 'alerts.openclaw_url', value: options.endpoint.url, env: options.env });
-  await setConfigValue({ file: options.file, envFile: options.envFile, keyPath: 'alerts.openclaw_hooks_path', value: options.endpoint.hooksPath, env: options.env });
+  await setConfigValue({
+    file: options.file,
+    envFile: options.envFile,
+    keyPath: 'alerts.openclaw_url',
+    value: options.endpoint.url,
+    env: options.env,
+  });
+  await setConfigValue({
+    file: options.file,
+    envFile: options.envFile,
+    keyPath: 'alerts.openclaw_hooks_path',
+    value: options.endpoint.hooksPath,
+    env: options.env,
+  });
 }

@@ -29,7 +29,14 @@ import { locateOpenClaw, type OpenClawLocation } from './location.js';
 import { installRecordIn, isOurPlugin, placePlugin, removePluginFiles, uninstallPluginThroughOpenClaw } from './plugin-files.js';
 import { readRecord, recordPath, type IntegrationRecord } from './record.js';
 import { applyIntegration, type EditResult, type PluginSettings } from './settings-edit.js';
-import { candidateShapes, readsManifestProfiles, rejectsOurKeys, versionFromConfig, type IntegrationShape, type PathsKeys } from './shapes.js';
+import {
+  candidateShapes,
+  readsManifestProfiles,
+  rejectsOurKeys,
+  versionFromConfig,
+  type IntegrationShape,
+  type PathsKeys,
+} from './shapes.js';
 import { memoryToolPolicyAdvice, type ToolPolicyAdvice } from './tool-policy.js';
 
 /** The named steps of an install, in order (the journal's points; OCM_TEST_FAIL_AT names one in tests). */
@@ -55,7 +62,6 @@ export interface InstallReport {
   /** What the user must add to (or take out of) their tool policy so the models are offered the memory tools ([] when nothing hides them): tool-policy.ts. */
   toolPolicy: ToolPolicyAdvice[];
 }
-
 
 /** The temporary copy OpenClaw checked, with the backups OpenClaw's installer made of it (`<copy>.bak`, `<copy>.bak.1`). */
 async function removeCheckCopy(checkFile: string): Promise<void> {
@@ -113,7 +119,17 @@ export async function installOpenClawIntegration(options: {
         return { ...placed, installRecord: placed.how === 'openclaw' ? await installRecordIn(checkFile) : undefined };
       });
       const { shape, edit, next, validated } = await journal.step('checked', [], () =>
-        chooseShape({ cli, checkFile, original, folders, plugin: options.plugin, keys: options.keys ?? 'auto', version, installRecord: placed.installRecord, configPath: location.configPath }),
+        chooseShape({
+          cli,
+          checkFile,
+          original,
+          folders,
+          plugin: options.plugin,
+          keys: options.keys ?? 'auto',
+          version,
+          installRecord: placed.installRecord,
+          configPath: location.configPath,
+        }),
       );
       await journal.step('config-written', [await keepFile(location.configPath)], async () => {
         if (next !== original) await writeFileAtomic(location.configPath, next, { mode });
@@ -131,7 +147,9 @@ export async function installOpenClawIntegration(options: {
         pluginDir: location.pluginDir,
         installedAt: (options.now ?? new Date()).toISOString(),
       };
-      await journal.step('recorded', [await keepFile(recordPath(paths))], () => writeFileAtomic(recordPath(paths), `${JSON.stringify(record, null, 2)}\n`));
+      await journal.step('recorded', [await keepFile(recordPath(paths))], () =>
+        writeFileAtomic(recordPath(paths), `${JSON.stringify(record, null, 2)}\n`),
+      );
       if (backup.path && !backupKept) await rm(backup.path, { force: true });
       return {
         location,
@@ -146,7 +164,9 @@ export async function installOpenClawIntegration(options: {
         shape,
         openClawVersion: version?.text,
         validated,
-        toolPolicy: memoryToolPolicyAdvice(parseConfigText(next, location.configPath).toJSON(), { manifestProfiles: readsManifestProfiles(version) }),
+        toolPolicy: memoryToolPolicyAdvice(parseConfigText(next, location.configPath).toJSON(), {
+          manifestProfiles: readsManifestProfiles(version),
+        }),
       };
     });
   } finally {
@@ -155,7 +175,13 @@ export async function installOpenClawIntegration(options: {
 }
 
 /** Step backed-up: openclaw.json copied aside once, before our first edit (`kept`: the backup of an earlier install, kept). */
-async function backUp(journal: InstallJournal<InstallStep>, location: OpenClawLocation, original: string, kept: string, now: Date): Promise<{ path: string; madeNow: boolean }> {
+async function backUp(
+  journal: InstallJournal<InstallStep>,
+  location: OpenClawLocation,
+  original: string,
+  kept: string,
+  now: Date,
+): Promise<{ path: string; madeNow: boolean }> {
   if (kept || !location.configExists) return journal.step('backed-up', [], async () => ({ path: kept, madeNow: false }));
   const path = `${location.configPath}.oc-memory-backup-${now.toISOString().replace(/[:.]/g, '-')}`;
   return journal.step('backed-up', [await keepFile(path)], async () => {
@@ -202,7 +228,13 @@ async function chooseShape(o: {
   const rejections: string[] = [];
   for (const shape of candidateShapes(o.keys, o.version)) {
     const base = o.original.trim() === '' ? '{\n}\n' : o.original;
-    const edit = applyIntegration(base, { folders: o.folders, plugin: o.plugin, shape, installRecord: o.installRecord, file: o.configPath });
+    const edit = applyIntegration(base, {
+      folders: o.folders,
+      plugin: o.plugin,
+      shape,
+      installRecord: o.installRecord,
+      file: o.configPath,
+    });
     const next =
       o.original.trim() === ''
         ? `// OpenClaw configuration (JSON5). Created by OC-Memory's \`ocm-run integrate openclaw\`.\n${applyIntegration('{}', { folders: o.folders, plugin: o.plugin, shape, installRecord: o.installRecord }).text}\n`
@@ -215,9 +247,13 @@ async function chooseShape(o: {
     if (!rejectsOurKeys(check.output)) break;
   }
   const said = rejections[rejections.length - 1] ?? '';
-  throw new OcmError('CONFIG_INVALID', `OpenClaw${o.version ? ` ${o.version.text}` : ''} does not accept openclaw.json with OC-Memory's settings, so nothing was changed:\n${said.split('\n').slice(0, 8).join('\n')}`, {
-    hint: rejectsOurKeys(said)
-      ? 'Print the settings with `ocm-run integrate openclaw --print` and add what your OpenClaw accepts by hand, or report the OpenClaw version.'
-      : 'OpenClaw rejects the file for a reason of its own: fix that first (`openclaw doctor` helps), then run `ocm-run integrate openclaw` again.',
-  });
+  throw new OcmError(
+    'CONFIG_INVALID',
+    `OpenClaw${o.version ? ` ${o.version.text}` : ''} does not accept openclaw.json with OC-Memory's settings, so nothing was changed:\n${said.split('\n').slice(0, 8).join('\n')}`,
+    {
+      hint: rejectsOurKeys(said)
+        ? 'Print the settings with `ocm-run integrate openclaw --print` and add what your OpenClaw accepts by hand, or report the OpenClaw version.'
+        : 'OpenClaw rejects the file for a reason of its own: fix that first (`openclaw doctor` helps), then run `ocm-run integrate openclaw` again.',
+    },
+  );
 }

@@ -38,8 +38,23 @@
  */
 export { locateOpenClaw, type OpenClawLocation } from './location.js';
 export { agentExtraPaths, memoryFolders, sharedExtraPaths, type ExtraPath } from './extra-paths.js';
-export { candidateShapes, CURRENT_SHAPE, FILE_ERA_SHAPE, printShape, readsManifestProfiles, type IntegrationShape, type PathsKeys } from './shapes.js';
-export { applyIntegration, integrationSnippet, removeIntegration, type ApplyOptions, type EditResult, type PluginSettings } from './settings-edit.js';
+export {
+  candidateShapes,
+  CURRENT_SHAPE,
+  FILE_ERA_SHAPE,
+  printShape,
+  readsManifestProfiles,
+  type IntegrationShape,
+  type PathsKeys,
+} from './shapes.js';
+export {
+  applyIntegration,
+  integrationSnippet,
+  removeIntegration,
+  type ApplyOptions,
+  type EditResult,
+  type PluginSettings,
+} from './settings-edit.js';
 export { PLUGIN_FILES, PLUGIN_ID, pluginSourcePath } from './plugin-files.js';
 export { installOpenClawIntegration, type InstallReport, type InstallStep } from './install.js';
 export { uninstallOpenClawIntegration, type UninstallReport } from './uninstall.js';

@@ -39,9 +39,12 @@ export function objectAt(root: JsonObjectNode, path: string[], file: string): { 
     }
     const next = node.get(key);
     if (!(next instanceof JsonObjectNode)) {
-      throw new ConfigError(`${file}: ${describePath(path.slice(0, i + 1))} is not an object, so OC-Memory cannot add its settings under it.`, {
-        hint: 'Fix that key in openclaw.json, or add the settings by hand (`ocm-run integrate openclaw --print`).',
-      });
+      throw new ConfigError(
+        `${file}: ${describePath(path.slice(0, i + 1))} is not an object, so OC-Memory cannot add its settings under it.`,
+        {
+          hint: 'Fix that key in openclaw.json, or add the settings by hand (`ocm-run integrate openclaw --print`).',
+        },
+      );
     }
     node = next;
   }
@@ -57,9 +60,12 @@ export function setDeep(root: JsonObjectNode, path: string[], value: JsonValue, 
     if (!node.has(key)) break;
     const next = node.get(key);
     if (!(next instanceof JsonObjectNode)) {
-      throw new ConfigError(`${file}: ${describePath(path.slice(0, i + 1))} is not an object, so OC-Memory cannot add its settings under it.`, {
-        hint: 'Fix that key in openclaw.json, or add the settings by hand (`ocm-run integrate openclaw --print`).',
-      });
+      throw new ConfigError(
+        `${file}: ${describePath(path.slice(0, i + 1))} is not an object, so OC-Memory cannot add its settings under it.`,
+        {
+          hint: 'Fix that key in openclaw.json, or add the settings by hand (`ocm-run integrate openclaw --print`).',
+        },
+      );
     }
     node = next;
   }
@@ -108,7 +114,8 @@ export function widen(text: string, start: number, end: number): [number, number
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   let lineEnd = text.indexOf('\n', j);
   if (lineEnd < 0) lineEnd = text.length;
-  if (/^[ \t]*$/.test(text.slice(lineStart, start)) && /^[ \t]*\r?$/.test(text.slice(j, lineEnd))) return [lineStart, Math.min(text.length, lineEnd + 1)];
+  if (/^[ \t]*$/.test(text.slice(lineStart, start)) && /^[ \t]*\r?$/.test(text.slice(j, lineEnd)))
+    return [lineStart, Math.min(text.length, lineEnd + 1)];
   if (text[j - 1] === ',') while (j < text.length && text[j] === ' ') j++;
   return [start, j];
 }

@@ -22,7 +22,9 @@ export const PLUGIN_FILES = ['openclaw.plugin.json', 'package.json', 'index.js']
  * the entry as compiled (package.json's `openclaw.extensions` names index.js).
  */
 export function pluginSourcePath(name: (typeof PLUGIN_FILES)[number]): string {
-  return name.endsWith('.js') ? packagePath('dist', 'templates', 'openclaw-plugin', name) : packagePath('templates', 'openclaw-plugin', name);
+  return name.endsWith('.js')
+    ? packagePath('dist', 'templates', 'openclaw-plugin', name)
+    : packagePath('templates', 'openclaw-plugin', name);
 }
 
 /**
@@ -65,13 +67,27 @@ export async function installRecordIn(configPath: string): Promise<unknown> {
  * is there, so OpenClaw records its origin; copied when there is no CLI or
  * OpenClaw refuses the package (the note says why).
  */
-export async function placePlugin(location: OpenClawLocation, paths: HomePaths, cli: OpenClawCliOptions, configCopy: string): Promise<{ how: 'openclaw' | 'copied'; note?: string; files: string[] }> {
+export async function placePlugin(
+  location: OpenClawLocation,
+  paths: HomePaths,
+  cli: OpenClawCliOptions,
+  configCopy: string,
+): Promise<{ how: 'openclaw' | 'copied'; note?: string; files: string[] }> {
   const installed = await installPluginWithOpenClaw(cli, await stagePluginPackage(paths), configCopy);
   if (installed.ok) return { how: 'openclaw', files: PLUGIN_FILES.map((name) => join(location.pluginDir, name)) };
   const files = await copyPlugin(location.pluginDir);
   if (!installed.available) return { how: 'copied', files };
-  const reason = installed.output.split('\n').map((l) => l.trim()).filter((l) => l && !/^WARNING|outside ClawHub|^Plugin manifest id/.test(l)).slice(-2).join(' ');
-  return { how: 'copied', note: `\`openclaw plugins install\` refused it (${reason || 'no reason given'}), so it was copied and OpenClaw may warn that it cannot verify where it came from`, files };
+  const reason = installed.output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^WARNING|outside ClawHub|^Plugin manifest id/.test(l))
+    .slice(-2)
+    .join(' ');
+  return {
+    how: 'copied',
+    note: `\`openclaw plugins install\` refused it (${reason || 'no reason given'}), so it was copied and OpenClaw may warn that it cannot verify where it came from`,
+    files,
+  };
 }
 
 /** Our plugin's files (only ours: anything the user put there stays, and then the folder too). */
@@ -96,7 +112,11 @@ export async function removePluginFiles(pluginDir: string): Promise<boolean> {
  * makes of it), so OpenClaw forgets its install record; openclaw.json itself
  * is given back by the caller.
  */
-export async function uninstallPluginThroughOpenClaw(cli: OpenClawCliOptions, configPath: string, pluginDir: string): Promise<{ ok: boolean; note?: string }> {
+export async function uninstallPluginThroughOpenClaw(
+  cli: OpenClawCliOptions,
+  configPath: string,
+  pluginDir: string,
+): Promise<{ ok: boolean; note?: string }> {
   if (!(await isOurPlugin(pluginDir))) return { ok: false };
   let temp: string;
   try {
@@ -110,8 +130,16 @@ export async function uninstallPluginThroughOpenClaw(cli: OpenClawCliOptions, co
     await writeFileAtomic(copy, current, { mode: 0o600 });
     const r = await uninstallPluginWithOpenClaw(cli, PLUGIN_ID, copy);
     if (r.ok || !r.available) return { ok: r.ok };
-    const reason = r.output.split('\n').map((l) => l.trim()).filter((l) => l && !/^\[/.test(l)).slice(-2).join(' ');
-    return { ok: false, note: `\`openclaw plugins uninstall\` refused (${reason || 'no reason given'}), so the plugin's files were deleted; \`openclaw plugins list\` may still name it until \`openclaw plugins uninstall ${PLUGIN_ID}\` is run` };
+    const reason = r.output
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !/^\[/.test(l))
+      .slice(-2)
+      .join(' ');
+    return {
+      ok: false,
+      note: `\`openclaw plugins uninstall\` refused (${reason || 'no reason given'}), so the plugin's files were deleted; \`openclaw plugins list\` may still name it until \`openclaw plugins uninstall ${PLUGIN_ID}\` is run`,
+    };
   } finally {
     await rm(temp, { recursive: true, force: true });
   }

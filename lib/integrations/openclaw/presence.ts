@@ -54,7 +54,10 @@ export async function findOpenClaw(options: {
   const { openClawHomeDir } = await import('../../sources/openclaw-files.js');
   const userHome = openClawHomeDir(options.env, options.userHome ?? homedir());
   const override = options.env.OPENCLAW_STATE_DIR?.trim();
-  const stateDirs = options.stateDirs && options.stateDirs.length > 0 ? options.stateDirs : [override ? expandHome(override, userHome) : join(userHome, '.openclaw')];
+  const stateDirs =
+    options.stateDirs && options.stateDirs.length > 0
+      ? options.stateDirs
+      : [override ? expandHome(override, userHome) : join(userHome, '.openclaw')];
   let version: OpenClawVersion | undefined;
   if (options.version === undefined) {
     const { openClawVersion } = await import('./cli.js');
@@ -72,7 +75,15 @@ export async function findOpenClaw(options: {
   const data = (await readOpenClawJson(configPath)).data;
   const ownConfig = data !== undefined && Object.keys(data).some((key) => !INTEGRATION_KEYS.includes(key));
   const command = version ? `\`openclaw\` ${version.text} on PATH` : 'no `openclaw` command on PATH';
-  const where = withAgents.length > 0 ? `${agents.length} agent(s) in ${withAgents.join(', ')}` : `no agents/ folder in ${stateDirs.join(', ')}`;
+  const where =
+    withAgents.length > 0 ? `${agents.length} agent(s) in ${withAgents.join(', ')}` : `no agents/ folder in ${stateDirs.join(', ')}`;
   const config = ownConfig ? `, OpenClaw's settings in ${configPath}` : '';
-  return { installed: version !== undefined || agents.length > 0 || ownConfig, version, stateDirs, agents, ownConfig, seen: `${command}, ${where}${config}` };
+  return {
+    installed: version !== undefined || agents.length > 0 || ownConfig,
+    version,
+    stateDirs,
+    agents,
+    ownConfig,
+    seen: `${command}, ${where}${config}`,
+  };
 }

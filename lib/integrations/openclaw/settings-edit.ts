@@ -6,8 +6,31 @@
  */
 import { JsonArrayNode, JsonObjectNode } from '@croct/json5-parser';
 import { ConfigError } from '../../core/errors.js';
-import { AGENT_CURRENT_KEY, AGENT_LEGACY_KEY, agentExtraPaths, configuredAgents, CURRENT_KEY, describeExtraPath, extraPathKey, LEGACY_KEY, sharedExtraPaths, sharedForms, type ExtraPath } from './extra-paths.js';
-import { describePath, finishSpans, getAt, isEmptyShell, objectAt, parseConfigText, propertyNode, setDeep, widen, type JsonValue } from './json5-tree.js';
+import {
+  AGENT_CURRENT_KEY,
+  AGENT_LEGACY_KEY,
+  agentExtraPaths,
+  configuredAgents,
+  CURRENT_KEY,
+  describeExtraPath,
+  extraPathKey,
+  LEGACY_KEY,
+  sharedExtraPaths,
+  sharedForms,
+  type ExtraPath,
+} from './extra-paths.js';
+import {
+  describePath,
+  finishSpans,
+  getAt,
+  isEmptyShell,
+  objectAt,
+  parseConfigText,
+  propertyNode,
+  setDeep,
+  widen,
+  type JsonValue,
+} from './json5-tree.js';
 import { PLUGIN_ID } from './plugin-files.js';
 import { CURRENT_SHAPE, type IntegrationShape } from './shapes.js';
 
@@ -27,7 +50,14 @@ export interface EditResult {
   allowAdded: boolean;
 }
 
-function addFolders(root: JsonObjectNode, path: string[], folders: ExtraPath[], file: string, result: EditResult, under: string[] = []): void {
+function addFolders(
+  root: JsonObjectNode,
+  path: string[],
+  folders: ExtraPath[],
+  file: string,
+  result: EditResult,
+  under: string[] = [],
+): void {
   if (folders.length === 0) return;
   const current = getAt(root, path);
   const shown = describePath([...under, ...path]);
@@ -38,7 +68,9 @@ function addFolders(root: JsonObjectNode, path: string[], folders: ExtraPath[], 
     return;
   }
   if (!(current instanceof JsonArrayNode)) {
-    throw new ConfigError(`${file}: ${shown} is not a list.`, { hint: 'Make it a list of folders, then run `ocm-run integrate openclaw` again.' });
+    throw new ConfigError(`${file}: ${shown} is not a list.`, {
+      hint: 'Make it a list of folders, then run `ocm-run integrate openclaw` again.',
+    });
   }
   const have = new Set(current.toJSON().map(extraPathKey));
   const missing = folders.filter((f) => !have.has(extraPathKey(f)));
@@ -57,7 +89,9 @@ function dropFolders(root: JsonObjectNode, path: string[], folders: ExtraPath[],
   for (let i = values.length - 1; i >= 0; i--) {
     if (drop.has(extraPathKey(values[i]))) {
       current.delete(i);
-      result.changes.push(`removed ${describeExtraPath(values[i] as ExtraPath)} from ${describePath(path)} (each agent now gets only its own memory)`);
+      result.changes.push(
+        `removed ${describeExtraPath(values[i] as ExtraPath)} from ${describePath(path)} (each agent now gets only its own memory)`,
+      );
     }
   }
 }
@@ -92,11 +126,17 @@ export function applyIntegration(text: string, options: ApplyOptions): EditResul
     if (agents.length === 0) {
       const shared = sharedExtraPaths(options.folders, era.patterns);
       const kept = new Set(shared.map(extraPathKey));
-      dropFolders(root, era.global, sharedForms(options.folders).filter((f) => !kept.has(extraPathKey(f))), result);
+      dropFolders(
+        root,
+        era.global,
+        sharedForms(options.folders).filter((f) => !kept.has(extraPathKey(f))),
+        result,
+      );
       addFolders(root, era.global, shared, file, result);
     } else {
       dropFolders(root, era.global, sharedForms(options.folders), result);
-      for (const agent of agents) addFolders(agent.node, era.perAgent, agentExtraPaths(options.folders, agent.id, era.patterns), file, result, agent.path);
+      for (const agent of agents)
+        addFolders(agent.node, era.perAgent, agentExtraPaths(options.folders, agent.id, era.patterns), file, result, agent.path);
     }
   }
 
@@ -136,7 +176,10 @@ export function applyIntegration(text: string, options: ApplyOptions): EditResul
  * stay). A minimal text edit at the parsed nodes' positions: every other
  * byte of the file — comments, quotes, layout — is left as it is.
  */
-export function removeIntegration(text: string, options: { folders: string[]; created: string[][]; allowAdded: boolean; file?: string }): { text: string; changes: string[] } {
+export function removeIntegration(
+  text: string,
+  options: { folders: string[]; created: string[][]; allowAdded: boolean; file?: string },
+): { text: string; changes: string[] } {
   const file = options.file ?? 'openclaw.json';
   const root = parseConfigText(text, file);
   const changes: string[] = [];
@@ -145,7 +188,10 @@ export function removeIntegration(text: string, options: { folders: string[]; cr
   const after = root.toJSON() as Record<string, any>;
   const dig = (obj: any, path: string[]) => path.reduce((o, k) => (o && typeof o === 'object' ? o[k] : undefined), obj);
   // Ours: the shared roots, and each configured agent's own paths (in either era's form).
-  const lists: Array<{ path: string[]; ours: Set<string> }> = [CURRENT_KEY, LEGACY_KEY].map((path) => ({ path, ours: new Set(sharedForms(options.folders).map(extraPathKey)) }));
+  const lists: Array<{ path: string[]; ours: Set<string> }> = [CURRENT_KEY, LEGACY_KEY].map((path) => ({
+    path,
+    ours: new Set(sharedForms(options.folders).map(extraPathKey)),
+  }));
   for (const agent of configuredAgents(root)) {
     const ours = new Set([true, false].flatMap((patterns) => agentExtraPaths(options.folders, agent.id, patterns)).map(extraPathKey));
     for (const key of [AGENT_CURRENT_KEY, AGENT_LEGACY_KEY]) lists.push({ path: [...agent.path, ...key], ours });
@@ -197,12 +243,21 @@ export function removeIntegration(text: string, options: { folders: string[]; cr
   }
   for (const path of removedWhole) changes.push(`removed ${describePath(path)}, which it had added`);
   let out = text;
-  for (const [start, end] of finishSpans(text, spans.map(([a, b]) => widen(text, a, b))).reverse()) out = out.slice(0, start) + out.slice(end);
+  for (const [start, end] of finishSpans(
+    text,
+    spans.map(([a, b]) => widen(text, a, b)),
+  ).reverse())
+    out = out.slice(0, start) + out.slice(end);
   return { text: out, changes };
 }
 
 /** The settings as a JSON5 snippet, for `--print` and for users who edit by hand. */
-export function integrationSnippet(options: { folders: string[]; plugin: PluginSettings; shape?: IntegrationShape; configText?: string | undefined }): string {
+export function integrationSnippet(options: {
+  folders: string[];
+  plugin: PluginSettings;
+  shape?: IntegrationShape;
+  configText?: string | undefined;
+}): string {
   const shape = options.shape ?? CURRENT_SHAPE;
   const data: Record<string, unknown> = {};
   let agents: ReturnType<typeof configuredAgents> = [];
@@ -218,9 +273,14 @@ export function integrationSnippet(options: { folders: string[]; plugin: PluginS
     // Each configured agent its own memory, in the form the file lists agents.
     const own = (id: string) => ({
       ...(shape.keys !== 'legacy' ? { memory: { search: { extraPaths: agentExtraPaths(options.folders, id, true) } } } : {}),
-      ...(shape.keys !== 'current' && agentExtraPaths(options.folders, id, false).length > 0 ? { memorySearch: { extraPaths: agentExtraPaths(options.folders, id, false) } } : {}),
+      ...(shape.keys !== 'current' && agentExtraPaths(options.folders, id, false).length > 0
+        ? { memorySearch: { extraPaths: agentExtraPaths(options.folders, id, false) } }
+        : {}),
     });
-    data.agents = agents[0]!.path[1] === 'entries' ? { entries: Object.fromEntries(agents.map((a) => [a.id, own(a.id)])) } : { list: agents.map((a) => ({ id: a.id, ...own(a.id) })) };
+    data.agents =
+      agents[0]!.path[1] === 'entries'
+        ? { entries: Object.fromEntries(agents.map((a) => [a.id, own(a.id)])) }
+        : { list: agents.map((a) => ({ id: a.id, ...own(a.id) })) };
   }
   data.plugins = { entries: { [PLUGIN_ID]: pluginEntry(options.plugin, shape) } };
   return JSON.stringify(data, null, 2);

@@ -36,7 +36,12 @@ export function readsManifestProfiles(version: OpenClawVersion | undefined): boo
 export function candidateShapes(keys: PathsKeys, version: OpenClawVersion | undefined): IntegrationShape[] {
   const fileEra = version !== undefined && versionBefore(version, FIRST_AFTER_FILE_ERA);
   const preferred = fileEra ? FILE_ERA_SHAPE : CURRENT_SHAPE;
-  const all: IntegrationShape[] = [preferred, fileEra ? CURRENT_SHAPE : FILE_ERA_SHAPE, { keys: preferred.keys, conversationAccess: !preferred.conversationAccess }, { keys: fileEra ? 'current' : 'legacy', conversationAccess: preferred.conversationAccess }];
+  const all: IntegrationShape[] = [
+    preferred,
+    fileEra ? CURRENT_SHAPE : FILE_ERA_SHAPE,
+    { keys: preferred.keys, conversationAccess: !preferred.conversationAccess },
+    { keys: fileEra ? 'current' : 'legacy', conversationAccess: preferred.conversationAccess },
+  ];
   if (keys === 'auto') return all;
   const forced = [preferred.conversationAccess, !preferred.conversationAccess].map((conversationAccess) => ({ keys, conversationAccess }));
   return forced;
@@ -54,7 +59,14 @@ export function versionFromConfig(text: string): OpenClawVersion | undefined {
 }
 
 /** The shape `--print` shows: by the installed OpenClaw's version, no validation. */
-export async function printShape(options: { env: Record<string, string | undefined>; keys?: PathsKeys | undefined; configText?: string | undefined; cli?: OpenClawCliOptions }): Promise<{ shape: IntegrationShape; version?: OpenClawVersion | undefined }> {
-  const version = (await openClawVersion(options.cli ?? { env: options.env })) ?? (options.configText ? versionFromConfig(options.configText) : undefined);
+export async function printShape(options: {
+  env: Record<string, string | undefined>;
+  keys?: PathsKeys | undefined;
+  configText?: string | undefined;
+  cli?: OpenClawCliOptions;
+}): Promise<{ shape: IntegrationShape; version?: OpenClawVersion | undefined }> {
+  const version =
+    (await openClawVersion(options.cli ?? { env: options.env })) ??
+    (options.configText ? versionFromConfig(options.configText) : undefined);
   return { shape: candidateShapes(options.keys ?? 'auto', version)[0]!, version };
 }

@@ -8,7 +8,18 @@ import { join } from 'node:path';
 import { JsonArrayNode, JsonObjectNode } from '@croct/json5-parser';
 import type { HomePaths } from '../../platform/home.js';
 import type { OpenClawVersion } from './cli.js';
-import { AGENT_CURRENT_KEY, AGENT_LEGACY_KEY, agentExtraPaths, configuredAgents, CURRENT_KEY, extraPathKey, LEGACY_KEY, memoryFolders, sharedExtraPaths, type ExtraPath } from './extra-paths.js';
+import {
+  AGENT_CURRENT_KEY,
+  AGENT_LEGACY_KEY,
+  agentExtraPaths,
+  configuredAgents,
+  CURRENT_KEY,
+  extraPathKey,
+  LEGACY_KEY,
+  memoryFolders,
+  sharedExtraPaths,
+  type ExtraPath,
+} from './extra-paths.js';
 import { getAt, parseConfigText } from './json5-tree.js';
 import { locateOpenClaw, type OpenClawLocation } from './location.js';
 import { PLUGIN_FILES, PLUGIN_ID, pluginSourcePath } from './plugin-files.js';
@@ -35,23 +46,42 @@ export interface IntegrationStatus {
  * `version`: the installed OpenClaw's (decides whether plugin manifests' tool
  * profiles count); default: the one that last wrote openclaw.json.
  */
-export async function integrationStatus(options: { paths: HomePaths; env: Record<string, string | undefined>; userHome?: string; version?: OpenClawVersion | undefined }): Promise<IntegrationStatus> {
+export async function integrationStatus(options: {
+  paths: HomePaths;
+  env: Record<string, string | undefined>;
+  userHome?: string;
+  version?: OpenClawVersion | undefined;
+}): Promise<IntegrationStatus> {
   const location = await locateOpenClaw(options.env, options.userHome);
   const folders = memoryFolders(options.paths);
-  const status: IntegrationStatus = { location, currentKey: false, legacyKey: false, pluginEntry: false, pluginInstalled: false, pluginOutdated: false, toolPolicy: [] };
+  const status: IntegrationStatus = {
+    location,
+    currentKey: false,
+    legacyKey: false,
+    pluginEntry: false,
+    pluginInstalled: false,
+    pluginOutdated: false,
+    toolPolicy: [],
+  };
   if (location.configExists) {
     try {
       const text = await readFile(location.configPath, 'utf8');
       const root = parseConfigText(text, location.configPath);
-      status.toolPolicy = memoryToolPolicyByAgent(root.toJSON(), { manifestProfiles: readsManifestProfiles(options.version ?? versionFromConfig(text)) });
+      status.toolPolicy = memoryToolPolicyByAgent(root.toJSON(), {
+        manifestProfiles: readsManifestProfiles(options.version ?? versionFromConfig(text)),
+      });
       const listHas = (path: string[], values: ExtraPath[]) => {
         const v = getAt(root, path);
-        return values.length === 0 || (v instanceof JsonArrayNode && values.every((f) => v.toJSON().map(extraPathKey).includes(extraPathKey(f))));
+        return (
+          values.length === 0 || (v instanceof JsonArrayNode && values.every((f) => v.toJSON().map(extraPathKey).includes(extraPathKey(f))))
+        );
       };
       // Only main: the shared key; several agents: each its own (see applyIntegration).
       const agents = configuredAgents(root);
       const has = (global: string[], perAgent: string[], patterns: boolean) =>
-        agents.length === 0 ? listHas(global, sharedExtraPaths(folders, patterns)) : agents.every((a) => listHas([...a.path, ...perAgent], agentExtraPaths(folders, a.id, patterns)));
+        agents.length === 0
+          ? listHas(global, sharedExtraPaths(folders, patterns))
+          : agents.every((a) => listHas([...a.path, ...perAgent], agentExtraPaths(folders, a.id, patterns)));
       status.currentKey = has(CURRENT_KEY, AGENT_CURRENT_KEY, true);
       status.legacyKey = has(LEGACY_KEY, AGENT_LEGACY_KEY, false);
       status.pluginEntry = getAt(root, ['plugins', 'entries', PLUGIN_ID]) instanceof JsonObjectNode;
@@ -80,7 +110,12 @@ export interface IntegrationPreview {
 }
 
 /** `integrate openclaw --print`: what the integration would write and where, changing nothing. */
-export async function integrationPreview(options: { paths: HomePaths; env: Record<string, string | undefined>; plugin: PluginSettings; keys: PathsKeys }): Promise<IntegrationPreview> {
+export async function integrationPreview(options: {
+  paths: HomePaths;
+  env: Record<string, string | undefined>;
+  plugin: PluginSettings;
+  keys: PathsKeys;
+}): Promise<IntegrationPreview> {
   const location = await locateOpenClaw(options.env);
   const configText = await readFile(location.configPath, 'utf8').catch(() => undefined);
   const { shape, version } = await printShape({ env: options.env, keys: options.keys, configText });

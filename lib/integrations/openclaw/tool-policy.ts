@@ -81,15 +81,32 @@ function policyAt(value: unknown): Policy | undefined {
 function scopeAdvice(key: string, policy: Policy, profile: unknown, checkProfile: boolean, manifestProfiles: boolean): ToolPolicyAdvice[] {
   const advice: ToolPolicyAdvice[] = [];
   for (const entry of strings(policy.deny)) {
-    if (entryCoversAny(entry)) advice.push({ key: `${key}.deny`, action: 'remove', entry, why: `"${entry}" in ${key}.deny hides OC-Memory's tools (deny always wins)` });
+    if (entryCoversAny(entry))
+      advice.push({
+        key: `${key}.deny`,
+        action: 'remove',
+        entry,
+        why: `"${entry}" in ${key}.deny hides OC-Memory's tools (deny always wins)`,
+      });
   }
   const allow = strings(policy.allow);
   if (allow.length > 0) {
-    if (!allow.some(entryCoversAll)) advice.push({ key: `${key}.allow`, action: 'add', entry: PLUGIN_ID, why: `${key}.allow lists the tools this scope may use, and OC-Memory's are not among them` });
+    if (!allow.some(entryCoversAll))
+      advice.push({
+        key: `${key}.allow`,
+        action: 'add',
+        entry: PLUGIN_ID,
+        why: `${key}.allow lists the tools this scope may use, and OC-Memory's are not among them`,
+      });
     return advice;
   }
   if (checkProfile && !profileKeepsTools(profile, manifestProfiles) && !strings(policy.alsoAllow).some(entryCoversAll)) {
-    advice.push({ key: `${key}.alsoAllow`, action: 'add', entry: PLUGIN_ID, why: `the "${String(profile)}" tool profile (${key}.profile) leaves plugin tools out` });
+    advice.push({
+      key: `${key}.alsoAllow`,
+      action: 'add',
+      entry: PLUGIN_ID,
+      why: `the "${String(profile)}" tool profile (${key}.profile) leaves plugin tools out`,
+    });
   }
   return advice;
 }
@@ -122,15 +139,30 @@ export function memoryToolPolicyByAgent(config: unknown, options: { manifestProf
   const root = policyAt(config) as Record<string, unknown> | undefined;
   const tools = policyAt(root?.tools) ?? {};
   const global = scopeAdvice('tools', { ...tools, profile: undefined }, undefined, false, options.manifestProfiles);
-  const globalProfile = scopeAdvice('tools', { profile: tools.profile, alsoAllow: tools.alsoAllow }, tools.profile, tools.profile !== undefined && strings(tools.allow).length === 0, options.manifestProfiles);
+  const globalProfile = scopeAdvice(
+    'tools',
+    { profile: tools.profile, alsoAllow: tools.alsoAllow },
+    tools.profile,
+    tools.profile !== undefined && strings(tools.allow).length === 0,
+    options.manifestProfiles,
+  );
   const byProvider: ToolPolicyAdvice[] = [];
-  for (const [provider, value] of Object.entries((policyAt((tools as Record<string, unknown>).byProvider) as Record<string, unknown> | undefined) ?? {})) {
+  for (const [provider, value] of Object.entries(
+    (policyAt((tools as Record<string, unknown>).byProvider) as Record<string, unknown> | undefined) ?? {},
+  )) {
     const p = policyAt(value);
-    if (p) byProvider.push(...scopeAdvice(`tools.byProvider.${provider}`, p, p.profile ?? tools.profile, p.profile !== undefined, options.manifestProfiles));
+    if (p)
+      byProvider.push(
+        ...scopeAdvice(`tools.byProvider.${provider}`, p, p.profile ?? tools.profile, p.profile !== undefined, options.manifestProfiles),
+      );
   }
   const agents = policyAt(root?.agents) as Record<string, unknown> | undefined;
   // 2026.9 keys agents by id (agents.entries.<id>); the 2026.2 file era lists them (agents.list[i]).
-  const entries = Object.entries((policyAt(agents?.entries) as Record<string, unknown> | undefined) ?? {}).map(([id, a]) => ({ id, key: `agents.entries.${id}.tools`, agent: a }));
+  const entries = Object.entries((policyAt(agents?.entries) as Record<string, unknown> | undefined) ?? {}).map(([id, a]) => ({
+    id,
+    key: `agents.entries.${id}.tools`,
+    agent: a,
+  }));
   const list = Array.isArray(agents?.list)
     ? (agents.list as unknown[]).map((a, i) => {
         const id = (policyAt(a) as Record<string, unknown> | undefined)?.id;
@@ -153,7 +185,8 @@ export function memoryToolPolicyByAgent(config: unknown, options: { manifestProf
  */
 export function memoryToolPolicyAdvice(config: unknown, options: { manifestProfiles: boolean }): ToolPolicyAdvice[] {
   const advice: ToolPolicyAdvice[] = [];
-  for (const a of memoryToolPolicyByAgent(config, options)) for (const x of a.advice) if (!advice.some((y) => sameAdvice(x, y))) advice.push(x);
+  for (const a of memoryToolPolicyByAgent(config, options))
+    for (const x of a.advice) if (!advice.some((y) => sameAdvice(x, y))) advice.push(x);
   return advice;
 }
 

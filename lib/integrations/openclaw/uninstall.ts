@@ -26,7 +26,12 @@ export interface UninstallReport {
   pluginUninstallNote?: string | undefined;
 }
 
-export async function uninstallOpenClawIntegration(options: { paths: HomePaths; env: Record<string, string | undefined>; userHome?: string; cli?: OpenClawCliOptions }): Promise<UninstallReport> {
+export async function uninstallOpenClawIntegration(options: {
+  paths: HomePaths;
+  env: Record<string, string | undefined>;
+  userHome?: string;
+  cli?: OpenClawCliOptions;
+}): Promise<UninstallReport> {
   const { paths } = options;
   const record = await readRecord(paths);
   const location = await locateOpenClaw(options.env, options.userHome);
@@ -53,7 +58,12 @@ export async function uninstallOpenClawIntegration(options: { paths: HomePaths; 
       mode = 'restored';
       changes = [`restored ${configPath} from ${record.backup}`];
     } else {
-      const r = removeIntegration(current, { folders: record?.folders ?? memoryFolders(paths), created: record?.created ?? [], allowAdded: record?.allowAdded ?? false, file: configPath });
+      const r = removeIntegration(current, {
+        folders: record?.folders ?? memoryFolders(paths),
+        created: record?.created ?? [],
+        allowAdded: record?.allowAdded ?? false,
+        file: configPath,
+      });
       if (r.changes.length > 0) {
         const backup = `${configPath}.oc-memory-uninstall-backup-${new Date().toISOString().replace(/[:.]/g, '-')}`;
         await writeFileAtomic(backup, current, { mode: 0o600 });

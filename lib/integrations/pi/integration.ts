@@ -22,7 +22,10 @@ import { packagePath } from '../../platform/package-root.js';
 export const PI_EXTENSION_FILES = ['index.ts', 'oc-memory.json'] as const;
 
 /** pi's agent folder ($PI_CODING_AGENT_DIR, else ~/.pi/agent) and OC-Memory's extension folder in it. */
-export function locatePi(env: Record<string, string | undefined>, userHome: string = homedir()): { agentDir: string; extensionDir: string } {
+export function locatePi(
+  env: Record<string, string | undefined>,
+  userHome: string = homedir(),
+): { agentDir: string; extensionDir: string } {
   const agentDir = env.PI_CODING_AGENT_DIR?.trim() || join(userHome, '.pi', 'agent');
   return { agentDir, extensionDir: join(agentDir, 'extensions', MCP_SERVER_NAME) };
 }
@@ -55,7 +58,14 @@ interface PiRecord {
   configChanged: Record<string, unknown>;
 }
 
-export async function installPiIntegration(options: { paths: HomePaths; runner: Runner; agent: string; env: Record<string, string | undefined>; userHome?: string; config: ConfigAccess }): Promise<{ extensionDir: string; changes: string[] }> {
+export async function installPiIntegration(options: {
+  paths: HomePaths;
+  runner: Runner;
+  agent: string;
+  env: Record<string, string | undefined>;
+  userHome?: string;
+  config: ConfigAccess;
+}): Promise<{ extensionDir: string; changes: string[] }> {
   const { extensionDir } = locatePi(options.env, options.userHome);
   const changes: string[] = [];
   await mkdir(extensionDir, { recursive: true });
@@ -75,7 +85,12 @@ export async function installPiIntegration(options: { paths: HomePaths; runner: 
   return { extensionDir, changes };
 }
 
-export async function uninstallPiIntegration(options: { paths: HomePaths; env: Record<string, string | undefined>; userHome?: string; config: ConfigAccess }): Promise<{ extensionDir: string; changes: string[] }> {
+export async function uninstallPiIntegration(options: {
+  paths: HomePaths;
+  env: Record<string, string | undefined>;
+  userHome?: string;
+  config: ConfigAccess;
+}): Promise<{ extensionDir: string; changes: string[] }> {
   const record = await readIntegrationRecord<PiRecord>(integrationRecordPath(options.paths, 'pi'));
   const extensionDir = record?.extensionDir ?? locatePi(options.env, options.userHome).extensionDir;
   const changes: string[] = [];

@@ -51,7 +51,10 @@ async function resolve(options: HomeScheduleOptions): Promise<Resolved> {
   const env = { runner: defaultRunner, xdgConfigHome: options.env.XDG_CONFIG_HOME };
   const platform = options.platform ?? (await detectPlatform(defaultRunner));
   // The sources' variables of the user's shell go into the schedule (environment.ts).
-  const target = scheduleTarget(options.paths, options.everyMinutes, { environment: scheduleEnvironment(options.env), configFile: options.configFile });
+  const target = scheduleTarget(options.paths, options.everyMinutes, {
+    environment: scheduleEnvironment(options.env),
+    configFile: options.configFile,
+  });
   const templates = await loadScheduleTemplates();
   return { platform, target, templates, env };
 }
@@ -79,7 +82,13 @@ export async function installHomeSchedule(options: InstallHomeScheduleOptions): 
   const installed = await installSchedule(plan, target, env);
   if (options.everyMinutes !== options.config.schedule.every_minutes) {
     const { setConfigValue } = await import('../../config/config.js');
-    await setConfigValue({ file: options.configFile, envFile: options.paths.env, keyPath: 'schedule.every_minutes', value: options.everyMinutes, env: options.env });
+    await setConfigValue({
+      file: options.configFile,
+      envFile: options.paths.env,
+      keyPath: 'schedule.every_minutes',
+      value: options.everyMinutes,
+      env: options.env,
+    });
   }
   return { platform, target, plan, installed };
 }

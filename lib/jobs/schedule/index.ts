@@ -90,13 +90,21 @@ export interface ScheduleInfo {
 export async function collectScheduleInfo(
   paths: HomePaths,
   configuredEvery: number,
-  env: { runner?: import('./install.js').CommandRunner; xdgConfigHome?: string | undefined; platform?: import('./render.js').Platform; now?: Date } = {},
+  env: {
+    runner?: import('./install.js').CommandRunner;
+    xdgConfigHome?: string | undefined;
+    platform?: import('./render.js').Platform;
+    now?: Date;
+  } = {},
 ): Promise<ScheduleInfo> {
   const { defaultRunner, detectPlatform, scheduleStatus } = await import('./install.js');
   const runner = env.runner ?? defaultRunner;
   const platform = env.platform ?? (await detectPlatform(runner));
   const templates = await loadScheduleTemplates();
-  const st = await scheduleStatus(platform, scheduleTarget(paths, configuredEvery), templates, { runner, xdgConfigHome: env.xdgConfigHome });
+  const st = await scheduleStatus(platform, scheduleTarget(paths, configuredEvery), templates, {
+    runner,
+    xdgConfigHome: env.xdgConfigHome,
+  });
   const every = st.everyMinutes ?? configuredEvery;
   const health = await tickHealth(paths, every, env.now);
   return {

@@ -119,7 +119,16 @@ export function planSchedule(platform: Platform, target: ScheduleTarget, templat
   switch (platform) {
     case 'cron': {
       const block = renderCronBlock(templates.crontab, target);
-      return { platform, name: names.unit, files: [], commands: [['crontab', '-l'], ['crontab', '-']], cronBlock: block };
+      return {
+        platform,
+        name: names.unit,
+        files: [],
+        commands: [
+          ['crontab', '-l'],
+          ['crontab', '-'],
+        ],
+        cronBlock: block,
+      };
     }
     case 'launchd': {
       const path = launchdPath(target, env);
@@ -175,7 +184,10 @@ function commandFailed(platform: Platform, command: string[], result: RunResult)
   }
   const detail = (result.stderr || result.stdout).trim().split('\n').slice(0, 3).join(' / ');
   return new OcmError('IO_ERROR', `\`${command.join(' ')}\` failed (exit ${result.code})${detail ? `: ${detail}` : ''}.`, {
-    hint: platform === 'systemd' ? 'Check `systemctl --user status` (a user session with a bus is needed; over SSH try `loginctl enable-linger $USER`).' : 'Run the command by hand to see why, then try again.',
+    hint:
+      platform === 'systemd'
+        ? 'Check `systemctl --user status` (a user session with a bus is needed; over SSH try `loginctl enable-linger $USER`).'
+        : 'Run the command by hand to see why, then try again.',
   });
 }
 
@@ -236,7 +248,13 @@ export interface UninstallResult {
 }
 
 /** Remove the schedule for this home. `dryRun` only says what would be done. */
-export async function uninstallSchedule(platform: Platform, target: ScheduleTarget, templates: ScheduleTemplates, env: ScheduleEnv, dryRun = false): Promise<UninstallResult> {
+export async function uninstallSchedule(
+  platform: Platform,
+  target: ScheduleTarget,
+  templates: ScheduleTemplates,
+  env: ScheduleEnv,
+  dryRun = false,
+): Promise<UninstallResult> {
   const { runner } = env;
   const names = scheduleNames(target);
   if (platform === 'cron') {
@@ -253,7 +271,10 @@ export async function uninstallSchedule(platform: Platform, target: ScheduleTarg
     platform === 'launchd'
       ? [['launchctl', 'bootout', `gui/${uidOf(env)}/${names.label}`]]
       : platform === 'systemd'
-        ? [['systemctl', '--user', 'disable', '--now', `${names.unit}.timer`], ['systemctl', '--user', 'daemon-reload']]
+        ? [
+            ['systemctl', '--user', 'disable', '--now', `${names.unit}.timer`],
+            ['systemctl', '--user', 'daemon-reload'],
+          ]
         : [['schtasks', '/Delete', '/TN', names.task, '/F']];
   let found = files.length > 0;
   if (platform === 'schtasks' && !dryRun) {
@@ -282,7 +303,12 @@ export interface ScheduleStatus {
 }
 
 /** Is the schedule for this home installed (and active)? */
-export async function scheduleStatus(platform: Platform, target: ScheduleTarget, templates: ScheduleTemplates, env: ScheduleEnv): Promise<ScheduleStatus> {
+export async function scheduleStatus(
+  platform: Platform,
+  target: ScheduleTarget,
+  templates: ScheduleTemplates,
+  env: ScheduleEnv,
+): Promise<ScheduleStatus> {
   const { runner } = env;
   const names = scheduleNames(target);
   switch (platform) {
@@ -291,11 +317,18 @@ export async function scheduleStatus(platform: Platform, target: ScheduleTarget,
       try {
         crontab = await readCrontab(runner);
       } catch (error) {
-        if (error instanceof OcmError && error.code === 'NOT_FOUND') return { platform, installed: false, name: names.unit, detail: 'crontab is not installed' };
+        if (error instanceof OcmError && error.code === 'NOT_FOUND')
+          return { platform, installed: false, name: names.unit, detail: 'crontab is not installed' };
         throw error;
       }
       const block = findCronBlock(crontab, target.home);
-      return { platform, installed: block !== undefined, name: names.unit, detail: block || undefined, everyMinutes: block ? everyFromCron(block) : undefined };
+      return {
+        platform,
+        installed: block !== undefined,
+        name: names.unit,
+        detail: block || undefined,
+        everyMinutes: block ? everyFromCron(block) : undefined,
+      };
     }
     case 'launchd': {
       const plan = planSchedule(platform, target, templates, env);
@@ -314,7 +347,14 @@ export async function scheduleStatus(platform: Platform, target: ScheduleTarget,
         const m = /OnUnitActiveSec=(\d+)min/.exec(await readFile(timer, 'utf8'));
         if (m) every = Number(m[1]);
       }
-      return { platform, installed, active: r.code === 0 && r.stdout.trim() === 'active', name: `${names.unit}.timer`, detail: timer, everyMinutes: every || undefined };
+      return {
+        platform,
+        installed,
+        active: r.code === 0 && r.stdout.trim() === 'active',
+        name: `${names.unit}.timer`,
+        detail: timer,
+        everyMinutes: every || undefined,
+      };
     }
     case 'schtasks': {
       const r = await runner('schtasks', ['/Query', '/TN', names.task]);

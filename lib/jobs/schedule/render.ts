@@ -53,9 +53,13 @@ function checkedEnvironment(target: ScheduleTarget, where: string, refuse: RegEx
   const environment = target.environment ?? [];
   for (const [name, value] of environment) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || refuse.test(value)) {
-      throw new OcmError('BAD_INPUT', `${name} cannot go into ${where} as it is set in your shell (it holds a character ${where} cannot carry).`, {
-        hint: `Set the source's folder in config.yaml instead (sources.*), unset ${name}, and install the schedule again.`,
-      });
+      throw new OcmError(
+        'BAD_INPUT',
+        `${name} cannot go into ${where} as it is set in your shell (it holds a character ${where} cannot carry).`,
+        {
+          hint: `Set the source's folder in config.yaml instead (sources.*), unset ${name}, and install the schedule again.`,
+        },
+      );
     }
   }
   return environment;
@@ -79,7 +83,9 @@ export function scheduleNames(target: Pick<ScheduleTarget, 'home' | 'defaultHome
 export function cronSchedule(everyMinutes: number): string {
   const n = everyMinutes;
   if (!Number.isInteger(n) || n < 1 || n > 1440) {
-    throw new OcmError('BAD_INPUT', `--every must be a whole number of minutes from 1 to 1440 (got ${n}).`, { hint: 'Example: ocm-run schedule install --every 5' });
+    throw new OcmError('BAD_INPUT', `--every must be a whole number of minutes from 1 to 1440 (got ${n}).`, {
+      hint: 'Example: ocm-run schedule install --every 5',
+    });
   }
   if (n === 1) return '* * * * *';
   if (n < 60 && 60 % n === 0) return `*/${n} * * * *`;
@@ -151,12 +157,24 @@ export function renderCronBlock(template: string, target: ScheduleTarget): strin
   if (/[\n\r]/.test(target.home + target.cli + target.node + target.log)) {
     throw new OcmError('BAD_INPUT', 'A path with a line break cannot go into a crontab.');
   }
-  return [`${CRON_BEGIN} ${target.home} >>> (managed by ocm-run schedule; do not edit between the markers)`, cronEscape(line), `${CRON_END} ${target.home} <<<`].join('\n');
+  return [
+    `${CRON_BEGIN} ${target.home} >>> (managed by ocm-run schedule; do not edit between the markers)`,
+    cronEscape(line),
+    `${CRON_END} ${target.home} <<<`,
+  ].join('\n');
 }
 
 export function renderLaunchdPlist(template: string, target: ScheduleTarget): string {
   const environment = checkedEnvironment(target, 'a launchd plist');
-  const lines = environment.length === 0 ? [] : ['  <key>EnvironmentVariables</key>', '  <dict>', ...environment.flatMap(([name, value]) => [`    <key>${xmlEscape(name)}</key>`, `    <string>${xmlEscape(value)}</string>`]), '  </dict>'];
+  const lines =
+    environment.length === 0
+      ? []
+      : [
+          '  <key>EnvironmentVariables</key>',
+          '  <dict>',
+          ...environment.flatMap(([name, value]) => [`    <key>${xmlEscape(name)}</key>`, `    <string>${xmlEscape(value)}</string>`]),
+          '  </dict>',
+        ];
   const filled = fillTemplate(template, {
     LABEL: xmlEscape(scheduleNames(target).label),
     NODE: xmlEscape(target.node),
@@ -168,15 +186,22 @@ export function renderLaunchdPlist(template: string, target: ScheduleTarget): st
   });
   // The user's values go in after the placeholders are filled, so no text of theirs is read as one.
   const home = `    <string>${xmlEscape(target.home)}</string>\n`;
-  const withConfig = target.configFile ? filled.replace(home, () => `${home}    <string>--config</string>\n    <string>${xmlEscape(target.configFile!)}</string>\n`) : filled;
+  const withConfig = target.configFile
+    ? filled.replace(home, () => `${home}    <string>--config</string>\n    <string>${xmlEscape(target.configFile!)}</string>\n`)
+    : filled;
   return withEnvironment(withConfig, lines);
 }
 
-export function renderSystemdUnits(templates: { service: string; timer: string }, target: ScheduleTarget): { service: string; timer: string } {
+export function renderSystemdUnits(
+  templates: { service: string; timer: string },
+  target: ScheduleTarget,
+): { service: string; timer: string } {
   const name = scheduleNames(target).unit;
   const execStart = tickWords(target).map(systemdQuote).join(' ');
   // Environment="NAME=value": one quoted assignment, \\ and " escaped, % doubled (a specifier otherwise); no $ expansion there.
-  const environment = checkedEnvironment(target, 'a systemd unit').map(([n, v]) => `Environment="${`${n}=${v}`.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/%/g, '%%')}"`);
+  const environment = checkedEnvironment(target, 'a systemd unit').map(
+    ([n, v]) => `Environment="${`${n}=${v}`.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/%/g, '%%')}"`,
+  );
   const values = {
     NAME: name,
     HOME_COMMENT: systemdPath(target.home),
@@ -184,7 +209,10 @@ export function renderSystemdUnits(templates: { service: string; timer: string }
     LOG: systemdPath(target.log),
     EVERY: String(target.everyMinutes),
   };
-  return { service: withEnvironment(fillTemplate(templates.service, { ...values, ...KEEP_ENVIRONMENT }), environment), timer: fillTemplate(templates.timer, values) };
+  return {
+    service: withEnvironment(fillTemplate(templates.service, { ...values, ...KEEP_ENVIRONMENT }), environment),
+    timer: fillTemplate(templates.timer, values),
+  };
 }
 
 /** Local time without zone, the StartBoundary form Task Scheduler writes itself. */
@@ -196,7 +224,9 @@ function startBoundary(now: Date): string {
 export function renderSchtasksXml(template: string, target: ScheduleTarget, now: Date): string {
   const inner = tickWords(target).map(winQuote).join(' ');
   // `set "NAME=value"&& …` for the variables: cmd cannot carry a quote, % (expanded), ^, & or | in them.
-  const sets = checkedEnvironment(target, 'a Windows scheduled task', /[\n\r\0"%^&|<>]/).map(([n, v]) => `set "${n}=${v}"&& `).join('');
+  const sets = checkedEnvironment(target, 'a Windows scheduled task', /[\n\r\0"%^&|<>]/)
+    .map(([n, v]) => `set "${n}=${v}"&& `)
+    .join('');
   // cmd /c strips one outer pair of quotes; the redirect keeps the tick's output.
   const args = `/d /s /c "${sets}${inner} >> ${winQuote(target.log)} 2>&1"`;
   return fillTemplate(template, {

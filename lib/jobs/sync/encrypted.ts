@@ -128,15 +128,24 @@ export async function encryptedSync(options: EncryptedSyncOptions): Promise<Encr
     const result = await syncOnce(options, repo, dir, remote);
     if (result) return { ...result, initialised };
     if (attempt >= 3) {
-      throw new OcmError('IO_ERROR', 'The encrypted remote kept moving while this device pushed (another device syncing at the same time).', {
-        hint: 'Nothing local was lost; the sync is retried on the next ticks.',
-      });
+      throw new OcmError(
+        'IO_ERROR',
+        'The encrypted remote kept moving while this device pushed (another device syncing at the same time).',
+        {
+          hint: 'Nothing local was lost; the sync is retried on the next ticks.',
+        },
+      );
     }
   }
 }
 
 /** One fetch–merge–push; undefined when the push was refused because the remote moved on. */
-async function syncOnce(options: EncryptedSyncOptions, repo: SealedRepository, dir: string, remote: string): Promise<Omit<EncryptedSyncResult, 'initialised'> | undefined> {
+async function syncOnce(
+  options: EncryptedSyncOptions,
+  repo: SealedRepository,
+  dir: string,
+  remote: string,
+): Promise<Omit<EncryptedSyncResult, 'initialised'> | undefined> {
   const step = options.onStep ?? (() => {});
   const theirsCommit = remote ? await repo.fetch(remote, options.branch) : undefined;
   step('sync-fetched');
@@ -155,9 +164,25 @@ async function syncOnce(options: EncryptedSyncOptions, repo: SealedRepository, d
   const ours = new Map<string, Buffer>();
   for (const [path, abs] of files.local) ours.set(path, await readFile(abs));
   const oursSha = new Map([...ours].map(([p, b]) => [p, sha256(b)]));
-  const allPaths = new Set<string>([...ours.keys(), ...Object.keys(theirs?.manifest.files ?? {}), ...Object.keys(base?.manifest.files ?? {})]);
+  const allPaths = new Set<string>([
+    ...ours.keys(),
+    ...Object.keys(theirs?.manifest.files ?? {}),
+    ...Object.keys(base?.manifest.files ?? {}),
+  ]);
   const writes = new Map<string, Buffer | null>();
-  const result: Omit<EncryptedSyncResult, 'initialised'> = { pulled: Boolean(theirs), pushed: false, written: [], merged: [], conflicts: [], deleted: [], encrypted: 0, files: 0, forgotten: [], rotated: false, ...(remote ? { remote } : {}) };
+  const result: Omit<EncryptedSyncResult, 'initialised'> = {
+    pulled: Boolean(theirs),
+    pushed: false,
+    written: [],
+    merged: [],
+    conflicts: [],
+    deleted: [],
+    encrypted: 0,
+    files: 0,
+    forgotten: [],
+    rotated: false,
+    ...(remote ? { remote } : {}),
+  };
   const toRead: Array<{ snap: Snapshot; path: string }> = [];
   const plans: Array<{ path: string; action: 'take' | 'merge'; baseSnap?: Snapshot }> = [];
   for (const path of [...allPaths].sort()) {
@@ -194,7 +219,10 @@ async function syncOnce(options: EncryptedSyncOptions, repo: SealedRepository, d
 
   // 3. Write the home (journaled first: hashes only).
   if (writes.size > 0) {
-    await writeJournal(dir, { ...(theirs ? { theirs: theirs.commit } : {}), results: Object.fromEntries([...writes].map(([p, b]) => [p, b ? sha256(b) : ''])) });
+    await writeJournal(dir, {
+      ...(theirs ? { theirs: theirs.commit } : {}),
+      results: Object.fromEntries([...writes].map(([p, b]) => [p, b ? sha256(b) : ''])),
+    });
     step('sync-journaled');
     let first = true;
     for (const [path, data] of writes) {
@@ -219,7 +247,11 @@ async function syncOnce(options: EncryptedSyncOptions, repo: SealedRepository, d
   if (plans.length > 0 && options.forget) {
     const days = new Map([...ours].filter(([p]) => mergeKindOf(p) === 'day'));
     for (const [p, b] of writes) if (mergeKindOf(p) === 'day') b ? days.set(p, b) : days.delete(p);
-    result.forgotten = await forgetTombstoned(options, files.place(TOMBSTONES_FILE), [...days.values()].map((b) => b.toString('utf8')));
+    result.forgotten = await forgetTombstoned(
+      options,
+      files.place(TOMBSTONES_FILE),
+      [...days.values()].map((b) => b.toString('utf8')),
+    );
   }
 
   // 4. Encrypt the home as it now is, on top of the remote's head.
@@ -275,8 +307,13 @@ async function syncOnce(options: EncryptedSyncOptions, repo: SealedRepository, d
       } else entries.push({ path: name, blob: theirs.tree.get(name)! });
     }
   }
-  const identityFile = encryptFor.identityFile ?? (!rotating && options.secret.kind === 'passphrase' ? await identityBlob(repo, unlockFrom, key, options.secret) : undefined);
-  if (identityFile) entries.push(identityFile instanceof Uint8Array ? { path: 'identity.age', data: identityFile } : { path: 'identity.age', blob: identityFile.blob });
+  const identityFile =
+    encryptFor.identityFile ??
+    (!rotating && options.secret.kind === 'passphrase' ? await identityBlob(repo, unlockFrom, key, options.secret) : undefined);
+  if (identityFile)
+    entries.push(
+      identityFile instanceof Uint8Array ? { path: 'identity.age', data: identityFile } : { path: 'identity.age', blob: identityFile.blob },
+    );
   entries.push({ path: 'index.age', data: await seal(encryptFor.key, JSON.stringify(manifest)) });
   result.files = Object.keys(manifest.files).length;
   result.rotated = rotating;
@@ -315,7 +352,12 @@ async function unlock(repo: SealedRepository, secret: SyncSecret, commit: string
 }
 
 /** The identity.age of the unlocking commit, or a new one for a key generated now. */
-async function identityBlob(repo: SealedRepository, commit: string | undefined, key: SyncKey, secret: Extract<SyncSecret, { kind: 'passphrase' }>): Promise<{ blob: string } | Uint8Array> {
+async function identityBlob(
+  repo: SealedRepository,
+  commit: string | undefined,
+  key: SyncKey,
+  secret: Extract<SyncSecret, { kind: 'passphrase' }>,
+): Promise<{ blob: string } | Uint8Array> {
   const blob = commit ? (await repo.tree(commit)).get('identity.age') : undefined;
   if (blob) return { blob };
   return sealWithPassphrase(secret.passphrase, key.identity);
@@ -328,7 +370,13 @@ async function newKey(secret: SyncSecret): Promise<{ key: SyncKey; identityFile:
 }
 
 /** A commit's tree and manifest; `lenient`: a commit this key cannot read (another key's, before a rotation) reads as empty. */
-async function snapshot(repo: SealedRepository, key: SyncKey, commit: string, what: string, lenient = false): Promise<Snapshot | undefined> {
+async function snapshot(
+  repo: SealedRepository,
+  key: SyncKey,
+  commit: string,
+  what: string,
+  lenient = false,
+): Promise<Snapshot | undefined> {
   const tree = await repo.tree(commit);
   const index = tree.get('index.age');
   if (!index) {
@@ -346,12 +394,19 @@ async function snapshot(repo: SealedRepository, key: SyncKey, commit: string, wh
     throw error;
   }
   const manifest = JSON.parse(new TextDecoder().decode(text)) as Manifest;
-  if (manifest.format !== FORMAT) throw new OcmError('BAD_INPUT', `${what} was written in format ${manifest.format}, which this version does not read.`, { hint: 'Update OC-Memory on this device.' });
+  if (manifest.format !== FORMAT)
+    throw new OcmError('BAD_INPUT', `${what} was written in format ${manifest.format}, which this version does not read.`, {
+      hint: 'Update OC-Memory on this device.',
+    });
   return { commit, tree, manifest };
 }
 
 /** Decrypted files, keyed `<commit>:<path>`. */
-async function readPlaintexts(repo: SealedRepository, key: SyncKey, wanted: Array<{ snap: Snapshot; path: string }>): Promise<Map<string, Buffer>> {
+async function readPlaintexts(
+  repo: SealedRepository,
+  key: SyncKey,
+  wanted: Array<{ snap: Snapshot; path: string }>,
+): Promise<Map<string, Buffer>> {
   const ids = new Map<string, string>();
   for (const { snap, path } of wanted) {
     const blob = snap.tree.get(`files/${sealedName(key, path)}.age`);
@@ -363,7 +418,9 @@ async function readPlaintexts(repo: SealedRepository, key: SyncKey, wanted: Arra
     const data = Buffer.from(await unseal(key, blobs.get(id)!, `An encrypted file of the remote (${id.slice(0, 12)})`));
     const expected = wanted.find((w) => `${w.snap.commit}:${w.path}` === k)!;
     if (sha256(data) !== expected.snap.manifest.files[expected.path]) {
-      throw new OcmError('BAD_INPUT', 'An encrypted file of the remote does not match its index (damaged or replaced).', { hint: 'Nothing was changed here. Check the remote; a sync from a device with a good copy repairs it.' });
+      throw new OcmError('BAD_INPUT', 'An encrypted file of the remote does not match its index (damaged or replaced).', {
+        hint: 'Nothing was changed here. Check the remote; a sync from a device with a good copy repairs it.',
+      });
     }
     out.set(k, data);
   }

@@ -20,12 +20,21 @@ export class Git {
   }
 
   /** The same, with bytes in (stdin) and out (stdout), untrimmed: blobs, fast-import streams. */
-  async runBytes(args: string[], input?: Uint8Array, options: { allowFail?: boolean } = {}): Promise<{ code: number; stdout: Buffer; stderr: string }> {
+  async runBytes(
+    args: string[],
+    input?: Uint8Array,
+    options: { allowFail?: boolean } = {},
+  ): Promise<{ code: number; stdout: Buffer; stderr: string }> {
     const r = await this.spawn(args, input, true, options.allowFail);
     return { code: r.code, stdout: Buffer.from(r.stdout as Uint8Array), stderr: r.stderr };
   }
 
-  private async spawn(args: string[], input: Uint8Array | undefined, binary: boolean, allowFail = false): Promise<{ code: number; stdout: string | Uint8Array; stderr: string }> {
+  private async spawn(
+    args: string[],
+    input: Uint8Array | undefined,
+    binary: boolean,
+    allowFail = false,
+  ): Promise<{ code: number; stdout: string | Uint8Array; stderr: string }> {
     let result;
     // Files git writes (checkout, rebase, pull) get 0600 like every memory file: the child inherits the umask.
     const umask = process.umask(0o077);
@@ -46,16 +55,23 @@ export class Git {
     try {
       result = await child;
     } catch (error) {
-      throw new OcmError('IO_ERROR', `Could not run git: ${(error as Error).message}`, { hint: 'Install Git (https://git-scm.com) or turn off sync.git.enabled.' });
+      throw new OcmError('IO_ERROR', `Could not run git: ${(error as Error).message}`, {
+        hint: 'Install Git (https://git-scm.com) or turn off sync.git.enabled.',
+      });
     }
     if ((result as { failed?: boolean; exitCode?: number }).exitCode === undefined && isNotFound(result)) {
       throw new OcmError('IO_ERROR', 'git is not installed (or not on PATH).', { hint: 'Install Git, or turn off sync.git.enabled.' });
     }
-    const stderr = Buffer.from((result.stderr ?? '') as string | Uint8Array).toString('utf8').trim();
+    const stderr = Buffer.from((result.stderr ?? '') as string | Uint8Array)
+      .toString('utf8')
+      .trim();
     const out = { code: result.exitCode ?? -1, stdout: (result.stdout ?? '') as string | Uint8Array, stderr };
     if (out.code !== 0 && !allowFail) {
       const msg = (stderr || (binary ? '' : String(out.stdout))).split('\n').slice(-3).join(' ').trim();
-      throw new OcmError('IO_ERROR', `git ${args[0]} failed: ${msg || `exit ${out.code}`}`, { hint: 'Nothing local was changed or lost; the sync is retried on the next ticks (see `ocm-run status`).', details: { args } });
+      throw new OcmError('IO_ERROR', `git ${args[0]} failed: ${msg || `exit ${out.code}`}`, {
+        hint: 'Nothing local was changed or lost; the sync is retried on the next ticks (see `ocm-run status`).',
+        details: { args },
+      });
     }
     return out;
   }
@@ -64,4 +80,3 @@ export class Git {
     this.identity = args;
   }
 }
-

@@ -68,9 +68,18 @@ async function tombstonedInTree(git: Git, root: string): Promise<string[]> {
   try {
     // An id at the end of an observation line (` ^o-…`), on a line of its own, or in the provenance block (`o-…:`).
     await writeFile(patterns, `${[...ids].join('\n')}\n`);
-    const found = await git.run(['grep', '-o', '-h', '-F', '-w', '-f', patterns, '--', ':(glob)memory/**/*.md', ':(glob)archive/**/*.md'], { allowFail: true });
+    const found = await git.run(['grep', '-o', '-h', '-F', '-w', '-f', patterns, '--', ':(glob)memory/**/*.md', ':(glob)archive/**/*.md'], {
+      allowFail: true,
+    });
     if (found.code !== 0) return [];
-    return [...new Set(found.stdout.split('\n').map((l) => l.trim()).filter((id) => ids.has(id)))].sort();
+    return [
+      ...new Set(
+        found.stdout
+          .split('\n')
+          .map((l) => l.trim())
+          .filter((id) => ids.has(id)),
+      ),
+    ].sort();
   } finally {
     await rm(patterns, { force: true });
   }
@@ -102,7 +111,8 @@ export async function gitSync(options: GitSyncOptions): Promise<GitSyncResult> {
   await ensureLine(join(options.root, '.gitignore'), 'config.yaml');
 
   const email = await git.run(['config', 'user.email'], { allowFail: true });
-  if (email.code !== 0 || !email.stdout) git.setIdentity(['-c', 'user.name=OC-Memory', '-c', `user.email=oc-memory@${hostname() || 'localhost'}`]);
+  if (email.code !== 0 || !email.stdout)
+    git.setIdentity(['-c', 'user.name=OC-Memory', '-c', `user.email=oc-memory@${hostname() || 'localhost'}`]);
 
   const MARKDOWN = ':(glob)**/*.md';
   const commitAll = async (message: string, paths: string[] = [MARKDOWN, '.gitattributes', '.gitignore']) => {
@@ -159,7 +169,8 @@ export async function gitSync(options: GitSyncOptions): Promise<GitSyncResult> {
     const held = await tombstonedInTree(git, options.root);
     if (held.length > 0 && options.forget) {
       result.forgotten = await options.forget(held);
-      if (result.forgotten.length > 0) await commitAll(`ocm sync: forget ${result.forgotten.length} observation(s) forgotten on another device (${stamp})`);
+      if (result.forgotten.length > 0)
+        await commitAll(`ocm sync: forget ${result.forgotten.length} observation(s) forgotten on another device (${stamp})`);
     }
   }
   await git.run(['push', '-q', remote, `HEAD:refs/heads/${options.branch}`]);

@@ -99,15 +99,37 @@ export async function runSync(options: SyncOptions, trigger: SyncResult['trigger
       });
       encryptedCopy = result.encrypted.outbox?.dir;
       const e = result.encrypted;
-      options.logger.log('info', 'sync.encrypted', { pulled: e.pulled, pushed: e.pushed, written: e.written.length, merged: e.merged.length, conflicts: e.conflicts.length, encrypted: e.encrypted, files: e.files, forgotten: e.forgotten.length, rotated: e.rotated });
+      options.logger.log('info', 'sync.encrypted', {
+        pulled: e.pulled,
+        pushed: e.pushed,
+        written: e.written.length,
+        merged: e.merged.length,
+        conflicts: e.conflicts.length,
+        encrypted: e.encrypted,
+        files: e.files,
+        forgotten: e.forgotten.length,
+        rotated: e.rotated,
+      });
     } catch (error) {
       fail('git', error);
     }
   } else if (config.sync.git.enabled) {
     try {
       const { gitSync } = await import('./git.js');
-      result.git = await gitSync({ root: options.paths.root, remote: config.sync.git.remote, branch: config.sync.git.branch || 'main', now: options.now, forget: (ids) => forgetTombstoned(options, ids) });
-      options.logger.log('info', 'sync.git', { committed: result.git.committed, pulled: result.git.pulled, pushed: result.git.pushed, repaired: result.git.repaired.length, forgotten: result.git.forgotten.length });
+      result.git = await gitSync({
+        root: options.paths.root,
+        remote: config.sync.git.remote,
+        branch: config.sync.git.branch || 'main',
+        now: options.now,
+        forget: (ids) => forgetTombstoned(options, ids),
+      });
+      options.logger.log('info', 'sync.git', {
+        committed: result.git.committed,
+        pulled: result.git.pulled,
+        pushed: result.git.pushed,
+        repaired: result.git.repaired.length,
+        forgotten: result.git.forgotten.length,
+      });
     } catch (error) {
       fail('git', error);
     }
@@ -116,7 +138,11 @@ export async function runSync(options: SyncOptions, trigger: SyncResult['trigger
   if (config.sync.command.trim() && (!config.sync.encrypt || encryptedCopy)) {
     try {
       const { runSyncCommand } = await import('./command.js');
-      result.command = await runSyncCommand(config.sync.command, { home: options.paths.root, vault: config.tiers.vault_path, ...(encryptedCopy ? { encrypted: encryptedCopy } : {}) }, { env: { ...process.env, ...options.env } });
+      result.command = await runSyncCommand(
+        config.sync.command,
+        { home: options.paths.root, vault: config.tiers.vault_path, ...(encryptedCopy ? { encrypted: encryptedCopy } : {}) },
+        { env: { ...process.env, ...options.env } },
+      );
       options.logger.log('info', 'sync.command', { exitCode: result.command.exitCode, durationMs: result.command.durationMs });
     } catch (error) {
       fail('command', error);
@@ -140,7 +166,11 @@ export async function runSync(options: SyncOptions, trigger: SyncResult['trigger
       parts: result.errors.map((e) => e.part),
     };
     result.queued = s.pending;
-    options.logger.log('warn', 'sync.failed', { attempts, errors: result.errors.map((e) => e.message.split('\n')[0]), nextAttemptAt: s.pending.nextAttemptAt });
+    options.logger.log('warn', 'sync.failed', {
+      attempts,
+      errors: result.errors.map((e) => e.message.split('\n')[0]),
+      nextAttemptAt: s.pending.nextAttemptAt,
+    });
   }
   state.extra.sync = s;
   await writeState(options.paths.state, state);
@@ -152,9 +182,13 @@ export async function requireSecret(config: Config, env: NodeJS.ProcessEnv): Pro
   const { syncSecret, PASSPHRASE_VARIABLE } = await import('../../platform/encryption.js');
   const secret = syncSecret(config.sync.key_file, env);
   if (secret) return secret;
-  throw new OcmError('CONFIG_MISSING', `sync.encrypt is on, but there is no key: neither sync.key_file nor ${PASSPHRASE_VARIABLE} is set.`, {
-    hint: `Put ${PASSPHRASE_VARIABLE}=<a long passphrase> in the home's .env, or make a key file (\`ocm-run sync --new-key ~/.oc-memory-sync.key\`) and set sync.key_file to it. Use the same on every device.`,
-  });
+  throw new OcmError(
+    'CONFIG_MISSING',
+    `sync.encrypt is on, but there is no key: neither sync.key_file nor ${PASSPHRASE_VARIABLE} is set.`,
+    {
+      hint: `Put ${PASSPHRASE_VARIABLE}=<a long passphrase> in the home's .env, or make a key file (\`ocm-run sync --new-key ~/.oc-memory-sync.key\`) and set sync.key_file to it. Use the same on every device.`,
+    },
+  );
 }
 
 /**
@@ -162,7 +196,10 @@ export async function requireSecret(config: Config, env: NodeJS.ProcessEnv): Pro
  * index, vectors, active memory, the audit entry), under the lock the caller holds.
  */
 async function forgetTombstoned(options: SyncOptions, ids: string[]): Promise<string[]> {
-  const [{ applyForget, forgetOptionsFor, planForget }, { resolveTimeZone }] = await Promise.all([import('../../tiers/forget.js'), import('../../platform/time-zone.js')]);
+  const [{ applyForget, forgetOptionsFor, planForget }, { resolveTimeZone }] = await Promise.all([
+    import('../../tiers/forget.js'),
+    import('../../platform/time-zone.js'),
+  ]);
   const { paths, config, logger, now } = options;
   const plan = await planForget(paths, config, { ids });
   if (plan.targets.length === 0) return [];

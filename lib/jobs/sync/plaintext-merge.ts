@@ -18,10 +18,7 @@ import { repairUnionMerged } from './union-repair.js';
 import type { MergeKind } from './synced-files.js';
 
 /** What sync does with one file. */
-export type Decision =
-  | { action: 'keep' }
-  | { action: 'take' }
-  | { action: 'merge' };
+export type Decision = { action: 'keep' } | { action: 'take' } | { action: 'merge' };
 
 /**
  * Sha-256 of the file's plaintext on each side (undefined: absent). `keep`: this device's version (or its
@@ -45,10 +42,16 @@ export async function mergeTexts(kind: MergeKind, base: Buffer, ours: Buffer, th
   const dir = await mkdtemp(join(tmpParent, 'merge-'));
   try {
     const files = { ours: join(dir, 'ours'), base: join(dir, 'base'), theirs: join(dir, 'theirs') };
-    await Promise.all([writeFile(files.ours, ours, { mode: 0o600 }), writeFile(files.base, base, { mode: 0o600 }), writeFile(files.theirs, theirs, { mode: 0o600 })]);
+    await Promise.all([
+      writeFile(files.ours, ours, { mode: 0o600 }),
+      writeFile(files.base, base, { mode: 0o600 }),
+      writeFile(files.theirs, theirs, { mode: 0o600 }),
+    ]);
     const git = new Git(dir, 60_000);
     const union = kind !== 'text';
-    const r = await git.runBytes(['merge-file', '-p', ...(union ? ['--union'] : []), files.ours, files.base, files.theirs], undefined, { allowFail: true });
+    const r = await git.runBytes(['merge-file', '-p', ...(union ? ['--union'] : []), files.ours, files.base, files.theirs], undefined, {
+      allowFail: true,
+    });
     if (r.code < 0 || r.code > 127) throw new Error(`git merge-file failed: ${r.stderr}`);
     if (kind === 'day') {
       const text = r.stdout.toString('utf8');

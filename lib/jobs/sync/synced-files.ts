@@ -38,7 +38,8 @@ export async function listSyncedFiles(paths: HomePaths, vaultPath: string): Prom
     local.set(rel, abs);
   }
   for (const abs of await filesUnder(paths.machine, { suffix: '.log' })) if (abs === paths.audit) local.set(AUDIT_PATH, abs);
-  if (vault) for (const abs of await filesUnder(vault, { suffix: '.md', skipDotFolders: true })) local.set(VAULT_PREFIX + toSynced(vault, abs), abs);
+  if (vault)
+    for (const abs of await filesUnder(vault, { suffix: '.md', skipDotFolders: true })) local.set(VAULT_PREFIX + toSynced(vault, abs), abs);
   return {
     local,
     place(path) {

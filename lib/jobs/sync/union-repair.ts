@@ -10,7 +10,15 @@
 import type { Pair } from 'yaml';
 import { yamlDocuments } from '../../core/yaml.js';
 import { splitFrontmatter } from '../../memory/frontmatter.js';
-import { appendObservations, formatDayFile, listObservations, parseDayFile, removeObservations, setFrontmatter, type DayFile } from '../../memory/day-file/index.js';
+import {
+  appendObservations,
+  formatDayFile,
+  listObservations,
+  parseDayFile,
+  removeObservations,
+  setFrontmatter,
+  type DayFile,
+} from '../../memory/day-file/index.js';
 
 function plain(value: unknown): unknown {
   return value && typeof value === 'object' && 'toJSON' in value ? (value as { toJSON(): unknown }).toJSON() : value;
@@ -63,7 +71,10 @@ export function repairUnionMerged(text: string): string | undefined {
     const first = new Map<string, ReturnType<typeof listObservations>[number]>();
     for (const o of listObservations(file)) if (dups.includes(o.id) && !first.has(o.id)) first.set(o.id, o);
     removeObservations(file, dups);
-    appendObservations(file, [...first.values()].map(({ startLine: _s, endLine: _e, ...o }) => o));
+    appendObservations(
+      file,
+      [...first.values()].map(({ startLine: _s, endLine: _e, ...o }) => o),
+    );
     changed = true;
   }
   if (!changed) {

@@ -131,7 +131,20 @@ function lastObservationSegments(segments: readonly Segment[], count: number): A
 
 /** The ParsedObservation of an observation being appended (no continuation lines, no place yet). */
 function appendedLine(o: Observation): ParsedObservation {
-  return { priority: o.priority, done: o.done, time: o.time, category: o.category, text: o.text, tags: o.tags, id: o.id, ...(o.mark ? { mark: o.mark } : {}), extra: '', idInExtra: false, startLine: 0, endLine: 0 };
+  return {
+    priority: o.priority,
+    done: o.done,
+    time: o.time,
+    category: o.category,
+    text: o.text,
+    tags: o.tags,
+    id: o.id,
+    ...(o.mark ? { mark: o.mark } : {}),
+    extra: '',
+    idInExtra: false,
+    startLine: 0,
+    endLine: 0,
+  };
 }
 
 /**
@@ -141,7 +154,8 @@ function appendedLine(o: Observation): ParsedObservation {
 function observationSegment(o: Observation, fileZone: string | undefined): Segment & { kind: 'obs' } {
   const offset = o.zone && fileZone && o.zone !== fileZone && o.time ? utcOffsetAt(o.date, o.time, o.zone) : undefined;
   const line = appendedLine(o);
-  if (offset && offset !== utcOffsetAt(o.date, o.time, fileZone!)) return { kind: 'obs', line: { ...line, offset }, raw: formatObservationLine(o, offset), dirty: false };
+  if (offset && offset !== utcOffsetAt(o.date, o.time, fileZone!))
+    return { kind: 'obs', line: { ...line, offset }, raw: formatObservationLine(o, offset), dirty: false };
   return { kind: 'obs', line, raw: formatObservationLine(o), dirty: false };
 }
 
@@ -173,7 +187,12 @@ function byTime(a: { time: string }, b: { time: string }): number {
  * are observed one after another, so a later batch may hold earlier messages (05:01 must not come
  * before 00:40). The usual case — everything new is later — is one append after the last line.
  */
-function insertInTimeOrder(segments: Segment[], fresh: Observation[], provenanceSegment: Segment | undefined, fileZone: string | undefined): void {
+function insertInTimeOrder(
+  segments: Segment[],
+  fresh: Observation[],
+  provenanceSegment: Segment | undefined,
+  fileZone: string | undefined,
+): void {
   const sorted = [...fresh].sort(byTime);
   let last = segments.length - 1;
   while (last >= 0 && segments[last]!.kind !== 'obs') last--;
@@ -189,7 +208,15 @@ function insertInTimeOrder(segments: Segment[], fresh: Observation[], provenance
   for (const o of early) {
     const seg: Segment = observationSegment(o, fileZone);
     let j = segments.length - 1;
-    while (j >= 0 && !(segments[j]!.kind === 'obs' && (segments[j] as Segment & { kind: 'obs' }).line.time !== '' && (segments[j] as Segment & { kind: 'obs' }).line.time <= o.time)) j--;
+    while (
+      j >= 0 &&
+      !(
+        segments[j]!.kind === 'obs' &&
+        (segments[j] as Segment & { kind: 'obs' }).line.time !== '' &&
+        (segments[j] as Segment & { kind: 'obs' }).line.time <= o.time
+      )
+    )
+      j--;
     if (j >= 0) {
       segments.splice(j + 1, 0, { kind: 'raw', text: '\n' }, seg);
     } else {

@@ -25,7 +25,14 @@ export function createDayFile(options: {
   const body = template.replace(/\{\{(date|agent)\}\}/g, (_m, key: 'date' | 'agent') => options[key]);
   return {
     frontmatter: {
-      data: { date: options.date, tier: options.tier, agent: options.agent, ...(options.zone ? { time_zone: options.zone } : {}), observations: 0, tags: [] },
+      data: {
+        date: options.date,
+        tier: options.tier,
+        agent: options.agent,
+        ...(options.zone ? { time_zone: options.zone } : {}),
+        observations: 0,
+        tags: [],
+      },
       raw: '',
       dirty: true,
     },
@@ -90,10 +97,14 @@ function brokenFrontmatterError(path: string, error: string): OcmError {
 
 /** The error of a day file that holds an unresolved Git conflict (from line `line`): it is left as it is until resolved. */
 export function conflictError(path: string, line: number): OcmError {
-  return new OcmError('BAD_INPUT', `${path} has unresolved Git conflict markers (<<<<<<< at line ${line}); it is left as it is until the conflict is resolved.`, {
-    hint: 'Resolve the conflict in an editor: keep the lines you want and delete the <<<<<<<, ======= and >>>>>>> lines. New observations for that day are written on the next run after that; nothing is lost.',
-    details: { path, conflict: line },
-  });
+  return new OcmError(
+    'BAD_INPUT',
+    `${path} has unresolved Git conflict markers (<<<<<<< at line ${line}); it is left as it is until the conflict is resolved.`,
+    {
+      hint: 'Resolve the conflict in an editor: keep the lines you want and delete the <<<<<<<, ======= and >>>>>>> lines. New observations for that day are written on the next run after that; nothing is lost.',
+      details: { path, conflict: line },
+    },
+  );
 }
 
 /** Remove observations by id (with their continuation lines). Returns the removed ids. */
@@ -126,7 +137,11 @@ export function removeObservations(file: DayFile, ids: Iterable<string>, path = 
 }
 
 /** Replace fields of one observation (marks it for re-formatting). */
-export function updateObservation(file: DayFile, id: string, patch: Partial<Pick<Observation, 'priority' | 'done' | 'category' | 'text' | 'tags' | 'time' | 'mark'>>): boolean {
+export function updateObservation(
+  file: DayFile,
+  id: string,
+  patch: Partial<Pick<Observation, 'priority' | 'done' | 'category' | 'text' | 'tags' | 'time' | 'mark'>>,
+): boolean {
   for (const seg of file.segments) {
     if (seg.kind === 'obs' && seg.line.id === id) {
       Object.assign(seg.line, patch);

@@ -13,7 +13,7 @@ function formatSegment(seg: Segment): string {
   if (!seg.dirty) return seg.raw;
   const { line } = seg;
   // An id on a line of its own stays there (in `extra`).
-  const formatted = formatObservationLine({ ...line, id: line.idInExtra ? '' : line.id ?? '' }, line.offset);
+  const formatted = formatObservationLine({ ...line, id: line.idInExtra ? '' : (line.id ?? '') }, line.offset);
   if (line.lead === undefined) return formatted + line.extra;
   // Its own lead stays (a checkbox says whether it is done); the markers after it follow the line.
   const lead = line.lead.replace(/\[[ xX]\]([ \t]+)$/, (_m, space: string) => `[${line.done ? 'x' : ' '}]${space}`);

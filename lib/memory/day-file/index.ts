@@ -17,6 +17,15 @@ export { conflictMarkerLine, parseDayFile } from './parse.js';
 export { formatDayFile } from './format.js';
 export { PLAIN_TEXT_CHARS, plainListItemRanges, readAsPlainText, remarkListItemRanges, simpleListItemRanges } from './list-items.js';
 export { dateFromFileName, listObservations, observationIds } from './observations.js';
-export { assertTextWritable, assertWritable, conflictError, createDayFile, refreshOwnedFrontmatter, removeObservations, setFrontmatter, updateObservation } from './edit.js';
+export {
+  assertTextWritable,
+  assertWritable,
+  conflictError,
+  createDayFile,
+  refreshOwnedFrontmatter,
+  removeObservations,
+  setFrontmatter,
+  updateObservation,
+} from './edit.js';
 export { appendObservations, DayFileAppender } from './append.js';
 export { decodeSavedBytes, encodeSavedBytes } from './encoding.js';

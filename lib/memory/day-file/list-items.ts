@@ -23,7 +23,20 @@ const require = createRequire(import.meta.url);
 type MarkdownParse = (body: string) => Root;
 /** micromark's inline (text) constructs: off, so a paragraph is one text node whatever markup it holds. */
 const BLOCKS_ONLY = {
-  disable: { null: ['attention', 'autolink', 'characterEscape', 'characterReference', 'codeText', 'hardBreakEscape', 'htmlText', 'labelStartImage', 'labelStartLink', 'labelEnd'] },
+  disable: {
+    null: [
+      'attention',
+      'autolink',
+      'characterEscape',
+      'characterReference',
+      'codeText',
+      'hardBreakEscape',
+      'htmlText',
+      'labelStartImage',
+      'labelStartLink',
+      'labelEnd',
+    ],
+  },
 };
 function markdownParser(unified: typeof import('unified').unified, remarkParse: typeof import('remark-parse').default): MarkdownParse {
   const processor = unified().use(remarkParse).data('micromarkExtensions', [BLOCKS_ONLY]);
@@ -147,10 +160,12 @@ export function plainListItemRanges(body: string): ItemRange[] {
     const rest = line.slice(quoteMarks.length);
     const indent = rest.length - rest.trimStart().length;
     // In another block quote than the item (and not indented into it): the item has ended.
-    const sameQuote = (item: { quotes: number; indent: number }) => item.quotes === quotes || (quotes > item.quotes && line.indexOf('>') > item.indent);
+    const sameQuote = (item: { quotes: number; indent: number }) =>
+      item.quotes === quotes || (quotes > item.quotes && line.indexOf('>') > item.indent);
     const fenceMark = FENCE.exec(rest);
     if (fence !== undefined) {
-      if (fenceMark && fenceMark[2]![0] === fence[0] && fenceMark[2]!.length >= fence.length && rest.trim() === fenceMark[2]) fence = undefined;
+      if (fenceMark && fenceMark[2]![0] === fence[0] && fenceMark[2]!.length >= fence.length && rest.trim() === fenceMark[2])
+        fence = undefined;
       belongs(next, lineNo);
     } else if (rest.trim() === '') {
       blankBefore = true;
@@ -193,7 +208,12 @@ export function remarkListItemRanges(body: string): ItemRange[] {
           const start = item.position?.start.offset;
           const end = item.position?.end.offset;
           if (start === undefined || end === undefined) continue;
-          out.push({ start: body.lastIndexOf('\n', start - 1) + 1, end, line: item.position!.start.line, endLine: item.position!.end.line });
+          out.push({
+            start: body.lastIndexOf('\n', start - 1) + 1,
+            end,
+            line: item.position!.start.line,
+            endLine: item.position!.end.line,
+          });
           visit(item.children);
         }
       } else if (node.type === 'blockquote') {

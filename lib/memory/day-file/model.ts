@@ -24,9 +24,7 @@ export interface Frontmatter {
   canonical?: boolean;
 }
 
-export type Segment =
-  | { kind: 'raw'; text: string }
-  | { kind: 'obs'; line: ParsedObservation; raw: string; dirty: boolean };
+export type Segment = { kind: 'raw'; text: string } | { kind: 'obs'; line: ParsedObservation; raw: string; dirty: boolean };
 
 /** An observation line as read (its `id` is undefined for a hand-written line without a block id), and its place. */
 export interface ParsedObservation extends ParsedLine {

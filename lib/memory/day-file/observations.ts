@@ -8,7 +8,7 @@ import { parseProvenance, provenanceMap } from './provenance.js';
 export function listObservations(file: DayFile, context: FileContext = {}): LocatedObservation[] {
   const fmDate = typeof file.frontmatter.data.date === 'string' ? file.frontmatter.data.date : undefined;
   const date = fmDate ?? context.date ?? '';
-  const agent = typeof file.frontmatter.data.agent === 'string' ? file.frontmatter.data.agent : context.agent ?? 'main';
+  const agent = typeof file.frontmatter.data.agent === 'string' ? file.frontmatter.data.agent : (context.agent ?? 'main');
   const fileZone = dayFileZone(file);
   const prov = provenanceMap(file);
   const out: LocatedObservation[] = [];

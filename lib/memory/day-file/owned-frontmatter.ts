@@ -12,7 +12,12 @@ import type { Frontmatter } from './model.js';
 
 const OWNED_KEYS = ['date', 'tier', 'agent', 'time_zone', 'observations', 'tags'] as const;
 
-export function parseFrontmatter(text: string): { fm: Frontmatter; body: string; bodyLineOffset: number; provenance?: Record<string, unknown> } {
+export function parseFrontmatter(text: string): {
+  fm: Frontmatter;
+  body: string;
+  bodyLineOffset: number;
+  provenance?: Record<string, unknown>;
+} {
   const block = splitFrontmatter(text);
   if (!block) return { fm: { data: {}, raw: '', dirty: false }, body: text, bodyLineOffset: 0 };
   const { raw, body, lines: bodyLineOffset } = block;
@@ -67,23 +72,24 @@ function canonicalFrontmatter(data: Record<string, unknown>): string {
   const provenance = data.provenance;
   const yaml =
     formatPlainOwnedKeys(ordered) ??
-    (Object.keys(ordered).length ? formatYaml(ordered, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'any' }) : '').replace(
-      /^tags:\n((?:\s+- .*\n)+)/m,
-      (_m, items: string) => {
-        const list = items
-          .trim()
-          .split('\n')
-          .map((l) => l.replace(/^\s*-\s*/, '').trim());
-        return `tags: [${list.join(', ')}]\n`;
-      },
-    );
+    (Object.keys(ordered).length
+      ? formatYaml(ordered, { lineWidth: 0, flowCollectionPadding: false, collectionStyle: 'any' })
+      : ''
+    ).replace(/^tags:\n((?:\s+- .*\n)+)/m, (_m, items: string) => {
+      const list = items
+        .trim()
+        .split('\n')
+        .map((l) => l.replace(/^\s*-\s*/, '').trim());
+      return `tags: [${list.join(', ')}]\n`;
+    });
   // A `provenance:` map only in the data as read from a file written before the block (to recognise its own text).
   return `---\n${yaml}${provenance === undefined ? '' : formatFrontmatterProvenance(provenance)}---\n`;
 }
 
 /** A string the `yaml` serialiser writes as it is: a name, a date, a tag; never one that reads as a number, bool or null. */
 const PLAIN_WORD = /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/;
-const READS_AS_OTHER_TYPE = /^(?:[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-f]+|true|false|null|yes|no|on|off|y|n)$/i;
+const READS_AS_OTHER_TYPE =
+  /^(?:[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-f]+|true|false|null|yes|no|on|off|y|n)$/i;
 function isPlainWord(value: unknown): value is string {
   return typeof value === 'string' && PLAIN_WORD.test(value) && !READS_AS_OTHER_TYPE.test(value);
 }
@@ -123,7 +129,11 @@ const RESERVED_WORD = /^(?:true|false|null|yes|no|on|off)$/i;
 function yamlScalar(text: string): string {
   // (No reserved word is longer than 5 characters: ids and provenance strings skip that test.)
   if (SIMPLE_SCALAR.test(text) && (text.length > 5 || !RESERVED_WORD.test(text))) return text;
-  return PLAIN_SCALAR.test(text) && !/: |:$| #|\s$/.test(text) && !/^(true|false|null|~|yes|no|on|off|[-+]?[0-9.]+(e[-+]?[0-9]+)?)$/i.test(text) ? text : JSON.stringify(text);
+  return PLAIN_SCALAR.test(text) &&
+    !/: |:$| #|\s$/.test(text) &&
+    !/^(true|false|null|~|yes|no|on|off|[-+]?[0-9.]+(e[-+]?[0-9]+)?)$/i.test(text)
+    ? text
+    : JSON.stringify(text);
 }
 
 /**
@@ -138,7 +148,12 @@ function formatFrontmatterProvenance(provenance: unknown): string {
   let out = 'provenance:\n';
   for (const id of ids) {
     const value = map[id];
-    out += typeof value === 'string' ? `  ${yamlScalar(id)}: ${yamlScalar(value)}\n` : formatYaml({ [id]: value }, { lineWidth: 0 }).replace(/^/gm, '  ').replace(/ +$/, '');
+    out +=
+      typeof value === 'string'
+        ? `  ${yamlScalar(id)}: ${yamlScalar(value)}\n`
+        : formatYaml({ [id]: value }, { lineWidth: 0 })
+            .replace(/^/gm, '  ')
+            .replace(/ +$/, '');
   }
   return out;
 }

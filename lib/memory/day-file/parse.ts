@@ -35,7 +35,8 @@ export function parseDayFile(saved: string): DayFile {
   const file: DayFile = encoding ? { frontmatter: fm, segments, encoding } : { frontmatter: fm, segments };
   const conflict = conflictMarkerLine(text);
   if (conflict !== undefined) file.conflict = conflict;
-  if (readAsPlainText(found ? body.slice(0, found.start) : body) || (found !== undefined && readAsPlainText(body.slice(found.end)))) file.readAsPlainText = true;
+  if (readAsPlainText(found ? body.slice(0, found.start) : body) || (found !== undefined && readAsPlainText(body.slice(found.end))))
+    file.readAsPlainText = true;
   if (found || inFrontmatter) {
     let map = found?.map ?? (Object.create(null) as Record<string, unknown>);
     if (inFrontmatter) {
@@ -91,8 +92,16 @@ function pushBodySegments(segments: Segment[], body: string, lineOffset: number)
  * checkbox after it (`- [ ]`, `- [x]`), nested under another item or inside a block quote. `lead` is
  * the first line up to the observation's markers.
  */
-function observationItems(body: string): Array<{ range: ReturnType<typeof listItemRanges>[number]; lead: string; parsed: NonNullable<ReturnType<typeof parseObservationContent>> }> {
-  const out: Array<{ range: ReturnType<typeof listItemRanges>[number]; lead: string; parsed: NonNullable<ReturnType<typeof parseObservationContent>> }> = [];
+function observationItems(body: string): Array<{
+  range: ReturnType<typeof listItemRanges>[number];
+  lead: string;
+  parsed: NonNullable<ReturnType<typeof parseObservationContent>>;
+}> {
+  const out: Array<{
+    range: ReturnType<typeof listItemRanges>[number];
+    lead: string;
+    parsed: NonNullable<ReturnType<typeof parseObservationContent>>;
+  }> = [];
   for (const range of listItemRanges(body)) {
     const lineEnd = body.indexOf('\n', range.start);
     const firstLine = body.slice(range.start, lineEnd === -1 || lineEnd > range.end ? range.end : lineEnd);

@@ -180,7 +180,12 @@ export function provenanceMap(file: DayFile): Record<string, unknown> {
 /** The file's provenance block to add to; a new, empty one when it has none. */
 export function provenanceBlock(file: DayFile): ProvenanceBlock {
   // Prototype-less: an id is a key like any other (none finds Object.prototype's).
-  file.provenance ??= { map: Object.create(null) as Record<string, unknown>, segment: { kind: 'raw', text: '' }, dirty: false, inFrontmatter: false };
+  file.provenance ??= {
+    map: Object.create(null) as Record<string, unknown>,
+    segment: { kind: 'raw', text: '' },
+    dirty: false,
+    inFrontmatter: false,
+  };
   return file.provenance;
 }
 

@@ -24,7 +24,30 @@ function startsWithOrdinaryWord(text: string, firstWord: string): boolean {
 const NUMBER_WORD = pattern(
   [
     /^/,
-    anyOf(...['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'twenty', 'thirty', 'forty', 'fifty', 'hundred', 'thousand'], ...['half', 'once', 'twice', 'every', 'each', 'most', 'some', 'several', 'both', 'either', 'neither']),
+    anyOf(
+      ...[
+        'zero',
+        'one',
+        'two',
+        'three',
+        'four',
+        'five',
+        'six',
+        'seven',
+        'eight',
+        'nine',
+        'ten',
+        'eleven',
+        'twelve',
+        'twenty',
+        'thirty',
+        'forty',
+        'fifty',
+        'hundred',
+        'thousand',
+      ],
+      ...['half', 'once', 'twice', 'every', 'each', 'most', 'some', 'several', 'both', 'either', 'neither'],
+    ),
     /$/,
   ],
   'i',
@@ -36,20 +59,116 @@ const NUMBER_WORD = pattern(
  * Group 1: the adverbs, group 2: the verb.
  */
 const LEADING_ADVERBS = /((?:(?:still|just|also|finally|recently|currently|already)\s+)*)/;
-const PAST_VERBS = ['been', 'fixed', 'finished', 'merged', 'deployed', 'shipped', 'tried', 'tested', 'added', 'updated', 'removed', 'pushed', 'started', 'got', 'went', 'had', 'made', 'spent'];
+const PAST_VERBS = [
+  'been',
+  'fixed',
+  'finished',
+  'merged',
+  'deployed',
+  'shipped',
+  'tried',
+  'tested',
+  'added',
+  'updated',
+  'removed',
+  'pushed',
+  'started',
+  'got',
+  'went',
+  'had',
+  'made',
+  'spent',
+];
 const PAST_VERBS_MORE = ['moved', 'bought', 'visited', 'took', 'met', 'saw', 'wrote'];
 /** "still working", "going to": a participle that needs an adverb before it (or "to" after it). */
-const PARTICIPLE_AFTER_ADVERB = /(?:(?<=still\s|currently\s|just\s|also\s)|(?=going to\b))(?:working|trying|planning|thinking|hoping|looking|getting|going)/;
+const PARTICIPLE_AFTER_ADVERB =
+  /(?:(?<=still\s|currently\s|just\s|also\s)|(?=going to\b))(?:working|trying|planning|thinking|hoping|looking|getting|going)/;
 /** "Reading a lot", but not "Reading is fun". */
-const PURSUIT = /(?:researching|reading|learning|studying|building|writing|planning|preparing|looking into|working on)(?!\s+(?:is|was|are|were|can|has|makes?|helps?|feels?|seems?|gives?|takes?)\b)/;
-const IMPLICIT_SUBJECT = pattern([/^/, LEADING_ADVERBS, '(', [...PAST_VERBS, ...PAST_VERBS_MORE, PARTICIPLE_AFTER_ADVERB.source, PURSUIT.source].join('|'), ')', /\b/], 'i');
+const PURSUIT =
+  /(?:researching|reading|learning|studying|building|writing|planning|preparing|looking into|working on)(?!\s+(?:is|was|are|were|can|has|makes?|helps?|feels?|seems?|gives?|takes?)\b)/;
+const IMPLICIT_SUBJECT = pattern(
+  [/^/, LEADING_ADVERBS, '(', [...PAST_VERBS, ...PAST_VERBS_MORE, PARTICIPLE_AFTER_ADVERB.source, PURSUIT.source].join('|'), ')', /\b/],
+  'i',
+);
 
 /** Common imperative verbs: a sentence starting with one is advice or a request, said as "X advised to …". */
-const IMPERATIVE_VERBS = ['use', 'keep', 'store', 'add', 'run', 'try', 'make', 'set', 'check', 'avoid', 'install', 'create', 'write', 'fix', 'update', 'remove', 'delete', 'move'];
-const IMPERATIVE_VERBS_MORE = ['rotate', 'call', 'send', 'take', 'give', 'put', 'wrap', 'read', 'open', 'close', 'start', 'stop', 'restart', 'consider', 'remember', 'note', 'switch'];
-const IMPERATIVE_VERBS_LAST = ['change', 'replace', 'enable', 'disable', 'turn', 'configure', 'mark', 'drop', 'skip', 'pin', 'upgrade', 'downgrade', 'review', 'test', 'build', 'deploy'];
-const IMPERATIVE_WORDS = ['merge', 'commit', 'push', 'pull', 'look', 'go', 'follow', 'ask', 'tell', 'let', "don't", 'do not', 'never', 'always'];
-const IMPERATIVE = pattern([/^(?:please\s+)?/, anyOf(...IMPERATIVE_VERBS, ...IMPERATIVE_VERBS_MORE, ...IMPERATIVE_VERBS_LAST, ...IMPERATIVE_WORDS), /\b/], 'i');
+const IMPERATIVE_VERBS = [
+  'use',
+  'keep',
+  'store',
+  'add',
+  'run',
+  'try',
+  'make',
+  'set',
+  'check',
+  'avoid',
+  'install',
+  'create',
+  'write',
+  'fix',
+  'update',
+  'remove',
+  'delete',
+  'move',
+];
+const IMPERATIVE_VERBS_MORE = [
+  'rotate',
+  'call',
+  'send',
+  'take',
+  'give',
+  'put',
+  'wrap',
+  'read',
+  'open',
+  'close',
+  'start',
+  'stop',
+  'restart',
+  'consider',
+  'remember',
+  'note',
+  'switch',
+];
+const IMPERATIVE_VERBS_LAST = [
+  'change',
+  'replace',
+  'enable',
+  'disable',
+  'turn',
+  'configure',
+  'mark',
+  'drop',
+  'skip',
+  'pin',
+  'upgrade',
+  'downgrade',
+  'review',
+  'test',
+  'build',
+  'deploy',
+];
+const IMPERATIVE_WORDS = [
+  'merge',
+  'commit',
+  'push',
+  'pull',
+  'look',
+  'go',
+  'follow',
+  'ask',
+  'tell',
+  'let',
+  "don't",
+  'do not',
+  'never',
+  'always',
+];
+const IMPERATIVE = pattern(
+  [/^(?:please\s+)?/, anyOf(...IMPERATIVE_VERBS, ...IMPERATIVE_VERBS_MORE, ...IMPERATIVE_VERBS_LAST, ...IMPERATIVE_WORDS), /\b/],
+  'i',
+);
 
 /** A working rule said without a verb (the preference rules of rules/en.ts): "one thing — SQLAlchemy Core only", "No ORM models, no Session". */
 const RULE_LEAD = /^(?:(?:one thing|also|and|oh|rule|note|important|fyi)\s*[^\w\s]{0,2}\s*)?(?:please\s+)?/;
@@ -120,7 +239,8 @@ export const ENGLISH_ATTRIBUTION: AttributionTable = {
     },
     {
       name: "let's",
-      restate: ({ text, speaker, decision }) => (/^let's\s+/i.test(text) ? `${speaker} ${decision ? 'decided' : 'suggested'} to ${text.replace(/^let's\s+/i, '')}` : undefined),
+      restate: ({ text, speaker, decision }) =>
+        /^let's\s+/i.test(text) ? `${speaker} ${decision ? 'decided' : 'suggested'} to ${text.replace(/^let's\s+/i, '')}` : undefined,
     },
     {
       // A decision said as "(For the database,) we'll use X": "For the database, User decided to use X".
@@ -136,7 +256,8 @@ export const ENGLISH_ATTRIBUTION: AttributionTable = {
     {
       // "Because forEach ignores the promises…" answers a why.
       name: 'because',
-      restate: ({ text, speaker }) => (/^because\s+/i.test(text) ? `${speaker} explained that ${text.replace(/^because\s+/i, '')}` : undefined),
+      restate: ({ text, speaker }) =>
+        /^because\s+/i.test(text) ? `${speaker} explained that ${text.replace(/^because\s+/i, '')}` : undefined,
     },
     {
       name: 'advice',
@@ -154,7 +275,10 @@ export const ENGLISH_ATTRIBUTION: AttributionTable = {
         if (!handed || (handed[3] !== undefined && !IMPERATIVE.test(handed[3]))) return undefined;
         const gave = `${speaker} gave ${handed[1]!.toLowerCase()} ${handed[2]!.replace(/[.!]+$/, '')}`;
         if (handed[3] === undefined) return `${gave}.`;
-        const request = handed[3].replace(/^please\s+/i, '').replace(/[\s,]*please[.!]*$/i, '').replace(/[.!]+$/, '');
+        const request = handed[3]
+          .replace(/^please\s+/i, '')
+          .replace(/[\s,]*please[.!]*$/i, '')
+          .replace(/[.!]+$/, '');
         return `${gave}, and asked to ${request.charAt(0).toLowerCase()}${request.slice(1)}.`;
       },
     },
@@ -174,7 +298,8 @@ export const KOREAN_ATTRIBUTION: AttributionTable = {
     {
       // Advice "…감싸면 된다." is what the speaker advised, not something the speaker is: "…감싸면 된다고 조언했다."
       name: 'advice',
-      restate: ({ text, speaker }) => (KOREAN_ADVICE.test(text) ? `${koreanTopic(speaker)} ${text.replace(KOREAN_ADVICE, '면 된다고 조언했다.')}` : undefined),
+      restate: ({ text, speaker }) =>
+        KOREAN_ADVICE.test(text) ? `${koreanTopic(speaker)} ${text.replace(KOREAN_ADVICE, '면 된다고 조언했다.')}` : undefined,
     },
   ],
   otherwise: ({ text, speaker }) => `${koreanTopic(speaker)} ${text}`,

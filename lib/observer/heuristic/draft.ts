@@ -15,7 +15,6 @@ export const PRIORITY_RANK: Record<Priority, number> = { low: 0, medium: 1, high
 
 export const GROUP_RANK: Record<string, number> = { fact: 0, event: 1, state: 2, task: 3, preference: 4, decision: 5 };
 
-
 /** One observation in the making. */
 export class Draft {
   /** Entry id of the question this observation quotes as its context. */
@@ -108,7 +107,16 @@ export function flushGroup(group: Piece[], scope: DraftScope): void {
 }
 
 /** `said`: the text before attribution ("User said …" changes where a sentence starts). */
-export function draft(text: string, category: string, priority: Priority, done: boolean, working: boolean, question: boolean, scope: DraftScope, said = text): Draft {
+export function draft(
+  text: string,
+  category: string,
+  priority: Priority,
+  done: boolean,
+  working: boolean,
+  question: boolean,
+  scope: DraftScope,
+  said = text,
+): Draft {
   const speaker = scope.speaker;
   // Tags from what was said, not from the attribution ("Speaker: ") added in front of it.
   const attributed = said.startsWith(`${speaker}: `);

@@ -8,7 +8,11 @@ import { oneLine } from '../../memory/observation-line.js';
 export function finishSentence(s: string): string {
   let t = s.trim();
   // The replacements only apply when the sentence ends in one of these characters.
-  if (endsOpen(t)) t = t.replace(/\s*[!]+$/, '.').replace(/\s*\?+$/, '').replace(/[,;:\s-]+$/, '');
+  if (endsOpen(t))
+    t = t
+      .replace(/\s*[!]+$/, '.')
+      .replace(/\s*\?+$/, '')
+      .replace(/[,;:\s-]+$/, '');
   if (!endsClosed(t, false) && !endsWithPictograph(t)) t += '.';
   return t;
 }

@@ -3,7 +3,6 @@
  * ("민수님, …"), an interjection ("네, …") or a connective ("그리고 …").
  */
 
-
 /** Korean vocative pattern of a name, compiled once. */
 const koreanVocatives = new Map<string, RegExp>();
 

@@ -80,18 +80,40 @@ export class MessageLoop {
     });
     this.lastWords[message.role] = contentWords((message.text ?? '').slice(0, MAX_ECHO_CHARS), this.knownNames);
     const previous = this.previous;
-    if (said.reacted && this.drafts.length === before && previous && previous.role !== message.role && ms - previous.timeMs <= REPLY_WINDOW_MS) {
+    if (
+      said.reacted &&
+      this.drafts.length === before &&
+      previous &&
+      previous.role !== message.role &&
+      ms - previous.timeMs <= REPLY_WINDOW_MS
+    ) {
       // A reply with nothing of its own ("Congrats! That must have been thrilling.") belongs to the
       // exchange about what it answers: one memory, citing both turns.
       (previous.draft.reactionEntryIds ??= []).push(message.entryId);
     }
     if (this.drafts.length > before) this.previous = { role: message.role, timeMs: ms, draft: this.drafts[this.drafts.length - 1]! };
     const merged = this.settings.select ? this.mergeFollowUp(message, replyTo, before) : undefined;
-    if (merged) this.previous = { role: message.role, timeMs: ms, draft: this.drafts.length > before ? this.drafts[this.drafts.length - 1]! : merged };
+    if (merged)
+      this.previous = {
+        role: message.role,
+        timeMs: ms,
+        draft: this.drafts.length > before ? this.drafts[this.drafts.length - 1]! : merged,
+      };
     const made = this.drafts.slice(before);
     const statement = made.find((d) => !d.question);
-    if (statement) this.saidBefore[message.role] = { entryId: message.entryId, timeMs: ms, gist: gistOf(statement.text, statement.message === message ? speakerOf(names, message) : '') };
-    this.recent.push({ role: message.role, entryId: message.entryId, statements: made.filter((d) => !d.question).length, asked: this.pendingQuestion?.entryId === message.entryId, last: made.length > 0 ? made[made.length - 1] : merged });
+    if (statement)
+      this.saidBefore[message.role] = {
+        entryId: message.entryId,
+        timeMs: ms,
+        gist: gistOf(statement.text, statement.message === message ? speakerOf(names, message) : ''),
+      };
+    this.recent.push({
+      role: message.role,
+      entryId: message.entryId,
+      statements: made.filter((d) => !d.question).length,
+      asked: this.pendingQuestion?.entryId === message.entryId,
+      last: made.length > 0 ? made[made.length - 1] : merged,
+    });
     if (this.recent.length > 2) this.recent.shift();
   }
 

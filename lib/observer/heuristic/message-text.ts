@@ -3,7 +3,6 @@
  * a file) counts only up to its first paragraph.
  */
 
-
 const MAX_MESSAGE_CHARS = 20_000;
 
 /**
@@ -16,7 +15,13 @@ export function readableStart(text: string): string {
   let head = text.slice(0, MAX_MESSAGE_CHARS);
   const paragraph = head.search(/\n\s*\n/);
   if (paragraph > 0) return head.slice(0, paragraph);
-  const sentenceEnd = Math.max(head.lastIndexOf('. '), head.lastIndexOf('! '), head.lastIndexOf('? '), head.lastIndexOf('\n'), head.lastIndexOf('。'));
+  const sentenceEnd = Math.max(
+    head.lastIndexOf('. '),
+    head.lastIndexOf('! '),
+    head.lastIndexOf('? '),
+    head.lastIndexOf('\n'),
+    head.lastIndexOf('。'),
+  );
   if (sentenceEnd > MAX_MESSAGE_CHARS / 2) return head.slice(0, sentenceEnd + 1);
   const space = head.search(/\s\S*$/);
   if (space > 0) head = head.slice(0, space);

@@ -29,7 +29,14 @@ export class ObservationList {
     const batch = this.batch;
     // The rules every Observer's output follows (memory/suspicious.ts): no marker tag, control tags only from the user's words.
     const screened = screenLine(d, d.role === 'user' ? controlTagsIn([d.message.text ?? '']) : NO_CONTROL_TAGS);
-    if (screened !== d) Object.assign(d, { text: screened.text, tags: screened.tags, category: screened.category, priority: screened.priority, done: screened.done });
+    if (screened !== d)
+      Object.assign(d, {
+        text: screened.text,
+        tags: screened.tags,
+        category: screened.category,
+        priority: screened.priority,
+        done: screened.done,
+      });
     // (A draft's text is finishText()'s, which is oneLine()'s.)
     const id = observationIdOfLine({ agent: batch.agent, session: batch.session, date: d.local.date, category: d.category, text: d.text });
     const existing = this.byId.get(id);
@@ -39,8 +46,24 @@ export class ObservationList {
       for (const e of more) if (!ids.includes(e)) ids.push(e);
       return;
     }
-    const provenance: Provenance = { source: d.message.source ?? batch.source, agent: batch.agent, session: batch.session, entryIds: entryIdsOf(d) };
-    const obs: Observation = { id, date: d.local.date, time: d.local.time, priority: d.priority, done: d.done, category: d.category, text: d.text, tags: d.tags, agent: batch.agent, provenance };
+    const provenance: Provenance = {
+      source: d.message.source ?? batch.source,
+      agent: batch.agent,
+      session: batch.session,
+      entryIds: entryIdsOf(d),
+    };
+    const obs: Observation = {
+      id,
+      date: d.local.date,
+      time: d.local.time,
+      priority: d.priority,
+      done: d.done,
+      category: d.category,
+      text: d.text,
+      tags: d.tags,
+      agent: batch.agent,
+      provenance,
+    };
     this.byId.set(id, obs);
     this.observations.push(obs);
     this.considerTask(d);
@@ -55,7 +78,7 @@ export class ObservationList {
   private considerTask(d: Draft): void {
     if (d.role !== 'user' || d.done) return;
     // The latest work statement or task wins; a question only when there is nothing else.
-    const strength = d.working || d.category === 'task' && !d.question ? 1 : d.category === 'task' ? 0 : -1;
+    const strength = d.working || (d.category === 'task' && !d.question) ? 1 : d.category === 'task' ? 0 : -1;
     if (strength >= 0 && strength >= this.currentTaskStrength) {
       this.currentTask = d.text;
       this.currentTaskStrength = strength;

@@ -91,7 +91,6 @@ export function observeMessage(turn: MessageTurn): ReplyContext | undefined {
     codeLanguages: cleaned.codeLanguages,
   });
 
-
   const first = drafts.length;
   const scope: DraftScope = {
     message,
@@ -112,15 +111,18 @@ export function observeMessage(turn: MessageTurn): ReplyContext | undefined {
     // the rest of a message is one memory (without, only its facts and events are).
     const strong = settings.select
       ? a.kind === 'question' || a.category === 'decision' || a.category === 'preference' || a.priority === 'high'
-      : a.kind === 'question' || a.category !== 'fact' && a.category !== 'event' || a.priority === 'high' || a.done;
+      : a.kind === 'question' || (a.category !== 'fact' && a.category !== 'event') || a.priority === 'high' || a.done;
     if (!strong) {
       group.push(p);
       continue;
     }
     flushGroup(group, scope);
     const sentence = a.kind === 'question' && p.korean ? p.body.trim().replace(/[?？]*$/, '?') : finishSentence(p.body);
-    const said = a.category === 'preference' && scope.select && !p.korean ? statedRule(sentence, speaker) ?? sentence : sentence;
-    const text = finishText(a.kind === 'question' ? sentence : attribute(said, speaker, p.korean, scope.select, a.category === 'decision'), scope.maxChars);
+    const said = a.category === 'preference' && scope.select && !p.korean ? (statedRule(sentence, speaker) ?? sentence) : sentence;
+    const text = finishText(
+      a.kind === 'question' ? sentence : attribute(said, speaker, p.korean, scope.select, a.category === 'decision'),
+      scope.maxChars,
+    );
     const made = draft(text, a.category, a.priority, a.done, a.working, a.kind === 'question', scope, sentence);
     p.draft = made;
     drafts.push(made);
@@ -142,7 +144,9 @@ export function observeMessage(turn: MessageTurn): ReplyContext | undefined {
     } else if (settings.select) {
       // An answer that does not name what it is about ("Three times a week.", "오후엔 디카페인만.") gets the question's
       // topic words, not the question: found by its subject ("coffee") as well as by what it says.
-      const topic = isKorean(reply.text) ? koreanTopicOf(replyTo.question, reply.text, scope.notTags) : topicOf(replyTo.question, reply.text, scope.notTags);
+      const topic = isKorean(reply.text)
+        ? koreanTopicOf(replyTo.question, reply.text, scope.notTags)
+        : topicOf(replyTo.question, reply.text, scope.notTags);
       if (topic) {
         reply.topic = { of: topic, before: reply.text };
         reply.text = withTopic(reply.text, topic, scope.maxChars, isKorean(reply.text));

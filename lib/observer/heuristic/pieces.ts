@@ -75,7 +75,24 @@ export interface ReadMessage {
 
 /** The pieces of one message, in order (short leads joined to what follows). */
 export function readPieces(reading: PieceReading): ReadMessage {
-  const { message, role, timeMs, local, speaker, listener, listenerName, knownNames, settings, replyTo, previousOther, said, earlierOther, sentences, hangul, codeLanguages } = reading;
+  const {
+    message,
+    role,
+    timeMs,
+    local,
+    speaker,
+    listener,
+    listenerName,
+    knownNames,
+    settings,
+    replyTo,
+    previousOther,
+    said,
+    earlierOther,
+    sentences,
+    hangul,
+    codeLanguages,
+  } = reading;
   const options = settings.options;
   const pieces: Piece[] = [];
   let lastQuestion: ReplyContext | undefined;
@@ -87,7 +104,8 @@ export function readPieces(reading: PieceReading): ReadMessage {
     // Quoted from a page, a file, a tool or another person: not the speaker's own wish, task, tag or name (reported.ts).
     const reported = reports.next(raw).kind === 'reported';
     // "Keep this straight for me: …", "Important: …" ask to remember what follows (the lead-in itself is removed below).
-    if (settings.select && !reported && (REMEMBER_LEAD_IN.test(raw) || (role === 'user' && REMEMBER_THAT.test(raw)))) rememberRequested = true;
+    if (settings.select && !reported && (REMEMBER_LEAD_IN.test(raw) || (role === 'user' && REMEMBER_THAT.test(raw))))
+      rememberRequested = true;
     let sentence = korean ? stripKoreanAddress(raw, knownNames) : stripAddress(expandShorthand(raw), knownNames);
     if (settings.select && !korean) sentence = stripVocatives(sentence);
     if (!sentence) continue;
@@ -99,7 +117,8 @@ export function readPieces(reading: PieceReading): ReadMessage {
     const quoted = reported || isSuspicious(sentence);
     let analysis = quoted ? asReported(analysed) : analysed;
     // Remember a question with any content for the reply, even one too thin to be an observation itself.
-    const asked = analysis.kind === 'question' || (analysis.contentWords > 0 && (korean ? isKoreanQuestion(sentence) : isQuestion(sentence)));
+    const asked =
+      analysis.kind === 'question' || (analysis.contentWords > 0 && (korean ? isKoreanQuestion(sentence) : isQuestion(sentence)));
     // What follows the question in the same message (a statement, thanks, an attachment) leaves it asked: "How do I
     // validate JWT refresh tokens? Access tokens are short-lived, but…" is answered by the next message all the same.
     if (asked) lastQuestion = { role, speaker, question: sentence, timeMs, entryId: message.entryId };
@@ -111,7 +130,15 @@ export function readPieces(reading: PieceReading): ReadMessage {
       // An attachment's description ("[image: a photo of a dog on a beach]") is not what was said: not a memory.
       if (ATTACHMENT.test(sentence)) continue;
       technical = detectTags(sentence, codeLanguages, 1, knownNames).length > 0;
-      const reason = dropReason(sentence, analysis, korean, { role, names: knownNames, previousOther, dated: anchors.length > 0, technical, answers: replyTo !== undefined && timeMs - replyTo.timeMs <= REPLY_WINDOW_MS, acknowledged: !korean && opensWithAcknowledgement(raw) });
+      const reason = dropReason(sentence, analysis, korean, {
+        role,
+        names: knownNames,
+        previousOther,
+        dated: anchors.length > 0,
+        technical,
+        answers: replyTo !== undefined && timeMs - replyTo.timeMs <= REPLY_WINDOW_MS,
+        acknowledged: !korean && opensWithAcknowledgement(raw),
+      });
       if (reason === 'remember request') rememberRequested = true;
       else if (reason !== undefined && reason !== 'acknowledgement') said.reacted = true;
       if (reason !== undefined && !(reason === 'small-talk question' && options.keepAssistantQuestions)) continue;
@@ -129,20 +156,34 @@ export function readPieces(reading: PieceReading): ReadMessage {
         analysis = { ...analysis, category: 'fact', priority: 'low' };
       }
     }
-    const dated = settings.select ? (korean ? condenseKorean : condenseEnglish)(annotateDates(pointed, anchors)) : annotateDates(sentence, anchors);
+    const dated = settings.select
+      ? (korean ? condenseKorean : condenseEnglish)(annotateDates(pointed, anchors))
+      : annotateDates(sentence, anchors);
     let body: string;
     if (reported) {
       // As it was written: its "I" is whoever wrote the page or the e-mail, not the speaker.
       body = dated;
     } else if (analysis.kind === 'question') {
-      body = korean ? `${speaker} 질문: ${restateKorean(dated, speaker)}` : questionBody(dated, speaker, listener, listenerName ?? (role === 'user' ? 'Assistant' : 'User'));
+      body = korean
+        ? `${speaker} 질문: ${restateKorean(dated, speaker)}`
+        : questionBody(dated, speaker, listener, listenerName ?? (role === 'user' ? 'Assistant' : 'User'));
     } else {
       body = korean ? restateKorean(dated, speaker) : restateEnglish(dated, speaker, listener);
     }
     // #pin and #user_marked change what OC-Memory does with a line: only the user's own words give them.
     if (reported || role !== 'user') body = quoteControlTags(body);
-    const worth = settings.select ? sentenceWorth(sentence, analysis, korean, { names: knownNames, dated: anchors.length > 0, technical }) : 0;
-    const piece: Piece = { analysis, body, korean, words: splitCount(sentence, SHORT_LEAD_WORDS + 1), raw, worth, ...(refersTo ? { refersTo } : {}) };
+    const worth = settings.select
+      ? sentenceWorth(sentence, analysis, korean, { names: knownNames, dated: anchors.length > 0, technical })
+      : 0;
+    const piece: Piece = {
+      analysis,
+      body,
+      korean,
+      words: splitCount(sentence, SHORT_LEAD_WORDS + 1),
+      raw,
+      worth,
+      ...(refersTo ? { refersTo } : {}),
+    };
     pieces.push(piece);
     if (asked && lastQuestion) lastQuestion.piece = piece;
   }
@@ -158,7 +199,14 @@ const ATTACHMENT = /^\[(?:image|photo|picture|file|video|audio|attachment|sticke
 /** "Keep this straight for me: …", "Important: …": a lead-in asking to remember what follows. */
 /** "Oh, please": what may come before a request to remember. */
 const REQUEST_LEAD = /^(?:(?:oh|and|also|so|btw)[,\s]+)*(?:please\s+)?/;
-const REMEMBER_WORDS = anyOf(/keep (?:this|that|it) (?:straight|in mind)(?: for me)?/, 'remember(?: this| that)?', 'important', 'note to self', 'for the record', "don't forget");
+const REMEMBER_WORDS = anyOf(
+  /keep (?:this|that|it) (?:straight|in mind)(?: for me)?/,
+  'remember(?: this| that)?',
+  'important',
+  'note to self',
+  'for the record',
+  "don't forget",
+);
 const REMEMBER_LEAD_IN = pattern([REQUEST_LEAD, REMEMBER_WORDS, /\s*[:,-]\s*\S/], 'i');
 
 /**
@@ -181,7 +229,8 @@ function pointsBack(anchors: readonly DateAnchor[]): boolean {
 /** A lead of at most this many words may join the next sentence. */
 const SHORT_LEAD_WORDS = 3;
 
-export const TOPIC_CHANGE = /^(?:btw|by the way|also|anyway|anyways|oh|p\.?s\.?|another thing|unrelated|separately|그리고|근데|그런데|참|아 참)\b/iu;
+export const TOPIC_CHANGE =
+  /^(?:btw|by the way|also|anyway|anyways|oh|p\.?s\.?|another thing|unrelated|separately|그리고|근데|그런데|참|아 참)\b/iu;
 
 /**
  * A very short statement that leans on the next sentence ("Fixed it! Migrations
@@ -195,9 +244,15 @@ export function mergeShortLeads(pieces: Piece[]): void {
     // "Merged it. Btw, my name is Dana": the next sentence starts another topic.
     if (TOPIC_CHANGE.test(next.raw) || (next.analysis.priority === 'high' && next.analysis.category !== lead.analysis.category)) continue;
     const a = lead.analysis.category !== 'fact' || lead.analysis.done ? lead.analysis : next.analysis;
-    const priority = PRIORITY_RANK[lead.analysis.priority] > PRIORITY_RANK[next.analysis.priority] ? lead.analysis.priority : next.analysis.priority;
+    const priority =
+      PRIORITY_RANK[lead.analysis.priority] > PRIORITY_RANK[next.analysis.priority] ? lead.analysis.priority : next.analysis.priority;
     pieces.splice(i, 2, {
-      analysis: { ...a, priority, working: lead.analysis.working || next.analysis.working, contentWords: lead.analysis.contentWords + next.analysis.contentWords },
+      analysis: {
+        ...a,
+        priority,
+        working: lead.analysis.working || next.analysis.working,
+        contentWords: lead.analysis.contentWords + next.analysis.contentWords,
+      },
       body: `${finishSentence(lead.body)} ${next.body}`,
       korean: lead.korean,
       words: lead.words + next.words,

@@ -21,16 +21,48 @@ export interface SaidBefore {
  * "좋아 그걸로" — an anaphor and at most a verb of choosing, nothing named.
  */
 /** "OK,", "Sounds good!": agreeing words before what is chosen. */
-const AGREEING_WORD = pattern([anyOf('ok(?:ay)?', 'yes', 'yeah', 'yep', 'sure', 'great', 'good', 'fine', 'alright', 'perfect', 'sounds good', 'agreed', 'deal', 'cool', 'nice', 'right'), /[,.!\s]+/]);
+const AGREEING_WORD = pattern([
+  anyOf(
+    'ok(?:ay)?',
+    'yes',
+    'yeah',
+    'yep',
+    'sure',
+    'great',
+    'good',
+    'fine',
+    'alright',
+    'perfect',
+    'sounds good',
+    'agreed',
+    'deal',
+    'cool',
+    'nice',
+    'right',
+  ),
+  /[,.!\s]+/,
+]);
 const WE_WILL_LEAD = /(?:(?:let's|we'll|i'll|we will|i will|we're going to|i'm going to|we should|i'd)\s+)?/;
 const CHOOSING_VERB = /(?:(?:go with|use|do|pick|take|stick with|choose|try|buy|get|keep)\s+)?/;
 const ANAPHOR = /(?:that|this|it|those|these|them|that one|this one|the (?:first|second|third|last|former|latter)(?: one| option)?)/;
-const POINTS_BACK_EN = pattern(['^(?:', AGREEING_WORD, ')*', /(?:then[,\s]+)?/, WE_WILL_LEAD, CHOOSING_VERB, ANAPHOR, /(?:\s+(?:then|one|it is))?(?:\s+it is)?[.!]*$/], 'i');
+const POINTS_BACK_EN = pattern(
+  ['^(?:', AGREEING_WORD, ')*', /(?:then[,\s]+)?/, WE_WILL_LEAD, CHOOSING_VERB, ANAPHOR, /(?:\s+(?:then|one|it is))?(?:\s+it is)?[.!]*$/],
+  'i',
+);
 
 const KOREAN_AGREEING = /(?:(?:좋아|좋다|오|응|ㅇㅇ|그래|오케이|ㅇㅋ|콜|굿)[\s,.!~]*)*/;
 const KOREAN_ANAPHOR = /(?:그걸로|그거로|이걸로|이거로|저걸로|그것으로|그렇게|그걸|그거|그게 좋겠다|그게 낫겠다)/;
-const KOREAN_CHOOSING_VERB = /(?:가자|하자|할게|해|갈게|가|정했어|정할게|결정|합시다|갑시다|할래|가요|해요|살래|살게|쓰자|쓸게|쓸래|하자고)?/;
-const POINTS_BACK_KO = pattern([/^/, KOREAN_AGREEING, /(?:[가-힣]{1,6}(?:은|는|이|가|도)\s)?/, KOREAN_ANAPHOR, /\s?/, KOREAN_CHOOSING_VERB, /[\s.!~]*$/]);
+const KOREAN_CHOOSING_VERB =
+  /(?:가자|하자|할게|해|갈게|가|정했어|정할게|결정|합시다|갑시다|할래|가요|해요|살래|살게|쓰자|쓸게|쓸래|하자고)?/;
+const POINTS_BACK_KO = pattern([
+  /^/,
+  KOREAN_AGREEING,
+  /(?:[가-힣]{1,6}(?:은|는|이|가|도)\s)?/,
+  KOREAN_ANAPHOR,
+  /\s?/,
+  KOREAN_CHOOSING_VERB,
+  /[\s.!~]*$/,
+]);
 
 /** "Sounds good, ", "OK, ": agreeing before saying what was chosen. */
 export const AGREEING_LEAD = pattern(['^(?:', AGREEING_WORD, ')+'], 'i');
@@ -50,7 +82,10 @@ export function speakerOf(names: SpeakerNames, message: Message): string {
 export function gistOf(text: string, speaker: string): string {
   let t = text;
   if (speaker && t.startsWith(speaker)) {
-    t = t.slice(speaker.length).replace(/^(?:은|는|이|가)?\s+/, '').replace(/^(?:said|says|advised to|explained that|suggested to|suggests|thinks|asked)\s+/, '');
+    t = t
+      .slice(speaker.length)
+      .replace(/^(?:은|는|이|가)?\s+/, '')
+      .replace(/^(?:said|says|advised to|explained that|suggested to|suggests|thinks|asked)\s+/, '');
   }
   const words = t.replace(/\s*\^o-\w+$/, '').split(/\s+/);
   const cut = words.slice(0, 10).join(' ');

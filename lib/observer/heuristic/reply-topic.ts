@@ -27,19 +27,26 @@ export interface ReplyContext {
 
 /** Words a question's topic leaves out: "pet do you have" → "pet". */
 const TOPIC_FUNCTION_WORDS = new Set(
-  `do does did you your yours u ya have has had is are was were be been am i me my we our they them their he she it its this that these those the a an there any all some what which how why when where who whom whose can could would will should shall may might must`.split(/\s+/),
+  `do does did you your yours u ya have has had is are was were be been am i me my we our they them their he she it its this that these those the a an there any all some what which how why when where who whom whose can could would will should shall may might must`.split(
+    /\s+/,
+  ),
 );
 
 /** Words of a question that ask about nothing in particular. */
 const VAGUE_TOPIC_WORD = new Set(
-  `new lately recently happen happens happening happened doing going talked talk last since else anything something stuff thing things good fun stoked excited exciting want need help see find tell got like love favorite fave up what's how's how're how'd what'd whats hows with about for to from in on of at`.split(/\s+/),
+  `new lately recently happen happens happening happened doing going talked talk last since else anything something stuff thing things good fun stoked excited exciting want need help see find tell got like love favorite fave up what's how's how're how'd what'd whats hows with about for to from in on of at`.split(
+    /\s+/,
+  ),
 );
 
 /** At most this many words of a question name an answer's topic. */
 const TOPIC_WORDS = 6;
 
 /** The frame of a question: "How often do you all …", "Any …", "What kind of … did you …". */
-const QUESTION_WORD = anyOf(...['what', 'how', 'why', 'when', 'where', 'which', 'who', 'whose', 'any'], ...['is', 'are', 'was', 'were', 'do', 'does', 'did', 'have', 'has', 'had', 'can', 'could', 'would', 'will', 'should']);
+const QUESTION_WORD = anyOf(
+  ...['what', 'how', 'why', 'when', 'where', 'which', 'who', 'whose', 'any'],
+  ...['is', 'are', 'was', 'were', 'do', 'does', 'did', 'have', 'has', 'had', 'can', 'could', 'would', 'will', 'should'],
+);
 const QUESTION_FRAME = pattern(
   [
     /^(?:(?:so|and|but|hey|oh|well|also|btw)[,\s]+)?/,
@@ -70,7 +77,8 @@ export function koreanTopicOf(question: string, answer: string, names: readonly 
 }
 
 /** An offer to do something: its answer is a yes or no, and what follows is news of its own. */
-const OFFER = /^(?:(?:so|and|ok(?:ay)?|great)[,\s]+)?(?:do you want me to|want me to|shall i|should i|would you like me to|can i|may i|let me know if you want me to)\b/i;
+const OFFER =
+  /^(?:(?:so|and|ok(?:ay)?|great)[,\s]+)?(?:do you want me to|want me to|shall i|should i|would you like me to|can i|may i|let me know if you want me to)\b/i;
 
 /**
  * What a question asks about, for an answer that does not say it ("How often do you all work out

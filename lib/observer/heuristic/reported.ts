@@ -27,7 +27,8 @@ const REPORT_LEAD = new RegExp(
   'iu',
 );
 /** Korean: "페이지에는 '…'라고 적혀 있어요", "메일에 따르면 …". */
-const REPORT_KO = /(?:페이지|파일|문서|메일|이메일|메시지|웹사이트|사이트|글|로그|출력|도구|결과|공지|README)(?:에|에는|에서는|의)?\s*(?:[^.!?]{0,60})?(?:라고|고)\s*(?:적혀|쓰여|나와|되어|써)\s*있|(?:페이지|파일|문서|메일|이메일|메시지|로그|출력|결과)(?:에|의)?\s*따르면/u;
+const REPORT_KO =
+  /(?:페이지|파일|문서|메일|이메일|메시지|웹사이트|사이트|글|로그|출력|도구|결과|공지|README)(?:에|에는|에서는|의)?\s*(?:[^.!?]{0,60})?(?:라고|고)\s*(?:적혀|쓰여|나와|되어|써)\s*있|(?:페이지|파일|문서|메일|이메일|메시지|로그|출력|결과)(?:에|의)?\s*따르면/u;
 const OPEN_QUOTE = /["“«「『]/u;
 
 export type Reported = { kind: 'own' } | { kind: 'reported'; lead: string; quoted: string };
@@ -42,7 +43,14 @@ export class ReportedSpeech {
     if (this.afterLead) return { kind: 'reported', lead: '', quoted: s };
     const lead = REPORT_LEAD.exec(s);
     if (lead) {
-      if (lead.groups?.colon || lead.groups?.colonIt || lead.groups?.colon2 || lead.groups?.colon3 || OPEN_QUOTE.test(s.slice(lead[0].length, lead[0].length + 3))) this.afterLead = true;
+      if (
+        lead.groups?.colon ||
+        lead.groups?.colonIt ||
+        lead.groups?.colon2 ||
+        lead.groups?.colon3 ||
+        OPEN_QUOTE.test(s.slice(lead[0].length, lead[0].length + 3))
+      )
+        this.afterLead = true;
       return { kind: 'reported', lead: lead[0].replace(/[\s:,]+$/, ''), quoted: s.slice(lead[0].length).trim() };
     }
     if (REPORT_KO.test(s)) return { kind: 'reported', lead: '', quoted: s };
@@ -83,4 +91,7 @@ export function ownWords(text: string): string {
 }
 
 /** A lead that ends in a colon anywhere in a line ("…, and the e-mail says: …"). */
-const REPORT_LEAD_ANYWHERE = new RegExp(String.raw`(?:\b(?:the|this|that|your|my|an?|its|their)\s+(?:[\w'’.-]+\s+){0,3}?(?:${SOURCE_WORDS}|${FILE_NAME})|\b${FILE_NAME}|\bit)(?:\s+(?:from|by|of)\s+[\w'’.@/-]+)?\s+${REPORT_VERBS}\s*:|\b(?:quote|excerpt)\s*:`, 'iu');
+const REPORT_LEAD_ANYWHERE = new RegExp(
+  String.raw`(?:\b(?:the|this|that|your|my|an?|its|their)\s+(?:[\w'’.-]+\s+){0,3}?(?:${SOURCE_WORDS}|${FILE_NAME})|\b${FILE_NAME}|\bit)(?:\s+(?:from|by|of)\s+[\w'’.@/-]+)?\s+${REPORT_VERBS}\s*:|\b(?:quote|excerpt)\s*:`,
+  'iu',
+);

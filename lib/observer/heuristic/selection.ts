@@ -50,7 +50,28 @@ const FIRST_PERSON_PLURAL = /\b(?:we|we're|we've|we'd|we'll|our|ours|us|ourselve
 const IMPLICIT_FIRST_PERSON = pattern(
   [
     /^(?:(?:still|just|also|currently|finally|recently)\s+)?/,
-    anyOf('been', 'working', 'trying', 'planning', 'thinking', 'hoping', 'looking', 'getting', 'going', 'started', 'finished', 'got', 'went', 'had', 'made', 'spent', 'tried', 'moved', 'bought', 'visited'),
+    anyOf(
+      'been',
+      'working',
+      'trying',
+      'planning',
+      'thinking',
+      'hoping',
+      'looking',
+      'getting',
+      'going',
+      'started',
+      'finished',
+      'got',
+      'went',
+      'had',
+      'made',
+      'spent',
+      'tried',
+      'moved',
+      'bought',
+      'visited',
+    ),
     /\b/,
   ],
   'i',
@@ -63,13 +84,23 @@ const SECOND_PERSON = /\b(?:you|you're|you've|you'd|you'll|your|yours|yourself)\
 const ACKNOWLEDGEMENT_WORD = /(?:(?:ok(?:ay)?|sure|great|perfect|got it|noted|understood|will do|roger|gotcha)\b[\s,.!:-]*)*/;
 const WILL_REMEMBER = pattern([
   /(?:i'll|i will|i'm going to|will|i've|i have)\s+/,
-  anyOf('remember', /keep (?:that|this|it) in mind/, /note (?:that|this|it)(?: down)?/, /make a note of (?:that|this|it)/, /noted (?:that|this|it)/),
+  anyOf(
+    'remember',
+    /keep (?:that|this|it) in mind/,
+    /note (?:that|this|it)(?: down)?/,
+    /make a note of (?:that|this|it)/,
+    /noted (?:that|this|it)/,
+  ),
   /(?:\s+(?:that|this|it))?(?:\s+for (?:you|later|next time))?/,
 ]);
-const ACKNOWLEDGEMENT = pattern([/^/, ACKNOWLEDGEMENT_WORD, anyOf(WILL_REMEMBER, 'noted', 'got it', 'understood', 'will do', 'gotcha', 'roger(?: that)?'), /[\s.!]*$/], 'i');
+const ACKNOWLEDGEMENT = pattern(
+  [/^/, ACKNOWLEDGEMENT_WORD, anyOf(WILL_REMEMBER, 'noted', 'got it', 'understood', 'will do', 'gotcha', 'roger(?: that)?'), /[\s.!]*$/],
+  'i',
+);
 
 /** "Noted:", "Got it —", "Noted for the novel:". */
-const ACKNOWLEDGEMENT_LEAD = /^(?:noted|got it|understood|will do|roger|ok(?:ay)?|sure|perfect|great)(?:\s+for\s+[^:,;]{1,40})?\s*[:,;—–-]\s*/i;
+const ACKNOWLEDGEMENT_LEAD =
+  /^(?:noted|got it|understood|will do|roger|ok(?:ay)?|sure|perfect|great)(?:\s+for\s+[^:,;]{1,40})?\s*[:,;—–-]\s*/i;
 
 /** Does a sentence, as written, open with an acknowledgement ("Noted: …")? Asked before lead-ins are stripped. */
 export function opensWithAcknowledgement(sentence: string): boolean {
@@ -83,7 +114,8 @@ const REMEMBER_THIS = pattern([
 ]);
 const WRITE_THIS_DOWN = /write (?:this|that|it) down(?:\s+as (?:a|an|our|the) [\w -]{1,30})?/;
 const THIS_IS_IMPORTANT = /(?:this|that|it)(?: is|'s) (?:really |very |super )?important(?: to (?:me|remember))?/;
-const THIS_IS_A_RULE = /(?:this|that|it)(?: is|'s) (?:a|an|our|the) (?:[\w-]+ ){0,2}(?:rule|requirement|convention|policy|must)(?: here| for us| for the team| at work)?/;
+const THIS_IS_A_RULE =
+  /(?:this|that|it)(?: is|'s) (?:a|an|our|the) (?:[\w-]+ ){0,2}(?:rule|requirement|convention|policy|must)(?: here| for us| for the team| at work)?/;
 export const REMEMBER_REQUEST = pattern(
   [/^(?:(?:please|pls|and|also|oh|so)\s*,?\s+)*/, anyOf(REMEMBER_THIS, WRITE_THIS_DOWN, THIS_IS_IMPORTANT, THIS_IS_A_RULE), /[\s.!]*$/],
   'i',
@@ -101,7 +133,21 @@ const REACTION_START = pattern([/^/, anyOf(REACTION_SUBJECT, SO_COOL, CONGRATS)]
 /** First-person reactions: "I'm so happy for you", "I love that", "I can only imagine". */
 const HAPPY_FOR_YOU = pattern([
   /^(?:i'm|i am|i was|i feel)\s+(?:so\s+|really\s+|very\s+|super\s+|truly\s+)*/,
-  anyOf('happy', 'glad', 'proud', 'excited', 'sorry', 'thrilled', 'stoked', 'touched', 'grateful', 'thankful', 'impressed', 'amazed', 'inspired'),
+  anyOf(
+    'happy',
+    'glad',
+    'proud',
+    'excited',
+    'sorry',
+    'thrilled',
+    'stoked',
+    'touched',
+    'grateful',
+    'thankful',
+    'impressed',
+    'amazed',
+    'inspired',
+  ),
   /\s+/,
   anyOf('for you', 'to hear', 'to see', 'you', 'that you', 'that (?:it|this|that)', 'about (?:that|this|it)', 'of you'),
 ]);
@@ -171,18 +217,40 @@ const SIGN_OFF = pattern(
 
 /** Only agreeing: "I 100% agree", "Totally agree" ("Agreed, we'll run both side by side" is a decision). */
 const AGREEMENT = pattern(
-  [/^(?:i\s+)?(?:\d+%|totally|completely|fully|absolutely|so|really)?\s*/, /(?:agree|agreed|couldn't agree more)/, /(?:\s+with (?:you|that|this|it))?(?:\s+(?:completely|totally|100%))?[\s,.!]*$/],
+  [
+    /^(?:i\s+)?(?:\d+%|totally|completely|fully|absolutely|so|really)?\s*/,
+    /(?:agree|agreed|couldn't agree more)/,
+    /(?:\s+with (?:you|that|this|it))?(?:\s+(?:completely|totally|100%))?[\s,.!]*$/,
+  ],
   'i',
 );
 
 /** A resolve with nothing named: "I'm going to keep pushing forward", "I'll keep plugging away". */
-const KEEP_AT_IT = /\b(?:will|'ll|going to|gonna|gotta|have to|must)\s+(?:just\s+)?keep\s+(?:on\s+)?(?:going|pushing|at it|trying|plugging|moving|working|doing|fighting|it up|chasing|pursuing)/;
+const KEEP_AT_IT =
+  /\b(?:will|'ll|going to|gonna|gotta|have to|must)\s+(?:just\s+)?keep\s+(?:on\s+)?(?:going|pushing|at it|trying|plugging|moving|working|doing|fighting|it up|chasing|pursuing)/;
 const KEEPING_ON = /^(?:i'm|we're|i am)\s+(?:just\s+)?(?:keeping|gonna keep)\b/;
-const WONT_GIVE_UP = /\b(?:won't|will not|not (?:going to|gonna)|never going to|never gonna)\s+(?:ever\s+)?(?:give up|quit|stop|let (?:anything|anyone|it|that))\b/;
+const WONT_GIVE_UP =
+  /\b(?:won't|will not|not (?:going to|gonna)|never going to|never gonna)\s+(?:ever\s+)?(?:give up|quit|stop|let (?:anything|anyone|it|that))\b/;
 const KEEP_GOING = oneOf([KEEP_AT_IT, KEEPING_ON, WONT_GIVE_UP, /\bwon't give up\b/], 'i');
 
 /** How the work stands ("tests pass now", "staging migrations fail"): said short, still a fact. */
-const WORK_THINGS = ['tests?', 'builds?', 'deploys?', 'ci', 'pipeline', 'migrations?', 'server', 'staging', 'prod(?:uction)?', 'branch', 'release', 'bug', 'error', 'screenshot', 'log'];
+const WORK_THINGS = [
+  'tests?',
+  'builds?',
+  'deploys?',
+  'ci',
+  'pipeline',
+  'migrations?',
+  'server',
+  'staging',
+  'prod(?:uction)?',
+  'branch',
+  'release',
+  'bug',
+  'error',
+  'screenshot',
+  'log',
+];
 const WORK_OUTCOMES = ['fails?', 'failing', 'failed', 'pass(?:es|ing|ed)?', 'works', 'worked', 'working', 'broken', 'crash(?:es|ed)?'];
 const WORK_STATUS = pattern([/\b/, anyOf(...WORK_THINGS, ...WORK_OUTCOMES), /\b/], 'i');
 
@@ -200,15 +268,76 @@ const VERDICT_LEAD = pattern(
 
 /** Evaluative words: a sentence of these and nothing specific is a remark, not a memory. */
 const EVALUATIVE_WORD = anyOf(
-  ...['important', 'key', 'vital', 'essential', 'invaluable', 'crucial', 'tough', 'hard', 'great', 'amazing', 'awesome', 'wonderful', 'good', 'nice', 'cool'],
-  ...['powerful', 'healing', 'inspiring', 'special', 'fun', 'lovely', 'beautiful', 'rewarding', 'worth', 'amazing', 'incredible', 'fantastic', 'meaningful'],
-  ...['helpful', 'precious', 'priceless', 'exciting', 'interesting', 'refreshing', 'therapeutic', 'peaceful', 'calming', 'relaxing', 'magical', 'awesome'],
+  ...[
+    'important',
+    'key',
+    'vital',
+    'essential',
+    'invaluable',
+    'crucial',
+    'tough',
+    'hard',
+    'great',
+    'amazing',
+    'awesome',
+    'wonderful',
+    'good',
+    'nice',
+    'cool',
+  ],
+  ...[
+    'powerful',
+    'healing',
+    'inspiring',
+    'special',
+    'fun',
+    'lovely',
+    'beautiful',
+    'rewarding',
+    'worth',
+    'amazing',
+    'incredible',
+    'fantastic',
+    'meaningful',
+  ],
+  ...[
+    'helpful',
+    'precious',
+    'priceless',
+    'exciting',
+    'interesting',
+    'refreshing',
+    'therapeutic',
+    'peaceful',
+    'calming',
+    'relaxing',
+    'magical',
+    'awesome',
+  ],
   ...['huge', 'true', 'right'],
 );
 const EVALUATIVE = pattern(
   [
     /\b/,
-    anyOf('is', 'are', 'was', 'were', 'be', 'been', 'so', 'very', 'really', 'such', 'truly', 'pretty', 'super', 'how', 'can be', "it's", "that's"),
+    anyOf(
+      'is',
+      'are',
+      'was',
+      'were',
+      'be',
+      'been',
+      'so',
+      'very',
+      'really',
+      'such',
+      'truly',
+      'pretty',
+      'super',
+      'how',
+      'can be',
+      "it's",
+      "that's",
+    ),
     /\s+(?:a\s+|an\s+|so\s+|really\s+|very\s+|super\s+)?/,
     EVALUATIVE_WORD,
     /\b/,
@@ -218,13 +347,63 @@ const EVALUATIVE = pattern(
 
 /** The subject of a saying about everyone: "Taking risks is scary", "Hard work pays off", "Life's all about…". */
 /** Words in -ing that are things, not doings ("morning", "wedding"). */
-const ING_NOUNS = ['thing', 'something', 'everything', 'spring', 'king', 'ring', 'morning', 'evening', 'wedding', 'meeting', 'building', 'ceiling', 'pudding', 'string', 'wing', 'sibling', 'darling', 'during', 'ping', 'bring'];
+const ING_NOUNS = [
+  'thing',
+  'something',
+  'everything',
+  'spring',
+  'king',
+  'ring',
+  'morning',
+  'evening',
+  'wedding',
+  'meeting',
+  'building',
+  'ceiling',
+  'pudding',
+  'string',
+  'wing',
+  'sibling',
+  'darling',
+  'during',
+  'ping',
+  'bring',
+];
 /** "… is at 5", "… was booked": a plan of the speaker's, not a saying. */
 const SCHEDULED = /\s+(?:is|was)\s+(?:at|in|on|scheduled|booked|planned|set|due)\b/;
 const GERUND_SUBJECT = pattern(['(?!', anyOf(...ING_NOUNS), '\\b)', /[a-z]{3,}ing\b/, '(?!', SCHEDULED, ')']);
-const GENERIC_NOUNS = ['life', 'love', 'family', 'friends(?:hip)?', 'art', 'music', 'nature', 'kindness', 'hard work', 'success', 'happiness', 'people', 'kids', 'everyone', 'everybody'];
-const GENERIC_OPENINGS = ['nothing', 'anything', "it's all", "that's what", "there's nothing", 'being', 'having', "it's important", /it's (?:so |really )?(?:great|good|nice|important|awesome|amazing|cool|tough|hard)/];
-const NOUN_SUBJECT = pattern([anyOf(...GENERIC_NOUNS, ...GENERIC_OPENINGS), /(?:'s)?\b(?!\s+(?:is|was|are|were)\s+(?:at|in|on|scheduled|booked|planned|due)\b)/]);
+const GENERIC_NOUNS = [
+  'life',
+  'love',
+  'family',
+  'friends(?:hip)?',
+  'art',
+  'music',
+  'nature',
+  'kindness',
+  'hard work',
+  'success',
+  'happiness',
+  'people',
+  'kids',
+  'everyone',
+  'everybody',
+];
+const GENERIC_OPENINGS = [
+  'nothing',
+  'anything',
+  "it's all",
+  "that's what",
+  "there's nothing",
+  'being',
+  'having',
+  "it's important",
+  /it's (?:so |really )?(?:great|good|nice|important|awesome|amazing|cool|tough|hard)/,
+];
+const NOUN_SUBJECT = pattern([
+  anyOf(...GENERIC_NOUNS, ...GENERIC_OPENINGS),
+  /(?:'s)?\b(?!\s+(?:is|was|are|were)\s+(?:at|in|on|scheduled|booked|planned|due)\b)/,
+]);
 const GENERIC_SUBJECT = pattern([/^/, anyOf(GERUND_SUBJECT, NOUN_SUBJECT)], 'i');
 
 /** A proper noun, number or code-ish token somewhere after the first word. */
@@ -249,8 +428,12 @@ function hasSpecific(sentence: string, names: readonly string[]): boolean {
  */
 const WILL_KEEP_IN_MIND = /(?:i'll|i will)\s+(?:remember|keep in mind|note|make a note of|not forget)\b/;
 /** "Let me check …", unless it says why ("Let me check, because …" explains). */
-const LET_ME_LOOK = /let me (?:check|look|see|take a look|have a look|dig|investigate|read|open|run|try)\b(?![^.]*\b(?:because|since|so that)\b)/;
-const ASSISTANT_ACKNOWLEDGEMENT = pattern([/^(?:(?:ok(?:ay)?|sure|got it|noted|understood|will do|of course)[\s,.!:-]+)?/, anyOf(WILL_KEEP_IN_MIND, LET_ME_LOOK)], 'i');
+const LET_ME_LOOK =
+  /let me (?:check|look|see|take a look|have a look|dig|investigate|read|open|run|try)\b(?![^.]*\b(?:because|since|so that)\b)/;
+const ASSISTANT_ACKNOWLEDGEMENT = pattern(
+  [/^(?:(?:ok(?:ay)?|sure|got it|noted|understood|will do|of course)[\s,.!:-]+)?/, anyOf(WILL_KEEP_IN_MIND, LET_ME_LOOK)],
+  'i',
+);
 
 /** Emoticons: "<3", ":)", ":-D" (their digits and letters are not content; "83" and "8D" are not emoticons). */
 export const EMOTICON = /(?:^|\s)(?:<3+|[:;=][-']?[()DPpO/\\|\]\[]+|\^_?\^|xD)(?=\s|$|[.!?,])/g;
@@ -262,9 +445,10 @@ function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: Selecti
   if (ACKNOWLEDGEMENT.test(s)) return 'acknowledgement';
   if (ctx.role === 'assistant' && ASSISTANT_ACKNOWLEDGEMENT.test(s)) return 'acknowledgement';
   if (contentWords(s, ctx.names).size === 0 && !/\d/.test(s)) return 'acknowledgement';
-  const strong = analysis.category !== 'fact' && analysis.category !== 'event' || analysis.done;
+  const strong = (analysis.category !== 'fact' && analysis.category !== 'event') || analysis.done;
   // "We went camping" is about the speaker; "we all need support" is not.
-  const firstPerson = FIRST_PERSON.test(s) || IMPLICIT_FIRST_PERSON.test(s) || (FIRST_PERSON_PLURAL.test(s) && (strong || analysis.category === 'event'));
+  const firstPerson =
+    FIRST_PERSON.test(s) || IMPLICIT_FIRST_PERSON.test(s) || (FIRST_PERSON_PLURAL.test(s) && (strong || analysis.category === 'event'));
   const secondPerson = SECOND_PERSON.test(s);
   // A name, number or technology; a date alone does not make "Let's make tomorrow unforgettable" a memory.
   const namesSomething = ctx.technical || hasSpecific(s, ctx.names);
@@ -299,7 +483,8 @@ function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: Selecti
   // "Let's keep doing our part for the world!" is cheering, said in the first person plural.
   if (/^let's\b/i.test(s) && analysis.category !== 'decision' && ENCOURAGEMENT.test(s) && !namesSomething) return 'reaction';
   // A saying is no answer either: "Life's about learning and exploring", "Music's amazing".
-  if (!FIRST_PERSON.test(s) && !namesSomething && !THIRD_PERSON.test(s) && GENERIC_SUBJECT.test(s) && !WORK_STATUS.test(s)) return 'general';
+  if (!FIRST_PERSON.test(s) && !namesSomething && !THIRD_PERSON.test(s) && GENERIC_SUBJECT.test(s) && !WORK_STATUS.test(s))
+    return 'general';
   if (firstPerson) {
     if (specific) return undefined;
     // "I'm always here for you", "Your support means a lot to me": about the two of them, not a fact.
@@ -309,7 +494,8 @@ function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: Selecti
     return undefined;
   }
   // "Let's go with the edge n-gram subfield" is the user's decision, not "let's go!" cheering: a decision is never a reaction.
-  if (analysis.category !== 'decision' && ((REACTION_START.test(s) && !specific) || (ENCOURAGEMENT.test(s) && !namesSomething))) return 'reaction';
+  if (analysis.category !== 'decision' && ((REACTION_START.test(s) && !specific) || (ENCOURAGEMENT.test(s) && !namesSomething)))
+    return 'reaction';
   if (secondPerson && !namesSomething) return 'reaction';
   // "She had to leave and find a new place in a hurry": about someone they know.
   if (strong || specific || ctx.answers || THIRD_PERSON.test(s)) return undefined;
@@ -328,7 +514,12 @@ function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: Selecti
  * news and content words count; an evaluation that names nothing ("The view from the top was amazing")
  * counts against.
  */
-export function sentenceWorth(sentence: string, analysis: SentenceAnalysis, korean: boolean, ctx: Pick<SelectionContext, 'names' | 'dated' | 'technical'>): number {
+export function sentenceWorth(
+  sentence: string,
+  analysis: SentenceAnalysis,
+  korean: boolean,
+  ctx: Pick<SelectionContext, 'names' | 'dated' | 'technical'>,
+): number {
   let worth = Math.min(analysis.contentWords, 8) / 4;
   if (ctx.dated) worth += 3;
   if (analysis.category !== 'fact' || analysis.done) worth += 1;
@@ -344,15 +535,22 @@ export function sentenceWorth(sentence: string, analysis: SentenceAnalysis, kore
 // Korean
 
 /** "기억해 둘게요", "알겠습니다", "메모했어요": an acknowledgement, whatever it repeats. */
-const KOREAN_ACKNOWLEDGEMENT = /(?:기억해\s?둘게요|기억해\s?둘게|기억할게요|기억할게|기억하겠습니다|기억해\s?두겠습니다|메모해\s?둘게요|메모해\s?두겠습니다|메모했어요|메모했습니다|잊지\s?않을게요|알겠습니다|알겠어요|접수했습니다|확인했습니다)[\s.!~]*$/;
+const KOREAN_ACKNOWLEDGEMENT =
+  /(?:기억해\s?둘게요|기억해\s?둘게|기억할게요|기억할게|기억하겠습니다|기억해\s?두겠습니다|메모해\s?둘게요|메모해\s?두겠습니다|메모했어요|메모했습니다|잊지\s?않을게요|알겠습니다|알겠어요|접수했습니다|확인했습니다)[\s.!~]*$/;
 /** "꼭 기억해 줘", "잊지 마세요", "이거 중요해요". */
 const KOREAN_THIS = /(?:(?:이거|이것|그거|그것|이건|그건|이 ?내용|그 ?내용)[은는을를]?\s*)?(?:꼭\s*|반드시\s*|절대\s*)?/;
 const KOREAN_REMEMBER = /기억해\s?(?:줘|주세요|둬|두세요|놔|놓아\s?줘)/;
 const KOREAN_DONT_FORGET = /잊지\s?(?:마|말아\s?(?:줘|주세요)|마세요)/;
 const KOREAN_A_RULE = /(?:(?:팀|회사|우리|법적)\s?)?(?:규칙|원칙|필수|요건)(?:이에요|예요|입니다|이야|이다)/;
-const KOREAN_REMEMBER_REQUEST = pattern([/^/, KOREAN_THIS, anyOf(KOREAN_REMEMBER, KOREAN_DONT_FORGET, '중요해요', '중요해', '중요합니다', KOREAN_A_RULE), /[\s.!~]*$/]);
+const KOREAN_REMEMBER_REQUEST = pattern([
+  /^/,
+  KOREAN_THIS,
+  anyOf(KOREAN_REMEMBER, KOREAN_DONT_FORGET, '중요해요', '중요해', '중요합니다', KOREAN_A_RULE),
+  /[\s.!~]*$/,
+]);
 /** Reactions: "대단하네요", "멋져요", "좋네요". */
-const KOREAN_REACTION = /^(?:와+|우와|오+|헐|대박)?\s*(?:정말|진짜|너무|완전|되게)?\s*(?:대단하|멋지|멋있|좋|훌륭하|부럽|재밌|재미있|귀엽|예쁘|멋져|축하)\S*(?:네요|요|다|어요|군요|습니다)?[\s.!~]*$/;
+const KOREAN_REACTION =
+  /^(?:와+|우와|오+|헐|대박)?\s*(?:정말|진짜|너무|완전|되게)?\s*(?:대단하|멋지|멋있|좋|훌륭하|부럽|재밌|재미있|귀엽|예쁘|멋져|축하)\S*(?:네요|요|다|어요|군요|습니다)?[\s.!~]*$/;
 
 function judgeKorean(sentence: string, analysis: SentenceAnalysis, ctx: SelectionContext): DropReason | undefined {
   const s = sentence.trim();
@@ -431,8 +629,40 @@ export function isAcknowledgedEcho(words: ReadonlySet<string>, previousOther: Re
 // Condensing
 
 /** Interjections that may come before a name: "Hey Caroline,", "Thanks, Mel!". */
-const INTERJECTIONS = ['hey', 'hi', 'hello', 'oh', 'wow', 'woah', 'whoa', 'yeah', 'yes', 'yep', 'yup', 'thanks', 'thank you', 'aw+', 'ha+', 'dear', 'sure', 'agreed?', 'congrats'];
-const INTERJECTIONS_MORE = ['so', 'ok(?:ay)?', 'haha', 'lol', 'see you(?: later| soon)?', 'bye', 'totally', 'cool', 'nice', 'great', 'awesome'];
+const INTERJECTIONS = [
+  'hey',
+  'hi',
+  'hello',
+  'oh',
+  'wow',
+  'woah',
+  'whoa',
+  'yeah',
+  'yes',
+  'yep',
+  'yup',
+  'thanks',
+  'thank you',
+  'aw+',
+  'ha+',
+  'dear',
+  'sure',
+  'agreed?',
+  'congrats',
+];
+const INTERJECTIONS_MORE = [
+  'so',
+  'ok(?:ay)?',
+  'haha',
+  'lol',
+  'see you(?: later| soon)?',
+  'bye',
+  'totally',
+  'cool',
+  'nice',
+  'great',
+  'awesome',
+];
 const LEADING_INTERJECTION = pattern([/^/, anyOf(...INTERJECTIONS, ...INTERJECTIONS_MORE), /\s*,?\s+(?=[A-Z][a-z]+\s*[,.!?])/], 'i');
 const LEADING_NAME = /^[A-Z][a-z]+\s*(?:[,!]+\s*(?=\S)|[,.!?]*\s*$)/;
 /** A name at the end: "That's great, Mel!". */
@@ -455,34 +685,156 @@ export function stripVocatives(sentence: string): string {
 }
 
 /** Intensifiers and hedges that add nothing to a memory. */
-const INTENSIFIER = /\b(?:really|super|totally|truly|literally|honestly|basically|absolutely|definitely|actually|seriously|genuinely)\s+(?=[A-Za-z])/gi;
+const INTENSIFIER =
+  /\b(?:really|super|totally|truly|literally|honestly|basically|absolutely|definitely|actually|seriously|genuinely)\s+(?=[A-Za-z])/gi;
 /** "so"/"pretty"/"very" before an evaluative word ("so powerful" → "powerful"). */
-const DEGREE_WORDS = ['much', 'many', 'happy', 'glad', 'proud', 'excited', 'grateful', 'thankful', 'powerful', 'inspiring', 'important', 'special', 'good', 'great', 'fun'];
-const DEGREE_WORDS_MORE = ['hard', 'tough', 'nice', 'cool', 'amazing', 'awesome', 'beautiful', 'busy', 'tired', 'stressed', 'worried', 'nervous', 'relieved', 'keen'];
-const DEGREE_WORDS_LAST = ['passionate', 'helpful', 'supportive', 'lucky', 'blessed', 'close', 'exciting', 'interesting', 'rewarding', 'challenging', 'difficult'];
-const DEGREE = pattern([/\b(?:so|pretty|very|quite|extremely|incredibly)\s+/, '(?=', anyOf(...DEGREE_WORDS, ...DEGREE_WORDS_MORE, ...DEGREE_WORDS_LAST), '\\b)'], 'gi');
+const DEGREE_WORDS = [
+  'much',
+  'many',
+  'happy',
+  'glad',
+  'proud',
+  'excited',
+  'grateful',
+  'thankful',
+  'powerful',
+  'inspiring',
+  'important',
+  'special',
+  'good',
+  'great',
+  'fun',
+];
+const DEGREE_WORDS_MORE = [
+  'hard',
+  'tough',
+  'nice',
+  'cool',
+  'amazing',
+  'awesome',
+  'beautiful',
+  'busy',
+  'tired',
+  'stressed',
+  'worried',
+  'nervous',
+  'relieved',
+  'keen',
+];
+const DEGREE_WORDS_LAST = [
+  'passionate',
+  'helpful',
+  'supportive',
+  'lucky',
+  'blessed',
+  'close',
+  'exciting',
+  'interesting',
+  'rewarding',
+  'challenging',
+  'difficult',
+];
+const DEGREE = pattern(
+  [/\b(?:so|pretty|very|quite|extremely|incredibly)\s+/, '(?=', anyOf(...DEGREE_WORDS, ...DEGREE_WORDS_MORE, ...DEGREE_WORDS_LAST), '\\b)'],
+  'gi',
+);
 /** A closing evaluation: ", which is pretty exciting", "and it was so powerful", " – it was a nice time together". */
 /** ", which", " and it", " – that": how a closing evaluation is joined on. */
 const EVALUATION_JOIN = /(?:,\s*|\s+(?:and|-|–|—)\s+|\s*[–—]\s*)(?:which|it|that|this)\s+/;
 const EVALUATION_VERB = /(?:is|was|'s|has been|will be|felt|feels|looks|looked|sounds|sounded)\s+/;
 const EVALUATION_DEGREE = /(?:so\s+|pretty\s+|really\s+|super\s+|very\s+|such\s+|truly\s+)?(?:a\s+|an\s+)?(?:(?:really|very|super|so)\s+)?/;
-const CLOSING_WORDS = ['exciting', 'awesome', 'amazing', 'great', 'cool', 'fun', 'powerful', 'special', 'nice', 'wonderful', 'fantastic', 'incredible', 'inspiring', 'lovely'];
-const CLOSING_WORDS_MORE = ['beautiful', 'rewarding', 'enlightening', 'thought-provoking', 'eye-opening', 'blast', 'stunning', 'magical', 'gorgeous', 'unforgettable'];
-const CLOSING_WORDS_LAST = ['memorable', 'surreal', 'emotional', 'meaningful', 'moving', 'touching', 'intense', 'fulfilling', 'satisfying', 'relaxing', 'peaceful', 'calming'];
+const CLOSING_WORDS = [
+  'exciting',
+  'awesome',
+  'amazing',
+  'great',
+  'cool',
+  'fun',
+  'powerful',
+  'special',
+  'nice',
+  'wonderful',
+  'fantastic',
+  'incredible',
+  'inspiring',
+  'lovely',
+];
+const CLOSING_WORDS_MORE = [
+  'beautiful',
+  'rewarding',
+  'enlightening',
+  'thought-provoking',
+  'eye-opening',
+  'blast',
+  'stunning',
+  'magical',
+  'gorgeous',
+  'unforgettable',
+];
+const CLOSING_WORDS_LAST = [
+  'memorable',
+  'surreal',
+  'emotional',
+  'meaningful',
+  'moving',
+  'touching',
+  'intense',
+  'fulfilling',
+  'satisfying',
+  'relaxing',
+  'peaceful',
+  'calming',
+];
 const EVALUATION_TAIL = /(?:\s+(?:experience|time|day|feeling|moment|one))?(?:\s+(?:together|to me|for me|for us))?(?=[.!]*$)/;
 const TRAILING_EVALUATION = pattern(
-  [EVALUATION_JOIN, EVALUATION_VERB, EVALUATION_DEGREE, anyOf(...CLOSING_WORDS, ...CLOSING_WORDS_MORE, ...CLOSING_WORDS_LAST), EVALUATION_TAIL],
+  [
+    EVALUATION_JOIN,
+    EVALUATION_VERB,
+    EVALUATION_DEGREE,
+    anyOf(...CLOSING_WORDS, ...CLOSING_WORDS_MORE, ...CLOSING_WORDS_LAST),
+    EVALUATION_TAIL,
+  ],
   'i',
 );
 /** Words that only lead into a sentence: "Yeah,", "Well,", "Actually,", "Since we last chatted,", "And", "Plus". */
-const DISCOURSE_WORDS = ['yeah', 'yep', 'yes', 'well', 'actually', 'anyway', 'anyways', 'honestly', 'to be honest', 'oh', 'plus', 'and', 'but', 'so', 'lol', 'haha', 'hehe'];
+const DISCOURSE_WORDS = [
+  'yeah',
+  'yep',
+  'yes',
+  'well',
+  'actually',
+  'anyway',
+  'anyways',
+  'honestly',
+  'to be honest',
+  'oh',
+  'plus',
+  'and',
+  'but',
+  'so',
+  'lol',
+  'haha',
+  'hehe',
+];
 const SINCE_WE_LAST = /since (?:we|i) last (?:spoke|talked|chatted|caught up|saw each other)/;
 const DISCOURSE_LEAD = pattern(['^(?:', anyOf(...DISCOURSE_WORDS, SINCE_WE_LAST), /\b[,!]?\s+/, ')+', /(?=\S)/], 'i');
 /** Lead-ins that announce rather than say: "New topic:", "Switching hats:", "Quick update:". */
 const LEAD_IN = pattern(
   [
     /^/,
-    anyOf(...['new topic', 'another topic', 'switching (?:hats|topics|gears)', 'change of topic', 'unrelated', 'separately', 'another thing', 'one more thing'], ...['quick (?:update|note|question)', 'update', 'side note', 'fyi', 'btw', 'by the way', 'also']),
+    anyOf(
+      ...[
+        'new topic',
+        'another topic',
+        'switching (?:hats|topics|gears)',
+        'change of topic',
+        'unrelated',
+        'separately',
+        'another thing',
+        'one more thing',
+      ],
+      ...['quick (?:update|note|question)', 'update', 'side note', 'fyi', 'btw', 'by the way', 'also'],
+    ),
     /\s*[:,;-]\s*/,
   ],
   'i',
@@ -490,7 +842,8 @@ const LEAD_IN = pattern(
 /** A repeated short word: "the the", "to to". */
 const DOUBLED_WORD = /\b(the|a|an|to|of|and|in|on|for|is|it|that|with)\s+\1\b/gi;
 /** "[image: a photo of a dog]" → "[image: a dog]". */
-const CAPTION_LEAD = /\[(image|photo|picture):\s*(?:a |an )?(?:photo|photograph|photography|picture|image|close up|closeup|screenshot)\s+of\s+/gi;
+const CAPTION_LEAD =
+  /\[(image|photo|picture):\s*(?:a |an )?(?:photo|photograph|photography|picture|image|close up|closeup|screenshot)\s+of\s+/gi;
 
 /** A sentence said shorter: intensifiers, closing evaluations and announcing lead-ins removed; doubled words once. */
 export function condenseEnglish(sentence: string): string {
@@ -506,7 +859,8 @@ export function condenseEnglish(sentence: string): string {
 }
 
 /** Korean lead-ins that only announce a topic ("새 주제:", "참고로,"). */
-const KOREAN_LEAD_IN = /^(?:(?:ㅇㅇ|ㅇㅋ|ㅋ+|ㅎ+|아|오|음|어|응|와)[\s,.!~]+)*(?:(?:새 ?주제|다른 ?얘기|다른 ?이야기|참고로|그리고|근데|그런데|그래서|아 참)\s*[:,]?\s+)?/;
+const KOREAN_LEAD_IN =
+  /^(?:(?:ㅇㅇ|ㅇㅋ|ㅋ+|ㅎ+|아|오|음|어|응|와)[\s,.!~]+)*(?:(?:새 ?주제|다른 ?얘기|다른 ?이야기|참고로|그리고|근데|그런데|그래서|아 참)\s*[:,]?\s+)?/;
 /** Laughter and tears written as letters ("ㅋㅋ", "ㅠㅠ"): the tone of a chat, not its content. */
 const KOREAN_LAUGHTER = /(?<![\p{L}\p{N}])(?:ㅋ|ㅎ|ㅠ|ㅜ){2,}(?![\p{L}\p{N}])/gu;
 
@@ -515,5 +869,12 @@ const KOREAN_INTENSIFIER = /(?<![\p{L}\p{N}])(?:너무|정말|진짜|완전|되�
 
 /** A Korean sentence said shorter, as a note: lead-ins and intensifiers off, in the plain style (korean-style.ts). */
 export function condenseKorean(sentence: string): string {
-  return plainKorean(sentence.replace(KOREAN_LEAD_IN, '').replace(KOREAN_LAUGHTER, ' ').replace(KOREAN_INTENSIFIER, '').replace(/\s{2,}/g, ' ').trim());
+  return plainKorean(
+    sentence
+      .replace(KOREAN_LEAD_IN, '')
+      .replace(KOREAN_LAUGHTER, ' ')
+      .replace(KOREAN_INTENSIFIER, '')
+      .replace(/\s{2,}/g, ' ')
+      .trim(),
+  );
 }

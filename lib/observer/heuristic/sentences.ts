@@ -34,7 +34,8 @@ const SPECIAL_CHARS = /[\r\u2018\u2019\u02BC\u201C\u201D]/;
 const NOT_ONE_PLAIN_LINE = /[\r\u2018\u2019\u02BC\u201C\u201D\n`~]/;
 const FENCE = /^\s*(```|~~~)\s*([\w+#.-]*)[^\n]*\n[\s\S]*?(?:^\s*\1\s*$|(?![\s\S]))/gm;
 /** Lines that are tool plumbing rather than conversation. */
-const TOOL_LINE = /^\s*(?:\[(?:tool|tool[ _-]?call|tool[ _-]?result|toolCall|toolResult|function[ _-]?call|thinking|bash|exec)\b[^\]]*\]|(?:→|->|=>)\s*\w+\(|\$ )/i;
+const TOOL_LINE =
+  /^\s*(?:\[(?:tool|tool[ _-]?call|tool[ _-]?result|toolCall|toolResult|function[ _-]?call|thinking|bash|exec)\b[^\]]*\]|(?:→|->|=>)\s*\w+\(|\$ )/i;
 /** A bare attachment placeholder from the transcript reader. */
 const PLACEHOLDER_LINE = /^\s*\[(?:image|file|audio|video|attachment|sticker)\]\s*$/i;
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
@@ -52,7 +53,11 @@ export function cleanMessageText(raw: string): CleanText {
   // Most messages are one line without special characters: one scan says so, and the line is all there is to clean.
   if (!NOT_ONE_PLAIN_LINE.test(raw)) return { text: cleanLine(raw), codeLanguages };
   let text = raw;
-  if (SPECIAL_CHARS.test(text)) text = text.replace(/\r\n?/g, '\n').replace(/[\u2018\u2019\u02BC]/g, "'").replace(/[\u201C\u201D]/g, '"');
+  if (SPECIAL_CHARS.test(text))
+    text = text
+      .replace(/\r\n?/g, '\n')
+      .replace(/[\u2018\u2019\u02BC]/g, "'")
+      .replace(/[\u201C\u201D]/g, '"');
   if (text.includes('```') || text.includes('~~~')) {
     text = text.replace(FENCE, (_all, _fence: string, lang: string) => {
       if (lang) codeLanguages.push(lang.toLowerCase());
@@ -76,7 +81,11 @@ function cleanLine(line: string): string {
   if (TABLE_ROW.test(line)) {
     // Table row: keep the cell text, drop separator rows.
     if (/^[\s|:-]+$/.test(line)) return '';
-    line = line.split('|').map((cell) => cell.trim()).filter(Boolean).join(', ');
+    line = line
+      .split('|')
+      .map((cell) => cell.trim())
+      .filter(Boolean)
+      .join(', ');
   }
   if (!MARKDOWN_HINT.test(line)) return line.trim();
   line = line.replace(/^\s{0,8}(?:#{1,6}\s+|>\s?|[-*+•]\s+|\d{1,3}[.)]\s+)/, '');
@@ -86,20 +95,62 @@ function cleanLine(line: string): string {
     line = line.replace(/!\[([^\][\n]{0,200})\]\([^()\s]{0,500}\)/g, '$1').replace(/\[([^\][\n]{1,200})\]\([^()\s]{0,500}\)/g, '$1');
   }
   if (line.includes('**') || line.includes('__')) line = line.replace(/(\*\*|__)(?=[^\s*_])([^*_\n]{1,300}?)(?<=\S)\1/g, '$2');
-  if (line.includes('*') || line.includes('_')) line = line.replace(/(^|[\s(])[*_](?=[^\s*_])([^*_\n]{1,300}?)(?<=\S)[*_](?=[\s).,!?:;]|$)/g, '$1$2');
+  if (line.includes('*') || line.includes('_'))
+    line = line.replace(/(^|[\s(])[*_](?=[^\s*_])([^*_\n]{1,300}?)(?<=\S)[*_](?=[\s).,!?:;]|$)/g, '$1$2');
   if (line.includes('`')) line = line.replace(/`([^`\n]{1,300})`/g, '$1');
   return line.trim();
 }
 
 /** Abbreviations after which a period does not end a sentence. */
 const ABBREVIATIONS = new Set([
-  'mr', 'mrs', 'ms', 'dr', 'prof', 'sr', 'jr', 'st', 'vs', 'etc', 'e.g', 'i.e', 'eg', 'ie', 'approx',
-  'no', 'vol', 'fig', 'inc', 'ltd', 'co', 'corp', 'dept', 'est', 'jan', 'feb', 'mar', 'apr', 'jun',
-  'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'a.m', 'p.m', 'u.s', 'u.k', 'mt', 'ft', 'ave',
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'sr',
+  'jr',
+  'st',
+  'vs',
+  'etc',
+  'e.g',
+  'i.e',
+  'eg',
+  'ie',
+  'approx',
+  'no',
+  'vol',
+  'fig',
+  'inc',
+  'ltd',
+  'co',
+  'corp',
+  'dept',
+  'est',
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
+  'a.m',
+  'p.m',
+  'u.s',
+  'u.k',
+  'mt',
+  'ft',
+  'ave',
 ]);
 
 /** Korean sentence-final endings that close a sentence even without punctuation. */
-const KO_FINAL = /(?:습니다|니다|어요|아요|여요|해요|예요|에요|이에요|세요|네요|군요|죠|지요|래요|대요|을게요|ㄹ게요|게요|거든요|는데요|했다|한다|된다|있다|없다|이다|였다|었다|았다|겠다|했어|했음|할게|할래|했지|거야|이야|했네)$/;
+const KO_FINAL =
+  /(?:습니다|니다|어요|아요|여요|해요|예요|에요|이에요|세요|네요|군요|죠|지요|래요|대요|을게요|ㄹ게요|게요|거든요|는데요|했다|한다|된다|있다|없다|이다|였다|었다|았다|겠다|했어|했음|할게|할래|했지|거야|이야|했네)$/;
 
 /**
  * Split prose into sentences. Lines are split on sentence-final punctuation
@@ -170,7 +221,10 @@ function splitLine(line: string, out: string[]): void {
   // "I'm trying to pick the right ones - any advice on that?": a statement and a question.
   for (let i = 0; i < pieces.length; i++) {
     // (Only a piece with a "?" and a spaced dash can match: most skip the backtracking regex.)
-    const m = pieces[i]!.includes('?') && SPACED_DASH.test(pieces[i]!) ? /^(.{12,}?[^\s-])\s+[-–—]\s+([^-–—]{3,}\?["')\]]*)\s*$/.exec(pieces[i]!) : null;
+    const m =
+      pieces[i]!.includes('?') && SPACED_DASH.test(pieces[i]!)
+        ? /^(.{12,}?[^\s-])\s+[-–—]\s+([^-–—]{3,}\?["')\]]*)\s*$/.exec(pieces[i]!)
+        : null;
     if (m && !/\?/.test(m[1]!) && !QUESTION_LEAD.test(m[1]!)) pieces.splice(i, 1, `${m[1]}.`, m[2]!);
   }
   // Korean: split after sentence-final endings without punctuation.
@@ -210,7 +264,10 @@ function addPiece(pieces: string[], piece: string): void {
   }
   const previous = pieces[pieces.length - 1]!.trimEnd();
   const end = finalMarksStart(previous);
-  pieces[pieces.length - 1] = end < previous.length ? `${previous.slice(0, end)} ${aside.slice(0, finalMarksStart(aside))}${previous.slice(end)}` : `${previous} ${aside}`;
+  pieces[pieces.length - 1] =
+    end < previous.length
+      ? `${previous.slice(0, end)} ${aside.slice(0, finalMarksStart(aside))}${previous.slice(end)}`
+      : `${previous} ${aside}`;
 }
 
 function pushTrimmed(out: string[], piece: string): void {

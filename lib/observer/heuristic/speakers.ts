@@ -16,15 +16,75 @@ export interface SpeakerNames {
 
 const OPENERS = String.raw`(?:hey|hi|hello|hiya|heya|yo|howdy|morning|good (?:morning|afternoon|evening)|thanks|thank you|thx|cheers|wow|congrats|congratulations|sorry|bye|see you|see ya|take care|ok(?:ay)?|yes|yeah|oh|aw+|dear)`;
 /** "Hey Caroline!", "Thanks, Mel.", "Aww, congrats Jo!" */
-const GREETING = new RegExp(String.raw`(?:^|[\s,.!?])${OPENERS}(?:[\s,!]+${OPENERS})?[\s,]+(\p{Lu}\p{Ll}{1,20})\b(?!['’]s)\s*[,!.?]`, 'giu');
+const GREETING = new RegExp(
+  String.raw`(?:^|[\s,.!?])${OPENERS}(?:[\s,!]+${OPENERS})?[\s,]+(\p{Lu}\p{Ll}{1,20})\b(?!['’]s)\s*[,!.?]`,
+  'giu',
+);
 /** "…, Caroline!" ending a sentence. */
 const TRAILING = new RegExp(String.raw`,\s*(\p{Lu}\p{Ll}{1,20})\s*[!.?]+(?:\s|$)`, 'gu');
 
 /** Words that look like vocatives but are not names. */
-const NOT_A_NAME = new Set(['man', 'dude', 'bro', 'guys', 'folks', 'buddy', 'pal', 'friend', 'mate', 'sir', 'madam', 'everyone', 'all', 'team', 'there', 'again', 'everybody', 'assistant', 'user', 'bot',
-  'god', 'gosh', 'lord', 'jeez', 'jesus', 'boss', 'chief', 'honey', 'babe', 'love', 'sweetie', 'darling', 'mom', 'dad', 'mum',
-  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'tomorrow', 'tonight', 'today', 'soon', 'later',
-  'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december']);
+const NOT_A_NAME = new Set([
+  'man',
+  'dude',
+  'bro',
+  'guys',
+  'folks',
+  'buddy',
+  'pal',
+  'friend',
+  'mate',
+  'sir',
+  'madam',
+  'everyone',
+  'all',
+  'team',
+  'there',
+  'again',
+  'everybody',
+  'assistant',
+  'user',
+  'bot',
+  'god',
+  'gosh',
+  'lord',
+  'jeez',
+  'jesus',
+  'boss',
+  'chief',
+  'honey',
+  'babe',
+  'love',
+  'sweetie',
+  'darling',
+  'mom',
+  'dad',
+  'mum',
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+  'tomorrow',
+  'tonight',
+  'today',
+  'soon',
+  'later',
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+]);
 
 function candidates(text: string): string[] {
   const out: string[] = [];

@@ -140,7 +140,16 @@ function fromUtc(date: Date): CalendarDay {
  */
 function dayNumber(d: CalendarDay): number {
   const { year, month, day } = d;
-  if (year >= 100 && year <= 200_000 && month >= 1 && month <= 12 && Number.isInteger(year) && Number.isInteger(month) && Number.isInteger(day) && Math.abs(day) <= 1_000_000) {
+  if (
+    year >= 100 &&
+    year <= 200_000 &&
+    month >= 1 &&
+    month <= 12 &&
+    Number.isInteger(year) &&
+    Number.isInteger(month) &&
+    Number.isInteger(day) &&
+    Math.abs(day) <= 1_000_000
+  ) {
     return daysSinceEpoch(year, month, day);
   }
   return Date.UTC(year, month - 1, day) / 86_400_000;
@@ -152,7 +161,9 @@ function dayOf(n: number): CalendarDay {
   const z = n + 719_468;
   const era = Math.floor(z / 146_097);
   const dayOfEra = z - era * 146_097;
-  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const yearOfEra = Math.floor(
+    (dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365,
+  );
   const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
   const shifted = Math.floor((5 * dayOfYear + 2) / 153);
   const month = shifted < 10 ? shifted + 3 : shifted - 9;
@@ -175,12 +186,22 @@ export function mondayOf(d: CalendarDay): CalendarDay {
 }
 
 export const MONTH_NAMES = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
 ] as const;
 
 function monthLabel(year: number, month: number): string {
-  const m = ((month - 1) % 12 + 12) % 12;
+  const m = (((month - 1) % 12) + 12) % 12;
   const y = year + Math.floor((month - 1) / 12);
   return `${MONTH_NAMES[m]} ${y}`;
 }
@@ -203,14 +224,43 @@ function weekdayInWeek(ref: CalendarDay, weekday: number, weeksFromNow: number):
 }
 
 const EN_WEEKDAYS: Record<string, number> = {
-  sunday: 0, sun: 0, monday: 1, mon: 1, tuesday: 2, tue: 2, tues: 2, wednesday: 3, wed: 3,
-  thursday: 4, thu: 4, thurs: 4, friday: 5, fri: 5, saturday: 6, sat: 6,
+  sunday: 0,
+  sun: 0,
+  monday: 1,
+  mon: 1,
+  tuesday: 2,
+  tue: 2,
+  tues: 2,
+  wednesday: 3,
+  wed: 3,
+  thursday: 4,
+  thu: 4,
+  thurs: 4,
+  friday: 5,
+  fri: 5,
+  saturday: 6,
+  sat: 6,
 };
 const KO_WEEKDAYS: Record<string, number> = { 일: 0, 월: 1, 화: 2, 수: 3, 목: 4, 금: 5, 토: 6 };
 
 const NUMBER_WORDS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8,
-  nine: 9, ten: 10, eleven: 11, twelve: 12, couple: 2, 'a couple of': 2, 'a couple': 2,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  couple: 2,
+  'a couple of': 2,
+  'a couple': 2,
 };
 
 /** One relative expression found in a sentence and the date it resolves to. */
@@ -233,7 +283,11 @@ interface Rule {
   re: RegExp;
   /** Date words (DateWord bits) the pattern needs one of; a sentence without any skips it. Korean rules: none, always tried. */
   words?: number;
-  resolve: (m: RegExpExecArray, ref: CalendarDay, direction: Direction) => { resolved: string; day: CalendarDay; future: boolean; written?: boolean } | undefined;
+  resolve: (
+    m: RegExpExecArray,
+    ref: CalendarDay,
+    direction: Direction,
+  ) => { resolved: string; day: CalendarDay; future: boolean; written?: boolean } | undefined;
 }
 
 function dayResult(day: CalendarDay, ref: CalendarDay): { resolved: string; day: CalendarDay; future: boolean } {
@@ -271,19 +325,46 @@ function unitShift(ref: CalendarDay, n: number, unit: string, sign: 1 | -1) {
 
 /** Words that English date expressions start from, as bits (`Rule.words`). */
 const W = {
-  TOMORROW: 1, YESTERDAY: 2, NIGHT: 4, TODAY: 8, DAYTIME: 16, WEEKDAY: 32, WEEK: 64, MONTH: 128, YEAR: 256, DAY: 512, MONTH_NAME: 1024,
+  TOMORROW: 1,
+  YESTERDAY: 2,
+  NIGHT: 4,
+  TODAY: 8,
+  DAYTIME: 16,
+  WEEKDAY: 32,
+  WEEK: 64,
+  MONTH: 128,
+  YEAR: 256,
+  DAY: 512,
+  MONTH_NAME: 1024,
 } as const;
 
 /**
  * The word starts every English rule needs one of, case-insensitively, after `\b`
  * (`month` before `mon`, so that each is told apart), and their bits.
  */
-const DATE_WORD = /\b(?:tomorrow|tmr|yesterday|night|today|tonight|morning|afternoon|evening|month|mon|tue|wed|thu|fri|sat|sun|week|year|day|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/gi;
+const DATE_WORD =
+  /\b(?:tomorrow|tmr|yesterday|night|today|tonight|morning|afternoon|evening|month|mon|tue|wed|thu|fri|sat|sun|week|year|day|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/gi;
 const DATE_WORD_BITS = new Map<string, number>([
-  ['tomorrow', W.TOMORROW], ['tmr', W.TOMORROW], ['yesterday', W.YESTERDAY], ['night', W.NIGHT], ['today', W.TODAY], ['tonight', W.TODAY],
-  ['morning', W.DAYTIME], ['afternoon', W.DAYTIME], ['evening', W.DAYTIME], ['month', W.MONTH],
-  ['mon', W.WEEKDAY], ['tue', W.WEEKDAY], ['wed', W.WEEKDAY], ['thu', W.WEEKDAY], ['fri', W.WEEKDAY], ['sat', W.WEEKDAY], ['sun', W.WEEKDAY],
-  ['week', W.WEEK], ['year', W.YEAR], ['day', W.DAY],
+  ['tomorrow', W.TOMORROW],
+  ['tmr', W.TOMORROW],
+  ['yesterday', W.YESTERDAY],
+  ['night', W.NIGHT],
+  ['today', W.TODAY],
+  ['tonight', W.TODAY],
+  ['morning', W.DAYTIME],
+  ['afternoon', W.DAYTIME],
+  ['evening', W.DAYTIME],
+  ['month', W.MONTH],
+  ['mon', W.WEEKDAY],
+  ['tue', W.WEEKDAY],
+  ['wed', W.WEEKDAY],
+  ['thu', W.WEEKDAY],
+  ['fri', W.WEEKDAY],
+  ['sat', W.WEEKDAY],
+  ['sun', W.WEEKDAY],
+  ['week', W.WEEK],
+  ['year', W.YEAR],
+  ['day', W.DAY],
   ...['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'].map((m): [string, number] => [m, W.MONTH_NAME]),
 ]);
 
@@ -308,12 +389,21 @@ function calendarDay(year: number, month: number, day: number): CalendarDay | un
  * two months behind (a future sentence) or ahead (a past one) of the message, when it is next (last) year's.
  * An explicit year is taken as written.
  */
-function explicitDate(ref: CalendarDay, month: number, day: number, year: number | undefined, weekday: number | undefined, direction: Direction) {
+function explicitDate(
+  ref: CalendarDay,
+  month: number,
+  day: number,
+  year: number | undefined,
+  weekday: number | undefined,
+  direction: Direction,
+) {
   if (year !== undefined) {
     const d = calendarDay(year, month, day);
     return d && { ...dayResult(d, ref), written: true };
   }
-  const candidates = [ref.year - 1, ref.year, ref.year + 1].map((y) => calendarDay(y, month, day)).filter((d): d is CalendarDay => d !== undefined);
+  const candidates = [ref.year - 1, ref.year, ref.year + 1]
+    .map((y) => calendarDay(y, month, day))
+    .filter((d): d is CalendarDay => d !== undefined);
   if (weekday !== undefined) {
     const onWeekday = candidates.filter((d) => weekdayOf(d) === weekday);
     if (onWeekday.length === 1) return dayResult(onWeekday[0]!, ref);
@@ -321,7 +411,12 @@ function explicitDate(ref: CalendarDay, month: number, day: number, year: number
   const thisYear = calendarDay(ref.year, month, day);
   if (!thisYear) return candidates.length ? dayResult(candidates[0]!, ref) : undefined;
   const ahead = dayNumber(thisYear) - dayNumber(ref);
-  const shifted = direction === 'future' && ahead < -SAME_YEAR_SLACK_DAYS ? calendarDay(ref.year + 1, month, day) : direction === 'past' && ahead > SAME_YEAR_SLACK_DAYS ? calendarDay(ref.year - 1, month, day) : undefined;
+  const shifted =
+    direction === 'future' && ahead < -SAME_YEAR_SLACK_DAYS
+      ? calendarDay(ref.year + 1, month, day)
+      : direction === 'past' && ahead > SAME_YEAR_SLACK_DAYS
+        ? calendarDay(ref.year - 1, month, day)
+        : undefined;
   return dayResult(shifted ?? thisYear, ref);
 }
 
@@ -333,7 +428,7 @@ function dayOfMonthOnWeekday(ref: CalendarDay, day: number, weekday: number, dir
   const step = direction === 'past' ? -1 : 1;
   for (let k = 0; k <= 12; k++) {
     const month = ref.month + step * k;
-    const d = calendarDay(ref.year + Math.floor((month - 1) / 12), ((month - 1) % 12 + 12) % 12 + 1, day);
+    const d = calendarDay(ref.year + Math.floor((month - 1) / 12), ((((month - 1) % 12) + 12) % 12) + 1, day);
     if (!d || weekdayOf(d) !== weekday) continue;
     const ahead = dayNumber(d) - dayNumber(ref);
     if (direction === 'past' ? ahead <= 0 : ahead >= 0) return dayResult(d, ref);
@@ -357,10 +452,33 @@ function isModalMay(m: RegExpExecArray, group: number): boolean {
 }
 
 const EN_MONTHS: Record<string, number> = {
-  january: 1, jan: 1, february: 2, feb: 2, march: 3, mar: 3, april: 4, apr: 4, may: 5, june: 6, jun: 6,
-  july: 7, jul: 7, august: 8, aug: 8, september: 9, sept: 9, sep: 9, october: 10, oct: 10, november: 11, nov: 11, december: 12, dec: 12,
+  january: 1,
+  jan: 1,
+  february: 2,
+  feb: 2,
+  march: 3,
+  mar: 3,
+  april: 4,
+  apr: 4,
+  may: 5,
+  june: 6,
+  jun: 6,
+  july: 7,
+  jul: 7,
+  august: 8,
+  aug: 8,
+  september: 9,
+  sept: 9,
+  sep: 9,
+  october: 10,
+  oct: 10,
+  november: 11,
+  nov: 11,
+  december: 12,
+  dec: 12,
 };
-const MON = '(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)';
+const MON =
+  '(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)';
 
 const WD = '(monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs)?|fri|sat|sun)';
 const NUM = '(\\d{1,3}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a couple|couple of)';
@@ -370,11 +488,21 @@ const EN_RULES: Rule[] = [
   {
     // "friday may 15", "Fri, May 15th, 2026", "May 15 (Friday)": the written date, not the nearest Friday.
     words: W.MONTH_NAME,
-    re: new RegExp(`\\b(?:${WD},?\\s+(?:the\\s+)?)?${MON}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?![\\d:])\\b(?:,?\\s+(\\d{4})\\b)?(?:,?\\s+\\(?${WD}\\b\\)?)?`, 'gi'),
+    re: new RegExp(
+      `\\b(?:${WD},?\\s+(?:the\\s+)?)?${MON}\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?(?![\\d:])\\b(?:,?\\s+(\\d{4})\\b)?(?:,?\\s+\\(?${WD}\\b\\)?)?`,
+      'gi',
+    ),
     resolve: (m, ref, direction) => {
       const weekday = m[1] ?? m[5];
       if (weekday === undefined && m[4] === undefined && isModalMay(m, 2)) return undefined;
-      return explicitDate(ref, EN_MONTHS[m[2]!.toLowerCase()]!, Number(m[3]), m[4] === undefined ? undefined : Number(m[4]), weekday === undefined ? undefined : EN_WEEKDAYS[weekday.toLowerCase()], direction);
+      return explicitDate(
+        ref,
+        EN_MONTHS[m[2]!.toLowerCase()]!,
+        Number(m[3]),
+        m[4] === undefined ? undefined : Number(m[4]),
+        weekday === undefined ? undefined : EN_WEEKDAYS[weekday.toLowerCase()],
+        direction,
+      );
     },
   },
   {
@@ -382,13 +510,24 @@ const EN_RULES: Rule[] = [
     words: W.MONTH_NAME,
     re: new RegExp(`\\b(?:${WD},?\\s+)?(?:the\\s+)?(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?${MON}\\b\\.?(?:,?\\s+(\\d{4})\\b)?`, 'gi'),
     resolve: (m, ref, direction) =>
-      explicitDate(ref, EN_MONTHS[m[3]!.toLowerCase()]!, Number(m[2]), m[4] === undefined ? undefined : Number(m[4]), m[1] === undefined ? undefined : EN_WEEKDAYS[m[1].toLowerCase()], direction),
+      explicitDate(
+        ref,
+        EN_MONTHS[m[3]!.toLowerCase()]!,
+        Number(m[2]),
+        m[4] === undefined ? undefined : Number(m[4]),
+        m[1] === undefined ? undefined : EN_WEEKDAYS[m[1].toLowerCase()],
+        direction,
+      ),
   },
   { words: W.TOMORROW, re: /\bthe day after tomorrow\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, 2), ref) },
   { words: W.YESTERDAY, re: /\bthe day before yesterday\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, -2), ref) },
   { words: W.TOMORROW, re: /\b(tomorrow|tmrw|tmr)\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, 1), ref) },
   { words: W.YESTERDAY | W.NIGHT, re: /\b(yesterday|last night)\b/gi, resolve: (_m, ref) => dayResult(addDays(ref, -1), ref) },
-  { words: W.TODAY | W.DAYTIME, re: /\b(today|tonight|this morning|this afternoon|this evening)\b/gi, resolve: (_m, ref) => dayResult(ref, ref) },
+  {
+    words: W.TODAY | W.DAYTIME,
+    re: /\b(today|tonight|this morning|this afternoon|this evening)\b/gi,
+    resolve: (_m, ref) => dayResult(ref, ref),
+  },
   {
     words: W.WEEKDAY,
     re: new RegExp(`\\b(next|this coming|coming|this|last|this past|past)\\s+${WD}\\b`, 'gi'),
@@ -406,7 +545,8 @@ const EN_RULES: Rule[] = [
     resolve: (m, ref, direction) => {
       const prep = m[1]!.toLowerCase();
       const wd = EN_WEEKDAYS[m[2]!.toLowerCase()]!;
-      const dir: Direction = prep === 'since' ? 'past' : prep === 'by' || prep === 'until' || prep === 'till' || prep === 'due' ? 'future' : direction;
+      const dir: Direction =
+        prep === 'since' ? 'past' : prep === 'by' || prep === 'until' || prep === 'till' || prep === 'due' ? 'future' : direction;
       return dayResult(nearestWeekday(ref, wd, dir), ref);
     },
   },
@@ -425,7 +565,11 @@ const EN_RULES: Rule[] = [
   { words: W.WEEK, re: /\b(next|coming|following) week\b/gi, resolve: (_m, ref) => weekResult(mondayOf(addDays(ref, 7)), true) },
   { words: W.WEEK, re: /\bthis week\b/gi, resolve: (_m, ref) => weekResult(mondayOf(ref), true) },
   { words: W.WEEK, re: /\b(?:by |at )?the end of (?:the |this )?week\b/gi, resolve: (_m, ref) => dayResult(weekdayInWeek(ref, 5, 0), ref) },
-  { words: W.MONTH, re: /\b(?:by |at )?the end of (?:the |this )?month\b/gi, resolve: (_m, ref) => dayResult(addDays(fromUtc(new Date(Date.UTC(ref.year, ref.month, 1))), -1), ref) },
+  {
+    words: W.MONTH,
+    re: /\b(?:by |at )?the end of (?:the |this )?month\b/gi,
+    resolve: (_m, ref) => dayResult(addDays(fromUtc(new Date(Date.UTC(ref.year, ref.month, 1))), -1), ref),
+  },
   { words: W.MONTH, re: /\b(last|past|previous) month\b/gi, resolve: (_m, ref) => monthResult(ref, -1) },
   { words: W.MONTH, re: /\b(next|coming) month\b/gi, resolve: (_m, ref) => monthResult(ref, 1) },
   { words: W.MONTH, re: /\bthis month\b/gi, resolve: (_m, ref) => monthResult(ref, 0) },
@@ -468,7 +612,14 @@ const KO_RULES: Rule[] = [
     re: /(?:(\d{4})년\s?)?(\d{1,2})월\s?(\d{1,2})일(?:\s?\(([월화수목금토일])(?:요일)?\)|\s([월화수목금토일])요일)?/g,
     resolve: (m, ref, direction) => {
       const weekday = m[4] ?? m[5];
-      return explicitDate(ref, Number(m[2]), Number(m[3]), m[1] === undefined ? undefined : Number(m[1]), weekday === undefined ? undefined : KO_WEEKDAYS[weekday], direction);
+      return explicitDate(
+        ref,
+        Number(m[2]),
+        Number(m[3]),
+        m[1] === undefined ? undefined : Number(m[1]),
+        weekday === undefined ? undefined : KO_WEEKDAYS[weekday],
+        direction,
+      );
     },
   },
   { re: /(?:그저께|그제)/g, resolve: (_m, ref) => dayResult(addDays(ref, -2), ref) },
@@ -513,7 +664,8 @@ const HANGUL_SYLLABLE = /[\uAC00-\uD7A3]/;
 
 const EN_PAST = /\b(went|was|were|did|had|got|made|saw|took|came|met|visited|attended|ago|yesterday|last|used to|\w{3,}ed)\b/i;
 // A past verb of intent points ahead: "We decided to meet on Thursday" (said on a Wednesday) is tomorrow.
-const EN_FUTURE = /\b(will|'ll|going to|gonna|plan(?:ning)? to|want to|have to|need to|must|should|shall|by|until|due|deadline|next|upcoming|coming|can't wait|looking forward|(?:decided|agreed|planned|promised|arranged|scheduled|booked|offered|intended|hoped|expected|set up|asked \w+|told \w+) to)\b/i;
+const EN_FUTURE =
+  /\b(will|'ll|going to|gonna|plan(?:ning)? to|want to|have to|need to|must|should|shall|by|until|due|deadline|next|upcoming|coming|can't wait|looking forward|(?:decided|agreed|planned|promised|arranged|scheduled|booked|offered|intended|hoped|expected|set up|asked \w+|told \w+) to)\b/i;
 const KO_PAST = /(었|았|였|했|갔|왔|봤|샀|됐)(어|다|습니다|어요|지|는데|고)|지난|저번|어제/;
 // "만나기로 했어요" (decided to meet) points ahead like "만날 거예요".
 const KO_FUTURE = /(까지|예정|할 거|할게|하려|계획|다음|마감|해야|ㄹ 거|을 거|겠|기로)/;
@@ -540,7 +692,10 @@ export function findDateAnchors(sentence: string, ref: CalendarDay): readonly Da
   const anchors: (DateAnchor & { start: number })[] = [];
   const rules = hasHangul ? KO_AND_EN_RULES : EN_RULES;
   // Only bare weekdays ("on Friday", "금요일") and dates without their year ("May 15", "11월 13일") depend on the tense of the sentence.
-  const direction = (hasHangul && /요일|\d\s?월/.test(sentence)) || (words & (W.WEEKDAY | W.MONTH_NAME)) !== 0 ? sentenceDirection(sentence, hasHangul) : 'future';
+  const direction =
+    (hasHangul && /요일|\d\s?월/.test(sentence)) || (words & (W.WEEKDAY | W.MONTH_NAME)) !== 0
+      ? sentenceDirection(sentence, hasHangul)
+      : 'future';
   // (Indexed loops: for-of inlines the iterator protocol into the compiled function.)
   for (let k = 0; k < rules.length; k++) {
     const rule = rules[k]!;
@@ -552,7 +707,15 @@ export function findDateAnchors(sentence: string, ref: CalendarDay): readonly Da
       if (anchors.some((a) => start < a.end && end > a.start)) continue;
       const r = rule.resolve(m, ref, direction);
       if (!r) continue;
-      anchors.push({ expression: m[0], resolved: r.resolved, day: r.day, future: r.future, end, start, ...(r.written ? { written: true } : {}) });
+      anchors.push({
+        expression: m[0],
+        resolved: r.resolved,
+        day: r.day,
+        future: r.future,
+        end,
+        start,
+        ...(r.written ? { written: true } : {}),
+      });
     }
   }
   if (anchors.length === 0) return NO_ANCHORS;
@@ -561,7 +724,14 @@ export function findDateAnchors(sentence: string, ref: CalendarDay): readonly Da
   const found: DateAnchor[] = [];
   for (let i = 0; i < anchors.length; i++) {
     const a = anchors[i]!;
-    found.push({ expression: a.expression, resolved: hasHangul ? koreanLabel(a.resolved) : a.resolved, day: a.day, future: a.future, end: a.end, ...(a.written ? { written: true } : {}) });
+    found.push({
+      expression: a.expression,
+      resolved: hasHangul ? koreanLabel(a.resolved) : a.resolved,
+      day: a.day,
+      future: a.future,
+      end: a.end,
+      ...(a.written ? { written: true } : {}),
+    });
   }
   return found;
 }

@@ -164,7 +164,14 @@ function writeMessages(w: TextWriter, table: StringTable, messages: Message[], s
 export function unpackBatch(packed: PackedBatch): ObserverBatch {
   const { source, agent, session, timeZone, now } = packed;
   const messages: Message[] = [];
-  readMessages(new TextReader(packed.ints, packed.chars, packed.table), packed.ints.length / MESSAGE_INTS, source, agent, session, messages);
+  readMessages(
+    new TextReader(packed.ints, packed.chars, packed.table),
+    packed.ints.length / MESSAGE_INTS,
+    source,
+    agent,
+    session,
+    messages,
+  );
   return { source, agent, session, messages, timeZone, now };
 }
 
@@ -240,6 +247,17 @@ function readObservations(r: TextReader, count: number, observations: Observatio
     const session = r.entry()!;
     const entryIds: string[] = [];
     for (let e = r.int(); e > 0; e--) entryIds.push(r.text()!);
-    observations.push({ id, date, time, priority, done, category, text, tags, agent, provenance: { source, agent: provenanceAgent, session, entryIds } });
+    observations.push({
+      id,
+      date,
+      time,
+      priority,
+      done,
+      category,
+      text,
+      tags,
+      agent,
+      provenance: { source, agent: provenanceAgent, session, entryIds },
+    });
   }
 }

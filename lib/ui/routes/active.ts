@@ -28,31 +28,48 @@ export function mountActive(app: Hono, page: PageContext): void {
       // The count the builder wrote in the header line (exact BPE of a hand-edited file otherwise).
       const tokens = text ? (headerTokens(text) ?? countTokens(text)) : 0;
       sections.push(html`<section class="active" aria-labelledby="a-${agent}"><h2 id="a-${agent}">${agent}</h2>
-${text ? html`<p class="tokens"><meter min="0" max="${budget}" value="${Math.min(tokens, budget)}" high="${Math.round(budget * 0.9)}"></meter> <strong data-tokens="${tokens}">${tokens}</strong> ${m.tokensOfBudget} ${budget}${tokens > budget ? html` <span class="warn">${m.overBudget}</span>` : ''}</p>
-<pre class="active-text">${mask(text)}</pre>` : html`<p class="empty">${m.activeNone}</p>`}</section>`);
+${
+  text
+    ? html`<p class="tokens"><meter min="0" max="${budget}" value="${Math.min(tokens, budget)}" high="${Math.round(budget * 0.9)}"></meter> <strong data-tokens="${tokens}">${tokens}</strong> ${m.tokensOfBudget} ${budget}${tokens > budget ? html` <span class="warn">${m.overBudget}</span>` : ''}</p>
+<pre class="active-text">${mask(text)}</pre>`
+    : html`<p class="empty">${m.activeNone}</p>`
+}</section>`);
     }
     const injections = await lastInjections(paths);
     const injectionRows = injections.map((r) => {
-      const went = Array.isArray(r.injected) ? (r.injected as Array<{ id?: unknown; relevance?: unknown }>).filter((x) => typeof x?.id === 'string') : [];
+      const went = Array.isArray(r.injected)
+        ? (r.injected as Array<{ id?: unknown; relevance?: unknown }>).filter((x) => typeof x?.id === 'string')
+        : [];
       const what: Html | string =
         r.event === 'hook.session_start'
           ? `${m.activeTitle}: ${String(r.chars ?? 0)} ${m.injectedChars}`
           : went.length
             ? html`${went.map((x, i) => html`${i ? ', ' : ''}<a href="/search?q=${encodeURIComponent(String(x.id))}&amp;tier=hot,warm,cold"><code>${String(x.id)}</code></a>${typeof x.relevance === 'number' ? ` (${x.relevance})` : ''}`)}`
             : String(r.results ?? '');
-      return [String(r.time ?? '').slice(0, 19).replace('T', ' '), String(r.event ?? ''), mask(String(r.agent ?? '')), String(r.via ?? ''), what, String(r.ms ?? '')];
+      return [
+        String(r.time ?? '')
+          .slice(0, 19)
+          .replace('T', ' '),
+        String(r.event ?? ''),
+        mask(String(r.agent ?? '')),
+        String(r.via ?? ''),
+        what,
+        String(r.ms ?? ''),
+      ];
     });
     // What the suspicious-text detector holds out of every injection (memory/suspicious.ts), for the user to review.
     const { heldForReview } = await import('../../api/index.js');
     const { listHotDayFiles, readObservations } = await import('../../memory/memory-files.js');
     const held = heldForReview(await readObservations(await listHotDayFiles(paths)));
-    const heldRows = held.slice(0, 100).map((h) => [
-      html`<a href="/search?q=${encodeURIComponent(h.id)}&amp;tier=hot"><code>${h.id}</code></a>`,
-      h.date,
-      mask(h.agent),
-      codeWord(frame.lang, 'suspicion', h.reason) ?? h.why,
-      mask(h.text.length > 300 ? `${h.text.slice(0, 299)}…` : h.text),
-    ]);
+    const heldRows = held
+      .slice(0, 100)
+      .map((h) => [
+        html`<a href="/search?q=${encodeURIComponent(h.id)}&amp;tier=hot"><code>${h.id}</code></a>`,
+        h.date,
+        mask(h.agent),
+        codeWord(frame.lang, 'suspicion', h.reason) ?? h.why,
+        mask(h.text.length > 300 ? `${h.text.slice(0, 299)}…` : h.text),
+      ]);
     const heldSection = html`<section class="held" id="held"><h2>${m.heldTitle} (${held.length})</h2><p class="hint">${m.heldNote}</p>
 ${heldRows.length ? table(['id', m.heldDate, m.filterAgent, m.heldWhy, m.observation], heldRows) : html`<p class="empty">${m.heldNone}</p>`}</section>`;
     const body = html`${sections}${heldSection}<section><h2>${m.injectionsTitle}</h2><p class="hint">${m.injectionsNote}</p>

@@ -18,7 +18,12 @@ export function mountObservation(app: Hono, page: PageContext): void {
   const findObservation = async (fileRef: string, id: string): Promise<ObservationView> => {
     const file = await memory.dayFile(fileRef);
     const same = file ? (await memory.dayObservations(file)).filter((o) => o.id === id && !o.anonymous) : [];
-    if (same.length > 1) throw duplicateId(id, fileRef, same.map((o) => o.startLine));
+    if (same.length > 1)
+      throw duplicateId(
+        id,
+        fileRef,
+        same.map((o) => o.startLine),
+      );
     const found = same[0];
     if (!found) throw new UiProblem('NOT_FOUND', 'notInFile', { id, file: fileRef });
     return found;
@@ -55,13 +60,17 @@ export function mountObservation(app: Hono, page: PageContext): void {
 
   app.post('/observation/pin', async (c) => {
     const f = await form(c);
-    await taking('edit', { id: f.id ?? '', file: f.file ?? '' }, () => editObservation(curate, f.file ?? '', f.id ?? '', { pinned: f.pinned === 'true' }));
+    await taking('edit', { id: f.id ?? '', file: f.file ?? '' }, () =>
+      editObservation(curate, f.file ?? '', f.id ?? '', { pinned: f.pinned === 'true' }),
+    );
     return c.redirect(withNote(safeBack(f.back), 'saved', f.id), 303);
   });
 
   app.post('/observation/done', async (c) => {
     const f = await form(c);
-    await taking('edit', { id: f.id ?? '', file: f.file ?? '' }, () => editObservation(curate, f.file ?? '', f.id ?? '', { done: f.done === 'true' }));
+    await taking('edit', { id: f.id ?? '', file: f.file ?? '' }, () =>
+      editObservation(curate, f.file ?? '', f.id ?? '', { done: f.done === 'true' }),
+    );
     return c.redirect(withNote(safeBack(f.back), 'saved', f.id), 303);
   });
 
@@ -89,7 +98,13 @@ export function mountObservation(app: Hono, page: PageContext): void {
     const agent = (f.agent ?? DEFAULT_AGENT).trim() || DEFAULT_AGENT;
     if (!(f.text ?? '').trim()) throw new UiProblem('BAD_INPUT', 'emptyRemember');
     const r = await taking('add', {}, () =>
-      addObservation(curate, { agent, text: f.text ?? '', priority: parsePriority(f.priority ?? 'high'), category: (f.category ?? 'fact').trim().toLowerCase() || 'fact', tags: parseTags(f.tags ?? '') }),
+      addObservation(curate, {
+        agent,
+        text: f.text ?? '',
+        priority: parsePriority(f.priority ?? 'high'),
+        category: (f.category ?? 'fact').trim().toLowerCase() || 'fact',
+        tags: parseTags(f.tags ?? ''),
+      }),
     );
     return c.redirect(withNote(safeBack(f.back), r.added ? 'added' : 'alreadyThere', r.observation.id), 303);
   });

@@ -25,20 +25,47 @@ export function mountTiers(app: Hono, page: PageContext): void {
     const pending = await memory.approvals();
     const fullAudit = await memory.audit();
     // A move already rolled back offers no second rollback (it would only say so): its row names the rollback.
-    const rolledBackBy = new Map(fullAudit.flatMap((e) => (e.action === 'rollback' && typeof e.target === 'string' && e.op ? [[e.target, e.op] as const] : [])));
+    const rolledBackBy = new Map(
+      fullAudit.flatMap((e) => (e.action === 'rollback' && typeof e.target === 'string' && e.op ? [[e.target, e.op] as const] : [])),
+    );
     const audit = fullAudit.slice(-AUDIT_SHOWN).reverse();
     const moveCell = (op: string) => {
       const by = rolledBackBy.get(op);
-      return by ? html`<span class="rolled-back">${m.rolledBackBy} <code>${by}</code></span>` : postButton('/tiers/rollback', { op, back }, m.rollback);
+      return by
+        ? html`<span class="rolled-back">${m.rolledBackBy} <code>${by}</code></span>`
+        : postButton('/tiers/rollback', { op, back }, m.rollback);
     };
     const back = '/tiers';
     const body = html`${table(['', m.tierFiles, m.tierBytes, m.tierOldest, m.tierNewest], rows)}
 <section><h2>${m.pendingTitle}</h2>
-${pending.length === 0 ? html`<p class="empty">${m.pendingNone}</p>` : byReason(pending).map((group) => html`<p class="reason-group">${reasonOf(frame, group[0]!)}:</p><ul class="proposals">${group.map((p) => html`<li class="proposal" data-proposal="${p.id}"><strong>${tierLabel(m, p.from)} → ${tierLabel(m, p.to)}</strong> ${p.date} · ${p.agent} · ${p.observations} ${p.observations === 1 ? m.observation : m.observations} · ${formatBytes(p.bytes)} · <code>${p.id}</code>
+${
+  pending.length === 0
+    ? html`<p class="empty">${m.pendingNone}</p>`
+    : byReason(pending).map(
+        (group) =>
+          html`<p class="reason-group">${reasonOf(frame, group[0]!)}:</p><ul class="proposals">${group.map(
+            (
+              p,
+            ) => html`<li class="proposal" data-proposal="${p.id}"><strong>${tierLabel(m, p.from)} → ${tierLabel(m, p.to)}</strong> ${p.date} · ${p.agent} · ${p.observations} ${p.observations === 1 ? m.observation : m.observations} · ${formatBytes(p.bytes)} · <code>${p.id}</code>
 ${p.sample.length ? html`<ul class="sample">${p.sample.map((s) => html`<li>${mask(s)}</li>`)}</ul>` : ''}
-${postButton('/tiers/approve', { id: p.id, back }, m.approve)} ${postButton('/tiers/reject', { id: p.id, back }, m.reject)}</li>`)}</ul>`)}</section>
+${postButton('/tiers/approve', { id: p.id, back }, m.approve)} ${postButton('/tiers/reject', { id: p.id, back }, m.reject)}</li>`,
+          )}</ul>`,
+      )
+}</section>
 <section><h2>${m.auditTitle}</h2>
-${audit.length === 0 ? html`<p class="empty">${m.auditNone}</p>` : table([m.time, m.action, m.op, ''], audit.map((e) => [e.time.slice(0, 19).replace('T', ' '), codeLabel(frame, 'action', e.action), e.op ?? '', e.action === 'move' && e.op ? moveCell(e.op) : auditSummary(frame, e)]))}</section>`;
+${
+  audit.length === 0
+    ? html`<p class="empty">${m.auditNone}</p>`
+    : table(
+        [m.time, m.action, m.op, ''],
+        audit.map((e) => [
+          e.time.slice(0, 19).replace('T', ' '),
+          codeLabel(frame, 'action', e.action),
+          e.op ?? '',
+          e.action === 'move' && e.op ? moveCell(e.op) : auditSummary(frame, e),
+        ]),
+      )
+}</section>`;
     return c.html(layout(frame, m.tiersTitle, body));
   });
 
@@ -77,7 +104,8 @@ function auditSummary(frame: PageFrame, e: AuditEntry): Html {
 function countValue(frame: PageFrame, key: string, value: unknown): Html {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const parts = Object.entries(value as Record<string, unknown>).filter(([, n]) => n !== 0);
-    if (key === 'byTier') return html`${parts.map(([tier, n], i) => html`${i ? ', ' : ''}${tierLabel(frame.m, tier as Tier)} ${String(n)}`)}`;
+    if (key === 'byTier')
+      return html`${parts.map(([tier, n], i) => html`${i ? ', ' : ''}${tierLabel(frame.m, tier as Tier)} ${String(n)}`)}`;
     return html`${codeLabel(frame, 'count', key)} (${parts.map(([k, n], i) => html`${i ? ', ' : ''}${k} ${String(n)}`)})`;
   }
   return html`${codeLabel(frame, 'count', key)} ${String(value)}`;

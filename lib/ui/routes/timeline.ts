@@ -38,8 +38,12 @@ export function mountTimeline(app: Hono, page: PageContext): void {
     const body = html`${filterForm(frame, '/', values, agents)}
 ${addForm(frame, agents, back)}
 ${page.days.length === 0 ? html`<p class="empty">${m.noObservations}</p>` : ''}
-${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date}"><h2 id="d-${day.date}">${day.date} <small>${day.observations.length} ${day.observations.length === 1 ? m.observation : m.observations}</small></h2>
-<ul class="observations">${day.observations.map((o) => observationItem(frame, maskView(o), back))}</ul></section>`)}
+${page.days.map(
+  (
+    day,
+  ) => html`<section class="day" aria-labelledby="d-${day.date}"><h2 id="d-${day.date}">${day.date} <small>${day.observations.length} ${day.observations.length === 1 ? m.observation : m.observations}</small></h2>
+<ul class="observations">${day.observations.map((o) => observationItem(frame, maskView(o), back))}</ul></section>`,
+)}
 <nav class="pager">${from ? html`<a href="/">${m.newest}</a>` : ''} ${olderUrl ? html`<a href="${olderUrl}" rel="next">${m.older}</a>` : ''}</nav>`;
     return c.html(layout(frame, m.timelineTitle, body));
   });
@@ -67,7 +71,13 @@ ${page.days.map((day) => html`<section class="day" aria-labelledby="d-${day.date
       const response = await taking('search', {}, () => memory.search({ query, limit, filters, mode }));
       const ms = Math.round((performance.now() - started) * 10) / 10;
       // Timings for `stats` and the health page (average search time), in the log `ocm-run search` writes them to.
-      (options.searchLogger ?? options.logger).log('info', 'search.done', { ms, results: response.results.length, mode: response.mode, cached: false, via: 'ui' });
+      (options.searchLogger ?? options.logger).log('info', 'search.done', {
+        ms,
+        results: response.results.length,
+        mode: response.mode,
+        cached: false,
+        via: 'ui',
+      });
       const views = response.results.map((r): ObservationView => {
         const text = mask(r.text);
         return maskView({

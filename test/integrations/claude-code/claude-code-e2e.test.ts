@@ -21,7 +21,6 @@ import { localDateTime } from '../../../lib/platform/time-zone.js';
 const CLAUDE_CODE_VERSION = '2.1.332';
 const TOOLS = ['mcp__oc-memory__search_memory', 'mcp__oc-memory__get_memory', 'mcp__oc-memory__remember', 'mcp__oc-memory__active_memory'];
 
-
 async function readIf(path: string): Promise<string | undefined> {
   return readFile(path, 'utf8').catch(() => undefined);
 }
@@ -65,9 +64,18 @@ async function claudeCodeRig(prefix: string) {
     api: undefined as unknown as Awaited<ReturnType<typeof startFakeAnthropic>>,
     proxy: undefined as unknown as Awaited<ReturnType<typeof startRecordingProxy>>,
     env: {} as Record<string, string>,
-    ocmRun: (args: string[]) => execa(process.execPath, [CLI, ...args, '--home', ocm], { env: rig.env, extendEnv: false, reject: false, timeout: 180_000, stdin: 'ignore' }),
-    claude: (prompt: string, cwd = project) => execa(claudeBin, ['-p', prompt], { cwd, env: rig.env, extendEnv: false, reject: false, timeout: 300_000, stdin: 'ignore' }),
-    afterTurnIdle: async () => waitFor('the after-turn job to finish', async () => (existsSync(join(ocm, '.ocm', 'after-turn.json')) ? undefined : true), 120_000),
+    ocmRun: (args: string[]) =>
+      execa(process.execPath, [CLI, ...args, '--home', ocm], {
+        env: rig.env,
+        extendEnv: false,
+        reject: false,
+        timeout: 180_000,
+        stdin: 'ignore',
+      }),
+    claude: (prompt: string, cwd = project) =>
+      execa(claudeBin, ['-p', prompt], { cwd, env: rig.env, extendEnv: false, reject: false, timeout: 300_000, stdin: 'ignore' }),
+    afterTurnIdle: async () =>
+      waitFor('the after-turn job to finish', async () => (existsSync(join(ocm, '.ocm', 'after-turn.json')) ? undefined : true), 120_000),
     close: async () => {
       await rig.api.close();
       await rig.proxy.close();
@@ -95,11 +103,14 @@ async function claudeCodeRig(prefix: string) {
   return rig;
 }
 
-test('Claude Code (real CLI): integrate, MCP tools in the request, remember and search across sessions, session-start and per-prompt memory, after-turn observe, offline, uninstall restores the config', { timeout: 900_000 }, async () => {
+test('Claude Code (real CLI): integrate, MCP tools in the request, remember and search across sessions, session-start and per-prompt memory, after-turn observe, offline, uninstall restores the config', {
+  timeout: 900_000,
+}, async () => {
   const rig = await claudeCodeRig('ocm-claude-e2e-');
   const { claudeBin, home, ocm, env, ocmRun, claude, afterTurnIdle, api, proxy } = rig;
   // The user's own settings, which must come back byte for byte.
-  const userSettings = '{\n  "theme": "dark",\n  "hooks": {\n    "Stop": [\n      {\n        "hooks": [\n          {\n            "type": "command",\n            "command": "true"\n          }\n        ]\n      }\n    ]\n  },\n  "permissions": {\n    "allow": [\n      "Bash(ls:*)"\n    ]\n  }\n}\n';
+  const userSettings =
+    '{\n  "theme": "dark",\n  "hooks": {\n    "Stop": [\n      {\n        "hooks": [\n          {\n            "type": "command",\n            "command": "true"\n          }\n        ]\n      }\n    ]\n  },\n  "permissions": {\n    "allow": [\n      "Bash(ls:*)"\n    ]\n  }\n}\n';
   const settingsPath = join(home, '.claude', 'settings.json');
   await writeFile(settingsPath, userSettings);
   const today = localDateTime(new Date(), 'UTC').date;
@@ -113,8 +124,13 @@ test('Claude Code (real CLI): integrate, MCP tools in the request, remember and 
     assert.doesNotMatch(status.stdout, /❌/, status.stdout);
 
     // ---- Session 1: the model calls remember; the user's words are observed by the after-turn hook.
-    rig.script = (req) => (toolResults(req).length === 0 ? { toolUse: { name: 'mcp__oc-memory__remember', input: { text: 'The staging host is db-stage-7.' } } } : { text: 'Noted.' });
-    const first = await claude('My favourite database for the billing service is PostgreSQL 16. Remember that the staging host is db-stage-7.');
+    rig.script = (req) =>
+      toolResults(req).length === 0
+        ? { toolUse: { name: 'mcp__oc-memory__remember', input: { text: 'The staging host is db-stage-7.' } } }
+        : { text: 'Noted.' };
+    const first = await claude(
+      'My favourite database for the billing service is PostgreSQL 16. Remember that the staging host is db-stage-7.',
+    );
     assert.equal(first.exitCode, 0, first.stderr);
     assert.match(first.stdout, /Noted\./);
     const s1 = agentRequests(api.requests);
@@ -132,10 +148,14 @@ test('Claude Code (real CLI): integrate, MCP tools in the request, remember and 
     assert.match(afterRemember, /- 🔴 \d\d:\d\d \[fact\] The staging host is db-stage-7\. \^o-/);
     assert.match(afterRemember, new RegExp(`"?remember claude-code claude-code@${CLAUDE_CODE_VERSION.replace(/\./g, '\\.')} -`));
     // No manual step: the Stop / SessionEnd hooks observe the transcript and index it.
-    await waitFor('the turn observed into the day file', async () => {
-      const text = await readIf(dayFile);
-      return text && /\[preference\] User's favourite database for the billing service is PostgreSQL 16/.test(text) ? text : undefined;
-    }, 120_000);
+    await waitFor(
+      'the turn observed into the day file',
+      async () => {
+        const text = await readIf(dayFile);
+        return text && /\[preference\] User's favourite database for the billing service is PostgreSQL 16/.test(text) ? text : undefined;
+      },
+      120_000,
+    );
     await afterTurnIdle();
 
     // ---- Session 2: session-start and per-prompt memory; searches find session 1's fact and the remembered one.
@@ -146,7 +166,9 @@ test('Claude Code (real CLI): integrate, MCP tools in the request, remember and 
     // (Claude Code hands a stdio server only a few variables of its own environment, and the entry's `env`.)
     const released = join(rig.tmp.dir, 'first-request-sent');
     const claudeJsonPath = join(home, '.claude.json');
-    const withPause = JSON.parse(await readFile(claudeJsonPath, 'utf8')) as { mcpServers: Record<string, { env?: Record<string, string> }> };
+    const withPause = JSON.parse(await readFile(claudeJsonPath, 'utf8')) as {
+      mcpServers: Record<string, { env?: Record<string, string> }>;
+    };
     withPause.mcpServers['oc-memory']!.env = { OCM_TEST: '1', OCM_TEST_PAUSE_AT: 'mcp-open-memory', OCM_TEST_PAUSE_UNTIL: released };
     await writeFile(claudeJsonPath, JSON.stringify(withPause, null, 2));
     rig.script = (req) => {
@@ -196,7 +218,9 @@ test('Claude Code (real CLI): integrate, MCP tools in the request, remember and 
   }
 });
 
-test('Claude Code (real CLI), per-project memory: two projects (cwd) keep their observations and remembered facts apart, and a project\'s session-start memory, per-prompt memory and search see its own memory, not the other\'s', { timeout: 900_000 }, async () => {
+test("Claude Code (real CLI), per-project memory: two projects (cwd) keep their observations and remembered facts apart, and a project's session-start memory, per-prompt memory and search see its own memory, not the other's", {
+  timeout: 900_000,
+}, async () => {
   const rig = await claudeCodeRig('ocm-claude-projects-');
   const { ocm, ocmRun, claude, afterTurnIdle, api, proxy } = rig;
   const { projectAgent } = await import('../../../lib/sources/claude-code-project.js');
@@ -212,35 +236,57 @@ test('Claude Code (real CLI), per-project memory: two projects (cwd) keep their 
 
     // ---- One session in each project: the user states a fact (observed by the after-turn hook), the model saves another with remember.
     const sessions = [
-      { cwd: shop, said: 'The shop checkout must retry payments with exponential backoff.', remembered: 'The shop deploys to the Frankfurt region.' },
+      {
+        cwd: shop,
+        said: 'The shop checkout must retry payments with exponential backoff.',
+        remembered: 'The shop deploys to the Frankfurt region.',
+      },
       { cwd: blog, said: 'The blog must retry image uploads with exponential backoff.', remembered: 'The blog deploys to Netlify.' },
     ];
     for (const s of sessions) {
-      rig.script = (req) => (toolResults(req).length === 0 ? { toolUse: { name: 'mcp__oc-memory__remember', input: { text: s.remembered } } } : { text: 'Noted.' });
+      rig.script = (req) =>
+        toolResults(req).length === 0
+          ? { toolUse: { name: 'mcp__oc-memory__remember', input: { text: s.remembered } } }
+          : { text: 'Noted.' };
       const run = await claude(s.said, s.cwd);
       assert.equal(run.exitCode, 0, run.stderr);
-      await waitFor(`the ${s.cwd === shop ? 'shop' : 'blog'} turn observed into its project's day file`, async () => {
-        const text = await readIf(dayFileOf(s.cwd));
-        return text?.includes(s.said.replace(/^The /, '').replace(/\.$/, '')) && text.includes(s.remembered) ? text : undefined;
-      }, 120_000);
+      await waitFor(
+        `the ${s.cwd === shop ? 'shop' : 'blog'} turn observed into its project's day file`,
+        async () => {
+          const text = await readIf(dayFileOf(s.cwd));
+          return text?.includes(s.said.replace(/^The /, '').replace(/\.$/, '')) && text.includes(s.remembered) ? text : undefined;
+        },
+        120_000,
+      );
       await afterTurnIdle();
     }
     const shopDay = await readFile(dayFileOf(shop), 'utf8');
     const blogDay = await readFile(dayFileOf(blog), 'utf8');
-    assert.doesNotMatch(shopDay, /blog|Netlify/i, 'nothing of the blog in the shop\'s memory');
-    assert.doesNotMatch(blogDay, /shop|Frankfurt/i, 'nothing of the shop in the blog\'s memory');
+    assert.doesNotMatch(shopDay, /blog|Netlify/i, "nothing of the blog in the shop's memory");
+    assert.doesNotMatch(blogDay, /shop|Frankfurt/i, "nothing of the shop in the blog's memory");
     assert.ok(!existsSync(join(ocm, 'memory', 'claude-code', `${today}.md`)), 'nothing filed under the agent without a project');
 
     // ---- Back in the shop: what reaches the model, and what a search finds, is the shop's.
     const before = api.requests.length;
-    rig.script = (req) => (toolResults(req).length === 0 ? { toolUse: { name: 'mcp__oc-memory__search_memory', input: { query: 'retry exponential backoff deploys' } } } : { text: 'Done.' });
+    rig.script = (req) =>
+      toolResults(req).length === 0
+        ? { toolUse: { name: 'mcp__oc-memory__search_memory', input: { query: 'retry exponential backoff deploys' } } }
+        : { text: 'Done.' };
     const again = await claude('How do we retry with exponential backoff here?', shop);
     assert.equal(again.exitCode, 0, again.stderr);
     const requests = agentRequests(api.requests.slice(before));
     assert.ok(requests.length >= 2, `the shop session made ${requests.length} agent requests`);
     const firstRaw = requests[0]!.raw;
-    assert.match(firstRaw, /<oc-memory>\\nLong-term memory from earlier conversations \(OC-Memory\)[^<]*The shop deploys to the Frankfurt region/, "session start: the shop's active memory");
-    assert.match(firstRaw, /<oc-memory>\\nMemories related to this prompt[^<]*shop checkout must retry payments/, 'per prompt: the shop\'s related memory');
+    assert.match(
+      firstRaw,
+      /<oc-memory>\\nLong-term memory from earlier conversations \(OC-Memory\)[^<]*The shop deploys to the Frankfurt region/,
+      "session start: the shop's active memory",
+    );
+    assert.match(
+      firstRaw,
+      /<oc-memory>\\nMemories related to this prompt[^<]*shop checkout must retry payments/,
+      "per prompt: the shop's related memory",
+    );
     assert.doesNotMatch(firstRaw, /blog must retry|Netlify/, 'nothing of the blog reaches the model');
     const found = toolResults(requests[1]!).join('\n');
     assert.match(found, /shop checkout must retry payments/);

@@ -15,7 +15,7 @@ import { assertSetupLeavesAgentAlone, withHeuristicSetup } from '../../helpers/s
 /** PATH with node's own folder only: no `claude` to validate with. */
 const PATH = dirname(process.execPath);
 
-test('integrate claude-code: hooks, permission and MCP server added keeping the user\'s formatting; idempotent; status; --print; --uninstall restores byte for byte', async () => {
+test("integrate claude-code: hooks, permission and MCP server added keeping the user's formatting; idempotent; status; --print; --uninstall restores byte for byte", async () => {
   const tmp = await tempDir('ocm-cc-integrate-');
   const home = join(tmp.dir, 'home');
   const ocm = join(tmp.dir, 'ocm');
@@ -23,7 +23,8 @@ test('integrate claude-code: hooks, permission and MCP server added keeping the 
   const claudeJsonPath = join(home, '.claude.json');
   await mkdir(dirname(settingsPath), { recursive: true });
   // Four-space indentation, the user's own hooks and permissions: all must stay as they are.
-  const userSettings = '{\n    "model": "opus",\n    "permissions": {\n        "allow": ["Bash(npm test:*)"],\n        "deny": []\n    },\n    "hooks": {\n        "UserPromptSubmit": [\n            { "hooks": [ { "type": "command", "command": "~/bin/prompt-guard" } ] }\n        ]\n    }\n}\n';
+  const userSettings =
+    '{\n    "model": "opus",\n    "permissions": {\n        "allow": ["Bash(npm test:*)"],\n        "deny": []\n    },\n    "hooks": {\n        "UserPromptSubmit": [\n            { "hooks": [ { "type": "command", "command": "~/bin/prompt-guard" } ] }\n        ]\n    }\n}\n';
   await writeFile(settingsPath, userSettings);
   const env = { HOME: home, PATH };
   const run = (...args: string[]) => runCli(['integrate', 'claude-code', ...args, '--home', ocm], { env });
@@ -43,14 +44,26 @@ test('integrate claude-code: hooks, permission and MCP server added keeping the 
     assert.match(first.stdout, /sources\.claude_code\.enabled set to true/);
     assert.match(first.stdout, /`claude` is not on PATH/);
     const edited = await readFile(settingsPath, 'utf8');
-    assert.ok(edited.startsWith('{\n    "model": "opus",\n    "permissions": {\n        "allow": ["Bash(npm test:*)", "mcp__oc-memory"],\n        "deny": []\n    },\n    "hooks": {\n        "UserPromptSubmit": [\n            { "hooks": [ { "type": "command", "command": "~/bin/prompt-guard" } ] },'), edited);
+    assert.ok(
+      edited.startsWith(
+        '{\n    "model": "opus",\n    "permissions": {\n        "allow": ["Bash(npm test:*)", "mcp__oc-memory"],\n        "deny": []\n    },\n    "hooks": {\n        "UserPromptSubmit": [\n            { "hooks": [ { "type": "command", "command": "~/bin/prompt-guard" } ] },',
+      ),
+      edited,
+    );
     const settings = JSON.parse(edited) as { hooks: Record<string, Array<{ hooks: Array<{ command: string; timeout: number }> }>> };
-    for (const [event, kind] of [['SessionStart', 'session-start'], ['UserPromptSubmit', 'prompt'], ['Stop', 'after-turn'], ['SessionEnd', 'after-turn']] as const) {
+    for (const [event, kind] of [
+      ['SessionStart', 'session-start'],
+      ['UserPromptSubmit', 'prompt'],
+      ['Stop', 'after-turn'],
+      ['SessionEnd', 'after-turn'],
+    ] as const) {
       const ours = settings.hooks[event]!.at(-1)!.hooks[0]!;
       assert.match(ours.command, new RegExp(` hook ${kind} --agent claude-code --home ${ocm.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`));
       assert.ok(ours.timeout > 0 && ours.timeout <= 10);
     }
-    const claudeJson = JSON.parse(await readFile(claudeJsonPath, 'utf8')) as { mcpServers: Record<string, { type: string; command: string; args: string[]; alwaysLoad?: boolean }> };
+    const claudeJson = JSON.parse(await readFile(claudeJsonPath, 'utf8')) as {
+      mcpServers: Record<string, { type: string; command: string; args: string[]; alwaysLoad?: boolean }>;
+    };
     assert.equal(claudeJson.mcpServers['oc-memory']!.command, process.execPath);
     assert.equal(claudeJson.mcpServers['oc-memory']!.alwaysLoad, true, 'connected before the first request, not in the background');
     assert.deepEqual(claudeJson.mcpServers['oc-memory']!.args.slice(1), ['mcp', '--home', ocm, '--agent', 'claude-code']);
@@ -117,11 +130,14 @@ test('integrate claude-code --per-project: the hooks and the server get --per-pr
     const r = await runCli(['integrate', 'claude-code', '--per-project', '--home', ocm], { env });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /sources\.claude_code\.per_project set to true/);
-    const settings = JSON.parse(await readFile(join(home, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
+    const settings = JSON.parse(await readFile(join(home, '.claude', 'settings.json'), 'utf8')) as {
+      hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>>;
+    };
     assert.match(settings.hooks.SessionStart![0]!.hooks[0]!.command, / hook session-start .* --per-project$/);
     assert.match(settings.hooks.UserPromptSubmit![0]!.hooks[0]!.command, / hook prompt .* --per-project$/);
     assert.doesNotMatch(settings.hooks.Stop![0]!.hooks[0]!.command, /--per-project/, 'the reader files each project apart itself');
-    const server = (JSON.parse(await readFile(join(home, '.claude.json'), 'utf8')) as { mcpServers: Record<string, { args: string[] }> }).mcpServers['oc-memory']!;
+    const server = (JSON.parse(await readFile(join(home, '.claude.json'), 'utf8')) as { mcpServers: Record<string, { args: string[] }> })
+      .mcpServers['oc-memory']!;
     assert.equal(server.args.at(-1), '--per-project');
     assert.match(await readFile(join(ocm, 'config.yaml'), 'utf8'), /per_project: true/);
     const removed = await runCli(['integrate', 'claude-code', '--uninstall', '--home', ocm], { env });
@@ -139,7 +155,9 @@ test('integrate claude-code --per-project: the hooks and the server get --per-pr
 test('setup --yes --integrate-claude-code: the opt-in step of setup wires Claude Code too', async () => {
   await withHeuristicSetup(['--integrate-claude-code'], async (run) => {
     assert.match(run.result.stdout, /Claude Code integration for .* \(memory of agent "claude-code"\)/);
-    const settings = JSON.parse(await readFile(join(run.userHome, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, unknown[]> };
+    const settings = JSON.parse(await readFile(join(run.userHome, '.claude', 'settings.json'), 'utf8')) as {
+      hooks: Record<string, unknown[]>;
+    };
     assert.deepEqual(Object.keys(settings.hooks).sort(), ['SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
     assert.match(await readFile(join(run.ocm, 'config.yaml'), 'utf8'), /claude_code:\n(\s+#.*\n)*\s+enabled: true/);
     // Opt-in: without the flag, Claude Code's settings are not touched.

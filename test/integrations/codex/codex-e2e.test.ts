@@ -23,7 +23,16 @@ import { startRecordingProxy } from '../../helpers/anthropic-server.js';
 import { startFakeResponses, type ResponsesReply, type ResponsesRequest, type ResponsesScript } from '../../helpers/responses-server.js';
 import { CLI, tempDir } from '../../helpers/cli.js';
 import { waitFor } from '../../helpers/wait.js';
-import { REMEMBER_CALLS, SEARCH_CALLS, SESSION_ONE_PROMPT, SESSION_TWO_ANSWER, SESSION_TWO_PROMPT, assertRecalled, assertRememberedAndObserved, assertRestatementNotObserved } from '../../helpers/memory-scenario.js';
+import {
+  REMEMBER_CALLS,
+  SEARCH_CALLS,
+  SESSION_ONE_PROMPT,
+  SESSION_TWO_ANSWER,
+  SESSION_TWO_PROMPT,
+  assertRecalled,
+  assertRememberedAndObserved,
+  assertRestatementNotObserved,
+} from '../../helpers/memory-scenario.js';
 import { localDateTime } from '../../../lib/platform/time-zone.js';
 
 const CODEX_VERSION = '0.169.0';
@@ -36,7 +45,13 @@ const inputItems = (r: ResponsesRequest): Array<Record<string, any>> => (Array.i
 function toolOutputs(r: ResponsesRequest): string[] {
   return inputItems(r)
     .filter((x) => x.type === 'function_call_output')
-    .map((x) => (typeof x.output === 'string' ? x.output : Array.isArray(x.output) ? x.output.map((c: { text?: string }) => c.text ?? '').join('\n') : ''));
+    .map((x) =>
+      typeof x.output === 'string'
+        ? x.output
+        : Array.isArray(x.output)
+          ? x.output.map((c: { text?: string }) => c.text ?? '').join('\n')
+          : '',
+    );
 }
 
 /** The oc-memory namespace from the request's tool search results, if it has arrived. */
@@ -60,7 +75,9 @@ function scripted(calls: Array<{ name: string; arguments: Record<string, unknown
   };
 }
 
-test('Codex (real CLI): integrate, MCP tools through tool search, remember and search across sessions, session-start and per-prompt memory from trusted hooks, after-turn observe, offline, uninstall restores the config', { timeout: 900_000 }, async () => {
+test('Codex (real CLI): integrate, MCP tools through tool search, remember and search across sessions, session-start and per-prompt memory from trusted hooks, after-turn observe, offline, uninstall restores the config', {
+  timeout: 900_000,
+}, async () => {
   const codexPkg = await installPinned({ name: '@openai/codex', version: CODEX_VERSION });
   const codexBin = codexPkg.bin('codex');
   const tmp = await tempDir('ocm-codex-e2e-');
@@ -117,11 +134,20 @@ test('Codex (real CLI): integrate, MCP tools through tool search, remember and s
     // A loaded CI machine: the per-prompt lookup gets more time than the 1.5 s default.
     OCM_HOOK_TIMEOUT_MS: '4000',
   };
-  const ocmRun = (args: string[]) => execa(process.execPath, [CLI, ...args, '--home', ocm], { env, extendEnv: false, reject: false, timeout: 180_000, stdin: 'ignore' });
-  const codex = (prompt: string) => execa(codexBin, ['exec', '--skip-git-repo-check', '-C', project, prompt], { env, extendEnv: false, reject: false, timeout: 240_000, stdin: 'ignore' });
+  const ocmRun = (args: string[]) =>
+    execa(process.execPath, [CLI, ...args, '--home', ocm], { env, extendEnv: false, reject: false, timeout: 180_000, stdin: 'ignore' });
+  const codex = (prompt: string) =>
+    execa(codexBin, ['exec', '--skip-git-repo-check', '-C', project, prompt], {
+      env,
+      extendEnv: false,
+      reject: false,
+      timeout: 240_000,
+      stdin: 'ignore',
+    });
   const today = localDateTime(new Date(), 'UTC').date;
   const dayFile = join(ocm, 'memory', 'codex', `${today}.md`);
-  const afterTurnIdle = async () => waitFor('the after-turn job to finish', async () => (existsSync(join(ocm, '.ocm', 'after-turn.json')) ? undefined : true), 120_000);
+  const afterTurnIdle = async () =>
+    waitFor('the after-turn job to finish', async () => (existsSync(join(ocm, '.ocm', 'after-turn.json')) ? undefined : true), 120_000);
 
   try {
     const integrated = await ocmRun(['integrate', 'codex']);
@@ -130,9 +156,15 @@ test('Codex (real CLI): integrate, MCP tools through tool search, remember and s
     assert.match(integrated.stdout, /`codex mcp list`: oc-memory enabled\./);
     const status = await ocmRun(['integrate', 'codex', 'status']);
     assert.doesNotMatch(status.stdout, /❌/, status.stdout);
-    assert.ok((await readFile(configPath, 'utf8')).startsWith(userConfig), 'the user\'s config.toml is kept byte for byte ahead of the oc-memory block');
+    assert.ok(
+      (await readFile(configPath, 'utf8')).startsWith(userConfig),
+      "the user's config.toml is kept byte for byte ahead of the oc-memory block",
+    );
     // doctor asks Codex itself whether it will run the hooks.
-    const doctor = async () => JSON.parse((await ocmRun(['doctor', '--json', '--offline'])).stdout) as { checks: Array<{ id: string; status: string; detail: string; fix?: string }> };
+    const doctor = async () =>
+      JSON.parse((await ocmRun(['doctor', '--json', '--offline'])).stdout) as {
+        checks: Array<{ id: string; status: string; detail: string; fix?: string }>;
+      };
     const trusted = (await doctor()).checks.find((c) => c.id === 'codex');
     assert.equal(trusted?.status, 'ok', JSON.stringify(trusted));
     assert.match(trusted!.detail, /3 of 3 hooks trusted \(as Codex reports\)/);
@@ -146,7 +178,10 @@ test('Codex (real CLI): integrate, MCP tools through tool search, remember and s
     assert.match(first.stderr, /hook: Stop Completed/, 'Codex ran the trusted Stop hook');
     const s1 = [...api.requests];
     assert.ok(s1.length >= 3, `session 1 made ${s1.length} requests`);
-    assert.ok((s1[0]!.body.tools ?? []).some((t: { type?: string }) => t.type === 'tool_search'), 'the first request offers tool search');
+    assert.ok(
+      (s1[0]!.body.tools ?? []).some((t: { type?: string }) => t.type === 'tool_search'),
+      'the first request offers tool search',
+    );
     const withTools = s1.findIndex((r) => memoryNamespace(r) !== undefined);
     assert.ok(withTools > 0, `the tool search returned the ${NAMESPACE} namespace\n${first.stderr.slice(-1500)}`);
     const namespace = memoryNamespace(s1[withTools]!)!;

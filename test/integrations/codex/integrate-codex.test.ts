@@ -26,7 +26,8 @@ test('integrate codex: MCP server block appended keeping comments and layout, ho
   const hooksPath = join(home, '.codex', 'hooks.json');
   await mkdir(dirname(configPath), { recursive: true });
   // No final newline, comments, an existing [mcp_servers.*] table: all must stay as they are.
-  const userConfig = '# Codex, my way\nmodel = "gpt-5.5"  # pinned\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n\n[features]\nplugins = false';
+  const userConfig =
+    '# Codex, my way\nmodel = "gpt-5.5"  # pinned\n\n[mcp_servers.docs]\ncommand = "docs-mcp"\n\n[features]\nplugins = false';
   await writeFile(configPath, userConfig);
   const env = { HOME: home, PATH };
   const run = (...args: string[]) => runCli(['integrate', 'codex', ...args, '--home', ocm], { env });
@@ -46,7 +47,10 @@ test('integrate codex: MCP server block appended keeping comments and layout, ho
     assert.match(first.stdout, /`codex` is not on PATH, so the hooks could not be trusted: Codex skips untrusted hooks silently/);
     const after = await readFile(configPath, 'utf8');
     assert.ok(after.startsWith(`${userConfig}\n\n# >>> oc-memory`), after);
-    const toml = parse(after) as { mcp_servers: Record<string, { command: string; args: string[]; default_tools_approval_mode: string }>; hooks?: unknown };
+    const toml = parse(after) as {
+      mcp_servers: Record<string, { command: string; args: string[]; default_tools_approval_mode: string }>;
+      hooks?: unknown;
+    };
     assert.equal(toml.mcp_servers.docs!.command, 'docs-mcp');
     assert.deepEqual(toml.mcp_servers['oc-memory']!.args.slice(1), ['mcp', '--home', ocm, '--agent', 'codex']);
     assert.equal(toml.mcp_servers['oc-memory']!.default_tools_approval_mode, 'approve');

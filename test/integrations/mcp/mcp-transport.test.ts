@@ -17,7 +17,10 @@ test('mcp: an 11 MB message gets a JSON-RPC error and the server keeps serving; 
   const paths = await tempHome();
   const home = paths.root;
   await writeFile(join(home, 'config.yaml'), 'timezone: UTC\n');
-  const child = spawn(process.execPath, [CLI, 'mcp', '--home', home], { env: { PATH: process.env.PATH ?? '', HOME: home, CI: '1', TZ: 'UTC' }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'mcp', '--home', home], {
+    env: { PATH: process.env.PATH ?? '', HOME: home, CI: '1', TZ: 'UTC' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const responses = new Map<number | string, Response>();
   const waiters = new Map<number | string, (r: Response) => void>();
   let out = '';
@@ -42,7 +45,12 @@ test('mcp: an 11 MB message gets a JSON-RPC error and the server keeps serving; 
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer to request ${id} within 60 s`)), 60_000).unref()),
     ]);
   try {
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw-test', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw-test', version: '1' } },
+    });
     assert.ok((await answer(1)).result, 'initialized');
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
 
@@ -61,7 +69,12 @@ test('mcp: an 11 MB message gets a JSON-RPC error and the server keeps serving; 
 
     // Remembering a login: the password is masked and the answer says so.
     const password = ['Glaze', '&Kiln', '2026!'].join('');
-    send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'remember', arguments: { text: `User's Etsy login is helenpark.clay / ${password}` } } });
+    send({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'remember', arguments: { text: `User's Etsy login is helenpark.clay / ${password}` } },
+    });
     const remembered = JSON.stringify((await answer(4)).result);
     assert.match(remembered, /password masked: OC-Memory keeps no passwords or keys/);
     assert.ok(!remembered.includes('Kiln2026'), remembered);

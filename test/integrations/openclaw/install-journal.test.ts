@@ -61,14 +61,18 @@ async function failEachStep(s: Awaited<ReturnType<typeof scene>>, env: Record<st
     assert.equal(r.code, 1, `fails at ${step}: ${r.stdout}${r.stderr}`);
     assert.match(r.stderr, new RegExp(`Failed on purpose at step ${step}`));
     assert.deepEqual(await snapshot(s.stateDir), before, `after a failure at ${step}, OpenClaw's folder is as it was`);
-    assert.equal(await readFile(s.record, 'utf8').catch(() => null), recordBefore, `after a failure at ${step}, the integration record is as it was`);
+    assert.equal(
+      await readFile(s.record, 'utf8').catch(() => null),
+      recordBefore,
+      `after a failure at ${step}, the integration record is as it was`,
+    );
   }
   const ok = await runCli(['integrate', 'openclaw', '--home', s.home], { env });
   assert.equal(ok.code, 0, `and then the install goes through: ${ok.stdout}${ok.stderr}`);
   assert.notEqual(await readFile(s.configPath, 'utf8'), ORIGINAL);
 }
 
-test('integrate openclaw without an openclaw CLI: a failure at any step puts openclaw.json and OpenClaw\'s folder back byte for byte', async () => {
+test("integrate openclaw without an openclaw CLI: a failure at any step puts openclaw.json and OpenClaw's folder back byte for byte", async () => {
   const s = await scene('copied');
   try {
     await failEachStep(s, s.env);
@@ -77,7 +81,7 @@ test('integrate openclaw without an openclaw CLI: a failure at any step puts ope
   }
 });
 
-test('integrate openclaw through OpenClaw 2026.9\'s installer: a failure at any step also takes the plugin and OpenClaw\'s install record out again', async () => {
+test("integrate openclaw through OpenClaw 2026.9's installer: a failure at any step also takes the plugin and OpenClaw's install record out again", async () => {
   const s = await scene('installer');
   try {
     const fake = await writeFakeOpenClaw(s.dir, { version: '2026.9.6' });
@@ -95,11 +99,18 @@ test('integrate openclaw over an older install of the plugin: a failure at any s
     assert.equal((await runCli(['integrate', 'openclaw', '--home', s.home], { env })).code, 0);
     // The release installed before this one: another entry, and the user's own file beside it.
     const pluginDir = join(s.stateDir, 'extensions', 'oc-memory');
-    await writeFile(join(pluginDir, 'index.js'), '// the plugin of an older OC-Memory\nexport default { id: "oc-memory", register() {} };\n');
+    await writeFile(
+      join(pluginDir, 'index.js'),
+      '// the plugin of an older OC-Memory\nexport default { id: "oc-memory", register() {} };\n',
+    );
     await writeFile(join(pluginDir, 'NOTES.md'), 'my notes about the plugin\n');
     await writeFile(s.configPath, `${await readFile(s.configPath, 'utf8')}// edited after the integration\n`);
     await failEachStep(s, env);
-    assert.equal(await readFile(join(pluginDir, 'NOTES.md'), 'utf8'), 'my notes about the plugin\n', "the user's file in the plugin folder stays after the install too");
+    assert.equal(
+      await readFile(join(pluginDir, 'NOTES.md'), 'utf8'),
+      'my notes about the plugin\n',
+      "the user's file in the plugin folder stays after the install too",
+    );
   } finally {
     await s.cleanup();
   }

@@ -36,9 +36,17 @@ const ORIGINAL = `// OpenClaw configuration — hand-written, please keep my not
 `;
 
 /** The same file as a 2026.9 user has it: the notes folder under memory.search (doctor moved it there). */
-const ORIGINAL_2026_9 = ORIGINAL.replace(/ {6}memorySearch: \{\n {8}extraPaths: \['~\/notes',\], \/\/ my own notes stay searchable\n {6}\},\n/, '').replace('  plugins: {', "  memory: {\n    search: { extraPaths: ['~/notes',], }, // my own notes stay searchable\n  },\n  plugins: {");
+const ORIGINAL_2026_9 = ORIGINAL.replace(
+  / {6}memorySearch: \{\n {8}extraPaths: \['~\/notes',\], \/\/ my own notes stay searchable\n {6}\},\n/,
+  '',
+).replace('  plugins: {', "  memory: {\n    search: { extraPaths: ['~/notes',], }, // my own notes stay searchable\n  },\n  plugins: {");
 
-const COMMENTS = ['// OpenClaw configuration — hand-written, please keep my notes!', '/* the gateway */', '// my favourite', '// my own notes stay searchable'];
+const COMMENTS = [
+  '// OpenClaw configuration — hand-written, please keep my notes!',
+  '/* the gateway */',
+  '// my favourite',
+  '// my own notes stay searchable',
+];
 const folders = ['/home/ada/.openclaw/oc-memory/memory', '/home/ada/.openclaw/oc-memory/reflections'];
 const plugin = { home: '/home/ada/.openclaw/oc-memory', node: '/usr/bin/node', cli: '/opt/ocm/dist/scripts/cli.js' };
 
@@ -51,8 +59,12 @@ test('applyIntegration adds both keys (when asked), the plugin entry and the all
   for (const c of COMMENTS) assert.ok(r.text.includes(c), `comment kept: ${c}`);
   assert.ok(r.text.includes("bind: 'loopback'"), 'single quotes and unquoted keys kept');
   const data = JSON5.parse(r.text);
-  assert.deepEqual(data.memory.search.extraPaths, mainOnly(folders), '2026.9: the roots limited to their top files (main\'s own)');
-  assert.deepEqual(data.agents.defaults.memorySearch.extraPaths, ['~/notes', ...folders], "2026.2 takes plain paths only; the user's own path stays first");
+  assert.deepEqual(data.memory.search.extraPaths, mainOnly(folders), "2026.9: the roots limited to their top files (main's own)");
+  assert.deepEqual(
+    data.agents.defaults.memorySearch.extraPaths,
+    ['~/notes', ...folders],
+    "2026.2 takes plain paths only; the user's own path stays first",
+  );
   assert.deepEqual(data.plugins.entries['oc-memory'], { enabled: true, hooks: { allowConversationAccess: true }, config: plugin });
   assert.deepEqual(data.plugins.allow, ['voice-call', 'oc-memory']);
   assert.equal(data.gateway.port, 18789);
@@ -67,9 +79,18 @@ test('applyIntegration adds both keys (when asked), the plugin entry and the all
   const back = removeIntegration(r.text, { folders, created: r.created, allowAdded: r.allowAdded });
   for (const c of COMMENTS) assert.ok(back.text.includes(c), `comment kept after removal: ${c}`);
   assert.equal(back.text, ORIGINAL, 'removal is a minimal text edit: the original bytes come back');
-  for (const layout of ['{}', '{"a": 1}\n', '// x\n{\n  "memory": {"search": {"extraPaths": ["u"]}}\n}\n', '{\n  "gateway": {\n    "port": 1\n  },\n  "memory": {\n    "search": {\n      "extraPaths": [\n        "u"\n      ]\n    }\n  }\n}\n']) {
+  for (const layout of [
+    '{}',
+    '{"a": 1}\n',
+    '// x\n{\n  "memory": {"search": {"extraPaths": ["u"]}}\n}\n',
+    '{\n  "gateway": {\n    "port": 1\n  },\n  "memory": {\n    "search": {\n      "extraPaths": [\n        "u"\n      ]\n    }\n  }\n}\n',
+  ]) {
     const added = applyIntegration(layout, { folders, plugin, shape: BOTH });
-    assert.equal(removeIntegration(added.text, { folders, created: added.created, allowAdded: added.allowAdded }).text, layout, `round trip of ${JSON.stringify(layout)}`);
+    assert.equal(
+      removeIntegration(added.text, { folders, created: added.created, allowAdded: added.allowAdded }).text,
+      layout,
+      `round trip of ${JSON.stringify(layout)}`,
+    );
   }
 
   const current = JSON5.parse(applyIntegration('{}', { folders, plugin }).text);
@@ -82,10 +103,19 @@ test('applyIntegration adds both keys (when asked), the plugin entry and the all
   const snippet = JSON5.parse(integrationSnippet({ folders, plugin }));
   assert.deepEqual(snippet.memory.search.extraPaths, mainOnly(folders));
   assert.equal(snippet.agents, undefined, '--print shows no key 2026.9 rejects');
-  const record = { source: 'path', sourcePath: '/opt/ocm/templates/openclaw-plugin', installPath: '/x/extensions/oc-memory', version: '0.1.0' };
+  const record = {
+    source: 'path',
+    sourcePath: '/opt/ocm/templates/openclaw-plugin',
+    installPath: '/x/extensions/oc-memory',
+    version: '0.1.0',
+  };
   const withRecord = applyIntegration(ORIGINAL, { folders, plugin, shape: FILE_ERA_SHAPE, installRecord: record });
   assert.deepEqual(JSON5.parse(withRecord.text).plugins.installs['oc-memory'], record, "OpenClaw's install record is kept");
-  assert.equal(removeIntegration(withRecord.text, { folders, created: withRecord.created, allowAdded: withRecord.allowAdded }).text, ORIGINAL, 'and taken out again on uninstall');
+  assert.equal(
+    removeIntegration(withRecord.text, { folders, created: withRecord.created, allowAdded: withRecord.allowAdded }).text,
+    ORIGINAL,
+    'and taken out again on uninstall',
+  );
 });
 
 test('applyIntegration refuses to guess when a key has the wrong type, and reports broken JSON5', () => {
@@ -135,13 +165,25 @@ test('integrate openclaw: backup, plugin copied, idempotent, and --uninstall res
     assert.ok(manifest.configSchema.properties.home);
     const pluginPackage = JSON.parse(await readFile(join(pluginDir, 'package.json'), 'utf8'));
     assert.deepEqual(pluginPackage.openclaw, { extensions: ['./index.js'] });
-    assert.equal(pluginPackage.name, manifest.id, 'OpenClaw 2026.2 warns "plugin id mismatch" when the package name differs from the manifest id');
+    assert.equal(
+      pluginPackage.name,
+      manifest.id,
+      'OpenClaw 2026.2 warns "plugin id mismatch" when the package name differs from the manifest id',
+    );
     // The entry is compiled JavaScript that plain Node loads (no TypeScript loader), as OpenClaw's installer requires.
-    const loaded = execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(pathToFileURL(join(pluginDir, 'index.js')).href)}); console.log(m.default.id, typeof m.default.register);`], {
-      encoding: 'utf8',
-      timeout: 30_000,
-      env: { PATH: process.env.PATH ?? '' },
-    });
+    const loaded = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(pathToFileURL(join(pluginDir, 'index.js')).href)}); console.log(m.default.id, typeof m.default.register);`,
+      ],
+      {
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { PATH: process.env.PATH ?? '' },
+      },
+    );
     assert.equal(loaded.trim(), 'oc-memory function');
 
     const again = await runCli(['integrate', 'openclaw', '--home', s.home], { env: s.env });
@@ -173,13 +215,17 @@ test('integrate openclaw --uninstall after the user edited openclaw.json takes o
     assert.equal(un.code, 0, un.stderr);
     assert.match(un.stdout, /your later edits are kept/);
     const after = await readFile(s.configPath, 'utf8');
-    for (const c of [...COMMENTS, '/* added later */', '// a comment added after the integration']) assert.ok(after.includes(c), `kept: ${c}`);
+    for (const c of [...COMMENTS, '/* added later */', '// a comment added after the integration'])
+      assert.ok(after.includes(c), `kept: ${c}`);
     const data = JSON5.parse(after);
     assert.deepEqual(data.agents.defaults.memorySearch.extraPaths, ['~/notes', '~/journal']);
     assert.equal(data.memory, undefined, 'the memory key it created is gone');
     assert.equal(data.plugins.entries, undefined);
     assert.deepEqual(data.plugins.allow, ['voice-call']);
-    assert.ok((await readdir(s.stateDir)).some((n) => n.startsWith('openclaw.json.oc-memory-uninstall-backup-')), 'the edited file was backed up before');
+    assert.ok(
+      (await readdir(s.stateDir)).some((n) => n.startsWith('openclaw.json.oc-memory-uninstall-backup-')),
+      'the edited file was backed up before',
+    );
   } finally {
     await s.cleanup();
   }
@@ -202,7 +248,8 @@ test('integrate openclaw against OpenClaw 2026.9: only memory.search, the plugin
     assert.deepEqual(data.memory.search.extraPaths, ['~/notes', ...mainOnly([join(s.home, 'memory'), join(s.home, 'reflections')])]);
     assert.equal(data.agents.defaults.memorySearch, undefined, 'no agents.defaults.memorySearch: 2026.9 rejects it');
     assert.deepEqual(data.plugins.entries['oc-memory'].hooks, { allowConversationAccess: true });
-    for (const c of COMMENTS) assert.ok((await readFile(s.configPath, 'utf8')).includes(c), `comment kept although OpenClaw's installer ran: ${c}`);
+    for (const c of COMMENTS)
+      assert.ok((await readFile(s.configPath, 'utf8')).includes(c), `comment kept although OpenClaw's installer ran: ${c}`);
     const calls = await fake.calls();
     const install = calls.find((c) => c.args[0] === 'plugins' && c.args[1] === 'install');
     assert.ok(install, 'the plugin is installed through OpenClaw');
@@ -217,7 +264,11 @@ test('integrate openclaw against OpenClaw 2026.9: only memory.search, the plugin
     }
     assert.match(r.stdout, /OpenClaw 2026\.9\.6/);
     assert.match(r.stdout, /OpenClaw itself checked the result/);
-    assert.deepEqual((await readdir(s.stateDir)).filter((n) => n.includes('oc-memory-check')), [], 'no temporary copy left, nor the .bak OpenClaw\'s installer made of it');
+    assert.deepEqual(
+      (await readdir(s.stateDir)).filter((n) => n.includes('oc-memory-check')),
+      [],
+      "no temporary copy left, nor the .bak OpenClaw's installer made of it",
+    );
 
     // --uninstall: the reverse, through OpenClaw too (it forgets its install record), on a copy; the user's file comes back byte for byte.
     const integrated = await readFile(s.configPath, 'utf8');
@@ -233,13 +284,17 @@ test('integrate openclaw against OpenClaw 2026.9: only memory.search, the plugin
     assert.equal(await readFile(s.configPath, 'utf8'), ORIGINAL_2026_9, 'byte for byte');
     await assert.rejects(stat(join(s.stateDir, 'extensions', 'oc-memory')), 'plugin removed');
     await assert.rejects(stat(join(s.stateDir, '.fake-install-record')), "OpenClaw's install record removed");
-    assert.deepEqual((await readdir(s.stateDir)).filter((n) => n.includes('oc-memory-uninstall') || n.endsWith('.bak')), [], 'no copy or OpenClaw backup of it left');
+    assert.deepEqual(
+      (await readdir(s.stateDir)).filter((n) => n.includes('oc-memory-uninstall') || n.endsWith('.bak')),
+      [],
+      'no copy or OpenClaw backup of it left',
+    );
   } finally {
     await s.cleanup();
   }
 });
 
-test('integrate openclaw against the 2026.2 file era: agents.defaults.memorySearch, no hooks key, and OpenClaw\'s install record kept', async () => {
+test("integrate openclaw against the 2026.2 file era: agents.defaults.memorySearch, no hooks key, and OpenClaw's install record kept", async () => {
   const s = await setup();
   try {
     const fake = await writeFakeOpenClaw(s.dir, { version: '2026.2.26' });
@@ -259,7 +314,10 @@ test('integrate openclaw against the 2026.2 file era: agents.defaults.memorySear
     assert.equal(data.plugins.installs['oc-memory'].source, 'path', "OpenClaw's record of where the plugin came from stays");
     assert.match(r.stdout, /plugin installed by `openclaw plugins install`/);
     const loads = (await fake.calls()).filter((c) => c.args[0] === 'config' && c.args[1] === 'get');
-    assert.ok(loads.length >= 1 && loads.every((c) => c.configPath !== s.configPath && c.configPath !== ''), 'the copy is checked by loading it');
+    assert.ok(
+      loads.length >= 1 && loads.every((c) => c.configPath !== s.configPath && c.configPath !== ''),
+      'the copy is checked by loading it',
+    );
 
     const un = await runCli(['integrate', 'openclaw', '--uninstall', '--home', s.home], { env });
     assert.equal(un.code, 0, un.stderr);
@@ -280,11 +338,18 @@ test('integrate openclaw: when OpenClaw rejects every shape, nothing changes —
     assert.match(r.stderr, /must NOT have additional properties/);
     assert.doesNotMatch(r.stdout + r.stderr, /[Rr]estart/, 'no restart advice after a failure');
     assert.equal(await readFile(s.configPath, 'utf8'), ORIGINAL, 'put back exactly');
-    assert.deepEqual((await readdir(s.stateDir)).filter((n) => n.includes('oc-memory')), [], 'no backup, no temporary copy left');
+    assert.deepEqual(
+      (await readdir(s.stateDir)).filter((n) => n.includes('oc-memory')),
+      [],
+      'no backup, no temporary copy left',
+    );
     await assert.rejects(stat(join(s.stateDir, 'extensions', 'oc-memory')), 'the plugin placed for the check is gone again');
-    for (const v of (await fake.calls()).filter((c) => c.args[1] === 'validate')) assert.equal(v.realConfig, ORIGINAL, 'the real file never held a rejected result');
+    for (const v of (await fake.calls()).filter((c) => c.args[1] === 'validate'))
+      assert.equal(v.realConfig, ORIGINAL, 'the real file never held a rejected result');
 
-    const setupRun = await runCli(['setup', '--yes', '--provider', 'heuristic', '--integrate-openclaw', '--home', join(s.dir, 'home2')], { env });
+    const setupRun = await runCli(['setup', '--yes', '--provider', 'heuristic', '--integrate-openclaw', '--home', join(s.dir, 'home2')], {
+      env,
+    });
     assert.equal(setupRun.code, 1, setupRun.stdout + setupRun.stderr);
     assert.match(setupRun.stdout, /The OpenClaw integration was not set up/);
     assert.doesNotMatch(setupRun.stdout, /restart the OpenClaw gateway/);
@@ -319,12 +384,27 @@ test("integrate openclaw with several OpenClaw agents: each agent's extraPaths r
     const r9 = await runCli(['integrate', 'openclaw', '--home', s.home], { env: env9 });
     assert.equal(r9.code, 0, r9.stdout + r9.stderr);
     const data9 = JSON5.parse(await readFile(s.configPath, 'utf8'));
-    assert.deepEqual(data9.memory.search.extraPaths, ['~/notes'], "the shared roots are gone (OpenClaw adds memory.search's paths to every agent's); the user's own stays");
-    assert.deepEqual(data9.agents.entries.main.memory.search.extraPaths, [{ path: mem, pattern: '*.md' }, { path: refl, pattern: '*.md' }], "main: only the files at the roots' top (its own), not the agents' sub-folders");
+    assert.deepEqual(
+      data9.memory.search.extraPaths,
+      ['~/notes'],
+      "the shared roots are gone (OpenClaw adds memory.search's paths to every agent's); the user's own stays",
+    );
+    assert.deepEqual(
+      data9.agents.entries.main.memory.search.extraPaths,
+      [
+        { path: mem, pattern: '*.md' },
+        { path: refl, pattern: '*.md' },
+      ],
+      "main: only the files at the roots' top (its own), not the agents' sub-folders",
+    );
     assert.deepEqual(data9.agents.entries.work.memory.search.extraPaths, [join(mem, 'work'), join(refl, 'work')]);
     assert.equal(data9.agents.entries.work.workspace, '/w');
     const teamX = data9.agents.entries['team x'].memory.search.extraPaths as string[];
-    assert.match(teamX[0]!, new RegExp(`^${mem}/team_x~[0-9a-f]{8}$`), 'an agent id that is not a safe folder name gets the folder OC-Memory writes it to (agentSlug)');
+    assert.match(
+      teamX[0]!,
+      new RegExp(`^${mem}/team_x~[0-9a-f]{8}$`),
+      'an agent id that is not a safe folder name gets the folder OC-Memory writes it to (agentSlug)',
+    );
     const again = await runCli(['integrate', 'openclaw', '--home', s.home], { env: env9 });
     assert.equal(again.code, 0, again.stdout + again.stderr);
     assert.deepEqual(JSON5.parse(await readFile(s.configPath, 'utf8')), data9, 'a second run changes nothing');
@@ -336,7 +416,8 @@ test("integrate openclaw with several OpenClaw agents: each agent's extraPaths r
     assert.equal(un9.code, 0, un9.stdout + un9.stderr);
     const after9 = JSON5.parse(await readFile(s.configPath, 'utf8'));
     assert.deepEqual(after9.memory.search.extraPaths, ['~/notes']);
-    for (const id of ['main', 'work', 'team x']) assert.equal(after9.agents.entries[id].memory, undefined, `uninstall takes ${id}'s paths (and the keys it added) out again`);
+    for (const id of ['main', 'work', 'team x'])
+      assert.equal(after9.agents.entries[id].memory, undefined, `uninstall takes ${id}'s paths (and the keys it added) out again`);
     assert.equal(after9.agents.entries.work.workspace, '/w');
 
     // 2026.2: agents listed; its extraPaths are plain strings walked recursively (no patterns), so main gets no root at all.
@@ -378,11 +459,21 @@ test("integrate openclaw with only agent main on 2026.9: the shared extraPaths h
     assert.match(doctor.stdout, /memory\.search\.extraPaths ✓/, `doctor knows the entries as ours: ${doctor.stdout.slice(0, 2000)}`);
     const printed = await runCli(['integrate', 'openclaw', '--print', '--home', s.home], { env });
     assert.equal(printed.code, 0, printed.stderr);
-    assert.deepEqual(JSON5.parse(printed.stdout.slice(printed.stdout.indexOf('\n{'), printed.stdout.indexOf('\n}\n') + 2)).memory.search.extraPaths, [{ path: mem, pattern: '*.md' }, { path: refl, pattern: '*.md' }]);
+    assert.deepEqual(
+      JSON5.parse(printed.stdout.slice(printed.stdout.indexOf('\n{'), printed.stdout.indexOf('\n}\n') + 2)).memory.search.extraPaths,
+      [
+        { path: mem, pattern: '*.md' },
+        { path: refl, pattern: '*.md' },
+      ],
+    );
     await writeFile(s.configPath, `${await readFile(s.configPath, 'utf8')}// edited by the user\n`);
     const un = await runCli(['integrate', 'openclaw', '--uninstall', '--home', s.home], { env });
     assert.equal(un.code, 0, un.stdout + un.stderr);
-    assert.deepEqual(JSON5.parse(await readFile(s.configPath, 'utf8')).memory.search.extraPaths, ['~/notes'], 'uninstall takes the pattern entries out again');
+    assert.deepEqual(
+      JSON5.parse(await readFile(s.configPath, 'utf8')).memory.search.extraPaths,
+      ['~/notes'],
+      'uninstall takes the pattern entries out again',
+    );
   } finally {
     await s.cleanup();
   }
@@ -391,7 +482,10 @@ test("integrate openclaw with only agent main on 2026.9: the shared extraPaths h
 test("integrate openclaw status: each agent, whether OpenClaw's tool policy offers it the memory tools and, when not, the key to change — and status changes nothing", async () => {
   const s = await setup();
   try {
-    await writeFile(s.configPath, `{\n  meta: { lastTouchedVersion: "2026.9.6" },\n  agents: { entries: { main: {}, work: { tools: { allow: ["read"] } }, ops: { tools: { profile: "minimal" } } } },\n}\n`);
+    await writeFile(
+      s.configPath,
+      `{\n  meta: { lastTouchedVersion: "2026.9.6" },\n  agents: { entries: { main: {}, work: { tools: { allow: ["read"] } }, ops: { tools: { profile: "minimal" } } } },\n}\n`,
+    );
     assert.equal((await runCli(['integrate', 'openclaw', '--home', s.home], { env: s.env })).code, 0);
     const integrated = await readFile(s.configPath, 'utf8');
     const human = await runCli(['integrate', 'openclaw', 'status', '--home', s.home], { env: s.env });
@@ -401,11 +495,20 @@ test("integrate openclaw status: each agent, whether OpenClaw's tool policy offe
     assert.match(human.stdout, /✅ memory folders in memory\.search\.extraPaths \(/);
     assert.doesNotMatch(human.stdout, /❌/, 'nothing missing: 2026.9 takes memory.search alone');
     assert.match(human.stdout, /✅ agent main: offered the memory tools/);
-    assert.match(human.stdout, /⚠️ {2}agent work: the tool policy hides the memory tools — add "oc-memory" to agents\.entries\.work\.tools\.allow/);
-    assert.match(human.stdout, /⚠️ {2}agent ops: the tool policy hides the memory tools — add "oc-memory" to agents\.entries\.ops\.tools\.alsoAllow \(the "minimal" tool profile/);
+    assert.match(
+      human.stdout,
+      /⚠️ {2}agent work: the tool policy hides the memory tools — add "oc-memory" to agents\.entries\.work\.tools\.allow/,
+    );
+    assert.match(
+      human.stdout,
+      /⚠️ {2}agent ops: the tool policy hides the memory tools — add "oc-memory" to agents\.entries\.ops\.tools\.alsoAllow \(the "minimal" tool profile/,
+    );
     const json = await runCli(['integrate', 'openclaw', 'status', '--json', '--home', s.home], { env: s.env });
     assert.equal(json.code, 0, json.stderr);
-    const st = JSON.parse(json.stdout) as { pluginEntry: boolean; toolPolicy: Array<{ agent: string; offered: boolean; advice: Array<{ key: string; action: string; entry: string }> }> };
+    const st = JSON.parse(json.stdout) as {
+      pluginEntry: boolean;
+      toolPolicy: Array<{ agent: string; offered: boolean; advice: Array<{ key: string; action: string; entry: string }> }>;
+    };
     assert.equal(st.pluginEntry, true);
     assert.deepEqual(
       st.toolPolicy.map((a) => ({ agent: a.agent, offered: a.offered, advice: a.advice.map((x) => `${x.action} ${x.entry} ${x.key}`) })),
@@ -420,8 +523,13 @@ test("integrate openclaw status: each agent, whether OpenClaw's tool policy offe
     const data = JSON5.parse(integrated) as Record<string, unknown>;
     delete data.agents;
     await writeFile(s.configPath, JSON.stringify({ ...data, tools: { profile: 'minimal' } }, null, 2));
-    const minimal = JSON.parse((await runCli(['integrate', 'openclaw', 'status', '--json', '--home', s.home], { env: s.env })).stdout) as typeof st;
-    assert.deepEqual(minimal.toolPolicy.map((a) => [a.agent, a.offered, a.advice.map((x) => x.key)]), [['main', false, ['tools.alsoAllow']]]);
+    const minimal = JSON.parse(
+      (await runCli(['integrate', 'openclaw', 'status', '--json', '--home', s.home], { env: s.env })).stdout,
+    ) as typeof st;
+    assert.deepEqual(
+      minimal.toolPolicy.map((a) => [a.agent, a.offered, a.advice.map((x) => x.key)]),
+      [['main', false, ['tools.alsoAllow']]],
+    );
     // With the plugin let in, offered, and no advice line.
     await writeFile(s.configPath, JSON.stringify({ ...data, tools: { profile: 'minimal', alsoAllow: ['oc-memory'] } }, null, 2));
     const fixed = await runCli(['integrate', 'openclaw', 'status', '--home', s.home], { env: s.env });

@@ -42,21 +42,31 @@ interface ProbeResult {
   holder: { held: number; close: CloseStep };
 }
 
-test(`OpenClaw ${OPENCLAW_RELEASES.database}'s agent-database close (its real WAL maintenance) beside OC-Memory's open reader: the checkpoint completes, never throws; a snapshot holder only makes it give up`, { timeout: 15 * 60_000 }, async () => {
+test(`OpenClaw ${OPENCLAW_RELEASES.database}'s agent-database close (its real WAL maintenance) beside OC-Memory's open reader: the checkpoint completes, never throws; a snapshot holder only makes it give up`, {
+  timeout: 15 * 60_000,
+}, async () => {
   const release = await installOpenClaw(OPENCLAW_RELEASES.database, { timeoutMs: 10 * 60_000 });
   const temp = await tempDir('ocm-openclaw-close-');
   try {
     for (const driver of ['node:sqlite', 'sql.js']) {
       const dir = join(temp.dir, driver.replace(':', '-'));
       await mkdir(dir);
-      const run = await execa(release.node, [PROBE, release.packageDir, join(REPO_ROOT, 'dist'), dir], { timeout: 120_000, reject: false, env: { OCM_TEST: '1', OCM_SQLITE_DRIVER: driver } });
+      const run = await execa(release.node, [PROBE, release.packageDir, join(REPO_ROOT, 'dist'), dir], {
+        timeout: 120_000,
+        reject: false,
+        env: { OCM_TEST: '1', OCM_SQLITE_DRIVER: driver },
+      });
       assert.equal(run.exitCode, 0, `${driver}: probe failed:\n${run.stderr}`);
       const result = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as ProbeResult;
       const { reader, holder } = result;
       assert.equal(reader.firstRead, 40, `${driver}: OC-Memory read the first 40 rows`);
       assert.ok(reader.walBefore > 0, `${driver}: the next 40 rows were only in the WAL when OpenClaw closed`);
       assert.equal(reader.close.threw, null, `${driver}: OpenClaw's close step never throws`);
-      assert.equal(reader.close.completed, true, `${driver}: with OC-Memory's handle open between reads, OpenClaw's TRUNCATE checkpoint completed (${reader.close.ms} ms; a held snapshot would make it wait 5 s and fail)`);
+      assert.equal(
+        reader.close.completed,
+        true,
+        `${driver}: with OC-Memory's handle open between reads, OpenClaw's TRUNCATE checkpoint completed (${reader.close.ms} ms; a held snapshot would make it wait 5 s and fail)`,
+      );
       assert.equal(reader.walAfter, 0, `${driver}: TRUNCATE emptied the WAL`);
       assert.equal(reader.secondRead, 40, `${driver}: the open reader read the rows the checkpoint moved into the main file`);
       assert.match(reader.lastText ?? '', /^Note 79:/);

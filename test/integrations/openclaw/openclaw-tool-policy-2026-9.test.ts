@@ -22,7 +22,16 @@ import { join } from 'node:path';
 import JSON5 from 'json5';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { ok, startOpenAiServer, type OpenAiTestServer, type RecordedRequest } from '../../helpers/openai-server.js';
-import { agentTurn, createOpenClawSandbox, installOpenClaw, isOpenClawStateContention, OPENCLAW_RELEASES, startGateway, type OpenClawSandbox, type RunningGateway } from '../../helpers/openclaw.js';
+import {
+  agentTurn,
+  createOpenClawSandbox,
+  installOpenClaw,
+  isOpenClawStateContention,
+  OPENCLAW_RELEASES,
+  startGateway,
+  type OpenClawSandbox,
+  type RunningGateway,
+} from '../../helpers/openclaw.js';
 
 const MEMORY_TOOL_NAMES = ['oc_memory_search', 'oc_memory_get', 'oc_memory_remember', 'oc_memory_active'];
 const TURN_MS = 240_000;
@@ -32,7 +41,9 @@ function offeredTools(request: RecordedRequest): string[] {
   return tools.map((t) => t.function?.name ?? t.name ?? '');
 }
 
-describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restricted tool policies (real gateway, fake provider on 127.0.0.1)`, { timeout: 30 * 60_000 }, () => {
+describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restricted tool policies (real gateway, fake provider on 127.0.0.1)`, {
+  timeout: 30 * 60_000,
+}, () => {
   let sandbox: OpenClawSandbox;
   let provider: OpenAiTestServer;
   let gateway: RunningGateway | undefined;
@@ -64,19 +75,27 @@ describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restri
   /** The tools the model was offered in `agent`'s turn with `message` (the turn's first request to the model). */
   const toolsOfferedIn = async (agent: string, message: string): Promise<string[]> => {
     const since = provider.requests.length;
-    const requestOf = () => provider.requests.slice(since).find((r) => r.messages.some((m) => m.role === 'user' && m.content.includes(message)));
+    const requestOf = () =>
+      provider.requests.slice(since).find((r) => r.messages.some((m) => m.role === 'user' && m.content.includes(message)));
     let turn = await agentTurn(sandbox, agent, message, { timeoutMs: TURN_MS });
     // OpenClaw's own state-lifecycle contention on a starved CPU (isOpenClawStateContention; the e2e
     // scenario's runTurn says more): restart the gateway once, as a user would, and ask again.
     if (!requestOf() && turn.code !== 0 && isOpenClawStateContention(turn)) {
-      console.log(`# ${agent}: OpenClaw refused the turn before the model got it (its state-lifecycle contention); the gateway is restarted once`);
+      console.log(
+        `# ${agent}: OpenClaw refused the turn before the model got it (its state-lifecycle contention); the gateway is restarted once`,
+      );
       await restartGateway();
       turn = await agentTurn(sandbox, agent, message, { timeoutMs: TURN_MS });
     }
     const request = requestOf();
     // The request is what this test is about; a turn that failed before reaching the model fails here.
-    assert.ok(request, `no model request for "${message}" (openclaw agent exited ${turn.code}: ${turn.stdout.slice(-800)} ${turn.stderr.slice(-800)})`);
-    return offeredTools(request).filter((name) => name.startsWith('oc_memory_')).sort();
+    assert.ok(
+      request,
+      `no model request for "${message}" (openclaw agent exited ${turn.code}: ${turn.stdout.slice(-800)} ${turn.stderr.slice(-800)})`,
+    );
+    return offeredTools(request)
+      .filter((name) => name.startsWith('oc_memory_'))
+      .sort();
   };
 
   before(async () => {
@@ -84,9 +103,17 @@ describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restri
     const temp = await tempDir('ocm-openclaw-policy-');
     cleanupTemp = temp.cleanup;
     provider = await startOpenAiServer(() => ok('Noted.'));
-    sandbox = await createOpenClawSandbox(release, temp.dir, { provider: 'fake', model: 'fake-model', baseUrl: provider.url }, { agents: ['work'] });
+    sandbox = await createOpenClawSandbox(
+      release,
+      temp.dir,
+      { provider: 'fake', model: 'fake-model', baseUrl: provider.url },
+      { agents: ['work'] },
+    );
     memoryHome = join(temp.dir, 'memory-home');
-    const setup = await runCli(['setup', '--yes', '--provider', 'heuristic', '--home', memoryHome], { env: sandbox.env, timeoutMs: 120_000 });
+    const setup = await runCli(['setup', '--yes', '--provider', 'heuristic', '--home', memoryHome], {
+      env: sandbox.env,
+      timeoutMs: 120_000,
+    });
     assert.equal(setup.code, 0, setup.stdout + setup.stderr);
   });
 
@@ -114,12 +141,18 @@ describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restri
     assert.doesNotMatch(said, /to tools\.(allow|alsoAllow)/, 'the coding profile needs nothing');
     assert.deepEqual(await statusSays(), { main: 'offered', work: 'agents.entries.work.tools.allow' });
     const d = await runCli(['doctor', '--json', '--offline', '--home', memoryHome], { env: sandbox.env, timeoutMs: 300_000 });
-    const tools = (JSON.parse(d.stdout) as { checks: Array<{ id: string; status: string; fix?: string }> }).checks.find((c) => c.id === 'openclaw.tools');
+    const tools = (JSON.parse(d.stdout) as { checks: Array<{ id: string; status: string; fix?: string }> }).checks.find(
+      (c) => c.id === 'openclaw.tools',
+    );
     assert.equal(tools?.status, 'warn', d.stdout);
     assert.match(tools!.fix!, /^work: add "oc-memory" to agents\.entries\.work\.tools\.allow;/);
     await restartGateway();
 
-    assert.deepEqual(await toolsOfferedIn('main', 'Please note: the build server is called hawk.'), MEMORY_TOOL_NAMES.slice().sort(), 'main, under the coding profile');
+    assert.deepEqual(
+      await toolsOfferedIn('main', 'Please note: the build server is called hawk.'),
+      MEMORY_TOOL_NAMES.slice().sort(),
+      'main, under the coding profile',
+    );
     assert.deepEqual(await toolsOfferedIn('work', 'Please note: the deploy window is on Thursdays.'), [], "work's allow list hides them");
 
     // What integrate said, done as a user would.
@@ -127,7 +160,11 @@ describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restri
     assert.doesNotMatch(await integrate(), /hides OC-Memory's memory tools/, 'nothing left to add');
     assert.deepEqual(await statusSays(), { main: 'offered', work: 'offered' });
     await restartGateway();
-    assert.deepEqual(await toolsOfferedIn('work', 'Please note: the on-call rota changes on Mondays.'), MEMORY_TOOL_NAMES.slice().sort(), 'work, with oc-memory in its allow list');
+    assert.deepEqual(
+      await toolsOfferedIn('work', 'Please note: the on-call rota changes on Mondays.'),
+      MEMORY_TOOL_NAMES.slice().sort(),
+      'work, with oc-memory in its allow list',
+    );
   });
 
   test('the minimal profile hides the tools; integrate says to add the plugin to tools.alsoAllow, and with it the tools are offered', async () => {
@@ -139,12 +176,23 @@ describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restri
     // work's own allow list (with oc-memory since the test before) does not undo the global profile: each layer only restricts.
     assert.deepEqual(await statusSays(), { main: 'tools.alsoAllow', work: 'tools.alsoAllow' });
     await restartGateway();
-    assert.deepEqual(await toolsOfferedIn('main', 'Please note: the staging database is called otter.'), [], 'minimal leaves plugin tools out');
+    assert.deepEqual(
+      await toolsOfferedIn('main', 'Please note: the staging database is called otter.'),
+      [],
+      'minimal leaves plugin tools out',
+    );
     // work, too: 2026.9.6 even refuses its turn before any model request ("No callable tools remain after resolving explicit tool allowlist").
     const since = provider.requests.length;
     await agentTurn(sandbox, 'work', 'Please note: the staging cache is called lynx.', { timeoutMs: TURN_MS });
-    const workOffered = provider.requests.slice(since).filter((r) => r.messages.some((m) => m.role === 'user' && m.content.includes('staging cache'))).flatMap(offeredTools);
-    assert.deepEqual(workOffered.filter((name) => name.startsWith('oc_memory_')), [], "minimal leaves them out for work too, its own allow list notwithstanding");
+    const workOffered = provider.requests
+      .slice(since)
+      .filter((r) => r.messages.some((m) => m.role === 'user' && m.content.includes('staging cache')))
+      .flatMap(offeredTools);
+    assert.deepEqual(
+      workOffered.filter((name) => name.startsWith('oc_memory_')),
+      [],
+      'minimal leaves them out for work too, its own allow list notwithstanding',
+    );
 
     await editConfig((c) => {
       c.tools.alsoAllow = ['oc-memory'];
@@ -152,6 +200,10 @@ describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restri
     assert.doesNotMatch(await integrate(), /hides OC-Memory's memory tools/);
     assert.deepEqual(await statusSays(), { main: 'offered', work: 'offered' });
     await restartGateway();
-    assert.deepEqual(await toolsOfferedIn('main', 'Please note: the release train leaves on Fridays.'), MEMORY_TOOL_NAMES.slice().sort(), 'minimal + alsoAllow oc-memory');
+    assert.deepEqual(
+      await toolsOfferedIn('main', 'Please note: the release train leaves on Fridays.'),
+      MEMORY_TOOL_NAMES.slice().sort(),
+      'minimal + alsoAllow oc-memory',
+    );
   });
 });

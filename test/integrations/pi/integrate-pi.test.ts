@@ -15,7 +15,7 @@ import { assertSetupLeavesAgentAlone, withHeuristicSetup } from '../../helpers/s
 const PATH = dirname(process.execPath);
 const TEMPLATE = join(import.meta.dirname, '..', '..', '..', 'templates', 'pi-extension', 'index.ts');
 
-test('integrate pi: the extension and its settings beside the user\'s own extension; status; idempotent; --uninstall removes exactly its files', async () => {
+test("integrate pi: the extension and its settings beside the user's own extension; status; idempotent; --uninstall removes exactly its files", async () => {
   const tmp = await tempDir('ocm-pi-integrate-');
   const home = join(tmp.dir, 'home');
   const ocm = join(tmp.dir, 'ocm');
@@ -34,7 +34,10 @@ test('integrate pi: the extension and its settings beside the user\'s own extens
     assert.deepEqual(await readdir(extensions), ['mine'], '--print writes nothing');
     const r = await run();
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.match(r.stdout, /pi integration for .* \(memory of agent "pi"\):\n {2}extension written to .*extensions\/oc-memory\n {2}OC-Memory config: sources\.pi\.enabled set to true/);
+    assert.match(
+      r.stdout,
+      /pi integration for .* \(memory of agent "pi"\):\n {2}extension written to .*extensions\/oc-memory\n {2}OC-Memory config: sources\.pi\.enabled set to true/,
+    );
     const dir = join(extensions, 'oc-memory');
     assert.equal(await readFile(join(dir, 'index.ts'), 'utf8'), await readFile(TEMPLATE, 'utf8'));
     const settings = JSON.parse(await readFile(join(dir, 'oc-memory.json'), 'utf8')) as Record<string, string>;

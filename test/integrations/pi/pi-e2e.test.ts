@@ -17,7 +17,16 @@ import { startRecordingProxy } from '../../helpers/anthropic-server.js';
 import { startFakeChatCompletions, type ChatReply, type ChatRequest, type ChatScript } from '../../helpers/chat-completions-server.js';
 import { CLI, tempDir } from '../../helpers/cli.js';
 import { waitFor } from '../../helpers/wait.js';
-import { REMEMBER_CALLS, SEARCH_CALLS, SESSION_ONE_PROMPT, SESSION_TWO_ANSWER, SESSION_TWO_PROMPT, assertRecalled, assertRememberedAndObserved, assertRestatementNotObserved } from '../../helpers/memory-scenario.js';
+import {
+  REMEMBER_CALLS,
+  SEARCH_CALLS,
+  SESSION_ONE_PROMPT,
+  SESSION_TWO_ANSWER,
+  SESSION_TWO_PROMPT,
+  assertRecalled,
+  assertRememberedAndObserved,
+  assertRestatementNotObserved,
+} from '../../helpers/memory-scenario.js';
 import { localDateTime } from '../../../lib/platform/time-zone.js';
 
 const PI_VERSION = '0.73.1';
@@ -26,7 +35,10 @@ const TOOLS = ['oc_memory_search', 'oc_memory_get', 'oc_memory_remember', 'oc_me
 const piName = (serverName: string) => `oc_memory_${serverName.replace(/_memory$/, '')}`;
 
 const messages = (r: ChatRequest): Array<Record<string, any>> => (Array.isArray(r.body.messages) ? r.body.messages : []);
-const toolOutputs = (r: ChatRequest): string[] => messages(r).filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+const toolOutputs = (r: ChatRequest): string[] =>
+  messages(r)
+    .filter((m) => m.role === 'tool')
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
 
 function scripted(calls: Array<{ name: string; arguments: Record<string, unknown> }>, finalText: string): ChatScript {
   return (req): ChatReply => {
@@ -35,7 +47,9 @@ function scripted(calls: Array<{ name: string; arguments: Record<string, unknown
   };
 }
 
-test('pi (real CLI): integrate, the memory tools in the request, remember and search across sessions, session-start and per-prompt memory, after-turn observe, offline, uninstall removes the extension', { timeout: 900_000 }, async () => {
+test('pi (real CLI): integrate, the memory tools in the request, remember and search across sessions, session-start and per-prompt memory, after-turn observe, offline, uninstall removes the extension', {
+  timeout: 900_000,
+}, async () => {
   const piPkg = await installPinned({ name: '@mariozechner/pi-coding-agent', version: PI_VERSION });
   const piBin = piPkg.bin('pi');
   const tmp = await tempDir('ocm-pi-e2e-');
@@ -62,11 +76,21 @@ test('pi (real CLI): integrate, the memory tools in the request, remember and se
     NO_PROXY: '127.0.0.1,localhost',
     OCM_HOOK_TIMEOUT_MS: '4000',
   };
-  const ocmRun = (args: string[]) => execa(process.execPath, [CLI, ...args, '--home', ocm], { env, extendEnv: false, reject: false, timeout: 180_000, stdin: 'ignore' });
-  const pi = (prompt: string) => execa(piBin, ['-p', '--provider', 'fake', '--model', 'fake-1', prompt], { cwd: project, env, extendEnv: false, reject: false, timeout: 240_000, stdin: 'ignore' });
+  const ocmRun = (args: string[]) =>
+    execa(process.execPath, [CLI, ...args, '--home', ocm], { env, extendEnv: false, reject: false, timeout: 180_000, stdin: 'ignore' });
+  const pi = (prompt: string) =>
+    execa(piBin, ['-p', '--provider', 'fake', '--model', 'fake-1', prompt], {
+      cwd: project,
+      env,
+      extendEnv: false,
+      reject: false,
+      timeout: 240_000,
+      stdin: 'ignore',
+    });
   const today = localDateTime(new Date(), 'UTC').date;
   const dayFile = join(ocm, 'memory', 'pi', `${today}.md`);
-  const afterTurnIdle = async () => waitFor('the after-turn job to finish', async () => (existsSync(join(ocm, '.ocm', 'after-turn.json')) ? undefined : true), 120_000);
+  const afterTurnIdle = async () =>
+    waitFor('the after-turn job to finish', async () => (existsSync(join(ocm, '.ocm', 'after-turn.json')) ? undefined : true), 120_000);
 
   try {
     const integrated = await ocmRun(['integrate', 'pi']);

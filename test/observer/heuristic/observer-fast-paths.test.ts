@@ -12,10 +12,41 @@ import { oneLine } from '../../../lib/memory/observation-line.js';
 
 test('cleanMessageText: a one-line message cleans as it does among other lines', () => {
   const lines = [
-    'I prefer TypeScript. (item 42-1)', '  padded line  ', '\u00a0no-break spaces\u00a0', '[tool call: read_file path=src/a.ts]', '  [toolResult] ok',
-    '[image]', ' [Sticker] ', '[image: a dog]', '[link](http://x.y) text', '![alt](http://x.y/i.png) after', '| a | b |', '|---|:-:|', '| only one',
-    '- item', '-item', '* star item', '+ plus', '• bullet', '1. first', '12) twelfth', '# Heading', '>quote', '> quote', '→ run(x)', '-> go(y)', '=> f(z)',
-    '$ npm test', '$5 only', '= not a tool', '**bold** and __under__', '_em_ and *em*', 'use `npm ci` here', 'a_b_c snake', '\u2028sep', '',
+    'I prefer TypeScript. (item 42-1)',
+    '  padded line  ',
+    '\u00a0no-break spaces\u00a0',
+    '[tool call: read_file path=src/a.ts]',
+    '  [toolResult] ok',
+    '[image]',
+    ' [Sticker] ',
+    '[image: a dog]',
+    '[link](http://x.y) text',
+    '![alt](http://x.y/i.png) after',
+    '| a | b |',
+    '|---|:-:|',
+    '| only one',
+    '- item',
+    '-item',
+    '* star item',
+    '+ plus',
+    '• bullet',
+    '1. first',
+    '12) twelfth',
+    '# Heading',
+    '>quote',
+    '> quote',
+    '→ run(x)',
+    '-> go(y)',
+    '=> f(z)',
+    '$ npm test',
+    '$5 only',
+    '= not a tool',
+    '**bold** and __under__',
+    '_em_ and *em*',
+    'use `npm ci` here',
+    'a_b_c snake',
+    '\u2028sep',
+    '',
     '         # nine spaces',
   ];
   for (const line of lines) {
@@ -52,15 +83,37 @@ test('splitSentences: boundaries, abbreviations and initials, ASCII and not', ()
   for (const [text, sentences] of cases) assert.deepEqual(splitSentences(text), sentences, text);
   // One line or several: the same sentences.
   const text = cases.map(([t]) => t).join('\n');
-  assert.deepEqual(splitSentences(text), cases.flatMap(([, s]) => s));
+  assert.deepEqual(
+    splitSentences(text),
+    cases.flatMap(([, s]) => s),
+  );
 });
 
 test('detectTags: ASCII text tags as it does with a non-ASCII word added', () => {
   const texts = [
-    'I use TypeScript and ts-node', 'GPT4o vs gpt-4 vs GPT', 'node.js and Node', 'C# and .NET, also c++', 'k8s with kubectl', 'sign-in via OAuth2',
-    'PostgreSQL over MySQL', 'pull requests on GitHub', 'JSON web tokens', 'x_ts ts_x tsx2 TSX', 'Python3 and pytest', 'Go modules, golang',
-    'embeddings from OpenAI', 'We met Caroline in Seoul', "Caroline's dog saw Max", 'we met  Mary-Jane there', 'x, Anna; Bob and 1 Carl',
-    'ok Zed_x then Abc1 then Ann-b2 and Eve-', 'I AM Alan. Then\tBrian came', 'Tests suite on CI', 'REST API endpoints', '#deploy and #Rust', 'java not javascript',
+    'I use TypeScript and ts-node',
+    'GPT4o vs gpt-4 vs GPT',
+    'node.js and Node',
+    'C# and .NET, also c++',
+    'k8s with kubectl',
+    'sign-in via OAuth2',
+    'PostgreSQL over MySQL',
+    'pull requests on GitHub',
+    'JSON web tokens',
+    'x_ts ts_x tsx2 TSX',
+    'Python3 and pytest',
+    'Go modules, golang',
+    'embeddings from OpenAI',
+    'We met Caroline in Seoul',
+    "Caroline's dog saw Max",
+    'we met  Mary-Jane there',
+    'x, Anna; Bob and 1 Carl',
+    'ok Zed_x then Abc1 then Ann-b2 and Eve-',
+    'I AM Alan. Then\tBrian came',
+    'Tests suite on CI',
+    'REST API endpoints',
+    '#deploy and #Rust',
+    'java not javascript',
   ];
   for (const t of texts) {
     for (const exclude of [[], ['Caroline']]) {
@@ -95,7 +148,11 @@ test('findDateAnchors: rules skipped for want of their date words still find eve
     ['Monday2', []],
   ];
   for (const [sentence, anchors] of cases) {
-    assert.deepEqual(findDateAnchors(sentence, ref).map((a) => [a.expression, a.resolved]), anchors, sentence);
+    assert.deepEqual(
+      findDateAnchors(sentence, ref).map((a) => [a.expression, a.resolved]),
+      anchors,
+      sentence,
+    );
   }
 });
 
@@ -110,14 +167,34 @@ test('addDays and weekdayOf on day numbers agree with Date, years 0-99 (read as 
       for (const day of [1, 28, 29, 31, 0, -5]) {
         const d = { year, month, day };
         assert.equal(weekdayOf(d), new Date(Date.UTC(year, month - 1, day)).getUTCDay(), JSON.stringify(d));
-        for (const days of [0, 1, -1, 30, -365, 1000, -146097]) assert.deepEqual(addDays(d, days), viaDate(d, days), `${JSON.stringify(d)} ${days}`);
+        for (const days of [0, 1, -1, 30, -365, 1000, -146097])
+          assert.deepEqual(addDays(d, days), viaDate(d, days), `${JSON.stringify(d)} ${days}`);
       }
     }
   }
 });
 
 test('oneLine (ends tested apart from the inside) is the regex collapse, tidy text returned as is', () => {
-  for (const s of ['', ' ', 'a', 'a b', 'a  b', 'a\tb', 'a\u00a0b', ' a', 'a ', '\ta', 'a\t', '\u2028', 'a\u3000b', 'a\nb', 'a b c', '\ufeffa', 'é b', '  ']) {
+  for (const s of [
+    '',
+    ' ',
+    'a',
+    'a b',
+    'a  b',
+    'a\tb',
+    'a\u00a0b',
+    ' a',
+    'a ',
+    '\ta',
+    'a\t',
+    '\u2028',
+    'a\u3000b',
+    'a\nb',
+    'a b c',
+    '\ufeffa',
+    'é b',
+    '  ',
+  ]) {
     assert.equal(oneLine(s), s.replace(/\s+/g, ' ').trim(), JSON.stringify(s));
   }
 });

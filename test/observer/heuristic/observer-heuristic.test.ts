@@ -42,7 +42,14 @@ function only(observations: Observation[]): Observation {
 
 function find(observations: Observation[], re: RegExp): Observation {
   const o = observations.find((x) => re.test(x.text));
-  assert.ok(o, `no observation matches ${re}: ${JSON.stringify(observations.map((x) => `[${x.category}] ${x.text}`), null, 1)}`);
+  assert.ok(
+    o,
+    `no observation matches ${re}: ${JSON.stringify(
+      observations.map((x) => `[${x.category}] ${x.text}`),
+      null,
+      1,
+    )}`,
+  );
   return o;
 }
 
@@ -59,8 +66,20 @@ test('createHeuristicObserver: kind, label and an async observe', async () => {
 
 test('an empty batch, tool and system messages give no observations', () => {
   assert.deepEqual(observe([]), []);
-  assert.deepEqual(observe([['tool', '[tool result bash: Container ledger-postgres Started]'], ['system', 'You are a helpful assistant.']]), []);
-  assert.deepEqual(observe([['user', '[image]'], ['assistant', '[tool call: read path=src/db.ts]']]), []);
+  assert.deepEqual(
+    observe([
+      ['tool', '[tool result bash: Container ledger-postgres Started]'],
+      ['system', 'You are a helpful assistant.'],
+    ]),
+    [],
+  );
+  assert.deepEqual(
+    observe([
+      ['user', '[image]'],
+      ['assistant', '[tool call: read path=src/db.ts]'],
+    ]),
+    [],
+  );
 });
 
 // ---------------------------------------------------------------------------
@@ -125,7 +144,14 @@ test('a user question is an observation; an assistant question and content-free 
   assert.equal(q.text, 'User asked how to validate JWT refresh tokens.');
   assert.deepEqual(q.tags, ['jwt']);
   assert.deepEqual(observe([['assistant', 'Which database do you want?']]), []);
-  assert.deepEqual(observe([['user', 'How are you?'], ['user', 'What now?'], ['user', 'Any thoughts?']]), []);
+  assert.deepEqual(
+    observe([
+      ['user', 'How are you?'],
+      ['user', 'What now?'],
+      ['user', 'Any thoughts?'],
+    ]),
+    [],
+  );
 });
 
 test('requests, standing rules and facts about the user', () => {
@@ -138,7 +164,13 @@ test('requests, standing rules and facts about the user', () => {
   const me = find(obs, /Dana/);
   assert.equal(me.text, "User's name is Dana and User works at Fintech GmbH in Berlin.");
   assert.equal(me.priority, 'high');
-  assert.deepEqual(observe([['assistant', 'Let me know if you also want a release job.'], ['assistant', 'Hope this helps!']]), []);
+  assert.deepEqual(
+    observe([
+      ['assistant', 'Let me know if you also want a release job.'],
+      ['assistant', 'Hope this helps!'],
+    ]),
+    [],
+  );
 });
 
 test('greetings, thanks and chit-chat are skipped; the facts around them are kept', () => {
@@ -220,7 +252,7 @@ test('re-observing a longer batch from the same start restates earlier messages 
     ['user', 'Hey Mel! How do I validate JWT refresh tokens?'],
     ['assistant', 'Hi Caroline! Rotate them on every use and store a hash in Redis.'],
     ['user', 'Thanks! We decided to use PostgreSQL. The demo is on Friday.'],
-    ['assistant', 'What colour are Mira\'s eyes?'],
+    ['assistant', "What colour are Mira's eyes?"],
     ['user', 'Grey-green. I fixed the login bug yesterday.'],
     ['user', 'I prefer TypeScript over JavaScript.'],
   ];
@@ -234,8 +266,13 @@ test('re-observing a longer batch from the same start restates earlier messages 
         // which cites its entry; and a statement whose follow-up question was answered is joined
         // by the answer (the full batch's observation starts with it and cites both).
         const answer = full.find((f) => f.provenance!.entryIds.slice(1).includes(o.provenance!.entryIds[0]!));
-        const joined = full.find((f) => f.provenance!.entryIds[0] === o.provenance!.entryIds[0] && f.text.startsWith(o.text.replace(/\.$/, '')));
-        assert.ok((answer && o.category === 'task' && / asked\b/.test(o.text)) || joined, `prefix of ${k} messages produced ${o.text}, missing from the full batch`);
+        const joined = full.find(
+          (f) => f.provenance!.entryIds[0] === o.provenance!.entryIds[0] && f.text.startsWith(o.text.replace(/\.$/, '')),
+        );
+        assert.ok(
+          (answer && o.category === 'task' && / asked\b/.test(o.text)) || joined,
+          `prefix of ${k} messages produced ${o.text}, missing from the full batch`,
+        );
         continue;
       }
       assert.equal(same.text, o.text);
@@ -276,10 +313,27 @@ test('a reply cites the question it answers; the question is quoted only with re
   // Issue 20: no "Jon:" prefix and no quoted question by default.
   assert.equal(o.text, 'Jon said a tabby cat named Oliver (on: pet)');
   assert.deepEqual(o.provenance!.entryIds, ['e0000001', 'e0000000']);
-  const quoted = only(observe([['assistant', 'What pet do you have?'], ['user', 'A tabby cat named Oliver.']], {}, { speakerNames: { user: 'Jon', assistant: 'Gina' }, replyContext: true }));
+  const quoted = only(
+    observe(
+      [
+        ['assistant', 'What pet do you have?'],
+        ['user', 'A tabby cat named Oliver.'],
+      ],
+      {},
+      { speakerNames: { user: 'Jon', assistant: 'Gina' }, replyContext: true },
+    ),
+  );
   assert.equal(quoted.text, 'Jon said a tabby cat named Oliver. (reply to Gina: "What pet do you have?")');
   // An answer that names its topic needs none.
-  assert.equal(only(observe([['assistant', 'What pet do you have?'], ['user', 'My pet is a tabby cat named Oliver.']])).text, "User's pet is a tabby cat named Oliver.");
+  assert.equal(
+    only(
+      observe([
+        ['assistant', 'What pet do you have?'],
+        ['user', 'My pet is a tabby cat named Oliver.'],
+      ]),
+    ).text,
+    "User's pet is a tabby cat named Oliver.",
+  );
 });
 
 test('the quoted question is part of the provenance of the reply; an attachment after the question keeps it pending', () => {
@@ -325,45 +379,61 @@ test('Korean preference and decision in one message become two observations', ()
 
 test('chat shorthand is spelled out, every pattern', () => {
   const cases: [string, string][] = [
-    ["my fav pic", "my favorite picture"],
-    ["two favs", "two favorite"],
-    ["the fave", "the favorite"],
-    ["those pics and pix", "those pictures and pictures"],
-    ["my b-day and bdays", "my birthday and birthday"],
-    ["gonna, wanna, gotta", "going to, want to, got to"],
-    ["kinda sorta", "kind of sort of"],
-    ["thx!", "thanks!"],
-    ["lemme see, gimme that", "let me see, give me that"],
-    ["vids of the vid", "videos of the video"],
-    ["pls and plz", "please and please"],
-    ["cuz coz bc", "because because because"],
-    ["a long convo", "a long conversation"],
-    ["our vacay", "our vacation"],
-    ["higher edu", "higher education"],
-    ["my biz", "my business"],
-    ["coffee w/ milk", "coffee with milk"],
-    ["tmrw", "tomorrow"],
-    ["thru the night", "through the night"],
-    ["ppl", "people"],
-    ["10 mins, 2 hrs, 3 yrs", "10 minutes, 2 hours, 3 years"],
-    ["2 mos ago and 3 months ago", "2 months ago and 3 months ago"],
-    ["thinkin' doin' goin' nothin' somethin'", "thinking doing going nothing something"],
-    ["Fav Pics", "Favorite Pictures"],
-    ["nothing to expand here", "nothing to expand here"],
+    ['my fav pic', 'my favorite picture'],
+    ['two favs', 'two favorite'],
+    ['the fave', 'the favorite'],
+    ['those pics and pix', 'those pictures and pictures'],
+    ['my b-day and bdays', 'my birthday and birthday'],
+    ['gonna, wanna, gotta', 'going to, want to, got to'],
+    ['kinda sorta', 'kind of sort of'],
+    ['thx!', 'thanks!'],
+    ['lemme see, gimme that', 'let me see, give me that'],
+    ['vids of the vid', 'videos of the video'],
+    ['pls and plz', 'please and please'],
+    ['cuz coz bc', 'because because because'],
+    ['a long convo', 'a long conversation'],
+    ['our vacay', 'our vacation'],
+    ['higher edu', 'higher education'],
+    ['my biz', 'my business'],
+    ['coffee w/ milk', 'coffee with milk'],
+    ['tmrw', 'tomorrow'],
+    ['thru the night', 'through the night'],
+    ['ppl', 'people'],
+    ['10 mins, 2 hrs, 3 yrs', '10 minutes, 2 hours, 3 years'],
+    ['2 mos ago and 3 months ago', '2 months ago and 3 months ago'],
+    ["thinkin' doin' goin' nothin' somethin'", 'thinking doing going nothing something'],
+    ['Fav Pics', 'Favorite Pictures'],
+    ['nothing to expand here', 'nothing to expand here'],
   ];
   for (const [input, expected] of cases) assert.equal(expandShorthand(input), expected, input);
 });
 
 test('localClock agrees with localDateTime across zones, DST and odd offsets', () => {
-  const zones = ['UTC', 'Asia/Seoul', 'America/New_York', 'Europe/Berlin', 'Asia/Kolkata', 'Australia/Lord_Howe', 'America/St_Johns', 'Pacific/Chatham', 'Not/AZone'];
+  const zones = [
+    'UTC',
+    'Asia/Seoul',
+    'America/New_York',
+    'Europe/Berlin',
+    'Asia/Kolkata',
+    'Australia/Lord_Howe',
+    'America/St_Johns',
+    'Pacific/Chatham',
+    'Not/AZone',
+  ];
   let x = 12345;
-  const rand = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (x = (x * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (const zone of zones) {
     const clock = localClock(zone);
     // Random instants 1960–2040, then a dense walk (7 s steps, in and out of order) across 2026's DST changes.
     const instants: number[] = [];
     for (let i = 0; i < 2000; i++) instants.push(Math.floor(Date.UTC(1960, 0, 1) + rand() * (Date.UTC(2040, 0, 1) - Date.UTC(1960, 0, 1))));
-    for (const start of [Date.UTC(2026, 2, 8, 5), Date.UTC(2026, 2, 29, 0), Date.UTC(2026, 3, 4, 14), Date.UTC(2026, 9, 4, 14), Date.UTC(2026, 10, 1, 5)]) {
+    for (const start of [
+      Date.UTC(2026, 2, 8, 5),
+      Date.UTC(2026, 2, 29, 0),
+      Date.UTC(2026, 3, 4, 14),
+      Date.UTC(2026, 9, 4, 14),
+      Date.UTC(2026, 10, 1, 5),
+    ]) {
       for (let t = start; t < start + 3 * 3_600_000; t += 7_000) instants.push(t, t - 3_600_000);
     }
     for (const ms of instants) {
@@ -375,7 +445,9 @@ test('localClock agrees with localDateTime across zones, DST and odd offsets', (
 
 test('a parenthetical aside joins the sentence before it', () => {
   assert.deepEqual(splitSentences('I finished the migration today. (ticket 4242)'), ['I finished the migration today (ticket 4242).']);
-  assert.deepEqual(splitSentences('Can you explain how Redis handles retries? (item 7)'), ['Can you explain how Redis handles retries (item 7)?']);
+  assert.deepEqual(splitSentences('Can you explain how Redis handles retries? (item 7)'), [
+    'Can you explain how Redis handles retries (item 7)?',
+  ]);
   // At the start there is nothing to join it to.
   assert.deepEqual(splitSentences('(item 1) Hello there. Bye.'), ['(item 1) Hello there.', 'Bye.']);
   const o = only(observe([['user', 'I finished the billing migration today. (ticket 4242)']]));
@@ -428,7 +500,14 @@ test('Korean deadline, done, state, struggle and question', () => {
 });
 
 test('Korean greetings and thanks are skipped; "내일" is anchored', () => {
-  assert.deepEqual(observe([['user', '안녕하세요!'], ['assistant', '감사합니다!'], ['user', '네, 좋아요 ㅎㅎ']]), []);
+  assert.deepEqual(
+    observe([
+      ['user', '안녕하세요!'],
+      ['assistant', '감사합니다!'],
+      ['user', '네, 좋아요 ㅎㅎ'],
+    ]),
+    [],
+  );
   const o = only(observe([['user', '내일 배포할 예정이에요.']], { time: '2026-04-08T01:30:00Z', timeZone: 'Asia/Seoul' }));
   assert.match(o.text, /내일 \(2026-04-09\)/);
   assert.equal(o.category, 'task');
@@ -485,7 +564,10 @@ test('a working rule stated without a verb, or as a standing request, is a 🔴 
   };
   assert.equal(rule('one thing — SQLAlchemy Core only. I want to see every query'), 'Nadia wants SQLAlchemy Core only.');
   assert.equal(rule('Metric units only, please.'), 'Nadia wants metric units only.');
-  assert.equal(rule('No ORM models, no Session, no relationship() magic.'), 'Nadia wants no ORM models, no Session, no relationship() magic.');
+  assert.equal(
+    rule('No ORM models, no Session, no relationship() magic.'),
+    'Nadia wants no ORM models, no Session, no relationship() magic.',
+  );
   assert.equal(rule('Only decaf after lunch.'), 'Nadia wants only decaf after lunch.');
   // Korean: how to be spoken to, and a rule with its time ("오후엔 디카페인만"); the laughter and the lead go.
   const ko = { speakerNames: { user: '지훈', assistant: '모리' } };
@@ -500,19 +582,27 @@ test('a working rule stated without a verb, or as a standing request, is a 🔴 
 });
 
 test('a decision that only points back ("let\'s go with that", "그걸로 가자") names what it points at, or is no decision', () => {
-  const en = observe([
-    ['assistant', "I'd replicate the SQLite file to B2 with Litestream, every second."],
-    ['user', "Sounds good, let's go with that."],
-  ], {}, { speakerNames: { user: 'Nadia', assistant: 'Claude' } });
+  const en = observe(
+    [
+      ['assistant', "I'd replicate the SQLite file to B2 with Litestream, every second."],
+      ['user', "Sounds good, let's go with that."],
+    ],
+    {},
+    { speakerNames: { user: 'Nadia', assistant: 'Claude' } },
+  );
   const decided = find(en, /decided to go with that/);
   assert.equal(decided.category, 'decision');
   assert.equal(decided.priority, 'high');
   assert.match(decided.text, /\(on: .*Litestream/);
   assert.deepEqual(decided.provenance!.entryIds, ['e0000001', 'e0000000']);
-  const ko = observe([
-    ['assistant', 'Then it is time for the materialized view. Refresh it every 10 minutes with pg_cron.'],
-    ['user', '좋아 10분마다. 그걸로 가자'],
-  ], {}, { speakerNames: { user: '지훈', assistant: '모리' } });
+  const ko = observe(
+    [
+      ['assistant', 'Then it is time for the materialized view. Refresh it every 10 minutes with pg_cron.'],
+      ['user', '좋아 10분마다. 그걸로 가자'],
+    ],
+    {},
+    { speakerNames: { user: '지훈', assistant: '모리' } },
+  );
   const koDecided = find(ko, /그걸로 가자/);
   assert.equal(koDecided.priority, 'high');
   assert.match(koDecided.text, /\(주제: .*pg_cron/);
@@ -527,20 +617,31 @@ test('a decision that only points back ("let\'s go with that", "그걸로 가자
 });
 
 test('a short Korean answer keeps the topic words of the question it answers', () => {
-  const os = observe([
-    ['assistant', '커피는 여전히 하루 한 잔?'],
-    ['user', 'ㅇㅇ 오후엔 디카페인만. 은근 적응됨'],
-  ], {}, { speakerNames: { user: '지훈', assistant: '모리' } });
+  const os = observe(
+    [
+      ['assistant', '커피는 여전히 하루 한 잔?'],
+      ['user', 'ㅇㅇ 오후엔 디카페인만. 은근 적응됨'],
+    ],
+    {},
+    { speakerNames: { user: '지훈', assistant: '모리' } },
+  );
   const o = find(os, /디카페인/);
   assert.match(o.text, /\(주제: 커피/);
   assert.deepEqual(o.provenance!.entryIds, ['e0000001', 'e0000000']);
-  const move = observe([
-    ['assistant', '이사 날짜는 정해졌어?'],
-    ['user', '응 10월 17일 토요일로 잡았어'],
-  ], {}, { speakerNames: { user: '지훈', assistant: '모리' } });
+  const move = observe(
+    [
+      ['assistant', '이사 날짜는 정해졌어?'],
+      ['user', '응 10월 17일 토요일로 잡았어'],
+    ],
+    {},
+    { speakerNames: { user: '지훈', assistant: '모리' } },
+  );
   assert.match(find(move, /10월 17일/).text, /주제: 이사 날짜/);
   // An answer that names its topic gets none added.
-  const named = observe([['assistant', '커피는 여전히 하루 한 잔?'], ['user', '응 커피는 하루 한 잔이야']]);
+  const named = observe([
+    ['assistant', '커피는 여전히 하루 한 잔?'],
+    ['user', '응 커피는 하루 한 잔이야'],
+  ]);
   assert.doesNotMatch(find(named, /커피/).text, /주제:/);
 });
 
@@ -611,11 +712,26 @@ test('texts with odd white space, cut texts and quoted questions get observation
     ['user', `I need to ${'fix the flaky  login test   ;  '.repeat(40)}`],
   ]);
   assert.ok(obs.length >= 4);
-  for (const o of obs) assert.equal(o.id, observationId({ agent: 'main', session: 's1', date: o.date, category: o.category, text: o.text }), o.text);
-  assert.ok(obs.some((o) => o.text.endsWith('…')), 'a cut text');
-  const quoted = observe([['user', 'Is   this\tyour own painting ??'], ['assistant', '  Yes,   I painted it   last year ,  ']], {}, { replyContext: true });
-  for (const o of quoted) assert.equal(o.id, observationId({ agent: 'main', session: 's1', date: o.date, category: o.category, text: o.text }), o.text);
-  assert.ok(quoted.some((o) => o.text.includes('(reply to')), 'a quoted question');
+  for (const o of obs)
+    assert.equal(o.id, observationId({ agent: 'main', session: 's1', date: o.date, category: o.category, text: o.text }), o.text);
+  assert.ok(
+    obs.some((o) => o.text.endsWith('…')),
+    'a cut text',
+  );
+  const quoted = observe(
+    [
+      ['user', 'Is   this\tyour own painting ??'],
+      ['assistant', '  Yes,   I painted it   last year ,  '],
+    ],
+    {},
+    { replyContext: true },
+  );
+  for (const o of quoted)
+    assert.equal(o.id, observationId({ agent: 'main', session: 's1', date: o.date, category: o.category, text: o.text }), o.text);
+  assert.ok(
+    quoted.some((o) => o.text.includes('(reply to')),
+    'a quoted question',
+  );
 });
 
 test('provenance names the source, agent, session and entry ids; duplicates merge', () => {
@@ -657,7 +773,14 @@ test('code blocks and tool lines are not observations, their language is a tag',
 });
 
 test('huge and adversarial messages are observed without error; only the start of a huge message counts', () => {
-  const inputs = ['**a '.repeat(50_000), '.'.repeat(200_000), 'Dr. '.repeat(20_000), '['.repeat(100_000), '저는 '.repeat(50_000), '```\n'.repeat(20_000)];
+  const inputs = [
+    '**a '.repeat(50_000),
+    '.'.repeat(200_000),
+    'Dr. '.repeat(20_000),
+    '['.repeat(100_000),
+    '저는 '.repeat(50_000),
+    '```\n'.repeat(20_000),
+  ];
   for (const text of inputs) {
     for (const o of observe([['user', text]])) assert.ok(o.text.length <= 700, o.text.slice(0, 80));
   }
@@ -677,7 +800,10 @@ const SAMPLES = join(import.meta.dirname, '..', '..', '..', 'samples', 'openclaw
  * and non-message entries skipped, transport noise stripped, secrets masked.
  */
 function readSample(path: string, agent: string): { session: string; messages: Message[] } {
-  const lines = readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, any>);
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, any>);
   const header = lines[0]!;
   assert.equal(header.type, 'session');
   assert.equal(header.version, 3);
@@ -697,7 +823,9 @@ function readSample(path: string, agent: string): { session: string; messages: M
       role = m.role;
       const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
       text = blocks
-        .map((b: any) => (b.type === 'text' ? b.text : b.type === 'toolCall' ? `[tool call: ${b.name} ${JSON.stringify(b.arguments)}]` : ''))
+        .map((b: any) =>
+          b.type === 'text' ? b.text : b.type === 'toolCall' ? `[tool call: ${b.name} ${JSON.stringify(b.arguments)}]` : '',
+        )
         .filter(Boolean)
         .join('\n');
       if (role === 'user') {
@@ -721,7 +849,14 @@ function observeSamples(): Observation[] {
     for (const name of readdirSync(dir).sort()) {
       if (!/\.jsonl(?:\.reset\.[^/]+)?$/.test(name)) continue;
       const { session, messages } = readSample(join(dir, name), agent);
-      const result = observeWithRules({ source: 'openclaw', agent, session, messages, timeZone: 'Europe/Berlin', now: '2026-04-11T00:00:00Z' });
+      const result = observeWithRules({
+        source: 'openclaw',
+        agent,
+        session,
+        messages,
+        timeZone: 'Europe/Berlin',
+        now: '2026-04-11T00:00:00Z',
+      });
       all.push(...result.observations);
     }
   }
@@ -731,13 +866,31 @@ function observeSamples(): Observation[] {
 test('samples: the state dir has the promised shape', () => {
   const main = readdirSync(join(SAMPLES, 'main', 'sessions'));
   assert.ok(main.includes('sessions.json'));
-  assert.ok(main.some((n) => /\.jsonl\.reset\.\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}/.test(n)), 'a /reset-renamed file');
+  assert.ok(
+    main.some((n) => /\.jsonl\.reset\.\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}/.test(n)),
+    'a /reset-renamed file',
+  );
   assert.ok(main.filter((n) => n.endsWith('.jsonl')).length >= 3);
-  assert.ok(readdirSync(join(SAMPLES, 'work', 'sessions')).some((n) => n.endsWith('.jsonl')), 'a second agent');
-  const index = JSON.parse(readFileSync(join(SAMPLES, 'main', 'sessions', 'sessions.json'), 'utf8')) as Record<string, { sessionId: string }>;
+  assert.ok(
+    readdirSync(join(SAMPLES, 'work', 'sessions')).some((n) => n.endsWith('.jsonl')),
+    'a second agent',
+  );
+  const index = JSON.parse(readFileSync(join(SAMPLES, 'main', 'sessions', 'sessions.json'), 'utf8')) as Record<
+    string,
+    { sessionId: string }
+  >;
   for (const entry of Object.values(index)) assert.ok(main.includes(`${entry.sessionId}.jsonl`), entry.sessionId);
   const raw = main.map((n) => readFileSync(join(SAMPLES, 'main', 'sessions', n), 'utf8')).join('\n');
-  for (const needle of ['"delivery-mirror"', '"thinking"', '"toolCall"', '"toolResult"', '[Fri 2026-04-10 16:30 CEST] ', '(untrusted metadata)', 'sk-proj-', 'password=']) {
+  for (const needle of [
+    '"delivery-mirror"',
+    '"thinking"',
+    '"toolCall"',
+    '"toolResult"',
+    '[Fri 2026-04-10 16:30 CEST] ',
+    '(untrusted metadata)',
+    'sk-proj-',
+    'password=',
+  ]) {
     assert.ok(raw.includes(needle), needle);
   }
 });

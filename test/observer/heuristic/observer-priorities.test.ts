@@ -23,7 +23,8 @@ function observe(turns: Turn[]): Observation[] {
     agent: 'main',
     session: 's1',
   }));
-  return observeWithRules({ source: 'demo', agent: 'main', session: 's1', messages, timeZone: 'UTC', now: '2026-11-25T12:00:00Z' }).observations;
+  return observeWithRules({ source: 'demo', agent: 'main', session: 's1', messages, timeZone: 'UTC', now: '2026-11-25T12:00:00Z' })
+    .observations;
 }
 
 const texts = (obs: Observation[]) => JSON.stringify(obs.map((o) => `${o.priority} [${o.category}] ${o.text}`));
@@ -31,7 +32,13 @@ const texts = (obs: Observation[]) => JSON.stringify(obs.map((o) => `${o.priorit
 /** The highest priority written for one message said alone, or 'none'. */
 function priorityOf(role: Role, text: string): string {
   const obs = observe([[role, text]]);
-  return obs.length === 0 ? 'none' : obs.some((o) => o.priority === 'high') ? 'high' : obs.some((o) => o.priority === 'medium') ? 'medium' : 'low';
+  return obs.length === 0
+    ? 'none'
+    : obs.some((o) => o.priority === 'high')
+      ? 'high'
+      : obs.some((o) => o.priority === 'medium')
+        ? 'medium'
+        : 'low';
 }
 
 test("the assistant's promise to remember is not a second (🔴) copy of the user's fact, and 'Let me check…' is no memory", () => {
@@ -68,7 +75,16 @@ test('"please remember that <fact>", "That\'s a team rule", "Write that down" ra
 });
 
 test('Korean chit-chat — thanks, greetings, wishes, a verdict on the choice, encouragement — is no memory, never 🔴', () => {
-  for (const said of ['좋은 결정이에요.', '원고 마감 응원할게요!', '오늘도 감사해요!', '좋은 아침이에요!', '즐거운 시간 보내세요!', 'Zustand 좋은 선택이에요.', '푹 쉬세요.', '오늘 날씨 진짜 좋네요.']) {
+  for (const said of [
+    '좋은 결정이에요.',
+    '원고 마감 응원할게요!',
+    '오늘도 감사해요!',
+    '좋은 아침이에요!',
+    '즐거운 시간 보내세요!',
+    'Zustand 좋은 선택이에요.',
+    '푹 쉬세요.',
+    '오늘 날씨 진짜 좋네요.',
+  ]) {
     for (const role of ['user', 'assistant'] as const) assert.equal(priorityOf(role, said), 'none', `${role}: ${said}`);
   }
   // A sentence with a number or more to say is not chit-chat.
@@ -86,7 +102,8 @@ test('who the speaker is, in English and Korean, is 🔴; a plan with a date is 
     '저는 김민지이고, 핀테크 스타트업에서 백엔드 개발자로 일해요.',
     '우리 아들 지호는 초등학교 2학년이에요.',
     '저는 다음 달에 부산으로 이사해요.',
-  ]) assert.equal(priorityOf('user', said), 'high', said);
+  ])
+    assert.equal(priorityOf('user', said), 'high', said);
   assert.equal(priorityOf('user', "I'm off next week for my sister's wedding in Vancouver."), 'medium');
 });
 
@@ -98,7 +115,8 @@ test('standing rules and deadlines are 🔴: "going forward", ", never …", "�
     'The Snowflake migration plan is due on December 4.',
     '크리스마스 전까지 출판사에 원고를 보내야 해요.',
     '분기 리포트는 12월 15일까지 제출해야 해요.',
-  ]) assert.equal(priorityOf('user', said), 'high', said);
+  ])
+    assert.equal(priorityOf('user', said), 'high', said);
   const ko = observe([['user', '크리스마스 전까지 출판사에 원고를 보내야 해요.']]);
   assert.equal(ko[0]!.category, 'task');
 });
@@ -142,8 +160,22 @@ test('"Let\'s go with X" after the assistant suggested X is the user\'s 🔴 dec
 
 test('the projects a person owns are who they are: "I\'m starting a side project called ledger-api" is 🔴 (the demo wrote it 🟡), and still the current task', () => {
   const result = observeWithRules({
-    source: 'demo', agent: 'main', session: 's1', timeZone: 'UTC', now: '2026-04-06T08:00:00Z',
-    messages: [{ role: 'user', text: "Hi! I'm starting a side project called ledger-api, a small bookkeeping service for freelancers.", time: '2026-04-06T07:10:05Z', entryId: 'e0', source: 'demo', agent: 'main', session: 's1' }],
+    source: 'demo',
+    agent: 'main',
+    session: 's1',
+    timeZone: 'UTC',
+    now: '2026-04-06T08:00:00Z',
+    messages: [
+      {
+        role: 'user',
+        text: "Hi! I'm starting a side project called ledger-api, a small bookkeeping service for freelancers.",
+        time: '2026-04-06T07:10:05Z',
+        entryId: 'e0',
+        source: 'demo',
+        agent: 'main',
+        session: 's1',
+      },
+    ],
   });
   const project = result.observations.find((o) => /ledger-api/.test(o.text));
   assert.ok(project, texts(result.observations));
@@ -156,21 +188,44 @@ test("the LLM Observer's output format is the heuristic's: every heuristic obser
   const messages: Message[] = [
     ['user', "Hi! I'm starting a side project called ledger-api. I prefer TypeScript over JavaScript for backend services."],
     ['assistant', 'The tsconfig is in place with strict mode and ES2022 output.'],
-    ['user', 'The demo for the accountants\' meetup is on Friday, so login must work by Thursday evening.'],
+    ['user', "The demo for the accountants' meetup is on Friday, so login must work by Thursday evening."],
     ['user', '저는 자바스크립트보다 타입스크립트를 선호해요. 테스트는 Vitest로 하기로 했어요.'],
     ['user', 'Fixed it! Migrations run cleanly on staging now.'],
     ['user', 'The CSS feels a bit bloated too.'],
-  ].map(([role, text], i) => ({ role: role as Role, text: text!, time: `2026-04-07T08:${String(10 + i).padStart(2, '0')}:00Z`, entryId: `e${i}`, source: 'demo', agent: 'main', session: 's1' }));
+  ].map(([role, text], i) => ({
+    role: role as Role,
+    text: text!,
+    time: `2026-04-07T08:${String(10 + i).padStart(2, '0')}:00Z`,
+    entryId: `e${i}`,
+    source: 'demo',
+    agent: 'main',
+    session: 's1',
+  }));
   const batch: ObserverBatch = { source: 'demo', agent: 'main', session: 's1', messages, timeZone: 'UTC', now: '2026-04-07T09:00:00Z' };
   const heuristic = observeWithRules(batch).observations;
   assert.ok(heuristic.length >= 5, texts(heuristic));
-  for (const p of ['high', 'medium', 'low'] as const) assert.ok(heuristic.some((o) => o.priority === p), `a ${p} observation in ${texts(heuristic)}`);
-  assert.ok(heuristic.some((o) => o.done), 'a done task');
+  for (const p of ['high', 'medium', 'low'] as const)
+    assert.ok(
+      heuristic.some((o) => o.priority === p),
+      `a ${p} observation in ${texts(heuristic)}`,
+    );
+  assert.ok(
+    heuristic.some((o) => o.done),
+    'a done task',
+  );
   const answer = ['## 2026-04-07', ...heuristic.map((o) => formatObservationLine({ ...o, id: '' }).replace(/\s*\^\S*$/, ''))].join('\n');
   const parsed = parseObserverOutput(answer, batch);
   assert.equal(parsed.repaired, 0, answer);
   assert.equal(parsed.dropped, 0, answer);
-  const shape = (o: Observation) => ({ priority: o.priority, done: o.done, category: o.category, text: o.text, tags: o.tags, date: o.date, time: o.time });
+  const shape = (o: Observation) => ({
+    priority: o.priority,
+    done: o.done,
+    category: o.category,
+    text: o.text,
+    tags: o.tags,
+    date: o.date,
+    time: o.time,
+  });
   assert.deepEqual(parsed.observations.map(shape), heuristic.map(shape));
 });
 
@@ -184,7 +239,8 @@ test('agreeing said as what we will do is a decision; a role in a Korean self-in
   assert.equal(priorityOf('user', '저는 컴퓨터공학과 대학원생이고, 추천 시스템을 연구해요.'), 'high');
   assert.equal(priorityOf('user', 'The Keycloak admin console is kind of confusing.'), 'low');
   assert.equal(priorityOf('user', "I'm still confused by TypeScript generics."), 'high');
-  for (const said of ['See you tomorrow.', '안녕하세요, 오늘도 잘 부탁드려요!', '좋은 경험 되시길 바라요!']) assert.equal(priorityOf('user', said), 'none', said);
+  for (const said of ['See you tomorrow.', '안녕하세요, 오늘도 잘 부탁드려요!', '좋은 경험 되시길 바라요!'])
+    assert.equal(priorityOf('user', said), 'none', said);
 });
 
 test('the assistant\'s Korean promise "… 실행하겠습니다" is its task, as "I\'ll scaffold …" is; "알겠습니다", "좋겠어요" are not', () => {

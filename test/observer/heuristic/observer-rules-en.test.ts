@@ -2,7 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { countContentWords, isCommonWord, isQuestion, restateEnglish, ruleGates, thirdPerson } from '../../../lib/observer/heuristic/rules/en.js';
+import {
+  countContentWords,
+  isCommonWord,
+  isQuestion,
+  restateEnglish,
+  ruleGates,
+  thirdPerson,
+} from '../../../lib/observer/heuristic/rules/en.js';
 import { splitSentences } from '../../../lib/observer/heuristic/sentences.js';
 
 // The English rules skip a rule's regex when the sentence has none of the words
@@ -15,7 +22,8 @@ import { splitSentences } from '../../../lib/observer/heuristic/sentences.js';
 function realSentences(): string[] {
   const texts: string[] = [];
   const source = readFileSync(join(import.meta.dirname, 'observer-heuristic.test.ts'), 'utf8');
-  for (const m of source.matchAll(/'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\$]|\\.)*)`/g)) texts.push(m[1] ?? m[2] ?? m[3] ?? '');
+  for (const m of source.matchAll(/'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`((?:[^`\\$]|\\.)*)`/g))
+    texts.push(m[1] ?? m[2] ?? m[3] ?? '');
   const walk = (dir: string): void => {
     for (const name of readdirSync(dir)) {
       const p = join(dir, name);
@@ -61,7 +69,8 @@ function randomSentences(count: number): string[] {
       for (const w of phrase.split(' ')) if (w) vocabulary.add(w);
     }
   }
-  for (const w of ['I', 'We', 'it', 'my', 'the', 'a', 'tests', 'item', '42', '3rd', 'Friday', 'docs', 'DONE', 'e.g.', 'POSTGRES_URL']) vocabulary.add(w);
+  for (const w of ['I', 'We', 'it', 'my', 'the', 'a', 'tests', 'item', '42', '3rd', 'Friday', 'docs', 'DONE', 'e.g.', 'POSTGRES_URL'])
+    vocabulary.add(w);
   const words = [...vocabulary];
   const separators = [' ', ' ', ' ', ' ', ' ', '', "'", '-', '.', ', ', '_', ': ', '! ', '  ', '\t', '#', '+'];
   const next = random(0x5eed);
@@ -220,18 +229,26 @@ test('a rule gate is open on every sentence its regex matches', () => {
     // Non-ASCII text opens every gate; İ and the Kelvin sign lowercase into ASCII ("i̇", "k"), which the i flag does not match.
     for (const t of [`${s} café`, s.replace(/i/g, '\u0130'), s.replace(/k/g, '\u212A')]) {
       for (const g of ruleGates(t)) assert.equal(g.matches, g.re.test(t), `${g.rule} on ${JSON.stringify(t)}`);
-      if (t !== s) assert.ok(ruleGates(t).every((g) => g.open), t);
+      if (t !== s)
+        assert.ok(
+          ruleGates(t).every((g) => g.open),
+          t,
+        );
     }
   }
   // Not a vacuous check: every rule matched many sentences.
-  for (const { rule } of ruleGates('')) assert.ok((matched.get(rule) ?? 0) >= 30, `${rule} matched only ${matched.get(rule) ?? 0} sentences`);
+  for (const { rule } of ruleGates(''))
+    assert.ok((matched.get(rule) ?? 0) >= 30, `${rule} matched only ${matched.get(rule) ?? 0} sentences`);
 });
 
 /** Content words as the scan must count them, the straightforward way. */
 function referenceContentWords(sentence: string, names: string[]): number {
   const lowerNames = names.map((n) => n.toLowerCase());
   let n = 0;
-  for (const raw of sentence.toLowerCase().replace(/[^\p{L}\p{N}'#+.-]+/gu, ' ').split(' ')) {
+  for (const raw of sentence
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}'#+.-]+/gu, ' ')
+    .split(' ')) {
     let w = raw.replace(/^['.-]+|['.-]+$/g, '');
     if (w.endsWith("'s")) w = w.slice(0, -2);
     if (!w || (w.length < 2 && !/\d/.test(w)) || isCommonWord(w)) continue;
@@ -243,7 +260,12 @@ function referenceContentWords(sentence: string, names: string[]): number {
 
 test('content words: stop words, filler, names and punctuation inside words', () => {
   const names = ['Caroline', 'Mel'];
-  for (const s of [...realSentences(), ...randomSentences(20000), "Caro's 'quoted' words -- e.g. node.js, C++ and C# (3 of 'em)", 'Ünïcode wörds ok'] ) {
+  for (const s of [
+    ...realSentences(),
+    ...randomSentences(20000),
+    "Caro's 'quoted' words -- e.g. node.js, C++ and C# (3 of 'em)",
+    'Ünïcode wörds ok',
+  ]) {
     assert.equal(countContentWords(s, []), referenceContentWords(s, []), s);
     assert.equal(countContentWords(s, names), referenceContentWords(s, names), s);
   }
@@ -251,11 +273,44 @@ test('content words: stop words, filler, names and punctuation inside words', ()
 
 test('thirdPerson: every ending rule and exception', () => {
   const expected: Record<string, string> = {
-    prefer: 'prefers', like: 'likes', go: 'goes', do: 'does', have: 'has', am: 'is', watch: 'watches', wash: 'washes', fix: 'fixes',
-    buzz: 'buzzes', echo: 'echoes', try: 'tries', play: 'plays', fly: 'flies', need: 'needs', bring: 'brings', apply: 'applies',
-    started: 'started', going: 'going', really: 'really', cant: 'cants', "can't": "can't", can: 'can', x: 'x', Ping: 'Ping',
-    WATCH: 'WATCHes', Try: 'Tries', pass: 'passes', bless: 'blesses', stay: 'stays', enjoy: 'enjoys', deny: 'denies',
-    sketch: 'sketches', teach: 'teaches', embed: 'embeds', sh: 'shes', oy: 'oys', by: 'bies',
+    prefer: 'prefers',
+    like: 'likes',
+    go: 'goes',
+    do: 'does',
+    have: 'has',
+    am: 'is',
+    watch: 'watches',
+    wash: 'washes',
+    fix: 'fixes',
+    buzz: 'buzzes',
+    echo: 'echoes',
+    try: 'tries',
+    play: 'plays',
+    fly: 'flies',
+    need: 'needs',
+    bring: 'brings',
+    apply: 'applies',
+    started: 'started',
+    going: 'going',
+    really: 'really',
+    cant: 'cants',
+    "can't": "can't",
+    can: 'can',
+    x: 'x',
+    Ping: 'Ping',
+    WATCH: 'WATCHes',
+    Try: 'Tries',
+    pass: 'passes',
+    bless: 'blesses',
+    stay: 'stays',
+    enjoy: 'enjoys',
+    deny: 'denies',
+    sketch: 'sketches',
+    teach: 'teaches',
+    embed: 'embeds',
+    sh: 'shes',
+    oy: 'oys',
+    by: 'bies',
   };
   for (const [word, third] of Object.entries(expected)) assert.equal(thirdPerson(word), third, word);
 });

@@ -21,7 +21,8 @@ function observe(turns: Turn[], options: HeuristicObserverOptions = {}): Observa
     agent: 'main',
     session: 's1',
   }));
-  return observeWithRules({ source: 'demo', agent: 'main', session: 's1', messages, timeZone: 'UTC', now: '2026-04-10T00:00:00Z' }, options).observations;
+  return observeWithRules({ source: 'demo', agent: 'main', session: 's1', messages, timeZone: 'UTC', now: '2026-04-10T00:00:00Z' }, options)
+    .observations;
 }
 
 const texts = (obs: Observation[]) => obs.map((o) => `${o.priority} [${o.category}] ${o.text}`);
@@ -35,7 +36,10 @@ test('no "User:"/"Assistant:" prefix and no quoted question: the answer is the m
   // The question's topic ("last weekend") goes with an answer that does not name it; the question is not quoted.
   assert.equal(obs[0]!.text, "User went hiking at Mount Tam with User's brother Leo (on: last weekend)");
   assert.deepEqual(obs[0]!.provenance!.entryIds, ['e1', 'e0']);
-  for (const o of observe([['user', 'The staging database lives in Frankfurt.'], ['assistant', 'Run the migrations with --dry-run first.']])) {
+  for (const o of observe([
+    ['user', 'The staging database lives in Frankfurt.'],
+    ['assistant', 'Run the migrations with --dry-run first.'],
+  ])) {
     assert.doesNotMatch(o.text, /^(?:User|Assistant):/, o.text);
     assert.doesNotMatch(o.text, /reply to/, o.text);
   }
@@ -70,7 +74,10 @@ test("the assistant's echo of the user's fact is not a second memory (nor a 🔴
   ]);
   assert.equal(en.length, 1, JSON.stringify(texts(en)));
   // The same words as the user's own answer to a question are not an echo.
-  assert.equal(isEcho(contentWords('Yes, I made this bowl in my pottery class.'), contentWords('Did you make that bowl in your pottery class?')), true);
+  assert.equal(
+    isEcho(contentWords('Yes, I made this bowl in my pottery class.'), contentWords('Did you make that bowl in your pottery class?')),
+    true,
+  );
   const answer = observe([
     ['user', 'Did you make that bowl in your pottery class?'],
     ['assistant', 'Yes, I made this bowl in my pottery class.'],
@@ -80,23 +87,35 @@ test("the assistant's echo of the user's fact is not a second memory (nor a 🔴
   // assistant's own suggestion after it stays.
   const noted = observe([
     ['user', "For the database, we'll use PostgreSQL as the main store and Redis for caching and rate limiting."],
-    ['assistant', 'Noted: PostgreSQL 16 for the ledger tables, Redis for the cache and rate limits. I suggest Drizzle for migrations, since it keeps the schema in TypeScript.'],
+    [
+      'assistant',
+      'Noted: PostgreSQL 16 for the ledger tables, Redis for the cache and rate limits. I suggest Drizzle for migrations, since it keeps the schema in TypeScript.',
+    ],
   ]);
   assert.deepEqual(
     noted.map((o) => o.text),
-    ['For the database, User decided to use PostgreSQL as the main store and Redis for caching and rate limiting.', 'Assistant suggests Drizzle for migrations, since it keeps the schema in TypeScript.'],
+    [
+      'For the database, User decided to use PostgreSQL as the main store and Redis for caching and rate limiting.',
+      'Assistant suggests Drizzle for migrations, since it keeps the schema in TypeScript.',
+    ],
   );
   // Without the acknowledgement the same sentence adds too much to be an echo.
-  assert.equal(observe([
-    ['user', "For the database, we'll use PostgreSQL as the main store and Redis for caching and rate limiting."],
-    ['assistant', 'PostgreSQL 16 for the ledger tables, Redis for the cache and rate limits.'],
-  ]).length, 2);
+  assert.equal(
+    observe([
+      ['user', "For the database, we'll use PostgreSQL as the main store and Redis for caching and rate limiting."],
+      ['assistant', 'PostgreSQL 16 for the ledger tables, Redis for the cache and rate limits.'],
+    ]).length,
+    2,
+  );
 });
 
 test('"remember this" / "꼭 기억해 줘" raises the fact it points at to 🔴 instead of becoming a task', () => {
   for (const turns of [
     [['user', 'The spare key is under the blue flowerpot on the balcony. Please remember that!']],
-    [['user', 'The spare key is under the blue flowerpot on the balcony.'], ['user', 'Please remember that.']],
+    [
+      ['user', 'The spare key is under the blue flowerpot on the balcony.'],
+      ['user', 'Please remember that.'],
+    ],
   ] as Turn[][]) {
     const obs = observe(turns);
     assert.equal(obs.length, 1, JSON.stringify(texts(obs)));
@@ -120,7 +139,10 @@ test('a fact of the work that names nothing is kept; a sentence keeps its own fi
   // Said short, still how the work stands.
   assert.match(observe([['user', 'Thanks, tests pass now. Deploy on Friday.']])[0]!.text, /tests pass now/);
   assert.match(observe([['user', 'Here is the error screenshot.']])[0]!.text, /error screenshot/);
-  assert.equal(observe([['assistant', 'Login is done; the invoice export is next.']])[0]!.text, 'Assistant said login is done; the invoice export is next.');
+  assert.equal(
+    observe([['assistant', 'Login is done; the invoice export is next.']])[0]!.text,
+    'Assistant said login is done; the invoice export is next.',
+  );
   assert.match(observe([['user', "Mira's eyes are grey-green, like her brother Tomas's."]])[0]!.text, /said Mira's eyes/);
   const split = observe([['assistant', 'Use a for...of loop, or await Promise.all(items.map(...)) to run them in parallel.']]);
   assert.doesNotMatch(split.map((o) => o.text).join(' '), / To run/);
@@ -147,7 +169,7 @@ test('"decided" does not anchor a weekday into the past: said on Wednesday 2026-
 });
 
 test('condensed rewrites: no "New topic:" lead-in, no doubled words, no intensifiers, no junk #let tag', () => {
-  const topic = observe([['user', "New topic: I switched my editor to Helix."]]);
+  const topic = observe([['user', 'New topic: I switched my editor to Helix.']]);
   assert.equal(topic[0]!.text, "User switched User's editor to Helix.");
   const doubled = observe([['user', 'The the cron job runs at 5 am on the build server.']]);
   assert.doesNotMatch(doubled[0]!.text, /\bthe the\b/i);
@@ -190,15 +212,26 @@ test("a user's question followed by more of the same message is folded into the 
   assert.ok(!obs.some((o) => /asked/.test(o.text)), JSON.stringify(texts(obs)));
   const answer = obs.find((o) => /SHA-256/.test(o.text))!;
   assert.deepEqual(answer.provenance!.entryIds, ['e1', 'e0']);
-  assert.ok(obs.some((o) => /not sure where to keep the refresh tokens/.test(o.text)), JSON.stringify(texts(obs)));
+  assert.ok(
+    obs.some((o) => /not sure where to keep the refresh tokens/.test(o.text)),
+    JSON.stringify(texts(obs)),
+  );
   // Unanswered, the question stays.
-  assert.ok(observe([['user', 'How do I validate JWT refresh tokens? Access tokens are short-lived.']]).some((o) => /asked how to validate JWT/.test(o.text)));
+  assert.ok(
+    observe([['user', 'How do I validate JWT refresh tokens? Access tokens are short-lived.']]).some((o) =>
+      /asked how to validate JWT/.test(o.text),
+    ),
+  );
 });
 
 test('a pastime ("writing a novel in the evenings") is a fact about the person, not a task nor the current task', () => {
   const batch = (text: string) =>
     observeWithRules({
-      source: 'demo', agent: 'main', session: 's1', timeZone: 'UTC', now: '2026-04-10T00:00:00Z',
+      source: 'demo',
+      agent: 'main',
+      session: 's1',
+      timeZone: 'UTC',
+      now: '2026-04-10T00:00:00Z',
       messages: [{ role: 'user', text, time: '2026-04-09T19:30:00Z', entryId: 'e0', source: 'demo', agent: 'main', session: 's1' }],
     });
   const novel = batch("Switching hats: I'm also writing a novel in the evenings. Keep this straight for me: Mira's eyes are grey-green.");
@@ -219,7 +252,9 @@ test('Korean memories are written as notes in the plain style, not as polite spe
     '사용자는 테스트는 Vitest로 하기로 했다.',
   ]);
   assert.deepEqual(said([['user', '그리고 async/await가 아직 너무 헷갈려요.']]), ['사용자는 async/await가 아직 헷갈린다.']);
-  assert.deepEqual(said([['user', '다음 주 금요일까지 회계사 모임 발표 자료를 준비해야 해요.']]), ['사용자는 다음 주 금요일 (2026-04-17)까지 회계사 모임 발표 자료를 준비해야 한다.']);
+  assert.deepEqual(said([['user', '다음 주 금요일까지 회계사 모임 발표 자료를 준비해야 해요.']]), [
+    '사용자는 다음 주 금요일 (2026-04-17)까지 회계사 모임 발표 자료를 준비해야 한다.',
+  ]);
   assert.deepEqual(said([['assistant', 'await 호출을 try/catch로 감싸면 됩니다. 하나가 실패해도 나머지 결과를 받을 수 있어요.']]), [
     '어시스턴트는 await 호출을 try/catch로 감싸면 된다고 조언했다. 하나가 실패해도 나머지 결과를 받을 수 있다.',
   ]);
@@ -231,19 +266,28 @@ test('Korean memories are written as notes in the plain style, not as polite spe
 test('restated for the speaker: "Fixed it." → "User fixed it.", "Let\'s go with X" (a decision) → "User decided to go with X", "Because …" → "explained that …"', () => {
   assert.match(observe([['user', 'Fixed it! Migrations run cleanly on staging now.']])[0]!.text, /^User fixed it\. Migrations run cleanly/);
   assert.match(observe([['user', 'Been reading a lot about Rust lately.']])[0]!.text, /^User has been reading a lot about Rust lately/);
-  assert.equal(observe([['user', "Let's go with rotating opaque refresh tokens in Redis."]])[0]!.text, 'User decided to go with rotating opaque refresh tokens in Redis.');
+  assert.equal(
+    observe([['user', "Let's go with rotating opaque refresh tokens in Redis."]])[0]!.text,
+    'User decided to go with rotating opaque refresh tokens in Redis.',
+  );
   // A decision said as "we'll use": the demo wrote "User said for the database, we'll use PostgreSQL …".
   assert.equal(
     observe([['user', "For the database, we'll use PostgreSQL as the main store and Redis for caching."]])[0]!.text,
     'For the database, User decided to use PostgreSQL as the main store and Redis for caching.',
   );
-  assert.equal(observe([['user', "We'll go with Vitest for the unit tests."]])[0]!.text, 'User decided to go with Vitest for the unit tests.');
+  assert.equal(
+    observe([['user', "We'll go with Vitest for the unit tests."]])[0]!.text,
+    'User decided to go with Vitest for the unit tests.',
+  );
   // Korean advice ("…감싸면 돼요") is what the assistant advised, not what the assistant is ("어시스턴트는 … 감싸면 된다").
   const advice = observe([
     ['user', 'async/await에서 에러 처리는 어떻게 해요?'],
     ['assistant', 'await 호출을 try/catch로 감싸면 돼요.'],
   ]);
-  assert.ok(advice.some((o) => /await 호출을 try\/catch로 감싸면 된다고 조언했다\.$/.test(o.text)), advice.map((o) => o.text).join('\n'));
+  assert.ok(
+    advice.some((o) => /await 호출을 try\/catch로 감싸면 된다고 조언했다\.$/.test(o.text)),
+    advice.map((o) => o.text).join('\n'),
+  );
   const why = observe([
     ['user', 'Why does my forEach loop finish before the awaits inside it are done?'],
     ['assistant', 'Because forEach ignores the promises your callback returns.'],
@@ -255,7 +299,10 @@ test('restated for the speaker: "Fixed it." → "User fixed it.", "Let\'s go wit
     observe([['user', 'Here is the OpenAI key for the receipt parser: [REDACTED:openai-key] — put it in .env please.']])[0]!.text,
     'User gave the OpenAI key for the receipt parser: [REDACTED:openai-key], and asked to put it in .env.',
   );
-  assert.equal(observe([['user', "Here's the staging URL: https://staging.ledger.example.com"]])[0]!.text, 'User gave the staging URL: https://staging.ledger.example.com.');
+  assert.equal(
+    observe([['user', "Here's the staging URL: https://staging.ledger.example.com"]])[0]!.text,
+    'User gave the staging URL: https://staging.ledger.example.com.',
+  );
 });
 
 test('an offer taken ("Do you want me to draft the panel list?" — "Yes please. …") gives the answer no "(on: …)" topic', () => {
@@ -274,7 +321,10 @@ test('a follow-up answer is the same memory: statement, "What made you pick it?"
     ['user', 'They help LGBTQ+ folks with adoption, and their counselors speak Swedish.'],
   ]);
   assert.equal(obs.length, 1, JSON.stringify(texts(obs)));
-  assert.match(obs[0]!.text, /^User is researching adoption agencies; User picked one in Portland\. User said they help LGBTQ\+ folks with adoption/);
+  assert.match(
+    obs[0]!.text,
+    /^User is researching adoption agencies; User picked one in Portland\. User said they help LGBTQ\+ folks with adoption/,
+  );
   assert.deepEqual([...obs[0]!.provenance!.entryIds].sort(), ['e0', 'e1', 'e2']);
   // Not when the one asking also said something of their own (the answer may be about that), nor into a decision.
   const own = observe([
@@ -302,7 +352,17 @@ test('remarks that name nothing are not memories: sayings, resolves, goodbyes, a
     "Let's make tomorrow unforgettable!",
     'Thanks, Jon! <3',
   ];
-  for (const text of dropped) assert.deepEqual(texts(observe([['assistant', 'I opened my dance studio downtown last week.'], ['user', text]])).slice(1), [], text);
+  for (const text of dropped)
+    assert.deepEqual(
+      texts(
+        observe([
+          ['assistant', 'I opened my dance studio downtown last week.'],
+          ['user', text],
+        ]),
+      ).slice(1),
+      [],
+      text,
+    );
   for (const text of [
     'She had to leave and find a new place in a hurry.',
     'The spare key is under the blue flowerpot on the balcony.',
@@ -314,19 +374,28 @@ test('remarks that name nothing are not memories: sayings, resolves, goodbyes, a
 });
 
 test('a name the Observer knows is not cut out of a word: "as a career." with Caroline (…"Car") keeps "career"', () => {
-  const obs = observe([['user', "Lately, I've been looking into counseling and mental health as a career."]], { speakerNames: { user: 'Caroline', assistant: 'Melanie' } });
+  const obs = observe([['user', "Lately, I've been looking into counseling and mental health as a career."]], {
+    speakerNames: { user: 'Caroline', assistant: 'Melanie' },
+  });
   assert.match(obs[0]!.text, /as a career\.$/);
   // A real vocative still goes.
-  const hey = observe([['user', 'Thanks, Melanie! I went to Paris last week, Melanie.']], { speakerNames: { user: 'Caroline', assistant: 'Melanie' } });
+  const hey = observe([['user', 'Thanks, Melanie! I went to Paris last week, Melanie.']], {
+    speakerNames: { user: 'Caroline', assistant: 'Melanie' },
+  });
   assert.match(hey[0]!.text, /^Caroline went to Paris last week/);
   assert.doesNotMatch(hey[0]!.text, /Melanie/);
 });
 
 test('said short: a closing evaluation and a lead-in word go; of a long message the sentences that say most are kept', () => {
-  const camping = observe([['assistant', 'Actually, I took my kids camping in the mountains last week – it was a really nice time together!']]);
+  const camping = observe([
+    ['assistant', 'Actually, I took my kids camping in the mountains last week – it was a really nice time together!'],
+  ]);
   assert.match(camping[0]!.text, /^Assistant took Assistant's kids camping in the mountains last week \(week of 2026-03-30\)\.$/);
   const long = observe([
-    ['user', 'The view from the top was amazing. It was so fun. My sister Ana flew in from Lisbon for it on Saturday. I keep thinking about it.'],
+    [
+      'user',
+      'The view from the top was amazing. It was so fun. My sister Ana flew in from Lisbon for it on Saturday. I keep thinking about it.',
+    ],
   ]);
   assert.equal(long.length, 1, JSON.stringify(texts(long)));
   assert.match(long[0]!.text, /Ana flew in from Lisbon/);
@@ -356,11 +425,19 @@ test('a question that asks about nothing in particular gives its answer no topic
   ]);
   assert.doesNotMatch(obs[0]!.text, /\(on:/);
   // A question that names something still does.
-  assert.match(observe([['assistant', 'How often do you work out together?'], ['user', 'Three times a week.']])[0]!.text, /\(on: work out together\)/);
+  assert.match(
+    observe([
+      ['assistant', 'How often do you work out together?'],
+      ['user', 'Three times a week.'],
+    ])[0]!.text,
+    /\(on: work out together\)/,
+  );
 });
 
 test('an ellipsis inside a sentence does not end it: "Promise.all(items.map(...)) to run them in parallel" stays whole', () => {
-  const obs = observe([['assistant', 'Use a for...of loop with await inside, or await Promise.all(items.map(...)) to run them in parallel.']]);
+  const obs = observe([
+    ['assistant', 'Use a for...of loop with await inside, or await Promise.all(items.map(...)) to run them in parallel.'],
+  ]);
   assert.match(obs[0]!.text, /\(\.\.\.\)\) to run them in parallel\.$/);
 });
 
@@ -386,5 +463,8 @@ test('a saying is no answer either ("Life\'s about learning and exploring"), che
 test('numbers are not emoticons: "release number 83" keeps its 83 (an "8" + "3" was read as a face); "<3" and ":)" go', () => {
   const obs = observe([['user', 'I decided to name release number 83 after the color violet 83.']]);
   assert.equal(obs[0]!.text, 'User decided to name release number 83 after the color violet 83.');
-  assert.equal(observe([['user', 'The cluster has 8 nodes :) and 3 spares <3']])[0]!.text, 'User said the cluster has 8 nodes and 3 spares.');
+  assert.equal(
+    observe([['user', 'The cluster has 8 nodes :) and 3 spares <3']])[0]!.text,
+    'User said the cluster has 8 nodes and 3 spares.',
+  );
 });

@@ -57,7 +57,12 @@ function batchOf(n: number, session = 's1'): ObserverBatch {
 
 test('on the worker thread, a batch gets exactly the observations the inline Observer gives it', async () => {
   const speakerNames = (batch: ObserverBatch) => (batch.session === 's1' ? { user: 'Alex', assistant: 'Sam' } : undefined);
-  for (const options of [{}, { speakerNames }, { inferSpeakerNames: true }, { keepAssistantQuestions: true, maxSentencesPerObservation: 2 }]) {
+  for (const options of [
+    {},
+    { speakerNames },
+    { inferSpeakerNames: true },
+    { keepAssistantQuestions: true, maxSentencesPerObservation: 2 },
+  ]) {
     const threaded = createThreadedHeuristicObserver(options, { minMessages: 1 });
     try {
       for (const batch of [batchOf(120), batchOf(45, 's2'), batchOf(3)]) {
@@ -141,11 +146,14 @@ test('a worker that dies: its batches and every later one are observed inline, w
   // Two in flight when it dies.
   const results = await Promise.all(batches.slice(0, 2).map((b) => threaded.observe(b)));
   results.push(await threaded.observe(batches[2]!));
-  assert.deepEqual(results, batches.map((b) => observeWithRules(b)));
+  assert.deepEqual(
+    results,
+    batches.map((b) => observeWithRules(b)),
+  );
   await threaded.close();
 });
 
-test('an error thrown by the rules on the worker is the caller\'s error', async () => {
+test("an error thrown by the rules on the worker is the caller's error", async () => {
   const threaded = createThreadedHeuristicObserver({}, { minMessages: 1, workerUrl: fixture('throws.mjs') });
   try {
     await assert.rejects(threaded.observe(batchOf(5)), /rules failed on this batch/);
@@ -174,7 +182,8 @@ async function writeBacklog(stateDir: string, exchanges: number): Promise<string
 
 async function memoryFiles(paths: HomePaths): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const name of (await readdir(paths.memory)).filter((n) => n.endsWith('.md')).sort()) out[name] = await readFile(join(paths.memory, name), 'utf8');
+  for (const name of (await readdir(paths.memory)).filter((n) => n.endsWith('.md')).sort())
+    out[name] = await readFile(join(paths.memory, name), 'utf8');
   return out;
 }
 
@@ -233,17 +242,34 @@ test('the observe job tells the Observer to prepare when it starts a backlog, an
       },
     };
     const job = () =>
-      runObserveJob({ paths, sources: [createOpenClawFileSource({ stateDirs: [stateDir], masking: {} })], observer: recording, logger: createMemoryLogger(), timeZone: 'UTC', now: () => new Date('2026-03-01T00:00:00Z') });
+      runObserveJob({
+        paths,
+        sources: [createOpenClawFileSource({ stateDirs: [stateDir], masking: {} })],
+        observer: recording,
+        logger: createMemoryLogger(),
+        timeZone: 'UTC',
+        now: () => new Date('2026-03-01T00:00:00Z'),
+      });
     await job();
     const prepared = events.indexOf('prepare');
-    assert.deepEqual(events.filter((e) => e === 'prepare'), ['prepare'], 'once: for the big session only');
-    assert.equal(events[prepared + 1], 'observe 44444444', 'before the big session\'s first batch');
+    assert.deepEqual(
+      events.filter((e) => e === 'prepare'),
+      ['prepare'],
+      'once: for the big session only',
+    );
+    assert.equal(events[prepared + 1], 'observe 44444444', "before the big session's first batch");
     assert.ok(events.includes('observe 55555555'));
     // Later ticks continue from a cursor: never a backlog.
     events.length = 0;
     const lines = (await readFile(big, 'utf8')).trimEnd().split('\n');
     const lastId = (JSON.parse(lines[lines.length - 1]!) as { id: string }).id;
-    const entry = { type: 'message', id: 'feed0001', parentId: lastId, timestamp: '2026-02-20T08:00:00.000Z', message: { role: 'user', content: 'I switched to a standing desk today.' } };
+    const entry = {
+      type: 'message',
+      id: 'feed0001',
+      parentId: lastId,
+      timestamp: '2026-02-20T08:00:00.000Z',
+      message: { role: 'user', content: 'I switched to a standing desk today.' },
+    };
     await appendFile(big, `${JSON.stringify(entry)}\n`);
     await job();
     assert.deepEqual(events, ['observe 44444444'], 'the new line is observed, without prepare()');
@@ -260,7 +286,10 @@ test('`observe` on a backlog (the compiled worker, prepared before the first rea
     await writeBacklog(stateDir, 1200);
     const home = join(dir, 'home');
     await mkdir(home, { recursive: true });
-    await writeFile(join(home, 'config.yaml'), `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(stateDir)}]\n  openclaw_db:\n    enabled: false\n`);
+    await writeFile(
+      join(home, 'config.yaml'),
+      `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(stateDir)}]\n  openclaw_db:\n    enabled: false\n`,
+    );
     const cli = await runCli(['observe', '--flush', '--json', '--home', home], { timeoutMs: 60_000 });
     assert.equal(cli.code, 0, cli.stderr);
     const reported = JSON.parse(cli.stdout) as { observations: number };

@@ -51,7 +51,10 @@ test('a packed result unpacks to the same observations and current task', () => 
   const b = batch();
   const result = observeWithRules(b, { speakerNames: { user: 'Alex', assistant: 'Sam' } });
   assert.ok(result.observations.some((o) => o.tags.length > 1));
-  assert.ok(result.observations.some((o) => o.provenance!.entryIds.length > 1), 'a reply quoting its question');
+  assert.ok(
+    result.observations.some((o) => o.provenance!.entryIds.length > 1),
+    'a reply quoting its question',
+  );
   assert.ok(result.observations.some((o) => o.provenance!.source === 'pi'));
   assert.ok(result.currentTask);
   assert.deepEqual(unpackResult(structuredClone(packResult(result))), result);

@@ -13,7 +13,11 @@ test('the priority set has ≥ 300 labelled messages in both languages, every la
   const set = await loadPrioritySet(); // throws on an unlabelled or changed sample message
   assert.ok(set.length >= 300, `${set.length} messages`);
   for (const language of ['en', 'ko'] as const) assert.ok(set.filter((m) => m.language === language).length >= 100, language);
-  for (const label of PRIORITY_LABELS) assert.ok(set.some((m) => m.label === label), label);
+  for (const label of PRIORITY_LABELS)
+    assert.ok(
+      set.some((m) => m.label === label),
+      label,
+    );
   assert.ok(set.some((m) => m.source === 'samples') && set.some((m) => m.source === 'generated'));
 });
 
@@ -40,7 +44,16 @@ test('the Observer’s answer for a message is the highest priority of the obser
   ]);
   assert.equal(predicted.get('a'), 'high');
   assert.equal(predicted.get('b'), 'low');
-  const msg = (entryId: string, label: 'high' | 'medium' | 'low' | 'none') => ({ entryId, source: 'generated' as const, session: 's', role: 'user' as const, label, text: entryId, remember: false, language: 'en' as const });
+  const msg = (entryId: string, label: 'high' | 'medium' | 'low' | 'none') => ({
+    entryId,
+    source: 'generated' as const,
+    session: 's',
+    role: 'user' as const,
+    label,
+    text: entryId,
+    remember: false,
+    language: 'en' as const,
+  });
   const r = scorePriorities([msg('a', 'high'), msg('b', 'none'), msg('c', 'none')], predicted);
   assert.equal(r.accuracy, 2 / 3);
   assert.equal(r.confusion.none.low, 1);
@@ -57,7 +70,7 @@ test('the real pipeline on the labelled set: ≥ 85 % priority accuracy (the PRD
   assert.ok(r.accuracy >= 0.85, `${(r.accuracy * 100).toFixed(1)} %: ${misses}`);
 });
 
-test('a follow-up joined into one memory speaks for each message of its speaker it cites, not for the other speaker\'s question or reaction', () => {
+test("a follow-up joined into one memory speaks for each message of its speaker it cites, not for the other speaker's question or reaction", () => {
   const roles: Record<string, string> = { u1: 'user', a1: 'assistant', u2: 'user', a2: 'assistant' };
   const predicted = predictions(
     [

@@ -121,26 +121,65 @@ function finished(s: Sentence, ctx: AnalysisContext): boolean {
 /** First match wins. */
 export const CASCADE: readonly Rule[] = [
   {
-    name: 'chit-chat', examples: { en: 'Thanks so much!', ko: '고마워요' },
+    name: 'chit-chat',
+    examples: { en: 'Thanks so much!', ko: '고마워요' },
     kind: 'filler',
     category: 'fact',
     priority: 'low',
     when: (s) => s.contentWords === 0 || s.language.isChitChat(s.text, s.contentWords),
   },
   {
-    name: 'question without a topic', examples: { en: 'Where is the pizza?', ko: '점심?' },
+    name: 'question without a topic',
+    examples: { en: 'Where is the pizza?', ko: '점심?' },
     kind: 'filler',
     category: 'fact',
     priority: 'low',
     when: (s) => s.language.isQuestion(s.text) && !s.language.questionHasTopic(s.text, s.contentWords),
   },
-  { name: 'question', examples: { en: 'Which database should we use for the billing service?', ko: '결제 모듈은 어떤 데이터베이스를 쓰나요?' }, kind: 'question', category: 'task', priority: 'medium', when: (s) => s.language.isQuestion(s.text) },
-  { name: 'finished task', examples: { en: 'I fixed the login bug.', ko: '로그인 버그를 수정했어요.' }, kind: 'statement', category: 'task', priority: 'medium', done: true, when: (s, ctx) => finished(s, ctx) && s.has('taskObject') },
-  { name: 'finished', examples: { en: 'I finished dinner.', ko: '마라톤을 끝냈어요.' }, kind: 'statement', category: 'event', priority: 'medium', when: finished },
-  { name: 'decision', examples: { en: 'We decided to use Postgres for the billing service.', ko: '결제 서비스에 Postgres를 쓰기로 했어요.' }, kind: 'statement', category: 'decision', priority: 'high', when: (s) => s.has('decision') },
-  { name: 'preference', examples: { en: 'I prefer TypeScript over JavaScript.', ko: '저는 타입스크립트를 선호해요.' }, kind: 'statement', category: 'preference', priority: 'high', when: (s) => s.has('preference') },
   {
-    name: 'deadline', examples: { en: 'The deadline for the report is close.', ko: '보고서 마감이 다가와요.' },
+    name: 'question',
+    examples: { en: 'Which database should we use for the billing service?', ko: '결제 모듈은 어떤 데이터베이스를 쓰나요?' },
+    kind: 'question',
+    category: 'task',
+    priority: 'medium',
+    when: (s) => s.language.isQuestion(s.text),
+  },
+  {
+    name: 'finished task',
+    examples: { en: 'I fixed the login bug.', ko: '로그인 버그를 수정했어요.' },
+    kind: 'statement',
+    category: 'task',
+    priority: 'medium',
+    done: true,
+    when: (s, ctx) => finished(s, ctx) && s.has('taskObject'),
+  },
+  {
+    name: 'finished',
+    examples: { en: 'I finished dinner.', ko: '마라톤을 끝냈어요.' },
+    kind: 'statement',
+    category: 'event',
+    priority: 'medium',
+    when: finished,
+  },
+  {
+    name: 'decision',
+    examples: { en: 'We decided to use Postgres for the billing service.', ko: '결제 서비스에 Postgres를 쓰기로 했어요.' },
+    kind: 'statement',
+    category: 'decision',
+    priority: 'high',
+    when: (s) => s.has('decision'),
+  },
+  {
+    name: 'preference',
+    examples: { en: 'I prefer TypeScript over JavaScript.', ko: '저는 타입스크립트를 선호해요.' },
+    kind: 'statement',
+    category: 'preference',
+    priority: 'high',
+    when: (s) => s.has('preference'),
+  },
+  {
+    name: 'deadline',
+    examples: { en: 'The deadline for the report is close.', ko: '보고서 마감이 다가와요.' },
     kind: 'statement',
     category: 'task',
     priority: 'high',
@@ -150,11 +189,26 @@ export const CASCADE: readonly Rule[] = [
       s.has('deadline'),
   },
   // Moving home, a new job: who the speaker is changes (docs/priorities.md: 🔴).
-  { name: "the speaker's life changes", examples: { en: 'I moved to Lisbon with my family.', ko: '부산으로 이사했어요.' }, kind: 'statement', category: 'state', priority: 'high', when: (s) => s.has('state') && s.has('profile') },
-  { name: 'state change', examples: { en: 'I switched to Neovim.', ko: 'Neovim으로 바꿨어요.' }, kind: 'statement', category: 'state', priority: 'medium', when: (s) => s.has('state') },
+  {
+    name: "the speaker's life changes",
+    examples: { en: 'I moved to Lisbon with my family.', ko: '부산으로 이사했어요.' },
+    kind: 'statement',
+    category: 'state',
+    priority: 'high',
+    when: (s) => s.has('state') && s.has('profile'),
+  },
+  {
+    name: 'state change',
+    examples: { en: 'I switched to Neovim.', ko: 'Neovim으로 바꿨어요.' },
+    kind: 'statement',
+    category: 'state',
+    priority: 'medium',
+    when: (s) => s.has('state'),
+  },
   {
     // Struggling is the user's state; an assistant explaining an error is a plain fact.
-    name: 'about the speaker', examples: { en: 'I work as a nurse in Seoul.', ko: '요즘 허리 통증 때문에 힘들어요.' },
+    name: 'about the speaker',
+    examples: { en: 'I work as a nurse in Seoul.', ko: '요즘 허리 통증 때문에 힘들어요.' },
     kind: 'statement',
     category: 'fact',
     priority: 'high',
@@ -162,7 +216,8 @@ export const CASCADE: readonly Rule[] = [
   },
   {
     // "I'm also writing a novel in the evenings": who the speaker is, not the task of this session.
-    name: 'pastime', examples: { en: "I'm learning the guitar on weekends.", ko: '주말마다 기타를 배우고 있어요.' },
+    name: 'pastime',
+    examples: { en: "I'm learning the guitar on weekends.", ko: '주말마다 기타를 배우고 있어요.' },
     kind: 'statement',
     category: 'fact',
     priority: 'medium',
@@ -170,21 +225,47 @@ export const CASCADE: readonly Rule[] = [
   },
   {
     // Requests and imperatives are tasks only from the user (from the assistant they are advice).
-    name: 'task', examples: { en: 'I need to renew my passport.', ko: '여권을 갱신해야 해요.' },
+    name: 'task',
+    examples: { en: 'I need to renew my passport.', ko: '여권을 갱신해야 해요.' },
     kind: 'statement',
     category: 'task',
     priority: 'medium',
     when: (s, ctx) => s.has('task') || s.has('working') || (ctx.role === 'user' && s.has('request')),
   },
-  { name: 'past event', examples: { en: 'We visited the museum.', ko: '박물관에 다녀왔어요.' }, kind: 'statement', category: 'event', priority: 'medium', when: (s, ctx) => ctx.pastDate || s.has('pastVerb') },
+  {
+    name: 'past event',
+    examples: { en: 'We visited the museum.', ko: '박물관에 다녀왔어요.' },
+    kind: 'statement',
+    category: 'event',
+    priority: 'medium',
+    when: (s, ctx) => ctx.pastDate || s.has('pastVerb'),
+  },
   // A passing opinion names things but is no fact of the work (docs/priorities.md: 🟢).
-  { name: 'opinion', examples: { en: 'The dashboard feels a bit cluttered.', ko: '디자인이 좀 밋밋한 것 같아요.' }, kind: 'statement', category: 'fact', priority: 'low', when: (s) => s.has('hedge') && !/\d/.test(s.text) },
-  { name: 'specific fact', examples: { en: 'The cluster has 12 nodes.', ko: '클러스터 노드는 12개예요.' }, kind: 'statement', category: 'fact', priority: 'medium', when: (s) => s.language.isSpecific(s.text, s.contentWords) },
+  {
+    name: 'opinion',
+    examples: { en: 'The dashboard feels a bit cluttered.', ko: '디자인이 좀 밋밋한 것 같아요.' },
+    kind: 'statement',
+    category: 'fact',
+    priority: 'low',
+    when: (s) => s.has('hedge') && !/\d/.test(s.text),
+  },
+  {
+    name: 'specific fact',
+    examples: { en: 'The cluster has 12 nodes.', ko: '클러스터 노드는 12개예요.' },
+    kind: 'statement',
+    category: 'fact',
+    priority: 'medium',
+    when: (s) => s.language.isSpecific(s.text, s.contentWords),
+  },
   { name: 'fact', examples: { en: 'It rains.', ko: '비가 와요.' }, kind: 'statement', category: 'fact', priority: 'low', when: () => true },
 ];
 
 /** The first rule of the cascade that holds for one sentence (already stripped of vocatives and interjections). */
-export function firstRule(language: Language, text: string, ctx: AnalysisContext): { rule: Rule; contentWords: number; has(pattern: Pattern): boolean } {
+export function firstRule(
+  language: Language,
+  text: string,
+  ctx: AnalysisContext,
+): { rule: Rule; contentWords: number; has(pattern: Pattern): boolean } {
   const { contentWords, has } = language.read(text, ctx.names);
   const sentence: Sentence = { text, contentWords, has, language };
   return { rule: CASCADE.find((r) => r.when(sentence, ctx))!, contentWords, has };

@@ -8,7 +8,8 @@ import { analyse, type AnalysisContext, type Language, type Pattern, type Senten
 
 export type { AnalysisContext, SentenceAnalysis } from './cascade.js';
 
-const STOP = new Set(`a about above after again against all also am an and any are aren't as at be because been before
+const STOP = new Set(
+  `a about above after again against all also am an and any are aren't as at be because been before
 being below between both but by can can't cannot could couldn't did didn't do does doesn't doing don't down during each
 few for from further had hadn't has hasn't have haven't having he he'd he'll he's her here here's hers herself him himself
 his how how's i i'd i'll i'm i've if in into is isn't it it's its itself let's me more most mustn't my myself no nor not of
@@ -22,17 +23,22 @@ although however anyway anyways actually basically literally definitely totally 
 rather somewhat kinda sorta gonna wanna gotta ya yeah yes yep yup nope nah ok okay alright hey hi hello hiya heya howdy
 yo bye goodbye cya later soon thanks thank thx ty tysm welcome please sorry oh ooh ah aw aww wow whoa woah hmm um uh er
 lol haha hahaha hehe lmao omg btw tbh imo idk lmk well like know think mean because since switching keep guess see say said tell told hear heard make
-made take took come came look looks looked looking seem seems seemed sound sounds sounded feel feels felt feeling`.split(/\s+/));
+made take took come came look looks looked looking seem seems seemed sound sounds sounded feel feels felt feeling`.split(/\s+/),
+);
 
 /** Evaluative words that make a sentence chit-chat when nothing else is said. */
-const FILLER = new Set(`great cool nice good glad happy fantastic wonderful lovely sweet awesome amazing incredible
+const FILLER = new Set(
+  `great cool nice good glad happy fantastic wonderful lovely sweet awesome amazing incredible
 impressive brilliant perfect excellent super beautiful gorgeous neat fun funny interesting exciting excited fab fabulous
 terrific outstanding stunning adorable cute wild crazy insane epic legendary sick dope rad proud congrats congratulations
 best true right exactly agree agreed absolutely sure course problem worries care luck wish wishes hope hoping love loved
 lovin loving like liked appreciate appreciated appreciation grateful thankful means meant inspiring inspired inspiration
 touching heartwarming special blast awesome amazing totally completely truly super so soo sooo such real wonderful day
 night morning evening chat talk talking catch catching share sharing hear hearing glad keep up work going awesome job
-same too also here there back yours mine choice idea question point noted understood gotcha roger help assist else today prob probs`.split(/\s+/));
+same too also here there back yours mine choice idea question point noted understood gotcha roger help assist else today prob probs`.split(
+    /\s+/,
+  ),
+);
 
 /** Whole-sentence chit-chat patterns (after vocatives and punctuation are removed). */
 const FILLER_PHRASES = [
@@ -47,7 +53,8 @@ const FILLER_PHRASES = [
 ];
 
 /** Closing offers that carry nothing to remember, however long ("Let me know if you also want a release job"). */
-const SIGN_OFF = /^(?:just\s+)?(?:let me know|feel free to (?:ask|reach out|ping)|hope (?:this|that|it) helps|happy to help|glad (?:i could|to) help|any (?:other )?questions)\b/i;
+const SIGN_OFF =
+  /^(?:just\s+)?(?:let me know|feel free to (?:ask|reach out|ping)|hope (?:this|that|it) helps|happy to help|glad (?:i could|to) help|any (?:other )?questions)\b/i;
 
 // ---------------------------------------------------------------------------
 // Patterns and their word gates: most sentences contain none of the words a
@@ -79,14 +86,19 @@ interface GatedPattern {
  */
 function gated(re: RegExp, words: string): GatedPattern {
   // (No capital outside an escape, and no escape by code: `\x41` is an "A" whatever its case.)
-  if (!re.flags.includes('i') || /\\[xuc]|[^\x00-\x7f]/.test(re.source) || /[A-Z]/.test(re.source.replace(/\\./g, ''))) throw new Error(`gated(): not a lowercase case-insensitive rule: ${re}`);
+  if (!re.flags.includes('i') || /\\[xuc]|[^\x00-\x7f]/.test(re.source) || /[A-Z]/.test(re.source.replace(/\\./g, '')))
+    throw new Error(`gated(): not a lowercase case-insensitive rule: ${re}`);
   return { re, lower: new RegExp(re.source, re.flags.replace('i', '')), words: words.trim().split(/\s+/) };
 }
 
 /** Every head word directly followed by every tail word ("i" + "need" → "ineed"). */
 function glue(heads: string, tails: string): string {
   const t = tails.trim().split(/\s+/);
-  return heads.trim().split(/\s+/).flatMap((h) => t.map((w) => h + w)).join(' ');
+  return heads
+    .trim()
+    .split(/\s+/)
+    .flatMap((h) => t.map((w) => h + w))
+    .join(' ');
 }
 
 const PREFERENCE = gated(
@@ -167,7 +179,8 @@ const DONE = gated(
  * Work-ish objects: a completion about these is a finished task (✅); so is one that names its thing first,
  * without an article ("physio is done!", "passports are done").
  */
-const TASK_OBJECT = /^(?:(?:also|and|so|ok|okay|btw)\s+)?[a-z][\w-]+\s+(?:is|are)\s+(?:all\s+)?(?:done|finished|complete)\b|\b(?:slides|presentation|prep|preparation|upgrade|install(?:ation)?|bug|bugs|issue|feature|task|ticket|pr|pull request|migration|tests?|build|deploy(?:ment)?|release|refactor|fix|it|that|this|chapter|draft|report|homework|assignment|project|code|endpoint|api|setup|script|job|module|service|function|page|docs?|document|review|the \w+)\b/i;
+const TASK_OBJECT =
+  /^(?:(?:also|and|so|ok|okay|btw)\s+)?[a-z][\w-]+\s+(?:is|are)\s+(?:all\s+)?(?:done|finished|complete)\b|\b(?:slides|presentation|prep|preparation|upgrade|install(?:ation)?|bug|bugs|issue|feature|task|ticket|pr|pull request|migration|tests?|build|deploy(?:ment)?|release|refactor|fix|it|that|this|chapter|draft|report|homework|assignment|project|code|endpoint|api|setup|script|job|module|service|function|page|docs?|document|review|the \w+)\b/i;
 
 /** Who the speaker is: name, work, home, family. Durable facts worth keeping at high priority. */
 const PROFILE = gated(
@@ -213,7 +226,8 @@ const BY_DATE = gated(
   /\b(?:by|before|until|till|due(?:\s+on)?|no later than)\s+(?:the\s+)?(?:end of|tomorrow|tonight|today|next|this|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d{1,2}(?:st|nd|rd|th)?|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d{4}-\d{2})/i,
   `by before until till due no`,
 );
-const EXPLICIT_DATE = /\b(?:\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)\b/i;
+const EXPLICIT_DATE =
+  /\b(?:\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)\b/i;
 
 const TASK = gated(
   new RegExp(
@@ -253,9 +267,13 @@ const PAST_VERB = gated(
 );
 
 /** A hedged or passing opinion: "feels a bit bloated", "kind of clunky", "mostly positive". */
-const HEDGE = gated(/\b(?:feels?|felt|kind of|kinda|sort of|a bit|a little|somewhat|mostly|annoying|clunky|meh)\b/i, 'feel feels felt kind kinda sort bit little somewhat mostly annoying clunky meh');
+const HEDGE = gated(
+  /\b(?:feels?|felt|kind of|kinda|sort of|a bit|a little|somewhat|mostly|annoying|clunky|meh)\b/i,
+  'feel feels felt kind kinda sort bit little somewhat mostly annoying clunky meh',
+);
 
-const QUESTION_START = /^(?:what|what's|whats|how|how's|why|when|where|which|who|whose|whom|is|are|am|was|were|do|does|did|can|could|should|would|will|shall|have|has|had|may|might|any|anything|anyone|isn't|aren't|don't|doesn't|didn't|won't|can't|wouldn't|shouldn't)\b/i;
+const QUESTION_START =
+  /^(?:what|what's|whats|how|how's|why|when|where|which|who|whose|whom|is|are|am|was|were|do|does|did|can|could|should|would|will|shall|have|has|had|may|might|any|anything|anyone|isn't|aren't|don't|doesn't|didn't|won't|can't|wouldn't|shouldn't)\b/i;
 
 /** The English pattern of each name the cascade (cascade.ts) tests. */
 const PATTERNS: Record<Pattern, GatedPattern | RegExp> = {
@@ -274,7 +292,8 @@ const PATTERNS: Record<Pattern, GatedPattern | RegExp> = {
   task: TASK,
   request: REQUEST,
   working: WORKING,
-  pastime: /\b(?:in the (?:evenings?|mornings?)|at night|on (?:the )?weekends?|every (?:evening|weekend|morning|night)|in my (?:free|spare) time|after work|as a hobby|for fun|on the side|as a side project)\b/i,
+  pastime:
+    /\b(?:in the (?:evenings?|mornings?)|at night|on (?:the )?weekends?|every (?:evening|weekend|morning|night)|in my (?:free|spare) time|after work|as a hobby|for fun|on the side|as a side project)\b/i,
   pastVerb: PAST_VERB,
   hedge: HEDGE,
 };
@@ -296,7 +315,9 @@ for (const { pattern, bit } of GATES) for (const w of pattern.words) GATES_OF_WO
 function matches(name: Pattern, sentence: string, words: SentenceWords): boolean {
   const gate = GATE_OF.get(name);
   if (gate === undefined) return (PATTERNS[name] as RegExp).test(sentence);
-  return (words.gates & gate.bit) !== 0 && (words.lower !== undefined ? gate.pattern.lower.test(words.lower) : gate.pattern.re.test(sentence));
+  return (
+    (words.gates & gate.bit) !== 0 && (words.lower !== undefined ? gate.pattern.lower.test(words.lower) : gate.pattern.re.test(sentence))
+  );
 }
 
 /**
@@ -305,7 +326,12 @@ function matches(name: Pattern, sentence: string, words: SentenceWords): boolean
  */
 export function ruleGates(sentence: string): { rule: string; re: RegExp; open: boolean; matches: boolean }[] {
   const words = scanWords(sentence, []);
-  return GATES.map(({ name, pattern, bit }) => ({ rule: name, re: pattern.re, open: (words.gates & bit) !== 0, matches: matches(name, sentence, words) }));
+  return GATES.map(({ name, pattern, bit }) => ({
+    rule: name,
+    re: pattern.re,
+    open: (words.gates & bit) !== 0,
+    matches: matches(name, sentence, words),
+  }));
 }
 
 /** Stop words and chit-chat. */
@@ -397,7 +423,9 @@ function vocativePatterns(names: string[]): VocativePatterns | null {
     cached = {
       any: new RegExp(starts.join('|')),
       trailing: new RegExp(`(?:,\\s*|\\s+)${alt}\\s*([!.?,]*)\\s*$`),
-      leading: new RegExp(`^(?:(?:[Hh]ey|[Hh]i|[Hh]ello|[Oo]h|[Ww]ow|[Yy]eah|[Yy]es|[Tt]hanks|[Tt]hank you|[Aa]w+|[Hh]a+|[Dd]ear)\\s*,?\\s*)?${alt}\\s*[,!.]\\s*`),
+      leading: new RegExp(
+        `^(?:(?:[Hh]ey|[Hh]i|[Hh]ello|[Oo]h|[Ww]ow|[Yy]eah|[Yy]es|[Tt]hanks|[Tt]hank you|[Aa]w+|[Hh]a+|[Dd]ear)\\s*,?\\s*)?${alt}\\s*[,!.]\\s*`,
+      ),
       inner: new RegExp(`,\\s*${alt}\\s*,`, 'g'),
     };
   }
@@ -416,16 +444,26 @@ export function stripAddress(sentence: string, names: string[]): string {
     s = s.replace(vocatives.inner, ',');
   }
   // Tag questions: "I can send it tomorrow, how does that sound?" is a statement.
-  if (s.includes('?') && s.includes(',')) s = s.replace(/,\s*(?:how does that sound|does that sound good|sound good|right|ok(?:ay)?|alright|you know|isn't it|aren't they|don't you think|what do you think|no|yeah)\s*\?+\s*$/i, '.');
+  if (s.includes('?') && s.includes(','))
+    s = s.replace(
+      /,\s*(?:how does that sound|does that sound good|sound good|right|ok(?:ay)?|alright|you know|isn't it|aren't they|don't you think|what do you think|no|yeah)\s*\?+\s*$/i,
+      '.',
+    );
   // Leading interjections ("Yeah, I painted…" → "I painted…").
   for (let i = 0; i < 3; i++) {
-    const next = s.replace(/^(?:yeah|yes|yep|yup|oh|ooh|wow|whoa|well|so|hey|ok|okay|haha|hahaha|lol|um|uh|hmm|totally|absolutely|definitely|sure|right|aw+|omg|oh man|oh wow|also|anyway|anyways|btw|by the way|honestly|actually|ah|true|exactly|indeed|of course|no way|nice|cool|great|perfect|awesome|ugh|welp|alright|gotcha|got it|noted|fyi)\s*[,!.:-]+\s*/i, '');
+    const next = s.replace(
+      /^(?:yeah|yes|yep|yup|oh|ooh|wow|whoa|well|so|hey|ok|okay|haha|hahaha|lol|um|uh|hmm|totally|absolutely|definitely|sure|right|aw+|omg|oh man|oh wow|also|anyway|anyways|btw|by the way|honestly|actually|ah|true|exactly|indeed|of course|no way|nice|cool|great|perfect|awesome|ugh|welp|alright|gotcha|got it|noted|fyi)\s*[,!.:-]+\s*/i,
+      '',
+    );
     if (next === s) break;
     s = next;
   }
   s = s.replace(/^(?:ugh|welp|btw|fyi|so|anyway)\s+(?=\S)/i, '');
   // Lead-ins that only ask to remember what follows.
-  s = s.replace(/^(?:(?:please\s+)?keep (?:this|that|it) (?:straight|in mind)(?: for me)?|for the record|just so you know|note to self|(?:please\s+)?remember(?: this| that)?|important|don't forget|do not forget)\s*[:,-]\s*/i, '');
+  s = s.replace(
+    /^(?:(?:please\s+)?keep (?:this|that|it) (?:straight|in mind)(?: for me)?|for the record|just so you know|note to self|(?:please\s+)?remember(?: this| that)?|important|don't forget|do not forget)\s*[:,-]\s*/i,
+    '',
+  );
   s = s.replace(/^(?:and\s+)?(?:please\s+)?(?:remember|don't forget|do not forget|keep in mind) that\s+(?=\S)/i, '');
   return s.trim();
 }
@@ -433,7 +471,13 @@ export function stripAddress(sentence: string, names: string[]): string {
 /** Is the sentence a question? */
 export function isQuestion(sentence: string): boolean {
   const s = sentence.trim();
-  return endsWithQuestionMark(s) || (QUESTION_START.test(s) && !/[.!]\s*$/.test(s) && s.split(/\s+/).length <= 12 && !/\b(?:i|we)\b/i.test(s.split(/\s+/).slice(0, 2).join(' ')));
+  return (
+    endsWithQuestionMark(s) ||
+    (QUESTION_START.test(s) &&
+      !/[.!]\s*$/.test(s) &&
+      s.split(/\s+/).length <= 12 &&
+      !/\b(?:i|we)\b/i.test(s.split(/\s+/).slice(0, 2).join(' ')))
+  );
 }
 
 /** A "?" followed only by closing quotes and brackets, on a trimmed string. */
@@ -454,11 +498,12 @@ function isNameWord(w: string, lowerNames: string[]): boolean {
 function isFillerPhrase(sentence: string): boolean {
   const lower = sentence.toLowerCase();
   // On ASCII text the Unicode classes are a-z and 0-9 (and the ASCII one is several times faster).
-  const s = (ASCII.test(lower) ? lower.replace(/[^a-z0-9'\s]+/g, ' ') : lower.replace(/[^\p{L}\p{N}'\s]+/gu, ' ')).replace(/\s+/g, ' ').trim();
+  const s = (ASCII.test(lower) ? lower.replace(/[^a-z0-9'\s]+/g, ' ') : lower.replace(/[^\p{L}\p{N}'\s]+/gu, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!s) return true;
   return FILLER_PHRASES.some((re) => re.test(s));
 }
-
 
 /** The English side of the cascade (cascade.ts). */
 export const english: Language = {
@@ -471,7 +516,9 @@ export const english: Language = {
   isQuestion,
   questionHasTopic: (sentence, contentWords) => contentWords >= 2 || /\d|[A-Z]{2,}|\b\w+\.\w+\b/.test(sentence),
   isSpecific: (sentence, contentWords) =>
-    /\d/.test(sentence) || contentWords >= 4 || (ASCII.test(sentence) ? /(?<=\S\s+)[A-Z][A-Za-z0-9]+/ : /(?<=\S\s+)\p{Lu}[\p{L}\p{N}]+/u).test(sentence),
+    /\d/.test(sentence) ||
+    contentWords >= 4 ||
+    (ASCII.test(sentence) ? /(?<=\S\s+)[A-Z][A-Za-z0-9]+/ : /(?<=\S\s+)\p{Lu}[\p{L}\p{N}]+/u).test(sentence),
 };
 
 /** Classify one English sentence (already stripped of vocatives/interjections). */
@@ -482,7 +529,8 @@ export function analyseEnglish(sentence: string, ctx: AnalysisContext): Sentence
 // ---------------------------------------------------------------------------
 // Third-person restatement
 
-const MODAL_OR_PAST = new Set(`can can't cannot could couldn't will won't would wouldn't should shouldn't shall must
+const MODAL_OR_PAST = new Set(
+  `can can't cannot could couldn't will won't would wouldn't should shouldn't shall must
 mustn't might may did didn't had hadn't was wasn't were went got made saw took came gave found thought told became left
 felt brought began kept held wrote stood heard meant set met ran paid sat spoke led read grew lost fell sent built
 understood drew broke spent cut drove bought wore chose sought threw caught dealt won forgot lent taught ate drank sang
@@ -491,21 +539,32 @@ stole struck swore tore bit blew dug lit sank shook spun sprang stuck stung swep
 fled flung ground knelt leapt slid strove wept wound overcame undertook withdrew mistook misunderstood used also just
 really still never always often usually sometimes recently finally actually even only already totally definitely
 absolutely kinda sorta too personally honestly literally simply currently now then first def truly mostly rarely
-certainly probably generally and or but to gonna wanna gotta`.split(/\s+/));
+certainly probably generally and or but to gonna wanna gotta`.split(/\s+/),
+);
 
-const ADVERBS = new Set(`really just also always never still actually usually often sometimes recently finally even only
+const ADVERBS = new Set(
+  `really just also always never still actually usually often sometimes recently finally even only
 already totally definitely absolutely kinda sorta personally honestly literally simply currently now truly mostly rarely
-certainly probably generally mainly especially seriously genuinely`.split(/\s+/));
+certainly probably generally mainly especially seriously genuinely`.split(/\s+/),
+);
 
 /** "I" + optional adverbs + the verb to conjugate. */
 const ADVERB_THEN_VERB = new RegExp(`\\bI((?:\\s+(?:${[...ADVERBS].join('|')}))*)\\s+([A-Za-z']+)\\b`, 'g');
 
 /** Present-tense verbs that look like past tense, participles or adverbs. */
-const PRESENT_LOOKALIKES = new Set(`need feed bleed speed proceed succeed exceed seed heed breed weed embed shed bring sing
-ring sting swing cling fling spring string wring apply reply rely fly supply multiply comply imply ally`.split(/\s+/));
+const PRESENT_LOOKALIKES = new Set(
+  `need feed bleed speed proceed succeed exceed seed heed breed weed embed shed bring sing
+ring sting swing cling fling spring string wring apply reply rely fly supply multiply comply imply ally`.split(/\s+/),
+);
 
 // A Map, not an object literal: "constructor" or "toString" must not find Object.prototype's.
-const IRREGULAR_PRESENT = new Map([['have', 'has'], ['do', 'does'], ['go', 'goes'], ['am', 'is'], ['be', 'is']]);
+const IRREGULAR_PRESENT = new Map([
+  ['have', 'has'],
+  ['do', 'does'],
+  ['go', 'goes'],
+  ['am', 'is'],
+  ['be', 'is'],
+]);
 
 /** Third-person singular of a present-tense verb ("prefer" → "prefers"), or the word unchanged. */
 export function thirdPerson(word: string): string {
@@ -517,7 +576,8 @@ export function thirdPerson(word: string): string {
   if ((lower.endsWith('ed') || lower.endsWith('ing') || lower.endsWith('ly')) && !PRESENT_LOOKALIKES.has(lower)) return word;
   const last = lower[lower.length - 1]!;
   const beforeLast = lower[lower.length - 2]!;
-  if (last === 's' || last === 'x' || last === 'z' || last === 'o' || (last === 'h' && (beforeLast === 's' || beforeLast === 'c'))) return word + 'es';
+  if (last === 's' || last === 'x' || last === 'z' || last === 'o' || (last === 'h' && (beforeLast === 's' || beforeLast === 'c')))
+    return word + 'es';
   if (last === 'y' && !'aeiou'.includes(beforeLast)) return word.slice(0, -1) + 'ies';
   return word + 's';
 }
@@ -573,7 +633,9 @@ const FIRST_PERSON_FORMS = new RegExp(
 );
 
 function restateFirstPerson(sentence: string, speaker: string): string {
-  return sentence.replace(FIRST_PERSON_FORMS, (m: string, advs: string | undefined, verb: string | undefined) => firstPersonForm(m, advs, verb, speaker));
+  return sentence.replace(FIRST_PERSON_FORMS, (m: string, advs: string | undefined, verb: string | undefined) =>
+    firstPersonForm(m, advs, verb, speaker),
+  );
 }
 
 /** The restatement of one match of FIRST_PERSON_FORMS. */
@@ -612,7 +674,8 @@ function firstPersonForm(m: string, advs: string | undefined, verb: string | und
 }
 
 /** Second-person forms, most specific first, one pass. */
-const SECOND_PERSON_FORMS = /\b[Yy]ou're\b|\b[Yy]ou are\b|\b[Yy]ou've\b|\b[Yy]ou have\b|\b[Yy]ou were\b|\b[Yy]ou'd\b|\b[Yy]ou'll\b|\b[Yy]our\b|\b[Yy]ours\b|\b[Yy]ourself\b/g;
+const SECOND_PERSON_FORMS =
+  /\b[Yy]ou're\b|\b[Yy]ou are\b|\b[Yy]ou've\b|\b[Yy]ou have\b|\b[Yy]ou were\b|\b[Yy]ou'd\b|\b[Yy]ou'll\b|\b[Yy]our\b|\b[Yy]ours\b|\b[Yy]ourself\b/g;
 
 function restateSecondPerson(sentence: string, listener: string): string {
   return sentence.replace(SECOND_PERSON_FORMS, (m: string) => {
@@ -694,7 +757,8 @@ const SHORTHAND_GROUP: number[] = [];
  * (most) skips the 35-group regex above. (Whole words, not just their starts:
  * "mobile" or "picnic" would match a prefix and run the big regex for nothing.)
  */
-const SHORTHAND_START = /\b(?:favs?\b|fave\b|pics?\b|pix\b|b-?days?\b|gonna\b|wanna\b|gotta\b|kinda\b|sorta\b|thx\b|lemme\b|gimme\b|vids?\b|pl[sz]\b|cuz\b|coz\b|bc\b|convo\b|vacay\b|edu\b|biz\b|w\/|tmrw\b|thru\b|ppl\b|mins\b|hrs\b|yrs\b|mo(?:s|nths)\b|thinkin'|doin'|goin'|nothin'|somethin')/i;
+const SHORTHAND_START =
+  /\b(?:favs?\b|fave\b|pics?\b|pix\b|b-?days?\b|gonna\b|wanna\b|gotta\b|kinda\b|sorta\b|thx\b|lemme\b|gimme\b|vids?\b|pl[sz]\b|cuz\b|coz\b|bc\b|convo\b|vacay\b|edu\b|biz\b|w\/|tmrw\b|thru\b|ppl\b|mins\b|hrs\b|yrs\b|mo(?:s|nths)\b|thinkin'|doin'|goin'|nothin'|somethin')/i;
 
 /** Spell out common chat shorthand ("fav pic" → "favorite picture"). */
 export function expandShorthand(sentence: string): string {
@@ -711,7 +775,10 @@ export function expandShorthand(sentence: string): string {
 /** "How do I validate JWT refresh tokens?" → "how to validate JWT refresh tokens". */
 /** "Can you set up the CI?" → "set up the CI" (a request, not a question). */
 export function requestOf(sentence: string): string | undefined {
-  const m = /^(?:please\s+)?(?:can|could|would|will) you(?: please)?\s+(?!be\b|have\b|know\b|tell if\b)(.+?)(?:,?\s*please)?\s*\?*\s*$/i.exec(sentence.trim());
+  const m =
+    /^(?:please\s+)?(?:can|could|would|will) you(?: please)?\s+(?!be\b|have\b|know\b|tell if\b)(.+?)(?:,?\s*please)?\s*\?*\s*$/i.exec(
+      sentence.trim(),
+    );
   return m ? m[1] : undefined;
 }
 
