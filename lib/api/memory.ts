@@ -41,7 +41,7 @@ import type { AuditEntry } from '../tiers/audit.js';
 import type { TierFile } from '../tiers/locations.js';
 import type { StreamState } from '../platform/state.js';
 import type { Stats, StatsCache } from '../features/stats.js';
-import type { StatusReport } from '../features/status.js';
+import type { HeldObservation, StatusReport } from '../features/status.js';
 import type { TimelineCursor, TimelineObservation, TimelinePage } from './timeline.js';
 import type { TierSummary } from './tiers.js';
 import type { EditResult, ObservationEdit } from './edit.js';
@@ -188,6 +188,14 @@ export interface MemoryHandle {
   recall(request: RecallRequest): Promise<RecallResult>;
   /** An agent's active memory within the budget (the first of `agents` that has one). */
   activeMemory(agents: string | readonly string[], budgetTokens?: number): Promise<ActiveMemory | undefined>;
+  /** The agents with memory in the hot tier, and main (sorted). */
+  agents(): Promise<string[]>;
+  /** `agent`'s active memory file as it is on disk (undefined when there is none): the dashboard shows it whole. */
+  activeMemoryFile(agent: string): Promise<string | undefined>;
+  /** Hot observations the suspicious-text detector holds out of every injection, for the user to review. */
+  heldForReview(): Promise<HeldObservation[]>;
+  /** The last `limit` injections the front ends logged (logs/hooks.log: hook.prompt, hook.session_start), newest first. */
+  recentInjections(limit: number): Promise<Array<Record<string, unknown>>>;
   /** `agent`'s own active memory file as a prompt shows it ('' when none): synchronous, for a prompt's time. */
   promptActiveMemory(agent: string): string;
   /** Log which memories went into an agent's prompt (logs/hooks.log). */
@@ -523,6 +531,39 @@ class Memory implements MemoryHandle {
     const config = await this.settings.refresh();
     const { readActiveMemory } = await import('../memory/active-memory-reader.js');
     return readActiveMemory(this.paths, agents, budgetTokens ?? config.active_memory.budget_tokens);
+  }
+
+  async agents(): Promise<string[]> {
+    const [{ listHotAgents }, { DEFAULT_AGENT }] = await Promise.all([import('../memory/memory-files.js'), import('../platform/home.js')]);
+    return [...new Set([DEFAULT_AGENT, ...(await listHotAgents(this.paths))])].sort();
+  }
+
+  async activeMemoryFile(agent: string): Promise<string | undefined> {
+    const { readTextIfExists } = await import('../platform/home.js');
+    return readTextIfExists(activeMemoryPath(this.paths, agent));
+  }
+
+  async heldForReview(): Promise<HeldObservation[]> {
+    const [{ heldForReview }, { listHotDayFiles, readObservations }] = await Promise.all([
+      import('../features/status.js'),
+      import('../memory/memory-files.js'),
+    ]);
+    return heldForReview(await readObservations(await listHotDayFiles(this.paths)));
+  }
+
+  async recentInjections(limit: number): Promise<Array<Record<string, unknown>>> {
+    const [{ readTextIfExists }, { join }] = await Promise.all([import('../platform/home.js'), import('node:path')]);
+    const text = (await readTextIfExists(join(this.paths.logs, 'hooks.log'))) ?? '';
+    const out: Array<Record<string, unknown>> = [];
+    for (const line of text.split('\n')) {
+      if (!line.includes('"hook.prompt"') && !line.includes('"hook.session_start"')) continue;
+      try {
+        out.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        // A line cut short by a crash: skipped, as every log reader does.
+      }
+    }
+    return out.slice(-limit).reverse();
   }
 
   promptActiveMemory(agent: string): string {

@@ -9,9 +9,8 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { html } from 'hono/html';
 import type { Config } from '../config/config-schema.js';
 import type { MemoryHandle } from '../api/memory.js';
-import { DEFAULT_AGENT, type HomePaths } from '../platform/home.js';
+import type { HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
-import { listHotAgents } from '../memory/memory-files.js';
 import { filtersFromOptions, listOption, parseDateBound, parsePriorities, parseTiers } from '../search/filters.js';
 import type { SearchFilters } from '../search/types.js';
 import type { CurateContext } from './curate.js';
@@ -181,7 +180,7 @@ ${original?.hint ? html`<p class="hint" lang="en">→ ${mask(original.hint)}</p>
     return out;
   };
 
-  const knownAgents = async (): Promise<string[]> => [...new Set([DEFAULT_AGENT, ...(await listHotAgents(paths))])].sort();
+  const knownAgents = (): Promise<string[]> => memory.agents();
 
   const form = async (c: Context): Promise<Record<string, string>> => {
     const body = await c.req.parseBody();

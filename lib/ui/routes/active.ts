@@ -3,10 +3,9 @@
  * suspicious-text detector holds out of every injection, and the last
  * injections the prompt hooks logged.
  */
-import { join } from 'node:path';
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import { activeMemoryPath, DEFAULT_AGENT, readTextIfExists, type HomePaths } from '../../platform/home.js';
+import { DEFAULT_AGENT } from '../../platform/home.js';
 import { headerTokens } from '../../api/index.js';
 import { countTokens } from '../../core/tokens.js';
 import { codeWord } from '../messages.js';
@@ -16,14 +15,14 @@ import { type PageContext } from '../page-context.js';
 const INJECTIONS_SHOWN = 20;
 
 export function mountActive(app: Hono, page: PageContext): void {
-  const { paths, config, memory, mask, frameOf, knownAgents } = page;
+  const { config, memory, mask, frameOf, knownAgents } = page;
   app.get('/active', async (c) => {
     const frame = frameOf(c, 'active');
     const { m } = frame;
     const budget = config.active_memory.budget_tokens;
     const sections: Html[] = [];
     for (const agent of await knownAgents()) {
-      const text = await readTextIfExists(activeMemoryPath(paths, agent));
+      const text = await memory.activeMemoryFile(agent);
       if (text === undefined && agent !== DEFAULT_AGENT) continue;
       // The count the builder wrote in the header line (exact BPE of a hand-edited file otherwise).
       const tokens = text ? (headerTokens(text) ?? countTokens(text)) : 0;
@@ -35,7 +34,7 @@ ${
     : html`<p class="empty">${m.activeNone}</p>`
 }</section>`);
     }
-    const injections = await lastInjections(paths);
+    const injections = await memory.recentInjections(INJECTIONS_SHOWN);
     const injectionRows = injections.map((r) => {
       const went = Array.isArray(r.injected)
         ? (r.injected as Array<{ id?: unknown; relevance?: unknown }>).filter((x) => typeof x?.id === 'string')
@@ -58,9 +57,7 @@ ${
       ];
     });
     // What the suspicious-text detector holds out of every injection (memory/suspicious.ts), for the user to review.
-    const { heldForReview } = await import('../../api/index.js');
-    const { listHotDayFiles, readObservations } = await import('../../memory/memory-files.js');
-    const held = heldForReview(await readObservations(await listHotDayFiles(paths)));
+    const held = await memory.heldForReview();
     const heldRows = held
       .slice(0, 100)
       .map((h) => [
@@ -76,19 +73,4 @@ ${heldRows.length ? table(['id', m.heldDate, m.filterAgent, m.heldWhy, m.observa
 ${injectionRows.length ? table([m.time, m.event, m.filterAgent, m.via, m.injectedWhat, 'ms'], injectionRows) : html`<p class="empty">${m.injectionsNone}</p>`}</section>`;
     return c.html(layout(frame, m.activeTitle, body));
   });
-}
-
-/** The last injections the hooks logged (logs/hooks.log: hook.prompt, hook.session_start). */
-async function lastInjections(paths: HomePaths): Promise<Array<Record<string, unknown>>> {
-  const text = (await readTextIfExists(join(paths.logs, 'hooks.log'))) ?? '';
-  const out: Array<Record<string, unknown>> = [];
-  for (const line of text.split('\n')) {
-    if (!line.includes('"hook.prompt"') && !line.includes('"hook.session_start"')) continue;
-    try {
-      out.push(JSON.parse(line) as Record<string, unknown>);
-    } catch {
-      // A line cut short by a crash: skipped, as every log reader does.
-    }
-  }
-  return out.slice(-INJECTIONS_SHOWN).reverse();
 }
