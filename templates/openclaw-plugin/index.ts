@@ -123,6 +123,8 @@ const NO_LOOKUP_TRIGGERS = new Set(['heartbeat', 'cron', 'memory']);
 const DEFAULT_AGENT = 'main';
 /** How long logging an injection may take before it is given up (ms); the prompt never waits for it. */
 const INJECTION_LOG_MS = 2000;
+/** How long a "memory skipped for time" line may wait for the handle to open and the write (the machine is busy by then). */
+const SKIPPED_LOG_MS = 15_000;
 
 /** About four characters a token: the plugin carries no tokenizer. */
 export function approxTokens(text: string): number {
@@ -313,8 +315,6 @@ export class MemoryPlugin {
   /** Injection lines being written to logs/hooks.log (close waits for them). */
   private readonly pendingLogs = new Set<Promise<unknown>>();
   private entry: EntryModule | undefined;
-  /** The handle once opened (the time-out of a lookup is logged through it). */
-  private loadedMemory: MemoryHandle | undefined;
   /** OpenClaw's version, named in the provenance of what its agents remember. */
   private readonly clientVersion: string | undefined;
 
@@ -410,7 +410,6 @@ export class MemoryPlugin {
     this.recall ??= (async () => {
       const module = await this.loadEntry();
       const memory = await module.openMemory(this.config.home, { keepOpen: true });
-      this.loadedMemory = memory;
       // Build or update the index and open it now, not during the first prompt; a failure here is the first lookup's to report.
       memory.prepare().then(
         (warnings) => {
@@ -501,10 +500,10 @@ export class MemoryPlugin {
    * injection line.
    */
   recordSkippedForTime(memory: MemoryHandle | undefined, entry: { agent: string; what: 'prompt' | 'last-turn'; timeoutMs: number }): void {
-    const handle = memory ?? this.loadedMemory;
-    if (!handle) return;
-    const written = Promise.resolve().then(() => handle.recordSkippedForTime({ ...entry, via: 'openclaw' }));
-    const logged = withTimeout(written, INJECTION_LOG_MS, 'logging the skipped memory').catch((error: unknown) =>
+    // A lookup can run out before the handle is even open (a busy machine): the line waits for it, off the turn's path.
+    const handle = memory ? Promise.resolve(memory) : this.openRecall().then((loaded) => loaded.memory);
+    const written = handle.then((h) => h.recordSkippedForTime({ ...entry, via: 'openclaw' }));
+    const logged = withTimeout(written, SKIPPED_LOG_MS, 'logging the skipped memory').catch((error: unknown) =>
       this.logger.warn?.(`oc-memory: the skipped memory was not logged (${(error as Error).message.split('\n')[0]})`),
     );
     this.pendingLogs.add(logged);
