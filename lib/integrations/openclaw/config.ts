@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import JSON5 from 'json5';
 import type { Config } from '../../config/config-schema.js';
 import { errorCode } from '../../core/errors.js';
+import { openClawHomeDir } from '../../sources/openclaw-files.js';
 
 export const DEFAULT_GATEWAY_URL = 'http://127.0.0.1:18789';
 export const DEFAULT_HOOKS_PATH = '/hooks';
@@ -42,7 +43,8 @@ export interface OpenClawEndpoint {
 export function openClawConfigPath(env: Record<string, string | undefined>, home: string = homedir()): string {
   if (env.OPENCLAW_CONFIG_PATH) return env.OPENCLAW_CONFIG_PATH;
   if (env.OPENCLAW_STATE_DIR) return join(env.OPENCLAW_STATE_DIR, 'openclaw.json');
-  return join(home, '.openclaw', 'openclaw.json');
+  // OpenClaw's own home: $OPENCLAW_HOME when set, as OpenClaw resolves it (its state and openclaw.json live there).
+  return join(openClawHomeDir(env, home), '.openclaw', 'openclaw.json');
 }
 
 export interface OpenClawJson {

@@ -87,7 +87,7 @@ export async function installOpenClawIntegration(options: {
   const location = await locateOpenClaw(options.env, options.userHome);
   if (!location.stateDirExists && !location.configExists) {
     throw new OcmError('NOT_FOUND', `OpenClaw was not found (no ${location.stateDir}).`, {
-      hint: 'Install and run OpenClaw once, set OPENCLAW_STATE_DIR / OPENCLAW_CONFIG_PATH if it lives elsewhere, or print the settings with `ocm-run integrate openclaw --print`.',
+      hint: 'Install and run OpenClaw once, set OPENCLAW_HOME / OPENCLAW_STATE_DIR / OPENCLAW_CONFIG_PATH if it lives elsewhere, or print the settings with `ocm-run integrate openclaw --print`.',
     });
   }
   const folders = memoryFolders(paths);

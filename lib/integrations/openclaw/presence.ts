@@ -71,7 +71,7 @@ export async function findOpenClaw(options: {
     agents.push(...ids);
   }
   const { openClawConfigPath, readOpenClawJson } = await import('./config.js');
-  const configPath = openClawConfigPath(options.env, userHome);
+  const configPath = openClawConfigPath(options.env, options.userHome ?? homedir());
   const data = (await readOpenClawJson(configPath)).data;
   const ownConfig = data !== undefined && Object.keys(data).some((key) => !INTEGRATION_KEYS.includes(key));
   const command = version ? `\`openclaw\` ${version.text} on PATH` : 'no `openclaw` command on PATH';

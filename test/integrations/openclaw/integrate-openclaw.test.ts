@@ -543,3 +543,33 @@ test("integrate openclaw status: each agent, whether OpenClaw's tool policy offe
     await s.cleanup();
   }
 });
+
+test('integrate openclaw with $OPENCLAW_HOME: the openclaw.json and extensions OpenClaw uses there are the ones changed, never ~/.openclaw', async () => {
+  const t = await tempDir('ocm-integrate-');
+  try {
+    const userHome = join(t.dir, 'user');
+    const openClawHome = join(t.dir, 'oc-home');
+    const stateDir = join(openClawHome, '.openclaw');
+    await mkdir(stateDir, { recursive: true });
+    await mkdir(userHome);
+    const configPath = join(stateDir, 'openclaw.json');
+    await writeFile(configPath, ORIGINAL, { mode: 0o640 });
+    const home = join(t.dir, 'home');
+    const env = { HOME: userHome, OPENCLAW_HOME: openClawHome, PATH: `${join(t.dir, 'bin')}:${process.env.PATH}` };
+    const r = await runCli(['integrate', 'openclaw', '--home', home], { env });
+    assert.equal(r.code, 0, r.stderr);
+    const data = JSON5.parse(await readFile(configPath, 'utf8'));
+    assert.equal(data.plugins.entries['oc-memory'].config.home, home, "OpenClaw's own openclaw.json names the home");
+    assert.deepEqual((await readdir(join(stateDir, 'extensions', 'oc-memory'))).sort(), [
+      'index.js',
+      'openclaw.plugin.json',
+      'package.json',
+    ]);
+    assert.deepEqual(await readdir(userHome), [], 'nothing written to ~/.openclaw');
+    const status = await runCli(['integrate', 'openclaw', 'status', '--home', home], { env });
+    assert.equal(status.code, 0, status.stderr);
+    assert.ok(status.stdout.includes(configPath), `status names the file OpenClaw reads:\n${status.stdout}`);
+  } finally {
+    await t.cleanup();
+  }
+});
