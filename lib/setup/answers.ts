@@ -404,33 +404,59 @@ export function summarize(a: SetupAnswers, keyNote: string): string {
   ].join('\n');
 }
 
-function bool(value: unknown, flag: string): boolean {
-  if (typeof value === 'boolean') return value;
-  const t = String(value).toLowerCase();
+function bool(value: string, flag: string): boolean {
+  const t = value.toLowerCase();
   if (['yes', 'y', 'true', '1', 'on'].includes(t)) return true;
   if (['no', 'n', 'false', '0', 'off'].includes(t)) return false;
-  throw new OcmError('BAD_INPUT', `--${flag} must be yes or no (got ${String(value)}).`);
+  throw new OcmError('BAD_INPUT', `--${flag} must be yes or no (got ${value}).`);
 }
 
 function check(reason: string | undefined, flag: string): void {
   if (reason) throw new OcmError('BAD_INPUT', `--${flag}: ${reason}.`, { hint: 'Run `ocm-run setup --help` for every flag.' });
 }
 
+/**
+ * The answers `setup` takes from its command line, by flag (`budgetTokens` is `--budget-tokens`),
+ * each as typed (a flag given twice: the last value); undefined: not given, the default stands.
+ */
+export interface SetupFlags {
+  budgetTokens?: string | undefined;
+  sources?: string | undefined;
+  every?: string | undefined;
+  hotTtlDays?: string | undefined;
+  warmTtlDays?: string | undefined;
+  /** yes or no. */
+  autoHotToWarm?: string | undefined;
+  /** yes or no. */
+  coldApproval?: string | undefined;
+  provider?: string | undefined;
+  model?: string | undefined;
+  reflectorModel?: string | undefined;
+  apiBase?: string | undefined;
+  vault?: string | undefined;
+  /** none, git or command. */
+  sync?: string | undefined;
+  gitRemote?: string | undefined;
+  gitBranch?: string | undefined;
+  syncCommand?: string | undefined;
+  /** yes or no. */
+  encrypt?: string | undefined;
+  syncKeyFile?: string | undefined;
+}
+
 /** Apply command-line flags over defaults; every value is validated like at the prompt. */
-export function answersFromFlags(options: Record<string, unknown>, base: SetupAnswers, userHome?: string): SetupAnswers {
+export function answersFromFlags(flags: SetupFlags, base: SetupAnswers, userHome?: string): SetupAnswers {
   const a: SetupAnswers = structuredClone(base);
-  // A flag given twice arrives as a list: the last one wins, as in most CLIs.
-  const str = (v: unknown) => (v === undefined ? undefined : String(Array.isArray(v) ? v[v.length - 1] : v));
-  const set = <T>(v: T | undefined, apply: (v: T) => void) => v !== undefined && apply(v);
-  set(str(options.budgetTokens), (v) => {
+  const set = (v: string | undefined, apply: (v: string) => void) => v !== undefined && apply(v);
+  set(flags.budgetTokens, (v) => {
     check(validate.budgetTokens(v), 'budget-tokens');
     a.basics.budgetTokens = Number(v);
   });
-  set(str(options.every), (v) => {
+  set(flags.every, (v) => {
     check(validate.everyMinutes(v), 'every');
     a.basics.everyMinutes = Number(v);
   });
-  set(str(options.sources), (v) => {
+  set(flags.sources, (v) => {
     const reason = validate.sources(v);
     // Which sources to read is configuration: exit 2, like the other config errors (docs/architecture.md, "Errors, exit codes and --json").
     if (reason)
@@ -439,39 +465,39 @@ export function answersFromFlags(options: Record<string, unknown>, base: SetupAn
       });
     a.sources = { ...a.sources, observe: parseSources(v) };
   });
-  set(str(options.hotTtlDays), (v) => {
+  set(flags.hotTtlDays, (v) => {
     check(validate.hotTtlDays(v), 'hot-ttl-days');
     a.tiers.hotTtlDays = Number(v);
   });
-  set(str(options.warmTtlDays), (v) => (a.tiers.warmTtlDays = Number(v)));
+  set(flags.warmTtlDays, (v) => (a.tiers.warmTtlDays = Number(v)));
   check(validate.warmTtlDays(String(a.tiers.warmTtlDays), a.tiers.hotTtlDays), 'warm-ttl-days');
-  set(options.autoHotToWarm, (v) => (a.tiers.autoHotToWarm = bool(v, 'auto-hot-to-warm')));
-  set(options.coldApproval, (v) => (a.tiers.coldRequiresApproval = bool(v, 'cold-approval')));
-  set(str(options.provider), (v) => {
+  set(flags.autoHotToWarm, (v) => (a.tiers.autoHotToWarm = bool(v, 'auto-hot-to-warm')));
+  set(flags.coldApproval, (v) => (a.tiers.coldRequiresApproval = bool(v, 'cold-approval')));
+  set(flags.provider, (v) => {
     if (!(v === 'heuristic' || v in PROVIDER_PRESETS))
       throw new OcmError('BAD_INPUT', `--provider must be one of ${[...WIZARD_PROVIDERS, 'lmstudio', 'custom'].join(', ')} (got ${v}).`);
     if (v !== a.llm.provider)
       a.llm = { provider: v as SetupProvider, model: DEFAULT_MODELS[v as SetupProvider], reflectorModel: '', apiBase: '' };
   });
-  set(str(options.model), (v) => (a.llm.model = v));
-  set(str(options.reflectorModel), (v) => (a.llm.reflectorModel = v));
-  set(str(options.apiBase), (v) => (a.llm.apiBase = v));
+  set(flags.model, (v) => (a.llm.model = v));
+  set(flags.reflectorModel, (v) => (a.llm.reflectorModel = v));
+  set(flags.apiBase, (v) => (a.llm.apiBase = v));
   if (a.llm.provider === 'heuristic') a.llm = { provider: 'heuristic', model: '', reflectorModel: '', apiBase: '' };
   check(validate.model(a.llm.model, a.llm.provider), 'model');
   check(validate.apiBase(a.llm.apiBase, a.llm.provider), 'api-base');
-  set(str(options.vault), (v) => {
+  set(flags.vault, (v) => {
     check(validate.vaultPath(v, userHome), 'vault');
     a.obsidian.vaultPath = v.trim() === NO_VAULT ? '' : v.trim();
   });
-  set(str(options.sync), (v) => {
+  set(flags.sync, (v) => {
     if (!['none', 'git', 'command'].includes(v)) throw new OcmError('BAD_INPUT', `--sync must be none, git or command (got ${v}).`);
     a.sync.mode = v as Sync['mode'];
   });
-  set(str(options.gitRemote), (v) => (a.sync.gitRemote = v));
-  set(str(options.gitBranch), (v) => (a.sync.gitBranch = v));
-  set(str(options.syncCommand), (v) => (a.sync.command = v));
-  set(options.encrypt, (v) => (a.sync.encrypt = bool(v, 'encrypt')));
-  set(str(options.syncKeyFile), (v) => {
+  set(flags.gitRemote, (v) => (a.sync.gitRemote = v));
+  set(flags.gitBranch, (v) => (a.sync.gitBranch = v));
+  set(flags.syncCommand, (v) => (a.sync.command = v));
+  set(flags.encrypt, (v) => (a.sync.encrypt = bool(v, 'encrypt')));
+  set(flags.syncKeyFile, (v) => {
     check(validate.keyFile(v), 'sync-key-file');
     a.sync.keyFile = v.trim();
   });

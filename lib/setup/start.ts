@@ -8,7 +8,15 @@ import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import { OcmError, describeError } from '../core/errors.js';
 import { exists, type HomePaths } from '../platform/home.js';
-import { answersFromConfig, answersFromFlags, defaultAnswers, sourceChoices, type SetupAnswers, type SourceChoice } from './answers.js';
+import {
+  answersFromConfig,
+  answersFromFlags,
+  defaultAnswers,
+  sourceChoices,
+  type SetupAnswers,
+  type SetupFlags,
+  type SourceChoice,
+} from './answers.js';
 import type { Config } from '../config/config-schema.js';
 import type { SetupProgress } from './progress.js';
 
@@ -23,8 +31,8 @@ export async function startSetup(options: {
   paths: HomePaths;
   configFile: string;
   env: NodeJS.ProcessEnv;
-  /** The command's flags (answersFromFlags reads the ones it knows). */
-  flags: Record<string, unknown>;
+  /** The answers given on the command line. */
+  flags: SetupFlags;
   /** `--reconfigure`: an existing setup must be there. */
   reconfigure: boolean;
 }): Promise<SetupStart> {

@@ -2,7 +2,10 @@ import { join, resolve } from 'node:path';
 import { configTemplate, defineCommand } from '../cli-context.js';
 import { EXIT, OcmError } from '../../lib/core/errors.js';
 
-import type { SetupReport } from '../../lib/setup/finish.js';
+import type { FinishSetupOptions, SetupReport } from '../../lib/setup/finish.js';
+import type { SetupFlags } from '../../lib/setup/answers.js';
+import type { SetupKeyOptions } from '../../lib/setup/key-check.js';
+import type { Flags, FlagValues, TextFlag } from '../flags.js';
 import { thisRunner } from '../runner.js';
 import { toolPolicyLines } from '../../lib/integrations/openclaw/tool-policy.js';
 
@@ -87,46 +90,69 @@ function reportLines(report: SetupReport, warning?: string): string[] {
   return lines;
 }
 
+/** Every flag that answers a question is a text flag of lib/setup's SetupFlags (typed: none missed). */
+const SETUP_FLAGS = {
+  reconfigure: { description: 'Change an existing setup (current values are the defaults)' },
+  yes: { description: 'Non-interactive: take every answer from the flags (or the defaults)' },
+  budgetTokens: { value: '<n>', description: 'Active memory token budget (200–200000)' },
+  sources: {
+    value: '<names>',
+    description: 'Other agents to observe besides OpenClaw (always on): pi, claude-code, codex, comma-separated, or none',
+  },
+  every: { value: '<minutes>', description: 'Poll interval of the scheduled tick (1–1440)' },
+  hotTtlDays: { value: '<n>', description: 'Days an observation stays hot' },
+  warmTtlDays: { value: '<n>', description: 'Days before warm observations are proposed for cold' },
+  autoHotToWarm: { value: '<yes|no>', description: 'Move hot → warm automatically' },
+  coldApproval: { value: '<yes|no>', description: 'Ask before moving warm → cold' },
+  provider: { value: '<name>', description: 'gemini | openai | anthropic | openrouter | ollama | lmstudio | custom | heuristic' },
+  model: { value: '<name>', description: 'Observer model' },
+  reflectorModel: { value: '<name>', description: 'Reflector model (default: the observer model)' },
+  apiBase: { value: '<url>', description: 'OpenAI-compatible endpoint (default: the provider’s)' },
+  apiKey: { value: '<key>', description: 'API key (prefer --api-key-env: a key on the command line lands in shell history)' },
+  apiKeyEnv: { value: '<NAME>', description: 'Read the API key from this environment variable' },
+  skipKeyCheck: { description: 'Do not try the key with a live call' },
+  vault: { value: '<path>', description: 'Obsidian vault for the cold tier (created from the template when missing)' },
+  sync: { value: '<mode>', description: 'none | git | command' },
+  gitRemote: { value: '<url>', description: 'Git remote for --sync git' },
+  gitBranch: { value: '<name>', description: 'Branch for --sync git (default main)' },
+  syncCommand: { value: '<cmd>', description: 'Command for --sync command' },
+  encrypt: {
+    value: '<yes|no>',
+    description: 'Sync only ciphertext (default yes): the passphrase from OCM_SYNC_PASSPHRASE, or --sync-key-file',
+  },
+  syncKeyFile: { value: '<file>', description: 'Encrypt sync with this age key file (created when missing)' },
+  installSchedule: { description: 'Also install the schedule (with --yes)' },
+  integrateOpenclaw: { description: 'Also set up the OpenClaw integration (with --yes)' },
+  integrateClaudeCode: { description: 'Also give Claude Code the memory: MCP server and hooks (with --yes)' },
+  integrateCodex: { description: 'Also give Codex the memory: MCP server and trusted hooks (with --yes)' },
+  integratePi: { description: 'Also give pi the memory: the oc-memory extension (with --yes)' },
+} as const satisfies Flags & Record<keyof SetupFlags, TextFlag>;
+
+type SetupFlagValues = FlagValues<typeof SETUP_FLAGS>;
+
+/** `setup --yes`: the flags as the key to settle (given, from a variable, or none) and whether to try it. */
+function keyRequest(flags: SetupFlagValues, llm: SetupKeyOptions['llm']): Omit<SetupKeyOptions, 'env' | 'envFile'> {
+  return { llm, apiKey: flags.apiKey, apiKeyEnv: flags.apiKeyEnv, skipCheck: flags.skipKeyCheck };
+}
+
+/** `setup --yes`: the flags as what to install besides the configuration. */
+function scriptedExtras(flags: SetupFlagValues): Pick<FinishSetupOptions, 'installSchedule' | 'integrate'> {
+  return {
+    installSchedule: flags.installSchedule,
+    integrate: {
+      openClaw: flags.integrateOpenclaw,
+      claudeCode: flags.integrateClaudeCode,
+      codex: flags.integrateCodex,
+      pi: flags.integratePi,
+    },
+  };
+}
+
 export const command = defineCommand({
   name: 'setup',
   description:
     'Set OC-Memory up: six steps (basics and sources, tiers, LLM, Obsidian, sync, review); resumes when interrupted; --yes with flags for scripts',
-  flags: {
-    reconfigure: { description: 'Change an existing setup (current values are the defaults)' },
-    yes: { description: 'Non-interactive: take every answer from the flags (or the defaults)' },
-    budgetTokens: { value: '<n>', description: 'Active memory token budget (200–200000)' },
-    sources: {
-      value: '<names>',
-      description: 'Other agents to observe besides OpenClaw (always on): pi, claude-code, codex, comma-separated, or none',
-    },
-    every: { value: '<minutes>', description: 'Poll interval of the scheduled tick (1–1440)' },
-    hotTtlDays: { value: '<n>', description: 'Days an observation stays hot' },
-    warmTtlDays: { value: '<n>', description: 'Days before warm observations are proposed for cold' },
-    autoHotToWarm: { value: '<yes|no>', description: 'Move hot → warm automatically' },
-    coldApproval: { value: '<yes|no>', description: 'Ask before moving warm → cold' },
-    provider: { value: '<name>', description: 'gemini | openai | anthropic | openrouter | ollama | lmstudio | custom | heuristic' },
-    model: { value: '<name>', description: 'Observer model' },
-    reflectorModel: { value: '<name>', description: 'Reflector model (default: the observer model)' },
-    apiBase: { value: '<url>', description: 'OpenAI-compatible endpoint (default: the provider’s)' },
-    apiKey: { value: '<key>', description: 'API key (prefer --api-key-env: a key on the command line lands in shell history)' },
-    apiKeyEnv: { value: '<NAME>', description: 'Read the API key from this environment variable' },
-    skipKeyCheck: { description: 'Do not try the key with a live call' },
-    vault: { value: '<path>', description: 'Obsidian vault for the cold tier (created from the template when missing)' },
-    sync: { value: '<mode>', description: 'none | git | command' },
-    gitRemote: { value: '<url>', description: 'Git remote for --sync git' },
-    gitBranch: { value: '<name>', description: 'Branch for --sync git (default main)' },
-    syncCommand: { value: '<cmd>', description: 'Command for --sync command' },
-    encrypt: {
-      value: '<yes|no>',
-      description: 'Sync only ciphertext (default yes): the passphrase from OCM_SYNC_PASSPHRASE, or --sync-key-file',
-    },
-    syncKeyFile: { value: '<file>', description: 'Encrypt sync with this age key file (created when missing)' },
-    installSchedule: { description: 'Also install the schedule (with --yes)' },
-    integrateOpenclaw: { description: 'Also set up the OpenClaw integration (with --yes)' },
-    integrateClaudeCode: { description: 'Also give Claude Code the memory: MCP server and hooks (with --yes)' },
-    integrateCodex: { description: 'Also give Codex the memory: MCP server and trusted hooks (with --yes)' },
-    integratePi: { description: 'Also give pi the memory: the oc-memory extension (with --yes)' },
-  },
+  flags: SETUP_FLAGS,
   examples: [
     'ocm-run setup',
     'ocm-run setup --reconfigure',
@@ -143,35 +169,15 @@ export const command = defineCommand({
       configFile: ctx.configFile,
       env: ctx.env,
       flags: options,
-      reconfigure: Boolean(options.reconfigure),
+      reconfigure: options.reconfigure,
     });
     const progressFile = P.progressPath(ctx.paths.root, ctx.env);
     const runner = thisRunner();
 
     if (options.yes) {
       const { settleSetupKey } = await import('../../lib/setup/key-check.js');
-      const apiKey = await settleSetupKey({
-        llm: defaults.llm,
-        apiKey: options.apiKey !== undefined ? String(options.apiKey) : undefined,
-        apiKeyEnv: options.apiKeyEnv !== undefined ? String(options.apiKeyEnv) : undefined,
-        env: ctx.env,
-        envFile: ctx.paths.env,
-        skipCheck: Boolean(options.skipKeyCheck),
-      });
-      const report = await finishSetup({
-        answers: defaults,
-        apiKey,
-        configTemplate,
-        env: ctx.env,
-        installSchedule: Boolean(options.installSchedule),
-        integrate: {
-          openClaw: Boolean(options.integrateOpenclaw),
-          claudeCode: Boolean(options.integrateClaudeCode),
-          codex: Boolean(options.integrateCodex),
-          pi: Boolean(options.integratePi),
-        },
-        runner,
-      });
+      const apiKey = await settleSetupKey({ ...keyRequest(options, defaults.llm), env: ctx.env, envFile: ctx.paths.env });
+      const report = await finishSetup({ answers: defaults, apiKey, configTemplate, env: ctx.env, ...scriptedExtras(options), runner });
       for (const line of reportLines(report, await sqliteWarning())) ctx.out(line);
       await P.clearProgress(progressFile);
       return setupSucceeded(report) ? EXIT.ok : EXIT.error;
@@ -185,7 +191,7 @@ export const command = defineCommand({
     const progress = wizardProgress(await P.readProgress(progressFile), {
       root: ctx.paths.root,
       mode: current ? 'reconfigure' : 'new',
-      reconfigure: Boolean(options.reconfigure),
+      reconfigure: options.reconfigure,
       now: new Date(),
     });
     const found = await findAgents(ctx.env);

@@ -26,7 +26,7 @@ test('answers: flags are validated like the prompts and become config values', (
     {
       provider: 'gemini',
       budgetTokens: '3000',
-      every: 5,
+      every: '5',
       hotTtlDays: '30',
       warmTtlDays: '200',
       coldApproval: 'no',
@@ -198,7 +198,6 @@ test('answers: --sources names the other agents to observe, checked by the same 
     [true, true, false],
   );
   assert.deepEqual(answersFromFlags({ sources: 'none' }, a).sources.observe, []);
-  assert.deepEqual(answersFromFlags({ sources: ['pi', 'codex'] }, a).sources.observe, ['codex'], 'the last --sources wins');
   assert.deepEqual(answersFromFlags({}, a).sources.observe, ['claude-code', 'codex'], 'no flag keeps the current choice');
   assert.throws(
     () => answersFromFlags({ sources: 'claude-code,cursor' }, base),
@@ -251,7 +250,8 @@ test('setup --yes --sources claude-code: only Claude Code joins OpenClaw; an unk
     assert.match(unknown.stderr, /--sources: unknown source "cursor": choose from pi, claude-code, codex \(comma-separated\), or none/);
     await assert.rejects(stat(join(home, 'config.yaml')), 'nothing written');
 
-    const r = await setup('--sources', 'claude-code');
+    // Given twice, the last --sources wins, as in most CLIs.
+    const r = await setup('--sources', 'codex', '--sources', 'claude-code');
     assert.equal(r.code, 0, r.stderr);
     // No OpenClaw on this machine (no command, no agents/): setup says so instead of "every OpenClaw agent".
     assert.match(r.stdout, /Observed: Claude Code; OpenClaw is not installed here \(/);
