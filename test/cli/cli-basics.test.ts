@@ -64,7 +64,13 @@ test('config get / set / validate: comments kept, invalid values refused with th
   const { dir, cleanup } = await tempDir();
   try {
     const home = join(dir, 'h');
+    // Reading the config of a home that is not there creates nothing (no silent state); the first writing command makes it.
     let r = await runCli(['config', 'get', 'active_memory.budget_tokens', '--home', home]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /ocm-run setup/);
+    r = await runCli(['observe', '--home', home], { env: { HOME: dir } });
+    assert.equal(r.code, 0, r.stderr);
+    r = await runCli(['config', 'get', 'active_memory.budget_tokens', '--home', home]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.trim(), '4000');
 
