@@ -36,7 +36,7 @@ export const command = defineCommand({
         hint: 'Use schedule install, schedule uninstall or schedule status.',
       });
     }
-    const dryRun = Boolean(options.dryRun);
+    const { dryRun } = options;
     // Only a real install creates the home (the tick's log goes there); status and dry runs change nothing.
     const { loadConfig } = await import('../../lib/config/config.js');
     const { config } =
