@@ -11,15 +11,27 @@
  * behind; CR LF and a lone CR become LF); on the way out to a terminal any
  * that a hand-edited file still holds are shown escaped (`\x1b`).
  */
+import { oneOf } from './pattern.js';
 
 /*
  * One alternation, tried left to right: an escape sequence with a string body (OSC, DCS, SOS, PM, APC; ended
  * by BEL or ST, or cut at 4096 characters), a CSI sequence (ESC [ or C1 CSI, parameters, intermediates, a final
  * byte), any other two-character escape, then a single control character. Bounded repetitions: linear time.
  */
-const CONTROL =
-  // eslint-disable-next-line no-control-regex
-  /(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c]{0,4096}(?:\u0007|\u001b\\|\u009c)?|(?:\u001b\[|\u009b)[\u0030-\u003f]{0,64}[\u0020-\u002f]{0,16}[\u0040-\u007e]?|\u001b[\u0020-\u002f]{0,8}[\u0030-\u007e]?|\r\n?|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+const CONTROL = oneOf(
+  [
+    // OSC, DCS, SOS, PM, APC and their string body, ended by BEL or ST.
+    /(?:\u001b[\]PX^_]|[\u0090\u0098\u009d\u009e\u009f])[^\u0007\u001b\u009c]{0,4096}(?:\u0007|\u001b\\|\u009c)?/,
+    // CSI: parameters, intermediates, a final byte.
+    /(?:\u001b\[|\u009b)[\u0030-\u003f]{0,64}[\u0020-\u002f]{0,16}[\u0040-\u007e]?/,
+    // Any other escape.
+    /\u001b[\u0020-\u002f]{0,8}[\u0030-\u007e]?/,
+    /\r\n?/,
+    // A single control character.
+    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/,
+  ],
+  'g',
+);
 // eslint-disable-next-line no-control-regex
 const ANY_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 

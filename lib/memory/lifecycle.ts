@@ -24,6 +24,7 @@
  * the passports", "physio is done", "이사 끝" — and closes every open to-do of
  * it: tasks, notes that put it on a list, a course of sessions.
  */
+import { anyOf, oneOf, pattern } from '../core/pattern.js';
 import type { Observation, ObservationMark } from '../core/types.js';
 
 export interface LifecycleOptions {
@@ -58,24 +59,81 @@ const FRAME = new Set(
   ).split(/\s+/),
 );
 
+/** A value as a change names it: a word of letters, digits and `_.+#-` ("Postgres", "fly.io", "C#"). */
+const VALUE_NAME = /[\p{L}\p{N}_.+#-]+/u;
+
 /** Saying that a task is finished ("login is done", "works end to end", "merged", "완료"). */
-const FINISHED_EN =
-  /\b(?:done|finished|complete[ds]?|completed|fixed|merged|shipped|deployed|live|(?:works?|working|worked)(?!\s+(?:on|backwards?|through|towards?|out|from|at|in|for|with|around|off|away|hard|late|together|under|as)\b)|ready|sorted|landed|in place|passes|passing|resolved|submitted|sent|booked|paid|renewed|handled|taken care of)\b/i;
+const FINISHED_EN = pattern(
+  [
+    /\b/,
+    anyOf(
+      ...['done', 'finished', 'complete[ds]?', 'completed', 'fixed', 'merged', 'shipped', 'deployed', 'live'],
+      // "works", but not "works on", "working through", "worked late".
+      pattern([
+        /(?:works?|working|worked)/,
+        /(?!\s+(?:on|backwards?|through|towards?|out|from|at|in|for|with|around|off|away|hard|late|together|under|as)\b)/,
+      ]),
+      ...['ready', 'sorted', 'landed', 'in place', 'passes', 'passing', 'resolved', 'submitted', 'sent', 'booked', 'paid'],
+      ...['renewed', 'handled', 'taken care of'],
+    ),
+    /\b/,
+  ],
+  'i',
+);
 const FINISHED_KO = /(?:완료|끝났|끝냈|끝남|마쳤|해결했|해결됐|보냈|예약했|신청했|냈어|샀어|샀다|했어요|했음|다 했|됐어|됐다)/u;
 /** A completion said as a wish or a plan is none ("should be done by Friday", "will be ready"). */
-const NOT_YET =
-  /\b(?:will|should|would|could|must|needs?|has to|have to|going to|gonna|not|isn't|aren't|wasn't|won't|until|by (?:then|friday|monday|tomorrow)|once|when|if|before|yet)\b|(?:해야|할게|하자|할 거|예정|아직|안 ?됐|못 ?했)/iu;
+const NOT_YET = oneOf(
+  [
+    pattern([
+      /\b/,
+      anyOf(
+        ...['will', 'should', 'would', 'could', 'must', 'needs?', 'has to', 'have to', 'going to', 'gonna'],
+        ...['not', "isn't", "aren't", "wasn't", "won't", 'until', 'by (?:then|friday|monday|tomorrow)', 'once', 'when', 'if'],
+        ...['before', 'yet'],
+      ),
+      /\b/,
+    ]),
+    anyOf('해야', '할게', '하자', '할 거', '예정', '아직', '안 ?됐', '못 ?했'),
+  ],
+  'iu',
+);
 
 /** An explicit change that names the old value. */
 const CHANGED_FROM: RegExp[] = [
-  /\b(?:switch(?:ed|ing)?|mov(?:e|ed|ing)|migrat(?:e|ed|ing)|chang(?:e|ed|ing)|go(?:ing)? back|went back|port(?:ed|ing)?)\b[^.;]{0,30}?\bfrom\s+([\p{L}\p{N}_.+#-]+)/iu,
+  pattern(
+    [
+      /\b/,
+      anyOf(
+        ...['switch(?:ed|ing)?', 'mov(?:e|ed|ing)', 'migrat(?:e|ed|ing)', 'chang(?:e|ed|ing)'],
+        ...['go(?:ing)? back', 'went back', 'port(?:ed|ing)?'],
+      ),
+      /\b[^.;]{0,30}?\bfrom\s+/,
+      `(${VALUE_NAME.source})`,
+    ],
+    'iu',
+  ),
   /\binstead of\s+([\p{L}\p{N}_.+#-]+)/iu,
   /\breplac(?:e|ed|ing)\s+([\p{L}\p{N}_.+#-]+)\s+(?:with|by)\b/iu,
   /\bno longer\s+(?:on|use|using|with|in)?\s*([\p{L}\p{N}_.+#-]+)/iu,
   /\bnot\s+([\p{L}\p{N}_.+#-]+)\s+any ?more\b/iu,
   // "we're not doing Canada after all", "not going with Stripe anymore": the plan named is given up.
-  /\bnot\s+(?:doing|going to|going with|using|taking|having|buying|booking)\s+(?:the\s+)?([\p{L}\p{N}_.+#-]+)\b[^.;!?]{0,30}?\b(?:after all|any ?more|instead)\b/iu,
-  /\b(?:drop(?:ped|ping)?|ditch(?:ed|ing)?|scrap(?:ped|ping)?|cancel(?:l?ed|l?ing)?|abandon(?:ed|ing)?)\s+(?:the\s+)?([\p{L}\p{N}_.+#-]+)/iu,
+  pattern(
+    [
+      /\bnot\s+(?:doing|going to|going with|using|taking|having|buying|booking)\s+(?:the\s+)?/,
+      `(${VALUE_NAME.source})`,
+      /\b[^.;!?]{0,30}?\b(?:after all|any ?more|instead)\b/,
+    ],
+    'iu',
+  ),
+  pattern(
+    [
+      /\b/,
+      anyOf('drop(?:ped|ping)?', 'ditch(?:ed|ing)?', 'scrap(?:ped|ping)?', 'cancel(?:l?ed|l?ing)?', 'abandon(?:ed|ing)?'),
+      /\s+(?:the\s+)?/,
+      `(${VALUE_NAME.source})`,
+    ],
+    'iu',
+  ),
   /([\p{L}\p{N}_.+#-]+?)(?:은|는|을|를)?\s+(?:대신|말고)/u,
   /([\p{L}\p{N}_.+#-]+?)에서\s+\S+?(?:으로|로)\s*(?:바꾸|바꿨|바꿔|변경|옮기|옮겼|갈아)/u,
 ];
@@ -84,12 +142,36 @@ const CHANGED_FROM: RegExp[] = [
 const ARROW = /([\p{L}\p{N}_.+#-]+)\s*(?:→|->)\s*([\p{L}\p{N}_.+#-]+)/u;
 
 /** Words that say a value changed ("from now on", "moved to", "이제"). */
-const CHANGE_WORD =
-  /\b(?:now|from now on|moved|changed|updated|switch(?:ed)?|instead|actually|any ?more|no longer|revised|rescheduled|postponed|pushed back|after all|scratch (?:that|the|this))\b|(?:이제|바꿨|바꿔|변경|옮겼|대신|바뀌|미뤄|연기)/iu;
+const CHANGE_WORD = oneOf(
+  [
+    pattern([
+      /\b/,
+      anyOf(
+        ...['now', 'from now on', 'moved', 'changed', 'updated', 'switch(?:ed)?', 'instead', 'actually', 'any ?more', 'no longer'],
+        ...['revised', 'rescheduled', 'postponed', 'pushed back', 'after all', 'scratch (?:that|the|this)'],
+      ),
+      /\b/,
+    ]),
+    anyOf('이제', '바꿨', '바꿔', '변경', '옮겼', '대신', '바뀌', '미뤄', '연기'),
+  ],
+  'iu',
+);
 
 /** Saying a choice is made ("we'll use", "go with", "쓰기로"): a mere mention of another database is none. */
-const CHOICE_WORD =
-  /\b(?:use|using|go with|going with|pick(?:ed)?|chose|choose|decided|settled on|stick with|stay with|run on|runs on|moved to)\b|(?:쓰기로|쓸게|쓰자|로 가자|로 하자|으로 하자|결정)/iu;
+const CHOICE_WORD = oneOf(
+  [
+    pattern([
+      /\b/,
+      anyOf(
+        ...['use', 'using', 'go with', 'going with', 'pick(?:ed)?', 'chose', 'choose', 'decided', 'settled on', 'stick with'],
+        ...['stay with', 'run on', 'runs on', 'moved to'],
+      ),
+      /\b/,
+    ]),
+    anyOf('쓰기로', '쓸게', '쓰자', '로 가자', '로 하자', '으로 하자', '결정'),
+  ],
+  'iu',
+);
 
 /**
  * Kinds of well-known alternatives: a new choice among one kind replaces the old. Only kinds where two
@@ -401,8 +483,21 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
 }
 
 /** A fact or state that reports a problem ("staging migrations fail", "CI is red", "빌드가 안 돼"). */
-const PROBLEM =
-  /\b(?:fails?|failing|failed|broken|breaks|crash(?:es|ed|ing)?|errors?|bug|doesn't work|does not work|isn't working|aren't working|not working|won't start|is red|are red|hangs|times out)\b|(?:안 ?돼|안 ?됨|에러|오류|실패|고장)/iu;
+const PROBLEM = oneOf(
+  [
+    pattern([
+      /\b/,
+      anyOf(
+        ...['fails?', 'failing', 'failed', 'broken', 'breaks', 'crash(?:es|ed|ing)?', 'errors?', 'bug', "doesn't work"],
+        ...['does not work', "isn't working", "aren't working", 'not working', "won't start", 'is red', 'are red', 'hangs'],
+        'times out',
+      ),
+      /\b/,
+    ]),
+    anyOf('안 ?돼', '안 ?됨', '에러', '오류', '실패', '고장'),
+  ],
+  'iu',
+);
 
 /**
  * The problem `newer` reports solved (the best match): a later finish of the same thing ("User fixed it.
@@ -478,6 +573,20 @@ const DID_PHRASE_END = /^(?:today|tonight|yesterday|this|last|at|on|in|with|for|
 /** "이사 끝!", "이사 끝났어", "신청 완료": the word before says what is finished (not "끝나고", "끝나면": after it). */
 const FINISHED_THING_KO = /([\p{L}\p{N}]{2,})\s*(?:끝(?![\uac00-\ud7a3])|끝났|끝냈|끝남|완료)/gu;
 
+/** A name that is not a question word: "Helen", not "What". */
+const PERSON_NAME = /(?!(?:What|When|Where|Why|How|Which|Who|Whose)\b)\p{Lu}\p{Ll}+/u;
+/** "we did the passports", "Helen finally did all the taxes": the thing done, up to three words, is group 1. */
+const DID_THE_THING = pattern(
+  [
+    /\b/,
+    anyOf(/[Ww]e|I|[Ss]he|[Hh]e|[Tt]hey/, PERSON_NAME),
+    /\s+(?:finally\s+|already\s+|just\s+)?did\s+/,
+    /(?:the|our|my|his|her|their|all the|both)\s+/,
+    /([\p{L}'’-]+(?:\s+[\p{L}'’-]+){0,2})/u,
+  ],
+  'gu',
+);
+
 /**
  * What a speaker says they did ("we did the passports today", "Helen finally did the taxes", "이사 끝!"):
  * "did" stands for the task's own verb. Not in a question ("what did the doctor say?", "did the kids like it?").
@@ -492,9 +601,7 @@ function didObjects(text: string): string[] {
         const w = stem(m[1]!.replace(/['’]$/, ''));
         if (w.length >= 3 && !FRAME.has(w) && !FRAME.has(m[1]!.toLowerCase())) out.push(w);
       }
-    for (const m of sentence.matchAll(
-      /\b(?:[Ww]e|I|[Ss]he|[Hh]e|[Tt]hey|(?!(?:What|When|Where|Why|How|Which|Who|Whose)\b)\p{Lu}\p{Ll}+)\s+(?:finally\s+|already\s+|just\s+)?did\s+(?:the|our|my|his|her|their|all the|both)\s+([\p{L}'’-]+(?:\s+[\p{L}'’-]+){0,2})/gu,
-    )) {
+    for (const m of sentence.matchAll(DID_THE_THING)) {
       // The head of the phrase: "the kids' passports today" did the passports, not the kids.
       const phrase: string[] = [];
       for (const word of m[1]!.split(/\s+/)) {
@@ -607,8 +714,20 @@ function supersededBy(newer: Item, older: Item[], weight: Weight): Item[] {
 }
 
 /** Saying a thing is not decided yet ("not sure where to keep the refresh tokens", "아직 못 정했어"). */
-const UNDECIDED =
-  /\b(?:not sure|unsure|undecided|haven't decided|hasn't decided|not decided|wondering|can't decide|torn between|no idea (?:which|where|how|whether))\b|(?:모르겠|못 ?정했|고민 ?중)/iu;
+const UNDECIDED = oneOf(
+  [
+    pattern([
+      /\b/,
+      anyOf(
+        ...['not sure', 'unsure', 'undecided', "haven't decided", "hasn't decided", 'not decided', 'wondering', "can't decide"],
+        ...['torn between', 'no idea (?:which|where|how|whether)'],
+      ),
+      /\b/,
+    ]),
+    anyOf('모르겠', '못 ?정했', '고민 ?중'),
+  ],
+  'iu',
+);
 
 /**
  * An open question a later decision answers: "User is not sure where to keep the refresh tokens" is history

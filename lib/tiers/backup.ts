@@ -85,6 +85,11 @@ export interface RestoreResult extends BackupSummary {
   vault?: string;
 }
 
+export interface RestoreOptions {
+  /** Restore the cold tier into this vault instead of the one the backup's config names. */
+  vaultOverride?: string;
+}
+
 /**
  * Restore a backup into `paths` (a home that does not exist yet or holds no memory). Cold files go to the
  * vault the restored config names, or `vaultOverride`.
@@ -93,7 +98,7 @@ export async function restoreBackup(
   paths: HomePaths,
   sealed: Uint8Array,
   secret: SyncSecret,
-  options: { vaultOverride?: string } = {},
+  options: RestoreOptions = {},
 ): Promise<RestoreResult> {
   const archive = await unsealForSecret(secret, sealed, 'The backup');
   const entries = await readTar(Buffer.from(archive));

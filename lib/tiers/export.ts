@@ -18,6 +18,9 @@ import { listAllTierFiles } from './locations.js';
 export const EXPORT_FORMAT = 'oc-memory-export';
 export const EXPORT_VERSION = 1;
 
+/** The file formats an export is written in. */
+export type ExportFormat = 'json' | 'csv';
+
 export interface ExportRecord {
   id: string;
   date: string;
@@ -86,7 +89,7 @@ export async function collectExport(paths: HomePaths, config: Config, tiers: Tie
   );
 }
 
-export function formatExport(records: ExportRecord[], format: 'json' | 'csv', exportedAt: Date): string {
+export function formatExport(records: ExportRecord[], format: ExportFormat, exportedAt: Date): string {
   if (format === 'json') {
     return `${JSON.stringify({ format: EXPORT_FORMAT, version: EXPORT_VERSION, exported_at: exportedAt.toISOString(), count: records.length, observations: records }, null, 2)}\n`;
   }
@@ -115,7 +118,7 @@ function bad(message: string): OcmError {
 }
 
 /** Read an export back (JSON or CSV). */
-export function parseExport(text: string, format: 'json' | 'csv'): ExportRecord[] {
+export function parseExport(text: string, format: ExportFormat): ExportRecord[] {
   if (format === 'json') {
     const data = JSON.parse(text) as { format?: string; observations?: ExportRecord[] };
     if (data.format !== EXPORT_FORMAT || !Array.isArray(data.observations)) throw bad('Not an OC-Memory JSON export.');

@@ -38,8 +38,8 @@ export const command = defineCommand({
     const { relative } = await import('node:path');
     // Never touch the user's real memory home unless asked to explicitly.
     const removedDemos = options.home === undefined ? await removeOldDemoHomes(Date.now()) : 0;
-    const home = (options.home as string | undefined) ?? (await mkdtemp(join(tmpdir(), 'ocm-demo-')));
-    const ctx = createContext({ home, config: options.config as string | undefined, verbose: ctx0.verbose, json: ctx0.json });
+    const home = options.home ?? (await mkdtemp(join(tmpdir(), 'ocm-demo-')));
+    const ctx = createContext({ home, config: options.config, verbose: ctx0.verbose, json: ctx0.json });
     const { demoMarkerPath, memoryHeldBy } = await import('../../lib/platform/home-contents.js');
     const { mkdir, stat, writeFile } = await import('node:fs/promises');
     const marker = demoMarkerPath(ctx.paths);

@@ -18,7 +18,7 @@ export const command = defineCommand({
       env: ctx.env,
       userHome: homedir(),
       now: ctx.now(),
-      offline: Boolean(options.offline),
+      offline: options.offline,
     });
     const failed = checks.some((c) => c.status === 'fail');
     if (ctx.json) ctx.out(JSON.stringify({ ok: !failed, checks }, null, 2));

@@ -26,7 +26,7 @@ export const command = defineCommand({
     const { OcmError } = await import('../../lib/core/errors.js');
     if (!EVENTS.includes(event))
       throw new OcmError('BAD_INPUT', `Unknown hook event "${event}".`, { hint: `Use one of: ${EVENTS.join(', ')}.` });
-    const agent = options.agent === undefined ? 'main' : String(options.agent);
+    const agent = options.agent ?? 'main';
     const logger = ctx.logger('hooks');
     // The prompt hook's fast path (scripts/prompt-hook.cts) may have read the event and asked the running MCP server already.
     const handover = event === 'prompt' ? takeHandover() : undefined;

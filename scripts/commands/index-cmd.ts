@@ -30,7 +30,7 @@ export const command = defineCommand({
       updateIndex(ctx.paths, config, {
         logger: ctx.logger('index'),
         now: () => ctx.now(),
-        rebuild: Boolean(options.rebuild),
+        rebuild: options.rebuild,
         onFileProgress,
         onEmbedProgress: ctx.json ? undefined : onEmbedProgress,
       }),

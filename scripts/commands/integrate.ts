@@ -51,7 +51,7 @@ export const command = defineCommand({
         hint: 'Use `ocm-run integrate openclaw`, `ocm-run integrate claude-code`, `ocm-run integrate codex` or `ocm-run integrate pi`.',
       });
     }
-    const keys = options.keys === undefined ? 'auto' : String(options.keys);
+    const keys = options.keys ?? 'auto';
     if (!['auto', 'both', 'current', 'legacy'].includes(keys))
       throw new OcmError('BAD_INPUT', `--keys must be auto, current, legacy or both (got ${keys}).`);
     const i = await import('../../lib/integrations/openclaw/integration.js');

@@ -12,7 +12,7 @@ export const command = defineCommand({
   },
   examples: ['ocm-run mcp', 'ocm-run mcp --agent claude-code', 'claude mcp add --scope user oc-memory -- ocm-run mcp --agent claude-code'],
   async run(ctx, _args, options) {
-    const agent = options.agent === undefined ? 'main' : String(options.agent).trim();
+    const agent = options.agent === undefined ? 'main' : options.agent.trim();
     const { OcmError } = await import('../../lib/core/errors.js');
     if (!agent) throw new OcmError('BAD_INPUT', '--agent needs a name.', { hint: 'For example --agent claude-code.' });
     const { pauseAt } = await import('../test-pause.js');

@@ -25,7 +25,7 @@ export const command = defineCommand({
       logger: ctx.logger('observer'),
       // 'index': what was just observed is searchable at once (the next turn's memory lookup finds it).
       steps: ['observe', 'active_memory', 'index'],
-      flush: Boolean(options.flush),
+      flush: options.flush,
       onObserveStep: crash,
       onProgress: (p) => {
         if (p.messages > 0) {

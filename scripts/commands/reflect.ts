@@ -40,8 +40,8 @@ export const command = defineCommand({
       env,
       logger: ctx.logger('reflector'),
       now: () => ctx.now(),
-      force: Boolean(options.force),
-      includeRecent: Boolean(options.all),
+      force: options.force,
+      includeRecent: options.all,
       agents: typeof options.agent === 'string' ? [options.agent] : undefined,
       ...testSignalHook(ctx.env),
     });

@@ -36,7 +36,7 @@ export const command = defineCommand({
         hint: 'Use schedule install, schedule uninstall or schedule status.',
       });
     }
-    const dryRun = Boolean(options.dryRun);
+    const { dryRun } = options;
     // Only a real install creates the home (the tick's log goes there); status and dry runs change nothing.
     const { loadConfig } = await import('../../lib/config/config.js');
     const { config } =
@@ -45,14 +45,14 @@ export const command = defineCommand({
         : await loadConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env });
     let chosenPlatform: import('../../lib/jobs/schedule/index.js').Platform | undefined;
     if (options.platform !== undefined) {
-      const p = String(options.platform);
+      const p = options.platform;
       const { isPlatform } = await import('../../lib/jobs/schedule/index.js');
       if (!isPlatform(p)) throw new OcmError('BAD_INPUT', `Unknown platform "${p}".`, { hint: 'Use cron, launchd, systemd or schtasks.' });
       chosenPlatform = p;
     }
     const every = options.every !== undefined ? Number(options.every) : config.schedule.every_minutes;
     if (!Number.isInteger(every) || every < 1 || every > 1440) {
-      throw new OcmError('BAD_INPUT', `--every must be a whole number of minutes from 1 to 1440 (got ${String(options.every)}).`);
+      throw new OcmError('BAD_INPUT', `--every must be a whole number of minutes from 1 to 1440 (got ${options.every}).`);
     }
     const s = await import('../../lib/jobs/schedule/home-schedule.js');
     const scheduleOptions = { paths: ctx.paths, env: ctx.env, everyMinutes: every, platform: chosenPlatform, configFile: ctx.configFile };

@@ -12,7 +12,7 @@ export const command = defineCommand({
   },
   examples: ['ocm-run stats', 'ocm-run stats --detailed', 'ocm-run stats --export stats.csv'],
   async run(ctx, _args, options) {
-    const exportTo = options.export === undefined ? undefined : String(options.export);
+    const exportTo = options.export;
     if (exportTo !== undefined && !/\.(json|csv)$/i.test(exportTo)) {
       throw new OcmError('BAD_INPUT', `--export needs a .json or .csv file name (got ${exportTo}).`, {
         hint: 'Example: ocm-run stats --export stats.csv',
@@ -24,7 +24,7 @@ export const command = defineCommand({
     if (exportTo) await writeStatsExport(stats, exportTo);
     if (ctx.json) ctx.out(JSON.stringify(stats, null, 2));
     else {
-      ctx.out(formatStats(stats, Boolean(options.detailed)));
+      ctx.out(formatStats(stats, options.detailed));
       if (exportTo) ctx.out(`\nWrote ${exportTo}.`);
     }
   },

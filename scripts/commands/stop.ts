@@ -12,7 +12,7 @@ export const command = defineCommand({
     const { stopDaemon } = await import('../../lib/jobs/daemon.js');
     const timeoutMs = options.timeout !== undefined ? Number(options.timeout) * 1000 : undefined;
     const r = await stopDaemon(ctx.paths, {
-      force: Boolean(options.force),
+      force: options.force,
       timeoutMs: timeoutMs !== undefined && Number.isFinite(timeoutMs) ? timeoutMs : undefined,
     });
     if (ctx.json) ctx.out(JSON.stringify({ ok: true, ...r }));

@@ -1,23 +1,40 @@
+import { resolve } from 'node:path';
 import { defineCommand } from '../cli-context.js';
 import { EXIT, OcmError } from '../../lib/core/errors.js';
 import type { SyncSecret } from '../../lib/platform/encryption.js';
+import type { Flags, FlagValues } from '../flags.js';
 import { crashHook, underLock } from '../tier-context.js';
 
 /** The new passphrase of a key rotation. */
 const NEW_PASSPHRASE = 'OCM_SYNC_NEW_PASSPHRASE';
 
+const SYNC_FLAGS = {
+  newKey: {
+    value: '<file>',
+    description: 'Write a new sync key file (age format, 0600) and stop; then `config set sync.key_file <file>`',
+  },
+  rotateKey: { description: `Re-encrypt the remote for a new key: --new-key-file, or the passphrase in ${NEW_PASSPHRASE}` },
+  newKeyFile: { value: '<file>', description: 'With --rotate-key: the new key file (created when missing); sync.key_file is set to it' },
+} as const satisfies Flags;
+
+/**
+ * What `sync` does: write a new key file and stop, or sync (re-encrypting the remote for a new
+ * key file, or for the passphrase in OCM_SYNC_NEW_PASSPHRASE when none is named). Paths absolute.
+ */
+type SyncRequest = { kind: 'new-key'; file: string } | { kind: 'sync'; rotate?: { keyFile: string | undefined } };
+
+/** The command line as the sync request (--new-key first). */
+function syncRequest(flags: FlagValues<typeof SYNC_FLAGS>): SyncRequest {
+  if (flags.newKey) return { kind: 'new-key', file: resolve(flags.newKey) };
+  if (!flags.rotateKey) return { kind: 'sync' };
+  return { kind: 'sync', rotate: { keyFile: flags.newKeyFile ? resolve(flags.newKeyFile) : undefined } };
+}
+
 export const command = defineCommand({
   name: 'sync',
   description:
     'Sync the memory now: Git (commit the Markdown, pull --rebase, push) and/or sync.command (e.g. rclone); with sync.encrypt only ciphertext leaves the machine; a failure is queued and retried by `run`',
-  flags: {
-    newKey: {
-      value: '<file>',
-      description: 'Write a new sync key file (age format, 0600) and stop; then `config set sync.key_file <file>`',
-    },
-    rotateKey: { description: `Re-encrypt the remote for a new key: --new-key-file, or the passphrase in ${NEW_PASSPHRASE}` },
-    newKeyFile: { value: '<file>', description: 'With --rotate-key: the new key file (created when missing); sync.key_file is set to it' },
-  },
+  flags: SYNC_FLAGS,
   examples: [
     'ocm-run sync',
     'ocm-run config set sync.git.enabled true',
@@ -27,10 +44,10 @@ export const command = defineCommand({
     'ocm-run config set sync.command "rclone sync {encrypted} dropbox:OC-Memory"',
   ],
   async run(ctx, _args, options) {
-    const { resolve } = await import('node:path');
-    if (options.newKey) {
+    const request = syncRequest(options);
+    if (request.kind === 'new-key') {
       const { generateSyncKey, writeKeyFile } = await import('../../lib/platform/encryption.js');
-      const file = resolve(String(options.newKey));
+      const { file } = request;
       const key = await generateSyncKey();
       await writeKeyFile(file, key, ctx.now());
       ctx.out(`Wrote a new sync key to ${file} (mode 0600; public key ${key.recipient}).`);
@@ -41,13 +58,13 @@ export const command = defineCommand({
     }
     const { config, env } = await ctx.config();
     let rotateTo: SyncSecret | undefined;
-    if (options.rotateKey) {
+    if (request.rotate) {
       if (!config.sync.encrypt)
         throw new OcmError('CONFIG_INVALID', '--rotate-key re-encrypts an encrypted remote, and sync.encrypt is off.', {
           hint: 'Turn it on first: ocm-run config set sync.encrypt true',
         });
-      if (options.newKeyFile) {
-        const file = resolve(String(options.newKeyFile));
+      const file = request.rotate.keyFile;
+      if (file) {
         const { exists } = await import('../../lib/platform/home.js');
         if (!(await exists(file))) {
           const { generateSyncKey, writeKeyFile } = await import('../../lib/platform/encryption.js');

@@ -19,9 +19,9 @@ export const command = defineCommand({
   async run(ctx, _args, options) {
     const { OcmError } = await import('../../lib/core/errors.js');
     const { DEFAULT_UI_PORT, startUiServer } = await import('../../lib/ui/server.js');
-    const port = options.port === undefined ? DEFAULT_UI_PORT : /^\d{1,5}$/.test(String(options.port)) ? Number(options.port) : NaN;
+    const port = options.port === undefined ? DEFAULT_UI_PORT : /^\d{1,5}$/.test(options.port) ? Number(options.port) : NaN;
     if (!(port >= 0 && port <= 65535)) {
-      throw new OcmError('BAD_INPUT', `--port "${String(options.port)}" is not a port number (0 to 65535).`, {
+      throw new OcmError('BAD_INPUT', `--port "${options.port}" is not a port number (0 to 65535).`, {
         hint: 'For example --port 4747, or --port 0 for any free port.',
       });
     }

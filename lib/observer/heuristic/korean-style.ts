@@ -11,6 +11,7 @@
  * said: a verb and an adjective conjugate differently (먹어요 → 먹는다, 좋아요 → 좋다) and no
  * dictionary is at hand. Pure functions.
  */
+import { anyOf, pattern } from '../../core/pattern.js';
 
 const HANGUL_BASE = 0xac00;
 const JONG_COUNT = 28;
@@ -29,8 +30,15 @@ function withJong(syllable: string, final: number): string {
 }
 
 /** 하다 adjectives: their plain form is 하다, not 한다 (중요해요 → 중요하다). */
-const HADA_ADJECTIVE =
-  /(?:중요|필요|피곤|행복|불행|편|불편|간단|복잡|유명|조용|깨끗|심심|궁금|가능|불가능|충분|부족|익숙|건강|위험|안전|똑똑|친절|따뜻|시원|유용|적절|정확|확실|불확실|비슷|다양|특별|완벽|솔직|미안|속상|답답|초조|걱정스러|깔끔|느긋|한가|급|비|싸|강력|유연|안정|불안정|불안|우울|만족|흔|이상)$/;
+const HADA_ADJECTIVE = pattern([
+  anyOf(
+    ...['중요', '필요', '피곤', '행복', '불행', '편', '불편', '간단', '복잡', '유명', '조용', '깨끗', '심심', '궁금', '가능'],
+    ...['불가능', '충분', '부족', '익숙', '건강', '위험', '안전', '똑똑', '친절', '따뜻', '시원', '유용', '적절', '정확'],
+    ...['확실', '불확실', '비슷', '다양', '특별', '완벽', '솔직', '미안', '속상', '답답', '초조', '걱정스러', '깔끔', '느긋'],
+    ...['한가', '급', '비', '싸', '강력', '유연', '안정', '불안정', '불안', '우울', '만족', '흔', '이상'],
+  ),
+  /$/,
+]);
 
 /** Common verbs and adjectives whose 해요 form is not regular enough to derive. */
 const IRREGULAR: ReadonlyArray<[RegExp, string]> = [

@@ -4,6 +4,7 @@
  * ("tomorrow", "next Friday", "last week", "내일", "다음 주 금요일") to real
  * dates. Pure functions; the clock is always passed in.
  */
+import { anyOf, oneOf, pattern } from '../../core/pattern.js';
 import { fixedZoneOffsetMs, zonedFields, zoneOffsetMs } from '../../platform/time-zone.js';
 
 /** A calendar day, independent of any time zone. */
@@ -342,8 +343,17 @@ const W = {
  * The word starts every English rule needs one of, case-insensitively, after `\b`
  * (`month` before `mon`, so that each is told apart), and their bits.
  */
-const DATE_WORD =
-  /\b(?:tomorrow|tmr|yesterday|night|today|tonight|morning|afternoon|evening|month|mon|tue|wed|thu|fri|sat|sun|week|year|day|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/gi;
+const DATE_WORD = pattern(
+  [
+    /\b/,
+    anyOf(
+      ...['tomorrow', 'tmr', 'yesterday', 'night', 'today', 'tonight', 'morning', 'afternoon', 'evening', 'month'],
+      ...['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun', 'week', 'year', 'day'],
+      ...['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'],
+    ),
+  ],
+  'gi',
+);
 const DATE_WORD_BITS = new Map<string, number>([
   ['tomorrow', W.TOMORROW],
   ['tmr', W.TOMORROW],
@@ -664,8 +674,24 @@ const HANGUL_SYLLABLE = /[\uAC00-\uD7A3]/;
 
 const EN_PAST = /\b(went|was|were|did|had|got|made|saw|took|came|met|visited|attended|ago|yesterday|last|used to|\w{3,}ed)\b/i;
 // A past verb of intent points ahead: "We decided to meet on Thursday" (said on a Wednesday) is tomorrow.
-const EN_FUTURE =
-  /\b(will|'ll|going to|gonna|plan(?:ning)? to|want to|have to|need to|must|should|shall|by|until|due|deadline|next|upcoming|coming|can't wait|looking forward|(?:decided|agreed|planned|promised|arranged|scheduled|booked|offered|intended|hoped|expected|set up|asked \w+|told \w+) to)\b/i;
+const EN_FUTURE = pattern(
+  [
+    String.raw`\b(`,
+    oneOf([
+      ...['will', "'ll", 'going to', 'gonna', 'plan(?:ning)? to', 'want to', 'have to', 'need to', 'must', 'should', 'shall'],
+      ...['by', 'until', 'due', 'deadline', 'next', 'upcoming', 'coming', "can't wait", 'looking forward'],
+      pattern([
+        anyOf(
+          ...['decided', 'agreed', 'planned', 'promised', 'arranged', 'scheduled', 'booked', 'offered', 'intended', 'hoped'],
+          ...['expected', 'set up', String.raw`asked \w+`, String.raw`told \w+`],
+        ),
+        ' to',
+      ]),
+    ]),
+    String.raw`)\b`,
+  ],
+  'i',
+);
 const KO_PAST = /(었|았|였|했|갔|왔|봤|샀|됐)(어|다|습니다|어요|지|는데|고)|지난|저번|어제/;
 // "만나기로 했어요" (decided to meet) points ahead like "만날 거예요".
 const KO_FUTURE = /(까지|예정|할 거|할게|하려|계획|다음|마감|해야|ㄹ 거|을 거|겠|기로)/;

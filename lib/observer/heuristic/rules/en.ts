@@ -4,6 +4,7 @@
  * statement; which category and priority it has — and how to restate it in
  * the third person ("I prefer X" → "User prefers X"). Pure functions.
  */
+import { anyOf, oneOf, pattern } from '../../../core/pattern.js';
 import { analyse, type AnalysisContext, type Language, type Pattern, type SentenceAnalysis } from './cascade.js';
 
 export type { AnalysisContext, SentenceAnalysis } from './cascade.js';
@@ -43,18 +44,92 @@ same too also here there back yours mine choice idea question point noted unders
 /** Whole-sentence chit-chat patterns (after vocatives and punctuation are removed). */
 const FILLER_PHRASES = [
   /^(?:(?:hi|hey|hello|hiya|heya|howdy|yo|good (?:morning|afternoon|evening|night)|morning|evening)\b.*)$/,
-  /^(?:how (?:are|have) you(?: been| doing)?|how's it going|how are things|what's up|whats up|sup|what's new|anything new|how was your (?:day|weekend|week))$/,
-  /^(?:thanks?(?: you)?|thank you so much|many thanks|cheers|ty|thx)(?: (?:so|very) much)?(?: for (?:sharing|asking|the (?:help|support|chat|advice|tip|info|kind words)|your (?:help|support|kind words)|everything|that))?$/,
+  pattern([
+    /^/,
+    anyOf(
+      'how (?:are|have) you(?: been| doing)?',
+      "how's it going",
+      'how are things',
+      "what's up",
+      'whats up',
+      'sup',
+      "what's new",
+      'anything new',
+      'how was your (?:day|weekend|week)',
+    ),
+    /$/,
+  ]),
+  pattern([
+    /^/,
+    anyOf('thanks?(?: you)?', 'thank you so much', 'many thanks', 'cheers', 'ty', 'thx'),
+    /(?: (?:so|very) much)?/,
+    '(?: for ',
+    anyOf(
+      'sharing',
+      'asking',
+      'the (?:help|support|chat|advice|tip|info|kind words)',
+      'your (?:help|support|kind words)',
+      'everything',
+      'that',
+    ),
+    ')?',
+    /$/,
+  ]),
   /^(?:you're welcome|no problem|no worries|my pleasure|any ?time|of course|sure thing|sure|np)$/,
-  /^(?:talk (?:to you )?(?:soon|later)|see you(?: soon| later| around| tomorrow| next week| on monday| then)?|take care|bye(?: for now)?|catch you later|have a (?:good|great|nice|lovely|wonderful) (?:day|one|night|evening|weekend|time)|good night|night)$/,
-  /^(?:me too|same here|you too|same|likewise|agreed|i agree|totally agree|exactly|absolutely|definitely|for sure|indeed|true|right|yes|no|ok|okay|got it|sounds good|sounds great|sounds like a plan|makes sense|fair enough|i see|cool|nice|great|awesome|wow|lol|haha)$/,
+  pattern([
+    /^/,
+    anyOf(
+      'talk (?:to you )?(?:soon|later)',
+      'see you(?: soon| later| around| tomorrow| next week| on monday| then)?',
+      'take care',
+      'bye(?: for now)?',
+      'catch you later',
+      'have a (?:good|great|nice|lovely|wonderful) (?:day|one|night|evening|weekend|time)',
+      'good night',
+      'night',
+    ),
+    /$/,
+  ]),
+  pattern([
+    /^/,
+    anyOf(
+      ...['me too', 'same here', 'you too', 'same', 'likewise', 'agreed', 'i agree', 'totally agree', 'exactly', 'absolutely'],
+      ...['definitely', 'for sure', 'indeed', 'true', 'right', 'yes', 'no', 'ok', 'okay', 'got it', 'sounds good', 'sounds great'],
+      ...['sounds like a plan', 'makes sense', 'fair enough', 'i see', 'cool', 'nice', 'great', 'awesome', 'wow', 'lol', 'haha'],
+    ),
+    /$/,
+  ]),
   /^(?:let me know|just let me know|feel free to ask|hope (?:this|that) helps|happy to help|glad (?:i could|to) help)\b.*$/,
-  /^(?:keep (?:it )?up the (?:good|great|amazing|awesome) work|good luck(?: with .*)?|best of luck(?: with .*)?|you (?:got|can do) this|proud of you|i'm (?:so )?(?:happy|glad|proud) for you)$/,
+  pattern([
+    /^/,
+    anyOf(
+      'keep (?:it )?up the (?:good|great|amazing|awesome) work',
+      'good luck(?: with .*)?',
+      'best of luck(?: with .*)?',
+      'you (?:got|can do) this',
+      'proud of you',
+      "i'm (?:so )?(?:happy|glad|proud) for you",
+    ),
+    /$/,
+  ]),
 ];
 
 /** Closing offers that carry nothing to remember, however long ("Let me know if you also want a release job"). */
-const SIGN_OFF =
-  /^(?:just\s+)?(?:let me know|feel free to (?:ask|reach out|ping)|hope (?:this|that|it) helps|happy to help|glad (?:i could|to) help|any (?:other )?questions)\b/i;
+const SIGN_OFF = pattern(
+  [
+    /^(?:just\s+)?/,
+    anyOf(
+      'let me know',
+      'feel free to (?:ask|reach out|ping)',
+      'hope (?:this|that|it) helps',
+      'happy to help',
+      'glad (?:i could|to) help',
+      'any (?:other )?questions',
+    ),
+    /\b/,
+  ],
+  'i',
+);
 
 // ---------------------------------------------------------------------------
 // Patterns and their word gates: most sentences contain none of the words a
@@ -101,25 +176,72 @@ function glue(heads: string, tails: string): string {
     .join(' ');
 }
 
+/** "really ", "strongly ", …: adverbs between "I" and a liking verb. */
+const LIKING_ADVERB = anyOf(
+  ...[
+    ...['really', 'much', 'strongly', 'generally', 'always', 'definitely', 'totally', 'absolutely', 'do', 'still', 'just'],
+    ...['kinda', 'also', 'especially', 'personally'],
+  ].map((word) => String.raw`${word}\s+`),
+);
+const LIKING_VERB = anyOf('prefer', 'like', 'love', 'enjoy', 'hate', 'dislike', 'detest', 'adore', 'loathe', "can't stand", 'cannot stand');
+/** "remember: ", "from now on, ": a lead-in before a standing rule. */
+const RULE_LEAD_IN = String.raw`^(?:(?:remember|note|rule|important|fyi|reminder|from now on)\s*[:,-]?\s*)?(?:please\s+)?`;
+/** One word or token of a short rule ("SQLAlchemy", "C++", "v2.1"). */
+const RULE_WORD = String.raw`[\w.+#/()'-]+`;
+
 const PREFERENCE = gated(
   new RegExp(
     [
-      String.raw`\b(?:i|we)\s+(?:really\s+|much\s+|strongly\s+|generally\s+|always\s+|definitely\s+|totally\s+|absolutely\s+|do\s+|still\s+|just\s+|kinda\s+|also\s+|especially\s+|personally\s+)*(?:prefer|like|love|enjoy|hate|dislike|detest|adore|loathe|can't stand|cannot stand)\b`,
+      pattern([/\b(?:i|we)\s+/, LIKING_ADVERB, '*', LIKING_VERB, /\b/]).source,
       String.raw`\bprefer(?:s|red|ence)?\b[^.]*\b(?:over|to|instead of|rather than)\b`,
       String.raw`\b(?:my|our) (?:favou?rite|preference|preferred|go-to)\b`,
-      String.raw`\b(?:i'm|i am|we're|we are) (?:a (?:big |huge )?fan of|not a (?:big )?fan of|into|really into|keen on|passionate about|obsessed with|allergic to|vegetarian|vegan)\b`,
+      pattern([
+        /\b(?:i'm|i am|we're|we are) /,
+        anyOf(
+          ...['a (?:big |huge )?fan of', 'not a (?:big )?fan of', 'into', 'really into', 'keen on', 'passionate about'],
+          ...['obsessed with', 'allergic to', 'vegetarian', 'vegan'],
+        ),
+        /\b/,
+      ]).source,
       String.raw`\b(?:i|we) (?:always|never) (?:use|write|do|run|want|eat|drink|buy)\b`,
-      String.raw`^(?:(?:remember|note|rule|important|fyi|reminder|from now on)\s*[:,-]?\s*)?(?:please\s+)?(?:always|never)\s+(?!(?:here|there|been|be|a|an|the|so|too|fun|good|great|nice)\b)[a-z]+`,
-      String.raw`^(?:(?:remember|note|rule|important|fyi|reminder|from now on)\s*[:,-]?\s*)?(?:please\s+)?(?:don't|do not) (?:ever\s+)?(?:use|suggest|write|give me|call me|add|put|commit|push|deploy|run|touch|change|delete)\b`,
+      pattern([RULE_LEAD_IN, /(?:always|never)\s+(?!(?:here|there|been|be|a|an|the|so|too|fun|good|great|nice)\b)[a-z]+/]).source,
+      pattern([
+        RULE_LEAD_IN,
+        /(?:don't|do not) (?:ever\s+)?/,
+        anyOf(
+          ...['use', 'suggest', 'write', 'give me', 'call me', 'add', 'put', 'commit', 'push', 'deploy', 'run', 'touch'],
+          'change',
+          'delete',
+        ),
+        /\b/,
+      ]).source,
       String.raw`\b(?:from now on|going forward)\b`,
       String.raw`\bplease (?:always|never)\s+[a-z]+`,
-      String.raw`[,;]\s*(?:and\s+)?never\s+(?:by|on|in|outside|inside|with|without|before|after|from|to|into|use|run|push|deploy|commit|touch|change|delete)\b`,
+      pattern([
+        /[,;]\s*(?:and\s+)?never\s+/,
+        anyOf(
+          ...['by', 'on', 'in', 'outside', 'inside', 'with', 'without', 'before', 'after', 'from', 'to', 'into'],
+          ...['use', 'run', 'push', 'deploy', 'commit', 'touch', 'change', 'delete'],
+        ),
+        /\b/,
+      ]).source,
       String.raw`\bi'd (?:rather|prefer)\b`,
       String.raw`\bi (?:would|'d) like (?:you )?to (?:always|never)\b`,
       // A working rule said without a verb: "SQLAlchemy Core only", "Only decaf after lunch", "No ORM models, no Session".
-      String.raw`^(?:(?:one thing|also|and|oh|rule|note|important|fyi)\s*[^\w\s]{0,2}\s*)?(?:please\s+)?(?!(?:it|that|this|there|he|she|they|we|i|you|is|was|not)\b)(?:[\w.+#/()'-]+\s+){0,4}[\w.+#/()'-]+\s+only(?:\s*,\s*please|\s+please)?[.!]*$`,
-      String.raw`^(?:please\s+)?only\s+(?!(?:if|when|because|once|then|the|a|an|one|two|three|\d+|just|about|after all|half)\b)[\w.+#/-]+(?:\s+[\w.+#/()'-]+){0,5}(?:\s*,\s*please|\s+please)?[.!]*$`,
-      String.raw`^(?:please\s+)?no\s+[\w.+#/()'-]+(?:\s+[\w.+#/()'-]+){0,3}\s*,\s*(?:and\s+)?no\s+[\w.+#/()'-]+`,
+      pattern([
+        /^(?:(?:one thing|also|and|oh|rule|note|important|fyi)\s*[^\w\s]{0,2}\s*)?(?:please\s+)?/,
+        /(?!(?:it|that|this|there|he|she|they|we|i|you|is|was|not)\b)/,
+        `(?:${RULE_WORD}\\s+){0,4}${RULE_WORD}`,
+        /\s+only(?:\s*,\s*please|\s+please)?[.!]*$/,
+      ]).source,
+      pattern([
+        /^(?:please\s+)?only\s+/,
+        /(?!(?:if|when|because|once|then|the|a|an|one|two|three|\d+|just|about|after all|half)\b)/,
+        /[\w.+#/-]+/,
+        `(?:\\s+${RULE_WORD}){0,5}`,
+        /(?:\s*,\s*please|\s+please)?[.!]*$/,
+      ]).source,
+      pattern([/^(?:please\s+)?no\s+/, RULE_WORD, `(?:\\s+${RULE_WORD}){0,3}`, /\s*,\s*(?:and\s+)?no\s+/, RULE_WORD]).source,
     ].join('|'),
     'i',
   ),
@@ -152,8 +274,24 @@ const DECISION = gated(
 const STATE = gated(
   new RegExp(
     [
-      String.raw`\b(?:switched|switching|moved|moving|migrated|migrating|upgraded|downgraded|converted|transitioned|changed|ported)\b(?:\s+\S+){0,4}?\s+(?:from|to|over to|back to)\b`,
-      String.raw`\b(?:now using|now use|now uses|now on|no longer|not anymore|anymore|started using|stopped using|replaced|is now|are now|am now|i'm now|we're now|has become|have become|became|used to)\b`,
+      pattern([
+        /\b/,
+        anyOf(
+          ...['switched', 'switching', 'moved', 'moving', 'migrated', 'migrating', 'upgraded', 'downgraded', 'converted'],
+          'transitioned',
+          'changed',
+          'ported',
+        ),
+        /\b(?:\s+\S+){0,4}?\s+(?:from|to|over to|back to)\b/,
+      ]).source,
+      pattern([
+        /\b/,
+        anyOf(
+          ...['now using', 'now use', 'now uses', 'now on', 'no longer', 'not anymore', 'anymore', 'started using', 'stopped using'],
+          ...['replaced', 'is now', 'are now', 'am now', "i'm now", "we're now", 'has become', 'have become', 'became', 'used to'],
+        ),
+        /\b/,
+      ]).source,
     ].join('|'),
     'i',
   ),
@@ -164,7 +302,15 @@ const STATE = gated(
 const DONE = gated(
   new RegExp(
     [
-      String.raw`\b(?:i|we|it|that|this|everything|they|he|she)\s+(?:have\s+|has\s+|'ve\s+|'s\s+)?(?:just\s+|finally\s+|now\s+|already\s+)?(?:finished|completed|fixed|resolved|shipped|deployed|merged|released|solved|submitted|wrapped up|closed)\b`,
+      pattern([
+        /\b(?:i|we|it|that|this|everything|they|he|she)\s+(?:have\s+|has\s+|'ve\s+|'s\s+)?(?:just\s+|finally\s+|now\s+|already\s+)?/,
+        anyOf(
+          ...['finished', 'completed', 'fixed', 'resolved', 'shipped', 'deployed', 'merged', 'released', 'solved', 'submitted'],
+          'wrapped up',
+          'closed',
+        ),
+        /\b/,
+      ]).source,
       String.raw`\b(?:is|are|'s|was|were)\s+(?:now\s+|all\s+|finally\s+)?(?:done|finished|complete|completed|fixed|resolved|merged|deployed|shipped|live)\b`,
       String.raw`\b(?:works now|now works|got it working|it works|all tests pass(?:ing|ed)?|tests (?:are )?(?:now )?passing|done with)\b`,
       String.raw`^(?:done|fixed|finished|merged|shipped|deployed|completed|resolved)\b`,
@@ -179,31 +325,88 @@ const DONE = gated(
  * Work-ish objects: a completion about these is a finished task (✅); so is one that names its thing first,
  * without an article ("physio is done!", "passports are done").
  */
-const TASK_OBJECT =
-  /^(?:(?:also|and|so|ok|okay|btw)\s+)?[a-z][\w-]+\s+(?:is|are)\s+(?:all\s+)?(?:done|finished|complete)\b|\b(?:slides|presentation|prep|preparation|upgrade|install(?:ation)?|bug|bugs|issue|feature|task|ticket|pr|pull request|migration|tests?|build|deploy(?:ment)?|release|refactor|fix|it|that|this|chapter|draft|report|homework|assignment|project|code|endpoint|api|setup|script|job|module|service|function|page|docs?|document|review|the \w+)\b/i;
+const TASK_OBJECT = oneOf(
+  [
+    /^(?:(?:also|and|so|ok|okay|btw)\s+)?[a-z][\w-]+\s+(?:is|are)\s+(?:all\s+)?(?:done|finished|complete)\b/,
+    pattern([
+      /\b/,
+      anyOf(
+        ...['slides', 'presentation', 'prep', 'preparation', 'upgrade', 'install(?:ation)?', 'bug', 'bugs', 'issue', 'feature'],
+        ...['task', 'ticket', 'pr', 'pull request', 'migration', 'tests?', 'build', 'deploy(?:ment)?', 'release', 'refactor', 'fix'],
+        ...['it', 'that', 'this', 'chapter', 'draft', 'report', 'homework', 'assignment', 'project', 'code', 'endpoint', 'api'],
+        ...['setup', 'script', 'job', 'module', 'service', 'function', 'page', 'docs?', 'document', 'review', String.raw`the \w+`],
+      ),
+      /\b/,
+    ]),
+  ],
+  'i',
+);
 
 /** Who the speaker is: name, work, home, family. Durable facts worth keeping at high priority. */
 const PROFILE = gated(
   new RegExp(
     [
-      String.raw`\b(?:my name is|call me|i work (?:at|for|as|in|from)|i'm working (?:at|for)|i live in|i'm from|i am from|i'm based in|i was born|i grew up in)\b`,
-      String.raw`\bi'm (?:a|an) (?:software|senior|junior|lead|staff|data|backend|frontend|full-?stack|student|teacher|nurse|doctor|designer|engineer|developer|writer|manager)\b`,
+      pattern([
+        /\b/,
+        anyOf(
+          ...['my name is', 'call me', 'i work (?:at|for|as|in|from)', "i'm working (?:at|for)", 'i live in', "i'm from", 'i am from'],
+          ...["i'm based in", 'i was born', 'i grew up in'],
+        ),
+        /\b/,
+      ]).source,
+      pattern([
+        /\bi'm (?:a|an) /,
+        anyOf(
+          ...['software', 'senior', 'junior', 'lead', 'staff', 'data', 'backend', 'frontend', 'full-?stack', 'student', 'teacher'],
+          ...['nurse', 'doctor', 'designer', 'engineer', 'developer', 'writer', 'manager'],
+        ),
+        /\b/,
+      ]).source,
       // "I'm Priya, a data engineer at Harbor": a role at a place.
-      String.raw`\b(?:a|an) (?:[a-z-]+ )?(?:engineer|developer|designer|scientist|analyst|manager|nurse|teacher|doctor|student|writer|researcher|architect|consultant|lawyer|accountant) (?:at|for|in|with)\b`,
+      pattern([
+        /\b(?:a|an) (?:[a-z-]+ )?/,
+        anyOf(
+          ...['engineer', 'developer', 'designer', 'scientist', 'analyst', 'manager', 'nurse', 'teacher', 'doctor', 'student'],
+          ...['writer', 'researcher', 'architect', 'consultant', 'lawyer', 'accountant'],
+        ),
+        / (?:at|for|in|with)\b/,
+      ]).source,
       // "I lead the payments team", "I'm the only reviewer for the payments module".
       String.raw`\bi (?:lead|manage|head|run|own|maintain) (?:the|a|our|an)\b`,
       String.raw`\b(?:i'm|i am) the (?:only |main |lead |sole |tech )?(?:reviewer|maintainer|owner|lead|manager|admin|contact|author|founder)\b`,
       // The projects the speaker owns: "a side project called ledger-api".
-      String.raw`\b(?:my|our|a|an) (?:own |new |small |little )?(?:side |pet |hobby |open-source |open source )?(?:project|startup|company|business|app|library|band|podcast|blog|shop|newsletter) (?:called|named)\b`,
+      pattern([
+        /\b(?:my|our|a|an) (?:own |new |small |little )?(?:side |pet |hobby |open-source |open source )?/,
+        anyOf(...['project', 'startup', 'company', 'business', 'app', 'library', 'band', 'podcast', 'blog', 'shop', 'newsletter']),
+        / (?:called|named)\b/,
+      ]).source,
       // "I'm Tomás, the tech lead of the search team at Lumen."
-      String.raw`\bthe (?:tech |team |engineering |product |design )?(?:lead|manager|head|director|owner|founder|cto|ceo) of the [a-z -]+ (?:at|in|for)\b`,
+      pattern([
+        /\bthe (?:tech |team |engineering |product |design )?/,
+        anyOf('lead', 'manager', 'head', 'director', 'owner', 'founder', 'cto', 'ceo'),
+        / of the [a-z -]+ (?:at|in|for)\b/,
+      ]).source,
       // Moving home: where the speaker lives changes.
       String.raw`\b(?:i|we)(?:'re|'m| am| are| just| have|'ve)? (?:moving|moved|relocating|relocated) (?:back )?to\b`,
       // Health the agent should always know.
       String.raw`\b(?:i'm|i am) (?:colou?rblind|diabetic|deaf|blind|dyslexic|pregnant|allergic to)\b|\ballerg(?:y|ies)\b`,
       // "My daughter Lena has…", "my sister's a doctor" (not "my sister's wedding": that is about the wedding).
-      String.raw`\bmy (?:wife|husband|partner|girlfriend|boyfriend|son|daughter|kids?|children|mom|mother|dad|father|brother|sister|birthday|job|company|boss|manager|team)(?: [a-z]+)? (?:is|are|was|just|has|have|named|called)\b`,
-      String.raw`\bmy (?:wife|husband|partner|girlfriend|boyfriend|son|daughter|mom|mother|dad|father|brother|sister|boss|manager)'s (?:a|an|the|name|birthday)\b`,
+      pattern([
+        /\bmy /,
+        anyOf(
+          ...['wife', 'husband', 'partner', 'girlfriend', 'boyfriend', 'son', 'daughter', 'kids?', 'children', 'mom', 'mother', 'dad'],
+          ...['father', 'brother', 'sister', 'birthday', 'job', 'company', 'boss', 'manager', 'team'],
+        ),
+        /(?: [a-z]+)? (?:is|are|was|just|has|have|named|called)\b/,
+      ]).source,
+      pattern([
+        /\bmy /,
+        anyOf(
+          ...['wife', 'husband', 'partner', 'girlfriend', 'boyfriend', 'son', 'daughter', 'mom', 'mother', 'dad', 'father', 'brother'],
+          ...['sister', 'boss', 'manager'],
+        ),
+        /'s (?:a|an|the|name|birthday)\b/,
+      ]).source,
     ].join('|'),
     'i',
   ),
@@ -211,7 +414,29 @@ const PROFILE = gated(
 );
 
 const STRUGGLE = gated(
-  /\b(?:struggl(?:e|es|ed|ing)|confused|confus(?:ing|es) (?:me|us)|don't (?:really )?(?:get|understand)|do not understand|can't (?:figure out|understand|wrap my head)|cannot (?:figure out|understand)|having (?:a hard time|trouble|difficulty|problems?)|stuck (?:on|with)|lost (?:with|on)|doesn't make sense|makes no sense|hard (?:time )?(?:to understand|grasping)|wrap my head around)\b/i,
+  pattern(
+    [
+      /\b/,
+      anyOf(
+        'struggl(?:e|es|ed|ing)',
+        'confused',
+        'confus(?:ing|es) (?:me|us)',
+        "don't (?:really )?(?:get|understand)",
+        'do not understand',
+        "can't (?:figure out|understand|wrap my head)",
+        'cannot (?:figure out|understand)',
+        'having (?:a hard time|trouble|difficulty|problems?)',
+        'stuck (?:on|with)',
+        'lost (?:with|on)',
+        "doesn't make sense",
+        'makes no sense',
+        'hard (?:time )?(?:to understand|grasping)',
+        'wrap my head around',
+      ),
+      /\b/,
+    ],
+    'i',
+  ),
   `struggle struggles struggled struggling confused confusing confuses get understand figure wrap cannot having stuck lost
     sense hard`,
 );
@@ -223,16 +448,46 @@ const DEADLINE_WORD = gated(
 );
 const DEADLINE = gated(/\bdeadline\b/i, 'deadline');
 const BY_DATE = gated(
-  /\b(?:by|before|until|till|due(?:\s+on)?|no later than)\s+(?:the\s+)?(?:end of|tomorrow|tonight|today|next|this|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d{1,2}(?:st|nd|rd|th)?|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|\d{4}-\d{2})/i,
+  pattern(
+    [
+      /\b(?:by|before|until|till|due(?:\s+on)?|no later than)\s+(?:the\s+)?/,
+      anyOf(
+        ...['end of', 'tomorrow', 'tonight', 'today', 'next', 'this'],
+        ...['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'],
+        /\d{1,2}(?:st|nd|rd|th)?/,
+        ...['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'],
+        /\d{4}-\d{2}/,
+      ),
+    ],
+    'i',
+  ),
   `by before until till due no`,
 );
-const EXPLICIT_DATE =
-  /\b(?:\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*)\b/i;
+/** "jan", "sept", "december": a month's name (its tail is `[a-z]*`). */
+const MONTH_NAME = /(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*/;
+const DAY_OF_MONTH = /\d{1,2}(?:st|nd|rd|th)?/;
+const EXPLICIT_DATE = pattern(
+  [
+    /\b/,
+    anyOf(/\d{4}-\d{2}-\d{2}/, pattern([MONTH_NAME, /\.?\s+/, DAY_OF_MONTH]), pattern([DAY_OF_MONTH, /\s+(?:of\s+)?/, MONTH_NAME])),
+    /\b/,
+  ],
+  'i',
+);
 
 const TASK = gated(
   new RegExp(
     [
-      String.raw`\b(?:i|we)(?:\s+really|\s+still|\s+also|\s+definitely|\s+just)?\s*(?:need to|have to|must|should|'ll need to|got to|gotta|want to|wanna|plan to|am planning to|'m planning to|are planning to|'re planning to|'m going to|am going to|are going to|'re going to|'m gonna|'re gonna|will|'ll|intend to|hope to|'m hoping to|'m trying to|am trying to|are trying to|'m about to)\b`,
+      pattern([
+        /\b(?:i|we)(?:\s+really|\s+still|\s+also|\s+definitely|\s+just)?\s*/,
+        anyOf(
+          ...['need to', 'have to', 'must', 'should', "'ll need to", 'got to', 'gotta', 'want to', 'wanna'],
+          ...['plan to', 'am planning to', "'m planning to", 'are planning to', "'re planning to"],
+          ...["'m going to", 'am going to', 'are going to', "'re going to", "'m gonna", "'re gonna", 'will', "'ll"],
+          ...['intend to', 'hope to', "'m hoping to", "'m trying to", 'am trying to', 'are trying to', "'m about to"],
+        ),
+        /\b/,
+      ]).source,
       String.raw`\b(?:todo|to-do|remind me|don't forget|make sure to|next step|action item|on my list)\b`,
     ].join('|'),
     'i',
@@ -242,12 +497,30 @@ const TASK = gated(
     ${glue('i we really still also definitely just', 'need have must should got gotta want wanna plan am are will intend hope')}`,
 );
 
+/** "please ", "so ", "okay ", "now ": words before a request. */
+const REQUEST_LEAD_IN = /^(?:please\s+|so\s+|ok(?:ay)?\s+|now\s+)?/;
+
 /** A request to the other party ("can you add…", "fix the…"): a task when the user says it. */
 const REQUEST = gated(
   new RegExp(
     [
-      String.raw`^(?:please\s+|so\s+|ok(?:ay)?\s+|now\s+)?(?:can|could|would|will) you\s+(?:please\s+)?(?:help|write|create|add|fix|implement|build|make|set up|explain|show|review|check|update|refactor|generate|draft|remind|find|look)\b`,
-      String.raw`^(?:please\s+|so\s+|ok(?:ay)?\s+|now\s+)?(?:help me|write|create|add|fix|implement|build|make|set up|explain|show me|review|check|update|refactor|generate|draft|remind me|let's)\b`,
+      pattern([
+        REQUEST_LEAD_IN,
+        /(?:can|could|would|will) you\s+(?:please\s+)?/,
+        anyOf(
+          ...['help', 'write', 'create', 'add', 'fix', 'implement', 'build', 'make', 'set up', 'explain', 'show', 'review'],
+          ...['check', 'update', 'refactor', 'generate', 'draft', 'remind', 'find', 'look'],
+        ),
+        /\b/,
+      ]).source,
+      pattern([
+        REQUEST_LEAD_IN,
+        anyOf(
+          ...['help me', 'write', 'create', 'add', 'fix', 'implement', 'build', 'make', 'set up', 'explain', 'show me', 'review'],
+          ...['check', 'update', 'refactor', 'generate', 'draft', 'remind me', "let's"],
+        ),
+        /\b/,
+      ]).source,
       String.raw`\bplease\s*[.!]?$`,
     ].join('|'),
     'i',
@@ -256,13 +529,39 @@ const REQUEST = gated(
 );
 
 const WORKING = gated(
-  /\b(?:i'm|i am|we're|we are)\s+(?:currently\s+|now\s+|still\s+|also\s+)?(?:working on|building|writing|developing|implementing|making|creating|setting up|starting|learning|studying|preparing|migrating|refactoring|debugging|fixing|designing|planning)\b|^(?:please\s+)?(?:(?:can|could) you\s+)?help me\b/i,
+  oneOf(
+    [
+      pattern([
+        /\b(?:i'm|i am|we're|we are)\s+(?:currently\s+|now\s+|still\s+|also\s+)?/,
+        anyOf(
+          ...['working on', 'building', 'writing', 'developing', 'implementing', 'making', 'creating', 'setting up', 'starting'],
+          ...['learning', 'studying', 'preparing', 'migrating', 'refactoring', 'debugging', 'fixing', 'designing', 'planning'],
+        ),
+        /\b/,
+      ]),
+      /^(?:please\s+)?(?:(?:can|could) you\s+)?help me\b/,
+    ],
+    'i',
+  ),
   `working building writing developing implementing making creating setting starting learning studying preparing migrating
     refactoring debugging fixing designing planning help`,
 );
 
 const PAST_VERB = gated(
-  /\b(?:i|we|he|she|they|my \w+|our \w+)\s+(?:(?:just|also|even|finally|recently|really|actually|already|\w+ly)\s+)?(?:went|visited|attended|met|joined|celebrated|travell?ed|took|saw|watched|won|bought|adopted|graduated|married|got|had|did|made|gave|received|started|began|signed|scored|ran|hiked|painted|wrote|read|tried|learned|learnt|found|lost|broke|left|came|spent|held|threw|hosted|organi[sz]ed|volunteered|participated|competed|performed|published|was|were|\w{3,}ed)\b/i,
+  pattern(
+    [
+      /\b(?:i|we|he|she|they|my \w+|our \w+)\s+(?:(?:just|also|even|finally|recently|really|actually|already|\w+ly)\s+)?/,
+      anyOf(
+        ...['went', 'visited', 'attended', 'met', 'joined', 'celebrated', 'travell?ed', 'took', 'saw', 'watched', 'won', 'bought'],
+        ...['adopted', 'graduated', 'married', 'got', 'had', 'did', 'made', 'gave', 'received', 'started', 'began', 'signed'],
+        ...['scored', 'ran', 'hiked', 'painted', 'wrote', 'read', 'tried', 'learned', 'learnt', 'found', 'lost', 'broke', 'left'],
+        ...['came', 'spent', 'held', 'threw', 'hosted', 'organi[sz]ed', 'volunteered', 'participated', 'competed', 'performed'],
+        ...['published', 'was', 'were', String.raw`\w{3,}ed`],
+      ),
+      /\b/,
+    ],
+    'i',
+  ),
   `i we he she they my our`,
 );
 
@@ -272,8 +571,19 @@ const HEDGE = gated(
   'feel feels felt kind kinda sort bit little somewhat mostly annoying clunky meh',
 );
 
-const QUESTION_START =
-  /^(?:what|what's|whats|how|how's|why|when|where|which|who|whose|whom|is|are|am|was|were|do|does|did|can|could|should|would|will|shall|have|has|had|may|might|any|anything|anyone|isn't|aren't|don't|doesn't|didn't|won't|can't|wouldn't|shouldn't)\b/i;
+const QUESTION_START = pattern(
+  [
+    /^/,
+    anyOf(
+      ...['what', "what's", 'whats', 'how', "how's", 'why', 'when', 'where', 'which', 'who', 'whose', 'whom'],
+      ...['is', 'are', 'am', 'was', 'were', 'do', 'does', 'did', 'can', 'could', 'should', 'would', 'will', 'shall'],
+      ...['have', 'has', 'had', 'may', 'might', 'any', 'anything', 'anyone'],
+      ...["isn't", "aren't", "don't", "doesn't", "didn't", "won't", "can't", "wouldn't", "shouldn't"],
+    ),
+    /\b/,
+  ],
+  'i',
+);
 
 /** The English pattern of each name the cascade (cascade.ts) tests. */
 const PATTERNS: Record<Pattern, GatedPattern | RegExp> = {
@@ -292,8 +602,17 @@ const PATTERNS: Record<Pattern, GatedPattern | RegExp> = {
   task: TASK,
   request: REQUEST,
   working: WORKING,
-  pastime:
-    /\b(?:in the (?:evenings?|mornings?)|at night|on (?:the )?weekends?|every (?:evening|weekend|morning|night)|in my (?:free|spare) time|after work|as a hobby|for fun|on the side|as a side project)\b/i,
+  pastime: pattern(
+    [
+      /\b/,
+      anyOf(
+        ...['in the (?:evenings?|mornings?)', 'at night', 'on (?:the )?weekends?', 'every (?:evening|weekend|morning|night)'],
+        ...['in my (?:free|spare) time', 'after work', 'as a hobby', 'for fun', 'on the side', 'as a side project'],
+      ),
+      /\b/,
+    ],
+    'i',
+  ),
   pastVerb: PAST_VERB,
   hedge: HEDGE,
 };
@@ -434,6 +753,53 @@ function vocativePatterns(names: string[]): VocativePatterns | null {
   return cached;
 }
 
+/** A tag question after a statement: ", how does that sound?", ", right?". */
+const TAG_QUESTION = pattern(
+  [
+    /,\s*/,
+    anyOf(
+      ...['how does that sound', 'does that sound good', 'sound good', 'right', 'ok(?:ay)?', 'alright', 'you know'],
+      ...["isn't it", "aren't they", "don't you think", 'what do you think', 'no', 'yeah'],
+    ),
+    /\s*\?+\s*$/,
+  ],
+  'i',
+);
+
+/** An interjection and its punctuation at the start: "Yeah, ", "Oh wow! ". */
+const LEADING_INTERJECTION = pattern(
+  [
+    /^/,
+    anyOf(
+      ...['yeah', 'yes', 'yep', 'yup', 'oh', 'ooh', 'wow', 'whoa', 'well', 'so', 'hey', 'ok', 'okay', 'haha', 'hahaha', 'lol'],
+      ...['um', 'uh', 'hmm', 'totally', 'absolutely', 'definitely', 'sure', 'right', 'aw+', 'omg', 'oh man', 'oh wow', 'also'],
+      ...['anyway', 'anyways', 'btw', 'by the way', 'honestly', 'actually', 'ah', 'true', 'exactly', 'indeed', 'of course'],
+      ...['no way', 'nice', 'cool', 'great', 'perfect', 'awesome', 'ugh', 'welp', 'alright', 'gotcha', 'got it', 'noted', 'fyi'],
+    ),
+    /\s*[,!.:-]+\s*/,
+  ],
+  'i',
+);
+
+/** A lead-in that only asks to remember what follows: "For the record: ", "Remember this, ". */
+const REMEMBER_LEAD_IN = pattern(
+  [
+    /^/,
+    anyOf(
+      String.raw`(?:please\s+)?keep (?:this|that|it) (?:straight|in mind)(?: for me)?`,
+      'for the record',
+      'just so you know',
+      'note to self',
+      String.raw`(?:please\s+)?remember(?: this| that)?`,
+      'important',
+      "don't forget",
+      'do not forget',
+    ),
+    /\s*[:,-]\s*/,
+  ],
+  'i',
+);
+
 /** Remove vocatives and leading interjections: "Wow, Caroline! That's great" → "That's great". */
 export function stripAddress(sentence: string, names: string[]): string {
   let s = sentence.trim();
@@ -444,26 +810,16 @@ export function stripAddress(sentence: string, names: string[]): string {
     s = s.replace(vocatives.inner, ',');
   }
   // Tag questions: "I can send it tomorrow, how does that sound?" is a statement.
-  if (s.includes('?') && s.includes(','))
-    s = s.replace(
-      /,\s*(?:how does that sound|does that sound good|sound good|right|ok(?:ay)?|alright|you know|isn't it|aren't they|don't you think|what do you think|no|yeah)\s*\?+\s*$/i,
-      '.',
-    );
+  if (s.includes('?') && s.includes(',')) s = s.replace(TAG_QUESTION, '.');
   // Leading interjections ("Yeah, I painted…" → "I painted…").
   for (let i = 0; i < 3; i++) {
-    const next = s.replace(
-      /^(?:yeah|yes|yep|yup|oh|ooh|wow|whoa|well|so|hey|ok|okay|haha|hahaha|lol|um|uh|hmm|totally|absolutely|definitely|sure|right|aw+|omg|oh man|oh wow|also|anyway|anyways|btw|by the way|honestly|actually|ah|true|exactly|indeed|of course|no way|nice|cool|great|perfect|awesome|ugh|welp|alright|gotcha|got it|noted|fyi)\s*[,!.:-]+\s*/i,
-      '',
-    );
+    const next = s.replace(LEADING_INTERJECTION, '');
     if (next === s) break;
     s = next;
   }
   s = s.replace(/^(?:ugh|welp|btw|fyi|so|anyway)\s+(?=\S)/i, '');
   // Lead-ins that only ask to remember what follows.
-  s = s.replace(
-    /^(?:(?:please\s+)?keep (?:this|that|it) (?:straight|in mind)(?: for me)?|for the record|just so you know|note to self|(?:please\s+)?remember(?: this| that)?|important|don't forget|do not forget)\s*[:,-]\s*/i,
-    '',
-  );
+  s = s.replace(REMEMBER_LEAD_IN, '');
   s = s.replace(/^(?:and\s+)?(?:please\s+)?(?:remember|don't forget|do not forget|keep in mind) that\s+(?=\S)/i, '');
   return s.trim();
 }
@@ -757,8 +1113,20 @@ const SHORTHAND_GROUP: number[] = [];
  * (most) skips the 35-group regex above. (Whole words, not just their starts:
  * "mobile" or "picnic" would match a prefix and run the big regex for nothing.)
  */
-const SHORTHAND_START =
-  /\b(?:favs?\b|fave\b|pics?\b|pix\b|b-?days?\b|gonna\b|wanna\b|gotta\b|kinda\b|sorta\b|thx\b|lemme\b|gimme\b|vids?\b|pl[sz]\b|cuz\b|coz\b|bc\b|convo\b|vacay\b|edu\b|biz\b|w\/|tmrw\b|thru\b|ppl\b|mins\b|hrs\b|yrs\b|mo(?:s|nths)\b|thinkin'|doin'|goin'|nothin'|somethin')/i;
+const SHORTHAND_START = pattern(
+  [
+    /\b/,
+    anyOf(
+      ...['favs?', 'fave', 'pics?', 'pix', 'b-?days?', 'gonna', 'wanna', 'gotta', 'kinda', 'sorta', 'thx', 'lemme', 'gimme', 'vids?']
+        .concat(['pl[sz]', 'cuz', 'coz', 'bc', 'convo', 'vacay', 'edu', 'biz'])
+        .map((word) => String.raw`${word}\b`),
+      String.raw`w\/`,
+      ...['tmrw', 'thru', 'ppl', 'mins', 'hrs', 'yrs', 'mo(?:s|nths)'].map((word) => String.raw`${word}\b`),
+      ...["thinkin'", "doin'", "goin'", "nothin'", "somethin'"],
+    ),
+  ],
+  'i',
+);
 
 /** Spell out common chat shorthand ("fav pic" → "favorite picture"). */
 export function expandShorthand(sentence: string): string {
