@@ -290,7 +290,9 @@ test('`observe` on a backlog (the compiled worker, prepared before the first rea
       join(home, 'config.yaml'),
       `timezone: UTC\nsources:\n  openclaw:\n    state_dirs: [${JSON.stringify(stateDir)}]\n  openclaw_db:\n    enabled: false\n`,
     );
-    const cli = await runCli(['observe', '--flush', '--json', '--home', home], { timeoutMs: 60_000 });
+    // A bound for a loaded 2-core machine (1,200 messages took over 60 s beside two CPU hogs and other work), not a speed check:
+    // "exits at once" is the worker not keeping the process alive, which a hang past this bound would show.
+    const cli = await runCli(['observe', '--flush', '--json', '--home', home], { timeoutMs: 240_000 });
     assert.equal(cli.code, 0, cli.stderr);
     const reported = JSON.parse(cli.stdout) as { observations: number };
     // The same files as the inline Observer writes in process.
