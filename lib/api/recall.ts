@@ -224,16 +224,22 @@ export class MemoryRecall {
    * the log's own (never thrown).
    */
   recordInjection(entry: { agent: string; via: string; injected: InjectedMemory[]; ms: number }): Promise<void> {
-    this.hooksLog ??= createFileLogger({ dir: this.paths.logs, name: 'hooks' });
-    logPromptInjection(this.hooksLog, entry);
-    return this.hooksLog.flush();
+    const log = this.hooks();
+    logPromptInjection(log, entry);
+    return log.flush();
   }
 
   recordSkippedForTime(entry: SkippedForTime): Promise<void> {
-    this.hooksLog ??= createFileLogger({ dir: this.paths.logs, name: 'hooks' });
+    const log = this.hooks();
     const { what, ...fields } = entry;
-    this.hooksLog.log('warn', what === 'prompt' ? 'hook.prompt_late' : 'hook.last_turn_late', fields);
-    return this.hooksLog.flush();
+    log.log('warn', what === 'prompt' ? 'hook.prompt_late' : 'hook.last_turn_late', fields);
+    return log.flush();
+  }
+
+  /** logs/hooks.log, opened on the first line written. */
+  private hooks(): Logger {
+    this.hooksLog ??= createFileLogger({ dir: this.paths.logs, name: 'hooks' });
+    return this.hooksLog;
   }
 
   /**

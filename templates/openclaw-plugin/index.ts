@@ -487,11 +487,7 @@ export class MemoryPlugin {
    */
   private recordInjection(memory: MemoryHandle, agent: string, context: MemoryContext | undefined, ms: number): void {
     const written = Promise.resolve().then(() => memory.recordInjection({ agent, via: 'openclaw', injected: context?.injected ?? [], ms }));
-    const logged = withTimeout(written, INJECTION_LOG_MS, 'logging the injection').catch((error: unknown) =>
-      this.logger.warn?.(`oc-memory: the injection was not logged (${(error as Error).message.split('\n')[0]})`),
-    );
-    this.pendingLogs.add(logged);
-    void logged.finally(() => this.pendingLogs.delete(logged));
+    this.trackLog(written, INJECTION_LOG_MS, 'the injection');
   }
 
   /**
@@ -503,8 +499,13 @@ export class MemoryPlugin {
     // A lookup can run out before the handle is even open (a busy machine): the line waits for it, off the turn's path.
     const handle = memory ? Promise.resolve(memory) : this.openRecall().then((loaded) => loaded.memory);
     const written = handle.then((h) => h.recordSkippedForTime({ ...entry, via: 'openclaw' }));
-    const logged = withTimeout(written, SKIPPED_LOG_MS, 'logging the skipped memory').catch((error: unknown) =>
-      this.logger.warn?.(`oc-memory: the skipped memory was not logged (${(error as Error).message.split('\n')[0]})`),
+    this.trackLog(written, SKIPPED_LOG_MS, 'the skipped memory');
+  }
+
+  /** A hooks.log line being written: bounded, a failure is a warning, and close() waits for it. */
+  private trackLog(written: Promise<void>, ms: number, what: string): void {
+    const logged = withTimeout(written, ms, `logging ${what}`).catch((error: unknown) =>
+      this.logger.warn?.(`oc-memory: ${what} was not logged (${(error as Error).message.split('\n')[0]})`),
     );
     this.pendingLogs.add(logged);
     void logged.finally(() => this.pendingLogs.delete(logged));
