@@ -480,3 +480,30 @@ test('a course of sessions is closed by "X is done", not by a count of sessions 
   assert.equal(m.get(saved.id)?.kind, 'done');
   assert.equal(m.has(rule.id), false, 'a fact that is no course stays');
 });
+
+test('a measured value said as "N, down from M" supersedes what held M of the same unit', () => {
+  const grown = o('Assistant said with the PDF libraries the bundle has grown from 90 MB to 350 MB.', '2026-05-08', 'fact');
+  const slow = o('User said the bundle is 350MB and uploads take forever.', '2026-06-16', 'fact');
+  const shrunk = o('Assistant said 140 MB, down from 350, with the reports exactly as they were.', '2026-07-03', 'event');
+  const m = marks([grown, slow, shrunk]);
+  assert.deepEqual(m.get(grown.id), { kind: 'superseded', date: '2026-07-03', by: shrunk.id });
+  assert.deepEqual(m.get(slow.id), { kind: 'superseded', date: '2026-07-03', by: shrunk.id });
+  // "grew from 90 MB to 350 MB" is itself a change: it makes what held 90 MB history.
+  const before = o('User said the bundle is 90 MB today.', '2026-04-01', 'fact');
+  assert.equal(marks([before, grown]).get(before.id)?.kind, 'superseded');
+});
+
+test('near misses: the same number in another unit, another thing with no shared word, or no change', () => {
+  const orders = o('User said we had 350 orders in May.', '2026-06-01', 'fact');
+  const shrunk = o('Assistant said 140 MB, down from 350, with the reports exactly as they were.', '2026-07-03', 'event');
+  assert.equal(marks([orders, shrunk]).size, 0, '350 orders is no size');
+  // A bare number without a unit changes only what shares a subject word with it.
+  const guests = o('User said 40 guests are coming to the party.', '2026-06-01', 'fact');
+  const laps = o('User swims 25 laps every morning.', '2026-06-03', 'fact');
+  const swim = o('User swam 30 laps, up from 25 last week.', '2026-06-10', 'event');
+  assert.equal(marks([guests, swim]).size, 0, 'laps are no guests');
+  assert.equal(marks([laps, swim]).get(laps.id)?.kind, 'superseded');
+  // A number that is held, without a change said of it, supersedes nothing.
+  const same = o('Assistant said the bundle is 350 MB, as before.', '2026-07-03', 'fact');
+  assert.equal(marks([o('User said the bundle is 350MB.', '2026-06-16', 'fact'), same]).size, 0);
+});
