@@ -712,7 +712,12 @@ function supersededBy(newer: Item, older: Item[], weight: Weight): Item[] {
     // A task is superseded only by a change that names it ("drop the export script") or a changed date or
     // time of the same thing ("the demo moved to Friday 22 May"); it is otherwise closed.
     if (old.o.category === 'task') {
-      if (changedValue(old, newer, weight) || (oldValues.length > 0 && sameSubject(old, newer, oldValues, false, weight))) out.push(old);
+      if (
+        changedValue(old, newer, weight) ||
+        (oldValues.length > 0 && sameSubject(old, newer, oldValues, false, weight)) ||
+        choiceLeftBehind(old, newer)
+      )
+        out.push(old);
       continue;
     }
     if (!DURABLE.has(old.o.category)) continue;
@@ -726,6 +731,24 @@ function supersededBy(newer: Item, older: Item[], weight: Weight): Item[] {
       out.push(old);
   }
   return out;
+}
+
+/**
+ * A task to run one member of a kind ("Postgres 16. Nadia will run it in docker compose") is history once a
+ * decision or preference chooses another member of that kind without keeping it ("decided to do it (on: …
+ * SQLite …)"). A task that moves away from its member ("move the test data over from postgres") is part of
+ * the change and stays open; a task naming two members of the kind is left alone.
+ */
+function choiceLeftBehind(old: Item, newer: Item): boolean {
+  if (newer.o.category !== 'decision' && newer.o.category !== 'preference') return false;
+  for (const [kind, members] of newer.choices) {
+    const before = [...(old.kinds.get(kind) ?? [])];
+    const was = before[0];
+    if (was === undefined || before.length !== 1) continue;
+    if (members.has(was) || old.fromValues.some((f) => sameWord(stem(was), f))) continue;
+    if ([...members].some((m) => !newer.fromValues.some((f) => sameWord(stem(m), f)))) return true;
+  }
+  return false;
 }
 
 /** Saying a thing is not decided yet ("not sure where to keep the refresh tokens", "아직 못 정했어"). */

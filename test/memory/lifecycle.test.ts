@@ -507,3 +507,18 @@ test('near misses: the same number in another unit, another thing with no shared
   const same = o('Assistant said the bundle is 350 MB, as before.', '2026-07-03', 'fact');
   assert.equal(marks([o('User said the bundle is 350MB.', '2026-06-16', 'fact'), same]).size, 0);
 });
+
+test('a new choice of the kind a task was to run supersedes the task; a task leaving it or a mere mention does not', () => {
+  const task = o('Postgres 16. Nadia will run it in docker compose on the hetzner box.', '2026-03-03', 'task');
+  const decided = o('Nadia decided to do it (on: for this workload SQLite is a very reasonable choice)', '2026-04-01', 'decision');
+  assert.deepEqual(marks([task, decided]).get(task.id), { kind: 'superseded', date: '2026-04-01', by: decided.id });
+  // A task that moves away from the old choice is part of the change, and stays open.
+  const exportTask = o('Nadia will write an export script to move the test data over from postgres.', '2026-03-03', 'task');
+  assert.equal(marks([exportTask, decided]).size, 0);
+  // A fact that mentions another database chooses nothing.
+  const mention = o('Claude said SQLite would also work for a single writer.', '2026-04-01', 'fact');
+  assert.equal(marks([task, mention]).size, 0);
+  // A decision that keeps the task's own choice is no change of it.
+  const both = o('Nadia decided to keep Postgres 16 and add SQLite for the tests.', '2026-04-01', 'decision');
+  assert.equal(marks([task, both]).has(task.id), false);
+});

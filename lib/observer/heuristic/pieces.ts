@@ -19,7 +19,7 @@ import { stripKoreanAddress } from './korean-address.js';
 import { PRIORITY_RANK, type Draft } from './draft.js';
 import { questionBody } from './attribution.js';
 import { REPLY_WINDOW_MS, type ReplyContext } from './reply-topic.js';
-import { AGREEING_LEAD, pointsAtWhatWasSaid, type SaidBefore } from './points-back.js';
+import { AGREEING_LEAD, pointsAtWhatWasSaid, takesUpWhatWasSaid, type SaidBefore } from './points-back.js';
 import type { MessageSettings } from './observe-message.js';
 import { anyOf, pattern } from '../../core/pattern.js';
 
@@ -126,7 +126,10 @@ export function readPieces(reading: PieceReading): ReadMessage {
     if (analysis.kind === 'question' && role === 'assistant' && !options.keepAssistantQuestions) continue;
     // Technical (names a technology or a code language's word): asked once, for selection and for worth.
     let technical = false;
-    if (settings.select) {
+    // "Let's do it" after the other's proposal names nothing, and decides what was proposed: kept, a decision.
+    const takesUp = settings.select && earlierOther !== undefined && !quoted && takesUpWhatWasSaid(sentence, korean);
+    if (takesUp) analysis = { ...analysis, kind: 'statement', category: 'decision', priority: 'high' };
+    if (settings.select && !takesUp) {
       // An attachment's description ("[image: a photo of a dog on a beach]") is not what was said: not a memory.
       if (ATTACHMENT.test(sentence)) continue;
       technical = detectTags(sentence, codeLanguages, 1, knownNames).length > 0;
@@ -241,6 +244,8 @@ export function mergeShortLeads(pieces: Piece[]): void {
     const lead = pieces[i]!;
     const next = pieces[i + 1]!;
     if (lead.words > SHORT_LEAD_WORDS || lead.analysis.kind !== 'statement' || next.analysis.kind !== 'statement') continue;
+    // "Let's do it." decides what the other said (its topic and citation): it stays a memory of its own.
+    if (lead.refersTo || next.refersTo) continue;
     // "Merged it. Btw, my name is Dana": the next sentence starts another topic.
     if (TOPIC_CHANGE.test(next.raw) || (next.analysis.priority === 'high' && next.analysis.category !== lead.analysis.category)) continue;
     const a = lead.analysis.category !== 'fact' || lead.analysis.done ? lead.analysis : next.analysis;

@@ -64,6 +64,16 @@ const POINTS_BACK_KO = pattern([
   /[\s.!~]*$/,
 ]);
 
+/** "Let's do it", "we'll try that": taking up together what the other proposed — a decision, not a promise ("I'll do it"). */
+const TAKES_UP_EN = pattern(
+  ['^(?:', AGREEING_WORD, ')*', /(?:then[,\s]+)?(?:let's|we'll|we will|we're going to)\s+/, CHOOSING_VERB, ANAPHOR],
+  'i',
+);
+
+export function takesUpWhatWasSaid(sentence: string, koreanSentence: boolean): boolean {
+  return !koreanSentence && pointsAtWhatWasSaid(sentence, false) && TAKES_UP_EN.test(sentence.trim());
+}
+
 /** "Sounds good, ", "OK, ": agreeing before saying what was chosen. */
 export const AGREEING_LEAD = pattern(['^(?:', AGREEING_WORD, ')+'], 'i');
 

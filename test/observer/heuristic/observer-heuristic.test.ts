@@ -616,6 +616,34 @@ test('a decision that only points back ("let\'s go with that", "그걸로 가자
   assert.equal(only(observe([['user', "Let's go with Litestream."]])).category, 'decision');
 });
 
+test('"let\'s do it" after a proposal is a decision on what was proposed; "I\'ll do it" is no decision', () => {
+  const names = { speakerNames: { user: 'Nadia', assistant: 'Claude' } };
+  const os = observe(
+    [
+      ['assistant', 'For this workload SQLite is a very reasonable choice: no database server to upgrade.'],
+      ['user', "let's do it. replicate to backblaze b2, we already have an account there"],
+    ],
+    {},
+    names,
+  );
+  const decided = find(os, /decided to do it/);
+  assert.equal(decided.category, 'decision');
+  assert.equal(decided.priority, 'high');
+  assert.match(decided.text, /\(on: .*SQLite/);
+  assert.deepEqual(decided.provenance!.entryIds, ['e0000001', 'e0000000']);
+  // The user taking a task on is a promise, not a decision; with nothing before it, nothing is decided.
+  const promise = observe(
+    [
+      ['assistant', 'The export script could move the test data over from Postgres.'],
+      ['user', "I'll do it."],
+    ],
+    {},
+    names,
+  );
+  assert.ok(!promise.some((o) => o.category === 'decision'), JSON.stringify(promise.map((o) => o.text)));
+  assert.ok(!observe([['user', "let's do it."]]).some((o) => o.category === 'decision'));
+});
+
 test('a short Korean answer keeps the topic words of the question it answers', () => {
   const os = observe(
     [
