@@ -126,8 +126,8 @@ export function readPieces(reading: PieceReading): ReadMessage {
     if (analysis.kind === 'question' && role === 'assistant' && !options.keepAssistantQuestions) continue;
     // Technical (names a technology or a code language's word): asked once, for selection and for worth.
     let technical = false;
-    // "Let's do it" after the other's proposal names nothing, and decides what was proposed: kept, a decision.
-    const takesUp = settings.select && earlierOther !== undefined && !quoted && takesUpWhatWasSaid(sentence, korean);
+    // The user's "let's do it" after the other's proposal names nothing, and decides what was proposed: kept, a decision.
+    const takesUp = settings.select && role === 'user' && earlierOther !== undefined && !quoted && takesUpWhatWasSaid(sentence, korean);
     if (takesUp) analysis = { ...analysis, kind: 'statement', category: 'decision', priority: 'high' };
     if (settings.select && !takesUp) {
       // An attachment's description ("[image: a photo of a dog on a beach]") is not what was said: not a memory.

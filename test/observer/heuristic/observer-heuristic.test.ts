@@ -642,6 +642,16 @@ test('"let\'s do it" after a proposal is a decision on what was proposed; "I\'ll
   );
   assert.ok(!promise.some((o) => o.category === 'decision'), JSON.stringify(promise.map((o) => o.text)));
   assert.ok(!observe([['user', "let's do it."]]).some((o) => o.category === 'decision'));
+  // The agent agreeing to the user's plan decides nothing.
+  const agent = observe(
+    [
+      ['user', 'I want to start the long-term goals feature now.'],
+      ['assistant', "Let's do it."],
+    ],
+    {},
+    names,
+  );
+  assert.ok(!agent.some((o) => o.category === 'decision'), JSON.stringify(agent.map((o) => o.text)));
 });
 
 test('a short Korean answer keeps the topic words of the question it answers', () => {
