@@ -631,6 +631,17 @@ test('"let\'s do it" after a proposal is a decision on what was proposed; "I\'ll
   assert.equal(decided.priority, 'high');
   assert.match(decided.text, /\(on: .*SQLite/);
   assert.deepEqual(decided.provenance!.entryIds, ['e0000001', 'e0000000']);
+  // What was proposed may be the user's own question the agent answered: the decision names it.
+  const asked = observe(
+    [
+      ['user', 'postgres is overkill for this. what about sqlite + litestream?'],
+      ['assistant', 'A very reasonable choice here. Litestream streams the WAL to object storage continuously.'],
+      ['user', "let's do it."],
+    ],
+    {},
+    names,
+  );
+  assert.match(find(asked, /decided to do it/).text, /\(on: what about sqlite \+ litestream/);
   // The user taking a task on is a promise, not a decision; with nothing before it, nothing is decided.
   const promise = observe(
     [
