@@ -19,7 +19,7 @@ import { stripKoreanAddress } from './korean-address.js';
 import { PRIORITY_RANK, type Draft } from './draft.js';
 import { questionBody } from './attribution.js';
 import { REPLY_WINDOW_MS, type ReplyContext } from './reply-topic.js';
-import { AGREEING_LEAD, pointsAtWhatWasSaid, takesUpWhatWasSaid, type SaidBefore } from './points-back.js';
+import { AGREEING_LEAD, pointsAtWhatWasSaid, setsWhatWasSaid, takesUpWhatWasSaid, type SaidBefore } from './points-back.js';
 import type { MessageSettings } from './observe-message.js';
 import { anyOf, pattern } from '../../core/pattern.js';
 
@@ -150,7 +150,7 @@ export function readPieces(reading: PieceReading): ReadMessage {
     // the sentence before it; a decision that points at nothing is no decision.
     let refersTo: string | undefined;
     let pointed = sentence;
-    if (settings.select && pointsAtWhatWasSaid(sentence, korean)) {
+    if (settings.select && (pointsAtWhatWasSaid(sentence, korean) || setsWhatWasSaid(sentence, korean))) {
       if (earlierOther) {
         refersTo = earlierOther.entryId;
         const bare = korean ? sentence : sentence.replace(AGREEING_LEAD, '');

@@ -665,6 +665,33 @@ test('"let\'s do it" after a proposal is a decision on what was proposed; "I\'ll
   assert.ok(!agent.some((o) => o.category === 'decision'), JSON.stringify(agent.map((o) => o.text)));
 });
 
+test('"make it 7 days" sets what the other speaker just spoke of: the line carries that subject and cites it', () => {
+  const names = { speakerNames: { user: 'Nadia', assistant: 'Claude' } };
+  const os = observe(
+    [
+      ['assistant', 'One thing I do not like: with the current retention, Litestream only keeps one day of history.'],
+      ['user', 'make it 7 days'],
+    ],
+    {},
+    names,
+  );
+  const set = find(os, /make it 7 days/);
+  assert.match(set.text, /\(on: .*current retention/);
+  assert.deepEqual(set.provenance!.entryIds, ['e0000001', 'e0000000']);
+  // A sentence that names its own subject, or says more than a value, keeps its own words only.
+  for (const text of ['make the retention 7 days', 'make it work on my laptop first, then we can look at the cluster']) {
+    const own = observe(
+      [
+        ['assistant', 'With the current retention, Litestream only keeps one day of history.'],
+        ['user', text],
+      ],
+      {},
+      names,
+    );
+    assert.ok(!own.some((o) => /\(on: /.test(o.text)), JSON.stringify(own.map((o) => o.text)));
+  }
+});
+
 test('a short Korean answer keeps the topic words of the question it answers', () => {
   const os = observe(
     [
