@@ -268,7 +268,8 @@ test('the front door rule itself: a front end loading search or a writer fails; 
  * lib/hooks/, `ui` lib/ui/. The CLI's own plumbing (scripts/cli-context.ts, scripts/flags.ts, …) is not a
  * command.
  */
-const DOOR_COMMANDS = /^scripts\/commands\/(observe|run|start|stop|schedule|config|alerts|status|mark|forget|archive|approvals)\.ts$/;
+const DOOR_COMMANDS =
+  /^scripts\/commands\/(observe|run|start|stop|schedule|hook|mcp|config|alerts|ui|status|mark|forget|archive|approvals)\.ts$/;
 const COMMAND_FRONT_ENDS: Readonly<Record<string, RegExp>> = {
   'scripts/commands/mcp.ts': /^lib\/(mcp|hooks)\//,
   'scripts/commands/hook.ts': /^lib\/hooks\//,
