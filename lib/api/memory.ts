@@ -49,6 +49,9 @@ import type { LiveConfig, MemoryRecall, RecallRequest, RecallResult } from './re
 import type { Remembered, RememberInput, ToolClient } from './remember.js';
 import type { MemoryToolContext } from './tools.js';
 import type { InjectedMemory, SkippedForTime } from './injections.js';
+import type { MemoryScope } from '../sources/claude-code-project.js';
+
+export type { MemoryScope } from '../sources/claude-code-project.js';
 
 export interface OpenMemoryOptions {
   /** The home's config as the caller already read it (default: config.yaml and .env of the home; defaults when there is none). */
@@ -652,4 +655,14 @@ function notFound(id: string): OcmError {
 function isSegmentGone(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'ENOENT' || (error as Error | null)?.name === 'SegmentError' || (error as Error | null)?.name === 'IndexUnavailable';
+}
+
+/**
+ * Per-project memory (sources.claude_code.per_project): the agent a caller
+ * in `cwd` writes to, what it searches and the active memory it falls back
+ * on; undefined: `agent`'s own memory.
+ */
+export async function memoryScope(agent: string, perProject: boolean, cwd: string | undefined): Promise<MemoryScope | undefined> {
+  const { memoryScope: scopeOf } = await import('../sources/claude-code-project.js');
+  return scopeOf(agent, perProject, cwd);
 }

@@ -273,6 +273,59 @@ test('the front door rule itself: a front end loading search or a writer fails; 
   );
 });
 
+/**
+ * A command of the CLI is its flags, one function mapping them onto the typed options of a lib/api/ call, the
+ * call and the printing (docs/architecture.md, "The command line"): from lib/ it imports lib/api/ only — not a
+ * job, an integration, the config or a helper, and not even a type, so what a command speaks is what the
+ * package exports (lib/api/ re-exports the types of lib/core/ and below that a caller needs; a type named
+ * from below would tie the command to where a thing is implemented, which is what the door hides). The
+ * servers a command starts are front ends standing on lib/api/ themselves and are held to it by the rule
+ * above: `mcp` may import lib/mcp/ and lib/hooks/ (the MCP server and the prompt socket it answers), `hook`
+ * lib/hooks/, `ui` lib/ui/. The CLI's own plumbing (scripts/cli-context.ts, scripts/flags.ts, …) is not a
+ * command.
+ */
+const DOOR_COMMANDS =
+  /^scripts\/commands\/(observe|run|start|stop|schedule|hook|mcp|config|alerts|ui|status|mark|forget|archive|approvals)\.ts$/;
+const COMMAND_FRONT_ENDS: Readonly<Record<string, RegExp>> = {
+  'scripts/commands/mcp.ts': /^lib\/(mcp|hooks)\//,
+  'scripts/commands/hook.ts': /^lib\/hooks\//,
+  'scripts/commands/ui.ts': /^lib\/ui\//,
+};
+
+export function commandDoorViolations(imports: LibImport[]): string[] {
+  return imports.flatMap((i) => {
+    if (!DOOR_COMMANDS.test(i.file)) return [];
+    const to = importedPath(i);
+    if (to === undefined || !to.startsWith('lib/') || to.startsWith('lib/api/')) return [];
+    if (COMMAND_FRONT_ENDS[i.file]?.test(to)) return [];
+    return [`${i.file}: ${i.kind} '${i.specifier}' — a command reaches lib/ through lib/api/ only, not ${to}.ts`];
+  });
+}
+
+test('the commands reach lib/ only through lib/api/ (types too), the servers they start aside', () => {
+  const imports = allImports();
+  const commands = new Set(imports.filter((i) => DOOR_COMMANDS.test(i.file)).map((i) => i.file));
+  assert.ok(commands.size >= 12, `the commands' files were read (${commands.size})`);
+  assert.deepEqual(commandDoorViolations(imports), []);
+});
+
+test('the command rule itself: a job, a type from below or a foreign server fails; lib/api and its own server pass', () => {
+  assert.deepEqual(
+    commandDoorViolations([
+      { file: 'scripts/commands/observe.ts', specifier: '../../lib/jobs/run-job.js', kind: 'dynamic import()' },
+      { file: 'scripts/commands/forget.ts', specifier: '../../lib/tiers/forget.js', kind: 'import type' },
+      { file: 'scripts/commands/schedule.ts', specifier: '../../lib/core/errors.js', kind: 'import' },
+      { file: 'scripts/commands/status.ts', specifier: '../../lib/mcp/server.js', kind: 'dynamic import()' },
+      { file: 'scripts/commands/observe.ts', specifier: '../../lib/api/jobs.js', kind: 'dynamic import()' },
+      { file: 'scripts/commands/schedule.ts', specifier: '../cli-context.js', kind: 'import' },
+      { file: 'scripts/commands/mcp.ts', specifier: '../../lib/hooks/prompt-socket.js', kind: 'dynamic import()' },
+      { file: 'scripts/commands/ui.ts', specifier: '../../lib/ui/server.js', kind: 'dynamic import()' },
+      { file: 'scripts/commands/forget.ts', specifier: 'node:readline/promises', kind: 'dynamic import()' },
+    ]).length,
+    4,
+  );
+});
+
 test('the OpenClaw plugin loads the package through its public entry, never a dist/lib/ path', () => {
   const plugin = readFileSync(join(ROOT, 'templates', 'openclaw-plugin', 'index.ts'), 'utf8');
   const runtime = allImports().filter(
