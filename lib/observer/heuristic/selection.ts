@@ -436,7 +436,7 @@ const ASSISTANT_ACKNOWLEDGEMENT = pattern(
 );
 
 /** Emoticons: "<3", ":)", ":-D" (their digits and letters are not content; "83" and "8D" are not emoticons). */
-export const EMOTICON = /(?:^|\s)(?:<3+|[:;=][-']?[()DPpO/\\|\]\[]+|\^_?\^|xD)(?=\s|$|[.!?,])/g;
+export const EMOTICON = /(?:^|\s)(?:<3+|[:;=][-']?[()DPpO/\\|\][]+|\^_?\^|xD)(?=\s|$|[.!?,])/g;
 
 function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: SelectionContext): DropReason | undefined {
   const s = sentence.replace(EMOTICON, ' ').trim();

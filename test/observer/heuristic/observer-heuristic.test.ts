@@ -809,11 +809,29 @@ const SAMPLES = join(import.meta.dirname, '..', '..', '..', 'samples', 'openclaw
  * user/assistant text, tool results as tool messages, delivery-mirror copies
  * and non-message entries skipped, transport noise stripped, secrets masked.
  */
+/** A content block of a sample's message: text, a tool call, or a tool result's text. */
+interface SampleBlock {
+  type: string;
+  text?: string;
+  name?: string;
+  arguments?: unknown;
+}
+
+/** A line of a pi v3 session file: the header, then entries chained by parentId. */
+interface SampleEntry {
+  type: string;
+  version?: number;
+  id: string;
+  parentId?: string | null;
+  timestamp: string;
+  message: { role: string; provider?: string; model?: string; toolName?: string; content: string | SampleBlock[] };
+}
+
 function readSample(path: string, agent: string): { session: string; messages: Message[] } {
   const lines = readFileSync(path, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, any>);
+    .map((l) => JSON.parse(l) as SampleEntry);
   const header = lines[0]!;
   assert.equal(header.type, 'session');
   assert.equal(header.version, 3);
@@ -831,11 +849,9 @@ function readSample(path: string, agent: string): { session: string; messages: M
     let text: string;
     if (m.role === 'user' || m.role === 'assistant') {
       role = m.role;
-      const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+      const blocks: SampleBlock[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
       text = blocks
-        .map((b: any) =>
-          b.type === 'text' ? b.text : b.type === 'toolCall' ? `[tool call: ${b.name} ${JSON.stringify(b.arguments)}]` : '',
-        )
+        .map((b) => (b.type === 'text' ? b.text : b.type === 'toolCall' ? `[tool call: ${b.name} ${JSON.stringify(b.arguments)}]` : ''))
         .filter(Boolean)
         .join('\n');
       if (role === 'user') {
@@ -845,7 +861,8 @@ function readSample(path: string, agent: string): { session: string; messages: M
       }
     } else {
       role = 'tool';
-      text = `[tool result ${m.toolName}: ${m.content.map((b: any) => b.text).join(' ')}]`;
+      assert.ok(Array.isArray(m.content), 'a tool result holds content blocks');
+      text = `[tool result ${m.toolName}: ${m.content.map((b) => b.text).join(' ')}]`;
     }
     messages.push({ role, text: maskSecrets(text).text, time: e.timestamp, entryId: e.id, source: 'openclaw', agent, session });
   }
