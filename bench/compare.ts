@@ -320,8 +320,7 @@ export async function runCompare(options: {
       );
   const wanted = options.sections && options.sections.length > 0 ? options.sections : catalogue.map((s) => s.name);
   const unknown = wanted.filter((name) => !catalogue.some((s) => s.name === name));
-  if (unknown.length > 0)
-    throw new Error(`not a compared section: ${unknown.join(', ')} (${catalogue.map((s) => s.name).join(', ')})`);
+  if (unknown.length > 0) throw new Error(`not a compared section: ${unknown.join(', ')} (${catalogue.map((s) => s.name).join(', ')})`);
   const sections = catalogue.filter((s) => wanted.includes(s.name));
 
   const start = loadavg().map((l) => Math.round(l * 10) / 10);
