@@ -101,6 +101,11 @@ export interface ArchiveRequest extends TierChangeOptions {
   approveAll?: boolean;
 }
 
+export interface AgeRequest extends TierChangeOptions {
+  /** Show what would move; change nothing. */
+  dryRun?: boolean;
+}
+
 export interface DecisionOptions extends TierChangeOptions {
   /** One proposal that is no longer pending and that the audit log says was decided: `alreadyDecided` says how, instead of a refusal (a form sent twice). */
   unlessDecided?: boolean;
@@ -165,6 +170,8 @@ export interface MemoryHandle {
   forget(request: ForgetRequest): Promise<ForgetNowResult>;
   /** Move or propose to move day files older than a number of days (`ocm-run archive`). */
   archive(request: ArchiveRequest): Promise<TierRunResult>;
+  /** Age the memory by the tiers' ages (`ocm-run tier`): hot → warm moved, warm → cold proposed; a real run is recorded for the daily tick. */
+  age(request?: AgeRequest): Promise<TierRunResult>;
   /** Each tier's day files: how many, their size, the oldest and newest day. */
   tiers(): Promise<TierSummary[]>;
   /** The moves waiting for approval, each with what its file holds summarised (`ocm-run approvals`). */
@@ -444,6 +451,16 @@ class Memory implements MemoryHandle {
     return this.tierChange(request, (tier) =>
       runArchive({ ...tier, olderThanDays: request.olderThanDays, to: request.to, dryRun: request.dryRun, approveAll: request.approveAll }),
     );
+  }
+
+  async age(request: AgeRequest = {}): Promise<TierRunResult> {
+    const { runTierJob } = await import('../tiers/tier-job.js');
+    const result = await this.tierChange(request, (tier) => runTierJob({ ...tier, dryRun: request.dryRun === true }));
+    if (!result.dryRun) {
+      const { recordTierRun } = await import('../jobs/tier-step.js');
+      await recordTierRun(this.paths, this.now());
+    }
+    return result;
   }
 
   async tiers(): Promise<TierSummary[]> {
