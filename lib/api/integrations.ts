@@ -137,9 +137,7 @@ export async function claudeCodeStatus(options: AgentSide): Promise<ClaudeCodeSt
 }
 
 /** `integrate claude-code --print`: where each setting goes, the settings, and the `claude mcp add` command's arguments. */
-export async function claudeCodePreview(
-  options: AgentSide & { runner: Runner; agent: string; perProject: boolean },
-): Promise<{
+export async function claudeCodePreview(options: AgentSide & { runner: Runner; agent: string; perProject: boolean }): Promise<{
   location: ClaudeCodeLocation;
   snippet: ReturnType<typeof import('../integrations/claude-code/integration.js').claudeCodeSnippet>;
   mcpArgs: string[];
