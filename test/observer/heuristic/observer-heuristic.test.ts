@@ -467,6 +467,16 @@ test('tags: trigger words and proper nouns, ASCII and not', () => {
   assert.deepEqual(detectTags('Then Tom-Kat arrived, Zoe too'), ['tom-kat']);
   assert.deepEqual(detectTags('met Zed3 and then Ann'), ['ann']);
   assert.deepEqual(detectTags('We hiked near Banff with Mira', [], 3, ['banff']), ['mira']);
+  // A speaker named after a technology is the speaker: "Claude" the assistant is no #llm; another mention still is.
+  assert.deepEqual(detectTags('Claude set up the Postgres tables', [], 3, ['Claude']), ['postgres']);
+  assert.deepEqual(detectTags('Claude asked whether Claude or GPT-4 should name it', [], 3, ['Claude']), ['llm']);
+  const byClaude = observe(
+    [['assistant', "Next I'd set up the SQLAlchemy models for the cafés."]],
+    {},
+    { speakerNames: { user: 'Nadia', assistant: 'Claude' } },
+  );
+  assert.match(byClaude[0]!.text, /Claude would set up/);
+  assert.ok(!byClaude[0]!.tags.includes('llm'), JSON.stringify(byClaude[0]!.tags));
   // Non-ASCII text takes the exact Unicode rules: Émile is a name, Ünal too.
   assert.deepEqual(detectTags('We met Émile in Zürich'), ['émile']);
   assert.deepEqual(detectTags('café owner Ünal uses Redis'), ['redis', 'ünal']);
