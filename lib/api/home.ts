@@ -1,19 +1,15 @@
 /**
- * A memory home as a job run for a front end sees it: where it is, its
- * config and the environment that config was read with, where the job logs,
- * and its clock. The calls of api/transfer.ts and api/maintenance.ts take it
- * as their first argument; a CLI command builds it from its context.
+ * A memory home as a job run for a front end sees it: what every job runs
+ * on (api/jobs.ts JobContext: the home, its config and the environment with
+ * the home's .env, where the job logs), and its clock. The calls of
+ * api/transfer.ts, sync.ts, maintenance.ts, stats.ts, one-off-search.ts,
+ * demo.ts and watch.ts take it first; a CLI command builds it from its
+ * context (scripts/memory-home.ts).
  */
-import type { Config } from '../config/config-schema.js';
-import type { HomePaths } from '../platform/home.js';
 import type { Logger } from '../platform/log.js';
+import type { JobContext } from './jobs.js';
 
-export interface MemoryHome {
-  paths: HomePaths;
-  config: Config;
-  /** The environment with the home's .env (secrets such as OCM_SYNC_PASSPHRASE are read from it). */
-  env: NodeJS.ProcessEnv;
-  logger: Logger;
+export interface MemoryHome extends JobContext {
   now: () => Date;
 }
 

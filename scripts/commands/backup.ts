@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { defineCommand } from '../cli-context.js';
-import { OcmError } from '../../lib/core/errors.js';
+import { OcmError } from '../../lib/api/errors.js';
 import type { BackupOptions } from '../../lib/api/transfer.js';
 import type { Flags, FlagValues } from '../flags.js';
 import { memoryHome } from '../memory-home.js';

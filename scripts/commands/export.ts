@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { defineCommand } from '../cli-context.js';
-import { OcmError } from '../../lib/core/errors.js';
-import type { Tier } from '../../lib/core/types.js';
+import { OcmError } from '../../lib/api/errors.js';
+import type { Tier } from '../../lib/api/index.js';
 import type { ExportOptions } from '../../lib/api/transfer.js';
 import type { Flags, FlagValues } from '../flags.js';
 import { memoryHome } from '../memory-home.js';

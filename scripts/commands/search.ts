@@ -1,7 +1,6 @@
 import { defineCommand } from '../cli-context.js';
 import type { Flags, FlagValues } from '../flags.js';
-import type { Config } from '../../lib/config/config-schema.js';
-import type { SearchRequest } from '../../lib/search/search.js';
+import type { Config, SearchRequest } from '../../lib/api/index.js';
 import { memoryHome } from '../memory-home.js';
 
 const SEARCH_FLAGS = {
@@ -25,7 +24,7 @@ const SEARCH_FLAGS = {
 
 /** The command line as the library's search request (checked: dates, limit, mode, priorities, tiers). */
 async function searchOptions(query: string, flags: FlagValues<typeof SEARCH_FLAGS>, config: Config, now: Date): Promise<SearchRequest> {
-  const { filtersFromOptions, parseLimit, parseSearchMode } = await import('../../lib/search/filters.js');
+  const { filtersFromOptions, parseLimit, parseSearchMode } = await import('../../lib/api/search-text.js');
   // Checked in this order: the filters, the limit, the mode.
   const filters = filtersFromOptions(flags, now, config.timezone);
   const limit = parseLimit(flags.limit, config.search.default_limit);
@@ -51,10 +50,10 @@ export const command = defineCommand({
     const { searchOnce } = await import('../../lib/api/one-off-search.js');
     const response = await searchOnce(await memoryHome(ctx, 'search'), request);
     if (ctx.json) {
-      const { searchJson } = await import('../../lib/search/format-json.js');
+      const { searchJson } = await import('../../lib/api/search-text.js');
       ctx.out(searchJson(response));
     } else {
-      const { searchHuman } = await import('../../lib/search/format.js');
+      const { searchHuman } = await import('../../lib/api/search-text.js');
       for (const w of response.warnings) ctx.err(`ocm-run: ${w}`);
       ctx.out(searchHuman(query, response, { color: ctx.color, verbose: ctx.verbose }));
     }

@@ -1,5 +1,5 @@
 import { defineCommand } from '../cli-context.js';
-import { OcmError } from '../../lib/core/errors.js';
+import { OcmError } from '../../lib/api/errors.js';
 import type { StatsOptions } from '../../lib/api/stats.js';
 import type { Flags, FlagValues } from '../flags.js';
 import { memoryHome } from '../memory-home.js';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { defineCommand } from '../cli-context.js';
-import { EXIT } from '../../lib/core/errors.js';
+import { EXIT } from '../../lib/api/errors.js';
 import type { SyncNowOptions } from '../../lib/api/sync.js';
 import type { Flags, FlagValues } from '../flags.js';
 import { memoryHome } from '../memory-home.js';

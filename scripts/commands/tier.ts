@@ -65,7 +65,7 @@ export const command = defineCommand({
       }
       return;
     }
-    const { formatTierResult } = await import('../../lib/tiers/report.js');
+    const { formatTierResult } = await import('../../lib/api/tier-report.js');
     const result = await memory.age(request.options);
     if (ctx.json) ctx.out(JSON.stringify(result));
     else ctx.out(formatTierResult(result).join('\n'));
