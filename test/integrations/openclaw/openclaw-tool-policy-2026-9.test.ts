@@ -175,12 +175,14 @@ describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restri
   });
 
   test('the minimal profile hides the tools; integrate says to add the plugin to tools.alsoAllow, and with it the tools are offered', async () => {
+    // This test sets the state it starts from (not what the test before left), so its verdict is its own.
     await editConfig((c) => {
-      c.tools!.profile = 'minimal';
+      c.tools = { ...(c.tools ?? {}), profile: 'minimal' };
+      c.agents.entries.work.tools = { allow: ['read', 'oc-memory'] };
     });
     const said = await integrate();
     assert.match(said, /add "oc-memory" to tools\.alsoAllow — the "minimal" tool profile/);
-    // work's own allow list (with oc-memory since the test before) does not undo the global profile: each layer only restricts.
+    // work's own allow list (with oc-memory) does not undo the global profile: each layer only restricts.
     assert.deepEqual(await statusSays(), { main: 'tools.alsoAllow', work: 'tools.alsoAllow' });
     await restartGateway();
     assert.deepEqual(
