@@ -107,7 +107,7 @@ export interface StopWatcherOptions {
   timeoutMs?: number;
 }
 
-/** `stop`: the background watcher ended (NOT_FOUND, exit 3, when none runs). */
+/** `stop`: the background watcher ended (DAEMON_NOT_RUNNING, exit 3, when none runs). */
 export async function stopWatcher(paths: HomePaths, options: StopWatcherOptions): Promise<StopResult> {
   const { stopDaemon } = await import('../jobs/daemon.js');
   return stopDaemon(paths, { force: options.force, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) });
