@@ -129,7 +129,9 @@ export function editRaceTable(r: EditRaceReport): string {
     '| run | wall time | day-file writes | editor saves (in place / rename) | lost edits (in place / rename) | lost observations |',
     '|---|---|---|---|---|---|',
     `| baseline: no editor | ${(r.baseline.ms / 1000).toFixed(2)} s | ${r.baseline.writes} | – | – | 0 of ${r.baseline.observations} |`,
-    `| with the editor | ${(w.ms / 1000).toFixed(2)} s | ${w.writes} | ${w.saves.saved} (${w.saves.inPlace} / ${w.saves.rename}) | ${w.lostEdits} (${w.lostInPlace} / ${w.lostEdits - w.lostInPlace}) | ${w.lostObservations} of ${r.baseline.observations} |`,
+    `| with the editor | ${(w.ms / 1000).toFixed(2)} s | ${w.writes} | ${w.saves.saved} (${w.saves.inPlace} / ` +
+      `${w.saves.rename}) | ${w.lostEdits} (${w.lostInPlace} / ${w.lostEdits - w.lostInPlace}) | ` +
+      `${w.lostObservations} of ${r.baseline.observations} |`,
     ...(w.failures.length > 0 ? [`failures: ${w.failures.join('; ')}`] : []),
   ].join('\n');
 }

@@ -487,16 +487,37 @@ export async function runEmbedBench(
 
 export function embedBenchTable(r: EmbedBenchReport): string {
   return [
-    `Local embeddings (@energetic-ai USE Lite, WASM) on ${r.observations.toLocaleString('en')} observations (30 % Korean: no vector); ${r.cores} cores, load average ${r.loadAverageAtStart.join(' ')} at the start, ${r.loadAverage.join(' ')} at the end`,
+    `Local embeddings (@energetic-ai USE Lite, WASM) on ${r.observations.toLocaleString('en')} observations (30 % ` +
+      `Korean: no vector); ${r.cores} cores, load average ${r.loadAverageAtStart.join(' ')} at the start, ` +
+      `${r.loadAverage.join(' ')} at the end`,
     '',
     '| measure | local model | same-run text-only baseline |',
     '|---|---|---|',
-    `| \`ocm-run index\` of a fresh home (model on its worker thread) | ${r.build.localMs} ms wall, ${r.build.localCpuMs ?? '–'} ms CPU; ${r.build.embedded} embedded: ${r.build.docsPerSecond} documents/s wall, ${r.build.docsPerCpuSecond ?? '–'} per CPU second → a 100k home in ~${r.build.projected100kMinutes} min wall at this load, ~${r.build.projected100kCpuMinutes ?? '–'} min of one core; RSS ${r.build.localRssMb ?? '–'} MB | provider none: ${r.build.textMs} ms wall, ${r.build.textCpuMs ?? '–'} ms CPU; RSS ${r.build.textRssMb ?? '–'} MB |`,
-    `| \`ocm-run run\`, a tick with 50 new observations (${r.tick50.embeddedPerTick} embedded), p50 of ${r.tick50.localMs.length} | ${r.tick50.localP50} ms wall (${r.tick50.localMs.join(', ')}), ${r.tick50.localCpuP50 ?? '–'} ms CPU | ${r.tick50.textP50} ms wall (${r.tick50.textMs.join(', ')}), ${r.tick50.textCpuP50 ?? '–'} ms CPU |`,
-    `| idle tick, model configured, p50 / p95 | ${r.idleTick.localP50} / ${r.idleTick.localP95} ms wall (+${r.idleTick.addedP50} ms over node), ${r.idleTick.localCpuP50 ?? '–'} ms CPU | \`node -e 0\`: ${r.idleTick.nodeP50} / ${r.idleTick.nodeP95} ms wall, ${r.idleTick.nodeCpuP50 ?? '–'} ms CPU; idle tick of the text-only twin: ${r.idleTick.textP50} ms wall, ${r.idleTick.textCpuP50 ?? '–'} ms CPU |`,
-    `| query embedding in a kept-open process, p50 / p95 over ${r.query.calls} | ${r.query.p50} / ${r.query.p95} ms wall, ${r.query.cpuP50} / ${r.query.cpuP95} ms CPU (first call, loading the model: ${r.query.firstCallMs} ms) | text-only search of the same queries, in-process: ${r.query.textSearchP50} / ${r.query.textSearchP95} ms |`,
-    `| one-off \`ocm-run search\`, p50 / p95 over ${r.freshSearch.calls} | loading the model: ${r.freshSearch.aloneP50} / ${r.freshSearch.aloneP95} ms; with \`ocm-run mcp\` up (its vectors, ${r.freshSearch.serverHybrid}/${r.freshSearch.calls} hybrid): ${r.freshSearch.serverP50} / ${r.freshSearch.serverP95} ms | \`--mode text\`: ${r.freshSearch.textP50} / ${r.freshSearch.textP95} ms |`,
-    `| \`ocm-run mcp\` \`search_memory\` p50 / p95; server RSS after | ${r.mcp.hybridMode ? 'hybrid' : 'NOT hybrid'}: ${r.mcp.hybridP50} / ${r.mcp.hybridP95} ms; ${r.mcp.hybridRssMb ?? '–'} MB | text: ${r.mcp.textP50} / ${r.mcp.textP95} ms; ${r.mcp.textRssMb ?? '–'} MB |`,
+    `| \`ocm-run index\` of a fresh home (model on its worker thread) | ${r.build.localMs} ms wall, ` +
+      `${r.build.localCpuMs ?? '–'} ms CPU; ${r.build.embedded} embedded: ${r.build.docsPerSecond} documents/s wall, ` +
+      `${r.build.docsPerCpuSecond ?? '–'} per CPU second → a 100k home in ~${r.build.projected100kMinutes} min wall ` +
+      `at this load, ~${r.build.projected100kCpuMinutes ?? '–'} min of one core; RSS ${r.build.localRssMb ?? '–'} MB ` +
+      `| provider none: ${r.build.textMs} ms wall, ${r.build.textCpuMs ?? '–'} ms CPU; RSS ` +
+      `${r.build.textRssMb ?? '–'} MB |`,
+    `| \`ocm-run run\`, a tick with 50 new observations (${r.tick50.embeddedPerTick} embedded), p50 of ` +
+      `${r.tick50.localMs.length} | ${r.tick50.localP50} ms wall (${r.tick50.localMs.join(', ')}), ` +
+      `${r.tick50.localCpuP50 ?? '–'} ms CPU | ${r.tick50.textP50} ms wall (${r.tick50.textMs.join(', ')}), ` +
+      `${r.tick50.textCpuP50 ?? '–'} ms CPU |`,
+    `| idle tick, model configured, p50 / p95 | ${r.idleTick.localP50} / ${r.idleTick.localP95} ms wall ` +
+      `(+${r.idleTick.addedP50} ms over node), ${r.idleTick.localCpuP50 ?? '–'} ms CPU | \`node -e 0\`: ` +
+      `${r.idleTick.nodeP50} / ${r.idleTick.nodeP95} ms wall, ${r.idleTick.nodeCpuP50 ?? '–'} ms CPU; idle tick of ` +
+      `the text-only twin: ${r.idleTick.textP50} ms wall, ${r.idleTick.textCpuP50 ?? '–'} ms CPU |`,
+    `| query embedding in a kept-open process, p50 / p95 over ${r.query.calls} | ${r.query.p50} / ${r.query.p95} ` +
+      `ms wall, ${r.query.cpuP50} / ${r.query.cpuP95} ms CPU (first call, loading the model: ${r.query.firstCallMs} ` +
+      `ms) | text-only search of the same queries, in-process: ${r.query.textSearchP50} / ${r.query.textSearchP95} ` +
+      `ms |`,
+    `| one-off \`ocm-run search\`, p50 / p95 over ${r.freshSearch.calls} | loading the model: ` +
+      `${r.freshSearch.aloneP50} / ${r.freshSearch.aloneP95} ms; with \`ocm-run mcp\` up (its vectors, ` +
+      `${r.freshSearch.serverHybrid}/${r.freshSearch.calls} hybrid): ${r.freshSearch.serverP50} / ` +
+      `${r.freshSearch.serverP95} ms | \`--mode text\`: ${r.freshSearch.textP50} / ${r.freshSearch.textP95} ms |`,
+    `| \`ocm-run mcp\` \`search_memory\` p50 / p95; server RSS after | ` +
+      `${r.mcp.hybridMode ? 'hybrid' : 'NOT hybrid'}: ${r.mcp.hybridP50} / ${r.mcp.hybridP95} ms; ` +
+      `${r.mcp.hybridRssMb ?? '–'} MB | text: ${r.mcp.textP50} / ${r.mcp.textP95} ms; ${r.mcp.textRssMb ?? '–'} MB |`,
     '',
     '| target | measured | ok |',
     '|---|---|---|',

@@ -276,7 +276,8 @@ export function locomoTable(report: LocomoReport): string {
   } as const;
   const cats = Object.keys(report.methods.pipeline.byCategory);
   const lines = [
-    `LoCoMo retrieval (${report.conversations} conversations, ${report.turns} turns, ${report.questions} questions, ${report.observations} observations, ${report.mode} mode)`,
+    `LoCoMo retrieval (${report.conversations} conversations, ${report.turns} turns, ${report.questions} ` +
+      `questions, ${report.observations} observations, ${report.mode} mode)`,
     report.speakerNames
       ? "speaker names set in each home's config.yaml: observer.user_name = speaker_a, observer.assistant_name = speaker_b (--no-names: roles only)"
       : 'no speaker names configured: the Observer writes User / Assistant',

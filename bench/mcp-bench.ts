@@ -292,17 +292,39 @@ async function hybridPass(
 
 export function mcpBenchTable(r: McpBenchReport): string {
   return [
-    `MCP server and per-prompt hook at ${r.observations.toLocaleString('en')} observations; load average ${r.loadAverageAtStart.join(' ')} at the start, ${r.loadAverage.join(' ')} at the end (${availableParallelism()} cores)`,
+    `MCP server and per-prompt hook at ${r.observations.toLocaleString('en')} observations; load average ` +
+      `${r.loadAverageAtStart.join(' ')} at the start, ${r.loadAverage.join(' ')} at the end ` +
+      `(${availableParallelism()} cores)`,
     '',
     '| measure | OC-Memory | same-run baseline |',
     '|---|---|---|',
-    `| \`search_memory\` via \`ocm-run mcp\` (SDK client, stdio), p50 / p95 over ${r.mcp.calls} calls | ${r.mcp.p50} / ${r.mcp.p95} ms; server CPU ${r.mcp.cpuPerCallMs ?? '–'} ms a call (first call, opening the index: ${r.mcp.firstCallMs} ms) | \`active_memory\` round trip: ${r.mcp.baselineP50} / ${r.mcp.baselineP95} ms |`,
-    `| per-prompt hook as \`integrate\` writes it (\`node prompt-hook.cjs hook prompt\`, fresh process) added to a prompt, \`ocm-run mcp\` running, p50 / p95 over ${r.hook.calls} | ${r.hook.p50} / ${r.hook.p95} ms wall, ${r.hook.cpuP50 ?? '–'} / ${r.hook.cpuP95 ?? '–'} ms CPU (memory injected for ${r.hook.injected} of ${r.hook.calls}) | no hook: 0 ms; \`node -e 0\`: ${r.hook.nodeBareP50} / ${r.hook.nodeBareP95} ms wall, ${r.hook.nodeBareCpuP50 ?? '–'} ms CPU; \`ocm-run hook prompt\` (cli.js, ESM entry): ${r.hook.viaCliP50} / ${r.hook.viaCliP95} ms wall; the full CLI (no fast path): ${r.hook.fullCliP50} / ${r.hook.fullCliP95} ms wall, ${r.hook.fullCliCpuP50 ?? '–'} ms CPU |`,
-    `| the hook's CPU after Node's own start (what OC-Memory itself costs; a loaded machine inflates Node's start most), p50 / p95 | ${r.hook.afterStartCpu.hook[0]} / ${r.hook.afterStartCpu.hook[1]} ms | \`node -e 0\`: ${r.hook.afterStartCpu.bare[0]} / ${r.hook.afterStartCpu.bare[1]} ms; cli.js: ${r.hook.afterStartCpu.viaCli[0]} / ${r.hook.afterStartCpu.viaCli[1]} ms; the full CLI: ${r.hook.afterStartCpu.fullCli[0]} / ${r.hook.afterStartCpu.fullCli[1]} ms |`,
-    `| the same hook with no MCP server (it loads the index itself), p50 / p95 | ${r.hook.aloneP50} / ${r.hook.aloneP95} ms wall, ${r.hook.aloneCpuP50 ?? '–'} ms CPU p50 (injected for ${r.hook.aloneInjected}) | – |`,
+    `| \`search_memory\` via \`ocm-run mcp\` (SDK client, stdio), p50 / p95 over ${r.mcp.calls} calls | ` +
+      `${r.mcp.p50} / ${r.mcp.p95} ms; server CPU ${r.mcp.cpuPerCallMs ?? '–'} ms a call (first call, opening the ` +
+      `index: ${r.mcp.firstCallMs} ms) | \`active_memory\` round trip: ${r.mcp.baselineP50} / ${r.mcp.baselineP95} ` +
+      `ms |`,
+    `| per-prompt hook as \`integrate\` writes it (\`node prompt-hook.cjs hook prompt\`, fresh process) added to a ` +
+      `prompt, \`ocm-run mcp\` running, p50 / p95 over ${r.hook.calls} | ${r.hook.p50} / ${r.hook.p95} ms wall, ` +
+      `${r.hook.cpuP50 ?? '–'} / ${r.hook.cpuP95 ?? '–'} ms CPU (memory injected for ${r.hook.injected} of ` +
+      `${r.hook.calls}) | no hook: 0 ms; \`node -e 0\`: ${r.hook.nodeBareP50} / ${r.hook.nodeBareP95} ms wall, ` +
+      `${r.hook.nodeBareCpuP50 ?? '–'} ms CPU; \`ocm-run hook prompt\` (cli.js, ESM entry): ${r.hook.viaCliP50} / ` +
+      `${r.hook.viaCliP95} ms wall; the full CLI (no fast path): ${r.hook.fullCliP50} / ${r.hook.fullCliP95} ms ` +
+      `wall, ${r.hook.fullCliCpuP50 ?? '–'} ms CPU |`,
+    `| the hook's CPU after Node's own start (what OC-Memory itself costs; a loaded machine inflates Node's start ` +
+      `most), p50 / p95 | ${r.hook.afterStartCpu.hook[0]} / ${r.hook.afterStartCpu.hook[1]} ms | \`node -e 0\`: ` +
+      `${r.hook.afterStartCpu.bare[0]} / ${r.hook.afterStartCpu.bare[1]} ms; cli.js: ` +
+      `${r.hook.afterStartCpu.viaCli[0]} / ${r.hook.afterStartCpu.viaCli[1]} ms; the full CLI: ` +
+      `${r.hook.afterStartCpu.fullCli[0]} / ${r.hook.afterStartCpu.fullCli[1]} ms |`,
+    `| the same hook with no MCP server (it loads the index itself), p50 / p95 | ${r.hook.aloneP50} / ` +
+      `${r.hook.aloneP95} ms wall, ${r.hook.aloneCpuP50 ?? '–'} ms CPU p50 (injected for ${r.hook.aloneInjected}) | ` +
+      `– |`,
     ...(r.hybrid
       ? [
-          `| \`search_memory\` with the local model (${r.hybrid.mode} search; ${r.hybrid.vectors.toLocaleString('en')} documents with a vector, real model vectors from a pool of ${r.hybrid.pool}; the query embedded in the server), p50 / p95 over ${r.hybrid.calls} distinct queries | ${r.hybrid.p50} / ${r.hybrid.p95} ms; server CPU ${r.hybrid.cpuPerCallMs ?? '–'} ms a call (first call, loading the model and the vectors: ${r.hybrid.firstCallMs} ms); RSS ${r.hybrid.rssMb ?? '–'} MB | text only, above: ${r.mcp.p50} / ${r.mcp.p95} ms, CPU ${r.mcp.cpuPerCallMs ?? '–'} ms a call; RSS ${r.hybrid.textRssMb ?? '–'} MB |`,
+          `| \`search_memory\` with the local model (${r.hybrid.mode} search; ${r.hybrid.vectors.toLocaleString('en')} ` +
+            `documents with a vector, real model vectors from a pool of ${r.hybrid.pool}; the query embedded in the ` +
+            `server), p50 / p95 over ${r.hybrid.calls} distinct queries | ${r.hybrid.p50} / ${r.hybrid.p95} ms; server CPU ` +
+            `${r.hybrid.cpuPerCallMs ?? '–'} ms a call (first call, loading the model and the vectors: ` +
+            `${r.hybrid.firstCallMs} ms); RSS ${r.hybrid.rssMb ?? '–'} MB | text only, above: ${r.mcp.p50} / ${r.mcp.p95} ` +
+            `ms, CPU ${r.mcp.cpuPerCallMs ?? '–'} ms a call; RSS ${r.hybrid.textRssMb ?? '–'} MB |`,
         ]
       : []),
     '',

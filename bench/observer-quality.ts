@@ -311,13 +311,16 @@ export function observerQualityTable(r: ObserverQualityReport): string {
     '',
     '| figure | value | target |',
     '|---|---|---|',
-    `| observation tokens / transcript tokens (${r.observationTokens} / ${r.transcriptTokens}) | ${r.ratio.toFixed(2)} | ≤ ${TARGETS.ratio} (${mark(r.ratio <= TARGETS.ratio)}) |`,
+    `| observation tokens / transcript tokens (${r.observationTokens} / ${r.transcriptTokens}) | ` +
+      `${r.ratio.toFixed(2)} | ≤ ${TARGETS.ratio} (${mark(r.ratio <= TARGETS.ratio)}) |`,
     `| precision against gold | ${r.precision.toFixed(2)} | ≥ ${TARGETS.precision} (${mark(r.precision >= TARGETS.precision)}) |`,
     `| gold coverage | ${r.goldCoverage.toFixed(2)} | ≥ ${TARGETS.goldCoverage} (${mark(r.goldCoverage >= TARGETS.goldCoverage)}) |`,
     `| R@10 (${r.mode}; text-only same run ${f(r.text.r10)}) | ${f(r.r10)} | ≥ ${TARGETS.r10} (${mark(r.r10 >= TARGETS.r10)}) |`,
     `| R@1kTok (${r.mode}; text-only ${f(r.text.r1kTok)}) | ${f(r.r1kTok)} | ≥ ${TARGETS.r1kTok} (${mark(r.r1kTok >= TARGETS.r1kTok)}) |`,
-    `| unasked injection: evidence injected (${r.mode}; text-only ${f(r.text.injectRecall)}) | ${f(r.injectRecall)} | ≥ ${TARGETS.injectRecall} (${mark(r.injectRecall >= TARGETS.injectRecall)}) |`,
-    `| injection for another conversation's questions (${r.mode}; text-only ${f(r.text.falseInject)}) | ${f(r.falseInject)} | ≤ ${TARGETS.falseInject} (${mark(r.falseInject <= TARGETS.falseInject)}) |`,
+    `| unasked injection: evidence injected (${r.mode}; text-only ${f(r.text.injectRecall)}) | ` +
+      `${f(r.injectRecall)} | ≥ ${TARGETS.injectRecall} (${mark(r.injectRecall >= TARGETS.injectRecall)}) |`,
+    `| injection for another conversation's questions (${r.mode}; text-only ${f(r.text.falseInject)}) | ` +
+      `${f(r.falseInject)} | ≤ ${TARGETS.falseInject} (${mark(r.falseInject <= TARGETS.falseInject)}) |`,
     `| baseline: SQLite FTS5 over raw turns, R@1kTok | ${f(r.baselineR1kTok)} | (same run) |`,
     '',
     `time: ${r.seconds} s`,

@@ -30,8 +30,11 @@ try {
   process.stdout.write(
     [
       `database source: ${sessions} sessions, ${rows} rows`,
-      `first read : ${first.messages.length} messages in ${firstMs.toFixed(0)} ms (${((rows / firstMs) * 1000).toFixed(0)} rows/s, ${((first.messages.length / firstMs) * 1000).toFixed(0)} messages/s)`,
-      `idle tick  : ${idle.streams.length} sessions checked, ${idle.messages.length} new, in ${idleMs.toFixed(0)} ms (${(idleMs / Math.max(1, idle.streams.length)).toFixed(2)} ms per session)`,
+      `first read : ${first.messages.length} messages in ${firstMs.toFixed(0)} ms ` +
+        `(${((rows / firstMs) * 1000).toFixed(0)} rows/s, ${((first.messages.length / firstMs) * 1000).toFixed(0)} ` +
+        `messages/s)`,
+      `idle tick  : ${idle.streams.length} sessions checked, ${idle.messages.length} new, in ${idleMs.toFixed(0)} ms ` +
+        `(${(idleMs / Math.max(1, idle.streams.length)).toFixed(2)} ms per session)`,
       `peak RSS   : ${rss.toFixed(0)} MB`,
       '',
     ].join('\n'),

@@ -70,7 +70,9 @@ try {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const mb = written / 1024 / 1024;
   console.log(
-    `read ${mb.toFixed(1)} MB, ${n} entries → ${messages} messages in ${calls} reads, ${seconds.toFixed(2)} s: ${(mb / seconds).toFixed(1)} MB/s, ${Math.round(messages / seconds)} msg/s, peak RSS ${(peak / 1024 / 1024).toFixed(0)} MB`,
+    `read ${mb.toFixed(1)} MB, ${n} entries → ${messages} messages in ${calls} reads, ${seconds.toFixed(2)} s: ` +
+      `${(mb / seconds).toFixed(1)} MB/s, ${Math.round(messages / seconds)} msg/s, peak RSS ` +
+      `${(peak / 1024 / 1024).toFixed(0)} MB`,
   );
 
   const text = 'lorem ipsum dolor sit amet, password=hunter2 and sk-proj-abcdefghij0123456789 '.repeat(65_000);

@@ -196,7 +196,9 @@ export function paraphraseTable(report: ParaphraseReport): string {
   for (const [kind, s] of Object.entries(report.summary)) {
     const unrelated = kind === 'unrelated' || kind === 'nearmiss';
     lines.push(
-      `| ${kind}${unrelated ? ' (any injection: lower is better)' : ''} | ${s.n} | ${unrelated ? '' : f(s.text.hit5)} | ${unrelated ? '' : f(s.hybrid?.hit5)} | ${f(s.text.injected)} | ${f(s.hybrid?.injected)} |`,
+      `| ${kind}${unrelated ? ' (any injection: lower is better)' : ''} | ${s.n} | ` +
+        `${unrelated ? '' : f(s.text.hit5)} | ${unrelated ? '' : f(s.hybrid?.hit5)} | ${f(s.text.injected)} | ` +
+        `${f(s.hybrid?.injected)} |`,
     );
   }
   const all = report.summary.all;

@@ -260,7 +260,8 @@ export async function runPluginBench(
 
 export function pluginBenchTable(r: PluginBenchReport): string {
   return [
-    `OpenClaw plugin, before_prompt_build on ${r.observations.toLocaleString('en')} observations (${r.files} day files, agents main and work); ${r.turns} turns; load average ${r.loadAverage.join(' ')}`,
+    `OpenClaw plugin, before_prompt_build on ${r.observations.toLocaleString('en')} observations (${r.files} day ` +
+      `files, agents main and work); ${r.turns} turns; load average ${r.loadAverage.join(' ')}`,
     '',
     '| measure | p50 | p95 |',
     '|---|---|---|',
@@ -278,7 +279,8 @@ export function pluginBenchTable(r: PluginBenchReport): string {
         ]
       : []),
     '',
-    `First turn (lib import, index opened): ${r.firstTurnMs} ms. Turns with a memory context: ${r.injected} of ${r.turns}, with related memories: ${r.withRelated}.`,
+    `First turn (lib import, index opened): ${r.firstTurnMs} ms. Turns with a memory context: ${r.injected} of ` +
+      `${r.turns}, with related memories: ${r.withRelated}.`,
     `Resident memory of this process (the gateway's stand-in): ${r.rssBeforeMb} MB before the plugin, ${r.rssAfterMb} MB after its text-only turns${r.hybrid ? `, ${r.hybrid.rssAfterMb} MB after the turns with the local model (loaded ${r.hybrid.readyAfterMs} ms after its first turn, ${r.hybrid.firstTurnMs} ms; ${r.hybrid.injected} of ${r.turns} turns with a memory context)` : ''}.`,
     '',
     '| target | measured | ok |',

@@ -200,7 +200,8 @@ export function priorityTable(r: PriorityReport): string {
     `| accuracy (high / medium / low / none) | ${pct(r.accuracy)} | ≥ ${pct(r.target)} (${r.accuracy >= r.target ? 'met' : 'not met'}) |`,
     `| priority where both keep the message (${r.kept.messages}) | ${pct(r.kept.accuracy)} | |`,
     `| English (${r.byLanguage.en.messages}) / Korean (${r.byLanguage.ko.messages}) | ${pct(r.byLanguage.en.accuracy)} / ${pct(r.byLanguage.ko.accuracy)} | |`,
-    `| bundled samples (${r.bySource.samples.messages}) / written sessions (${r.bySource.generated.messages}) | ${pct(r.bySource.samples.accuracy)} / ${pct(r.bySource.generated.accuracy)} | |`,
+    `| bundled samples (${r.bySource.samples.messages}) / written sessions (${r.bySource.generated.messages}) | ` +
+      `${pct(r.bySource.samples.accuracy)} / ${pct(r.bySource.generated.accuracy)} | |`,
     `| held out: written after the rules were tuned (${r.bySource.holdout.messages}) | ${pct(r.bySource.holdout.accuracy)} | |`,
     ...Object.entries(r.holdoutParts).map(([part, x]) => `| held out, part "${part}" (${x.messages}) | ${pct(x.accuracy)} | |`),
     `| labelled none, written 🔴 | ${r.noneAtHigh} | 0 |`,

@@ -15,6 +15,11 @@
  *   npm run bench -- edits --n 3000        edits saved in place and by rename while observe writes: lost edits / observations
  *   npm run bench -- sqlite [--bs24 DIR]   OpenClaw database read: better-sqlite3 on Node 20 vs node:sqlite on Node 24
  *   npm run bench -- cli --runs 20 [--baseline CLI]  CLI start-up (--version, status) beside another build's dist/scripts/cli.js
+ *   npm run bench -- compare --baseline DIR [--rounds 3] [--sections search,mcp]
+ *                                          every section's key figures, a built checkout DIR beside this build:
+ *                                          slower / same / faster against the noise (docs/performance.md); run only when named
+ *
+ * OCM_BENCH_RESULTS=DIR writes the JSON there instead of bench/results/ (compare reads its runs from it).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -22,6 +27,8 @@ import { parseArgs } from 'node:util';
 
 interface Section {
   name: string;
+  /** Run only when named (`npm run bench` alone skips it). */
+  namedOnly?: boolean;
   run(args: Record<string, string | boolean | undefined>): Promise<{ table: string; json: unknown }>;
 }
 
@@ -204,6 +211,21 @@ const SECTIONS: Section[] = [
       return { table: cliStartBenchTable(report), json: report };
     },
   },
+  {
+    name: 'compare',
+    namedOnly: true,
+    async run(args) {
+      const { runCompare, compareTable } = await import('./compare.js');
+      if (typeof args.baseline !== 'string') throw new Error('compare needs --baseline <dir of a built checkout> (docs/performance.md)');
+      const report = await runCompare({
+        baseline: args.baseline,
+        ...(args.rounds ? { rounds: Number(args.rounds) } : {}),
+        ...(typeof args.sections === 'string' ? { sections: args.sections.split(',').filter(Boolean) } : {}),
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      return { table: compareTable(report), json: report };
+    },
+  },
 ];
 
 const { values, positionals } = parseArgs({
@@ -221,16 +243,19 @@ const { values, positionals } = parseArgs({
     interval: { type: 'string' },
     bs24: { type: 'string' },
     baseline: { type: 'string' },
+    rounds: { type: 'string' },
+    sections: { type: 'string' },
   },
 });
-await mkdir(join(ROOT, 'bench', 'results'), { recursive: true });
+const RESULTS = process.env.OCM_BENCH_RESULTS ?? join(ROOT, 'bench', 'results');
+await mkdir(RESULTS, { recursive: true });
 for (const section of SECTIONS) {
-  if (positionals.length && !positionals.includes(section.name)) continue;
+  if (positionals.length ? !positionals.includes(section.name) : section.namedOnly) continue;
   process.stderr.write(`== bench: ${section.name}\n`);
   const { table, json } = await section.run(values);
   process.stdout.write(`${table}\n\n`);
   await writeFile(
-    join(ROOT, 'bench', 'results', `bench-${section.name}.json`),
+    join(RESULTS, `bench-${section.name}.json`),
     `${JSON.stringify({ at: new Date().toISOString(), ...(json as object) }, null, 2)}\n`,
   );
 }

@@ -351,14 +351,17 @@ function miniSearchBaseline(texts: string[], queries: string[]): SearchBenchRepo
 export function searchBenchTable(r: SearchBenchReport): string {
   const ms = (x: number | null | undefined) => (x === null || x === undefined ? '–' : `${Math.round(x)} ms`);
   const lines = [
-    `Search at ${r.observations.toLocaleString('en')} observations (${r.files} day files, ${r.days} days, English + Korean); load average ${r.loadAverage.join(' ')}`,
+    `Search at ${r.observations.toLocaleString('en')} observations (${r.files} day files, ${r.days} days, English ` +
+      `+ Korean); load average ${r.loadAverage.join(' ')}`,
     '',
     '| measure | OC-Memory | baseline |',
     '|---|---|---|',
     `| full index build | ${ms(r.build.ms)} (child process; ${ms(r.build.internalMs)} inside) | FTS5: ${ms(r.fts5?.buildMs)} |`,
     `| incremental, one new day (${r.incremental.observations} obs.) | ${ms(r.incremental.internalMs)} inside, ${ms(r.incremental.ms)} as a process | – |`,
-    `| in-process index build | – (the build runs as a process, above) | MiniSearch \`addAll\` (project analyzer): ${ms(r.minisearch.buildMs)}, heap +${r.minisearch.heapMb} MB |`,
-    `| in-process query p50 / p95 (index loaded in ${ms(r.inProcess.loadMs)}) | ${r.inProcess.p50} / ${r.inProcess.p95} ms | MiniSearch: ${r.minisearch.p50} / ${r.minisearch.p95} ms |`,
+    `| in-process index build | – (the build runs as a process, above) | MiniSearch \`addAll\` (project analyzer): ` +
+      `${ms(r.minisearch.buildMs)}, heap +${r.minisearch.heapMb} MB |`,
+    `| in-process query p50 / p95 (index loaded in ${ms(r.inProcess.loadMs)}) | ${r.inProcess.p50} / ` +
+      `${r.inProcess.p95} ms | MiniSearch: ${r.minisearch.p50} / ${r.minisearch.p95} ms |`,
     `| searchMemory() call p50 / p95 (reads the index) | ${r.searchCall.p50} / ${r.searchCall.p95} ms | – |`,
     `| \`ocm-run search\` fresh process p50 / p95 | ${r.cli.p50} / ${r.cli.p95} ms (repeated query, cached: ${r.cli.cachedP50} ms) | \`node -e 0\`: ${r.nodeBare.p50} / ${r.nodeBare.p95} ms; \`sqlite3\` FTS5 query: ${r.fts5 ? `${r.fts5.p50} / ${r.fts5.p95} ms` : '–'} |`,
     `| peak RSS | build ${r.build.peakRssMb ?? '–'} MB, search ${r.cli.peakRssMb ?? '–'} MB | – |`,

@@ -172,7 +172,8 @@ export async function runSqliteDriverBench(
 
 export function sqliteDriverBenchTable(report: SqliteDriverReport): string {
   const lines = [
-    `OpenClaw database read: ${report.sessions} sessions, ${report.rows} rows, ${report.databaseMb.toFixed(1)} MB; medians of ${report.runs} fresh processes per configuration`,
+    `OpenClaw database read: ${report.sessions} sessions, ${report.rows} rows, ${report.databaseMb.toFixed(1)} MB; ` +
+      `medians of ${report.runs} fresh processes per configuration`,
     `installed size: ${Object.entries(report.installMb)
       .map(([name, mb]) => `${name} ${mb.toFixed(1)} MB`)
       .join(', ')}, node:sqlite 0 (part of Node)`,
@@ -186,7 +187,9 @@ export function sqliteDriverBenchTable(report: SqliteDriverReport): string {
     }
     const crashed = c.failures.length ? ` — crashed in ${c.failures.length} of ${report.runs} runs (${c.failures[0]})` : '';
     lines.push(
-      `| ${c.label}${crashed} | ${c.driver} (${c.sqlite}) | ${c.openMs.toFixed(0)} ms | ${c.firstMs.toFixed(0)} ms (${c.messages} messages) | ${c.firstVsBaseline.toFixed(2)} | ${c.idleMs.toFixed(1)} ms | ${c.idleVsBaseline.toFixed(2)} | ${c.peakRssMb.toFixed(0)} MB |`,
+      `| ${c.label}${crashed} | ${c.driver} (${c.sqlite}) | ${c.openMs.toFixed(0)} ms | ${c.firstMs.toFixed(0)} ms ` +
+        `(${c.messages} messages) | ${c.firstVsBaseline.toFixed(2)} | ${c.idleMs.toFixed(1)} ms | ` +
+        `${c.idleVsBaseline.toFixed(2)} | ${c.peakRssMb.toFixed(0)} MB |`,
     );
   }
   return lines.join('\n');

@@ -152,11 +152,14 @@ export function syncBenchTable(r: SyncBenchReport): string {
   const s = (run: SyncRun) => `${(run.ms / 1000).toFixed(2)} s`;
   const mb = (run: SyncRun) => `${run.remoteMb.toFixed(1)} MB`;
   return [
-    `sync of ${r.observations} observations in ${r.dayFiles} day files (${r.homeMb.toFixed(1)} MB of Markdown) to a bare Git remote, load ${r.loadAverage.map((l) => l.toFixed(1)).join(' ')}`,
+    `sync of ${r.observations} observations in ${r.dayFiles} day files (${r.homeMb.toFixed(1)} MB of Markdown) to ` +
+      `a bare Git remote, load ${r.loadAverage.map((l) => l.toFixed(1)).join(' ')}`,
     '| run | plain (baseline) | encrypted (age, key file) | remote size plain / encrypted |',
     '|---|---|---|---|',
     `| first push | ${s(r.plain.first)} | ${s(r.encrypted.first)} | ${mb(r.plain.first)} / ${mb(r.encrypted.first)} |`,
-    `| incremental (+${PER_DAY} observations in today and a new day; ${r.encrypted.filesReencrypted} file(s) re-encrypted) | ${s(r.plain.incremental)} | ${s(r.encrypted.incremental)} | ${mb(r.plain.incremental)} / ${mb(r.encrypted.incremental)} |`,
+    `| incremental (+${PER_DAY} observations in today and a new day; ${r.encrypted.filesReencrypted} file(s) ` +
+      `re-encrypted) | ${s(r.plain.incremental)} | ${s(r.encrypted.incremental)} | ${mb(r.plain.incremental)} / ` +
+      `${mb(r.encrypted.incremental)} |`,
     `| idle (nothing new) | ${s(r.plain.idle)} | ${s(r.encrypted.idle)} | ${mb(r.plain.idle)} / ${mb(r.encrypted.idle)} |`,
   ].join('\n');
 }

@@ -121,7 +121,8 @@ export async function runTierBench(
     await mkdir(paths.root, { recursive: true });
     await writeFile(
       paths.config,
-      `timezone: UTC\nembeddings:\n  provider: none\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\ntiers:\n  vault_path: ${JSON.stringify(join(work, 'vault'))}\n`,
+      `timezone: UTC\nembeddings:\n  provider: none\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    ` +
+        `enabled: false\ntiers:\n  vault_path: ${JSON.stringify(join(work, 'vault'))}\n`,
       { mode: 0o600 },
     );
     const corpus = await writeCorpus(paths, { observations: n, days, endDate, agents: ['work'], korean: 0.3 });
@@ -201,7 +202,8 @@ export function tierBenchTable(r: TierBenchReport): string {
     ['archive --dry-run', `${(r.dryRun.ms / 1000).toFixed(1)} s, peak RSS ${r.dryRun.peakRssMb ?? '?'} MB`],
     [
       'archive hot → warm',
-      `${(r.archive.ms / 1000).toFixed(1)} s, peak RSS ${r.archive.peakRssMb ?? '?'} MB (${r.archive.filesChanged} files changed, ${r.archive.observations} observations)`,
+      `${(r.archive.ms / 1000).toFixed(1)} s, peak RSS ${r.archive.peakRssMb ?? '?'} MB (${r.archive.filesChanged} ` +
+        `files changed, ${r.archive.observations} observations)`,
     ],
     ['baseline: cp -r memory/', `${(r.copyBaseline.ms / 1000).toFixed(2)} s (no fsync, no verify, no index)`],
     ['tier --rollback', `${(r.rollback.ms / 1000).toFixed(1)} s, peak RSS ${r.rollback.peakRssMb ?? '?'} MB`],

@@ -369,7 +369,8 @@ export function tokenEfficiencyTable(report: TokenEfficiencyReport): string {
     '',
     `Observer cost (LLM Observer, scripted server, default batching): ${c.calls} calls, ${c.inputTokens} input tokens for ${c.newContentTokens} tokens of new content = ${c.inputPerContent.toFixed(2)}×; ` +
       `${Math.round(c.inputPer100k)} input tokens per 100k transcript tokens; ${c.messagesSent}/${c.messages} messages sent (each once).`,
-    `Targets: compression 5:1–40:1, keywords ≥ 70 %, retention ≥ 90 % at ≥ 5:1, active memory ≤ 4000, observer input ≤ 1.2× new content. (${report.seconds.toFixed(0)} s)`,
+    `Targets: compression 5:1–40:1, keywords ≥ 70 %, retention ≥ 90 % at ≥ 5:1, active memory ≤ 4000, observer ` +
+      `input ≤ 1.2× new content. (${report.seconds.toFixed(0)} s)`,
   );
   return lines.join('\n');
 }

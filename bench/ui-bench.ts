@@ -198,12 +198,20 @@ export function uiBenchTable(r: UiBenchReport): string {
     '',
     '| measure | OC-Memory | same-run baseline |',
     '|---|---|---|',
-    `| first page (timeline, ${r.firstPage.observationsShown} observations, ${Math.round(r.firstPage.bytes / 1024)} KB), HTTP p50 / p95 over ${r.firstPage.requests} | ${r.firstPage.p50} / ${r.firstPage.p95} ms wall, server CPU ${r.firstPage.cpuPerRequestMs ?? '–'} ms a request (the first request after the start: ${r.firstPage.firstMs} ms) | static asset: ${r.baseline.p50} / ${r.baseline.p95} ms |`,
-    `| first page in chromium, navigation to the load event, p50 of 5 | ${r.firstPage.browserLoadMs ?? '– (chromium not installed)'}${r.firstPage.browserLoadMs === null ? '' : ' ms'} | – |`,
-    `| search page, HTTP p50 / p95 over ${r.search.requests} queries | ${r.search.p50} / ${r.search.p95} ms wall, server CPU ${r.search.cpuPerRequestMs ?? '–'} ms a request (search itself, as the page reports it: p50 ${r.search.serverP50} ms) | static asset: ${r.baseline.p50} / ${r.baseline.p95} ms |`,
+    `| first page (timeline, ${r.firstPage.observationsShown} observations, ` +
+      `${Math.round(r.firstPage.bytes / 1024)} KB), HTTP p50 / p95 over ${r.firstPage.requests} | ${r.firstPage.p50} ` +
+      `/ ${r.firstPage.p95} ms wall, server CPU ${r.firstPage.cpuPerRequestMs ?? '–'} ms a request (the first ` +
+      `request after the start: ${r.firstPage.firstMs} ms) | static asset: ${r.baseline.p50} / ${r.baseline.p95} ms |`,
+    `| first page in chromium, navigation to the load event, p50 of 5 | ` +
+      `${r.firstPage.browserLoadMs ?? '– (chromium not installed)'}${r.firstPage.browserLoadMs === null ? '' : ' ms'} ` +
+      `| – |`,
+    `| search page, HTTP p50 / p95 over ${r.search.requests} queries | ${r.search.p50} / ${r.search.p95} ms wall, ` +
+      `server CPU ${r.search.cpuPerRequestMs ?? '–'} ms a request (search itself, as the page reports it: p50 ` +
+      `${r.search.serverP50} ms) | static asset: ${r.baseline.p50} / ${r.baseline.p95} ms |`,
     ...Object.entries(r.otherPages).map(
       ([page, t]) =>
-        `| ${page}, HTTP p50 / p95 over 10 (first request ${t.firstMs} ms) | ${t.p50} / ${t.p95} ms wall | static asset: ${r.baseline.p50} / ${r.baseline.p95} ms |`,
+        `| ${page}, HTTP p50 / p95 over 10 (first request ${t.firstMs} ms) | ${t.p50} / ${t.p95} ms wall | static ` +
+        `asset: ${r.baseline.p50} / ${r.baseline.p95} ms |`,
     ),
     '',
     '| target | measured | ok |',

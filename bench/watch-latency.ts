@@ -156,10 +156,16 @@ export function watchBenchTable(r: WatchBenchReport): string {
     'watch: transcript line appended → tick that read it (ocm-run watch child process)',
     '| path                         | p50 ms | p95 ms | p99 ms | max ms |',
     '|------------------------------|-------:|-------:|-------:|-------:|',
-    `| watch (${String(r.detected).padStart(3)}/${r.lines} lines)         | ${String(r.latencyMs.p50).padStart(6)} | ${String(r.latencyMs.p95).padStart(6)} | ${String(r.latencyMs.p99).padStart(6)} | ${String(r.latencyMs.max).padStart(6)} |`,
-    `| baseline: cron + ocm-run run | ${String(r.baseline.cronMeanWaitMs + r.baseline.runColdStartMs.p50).padStart(6)} |        |        | ${String(60_000 + r.baseline.runColdStartMs.max).padStart(6)} |`,
+    `| watch (${String(r.detected).padStart(3)}/${r.lines} lines)         | ${String(r.latencyMs.p50).padStart(6)} ` +
+      `| ${String(r.latencyMs.p95).padStart(6)} | ${String(r.latencyMs.p99).padStart(6)} | ` +
+      `${String(r.latencyMs.max).padStart(6)} |`,
+    `| baseline: cron + ocm-run run | ` +
+      `${String(r.baseline.cronMeanWaitMs + r.baseline.runColdStartMs.p50).padStart(6)} |        |        | ` +
+      `${String(60_000 + r.baseline.runColdStartMs.max).padStart(6)} |`,
     '',
-    `watch target: p99 < 1000 ms → ${r.latencyMs.p99 < 1000 ? 'met' : 'NOT met'}; idle CPU ${r.idle.cpuPercent ?? 'n/a'} % over ${r.idle.seconds} s (target ≤ 5 %) → ${r.idle.cpuPercent !== null && r.idle.cpuPercent <= 5 ? 'met' : 'check'}`,
+    `watch target: p99 < 1000 ms → ${r.latencyMs.p99 < 1000 ? 'met' : 'NOT met'}; idle CPU ` +
+      `${r.idle.cpuPercent ?? 'n/a'} % over ${r.idle.seconds} s (target ≤ 5 %) → ` +
+      `${r.idle.cpuPercent !== null && r.idle.cpuPercent <= 5 ? 'met' : 'check'}`,
     `(baseline = 30 s mean wait for a 1-minute cron slot + a cold ocm-run run of ${r.baseline.runColdStartMs.p50} ms)`,
   ].join('\n');
 }

@@ -186,4 +186,17 @@ function enableCompileCache(): void {
 
 if (require.main === module) void main();
 
-export = { promptHookArgs, promptTimeoutMs, serverWaitMs, readStdin, takeHandover, answerPromptFast, enableCompileCache, processStartedAt };
+/** Ask a running `ocm-run mcp` on the machine folder for a prompt's memory (the full CLI's second try, `hook prompt`). */
+const askPromptSocket = socketClient.askPromptSocket;
+
+export = {
+  promptHookArgs,
+  promptTimeoutMs,
+  serverWaitMs,
+  readStdin,
+  takeHandover,
+  answerPromptFast,
+  enableCompileCache,
+  processStartedAt,
+  askPromptSocket,
+};

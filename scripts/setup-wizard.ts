@@ -152,7 +152,9 @@ async function askSources(a: SetupAnswers, found: FoundSources): Promise<void> {
   if (found.problem) p.log.warn(`Could not look for other agents' transcripts (${found.problem}); \`ocm-run sources\` lists them later.`);
   if (found.choices.length === 0) {
     p.log.info(
-      `Observed: ${openClawObservedText(a.sources.openClaw)}. No pi, Claude Code or Codex transcripts were found here; \`ocm-run config set sources.claude_code.enabled true\` (or sources.codex / sources.pi) turns one on later.`,
+      `Observed: ${openClawObservedText(a.sources.openClaw)}. No pi, Claude Code or Codex transcripts were found ` +
+        `here; \`ocm-run config set sources.claude_code.enabled true\` (or sources.codex / sources.pi) turns one on ` +
+        `later.`,
     );
     return;
   }

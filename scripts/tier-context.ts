@@ -1,6 +1,6 @@
 /**
- * What the tier, archive and approvals commands share: the tier job's options
- * from the command context, under the home lock. CLI plumbing only.
+ * The test hooks the commands hand to their lib/api call as its `onStep`
+ * (the calls themselves take the home lock). CLI plumbing only.
  *
  * Test hook: with OCM_TEST=1 (set by the test runner only) and
  * OCM_TEST_CRASH_AT=<step> (staged, prepared, copied-one, copied, indexed,
@@ -9,9 +9,7 @@
  * kills itself with SIGKILL at that step, so tests can prove a killed move or
  * forget is completed (or undone) by the next run.
  */
-import type { CommandContext } from './cli-context.js';
 import { OcmError } from '../lib/core/errors.js';
-import type { TierJobOptions } from '../lib/tiers/tier-job.js';
 
 export function crashHook(env: NodeJS.ProcessEnv): ((step: string) => void) | undefined {
   const at = env.OCM_TEST === '1' ? env.OCM_TEST_CRASH_AT : undefined;
@@ -52,25 +50,4 @@ export function failHook(env: NodeJS.ProcessEnv): ((step: string) => void) | und
   return (step) => {
     if (step === at) throw new OcmError('IO_ERROR', `Failed on purpose at step ${step} (OCM_TEST_FAIL_AT).`);
   };
-}
-
-export async function tierOptions(ctx: CommandContext, logName = 'tier'): Promise<TierJobOptions> {
-  const { config } = await ctx.config();
-  const { searchIndexUpdater } = await import('../lib/tiers/search-index.js');
-  const logger = ctx.logger(logName);
-  const now = () => ctx.now();
-  const onStep = crashHook(ctx.env);
-  return {
-    paths: ctx.paths,
-    config,
-    logger,
-    now,
-    updateIndex: searchIndexUpdater({ paths: ctx.paths, config, logger, now }),
-    onStep,
-  };
-}
-
-export async function underLock<T>(ctx: CommandContext, fn: () => Promise<T>): Promise<T> {
-  const { withHomeLock } = await import('../lib/platform/lock.js');
-  return withHomeLock(ctx.paths.lock, fn, { waitMs: 30_000 });
 }

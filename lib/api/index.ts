@@ -10,6 +10,7 @@
 export {
   openMemory,
   type ActiveMemory,
+  type AgeRequest,
   type Approved,
   type ArchiveRequest,
   type DecisionOptions,
@@ -55,6 +56,39 @@ export type { ProposalDetails } from '../tiers/proposal-details.js';
 export type { AuditEntry } from '../tiers/audit.js';
 export type { TierFile } from '../tiers/locations.js';
 export { formatBytes, formatProposals, formatTierResult } from '../tiers/report.js';
+export { assertKnownAgents, HOME_LOCK_WAIT_MS, NO_LOG, underHomeLock, type MemoryHome } from './home.js';
+export {
+  backupHome,
+  exportMemory,
+  importMemory,
+  restoreHome,
+  type BackedUp,
+  type BackupOptions,
+  type Exported,
+  type ExportOptions,
+  type ImportOptions,
+  type RestoreOptions,
+  type SealedFor,
+} from './transfer.js';
+export { NEW_PASSPHRASE, newSyncKey, syncNow, type Synced, type SyncNowOptions } from './sync.js';
+export {
+  reflectMemory,
+  updateSearchIndex,
+  type IndexUpdate,
+  type IndexUpdateOptions,
+  type ReflectOptions,
+} from './maintenance.js';
+export { formatMemoryStats, memoryStats, type StatsOptions } from './stats.js';
+export { searchOnce } from './one-off-search.js';
+export { claimDemoHome, runDemo, type DemoHome, type DemoHomeOptions, type DemoRun } from './demo.js';
+export { watchHome, type TickEvent, type Watching, type WatchHomeOptions } from './watch.js';
+export type { ImportResult } from '../tiers/import.js';
+export type { RestoreResult } from '../tiers/backup.js';
+export type { ExportFormat } from '../tiers/export.js';
+export type { SyncResult } from '../jobs/sync/index.js';
+export type { ReflectNowResult } from '../jobs/reflect.js';
+export type { IndexResult } from '../search/indexer.js';
+export type { Stats } from '../features/stats.js';
 export type { TimelineCursor, TimelineDay, TimelineObservation, TimelinePage } from './timeline.js';
 export type { TierSummary } from './tiers.js';
 export { headerTokens, heldForReview, statusOfState, type HeldObservation, type StatusReport } from '../features/status.js';

@@ -49,6 +49,9 @@ import type { LiveConfig, MemoryRecall, RecallRequest, RecallResult } from './re
 import type { Remembered, RememberInput, ToolClient } from './remember.js';
 import type { MemoryToolContext } from './tools.js';
 import type { InjectedMemory, SkippedForTime } from './injections.js';
+import type { MemoryScope } from '../sources/claude-code-project.js';
+
+export type { MemoryScope } from '../sources/claude-code-project.js';
 
 export interface OpenMemoryOptions {
   /** The home's config as the caller already read it (default: config.yaml and .env of the home; defaults when there is none). */
@@ -96,6 +99,11 @@ export interface ArchiveRequest extends TierChangeOptions {
   to: 'warm' | 'cold';
   dryRun?: boolean;
   approveAll?: boolean;
+}
+
+export interface AgeRequest extends TierChangeOptions {
+  /** Show what would move; change nothing. */
+  dryRun?: boolean;
 }
 
 export interface DecisionOptions extends TierChangeOptions {
@@ -162,6 +170,8 @@ export interface MemoryHandle {
   forget(request: ForgetRequest): Promise<ForgetNowResult>;
   /** Move or propose to move day files older than a number of days (`ocm-run archive`). */
   archive(request: ArchiveRequest): Promise<TierRunResult>;
+  /** Age the memory by the tiers' ages (`ocm-run tier`): hot → warm moved, warm → cold proposed; a real run is recorded for the daily tick. */
+  age(request?: AgeRequest): Promise<TierRunResult>;
   /** Each tier's day files: how many, their size, the oldest and newest day. */
   tiers(): Promise<TierSummary[]>;
   /** The moves waiting for approval, each with what its file holds summarised (`ocm-run approvals`). */
@@ -443,6 +453,16 @@ class Memory implements MemoryHandle {
     );
   }
 
+  async age(request: AgeRequest = {}): Promise<TierRunResult> {
+    const { runTierJob } = await import('../tiers/tier-job.js');
+    const result = await this.tierChange(request, (tier) => runTierJob({ ...tier, dryRun: request.dryRun === true }));
+    if (!result.dryRun) {
+      const { recordTierRun } = await import('../jobs/tier-step.js');
+      await recordTierRun(this.paths, this.now());
+    }
+    return result;
+  }
+
   async tiers(): Promise<TierSummary[]> {
     const config = await this.settings.refresh();
     const { tierSummaries } = await import('./tiers.js');
@@ -635,4 +655,14 @@ function notFound(id: string): OcmError {
 function isSegmentGone(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'ENOENT' || (error as Error | null)?.name === 'SegmentError' || (error as Error | null)?.name === 'IndexUnavailable';
+}
+
+/**
+ * Per-project memory (sources.claude_code.per_project): the agent a caller
+ * in `cwd` writes to, what it searches and the active memory it falls back
+ * on; undefined: `agent`'s own memory.
+ */
+export async function memoryScope(agent: string, perProject: boolean, cwd: string | undefined): Promise<MemoryScope | undefined> {
+  const { memoryScope: scopeOf } = await import('../sources/claude-code-project.js');
+  return scopeOf(agent, perProject, cwd);
 }

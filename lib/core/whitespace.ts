@@ -83,7 +83,7 @@ export function oneLineStart(text: string, limit: number, from?: OneLineStart): 
   let out = from ? from.text : '';
   let i = from ? from.next : 0;
   // Continuing a run cut at the limit: no space goes before the rest of it (if it went on).
-  let midRun = from !== undefined && from.midRun && i < length && !isWhiteSpace(text.charCodeAt(i));
+  let midRun = from?.midRun === true && i < length && !isWhiteSpace(text.charCodeAt(i));
   while (i < length && out.length < limit) {
     if (!midRun) {
       while (i < length && isWhiteSpace(text.charCodeAt(i))) i += 1;

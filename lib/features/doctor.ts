@@ -520,7 +520,8 @@ async function checkSchedule(config: Config, options: DoctorOptions): Promise<Ch
         'schedule',
         'Schedule',
         `${info.platform} every ${info.everyMinutes} min, but ${last}`,
-        `Look at ${join(options.paths.logs, 'schedule.log')} and ${join(options.paths.logs, 'errors.log')}; run \`ocm-run run --verbose\` by hand to see the error.`,
+        `Look at ${join(options.paths.logs, 'schedule.log')} and ${join(options.paths.logs, 'errors.log')}; run ` +
+          `\`ocm-run run --verbose\` by hand to see the error.`,
       ),
     ];
   }

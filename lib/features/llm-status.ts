@@ -79,7 +79,8 @@ export function formatLlmStatus(s: LlmStatus): string[] {
   }
   if (s.lastError)
     lines.push(
-      `Last LLM error: ${s.lastError.role} ${s.lastError.errorClass.replace('_', ' ')} at ${s.lastError.at.slice(0, 19).replace('T', ' ')} — ${s.lastError.message}`,
+      `Last LLM error: ${s.lastError.role} ${s.lastError.errorClass.replace('_', ' ')} at ` +
+        `${s.lastError.at.slice(0, 19).replace('T', ' ')} — ${s.lastError.message}`,
     );
   if (s.waiting.messages > 0)
     lines.push(`Waiting for a batch: ${s.waiting.messages} messages in ${s.waiting.streams} sessions (~${s.waiting.tokens} tokens)`);

@@ -374,7 +374,9 @@ export function formatStats(s: Stats, detailed: boolean): string {
   );
   const pct = (n: number) => (o.total ? `${Math.round((n / o.total) * 100)}%` : '0%');
   L.push(
-    `  priority: 🔴 high ${o.byPriority.high ?? 0} (${pct(o.byPriority.high ?? 0)}) · 🟡 medium ${o.byPriority.medium ?? 0} (${pct(o.byPriority.medium ?? 0)}) · 🟢 low ${o.byPriority.low ?? 0} (${pct(o.byPriority.low ?? 0)})`,
+    `  priority: 🔴 high ${o.byPriority.high ?? 0} (${pct(o.byPriority.high ?? 0)}) · 🟡 medium ` +
+      `${o.byPriority.medium ?? 0} (${pct(o.byPriority.medium ?? 0)}) · 🟢 low ${o.byPriority.low ?? 0} ` +
+      `(${pct(o.byPriority.low ?? 0)})`,
   );
   L.push(
     `  category: ${

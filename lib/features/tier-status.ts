@@ -48,7 +48,8 @@ export function formatTierStatus(s: TierStatus): string[] {
     const p = s.sync.pending;
     if (p)
       lines.push(
-        `  queued since ${p.since.slice(0, 19).replace('T', ' ')}: ${p.attempts} failed attempt(s), next retry after ${p.nextAttemptAt.slice(0, 19).replace('T', ' ')} — ${p.lastError}`,
+        `  queued since ${p.since.slice(0, 19).replace('T', ' ')}: ${p.attempts} failed attempt(s), next retry after ` +
+          `${p.nextAttemptAt.slice(0, 19).replace('T', ' ')} — ${p.lastError}`,
       );
   }
   return lines;

@@ -109,3 +109,36 @@ export async function runAfterTurnTicks(options: AfterTurnTickOptions): Promise<
     logger.log('warn', 'hook.after_turn_failed', { agent, error: (error as Error).message });
   }
 }
+
+export interface StartAfterTurnJobOptions {
+  paths: HomePaths;
+  /** The agent whose hook starts the job. */
+  agent: string;
+  /** The config file the job reads when it is not the home's config.yaml (--config). */
+  configFile?: string;
+  /** The Node and the CLI entry that run `hook after-turn --background`. */
+  node: string;
+  cli: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * `ocm-run hook after-turn`: start the observe + index job detached, below
+ * normal priority (or only ask the running one to go round again), and
+ * return at once — the agent's turn does not wait for it.
+ */
+export async function startAfterTurnJob(options: StartAfterTurnJobOptions): Promise<void> {
+  const { paths, agent } = options;
+  const { mkdir } = await import('node:fs/promises');
+  await mkdir(paths.machine, { recursive: true, mode: 0o700 });
+  if (!(await afterTurnNeedsJob(paths))) return;
+  const { spawn } = await import('node:child_process');
+  const args = [options.cli, 'hook', 'after-turn', '--background', '--home', paths.root, '--agent', agent];
+  if (options.configFile !== undefined) args.push('--config', options.configFile);
+  const child = spawn(options.node, args, { detached: true, stdio: 'ignore', windowsHide: true, env: { ...options.env, CI: '1' } });
+  child.on('error', () => undefined);
+  const { runBelowNormalPriority } = await import('../platform/process.js');
+  runBelowNormalPriority(child.pid);
+  if (child.pid) await startedAfterTurnJob(paths, child.pid);
+  child.unref();
+}

@@ -223,7 +223,9 @@ export async function runReflectJob(options: ReflectJobOptions): Promise<Reflect
             : '';
       result.checked.push({ agent, unreflectedTokens, threshold, due: reason !== '', reason: reason || 'below threshold' });
       if (!reason || unreflected.length === 0) continue;
-      const newest = observations.reduce((d, o) => (o.date > d ? o.date : d), '');
+      // ISO dates compare as text: the newest is the greatest.
+      let newest = '';
+      for (const o of observations) if (o.date > newest) newest = o.date;
       const chosen = selectForReflection(unreflected, newest, config.active_memory.recent_days, {
         includeRecent: options.includeRecent === true,
         orRecent: reason === 'forced' || reason === 'threshold',

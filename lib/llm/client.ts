@@ -280,7 +280,8 @@ export class LlmClient {
     const providerName = PROVIDER_PRESETS[primary.provider].name;
     const models = [...new Set(tried.map((t) => t.endpoint))].join(', ');
     throw new LlmError(
-      `The ${role} LLM call failed after ${tried.length} attempt${tried.length === 1 ? '' : 's'} (${models}): ${lastClass.replace('_', ' ')} — ${last?.message ?? 'unknown error'}`,
+      `The ${role} LLM call failed after ${tried.length} attempt${tried.length === 1 ? '' : 's'} (${models}): ` +
+        `${lastClass.replace('_', ' ')} — ${last?.message ?? 'unknown error'}`,
       {
         errorClass: lastClass,
         hint: hintFor(lastClass, role, providerName),

@@ -53,9 +53,11 @@ const FRAME = new Set(
     'all every each one two new old here there what which who when where why how not no yes so than too about into over ' +
     'after before up down out off once please ok okay yeah sure thing things stuff way time day week month year ' +
     'prefers prefer prefers likes like always never from now on anymore any more instead actually todo to-do plan ' +
-    'done finished complete completed fixed merged shipped deployed live works working worked ready sorted landed passes passing resolved submitted end end-to-end ' +
+    'done finished complete completed fixed merged shipped deployed live works working worked ready sorted landed ' +
+    'passes passing resolved submitted end end-to-end ' +
     'update updated unchanged change changed move moved switch switched save saved noted ' +
-    '이 그 저 것 거 수 등 좀 더 꼭 잘 다 안 못 이제 지금 오늘 내일 어제 다음 나중에 그냥 진짜 정말 우리 내 제 너 네 했어 할게 하자 해줘 하기로'
+    '이 그 저 것 거 수 등 좀 더 꼭 잘 다 안 못 이제 지금 오늘 내일 어제 다음 나중에 그냥 진짜 정말 ' +
+    '우리 내 제 너 네 했어 할게 하자 해줘 하기로'
   ).split(/\s+/),
 );
 
@@ -138,7 +140,10 @@ const CHANGED_FROM: RegExp[] = [
   /([\p{L}\p{N}_.+#-]+?)에서\s+\S+?(?:으로|로)\s*(?:바꾸|바꿨|바꿔|변경|옮기|옮겼|갈아)/u,
 ];
 
-/** "Postgres → SQLite": a change only where its sentence says one or both sides are of one kind ("Portland → Banff" is a route, "grouped oven → product" an order). */
+/**
+ * "Postgres → SQLite": a change only where its sentence says one or both sides are of one kind
+ * ("Portland → Banff" is a route, "grouped oven → product" an order).
+ */
 const ARROW = /([\p{L}\p{N}_.+#-]+)\s*(?:→|->)\s*([\p{L}\p{N}_.+#-]+)/u;
 
 /** Words that say a value changed ("from now on", "moved to", "이제"). */
@@ -211,9 +216,13 @@ const VALUE = /\d+(?:[.:,]\d+)*\s*(?:am|pm|h|k|m|gb|mb|%|시|일|월|원)?|\b(?:
 
 /** Words that are values, not subjects: times of day, months, weekdays. */
 const VALUE_WORD = new Set(
-  'am pm noon midnight morning evening night january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun 오전 오후 월요일 화요일 수요일 목요일 금요일 토요일 일요일'.split(
-    ' ',
-  ),
+  (
+    'am pm noon midnight morning evening night ' +
+    'january february march april may june july august september october november december ' +
+    'jan feb mar apr jun jul aug sep sept oct nov dec ' +
+    'monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun ' +
+    '오전 오후 월요일 화요일 수요일 목요일 금요일 토요일 일요일'
+  ).split(' '),
 );
 
 const HANGUL = /[\uac00-\ud7a3]/;

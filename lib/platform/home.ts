@@ -180,7 +180,8 @@ export async function secureHome(root: string): Promise<void> {
   if (info.uid !== uid) {
     throw new OcmError(
       'PERMISSION_DENIED',
-      `The memory home ${root} can be read by other users (mode ${(info.mode & 0o7777).toString(8)}) and belongs to user ${info.uid}, not to you (${uid}): memory would not be private there.`,
+      `The memory home ${root} can be read by other users (mode ${(info.mode & 0o7777).toString(8)}) and belongs to ` +
+        `user ${info.uid}, not to you (${uid}): memory would not be private there.`,
       {
         hint: `Use a folder of your own (--home or OCM_HOME, e.g. ${join(root, 'oc-memory')}), or have its owner run: chmod 700 ${root}`,
         details: { path: root },

@@ -397,7 +397,8 @@ export function summarize(a: SetupAnswers, keyNote: string): string {
     `Home:          ${a.basics.home}`,
     `Sources:       ${openClawObservedBrief(a.sources.openClaw)}${a.sources.observe.map((s) => ` + ${OPTIONAL_SOURCE_LABELS[s]}`).join('')}`,
     `Active memory: at most ${a.basics.budgetTokens} tokens · tick every ${a.basics.everyMinutes} min`,
-    `Tiers:         hot ${a.tiers.hotTtlDays} days → warm${a.tiers.autoHotToWarm ? ' (automatic)' : ' (manual)'} · warm ${a.tiers.warmTtlDays} days → cold${a.tiers.coldRequiresApproval ? ' (after approval)' : ' (automatic)'}`,
+    `Tiers:         hot ${a.tiers.hotTtlDays} days → warm${a.tiers.autoHotToWarm ? ' (automatic)' : ' (manual)'} · ` +
+      `warm ${a.tiers.warmTtlDays} days → cold${a.tiers.coldRequiresApproval ? ' (after approval)' : ' (automatic)'}`,
     `LLM:           ${llm}`,
     `Obsidian:      ${a.obsidian.vaultPath ? a.obsidian.vaultPath : 'no cold-tier vault'}`,
     `Sync:          ${a.sync.mode === 'git' ? `Git ${a.sync.gitRemote} (${a.sync.gitBranch})` : a.sync.mode === 'command' ? `command: ${a.sync.command}` : 'none'}${a.sync.mode === 'none' ? '' : a.sync.encrypt ? ` · encrypted (age) with ${a.sync.keyFile ? `the key file ${a.sync.keyFile}` : 'the passphrase in .env (OCM_SYNC_PASSPHRASE)'}` : ' · in clear (not encrypted)'}`,

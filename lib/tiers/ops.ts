@@ -496,7 +496,8 @@ export async function rollbackOp(ctx: OpContext, targetId: string): Promise<OpMa
   if (changed.length > 0) {
     throw new OcmError(
       'BAD_INPUT',
-      `${changed.length} file(s) changed since op ${targetId}: ${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''}. A rollback would overwrite those changes.`,
+      `${changed.length} file(s) changed since op ${targetId}: ` +
+        `${changed.slice(0, 3).join(', ')}${changed.length > 3 ? ', …' : ''}. A rollback would overwrite those changes.`,
       {
         hint: 'Roll back later ops first (`ocm-run tier --history`), or move the files by hand.',
       },

@@ -249,7 +249,8 @@ export async function runTierJob(options: TierJobOptions & { dryRun?: boolean })
   if (coldMoves.length > 0) {
     if (!coldRoot(t.vault_path)) {
       result.notes.push(
-        `${coldMoves.length} warm day(s) are older than ${t.warm_ttl_days} days, but no vault is configured for the cold tier: set tiers.vault_path to your Obsidian vault.`,
+        `${coldMoves.length} warm day(s) are older than ${t.warm_ttl_days} days, but no vault is configured for the ` +
+          `cold tier: set tiers.vault_path to your Obsidian vault.`,
       );
     } else if (t.cold_requires_approval) {
       result.proposed.push(summarizeMoves(coldMoves, 'warm', 'cold'));

@@ -1,7 +1,15 @@
-import { defineCommand } from '../cli-context.js';
+import { defineCommand, type CommandContext } from '../cli-context.js';
+import type { ArgsOf } from '../flags.js';
+
+const ALERTS_USAGE = 'alerts [action]';
+
+/** `alerts save`: where the endpoint is saved when the connection works; show and test save nothing. */
+function alertsSaveTo(ctx: CommandContext, args: ArgsOf<typeof ALERTS_USAGE>): { file: string; envFile: string } | undefined {
+  return (args.action ?? 'show') === 'save' ? { file: ctx.configFile, envFile: ctx.paths.env } : undefined;
+}
 
 export const command = defineCommand({
-  name: 'alerts [action]',
+  name: ALERTS_USAGE,
   description: 'Where alerts go: show (default) the OpenClaw hooks endpoint and test the connection; save it to config; send a test alert',
   examples: ['ocm-run alerts', 'ocm-run alerts save', 'ocm-run alerts test'],
   // Showing and testing only read: a mistyped --home is an error, not a new home.
@@ -9,26 +17,23 @@ export const command = defineCommand({
   async run(ctx, args) {
     const action = args.action ?? 'show';
     if (!['show', 'save', 'test'].includes(action)) {
-      const { OcmError } = await import('../../lib/core/errors.js');
+      const { OcmError } = await import('../../lib/api/errors.js');
       throw new OcmError('BAD_INPUT', `Unknown alerts action "${action}".`, {
         hint: 'Use `ocm-run alerts`, `ocm-run alerts save` or `ocm-run alerts test`.',
       });
     }
     const { config, env } = await ctx.config();
     if (action === 'test') {
-      const { sendTestAlert } = await import('../../lib/jobs/alerts.js');
+      const { sendTestAlert } = await import('../../lib/api/jobs.js');
       const outcome = await sendTestAlert({ config, paths: ctx.paths, env, logger: ctx.logger('alerts') });
       if (ctx.json) ctx.out(JSON.stringify(outcome));
       else if (outcome.sent.length > 0) ctx.out(`Test alert sent to: ${outcome.sent.join(', ')}.`);
       else ctx.out(`No alert sent (${outcome.skipped ?? 'every target failed'}).${outcome.errors.map((e) => `\n  ${e}`).join('')}`);
       return outcome.sent.length > 0 ? 0 : 1;
     }
-    const { checkAlertsEndpoint } = await import('../../lib/jobs/alerts.js');
-    const { endpoint, check, shown, saved } = await checkAlertsEndpoint({
-      config,
-      env,
-      saveTo: action === 'save' ? { file: ctx.configFile, envFile: ctx.paths.env } : undefined,
-    });
+    const { alertsEndpoint } = await import('../../lib/api/jobs.js');
+    const saveTo = alertsSaveTo(ctx, args);
+    const { endpoint, check, shown, saved } = await alertsEndpoint({ config, env, ...(saveTo ? { saveTo } : {}) });
     if (ctx.json) ctx.out(JSON.stringify({ ...shown, saved }));
     else {
       ctx.out(

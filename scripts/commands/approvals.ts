@@ -1,5 +1,5 @@
 import { defineCommand } from '../cli-context.js';
-import { OcmError } from '../../lib/core/errors.js';
+import { OcmError } from '../../lib/api/errors.js';
 import { crashHook } from '../tier-context.js';
 
 export const command = defineCommand({
@@ -20,7 +20,7 @@ export const command = defineCommand({
     const { memoryOf } = await import('../../lib/api/memory.js');
     const memory = memoryOf(ctx.paths.root, config, { logger: ctx.logger('tier'), now: () => ctx.now() });
     if (action === 'list') {
-      const { formatProposals } = await import('../../lib/tiers/report.js');
+      const { formatProposals } = await import('../../lib/api/tier-report.js');
       const details = await memory.approvals();
       if (ctx.json) ctx.out(JSON.stringify({ pending: details }));
       else ctx.out(formatProposals(details).join('\n'));
@@ -49,7 +49,7 @@ export const command = defineCommand({
       ctx.out(JSON.stringify(r));
       return;
     }
-    const { formatBytes } = await import('../../lib/tiers/report.js');
+    const { formatBytes } = await import('../../lib/api/tier-report.js');
     for (const op of r.ops)
       ctx.out(
         `Moved ${op.kind.replace(/-to-/, ' → ')}: ${op.files} files changed, ${op.observations} observations, ${formatBytes(op.bytes)} (op ${op.id}; undo: ocm-run tier --rollback ${op.id})`,

@@ -1,8 +1,8 @@
 import { defineCommand } from '../cli-context.js';
-import { OcmError } from '../../lib/core/errors.js';
+import { OcmError } from '../../lib/api/errors.js';
 import { crashHook } from '../tier-context.js';
 import type { Flags, FlagValues } from '../flags.js';
-import type { ArchiveRequest } from '../../lib/api/memory.js';
+import type { ArchiveRequest } from '../../lib/api/index.js';
 
 const ARCHIVE_FLAGS = {
   olderThan: { value: '<days>', description: 'Days older than this many days (required)' },
@@ -39,7 +39,7 @@ export const command = defineCommand({
     const request = archiveRequest(options);
     const { config } = await ctx.config();
     const { memoryOf } = await import('../../lib/api/memory.js');
-    const { formatTierResult } = await import('../../lib/tiers/report.js');
+    const { formatTierResult } = await import('../../lib/api/tier-report.js');
     const memory = memoryOf(ctx.paths.root, config, { logger: ctx.logger('tier'), now: () => ctx.now() });
     const result = await memory.archive({ ...request, onStep: crashHook(ctx.env) });
     if (ctx.json) ctx.out(JSON.stringify(result));

@@ -1,10 +1,23 @@
 import { defineCommand } from '../cli-context.js';
-import { OcmError } from '../../lib/core/errors.js';
+import { OcmError } from '../../lib/api/errors.js';
+import type { ArgsOf, Flags, FlagValues } from '../flags.js';
+import type { ConfigValueRequest } from '../../lib/api/config.js';
+
+const CONFIG_USAGE = 'config [action] [key] [value]';
+
+const CONFIG_FLAGS = {
+  showSecrets: { description: 'config get: print API keys and tokens instead of [hidden: set]' },
+} as const satisfies Flags;
+
+/** `config get [key]` as the value asked for. */
+function configValueOptions(args: ArgsOf<typeof CONFIG_USAGE>, flags: FlagValues<typeof CONFIG_FLAGS>): ConfigValueRequest {
+  return { key: args.key, showSecrets: flags.showSecrets };
+}
 
 export const command = defineCommand({
-  name: 'config [action] [key] [value]',
+  name: CONFIG_USAGE,
   description: 'Show or change settings: config get [key] | config set <key> <value> | config validate',
-  flags: { showSecrets: { description: 'config get: print API keys and tokens instead of [hidden: set]' } },
+  flags: CONFIG_FLAGS,
   examples: [
     'ocm-run config get active_memory.budget_tokens',
     'ocm-run config set active_memory.budget_tokens 3000',
@@ -14,15 +27,12 @@ export const command = defineCommand({
   homeMustExist: (args) => (args.action ?? 'get') !== 'set',
   async run(ctx, args, options) {
     const { action = 'get', key, value } = args;
-    const { getConfigValue, hideSecrets, parseCliValue, setConfigValue } = await import('../../lib/config/config.js');
-    const { formatYaml } = await import('../../lib/core/yaml.js');
+    const api = await import('../../lib/api/config.js');
     switch (action) {
       case 'get': {
         const { config } = await ctx.config();
-        const raw = key ? getConfigValue(config, key) : config;
-        const v = options.showSecrets ? raw : hideSecrets(raw, key ?? '');
-        if (ctx.json) ctx.out(JSON.stringify(v, null, 2));
-        else ctx.out(typeof v === 'object' && v !== null ? formatYaml(v).trimEnd() : String(v));
+        const shown = await api.configValue(config, configValueOptions(args, options));
+        ctx.out(ctx.json ? JSON.stringify(shown.value, null, 2) : shown.text);
         return;
       }
       case 'set': {
@@ -31,13 +41,7 @@ export const command = defineCommand({
             hint: 'Example: ocm-run config set active_memory.budget_tokens 3000',
           });
         await ctx.config();
-        await setConfigValue({
-          file: ctx.configFile,
-          envFile: ctx.paths.env,
-          keyPath: key,
-          value: parseCliValue(value, key),
-          env: ctx.env,
-        });
+        await api.setConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env, key, text: value });
         ctx.out(ctx.json ? JSON.stringify({ ok: true, key }) : `Set ${key} in ${ctx.configFile}.`);
         return;
       }

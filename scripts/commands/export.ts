@@ -1,8 +1,10 @@
+import { resolve } from 'node:path';
 import { defineCommand } from '../cli-context.js';
-import { OcmError } from '../../lib/core/errors.js';
-import type { Tier } from '../../lib/core/types.js';
-import type { ExportFormat } from '../../lib/tiers/export.js';
+import { OcmError } from '../../lib/api/errors.js';
+import type { Tier } from '../../lib/api/index.js';
+import type { ExportOptions } from '../../lib/api/transfer.js';
 import type { Flags, FlagValues } from '../flags.js';
+import { memoryHome } from '../memory-home.js';
 
 const EXPORT_FLAGS = {
   format: { value: '<format>', description: 'json or csv', default: 'json' },
@@ -14,18 +16,8 @@ const EXPORT_FLAGS = {
   keyFile: { value: '<file>', description: 'With --encrypt: encrypt for this age key file' },
 } as const satisfies Flags;
 
-/** What to export, in which format, where, and whether sealed. */
-interface ExportRequest {
-  format: ExportFormat;
-  tiers: Tier[];
-  /** Undefined: stdout. */
-  output: string | undefined;
-  encrypt: boolean;
-  keyFile: string | undefined;
-}
-
-/** The command line as the export request (checked: the format, then the tiers). */
-function exportRequest(flags: FlagValues<typeof EXPORT_FLAGS>): ExportRequest {
+/** The command line as the export's options (checked: the format, then the tiers; the output file made absolute). */
+function exportOptions(flags: FlagValues<typeof EXPORT_FLAGS>): ExportOptions {
   const { format } = flags;
   if (format !== 'json' && format !== 'csv')
     throw new OcmError('BAD_INPUT', `--format must be json or csv, not "${format}".`, {
@@ -35,7 +27,7 @@ function exportRequest(flags: FlagValues<typeof EXPORT_FLAGS>): ExportRequest {
   for (const t of tiers)
     if (!['hot', 'warm', 'cold'].includes(t))
       throw new OcmError('BAD_INPUT', `--tier must be hot, warm, cold or all, not "${t}".`, { hint: 'For example: --tier warm,cold' });
-  return { format, tiers, output: flags.output || undefined, encrypt: flags.encrypt, keyFile: flags.keyFile };
+  return { format, tiers, output: flags.output ? resolve(flags.output) : undefined, encrypt: flags.encrypt, keyFile: flags.keyFile };
 }
 
 export const command = defineCommand({
@@ -48,38 +40,14 @@ export const command = defineCommand({
     'ocm-run export --format csv --tier warm,cold > old.csv',
     'ocm-run export --encrypt --output memory.json.age',
   ],
-  async run(ctx, _args, options) {
-    const { format, tiers, output, encrypt, keyFile } = exportRequest(options);
-    const { config } = await ctx.config();
-    const { collectExport, formatExport } = await import('../../lib/tiers/export.js');
-    // Under the home lock: never read a day while a tier move is half done.
-    const { underLock } = await import('../tier-context.js');
-    const records = await underLock(ctx, () => collectExport(ctx.paths, config, tiers));
-    const plain = formatExport(records, format, ctx.now());
-    let text: string | Uint8Array = plain;
-    if (encrypt) {
-      const { requireFileSecret, sealForSecret } = await import('../../lib/platform/encryption.js');
-      const { env } = await ctx.config();
-      text = await sealForSecret(requireFileSecret(keyFile, config.sync.key_file, env, 'export --encrypt'), plain);
-    }
-    if (output) {
-      const { resolve } = await import('node:path');
-      const { writeFileAtomic } = await import('../../lib/platform/atomic-file.js');
-      const { appendAudit } = await import('../../lib/tiers/audit.js');
-      const out = resolve(output);
-      await writeFileAtomic(out, text, { mode: 0o600 });
-      await appendAudit(ctx.paths.audit, {
-        time: ctx.now().toISOString(),
-        action: 'export',
-        format,
-        tiers,
-        output: out,
-        ...(encrypt ? { encrypted: true } : {}),
-        counts: { observations: records.length },
-      });
-      ctx.err(`Exported ${records.length} observation(s) to ${out}${encrypt ? ' (encrypted with age: `age -d` reads it back)' : ''}.`);
-    } else {
-      process.stdout.write(text);
-    }
+  async run(ctx, _args, flags) {
+    const options = exportOptions(flags);
+    const { exportMemory } = await import('../../lib/api/transfer.js');
+    const exported = await exportMemory(await memoryHome(ctx), options);
+    if (exported.output)
+      ctx.err(
+        `Exported ${exported.observations} observation(s) to ${exported.output}${exported.encrypted ? ' (encrypted with age: `age -d` reads it back)' : ''}.`,
+      );
+    else process.stdout.write(exported.data);
   },
 });

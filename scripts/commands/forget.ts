@@ -1,7 +1,7 @@
 import { defineCommand } from '../cli-context.js';
-import { OcmError } from '../../lib/core/errors.js';
+import { OcmError } from '../../lib/api/errors.js';
 import { crashHook } from '../tier-context.js';
-import type { ForgetPlan, ForgetSelector } from '../../lib/tiers/forget.js';
+import type { ForgetPlan, ForgetSelector } from '../../lib/api/index.js';
 import type { Flags, FlagValues } from '../flags.js';
 
 /** How many day files the plan touches. */

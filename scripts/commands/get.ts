@@ -11,7 +11,7 @@ export const command = defineCommand({
     const { config } = await ctx.config();
     const { memoryOf } = await import('../../lib/api/memory.js');
     const result = await memoryOf(ctx.paths.root, config, { logger: ctx.logger('search'), now: () => ctx.now() }).get(target);
-    const { getHuman, getJson } = await import('../../lib/search/format.js');
+    const { getHuman, getJson } = await import('../../lib/api/search-text.js');
     ctx.out(ctx.json ? getJson(result) : getHuman(result));
   },
 });

@@ -1,32 +1,51 @@
-import { defineCommand } from '../cli-context.js';
+import { defineCommand, type CommandContext } from '../cli-context.js';
 import promptHook from '../prompt-hook.cjs';
+import type { ArgsOf, Flags, FlagValues } from '../flags.js';
 
 const { promptTimeoutMs, readStdin, serverWaitMs, takeHandover } = promptHook;
 
 const EVENTS = ['session-start', 'prompt', 'after-turn'] as const;
 type HookEvent = (typeof EVENTS)[number];
 
+const HOOK_USAGE = 'hook <event>';
+
+const HOOK_FLAGS = {
+  agent: { value: '<name>', description: 'The agent whose memory this is (default: main)' },
+  timeoutMs: {
+    value: '<ms>',
+    description: 'prompt: give up on the lookup after this long and add nothing (default $OCM_HOOK_TIMEOUT_MS or 1500)',
+  },
+  background: { description: 'after-turn: run the observe + index job itself (what the hook starts)' },
+  perProject: { description: "Per-project memory: the event's cwd picks the project's memory (sources.claude_code.per_project)" },
+} as const satisfies Flags;
+
+/** What a hook run is: the event (checked), the agent, per-project or not, and whether it is the after-turn job itself. */
+interface HookOptions {
+  event: HookEvent;
+  agent: string;
+  perProject: boolean;
+  background: boolean;
+}
+
+/** The command line as the hook's options (an unknown event: BAD_INPUT, loaded only then — this runs before every prompt). */
+async function hookOptions(args: ArgsOf<typeof HOOK_USAGE>, flags: FlagValues<typeof HOOK_FLAGS>): Promise<HookOptions> {
+  const event = args.event as HookEvent;
+  if (!EVENTS.includes(event)) {
+    const { OcmError } = await import('../../lib/api/errors.js');
+    throw new OcmError('BAD_INPUT', `Unknown hook event "${event}".`, { hint: `Use one of: ${EVENTS.join(', ')}.` });
+  }
+  return { event, agent: flags.agent ?? 'main', perProject: flags.perProject === true, background: flags.background };
+}
+
 export const command = defineCommand({
-  name: 'hook <event>',
+  name: HOOK_USAGE,
   description:
     "An agent's hook (Claude Code's protocol, JSON on stdin): session-start | prompt | after-turn. Prints memory as additionalContext; never fails the agent",
   shortLived: true,
-  flags: {
-    agent: { value: '<name>', description: 'The agent whose memory this is (default: main)' },
-    timeoutMs: {
-      value: '<ms>',
-      description: 'prompt: give up on the lookup after this long and add nothing (default $OCM_HOOK_TIMEOUT_MS or 1500)',
-    },
-    background: { description: 'after-turn: run the observe + index job itself (what the hook starts)' },
-    perProject: { description: "Per-project memory: the event's cwd picks the project's memory (sources.claude_code.per_project)" },
-  },
+  flags: HOOK_FLAGS,
   examples: ['echo \'{"prompt":"which database do we use?"}\' | ocm-run hook prompt --agent claude-code'],
   async run(ctx, args, options) {
-    const event = args.event as HookEvent;
-    const { OcmError } = await import('../../lib/core/errors.js');
-    if (!EVENTS.includes(event))
-      throw new OcmError('BAD_INPUT', `Unknown hook event "${event}".`, { hint: `Use one of: ${EVENTS.join(', ')}.` });
-    const agent = options.agent ?? 'main';
+    const { event, agent, perProject } = await hookOptions(args, options);
     const logger = ctx.logger('hooks');
     // The prompt hook's fast path (scripts/prompt-hook.cts) may have read the event and asked the running MCP server already.
     const handover = event === 'prompt' ? takeHandover() : undefined;
@@ -39,9 +58,6 @@ export const command = defineCommand({
     try {
       const { parseHookInput } = await import('../../lib/hooks/agent-hooks.js');
       const input = handover?.input ?? parseHookInput(await readStdin(2000));
-      // Per-project memory: the project's agent first, then its memory from before and main's; without a cwd, main's only.
-      const { memoryScope } = await import('../../lib/sources/claude-code-project.js');
-      const scope = memoryScope(agent, options.perProject === true, input.cwd);
       if (event === 'after-turn') {
         await startBackground(ctx, agent);
         logger.log('debug', 'hook.after_turn', { agent, session: input.session_id, ms: Math.round(Date.now() - started) });
@@ -49,14 +65,13 @@ export const command = defineCommand({
       }
       if (event === 'prompt' && !handover) {
         // A running `ocm-run mcp` on this home holds the index open: ask it first (no config, no index to load here).
-        const { askPromptSocket } = await import('../../lib/integrations/prompt-socket-client.cjs');
         const request = {
           prompt: input.prompt ?? '',
           agent,
-          ...(options.perProject ? { perProject: true, ...(input.cwd ? { projectCwd: input.cwd } : {}) } : {}),
+          ...(perProject ? { perProject: true, ...(input.cwd ? { projectCwd: input.cwd } : {}) } : {}),
           hookStartedAt: promptHook.processStartedAt(),
         };
-        const reply = await askPromptSocket(ctx.paths.machine, request, serverWaitMs(promptTimeout(ctx, options)));
+        const reply = await promptHook.askPromptSocket(ctx.paths.machine, request, serverWaitMs(promptTimeout(ctx, options)));
         if (reply) {
           // The server logged which memories went in (the dashboard shows them).
           if (reply.context) {
@@ -66,6 +81,9 @@ export const command = defineCommand({
           return;
         }
       }
+      // Per-project memory: the project's agent first, then its memory from before and main's; without a cwd, main's only.
+      const { memoryOf, memoryScope } = await import('../../lib/api/memory.js');
+      const scope = await memoryScope(agent, perProject, input.cwd);
       if (event === 'session-start') {
         // The agent ends a hook that outlives its timeout (Claude Code: 10 s, as integrate sets it) and adds
         // nothing, silently: give up a little before, and say so in hooks.log (and `status`).
@@ -81,7 +99,6 @@ export const command = defineCommand({
           await pauseAt(ctx.env, 'session-start');
           const { config } = await ctx.config();
           const { sessionStartContext, additionalContextOutput } = await import('../../lib/hooks/agent-hooks.js');
-          const { memoryOf } = await import('../../lib/api/memory.js');
           const context = await sessionStartContext({
             memory: memoryOf(ctx.paths.root, config),
             agent: scope?.agent ?? agent,
@@ -108,7 +125,6 @@ export const command = defineCommand({
       const { config } = await ctx.config();
       const timeoutMs = promptTimeout(ctx, options) - (Date.now() - started);
       const { promptContext, additionalContextOutput, logPromptInjection } = await import('../../lib/hooks/agent-hooks.js');
-      const { memoryOf } = await import('../../lib/api/memory.js');
       const lookup = promptContext({
         memory: memoryOf(ctx.paths.root, config),
         prompt: input.prompt ?? '',
@@ -147,30 +163,26 @@ function sessionStartBudgetMs(env: NodeJS.ProcessEnv): number {
 }
 
 /** How long the prompt hook may take in all (ms). */
-function promptTimeout(ctx: import('../cli-context.js').CommandContext, options: { timeoutMs: string | undefined }): number {
+function promptTimeout(ctx: CommandContext, options: { timeoutMs: string | undefined }): number {
   return promptTimeoutMs(options.timeoutMs, ctx.env);
 }
 
 /** Start the observe + index job detached (or ask the running one to go round again), and return at once. */
-async function startBackground(ctx: import('../cli-context.js').CommandContext, agent: string): Promise<void> {
-  const { afterTurnNeedsJob, startedAfterTurnJob } = await import('../../lib/jobs/after-turn.js');
-  const { mkdir } = await import('node:fs/promises');
-  await mkdir(ctx.paths.machine, { recursive: true, mode: 0o700 });
-  if (!(await afterTurnNeedsJob(ctx.paths))) return;
-  const { spawn } = await import('node:child_process');
-  const args = [process.argv[1]!, 'hook', 'after-turn', '--background', '--home', ctx.paths.root, '--agent', agent];
-  if (ctx.configFile !== ctx.paths.config) args.push('--config', ctx.configFile);
-  const child = spawn(process.execPath, args, { detached: true, stdio: 'ignore', windowsHide: true, env: { ...process.env, CI: '1' } });
-  child.on('error', () => undefined);
-  const { runBelowNormalPriority } = await import('../../lib/platform/process.js');
-  runBelowNormalPriority(child.pid);
-  if (child.pid) await startedAfterTurnJob(ctx.paths, child.pid);
-  child.unref();
+async function startBackground(ctx: CommandContext, agent: string): Promise<void> {
+  const { startAfterTurnJob } = await import('../../lib/api/jobs.js');
+  await startAfterTurnJob({
+    paths: ctx.paths,
+    agent,
+    ...(ctx.configFile !== ctx.paths.config ? { configFile: ctx.configFile } : {}),
+    node: process.execPath,
+    cli: process.argv[1]!,
+    env: process.env,
+  });
 }
 
-async function runBackground(ctx: import('../cli-context.js').CommandContext, agent: string): Promise<void> {
+async function runBackground(ctx: CommandContext, agent: string): Promise<void> {
   const logger = ctx.logger('hooks');
   const { config, env } = await ctx.config();
-  const { runAfterTurnTicks } = await import('../../lib/jobs/after-turn.js');
-  await runAfterTurnTicks({ paths: ctx.paths, config, env, logger, agent });
+  const { runAfterTurn } = await import('../../lib/api/jobs.js');
+  await runAfterTurn({ paths: ctx.paths, config, env, logger, agent });
 }

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { defineCommand } from '../cli-context.js';
+import type { ImportOptions } from '../../lib/api/transfer.js';
 import type { Flags, FlagValues } from '../flags.js';
+import { memoryHome } from '../memory-home.js';
 
 const IMPORT_FLAGS = {
   agent: { value: '<name>', description: 'Markdown notes: the agent whose memory they become (default: main)' },
@@ -11,17 +13,8 @@ const IMPORT_FLAGS = {
   },
 } as const satisfies Flags;
 
-/** What to import from where: the source as an absolute path, the agent of Markdown notes, the key of a sealed export. */
-interface ImportRequest {
-  source: string;
-  /** Count only; write nothing. */
-  dryRun: boolean;
-  agent: string;
-  keyFile: string | undefined;
-}
-
-/** The command line as the import request. */
-function importRequest(source: string, flags: FlagValues<typeof IMPORT_FLAGS>): ImportRequest {
+/** The command line as the import's options: the source made absolute, the agent of Markdown notes, the key of a sealed export. */
+function importOptions(source: string, flags: FlagValues<typeof IMPORT_FLAGS>): ImportOptions {
   return { source: resolve(source), agent: flags.agent ?? 'main', dryRun: flags.dryRun, keyFile: flags.keyFile };
 }
 
@@ -32,22 +25,11 @@ export const command = defineCommand({
   homeMustExist: true,
   flags: IMPORT_FLAGS,
   examples: ['ocm-run import memory.json', 'ocm-run import ~/Obsidian/Notes --agent main', 'ocm-run import old.csv --dry-run'],
-  async run(ctx, args, options) {
-    const { stat } = await import('node:fs/promises');
-    const { OcmError } = await import('../../lib/core/errors.js');
-    const { source, agent, dryRun, keyFile } = importRequest(args.source, options);
-    const { config } = await ctx.config();
-    const i = await import('../../lib/tiers/import.js');
-    const info = await stat(source).catch(() => undefined);
-    if (!info)
-      throw new OcmError('NOT_FOUND', `Nothing to import at ${source}.`, {
-        hint: 'Name an export file (ocm-run export --output FILE) or a folder of Markdown notes.',
-      });
-    const { underLock } = await import('../tier-context.js');
-    const records = info.isDirectory()
-      ? await i.markdownFolderRecords(source, { agent })
-      : i.parseExportText(await exportText(source, keyFile, config.sync.key_file, (await ctx.config()).env));
-    const r = await underLock(ctx, () => i.importRecords({ paths: ctx.paths, config, records, dryRun }));
+  async run(ctx, args, flags) {
+    const options = importOptions(args.source, flags);
+    const { source, dryRun } = options;
+    const { importMemory } = await import('../../lib/api/transfer.js');
+    const r = await importMemory(await memoryHome(ctx), options);
     if (ctx.json) {
       ctx.out(JSON.stringify({ ok: true, dryRun, source, ...r }));
       return;
@@ -57,18 +39,3 @@ export const command = defineCommand({
     );
   },
 });
-
-/** An export file's text; an encrypted one (`export --encrypt`, age) is decrypted with the key file or the passphrase. */
-async function exportText(
-  file: string,
-  keyFile: string | undefined,
-  configKeyFile: string,
-  env: Record<string, string | undefined>,
-): Promise<string> {
-  const { readFile } = await import('node:fs/promises');
-  const data = await readFile(file);
-  if (!data.subarray(0, 22).toString('latin1').startsWith('age-encryption.org/v1')) return data.toString('utf8');
-  const { requireFileSecret, unsealForSecret } = await import('../../lib/platform/encryption.js');
-  const secret = requireFileSecret(keyFile, configKeyFile, env, 'import of an encrypted export');
-  return new TextDecoder().decode(await unsealForSecret(secret, data, `The encrypted export ${file}`));
-}

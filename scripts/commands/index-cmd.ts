@@ -1,17 +1,25 @@
 import { defineCommand } from '../cli-context.js';
+import type { IndexUpdateOptions } from '../../lib/api/maintenance.js';
+import type { Flags, FlagValues } from '../flags.js';
+import { memoryHome } from '../memory-home.js';
+
+const INDEX_FLAGS = { rebuild: { description: 'Rebuild every index segment (cached embeddings are reused)' } } as const satisfies Flags;
+
+/** The command line as the index update's options. */
+function indexOptions(flags: FlagValues<typeof INDEX_FLAGS>): IndexUpdateOptions {
+  return { rebuild: flags.rebuild };
+}
 
 export const command = defineCommand({
   name: 'index',
   description: 'Update the search index (and embeddings) from changed memory files; --rebuild for all',
   examples: ['ocm-run index', 'ocm-run index --rebuild', 'ocm-run index --json'],
-  flags: { rebuild: { description: 'Rebuild every index segment (cached embeddings are reused)' } },
-  async run(ctx, _args, options) {
-    const { config } = await ctx.config();
-    const { withHomeLock } = await import('../../lib/platform/lock.js');
-    const { updateIndex } = await import('../../lib/search/indexer.js');
-    const { embeddingSettings } = await import('../../lib/search/embeddings.js');
+  flags: INDEX_FLAGS,
+  async run(ctx, _args, flags) {
+    const options = indexOptions(flags);
+    const home = await memoryHome(ctx, 'index');
+    const { updateSearchIndex } = await import('../../lib/api/maintenance.js');
     const { createProgress, etaText } = await import('../progress.js');
-    const embedding = embeddingSettings(config);
     // On a terminal, a live line: each file of the total with an ETA, then the embeddings; otherwise only the summary line below.
     const live = createProgress(ctx.isTTY && !ctx.json);
     const started = Date.now();
@@ -26,15 +34,11 @@ export const command = defineCommand({
         `Embedding ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} documents${etaText(done / total, embedStarted, Date.now()) || '…'}`,
       );
     };
-    const result = await withHomeLock(ctx.paths.lock, () =>
-      updateIndex(ctx.paths, config, {
-        logger: ctx.logger('index'),
-        now: () => ctx.now(),
-        rebuild: options.rebuild,
-        onFileProgress,
-        onEmbedProgress: ctx.json ? undefined : onEmbedProgress,
-      }),
-    );
+    const { index: result, embeddings: embedding } = await updateSearchIndex(home, {
+      ...options,
+      onFileProgress,
+      ...(ctx.json ? {} : { onEmbedProgress }),
+    });
     live.done();
     if (ctx.json) {
       ctx.out(JSON.stringify(result));

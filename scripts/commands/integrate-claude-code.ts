@@ -1,23 +1,36 @@
 /** `ocm-run integrate claude-code [status] [--print] [--uninstall]` (dispatched from integrate.ts). */
 import type { CommandContext } from '../cli-context.js';
 import type { IntegrateFlags } from './integrate.js';
-import { configAccess, setUpClaudeCode } from '../../lib/integrations/agent-setup.js';
+import { OcmError } from '../../lib/api/errors.js';
 import { thisRunner } from '../runner.js';
+
+/** What `integrate claude-code` does. */
+type ClaudeCodeRequest = { kind: 'status' } | { kind: 'print' } | { kind: 'uninstall' } | { kind: 'install' };
+
+/** The action and flags as the request (an unknown action: BAD_INPUT). */
+function claudeCodeOptions(action: string | undefined, flags: IntegrateFlags): ClaudeCodeRequest {
+  if (action === 'status') return { kind: 'status' };
+  if (action !== undefined)
+    throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate claude-code.`, {
+      hint: 'Use `ocm-run integrate claude-code`, `… status`, `… --print` or `… --uninstall`.',
+    });
+  if (flags.print) return { kind: 'print' };
+  if (flags.uninstall) return { kind: 'uninstall' };
+  return { kind: 'install' };
+}
 
 export async function runClaudeCodeIntegration(
   ctx: CommandContext,
   action: string | undefined,
   options: IntegrateFlags,
 ): Promise<number | undefined> {
-  const { OcmError } = await import('../../lib/core/errors.js');
-  const i = await import('../../lib/integrations/claude-code/integration.js');
+  const api = await import('../../lib/api/integrations.js');
   const { config } = await ctx.config();
-  const agent = config.sources.claude_code.agent || 'claude-code';
+  const request = claudeCodeOptions(action, options);
   const runner = thisRunner();
-  const base = { paths: ctx.paths, runner, agent, perProject: options.perProject };
 
-  if (action === 'status') {
-    const s = await i.claudeCodeStatus({ paths: ctx.paths, env: ctx.env });
+  if (request.kind === 'status') {
+    const s = await api.claudeCodeStatus({ paths: ctx.paths, env: ctx.env });
     if (ctx.json) {
       ctx.out(JSON.stringify({ ...s, sourceEnabled: config.sources.claude_code.enabled }));
       return;
@@ -33,21 +46,22 @@ export async function runClaudeCodeIntegration(
     );
     return;
   }
-  if (action !== undefined)
-    throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate claude-code.`, {
-      hint: 'Use `ocm-run integrate claude-code`, `… status`, `… --print` or `… --uninstall`.',
-    });
 
-  if (options.print) {
-    const location = i.locateClaudeCode(ctx.env);
-    const snippet = i.claudeCodeSnippet(base);
+  if (request.kind === 'print') {
+    const { location, snippet, mcpArgs } = await api.claudeCodePreview({
+      paths: ctx.paths,
+      env: ctx.env,
+      runner,
+      agent: config.sources.claude_code.agent || 'claude-code',
+      perProject: options.perProject,
+    });
     if (ctx.json) {
       ctx.out(JSON.stringify({ ...location, ...snippet }, null, 2));
       return;
     }
     ctx.out(
       [
-        `Add to ${location.mcpConfigPath} (or run: claude mcp add --scope user oc-memory -- ${[runner.node, ...i.mcpServerEntry(base).args].join(' ')}):`,
+        `Add to ${location.mcpConfigPath} (or run: claude mcp add --scope user oc-memory -- ${[runner.node, ...mcpArgs].join(' ')}):`,
         '',
         JSON.stringify({ mcpServers: snippet.mcpServers }, null, 2),
         '',
@@ -62,12 +76,8 @@ export async function runClaudeCodeIntegration(
     return;
   }
 
-  if (options.uninstall) {
-    const r = await i.uninstallClaudeCodeIntegration({
-      paths: ctx.paths,
-      env: ctx.env,
-      config: await configAccess(config, ctx.configFile, ctx.paths, ctx.env),
-    });
+  if (request.kind === 'uninstall') {
+    const r = await api.uninstallClaudeCode({ paths: ctx.paths, env: ctx.env, config, configFile: ctx.configFile });
     if (ctx.json) {
       ctx.out(JSON.stringify({ ok: true, ...r }));
       return;
@@ -88,11 +98,11 @@ export async function runClaudeCodeIntegration(
     result: r,
     validated,
     lines,
-  } = await setUpClaudeCode({
+  } = await api.installClaudeCode({
     paths: ctx.paths,
     configFile: ctx.configFile,
     env: ctx.env,
-    runner: thisRunner(),
+    runner,
     perProject: options.perProject,
   });
   ctx.out(ctx.json ? JSON.stringify({ ok: true, ...r, validated }) : lines.join('\n'));

@@ -1,24 +1,38 @@
 /** `ocm-run integrate codex [status] [--print] [--uninstall]` (dispatched from integrate.ts). */
 import type { CommandContext } from '../cli-context.js';
 import type { IntegrateFlags } from './integrate.js';
-import { configAccess, setUpCodex } from '../../lib/integrations/agent-setup.js';
+import { OcmError } from '../../lib/api/errors.js';
 import { thisRunner } from '../runner.js';
+
+/** What `integrate codex` does. */
+type CodexRequest = { kind: 'status' } | { kind: 'print' } | { kind: 'uninstall' } | { kind: 'install' };
+
+/** The action and flags as the request (an unknown action: BAD_INPUT). */
+function codexOptions(action: string | undefined, flags: IntegrateFlags): CodexRequest {
+  if (action === 'status') return { kind: 'status' };
+  if (action !== undefined)
+    throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate codex.`, {
+      hint: 'Use `ocm-run integrate codex`, `… status`, `… --print` or `… --uninstall`.',
+    });
+  if (flags.print) return { kind: 'print' };
+  if (flags.uninstall) return { kind: 'uninstall' };
+  return { kind: 'install' };
+}
 
 export async function runCodexIntegration(
   ctx: CommandContext,
   action: string | undefined,
   options: IntegrateFlags,
 ): Promise<number | undefined> {
-  const { OcmError } = await import('../../lib/core/errors.js');
-  const i = await import('../../lib/integrations/codex/integration.js');
+  const api = await import('../../lib/api/integrations.js');
   const { config } = await ctx.config();
-  const agent = config.sources.codex.agent || 'codex';
-  const base = { paths: ctx.paths, runner: thisRunner(), agent };
+  const request = codexOptions(action, options);
 
-  if (action === 'status') {
-    const s = await i.codexStatus({ paths: ctx.paths, env: ctx.env });
+  if (request.kind === 'status') {
+    const s = await api.codexStatus({ paths: ctx.paths, env: ctx.env });
     if (ctx.json) {
-      ctx.out(JSON.stringify({ ...s, sourceEnabled: config.sources.codex.enabled }));
+      const { hooksToTrust: _hooksToTrust, ...status } = s;
+      ctx.out(JSON.stringify({ ...status, sourceEnabled: config.sources.codex.enabled }));
       return;
     }
     const mark = (ok: boolean) => (ok ? '✅' : '❌');
@@ -27,20 +41,20 @@ export async function runCodexIntegration(
         `Codex integration for ${ctx.paths.root}:`,
         `  ${mark(s.mcpServer)} MCP server oc-memory in ${s.location.configPath}`,
         ...Object.entries(s.hooks).map(([event, ok]) => `  ${mark(ok)} ${event} hook in ${s.location.hooksPath}`),
-        `  ${mark(s.trusted === i.CODEX_HOOK_WIRING.events.length)} hooks trusted in ${s.location.configPath} (${s.trusted} of ${i.CODEX_HOOK_WIRING.events.length}; Codex skips untrusted hooks silently — trust them in codex with /hooks)`,
+        `  ${mark(s.trusted === s.hooksToTrust)} hooks trusted in ${s.location.configPath} (${s.trusted} of ${s.hooksToTrust}; Codex skips untrusted hooks silently — trust them in codex with /hooks)`,
         `  ${mark(config.sources.codex.enabled)} Codex transcripts observed (sources.codex.enabled)`,
       ].join('\n'),
     );
     return;
   }
-  if (action !== undefined)
-    throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate codex.`, {
-      hint: 'Use `ocm-run integrate codex`, `… status`, `… --print` or `… --uninstall`.',
-    });
 
-  if (options.print) {
-    const location = i.locateCodex(ctx.env);
-    const snippet = i.codexSnippet(base);
+  if (request.kind === 'print') {
+    const { location, snippet } = await api.codexPreview({
+      paths: ctx.paths,
+      env: ctx.env,
+      runner: thisRunner(),
+      agent: config.sources.codex.agent || 'codex',
+    });
     if (ctx.json) {
       ctx.out(JSON.stringify({ ...location, ...snippet }, null, 2));
       return;
@@ -63,9 +77,8 @@ export async function runCodexIntegration(
     return;
   }
 
-  const access = await configAccess(config, ctx.configFile, ctx.paths, ctx.env);
-  if (options.uninstall) {
-    const r = await i.uninstallCodexIntegration({ paths: ctx.paths, env: ctx.env, config: access });
+  if (request.kind === 'uninstall') {
+    const r = await api.uninstallCodex({ paths: ctx.paths, env: ctx.env, config, configFile: ctx.configFile });
     if (ctx.json) {
       ctx.out(JSON.stringify({ ok: true, ...r }));
       return;
@@ -82,7 +95,7 @@ export async function runCodexIntegration(
     return;
   }
 
-  const { result, validated, lines } = await setUpCodex({
+  const { result, validated, lines } = await api.installCodex({
     paths: ctx.paths,
     configFile: ctx.configFile,
     env: ctx.env,

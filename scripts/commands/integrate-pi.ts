@@ -1,23 +1,34 @@
 /** `ocm-run integrate pi [--print] [--uninstall]` (dispatched from integrate.ts). */
 import type { CommandContext } from '../cli-context.js';
 import type { IntegrateFlags } from './integrate.js';
-import { configAccess, setUpPi } from '../../lib/integrations/agent-setup.js';
+import { OcmError } from '../../lib/api/errors.js';
 import { thisRunner } from '../runner.js';
+
+/** What `integrate pi` does. */
+type PiRequest = { kind: 'status' } | { kind: 'print' } | { kind: 'uninstall' } | { kind: 'install' };
+
+/** The action and flags as the request (an unknown action: BAD_INPUT). */
+function piOptions(action: string | undefined, flags: IntegrateFlags): PiRequest {
+  if (action === 'status') return { kind: 'status' };
+  if (action !== undefined)
+    throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate pi.`, {
+      hint: 'Use `ocm-run integrate pi`, `… status`, `… --print` or `… --uninstall`.',
+    });
+  if (flags.print) return { kind: 'print' };
+  if (flags.uninstall) return { kind: 'uninstall' };
+  return { kind: 'install' };
+}
 
 export async function runPiIntegration(
   ctx: CommandContext,
   action: string | undefined,
   options: IntegrateFlags,
 ): Promise<number | undefined> {
-  const { OcmError } = await import('../../lib/core/errors.js');
-  const i = await import('../../lib/integrations/pi/integration.js');
+  const api = await import('../../lib/api/integrations.js');
   const { config } = await ctx.config();
-  const base = { paths: ctx.paths, runner: thisRunner(), agent: 'pi' };
-  if (action === 'status') {
-    const { exists } = await import('../../lib/platform/home.js');
-    const { join } = await import('node:path');
-    const { extensionDir } = i.locatePi(ctx.env);
-    const installed = await exists(join(extensionDir, 'oc-memory.json'));
+  const request = piOptions(action, options);
+  if (request.kind === 'status') {
+    const { extensionDir, installed } = await api.piStatus({ paths: ctx.paths, env: ctx.env });
     if (ctx.json) ctx.out(JSON.stringify({ extensionDir, installed, sourceEnabled: config.sources.pi.enabled }));
     else
       ctx.out(
@@ -29,18 +40,13 @@ export async function runPiIntegration(
       );
     return;
   }
-  if (action !== undefined)
-    throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate pi.`, {
-      hint: 'Use `ocm-run integrate pi`, `… status`, `… --print` or `… --uninstall`.',
-    });
-  if (options.print) {
-    const { extensionDir } = i.locatePi(ctx.env);
-    const { packagePath } = await import('../../lib/platform/package-root.js');
+  if (request.kind === 'print') {
+    const { extensionDir, extensionSource, settings } = await api.piPreview({ paths: ctx.paths, env: ctx.env, runner: thisRunner() });
     ctx.out(
       [
-        `Copy ${packagePath('templates', 'pi-extension', 'index.ts')} to ${extensionDir}/index.ts and write ${extensionDir}/oc-memory.json:`,
+        `Copy ${extensionSource} to ${extensionDir}/index.ts and write ${extensionDir}/oc-memory.json:`,
         '',
-        JSON.stringify(i.piExtensionSettings(base), null, 2),
+        JSON.stringify(settings, null, 2),
         '',
         'and turn on the transcript source: ocm-run config set sources.pi.enabled true',
         '(`ocm-run integrate pi` does all of this for you.)',
@@ -48,9 +54,8 @@ export async function runPiIntegration(
     );
     return;
   }
-  const access = await configAccess(config, ctx.configFile, ctx.paths, ctx.env);
-  if (options.uninstall) {
-    const r = await i.uninstallPiIntegration({ paths: ctx.paths, env: ctx.env, config: access });
+  if (request.kind === 'uninstall') {
+    const r = await api.uninstallPi({ paths: ctx.paths, env: ctx.env, config, configFile: ctx.configFile });
     if (ctx.json) ctx.out(JSON.stringify({ ok: true, ...r }));
     else
       ctx.out(
@@ -60,6 +65,6 @@ export async function runPiIntegration(
       );
     return;
   }
-  const { result, lines } = await setUpPi({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, runner: thisRunner() });
+  const { result, lines } = await api.installPi({ paths: ctx.paths, configFile: ctx.configFile, env: ctx.env, runner: thisRunner() });
   ctx.out(ctx.json ? JSON.stringify({ ok: true, ...result }) : lines.join('\n'));
 }

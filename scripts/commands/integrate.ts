@@ -1,6 +1,7 @@
-import { defineCommand } from '../cli-context.js';
-import { OcmError } from '../../lib/core/errors.js';
+import { defineCommand, type CommandContext } from '../cli-context.js';
+import { OcmError } from '../../lib/api/errors.js';
 import type { Flags, FlagValues } from '../flags.js';
+import type { PathsKeys } from '../../lib/api/integrations.js';
 
 /** What `integrate` can hook OC-Memory into. */
 const INTEGRATION_TARGETS = ['openclaw', 'claude-code', 'codex', 'pi'];
@@ -20,6 +21,28 @@ const INTEGRATE_FLAGS = {
 
 /** The flags of `integrate`, as each target's setup gets them. */
 export type IntegrateFlags = FlagValues<typeof INTEGRATE_FLAGS>;
+
+/** What `integrate openclaw` does: the status, the settings printed, the uninstall, or the install with these keys. */
+type OpenClawRequest =
+  | { kind: 'status' }
+  | { kind: 'print'; keys: PathsKeys }
+  | { kind: 'uninstall' }
+  | { kind: 'install'; keys: PathsKeys };
+
+/** `integrate openclaw [status]` and its flags as the request (checked: --keys, the action). */
+function openClawOptions(action: string | undefined, flags: IntegrateFlags): OpenClawRequest {
+  const keys = flags.keys ?? 'auto';
+  if (!(['auto', 'both', 'current', 'legacy'] as const).includes(keys as PathsKeys))
+    throw new OcmError('BAD_INPUT', `--keys must be auto, current, legacy or both (got ${keys}).`);
+  if (action === 'status') return { kind: 'status' };
+  if (action !== undefined)
+    throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate openclaw.`, {
+      hint: 'Use `ocm-run integrate openclaw`, `… status`, `… --print` or `… --uninstall`.',
+    });
+  if (flags.print) return { kind: 'print', keys: keys as PathsKeys };
+  if (flags.uninstall) return { kind: 'uninstall' };
+  return { kind: 'install', keys: keys as PathsKeys };
+}
 
 export const command = defineCommand({
   name: 'integrate [target] [action]',
@@ -46,35 +69,25 @@ export const command = defineCommand({
     if (target === 'pi') return (await import('./integrate-pi.js')).runPiIntegration(ctx, args.action, options);
     if (target === 'codex') return (await import('./integrate-codex.js')).runCodexIntegration(ctx, args.action, options);
     if (target !== 'openclaw') {
-      const { didYouMean } = await import('../../lib/core/did-you-mean.js');
+      const { didYouMean } = await import('../../lib/api/errors.js');
       throw new OcmError('BAD_INPUT', `Unknown integration "${target}".${didYouMean(target, INTEGRATION_TARGETS)}`, {
         hint: 'Use `ocm-run integrate openclaw`, `ocm-run integrate claude-code`, `ocm-run integrate codex` or `ocm-run integrate pi`.',
       });
     }
-    const keys = options.keys ?? 'auto';
-    if (!['auto', 'both', 'current', 'legacy'].includes(keys))
-      throw new OcmError('BAD_INPUT', `--keys must be auto, current, legacy or both (got ${keys}).`);
-    const i = await import('../../lib/integrations/openclaw/integration.js');
-    const { cliEntry } = await import('../../lib/jobs/schedule/index.js');
-    const plugin = { home: ctx.paths.root, node: process.execPath, cli: cliEntry() };
-    const { action } = args;
-    if (action === 'status') {
+    const request = openClawOptions(args.action, options);
+    const api = await import('../../lib/api/integrations.js');
+    if (request.kind === 'status') {
       await openClawStatus(ctx);
       return;
     }
-    if (action !== undefined)
-      throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate openclaw.`, {
-        hint: 'Use `ocm-run integrate openclaw`, `… status`, `… --print` or `… --uninstall`.',
-      });
-    const keyChoice = keys as import('../../lib/integrations/openclaw/integration.js').PathsKeys;
 
-    if (options.print) {
+    if (request.kind === 'print') {
       const {
         location,
         snippet,
         pluginFiles: sources,
         version,
-      } = await i.integrationPreview({ paths: ctx.paths, env: ctx.env, plugin, keys: keyChoice });
+      } = await api.openClawPreview({ paths: ctx.paths, env: ctx.env, keys: request.keys });
       if (ctx.json) {
         ctx.out(
           JSON.stringify(
@@ -106,8 +119,8 @@ export const command = defineCommand({
       return;
     }
 
-    if (options.uninstall) {
-      const r = await i.uninstallOpenClawIntegration({ paths: ctx.paths, env: ctx.env });
+    if (request.kind === 'uninstall') {
+      const r = await api.uninstallOpenClaw({ paths: ctx.paths, env: ctx.env });
       if (ctx.json) {
         ctx.out(JSON.stringify({ ok: true, ...r }));
         return;
@@ -140,7 +153,7 @@ export const command = defineCommand({
 
     await ctx.config();
     const { failHook } = await import('../tier-context.js');
-    const r = await i.installOpenClawIntegration({ paths: ctx.paths, env: ctx.env, plugin, keys: keyChoice, onStep: failHook(ctx.env) });
+    const r = await api.installOpenClaw({ paths: ctx.paths, env: ctx.env, keys: request.keys, onStep: failHook(ctx.env) });
     if (ctx.json) {
       ctx.out(
         JSON.stringify({
@@ -174,22 +187,17 @@ export const command = defineCommand({
         ? '  OpenClaw itself checked the result on a copy before it replaced openclaw.json.'
         : '  not checked by OpenClaw (no `openclaw` command found); `openclaw config validate` checks it.',
     );
-    const { toolPolicyLines } = await import('../../lib/integrations/openclaw/tool-policy.js');
-    lines.push(...toolPolicyLines(r.toolPolicy));
+    lines.push(...(await api.toolPolicyText(r.toolPolicy)));
     lines.push('Restart the OpenClaw gateway to load it. Undo with: ocm-run integrate openclaw --uninstall');
     ctx.out(lines.join('\n'));
   },
 });
 
 /** `integrate openclaw status`: the integration's pieces and, per OpenClaw agent, whether its model is offered the memory tools (what `doctor` checks too). */
-async function openClawStatus(ctx: import('../cli-context.js').CommandContext): Promise<void> {
-  const { integrationStatus } = await import('../../lib/integrations/openclaw/integration.js');
-  const { openClawVersion } = await import('../../lib/integrations/openclaw/cli.js');
-  const { describeAdvice } = await import('../../lib/integrations/openclaw/tool-policy.js');
-  const version = await openClawVersion({ env: ctx.env });
-  const s = await integrationStatus({ paths: ctx.paths, env: ctx.env, version });
-  const { findOpenClaw } = await import('../../lib/integrations/openclaw/presence.js');
-  const presence = await findOpenClaw({ env: ctx.env, version: version ?? null });
+async function openClawStatus(ctx: CommandContext): Promise<void> {
+  const api = await import('../../lib/api/integrations.js');
+  const describeAdvice = await api.adviceText();
+  const { status: s, presence, version } = await api.openClawStatus({ paths: ctx.paths, env: ctx.env });
   const { configPath, configExists, pluginDir } = s.location;
   if (ctx.json) {
     ctx.out(
@@ -198,7 +206,7 @@ async function openClawStatus(ctx: import('../cli-context.js').CommandContext): 
         configPath,
         configExists,
         pluginDir,
-        openClawVersion: version?.text ?? null,
+        openClawVersion: version ?? null,
         currentKey: s.currentKey,
         legacyKey: s.legacyKey,
         pluginEntry: s.pluginEntry,
@@ -211,7 +219,7 @@ async function openClawStatus(ctx: import('../cli-context.js').CommandContext): 
     return;
   }
   const mark = (ok: boolean) => (ok ? '✅' : '❌');
-  const lines = [`OpenClaw${version ? ` ${version.text}` : ''} integration for ${ctx.paths.root}:`];
+  const lines = [`OpenClaw${version ? ` ${version}` : ''} integration for ${ctx.paths.root}:`];
   // What was seen of OpenClaw itself first: files of an earlier integration are no sign that it is installed.
   lines.push(
     presence.installed

@@ -1,6 +1,6 @@
 import { defineCommand } from '../cli-context.js';
-import { OcmError } from '../../lib/core/errors.js';
-import type { MarkRequest } from '../../lib/jobs/mark.js';
+import { OcmError } from '../../lib/api/errors.js';
+import type { MarkRequest } from '../../lib/api/index.js';
 
 const USAGE = 'ocm-run mark <id> done | superseded-by <id> | clear';
 

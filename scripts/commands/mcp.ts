@@ -1,46 +1,54 @@
 import { defineCommand } from '../cli-context.js';
+import type { Flags, FlagValues } from '../flags.js';
+
+const MCP_FLAGS = {
+  agent: { value: '<name>', description: 'The agent whose memory `remember` writes and `active_memory` reads (default: main)' },
+  perProject: {
+    description:
+      "Per-project memory: the project is the server's working directory (as the agent starts it); remember writes there, search looks at it and main",
+  },
+} as const satisfies Flags;
+
+/** Whose memory the server serves: the agent (checked: a name), and per-project or not. */
+interface McpOptions {
+  agent: string;
+  perProject: boolean;
+}
+
+async function mcpOptions(flags: FlagValues<typeof MCP_FLAGS>): Promise<McpOptions> {
+  const agent = flags.agent === undefined ? 'main' : flags.agent.trim();
+  const { OcmError } = await import('../../lib/api/errors.js');
+  if (!agent) throw new OcmError('BAD_INPUT', '--agent needs a name.', { hint: 'For example --agent claude-code.' });
+  return { agent, perProject: flags.perProject === true };
+}
 
 export const command = defineCommand({
   name: 'mcp',
   description: 'Serve the memory to an agent over MCP (stdio): search_memory, get_memory, remember, active_memory',
-  flags: {
-    agent: { value: '<name>', description: 'The agent whose memory `remember` writes and `active_memory` reads (default: main)' },
-    perProject: {
-      description:
-        "Per-project memory: the project is the server's working directory (as the agent starts it); remember writes there, search looks at it and main",
-    },
-  },
+  flags: MCP_FLAGS,
   examples: ['ocm-run mcp', 'ocm-run mcp --agent claude-code', 'claude mcp add --scope user oc-memory -- ocm-run mcp --agent claude-code'],
   async run(ctx, _args, options) {
-    const agent = options.agent === undefined ? 'main' : options.agent.trim();
-    const { OcmError } = await import('../../lib/core/errors.js');
-    if (!agent) throw new OcmError('BAD_INPUT', '--agent needs a name.', { hint: 'For example --agent claude-code.' });
+    const { agent, perProject } = await mcpOptions(options);
     const { pauseAt } = await import('../test-pause.js');
     // `initialize` is answered before the memory is opened: an agent waits only a few seconds for its MCP servers
     // (Claude Code 2.1: 5 s, MCP_CONNECT_TIMEOUT_MS) and starts the session without the tools of one still silent —
     // on a busy machine config, index and model took longer than that. A tool call waits for the memory instead.
     const { createMcpServer } = await import('../../lib/mcp/server.js');
     const { LineTransport } = await import('../../lib/mcp/stdio-transport.js');
-    const { readFileSync } = await import('node:fs');
-    const { packagePath } = await import('../../lib/platform/package-root.js');
-    const version = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
+    const serving = await import('../../lib/api/serving.js');
+    const version = await serving.packageVersion();
     const opening = (async () => {
       await pauseAt(ctx.env, 'mcp-open-memory');
       // A mistyped --agent in an agent's MCP entry would serve (and `remember` into) a new, empty memory:
       // refused before anything is created (the config read as it is, the home not made yet).
-      const { loadConfig } = await import('../../lib/config/config.js');
-      const { assertKnownAgent, knownAgents } = await import('../../lib/features/known-agents.js');
-      assertKnownAgent(
-        agent,
-        await knownAgents(ctx.paths, (await loadConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env })).config),
-      );
+      const { assertKnownAgent, readConfig } = await import('../../lib/api/config.js');
+      await assertKnownAgent(ctx.paths, (await readConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env })).config, agent);
       const { config } = await ctx.config();
       const logger = ctx.logger('mcp');
-      const { openMemory } = await import('../../lib/api/memory.js');
+      const { memoryScope, openMemory } = await import('../../lib/api/memory.js');
       const memory = await openMemory(ctx.paths.root, { config, logger, now: () => ctx.now(), keepOpen: true });
       // Per-project memory (sources.claude_code.per_project): the agent starts the server in the project's folder.
-      const { memoryScope } = await import('../../lib/sources/claude-code-project.js');
-      const project = memoryScope(agent, options.perProject === true, process.cwd());
+      const project = await memoryScope(agent, perProject, process.cwd());
       const scope = project
         ? { agent: project.agent, activeMemoryFallbacks: project.activeMemoryFallbacks, defaultSearchAgents: project.searchAgents }
         : { agent };
@@ -64,7 +72,7 @@ export const command = defineCommand({
       process.stdin.once('close', () => resolve());
     });
     // Masked: an error about a message may quote it (the transport itself never quotes a line it could not read).
-    const { maskedText } = await import('../../lib/masking/masking.js');
+    const maskedText = await serving.logMasker();
     server.onerror = (error) => logSoon('warn', 'mcp.transport_error', { error: maskedText(error.message) });
     // How long the agent waited for `initialize` (from this process's start): past the agent's wait, its session
     // began without the memory tools — said in hooks.log, which `status` reads ("Memory skipped for time").
@@ -95,11 +103,10 @@ export const command = defineCommand({
     // The agents' prompt hooks ask this process for related memories (the index is open here): lib/hooks/prompt-socket.ts.
     const { servePromptSocket } = await import('../../lib/hooks/prompt-socket.js');
     const { servePromptRequest } = await import('../../lib/hooks/agent-hooks.js');
-    const { serveVectors } = await import('../../lib/integrations/vector-socket.js');
     const socket = await servePromptSocket(
       ctx.paths,
       (request) => servePromptRequest({ memory: opened.memory, logger: hooksLogger, request }),
-      serveVectors(config),
+      await serving.vectorServer(config),
     ).catch((error: Error) => {
       log.log('warn', 'mcp.socket_failed', { error: error.message });
       return undefined;

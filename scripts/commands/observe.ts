@@ -1,16 +1,28 @@
-import { defineCommand } from '../cli-context.js';
+import { defineCommand, type CommandContext } from '../cli-context.js';
 import { createProgress, etaText } from '../progress.js';
+import type { Flags, FlagValues } from '../flags.js';
+import type { ObserveOptions } from '../../lib/api/jobs.js';
+
+const OBSERVE_FLAGS = {
+  flush: { description: 'LLM Observer: observe messages still waiting for a full batch now' },
+} as const satisfies Flags;
+
+/** The command line as the observe call: the home, its config, the log, and --flush. */
+async function observeOptions(ctx: CommandContext, flags: FlagValues<typeof OBSERVE_FLAGS>): Promise<ObserveOptions> {
+  const { config, env } = await ctx.config();
+  return { paths: ctx.paths, config, env, logger: ctx.logger('observer'), flush: flags.flush };
+}
 
 export const command = defineCommand({
   name: 'observe',
   description: 'Read new transcript lines, write observations to the day files, refresh active memory and the search index',
   examples: ['ocm-run observe', 'ocm-run observe --json', 'ocm-run observe --flush'],
-  flags: { flush: { description: 'LLM Observer: observe messages still waiting for a full batch now' } },
+  flags: OBSERVE_FLAGS,
   // Ctrl-C (SIGINT) or SIGTERM: the stream being read is finished and saved, the rest waits for the next run.
   stopsBetweenSteps: true,
   async run(ctx, _args, options) {
-    const { config, env } = await ctx.config();
-    const { runTick } = await import('../../lib/jobs/run-job.js');
+    const request = await observeOptions(ctx, options);
+    const { observe } = await import('../../lib/api/jobs.js');
     const progress = createProgress(ctx.isTTY && !ctx.json);
     const { crashHook, signalHook } = await import('../tier-context.js');
     const crash = crashHook(ctx.env);
@@ -18,15 +30,9 @@ export const command = defineCommand({
     let messages = 0;
     let observations = 0;
     const started = Date.now();
-    const result = await runTick({
-      paths: ctx.paths,
-      config,
-      env,
-      logger: ctx.logger('observer'),
-      // 'index': what was just observed is searchable at once (the next turn's memory lookup finds it).
-      steps: ['observe', 'active_memory', 'index'],
-      flush: options.flush,
-      onObserveStep: crash,
+    const { result, exitCode } = await observe({
+      ...request,
+      ...(crash ? { onObserveStep: crash } : {}),
       onProgress: (p) => {
         if (p.messages > 0) {
           crash?.('observe-chunk');
@@ -44,7 +50,7 @@ export const command = defineCommand({
       },
     });
     progress.done();
-    const o = result.observe!;
+    const o = result.observe;
     if (ctx.json) {
       ctx.out(JSON.stringify({ ...o, activeMemory: result.activeMemory, durationMs: result.durationMs }));
     } else {
@@ -64,7 +70,6 @@ export const command = defineCommand({
       );
     }
     for (const f of o.failures) ctx.err(`ocm-run: could not observe ${f.stream}: ${f.message}${f.hint ? `\n  → ${f.hint}` : ''}`);
-    const { observeExitCode } = await import('../../lib/observe/job.js');
-    return observeExitCode(o);
+    return exitCode;
   },
 });

@@ -1,49 +1,42 @@
 import { defineCommand } from '../cli-context.js';
+import type { ReflectOptions } from '../../lib/api/maintenance.js';
+import type { Flags, FlagValues } from '../flags.js';
+import { memoryHome } from '../memory-home.js';
 import { signalHook } from '../tier-context.js';
 
+const REFLECT_FLAGS = {
+  force: { description: 'Reflect now, whatever the thresholds' },
+  agent: { value: '<id>', description: 'Only this agent' },
+  all: { description: 'Also reflect the recent days that active memory shows raw' },
+} as const satisfies Flags;
+
 /**
- * Test hook: with OCM_TEST=1 (the test runner only) and
- * OCM_TEST_SIGNAL_AT=reflect-period, the job sends itself SIGTERM as it
- * starts its first period, so a test stops it mid-job at a named step.
+ * The command line as the reflection's options. Test hook: with OCM_TEST=1 (the test runner only) and
+ * OCM_TEST_SIGNAL_AT=reflect-period, the job sends itself SIGTERM as it starts its first period, so a
+ * test stops it mid-job at a named step.
  */
-function testSignalHook(env: NodeJS.ProcessEnv): { onStep?: (step: string) => void } {
-  const onStep = signalHook(env, 'SIGTERM');
-  return onStep ? { onStep } : {};
+function reflectOptions(flags: FlagValues<typeof REFLECT_FLAGS>, env: NodeJS.ProcessEnv): ReflectOptions {
+  return { force: flags.force, includeRecent: flags.all, agent: flags.agent, onStep: signalHook(env, 'SIGTERM') };
 }
 
 export const command = defineCommand({
   name: 'reflect',
   description: 'Compress older observations into reflections (when over the thresholds, or now with --force)',
-  flags: {
-    force: { description: 'Reflect now, whatever the thresholds' },
-    agent: { value: '<id>', description: 'Only this agent' },
-    all: { description: 'Also reflect the recent days that active memory shows raw' },
-  },
+  flags: REFLECT_FLAGS,
   examples: ['ocm-run reflect', 'ocm-run reflect --force', 'ocm-run reflect --force --agent work --json'],
   stopsBetweenSteps: true,
-  async run(ctx, _args, options) {
-    const { config, env } = await ctx.config();
-    if (typeof options.agent === 'string') {
-      const { assertKnownAgent, knownAgents } = await import('../../lib/features/known-agents.js');
-      assertKnownAgent(options.agent, await knownAgents(ctx.paths, config));
-    }
-    const { reflectNow } = await import('../../lib/jobs/reflect.js');
+  async run(ctx, _args, flags) {
+    const options = reflectOptions(flags, ctx.env);
+    const home = await memoryHome(ctx, 'reflector');
+    const { reflectMemory } = await import('../../lib/api/maintenance.js');
     const { relative } = await import('node:path');
     const { createProgress, etaText } = await import('../progress.js');
     const progress = createProgress(ctx.isTTY && !ctx.json);
     const started = Date.now();
-    const { result, rebuilt } = await reflectNow({
+    const { result, rebuilt } = await reflectMemory(home, {
+      ...options,
       onProgress: ({ agent, done, total }) =>
         progress.update(`reflecting ${agent}: period ${done + 1}/${total}${etaText(done / total, started, Date.now())}`),
-      paths: ctx.paths,
-      config,
-      env,
-      logger: ctx.logger('reflector'),
-      now: () => ctx.now(),
-      force: options.force,
-      includeRecent: options.all,
-      agents: typeof options.agent === 'string' ? [options.agent] : undefined,
-      ...testSignalHook(ctx.env),
     });
     progress.done();
     for (const file of result.misnamed ?? []) {

@@ -1,4 +1,12 @@
-import { defineCommand } from '../cli-context.js';
+import { defineCommand, type CommandContext } from '../cli-context.js';
+import type { AgentIntegrationOptions } from '../../lib/api/integrations.js';
+import { thisRunner } from '../runner.js';
+
+/** What to point again: the home, its config, and this program (its Node and CLI) as the runner. */
+async function repointOptions(ctx: CommandContext): Promise<AgentIntegrationOptions> {
+  const { config } = await ctx.config();
+  return { paths: ctx.paths, config, configFile: ctx.configFile, env: ctx.env, runner: thisRunner() };
+}
 
 export const command = defineCommand({
   name: 'repoint',
@@ -6,19 +14,10 @@ export const command = defineCommand({
     'After an upgrade or a move: point every installed integration (Claude Code, Codex, pi, OpenClaw) and the schedule at the program running this command',
   examples: ['ocm-run repoint', 'ocm-run repoint --json'],
   async run(ctx) {
-    const { config } = await ctx.config();
-    const { repointIntegrations } = await import('../../lib/jobs/repoint.js');
-    const { cliEntry } = await import('../../lib/jobs/schedule/index.js');
-    const { thisRunner } = await import('../runner.js');
-    const runner = thisRunner();
-    const r = await repointIntegrations({
-      paths: ctx.paths,
-      config,
-      configFile: ctx.configFile,
-      env: ctx.env,
-      runner,
-      cliEntry: cliEntry(),
-    });
+    const request = await repointOptions(ctx);
+    const { repoint } = await import('../../lib/api/integrations.js');
+    const { runner } = request;
+    const r = await repoint(request);
     if (ctx.json) {
       ctx.out(JSON.stringify({ ok: true, node: runner.node, cli: runner.cli, ...r }));
       return;

@@ -1,4 +1,11 @@
-import { defineCommand } from '../cli-context.js';
+import { defineCommand, type CommandContext } from '../cli-context.js';
+import type { JobContext } from '../../lib/api/jobs.js';
+
+/** The tick's context: the home, its config and environment, and run.log. */
+async function tickOptions(ctx: CommandContext): Promise<JobContext> {
+  const { config, env } = await ctx.config();
+  return { paths: ctx.paths, config, env, logger: ctx.logger('run') };
+}
 
 export const command = defineCommand({
   name: 'run',
@@ -6,13 +13,9 @@ export const command = defineCommand({
   examples: ['ocm-run run', '* * * * * ocm-run run --home ~/.openclaw/oc-memory'],
   stopsBetweenSteps: true,
   async run(ctx) {
-    const { config, env } = await ctx.config();
-    // cron appends this command's output to schedule.log (lib/schedule): keep that file bounded too.
-    const { rotateLogIfLarge } = await import('../../lib/platform/log.js');
-    const { join } = await import('node:path');
-    await rotateLogIfLarge(join(ctx.paths.logs, 'schedule.log'));
-    const { runTick } = await import('../../lib/jobs/run-job.js');
-    const result = await runTick({ paths: ctx.paths, config, env, logger: ctx.logger('run') });
+    const request = await tickOptions(ctx);
+    const { tick } = await import('../../lib/api/jobs.js');
+    const { result, exitCode } = await tick(request);
     const o = result.observe;
     if (ctx.json) ctx.out(JSON.stringify(result));
     else if (ctx.isTTY || ctx.verbose) {
@@ -23,7 +26,6 @@ export const command = defineCommand({
       ctx.err(
         `ocm-run: could not reflect: ${result.reflectError.message}${result.reflectError.hint ? `\n  → ${result.reflectError.hint}` : ''}`,
       );
-    const { observeExitCode } = await import('../../lib/observe/job.js');
-    return observeExitCode({ failures: [...(o?.failures ?? []), ...(result.reflectError ? [result.reflectError] : [])] });
+    return exitCode;
   },
 });

@@ -1,8 +1,10 @@
-import { defineCommand } from '../cli-context.js';
-import { OcmError } from '../../lib/core/errors.js';
+import { defineCommand, type CommandContext } from '../cli-context.js';
+import { OcmError } from '../../lib/api/errors.js';
+import type { Flags, FlagValues } from '../flags.js';
+import type { Platform, ScheduleOptions, ScheduleTarget } from '../../lib/api/jobs.js';
 
 /** What of the user's shell the tick keeps (a scheduler starts it with a bare environment). */
-function keptLines(target: import('../../lib/jobs/schedule/index.js').ScheduleTarget): string[] {
+function keptLines(target: ScheduleTarget): string[] {
   const lines: string[] = [];
   const environment = target.environment ?? [];
   if (environment.length > 0)
@@ -15,14 +17,37 @@ function keptLines(target: import('../../lib/jobs/schedule/index.js').ScheduleTa
   return lines;
 }
 
+const SCHEDULE_FLAGS = {
+  platform: { value: '<name>', description: 'cron | launchd | systemd | schtasks (default: detected)' },
+  every: { value: '<minutes>', description: 'Minutes between ticks (default: schedule.every_minutes)' },
+  dryRun: { description: 'Print what would be written and run, change nothing' },
+} as const satisfies Flags;
+
+/** The command line as the schedule's options (checked: the platform's name, whole minutes from 1 to 1440). */
+async function scheduleOptions(
+  ctx: CommandContext,
+  flags: FlagValues<typeof SCHEDULE_FLAGS>,
+  defaultEveryMinutes: number,
+): Promise<ScheduleOptions> {
+  let platform: Platform | undefined;
+  if (flags.platform !== undefined) {
+    const p = flags.platform;
+    const { isSchedulePlatform } = await import('../../lib/api/jobs.js');
+    if (!(await isSchedulePlatform(p)))
+      throw new OcmError('BAD_INPUT', `Unknown platform "${p}".`, { hint: 'Use cron, launchd, systemd or schtasks.' });
+    platform = p as Platform;
+  }
+  const every = flags.every !== undefined ? Number(flags.every) : defaultEveryMinutes;
+  if (!Number.isInteger(every) || every < 1 || every > 1440) {
+    throw new OcmError('BAD_INPUT', `--every must be a whole number of minutes from 1 to 1440 (got ${flags.every}).`);
+  }
+  return { paths: ctx.paths, env: ctx.env, everyMinutes: every, platform, configFile: ctx.configFile };
+}
+
 export const command = defineCommand({
   name: 'schedule [action]',
   description: 'Run `ocm-run run` on a schedule: schedule install | uninstall | status (cron, launchd, systemd, Windows Task Scheduler)',
-  flags: {
-    platform: { value: '<name>', description: 'cron | launchd | systemd | schtasks (default: detected)' },
-    every: { value: '<minutes>', description: 'Minutes between ticks (default: schedule.every_minutes)' },
-    dryRun: { description: 'Print what would be written and run, change nothing' },
-  },
+  flags: SCHEDULE_FLAGS,
   examples: [
     'ocm-run schedule install',
     'ocm-run schedule install --every 5 --dry-run',
@@ -38,32 +63,17 @@ export const command = defineCommand({
     }
     const { dryRun } = options;
     // Only a real install creates the home (the tick's log goes there); status and dry runs change nothing.
-    const { loadConfig } = await import('../../lib/config/config.js');
+    const { readConfig } = await import('../../lib/api/config.js');
     const { config } =
       action === 'install' && !dryRun
         ? await ctx.config()
-        : await loadConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env });
-    let chosenPlatform: import('../../lib/jobs/schedule/index.js').Platform | undefined;
-    if (options.platform !== undefined) {
-      const p = options.platform;
-      const { isPlatform } = await import('../../lib/jobs/schedule/index.js');
-      if (!isPlatform(p)) throw new OcmError('BAD_INPUT', `Unknown platform "${p}".`, { hint: 'Use cron, launchd, systemd or schtasks.' });
-      chosenPlatform = p;
-    }
-    const every = options.every !== undefined ? Number(options.every) : config.schedule.every_minutes;
-    if (!Number.isInteger(every) || every < 1 || every > 1440) {
-      throw new OcmError('BAD_INPUT', `--every must be a whole number of minutes from 1 to 1440 (got ${options.every}).`);
-    }
-    const s = await import('../../lib/jobs/schedule/home-schedule.js');
-    const scheduleOptions = { paths: ctx.paths, env: ctx.env, everyMinutes: every, platform: chosenPlatform, configFile: ctx.configFile };
+        : await readConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env });
+    const request = await scheduleOptions(ctx, options, config.schedule.every_minutes);
+    const every = request.everyMinutes;
+    const s = await import('../../lib/api/jobs.js');
 
     if (action === 'install') {
-      const { platform, target, plan, installed } = await s.installHomeSchedule({
-        ...scheduleOptions,
-        config,
-        configFile: ctx.configFile,
-        dryRun,
-      });
+      const { platform, target, plan, installed } = await s.installSchedule({ ...request, config, dryRun });
       if (!installed) {
         if (ctx.json) {
           ctx.out(
@@ -119,7 +129,7 @@ export const command = defineCommand({
     }
 
     if (action === 'uninstall') {
-      const { platform, ...r } = await s.uninstallHomeSchedule({ ...scheduleOptions, dryRun });
+      const { platform, ...r } = await s.uninstallSchedule({ ...request, dryRun });
       if (ctx.json)
         ctx.out(JSON.stringify({ ok: true, dryRun, platform, found: r.found, removedFiles: r.removedFiles, commands: r.commands }));
       else if (!r.found) ctx.out(`No ${platform} schedule is installed for ${ctx.paths.root}; nothing to do.`);
@@ -132,7 +142,7 @@ export const command = defineCommand({
       return;
     }
 
-    const { platform, status: st, health } = await s.homeScheduleStatus({ ...scheduleOptions, now: () => ctx.now() });
+    const { platform, status: st, health } = await s.scheduleStatus({ ...request, now: () => ctx.now() });
     if (ctx.json) {
       ctx.out(JSON.stringify({ ...st, ...health }, null, 2));
       return;

@@ -1,8 +1,7 @@
 import { defineCommand } from '../cli-context.js';
 import type { Flags, FlagValues } from '../flags.js';
-import type { Config } from '../../lib/config/config-schema.js';
-import type { SearchRequest } from '../../lib/search/search.js';
-import type { Embedder } from '../../lib/search/embedder.js';
+import type { Config, SearchRequest } from '../../lib/api/index.js';
+import { memoryHome } from '../memory-home.js';
 
 const SEARCH_FLAGS = {
   also: {
@@ -24,8 +23,8 @@ const SEARCH_FLAGS = {
 } as const satisfies Flags;
 
 /** The command line as the library's search request (checked: dates, limit, mode, priorities, tiers). */
-async function searchRequest(query: string, flags: FlagValues<typeof SEARCH_FLAGS>, config: Config, now: Date): Promise<SearchRequest> {
-  const { filtersFromOptions, parseLimit, parseSearchMode } = await import('../../lib/search/filters.js');
+async function searchOptions(query: string, flags: FlagValues<typeof SEARCH_FLAGS>, config: Config, now: Date): Promise<SearchRequest> {
+  const { filtersFromOptions, parseLimit, parseSearchMode } = await import('../../lib/api/search-text.js');
   // Checked in this order: the filters, the limit, the mode.
   const filters = filtersFromOptions(flags, now, config.timezone);
   const limit = parseLimit(flags.limit, config.search.default_limit);
@@ -44,42 +43,17 @@ export const command = defineCommand({
     'ocm-run search "API 인증 문제" --also "API authentication problems"',
   ],
   flags: SEARCH_FLAGS,
-  async run(ctx, args, options) {
+  async run(ctx, args, flags) {
     const { query } = args;
     const { config } = await ctx.config();
-    const request = await searchRequest(query, options, config, ctx.now());
-    const { filters, mode } = request;
-    if (filters?.agents) {
-      const { assertKnownAgent, knownAgents } = await import('../../lib/features/known-agents.js');
-      const known = await knownAgents(ctx.paths, config);
-      for (const agent of filters.agents) assertKnownAgent(agent, known);
-    }
-    const { memoryOf } = await import('../../lib/api/memory.js');
-    const started = performance.now();
-    const logger = ctx.logger('search');
-    // The local model is not loaded in a one-off process: a running `ocm-run mcp` on the home lends its vectors.
-    const { embeddingSettings } = await import('../../lib/search/embeddings.js');
-    const settings = mode === 'text' ? undefined : embeddingSettings(config);
-    let embedder: Embedder | undefined;
-    if (settings?.provider === 'local') {
-      const { borrowingEmbedder, processEmbedder } = await import('../../lib/search/embedder.js');
-      const { askServerVectors } = await import('../../lib/integrations/vector-socket.js');
-      embedder = borrowingEmbedder(processEmbedder(settings), (key, texts) => askServerVectors(ctx.paths.machine, key, texts));
-    }
-    const memory = memoryOf(ctx.paths.root, config, { logger, now: () => ctx.now(), ...(embedder ? { embedder } : {}) });
-    const response = await memory.search(request);
-    // Timings for `stats` (average search time).
-    logger.log('info', 'search.done', {
-      ms: Math.round((performance.now() - started) * 10) / 10,
-      results: response.results.length,
-      mode: response.mode,
-      cached: response.cached,
-    });
+    const request = await searchOptions(query, flags, config, ctx.now());
+    const { searchOnce } = await import('../../lib/api/one-off-search.js');
+    const response = await searchOnce(await memoryHome(ctx, 'search'), request);
     if (ctx.json) {
-      const { searchJson } = await import('../../lib/search/format-json.js');
+      const { searchJson } = await import('../../lib/api/search-text.js');
       ctx.out(searchJson(response));
     } else {
-      const { searchHuman } = await import('../../lib/search/format.js');
+      const { searchHuman } = await import('../../lib/api/search-text.js');
       for (const w of response.warnings) ctx.err(`ocm-run: ${w}`);
       ctx.out(searchHuman(query, response, { color: ctx.color, verbose: ctx.verbose }));
     }

@@ -1,27 +1,21 @@
 import { join, resolve } from 'node:path';
 import { configTemplate, defineCommand } from '../cli-context.js';
-import { EXIT, OcmError } from '../../lib/core/errors.js';
+import { EXIT, OcmError } from '../../lib/api/errors.js';
 
-import type { FinishSetupOptions, SetupReport } from '../../lib/setup/finish.js';
-import type { SetupFlags } from '../../lib/setup/answers.js';
-import type { SetupKeyOptions } from '../../lib/setup/key-check.js';
+import type { FinishSetupOptions, SetupFlags, SetupKeyOptions, SetupReport } from '../../lib/api/setup.js';
 import type { Flags, FlagValues, TextFlag } from '../flags.js';
 import { thisRunner } from '../runner.js';
-import { toolPolicyLines } from '../../lib/integrations/openclaw/tool-policy.js';
 
 /**
  * OpenClaw's database era (2026.8 and later) needs SQLite: when no driver loads (not even the
  * WebAssembly one the package carries: a damaged install), say so now, not at the first observe.
  */
 async function sqliteWarning(): Promise<string | undefined> {
-  const { describeSqliteDriver } = await import('../../lib/platform/sqlite.js');
-  try {
-    await describeSqliteDriver();
-    return undefined;
-  } catch (error) {
-    const hint = (error as { hint?: string }).hint;
-    return `⚠️  OpenClaw's database (OpenClaw 2026.8 and later) cannot be read on Node ${process.versions.node}: no SQLite driver could be loaded (not node:sqlite, better-sqlite3 or sql.js). Its transcripts are kept for later, nothing is lost; the other sources work.${hint ? `\n   → ${hint}` : ''}`;
-  }
+  const { sqliteProblem } = await import('../../lib/api/setup.js');
+  const problem = await sqliteProblem();
+  if (problem === undefined) return undefined;
+  const { hint } = problem;
+  return `⚠️  OpenClaw's database (OpenClaw 2026.8 and later) cannot be read on Node ${process.versions.node}: no SQLite driver could be loaded (not node:sqlite, better-sqlite3 or sql.js). Its transcripts are kept for later, nothing is lost; the other sources work.${hint ? `\n   → ${hint}` : ''}`;
 }
 
 /** Which Obsidian vault setup picked, and what opening it shows. */
@@ -34,7 +28,7 @@ function vaultLine(applied: SetupReport['applied']): string {
 }
 
 /** What setup did, as lines for the user; the next steps last. */
-function reportLines(report: SetupReport, warning?: string): string[] {
+async function reportLines(report: SetupReport, warning?: string): Promise<string[]> {
   const { applied } = report;
   const lines = [`Wrote ${applied.configFile}${applied.keySaved ? ` and ${applied.paths.env} (${applied.keySaved}, mode 0600)` : ''}.`];
   const others = report.observed.join(', ');
@@ -69,7 +63,8 @@ function reportLines(report: SetupReport, warning?: string): string[] {
     lines.push(
       `OpenClaw integration: ${r.changes.length ? r.changes.join('; ') : 'already in place'}; plugin in ${r.pluginDir}${r.backup ? ` (backup: ${r.backup})` : ''}.`,
     );
-    lines.push(...toolPolicyLines(r.toolPolicy));
+    const { toolPolicyText } = await import('../../lib/api/integrations.js');
+    lines.push(...(await toolPolicyText(r.toolPolicy)));
   } else if (report.openClaw) lines.push(failed('The OpenClaw integration was not set up', report.openClaw.failure));
   for (const { name, outcome } of report.agents) {
     if (outcome.ok) lines.push(...outcome.value);
@@ -161,26 +156,30 @@ export const command = defineCommand({
     'OPENAI_API_KEY=sk-… ocm-run setup --yes --provider openai --api-key-env OPENAI_API_KEY --vault ~/Obsidian/Memory',
   ],
   async run(ctx, _args, options) {
-    const { startSetup, wizardProgress, findAgents, findSources } = await import('../../lib/setup/start.js');
-    const { finishSetup, setupSucceeded } = await import('../../lib/setup/finish.js');
-    const P = await import('../../lib/setup/progress.js');
-    const { current, defaults } = await startSetup({
+    const api = await import('../../lib/api/setup.js');
+    const { current, defaults } = await api.startSetup({
       paths: ctx.paths,
       configFile: ctx.configFile,
       env: ctx.env,
       flags: options,
       reconfigure: options.reconfigure,
     });
-    const progressFile = P.progressPath(ctx.paths.root, ctx.env);
+    const progressFile = await api.setupProgressFile(ctx.paths.root, ctx.env);
     const runner = thisRunner();
 
     if (options.yes) {
-      const { settleSetupKey } = await import('../../lib/setup/key-check.js');
-      const apiKey = await settleSetupKey({ ...keyRequest(options, defaults.llm), env: ctx.env, envFile: ctx.paths.env });
-      const report = await finishSetup({ answers: defaults, apiKey, configTemplate, env: ctx.env, ...scriptedExtras(options), runner });
-      for (const line of reportLines(report, await sqliteWarning())) ctx.out(line);
-      await P.clearProgress(progressFile);
-      return setupSucceeded(report) ? EXIT.ok : EXIT.error;
+      const apiKey = await api.settleSetupKey({ ...keyRequest(options, defaults.llm), env: ctx.env, envFile: ctx.paths.env });
+      const { report, succeeded } = await api.finishSetup({
+        answers: defaults,
+        apiKey,
+        configTemplate,
+        env: ctx.env,
+        ...scriptedExtras(options),
+        runner,
+      });
+      for (const line of await reportLines(report, await sqliteWarning())) ctx.out(line);
+      await api.clearSetupProgress(progressFile);
+      return succeeded ? EXIT.ok : EXIT.error;
     }
 
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
@@ -188,13 +187,13 @@ export const command = defineCommand({
         hint: 'Use `ocm-run setup --yes` with flags (see `ocm-run setup --help`).',
       });
     }
-    const progress = wizardProgress(await P.readProgress(progressFile), {
+    const progress = await api.wizardProgress(progressFile, {
       root: ctx.paths.root,
       mode: current ? 'reconfigure' : 'new',
       reconfigure: options.reconfigure,
       now: new Date(),
     });
-    const found = await findAgents(ctx.env);
+    const found = await api.findAgents(ctx.env);
     const { runWizard, prompts } = await import('../setup-wizard.js');
     const outcome = await runWizard(ctx, {
       progress,
@@ -205,15 +204,15 @@ export const command = defineCommand({
       codexFound: found.codex,
       piFound: found.pi,
       // Looked for once, when the basics step asks which sources to observe.
-      findSources: () => findSources({ current, env: ctx.env, statePath: ctx.paths.state }),
+      findSources: () => api.findSetupSources({ current, env: ctx.env, statePath: ctx.paths.state }),
     });
     if (outcome.kind === 'cancelled') return 130;
     if (outcome.kind === 'quit') return EXIT.ok;
     const spin = prompts.spinner();
     spin.start('Writing the configuration…');
-    let report: SetupReport;
+    let finished: { report: SetupReport; succeeded: boolean };
     try {
-      report = await finishSetup({
+      finished = await api.finishSetup({
         answers: outcome.state.answers,
         apiKey: outcome.state.apiKey,
         syncPassphrase: outcome.state.syncPassphrase,
@@ -233,9 +232,9 @@ export const command = defineCommand({
       throw error;
     }
     spin.stop('Done.');
-    for (const line of reportLines(report, await sqliteWarning())) prompts.log.info(line);
-    await P.clearProgress(progressFile);
+    for (const line of await reportLines(finished.report, await sqliteWarning())) prompts.log.info(line);
+    await api.clearSetupProgress(progressFile);
     prompts.outro('OC-Memory is set up.');
-    return setupSucceeded(report) ? EXIT.ok : EXIT.error;
+    return finished.succeeded ? EXIT.ok : EXIT.error;
   },
 });

@@ -20,7 +20,7 @@ export const command = defineCommand({
   examples: ['ocm-run sources', 'ocm-run sources --json', 'ocm-run config set sources.claude_code.enabled true'],
   async run(ctx) {
     const { config, env } = await ctx.config();
-    const { discoverSources } = await import('../../lib/sources/discovery.js');
+    const { discoverSources } = await import('../../lib/api/setup.js');
     const reports = await discoverSources({ config, env, statePath: ctx.paths.state });
     if (ctx.json) {
       ctx.out(JSON.stringify({ sources: reports }, null, 2));

@@ -1,5 +1,11 @@
-import { defineCommand } from '../cli-context.js';
+import { defineCommand, type CommandContext } from '../cli-context.js';
 import { watchForeground } from './watch.js';
+import type { StartWatcherOptions } from '../../lib/api/jobs.js';
+
+/** The detached watcher's options: the home, and --config when it is not the home's config.yaml. */
+function startOptions(ctx: CommandContext): StartWatcherOptions {
+  return { paths: ctx.paths, env: ctx.env, ...(ctx.configFile !== ctx.paths.config ? { configFile: ctx.configFile } : {}) };
+}
 
 export const command = defineCommand({
   name: 'start',
@@ -9,13 +15,11 @@ export const command = defineCommand({
   async run(ctx, _args, options) {
     if (!options.daemon) return watchForeground(ctx, 'foreground');
     await ctx.config(); // fail here, visibly, on a broken config
-    const { startDaemon, formatUptime } = await import('../../lib/jobs/daemon.js');
-    const { cliEntry } = await import('../../lib/jobs/schedule/index.js');
-    const args = ctx.configFile !== ctx.paths.config ? ['--config', ctx.configFile] : [];
-    const r = await startDaemon({ paths: ctx.paths, node: process.execPath, cli: cliEntry(), args, env: ctx.env });
+    const { startWatcher, uptimeText } = await import('../../lib/api/jobs.js');
+    const r = await startWatcher(startOptions(ctx));
     if (ctx.json) ctx.out(JSON.stringify({ ok: true, alreadyRunning: r.alreadyRunning, ...r.status }));
     else if (r.alreadyRunning)
-      ctx.out(`Already running (PID ${r.status.pid}, up ${formatUptime(r.status.uptimeSeconds ?? 0)}). Log: ${r.status.log}`);
+      ctx.out(`Already running (PID ${r.status.pid}, up ${await uptimeText(r.status.uptimeSeconds ?? 0)}). Log: ${r.status.log}`);
     else ctx.out(`Started ocm-run watch in the background (PID ${r.status.pid}). Log: ${r.status.log}\nStop it with: ocm-run stop`);
     return 0;
   },

@@ -1,4 +1,11 @@
-import { defineCommand } from '../cli-context.js';
+import { defineCommand, type CommandContext } from '../cli-context.js';
+import type { HomeStatusOptions } from '../../lib/api/status.js';
+
+/** The home, its config and the clock the status is read with. */
+async function statusOptions(ctx: CommandContext): Promise<HomeStatusOptions> {
+  const { config } = await ctx.config();
+  return { paths: ctx.paths, config, env: ctx.env, now: ctx.now() };
+}
 
 export const command = defineCommand({
   name: 'status',
@@ -6,14 +13,8 @@ export const command = defineCommand({
   homeMustExist: true,
   examples: ['ocm-run status', 'ocm-run status --json'],
   async run(ctx) {
-    const { config } = await ctx.config();
-    const { memoryOf } = await import('../../lib/api/memory.js');
-    const s = await memoryOf(ctx.paths.root, config).status();
-    const { collectScheduleInfo } = await import('../../lib/jobs/schedule/index.js');
-    s.schedule = await collectScheduleInfo(ctx.paths, config.schedule.every_minutes, {
-      xdgConfigHome: ctx.env.XDG_CONFIG_HOME,
-      now: ctx.now(),
-    }).catch(() => undefined);
+    const api = await import('../../lib/api/status.js');
+    const s = await api.homeStatus(await statusOptions(ctx));
     if (ctx.json) {
       ctx.out(JSON.stringify(s, null, 2));
       return;
@@ -22,7 +23,7 @@ export const command = defineCommand({
     lines.push(`OC-Memory · ${s.home}`);
     lines.push(`Observer: ${s.observer.label}`);
     lines.push(`Embeddings: ${s.embeddings.label}${s.embeddings.problem ? `\n  ⚠ ${s.embeddings.problem}` : ''}`);
-    const { formatUptime } = await import('../../lib/jobs/daemon.js');
+    const { formatUptime } = api;
     lines.push(
       s.daemon.running
         ? `Watcher: running (PID ${s.daemon.pid}, up ${formatUptime(s.daemon.uptimeSeconds ?? 0)}${s.daemon.mode === 'daemon' ? `, log ${s.daemon.log}` : ', foreground'})`
@@ -76,14 +77,9 @@ export const command = defineCommand({
     lines.push(
       `Tokens: ${s.tokens.transcriptRead} transcript tokens read (estimate) → active memory ${am} (budget ${s.tokens.activeMemoryBudget})`,
     );
-    const { formatLlmStatus } = await import('../../lib/features/llm-status.js');
-    lines.push(...formatLlmStatus(s.llm));
-    const { formatTierStatus } = await import('../../lib/features/tier-status.js');
-    lines.push('', ...formatTierStatus(s.tiers));
-    if (s.hooks.skippedForTime > 0 && s.hooks.last) {
-      const { formatSkippedForTime } = await import('../../lib/features/hook-status.js');
-      lines.push(formatSkippedForTime(s.hooks));
-    }
+    lines.push(...api.formatLlmStatus(s.llm));
+    lines.push('', ...api.formatTierStatus(s.tiers));
+    if (s.hooks.skippedForTime > 0 && s.hooks.last) lines.push(api.formatSkippedForTime(s.hooks));
     if (s.held.length > 0) {
       lines.push(
         '',

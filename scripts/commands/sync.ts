@@ -1,11 +1,12 @@
 import { resolve } from 'node:path';
 import { defineCommand } from '../cli-context.js';
-import { EXIT, OcmError } from '../../lib/core/errors.js';
-import type { SyncSecret } from '../../lib/platform/encryption.js';
+import { EXIT } from '../../lib/api/errors.js';
+import type { SyncNowOptions } from '../../lib/api/sync.js';
 import type { Flags, FlagValues } from '../flags.js';
-import { crashHook, underLock } from '../tier-context.js';
+import { memoryHome } from '../memory-home.js';
+import { crashHook } from '../tier-context.js';
 
-/** The new passphrase of a key rotation. */
+/** The new passphrase of a key rotation (lib/api/sync.ts NEW_PASSPHRASE; here for the help, without loading it). */
 const NEW_PASSPHRASE = 'OCM_SYNC_NEW_PASSPHRASE';
 
 const SYNC_FLAGS = {
@@ -17,17 +18,16 @@ const SYNC_FLAGS = {
   newKeyFile: { value: '<file>', description: 'With --rotate-key: the new key file (created when missing); sync.key_file is set to it' },
 } as const satisfies Flags;
 
-/**
- * What `sync` does: write a new key file and stop, or sync (re-encrypting the remote for a new
- * key file, or for the passphrase in OCM_SYNC_NEW_PASSPHRASE when none is named). Paths absolute.
- */
-type SyncRequest = { kind: 'new-key'; file: string } | { kind: 'sync'; rotate?: { keyFile: string | undefined } };
+/** What `sync` does: write a new key file and stop, or sync (with the options of lib/api/sync.ts syncNow). */
+type SyncRequest = { kind: 'new-key'; file: string } | { kind: 'sync'; options: SyncNowOptions };
 
-/** The command line as the sync request (--new-key first). */
-function syncRequest(flags: FlagValues<typeof SYNC_FLAGS>): SyncRequest {
+/** The command line as the sync request (--new-key first; paths absolute). */
+function syncOptions(flags: FlagValues<typeof SYNC_FLAGS>, configFile: string, env: NodeJS.ProcessEnv): SyncRequest {
   if (flags.newKey) return { kind: 'new-key', file: resolve(flags.newKey) };
-  if (!flags.rotateKey) return { kind: 'sync' };
-  return { kind: 'sync', rotate: { keyFile: flags.newKeyFile ? resolve(flags.newKeyFile) : undefined } };
+  const onStep = crashHook(env);
+  const options: SyncNowOptions = { configFile, onStep };
+  if (flags.rotateKey) options.rotate = { keyFile: flags.newKeyFile ? resolve(flags.newKeyFile) : undefined };
+  return { kind: 'sync', options };
 }
 
 export const command = defineCommand({
@@ -43,69 +43,28 @@ export const command = defineCommand({
     `${NEW_PASSPHRASE}=… ocm-run sync --rotate-key`,
     'ocm-run config set sync.command "rclone sync {encrypted} dropbox:OC-Memory"',
   ],
-  async run(ctx, _args, options) {
-    const request = syncRequest(options);
+  async run(ctx, _args, flags) {
+    const request = syncOptions(flags, ctx.configFile, ctx.env);
     if (request.kind === 'new-key') {
-      const { generateSyncKey, writeKeyFile } = await import('../../lib/platform/encryption.js');
-      const { file } = request;
-      const key = await generateSyncKey();
-      await writeKeyFile(file, key, ctx.now());
-      ctx.out(`Wrote a new sync key to ${file} (mode 0600; public key ${key.recipient}).`);
+      const { newSyncKey } = await import('../../lib/api/sync.js');
+      const { file, recipient } = await newSyncKey(request.file, ctx.now());
+      ctx.out(`Wrote a new sync key to ${file} (mode 0600; public key ${recipient}).`);
       ctx.out(
         `Use it: ocm-run config set sync.key_file ${file}   — and copy the file to your other devices. Without it the encrypted remote cannot be read.`,
       );
       return 0;
     }
-    const { config, env } = await ctx.config();
-    let rotateTo: SyncSecret | undefined;
-    if (request.rotate) {
-      if (!config.sync.encrypt)
-        throw new OcmError('CONFIG_INVALID', '--rotate-key re-encrypts an encrypted remote, and sync.encrypt is off.', {
-          hint: 'Turn it on first: ocm-run config set sync.encrypt true',
-        });
-      const file = request.rotate.keyFile;
-      if (file) {
-        const { exists } = await import('../../lib/platform/home.js');
-        if (!(await exists(file))) {
-          const { generateSyncKey, writeKeyFile } = await import('../../lib/platform/encryption.js');
-          await writeKeyFile(file, await generateSyncKey(), ctx.now());
-          ctx.err(`Wrote the new key file ${file} (0600).`);
-        }
-        rotateTo = { kind: 'key_file', path: file };
-      } else if (env[NEW_PASSPHRASE]) {
-        rotateTo = { kind: 'passphrase', passphrase: env[NEW_PASSPHRASE]! };
-      } else {
-        throw new OcmError(
-          'BAD_INPUT',
-          `--rotate-key needs the new secret: --new-key-file FILE, or ${NEW_PASSPHRASE} in the environment.`,
-          { hint: `For example: ${NEW_PASSPHRASE}='a new long passphrase' ocm-run sync --rotate-key` },
-        );
-      }
-    }
-    const { runSync } = await import('../../lib/jobs/sync/index.js');
-    const onStep = crashHook(ctx.env);
-    const r = await underLock(ctx, () =>
-      runSync(
-        {
-          paths: ctx.paths,
-          config,
-          env,
-          logger: ctx.logger('sync'),
-          now: () => ctx.now(),
-          ...(rotateTo ? { rotateTo } : {}),
-          ...(onStep ? { onStep } : {}),
-        },
-        'manual',
-      ),
-    );
+    const home = await memoryHome(ctx, 'sync');
+    const { config } = home;
+    const { syncNow } = await import('../../lib/api/sync.js');
+    const { result: r, rotatedTo } = await syncNow(home, {
+      ...request.options,
+      onNewKeyFile: (file) => ctx.err(`Wrote the new key file ${file} (0600).`),
+    });
     const exitCode =
       r.errors.length === 0
         ? EXIT.ok
         : (r.errors.find((e) => e.exitCode !== undefined && e.exitCode !== EXIT.error)?.exitCode ?? EXIT.error);
-    if (rotateTo?.kind === 'key_file' && r.encrypted?.rotated) {
-      const { setConfigValue } = await import('../../lib/config/config.js');
-      await setConfigValue({ file: ctx.configFile, envFile: ctx.paths.env, keyPath: 'sync.key_file', value: rotateTo.path, env: ctx.env });
-    }
     if (ctx.json) {
       ctx.out(JSON.stringify(r));
       return exitCode;
@@ -138,7 +97,7 @@ export const command = defineCommand({
       for (const c of e.conflicts) ctx.out(`  Both devices changed the same lines: the other device's version is kept in ${c}.`);
       if (e.rotated) {
         ctx.out('Key rotated: the remote is re-encrypted for the new key. Give the new key to your other devices before their next sync.');
-        if (rotateTo?.kind === 'key_file') ctx.out(`sync.key_file is now ${rotateTo.path}.`);
+        if (rotatedTo?.kind === 'key_file') ctx.out(`sync.key_file is now ${rotatedTo.path}.`);
         else ctx.out(`Set OCM_SYNC_PASSPHRASE to the new passphrase (the home's .env) here and on every device.`);
         ctx.out('Older commits of the remote stay encrypted for the old key: rewrite its history if that key was exposed.');
       }

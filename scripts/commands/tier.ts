@@ -1,6 +1,7 @@
 import { defineCommand } from '../cli-context.js';
+import type { AgeRequest } from '../../lib/api/memory.js';
 import type { Flags, FlagValues } from '../flags.js';
-import { tierOptions, underLock } from '../tier-context.js';
+import { crashHook } from '../tier-context.js';
 
 const TIER_FLAGS = {
   dryRun: { description: 'Show what would move (counts, size, dates, tokens freed from hot); change nothing' },
@@ -8,14 +9,18 @@ const TIER_FLAGS = {
   history: { description: 'List the recent moves, approvals and rollbacks from .ocm/audit.log' },
 } as const satisfies Flags;
 
-/** What `tier` does: list the history, roll one move back, or run the tier job. */
-type TierRequest = { kind: 'history' } | { kind: 'rollback'; op: string } | { kind: 'run'; dryRun: boolean };
+/** What `tier` does: list the history, roll one move back, or age the memory (the handle's `age`). */
+type TierRequest =
+  | { kind: 'history' }
+  | { kind: 'rollback'; op: string; onStep: AgeRequest['onStep'] }
+  | { kind: 'age'; options: AgeRequest };
 
-/** The command line as the tier request (--history first, then --rollback). */
-function tierRequest(flags: FlagValues<typeof TIER_FLAGS>): TierRequest {
+/** The command line as the tier request (--history first, then --rollback); OCM_TEST_CRASH_AT stops a move at a step. */
+function tierOptions(flags: FlagValues<typeof TIER_FLAGS>, env: NodeJS.ProcessEnv): TierRequest {
   if (flags.history) return { kind: 'history' };
-  if (flags.rollback !== undefined) return { kind: 'rollback', op: flags.rollback };
-  return { kind: 'run', dryRun: flags.dryRun };
+  const onStep = crashHook(env);
+  if (flags.rollback !== undefined) return { kind: 'rollback', op: flags.rollback, onStep };
+  return { kind: 'age', options: { dryRun: flags.dryRun, onStep } };
 }
 
 export const command = defineCommand({
@@ -24,12 +29,13 @@ export const command = defineCommand({
     'Age the memory: hot days past tiers.hot_ttl_days move to warm, warm days past tiers.warm_ttl_days are proposed for the cold tier (runs daily from `run`)',
   flags: TIER_FLAGS,
   examples: ['ocm-run tier --dry-run', 'ocm-run tier', 'ocm-run tier --history', 'ocm-run tier --rollback op-20260212-101500-3fa9c1'],
-  async run(ctx, _args, options) {
-    const request = tierRequest(options);
-    const opts = await tierOptions(ctx);
+  async run(ctx, _args, flags) {
+    const request = tierOptions(flags, ctx.env);
+    const { config } = await ctx.config();
+    const { memoryOf } = await import('../../lib/api/memory.js');
+    const memory = memoryOf(ctx.paths.root, config, { logger: ctx.logger('tier'), now: () => ctx.now() });
     if (request.kind === 'history') {
-      const { readAudit } = await import('../../lib/tiers/audit.js');
-      const entries = (await readAudit(ctx.paths.audit)).slice(-30);
+      const entries = (await memory.audit()).slice(-30);
       if (ctx.json) {
         ctx.out(JSON.stringify({ entries: entries.map(({ files: _f, ...e }) => e) }));
         return;
@@ -49,8 +55,7 @@ export const command = defineCommand({
       return;
     }
     if (request.kind === 'rollback') {
-      const { rollbackTierOp } = await import('../../lib/tiers/tier-job.js');
-      const r = await underLock(ctx, () => rollbackTierOp(opts, request.op));
+      const r = await memory.rollback(request.op, { onStep: request.onStep });
       if (ctx.json) ctx.out(JSON.stringify(r));
       else {
         ctx.out(`Rolled back ${r.target}: ${r.files} files restored byte for byte (${r.observations} observations) as op ${r.id}.`);
@@ -60,13 +65,8 @@ export const command = defineCommand({
       }
       return;
     }
-    const { runTierJob } = await import('../../lib/tiers/tier-job.js');
-    const { formatTierResult } = await import('../../lib/tiers/report.js');
-    const result = await underLock(ctx, () => runTierJob({ ...opts, dryRun: request.dryRun }));
-    if (!result.dryRun) {
-      const { recordTierRun } = await import('../../lib/jobs/tier-step.js');
-      await recordTierRun(ctx.paths, opts.now());
-    }
+    const { formatTierResult } = await import('../../lib/api/tier-report.js');
+    const result = await memory.age(request.options);
     if (ctx.json) ctx.out(JSON.stringify(result));
     else ctx.out(formatTierResult(result).join('\n'));
   },

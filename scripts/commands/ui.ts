@@ -17,7 +17,7 @@ export const command = defineCommand({
   },
   examples: ['ocm-run ui', 'ocm-run ui --open', 'ocm-run ui --port 0 --home /tmp/demo'],
   async run(ctx, _args, options) {
-    const { OcmError } = await import('../../lib/core/errors.js');
+    const { OcmError } = await import('../../lib/api/errors.js');
     const { DEFAULT_UI_PORT, startUiServer } = await import('../../lib/ui/server.js');
     const port = options.port === undefined ? DEFAULT_UI_PORT : /^\d{1,5}$/.test(options.port) ? Number(options.port) : NaN;
     if (!(port >= 0 && port <= 65535)) {

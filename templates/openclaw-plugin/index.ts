@@ -94,13 +94,39 @@ export interface ToolFactoryContext {
   sessionKey?: string;
 }
 
+/** The fields this plugin reads of what OpenClaw hands a prompt hook; each is checked before use (its releases differ). */
+export interface HookEvent {
+  /** The user's request. */
+  prompt?: unknown;
+  /** The conversation before the request: messages (`{ role }`) or session entries (`{ message: { role } }`). */
+  messages?: unknown;
+}
+
+/** The fields this plugin reads of the run a hook fires for. */
+export interface HookContext {
+  agentId?: unknown;
+  /** "user", "heartbeat", "cron", "memory"… */
+  trigger?: unknown;
+}
+
+/** A hook's argument as the fields read from it: {} when OpenClaw passed no object. */
+function hookFields<T extends object>(value: unknown): Partial<T> {
+  return typeof value === 'object' && value !== null ? (value as Partial<T>) : {};
+}
+
+/** The agent a run is for: its `agentId`, main when none is given. */
+function agentOf(ctx: unknown): string {
+  const { agentId } = hookFields<HookContext>(ctx);
+  return typeof agentId === 'string' && agentId ? agentId : DEFAULT_AGENT;
+}
+
 /** The part of OpenClaw's plugin API this plugin uses. */
 export interface PluginApi {
   pluginConfig?: unknown;
   logger?: Logger;
   /** OpenClaw's version (api.runtime.version), for the provenance of what its agents remember. */
   runtime?: { version?: unknown };
-  on(hook: string, handler: (event: any, ctx?: any) => unknown, options?: { priority?: number; timeoutMs?: number }): void;
+  on(hook: string, handler: (event: unknown, ctx?: unknown) => unknown, options?: { priority?: number; timeoutMs?: number }): void;
   /** A factory is called per run with that run's context; `names` are the tools it returns (declared in openclaw.plugin.json `contracts.tools`). */
   registerTool?(factory: (ctx: ToolFactoryContext) => AgentTool[] | null, options: { names: string[] }): void;
 }
@@ -153,9 +179,13 @@ export function highPriorityFirst(lines: string[]): string[] {
 }
 
 /** Whether the history before the current request holds a user message (no: the conversation starts now). */
-export function hasEarlierUserMessage(event: any): boolean {
-  const messages: any[] = Array.isArray(event?.messages) ? event.messages : [];
-  return messages.some((m) => (m?.role ?? m?.message?.role) === 'user');
+export function hasEarlierUserMessage(event: unknown): boolean {
+  const { messages: history } = hookFields<HookEvent>(event);
+  const messages: unknown[] = Array.isArray(history) ? history : [];
+  return messages.some((m) => {
+    const said = m as { role?: unknown; message?: { role?: unknown } | null } | null | undefined;
+    return (said?.role ?? said?.message?.role) === 'user';
+  });
 }
 
 /** A bounded wait that ran out (the machine was busy): said in logs/hooks.log, which `ocm-run status` reads. */
@@ -363,7 +393,7 @@ export class MemoryPlugin {
    * goes on without them).
    */
   toolsFor(ctx: ToolFactoryContext | undefined): AgentTool[] | null {
-    const agent = typeof ctx?.agentId === 'string' && ctx.agentId ? ctx.agentId : DEFAULT_AGENT;
+    const agent = agentOf(ctx);
     let module: EntryModule;
     try {
       module = this.toolDefinitions();
@@ -426,14 +456,15 @@ export class MemoryPlugin {
   }
 
   /** The memory context for one prompt; undefined when there is nothing to add. */
-  async contextFor(event: any, ctx: any): Promise<MemoryContext | undefined> {
+  async contextFor(event: unknown, ctx: unknown): Promise<MemoryContext | undefined> {
     const started = Date.now();
-    const trigger: string | undefined = typeof ctx?.trigger === 'string' ? ctx.trigger : undefined;
+    const { trigger: said } = hookFields<HookContext>(ctx);
+    const trigger = typeof said === 'string' ? said : undefined;
     if (trigger && NO_LOOKUP_TRIGGERS.has(trigger)) {
       this.logger.info?.(`oc-memory: no memory lookup for a ${trigger} run`);
       return undefined;
     }
-    const agent: string = typeof ctx?.agentId === 'string' && ctx.agentId ? ctx.agentId : DEFAULT_AGENT;
+    const agent = agentOf(ctx);
     let loaded: { module: EntryModule; memory: MemoryHandle };
     try {
       loaded = await this.openRecall();
@@ -445,7 +476,8 @@ export class MemoryPlugin {
       return undefined;
     }
     const { module, memory } = loaded;
-    const prompt = module.classifyPrompt(typeof event?.prompt === 'string' ? event.prompt : '');
+    const { prompt: request } = hookFields<HookEvent>(event);
+    const prompt = module.classifyPrompt(typeof request === 'string' ? request : '');
     if (prompt.kind === 'housekeeping' || prompt.kind === 'empty') {
       this.logger.info?.(
         `oc-memory: no memory for ${prompt.kind === 'empty' ? 'an empty prompt' : "one of OpenClaw's housekeeping prompts"}`,
@@ -630,14 +662,14 @@ const plugin = {
     }
     api.on(
       'before_prompt_build',
-      async (event: any, ctx: any) => {
+      async (event: unknown, ctx?: unknown) => {
         try {
           const context = await withTimeout(memory.contextFor(event, ctx), config.timeoutMs, 'the memory lookup');
           return context ? { prependContext: context.text } : undefined;
         } catch (error) {
           if (error instanceof TimedOut)
             memory.recordSkippedForTime(undefined, {
-              agent: typeof ctx?.agentId === 'string' && ctx.agentId ? ctx.agentId : DEFAULT_AGENT,
+              agent: agentOf(ctx),
               what: 'prompt',
               timeoutMs: error.ms,
             });

@@ -59,7 +59,27 @@ function additionalContext(output: string): string | undefined {
   }
 }
 
-export default async function ocMemory(pi: any) {
+/** A tool as pi's registerTool takes it. */
+interface PiTool {
+  name: string;
+  label: string;
+  description: string;
+  /** JSON Schema of the arguments (the MCP tool's input schema as the server lists it). */
+  parameters: unknown;
+  execute(
+    id: string,
+    params: Record<string, unknown>,
+  ): Promise<{ content: Array<{ type: 'text'; text: string }>; details: Record<string, unknown> }>;
+}
+
+/** The part of pi's extension API this extension uses. */
+interface PiExtensionApi {
+  registerTool(tool: PiTool): void;
+  on(event: 'before_agent_start', handler: (event: { prompt?: string }, ctx: { cwd?: string }) => Promise<unknown>): void;
+  on(event: 'agent_end' | 'session_shutdown', handler: () => Promise<void>): void;
+}
+
+export default async function ocMemory(pi: PiExtensionApi) {
   const { Client } = await import(pathToFileURL(settings.sdkClient).href);
   const { StdioClientTransport } = await import(pathToFileURL(settings.sdkStdio).href);
   const client = new Client({ name: 'oc-memory-pi', version: '1' });

@@ -31,7 +31,7 @@
     }
     if (pendingG) {
       pendingG = false;
-      var link = document.querySelector('header nav a[data-key="' + e.key + '"]');
+      var link = document.querySelector(`header nav a[data-key="${e.key}"]`);
       if (link) {
         e.preventDefault();
         link.click();
@@ -61,7 +61,7 @@
     }
     if (e.key === 'e') {
       var cur = current();
-      var edit = cur && cur.querySelector('a[data-action="edit"]');
+      var edit = cur?.querySelector('a[data-action="edit"]');
       if (edit) {
         e.preventDefault();
         edit.click();
@@ -95,7 +95,7 @@
               }
             : { time: false },
           y: {
-            range: function (_, min, max) {
+            range: function (_, _min, max) {
               return [0, max > 0 ? max * 1.1 : 1];
             },
           },

@@ -214,14 +214,15 @@ test('the Engine seam rule itself: a front end importing the segment engine fail
  * through lib/api/ (docs/architecture.md, "The front door"): none of them
  * loads a module that does a memory operation itself (search, get, the
  * writers, mark, forget, status, the index, the tier moves and approvals,
- * the audit log, the tiers' files, the stats, state.json). Types may come
+ * the audit log, the tiers' files, the stats, state.json, export, import and
+ * backup, the jobs, the home lock, encryption, known agents, the embedder).
+ * Types may come
  * from anywhere; pure helpers (formatting, filters, errors) stay where they are.
  */
 const FRONT_ENDS =
-  /^(lib\/(mcp|hooks|ui)\/|templates\/openclaw-plugin\/|scripts\/commands\/(search|get|forget|mark|status|mcp|hook|ui|archive|approvals)\.ts$)/;
+  /^(lib\/(mcp|hooks|ui)\/|templates\/openclaw-plugin\/|scripts\/commands\/(search|get|forget|mark|status|mcp|hook|ui|archive|approvals|export|import|backup|restore|sync|tier|index-cmd|stats|reflect|demo|watch)\.ts$)/;
 const MEMORY_OPERATIONS =
-  /^lib\/(search\/(search|get|indexer|open-engine|freshness)|memory\/(active-memory-reader|active-memory-file|day-file-buffer|lifecycle-file|memory-files)|observe\/job|tiers\/(forget|tier-job|approvals|proposal-details|audit|locations|search-index)|jobs\/(forget|mark)|features\/(status|stats)|platform\/state|api\/recall)$/;
-
+  /^lib\/(search\/(search|get|indexer|open-engine|freshness)|memory\/(active-memory-reader|active-memory-file|day-file-buffer|lifecycle-file|memory-files)|observe\/job|tiers\/(forget|tier-job|approvals|proposal-details|audit|locations|search-index|export|import|backup)|jobs\/(forget|mark|reflect|run-job|tier-step|watch|sync\/index)|features\/(status|stats)|platform\/(state|lock|encryption|home-contents)|sources\/openclaw-files|api\/recall)$/;
 export function frontDoorViolations(imports: LibImport[]): string[] {
   return imports.flatMap((i) => {
     if (!FRONT_ENDS.test(i.file) || i.kind === 'import type' || i.kind === "import('…') type") return [];
@@ -234,8 +235,8 @@ export function frontDoorViolations(imports: LibImport[]): string[] {
 test('the front door: front ends reach the memory only through lib/api/', () => {
   const imports = allImports();
   assert.ok(
-    imports.some((i) => i.file === 'scripts/commands/search.ts' && importedPath(i) === 'lib/api/memory'),
-    'ocm-run search opens the handle',
+    imports.some((i) => i.file === 'scripts/commands/search.ts' && importedPath(i)?.startsWith('lib/api/')),
+    'ocm-run search goes through lib/api/',
   );
   assert.deepEqual(frontDoorViolations(imports), []);
 });
@@ -252,8 +253,64 @@ test('the front door rule itself: a front end loading search or a writer fails; 
       { file: 'lib/ui/app.ts', specifier: '../features/stats.js', kind: 'dynamic import()' },
       { file: 'lib/ui/routes/active.ts', specifier: '../../memory/memory-files.js', kind: 'dynamic import()' },
       { file: 'scripts/commands/archive.ts', specifier: '../../lib/tiers/report.js', kind: 'dynamic import()' },
+      { file: 'scripts/commands/export.ts', specifier: '../../lib/tiers/export.js', kind: 'dynamic import()' },
+      { file: 'scripts/commands/sync.ts', specifier: '../../lib/jobs/sync/index.js', kind: 'dynamic import()' },
+      { file: 'scripts/commands/tier.ts', specifier: '../../lib/api/maintenance.js', kind: 'dynamic import()' },
     ]).length,
-    5,
+    7,
+  );
+});
+
+/**
+ * A command of the CLI is its flags, one function mapping them onto the typed options of a lib/api/ call, the
+ * call and the printing (docs/architecture.md, "The command line"): from lib/ it imports lib/api/ only — not a
+ * job, an integration, the config or a helper, and not even a type, so what a command speaks is what the
+ * package exports (lib/api/ re-exports the types of lib/core/ and below that a caller needs; a type named
+ * from below would tie the command to where a thing is implemented, which is what the door hides). The
+ * servers a command starts are front ends standing on lib/api/ themselves and are held to it by the rule
+ * above: `mcp` may import lib/mcp/ and lib/hooks/ (the MCP server and the prompt socket it answers), `hook`
+ * lib/hooks/, `ui` lib/ui/. The CLI's own plumbing (scripts/cli-context.ts, scripts/flags.ts, …) is not a
+ * command.
+ */
+const DOOR_COMMANDS =
+  /^scripts\/commands\/(observe|run|start|stop|schedule|hook|mcp|integrate|integrate-[a-z-]+|setup|doctor|config|alerts|repoint|sources|ui|status|mark|forget|archive|approvals|export|import|backup|restore|sync|tier|index-cmd|get|search|stats|reflect|demo|watch)\.ts$/;
+const COMMAND_FRONT_ENDS: Readonly<Record<string, RegExp>> = {
+  'scripts/commands/mcp.ts': /^lib\/(mcp|hooks)\//,
+  'scripts/commands/hook.ts': /^lib\/hooks\//,
+  'scripts/commands/ui.ts': /^lib\/ui\//,
+};
+
+export function commandDoorViolations(imports: LibImport[]): string[] {
+  return imports.flatMap((i) => {
+    if (!DOOR_COMMANDS.test(i.file)) return [];
+    const to = importedPath(i);
+    if (to === undefined || !to.startsWith('lib/') || to.startsWith('lib/api/')) return [];
+    if (COMMAND_FRONT_ENDS[i.file]?.test(to)) return [];
+    return [`${i.file}: ${i.kind} '${i.specifier}' — a command reaches lib/ through lib/api/ only, not ${to}.ts`];
+  });
+}
+
+test('the commands reach lib/ only through lib/api/ (types too), the servers they start aside', () => {
+  const imports = allImports();
+  const commands = new Set(imports.filter((i) => DOOR_COMMANDS.test(i.file)).map((i) => i.file));
+  assert.ok(commands.size >= 36, `the commands' files were read (${commands.size})`);
+  assert.deepEqual(commandDoorViolations(imports), []);
+});
+
+test('the command rule itself: a job, a type from below or a foreign server fails; lib/api and its own server pass', () => {
+  assert.deepEqual(
+    commandDoorViolations([
+      { file: 'scripts/commands/observe.ts', specifier: '../../lib/jobs/run-job.js', kind: 'dynamic import()' },
+      { file: 'scripts/commands/forget.ts', specifier: '../../lib/tiers/forget.js', kind: 'import type' },
+      { file: 'scripts/commands/schedule.ts', specifier: '../../lib/core/errors.js', kind: 'import' },
+      { file: 'scripts/commands/status.ts', specifier: '../../lib/mcp/server.js', kind: 'dynamic import()' },
+      { file: 'scripts/commands/observe.ts', specifier: '../../lib/api/jobs.js', kind: 'dynamic import()' },
+      { file: 'scripts/commands/schedule.ts', specifier: '../cli-context.js', kind: 'import' },
+      { file: 'scripts/commands/mcp.ts', specifier: '../../lib/hooks/prompt-socket.js', kind: 'dynamic import()' },
+      { file: 'scripts/commands/ui.ts', specifier: '../../lib/ui/server.js', kind: 'dynamic import()' },
+      { file: 'scripts/commands/forget.ts', specifier: 'node:readline/promises', kind: 'dynamic import()' },
+    ]).length,
+    4,
   );
 });
 

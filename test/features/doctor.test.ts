@@ -289,7 +289,8 @@ test("doctor says, per OpenClaw agent, whether the tool policy offers OC-Memory'
     const env = { OPENCLAW_STATE_DIR: stateDir, HOME: dir };
     await writeFile(
       configPath,
-      `{\n  meta: { lastTouchedVersion: "2026.9.6" },\n  agents: { entries: { main: {}, work: { tools: { allow: ["read"] } }, ops: { tools: { profile: "minimal" } } } },\n}\n`,
+      `{\n  meta: { lastTouchedVersion: "2026.9.6" },\n  agents: { entries: { main: {}, work: { tools: { allow: ` +
+        `["read"] } }, ops: { tools: { profile: "minimal" } } } },\n}\n`,
     );
     assert.equal((await runCli(['integrate', 'openclaw', '--home', home], { env })).code, 0);
     const d = await doctor(home, env);

@@ -10,12 +10,32 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** A parsed JSON request body: the fields a fake server or its tests read, the rest as sent. */
+export type JsonBody = Record<string, unknown>;
+
+/** A content block of a Messages API message: text, tool_use, tool_result (whose content is text or text blocks)… */
+export interface MessagesContentBlock {
+  type: string;
+  text?: string;
+  content?: string | Array<{ type?: string; text?: string }>;
+  [key: string]: unknown;
+}
+
+/** The Messages API request fields the tests read. */
+export interface MessagesBody extends JsonBody {
+  model?: string;
+  stream?: boolean;
+  messages?: Array<{ role: string; content: string | MessagesContentBlock[] }>;
+  /** The tool definitions the CLI offers the model. */
+  tools?: Array<{ name: string; description?: string; input_schema: { type?: string; [key: string]: unknown } }>;
+}
+
 export interface MessagesRequest {
   method: string;
   path: string;
   headers: IncomingMessage['headers'];
   /** The parsed JSON body ({} when none). */
-  body: Record<string, any>;
+  body: MessagesBody;
   /** The raw body text (for searching what the model was sent). */
   raw: string;
 }
@@ -33,10 +53,10 @@ export interface FakeAnthropic {
 }
 
 /** A request's body as text and as parsed JSON ({} when none or not JSON). */
-export async function readJsonBody(req: IncomingMessage): Promise<{ raw: string; body: Record<string, any> }> {
+export async function readJsonBody(req: IncomingMessage): Promise<{ raw: string; body: JsonBody }> {
   const raw = await readBody(req);
   try {
-    return { raw, body: raw ? (JSON.parse(raw) as Record<string, any>) : {} };
+    return { raw, body: raw ? (JSON.parse(raw) as JsonBody) : {} };
   } catch {
     return { raw, body: {} };
   }
@@ -151,7 +171,13 @@ export async function startFakeAnthropic(initial: ModelScript = () => ({ text: '
   let messageCalls = 0;
   const server = createServer(async (req, res) => {
     const { raw, body } = await readJsonBody(req);
-    const request: MessagesRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, raw };
+    const request: MessagesRequest = {
+      method: req.method ?? '',
+      path: req.url ?? '',
+      headers: req.headers,
+      body: body as MessagesBody,
+      raw,
+    };
     requests.push(request);
     const path = (req.url ?? '').split('?')[0];
     if (req.method === 'POST' && path === '/v1/messages/count_tokens') {

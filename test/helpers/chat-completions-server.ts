@@ -6,16 +6,35 @@
  * and answers in its next request. (test/helpers/openai-server.ts answers
  * OC-Memory's own non-streaming observer calls.)
  */
+import type { JsonBody } from './anthropic-server.js';
 import { startScriptedSseServer, type RecordedModelRequest, type ScriptedServer } from './scripted-sse-server.js';
 
-export type ChatRequest = RecordedModelRequest;
+/** A message of a Chat Completions request (a tool's answer has role `tool`). */
+export interface ChatMessage {
+  role?: string;
+  content?: unknown;
+  [key: string]: unknown;
+}
+
+/** The Chat Completions request fields the tests read. */
+export interface ChatBody extends JsonBody {
+  model?: string;
+  messages?: ChatMessage[];
+  /** The function tools offered to the model. */
+  tools?: Array<{
+    type?: string;
+    function?: { name?: string; description?: string; parameters?: { type?: string; [key: string]: unknown } };
+  }>;
+}
+
+export type ChatRequest = RecordedModelRequest<ChatBody>;
 
 export type ChatReply = { text: string } | { toolCall: { name: string; arguments: Record<string, unknown> } };
 
 export type ChatScript = (request: ChatRequest, index: number) => ChatReply;
 
-export function startFakeChatCompletions(initial: ChatScript = () => ({ text: 'OK.' })): Promise<ScriptedServer<ChatReply>> {
-  return startScriptedSseServer<ChatReply>({
+export function startFakeChatCompletions(initial: ChatScript = () => ({ text: 'OK.' })): Promise<ScriptedServer<ChatReply, ChatBody>> {
+  return startScriptedSseServer<ChatReply, ChatBody>({
     endpoint: '/chat/completions',
     script: initial,
     stream(res, reply, n, request) {

@@ -10,6 +10,7 @@ import { execa } from 'execa';
 import { runCli, type CliResult } from './cli.js';
 import { hashTree, newHome } from './tier-home.js';
 import type { HomePaths } from '../../lib/platform/home.js';
+import { readKeyFile, seal, unseal } from '../../lib/platform/encryption.js';
 
 export interface Device {
   name: string;
@@ -59,8 +60,51 @@ export async function newKeyFile(path: string): Promise<string> {
 
 /** Every object of a repository (blobs, trees, commits, tags), as `git cat-file --batch-all-objects --batch` prints them. */
 export async function everyObject(repo: string): Promise<string> {
-  const r = await execa('git', ['cat-file', '--batch-all-objects', '--batch'], { cwd: repo, encoding: 'buffer' });
+  const r = await execa('git', ['cat-file', '--batch-all-objects', '--batch'], { cwd: repo, encoding: 'buffer', stripFinalNewline: false });
   return Buffer.from(r.stdout).toString('latin1');
+}
+
+/**
+ * A blob of a repository byte for byte (`rev`: `main:index.age`, a blob id). execa strips a final newline
+ * by default, also from bytes: one ciphertext in 256 ends in one, and would read one byte short.
+ */
+export async function remoteBlob(repo: string, rev: string): Promise<Buffer> {
+  const r = await execa('git', ['cat-file', 'blob', rev], { cwd: repo, encoding: 'buffer', stripFinalNewline: false });
+  return Buffer.from(r.stdout);
+}
+
+/**
+ * Re-encrypt files of the remote's `main` so that each ciphertext ends in the byte `ending(path)` picks,
+ * in a commit on top: the same plaintexts under the same names. Any device writes such a ciphertext one
+ * time in 256 (its last byte is the tag's); here every chosen file gets one. Returns the paths resealed.
+ */
+export async function resealRemoteEndingWith(
+  repo: string,
+  keyFile: string,
+  ending: (path: string) => number | undefined,
+): Promise<string[]> {
+  const key = await readKeyFile(keyFile);
+  const listing = (await execa('git', ['ls-tree', '-r', '-z', 'main'], { cwd: repo })).stdout;
+  const parts: Buffer[] = [
+    Buffer.from('commit refs/heads/main\ncommitter Test <test@localhost> now\ndata 7\nreseal\nfrom refs/heads/main^0\n'),
+  ];
+  const resealed: string[] = [];
+  for (const record of listing.split('\0').filter(Boolean)) {
+    const [meta, path] = record.split('\t') as [string, string];
+    const byte = ending(path);
+    if (byte === undefined) continue;
+    const plain = await unseal(key, await remoteBlob(repo, meta.split(' ')[2]!), path);
+    let sealed = await seal(key, plain);
+    for (let tries = 1; sealed.at(-1) !== byte; tries++) {
+      if (tries > 20_000) throw new Error(`no ciphertext of ${path} ending in ${byte} after ${tries} tries`);
+      sealed = await seal(key, plain);
+    }
+    parts.push(Buffer.from(`M 100644 inline ${path}\ndata ${sealed.length}\n`), Buffer.from(sealed), Buffer.from('\n'));
+    resealed.push(path);
+  }
+  parts.push(Buffer.from('done\n'));
+  await execa('git', ['fast-import', '--quiet', '--done', '--date-format=now'], { cwd: repo, input: Buffer.concat(parts) });
+  return resealed;
 }
 
 /** The texts of `needles` found anywhere in the remote's objects (in UTF-8 bytes). */

@@ -77,7 +77,8 @@ export async function secretHome(dir: string, embeddingsUrl: string, today: stri
   ]);
   await writeFile(
     join(paths.reflections, 'r1.md'),
-    `---\nperiod_start: ${addDays(today, -420)}\nperiod_end: ${addDays(today, -380)}\n---\n# Reflection\n\n- The user said ${SECRET} (note 9003). ^${secrets[2]!.id}\n- Other things happened.\n`,
+    `---\nperiod_start: ${addDays(today, -420)}\nperiod_end: ${addDays(today, -380)}\n---\n# Reflection\n\n- The ` +
+      `user said ${SECRET} (note 9003). ^${secrets[2]!.id}\n- Other things happened.\n`,
   );
   await mkdir(paths.logs, { recursive: true });
   await writeFile(

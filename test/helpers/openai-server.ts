@@ -93,7 +93,8 @@ function streamReply(
 ): void {
   const created = Math.floor(Date.now() / 1000);
   const chunk = (delta: Record<string, unknown>, finish: string | null, usage?: Record<string, number>) =>
-    `data: ${JSON.stringify({ id: reply.id, object: 'chat.completion.chunk', created, model: reply.model, choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
+    `data: ` +
+    `${JSON.stringify({ id: reply.id, object: 'chat.completion.chunk', created, model: reply.model, choices: [{ index: 0, delta, finish_reason: finish }], ...(usage ? { usage } : {}) })}\n\n`;
   const usage = {
     prompt_tokens: reply.promptTokens,
     completion_tokens: reply.completionTokens,

@@ -16,6 +16,7 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import JSON5 from 'json5';
+import type { InspectedPlugin } from '../../lib/integrations/openclaw/cli.js';
 import { runCli, tempDir } from './cli.js';
 import { ok, startOpenAiServer, toolCall, type OpenAiTestServer, type RecordedRequest } from './openai-server.js';
 import {
@@ -365,8 +366,8 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
         fileEra ? ['plugins', 'info', 'oc-memory', '--json'] : ['plugins', 'inspect', 'oc-memory', '--json'],
       );
       assert.equal(r.code, 0, r.stdout + r.stderr);
-      const parsed = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Record<string, any>;
-      const plugin = (parsed.plugin ?? parsed) as Record<string, any>;
+      const parsed = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as InspectedPlugin;
+      const plugin = parsed.plugin ?? parsed;
       assert.equal(plugin.id, 'oc-memory');
       assert.equal(plugin.status, 'loaded', JSON.stringify(plugin).slice(0, 2000));
       assert.equal(plugin.enabled, true);

@@ -7,9 +7,35 @@
  * hands a model its deferred MCP tools), or a function call Codex runs and
  * answers in its next request.
  */
+import type { JsonBody } from './anthropic-server.js';
 import { startScriptedSseServer, type RecordedModelRequest, type ScriptedServer } from './scripted-sse-server.js';
 
-export type ResponsesRequest = RecordedModelRequest;
+/** A tool as a Responses request offers it: a function, a namespace of functions (`tools`), or `tool_search`. */
+export interface ResponsesTool {
+  type?: string;
+  name?: string;
+  description?: string;
+  parameters?: { type?: string; [key: string]: unknown };
+  tools?: ResponsesTool[];
+  [key: string]: unknown;
+}
+
+/** An input item: a message, a function_call_output (text or text blocks), a tool_search_output (its tools)… */
+export interface ResponsesInputItem {
+  type?: string;
+  output?: string | Array<{ text?: string }>;
+  tools?: ResponsesTool[];
+  [key: string]: unknown;
+}
+
+/** The Responses API request fields the tests read. */
+export interface ResponsesBody extends JsonBody {
+  model?: string;
+  input?: ResponsesInputItem[];
+  tools?: ResponsesTool[];
+}
+
+export type ResponsesRequest = RecordedModelRequest<ResponsesBody>;
 
 export type ResponsesReply =
   | { text: string }
@@ -18,7 +44,7 @@ export type ResponsesReply =
 
 export type ResponsesScript = (request: ResponsesRequest, index: number) => ResponsesReply;
 
-export type FakeResponses = ScriptedServer<ResponsesReply>;
+export type FakeResponses = ScriptedServer<ResponsesReply, ResponsesBody>;
 
 function outputItem(reply: ResponsesReply, n: number): Record<string, unknown> {
   if ('toolSearch' in reply)
@@ -51,7 +77,7 @@ function outputItem(reply: ResponsesReply, n: number): Record<string, unknown> {
 }
 
 export function startFakeResponses(initial: ResponsesScript = () => ({ text: 'OK.' })): Promise<FakeResponses> {
-  return startScriptedSseServer<ResponsesReply>({
+  return startScriptedSseServer<ResponsesReply, ResponsesBody>({
     endpoint: '/responses',
     script: initial,
     stream(res, reply, n) {

@@ -25,7 +25,8 @@ async function openclawJson(dir: string, port: number, extra = ''): Promise<stri
   // JSON5: comments, unquoted keys, trailing commas.
   await writeFile(
     path,
-    `// OpenClaw config\n{\n  gateway: { port: ${port}, },\n  hooks: {\n    enabled: true,\n    token: "${TOKEN}", // shared secret\n    path: "/hooks",\n  },\n  ${extra}\n}\n`,
+    `// OpenClaw config\n{\n  gateway: { port: ${port}, },\n  hooks: {\n    enabled: true,\n    token: "${TOKEN}", ` +
+      `// shared secret\n    path: "/hooks",\n  },\n  ${extra}\n}\n`,
   );
   return path;
 }

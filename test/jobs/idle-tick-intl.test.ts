@@ -31,7 +31,8 @@ test('an idle run tick in a named zone makes no Intl.DateTimeFormat', async () =
     const hook = join(dir, 'count-intl.cjs');
     await writeFile(
       hook,
-      `const Real = Intl.DateTimeFormat; Intl.DateTimeFormat = function (...a) { require('fs').appendFileSync(${JSON.stringify(log)}, 'x\\n'); return new Real(...a); };\n`,
+      `const Real = Intl.DateTimeFormat; Intl.DateTimeFormat = function (...a) { ` +
+        `require('fs').appendFileSync(${JSON.stringify(log)}, 'x\\n'); return new Real(...a); };\n`,
     );
     await writeFile(log, '');
     const r = await execa(process.execPath, ['-r', hook, CLI, 'run', '--home', home], { reject: false, env: { CI: '1' } });

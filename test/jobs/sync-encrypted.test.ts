@@ -10,9 +10,19 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { tempDir } from '../helpers/cli.js';
 import { idsByTier, makeObservation, writeHot } from '../helpers/tier-home.js';
-import { bareRemote, encryptedDevice, leakedInto, newKeyFile, syncedState, type Device } from '../helpers/encrypted-sync.js';
+import {
+  bareRemote,
+  encryptedDevice,
+  leakedInto,
+  newKeyFile,
+  remoteBlob,
+  resealRemoteEndingWith,
+  syncedState,
+  type Device,
+} from '../helpers/encrypted-sync.js';
 import { crashAtSteps } from '../helpers/kill-loop.js';
 import { addDays } from '../../lib/tiers/age.js';
+import { mergeTexts } from '../../lib/jobs/sync/plaintext-merge.js';
 
 const TODAY = '2026-06-15';
 const AGENT = 'hermione';
@@ -124,8 +134,7 @@ test('after an encrypted sync no object of the remote holds a text, agent name o
     t.diagnostic('the age CLI is not installed (apt-get install age): the decryption with it is skipped');
     return;
   }
-  const sealedIndex = (await execa('git', ['show', 'main:index.age'], { cwd: remote, encoding: 'buffer' })).stdout;
-  const index = JSON.parse((await execa('age', ['-d', '-i', key], { input: Buffer.from(sealedIndex) })).stdout) as {
+  const index = JSON.parse((await execa('age', ['-d', '-i', key], { input: await remoteBlob(remote, 'main:index.age') })).stdout) as {
     files: Record<string, string>;
   };
   assert.ok(index.files[`memory/${TODAY}.md`], 'the index names the files');
@@ -133,14 +142,7 @@ test('after an encrypted sync no object of the remote holds a text, agent name o
     .split('\n')
     .map((l) => l.split(/\s+/)[2]!);
   const plain = await Promise.all(
-    blobs.map(
-      async (id) =>
-        (
-          await execa('age', ['-d', '-i', key], {
-            input: Buffer.from((await execa('git', ['cat-file', 'blob', id], { cwd: remote, encoding: 'buffer' })).stdout),
-          })
-        ).stdout,
-    ),
+    blobs.map(async (id) => (await execa('age', ['-d', '-i', key], { input: await remoteBlob(remote, id) })).stdout),
   );
   assert.ok(plain.includes((await readFile(join(a.paths.memory, `${TODAY}.md`), 'utf8')).trimEnd()), 'age -d gives the day file back');
 });
@@ -305,6 +307,50 @@ test('the sync command receives only ciphertext: {encrypted} is the encrypted co
   assert.match(refused.stderr, /→ Use \{encrypted\}/);
 });
 
+test('a ciphertext that ends in a newline or carriage-return byte is read whole: the remote stays readable, a second home and the {encrypted} copy get every byte, the age CLI decrypts it', async (t) => {
+  const { dir, remote, key } = await workspace(t);
+  const a = await encryptedDevice(dir, 'a', remote, { keyFile: key });
+  await fillHome(a);
+  await ok(a);
+  // One ciphertext in 256 ends in 0x0a and one in 256 in 0x0d (the last byte is the tag's). Here the index
+  // ends in 0x0d (read alone, and last of the {encrypted} copy) and two files end in 0x0a and 0x0d.
+  const endings = [0x0a, 0x0d];
+  const resealed = await resealRemoteEndingWith(remote, key, (p) =>
+    p === 'index.age' ? 0x0d : p.startsWith('files/') ? endings.shift() : undefined,
+  );
+  assert.equal(resealed.length, 3);
+
+  const script = join(dir, 'fake-rclone.cjs');
+  const dest = join(dir, 'cloud');
+  await writeFile(script, FAKE_RCLONE);
+  const node = JSON.stringify(process.execPath).slice(1, -1);
+  const b = await encryptedDevice(
+    dir,
+    'b',
+    remote,
+    { keyFile: key },
+    `  command: "${node} ${script} ${join(dir, 'calls.log')} sync {encrypted} ${dest}"\n`,
+  );
+  const restored = await ok(b);
+  assert.equal(restored.encrypted.written.length, 7);
+  assert.deepEqual(await syncedState(b), await syncedState(a), 'every file byte for byte');
+  for (const path of ['README.md', ...resealed])
+    assert.ok(
+      (await readFile(join(dest, path))).equals(await remoteBlob(remote, `main:${path}`)),
+      `the {encrypted} copy of ${path} is the remote's, byte for byte`,
+    );
+  assert.equal((await ok(a)).encrypted.pushed, false, 'the device that wrote the remote still reads it');
+
+  if (!(await ageCli())) {
+    t.diagnostic('the age CLI is not installed (apt-get install age): the decryption with it is skipped');
+    return;
+  }
+  for (const path of resealed) {
+    const r = await execa('age', ['-d', '-i', key], { input: await remoteBlob(remote, `main:${path}`), encoding: 'buffer', reject: false });
+    assert.equal(r.exitCode, 0, `age -d ${path}: ${Buffer.from(r.stderr).toString()}`);
+  }
+});
+
 test('rotating the key re-encrypts the whole remote in one run; the old key no longer opens it, the new one does', async (t) => {
   const { dir, remote, key } = await workspace(t);
   const a = await encryptedDevice(dir, 'a', remote, { keyFile: key });
@@ -342,7 +388,7 @@ test('rotating the key re-encrypts the whole remote in one run; the old key no l
   assert.deepEqual(await syncedState(a), await syncedState(b));
   assert.deepEqual(await leakedInto(remote, fixture.secrets.concat(['after the rotation'])), []);
   if (await ageCli()) {
-    const sealedIndex = Buffer.from((await execa('git', ['show', 'main:index.age'], { cwd: remote, encoding: 'buffer' })).stdout);
+    const sealedIndex = await remoteBlob(remote, 'main:index.age');
     assert.equal((await execa('age', ['-d', '-i', newKey], { input: sealedIndex, reject: false })).exitCode, 0);
     assert.notEqual((await execa('age', ['-d', '-i', key], { input: sealedIndex, reject: false })).exitCode, 0);
   }
@@ -383,4 +429,22 @@ test('a forget travels with encrypted sync: B, which edited the line meanwhile, 
   await ok(a);
   assert.doesNotMatch(await readFile(join(a.paths.memory, `${TODAY}.md`), 'utf8'), /Wallaby Way/, 'it stays gone');
   assert.deepEqual(await syncedState(a), await syncedState(b));
+});
+
+test('a merge on plaintext keeps the last newline: a line log and a note merged from both sides end as both sides wrote them', async (t) => {
+  const { dir, cleanup } = await tempDir();
+  t.after(cleanup);
+  const base = '{"action":"export"}\n';
+  const log = await mergeTexts(
+    'lines',
+    Buffer.from(base),
+    Buffer.from(`${base}{"action":"from-a"}\n`),
+    Buffer.from(`${base}{"action":"from-b"}\n`),
+    dir,
+  );
+  assert.equal(log.text.toString('utf8'), `${base}{"action":"from-a"}\n{"action":"from-b"}\n`);
+  const note = (first: string, last: string) => Buffer.from(`# Week 24\n\n- ${first}\n\nsame\n\n- ${last}\n`);
+  const merged = await mergeTexts('text', note('first', 'last'), note('first, said A', 'last'), note('first', 'last, said B'), dir);
+  assert.equal(merged.conflict, undefined);
+  assert.equal(merged.text.toString('utf8'), note('first, said A', 'last, said B').toString('utf8'));
 });

@@ -124,7 +124,8 @@ test('watch: 100 appended lines, each read by a tick it triggered; p99 reported;
 
     const tickMs = ticks.map((e) => e.endedAt - e.startedAt);
     t.diagnostic(
-      `detection latency over 100 lines: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${Math.max(...latencies)} ms (append → tick that read it finished); slowest tick ${Math.max(...tickMs)} ms`,
+      `detection latency over 100 lines: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, ` +
+        `max ${Math.max(...latencies)} ms (append → tick that read it finished); slowest tick ${Math.max(...tickMs)} ms`,
     );
 
     await watcher.close();

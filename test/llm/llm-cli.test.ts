@@ -151,7 +151,9 @@ test('reflect --force: offline reflection written and shown by status; a failing
 
     await writeFile(
       join(home, 'config.yaml'),
-      `timezone: UTC\nsources:\n  openclaw:\n    enabled: false\nreflector:\n  provider: custom\n  model: reflect-model\n  api_base: ${llm.url}\n  api_key: ${KEY}\n  retry_delays_ms: [10]\nalerts:\n  webhook_url: ${hooks.url}/hooks/agent\n`,
+      `timezone: UTC\nsources:\n  openclaw:\n    enabled: false\nreflector:\n  provider: custom\n  model: ` +
+        `reflect-model\n  api_base: ${llm.url}\n  api_key: ${KEY}\n  retry_delays_ms: [10]\nalerts:\n  webhook_url: ` +
+        `${hooks.url}/hooks/agent\n`,
     );
     await writeFile(
       join(home, 'memory', '2026-01-21.md'),

@@ -39,7 +39,9 @@ test('a lock whose owner was killed is taken over at once, not after the stale t
         '--import',
         'tsx',
         '-e',
-        `import('${new URL('../../lib/platform/lock.ts', import.meta.url).pathname}').then(async (m) => { await m.acquireHomeLock(${JSON.stringify(target)}); process.stdout.write('locked\\n'); setInterval(() => {}, 1000); })`,
+        `import('${new URL('../../lib/platform/lock.ts', import.meta.url).pathname}').then(async (m) => { await ` +
+          `m.acquireHomeLock(${JSON.stringify(target)}); process.stdout.write('locked\\n'); setInterval(() => {}, 1000); ` +
+          `})`,
       ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
@@ -94,7 +96,10 @@ test('a live owner whose CPU-bound step keeps it from refreshing the lock is not
       '--import',
       'tsx',
       '-e',
-      `import('${new URL('../../lib/platform/lock.ts', import.meta.url).pathname}').then(async (m) => { const release = await m.acquireHomeLock(${JSON.stringify(target)}, { staleMs: 5000 }); process.stdout.write('locked\\n'); const { existsSync } = await import('node:fs'); while (!existsSync(${JSON.stringify(stop)})) {} await release(); process.stdout.write('released\\n'); })`,
+      `import('${new URL('../../lib/platform/lock.ts', import.meta.url).pathname}').then(async (m) => { const ` +
+        `release = await m.acquireHomeLock(${JSON.stringify(target)}, { staleMs: 5000 }); ` +
+        `process.stdout.write('locked\\n'); const { existsSync } = await import('node:fs'); while ` +
+        `(!existsSync(${JSON.stringify(stop)})) {} await release(); process.stdout.write('released\\n'); })`,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );

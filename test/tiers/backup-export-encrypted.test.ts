@@ -22,7 +22,8 @@ async function home(dir: string, name: string, keyFile: string) {
   const vault = join(dir, name, 'vault');
   await writeFile(
     paths.config,
-    `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\ntiers:\n  vault_path: ${JSON.stringify(vault)}\nsync:\n  key_file: ${JSON.stringify(keyFile)}\n`,
+    `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\ntiers:\n  vault_path: ` +
+      `${JSON.stringify(vault)}\nsync:\n  key_file: ${JSON.stringify(keyFile)}\n`,
     { mode: 0o600 },
   );
   await writeFile(paths.env, 'OPENAI_API_KEY=sk-backup-secret-1234567890\n', { mode: 0o600 });

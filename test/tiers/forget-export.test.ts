@@ -134,7 +134,8 @@ test('export round-trips: JSON and CSV read back to the same records, and rebuil
   const vault = join(dir, 'vault');
   await writeFile(
     paths.config,
-    `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\ntiers: {vault_path: ${JSON.stringify(vault)}, cold_requires_approval: false}\n`,
+    `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\ntiers: {vault_path: ` +
+      `${JSON.stringify(vault)}, cold_requires_approval: false}\n`,
   );
   const config = testConfig({ tiers: { vault_path: vault, cold_requires_approval: false } });
   await writeHot(paths, [

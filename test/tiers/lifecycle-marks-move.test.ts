@@ -22,7 +22,8 @@ test('marks move with their files to warm and into the vault, and are searched t
   const vault = join(dir, 'vault');
   await writeFile(
     paths.config,
-    `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\ntiers: {vault_path: ${JSON.stringify(vault)}, cold_requires_approval: false}\n`,
+    `timezone: UTC\nsources: {openclaw: {enabled: false}, openclaw_db: {enabled: false}}\ntiers: {vault_path: ` +
+      `${JSON.stringify(vault)}, cold_requires_approval: false}\n`,
   );
   const old = daysAgo(400);
   const mid = daysAgo(100);

@@ -28,7 +28,8 @@ test('cold notes: Obsidian frontmatter, wikilinks to the previous/next day and c
   await writeHot(paths, [a, b, c, other], 'warm');
   await writeFile(
     join(paths.reflections, 'reflection-early.md'),
-    `---\nperiod_start: ${addDays(d1, -3)}\nperiod_end: ${d2}\nsource_observations: [${a.id}, ${b.id}]\n---\n# Reflection\n\nThe user standardised on PostgreSQL.\n`,
+    `---\nperiod_start: ${addDays(d1, -3)}\nperiod_end: ${d2}\nsource_observations: [${a.id}, ${b.id}]\n---\n# ` +
+      `Reflection\n\nThe user standardised on PostgreSQL.\n`,
   );
   const options = { paths, config, logger: createMemoryLogger(), now: () => NOW };
   await runTierJob(options);

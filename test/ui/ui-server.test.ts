@@ -823,7 +823,7 @@ test("ocm-run ui: on the Korean Tiers and Health pages the program's codes read 
     await readFile(paths.state, 'utf8').catch(
       () => '{"version":1,"streams":{},"jobs":{},"totals":{"transcriptTokens":0,"messages":0,"observations":0,"malformed":0},"extra":{}}',
     ),
-  ) as Record<string, any>;
+  ) as Record<string, unknown>;
   const at = new Date().toISOString();
   state.jobs = {
     observe: { lastRun: at, lastSuccess: at },

@@ -181,13 +181,24 @@ export interface PluginLoadStatus {
   output: string;
 }
 
+/** What `plugins inspect --json` may say of a plugin; every field is checked before use (each release has its own shape). */
+export interface InspectedPlugin {
+  id?: unknown;
+  status?: unknown;
+  enabled?: unknown;
+  error?: unknown;
+  trust?: { installSource?: unknown; reason?: unknown } | null;
+  /** 2026.9 nests the plugin under `plugin`; 2026.2 prints it at the top. */
+  plugin?: InspectedPlugin;
+}
+
 /** `openclaw plugins inspect <id> --json` (2026.9) or `plugins info <id> --json` (2026.2). */
 export async function inspectPlugin(options: OpenClawCliOptions, id: string): Promise<PluginLoadStatus> {
   let r = await run(options, ['plugins', 'inspect', id, '--json']);
   if (!r.available) return { available: false, found: false, untracked: false, warnings: [], output: '' };
   if (r.code !== 0 && /unknown command|too many arguments/i.test(r.output)) r = await run(options, ['plugins', 'info', id, '--json']);
   const start = r.output.indexOf('{');
-  let parsed: Record<string, any> | undefined;
+  let parsed: InspectedPlugin | undefined;
   if (start >= 0) {
     // The JSON document is followed by log lines on some releases: take the balanced object.
     let depth = 0;
@@ -201,7 +212,7 @@ export async function inspectPlugin(options: OpenClawCliOptions, id: string): Pr
       else if (c === '{') depth++;
       else if (c === '}' && --depth === 0) {
         try {
-          parsed = JSON.parse(r.output.slice(start, i + 1)) as Record<string, any>;
+          parsed = JSON.parse(r.output.slice(start, i + 1)) as InspectedPlugin;
         } catch {
           parsed = undefined;
         }
@@ -209,7 +220,7 @@ export async function inspectPlugin(options: OpenClawCliOptions, id: string): Pr
       }
     }
   }
-  const plugin = (parsed?.plugin ?? parsed) as Record<string, any> | undefined;
+  const plugin = parsed?.plugin ?? parsed;
   const warnings = r.output
     .split('\n')
     .filter((l) => l.includes(id) && /can't verify|cannot verify|mismatch|untracked|provenance/i.test(l))

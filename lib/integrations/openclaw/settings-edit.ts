@@ -171,6 +171,16 @@ export function applyIntegration(text: string, options: ApplyOptions): EditResul
   return result;
 }
 
+/** An object or an array of parsed settings: what a key (or an index as text) can be read from and written to. */
+function isContainer(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** The value at a key path of parsed settings; undefined where the path leaves them. */
+function dig(value: unknown, path: string[]): unknown {
+  return path.reduce<unknown>((o, k) => (isContainer(o) ? o[k] : undefined), value);
+}
+
 /**
  * Take out exactly what applyIntegration added (the user's own additions
  * stay). A minimal text edit at the parsed nodes' positions: every other
@@ -185,8 +195,7 @@ export function removeIntegration(
   const changes: string[] = [];
   const spans: Array<[number, number]> = [];
   // What the settings look like without our parts, to know which created keys end up empty.
-  const after = root.toJSON() as Record<string, any>;
-  const dig = (obj: any, path: string[]) => path.reduce((o, k) => (o && typeof o === 'object' ? o[k] : undefined), obj);
+  const after: unknown = root.toJSON();
   // Ours: the shared roots, and each configured agent's own paths (in either era's form).
   const lists: Array<{ path: string[]; ours: Set<string> }> = [CURRENT_KEY, LEGACY_KEY].map((path) => ({
     path,
@@ -198,11 +207,12 @@ export function removeIntegration(
   }
   for (const { path, ours } of lists) {
     const list = dig(after, path);
-    if (Array.isArray(list)) dig(after, path.slice(0, -1))[path[path.length - 1]!] = list.filter((v) => !ours.has(extraPathKey(v)));
+    const parent = dig(after, path.slice(0, -1));
+    if (Array.isArray(list) && isContainer(parent)) parent[path[path.length - 1]!] = list.filter((v) => !ours.has(extraPathKey(v)));
   }
   for (const map of ['entries', 'installs']) {
     const entries = dig(after, ['plugins', map]);
-    if (entries && typeof entries === 'object') delete entries[PLUGIN_ID];
+    if (isContainer(entries)) delete entries[PLUGIN_ID];
   }
   const removedWhole: string[][] = [];
   for (const path of [...options.created].sort((a, b) => a.length - b.length)) {

@@ -47,7 +47,9 @@ export class Git {
         timeout: this.timeoutMs,
         maxBuffer: 1024 * 1024 * 1024,
         ...(input ? { input } : { stdin: 'ignore' as const }),
-        ...(binary ? { encoding: 'buffer' as const } : {}),
+        // Bytes exactly as git wrote them: execa strips a final newline by default, also from bytes, and one
+        // ciphertext in 256 ends in 0x0a (or, last in a `cat-file --batch`, in 0x0d before git's own newline).
+        ...(binary ? { encoding: 'buffer' as const, stripFinalNewline: false } : {}),
       });
     } finally {
       process.umask(umask);

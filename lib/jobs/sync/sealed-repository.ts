@@ -104,6 +104,8 @@ export class SealedRepository {
       const m = /^([0-9a-f]+) blob (\d+)$/.exec(header);
       if (!m) throw new Error(`git cat-file: unexpected "${header}"`);
       const size = Number(m[2]);
+      if (nl + 1 + size + 1 > data.length)
+        throw new Error(`git cat-file: blob ${m[1]} is cut short (${data.length - nl - 1} of ${size} bytes)`);
       out.set(m[1]!, data.subarray(nl + 1, nl + 1 + size));
       at = nl + 1 + size + 1;
     }

@@ -6,12 +6,12 @@
  * messages before (for a follow-up answer that joins what it follows up).
  */
 import type { Message } from '../../core/types.js';
-import { SpeakerNameTracker, type SpeakerNames } from './speakers.js';
+import type { SpeakerNameTracker, SpeakerNames } from './speakers.js';
 import { contentWords } from './selection.js';
 import type { LocalDateTime } from './time.js';
 import { ownWords } from './reported.js';
 import { finishText } from './finish-text.js';
-import { PRIORITY_RANK, GROUP_RANK, Draft, entryIdsOf } from './draft.js';
+import { PRIORITY_RANK, GROUP_RANK, type Draft, entryIdsOf } from './draft.js';
 import { REPLY_WINDOW_MS, type ReplyContext, withTopic } from './reply-topic.js';
 import { type SaidBefore, speakerOf, gistOf } from './points-back.js';
 import { TOPIC_CHANGE } from './pieces.js';

@@ -10,7 +10,15 @@ import { analyseEnglish, expandShorthand, isQuestion, restateEnglish, stripAddre
 import { analyseKorean, isKoreanQuestion, restateKorean } from './rules/ko.js';
 import { isKorean } from './sentences.js';
 import { detectTags } from './tags.js';
-import { condenseEnglish, condenseKorean, dropReason, opensWithAcknowledgement, sentenceWorth, stripVocatives } from './selection.js';
+import {
+  condenseEnglish,
+  condenseKorean,
+  dropReason,
+  opensWithAcknowledgement,
+  sentenceWorth,
+  stripVocatives,
+  withoutKoreanChatMarks,
+} from './selection.js';
 import { annotateDates, findDateAnchors, type DateAnchor, type LocalDateTime } from './time.js';
 import { asReported, ReportedSpeech } from './reported.js';
 import { isSuspicious, quoteControlTags } from '../../memory/suspicious.js';
@@ -106,7 +114,7 @@ export function readPieces(reading: PieceReading): ReadMessage {
     // "Keep this straight for me: …", "Important: …" ask to remember what follows (the lead-in itself is removed below).
     if (settings.select && !reported && (REMEMBER_LEAD_IN.test(raw) || (role === 'user' && REMEMBER_THAT.test(raw))))
       rememberRequested = true;
-    let sentence = korean ? stripKoreanAddress(raw, knownNames) : stripAddress(expandShorthand(raw), knownNames);
+    let sentence = korean ? withoutKoreanChatMarks(stripKoreanAddress(raw, knownNames)) : stripAddress(expandShorthand(raw), knownNames);
     if (settings.select && !korean) sentence = stripVocatives(sentence);
     if (!sentence) continue;
     if (sentence.length > MAX_SENTENCE_CHARS) sentence = truncate(sentence, MAX_SENTENCE_CHARS);

@@ -5,7 +5,7 @@
 import type { Message } from '../../core/types.js';
 import { KOREAN_ROLE_LABEL } from './rules/ko.js';
 import { isKorean } from './sentences.js';
-import { type SpeakerNames } from './speakers.js';
+import type { SpeakerNames } from './speakers.js';
 import { anyOf, pattern } from '../../core/pattern.js';
 
 /** What the other speaker said last, for a sentence that only points at it ("Let's go with that"). */

@@ -436,7 +436,7 @@ const ASSISTANT_ACKNOWLEDGEMENT = pattern(
 );
 
 /** Emoticons: "<3", ":)", ":-D" (their digits and letters are not content; "83" and "8D" are not emoticons). */
-export const EMOTICON = /(?:^|\s)(?:<3+|[:;=][-']?[()DPpO/\\|\]\[]+|\^_?\^|xD)(?=\s|$|[.!?,])/g;
+export const EMOTICON = /(?:^|\s)(?:<3+|[:;=][-']?[()DPpO/\\|\][]+|\^_?\^|xD)(?=\s|$|[.!?,])/g;
 
 function judgeEnglish(sentence: string, analysis: SentenceAnalysis, ctx: SelectionContext): DropReason | undefined {
   const s = sentence.replace(EMOTICON, ' ').trim();
@@ -863,6 +863,21 @@ const KOREAN_LEAD_IN =
   /^(?:(?:ㅇㅇ|ㅇㅋ|ㅋ+|ㅎ+|아|오|음|어|응|와)[\s,.!~]+)*(?:(?:새 ?주제|다른 ?얘기|다른 ?이야기|참고로|그리고|근데|그런데|그래서|아 참)\s*[:,]?\s+)?/;
 /** Laughter and tears written as letters ("ㅋㅋ", "ㅠㅠ"): the tone of a chat, not its content. */
 const KOREAN_LAUGHTER = /(?<![\p{L}\p{N}])(?:ㅋ|ㅎ|ㅠ|ㅜ){2,}(?![\p{L}\p{N}])/gu;
+/** Laughter, tears and emoji standing as words of their own ("ㅋㅋ", "ㅠ", "👍"): how a chat sounds, not what it says. */
+const KOREAN_CHAT_MARK = /(?<![\p{L}\p{N}])(?:[ㅋㅎㅠㅜ]+|(?:\p{Extended_Pictographic}\uFE0F?)+)(?![\p{L}\p{N}])/gu;
+
+/**
+ * A Korean sentence without its chat marks, as it is judged and restated: "부럽다 ㅋㅋ" is the reaction
+ * "부럽다", "ㅋㅋ 배포 끝났어 🎉" says "배포 끝났어".
+ */
+export function withoutKoreanChatMarks(sentence: string): string {
+  if (!/[ㅋㅎㅠㅜ]|\p{Extended_Pictographic}/u.test(sentence)) return sentence;
+  return sentence
+    .replace(KOREAN_CHAT_MARK, ' ')
+    .replace(/\s+([.!?~,])/g, '$1')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}
 
 /** Korean intensifiers ("너무 헷갈려요" → "헷갈려요"), a word of their own before another. */
 const KOREAN_INTENSIFIER = /(?<![\p{L}\p{N}])(?:너무|정말|진짜|완전|되게|엄청|아주|매우)\s+(?=[\p{L}\p{N}])/gu;

@@ -14,14 +14,44 @@ export interface SpeakerNames {
   assistant?: string;
 }
 
-const OPENERS = String.raw`(?:hey|hi|hello|hiya|heya|yo|howdy|morning|good (?:morning|afternoon|evening)|thanks|thank you|thx|cheers|wow|congrats|congratulations|sorry|bye|see you|see ya|take care|ok(?:ay)?|yes|yeah|oh|aw+|dear)`;
+/** Words that open a greeting or thanks (regular-expression alternatives). */
+const OPENER_WORDS = [
+  'hey',
+  'hi',
+  'hello',
+  'hiya',
+  'heya',
+  'yo',
+  'howdy',
+  'morning',
+  'good (?:morning|afternoon|evening)',
+  'thanks',
+  'thank you',
+  'thx',
+  'cheers',
+  'wow',
+  'congrats',
+  'congratulations',
+  'sorry',
+  'bye',
+  'see you',
+  'see ya',
+  'take care',
+  'ok(?:ay)?',
+  'yes',
+  'yeah',
+  'oh',
+  'aw+',
+  'dear',
+];
+const OPENERS = `(?:${OPENER_WORDS.join('|')})`;
 /** "Hey Caroline!", "Thanks, Mel.", "Aww, congrats Jo!" */
 const GREETING = new RegExp(
   String.raw`(?:^|[\s,.!?])${OPENERS}(?:[\s,!]+${OPENERS})?[\s,]+(\p{Lu}\p{Ll}{1,20})\b(?!['’]s)\s*[,!.?]`,
   'giu',
 );
 /** "…, Caroline!" ending a sentence. */
-const TRAILING = new RegExp(String.raw`,\s*(\p{Lu}\p{Ll}{1,20})\s*[!.?]+(?:\s|$)`, 'gu');
+const TRAILING = /,\s*(\p{Lu}\p{Ll}{1,20})\s*[!.?]+(?:\s|$)/gu;
 
 /** Words that look like vocatives but are not names. */
 const NOT_A_NAME = new Set([

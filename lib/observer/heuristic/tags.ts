@@ -194,7 +194,10 @@ export function detectTags(text: string, codeLanguages: string[] = [], max = 3, 
   if (text.includes('#')) findHashtags(text, found);
   for (const [tag, re] of candidateEntries(text)) {
     const m = re.exec(text);
-    if (m) found.push({ tag, at: m.index });
+    if (!m) continue;
+    // A speaker named after a technology ("Claude", the assistant) is the speaker, not the topic.
+    const at = isExcluded(m[0].toLowerCase(), exclude) ? nextMatchNotNamed(text, re, exclude) : m.index;
+    if (at >= 0) found.push({ tag, at });
   }
   if (found.length > 1) found.sort(byPosition);
   const tags: string[] = [];
@@ -223,6 +226,13 @@ const byPosition = (a: { at: number }, b: { at: number }): number => a.at - b.at
 /** The #hashtags of `text`, appended to `found`. */
 function findHashtags(text: string, found: { tag: string; at: number }[]): void {
   for (const m of text.matchAll(HASHTAG)) found.push({ tag: m[1]!.toLowerCase(), at: m.index ?? 0 });
+}
+
+/** Where `re` matches `text` with a word that is none of the speakers' names, or -1. */
+function nextMatchNotNamed(text: string, re: RegExp, exclude: string[]): number {
+  for (const m of text.matchAll(new RegExp(re.source, `${re.flags.replace('g', '')}g`)))
+    if (!isExcluded(m[0].toLowerCase(), exclude)) return m.index;
+  return -1;
 }
 
 /** Is `tag` one of `exclude`, lowercased? */

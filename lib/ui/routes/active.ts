@@ -10,7 +10,7 @@ import { headerTokens } from '../../api/index.js';
 import { countTokens } from '../../core/tokens.js';
 import { codeWord } from '../messages.js';
 import { layout, table, type Html } from '../pages.js';
-import { type PageContext } from '../page-context.js';
+import type { PageContext } from '../page-context.js';
 
 const INJECTIONS_SHOWN = 20;
 

@@ -4,7 +4,7 @@ import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { UiProblem } from '../problems.js';
 import { layout, tierLabel } from '../pages.js';
-import { type PageContext } from '../page-context.js';
+import type { PageContext } from '../page-context.js';
 
 export function mountFile(app: Hono, page: PageContext): void {
   const { memory, mask, frameOf } = page;

@@ -2,7 +2,7 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { chart, codeLabel, layout, table } from '../pages.js';
-import { type PageContext } from '../page-context.js';
+import type { PageContext } from '../page-context.js';
 
 export function mountHealth(app: Hono, page: PageContext): void {
   const { memory, mask, frameOf } = page;

@@ -4,7 +4,6 @@
  * lib/ui/curate.ts and answered with a redirect back to the page it came from.
  */
 import type { Hono } from 'hono';
-import { html } from 'hono/html';
 import { DEFAULT_AGENT } from '../../platform/home.js';
 import type { ObservationMark } from '../../core/types.js';
 import { localDateTime, resolveTimeZone } from '../../platform/time-zone.js';

@@ -137,7 +137,7 @@ test('Claude Code (real CLI): integrate, MCP tools in the request, remember and 
     assert.ok(s1.length >= 2, `session 1 made ${s1.length} agent requests`);
     // Full MCP tool definitions reach the model (ENABLE_TOOL_SEARCH=false).
     for (const name of TOOLS) {
-      const tool = s1[0]!.body.tools.find((t: { name: string }) => t.name === name);
+      const tool = (s1[0]!.body.tools ?? []).find((t: { name: string }) => t.name === name);
       assert.ok(tool, `${name} in the request's tools`);
       assert.ok(String(tool.description).length > 80);
       assert.equal(tool.input_schema.type, 'object');

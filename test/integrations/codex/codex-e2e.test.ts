@@ -20,7 +20,14 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { installPinned } from '../../helpers/agent-cache.js';
 import { startRecordingProxy } from '../../helpers/anthropic-server.js';
-import { startFakeResponses, type ResponsesReply, type ResponsesRequest, type ResponsesScript } from '../../helpers/responses-server.js';
+import {
+  startFakeResponses,
+  type ResponsesInputItem,
+  type ResponsesReply,
+  type ResponsesRequest,
+  type ResponsesScript,
+  type ResponsesTool,
+} from '../../helpers/responses-server.js';
 import { CLI, tempDir } from '../../helpers/cli.js';
 import { waitFor } from '../../helpers/wait.js';
 import {
@@ -39,7 +46,7 @@ const CODEX_VERSION = '0.169.0';
 const NAMESPACE = 'mcp__oc_memory';
 const TOOLS = ['search_memory', 'get_memory', 'remember', 'active_memory'];
 
-const inputItems = (r: ResponsesRequest): Array<Record<string, any>> => (Array.isArray(r.body.input) ? r.body.input : []);
+const inputItems = (r: ResponsesRequest): ResponsesInputItem[] => (Array.isArray(r.body.input) ? r.body.input : []);
 
 /** The text of every function_call_output in a request. */
 function toolOutputs(r: ResponsesRequest): string[] {
@@ -55,7 +62,7 @@ function toolOutputs(r: ResponsesRequest): string[] {
 }
 
 /** The oc-memory namespace from the request's tool search results, if it has arrived. */
-function memoryNamespace(r: ResponsesRequest): { name: string; tools: Array<Record<string, any>> } | undefined {
+function memoryNamespace(r: ResponsesRequest): ResponsesTool | undefined {
   for (const x of inputItems(r)) if (x.type === 'tool_search_output') for (const t of x.tools ?? []) if (t.name === NAMESPACE) return t;
   return undefined;
 }
@@ -186,10 +193,10 @@ test('Codex (real CLI): integrate, MCP tools through tool search, remember and s
     assert.ok(withTools > 0, `the tool search returned the ${NAMESPACE} namespace\n${first.stderr.slice(-1500)}`);
     const namespace = memoryNamespace(s1[withTools]!)!;
     for (const name of TOOLS) {
-      const tool = namespace.tools.find((t) => t.name === name);
+      const tool = (namespace.tools ?? []).find((t) => t.name === name);
       assert.ok(tool, `${name} in the tools the request carries`);
       assert.ok(String(tool.description).length > 80);
-      assert.equal(tool.parameters.type, 'object');
+      assert.equal(tool.parameters?.type, 'object');
     }
     // No manual step: the Stop hook observes the rollout and indexes it.
     await assertRememberedAndObserved({ saved: toolOutputs(s1[withTools + 1]!).join('\n'), dayFile, agent: 'codex', afterTurnIdle });

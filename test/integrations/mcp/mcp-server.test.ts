@@ -123,7 +123,7 @@ test('mcp: lists four tools with schemas, searches, gets, remembers (idempotent,
     // Renderings of one question: the Korean one alone finds the English memory through the lexicon's rendering
     // (데이터베이스 → database, 서버 → server), the agent's pair finds it too.
     const korean = await call(client, 'search_memory', { query: '청구 서비스의 데이터베이스 서버' });
-    assert.match(text(korean), new RegExp(`\n1\. ${day.ids[0]} · `));
+    assert.match(text(korean), new RegExp(`\n1\\. ${day.ids[0]} · `));
     const pair = await call(client, 'search_memory', { queries: ['청구 서비스의 데이터베이스 서버', 'billing service PostgreSQL server'] });
     assert.notEqual(pair.isError, true, text(pair));
     assert.match(text(pair), /^<oc-memory>\n\d memor(y|ies) for "청구 서비스의 데이터베이스 서버 \/ billing service PostgreSQL server"/);

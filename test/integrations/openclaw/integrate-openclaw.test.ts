@@ -484,7 +484,8 @@ test("integrate openclaw status: each agent, whether OpenClaw's tool policy offe
   try {
     await writeFile(
       s.configPath,
-      `{\n  meta: { lastTouchedVersion: "2026.9.6" },\n  agents: { entries: { main: {}, work: { tools: { allow: ["read"] } }, ops: { tools: { profile: "minimal" } } } },\n}\n`,
+      `{\n  meta: { lastTouchedVersion: "2026.9.6" },\n  agents: { entries: { main: {}, work: { tools: { allow: ` +
+        `["read"] } }, ops: { tools: { profile: "minimal" } } } },\n}\n`,
     );
     assert.equal((await runCli(['integrate', 'openclaw', '--home', s.home], { env: s.env })).code, 0);
     const integrated = await readFile(s.configPath, 'utf8');

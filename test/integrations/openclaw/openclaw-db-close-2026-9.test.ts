@@ -65,7 +65,8 @@ test(`OpenClaw ${OPENCLAW_RELEASES.database}'s agent-database close (its real WA
       assert.equal(
         reader.close.completed,
         true,
-        `${driver}: with OC-Memory's handle open between reads, OpenClaw's TRUNCATE checkpoint completed (${reader.close.ms} ms; a held snapshot would make it wait 5 s and fail)`,
+        `${driver}: with OC-Memory's handle open between reads, OpenClaw's TRUNCATE checkpoint completed ` +
+          `(${reader.close.ms} ms; a held snapshot would make it wait 5 s and fail)`,
       );
       assert.equal(reader.walAfter, 0, `${driver}: TRUNCATE emptied the WAL`);
       assert.equal(reader.secondRead, 40, `${driver}: the open reader read the rows the checkpoint moved into the main file`);

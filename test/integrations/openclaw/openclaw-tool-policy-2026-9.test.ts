@@ -36,6 +36,13 @@ import {
 const MEMORY_TOOL_NAMES = ['oc_memory_search', 'oc_memory_get', 'oc_memory_remember', 'oc_memory_active'];
 const TURN_MS = 240_000;
 
+/** The openclaw.json fields these tests edit (the file holds more: it is written back whole). */
+interface ToolPolicyConfig {
+  tools?: { profile?: string; alsoAllow?: string[]; [key: string]: unknown };
+  agents: { entries: { work: { tools?: { allow: string[] }; [key: string]: unknown }; [agent: string]: unknown } };
+  [key: string]: unknown;
+}
+
 function offeredTools(request: RecordedRequest): string[] {
   const tools = Array.isArray(request.body.tools) ? (request.body.tools as Array<{ function?: { name?: string }; name?: string }>) : [];
   return tools.map((t) => t.function?.name ?? t.name ?? '');
@@ -50,8 +57,8 @@ describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restri
   let memoryHome: string;
   let cleanupTemp: () => Promise<void>;
 
-  const editConfig = async (edit: (config: Record<string, any>) => void) => {
-    const config = JSON5.parse(await readFile(sandbox.configPath, 'utf8')) as Record<string, any>;
+  const editConfig = async (edit: (config: ToolPolicyConfig) => void) => {
+    const config = JSON5.parse(await readFile(sandbox.configPath, 'utf8')) as ToolPolicyConfig;
     edit(config);
     await writeFile(sandbox.configPath, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
   };
@@ -156,7 +163,7 @@ describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restri
     assert.deepEqual(await toolsOfferedIn('work', 'Please note: the deploy window is on Thursdays.'), [], "work's allow list hides them");
 
     // What integrate said, done as a user would.
-    await editConfig((c) => c.agents.entries.work.tools.allow.push('oc-memory'));
+    await editConfig((c) => c.agents.entries.work.tools!.allow.push('oc-memory'));
     assert.doesNotMatch(await integrate(), /hides OC-Memory's memory tools/, 'nothing left to add');
     assert.deepEqual(await statusSays(), { main: 'offered', work: 'offered' });
     await restartGateway();
@@ -168,12 +175,14 @@ describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restri
   });
 
   test('the minimal profile hides the tools; integrate says to add the plugin to tools.alsoAllow, and with it the tools are offered', async () => {
+    // This test sets the state it starts from (not what the test before left), so its verdict is its own.
     await editConfig((c) => {
-      c.tools.profile = 'minimal';
+      c.tools = { ...(c.tools ?? {}), profile: 'minimal' };
+      c.agents.entries.work.tools = { allow: ['read', 'oc-memory'] };
     });
     const said = await integrate();
     assert.match(said, /add "oc-memory" to tools\.alsoAllow — the "minimal" tool profile/);
-    // work's own allow list (with oc-memory since the test before) does not undo the global profile: each layer only restricts.
+    // work's own allow list (with oc-memory) does not undo the global profile: each layer only restricts.
     assert.deepEqual(await statusSays(), { main: 'tools.alsoAllow', work: 'tools.alsoAllow' });
     await restartGateway();
     assert.deepEqual(
@@ -195,7 +204,7 @@ describe(`OpenClaw ${OPENCLAW_RELEASES.database}: OC-Memory's tools under restri
     );
 
     await editConfig((c) => {
-      c.tools.alsoAllow = ['oc-memory'];
+      c.tools!.alsoAllow = ['oc-memory'];
     });
     assert.doesNotMatch(await integrate(), /hides OC-Memory's memory tools/);
     assert.deepEqual(await statusSays(), { main: 'offered', work: 'offered' });

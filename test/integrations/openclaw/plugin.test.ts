@@ -535,7 +535,8 @@ test('the observe agent_end starts runs below normal priority, so it never takes
   const wrapper = join(dir, 'node-recording-nice.sh');
   await writeFile(
     wrapper,
-    `#!/bin/sh\ni=0\nwhile [ "$(cut -d' ' -f19 /proc/$$/stat)" = "0" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done\ncut -d' ' -f19 /proc/$$/stat > '${seen}'\nexec '${process.execPath}' "$@"\n`,
+    `#!/bin/sh\ni=0\nwhile [ "$(cut -d' ' -f19 /proc/$$/stat)" = "0" ] && [ $i -lt 100 ]; do sleep 0.05; ` +
+      `i=$((i+1)); done\ncut -d' ' -f19 /proc/$$/stat > '${seen}'\nexec '${process.execPath}' "$@"\n`,
     { mode: 0o755 },
   );
   const r = recordingApi({ ...config, node: wrapper });
@@ -617,7 +618,8 @@ test('memory left out for time is said in hooks.log and status: a prompt while t
   const wrapper = join(dir, 'node-held.sh');
   await writeFile(
     wrapper,
-    `#!/bin/sh\ni=0\nwhile [ ! -e '${release}' ] && [ $i -lt 2400 ]; do sleep 0.05; i=$((i+1)); done\n'${process.execPath}' "$@"\necho $? > '${dir}/busy-done.'$$\n`,
+    `#!/bin/sh\ni=0\nwhile [ ! -e '${release}' ] && [ $i -lt 2400 ]; do sleep 0.05; i=$((i+1)); ` +
+      `done\n'${process.execPath}' "$@"\necho $? > '${dir}/busy-done.'$$\n`,
     { mode: 0o755 },
   );
   const hooksLog = join(busy, 'logs', 'hooks.log');

@@ -14,7 +14,13 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { installPinned } from '../../helpers/agent-cache.js';
 import { startRecordingProxy } from '../../helpers/anthropic-server.js';
-import { startFakeChatCompletions, type ChatReply, type ChatRequest, type ChatScript } from '../../helpers/chat-completions-server.js';
+import {
+  startFakeChatCompletions,
+  type ChatMessage,
+  type ChatReply,
+  type ChatRequest,
+  type ChatScript,
+} from '../../helpers/chat-completions-server.js';
 import { CLI, tempDir } from '../../helpers/cli.js';
 import { waitFor } from '../../helpers/wait.js';
 import {
@@ -34,7 +40,7 @@ const PI_VERSION = '0.73.1';
 const TOOLS = ['oc_memory_search', 'oc_memory_get', 'oc_memory_remember', 'oc_memory_active'];
 const piName = (serverName: string) => `oc_memory_${serverName.replace(/_memory$/, '')}`;
 
-const messages = (r: ChatRequest): Array<Record<string, any>> => (Array.isArray(r.body.messages) ? r.body.messages : []);
+const messages = (r: ChatRequest): ChatMessage[] => (Array.isArray(r.body.messages) ? r.body.messages : []);
 const toolOutputs = (r: ChatRequest): string[] =>
   messages(r)
     .filter((m) => m.role === 'tool')
@@ -108,8 +114,8 @@ test('pi (real CLI): integrate, the memory tools in the request, remember and se
     for (const name of TOOLS) {
       const tool = (s1[0]!.body.tools ?? []).find((t: { function?: { name?: string } }) => t.function?.name === name);
       assert.ok(tool, `${name} in the request's tools`);
-      assert.ok(String(tool.function.description).length > 80);
-      assert.equal(tool.function.parameters.type, 'object');
+      assert.ok(String(tool.function?.description).length > 80);
+      assert.equal(tool.function?.parameters?.type, 'object');
     }
     await assertRememberedAndObserved({ saved: toolOutputs(s1[1]!).join('\n'), dayFile, agent: 'pi', afterTurnIdle });
 

@@ -467,6 +467,16 @@ test('tags: trigger words and proper nouns, ASCII and not', () => {
   assert.deepEqual(detectTags('Then Tom-Kat arrived, Zoe too'), ['tom-kat']);
   assert.deepEqual(detectTags('met Zed3 and then Ann'), ['ann']);
   assert.deepEqual(detectTags('We hiked near Banff with Mira', [], 3, ['banff']), ['mira']);
+  // A speaker named after a technology is the speaker: "Claude" the assistant is no #llm; another mention still is.
+  assert.deepEqual(detectTags('Claude set up the Postgres tables', [], 3, ['Claude']), ['postgres']);
+  assert.deepEqual(detectTags('Claude asked whether Claude or GPT-4 should name it', [], 3, ['Claude']), ['llm']);
+  const byClaude = observe(
+    [['assistant', "Next I'd set up the SQLAlchemy models for the cafés."]],
+    {},
+    { speakerNames: { user: 'Nadia', assistant: 'Claude' } },
+  );
+  assert.match(byClaude[0]!.text, /Claude would set up/);
+  assert.ok(!byClaude[0]!.tags.includes('llm'), JSON.stringify(byClaude[0]!.tags));
   // Non-ASCII text takes the exact Unicode rules: Émile is a name, Ünal too.
   assert.deepEqual(detectTags('We met Émile in Zürich'), ['émile']);
   assert.deepEqual(detectTags('café owner Ünal uses Redis'), ['redis', 'ünal']);
@@ -799,11 +809,29 @@ const SAMPLES = join(import.meta.dirname, '..', '..', '..', 'samples', 'openclaw
  * user/assistant text, tool results as tool messages, delivery-mirror copies
  * and non-message entries skipped, transport noise stripped, secrets masked.
  */
+/** A content block of a sample's message: text, a tool call, or a tool result's text. */
+interface SampleBlock {
+  type: string;
+  text?: string;
+  name?: string;
+  arguments?: unknown;
+}
+
+/** A line of a pi v3 session file: the header, then entries chained by parentId. */
+interface SampleEntry {
+  type: string;
+  version?: number;
+  id: string;
+  parentId?: string | null;
+  timestamp: string;
+  message: { role: string; provider?: string; model?: string; toolName?: string; content: string | SampleBlock[] };
+}
+
 function readSample(path: string, agent: string): { session: string; messages: Message[] } {
   const lines = readFileSync(path, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => JSON.parse(l) as Record<string, any>);
+    .map((l) => JSON.parse(l) as SampleEntry);
   const header = lines[0]!;
   assert.equal(header.type, 'session');
   assert.equal(header.version, 3);
@@ -821,11 +849,9 @@ function readSample(path: string, agent: string): { session: string; messages: M
     let text: string;
     if (m.role === 'user' || m.role === 'assistant') {
       role = m.role;
-      const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
+      const blocks: SampleBlock[] = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content;
       text = blocks
-        .map((b: any) =>
-          b.type === 'text' ? b.text : b.type === 'toolCall' ? `[tool call: ${b.name} ${JSON.stringify(b.arguments)}]` : '',
-        )
+        .map((b) => (b.type === 'text' ? b.text : b.type === 'toolCall' ? `[tool call: ${b.name} ${JSON.stringify(b.arguments)}]` : ''))
         .filter(Boolean)
         .join('\n');
       if (role === 'user') {
@@ -835,7 +861,8 @@ function readSample(path: string, agent: string): { session: string; messages: M
       }
     } else {
       role = 'tool';
-      text = `[tool result ${m.toolName}: ${m.content.map((b: any) => b.text).join(' ')}]`;
+      assert.ok(Array.isArray(m.content), 'a tool result holds content blocks');
+      text = `[tool result ${m.toolName}: ${m.content.map((b) => b.text).join(' ')}]`;
     }
     messages.push({ role, text: maskSecrets(text).text, time: e.timestamp, entryId: e.id, source: 'openclaw', agent, session });
   }

@@ -91,6 +91,33 @@ test('Korean chit-chat — thanks, greetings, wishes, a verdict on the choice, e
   assert.notEqual(priorityOf('user', '12월 15일에 발표가 있어서 자료 감사 인사 슬라이드를 넣을 거예요.'), 'none');
 });
 
+test('Korean chat in the plain style, with laughter or an emoji after it, is chit-chat too; the marks leave what is said', () => {
+  for (const said of [
+    '부럽네 ㅋㅋ',
+    '좋겠다 ㅎㅎ',
+    '대박 👍',
+    '고마워 ㅋㅋ',
+    '굿굿',
+    '굿나잇!',
+    '푹 자!',
+    '어서 와!',
+    '언제든지!',
+    '긴장되겠다 ㅠㅠ',
+    '신나겠다!',
+    '나 이제 자러 간다',
+    'ㅋㅋㅋ',
+  ]) {
+    for (const role of ['user', 'assistant'] as const) assert.equal(priorityOf(role, said), 'none', `${role}: ${said}`);
+  }
+  // What is said beside the laughter stays, without it.
+  const deployed = observe([['user', 'ㅋㅋ 배포 드디어 끝났어 🎉']]);
+  assert.equal(deployed.length, 1, texts(deployed));
+  assert.match(deployed[0]!.text, /배포 드디어 끝났/);
+  assert.doesNotMatch(deployed[0]!.text, /ㅋ|🎉/u);
+  assert.notEqual(priorityOf('user', '금요일까지 발표 자료 보내야 해 ㅠㅠ'), 'none');
+  assert.notEqual(priorityOf('user', '지수 결혼식이 10월 3일이래 ㅋㅋ'), 'none');
+});
+
 test('who the speaker is, in English and Korean, is 🔴; a plan with a date is 🟡', () => {
   for (const said of [
     "Hi, I'm Jonas. I lead the payments team at Kestrel.",

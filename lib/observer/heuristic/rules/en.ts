@@ -804,7 +804,7 @@ const REMEMBER_LEAD_IN = pattern(
 export function stripAddress(sentence: string, names: string[]): string {
   let s = sentence.trim();
   const vocatives = vocativePatterns(names);
-  if (vocatives && vocatives.any.test(s)) {
+  if (vocatives?.any.test(s)) {
     s = s.replace(vocatives.trailing, '$1');
     s = s.replace(vocatives.leading, '');
     s = s.replace(vocatives.inner, ',');
@@ -933,9 +933,9 @@ export function thirdPerson(word: string): string {
   const last = lower[lower.length - 1]!;
   const beforeLast = lower[lower.length - 2]!;
   if (last === 's' || last === 'x' || last === 'z' || last === 'o' || (last === 'h' && (beforeLast === 's' || beforeLast === 'c')))
-    return word + 'es';
-  if (last === 'y' && !'aeiou'.includes(beforeLast)) return word.slice(0, -1) + 'ies';
-  return word + 's';
+    return `${word}es`;
+  if (last === 'y' && !'aeiou'.includes(beforeLast)) return `${word.slice(0, -1)}ies`;
+  return `${word}s`;
 }
 
 /** Only a-z? */
@@ -1151,7 +1151,7 @@ export function requestOf(sentence: string): string | undefined {
 }
 
 export function restateQuestion(sentence: string): string {
-  let s = sentence.trim().replace(/^(?:so|also|and|but|quick question|question|hey|ok(?:ay)?)\s*[:,]?\s+/i, '');
+  const s = sentence.trim().replace(/^(?:so|also|and|but|quick question|question|hey|ok(?:ay)?)\s*[:,]?\s+/i, '');
   const howTo = /^(how|what|where|when|why|which|who)\s+(?:do|can|should|could|would|shall|might)\s+(?:i|we)\s+/i.exec(s);
   if (howTo) return `${howTo[1]!.toLowerCase()} to ${s.slice(howTo[0].length)}`.replace(/\?+\s*$/, '');
   return s;
