@@ -1,13 +1,12 @@
 /**
  * A home's config.yaml as a caller reads and changes it (`ocm-run config`,
  * and the commands that read the config without creating the home): read
- * as it is, one value shown with its secrets hidden, one key set keeping
- * the file's comments, and the agents the home knows. Each call loads the
+ * as it is, one value shown with its secrets hidden, and one key set keeping
+ * the file's comments. Each call loads the
  * config module (lib/config/) when it runs.
  */
 import type { Config } from '../config/config-schema.js';
 import type { LoadedConfig } from '../config/config.js';
-import type { HomePaths } from '../platform/home.js';
 
 export type { LoadedConfig } from '../config/config.js';
 
@@ -51,10 +50,4 @@ export async function setConfig(location: ConfigLocation & { key: string; text: 
     value: parseCliValue(location.text, location.key),
     env: location.env,
   });
-}
-
-/** Refuses (BAD_INPUT, naming the closest) an agent the home does not know: a mistyped --agent never starts a new, empty memory. */
-export async function assertKnownAgent(paths: HomePaths, config: Config, agent: string): Promise<void> {
-  const { assertKnownAgent: assertKnown, knownAgents } = await import('../features/known-agents.js');
-  assertKnown(agent, await knownAgents(paths, config));
 }

@@ -89,6 +89,74 @@ export type { SyncResult } from '../jobs/sync/index.js';
 export type { ReflectNowResult } from '../jobs/reflect.js';
 export type { IndexResult } from '../search/indexer.js';
 export type { Stats } from '../features/stats.js';
+export { closestNames, didYouMean, type OcmErrorOptions } from './errors.js';
+export {
+  alertsEndpoint,
+  installSchedule,
+  isSchedulePlatform,
+  observe,
+  runAfterTurn,
+  scheduleStatus,
+  sendTestAlert,
+  startAfterTurnJob,
+  startWatcher,
+  stopWatcher,
+  tick,
+  uninstallSchedule,
+  uptimeText,
+  type JobContext,
+  type JobRun,
+  type ObserveOptions,
+  type ScheduleOptions,
+  type StartWatcherOptions,
+  type StopWatcherOptions,
+} from './jobs.js';
+export { configValue, readConfig, setConfig, type ConfigLocation, type ConfigValueRequest, type LoadedConfig } from './config.js';
+export { memoryScope, type MemoryScope } from './memory.js';
+export {
+  claudeCodePreview,
+  claudeCodeStatus,
+  codexPreview,
+  codexStatus,
+  installClaudeCode,
+  installCodex,
+  installOpenClaw,
+  installPi,
+  openClawPreview,
+  openClawStatus,
+  piPreview,
+  piStatus,
+  repoint,
+  toolPolicyText,
+  uninstallClaudeCode,
+  uninstallCodex,
+  uninstallOpenClaw,
+  uninstallPi,
+  type AgentIntegrationOptions,
+  type AgentSide,
+  type OpenClawReport,
+  type PathsKeys,
+  type Runner,
+} from './integrations.js';
+export {
+  clearSetupProgress,
+  discoverSources,
+  finishSetup,
+  findAgents,
+  findSetupSources,
+  runDoctor,
+  settleSetupKey,
+  setupProgressFile,
+  sqliteProblem,
+  startSetup,
+  wizardProgress,
+  type Check,
+  type DoctorRunOptions,
+  type SetupReport,
+  type SourceReport,
+  type StartSetupOptions,
+} from './setup.js';
+export { logMasker, packageVersion, vectorServer } from './serving.js';
 export type { TimelineCursor, TimelineDay, TimelineObservation, TimelinePage } from './timeline.js';
 export type { TierSummary } from './tiers.js';
 export { headerTokens, heldForReview, statusOfState, type HeldObservation, type StatusReport } from '../features/status.js';

@@ -9,7 +9,7 @@
  */
 import type { Config } from '../config/config-schema.js';
 import type { HomePaths } from '../platform/home.js';
-import type { Runner } from '../integrations/claude-code/integration.js';
+import type { ConfigAccess, Runner } from '../integrations/claude-code/integration.js';
 import type {
   InstallReport,
   InstallStep,
@@ -55,9 +55,6 @@ export interface AgentSide {
   paths: HomePaths;
   env: NodeJS.ProcessEnv;
 }
-
-/** The extra-paths keys openclaw.json gets: what the installed OpenClaw accepts (auto), one era's, or both. */
-export const PATHS_KEYS: readonly PathsKeys[] = ['auto', 'both', 'current', 'legacy'];
 
 /** The plugin's settings: this home, run by this Node and this package's CLI. */
 async function pluginSettings(paths: HomePaths): Promise<{ home: string; node: string; cli: string }> {
@@ -130,18 +127,29 @@ export interface AgentIntegrationOptions extends AgentSide {
   runner: Runner;
 }
 
+/** OC-Memory's config as an uninstall changes it (the transcript source turned off, comments kept). */
+async function configAccessOf(options: Omit<AgentIntegrationOptions, 'runner'>): Promise<ConfigAccess> {
+  const { configAccess } = await import('../integrations/agent-setup.js');
+  return configAccess(options.config, options.configFile, options.paths, options.env);
+}
+
 /** `integrate claude-code status`. */
 export async function claudeCodeStatus(options: AgentSide): Promise<ClaudeCodeStatus> {
   const i = await import('../integrations/claude-code/integration.js');
   return i.claudeCodeStatus({ paths: options.paths, env: options.env });
 }
 
-/** `integrate claude-code --print`: where each setting goes, the settings, and the `claude mcp add` command's arguments. */
-export async function claudeCodePreview(options: AgentSide & { runner: Runner; agent: string; perProject: boolean }): Promise<{
+/** What `integrate claude-code --print` shows: where each setting goes, the settings, and the `claude mcp add` command's arguments. */
+export interface ClaudeCodePreview {
   location: ClaudeCodeLocation;
   snippet: ReturnType<typeof import('../integrations/claude-code/integration.js').claudeCodeSnippet>;
   mcpArgs: string[];
-}> {
+}
+
+/** `integrate claude-code --print`. */
+export async function claudeCodePreview(
+  options: AgentSide & { runner: Runner; agent: string; perProject: boolean },
+): Promise<ClaudeCodePreview> {
   const i = await import('../integrations/claude-code/integration.js');
   const base = { paths: options.paths, runner: options.runner, agent: options.agent, perProject: options.perProject };
   return { location: i.locateClaudeCode(options.env), snippet: i.claudeCodeSnippet(base), mcpArgs: i.mcpServerEntry(base).args };
@@ -163,12 +171,11 @@ export async function installClaudeCode(
 
 /** `integrate claude-code --uninstall`. */
 export async function uninstallClaudeCode(options: Omit<AgentIntegrationOptions, 'runner'>): Promise<ClaudeCodeUninstall> {
-  const { configAccess } = await import('../integrations/agent-setup.js');
   const i = await import('../integrations/claude-code/integration.js');
   return i.uninstallClaudeCodeIntegration({
     paths: options.paths,
     env: options.env,
-    config: await configAccess(options.config, options.configFile, options.paths, options.env),
+    config: await configAccessOf(options),
   });
 }
 
@@ -199,12 +206,11 @@ export async function installCodex(
 
 /** `integrate codex --uninstall`. */
 export async function uninstallCodex(options: Omit<AgentIntegrationOptions, 'runner'>): Promise<CodexUninstall> {
-  const { configAccess } = await import('../integrations/agent-setup.js');
   const i = await import('../integrations/codex/integration.js');
   return i.uninstallCodexIntegration({
     paths: options.paths,
     env: options.env,
-    config: await configAccess(options.config, options.configFile, options.paths, options.env),
+    config: await configAccessOf(options),
   });
 }
 
@@ -240,12 +246,11 @@ export async function installPi(
 
 /** `integrate pi --uninstall`. */
 export async function uninstallPi(options: Omit<AgentIntegrationOptions, 'runner'>): Promise<{ extensionDir: string; changes: string[] }> {
-  const { configAccess } = await import('../integrations/agent-setup.js');
   const i = await import('../integrations/pi/integration.js');
   return i.uninstallPiIntegration({
     paths: options.paths,
     env: options.env,
-    config: await configAccess(options.config, options.configFile, options.paths, options.env),
+    config: await configAccessOf(options),
   });
 }
 

@@ -14,6 +14,7 @@ import type { StartResult, StopResult } from '../jobs/daemon.js';
 import type { Platform } from '../jobs/schedule/index.js';
 import type { HomeScheduleReport, InstallHomeScheduleResult, UninstallHomeScheduleResult } from '../jobs/schedule/home-schedule.js';
 import type { AlertOutcome, AlertsEndpointReport } from '../jobs/alerts.js';
+import type { StartAfterTurnJobOptions } from '../jobs/after-turn.js';
 
 export type { TickResult, TickStep } from '../jobs/run-job.js';
 export type { ObserveJobResult, ObserveProgress, StreamFailure } from '../observe/job.js';
@@ -21,6 +22,7 @@ export type { DaemonStatus, StartResult, StopResult } from '../jobs/daemon.js';
 export type { Platform, ScheduleInfo, ScheduleTarget } from '../jobs/schedule/index.js';
 export type { HomeScheduleReport, InstallHomeScheduleResult, UninstallHomeScheduleResult } from '../jobs/schedule/home-schedule.js';
 export type { AlertOutcome, AlertsEndpointReport } from '../jobs/alerts.js';
+export type { StartAfterTurnJobOptions } from '../jobs/after-turn.js';
 
 /** What every job runs on: the home, its config and environment, and where it logs. */
 export interface JobContext {
@@ -152,20 +154,8 @@ export async function scheduleStatus(options: ScheduleOptions & { now: () => Dat
   return homeScheduleStatus(options);
 }
 
-export interface AfterTurnJobOptions {
-  paths: HomePaths;
-  /** The agent whose hook starts the job. */
-  agent: string;
-  /** The config file the job reads when it is not the home's config.yaml (--config). */
-  configFile?: string;
-  /** The Node and the CLI entry the job runs (the hook's own). */
-  node: string;
-  cli: string;
-  env: NodeJS.ProcessEnv;
-}
-
 /** `hook after-turn`: start the observe + index job detached (or ask the running one to go round again), and return at once. */
-export async function startAfterTurnJob(options: AfterTurnJobOptions): Promise<void> {
+export async function startAfterTurnJob(options: StartAfterTurnJobOptions): Promise<void> {
   const { startAfterTurnJob: start } = await import('../jobs/after-turn.js');
   await start(options);
 }

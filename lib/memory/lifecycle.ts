@@ -283,6 +283,10 @@ interface Item {
   choices: Map<string, Set<string>>;
   /** Old values its own change names ("from Postgres"): history, not what it holds. */
   fromValues: string[];
+  /** Measured values it holds ("480 MB", "18 units"), as `number unit` keys (measures). */
+  measures: Set<string>;
+  /** Measured values it says changed away from ("212 MB, down from 480"): history, not what it holds. */
+  fromMeasures: Set<string>;
   /** The speakers' names (never subject words). */
   names: ReadonlySet<string>;
   /** Another observation made from the same message says a change ("여행지 바꿨어" beside "후쿠오카로 가기로 했어"). */
@@ -406,6 +410,8 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
       kinds,
       choices: choicesOf(o, kinds, names),
       fromValues: changedFrom(o.text),
+      measures: new Set(measures(o.text)),
+      fromMeasures: new Set(measuresChangedFrom(o.text)),
       names,
       context: new Set<string>(),
       siblingChange: false,
@@ -452,7 +458,12 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
     const newer = items[n]!;
     // A ✅ line ("login is done", written done by the Observer) reports a finish too: only a marked one is history.
     if (options.fresh.has(newer.o.id) && !newer.o.mark && !marked.has(newer.o.id)) {
-      const keys = [...newer.words, ...[...newer.kinds.keys()].map((k) => `kind:${k}`), ...(goesSomewhere(newer) ? [GOES_TO_KEY] : [])];
+      const keys = [
+        ...newer.words,
+        ...[...newer.kinds.keys()].map((k) => `kind:${k}`),
+        ...[...newer.fromMeasures].map((m) => `measure:${m}`),
+        ...(goesSomewhere(newer) ? [GOES_TO_KEY] : []),
+      ];
       const found = new Set<number>();
       for (const key of keys) for (const i of postings.get(key) ?? []) found.add(i);
       const older = [...found]
@@ -485,6 +496,7 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
     weigher.add(newer);
     for (const w of newer.words) post(w, n);
     for (const k of newer.kinds.keys()) post(`kind:${k}`, n);
+    for (const m of newer.measures) post(`measure:${m}`, n);
     // A decision to go somewhere shares no word with the trip changed elsewhere ("후쿠오카로" / "오사카로 다시").
     if (newer.o.category === 'decision' && goesSomewhere(newer)) post(GOES_TO_KEY, n);
   }
@@ -699,7 +711,9 @@ function supersededBy(newer: Item, older: Item[], weight: Weight): Item[] {
   // A task or an event supersedes only as a change ("the demo moved a week later", "is now Friday 22 May",
   // "Updated: Walter — apartment 118, moved 1 May").
   const rescheduled = (newer.o.category === 'task' || newer.o.category === 'event') && CHANGE_WORD.test(newer.o.text);
-  if (!DURABLE.has(newer.o.category) && !rescheduled) return [];
+  // A measured value said changed ("212 MB, down from 480") updates what held the old value, whatever says it.
+  if (!DURABLE.has(newer.o.category) && !rescheduled)
+    return older.filter((old) => DURABLE.has(old.o.category) && changedMeasure(old, newer));
   const out: Item[] = [];
   const oldValues = newer.fromValues;
   const chooses = newer.choices.size > 0;
@@ -707,11 +721,17 @@ function supersededBy(newer: Item, older: Item[], weight: Weight): Item[] {
     // A task is superseded only by a change that names it ("drop the export script") or a changed date or
     // time of the same thing ("the demo moved to Friday 22 May"); it is otherwise closed.
     if (old.o.category === 'task') {
-      if (changedValue(old, newer, weight) || (oldValues.length > 0 && sameSubject(old, newer, oldValues, false, weight))) out.push(old);
+      if (
+        changedValue(old, newer, weight) ||
+        (oldValues.length > 0 && sameSubject(old, newer, oldValues, false, weight)) ||
+        choiceLeftBehind(old, newer)
+      )
+        out.push(old);
       continue;
     }
     if (!DURABLE.has(old.o.category)) continue;
     if (
+      changedMeasure(old, newer) ||
       sameSubject(old, newer, oldValues, chooses, weight) ||
       decidedQuestion(old, newer, weight) ||
       otherNamedPlace(old, newer) ||
@@ -720,6 +740,24 @@ function supersededBy(newer: Item, older: Item[], weight: Weight): Item[] {
       out.push(old);
   }
   return out;
+}
+
+/**
+ * A task to run one member of a kind ("Postgres 16. Nadia will run it in docker compose") is history once a
+ * decision or preference chooses another member of that kind without keeping it ("decided to do it (on: …
+ * SQLite …)"). A task that moves away from its member ("move the test data over from postgres") is part of
+ * the change and stays open; a task naming two members of the kind is left alone.
+ */
+function choiceLeftBehind(old: Item, newer: Item): boolean {
+  if (newer.o.category !== 'decision' && newer.o.category !== 'preference') return false;
+  for (const [kind, members] of newer.choices) {
+    const before = [...(old.kinds.get(kind) ?? [])];
+    const was = before[0];
+    if (was === undefined || before.length !== 1) continue;
+    if (members.has(was) || old.fromValues.some((f) => sameWord(stem(was), f))) continue;
+    if ([...members].some((m) => !newer.fromValues.some((f) => sameWord(stem(m), f)))) return true;
+  }
+  return false;
 }
 
 /** Saying a thing is not decided yet ("not sure where to keep the refresh tokens", "아직 못 정했어"). */
@@ -959,4 +997,62 @@ function newDestination(old: Item, newer: Item): boolean {
   const from = destination(old.o.text, GOING_TO_KO, old.names) ?? destination(old.o.text, GOING_TO_EN, old.names);
   if (!to || !from || to === from) return false;
   return !newer.o.text.toLowerCase().includes(from) && !old.o.text.toLowerCase().includes(to);
+}
+
+/** Units a measured value is written with ("480MB", "14 units", "3 kg", "40 %"); a bare number has none. */
+const UNIT = /((?:[kmgt]b|ms|mg|kg|km|ml|units?|%))?/;
+const NUMBER = /(\d+(?:[.,]\d+)?)\s*/;
+const NO_LETTER = /(?![\p{L}\p{N}])/u;
+const MEASURE = pattern([/(?<![\p{L}\p{N}.,:])/u, NUMBER, UNIT, /(?![\p{L}\p{N}]|[.,:]\d)/u], 'giu');
+/** "212 MB, down from 480": the new value, then the old one after "down / up from". */
+const DOWN_FROM = pattern([NUMBER, UNIT, NO_LETTER, /[^.;!?\d]{0,12}?\b(?:down|up)\s+from\s+/, NUMBER, UNIT, NO_LETTER], 'giu');
+/** "grew from 160 MB to 480 MB", "dropped from 18 to 14 units": a change verb, the old value, then the new. */
+const FROM_TO = pattern(
+  [
+    /\b/,
+    anyOf(
+      ...['grew', 'grown', 'grows', 'growing', 'went', 'gone', 'dropped', 'fell', 'fallen', 'rose', 'risen', 'shrank', 'shrunk'],
+      ...['increased', 'decreased', 'reduced', 'cut', 'lowered', 'raised', 'changed', 'jumped', 'climbed', 'down', 'up'],
+    ),
+    /\s+from\s+/,
+    NUMBER,
+    UNIT,
+    /\s+to\s+/,
+    NUMBER,
+    UNIT,
+    NO_LETTER,
+  ],
+  'giu',
+);
+
+function measureKey(num: string, unit: string | undefined): string {
+  const u = unit?.toLowerCase().replace(/^units?$/, 'unit') ?? '';
+  return `${num.replace(',', '.')} ${u}`.trim();
+}
+
+/** The measured values a text holds, as `number unit` keys ("480 mb"; a bare number is its digits). */
+function measures(text: string): string[] {
+  return Array.from(text.matchAll(MEASURE), (m) => measureKey(m[1]!, m[2]));
+}
+
+/** The old values a text says a measure changed away from, with the new value's unit where the old has none. */
+function measuresChangedFrom(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(DOWN_FROM)) out.push(measureKey(m[3]!, m[4] ?? m[2]));
+  for (const m of text.matchAll(FROM_TO)) out.push(measureKey(m[1]!, m[2] ?? m[4]));
+  return out;
+}
+
+/**
+ * A measured value said changed: "212 MB, down from 480" (or "grew from 160 MB to 480 MB") makes an older
+ * item that holds the old value in the same unit history ("the image is 480MB") — not one that said it
+ * left that value itself. A bare number (no unit on either side) changes only an item that shares a subject
+ * word with it: "30 laps, up from 25" is not about "25 guests".
+ */
+function changedMeasure(old: Item, newer: Item): boolean {
+  for (const from of newer.fromMeasures) {
+    if (!old.measures.has(from) || old.fromMeasures.has(from)) continue;
+    if (from.includes(' ') || [...newer.words].some((w) => old.words.has(w))) return true;
+  }
+  return false;
 }

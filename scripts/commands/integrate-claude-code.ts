@@ -1,23 +1,7 @@
 /** `ocm-run integrate claude-code [status] [--print] [--uninstall]` (dispatched from integrate.ts). */
 import type { CommandContext } from '../cli-context.js';
-import type { IntegrateFlags } from './integrate.js';
-import { OcmError } from '../../lib/api/errors.js';
+import { agentIntegrationOptions, type IntegrateFlags } from './integrate.js';
 import { thisRunner } from '../runner.js';
-
-/** What `integrate claude-code` does. */
-type ClaudeCodeRequest = { kind: 'status' } | { kind: 'print' } | { kind: 'uninstall' } | { kind: 'install' };
-
-/** The action and flags as the request (an unknown action: BAD_INPUT). */
-function claudeCodeOptions(action: string | undefined, flags: IntegrateFlags): ClaudeCodeRequest {
-  if (action === 'status') return { kind: 'status' };
-  if (action !== undefined)
-    throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate claude-code.`, {
-      hint: 'Use `ocm-run integrate claude-code`, `… status`, `… --print` or `… --uninstall`.',
-    });
-  if (flags.print) return { kind: 'print' };
-  if (flags.uninstall) return { kind: 'uninstall' };
-  return { kind: 'install' };
-}
 
 export async function runClaudeCodeIntegration(
   ctx: CommandContext,
@@ -26,7 +10,7 @@ export async function runClaudeCodeIntegration(
 ): Promise<number | undefined> {
   const api = await import('../../lib/api/integrations.js');
   const { config } = await ctx.config();
-  const request = claudeCodeOptions(action, options);
+  const request = agentIntegrationOptions('claude-code', action, options);
   const runner = thisRunner();
 
   if (request.kind === 'status') {

@@ -1,23 +1,7 @@
 /** `ocm-run integrate codex [status] [--print] [--uninstall]` (dispatched from integrate.ts). */
 import type { CommandContext } from '../cli-context.js';
-import type { IntegrateFlags } from './integrate.js';
-import { OcmError } from '../../lib/api/errors.js';
+import { agentIntegrationOptions, type IntegrateFlags } from './integrate.js';
 import { thisRunner } from '../runner.js';
-
-/** What `integrate codex` does. */
-type CodexRequest = { kind: 'status' } | { kind: 'print' } | { kind: 'uninstall' } | { kind: 'install' };
-
-/** The action and flags as the request (an unknown action: BAD_INPUT). */
-function codexOptions(action: string | undefined, flags: IntegrateFlags): CodexRequest {
-  if (action === 'status') return { kind: 'status' };
-  if (action !== undefined)
-    throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate codex.`, {
-      hint: 'Use `ocm-run integrate codex`, `… status`, `… --print` or `… --uninstall`.',
-    });
-  if (flags.print) return { kind: 'print' };
-  if (flags.uninstall) return { kind: 'uninstall' };
-  return { kind: 'install' };
-}
 
 export async function runCodexIntegration(
   ctx: CommandContext,
@@ -26,7 +10,7 @@ export async function runCodexIntegration(
 ): Promise<number | undefined> {
   const api = await import('../../lib/api/integrations.js');
   const { config } = await ctx.config();
-  const request = codexOptions(action, options);
+  const request = agentIntegrationOptions('codex', action, options);
 
   if (request.kind === 'status') {
     const s = await api.codexStatus({ paths: ctx.paths, env: ctx.env });

@@ -1,23 +1,7 @@
 /** `ocm-run integrate pi [--print] [--uninstall]` (dispatched from integrate.ts). */
 import type { CommandContext } from '../cli-context.js';
-import type { IntegrateFlags } from './integrate.js';
-import { OcmError } from '../../lib/api/errors.js';
+import { agentIntegrationOptions, type IntegrateFlags } from './integrate.js';
 import { thisRunner } from '../runner.js';
-
-/** What `integrate pi` does. */
-type PiRequest = { kind: 'status' } | { kind: 'print' } | { kind: 'uninstall' } | { kind: 'install' };
-
-/** The action and flags as the request (an unknown action: BAD_INPUT). */
-function piOptions(action: string | undefined, flags: IntegrateFlags): PiRequest {
-  if (action === 'status') return { kind: 'status' };
-  if (action !== undefined)
-    throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate pi.`, {
-      hint: 'Use `ocm-run integrate pi`, `… status`, `… --print` or `… --uninstall`.',
-    });
-  if (flags.print) return { kind: 'print' };
-  if (flags.uninstall) return { kind: 'uninstall' };
-  return { kind: 'install' };
-}
 
 export async function runPiIntegration(
   ctx: CommandContext,
@@ -26,7 +10,7 @@ export async function runPiIntegration(
 ): Promise<number | undefined> {
   const api = await import('../../lib/api/integrations.js');
   const { config } = await ctx.config();
-  const request = piOptions(action, options);
+  const request = agentIntegrationOptions('pi', action, options);
   if (request.kind === 'status') {
     const { extensionDir, installed } = await api.piStatus({ paths: ctx.paths, env: ctx.env });
     if (ctx.json) ctx.out(JSON.stringify({ extensionDir, installed, sourceEnabled: config.sources.pi.enabled }));

@@ -22,6 +22,21 @@ const INTEGRATE_FLAGS = {
 /** The flags of `integrate`, as each target's setup gets them. */
 export type IntegrateFlags = FlagValues<typeof INTEGRATE_FLAGS>;
 
+/** What `integrate claude-code`, `codex` or `pi` does. */
+export type AgentIntegrationRequest = { kind: 'status' } | { kind: 'print' } | { kind: 'uninstall' } | { kind: 'install' };
+
+/** `integrate <agent> [status]` and its flags as the request (an unknown action: BAD_INPUT naming the target). */
+export function agentIntegrationOptions(target: string, action: string | undefined, flags: IntegrateFlags): AgentIntegrationRequest {
+  if (action === 'status') return { kind: 'status' };
+  if (action !== undefined)
+    throw new OcmError('BAD_INPUT', `Unknown action "${action}" for integrate ${target}.`, {
+      hint: `Use \`ocm-run integrate ${target}\`, \`… status\`, \`… --print\` or \`… --uninstall\`.`,
+    });
+  if (flags.print) return { kind: 'print' };
+  if (flags.uninstall) return { kind: 'uninstall' };
+  return { kind: 'install' };
+}
+
 /** What `integrate openclaw` does: the status, the settings printed, the uninstall, or the install with these keys. */
 type OpenClawRequest =
   | { kind: 'status' }

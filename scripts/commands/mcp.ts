@@ -41,8 +41,10 @@ export const command = defineCommand({
       await pauseAt(ctx.env, 'mcp-open-memory');
       // A mistyped --agent in an agent's MCP entry would serve (and `remember` into) a new, empty memory:
       // refused before anything is created (the config read as it is, the home not made yet).
-      const { assertKnownAgent, readConfig } = await import('../../lib/api/config.js');
-      await assertKnownAgent(ctx.paths, (await readConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env })).config, agent);
+      const { readConfig } = await import('../../lib/api/config.js');
+      const { assertKnownAgents } = await import('../../lib/api/home.js');
+      const read = await readConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env });
+      await assertKnownAgents({ paths: ctx.paths, config: read.config }, [agent]);
       const { config } = await ctx.config();
       const logger = ctx.logger('mcp');
       const { memoryScope, openMemory } = await import('../../lib/api/memory.js');

@@ -480,3 +480,45 @@ test('a course of sessions is closed by "X is done", not by a count of sessions 
   assert.equal(m.get(saved.id)?.kind, 'done');
   assert.equal(m.has(rule.id), false, 'a fact that is no course stays');
 });
+
+test('a measured value said as "N, down from M" supersedes what held M of the same unit', () => {
+  const grown = o('Assistant said with the PDF libraries the bundle has grown from 90 MB to 350 MB.', '2026-05-08', 'fact');
+  const slow = o('User said the bundle is 350MB and uploads take forever.', '2026-06-16', 'fact');
+  const shrunk = o('Assistant said 140 MB, down from 350, with the reports exactly as they were.', '2026-07-03', 'event');
+  const m = marks([grown, slow, shrunk]);
+  assert.deepEqual(m.get(grown.id), { kind: 'superseded', date: '2026-07-03', by: shrunk.id });
+  assert.deepEqual(m.get(slow.id), { kind: 'superseded', date: '2026-07-03', by: shrunk.id });
+  // "grew from 90 MB to 350 MB" is itself a change: it makes what held 90 MB history.
+  const before = o('User said the bundle is 90 MB today.', '2026-04-01', 'fact');
+  assert.equal(marks([before, grown]).get(before.id)?.kind, 'superseded');
+});
+
+test('near misses: the same number in another unit, another thing with no shared word, or no change', () => {
+  const orders = o('User said we had 350 orders in May.', '2026-06-01', 'fact');
+  const shrunk = o('Assistant said 140 MB, down from 350, with the reports exactly as they were.', '2026-07-03', 'event');
+  assert.equal(marks([orders, shrunk]).size, 0, '350 orders is no size');
+  // A bare number without a unit changes only what shares a subject word with it.
+  const guests = o('User said 40 guests are coming to the party.', '2026-06-01', 'fact');
+  const laps = o('User swims 25 laps every morning.', '2026-06-03', 'fact');
+  const swim = o('User swam 30 laps, up from 25 last week.', '2026-06-10', 'event');
+  assert.equal(marks([guests, swim]).size, 0, 'laps are no guests');
+  assert.equal(marks([laps, swim]).get(laps.id)?.kind, 'superseded');
+  // A number that is held, without a change said of it, supersedes nothing.
+  const same = o('Assistant said the bundle is 350 MB, as before.', '2026-07-03', 'fact');
+  assert.equal(marks([o('User said the bundle is 350MB.', '2026-06-16', 'fact'), same]).size, 0);
+});
+
+test('a new choice of the kind a task was to run supersedes the task; a task leaving it or a mere mention does not', () => {
+  const task = o('Postgres 16. Nadia will run it in docker compose on the hetzner box.', '2026-03-03', 'task');
+  const decided = o('Nadia decided to do it (on: for this workload SQLite is a very reasonable choice)', '2026-04-01', 'decision');
+  assert.deepEqual(marks([task, decided]).get(task.id), { kind: 'superseded', date: '2026-04-01', by: decided.id });
+  // A task that moves away from the old choice is part of the change, and stays open.
+  const exportTask = o('Nadia will write an export script to move the test data over from postgres.', '2026-03-03', 'task');
+  assert.equal(marks([exportTask, decided]).size, 0);
+  // A fact that mentions another database chooses nothing.
+  const mention = o('Claude said SQLite would also work for a single writer.', '2026-04-01', 'fact');
+  assert.equal(marks([task, mention]).size, 0);
+  // A decision that keeps the task's own choice is no change of it.
+  const both = o('Nadia decided to keep Postgres 16 and add SQLite for the tests.', '2026-04-01', 'decision');
+  assert.equal(marks([task, both]).has(task.id), false);
+});

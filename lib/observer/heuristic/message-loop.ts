@@ -101,12 +101,15 @@ export class MessageLoop {
       };
     const made = this.drafts.slice(before);
     const statement = made.find((d) => !d.question);
-    if (statement)
+    if (statement) {
+      // An answer's gist leads with what it answers: "let's do it" after "what about X?" and its answer decides X.
+      const answered = replyTo && ms - replyTo.timeMs <= REPLY_WINDOW_MS ? `${replyTo.question.replace(/[?\s]+$/, '')} — ` : '';
       this.saidBefore[message.role] = {
         entryId: message.entryId,
         timeMs: ms,
-        gist: gistOf(statement.text, statement.message === message ? speakerOf(names, message) : ''),
+        gist: answered + gistOf(statement.text, statement.message === message ? speakerOf(names, message) : ''),
       };
+    }
     this.recent.push({
       role: message.role,
       entryId: message.entryId,

@@ -27,7 +27,7 @@ import { stripKoreanAddress } from './korean-address.js';
 import { PRIORITY_RANK, type Draft } from './draft.js';
 import { questionBody } from './attribution.js';
 import { REPLY_WINDOW_MS, type ReplyContext } from './reply-topic.js';
-import { AGREEING_LEAD, pointsAtWhatWasSaid, type SaidBefore } from './points-back.js';
+import { AGREEING_LEAD, pointsAtWhatWasSaid, setsWhatWasSaid, takesUpWhatWasSaid, type SaidBefore } from './points-back.js';
 import type { MessageSettings } from './observe-message.js';
 import { anyOf, pattern } from '../../core/pattern.js';
 
@@ -134,7 +134,10 @@ export function readPieces(reading: PieceReading): ReadMessage {
     if (analysis.kind === 'question' && role === 'assistant' && !options.keepAssistantQuestions) continue;
     // Technical (names a technology or a code language's word): asked once, for selection and for worth.
     let technical = false;
-    if (settings.select) {
+    // The user's "let's do it" after the other's proposal names nothing, and decides what was proposed: kept, a decision.
+    const takesUp = settings.select && role === 'user' && earlierOther !== undefined && !quoted && takesUpWhatWasSaid(sentence, korean);
+    if (takesUp) analysis = { ...analysis, kind: 'statement', category: 'decision', priority: 'high' };
+    if (settings.select && !takesUp) {
       // An attachment's description ("[image: a photo of a dog on a beach]") is not what was said: not a memory.
       if (ATTACHMENT.test(sentence)) continue;
       technical = detectTags(sentence, codeLanguages, 1, knownNames).length > 0;
@@ -155,7 +158,7 @@ export function readPieces(reading: PieceReading): ReadMessage {
     // the sentence before it; a decision that points at nothing is no decision.
     let refersTo: string | undefined;
     let pointed = sentence;
-    if (settings.select && pointsAtWhatWasSaid(sentence, korean)) {
+    if (settings.select && (pointsAtWhatWasSaid(sentence, korean) || setsWhatWasSaid(sentence, korean))) {
       if (earlierOther) {
         refersTo = earlierOther.entryId;
         const bare = korean ? sentence : sentence.replace(AGREEING_LEAD, '');
@@ -249,6 +252,8 @@ export function mergeShortLeads(pieces: Piece[]): void {
     const lead = pieces[i]!;
     const next = pieces[i + 1]!;
     if (lead.words > SHORT_LEAD_WORDS || lead.analysis.kind !== 'statement' || next.analysis.kind !== 'statement') continue;
+    // "Let's do it." decides what the other said (its topic and citation): it stays a memory of its own.
+    if (lead.refersTo || next.refersTo) continue;
     // "Merged it. Btw, my name is Dana": the next sentence starts another topic.
     if (TOPIC_CHANGE.test(next.raw) || (next.analysis.priority === 'high' && next.analysis.category !== lead.analysis.category)) continue;
     const a = lead.analysis.category !== 'fact' || lead.analysis.done ? lead.analysis : next.analysis;

@@ -64,6 +64,37 @@ const POINTS_BACK_KO = pattern([
   /[\s.!~]*$/,
 ]);
 
+/** "Let's do it", "we'll try that": taking up together what the other proposed — a decision, not a promise ("I'll do it"). */
+const TAKES_UP_EN = pattern(
+  ['^(?:', AGREEING_WORD, ')*', /(?:then[,\s]+)?(?:let's|we'll|we will|we're going to)\s+/, CHOOSING_VERB, ANAPHOR],
+  'i',
+);
+
+export function takesUpWhatWasSaid(sentence: string, koreanSentence: boolean): boolean {
+  return !koreanSentence && pointsAtWhatWasSaid(sentence, false) && TAKES_UP_EN.test(sentence.trim());
+}
+
+/**
+ * "Make it 7 days", "set it to noon", "change that to Friday": a new value for what the other speaker just
+ * spoke of, said with an anaphor and a value only (a digit, or a short phrase of at most three words).
+ */
+const SETS_VALUE_EN = pattern(
+  [
+    '^(?:',
+    AGREEING_WORD,
+    ')*',
+    /(?:then[,\s]+)?(?:let's\s+|please\s+)?/,
+    /(?:make|set|change|bump|raise|lower|move|cut|turn|push)\s+(?:it|that|this|them)\s+/,
+    /(?:(?:up |down )?to\s+|at\s+)?/,
+    /(?=[^.!?]*\d)[^\s.!?,;]+(?:\s+[^\s.!?,;]+){0,2}[.!]*$/,
+  ],
+  'i',
+);
+
+export function setsWhatWasSaid(sentence: string, koreanSentence: boolean): boolean {
+  return !koreanSentence && SETS_VALUE_EN.test(sentence.trim());
+}
+
 /** "Sounds good, ", "OK, ": agreeing before saying what was chosen. */
 export const AGREEING_LEAD = pattern(['^(?:', AGREEING_WORD, ')+'], 'i');
 

@@ -626,6 +626,82 @@ test('a decision that only points back ("let\'s go with that", "그걸로 가자
   assert.equal(only(observe([['user', "Let's go with Litestream."]])).category, 'decision');
 });
 
+test('"let\'s do it" after a proposal is a decision on what was proposed; "I\'ll do it" is no decision', () => {
+  const names = { speakerNames: { user: 'Nadia', assistant: 'Claude' } };
+  const os = observe(
+    [
+      ['assistant', 'For this workload SQLite is a very reasonable choice: no database server to upgrade.'],
+      ['user', "let's do it. replicate to backblaze b2, we already have an account there"],
+    ],
+    {},
+    names,
+  );
+  const decided = find(os, /decided to do it/);
+  assert.equal(decided.category, 'decision');
+  assert.equal(decided.priority, 'high');
+  assert.match(decided.text, /\(on: .*SQLite/);
+  assert.deepEqual(decided.provenance!.entryIds, ['e0000001', 'e0000000']);
+  // What was proposed may be the user's own question the agent answered: the decision names it.
+  const asked = observe(
+    [
+      ['user', 'postgres is overkill for this. what about sqlite + litestream?'],
+      ['assistant', 'A very reasonable choice here. Litestream streams the WAL to object storage continuously.'],
+      ['user', "let's do it."],
+    ],
+    {},
+    names,
+  );
+  assert.match(find(asked, /decided to do it/).text, /\(on: what about sqlite \+ litestream/);
+  // The user taking a task on is a promise, not a decision; with nothing before it, nothing is decided.
+  const promise = observe(
+    [
+      ['assistant', 'The export script could move the test data over from Postgres.'],
+      ['user', "I'll do it."],
+    ],
+    {},
+    names,
+  );
+  assert.ok(!promise.some((o) => o.category === 'decision'), JSON.stringify(promise.map((o) => o.text)));
+  assert.ok(!observe([['user', "let's do it."]]).some((o) => o.category === 'decision'));
+  // The agent agreeing to the user's plan decides nothing.
+  const agent = observe(
+    [
+      ['user', 'I want to start the long-term goals feature now.'],
+      ['assistant', "Let's do it."],
+    ],
+    {},
+    names,
+  );
+  assert.ok(!agent.some((o) => o.category === 'decision'), JSON.stringify(agent.map((o) => o.text)));
+});
+
+test('"make it 7 days" sets what the other speaker just spoke of: the line carries that subject and cites it', () => {
+  const names = { speakerNames: { user: 'Nadia', assistant: 'Claude' } };
+  const os = observe(
+    [
+      ['assistant', 'One thing I do not like: with the current retention, Litestream only keeps one day of history.'],
+      ['user', 'make it 7 days'],
+    ],
+    {},
+    names,
+  );
+  const set = find(os, /make it 7 days/);
+  assert.match(set.text, /\(on: .*current retention/);
+  assert.deepEqual(set.provenance!.entryIds, ['e0000001', 'e0000000']);
+  // A sentence that names its own subject, or says more than a value, keeps its own words only.
+  for (const text of ['make the retention 7 days', 'make it work on my laptop first, then we can look at the cluster']) {
+    const own = observe(
+      [
+        ['assistant', 'With the current retention, Litestream only keeps one day of history.'],
+        ['user', text],
+      ],
+      {},
+      names,
+    );
+    assert.ok(!own.some((o) => /\(on: /.test(o.text)), JSON.stringify(own.map((o) => o.text)));
+  }
+});
+
 test('a short Korean answer keeps the topic words of the question it answers', () => {
   const os = observe(
     [
