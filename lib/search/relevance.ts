@@ -240,6 +240,38 @@ function holdsNumber(text: string, given: ReadonlySet<string>): boolean {
 }
 
 /**
+ * Own relevance at which a result is kept in the company of a clear answer
+ * (withCompany): under the floor alone, at or above it when a result ranked
+ * above it passes the floor (docs/performance.md, "The injection gate").
+ */
+export const COMPANY_RELEVANCE = 0.3;
+
+/**
+ * Whether a request is answered from memory is decided once, by its best
+ * match; what comes with it need not carry the question's words alone. An
+ * answer often lies in the turn after the one that holds the question's
+ * words ("Which email service…?" / "Postmark: it sends the reminder mails…"),
+ * and a question about two things is answered by two memories, each holding
+ * half of its words. So, in rank order: once a result passes the floor, each
+ * later result whose own relevance is at least COMPANY_RELEVANCE is raised to
+ * the floor. A request with no result at the floor gets nothing raised: the
+ * gate is as closed as before, for unrelated prompts and for questions the
+ * memory only partly matches.
+ */
+export function withCompany<T extends { relevance?: number }>(ranked: T[], floor = DEFAULT_MIN_RELEVANCE): T[] {
+  let answered = false;
+  return ranked.map((r) => {
+    const own = r.relevance;
+    if (own === undefined) return r;
+    if (own >= floor) {
+      answered = true;
+      return r;
+    }
+    return answered && own >= COMPANY_RELEVANCE ? { ...r, relevance: floor } : r;
+  });
+}
+
+/**
  * Cosine (query ↔ memory) at which meaning starts to count as evidence, and
  * at which it is full evidence (docs/performance.md, "The injection gate").
  */

@@ -200,8 +200,8 @@ export async function searchMemory(
   const cache = useCache ? new QueryCache(paths.index) : undefined;
   const now = () => (deps.now?.() ?? new Date()).getTime();
   const cacheKey = JSON.stringify({
-    // The shape of a cached response: 2 since results carry `relevance`, 3 since framing words do not count in it, 4 since it weighs meaning and the question's focus, 5 since results carry `mark`, 6 since a question gets a rendering in the other language.
-    v: 6,
+    // The shape of a cached response: 2 since results carry `relevance`, 3 since framing words do not count in it, 4 since it weighs meaning and the question's focus, 5 since results carry `mark`, 6 since a question gets a rendering in the other language, 7 since a result rides with a clear answer above it.
+    v: 7,
     q: query,
     a: also,
     f: filters,

@@ -180,3 +180,39 @@ test('a question asking for a quantity is not answered by a memory that only sha
   const priced = await writeDay(paths, '2026-05-05', [{ text: 'The Speedball wheel cost $420 in the end.', category: 'fact' }]);
   assert.ok((await relevanceOf('How much did the Speedball wheel cost?', priced.ids[0]!)) >= 0.5);
 });
+
+test('a memory that shares part of the question rides with a clear answer ranked above it; alone it injects nothing', async () => {
+  const paths = await tempHome();
+  const filler: Obs[] = [];
+  for (let i = 0; i < 40; i++)
+    filler.push({
+      text: `User ${['reviewed', 'planned', 'tested', 'shipped'][i % 4]} the ${['billing page', 'login flow', 'search box', 'release notes'][i % 4]} with Priya, part ${i + 1}.`,
+      category: 'fact',
+    });
+  await writeDay(paths, '2026-04-01', filler);
+  const day = await writeDay(paths, '2026-04-02', [
+    { text: 'Nadia asked which email service should send the order reminders to the cafés.', category: 'fact', time: '10:00' },
+    {
+      text: 'Claude said Postmark: it sends the order reminder mails through its API from the bakery domain.',
+      category: 'fact',
+      time: '10:01',
+    },
+  ]);
+  const [asked, answer] = day.ids;
+  const results = async (question: string) => {
+    const r = await runCli(['search', question, '--home', paths.root, '--json'], { env: { OCM_LOCAL_EMBEDDINGS: 'off' } });
+    assert.equal(r.code, 0, r.stderr);
+    return (JSON.parse(r.stdout) as { results: Array<{ id: string; relevance: number }> }).results;
+  };
+  const both = await results('Which email service sends the order reminders?');
+  const lead = both.find((x) => x.id === asked);
+  const follower = both.find((x) => x.id === answer);
+  assert.ok(lead && lead.relevance >= 0.5, `the question's own words: ${JSON.stringify(both)}`);
+  assert.ok(follower && follower.relevance >= 0.5, `the answer, in the company of the question it answers: ${JSON.stringify(both)}`);
+  // Without a clear answer above it, the same partial match stays below the floor.
+  const alone = await results('Which mail provider handles the reminders?');
+  assert.ok(
+    alone.every((x) => x.relevance < 0.5),
+    `nothing clear, nothing injected: ${alone.map((x) => `${x.id} ${x.relevance}`).join(', ')}`,
+  );
+});
