@@ -352,14 +352,17 @@ export async function runCompare(options: {
           reports[build.name].push(run.report);
         }
       }
-      results.push({
+      const result: SectionResult = {
         name: section.name,
         args: section.args,
         status: stopped?.status ?? 'compared',
         ...(stopped ? { note: stopped.note } : {}),
         seconds,
         figures: stopped ? [] : compareReports(section, reports),
-      });
+      };
+      results.push(result);
+      // Each section's rows as soon as it is done: a long run that is stopped keeps what it measured.
+      for (const row of sectionRows(result)) log(`compare: ${row}`);
     }
   } finally {
     await rm(overlay, { recursive: true, force: true });
@@ -385,31 +388,33 @@ export function compareTable(r: CompareReport): string {
     '| section | figure | baseline median | current median | delta | noise | verdict |',
     '|---|---|---|---|---|---|---|',
   ];
-  for (const s of r.sections) {
-    if (s.status !== 'compared') {
-      lines.push(`| ${s.name} | – | – | – | – | – | ${s.status}: ${s.note ?? ''} |`);
+  for (const s of r.sections) lines.push(...sectionRows(s));
+  return lines.join('\n');
+}
+
+/** One section's rows of the table. */
+export function sectionRows(s: SectionResult): string[] {
+  if (s.status !== 'compared') return [`| ${s.name} | – | – | – | – | – | ${s.status}: ${s.note ?? ''} |`];
+  const lines: string[] = [];
+  for (const f of s.figures) {
+    const c = f.comparison;
+    if (!c) {
+      lines.push(
+        `| ${s.name} | ${f.id} (${f.unit}) | ${f.baseline.map(round).join(', ') || '–'} | ${f.current.map(round).join(', ') || '–'} | – | – | ${f.note} |`,
+      );
       continue;
     }
-    for (const f of s.figures) {
-      const c = f.comparison;
-      if (!c) {
-        lines.push(
-          `| ${s.name} | ${f.id} (${f.unit}) | ${f.baseline.map(round).join(', ') || '–'} | ${f.current.map(round).join(', ') || '–'} | – | – | ${f.note} |`,
-        );
-        continue;
-      }
-      const share = c.deltaShare === null ? '' : ` (${c.deltaShare >= 0 ? '+' : ''}${Math.round(c.deltaShare * 1000) / 10} %)`;
-      const cells = [
-        s.name,
-        `${f.id} (${f.unit}${f.better === 'higher' ? ', higher is better' : ''})`,
-        String(round(c.baselineMedian)),
-        String(round(c.currentMedian)),
-        `${c.delta >= 0 ? '+' : ''}${round(c.delta)}${share}`,
-        String(round(c.noise)),
-        c.verdict,
-      ];
-      lines.push(`| ${cells.join(' | ')} |`);
-    }
+    const share = c.deltaShare === null ? '' : ` (${c.deltaShare >= 0 ? '+' : ''}${Math.round(c.deltaShare * 1000) / 10} %)`;
+    const cells = [
+      s.name,
+      `${f.id} (${f.unit}${f.better === 'higher' ? ', higher is better' : ''})`,
+      String(round(c.baselineMedian)),
+      String(round(c.currentMedian)),
+      `${c.delta >= 0 ? '+' : ''}${round(c.delta)}${share}`,
+      String(round(c.noise)),
+      c.verdict,
+    ];
+    lines.push(`| ${cells.join(' | ')} |`);
   }
-  return lines.join('\n');
+  return lines;
 }
