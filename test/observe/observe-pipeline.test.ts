@@ -123,9 +123,12 @@ test('two concurrent runs on one home: both succeed, nothing duplicated', async 
     const stateDir = join(dir, 'openclaw');
     for (let s = 0; s < 3; s++) await writeSession(stateDir, 'main', uuid(s), 400, s + 11);
     const reference = await makeHome(dir, 'reference', stateDir);
-    assert.equal((await runCli(['run', '--home', reference])).code, 0);
+    // 1,200 messages through a whole run (observe, index with vectors off, active memory): a loaded
+    // machine's bound, as for the other backlog runs; a hang still ends the test.
+    const bound = { timeoutMs: 300_000 };
+    assert.equal((await runCli(['run', '--home', reference], bound)).code, 0);
     const home = await makeHome(dir, 'home', stateDir);
-    const [a, b] = await Promise.all([runCli(['run', '--home', home]), runCli(['run', '--home', home])]);
+    const [a, b] = await Promise.all([runCli(['run', '--home', home], bound), runCli(['run', '--home', home], bound)]);
     assert.equal(a.code, 0, a.stderr);
     assert.equal(b.code, 0, b.stderr);
     const rows = await snapshotObservations(home);
