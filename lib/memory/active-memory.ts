@@ -201,20 +201,39 @@ function anchors(o: Observation): Set<string> {
  * numbers of the Korean one are nearly all in the English one (at least two). The first said stays.
  */
 export function oneLanguage(observations: Observation[], newestFirst: (a: Observation, b: Observation) => number): Observation[] {
-  const kept: Array<{ o: Observation; script: 'ko' | 'latin'; anchors: Set<string> }> = [];
+  type Kept = { o: Observation; script: 'ko' | 'latin'; anchors: Set<string> };
+  const kept: Kept[] = [];
+  // A twin shares two anchors at least, so only kept items of the other script and the same category
+  // that share one of this item's anchors are compared (an index, not every pair: a day of 20,000
+  // observations compared pairwise took minutes on every rebuild).
+  const byAnchor = new Map<string, Kept[]>();
+  const keyOf = (side: string, category: string, anchor: string) => `${side}\u0000${category}\u0000${anchor}`;
   const ordered = [...observations].sort((a, b) => -newestFirst(a, b));
   for (const o of ordered) {
-    const mine = { o, script: script(o.text), anchors: anchors(o) };
-    const twin = kept.some((k) => {
-      if (k.script === mine.script || k.o.category !== o.category) return false;
+    const mine: Kept = { o, script: script(o.text), anchors: anchors(o) };
+    const otherScript = mine.script === 'ko' ? 'latin' : 'ko';
+    const candidates = new Set<Kept>();
+    for (const a of mine.anchors) for (const k of byAnchor.get(keyOf(otherScript, o.category, a)) ?? []) candidates.add(k);
+    let twin = false;
+    for (const k of candidates) {
       const ko = k.script === 'ko' ? k.anchors : mine.anchors;
       const other = k.script === 'ko' ? mine.anchors : k.anchors;
-      if (ko.size < 2) return false;
+      if (ko.size < 2) continue;
       let shared = 0;
       for (const w of ko) if (other.has(w)) shared++;
-      return shared >= 2 && shared / ko.size >= 0.75;
-    });
-    if (!twin) kept.push(mine);
+      if (shared >= 2 && shared / ko.size >= 0.75) {
+        twin = true;
+        break;
+      }
+    }
+    if (twin) continue;
+    kept.push(mine);
+    for (const a of mine.anchors) {
+      const key = keyOf(mine.script, o.category, a);
+      const list = byAnchor.get(key);
+      if (list) list.push(mine);
+      else byAnchor.set(key, [mine]);
+    }
   }
   const ids = new Set(kept.map((k) => k.o.id));
   return observations.filter((o) => ids.has(o.id));
@@ -237,10 +256,26 @@ export function withoutRestatements(observations: Observation[]): Observation[] 
   const gone = new Set<Observation>();
   for (const group of byDay.values()) {
     if (group.length < 2) continue;
+    // A fuller one holds every word of this one, so it is among the items holding this one's rarest
+    // word: those are searched, in the group's order, instead of the whole group (a day of 20,000
+    // observations searched whole took minutes on every rebuild; `npm run bench -- forget`).
+    const holding = new Map<string, Observation[]>();
+    for (const k of group) {
+      for (const w of words.get(k)!) {
+        const list = holding.get(w);
+        if (list) list.push(k);
+        else holding.set(w, [k]);
+      }
+    }
     for (const o of group) {
       const mine = words.get(o)!;
       if (mine.size < 3) continue;
-      const fuller = group.find((k) => {
+      let rarest: Observation[] = group;
+      for (const w of mine) {
+        const list = holding.get(w)!;
+        if (list.length < rarest.length) rarest = list;
+      }
+      const fuller = rarest.find((k) => {
         if (k === o || gone.has(k)) return false;
         const theirs = words.get(k)!;
         if (theirs.size < mine.size || (theirs.size === mine.size && k.text.length <= o.text.length)) return false;
