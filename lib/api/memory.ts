@@ -30,6 +30,7 @@ import type { Embedder } from '../search/embedder.js';
 import type { GetResult } from '../search/get.js';
 import type { SearchRequest } from '../search/search.js';
 import type { SearchFilters, SearchResponse, SearchResult } from '../search/types.js';
+import { HOME_LOCK_WAIT_MS } from './home.js';
 import type { ListPage } from './list.js';
 import type { MarkRequest, MarkResult } from '../jobs/mark.js';
 import type { ForgetNowOptions, ForgetNowResult } from '../jobs/forget.js';
@@ -440,7 +441,7 @@ class Memory implements MemoryHandle {
     const base = { paths: this.paths, config, logger: this.logger, now: this.now };
     const tier: TierJobOptions = { ...base, updateIndex: searchIndexUpdater(base), ...(options.onStep ? { onStep: options.onStep } : {}) };
     try {
-      return await withHomeLock(this.paths.lock, () => change(tier), { waitMs: this.lockWaitMs ?? 30_000 });
+      return await withHomeLock(this.paths.lock, () => change(tier), { waitMs: this.lockWaitMs ?? HOME_LOCK_WAIT_MS });
     } finally {
       this.changed();
     }
