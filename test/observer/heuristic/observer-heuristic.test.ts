@@ -129,6 +129,49 @@ test('English state change, completed task (✅), and a plain fact', () => {
   assert.match(bare.text, /physio is done/);
 });
 
+test('a completion inside "until" / "once" / "if" is no finish; a past one after "after" is', () => {
+  const names = { speakerNames: { user: 'Nadia', assistant: 'Claude' } };
+  for (const text of [
+    'stay on 3.12 until the accounting stuff is done, I want one moving part at a time',
+    'once the migration is finished we deploy to production',
+    'ship the docs if the rewrite is merged',
+    'hold the release till the security review is complete',
+  ]) {
+    const out = observe([['user', text]], {}, names);
+    assert.ok(!out.some((o) => o.done), `${text} → ${JSON.stringify(out.map((o) => o.text))}`);
+  }
+  // Near misses: a finish said plainly, or in the past after "after", is still a ✅ task.
+  const done = observe([['user', 'the accounting stuff is done, so we can move to 3.13']], {}, names);
+  assert.ok(
+    done.some((o) => o.done),
+    JSON.stringify(done.map((o) => o.text)),
+  );
+  const after = observe([['user', 'after the migration was done we fixed the login bug']], {}, names);
+  assert.ok(
+    after.some((o) => o.done),
+    JSON.stringify(after.map((o) => o.text)),
+  );
+});
+
+test('a reverting choice ("let\'s go back to weasyprint") is a decision; a past return is not', () => {
+  const names = { speakerNames: { user: 'Nadia', assistant: 'Claude' } };
+  for (const text of [
+    "let's go back to weasyprint and fix the image size some other way",
+    "we'll switch back to Heroku for the staging app",
+    'i will revert back to the old parser',
+  ]) {
+    const out = observe([['user', text]], {}, names);
+    const d = out.find((o) => o.category === 'decision');
+    assert.ok(d, `${text} → ${JSON.stringify(out.map((o) => `[${o.category}] ${o.text}`))}`);
+    assert.equal(d.priority, 'high');
+  }
+  // Near misses: going back to a place, a return already made, a question.
+  for (const text of ['I went back to the office after lunch', 'we got back to Lisbon on Sunday', 'should we go back to weasyprint?']) {
+    const out = observe([['user', text]], {}, names);
+    assert.ok(!out.some((o) => o.category === 'decision'), `${text} → ${JSON.stringify(out.map((o) => `[${o.category}] ${o.text}`))}`);
+  }
+});
+
 test('English deadline: task, high priority, relative date anchored', () => {
   // 2026-04-08 is a Wednesday.
   const o = only(observe([['user', 'The demo is on Friday, so the login must work by Thursday.']], { time: '2026-04-08T10:00:00Z' }));

@@ -257,6 +257,8 @@ const DECISION = gated(
       String.raw`\b(?:decided|decide to|decision (?:is|was)|made (?:a|the) (?:decision|call)|final decision)\b`,
       String.raw`\b(?:we|i)(?:'ll| will| are going to|'re going to| shall) (?:use|go with|stick with|pick|adopt|switch to|build (?:it )?(?:on|with))\b`,
       String.raw`\blet's (?:go with|use|stick with|pick|choose|adopt|switch to)\b`,
+      // "let's go back to weasyprint", "we'll switch back to Heroku": a reverting choice is a decision too.
+      String.raw`\b(?:let's|lets|let us|we'll|we will|i'll|i will|we're going to|we are going to)\s+(?:just\s+)?(?:go|switch|move|revert|roll)\s+back\s+to\b`,
       String.raw`\b(?:we're|we are|i'm|i am) going with\b`,
       String.raw`\b(?:chose|chosen|settled on|opted for|agreed (?:to|on)|sticking with|going forward we)\b`,
       // "Agreed, we'll run both side by side for two weeks": agreeing to what was proposed, said as what we will do.
@@ -268,7 +270,7 @@ const DECISION = gated(
     'i',
   ),
   `decided decide decision made use go stick pick adopt switch build choose going chose chosen settled opted agreed sticking
-    plan main primary default single is we i`,
+    plan main primary default single is we i back`,
 );
 
 const STATE = gated(
@@ -571,6 +573,28 @@ const HEDGE = gated(
   'feel feels felt kind kinda sort bit little somewhat mostly annoying clunky meh',
 );
 
+/**
+ * Said as not finished: a negation ("it's not done yet"), or a completion inside a clause of time or
+ * condition — "stay on 3.12 until the accounting stuff is done", "once the migration is finished we
+ * deploy" — which names when something else happens, not what was finished ("after the migration was
+ * done" is past, and a finish).
+ */
+const NOT_DONE = new RegExp(
+  [
+    String.raw`\b(?:not|n't|never)\b[^.]*\b(?:done|finished|fixed|resolved|working)\b`,
+    pattern([
+      /\b/,
+      anyOf('until', 'till', 'til', 'unless', 'once', 'as soon as', 'when', 'whenever', 'if', 'before', 'after'),
+      /\b[^.;,]*?\b/,
+      anyOf('is', 'are', "'s", 'gets?', 'has been', 'have been'),
+      /\s+(?:all\s+|fully\s+|completely\s+)?/,
+      anyOf('done', 'finished', 'complete', 'completed', 'fixed', 'resolved', 'merged', 'deployed', 'shipped', 'over'),
+      /\b/,
+    ]).source,
+  ].join('|'),
+  'i',
+);
+
 const QUESTION_START = pattern(
   [
     /^/,
@@ -588,7 +612,7 @@ const QUESTION_START = pattern(
 /** The English pattern of each name the cascade (cascade.ts) tests. */
 const PATTERNS: Record<Pattern, GatedPattern | RegExp> = {
   done: DONE,
-  notDone: /\b(?:not|n't|never)\b[^.]*\b(?:done|finished|fixed|resolved|working)\b/i,
+  notDone: NOT_DONE,
   taskObject: TASK_OBJECT,
   decision: DECISION,
   preference: PREFERENCE,
