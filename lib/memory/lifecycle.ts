@@ -463,6 +463,7 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
         ...[...newer.kinds.keys()].map((k) => `kind:${k}`),
         ...[...newer.fromMeasures].map((m) => `measure:${m}`),
         ...(goesSomewhere(newer) ? [GOES_TO_KEY] : []),
+        ...(deadlineTimes(newer.o.text).length > 0 ? [DEADLINE_KEY] : []),
       ];
       const found = new Set<number>();
       for (const key of keys) for (const i of postings.get(key) ?? []) found.add(i);
@@ -499,6 +500,8 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
     for (const m of newer.measures) post(`measure:${m}`, n);
     // A decision to go somewhere shares no word with the trip changed elsewhere ("후쿠오카로" / "오사카로 다시").
     if (newer.o.category === 'decision' && goesSomewhere(newer)) post(GOES_TO_KEY, n);
+    // A deadline at a time shares no word with its new time said another way ("close at 2 pm" / "the cutoff is noon").
+    if (DURABLE.has(newer.o.category) && deadlineTimes(newer.o.text).length > 0) post(DEADLINE_KEY, n);
   }
   return changes;
 }
@@ -735,7 +738,8 @@ function supersededBy(newer: Item, older: Item[], weight: Weight): Item[] {
       sameSubject(old, newer, oldValues, chooses, weight) ||
       decidedQuestion(old, newer, weight) ||
       otherNamedPlace(old, newer) ||
-      newDestination(old, newer)
+      newDestination(old, newer) ||
+      changedDeadline(old, newer)
     )
       out.push(old);
   }
@@ -1053,6 +1057,54 @@ function changedMeasure(old: Item, newer: Item): boolean {
   for (const from of newer.fromMeasures) {
     if (!old.measures.has(from) || old.fromMeasures.has(from)) continue;
     if (from.includes(' ') || [...newer.words].some((w) => old.words.has(w))) return true;
+  }
+  return false;
+}
+
+/** A deadline said in a sentence: "the cutoff is …", "orders close at …", "due by …", "마감". */
+const DEADLINE_WORD = /\b(?:cut-?offs?|deadlines?|closes?\s+at|closing time|last orders|due\s+(?:at|by))\b|마감/iu;
+/** A time of day ("2 pm", "14:00", "noon", "오후 2시"), as compared: lower case, no spaces. */
+const CLOCK_TIME = /\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\b\d{1,2}:\d{2}\b|\b(?:noon|midnight)\b|(?:오전|오후)?\s*\d{1,2}시/giu;
+/** Where a deadline's time is anchored: "the day before", "the same day", "on Fridays", "전날". */
+const DEADLINE_ANCHOR =
+  /\bthe (?:day|night|evening|morning|week) (?:before|after)\b|\b(?:the )?same day\b|\bon (?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\bevery (?:day|morning|evening|week)\b|전날|당일|前日/giu;
+const DEADLINE_KEY = 'deadline:';
+
+/** The times of day of each sentence that says a deadline, with the anchors beside them. */
+function deadlineTimes(text: string): Array<{ sentence: string; times: string[]; anchors: string[] }> {
+  const out: Array<{ sentence: string; times: string[]; anchors: string[] }> = [];
+  for (const sentence of text.split(/(?<=[.!?。;])\s+/u)) {
+    if (!DEADLINE_WORD.test(sentence)) continue;
+    const times = Array.from(sentence.matchAll(CLOCK_TIME), (m) => m[0].toLowerCase().replace(/\s+/g, ''));
+    if (times.length === 0) continue;
+    out.push({ sentence, times, anchors: Array.from(sentence.matchAll(DEADLINE_ANCHOR), (m) => m[0].toLowerCase()) });
+  }
+  return out;
+}
+
+/**
+ * A deadline moved to another time, said as a change: "from now on the cutoff is noon on the day before"
+ * makes "orders for a delivery day close at 2 pm the day before" history. Both say a deadline at a time of
+ * day and the times differ; the newer sentence names nothing the older item does not (its words but the
+ * deadline's and the time's are the older's: "the deadline for grant applications is now 5 pm" is another
+ * deadline); and they share where the time is anchored ("the day before") or a subject word.
+ */
+function changedDeadline(old: Item, newer: Item): boolean {
+  if (!CHANGE_WORD.test(newer.o.text)) return false;
+  const before = deadlineTimes(old.o.text);
+  if (before.length === 0) return false;
+  const deadlineWords = new Set(['cutoff', 'cut-off', 'deadline', 'close', 'closing', 'due', '마감']);
+  for (const now of deadlineTimes(newer.o.text)) {
+    if (!CHANGE_WORD.test(now.sentence)) continue;
+    const named = [...subjectWords(now.sentence, newer.names)].filter(
+      (w) => !deadlineWords.has(w) && !VALUE_WORD.has(w) && !/\d/.test(w) && !/^(?:cut-?off|deadline)s?$/.test(w),
+    );
+    if (!named.every((w) => old.words.has(w) || old.context.has(w))) continue;
+    for (const then of before) {
+      if (now.times.every((t) => then.times.includes(t))) continue;
+      const anchored = now.anchors.some((a) => then.anchors.includes(a));
+      if (anchored || named.some((w) => old.words.has(w))) return true;
+    }
   }
   return false;
 }

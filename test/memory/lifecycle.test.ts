@@ -522,3 +522,29 @@ test('a new choice of the kind a task was to run supersedes the task; a task lea
   const both = o('Nadia decided to keep Postgres 16 and add SQLite for the tests.', '2026-04-01', 'decision');
   assert.equal(marks([task, both]).has(task.id), false);
 });
+
+test('a deadline moved to another time supersedes the old time, said in other words', () => {
+  const close = o(
+    'Nadia said rule: orders for a delivery day close at 2 pm the day before. Tomás needs the numbers by then.',
+    '2026-03-07',
+    'fact',
+  );
+  const noon = o('Nadia said from now on the cutoff is noon on the day before.', '2026-06-01', 'preference');
+  assert.deepEqual(marks([close, noon]).get(close.id), { kind: 'superseded', date: '2026-06-01', by: noon.id });
+
+  // Near misses: another deadline (it names what the old one does not), no change said, the same time,
+  // nothing shared (neither where the time is anchored nor a word), no deadline on the old side.
+  const pharmacy = o('The pharmacy closes at 6 pm on Saturdays.', '2026-03-07', 'fact');
+  const newsletter = o('From now on the cutoff for the newsletter is noon on Saturdays.', '2026-06-01', 'preference');
+  assert.equal(marks([pharmacy, newsletter]).has(pharmacy.id), false, 'the newsletter is not the pharmacy');
+  const grants = o('The deadline for grant applications is now 5 pm the day before the review.', '2026-06-01', 'fact');
+  assert.equal(marks([close, grants]).has(close.id), false, 'grant applications are another deadline');
+  const noChange = o('Nadia said the cutoff is noon on the day before.', '2026-06-01', 'fact');
+  assert.equal(marks([close, noChange]).has(close.id), false, 'no change said');
+  const same = o('Nadia said from now on the cutoff is 2 pm on the day before.', '2026-06-01', 'fact');
+  assert.equal(marks([close, same]).has(close.id), false, 'the same time');
+  const unanchored = o('From now on the cutoff is noon.', '2026-06-01', 'preference');
+  assert.equal(marks([close, unanchored]).has(close.id), false, 'nothing shared');
+  const meeting = o('Nadia said the tasting is at 2 pm the day before the demo.', '2026-03-07', 'fact');
+  assert.equal(marks([meeting, noon]).has(meeting.id), false, 'a tasting is no deadline');
+});
