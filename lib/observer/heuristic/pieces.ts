@@ -27,7 +27,14 @@ import { stripKoreanAddress } from './korean-address.js';
 import { PRIORITY_RANK, type Draft } from './draft.js';
 import { questionBody } from './attribution.js';
 import { REPLY_WINDOW_MS, type ReplyContext } from './reply-topic.js';
-import { AGREEING_LEAD, pointsAtWhatWasSaid, setsWhatWasSaid, takesUpWhatWasSaid, type SaidBefore } from './points-back.js';
+import {
+  AGREEING_LEAD,
+  pointsAtWhatWasSaid,
+  putsOffWhatWasSaid,
+  setsWhatWasSaid,
+  takesUpWhatWasSaid,
+  type SaidBefore,
+} from './points-back.js';
 import type { MessageSettings } from './observe-message.js';
 import { anyOf, pattern } from '../../core/pattern.js';
 
@@ -130,7 +137,9 @@ export function readPieces(reading: PieceReading): ReadMessage {
     // What follows the question in the same message (a statement, thanks, an attachment) leaves it asked: "How do I
     // validate JWT refresh tokens? Access tokens are short-lived, but…" is answered by the next message all the same.
     if (asked) lastQuestion = { role, speaker, question: sentence, timeMs, entryId: message.entryId };
-    if (analysis.kind === 'filler') continue;
+    // "Then not now" names nothing, yet decides about what the other just proposed (below).
+    const putsOff = settings.select && role === 'user' && earlierOther !== undefined && !quoted && putsOffWhatWasSaid(sentence, korean);
+    if (analysis.kind === 'filler' && !putsOff) continue;
     if (analysis.kind === 'question' && role === 'assistant' && !options.keepAssistantQuestions) continue;
     // Technical (names a technology or a code language's word): asked once, for selection and for worth.
     let technical = false;
@@ -158,7 +167,10 @@ export function readPieces(reading: PieceReading): ReadMessage {
     // the sentence before it; a decision that points at nothing is no decision.
     let refersTo: string | undefined;
     let pointed = sentence;
-    if (settings.select && (pointsAtWhatWasSaid(sentence, korean) || setsWhatWasSaid(sentence, korean))) {
+    if (
+      settings.select &&
+      (pointsAtWhatWasSaid(sentence, korean) || setsWhatWasSaid(sentence, korean) || putsOffWhatWasSaid(sentence, korean))
+    ) {
       if (earlierOther) {
         refersTo = earlierOther.entryId;
         const bare = korean ? sentence : sentence.replace(AGREEING_LEAD, '');

@@ -70,8 +70,28 @@ const TAKES_UP_EN = pattern(
   'i',
 );
 
+/**
+ * "Then not now", "not yet", "maybe later": what the other proposed is put off — a decision about it, which names
+ * nothing itself.
+ */
+const PUTS_OFF_EN = pattern(
+  [
+    '^(?:',
+    AGREEING_WORD,
+    ')*',
+    /(?:then[,\s]+)?(?:not now|not yet|not today|maybe later|later then|let's wait|let's hold off)(?:[,\s]+then)?[.!]*$/,
+  ],
+  'i',
+);
+
 export function takesUpWhatWasSaid(sentence: string, koreanSentence: boolean): boolean {
-  return !koreanSentence && pointsAtWhatWasSaid(sentence, false) && TAKES_UP_EN.test(sentence.trim());
+  if (koreanSentence) return false;
+  const s = sentence.trim();
+  return (pointsAtWhatWasSaid(s, false) && TAKES_UP_EN.test(s)) || putsOffWhatWasSaid(s, false);
+}
+
+export function putsOffWhatWasSaid(sentence: string, koreanSentence: boolean): boolean {
+  return !koreanSentence && PUTS_OFF_EN.test(sentence.trim());
 }
 
 /**

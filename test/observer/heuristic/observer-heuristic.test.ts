@@ -669,6 +669,44 @@ test('a decision that only points back ("let\'s go with that", "그걸로 가자
   assert.equal(only(observe([['user', "Let's go with Litestream."]])).category, 'decision');
 });
 
+test('"then not now" puts off what was proposed: a decision that carries its subject; alone or with more said, none', () => {
+  const names = { speakerNames: { user: 'Nadia', assistant: 'Claude' } };
+  const out = observe(
+    [
+      ['user', "while we're at it, python 3.13?"],
+      ['assistant', 'I tried it on a scratch branch: everything passes on 3.13. The question is timing rather than compatibility.'],
+      ['user', 'then not now. stay on 3.12 until the accounting stuff is done'],
+    ],
+    {},
+    names,
+  );
+  const put = find(out, /not now/);
+  assert.equal(put.category, 'decision');
+  assert.equal(put.priority, 'high');
+  assert.match(put.text, /\(on: .*3\.13/);
+  assert.ok(put.provenance!.entryIds.includes('e0000001'), JSON.stringify(put.provenance));
+  // Near misses: nothing proposed before it; a refusal that goes on to say something else; the agent's own words.
+  assert.ok(!observe([['user', 'then not now.']], {}, names).some((o) => o.category === 'decision'));
+  const driving = observe(
+    [
+      ['assistant', 'Want me to add dark mode?'],
+      ['user', 'not now, I am driving to Porto for the weekend'],
+    ],
+    {},
+    names,
+  );
+  assert.ok(!driving.some((o) => o.category === 'decision'), JSON.stringify(driving.map((o) => `[${o.category}] ${o.text}`)));
+  const agent = observe(
+    [
+      ['user', 'Should we add dark mode?'],
+      ['assistant', 'Not yet.'],
+    ],
+    {},
+    names,
+  );
+  assert.ok(!agent.some((o) => o.category === 'decision'), JSON.stringify(agent.map((o) => `[${o.category}] ${o.text}`)));
+});
+
 test('"let\'s do it" after a proposal is a decision on what was proposed; "I\'ll do it" is no decision', () => {
   const names = { speakerNames: { user: 'Nadia', assistant: 'Claude' } };
   const os = observe(
