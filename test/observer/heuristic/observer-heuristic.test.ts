@@ -166,7 +166,12 @@ test('a reverting choice ("let\'s go back to weasyprint") is a decision; a past 
     assert.equal(d.priority, 'high');
   }
   // Near misses: going back to a place, a return already made, a question.
-  for (const text of ['I went back to the office after lunch', 'we got back to Lisbon on Sunday', 'should we go back to weasyprint?']) {
+  for (const text of [
+    'I went back to the office after lunch',
+    'we got back to Lisbon on Sunday',
+    'should we go back to weasyprint?',
+    "Painting is fun now, but who knows, maybe I'll go back to the guitar someday.",
+  ]) {
     const out = observe([['user', text]], {}, names);
     assert.ok(!out.some((o) => o.category === 'decision'), `${text} → ${JSON.stringify(out.map((o) => `[${o.category}] ${o.text}`))}`);
   }

@@ -258,7 +258,8 @@ const DECISION = gated(
       String.raw`\b(?:we|i)(?:'ll| will| are going to|'re going to| shall) (?:use|go with|stick with|pick|adopt|switch to|build (?:it )?(?:on|with))\b`,
       String.raw`\blet's (?:go with|use|stick with|pick|choose|adopt|switch to)\b`,
       // "let's go back to weasyprint", "we'll switch back to Heroku": a reverting choice is a decision too.
-      String.raw`\b(?:let's|lets|let us|we'll|we will|i'll|i will|we're going to|we are going to)\s+(?:just\s+)?(?:go|switch|move|revert|roll)\s+back\s+to\b`,
+      // Not a hope: "maybe I'll go back to acting someday".
+      String.raw`(?<!\b(?:maybe|perhaps|possibly|probably)\s+)\b(?:let's|lets|let us|we'll|we will|i'll|i will|we're going to|we are going to)\s+(?:just\s+)?(?:go|switch|move|revert|roll)\s+back\s+to\b(?![^.]*\b(?:someday|some day|one day|eventually)\b)`,
       String.raw`\b(?:we're|we are|i'm|i am) going with\b`,
       String.raw`\b(?:chose|chosen|settled on|opted for|agreed (?:to|on)|sticking with|going forward we)\b`,
       // "Agreed, we'll run both side by side for two weeks": agreeing to what was proposed, said as what we will do.
