@@ -34,6 +34,8 @@ export class MessageLoop {
   private recent: MessageRecord[] = [];
   /** Each speaker's latest message with an observation, for "that" in the other's reply. */
   private saidBefore: Partial<Record<'user' | 'assistant', SaidBefore>> = {};
+  /** What the current speaker's turn answers ("python 3.13? — "), kept across its messages until the other speaks. */
+  private answering: { role: 'user' | 'assistant'; timeMs: number; question: string } | undefined = undefined;
 
   constructor(
     private readonly given: SpeakerNames,
@@ -101,13 +103,17 @@ export class MessageLoop {
       };
     const made = this.drafts.slice(before);
     const statement = made.find((d) => !d.question);
+    // An answer's gist leads with what it answers: "let's do it" after "what about X?" and its answer decides X. A
+    // turn of several messages (prose, a tool call, prose) answers it in each: "Everything passes on 3.13", after the
+    // tool's output, still answers "python 3.13?".
+    const answered = replyTo && ms - replyTo.timeMs <= REPLY_WINDOW_MS ? `${replyTo.question.replace(/[?\s]+$/, '')} — ` : '';
+    if (answered) this.answering = { role: message.role, timeMs: ms, question: answered };
+    else if (this.answering?.role !== message.role || ms - this.answering.timeMs > REPLY_WINDOW_MS) this.answering = undefined;
     if (statement) {
-      // An answer's gist leads with what it answers: "let's do it" after "what about X?" and its answer decides X.
-      const answered = replyTo && ms - replyTo.timeMs <= REPLY_WINDOW_MS ? `${replyTo.question.replace(/[?\s]+$/, '')} — ` : '';
       this.saidBefore[message.role] = {
         entryId: message.entryId,
         timeMs: ms,
-        gist: answered + gistOf(statement.text, statement.message === message ? speakerOf(names, message) : ''),
+        gist: (this.answering?.question ?? '') + gistOf(statement.text, statement.message === message ? speakerOf(names, message) : ''),
       };
     }
     this.recent.push({

@@ -690,6 +690,31 @@ test('"then not now" puts off what was proposed: a decision that carries its sub
   assert.equal(put.priority, 'high');
   assert.match(put.text, /\(on: .*3\.13/);
   assert.ok(put.provenance!.entryIds.includes('e0000001'), JSON.stringify(put.provenance));
+  // The agent's turn in two messages (prose, a tool call, its result): the second still answers the question.
+  const split = observe(
+    [
+      ['user', "while we're at it, python 3.13?"],
+      ['assistant', 'I tried it on a scratch branch:'],
+      ['assistant', 'Everything passes on 3.13. The question is timing rather than compatibility.'],
+      ['user', 'then not now.'],
+    ],
+    {},
+    names,
+  );
+  assert.match(find(split, /not now/).text, /\(on: .*python 3\.13 — everything passes/, JSON.stringify(split.map((o) => o.text)));
+  // Once the user has spoken in between, the agent's next message answers nothing.
+  const after = observe(
+    [
+      ['user', 'python 3.13?'],
+      ['assistant', 'Everything passes on 3.13.'],
+      ['user', 'the invoice PDF looks wrong in docker, all the text is in a fallback font'],
+      ['assistant', 'The fonts never make it into the image: the Dockerfile only copies app/.'],
+      ['user', "let's do it"],
+    ],
+    {},
+    names,
+  );
+  assert.doesNotMatch(find(after, /decided to do it/).text, /python/, JSON.stringify(after.map((o) => o.text)));
   // Near misses: nothing proposed before it; a refusal that goes on to say something else; the agent's own words.
   assert.ok(!observe([['user', 'then not now.']], {}, names).some((o) => o.category === 'decision'));
   const driving = observe(
