@@ -18,8 +18,18 @@ export interface ConfigLocation {
   env: NodeJS.ProcessEnv;
 }
 
-/** config.yaml read and validated as it is (defaults when there is none); nothing is created. */
-export async function readConfig(location: ConfigLocation): Promise<LoadedConfig> {
+/**
+ * config.yaml read and validated as it is (defaults when there is none); nothing is created. With `cacheFile`
+ * (the home's config cache, lib/config/config-cache.ts), a cache that holds this very text validated by this
+ * schema is read instead: the same config without parsing YAML and loading the schema library, and the cache
+ * is only read, never written.
+ */
+export async function readConfig(location: ConfigLocation & { cacheFile?: string }): Promise<LoadedConfig> {
+  if (location.cacheFile) {
+    const { cachedConfig } = await import('../config/config-cache.js');
+    const hit = await cachedConfig({ ...location, cacheFile: location.cacheFile });
+    if (hit) return hit;
+  }
   const { loadConfig } = await import('../config/config.js');
   return loadConfig(location);
 }

@@ -16,13 +16,13 @@ export interface MemoryHome extends JobContext {
 /** A job that logs nothing (a command that only reads, such as `export`, writes no log). */
 export const NO_LOG: Logger = { log: () => undefined, flush: async () => undefined };
 
-/** How long a change waits for another job holding the home lock, unless the call says otherwise (ms). */
-export const HOME_LOCK_WAIT_MS = 30_000;
-
-/** Run `fn` holding the home lock: a tier move is never half seen, and two jobs never write at once. */
-export async function underHomeLock<T>(home: Pick<MemoryHome, 'paths'>, fn: () => Promise<T>, waitMs = HOME_LOCK_WAIT_MS): Promise<T> {
-  const { withHomeLock } = await import('../platform/lock.js');
-  return withHomeLock(home.paths.lock, fn, { waitMs });
+/**
+ * Run `fn` holding the home lock: a tier move is never half seen, and two jobs never write at once. `waitMs`:
+ * how long it waits for another job (default HOME_LOCK_WAIT_MS, lib/platform/lock.ts).
+ */
+export async function underHomeLock<T>(home: Pick<MemoryHome, 'paths'>, fn: () => Promise<T>, waitMs?: number): Promise<T> {
+  const { withHomeLock, HOME_LOCK_WAIT_MS } = await import('../platform/lock.js');
+  return withHomeLock(home.paths.lock, fn, { waitMs: waitMs ?? HOME_LOCK_WAIT_MS });
 }
 
 /** Refused with the agents there are (and a near name) unless the home knows each of `agents` (a source names it, or it has memory here). */

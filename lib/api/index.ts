@@ -56,7 +56,8 @@ export type { ProposalDetails } from '../tiers/proposal-details.js';
 export type { AuditEntry } from '../tiers/audit.js';
 export type { TierFile } from '../tiers/locations.js';
 export { formatBytes, formatProposals, formatTierResult } from '../tiers/report.js';
-export { assertKnownAgents, HOME_LOCK_WAIT_MS, NO_LOG, underHomeLock, type MemoryHome } from './home.js';
+export { assertKnownAgents, NO_LOG, underHomeLock, type MemoryHome } from './home.js';
+export { HOME_LOCK_WAIT_MS } from '../platform/lock.js';
 export {
   backupHome,
   exportMemory,

@@ -30,7 +30,6 @@ import type { Embedder } from '../search/embedder.js';
 import type { GetResult } from '../search/get.js';
 import type { SearchRequest } from '../search/search.js';
 import type { SearchFilters, SearchResponse, SearchResult } from '../search/types.js';
-import { HOME_LOCK_WAIT_MS } from './home.js';
 import type { ListPage } from './list.js';
 import type { MarkRequest, MarkResult } from '../jobs/mark.js';
 import type { ForgetNowOptions, ForgetNowResult } from '../jobs/forget.js';
@@ -267,7 +266,11 @@ function mtimeOf(file: string): number {
   return statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 }
 
-const NO_LOG: Logger = { log: () => undefined, flush: async () => undefined };
+/**
+ * The handle's logger when the caller gave none: told apart by identity (recall then keeps no logger of its
+ * own), so never the api's NO_LOG (home.ts), a logger a caller passes on purpose.
+ */
+const NO_LOGGER_GIVEN: Logger = { log: () => undefined, flush: async () => undefined };
 
 class Memory implements MemoryHandle {
   readonly paths: HomePaths;
@@ -286,7 +289,7 @@ class Memory implements MemoryHandle {
   constructor(paths: HomePaths, settings: LiveConfig, options: OpenMemoryOptions) {
     this.paths = paths;
     this.settings = settings;
-    this.logger = options.logger ?? NO_LOG;
+    this.logger = options.logger ?? NO_LOGGER_GIVEN;
     this.now = options.now ?? (() => new Date());
     this.lockWaitMs = options.lockWaitMs;
     this.keepOpen = options.keepOpen === true;
@@ -320,7 +323,7 @@ class Memory implements MemoryHandle {
     this.recaller ??= (async () => {
       const [{ MemoryRecall }, { openIndexReader }] = await Promise.all([import('./recall.js'), import('../search/open-engine.js')]);
       this.reader ??= openIndexReader(this.paths.index);
-      return new MemoryRecall(this.paths, this.settings, this.reader, this.logger === NO_LOG ? undefined : this.logger);
+      return new MemoryRecall(this.paths, this.settings, this.reader, this.logger === NO_LOGGER_GIVEN ? undefined : this.logger);
     })();
     return this.recaller;
   }
@@ -434,7 +437,7 @@ class Memory implements MemoryHandle {
   /** Run `change` with the tier job's options under the home lock; what an open index loaded is read again after. */
   private async tierChange<T>(options: TierChangeOptions, change: (tier: TierJobOptions) => Promise<T>): Promise<T> {
     const config = await this.settings.refresh();
-    const [{ searchIndexUpdater }, { withHomeLock }] = await Promise.all([
+    const [{ searchIndexUpdater }, { withHomeLock, HOME_LOCK_WAIT_MS }] = await Promise.all([
       import('../tiers/search-index.js'),
       import('../platform/lock.js'),
     ]);

@@ -26,6 +26,7 @@ import { createFileLogger, type Logger } from '../platform/log.js';
 import { IndexUnavailable, TIERS, type IndexReader, type RankRequest } from '../search/engine.js';
 import { refreshIfStale } from '../search/search.js';
 import { bridgeRendering } from '../search/bridge.js';
+import { withCompany } from '../search/relevance.js';
 import { EmbeddingError, embeddingSettings } from '../search/embeddings.js';
 import { processEmbedder, type Embedder } from '../search/embedder.js';
 import { ChangeWatch } from '../search/change-watch.js';
@@ -168,6 +169,8 @@ export class MemoryRecall {
       this.index.close();
       all = this.index.rank(request.query, asked).results;
     }
+    // Judged at this gate's floor: what rides with a clear answer is raised to it (relevance.ts withCompany).
+    all = withCompany(all, request.minRelevance);
     // What is held for review (memory/suspicious.ts) is never injected; `status` lists it.
     const relevant = all.filter((r) => (r.relevance ?? 0) >= request.minRelevance);
     const kept = relevant.filter((r) => !isSuspicious(r.text)).slice(0, request.limit);

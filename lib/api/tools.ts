@@ -205,8 +205,10 @@ function validatorOf(schema: JsonSchemaObject): ValidateFunction {
   let v = validators.get(schema);
   if (!v) {
     // Loaded on first use (~40 ms): a process that only imports this module for its types or helpers does not pay it.
+    // The schemas are this module's constants, checked against JSON Schema's meta-schema by the tests
+    // (test/api/tool-schemas.test.ts), not by compiling that meta-schema in every server's first call (~25 ms CPU).
     const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
-    ajv ??= new AjvClass({ allErrors: true, strict: false, unicodeRegExp: true });
+    ajv ??= new AjvClass({ allErrors: true, strict: false, unicodeRegExp: true, validateSchema: false });
     v = ajv.compile(schema);
     validators.set(schema, v);
   }

@@ -99,14 +99,22 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
   if (!(await options.memory.indexReadable())) return undefined;
   const limit = options.limit ?? 5;
   const mode = await promptSearchMode(options);
+  const { DEFAULT_MIN_RELEVANCE } = await import('../search/relevance.js');
+  const floor = options.minRelevance ?? DEFAULT_MIN_RELEVANCE;
   const response = await options.memory.search(
-    { query: prompt, limit: limit * 3, filters: options.agents?.length ? { agents: options.agents } : {}, cache: false, mode },
+    {
+      query: prompt,
+      limit: limit * 3,
+      filters: options.agents?.length ? { agents: options.agents } : {},
+      cache: false,
+      mode,
+      // Relevance judged at this gate's floor: what rides with a clear answer is raised to it.
+      injectionFloor: floor,
+    },
     // Never wait for the home lock on a prompt: an index behind the files (an after-turn job running) answers as it is.
     { lockWaitMs: 0 },
   );
-  const { DEFAULT_MIN_RELEVANCE } = await import('../search/relevance.js');
   const { PRIORITY_EMOJI } = await import('../memory/observation-line.js');
-  const floor = options.minRelevance ?? DEFAULT_MIN_RELEVANCE;
   const { isSuspicious } = await import('../memory/suspicious.js');
   // What is held for review (memory/suspicious.ts) is never injected; `status` lists it.
   const relevant = response.results.filter((r) => (r.relevance ?? 0) >= floor && !isSuspicious(r.text)).slice(0, limit);

@@ -43,7 +43,7 @@ export async function forgetNow(options: ForgetNowOptions): Promise<ForgetNowRes
     { recoverTierOps },
     { searchIndexUpdater },
     { resolveTimeZone },
-    { withHomeLock },
+    { withHomeLock, HOME_LOCK_WAIT_MS },
   ] = await Promise.all([
     import('../tiers/forget.js'),
     import('../tiers/tier-job.js'),
@@ -73,6 +73,6 @@ export async function forgetNow(options: ForgetNowOptions): Promise<ForgetNowRes
       if (!(await options.confirm(plan))) return { kind: 'declined', plan };
       return { kind: 'forgotten', plan, result: await applyForget(forgetOptions, plan, selector) };
     },
-    { waitMs: options.lockWaitMs ?? 30_000 },
+    { waitMs: options.lockWaitMs ?? HOME_LOCK_WAIT_MS },
   );
 }

@@ -29,14 +29,19 @@ export interface MarkResult {
 
 export async function markObservation(options: MarkOptions, id: string, request: MarkRequest): Promise<MarkResult> {
   const { paths, config, logger, now } = options;
-  const [{ getObservation, normaliseIdTarget }, { withHomeLock }, { markInFile }, { updateIndex }, { localDateTime, resolveTimeZone }] =
-    await Promise.all([
-      import('../search/get.js'),
-      import('../platform/lock.js'),
-      import('../memory/lifecycle-file.js'),
-      import('../search/indexer.js'),
-      import('../platform/time-zone.js'),
-    ]);
+  const [
+    { getObservation, normaliseIdTarget },
+    { withHomeLock, HOME_LOCK_WAIT_MS },
+    { markInFile },
+    { updateIndex },
+    { localDateTime, resolveTimeZone },
+  ] = await Promise.all([
+    import('../search/get.js'),
+    import('../platform/lock.js'),
+    import('../memory/lifecycle-file.js'),
+    import('../search/indexer.js'),
+    import('../platform/time-zone.js'),
+  ]);
   const target = normaliseIdTarget(id);
   const found = await getObservation(paths, config, target, { logger, now });
   if (!found)
@@ -74,7 +79,7 @@ export async function markObservation(options: MarkOptions, id: string, request:
         await rebuildActiveMemory({ paths, config, agent: found.agent, timeZone: zone, now: now() });
       }
     },
-    { waitMs: 30_000 },
+    { waitMs: HOME_LOCK_WAIT_MS },
   );
   logger.log('info', 'mark', { id: target, mark: mark?.kind ?? 'clear', by });
   return { id: target, path: found.path, mark };

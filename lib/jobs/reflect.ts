@@ -38,7 +38,7 @@ export interface ReflectNowResult {
 }
 
 export async function reflectNow(options: ReflectNowOptions): Promise<ReflectNowResult> {
-  const [{ runReflectJob }, { withHomeLock }, { rebuildActiveMemory }, { resolveTimeZone }] = await Promise.all([
+  const [{ runReflectJob }, { withHomeLock, HOME_LOCK_WAIT_MS }, { rebuildActiveMemory }, { resolveTimeZone }] = await Promise.all([
     import('./reflect-job.js'),
     import('../platform/lock.js'),
     import('../memory/active-memory-file.js'),
@@ -67,6 +67,6 @@ export async function reflectNow(options: ReflectNowOptions): Promise<ReflectNow
       }
       return { result, rebuilt };
     },
-    { waitMs: 30_000 },
+    { waitMs: HOME_LOCK_WAIT_MS },
   );
 }

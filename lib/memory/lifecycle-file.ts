@@ -4,7 +4,7 @@
  * file stays as it was (lib/memory/day-file/). The caller holds the home lock.
  */
 import type { HomePaths } from '../platform/home.js';
-import { updateObservation } from './day-file/index.js';
+import { updateObservations } from './day-file/index.js';
 import { lifecycleMarks, type LifecycleChange } from './lifecycle.js';
 import { listHotDayFiles, readObservations } from './memory-files.js';
 
@@ -58,17 +58,15 @@ export async function markInFile(
 ): Promise<typeof changes | undefined> {
   // Written as observe writes a day file (day-file-buffer.ts): an editor's save made meanwhile is merged, never overwritten.
   const { editDayFile } = await import('./day-file-buffer.js');
-  const made: Array<(typeof changes)[number]> = [];
+  let made: Array<(typeof changes)[number]> = [];
   let read = false;
   await editDayFile(path, (file) => {
     read = true;
-    for (const c of changes) {
-      const line = file.segments.find((s) => s.kind === 'obs' && s.line.id === c.id);
-      if (line?.kind !== 'obs') continue;
+    made = updateObservations(file, changes, (c, line) => {
       // Clearing a mark clears the ✅ it stood for too; superseding leaves a ✅ a user set.
-      const done = c.mark?.kind === 'done' ? true : c.mark === undefined && line.line.mark?.kind === 'done' ? false : line.line.done;
-      if (updateObservation(file, c.id, { mark: c.mark, done })) made.push(c);
-    }
+      const done = c.mark?.kind === 'done' ? true : c.mark === undefined && line.mark?.kind === 'done' ? false : line.done;
+      return { mark: c.mark, done };
+    });
     return made.length > 0 ? made : undefined;
   });
   // Not read: gone, or its frontmatter is broken.

@@ -293,6 +293,29 @@ interface Item {
   siblingChange: boolean;
   /** It or another observation of the same message speaks of a trip ("여행", "trip"). */
   trip: boolean;
+  /** Unmarked and not done when read (isOpen). */
+  current: boolean;
+  /** A task or a note of a to-do (isTodoNote): what a finish closes. */
+  todo: boolean;
+  /** A fact or state that reports a problem: what a finish solves. */
+  reportsProblem: boolean;
+}
+
+/**
+ * What a rule reads of one item alone (its text's patterns, named places, change sentences), derived on
+ * first use and kept: a fresh item is compared with every older one that shares a word with it, so a
+ * backlog's day of thousands would otherwise run the same patterns over the same texts millions of times.
+ */
+function perItem<T>(derive: (item: Item) => T): (item: Item) => T {
+  const kept = new WeakMap<Item, { value: T }>();
+  return (item) => {
+    let entry = kept.get(item);
+    if (!entry) {
+      entry = { value: derive(item) };
+      kept.set(item, entry);
+    }
+    return entry.value;
+  };
 }
 
 /** The members of KINDS a text names, by kind (`postgres16`, `PostgreSQL` are postgres). */
@@ -374,6 +397,13 @@ function overlap(a: Set<string>, b: Set<string>, weight: Weight): { a: number; b
   return { a: wa ? ws / wa : 0, b: wb ? ws / wb : 0, shared };
 }
 
+/** How many words of `a` `b` holds too (at most 2: all a caller needs to know). */
+function sharedCount(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let n = 0;
+  for (const w of a) if (b.has(w) && ++n >= 2) break;
+  return n;
+}
+
 function sameWord(a: string, b: string): boolean {
   if (a === b) return true;
   const short = a.length < b.length ? a : b;
@@ -416,6 +446,9 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
       context: new Set<string>(),
       siblingChange: false,
       trip: TRIP.test(o.text),
+      current: isOpen(o),
+      todo: o.category === 'task' || isTodoNote(o),
+      reportsProblem: (o.category === 'fact' || o.category === 'state') && PROBLEM.test(o.text),
     };
   });
   // Observations made from one message (same session, a shared entry) share their subject words as context.
@@ -445,7 +478,7 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
     marked.add(old.o.id);
     changes.push({ id: old.o.id, mark: { kind, date: by.o.date || undefined, by: by.o.id } });
   };
-  const open = (i: Item) => isOpen(i.o) && !marked.has(i.o.id);
+  const open = (i: Item) => i.current && !marked.has(i.o.id);
   // Older items are found through the words, kinds and old values they share with the newer one (every
   // rule needs one of them), not by comparing every pair: a backlog of thousands stays linear.
   const postings = new Map<string, number[]>();
@@ -465,12 +498,13 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
         ...(goesSomewhere(newer) ? [GOES_TO_KEY] : []),
         ...(deadlineTimes(newer.o.text).length > 0 ? [DEADLINE_KEY] : []),
       ];
-      const found = new Set<number>();
-      for (const key of keys) for (const i of postings.get(key) ?? []) found.add(i);
-      const older = [...found]
-        .sort((a, b) => a - b)
-        .map((i) => items[i]!)
-        .filter((i) => open(i) && i.o.id !== newer.o.id);
+      // Marked in a flag per item, read in item order: a common word posts nearly every item, and a set of
+      // thousands sorted anew for each fresh item costs more than one pass over the flags.
+      const found = new Uint8Array(n);
+      for (const key of keys) for (const i of postings.get(key) ?? []) found[i] = 1;
+      const older: Item[] = [];
+      for (let i = 0; i < n; i++) if (found[i] && open(items[i]!) && items[i]!.o.id !== newer.o.id) older.push(items[i]!);
+      const marksBefore = changes.length;
       const task = closedTask(newer, older, weight);
       if (task) mark(task, 'done', newer);
       // "We did the passports" closes every to-do that named them (the task and the notes that restated it).
@@ -481,17 +515,10 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
           )
         : [])
         mark(also, 'done', newer);
-      const problem = resolvedProblem(
-        newer,
-        older.filter((i) => i !== task && open(i)),
-        weight,
-      );
+      // (Every older item was open when found: only what was marked since needs leaving out.)
+      const problem = resolvedProblem(newer, changes.length === marksBefore ? older : older.filter((i) => i !== task && open(i)), weight);
       if (problem) mark(problem, 'superseded', newer);
-      for (const old of supersededBy(
-        newer,
-        older.filter((i) => i !== task && i !== problem),
-        weight,
-      ))
+      for (const old of supersededBy(newer, task || problem ? older.filter((i) => i !== task && i !== problem) : older, weight))
         mark(old, 'superseded', newer);
     }
     weigher.add(newer);
@@ -532,7 +559,7 @@ function resolvedProblem(newer: Item, older: Item[], weight: Weight): Item | und
   if (PROBLEM.test(newer.o.text)) return undefined;
   return closedTask(
     newer,
-    older.filter((i) => (i.o.category === 'fact' || i.o.category === 'state') && PROBLEM.test(i.o.text)),
+    older.filter((i) => i.reportsProblem),
     weight,
     'problem',
   );
@@ -548,16 +575,14 @@ function closedTask(newer: Item, older: Item[], weight: Weight, what: 'task' | '
   let best: { item: Item; score: number } | undefined;
   const doneObjects = didObjects(text);
   for (const t of older) {
-    if (what === 'task' && t.o.category !== 'task' && !isTodoNote(t.o)) continue;
+    if (what === 'task' && !t.todo) continue;
     const o = overlap(newer.words, t.words, weight);
     if (o.shared === 0) continue;
     // The task's own verb in the past and its object: "wrote the export script" for "will write an export script";
     // or "did" and its object, for any verb: "we did the passports" for "renew the kids' passports".
-    const verb = taskVerb(t.o.text);
+    const verb = verbOf(t);
     const did =
-      (verb !== undefined &&
-        pastForms(verb).some((f) => new RegExp(`\\b${f}\\b`, 'i').test(text)) &&
-        [...newer.words].some((w) => t.words.has(w) && w !== stem(verb))) ||
+      (verb !== undefined && saysPast(newer, verb) && [...newer.words].some((w) => t.words.has(w) && w !== stem(verb))) ||
       doneObjects.some((w) => t.words.has(w) && !forAfter(t.o.text, w));
     // Else a finish said of it: one side is mostly the other's ("login is done" is about "do the login flow
     // first"), and the other not mostly different ("the login flow works" is not about "fix the signup flow").
@@ -652,7 +677,7 @@ function doneObjectTodos(newer: Item, older: Item[]): Item[] {
   if (NOT_YET.test(newer.o.text)) return [];
   const objects = didObjects(newer.o.text);
   if (objects.length === 0) return [];
-  return older.filter((t) => (t.o.category === 'task' || isTodoNote(t.o)) && objects.some((w) => t.words.has(w) && !forAfter(t.o.text, w)));
+  return older.filter((t) => t.todo && objects.some((w) => t.words.has(w) && !forAfter(t.o.text, w)));
 }
 
 /** Irregular past forms of verbs tasks are said with (regular ones are verb + ed). */
@@ -698,6 +723,20 @@ function sameSessionSoonAfter(task: Observation, finish: Observation): boolean {
 function taskVerb(text: string): string | undefined {
   const verb = /\b(?:will|'ll|to|gonna|should|must|todo:?)\s+(?:\w+ly\s+)?([a-z]+)/.exec(text.toLowerCase())?.[1];
   return verb && verb.length >= 2 && !['be', 'the', 'a', 'an', 'do'].includes(verb) ? verb : undefined;
+}
+
+const verbOf = perItem((i) => taskVerb(i.o.text));
+
+/** Does the item's text say `verb` in the past ("wrote" for write)? Kept by verb: many tasks share one. */
+const pastSaid = perItem(() => new Map<string, boolean>());
+function saysPast(item: Item, verb: string): boolean {
+  const said = pastSaid(item);
+  let yes = said.get(verb);
+  if (yes === undefined) {
+    yes = pastForms(verb).some((f) => new RegExp(`\\b${f}\\b`, 'i').test(item.o.text));
+    said.set(verb, yes);
+  }
+  return yes;
 }
 
 /** Past forms of a verb: irregular ones from the table, else verb + (e)d (stop → stopped, try → tried). */
@@ -780,13 +819,15 @@ const UNDECIDED = oneOf(
   'iu',
 );
 
+const undecided = perItem((i) => UNDECIDED.test(i.o.text));
+
 /**
  * An open question a later decision answers: "User is not sure where to keep the refresh tokens" is history
  * once "User decided on rotating opaque refresh tokens in Redis" — when most of what the question is about
  * (at least two words) is in the decision.
  */
 function decidedQuestion(old: Item, newer: Item, weight: Weight): boolean {
-  if (newer.o.category !== 'decision' || old.o.category === 'decision' || !UNDECIDED.test(old.o.text)) return false;
+  if (newer.o.category !== 'decision' || old.o.category === 'decision' || !undecided(old)) return false;
   const o = overlap(old.words, newer.words, weight);
   return o.shared >= 2 && o.a >= 0.5;
 }
@@ -849,22 +890,33 @@ function held(old: Item, newer: Item, words: Set<string>): Set<string> {
  * observations the same message gave count too, one of them its own), and the new value says something
  * it did not. "Updated: Theo's swim lessons — Tuesdays" is not about "Theo's allergist appointment".
  */
-function labelUpdate(old: Item, sentence: string, names: ReadonlySet<string>): boolean {
+function labelUpdate(old: Item, update: LabelUpdate | undefined): boolean {
+  if (!update) return false;
+  const { label, value } = update;
+  const about = (w: string) => old.words.has(w) || old.context.has(w);
+  return label.every(about) && label.some((w) => old.words.has(w)) && value.some((w) => !about(w));
+}
+
+/** The name and the new value of an update written as a note (labelUpdate), or undefined where the sentence is none. */
+interface LabelUpdate {
+  label: string[];
+  value: string[];
+}
+function labelUpdateOf(sentence: string, names: ReadonlySet<string>): LabelUpdate | undefined {
   const at = CHANGE_WORD.exec(sentence);
-  if (!at) return false;
+  if (!at) return undefined;
   const rest = sentence.slice(at.index + at[0].length).replace(/^[\s:*]+/, '');
   const split = /\s+[—–]\s+|:\s+/u.exec(rest);
-  if (!split || split.index === 0) return false;
+  if (!split || split.index === 0) return undefined;
   const labelText = rest.slice(0, split.index);
   const label = [...subjectWords(labelText, names)].filter((w) => !VALUE_WORD.has(w) && !/\d/.test(w));
   // The name must say which property changed ("birthday present"), not only whose: a name alone
   // ("Clay Hen Pottery — Montavilla Farmers Market") leaves its other facts (what it is called) alone.
   const property = subjectWords(labelText.replace(/(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}'’.-]*/gu, ' '), names);
-  if (property.size === 0) return false;
+  if (property.size === 0) return undefined;
   const value = [...subjectWords(rest.slice(split.index + split[0].length), names)].filter((w) => !VALUE_WORD.has(w) && !/\d/.test(w));
-  if (label.length < 2 || value.length === 0) return false;
-  const about = (w: string) => old.words.has(w) || old.context.has(w);
-  return label.every(about) && label.some((w) => old.words.has(w)) && value.some((w) => !about(w));
+  if (label.length < 2 || value.length === 0) return undefined;
+  return { label, value };
 }
 
 /**
@@ -874,25 +926,36 @@ function labelUpdate(old: Item, sentence: string, names: ReadonlySet<string>): b
  * sentences that differ in a number ("item 3 uses library 3") is many items, not one updated.
  */
 function changedValue(old: Item, newer: Item, weight: Weight): boolean {
-  if (!CHANGE_WORD.test(newer.o.text)) return false;
-  // The sentence of the newer observation that says the change ("Juniper updated: Walter — Lantus 14
-  // units at bedtime." and not the plan that follows it).
-  const sentences = newer.o.text.split(/(?<=[.!?。])\s+/u).filter((s) => CHANGE_WORD.test(s));
-  for (const sentence of sentences.length > 0 ? sentences : [newer.o.text]) {
-    if (labelUpdate(old, sentence, newer.names)) return true;
-    const said = values(sentence, newer.names);
+  for (const { update, said, all, bare } of changeSentences(newer)) {
+    if (labelUpdate(old, update)) return true;
     const differs = said.size > 0 && old.values.size > 0 && [...said].some((v) => !old.values.has(v));
-    if (!differs) continue;
-    // What it says in parentheses is detail ("apartment 118 (ground floor)"): a word of it counts where the
-    // older item holds it too ("(metformin unchanged)"), and is no other subject where it does not.
-    const all = sentence === newer.o.text ? newer.words : subjectWords(sentence, newer.names);
-    const bare = subjectWords(sentence.replace(/\([^()]*\)/g, ' '), newer.names);
+    // At least two words shared (below): none of the rest can hold where fewer are.
+    if (!differs || sharedCount(all, old.words) < 2) continue;
     const words = new Set([...all].filter((w) => bare.has(w) || old.words.has(w)));
     const o = overlap(held(old, newer, old.words), held(old, newer, words), weight);
     if (o.shared >= 2 && ((o.a >= 0.75 && o.b >= 0.75) || (o.b >= 0.75 && o.a >= 0.25))) return true;
   }
   return false;
 }
+
+/**
+ * The sentences of an item that say a change, as changedValue reads them (none where it says no change):
+ * the sentence that says it ("Juniper updated: Walter — Lantus 14 units at bedtime." and not the plan that
+ * follows it), or the whole text where no one sentence does.
+ */
+const changeSentences = perItem((item) => {
+  const text = item.o.text;
+  if (!CHANGE_WORD.test(text)) return [];
+  const sentences = text.split(/(?<=[.!?。])\s+/u).filter((s) => CHANGE_WORD.test(s));
+  return (sentences.length > 0 ? sentences : [text]).map((sentence) => ({
+    update: labelUpdateOf(sentence, item.names),
+    said: values(sentence, item.names),
+    // What it says in parentheses is detail ("apartment 118 (ground floor)"): a word of it counts where the
+    // older item holds it too ("(metformin unchanged)"), and is no other subject where it does not.
+    all: sentence === text ? item.words : subjectWords(sentence, item.names),
+    bare: subjectWords(sentence.replace(/\([^()]*\)/g, ' '), item.names),
+  }));
+});
 
 /** A move said in a sentence ("moving the stall to …", "switched to …", "instead"). */
 const MOVE_WORD = /\b(?:mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?|transferr?(?:ed|ing|s)?|relocat(?:e|es|ed|ing)|instead)\b/iu;
@@ -937,22 +1000,28 @@ function namedPlaces(text: string, names: ReadonlySet<string>): Array<{ head: st
  * meeting moved to the Lisbon office.
  */
 function otherNamedPlace(old: Item, newer: Item): boolean {
-  const oldPlaces = namedPlaces(old.o.text, old.names);
+  const oldPlaces = placesOf(old);
   if (oldPlaces.length === 0) return false;
-  const oldText = old.o.text.toLowerCase();
-  for (const sentence of newer.o.text.split(/(?<=[.!?。;])\s+/u)) {
-    if (!MOVE_WORD.test(sentence)) continue;
-    for (const to of namedPlaces(sentence, newer.names)) {
-      if (oldText.includes(to.name)) continue;
-      for (const from of oldPlaces) {
-        if (from.head !== to.head || from.name === to.name) continue;
-        const place = new Set([to.head, to.name, from.name, ...to.run, ...from.run]);
-        if ([...newer.words].some((w) => old.words.has(w) && !place.has(w))) return true;
-      }
+  const oldText = lowerText(old);
+  for (const to of placesMovedTo(newer)) {
+    if (oldText.includes(to.name)) continue;
+    for (const from of oldPlaces) {
+      if (from.head !== to.head || from.name === to.name) continue;
+      const place = new Set([to.head, to.name, from.name, ...to.run, ...from.run]);
+      if ([...newer.words].some((w) => old.words.has(w) && !place.has(w))) return true;
     }
   }
   return false;
 }
+const placesOf = perItem((i) => namedPlaces(i.o.text, i.names));
+/** The places named in the sentences of an item that say a move. */
+const placesMovedTo = perItem((i) =>
+  i.o.text
+    .split(/(?<=[.!?。;])\s+/u)
+    .filter((sentence) => MOVE_WORD.test(sentence))
+    .flatMap((sentence) => namedPlaces(sentence, i.names)),
+);
+const lowerText = perItem((i) => i.o.text.toLowerCase());
 
 /** "X(으)로 가기로 했어", "X 가기로": where a decided trip goes (a word with a subject particle, "누나가", is who goes). */
 const GOING_TO_KO = /([\p{L}\p{N}]+?)(?:으로|로)?\s*(?:가기로|갈래|가자|갈 거)/u;
@@ -1000,7 +1069,7 @@ function newDestination(old: Item, newer: Item): boolean {
   const to = destination(newer.o.text, NEW_DESTINATION_KO, newer.names) ?? destination(newer.o.text, GOING_TO_EN, newer.names);
   const from = destination(old.o.text, GOING_TO_KO, old.names) ?? destination(old.o.text, GOING_TO_EN, old.names);
   if (!to || !from || to === from) return false;
-  return !newer.o.text.toLowerCase().includes(from) && !old.o.text.toLowerCase().includes(to);
+  return !lowerText(newer).includes(from) && !lowerText(old).includes(to);
 }
 
 /** Units a measured value is written with ("480MB", "14 units", "3 kg", "40 %"); a bare number has none. */

@@ -25,6 +25,9 @@ export interface LockOptions {
 
 export type Release = () => Promise<void>;
 
+/** How long a job waits for another one holding the home lock, unless it says otherwise (ms). */
+export const HOME_LOCK_WAIT_MS = 30_000;
+
 interface Owner {
   pid: number;
   host: string;
@@ -138,7 +141,7 @@ export async function acquireHomeLock(target: string, options: LockOptions = {})
   } catch (error) {
     throw fromSystemError(error, "take the memory home's lock");
   }
-  const waitMs = options.waitMs ?? 30000;
+  const waitMs = options.waitMs ?? HOME_LOCK_WAIT_MS;
   const stale = Math.max(options.staleMs ?? 15000, 5000);
   const deadline = Date.now() + waitMs;
   for (;;) {

@@ -20,6 +20,7 @@ import { QueryCache } from './query-cache.js';
 import { IndexUnavailable, type Engine, type IndexReader, type Ranked, type RankRequest } from './engine.js';
 import { openEngine } from './open-engine.js';
 import { currentFirst } from './current.js';
+import { DEFAULT_MIN_RELEVANCE, withCompany } from './relevance.js';
 import { bridgeRendering } from './bridge.js';
 import type { SearchFilters, SearchResponse, SearchResult } from './types.js';
 
@@ -44,6 +45,12 @@ export interface SearchRequest {
    * with the query's embedding when embeddings are configured (text otherwise).
    */
   mode?: SearchMode;
+  /**
+   * The floor of unasked injection the results' `relevance` is judged at (default DEFAULT_MIN_RELEVANCE, the agent
+   * hooks' and the OpenClaw plugin's): a result ranked below one at the floor that holds some of the question on its
+   * own is raised to it (relevance.ts withCompany).
+   */
+  injectionFloor?: number;
 }
 
 /** What a search may rank by: `ocm-run search --mode`, the dashboard's choice. */
@@ -193,6 +200,7 @@ export async function searchMemory(
   const filters = normaliseFilters(request.filters);
   const limit = Math.max(1, Math.floor(request.limit ?? config.search.default_limit));
   const tiers = filters.tiers ?? [...TIERS];
+  const floor = request.injectionFloor ?? DEFAULT_MIN_RELEVANCE;
   // A text-only search neither asks for the query's embedding nor reads the vectors.
   const settings = request.mode === 'text' ? undefined : embeddingSettings(config);
   const warnings: string[] = [];
@@ -203,6 +211,7 @@ export async function searchMemory(
     // The shape of a cached response: 2 since results carry `relevance`, 3 since framing words do not count in it, 4 since it weighs meaning and the question's focus, 5 since results carry `mark`, 6 since a question gets a rendering in the other language, 7 since a result rides with a clear answer above it.
     v: 7,
     q: query,
+    g: floor,
     a: also,
     f: filters,
     l: limit,
@@ -296,7 +305,7 @@ export async function searchMemory(
     warnings.push('Text-only search: no document has an embedding yet (run `ocm-run index` while the embeddings endpoint is reachable).');
   }
 
-  const results = currentFirst(ranked.results, { filters, limit, lookup: (id) => findIn(engine, id, tiers) });
+  const results = currentFirst(withCompany(ranked.results, floor), { filters, limit, lookup: (id) => findIn(engine, id, tiers) });
   const response: SearchResponse = { results, mode: ranked.hybrid ? 'hybrid' : 'text', warnings, cached: false, terms: ranked.terms };
   if (cache) {
     // A degraded answer (endpoint down, index just rebuilt) is not cached: the next query retries.

@@ -24,7 +24,7 @@ import { newGeneration, readManifest, tierDir, writeManifest, type ManifestEntry
 import { OpenIndex } from './open-index.js';
 import { isSettled, LOOSE_SEGMENT_LIMIT, packPlan, writePack, type PackSource } from './pack.js';
 import type { RenderedWord } from './bridge.js';
-import { relevanceScorer, withCompany, type RelevanceOf } from './relevance.js';
+import { relevanceScorer, type RelevanceOf } from './relevance.js';
 import { IndexSnapshot, rankQueries, type Hit } from './searcher.js';
 import { buildSegment, dayString, Segment, SEGMENT_FORMAT, SegmentError, type SegmentFile, type StoredDoc } from './segment.js';
 import { makeSnippet } from './snippet.js';
@@ -232,14 +232,13 @@ export function rankSnapshot(snapshot: IndexSnapshot, query: string, request: Ra
     fusion: request.fusion,
   });
   return {
-    results: withCompany(
-      assemble(
-        ranked.hits,
-        ranked.terms,
-        relevanceScorer(
-          snapshot,
-          queries.map((q, i) => ({ text: q.text, terms: ranked.termsOf[i]!, words: q.words })),
-        ),
+    // Each result's own relevance: the gate that injects unasked judges them at its floor (relevance.ts withCompany).
+    results: assemble(
+      ranked.hits,
+      ranked.terms,
+      relevanceScorer(
+        snapshot,
+        queries.map((q, i) => ({ text: q.text, terms: ranked.termsOf[i]!, words: q.words })),
       ),
     ),
     terms: ranked.terms,

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { defineCommand } from '../cli-context.js';
 import type { Flags, FlagValues } from '../flags.js';
 
@@ -43,7 +44,9 @@ export const command = defineCommand({
       // refused before anything is created (the config read as it is, the home not made yet).
       const { readConfig } = await import('../../lib/api/config.js');
       const { assertKnownAgents } = await import('../../lib/api/home.js');
-      const read = await readConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env });
+      // (Through the home's config cache when it holds this config: the first tool call waits for this.)
+      const cacheFile = join(ctx.paths.machine, 'config-cache.json');
+      const read = await readConfig({ file: ctx.configFile, envFile: ctx.paths.env, env: ctx.env, cacheFile });
       await assertKnownAgents({ paths: ctx.paths, config: read.config }, [agent]);
       const { config } = await ctx.config();
       const logger = ctx.logger('mcp');

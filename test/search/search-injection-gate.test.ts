@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../helpers/cli.js';
 import { tempHome, writeDay, type Obs } from '../helpers/search-fixtures.js';
+import { openMemory } from '../../lib/api/index.js';
 
 const PEOPLE = ['Priya', 'Marco', 'Lena', 'Tomas', 'Aiko', 'Sven', 'Noor', 'Jonas'];
 const TOPICS = [
@@ -181,7 +182,8 @@ test('a question asking for a quantity is not answered by a memory that only sha
   assert.ok((await relevanceOf('How much did the Speedball wheel cost?', priced.ids[0]!)) >= 0.5);
 });
 
-test('a memory that shares part of the question rides with a clear answer ranked above it; alone it injects nothing', async () => {
+/** A question's turn and its answer's (the answer holds part of the question's words), among unrelated work. */
+async function questionAndAnswerHome() {
   const paths = await tempHome();
   const filler: Obs[] = [];
   for (let i = 0; i < 40; i++)
@@ -198,7 +200,12 @@ test('a memory that shares part of the question rides with a clear answer ranked
       time: '10:01',
     },
   ]);
-  const [asked, answer] = day.ids;
+  const [asked, answer] = day.ids as [string, string];
+  return { paths, asked, answer };
+}
+
+test('a memory that shares part of the question rides with a clear answer ranked above it; alone it injects nothing', async () => {
+  const { paths, asked, answer } = await questionAndAnswerHome();
   const results = async (question: string) => {
     const r = await runCli(['search', question, '--home', paths.root, '--json'], { env: { OCM_LOCAL_EMBEDDINGS: 'off' } });
     assert.equal(r.code, 0, r.stderr);
@@ -215,4 +222,27 @@ test('a memory that shares part of the question rides with a clear answer ranked
     alone.every((x) => x.relevance < 0.5),
     `nothing clear, nothing injected: ${alone.map((x) => `${x.id} ${x.relevance}`).join(', ')}`,
   );
+});
+
+test("the OpenClaw plugin's minRelevance is the gate's floor: what rides with a clear answer is raised to it, not to the default", async (t) => {
+  const { paths, asked, answer } = await questionAndAnswerHome();
+  const memory = await openMemory(paths.root, { keepOpen: true });
+  t.after(() => memory.close());
+  const question = 'Which email service sends the order reminders?';
+  const recalled = async (minRelevance: number) =>
+    (await memory.recall({ query: question, agents: ['main'], limit: 5, minRelevance })).results.map((r) => [r.id, r.relevance]);
+  for (const floor of [0.5, 0.8]) {
+    const got = await recalled(floor);
+    const ids = got.map(([id]) => id);
+    assert.ok(ids.includes(asked) && ids.includes(answer), `floor ${floor}: the question's turn and its answer: ${JSON.stringify(got)}`);
+    assert.ok(
+      got.every(([, relevance]) => (relevance as number) >= floor),
+      `floor ${floor}: every result at the floor: ${JSON.stringify(got)}`,
+    );
+  }
+  // The search a user runs reports relevance as the default gate judges it.
+  const r = await runCli(['search', question, '--home', paths.root, '--json']);
+  assert.equal(r.code, 0, r.stderr);
+  const follower = (JSON.parse(r.stdout) as { results: Array<{ id: string; relevance: number }> }).results.find((x) => x.id === answer);
+  assert.equal(follower?.relevance, 0.5);
 });

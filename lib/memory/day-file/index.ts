@@ -26,6 +26,8 @@ export {
   removeObservations,
   setFrontmatter,
   updateObservation,
+  updateObservations,
 } from './edit.js';
+export type { ObservationPatch } from './edit.js';
 export { appendObservations, DayFileAppender } from './append.js';
 export { decodeSavedBytes, encodeSavedBytes } from './encoding.js';
