@@ -496,7 +496,7 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
         ...[...newer.kinds.keys()].map((k) => `kind:${k}`),
         ...[...newer.fromMeasures].map((m) => `measure:${m}`),
         ...(goesSomewhere(newer) ? [GOES_TO_KEY] : []),
-        ...(deadlineTimes(newer.o.text).length > 0 ? [DEADLINE_KEY] : []),
+        ...(deadlinesOf(newer).length > 0 ? [DEADLINE_KEY] : []),
       ];
       // Marked in a flag per item, read in item order: a common word posts nearly every item, and a set of
       // thousands sorted anew for each fresh item costs more than one pass over the flags.
@@ -528,7 +528,7 @@ export function lifecycleMarks(observations: readonly Observation[], options: Li
     // A decision to go somewhere shares no word with the trip changed elsewhere ("후쿠오카로" / "오사카로 다시").
     if (newer.o.category === 'decision' && goesSomewhere(newer)) post(GOES_TO_KEY, n);
     // A deadline at a time shares no word with its new time said another way ("close at 2 pm" / "the cutoff is noon").
-    if (DURABLE.has(newer.o.category) && deadlineTimes(newer.o.text).length > 0) post(DEADLINE_KEY, n);
+    if (DURABLE.has(newer.o.category) && deadlinesOf(newer).length > 0) post(DEADLINE_KEY, n);
   }
   return changes;
 }
@@ -1138,6 +1138,8 @@ const CLOCK_TIME = /\b\d{1,2}(?::\d{2})?\s*(?:am|pm)\b|\b\d{1,2}:\d{2}\b|\b(?:no
 const DEADLINE_ANCHOR =
   /\bthe (?:day|night|evening|morning|week) (?:before|after)\b|\b(?:the )?same day\b|\bon (?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\bevery (?:day|morning|evening|week)\b|전날|당일|前日/giu;
 const DEADLINE_KEY = 'deadline:';
+/** The words that say a deadline, stemmed: no other subject of the sentence that moves it. */
+const DEADLINE_NAMES = new Set(['cutoff', 'cut-off', 'deadline', 'close', 'closing', 'due', '마감']);
 
 /** The times of day of each sentence that says a deadline, with the anchors beside them. */
 function deadlineTimes(text: string): Array<{ sentence: string; times: string[]; anchors: string[] }> {
@@ -1151,6 +1153,9 @@ function deadlineTimes(text: string): Array<{ sentence: string; times: string[];
   return out;
 }
 
+/** An item's deadlines at a time of day, read once. */
+const deadlinesOf = perItem((item) => deadlineTimes(item.o.text));
+
 /**
  * A deadline moved to another time, said as a change: "from now on the cutoff is noon on the day before"
  * makes "orders for a delivery day close at 2 pm the day before" history. Both say a deadline at a time of
@@ -1160,14 +1165,11 @@ function deadlineTimes(text: string): Array<{ sentence: string; times: string[];
  */
 function changedDeadline(old: Item, newer: Item): boolean {
   if (!CHANGE_WORD.test(newer.o.text)) return false;
-  const before = deadlineTimes(old.o.text);
+  const before = deadlinesOf(old);
   if (before.length === 0) return false;
-  const deadlineWords = new Set(['cutoff', 'cut-off', 'deadline', 'close', 'closing', 'due', '마감']);
-  for (const now of deadlineTimes(newer.o.text)) {
+  for (const now of deadlinesOf(newer)) {
     if (!CHANGE_WORD.test(now.sentence)) continue;
-    const named = [...subjectWords(now.sentence, newer.names)].filter(
-      (w) => !deadlineWords.has(w) && !VALUE_WORD.has(w) && !/\d/.test(w) && !/^(?:cut-?off|deadline)s?$/.test(w),
-    );
+    const named = [...subjectWords(now.sentence, newer.names)].filter((w) => !DEADLINE_NAMES.has(w) && !VALUE_WORD.has(w) && !/\d/.test(w));
     if (!named.every((w) => old.words.has(w) || old.context.has(w))) continue;
     for (const then of before) {
       if (now.times.every((t) => then.times.includes(t))) continue;
