@@ -1153,8 +1153,17 @@ function deadlineTimes(text: string): Array<{ sentence: string; times: string[];
   return out;
 }
 
-/** An item's deadlines at a time of day, read once. */
-const deadlinesOf = perItem((item) => deadlineTimes(item.o.text));
+/**
+ * An item's deadlines at a time of day, read once, each with what changedDeadline asks of it as the newer
+ * item: does its sentence say a change, and what it names besides the deadline and the time.
+ */
+const deadlinesOf = perItem((item) =>
+  deadlineTimes(item.o.text).map((d) => ({
+    ...d,
+    saysChange: CHANGE_WORD.test(d.sentence),
+    named: [...subjectWords(d.sentence, item.names)].filter((w) => !DEADLINE_NAMES.has(w) && !VALUE_WORD.has(w) && !/\d/.test(w)),
+  })),
+);
 
 /**
  * A deadline moved to another time, said as a change: "from now on the cutoff is noon on the day before"
@@ -1164,12 +1173,10 @@ const deadlinesOf = perItem((item) => deadlineTimes(item.o.text));
  * deadline); and they share where the time is anchored ("the day before") or a subject word.
  */
 function changedDeadline(old: Item, newer: Item): boolean {
-  if (!CHANGE_WORD.test(newer.o.text)) return false;
   const before = deadlinesOf(old);
   if (before.length === 0) return false;
-  for (const now of deadlinesOf(newer)) {
-    if (!CHANGE_WORD.test(now.sentence)) continue;
-    const named = [...subjectWords(now.sentence, newer.names)].filter((w) => !DEADLINE_NAMES.has(w) && !VALUE_WORD.has(w) && !/\d/.test(w));
+  for (const { saysChange, named, ...now } of deadlinesOf(newer)) {
+    if (!saysChange) continue;
     if (!named.every((w) => old.words.has(w) || old.context.has(w))) continue;
     for (const then of before) {
       if (now.times.every((t) => then.times.includes(t))) continue;
