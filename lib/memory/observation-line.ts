@@ -2,6 +2,7 @@
  * One observation as one Markdown list line (README, "File formats"):
  *
  *   - 🔴 09:15 [preference] User prefers TypeScript. #typescript ^o-7f3a9c21e0
+ *   - 🟡 09:20 The staging host is db-stage-7. ^o-0c0c0c0c0c          (no `[…]`: a fact; `[fact]` reads the same)
  *   - ✅ 🟡 11:20 [task] Ship the auth fix. ^o-c93e0f55aa
  *   - ✅ 🟡 11:20 [task] Do the login flow first. (done 2026-04-08 by o-5d2ad17055) ^o-c93e0f55aa
  *   - 🔴 10:30 [decision] Postgres 16 is the database. #postgres (superseded 2026-05-02 by o-0b41d2e8aa) ^o-7f3a9c21e0
@@ -127,7 +128,7 @@ export function parseObservationContent(content: string): ParsedLine | undefined
     priority: priority ?? (done ? 'medium' : 'medium'),
     done,
     time,
-    category: category || 'fact',
+    category: category || DEFAULT_CATEGORY,
     text: rest.trim(),
     tags,
     id,
@@ -141,6 +142,21 @@ export function parseObservationContent(content: string): ParsedLine | undefined
  * text as it is (most are) without running a regular expression over every observation's text.
  */
 export { oneLine };
+
+/** A line without `[…]` is a fact: the category most lines have goes unwritten. */
+export const DEFAULT_CATEGORY = 'fact';
+/** A text that, written right after the markers, would read as a time. */
+const TIME_START = /^\d{1,2}:\d{2}/;
+
+/**
+ * May the line leave its category out? Only a fact's, and only where the text then still reads as
+ * text: not when it opens like a category (`[draft] …`), a UTC offset is written (it is read only
+ * before a category), or no time is written and the text opens like a time or a marker.
+ */
+function categoryUnwritten(category: string, text: string, timeWritten: boolean, offset: string | undefined): boolean {
+  if (category !== DEFAULT_CATEGORY || offset || CATEGORY.test(text)) return false;
+  return timeWritten || !(TIME_START.test(text) || MARKERS.test(text));
+}
 
 /**
  * Format the list line for an observation (with the "- " bullet, no newline). `offset`: the UTC offset
@@ -157,7 +173,7 @@ export function formatObservationLine(
   const done = obs.done || obs.mark?.kind === 'done';
   let line = done ? `- ${DONE_EMOJI} ${PRIORITY_EMOJI[obs.priority]}` : `- ${PRIORITY_EMOJI[obs.priority]}`;
   if (obs.time) line += offset ? ` ${obs.time} ${offset}` : ` ${obs.time}`;
-  line += ` [${obs.category}] ${text}`;
+  line += categoryUnwritten(obs.category, text, obs.time !== '', offset) ? ` ${text}` : ` [${obs.category}] ${text}`;
   if (obs.tags.length > 0) {
     // Tags the text already carries inline are not repeated at the end (a text without '#' carries none).
     const inline = text.includes('#') ? new Set(Array.from(text.matchAll(TAG_PATTERN), (m) => m[1])) : undefined;

@@ -77,7 +77,7 @@ test('openMemory: remember, search, get, edit, mark, forget and status on one ho
   assert.equal(edited.id, id);
   assert.equal(edited.tier, 'hot');
   const file = await readFile(edited.path, 'utf8');
-  assert.match(file, new RegExp(`- 🔴 \\d\\d:\\d\\d \\[fact\\] The staging database is db-stage-2 on port 5433\\. #pin \\^${id}`));
+  assert.match(file, new RegExp(`- 🔴 \\d\\d:\\d\\d The staging database is db-stage-2 on port 5433\\. #pin \\^${id}`));
   assert.match(
     (await memory.search({ query: 'db-stage-2', limit: 3 })).results[0]?.text ?? '',
     /db-stage-2/,

@@ -29,7 +29,7 @@ export async function assertRememberedAndObserved(options: {
   afterTurnIdle: () => Promise<unknown>;
 }): Promise<void> {
   assert.match(options.saved, new RegExp(`Saved to memory as o-[0-9a-f]{10} \\(🔴 high, fact\\) in memory/${options.agent}/`));
-  assert.match(await readFile(options.dayFile, 'utf8'), /- 🔴 \d\d:\d\d \[fact\] The staging host is db-stage-7\. \^o-/);
+  assert.match(await readFile(options.dayFile, 'utf8'), /- 🔴 \d\d:\d\d The staging host is db-stage-7\. \^o-/);
   await waitFor(
     'the turn observed into the day file',
     async () => {

@@ -568,7 +568,7 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
         const [, id, date] = m;
         assert.ok(Math.abs(Date.parse(date!) - Date.parse(new Date().toISOString().slice(0, 10))) <= 86_400_000, `today: ${date}`);
         const dayFile = await readFile(join(s.memoryHome, 'memory', 'work', `${date}.md`), 'utf8');
-        assert.match(dayFile, new RegExp(`- 🔴 \\d\\d:\\d\\d \\[fact\\] The work VPN gateway is vpn-gw-7 in Frankfurt\\. \\^${id}`));
+        assert.match(dayFile, new RegExp(`- 🔴 \\d\\d:\\d\\d The work VPN gateway is vpn-gw-7 in Frankfurt\\. \\^${id}`));
         // The client and its version (api.runtime.version; 2026.2 tells plugins "unknown", so the name alone).
         const client = fileEra ? 'openclaw' : `openclaw@${version.replace(/\./g, '\\.')}`;
         assert.match(dayFile, new RegExp(`${id}: "?remember work ${client} -`), 'provenance names the client');

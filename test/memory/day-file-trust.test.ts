@@ -75,7 +75,7 @@ test('an observation nested, checked off (- [ ] / - [x]), numbered or quoted is 
   updateObservation(day, 'o-4444444444', { priority: 'high' });
   const edited = formatDayFile(day);
   assert.match(edited, /^- \[x\] ✅ 🟡 10:00 \[task\] Renew the staging certificate before Friday\. \^o-2222222222$/m);
-  assert.match(edited, /^1\. 🔴 10:10 \[fact\] The billing cluster runs in Frankfurt\. \^o-4444444444$/m);
+  assert.match(edited, /^1\. 🔴 10:10 The billing cluster runs in Frankfurt\. \^o-4444444444$/m);
   assert.deepEqual(
     listObservations(parseDayFile(edited)).map((o) => o.id),
     read.map((o) => o.id),

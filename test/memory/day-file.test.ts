@@ -202,7 +202,8 @@ test('observation lines: tags, ids, markers and non-observations', () => {
     tags: ['x'],
     id: 'o-1',
   });
-  assert.equal(line, '- 🟢 23:59 [fact] Issue #42 is closed #x ^o-1');
+  // A fact leaves its category unwritten (a line without `[…]` reads as a fact).
+  assert.equal(line, '- 🟢 23:59 Issue #42 is closed #x ^o-1');
   assert.notEqual(
     observationId({ agent: 'a', session: 's', category: 'fact', text: 'x' }),
     observationId({ agent: 'b', session: 's', category: 'fact', text: 'x' }),
@@ -211,6 +212,40 @@ test('observation lines: tags, ids, markers and non-observations', () => {
     observationId({ agent: 'a', session: 's', category: 'fact', text: 'Hello  world.' }),
     observationId({ agent: 'a', session: 's', category: 'fact', text: 'hello world' }),
   );
+});
+
+test('a fact line leaves its category unwritten; it reads back as a fact, old `[fact]` lines too, and a text that would misread keeps it', () => {
+  const fact = (text: string, time = '09:00', more: Partial<Observation> = {}) =>
+    formatObservationLine({ priority: 'medium', done: false, time, category: 'fact', text, tags: [], id: 'o-0c0c0c0c0c', ...more });
+  assert.equal(fact('The staging host is db-stage-7.'), '- 🟡 09:00 The staging host is db-stage-7. ^o-0c0c0c0c0c');
+  // Read back: the same observation as the old line with `[fact]` written.
+  const unwritten = parseObservationContent('🟡 09:00 The staging host is db-stage-7. ^o-0c0c0c0c0c');
+  assert.deepEqual(unwritten, parseObservationContent('🟡 09:00 [fact] The staging host is db-stage-7. ^o-0c0c0c0c0c'));
+  assert.equal(unwritten?.category, 'fact');
+  // Every other category is written.
+  assert.equal(fact('Ship it.', '09:00', { category: 'task' }), '- 🟡 09:00 [task] Ship it. ^o-0c0c0c0c0c');
+  // With a mark: the category stays out, the mark reads back.
+  const marked = fact('The cutoff is 2 pm.', '09:00', { mark: { kind: 'superseded', date: '2026-06-01', by: 'o-634ca4f5b6' } });
+  assert.equal(marked, '- 🟡 09:00 The cutoff is 2 pm. (superseded 2026-06-01 by o-634ca4f5b6) ^o-0c0c0c0c0c');
+  assert.deepEqual(parseObservationContent(marked.slice(2))?.mark, { kind: 'superseded', date: '2026-06-01', by: 'o-634ca4f5b6' });
+  // A text that would read as a category, a time or a marker without it keeps `[fact]`; so does a line with a UTC offset.
+  for (const [text, time] of [
+    ['[draft] notes are in the wiki.', '09:00'],
+    ['12:30 is the stand-up.', ''],
+    ['🔴 means urgent here.', ''],
+  ] as const) {
+    const line = fact(text, time);
+    assert.match(line, /\[fact\] /, line);
+    const back = parseObservationContent(line.slice(2))!;
+    assert.deepEqual([back.category, back.time, back.text, back.priority], ['fact', time, text, 'medium'], line);
+  }
+  assert.equal(fact('x.', '09:00'), '- 🟡 09:00 x. ^o-0c0c0c0c0c');
+  const offset = formatObservationLine(
+    { priority: 'medium', done: false, time: '18:00', category: 'fact', text: 'Moved to LA.', tags: [], id: 'o-1' },
+    '-07:00',
+  );
+  assert.equal(offset, '- 🟡 18:00 -07:00 [fact] Moved to LA. ^o-1');
+  assert.equal(parseObservationContent(offset.slice(2))?.offset, '-07:00');
 });
 
 test('provenance with awkward session ids and entry ids round-trips through the provenance block', () => {

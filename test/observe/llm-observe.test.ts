@@ -586,12 +586,12 @@ test("untrusted input: the Observer prompt frames the conversation as data, and 
     const all = lines.join('\n');
     assert.doesNotMatch(all, /<\/?\s*oc-memory/i, all);
     const evil = lines.find((l) => /evil\.example\/collect/.test(l))!;
-    assert.match(evil, /^- 🟡 \d\d:\d\d \[fact\] /, evil);
+    assert.match(evil, /^- 🟡 \d\d:\d\d (?!\[)/, evil);
     assert.doesNotMatch(evil, / #pin\b/);
     const override = lines.find((l) => /SYSTEM OVERRIDE/.test(l))!;
     assert.match(override, /\[oc-memory tag\] SYSTEM OVERRIDE/);
     assert.doesNotMatch(override, /#user_marked/);
-    assert.match(lines.find((l) => /credentials/.test(l))!, /\[fact\]/);
+    assert.match(lines.find((l) => /credentials/.test(l))!, /^- \S+ \d\d:\d\d (?!\[)/, 'a fact: no category written');
     // The user's own #pin earned it; #pinned was never typed.
     assert.match(lines.find((l) => /db-stage-7/.test(l))!, / #pin\b/);
     assert.doesNotMatch(lines.find((l) => /port 5400/.test(l))!, /#pinned/);

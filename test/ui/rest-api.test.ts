@@ -257,10 +257,7 @@ test('REST API: list and search with filters and paging, get, create, update (te
     ['The staging database is db-stage-2 on port 5433.', 'high', ['infra', 'pin'], true],
   );
   const oldFile = await readFile(join(paths.root, edited.path), 'utf8');
-  assert.match(
-    oldFile,
-    new RegExp(`🔴 \\d\\d:\\d\\d \\[fact\\] The staging database is db-stage-2 on port 5433\\. #infra #pin \\^${old.id}`),
-  );
+  assert.match(oldFile, new RegExp(`🔴 \\d\\d:\\d\\d The staging database is db-stage-2 on port 5433\\. #infra #pin \\^${old.id}`));
   const superseded = await check<ShownMemory>(
     '/memories/{id}',
     'patch',

@@ -145,7 +145,7 @@ test('Claude Code (real CLI): integrate, MCP tools in the request, remember and 
     const saved = toolResults(s1[1]!).join('\n');
     assert.match(saved, /Saved to memory as o-[0-9a-f]{10} \(🔴 high, fact\) in memory\/claude-code\//);
     const afterRemember = await readFile(dayFile, 'utf8');
-    assert.match(afterRemember, /- 🔴 \d\d:\d\d \[fact\] The staging host is db-stage-7\. \^o-/);
+    assert.match(afterRemember, /- 🔴 \d\d:\d\d The staging host is db-stage-7\. \^o-/);
     assert.match(afterRemember, new RegExp(`"?remember claude-code claude-code@${CLAUDE_CODE_VERSION.replace(/\./g, '\\.')} -`));
     // No manual step: the Stop / SessionEnd hooks observe the transcript and index it.
     await waitFor(

@@ -189,7 +189,7 @@ test('mcp: lists four tools with schemas, searches, gets, remembers (idempotent,
     assert.match(
       file,
       new RegExp(
-        `- 🔴 \\d\\d:\\d\\d \\[fact\\] The staging database is db-stage-2 on port 5433 \\(key \\[REDACTED:[a-z-]+\\]\\)\\. #infra \\^${s.id}`,
+        `- 🔴 \\d\\d:\\d\\d The staging database is db-stage-2 on port 5433 \\(key \\[REDACTED:[a-z-]+\\]\\)\\. #infra \\^${s.id}`,
       ),
     );
     assert.doesNotMatch(file, /AAAAAAAAAA/);

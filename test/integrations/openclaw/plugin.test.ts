@@ -196,9 +196,7 @@ test("remember from agent work writes to work's day file today (🔴, masked, pr
   const file = await readFile(join(home, d.path), 'utf8');
   assert.match(
     file,
-    new RegExp(
-      `- 🔴 \\d\\d:\\d\\d \\[fact\\] The work VPN gateway is vpn-gw-7 in Frankfurt \\(token \\[REDACTED:[a-z-]+\\]\\)\\. \\^${d.id}`,
-    ),
+    new RegExp(`- 🔴 \\d\\d:\\d\\d The work VPN gateway is vpn-gw-7 in Frankfurt \\(token \\[REDACTED:[a-z-]+\\]\\)\\. \\^${d.id}`),
   );
   assert.doesNotMatch(file, /BBBBBBBBBB/);
   const mainDay = await readFile(join(home, 'memory', `${d.date}.md`), 'utf8').catch(() => '');
