@@ -1,6 +1,11 @@
-/** A one-line progress display on a terminal's stderr; silent otherwise. */
+/**
+ * A one-line progress display on a terminal's stderr; silent otherwise. `update` takes the line as a
+ * function, called only when the line is drawn (on a terminal, at most every 80 ms): a job that reports
+ * every file or chunk pays nothing for its text off a terminal (formatting numbers with
+ * toLocaleString costs ~0.07 ms a call, 80 ms of an incremental `index` of 180 files).
+ */
 export interface Progress {
-  update(text: string): void;
+  update(line: () => string): void;
   done(): void;
 }
 
@@ -8,14 +13,14 @@ export function createProgress(enabled: boolean): Progress {
   let last = 0;
   let shown = false;
   return {
-    update(text) {
+    update(line) {
       if (!enabled) return;
       const now = Date.now();
       if (now - last < 80) return;
       last = now;
       shown = true;
       const width = process.stderr.columns ? process.stderr.columns - 1 : 100;
-      process.stderr.write(`\r\x1b[2K${text.slice(0, width)}`);
+      process.stderr.write(`\r\x1b[2K${line().slice(0, width)}`);
     },
     done() {
       if (enabled && shown) process.stderr.write('\r\x1b[2K');

@@ -1,7 +1,7 @@
 /**
  * Ranking over loaded segments: BM25+ full text (Lucene's formula, k1 1.2,
  * b 0.75, δ 1, statistics over the documents in scope; a match raised by the
- * scores of its neighbours in the conversation, see withContext) plus, when the segments have
+ * scores of its neighbours in the conversation, see contextScorer) plus, when the segments have
  * vectors and a query vector is given, cosine similarity; the two, and the
  * renderings of one question, fused into one ranking by fusion.ts.
  * Filters are applied before ranking; ties go to the higher
@@ -246,7 +246,7 @@ export interface RankOptions {
   prefix?: boolean;
   /** Pseudo-relevance feedback (second text pass). Default off. */
   feedback?: boolean;
-  /** Share of a neighbouring observation's text score a document gets (see withContext). Default CONTEXT_WEIGHT. */
+  /** Share of a neighbouring observation's text score a document gets (see contextScorer). Default CONTEXT_WEIGHT. */
   context?: number;
   /** How text and vector scores, and several renderings, are fused (fusion.ts). */
   fusion?: FusionMethod;
@@ -528,39 +528,39 @@ const CONTEXT_MINUTES = 10;
  * (README, "Search" → "Ranking"). Only documents that match the query
  * themselves are raised: context orders the matches, it does not add results
  * that contain none of the query's words.
+ *
+ * Returns a document's score with its context, worked out when asked: a
+ * ranking reads it only for the documents that may enter its best `k` and for
+ * the fused candidates, and a question of common words matches most of the
+ * memory (textRanking).
  */
-function withContext(snapshot: IndexSnapshot, scores: Float64Array, touched: number[], weight: number): Float64Array {
-  const extra = new Float64Array(snapshot.docSpace);
-  // One pass over each file's run of documents (no lookup of a document's segment and file per hit).
-  for (const s of snapshot.segments) {
+function contextScorer(snapshot: IndexSnapshot, scores: Float64Array, weight: number): (g: number) => number {
+  return (g) => {
+    const own = scores[g]!;
+    if (own === 0) return own;
+    const [s, d] = locateIn(snapshot, g);
     const seg = s.segment;
-    for (const file of seg.files) {
-      const first = file.firstDoc;
-      const end = first + file.docs;
-      for (let d = first; d < end; d++) {
-        const own = scores[s.base + d]!;
-        if (own === 0) continue;
-        const minute = seg.docMinute[d]!;
-        if (minute < 0) continue;
-        for (let k = 1; k <= CONTEXT_RADIUS; k++) {
-          for (const n of [d - k, d + k]) {
-            if (n < first || n >= end) continue;
-            const gn = s.base + n;
-            // (A neighbour that matches nothing has no score; the filters were applied when it was scored.)
-            if (scores[gn] === 0) continue;
-            if (seg.docDay[n] !== seg.docDay[d] || seg.docAgent[n] !== seg.docAgent[d]) continue;
-            const m = seg.docMinute[n]!;
-            if (m < 0 || Math.abs(m - minute) > CONTEXT_MINUTES) continue;
-            const share = (weight * own) / k;
-            if (share > extra[gn]!) extra[gn] = share;
-          }
-        }
+    const minute = seg.docMinute[d]!;
+    if (minute < 0) return own;
+    const file = seg.files[seg.fileIndexOf(d)]!;
+    const first = file.firstDoc;
+    const end = first + file.docs;
+    let extra = 0;
+    for (let k = 1; k <= CONTEXT_RADIUS; k++) {
+      for (let n = d - k; n <= d + k; n += 2 * k) {
+        if (n < first || n >= end) continue;
+        // (A neighbour that matches nothing has no score; the filters were applied when it was scored.)
+        const near = scores[s.base + n]!;
+        if (near === 0) continue;
+        if (seg.docDay[n] !== seg.docDay[d] || seg.docAgent[n] !== seg.docAgent[d]) continue;
+        const m = seg.docMinute[n]!;
+        if (m < 0 || Math.abs(m - minute) > CONTEXT_MINUTES) continue;
+        const share = (weight * near) / k;
+        if (share > extra) extra = share;
       }
     }
-  }
-  const out = Float64Array.from(scores);
-  for (const g of touched) out[g] = out[g]! + extra[g]!;
-  return out;
+    return own + extra;
+  };
 }
 
 /** One rendering of the question: its words and, for hybrid ranking, its normalised vector. */
@@ -609,7 +609,7 @@ export function rankQueries(snapshot: IndexSnapshot, queries: readonly RankQuery
     const [s, d] = locateIn(snapshot, g);
     located.push([s, d, g]);
     parts.push({
-      text: text.map((t, i) => (maxText > 0 ? (t.scores[g]! * weightOf[i]!) / maxText : 0)),
+      text: text.map((t, i) => (maxText > 0 ? (t.scoreOf(g) * weightOf[i]!) / maxText : 0)),
       cosine: queries.map((q, i) => (vectors[i] ? (vectors[i]!.get(g) ?? cosineOf(s, d, q.vector!)) : null)),
     });
   }
@@ -627,18 +627,24 @@ export function rankQueries(snapshot: IndexSnapshot, queries: readonly RankQuery
   return { hits: hits.slice(0, options.limit), terms, termsOf: text.map((t) => t.terms), hybrid };
 }
 
-/** One query's text ranking: BM25+ scores (feedback and context applied), its best `k` and best score. */
+/**
+ * One query's text ranking: each document's BM25+ score (feedback and context applied; `scoreOf`, by global
+ * number), its best `k` and best score.
+ */
 function textRanking(
   snapshot: IndexSnapshot,
   query: string,
   filters: Map<ScopedSegment, ((d: number) => boolean) | null | undefined>,
   k: number,
   options: RankOptions,
-): { terms: string[]; scores: Float64Array; top: number[]; max: number } {
+): { terms: string[]; scoreOf: (g: number) => number; top: number[]; max: number } {
   const terms = queryTerms(query);
   const total = snapshot.totalDocs;
   let scores: Float64Array = new Float64Array(snapshot.docSpace);
   let touched: number[] = [];
+  let scoreOf = (g: number) => scores[g]!;
+  /** The most context can add to a document's own score. */
+  let contextBound = 0;
   if (terms.length > 0 && total > 0) {
     const weights = expandTerms(snapshot, terms, options.prefix !== false);
     ({ scores, touched } = scoreText(snapshot, weights, filters, total));
@@ -650,20 +656,27 @@ function textRanking(
       }
     }
     const context = options.context ?? CONTEXT_WEIGHT;
-    if (context > 0 && touched.length > 0) scores = withContext(snapshot, scores, touched, context);
+    if (context > 0 && touched.length > 0) {
+      scoreOf = contextScorer(snapshot, scores, context);
+      let best = 0;
+      for (const g of touched) if (scores[g]! > best) best = scores[g]!;
+      contextBound = context * best;
+    }
   }
   let max = 0;
   const top = new TopK(k);
   let min = top.min;
   for (const g of touched) {
-    const score = scores[g]!;
+    // Not even the best context would lift it above the k-th best so far: it is not offered, and its context not read.
+    if (scores[g]! + contextBound <= min) continue;
+    const score = scoreOf(g);
     if (score > max) max = score;
     if (score > min) {
       top.offer(g, score);
       min = top.min;
     }
   }
-  return { terms, scores, top: top.docs, max };
+  return { terms, scoreOf, top: top.docs, max };
 }
 
 /** Cosine of document `d` of a segment with the query vector (null: no vector of that size). */

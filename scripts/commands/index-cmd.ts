@@ -25,13 +25,15 @@ export const command = defineCommand({
     const started = Date.now();
     const onFileProgress = (done: number, total: number, path: string) =>
       live.update(
-        `Indexing file ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} · ${path}${etaText((done - 1) / total, started, Date.now())}`,
+        () =>
+          `Indexing file ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} · ${path}${etaText((done - 1) / total, started, Date.now())}`,
       );
     let embedStarted: number | undefined;
     const onEmbedProgress = (done: number, total: number) => {
-      embedStarted ??= Date.now();
+      const since = (embedStarted ??= Date.now());
       live.update(
-        `Embedding ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} documents${etaText(done / total, embedStarted, Date.now()) || '…'}`,
+        () =>
+          `Embedding ${done.toLocaleString('en-US')} / ${total.toLocaleString('en-US')} documents${etaText(done / total, since, Date.now()) || '…'}`,
       );
     };
     const { index: result, embeddings: embedding } = await updateSearchIndex(home, {

@@ -41,12 +41,12 @@ export const command = defineCommand({
         messages += p.messages;
         observations += p.observations;
         // The total: every stream the run found; done: the ones finished, weighed by their size when files have one.
-        const total = p.streamsTotal ?? 0;
-        const fraction = p.bytesTotal ? (p.bytesDone ?? 0) / p.bytesTotal : total ? (p.streamsDone ?? 0) / total : 0;
-        const of = total ? `stream ${Math.min((p.streamsDone ?? 0) + 1, total)}/${total} · ` : '';
-        progress.update(
-          `observing ${of}${p.stream.agent}/${p.stream.session.slice(0, 8)} · ${messages.toLocaleString('en-US')} messages · ${observations.toLocaleString('en-US')} observations${etaText(fraction, started, Date.now())}`,
-        );
+        progress.update(() => {
+          const total = p.streamsTotal ?? 0;
+          const fraction = p.bytesTotal ? (p.bytesDone ?? 0) / p.bytesTotal : total ? (p.streamsDone ?? 0) / total : 0;
+          const of = total ? `stream ${Math.min((p.streamsDone ?? 0) + 1, total)}/${total} · ` : '';
+          return `observing ${of}${p.stream.agent}/${p.stream.session.slice(0, 8)} · ${messages.toLocaleString('en-US')} messages · ${observations.toLocaleString('en-US')} observations${etaText(fraction, started, Date.now())}`;
+        });
       },
     });
     progress.done();

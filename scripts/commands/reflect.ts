@@ -36,7 +36,7 @@ export const command = defineCommand({
     const { result, rebuilt } = await reflectMemory(home, {
       ...options,
       onProgress: ({ agent, done, total }) =>
-        progress.update(`reflecting ${agent}: period ${done + 1}/${total}${etaText(done / total, started, Date.now())}`),
+        progress.update(() => `reflecting ${agent}: period ${done + 1}/${total}${etaText(done / total, started, Date.now())}`),
     });
     progress.done();
     for (const file of result.misnamed ?? []) {
