@@ -24,12 +24,14 @@
  *
  *   node --import tsx bench/run.ts mcp [--n 100000] [--queries 40]
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { homePaths } from '../lib/platform/home.js';
+import { LOCAL_MODEL } from '../lib/search/embeddings.js';
+import { fixtureKey, restoreFixture, saveFixture } from './fixture-cache.js';
 import { benchQueries, indexedCorpusHome, percentile, processCpuMs, snapshotCli, timed } from './search-bench.js';
 import { mcpSearches, rssMb, seedLocalVectors } from './embed-bench.js';
 
@@ -40,6 +42,8 @@ const AFTER_START_CPU = join(import.meta.dirname, 'after-start-cpu.cjs');
 
 export interface McpBenchReport {
   observations: number;
+  /** The home came from a kept fixture (bench/fixture-cache.ts) rather than being made; ms to copy or make it. */
+  home: { kept: boolean; prepareMs: number };
   /** Load averages (1, 5, 15 min) when the bench started and when it ended: the machine is shared. */
   loadAverageAtStart: number[];
   loadAverage: number[];
@@ -108,7 +112,7 @@ function prompts(n: number): string[] {
 }
 
 export async function runMcpBench(
-  options: { n?: number; queries?: number; keep?: boolean; hybrid?: boolean; log?: (s: string) => void } = {},
+  options: { n?: number; queries?: number; keep?: boolean; hybrid?: boolean; fresh?: boolean; log?: (s: string) => void } = {},
 ): Promise<McpBenchReport> {
   const log = options.log ?? (() => undefined);
   const loadAtStart = loadavg().map((x) => Math.round(x * 100) / 100);
@@ -118,7 +122,10 @@ export async function runMcpBench(
   const queries = benchQueries(options.queries ?? 40);
   try {
     const CLI = await snapshotCli(work);
-    const documents = await indexedCorpusHome(paths, CLI, n, log);
+    // The home with its seeded vectors and hybrid index, searched text-only first (provider none), then hybrid.
+    const home = await hybridCorpusHome(paths, CLI, n, { fresh: options.fresh ?? false, log });
+    const documents = home.documents;
+    await useProvider(paths, 'none');
 
     log('  search_memory through ocm-run mcp…');
     const transport = new StdioClientTransport({
@@ -187,10 +194,11 @@ export async function runMcpBench(
     const alone = runs();
     for (const prompt of list) await hook(PROMPT_HOOK, prompt, alone);
     const cpuPercentile = (xs: number[], p: number) => (xs.length ? percentile(xs, p) : null);
-    const hybrid = options.hybrid === false ? undefined : await hybridPass(paths, CLI, queries, work, textRssMb, log);
+    const hybrid = options.hybrid === false ? undefined : await hybridPass(paths, CLI, queries, work, textRssMb, home, log);
 
     const report: McpBenchReport = {
       observations: documents,
+      home: { kept: home.kept, prepareMs: home.prepareMs },
       loadAverageAtStart: loadAtStart,
       loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
       mcp: {
@@ -253,27 +261,69 @@ export async function runMcpBench(
   }
 }
 
-/** The home switched to the local model with seeded vectors, re-indexed, and served again: hybrid search_memory. */
+/** The config of the bench home, embedding with `provider` (none: text-only search of the same index). */
+async function useProvider(paths: ReturnType<typeof homePaths>, provider: 'none' | 'local'): Promise<void> {
+  await writeFile(paths.config, `${CORPUS_CONFIG}embeddings:\n  provider: ${provider}\n`, { mode: 0o600 });
+}
+
+const CORPUS_CONFIG = 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\n';
+
+/** Seeded vectors: real model vectors from a pool of this many of the home's texts (embed-bench.ts seedLocalVectors). */
+const VECTOR_POOL = 1000;
+
+interface HybridHome {
+  documents: number;
+  vectors: number;
+  pool: number;
+  kept: boolean;
+  prepareMs: number;
+}
+
+/**
+ * The corpus home of `n` observations indexed with the local model's vectors (seeded): copied from the kept
+ * fixture (bench/fixture-cache.ts) when there is one for this build's formats, else made (generated, indexed,
+ * vectors seeded, indexed again: minutes at 100k) and kept for the next run.
+ */
+async function hybridCorpusHome(
+  paths: ReturnType<typeof homePaths>,
+  cli: string,
+  n: number,
+  options: { fresh: boolean; log: (s: string) => void },
+): Promise<HybridHome> {
+  const started = performance.now();
+  const key = fixtureKey({ section: 'mcp', n, pool: VECTOR_POOL, model: `${LOCAL_MODEL.package}@${LOCAL_MODEL.version}` });
+  const kept = await restoreFixture<Omit<HybridHome, 'kept' | 'prepareMs'>>(`mcp-${n}`, key, paths.root, options.fresh);
+  if (kept) {
+    options.log(`  home of ${kept.documents} observations with seeded vectors: the kept fixture (.cache/bench-fixtures/mcp-${n})`);
+    return { ...kept, kept: true, prepareMs: Math.round(performance.now() - started) };
+  }
+  const documents = await indexedCorpusHome(paths, cli, n, options.log);
+  await useProvider(paths, 'local');
+  delete process.env.OCM_LOCAL_EMBEDDINGS;
+  const vectors = await seedLocalVectors(paths, VECTOR_POOL, options.log);
+  options.log('  index: vector sidecars from the seeded cache…');
+  const indexed = JSON.parse((await timed(process.execPath, [cli, 'index', '--json', '--home', paths.root])).stdout) as {
+    mode: string;
+    embedded: number;
+  };
+  if (indexed.mode !== 'hybrid') throw new Error(`the seeded home is not hybrid (embedded ${indexed.embedded})`);
+  const made = { documents, vectors, pool: VECTOR_POOL };
+  await saveFixture(`mcp-${n}`, key, paths.root, made);
+  return { ...made, kept: false, prepareMs: Math.round(performance.now() - started) };
+}
+
+/** The home switched to the local model (its vectors indexed already) and served again: hybrid search_memory. */
 async function hybridPass(
   paths: ReturnType<typeof homePaths>,
   cli: string,
   queries: string[],
   work: string,
   textRssMb: number | null,
+  home: HybridHome,
   log: (s: string) => void,
 ): Promise<NonNullable<McpBenchReport['hybrid']>> {
-  const { readFile, writeFile } = await import('node:fs/promises');
-  const config = (await readFile(paths.config, 'utf8')).replace(/embeddings:\n {2}provider: none\n/, '');
-  await writeFile(paths.config, `${config}embeddings:\n  provider: local\n`);
+  await useProvider(paths, 'local');
   delete process.env.OCM_LOCAL_EMBEDDINGS;
-  const pool = 1000;
-  const vectors = await seedLocalVectors(paths, pool, log);
-  log('  index: vector sidecars from the seeded cache…');
-  const indexed = JSON.parse((await timed(process.execPath, [cli, 'index', '--json', '--home', paths.root])).stdout) as {
-    mode: string;
-    embedded: number;
-  };
-  if (indexed.mode !== 'hybrid') throw new Error(`the seeded home is not hybrid (embedded ${indexed.embedded})`);
   log('  search_memory (hybrid) through ocm-run mcp…');
   const r = await mcpSearches(cli, paths.root, queries, work, 3);
   return {
@@ -284,8 +334,8 @@ async function hybridPass(
     cpuPerCallMs: r.cpuPerCallMs,
     rssMb: r.rssMb,
     textRssMb,
-    vectors,
-    pool,
+    vectors: home.vectors,
+    pool: home.pool,
     mode: r.hybrid ? 'hybrid' : 'text',
   };
 }
@@ -327,6 +377,10 @@ export function mcpBenchTable(r: McpBenchReport): string {
             `ms, CPU ${r.mcp.cpuPerCallMs ?? '–'} ms a call; RSS ${r.hybrid.textRssMb ?? '–'} MB |`,
         ]
       : []),
+    '',
+    r.home.kept
+      ? `The home (seeded vectors, hybrid index) was copied from the kept fixture in ${r.home.prepareMs} ms (\`--fresh\` makes it again).`
+      : `The home (seeded vectors, hybrid index) was made in ${r.home.prepareMs} ms and kept under .cache/bench-fixtures/.`,
     '',
     '| target | measured | ok |',
     '|---|---|---|',

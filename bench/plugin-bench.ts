@@ -16,7 +16,9 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
-import { homePaths } from '../lib/platform/home.js';
+import { homePaths, type HomePaths } from '../lib/platform/home.js';
+import { LOCAL_MODEL } from '../lib/search/embeddings.js';
+import { fixtureKey, restoreFixture, saveFixture } from './fixture-cache.js';
 import { writeCorpus } from './search-corpus.js';
 import { benchQueries, percentile, snapshotCli } from './search-bench.js';
 import type { PluginApi } from '../templates/openclaw-plugin/index.js';
@@ -24,6 +26,8 @@ import type { PluginApi } from '../templates/openclaw-plugin/index.js';
 export interface PluginBenchReport extends Turns {
   observations: number;
   files: number;
+  /** The home came from a kept fixture (bench/fixture-cache.ts) rather than being made; ms to copy or make it. */
+  home: { kept: boolean; prepareMs: number };
   turns: number;
   loadAverage: number[];
   firstTurnMs: number;
@@ -134,8 +138,63 @@ async function timedCall(handler: Handler, event: unknown, ctx: unknown): Promis
   return { ms, cpuMs: (used.user + used.system) / 1000, out };
 }
 
+const CORPUS_CONFIG = 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\n';
+
+/** The config of the bench home, embedding with `provider` (none: text-only recall over the same index). */
+async function useProvider(paths: HomePaths, provider: 'none' | 'local'): Promise<void> {
+  await writeFile(paths.config, `${CORPUS_CONFIG}embeddings:\n  provider: ${provider}\n`, { mode: 0o600 });
+}
+
+/** Seeded vectors: real model vectors from a pool of this many of the home's texts (embed-bench.ts seedLocalVectors). */
+const VECTOR_POOL = 1000;
+
+interface CorpusHome {
+  observations: number;
+  files: number;
+  vectors: number;
+  kept: boolean;
+  prepareMs: number;
+}
+
+/**
+ * The home of `n` observations over 90 days as after a turn (`ocm-run observe`: active memory and the index),
+ * with the local model's vectors seeded and indexed: copied from the kept fixture (bench/fixture-cache.ts) when
+ * there is one for this build's formats, else made (minutes at 100k) and kept for the next run.
+ */
+async function hybridCorpusHome(
+  paths: HomePaths,
+  cli: string,
+  n: number,
+  options: { fresh: boolean; log: (s: string) => void },
+): Promise<CorpusHome> {
+  const started = performance.now();
+  const key = fixtureKey({ section: 'plugin', n, pool: VECTOR_POOL, model: `${LOCAL_MODEL.package}@${LOCAL_MODEL.version}` });
+  const kept = await restoreFixture<Omit<CorpusHome, 'kept' | 'prepareMs'>>(`plugin-${n}`, key, paths.root, options.fresh);
+  if (kept) {
+    options.log(`  home of ${kept.observations} observations with seeded vectors: the kept fixture (.cache/bench-fixtures/plugin-${n})`);
+    return { ...kept, kept: true, prepareMs: Math.round(performance.now() - started) };
+  }
+  options.log(`  generating ${n} observations over 90 days…`);
+  await mkdir(paths.root, { recursive: true });
+  await useProvider(paths, 'none');
+  const corpus = await writeCorpus(paths, { observations: n, days: 90, endDate: '2026-03-31', agents: ['work'], korean: 0.3 });
+  options.log('  ocm-run observe (active memory and the index, as after a turn)…');
+  const observed = await execa(process.execPath, [cli, 'observe', '--home', paths.root], { reject: false, env: { CI: '1' } });
+  if (observed.exitCode !== 0) throw new Error(`observe failed: ${String(observed.stderr).slice(0, 500)}`);
+  await useProvider(paths, 'local');
+  delete process.env.OCM_LOCAL_EMBEDDINGS;
+  const { seedLocalVectors } = await import('./embed-bench.js');
+  const vectors = await seedLocalVectors(paths, VECTOR_POOL, options.log);
+  const indexed = await execa(process.execPath, [cli, 'index', '--json', '--home', paths.root], { reject: false, env: { CI: '1' } });
+  if ((JSON.parse(String(indexed.stdout)) as { mode?: string }).mode !== 'hybrid')
+    throw new Error(`the seeded home is not hybrid: ${String(indexed.stderr).slice(0, 300)}`);
+  const made = { observations: corpus.observations, files: corpus.files.length, vectors };
+  await saveFixture(`plugin-${n}`, key, paths.root, made);
+  return { ...made, kept: false, prepareMs: Math.round(performance.now() - started) };
+}
+
 export async function runPluginBench(
-  options: { n?: number; turns?: number; keep?: boolean; hybrid?: boolean; log?: (s: string) => void } = {},
+  options: { n?: number; turns?: number; keep?: boolean; hybrid?: boolean; fresh?: boolean; log?: (s: string) => void } = {},
 ): Promise<PluginBenchReport> {
   const log = options.log ?? (() => undefined);
   const n = options.n ?? 100_000;
@@ -145,17 +204,9 @@ export async function runPluginBench(
   let unload = async (): Promise<void> => undefined;
   try {
     const cli = await snapshotCli(work);
-    log(`  generating ${n} observations over 90 days…`);
-    await mkdir(paths.root, { recursive: true });
-    await writeFile(
-      paths.config,
-      'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\n  openclaw_db:\n    enabled: false\nembeddings:\n  provider: none\n',
-      { mode: 0o600 },
-    );
-    const corpus = await writeCorpus(paths, { observations: n, days: 90, endDate: '2026-03-31', agents: ['work'], korean: 0.3 });
-    log('  ocm-run observe (active memory and the index, as after a turn)…');
-    const observed = await execa(process.execPath, [cli, 'observe', '--home', paths.root], { reject: false, env: { CI: '1' } });
-    if (observed.exitCode !== 0) throw new Error(`observe failed: ${String(observed.stderr).slice(0, 500)}`);
+    // The home with its seeded vectors and hybrid index; the text turns first (provider none), then hybrid.
+    const home = await hybridCorpusHome(paths, cli, n, { fresh: options.fresh ?? false, log });
+    await useProvider(paths, 'none');
 
     const rssBeforeMb = rssNowMb();
     const compiled = (await import(
@@ -190,14 +241,8 @@ export async function runPluginBench(
     let hybrid: PluginBenchReport['hybrid'];
     if (options.hybrid !== false) {
       log('  the same home with the local model (seeded vectors)…');
-      const { seedLocalVectors } = await import('./embed-bench.js');
-      const { readFile } = await import('node:fs/promises');
-      await writeFile(paths.config, (await readFile(paths.config, 'utf8')).replace('provider: none', 'provider: local'));
+      await useProvider(paths, 'local');
       delete process.env.OCM_LOCAL_EMBEDDINGS;
-      const vectors = await seedLocalVectors(paths, 1000, log);
-      const indexed = await execa(process.execPath, [cli, 'index', '--json', '--home', paths.root], { reject: false, env: { CI: '1' } });
-      if ((JSON.parse(String(indexed.stdout)) as { mode?: string }).mode !== 'hybrid')
-        throw new Error(`the seeded home is not hybrid: ${String(indexed.stderr).slice(0, 300)}`);
       const again = register(compiled.default, { home: paths.root, node: process.execPath, cli, timeoutMs: 14000 });
       unload = again.stop;
       const firstHybrid = await timedCall(again.prompt, eventOf(0), ctxOf(0));
@@ -227,12 +272,13 @@ export async function runPluginBench(
         pluginCpu: turned.pluginCpu,
         injected: turned.injected,
         rssAfterMb: rssNowMb(),
-        vectors,
+        vectors: home.vectors,
       };
     }
     const report: PluginBenchReport = {
-      observations: corpus.observations,
-      files: corpus.files.length,
+      observations: home.observations,
+      files: home.files,
+      home: { kept: home.kept, prepareMs: home.prepareMs },
       turns,
       loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
       firstTurnMs: Math.round(first.ms),
@@ -279,6 +325,9 @@ export function pluginBenchTable(r: PluginBenchReport): string {
         ]
       : []),
     '',
+    r.home.kept
+      ? `The home (seeded vectors, hybrid index) was copied from the kept fixture in ${r.home.prepareMs} ms (\`--fresh\` makes it again).`
+      : `The home (seeded vectors, hybrid index) was made in ${r.home.prepareMs} ms and kept under .cache/bench-fixtures/.`,
     `First turn (lib import, index opened): ${r.firstTurnMs} ms. Turns with a memory context: ${r.injected} of ` +
       `${r.turns}, with related memories: ${r.withRelated}.`,
     `Resident memory of this process (the gateway's stand-in): ${r.rssBeforeMb} MB before the plugin, ${r.rssAfterMb} MB after its text-only turns${r.hybrid ? `, ${r.hybrid.rssAfterMb} MB after the turns with the local model (loaded ${r.hybrid.readyAfterMs} ms after its first turn, ${r.hybrid.firstTurnMs} ms; ${r.hybrid.injected} of ${r.turns} turns with a memory context)` : ''}.`,

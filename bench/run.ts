@@ -8,6 +8,8 @@
  *   npm run bench -- masking --seed 7      masking corpus recall per kind and channel (--n: instances per kind and context)
  *   npm run bench -- markdown              reading pathological day-file bodies (pasted megabytes of *emphasis*), beside the former reader
  *   npm run bench -- plugin --turns 60     OpenClaw plugin: before_prompt_build turns (≥ 50)
+ *   npm run bench -- mcp --fresh           mcp, plugin: make the generated home again instead of copying the kept one
+ *                                          (.cache/bench-fixtures/, bench/fixture-cache.ts)
  *   npm run bench -- ui --n 100000          the dashboard: first page and search in the running server
  *   npm run bench -- embed --n 2000        local embedding model: home build rate, 50-observation tick, idle tick, query embedding, MCP RSS
  *   npm run bench -- forget --n 100000     forget of one id in one very large day
@@ -67,6 +69,7 @@ const SECTIONS: Section[] = [
         n: args.n ? Number(args.n) : 100_000,
         turns: args.turns ? Number(args.turns) : 60,
         keep: Boolean(args.keep),
+        fresh: Boolean(args.fresh),
         log: (line) => process.stderr.write(`${line}\n`),
       });
       return { table: pluginBenchTable(report), json: report };
@@ -80,6 +83,7 @@ const SECTIONS: Section[] = [
         n: args.n ? Number(args.n) : 100_000,
         queries: args.queries ? Number(args.queries) : 40,
         keep: Boolean(args.keep),
+        fresh: Boolean(args.fresh),
         log: (line) => process.stderr.write(`${line}\n`),
       });
       return { table: mcpBenchTable(report), json: report };
@@ -239,6 +243,7 @@ const { values, positionals } = parseArgs({
     runs: { type: 'string' },
     queries: { type: 'string' },
     keep: { type: 'boolean' },
+    fresh: { type: 'boolean' },
     idle: { type: 'string' },
     interval: { type: 'string' },
     bs24: { type: 'string' },
