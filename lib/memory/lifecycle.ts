@@ -26,6 +26,7 @@
  */
 import { anyOf, oneOf, pattern } from '../core/pattern.js';
 import type { Observation, ObservationMark } from '../core/types.js';
+import { KIND_OF } from './alternatives.js';
 
 export interface LifecycleOptions {
   /** Ids written in this run: only these can close or supersede (a mark a user cleared stays cleared). */
@@ -177,39 +178,6 @@ const CHOICE_WORD = oneOf(
   ],
   'iu',
 );
-
-/**
- * Kinds of well-known alternatives: a new choice among one kind replaces the old. Only kinds where two
- * members are rarely both current for one project; a word in two kinds counts in neither.
- */
-const KINDS: Record<string, readonly string[]> = {
-  database: ['postgres', 'postgresql', 'mysql', 'mariadb', 'sqlite', 'mongodb', 'mongo', 'dynamodb', 'cockroachdb', 'oracle', 'mssql'],
-  backend: ['firebase', 'supabase', 'appwrite', 'pocketbase', 'amplify'],
-  hosting: [
-    'heroku',
-    'vercel',
-    'netlify',
-    'render',
-    'railway',
-    'fly.io',
-    'hetzner',
-    'digitalocean',
-    'linode',
-    'aws',
-    'gcp',
-    'azure',
-    'cloudflare',
-  ],
-  packages: ['npm', 'yarn', 'pnpm', 'bun', 'pip', 'poetry', 'uv', 'pipenv', 'conda'],
-  editor: ['vim', 'neovim', 'emacs', 'vscode', 'cursor', 'zed', 'intellij', 'pycharm', 'webstorm'],
-  pdf: ['weasyprint', 'reportlab', 'wkhtmltopdf', 'pdfkit', 'fpdf', 'princexml'],
-  email: ['postmark', 'sendgrid', 'mailgun', 'mandrill', 'sparkpost'],
-  ci: ['circleci', 'travis', 'buildkite'],
-  webframework: ['django', 'flask', 'fastapi', 'laravel', 'nestjs', 'fastify'],
-  jstest: ['jest', 'vitest', 'mocha', 'jasmine'],
-};
-const KIND_OF = new Map<string, string>();
-for (const [kind, members] of Object.entries(KINDS)) for (const m of members) KIND_OF.set(m, kind);
 
 /** Values whose change makes a newer statement an update: numbers, dates, times. */
 const VALUE = /\d+(?:[.:,]\d+)*\s*(?:am|pm|h|k|m|gb|mb|%|시|일|월|원)?|\b(?:noon|midnight)\b/giu;
@@ -778,7 +746,8 @@ function supersededBy(newer: Item, older: Item[], weight: Weight): Item[] {
       decidedQuestion(old, newer, weight) ||
       otherNamedPlace(old, newer) ||
       newDestination(old, newer) ||
-      changedDeadline(old, newer)
+      changedDeadline(old, newer) ||
+      changedDate(old, newer)
     )
       out.push(old);
   }
@@ -1183,6 +1152,55 @@ function changedDeadline(old: Item, newer: Item): boolean {
       const anchored = now.anchors.some((a) => then.anchors.includes(a));
       if (anchored || named.some((w) => old.words.has(w))) return true;
     }
+  }
+  return false;
+}
+
+/** A word that names a date as the thing changed ("the date", "날짜", "일정"). */
+const DATE_NOUN = /\b(?:dates?)\b|날짜|일정/iu;
+const DATE_NOUNS = new Set(['date', '날짜', '일정']);
+/** A day as written: "2026-09-19", "19일", "the 26th", "22 May", "May 22". */
+const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
+const DAY_DATE = new RegExp(
+  `\\b\\d{4}-\\d{2}-\\d{2}\\b|\\d{1,2}\\s*일|\\b\\d{1,2}(?:st|nd|rd|th)\\b|\\b${MONTH}\\s+\\d{1,2}\\b|\\b\\d{1,2}\\s+${MONTH}`,
+  'giu',
+);
+
+function dayDates(text: string): string[] {
+  return Array.from(text.matchAll(DAY_DATE), (m) => m[0].toLowerCase().replace(/\s+/g, ''));
+}
+
+/**
+ * The sentences of an item that say a date changed, read once: a change word, a word for the date and a
+ * day in one sentence ("한결이사에 날짜 변경 (26일 오전 가능한지) … 퇴거 날짜 26일로", "the date changed: the
+ * 14th"), with the days it names and its subject words but the date's own.
+ */
+const dateChangesOf = perItem((item) =>
+  item.o.text
+    .split(/(?<=[.!?。;])\s+/u)
+    .filter((sentence) => CHANGE_WORD.test(sentence) && DATE_NOUN.test(sentence))
+    .map((sentence) => ({
+      days: dayDates(sentence),
+      words: [...subjectWords(sentence, item.names)].filter((w) => !/\d/.test(w) && !VALUE_WORD.has(w)),
+    }))
+    .filter((change) => change.days.length > 0),
+);
+const daysOf = perItem((item) => dayDates(item.o.text));
+
+/**
+ * A date said changed, in a sentence of its own or an item of a list: "Mori는 한결이사에 날짜 변경 (26일
+ * 오전 가능한지) 망원동 집주인한테 퇴거 날짜 26일로 …" makes "9월 19일 토요일 … 망원동 집 만기가 9월 말 (주제: 이사
+ * 날짜 정해졌어)" history. The newer sentence says a change, a word for the date and a day the older item
+ * does not hold; the older item holds a day; and the two share at least two subject words, one of them more
+ * than the word for the date ("결혼식 날짜" and "인터넷 설치 날짜 변경" share only the date).
+ */
+function changedDate(old: Item, newer: Item): boolean {
+  const before = daysOf(old);
+  if (before.length === 0) return false;
+  for (const change of dateChangesOf(newer)) {
+    if (change.days.every((d) => before.includes(d))) continue;
+    const shared = change.words.filter((w) => old.words.has(w));
+    if (shared.length >= 2 && shared.some((w) => !DATE_NOUNS.has(w))) return true;
   }
   return false;
 }

@@ -13,6 +13,7 @@ import { IndexUnavailable } from './engine.js';
 import { readManifest, tierDir, type ManifestEntry } from './manifest.js';
 import { dayNumber, documentTerms, PRIORITY_CODE, Segment } from './segment.js';
 import { prefixEligible, queryTerms } from './tokenizer.js';
+import { EXPANSION_WEIGHT, kindExpansion } from './kind-expansion.js';
 import { cosineScale, DEFAULT_FUSION, fuse, type Candidate, type FusionMethod } from './fusion.js';
 import type { SearchFilters } from './types.js';
 import { loadVectorFile, type SegmentVectors } from './vector-file.js';
@@ -647,6 +648,8 @@ function textRanking(
   let contextBound = 0;
   if (terms.length > 0 && total > 0) {
     const weights = expandTerms(snapshot, terms, options.prefix !== false);
+    // "Which database …?": the kind's members count as words of the question, less than its own (kind-expansion.ts).
+    for (const t of kindExpansion(query)) if (!weights.has(t)) weights.set(t, EXPANSION_WEIGHT);
     ({ scores, touched } = scoreText(snapshot, weights, filters, total));
     if (options.feedback && touched.length > 0) {
       const expansion = feedbackTerms(snapshot, scores, touched, new Set(weights.keys()), total);

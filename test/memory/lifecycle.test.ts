@@ -548,3 +548,30 @@ test('a deadline moved to another time supersedes the old time, said in other wo
   const meeting = o('Nadia said the tasting is at 2 pm the day before the demo.', '2026-03-07', 'fact');
   assert.equal(marks([meeting, noon]).has(meeting.id), false, 'a tasting is no deadline');
 });
+
+test('a date said changed in an errand list supersedes the older date of the same thing; another dated thing stays', () => {
+  const ko = ['지훈', 'Mori'];
+  const set = o(
+    '지훈은 9월 19일 토요일 (2026-09-19). 망원동 집 만기가 9월 말이라 딱 맞아 (주제: 이사 날짜 정해졌어)',
+    '2026-06-28',
+    'fact',
+  );
+  const moved = o(
+    'Mori는 한결이사에 날짜 변경 (26일 오전 가능한지) 망원동 집주인한테 퇴거 날짜 26일로 알리고 보증금 반환도 26일로.',
+    '2026-09-03',
+    'fact',
+  );
+  assert.deepEqual(marks([set, moved], ko).get(set.id), { kind: 'superseded', date: '2026-09-03', by: moved.id });
+  // Near misses: another dated thing shares only the word for the date; the same day again; no change said.
+  const wedding = o('지훈은 10월 17일 토요일 (2026-10-17) 12시 30분. 강남 라비엔홀 (주제: 결혼식 날짜 정해졌어)', '2026-06-28', 'fact');
+  const internet = o('Mori는 인터넷 설치 날짜 변경 28일로 잡아 둘게.', '2026-09-03', 'fact');
+  assert.equal(marks([wedding, internet], ko).size, 0);
+  assert.equal(marks([set, o('Mori는 망원동 집주인한테 날짜 변경 없이 19일로 알렸어.', '2026-09-03', 'fact')], ko).size, 0);
+  assert.equal(marks([set, o('Mori는 망원동 집주인한테 퇴거 날짜 26일로 알리기.', '2026-09-03', 'fact')], ko).size, 0);
+  // English: the date said changed, of the same appointment.
+  const visit = o("User said Theo's allergist visit is on 3 March at the Hawthorne clinic.", '2026-02-01', 'fact');
+  const swim = o("User said the date of Theo's swim meet changed to the 14th.", '2026-02-20', 'fact');
+  const later = o("User said the allergist changed the date of Theo's visit to the 14th.", '2026-02-20', 'fact');
+  assert.equal(marks([visit, swim]).size, 0, 'a swim meet is no allergist visit');
+  assert.equal(marks([visit, later]).get(visit.id)?.kind, 'superseded');
+});

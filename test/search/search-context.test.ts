@@ -13,7 +13,8 @@ import { tempHome, testConfig, writeDay } from '../helpers/search-fixtures.js';
 
 const config = testConfig();
 const QUESTION = 'Dana asked which database the billing service should use.';
-const ANSWER = 'PostgreSQL 16 with Redis in front, Dana said.';
+// Names no database of the kind the question asks for (a member would match by kind, search/kind-expansion.ts).
+const ANSWER = 'Version 16 with a cache in front, Dana said.';
 const UNRELATED = 'Dana went hiking.';
 
 /** One day file of these lines, indexed; the ids of its lines and of the results for a question about the first. */

@@ -26,7 +26,7 @@ import { finishSentence, splitCount, truncate } from './finish-text.js';
 import { stripKoreanAddress } from './korean-address.js';
 import { PRIORITY_RANK, type Draft } from './draft.js';
 import { questionBody } from './attribution.js';
-import { REPLY_WINDOW_MS, type ReplyContext } from './reply-topic.js';
+import { isHedgedAnswer, REPLY_WINDOW_MS, type ReplyContext } from './reply-topic.js';
 import {
   AGREEING_LEAD,
   pointsAtWhatWasSaid,
@@ -132,8 +132,11 @@ export function readPieces(reading: PieceReading): ReadMessage {
     const quoted = reported || isSuspicious(sentence);
     let analysis = quoted ? asReported(analysed) : analysed;
     // Remember a question with any content for the reply, even one too thin to be an observation itself.
+    // "조금?" answering "리더보드 느려진 건 없어?" is the answer, hedged: no question for the next message to answer.
+    const hedged = pieces.length === 0 && replyTo !== undefined && timeMs - replyTo.timeMs <= REPLY_WINDOW_MS && isHedgedAnswer(sentence);
     const asked =
-      analysis.kind === 'question' || (analysis.contentWords > 0 && (korean ? isKoreanQuestion(sentence) : isQuestion(sentence)));
+      !hedged &&
+      (analysis.kind === 'question' || (analysis.contentWords > 0 && (korean ? isKoreanQuestion(sentence) : isQuestion(sentence))));
     // What follows the question in the same message (a statement, thanks, an attachment) leaves it asked: "How do I
     // validate JWT refresh tokens? Access tokens are short-lived, but…" is answered by the next message all the same.
     if (asked) lastQuestion = { role, speaker, question: sentence, timeMs, entryId: message.entryId };

@@ -76,6 +76,24 @@ export function koreanTopicOf(question: string, answer: string, names: readonly 
   return koreanTopicWords(question, [...names]) || undefined;
 }
 
+/** Words that make even a word or two a question of its own ("why?", "언제?", "really?"). */
+const ASKING_WORD =
+  /\b(?:what|how|why|when|where|which|who|whose|whom|really|sure|seriously)\b|어떻게|왜|뭐|무엇|무슨|언제|어디|누구|어느|몇|어떤|얼마|진짜|정말/iu;
+
+/**
+ * "조금?", "maybe?", "a bit?" in reply to a question: a word or two said with a rising voice are the answer,
+ * hedged, not a question asked — what the other says next answers nothing, and takes no topic from it.
+ */
+export function isHedgedAnswer(sentence: string): boolean {
+  const s = sentence.trim();
+  if (!/[?？]\s*$/u.test(s) || ASKING_WORD.test(s)) return false;
+  const words = s
+    .replace(/[?？.!~\s]+$/u, '')
+    .split(/\s+/)
+    .filter(Boolean);
+  return words.length > 0 && words.length <= 2;
+}
+
 /** An offer to do something: its answer is a yes or no, and what follows is news of its own. */
 const OFFER =
   /^(?:(?:so|and|ok(?:ay)?|great)[,\s]+)?(?:do you want me to|want me to|shall i|should i|would you like me to|can i|may i|let me know if you want me to)\b/i;

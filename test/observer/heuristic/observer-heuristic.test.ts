@@ -1161,3 +1161,48 @@ test('samples: the key observations come out, per agent, without secrets', () =>
   // Issue 20: the assistant's "Noted for the novel: Mira has grey-green eyes…" echoes the user's fact; it is not a second memory.
   assert.equal(obs.filter((o) => /grey-green/.test(o.text)).length, 1);
 });
+
+test('a hedged answer ("조금?", "a bit?") is no question: the proposal after it and the decision on it keep their own subject', () => {
+  const ko = observe(
+    [
+      ['assistant', '리더보드 느려진 건 없어?'],
+      ['user', '조금? 기록이 1,800개 넘으니까 리더보드 페이지 열 때 1초 넘게 걸려'],
+      ['assistant', 'Then it is time for the materialized view. Refresh it every 10 minutes with pg_cron.'],
+      ['user', '좋아 10분마다. 그걸로 가자'],
+    ],
+    {},
+    { speakerNames: { user: '지훈', assistant: '모리' } },
+  );
+  const decided = find(ko, /그걸로 가자/);
+  assert.equal(decided.category, 'decision');
+  assert.match(decided.text, /\(주제: [^)]*(?:materialized view|pg_cron)/);
+  assert.doesNotMatch(decided.text, /조금/);
+  assert.ok(!ko.some((o) => /\((?:on|주제): 조금/.test(o.text)), JSON.stringify(ko.map((o) => o.text)));
+  const en = observe(
+    [
+      ['assistant', 'Is the leaderboard slow at all?'],
+      ['user', 'a bit? it takes over a second to open with 1,800 sends.'],
+      ['assistant', 'Then it is time for the materialized view, refreshed every 10 minutes.'],
+      ['user', "Sounds good, let's go with that."],
+    ],
+    {},
+    { speakerNames: { user: 'Nadia', assistant: 'Claude' } },
+  );
+  const enDecided = find(en, /go with that/);
+  assert.match(enDecided.text, /\(on: [^)]*(?:materialized view|10 minutes)/);
+  assert.doesNotMatch(enDecided.text, /a bit/);
+  // A word or two that ask ("why?", "언제?") are still a question: the answer after them takes its topic.
+  const asked = observe(
+    [
+      ['assistant', 'You should move the backup job to the other server.'],
+      ['user', 'which server?'],
+      ['assistant', 'The Hetzner one.'],
+    ],
+    {},
+    { speakerNames: { user: 'Nadia', assistant: 'Claude' } },
+  );
+  assert.ok(
+    asked.some((o) => /Hetzner/.test(o.text) && /\(on: [^)]*server/.test(o.text)),
+    JSON.stringify(asked.map((o) => o.text)),
+  );
+});
