@@ -199,7 +199,7 @@ test('dashboard on the demo home: timeline, the line in the day file, search, an
     const line = Number(await first.getAttribute('data-line'));
     const before = await readFile(file, 'utf8');
     const original = before.split('\n')[line - 1]!;
-    const time = / (\d\d:\d\d) \[/.exec(original)?.[1];
+    const time = /^- \S+ (\d\d:\d\d) /u.exec(original)?.[1];
     const tags = [...original.matchAll(/ #([^\s#^]+)/g)].map((m) => m[1]);
     // j selects the first observation, e opens its editor.
     await page.locator('body').press('j');
