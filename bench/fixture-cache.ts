@@ -18,6 +18,7 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { LOCAL_MODEL } from '../lib/search/embeddings.js';
 import { SEGMENT_FORMAT } from '../lib/search/segment.js';
 import { ANALYZER_VERSION } from '../lib/search/tokenizer.js';
 
@@ -33,9 +34,15 @@ function fixturesDir(): string | undefined {
   return set ? resolve(set) : join(ROOT, '.cache', 'bench-fixtures');
 }
 
-/** The key of a kept home: the generation, the index and analyzer formats, and the section's own parts. */
+/** The key of a kept home: the generation, the index and analyzer formats, the model, and the section's own parts. */
 export function fixtureKey(parts: Record<string, string | number>): string {
-  const all = { generation: FIXTURE_GENERATION, segment: SEGMENT_FORMAT, analyzer: ANALYZER_VERSION, ...parts };
+  const all = {
+    generation: FIXTURE_GENERATION,
+    segment: SEGMENT_FORMAT,
+    analyzer: ANALYZER_VERSION,
+    model: `${LOCAL_MODEL.package}@${LOCAL_MODEL.version}`,
+    ...parts,
+  };
   return Object.entries(all)
     .map(([k, v]) => `${k}=${v}`)
     .join(';');
@@ -83,4 +90,30 @@ export async function saveFixture<M>(name: string, key: string, from: string, me
   await writeFile(join(next, 'fixture.json'), `${JSON.stringify({ key, meta } satisfies Kept<M>, null, 2)}\n`);
   await rm(at, { recursive: true, force: true });
   await rename(next, at);
+}
+
+/** A section's home as `keptHome` returns it: what was kept with it, whether it was copied, and the ms it took. */
+export type KeptHome<M> = M & { kept: boolean; prepareMs: number };
+
+/**
+ * The section's home of `n` observations in `into`: copied from the home kept for `section-n` under these
+ * parts, or made by `make` and kept for the next run. `describe` names a kept home's contents for the log.
+ */
+export async function keptHome<M>(
+  into: string,
+  fixture: { section: string; n: number; parts: Record<string, string | number> },
+  options: { fresh: boolean; log: (s: string) => void; describe: (meta: M) => string },
+  make: () => Promise<M>,
+): Promise<KeptHome<M>> {
+  const started = performance.now();
+  const name = `${fixture.section}-${fixture.n}`;
+  const key = fixtureKey({ section: fixture.section, n: fixture.n, ...fixture.parts });
+  const kept = await restoreFixture<M>(name, key, into, options.fresh);
+  if (kept) {
+    options.log(`  ${options.describe(kept)}: the kept fixture (.cache/bench-fixtures/${name})`);
+    return { ...kept, kept: true, prepareMs: Math.round(performance.now() - started) };
+  }
+  const made = await make();
+  await saveFixture(name, key, into, made);
+  return { ...made, kept: false, prepareMs: Math.round(performance.now() - started) };
 }

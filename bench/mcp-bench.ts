@@ -30,8 +30,7 @@ import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { homePaths } from '../lib/platform/home.js';
-import { LOCAL_MODEL } from '../lib/search/embeddings.js';
-import { fixtureKey, restoreFixture, saveFixture } from './fixture-cache.js';
+import { type KeptHome, keptHome } from './fixture-cache.js';
 import { benchQueries, indexedCorpusHome, percentile, processCpuMs, snapshotCli, timed } from './search-bench.js';
 import { mcpSearches, rssMb, seedLocalVectors } from './embed-bench.js';
 
@@ -271,13 +270,13 @@ const CORPUS_CONFIG = 'timezone: UTC\nsources:\n  openclaw:\n    enabled: false\
 /** Seeded vectors: real model vectors from a pool of this many of the home's texts (embed-bench.ts seedLocalVectors). */
 const VECTOR_POOL = 1000;
 
-interface HybridHome {
+/** What is kept with the hybrid home. */
+interface HybridMeta {
   documents: number;
   vectors: number;
   pool: number;
-  kept: boolean;
-  prepareMs: number;
 }
+type HybridHome = KeptHome<HybridMeta>;
 
 /**
  * The corpus home of `n` observations indexed with the local model's vectors (seeded): copied from the kept
@@ -290,26 +289,24 @@ async function hybridCorpusHome(
   n: number,
   options: { fresh: boolean; log: (s: string) => void },
 ): Promise<HybridHome> {
-  const started = performance.now();
-  const key = fixtureKey({ section: 'mcp', n, pool: VECTOR_POOL, model: `${LOCAL_MODEL.package}@${LOCAL_MODEL.version}` });
-  const kept = await restoreFixture<Omit<HybridHome, 'kept' | 'prepareMs'>>(`mcp-${n}`, key, paths.root, options.fresh);
-  if (kept) {
-    options.log(`  home of ${kept.documents} observations with seeded vectors: the kept fixture (.cache/bench-fixtures/mcp-${n})`);
-    return { ...kept, kept: true, prepareMs: Math.round(performance.now() - started) };
-  }
-  const documents = await indexedCorpusHome(paths, cli, n, options.log);
-  await useProvider(paths, 'local');
-  delete process.env.OCM_LOCAL_EMBEDDINGS;
-  const vectors = await seedLocalVectors(paths, VECTOR_POOL, options.log);
-  options.log('  index: vector sidecars from the seeded cache…');
-  const indexed = JSON.parse((await timed(process.execPath, [cli, 'index', '--json', '--home', paths.root])).stdout) as {
-    mode: string;
-    embedded: number;
-  };
-  if (indexed.mode !== 'hybrid') throw new Error(`the seeded home is not hybrid (embedded ${indexed.embedded})`);
-  const made = { documents, vectors, pool: VECTOR_POOL };
-  await saveFixture(`mcp-${n}`, key, paths.root, made);
-  return { ...made, kept: false, prepareMs: Math.round(performance.now() - started) };
+  return keptHome(
+    paths.root,
+    { section: 'mcp', n, parts: { pool: VECTOR_POOL } },
+    { ...options, describe: (kept: HybridMeta) => `home of ${kept.documents} observations with seeded vectors` },
+    async () => {
+      const documents = await indexedCorpusHome(paths, cli, n, options.log);
+      await useProvider(paths, 'local');
+      delete process.env.OCM_LOCAL_EMBEDDINGS;
+      const vectors = await seedLocalVectors(paths, VECTOR_POOL, options.log);
+      options.log('  index: vector sidecars from the seeded cache…');
+      const indexed = JSON.parse((await timed(process.execPath, [cli, 'index', '--json', '--home', paths.root])).stdout) as {
+        mode: string;
+        embedded: number;
+      };
+      if (indexed.mode !== 'hybrid') throw new Error(`the seeded home is not hybrid (embedded ${indexed.embedded})`);
+      return { documents, vectors, pool: VECTOR_POOL };
+    },
+  );
 }
 
 /** The home switched to the local model (its vectors indexed already) and served again: hybrid search_memory. */

@@ -17,8 +17,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { homePaths, type HomePaths } from '../lib/platform/home.js';
-import { LOCAL_MODEL } from '../lib/search/embeddings.js';
-import { fixtureKey, restoreFixture, saveFixture } from './fixture-cache.js';
+import { type KeptHome, keptHome } from './fixture-cache.js';
 import { writeCorpus } from './search-corpus.js';
 import { benchQueries, percentile, snapshotCli } from './search-bench.js';
 import type { PluginApi } from '../templates/openclaw-plugin/index.js';
@@ -148,13 +147,13 @@ async function useProvider(paths: HomePaths, provider: 'none' | 'local'): Promis
 /** Seeded vectors: real model vectors from a pool of this many of the home's texts (embed-bench.ts seedLocalVectors). */
 const VECTOR_POOL = 1000;
 
-interface CorpusHome {
+/** What is kept with the corpus home. */
+interface CorpusMeta {
   observations: number;
   files: number;
   vectors: number;
-  kept: boolean;
-  prepareMs: number;
 }
+type CorpusHome = KeptHome<CorpusMeta>;
 
 /**
  * The home of `n` observations over 90 days as after a turn (`ocm-run observe`: active memory and the index),
@@ -167,30 +166,28 @@ async function hybridCorpusHome(
   n: number,
   options: { fresh: boolean; log: (s: string) => void },
 ): Promise<CorpusHome> {
-  const started = performance.now();
-  const key = fixtureKey({ section: 'plugin', n, pool: VECTOR_POOL, model: `${LOCAL_MODEL.package}@${LOCAL_MODEL.version}` });
-  const kept = await restoreFixture<Omit<CorpusHome, 'kept' | 'prepareMs'>>(`plugin-${n}`, key, paths.root, options.fresh);
-  if (kept) {
-    options.log(`  home of ${kept.observations} observations with seeded vectors: the kept fixture (.cache/bench-fixtures/plugin-${n})`);
-    return { ...kept, kept: true, prepareMs: Math.round(performance.now() - started) };
-  }
-  options.log(`  generating ${n} observations over 90 days…`);
-  await mkdir(paths.root, { recursive: true });
-  await useProvider(paths, 'none');
-  const corpus = await writeCorpus(paths, { observations: n, days: 90, endDate: '2026-03-31', agents: ['work'], korean: 0.3 });
-  options.log('  ocm-run observe (active memory and the index, as after a turn)…');
-  const observed = await execa(process.execPath, [cli, 'observe', '--home', paths.root], { reject: false, env: { CI: '1' } });
-  if (observed.exitCode !== 0) throw new Error(`observe failed: ${String(observed.stderr).slice(0, 500)}`);
-  await useProvider(paths, 'local');
-  delete process.env.OCM_LOCAL_EMBEDDINGS;
-  const { seedLocalVectors } = await import('./embed-bench.js');
-  const vectors = await seedLocalVectors(paths, VECTOR_POOL, options.log);
-  const indexed = await execa(process.execPath, [cli, 'index', '--json', '--home', paths.root], { reject: false, env: { CI: '1' } });
-  if ((JSON.parse(String(indexed.stdout)) as { mode?: string }).mode !== 'hybrid')
-    throw new Error(`the seeded home is not hybrid: ${String(indexed.stderr).slice(0, 300)}`);
-  const made = { observations: corpus.observations, files: corpus.files.length, vectors };
-  await saveFixture(`plugin-${n}`, key, paths.root, made);
-  return { ...made, kept: false, prepareMs: Math.round(performance.now() - started) };
+  return keptHome(
+    paths.root,
+    { section: 'plugin', n, parts: { pool: VECTOR_POOL } },
+    { ...options, describe: (kept: CorpusMeta) => `home of ${kept.observations} observations with seeded vectors` },
+    async () => {
+      options.log(`  generating ${n} observations over 90 days…`);
+      await mkdir(paths.root, { recursive: true });
+      await useProvider(paths, 'none');
+      const corpus = await writeCorpus(paths, { observations: n, days: 90, endDate: '2026-03-31', agents: ['work'], korean: 0.3 });
+      options.log('  ocm-run observe (active memory and the index, as after a turn)…');
+      const observed = await execa(process.execPath, [cli, 'observe', '--home', paths.root], { reject: false, env: { CI: '1' } });
+      if (observed.exitCode !== 0) throw new Error(`observe failed: ${String(observed.stderr).slice(0, 500)}`);
+      await useProvider(paths, 'local');
+      delete process.env.OCM_LOCAL_EMBEDDINGS;
+      const { seedLocalVectors } = await import('./embed-bench.js');
+      const vectors = await seedLocalVectors(paths, VECTOR_POOL, options.log);
+      const indexed = await execa(process.execPath, [cli, 'index', '--json', '--home', paths.root], { reject: false, env: { CI: '1' } });
+      if ((JSON.parse(String(indexed.stdout)) as { mode?: string }).mode !== 'hybrid')
+        throw new Error(`the seeded home is not hybrid: ${String(indexed.stderr).slice(0, 300)}`);
+      return { observations: corpus.observations, files: corpus.files.length, vectors };
+    },
+  );
 }
 
 export async function runPluginBench(
