@@ -109,6 +109,8 @@ export function readPieces(reading: PieceReading): ReadMessage {
     codeLanguages,
   } = reading;
   const options = settings.options;
+  // The message follows a question of the other speaker's closely enough to answer it.
+  const answersQuestion = replyTo !== undefined && timeMs - replyTo.timeMs <= REPLY_WINDOW_MS;
   const pieces: Piece[] = [];
   let lastQuestion: ReplyContext | undefined;
   // "Please remember that": the speaker's facts just said become high priority.
@@ -133,7 +135,7 @@ export function readPieces(reading: PieceReading): ReadMessage {
     let analysis = quoted ? asReported(analysed) : analysed;
     // Remember a question with any content for the reply, even one too thin to be an observation itself.
     // "조금?" answering "리더보드 느려진 건 없어?" is the answer, hedged: no question for the next message to answer.
-    const hedged = pieces.length === 0 && replyTo !== undefined && timeMs - replyTo.timeMs <= REPLY_WINDOW_MS && isHedgedAnswer(sentence);
+    const hedged = pieces.length === 0 && answersQuestion && isHedgedAnswer(sentence);
     const asked =
       !hedged &&
       (analysis.kind === 'question' || (analysis.contentWords > 0 && (korean ? isKoreanQuestion(sentence) : isQuestion(sentence))));
@@ -159,7 +161,7 @@ export function readPieces(reading: PieceReading): ReadMessage {
         previousOther,
         dated: anchors.length > 0,
         technical,
-        answers: replyTo !== undefined && timeMs - replyTo.timeMs <= REPLY_WINDOW_MS,
+        answers: answersQuestion,
         acknowledged: !korean && opensWithAcknowledgement(raw),
       });
       if (reason === 'remember request') rememberRequested = true;
