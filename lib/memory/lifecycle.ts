@@ -179,6 +179,11 @@ const CHOICE_WORD = oneOf(
   'iu',
 );
 
+/** Where a sentence of an observation's text ends ("… done. Next …"). */
+const SENTENCE_END = /(?<=[.!?。])\s+/u;
+/** Where a sentence, or a clause after a semicolon, ends: one statement each ("moved to 3pm; the room too"). */
+const CLAUSE_END = /(?<=[.!?。;])\s+/u;
+
 /** Values whose change makes a newer statement an update: numbers, dates, times. */
 const VALUE = /\d+(?:[.:,]\d+)*\s*(?:am|pm|h|k|m|gb|mb|%|시|일|월|원)?|\b(?:noon|midnight)\b/giu;
 
@@ -311,7 +316,7 @@ function choicesOf(o: Observation, kinds: Map<string, Set<string>>, names: Reado
   const saysChange = (text: string) => CHANGE_WORD.test(text) || changedFrom(text).length > 0 || backToKind(text);
   if (o.category === 'decision' || o.category === 'preference') return CHOICE_WORD.test(o.text) || saysChange(o.text) ? kinds : new Map();
   const out = new Map<string, Set<string>>();
-  for (const sentence of o.text.split(/(?<=[.!?。;])\s+/u)) {
+  for (const sentence of o.text.split(CLAUSE_END)) {
     if (!saysChange(sentence)) continue;
     for (const [kind, members] of kindsOf(wordsOf(sentence, names))) {
       if (!out.has(kind)) out.set(kind, new Set());
@@ -610,7 +615,7 @@ const DID_THE_THING = pattern(
  */
 function didObjects(text: string): string[] {
   const out: string[] = [];
-  for (const sentence of text.split(/(?<=[.!?。])\s+/u)) {
+  for (const sentence of text.split(SENTENCE_END)) {
     if (sentence.trim().endsWith('?')) continue;
     for (const m of sentence.matchAll(FINISHED_THING_KO)) if (HANGUL.test(m[1]!) && !FRAME.has(m[1]!)) out.push(stem(m[1]!));
     if (!PART_DONE.test(sentence))
@@ -811,7 +816,7 @@ function changedFrom(text: string): string[] {
     if (!raw || raw.length < 2 || FRAME.has(raw) || /(?:ing|ly)$/.test(raw)) continue;
     out.push(stem(raw));
   }
-  for (const sentence of text.split(/(?<=[.!?。;])\s+/u)) {
+  for (const sentence of text.split(CLAUSE_END)) {
     const arrow = ARROW.exec(sentence);
     if (!arrow) continue;
     const [from, to] = [arrow[1]!, arrow[2]!].map((w) => w.toLowerCase().replace(/\d+$/, ''));
@@ -915,7 +920,7 @@ function changedValue(old: Item, newer: Item, weight: Weight): boolean {
 const changeSentences = perItem((item) => {
   const text = item.o.text;
   if (!CHANGE_WORD.test(text)) return [];
-  const sentences = text.split(/(?<=[.!?。])\s+/u).filter((s) => CHANGE_WORD.test(s));
+  const sentences = text.split(SENTENCE_END).filter((s) => CHANGE_WORD.test(s));
   return (sentences.length > 0 ? sentences : [text]).map((sentence) => ({
     update: labelUpdateOf(sentence, item.names),
     said: values(sentence, item.names),
@@ -986,7 +991,7 @@ const placesOf = perItem((i) => namedPlaces(i.o.text, i.names));
 /** The places named in the sentences of an item that say a move. */
 const placesMovedTo = perItem((i) =>
   i.o.text
-    .split(/(?<=[.!?。;])\s+/u)
+    .split(CLAUSE_END)
     .filter((sentence) => MOVE_WORD.test(sentence))
     .flatMap((sentence) => namedPlaces(sentence, i.names)),
 );
@@ -1113,7 +1118,7 @@ const DEADLINE_NAMES = new Set(['cutoff', 'cut-off', 'deadline', 'close', 'closi
 /** The times of day of each sentence that says a deadline, with the anchors beside them. */
 function deadlineTimes(text: string): Array<{ sentence: string; times: string[]; anchors: string[] }> {
   const out: Array<{ sentence: string; times: string[]; anchors: string[] }> = [];
-  for (const sentence of text.split(/(?<=[.!?。;])\s+/u)) {
+  for (const sentence of text.split(CLAUSE_END)) {
     if (!DEADLINE_WORD.test(sentence)) continue;
     const times = Array.from(sentence.matchAll(CLOCK_TIME), (m) => m[0].toLowerCase().replace(/\s+/g, ''));
     if (times.length === 0) continue;
@@ -1177,7 +1182,7 @@ function dayDates(text: string): string[] {
  */
 const dateChangesOf = perItem((item) =>
   item.o.text
-    .split(/(?<=[.!?。;])\s+/u)
+    .split(CLAUSE_END)
     .filter((sentence) => CHANGE_WORD.test(sentence) && DATE_NOUN.test(sentence))
     .map((sentence) => ({
       days: dayDates(sentence),
