@@ -17,12 +17,24 @@ export const EXPANSION_WEIGHT = 0.5;
 /** Asking which one: "which", "what", "뭐", "무슨", "어떤", "어느". */
 const ASKS_WHICH = /\b(?:which|what)\b|뭐|뭘|뭔|무슨|어떤|어느/iu;
 
-/** The analysed terms of the members of every kind the question asks which one of (none for another question). */
-export function kindExpansion(question: string): string[] {
+/** Each kind's members as analysed terms, worked out on first use. */
+const memberTerms = new Map<string, readonly string[]>();
+
+function termsOfKind(kind: string): readonly string[] {
+  let terms = memberTerms.get(kind);
+  if (!terms) memberTerms.set(kind, (terms = queryTerms((KINDS[kind] ?? []).join(' '))));
+  return terms;
+}
+
+/**
+ * The analysed terms of the members of every kind the question asks which one of (none for another
+ * question), without the question's own (`ownTerms`: its analysed terms, when the caller has them).
+ */
+export function kindExpansion(question: string, ownTerms: readonly string[] = queryTerms(question)): string[] {
   if (!ASKS_WHICH.test(question)) return [];
-  const members: string[] = [];
-  for (const [kind, names] of Object.entries(KIND_NAMES)) if (names.test(question)) members.push(...(KINDS[kind] ?? []));
-  if (members.length === 0) return [];
-  const own = new Set(queryTerms(question));
-  return [...new Set(queryTerms(members.join(' ')))].filter((t) => !own.has(t));
+  const own = new Set(ownTerms);
+  const out = new Set<string>();
+  for (const [kind, names] of Object.entries(KIND_NAMES))
+    if (names.test(question)) for (const t of termsOfKind(kind)) if (!own.has(t)) out.add(t);
+  return [...out];
 }

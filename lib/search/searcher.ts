@@ -649,7 +649,7 @@ function textRanking(
   if (terms.length > 0 && total > 0) {
     const weights = expandTerms(snapshot, terms, options.prefix !== false);
     // "Which database …?": the kind's members count as words of the question, less than its own (kind-expansion.ts).
-    for (const t of kindExpansion(query)) if (!weights.has(t)) weights.set(t, EXPANSION_WEIGHT);
+    for (const t of kindExpansion(query, terms)) if (!weights.has(t)) weights.set(t, EXPANSION_WEIGHT);
     ({ scores, touched } = scoreText(snapshot, weights, filters, total));
     if (options.feedback && touched.length > 0) {
       const expansion = feedbackTerms(snapshot, scores, touched, new Set(weights.keys()), total);
