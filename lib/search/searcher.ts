@@ -582,6 +582,19 @@ export function rank(snapshot: IndexSnapshot, query: string, options: RankOption
 }
 
 /**
+ * How many candidates each list offers. Text alone fused by 'linear' is the best
+ * query's score (CombMAX, fusion.ts), so the top `limit` of the fused list lies in
+ * the union of each list's own top `limit`: no more are needed. Vectors (a text
+ * and a vector list combined per query) and reciprocal rank fusion (ranks summed
+ * over lists) need room below each list's top.
+ */
+function candidatesPerList(hybrid: boolean, queries: number, options: RankOptions): number {
+  if (hybrid) return Math.max(options.limit * 5, 50);
+  const fusedByMax = queries === 1 || (options.fusion ?? DEFAULT_FUSION) === 'linear';
+  return fusedByMax ? options.limit : Math.max(options.limit * 5, 50);
+}
+
+/**
  * Rank the snapshot's documents for several renderings of one question (the
  * same question in other words or another language), fused into one ranking
  * (fusion.ts). A hit's `cosines` and `termsOf` give, per rendering, what the
@@ -593,8 +606,7 @@ export function rankQueries(snapshot: IndexSnapshot, queries: readonly RankQuery
   for (const s of segments) filters.set(s, compileFilter(s, options.filters));
   const live = segments.filter((s) => filters.get(s) !== null);
   const hybrid = queries.some((q) => q.vector) && live.some((s) => s.vectors);
-  // Candidates: more than the limit when rankings are fused.
-  const k = hybrid || queries.length > 1 ? Math.max(options.limit * 5, 50) : options.limit;
+  const k = candidatesPerList(hybrid, queries.length, options);
 
   const text = queries.map((q) => textRanking(snapshot, q.text, filters, k, options));
   const weightOf = queries.map((q) => q.textWeight ?? 1);
