@@ -24,7 +24,8 @@ import type { Config } from '../config/config-schema.js';
 import { agentSlug, type HomePaths } from '../platform/home.js';
 import { createFileLogger, type Logger } from '../platform/log.js';
 import { IndexUnavailable, TIERS, type IndexReader, type RankRequest } from '../search/engine.js';
-import { refreshIfStale } from '../search/search.js';
+import { findInTiers, refreshIfStale } from '../search/search.js';
+import { currentFirst } from '../search/current.js';
 import { bridgeRendering } from '../search/bridge.js';
 import { withCompany } from '../search/relevance.js';
 import { EmbeddingError, embeddingSettings } from '../search/embeddings.js';
@@ -170,7 +171,13 @@ export class MemoryRecall {
       all = this.index.rank(request.query, asked).results;
     }
     // Judged at this gate's floor: what rides with a clear answer is raised to it (relevance.ts withCompany).
-    all = withCompany(all, request.minRelevance);
+    // Only what is true today goes in unasked: a superseded item or a done task gives its place (and its
+    // relevance) to what replaced or closed it (search/current.ts); search_memory still finds the history.
+    all = currentFirst(withCompany(all, request.minRelevance), {
+      filters: { ...filters, current: true },
+      limit: all.length,
+      lookup: (id) => findInTiers(this.index, id, TIERS),
+    });
     // What is held for review (memory/suspicious.ts) is never injected; `status` lists it.
     const relevant = all.filter((r) => (r.relevance ?? 0) >= request.minRelevance);
     const kept = relevant.filter((r) => !isSuspicious(r.text)).slice(0, request.limit);

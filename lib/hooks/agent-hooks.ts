@@ -105,7 +105,8 @@ export async function promptContext(options: PromptContextOptions): Promise<Prom
     {
       query: prompt,
       limit: limit * 3,
-      filters: options.agents?.length ? { agents: options.agents } : {},
+      // Only what is true today goes in unasked (search/current.ts): history is one search_memory away.
+      filters: { ...(options.agents?.length ? { agents: options.agents } : {}), current: true },
       cache: false,
       mode,
       // Relevance judged at this gate's floor: what rides with a clear answer is raised to it.

@@ -305,7 +305,7 @@ export async function searchMemory(
     warnings.push('Text-only search: no document has an embedding yet (run `ocm-run index` while the embeddings endpoint is reachable).');
   }
 
-  const results = currentFirst(withCompany(ranked.results, floor), { filters, limit, lookup: (id) => findIn(engine, id, tiers) });
+  const results = currentFirst(withCompany(ranked.results, floor), { filters, limit, lookup: (id) => findInTiers(engine, id, tiers) });
   const response: SearchResponse = { results, mode: ranked.hybrid ? 'hybrid' : 'text', warnings, cached: false, terms: ranked.terms };
   if (cache) {
     // A degraded answer (endpoint down, index just rebuilt) is not cached: the next query retries.
@@ -316,7 +316,8 @@ export async function searchMemory(
 }
 
 /** An observation by id in the tiers searched (a replacement the query's words did not find). */
-function findIn(engine: Pick<Engine, 'find'>, id: string, tiers: readonly Tier[]): SearchResult | undefined {
+/** The observation with this id in the first of `tiers` that holds it (an unreadable tier is passed over). */
+export function findInTiers(engine: Pick<Engine, 'find'>, id: string, tiers: readonly Tier[]): SearchResult | undefined {
   for (const tier of tiers) {
     try {
       const found = engine.find(id, tier);

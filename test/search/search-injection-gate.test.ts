@@ -7,6 +7,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { tempHome, writeDay, type Obs } from '../helpers/search-fixtures.js';
 import { openMemory } from '../../lib/api/index.js';
@@ -245,4 +247,57 @@ test("the OpenClaw plugin's minRelevance is the gate's floor: what rides with a 
   assert.equal(r.code, 0, r.stderr);
   const follower = (JSON.parse(r.stdout) as { results: Array<{ id: string; relevance: number }> }).results.find((x) => x.id === answer);
   assert.equal(follower?.relevance, 0.5);
+});
+
+/** A home where a decision was reversed and a task was done, among a busy week's other memories. */
+async function revisedHome(): Promise<{ home: string; ids: Record<'postgres' | 'sqlite' | 'task' | 'closer', string> }> {
+  const paths = await tempHome();
+  for (let day = 0; day < 6; day++) await writeDay(paths, `2026-04-0${day + 2}`, filler(day, 30));
+  const ids = { postgres: 'o-1111111111', sqlite: 'o-2222222222', task: 'o-3333333333', closer: 'o-4444444444' };
+  await writeFile(
+    join(paths.root, 'memory', '2026-04-01.md'),
+    '# 2026-04-01\n\n' +
+      `- 🔴 09:00 [decision] For the crumbline billing database we use Postgres 16. (superseded 2026-04-08 by ${ids.sqlite}) ^${ids.postgres}\n` +
+      `- ✅ 🟡 09:10 [task] Assistant will add the invoice index to the crumbline billing database. (done 2026-04-08 by ${ids.closer}) ^${ids.task}\n`,
+  );
+  await writeFile(
+    join(paths.root, 'memory', '2026-04-08.md'),
+    `# 2026-04-08\n\n- 🔴 10:00 [decision] We switched to SQLite now. ^${ids.sqlite}\n- 🟡 10:05 [outcome] The index is added and the export is fast again. ^${ids.closer}\n`,
+  );
+  const indexed = await runCli(['index', '--home', paths.root]);
+  assert.equal(indexed.code, 0, indexed.stderr);
+  return { home: paths.root, ids };
+}
+
+test('unasked injection brings what is true today: the replacement of a reversed decision, not the decision; the outcome of a done task, not the task (plugin recall and prompt hook)', async (t) => {
+  const { home, ids } = await revisedHome();
+  const question = 'Which database does the crumbline billing service use? I need it for the migration plan.';
+
+  // Asked, search shows the history below what replaced it.
+  const asked = JSON.parse((await runCli(['search', question, '--home', home, '--json'])).stdout) as { results: Array<{ id: string }> };
+  const order = asked.results.map((r) => r.id);
+  assert.ok(order.includes(ids.postgres) && order.indexOf(ids.sqlite) < order.indexOf(ids.postgres), order.join(' '));
+
+  // The OpenClaw plugin's recall.
+  const memory = await openMemory(home, { keepOpen: true });
+  t.after(() => memory.close());
+  const recalled = (await memory.recall({ query: question, agents: ['main'], limit: 5, minRelevance: 0.5 })).results.map((r) => r.id);
+  assert.ok(recalled.includes(ids.sqlite), `the current decision: ${recalled.join(' ')}`);
+  assert.ok(!recalled.includes(ids.postgres) && !recalled.includes(ids.task), `no history: ${recalled.join(' ')}`);
+  const task = (
+    await memory.recall({
+      query: 'Is the invoice index on the crumbline billing database there yet?',
+      agents: ['main'],
+      limit: 5,
+      minRelevance: 0.5,
+    })
+  ).results.map((r) => r.id);
+  assert.ok(task.includes(ids.closer) && !task.includes(ids.task), `the outcome, not the done task: ${task.join(' ')}`);
+
+  // The agents' prompt hook.
+  const context = await injected(home, question);
+  assert.match(context, /We switched to SQLite now/);
+  assert.doesNotMatch(context, /Postgres 16/);
+  // Nothing related, nothing injected, history or not.
+  assert.doesNotMatch(await injected(home, 'Can you suggest a good banana bread recipe?'), /SQLite|Postgres/);
 });
