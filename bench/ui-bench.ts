@@ -56,6 +56,15 @@ async function get(url: string, cookie: string): Promise<{ ms: number; text: str
   return { ms, text };
 }
 
+/** The cookie the dashboard sets when its printed address is opened (what every later request sends). */
+async function sessionCookie(url: string): Promise<string> {
+  const res = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(120_000) });
+  await res.text();
+  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]!);
+  if (cookies.length === 0) throw new Error(`opening ${new URL(url).origin} with its token set no cookie (status ${res.status})`);
+  return cookies.join('; ');
+}
+
 export async function runUiBench(
   options: { n?: number; queries?: number; keep?: boolean; log?: (s: string) => void } = {},
 ): Promise<UiBenchReport> {
@@ -88,9 +97,9 @@ export async function runUiBench(
         }
       });
     });
-    const parsed = new URL(url);
-    const origin = parsed.origin;
-    const cookie = `ocm_ui_${parsed.port}=${parsed.searchParams.get('token')}`;
+    const origin = new URL(url).origin;
+    // Log in as a browser does: the printed address (its one-time token) answers with the session cookie.
+    const cookie = await sessionCookie(url);
 
     log('  first page…');
     const first = await get(`${origin}/`, cookie);
