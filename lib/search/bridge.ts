@@ -101,6 +101,18 @@ export interface RenderedWord {
   translated: boolean;
 }
 
+/** A lexicon word's analysed terms, by word: analysed once per process (the lexicon's words are a bounded set). */
+const lexiconWordTerms = new Map<string, string[]>();
+
+function lexiconTerms(word: string): string[] {
+  let terms = lexiconWordTerms.get(word);
+  if (!terms) {
+    terms = analyze(word);
+    lexiconWordTerms.set(word, terms);
+  }
+  return terms;
+}
+
 /** Collects a rendering's words: a group per word of the question, its alternatives as analysed terms. */
 class RenderingBuilder {
   private readonly text: string[] = [];
@@ -109,7 +121,11 @@ class RenderingBuilder {
   add(alternatives: readonly string[], translated: boolean): void {
     // Date terms and bare numbers are no translation (a number is written the same in both languages).
     const forms = [
-      ...new Set(alternatives.flatMap((w) => analyze(w)).filter((t) => !t.startsWith('@') && !(translated && /^\d+$/.test(t)))),
+      ...new Set(
+        alternatives
+          .flatMap((w) => (translated ? lexiconTerms(w) : analyze(w)))
+          .filter((t) => !t.startsWith('@') && !(translated && /^\d+$/.test(t))),
+      ),
     ];
     if (forms.length === 0) return;
     if (translated) for (const w of alternatives) if (!this.text.includes(w)) this.text.push(w);
