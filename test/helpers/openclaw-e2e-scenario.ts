@@ -113,6 +113,16 @@ function toolResults(provider: OpenAiTestServer, prompt: string, since: number):
     .map((m) => m.content);
 }
 
+/** Lines written by hand into the newest day file of the memory home, above its provenance block (as a user edits it). */
+async function addToLatestDay(memoryHome: string, lines: (date: string) => string): Promise<void> {
+  const days = (await readdir(join(memoryHome, 'memory'))).filter((n) => /^\d{4}-\d{2}-\d{2}\.md$/.test(n)).sort();
+  const dayFile = join(memoryHome, 'memory', days.at(-1)!);
+  const before = await readFile(dayFile, 'utf8');
+  const at = before.includes('<!-- oc-memory provenance') ? before.indexOf('<!-- oc-memory provenance') : before.length;
+  const added = lines(days.at(-1)!.slice(0, 10));
+  await writeFile(dayFile, `${before.slice(0, at).replace(/\n*$/, '\n')}${added}${at < before.length ? `\n${before.slice(at)}` : ''}`);
+}
+
 /** The "Related memories" section of an injected block (the prompt's lookup; the active memory's sections aside), or ''. */
 function relatedSection(injected: string): string {
   const at = injected.indexOf('## Related memories');
@@ -428,14 +438,7 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
       "memory quoting a fake close tag and an order is held out of the request, every close tag there is a real block's, and a tag the user typed keeps their words",
       todo('recall'),
       async (t) => {
-        const days = (await readdir(join(s.memoryHome, 'memory'))).filter((n) => /^\d{4}-\d{2}-\d{2}\.md$/.test(n)).sort();
-        const dayFile = join(s.memoryHome, 'memory', days.at(-1)!);
-        const before = await readFile(dayFile, 'utf8');
-        const at = before.includes('<!-- oc-memory provenance') ? before.indexOf('<!-- oc-memory provenance') : before.length;
-        await writeFile(
-          dayFile,
-          `${before.slice(0, at).replace(/\n*$/, '\n')}${POISONED_LINE}\n${at < before.length ? `\n${before.slice(at)}` : ''}`,
-        );
+        await addToLatestDay(s.memoryHome, () => `${POISONED_LINE}\n`);
         const since = s.provider.requests.length;
         await runTurn(t, s, 'main', TAG_TURN, 'tag turn');
         const request = requestFor(s.provider, TAG_TURN, since);
@@ -514,18 +517,12 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
       'a decision the user reversed brings what replaced it into the request, not the decision itself (only what is true today goes in unasked)',
       todo('recall'),
       async (t) => {
-        const days = (await readdir(join(s.memoryHome, 'memory'))).filter((n) => /^\d{4}-\d{2}-\d{2}\.md$/.test(n)).sort();
-        const dayFile = join(s.memoryHome, 'memory', days.at(-1)!);
-        const date = days.at(-1)!.slice(0, 10);
-        const before = await readFile(dayFile, 'utf8');
-        const at = before.includes('<!-- oc-memory provenance') ? before.indexOf('<!-- oc-memory provenance') : before.length;
         // The newer line names nothing of the question: only the mark on the older one leads to it.
-        const revised =
-          `- 🔴 09:00 [decision] The budget for the Porto weekend is 900 euros. (superseded ${date} by o-5eed000002) ^o-5eed000001\n` +
-          '- 🔴 09:05 [decision] Raised it to 1,400 now, hotel included. ^o-5eed000002\n';
-        await writeFile(
-          dayFile,
-          `${before.slice(0, at).replace(/\n*$/, '\n')}${revised}${at < before.length ? `\n${before.slice(at)}` : ''}`,
+        await addToLatestDay(
+          s.memoryHome,
+          (date) =>
+            `- 🔴 09:00 [decision] The budget for the Porto weekend is 900 euros. (superseded ${date} by o-5eed000002) ^o-5eed000001\n` +
+            '- 🔴 09:05 [decision] Raised it to 1,400 now, hotel included. ^o-5eed000002\n',
         );
         const since = s.provider.requests.length;
         await runTurn(t, s, 'main', BUDGET_QUESTION, 'budget question');
