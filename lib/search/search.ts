@@ -315,8 +315,7 @@ export async function searchMemory(
   return response;
 }
 
-/** An observation by id in the tiers searched (a replacement the query's words did not find). */
-/** The observation with this id in the first of `tiers` that holds it (an unreadable tier is passed over). */
+/** The observation with this id in the first of `tiers` that holds it (an unreadable tier is passed over): a replacement the query's words did not find. */
 export function findInTiers(engine: Pick<Engine, 'find'>, id: string, tiers: readonly Tier[]): SearchResult | undefined {
   for (const tier of tiers) {
     try {

@@ -589,9 +589,8 @@ export function rank(snapshot: IndexSnapshot, query: string, options: RankOption
  * over lists) need room below each list's top.
  */
 function candidatesPerList(hybrid: boolean, queries: number, options: RankOptions): number {
-  if (hybrid) return Math.max(options.limit * 5, 50);
-  const fusedByMax = queries === 1 || (options.fusion ?? DEFAULT_FUSION) === 'linear';
-  return fusedByMax ? options.limit : Math.max(options.limit * 5, 50);
+  const deep = hybrid || (queries > 1 && (options.fusion ?? DEFAULT_FUSION) !== 'linear');
+  return deep ? Math.max(options.limit * 5, 50) : options.limit;
 }
 
 /**

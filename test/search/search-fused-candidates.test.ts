@@ -4,8 +4,8 @@
  * candidates (searcher.ts candidatesPerList), which must rank exactly as a
  * deep candidate list would — the first results of a small limit are the first
  * results of a large one, in order and with the same scores (of results that
- * tie, either). Reciprocal rank
- * fusion, which sums ranks, keeps its deep lists and is checked the same way.
+ * tie, either). Reciprocal rank fusion, which sums ranks, keeps its deep lists
+ * and is checked the same way.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
