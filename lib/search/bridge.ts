@@ -23,11 +23,18 @@ import { isHangulDominant, isHangulWord, koreanStems } from '../core/korean.js';
 const KOREAN_PER_WORD = 3;
 const ENGLISH_PER_WORD = 2;
 
-interface Lexicon {
-  /** An English stem (or two stems of a phrase, space-joined) → Korean words. */
-  toKorean: Map<string, string[]>;
+/**
+ * The lexicon, read once per process. Its Korean side is keyed as written; its English side by analysed stem,
+ * which costs an `analyze` per word (~10 ms for the whole lexicon in a fresh process, the larger part of what the
+ * bridge adds to a one-off `ocm-run search`). So the English words are filed by their first two letters — a
+ * stem keeps the word's beginning (Porter changes endings; test/search/search-bridge.test.ts checks it for
+ * every word of the lexicon) — and a shelf is analysed when a question first asks for a stem on it.
+ */
+export interface Lexicon {
+  /** Korean words for an English stem (or two stems of a phrase, space-joined). */
+  toKorean(stems: string): readonly string[] | undefined;
   /** A Korean word (its dictionary form) → English words. */
-  toEnglish: Map<string, string[]>;
+  toEnglish: ReadonlyMap<string, readonly string[]>;
 }
 
 let lexicon: Lexicon | undefined;
@@ -45,26 +52,59 @@ function add(map: Map<string, string[]>, key: string, words: readonly string[]):
   map.set(key, list);
 }
 
-/** The lexicon, parsed once per process (a few hundred lines: ~1 ms). */
+/** The shelf an English word, or the stem of one, is filed on. */
+function shelfOf(word: string): string {
+  return word.toLowerCase().slice(0, 2);
+}
+
+/** An English word's key: its stems space-joined, or undefined for a stop word ("may": it cannot be asked with). */
+export function englishKey(word: string): string | undefined {
+  const stems = analyze(word).filter((t) => !t.startsWith('@'));
+  return stems.length > 0 ? stems.join(' ') : undefined;
+}
+
+class ParsedLexicon implements Lexicon {
+  readonly toEnglish = new Map<string, string[]>();
+  /** English words not yet analysed, by shelf, each with its Korean words. */
+  private readonly shelves = new Map<string, Array<{ english: string; korean: string[] }>>();
+  private readonly korean = new Map<string, string[]>();
+
+  constructor(source: string) {
+    for (const raw of source.split('\n')) {
+      const line = raw.trim();
+      if (!line || line.startsWith('#')) continue;
+      const [en, ko] = line.split('|');
+      if (en === undefined || ko === undefined) continue;
+      const english = parseList(en);
+      const korean = parseList(ko);
+      if (english.length === 0 || korean.length === 0) continue;
+      for (const word of english) {
+        const shelf = this.shelves.get(shelfOf(word)) ?? [];
+        shelf.push({ english: word, korean });
+        this.shelves.set(shelfOf(word), shelf);
+      }
+      for (const word of korean) add(this.toEnglish, word, english);
+    }
+  }
+
+  toKorean(stems: string): readonly string[] | undefined {
+    const shelf = shelfOf(stems);
+    const unread = this.shelves.get(shelf);
+    if (unread) {
+      this.shelves.delete(shelf);
+      for (const { english, korean } of unread) {
+        const key = englishKey(english);
+        if (key) add(this.korean, key, korean);
+      }
+    }
+    return this.korean.get(stems);
+  }
+}
+
+/** The lexicon, parsed once per process (its English stems analysed shelf by shelf, as questions need them). */
 export function bilingualLexicon(source: string = KO_EN_LEXICON): Lexicon {
   if (lexicon && source === KO_EN_LEXICON) return lexicon;
-  const parsed: Lexicon = { toKorean: new Map(), toEnglish: new Map() };
-  for (const raw of source.split('\n')) {
-    const line = raw.trim();
-    if (!line || line.startsWith('#')) continue;
-    const [en, ko] = line.split('|');
-    if (en === undefined || ko === undefined) continue;
-    const english = parseList(en);
-    const korean = parseList(ko);
-    if (english.length === 0 || korean.length === 0) continue;
-    for (const word of english) {
-      const stems = analyze(word).filter((t) => !t.startsWith('@'));
-      // A stop word ("may") analyses to nothing: it cannot be asked with.
-      if (stems.length === 0) continue;
-      add(parsed.toKorean, stems.join(' '), korean);
-    }
-    for (const word of korean) add(parsed.toEnglish, word, english);
-  }
+  const parsed = new ParsedLexicon(source);
   if (source === KO_EN_LEXICON) lexicon = parsed;
   return parsed;
 }
@@ -75,7 +115,7 @@ function sharedWords(text: string): string[] {
 }
 
 /** A Korean word's English words: by its surface, else by its stems (치과는 → 치과). */
-function englishOf(word: string, lex: Lexicon): string[] {
+function englishOf(word: string, lex: Lexicon): readonly string[] {
   const direct = lex.toEnglish.get(word);
   if (direct) return direct;
   for (const stem of koreanStems(word)) {
@@ -156,8 +196,8 @@ function toKorean(query: string, lex: Lexicon): BridgedRendering | undefined {
   const stems = analyze(query).filter((t) => !t.startsWith('@') && !isHangulWord(t));
   const out = new RenderingBuilder();
   for (let i = 0; i < stems.length; i++) {
-    const phrase = i + 1 < stems.length ? lex.toKorean.get(`${stems[i]} ${stems[i + 1]}`) : undefined;
-    const korean = phrase ?? lex.toKorean.get(stems[i]!);
+    const phrase = i + 1 < stems.length ? lex.toKorean(`${stems[i]} ${stems[i + 1]}`) : undefined;
+    const korean = phrase ?? lex.toKorean(stems[i]!);
     if (phrase) i++;
     if (korean) out.add(korean.slice(0, KOREAN_PER_WORD), true);
   }

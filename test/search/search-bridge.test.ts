@@ -9,7 +9,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { tempHome, writeDay } from '../helpers/search-fixtures.js';
-import { bridgeRendering } from '../../lib/search/bridge.js';
+import { bilingualLexicon, bridgeRendering, englishKey } from '../../lib/search/bridge.js';
+import { KO_EN_LEXICON } from '../../lib/search/bilingual-lexicon.js';
 
 type Found = { results: Array<{ id: string; relevance: number }> };
 
@@ -55,4 +56,23 @@ test('ocm-run search: an English question finds the Korean memory and a Korean q
   await writeFile(join(home, 'config.yaml'), 'search:\n  bridge_languages: false\n');
   const off = await search(home, 'When is my dentist appointment?');
   assert.ok(!off.results.some((r) => r.id === dentist), JSON.stringify(off));
+});
+
+test('the lexicon files each English word on the shelf its stem is looked up on, so that every word is found as eagerly analysed', () => {
+  const lexicon = bilingualLexicon();
+  const misfiled: string[] = [];
+  for (const line of KO_EN_LEXICON.split('\n')) {
+    const [en, ko] = line.trim().startsWith('#') ? [] : line.split('|');
+    if (en === undefined || ko === undefined) continue;
+    for (const word of en.split(',').map((w) => w.trim())) {
+      const key = word ? englishKey(word) : undefined;
+      if (!key) continue;
+      const korean = ko.split(',').map((w) => w.trim());
+      const found = lexicon.toKorean(key) ?? [];
+      if (!korean.every((k) => found.includes(k))) misfiled.push(`${word} → ${key}: ${found.join(', ')}`);
+    }
+  }
+  assert.deepEqual(misfiled, []);
+  // A word of the other side's shelf is not found under a wrong stem.
+  assert.equal(lexicon.toKorean('zzz'), undefined);
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze, ASCII_ONLY, prefixEligible, queryTerms, RAW_TOKEN, RAW_TOKEN_ASCII } from '../../lib/search/tokenizer.js';
+import { analyze, ASCII_ONLY, HANGUL_WORDS, prefixEligible, queryTerms, RAW_TOKEN, RAW_TOKEN_ASCII } from '../../lib/search/tokenizer.js';
 import { koreanStem } from '../../lib/core/korean.js';
 import { makeSnippet, markSnippet } from '../../lib/search/snippet.js';
 
@@ -124,4 +124,21 @@ test('ASCII text is split by the cheap ASCII pattern exactly as by the Unicode o
     const ascii = [...text.matchAll(RAW_TOKEN_ASCII)].map((m) => [m.index, m[0]]);
     assert.deepEqual(ascii, unicode, text);
   }
+});
+
+test('words of Hangul syllables are split at their spaces exactly as by the Unicode pattern', () => {
+  const chars = ['배', '포', '릴', '리', '스', '가', '힣', ' ', ' ', 'ㄱ', 'a', '1', '.', '\u3000'];
+  let seed = 11;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const samples = ['배포 릴리스', '치과', '치과  예약', ' 치과', '치과 ', '치과ㄱ', '치과.'];
+  for (let n = 0; n < 3000; n++)
+    samples.push(Array.from({ length: 1 + Math.floor(random() * 12) }, () => chars[Math.floor(random() * chars.length)]).join(''));
+  let checked = 0;
+  for (const text of samples) {
+    if (!HANGUL_WORDS.test(text)) continue;
+    checked++;
+    assert.deepEqual(text.split(/ +/), text.match(RAW_TOKEN), text);
+  }
+  assert.ok(checked > 100, `${checked} samples were Hangul words`);
+  assert.deepEqual(analyze('치과 예약'), [...analyze('치과'), ...analyze('예약')]);
 });
