@@ -35,7 +35,7 @@ export class MessageLoop {
   /** Each speaker's latest message with an observation, for "that" in the other's reply. */
   private saidBefore: Partial<Record<'user' | 'assistant', SaidBefore>> = {};
   /** What the current speaker's turn answers ("python 3.13? — "), kept across its messages until the other speaks. */
-  private answering: { role: 'user' | 'assistant'; timeMs: number; question: string } | undefined = undefined;
+  private answering: { role: 'user' | 'assistant'; timeMs: number; question: string; entryId: string } | undefined = undefined;
 
   constructor(
     private readonly given: SpeakerNames,
@@ -107,13 +107,14 @@ export class MessageLoop {
     // turn of several messages (prose, a tool call, prose) answers it in each: "Everything passes on 3.13", after the
     // tool's output, still answers "python 3.13?".
     const answered = replyTo && ms - replyTo.timeMs <= REPLY_WINDOW_MS ? `${replyTo.question.replace(/[?\s]+$/, '')} — ` : '';
-    if (answered) this.answering = { role: message.role, timeMs: ms, question: answered };
+    if (answered && replyTo) this.answering = { role: message.role, timeMs: ms, question: answered, entryId: replyTo.entryId };
     else if (this.answering?.role !== message.role || ms - this.answering.timeMs > REPLY_WINDOW_MS) this.answering = undefined;
     if (statement) {
       this.saidBefore[message.role] = {
         entryId: message.entryId,
         timeMs: ms,
         gist: (this.answering?.question ?? '') + gistOf(statement.text, statement.message === message ? speakerOf(names, message) : ''),
+        ...(this.answering ? { askedEntryId: this.answering.entryId } : {}),
       };
     }
     this.recent.push({

@@ -132,7 +132,7 @@ export function observeMessage(turn: MessageTurn): ReplyContext | undefined {
   for (const p of pieces) {
     if (!p.refersTo || !p.draft) continue;
     const covered = (p.draft.reactionEntryIds ??= []);
-    if (p.refersTo !== message.entryId && !covered.includes(p.refersTo)) covered.push(p.refersTo);
+    for (const id of p.refersTo) if (id !== message.entryId && !covered.includes(id)) covered.push(id);
   }
   if (replyTo && drafts.length > first && timeMs - replyTo.timeMs <= REPLY_WINDOW_MS) {
     const reply = drafts[first]!;

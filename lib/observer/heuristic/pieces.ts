@@ -52,8 +52,11 @@ export interface Piece {
   worth: number;
   /** The observation made of this piece, once drafted. */
   draft?: Draft;
-  /** It says "that" of what the other speaker just said ("Let's go with that", "그걸로 가자"): that message's entry. */
-  refersTo?: string;
+  /**
+   * It says "that" of what the other speaker just said ("Let's go with that", "그걸로 가자"): that message's entry,
+   * and the entry of the question that message answered when its words are the topic too.
+   */
+  refersTo?: readonly string[];
 }
 
 /** Who speaks and to whom, and what is known of the conversation, for reading one message's sentences. */
@@ -170,14 +173,14 @@ export function readPieces(reading: PieceReading): ReadMessage {
     }
     // "Let's go with that" / "그걸로 가자" names nothing: what it points at is what the other speaker just said, or
     // the sentence before it; a decision that points at nothing is no decision.
-    let refersTo: string | undefined;
+    let refersTo: string[] | undefined;
     let pointed = sentence;
     if (
       settings.select &&
       (pointsAtWhatWasSaid(sentence, korean) || setsWhatWasSaid(sentence, korean) || putsOffWhatWasSaid(sentence, korean))
     ) {
       if (earlierOther) {
-        refersTo = earlierOther.entryId;
+        refersTo = [earlierOther.entryId, ...(earlierOther.askedEntryId ? [earlierOther.askedEntryId] : [])];
         const bare = korean ? sentence : sentence.replace(AGREEING_LEAD, '');
         pointed = `${(bare || sentence).replace(/[.!~\s]+$/, '')} (${korean ? '주제' : 'on'}: ${earlierOther.gist})`;
       } else if (pieces.length === 0 && analysis.category === 'decision') {
@@ -216,6 +219,7 @@ export function readPieces(reading: PieceReading): ReadMessage {
     if (asked && lastQuestion) lastQuestion.piece = piece;
   }
   mergeShortLeads(pieces);
+  if (settings.select) joinWhatWasDecided(pieces, settings.maxChars);
   return { pieces, lastQuestion, rememberRequested };
 }
 
@@ -259,6 +263,37 @@ const SHORT_LEAD_WORDS = 3;
 
 export const TOPIC_CHANGE =
   /^(?:btw|by the way|also|anyway|anyways|oh|p\.?s\.?|another thing|unrelated|separately|그리고|근데|그런데|참|아 참)\b/iu;
+
+/** Kinds of statement that say what a pointing decision decided: not a task, preference or decision of its own. */
+const DECIDED_SUBSTANCE = new Set(['fact', 'state', 'event']);
+
+/**
+ * "Let's do it. replicate to backblaze b2, …" / "then not now. stay on 3.12 until …": a decision that only points
+ * at what the other proposed, and the sentence after it that says what was decided, are one decision — found by
+ * what it decided, not a bare "decided to do it" beside a fact that names no decision.
+ */
+export function joinWhatWasDecided(pieces: Piece[], maxChars: number): void {
+  for (let i = 0; i < pieces.length - 1; i++) {
+    const lead = pieces[i]!;
+    const next = pieces[i + 1]!;
+    if (!lead.refersTo || lead.analysis.category !== 'decision' || lead.analysis.kind !== 'statement') continue;
+    if (next.refersTo || next.analysis.kind !== 'statement' || next.korean !== lead.korean) continue;
+    if (!DECIDED_SUBSTANCE.has(next.analysis.category) || next.analysis.priority === 'high' || next.analysis.done) continue;
+    if (TOPIC_CHANGE.test(next.raw) || lead.body.length + next.body.length + 1 > maxChars) continue;
+    pieces.splice(i, 2, {
+      ...lead,
+      analysis: {
+        ...lead.analysis,
+        working: lead.analysis.working || next.analysis.working,
+        contentWords: lead.analysis.contentWords + next.analysis.contentWords,
+      },
+      body: `${finishSentence(lead.body)} ${next.body}`,
+      words: lead.words + next.words,
+      raw: `${lead.raw} ${next.raw}`,
+      worth: lead.worth + next.worth,
+    });
+  }
+}
 
 /**
  * A very short statement that leans on the next sentence ("Fixed it! Migrations

@@ -14,6 +14,8 @@ export interface SaidBefore {
   timeMs: number;
   /** Its first observation, without the attribution: "Litestream to replicate the SQLite file to B2". */
   gist: string;
+  /** The entry of the question the gist begins with ("what about sqlite + litestream — …"), when it answered one. */
+  askedEntryId?: string;
 }
 
 /**

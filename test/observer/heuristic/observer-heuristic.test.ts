@@ -690,6 +690,30 @@ test('"then not now" puts off what was proposed: a decision that carries its sub
   assert.equal(put.priority, 'high');
   assert.match(put.text, /\(on: .*3\.13/);
   assert.ok(put.provenance!.entryIds.includes('e0000001'), JSON.stringify(put.provenance));
+  // What was decided is said in the same decision, and the question its topic quotes is cited too.
+  assert.match(put.text, /not now.*stay on 3\.12 until the accounting stuff is done/i);
+  assert.ok(put.provenance!.entryIds.includes('e0000000'), JSON.stringify(put.provenance));
+  assert.equal(out.filter((o) => /3\.12/.test(o.text)).length, 1, JSON.stringify(out.map((o) => o.text)));
+  // What follows a decision and is a task, or another topic, stays a memory of its own.
+  for (const [rest, kept] of [
+    ["Let's do it. I'll write the export script this weekend.", /export script/],
+    ["Let's do it. Btw, my sister Ana is visiting next week.", /sister Ana/],
+  ] as const) {
+    const more = observe(
+      [
+        ['assistant', 'I could replicate the SQLite file to B2 with Litestream, every second. Want me to?'],
+        ['user', rest],
+      ],
+      {},
+      names,
+    );
+    const decided = find(more, /decided to do it/);
+    assert.doesNotMatch(decided.text, kept, JSON.stringify(more.map((o) => o.text)));
+    assert.ok(
+      more.some((o) => o !== decided && kept.test(o.text)),
+      JSON.stringify(more.map((o) => o.text)),
+    );
+  }
   // The agent's turn in two messages (prose, a tool call, its result): the second still answers the question.
   const split = observe(
     [
