@@ -17,6 +17,8 @@
  * the memory files for prompt recall, and reads config.yaml again when it
  * changes. Heavy modules load on the call that needs them, so a process that
  * only opens a handle pays for none of them.
+ *
+ * Size: the handle's methods, each a few lines handing the call to the module that does it (listed above).
  */
 import { readFileSync, statSync } from 'node:fs';
 import type { Config } from '../config/config-schema.js';

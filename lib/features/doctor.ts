@@ -2,6 +2,8 @@
  * `doctor`: every thing that has to be right for OC-Memory to work, checked
  * one by one, each a ✅ / ⚠️ / ❌ line with the fix. Checks never throw: a
  * check that cannot run is itself a finding.
+ *
+ * Size: a list of independent checks, each a small function in the order `doctor` prints them.
  */
 import { access, constants, readdir, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

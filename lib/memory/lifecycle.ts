@@ -23,6 +23,10 @@
  * "decided" are never one subject. A finish names what it finished — "we did
  * the passports", "physio is done", "이사 끝" — and closes every open to-do of
  * it: tasks, notes that put it on a list, a course of sessions.
+ *
+ * Size: one concept, the same-subject rules, in two groups that share the subject words, the weights and the
+ * items (closing: `closedTask` and what it calls; superseding: `supersededBy` and the kinds of change it asks,
+ * each a small function). Split them when a group gains a caller of its own.
  */
 import { anyOf, oneOf, pattern } from '../core/pattern.js';
 import type { Observation, ObservationMark } from '../core/types.js';

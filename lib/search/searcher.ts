@@ -6,6 +6,9 @@
  * renderings of one question, fused into one ranking by fusion.ts.
  * Filters are applied before ranking; ties go to the higher
  * priority, then the more recent observation.
+ *
+ * Size: one concept, the ranking (text scoring, the conversation context, vectors, the candidates fusion
+ * gets); fusion, relevance and snippets are modules of their own.
  */
 import { join } from 'node:path';
 import type { Tier } from '../core/types.js';

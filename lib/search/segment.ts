@@ -16,6 +16,9 @@
  *
  * A segment holds the documents of one memory file, or — a pack (lib/search/pack.ts)
  * — of many files, each a contiguous run of documents listed in `files`.
+ *
+ * Size: the segment format — its writer and its reader belong together, so a change to the layout is made in
+ * one place.
  */
 import { closeSync, openSync, readSync, fstatSync } from 'node:fs';
 import { isAscii } from 'node:buffer';

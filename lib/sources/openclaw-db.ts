@@ -28,6 +28,9 @@
  * `event_utf8_bytes`, invalid UTF-8 or JSON) is skipped, logged and counted.
  * A schema newer than the versions known here is read as far as its columns
  * are understood, with one warning.
+ *
+ * Size: one source, most of it the schema versions OpenClaw's database has had and the rules for reading each
+ * without disturbing OpenClaw.
  */
 import { createHash } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';

@@ -2,6 +2,9 @@
  * The dashboard's words in English and Korean (`ocm-run ui`, docs/dashboard.md).
  * The language is chosen by `?lang=ko|en` (kept in a cookie) or else by the
  * browser's Accept-Language. Every visible string of the pages is here.
+ *
+ * Size: every visible string of the dashboard, twice (English and Korean) — two tables and no logic; a string
+ * is found by its key, not by its place.
  */
 export type Lang = 'en' | 'ko';
 

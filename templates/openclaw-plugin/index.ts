@@ -31,6 +31,9 @@
  * It must never break a turn: every step has a time limit, every error is
  * logged and swallowed, and a failed lookup just means no memory this turn.
  * No dependencies beyond Node's own modules and the OC-Memory install.
+ *
+ * Size: the plugin is one file OpenClaw loads (its compiled index.js); its hooks and tools call lib/api/ and
+ * only adapt OpenClaw's events and answers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';

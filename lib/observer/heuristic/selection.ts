@@ -13,6 +13,9 @@
  * echoes of the other speaker's last message, general remarks that name
  * nothing ("Family support is invaluable"), and small-talk questions.
  * Pure functions.
+ *
+ * Size: one stage of the Observer (keep or drop a sentence, and condense it), about a function for each rule
+ * of the rubric in docs/heuristic-observer.md; its long patterns are composed of named parts (core/pattern.ts).
  */
 import type { SentenceAnalysis } from './rules/en.js';
 import { isCommonWord } from './rules/en.js';

@@ -3,6 +3,9 @@
  * instant in an IANA time zone, and anchoring relative date expressions
  * ("tomorrow", "next Friday", "last week", "내일", "다음 주 금요일") to real
  * dates. Pure functions; the clock is always passed in.
+ *
+ * Size: one concept, the calendar of dates said in words, in English and Korean — the day arithmetic and
+ * the tables of date expressions, English (`EN_RULES`) and Korean (`KO_RULES`), that the anchors are found with.
  */
 import { anyOf, oneOf, pattern } from '../../core/pattern.js';
 import { fixedZoneOffsetMs, zonedFields, zoneOffsetMs } from '../../platform/time-zone.js';

@@ -3,6 +3,9 @@
  * cascade (cascade.ts) for English — is a sentence filler, a question or a
  * statement; which category and priority it has — and how to restate it in
  * the third person ("I prefer X" → "User prefers X"). Pure functions.
+ *
+ * Size: mostly data — the English word lists and patterns of the rule cascade, with the few functions that
+ * restate a sentence; it is the English half of one table (rules/ko.ts is the Korean half), read as a whole.
  */
 import { anyOf, oneOf, pattern } from '../../../core/pattern.js';
 import { analyse, type AnalysisContext, type Language, type Pattern, type SentenceAnalysis } from './cascade.js';
