@@ -79,9 +79,10 @@ class ParsedLexicon implements Lexicon {
       const korean = parseList(ko);
       if (english.length === 0 || korean.length === 0) continue;
       for (const word of english) {
-        const shelf = this.shelves.get(shelfOf(word)) ?? [];
+        const key = shelfOf(word);
+        const shelf = this.shelves.get(key) ?? [];
         shelf.push({ english: word, korean });
-        this.shelves.set(shelfOf(word), shelf);
+        this.shelves.set(key, shelf);
       }
       for (const word of korean) add(this.toEnglish, word, english);
     }

@@ -106,8 +106,14 @@ export class MessageLoop {
     // An answer's gist leads with what it answers: "let's do it" after "what about X?" and its answer decides X. A
     // turn of several messages (prose, a tool call, prose) answers it in each: "Everything passes on 3.13", after the
     // tool's output, still answers "python 3.13?".
-    const answered = replyTo && ms - replyTo.timeMs <= REPLY_WINDOW_MS ? `${replyTo.question.replace(/[?\s]+$/, '')} — ` : '';
-    if (answered && replyTo) this.answering = { role: message.role, timeMs: ms, question: answered, entryId: replyTo.entryId };
+    const answered = replyTo && ms - replyTo.timeMs <= REPLY_WINDOW_MS ? replyTo : undefined;
+    if (answered)
+      this.answering = {
+        role: message.role,
+        timeMs: ms,
+        question: `${answered.question.replace(/[?\s]+$/, '')} — `,
+        entryId: answered.entryId,
+      };
     else if (this.answering?.role !== message.role || ms - this.answering.timeMs > REPLY_WINDOW_MS) this.answering = undefined;
     if (statement) {
       this.saidBefore[message.role] = {

@@ -280,19 +280,24 @@ export function joinWhatWasDecided(pieces: Piece[], maxChars: number): void {
     if (next.refersTo || next.analysis.kind !== 'statement' || next.korean !== lead.korean) continue;
     if (!DECIDED_SUBSTANCE.has(next.analysis.category) || next.analysis.priority === 'high' || next.analysis.done) continue;
     if (TOPIC_CHANGE.test(next.raw) || lead.body.length + next.body.length + 1 > maxChars) continue;
-    pieces.splice(i, 2, {
-      ...lead,
-      analysis: {
-        ...lead.analysis,
-        working: lead.analysis.working || next.analysis.working,
-        contentWords: lead.analysis.contentWords + next.analysis.contentWords,
-      },
-      body: `${finishSentence(lead.body)} ${next.body}`,
-      words: lead.words + next.words,
-      raw: `${lead.raw} ${next.raw}`,
-      worth: lead.worth + next.worth,
-    });
+    pieces.splice(i, 2, joinPieces(lead, next, lead.analysis));
   }
+}
+
+/** Two sentences as one piece: `analysis` (the one that leads its kind), with both sentences' words and worth. */
+function joinPieces(lead: Piece, next: Piece, analysis: SentenceAnalysis): Piece {
+  return {
+    ...lead,
+    analysis: {
+      ...analysis,
+      working: lead.analysis.working || next.analysis.working,
+      contentWords: lead.analysis.contentWords + next.analysis.contentWords,
+    },
+    body: `${finishSentence(lead.body)} ${next.body}`,
+    words: lead.words + next.words,
+    raw: `${lead.raw} ${next.raw}`,
+    worth: lead.worth + next.worth,
+  };
 }
 
 /**
@@ -304,25 +309,13 @@ export function mergeShortLeads(pieces: Piece[]): void {
     const lead = pieces[i]!;
     const next = pieces[i + 1]!;
     if (lead.words > SHORT_LEAD_WORDS || lead.analysis.kind !== 'statement' || next.analysis.kind !== 'statement') continue;
-    // "Let's do it." decides what the other said (its topic and citation): it stays a memory of its own.
+    // "Let's do it." decides what the other said (its topic and citation): joinWhatWasDecided joins what follows it.
     if (lead.refersTo || next.refersTo) continue;
     // "Merged it. Btw, my name is Dana": the next sentence starts another topic.
     if (TOPIC_CHANGE.test(next.raw) || (next.analysis.priority === 'high' && next.analysis.category !== lead.analysis.category)) continue;
     const a = lead.analysis.category !== 'fact' || lead.analysis.done ? lead.analysis : next.analysis;
     const priority =
       PRIORITY_RANK[lead.analysis.priority] > PRIORITY_RANK[next.analysis.priority] ? lead.analysis.priority : next.analysis.priority;
-    pieces.splice(i, 2, {
-      analysis: {
-        ...a,
-        priority,
-        working: lead.analysis.working || next.analysis.working,
-        contentWords: lead.analysis.contentWords + next.analysis.contentWords,
-      },
-      body: `${finishSentence(lead.body)} ${next.body}`,
-      korean: lead.korean,
-      words: lead.words + next.words,
-      raw: `${lead.raw} ${next.raw}`,
-      worth: lead.worth + next.worth,
-    });
+    pieces.splice(i, 2, joinPieces(lead, next, { ...a, priority }));
   }
 }
