@@ -12,7 +12,8 @@
  *   half) over the weight of the query's heaviest terms (at most HEAVIEST of
  *   them, so a long request can still be matched by what it is mostly
  *   about), capped at 1; words that only frame a request (remember, tell,
- *   want…) do not count.
+ *   want…) do not count. A question asking which version has its word
+ *   "version" held by a memory holding a version number (kind-expansion.ts).
  */
 import { documentTerms } from './segment.js';
 import { documentFrequency, type IndexSnapshot } from './searcher.js';
@@ -20,6 +21,7 @@ import { analyze, prefixEligible, queryTerms } from './tokenizer.js';
 import { isHangulWord, isKoreanFramingWord, koreanStems } from '../core/korean.js';
 import type { SearchDoc } from './types.js';
 import type { RenderedWord } from './bridge.js';
+import { asksVersion, VERSION_TERM } from './kind-expansion.js';
 
 /**
  * The floor below which memory is not injected unasked (the agent hooks of
@@ -102,6 +104,11 @@ function questionWords(terms: readonly string[], weigh: (term: string) => number
   return out.filter((w) => !seen.has(w.term) && seen.add(w.term));
 }
 
+/** The word "version" as analysed, in English or Korean (버전, 버전은). */
+function isVersionWord(term: string): boolean {
+  return term === 'version' || term.startsWith('버전');
+}
+
 /** A sentence's words as the measure weighs them: framing words out, the weight of its heaviest words. */
 interface Unit {
   weighted: Weighted[];
@@ -172,11 +179,14 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
     });
   });
   const quantity = asksQuantity(queries.map((q) => q.text));
+  const version = queries.some((q) => asksVersion(q.text));
   return (doc, cosines) => {
     const own = documentTerms(doc);
     const exact = new Set(own);
     const holds = (term: string, prefix: boolean) =>
       exact.has(term) || (prefix && own.some((t) => t.length > term.length && t.startsWith(term)));
+    // "Which Python version …?": a version number ("stay on 3.12") is the word "version" answered.
+    const holdsVersion = version && own.some((t) => VERSION_TERM.test(t));
     let best = 0;
     units.forEach((sentences, q) => {
       const cosine = cosines?.[q] ?? null;
@@ -186,7 +196,7 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
         const anchored = !anchors || anchors.some((a) => exact.has(a));
         let matched = 0;
         for (const w of weighted) {
-          if (w.forms.some((f) => exact.has(f))) matched += w.weight;
+          if (w.forms.some((f) => exact.has(f)) || (holdsVersion && w.forms.some(isVersionWord))) matched += w.weight;
           else if (w.prefix && holds(w.term, true)) matched += PREFIX_CREDIT * w.weight;
         }
         const words = anchored ? Math.min(1, matched / heaviest) : 0;

@@ -16,7 +16,7 @@ import { IndexUnavailable } from './engine.js';
 import { readManifest, tierDir, type ManifestEntry } from './manifest.js';
 import { dayNumber, documentTerms, PRIORITY_CODE, Segment } from './segment.js';
 import { prefixEligible, queryTerms } from './tokenizer.js';
-import { EXPANSION_WEIGHT, kindExpansion } from './kind-expansion.js';
+import { asksVersion, EXPANSION_WEIGHT, kindExpansion, VERSION_TERM, VERSION_TERM_STARTS } from './kind-expansion.js';
 import { cosineScale, DEFAULT_FUSION, fuse, type Candidate, type FusionMethod } from './fusion.js';
 import type { SearchFilters } from './types.js';
 import { loadVectorFile, type SegmentVectors } from './vector-file.js';
@@ -291,6 +291,24 @@ function expandTerms(snapshot: IndexSnapshot, terms: string[], prefix = true): M
     }
   }
   return weights;
+}
+
+/** Most version numbers a "which version" question is expanded by. */
+const MAX_VERSION_TERMS = 256;
+
+/** The index's version-shaped terms in scope ("3.12", "v2.0.1"; kind-expansion.ts), at most MAX_VERSION_TERMS, shortest first. */
+function versionTerms(snapshot: IndexSnapshot): string[] {
+  const found = new Set<string>();
+  for (const start of VERSION_TERM_STARTS) {
+    const key = Buffer.from(start, 'utf8');
+    for (const s of snapshot.segments) {
+      const [from, to] = s.segment.prefixRange(key);
+      const terms = s.segment.termsBetween(from, to);
+      for (let i = from; i < to; i++)
+        if (VERSION_TERM.test(terms[i - from]!) && (!s.excluded || postingsInScope(s, i) > 0)) found.add(terms[i - from]!);
+    }
+  }
+  return nearest(found, MAX_VERSION_TERMS);
 }
 
 /** The `max` shortest terms, equal lengths in code-unit order (as sorting by length, then `<`). */
@@ -664,6 +682,7 @@ function textRanking(
     const weights = expandTerms(snapshot, terms, options.prefix !== false);
     // "Which database …?": the kind's members count as words of the question, less than its own (kind-expansion.ts).
     for (const t of kindExpansion(query, terms)) if (!weights.has(t)) weights.set(t, EXPANSION_WEIGHT);
+    if (asksVersion(query)) for (const t of versionTerms(snapshot)) if (!weights.has(t)) weights.set(t, EXPANSION_WEIGHT);
     ({ scores, touched } = scoreText(snapshot, weights, filters, total));
     if (options.feedback && touched.length > 0) {
       const expansion = feedbackTerms(snapshot, scores, touched, new Set(weights.keys()), total);
