@@ -13,7 +13,7 @@ import { ownWords } from './reported.js';
 import { finishText } from './finish-text.js';
 import { PRIORITY_RANK, GROUP_RANK, type Draft, entryIdsOf } from './draft.js';
 import { REPLY_WINDOW_MS, type ReplyContext, withTopic } from './reply-topic.js';
-import { type SaidBefore, speakerOf, gistOf } from './points-back.js';
+import { type SaidBefore, speakerOf, gistOf, offeredOptions } from './points-back.js';
 import { TOPIC_CHANGE } from './pieces.js';
 import { type MessageSettings, observeMessage } from './observe-message.js';
 
@@ -122,6 +122,8 @@ export class MessageLoop {
         gist: (this.answering?.question ?? '') + gistOf(statement.text, statement.message === message ? speakerOf(names, message) : ''),
         ...(this.answering ? { askedEntryId: this.answering.entryId } : {}),
       };
+      const options = offeredOptions(message.text ?? '');
+      if (options.length > 0) this.saidBefore[message.role]!.options = options;
     }
     this.recent.push({
       role: message.role,

@@ -29,6 +29,7 @@ import { questionBody } from './attribution.js';
 import { isHedgedAnswer, REPLY_WINDOW_MS, type ReplyContext } from './reply-topic.js';
 import {
   AGREEING_LEAD,
+  chosenOption,
   pointsAtWhatWasSaid,
   putsOffWhatWasSaid,
   setsWhatWasSaid,
@@ -57,6 +58,8 @@ export interface Piece {
    * and the entry of the question that message answered when its words are the topic too.
    */
   refersTo?: readonly string[];
+  /** The option it chose from the other's list ("postmark." → "Postmark"): a decision that names what it decided. */
+  chosen?: string;
 }
 
 /** Who speaks and to whom, and what is known of the conversation, for reading one message's sentences. */
@@ -152,7 +155,18 @@ export function readPieces(reading: PieceReading): ReadMessage {
     // Technical (names a technology or a code language's word): asked once, for selection and for worth.
     let technical = false;
     // The user's "let's do it" after the other's proposal names nothing, and decides what was proposed: kept, a decision.
-    const takesUp = settings.select && role === 'user' && earlierOther !== undefined && !quoted && takesUpWhatWasSaid(sentence, korean);
+    // "postmark." after the other's list of options chooses one of them: "let's go with Postmark", a decision on what was offered.
+    const chosen =
+      settings.select && role === 'user' && earlierOther?.options && !quoted && !korean
+        ? chosenOption(sentence, earlierOther.options)
+        : undefined;
+    if (chosen) {
+      sentence = `let's go with ${chosen}`;
+      analysis = { ...analyseEnglish(sentence, ctx), kind: 'statement', category: 'decision', priority: 'high' };
+    }
+    const takesUp =
+      chosen !== undefined ||
+      (settings.select && role === 'user' && earlierOther !== undefined && !quoted && takesUpWhatWasSaid(sentence, korean));
     if (takesUp) analysis = { ...analysis, kind: 'statement', category: 'decision', priority: 'high' };
     if (settings.select && !takesUp) {
       // An attachment's description ("[image: a photo of a dog on a beach]") is not what was said: not a memory.
@@ -177,7 +191,10 @@ export function readPieces(reading: PieceReading): ReadMessage {
     let pointed = sentence;
     if (
       settings.select &&
-      (pointsAtWhatWasSaid(sentence, korean) || setsWhatWasSaid(sentence, korean) || putsOffWhatWasSaid(sentence, korean))
+      (chosen !== undefined ||
+        pointsAtWhatWasSaid(sentence, korean) ||
+        setsWhatWasSaid(sentence, korean) ||
+        putsOffWhatWasSaid(sentence, korean))
     ) {
       if (earlierOther) {
         refersTo = [earlierOther.entryId, ...(earlierOther.askedEntryId ? [earlierOther.askedEntryId] : [])];
@@ -214,6 +231,7 @@ export function readPieces(reading: PieceReading): ReadMessage {
       raw,
       worth,
       ...(refersTo ? { refersTo } : {}),
+      ...(chosen ? { chosen } : {}),
     };
     pieces.push(piece);
     if (asked && lastQuestion) lastQuestion.piece = piece;
@@ -276,7 +294,8 @@ export function joinWhatWasDecided(pieces: Piece[], maxChars: number): void {
   for (let i = 0; i < pieces.length - 1; i++) {
     const lead = pieces[i]!;
     const next = pieces[i + 1]!;
-    if (!lead.refersTo || lead.analysis.category !== 'decision' || lead.analysis.kind !== 'statement') continue;
+    // A chosen option names what was decided: what follows it is news of its own ("I made an account").
+    if (!lead.refersTo || lead.chosen || lead.analysis.category !== 'decision' || lead.analysis.kind !== 'statement') continue;
     if (next.refersTo || next.analysis.kind !== 'statement' || next.korean !== lead.korean) continue;
     if (!DECIDED_SUBSTANCE.has(next.analysis.category) || next.analysis.priority === 'high' || next.analysis.done) continue;
     if (TOPIC_CHANGE.test(next.raw) || lead.body.length + next.body.length + 1 > maxChars) continue;

@@ -16,6 +16,8 @@ export interface SaidBefore {
   gist: string;
   /** The entry of the question the gist begins with ("what about sqlite + litestream — …"), when it answered one. */
   askedEntryId?: string;
+  /** The options it offered as a list ("- **Postmark** — great deliverability…", "- Amazon SES: cheapest…"), two or more. */
+  options?: readonly string[];
 }
 
 /**
@@ -143,4 +145,49 @@ export function gistOf(text: string, speaker: string): string {
   const words = t.replace(/\s*\^o-\w+$/, '').split(/\s+/);
   const cut = words.slice(0, 10).join(' ');
   return (words.length > 10 ? `${cut}…` : cut).replace(/[.!]+$/, '');
+}
+
+/** A list item: "- …", "* …", "• …", "1. …", "2) …". */
+const LIST_ITEM = /^\s*(?:[-*•]|\d{1,2}[.)])\s+(.+)$/gmu;
+/** Where an item's name ends: a dash, a colon, a parenthesis, a comma or a semicolon. */
+const NAME_END = /\s+[—–-]\s|[—–:(,;]/u;
+const MAX_OPTION_WORDS = 4;
+
+/**
+ * The options a message offers as a list, each item's leading name without its markup ("**Postmark** —
+ * great deliverability" → "Postmark"); none unless two items or more have a short name.
+ */
+export function offeredOptions(text: string): string[] {
+  const out: string[] = [];
+  for (const [, item] of text.matchAll(LIST_ITEM)) {
+    const head = item!
+      .split(NAME_END)[0]!
+      .replace(/[*_`]+/g, '')
+      .trim();
+    const words = head.split(/\s+/).filter(Boolean);
+    if (words.length > 0 && words.length <= MAX_OPTION_WORDS && head.length <= 40 && /\p{L}/u.test(head)) out.push(head);
+  }
+  return out.length >= 2 ? [...new Set(out)] : [];
+}
+
+/** "Postmark.", "OK, postmark then", "let's go with the first… no: SES please": a name alone, maybe a verb of choosing. */
+const NAMES_ONE = pattern(
+  [/^(?:(?:let's|we'll|i'll)\s+)?/, CHOOSING_VERB, /(?:the\s+)?(.+?)/, /(?:\s+(?:then|it is|please|one))?[.!]*$/],
+  'i',
+);
+
+/**
+ * The option a sentence of the user's chooses from a list the other just offered — "postmark." after
+ * "- **Postmark** — … - **Amazon SES** — …" — as the list names it; undefined for any other sentence (one that
+ * says more than a name, or names none of the options).
+ */
+export function chosenOption(sentence: string, options: readonly string[]): string | undefined {
+  const m = NAMES_ONE.exec(sentence.trim().replace(AGREEING_LEAD, ''));
+  const name = m?.[1]?.toLowerCase().trim();
+  if (!name || name.split(/\s+/).length > MAX_OPTION_WORDS) return undefined;
+  // The whole name, or one distinctive word of it ("SES" for "Amazon SES").
+  return (
+    options.find((o) => o.toLowerCase() === name) ??
+    (name.length >= 3 && !name.includes(' ') ? options.find((o) => o.toLowerCase().split(/\s+/).includes(name)) : undefined)
+  );
 }

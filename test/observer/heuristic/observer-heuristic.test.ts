@@ -674,6 +674,44 @@ test('a decision that only points back ("let\'s go with that", "그걸로 가자
   assert.equal(only(observe([['user', "Let's go with Litestream."]])).category, 'decision');
 });
 
+test('a name alone after a list of options chooses one: a decision that names it; a name not offered, none', () => {
+  const names = { speakerNames: { user: 'Nadia', assistant: 'Claude' } };
+  const offer: Turn = [
+    'assistant',
+    'Options that work fine at this volume:\n\n- **Postmark** — great deliverability, simple API, free tier of 100 emails a month;\n- **Amazon SES** — cheapest, but domain verification takes a while;\n- **Resend** — nice API, newer.',
+  ];
+  const out = observe([offer, ['user', 'postmark. I made an account yesterday.']], {}, names);
+  const chose = find(out, /decided to go with Postmark/);
+  assert.equal(chose.category, 'decision');
+  assert.equal(chose.priority, 'high');
+  assert.match(chose.text, /\(on: .*deliverability/);
+  assert.deepEqual([...chose.provenance!.entryIds].sort(), ['e0000000', 'e0000001']);
+  // What follows the choice is news of its own, not part of the decision.
+  assert.doesNotMatch(chose.text, /account/);
+  assert.ok(
+    out.some((o) => o !== chose && /made an account/.test(o.text)),
+    JSON.stringify(out.map((o) => o.text)),
+  );
+  // One word of a longer name, with agreeing words and "then": the option as the list names it.
+  assert.match(find(observe([offer, ['user', 'ok, ses then']], {}, names), /decided to/).text, /go with Amazon SES/);
+  // Near misses: a name the list does not offer, a name said in prose, a sentence that says more, the agent's reply.
+  for (const turns of [
+    [offer, ['user', 'mailgun.']],
+    [
+      ['assistant', 'Postmark has great deliverability and a simple API.'],
+      ['user', 'postmark.'],
+    ],
+    [offer, ['user', 'postmark has a free tier, right?']],
+    [
+      ['user', 'Which do you like?\n- Postmark: simple\n- Resend: newer'],
+      ['assistant', 'Postmark.'],
+    ],
+  ] as Turn[][]) {
+    const got = observe(turns, {}, names);
+    assert.ok(!got.some((o) => /decided to go with/.test(o.text)), JSON.stringify(got.map((o) => o.text)));
+  }
+});
+
 test('"then not now" puts off what was proposed: a decision that carries its subject; alone or with more said, none', () => {
   const names = { speakerNames: { user: 'Nadia', assistant: 'Claude' } };
   const out = observe(
