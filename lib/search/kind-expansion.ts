@@ -33,6 +33,11 @@ export const VERSION_TERM = /^v?\d+(?:\.\d+)+$/;
 /** The first characters a version term can start with (the searcher scans the index's terms from each). */
 export const VERSION_TERM_STARTS: readonly string[] = ['v', ...'0123456789'];
 
+/** The word "version" as analysed, in English or Korean (버전, 버전은): what a version number answers. */
+export function isVersionWord(term: string): boolean {
+  return term === 'version' || term.startsWith('버전');
+}
+
 /** Does the question ask which version of something? */
 export function asksVersion(question: string): boolean {
   return ASKS_VERSION.test(withoutQuotes(question));

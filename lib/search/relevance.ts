@@ -21,7 +21,7 @@ import { analyze, prefixEligible, queryTerms } from './tokenizer.js';
 import { isHangulWord, isKoreanFramingWord, koreanStems } from '../core/korean.js';
 import type { SearchDoc } from './types.js';
 import type { RenderedWord } from './bridge.js';
-import { asksVersion, VERSION_TERM } from './kind-expansion.js';
+import { asksVersion, isVersionWord, VERSION_TERM } from './kind-expansion.js';
 
 /**
  * The floor below which memory is not injected unasked (the agent hooks of
@@ -102,11 +102,6 @@ function questionWords(terms: readonly string[], weigh: (term: string) => number
   }
   const seen = new Set<string>();
   return out.filter((w) => !seen.has(w.term) && seen.add(w.term));
-}
-
-/** The word "version" as analysed, in English or Korean (버전, 버전은). */
-function isVersionWord(term: string): boolean {
-  return term === 'version' || term.startsWith('버전');
 }
 
 /** A sentence's words as the measure weighs them: framing words out, the weight of its heaviest words. */

@@ -274,15 +274,10 @@ function expandTerms(snapshot: IndexSnapshot, terms: string[], prefix = true): M
   for (const q of terms) {
     weights.set(q, Math.max(weights.get(q) ?? 0, 1));
     if (!prefix || !prefixEligible(q)) continue;
-    const key = Buffer.from(q, 'utf8');
     // Every index term with the prefix (then the nearest ones are kept): the
     // same expansions however the documents are split into segments.
     const found = new Set<string>();
-    for (const s of snapshot.segments) {
-      const [from, to] = s.segment.prefixRange(key);
-      const terms = s.segment.termsBetween(from, to);
-      for (let i = from; i < to; i++) if (!s.excluded || postingsInScope(s, i) > 0) found.add(terms[i - from]!);
-    }
+    termsWithPrefix(snapshot, q, found);
     found.delete(q);
     for (const t of nearest(found, MAX_EXPANSIONS)) {
       const distance = t.length - q.length;
@@ -299,16 +294,21 @@ const MAX_VERSION_TERMS = 256;
 /** The index's version-shaped terms in scope ("3.12", "v2.0.1"; kind-expansion.ts), at most MAX_VERSION_TERMS, shortest first. */
 function versionTerms(snapshot: IndexSnapshot): string[] {
   const found = new Set<string>();
-  for (const start of VERSION_TERM_STARTS) {
-    const key = Buffer.from(start, 'utf8');
-    for (const s of snapshot.segments) {
-      const [from, to] = s.segment.prefixRange(key);
-      const terms = s.segment.termsBetween(from, to);
-      for (let i = from; i < to; i++)
-        if (VERSION_TERM.test(terms[i - from]!) && (!s.excluded || postingsInScope(s, i) > 0)) found.add(terms[i - from]!);
+  for (const start of VERSION_TERM_STARTS) termsWithPrefix(snapshot, start, found, (t) => VERSION_TERM.test(t));
+  return nearest(found, MAX_VERSION_TERMS);
+}
+
+/** Adds to `found` every index term starting with `prefix` that `keep` accepts (all, without it) and a document in scope holds. */
+function termsWithPrefix(snapshot: IndexSnapshot, prefix: string, found: Set<string>, keep?: (term: string) => boolean): void {
+  const key = Buffer.from(prefix, 'utf8');
+  for (const s of snapshot.segments) {
+    const [from, to] = s.segment.prefixRange(key);
+    const terms = s.segment.termsBetween(from, to);
+    for (let i = from; i < to; i++) {
+      const term = terms[i - from]!;
+      if ((!keep || keep(term)) && (!s.excluded || postingsInScope(s, i) > 0)) found.add(term);
     }
   }
-  return nearest(found, MAX_VERSION_TERMS);
 }
 
 /** The `max` shortest terms, equal lengths in code-unit order (as sorting by length, then `<`). */
@@ -680,7 +680,8 @@ function textRanking(
   let contextBound = 0;
   if (terms.length > 0 && total > 0) {
     const weights = expandTerms(snapshot, terms, options.prefix !== false);
-    // "Which database …?": the kind's members count as words of the question, less than its own (kind-expansion.ts).
+    // "Which database …?" / "Which Python version …?": the kind's members, or the index's version numbers, count as
+    // words of the question (kind-expansion.ts).
     for (const t of kindExpansion(query, terms)) if (!weights.has(t)) weights.set(t, EXPANSION_WEIGHT);
     if (asksVersion(query)) for (const t of versionTerms(snapshot)) if (!weights.has(t)) weights.set(t, EXPANSION_WEIGHT);
     ({ scores, touched } = scoreText(snapshot, weights, filters, total));

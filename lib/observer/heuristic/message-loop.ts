@@ -122,7 +122,8 @@ export class MessageLoop {
         gist: (this.answering?.question ?? '') + gistOf(statement.text, statement.message === message ? speakerOf(names, message) : ''),
         ...(this.answering ? { askedEntryId: this.answering.entryId } : {}),
       };
-      const options = offeredOptions(message.text ?? '');
+      // Only the agent's list is chosen from (pieces.ts: the user's "postmark."): a user's list is not read for options.
+      const options = message.role === 'user' ? [] : offeredOptions(message.text ?? '');
       if (options.length > 0) this.saidBefore[message.role]!.options = options;
     }
     this.recent.push({

@@ -162,7 +162,7 @@ export function readPieces(reading: PieceReading): ReadMessage {
         : undefined;
     if (chosen) {
       sentence = `let's go with ${chosen}`;
-      analysis = { ...analyseEnglish(sentence, ctx), kind: 'statement', category: 'decision', priority: 'high' };
+      analysis = analyseEnglish(sentence, ctx);
     }
     const takesUp =
       chosen !== undefined ||
