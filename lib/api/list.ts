@@ -6,7 +6,6 @@
  * one more than it returns (that one says there is a next page), and files
  * outside the date, tier and agent filters are not read at all.
  */
-import { readFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { Config } from '../config/config-schema.js';
 import type { Tier } from '../core/types.js';
@@ -14,6 +13,7 @@ import { listObservations, parseDayFile, type LocatedObservation } from '../memo
 import type { HomePaths } from '../platform/home.js';
 import type { SearchFilters } from '../search/types.js';
 import { listAllTierFiles } from '../tiers/locations.js';
+import { readTextSteady } from '../platform/atomic-file.js';
 
 export interface ListedObservation extends LocatedObservation {
   tier: Tier;
@@ -55,7 +55,7 @@ export async function listMemories(
   const found: ListedObservation[] = [];
   for (const file of files) {
     if (found.length >= wanted) break;
-    const text = await readFile(file.path, 'utf8').catch(() => undefined);
+    const text = await readTextSteady(file.path).catch(() => undefined);
     if (text === undefined) continue;
     const rel = relative(paths.root, file.path);
     const shown = rel.startsWith('..') ? file.path : rel;

@@ -6,7 +6,7 @@
  * has looked at MAX_DAYS_PER_PAGE days, so the first page of a home with
  * years of memory reads a few files, not all of them (bench/ui-bench.ts).
  */
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { Config } from '../config/config-schema.js';
 import { listObservations, parseDayFile, type LocatedObservation } from '../memory/day-file/index.js';
@@ -15,6 +15,7 @@ import type { SearchFilters } from '../search/types.js';
 import { listAllTierFiles, type TierFile } from '../tiers/locations.js';
 import { isPinned } from '../tiers/plan.js';
 import type { Tier } from '../core/types.js';
+import { readTextSteady } from '../platform/atomic-file.js';
 
 export const PAGE_OBSERVATIONS = 100;
 export const MAX_DAYS_PER_PAGE = 60;
@@ -95,7 +96,7 @@ export function matchesFilters(o: TimelineObservation, filters: SearchFilters): 
 export async function readDayObservations(paths: HomePaths, file: TierFile): Promise<TimelineObservation[]> {
   let text: string;
   try {
-    text = await readFile(file.path, 'utf8');
+    text = await readTextSteady(file.path);
   } catch {
     return [];
   }

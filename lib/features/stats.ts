@@ -16,6 +16,7 @@ import { readState, type State } from '../platform/state.js';
 import { headerTokens } from './status.js';
 import { estimateTokens } from '../core/tokens.js';
 import type { Observation } from '../core/types.js';
+import { readTextSteady } from '../platform/atomic-file.js';
 
 const DAY_FILE = /^\d{4}-\d{2}-\d{2}\.md$/;
 
@@ -210,7 +211,7 @@ export async function collectStats(
       if (!tally) {
         let text: string;
         try {
-          text = await readFile(f, 'utf8');
+          text = await readTextSteady(f);
         } catch {
           continue;
         }

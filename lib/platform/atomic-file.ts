@@ -265,6 +265,58 @@ export async function restoreAsideCopy(path: string): Promise<boolean> {
   return false;
 }
 
+/** How long readFileSteady waits for a writer that has the file aside (its merge and settle time, with room). */
+const STEADY_WAIT_MS = 5000;
+const STEADY_POLL_MS = 15;
+
+/**
+ * A file another process may be replacing with replaceFileSeeing, read as a person would see it: the
+ * path is absent for the instant that writer has the file aside (a day file while `observe` writes
+ * it), so a read that finds nothing while a live writer's aside copy is there waits for the new file
+ * (polling, up to 5 s) and reads it; if the writer takes longer, the aside copy (the version it is
+ * replacing, whole) is read. No aside copy: the file is really missing, and the error is the read's.
+ */
+export async function readFileSteady(path: string): Promise<Buffer> {
+  const deadline = performance.now() + STEADY_WAIT_MS;
+  for (;;) {
+    try {
+      return await readFile(path);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      const aside = await liveAsideCopy(path);
+      if (!aside) throw error;
+      if (performance.now() >= deadline) {
+        try {
+          return await readFile(aside);
+        } catch {
+          throw error;
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, STEADY_POLL_MS));
+    }
+  }
+}
+
+/** readFileSteady, as UTF-8 text. */
+export async function readTextSteady(path: string): Promise<string> {
+  return (await readFileSteady(path)).toString('utf8');
+}
+
+/** The aside copy of `path` a live writer holds now, if any. */
+async function liveAsideCopy(path: string): Promise<string | undefined> {
+  let names: string[];
+  try {
+    names = await readdir(dirname(path));
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    const m = ASIDE_NAME.exec(name);
+    if (m && m[1] === basename(path) && isAlive(Number(m[2]))) return join(dirname(path), name);
+  }
+  return undefined;
+}
+
 /** The temp file a write of `path` uses: hidden, next to it, named after the writer's pid (see removeStaleTempFiles). */
 export function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);

@@ -5,7 +5,7 @@
  * (hot, warm, reflections, the vault's OC-Memory folder, active_memory.md) are
  * refused, symlinks included.
  */
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { OcmError, isNotFound } from '../core/errors.js';
 import type { HomePaths } from '../platform/home.js';
@@ -15,6 +15,7 @@ import { IndexUnavailable, type Engine } from './engine.js';
 import { openEngine } from './open-engine.js';
 import { refreshIfStale, searchMemory, type SearchConfig, type SearchDeps } from './search.js';
 import type { SearchResult } from './types.js';
+import { readTextSteady } from '../platform/atomic-file.js';
 
 export interface LineRange {
   kind: 'lines';
@@ -75,7 +76,7 @@ export async function readLineRange(paths: HomePaths, vaultPath: string, target:
   const file = await resolveMemoryPath(paths, vaultPath, path);
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readTextSteady(file);
   } catch (error) {
     if (isNotFound(error)) {
       throw new OcmError('NOT_FOUND', `${path} does not exist.`, {

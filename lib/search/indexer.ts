@@ -9,7 +9,7 @@
  * Callers hold the home lock (the `index` command, `run`).
  */
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { PLAIN_TEXT_CHARS } from '../memory/day-file/index.js';
 import { dayFileDocuments, displayPath, agentFromPath, memoryRoots, reflectionDocuments, type MemoryRoot } from './documents.js';
@@ -24,6 +24,7 @@ import type { Tier } from '../core/types.js';
 import type { SearchDoc, SearchMode } from './types.js';
 import { embeddingSettings, type EmbedProgress } from './vectors.js';
 import { createEmbedder, type Embedder } from './embedder.js';
+import { readTextSteady } from '../platform/atomic-file.js';
 
 export type IndexConfig = Pick<Config, 'embeddings' | 'tiers'>;
 
@@ -165,7 +166,7 @@ export async function updateIndex(paths: HomePaths, config: IndexConfig, options
         }
         let text: string;
         try {
-          text = await readFile(file, 'utf8');
+          text = await readTextSteady(file);
         } catch (error) {
           result.warnings.push(`Could not read ${key}: ${(error as Error).message}`);
           log('warn', 'index.read_failed', { path: key, error: (error as Error).message });

@@ -1,10 +1,10 @@
 /** A memory file line by line (`/file`: the target of every "in memory/…:12" link), masked as a whole. */
-import { readFile } from 'node:fs/promises';
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import { UiProblem } from '../problems.js';
 import { layout, tierLabel } from '../pages.js';
 import type { PageContext } from '../page-context.js';
+import { readTextSteady } from '../../platform/atomic-file.js';
 
 export function mountFile(app: Hono, page: PageContext): void {
   const { memory, mask, frameOf } = page;
@@ -16,7 +16,7 @@ export function mountFile(app: Hono, page: PageContext): void {
     // A search result from a reflection links to its line as well.
     const reflection = file ? undefined : await memory.reflectionFile(ref);
     if (!file && !reflection) throw new UiProblem('NOT_FOUND', 'notAFile', { file: ref });
-    const lines = maskedLines(await readFile(file?.path ?? reflection!, 'utf8'), mask);
+    const lines = maskedLines(await readTextSteady(file?.path ?? reflection!), mask);
     if (lines.at(-1) === '') lines.pop();
     const body = html`<p class="meta">${file ? `${tierLabel(frame.m, file.tier)} · ${file.agent} · ${file.date}` : frame.m.reflection}</p><ol class="file">${lines.map((line, i) => html`<li id="L${i + 1}"><code>${line}</code></li>`)}</ol>`;
     return c.html(layout(frame, ref, body));

@@ -17,6 +17,7 @@ import { CLI, tempDir } from '../../helpers/cli.js';
 import { waitFor } from '../../helpers/wait.js';
 import { SESSION_TWO_ANSWER, assertRestatementNotObserved } from '../../helpers/memory-scenario.js';
 import { localDateTime } from '../../../lib/platform/time-zone.js';
+import { readTextSteady } from '../../../lib/platform/atomic-file.js';
 
 const CLAUDE_CODE_VERSION = '2.1.332';
 const TOOLS = ['mcp__oc-memory__search_memory', 'mcp__oc-memory__get_memory', 'mcp__oc-memory__remember', 'mcp__oc-memory__active_memory'];
@@ -144,7 +145,8 @@ test('Claude Code (real CLI): integrate, MCP tools in the request, remember and 
     }
     const saved = toolResults(s1[1]!).join('\n');
     assert.match(saved, /Saved to memory as o-[0-9a-f]{10} \(🔴 high, fact\) in memory\/claude-code\//);
-    const afterRemember = await readFile(dayFile, 'utf8');
+    // Read as a person would while the after-turn observe may be writing the same file (it is aside for an instant).
+    const afterRemember = await readTextSteady(dayFile);
     assert.match(afterRemember, /- 🔴 \d\d:\d\d The staging host is db-stage-7\. \^o-/);
     assert.match(afterRemember, new RegExp(`"?remember claude-code claude-code@${CLAUDE_CODE_VERSION.replace(/\./g, '\\.')} -`));
     // No manual step: the Stop / SessionEnd hooks observe the transcript and index it.
@@ -260,8 +262,8 @@ test("Claude Code (real CLI), per-project memory: two projects (cwd) keep their 
       );
       await afterTurnIdle();
     }
-    const shopDay = await readFile(dayFileOf(shop), 'utf8');
-    const blogDay = await readFile(dayFileOf(blog), 'utf8');
+    const shopDay = await readTextSteady(dayFileOf(shop));
+    const blogDay = await readTextSteady(dayFileOf(blog));
     assert.doesNotMatch(shopDay, /blog|Netlify/i, "nothing of the blog in the shop's memory");
     assert.doesNotMatch(blogDay, /shop|Frankfurt/i, "nothing of the shop in the blog's memory");
     assert.ok(!existsSync(join(ocm, 'memory', 'claude-code', `${today}.md`)), 'nothing filed under the agent without a project');
