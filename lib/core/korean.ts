@@ -249,9 +249,24 @@ const LIGHT_PREDICATES = new Set(
   ),
 );
 
-/** Does this Hangul word only frame a question: a question word, or a light predicate? */
+/**
+ * Adverbs and conjunctions that say how a question is asked, not what it is
+ * about: the Korean of the English stop words each, again, all, most, more,
+ * very, just, already, and, but, so, then (각각, 다시, 모두, 제일, 더, 너무,
+ * 그냥, 이미, 그리고, 근데, 그래서, 그럼), and of the frequency and time
+ * hedges a question carries (자주, 보통, 요즘, 실제로, 결국, 원래). A memory
+ * states the answer ("주 2회 모여", "디카페인만 마셔") without them, so held by
+ * no memory they would weigh most and veto the match.
+ */
+const FRAMING_ADVERBS = new Set(
+  '각각 각자 다시 또 모두 전부 다 가장 제일 더 덜 매우 아주 너무 정말 진짜 되게 엄청 그냥 좀 조금 이미 벌써 아직 그리고 그래서 그런데 근데 하지만 그러면 그럼 또는 혹은 만약 이제 자주 보통 주로 항상 늘 요즘 최근 실제로 결국 원래 대체 도대체 혹시'.split(
+    ' ',
+  ),
+);
+
+/** Does this Hangul word only frame a question: a question word, a light predicate, or a framing adverb? */
 export function isKoreanFramingWord(word: string): boolean {
-  if (LIGHT_PREDICATES.has(word)) return true;
+  if (LIGHT_PREDICATES.has(word) || FRAMING_ADVERBS.has(word)) return true;
   if (!QUESTION_ROOTS.test(word)) return false;
   return !SHORT_ROOT.test(word) || [...word].length <= 4;
 }

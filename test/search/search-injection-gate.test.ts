@@ -110,9 +110,10 @@ const KOREAN: Obs[] = [
   { text: '민수는 주말에 자전거를 타고 한강에 갔다.', category: 'event' },
   { text: '민수는 새 노트북으로 맥북 에어를 골랐다.', category: 'decision' },
   { text: '민수는 이사할 집으로 망원동 투룸을 계약했다.', category: 'decision' },
+  { text: '민수의 보드게임 모임은 한 달에 두 번 합정에서 모여.', category: 'fact' },
 ];
 
-test('a Korean question injects the memory it is about: question words and spoken endings do not veto it; an unrelated Korean prompt injects nothing', {
+test('a Korean question injects the memory it is about: question words, spoken endings and framing adverbs do not veto it; an unrelated Korean prompt injects nothing', {
   timeout: 120_000,
 }, async () => {
   const paths = await tempHome();
@@ -131,6 +132,8 @@ test('a Korean question injects the memory it is about: question words and spoke
     ['민수 건강검진 결과는 어땠어?', /혈압이 높게/],
     ['치과 예약은 언제야?', /치과 예약/],
     ['이사할 집은 어디로 계약했어?', /망원동/],
+    // Frequency and time hedges (요즘, 자주) are how the question is asked; the memory states the answer without them.
+    ['보드게임은 요즘 얼마나 자주 모여?', /한 달에 두 번/],
   ] as const) {
     const results = await top(question);
     assert.match(results[0]!.snippet, memory, question);
