@@ -41,7 +41,9 @@ export const KIND_OF: ReadonlyMap<string, string> = new Map(
 export const KIND_NAMES: Readonly<Record<string, RegExp>> = {
   database: /\b(?:databases?|dbs?|datastores?)\b|데이터베이스|디비|DB/iu,
   backend: /\b(?:backends?|baas)\b|백엔드/iu,
-  hosting: /\b(?:host(?:s|ed|ing)?|hosting provider)\b|호스팅/iu,
+  // The noun, not the verb: "Which hosting provider…?", "What host runs it?", "What is it hosted on?" — not "the party Nate hosted".
+  hosting:
+    /\bhosting\b(?!\s+(?:an?|the|my|his|her|their|our)\b)|\b(?:which|what)\s+(?:\w+\s+)?hosts?\b(?!\s+(?:an?|the)\b)|\bhosted\s+(?:on|at|with|in)\b|\b(?:is|are|was|were)\s+(?:[\w'’-]+\s+){0,3}hosted\b(?!\s+by)|호스팅/iu,
   packages: /\bpackage managers?\b|패키지 ?매니저/iu,
   editor: /\b(?:editors?|ides?)\b|에디터|편집기/iu,
   pdf: /\bpdfs?\b[^.?!]*\b(?:librar(?:y|ies)|generat\w*|render\w*|tool)|\b(?:librar(?:y|ies)|generat\w*|render\w*|tool)\b[^.?!]*\bpdfs?\b/iu,

@@ -33,6 +33,24 @@ test('only a question asking which one of a named kind is expanded, and not by i
   assert.ok(!kindExpansion('Which database, Postgres or SQLite?').some((t) => t === 'postgr' || t === 'sqlite'));
 });
 
+test('hosting is asked by the noun, not by the verb: what an app is hosted on, not what a person hosted', () => {
+  for (const q of [
+    'Which hosting provider does crumbline use?',
+    'What is crumbline hosted on?',
+    'What host runs the API?',
+    '호스팅은 뭐 써?',
+  ])
+    assert.ok(kindExpansion(q).includes('hetzner'), q);
+  for (const q of [
+    'What did John host for the veterans in May 2023?',
+    'When is Nate hosting a gaming party?',
+    'How many people attended the gaming party hosted by Nate?',
+    'What type of show did Nate host where he taught vegan ice cream recipes?',
+    "What is Nate's favorite dish from the cooking show he hosted?",
+  ])
+    assert.deepEqual(kindExpansion(q), [], q);
+});
+
 test('"Which Python version …?" ranks the line with a version number first and lets it through the gate', async () => {
   const paths = await tempHome();
   const { ids } = await writeDay(paths, '2026-07-03', [
