@@ -245,21 +245,14 @@ const ASIDE_NAME = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.aside$/;
  * put back when `path` is missing (its writer is gone). Returns whether one was.
  */
 export async function restoreAsideCopy(path: string): Promise<boolean> {
-  let names: string[];
-  try {
-    names = await readdir(dirname(path));
-  } catch {
-    return false;
-  }
-  for (const name of names) {
-    const m = ASIDE_NAME.exec(name);
-    if (!m || m[1] !== basename(path) || isAlive(Number(m[2]))) continue;
+  for (const aside of await asideCopies(path)) {
+    if (isAlive(aside.pid)) continue;
     try {
-      await link(join(dirname(path), name), path);
+      await link(aside.path, path);
     } catch {
       return false;
     }
-    await unlink(join(dirname(path), name)).catch(() => undefined);
+    await unlink(aside.path).catch(() => undefined);
     return true;
   }
   return false;
@@ -304,17 +297,23 @@ export async function readTextSteady(path: string): Promise<string> {
 
 /** The aside copy of `path` a live writer holds now, if any. */
 async function liveAsideCopy(path: string): Promise<string | undefined> {
+  return (await asideCopies(path)).find((aside) => isAlive(aside.pid))?.path;
+}
+
+/** The aside copies of `path` in its folder, with the pid of the writer that made each. */
+async function asideCopies(path: string): Promise<Array<{ path: string; pid: number }>> {
   let names: string[];
   try {
     names = await readdir(dirname(path));
   } catch {
-    return undefined;
+    return [];
   }
+  const out: Array<{ path: string; pid: number }> = [];
   for (const name of names) {
     const m = ASIDE_NAME.exec(name);
-    if (m && m[1] === basename(path) && isAlive(Number(m[2]))) return join(dirname(path), name);
+    if (m && m[1] === basename(path)) out.push({ path: join(dirname(path), name), pid: Number(m[2]) });
   }
-  return undefined;
+  return out;
 }
 
 /** The temp file a write of `path` uses: hidden, next to it, named after the writer's pid (see removeStaleTempFiles). */
