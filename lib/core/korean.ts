@@ -196,6 +196,16 @@ const SUFFIX_SET = new Set(SUFFIXES);
 const BY_LENGTH = [...SUFFIXES].sort((a, b) => b.length - a.length);
 
 /**
+ * Does the word end with a particle or ending of SUFFIXES, even one that
+ * leaves too short a stem to strip (the 은 of 날은)? A Hangul word that does
+ * not is a bare noun, or a predicate or adverb in a form the list does not
+ * know (골랐어, 느려진, 살아, 대신).
+ */
+export function hasKoreanSuffix(word: string): boolean {
+  return BY_LENGTH.some((suffix) => suffix.length < word.length && word.endsWith(suffix));
+}
+
+/**
  * The word without its particle or ending, or the word itself when nothing
  * (safely) strips. Only one suffix is removed: 데이터베이스에서는 is in the
  * list as one compound.

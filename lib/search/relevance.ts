@@ -18,7 +18,7 @@
 import { documentTerms } from './segment.js';
 import { documentFrequency, type IndexSnapshot } from './searcher.js';
 import { analyze, prefixEligible, queryTerms } from './tokenizer.js';
-import { isHangulWord, isKoreanFramingWord, koreanStems } from '../core/korean.js';
+import { hasKoreanSuffix, isHangulWord, isKoreanFramingWord, koreanStems } from '../core/korean.js';
 import type { SearchDoc } from './types.js';
 import type { RenderedWord } from './bridge.js';
 import { asksVersion, isVersionWord, VERSION_TERM } from './kind-expansion.js';
@@ -75,7 +75,14 @@ export function focusSentences(text: string): string[] {
 }
 
 /** A word of the question: the term it weighs as, and every form that counts as the same word (a Korean word's surface and stems). */
-type Weighted = { term: string; forms: readonly string[]; weight: number; prefix: boolean };
+type Weighted = {
+  term: string;
+  forms: readonly string[];
+  weight: number;
+  prefix: boolean;
+  /** A Hangul word with no particle or ending that no memory holds (see SPECIFIC). */
+  unheldBare?: boolean;
+};
 
 /** Does this query term only frame the request (an English request word, a Korean question word or light predicate)? */
 function framing(term: string): boolean {
@@ -89,7 +96,7 @@ function framing(term: string): boolean {
  * memories write most (else the surface, which no memory writes with the
  * question's particle, would weigh most and go unmatched).
  */
-function questionWords(terms: readonly string[], weigh: (term: string) => number): Weighted[] {
+function questionWords(terms: readonly string[], weigh: (term: string) => number, held: (term: string) => boolean): Weighted[] {
   const out: Weighted[] = [];
   for (let i = 0; i < terms.length; i++) {
     const t = terms[i]!;
@@ -98,7 +105,8 @@ function questionWords(terms: readonly string[], weigh: (term: string) => number
     while (stems.length > 0 && stems.includes(terms[i + 1]!)) forms.push(terms[++i]!);
     const weights = forms.map(weigh);
     const primary = forms[weights.indexOf(Math.min(...weights))]!;
-    out.push({ term: primary, forms, weight: Math.min(...weights), prefix: prefixEligible(primary) });
+    const unheldBare = isHangulWord(t) && !hasKoreanSuffix(t) && !held(t);
+    out.push({ term: primary, forms, weight: Math.min(...weights), prefix: prefixEligible(primary), unheldBare });
   }
   const seen = new Set<string>();
   return out.filter((w) => !seen.has(w.term) && seen.add(w.term));
@@ -113,8 +121,28 @@ interface Unit {
   anchors?: string[];
 }
 
-function measured(words: Weighted[], names: string[]): Unit {
-  const about = words.filter((w) => !w.forms.some(framing));
+/**
+ * A Korean question's predicate and adverbs are seldom written as the
+ * memories write them: "왜 빵굼터 대신 소금빵집을 골랐어?" is answered by
+ * "빵굼터는 리뷰가… 소금빵집으로 할래", which holds neither 골랐어 (chose)
+ * nor 대신 (instead). Such a word carries no particle or ending this
+ * analyser strips, and no memory holds it in any form: it would weigh most
+ * and veto every memory (there is no vector for Hangul to outweigh it). So a
+ * bare Hangul word no memory holds leaves the measure — when what remains
+ * is still the question's subject: a word of it specific (weighing at least
+ * SPECIFIC of a word no memory holds: held by about √(N/2) of N memories or
+ * fewer). "민수는 어디 살아?" is not reduced to the user's name, nor "민수는
+ * 계획을 왜 미뤘어?" to words many memories hold; a noun with its particle
+ * (생일은) stays, so "민수 생일은 언제야?" is still vetoed by the birthday no
+ * memory holds.
+ */
+const SPECIFIC = 0.5;
+
+function measured(words: Weighted[], names: string[], absentWeight = Number.POSITIVE_INFINITY): Unit {
+  const framed = words.filter((w) => !w.forms.some(framing));
+  const subject = framed.filter((w) => !w.unheldBare);
+  const aboutSubject = subject.some((w) => w.weight >= SPECIFIC * absentWeight);
+  const about = aboutSubject ? subject : framed;
   const weighted = about.length > 0 ? about : words;
   const heaviest = weighted
     .map((w) => w.weight)
@@ -161,6 +189,9 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
     }
     return w;
   };
+  const held = (term: string) => documentFrequency(snapshot, Buffer.from(term, 'utf8')) > 0;
+  /** The weight of a word no memory holds. */
+  const absentWeight = Math.log(1 + (total + 0.5) / 0.5);
   /** Per rendering, per focus sentence: its weighted terms, the weight of its heaviest ones, and the names it asks about. */
   const units = queries.map((q) => {
     if (q.words) return [alternativesUnit(q.words, weigh)];
@@ -170,7 +201,7 @@ export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly Relev
       names: namesIn(x).filter((t) => all.has(t)),
     }));
     return (focus.some((x) => x.terms.length > 0) ? focus : [{ terms: [...q.terms], names: [] as string[] }]).map(({ terms, names }) => {
-      return measured(questionWords(terms, weigh), names);
+      return measured(questionWords(terms, weigh, held), names, absentWeight);
     });
   });
   const quantity = asksQuantity(queries.map((q) => q.text));

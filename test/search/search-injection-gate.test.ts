@@ -111,6 +111,7 @@ const KOREAN: Obs[] = [
   { text: '민수는 새 노트북으로 맥북 에어를 골랐다.', category: 'decision' },
   { text: '민수는 이사할 집으로 망원동 투룸을 계약했다.', category: 'decision' },
   { text: '민수의 보드게임 모임은 한 달에 두 번 합정에서 모여.', category: 'fact' },
+  { text: '민수는 빵굼터는 리뷰에 불친절하다는 얘기가 있어서 소금빵집으로 할래.', category: 'decision' },
 ];
 
 test('a Korean question injects the memory it is about: question words, spoken endings and framing adverbs do not veto it; an unrelated Korean prompt injects nothing', {
@@ -134,12 +135,23 @@ test('a Korean question injects the memory it is about: question words, spoken e
     ['이사할 집은 어디로 계약했어?', /망원동/],
     // Frequency and time hedges (요즘, 자주) are how the question is asked; the memory states the answer without them.
     ['보드게임은 요즘 얼마나 자주 모여?', /한 달에 두 번/],
+    // The predicate and adverb are said otherwise in the memory (골랐어 / 할래; 가까운, 대신 in no memory): its subject answers.
+    ['왜 더 가까운 빵굼터 대신 소금빵집을 골랐어?', /소금빵집으로 할래/],
   ] as const) {
     const results = await top(question);
     assert.match(results[0]!.snippet, memory, question);
     assert.ok(results[0]!.relevance >= 0.5, `"${question}" is answered by its memory: relevance ${results[0]!.relevance}`);
   }
-  for (const prompt of ['오늘 저녁 뭐 먹을까?', '비행기 표는 얼마였어?']) {
+  // What is left without the unheld predicate must still be a subject: not one name (민수 is in every memory), not only
+  // words many memories hold (민수, 계획), and a noun with its particle (생일은, 날은) still vetoes.
+  for (const prompt of [
+    '오늘 저녁 뭐 먹을까?',
+    '비행기 표는 얼마였어?',
+    '민수는 어디 살아?',
+    '민수는 계획을 왜 미뤘어?',
+    '민수 생일은 언제야?',
+    '민수가 이사한 날은 언제야?',
+  ]) {
     const results = await top(prompt);
     assert.ok(
       results.every((r) => r.relevance < 0.5),
