@@ -59,6 +59,9 @@ const PLANE_QUESTION = 'Which day is my trip to Tokyo?';
 const CONTEXT_QUESTION = "Where does my sister live again? I'm writing her a postcard tonight.";
 /** The sister question in Korean: no word in common with the English memory, bridged by the lexicon (lib/search/bridge.ts). */
 const KOREAN_SISTER_QUESTION = '여동생은 어디 살아?';
+/** A Korean choice, then a question about it whose verb and adverb (골랐어, 대신) the memory says otherwise (샀어): its subject carries it. */
+const KOREAN_CHOICE_TURN = '어제 생일 케이크는 빵굼터가 문을 닫아서 소금빵집에서 샀어.';
+const KOREAN_CHOICE_QUESTION = '왜 빵굼터 대신 소금빵집을 골랐어?';
 const UNRELATED_PROMPT = 'I want to buy some bananas';
 const BUDGET_QUESTION = "What's our budget for the Porto weekend? I'm booking tonight.";
 /** A memory line that quotes a fake close tag and an order (a hand edit standing in for a quoted file), and a user's turn that types the tag. */
@@ -475,11 +478,16 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
     );
 
     test(
-      "a question in other words than the memory's brings it by meaning, one with context words or in Korean brings its memory, an unrelated prompt brings nothing",
+      "a question in other words than the memory's brings it by meaning, one with context words or in Korean (also with a verb the memory says otherwise) brings its memory, an unrelated prompt brings nothing",
       todo('recall'),
       async (t) => {
         await runTurn(t, s, 'main', FLIGHT_TURN, 'flight fact turn');
         await waitFor('the flight in the memory files', async () => /Tokyo/.test(await memoryText(s.memoryHome)), {
+          timeoutMs: OBSERVED_MS,
+          everyMs: 1000,
+        });
+        await runTurn(t, s, 'main', KOREAN_CHOICE_TURN, 'Korean choice turn');
+        await waitFor('the Korean choice in the memory files', async () => /소금빵집/.test(await memoryText(s.memoryHome)), {
           timeoutMs: OBSERVED_MS,
           everyMs: 1000,
         });
@@ -496,6 +504,7 @@ export function defineOpenClawEndToEnd(version: string, pending: Pending = {}): 
           [PLANE_QUESTION, /Tokyo[^\n]*Frankfurt/],
           [CONTEXT_QUESTION, /Lisbon/],
           [KOREAN_SISTER_QUESTION, /Lisbon/],
+          [KOREAN_CHOICE_QUESTION, /소금빵집/],
         ] as const) {
           const since = s.provider.requests.length;
           await runTurn(t, s, 'main', question, `question: ${question}`);
