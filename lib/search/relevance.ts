@@ -180,18 +180,18 @@ export function namesIn(sentence: string): string[] {
 /** The relevance measure for a question's renderings over a snapshot. */
 export function relevanceScorer(snapshot: IndexSnapshot, queries: readonly RelevanceQuery[]): RelevanceOf {
   const total = Math.max(1, snapshot.totalDocs);
-  const weightOf = new Map<string, number>();
-  const weigh = (term: string): number => {
-    let w = weightOf.get(term);
-    if (w === undefined) {
-      const df = documentFrequency(snapshot, Buffer.from(term, 'utf8'));
-      weightOf.set(term, (w = Math.log(1 + (total - df + 0.5) / (df + 0.5))));
-    }
-    return w;
+  /** Documents holding a term, looked up once per term. */
+  const frequencyOf = new Map<string, number>();
+  const frequency = (term: string): number => {
+    let df = frequencyOf.get(term);
+    if (df === undefined) frequencyOf.set(term, (df = documentFrequency(snapshot, Buffer.from(term, 'utf8'))));
+    return df;
   };
-  const held = (term: string) => documentFrequency(snapshot, Buffer.from(term, 'utf8')) > 0;
+  const idf = (df: number) => Math.log(1 + (total - df + 0.5) / (df + 0.5));
+  const weigh = (term: string): number => idf(frequency(term));
+  const held = (term: string) => frequency(term) > 0;
   /** The weight of a word no memory holds. */
-  const absentWeight = Math.log(1 + (total + 0.5) / 0.5);
+  const absentWeight = idf(0);
   /** Per rendering, per focus sentence: its weighted terms, the weight of its heaviest ones, and the names it asks about. */
   const units = queries.map((q) => {
     if (q.words) return [alternativesUnit(q.words, weigh)];
